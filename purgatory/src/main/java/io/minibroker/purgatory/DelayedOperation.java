@@ -1,0 +1,115 @@
+package io.minibroker.purgatory;
+
+import io.minibroker.purgatory.timer.TimerTask;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A request that waits in a {@link Purgatory} until it can be answered or its delay runs out.
+ *
+ * <p>Subclasses implement three callbacks:
+ * <ul>
+ *   <li>{@link #tryComplete()}: checks whether the operation can be answered now and, if so, calls
+ *       {@link #forceComplete()} and returns its result. It may be called from several threads at once (a log
+ *       append and a follower fetch checking the same key), so it must be safe to run concurrently; completion
+ *       itself is decided by one atomic step, so at most one caller wins.</li>
+ *   <li>{@link #onComplete()}: builds and sends the answer. Runs exactly once per operation, on the thread that
+ *       completed it, whether by {@link #tryComplete()}, by {@link #forceComplete()} or by expiry.</li>
+ *   <li>{@link #onExpiration()}: runs after {@code onComplete()} only when the delay ran out first (Kafka's
+ *       order), for expiry-specific bookkeeping such as metrics.</li>
+ * </ul>
+ * No callback ever runs while a purgatory or timer lock is held, so a callback may itself add to or check any
+ * purgatory (Kafka's deadlocks KAFKA-3994, KAFKA-5970 and KAFKA-8334 came from callbacks under such locks).
+ */
+public abstract class DelayedOperation extends TimerTask {
+
+    private static final VarHandle COMPLETED;
+
+    static {
+        try {
+            COMPLETED = MethodHandles.lookup().findVarHandle(DelayedOperation.class, "completed", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused") // accessed through COMPLETED
+    private volatile boolean completed;
+    private volatile WatchNode watchNodes;
+    private volatile PurgatoryStats stats;
+
+    protected DelayedOperation(long delayMs) {
+        super(delayMs);
+    }
+
+    /** Completes the operation if its condition holds: see the class comment. */
+    public abstract boolean tryComplete();
+
+    /** Answers the operation; runs exactly once. */
+    protected abstract void onComplete();
+
+    /** Runs once, after {@link #onComplete()}, if the operation expired. */
+    protected abstract void onExpiration();
+
+    /**
+     * Completes the operation now, whether or not its condition holds. Returns true if this call completed it,
+     * false if it was already complete.
+     */
+    public final boolean forceComplete() {
+        return complete(false);
+    }
+
+    public final boolean isCompleted() {
+        return completed;
+    }
+
+    /** Called by the timer when the delay runs out; use {@link #forceComplete()} to complete it yourself. */
+    @Override
+    public final void run() {
+        complete(true);
+    }
+
+    private boolean complete(boolean expired) {
+        if (!COMPLETED.compareAndSet(this, false, true)) {
+            return false;
+        }
+        cancel();
+        releaseWatchNodes();
+        PurgatoryStats owner = stats;
+        try {
+            onComplete();
+            if (expired) {
+                onExpiration();
+            }
+        } finally {
+            if (owner != null) {
+                owner.recordCompletion(expired);
+            }
+        }
+        return true;
+    }
+
+    void attachTo(PurgatoryStats owner) {
+        stats = owner;
+    }
+
+    /**
+     * Publishes a node that now points at this operation. If the operation completed meanwhile, its release may
+     * have missed the node, so the node is emptied here; the completing side writes {@code completed} before
+     * reading {@code watchNodes} and this side does the reverse, so one of the two always empties it.
+     */
+    void watchedBy(WatchNode node) {
+        node.nextOfOperation = watchNodes;
+        watchNodes = node;
+        if (isCompleted()) {
+            node.operation = null;
+        }
+    }
+
+    private void releaseWatchNodes() {
+        for (WatchNode node = watchNodes; node != null; node = node.nextOfOperation) {
+            node.operation = null;
+        }
+    }
+}

@@ -1,0 +1,310 @@
+package io.minibroker.purgatory;
+
+import io.minibroker.purgatory.time.Clock;
+import io.minibroker.purgatory.time.ManualClock;
+import io.minibroker.purgatory.time.SystemClock;
+import io.minibroker.purgatory.timer.HierarchicalTimer;
+import io.minibroker.purgatory.timer.TimerTask;
+
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Where operations of one request type wait (produce, fetch, join, heartbeat...): each is watched on keys and
+ * held in a {@link HierarchicalTimer} until an event on a key lets it complete ({@link #checkAndComplete}) or
+ * its delay runs out.
+ *
+ * <p>The life of an operation: {@link #tryCompleteElseWatch} tries it once; if it cannot complete, watches it on
+ * every key, tries once more (an event may have slipped in between), and only then adds it to the timer. When it
+ * completes, from whichever thread, it leaves the timer at once (O(1)) and empties its watch nodes (O(keys)), so
+ * the purgatory holds no reference to it afterwards.
+ *
+ * <p>Emptied watch nodes are unlinked by the next check of their key or by a purge. Purges follow the seed
+ * design: E, an estimate of the operations in the purgatory, grows by one for each operation watched; the
+ * reaper, after each advance of the timer, purges all watcher lists when E minus the pending (timer) count
+ * exceeds {@code purgeInterval}, having first reset E to that pending count.
+ *
+ * <p>Time is driven by a reaper thread on a real clock, or by the test's {@link ManualClock#advance} on a
+ * manual one (no thread at all then).
+ */
+public final class Purgatory<T extends DelayedOperation> implements AutoCloseable {
+
+    /** How long the reaper sleeps at most when nothing is due, so an idle purgatory still purges now and then. */
+    private static final long REAPER_MAX_WAIT_MS = 200;
+
+    private static final System.Logger LOG = System.getLogger(Purgatory.class.getName());
+
+    private final String name;
+    private final int purgeInterval;
+    private final HierarchicalTimer timer;
+    private final ConcurrentHashMap<Object, WatcherList>[] shards;
+    private final AtomicLong estimatedOperations = new AtomicLong();
+    private final LongAdder watched = new LongAdder();
+    private final PurgatoryStats stats = new PurgatoryStats();
+    private final Thread reaper;
+    private final AutoCloseable manualSubscription;
+    private volatile boolean closed;
+
+    private Purgatory(Builder builder) {
+        this.name = builder.name;
+        this.purgeInterval = builder.purgeInterval;
+        this.timer = new HierarchicalTimer(builder.clock, builder.tickMs, builder.wheelSize);
+        @SuppressWarnings("unchecked")
+        ConcurrentHashMap<Object, WatcherList>[] maps = new ConcurrentHashMap[builder.shards];
+        for (int i = 0; i < maps.length; i++) {
+            maps[i] = new ConcurrentHashMap<>();
+        }
+        this.shards = maps;
+        if (builder.clock instanceof ManualClock manual) {
+            this.reaper = null;
+            this.manualSubscription = manual.onAdvance(this::expireAndMaybePurge);
+        } else {
+            this.manualSubscription = null;
+            this.reaper = new Thread(this::reap, "ExpirationReaper-" + name);
+            this.reaper.setDaemon(true);
+            this.reaper.start();
+        }
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Completes {@code operation} now if it can, otherwise watches it on every key and starts its timeout.
+     * Returns true if it completed during this call (by this thread or another).
+     *
+     * <p>It tries at most twice, whatever the number of keys: once before watching and once after watching on
+     * all of them, which closes the gap in which an event could fire between the first try and the watch.
+     */
+    public boolean tryCompleteElseWatch(T operation, List<?> keys) {
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("an operation must be watched on at least one key");
+        }
+        operation.attachTo(stats);
+        if (operation.tryComplete()) {
+            return true;
+        }
+        for (int i = 0, n = keys.size(); i < n; i++) {
+            if (operation.isCompleted()) {
+                return true;
+            }
+            watch(keys.get(i), operation);
+        }
+        estimatedOperations.incrementAndGet();
+        if (operation.tryComplete()) {
+            return true;
+        }
+        if (!operation.isCompleted()) {
+            timer.add(operation);
+            if (operation.isCompleted()) {
+                operation.cancel(); // completed between the check and the add
+            } else if (closed) {
+                operation.run(); // close() may have emptied the timer before our add: expire it ourselves
+            }
+        }
+        return operation.isCompleted();
+    }
+
+    /**
+     * Tries to complete every operation watched on {@code key}, as after an event on that key (an append, a
+     * high-watermark move, a member joining). Returns how many this call completed.
+     */
+    public int checkAndComplete(Object key) {
+        WatcherList list = shardOf(key).get(key);
+        if (list == null) {
+            return 0;
+        }
+        int completed = 0;
+        boolean sawHusk = false;
+        for (WatchNode node = list.head(); node != null; node = node.next) {
+            DelayedOperation op = node.operation;
+            if (op == null || op.isCompleted()) {
+                sawHusk = true;
+            } else if (op.tryComplete()) {
+                completed++;
+                sawHusk = true;
+            }
+        }
+        if (sawHusk) {
+            list.sweep();
+        }
+        return completed;
+    }
+
+    /**
+     * Stops watching {@code key} and returns the operations that were pending on it, each taken out of the timer
+     * too, for the caller to complete (for example with an error when a partition moves away).
+     */
+    @SuppressWarnings("unchecked")
+    public List<T> cancelForKey(Object key) {
+        WatcherList list = shardOf(key).get(key);
+        if (list == null) {
+            return List.of();
+        }
+        List<DelayedOperation> pending = list.detachAll();
+        for (DelayedOperation op : pending) {
+            op.cancel();
+        }
+        return (List<T>) (List<?>) pending;
+    }
+
+    /** Operations waiting for their timeout (Kafka's NumDelayedOperations). */
+    public long numDelayed() {
+        return timer.size();
+    }
+
+    /** Watch entries across all keys, counting an operation once per key (Kafka's PurgatorySize); O(1). */
+    public long watched() {
+        return watched.sum();
+    }
+
+    public long completions() {
+        return stats.completions.sum();
+    }
+
+    public long expirations() {
+        return stats.expirations.sum();
+    }
+
+    public long purges() {
+        return stats.purges.sum();
+    }
+
+    /**
+     * Stops the reaper at once and expires every operation still waiting, each exactly once; an operation
+     * watched after this point expires as soon as it would have been added to the timer.
+     */
+    @Override
+    public void close() throws InterruptedException {
+        closed = true;
+        if (reaper != null) {
+            timer.wakeUp(); // not an interrupt: that would also hit a user callback running on the reaper
+            reaper.join();
+        } else {
+            closeQuietly(manualSubscription);
+        }
+        for (TimerTask task : timer.removeAll()) {
+            task.run();
+        }
+    }
+
+    private void watch(Object key, DelayedOperation operation) {
+        WatchNode node = new WatchNode(operation);
+        ConcurrentHashMap<Object, WatcherList> shard = shardOf(key);
+        while (true) {
+            WatcherList list = shard.get(key);
+            if (list == null) {
+                WatcherList fresh = new WatcherList(key, shard, watched);
+                list = shard.putIfAbsent(key, fresh);
+                if (list == null) {
+                    list = fresh;
+                }
+            }
+            if (list.add(node)) {
+                break;
+            }
+            list.removeFromShard(); // detached by a sweep that has not yet removed it; help and retry
+        }
+        operation.watchedBy(node);
+    }
+
+    private ConcurrentHashMap<Object, WatcherList> shardOf(Object key) {
+        int h = key.hashCode();
+        return shards[(h ^ (h >>> 16)) & (shards.length - 1)];
+    }
+
+    private void reap() {
+        while (!closed) {
+            try {
+                timer.advanceClock(REAPER_MAX_WAIT_MS);
+                maybePurge();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return; // nobody but the JVM's own shutdown interrupts this thread
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "purgatory " + name + ": reaper step failed; carrying on", e);
+            }
+        }
+    }
+
+    private void expireAndMaybePurge() {
+        timer.expireDue();
+        maybePurge();
+    }
+
+    private void maybePurge() {
+        long pending = timer.size();
+        if (estimatedOperations.get() - pending > purgeInterval) {
+            estimatedOperations.set(pending);
+            for (ConcurrentHashMap<Object, WatcherList> shard : shards) {
+                for (WatcherList list : shard.values()) {
+                    list.sweep();
+                }
+            }
+            stats.purges.increment();
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, "could not unsubscribe from the manual clock", e);
+        }
+    }
+
+    /** Settings of a purgatory; defaults are Kafka's (tick 1 ms, 20 buckets, purge interval 1000). */
+    public static final class Builder {
+        private final String name;
+        private Clock clock = SystemClock.INSTANCE;
+        private long tickMs = 1;
+        private int wheelSize = 20;
+        private int purgeInterval = 1000;
+        private int shards = 32;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder clock(Clock value) {
+            this.clock = value;
+            return this;
+        }
+
+        public Builder tickMs(long value) {
+            this.tickMs = value;
+            return this;
+        }
+
+        public Builder wheelSize(int value) {
+            this.wheelSize = value;
+            return this;
+        }
+
+        /** Kafka's {@code *.purgatory.purge.interval.requests}. */
+        public Builder purgeInterval(int value) {
+            this.purgeInterval = value;
+            return this;
+        }
+
+        /** Number of watcher-list shards; rounded up to a power of two. */
+        public Builder shards(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("shards must be at least 1: " + value);
+            }
+            this.shards = value == 1 ? 1 : Integer.highestOneBit(value - 1) << 1;
+            return this;
+        }
+
+        public <T extends DelayedOperation> Purgatory<T> build() {
+            return new Purgatory<>(this);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.minibroker.purgatory.timer;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One level of a hierarchical timing wheel: {@code wheelSize} buckets of {@code tickMs} each, covering
+ * {@code intervalMs = tickMs * wheelSize} from {@code currentTimeMs}. A deadline beyond that goes to the overflow
+ * wheel, whose tick is this wheel's interval; overflow wheels are created the first time one is needed.
+ *
+ * <p>Worked example with tick 1 ms and 20 buckets, at current time 100:
+ * <pre>
+ *   deadline 105  -> level 0 (tick 1),   bucket 105 % 20 = 5, expires at 105, runs then
+ *   deadline 150  -> level 1 (tick 20),  bucket (150 / 20) % 20 = 7, expires at 140; at 140 it is re-added
+ *                    and lands in level 0, bucket 150 % 20 = 10, expiring at 150
+ *   deadline 9000 -> level 2 (tick 400), expires at 8800; then level 1 at 9000 ... and runs at 9000
+ * </pre>
+ * A task in level k is re-added k times before it runs, and k grows with the logarithm of its delay, so an add
+ * costs O(levels) and a cancel O(1).
+ *
+ * <p>{@code currentTimeMs} only moves under the timer's advance lock; adders read it without locking. An adder
+ * that reads a value the reaper has just moved past still places its task correctly: the bucket it picks is
+ * flushed at or before the task's deadline, and a flush re-adds every task that is not yet due.
+ */
+final class TimingWheel {
+
+    final long tickMs;
+    final long intervalMs;
+    final TimerBucket[] buckets;
+
+    private final LongAdder pending;
+    private volatile long currentTimeMs;
+    private volatile TimingWheel overflow;
+
+    TimingWheel(long tickMs, int wheelSize, long startMs, LongAdder pending) {
+        this.tickMs = tickMs;
+        this.intervalMs = saturatedMultiply(tickMs, wheelSize);
+        this.pending = pending;
+        this.currentTimeMs = startMs - Math.floorMod(startMs, tickMs);
+        this.buckets = new TimerBucket[wheelSize];
+        for (int i = 0; i < wheelSize; i++) {
+            buckets[i] = new TimerBucket(pending);
+        }
+    }
+
+    long currentTimeMs() {
+        return currentTimeMs;
+    }
+
+    /**
+     * Links a task whose deadline is past this wheel's current tick into this wheel or an overflow wheel.
+     * Returns false if the task was cancelled before it could be linked.
+     */
+    boolean add(TimerTask task, BucketQueue queue) {
+        long deadlineMs = task.deadlineMs;
+        TimingWheel wheel = this;
+        while (deadlineMs - wheel.currentTimeMs >= wheel.intervalMs) {
+            wheel = wheel.overflow();
+        }
+        long virtualBucket = Math.floorDiv(deadlineMs, wheel.tickMs);
+        TimerBucket bucket = wheel.buckets[(int) Math.floorMod(virtualBucket, (long) wheel.buckets.length)];
+        return bucket.add(task, virtualBucket * wheel.tickMs, queue);
+    }
+
+    /** Moves this wheel, and every overflow wheel above it, to the tick that contains {@code timeMs}. */
+    void advanceTo(long timeMs) {
+        if (timeMs - currentTimeMs >= tickMs) {
+            long tickStart = timeMs - Math.floorMod(timeMs, tickMs);
+            currentTimeMs = tickStart;
+            TimingWheel above = overflow;
+            if (above != null) {
+                above.advanceTo(tickStart);
+            }
+        }
+    }
+
+    /** The wheel above this one, or null if none was needed yet. */
+    TimingWheel overflowIfPresent() {
+        return overflow;
+    }
+
+    private TimingWheel overflow() {
+        TimingWheel above = overflow;
+        if (above == null) {
+            synchronized (this) {
+                above = overflow;
+                if (above == null) {
+                    above = new TimingWheel(intervalMs, buckets.length, currentTimeMs, pending);
+                    overflow = above;
+                }
+            }
+        }
+        return above;
+    }
+
+    private static long saturatedMultiply(long a, long b) {
+        long high = Math.multiplyHigh(a, b);
+        long low = a * b;
+        return (high == 0 && low >= 0) ? low : Long.MAX_VALUE;
+    }
+}

@@ -1,0 +1,205 @@
+package io.minibroker.purgatory;
+
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Many threads watching, completing and expiring the same operations at once, on the real clock with the reaper
+ * thread: every operation ends exactly once, none is lost, and the counts come back to zero.
+ */
+class PurgatoryConcurrencyTest {
+
+    private static final int THREADS = 4;
+    private static final int OPERATIONS_PER_THREAD = 20_000;
+    private static final int KEYS = 16;
+
+    @RepeatedTest(3)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void everyOperationEndsExactlyOnceUnderConcurrentWatchCompleteAndExpiry() throws Exception {
+        Purgatory<TestOperation> purgatory = Purgatory.builder("Stress").purgeInterval(100).build();
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < KEYS; i++) {
+            keys.add("partition-" + i);
+        }
+        TestOperation[][] operations = new TestOperation[THREADS][OPERATIONS_PER_THREAD];
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            int self = t;
+            threads.add(new Thread(() -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                await(start);
+                for (int i = 0; i < OPERATIONS_PER_THREAD; i++) {
+                    // Short timeouts so that a good share expires while others complete.
+                    TestOperation op = new TestOperation(random.nextInt(0, 5));
+                    operations[self][i] = op;
+                    int first = random.nextInt(KEYS);
+                    purgatory.tryCompleteElseWatch(op, List.of(keys.get(first), keys.get((first + 1) % KEYS)));
+                    switch (random.nextInt(4)) {
+                        case 0 -> op.forceComplete();
+                        case 1 -> {
+                            TestOperation other = operations[random.nextInt(THREADS)][random.nextInt(i + 1)];
+                            if (other != null) {
+                                other.satisfy();
+                            }
+                            purgatory.checkAndComplete(keys.get(random.nextInt(KEYS)));
+                        }
+                        default -> { // left to expire, or to another thread's check
+                        }
+                    }
+                }
+            }, "stress-" + t));
+        }
+        threads.forEach(Thread::start);
+        start.countDown();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (purgatory.numDelayed() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(purgatory.numDelayed()).as("the reaper expired everything left").isZero();
+
+        long ended = 0;
+        for (TestOperation[] row : operations) {
+            for (TestOperation op : row) {
+                assertThat(op.completions).as("onComplete exactly once").hasValue(1);
+                assertThat(op.expirations.get()).as("onExpiration at most once").isLessThanOrEqualTo(1);
+                assertThat(op.isCompleted()).isTrue();
+                ended++;
+            }
+        }
+        assertThat(purgatory.completions() + purgatory.expirations()).isEqualTo(ended);
+        long expiredByCallbacks = 0;
+        for (TestOperation[] row : operations) {
+            for (TestOperation op : row) {
+                expiredByCallbacks += op.expirations.get();
+            }
+        }
+        assertThat(purgatory.expirations()).isEqualTo(expiredByCallbacks);
+
+        for (String key : keys) {
+            purgatory.checkAndComplete(key);
+        }
+        assertThat(purgatory.watched()).as("every husk unlinked once its key was checked").isZero();
+        purgatory.close();
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void closeRacingWithCompletionsEndsEachOperationOnce() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            Purgatory<TestOperation> purgatory = Purgatory.builder("Closing").build();
+            List<TestOperation> ops = new ArrayList<>();
+            for (int i = 0; i < 2_000; i++) {
+                TestOperation op = new TestOperation(60_000);
+                purgatory.tryCompleteElseWatch(op, List.of(i % 7));
+                ops.add(op);
+            }
+            Thread completer = new Thread(() -> ops.forEach(TestOperation::forceComplete));
+            completer.start();
+            purgatory.close();
+            completer.join();
+
+            for (TestOperation op : ops) {
+                assertThat(op.completions).hasValue(1);
+                assertThat(op.expirations.get() + (op.completions.get() - op.expirations.get())).isEqualTo(1);
+            }
+            assertThat(purgatory.numDelayed()).isZero();
+        }
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void closeStopsTheReaperAndExpiresAFarOperation() throws Exception {
+        Purgatory<TestOperation> purgatory = Purgatory.builder("Idle").build();
+        TestOperation far = new TestOperation(3_600_000);
+        purgatory.tryCompleteElseWatch(far, List.of("k"));
+
+        purgatory.close();
+
+        assertThat(far.completions).hasValue(1);
+        assertThat(far.expirations).hasValue(1);
+        assertThat(Thread.getAllStackTraces().keySet())
+                .noneMatch(thread -> thread.getName().equals("ExpirationReaper-Idle"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void callbacksRunWithNoPurgatoryLockHeld() throws Exception {
+        Purgatory<DelayedOperation> purgatory = Purgatory.builder("Reentrant").build();
+        // Each callback hands work on the same keys to another thread and waits for it: if any purgatory or timer
+        // lock were held around the callback, that thread would block on it and the wait would time out.
+        List<String> failures = new ArrayList<>();
+        CountDownLatch expired = new CountDownLatch(1);
+        class CrossThreadOperation extends DelayedOperation {
+            CrossThreadOperation(long delayMs) {
+                super(delayMs);
+            }
+
+            @Override
+            public boolean tryComplete() {
+                return false;
+            }
+
+            @Override
+            protected void onComplete() {
+                crossThread(() -> {
+                    TestOperation nested = new TestOperation(1);
+                    purgatory.tryCompleteElseWatch(nested, List.of("k"));
+                    purgatory.checkAndComplete("k");
+                    nested.forceComplete();
+                });
+            }
+
+            @Override
+            protected void onExpiration() {
+                crossThread(() -> purgatory.checkAndComplete("k"));
+                expired.countDown();
+            }
+
+            private void crossThread(Runnable work) {
+                Thread other = new Thread(work);
+                other.start();
+                try {
+                    other.join(2_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                if (other.isAlive()) {
+                    synchronized (failures) {
+                        failures.add("blocked in " + Thread.currentThread().getName());
+                    }
+                }
+            }
+        }
+        CrossThreadOperation expiring = new CrossThreadOperation(5);
+        CrossThreadOperation completing = new CrossThreadOperation(60_000);
+        purgatory.tryCompleteElseWatch(expiring, List.of("k"));
+        purgatory.tryCompleteElseWatch(completing, List.of("k"));
+        completing.forceComplete();
+        expired.await();
+        purgatory.close();
+
+        assertThat(failures).isEmpty();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,250 @@
+package io.minibroker.purgatory;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.minibroker.purgatory.time.ManualClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Deterministic scenarios on a manual clock: no sleeps, no reaper thread. */
+class PurgatoryTest {
+
+    private final ManualClock clock = new ManualClock();
+    private final Purgatory<TestOperation> purgatory = Purgatory.builder("Produce").clock(clock).build();
+
+    @AfterEach
+    void close() throws InterruptedException {
+        purgatory.close();
+    }
+
+    @Test
+    void anOperationThatCanCompleteAtOnceIsNeitherWatchedNorTimed() {
+        TestOperation op = new TestOperation(100);
+        op.satisfy();
+
+        assertThat(purgatory.tryCompleteElseWatch(op, List.of("a", "b"))).isTrue();
+
+        assertThat(op.completions).hasValue(1);
+        assertThat(op.tryCompletes).hasValue(1);
+        assertThat(purgatory.watched()).isZero();
+        assertThat(purgatory.numDelayed()).isZero();
+    }
+
+    @Test
+    void aWatchedOperationCompletesOnTheEventForAnyOfItsKeys() {
+        TestOperation op = new TestOperation(100);
+        assertThat(purgatory.tryCompleteElseWatch(op, List.of("a", "b", "c"))).isFalse();
+        assertThat(purgatory.watched()).isEqualTo(3);
+        assertThat(purgatory.numDelayed()).isEqualTo(1);
+
+        assertThat(purgatory.checkAndComplete("b")).as("not satisfied yet").isZero();
+        op.satisfy();
+        assertThat(purgatory.checkAndComplete("b")).isEqualTo(1);
+
+        assertThat(op.completions).hasValue(1);
+        assertThat(op.expirations).hasValue(0);
+        assertThat(purgatory.numDelayed()).as("left the timer at once").isZero();
+        assertThat(purgatory.completions()).isEqualTo(1);
+        clock.advance(1_000);
+        assertThat(op.completions).as("no second completion by expiry").hasValue(1);
+        assertThat(purgatory.expirations()).isZero();
+    }
+
+    @Test
+    void tryCompleteElseWatchTriesAtMostTwiceWhateverTheNumberOfKeys() {
+        TestOperation op = new TestOperation(100);
+        List<String> keys = List.of("k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8");
+
+        purgatory.tryCompleteElseWatch(op, keys);
+
+        assertThat(op.tryCompletes).hasValue(2);
+    }
+
+    @Test
+    void anOperationExpiresExactlyAtItsTimeoutAndOnlyThenGetsOnExpiration() {
+        TestOperation op = new TestOperation(200);
+        purgatory.tryCompleteElseWatch(op, List.of("a"));
+
+        clock.advance(199);
+        assertThat(op.completions).hasValue(0);
+        clock.advance(1);
+
+        assertThat(op.completions).hasValue(1);
+        assertThat(op.expirations).hasValue(1);
+        assertThat(purgatory.expirations()).isEqualTo(1);
+        assertThat(purgatory.completions()).isZero();
+        assertThat(purgatory.numDelayed()).isZero();
+    }
+
+    @Test
+    void forceCompleteWinsOnceAndTheTimeoutNeverFires() {
+        TestOperation op = new TestOperation(50);
+        purgatory.tryCompleteElseWatch(op, List.of("a"));
+
+        assertThat(op.forceComplete()).isTrue();
+        assertThat(op.forceComplete()).isFalse();
+        clock.advance(100);
+
+        assertThat(op.completions).hasValue(1);
+        assertThat(op.expirations).hasValue(0);
+    }
+
+    @Test
+    void checkingAKeyRemovesCompletedEntriesAndDropsTheEmptyList() {
+        TestOperation first = new TestOperation(100);
+        TestOperation second = new TestOperation(100);
+        purgatory.tryCompleteElseWatch(first, List.of("a", "b"));
+        purgatory.tryCompleteElseWatch(second, List.of("a"));
+        assertThat(purgatory.watched()).isEqualTo(3);
+
+        first.forceComplete();
+        purgatory.checkAndComplete("a");
+        assertThat(purgatory.watched()).as("first's entry on a is gone; its entry on b waits for b").isEqualTo(2);
+
+        second.satisfy();
+        assertThat(purgatory.checkAndComplete("a")).isEqualTo(1);
+        purgatory.checkAndComplete("b");
+        assertThat(purgatory.watched()).isZero();
+
+        TestOperation third = new TestOperation(100);
+        purgatory.tryCompleteElseWatch(third, List.of("a"));
+        assertThat(purgatory.watched()).as("a fresh list replaces the dropped one").isEqualTo(1);
+        third.satisfy();
+        assertThat(purgatory.checkAndComplete("a")).isEqualTo(1);
+    }
+
+    @Test
+    void checkingAKeyNobodyWatchesCompletesNothing() {
+        assertThat(purgatory.checkAndComplete("nobody")).isZero();
+    }
+
+    @Test
+    void cancelForKeyReturnsThePendingOperationsAndTakesThemOutOfTheTimer() {
+        TestOperation pending = new TestOperation(100);
+        TestOperation done = new TestOperation(100);
+        purgatory.tryCompleteElseWatch(pending, List.of("partition-0", "other"));
+        purgatory.tryCompleteElseWatch(done, List.of("partition-0"));
+        done.forceComplete();
+
+        List<TestOperation> cancelled = purgatory.cancelForKey("partition-0");
+
+        assertThat(cancelled).containsExactly(pending);
+        assertThat(purgatory.numDelayed()).isZero();
+        clock.advance(1_000);
+        assertThat(pending.completions).as("cancelled, not expired: the caller completes it").hasValue(0);
+        assertThat(purgatory.cancelForKey("partition-0")).isEmpty();
+    }
+
+    @Test
+    void purgeRunsOnlyWhenTheEstimateExceedsPendingByTheInterval() throws InterruptedException {
+        Purgatory<TestOperation> small = Purgatory.builder("Fetch").clock(clock).purgeInterval(10).build();
+        try {
+            // Ten watched operations, all completed by force: E = 10, pending = 0, not above the interval.
+            for (int i = 0; i < 10; i++) {
+                TestOperation op = new TestOperation(1_000);
+                small.tryCompleteElseWatch(op, List.of("key-" + i));
+                op.forceComplete();
+            }
+            clock.advance(1);
+            assertThat(small.purges()).isZero();
+            assertThat(small.watched()).as("nobody checked those keys").isEqualTo(10);
+
+            TestOperation eleventh = new TestOperation(1_000);
+            small.tryCompleteElseWatch(eleventh, List.of("key-x"));
+            eleventh.forceComplete();
+            clock.advance(1);
+
+            assertThat(small.purges()).isEqualTo(1);
+            assertThat(small.watched()).isZero();
+            clock.advance(1);
+            assertThat(small.purges()).as("E was reset to the pending count").isEqualTo(1);
+        } finally {
+            small.close();
+        }
+    }
+
+    @Test
+    void pendingOperationsSurviveAPurge() throws InterruptedException {
+        Purgatory<TestOperation> small = Purgatory.builder("Fetch").clock(clock).purgeInterval(2).build();
+        try {
+            TestOperation waiting = new TestOperation(1_000);
+            small.tryCompleteElseWatch(waiting, List.of("k"));
+            for (int i = 0; i < 5; i++) {
+                TestOperation op = new TestOperation(1_000);
+                small.tryCompleteElseWatch(op, List.of("k"));
+                op.forceComplete();
+            }
+            clock.advance(1);
+            assertThat(small.purges()).isEqualTo(1);
+            assertThat(small.watched()).isEqualTo(1);
+
+            waiting.satisfy();
+            assertThat(small.checkAndComplete("k")).isEqualTo(1);
+        } finally {
+            small.close();
+        }
+    }
+
+    @Test
+    void closeExpiresEveryWaitingOperationOnceAndLateOnesAtOnce() throws InterruptedException {
+        Purgatory<TestOperation> closing = Purgatory.builder("Join").clock(clock).build();
+        TestOperation waiting = new TestOperation(10_000);
+        TestOperation done = new TestOperation(10_000);
+        closing.tryCompleteElseWatch(waiting, List.of("g"));
+        closing.tryCompleteElseWatch(done, List.of("g"));
+        done.forceComplete();
+
+        closing.close();
+
+        assertThat(waiting.completions).hasValue(1);
+        assertThat(waiting.expirations).hasValue(1);
+        assertThat(done.completions).hasValue(1);
+        assertThat(done.expirations).hasValue(0);
+
+        TestOperation late = new TestOperation(10_000);
+        assertThat(closing.tryCompleteElseWatch(late, List.of("g"))).isTrue();
+        assertThat(late.expirations).hasValue(1);
+        clock.advance(20_000);
+        assertThat(waiting.completions).hasValue(1);
+    }
+
+    @Test
+    void aZeroTimeoutExpiresOnTheCallersThread() {
+        TestOperation op = new TestOperation(0);
+
+        assertThat(purgatory.tryCompleteElseWatch(op, List.of("a"))).isTrue();
+
+        assertThat(op.expirations).hasValue(1);
+    }
+
+    @Test
+    void metersReportThePurgatorysFiguresUnderKafkasTag() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new PurgatoryMeters(purgatory).bindTo(registry);
+        TestOperation waiting = new TestOperation(100);
+        TestOperation expiring = new TestOperation(10);
+        TestOperation completing = new TestOperation(100);
+        purgatory.tryCompleteElseWatch(waiting, List.of("a", "b"));
+        purgatory.tryCompleteElseWatch(expiring, List.of("a"));
+        purgatory.tryCompleteElseWatch(completing, List.of("c"));
+        completing.forceComplete();
+        clock.advance(10);
+
+        assertThat(registry.get("purgatory.size").tag("delayedOperation", "Produce").gauge().value())
+                .isEqualTo(purgatory.watched()).isEqualTo(4);
+        assertThat(registry.get("purgatory.delayed.operations").gauge().value()).isEqualTo(1);
+        assertThat(registry.get("purgatory.completions").functionCounter().count()).isEqualTo(1);
+        assertThat(registry.get("purgatory.expirations").functionCounter().count()).isEqualTo(1);
+        assertThat(registry.get("purgatory.purges").functionCounter().count()).isZero();
+    }
+
+    @Test
+    void anOperationNeedsAKey() {
+        assertThatThrownBy(() -> purgatory.tryCompleteElseWatch(new TestOperation(1), List.of()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
