@@ -4,7 +4,6 @@ import io.minibroker.purgatory.time.Clock;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A hierarchical timing wheel timer (Varghese and Lauck; Kafka's purgatory timer), driven on demand.
@@ -32,7 +31,6 @@ public final class HierarchicalTimer {
 
     private final Clock clock;
     private final long tickMs;
-    private final LongAdder pending = new LongAdder();
     private final BucketQueue queue = new BucketQueue();
     private final TimingWheel lowestWheel;
 
@@ -49,7 +47,7 @@ public final class HierarchicalTimer {
         }
         this.clock = clock;
         this.tickMs = tickMs;
-        this.lowestWheel = new TimingWheel(tickMs, wheelSize, clock.nowMs(), pending);
+        this.lowestWheel = new TimingWheel(tickMs, wheelSize, clock.nowMs());
     }
 
     /**
@@ -64,14 +62,17 @@ public final class HierarchicalTimer {
             throw new IllegalStateException("task is already scheduled: " + task);
         }
         long deadlineMs = clock.nowMs() + Math.min(task.delayMs(), MAX_DELAY_MS);
-        task.deadlineMs = Math.floorDiv(deadlineMs + tickMs - 1, tickMs) * tickMs;
-        pending.increment();
+        task.deadlineMs = tickMs == 1 ? deadlineMs : Math.floorDiv(deadlineMs + tickMs - 1, tickMs) * tickMs;
         addOrRun(task);
     }
 
-    /** The number of tasks scheduled and not yet run or cancelled. */
+    /**
+     * The number of tasks scheduled and not yet run or cancelled: exact when no add, cancel or advance is under
+     * way, otherwise a recent value. It sums the buckets' counts, O(buckets), so that adds and cancels share no
+     * counter.
+     */
     public long size() {
-        return pending.sum();
+        return lowestWheel.pendingCount();
     }
 
     /**
@@ -118,7 +119,6 @@ public final class HierarchicalTimer {
                 while (task != null) {
                     TimerTask following = task.next;
                     task.next = null;
-                    pending.decrement();
                     removed.add(task);
                     task = following;
                 }
@@ -147,10 +147,8 @@ public final class HierarchicalTimer {
             return false;
         }
         if (task.isCancelled()) {
-            pending.decrement();
             return false;
         }
-        pending.decrement();
         try {
             task.run();
         } catch (RuntimeException e) {

@@ -7,14 +7,16 @@ import java.lang.invoke.VarHandle;
  * Something to run once its delay has passed, unless cancelled first. The task is its own list node: a timer
  * links it straight into a bucket, so scheduling allocates nothing and {@link #cancel()} unlinks it in O(1).
  *
- * <p>The field {@code bucket} is the task's whole state, changed only by atomic operations:
+ * <p>The field {@code bucket} is the task's whole state:
  * <pre>
- *   null        not in any bucket: never scheduled, already run, or being moved between buckets by the timer
- *   a bucket    linked into that bucket (changed under the bucket's monitor)
+ *   null        in no bucket: never scheduled, already run, or being moved between buckets by the timer
+ *   a bucket    linked into that bucket; while linked, the state changes only under that bucket's lock
  *   CANCELLED   cancelled; a timer that meets it in this state drops it instead of linking or running it
  * </pre>
- * Because linking ({@code null -> bucket}) and cancelling ({@code anything -> CANCELLED}) are atomic on the
- * same field, one of them always sees the other: a cancel can never be lost to a concurrent re-link.
+ * Linking is a compare-and-set from {@code null}, and cancelling a task that is in no bucket is a
+ * compare-and-set to {@code CANCELLED} from {@code null}, so a cancel can never be lost to a concurrent re-link.
+ * Cancelling a linked task takes its bucket's lock and re-checks the state there, which costs one atomic
+ * operation in all.
  */
 public abstract class TimerTask implements Runnable {
 
@@ -36,7 +38,7 @@ public abstract class TimerTask implements Runnable {
     /** Absolute deadline rounded up to the timer's tick; written by the scheduling thread before linking. */
     long deadlineMs;
 
-    /** Neighbours in the bucket's list, guarded by the bucket's monitor; {@code next} also chains a flushed batch. */
+    /** Neighbours in the bucket's list, guarded by the bucket's lock; {@code next} also chains a flushed batch. */
     TimerTask prev;
     TimerTask next;
 
@@ -59,16 +61,28 @@ public abstract class TimerTask implements Runnable {
      * it must tolerate a cancel that races with its own run).
      */
     public final boolean cancel() {
-        TimerBucket previous = (TimerBucket) BUCKET.getAndSet(this, TimerBucket.CANCELLED);
-        return previous != null && previous != TimerBucket.CANCELLED && previous.remove(this);
+        while (true) {
+            TimerBucket state = (TimerBucket) BUCKET.getAcquire(this);
+            if (state == TimerBucket.CANCELLED) {
+                return false;
+            }
+            if (state == null) {
+                if (BUCKET.compareAndSet(this, null, TimerBucket.CANCELLED)) {
+                    return false;
+                }
+            } else if (state.remove(this)) {
+                return true;
+            }
+            // The timer moved the task between our read and our action: look again.
+        }
     }
 
     /** True once {@link #cancel()} has been called and the task was not re-added since. */
     public final boolean isCancelled() {
-        return BUCKET.getVolatile(this) == TimerBucket.CANCELLED;
+        return BUCKET.getAcquire(this) == TimerBucket.CANCELLED;
     }
 
     final TimerBucket bucket() {
-        return (TimerBucket) BUCKET.getVolatile(this);
+        return (TimerBucket) BUCKET.getAcquire(this);
     }
 }

@@ -1,7 +1,5 @@
 package io.minibroker.purgatory.timer;
 
-import java.util.concurrent.atomic.LongAdder;
-
 /**
  * One level of a hierarchical timing wheel: {@code wheelSize} buckets of {@code tickMs} each, covering
  * {@code intervalMs = tickMs * wheelSize} from {@code currentTimeMs}. A deadline beyond that goes to the overflow
@@ -27,18 +25,16 @@ final class TimingWheel {
     final long intervalMs;
     final TimerBucket[] buckets;
 
-    private final LongAdder pending;
     private volatile long currentTimeMs;
     private volatile TimingWheel overflow;
 
-    TimingWheel(long tickMs, int wheelSize, long startMs, LongAdder pending) {
+    TimingWheel(long tickMs, int wheelSize, long startMs) {
         this.tickMs = tickMs;
         this.intervalMs = saturatedMultiply(tickMs, wheelSize);
-        this.pending = pending;
         this.currentTimeMs = startMs - Math.floorMod(startMs, tickMs);
         this.buckets = new TimerBucket[wheelSize];
         for (int i = 0; i < wheelSize; i++) {
-            buckets[i] = new TimerBucket(pending);
+            buckets[i] = new TimerBucket();
         }
     }
 
@@ -56,7 +52,8 @@ final class TimingWheel {
         while (deadlineMs - wheel.currentTimeMs >= wheel.intervalMs) {
             wheel = wheel.overflow();
         }
-        long virtualBucket = Math.floorDiv(deadlineMs, wheel.tickMs);
+        // A 1 ms tick, the usual case, needs no division.
+        long virtualBucket = wheel.tickMs == 1 ? deadlineMs : Math.floorDiv(deadlineMs, wheel.tickMs);
         TimerBucket bucket = wheel.buckets[(int) Math.floorMod(virtualBucket, (long) wheel.buckets.length)];
         return bucket.add(task, virtualBucket * wheel.tickMs, queue);
     }
@@ -73,6 +70,17 @@ final class TimingWheel {
         }
     }
 
+    /** Tasks linked in this wheel and the wheels above it; exact when no add or cancel is under way. */
+    long pendingCount() {
+        long linked = 0;
+        for (TimingWheel wheel = this; wheel != null; wheel = wheel.overflow) {
+            for (TimerBucket bucket : wheel.buckets) {
+                linked += bucket.count();
+            }
+        }
+        return linked;
+    }
+
     /** The wheel above this one, or null if none was needed yet. */
     TimingWheel overflowIfPresent() {
         return overflow;
@@ -84,7 +92,7 @@ final class TimingWheel {
             synchronized (this) {
                 above = overflow;
                 if (above == null) {
-                    above = new TimingWheel(intervalMs, buckets.length, currentTimeMs, pending);
+                    above = new TimingWheel(intervalMs, buckets.length, currentTimeMs);
                     overflow = above;
                 }
             }

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Random schedules of add / cancel / advance against small wheels (so that many overflow levels are in play):
  * after every step, each task has run exactly when a simple model says it must.
  */
-class TimerScheduleProperties {
+class TimerSchedulePropertiesTest {
 
     sealed interface Step permits Add, Cancel, Advance {
     }
