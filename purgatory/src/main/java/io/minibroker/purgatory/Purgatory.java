@@ -93,12 +93,13 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         }
         for (int i = 0, n = keys.size(); i < n; i++) {
             if (operation.isCompleted()) {
-                return true;
+                break;
             }
             watch(keys.get(i), operation);
         }
+        // Counted even if it completed midway: its watch nodes need a purge or a check all the same.
         estimatedOperations.incrementAndGet();
-        if (operation.tryComplete()) {
+        if (operation.isCompleted() || operation.tryComplete()) {
             return true;
         }
         if (!operation.isCompleted()) {
@@ -186,12 +187,18 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         closed = true;
         if (reaper != null) {
             timer.wakeUp(); // not an interrupt: that would also hit a user callback running on the reaper
-            reaper.join();
+            if (Thread.currentThread() != reaper) { // a callback on the reaper may close its own purgatory
+                reaper.join();
+            }
         } else {
             closeQuietly(manualSubscription);
         }
         for (TimerTask task : timer.removeAll()) {
-            task.run();
+            try {
+                task.run();
+            } catch (Throwable t) { // one failing callback must not leave the others unanswered
+                LOG.log(System.Logger.Level.ERROR, "purgatory " + name + ": expiring " + task + " at close threw", t);
+            }
         }
     }
 
@@ -228,8 +235,8 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return; // nobody but the JVM's own shutdown interrupts this thread
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "purgatory " + name + ": reaper step failed; carrying on", e);
+            } catch (Throwable t) { // the reaper must outlive any failure, or no timeout would ever fire again
+                LOG.log(System.Logger.Level.ERROR, "purgatory " + name + ": reaper step failed; carrying on", t);
             }
         }
     }

@@ -10,6 +10,6 @@ public final class SystemClock implements Clock {
 
     @Override
     public long nowMs() {
-        return System.nanoTime() / 1_000_000L;
+        return Math.floorDiv(System.nanoTime(), 1_000_000L);
     }
 }

@@ -9,9 +9,10 @@ import java.lang.invoke.VarHandle;
  * never contend.
  *
  * <p>The lock is a spin lock: every critical section is a handful of pointer writes (a flush walks the list, but
- * only the reaper flushes and only buckets that are due, which adders rarely touch). Taking it is one
- * compare-and-set and releasing it a plain release store, where a monitor costs two compare-and-sets; a waiter
- * spins briefly and then yields, so a lock holder that lost its core is not starved.
+ * only the driver flushes and only buckets that are due, which adders rarely touch), and nothing that can block
+ * runs under it (the queue is offered to after unlocking). Taking it is one compare-and-set and releasing it a
+ * release store, where a monitor costs two compare-and-sets; a waiter spins briefly and then yields, so a lock
+ * holder that lost its core is not starved.
  *
  * <p>A slot is reused every rotation, and because adds do not stop the reaper, a bucket can briefly hold tasks of
  * two rotations. That is harmless: a flush re-adds every task it takes, and a task not yet due is linked again.
@@ -22,6 +23,8 @@ final class TimerBucket {
 
     /** The state of a cancelled task; never holds tasks. */
     static final TimerBucket CANCELLED = new TimerBucket();
+    /** The state of a task that the driver took from a due bucket; never holds tasks. */
+    static final TimerBucket MOVING = new TimerBucket();
 
     private static final long NOT_QUEUED = Long.MAX_VALUE;
     private static final int SPINS_BEFORE_YIELD = 64;
@@ -47,13 +50,15 @@ final class TimerBucket {
     private long queuedExpirationMs = NOT_QUEUED;
 
     /**
-     * Links {@code task}, which must not be in any bucket, to expire with this bucket at {@code expirationMs}.
-     * Returns false if it was cancelled before it could be linked.
+     * Links {@code task}, whose state must be {@code from} (idle for a new add, MOVING for a re-add by the
+     * driver), to expire with this bucket at {@code expirationMs}. Returns false, linking nothing, if the task
+     * left that state meanwhile (it was cancelled).
      */
-    boolean add(TimerTask task, long expirationMs, BucketQueue queue) {
+    boolean add(TimerTask task, TimerBucket from, long expirationMs, BucketQueue queue) {
+        boolean offer = false;
         lock();
         try {
-            if (!TimerTask.BUCKET.compareAndSet(task, null, this)) {
+            if (!TimerTask.BUCKET.compareAndSet(task, from, this)) {
                 return false;
             }
             task.next = null;
@@ -66,14 +71,18 @@ final class TimerBucket {
             tail = task;
             COUNT.setOpaque(this, count + 1);
             if (expirationMs < queuedExpirationMs) {
-                // Lock order is always bucket -> queue; the reaper never holds the queue while taking a bucket.
                 queuedExpirationMs = expirationMs;
-                queue.offer(expirationMs, this);
+                offer = true;
             }
-            return true;
         } finally {
             unlock();
         }
+        if (offer) {
+            // Outside the lock, which must never be held across a blocking call. Should the driver flush this
+            // bucket before the entry lands, the entry is merely stale and will be skipped or flush early.
+            queue.offer(expirationMs, this);
+        }
+        return true;
     }
 
     /** Unlinks and cancels {@code task} if it is still linked here; false if the timer moved it meanwhile. */
@@ -104,27 +113,26 @@ final class TimerBucket {
     }
 
     /**
-     * Takes every task if the bucket is due by the queue entry that expired at {@code entryExpirationMs}, and
-     * returns them chained through {@code next}, each in the "in no bucket" state, for the caller to re-add or
-     * run outside the lock. Returns null if nothing was due.
+     * If the bucket is due by the queue entry that expired at {@code entryExpirationMs}, moves every task into
+     * {@code batch} in the MOVING state, for the driver to re-add or run outside the lock. A stale entry (all
+     * tasks linked since the last flush expire later) moves nothing.
      */
-    TimerTask takeAllIfDue(long entryExpirationMs) {
+    void takeAllIfDue(long entryExpirationMs, TaskBatch batch) {
         lock();
         try {
-            if (queuedExpirationMs > entryExpirationMs) {
-                return null; // a stale queue entry: everything linked since the last flush expires later
+            if (queuedExpirationMs <= entryExpirationMs) {
+                detachAll(batch, MOVING);
             }
-            return detachAll();
         } finally {
             unlock();
         }
     }
 
-    /** Takes every task regardless of its expiration, as {@link #takeAllIfDue} does. */
-    TimerTask takeAll() {
+    /** Moves every task into {@code batch} in the idle state, regardless of expiration (shutdown). */
+    void takeAll(TaskBatch batch) {
         lock();
         try {
-            return detachAll();
+            detachAll(batch, null);
         } finally {
             unlock();
         }
@@ -135,17 +143,20 @@ final class TimerBucket {
         return (int) COUNT.getOpaque(this);
     }
 
-    private TimerTask detachAll() {
-        TimerTask taken = head;
-        for (TimerTask task = head; task != null; task = task.next) {
+    private void detachAll(TaskBatch batch, TimerBucket newState) {
+        TimerTask task = head;
+        while (task != null) {
+            TimerTask following = task.next;
             task.prev = null;
-            TimerTask.BUCKET.setRelease(task, null); // linked tasks change state only under our lock
+            task.next = null;
+            TimerTask.BUCKET.setRelease(task, newState); // linked tasks change state only under our lock
+            batch.add(task);
+            task = following;
         }
         head = null;
         tail = null;
         queuedExpirationMs = NOT_QUEUED;
         COUNT.setOpaque(this, 0);
-        return taken;
     }
 
     private void lock() {

@@ -9,14 +9,15 @@ import java.lang.invoke.VarHandle;
  *
  * <p>The field {@code bucket} is the task's whole state:
  * <pre>
- *   null        in no bucket: never scheduled, already run, or being moved between buckets by the timer
+ *   null        idle: never scheduled, running or run, or handed back by {@link HierarchicalTimer#removeAll()}
  *   a bucket    linked into that bucket; while linked, the state changes only under that bucket's lock
+ *   MOVING      taken from a due bucket by the timer's driver, to be run or linked again
  *   CANCELLED   cancelled; a timer that meets it in this state drops it instead of linking or running it
  * </pre>
- * Linking is a compare-and-set from {@code null}, and cancelling a task that is in no bucket is a
- * compare-and-set to {@code CANCELLED} from {@code null}, so a cancel can never be lost to a concurrent re-link.
- * Cancelling a linked task takes its bucket's lock and re-checks the state there, which costs one atomic
- * operation in all.
+ * The driver leaves MOVING only by a compare-and-set (to a bucket, or to idle just before running the task), and
+ * a cancel of a moving task is a compare-and-set to CANCELLED, so exactly one of them wins: a cancel is never
+ * lost and a cancelled task never runs. Cancelling a linked task takes its bucket's lock and re-checks the
+ * state there, one atomic operation in all.
  */
 public abstract class TimerTask implements Runnable {
 
@@ -38,7 +39,7 @@ public abstract class TimerTask implements Runnable {
     /** Absolute deadline rounded up to the timer's tick; written by the scheduling thread before linking. */
     long deadlineMs;
 
-    /** Neighbours in the bucket's list, guarded by the bucket's lock; {@code next} also chains a flushed batch. */
+    /** Neighbours in the bucket's list, guarded by the bucket's lock. */
     TimerTask prev;
     TimerTask next;
 
@@ -55,10 +56,8 @@ public abstract class TimerTask implements Runnable {
     }
 
     /**
-     * Stops the task from running. Returns true if this call removed it from its timer; false if it was not
-     * scheduled, was already cancelled, or is being run or moved by the timer right now (a moving task is still
-     * dropped instead of being re-linked, but whether a task that is being run completes is the task's business:
-     * it must tolerate a cancel that races with its own run).
+     * Stops the task from running. Returns true if this call took it out of its timer before it ran; false if it
+     * was not scheduled, was already cancelled, or has already started running.
      */
     public final boolean cancel() {
         while (true) {
@@ -69,6 +68,10 @@ public abstract class TimerTask implements Runnable {
             if (state == null) {
                 if (BUCKET.compareAndSet(this, null, TimerBucket.CANCELLED)) {
                     return false;
+                }
+            } else if (state == TimerBucket.MOVING) {
+                if (BUCKET.compareAndSet(this, TimerBucket.MOVING, TimerBucket.CANCELLED)) {
+                    return true;
                 }
             } else if (state.remove(this)) {
                 return true;

@@ -43,10 +43,10 @@ final class TimingWheel {
     }
 
     /**
-     * Links a task whose deadline is past this wheel's current tick into this wheel or an overflow wheel.
-     * Returns false if the task was cancelled before it could be linked.
+     * Links a task whose deadline is past this wheel's current tick, and whose state is {@code from}, into this
+     * wheel or an overflow wheel. Returns false if the task left that state (was cancelled) first.
      */
-    boolean add(TimerTask task, BucketQueue queue) {
+    boolean add(TimerTask task, TimerBucket from, BucketQueue queue) {
         long deadlineMs = task.deadlineMs;
         TimingWheel wheel = this;
         while (deadlineMs - wheel.currentTimeMs >= wheel.intervalMs) {
@@ -55,18 +55,24 @@ final class TimingWheel {
         // A 1 ms tick, the usual case, needs no division.
         long virtualBucket = wheel.tickMs == 1 ? deadlineMs : Math.floorDiv(deadlineMs, wheel.tickMs);
         TimerBucket bucket = wheel.buckets[(int) Math.floorMod(virtualBucket, (long) wheel.buckets.length)];
-        return bucket.add(task, virtualBucket * wheel.tickMs, queue);
+        return bucket.add(task, from, virtualBucket * wheel.tickMs, queue);
     }
 
-    /** Moves this wheel, and every overflow wheel above it, to the tick that contains {@code timeMs}. */
+    /**
+     * Moves this wheel, and every overflow wheel above it, to the tick that contains {@code timeMs}.
+     *
+     * <p>The time is passed up even when this wheel did not move: an adder may have created the overflow wheel
+     * from a current time read just before the driver advanced, so a new wheel can start a tick behind, and only
+     * the driver (the sole writer of current times) can bring it level. A wheel left behind would send a task
+     * up a level too far, into a bucket that is already due, and back again without end.
+     */
     void advanceTo(long timeMs) {
         if (timeMs - currentTimeMs >= tickMs) {
-            long tickStart = timeMs - Math.floorMod(timeMs, tickMs);
-            currentTimeMs = tickStart;
-            TimingWheel above = overflow;
-            if (above != null) {
-                above.advanceTo(tickStart);
-            }
+            currentTimeMs = timeMs - Math.floorMod(timeMs, tickMs);
+        }
+        TimingWheel above = overflow;
+        if (above != null) {
+            above.advanceTo(currentTimeMs);
         }
     }
 

@@ -235,6 +235,64 @@ class HierarchicalTimerTest {
     }
 
     @Test
+    void anErrorFromATaskDoesNotStopTheOthersEither() {
+        timer.add(new TimerTask(1) {
+            @Override
+            public void run() {
+                throw new AssertionError("boom");
+            }
+        });
+        RecordingTask after = schedule(1);
+
+        clock.advance(1);
+
+        assertThat(after.runs()).isEqualTo(1);
+        assertThat(timer.size()).isZero();
+    }
+
+    @Test
+    void aTaskCancelledAndAddedAgainByAnotherTasksRunKeepsTheBatchIntact() {
+        RecordingTask readded = schedule(5);
+        RecordingTask last = schedule(5);
+        TimerTask first = new TimerTask(5) {
+            @Override
+            public void run() {
+                assertThat(readded.cancel()).as("taken before it ran").isTrue();
+                timer.add(readded);
+            }
+        };
+        // Link order in the bucket: first, readded, last — the first one's run reschedules the second.
+        timer.removeAll();
+        timer.add(first);
+        timer.add(readded);
+        timer.add(last);
+
+        clock.advance(5);
+
+        assertThat(readded.runs()).as("not run on its cancelled schedule").isZero();
+        assertThat(last.runs()).as("the rest of the batch still runs").isEqualTo(1);
+        clock.advance(5);
+        assertThat(readded.runTimesMs).containsExactly(1_010L);
+        assertThat(timer.size()).isZero();
+    }
+
+    @Test
+    void aTaskMayAdvanceTheManualClockFromItsOwnRun() {
+        RecordingTask nested = schedule(7);
+        timer.add(new TimerTask(3) {
+            @Override
+            public void run() {
+                clock.advance(4); // re-enters the driver: nothing is held while a task runs
+            }
+        });
+
+        clock.advance(3);
+
+        assertThat(nested.runTimesMs).containsExactly(1_007L);
+        assertThat(timer.size()).isZero();
+    }
+
+    @Test
     void removeAllReturnsPendingTasksWithoutRunningThem() {
         RecordingTask a = schedule(5);
         RecordingTask b = schedule(5_000);
