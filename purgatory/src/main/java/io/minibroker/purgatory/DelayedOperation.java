@@ -95,21 +95,29 @@ public abstract class DelayedOperation extends TimerTask {
     }
 
     /**
-     * Publishes a node that now points at this operation. If the operation completed meanwhile, its release may
-     * have missed the node, so the node is emptied here; the completing side writes {@code completed} before
-     * reading {@code watchNodes} and this side does the reverse, so one of the two always empties it.
+     * Publishes a node that now points at this operation from a list. If the operation completed meanwhile, its
+     * release may have missed the node, so the node is released here; the completing side writes
+     * {@code completed} before reading {@code watchNodes} and this side does the reverse, so one of the two always
+     * releases it (releasing twice is harmless).
      */
     void watchedBy(WatchNode node) {
         node.nextOfOperation = watchNodes;
         watchNodes = node;
         if (isCompleted()) {
-            node.operation = null;
+            releaseWatchNodes();
         }
     }
 
+    /**
+     * Unlinks every node and forgets them: an unlinked node keeps its {@code next} for walkers, so a completed
+     * operation that is still referenced (by its caller, a response queue...) must not pin its nodes, or each
+     * would pin the nodes appended after it.
+     */
     private void releaseWatchNodes() {
-        for (WatchNode node = watchNodes; node != null; node = node.nextOfOperation) {
-            node.operation = null;
+        WatchNode node = watchNodes;
+        watchNodes = null;
+        for (; node != null; node = node.nextOfOperation) {
+            node.release();
         }
     }
 }

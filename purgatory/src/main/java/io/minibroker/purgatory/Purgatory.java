@@ -18,13 +18,14 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The life of an operation: {@link #tryCompleteElseWatch} tries it once; if it cannot complete, watches it on
  * every key, tries once more (an event may have slipped in between), and only then adds it to the timer. When it
- * completes, from whichever thread, it leaves the timer at once (O(1)) and empties its watch nodes (O(keys)), so
- * the purgatory holds no reference to it afterwards.
+ * completes, from whichever thread, it leaves the timer at once (O(1)) and unlinks itself from every watcher list
+ * (O(keys)), so the purgatory holds no reference to it afterwards.
  *
- * <p>Emptied watch nodes are unlinked by the next check of their key or by a purge. Purges follow the seed
- * design: E, an estimate of the operations in the purgatory, grows by one for each operation watched; the
- * reaper, after each advance of the timer, purges all watcher lists when E minus the pending (timer) count
- * exceeds {@code purgeInterval}, having first reset E to that pending count.
+ * <p>Purges keep the seed design's trigger: E, an estimate of the operations in the purgatory, grows by one for
+ * each operation watched; the reaper, after each advance of the timer, purges when E minus the pending (timer)
+ * count exceeds {@code purgeInterval}, having first reset E to that pending count. Because completed operations
+ * have already left the lists, a purge finds none there and its work is O(lists), not O(entries): it drops the
+ * lists that are empty. (Kafka's purge walks every entry of every list, which is what limits it at high rates.)
  *
  * <p>Time is driven by a reaper thread on a real clock, or by the test's {@link ManualClock#advance} on a
  * manual one (no thread at all then).
@@ -123,18 +124,14 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             return 0;
         }
         int completed = 0;
-        boolean sawHusk = false;
         for (WatchNode node = list.head(); node != null; node = node.next) {
             DelayedOperation op = node.operation;
-            if (op == null || op.isCompleted()) {
-                sawHusk = true;
-            } else if (op.tryComplete()) {
+            if (op != null && !op.isCompleted() && op.tryComplete()) {
                 completed++;
-                sawHusk = true;
             }
         }
-        if (sawHusk) {
-            list.sweep();
+        if (list.head() == null) {
+            list.detachIfEmpty();
         }
         return completed;
     }
@@ -161,7 +158,10 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         return timer.size();
     }
 
-    /** Watch entries across all keys, counting an operation once per key (Kafka's PurgatorySize); O(1). */
+    /**
+     * Watch entries across all keys, counting an operation once per key (Kafka's PurgatorySize, which in Kafka also
+     * counts completed operations not yet purged; here there are none); O(1).
+     */
     public long watched() {
         return watched.sum();
     }
@@ -217,7 +217,7 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             if (list.add(node)) {
                 break;
             }
-            list.removeFromShard(); // detached by a sweep that has not yet removed it; help and retry
+            list.removeFromShard(); // detached by a check or purge that has not yet removed it; help and retry
         }
         operation.watchedBy(node);
     }
@@ -252,7 +252,7 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             estimatedOperations.set(pending);
             for (ConcurrentHashMap<Object, WatcherList> shard : shards) {
                 for (WatcherList list : shard.values()) {
-                    list.sweep();
+                    list.detachIfEmpty();
                 }
             }
             stats.purges.increment();

@@ -2,15 +2,21 @@ package io.minibroker.purgatory;
 
 /**
  * One operation's place in one key's {@link WatcherList}. An operation watched on three keys has three nodes,
- * chained to each other through {@code nextOfOperation} so that completing the operation can empty all three
- * in O(keys). An emptied node ("husk") holds no reference to the operation, which therefore becomes collectable
- * the moment it completes; the husk itself is unlinked by the next check or purge of its key.
+ * chained to each other through {@code nextOfOperation}, so that completing the operation unlinks all three in
+ * O(keys): a completed operation is never left in a list for a purge to find.
  */
 final class WatchNode {
 
+    /** Null once the operation completed, so that a walker standing on the node skips it without a look. */
     volatile DelayedOperation operation;
-    /** The next node of the same key; only written under the list's monitor, read without it. */
+    /** The next node of the same key; written under the list's lock, read by walkers without it. */
     volatile WatchNode next;
+    /** The previous node of the same key; guarded by the list's lock. */
+    WatchNode prev;
+    /** Whether the node is in {@link #list}; guarded by that list's lock. */
+    boolean linked;
+    /** The list the node was appended to; written under its lock before the node is published. */
+    WatcherList list;
     /** The next node of the same operation; written once, before the node is published to the operation. */
     WatchNode nextOfOperation;
 
@@ -18,9 +24,9 @@ final class WatchNode {
         this.operation = operation;
     }
 
-    /** True if the operation is gone or done, so the node only takes space. */
-    boolean isHusk() {
-        DelayedOperation op = operation;
-        return op == null || op.isCompleted();
+    /** Called once the operation completed: forget it and leave the list. */
+    void release() {
+        operation = null;
+        list.unlink(this);
     }
 }

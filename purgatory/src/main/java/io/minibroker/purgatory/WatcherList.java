@@ -6,13 +6,15 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The operations watched on one key, in watch order: a singly linked list of {@link WatchNode}s that checkers
- * walk without a lock while watchers append and sweepers unlink under the list's monitor. An unlinked node keeps
- * its {@code next}, so a walker standing on it still reaches the rest of the list.
+ * The operations watched on one key, in watch order: a doubly linked list of {@link WatchNode}s. Appends and
+ * unlinks happen under the list's monitor; checkers walk it without any lock, forward through the volatile
+ * {@code next} links. An unlinked node keeps its {@code next}, so a walker standing on it still reaches the
+ * rest of the list; it may miss nodes appended after it started, which is why a watcher tries its operation
+ * once more after watching.
  *
- * <p>Once a sweep leaves the list empty, the list detaches itself from its shard; a watcher that still holds it
- * sees {@link #add} fail and fetches a fresh list, so no watch is lost to the removal. The list keeps the
- * purgatory's watched count exact as nodes come and go.
+ * <p>A completed operation unlinks its own nodes, so the list only ever holds operations that are still
+ * waiting. An empty list stays in its shard until a check of its key or a purge detaches it; a watcher that
+ * still holds a detached list sees {@link #add} fail and fetches a fresh one, so no watch is lost.
  */
 final class WatcherList {
 
@@ -22,6 +24,7 @@ final class WatcherList {
 
     private volatile WatchNode head;
     private WatchNode tail;
+    private int size;
     private boolean detached;
 
     WatcherList(Object key, ConcurrentMap<Object, WatcherList> shard, LongAdder watched) {
@@ -39,56 +42,68 @@ final class WatcherList {
         if (detached) {
             return false;
         }
+        node.prev = tail;
+        node.next = null;
         if (tail == null) {
             head = node;
         } else {
             tail.next = node;
         }
         tail = node;
+        node.list = this;
+        node.linked = true;
+        size++;
         watched.increment();
         return true;
     }
 
-    /** Unlinks every husk, detaches the list if that empties it, and returns how many nodes it unlinked. */
-    synchronized int sweep() {
-        int unlinked = 0;
-        WatchNode previous = null;
-        for (WatchNode node = head; node != null; node = node.next) {
-            if (node.isHusk()) {
-                unlinked++;
-                if (previous == null) {
-                    head = node.next;
-                } else {
-                    previous.next = node.next;
-                }
-            } else {
-                previous = node;
-            }
+    /** Unlinks the node if it is still here; O(1). */
+    synchronized void unlink(WatchNode node) {
+        if (!node.linked) {
+            return;
         }
-        tail = previous;
-        watched.add(-unlinked);
-        if (head == null) {
-            detach();
+        node.linked = false;
+        if (node.prev == null) {
+            head = node.next;
+        } else {
+            node.prev.next = node.next;
         }
-        return unlinked;
+        if (node.next == null) {
+            tail = node.prev;
+        } else {
+            node.next.prev = node.prev;
+        }
+        node.prev = null; // node.next stays: a walker on this node must still find the rest of the list
+        size--;
+        watched.decrement();
     }
 
-    /** Detaches the list and returns the operations still pending in it. */
+    /** Detaches the list from its shard if it is empty; returns whether it did. */
+    synchronized boolean detachIfEmpty() {
+        if (size > 0) {
+            return false;
+        }
+        detach();
+        return true;
+    }
+
+    /** Detaches the list and returns the operations still waiting in it. */
     synchronized List<DelayedOperation> detachAll() {
-        List<DelayedOperation> pending = new ArrayList<>();
-        int nodes = 0;
+        List<DelayedOperation> waiting = new ArrayList<>(size);
         for (WatchNode node = head; node != null; node = node.next) {
-            nodes++;
+            node.linked = false;
+            node.prev = null;
             DelayedOperation op = node.operation;
             if (op != null && !op.isCompleted()) {
-                pending.add(op);
+                waiting.add(op);
             }
         }
+        watched.add(-size);
+        size = 0;
         head = null;
         tail = null;
-        watched.add(-nodes);
         detach();
-        return pending;
+        return waiting;
     }
 
     /** Drops a detached list from the shard on behalf of a watcher that found it detached. */

@@ -22,7 +22,7 @@ class PurgatoryMemoryTest {
         assertThat(purgatory.checkAndComplete("a")).isEqualTo(1);
 
         assertCollected(ref);
-        assertThat(purgatory.watched()).as("husks on b and c are still listed until checked").isEqualTo(2);
+        assertThat(purgatory.watched()).as("it left b and c too, unchecked and unpurged").isZero();
     }
 
     @Test

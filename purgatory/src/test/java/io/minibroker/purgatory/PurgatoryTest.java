@@ -94,7 +94,7 @@ class PurgatoryTest {
     }
 
     @Test
-    void checkingAKeyRemovesCompletedEntriesAndDropsTheEmptyList() {
+    void aCompletedOperationLeavesEveryWatcherListAtOnce() {
         TestOperation first = new TestOperation(100);
         TestOperation second = new TestOperation(100);
         purgatory.tryCompleteElseWatch(first, List.of("a", "b"));
@@ -102,12 +102,10 @@ class PurgatoryTest {
         assertThat(purgatory.watched()).isEqualTo(3);
 
         first.forceComplete();
-        purgatory.checkAndComplete("a");
-        assertThat(purgatory.watched()).as("first's entry on a is gone; its entry on b waits for b").isEqualTo(2);
+        assertThat(purgatory.watched()).as("first left a and b without any check or purge").isEqualTo(1);
 
         second.satisfy();
         assertThat(purgatory.checkAndComplete("a")).isEqualTo(1);
-        purgatory.checkAndComplete("b");
         assertThat(purgatory.watched()).isZero();
 
         TestOperation third = new TestOperation(100);
@@ -140,50 +138,32 @@ class PurgatoryTest {
     }
 
     @Test
-    void purgeRunsOnlyWhenTheEstimateExceedsPendingByTheInterval() throws InterruptedException {
+    void purgeRunsOnlyWhenTheEstimateExceedsPendingByTheIntervalAndDropsEmptyLists() throws InterruptedException {
         Purgatory<TestOperation> small = Purgatory.builder("Fetch").clock(clock).purgeInterval(10).build();
         try {
-            // Ten watched operations, all completed by force: E = 10, pending = 0, not above the interval.
+            TestOperation waiting = new TestOperation(1_000);
+            small.tryCompleteElseWatch(waiting, List.of("busy"));
+            // Ten more watched operations, all completed by force: E = 11, pending = 1, not above the interval.
             for (int i = 0; i < 10; i++) {
                 TestOperation op = new TestOperation(1_000);
-                small.tryCompleteElseWatch(op, List.of("key-" + i));
+                small.tryCompleteElseWatch(op, List.of("key-" + i, "busy"));
                 op.forceComplete();
             }
             clock.advance(1);
             assertThat(small.purges()).isZero();
-            assertThat(small.watched()).as("nobody checked those keys").isEqualTo(10);
+            assertThat(small.watched()).as("completed operations left their lists on completion").isEqualTo(1);
 
-            TestOperation eleventh = new TestOperation(1_000);
-            small.tryCompleteElseWatch(eleventh, List.of("key-x"));
-            eleventh.forceComplete();
+            TestOperation twelfth = new TestOperation(1_000);
+            small.tryCompleteElseWatch(twelfth, List.of("key-x"));
+            twelfth.forceComplete();
             clock.advance(1);
-
-            assertThat(small.purges()).isEqualTo(1);
-            assertThat(small.watched()).isZero();
+            assertThat(small.purges()).as("E = 12, pending = 1").isEqualTo(1);
             clock.advance(1);
             assertThat(small.purges()).as("E was reset to the pending count").isEqualTo(1);
-        } finally {
-            small.close();
-        }
-    }
-
-    @Test
-    void pendingOperationsSurviveAPurge() throws InterruptedException {
-        Purgatory<TestOperation> small = Purgatory.builder("Fetch").clock(clock).purgeInterval(2).build();
-        try {
-            TestOperation waiting = new TestOperation(1_000);
-            small.tryCompleteElseWatch(waiting, List.of("k"));
-            for (int i = 0; i < 5; i++) {
-                TestOperation op = new TestOperation(1_000);
-                small.tryCompleteElseWatch(op, List.of("k"));
-                op.forceComplete();
-            }
-            clock.advance(1);
-            assertThat(small.purges()).isEqualTo(1);
-            assertThat(small.watched()).isEqualTo(1);
 
             waiting.satisfy();
-            assertThat(small.checkAndComplete("k")).isEqualTo(1);
+            assertThat(small.checkAndComplete("busy")).as("the waiting operation survived the purge").isEqualTo(1);
+            assertThat(small.watched()).isZero();
         } finally {
             small.close();
         }
@@ -235,7 +215,7 @@ class PurgatoryTest {
         clock.advance(10);
 
         assertThat(registry.get("purgatory.size").tag("delayedOperation", "Produce").gauge().value())
-                .isEqualTo(purgatory.watched()).isEqualTo(4);
+                .isEqualTo(purgatory.watched()).isEqualTo(2);
         assertThat(registry.get("purgatory.delayed.operations").gauge().value()).isEqualTo(1);
         assertThat(registry.get("purgatory.completions").functionCounter().count()).isEqualTo(1);
         assertThat(registry.get("purgatory.expirations").functionCounter().count()).isEqualTo(1);
