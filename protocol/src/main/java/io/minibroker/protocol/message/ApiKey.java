@@ -1,0 +1,113 @@
+package io.minibroker.protocol.message;
+
+import io.minibroker.protocol.schema.MessageSchema;
+
+/**
+ * The APIs this module can decode and encode, by their wire key, with the request and response schema of
+ * each. The supported version range of an API is that of its request schema.
+ */
+public enum ApiKey {
+    PRODUCE(0, ProduceMessages.REQUEST, ProduceMessages.RESPONSE),
+    FETCH(1, FetchMessages.REQUEST, FetchMessages.RESPONSE),
+    LIST_OFFSETS(2, ListOffsetsMessages.REQUEST, ListOffsetsMessages.RESPONSE),
+    METADATA(3, MetadataMessages.REQUEST, MetadataMessages.RESPONSE),
+    OFFSET_COMMIT(8, OffsetCommitMessages.REQUEST, OffsetCommitMessages.RESPONSE),
+    OFFSET_FETCH(9, OffsetFetchMessages.REQUEST, OffsetFetchMessages.RESPONSE),
+    FIND_COORDINATOR(10, FindCoordinatorMessages.REQUEST, FindCoordinatorMessages.RESPONSE),
+    JOIN_GROUP(11, JoinGroupMessages.REQUEST, JoinGroupMessages.RESPONSE),
+    HEARTBEAT(12, HeartbeatMessages.REQUEST, HeartbeatMessages.RESPONSE),
+    LEAVE_GROUP(13, LeaveGroupMessages.REQUEST, LeaveGroupMessages.RESPONSE),
+    SYNC_GROUP(14, SyncGroupMessages.REQUEST, SyncGroupMessages.RESPONSE),
+    DESCRIBE_GROUPS(15, DescribeGroupsMessages.REQUEST, DescribeGroupsMessages.RESPONSE),
+    LIST_GROUPS(16, ListGroupsMessages.REQUEST, ListGroupsMessages.RESPONSE),
+    SASL_HANDSHAKE(17, SaslHandshakeMessages.REQUEST, SaslHandshakeMessages.RESPONSE),
+    API_VERSIONS(18, ApiVersionsMessages.REQUEST, ApiVersionsMessages.RESPONSE),
+    CREATE_TOPICS(19, CreateTopicsMessages.REQUEST, CreateTopicsMessages.RESPONSE),
+    DELETE_TOPICS(20, DeleteTopicsMessages.REQUEST, DeleteTopicsMessages.RESPONSE),
+    DELETE_RECORDS(21, DeleteRecordsMessages.REQUEST, DeleteRecordsMessages.RESPONSE),
+    INIT_PRODUCER_ID(22, InitProducerIdMessages.REQUEST, InitProducerIdMessages.RESPONSE, true),
+    OFFSET_FOR_LEADER_EPOCH(23, OffsetForLeaderEpochMessages.REQUEST, OffsetForLeaderEpochMessages.RESPONSE),
+    ADD_PARTITIONS_TO_TXN(24, AddPartitionsToTxnMessages.REQUEST, AddPartitionsToTxnMessages.RESPONSE),
+    ADD_OFFSETS_TO_TXN(25, AddOffsetsToTxnMessages.REQUEST, AddOffsetsToTxnMessages.RESPONSE),
+    END_TXN(26, EndTxnMessages.REQUEST, EndTxnMessages.RESPONSE),
+    WRITE_TXN_MARKERS(27, WriteTxnMarkersMessages.REQUEST, WriteTxnMarkersMessages.RESPONSE),
+    TXN_OFFSET_COMMIT(28, TxnOffsetCommitMessages.REQUEST, TxnOffsetCommitMessages.RESPONSE),
+    DESCRIBE_CONFIGS(32, DescribeConfigsMessages.REQUEST, DescribeConfigsMessages.RESPONSE),
+    ALTER_CONFIGS(33, AlterConfigsMessages.REQUEST, AlterConfigsMessages.RESPONSE),
+    SASL_AUTHENTICATE(36, SaslAuthenticateMessages.REQUEST, SaslAuthenticateMessages.RESPONSE),
+    CREATE_PARTITIONS(37, CreatePartitionsMessages.REQUEST, CreatePartitionsMessages.RESPONSE),
+    DELETE_GROUPS(42, DeleteGroupsMessages.REQUEST, DeleteGroupsMessages.RESPONSE),
+    INCREMENTAL_ALTER_CONFIGS(44, IncrementalAlterConfigsMessages.REQUEST, IncrementalAlterConfigsMessages.RESPONSE),
+    OFFSET_DELETE(47, OffsetDeleteMessages.REQUEST, OffsetDeleteMessages.RESPONSE),
+    DESCRIBE_CLUSTER(60, DescribeClusterMessages.REQUEST, DescribeClusterMessages.RESPONSE),
+    DESCRIBE_PRODUCERS(61, DescribeProducersMessages.REQUEST, DescribeProducersMessages.RESPONSE),
+    DESCRIBE_TRANSACTIONS(65, DescribeTransactionsMessages.REQUEST, DescribeTransactionsMessages.RESPONSE),
+    LIST_TRANSACTIONS(66, ListTransactionsMessages.REQUEST, ListTransactionsMessages.RESPONSE);
+
+    private static final ApiKey[] BY_ID = indexById();
+
+    private final short id;
+    private final MessageSchema request;
+    private final MessageSchema response;
+    private final boolean latestVersionUnstable;
+
+    ApiKey(int id, MessageSchema request, MessageSchema response) {
+        this(id, request, response, false);
+    }
+
+    ApiKey(int id, MessageSchema request, MessageSchema response, boolean latestVersionUnstable) {
+        this.id = (short) id;
+        this.request = request;
+        this.response = response;
+        this.latestVersionUnstable = latestVersionUnstable;
+    }
+
+    public short id() {
+        return id;
+    }
+
+    public MessageSchema request() {
+        return request;
+    }
+
+    public MessageSchema response() {
+        return response;
+    }
+
+    public short lowestVersion() {
+        return request.lowestVersion();
+    }
+
+    public short highestVersion() {
+        return request.highestVersion();
+    }
+
+    /**
+     * The highest version to advertise. Kafka marks the newest version of some APIs unstable (still
+     * changing); it decodes them but advertises them only when told to, and so should a broker.
+     */
+    public short highestStableVersion() {
+        return latestVersionUnstable ? (short) (highestVersion() - 1) : highestVersion();
+    }
+
+    public boolean supports(short version) {
+        return request.supports(version);
+    }
+
+    /** The API for a wire key, or null when this module does not know it. */
+    public static ApiKey forId(short id) {
+        return id >= 0 && id < BY_ID.length ? BY_ID[id] : null;
+    }
+
+    private static ApiKey[] indexById() {
+        int max = 0;
+        for (ApiKey key : values()) {
+            max = Math.max(max, key.id);
+        }
+        ApiKey[] byId = new ApiKey[max + 1];
+        for (ApiKey key : values()) {
+            byId[key.id] = key;
+        }
+        return byId;
+    }
+}

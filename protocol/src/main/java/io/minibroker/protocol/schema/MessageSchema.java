@@ -1,0 +1,84 @@
+package io.minibroker.protocol.schema;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.error.ProtocolException;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * The body of one request or response across all its versions: which versions exist, from which version
+ * on the encoding is flexible (compact lengths and tagged sections), and the top-level struct.
+ */
+public final class MessageSchema {
+    private final String name;
+    private final VersionRange validVersions;
+    private final VersionRange flexibleVersions;
+    private final StructSchema body;
+
+    MessageSchema(String name, VersionRange validVersions, VersionRange flexibleVersions, StructSchema body) {
+        this.name = name;
+        this.validVersions = validVersions;
+        this.flexibleVersions = flexibleVersions;
+        this.body = body;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public short lowestVersion() {
+        return validVersions.lowest();
+    }
+
+    public short highestVersion() {
+        return validVersions.highest();
+    }
+
+    public boolean supports(short version) {
+        return validVersions.contains(version);
+    }
+
+    /** Also answers for versions newer than any supported: flexibility, once started, never ends. */
+    public boolean isFlexible(short version) {
+        return flexibleVersions.contains(version);
+    }
+
+    public StructSchema body() {
+        return body;
+    }
+
+    public Struct newMessage() {
+        return body.newStruct();
+    }
+
+    /** Decodes a whole body; bytes left over mean the version or the framing is wrong. */
+    public Struct read(ByteBuf in, short version) {
+        checkVersion(version);
+        Struct message = body.read(in, version, isFlexible(version), false);
+        if (in.isReadable()) {
+            throw new ProtocolException(name + " v" + version + " has " + in.readableBytes() + " trailing bytes");
+        }
+        return message;
+    }
+
+    public void write(ByteBuf out, Struct message, short version) {
+        checkVersion(version);
+        body.write(out, message, version, isFlexible(version));
+    }
+
+    public int sizeOf(Struct message, short version) {
+        checkVersion(version);
+        return body.sizeOf(message, version, isFlexible(version));
+    }
+
+    private void checkVersion(short version) {
+        if (!validVersions.contains(version)) {
+            throw new ProtocolException(Errors.UNSUPPORTED_VERSION,
+                    name + " does not support version " + version + " (supported: " + validVersions + ")");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

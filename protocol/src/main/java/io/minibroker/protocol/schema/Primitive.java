@@ -1,0 +1,273 @@
+package io.minibroker.protocol.schema;
+
+import io.minibroker.protocol.error.ProtocolException;
+import io.minibroker.protocol.types.Wire;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+/**
+ * The scalar field types of Kafka message specs and the Java class each decodes to: int8 {@link Byte},
+ * int16 {@link Short}, int32 and uint16 {@link Integer}, int64 and uint32 {@link Long}, float64
+ * {@link Double}, bool {@link Boolean}, uuid {@link UUID}, string {@link String}, bytes {@code byte[]}.
+ * Records decode to a {@link ByteBuf} slice of the frame, not a copy: it is valid while the frame is.
+ */
+public enum Primitive implements FieldType {
+    INT8(1, (byte) 0, Byte.class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            return Wire.readInt8(in);
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            out.writeByte((Byte) value);
+        }
+    },
+    INT16(2, (short) 0, Short.class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            return Wire.readInt16(in);
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            out.writeShort((Short) value);
+        }
+    },
+    INT32(4, 0, Integer.class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            return Wire.readInt32(in);
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            out.writeInt((Integer) value);
+        }
+    },
+    INT64(8, 0L, Long.class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            return Wire.readInt64(in);
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            out.writeLong((Long) value);
+        }
+    },
+    UINT16(2, 0, Integer.class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            return Wire.readUint16(in);
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            int v = (Integer) value;
+            if (v < 0 || v > 0xffff) {
+                throw new ProtocolException("uint16 out of range: " + v);
+            }
+            out.writeShort(v);
+        }
+    },
+    UINT32(4, 0L, Long.class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            return Wire.readUint32(in);
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            long v = (Long) value;
+            if (v < 0 || v > 0xffff_ffffL) {
+                throw new ProtocolException("uint32 out of range: " + v);
+            }
+            out.writeInt((int) v);
+        }
+    },
+    FLOAT64(8, 0.0, Double.class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            return Wire.readFloat64(in);
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            out.writeDouble((Double) value);
+        }
+    },
+    BOOL(1, false, Boolean.class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            return Wire.readBoolean(in);
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            out.writeByte((Boolean) value ? 1 : 0);
+        }
+    },
+    UUID_TYPE(16, new UUID(0, 0), UUID.class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            return Wire.readUuid(in);
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            Wire.writeUuid(out, (UUID) value);
+        }
+    },
+    STRING(-1, "", String.class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            int length = readLengthOrNull(in, flexible, false, nullable);
+            return length < 0 ? null : Wire.readUtf8(in, length);
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            if (value == null) {
+                Wire.writeLength(out, -1, flexible, false);
+                return;
+            }
+            int length = utf8Length((String) value);
+            Wire.writeLength(out, length, flexible, false);
+            out.writeCharSequence((String) value, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public int sizeOf(Object value, short version, boolean flexible) {
+            int length = value == null ? -1 : utf8Length((String) value);
+            return Wire.sizeOfLength(length, flexible, false) + Math.max(length, 0);
+        }
+    },
+    BYTES(-1, new byte[0], byte[].class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            int length = readLengthOrNull(in, flexible, true, nullable);
+            if (length < 0) {
+                return null;
+            }
+            byte[] bytes = new byte[length];
+            in.readBytes(bytes);
+            return bytes;
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            byte[] bytes = (byte[]) value;
+            Wire.writeLength(out, bytes == null ? -1 : bytes.length, flexible, true);
+            if (bytes != null) {
+                out.writeBytes(bytes);
+            }
+        }
+
+        @Override
+        public int sizeOf(Object value, short version, boolean flexible) {
+            int length = value == null ? -1 : ((byte[]) value).length;
+            return Wire.sizeOfLength(length, flexible, true) + Math.max(length, 0);
+        }
+    },
+    RECORDS(-1, null, ByteBuf.class) {
+        @Override
+        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+            int length = readLengthOrNull(in, flexible, true, nullable);
+            return length < 0 ? null : in.readSlice(length);
+        }
+
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible) {
+            ByteBuf records = (ByteBuf) value;
+            Wire.writeLength(out, records == null ? -1 : records.readableBytes(), flexible, true);
+            if (records != null) {
+                out.writeBytes(records, records.readerIndex(), records.readableBytes());
+            }
+        }
+
+        @Override
+        public int sizeOf(Object value, short version, boolean flexible) {
+            int length = value == null ? -1 : ((ByteBuf) value).readableBytes();
+            return Wire.sizeOfLength(length, flexible, true) + Math.max(length, 0);
+        }
+    };
+
+    private final int fixedSize;
+    private final Object implicitDefault;
+    private final Class<?> javaClass;
+
+    Primitive(int fixedSize, Object implicitDefault, Class<?> javaClass) {
+        this.fixedSize = fixedSize;
+        this.implicitDefault = implicitDefault;
+        this.javaClass = javaClass;
+    }
+
+    @Override
+    public int sizeOf(Object value, short version, boolean flexible) {
+        return fixedSize;
+    }
+
+    @Override
+    public int minSize(short version, boolean flexible) {
+        if (fixedSize >= 0) {
+            return fixedSize;
+        }
+        return flexible ? 1 : (this == STRING ? 2 : 4);
+    }
+
+    @Override
+    public Object implicitDefault() {
+        return implicitDefault instanceof byte[] ? new byte[0] : implicitDefault;
+    }
+
+    @Override
+    public boolean accepts(Object value) {
+        return javaClass.isInstance(value);
+    }
+
+    /** Converts a default written in a schema as a plain number to the class this type carries. */
+    Object coerceNumber(long number) {
+        switch (this) {
+            case INT8:
+                return (byte) number;
+            case INT16:
+                return (short) number;
+            case INT32:
+            case UINT16:
+                return (int) number;
+            case INT64:
+            case UINT32:
+                return number;
+            case FLOAT64:
+                return (double) number;
+            default:
+                throw new IllegalArgumentException("numeric default on " + this);
+        }
+    }
+
+    private static int readLengthOrNull(ByteBuf in, boolean compact, boolean wide, boolean nullable) {
+        int length = Wire.readLength(in, compact, wide);
+        if (length == -1) {
+            if (!nullable) {
+                throw new ProtocolException("null in a non-nullable field");
+            }
+            return -1;
+        }
+        if (length < 0) {
+            throw new ProtocolException("negative length " + length);
+        }
+        Wire.require(in, length, "length-prefixed field");
+        return length;
+    }
+
+    private static int utf8Length(String value) {
+        int length = ByteBufUtil.utf8Bytes(value);
+        if (length > Wire.MAX_STRING_BYTES) {
+            throw new ProtocolException("string of " + length + " bytes exceeds " + Wire.MAX_STRING_BYTES);
+        }
+        return length;
+    }
+}

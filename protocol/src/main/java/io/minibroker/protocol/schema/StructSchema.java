@@ -1,0 +1,267 @@
+package io.minibroker.protocol.schema;
+
+import io.minibroker.protocol.error.ProtocolException;
+import io.minibroker.protocol.types.Wire;
+import io.netty.buffer.ByteBuf;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An ordered list of fields, and the interpreter that reads and writes them. Fields absent from a version
+ * are skipped on the wire and hold their default in the decoded {@link Struct}.
+ *
+ * <p>In flexible versions a struct ends with its tagged section: an unsigned varint count, then per field
+ * its tag, its size in bytes and the value, in ascending tag order. A field at its default is left out.
+ * For example a Fetch response partition whose tagged {@code CurrentLeader} (tag 1) is leader 3, epoch 7
+ * ends with {@code 01 01 09 00000003 00000007 00}: one field, tag 1, 9 bytes holding the two int32s and
+ * the nested struct's own empty tagged section. Unknown tags are kept as {@link RawTaggedField}s.
+ */
+public final class StructSchema implements FieldType {
+    private final String name;
+    private final Field[] fields;
+    private final Map<String, Integer> indexByName;
+
+    StructSchema(String name, Field... fields) {
+        this.name = name;
+        this.fields = fields.clone();
+        this.indexByName = new HashMap<>();
+        for (int i = 0; i < fields.length; i++) {
+            if (indexByName.put(fields[i].name(), i) != null) {
+                throw new IllegalArgumentException(name + " declares " + fields[i].name() + " twice");
+            }
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public List<Field> fields() {
+        return Collections.unmodifiableList(Arrays.asList(fields));
+    }
+
+    Field field(int index) {
+        return fields[index];
+    }
+
+    int fieldCount() {
+        return fields.length;
+    }
+
+    public int indexOf(String fieldName) {
+        Integer index = indexByName.get(fieldName);
+        if (index == null) {
+            throw new IllegalArgumentException(name + " has no field " + fieldName);
+        }
+        return index;
+    }
+
+    public Field field(String fieldName) {
+        return fields[indexOf(fieldName)];
+    }
+
+    /** The struct type of a struct field or the element type of an array-of-structs field. */
+    public StructSchema structOf(String fieldName) {
+        FieldType type = field(fieldName).type();
+        if (type instanceof ArrayType) {
+            type = ((ArrayType) type).elementType();
+        }
+        if (!(type instanceof StructSchema)) {
+            throw new IllegalArgumentException(name + "." + fieldName + " holds no struct");
+        }
+        return (StructSchema) type;
+    }
+
+    public Struct newStruct() {
+        return new Struct(this);
+    }
+
+    @Override
+    public Struct read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+        Struct struct = new Struct(this);
+        for (int i = 0; i < fields.length; i++) {
+            Field f = fields[i];
+            if (f.existsIn(version) && !f.isTaggedIn(version)) {
+                struct.setRaw(i, f.type().read(in, version, flexible, f.isNullableIn(version)));
+            }
+        }
+        if (flexible) {
+            readTaggedSection(in, struct, version);
+        }
+        return struct;
+    }
+
+    private void readTaggedSection(ByteBuf in, Struct struct, short version) {
+        int count = Wire.readUnsignedVarint(in);
+        // Every tagged field takes at least two bytes: its tag and its size.
+        if (count < 0 || count > in.readableBytes() / 2) {
+            throw new ProtocolException("tagged field count " + count + " cannot fit in " + in.readableBytes() + " bytes");
+        }
+        for (int n = 0; n < count; n++) {
+            int tag = Wire.readUnsignedVarint(in);
+            int size = Wire.readUnsignedVarint(in);
+            if (size < 0) {
+                throw new ProtocolException("negative tagged field size " + size);
+            }
+            Wire.require(in, size, "tagged field " + tag);
+            int index = taggedFieldIndex(tag, version);
+            if (index < 0) {
+                byte[] data = new byte[size];
+                in.readBytes(data);
+                struct.addUnknownTag(new RawTaggedField(tag, data));
+                continue;
+            }
+            Field f = fields[index];
+            ByteBuf value = in.readSlice(size);
+            struct.setRaw(index, f.type().read(value, version, true, f.isNullableIn(version)));
+            if (value.isReadable()) {
+                throw new ProtocolException("tagged field " + f.name() + " declared " + size + " bytes but used fewer");
+            }
+        }
+    }
+
+    private int taggedFieldIndex(int tag, short version) {
+        for (int i = 0; i < fields.length; i++) {
+            if (fields[i].tag() == tag && fields[i].isTaggedIn(version)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public void write(ByteBuf out, Object value, short version, boolean flexible) {
+        Struct struct = (Struct) value;
+        checkSchema(struct);
+        for (int i = 0; i < fields.length; i++) {
+            Field f = fields[i];
+            if (f.existsIn(version) && !f.isTaggedIn(version)) {
+                Object v = checkNullability(f, struct.getRaw(i), version);
+                f.type().write(out, v, version, flexible);
+            }
+        }
+        if (flexible) {
+            writeTaggedSection(out, struct, version);
+        }
+    }
+
+    /**
+     * Writes known tagged fields and preserved unknown ones merged in ascending tag order, which is the
+     * order Kafka writes them in.
+     */
+    private void writeTaggedSection(ByteBuf out, Struct struct, short version) {
+        List<RawTaggedField> unknown = struct.unknownTags();
+        int count = unknown.size();
+        for (int i = 0; i < fields.length; i++) {
+            if (isWrittenTagged(fields[i], struct.getRaw(i), version)) {
+                count++;
+            }
+        }
+        Wire.writeUnsignedVarint(out, count);
+        if (count == 0) {
+            return;
+        }
+        int nextUnknown = 0;
+        int lastTag = -1;
+        while (true) {
+            int bestIndex = -1;
+            int bestTag = Integer.MAX_VALUE;
+            for (int i = 0; i < fields.length; i++) {
+                Field f = fields[i];
+                if (f.tag() > lastTag && f.tag() < bestTag && isWrittenTagged(f, struct.getRaw(i), version)) {
+                    bestIndex = i;
+                    bestTag = f.tag();
+                }
+            }
+            while (nextUnknown < unknown.size() && unknown.get(nextUnknown).tag() < bestTag) {
+                RawTaggedField raw = unknown.get(nextUnknown++);
+                Wire.writeUnsignedVarint(out, raw.tag());
+                Wire.writeUnsignedVarint(out, raw.data().length);
+                out.writeBytes(raw.data());
+            }
+            if (bestIndex < 0) {
+                return;
+            }
+            Field f = fields[bestIndex];
+            Object v = checkNullability(f, struct.getRaw(bestIndex), version);
+            Wire.writeUnsignedVarint(out, f.tag());
+            Wire.writeUnsignedVarint(out, f.type().sizeOf(v, version, true));
+            f.type().write(out, v, version, true);
+            lastTag = bestTag;
+        }
+    }
+
+    private static boolean isWrittenTagged(Field f, Object value, short version) {
+        return f.isTaggedIn(version) && !f.isDefault(value);
+    }
+
+    private static Object checkNullability(Field f, Object value, short version) {
+        if (value == null && !f.isNullableIn(version)) {
+            throw new ProtocolException("field " + f.name() + " is null but not nullable in version " + version);
+        }
+        return value;
+    }
+
+    private void checkSchema(Struct struct) {
+        if (struct.schema() != this) {
+            throw new IllegalArgumentException("struct of " + struct.schema().name + " written as " + name);
+        }
+    }
+
+    @Override
+    public int sizeOf(Object value, short version, boolean flexible) {
+        Struct struct = (Struct) value;
+        checkSchema(struct);
+        int size = 0;
+        int tagCount = 0;
+        int tagBytes = 0;
+        for (int i = 0; i < fields.length; i++) {
+            Field f = fields[i];
+            Object v = struct.getRaw(i);
+            if (f.existsIn(version) && !f.isTaggedIn(version)) {
+                size += f.type().sizeOf(checkNullability(f, v, version), version, flexible);
+            } else if (flexible && isWrittenTagged(f, v, version)) {
+                int valueSize = f.type().sizeOf(checkNullability(f, v, version), version, true);
+                tagCount++;
+                tagBytes += Wire.sizeOfUnsignedVarint(f.tag()) + Wire.sizeOfUnsignedVarint(valueSize) + valueSize;
+            }
+        }
+        if (flexible) {
+            for (RawTaggedField raw : struct.unknownTags()) {
+                tagCount++;
+                tagBytes += Wire.sizeOfUnsignedVarint(raw.tag()) + Wire.sizeOfUnsignedVarint(raw.data().length) + raw.data().length;
+            }
+            size += Wire.sizeOfUnsignedVarint(tagCount) + tagBytes;
+        }
+        return size;
+    }
+
+    @Override
+    public int minSize(short version, boolean flexible) {
+        int size = flexible ? 1 : 0;
+        for (Field f : fields) {
+            if (f.existsIn(version) && !f.isTaggedIn(version)) {
+                size += f.type().minSize(version, flexible);
+            }
+        }
+        return size;
+    }
+
+    @Override
+    public Object implicitDefault() {
+        return newStruct();
+    }
+
+    @Override
+    public boolean accepts(Object value) {
+        return value instanceof Struct && ((Struct) value).schema() == this;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,125 @@
+package io.minibroker.protocol.message.view;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.MessageSchema;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every getter of every typed view returns what Kafka's accessor of the same name returns, for messages
+ * Kafka parsed from the same bytes, in every version.
+ */
+class ViewKafkaTest {
+    private static final ApiKey[] VIEWED = {ApiKey.API_VERSIONS, ApiKey.METADATA, ApiKey.PRODUCE, ApiKey.FETCH, ApiKey.LIST_OFFSETS,
+        ApiKey.FIND_COORDINATOR, ApiKey.JOIN_GROUP, ApiKey.SYNC_GROUP, ApiKey.HEARTBEAT, ApiKey.LEAVE_GROUP, ApiKey.OFFSET_COMMIT,
+        ApiKey.OFFSET_FETCH, ApiKey.INIT_PRODUCER_ID, ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS};
+
+    @TestFactory
+    Stream<DynamicTest> viewsAgreeWithKafkaAccessors() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (ApiKey api : VIEWED) {
+            for (MessageSchema schema : new MessageSchema[] {api.request(), api.response()}) {
+                tests.add(DynamicTest.dynamicTest(schema.name(), () -> {
+                    for (short v = api.lowestVersion(); v <= api.highestVersion(); v++) {
+                        for (int seed = 0; seed < 3; seed++) {
+                            check(schema, v, new Random(seed * 100L + v));
+                        }
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    private static void check(MessageSchema schema, short version, Random random) throws Exception {
+        Struct struct = RandomFill.fill(schema.body(), version, random);
+        ByteBuf bytes = Unpooled.buffer();
+        schema.write(bytes, struct, version);
+        Object kafka = Class.forName("org.apache.kafka.common.message." + schema.name() + "Data")
+                .getConstructor(org.apache.kafka.common.protocol.Readable.class, short.class)
+                .newInstance(new ByteBufferAccessor(bytes.nioBuffer()), version);
+        Object view = Class.forName(ViewKafkaTest.class.getPackageName() + "." + schema.name() + "View")
+                .getConstructor(Struct.class).newInstance(struct);
+        assertSame(view, kafka, schema.name() + " v" + version);
+    }
+
+    private static void assertSame(Object view, Object kafka, String path) throws Exception {
+        for (Method getter : view.getClass().getMethods()) {
+            if (getter.getParameterCount() != 0 || getter.getDeclaringClass() != view.getClass()
+                    || Modifier.isStatic(getter.getModifiers()) || getter.getName().equals("struct")
+                    || isElementAdder(getter)) {
+                continue;
+            }
+            Object ours = getter.invoke(view);
+            Object theirs = kafka.getClass().getMethod(getter.getName()).invoke(kafka);
+            assertSameValue(ours, theirs, path + "." + getter.getName());
+        }
+    }
+
+    /** {@code addTopic()} and the like append an element; they are builders, not getters. */
+    private static boolean isElementAdder(Method method) {
+        return method.getName().matches("add[A-Z].*") && method.getReturnType().getEnclosingClass() != null
+                && method.getReturnType().getPackage() == ViewKafkaTest.class.getPackage();
+    }
+
+    private static void assertSameValue(Object ours, Object theirs, String path) throws Exception {
+        if (ours == null || theirs == null) {
+            assertThat(ours).as(path).isNull();
+            assertThat(theirs).as(path).isNull();
+        } else if (ours instanceof List) {
+            List<?> list = (List<?>) ours;
+            assertThat((Collection<?>) theirs).as(path).hasSize(list.size());
+            Iterator<?> it = ((Collection<?>) theirs).iterator();
+            for (int i = 0; i < list.size(); i++) {
+                assertSameValue(list.get(i), it.next(), path + "[" + i + "]");
+            }
+        } else if (ours.getClass().getPackage() == ViewKafkaTest.class.getPackage()) {
+            assertSame(ours, theirs, path);
+        } else if (ours instanceof UUID) {
+            Uuid uuid = (Uuid) theirs;
+            assertThat(ours).as(path).isEqualTo(new UUID(uuid.getMostSignificantBits(), uuid.getLeastSignificantBits()));
+        } else if (ours instanceof ByteBuf) {
+            ByteBuffer buffer = ((MemoryRecords) theirs).buffer();
+            assertThat(ours).as(path).isEqualTo(Unpooled.wrappedBuffer(buffer));
+        } else if (ours instanceof byte[]) {
+            assertThat((byte[]) ours).as(path).isEqualTo((byte[]) theirs);
+        } else {
+            assertThat(ours).as(path).isEqualTo(theirs);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void responsesBuiltThroughViewsParseInKafka() {
+        MetadataResponseView response = new MetadataResponseView().clusterId("c-1").controllerId(2);
+        response.addBroker().nodeId(2).host("h").port(9092).rack(null);
+        MetadataResponseView.MetadataResponseTopic topic = response.addTopic().name("orders").topicId(new UUID(1, 2));
+        topic.addPartition().partitionIndex(0).leaderId(2).leaderEpoch(5).replicaNodes(List.of(2)).isrNodes(List.of(2));
+        short version = 12;
+        ByteBuf bytes = Unpooled.buffer();
+        ApiKey.METADATA.response().write(bytes, response.struct(), version);
+        org.apache.kafka.common.message.MetadataResponseData kafka =
+                new org.apache.kafka.common.message.MetadataResponseData(new ByteBufferAccessor(bytes.nioBuffer()), version);
+        assertThat(kafka.clusterId()).isEqualTo("c-1");
+        assertThat(kafka.brokers().find(2).port()).isEqualTo(9092);
+        assertThat(kafka.topics().find("orders").partitions().get(0).leaderEpoch()).isEqualTo(5);
+        assertThat(kafka.topics().find("orders").topicId()).isEqualTo(new Uuid(1, 2));
+    }
+}
