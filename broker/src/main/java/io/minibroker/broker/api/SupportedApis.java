@@ -1,0 +1,62 @@
+package io.minibroker.broker.api;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The one table of what this broker advertises: for each API it implements, the version range and the handler.
+ * ApiVersions answers from it and the request handler dispatches through it, so the broker never advertises an
+ * API it does not implement, nor accepts one it did not advertise.
+ */
+public final class SupportedApis {
+
+    /** An advertised API: the versions clients may use, and who handles them. */
+    public record Entry(ApiKey api, short minVersion, short maxVersion, ApiHandler handler) {
+        boolean accepts(short version) {
+            return version >= minVersion && version <= maxVersion && api.supports(version);
+        }
+    }
+
+    private final Map<ApiKey, Entry> entries = new EnumMap<>(ApiKey.class);
+
+    /** Advertises every version the codec supports (its stable range). */
+    public SupportedApis add(ApiKey api, ApiHandler handler) {
+        return add(api, api.lowestVersion(), api.highestStableVersion(), handler);
+    }
+
+    public SupportedApis add(ApiKey api, short minVersion, short maxVersion, ApiHandler handler) {
+        entries.put(api, new Entry(api, minVersion, maxVersion, handler));
+        return this;
+    }
+
+    /** The handler for this API and version, or null if the broker does not accept it. */
+    public Entry lookup(short apiKey, short version) {
+        for (Entry entry : entries.values()) {
+            if (entry.api().id() == apiKey) {
+                return entry.accepts(version) ? entry : null;
+            }
+        }
+        return null;
+    }
+
+    public Map<ApiKey, Entry> entries() {
+        return Collections.unmodifiableMap(entries);
+    }
+
+    /** Fills an ApiVersions response body (any version) with the advertised ranges. */
+    public Struct fillApiVersions(Struct body, Errors error) {
+        body.set("ErrorCode", error.code());
+        for (Entry entry : entries.values()) {
+            body.addElement("ApiKeys")
+                    .set("ApiKey", entry.api().id())
+                    .set("MinVersion", entry.minVersion())
+                    .set("MaxVersion", entry.maxVersion());
+        }
+        return body;
+    }
+}

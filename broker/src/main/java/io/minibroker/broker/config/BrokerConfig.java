@@ -1,0 +1,219 @@
+package io.minibroker.broker.config;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static io.minibroker.broker.config.ConfigKey.booleanKey;
+import static io.minibroker.broker.config.ConfigKey.intKey;
+import static io.minibroker.broker.config.ConfigKey.longKey;
+import static io.minibroker.broker.config.ConfigKey.oneOf;
+import static io.minibroker.broker.config.ConfigKey.stringKey;
+
+/**
+ * The broker's configuration, read from a Kafka-style properties file with Kafka's key names and defaults.
+ * Every value is parsed and checked at start: an invalid one stops the broker with a message naming the key.
+ * Keys the broker does not know are logged as warnings (a Kafka config may carry many we do not need).
+ */
+public final class BrokerConfig {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerConfig.class);
+
+    // Identity and network
+    public static final ConfigKey<Integer> NODE_ID = intKey("node.id", 1, 0); // Kafka requires it in KRaft; 1 here
+    public static final ConfigKey<String> CLUSTER_ID = stringKey("cluster.id", "minibroker-cluster-0000");
+    public static final ConfigKey<List<Endpoint>> LISTENERS = new ConfigKey<>("listeners", Endpoint::parseList,
+            Endpoint.parseList("PLAINTEXT://:9092"), v -> true, "a list of NAME://host:port");
+    /** Defaults to {@link #LISTENERS}, as in Kafka. */
+    public static final ConfigKey<List<Endpoint>> ADVERTISED_LISTENERS = new ConfigKey<>("advertised.listeners",
+            Endpoint::parseList, null, v -> true, "a list of NAME://host:port");
+    public static final ConfigKey<Integer> SOCKET_REQUEST_MAX_BYTES = intKey("socket.request.max.bytes", 104_857_600, 1);
+    public static final ConfigKey<Long> CONNECTIONS_MAX_IDLE_MS = longKey("connections.max.idle.ms", 600_000L, 1);
+    /** Not a Kafka key: the port of the Prometheus scrape endpoint; -1 disables it. */
+    public static final ConfigKey<Integer> METRICS_PORT = intKey("metrics.port", -1, -1);
+
+    // Logs
+    public static final ConfigKey<String> LOG_DIR = stringKey("log.dir", "/tmp/kafka-logs");
+    /** Overrides {@link #LOG_DIR} when set, as in Kafka. */
+    public static final ConfigKey<String> LOG_DIRS = stringKey("log.dirs", null);
+    public static final ConfigKey<Integer> LOG_SEGMENT_BYTES = intKey("log.segment.bytes", 1_073_741_824, 14);
+    public static final ConfigKey<Long> LOG_ROLL_MS = longKey("log.roll.ms", null, 1);
+    public static final ConfigKey<Integer> LOG_ROLL_HOURS = intKey("log.roll.hours", 168, 1);
+    public static final ConfigKey<Long> LOG_RETENTION_MS = longKey("log.retention.ms", null, -1);
+    public static final ConfigKey<Integer> LOG_RETENTION_MINUTES = intKey("log.retention.minutes", null, -1);
+    public static final ConfigKey<Integer> LOG_RETENTION_HOURS = intKey("log.retention.hours", 168, -1);
+    public static final ConfigKey<Long> LOG_RETENTION_BYTES = longKey("log.retention.bytes", -1L, -1);
+    public static final ConfigKey<Long> LOG_RETENTION_CHECK_INTERVAL_MS =
+            longKey("log.retention.check.interval.ms", 300_000L, 1);
+    public static final ConfigKey<Integer> LOG_INDEX_INTERVAL_BYTES = intKey("log.index.interval.bytes", 4096, 0);
+    public static final ConfigKey<Integer> LOG_INDEX_SIZE_MAX_BYTES = intKey("log.index.size.max.bytes", 10_485_760, 4);
+    public static final ConfigKey<Long> LOG_FLUSH_INTERVAL_MESSAGES =
+            longKey("log.flush.interval.messages", Long.MAX_VALUE, 1);
+    public static final ConfigKey<Long> LOG_FLUSH_INTERVAL_MS = longKey("log.flush.interval.ms", null, 0);
+    public static final ConfigKey<Long> LOG_FLUSH_SCHEDULER_INTERVAL_MS =
+            longKey("log.flush.scheduler.interval.ms", Long.MAX_VALUE, 0);
+    public static final ConfigKey<String> LOG_MESSAGE_TIMESTAMP_TYPE =
+            oneOf("log.message.timestamp.type", "CreateTime", "CreateTime", "LogAppendTime");
+    public static final ConfigKey<Integer> MESSAGE_MAX_BYTES = intKey("message.max.bytes", 1_048_588, 0);
+
+    // Topics
+    public static final ConfigKey<Integer> NUM_PARTITIONS = intKey("num.partitions", 1, 1);
+    public static final ConfigKey<Integer> DEFAULT_REPLICATION_FACTOR = intKey("default.replication.factor", 1, 1);
+    public static final ConfigKey<Boolean> AUTO_CREATE_TOPICS_ENABLE = booleanKey("auto.create.topics.enable", true);
+    public static final ConfigKey<Boolean> DELETE_TOPIC_ENABLE = booleanKey("delete.topic.enable", true);
+    public static final ConfigKey<Integer> MIN_INSYNC_REPLICAS = intKey("min.insync.replicas", 1, 1);
+
+    // Groups and internal topics
+    public static final ConfigKey<Integer> GROUP_INITIAL_REBALANCE_DELAY_MS =
+            intKey("group.initial.rebalance.delay.ms", 3000, 0);
+    public static final ConfigKey<Integer> GROUP_MIN_SESSION_TIMEOUT_MS = intKey("group.min.session.timeout.ms", 6000, 0);
+    public static final ConfigKey<Integer> GROUP_MAX_SESSION_TIMEOUT_MS =
+            intKey("group.max.session.timeout.ms", 1_800_000, 0);
+    public static final ConfigKey<Integer> OFFSETS_TOPIC_NUM_PARTITIONS = intKey("offsets.topic.num.partitions", 50, 1);
+    public static final ConfigKey<Integer> OFFSETS_TOPIC_REPLICATION_FACTOR =
+            intKey("offsets.topic.replication.factor", 3, 1);
+
+    // Purgatories
+    public static final ConfigKey<Integer> FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS =
+            intKey("fetch.purgatory.purge.interval.requests", 1000, 1);
+    public static final ConfigKey<Integer> PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS =
+            intKey("producer.purgatory.purge.interval.requests", 1000, 1);
+
+    private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
+            ADVERTISED_LISTENERS, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, LOG_DIR, LOG_DIRS,
+            LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
+            LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
+            LOG_INDEX_SIZE_MAX_BYTES, LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS,
+            LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE, MESSAGE_MAX_BYTES, NUM_PARTITIONS,
+            DEFAULT_REPLICATION_FACTOR, AUTO_CREATE_TOPICS_ENABLE, DELETE_TOPIC_ENABLE, MIN_INSYNC_REPLICAS,
+            GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,
+            OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
+            PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS);
+
+    private final Map<ConfigKey<?>, Object> values;
+    private final Set<String> unknownKeys;
+
+    private BrokerConfig(Map<ConfigKey<?>, Object> values, Set<String> unknownKeys) {
+        this.values = values;
+        this.unknownKeys = unknownKeys;
+    }
+
+    /** Parses and checks every entry; throws {@link ConfigException} on the first invalid value. */
+    public static BrokerConfig of(Map<String, String> properties) {
+        Map<ConfigKey<?>, Object> values = new HashMap<>();
+        Set<String> unknown = new TreeSet<>();
+        for (Map.Entry<String, String> entry : properties.entrySet()) {
+            ConfigKey<?> key = KEYS.get(entry.getKey().trim());
+            if (key == null) {
+                unknown.add(entry.getKey());
+            } else {
+                values.put(key, key.parse(entry.getValue()));
+            }
+        }
+        if (!unknown.isEmpty()) {
+            LOG.warn("Ignoring configuration keys this broker does not know: {}", unknown);
+        }
+        BrokerConfig config = new BrokerConfig(values, Collections.unmodifiableSet(unknown));
+        config.checkConsistency();
+        return config;
+    }
+
+    /** Reads a properties file, then applies {@code overrides} (from {@code --override key=value}). */
+    public static BrokerConfig load(Path file, Map<String, String> overrides) throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        }
+        Map<String, String> merged = new LinkedHashMap<>();
+        properties.stringPropertyNames().forEach(name -> merged.put(name, properties.getProperty(name)));
+        merged.putAll(overrides);
+        return of(merged);
+    }
+
+    @SuppressWarnings("unchecked")
+    public <T> T get(ConfigKey<T> key) {
+        return values.containsKey(key) ? (T) values.get(key) : key.defaultValue();
+    }
+
+    public Set<String> unknownKeys() {
+        return unknownKeys;
+    }
+
+    public List<Endpoint> advertisedListeners() {
+        List<Endpoint> advertised = get(ADVERTISED_LISTENERS);
+        return advertised != null ? advertised : get(LISTENERS);
+    }
+
+    /** {@code log.dirs} if set, else {@code log.dir}, as in Kafka. */
+    public List<Path> logDirs() {
+        String dirs = get(LOG_DIRS);
+        String chosen = dirs != null ? dirs : get(LOG_DIR);
+        return java.util.Arrays.stream(chosen.split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .map(Path::of).toList();
+    }
+
+    /** {@code log.retention.ms}, else minutes, else hours, as in Kafka; -1 means forever. */
+    public long logRetentionMs() {
+        Long ms = get(LOG_RETENTION_MS);
+        if (ms != null) {
+            return ms;
+        }
+        Integer minutes = get(LOG_RETENTION_MINUTES);
+        long fromMinutes = minutes != null ? minutes * 60_000L : get(LOG_RETENTION_HOURS) * 3_600_000L;
+        return fromMinutes < 0 ? -1 : fromMinutes;
+    }
+
+    /** {@code log.roll.ms}, else {@code log.roll.hours}. */
+    public long logRollMs() {
+        Long ms = get(LOG_ROLL_MS);
+        return ms != null ? ms : get(LOG_ROLL_HOURS) * 3_600_000L;
+    }
+
+    /** {@code log.flush.interval.ms}, else {@code log.flush.scheduler.interval.ms}, as in Kafka. */
+    public long logFlushIntervalMs() {
+        Long ms = get(LOG_FLUSH_INTERVAL_MS);
+        return ms != null ? ms : get(LOG_FLUSH_SCHEDULER_INTERVAL_MS);
+    }
+
+    private void checkConsistency() {
+        if (logDirs().isEmpty()) {
+            throw new ConfigException(LOG_DIRS.name(), get(LOG_DIRS), "must name at least one directory");
+        }
+        List<Endpoint> listeners = get(LISTENERS);
+        long distinctNames = listeners.stream().map(Endpoint::listenerName).distinct().count();
+        if (distinctNames != listeners.size()) {
+            throw new ConfigException(LISTENERS.name(), listeners, "each listener name may appear only once");
+        }
+        for (Endpoint advertised : advertisedListeners()) {
+            if (listeners.stream().noneMatch(l -> l.listenerName().equals(advertised.listenerName()))) {
+                throw new ConfigException(ADVERTISED_LISTENERS.name(), advertised,
+                        "names a listener that is not in listeners");
+            }
+        }
+        if (get(GROUP_MIN_SESSION_TIMEOUT_MS) > get(GROUP_MAX_SESSION_TIMEOUT_MS)) {
+            throw new ConfigException(GROUP_MIN_SESSION_TIMEOUT_MS.name(), get(GROUP_MIN_SESSION_TIMEOUT_MS),
+                    "must not exceed group.max.session.timeout.ms");
+        }
+    }
+
+    private static Map<String, ConfigKey<?>> keysByName(ConfigKey<?>... keys) {
+        Map<String, ConfigKey<?>> byName = new HashMap<>();
+        for (ConfigKey<?> key : keys) {
+            byName.put(key.name(), key);
+        }
+        return Map.copyOf(byName);
+    }
+}

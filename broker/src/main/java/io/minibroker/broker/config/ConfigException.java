@@ -1,0 +1,9 @@
+package io.minibroker.broker.config;
+
+/** A configuration value the broker cannot start with; the message names the key. */
+public final class ConfigException extends RuntimeException {
+
+    public ConfigException(String key, Object value, String reason) {
+        super("Invalid value " + value + " for configuration " + key + ": " + reason);
+    }
+}

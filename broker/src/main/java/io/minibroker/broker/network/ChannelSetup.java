@@ -1,0 +1,32 @@
+package io.minibroker.broker.network;
+
+import io.minibroker.broker.api.SupportedApis;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+
+import java.util.concurrent.TimeUnit;
+
+/** The pipeline of one connection: idle watch, bytes to frames, frames to requests and responses. */
+public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
+
+    private final SupportedApis apis;
+    private final String listenerName;
+    private final int maxFrameBytes;
+    private final long idleMs;
+
+    public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs) {
+        this.apis = apis;
+        this.listenerName = listenerName;
+        this.maxFrameBytes = maxFrameBytes;
+        this.idleMs = idleMs;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel channel) {
+        channel.pipeline()
+                .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
+                .addLast("frame", new FrameDecoder(maxFrameBytes))
+                .addLast("request", new RequestHandler(apis, listenerName));
+    }
+}

@@ -1,0 +1,142 @@
+package io.minibroker.broker.network;
+
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.error.ProtocolException;
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.ApiVersionsFallback;
+import io.minibroker.protocol.message.MessageCodec;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Frame to request to handler, and back: one per connection. Decodes each frame, dispatches it through the
+ * {@link SupportedApis} table and writes the responses in request order ({@link ResponseQueue}).
+ *
+ * <p>Bad input closes the connection with a log line, as Kafka's socket server does: a frame that cannot be
+ * parsed, an API or version the broker did not advertise, an oversized frame. The one exception is an
+ * ApiVersions request of a version too new for us, which gets Kafka's v0 answer with UNSUPPORTED_VERSION so the
+ * client can retry with a version both sides know.
+ *
+ * <p>Backpressure: reading stops while the connection has {@value #MAX_IN_FLIGHT} requests unanswered or while
+ * its outbound buffer is above the high-water mark (a client that does not read its responses), and resumes
+ * when both clear, so a connection's memory stays bounded. An idle connection is closed.
+ */
+public final class RequestHandler extends ChannelInboundHandlerAdapter {
+
+    /** Unanswered requests per connection before reading pauses; above Kafka clients' default of 5 in flight. */
+    static final int MAX_IN_FLIGHT = 64;
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestHandler.class);
+
+    private final SupportedApis apis;
+    private final String listenerName;
+    private final ResponseQueue responses = new ResponseQueue();
+
+    public RequestHandler(SupportedApis apis, String listenerName) {
+        this.apis = apis;
+        this.listenerName = listenerName;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        try {
+            dispatch(ctx, frame);
+        } catch (ProtocolException e) {
+            frame.release();
+            LOG.warn("Closing connection from {}: {} ({})", ctx.channel().remoteAddress(), e.getMessage(), e.error());
+            ctx.close();
+        }
+        updateAutoRead(ctx);
+    }
+
+    private void dispatch(ChannelHandlerContext ctx, ByteBuf frame) {
+        RequestHeader header = RequestHeader.read(frame.duplicate());
+        if (ApiVersionsFallback.applies(header.apiKey(), header.apiVersion())) {
+            frame.release();
+            Struct body = apis.fillApiVersions(ApiKey.API_VERSIONS.response().newMessage(), Errors.UNSUPPORTED_VERSION);
+            responses.complete(responses.reserve(),
+                    MessageCodec.encodeResponse(ctx.alloc(), ApiKey.API_VERSIONS, (short) 0, header.correlationId(), body),
+                    ctx.channel());
+            return;
+        }
+        SupportedApis.Entry entry = apis.lookup(header.apiKey(), header.apiVersion());
+        if (entry == null) {
+            throw new ProtocolException(Errors.UNSUPPORTED_VERSION,
+                    "API " + header.apiKey() + " version " + header.apiVersion() + " is not supported");
+        }
+        Request request = MessageCodec.decodeRequest(frame);
+        Object place = responses.reserve();
+        RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress());
+        // The frame stays retained until the handler is done: record fields of the request are slices of it.
+        entry.handler().handle(context, request).whenComplete((body, failure) -> {
+            if (ctx.executor().inEventLoop()) {
+                respond(ctx, place, request, frame, body, failure);
+            } else {
+                ctx.executor().execute(() -> respond(ctx, place, request, frame, body, failure));
+            }
+        });
+    }
+
+    private void respond(ChannelHandlerContext ctx, Object place, Request request, ByteBuf frame, Struct body,
+                         Throwable failure) {
+        frame.release();
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        if (failure != null) {
+            LOG.error("Handler for {} v{} failed; closing the connection", request.api(), request.version(), failure);
+            ctx.close();
+            return;
+        }
+        ByteBuf response = body == null ? null : MessageCodec.encodeResponse(ctx.alloc(), request.api(),
+                request.version(), request.header().correlationId(), body);
+        responses.complete(place, response, ctx.channel());
+        updateAutoRead(ctx);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        updateAutoRead(ctx);
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    private void updateAutoRead(ChannelHandlerContext ctx) {
+        boolean canTakeMore = ctx.channel().isWritable() && responses.inFlight() < MAX_IN_FLIGHT;
+        if (ctx.channel().config().isAutoRead() != canTakeMore) {
+            ctx.channel().config().setAutoRead(canTakeMore);
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent) {
+            LOG.info("Closing idle connection from {} (connections.max.idle.ms)", ctx.channel().remoteAddress());
+            ctx.close();
+        } else {
+            ctx.fireUserEventTriggered(event);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        responses.discard();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Throwable reason = cause.getCause() instanceof ProtocolException ? cause.getCause() : cause;
+        LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), reason.toString());
+        ctx.close();
+    }
+}

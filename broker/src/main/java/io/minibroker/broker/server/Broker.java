@@ -1,0 +1,118 @@
+package io.minibroker.broker.server;
+
+import io.minibroker.broker.api.ApiVersionsHandler;
+import io.minibroker.broker.api.MetadataHandler;
+import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.network.ChannelSetup;
+import io.minibroker.protocol.message.ApiKey;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One broker: binds every listener, serves the advertised APIs, and stops cleanly. A listener on port 0 gets a
+ * free port; {@link #boundPort} reports it, and an advertised listener that names port 0 is advertised with the
+ * real port, so clients reach a broker started on a random port.
+ */
+public final class Broker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+
+    private final BrokerConfig config;
+    private final EventLoopGroup acceptors = new NioEventLoopGroup(1);
+    private final EventLoopGroup workers = new NioEventLoopGroup();
+    private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
+
+    private Broker(BrokerConfig config) {
+        this.config = config;
+    }
+
+    /** Binds every listener; throws if one cannot be bound (after releasing what was bound). */
+    public static Broker start(BrokerConfig config) throws InterruptedException {
+        Broker broker = new Broker(config);
+        try {
+            broker.bind();
+        } catch (RuntimeException | InterruptedException e) {
+            broker.close();
+            throw e;
+        }
+        return broker;
+    }
+
+    private void bind() throws InterruptedException {
+        int nodeId = config.get(BrokerConfig.NODE_ID);
+        String clusterId = config.get(BrokerConfig.CLUSTER_ID);
+        SupportedApis apis = new SupportedApis();
+        apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
+                .add(ApiKey.METADATA, new MetadataHandler(nodeId, clusterId, this::advertisedListeners));
+        for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(acceptors, workers)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelSetup(apis, listener.listenerName(),
+                            config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES),
+                            config.get(BrokerConfig.CONNECTIONS_MAX_IDLE_MS)));
+            InetSocketAddress address = listener.host().isEmpty()
+                    ? new InetSocketAddress(listener.port())
+                    : new InetSocketAddress(listener.host(), listener.port());
+            Channel channel = bootstrap.bind(address).sync().channel();
+            serverChannels.put(listener.listenerName(), channel);
+            LOG.info("Listening on {} ({}), advertised as {}", channel.localAddress(), listener.listenerName(),
+                    advertisedFor(listener.listenerName()));
+        }
+        LOG.info("minibroker node {} of cluster {} started", nodeId, clusterId);
+    }
+
+    /** The port a listener is bound to (the real one when it was configured as 0). */
+    public int boundPort(String listenerName) {
+        Channel channel = serverChannels.get(listenerName);
+        if (channel == null) {
+            throw new IllegalArgumentException("no listener named " + listenerName);
+        }
+        return ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
+    /** Advertised listeners with port 0 replaced by the bound port, and an empty host by the local host's name. */
+    public List<Endpoint> advertisedListeners() {
+        List<Endpoint> advertised = new ArrayList<>();
+        for (Endpoint endpoint : config.advertisedListeners()) {
+            int port = endpoint.port() == 0 && serverChannels.containsKey(endpoint.listenerName())
+                    ? boundPort(endpoint.listenerName()) : endpoint.port();
+            String host = endpoint.host().isEmpty() ? LocalHost.canonicalName() : endpoint.host();
+            advertised.add(new Endpoint(endpoint.listenerName(), host, port));
+        }
+        return advertised;
+    }
+
+    private Endpoint advertisedFor(String listenerName) {
+        return advertisedListeners().stream().filter(e -> e.listenerName().equals(listenerName)).findFirst()
+                .orElse(null);
+    }
+
+    /** Stops accepting, closes every connection and releases the event loops. */
+    @Override
+    public void close() {
+        for (Channel channel : serverChannels.values()) {
+            channel.close().awaitUninterruptibly();
+        }
+        acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        LOG.info("minibroker node {} stopped", config.get(BrokerConfig.NODE_ID));
+    }
+}

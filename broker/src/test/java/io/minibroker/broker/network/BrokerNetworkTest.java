@@ -1,0 +1,198 @@
+package io.minibroker.broker.network;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.server.Broker;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Response;
+import io.minibroker.protocol.message.view.ApiVersionsResponseView;
+import io.minibroker.protocol.schema.Struct;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The broker's network edge, driven byte by byte from a raw socket. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class BrokerNetworkTest {
+
+    private static final short API_VERSIONS_V3 = 3;
+
+    private Broker broker;
+    private int port;
+
+    @BeforeEach
+    void start() throws InterruptedException {
+        broker = Broker.start(BrokerConfig.of(Map.of(
+                "listeners", "PLAINTEXT://localhost:0",
+                "socket.request.max.bytes", "1024",
+                "connections.max.idle.ms", "300",
+                "cluster.id", "test-cluster",
+                "node.id", "3")));
+        port = broker.boundPort("PLAINTEXT");
+    }
+
+    @AfterEach
+    void stop() {
+        broker.close();
+    }
+
+    private static byte[] apiVersions(int correlationId) {
+        return RawClient.request(ApiKey.API_VERSIONS, API_VERSIONS_V3, correlationId,
+                ApiKey.API_VERSIONS.request().newMessage()
+                        .set("ClientSoftwareName", "raw").set("ClientSoftwareVersion", "1"));
+    }
+
+    private static byte[] metadata(int correlationId) {
+        return RawClient.request(ApiKey.METADATA, (short) 12, correlationId,
+                ApiKey.METADATA.request().newMessage().set("Topics", null));
+    }
+
+    @Test
+    void apiVersionsAdvertisesExactlyWhatIsImplemented() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(apiVersions(7));
+            Response response = client.receive(ApiKey.API_VERSIONS, API_VERSIONS_V3);
+
+            ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
+            assertThat(response.correlationId()).isEqualTo(7);
+            assertThat(view.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(view.apiKeys()).extracting(ApiVersionsResponseView.ApiVersion::apiKey)
+                    .containsExactlyInAnyOrder(ApiKey.API_VERSIONS.id(), ApiKey.METADATA.id());
+        }
+    }
+
+    @Test
+    void aTooNewApiVersionsRequestGetsTheV0AnswerWithTheSupportedRanges() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(withVersion(apiVersions(9), (short) 99));
+            Response response = client.receive(ApiKey.API_VERSIONS, (short) 0);
+
+            ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
+            assertThat(response.correlationId()).isEqualTo(9);
+            assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
+            assertThat(view.apiKeys()).hasSize(2);
+        }
+    }
+
+    @Test
+    void apiVersionsV5NamingAnotherClusterGetsRebootstrapRequired() throws Exception {
+        Struct body = ApiKey.API_VERSIONS.request().newMessage()
+                .set("ClientSoftwareName", "raw").set("ClientSoftwareVersion", "1")
+                .set("ClusterId", "another-cluster").set("NodeId", 3);
+        try (RawClient client = new RawClient(port)) {
+            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 5, 1, body));
+            Response response = client.receive(ApiKey.API_VERSIONS, (short) 5);
+
+            assertThat(new ApiVersionsResponseView(response.body()).errorCode())
+                    .isEqualTo(Errors.REBOOTSTRAP_REQUIRED.code());
+        }
+    }
+
+    @Test
+    void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+        ByteArrayOutputStream burst = new ByteArrayOutputStream();
+        for (int i = 0; i < 20; i++) {
+            burst.write(i % 2 == 0 ? apiVersions(i) : metadata(i));
+        }
+        try (RawClient client = new RawClient(port)) {
+            client.send(burst.toByteArray());
+            for (int i = 0; i < 20; i++) {
+                Response response = i % 2 == 0
+                        ? client.receive(ApiKey.API_VERSIONS, API_VERSIONS_V3)
+                        : client.receive(ApiKey.METADATA, (short) 12);
+                assertThat(response.correlationId()).isEqualTo(i);
+            }
+        }
+    }
+
+    @Test
+    void metadataNamesThisBrokerAtItsRealPortAsController() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(metadata(1));
+            Struct body = client.receive(ApiKey.METADATA, (short) 12).body();
+
+            assertThat(body.getString("ClusterId")).isEqualTo("test-cluster");
+            assertThat(body.getInt32("ControllerId")).isEqualTo(3);
+            Struct only = body.getStructs("Brokers").get(0);
+            assertThat(only.getInt32("NodeId")).isEqualTo(3);
+            assertThat(only.getString("Host")).isEqualTo("localhost");
+            assertThat(only.getInt32("Port")).isEqualTo(port);
+        }
+    }
+
+    @Test
+    void anOversizedFrameClosesThatConnectionOnlyAndBeforeItsBodyArrives() throws Exception {
+        try (RawClient bad = new RawClient(port); RawClient good = new RawClient(port)) {
+            bad.send(ByteBuffer.allocate(4).putInt(1025).array()); // just over socket.request.max.bytes
+            assertThat(bad.closedByBroker()).isTrue();
+
+            good.send(apiVersions(1));
+            assertThat(good.receive(ApiKey.API_VERSIONS, API_VERSIONS_V3).correlationId()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aNegativeSizeClosesTheConnection() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(ByteBuffer.allocate(4).putInt(-5).array());
+            assertThat(client.closedByBroker()).isTrue();
+        }
+    }
+
+    @Test
+    void aGarbageBodyClosesTheConnection() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            byte[] request = metadata(1);
+            for (int i = 4 + 8; i < request.length; i++) {
+                request[i] = (byte) 0xFF; // header keeps its api key and version; the body is nonsense
+            }
+            client.send(request);
+            assertThat(client.closedByBroker()).isTrue();
+        }
+    }
+
+    @Test
+    void anApiThatIsNotAdvertisedClosesTheConnection() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(RawClient.request(ApiKey.HEARTBEAT, (short) 4, 1, ApiKey.HEARTBEAT.request().newMessage()
+                    .set("GroupId", "g").set("MemberId", "m")));
+            assertThat(client.closedByBroker()).isTrue();
+        }
+    }
+
+    @Test
+    void anUnknownApiKeyClosesTheConnection() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(withApiKey(apiVersions(1), (short) 999));
+            assertThat(client.closedByBroker()).isTrue();
+        }
+    }
+
+    @Test
+    void anIdleConnectionIsClosedAfterConnectionsMaxIdleMs() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(apiVersions(1));
+            client.receive(ApiKey.API_VERSIONS, API_VERSIONS_V3);
+
+            assertThat(client.closedByBroker()).as("closed within the 10 s read timeout, idle limit 300 ms").isTrue();
+        }
+    }
+
+    private static byte[] withVersion(byte[] request, short version) {
+        ByteBuffer.wrap(request).putShort(6, version); // size(4) apiKey(2) apiVersion(2)
+        return request;
+    }
+
+    private static byte[] withApiKey(byte[] request, short apiKey) {
+        ByteBuffer.wrap(request).putShort(4, apiKey);
+        return request;
+    }
+}

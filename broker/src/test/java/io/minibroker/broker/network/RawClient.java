@@ -1,0 +1,71 @@
+package io.minibroker.broker.network;
+
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.MessageCodec;
+import io.minibroker.protocol.message.Response;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketException;
+
+/** A blocking socket that speaks raw Kafka frames, for tests that need bytes a real client would never send. */
+final class RawClient implements AutoCloseable {
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+
+    RawClient(int port) throws IOException {
+        socket = new Socket("localhost", port);
+        socket.setSoTimeout(10_000);
+        in = new DataInputStream(socket.getInputStream());
+        out = socket.getOutputStream();
+    }
+
+    /** Encodes a request with our codec (size prefix included). */
+    static byte[] request(ApiKey api, short version, int correlationId, Struct body) {
+        ByteBuf buf = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
+                new RequestHeader(api.id(), version, correlationId, "raw-client"), body);
+        try {
+            byte[] bytes = new byte[buf.readableBytes()];
+            buf.readBytes(bytes);
+            return bytes;
+        } finally {
+            buf.release();
+        }
+    }
+
+    void send(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    Response receive(ApiKey api, short version) throws IOException {
+        int size = in.readInt();
+        byte[] body = new byte[size];
+        in.readFully(body);
+        return MessageCodec.decodeResponse(Unpooled.wrappedBuffer(body), api, version);
+    }
+
+    /** True if the broker closed the connection (end of stream or reset) within the socket timeout. */
+    boolean closedByBroker() throws IOException {
+        try {
+            return in.read() == -1;
+        } catch (EOFException | SocketException e) {
+            return true;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
