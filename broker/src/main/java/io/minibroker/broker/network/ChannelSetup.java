@@ -1,6 +1,7 @@
 package io.minibroker.broker.network;
 
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.metrics.NetworkMetrics;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -14,12 +15,15 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     private final String listenerName;
     private final int maxFrameBytes;
     private final long idleMs;
+    private final NetworkMetrics metrics;
 
-    public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs) {
+    public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs,
+                        NetworkMetrics metrics) {
         this.apis = apis;
         this.listenerName = listenerName;
         this.maxFrameBytes = maxFrameBytes;
         this.idleMs = idleMs;
+        this.metrics = metrics;
     }
 
     @Override
@@ -27,6 +31,6 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         channel.pipeline()
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
                 .addLast("frame", new FrameDecoder(maxFrameBytes))
-                .addLast("request", new RequestHandler(apis, listenerName));
+                .addLast("request", new RequestHandler(apis, listenerName, metrics));
     }
 }

@@ -1,9 +1,11 @@
 package io.minibroker.broker.network;
 
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
+import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.ApiVersionsFallback;
@@ -39,18 +41,26 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     private final SupportedApis apis;
     private final String listenerName;
+    private final NetworkMetrics metrics;
     private final ResponseQueue responses = new ResponseQueue();
 
-    public RequestHandler(SupportedApis apis, String listenerName) {
+    public RequestHandler(SupportedApis apis, String listenerName, NetworkMetrics metrics) {
         this.apis = apis;
         this.listenerName = listenerName;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        metrics.connectionOpened();
+        ctx.fireChannelActive();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
         try {
-            dispatch(ctx, frame);
+            dispatch(ctx, frame, System.nanoTime());
         } catch (ProtocolException e) {
             frame.release();
             LOG.warn("Closing connection from {}: {} ({})", ctx.channel().remoteAddress(), e.getMessage(), e.error());
@@ -59,14 +69,17 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         updateAutoRead(ctx);
     }
 
-    private void dispatch(ChannelHandlerContext ctx, ByteBuf frame) {
+    private void dispatch(ChannelHandlerContext ctx, ByteBuf frame, long receivedNanos) {
         RequestHeader header = RequestHeader.read(frame.duplicate());
+        int frameBytes = frame.readableBytes() + Frames.SIZE_PREFIX_BYTES;
         if (ApiVersionsFallback.applies(header.apiKey(), header.apiVersion())) {
             frame.release();
+            metrics.requestReceived(ApiKey.API_VERSIONS, frameBytes);
             Struct body = apis.fillApiVersions(ApiKey.API_VERSIONS.response().newMessage(), Errors.UNSUPPORTED_VERSION);
-            responses.complete(responses.reserve(),
-                    MessageCodec.encodeResponse(ctx.alloc(), ApiKey.API_VERSIONS, (short) 0, header.correlationId(), body),
-                    ctx.channel());
+            ByteBuf response = MessageCodec.encodeResponse(ctx.alloc(), ApiKey.API_VERSIONS, (short) 0,
+                    header.correlationId(), body);
+            metrics.responseWritten(ApiKey.API_VERSIONS, receivedNanos, response.readableBytes());
+            responses.complete(responses.reserve(), response, ctx.channel());
             return;
         }
         SupportedApis.Entry entry = apis.lookup(header.apiKey(), header.apiVersion());
@@ -75,20 +88,21 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                     "API " + header.apiKey() + " version " + header.apiVersion() + " is not supported");
         }
         Request request = MessageCodec.decodeRequest(frame);
+        metrics.requestReceived(request.api(), frameBytes);
         Object place = responses.reserve();
         RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress());
         // The frame stays retained until the handler is done: record fields of the request are slices of it.
         entry.handler().handle(context, request).whenComplete((body, failure) -> {
             if (ctx.executor().inEventLoop()) {
-                respond(ctx, place, request, frame, body, failure);
+                respond(ctx, place, request, frame, receivedNanos, body, failure);
             } else {
-                ctx.executor().execute(() -> respond(ctx, place, request, frame, body, failure));
+                ctx.executor().execute(() -> respond(ctx, place, request, frame, receivedNanos, body, failure));
             }
         });
     }
 
-    private void respond(ChannelHandlerContext ctx, Object place, Request request, ByteBuf frame, Struct body,
-                         Throwable failure) {
+    private void respond(ChannelHandlerContext ctx, Object place, Request request, ByteBuf frame, long receivedNanos,
+                         Struct body, Throwable failure) {
         frame.release();
         if (!ctx.channel().isActive()) {
             return;
@@ -100,6 +114,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         ByteBuf response = body == null ? null : MessageCodec.encodeResponse(ctx.alloc(), request.api(),
                 request.version(), request.header().correlationId(), body);
+        metrics.responseWritten(request.api(), receivedNanos, response == null ? 0 : response.readableBytes());
         responses.complete(place, response, ctx.channel());
         updateAutoRead(ctx);
     }
@@ -129,6 +144,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        metrics.connectionClosed();
         responses.discard();
         ctx.fireChannelInactive();
     }

@@ -5,6 +5,10 @@ import io.minibroker.broker.api.MetadataHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.metrics.NetworkMetrics;
+import io.minibroker.broker.metrics.PrometheusEndpoint;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.minibroker.broker.network.ChannelSetup;
 import io.minibroker.protocol.message.ApiKey;
 import io.netty.bootstrap.ServerBootstrap;
@@ -36,6 +40,8 @@ public final class Broker implements AutoCloseable {
     private final EventLoopGroup acceptors = new NioEventLoopGroup(1);
     private final EventLoopGroup workers = new NioEventLoopGroup();
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private PrometheusEndpoint metricsEndpoint;
 
     private Broker(BrokerConfig config) {
         this.config = config;
@@ -54,6 +60,14 @@ public final class Broker implements AutoCloseable {
     }
 
     private void bind() throws InterruptedException {
+        int metricsPort = config.get(BrokerConfig.METRICS_PORT);
+        if (metricsPort >= 0) {
+            try {
+                metricsEndpoint = new PrometheusEndpoint(registry, metricsPort);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("cannot serve metrics on metrics.port " + metricsPort, e);
+            }
+        }
         int nodeId = config.get(BrokerConfig.NODE_ID);
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         SupportedApis apis = new SupportedApis();
@@ -67,7 +81,8 @@ public final class Broker implements AutoCloseable {
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelSetup(apis, listener.listenerName(),
                             config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES),
-                            config.get(BrokerConfig.CONNECTIONS_MAX_IDLE_MS)));
+                            config.get(BrokerConfig.CONNECTIONS_MAX_IDLE_MS),
+                            new NetworkMetrics(registry, listener.listenerName())));
             InetSocketAddress address = listener.host().isEmpty()
                     ? new InetSocketAddress(listener.port())
                     : new InetSocketAddress(listener.host(), listener.port());
@@ -105,9 +120,25 @@ public final class Broker implements AutoCloseable {
                 .orElse(null);
     }
 
+    /** The broker's meters (also served at {@code metrics.port} when it is set). */
+    public PrometheusMeterRegistry meterRegistry() {
+        return registry;
+    }
+
+    /** The port of the Prometheus endpoint; {@code metrics.port} 0 picks a free one. */
+    public int metricsPort() {
+        if (metricsEndpoint == null) {
+            throw new IllegalStateException("metrics.port is not set");
+        }
+        return metricsEndpoint.port();
+    }
+
     /** Stops accepting, closes every connection and releases the event loops. */
     @Override
     public void close() {
+        if (metricsEndpoint != null) {
+            metricsEndpoint.close();
+        }
         for (Channel channel : serverChannels.values()) {
             channel.close().awaitUninterruptibly();
         }

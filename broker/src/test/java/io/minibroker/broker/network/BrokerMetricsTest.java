@@ -1,0 +1,45 @@
+package io.minibroker.broker.network;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.server.Broker;
+import io.minibroker.protocol.message.ApiKey;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class BrokerMetricsTest {
+
+    @Test
+    void requestsBytesAndConnectionsAreScrapedFromTheMetricsPort() throws Exception {
+        try (Broker broker = Broker.start(BrokerConfig.of(Map.of(
+                "listeners", "PLAINTEXT://localhost:0", "metrics.port", "0")))) {
+            try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+                for (int i = 0; i < 3; i++) {
+                    client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, i,
+                            ApiKey.API_VERSIONS.request().newMessage()
+                                    .set("ClientSoftwareName", "raw").set("ClientSoftwareVersion", "1")));
+                    client.receive(ApiKey.API_VERSIONS, (short) 3);
+                }
+
+                String scrape = HttpClient.newHttpClient().send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + broker.metricsPort() + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+
+                assertThat(scrape).contains("kafka_network_requests_total{request=\"ApiVersions\"} 3.0");
+                assertThat(scrape).contains("kafka_network_request_total_time_seconds_count{request=\"ApiVersions\"} 3");
+                assertThat(scrape).contains("kafka_network_connections{listener=\"PLAINTEXT\"} 1.0");
+                assertThat(scrape).containsPattern("kafka_network_incoming_bytes_total\\{listener=\"PLAINTEXT\"} [1-9]");
+                assertThat(scrape).containsPattern("kafka_network_outgoing_bytes_total\\{listener=\"PLAINTEXT\"} [1-9]");
+            }
+        }
+    }
+}
