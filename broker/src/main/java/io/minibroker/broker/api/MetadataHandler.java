@@ -1,16 +1,13 @@
 package io.minibroker.broker.api;
 
-import io.minibroker.broker.config.Endpoint;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 
 /**
  * Metadata: this broker, at the advertised address of the listener the request came on, as the only broker and
@@ -18,28 +15,20 @@ import java.util.function.Supplier;
  */
 public final class MetadataHandler implements ApiHandler {
 
-    private final int nodeId;
-    private final String clusterId;
-    private final Supplier<List<Endpoint>> advertisedListeners;
+    private final LocalNode node;
 
-    /** {@code advertisedListeners} is read per request: with port 0 the real ports are known only once bound. */
-    public MetadataHandler(int nodeId, String clusterId, Supplier<List<Endpoint>> advertisedListeners) {
-        this.nodeId = nodeId;
-        this.clusterId = clusterId;
-        this.advertisedListeners = advertisedListeners;
+    public MetadataHandler(LocalNode node) {
+        this.node = node;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         MetadataRequestView metadataRequest = new MetadataRequestView(request.body());
         MetadataResponseView response = new MetadataResponseView()
-                .clusterId(clusterId)
-                .controllerId(nodeId);
-        for (Endpoint endpoint : advertisedListeners.get()) {
-            if (endpoint.listenerName().equals(context.listenerName())) {
-                response.addBroker().nodeId(nodeId).host(endpoint.host()).port(endpoint.port());
-            }
-        }
+                .clusterId(node.clusterId())
+                .controllerId(node.nodeId());
+        node.endpointFor(context.listenerName()).ifPresent(endpoint ->
+                response.addBroker().nodeId(node.nodeId()).host(endpoint.host()).port(endpoint.port()));
         if (metadataRequest.topics() != null) {
             for (MetadataRequestView.MetadataRequestTopic topic : metadataRequest.topics()) {
                 response.addTopic()

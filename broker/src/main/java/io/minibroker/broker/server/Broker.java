@@ -1,6 +1,8 @@
 package io.minibroker.broker.server;
 
 import io.minibroker.broker.api.ApiVersionsHandler;
+import io.minibroker.broker.api.DescribeClusterHandler;
+import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
@@ -70,9 +72,11 @@ public final class Broker implements AutoCloseable {
         }
         int nodeId = config.get(BrokerConfig.NODE_ID);
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
+        LocalNode node = new LocalNode(nodeId, clusterId, this::advertisedListeners);
         SupportedApis apis = new SupportedApis();
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
-                .add(ApiKey.METADATA, new MetadataHandler(nodeId, clusterId, this::advertisedListeners));
+                .add(ApiKey.METADATA, new MetadataHandler(node))
+                .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(node));
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptors, workers)
@@ -89,7 +93,7 @@ public final class Broker implements AutoCloseable {
             Channel channel = bootstrap.bind(address).sync().channel();
             serverChannels.put(listener.listenerName(), channel);
             LOG.info("Listening on {} ({}), advertised as {}", channel.localAddress(), listener.listenerName(),
-                    advertisedFor(listener.listenerName()));
+                    node.endpointFor(listener.listenerName()).map(Endpoint::toString).orElse("nothing"));
         }
         LOG.info("minibroker node {} of cluster {} started", nodeId, clusterId);
     }
@@ -115,10 +119,6 @@ public final class Broker implements AutoCloseable {
         return advertised;
     }
 
-    private Endpoint advertisedFor(String listenerName) {
-        return advertisedListeners().stream().filter(e -> e.listenerName().equals(listenerName)).findFirst()
-                .orElse(null);
-    }
 
     /** The broker's meters (also served at {@code metrics.port} when it is set). */
     public PrometheusMeterRegistry meterRegistry() {

@@ -65,7 +65,8 @@ class BrokerNetworkTest {
             assertThat(response.correlationId()).isEqualTo(7);
             assertThat(view.errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(view.apiKeys()).extracting(ApiVersionsResponseView.ApiVersion::apiKey)
-                    .containsExactlyInAnyOrder(ApiKey.API_VERSIONS.id(), ApiKey.METADATA.id());
+                    .containsExactlyInAnyOrder(ApiKey.API_VERSIONS.id(), ApiKey.METADATA.id(),
+                            ApiKey.DESCRIBE_CLUSTER.id());
         }
     }
 
@@ -78,7 +79,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(2);
+            assertThat(view.apiKeys()).hasSize(3);
         }
     }
 
@@ -125,6 +126,23 @@ class BrokerNetworkTest {
             assertThat(only.getInt32("NodeId")).isEqualTo(3);
             assertThat(only.getString("Host")).isEqualTo("localhost");
             assertThat(only.getInt32("Port")).isEqualTo(port);
+        }
+    }
+
+    @Test
+    void describeClusterServesBrokerEndpointsAndRefusesControllerEndpoints() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(RawClient.request(ApiKey.DESCRIBE_CLUSTER, (short) 1, 1,
+                    ApiKey.DESCRIBE_CLUSTER.request().newMessage().set("EndpointType", (byte) 1)));
+            Struct brokers = client.receive(ApiKey.DESCRIBE_CLUSTER, (short) 1).body();
+            client.send(RawClient.request(ApiKey.DESCRIBE_CLUSTER, (short) 1, 2,
+                    ApiKey.DESCRIBE_CLUSTER.request().newMessage().set("EndpointType", (byte) 2)));
+            Struct controllers = client.receive(ApiKey.DESCRIBE_CLUSTER, (short) 1).body();
+
+            assertThat(brokers.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            assertThat(brokers.getStructs("Brokers")).singleElement()
+                    .satisfies(b -> assertThat(b.getInt32("Port")).isEqualTo(port));
+            assertThat(controllers.getInt16("ErrorCode")).isEqualTo(Errors.MISMATCHED_ENDPOINT_TYPE.code());
         }
     }
 

@@ -1,0 +1,19 @@
+package io.minibroker.broker.api;
+
+import io.minibroker.broker.config.Endpoint;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * This broker as cluster metadata names it: its node id, its cluster, and the address it advertises on each
+ * listener. Advertised listeners are read on each call: with port 0 the real ports are known only once bound.
+ */
+public record LocalNode(int nodeId, String clusterId, Supplier<List<Endpoint>> advertisedListeners) {
+
+    /** The advertised endpoint of the listener a request came on. */
+    public Optional<Endpoint> endpointFor(String listenerName) {
+        return advertisedListeners.get().stream().filter(e -> e.listenerName().equals(listenerName)).findFirst();
+    }
+}
