@@ -1,0 +1,98 @@
+package io.minibroker.broker.log;
+
+import io.minibroker.protocol.record.RecordBatch;
+
+/**
+ * The per-topic settings of a partition log, under Kafka's names and with Kafka's defaults. The broker's
+ * config loader builds one from {@code server.properties} and topic overrides; tests shrink the sizes to
+ * exercise rolls and sparse indexes with little data.
+ *
+ * @param segmentBytes           {@code segment.bytes}: roll when the next append would not fit
+ * @param segmentMs              {@code segment.ms}: roll when the incoming batches' max timestamp is this far past
+ *                               the segment's first batch's
+ * @param retentionMs            {@code retention.ms}: delete inactive segments whose largest timestamp is older;
+ *                               -1 keeps them forever
+ * @param retentionBytes         {@code retention.bytes}: delete the oldest inactive segments while the log is larger;
+ *                               -1 for no limit
+ * @param logAppendTime          {@code message.timestamp.type=LogAppendTime} when true, CreateTime when false
+ * @param maxMessageBytes        {@code max.message.bytes}: the largest batch accepted
+ * @param indexIntervalBytes     {@code index.interval.bytes}: log bytes appended between two offset index entries
+ * @param segmentIndexBytes      {@code segment.index.bytes}: the most index bytes a segment may have before it rolls
+ * @param flushIntervalMessages  {@code flush.messages}: records appended between two fsyncs
+ * @param flushIntervalMs        {@code flush.ms}: the most time unflushed data may wait for the scheduler's flush
+ */
+public record LogConfig(
+        int segmentBytes,
+        long segmentMs,
+        long retentionMs,
+        long retentionBytes,
+        boolean logAppendTime,
+        int maxMessageBytes,
+        int indexIntervalBytes,
+        int segmentIndexBytes,
+        long flushIntervalMessages,
+        long flushIntervalMs) {
+
+    public static final int DEFAULT_SEGMENT_BYTES = 1024 * 1024 * 1024;
+    public static final long DEFAULT_SEGMENT_MS = 7L * 24 * 60 * 60 * 1000;
+    public static final long DEFAULT_RETENTION_MS = 7L * 24 * 60 * 60 * 1000;
+    public static final long DEFAULT_RETENTION_BYTES = -1;
+    /** Kafka's default: 1 MiB plus the 12 bytes of log overhead. */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024 + 12;
+    public static final int DEFAULT_INDEX_INTERVAL_BYTES = 4096;
+    public static final int DEFAULT_SEGMENT_INDEX_BYTES = 10 * 1024 * 1024;
+
+    public LogConfig {
+        if (segmentBytes < RecordBatch.HEADER_BYTES) {
+            throw new IllegalArgumentException("segment.bytes " + segmentBytes + " cannot hold a single batch");
+        }
+        if (segmentMs <= 0 || indexIntervalBytes < 0 || segmentIndexBytes < OffsetIndex.ENTRY_BYTES
+                || maxMessageBytes <= 0 || flushIntervalMessages <= 0 || flushIntervalMs <= 0) {
+            throw new IllegalArgumentException("invalid log config " + "segment.ms=" + segmentMs
+                    + " index.interval.bytes=" + indexIntervalBytes + " segment.index.bytes=" + segmentIndexBytes
+                    + " max.message.bytes=" + maxMessageBytes + " flush.messages=" + flushIntervalMessages
+                    + " flush.ms=" + flushIntervalMs);
+        }
+    }
+
+    public static LogConfig defaults() {
+        return new LogConfig(DEFAULT_SEGMENT_BYTES, DEFAULT_SEGMENT_MS, DEFAULT_RETENTION_MS, DEFAULT_RETENTION_BYTES,
+                false, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_INDEX_INTERVAL_BYTES, DEFAULT_SEGMENT_INDEX_BYTES,
+                Long.MAX_VALUE, Long.MAX_VALUE);
+    }
+
+    public LogConfig withSegmentBytes(int bytes) {
+        return new LogConfig(bytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs);
+    }
+
+    public LogConfig withSegmentMs(long ms) {
+        return new LogConfig(segmentBytes, ms, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs);
+    }
+
+    public LogConfig withRetention(long ms, long bytes) {
+        return new LogConfig(segmentBytes, segmentMs, ms, bytes, logAppendTime, maxMessageBytes,
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs);
+    }
+
+    public LogConfig withLogAppendTime(boolean logAppendTime) {
+        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs);
+    }
+
+    public LogConfig withIndexIntervalBytes(int bytes) {
+        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
+                bytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs);
+    }
+
+    public LogConfig withFlushIntervalMessages(long messages) {
+        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
+                indexIntervalBytes, segmentIndexBytes, messages, flushIntervalMs);
+    }
+
+    public LogConfig withFlushIntervalMs(long ms) {
+        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, ms);
+    }
+}

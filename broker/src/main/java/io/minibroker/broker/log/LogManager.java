@@ -1,0 +1,185 @@
+package io.minibroker.broker.log;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The partition logs of every directory in {@code log.dirs}.
+ *
+ * <pre>
+ * /var/minibroker/data/                       one entry of log.dirs
+ *     .kafka_cleanshutdown                    present only between a clean close and the next open
+ *     recovery-point-offset-checkpoint        per partition: offset up to which it was fsynced
+ *     log-start-offset-checkpoint             per partition: first offset still readable
+ *     orders-0/  orders-1/  my-topic-3/       one directory per partition ({@link PartitionLog})
+ * </pre>
+ * {@link #startup()} opens every partition directory it finds, recovering the logs of a directory that
+ * has no clean-shutdown marker, and deletes the marker so a crash from then on is noticed. {@link #close()}
+ * flushes and closes every log, writes both checkpoints and then the marker. New partitions go to the
+ * directory with the fewest, as Kafka places them.
+ */
+public final class LogManager implements AutoCloseable {
+    static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
+    private static final Logger log = LoggerFactory.getLogger(LogManager.class);
+
+    private final List<Path> logDirs;
+    private final Function<String, LogConfig> topicConfigs;
+    private final Clock clock;
+    private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+
+    /**
+     * @param topicConfigs the settings for a topic's partitions (defaults plus the topic's overrides)
+     */
+    public LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock) {
+        if (logDirs.isEmpty()) {
+            throw new IllegalArgumentException("log.dirs is empty");
+        }
+        this.logDirs = List.copyOf(logDirs);
+        this.topicConfigs = topicConfigs;
+        this.clock = clock;
+    }
+
+    /** Opens the logs of every directory. */
+    public synchronized void startup() throws IOException {
+        for (Path logDir : logDirs) {
+            Files.createDirectories(logDir);
+            Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
+            boolean clean = Files.exists(marker);
+            Map<TopicPartition, Long> recoveryPoints = checkpoint(logDir, OffsetCheckpointFile.RECOVERY_POINT).read();
+            Map<TopicPartition, Long> startOffsets = checkpoint(logDir, OffsetCheckpointFile.LOG_START_OFFSET).read();
+            List<Path> partitionDirs = new ArrayList<>();
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(logDir, Files::isDirectory)) {
+                entries.forEach(partitionDirs::add);
+            }
+            for (Path partitionDir : partitionDirs) {
+                Optional<TopicPartition> parsed = TopicPartition.parseDirName(partitionDir.getFileName().toString());
+                if (parsed.isEmpty()) {
+                    log.warn("Ignoring {}: not a <topic>-<partition> directory", partitionDir);
+                    continue;
+                }
+                TopicPartition tp = parsed.get();
+                if (logs.containsKey(tp)) {
+                    throw new IOException(tp + " has a log in two directories, the second in " + logDir);
+                }
+                logs.put(tp, PartitionLog.open(logDir, tp, topicConfigs.apply(tp.topic()), clock,
+                        recoveryPoints.getOrDefault(tp, 0L), startOffsets.getOrDefault(tp, 0L), clean));
+            }
+            // From here on a crash must be noticed at the next start.
+            Files.deleteIfExists(marker);
+            OffsetCheckpointFile.fsyncDirectory(logDir);
+            log.info("Loaded {} partition logs from {} after {} shutdown", partitionDirs.size(), logDir,
+                    clean ? "a clean" : "an unclean");
+        }
+    }
+
+    public Optional<PartitionLog> log(TopicPartition tp) {
+        return Optional.ofNullable(logs.get(tp));
+    }
+
+    public Collection<PartitionLog> allLogs() {
+        return logs.values();
+    }
+
+    /** The partition's log, created empty in the least loaded directory if it has none. */
+    public synchronized PartitionLog getOrCreateLog(TopicPartition tp) throws IOException {
+        PartitionLog existing = logs.get(tp);
+        if (existing != null) {
+            return existing;
+        }
+        Path logDir = leastLoadedDir();
+        PartitionLog created = PartitionLog.open(logDir, tp, topicConfigs.apply(tp.topic()), clock, 0, 0, true);
+        logs.put(tp, created);
+        log.info("Created log for {} in {}", tp, logDir);
+        return created;
+    }
+
+    /** Deletes the partition's log and its directory; false if it had none. */
+    public synchronized boolean deleteLog(TopicPartition tp) throws IOException {
+        PartitionLog removed = logs.remove(tp);
+        if (removed == null) {
+            return false;
+        }
+        removed.delete();
+        log.info("Deleted log for {}", tp);
+        return true;
+    }
+
+    private Path leastLoadedDir() {
+        Map<Path, Integer> counts = new HashMap<>();
+        logDirs.forEach(dir -> counts.put(dir, 0));
+        for (PartitionLog partitionLog : logs.values()) {
+            counts.merge(partitionLog.dir().getParent(), 1, Integer::sum);
+        }
+        Path best = logDirs.get(0);
+        for (Path dir : logDirs) {
+            if (counts.get(dir) < counts.get(best)) {
+                best = dir;
+            }
+        }
+        return best;
+    }
+
+    /** For the broker's scheduler: the {@code flush.ms} flushes. */
+    public void flushDueLogs() {
+        for (PartitionLog partitionLog : logs.values()) {
+            partitionLog.flushIfDue();
+        }
+    }
+
+    /** For the broker's scheduler: retention on every log. */
+    public int deleteOldSegments() {
+        int deleted = 0;
+        for (PartitionLog partitionLog : logs.values()) {
+            deleted += partitionLog.deleteOldSegments();
+        }
+        return deleted;
+    }
+
+    /** Writes both checkpoint files of every directory (also periodically, so recovery starts late). */
+    public synchronized void checkpoint() throws IOException {
+        for (Path logDir : logDirs) {
+            Map<TopicPartition, Long> recoveryPoints = new HashMap<>();
+            Map<TopicPartition, Long> startOffsets = new HashMap<>();
+            for (PartitionLog partitionLog : logs.values()) {
+                if (partitionLog.dir().getParent().equals(logDir)) {
+                    recoveryPoints.put(partitionLog.topicPartition(), partitionLog.recoveryPoint());
+                    startOffsets.put(partitionLog.topicPartition(), partitionLog.logStartOffset());
+                }
+            }
+            checkpoint(logDir, OffsetCheckpointFile.RECOVERY_POINT).write(recoveryPoints);
+            checkpoint(logDir, OffsetCheckpointFile.LOG_START_OFFSET).write(startOffsets);
+        }
+    }
+
+    private static OffsetCheckpointFile checkpoint(Path logDir, String name) {
+        return new OffsetCheckpointFile(logDir.resolve(name));
+    }
+
+    /** Flushes and closes every log, checkpoints, and marks each directory as cleanly shut down. */
+    @Override
+    public synchronized void close() throws IOException {
+        for (PartitionLog partitionLog : logs.values()) {
+            partitionLog.close();
+        }
+        checkpoint();
+        for (Path logDir : logDirs) {
+            Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
+            OffsetCheckpointFile.fsyncDirectory(logDir);
+        }
+        logs.clear();
+        log.info("Closed the logs of {} cleanly", logDirs);
+    }
+}

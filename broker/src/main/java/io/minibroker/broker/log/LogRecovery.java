@@ -1,0 +1,113 @@
+package io.minibroker.broker.log;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens the segments of a partition directory, recovering what a crash may have left behind.
+ *
+ * <p>After a clean shutdown every segment is trusted. Otherwise the segments from the one holding the
+ * recovery point (the offset up to which everything was fsynced) on are revalidated batch by batch; the
+ * first torn or corrupt batch ends the log: its segment is truncated there and every later segment is
+ * deleted, since offsets after a hole cannot be trusted. Segments before the recovery point were flushed
+ * and are trusted, but any segment whose index files are missing or corrupt has them rebuilt.
+ *
+ * <pre>
+ * segments 0, 500, 900; recovery point 730; no clean-shutdown marker
+ *   0    trusted (the next segment starts at 500 &lt;= 730)
+ *   500  revalidated; torn batch at position 81234 -&gt; truncated there
+ *   900  deleted
+ * </pre>
+ */
+final class LogRecovery {
+    private static final Logger log = LoggerFactory.getLogger(LogRecovery.class);
+
+    private LogRecovery() {
+    }
+
+    /** The recovered segments by base offset, never empty: an empty directory gets a segment at {@code logStartOffset}. */
+    static NavigableMap<Long, LogSegment> load(Path dir, LogConfig config, long nowMs, long recoveryPoint,
+                                               long logStartOffset, boolean cleanShutdown) throws IOException {
+        List<Long> baseOffsets = scanBaseOffsets(dir);
+        NavigableMap<Long, LogSegment> segments = new TreeMap<>();
+        try {
+            for (int i = 0; i < baseOffsets.size(); i++) {
+                long baseOffset = baseOffsets.get(i);
+                boolean flushed = i + 1 < baseOffsets.size() && baseOffsets.get(i + 1) <= recoveryPoint;
+                boolean trust = cleanShutdown || flushed;
+                long sizeBefore = Files.size(dir.resolve(LogSegment.fileName(baseOffset, LogSegment.LOG_SUFFIX)));
+                LogSegment segment = LogSegment.open(dir, baseOffset, config, nowMs, trust);
+                segments.put(baseOffset, segment);
+                if (segment.size() < sizeBefore) {
+                    deleteLaterSegments(dir, baseOffsets.subList(i + 1, baseOffsets.size()));
+                    break;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            for (LogSegment segment : segments.values()) {
+                segment.close();
+            }
+            throw e;
+        }
+        if (segments.isEmpty()) {
+            segments.put(logStartOffset, LogSegment.create(dir, logStartOffset, config, nowMs));
+        }
+        return segments;
+    }
+
+    private static void deleteLaterSegments(Path dir, List<Long> baseOffsets) throws IOException {
+        for (long baseOffset : baseOffsets) {
+            log.warn("Recovery deleted segment {} of {}: it follows a truncated segment", baseOffset, dir);
+            for (String suffix : new String[] {LogSegment.LOG_SUFFIX, LogSegment.INDEX_SUFFIX, LogSegment.TIME_INDEX_SUFFIX}) {
+                Files.deleteIfExists(dir.resolve(LogSegment.fileName(baseOffset, suffix)));
+            }
+        }
+    }
+
+    /**
+     * The base offsets of the {@code .log} files, ascending. Index files without a log (left by a crash
+     * between deletes) are removed, as are temporary files.
+     */
+    private static List<Long> scanBaseOffsets(Path dir) throws IOException {
+        List<Long> baseOffsets = new ArrayList<>();
+        List<Path> orphans = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                String name = file.getFileName().toString();
+                if (name.endsWith(LogSegment.LOG_SUFFIX)) {
+                    parseBaseOffset(name, LogSegment.LOG_SUFFIX).ifPresent(baseOffsets::add);
+                } else if (name.endsWith(LogSegment.INDEX_SUFFIX) || name.endsWith(LogSegment.TIME_INDEX_SUFFIX)) {
+                    String suffix = name.endsWith(LogSegment.INDEX_SUFFIX) ? LogSegment.INDEX_SUFFIX : LogSegment.TIME_INDEX_SUFFIX;
+                    Long baseOffset = parseBaseOffset(name, suffix).orElse(null);
+                    if (baseOffset != null && !Files.exists(dir.resolve(LogSegment.fileName(baseOffset, LogSegment.LOG_SUFFIX)))) {
+                        orphans.add(file);
+                    }
+                } else if (name.endsWith(".tmp")) {
+                    orphans.add(file);
+                }
+            }
+        }
+        for (Path orphan : orphans) {
+            log.info("Deleting stray file {}", orphan);
+            Files.deleteIfExists(orphan);
+        }
+        baseOffsets.sort(null);
+        return baseOffsets;
+    }
+
+    private static java.util.Optional<Long> parseBaseOffset(String name, String suffix) {
+        String digits = name.substring(0, name.length() - suffix.length());
+        if (digits.length() != 20 || !digits.chars().allMatch(Character::isDigit)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(Long.parseLong(digits));
+    }
+}

@@ -1,0 +1,437 @@
+package io.minibroker.broker.log;
+
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordIterator;
+import io.minibroker.protocol.record.Record;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One segment of a partition log: the batches from {@link #baseOffset()} on, in three files named by that
+ * offset zero-padded to 20 digits.
+ *
+ * <pre>
+ * orders-0/00000000000000000000.log        batches as received, base offsets assigned, back to back
+ *          00000000000000000000.index      sparse offset index ({@link OffsetIndex})
+ *          00000000000000000000.timeindex  sparse time index ({@link TimeIndex})
+ *          00000000000000001234.log        the next segment starts at offset 1234
+ * </pre>
+ * Appends come from the partition's single writer; reads may run alongside and see only what
+ * {@link #size()} covers, which moves only after the bytes are written. Every {@code index.interval.bytes}
+ * of log the batch being appended is indexed: offset index entry (its last offset, its position) and, if
+ * the segment's max timestamp grew since the last one, a time index entry.
+ */
+final class LogSegment implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(LogSegment.class);
+    static final String LOG_SUFFIX = ".log";
+    static final String INDEX_SUFFIX = ".index";
+    static final String TIME_INDEX_SUFFIX = ".timeindex";
+
+    private final Path logPath;
+    private final long baseOffset;
+    private final FileChannel channel;
+    private final OffsetIndex offsetIndex;
+    private final TimeIndex timeIndex;
+    private final int indexIntervalBytes;
+    private final int maxIndexEntries;
+    /** When the segment was made or opened: the roll clock for batches without timestamps, as in Kafka. */
+    private final long createdMs;
+    /** The writer's header scratch; readers bring their own. */
+    private final BatchHeader writerHeader = new BatchHeader();
+
+    private volatile int size;
+    private volatile long nextOffset;
+    private volatile long maxTimestamp = -1;
+    private volatile long offsetOfMaxTimestamp = -1;
+    private long firstBatchMaxTimestamp = -1;
+    private int bytesSinceLastIndexEntry;
+
+    private LogSegment(Path dir, long baseOffset, LogConfig config, long nowMs) throws IOException {
+        this.baseOffset = baseOffset;
+        this.logPath = dir.resolve(fileName(baseOffset, LOG_SUFFIX));
+        this.channel = FileChannel.open(logPath, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        long fileSize = channel.size();
+        if (fileSize > Integer.MAX_VALUE) {
+            channel.close();
+            throw new IOException(logPath + " is larger than a segment can be: " + fileSize + " bytes");
+        }
+        this.size = (int) fileSize;
+        this.nextOffset = baseOffset;
+        this.offsetIndex = OffsetIndex.open(dir.resolve(fileName(baseOffset, INDEX_SUFFIX)), baseOffset, fileSize);
+        this.timeIndex = TimeIndex.open(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX)), baseOffset);
+        this.indexIntervalBytes = config.indexIntervalBytes();
+        this.maxIndexEntries = config.segmentIndexBytes() / OffsetIndex.ENTRY_BYTES;
+        this.createdMs = nowMs;
+    }
+
+    static String fileName(long offset, String suffix) {
+        return String.format("%020d%s", offset, suffix);
+    }
+
+    /** A new, empty segment; leftover files of that name (from a truncation before a crash) are dropped. */
+    static LogSegment create(Path dir, long baseOffset, LogConfig config, long nowMs) throws IOException {
+        for (String suffix : new String[] {LOG_SUFFIX, INDEX_SUFFIX, TIME_INDEX_SUFFIX}) {
+            Files.deleteIfExists(dir.resolve(fileName(baseOffset, suffix)));
+        }
+        return new LogSegment(dir, baseOffset, config, nowMs);
+    }
+
+    /**
+     * Opens an existing segment. With {@code trustContents}, its end state is taken from the last index
+     * entries and a scan of the batches after them; otherwise, or if an index is missing or corrupt, every
+     * batch is validated and the indexes rebuilt ({@link #recover()}).
+     */
+    static LogSegment open(Path dir, long baseOffset, LogConfig config, long nowMs, boolean trustContents) throws IOException {
+        boolean indexesExisted = Files.exists(dir.resolve(fileName(baseOffset, INDEX_SUFFIX)))
+                && Files.exists(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX)));
+        LogSegment segment = new LogSegment(dir, baseOffset, config, nowMs);
+        try {
+            boolean indexesSound = indexesExisted && !segment.offsetIndex.wasCorrupt() && !segment.timeIndex.wasCorrupt();
+            if (!indexesSound) {
+                log.warn("Rebuilding the indexes of {}: {}", segment.logPath, indexesExisted ? "corrupt" : "missing");
+            }
+            if (!trustContents || !indexesSound || !segment.loadTail()) {
+                segment.recover();
+            }
+            return segment;
+        } catch (IOException | RuntimeException e) {
+            segment.close();
+            throw e;
+        }
+    }
+
+    /** Restores the in-memory end state from the last index entries; false if the tail does not scan cleanly. */
+    private boolean loadTail() throws IOException {
+        long position = offsetIndex.lastPosition();
+        maxTimestamp = timeIndex.lastTimestamp();
+        offsetOfMaxTimestamp = timeIndex.lastTimestampOffset();
+        bytesSinceLastIndexEntry = 0;
+        while (position < size) {
+            if (!writerHeader.readAt(channel, position, size) || writerHeader.magic() != RecordBatch.MAGIC
+                    || writerHeader.baseOffset() < nextOffset) {
+                return false;
+            }
+            noteBatch(writerHeader.lastOffset(), writerHeader.maxTimestamp());
+            bytesSinceLastIndexEntry += writerHeader.sizeInBytes();
+            position = writerHeader.end();
+        }
+        loadFirstBatchTimestamp();
+        return true;
+    }
+
+    private void loadFirstBatchTimestamp() throws IOException {
+        firstBatchMaxTimestamp = size > 0 && writerHeader.readAt(channel, 0, size) ? writerHeader.maxTimestamp() : -1;
+    }
+
+    /**
+     * Validates every batch (sane length, magic 2, CRC, offsets increasing and inside the segment),
+     * rebuilds both indexes, and truncates the file at the first batch that fails.
+     *
+     * @return the bytes cut off the end, 0 if every batch was sound
+     */
+    long recover() throws IOException {
+        offsetIndex.clear();
+        timeIndex.clear();
+        nextOffset = baseOffset;
+        maxTimestamp = -1;
+        offsetOfMaxTimestamp = -1;
+        bytesSinceLastIndexEntry = 0;
+        long fileSize = channel.size();
+        long position = 0;
+        ByteBuf batchBytes = Unpooled.buffer(RecordBatch.HEADER_BYTES);
+        try {
+            while (position < fileSize) {
+                if (!writerHeader.readAt(channel, position, fileSize) || writerHeader.magic() != RecordBatch.MAGIC
+                        || writerHeader.baseOffset() < nextOffset
+                        || writerHeader.lastOffset() - baseOffset > Integer.MAX_VALUE
+                        || writerHeader.lastOffset() < writerHeader.baseOffset()) {
+                    break;
+                }
+                int batchSize = writerHeader.sizeInBytes();
+                batchBytes.clear().ensureWritable(batchSize);
+                if (!readFully(batchBytes, position, batchSize) || !RecordBatch.wrap(batchBytes).isValid()) {
+                    break;
+                }
+                indexBatch((int) position, writerHeader.lastOffset(), writerHeader.maxTimestamp());
+                bytesSinceLastIndexEntry += batchSize;
+                position += batchSize;
+            }
+        } finally {
+            batchBytes.release();
+        }
+        long truncated = fileSize - position;
+        if (truncated > 0) {
+            log.warn("Recovery truncated {} at position {}, cutting {} bytes after offset {}",
+                    logPath, position, truncated, nextOffset - 1);
+            channel.truncate(position);
+        }
+        size = (int) position;
+        loadFirstBatchTimestamp();
+        return truncated;
+    }
+
+    /**
+     * Appends one batch whose offsets are already assigned. The caller has checked that it fits
+     * ({@link #shouldRoll}).
+     */
+    void append(RecordBatch batch) {
+        int position = size;
+        ByteBuf bytes = batch.slice();
+        try {
+            long at = position;
+            for (ByteBuffer part : bytes.nioBuffers()) {
+                while (part.hasRemaining()) {
+                    at += channel.write(part, at);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to " + logPath, e);
+        }
+        if (position == 0) {
+            firstBatchMaxTimestamp = batch.maxTimestamp();
+        }
+        indexBatch(position, batch.lastOffset(), batch.maxTimestamp());
+        bytesSinceLastIndexEntry += bytes.readableBytes();
+        size = position + bytes.readableBytes();
+    }
+
+    private void indexBatch(int position, long lastOffset, long batchMaxTimestamp) {
+        noteBatch(lastOffset, batchMaxTimestamp);
+        if (bytesSinceLastIndexEntry > indexIntervalBytes) {
+            offsetIndex.append(lastOffset, position);
+            timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
+            bytesSinceLastIndexEntry = 0;
+        }
+    }
+
+    private void noteBatch(long lastOffset, long batchMaxTimestamp) {
+        if (batchMaxTimestamp > maxTimestamp) {
+            maxTimestamp = batchMaxTimestamp;
+            offsetOfMaxTimestamp = lastOffset;
+        }
+        nextOffset = lastOffset + 1;
+    }
+
+    /**
+     * Whether an append of {@code bytes} ending at {@code lastOffset}, whose largest max timestamp is
+     * {@code incomingMaxTimestamp}, must go to a new segment: it would not fit, the indexes are full, the
+     * offsets would not fit the indexes' 4-byte relative offsets, or {@code segment.ms} has passed since
+     * the first batch's max timestamp (or since the segment was made, if that batch has none).
+     */
+    boolean shouldRoll(int bytes, long lastOffset, long incomingMaxTimestamp, long nowMs, LogConfig config) {
+        if (size == 0) {
+            return false;
+        }
+        long waited = firstBatchMaxTimestamp >= 0 ? incomingMaxTimestamp - firstBatchMaxTimestamp : nowMs - createdMs;
+        return size > config.segmentBytes() - bytes
+                || waited > config.segmentMs()
+                || offsetIndex.entries() >= maxIndexEntries
+                || timeIndex.entries() >= maxIndexEntries
+                || lastOffset - baseOffset > Integer.MAX_VALUE;
+    }
+
+    /** Called when a newer segment takes over: the time index gets the final max timestamp. */
+    void onRolled() throws IOException {
+        timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
+        flush();
+    }
+
+    /**
+     * Finds the first batch whose last offset is at least {@code offset}, scanning from the nearest
+     * offset index entry; {@code header} is left on it.
+     *
+     * @return false if no batch of the readable part ({@code limit} bytes) reaches {@code offset}
+     */
+    boolean findBatch(long offset, long limit, BatchHeader header) throws IOException {
+        long position = offsetIndex.lookup(offset);
+        while (header.readAt(channel, position, limit)) {
+            if (header.lastOffset() >= offset) {
+                return true;
+            }
+            position = header.end();
+        }
+        return false;
+    }
+
+    /**
+     * Reads from the batch holding {@code fetchOffset}, stopping before the batch holding {@code maxOffset}
+     * (exclusive: the high watermark) and after {@code maxBytes}; with {@code minOneBatch} the first batch
+     * is returned whole even if it is larger.
+     *
+     * @return the region, or null if this segment has no batch at or after {@code fetchOffset}
+     */
+    LogReadResult read(long fetchOffset, int maxBytes, boolean minOneBatch, long maxOffset) throws IOException {
+        int limit = size;
+        BatchHeader header = new BatchHeader();
+        if (!findBatch(fetchOffset, limit, header)) {
+            return null;
+        }
+        long start = header.position();
+        long firstOffset = header.baseOffset();
+        int firstBatchBytes = header.sizeInBytes();
+        if (header.lastOffset() >= maxOffset) {
+            return LogReadResult.EMPTY;
+        }
+        long end = limit;
+        if (maxOffset < nextOffset && findBatch(maxOffset, limit, header)) {
+            end = header.position();
+        }
+        int available = (int) (end - start);
+        int length = Math.min(available, minOneBatch ? Math.max(maxBytes, firstBatchBytes) : maxBytes);
+        if (length < firstBatchBytes && !minOneBatch) {
+            length = 0;
+        }
+        return length == 0 ? LogReadResult.EMPTY : new LogReadResult(channel, start, length, firstOffset);
+    }
+
+    /**
+     * The first record with a timestamp of at least {@code timestamp}: the time index bounds where to
+     * start, batch max timestamps find the batch, and its records (decompressed if need be) the record.
+     *
+     * @return null if no record of this segment is that recent
+     */
+    TimestampAndOffset findOffsetByTimestamp(long timestamp, long startingOffset) throws IOException {
+        if (maxTimestamp < timestamp) {
+            return null;
+        }
+        long olderUpTo = timeIndex.lastOffsetBefore(timestamp);
+        long position = olderUpTo < 0 ? 0 : offsetIndex.lookup(olderUpTo);
+        int limit = size;
+        BatchHeader header = new BatchHeader();
+        while (header.readAt(channel, position, limit)) {
+            if (header.maxTimestamp() >= timestamp && header.lastOffset() >= startingOffset) {
+                return firstRecordAtOrAfter(header, timestamp, startingOffset);
+            }
+            position = header.end();
+        }
+        return null;
+    }
+
+    private TimestampAndOffset firstRecordAtOrAfter(BatchHeader header, long timestamp, long startingOffset) throws IOException {
+        ByteBufAllocator alloc = UnpooledByteBufAllocator.DEFAULT;
+        ByteBuf bytes = alloc.heapBuffer(header.sizeInBytes());
+        try {
+            if (!readFully(bytes, header.position(), header.sizeInBytes())) {
+                return null;
+            }
+            RecordBatch batch = RecordBatch.wrap(bytes);
+            if (batch.isLogAppendTime()) {
+                return new TimestampAndOffset(batch.maxTimestamp(), Math.max(batch.baseOffset(), startingOffset));
+            }
+            try (RecordIterator records = batch.records(alloc)) {
+                while (records.hasNext()) {
+                    Record record = records.next();
+                    if (record.timestamp() >= timestamp && record.offset() >= startingOffset) {
+                        return new TimestampAndOffset(record.timestamp(), record.offset());
+                    }
+                }
+            }
+            return null;
+        } finally {
+            bytes.release();
+        }
+    }
+
+    private boolean readFully(ByteBuf into, long position, int length) throws IOException {
+        int start = into.writerIndex();
+        int end = start + length;
+        while (into.writerIndex() < end) {
+            if (into.writeBytes(channel, position + into.writerIndex() - start, end - into.writerIndex()) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Cuts the segment back to the batches wholly below {@code offset}: the batch holding it goes too,
+     * since batches are never split.
+     *
+     * @return the bytes removed
+     */
+    int truncateTo(long offset) throws IOException {
+        int limit = size;
+        if (!findBatch(offset, limit, writerHeader)) {
+            return 0;
+        }
+        int position = (int) writerHeader.position();
+        channel.truncate(position);
+        offsetIndex.truncateToPosition(position);
+        timeIndex.truncateToOffset(writerHeader.baseOffset());
+        size = position;
+        nextOffset = baseOffset;
+        maxTimestamp = -1;
+        offsetOfMaxTimestamp = -1;
+        // The running max and the end offset are recomputed from what is left.
+        if (!loadTail()) {
+            recover();
+        }
+        return limit - position;
+    }
+
+    long baseOffset() {
+        return baseOffset;
+    }
+
+    /** The offset after the last batch: the base offset when empty. */
+    long nextOffset() {
+        return nextOffset;
+    }
+
+    int size() {
+        return size;
+    }
+
+    long maxTimestamp() {
+        return maxTimestamp;
+    }
+
+    long offsetOfMaxTimestamp() {
+        return offsetOfMaxTimestamp;
+    }
+
+    /** For time retention: the largest timestamp, or the file's modification time if no batch has one. */
+    long largestTimestamp() throws IOException {
+        return maxTimestamp >= 0 ? maxTimestamp : Files.getLastModifiedTime(logPath).toMillis();
+    }
+
+    Path logPath() {
+        return logPath;
+    }
+
+    void flush() throws IOException {
+        channel.force(true);
+        offsetIndex.flush();
+        timeIndex.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        try (channel; offsetIndex; timeIndex) {
+            // closes all three, even if one fails
+        }
+    }
+
+    void closeAndDelete() throws IOException {
+        close();
+        Files.deleteIfExists(logPath);
+        offsetIndex.closeAndDelete();
+        timeIndex.closeAndDelete();
+    }
+
+    @Override
+    public String toString() {
+        return "LogSegment(" + logPath + ", offsets " + baseOffset + ".." + (nextOffset - 1) + ", " + size + " bytes)";
+    }
+}

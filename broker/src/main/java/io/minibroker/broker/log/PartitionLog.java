@@ -1,0 +1,476 @@
+package io.minibroker.broker.log;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.error.ProtocolException;
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatches;
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One partition's log: a directory {@code <log.dir>/<topic>-<partition>/} of segments ({@link LogSegment}),
+ * the last of which, the active segment, takes appends.
+ *
+ * <pre>
+ * orders-0/00000000000000000000.{log,index,timeindex}   offsets 0..1233
+ *          00000000000000001234.{log,index,timeindex}   offsets 1234..   (active)
+ * logStartOffset 0 (or later after retention / DeleteRecords), logEndOffset = the next offset to assign
+ * </pre>
+ * One writer at a time (appends, rolls, flushes, retention, truncation all hold this object's monitor);
+ * reads take no lock: they find their segment in a concurrent map and read up to the sizes published by
+ * the writer after each write.
+ */
+public final class PartitionLog implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
+
+    private final TopicPartition topicPartition;
+    private final Path dir;
+    private final Clock clock;
+    private final ConcurrentSkipListMap<Long, LogSegment> segments;
+    private volatile LogConfig config;
+    private volatile LogSegment active;
+    private volatile long logStartOffset;
+    private volatile long logEndOffset;
+    private volatile long recoveryPoint;
+    private long unflushedMessages;
+    private long lastFlushMs;
+
+    private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
+                         NavigableMap<Long, LogSegment> segments, long logStartOffset, long recoveryPoint) {
+        this.topicPartition = topicPartition;
+        this.dir = dir;
+        this.config = config;
+        this.clock = clock;
+        this.segments = new ConcurrentSkipListMap<>(segments);
+        this.active = this.segments.lastEntry().getValue();
+        this.logEndOffset = active.nextOffset();
+        this.logStartOffset = Math.min(Math.max(logStartOffset, this.segments.firstKey()), logEndOffset);
+        this.recoveryPoint = Math.min(recoveryPoint, logEndOffset);
+        this.lastFlushMs = clock.millis();
+    }
+
+    /**
+     * Opens (creating if need be) the log of {@code topicPartition} under {@code logDir}, recovering it
+     * with {@link LogRecovery} unless it was shut down cleanly.
+     *
+     * @param recoveryPoint  the checkpointed offset up to which the log was flushed (0 if unknown)
+     * @param logStartOffset the checkpointed log start offset (0 if unknown)
+     */
+    public static PartitionLog open(Path logDir, TopicPartition topicPartition, LogConfig config, Clock clock,
+                                    long recoveryPoint, long logStartOffset, boolean cleanShutdown) throws IOException {
+        Path dir = logDir.resolve(topicPartition.dirName());
+        Files.createDirectories(dir);
+        NavigableMap<Long, LogSegment> segments = LogRecovery.load(dir, config, clock.millis(), recoveryPoint,
+                logStartOffset, cleanShutdown);
+        PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, segments, logStartOffset,
+                cleanShutdown ? Long.MAX_VALUE : recoveryPoint);
+        if (!cleanShutdown) {
+            // Whatever survived validation is now the log; make it durable so it is not recovered again.
+            partitionLog.flush();
+        }
+        log.info("Opened {} with offsets {}..{} in {} segments{}", topicPartition, partitionLog.logStartOffset,
+                partitionLog.logEndOffset, segments.size(), cleanShutdown ? "" : " after recovery");
+        return partitionLog;
+    }
+
+    /**
+     * Appends the v2 batches in {@code records} (a producer's, as received) as one unit: offsets are
+     * assigned from the log end offset by rewriting base offsets in place, the leader epoch is stamped,
+     * and under LogAppendTime the broker's time is set. The batches are then written unchanged; the caller
+     * keeps ownership of {@code records}, which this rewrites.
+     */
+    public synchronized AppendResult append(ByteBuf records, int leaderEpoch) {
+        LogConfig config = this.config;
+        long now = clock.millis();
+        int totalBytes = 0;
+        long offsetCount = 0;
+        long recordCount = 0;
+        long incomingMaxTimestamp = -1;
+        try {
+            RecordBatches batches = RecordBatches.of(records);
+            while (batches.hasNext()) {
+                RecordBatch batch = batches.next();
+                if (batch.sizeInBytes() > config.maxMessageBytes()) {
+                    throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + batch.sizeInBytes()
+                            + " bytes exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
+                }
+                batch.ensureValid();
+                if (batch.lastOffsetDelta() < 0) {
+                    throw new LogException(Errors.CORRUPT_MESSAGE, "negative last offset delta in " + batch);
+                }
+                totalBytes += batch.sizeInBytes();
+                offsetCount += batch.lastOffsetDelta() + 1L;
+                recordCount += batch.recordCount();
+                incomingMaxTimestamp = Math.max(incomingMaxTimestamp, batch.maxTimestamp());
+            }
+            if (batches.trailingBytes() != 0) {
+                throw new LogException(Errors.CORRUPT_MESSAGE, batches.trailingBytes() + " bytes after the last batch");
+            }
+        } catch (ProtocolException e) {
+            throw new LogException(e.error(), e.getMessage(), e);
+        }
+        if (offsetCount == 0) {
+            throw new LogException(Errors.INVALID_RECORD, "no record batch to append to " + topicPartition);
+        }
+        if (totalBytes > config.segmentBytes()) {
+            throw new LogException(Errors.RECORD_LIST_TOO_LARGE, totalBytes + " bytes of batches exceed segment.bytes "
+                    + config.segmentBytes() + " in " + topicPartition);
+        }
+        long logAppendTime = config.logAppendTime() ? now : -1;
+        if (config.logAppendTime()) {
+            incomingMaxTimestamp = now;
+        }
+        long firstOffset = logEndOffset;
+        long lastOffset = firstOffset + offsetCount - 1;
+        if (active.shouldRoll(totalBytes, lastOffset, incomingMaxTimestamp, now, config)) {
+            roll(firstOffset, now);
+        }
+        long maxTimestamp = -1;
+        long offsetOfMaxTimestamp = -1;
+        long nextOffset = firstOffset;
+        RecordBatches batches = RecordBatches.of(records);
+        while (batches.hasNext()) {
+            RecordBatch batch = batches.next();
+            batch.setBaseOffset(nextOffset);
+            batch.setPartitionLeaderEpoch(leaderEpoch);
+            if (logAppendTime >= 0) {
+                batch.setLogAppendTime(logAppendTime);
+            }
+            active.append(batch);
+            nextOffset = batch.lastOffset() + 1;
+            if (batch.maxTimestamp() > maxTimestamp) {
+                maxTimestamp = batch.maxTimestamp();
+                offsetOfMaxTimestamp = batch.lastOffset();
+            }
+        }
+        logEndOffset = nextOffset;
+        unflushedMessages += recordCount;
+        if (unflushedMessages >= config.flushIntervalMessages()) {
+            flush();
+        }
+        return new AppendResult(firstOffset, lastOffset, logAppendTime, maxTimestamp, offsetOfMaxTimestamp);
+    }
+
+    private void roll(long baseOffset, long now) {
+        LogSegment previous = active;
+        try {
+            previous.onRolled();
+            LogSegment next = LogSegment.create(dir, baseOffset, config, now);
+            segments.put(baseOffset, next);
+            active = next;
+        } catch (IOException e) {
+            throw storageError("cannot roll a new segment at offset " + baseOffset, e);
+        }
+        log.info("Rolled {} to a new segment at offset {} after {} ({} bytes)", topicPartition, baseOffset,
+                previous.logPath().getFileName(), previous.size());
+    }
+
+    /**
+     * Reads from the batch holding {@code fetchOffset} up to {@code maxBytes} (a whole first batch however
+     * large when {@code minOneBatch}), never including a batch that reaches {@code maxOffset}, the
+     * exclusive upper bound such as the high watermark. Like Kafka, one read returns data from one
+     * segment only; the next fetch continues in the next.
+     *
+     * @throws LogException OFFSET_OUT_OF_RANGE if {@code fetchOffset} is before the log start or past the end
+     */
+    public LogReadResult read(long fetchOffset, int maxBytes, boolean minOneBatch, long maxOffset) {
+        long endOffset = logEndOffset;
+        checkInRange(fetchOffset, endOffset);
+        if (fetchOffset >= Math.min(endOffset, maxOffset)) {
+            return LogReadResult.EMPTY;
+        }
+        Map.Entry<Long, LogSegment> entry = segments.floorEntry(fetchOffset);
+        try {
+            while (entry != null) {
+                LogReadResult result = entry.getValue().read(fetchOffset, maxBytes, minOneBatch, maxOffset);
+                if (result != null) {
+                    return result;
+                }
+                entry = segments.higherEntry(entry.getKey());
+            }
+        } catch (ClosedChannelException e) {
+            // Retention deleted the segment under this read; the offset is gone now.
+            checkInRange(fetchOffset, endOffset);
+            throw storageError("segment closed during a read at offset " + fetchOffset, e);
+        } catch (IOException e) {
+            throw storageError("cannot read offset " + fetchOffset, e);
+        }
+        checkInRange(fetchOffset, endOffset);
+        return LogReadResult.EMPTY;
+    }
+
+    private void checkInRange(long offset, long endOffset) {
+        long startOffset = logStartOffset;
+        if (offset < startOffset || offset > endOffset) {
+            throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "offset " + offset + " is outside " + topicPartition
+                    + "'s range " + startOffset + ".." + endOffset);
+        }
+    }
+
+    /**
+     * The first record (at or after the log start) with a timestamp of at least {@code timestamp}: what
+     * ListOffsets answers for a timestamp. Empty when every record is older.
+     */
+    public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
+        long startOffset = logStartOffset;
+        try {
+            for (LogSegment segment : segments.values()) {
+                if (segment.nextOffset() <= startOffset) {
+                    continue;
+                }
+                TimestampAndOffset found = segment.findOffsetByTimestamp(timestamp, startOffset);
+                if (found != null) {
+                    return Optional.of(found);
+                }
+            }
+        } catch (IOException e) {
+            throw storageError("cannot search for timestamp " + timestamp, e);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The largest timestamp in the log and the last offset of the batch that holds it (ListOffsets'
+     * MAX_TIMESTAMP); the earliest such batch on ties. Empty when no batch has a timestamp.
+     */
+    public Optional<TimestampAndOffset> maxTimestampAndOffset() {
+        TimestampAndOffset best = null;
+        for (LogSegment segment : segments.values()) {
+            long timestamp = segment.maxTimestamp();
+            if (timestamp >= 0 && (best == null || timestamp > best.timestamp())) {
+                best = new TimestampAndOffset(timestamp, segment.offsetOfMaxTimestamp());
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /** Fsyncs everything appended so far and moves the recovery point to the log end. */
+    public synchronized void flush() {
+        long target = logEndOffset;
+        try {
+            for (LogSegment segment : segments.values()) {
+                if (segment.nextOffset() > recoveryPoint || segment == active) {
+                    segment.flush();
+                }
+            }
+        } catch (IOException e) {
+            throw storageError("cannot flush", e);
+        }
+        recoveryPoint = target;
+        unflushedMessages = 0;
+        lastFlushMs = clock.millis();
+    }
+
+    /** For the broker's scheduler: flushes if unflushed data has waited {@code flush.ms}. */
+    public synchronized boolean flushIfDue() {
+        if (recoveryPoint < logEndOffset && clock.millis() - lastFlushMs >= config.flushIntervalMs()) {
+            flush();
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Deletes whole inactive segments from the start of the log: those below the log start offset, then
+     * those whose largest timestamp is more than {@code retention.ms} old, then the oldest while the log
+     * is more than {@code retention.bytes}. The log start offset moves to the first remaining segment.
+     *
+     * @return the number of segments deleted
+     */
+    public synchronized int deleteOldSegments() {
+        LogConfig config = this.config;
+        long now = clock.millis();
+        int deleted = 0;
+        try {
+            while (deletable() && segments.higherKey(segments.firstKey()) <= logStartOffset) {
+                deleteFirstSegment("below the log start offset " + logStartOffset);
+                deleted++;
+            }
+            if (config.retentionMs() >= 0) {
+                while (deletable() && now - segments.firstEntry().getValue().largestTimestamp() > config.retentionMs()) {
+                    deleteFirstSegment("older than retention.ms " + config.retentionMs());
+                    deleted++;
+                }
+            }
+            if (config.retentionBytes() >= 0) {
+                long excess = size() - config.retentionBytes();
+                while (deletable() && excess >= segments.firstEntry().getValue().size()) {
+                    excess -= segments.firstEntry().getValue().size();
+                    deleteFirstSegment("over retention.bytes " + config.retentionBytes());
+                    deleted++;
+                }
+            }
+        } catch (IOException e) {
+            throw storageError("cannot apply retention", e);
+        }
+        return deleted;
+    }
+
+    private boolean deletable() {
+        return segments.firstEntry().getValue() != active;
+    }
+
+    private void deleteFirstSegment(String reason) throws IOException {
+        LogSegment segment = segments.pollFirstEntry().getValue();
+        logStartOffset = Math.max(logStartOffset, segments.firstKey());
+        log.info("Deleting segment {} of {} ({} bytes, offsets {}..{}): {}", segment.logPath().getFileName(),
+                topicPartition, segment.size(), segment.baseOffset(), segment.nextOffset() - 1, reason);
+        segment.closeAndDelete();
+    }
+
+    /**
+     * DeleteRecords: makes {@code offset} the log start offset (if it is later) and deletes the segments
+     * wholly below it.
+     *
+     * @return the log start offset afterwards
+     */
+    public synchronized long deleteRecordsBefore(long offset) {
+        if (offset > logEndOffset || offset < 0) {
+            throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "cannot delete records before " + offset + " in "
+                    + topicPartition + ", whose log ends at " + logEndOffset);
+        }
+        if (offset > logStartOffset) {
+            logStartOffset = offset;
+            log.info("Log start offset of {} advanced to {} by DeleteRecords", topicPartition, offset);
+        }
+        try {
+            while (deletable() && segments.higherKey(segments.firstKey()) <= logStartOffset) {
+                deleteFirstSegment("below the log start offset " + logStartOffset);
+            }
+        } catch (IOException e) {
+            throw storageError("cannot delete segments", e);
+        }
+        return logStartOffset;
+    }
+
+    /**
+     * Removes every batch that reaches {@code offset} or beyond (a follower matching its leader). The
+     * batch holding {@code offset} goes entirely, so the log may end before {@code offset}. Truncating to
+     * the log start or before empties the log and restarts it at {@code offset}.
+     */
+    public synchronized void truncateTo(long offset) {
+        if (offset >= logEndOffset) {
+            return;
+        }
+        try {
+            if (offset <= logStartOffset || offset <= segments.firstKey()) {
+                truncateFullyAndStartAt(offset);
+                return;
+            }
+            while (segments.lastKey() >= offset) {
+                segments.pollLastEntry().getValue().closeAndDelete();
+            }
+            active = segments.lastEntry().getValue();
+            int removed = active.truncateTo(offset);
+            logEndOffset = active.nextOffset();
+            recoveryPoint = Math.min(recoveryPoint, logEndOffset);
+            log.info("Truncated {} to offset {} ({} bytes cut from the active segment); log end offset now {}",
+                    topicPartition, offset, removed, logEndOffset);
+        } catch (IOException e) {
+            throw storageError("cannot truncate to " + offset, e);
+        }
+    }
+
+    private void truncateFullyAndStartAt(long offset) throws IOException {
+        for (LogSegment segment : segments.values()) {
+            segment.closeAndDelete();
+        }
+        segments.clear();
+        LogSegment fresh = LogSegment.create(dir, offset, config, clock.millis());
+        segments.put(offset, fresh);
+        active = fresh;
+        logStartOffset = offset;
+        logEndOffset = offset;
+        recoveryPoint = offset;
+        log.info("Truncated {} fully; it restarts at offset {}", topicPartition, offset);
+    }
+
+    public TopicPartition topicPartition() {
+        return topicPartition;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    /** The offset the next record will get. */
+    public long logEndOffset() {
+        return logEndOffset;
+    }
+
+    /** The offset up to which the log is known to be on disk. */
+    public long recoveryPoint() {
+        return recoveryPoint;
+    }
+
+    public int segmentCount() {
+        return segments.size();
+    }
+
+    /** The base offsets of the segments, oldest first. */
+    public Iterator<Long> segmentBaseOffsets() {
+        return segments.keySet().iterator();
+    }
+
+    /** Bytes in all segments. */
+    public long size() {
+        long total = 0;
+        for (LogSegment segment : segments.values()) {
+            total += segment.size();
+        }
+        return total;
+    }
+
+    public LogConfig config() {
+        return config;
+    }
+
+    public void updateConfig(LogConfig config) {
+        this.config = config;
+    }
+
+    /** Flushes and closes every segment; the log is unusable afterwards. */
+    @Override
+    public synchronized void close() throws IOException {
+        flush();
+        IOException failure = null;
+        for (LogSegment segment : segments.values()) {
+            try {
+                segment.close();
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Closes the log and deletes its directory. */
+    synchronized void delete() throws IOException {
+        for (LogSegment segment : segments.values()) {
+            segment.closeAndDelete();
+        }
+        segments.clear();
+        Files.deleteIfExists(dir);
+    }
+
+    private LogException storageError(String message, IOException cause) {
+        return new LogException(Errors.KAFKA_STORAGE_ERROR, message + " in " + topicPartition + ": " + cause, cause);
+    }
+}

@@ -1,0 +1,136 @@
+package io.minibroker.broker.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * A segment's sparse time index, {@code <base offset>.timeindex}: 12-byte big-endian entries of a
+ * timestamp (8 bytes) and an offset relative to the segment's base offset (4 bytes). An entry says "every
+ * record up to and including the batch ending at this offset has a timestamp at most this one": it is the
+ * segment's running max timestamp, written alongside an offset index entry and only when it has grown, so
+ * both columns increase.
+ *
+ * <pre>
+ * segment base 100; batches 100-104 max ts 1000, 105-109 max ts 900, 110-119 max ts 1500, 120-129 max ts 1600
+ * 00000000000000000100.timeindex: [1000 | 4] [1500 | 19] (entries were due after the 1st and 3rd batches;
+ *                                                        the 2nd did not raise the max)
+ * </pre>
+ * To find the first record with a timestamp of at least 1200, {@code lookup(1200)} returns the last entry
+ * below 1200, (1000, 104): nothing up to offset 104 can qualify, so the scan starts at the batch holding
+ * 104 and moves forward to the first batch whose max timestamp reaches 1200.
+ */
+final class TimeIndex extends IndexFile {
+    static final int ENTRY_BYTES = 12;
+
+    private final long baseOffset;
+    private boolean corrupt;
+    private long[] timestamps = new long[16];
+    private int[] relativeOffsets = new int[16];
+
+    private TimeIndex(Path path, long baseOffset) throws IOException {
+        super(path, ENTRY_BYTES);
+        this.baseOffset = baseOffset;
+    }
+
+    /** Opens (or creates) the index; a torn or disordered file is emptied and {@link #wasCorrupt()} says so. */
+    static TimeIndex open(Path path, long baseOffset) throws IOException {
+        TimeIndex index = new TimeIndex(path, baseOffset);
+        index.corrupt = !index.load();
+        if (index.corrupt) {
+            index.truncateEntries(0);
+        }
+        return index;
+    }
+
+    boolean wasCorrupt() {
+        return corrupt;
+    }
+
+    private boolean load() throws IOException {
+        ByteBuffer all = readAll();
+        if (all == null) {
+            return false;
+        }
+        int count = entries();
+        timestamps = new long[Math.max(16, count)];
+        relativeOffsets = new int[Math.max(16, count)];
+        for (int i = 0; i < count; i++) {
+            long timestamp = all.getLong();
+            int relative = all.getInt();
+            if (relative < 0 || (i > 0 && (timestamp <= timestamps[i - 1] || relative < relativeOffsets[i - 1]))) {
+                return false;
+            }
+            timestamps[i] = timestamp;
+            relativeOffsets[i] = relative;
+        }
+        return true;
+    }
+
+    /** Adds an entry if {@code maxTimestamp} is above the last one; the segment calls it on every index point. */
+    void maybeAppend(long maxTimestamp, long offset) {
+        int count = entries();
+        if (maxTimestamp < 0 || (count > 0 && maxTimestamp <= timestamps[count - 1])) {
+            return;
+        }
+        int relative = Math.toIntExact(offset - baseOffset);
+        if (count > 0 && relative < relativeOffsets[count - 1]) {
+            throw new IllegalStateException("time index offset " + offset + " goes backwards");
+        }
+        if (count == timestamps.length) {
+            timestamps = Arrays.copyOf(timestamps, count * 2);
+            relativeOffsets = Arrays.copyOf(relativeOffsets, count * 2);
+        }
+        timestamps[count] = maxTimestamp;
+        relativeOffsets[count] = relative;
+        entryBuffer().putLong(maxTimestamp).putInt(relative);
+        writeEntry();
+    }
+
+    /**
+     * The offset of the last entry whose timestamp is below {@code timestamp}: every record up to the batch
+     * holding it is older. -1 if no entry is, so a search starts at the segment's beginning.
+     */
+    long lastOffsetBefore(long timestamp) {
+        int count = entries();
+        int low = 0;
+        int high = count - 1;
+        int found = -1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            if (timestamps[mid] < timestamp) {
+                found = mid;
+                low = mid + 1;
+            } else {
+                high = mid - 1;
+            }
+        }
+        return found < 0 ? -1 : baseOffset + relativeOffsets[found];
+    }
+
+    /** The largest timestamp recorded, or -1 when empty. */
+    long lastTimestamp() {
+        int count = entries();
+        return count == 0 ? -1 : timestamps[count - 1];
+    }
+
+    /** The offset recorded with {@link #lastTimestamp()}, or -1 when empty. */
+    long lastTimestampOffset() {
+        int count = entries();
+        return count == 0 ? -1 : baseOffset + relativeOffsets[count - 1];
+    }
+
+    /** Drops the entries for offsets at or above {@code offset}, when the log is truncated there. */
+    void truncateToOffset(long offset) {
+        int keep = entries();
+        while (keep > 0 && baseOffset + relativeOffsets[keep - 1] >= offset) {
+            keep--;
+        }
+        truncateEntries(keep);
+    }
+
+    void clear() {
+        truncateEntries(0);
+    }
+}

@@ -1,0 +1,387 @@
+package io.minibroker.broker.log;
+
+import static io.minibroker.broker.log.TestBatches.append;
+import static io.minibroker.broker.log.TestBatches.baseOffsets;
+import static io.minibroker.broker.log.TestBatches.batch;
+import static io.minibroker.broker.log.TestBatches.decode;
+import static io.minibroker.broker.log.TestBatches.readAll;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.RecordBatch;
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PartitionLogTest {
+    private static final TopicPartition TP = new TopicPartition("orders", 0);
+    private static final long T0 = 1_700_000_000_000L;
+
+    @TempDir
+    Path logDir;
+    private final MutableClock clock = new MutableClock(T0);
+    private PartitionLog log;
+
+    @AfterEach
+    void closeLog() throws IOException {
+        if (log != null) {
+            log.close();
+        }
+    }
+
+    private PartitionLog open(LogConfig config) throws IOException {
+        log = PartitionLog.open(logDir, TP, config, clock, 0, 0, true);
+        return log;
+    }
+
+    private static LogConfig small() {
+        return LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(256);
+    }
+
+    @Test
+    void assignsOffsetsAcrossAppendsAndReadsThemBack() throws IOException {
+        open(LogConfig.defaults());
+        AppendResult first = append(log, "a", 3, T0);
+        AppendResult second = append(log, "b", 2, T0 + 5);
+
+        assertThat(first.firstOffset()).isZero();
+        assertThat(first.lastOffset()).isEqualTo(2);
+        assertThat(first.logAppendTime()).isEqualTo(-1);
+        assertThat(second.firstOffset()).isEqualTo(3);
+        assertThat(second.lastOffset()).isEqualTo(4);
+        assertThat(second.maxTimestamp()).isEqualTo(T0 + 5);
+        assertThat(second.offsetOfMaxTimestamp()).isEqualTo(4);
+        assertThat(log.logEndOffset()).isEqualTo(5);
+        assertThat(readAll(log)).extracting(TestBatches.Entry::value).containsExactly("a-0", "a-1", "a-2", "b-0", "b-1");
+        assertThat(readAll(log)).extracting(TestBatches.Entry::offset).containsExactly(0L, 1L, 2L, 3L, 4L);
+    }
+
+    @Test
+    void appendsSeveralBatchesOfOneBufferWithOffsetsInOrder() throws IOException {
+        open(LogConfig.defaults());
+        ByteBuf first = batch("x", 2, T0);
+        ByteBuf second = batch("y", 3, T0);
+        ByteBuf both = TestBatches.ALLOC.buffer().writeBytes(first).writeBytes(second);
+        first.release();
+        second.release();
+        AppendResult result = log.append(both, 7);
+        both.release();
+
+        assertThat(result.firstOffset()).isZero();
+        assertThat(result.lastOffset()).isEqualTo(4);
+        assertThat(baseOffsets(log.read(0, 1 << 20, true, Long.MAX_VALUE))).containsExactly(0L, 2L);
+    }
+
+    @Test
+    void storesCompressedBatchesAsReceived() throws IOException {
+        open(LogConfig.defaults());
+        ByteBuf compressed = batch("z", 10, T0, CompressionType.GZIP);
+        int size = compressed.readableBytes();
+        log.append(compressed, 0);
+        compressed.release();
+
+        LogReadResult read = log.read(0, 1 << 20, true, Long.MAX_VALUE);
+        assertThat(read.length()).isEqualTo(size);
+        assertThat(decode(read)).hasSize(10).last().extracting(TestBatches.Entry::value).isEqualTo("z-9");
+    }
+
+    @Test
+    void aFetchOffsetInsideABatchReadsFromTheStartOfThatBatch() throws IOException {
+        open(LogConfig.defaults());
+        append(log, "a", 5, T0);
+        append(log, "b", 5, T0);
+
+        LogReadResult read = log.read(7, 1 << 20, true, Long.MAX_VALUE);
+        assertThat(read.firstOffset()).isEqualTo(5);
+        assertThat(baseOffsets(read)).containsExactly(5L);
+    }
+
+    @Test
+    void maxBytesLimitsTheReadButMinOneBatchReturnsAWholeFirstBatch() throws IOException {
+        open(LogConfig.defaults());
+        append(log, "a", 20, T0);
+        append(log, "b", 20, T0);
+        int firstBatch = log.read(0, 1 << 20, true, 20).length();
+
+        assertThat(log.read(0, 10, false, Long.MAX_VALUE).isEmpty()).isTrue();
+        LogReadResult atLeastOne = log.read(0, 10, true, Long.MAX_VALUE);
+        assertThat(atLeastOne.length()).isEqualTo(firstBatch);
+        assertThat(baseOffsets(atLeastOne)).containsExactly(0L);
+
+        // As in Kafka, a limit inside the second batch returns its head, which a reader skips as partial.
+        LogReadResult cut = log.read(0, firstBatch + 30, false, Long.MAX_VALUE);
+        assertThat(cut.length()).isEqualTo(firstBatch + 30);
+        assertThat(baseOffsets(cut)).containsExactly(0L);
+    }
+
+    @Test
+    void readsStopBeforeTheMaxOffset() throws IOException {
+        open(LogConfig.defaults());
+        append(log, "a", 3, T0);
+        append(log, "b", 3, T0);
+        append(log, "c", 3, T0);
+
+        assertThat(baseOffsets(log.read(0, 1 << 20, true, 6))).containsExactly(0L, 3L);
+        assertThat(baseOffsets(log.read(0, 1 << 20, true, 5))).containsExactly(0L);
+        assertThat(log.read(6, 1 << 20, true, 6).isEmpty()).isTrue();
+        assertThat(log.read(9, 1 << 20, true, Long.MAX_VALUE).isEmpty()).isTrue();
+    }
+
+    @Test
+    void offsetsOutsideTheLogAreOutOfRange() throws IOException {
+        open(LogConfig.defaults());
+        append(log, "a", 3, T0);
+
+        assertThatThrownBy(() -> log.read(4, 100, true, Long.MAX_VALUE))
+                .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE));
+        assertThatThrownBy(() -> log.read(-1, 100, true, Long.MAX_VALUE))
+                .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE));
+    }
+
+    @Test
+    void refusesCorruptOversizedAndEmptyInput() throws IOException {
+        open(LogConfig.defaults());
+        ByteBuf corrupt = batch("a", 2, T0);
+        corrupt.setByte(corrupt.writerIndex() - 1, corrupt.getByte(corrupt.writerIndex() - 1) ^ 1);
+        assertThatThrownBy(() -> log.append(corrupt, 0))
+                .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.CORRUPT_MESSAGE));
+        corrupt.release();
+
+        log.updateConfig(LogConfig.defaults().withSegmentBytes(4096));
+        ByteBuf large = batch("big", 1, T0);
+        log.updateConfig(new LogConfig(4096, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 70, 4096,
+                LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE, Long.MAX_VALUE));
+        assertThatThrownBy(() -> log.append(large, 0))
+                .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.MESSAGE_TOO_LARGE));
+        large.release();
+
+        ByteBuf empty = TestBatches.ALLOC.buffer();
+        assertThatThrownBy(() -> log.append(empty, 0))
+                .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.INVALID_RECORD));
+        empty.release();
+        assertThat(log.logEndOffset()).isZero();
+    }
+
+    @Test
+    void logAppendTimeStampsTheBrokerTime() throws IOException {
+        open(LogConfig.defaults().withLogAppendTime(true));
+        clock.set(T0 + 1234);
+        AppendResult result = append(log, "a", 2, T0);
+
+        assertThat(result.logAppendTime()).isEqualTo(T0 + 1234);
+        assertThat(result.maxTimestamp()).isEqualTo(T0 + 1234);
+        ByteBuf bytes = log.read(0, 1 << 20, true, Long.MAX_VALUE).readInto(TestBatches.ALLOC);
+        RecordBatch stored = RecordBatch.wrap(bytes);
+        assertThat(stored.isLogAppendTime()).isTrue();
+        assertThat(stored.maxTimestamp()).isEqualTo(T0 + 1234);
+        assertThat(stored.isValid()).isTrue();
+        bytes.release();
+        assertThat(decode(log.read(0, 1 << 20, true, Long.MAX_VALUE)))
+                .extracting(TestBatches.Entry::timestamp).containsOnly(T0 + 1234);
+    }
+
+    @Test
+    void rollsWhenTheNextBatchWouldNotFitAndNeverSplitsABatch() throws IOException {
+        open(small());
+        List<Long> firstOffsets = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            firstOffsets.add(append(log, "r" + i, 5, T0).firstOffset());
+        }
+        assertThat(log.segmentCount()).isGreaterThan(1);
+        List<Long> segmentBases = new ArrayList<>();
+        log.segmentBaseOffsets().forEachRemaining(segmentBases::add);
+        // Every segment starts at a batch boundary and stays within segment.bytes.
+        assertThat(firstOffsets).containsAll(segmentBases);
+        for (long base : segmentBases) {
+            assertThat(Files.size(log.dir().resolve(LogSegment.fileName(base, ".log")))).isLessThanOrEqualTo(2048);
+            assertThat(log.dir().resolve(LogSegment.fileName(base, ".index"))).exists();
+            assertThat(log.dir().resolve(LogSegment.fileName(base, ".timeindex"))).exists();
+        }
+        assertThat(readAll(log)).hasSize(200);
+    }
+
+    @Test
+    void rollsWhenSegmentMsHasPassedSinceTheFirstBatchTimestamp() throws IOException {
+        open(LogConfig.defaults().withSegmentMs(1000));
+        append(log, "a", 1, T0);
+        append(log, "b", 1, T0 + 1000);
+        assertThat(log.segmentCount()).isEqualTo(1);
+        append(log, "c", 1, T0 + 1001);
+        assertThat(log.segmentCount()).isEqualTo(2);
+        assertThat(log.segmentBaseOffsets()).toIterable().containsExactly(0L, 2L);
+    }
+
+    @Test
+    void rollsByTheClockWhenBatchesCarryNoTimestamps() throws IOException {
+        open(LogConfig.defaults().withSegmentMs(1000));
+        append(log, "a", 1, -1);
+        clock.advance(1000);
+        append(log, "b", 1, -1);
+        assertThat(log.segmentCount()).isEqualTo(1);
+        clock.advance(1);
+        append(log, "c", 1, -1);
+        assertThat(log.segmentCount()).isEqualTo(2);
+    }
+
+    @Test
+    void everyOffsetIsFoundThroughTheSparseIndex() throws IOException {
+        open(LogConfig.defaults().withSegmentBytes(64 * 1024).withIndexIntervalBytes(200));
+        int batches = 300;
+        for (int i = 0; i < batches; i++) {
+            append(log, "m" + i, 1 + i % 4, T0 + i);
+        }
+        long indexBytes = Files.size(log.dir().resolve(LogSegment.fileName(0, ".index")));
+        assertThat(indexBytes).isPositive().isLessThan(OffsetIndex.ENTRY_BYTES * (long) batches / 2);
+        assertThat(Files.size(log.dir().resolve(LogSegment.fileName(0, ".timeindex")))).isPositive();
+
+        List<TestBatches.Entry> all = readAll(log);
+        for (TestBatches.Entry entry : all) {
+            List<TestBatches.Entry> read = decode(log.read(entry.offset(), 1, true, Long.MAX_VALUE));
+            assertThat(read).contains(entry);
+            assertThat(read.get(0).offset()).isLessThanOrEqualTo(entry.offset());
+        }
+    }
+
+    @Test
+    void findsTheFirstRecordAtOrAfterATimestamp() throws IOException {
+        open(small());
+        for (int i = 0; i < 100; i++) {
+            append(log, "t" + i, 2, T0 + 10L * i);
+        }
+        // Batch i holds offsets 2i, 2i+1 at timestamp T0 + 10i.
+        assertThat(log.offsetForTimestamp(T0)).contains(new TimestampAndOffset(T0, 0));
+        assertThat(log.offsetForTimestamp(T0 + 10 * 37)).contains(new TimestampAndOffset(T0 + 370, 74));
+        assertThat(log.offsetForTimestamp(T0 + 10 * 37 + 1)).contains(new TimestampAndOffset(T0 + 380, 76));
+        assertThat(log.offsetForTimestamp(T0 + 10 * 99 + 1)).isEmpty();
+        assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(T0 + 990, 199));
+    }
+
+    @Test
+    void findsARecordInsideABatchByItsOwnTimestamp() throws IOException {
+        open(LogConfig.defaults());
+        io.minibroker.protocol.record.RecordBatchBuilder builder = new io.minibroker.protocol.record.RecordBatchBuilder(
+                TestBatches.ALLOC, CompressionType.LZ4, 0, T0);
+        for (int i = 0; i < 5; i++) {
+            builder.append(T0 + 100L * i, null, new byte[] {(byte) i}, List.of());
+        }
+        ByteBuf batch = builder.build();
+        log.append(batch, 0);
+        batch.release();
+
+        assertThat(log.offsetForTimestamp(T0 + 250)).contains(new TimestampAndOffset(T0 + 300, 3));
+    }
+
+    @Test
+    void keepsEverythingAcrossACleanReopen() throws IOException {
+        open(small());
+        for (int i = 0; i < 60; i++) {
+            append(log, "k" + i, 3, T0 + i);
+        }
+        List<TestBatches.Entry> before = readAll(log);
+        int segments = log.segmentCount();
+        log.close();
+
+        open(small());
+        assertThat(log.logEndOffset()).isEqualTo(180);
+        assertThat(log.segmentCount()).isEqualTo(segments);
+        assertThat(readAll(log)).isEqualTo(before);
+        assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(T0 + 59, 179));
+        assertThat(append(log, "after", 1, T0 + 100).firstOffset()).isEqualTo(180);
+    }
+
+    @Test
+    void flushesEveryFlushIntervalMessagesAndMovesTheRecoveryPoint() throws IOException {
+        open(LogConfig.defaults().withFlushIntervalMessages(5).withFlushIntervalMs(1000));
+        append(log, "a", 3, T0);
+        assertThat(log.recoveryPoint()).isZero();
+        append(log, "b", 3, T0);
+        assertThat(log.recoveryPoint()).isEqualTo(6);
+        append(log, "c", 1, T0);
+        assertThat(log.flushIfDue()).isFalse();
+        clock.advance(1000);
+        assertThat(log.flushIfDue()).isTrue();
+        assertThat(log.recoveryPoint()).isEqualTo(7);
+    }
+
+    @Test
+    void retentionByTimeDeletesOldInactiveSegments() throws IOException {
+        // segment.ms below the gap, so the new batches start a segment of their own.
+        open(small().withRetention(60_000, -1).withSegmentMs(30_000));
+        for (int i = 0; i < 40; i++) {
+            append(log, "old" + i, 5, T0);
+        }
+        int oldSegments = log.segmentCount();
+        clock.set(T0 + 60_000);
+        for (int i = 0; i < 5; i++) {
+            append(log, "new" + i, 5, T0 + 60_000);
+        }
+        assertThat(log.deleteOldSegments()).isZero();
+
+        clock.set(T0 + 60_001);
+        int deleted = log.deleteOldSegments();
+        assertThat(deleted).isEqualTo(oldSegments).isGreaterThan(1);
+        assertThat(log.logStartOffset()).isEqualTo(200);
+        assertThat(readAll(log)).extracting(TestBatches.Entry::value).startsWith("new0-0");
+        assertThatThrownBy(() -> log.read(0, 100, true, Long.MAX_VALUE)).isInstanceOf(LogException.class);
+    }
+
+    @Test
+    void retentionBySizeDeletesTheOldestSegmentsWhileTheLogIsTooLarge() throws IOException {
+        open(small().withRetention(-1, 4096));
+        for (int i = 0; i < 100; i++) {
+            append(log, "s" + i, 5, T0);
+        }
+        long sizeBefore = log.size();
+        log.deleteOldSegments();
+        assertThat(log.size()).isLessThanOrEqualTo(sizeBefore);
+        assertThat(log.size() - 4096).isLessThan(2048);
+        assertThat(log.segmentCount()).isGreaterThanOrEqualTo(1);
+        assertThat(log.logStartOffset()).isEqualTo(log.segmentBaseOffsets().next());
+        assertThat(readAll(log)).last().extracting(TestBatches.Entry::value).isEqualTo("s99-4");
+    }
+
+    @Test
+    void deleteRecordsMovesTheLogStartAndDropsWholeSegmentsBelowIt() throws IOException {
+        open(small());
+        for (int i = 0; i < 40; i++) {
+            append(log, "d" + i, 5, T0);
+        }
+        List<Long> bases = new ArrayList<>();
+        log.segmentBaseOffsets().forEachRemaining(bases::add);
+        long target = bases.get(2) + 1;
+
+        assertThat(log.deleteRecordsBefore(target)).isEqualTo(target);
+        assertThat(log.logStartOffset()).isEqualTo(target);
+        assertThat(log.segmentBaseOffsets().next()).isEqualTo(bases.get(2));
+        assertThat(readAll(log).get(0).offset()).isEqualTo(target);
+        assertThatThrownBy(() -> log.read(target - 1, 100, true, Long.MAX_VALUE))
+                .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE));
+        assertThatThrownBy(() -> log.deleteRecordsBefore(1000)).isInstanceOf(LogException.class);
+    }
+
+    @Test
+    void truncateToRemovesTheBatchHoldingTheOffsetAndEverythingAfter() throws IOException {
+        open(small());
+        for (int i = 0; i < 40; i++) {
+            append(log, "u" + i, 5, T0 + i);
+        }
+        log.truncateTo(57);
+        assertThat(log.logEndOffset()).isEqualTo(55);
+        assertThat(readAll(log)).hasSize(55).last().extracting(TestBatches.Entry::value).isEqualTo("u10-4");
+        assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(T0 + 10, 54));
+        assertThat(append(log, "again", 2, T0 + 50).firstOffset()).isEqualTo(55);
+
+        log.truncateTo(0);
+        assertThat(log.logEndOffset()).isZero();
+        assertThat(log.segmentCount()).isEqualTo(1);
+        assertThat(append(log, "fresh", 1, T0).firstOffset()).isZero();
+    }
+}
