@@ -1,24 +1,40 @@
 package io.minibroker.broker.api;
 
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Metadata: this broker, at the advertised address of the listener the request came on, as the only broker and
- * the controller. Topics arrive with the log layer; until then every named topic is unknown.
+ * Metadata: this broker, at the advertised address of the listener the request came on, as the only broker, the
+ * controller and the leader of every partition (leader epoch 0, replicas and ISR just this node).
+ *
+ * <p>A named topic that does not exist is created with the broker's defaults when the request allows it and
+ * {@code auto.create.topics.enable} is on, as Kafka does; creation is synchronous here, so the client gets the
+ * topic's partitions in this same response instead of LEADER_NOT_AVAILABLE and a retry.
  */
 public final class MetadataHandler implements ApiHandler {
 
-    private final LocalNode node;
+    private static final int LEADER_EPOCH = 0;
 
-    public MetadataHandler(LocalNode node) {
+    private final LocalNode node;
+    private final TopicRegistry topics;
+    private final boolean autoCreate;
+
+    public MetadataHandler(LocalNode node, TopicRegistry topics, BrokerConfig config) {
         this.node = node;
+        this.topics = topics;
+        this.autoCreate = config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE);
     }
 
     @Override
@@ -29,14 +45,55 @@ public final class MetadataHandler implements ApiHandler {
                 .controllerId(node.nodeId());
         node.endpointFor(context.listenerName()).ifPresent(endpoint ->
                 response.addBroker().nodeId(node.nodeId()).host(endpoint.host()).port(endpoint.port()));
-        if (metadataRequest.topics() != null) {
-            for (MetadataRequestView.MetadataRequestTopic topic : metadataRequest.topics()) {
-                response.addTopic()
-                        .name(topic.name())
-                        .topicId(topic.topicId())
-                        .errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        List<MetadataRequestView.MetadataRequestTopic> requested = metadataRequest.topics();
+        if (requested == null) {
+            topics.all().forEach(topic -> describe(topic, response.addTopic()));
+        } else {
+            boolean mayCreate = autoCreate && metadataRequest.allowAutoTopicCreation();
+            for (MetadataRequestView.MetadataRequestTopic wanted : requested) {
+                answer(wanted, mayCreate, response.addTopic());
             }
         }
         return CompletableFuture.completedFuture(response.struct());
+    }
+
+    private void answer(MetadataRequestView.MetadataRequestTopic wanted, boolean mayCreate,
+                        MetadataResponseView.MetadataResponseTopic result) {
+        if (wanted.name() == null) {
+            Optional<TopicMetadata> byId = topics.get(wanted.topicId());
+            if (byId.isPresent()) {
+                describe(byId.get(), result);
+            } else {
+                result.topicId(wanted.topicId()).errorCode(Errors.UNKNOWN_TOPIC_ID.code());
+            }
+            return;
+        }
+        Optional<TopicMetadata> topic = topics.get(wanted.name());
+        if (topic.isEmpty() && mayCreate) {
+            TopicRegistry.Outcome created = topics.create(wanted.name(), -1, -1, Map.of(), false);
+            if (created.error() != Errors.NONE && created.error() != Errors.TOPIC_ALREADY_EXISTS) {
+                result.name(wanted.name()).errorCode(created.error().code());
+                return;
+            }
+            topic = topics.get(wanted.name());
+        }
+        if (topic.isEmpty()) {
+            result.name(wanted.name()).errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            return;
+        }
+        describe(topic.get(), result);
+    }
+
+    private void describe(TopicMetadata topic, MetadataResponseView.MetadataResponseTopic result) {
+        result.name(topic.name()).topicId(topic.id()).errorCode(Errors.NONE.code());
+        for (int partition = 0; partition < topic.partitions(); partition++) {
+            result.addPartition()
+                    .partitionIndex(partition)
+                    .leaderId(node.nodeId())
+                    .leaderEpoch(LEADER_EPOCH)
+                    .replicaNodes(List.of(node.nodeId()))
+                    .isrNodes(List.of(node.nodeId()))
+                    .errorCode(Errors.NONE.code());
+        }
     }
 }

@@ -1,6 +1,8 @@
 package io.minibroker.broker.server;
 
 import io.minibroker.broker.api.ApiVersionsHandler;
+import io.minibroker.broker.api.CreateTopicsHandler;
+import io.minibroker.broker.api.DeleteTopicsHandler;
 import io.minibroker.broker.api.DescribeClusterHandler;
 import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
@@ -9,6 +11,7 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
+import io.minibroker.broker.topic.TopicRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.minibroker.broker.network.ChannelSetup;
@@ -22,7 +25,9 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,17 +49,22 @@ public final class Broker implements AutoCloseable {
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private PrometheusEndpoint metricsEndpoint;
+    private TopicRegistry topics;
 
     private Broker(BrokerConfig config) {
         this.config = config;
     }
 
-    /** Binds every listener; throws if one cannot be bound (after releasing what was bound). */
-    public static Broker start(BrokerConfig config) throws InterruptedException {
+    /**
+     * Opens (and if needed recovers) the logs, then binds every listener; throws if either fails, after
+     * releasing what was opened.
+     */
+    public static Broker start(BrokerConfig config) throws InterruptedException, IOException {
         Broker broker = new Broker(config);
         try {
+            broker.topics = TopicRegistry.open(config, Clock.systemUTC());
             broker.bind();
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (RuntimeException | InterruptedException | IOException e) {
             broker.close();
             throw e;
         }
@@ -75,8 +85,10 @@ public final class Broker implements AutoCloseable {
         LocalNode node = new LocalNode(nodeId, clusterId, this::advertisedListeners);
         SupportedApis apis = new SupportedApis();
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
-                .add(ApiKey.METADATA, new MetadataHandler(node))
-                .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(node));
+                .add(ApiKey.METADATA, new MetadataHandler(node, topics, config))
+                .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(node))
+                .add(ApiKey.CREATE_TOPICS, new CreateTopicsHandler(topics, node, config))
+                .add(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(topics));
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptors, workers)
@@ -144,6 +156,13 @@ public final class Broker implements AutoCloseable {
         }
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        if (topics != null) {
+            try {
+                topics.close(); // after the network: no request can touch a log while it closes
+            } catch (IOException e) {
+                LOG.error("Could not close every log cleanly; the next start will recover them", e);
+            }
+        }
         LOG.info("minibroker node {} stopped", config.get(BrokerConfig.NODE_ID));
     }
 }

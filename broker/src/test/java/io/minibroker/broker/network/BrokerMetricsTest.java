@@ -1,15 +1,17 @@
 package io.minibroker.broker.network;
 
-import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.message.ApiKey;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -19,9 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BrokerMetricsTest {
 
     @Test
-    void requestsBytesAndConnectionsAreScrapedFromTheMetricsPort() throws Exception {
-        try (Broker broker = Broker.start(BrokerConfig.of(Map.of(
-                "listeners", "PLAINTEXT://localhost:0", "metrics.port", "0")))) {
+    void requestsBytesAndConnectionsAreScrapedFromTheMetricsPort(@TempDir Path logDir) throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of("metrics.port", "0"))) {
             try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
                 for (int i = 0; i < 3; i++) {
                     client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, i,

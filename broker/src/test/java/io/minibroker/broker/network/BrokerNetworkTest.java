@@ -1,7 +1,7 @@
 package io.minibroker.broker.network;
 
-import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Response;
@@ -11,9 +11,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -28,14 +30,16 @@ class BrokerNetworkTest {
     private Broker broker;
     private int port;
 
+    @TempDir
+    Path logDir;
+
     @BeforeEach
-    void start() throws InterruptedException {
-        broker = Broker.start(BrokerConfig.of(Map.of(
-                "listeners", "PLAINTEXT://localhost:0",
+    void start() throws Exception {
+        broker = TestBrokers.start(logDir, Map.of(
                 "socket.request.max.bytes", "1024",
                 "connections.max.idle.ms", "300",
                 "cluster.id", "test-cluster",
-                "node.id", "3")));
+                "node.id", "3"));
         port = broker.boundPort("PLAINTEXT");
     }
 
@@ -66,7 +70,7 @@ class BrokerNetworkTest {
             assertThat(view.errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(view.apiKeys()).extracting(ApiVersionsResponseView.ApiVersion::apiKey)
                     .containsExactlyInAnyOrder(ApiKey.API_VERSIONS.id(), ApiKey.METADATA.id(),
-                            ApiKey.DESCRIBE_CLUSTER.id());
+                            ApiKey.DESCRIBE_CLUSTER.id(), ApiKey.CREATE_TOPICS.id(), ApiKey.DELETE_TOPICS.id());
         }
     }
 
@@ -79,7 +83,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(3);
+            assertThat(view.apiKeys()).hasSize(5);
         }
     }
 
@@ -126,6 +130,44 @@ class BrokerNetworkTest {
             assertThat(only.getInt32("NodeId")).isEqualTo(3);
             assertThat(only.getString("Host")).isEqualTo("localhost");
             assertThat(only.getInt32("Port")).isEqualTo(port);
+        }
+    }
+
+    private static byte[] metadataFor(int correlationId, String topic, boolean allowAutoCreation) {
+        Struct body = ApiKey.METADATA.request().newMessage().set("AllowAutoTopicCreation", allowAutoCreation);
+        body.addElement("Topics").set("Name", topic);
+        return RawClient.request(ApiKey.METADATA, (short) 12, correlationId, body);
+    }
+
+    @Test
+    void metadataCreatesAnUnknownTopicWhenAllowedAndFindsItByIdAfterwards() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(metadataFor(1, "not-yet", false));
+            Struct refused = client.receive(ApiKey.METADATA, (short) 12).body().getStructs("Topics").get(0);
+            client.send(metadataFor(2, "auto-made", true));
+            Struct created = client.receive(ApiKey.METADATA, (short) 12).body().getStructs("Topics").get(0);
+
+            assertThat(refused.getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            assertThat(created.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            assertThat(created.getStructs("Partitions")).singleElement()
+                    .satisfies(p -> assertThat(p.getInt32("LeaderId")).isEqualTo(3));
+
+            Struct byId = ApiKey.METADATA.request().newMessage();
+            byId.addElement("Topics").set("Name", null).set("TopicId", created.getUuid("TopicId"));
+            client.send(RawClient.request(ApiKey.METADATA, (short) 12, 3, byId));
+            Struct found = client.receive(ApiKey.METADATA, (short) 12).body().getStructs("Topics").get(0);
+            assertThat(found.getString("Name")).isEqualTo("auto-made");
+        }
+    }
+
+    @Test
+    void autoCreationOffLeavesUnknownTopicsUnknown(@TempDir Path otherDir) throws Exception {
+        try (Broker strict = TestBrokers.start(otherDir, Map.of("auto.create.topics.enable", "false"));
+             RawClient client = new RawClient(strict.boundPort("PLAINTEXT"))) {
+            client.send(metadataFor(1, "wanted", true));
+            Struct topic = client.receive(ApiKey.METADATA, (short) 12).body().getStructs("Topics").get(0);
+
+            assertThat(topic.getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
         }
     }
 

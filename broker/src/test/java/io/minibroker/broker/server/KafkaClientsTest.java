@@ -1,42 +1,146 @@
 package io.minibroker.broker.server;
 
-import io.minibroker.broker.config.BrokerConfig;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The reference Java client, unmodified, against the broker. */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class KafkaClientsTest {
+
+    @TempDir
+    Path logDir;
+
+    private static Admin admin(Broker broker) {
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("PLAINTEXT"),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 20_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000));
+    }
 
     @Test
     void anAdminClientNegotiatesVersionsAndDescribesTheCluster() throws Exception {
-        try (Broker broker = Broker.start(BrokerConfig.of(Map.of(
-                "listeners", "PLAINTEXT://localhost:0", "node.id", "5", "cluster.id", "clients-test")))) {
-            String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
-            try (Admin admin = Admin.create(Map.of(
-                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 20_000,
-                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000))) {
-                DescribeClusterResult cluster = admin.describeCluster();
+        try (Broker broker = TestBrokers.start(logDir, Map.of("node.id", "5", "cluster.id", "clients-test"));
+             Admin admin = admin(broker)) {
+            DescribeClusterResult cluster = admin.describeCluster();
 
-                assertThat(cluster.clusterId().get()).isEqualTo("clients-test");
-                Collection<Node> nodes = cluster.nodes().get();
-                assertThat(nodes).singleElement().satisfies(node -> {
-                    assertThat(node.id()).isEqualTo(5);
-                    assertThat(node.port()).isEqualTo(broker.boundPort("PLAINTEXT"));
-                });
-                assertThat(cluster.controller().get().id()).isEqualTo(5);
-            }
+            assertThat(cluster.clusterId().get()).isEqualTo("clients-test");
+            Collection<Node> nodes = cluster.nodes().get();
+            assertThat(nodes).singleElement().satisfies(node -> {
+                assertThat(node.id()).isEqualTo(5);
+                assertThat(node.port()).isEqualTo(broker.boundPort("PLAINTEXT"));
+            });
+            assertThat(cluster.controller().get().id()).isEqualTo(5);
         }
+    }
+
+    @Test
+    void topicsAreCreatedDescribedListedAndDeleted() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker)) {
+            CreateTopicsResult created = admin.createTopics(List.of(
+                    new NewTopic("orders", 3, (short) 1).configs(Map.of("retention.ms", "3600000")),
+                    new NewTopic("audit.log", java.util.Optional.empty(), java.util.Optional.empty())));
+            created.all().get();
+
+            assertThat(created.numPartitions("orders").get()).isEqualTo(3);
+            assertThat(created.config("orders").get().get("retention.ms").value()).isEqualTo("3600000");
+            assertThat(created.numPartitions("audit.log").get()).as("num.partitions default").isEqualTo(1);
+            assertThat(admin.listTopics().names().get()).containsExactlyInAnyOrder("orders", "audit.log");
+            TopicDescription orders = admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders");
+            assertThat(orders.partitions()).hasSize(3).allSatisfy(p -> {
+                assertThat(p.leader().id()).isEqualTo(1);
+                assertThat(p.isr()).extracting(Node::id).containsExactly(1);
+            });
+            assertThat(orders.topicId()).isEqualTo(created.topicId("orders").get()).isNotEqualTo(Uuid.ZERO_UUID);
+            assertThat(logDir.resolve("orders-2")).isDirectory();
+            assertThat(Files.readString(logDir.resolve("orders-2/partition.metadata")))
+                    .isEqualTo("version: 0\ntopic_id: " + orders.topicId() + "\n");
+
+            admin.deleteTopics(List.of("orders")).all().get();
+
+            assertThat(admin.listTopics().names().get()).containsExactly("audit.log");
+            assertThat(logDir.resolve("orders-0")).doesNotExist();
+        }
+    }
+
+    @Test
+    void creationErrorsAreKafkasAndValidateOnlyCreatesNothing() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker)) {
+            admin.createTopics(List.of(new NewTopic("exists", 1, (short) 1))).all().get();
+
+            assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("exists", 1, (short) 1))).all().get()))
+                    .isInstanceOf(TopicExistsException.class);
+            assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("bad name!", 1, (short) 1))).all().get()))
+                    .isInstanceOf(InvalidTopicException.class);
+            admin.createTopics(List.of(new NewTopic("a.b", 1, (short) 1))).all().get();
+            assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("a_b", 1, (short) 1))).all().get()))
+                    .as("differs from a.b only by '.' versus '_'").isInstanceOf(InvalidTopicException.class);
+            assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("three", 1, (short) 3))).all().get()))
+                    .isInstanceOf(InvalidReplicationFactorException.class);
+            assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("cfg", 1, (short) 1)
+                    .configs(Map.of("no.such.config", "1")))).all().get()))
+                    .isInstanceOf(InvalidConfigurationException.class);
+            admin.createTopics(List.of(new NewTopic("dry", 2, (short) 1)), new CreateTopicsOptions().validateOnly(true))
+                    .all().get();
+            assertThat(admin.listTopics().names().get()).doesNotContain("dry", "three", "cfg");
+            assertThat(causeOf(() -> admin.deleteTopics(List.of("never")).all().get()))
+                    .isInstanceOf(UnknownTopicOrPartitionException.class);
+        }
+    }
+
+    @Test
+    void topicsAndTheirIdsSurviveARestartOnTheSameDirectory() throws Exception {
+        Uuid id;
+        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker)) {
+            id = admin.createTopics(List.of(new NewTopic("kept", 2, (short) 1))).topicId("kept").get();
+        }
+        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker)) {
+            TopicDescription kept = admin.describeTopics(List.of("kept")).allTopicNames().get().get("kept");
+
+            assertThat(kept.topicId()).isEqualTo(id);
+            assertThat(kept.partitions()).hasSize(2);
+            assertThat(admin.listTopics().names().get()).isEqualTo(Set.of("kept"));
+        }
+    }
+
+    /** The cause of the failure, or null if the call succeeded. */
+    private static Throwable causeOf(ThrowingCall call) throws InterruptedException {
+        try {
+            call.run();
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        }
+    }
+
+    @FunctionalInterface
+    private interface ThrowingCall {
+        void run() throws InterruptedException, ExecutionException;
     }
 }

@@ -1,0 +1,104 @@
+package io.minibroker.broker.api;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.topic.TopicConfig;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * CreateTopics, including {@code validateOnly} and manual replica assignments (which on one node may only name
+ * this node). Creation writes a few small files, done here on the event loop: admin requests are rare and the
+ * files tiny, unlike produce or fetch.
+ */
+public final class CreateTopicsHandler implements ApiHandler {
+
+    /** Kafka's ConfigSource codes for the configs a v5+ response lists. */
+    private static final byte DYNAMIC_TOPIC_CONFIG = 1;
+    private static final byte DEFAULT_CONFIG = 5;
+
+    private final TopicRegistry topics;
+    private final LocalNode node;
+    private final BrokerConfig brokerConfig;
+
+    public CreateTopicsHandler(TopicRegistry topics, LocalNode node, BrokerConfig brokerConfig) {
+        this.topics = topics;
+        this.node = node;
+        this.brokerConfig = brokerConfig;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        boolean validateOnly = (Boolean) request.body().get("validateOnly");
+        Struct response = ApiKey.CREATE_TOPICS.response().newMessage();
+        Set<String> seen = new HashSet<>();
+        for (Struct topic : request.body().getStructs("Topics")) {
+            String name = topic.getString("Name");
+            Struct result = response.addElement("Topics").set("Name", name);
+            if (!seen.add(name)) {
+                // Kafka answers every copy of a name that appears twice with INVALID_REQUEST.
+                fail(result, Errors.INVALID_REQUEST, "Create topics request from client contains a duplicate topic");
+                continue;
+            }
+            create(topic, result, validateOnly);
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private void create(Struct topic, Struct result, boolean validateOnly) {
+        int partitions = topic.getInt32("NumPartitions");
+        int replicationFactor = topic.getInt16("ReplicationFactor");
+        List<Struct> assignments = topic.getStructs("Assignments");
+        if (!assignments.isEmpty()) {
+            if (partitions != -1 || replicationFactor != -1) {
+                fail(result, Errors.INVALID_REQUEST,
+                        "Both numPartitions or replicationFactor and replicasAssignments were set.");
+                return;
+            }
+            for (Struct assignment : assignments) {
+                List<Integer> brokers = assignment.getList("BrokerIds");
+                if (brokers.isEmpty() || brokers.stream().anyMatch(id -> id != node.nodeId())) {
+                    fail(result, Errors.INVALID_REPLICA_ASSIGNMENT,
+                            "Replica assignment " + brokers + " names brokers other than " + node.nodeId());
+                    return;
+                }
+            }
+            partitions = assignments.size();
+            replicationFactor = assignments.get(0).<Integer>getList("BrokerIds").size();
+        }
+        Map<String, String> overrides = new LinkedHashMap<>();
+        for (Struct config : topic.getStructs("Configs")) {
+            overrides.put(config.getString("Name"), config.getString("Value"));
+        }
+        TopicRegistry.Outcome outcome = topics.create(topic.getString("Name"), partitions, replicationFactor,
+                overrides, validateOnly);
+        if (outcome.error() != Errors.NONE) {
+            fail(result, outcome.error(), outcome.message());
+            return;
+        }
+        result.set("TopicId", outcome.topic().id())
+                .set("NumPartitions", outcome.topic().partitions())
+                .set("ReplicationFactor", (short) 1);
+        Map<String, String> effective = TopicConfig.effective(brokerConfig, outcome.topic().configOverrides());
+        effective.forEach((key, value) -> result.addElement("Configs")
+                .set("Name", key)
+                .set("Value", value)
+                .set("ReadOnly", false)
+                .set("ConfigSource", overrides.containsKey(key) ? DYNAMIC_TOPIC_CONFIG : DEFAULT_CONFIG)
+                .set("IsSensitive", false));
+    }
+
+    private static void fail(Struct result, Errors error, String message) {
+        result.set("ErrorCode", error.code()).set("ErrorMessage", message);
+    }
+}

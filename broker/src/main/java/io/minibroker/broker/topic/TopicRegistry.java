@@ -1,0 +1,214 @@
+package io.minibroker.broker.topic;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.LogConfig;
+import io.minibroker.broker.log.LogManager;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.protocol.error.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * The topics of this broker and their partition logs. Creating a topic checks it as Kafka does (name, partition
+ * count, replication factor, configs), records it in the {@link TopicStore} and creates its logs; deleting does
+ * the reverse. Reads are lock-free; changes are serialised.
+ */
+public final class TopicRegistry implements AutoCloseable {
+
+    /** The result of a create: the topic, or Kafka's error and message. */
+    public record Outcome(Errors error, String message, TopicMetadata topic) {
+        static Outcome failed(Errors error, String message) {
+            return new Outcome(error, message, null);
+        }
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopicRegistry.class);
+    private static final int MAX_NAME_LENGTH = 249;
+    private static final Pattern LEGAL_NAME = Pattern.compile("[a-zA-Z0-9._-]+");
+
+    private final BrokerConfig config;
+    private final TopicStore store;
+    private final LogManager logs;
+    private final Map<String, TopicMetadata> byName = new ConcurrentHashMap<>();
+    private final Map<UUID, TopicMetadata> byId = new ConcurrentHashMap<>();
+
+    private TopicRegistry(BrokerConfig config, TopicStore store, Clock clock) {
+        this.config = config;
+        this.store = store;
+        this.logs = new LogManager(config.logDirs(), this::logConfigFor, clock);
+    }
+
+    /** Loads the stored topics, then opens (and if needed recovers) their logs. */
+    public static TopicRegistry open(BrokerConfig config, Clock clock) throws IOException {
+        TopicRegistry registry = new TopicRegistry(config, new TopicStore(config.logDirs().get(0)), clock);
+        for (TopicMetadata topic : registry.store.loadAll()) {
+            registry.byName.put(topic.name(), topic);
+            registry.byId.put(topic.id(), topic);
+        }
+        registry.logs.startup();
+        for (TopicMetadata topic : registry.byName.values()) {
+            registry.createLogs(topic);
+        }
+        LOG.info("Loaded {} topics", registry.byName.size());
+        return registry;
+    }
+
+    public Optional<TopicMetadata> get(String name) {
+        return Optional.ofNullable(byName.get(name));
+    }
+
+    public Optional<TopicMetadata> get(UUID id) {
+        return Optional.ofNullable(byId.get(id));
+    }
+
+    public Collection<TopicMetadata> all() {
+        return byName.values();
+    }
+
+    public LogManager logs() {
+        return logs;
+    }
+
+    /**
+     * Creates a topic. {@code partitions} and {@code replicationFactor} of -1 take the broker's defaults
+     * ({@code num.partitions}, {@code default.replication.factor}).
+     */
+    public synchronized Outcome create(String name, int partitions, int replicationFactor,
+                                       Map<String, String> overrides, boolean validateOnly) {
+        String invalidName = invalidName(name);
+        if (invalidName != null) {
+            return Outcome.failed(Errors.INVALID_TOPIC_EXCEPTION, invalidName);
+        }
+        if (byName.containsKey(name)) {
+            return Outcome.failed(Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
+        }
+        String collision = collidingTopic(name);
+        if (collision != null) {
+            return Outcome.failed(Errors.INVALID_TOPIC_EXCEPTION,
+                    "Topic '" + name + "' collides with existing topic: " + collision);
+        }
+        int partitionCount = partitions == -1 ? config.get(BrokerConfig.NUM_PARTITIONS) : partitions;
+        if (partitionCount <= 0) {
+            return Outcome.failed(Errors.INVALID_PARTITIONS, "Number of partitions must be larger than 0.");
+        }
+        int replicas = replicationFactor == -1 ? config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR) : replicationFactor;
+        if (replicas <= 0) {
+            return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0.");
+        }
+        if (replicas > 1) {
+            return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition " + replicas
+                    + " time(s): The target replication factor of " + replicas
+                    + " cannot be reached because only 1 broker(s) are registered.");
+        }
+        String invalidConfig = TopicConfig.invalidReason(overrides);
+        if (invalidConfig != null) {
+            return Outcome.failed(Errors.INVALID_CONFIG, invalidConfig);
+        }
+        TopicMetadata topic = new TopicMetadata(name, TopicIds.random(), partitionCount, overrides);
+        if (validateOnly) {
+            return new Outcome(Errors.NONE, null, topic);
+        }
+        try {
+            store.save(topic);
+            byName.put(name, topic);
+            byId.put(topic.id(), topic);
+            createLogs(topic);
+        } catch (IOException | UncheckedIOException e) {
+            LOG.error("Could not create topic {}", name, e);
+            return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not create topic " + name + ": " + e.getMessage());
+        }
+        LOG.info("Created topic {} with {} partitions, id {}, overrides {}", name, partitionCount,
+                TopicIds.toText(topic.id()), overrides);
+        return new Outcome(Errors.NONE, null, topic);
+    }
+
+    /** Deletes a topic and its logs. */
+    public synchronized Errors delete(String name) {
+        if (!config.get(BrokerConfig.DELETE_TOPIC_ENABLE)) {
+            return Errors.TOPIC_DELETION_DISABLED;
+        }
+        TopicMetadata topic = byName.remove(name);
+        if (topic == null) {
+            return Errors.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        byId.remove(topic.id());
+        try {
+            store.delete(name);
+            for (int partition = 0; partition < topic.partitions(); partition++) {
+                TopicPartition tp = new TopicPartition(name, partition);
+                Optional<PartitionLog> log = logs.log(tp);
+                if (log.isPresent()) {
+                    TopicStore.deletePartitionMetadata(log.get().dir()); // ours, so the log can remove its directory
+                    logs.deleteLog(tp);
+                }
+            }
+        } catch (IOException e) {
+            LOG.error("Could not delete every file of topic {}", name, e);
+            return Errors.KAFKA_STORAGE_ERROR;
+        }
+        LOG.info("Deleted topic {}", name);
+        return Errors.NONE;
+    }
+
+    /** The log settings of a topic: its overrides on the broker's defaults. */
+    public LogConfig logConfigFor(String topic) {
+        TopicMetadata metadata = byName.get(topic);
+        return TopicConfig.logConfig(config, metadata == null ? Map.of() : metadata.configOverrides());
+    }
+
+    @Override
+    public void close() throws IOException {
+        logs.close();
+    }
+
+    private void createLogs(TopicMetadata topic) throws IOException {
+        for (int partition = 0; partition < topic.partitions(); partition++) {
+            PartitionLog log = logs.getOrCreateLog(new TopicPartition(topic.name(), partition));
+            TopicStore.writePartitionMetadata(log.dir(), topic.id());
+        }
+    }
+
+    /** Kafka's rules for topic names; null if legal. */
+    static String invalidName(String name) {
+        if (name == null || name.isEmpty()) {
+            return "Topic name is illegal, it can't be empty";
+        }
+        if (name.equals(".") || name.equals("..")) {
+            return "Topic name cannot be \".\" or \"..\"";
+        }
+        if (name.length() > MAX_NAME_LENGTH) {
+            return "Topic name is illegal, it can't be longer than " + MAX_NAME_LENGTH + " characters, topic name: "
+                    + name;
+        }
+        if (!LEGAL_NAME.matcher(name).matches()) {
+            return "Topic name \"" + name + "\" is illegal, it contains a character other than ASCII alphanumerics,"
+                    + " '.', '_' and '-'";
+        }
+        return null;
+    }
+
+    /** Kafka refuses names that differ from an existing one only by '.' versus '_' (they share metric names). */
+    private String collidingTopic(String name) {
+        String unified = name.replace('.', '_');
+        List<String> existing = new ArrayList<>(byName.keySet());
+        for (String other : existing) {
+            if (!other.equals(name) && other.replace('.', '_').equals(unified)) {
+                return other;
+            }
+        }
+        return null;
+    }
+}

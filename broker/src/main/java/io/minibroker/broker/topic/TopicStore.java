@@ -1,0 +1,102 @@
+package io.minibroker.broker.topic;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * Where topic definitions survive a restart. Kafka keeps them in its cluster metadata log; a single node keeps
+ * one small file per topic in a hidden directory of the first log dir (ignored by the log manager, whose
+ * partition directories are {@code <topic>-<n>}):
+ * <pre>
+ *   .minibroker-topics/orders.properties
+ *       topic.id=Jm0bqkUeSP2hTq8cXuUaNA
+ *       partitions=3
+ *       config.retention.ms=86400000
+ * </pre>
+ * Each partition directory also gets Kafka's {@code partition.metadata} naming the topic id, as Kafka writes it.
+ * Files are replaced atomically (write, fsync, rename), so a crash leaves the old or the new definition.
+ */
+public final class TopicStore {
+
+    static final String DIR = ".minibroker-topics";
+    static final String PARTITION_METADATA = "partition.metadata";
+    private static final String SUFFIX = ".properties";
+    private static final String CONFIG_PREFIX = "config.";
+
+    private final Path dir;
+
+    public TopicStore(Path firstLogDir) throws IOException {
+        this.dir = Files.createDirectories(firstLogDir.resolve(DIR));
+    }
+
+    public List<TopicMetadata> loadAll() throws IOException {
+        List<TopicMetadata> topics = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String fileName = file.getFileName().toString();
+                if (fileName.endsWith(SUFFIX)) {
+                    topics.add(read(fileName.substring(0, fileName.length() - SUFFIX.length()), file));
+                }
+            }
+        }
+        return topics;
+    }
+
+    public void save(TopicMetadata topic) throws IOException {
+        Properties properties = new Properties();
+        properties.setProperty("topic.id", TopicIds.toText(topic.id()));
+        properties.setProperty("partitions", Integer.toString(topic.partitions()));
+        topic.configOverrides().forEach((key, value) -> properties.setProperty(CONFIG_PREFIX + key, value));
+        Path target = dir.resolve(topic.name() + SUFFIX);
+        Path temporary = dir.resolve(topic.name() + SUFFIX + ".tmp");
+        try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
+            properties.store(writer, null);
+        }
+        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
+        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    public void delete(String topic) throws IOException {
+        Files.deleteIfExists(dir.resolve(topic + SUFFIX));
+    }
+
+    /** Writes Kafka's {@code partition.metadata} into a partition directory. */
+    public static void writePartitionMetadata(Path partitionDir, java.util.UUID topicId) throws IOException {
+        Files.writeString(partitionDir.resolve(PARTITION_METADATA),
+                "version: 0\ntopic_id: " + TopicIds.toText(topicId) + "\n", StandardCharsets.UTF_8);
+    }
+
+    public static void deletePartitionMetadata(Path partitionDir) throws IOException {
+        Files.deleteIfExists(partitionDir.resolve(PARTITION_METADATA));
+    }
+
+    private static TopicMetadata read(String name, Path file) throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        }
+        Map<String, String> overrides = new HashMap<>();
+        for (String key : properties.stringPropertyNames()) {
+            if (key.startsWith(CONFIG_PREFIX)) {
+                overrides.put(key.substring(CONFIG_PREFIX.length()), properties.getProperty(key));
+            }
+        }
+        return new TopicMetadata(name, TopicIds.fromText(properties.getProperty("topic.id")),
+                Integer.parseInt(properties.getProperty("partitions")), overrides);
+    }
+}
