@@ -374,6 +374,9 @@ public final class PartitionLog implements AutoCloseable {
             active = segments.lastEntry().getValue();
             int removed = active.truncateTo(offset);
             logEndOffset = active.nextOffset();
+            // Cutting the whole batch holding the offset can end the log before its start; nothing is then
+            // readable, and the next append starts both again.
+            logStartOffset = Math.min(logStartOffset, logEndOffset);
             recoveryPoint = Math.min(recoveryPoint, logEndOffset);
             log.info("Truncated {} to offset {} ({} bytes cut from the active segment); log end offset now {}",
                     topicPartition, offset, removed, logEndOffset);
