@@ -242,9 +242,10 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * The largest timestamp in the log and the last offset of the batch that holds it (ListOffsets'
-     * MAX_TIMESTAMP); the earliest such batch on ties. Empty when no batch has a timestamp.
+     * MAX_TIMESTAMP); the earliest such batch on ties. Empty when no batch has a timestamp. Under the
+     * writer's lock, since a segment's max timestamp and its offset change together.
      */
-    public Optional<TimestampAndOffset> maxTimestampAndOffset() {
+    public synchronized Optional<TimestampAndOffset> maxTimestampAndOffset() {
         TimestampAndOffset best = null;
         for (LogSegment segment : segments.values()) {
             long timestamp = segment.maxTimestamp();
