@@ -10,11 +10,13 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,21 +142,25 @@ public final class PartitionLog implements AutoCloseable {
         long offsetOfMaxTimestamp = -1;
         long nextOffset = firstOffset;
         RecordBatches batches = RecordBatches.of(records);
-        while (batches.hasNext()) {
-            RecordBatch batch = batches.next();
-            batch.setBaseOffset(nextOffset);
-            batch.setPartitionLeaderEpoch(leaderEpoch);
-            if (logAppendTime >= 0) {
-                batch.setLogAppendTime(logAppendTime);
+        try {
+            while (batches.hasNext()) {
+                RecordBatch batch = batches.next();
+                batch.setBaseOffset(nextOffset);
+                batch.setPartitionLeaderEpoch(leaderEpoch);
+                if (logAppendTime >= 0) {
+                    batch.setLogAppendTime(logAppendTime);
+                }
+                active.append(batch);
+                nextOffset = batch.lastOffset() + 1;
+                if (batch.maxTimestamp() > maxTimestamp) {
+                    maxTimestamp = batch.maxTimestamp();
+                    offsetOfMaxTimestamp = batch.lastOffset();
+                }
             }
-            active.append(batch);
-            nextOffset = batch.lastOffset() + 1;
-            if (batch.maxTimestamp() > maxTimestamp) {
-                maxTimestamp = batch.maxTimestamp();
-                offsetOfMaxTimestamp = batch.lastOffset();
-            }
+        } finally {
+            // If a write failed part way, the batches before it are in the segment: offsets go on from them.
+            logEndOffset = active.nextOffset();
         }
-        logEndOffset = nextOffset;
         unflushedMessages += recordCount;
         if (unflushedMessages >= config.flushIntervalMessages()) {
             flush();
@@ -471,7 +477,11 @@ public final class PartitionLog implements AutoCloseable {
             segment.closeAndDelete();
         }
         segments.clear();
-        Files.deleteIfExists(dir);
+        try (Stream<Path> leftovers = Files.walk(dir)) {
+            for (Path path : leftovers.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
     }
 
     private LogException storageError(String message, IOException cause) {
