@@ -289,9 +289,10 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Deletes whole inactive segments from the start of the log: those below the log start offset, then
-     * those whose largest timestamp is more than {@code retention.ms} old, then the oldest while the log
-     * is more than {@code retention.bytes}. The log start offset moves to the first remaining segment.
+     * Deletes whole segments from the start of the log: inactive ones below the log start offset, then
+     * those whose largest timestamp is more than {@code retention.ms} old (rolling the active segment
+     * first when it has expired too, as Kafka does), then the oldest inactive ones while the log is more
+     * than {@code retention.bytes}. The log start offset moves to the first remaining segment.
      *
      * @return the number of segments deleted
      */
@@ -305,7 +306,14 @@ public final class PartitionLog implements AutoCloseable {
                 deleted++;
             }
             if (config.retentionMs() >= 0) {
-                while (deletable() && now - segments.firstEntry().getValue().largestTimestamp() > config.retentionMs()) {
+                while (now - segments.firstEntry().getValue().largestTimestamp() > config.retentionMs()) {
+                    if (!deletable()) {
+                        if (active.size() == 0) {
+                            break;
+                        }
+                        // Every record has expired: like Kafka, roll so the active segment can go as well.
+                        roll(logEndOffset, now);
+                    }
                     deleteFirstSegment("older than retention.ms " + config.retentionMs());
                     deleted++;
                 }

@@ -394,6 +394,22 @@ class PartitionLogTest {
     }
 
     @Test
+    void whenEveryRecordHasExpiredTheActiveSegmentIsRolledAndDeletedToo() throws IOException {
+        open(small().withRetention(60_000, -1));
+        for (int i = 0; i < 30; i++) {
+            append(log, "x" + i, 5, T0);
+        }
+        clock.set(T0 + 60_001);
+        assertThat(log.deleteOldSegments()).isPositive();
+        assertThat(log.segmentCount()).isEqualTo(1);
+        assertThat(log.logStartOffset()).isEqualTo(150);
+        assertThat(log.logEndOffset()).isEqualTo(150);
+        assertThat(log.size()).isZero();
+        assertThat(log.deleteOldSegments()).isZero();
+        assertThat(append(log, "y", 1, T0 + 60_001).firstOffset()).isEqualTo(150);
+    }
+
+    @Test
     void retentionBySizeDeletesTheOldestSegmentsWhileTheLogIsTooLarge() throws IOException {
         open(small().withRetention(-1, 4096));
         for (int i = 0; i < 100; i++) {
