@@ -47,7 +47,7 @@ public record LogConfig(
         if (segmentBytes < RecordBatch.HEADER_BYTES) {
             throw new IllegalArgumentException("segment.bytes " + segmentBytes + " cannot hold a single batch");
         }
-        if (segmentMs <= 0 || indexIntervalBytes < 0 || segmentIndexBytes < OffsetIndex.ENTRY_BYTES
+        if (segmentMs <= 0 || indexIntervalBytes < 0 || segmentIndexBytes < TimeIndex.ENTRY_BYTES
                 || maxMessageBytes <= 0 || flushIntervalMessages <= 0 || flushIntervalMs <= 0) {
             throw new IllegalArgumentException("invalid log config " + "segment.ms=" + segmentMs
                     + " index.interval.bytes=" + indexIntervalBytes + " segment.index.bytes=" + segmentIndexBytes

@@ -293,6 +293,30 @@ class PartitionLogTest {
     }
 
     @Test
+    void rollsWhenTheOffsetIndexIsFull() throws IOException {
+        // Room for 3 offset index entries (and 2 time index ones); an entry per batch (interval 0) after
+        // the first. One timestamp throughout, so the time index takes a single entry and stays below its limit.
+        open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
+                0, 3 * OffsetIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE));
+        for (int i = 0; i < 5; i++) {
+            append(log, "i" + i, 1, T0);
+        }
+        assertThat(log.segmentBaseOffsets()).toIterable().containsExactly(0L, 4L);
+        assertThat(Files.size(log.dir().resolve(LogSegment.fileName(0, ".index")))).isEqualTo(3 * OffsetIndex.ENTRY_BYTES);
+    }
+
+    @Test
+    void rollsWhenTheTimeIndexIsFull() throws IOException {
+        // Room for 2 time index entries; rising timestamps add one at every index point.
+        open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
+                0, 2 * TimeIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE));
+        for (int i = 0; i < 4; i++) {
+            append(log, "i" + i, 1, T0 + i);
+        }
+        assertThat(log.segmentBaseOffsets()).toIterable().containsExactly(0L, 3L);
+    }
+
+    @Test
     void everyOffsetIsFoundThroughTheSparseIndex() throws IOException {
         open(LogConfig.defaults().withSegmentBytes(64 * 1024).withIndexIntervalBytes(200));
         int batches = 300;
