@@ -21,7 +21,11 @@ abstract class IndexFile implements AutoCloseable {
     private final int entryBytes;
     /** Reused for every entry written; the single writer of a partition owns it. */
     private final ByteBuffer entryBuffer;
-    private int entries;
+    /**
+     * Volatile because readers search the subclasses' arrays alongside the writer: an entry's array slots
+     * are filled before this count moves, so a reader that reads the count first sees them.
+     */
+    private volatile int entries;
 
     IndexFile(Path path, int entryBytes) throws IOException {
         this.path = path;

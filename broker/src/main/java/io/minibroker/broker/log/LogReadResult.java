@@ -2,15 +2,15 @@ package io.minibroker.broker.log;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.FileRegion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 
 /**
- * Where the bytes of a fetch are: a region of one segment file, to be sent as is. The network layer wraps
- * it in a file region for {@code sendfile}; note that Netty's {@code DefaultFileRegion} closes its channel
- * when released, so it must be given a subclass whose {@code deallocate()} leaves the segment's channel
- * open. {@link #readInto} copies the bytes into a buffer instead, for tests and paths that must look inside.
+ * Where the bytes of a fetch are: a region of one segment file, to be sent as is. {@link #toFileRegion()}
+ * gives the network layer a Netty file region for {@code sendfile}, without the bytes passing through the
+ * heap; {@link #readInto} copies them into a buffer instead, for tests and paths that must look inside.
  * Like Kafka's, the region may end with part of a batch when {@code maxBytes} cuts it; clients skip it.
  *
  * @param channel     the segment file; shared, never closed by the reader
@@ -24,6 +24,17 @@ public record LogReadResult(FileChannel channel, long position, int length, long
 
     public boolean isEmpty() {
         return length == 0;
+    }
+
+    /**
+     * The region as a Netty {@link FileRegion} to write to a channel; releasing it (as writing does) leaves
+     * the segment's file open.
+     */
+    public FileRegion toFileRegion() {
+        if (isEmpty()) {
+            throw new IllegalStateException("an empty read has no file region");
+        }
+        return new SegmentFileRegion(channel, position, length);
     }
 
     /** The bytes, copied into a new buffer from {@code alloc} that the caller releases. */

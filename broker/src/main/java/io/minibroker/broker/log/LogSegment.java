@@ -44,7 +44,8 @@ final class LogSegment implements AutoCloseable {
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
     private final int indexIntervalBytes;
-    private final int maxIndexEntries;
+    private final int maxOffsetIndexEntries;
+    private final int maxTimeIndexEntries;
     /** When the segment was made or opened: the roll clock for batches without timestamps, as in Kafka. */
     private final long createdMs;
     /** The writer's header scratch; readers bring their own. */
@@ -71,7 +72,9 @@ final class LogSegment implements AutoCloseable {
         this.offsetIndex = OffsetIndex.open(dir.resolve(fileName(baseOffset, INDEX_SUFFIX)), baseOffset, fileSize);
         this.timeIndex = TimeIndex.open(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX)), baseOffset);
         this.indexIntervalBytes = config.indexIntervalBytes();
-        this.maxIndexEntries = config.segmentIndexBytes() / OffsetIndex.ENTRY_BYTES;
+        // segment.index.bytes bounds each index file, as it bounds Kafka's preallocated ones.
+        this.maxOffsetIndexEntries = config.segmentIndexBytes() / OffsetIndex.ENTRY_BYTES;
+        this.maxTimeIndexEntries = config.segmentIndexBytes() / TimeIndex.ENTRY_BYTES;
         this.createdMs = nowMs;
     }
 
@@ -236,8 +239,8 @@ final class LogSegment implements AutoCloseable {
         long waited = firstBatchMaxTimestamp >= 0 ? incomingMaxTimestamp - firstBatchMaxTimestamp : nowMs - createdMs;
         return size > config.segmentBytes() - bytes
                 || waited > config.segmentMs()
-                || offsetIndex.entries() >= maxIndexEntries
-                || timeIndex.entries() >= maxIndexEntries
+                || offsetIndex.entries() >= maxOffsetIndexEntries
+                || timeIndex.entries() >= maxTimeIndexEntries
                 || lastOffset - baseOffset > Integer.MAX_VALUE;
     }
 

@@ -123,7 +123,8 @@ final class OffsetIndex extends IndexFile {
             return -1;
         }
         int target = (int) Math.min(relative, Integer.MAX_VALUE);
-        int slot = Arrays.binarySearch(relativeOffsets, 0, entries(), target);
+        int count = entries();
+        int slot = Arrays.binarySearch(relativeOffsets, 0, count, target);
         return slot >= 0 ? slot : -slot - 2;
     }
 }

@@ -10,11 +10,13 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,21 +142,25 @@ public final class PartitionLog implements AutoCloseable {
         long offsetOfMaxTimestamp = -1;
         long nextOffset = firstOffset;
         RecordBatches batches = RecordBatches.of(records);
-        while (batches.hasNext()) {
-            RecordBatch batch = batches.next();
-            batch.setBaseOffset(nextOffset);
-            batch.setPartitionLeaderEpoch(leaderEpoch);
-            if (logAppendTime >= 0) {
-                batch.setLogAppendTime(logAppendTime);
+        try {
+            while (batches.hasNext()) {
+                RecordBatch batch = batches.next();
+                batch.setBaseOffset(nextOffset);
+                batch.setPartitionLeaderEpoch(leaderEpoch);
+                if (logAppendTime >= 0) {
+                    batch.setLogAppendTime(logAppendTime);
+                }
+                active.append(batch);
+                nextOffset = batch.lastOffset() + 1;
+                if (batch.maxTimestamp() > maxTimestamp) {
+                    maxTimestamp = batch.maxTimestamp();
+                    offsetOfMaxTimestamp = batch.lastOffset();
+                }
             }
-            active.append(batch);
-            nextOffset = batch.lastOffset() + 1;
-            if (batch.maxTimestamp() > maxTimestamp) {
-                maxTimestamp = batch.maxTimestamp();
-                offsetOfMaxTimestamp = batch.lastOffset();
-            }
+        } finally {
+            // If a write failed part way, the batches before it are in the segment: offsets go on from them.
+            logEndOffset = active.nextOffset();
         }
-        logEndOffset = nextOffset;
         unflushedMessages += recordCount;
         if (unflushedMessages >= config.flushIntervalMessages()) {
             flush();
@@ -242,9 +248,10 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * The largest timestamp in the log and the last offset of the batch that holds it (ListOffsets'
-     * MAX_TIMESTAMP); the earliest such batch on ties. Empty when no batch has a timestamp.
+     * MAX_TIMESTAMP); the earliest such batch on ties. Empty when no batch has a timestamp. Under the
+     * writer's lock, since a segment's max timestamp and its offset change together.
      */
-    public Optional<TimestampAndOffset> maxTimestampAndOffset() {
+    public synchronized Optional<TimestampAndOffset> maxTimestampAndOffset() {
         TimestampAndOffset best = null;
         for (LogSegment segment : segments.values()) {
             long timestamp = segment.maxTimestamp();
@@ -282,9 +289,10 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Deletes whole inactive segments from the start of the log: those below the log start offset, then
-     * those whose largest timestamp is more than {@code retention.ms} old, then the oldest while the log
-     * is more than {@code retention.bytes}. The log start offset moves to the first remaining segment.
+     * Deletes whole segments from the start of the log: inactive ones below the log start offset, then
+     * those whose largest timestamp is more than {@code retention.ms} old (rolling the active segment
+     * first when it has expired too, as Kafka does), then the oldest inactive ones while the log is more
+     * than {@code retention.bytes}. The log start offset moves to the first remaining segment.
      *
      * @return the number of segments deleted
      */
@@ -298,7 +306,14 @@ public final class PartitionLog implements AutoCloseable {
                 deleted++;
             }
             if (config.retentionMs() >= 0) {
-                while (deletable() && now - segments.firstEntry().getValue().largestTimestamp() > config.retentionMs()) {
+                while (now - segments.firstEntry().getValue().largestTimestamp() > config.retentionMs()) {
+                    if (!deletable()) {
+                        if (active.size() == 0) {
+                            break;
+                        }
+                        // Every record has expired: like Kafka, roll so the active segment can go as well.
+                        roll(logEndOffset, now);
+                    }
                     deleteFirstSegment("older than retention.ms " + config.retentionMs());
                     deleted++;
                 }
@@ -374,6 +389,9 @@ public final class PartitionLog implements AutoCloseable {
             active = segments.lastEntry().getValue();
             int removed = active.truncateTo(offset);
             logEndOffset = active.nextOffset();
+            // Cutting the whole batch holding the offset can end the log before its start; nothing is then
+            // readable, and the next append starts both again.
+            logStartOffset = Math.min(logStartOffset, logEndOffset);
             recoveryPoint = Math.min(recoveryPoint, logEndOffset);
             log.info("Truncated {} to offset {} ({} bytes cut from the active segment); log end offset now {}",
                     topicPartition, offset, removed, logEndOffset);
@@ -467,7 +485,11 @@ public final class PartitionLog implements AutoCloseable {
             segment.closeAndDelete();
         }
         segments.clear();
-        Files.deleteIfExists(dir);
+        try (Stream<Path> leftovers = Files.walk(dir)) {
+            for (Path path : leftovers.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
     }
 
     private LogException storageError(String message, IOException cause) {

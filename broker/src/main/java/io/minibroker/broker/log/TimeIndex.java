@@ -13,13 +13,16 @@ import java.util.Arrays;
  * both columns increase.
  *
  * <pre>
- * segment base 100; batches 100-104 max ts 1000, 105-109 max ts 900, 110-119 max ts 1500, 120-129 max ts 1600
- * 00000000000000000100.timeindex: [1000 | 4] [1500 | 19] (entries were due after the 1st and 3rd batches;
- *                                                        the 2nd did not raise the max)
+ * segment base 100; batches 100-104 (max ts 1000), 105-109 (900), 110-119 (1500), 120-129 (1600);
+ * index points (every index.interval.bytes) fall on the 2nd and 3rd batches
+ * 00000000000000000100.timeindex: [1000 | 4] [1500 | 19]
  * </pre>
- * To find the first record with a timestamp of at least 1200, {@code lookup(1200)} returns the last entry
- * below 1200, (1000, 104): nothing up to offset 104 can qualify, so the scan starts at the batch holding
- * 104 and moves forward to the first batch whose max timestamp reaches 1200.
+ * At the 2nd batch the running max is still 1000, reached at offset 104; at the 3rd it has grown to 1500
+ * at 119. The 4th batch raised it to 1600 but was no index point; that entry waits for the next point, or
+ * for the roll, which writes the segment's final max. To find the first record with a timestamp of at
+ * least 1200, {@link #lastOffsetBefore}(1200) returns 104: no record up to 104 qualifies, so the scan of
+ * batch headers starts at the indexed batch at or before 104 and stops at the first batch whose max
+ * timestamp reaches 1200 (110-119).
  */
 final class TimeIndex extends IndexFile {
     static final int ENTRY_BYTES = 12;

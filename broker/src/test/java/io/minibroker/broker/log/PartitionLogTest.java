@@ -11,12 +11,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.FileRegion;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,6 +132,28 @@ class PartitionLogTest {
     }
 
     @Test
+    void aReadCanBeSentAsAFileRegionThatLeavesTheSegmentOpen() throws IOException {
+        open(LogConfig.defaults());
+        append(log, "a", 3, T0);
+        append(log, "b", 3, T0);
+        LogReadResult read = log.read(3, 1 << 20, true, Long.MAX_VALUE);
+        ByteBuf expected = read.readInto(TestBatches.ALLOC);
+
+        FileRegion region = read.toFileRegion();
+        ByteArrayOutputStream sent = new ByteArrayOutputStream();
+        WritableByteChannel target = Channels.newChannel(sent);
+        while (region.transferred() < region.count()) {
+            region.transferTo(target, region.transferred());
+        }
+        assertThat(region.release()).isTrue();
+
+        assertThat(sent.toByteArray()).isEqualTo(ByteBufUtil.getBytes(expected));
+        expected.release();
+        assertThat(read.channel().isOpen()).isTrue();
+        assertThat(decode(log.read(0, 1 << 20, true, Long.MAX_VALUE))).hasSize(6);
+    }
+
+    @Test
     void readsStopBeforeTheMaxOffset() throws IOException {
         open(LogConfig.defaults());
         append(log, "a", 3, T0);
@@ -133,6 +164,37 @@ class PartitionLogTest {
         assertThat(baseOffsets(log.read(0, 1 << 20, true, 5))).containsExactly(0L);
         assertThat(log.read(6, 1 << 20, true, 6).isEmpty()).isTrue();
         assertThat(log.read(9, 1 << 20, true, Long.MAX_VALUE).isEmpty()).isTrue();
+    }
+
+    @Test
+    void readersAlongsideTheWriterSeeOnlyWholeAppendedBatches() throws Exception {
+        open(small());
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicBoolean done = new AtomicBoolean();
+        Thread reader = new Thread(() -> {
+            try {
+                while (!done.get()) {
+                    long end = log.logEndOffset();
+                    if (end > 0) {
+                        long offset = ThreadLocalRandom.current().nextLong(end);
+                        List<TestBatches.Entry> read = decode(log.read(offset, 1 << 16, true, end));
+                        assertThat(read).isNotEmpty();
+                        assertThat(read.get(read.size() - 1).offset()).isLessThan(end);
+                        assertThat(read).anyMatch(e -> e.offset() == offset);
+                    }
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        reader.start();
+        for (int i = 0; i < 500; i++) {
+            append(log, "c" + i, 1 + i % 3, T0 + i);
+        }
+        done.set(true);
+        reader.join();
+        assertThat(failure.get()).isNull();
+        assertThat(log.segmentCount()).isGreaterThan(5);
     }
 
     @Test
@@ -155,7 +217,6 @@ class PartitionLogTest {
                 .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.CORRUPT_MESSAGE));
         corrupt.release();
 
-        log.updateConfig(LogConfig.defaults().withSegmentBytes(4096));
         ByteBuf large = batch("big", 1, T0);
         log.updateConfig(new LogConfig(4096, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 70, 4096,
                 LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE, Long.MAX_VALUE));
@@ -232,6 +293,30 @@ class PartitionLogTest {
     }
 
     @Test
+    void rollsWhenTheOffsetIndexIsFull() throws IOException {
+        // Room for 3 offset index entries (and 2 time index ones); an entry per batch (interval 0) after
+        // the first. One timestamp throughout, so the time index takes a single entry and stays below its limit.
+        open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
+                0, 3 * OffsetIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE));
+        for (int i = 0; i < 5; i++) {
+            append(log, "i" + i, 1, T0);
+        }
+        assertThat(log.segmentBaseOffsets()).toIterable().containsExactly(0L, 4L);
+        assertThat(Files.size(log.dir().resolve(LogSegment.fileName(0, ".index")))).isEqualTo(3 * OffsetIndex.ENTRY_BYTES);
+    }
+
+    @Test
+    void rollsWhenTheTimeIndexIsFull() throws IOException {
+        // Room for 2 time index entries; rising timestamps add one at every index point.
+        open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
+                0, 2 * TimeIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE));
+        for (int i = 0; i < 4; i++) {
+            append(log, "i" + i, 1, T0 + i);
+        }
+        assertThat(log.segmentBaseOffsets()).toIterable().containsExactly(0L, 3L);
+    }
+
+    @Test
     void everyOffsetIsFoundThroughTheSparseIndex() throws IOException {
         open(LogConfig.defaults().withSegmentBytes(64 * 1024).withIndexIntervalBytes(200));
         int batches = 300;
@@ -267,8 +352,7 @@ class PartitionLogTest {
     @Test
     void findsARecordInsideABatchByItsOwnTimestamp() throws IOException {
         open(LogConfig.defaults());
-        io.minibroker.protocol.record.RecordBatchBuilder builder = new io.minibroker.protocol.record.RecordBatchBuilder(
-                TestBatches.ALLOC, CompressionType.LZ4, 0, T0);
+        RecordBatchBuilder builder = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.LZ4, 0, T0);
         for (int i = 0; i < 5; i++) {
             builder.append(T0 + 100L * i, null, new byte[] {(byte) i}, List.of());
         }
@@ -331,6 +415,22 @@ class PartitionLogTest {
         assertThat(log.logStartOffset()).isEqualTo(200);
         assertThat(readAll(log)).extracting(TestBatches.Entry::value).startsWith("new0-0");
         assertThatThrownBy(() -> log.read(0, 100, true, Long.MAX_VALUE)).isInstanceOf(LogException.class);
+    }
+
+    @Test
+    void whenEveryRecordHasExpiredTheActiveSegmentIsRolledAndDeletedToo() throws IOException {
+        open(small().withRetention(60_000, -1));
+        for (int i = 0; i < 30; i++) {
+            append(log, "x" + i, 5, T0);
+        }
+        clock.set(T0 + 60_001);
+        assertThat(log.deleteOldSegments()).isPositive();
+        assertThat(log.segmentCount()).isEqualTo(1);
+        assertThat(log.logStartOffset()).isEqualTo(150);
+        assertThat(log.logEndOffset()).isEqualTo(150);
+        assertThat(log.size()).isZero();
+        assertThat(log.deleteOldSegments()).isZero();
+        assertThat(append(log, "y", 1, T0 + 60_001).firstOffset()).isEqualTo(150);
     }
 
     @Test

@@ -1,0 +1,142 @@
+package io.minibroker.broker.log;
+
+import static io.minibroker.broker.log.TestBatches.append;
+import static io.minibroker.broker.log.TestBatches.readAll;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LogManagerTest {
+    private static final long T0 = 1_700_000_000_000L;
+    private static final List<TopicPartition> PARTITIONS = List.of(
+            new TopicPartition("orders", 0), new TopicPartition("orders", 1),
+            new TopicPartition("my-topic", 3), new TopicPartition("a-b-c", 10));
+
+    @TempDir
+    Path dirA;
+    @TempDir
+    Path dirB;
+    private final MutableClock clock = new MutableClock(T0);
+
+    private LogManager manager() {
+        LogConfig config = LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(200);
+        return new LogManager(List.of(dirA, dirB), topic -> config, clock);
+    }
+
+    private Map<TopicPartition, List<TestBatches.Entry>> fill(LogManager manager) throws IOException {
+        Map<TopicPartition, List<TestBatches.Entry>> contents = new HashMap<>();
+        for (TopicPartition tp : PARTITIONS) {
+            PartitionLog log = manager.getOrCreateLog(tp);
+            for (int i = 0; i < 30; i++) {
+                append(log, tp + "/" + i, 2, T0 + i);
+            }
+            contents.put(tp, readAll(log));
+        }
+        return contents;
+    }
+
+    @Test
+    void reopensEveryPartitionAfterACleanClose() throws IOException {
+        LogManager manager = manager();
+        manager.startup();
+        Map<TopicPartition, List<TestBatches.Entry>> contents = fill(manager);
+        manager.getOrCreateLog(PARTITIONS.get(0)).deleteRecordsBefore(7);
+        manager.close();
+
+        assertThat(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
+        assertThat(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
+        // New partitions were spread over both directories.
+        assertThat(dirA.resolve("orders-0")).isDirectory();
+        assertThat(dirB.resolve("orders-1")).isDirectory();
+        Map<TopicPartition, Long> recoveryPoints = new HashMap<>();
+        recoveryPoints.putAll(new OffsetCheckpointFile(dirA.resolve(OffsetCheckpointFile.RECOVERY_POINT)).read());
+        recoveryPoints.putAll(new OffsetCheckpointFile(dirB.resolve(OffsetCheckpointFile.RECOVERY_POINT)).read());
+        assertThat(recoveryPoints).containsOnlyKeys(PARTITIONS).containsValue(60L);
+        assertThat(new OffsetCheckpointFile(dirA.resolve(OffsetCheckpointFile.LOG_START_OFFSET)).read())
+                .containsEntry(PARTITIONS.get(0), 7L);
+
+        LogManager reopened = manager();
+        reopened.startup();
+        assertThat(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).doesNotExist();
+        assertThat(reopened.allLogs()).hasSize(PARTITIONS.size());
+        for (TopicPartition tp : PARTITIONS) {
+            PartitionLog log = reopened.log(tp).orElseThrow();
+            assertThat(log.logEndOffset()).isEqualTo(60);
+            List<TestBatches.Entry> expected = contents.get(tp).stream().filter(e -> e.offset() >= log.logStartOffset()).toList();
+            assertThat(readAll(log)).isEqualTo(expected);
+        }
+        assertThat(reopened.log(PARTITIONS.get(0)).orElseThrow().logStartOffset()).isEqualTo(7);
+        reopened.close();
+    }
+
+    @Test
+    void recoversPartitionsAfterAnUncleanShutdown() throws IOException {
+        LogManager manager = manager();
+        manager.startup();
+        Map<TopicPartition, List<TestBatches.Entry>> contents = fill(manager);
+        manager.close();
+        // As if the broker had died: no marker, and a torn tail on one partition.
+        Files.delete(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
+        Files.delete(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
+        new OffsetCheckpointFile(dirA.resolve(OffsetCheckpointFile.RECOVERY_POINT)).write(Map.of());
+        new OffsetCheckpointFile(dirB.resolve(OffsetCheckpointFile.RECOVERY_POINT)).write(Map.of());
+        TopicPartition torn = new TopicPartition("my-topic", 3);
+        Path partitionDir = Files.exists(dirA.resolve(torn.dirName())) ? dirA.resolve(torn.dirName()) : dirB.resolve(torn.dirName());
+        Path lastSegment;
+        try (var files = Files.list(partitionDir)) {
+            lastSegment = files.filter(p -> p.toString().endsWith(".log")).sorted().reduce((a, b) -> b).orElseThrow();
+        }
+        try (FileChannel channel = FileChannel.open(lastSegment, StandardOpenOption.WRITE)) {
+            channel.truncate(channel.size() - 3);
+        }
+
+        LogManager reopened = manager();
+        reopened.startup();
+        for (TopicPartition tp : PARTITIONS) {
+            PartitionLog log = reopened.log(tp).orElseThrow();
+            long expectedEnd = tp.equals(torn) ? 58 : 60;
+            assertThat(log.logEndOffset()).as(tp.toString()).isEqualTo(expectedEnd);
+            assertThat(readAll(log)).isEqualTo(contents.get(tp).subList(0, (int) expectedEnd));
+        }
+        reopened.close();
+    }
+
+    @Test
+    void deletesAPartitionLogAndItsDirectory() throws IOException {
+        LogManager manager = manager();
+        manager.startup();
+        fill(manager);
+        TopicPartition tp = PARTITIONS.get(2);
+        Path dir = manager.log(tp).orElseThrow().dir();
+
+        assertThat(manager.deleteLog(tp)).isTrue();
+        assertThat(dir).doesNotExist();
+        assertThat(manager.log(tp)).isEmpty();
+        assertThat(manager.deleteLog(tp)).isFalse();
+        manager.close();
+
+        LogManager reopened = manager();
+        reopened.startup();
+        assertThat(reopened.log(tp)).isEmpty();
+        assertThat(reopened.allLogs()).hasSize(PARTITIONS.size() - 1);
+        reopened.close();
+    }
+
+    @Test
+    void ignoresDirectoriesThatAreNotPartitions() throws IOException {
+        Files.createDirectories(dirA.resolve("not a partition"));
+        LogManager manager = manager();
+        manager.startup();
+        assertThat(manager.allLogs()).isEmpty();
+        manager.close();
+    }
+}
