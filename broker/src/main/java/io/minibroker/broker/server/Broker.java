@@ -4,6 +4,7 @@ import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.CreateTopicsHandler;
 import io.minibroker.broker.api.DeleteTopicsHandler;
 import io.minibroker.broker.api.DescribeClusterHandler;
+import io.minibroker.broker.api.ListOffsetsHandler;
 import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
 import io.minibroker.broker.api.SupportedApis;
@@ -11,7 +12,13 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
+import io.minibroker.broker.fetch.DelayedFetch;
+import io.minibroker.broker.fetch.FetchHandler;
+import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.purgatory.Purgatory;
+import io.minibroker.purgatory.PurgatoryMeters;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.minibroker.broker.network.ChannelSetup;
@@ -50,6 +57,8 @@ public final class Broker implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private PrometheusEndpoint metricsEndpoint;
     private TopicRegistry topics;
+    private Purgatory<DelayedProduce> producePurgatory;
+    private Purgatory<DelayedFetch> fetchPurgatory;
 
     private Broker(BrokerConfig config) {
         this.config = config;
@@ -83,12 +92,22 @@ public final class Broker implements AutoCloseable {
         int nodeId = config.get(BrokerConfig.NODE_ID);
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         LocalNode node = new LocalNode(nodeId, clusterId, this::advertisedListeners);
+        producePurgatory = ProduceHandler.newPurgatory(config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS));
+        fetchPurgatory = FetchHandler.newPurgatory(config.get(BrokerConfig.FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
+        new PurgatoryMeters(producePurgatory).bindTo(registry);
+        new PurgatoryMeters(fetchPurgatory).bindTo(registry);
         SupportedApis apis = new SupportedApis();
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
                 .add(ApiKey.METADATA, new MetadataHandler(node, topics, config))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(node))
                 .add(ApiKey.CREATE_TOPICS, new CreateTopicsHandler(topics, node, config))
-                .add(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(topics));
+                .add(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(topics))
+                // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
+                // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
+                .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
+                        new ProduceHandler(topics, producePurgatory, fetchPurgatory))
+                .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
+                .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics));
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptors, workers)
@@ -132,6 +151,18 @@ public final class Broker implements AutoCloseable {
     }
 
 
+    /** Expires what still waits (its connection is gone already); nothing is answered twice. */
+    private static void closePurgatory(Purgatory<?> purgatory) {
+        if (purgatory == null) {
+            return;
+        }
+        try {
+            purgatory.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** The broker's meters (also served at {@code metrics.port} when it is set). */
     public PrometheusMeterRegistry meterRegistry() {
         return registry;
@@ -156,6 +187,8 @@ public final class Broker implements AutoCloseable {
         }
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        closePurgatory(producePurgatory);
+        closePurgatory(fetchPurgatory);
         if (topics != null) {
             try {
                 topics.close(); // after the network: no request can touch a log while it closes

@@ -82,6 +82,22 @@ public final class TopicRegistry implements AutoCloseable {
         return logs;
     }
 
+    /** The log of an existing partition of an existing topic. */
+    public Optional<PartitionLog> partitionLog(TopicMetadata topic, int partition) {
+        if (partition < 0 || partition >= topic.partitions()) {
+            return Optional.empty();
+        }
+        return logs.log(new TopicPartition(topic.name(), partition));
+    }
+
+    /**
+     * The topic a produce or fetch names: by id from the version that carries ids ({@code byId}), else by name.
+     * Empty if unknown; the caller answers UNKNOWN_TOPIC_ID or UNKNOWN_TOPIC_OR_PARTITION accordingly.
+     */
+    public Optional<TopicMetadata> resolve(boolean byId, String name, UUID id) {
+        return byId ? get(id) : name == null ? Optional.empty() : get(name);
+    }
+
     /**
      * Creates a topic. {@code partitions} and {@code replicationFactor} of -1 take the broker's defaults
      * ({@code num.partitions}, {@code default.replication.factor}).

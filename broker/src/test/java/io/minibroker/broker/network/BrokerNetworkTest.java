@@ -70,7 +70,10 @@ class BrokerNetworkTest {
             assertThat(view.errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(view.apiKeys()).extracting(ApiVersionsResponseView.ApiVersion::apiKey)
                     .containsExactlyInAnyOrder(ApiKey.API_VERSIONS.id(), ApiKey.METADATA.id(),
-                            ApiKey.DESCRIBE_CLUSTER.id(), ApiKey.CREATE_TOPICS.id(), ApiKey.DELETE_TOPICS.id());
+                            ApiKey.DESCRIBE_CLUSTER.id(), ApiKey.CREATE_TOPICS.id(), ApiKey.DELETE_TOPICS.id(),
+                            ApiKey.PRODUCE.id(), ApiKey.FETCH.id(), ApiKey.LIST_OFFSETS.id());
+            assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
+                    .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
     }
 
@@ -83,7 +86,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(5);
+            assertThat(view.apiKeys()).hasSize(8);
         }
     }
 
@@ -224,6 +227,16 @@ class BrokerNetworkTest {
         try (RawClient client = new RawClient(port)) {
             client.send(RawClient.request(ApiKey.HEARTBEAT, (short) 4, 1, ApiKey.HEARTBEAT.request().newMessage()
                     .set("GroupId", "g").set("MemberId", "m")));
+            assertThat(client.closedByBroker()).isTrue();
+        }
+    }
+
+    @Test
+    void produceVersionsBelowThreeAreAdvertisedButRefused() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            byte[] produceV3 = RawClient.request(ApiKey.PRODUCE, (short) 3, 1, ApiKey.PRODUCE.request().newMessage()
+                    .set("Acks", (short) 1).set("TimeoutMs", 1000));
+            client.send(withVersion(produceV3, (short) 2));
             assertThat(client.closedByBroker()).isTrue();
         }
     }

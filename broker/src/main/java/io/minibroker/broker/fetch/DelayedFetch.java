@@ -1,0 +1,38 @@
+package io.minibroker.broker.fetch;
+
+import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.DelayedOperation;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A fetch waiting for {@code MinBytes} of new data or {@code MaxWaitMs}, watched on each of its partitions: an
+ * append to any of them checks it at once, so a long-polling consumer gets new records within the append's own
+ * request, not at the end of its wait.
+ */
+public final class DelayedFetch extends DelayedOperation {
+
+    private final FetchPlan plan;
+    private final CompletableFuture<Struct> answer;
+
+    DelayedFetch(long maxWaitMs, FetchPlan plan, CompletableFuture<Struct> answer) {
+        super(maxWaitMs);
+        this.plan = plan;
+        this.answer = answer;
+    }
+
+    @Override
+    public boolean tryComplete() {
+        return FetchReader.available(plan) >= plan.minBytes() && forceComplete();
+    }
+
+    @Override
+    protected void onComplete() {
+        answer.complete(FetchReader.read(plan).response());
+    }
+
+    @Override
+    protected void onExpiration() {
+        // Counted by the purgatory's expiration meter; the answer is whatever arrived, possibly nothing.
+    }
+}

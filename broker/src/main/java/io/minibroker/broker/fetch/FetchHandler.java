@@ -1,0 +1,59 @@
+package io.minibroker.broker.fetch;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.Purgatory;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Fetch: answers at once when there is at least {@code MinBytes} of data, a partition that cannot be read, or
+ * no wait allowed; otherwise parks the fetch in the fetch purgatory, keyed by its partitions, until an append brings
+ * enough data or {@code MaxWaitMs} passes.
+ *
+ * <p>Fetch sessions (KIP-227) are declined the way Kafka declines them: every response carries session id 0,
+ * so clients send full fetches; a request naming a session we never gave gets FETCH_SESSION_ID_NOT_FOUND.
+ */
+public final class FetchHandler implements ApiHandler {
+
+    private static final int SESSIONS_FROM_VERSION = 7;
+
+    private final TopicRegistry topics;
+    private final Purgatory<DelayedFetch> purgatory;
+
+    public FetchHandler(TopicRegistry topics, Purgatory<DelayedFetch> purgatory) {
+        this.topics = topics;
+        this.purgatory = purgatory;
+    }
+
+    /** A purgatory for parked fetches, as the broker names it. */
+    public static Purgatory<DelayedFetch> newPurgatory(int purgeInterval) {
+        return Purgatory.builder("Fetch").purgeInterval(purgeInterval).build();
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        if (request.version() >= SESSIONS_FROM_VERSION && request.body().getInt32("SessionId") != 0) {
+            return CompletableFuture.completedFuture(ApiKey.FETCH.response().newMessage()
+                    .set("ErrorCode", Errors.FETCH_SESSION_ID_NOT_FOUND.code()));
+        }
+        FetchPlan plan = FetchPlan.of(request, topics);
+        int maxWaitMs = request.body().getInt32("MaxWaitMs");
+        List<PartitionLog> logs = plan.logs();
+        if (maxWaitMs <= 0 || logs.isEmpty() || plan.hasErrors() || FetchReader.available(plan) >= plan.minBytes()) {
+            return CompletableFuture.completedFuture(FetchReader.read(plan).response());
+        }
+        CompletableFuture<Struct> answer = new CompletableFuture<>();
+        purgatory.tryCompleteElseWatch(new DelayedFetch(maxWaitMs, plan, answer),
+                logs.stream().map(PartitionLog::topicPartition).toList());
+        return answer;
+    }
+}

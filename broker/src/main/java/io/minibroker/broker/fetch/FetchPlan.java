@@ -1,0 +1,69 @@
+package io.minibroker.broker.fetch;
+
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * A fetch request resolved against the topics: for each requested partition, its log (or the error that
+ * replaces it) and where to read. Built once; both the immediate answer and a parked fetch read from it.
+ */
+record FetchPlan(short version, int minBytes, int maxBytes, List<TopicPlan> topics) {
+
+    private static final int TOPIC_IDS_FROM_VERSION = 13;
+
+    record TopicPlan(String name, UUID id, List<PartitionPlan> partitions) {
+    }
+
+    record PartitionPlan(int index, long fetchOffset, int maxBytes, PartitionLog log, Errors error) {
+    }
+
+    static FetchPlan of(Request request, TopicRegistry registry) {
+        Struct body = request.body();
+        boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
+        List<TopicPlan> topics = new ArrayList<>();
+        for (Struct topic : body.getStructs("Topics")) {
+            String name = byId ? null : topic.getString("Topic");
+            UUID id = byId ? topic.getUuid("TopicId") : null;
+            Optional<TopicMetadata> metadata = registry.resolve(byId, name, id);
+            List<PartitionPlan> partitions = new ArrayList<>();
+            for (Struct partition : topic.getStructs("Partitions")) {
+                int index = partition.getInt32("Partition");
+                Optional<PartitionLog> log = metadata.flatMap(t -> registry.partitionLog(t, index));
+                Errors error = log.isPresent() ? Errors.NONE
+                        : byId && metadata.isEmpty() ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                partitions.add(new PartitionPlan(index, partition.getInt64("FetchOffset"),
+                        partition.getInt32("PartitionMaxBytes"), log.orElse(null), error));
+            }
+            topics.add(new TopicPlan(name, id, partitions));
+        }
+        int maxBytes = request.version() >= 3 ? body.getInt32("MaxBytes") : Integer.MAX_VALUE;
+        return new FetchPlan(request.version(), body.getInt32("MinBytes"), maxBytes, topics);
+    }
+
+    /** Whether some partition cannot be read at all (unknown topic or partition): Kafka answers such a fetch now. */
+    boolean hasErrors() {
+        return topics.stream().flatMap(t -> t.partitions().stream()).anyMatch(p -> p.error() != Errors.NONE);
+    }
+
+    /** Every partition that has a log: the keys a parked fetch is watched on. */
+    List<PartitionLog> logs() {
+        List<PartitionLog> logs = new ArrayList<>();
+        for (TopicPlan topic : topics) {
+            for (PartitionPlan partition : topic.partitions()) {
+                if (partition.log() != null) {
+                    logs.add(partition.log());
+                }
+            }
+        }
+        return logs;
+    }
+}

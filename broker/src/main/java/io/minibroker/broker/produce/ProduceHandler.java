@@ -1,0 +1,135 @@
+package io.minibroker.broker.produce;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.fetch.DelayedFetch;
+import io.minibroker.broker.log.AppendResult;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.error.ProtocolException;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.record.ProduceRecords;
+import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.Purgatory;
+import io.netty.buffer.ByteBuf;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Produce: validates each partition's batch (one v2 batch, CRC, {@code max.message.bytes}), appends it, wakes the
+ * fetches parked on that partition, and answers by {@code acks}: 0 not at all, 1 once appended, -1 (all) through
+ * the produce purgatory keyed by partition, so that replication plugs in without a second path.
+ *
+ * <p>Appends run on the connection's event loop: they write to the page cache, which does not wait on the disk
+ * unless {@code flush.messages} forces an fsync per append.
+ */
+public final class ProduceHandler implements ApiHandler {
+
+    private static final int TOPIC_IDS_FROM_VERSION = 13;
+    private static final int LEADER_EPOCH = 0;
+
+    private final TopicRegistry topics;
+    private final Purgatory<DelayedProduce> producePurgatory;
+    private final Purgatory<DelayedFetch> fetchPurgatory;
+
+    public ProduceHandler(TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
+                          Purgatory<DelayedFetch> fetchPurgatory) {
+        this.topics = topics;
+        this.producePurgatory = producePurgatory;
+        this.fetchPurgatory = fetchPurgatory;
+    }
+
+    /** A purgatory for this handler's acks=all produces, as the broker names it. */
+    public static Purgatory<DelayedProduce> newPurgatory(int purgeInterval) {
+        return Purgatory.builder("Produce").purgeInterval(purgeInterval).build();
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        Struct body = request.body();
+        short acks = body.getInt16("Acks");
+        boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
+        Struct response = ApiKey.PRODUCE.response().newMessage();
+        List<DelayedProduce.PendingAppend> pending = new ArrayList<>();
+        List<TopicPartition> keys = new ArrayList<>();
+        for (Struct topicData : body.getStructs("TopicData")) {
+            String name = byId ? null : topicData.getString("Name");
+            Struct topicResponse = response.addElement("Responses");
+            if (byId) {
+                topicResponse.set("TopicId", topicData.getUuid("TopicId"));
+            } else {
+                topicResponse.set("Name", name);
+            }
+            Optional<TopicMetadata> topic = topics.resolve(byId, name, byId ? topicData.getUuid("TopicId") : null);
+            for (Struct partitionData : topicData.getStructs("PartitionData")) {
+                int index = partitionData.getInt32("Index");
+                Struct result = topicResponse.addElement("PartitionResponses")
+                        .set("Index", index).set("BaseOffset", -1L);
+                if (acks != 0 && acks != 1 && acks != -1) {
+                    result.set("ErrorCode", Errors.INVALID_REQUIRED_ACKS.code());
+                    continue;
+                }
+                Optional<PartitionLog> log = topic.flatMap(t -> topics.partitionLog(t, index));
+                if (log.isEmpty()) {
+                    Errors unknown = byId && topic.isEmpty() ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                    result.set("ErrorCode", unknown.code());
+                    continue;
+                }
+                AppendResult appended = append(request.version(), log.get(), partitionData.getRecords("Records"), result);
+                if (appended == null) {
+                    continue;
+                }
+                fetchPurgatory.checkAndComplete(log.get().topicPartition());
+                if (acks == -1) {
+                    pending.add(new DelayedProduce.PendingAppend(log.get(), appended.lastOffset() + 1, result));
+                    keys.add(log.get().topicPartition());
+                }
+            }
+        }
+        if (acks == 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (pending.isEmpty()) {
+            return CompletableFuture.completedFuture(response);
+        }
+        CompletableFuture<Struct> answer = new CompletableFuture<>();
+        producePurgatory.tryCompleteElseWatch(
+                new DelayedProduce(body.getInt32("TimeoutMs"), pending, response, answer), keys);
+        return answer;
+    }
+
+    /** Appends one partition's records and fills its response; null (with the error set) if refused. */
+    private static AppendResult append(short version, PartitionLog log, ByteBuf records, Struct result) {
+        try {
+            if (records == null) {
+                throw new ProtocolException(Errors.CORRUPT_MESSAGE, "no records");
+            }
+            ProduceRecords.validate(version, records);
+            if (records.readableBytes() > log.config().maxMessageBytes()) {
+                result.set("ErrorCode", Errors.MESSAGE_TOO_LARGE.code()).set("ErrorMessage",
+                        "batch of " + records.readableBytes() + " bytes exceeds max.message.bytes "
+                                + log.config().maxMessageBytes());
+                return null;
+            }
+            AppendResult appended = log.append(records, LEADER_EPOCH);
+            result.set("BaseOffset", appended.firstOffset())
+                    .set("LogAppendTimeMs", appended.logAppendTime())
+                    .set("LogStartOffset", log.logStartOffset());
+            return appended;
+        } catch (ProtocolException e) {
+            result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());
+        } catch (LogException e) {
+            result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());
+        }
+        return null;
+    }
+}
