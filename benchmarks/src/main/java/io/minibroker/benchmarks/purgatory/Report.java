@@ -1,0 +1,148 @@
+package io.minibroker.benchmarks.purgatory;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Collects the result lines of the forked runs and prints, per case and mode, the saturation rate of each
+ * implementation and the CPU cost per request at the highest target both kept up with.
+ */
+final class Report {
+
+    /** A run "kept up" when it achieved at least this fraction of its target rate. */
+    static final double KEPT_UP = 0.95;
+
+    /** One parsed result line. */
+    record Measured(String impl, String latencyCase, String mode, long targetRps, long achievedRps,
+                    double cpuSeconds, long gcMillis, long requests, boolean sane, long triggered,
+                    long expectedTriggered) {
+        boolean keptUp() {
+            return achievedRps >= KEPT_UP * targetRps;
+        }
+    }
+
+    private final List<Measured> runs = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+
+    /**
+     * Parses a result line ({@code impl=... achieved_rps=...}) and, if there is one, its accounting line, which
+     * tells how many requests the completion thread completed before their timeout.
+     */
+    static Measured parse(String line, String sanityLine, long requests, boolean sane) {
+        Map<String, String> fields = fields(line);
+        Map<String, String> accounting = sanityLine == null ? Map.of() : fields(sanityLine);
+        return new Measured(fields.get("impl"), fields.get("case"), fields.get("mode"),
+                Long.parseLong(fields.get("target_rps")), Long.parseLong(fields.get("achieved_rps")),
+                Double.parseDouble(fields.get("cpu_s")), Long.parseLong(fields.get("gc_ms")), requests, sane,
+                Long.parseLong(accounting.getOrDefault("triggered", "-1")),
+                Long.parseLong(accounting.getOrDefault("expected_triggered", "-1")));
+    }
+
+    private static Map<String, String> fields(String line) {
+        Map<String, String> fields = new HashMap<>();
+        for (String token : line.trim().split("\\s+")) {
+            int eq = token.indexOf('=');
+            if (eq > 0) {
+                fields.put(token.substring(0, eq), token.substring(eq + 1));
+            }
+        }
+        return fields;
+    }
+
+    void add(Measured run) {
+        runs.add(run);
+    }
+
+    void problem(String description) {
+        problems.add(description);
+    }
+
+    void printSummary(PrintStream out, LatencyCase latencyCase, CompletionMode mode) {
+        List<Measured> mine = runs.stream()
+                .filter(r -> r.latencyCase().equals(latencyCase.label()) && r.mode().equals(mode.label()))
+                .toList();
+        long ours = saturation(mine, MinibrokerAdapter.IMPL);
+        long theirs = saturation(mine, KafkaAdapter.IMPL);
+        Optional<Long> common = mine.stream()
+                .filter(Measured::keptUp)
+                .map(Measured::targetRps)
+                .distinct()
+                .filter(t -> keptUp(mine, MinibrokerAdapter.IMPL, t) && keptUp(mine, KafkaAdapter.IMPL, t))
+                .max(Long::compare);
+        String basis;
+        long cpuTarget;
+        if (common.isPresent()) {
+            cpuTarget = common.get();
+            basis = "highest target both kept up with";
+        } else {
+            // Neither kept up anywhere together: compare at the lowest target, which both ran.
+            cpuTarget = mine.stream().mapToLong(Measured::targetRps).min().orElse(0);
+            basis = "lowest target; NOT both kept up there";
+        }
+        out.printf(Locale.ROOT,
+                "case=%s mode=%s saturation_rps minibroker=%d kafka=%d ratio=%s cpu_per_req_us minibroker=%s kafka=%s%n",
+                latencyCase.label(), mode.label(), ours, theirs,
+                theirs > 0 ? String.format(Locale.ROOT, "%.2f", (double) ours / theirs) : "n/a",
+                cpuPerRequest(mine, MinibrokerAdapter.IMPL, cpuTarget),
+                cpuPerRequest(mine, KafkaAdapter.IMPL, cpuTarget));
+        out.printf(Locale.ROOT, "#   ratio = minibroker/kafka saturation; cpu_per_req_us at target_rps=%d (%s)%s%n",
+                cpuTarget, basis, censoredNote(mine));
+        out.printf(Locale.ROOT, "#   completed in time (triggered/expected_triggered) at that target: minibroker=%s kafka=%s%n",
+                onTime(mine, MinibrokerAdapter.IMPL, cpuTarget), onTime(mine, KafkaAdapter.IMPL, cpuTarget));
+    }
+
+    /**
+     * The share of the requests due for completion that the completion thread did complete before their timeout.
+     * Far below 100% means the completion thread fell behind (in event mode, scanning the watcher lists), so most
+     * requests expired instead and the run measured the expiry path.
+     */
+    private static String onTime(List<Measured> runs, String impl, long target) {
+        return runs.stream()
+                .filter(r -> r.impl().equals(impl) && r.targetRps() == target && r.expectedTriggered() > 0)
+                .findFirst()
+                .map(r -> String.format(Locale.ROOT, "%.1f%%", 100.0 * r.triggered() / r.expectedTriggered()))
+                .orElse("n/a");
+    }
+
+    void printProblems(PrintStream out) {
+        if (problems.isEmpty()) {
+            out.println("# all runs passed the accounting check (each request completed or expired exactly once)");
+        } else {
+            out.println("# !!!!!!!! " + problems.size() + " RUN(S) FAILED !!!!!!!!");
+            problems.forEach(p -> out.println("# !!! " + p));
+        }
+    }
+
+    private static long saturation(List<Measured> runs, String impl) {
+        return runs.stream().filter(r -> r.impl().equals(impl)).mapToLong(Measured::achievedRps).max().orElse(0);
+    }
+
+    private static boolean keptUp(List<Measured> runs, String impl, long target) {
+        return runs.stream().anyMatch(r -> r.impl().equals(impl) && r.targetRps() == target && r.keptUp());
+    }
+
+    private static String cpuPerRequest(List<Measured> runs, String impl, long target) {
+        return runs.stream()
+                .filter(r -> r.impl().equals(impl) && r.targetRps() == target)
+                .findFirst()
+                .map(r -> String.format(Locale.ROOT, "%.2f", r.cpuSeconds() * 1e6 / r.requests()))
+                .orElse("n/a");
+    }
+
+    /** A saturation figure is only a lower bound if that implementation still kept up at the last step. */
+    private static String censoredNote(List<Measured> runs) {
+        long maxTarget = runs.stream().mapToLong(Measured::targetRps).max().orElse(0);
+        StringBuilder note = new StringBuilder();
+        for (String impl : List.of(MinibrokerAdapter.IMPL, KafkaAdapter.IMPL)) {
+            if (keptUp(runs, impl, maxTarget)) {
+                note.append("; ").append(impl).append(" kept up at the highest step, so its saturation is a lower bound");
+            }
+        }
+        return note.toString();
+    }
+}

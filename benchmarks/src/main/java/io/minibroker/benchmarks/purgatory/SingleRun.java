@@ -1,0 +1,121 @@
+package io.minibroker.benchmarks.purgatory;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One run in its own JVM: enqueues the workload into one purgatory at the target rate, lets the completion
+ * thread and the timeouts finish every request, and prints the result line and the sanity line.
+ *
+ * <p>The enqueue thread paces itself by the precomputed schedule: whenever it is ahead it parks until the next
+ * arrival, and whenever it is behind it submits without pausing, so a purgatory that cannot keep up shows as an
+ * achieved rate below the target. It parks rather than spins so that pacing does not burn CPU that would then be
+ * charged to the purgatory in cpu_s; the price is that arrivals come in small bursts of about the park
+ * granularity (~50-100 us), which is well under the 1 ms tick.
+ */
+public final class SingleRun {
+
+    /** How long past the last timeout a run may take to account for every request before it is flagged. */
+    private static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** Parking for less than this mostly returns late anyway; just submit a little early instead. */
+    private static final long MIN_PARK_NANOS = 20_000;
+
+    private SingleRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        RunSpec spec = RunSpec.fromArgs(args);
+        boolean warmupSane = true;
+        if (spec.warmupRequests() > 0) {
+            // Same code paths on a separate purgatory instance, so the measured pass starts with compiled code
+            // rather than spending its first part in the interpreter. Its result is only checked, not reported.
+            RunResult warmup = run(spec.warmup());
+            warmupSane = warmup.sane();
+            if (!warmupSane) {
+                System.out.println("warmup " + warmup.sanityLine());
+            }
+            System.gc();
+        }
+        RunResult result = run(spec);
+        System.out.println(result.line());
+        System.out.println(result.sanityLine());
+        System.out.flush();
+        // Kafka's timer executor thread is not a daemon; exit explicitly whatever the adapters leave behind. A
+        // failed accounting check in the warm-up pass fails the run too: it is the same purgatory code.
+        System.exit(result.sane() && warmupSane ? 0 : 2);
+    }
+
+    static RunResult run(RunSpec spec) throws Exception {
+        Workload workload = Workload.generate(spec);
+        Outcomes outcomes = new Outcomes(workload.size(), RunSpec.TIMEOUT_MS);
+        Conditions conditions = new Conditions(workload.size());
+        PurgatoryAdapter adapter = PurgatoryAdapter.create(spec.impl(), outcomes, conditions);
+        CompletionThread completer = new CompletionThread(adapter, spec.mode(), conditions, workload.keys);
+        completer.start();
+
+        int n = workload.size();
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(RunSpec.TIMEOUT_MS);
+        long[] arrivals = workload.arrivalNanos;
+        long[] latencies = workload.latencyNanos;
+        int[] keys = workload.keys;
+
+        Gauges before = Gauges.read();
+        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
+        long firstEnqueue = 0;
+        long lastEnqueue = 0;
+        for (int i = 0; i < n; i++) {
+            long due = start + arrivals[i];
+            long now = System.nanoTime();
+            while (due - now > MIN_PARK_NANOS) {
+                LockSupport.parkNanos(due - now);
+                now = System.nanoTime();
+            }
+            int k = i * RunSpec.KEYS_PER_REQUEST;
+            BenchOperation op = adapter.submit(i, keys[k], keys[k + 1], keys[k + 2]);
+            if (latencies[i] < timeoutNanos) {
+                completer.schedule(spec.mode() == CompletionMode.FORCE ? op : null, i, now + latencies[i]);
+            }
+            if (i == 0) {
+                firstEnqueue = now;
+            }
+            lastEnqueue = now;
+        }
+        completer.finishAfter(lastEnqueue + timeoutNanos + TimeUnit.MILLISECONDS.toNanos(1));
+
+        // Every request is answered within one timeout of its arrival (plus reaper latency); wait for all of them.
+        long deadline = lastEnqueue + timeoutNanos + DRAIN_GRACE_NANOS;
+        while (outcomes.onCompleteCount() < n && System.nanoTime() - deadline < 0) {
+            Thread.sleep(2);
+        }
+        completer.join(TimeUnit.NANOSECONDS.toMillis(Math.max(1, deadline - System.nanoTime())) + 1);
+        Gauges after = Gauges.read();
+
+        // A short pause lets late duplicate completions, if any, show in the counts before they are read.
+        Thread.sleep(50);
+        long delayedLeft = adapter.numDelayed();
+        long watchedLeft = adapter.watched();
+        adapter.shutdown();
+
+        double elapsedSeconds = (lastEnqueue - firstEnqueue) / 1e9;
+        long achievedRps = elapsedSeconds > 0 ? Math.round(n / elapsedSeconds) : 0;
+        return new RunResult(spec, achievedRps, (after.cpuNanos - before.cpuNanos) / 1e9,
+                after.gcMillis - before.gcMillis, n, workload.toComplete, outcomes.onCompleteCount(),
+                outcomes.expiredCount(), outcomes.earlyExpirationCount(), outcomes.missingCount(), outcomes.duplicateCount(), delayedLeft,
+                watchedLeft, completer.meanLateMs(), completer.maxLateMs(), completer.failure());
+    }
+
+    /** Process CPU and accumulated GC time, read together at the start and the end of the measured window. */
+    private record Gauges(long cpuNanos, long gcMillis) {
+        static Gauges read() {
+            long gc = 0;
+            for (GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
+                gc += Math.max(0, bean.getCollectionTime());
+            }
+            com.sun.management.OperatingSystemMXBean os =
+                    (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            return new Gauges(os.getProcessCpuTime(), gc);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.minibroker.benchmarks.purgatory;
+
+import java.util.SplittableRandom;
+
+/**
+ * The requests of one run, drawn up front from a seed: arrival offsets, completion latencies and watched keys.
+ *
+ * <p>Drawing everything before the clock starts keeps random-number generation out of the enqueue loop, so the
+ * loop measures the purgatory and not the generator, and the same seed gives both implementations the identical
+ * request stream. The arrays are primitive, so they cost the garbage collector nothing to scan.
+ */
+public final class Workload {
+
+    /** Arrival time of each request, in nanoseconds after the start; exponential gaps make a Poisson stream. */
+    final long[] arrivalNanos;
+    /** Completion latency of each request in nanoseconds; at or above the timeout means it will expire. */
+    final long[] latencyNanos;
+    /** Key indices, {@link RunSpec#KEYS_PER_REQUEST} per request, distinct within a request. */
+    final int[] keys;
+    /** How many requests the completion thread will complete (latency below the timeout). */
+    final int toComplete;
+
+    private Workload(long[] arrivalNanos, long[] latencyNanos, int[] keys, int toComplete) {
+        this.arrivalNanos = arrivalNanos;
+        this.latencyNanos = latencyNanos;
+        this.keys = keys;
+        this.toComplete = toComplete;
+    }
+
+    public int size() {
+        return arrivalNanos.length;
+    }
+
+    public static Workload generate(RunSpec spec) {
+        int n = spec.requests();
+        SplittableRandom random = new SplittableRandom(spec.seed());
+        long[] arrivals = new long[n];
+        long[] latencies = new long[n];
+        int[] keys = new int[n * RunSpec.KEYS_PER_REQUEST];
+        double meanGapNanos = 1e9 / spec.targetRps();
+        long timeoutNanos = RunSpec.TIMEOUT_MS * 1_000_000L;
+        double t = 0;
+        int toComplete = 0;
+        for (int i = 0; i < n; i++) {
+            arrivals[i] = (long) t;
+            t += -Math.log(1.0 - random.nextDouble()) * meanGapNanos;
+            double latencyMs = spec.latencyCase().latencyMs(nextGaussian(random));
+            latencies[i] = (long) Math.min(latencyMs * 1e6, Long.MAX_VALUE / 4.0);
+            if (latencies[i] < timeoutNanos) {
+                toComplete++;
+            }
+            drawDistinctKeys(random, keys, i * RunSpec.KEYS_PER_REQUEST);
+        }
+        return new Workload(arrivals, latencies, keys, toComplete);
+    }
+
+    private static void drawDistinctKeys(SplittableRandom random, int[] keys, int offset) {
+        for (int k = 0; k < RunSpec.KEYS_PER_REQUEST; k++) {
+            int key;
+            boolean repeated;
+            do {
+                key = random.nextInt(RunSpec.KEY_SPACE);
+                repeated = false;
+                for (int j = 0; j < k; j++) {
+                    repeated |= keys[offset + j] == key;
+                }
+            } while (repeated);
+            keys[offset + k] = key;
+        }
+    }
+
+    /** Box-Muller; SplittableRandom has no nextGaussian on Java 17. */
+    private static double nextGaussian(SplittableRandom random) {
+        double u1 = 1.0 - random.nextDouble(); // (0, 1], so the log is finite
+        double u2 = random.nextDouble();
+        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+    }
+}
