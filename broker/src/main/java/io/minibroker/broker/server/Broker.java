@@ -14,6 +14,7 @@ import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
+import io.minibroker.broker.log.LogMaintenance;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -57,6 +58,7 @@ public final class Broker implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private PrometheusEndpoint metricsEndpoint;
     private TopicRegistry topics;
+    private LogMaintenance maintenance;
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
 
@@ -72,6 +74,10 @@ public final class Broker implements AutoCloseable {
         Broker broker = new Broker(config);
         try {
             broker.topics = TopicRegistry.open(config, Clock.systemUTC());
+            broker.maintenance = new LogMaintenance(broker.topics.logs(),
+                    config.get(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS),
+                    config.get(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS),
+                    config.get(BrokerConfig.LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS));
             broker.bind();
         } catch (RuntimeException | InterruptedException | IOException e) {
             broker.close();
@@ -189,6 +195,13 @@ public final class Broker implements AutoCloseable {
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         closePurgatory(producePurgatory);
         closePurgatory(fetchPurgatory);
+        if (maintenance != null) {
+            try {
+                maintenance.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (topics != null) {
             try {
                 topics.close(); // after the network: no request can touch a log while it closes

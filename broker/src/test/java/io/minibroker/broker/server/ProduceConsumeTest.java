@@ -201,6 +201,31 @@ class ProduceConsumeTest {
     }
 
     @Test
+    void retentionRunsInTheBackgroundAndMovesTheLogStart() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of("log.retention.check.interval.ms", "100"));
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(broker)));
+             KafkaProducer<String, String> producer = producer(broker, Map.of())) {
+            admin.createTopics(List.of(new NewTopic("short-lived", 1, (short) 1)
+                    .configs(Map.of("retention.ms", "60000")))).all().get();
+            long hourAgo = System.currentTimeMillis() - 3_600_000;
+            for (int i = 0; i < 10; i++) {
+                producer.send(new ProducerRecord<>("short-lived", 0, hourAgo, null, "old-" + i)).get();
+            }
+            TopicPartition tp = new TopicPartition("short-lived", 0);
+            try (KafkaConsumer<String, String> consumer = consumer(broker, Map.of())) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (consumer.beginningOffsets(List.of(tp)).get(tp) < 10 && System.nanoTime() < deadline) {
+                    Thread.sleep(100);
+                }
+
+                assertThat(consumer.beginningOffsets(List.of(tp))).as("records an hour old are past retention")
+                        .containsEntry(tp, 10L);
+                assertThat(consumer.endOffsets(List.of(tp))).containsEntry(tp, 10L);
+            }
+        }
+    }
+
+    @Test
     void everyRecordSurvivesARestartOnTheSameDirectory() throws Exception {
         try (Broker broker = TestBrokers.start(logDir, Map.of());
              KafkaProducer<String, String> producer = producer(broker, Map.of())) {

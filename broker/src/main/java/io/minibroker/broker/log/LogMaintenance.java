@@ -1,0 +1,64 @@
+package io.minibroker.broker.log;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The background work on logs, on one thread of its own so that no event loop ever waits on a disk: retention
+ * every {@code log.retention.check.interval.ms}, time-based flushes every {@code log.flush.scheduler.interval.ms}
+ * (each log flushes once its own {@code flush.ms} has passed), and the recovery-point and log-start checkpoints
+ * every {@code log.flush.offset.checkpoint.interval.ms}, as Kafka schedules them.
+ */
+public final class LogMaintenance implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LogMaintenance.class);
+
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "log-maintenance");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public LogMaintenance(LogManager logs, long retentionCheckIntervalMs, long flushCheckIntervalMs,
+                          long checkpointIntervalMs) {
+        scheduleEvery(retentionCheckIntervalMs, "retention", () -> {
+            int deleted = logs.deleteOldSegments();
+            if (deleted > 0) {
+                LOG.info("Retention deleted {} segments", deleted);
+            }
+        });
+        scheduleEvery(flushCheckIntervalMs, "flush", logs::flushDueLogs);
+        scheduleEvery(checkpointIntervalMs, "checkpoint", () -> {
+            try {
+                logs.checkpoint();
+            } catch (IOException e) {
+                LOG.error("Could not write the offset checkpoints; recovery after a crash will start earlier", e);
+            }
+        });
+    }
+
+    private void scheduleEvery(long intervalMs, String what, Runnable task) {
+        if (intervalMs <= 0 || intervalMs == Long.MAX_VALUE) {
+            return; // Kafka's "never"
+        }
+        scheduler.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) { // one failed round must not cancel the schedule
+                LOG.error("Log {} failed; it runs again in {} ms", what, intervalMs, e);
+            }
+        }, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops the schedule and waits for a round in progress, so the logs can close under nobody's feet. */
+    @Override
+    public void close() throws InterruptedException {
+        scheduler.shutdown();
+        scheduler.awaitTermination(30, TimeUnit.SECONDS);
+    }
+}
