@@ -14,6 +14,7 @@ import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.record.ProduceRecords;
+import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
 import io.netty.buffer.ByteBuf;
@@ -38,12 +39,14 @@ public final class ProduceHandler implements ApiHandler {
     private static final int LEADER_EPOCH = 0;
 
     private final TopicRegistry topics;
+    private final ProducerStates producerStates;
     private final Purgatory<DelayedProduce> producePurgatory;
     private final Purgatory<DelayedFetch> fetchPurgatory;
 
-    public ProduceHandler(TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
-                          Purgatory<DelayedFetch> fetchPurgatory) {
+    public ProduceHandler(TopicRegistry topics, ProducerStates producerStates,
+                          Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory) {
         this.topics = topics;
+        this.producerStates = producerStates;
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
     }
@@ -84,7 +87,8 @@ public final class ProduceHandler implements ApiHandler {
                     result.set("ErrorCode", unknown.code());
                     continue;
                 }
-                AppendResult appended = append(request.version(), log.get(), partitionData.getRecords("Records"), result);
+                AppendResult appended = append(request.version(), log.get(), partitionData.getRecords("Records"),
+                        result);
                 if (appended == null) {
                     continue;
                 }
@@ -107,20 +111,32 @@ public final class ProduceHandler implements ApiHandler {
         return answer;
     }
 
-    /** Appends one partition's records and fills its response; null (with the error set) if refused. */
-    private static AppendResult append(short version, PartitionLog log, ByteBuf records, Struct result) {
+    /**
+     * Appends one partition's records and fills its response; null (with the error set) if refused. A retried
+     * batch of an idempotent producer is not written again: it is answered with the offsets it got the first
+     * time, as Kafka does.
+     */
+    private AppendResult append(short version, PartitionLog log, ByteBuf records, Struct result) {
         try {
             if (records == null) {
                 throw new ProtocolException(Errors.CORRUPT_MESSAGE, "no records");
             }
-            ProduceRecords.validate(version, records);
+            RecordBatch batch = ProduceRecords.validate(version, records);
             if (records.readableBytes() > log.config().maxMessageBytes()) {
                 result.set("ErrorCode", Errors.MESSAGE_TOO_LARGE.code()).set("ErrorMessage",
                         "batch of " + records.readableBytes() + " bytes exceeds max.message.bytes "
                                 + log.config().maxMessageBytes());
                 return null;
             }
-            AppendResult appended = log.append(records, LEADER_EPOCH);
+            AppendResult appended;
+            if (batch.producerId() < 0) {
+                appended = log.append(records, LEADER_EPOCH);
+            } else {
+                appended = appendIdempotent(log, records, batch, result);
+                if (appended == null) {
+                    return null;
+                }
+            }
             result.set("BaseOffset", appended.firstOffset())
                     .set("LogAppendTimeMs", appended.logAppendTime())
                     .set("LogStartOffset", log.logStartOffset());
@@ -131,5 +147,23 @@ public final class ProduceHandler implements ApiHandler {
             result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());
         }
         return null;
+    }
+
+    /** Check, append and record under the partition's producer-state lock, so two retries cannot both append. */
+    private AppendResult appendIdempotent(PartitionLog log, ByteBuf records, RecordBatch batch, Struct result) {
+        ProducerStateTable table = producerStates.table(log);
+        synchronized (table) {
+            ProducerStateTable.Verdict verdict = table.check(batch);
+            if (verdict.error() != Errors.NONE) {
+                result.set("ErrorCode", verdict.error().code());
+                return null;
+            }
+            if (verdict.isDuplicate()) {
+                return new AppendResult(verdict.duplicateFirstOffset(), verdict.duplicateLastOffset(), -1, -1, -1);
+            }
+            AppendResult appended = log.append(records, LEADER_EPOCH);
+            table.record(batch);
+            return appended;
+        }
     }
 }

@@ -16,6 +16,9 @@ import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
 import io.minibroker.broker.log.LogMaintenance;
 import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.produce.InitProducerIdHandler;
+import io.minibroker.broker.produce.ProducerIdAllocator;
+import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.purgatory.Purgatory;
@@ -86,7 +89,8 @@ public final class Broker implements AutoCloseable {
         return broker;
     }
 
-    private void bind() throws InterruptedException {
+    private void bind() throws InterruptedException, IOException {
+        ProducerIdAllocator producerIds = new ProducerIdAllocator(config.logDirs().get(0));
         int metricsPort = config.get(BrokerConfig.METRICS_PORT);
         if (metricsPort >= 0) {
             try {
@@ -111,7 +115,8 @@ public final class Broker implements AutoCloseable {
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
-                        new ProduceHandler(topics, producePurgatory, fetchPurgatory))
+                        new ProduceHandler(topics, new ProducerStates(), producePurgatory, fetchPurgatory))
+                .add(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics));
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {

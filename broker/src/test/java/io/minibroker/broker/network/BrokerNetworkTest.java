@@ -71,7 +71,8 @@ class BrokerNetworkTest {
             assertThat(view.apiKeys()).extracting(ApiVersionsResponseView.ApiVersion::apiKey)
                     .containsExactlyInAnyOrder(ApiKey.API_VERSIONS.id(), ApiKey.METADATA.id(),
                             ApiKey.DESCRIBE_CLUSTER.id(), ApiKey.CREATE_TOPICS.id(), ApiKey.DELETE_TOPICS.id(),
-                            ApiKey.PRODUCE.id(), ApiKey.FETCH.id(), ApiKey.LIST_OFFSETS.id());
+                            ApiKey.PRODUCE.id(), ApiKey.FETCH.id(), ApiKey.LIST_OFFSETS.id(),
+                            ApiKey.INIT_PRODUCER_ID.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -86,7 +87,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(8);
+            assertThat(view.apiKeys()).hasSize(9);
         }
     }
 

@@ -49,7 +49,6 @@ class ProduceConsumeTest {
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(broker));
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false); // InitProducerId is not implemented yet
         config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         config.putAll(extra);
         return new KafkaProducer<>(config);
@@ -106,6 +105,24 @@ class ProduceConsumeTest {
                 assertThat(viaPurgatory).as("every acks=all request went through the produce purgatory").isPositive();
             } else {
                 assertThat(viaPurgatory).isZero();
+            }
+        }
+    }
+
+    @Test
+    void aProducerWithDefaultConfigIsIdempotentAndDeliversEveryRecordOnce() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of());
+             KafkaProducer<String, String> producer = producer(broker, Map.of())) {
+            for (int i = 0; i < 1_000; i++) {
+                producer.send(new ProducerRecord<>("idempotent", "k" + (i % 10), "v" + i));
+            }
+            producer.flush();
+            try (KafkaConsumer<String, String> consumer = consumer(broker, Map.of())) {
+                List<ConsumerRecord<String, String>> records =
+                        readAll(consumer, List.of(new TopicPartition("idempotent", 0)), 1_000);
+
+                assertThat(records).extracting(ConsumerRecord::value).containsExactlyElementsOf(
+                        java.util.stream.IntStream.range(0, 1_000).mapToObj(i -> "v" + i).toList());
             }
         }
     }

@@ -1,0 +1,52 @@
+package io.minibroker.broker.produce;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Hands out producer ids that are never given twice, across restarts too: ids are reserved in blocks of
+ * {@value #BLOCK_SIZE} (as Kafka's controller hands out blocks), and the end of the reserved block is written
+ * to disk (atomically, fsynced) before any id from it is used. A restart skips the rest of a block.
+ */
+public final class ProducerIdAllocator {
+
+    static final int BLOCK_SIZE = 1000;
+    static final String FILE = ".minibroker-producer-id-block";
+
+    private final Path file;
+    private long nextId;
+    private long blockEnd;
+
+    public ProducerIdAllocator(Path firstLogDir) throws IOException {
+        this.file = firstLogDir.resolve(FILE);
+        this.nextId = Files.exists(file) ? Long.parseLong(Files.readString(file, StandardCharsets.UTF_8).trim()) : 0;
+        this.blockEnd = nextId;
+    }
+
+    public synchronized long next() {
+        if (nextId == blockEnd) {
+            reserve(blockEnd + BLOCK_SIZE);
+        }
+        return nextId++;
+    }
+
+    private void reserve(long end) {
+        Path temporary = file.resolveSibling(FILE + ".tmp");
+        try {
+            Files.writeString(temporary, Long.toString(end), StandardCharsets.UTF_8);
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+                channel.force(true);
+            }
+            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reserve producer ids in " + file, e);
+        }
+        blockEnd = end;
+    }
+}

@@ -1,0 +1,99 @@
+package io.minibroker.broker.produce;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.record.RecordBatch;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One partition's idempotent-producer state: per producer id, its epoch and its last
+ * {@value #RETAINED_BATCHES} batches (Kafka keeps five, the most a client has in flight), so that a retried
+ * batch is recognised and answered with its original offset instead of being written twice.
+ *
+ * <p>Checking a batch and recording it after the append must happen under one lock together with the append
+ * itself; the caller holds this table's monitor for all three.
+ *
+ * <p>A producer the table does not know (new, or whose batches retention has removed) may start at any
+ * sequence: nothing is known to compare with. Kafka keeps state longer through snapshots; not yet here.
+ */
+final class ProducerStateTable {
+
+    static final int RETAINED_BATCHES = 5;
+
+    /** What to do with an incoming batch: append it, refuse it, or answer with where it was written before. */
+    record Verdict(Errors error, long duplicateFirstOffset, long duplicateLastOffset) {
+        static final Verdict APPEND = new Verdict(Errors.NONE, -1, -1);
+
+        static Verdict refuse(Errors error) {
+            return new Verdict(error, -1, -1);
+        }
+
+        boolean isDuplicate() {
+            return duplicateFirstOffset >= 0;
+        }
+    }
+
+    private record BatchSequence(int firstSequence, int lastSequence, long firstOffset, long lastOffset) {
+    }
+
+    private static final class ProducerEntry {
+        short epoch;
+        final ArrayDeque<BatchSequence> recent = new ArrayDeque<>(RETAINED_BATCHES);
+    }
+
+    private final Map<Long, ProducerEntry> producers = new HashMap<>();
+
+    /** Decides on a batch of an idempotent producer ({@code producerId >= 0}). */
+    Verdict check(RecordBatch batch) {
+        ProducerEntry entry = producers.get(batch.producerId());
+        if (entry == null) {
+            return Verdict.APPEND;
+        }
+        short epoch = batch.producerEpoch();
+        int firstSequence = batch.baseSequence();
+        if (epoch < entry.epoch) {
+            return Verdict.refuse(Errors.INVALID_PRODUCER_EPOCH);
+        }
+        if (epoch > entry.epoch) {
+            return firstSequence == 0 ? Verdict.APPEND : Verdict.refuse(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        }
+        int lastSequence = lastSequence(batch);
+        for (BatchSequence seen : entry.recent) {
+            if (seen.firstSequence() == firstSequence && seen.lastSequence() == lastSequence) {
+                return new Verdict(Errors.NONE, seen.firstOffset(), seen.lastOffset());
+            }
+        }
+        BatchSequence newest = entry.recent.peekLast();
+        if (newest != null && firstSequence != next(newest.lastSequence())) {
+            return Verdict.refuse(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        }
+        return Verdict.APPEND;
+    }
+
+    /** Records a batch that was appended at {@code firstOffset} (its base offset is rewritten by then). */
+    void record(RecordBatch batch) {
+        ProducerEntry entry = producers.computeIfAbsent(batch.producerId(), id -> new ProducerEntry());
+        if (batch.producerEpoch() != entry.epoch) {
+            entry.epoch = batch.producerEpoch();
+            entry.recent.clear();
+        }
+        if (entry.recent.size() == RETAINED_BATCHES) {
+            entry.recent.pollFirst();
+        }
+        entry.recent.addLast(new BatchSequence(batch.baseSequence(), lastSequence(batch), batch.baseOffset(),
+                batch.lastOffset()));
+    }
+
+    /** Sequences wrap from Integer.MAX_VALUE to 0, as Kafka's do. */
+    private static int lastSequence(RecordBatch batch) {
+        int base = batch.baseSequence();
+        int delta = batch.lastOffsetDelta();
+        return base > Integer.MAX_VALUE - delta ? delta - (Integer.MAX_VALUE - base) - 1 : base + delta;
+    }
+
+    private static int next(int sequence) {
+        return sequence == Integer.MAX_VALUE ? 0 : sequence + 1;
+    }
+}

@@ -1,0 +1,58 @@
+package io.minibroker.broker.produce;
+
+import io.minibroker.broker.log.LogReadResult;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatches;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+/**
+ * The idempotent-producer state of every partition, so that it survives a restart: a partition's table is
+ * rebuilt from its log the first time a producer writes to it, by reading the producer fields of every batch.
+ * Tables are keyed by the log object, so a deleted and recreated topic starts clean and a deleted log's table
+ * is collected with it.
+ *
+ * <p>The rebuild reads the whole log once; Kafka bounds this with snapshot files, which are still to come.
+ */
+public final class ProducerStates {
+
+    private static final int READ_CHUNK_BYTES = 1 << 20;
+    private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false, true);
+
+    private final Map<PartitionLog, ProducerStateTable> tables = Collections.synchronizedMap(new WeakHashMap<>());
+
+    ProducerStateTable table(PartitionLog log) {
+        return tables.computeIfAbsent(log, ProducerStates::rebuild);
+    }
+
+    private static ProducerStateTable rebuild(PartitionLog log) {
+        ProducerStateTable table = new ProducerStateTable();
+        long offset = log.logStartOffset();
+        long end = log.logEndOffset();
+        while (offset < end) {
+            LogReadResult read = log.read(offset, READ_CHUNK_BYTES, true, end);
+            if (read.isEmpty()) {
+                break;
+            }
+            ByteBuf chunk = read.readInto(HEAP);
+            long next = offset;
+            for (RecordBatches batches = RecordBatches.of(chunk); batches.hasNext(); ) {
+                RecordBatch batch = batches.next();
+                if (batch.producerId() >= 0) {
+                    table.record(batch);
+                }
+                next = batch.lastOffset() + 1;
+            }
+            if (next == offset) {
+                break; // no whole batch in the chunk: nothing more can be read
+            }
+            offset = next;
+        }
+        return table;
+    }
+}

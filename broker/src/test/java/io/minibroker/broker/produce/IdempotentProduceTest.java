@@ -1,0 +1,148 @@
+package io.minibroker.broker.produce;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.MessageCodec;
+import io.minibroker.protocol.message.Response;
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.RecordBatchBuilder;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Idempotent produce at the wire: retries, gaps and fenced epochs, as Kafka answers them. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class IdempotentProduceTest {
+
+    private static final short PRODUCE_VERSION = 9;
+
+    @TempDir
+    Path logDir;
+
+    /** A one-connection client: send a produce, read its partition's answer. */
+    private static final class Wire implements AutoCloseable {
+        private final Socket socket;
+        private final DataInputStream in;
+        private int correlationId;
+
+        Wire(Broker broker) throws IOException {
+            socket = new Socket("localhost", broker.boundPort("PLAINTEXT"));
+            in = new DataInputStream(socket.getInputStream());
+            Struct metadata = ApiKey.METADATA.request().newMessage().set("AllowAutoTopicCreation", true);
+            metadata.addElement("Topics").set("Name", "dedup"); // creates it, as a client's first metadata does
+            call(ApiKey.METADATA, (short) 12, metadata);
+        }
+
+        Struct call(ApiKey api, short version, Struct body) throws IOException {
+            ByteBuf request = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
+                    new RequestHeader(api.id(), version, ++correlationId, "wire"), body);
+            byte[] bytes = new byte[request.readableBytes()];
+            request.readBytes(bytes);
+            request.release();
+            socket.getOutputStream().write(bytes);
+            byte[] frame = new byte[in.readInt()];
+            in.readFully(frame);
+            Response response = MessageCodec.decodeResponse(Unpooled.wrappedBuffer(frame), api, version);
+            return response.body();
+        }
+
+        /** Produces one batch of {@code records} records and returns the partition's response. */
+        Struct produce(long producerId, short epoch, int baseSequence, int records) throws IOException {
+            RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
+                    System.currentTimeMillis()).producer(producerId, epoch, baseSequence);
+            for (int i = 0; i < records; i++) {
+                builder.append(System.currentTimeMillis(), null, ("r" + (baseSequence + i)).getBytes(StandardCharsets.UTF_8),
+                        List.of());
+            }
+            Struct body = ApiKey.PRODUCE.request().newMessage().set("Acks", (short) -1).set("TimeoutMs", 5000);
+            body.addElement("TopicData").set("Name", "dedup")
+                    .addElement("PartitionData").set("Index", 0).set("Records", builder.build());
+            return call(ApiKey.PRODUCE, PRODUCE_VERSION, body)
+                    .getStructs("Responses").get(0).getStructs("PartitionResponses").get(0);
+        }
+
+        long initProducerId() throws IOException {
+            Struct body = ApiKey.INIT_PRODUCER_ID.request().newMessage().set("TransactionalId", null)
+                    .set("TransactionTimeoutMs", 60_000);
+            Struct response = call(ApiKey.INIT_PRODUCER_ID, (short) 4, body);
+            assertThat(response.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            assertThat(response.getInt16("ProducerEpoch")).isZero();
+            return response.getInt64("ProducerId");
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    private Broker start() throws Exception {
+        return TestBrokers.start(logDir, Map.of());
+    }
+
+    @Test
+    void aRetriedBatchIsAnsweredWithItsOriginalOffsetAndWrittenOnce() throws Exception {
+        try (Broker broker = start(); Wire wire = new Wire(broker)) {
+            long producerId = wire.initProducerId();
+            assertThat(wire.produce(producerId, (short) 0, 0, 3).getInt64("BaseOffset")).isZero();
+            assertThat(wire.produce(producerId, (short) 0, 3, 2).getInt64("BaseOffset")).isEqualTo(3);
+
+            Struct retry = wire.produce(producerId, (short) 0, 0, 3);
+
+            assertThat(retry.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            assertThat(retry.getInt64("BaseOffset")).isZero();
+            assertThat(wire.produce(producerId, (short) 0, 5, 1).getInt64("BaseOffset"))
+                    .as("nothing was written twice").isEqualTo(5);
+        }
+    }
+
+    @Test
+    void aGapInSequenceIsOutOfOrderAndAnOldEpochIsFenced() throws Exception {
+        try (Broker broker = start(); Wire wire = new Wire(broker)) {
+            long producerId = wire.initProducerId();
+            wire.produce(producerId, (short) 1, 0, 2);
+
+            assertThat(wire.produce(producerId, (short) 1, 5, 1).getInt16("ErrorCode"))
+                    .isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code());
+            assertThat(wire.produce(producerId, (short) 0, 2, 1).getInt16("ErrorCode"))
+                    .isEqualTo(Errors.INVALID_PRODUCER_EPOCH.code());
+            assertThat(wire.produce(producerId, (short) 2, 7, 1).getInt16("ErrorCode"))
+                    .as("a new epoch starts at sequence 0").isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code());
+            assertThat(wire.produce(producerId, (short) 2, 0, 1).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        }
+    }
+
+    @Test
+    void producerStateAndIdsSurviveARestart() throws Exception {
+        long producerId;
+        try (Broker broker = start(); Wire wire = new Wire(broker)) {
+            producerId = wire.initProducerId();
+            wire.produce(producerId, (short) 0, 0, 4);
+        }
+        try (Broker broker = start(); Wire wire = new Wire(broker)) {
+            Struct retry = wire.produce(producerId, (short) 0, 0, 4);
+
+            assertThat(retry.getInt64("BaseOffset")).as("the retry is still recognised").isZero();
+            assertThat(wire.produce(producerId, (short) 0, 4, 1).getInt64("BaseOffset")).isEqualTo(4);
+            assertThat(wire.initProducerId()).as("ids are never handed out twice").isNotEqualTo(producerId);
+        }
+    }
+}
