@@ -1,0 +1,67 @@
+package io.minibroker.broker.server;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A client that is not Java: kcat, on librdkafka. CI installs it (Debian's package kcat); on a machine without
+ * it the test is skipped, saying so.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class KcatSmokeTest {
+
+    @TempDir
+    Path logDir;
+
+    @Test
+    void kcatProducesWithEveryCompressionAndConsumesInOrder() throws Exception {
+        Assumptions.assumeTrue(onPath("kcat"), "kcat is not installed (apt-get install kcat); skipping");
+        try (Broker broker = TestBrokers.start(logDir, Map.of())) {
+            String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
+            List<String> expected = new ArrayList<>();
+            for (String codec : List.of("none", "gzip", "snappy", "lz4", "zstd")) {
+                String lines = codec + "-1\n" + codec + "-2\n";
+                expected.add(codec + "-1");
+                expected.add(codec + "-2");
+                assertThat(run(lines, "kcat", "-b", bootstrap, "-P", "-t", "from-kcat", "-z", codec)).isEmpty();
+            }
+
+            String consumed = run("", "kcat", "-b", bootstrap, "-C", "-t", "from-kcat", "-o", "beginning", "-e", "-q");
+
+            assertThat(consumed.lines()).containsExactlyElementsOf(expected);
+        }
+    }
+
+    private static boolean onPath(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(dir, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Runs a command with {@code input} on stdin; returns stdout, failing on a non-zero exit. */
+    private static String run(String input, String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        process.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().close();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as("exit code of %s", String.join(" ", command)).isZero();
+        return output;
+    }
+}
