@@ -42,11 +42,17 @@ public final class CreateTopicsHandler implements ApiHandler {
         boolean validateOnly = (Boolean) request.body().get("validateOnly");
         Struct response = ApiKey.CREATE_TOPICS.response().newMessage();
         Set<String> seen = new HashSet<>();
+        Set<String> duplicated = new HashSet<>();
+        for (Struct topic : request.body().getStructs("Topics")) {
+            if (!seen.add(topic.getString("Name"))) {
+                duplicated.add(topic.getString("Name"));
+            }
+        }
         for (Struct topic : request.body().getStructs("Topics")) {
             String name = topic.getString("Name");
             Struct result = response.addElement("Topics").set("Name", name);
-            if (!seen.add(name)) {
-                // Kafka answers every copy of a name that appears twice with INVALID_REQUEST.
+            if (duplicated.contains(name)) {
+                // Kafka creates none of the copies of a name that appears twice, and answers each INVALID_REQUEST.
                 fail(result, Errors.INVALID_REQUEST, "Create topics request from client contains a duplicate topic");
                 continue;
             }

@@ -46,7 +46,7 @@ public final class MetadataHandler implements ApiHandler {
         node.endpointFor(context.listenerName()).ifPresent(endpoint ->
                 response.addBroker().nodeId(node.nodeId()).host(endpoint.host()).port(endpoint.port()));
         List<MetadataRequestView.MetadataRequestTopic> requested = metadataRequest.topics();
-        if (requested == null) {
+        if (requested == null || (requested.isEmpty() && request.version() == 0)) { // v0: empty means all
             topics.all().forEach(topic -> describe(topic, response.addTopic()));
         } else {
             boolean mayCreate = autoCreate && metadataRequest.allowAutoTopicCreation();

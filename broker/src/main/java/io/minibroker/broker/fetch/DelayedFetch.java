@@ -28,7 +28,11 @@ public final class DelayedFetch extends DelayedOperation {
 
     @Override
     protected void onComplete() {
-        answer.complete(FetchReader.read(plan).response());
+        try {
+            answer.complete(FetchReader.read(plan).response());
+        } catch (RuntimeException e) { // never leave the answer pending: its connection would hold every later response
+            answer.completeExceptionally(e);
+        }
     }
 
     @Override

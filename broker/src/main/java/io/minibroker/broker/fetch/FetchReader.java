@@ -10,6 +10,8 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 
+import java.io.UncheckedIOException;
+
 /**
  * Reads what a fetch asks for and builds its response: per partition up to its {@code PartitionMaxBytes}, in
  * all up to the request's {@code MaxBytes}, but always at least one whole batch for the first partition with
@@ -64,6 +66,8 @@ final class FetchReader {
                         }
                     } catch (LogException e) {
                         error = e.error();
+                    } catch (UncheckedIOException e) { // the segment went away under the read (retention, delete)
+                        error = Errors.KAFKA_STORAGE_ERROR;
                     }
                 } else {
                     result.set("HighWatermark", -1L);
@@ -81,13 +85,19 @@ final class FetchReader {
         for (FetchPlan.TopicPlan topic : plan.topics()) {
             for (FetchPlan.PartitionPlan partition : topic.partitions()) {
                 PartitionLog log = partition.log();
-                if (log == null || log.logEndOffset() <= partition.fetchOffset()) {
+                if (log == null) {
+                    continue;
+                }
+                if (partition.fetchOffset() > log.logEndOffset() || partition.fetchOffset() < log.logStartOffset()) {
+                    return Integer.MAX_VALUE; // out of range: Kafka answers at once, so the consumer can reset
+                }
+                if (log.logEndOffset() == partition.fetchOffset()) {
                     continue;
                 }
                 try {
                     total += log.read(partition.fetchOffset(), partition.maxBytes(), total == 0, log.logEndOffset())
                             .length();
-                } catch (LogException e) {
+                } catch (LogException | UncheckedIOException e) {
                     return Integer.MAX_VALUE; // the partition changed under the fetch: answer now with its error
                 }
             }

@@ -1,5 +1,6 @@
 package io.minibroker.broker.network;
 
+import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.api.SupportedApis;
@@ -18,6 +19,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Frame to request to handler, and back: one per connection. Decodes each frame, dispatches it through the
@@ -59,6 +64,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
+        if (!ctx.channel().isActive()) {
+            frame.release(); // decoded in the same read as a frame that closed the connection: not served
+            return;
+        }
         try {
             dispatch(ctx, frame, System.nanoTime());
         } catch (ProtocolException e) {
@@ -92,7 +101,13 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         Object place = responses.reserve();
         RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress());
         // The frame stays retained until the handler is done: record fields of the request are slices of it.
-        entry.handler().handle(context, request).whenComplete((body, failure) -> {
+        CompletionStage<Struct> answer;
+        try {
+            answer = entry.handler().handle(context, request);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e); // respond() releases the frame and closes the connection
+        }
+        answer.whenComplete((body, failure) -> {
             if (ctx.executor().inEventLoop()) {
                 respond(ctx, place, request, frame, receivedNanos, body, failure);
             } else {
@@ -101,22 +116,38 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         });
     }
 
+    /**
+     * Writes a handler's answer in its turn. Any failure closes the connection: a slot left unfilled would hold
+     * back every later response on it.
+     */
     private void respond(ChannelHandlerContext ctx, Object place, Request request, ByteBuf frame, long receivedNanos,
                          Struct body, Throwable failure) {
         frame.release();
         if (!ctx.channel().isActive()) {
             return;
         }
-        if (failure != null) {
-            LOG.error("Handler for {} v{} failed; closing the connection", request.api(), request.version(), failure);
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (cause instanceof CloseConnection) {
+            LOG.info("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
             ctx.close();
             return;
         }
-        ByteBuf response = body == null ? null : MessageCodec.encodeResponse(ctx.alloc(), request.api(),
-                request.version(), request.header().correlationId(), body);
-        metrics.responseWritten(request.api(), receivedNanos, response == null ? 0 : response.readableBytes());
-        responses.complete(place, response, ctx.channel());
-        updateAutoRead(ctx);
+        if (cause != null) {
+            LOG.error("Handler for {} v{} failed; closing the connection", request.api(), request.version(), cause);
+            ctx.close();
+            return;
+        }
+        try {
+            ByteBuf response = body == null ? null : MessageCodec.encodeResponse(ctx.alloc(), request.api(),
+                    request.version(), request.header().correlationId(), body);
+            metrics.responseWritten(request.api(), receivedNanos, response == null ? 0 : response.readableBytes());
+            responses.complete(place, response, ctx.channel());
+            updateAutoRead(ctx);
+        } catch (RuntimeException e) {
+            LOG.error("Cannot encode the {} v{} response; closing the connection", request.api(), request.version(), e);
+            ctx.close();
+        }
     }
 
     @Override

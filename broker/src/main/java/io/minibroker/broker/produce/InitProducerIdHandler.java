@@ -11,9 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * InitProducerId for idempotent producers: a fresh producer id with epoch 0, or, when the client names its
- * current id and epoch (KIP-360), the same id with the next epoch (a fresh id once the epoch would overflow).
- * Transactional ids need the transaction coordinator, which is not built yet: such a request gets
+ * InitProducerId for idempotent producers: always a fresh producer id with epoch 0, as Kafka answers a request
+ * without a transactional id (bumping a client-named id would let one client take over another's, and an epoch
+ * the partitions have already passed would be fenced). Transactional ids need the transaction coordinator, which is not built yet: such a request gets
  * UNSUPPORTED_VERSION, which clients treat as fatal rather than retrying forever.
  */
 public final class InitProducerIdHandler implements ApiHandler {
@@ -32,13 +32,7 @@ public final class InitProducerIdHandler implements ApiHandler {
             return CompletableFuture.completedFuture(response.set("ErrorCode", Errors.UNSUPPORTED_VERSION.code())
                     .set("ProducerEpoch", (short) -1));
         }
-        long producerId = body.getInt64("ProducerId");
-        short epoch = body.getInt16("ProducerEpoch");
-        if (producerId >= 0 && epoch >= 0 && epoch < Short.MAX_VALUE - 1) {
-            response.set("ProducerId", producerId).set("ProducerEpoch", (short) (epoch + 1));
-        } else {
-            response.set("ProducerId", ids.next()).set("ProducerEpoch", (short) 0);
-        }
-        return CompletableFuture.completedFuture(response.set("ErrorCode", Errors.NONE.code()));
+        return CompletableFuture.completedFuture(response.set("ErrorCode", Errors.NONE.code())
+                .set("ProducerId", ids.next()).set("ProducerEpoch", (short) 0));
     }
 }

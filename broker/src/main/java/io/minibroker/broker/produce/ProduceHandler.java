@@ -1,12 +1,15 @@
 package io.minibroker.broker.produce;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.CloseConnection;
+import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.AppendResult;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -19,6 +22,7 @@ import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
 import io.netty.buffer.ByteBuf;
 
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,6 +34,10 @@ import java.util.concurrent.CompletionStage;
  * fetches parked on that partition, and answers by {@code acks}: 0 not at all, 1 once appended, -1 (all) through
  * the produce purgatory keyed by partition, so that replication plugs in without a second path.
  *
+ * <p>An acks=0 produce that fails on any partition closes the connection, as Kafka does: the client reads no
+ * response, so the disconnect is how it learns to refresh its metadata. An acks=all produce to a topic whose
+ * {@code min.insync.replicas} exceeds the one replica there is gets NOT_ENOUGH_REPLICAS before any append.
+ *
  * <p>Appends run on the connection's event loop: they write to the page cache, which does not wait on the disk
  * unless {@code flush.messages} forces an fsync per append.
  */
@@ -37,15 +45,19 @@ public final class ProduceHandler implements ApiHandler {
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
     private static final int LEADER_EPOCH = 0;
+    /** One node: the leader is the only replica, always in sync. */
+    private static final int IN_SYNC_REPLICAS = 1;
 
     private final TopicRegistry topics;
+    private final BrokerConfig brokerConfig;
     private final ProducerStates producerStates;
     private final Purgatory<DelayedProduce> producePurgatory;
     private final Purgatory<DelayedFetch> fetchPurgatory;
 
-    public ProduceHandler(TopicRegistry topics, ProducerStates producerStates,
+    public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, ProducerStates producerStates,
                           Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory) {
         this.topics = topics;
+        this.brokerConfig = brokerConfig;
         this.producerStates = producerStates;
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
@@ -64,6 +76,7 @@ public final class ProduceHandler implements ApiHandler {
         Struct response = ApiKey.PRODUCE.response().newMessage();
         List<DelayedProduce.PendingAppend> pending = new ArrayList<>();
         List<TopicPartition> keys = new ArrayList<>();
+        boolean anyError = false;
         for (Struct topicData : body.getStructs("TopicData")) {
             String name = byId ? null : topicData.getString("Name");
             Struct topicResponse = response.addElement("Responses");
@@ -79,17 +92,27 @@ public final class ProduceHandler implements ApiHandler {
                         .set("Index", index).set("BaseOffset", -1L);
                 if (acks != 0 && acks != 1 && acks != -1) {
                     result.set("ErrorCode", Errors.INVALID_REQUIRED_ACKS.code());
+                    anyError = true;
                     continue;
                 }
                 Optional<PartitionLog> log = topic.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
                     Errors unknown = byId && topic.isEmpty() ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
                     result.set("ErrorCode", unknown.code());
+                    anyError = true;
+                    continue;
+                }
+                if (acks == -1 && minInsyncReplicas(topic.get()) > IN_SYNC_REPLICAS) {
+                    result.set("ErrorCode", Errors.NOT_ENOUGH_REPLICAS.code()).set("ErrorMessage",
+                            "min.insync.replicas is " + minInsyncReplicas(topic.get()) + " but only "
+                                    + IN_SYNC_REPLICAS + " replica is in sync");
+                    anyError = true;
                     continue;
                 }
                 AppendResult appended = append(request.version(), log.get(), partitionData.getRecords("Records"),
                         result);
                 if (appended == null) {
+                    anyError = true;
                     continue;
                 }
                 fetchPurgatory.checkAndComplete(log.get().topicPartition());
@@ -100,7 +123,9 @@ public final class ProduceHandler implements ApiHandler {
             }
         }
         if (acks == 0) {
-            return CompletableFuture.completedFuture(null);
+            return anyError
+                    ? CompletableFuture.failedFuture(new CloseConnection("an acks=0 produce failed on some partition"))
+                    : CompletableFuture.completedFuture(null);
         }
         if (pending.isEmpty()) {
             return CompletableFuture.completedFuture(response);
@@ -122,9 +147,10 @@ public final class ProduceHandler implements ApiHandler {
                 throw new ProtocolException(Errors.CORRUPT_MESSAGE, "no records");
             }
             RecordBatch batch = ProduceRecords.validate(version, records);
-            if (records.readableBytes() > log.config().maxMessageBytes()) {
+            records = batch.slice(); // the one batch, without any trailing bytes (Kafka ignores them too)
+            if (batch.sizeInBytes() > log.config().maxMessageBytes()) {
                 result.set("ErrorCode", Errors.MESSAGE_TOO_LARGE.code()).set("ErrorMessage",
-                        "batch of " + records.readableBytes() + " bytes exceeds max.message.bytes "
+                        "batch of " + batch.sizeInBytes() + " bytes exceeds max.message.bytes "
                                 + log.config().maxMessageBytes());
                 return null;
             }
@@ -145,8 +171,15 @@ public final class ProduceHandler implements ApiHandler {
             result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());
         } catch (LogException e) {
             result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());
+        } catch (UncheckedIOException e) { // a full disk, or a log closed by a topic deletion under us
+            result.set("ErrorCode", Errors.KAFKA_STORAGE_ERROR.code()).set("ErrorMessage", e.getMessage());
         }
         return null;
+    }
+
+    private int minInsyncReplicas(TopicMetadata topic) {
+        return Integer.parseInt(TopicConfig.effective(brokerConfig, topic.configOverrides())
+                .get(TopicConfig.MIN_INSYNC_REPLICAS));
     }
 
     /** Check, append and record under the partition's producer-state lock, so two retries cannot both append. */

@@ -17,17 +17,30 @@ import java.util.WeakHashMap;
  * Tables are keyed by the log object, so a deleted and recreated topic starts clean and a deleted log's table
  * is collected with it.
  *
- * <p>The rebuild reads the whole log once; Kafka bounds this with snapshot files, which are still to come.
+ * <p>The rebuild reads the whole log once, on the thread of the first write (an event loop); Kafka bounds this
+ * with snapshot files, which are still to come.
  */
 public final class ProducerStates {
 
     private static final int READ_CHUNK_BYTES = 1 << 20;
     private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false, true);
 
-    private final Map<PartitionLog, ProducerStateTable> tables = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Builds one partition's table at most once; only writers to that partition wait for the rebuild. */
+    private static final class Holder {
+        private ProducerStateTable table;
+
+        synchronized ProducerStateTable get(PartitionLog log) {
+            if (table == null) {
+                table = rebuild(log);
+            }
+            return table;
+        }
+    }
+
+    private final Map<PartitionLog, Holder> holders = Collections.synchronizedMap(new WeakHashMap<>());
 
     ProducerStateTable table(PartitionLog log) {
-        return tables.computeIfAbsent(log, ProducerStates::rebuild);
+        return holders.computeIfAbsent(log, ignored -> new Holder()).get(log);
     }
 
     private static ProducerStateTable rebuild(PartitionLog log) {

@@ -6,7 +6,11 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Response;
 import io.minibroker.protocol.message.view.ApiVersionsResponseView;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -172,6 +177,89 @@ class BrokerNetworkTest {
             Struct topic = client.receive(ApiKey.METADATA, (short) 12).body().getStructs("Topics").get(0);
 
             assertThat(topic.getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        }
+    }
+
+    private static Struct produceBody(String topic, short acks) {
+        Struct body = ApiKey.PRODUCE.request().newMessage().set("Acks", acks).set("TimeoutMs", 5000);
+        ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, 1L)
+                .append(1L, null, "v".getBytes(java.nio.charset.StandardCharsets.UTF_8), List.of()).build();
+        body.addElement("TopicData").set("Name", topic).addElement("PartitionData").set("Index", 0).set("Records", batch);
+        return body;
+    }
+
+    @Test
+    void aFailedAcksZeroProduceClosesTheConnectionAsKafkaDoes() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(RawClient.request(ApiKey.PRODUCE, (short) 9, 1, produceBody("no-such-topic", (short) 0)));
+            assertThat(client.closedByBroker()).isTrue();
+        }
+    }
+
+    @Test
+    void acksAllToATopicNeedingMoreInSyncReplicasGetsNotEnoughReplicas() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            Struct create = ApiKey.CREATE_TOPICS.request().newMessage().set("timeoutMs", 5000);
+            Struct topic = create.addElement("Topics").set("Name", "strict").set("NumPartitions", 1)
+                    .set("ReplicationFactor", (short) 1);
+            topic.addElement("Configs").set("Name", "min.insync.replicas").set("Value", "2");
+            client.send(RawClient.request(ApiKey.CREATE_TOPICS, (short) 7, 1, create));
+            client.receive(ApiKey.CREATE_TOPICS, (short) 7);
+
+            client.send(RawClient.request(ApiKey.PRODUCE, (short) 9, 2, produceBody("strict", (short) -1)));
+            Struct partition = client.receive(ApiKey.PRODUCE, (short) 9).body().getStructs("Responses").get(0)
+                    .getStructs("PartitionResponses").get(0);
+
+            assertThat(partition.getInt16("ErrorCode")).isEqualTo(Errors.NOT_ENOUGH_REPLICAS.code());
+        }
+    }
+
+    @Test
+    void aFetchPastTheLogEndIsAnsweredAtOnceNotParked() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(metadataFor(1, "empty", true));
+            client.receive(ApiKey.METADATA, (short) 12);
+            Struct fetch = ApiKey.FETCH.request().newMessage().set("ReplicaId", -1).set("MaxWaitMs", 60_000)
+                    .set("MinBytes", 1).set("MaxBytes", 1 << 20).set("SessionEpoch", -1);
+            fetch.addElement("Topics").set("Topic", "empty").addElement("Partitions").set("Partition", 0)
+                    .set("FetchOffset", 1_000L).set("PartitionMaxBytes", 1 << 20);
+            client.send(RawClient.request(ApiKey.FETCH, (short) 12, 2, fetch));
+
+            // Parked, it would wait 60 s and the client's 10 s read timeout would fail this test.
+            Struct partition = client.receive(ApiKey.FETCH, (short) 12).body().getStructs("Responses").get(0)
+                    .getStructs("Partitions").get(0);
+            assertThat(partition.getInt16("ErrorCode")).isEqualTo(Errors.OFFSET_OUT_OF_RANGE.code());
+        }
+    }
+
+    @Test
+    void aTopicNamedTwiceInOneCreateTopicsIsCreatedNeverAndRefusedBothTimes() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            Struct create = ApiKey.CREATE_TOPICS.request().newMessage().set("timeoutMs", 5000);
+            for (int i = 0; i < 2; i++) {
+                create.addElement("Topics").set("Name", "twice").set("NumPartitions", 1).set("ReplicationFactor", (short) 1);
+            }
+            client.send(RawClient.request(ApiKey.CREATE_TOPICS, (short) 7, 1, create));
+            List<Struct> results = client.receive(ApiKey.CREATE_TOPICS, (short) 7).body().getStructs("Topics");
+
+            assertThat(results).hasSize(2).allSatisfy(r ->
+                    assertThat(r.getInt16("ErrorCode")).isEqualTo(Errors.INVALID_REQUEST.code()));
+            client.send(metadataFor(2, "twice", false));
+            assertThat(client.receive(ApiKey.METADATA, (short) 12).body().getStructs("Topics").get(0)
+                    .getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        }
+    }
+
+    @Test
+    void metadataV0WithAnEmptyTopicListMeansAllTopics() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(metadataFor(1, "listed", true));
+            client.receive(ApiKey.METADATA, (short) 12);
+
+            client.send(RawClient.request(ApiKey.METADATA, (short) 0, 2, ApiKey.METADATA.request().newMessage()));
+            List<Struct> topics = client.receive(ApiKey.METADATA, (short) 0).body().getStructs("Topics");
+
+            assertThat(topics).extracting(t -> t.getString("Name")).containsExactly("listed");
         }
     }
 
