@@ -1,7 +1,9 @@
 package io.minibroker.broker.server;
 
 import io.minibroker.broker.api.ApiVersionsHandler;
+import io.minibroker.broker.api.CreatePartitionsHandler;
 import io.minibroker.broker.api.CreateTopicsHandler;
+import io.minibroker.broker.api.DeleteRecordsHandler;
 import io.minibroker.broker.api.DeleteTopicsHandler;
 import io.minibroker.broker.api.DescribeClusterHandler;
 import io.minibroker.broker.api.ListOffsetsHandler;
@@ -112,6 +114,8 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(node))
                 .add(ApiKey.CREATE_TOPICS, new CreateTopicsHandler(topics, node, config))
                 .add(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(topics))
+                .add(ApiKey.CREATE_PARTITIONS, new CreatePartitionsHandler(topics, node))
+                .add(ApiKey.DELETE_RECORDS, new DeleteRecordsHandler(topics))
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),

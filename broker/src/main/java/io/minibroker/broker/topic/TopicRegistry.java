@@ -151,6 +151,33 @@ public final class TopicRegistry implements AutoCloseable {
         return new Outcome(Errors.NONE, null, topic);
     }
 
+    /** Raises a topic's partition count to {@code count}, creating the new partitions' logs. */
+    public synchronized Outcome addPartitions(String name, int count, boolean validateOnly) {
+        TopicMetadata topic = byName.get(name);
+        if (topic == null) {
+            return Outcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
+        }
+        if (count <= topic.partitions()) {
+            return Outcome.failed(Errors.INVALID_PARTITIONS, "Topic currently has " + topic.partitions()
+                    + " partitions, which is higher than the requested " + count + ".");
+        }
+        TopicMetadata grown = new TopicMetadata(name, topic.id(), count, topic.configOverrides());
+        if (validateOnly) {
+            return new Outcome(Errors.NONE, null, grown);
+        }
+        try {
+            store.save(grown);
+            byName.put(name, grown);
+            byId.put(grown.id(), grown);
+            createLogs(grown);
+        } catch (IOException | UncheckedIOException e) {
+            LOG.error("Could not add partitions to topic {}", name, e);
+            return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not add partitions to " + name + ": " + e.getMessage());
+        }
+        LOG.info("Topic {} now has {} partitions", name, count);
+        return new Outcome(Errors.NONE, null, grown);
+    }
+
     /** Deletes a topic and its logs. */
     public synchronized Errors delete(String name) {
         if (!config.get(BrokerConfig.DELETE_TOPIC_ENABLE)) {

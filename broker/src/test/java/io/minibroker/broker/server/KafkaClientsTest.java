@@ -5,7 +5,19 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
@@ -111,6 +123,51 @@ class KafkaClientsTest {
             assertThat(admin.listTopics().names().get()).doesNotContain("dry", "three", "cfg");
             assertThat(causeOf(() -> admin.deleteTopics(List.of("never")).all().get()))
                     .isInstanceOf(UnknownTopicOrPartitionException.class);
+        }
+    }
+
+    @Test
+    void partitionsCanBeAddedButNeverRemoved() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker)) {
+            admin.createTopics(List.of(new NewTopic("growing", 1, (short) 1))).all().get();
+
+            admin.createPartitions(Map.of("growing", NewPartitions.increaseTo(3))).all().get();
+
+            assertThat(admin.describeTopics(List.of("growing")).allTopicNames().get().get("growing").partitions())
+                    .hasSize(3);
+            assertThat(logDir.resolve("growing-2")).isDirectory();
+            assertThat(causeOf(() -> admin.createPartitions(Map.of("growing", NewPartitions.increaseTo(2))).all().get()))
+                    .isInstanceOf(InvalidPartitionsException.class);
+            assertThat(causeOf(() -> admin.createPartitions(Map.of("absent", NewPartitions.increaseTo(2))).all().get()))
+                    .isInstanceOf(UnknownTopicOrPartitionException.class);
+        }
+    }
+
+    @Test
+    void deleteRecordsMovesTheLowWatermark() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker);
+             KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("PLAINTEXT"),
+                     ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
+            for (int i = 0; i < 10; i++) {
+                producer.send(new ProducerRecord<>("trimmed", "r" + i)).get();
+            }
+            TopicPartition tp = new TopicPartition("trimmed", 0);
+
+            admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(4))).all().get();
+            long low = admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(6))).lowWatermarks().get(tp).get()
+                    .lowWatermark();
+
+            assertThat(low).isEqualTo(6);
+            try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("PLAINTEXT"),
+                    ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                    ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class))) {
+                assertThat(consumer.beginningOffsets(List.of(tp))).containsEntry(tp, 6L);
+            }
+            assertThat(causeOf(() -> admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(11))).all().get()))
+                    .isInstanceOf(OffsetOutOfRangeException.class);
         }
     }
 

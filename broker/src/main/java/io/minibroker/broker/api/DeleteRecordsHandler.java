@@ -1,0 +1,67 @@
+package io.minibroker.broker.api;
+
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.io.UncheckedIOException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * DeleteRecords: moves each partition's log start offset up to the requested offset (-1 means the high
+ * watermark), answering with the new low watermark. An offset above the high watermark is OFFSET_OUT_OF_RANGE,
+ * as in Kafka. On one node the low watermark is known at once, so nothing waits in a purgatory.
+ */
+public final class DeleteRecordsHandler implements ApiHandler {
+
+    private static final long HIGH_WATERMARK = -1;
+
+    private final TopicRegistry topics;
+
+    public DeleteRecordsHandler(TopicRegistry topics) {
+        this.topics = topics;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        Struct response = ApiKey.DELETE_RECORDS.response().newMessage();
+        for (Struct topic : request.body().getStructs("Topics")) {
+            String name = topic.getString("Name");
+            Struct topicResult = response.addElement("Topics").set("Name", name);
+            Optional<TopicMetadata> metadata = topics.get(name);
+            for (Struct partition : topic.getStructs("Partitions")) {
+                int index = partition.getInt32("PartitionIndex");
+                Struct result = topicResult.addElement("Partitions").set("PartitionIndex", index)
+                        .set("LowWatermark", -1L);
+                Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
+                if (log.isEmpty()) {
+                    result.set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                    continue;
+                }
+                long highWatermark = log.get().logEndOffset(); // single replica
+                long offset = partition.getInt64("Offset");
+                long target = offset == HIGH_WATERMARK ? highWatermark : offset;
+                if (target < 0 || target > highWatermark) {
+                    result.set("ErrorCode", Errors.OFFSET_OUT_OF_RANGE.code());
+                    continue;
+                }
+                try {
+                    result.set("LowWatermark", log.get().deleteRecordsBefore(target))
+                            .set("ErrorCode", Errors.NONE.code());
+                } catch (LogException e) {
+                    result.set("ErrorCode", e.error().code());
+                } catch (UncheckedIOException e) {
+                    result.set("ErrorCode", Errors.KAFKA_STORAGE_ERROR.code());
+                }
+            }
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+}
