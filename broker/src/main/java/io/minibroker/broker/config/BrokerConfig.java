@@ -150,6 +150,16 @@ public final class BrokerConfig {
         return values.containsKey(key) ? (T) values.get(key) : key.defaultValue();
     }
 
+    /** Every key this broker knows, by name. */
+    public static Map<String, ConfigKey<?>> knownKeys() {
+        return KEYS;
+    }
+
+    /** Whether the key was set (in the file or an override) rather than left at its default. */
+    public boolean isSet(ConfigKey<?> key) {
+        return values.containsKey(key);
+    }
+
     public Set<String> unknownKeys() {
         return unknownKeys;
     }

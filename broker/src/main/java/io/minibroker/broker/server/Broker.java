@@ -1,6 +1,8 @@
 package io.minibroker.broker.server;
 
+import io.minibroker.broker.api.AlterTopicConfigsHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
+import io.minibroker.broker.api.DescribeConfigsHandler;
 import io.minibroker.broker.api.CreatePartitionsHandler;
 import io.minibroker.broker.api.CreateTopicsHandler;
 import io.minibroker.broker.api.DeleteRecordsHandler;
@@ -116,6 +118,10 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(topics))
                 .add(ApiKey.CREATE_PARTITIONS, new CreatePartitionsHandler(topics, node))
                 .add(ApiKey.DELETE_RECORDS, new DeleteRecordsHandler(topics))
+                .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics, config, node))
+                .add(ApiKey.ALTER_CONFIGS, new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS))
+                .add(ApiKey.INCREMENTAL_ALTER_CONFIGS,
+                        new AlterTopicConfigsHandler(topics, ApiKey.INCREMENTAL_ALTER_CONFIGS))
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),

@@ -178,6 +178,35 @@ public final class TopicRegistry implements AutoCloseable {
         return new Outcome(Errors.NONE, null, grown);
     }
 
+    /** Replaces a topic's config overrides, after checking them, and applies them to its running logs. */
+    public synchronized Outcome updateConfigs(String name, Map<String, String> overrides, boolean validateOnly) {
+        TopicMetadata topic = byName.get(name);
+        if (topic == null) {
+            return Outcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
+        }
+        String invalid = TopicConfig.invalidReason(overrides);
+        if (invalid != null) {
+            return Outcome.failed(Errors.INVALID_CONFIG, invalid);
+        }
+        TopicMetadata changed = new TopicMetadata(name, topic.id(), topic.partitions(), overrides);
+        if (validateOnly) {
+            return new Outcome(Errors.NONE, null, changed);
+        }
+        try {
+            store.save(changed);
+        } catch (IOException e) {
+            return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not store the configs of " + name + ": " + e);
+        }
+        byName.put(name, changed);
+        byId.put(changed.id(), changed);
+        LogConfig logConfig = logConfigFor(name);
+        for (int partition = 0; partition < changed.partitions(); partition++) {
+            logs.log(new TopicPartition(name, partition)).ifPresent(log -> log.updateConfig(logConfig));
+        }
+        LOG.info("Topic {} config overrides are now {}", name, overrides);
+        return new Outcome(Errors.NONE, null, changed);
+    }
+
     /** Deletes a topic and its logs. */
     public synchronized Errors delete(String name) {
         if (!config.get(BrokerConfig.DELETE_TOPIC_ENABLE)) {

@@ -77,7 +77,8 @@ class BrokerNetworkTest {
                     .containsExactlyInAnyOrder(ApiKey.API_VERSIONS.id(), ApiKey.METADATA.id(),
                             ApiKey.DESCRIBE_CLUSTER.id(), ApiKey.CREATE_TOPICS.id(), ApiKey.DELETE_TOPICS.id(),
                             ApiKey.PRODUCE.id(), ApiKey.FETCH.id(), ApiKey.LIST_OFFSETS.id(),
-                            ApiKey.INIT_PRODUCER_ID.id(), ApiKey.CREATE_PARTITIONS.id(), ApiKey.DELETE_RECORDS.id());
+                            ApiKey.INIT_PRODUCER_ID.id(), ApiKey.CREATE_PARTITIONS.id(), ApiKey.DELETE_RECORDS.id(),
+                            ApiKey.DESCRIBE_CONFIGS.id(), ApiKey.ALTER_CONFIGS.id(), ApiKey.INCREMENTAL_ALTER_CONFIGS.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -92,7 +93,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(11);
+            assertThat(view.apiKeys()).hasSize(14);
         }
     }
 

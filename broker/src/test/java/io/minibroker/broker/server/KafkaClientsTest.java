@@ -1,6 +1,9 @@
 package io.minibroker.broker.server;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
@@ -21,6 +24,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidTopicException;
@@ -168,6 +172,39 @@ class KafkaClientsTest {
             }
             assertThat(causeOf(() -> admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(11))).all().get()))
                     .isInstanceOf(OffsetOutOfRangeException.class);
+        }
+    }
+
+    @Test
+    void topicConfigsAreDescribedAndChangedIncrementally() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of("num.partitions", "2")); Admin admin = admin(broker)) {
+            admin.createTopics(List.of(new NewTopic("configured", 1, (short) 1)
+                    .configs(Map.of("retention.ms", "3600000")))).all().get();
+            ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "configured");
+
+            Config before = admin.describeConfigs(List.of(topic)).all().get().get(topic);
+            assertThat(before.get("retention.ms").value()).isEqualTo("3600000");
+            assertThat(before.get("retention.ms").source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
+            assertThat(before.get("segment.bytes").source()).isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+
+            admin.incrementalAlterConfigs(Map.of(topic, List.of(
+                    new AlterConfigOp(new ConfigEntry("retention.ms", ""), AlterConfigOp.OpType.DELETE),
+                    new AlterConfigOp(new ConfigEntry("max.message.bytes", "5000"), AlterConfigOp.OpType.SET),
+                    new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.APPEND))))
+                    .all().get();
+
+            Config after = admin.describeConfigs(List.of(topic)).all().get().get(topic);
+            assertThat(after.get("retention.ms").value()).isEqualTo(Long.toString(168 * 3_600_000L));
+            assertThat(after.get("max.message.bytes").value()).isEqualTo("5000");
+            assertThat(after.get("cleanup.policy").value()).isEqualTo("delete,compact");
+            assertThat(causeOf(() -> admin.incrementalAlterConfigs(Map.of(topic, List.of(new AlterConfigOp(
+                    new ConfigEntry("no.such", "1"), AlterConfigOp.OpType.SET)))).all().get()))
+                    .isInstanceOf(InvalidConfigurationException.class);
+
+            ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER, "1");
+            Config brokerConfig = admin.describeConfigs(List.of(node)).all().get().get(node);
+            assertThat(brokerConfig.get("num.partitions").value()).isEqualTo("2");
+            assertThat(brokerConfig.get("num.partitions").source()).isEqualTo(ConfigEntry.ConfigSource.STATIC_BROKER_CONFIG);
         }
     }
 

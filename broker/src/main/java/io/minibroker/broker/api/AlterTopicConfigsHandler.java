@@ -1,0 +1,115 @@
+package io.minibroker.broker.api;
+
+import io.minibroker.broker.topic.TopicConfig;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Changes topic configs, in either of Kafka's two request shapes: AlterConfigs replaces a topic's overrides
+ * with the ones given; IncrementalAlterConfigs applies SET, DELETE, and (for list configs, here
+ * {@code cleanup.policy}) APPEND and SUBTRACT to the current ones. Dynamic broker configs are not supported.
+ */
+public final class AlterTopicConfigsHandler implements ApiHandler {
+
+    private static final byte SET = 0;
+    private static final byte DELETE = 1;
+    private static final byte APPEND = 2;
+    private static final byte SUBTRACT = 3;
+
+    private final TopicRegistry topics;
+    private final ApiKey api;
+
+    /** {@code api} is ALTER_CONFIGS or INCREMENTAL_ALTER_CONFIGS. */
+    public AlterTopicConfigsHandler(TopicRegistry topics, ApiKey api) {
+        this.topics = topics;
+        this.api = api;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        boolean validateOnly = (Boolean) request.body().get("ValidateOnly");
+        Struct response = api.response().newMessage();
+        for (Struct resource : request.body().getStructs("Resources")) {
+            byte type = (Byte) resource.get("ResourceType");
+            String name = resource.getString("ResourceName");
+            Struct result = response.addElement("Responses").set("ResourceType", type).set("ResourceName", name);
+            if (type != ConfigResources.TOPIC) {
+                fail(result, Errors.INVALID_REQUEST, "only topic configs can be changed on this broker");
+                continue;
+            }
+            Optional<TopicMetadata> topic = topics.get(name);
+            if (topic.isEmpty()) {
+                fail(result, Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + name + " does not exist");
+                continue;
+            }
+            Map<String, String> overrides;
+            try {
+                overrides = api == ApiKey.INCREMENTAL_ALTER_CONFIGS
+                        ? applyIncrementally(topic.get().configOverrides(), resource)
+                        : replacement(resource);
+            } catch (IllegalArgumentException e) {
+                fail(result, Errors.INVALID_CONFIG, e.getMessage());
+                continue;
+            }
+            TopicRegistry.Outcome outcome = topics.updateConfigs(name, overrides, validateOnly);
+            result.set("ErrorCode", outcome.error().code()).set("ErrorMessage", outcome.message());
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private static Map<String, String> replacement(Struct resource) {
+        Map<String, String> overrides = new LinkedHashMap<>();
+        for (Struct config : resource.getStructs("Configs")) {
+            overrides.put(config.getString("Name"), config.getString("Value"));
+        }
+        return overrides;
+    }
+
+    private static Map<String, String> applyIncrementally(Map<String, String> current, Struct resource) {
+        Map<String, String> overrides = new LinkedHashMap<>(current);
+        for (Struct config : resource.getStructs("Configs")) {
+            String name = config.getString("Name");
+            String value = config.getString("Value");
+            byte operation = (Byte) config.get("ConfigOperation");
+            switch (operation) {
+                case SET -> overrides.put(name, value);
+                case DELETE -> overrides.remove(name);
+                case APPEND, SUBTRACT -> {
+                    if (!name.equals(TopicConfig.CLEANUP_POLICY)) {
+                        throw new IllegalArgumentException("Config " + name + " is not a list; it cannot be "
+                                + (operation == APPEND ? "appended to" : "subtracted from"));
+                    }
+                    Set<String> items = new LinkedHashSet<>(Arrays.asList(
+                            overrides.getOrDefault(name, "delete").split(",")));
+                    for (String item : value.split(",")) {
+                        if (operation == APPEND) {
+                            items.add(item.trim());
+                        } else {
+                            items.remove(item.trim());
+                        }
+                    }
+                    overrides.put(name, String.join(",", items));
+                }
+                default -> throw new IllegalArgumentException("unknown config operation " + operation);
+            }
+        }
+        return overrides;
+    }
+
+    private static void fail(Struct result, Errors error, String message) {
+        result.set("ErrorCode", error.code()).set("ErrorMessage", message);
+    }
+}
