@@ -11,6 +11,7 @@ import io.minibroker.broker.api.DescribeClusterHandler;
 import io.minibroker.broker.api.ListOffsetsHandler;
 import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
+import io.minibroker.broker.api.OffsetForLeaderEpochHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.Endpoint;
@@ -128,7 +129,8 @@ public final class Broker implements AutoCloseable {
                         new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory))
                 .add(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
-                .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics));
+                .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics))
+                .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics));
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptors, workers)

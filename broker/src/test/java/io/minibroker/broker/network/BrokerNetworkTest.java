@@ -78,7 +78,8 @@ class BrokerNetworkTest {
                             ApiKey.DESCRIBE_CLUSTER.id(), ApiKey.CREATE_TOPICS.id(), ApiKey.DELETE_TOPICS.id(),
                             ApiKey.PRODUCE.id(), ApiKey.FETCH.id(), ApiKey.LIST_OFFSETS.id(),
                             ApiKey.INIT_PRODUCER_ID.id(), ApiKey.CREATE_PARTITIONS.id(), ApiKey.DELETE_RECORDS.id(),
-                            ApiKey.DESCRIBE_CONFIGS.id(), ApiKey.ALTER_CONFIGS.id(), ApiKey.INCREMENTAL_ALTER_CONFIGS.id());
+                            ApiKey.DESCRIBE_CONFIGS.id(), ApiKey.ALTER_CONFIGS.id(), ApiKey.INCREMENTAL_ALTER_CONFIGS.id(),
+                            ApiKey.OFFSET_FOR_LEADER_EPOCH.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -93,7 +94,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(14);
+            assertThat(view.apiKeys()).hasSize(15);
         }
     }
 
@@ -261,6 +262,32 @@ class BrokerNetworkTest {
             List<Struct> topics = client.receive(ApiKey.METADATA, (short) 0).body().getStructs("Topics");
 
             assertThat(topics).extracting(t -> t.getString("Name")).containsExactly("listed");
+        }
+    }
+
+    @Test
+    void offsetForLeaderEpochEndsEpochZeroAtTheLogEnd() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(RawClient.request(ApiKey.PRODUCE, (short) 9, 1, produceBody("epochs", (short) 1)));
+            client.receive(ApiKey.PRODUCE, (short) 9); // unknown topic: created by the Metadata below, so resend
+            client.send(metadataFor(2, "epochs", true));
+            client.receive(ApiKey.METADATA, (short) 12);
+            client.send(RawClient.request(ApiKey.PRODUCE, (short) 9, 3, produceBody("epochs", (short) 1)));
+            client.receive(ApiKey.PRODUCE, (short) 9);
+
+            Struct request = ApiKey.OFFSET_FOR_LEADER_EPOCH.request().newMessage().set("ReplicaId", -1);
+            Struct partitions = request.addElement("Topics").set("Topic", "epochs");
+            partitions.addElement("Partitions").set("Partition", 0).set("CurrentLeaderEpoch", 0).set("LeaderEpoch", 0);
+            partitions.addElement("Partitions").set("Partition", 0).set("CurrentLeaderEpoch", 0).set("LeaderEpoch", 3);
+            partitions.addElement("Partitions").set("Partition", 0).set("CurrentLeaderEpoch", 7).set("LeaderEpoch", 0);
+            client.send(RawClient.request(ApiKey.OFFSET_FOR_LEADER_EPOCH, (short) 4, 4, request));
+            List<Struct> results = client.receive(ApiKey.OFFSET_FOR_LEADER_EPOCH, (short) 4).body()
+                    .getStructs("Topics").get(0).getStructs("Partitions");
+
+            assertThat(results.get(0).getInt64("EndOffset")).isEqualTo(1);
+            assertThat(results.get(0).getInt32("LeaderEpoch")).isZero();
+            assertThat(results.get(1).getInt64("EndOffset")).as("an epoch never seen").isEqualTo(-1);
+            assertThat(results.get(2).getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH.code());
         }
     }
 
