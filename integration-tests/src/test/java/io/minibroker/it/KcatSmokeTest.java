@@ -1,4 +1,7 @@
-package io.minibroker.broker.server;
+package io.minibroker.it;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.EmbeddedBroker;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -29,7 +32,7 @@ class KcatSmokeTest {
     @Test
     void kcatProducesWithEveryCompressionAndConsumesInOrder() throws Exception {
         Assumptions.assumeTrue(onPath("kcat"), "kcat is not installed (apt-get install kcat); skipping");
-        try (Broker broker = TestBrokers.start(logDir, Map.of())) {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker()) {
             String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
             List<String> expected = new ArrayList<>();
             for (String codec : List.of("none", "gzip", "snappy", "lz4", "zstd")) {

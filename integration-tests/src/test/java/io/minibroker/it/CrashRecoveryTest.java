@@ -1,4 +1,6 @@
-package io.minibroker.broker.server;
+package io.minibroker.it;
+
+import io.minibroker.broker.server.Main;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

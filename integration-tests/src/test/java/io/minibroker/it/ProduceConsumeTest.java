@@ -1,4 +1,7 @@
-package io.minibroker.broker.server;
+package io.minibroker.it;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.EmbeddedBroker;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -80,7 +83,7 @@ class ProduceConsumeTest {
     @ParameterizedTest(name = "acks={0}")
     @ValueSource(strings = {"all", "1", "0"})
     void recordsProducedWithEachAcksSettingAreConsumedInOrder(String acks) throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of());
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker();
              KafkaProducer<String, String> producer = producer(broker, Map.of(ProducerConfig.ACKS_CONFIG, acks))) {
             for (int i = 0; i < 100; i++) {
                 producer.send(new ProducerRecord<>("events", "key-" + i, "value-" + i));
@@ -111,7 +114,7 @@ class ProduceConsumeTest {
 
     @Test
     void aProducerWithDefaultConfigIsIdempotentAndDeliversEveryRecordOnce() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of());
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker();
              KafkaProducer<String, String> producer = producer(broker, Map.of())) {
             for (int i = 0; i < 1_000; i++) {
                 producer.send(new ProducerRecord<>("idempotent", "k" + (i % 10), "v" + i));
@@ -130,7 +133,7 @@ class ProduceConsumeTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"none", "gzip", "snappy", "lz4", "zstd"})
     void everyCompressionTypeRoundTrips(String compression) throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of());
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker();
              KafkaProducer<String, String> producer = producer(broker, Map.of(
                      ProducerConfig.COMPRESSION_TYPE_CONFIG, compression, ProducerConfig.LINGER_MS_CONFIG, 50))) {
             for (int i = 0; i < 500; i++) {
@@ -149,7 +152,7 @@ class ProduceConsumeTest {
 
     @Test
     void aParkedLongPollIsWokenByTheAppendNotByItsTimeout() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of());
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker();
              KafkaProducer<String, String> producer = producer(broker, Map.of());
              KafkaConsumer<String, String> consumer = consumer(broker, Map.of(
                      ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5000))) {
@@ -179,7 +182,7 @@ class ProduceConsumeTest {
 
     @Test
     void listOffsetsFindsEarliestLatestAndByTimestamp() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of());
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker();
              KafkaProducer<String, String> producer = producer(broker, Map.of(ProducerConfig.LINGER_MS_CONFIG, 0))) {
             long base = System.currentTimeMillis() - 100_000;
             for (int i = 0; i < 10; i++) {
@@ -199,7 +202,7 @@ class ProduceConsumeTest {
 
     @Test
     void aLargeRecordRoundTripsAndOneOverTheTopicLimitIsRefusedWhileTheProducerKeepsWorking() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of());
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker();
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(broker)));
              KafkaProducer<String, String> producer = producer(broker, Map.of())) {
             admin.createTopics(List.of(new NewTopic("small", 1, (short) 1)
@@ -219,7 +222,7 @@ class ProduceConsumeTest {
 
     @Test
     void retentionRunsInTheBackgroundAndMovesTheLogStart() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of("log.retention.check.interval.ms", "100"));
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of("log.retention.check.interval.ms", "100")).broker();
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(broker)));
              KafkaProducer<String, String> producer = producer(broker, Map.of())) {
             admin.createTopics(List.of(new NewTopic("short-lived", 1, (short) 1)
@@ -244,14 +247,14 @@ class ProduceConsumeTest {
 
     @Test
     void everyRecordSurvivesARestartOnTheSameDirectory() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of());
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker();
              KafkaProducer<String, String> producer = producer(broker, Map.of())) {
             for (int i = 0; i < 1_000; i++) {
                 producer.send(new ProducerRecord<>("durable", "k" + (i % 7), "v" + i));
             }
             producer.flush();
         }
-        try (Broker broker = TestBrokers.start(logDir, Map.of());
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker();
              KafkaConsumer<String, String> consumer = consumer(broker, Map.of())) {
             List<ConsumerRecord<String, String>> records =
                     readAll(consumer, List.of(new TopicPartition("durable", 0)), 1_000);

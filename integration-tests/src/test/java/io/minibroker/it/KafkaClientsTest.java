@@ -1,4 +1,7 @@
-package io.minibroker.broker.server;
+package io.minibroker.it;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.EmbeddedBroker;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -62,7 +65,7 @@ class KafkaClientsTest {
 
     @Test
     void anAdminClientNegotiatesVersionsAndDescribesTheCluster() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of("node.id", "5", "cluster.id", "clients-test"));
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of("node.id", "5", "cluster.id", "clients-test")).broker();
              Admin admin = admin(broker)) {
             DescribeClusterResult cluster = admin.describeCluster();
 
@@ -78,7 +81,7 @@ class KafkaClientsTest {
 
     @Test
     void topicsAreCreatedDescribedListedAndDeleted() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker)) {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
             CreateTopicsResult created = admin.createTopics(List.of(
                     new NewTopic("orders", 3, (short) 1).configs(Map.of("retention.ms", "3600000")),
                     new NewTopic("audit.log", java.util.Optional.empty(), java.util.Optional.empty())));
@@ -107,7 +110,7 @@ class KafkaClientsTest {
 
     @Test
     void creationErrorsAreKafkasAndValidateOnlyCreatesNothing() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker)) {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
             admin.createTopics(List.of(new NewTopic("exists", 1, (short) 1))).all().get();
 
             assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("exists", 1, (short) 1))).all().get()))
@@ -132,7 +135,7 @@ class KafkaClientsTest {
 
     @Test
     void partitionsCanBeAddedButNeverRemoved() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker)) {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
             admin.createTopics(List.of(new NewTopic("growing", 1, (short) 1))).all().get();
 
             admin.createPartitions(Map.of("growing", NewPartitions.increaseTo(3))).all().get();
@@ -149,7 +152,7 @@ class KafkaClientsTest {
 
     @Test
     void deleteRecordsMovesTheLowWatermark() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker);
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker);
              KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("PLAINTEXT"),
                      ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
@@ -177,7 +180,7 @@ class KafkaClientsTest {
 
     @Test
     void topicConfigsAreDescribedAndChangedIncrementally() throws Exception {
-        try (Broker broker = TestBrokers.start(logDir, Map.of("num.partitions", "2")); Admin admin = admin(broker)) {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of("num.partitions", "2")).broker(); Admin admin = admin(broker)) {
             admin.createTopics(List.of(new NewTopic("configured", 1, (short) 1)
                     .configs(Map.of("retention.ms", "3600000")))).all().get();
             ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "configured");
@@ -211,10 +214,10 @@ class KafkaClientsTest {
     @Test
     void topicsAndTheirIdsSurviveARestartOnTheSameDirectory() throws Exception {
         Uuid id;
-        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker)) {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
             id = admin.createTopics(List.of(new NewTopic("kept", 2, (short) 1))).topicId("kept").get();
         }
-        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = admin(broker)) {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
             TopicDescription kept = admin.describeTopics(List.of("kept")).allTopicNames().get().get("kept");
 
             assertThat(kept.topicId()).isEqualTo(id);

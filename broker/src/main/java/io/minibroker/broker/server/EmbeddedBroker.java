@@ -1,0 +1,87 @@
+package io.minibroker.broker.server;
+
+import io.minibroker.broker.config.BrokerConfig;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * A broker in this JVM for tests, in a few lines:
+ * <pre>
+ *   try (EmbeddedBroker kafka = EmbeddedBroker.start()) {
+ *       producerConfig.put("bootstrap.servers", kafka.bootstrapServers());
+ *       ...
+ *   }
+ * </pre>
+ * It listens on a free port of localhost and keeps its logs in a new temporary directory, deleted on close
+ * unless the directory was given (so that a test can restart a broker on the same data).
+ */
+public final class EmbeddedBroker implements AutoCloseable {
+
+    private final Broker broker;
+    private final Path logDir;
+    private final boolean ownsLogDir;
+
+    private EmbeddedBroker(Broker broker, Path logDir, boolean ownsLogDir) {
+        this.broker = broker;
+        this.logDir = logDir;
+        this.ownsLogDir = ownsLogDir;
+    }
+
+    public static EmbeddedBroker start() throws IOException, InterruptedException {
+        return start(Map.of());
+    }
+
+    /** Starts with these configuration overrides (Kafka's key names). */
+    public static EmbeddedBroker start(Map<String, String> overrides) throws IOException, InterruptedException {
+        return start(Files.createTempDirectory("minibroker-"), true, overrides);
+    }
+
+    /** Starts on an existing log directory, which is kept on close. */
+    public static EmbeddedBroker start(Path logDir, Map<String, String> overrides)
+            throws IOException, InterruptedException {
+        return start(logDir, false, overrides);
+    }
+
+    private static EmbeddedBroker start(Path logDir, boolean ownsLogDir, Map<String, String> overrides)
+            throws IOException, InterruptedException {
+        Map<String, String> properties = new HashMap<>();
+        properties.put("listeners", "PLAINTEXT://localhost:0");
+        properties.put("log.dirs", logDir.toString());
+        properties.put("offsets.topic.replication.factor", "1");
+        properties.put("group.initial.rebalance.delay.ms", "0"); // tests want their groups formed at once
+        properties.putAll(overrides);
+        return new EmbeddedBroker(Broker.start(BrokerConfig.of(properties)), logDir, ownsLogDir);
+    }
+
+    /** The {@code bootstrap.servers} value for clients. */
+    public String bootstrapServers() {
+        return "localhost:" + broker.boundPort("PLAINTEXT");
+    }
+
+    public Broker broker() {
+        return broker;
+    }
+
+    public Path logDir() {
+        return logDir;
+    }
+
+    @Override
+    public void close() {
+        broker.close();
+        if (ownsLogDir) {
+            try (Stream<Path> files = Files.walk(logDir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
