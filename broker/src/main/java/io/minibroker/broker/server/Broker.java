@@ -14,6 +14,8 @@ import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
+import io.minibroker.broker.group.GroupApis;
+import io.minibroker.broker.group.GroupCoordinator;
 import io.minibroker.broker.log.LogMaintenance;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.InitProducerIdHandler;
@@ -64,6 +66,7 @@ public final class Broker implements AutoCloseable {
     private LogMaintenance maintenance;
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
+    private GroupCoordinator groupCoordinator;
 
     private Broker(BrokerConfig config) {
         this.config = config;
@@ -119,6 +122,9 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics));
+        groupCoordinator = new GroupCoordinator(config);
+        groupCoordinator.bindMetersTo(registry);
+        GroupApis.register(apis, groupCoordinator, node, topics);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptors, workers)
@@ -200,6 +206,13 @@ public final class Broker implements AutoCloseable {
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         closePurgatory(producePurgatory);
         closePurgatory(fetchPurgatory);
+        if (groupCoordinator != null) {
+            try {
+                groupCoordinator.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (maintenance != null) {
             try {
                 maintenance.close();
