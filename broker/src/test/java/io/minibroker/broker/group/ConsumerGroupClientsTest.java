@@ -11,6 +11,13 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -55,7 +62,8 @@ class ConsumerGroupClientsTest {
 
     @BeforeEach
     void start() throws Exception {
-        broker = TestBrokers.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"));
+        broker = TestBrokers.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0",
+                "group.min.session.timeout.ms", "500"));
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get();
         }
@@ -196,6 +204,39 @@ class ConsumerGroupClientsTest {
             consumer.close();
             admin.deleteConsumerGroups(List.of("audited")).all().get();
             assertThat(admin.listGroups().all().get()).extracting(GroupListing::groupId).doesNotContain("audited");
+        }
+    }
+
+    @Test
+    void aMemberThatStopsHeartbeatingLosesItsPartitionsAfterItsSessionTimeout() throws Exception {
+        KafkaConsumer<String, String> survivor = consumer("crashers");
+        pollAllUntil(() -> survivor.assignment().size() == PARTITIONS, survivor);
+
+        // A second member joins by hand, takes its share, then falls silent as a crashed process would.
+        ByteBuffer subscription = ConsumerProtocol.serializeSubscription(
+                new ConsumerPartitionAssignor.Subscription(List.of(TOPIC)));
+        byte[] metadata = new byte[subscription.remaining()];
+        subscription.get(metadata);
+        try (GroupWireClient silent = new GroupWireClient(broker.boundPort("PLAINTEXT"))) {
+            CompletableFuture<Struct> assignment = CompletableFuture.supplyAsync(() -> {
+                try {
+                    String memberId = silent.call(ApiKey.JOIN_GROUP, 9,
+                            GroupProtocolErrorsTest.joinRequest("crashers", "", 1_000, metadata)).getString("MemberId");
+                    Struct joined = silent.call(ApiKey.JOIN_GROUP, 9,
+                            GroupProtocolErrorsTest.joinRequest("crashers", memberId, 1_000, metadata));
+                    return silent.call(ApiKey.SYNC_GROUP, 5, ApiKey.SYNC_GROUP.request().newMessage()
+                            .set("GroupId", "crashers").set("GenerationId", joined.getInt32("GenerationId"))
+                            .set("MemberId", memberId));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            pollAllUntil(assignment::isDone, survivor);
+            assertThat(assignment.get().getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            assertThat(ConsumerProtocol.deserializeAssignment(ByteBuffer.wrap(assignment.get().getBytes("Assignment")))
+                    .partitions()).hasSize(PARTITIONS / 2);
+
+            pollAllUntil(() -> survivor.assignment().size() == PARTITIONS, survivor);
         }
     }
 }
