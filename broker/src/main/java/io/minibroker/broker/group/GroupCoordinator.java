@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
@@ -31,14 +32,19 @@ public final class GroupCoordinator implements AutoCloseable {
     static final int NO_GENERATION = -1;
 
     private final Map<String, ConsumerGroup> groups = new ConcurrentHashMap<>();
-    private final OffsetStore offsets = new OffsetStore();
+    private final OffsetStore offsets;
     private final Purgatory<DelayedJoin> rebalancePurgatory = Purgatory.builder("Rebalance").build();
     private final Purgatory<DelayedHeartbeat> heartbeatPurgatory = Purgatory.builder("Heartbeat").build();
     private final int initialRebalanceDelayMs;
     private final int minSessionTimeoutMs;
     private final int maxSessionTimeoutMs;
 
-    public GroupCoordinator(BrokerConfig config) {
+    /** Replays the committed offsets; each group that has some is listed as Empty until a member joins. */
+    public GroupCoordinator(BrokerConfig config, TopicRegistry topics) {
+        this.offsets = new OffsetStore(new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS)));
+        for (String groupId : offsets.groupIds()) {
+            getOrCreate(groupId);
+        }
         this.initialRebalanceDelayMs = config.get(BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS);
         this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
         this.maxSessionTimeoutMs = config.get(BrokerConfig.GROUP_MAX_SESSION_TIMEOUT_MS);

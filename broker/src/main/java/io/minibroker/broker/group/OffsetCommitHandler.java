@@ -2,6 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -56,7 +57,7 @@ public final class OffsetCommitHandler implements ApiHandler {
                     if (metadata.isEmpty() || index < 0 || index >= metadata.get().partitions()) {
                         error = byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
                     } else {
-                        coordinator.offsets().commit(groupId, new TopicPartition(metadata.get().name(), index),
+                        error = store(groupId, new TopicPartition(metadata.get().name(), index),
                                 new OffsetStore.CommittedOffset(partition.getInt64("CommittedOffset"),
                                         request.version() >= 6 ? partition.getInt32("CommittedLeaderEpoch") : -1,
                                         partition.getString("CommittedMetadata")));
@@ -66,5 +67,14 @@ public final class OffsetCommitHandler implements ApiHandler {
             }
         }
         return CompletableFuture.completedFuture(response);
+    }
+
+    private Errors store(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset) {
+        try {
+            coordinator.offsets().commit(groupId, partition, offset);
+            return Errors.NONE;
+        } catch (LogException e) {
+            return e.error();
+        }
     }
 }

@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Committed offsets per group, in memory only: they do not survive a broker restart (no {@code __consumer_offsets}
- * log yet). Safe for concurrent use; the coordinator decides who may commit.
+ * Committed offsets per group: served from memory, written through to {@code __consumer_offsets} first so that
+ * they survive a restart (the constructor replays them). Safe for concurrent use; the coordinator decides who
+ * may commit.
  */
 final class OffsetStore {
 
@@ -15,22 +16,35 @@ final class OffsetStore {
     record CommittedOffset(long offset, int leaderEpoch, String metadata) {
     }
 
+    private final OffsetsTopic log;
     private final Map<String, Map<TopicPartition, CommittedOffset>> byGroup = new ConcurrentHashMap<>();
 
-    void commit(String groupId, TopicPartition partition, CommittedOffset offset) {
-        byGroup.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).put(partition, offset);
+    OffsetStore(OffsetsTopic log) {
+        this.log = log;
+        log.replayInto(byGroup);
     }
 
-    CommittedOffset get(String groupId, TopicPartition partition) {
-        Map<TopicPartition, CommittedOffset> offsets = byGroup.get(groupId);
-        return offsets == null ? null : offsets.get(partition);
+    /** Stores a commit; throws LogException (nothing stored) if the offsets topic cannot take it. */
+    void commit(String groupId, TopicPartition partition, CommittedOffset offset) {
+        log.write(groupId, partition, offset);
+        byGroup.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).put(partition, offset);
     }
 
     Map<TopicPartition, CommittedOffset> all(String groupId) {
         return Map.copyOf(byGroup.getOrDefault(groupId, Map.of()));
     }
 
+    /** The groups that have committed offsets (after a restart, the groups to list as Empty). */
+    Iterable<String> groupIds() {
+        return byGroup.keySet();
+    }
+
     void deleteGroup(String groupId) {
-        byGroup.remove(groupId);
+        Map<TopicPartition, CommittedOffset> removed = byGroup.remove(groupId);
+        if (removed != null) {
+            for (TopicPartition partition : removed.keySet()) {
+                log.write(groupId, partition, null);
+            }
+        }
     }
 }

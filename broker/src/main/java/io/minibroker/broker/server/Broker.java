@@ -122,7 +122,7 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics));
-        groupCoordinator = new GroupCoordinator(config);
+        groupCoordinator = new GroupCoordinator(config, topics);
         groupCoordinator.bindMetersTo(registry);
         GroupApis.register(apis, groupCoordinator, node, topics);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {

@@ -2,22 +2,20 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
-import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.schema.Struct;
-import java.nio.ByteBuffer;
-import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -32,6 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +41,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -227,8 +229,8 @@ class ConsumerGroupClientsTest {
                     return silent.call(ApiKey.SYNC_GROUP, 5, ApiKey.SYNC_GROUP.request().newMessage()
                             .set("GroupId", "crashers").set("GenerationId", joined.getInt32("GenerationId"))
                             .set("MemberId", memberId));
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
             });
             pollAllUntil(assignment::isDone, survivor);
@@ -237,6 +239,31 @@ class ConsumerGroupClientsTest {
                     .partitions()).hasSize(PARTITIONS / 2);
 
             pollAllUntil(() -> survivor.assignment().size() == PARTITIONS, survivor);
+        }
+    }
+
+    @Test
+    void committedOffsetsSurviveABrokerRestart() throws Exception {
+        produce(0, 40);
+        KafkaConsumer<String, String> first = consumer("durable");
+        assertThat(pollUntil(first, 40)).hasSize(40);
+        first.commitSync();
+        first.close();
+
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"));
+        try (Admin admin = admin()) {
+            assertThat(admin.listGroups().all().get()).extracting(GroupListing::groupId).contains("durable");
+        }
+        produce(40, 60);
+        KafkaConsumer<String, String> second = consumer("durable");
+
+        assertThat(pollUntil(second, 20)).containsExactlyInAnyOrderElementsOf(values(40, 60));
+        assertThat(second.poll(Duration.ofMillis(500))).isEmpty();
+        try (Admin admin = admin()) {
+            assertThat(admin.listConsumerGroupOffsets("durable").partitionsToOffsetAndMetadata().get())
+                    .hasSize(PARTITIONS)
+                    .allSatisfy((partition, offset) -> assertThat(offset.offset()).isEqualTo(10L)); // committed before the restart
         }
     }
 }
