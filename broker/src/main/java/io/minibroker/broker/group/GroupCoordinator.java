@@ -416,12 +416,16 @@ public final class GroupCoordinator implements AutoCloseable {
      * group has no members (a simple commit, as {@code assign()}-based consumers and tools make).
      */
     Errors validateCommit(String groupId, int generationId, String memberId) {
-        ConsumerGroup group = getOrCreate(groupId);
+        boolean simpleCommit = generationId < 0 && memberId.isEmpty();
+        ConsumerGroup group = simpleCommit ? getOrCreate(groupId) : groups.get(groupId);
+        if (group == null) {
+            return Errors.ILLEGAL_GENERATION; // a generation of a group that does not exist
+        }
         synchronized (group) {
             if (group.state == GroupState.DEAD) {
                 return Errors.COORDINATOR_NOT_AVAILABLE;
             }
-            if (generationId < 0 && memberId.isEmpty() && group.members.isEmpty()) {
+            if (simpleCommit && group.members.isEmpty()) {
                 return Errors.NONE;
             }
             if (!group.members.containsKey(memberId)) {

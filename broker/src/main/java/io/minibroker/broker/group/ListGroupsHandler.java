@@ -35,18 +35,18 @@ public final class ListGroupsHandler implements ApiHandler {
             return CompletableFuture.completedFuture(response);
         }
         for (ConsumerGroup group : coordinator.allGroups()) {
-            String state;
+            GroupState state;
             String protocolType;
             synchronized (group) {
-                state = group.state.kafkaName();
+                state = group.state;
                 protocolType = group.protocolType == null ? "" : group.protocolType;
             }
-            if (group.state == GroupState.DEAD
-                    || !states.isEmpty() && states.stream().noneMatch(state::equalsIgnoreCase)) {
+            if (state == GroupState.DEAD
+                    || !states.isEmpty() && states.stream().noneMatch(state.kafkaName()::equalsIgnoreCase)) {
                 continue;
             }
             response.addElement("Groups").set("GroupId", group.groupId).set("ProtocolType", protocolType)
-                    .set("GroupState", state).set("GroupType", CLASSIC);
+                    .set("GroupState", state.kafkaName()).set("GroupType", CLASSIC);
         }
         return CompletableFuture.completedFuture(response);
     }

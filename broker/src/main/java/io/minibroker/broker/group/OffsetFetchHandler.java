@@ -53,7 +53,8 @@ public final class OffsetFetchHandler implements ApiHandler {
             Struct groupResponse = response.addElement("Groups").set("GroupId", groupId)
                     .set("ErrorCode", Errors.NONE.code());
             List<Struct> asked = group.getStructs("Topics");
-            Map<String, List<Integer>> partitions = asked == null ? null : byId ? byTopicId(asked) : byName(asked);
+            Map<String, List<Integer>> partitions = asked == null ? null
+                    : byId ? knownTopicIds(asked, groupResponse) : byName(asked);
             fill(groupId, partitions, groupResponse, byId);
         }
         return CompletableFuture.completedFuture(response);
@@ -67,13 +68,20 @@ public final class OffsetFetchHandler implements ApiHandler {
         return partitions;
     }
 
-    /** Topic ids resolved to names; an unknown id has no offsets, so it maps to a name nothing was committed under. */
-    private Map<String, List<Integer>> byTopicId(List<Struct> asked) {
+    /** Topic ids resolved to names; an unknown id is answered at once with UNKNOWN_TOPIC_ID. */
+    private Map<String, List<Integer>> knownTopicIds(List<Struct> asked, Struct groupResponse) {
         Map<String, List<Integer>> partitions = new LinkedHashMap<>();
         for (Struct topic : asked) {
             UUID id = topic.getUuid("TopicId");
-            String name = topics.get(id).map(TopicMetadata::name).orElse(id.toString());
-            partitions.put(name, topic.getList("PartitionIndexes"));
+            List<Integer> indexes = topic.getList("PartitionIndexes");
+            topics.get(id).ifPresentOrElse(known -> partitions.put(known.name(), indexes), () -> {
+                Struct unknown = groupResponse.addElement("Topics").set("TopicId", id);
+                for (int index : indexes) {
+                    unknown.addElement("Partitions").set("PartitionIndex", index).set("CommittedOffset", -1L)
+                            .set("CommittedLeaderEpoch", -1).set("Metadata", "")
+                            .set("ErrorCode", Errors.UNKNOWN_TOPIC_ID.code());
+                }
+            });
         }
         return partitions;
     }

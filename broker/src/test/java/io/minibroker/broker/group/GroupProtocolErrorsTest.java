@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -169,6 +170,54 @@ class GroupProtocolErrorsTest {
         assertThat(partitions.get(0).getInt64("CommittedOffset")).isEqualTo(-1L);
         assertThat(partitions.get(1).getInt64("CommittedOffset")).isEqualTo(42L);
         assertThat(partitions.get(1).getString("Metadata")).isEqualTo("note");
+    }
+
+    @Test
+    void version10CommitsAndFetchesByTopicIdAndRefusesUnknownIds() throws IOException {
+        UUID id = client.call(ApiKey.CREATE_TOPICS, 7, createTopic("by-id", 1)).getStructs("Topics").get(0)
+                .getUuid("TopicId");
+        UUID unknown = UUID.randomUUID();
+        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", "ids")
+                .set("GenerationIdOrMemberEpoch", -1).set("MemberId", "");
+        commit.addElement("Topics").set("TopicId", id).addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", 7L).set("CommittedMetadata", null);
+        commit.addElement("Topics").set("TopicId", unknown).addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", 7L).set("CommittedMetadata", null);
+        List<Struct> committed = client.call(ApiKey.OFFSET_COMMIT, 10, commit).getStructs("Topics");
+        assertThat(committed.get(0).getStructs("Partitions").get(0).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(committed.get(1).getStructs("Partitions").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
+
+        Struct fetch = ApiKey.OFFSET_FETCH.request().newMessage();
+        Struct group = fetch.addElement("Groups").set("GroupId", "ids");
+        group.addElement("Topics").set("TopicId", id).set("PartitionIndexes", List.of(0));
+        group.addElement("Topics").set("TopicId", unknown).set("PartitionIndexes", List.of(0));
+        List<Struct> fetched = client.call(ApiKey.OFFSET_FETCH, 10, fetch).getStructs("Groups").get(0)
+                .getStructs("Topics");
+
+        assertThat(fetched).extracting(t -> t.getUuid("TopicId")).containsExactlyInAnyOrder(id, unknown);
+        for (Struct topic : fetched) {
+            Struct partition = topic.getStructs("Partitions").get(0);
+            if (topic.getUuid("TopicId").equals(id)) {
+                assertThat(partition.getInt64("CommittedOffset")).isEqualTo(7L);
+            } else {
+                assertThat(partition.getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
+            }
+        }
+    }
+
+    @Test
+    void aCommitForAGenerationOfAGroupThatDoesNotExistIsIllegal() throws IOException {
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("lonely", 1));
+        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", "nobody")
+                .set("GenerationIdOrMemberEpoch", 3).set("MemberId", "ghost");
+        commit.addElement("Topics").set("Name", "lonely").addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", 1L).set("CommittedMetadata", "");
+
+        Struct response = client.call(ApiKey.OFFSET_COMMIT, 9, commit);
+
+        assertThat(response.getStructs("Topics").get(0).getStructs("Partitions").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.ILLEGAL_GENERATION.code());
     }
 
     private static Struct createTopic(String name, int partitions) {
