@@ -21,6 +21,8 @@ final class ConsumerGroup {
     String protocolName;
     String leaderId;
     final Map<String, GroupMember> members = new LinkedHashMap<>();
+    /** group.instance.id to the member id that currently holds it. */
+    final Map<String, String> staticMembers = new HashMap<>();
     /** Member ids handed out with MEMBER_ID_REQUIRED and not yet used to rejoin. */
     final Set<String> pendingMemberIds = new HashSet<>();
 
@@ -42,7 +44,8 @@ final class ConsumerGroup {
         if (members.isEmpty()) {
             return !memberProtocolType.isEmpty() && !memberProtocols.isEmpty();
         }
-        return memberProtocolType.equals(protocolType) && commonProtocols().stream().anyMatch(memberProtocols::contains);
+        return memberProtocolType.equals(protocolType)
+                && commonProtocols().stream().anyMatch(memberProtocols::contains);
     }
 
     private Set<String> commonProtocols() {

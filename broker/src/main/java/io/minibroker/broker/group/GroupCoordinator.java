@@ -10,6 +10,7 @@ import io.minibroker.purgatory.PurgatoryMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +103,10 @@ public final class GroupCoordinator implements AutoCloseable {
             if (!group.supports(request.protocolType(), request.protocols().keySet())) {
                 return completed(joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
             }
-            if (newMember) {
+            String instanceId = request.groupInstanceId();
+            if (instanceId != null && (newMember || group.staticMembers.containsKey(instanceId))) {
+                joinStatic(group, request, response);
+            } else if (newMember) {
                 String memberId = request.clientId() + "-" + UUID.randomUUID();
                 if (request.version() >= 4) {
                     // KIP-394: the client must come back with this id, so a retried join cannot add a ghost member.
@@ -123,6 +127,74 @@ public final class GroupCoordinator implements AutoCloseable {
         return response;
     }
 
+    /**
+     * A join naming a {@code group.instance.id} (KIP-345). A known instance that comes back without its member id
+     * (a restarted process) takes over the old member's place and assignment under a new member id; while the
+     * group is Stable and nothing it asked for changed, that needs no rebalance. A join with the old member id
+     * of a replaced instance is fenced.
+     */
+    private void joinStatic(ConsumerGroup group, JoinRequest request, CompletableFuture<Struct> response) {
+        String knownMemberId = group.staticMembers.get(request.groupInstanceId());
+        if (knownMemberId == null) {
+            addMemberAndRebalance(group, request.clientId() + "-" + UUID.randomUUID(), request, response);
+        } else if (!request.memberId().isEmpty()) {
+            if (request.memberId().equals(knownMemberId)) {
+                rejoin(group, group.members.get(knownMemberId), request, response);
+            } else {
+                response.complete(joinError(Errors.FENCED_INSTANCE_ID, request.memberId()));
+            }
+        } else {
+            replaceStaticMember(group, group.members.get(knownMemberId), request, response);
+        }
+    }
+
+    private void replaceStaticMember(ConsumerGroup group, GroupMember old, JoinRequest request,
+                                     CompletableFuture<Struct> response) {
+        GroupMember replacement = new GroupMember(request.clientId() + "-" + UUID.randomUUID(),
+                request.groupInstanceId(), request.clientId(), request.clientHost());
+        replacement.sessionTimeoutMs = request.sessionTimeoutMs();
+        replacement.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
+        replacement.protocols = request.protocols();
+        replacement.assignment = old.assignment;
+        boolean wasLeader = old.memberId.equals(group.leaderId);
+        boolean sameProtocols = sameProtocols(old.protocols, request.protocols());
+        fence(old);
+        group.members.remove(old.memberId);
+        group.members.put(replacement.memberId, replacement);
+        group.staticMembers.put(replacement.groupInstanceId, replacement.memberId);
+        if (wasLeader) {
+            group.leaderId = replacement.memberId;
+        }
+        if (group.state == GroupState.STABLE && sameProtocols && !wasLeader) {
+            markAlive(group, replacement);
+            response.complete(joinResponse(group, replacement, request.version()));
+            return;
+        }
+        // The leader must compute a new assignment (it may know nothing of the old one), or a rebalance is due.
+        replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+        rebalanceOrCheck(group);
+    }
+
+    /** Ends whatever the replaced member of a static instance was waiting for, and its session timeout. */
+    private void fence(GroupMember old) {
+        old.livenessEpoch++;
+        heartbeatPurgatory.checkAndComplete(old);
+        if (old.awaitingJoin != null) {
+            old.awaitingJoin.response().complete(joinError(Errors.FENCED_INSTANCE_ID, old.memberId));
+            old.awaitingJoin = null;
+        }
+        failSync(old, Errors.FENCED_INSTANCE_ID);
+    }
+
+    /** FENCED_INSTANCE_ID if the request names a static instance that now belongs to another member id. */
+    static Errors checkFenced(ConsumerGroup group, String groupInstanceId, String memberId) {
+        if (groupInstanceId == null) {
+            return Errors.NONE;
+        }
+        String current = group.staticMembers.get(groupInstanceId);
+        return current != null && !current.equals(memberId) ? Errors.FENCED_INSTANCE_ID : Errors.NONE;
+    }
+
     private void addMemberAndRebalance(ConsumerGroup group, String memberId, JoinRequest request,
                                        CompletableFuture<Struct> response) {
         GroupMember member = new GroupMember(memberId, request.groupInstanceId(), request.clientId(),
@@ -135,6 +207,9 @@ public final class GroupCoordinator implements AutoCloseable {
             group.protocolType = request.protocolType();
         }
         group.members.put(memberId, member);
+        if (member.groupInstanceId != null) {
+            group.staticMembers.put(member.groupInstanceId, memberId);
+        }
         if (group.leaderId == null) {
             group.leaderId = memberId;
         }
@@ -178,7 +253,7 @@ public final class GroupCoordinator implements AutoCloseable {
         if (!List.copyOf(current.keySet()).equals(List.copyOf(requested.keySet()))) {
             return false;
         }
-        return current.entrySet().stream().allMatch(e -> java.util.Arrays.equals(e.getValue(), requested.get(e.getKey())));
+        return current.entrySet().stream().allMatch(e -> Arrays.equals(e.getValue(), requested.get(e.getKey())));
     }
 
     /** Starts a rebalance, or if one is under way, checks whether the membership change lets it complete. */
@@ -268,7 +343,7 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ---------------------------------------------------------------------------------------------- SyncGroup
 
-    CompletableFuture<Struct> sync(String groupId, int generationId, String memberId,
+    CompletableFuture<Struct> sync(String groupId, int generationId, String memberId, String groupInstanceId,
                                    Map<String, byte[]> assignments) {
         CompletableFuture<Struct> response = new CompletableFuture<>();
         ConsumerGroup group = groups.get(groupId);
@@ -276,6 +351,9 @@ public final class GroupCoordinator implements AutoCloseable {
             return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
         }
         synchronized (group) {
+            if (checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
+                return completed(syncResponse(Errors.FENCED_INSTANCE_ID, new byte[0]));
+            }
             GroupMember member = group.members.get(memberId);
             if (member == null || group.state == GroupState.DEAD || group.state == GroupState.EMPTY) {
                 return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
@@ -326,12 +404,15 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ---------------------------------------------------------------------------------------------- Heartbeat
 
-    Errors heartbeat(String groupId, int generationId, String memberId) {
+    Errors heartbeat(String groupId, int generationId, String memberId, String groupInstanceId) {
         ConsumerGroup group = groups.get(groupId);
         if (group == null) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         synchronized (group) {
+            if (checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
+                return Errors.FENCED_INSTANCE_ID;
+            }
             GroupMember member = group.members.get(memberId);
             if (member == null || group.state == GroupState.DEAD || group.state == GroupState.EMPTY) {
                 return Errors.UNKNOWN_MEMBER_ID;
@@ -346,7 +427,8 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // --------------------------------------------------------------------------------------------- LeaveGroup
 
-    Errors leave(String groupId, String memberId) {
+    /** Removes a member named by id, or (v3+, static members) by instance id with an empty member id. */
+    Errors leave(String groupId, String memberId, String groupInstanceId) {
         ConsumerGroup group = groups.get(groupId);
         if (group == null) {
             return Errors.UNKNOWN_MEMBER_ID;
@@ -355,7 +437,12 @@ public final class GroupCoordinator implements AutoCloseable {
             if (group.pendingMemberIds.remove(memberId)) {
                 return Errors.NONE;
             }
-            GroupMember member = group.members.get(memberId);
+            if (groupInstanceId != null && !memberId.isEmpty()
+                    && checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
+                return Errors.FENCED_INSTANCE_ID;
+            }
+            GroupMember member = group.members.get(groupInstanceId != null && memberId.isEmpty()
+                    ? group.staticMembers.getOrDefault(groupInstanceId, "") : memberId);
             if (member == null) {
                 return Errors.UNKNOWN_MEMBER_ID;
             }
@@ -396,6 +483,9 @@ public final class GroupCoordinator implements AutoCloseable {
 
     private void removeMember(ConsumerGroup group, GroupMember member) {
         group.members.remove(member.memberId);
+        if (member.groupInstanceId != null) {
+            group.staticMembers.remove(member.groupInstanceId, member.memberId);
+        }
         member.livenessEpoch++;
         heartbeatPurgatory.checkAndComplete(member);
         if (member.awaitingJoin != null) {
@@ -415,7 +505,7 @@ public final class GroupCoordinator implements AutoCloseable {
      * consumers can commit before giving partitions up), or anyone with generation -1 and no member id when the
      * group has no members (a simple commit, as {@code assign()}-based consumers and tools make).
      */
-    Errors validateCommit(String groupId, int generationId, String memberId) {
+    Errors validateCommit(String groupId, int generationId, String memberId, String groupInstanceId) {
         boolean simpleCommit = generationId < 0 && memberId.isEmpty();
         ConsumerGroup group = simpleCommit ? getOrCreate(groupId) : groups.get(groupId);
         if (group == null) {
@@ -427,6 +517,9 @@ public final class GroupCoordinator implements AutoCloseable {
             }
             if (simpleCommit && group.members.isEmpty()) {
                 return Errors.NONE;
+            }
+            if (checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
+                return Errors.FENCED_INSTANCE_ID;
             }
             if (!group.members.containsKey(memberId)) {
                 return Errors.UNKNOWN_MEMBER_ID;

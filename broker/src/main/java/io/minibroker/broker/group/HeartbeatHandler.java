@@ -21,8 +21,9 @@ public final class HeartbeatHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct body = request.body();
+        String groupInstanceId = request.version() >= 3 ? body.getString("GroupInstanceId") : null;
         short error = coordinator.heartbeat(body.getString("GroupId"), body.getInt32("GenerationId"),
-                body.getString("MemberId")).code();
+                body.getString("MemberId"), groupInstanceId).code();
         return CompletableFuture.completedFuture(ApiKey.HEARTBEAT.response().newMessage().set("ErrorCode", error));
     }
 }

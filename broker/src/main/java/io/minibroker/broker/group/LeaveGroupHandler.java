@@ -30,12 +30,13 @@ public final class LeaveGroupHandler implements ApiHandler {
         String groupId = body.getString("GroupId");
         Struct response = ApiKey.LEAVE_GROUP.response().newMessage();
         if (request.version() < BATCHED_FROM_VERSION) {
-            Errors error = coordinator.leave(groupId, body.getString("MemberId"));
+            Errors error = coordinator.leave(groupId, body.getString("MemberId"), null);
             return CompletableFuture.completedFuture(response.set("ErrorCode", error.code()));
         }
         response.set("ErrorCode", Errors.NONE.code());
         for (Struct member : body.getStructs("Members")) {
-            Errors error = coordinator.leave(groupId, member.getString("MemberId"));
+            Errors error = coordinator.leave(groupId, member.getString("MemberId"),
+                    member.getString("GroupInstanceId"));
             response.addElement("Members").set("MemberId", member.getString("MemberId"))
                     .set("GroupInstanceId", member.getString("GroupInstanceId"))
                     .set("ErrorCode", error.code());

@@ -38,7 +38,8 @@ public final class OffsetCommitHandler implements ApiHandler {
         String groupId = body.getString("GroupId");
         Errors groupError = groupId.isEmpty() ? Errors.INVALID_GROUP_ID
                 : coordinator.validateCommit(groupId, body.getInt32("GenerationIdOrMemberEpoch"),
-                        body.getString("MemberId"));
+                        body.getString("MemberId"),
+                        request.version() >= 7 ? body.getString("GroupInstanceId") : null);
         Struct response = ApiKey.OFFSET_COMMIT.response().newMessage();
         for (Struct topic : body.getStructs("Topics")) {
             Struct topicResponse = response.addElement("Topics");

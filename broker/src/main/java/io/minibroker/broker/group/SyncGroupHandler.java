@@ -29,7 +29,8 @@ public final class SyncGroupHandler implements ApiHandler {
             assignments.put(assignment.getString("MemberId"), assignment.getBytes("Assignment"));
         }
         String groupId = body.getString("GroupId");
-        return coordinator.sync(groupId, body.getInt32("GenerationId"), body.getString("MemberId"), assignments)
+        return coordinator.sync(groupId, body.getInt32("GenerationId"), body.getString("MemberId"),
+                        request.version() >= 3 ? body.getString("GroupInstanceId") : null, assignments)
                 .thenApply(response -> request.version() >= 5
                         ? response.set("ProtocolType", body.getString("ProtocolType"))
                                 .set("ProtocolName", body.getString("ProtocolName"))

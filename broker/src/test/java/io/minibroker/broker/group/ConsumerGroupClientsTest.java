@@ -88,6 +88,10 @@ class ConsumerGroupClientsTest {
     }
 
     private KafkaConsumer<String, String> consumer(String groupId) {
+        return consumer(groupId, Map.of());
+    }
+
+    private KafkaConsumer<String, String> consumer(String groupId, Map<String, Object> extra) {
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -96,6 +100,7 @@ class ConsumerGroupClientsTest {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 200);
+        config.putAll(extra);
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config);
         clients.add(consumer);
         consumer.subscribe(List.of(TOPIC));
@@ -261,9 +266,30 @@ class ConsumerGroupClientsTest {
         assertThat(pollUntil(second, 20)).containsExactlyInAnyOrderElementsOf(values(40, 60));
         assertThat(second.poll(Duration.ofMillis(500))).isEmpty();
         try (Admin admin = admin()) {
+            // 40 records over 4 partitions, committed before the restart
             assertThat(admin.listConsumerGroupOffsets("durable").partitionsToOffsetAndMetadata().get())
                     .hasSize(PARTITIONS)
-                    .allSatisfy((partition, offset) -> assertThat(offset.offset()).isEqualTo(10L)); // committed before the restart
+                    .allSatisfy((partition, offset) -> assertThat(offset.offset()).isEqualTo(10L));
         }
+    }
+
+    @Test
+    void aRestartedStaticFollowerGetsItsOwnPartitionsBackWithoutARebalance() {
+        KafkaConsumer<String, String> leader = consumer("static", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "a"));
+        pollAllUntil(() -> leader.assignment().size() == PARTITIONS, leader);
+        KafkaConsumer<String, String> follower =
+                consumer("static", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "b"));
+        pollAllUntil(() -> leader.assignment().size() == 2 && follower.assignment().size() == 2, leader, follower);
+        Set<TopicPartition> followerOwned = Set.copyOf(follower.assignment());
+        int generation = leader.groupMetadata().generationId();
+
+        follower.close(); // a static member does not leave on close
+        KafkaConsumer<String, String> restarted =
+                consumer("static", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "b"));
+        pollAllUntil(() -> restarted.assignment().size() == 2, restarted, leader);
+
+        assertThat(restarted.assignment()).isEqualTo(followerOwned);
+        assertThat(restarted.groupMetadata().generationId()).isEqualTo(generation);
+        assertThat(leader.groupMetadata().generationId()).isEqualTo(generation);
     }
 }

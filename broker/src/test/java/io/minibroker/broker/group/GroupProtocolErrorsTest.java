@@ -184,7 +184,8 @@ class GroupProtocolErrorsTest {
         commit.addElement("Topics").set("TopicId", unknown).addElement("Partitions").set("PartitionIndex", 0)
                 .set("CommittedOffset", 7L).set("CommittedMetadata", null);
         List<Struct> committed = client.call(ApiKey.OFFSET_COMMIT, 10, commit).getStructs("Topics");
-        assertThat(committed.get(0).getStructs("Partitions").get(0).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(committed.get(0).getStructs("Partitions").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.NONE.code());
         assertThat(committed.get(1).getStructs("Partitions").get(0).getInt16("ErrorCode"))
                 .isEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
 
@@ -218,6 +219,51 @@ class GroupProtocolErrorsTest {
 
         assertThat(response.getStructs("Topics").get(0).getStructs("Partitions").get(0).getInt16("ErrorCode"))
                 .isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    }
+
+    @Test
+    void aRestartedStaticLeaderTakesItsPlaceBackAndItsOldIdIsFenced() throws IOException {
+        Struct leaderJoin = joinRequest("statics", "", 10_000, new byte[0]).set("GroupInstanceId", "leader-host");
+        Struct leader = client.call(ApiKey.JOIN_GROUP, JOIN_V9, leaderJoin);
+        assertThat(leader.getInt16("ErrorCode")).as("static members skip MEMBER_ID_REQUIRED")
+                .isEqualTo(Errors.NONE.code());
+        String leaderId = leader.getString("MemberId");
+        Struct sync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", "statics")
+                .set("GenerationId", leader.getInt32("GenerationId")).set("MemberId", leaderId)
+                .set("GroupInstanceId", "leader-host");
+        sync.addElement("Assignments").set("MemberId", leaderId).set("Assignment", new byte[]{1});
+        assertThat(client.call(ApiKey.SYNC_GROUP, SYNC_V5, sync).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+
+        // The leader's process restarts and comes back without its member id: it takes its own place back.
+        Struct restarted = client.call(ApiKey.JOIN_GROUP, JOIN_V9,
+                joinRequest("statics", "", 10_000, new byte[0]).set("GroupInstanceId", "leader-host"));
+        String newId = restarted.getString("MemberId");
+
+        assertThat(restarted.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(newId).isNotEqualTo(leaderId);
+        assertThat(restarted.getString("Leader")).isEqualTo(newId);
+        Struct oldHeartbeat = ApiKey.HEARTBEAT.request().newMessage().set("GroupId", "statics")
+                .set("GenerationId", restarted.getInt32("GenerationId")).set("MemberId", leaderId)
+                .set("GroupInstanceId", "leader-host");
+        assertThat(client.call(ApiKey.HEARTBEAT, HEARTBEAT_V4, oldHeartbeat).getInt16("ErrorCode"))
+                .isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+        assertThat(client.call(ApiKey.JOIN_GROUP, JOIN_V9, joinRequest("statics", leaderId, 10_000, new byte[0])
+                .set("GroupInstanceId", "leader-host")).getInt16("ErrorCode"))
+                .isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+    }
+
+    @Test
+    void aStaticMemberLeavesByItsInstanceId() throws IOException {
+        Struct joined = client.call(ApiKey.JOIN_GROUP, JOIN_V9,
+                joinRequest("leavers", "", 10_000, new byte[0]).set("GroupInstanceId", "host-1"));
+        assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        Struct leave = ApiKey.LEAVE_GROUP.request().newMessage().set("GroupId", "leavers");
+        leave.addElement("Members").set("MemberId", "").set("GroupInstanceId", "host-1");
+
+        Struct left = client.call(ApiKey.LEAVE_GROUP, 5, leave);
+
+        assertThat(left.getStructs("Members").get(0).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(describedState("leavers")).isEqualTo("Empty");
     }
 
     private static Struct createTopic(String name, int partitions) {
