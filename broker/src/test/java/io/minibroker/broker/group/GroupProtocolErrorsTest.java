@@ -266,6 +266,42 @@ class GroupProtocolErrorsTest {
         assertThat(describedState("leavers")).isEqualTo("Empty");
     }
 
+    @Test
+    void aDeletedGroupStaysDeletedAcrossARestartWhileOthersKeepTheirOffsets() throws Exception {
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("kept", 1));
+        simpleCommit("doomed", "kept", 5L);
+        simpleCommit("keeper", "kept", 9L);
+        Struct delete = ApiKey.DELETE_GROUPS.request().newMessage().set("GroupsNames", List.of("doomed"));
+        assertThat(client.call(ApiKey.DELETE_GROUPS, 2, delete).getStructs("Results").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.NONE.code());
+
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of());
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+
+        assertThat(committedOffset("doomed", "kept")).isEqualTo(-1L);
+        assertThat(committedOffset("keeper", "kept")).isEqualTo(9L);
+        assertThat(describedState("keeper")).isEqualTo("Empty");
+    }
+
+    private void simpleCommit(String groupId, String topic, long offset) throws IOException {
+        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", groupId)
+                .set("GenerationIdOrMemberEpoch", -1).set("MemberId", "");
+        commit.addElement("Topics").set("Name", topic).addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", offset).set("CommittedMetadata", "");
+        assertThat(client.call(ApiKey.OFFSET_COMMIT, 9, commit).getStructs("Topics").get(0).getStructs("Partitions")
+                .get(0).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+    }
+
+    private long committedOffset(String groupId, String topic) throws IOException {
+        Struct fetch = ApiKey.OFFSET_FETCH.request().newMessage();
+        fetch.addElement("Groups").set("GroupId", groupId).addElement("Topics").set("Name", topic)
+                .set("PartitionIndexes", List.of(0));
+        return client.call(ApiKey.OFFSET_FETCH, 8, fetch).getStructs("Groups").get(0).getStructs("Topics").get(0)
+                .getStructs("Partitions").get(0).getInt64("CommittedOffset");
+    }
+
     private static Struct createTopic(String name, int partitions) {
         Struct request = ApiKey.CREATE_TOPICS.request().newMessage();
         request.addElement("Topics").set("Name", name).set("NumPartitions", partitions)
