@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The state of one classic group (see {@link GroupState} for the state machine). Every field is guarded by the
@@ -23,8 +24,23 @@ final class ConsumerGroup {
     final Map<String, GroupMember> members = new LinkedHashMap<>();
     /** group.instance.id to the member id that currently holds it. */
     final Map<String, String> staticMembers = new HashMap<>();
-    /** Member ids handed out with MEMBER_ID_REQUIRED and not yet used to rejoin. */
-    final Set<String> pendingMemberIds = new HashSet<>();
+    /**
+     * Member ids handed out with MEMBER_ID_REQUIRED and not yet used to rejoin, each with the time (nanoTime)
+     * after which it is forgotten: its session timeout, as in Kafka, so clients that never come back leave
+     * nothing behind.
+     */
+    final Map<String, Long> pendingMemberIds = new HashMap<>();
+
+    void addPendingMember(String memberId, int sessionTimeoutMs, long nowNanos) {
+        pendingMemberIds.values().removeIf(deadline -> deadline - nowNanos < 0);
+        pendingMemberIds.put(memberId, nowNanos + TimeUnit.MILLISECONDS.toNanos(sessionTimeoutMs));
+    }
+
+    /** Takes a pending member id if it was handed out and has not expired. */
+    boolean takePendingMember(String memberId, long nowNanos) {
+        Long deadline = pendingMemberIds.remove(memberId);
+        return deadline != null && deadline - nowNanos >= 0;
+    }
 
     ConsumerGroup(String groupId) {
         this.groupId = groupId;

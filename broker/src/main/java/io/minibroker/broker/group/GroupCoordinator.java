@@ -110,11 +110,11 @@ public final class GroupCoordinator implements AutoCloseable {
                 String memberId = request.clientId() + "-" + UUID.randomUUID();
                 if (request.version() >= 4) {
                     // KIP-394: the client must come back with this id, so a retried join cannot add a ghost member.
-                    group.pendingMemberIds.add(memberId);
+                    group.addPendingMember(memberId, request.sessionTimeoutMs(), System.nanoTime());
                     return completed(joinError(Errors.MEMBER_ID_REQUIRED, memberId));
                 }
                 addMemberAndRebalance(group, memberId, request, response);
-            } else if (group.pendingMemberIds.remove(request.memberId())) {
+            } else if (group.takePendingMember(request.memberId(), System.nanoTime())) {
                 addMemberAndRebalance(group, request.memberId(), request, response);
             } else {
                 GroupMember member = group.members.get(request.memberId());
@@ -434,7 +434,7 @@ public final class GroupCoordinator implements AutoCloseable {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         synchronized (group) {
-            if (group.pendingMemberIds.remove(memberId)) {
+            if (group.pendingMemberIds.remove(memberId) != null) {
                 return Errors.NONE;
             }
             if (groupInstanceId != null && !memberId.isEmpty()

@@ -103,6 +103,14 @@ class GroupProtocolErrorsTest {
     }
 
     @Test
+    void aGeneratedMemberIdNotUsedWithinTheSessionTimeoutIsForgotten() throws Exception {
+        String memberId = join("late", "", 500).getString("MemberId");
+        Thread.sleep(800);
+
+        assertThat(join("late", memberId, 500).getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    @Test
     void heartbeatsFromUnknownMembersAndOldGenerationsAreRefused() throws IOException {
         Struct member = joinAndSyncAlone("beats", 10_000);
         String memberId = member.getString("MemberId");
