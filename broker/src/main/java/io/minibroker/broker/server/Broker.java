@@ -19,6 +19,8 @@ import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
+import io.minibroker.broker.group.GroupApis;
+import io.minibroker.broker.group.GroupCoordinator;
 import io.minibroker.broker.log.LogMaintenance;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.InitProducerIdHandler;
@@ -69,6 +71,7 @@ public final class Broker implements AutoCloseable {
     private LogMaintenance maintenance;
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
+    private GroupCoordinator groupCoordinator;
 
     private Broker(BrokerConfig config) {
         this.config = config;
@@ -131,6 +134,9 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics));
+        groupCoordinator = new GroupCoordinator(config, topics);
+        groupCoordinator.bindMetersTo(registry);
+        GroupApis.register(apis, groupCoordinator, node, topics);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptors, workers)
@@ -212,6 +218,13 @@ public final class Broker implements AutoCloseable {
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         closePurgatory(producePurgatory);
         closePurgatory(fetchPurgatory);
+        if (groupCoordinator != null) {
+            try {
+                groupCoordinator.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (maintenance != null) {
             try {
                 maintenance.close();

@@ -79,7 +79,10 @@ class BrokerNetworkTest {
                             ApiKey.PRODUCE.id(), ApiKey.FETCH.id(), ApiKey.LIST_OFFSETS.id(),
                             ApiKey.INIT_PRODUCER_ID.id(), ApiKey.CREATE_PARTITIONS.id(), ApiKey.DELETE_RECORDS.id(),
                             ApiKey.DESCRIBE_CONFIGS.id(), ApiKey.ALTER_CONFIGS.id(), ApiKey.INCREMENTAL_ALTER_CONFIGS.id(),
-                            ApiKey.OFFSET_FOR_LEADER_EPOCH.id());
+                            ApiKey.OFFSET_FOR_LEADER_EPOCH.id(), ApiKey.FIND_COORDINATOR.id(), ApiKey.JOIN_GROUP.id(),
+                            ApiKey.SYNC_GROUP.id(), ApiKey.HEARTBEAT.id(), ApiKey.LEAVE_GROUP.id(),
+                            ApiKey.OFFSET_COMMIT.id(), ApiKey.OFFSET_FETCH.id(), ApiKey.LIST_GROUPS.id(),
+                            ApiKey.DESCRIBE_GROUPS.id(), ApiKey.DELETE_GROUPS.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -94,7 +97,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(15);
+            assertThat(view.apiKeys()).hasSize(25);
         }
     }
 
@@ -342,8 +345,8 @@ class BrokerNetworkTest {
     @Test
     void anApiThatIsNotAdvertisedClosesTheConnection() throws Exception {
         try (RawClient client = new RawClient(port)) {
-            client.send(RawClient.request(ApiKey.HEARTBEAT, (short) 4, 1, ApiKey.HEARTBEAT.request().newMessage()
-                    .set("GroupId", "g").set("MemberId", "m")));
+            client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 1,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
             assertThat(client.closedByBroker()).isTrue();
         }
     }

@@ -1,0 +1,99 @@
+package io.minibroker.broker.group;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The state of one classic group (see {@link GroupState} for the state machine). Every field is guarded by the
+ * group's own monitor ({@code synchronized (group)}); the coordinator takes only one group's lock at a time.
+ */
+final class ConsumerGroup {
+
+    final String groupId;
+    GroupState state = GroupState.EMPTY;
+    int generationId;
+    /** Null until the first member joins; empty for groups that only ever had simple offset commits. */
+    String protocolType;
+    String protocolName;
+    String leaderId;
+    final Map<String, GroupMember> members = new LinkedHashMap<>();
+    /** group.instance.id to the member id that currently holds it. */
+    final Map<String, String> staticMembers = new HashMap<>();
+    /**
+     * Member ids handed out with MEMBER_ID_REQUIRED and not yet used to rejoin, each with the time (nanoTime)
+     * after which it is forgotten: its session timeout, as in Kafka, so clients that never come back leave
+     * nothing behind.
+     */
+    final Map<String, Long> pendingMemberIds = new HashMap<>();
+
+    void addPendingMember(String memberId, int sessionTimeoutMs, long nowNanos) {
+        pendingMemberIds.values().removeIf(deadline -> deadline - nowNanos < 0);
+        pendingMemberIds.put(memberId, nowNanos + TimeUnit.MILLISECONDS.toNanos(sessionTimeoutMs));
+    }
+
+    /** Takes a pending member id if it was handed out and has not expired. */
+    boolean takePendingMember(String memberId, long nowNanos) {
+        Long deadline = pendingMemberIds.remove(memberId);
+        return deadline != null && deadline - nowNanos >= 0;
+    }
+
+    ConsumerGroup(String groupId) {
+        this.groupId = groupId;
+    }
+
+    boolean allMembersRejoined() {
+        return members.values().stream().allMatch(m -> m.awaitingJoin != null);
+    }
+
+    /** The longest rebalance timeout of the members: how long the join phase may wait for the slowest. */
+    int rebalanceTimeoutMs() {
+        return members.values().stream().mapToInt(m -> m.rebalanceTimeoutMs).max().orElse(0);
+    }
+
+    /** Whether a member with this protocol type and these protocols could join: one protocol all can use. */
+    boolean supports(String memberProtocolType, Collection<String> memberProtocols) {
+        if (members.isEmpty()) {
+            return !memberProtocolType.isEmpty() && !memberProtocols.isEmpty();
+        }
+        return memberProtocolType.equals(protocolType)
+                && commonProtocols().stream().anyMatch(memberProtocols::contains);
+    }
+
+    private Set<String> commonProtocols() {
+        Set<String> common = null;
+        for (GroupMember member : members.values()) {
+            if (common == null) {
+                common = new HashSet<>(member.protocols.keySet());
+            } else {
+                common.retainAll(member.protocols.keySet());
+            }
+        }
+        return common == null ? Set.of() : common;
+    }
+
+    /**
+     * The protocol for the next generation: among those every member supports, each member votes for the first
+     * in its own order of preference; the most votes win, ties going to the leader's preference.
+     */
+    String selectProtocol() {
+        Set<String> common = commonProtocols();
+        Map<String, Integer> votes = new HashMap<>();
+        for (GroupMember member : members.values()) {
+            member.protocols.keySet().stream().filter(common::contains).findFirst()
+                    .ifPresent(p -> votes.merge(p, 1, Integer::sum));
+        }
+        String chosen = null;
+        for (String candidate : members.get(leaderId).protocols.keySet()) {
+            if (common.contains(candidate)
+                    && (chosen == null || votes.getOrDefault(candidate, 0) > votes.getOrDefault(chosen, 0))) {
+                chosen = candidate;
+            }
+        }
+        return chosen;
+    }
+}

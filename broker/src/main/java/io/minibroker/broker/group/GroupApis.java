@@ -1,0 +1,27 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.api.LocalNode;
+import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.message.ApiKey;
+
+/** Registers the classic group and offset APIs, all served by one coordinator. */
+public final class GroupApis {
+
+    private GroupApis() {
+    }
+
+    public static SupportedApis register(SupportedApis apis, GroupCoordinator coordinator, LocalNode node,
+                                         TopicRegistry topics) {
+        return apis.add(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(node))
+                .add(ApiKey.JOIN_GROUP, new JoinGroupHandler(coordinator))
+                .add(ApiKey.SYNC_GROUP, new SyncGroupHandler(coordinator))
+                .add(ApiKey.HEARTBEAT, new HeartbeatHandler(coordinator))
+                .add(ApiKey.LEAVE_GROUP, new LeaveGroupHandler(coordinator))
+                .add(ApiKey.OFFSET_COMMIT, new OffsetCommitHandler(coordinator, topics))
+                .add(ApiKey.OFFSET_FETCH, new OffsetFetchHandler(coordinator, topics))
+                .add(ApiKey.LIST_GROUPS, new ListGroupsHandler(coordinator))
+                .add(ApiKey.DESCRIBE_GROUPS, new DescribeGroupsHandler(coordinator))
+                .add(ApiKey.DELETE_GROUPS, new DeleteGroupsHandler(coordinator));
+    }
+}

@@ -1,0 +1,572 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.Purgatory;
+import io.minibroker.purgatory.PurgatoryMeters;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The classic group coordinator of this single node: every group is coordinated here. It owns the groups, the
+ * "Rebalance" purgatory (joins waiting for the other members) and the "Heartbeat" purgatory (session timeouts).
+ *
+ * <p>Each group is guarded by its own monitor and no thread holds two group locks, so groups never deadlock
+ * with each other. Purgatory callbacks never run under a purgatory lock, and the operations of one group only
+ * take that group's (reentrant) lock, so calling a purgatory while holding a group lock is safe. Completing a
+ * response future under a group lock only enqueues the response onto its channel's event loop.
+ */
+public final class GroupCoordinator implements AutoCloseable {
+
+    static final int NO_GENERATION = -1;
+
+    private final Map<String, ConsumerGroup> groups = new ConcurrentHashMap<>();
+    private final OffsetStore offsets;
+    private final Purgatory<DelayedJoin> rebalancePurgatory = Purgatory.builder("Rebalance").build();
+    private final Purgatory<DelayedHeartbeat> heartbeatPurgatory = Purgatory.builder("Heartbeat").build();
+    private final int initialRebalanceDelayMs;
+    private final int minSessionTimeoutMs;
+    private final int maxSessionTimeoutMs;
+
+    /** Replays the committed offsets; each group that has some is listed as Empty until a member joins. */
+    public GroupCoordinator(BrokerConfig config, TopicRegistry topics) {
+        this.offsets = new OffsetStore(new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS)));
+        for (String groupId : offsets.groupIds()) {
+            getOrCreate(groupId);
+        }
+        this.initialRebalanceDelayMs = config.get(BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS);
+        this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
+        this.maxSessionTimeoutMs = config.get(BrokerConfig.GROUP_MAX_SESSION_TIMEOUT_MS);
+    }
+
+    /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
+    public void bindMetersTo(MeterRegistry registry) {
+        new PurgatoryMeters(rebalancePurgatory).bindTo(registry);
+        new PurgatoryMeters(heartbeatPurgatory).bindTo(registry);
+    }
+
+    OffsetStore offsets() {
+        return offsets;
+    }
+
+    Optional<ConsumerGroup> group(String groupId) {
+        return Optional.ofNullable(groups.get(groupId));
+    }
+
+    List<ConsumerGroup> allGroups() {
+        return new ArrayList<>(groups.values());
+    }
+
+    /** The group, created Empty if it does not exist yet (a first join, or a simple offset commit). */
+    ConsumerGroup getOrCreate(String groupId) {
+        return groups.computeIfAbsent(groupId, ConsumerGroup::new);
+    }
+
+    // ---------------------------------------------------------------------------------------------- JoinGroup
+
+    /** What a JoinGroup asks for, taken from the request. */
+    record JoinRequest(String groupId, String memberId, String groupInstanceId, String clientId, String clientHost,
+                       int sessionTimeoutMs, int rebalanceTimeoutMs, String protocolType,
+                       LinkedHashMap<String, byte[]> protocols, short version) {
+    }
+
+    CompletableFuture<Struct> join(JoinRequest request) {
+        CompletableFuture<Struct> response = new CompletableFuture<>();
+        if (request.groupId().isEmpty()) {
+            return completed(joinError(Errors.INVALID_GROUP_ID, request.memberId()));
+        }
+        if (request.sessionTimeoutMs() < minSessionTimeoutMs || request.sessionTimeoutMs() > maxSessionTimeoutMs) {
+            return completed(joinError(Errors.INVALID_SESSION_TIMEOUT, request.memberId()));
+        }
+        boolean newMember = request.memberId().isEmpty();
+        ConsumerGroup group = newMember ? getOrCreate(request.groupId()) : groups.get(request.groupId());
+        if (group == null) {
+            return completed(joinError(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
+        }
+        synchronized (group) {
+            if (group.state == GroupState.DEAD) {
+                // Deleted meanwhile: the client finds the coordinator again and retries on a fresh group.
+                return completed(joinError(Errors.COORDINATOR_NOT_AVAILABLE, request.memberId()));
+            }
+            if (!group.supports(request.protocolType(), request.protocols().keySet())) {
+                return completed(joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+            }
+            String instanceId = request.groupInstanceId();
+            if (instanceId != null && (newMember || group.staticMembers.containsKey(instanceId))) {
+                joinStatic(group, request, response);
+            } else if (newMember) {
+                String memberId = request.clientId() + "-" + UUID.randomUUID();
+                if (request.version() >= 4) {
+                    // KIP-394: the client must come back with this id, so a retried join cannot add a ghost member.
+                    group.addPendingMember(memberId, request.sessionTimeoutMs(), System.nanoTime());
+                    return completed(joinError(Errors.MEMBER_ID_REQUIRED, memberId));
+                }
+                addMemberAndRebalance(group, memberId, request, response);
+            } else if (group.takePendingMember(request.memberId(), System.nanoTime())) {
+                addMemberAndRebalance(group, request.memberId(), request, response);
+            } else {
+                GroupMember member = group.members.get(request.memberId());
+                if (member == null) {
+                    return completed(joinError(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
+                }
+                rejoin(group, member, request, response);
+            }
+        }
+        return response;
+    }
+
+    /**
+     * A join naming a {@code group.instance.id} (KIP-345). A known instance that comes back without its member id
+     * (a restarted process) takes over the old member's place and assignment under a new member id; while the
+     * group is Stable and nothing it asked for changed, that needs no rebalance. A join with the old member id
+     * of a replaced instance is fenced.
+     */
+    private void joinStatic(ConsumerGroup group, JoinRequest request, CompletableFuture<Struct> response) {
+        String knownMemberId = group.staticMembers.get(request.groupInstanceId());
+        if (knownMemberId == null) {
+            addMemberAndRebalance(group, request.clientId() + "-" + UUID.randomUUID(), request, response);
+        } else if (!request.memberId().isEmpty()) {
+            if (request.memberId().equals(knownMemberId)) {
+                rejoin(group, group.members.get(knownMemberId), request, response);
+            } else {
+                response.complete(joinError(Errors.FENCED_INSTANCE_ID, request.memberId()));
+            }
+        } else {
+            replaceStaticMember(group, group.members.get(knownMemberId), request, response);
+        }
+    }
+
+    private void replaceStaticMember(ConsumerGroup group, GroupMember old, JoinRequest request,
+                                     CompletableFuture<Struct> response) {
+        GroupMember replacement = new GroupMember(request.clientId() + "-" + UUID.randomUUID(),
+                request.groupInstanceId(), request.clientId(), request.clientHost());
+        replacement.sessionTimeoutMs = request.sessionTimeoutMs();
+        replacement.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
+        replacement.protocols = request.protocols();
+        replacement.assignment = old.assignment;
+        boolean wasLeader = old.memberId.equals(group.leaderId);
+        boolean sameProtocols = sameProtocols(old.protocols, request.protocols());
+        fence(old);
+        group.members.remove(old.memberId);
+        group.members.put(replacement.memberId, replacement);
+        group.staticMembers.put(replacement.groupInstanceId, replacement.memberId);
+        if (wasLeader) {
+            group.leaderId = replacement.memberId;
+        }
+        if (group.state == GroupState.STABLE && sameProtocols && !wasLeader) {
+            markAlive(group, replacement);
+            response.complete(joinResponse(group, replacement, request.version()));
+            return;
+        }
+        // The leader must compute a new assignment (it may know nothing of the old one), or a rebalance is due.
+        replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+        rebalanceOrCheck(group);
+    }
+
+    /** Ends whatever the replaced member of a static instance was waiting for, and its session timeout. */
+    private void fence(GroupMember old) {
+        old.livenessEpoch++;
+        heartbeatPurgatory.checkAndComplete(old);
+        if (old.awaitingJoin != null) {
+            old.awaitingJoin.response().complete(joinError(Errors.FENCED_INSTANCE_ID, old.memberId));
+            old.awaitingJoin = null;
+        }
+        failSync(old, Errors.FENCED_INSTANCE_ID);
+    }
+
+    /** FENCED_INSTANCE_ID if the request names a static instance that now belongs to another member id. */
+    static Errors checkFenced(ConsumerGroup group, String groupInstanceId, String memberId) {
+        if (groupInstanceId == null) {
+            return Errors.NONE;
+        }
+        String current = group.staticMembers.get(groupInstanceId);
+        return current != null && !current.equals(memberId) ? Errors.FENCED_INSTANCE_ID : Errors.NONE;
+    }
+
+    private void addMemberAndRebalance(ConsumerGroup group, String memberId, JoinRequest request,
+                                       CompletableFuture<Struct> response) {
+        GroupMember member = new GroupMember(memberId, request.groupInstanceId(), request.clientId(),
+                request.clientHost());
+        member.sessionTimeoutMs = request.sessionTimeoutMs();
+        member.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
+        member.protocols = request.protocols();
+        member.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+        if (group.members.isEmpty()) {
+            group.protocolType = request.protocolType();
+        }
+        group.members.put(memberId, member);
+        if (member.groupInstanceId != null) {
+            group.staticMembers.put(member.groupInstanceId, memberId);
+        }
+        if (group.leaderId == null) {
+            group.leaderId = memberId;
+        }
+        rebalanceOrCheck(group);
+    }
+
+    private void rejoin(ConsumerGroup group, GroupMember member, JoinRequest request,
+                        CompletableFuture<Struct> response) {
+        boolean sameProtocols = sameProtocols(member.protocols, request.protocols());
+        switch (group.state) {
+            case PREPARING_REBALANCE -> {
+                update(member, request, response);
+                rebalanceOrCheck(group);
+            }
+            case COMPLETING_REBALANCE, STABLE -> {
+                if (sameProtocols && !(group.state == GroupState.STABLE && member.memberId.equals(group.leaderId))) {
+                    // Nothing changed (a retried join): answer with the current generation.
+                    markAlive(group, member);
+                    response.complete(joinResponse(group, member, request.version()));
+                } else {
+                    update(member, request, response);
+                    rebalanceOrCheck(group);
+                }
+            }
+            case EMPTY, DEAD -> response.complete(joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+        }
+    }
+
+    private static void update(GroupMember member, JoinRequest request, CompletableFuture<Struct> response) {
+        member.sessionTimeoutMs = request.sessionTimeoutMs();
+        member.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
+        member.protocols = request.protocols();
+        if (member.awaitingJoin != null) {
+            // A second join from the same member replaces the first; the first learns it was superseded.
+            member.awaitingJoin.response().complete(joinError(Errors.REBALANCE_IN_PROGRESS, member.memberId));
+        }
+        member.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+    }
+
+    private static boolean sameProtocols(Map<String, byte[]> current, Map<String, byte[]> requested) {
+        if (!List.copyOf(current.keySet()).equals(List.copyOf(requested.keySet()))) {
+            return false;
+        }
+        return current.entrySet().stream().allMatch(e -> Arrays.equals(e.getValue(), requested.get(e.getKey())));
+    }
+
+    /** Starts a rebalance, or if one is under way, checks whether the membership change lets it complete. */
+    private void rebalanceOrCheck(ConsumerGroup group) {
+        if (group.state == GroupState.PREPARING_REBALANCE) {
+            rebalancePurgatory.checkAndComplete(group);
+        } else {
+            prepareRebalance(group);
+        }
+    }
+
+    private void prepareRebalance(ConsumerGroup group) {
+        if (group.state == GroupState.COMPLETING_REBALANCE) {
+            // The assignment being synced is for a generation that will not be: tell the waiters to rejoin.
+            for (GroupMember member : group.members.values()) {
+                failSync(member, Errors.REBALANCE_IN_PROGRESS);
+            }
+        }
+        boolean firstRebalance = group.state == GroupState.EMPTY;
+        group.state = GroupState.PREPARING_REBALANCE;
+        DelayedJoin join = firstRebalance && initialRebalanceDelayMs > 0
+                ? new DelayedJoin(this, group, initialRebalanceDelayMs, true)
+                : new DelayedJoin(this, group, group.rebalanceTimeoutMs(), false);
+        rebalancePurgatory.tryCompleteElseWatch(join, List.of(group));
+    }
+
+    /** Ends the join phase: drops members that did not rejoin, starts the next generation, answers the joins. */
+    void completeJoin(ConsumerGroup group) {
+        synchronized (group) {
+            if (group.state != GroupState.PREPARING_REBALANCE) {
+                return; // deleted meanwhile
+            }
+            for (GroupMember member : List.copyOf(group.members.values())) {
+                if (member.awaitingJoin == null) {
+                    removeMember(group, member);
+                }
+            }
+            group.generationId++;
+            if (group.members.isEmpty()) {
+                group.state = GroupState.EMPTY;
+                group.protocolName = null;
+                group.leaderId = null;
+                return;
+            }
+            if (!group.members.containsKey(group.leaderId)) {
+                group.leaderId = group.members.keySet().iterator().next();
+            }
+            group.protocolName = group.selectProtocol();
+            group.state = GroupState.COMPLETING_REBALANCE;
+            for (GroupMember member : group.members.values()) {
+                GroupMember.PendingJoin pending = member.awaitingJoin;
+                member.awaitingJoin = null;
+                member.assignment = new byte[0];
+                pending.response().complete(joinResponse(group, member, pending.version()));
+                markAlive(group, member);
+            }
+        }
+    }
+
+    private static Struct joinResponse(ConsumerGroup group, GroupMember member, short version) {
+        Struct response = ApiKey.JOIN_GROUP.response().newMessage()
+                .set("ErrorCode", Errors.NONE.code())
+                .set("GenerationId", group.generationId)
+                .set("ProtocolType", group.protocolType)
+                .set("ProtocolName", group.protocolName)
+                .set("Leader", group.leaderId)
+                .set("MemberId", member.memberId);
+        if (member.memberId.equals(group.leaderId)) {
+            for (GroupMember each : group.members.values()) {
+                response.addElement("Members")
+                        .set("MemberId", each.memberId)
+                        .set("GroupInstanceId", version >= 5 ? each.groupInstanceId : null)
+                        .set("Metadata", each.protocols.get(group.protocolName));
+            }
+        }
+        return response;
+    }
+
+    static Struct joinError(Errors error, String memberId) {
+        return ApiKey.JOIN_GROUP.response().newMessage()
+                .set("ErrorCode", error.code())
+                .set("GenerationId", NO_GENERATION)
+                .set("ProtocolName", "")
+                .set("Leader", "")
+                .set("MemberId", memberId);
+    }
+
+    // ---------------------------------------------------------------------------------------------- SyncGroup
+
+    CompletableFuture<Struct> sync(String groupId, int generationId, String memberId, String groupInstanceId,
+                                   Map<String, byte[]> assignments) {
+        CompletableFuture<Struct> response = new CompletableFuture<>();
+        ConsumerGroup group = groups.get(groupId);
+        if (group == null) {
+            return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
+        }
+        synchronized (group) {
+            if (checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
+                return completed(syncResponse(Errors.FENCED_INSTANCE_ID, new byte[0]));
+            }
+            GroupMember member = group.members.get(memberId);
+            if (member == null || group.state == GroupState.DEAD || group.state == GroupState.EMPTY) {
+                return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
+            }
+            if (generationId != group.generationId) {
+                return completed(syncResponse(Errors.ILLEGAL_GENERATION, new byte[0]));
+            }
+            switch (group.state) {
+                case PREPARING_REBALANCE -> response.complete(syncResponse(Errors.REBALANCE_IN_PROGRESS, new byte[0]));
+                case STABLE -> {
+                    markAlive(group, member);
+                    response.complete(syncResponse(Errors.NONE, member.assignment));
+                }
+                default -> {
+                    failSync(member, Errors.REBALANCE_IN_PROGRESS); // a retried sync replaces the earlier one
+                    member.awaitingSync = response;
+                    markAlive(group, member);
+                    if (memberId.equals(group.leaderId)) {
+                        for (GroupMember each : group.members.values()) {
+                            each.assignment = assignments.getOrDefault(each.memberId, new byte[0]);
+                        }
+                        group.state = GroupState.STABLE;
+                        for (GroupMember each : group.members.values()) {
+                            if (each.awaitingSync != null) {
+                                each.awaitingSync.complete(syncResponse(Errors.NONE, each.assignment));
+                                each.awaitingSync = null;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return response;
+    }
+
+    private static void failSync(GroupMember member, Errors error) {
+        if (member.awaitingSync != null) {
+            member.awaitingSync.complete(syncResponse(error, new byte[0]));
+            member.awaitingSync = null;
+        }
+    }
+
+    static Struct syncResponse(Errors error, byte[] assignment) {
+        return ApiKey.SYNC_GROUP.response().newMessage()
+                .set("ErrorCode", error.code())
+                .set("Assignment", assignment);
+    }
+
+    // ---------------------------------------------------------------------------------------------- Heartbeat
+
+    Errors heartbeat(String groupId, int generationId, String memberId, String groupInstanceId) {
+        ConsumerGroup group = groups.get(groupId);
+        if (group == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        synchronized (group) {
+            if (checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
+                return Errors.FENCED_INSTANCE_ID;
+            }
+            GroupMember member = group.members.get(memberId);
+            if (member == null || group.state == GroupState.DEAD || group.state == GroupState.EMPTY) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+            if (generationId != group.generationId) {
+                return Errors.ILLEGAL_GENERATION;
+            }
+            markAlive(group, member);
+            return group.state == GroupState.PREPARING_REBALANCE ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
+        }
+    }
+
+    // --------------------------------------------------------------------------------------------- LeaveGroup
+
+    /** Removes a member named by id, or (v3+, static members) by instance id with an empty member id. */
+    Errors leave(String groupId, String memberId, String groupInstanceId) {
+        ConsumerGroup group = groups.get(groupId);
+        if (group == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        synchronized (group) {
+            if (group.pendingMemberIds.remove(memberId) != null) {
+                return Errors.NONE;
+            }
+            if (groupInstanceId != null && !memberId.isEmpty()
+                    && checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
+                return Errors.FENCED_INSTANCE_ID;
+            }
+            GroupMember member = group.members.get(groupInstanceId != null && memberId.isEmpty()
+                    ? group.staticMembers.getOrDefault(groupInstanceId, "") : memberId);
+            if (member == null) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+            removeMemberAndRebalance(group, member);
+            return Errors.NONE;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ Session expiry
+
+    /** Refreshes the member's session: a new timeout replaces the one pending. */
+    private void markAlive(ConsumerGroup group, GroupMember member) {
+        long epoch = ++member.livenessEpoch;
+        heartbeatPurgatory.checkAndComplete(member);
+        heartbeatPurgatory.tryCompleteElseWatch(new DelayedHeartbeat(this, group, member, epoch), List.of(member));
+    }
+
+    void expireSession(ConsumerGroup group, GroupMember member, long epoch) {
+        synchronized (group) {
+            if (member.livenessEpoch != epoch || group.members.get(member.memberId) != member) {
+                return;
+            }
+            if (member.awaitingJoin != null || member.awaitingSync != null) {
+                // A member waiting on the coordinator cannot heartbeat; the rebalance timeout bounds that wait.
+                markAlive(group, member);
+                return;
+            }
+            removeMemberAndRebalance(group, member);
+        }
+    }
+
+    private void removeMemberAndRebalance(ConsumerGroup group, GroupMember member) {
+        removeMember(group, member);
+        if (group.state != GroupState.EMPTY && group.state != GroupState.DEAD) {
+            rebalanceOrCheck(group);
+        }
+    }
+
+    private void removeMember(ConsumerGroup group, GroupMember member) {
+        group.members.remove(member.memberId);
+        if (member.groupInstanceId != null) {
+            group.staticMembers.remove(member.groupInstanceId, member.memberId);
+        }
+        member.livenessEpoch++;
+        heartbeatPurgatory.checkAndComplete(member);
+        if (member.awaitingJoin != null) {
+            member.awaitingJoin.response().complete(joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+            member.awaitingJoin = null;
+        }
+        failSync(member, Errors.UNKNOWN_MEMBER_ID);
+        if (member.memberId.equals(group.leaderId)) {
+            group.leaderId = group.members.isEmpty() ? null : group.members.keySet().iterator().next();
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------- Offset commits
+
+    /**
+     * Who may commit: a member of the current generation (during Stable, or PreparingRebalance so that eager
+     * consumers can commit before giving partitions up), or anyone with generation -1 and no member id when the
+     * group has no members (a simple commit, as {@code assign()}-based consumers and tools make).
+     */
+    Errors validateCommit(String groupId, int generationId, String memberId, String groupInstanceId) {
+        boolean simpleCommit = generationId < 0 && memberId.isEmpty();
+        ConsumerGroup group = simpleCommit ? getOrCreate(groupId) : groups.get(groupId);
+        if (group == null) {
+            return Errors.ILLEGAL_GENERATION; // a generation of a group that does not exist
+        }
+        synchronized (group) {
+            if (group.state == GroupState.DEAD) {
+                return Errors.COORDINATOR_NOT_AVAILABLE;
+            }
+            if (simpleCommit && group.members.isEmpty()) {
+                return Errors.NONE;
+            }
+            if (checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
+                return Errors.FENCED_INSTANCE_ID;
+            }
+            if (!group.members.containsKey(memberId)) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+            if (generationId != group.generationId) {
+                return Errors.ILLEGAL_GENERATION;
+            }
+            if (group.state == GroupState.COMPLETING_REBALANCE) {
+                return Errors.REBALANCE_IN_PROGRESS;
+            }
+            markAlive(group, group.members.get(memberId));
+            return Errors.NONE;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------- DeleteGroups
+
+    /** Kafka's NON_EMPTY_GROUP (68), which the protocol module's error table does not list yet. */
+    static final short NON_EMPTY_GROUP = 68;
+
+    /** Deletes a group that has no members, with its offsets; answers the error code for DeleteGroups. */
+    short delete(String groupId) {
+        ConsumerGroup group = groups.get(groupId);
+        if (group == null) {
+            return Errors.GROUP_ID_NOT_FOUND.code();
+        }
+        synchronized (group) {
+            if (group.state == GroupState.DEAD) {
+                return Errors.GROUP_ID_NOT_FOUND.code();
+            }
+            if (!group.members.isEmpty()) {
+                return NON_EMPTY_GROUP;
+            }
+            group.state = GroupState.DEAD;
+            groups.remove(groupId, group);
+            offsets.deleteGroup(groupId);
+            return Errors.NONE.code();
+        }
+    }
+
+    private static CompletableFuture<Struct> completed(Struct response) {
+        return CompletableFuture.completedFuture(response);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        rebalancePurgatory.close();
+        heartbeatPurgatory.close();
+    }
+}

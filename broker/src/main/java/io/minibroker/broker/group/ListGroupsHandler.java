@@ -1,0 +1,53 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * ListGroups: every group, optionally filtered by state (v4+, Kafka's state names, case-insensitive) and type
+ * (v5+). Every group here is a "classic" group.
+ */
+public final class ListGroupsHandler implements ApiHandler {
+
+    private static final String CLASSIC = "classic";
+
+    private final GroupCoordinator coordinator;
+
+    public ListGroupsHandler(GroupCoordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        Struct body = request.body();
+        List<String> states = request.version() >= 4 ? body.getList("StatesFilter") : List.of();
+        List<String> types = request.version() >= 5 ? body.getList("TypesFilter") : List.of();
+        Struct response = ApiKey.LIST_GROUPS.response().newMessage().set("ErrorCode", Errors.NONE.code());
+        if (!types.isEmpty() && types.stream().noneMatch(CLASSIC::equalsIgnoreCase)) {
+            return CompletableFuture.completedFuture(response);
+        }
+        for (ConsumerGroup group : coordinator.allGroups()) {
+            GroupState state;
+            String protocolType;
+            synchronized (group) {
+                state = group.state;
+                protocolType = group.protocolType == null ? "" : group.protocolType;
+            }
+            if (state == GroupState.DEAD
+                    || !states.isEmpty() && states.stream().noneMatch(state.kafkaName()::equalsIgnoreCase)) {
+                continue;
+            }
+            response.addElement("Groups").set("GroupId", group.groupId).set("ProtocolType", protocolType)
+                    .set("GroupState", state.kafkaName()).set("GroupType", CLASSIC);
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+}

@@ -1,0 +1,117 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * OffsetFetch: the committed offset of each asked partition, -1 (with empty metadata) when there is none; a
+ * null topic list (v2+) asks for everything the group committed. v1-7 ask for one group, v8+ for a batch;
+ * v10 names topics by id.
+ */
+public final class OffsetFetchHandler implements ApiHandler {
+
+    private static final int BATCHED_FROM_VERSION = 8;
+    private static final int TOPIC_IDS_FROM_VERSION = 10;
+
+    private final GroupCoordinator coordinator;
+    private final TopicRegistry topics;
+
+    public OffsetFetchHandler(GroupCoordinator coordinator, TopicRegistry topics) {
+        this.coordinator = coordinator;
+        this.topics = topics;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        Struct body = request.body();
+        Struct response = ApiKey.OFFSET_FETCH.response().newMessage();
+        if (request.version() < BATCHED_FROM_VERSION) {
+            List<Struct> asked = body.getStructs("Topics");
+            Map<String, List<Integer>> partitions = asked == null ? null : byName(asked);
+            fill(body.getString("GroupId"), partitions, response, false);
+            response.set("ErrorCode", Errors.NONE.code());
+            return CompletableFuture.completedFuture(response);
+        }
+        boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
+        for (Struct group : body.getStructs("Groups")) {
+            String groupId = group.getString("GroupId");
+            Struct groupResponse = response.addElement("Groups").set("GroupId", groupId)
+                    .set("ErrorCode", Errors.NONE.code());
+            List<Struct> asked = group.getStructs("Topics");
+            Map<String, List<Integer>> partitions = asked == null ? null
+                    : byId ? knownTopicIds(asked, groupResponse) : byName(asked);
+            fill(groupId, partitions, groupResponse, byId);
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private static Map<String, List<Integer>> byName(List<Struct> asked) {
+        Map<String, List<Integer>> partitions = new LinkedHashMap<>();
+        for (Struct topic : asked) {
+            partitions.put(topic.getString("Name"), topic.getList("PartitionIndexes"));
+        }
+        return partitions;
+    }
+
+    /** Topic ids resolved to names; an unknown id is answered at once with UNKNOWN_TOPIC_ID. */
+    private Map<String, List<Integer>> knownTopicIds(List<Struct> asked, Struct groupResponse) {
+        Map<String, List<Integer>> partitions = new LinkedHashMap<>();
+        for (Struct topic : asked) {
+            UUID id = topic.getUuid("TopicId");
+            List<Integer> indexes = topic.getList("PartitionIndexes");
+            topics.get(id).ifPresentOrElse(known -> partitions.put(known.name(), indexes), () -> {
+                Struct unknown = groupResponse.addElement("Topics").set("TopicId", id);
+                for (int index : indexes) {
+                    unknown.addElement("Partitions").set("PartitionIndex", index).set("CommittedOffset", -1L)
+                            .set("CommittedLeaderEpoch", -1).set("Metadata", "")
+                            .set("ErrorCode", Errors.UNKNOWN_TOPIC_ID.code());
+                }
+            });
+        }
+        return partitions;
+    }
+
+    /** Fills the topic list of a response (or of one group's entry); {@code asked} null means all committed. */
+    private void fill(String groupId, Map<String, List<Integer>> asked, Struct into, boolean byId) {
+        Map<TopicPartition, OffsetStore.CommittedOffset> committed = coordinator.offsets().all(groupId);
+        Map<String, List<Integer>> wanted = asked;
+        if (wanted == null) {
+            wanted = new LinkedHashMap<>();
+            for (TopicPartition partition : committed.keySet()) {
+                wanted.computeIfAbsent(partition.topic(), t -> new ArrayList<>()).add(partition.partition());
+            }
+        }
+        for (Map.Entry<String, List<Integer>> topic : wanted.entrySet()) {
+            Struct topicResponse = into.addElement("Topics");
+            if (byId) {
+                topicResponse.set("TopicId", topics.get(topic.getKey()).map(TopicMetadata::id)
+                        .orElse(new UUID(0, 0)));
+            } else {
+                topicResponse.set("Name", topic.getKey());
+            }
+            for (int index : topic.getValue()) {
+                OffsetStore.CommittedOffset offset = committed.get(new TopicPartition(topic.getKey(), index));
+                topicResponse.addElement("Partitions").set("PartitionIndex", index)
+                        .set("CommittedOffset", offset == null ? -1L : offset.offset())
+                        .set("CommittedLeaderEpoch", offset == null ? -1 : offset.leaderEpoch())
+                        .set("Metadata", offset == null || offset.metadata() == null ? "" : offset.metadata())
+                        .set("ErrorCode", Errors.NONE.code());
+            }
+        }
+    }
+}

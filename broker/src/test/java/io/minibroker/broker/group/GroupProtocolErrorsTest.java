@@ -1,0 +1,319 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The classic group protocol spoken by hand: member ids, generations, session timeouts and Kafka's errors. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class GroupProtocolErrorsTest {
+
+    private static final int JOIN_V9 = 9;
+    private static final int SYNC_V5 = 5;
+    private static final int HEARTBEAT_V4 = 4;
+
+    @TempDir
+    Path logDir;
+    private Broker broker;
+    private GroupWireClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        broker = TestBrokers.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0",
+                "group.min.session.timeout.ms", "500"));
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        client.close();
+        broker.close();
+    }
+
+    static Struct joinRequest(String groupId, String memberId, int sessionTimeoutMs, byte[] metadata) {
+        Struct body = ApiKey.JOIN_GROUP.request().newMessage()
+                .set("GroupId", groupId).set("SessionTimeoutMs", sessionTimeoutMs)
+                .set("RebalanceTimeoutMs", sessionTimeoutMs).set("MemberId", memberId)
+                .set("ProtocolType", "consumer");
+        body.addElement("Protocols").set("Name", "range").set("Metadata", metadata);
+        return body;
+    }
+
+    private Struct join(String groupId, String memberId, int sessionTimeoutMs) throws IOException {
+        return client.call(ApiKey.JOIN_GROUP, JOIN_V9, joinRequest(groupId, memberId, sessionTimeoutMs, new byte[0]));
+    }
+
+    private Struct heartbeat(String groupId, int generation, String memberId) throws IOException {
+        return client.call(ApiKey.HEARTBEAT, HEARTBEAT_V4, ApiKey.HEARTBEAT.request().newMessage()
+                .set("GroupId", groupId).set("GenerationId", generation).set("MemberId", memberId));
+    }
+
+    /** Joins alone (answering MEMBER_ID_REQUIRED) and syncs an assignment: the member of a Stable group. */
+    private Struct joinAndSyncAlone(String groupId, int sessionTimeoutMs) throws IOException {
+        Struct required = join(groupId, "", sessionTimeoutMs);
+        assertThat(required.getInt16("ErrorCode")).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        Struct joined = join(groupId, required.getString("MemberId"), sessionTimeoutMs);
+        assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        Struct sync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", groupId)
+                .set("GenerationId", joined.getInt32("GenerationId")).set("MemberId", joined.getString("MemberId"))
+                .set("ProtocolType", "consumer").set("ProtocolName", "range");
+        sync.addElement("Assignments").set("MemberId", joined.getString("MemberId")).set("Assignment", new byte[]{7});
+        Struct synced = client.call(ApiKey.SYNC_GROUP, SYNC_V5, sync);
+        assertThat(synced.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(synced.getBytes("Assignment")).containsExactly(7);
+        return joined;
+    }
+
+    private String describedState(String groupId) throws IOException {
+        Struct request = ApiKey.DESCRIBE_GROUPS.request().newMessage().set("Groups", List.of(groupId));
+        return client.call(ApiKey.DESCRIBE_GROUPS, 5, request).getStructs("Groups").get(0).getString("GroupState");
+    }
+
+    @Test
+    void aLoneMemberJoinsWithTheGeneratedIdAndLeadsGenerationOne() throws IOException {
+        Struct required = join("solo", "", 10_000);
+        assertThat(required.getInt16("ErrorCode")).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        assertThat(required.getString("MemberId")).startsWith("wire-client-");
+
+        Struct joined = join("solo", required.getString("MemberId"), 10_000);
+
+        assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(joined.getInt32("GenerationId")).isEqualTo(1);
+        assertThat(joined.getString("ProtocolName")).isEqualTo("range");
+        assertThat(joined.getString("Leader")).isEqualTo(required.getString("MemberId"));
+        assertThat(joined.getStructs("Members")).singleElement()
+                .satisfies(m -> assertThat(m.getString("MemberId")).isEqualTo(required.getString("MemberId")));
+        assertThat(describedState("solo")).isEqualTo("CompletingRebalance");
+    }
+
+    @Test
+    void aGeneratedMemberIdNotUsedWithinTheSessionTimeoutIsForgotten() throws Exception {
+        String memberId = join("late", "", 500).getString("MemberId");
+        Thread.sleep(800);
+
+        assertThat(join("late", memberId, 500).getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    @Test
+    void heartbeatsFromUnknownMembersAndOldGenerationsAreRefused() throws IOException {
+        Struct member = joinAndSyncAlone("beats", 10_000);
+        String memberId = member.getString("MemberId");
+        int generation = member.getInt32("GenerationId");
+
+        assertThat(heartbeat("beats", generation, memberId).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(heartbeat("beats", generation, "stranger").getInt16("ErrorCode"))
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(heartbeat("no-such-group", generation, memberId).getInt16("ErrorCode"))
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(heartbeat("beats", generation + 1, memberId).getInt16("ErrorCode"))
+                .isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    }
+
+    @Test
+    void aSyncForAnOldGenerationIsIllegal() throws IOException {
+        Struct member = joinAndSyncAlone("syncs", 10_000);
+        Struct sync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", "syncs")
+                .set("GenerationId", member.getInt32("GenerationId") - 1).set("MemberId", member.getString("MemberId"));
+
+        assertThat(client.call(ApiKey.SYNC_GROUP, SYNC_V5, sync).getInt16("ErrorCode"))
+                .isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    }
+
+    @Test
+    void sessionTimeoutsOutsideTheBrokerRangeAreInvalid() throws IOException {
+        assertThat(join("timeouts", "", 100).getInt16("ErrorCode")).isEqualTo(Errors.INVALID_SESSION_TIMEOUT.code());
+        assertThat(join("timeouts", "", 1_800_001).getInt16("ErrorCode"))
+                .isEqualTo(Errors.INVALID_SESSION_TIMEOUT.code());
+    }
+
+    @Test
+    void aMemberThatStopsHeartbeatingIsRemovedAfterItsSessionTimeout() throws Exception {
+        Struct member = joinAndSyncAlone("silent", 600);
+        assertThat(describedState("silent")).isEqualTo("Stable");
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!describedState("silent").equals("Empty") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+
+        assertThat(describedState("silent")).isEqualTo("Empty");
+        assertThat(heartbeat("silent", member.getInt32("GenerationId"), member.getString("MemberId"))
+                .getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    @Test
+    void aSimpleCommitIsFetchedBackAndUnknownOffsetsAreMinusOne() throws IOException {
+        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", "simple")
+                .set("GenerationIdOrMemberEpoch", -1).set("MemberId", "");
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("ledger", 2));
+        commit.addElement("Topics").set("Name", "ledger").addElement("Partitions").set("PartitionIndex", 1)
+                .set("CommittedOffset", 42L).set("CommittedMetadata", "note");
+        Struct committed = client.call(ApiKey.OFFSET_COMMIT, 9, commit);
+        assertThat(committed.getStructs("Topics").get(0).getStructs("Partitions").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.NONE.code());
+
+        Struct fetch = ApiKey.OFFSET_FETCH.request().newMessage();
+        fetch.addElement("Groups").set("GroupId", "simple").addElement("Topics").set("Name", "ledger")
+                .set("PartitionIndexes", List.of(0, 1));
+        Struct fetched = client.call(ApiKey.OFFSET_FETCH, 8, fetch);
+
+        List<Struct> partitions = fetched.getStructs("Groups").get(0).getStructs("Topics").get(0)
+                .getStructs("Partitions");
+        assertThat(partitions.get(0).getInt64("CommittedOffset")).isEqualTo(-1L);
+        assertThat(partitions.get(1).getInt64("CommittedOffset")).isEqualTo(42L);
+        assertThat(partitions.get(1).getString("Metadata")).isEqualTo("note");
+    }
+
+    @Test
+    void version10CommitsAndFetchesByTopicIdAndRefusesUnknownIds() throws IOException {
+        UUID id = client.call(ApiKey.CREATE_TOPICS, 7, createTopic("by-id", 1)).getStructs("Topics").get(0)
+                .getUuid("TopicId");
+        UUID unknown = UUID.randomUUID();
+        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", "ids")
+                .set("GenerationIdOrMemberEpoch", -1).set("MemberId", "");
+        commit.addElement("Topics").set("TopicId", id).addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", 7L).set("CommittedMetadata", null);
+        commit.addElement("Topics").set("TopicId", unknown).addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", 7L).set("CommittedMetadata", null);
+        List<Struct> committed = client.call(ApiKey.OFFSET_COMMIT, 10, commit).getStructs("Topics");
+        assertThat(committed.get(0).getStructs("Partitions").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.NONE.code());
+        assertThat(committed.get(1).getStructs("Partitions").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
+
+        Struct fetch = ApiKey.OFFSET_FETCH.request().newMessage();
+        Struct group = fetch.addElement("Groups").set("GroupId", "ids");
+        group.addElement("Topics").set("TopicId", id).set("PartitionIndexes", List.of(0));
+        group.addElement("Topics").set("TopicId", unknown).set("PartitionIndexes", List.of(0));
+        List<Struct> fetched = client.call(ApiKey.OFFSET_FETCH, 10, fetch).getStructs("Groups").get(0)
+                .getStructs("Topics");
+
+        assertThat(fetched).extracting(t -> t.getUuid("TopicId")).containsExactlyInAnyOrder(id, unknown);
+        for (Struct topic : fetched) {
+            Struct partition = topic.getStructs("Partitions").get(0);
+            if (topic.getUuid("TopicId").equals(id)) {
+                assertThat(partition.getInt64("CommittedOffset")).isEqualTo(7L);
+            } else {
+                assertThat(partition.getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
+            }
+        }
+    }
+
+    @Test
+    void aCommitForAGenerationOfAGroupThatDoesNotExistIsIllegal() throws IOException {
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("lonely", 1));
+        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", "nobody")
+                .set("GenerationIdOrMemberEpoch", 3).set("MemberId", "ghost");
+        commit.addElement("Topics").set("Name", "lonely").addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", 1L).set("CommittedMetadata", "");
+
+        Struct response = client.call(ApiKey.OFFSET_COMMIT, 9, commit);
+
+        assertThat(response.getStructs("Topics").get(0).getStructs("Partitions").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    }
+
+    @Test
+    void aRestartedStaticLeaderTakesItsPlaceBackAndItsOldIdIsFenced() throws IOException {
+        Struct leaderJoin = joinRequest("statics", "", 10_000, new byte[0]).set("GroupInstanceId", "leader-host");
+        Struct leader = client.call(ApiKey.JOIN_GROUP, JOIN_V9, leaderJoin);
+        assertThat(leader.getInt16("ErrorCode")).as("static members skip MEMBER_ID_REQUIRED")
+                .isEqualTo(Errors.NONE.code());
+        String leaderId = leader.getString("MemberId");
+        Struct sync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", "statics")
+                .set("GenerationId", leader.getInt32("GenerationId")).set("MemberId", leaderId)
+                .set("GroupInstanceId", "leader-host");
+        sync.addElement("Assignments").set("MemberId", leaderId).set("Assignment", new byte[]{1});
+        assertThat(client.call(ApiKey.SYNC_GROUP, SYNC_V5, sync).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+
+        // The leader's process restarts and comes back without its member id: it takes its own place back.
+        Struct restarted = client.call(ApiKey.JOIN_GROUP, JOIN_V9,
+                joinRequest("statics", "", 10_000, new byte[0]).set("GroupInstanceId", "leader-host"));
+        String newId = restarted.getString("MemberId");
+
+        assertThat(restarted.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(newId).isNotEqualTo(leaderId);
+        assertThat(restarted.getString("Leader")).isEqualTo(newId);
+        Struct oldHeartbeat = ApiKey.HEARTBEAT.request().newMessage().set("GroupId", "statics")
+                .set("GenerationId", restarted.getInt32("GenerationId")).set("MemberId", leaderId)
+                .set("GroupInstanceId", "leader-host");
+        assertThat(client.call(ApiKey.HEARTBEAT, HEARTBEAT_V4, oldHeartbeat).getInt16("ErrorCode"))
+                .isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+        assertThat(client.call(ApiKey.JOIN_GROUP, JOIN_V9, joinRequest("statics", leaderId, 10_000, new byte[0])
+                .set("GroupInstanceId", "leader-host")).getInt16("ErrorCode"))
+                .isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+    }
+
+    @Test
+    void aStaticMemberLeavesByItsInstanceId() throws IOException {
+        Struct joined = client.call(ApiKey.JOIN_GROUP, JOIN_V9,
+                joinRequest("leavers", "", 10_000, new byte[0]).set("GroupInstanceId", "host-1"));
+        assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        Struct leave = ApiKey.LEAVE_GROUP.request().newMessage().set("GroupId", "leavers");
+        leave.addElement("Members").set("MemberId", "").set("GroupInstanceId", "host-1");
+
+        Struct left = client.call(ApiKey.LEAVE_GROUP, 5, leave);
+
+        assertThat(left.getStructs("Members").get(0).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(describedState("leavers")).isEqualTo("Empty");
+    }
+
+    @Test
+    void aDeletedGroupStaysDeletedAcrossARestartWhileOthersKeepTheirOffsets() throws Exception {
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("kept", 1));
+        simpleCommit("doomed", "kept", 5L);
+        simpleCommit("keeper", "kept", 9L);
+        Struct delete = ApiKey.DELETE_GROUPS.request().newMessage().set("GroupsNames", List.of("doomed"));
+        assertThat(client.call(ApiKey.DELETE_GROUPS, 2, delete).getStructs("Results").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.NONE.code());
+
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of());
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+
+        assertThat(committedOffset("doomed", "kept")).isEqualTo(-1L);
+        assertThat(committedOffset("keeper", "kept")).isEqualTo(9L);
+        assertThat(describedState("keeper")).isEqualTo("Empty");
+    }
+
+    private void simpleCommit(String groupId, String topic, long offset) throws IOException {
+        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", groupId)
+                .set("GenerationIdOrMemberEpoch", -1).set("MemberId", "");
+        commit.addElement("Topics").set("Name", topic).addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", offset).set("CommittedMetadata", "");
+        assertThat(client.call(ApiKey.OFFSET_COMMIT, 9, commit).getStructs("Topics").get(0).getStructs("Partitions")
+                .get(0).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+    }
+
+    private long committedOffset(String groupId, String topic) throws IOException {
+        Struct fetch = ApiKey.OFFSET_FETCH.request().newMessage();
+        fetch.addElement("Groups").set("GroupId", groupId).addElement("Topics").set("Name", topic)
+                .set("PartitionIndexes", List.of(0));
+        return client.call(ApiKey.OFFSET_FETCH, 8, fetch).getStructs("Groups").get(0).getStructs("Topics").get(0)
+                .getStructs("Partitions").get(0).getInt64("CommittedOffset");
+    }
+
+    private static Struct createTopic(String name, int partitions) {
+        Struct request = ApiKey.CREATE_TOPICS.request().newMessage();
+        request.addElement("Topics").set("Name", name).set("NumPartitions", partitions)
+                .set("ReplicationFactor", (short) 1);
+        return request;
+    }
+}

@@ -1,0 +1,55 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.MessageCodec;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+
+/**
+ * A blocking one-request-at-a-time Kafka connection for group tests that play a member by hand: one that
+ * sends exactly the requests a test wants, and stops heartbeating when the test says so.
+ */
+final class GroupWireClient implements AutoCloseable {
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+    private int correlationId;
+
+    GroupWireClient(int port) throws IOException {
+        socket = new Socket("localhost", port);
+        socket.setSoTimeout(30_000);
+        in = new DataInputStream(socket.getInputStream());
+        out = socket.getOutputStream();
+    }
+
+    /** Sends the request and waits for its response body. */
+    synchronized Struct call(ApiKey api, int version, Struct body) throws IOException {
+        ByteBuf request = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
+                new RequestHeader(api.id(), (short) version, ++correlationId, "wire-client"), body);
+        try {
+            byte[] bytes = new byte[request.readableBytes()];
+            request.readBytes(bytes);
+            out.write(bytes);
+            out.flush();
+        } finally {
+            request.release();
+        }
+        byte[] response = new byte[in.readInt()];
+        in.readFully(response);
+        return MessageCodec.decodeResponse(Unpooled.wrappedBuffer(response), api, (short) version).body();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
