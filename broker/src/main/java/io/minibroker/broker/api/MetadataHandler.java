@@ -12,6 +12,7 @@ import io.minibroker.protocol.schema.Struct;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -26,6 +27,9 @@ import java.util.concurrent.CompletionStage;
 public final class MetadataHandler implements ApiHandler {
 
     private static final int LEADER_EPOCH = 0;
+    /** Kafka's internal topics: clients leave them out of topic listings and subscriptions by pattern. */
+    private static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets",
+            "__transaction_state");
 
     private final LocalNode node;
     private final TopicRegistry topics;
@@ -85,7 +89,8 @@ public final class MetadataHandler implements ApiHandler {
     }
 
     private void describe(TopicMetadata topic, MetadataResponseView.MetadataResponseTopic result) {
-        result.name(topic.name()).topicId(topic.id()).errorCode(Errors.NONE.code());
+        result.name(topic.name()).topicId(topic.id()).errorCode(Errors.NONE.code())
+                .isInternal(INTERNAL_TOPICS.contains(topic.name()));
         for (int partition = 0; partition < topic.partitions(); partition++) {
             result.addPartition()
                     .partitionIndex(partition)

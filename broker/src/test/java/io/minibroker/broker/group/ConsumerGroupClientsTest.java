@@ -6,6 +6,7 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
@@ -198,6 +199,10 @@ class ConsumerGroupClientsTest {
         consumer.commitSync();
 
         try (Admin admin = admin()) {
+            assertThat(admin.listTopics().names().get()).as("internal, so hidden by default")
+                    .doesNotContain("__consumer_offsets");
+            assertThat(admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get())
+                    .contains("__consumer_offsets");
             assertThat(admin.listGroups().all().get()).extracting(GroupListing::groupId).contains("audited");
             ConsumerGroupDescription description =
                     admin.describeConsumerGroups(List.of("audited")).describedGroups().get("audited").get();
