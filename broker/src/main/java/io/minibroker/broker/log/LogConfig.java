@@ -1,7 +1,6 @@
 package io.minibroker.broker.log;
 
 import io.minibroker.protocol.record.RecordBatch;
-import java.util.Map;
 
 /**
  * The per-topic settings of a partition log, under Kafka's names and with Kafka's defaults. The broker's
@@ -60,51 +59,6 @@ public record LogConfig(
         return new LogConfig(DEFAULT_SEGMENT_BYTES, DEFAULT_SEGMENT_MS, DEFAULT_RETENTION_MS, DEFAULT_RETENTION_BYTES,
                 false, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_INDEX_INTERVAL_BYTES, DEFAULT_SEGMENT_INDEX_BYTES,
                 Long.MAX_VALUE, Long.MAX_VALUE);
-    }
-
-    /**
-     * This config with the topic-level overrides in {@code overrides} applied, under Kafka's topic config
-     * names ({@code segment.bytes}, {@code message.timestamp.type=LogAppendTime}, {@code flush.messages},
-     * ...). Names this log does not use are ignored; a malformed value is an IllegalArgumentException.
-     */
-    public LogConfig withOverrides(Map<String, String> overrides) {
-        return new LogConfig(
-                intValue(overrides, "segment.bytes", segmentBytes),
-                longValue(overrides, "segment.ms", segmentMs),
-                longValue(overrides, "retention.ms", retentionMs),
-                longValue(overrides, "retention.bytes", retentionBytes),
-                timestampType(overrides.getOrDefault("message.timestamp.type", logAppendTime ? "LogAppendTime" : "CreateTime")),
-                intValue(overrides, "max.message.bytes", maxMessageBytes),
-                intValue(overrides, "index.interval.bytes", indexIntervalBytes),
-                intValue(overrides, "segment.index.bytes", segmentIndexBytes),
-                longValue(overrides, "flush.messages", flushIntervalMessages),
-                longValue(overrides, "flush.ms", flushIntervalMs));
-    }
-
-    private static boolean timestampType(String value) {
-        return switch (value) {
-            case "LogAppendTime" -> true;
-            case "CreateTime" -> false;
-            default -> throw new IllegalArgumentException("message.timestamp.type must be CreateTime or LogAppendTime, not " + value);
-        };
-    }
-
-    private static int intValue(Map<String, String> overrides, String name, int fallback) {
-        String value = overrides.get(name);
-        try {
-            return value == null ? fallback : Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " is not an int: " + value, e);
-        }
-    }
-
-    private static long longValue(Map<String, String> overrides, String name, long fallback) {
-        String value = overrides.get(name);
-        try {
-            return value == null ? fallback : Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " is not a long: " + value, e);
-        }
     }
 
     public LogConfig withSegmentBytes(int bytes) {
