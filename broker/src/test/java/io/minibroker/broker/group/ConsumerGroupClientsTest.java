@@ -198,6 +198,10 @@ class ConsumerGroupClientsTest {
         pollAllUntil(() -> consumer.assignment().size() == PARTITIONS, consumer);
         consumer.commitSync();
 
+        // An explicit commit: commitSync() sends nothing while the consumer has no positions yet, and the
+        // offsets topic is created by the first commit that reaches the broker.
+        consumer.commitSync(Map.of(new TopicPartition(TOPIC, 0), new OffsetAndMetadata(0)));
+
         try (Admin admin = admin()) {
             assertThat(admin.listTopics().names().get()).as("internal, so hidden by default")
                     .doesNotContain("__consumer_offsets");
