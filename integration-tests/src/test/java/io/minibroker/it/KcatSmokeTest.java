@@ -48,6 +48,21 @@ class KcatSmokeTest {
         }
     }
 
+    @Test
+    void kcatsBalancedGroupConsumerJoinsAGroupAndReadsEverything() throws Exception {
+        Assumptions.assumeTrue(onPath("kcat"), "kcat is not installed (apt-get install kcat); skipping");
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker()) {
+            String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
+            run("a\nb\nc\n", "kcat", "-b", bootstrap, "-P", "-t", "grouped");
+
+            // -G: librdkafka's balanced consumer (FindCoordinator, JoinGroup, SyncGroup, Heartbeat, OffsetFetch).
+            String consumed = run("", "kcat", "-b", bootstrap, "-G", "kcat-group", "-o", "beginning", "-e", "-q",
+                    "grouped");
+
+            assertThat(consumed.lines()).containsExactly("a", "b", "c");
+        }
+    }
+
     private static boolean onPath(String command) {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
             if (Files.isExecutable(Path.of(dir, command))) {
