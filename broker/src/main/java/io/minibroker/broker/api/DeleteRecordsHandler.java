@@ -45,7 +45,7 @@ public final class DeleteRecordsHandler implements ApiHandler {
                     result.set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
                     continue;
                 }
-                long highWatermark = log.get().logEndOffset(); // single replica
+                long highWatermark = log.get().highWatermark();
                 long offset = partition.getInt64("Offset");
                 long target = offset == HIGH_WATERMARK ? highWatermark : offset;
                 if (target < 0 || target > highWatermark) {

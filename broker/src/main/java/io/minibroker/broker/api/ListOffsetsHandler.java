@@ -62,7 +62,7 @@ public final class ListOffsetsHandler implements ApiHandler {
 
     private static void lookUp(PartitionLog log, long timestamp, Struct result) {
         if (timestamp == LATEST) {
-            result.set("Offset", log.logEndOffset()); // single replica: the high watermark
+            result.set("Offset", log.highWatermark());
         } else if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
             result.set("Offset", log.logStartOffset());
         } else if (timestamp == LATEST_TIERED) {

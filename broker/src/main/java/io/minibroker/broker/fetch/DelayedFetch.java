@@ -23,13 +23,13 @@ public final class DelayedFetch extends DelayedOperation {
 
     @Override
     public boolean tryComplete() {
-        return FetchReader.available(plan) >= plan.minBytes() && forceComplete();
+        return FetchReader.canAnswer(plan) && forceComplete();
     }
 
     @Override
     protected void onComplete() {
         try {
-            answer.complete(FetchReader.read(plan).response());
+            answer.complete(FetchReader.read(plan));
         } catch (RuntimeException e) { // never leave the answer pending: its connection would hold every later response
             answer.completeExceptionally(e);
         }

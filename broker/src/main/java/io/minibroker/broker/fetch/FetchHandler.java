@@ -48,8 +48,8 @@ public final class FetchHandler implements ApiHandler {
         FetchPlan plan = FetchPlan.of(request, topics);
         int maxWaitMs = request.body().getInt32("MaxWaitMs");
         List<PartitionLog> logs = plan.logs();
-        if (maxWaitMs <= 0 || logs.isEmpty() || plan.hasErrors() || FetchReader.available(plan) >= plan.minBytes()) {
-            return CompletableFuture.completedFuture(FetchReader.read(plan).response());
+        if (maxWaitMs <= 0 || logs.isEmpty() || plan.hasErrors() || FetchReader.canAnswer(plan)) {
+            return CompletableFuture.completedFuture(FetchReader.read(plan));
         }
         CompletableFuture<Struct> answer = new CompletableFuture<>();
         purgatory.tryCompleteElseWatch(new DelayedFetch(maxWaitMs, plan, answer),

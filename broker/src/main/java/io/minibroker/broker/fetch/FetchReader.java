@@ -16,7 +16,7 @@ import java.io.UncheckedIOException;
  * Reads what a fetch asks for and builds its response: per partition up to its {@code PartitionMaxBytes}, in
  * all up to the request's {@code MaxBytes}, but always at least one whole batch for the first partition with
  * data (so a batch larger than the limits still gets through, as in Kafka). Only data below the high watermark
- * is returned; on one node that is the log end offset.
+ * is returned.
  *
  * <p>The bytes are copied from the segment into heap buffers that the garbage collector reclaims (no reference
  * counting to get wrong across the purgatory's threads). Sending straight from the file (a Netty FileRegion)
@@ -26,18 +26,13 @@ final class FetchReader {
 
     private static final ByteBufAllocator HEAP = new UnpooledByteBufAllocator(false, true);
 
-    /** The response, and how many record bytes it carries. */
-    record Result(Struct response, int bytes, boolean anyError) {
-    }
-
     private FetchReader() {
     }
 
-    static Result read(FetchPlan plan) {
+    static Struct read(FetchPlan plan) {
         Struct response = ApiKey.FETCH.response().newMessage().set("SessionId", 0);
         int remaining = plan.maxBytes();
         int total = 0;
-        boolean anyError = false;
         for (FetchPlan.TopicPlan topic : plan.topics()) {
             Struct topicResponse = response.addElement("Responses");
             if (topic.id() != null) {
@@ -52,7 +47,7 @@ final class FetchReader {
                 Errors error = partition.error();
                 PartitionLog log = partition.log();
                 if (log != null) {
-                    long highWatermark = log.logEndOffset(); // single replica
+                    long highWatermark = log.highWatermark();
                     result.set("HighWatermark", highWatermark)
                             .set("LastStableOffset", highWatermark)
                             .set("LogStartOffset", log.logStartOffset());
@@ -73,14 +68,18 @@ final class FetchReader {
                     result.set("HighWatermark", -1L);
                 }
                 result.set("ErrorCode", error.code());
-                anyError |= error != Errors.NONE;
             }
         }
-        return new Result(response, total, anyError);
+        return response;
     }
 
-    /** Record bytes available now for the plan, up to the limits; no copy. */
-    static int available(FetchPlan plan) {
+    /**
+     * Whether the plan should be answered now: {@code MinBytes} of data below the high watermark, or a partition
+     * whose fetch offset left the log (Kafka answers that at once, so the consumer can reset). It runs on every
+     * append to a watched partition, so it stops as soon as it knows, and with {@code MinBytes <= 1} (what
+     * consumers send by default) it compares offsets only and reads no index.
+     */
+    static boolean canAnswer(FetchPlan plan) {
         int total = 0;
         for (FetchPlan.TopicPlan topic : plan.topics()) {
             for (FetchPlan.PartitionPlan partition : topic.partitions()) {
@@ -88,20 +87,27 @@ final class FetchReader {
                 if (log == null) {
                     continue;
                 }
-                if (partition.fetchOffset() > log.logEndOffset() || partition.fetchOffset() < log.logStartOffset()) {
-                    return Integer.MAX_VALUE; // out of range: Kafka answers at once, so the consumer can reset
+                long fetchOffset = partition.fetchOffset();
+                long highWatermark = log.highWatermark();
+                if (fetchOffset > log.logEndOffset() || fetchOffset < log.logStartOffset()) {
+                    return true;
                 }
-                if (log.logEndOffset() == partition.fetchOffset()) {
+                if (fetchOffset >= highWatermark) {
                     continue;
                 }
+                if (plan.minBytes() <= 1) {
+                    return true;
+                }
                 try {
-                    total += log.read(partition.fetchOffset(), partition.maxBytes(), total == 0, log.logEndOffset())
-                            .length();
+                    total += log.read(fetchOffset, partition.maxBytes(), total == 0, highWatermark).length();
                 } catch (LogException | UncheckedIOException e) {
-                    return Integer.MAX_VALUE; // the partition changed under the fetch: answer now with its error
+                    return true; // the partition changed under the fetch: answer now with its error
+                }
+                if (total >= plan.minBytes()) {
+                    return true;
                 }
             }
         }
-        return total;
+        return false;
     }
 }

@@ -431,6 +431,14 @@ public final class PartitionLog implements AutoCloseable {
         return logEndOffset;
     }
 
+    /**
+     * The offset below which records are replicated and so visible to consumers and acknowledged to acks=all
+     * producers. With one replica that is the log end offset; replication will maintain it separately.
+     */
+    public long highWatermark() {
+        return logEndOffset;
+    }
+
     /** The offset up to which the log is known to be on disk. */
     public long recoveryPoint() {
         return recoveryPoint;

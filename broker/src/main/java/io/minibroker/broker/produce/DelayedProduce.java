@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * An acks=all produce waiting until every partition it wrote has a high watermark past its records. On one node
- * the high watermark is the log end offset, so it completes on its first try; replication will make followers'
+ * the high watermark is the log end offset ({@link PartitionLog#highWatermark()}), so it completes on its first try; replication will make followers'
  * fetches the event that completes it, through the same purgatory and keys (the partitions).
  */
 public final class DelayedProduce extends DelayedOperation {
@@ -18,7 +18,7 @@ public final class DelayedProduce extends DelayedOperation {
     /** One partition's part: the offset the high watermark must pass, and its response entry to fill. */
     record PendingAppend(PartitionLog log, long requiredEndOffset, Struct result) {
         boolean replicated() {
-            return log.logEndOffset() >= requiredEndOffset; // single replica: high watermark = log end offset
+            return log.highWatermark() >= requiredEndOffset;
         }
     }
 
