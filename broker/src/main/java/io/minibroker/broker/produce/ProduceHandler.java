@@ -178,8 +178,7 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     private int minInsyncReplicas(TopicMetadata topic) {
-        return Integer.parseInt(TopicConfig.effective(brokerConfig, topic.configOverrides())
-                .get(TopicConfig.MIN_INSYNC_REPLICAS));
+        return TopicConfig.minInsyncReplicas(brokerConfig, topic.configOverrides());
     }
 
     /** Check, append and record under the partition's producer-state lock, so two retries cannot both append. */

@@ -54,6 +54,12 @@ public final class TopicConfig {
         return values;
     }
 
+    /** A topic's {@code min.insync.replicas}, without building the whole effective map (acks=all asks per produce). */
+    public static int minInsyncReplicas(BrokerConfig broker, Map<String, String> overrides) {
+        String override = overrides.get(MIN_INSYNC_REPLICAS);
+        return override != null ? Integer.parseInt(override) : broker.get(BrokerConfig.MIN_INSYNC_REPLICAS);
+    }
+
     /** Checks overrides as CreateTopics and AlterConfigs must; returns null if valid, else the reason. */
     public static String invalidReason(Map<String, String> overrides) {
         for (Map.Entry<String, String> entry : overrides.entrySet()) {
