@@ -220,12 +220,7 @@ public final class TopicRegistry implements AutoCloseable {
         try {
             store.delete(name);
             for (int partition = 0; partition < topic.partitions(); partition++) {
-                TopicPartition tp = new TopicPartition(name, partition);
-                Optional<PartitionLog> log = logs.log(tp);
-                if (log.isPresent()) {
-                    TopicStore.deletePartitionMetadata(log.get().dir()); // ours, so the log can remove its directory
-                    logs.deleteLog(tp);
-                }
+                logs.deleteLog(new TopicPartition(name, partition)); // the whole directory, partition.metadata too
             }
         } catch (IOException e) {
             LOG.error("Could not delete every file of topic {}", name, e);

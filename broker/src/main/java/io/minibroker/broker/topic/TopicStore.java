@@ -81,10 +81,6 @@ public final class TopicStore {
                 "version: 0\ntopic_id: " + TopicIds.toText(topicId) + "\n", StandardCharsets.UTF_8);
     }
 
-    public static void deletePartitionMetadata(Path partitionDir) throws IOException {
-        Files.deleteIfExists(partitionDir.resolve(PARTITION_METADATA));
-    }
-
     private static TopicMetadata read(String name, Path file) throws IOException {
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
