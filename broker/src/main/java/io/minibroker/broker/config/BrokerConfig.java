@@ -34,6 +34,10 @@ public final class BrokerConfig {
 
     // Identity and network
     public static final ConfigKey<Integer> NODE_ID = intKey("node.id", 1, 0); // Kafka requires it in KRaft; 1 here
+    /**
+     * Not a Kafka broker key: Kafka reads its cluster id from meta.properties, written by kafka-storage format.
+     * A single node without that step takes it from the configuration instead.
+     */
     public static final ConfigKey<String> CLUSTER_ID = stringKey("cluster.id", "minibroker-cluster-0000");
     public static final ConfigKey<List<Endpoint>> LISTENERS = new ConfigKey<>("listeners", Endpoint::parseList,
             Endpoint.parseList("PLAINTEXT://:9092"), v -> true, "a list of NAME://host:port");

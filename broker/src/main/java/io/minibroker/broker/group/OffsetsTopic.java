@@ -28,6 +28,11 @@ import java.util.Optional;
  * (tombstone) forgets a commit, as when its group is deleted. On start the whole topic is replayed in order,
  * the last record for a key winning. The topic is created on the first commit with
  * {@code offsets.topic.num.partitions} partitions and one replica (this broker is the only one).
+ *
+ * <p>Differs from Kafka: the key has the layout of Kafka's OffsetCommitKey v1 (version, group, topic,
+ * partition), but the value is our own (offset, leader epoch, optional metadata) rather than OffsetCommitValue
+ * (it lacks the commit timestamp that offset expiry will need), and group metadata records are not written, so
+ * Kafka's offsets formatter cannot read these values. Moving to Kafka's value layout comes with offset expiry.
  */
 final class OffsetsTopic {
 
