@@ -24,7 +24,7 @@ public final class DeleteGroupsHandler implements ApiHandler {
         Struct response = ApiKey.DELETE_GROUPS.response().newMessage();
         List<String> groupIds = request.body().getList("GroupsNames");
         for (String groupId : groupIds) {
-            response.addElement("Results").set("GroupId", groupId).set("ErrorCode", coordinator.delete(groupId));
+            response.addElement("Results").set("GroupId", groupId).set("ErrorCode", coordinator.delete(groupId).code());
         }
         return CompletableFuture.completedFuture(response);
     }

@@ -537,26 +537,23 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------- DeleteGroups
 
-    /** Kafka's NON_EMPTY_GROUP (68), which the protocol module's error table does not list yet. */
-    static final short NON_EMPTY_GROUP = 68;
-
-    /** Deletes a group that has no members, with its offsets; answers the error code for DeleteGroups. */
-    short delete(String groupId) {
+    /** Deletes a group that has no members, with its offsets; answers the error for DeleteGroups. */
+    Errors delete(String groupId) {
         ConsumerGroup group = groups.get(groupId);
         if (group == null) {
-            return Errors.GROUP_ID_NOT_FOUND.code();
+            return Errors.GROUP_ID_NOT_FOUND;
         }
         synchronized (group) {
             if (group.state == GroupState.DEAD) {
-                return Errors.GROUP_ID_NOT_FOUND.code();
+                return Errors.GROUP_ID_NOT_FOUND;
             }
             if (!group.members.isEmpty()) {
-                return NON_EMPTY_GROUP;
+                return Errors.NON_EMPTY_GROUP;
             }
             group.state = GroupState.DEAD;
             groups.remove(groupId, group);
             offsets.deleteGroup(groupId);
-            return Errors.NONE.code();
+            return Errors.NONE;
         }
     }
 

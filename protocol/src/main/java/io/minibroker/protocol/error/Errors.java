@@ -67,6 +67,7 @@ public enum Errors {
     SASL_AUTHENTICATION_FAILED(58, false),
     UNKNOWN_PRODUCER_ID(59, false),
     REASSIGNMENT_IN_PROGRESS(60, false),
+    NON_EMPTY_GROUP(68, false),
     GROUP_ID_NOT_FOUND(69, false),
     FETCH_SESSION_ID_NOT_FOUND(70, true),
     INVALID_FETCH_SESSION_EPOCH(71, true),
