@@ -29,10 +29,11 @@ import java.util.Optional;
  * the last record for a key winning. The topic is created on the first commit with
  * {@code offsets.topic.num.partitions} partitions and one replica (this broker is the only one).
  *
- * <p>Differs from Kafka: the key has the layout of Kafka's OffsetCommitKey v1 (version, group, topic,
- * partition), but the value is our own (offset, leader epoch, optional metadata) rather than OffsetCommitValue
- * (it lacks the commit timestamp that offset expiry will need), and group metadata records are not written, so
- * Kafka's offsets formatter cannot read these values. Moving to Kafka's value layout comes with offset expiry.
+ * <p>Differs from Kafka: both key and value are our own layouts. The key has the fields of Kafka's
+ * OffsetCommitKey v1 (version, group, topic, partition) but writes string lengths as int32 where Kafka writes
+ * int16; the value (offset, leader epoch, optional metadata) is not OffsetCommitValue and lacks the commit
+ * timestamp that offset expiry will need; group metadata records are not written. Kafka's tools therefore cannot
+ * read this topic. Moving to Kafka's layouts comes with offset expiry.
  */
 final class OffsetsTopic {
 
