@@ -61,7 +61,9 @@ public final class LogManager implements AutoCloseable {
             Map<TopicPartition, Long> recoveryPoints = checkpoint(logDir, OffsetCheckpointFile.RECOVERY_POINT).read();
             Map<TopicPartition, Long> startOffsets = checkpoint(logDir, OffsetCheckpointFile.LOG_START_OFFSET).read();
             List<Path> partitionDirs = new ArrayList<>();
-            try (DirectoryStream<Path> entries = Files.newDirectoryStream(logDir, Files::isDirectory)) {
+            // Hidden directories hold the broker's own metadata (topic configs), not partitions.
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(logDir,
+                    entry -> Files.isDirectory(entry) && !entry.getFileName().toString().startsWith("."))) {
                 entries.forEach(partitionDirs::add);
             }
             for (Path partitionDir : partitionDirs) {
@@ -80,8 +82,12 @@ public final class LogManager implements AutoCloseable {
             // From here on a crash must be noticed at the next start.
             Files.deleteIfExists(marker);
             OffsetCheckpointFile.fsyncDirectory(logDir);
-            log.info("Loaded {} partition logs from {} after {} shutdown", partitionDirs.size(), logDir,
-                    clean ? "a clean" : "an unclean");
+            if (partitionDirs.isEmpty()) {
+                log.info("No partition logs in {} yet", logDir);
+            } else {
+                log.info("Loaded {} partition logs from {} after {} shutdown", partitionDirs.size(), logDir,
+                        clean ? "a clean" : "an unclean");
+            }
         }
     }
 
