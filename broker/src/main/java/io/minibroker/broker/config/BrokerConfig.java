@@ -139,14 +139,20 @@ public final class BrokerConfig {
 
     /** Reads a properties file, then applies {@code overrides} (from {@code --override key=value}). */
     public static BrokerConfig load(Path file, Map<String, String> overrides) throws IOException {
+        Map<String, String> merged = readProperties(file);
+        merged.putAll(overrides);
+        return of(merged);
+    }
+
+    /** A properties file's entries, in no particular order. */
+    public static Map<String, String> readProperties(Path file) throws IOException {
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             properties.load(reader);
         }
-        Map<String, String> merged = new LinkedHashMap<>();
-        properties.stringPropertyNames().forEach(name -> merged.put(name, properties.getProperty(name)));
-        merged.putAll(overrides);
-        return of(merged);
+        Map<String, String> entries = new LinkedHashMap<>();
+        properties.stringPropertyNames().forEach(name -> entries.put(name, properties.getProperty(name)));
+        return entries;
     }
 
     @SuppressWarnings("unchecked")

@@ -3,16 +3,25 @@ package io.minibroker.broker.server;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.ConfigException;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code minibroker [server.properties] [--override key=value ...]}: starts a broker and runs until SIGTERM or
- * Ctrl-C, then stops cleanly.
+ * {@code minibroker [server.properties] [--override key=value ...] [--await-overrides file]}: starts a broker
+ * and runs until SIGTERM or Ctrl-C, then stops cleanly.
+ *
+ * <p>{@code --await-overrides} exists for containers: a container cannot know the host port Docker maps its
+ * listener to until it has started, yet it must advertise that port. The broker therefore waits for a
+ * properties file that the container's starter copies in once the mapping is known, and applies it last.
  */
 public final class Main {
+
+    private static final long AWAIT_POLL_MS = 5;
 
     private Main() {
     }
@@ -20,6 +29,7 @@ public final class Main {
     public static void main(String[] args) throws Exception {
         Path configFile = Path.of("config/server.properties");
         Map<String, String> overrides = new LinkedHashMap<>();
+        Path awaitedOverrides = null;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--override") && i + 1 < args.length) {
                 String pair = args[++i];
@@ -28,11 +38,17 @@ public final class Main {
                     fail("--override needs key=value, got '" + pair + "'");
                 }
                 overrides.put(pair.substring(0, eq), pair.substring(eq + 1));
+            } else if (args[i].equals("--await-overrides") && i + 1 < args.length) {
+                awaitedOverrides = Path.of(args[++i]);
             } else if (!args[i].startsWith("--")) {
                 configFile = Path.of(args[i]);
             } else {
-                fail("unknown option " + args[i] + "; usage: minibroker [config] [--override key=value ...]");
+                fail("unknown option " + args[i]
+                        + "; usage: minibroker [config] [--override key=value ...] [--await-overrides file]");
             }
+        }
+        if (awaitedOverrides != null) {
+            overrides.putAll(awaitOverrides(awaitedOverrides));
         }
         BrokerConfig config;
         try {
@@ -48,6 +64,25 @@ public final class Main {
             stopped.countDown();
         }, "minibroker-shutdown"));
         stopped.await();
+    }
+
+    /**
+     * Waits for the file to appear, then until two reads a poll apart agree: the copy into a container is not
+     * atomic, and a half-written file would silently drop keys.
+     */
+    private static Map<String, String> awaitOverrides(Path file) throws IOException, InterruptedException {
+        System.err.println("minibroker: waiting for configuration overrides in " + file);
+        byte[] previous = null;
+        while (true) {
+            if (Files.isReadable(file)) {
+                byte[] current = Files.readAllBytes(file);
+                if (Arrays.equals(previous, current)) {
+                    return BrokerConfig.readProperties(file);
+                }
+                previous = current;
+            }
+            Thread.sleep(AWAIT_POLL_MS);
+        }
     }
 
     private static void fail(String message) {
