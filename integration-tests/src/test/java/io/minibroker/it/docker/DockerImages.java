@@ -1,0 +1,66 @@
+package io.minibroker.it.docker;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Assumptions;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.images.builder.ImageFromDockerfile;
+
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+
+/**
+ * The images the Docker tests run, built from this checkout: the broker from the repository's Dockerfile and
+ * a small client image. Both build on {@code MINIBROKER_BASE_IMAGE} (default {@code eclipse-temurin:17-jre});
+ * CI points it at the local base that {@code ../shared/ci/docker-up.sh} makes, as no registry is reachable.
+ */
+final class DockerImages {
+
+    private static final String BASE_IMAGE =
+            System.getenv().getOrDefault("MINIBROKER_BASE_IMAGE", "eclipse-temurin:17-jre");
+    /** Surefire runs in the module's directory; the Dockerfile and the jar are relative to the repository. */
+    private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+
+    private DockerImages() {
+    }
+
+    /** Skips the calling test, with the reason, on a machine without a Docker engine. */
+    static void assumeDocker() {
+        Assumptions.assumeTrue(DockerClientFactory.instance().isDockerAvailable(),
+                "no Docker engine here: the Docker tests are skipped (CI starts one with ../shared/ci/docker-up.sh)");
+    }
+
+    /** The broker's image, as the repository's Dockerfile builds it from the jar Maven just packaged. */
+    static ImageFromDockerfile broker() {
+        return new ImageFromDockerfile("minibroker-it", false)
+                .withFileFromPath("Dockerfile", REPOSITORY.resolve("Dockerfile"))
+                .withFileFromPath("broker/target/minibroker.jar", REPOSITORY.resolve("broker/target/minibroker.jar"))
+                .withFileFromPath("config/server.properties", REPOSITORY.resolve("config/server.properties"))
+                .withBuildArg("BASE_IMAGE", BASE_IMAGE);
+    }
+
+    /** A container that runs {@link NetworkProbe} with kafka-clients, from the jars of this test's classpath. */
+    static ImageFromDockerfile probe() {
+        return new ImageFromDockerfile("minibroker-it-probe", false)
+                .withFileFromPath("lib/kafka-clients.jar", jarOf(KafkaProducer.class))
+                .withFileFromPath("lib/slf4j-api.jar", jarOf(org.slf4j.Logger.class))
+                .withFileFromPath("classes/io/minibroker/it/docker/NetworkProbe.class",
+                        classFile(NetworkProbe.class))
+                .withDockerfileFromBuilder(dockerfile -> dockerfile
+                        .from(BASE_IMAGE)
+                        .copy("lib", "/opt/probe/lib")
+                        .copy("classes", "/opt/probe/classes")
+                        .entryPoint("java", "-cp", "/opt/probe/classes:/opt/probe/lib/*", NetworkProbe.class.getName()));
+    }
+
+    private static Path jarOf(Class<?> type) {
+        try {
+            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Path classFile(Class<?> type) {
+        return jarOf(type).resolve(type.getName().replace('.', '/') + ".class");
+    }
+}

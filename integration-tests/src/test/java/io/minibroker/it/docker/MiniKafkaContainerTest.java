@@ -1,0 +1,120 @@
+package io.minibroker.it.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.Volume;
+import io.minibroker.it.Clients;
+import io.minibroker.testkit.container.MiniKafkaContainer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.containers.startupcheck.OneShotStartupCheckStrategy;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The broker's Docker image through {@link MiniKafkaContainer}, as another project's tests would use it. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class MiniKafkaContainerTest {
+
+    @BeforeEach // per test rather than per class, so that Surefire counts each one as skipped, with the reason
+    void needsDocker() {
+        DockerImages.assumeDocker();
+    }
+
+    @Test
+    void clientsOnTheHostReachTheBrokerThroughTheMappedPortFromTheFirstRequest() throws Exception {
+        try (MiniKafkaContainer kafka = new MiniKafkaContainer(DockerImages.broker())
+                .withBrokerConfig("num.partitions", "3")) {
+            kafka.start();
+
+            // No retries: the readiness wait must have made the very first request succeed.
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    kafka.getBootstrapServers(), AdminClientConfig.RETRIES_CONFIG, 0))) {
+                Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions().timeoutMs(5_000))
+                        .nodes().get();
+                assertThat(nodes).singleElement().satisfies(node ->
+                        assertThat(node.host() + ":" + node.port()).isEqualTo(kafka.getBootstrapServers()));
+
+                try (KafkaProducer<String, String> producer = Clients.producer(kafka.getBootstrapServers())) {
+                    for (String value : new String[] {"one", "two", "three"}) {
+                        producer.send(new ProducerRecord<>("orders", 0, null, value)).get();
+                    }
+                }
+                assertThat(Clients.readValues(kafka.getBootstrapServers(), "orders", 3))
+                        .containsExactly("one", "two", "three");
+                // withBrokerConfig reached the broker: the auto-created topic got num.partitions=3.
+                assertThat(admin.describeTopics(java.util.List.of("orders")).allTopicNames().get()
+                        .get("orders").partitions()).hasSize(3);
+            }
+        }
+    }
+
+    @Test
+    void dataInTheVolumeOutlivesTheContainerWhichStopsCleanlyOnSigterm() throws Exception {
+        DockerClient docker = DockerClientFactory.instance().client();
+        String volume = "minibroker-it-" + UUID.randomUUID();
+        docker.createVolumeCmd().withName(volume).exec();
+        try {
+            try (MiniKafkaContainer first = withVolume(new MiniKafkaContainer(DockerImages.broker()), volume)) {
+                first.start();
+                try (KafkaProducer<String, String> producer = Clients.producer(first.getBootstrapServers())) {
+                    producer.send(new ProducerRecord<>("kept", "before-restart-1")).get();
+                    producer.send(new ProducerRecord<>("kept", "before-restart-2")).get();
+                }
+                docker.stopContainerCmd(first.getContainerId()).withTimeout(30).exec(); // SIGTERM, then waits
+                Long exitCode = docker.inspectContainerCmd(first.getContainerId()).exec().getState()
+                        .getExitCodeLong();
+                // 143 is the JVM's status when a signal ended it after its shutdown hooks ran, 0 if it exits itself.
+                assertThat(exitCode).isIn(0L, 143L);
+                assertThat(first.getLogs()).contains("cleanly").contains("minibroker node 1 stopped");
+            }
+            try (MiniKafkaContainer second = withVolume(new MiniKafkaContainer(DockerImages.broker()), volume)) {
+                second.start();
+                assertThat(second.getLogs()).contains("after a clean shutdown");
+                assertThat(Clients.readValues(second.getBootstrapServers(), "kept", 2))
+                        .containsExactly("before-restart-1", "before-restart-2");
+            }
+        } finally {
+            docker.removeVolumeCmd(volume).exec();
+        }
+    }
+
+    @Test
+    void anotherContainerOnTheNetworkReachesTheBrokerByItsAlias() {
+        try (Network network = Network.newNetwork();
+             MiniKafkaContainer kafka = new MiniKafkaContainer(DockerImages.broker())
+                     .withNetwork(network).withNetworkAliases("kafka");
+             GenericContainer<?> probe = new GenericContainer<>(DockerImages.probe())
+                     .withNetwork(network)
+                     .withCommand("kafka:" + MiniKafkaContainer.NETWORK_PORT, "from-the-network")
+                     .withStartupCheckStrategy(new OneShotStartupCheckStrategy()
+                             .withTimeout(Duration.ofSeconds(90)))) {
+            kafka.start();
+            assertThat(kafka.getNetworkBootstrapServers()).isEqualTo("kafka:" + MiniKafkaContainer.NETWORK_PORT);
+
+            probe.start(); // returns once the probe has exited 0
+
+            assertThat(probe.getLogs()).contains("probe: ok offset=0 value=from-another-container");
+        }
+    }
+
+    private static MiniKafkaContainer withVolume(MiniKafkaContainer container, String volume) {
+        return container.withCreateContainerCmdModifier(create -> create.getHostConfig()
+                .withBinds(new Bind(volume, new Volume("/var/lib/minibroker"))));
+    }
+}

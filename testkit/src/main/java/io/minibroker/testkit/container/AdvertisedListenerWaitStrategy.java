@@ -1,0 +1,52 @@
+package io.minibroker.testkit.container;
+
+import org.testcontainers.containers.ContainerLaunchException;
+import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Ready when the broker answers a Metadata request through the mapped port and advertises exactly the address
+ * the request went to, so that a client's first request after start succeeds and its reconnect (to the
+ * advertised address) lands on the same broker.
+ */
+final class AdvertisedListenerWaitStrategy extends AbstractWaitStrategy {
+
+    private static final long RETRY_PAUSE_MS = 20;
+
+    private final int containerPort;
+
+    AdvertisedListenerWaitStrategy(int containerPort) {
+        this.containerPort = containerPort;
+    }
+
+    @Override
+    protected void waitUntilReady() {
+        String host = waitStrategyTarget.getHost();
+        int port = waitStrategyTarget.getMappedPort(containerPort);
+        String expected = host + ":" + port;
+        long deadline = System.nanoTime() + startupTimeout.toNanos();
+        while (!advertises(host, port, expected)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new ContainerLaunchException("minibroker did not answer Metadata advertising " + expected
+                        + " within " + startupTimeout);
+            }
+            try {
+                Thread.sleep(RETRY_PAUSE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ContainerLaunchException("interrupted while waiting for minibroker", e);
+            }
+        }
+    }
+
+    private static boolean advertises(String host, int port, String expected) {
+        try {
+            List<String> brokers = MetadataRoundTrip.advertisedBrokers(host, port);
+            return brokers.contains(expected);
+        } catch (IOException | RuntimeException notYet) {
+            return false; // not listening yet, or the connection was reset by Docker's port proxy
+        }
+    }
+}
