@@ -1,0 +1,44 @@
+package io.minibroker.broker.server;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.Configurator;
+import ch.qos.logback.classic.spi.ConfiguratorRank;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.spi.ContextAwareBase;
+import org.slf4j.Logger;
+
+/**
+ * The broker's logging when nobody configured Logback: one line per event on standard output, in Kafka's
+ * layout, Netty's chatter above WARN only. Logback finds it through {@code META-INF/services}; its rank puts it
+ * after Logback's own file lookup, so a {@code logback.xml} or {@code logback-test.xml} of the application (or
+ * of the test suite that embeds the broker) wins.
+ *
+ * <p>Why code and not a {@code logback.xml}: parsing XML loads Logback's whole configuration machinery and an
+ * XML parser, about a third of a cold start; a test suite starting the broker feels that.
+ */
+@ConfiguratorRank(ConfiguratorRank.NOMINAL - 5)
+public final class DefaultLogging extends ContextAwareBase implements Configurator {
+
+    private static final String PATTERN = "[%d{\"yyyy-MM-dd HH:mm:ss,SSS\"}] %-5level %msg \\(%logger{0}\\)%n";
+
+    @Override
+    public ExecutionStatus configure(LoggerContext loggers) {
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(loggers);
+        encoder.setPattern(PATTERN);
+        encoder.start();
+        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
+        console.setContext(loggers);
+        console.setName("STDOUT");
+        console.setEncoder(encoder);
+        console.start();
+        ch.qos.logback.classic.Logger root = loggers.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.setLevel(Level.INFO);
+        root.addAppender(console);
+        loggers.getLogger("io.netty").setLevel(Level.WARN);
+        return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+}
