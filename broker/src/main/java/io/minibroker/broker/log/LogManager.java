@@ -39,6 +39,8 @@ public final class LogManager implements AutoCloseable {
     private final Function<String, LogConfig> topicConfigs;
     private final Clock clock;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+    /** Read and changed only under this manager's lock. */
+    private final List<LogListener> listeners = new ArrayList<>();
 
     /**
      * @param topicConfigs the settings for a topic's partitions (defaults plus the topic's overrides)
@@ -99,6 +101,12 @@ public final class LogManager implements AutoCloseable {
         return logs.values();
     }
 
+    /** Adds a listener and tells it about every log already open. */
+    public synchronized void addListener(LogListener listener) {
+        listeners.add(listener);
+        logs.values().forEach(listener::logOpened);
+    }
+
     /** The partition's log, created empty in the least loaded directory if it has none. */
     public synchronized PartitionLog getOrCreateLog(TopicPartition tp) throws IOException {
         PartitionLog existing = logs.get(tp);
@@ -108,6 +116,7 @@ public final class LogManager implements AutoCloseable {
         Path logDir = leastLoadedDir();
         PartitionLog created = PartitionLog.open(logDir, tp, topicConfigs.apply(tp.topic()), clock, 0, 0, true);
         logs.put(tp, created);
+        listeners.forEach(listener -> listener.logOpened(created));
         log.info("Created log for {} in {}", tp, logDir);
         return created;
     }
@@ -118,6 +127,7 @@ public final class LogManager implements AutoCloseable {
         if (removed == null) {
             return false;
         }
+        listeners.forEach(listener -> listener.logDeleted(tp));
         removed.delete();
         log.info("Deleted log for {}", tp);
         return true;

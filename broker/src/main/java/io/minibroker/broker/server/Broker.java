@@ -15,6 +15,7 @@ import io.minibroker.broker.api.OffsetForLeaderEpochHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.metrics.LogMeters;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
@@ -112,6 +113,7 @@ public final class Broker implements AutoCloseable {
         LocalNode node = new LocalNode(nodeId, clusterId, this::advertisedListeners);
         producePurgatory = ProduceHandler.newPurgatory(config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS));
         fetchPurgatory = FetchHandler.newPurgatory(config.get(BrokerConfig.FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
+        topics.logs().addListener(new LogMeters(registry));
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
         SupportedApis apis = new SupportedApis();

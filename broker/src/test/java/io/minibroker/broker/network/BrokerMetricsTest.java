@@ -3,6 +3,7 @@ package io.minibroker.broker.network;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BrokerMetricsTest {
 
     @Test
-    void requestsBytesAndConnectionsAreScrapedFromTheMetricsPort(@TempDir Path logDir) throws Exception {
+    void requestsBytesConnectionsAndLogsAreScrapedFromTheMetricsPort(@TempDir Path logDir) throws Exception {
         try (Broker broker = TestBrokers.start(logDir, Map.of("metrics.port", "0"))) {
             try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
                 for (int i = 0; i < 3; i++) {
@@ -31,6 +32,11 @@ class BrokerMetricsTest {
                     client.receive(ApiKey.API_VERSIONS, (short) 3);
                 }
 
+                CreateTopicsRequestView create = new CreateTopicsRequestView().timeoutMs(5_000);
+                create.addTopic().name("metered").numPartitions(2).replicationFactor((short) 1);
+                client.send(RawClient.request(ApiKey.CREATE_TOPICS, (short) 7, 9, create.struct()));
+                client.receive(ApiKey.CREATE_TOPICS, (short) 7);
+
                 String scrape = HttpClient.newHttpClient().send(
                         HttpRequest.newBuilder(URI.create("http://localhost:" + broker.metricsPort() + "/metrics")).build(),
                         HttpResponse.BodyHandlers.ofString()).body();
@@ -38,6 +44,7 @@ class BrokerMetricsTest {
                 assertThat(scrape).contains("kafka_network_requests_total{request=\"ApiVersions\"} 3.0");
                 assertThat(scrape).contains("kafka_network_request_total_time_seconds_count{request=\"ApiVersions\"} 3");
                 assertThat(scrape).contains("kafka_network_connections{listener=\"PLAINTEXT\"} 1.0");
+                assertThat(scrape).contains("kafka_log_end_offset{partition=\"1\",topic=\"metered\"} 0.0");
                 assertThat(scrape).containsPattern("kafka_network_incoming_bytes_total\\{listener=\"PLAINTEXT\"} [1-9]");
                 assertThat(scrape).containsPattern("kafka_network_outgoing_bytes_total\\{listener=\"PLAINTEXT\"} [1-9]");
             }
