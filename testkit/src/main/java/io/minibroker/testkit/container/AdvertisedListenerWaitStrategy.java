@@ -1,5 +1,6 @@
 package io.minibroker.testkit.container;
 
+import io.minibroker.broker.server.MetadataRoundTrip;
 import org.testcontainers.containers.ContainerLaunchException;
 import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
 

@@ -1,4 +1,4 @@
-package io.minibroker.testkit.container;
+package io.minibroker.broker.server;
 
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
@@ -15,11 +15,12 @@ import java.net.Socket;
 import java.util.List;
 
 /**
- * One Metadata request over a plain socket, answering with the brokers the broker advertises. The container's
- * readiness check: an open port proves little (Docker's proxy accepts before the broker listens), while a
- * Metadata answer proves the broker serves and shows which address it tells clients to use.
+ * One Metadata request over a plain blocking socket, answering with the brokers the broker advertises: proof
+ * that a broker serves, and of the address it tells clients to use. Containers use it as their readiness
+ * check (an open port proves little: Docker's proxy accepts before the broker listens) and {@link SelfCheck}
+ * as its request.
  */
-final class MetadataRoundTrip {
+public final class MetadataRoundTrip {
 
     /** Metadata v12: flexible, and the topics field may be null (no topics wanted). */
     private static final short VERSION = 12;
@@ -29,7 +30,7 @@ final class MetadataRoundTrip {
     }
 
     /** The advertised {@code host:port} of every broker in the answer. */
-    static List<String> advertisedBrokers(String host, int port) throws IOException {
+    public static List<String> advertisedBrokers(String host, int port) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), SOCKET_TIMEOUT_MS);
             socket.setSoTimeout(SOCKET_TIMEOUT_MS);
