@@ -99,7 +99,9 @@ final class FetchReader {
                     return true;
                 }
                 try {
-                    total += log.read(fetchOffset, partition.maxBytes(), total == 0, highWatermark).length();
+                    LogReadResult read = log.read(fetchOffset, partition.maxBytes(), total == 0, highWatermark);
+                    total += read.length();
+                    read.release();
                 } catch (LogException | UncheckedIOException e) {
                     return true; // the partition changed under the fetch: answer now with its error
                 }
