@@ -82,7 +82,9 @@ class FileRegionResponseTest {
 
     @Test
     void theRecordsAreWrittenAsTheFileRegionBetweenTheEncodedBuffers() throws IOException {
-        byte[] logBytes = ByteBufUtil.getBytes(log.read(0, 1 << 20, true, Long.MAX_VALUE).readInto(ByteBufAllocator.DEFAULT));
+        ByteBuf copy = log.read(0, 1 << 20, true, Long.MAX_VALUE).readInto(ByteBufAllocator.DEFAULT);
+        byte[] logBytes = ByteBufUtil.getBytes(copy);
+        copy.release();
         SegmentFileRegion region = log.read(0, 1 << 20, true, Long.MAX_VALUE).toFileRegion();
         answer.complete(responseWith(region));
         channel.runPendingTasks();
