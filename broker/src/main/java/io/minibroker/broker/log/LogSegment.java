@@ -274,9 +274,8 @@ final class LogSegment implements AutoCloseable {
     /**
      * Reads from the batch holding {@code fetchOffset}, stopping before the batch holding {@code maxOffset}
      * (exclusive: the high watermark) and after {@code maxBytes}; with {@code minOneBatch} the first batch
-     * is returned whole even if it is larger.
-     *
-     * The segment's file stays open for the read's whole length, and for the result's while it holds bytes.
+     * is returned whole even if it is larger. The segment's file stays open for the read's whole length, and
+     * for the result's while it holds bytes.
      *
      * @return the region, or null if this segment has no batch at or after {@code fetchOffset}
      * @throws ClosedChannelException if the segment was closed or deleted before the read began
