@@ -5,10 +5,9 @@ import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.RecordsPayload;
 import io.minibroker.protocol.schema.Struct;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.io.UncheckedIOException;
 
@@ -18,19 +17,27 @@ import java.io.UncheckedIOException;
  * data (so a batch larger than the limits still gets through, as in Kafka). Only data below the high watermark
  * is returned.
  *
- * <p>The bytes are copied from the segment into heap buffers that the garbage collector reclaims (no reference
- * counting to get wrong across the purgatory's threads). Sending straight from the file (a Netty FileRegion)
- * needs the response encoder to write around a region; that is still to do.
+ * <p>The records are not copied: each partition's are a {@link io.minibroker.broker.log.SegmentFileRegion},
+ * which the response encoder leaves out of its buffers and the connection sends from the segment file. The
+ * response owns the regions until then.
  */
 final class FetchReader {
-
-    private static final ByteBufAllocator HEAP = new UnpooledByteBufAllocator(false, true);
 
     private FetchReader() {
     }
 
     static Struct read(FetchPlan plan) {
         Struct response = ApiKey.FETCH.response().newMessage().set("SessionId", 0);
+        try {
+            readInto(response, plan);
+            return response;
+        } catch (RuntimeException e) { // the regions read so far would hold their segments' files open
+            response.recordsPayloads().forEach(RecordsPayload::release);
+            throw e;
+        }
+    }
+
+    private static void readInto(Struct response, FetchPlan plan) {
         int remaining = plan.maxBytes();
         int total = 0;
         for (FetchPlan.TopicPlan topic : plan.topics()) {
@@ -55,9 +62,9 @@ final class FetchReader {
                         LogReadResult read = log.read(partition.fetchOffset(),
                                 Math.min(partition.maxBytes(), Math.max(remaining, 0)), total == 0, highWatermark);
                         if (!read.isEmpty()) {
-                            result.set("Records", read.readInto(HEAP));
                             remaining -= read.length();
                             total += read.length();
+                            result.set("Records", read.toFileRegion());
                         }
                     } catch (LogException e) {
                         error = e.error();
@@ -70,7 +77,6 @@ final class FetchReader {
                 result.set("ErrorCode", error.code());
             }
         }
-        return response;
     }
 
     /**
@@ -99,7 +105,9 @@ final class FetchReader {
                     return true;
                 }
                 try {
-                    total += log.read(fetchOffset, partition.maxBytes(), total == 0, highWatermark).length();
+                    LogReadResult read = log.read(fetchOffset, partition.maxBytes(), total == 0, highWatermark);
+                    total += read.length();
+                    read.release();
                 } catch (LogException | UncheckedIOException e) {
                     return true; // the partition changed under the fetch: answer now with its error
                 }

@@ -2,47 +2,68 @@ package io.minibroker.broker.log;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.channel.FileRegion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Where the bytes of a fetch are: a region of one segment file, to be sent as is. {@link #toFileRegion()}
- * gives the network layer a Netty file region for {@code sendfile}, without the bytes passing through the
- * heap; {@link #readInto} copies them into a buffer instead, for tests and paths that must look inside.
+ * Where the bytes of a read are: a region of one segment file, to be sent as is. A non-empty result holds a
+ * reference to the segment's file, so the bytes stay readable even if retention deletes the segment; it is
+ * consumed exactly once, by one of {@link #toFileRegion()} (the network sends the bytes with {@code sendfile},
+ * without the heap), {@link #readInto} (for code that must look inside) or {@link #release()}.
  * Like Kafka's, the region may end with part of a batch when {@code maxBytes} cuts it; clients skip it.
- *
- * @param channel     the segment file; shared, never closed by the reader
- * @param position    the file position of the first batch
- * @param length      bytes from {@code position}; 0 when there is nothing to return
- * @param firstOffset the base offset of the first batch, -1 when empty
  */
-public record LogReadResult(FileChannel channel, long position, int length, long firstOffset) {
+public final class LogReadResult {
 
     static final LogReadResult EMPTY = new LogReadResult(null, 0, 0, -1);
+
+    private final SharedFileChannel file;
+    private final long position;
+    private final int length;
+    private final long firstOffset;
+    private final AtomicBoolean consumed = new AtomicBoolean();
+
+    /**
+     * @param file        the segment file, a reference to which this result takes over; null when empty
+     * @param position    the file position of the first batch
+     * @param length      bytes from {@code position}; 0 when there is nothing to return
+     * @param firstOffset the base offset of the first batch, -1 when empty
+     */
+    LogReadResult(SharedFileChannel file, long position, int length, long firstOffset) {
+        this.file = file;
+        this.position = position;
+        this.length = length;
+        this.firstOffset = firstOffset;
+    }
 
     public boolean isEmpty() {
         return length == 0;
     }
 
-    /**
-     * The region as a Netty {@link FileRegion} to write to a channel; releasing it (as writing does) leaves
-     * the segment's file open.
-     */
-    public FileRegion toFileRegion() {
+    public int length() {
+        return length;
+    }
+
+    public long firstOffset() {
+        return firstOffset;
+    }
+
+    /** The region as a file region to write to a channel; it takes over this result's hold on the file. */
+    public SegmentFileRegion toFileRegion() {
         if (isEmpty()) {
             throw new IllegalStateException("an empty read has no file region");
         }
-        return new SegmentFileRegion(channel, position, length);
+        consume();
+        return new SegmentFileRegion(file, position, length);
     }
 
-    /** The bytes, copied into a new buffer from {@code alloc} that the caller releases. */
+    /** The bytes, copied into a new buffer from {@code alloc} that the caller releases; this result is released. */
     public ByteBuf readInto(ByteBufAllocator alloc) {
+        consume();
         ByteBuf out = alloc.buffer(length);
         try {
             while (out.writerIndex() < length) {
-                int read = out.writeBytes(channel, position + out.writerIndex(), length - out.writerIndex());
+                int read = out.writeBytes(file.channel(), position + out.writerIndex(), length - out.writerIndex());
                 if (read < 0) {
                     throw new IOException("segment ended " + (length - out.writerIndex()) + " bytes early");
                 }
@@ -51,6 +72,36 @@ public record LogReadResult(FileChannel channel, long position, int length, long
         } catch (IOException e) {
             out.release();
             throw new UncheckedIOException(e);
+        } finally {
+            letGo();
         }
+    }
+
+    /** Gives up the bytes without sending or copying them. */
+    public void release() {
+        consume();
+        letGo();
+    }
+
+    private void consume() {
+        if (file != null && !consumed.compareAndSet(false, true)) {
+            throw new IllegalStateException("a read result is sent, copied or released once");
+        }
+    }
+
+    private void letGo() {
+        if (file == null) {
+            return;
+        }
+        try {
+            file.release();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close the file of a deleted segment", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LogReadResult(" + length + " bytes at " + position + ", first offset " + firstOffset + ")";
     }
 }

@@ -10,6 +10,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,8 @@ final class LogSegment implements AutoCloseable {
     private final Path logPath;
     private final long baseOffset;
     private final FileChannel channel;
+    /** The same channel as reads hold it: closing the segment closes it only once no read holds it. */
+    private final SharedFileChannel file;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
     private final int indexIntervalBytes;
@@ -67,6 +70,7 @@ final class LogSegment implements AutoCloseable {
             channel.close();
             throw new IOException(logPath + " is larger than a segment can be: " + fileSize + " bytes");
         }
+        this.file = new SharedFileChannel(channel);
         this.size = (int) fileSize;
         this.nextOffset = baseOffset;
         this.offsetIndex = OffsetIndex.open(dir.resolve(fileName(baseOffset, INDEX_SUFFIX)), baseOffset, fileSize);
@@ -270,32 +274,48 @@ final class LogSegment implements AutoCloseable {
     /**
      * Reads from the batch holding {@code fetchOffset}, stopping before the batch holding {@code maxOffset}
      * (exclusive: the high watermark) and after {@code maxBytes}; with {@code minOneBatch} the first batch
-     * is returned whole even if it is larger.
+     * is returned whole even if it is larger. The segment's file stays open for the read's whole length, and
+     * for the result's while it holds bytes.
      *
      * @return the region, or null if this segment has no batch at or after {@code fetchOffset}
+     * @throws ClosedChannelException if the segment was closed or deleted before the read began
      */
     LogReadResult read(long fetchOffset, int maxBytes, boolean minOneBatch, long maxOffset) throws IOException {
-        int limit = size;
-        BatchHeader header = new BatchHeader();
-        if (!findBatch(fetchOffset, limit, header)) {
-            return null;
+        if (!file.tryRetain()) {
+            throw new ClosedChannelException(); // deleted before this read could hold it: as if read while closing
         }
-        long start = header.position();
-        long firstOffset = header.baseOffset();
-        int firstBatchBytes = header.sizeInBytes();
-        if (header.lastOffset() >= maxOffset) {
-            return LogReadResult.EMPTY;
+        boolean handedOver = false;
+        try {
+            int limit = size;
+            BatchHeader header = new BatchHeader();
+            if (!findBatch(fetchOffset, limit, header)) {
+                return null;
+            }
+            long start = header.position();
+            long firstOffset = header.baseOffset();
+            int firstBatchBytes = header.sizeInBytes();
+            if (header.lastOffset() >= maxOffset) {
+                return LogReadResult.EMPTY;
+            }
+            long end = limit;
+            if (maxOffset < nextOffset && findBatch(maxOffset, limit, header)) {
+                end = header.position();
+            }
+            int available = (int) (end - start);
+            int length = Math.min(available, minOneBatch ? Math.max(maxBytes, firstBatchBytes) : maxBytes);
+            if (length < firstBatchBytes && !minOneBatch) {
+                length = 0;
+            }
+            if (length == 0) {
+                return LogReadResult.EMPTY;
+            }
+            handedOver = true;
+            return new LogReadResult(file, start, length, firstOffset);
+        } finally {
+            if (!handedOver) {
+                file.release();
+            }
         }
-        long end = limit;
-        if (maxOffset < nextOffset && findBatch(maxOffset, limit, header)) {
-            end = header.position();
-        }
-        int available = (int) (end - start);
-        int length = Math.min(available, minOneBatch ? Math.max(maxBytes, firstBatchBytes) : maxBytes);
-        if (length < firstBatchBytes && !minOneBatch) {
-            length = 0;
-        }
-        return length == 0 ? LogReadResult.EMPTY : new LogReadResult(channel, start, length, firstOffset);
     }
 
     /**
@@ -419,13 +439,18 @@ final class LogSegment implements AutoCloseable {
         timeIndex.flush();
     }
 
+    /** Closes the indexes and lets go of the log file, which closes once no read holds it any more. */
     @Override
     public void close() throws IOException {
-        try (channel; offsetIndex; timeIndex) {
-            // closes all three, even if one fails
+        try (offsetIndex; timeIndex) {
+            file.release();
         }
     }
 
+    /**
+     * Deletes the files now. A read still holding the log file keeps it open, so its bytes can still be sent
+     * whole: the name goes at once, the file itself when that read lets go.
+     */
     void closeAndDelete() throws IOException {
         close();
         Files.deleteIfExists(logPath);

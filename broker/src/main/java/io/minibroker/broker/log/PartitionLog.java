@@ -186,7 +186,8 @@ public final class PartitionLog implements AutoCloseable {
      * Reads from the batch holding {@code fetchOffset} up to {@code maxBytes} (a whole first batch however
      * large when {@code minOneBatch}), never including a batch that reaches {@code maxOffset}, the
      * exclusive upper bound such as the high watermark. Like Kafka, one read returns data from one
-     * segment only; the next fetch continues in the next.
+     * segment only; the next fetch continues in the next. A non-empty result holds the segment's file open,
+     * even through its deletion, until it is consumed ({@link LogReadResult}).
      *
      * @throws LogException OFFSET_OUT_OF_RANGE if {@code fetchOffset} is before the log start or past the end
      */

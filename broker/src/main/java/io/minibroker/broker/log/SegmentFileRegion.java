@@ -1,20 +1,39 @@
 package io.minibroker.broker.log;
 
+import io.minibroker.protocol.schema.RecordsPayload;
 import io.netty.channel.DefaultFileRegion;
-import java.nio.channels.FileChannel;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A Netty file region over part of a segment, sent with {@code sendfile} where the transport can. Netty's
- * {@link DefaultFileRegion} closes its channel when released; a segment's channel is shared by every
- * reader and the writer, so releasing this region leaves it open.
+ * A Netty file region over part of a segment, sent with {@code sendfile} where the transport can, and the
+ * records payload of a fetch response. It holds a reference to the segment's channel: releasing the region
+ * (as writing it does) gives that back instead of closing the channel as Netty's {@link DefaultFileRegion}
+ * would, so the segment, or the last reader of a deleted one, closes it.
  */
-final class SegmentFileRegion extends DefaultFileRegion {
-    SegmentFileRegion(FileChannel channel, long position, long length) {
-        super(channel, position, length);
+public final class SegmentFileRegion extends DefaultFileRegion implements RecordsPayload {
+    private static final Logger LOG = LoggerFactory.getLogger(SegmentFileRegion.class);
+
+    private final SharedFileChannel file;
+
+    /** Takes over a reference the caller holds on {@code file}. */
+    SegmentFileRegion(SharedFileChannel file, long position, int length) {
+        super(file.channel(), position, length);
+        this.file = file;
+    }
+
+    @Override
+    public int sizeInBytes() {
+        return (int) count();
     }
 
     @Override
     protected void deallocate() {
-        // The segment owns the channel and closes it when the segment is closed or deleted.
+        try {
+            file.release();
+        } catch (IOException e) { // released on an event loop, where nobody can act on it
+            LOG.warn("Cannot close the file of a deleted segment", e);
+        }
     }
 }

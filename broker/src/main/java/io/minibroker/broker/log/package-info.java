@@ -16,7 +16,8 @@
  * <p>{@link io.minibroker.broker.log.LogManager} opens every partition directory of {@code log.dirs};
  * {@link io.minibroker.broker.log.PartitionLog} appends (assigning offsets in place), reads (a file region
  * for the network layer), answers offset lookups and applies retention; {@code LogSegment} holds one
- * segment's three files, {@code OffsetIndex} and {@code TimeIndex} its sparse indexes, {@code LogRecovery}
- * revalidates what a crash may have torn, and {@code OffsetCheckpointFile} reads and writes the checkpoints.
+ * segment's three files, {@code OffsetIndex} and {@code TimeIndex} its sparse indexes, {@code SharedFileChannel}
+ * keeps a segment's log file open while reads hold it, even after deletion, {@code LogRecovery} revalidates
+ * what a crash may have torn, and {@code OffsetCheckpointFile} reads and writes the checkpoints.
  */
 package io.minibroker.broker.log;

@@ -8,7 +8,10 @@ import io.netty.handler.timeout.IdleStateHandler;
 
 import java.util.concurrent.TimeUnit;
 
-/** The pipeline of one connection: idle watch, bytes to frames, frames to requests and responses. */
+/**
+ * The pipeline of one connection: idle watch, bytes to frames, frames to requests and responses; and write
+ * watermarks that count fetched records sent from files.
+ */
 public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
 
     private final SupportedApis apis;
@@ -28,6 +31,7 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
 
     @Override
     protected void initChannel(SocketChannel channel) {
+        channel.config().setMessageSizeEstimator(SendfileAwareSizeEstimator.INSTANCE);
         channel.pipeline()
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
                 .addLast("frame", new FrameDecoder(maxFrameBytes))

@@ -7,11 +7,13 @@ import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.frame.Frames;
+import io.minibroker.protocol.frame.OutboundFrame;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.ApiVersionsFallback;
 import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.RecordsPayload;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -23,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Frame to request to handler, and back: one per connection. Decodes each frame, dispatches it through the
@@ -85,9 +88,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             frame.release();
             metrics.requestReceived(ApiKey.API_VERSIONS, frameBytes);
             Struct body = apis.fillApiVersions(ApiKey.API_VERSIONS.response().newMessage(), Errors.UNSUPPORTED_VERSION);
-            ByteBuf response = MessageCodec.encodeResponse(ctx.alloc(), ApiKey.API_VERSIONS, (short) 0,
+            OutboundFrame response = MessageCodec.encodeResponse(ctx.alloc(), ApiKey.API_VERSIONS, (short) 0,
                     header.correlationId(), body);
-            metrics.responseWritten(ApiKey.API_VERSIONS, receivedNanos, response.readableBytes());
+            metrics.responseWritten(ApiKey.API_VERSIONS, receivedNanos, response.sizeInBytes());
             responses.complete(responses.reserve(), response, ctx.channel());
             return;
         }
@@ -110,8 +113,13 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         answer.whenComplete((body, failure) -> {
             if (ctx.executor().inEventLoop()) {
                 respond(ctx, place, request, frame, receivedNanos, body, failure);
-            } else {
+                return;
+            }
+            try {
                 ctx.executor().execute(() -> respond(ctx, place, request, frame, receivedNanos, body, failure));
+            } catch (RejectedExecutionException e) { // the broker is closing: nothing will be written
+                frame.release();
+                releasePayloads(body);
             }
         });
     }
@@ -124,6 +132,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                          Struct body, Throwable failure) {
         frame.release();
         if (!ctx.channel().isActive()) {
+            releasePayloads(body);
             return;
         }
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
@@ -139,14 +148,21 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         try {
-            ByteBuf response = body == null ? null : MessageCodec.encodeResponse(ctx.alloc(), request.api(),
+            OutboundFrame response = body == null ? null : MessageCodec.encodeResponse(ctx.alloc(), request.api(),
                     request.version(), request.header().correlationId(), body);
-            metrics.responseWritten(request.api(), receivedNanos, response == null ? 0 : response.readableBytes());
+            metrics.responseWritten(request.api(), receivedNanos, response == null ? 0 : response.sizeInBytes());
             responses.complete(place, response, ctx.channel());
             updateAutoRead(ctx);
         } catch (RuntimeException e) {
             LOG.error("Cannot encode the {} v{} response; closing the connection", request.api(), request.version(), e);
             ctx.close();
+        }
+    }
+
+    /** An answer that will not be encoded still holds its records payloads (file regions of a fetch). */
+    private static void releasePayloads(Struct body) {
+        if (body != null) {
+            body.recordsPayloads().forEach(RecordsPayload::release);
         }
     }
 

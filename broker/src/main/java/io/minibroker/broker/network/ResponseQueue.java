@@ -1,7 +1,8 @@
 package io.minibroker.broker.network;
 
-import io.netty.buffer.ByteBuf;
+import io.minibroker.protocol.frame.OutboundFrame;
 import io.netty.channel.Channel;
+import io.netty.util.ReferenceCounted;
 
 import java.util.ArrayDeque;
 
@@ -15,7 +16,7 @@ import java.util.ArrayDeque;
 final class ResponseQueue {
 
     private static final class Slot {
-        ByteBuf response;
+        OutboundFrame response;
         boolean done;
     }
 
@@ -28,16 +29,21 @@ final class ResponseQueue {
         return slot;
     }
 
-    /** Fills a place (with null for no response) and writes every response that is now at the head. */
-    void complete(Object place, ByteBuf response, Channel channel) {
+    /**
+     * Fills a place (with null for no response) and writes every response that is now at the head, each as
+     * its pieces one after the other: buffers, and the file regions of fetched records between them.
+     */
+    void complete(Object place, OutboundFrame response, Channel channel) {
         Slot slot = (Slot) place;
         slot.response = response;
         slot.done = true;
         boolean wrote = false;
         while (!slots.isEmpty() && slots.peekFirst().done) {
-            ByteBuf ready = slots.pollFirst().response;
+            OutboundFrame ready = slots.pollFirst().response;
             if (ready != null) {
-                channel.write(ready, channel.voidPromise());
+                for (ReferenceCounted piece : ready.pieces()) {
+                    channel.write(piece, channel.voidPromise());
+                }
                 wrote = true;
             }
         }

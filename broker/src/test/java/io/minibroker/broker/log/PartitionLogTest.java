@@ -27,6 +27,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -136,21 +137,82 @@ class PartitionLogTest {
         open(LogConfig.defaults());
         append(log, "a", 3, T0);
         append(log, "b", 3, T0);
-        LogReadResult read = log.read(3, 1 << 20, true, Long.MAX_VALUE);
-        ByteBuf expected = read.readInto(TestBatches.ALLOC);
+        ByteBuf expected = log.read(3, 1 << 20, true, Long.MAX_VALUE).readInto(TestBatches.ALLOC);
 
-        FileRegion region = read.toFileRegion();
+        FileRegion region = log.read(3, 1 << 20, true, Long.MAX_VALUE).toFileRegion();
+        assertThat(sendWhole(region)).isEqualTo(ByteBufUtil.getBytes(expected));
+        assertThat(region.release()).isTrue();
+
+        expected.release();
+        assertThat(decode(log.read(0, 1 << 20, true, Long.MAX_VALUE))).hasSize(6);
+        append(log, "c", 3, T0);
+        assertThat(readAll(log)).hasSize(9);
+    }
+
+    private static byte[] sendWhole(FileRegion region) throws IOException {
         ByteArrayOutputStream sent = new ByteArrayOutputStream();
         WritableByteChannel target = Channels.newChannel(sent);
         while (region.transferred() < region.count()) {
             region.transferTo(target, region.transferred());
         }
-        assertThat(region.release()).isTrue();
+        return sent.toByteArray();
+    }
 
-        assertThat(sent.toByteArray()).isEqualTo(ByteBufUtil.getBytes(expected));
-        expected.release();
-        assertThat(read.channel().isOpen()).isTrue();
-        assertThat(decode(log.read(0, 1 << 20, true, Long.MAX_VALUE))).hasSize(6);
+    @Test
+    void aRegionOfASegmentDeletedByRetentionIsStillSentWholeAndItsFileClosesOnRelease() throws IOException {
+        open(small().withRetention(-1, 0));
+        for (int i = 0; i < 20; i++) {
+            append(log, "r" + i, 5, T0);
+        }
+        Path firstSegment = log.dir().resolve(LogSegment.fileName(0, LogSegment.LOG_SUFFIX));
+        byte[] expected = Files.readAllBytes(firstSegment);
+        LogReadResult read = log.read(0, expected.length, false, Long.MAX_VALUE);
+        assertThat(read.length()).isEqualTo(expected.length);
+        FileRegion region = read.toFileRegion();
+
+        assertThat(log.deleteOldSegments()).isPositive();
+        assertThat(firstSegment).doesNotExist();
+        assertThat(openDescriptorsOf(firstSegment)).isEqualTo(1);
+        assertThat(sendWhole(region)).isEqualTo(expected);
+
+        assertThat(region.release()).isTrue();
+        assertThat(openDescriptorsOf(firstSegment)).isZero();
+        assertThatThrownBy(() -> log.read(0, 100, true, Long.MAX_VALUE)).isInstanceOf(LogException.class)
+                .extracting(e -> ((LogException) e).error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
+    }
+
+    @Test
+    void deletingTheLogKeepsAnUnreleasedReadWholeUntilItIsCopied() throws IOException {
+        open(small());
+        for (int i = 0; i < 20; i++) {
+            append(log, "d" + i, 5, T0);
+        }
+        LogReadResult read = log.read(0, 1 << 20, true, Long.MAX_VALUE);
+        List<TestBatches.Entry> expected = decode(log.read(0, 1 << 20, true, Long.MAX_VALUE));
+
+        log.delete();
+        log = null;
+        assertThat(decode(read)).isEqualTo(expected).isNotEmpty();
+    }
+
+    /** How many of this process's file descriptors are open on {@code path}, deleted or not (Linux only). */
+    private static long openDescriptorsOf(Path path) throws IOException {
+        Path descriptors = Path.of("/proc/self/fd");
+        Assumptions.assumeTrue(Files.isDirectory(descriptors), "needs /proc to see open descriptors");
+        String target = path.toAbsolutePath().toString();
+        long count = 0;
+        try (var fds = Files.newDirectoryStream(descriptors)) {
+            for (Path fd : fds) {
+                try {
+                    if (Files.readSymbolicLink(fd).toString().startsWith(target)) {
+                        count++;
+                    }
+                } catch (IOException e) {
+                    // closed while listed
+                }
+            }
+        }
+        return count;
     }
 
     @Test

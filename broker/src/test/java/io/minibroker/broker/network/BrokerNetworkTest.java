@@ -11,6 +11,8 @@ import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -187,8 +189,10 @@ class BrokerNetworkTest {
 
     private static Struct produceBody(String topic, short acks) {
         Struct body = ApiKey.PRODUCE.request().newMessage().set("Acks", acks).set("TimeoutMs", 5000);
-        ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, 1L)
+        ByteBuf built = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, 1L)
                 .append(1L, null, "v".getBytes(java.nio.charset.StandardCharsets.UTF_8), List.of()).build();
+        ByteBuf batch = Unpooled.wrappedBuffer(ByteBufUtil.getBytes(built)); // the body outlives no buffer
+        built.release();
         body.addElement("TopicData").set("Name", topic).addElement("PartitionData").set("Index", 0).set("Records", batch);
         return body;
     }

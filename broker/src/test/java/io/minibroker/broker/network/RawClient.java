@@ -17,13 +17,13 @@ import java.net.Socket;
 import java.net.SocketException;
 
 /** A blocking socket that speaks raw Kafka frames, for tests that need bytes a real client would never send. */
-final class RawClient implements AutoCloseable {
+public final class RawClient implements AutoCloseable {
 
     private final Socket socket;
     private final DataInputStream in;
     private final OutputStream out;
 
-    RawClient(int port) throws IOException {
+    public RawClient(int port) throws IOException {
         socket = new Socket("localhost", port);
         socket.setSoTimeout(10_000);
         in = new DataInputStream(socket.getInputStream());
@@ -31,7 +31,7 @@ final class RawClient implements AutoCloseable {
     }
 
     /** Encodes a request with our codec (size prefix included). */
-    static byte[] request(ApiKey api, short version, int correlationId, Struct body) {
+    public static byte[] request(ApiKey api, short version, int correlationId, Struct body) {
         ByteBuf buf = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
                 new RequestHeader(api.id(), version, correlationId, "raw-client"), body);
         try {
@@ -43,16 +43,20 @@ final class RawClient implements AutoCloseable {
         }
     }
 
-    void send(byte[] bytes) throws IOException {
+    public void send(byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();
     }
 
-    Response receive(ApiKey api, short version) throws IOException {
-        int size = in.readInt();
-        byte[] body = new byte[size];
+    public Response receive(ApiKey api, short version) throws IOException {
+        return MessageCodec.decodeResponse(Unpooled.wrappedBuffer(receiveFrame()), api, version);
+    }
+
+    /** The next response frame's bytes after its size prefix, for a parser of another's making. */
+    public byte[] receiveFrame() throws IOException {
+        byte[] body = new byte[in.readInt()];
         in.readFully(body);
-        return MessageCodec.decodeResponse(Unpooled.wrappedBuffer(body), api, version);
+        return body;
     }
 
     /** True if the broker closed the connection (end of stream or reset) within the socket timeout. */

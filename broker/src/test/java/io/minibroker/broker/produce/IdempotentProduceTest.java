@@ -72,11 +72,16 @@ class IdempotentProduceTest {
                 builder.append(System.currentTimeMillis(), null, ("r" + (baseSequence + i)).getBytes(StandardCharsets.UTF_8),
                         List.of());
             }
-            Struct body = ApiKey.PRODUCE.request().newMessage().set("Acks", (short) -1).set("TimeoutMs", 5000);
-            body.addElement("TopicData").set("Name", "dedup")
-                    .addElement("PartitionData").set("Index", 0).set("Records", builder.build());
-            return call(ApiKey.PRODUCE, PRODUCE_VERSION, body)
-                    .getStructs("Responses").get(0).getStructs("PartitionResponses").get(0);
+            ByteBuf batch = builder.build();
+            try {
+                Struct body = ApiKey.PRODUCE.request().newMessage().set("Acks", (short) -1).set("TimeoutMs", 5000);
+                body.addElement("TopicData").set("Name", "dedup")
+                        .addElement("PartitionData").set("Index", 0).set("Records", batch);
+                return call(ApiKey.PRODUCE, PRODUCE_VERSION, body)
+                        .getStructs("Responses").get(0).getStructs("PartitionResponses").get(0);
+            } finally {
+                batch.release();
+            }
         }
 
         long initProducerId() throws IOException {

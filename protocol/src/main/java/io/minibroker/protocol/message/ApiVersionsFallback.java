@@ -1,8 +1,8 @@
 package io.minibroker.protocol.message;
 
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.frame.OutboundFrame;
 import io.minibroker.protocol.schema.Struct;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 /**
@@ -33,7 +33,7 @@ public final class ApiVersionsFallback {
         return body;
     }
 
-    public static ByteBuf encode(ByteBufAllocator alloc, int correlationId) {
+    public static OutboundFrame encode(ByteBufAllocator alloc, int correlationId) {
         return MessageCodec.encodeResponse(alloc, ApiKey.API_VERSIONS, FALLBACK_VERSION, correlationId, body());
     }
 }

@@ -3,15 +3,22 @@ package io.minibroker.protocol.message;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.frame.Frames;
+import io.minibroker.protocol.frame.OutboundFrame;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.header.ResponseHeader;
+import io.minibroker.protocol.schema.RecordsPayload;
+import io.minibroker.protocol.schema.Splices;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.ReferenceCounted;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Turns frame bodies into requests and responses and back. Encoding sizes the message first and writes
- * it into one buffer of exactly that size, size prefix included, ready to be written to a channel.
+ * it into one buffer of exactly that size, size prefix included, ready to be written to a channel; a response
+ * whose records are {@link RecordsPayload}s leaves them out of the buffer (see {@link #encodeResponse}).
  */
 public final class MessageCodec {
     private MessageCodec() {
@@ -63,18 +70,48 @@ public final class MessageCodec {
         return new Response(header.correlationId(), api.response().read(frame, version));
     }
 
-    public static ByteBuf encodeResponse(ByteBufAllocator alloc, ApiKey api, short version, int correlationId, Struct body) {
-        short headerVersion = ResponseHeader.headerVersion(api, version);
-        int size = ResponseHeader.sizeOf(headerVersion) + api.response().sizeOf(body, version);
-        ByteBuf out = alloc.buffer(Frames.SIZE_PREFIX_BYTES + size);
+    /**
+     * Encodes a response into the pieces of one frame. Records fields holding a {@link RecordsPayload} are
+     * written as their length prefix only, the payload becoming a piece of its own between the encoded bytes,
+     * and counted in the size prefix. The payloads pass to the frame; if encoding fails they are released.
+     */
+    public static OutboundFrame encodeResponse(ByteBufAllocator alloc, ApiKey api, short version, int correlationId,
+                                               Struct body) {
+        List<RecordsPayload> payloads = body.recordsPayloads();
+        ByteBuf out = null;
         try {
+            short headerVersion = ResponseHeader.headerVersion(api, version);
+            int size = ResponseHeader.sizeOf(headerVersion) + api.response().sizeOf(body, version);
+            int payloadBytes = payloads.stream().mapToInt(RecordsPayload::sizeInBytes).sum();
+            out = alloc.buffer(Frames.SIZE_PREFIX_BYTES + size - payloadBytes);
             out.writeInt(size);
             new ResponseHeader(correlationId).write(out, headerVersion);
-            api.response().write(out, body, version);
-            return out;
+            Splices splices = new Splices();
+            api.response().write(out, body, version, splices);
+            return new OutboundFrame(cut(out, splices), Frames.SIZE_PREFIX_BYTES + size);
         } catch (RuntimeException e) {
-            out.release();
+            if (out != null) {
+                out.release();
+            }
+            payloads.forEach(RecordsPayload::release);
             throw e;
         }
+    }
+
+    /** The encoded bytes cut at each splice, the payloads in between; {@code encoded} passes to the slices. */
+    private static List<ReferenceCounted> cut(ByteBuf encoded, Splices splices) {
+        if (splices.count() == 0) {
+            return List.of(encoded);
+        }
+        List<ReferenceCounted> pieces = new ArrayList<>(2 * splices.count() + 1);
+        int from = encoded.readerIndex();
+        for (int i = 0; i < splices.count(); i++) {
+            pieces.add(encoded.retainedSlice(from, splices.position(i) - from));
+            pieces.add(splices.payload(i));
+            from = splices.position(i);
+        }
+        pieces.add(encoded.retainedSlice(from, encoded.writerIndex() - from));
+        encoded.release();
+        return pieces;
     }
 }

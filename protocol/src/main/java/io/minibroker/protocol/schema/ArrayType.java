@@ -48,6 +48,11 @@ public final class ArrayType implements FieldType {
 
     @Override
     public void write(ByteBuf out, Object value, short version, boolean flexible) {
+        write(out, value, version, flexible, Splices.NONE);
+    }
+
+    @Override
+    public void write(ByteBuf out, Object value, short version, boolean flexible, Splices splices) {
         List<?> elements = (List<?>) value;
         if (elements == null) {
             Wire.writeLength(out, -1, flexible, true);
@@ -58,7 +63,7 @@ public final class ArrayType implements FieldType {
             if (element == null) {
                 throw new ProtocolException("null array element");
             }
-            elementType.write(out, element, version, flexible);
+            elementType.write(out, element, version, flexible, splices);
         }
     }
 

@@ -12,6 +12,14 @@ public interface FieldType {
 
     void write(ByteBuf out, Object value, short version, boolean flexible);
 
+    /**
+     * Writes a value that may hold {@link RecordsPayload}s: each is noted in {@code splices} after its length
+     * prefix instead of being copied. Only records and the types that contain fields need to override it.
+     */
+    default void write(ByteBuf out, Object value, short version, boolean flexible, Splices splices) {
+        write(out, value, version, flexible);
+    }
+
     int sizeOf(Object value, short version, boolean flexible);
 
     /** The fewest bytes a value can occupy; bounds array lengths before anything is allocated. */

@@ -61,8 +61,13 @@ public final class MessageSchema {
     }
 
     public void write(ByteBuf out, Struct message, short version) {
+        write(out, message, version, Splices.NONE);
+    }
+
+    /** Writes a message whose records fields may hold {@link RecordsPayload}s, noting them in {@code splices}. */
+    public void write(ByteBuf out, Struct message, short version, Splices splices) {
         checkVersion(version);
-        body.write(out, message, version, isFlexible(version));
+        body.write(out, message, version, isFlexible(version), splices);
     }
 
     public int sizeOf(Struct message, short version) {

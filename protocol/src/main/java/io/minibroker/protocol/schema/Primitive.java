@@ -11,7 +11,8 @@ import java.util.UUID;
  * The scalar field types of Kafka message specs and the Java class each decodes to: int8 {@link Byte},
  * int16 {@link Short}, int32 and uint16 {@link Integer}, int64 and uint32 {@link Long}, float64
  * {@link Double}, bool {@link Boolean}, uuid {@link UUID}, string {@link String}, bytes {@code byte[]}.
- * Records decode to a {@link ByteBuf} slice of the frame, not a copy: it is valid while the frame is.
+ * Records decode to a {@link ByteBuf} slice of the frame, not a copy: it is valid while the frame is; to
+ * encode they may also be a {@link RecordsPayload}, whose bytes the transport sends.
  */
 public enum Primitive implements FieldType {
     INT8(1, (byte) 0, Byte.class) {
@@ -181,17 +182,38 @@ public enum Primitive implements FieldType {
 
         @Override
         public void write(ByteBuf out, Object value, short version, boolean flexible) {
-            ByteBuf records = (ByteBuf) value;
-            Wire.writeLength(out, records == null ? -1 : records.readableBytes(), flexible, true);
-            if (records != null) {
+            write(out, value, version, flexible, Splices.NONE);
+        }
+
+        /** A payload gets its length prefix here and its bytes from the transport, at the noted splice. */
+        @Override
+        public void write(ByteBuf out, Object value, short version, boolean flexible, Splices splices) {
+            Wire.writeLength(out, recordsLength(value), flexible, true);
+            if (value instanceof RecordsPayload) {
+                splices.add(out.writerIndex(), (RecordsPayload) value);
+            } else if (value != null) {
+                ByteBuf records = (ByteBuf) value;
                 out.writeBytes(records, records.readerIndex(), records.readableBytes());
             }
         }
 
         @Override
         public int sizeOf(Object value, short version, boolean flexible) {
-            int length = value == null ? -1 : ((ByteBuf) value).readableBytes();
+            int length = recordsLength(value);
             return Wire.sizeOfLength(length, flexible, true) + Math.max(length, 0);
+        }
+
+        @Override
+        public boolean accepts(Object value) {
+            return value instanceof ByteBuf || value instanceof RecordsPayload;
+        }
+
+        private int recordsLength(Object value) {
+            if (value == null) {
+                return -1;
+            }
+            return value instanceof RecordsPayload ? ((RecordsPayload) value).sizeInBytes()
+                    : ((ByteBuf) value).readableBytes();
         }
     };
 

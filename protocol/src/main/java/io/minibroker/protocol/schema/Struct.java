@@ -2,6 +2,7 @@ package io.minibroker.protocol.schema;
 
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
@@ -128,6 +129,28 @@ public final class Struct {
         }
         list.add(element);
         return element;
+    }
+
+    /**
+     * The records payloads this struct and the structs inside it hold: what a message that will not be encoded
+     * must release, and what its encoding leaves out of the buffer.
+     */
+    public List<RecordsPayload> recordsPayloads() {
+        List<RecordsPayload> found = new ArrayList<>(0);
+        collectPayloads(Arrays.asList(values), found);
+        return found;
+    }
+
+    private static void collectPayloads(Iterable<?> values, List<RecordsPayload> found) {
+        for (Object value : values) {
+            if (value instanceof RecordsPayload) {
+                found.add((RecordsPayload) value);
+            } else if (value instanceof Struct) {
+                collectPayloads(Arrays.asList(((Struct) value).values), found);
+            } else if (value instanceof List) {
+                collectPayloads((List<?>) value, found);
+            }
+        }
     }
 
     public List<RawTaggedField> unknownTags() {

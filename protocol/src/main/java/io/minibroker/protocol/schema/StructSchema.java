@@ -134,17 +134,22 @@ public final class StructSchema implements FieldType {
 
     @Override
     public void write(ByteBuf out, Object value, short version, boolean flexible) {
+        write(out, value, version, flexible, Splices.NONE);
+    }
+
+    @Override
+    public void write(ByteBuf out, Object value, short version, boolean flexible, Splices splices) {
         Struct struct = (Struct) value;
         checkSchema(struct);
         for (int i = 0; i < fields.length; i++) {
             Field f = fields[i];
             if (f.existsIn(version) && !f.isTaggedIn(version)) {
                 Object v = checkNullability(f, struct.getRaw(i), version);
-                f.type().write(out, v, version, flexible);
+                f.type().write(out, v, version, flexible, splices);
             }
         }
         if (flexible) {
-            writeTaggedSection(out, struct, version);
+            writeTaggedSection(out, struct, version, splices);
         }
     }
 
@@ -152,7 +157,7 @@ public final class StructSchema implements FieldType {
      * Writes known tagged fields and preserved unknown ones merged in ascending tag order, which is the
      * order Kafka writes them in.
      */
-    private void writeTaggedSection(ByteBuf out, Struct struct, short version) {
+    private void writeTaggedSection(ByteBuf out, Struct struct, short version, Splices splices) {
         List<RawTaggedField> unknown = struct.unknownTags();
         int count = unknown.size();
         for (int i = 0; i < fields.length; i++) {
@@ -189,7 +194,7 @@ public final class StructSchema implements FieldType {
             Object v = checkNullability(f, struct.getRaw(bestIndex), version);
             Wire.writeUnsignedVarint(out, f.tag());
             Wire.writeUnsignedVarint(out, f.type().sizeOf(v, version, true));
-            f.type().write(out, v, version, true);
+            f.type().write(out, v, version, true, splices);
             lastTag = bestTag;
         }
     }

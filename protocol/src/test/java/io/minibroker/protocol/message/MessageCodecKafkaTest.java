@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.frame.Frames;
+import io.minibroker.protocol.frame.OutboundFrame;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
@@ -37,7 +38,7 @@ class MessageCodecKafkaTest {
         for (ApiKey api : new ApiKey[] {ApiKey.API_VERSIONS, ApiKey.METADATA, ApiKey.FETCH, ApiKey.PRODUCE, ApiKey.FIND_COORDINATOR}) {
             for (short v = api.lowestVersion(); v <= api.highestVersion(); v++) {
                 Struct body = new RandomStructs(v).fill(api.response().body(), v, 0);
-                ByteBuf frame = MessageCodec.encodeResponse(ALLOC, api, v, 77, body);
+                ByteBuf frame = onlyBuffer(MessageCodec.encodeResponse(ALLOC, api, v, 77, body));
                 try {
                     assertThat(frame.getInt(0)).isEqualTo(frame.readableBytes() - Frames.SIZE_PREFIX_BYTES);
                     ByteBuffer nio = frame.nioBuffer(Frames.SIZE_PREFIX_BYTES, frame.readableBytes() - Frames.SIZE_PREFIX_BYTES);
@@ -91,7 +92,7 @@ class MessageCodecKafkaTest {
         assertThat(ApiVersionsFallback.applies(header.apiKey(), header.apiVersion())).isTrue();
         assertThat(ApiVersionsFallback.applies(ApiKey.API_VERSIONS.id(), (short) 3)).isFalse();
 
-        ByteBuf frame = ApiVersionsFallback.encode(ALLOC, header.correlationId());
+        ByteBuf frame = onlyBuffer(ApiVersionsFallback.encode(ALLOC, header.correlationId()));
         try {
             ByteBuffer nio = frame.nioBuffer(Frames.SIZE_PREFIX_BYTES, frame.readableBytes() - Frames.SIZE_PREFIX_BYTES);
             assertThat(nio.getInt()).as("response header v0: just the correlation id").isEqualTo(5);
@@ -114,7 +115,7 @@ class MessageCodecKafkaTest {
         short v = 4;
         assertThat(ApiKey.API_VERSIONS.response().isFlexible(v)).isTrue();
         Struct body = ApiKey.API_VERSIONS.response().newMessage();
-        ByteBuf frame = MessageCodec.encodeResponse(ALLOC, ApiKey.API_VERSIONS, v, 8, body);
+        ByteBuf frame = onlyBuffer(MessageCodec.encodeResponse(ALLOC, ApiKey.API_VERSIONS, v, 8, body));
         try {
             ByteBuffer nio = frame.nioBuffer(Frames.SIZE_PREFIX_BYTES, frame.readableBytes() - Frames.SIZE_PREFIX_BYTES);
             org.apache.kafka.common.requests.RequestHeader requestHeader =
@@ -160,5 +161,13 @@ class MessageCodecKafkaTest {
                 .setCurrentLeader(new FetchResponseData.LeaderIdAndEpoch().setLeaderId(3).setLeaderEpoch(7));
         byte[] bytes = KafkaMirror.serialize(partition, (short) 17);
         assertThat(ByteBufUtil.hexDump(bytes)).endsWith("0101" + "09" + "00000003" + "00000007" + "00");
+    }
+
+    /** A response without records payloads is encoded as a single buffer. */
+    private static ByteBuf onlyBuffer(OutboundFrame frame) {
+        assertThat(frame.pieces()).hasSize(1);
+        ByteBuf buffer = (ByteBuf) frame.pieces().get(0);
+        assertThat(buffer.readableBytes()).isEqualTo(frame.sizeInBytes());
+        return buffer;
     }
 }
