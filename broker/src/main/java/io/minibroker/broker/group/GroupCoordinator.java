@@ -1,6 +1,8 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -11,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +21,9 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The classic group coordinator of this single node: every group is coordinated here. It owns the groups, the
@@ -26,7 +32,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Each group is guarded by its own monitor and no thread holds two group locks, so groups never deadlock
  * with each other. Purgatory callbacks never run under a purgatory lock, and the operations of one group only
  * take that group's (reentrant) lock, so calling a purgatory while holding a group lock is safe. Completing a
- * response future under a group lock only enqueues the response onto its channel's event loop.
+ * response future under a group lock only enqueues the response onto its channel's event loop. Writes to the
+ * offsets topic run on the coordinator's own thread, which holds the group's lock across its checks and the
+ * append; an event loop needing that group meanwhile waits for the append.
  */
 public final class GroupCoordinator implements AutoCloseable {
 
@@ -36,6 +44,15 @@ public final class GroupCoordinator implements AutoCloseable {
     private final OffsetStore offsets;
     private final Purgatory<DelayedJoin> rebalancePurgatory = Purgatory.builder("Rebalance").build();
     private final Purgatory<DelayedHeartbeat> heartbeatPurgatory = Purgatory.builder("Heartbeat").build();
+    /**
+     * Writes to {@code __consumer_offsets} in order, off the event loops: an append may fsync (with
+     * {@code log.flush.interval.messages=1}), which must not stall every connection of a loop.
+     */
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "group-coordinator");
+        thread.setDaemon(true);
+        return thread;
+    });
     private final int initialRebalanceDelayMs;
     private final int minSessionTimeoutMs;
     private final int maxSessionTimeoutMs;
@@ -500,39 +517,89 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ----------------------------------------------------------------------------------------- Offset commits
 
+    /** What an OffsetCommit asks for: its group fields, and the offsets of the partitions of known topics. */
+    record OffsetCommit(String groupId, int generationId, String memberId, String groupInstanceId,
+                        Map<TopicPartition, OffsetStore.CommittedOffset> offsets) {
+    }
+
+    /**
+     * Validates and stores a commit on the coordinator's thread (the append may fsync), completing with each
+     * partition's error. Validation, the one batch written for the request and the in-memory update happen under
+     * the group's lock, so no DeleteGroups or rebalance can come between the check and the write.
+     */
+    CompletableFuture<Map<TopicPartition, Errors>> commitOffsets(OffsetCommit commit) {
+        if (commit.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(everyPartition(commit, Errors.INVALID_GROUP_ID));
+        }
+        return CompletableFuture.supplyAsync(() -> commitOnCoordinatorThread(commit), writer);
+    }
+
+    private Map<TopicPartition, Errors> commitOnCoordinatorThread(OffsetCommit commit) {
+        boolean simpleCommit = commit.generationId() < 0 && commit.memberId().isEmpty();
+        ConsumerGroup group = simpleCommit ? getOrCreate(commit.groupId()) : groups.get(commit.groupId());
+        if (group == null) {
+            return everyPartition(commit, Errors.ILLEGAL_GENERATION); // a generation of a group that does not exist
+        }
+        synchronized (group) {
+            Errors refused = validateCommit(group, commit, simpleCommit);
+            if (refused != Errors.NONE) {
+                return everyPartition(commit, refused);
+            }
+            try {
+                offsets.commit(commit.groupId(), commit.offsets());
+            } catch (LogException e) {
+                return everyPartition(commit, answerForFailedWrite(e));
+            }
+            return everyPartition(commit, Errors.NONE);
+        }
+    }
+
     /**
      * Who may commit: a member of the current generation (during Stable, or PreparingRebalance so that eager
      * consumers can commit before giving partitions up), or anyone with generation -1 and no member id when the
      * group has no members (a simple commit, as {@code assign()}-based consumers and tools make).
      */
-    Errors validateCommit(String groupId, int generationId, String memberId, String groupInstanceId) {
-        boolean simpleCommit = generationId < 0 && memberId.isEmpty();
-        ConsumerGroup group = simpleCommit ? getOrCreate(groupId) : groups.get(groupId);
-        if (group == null) {
-            return Errors.ILLEGAL_GENERATION; // a generation of a group that does not exist
+    private Errors validateCommit(ConsumerGroup group, OffsetCommit commit, boolean simpleCommit) {
+        if (group.state == GroupState.DEAD) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
         }
-        synchronized (group) {
-            if (group.state == GroupState.DEAD) {
-                return Errors.COORDINATOR_NOT_AVAILABLE;
-            }
-            if (simpleCommit && group.members.isEmpty()) {
-                return Errors.NONE;
-            }
-            if (checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
-                return Errors.FENCED_INSTANCE_ID;
-            }
-            if (!group.members.containsKey(memberId)) {
-                return Errors.UNKNOWN_MEMBER_ID;
-            }
-            if (generationId != group.generationId) {
-                return Errors.ILLEGAL_GENERATION;
-            }
-            if (group.state == GroupState.COMPLETING_REBALANCE) {
-                return Errors.REBALANCE_IN_PROGRESS;
-            }
-            markAlive(group, group.members.get(memberId));
+        if (simpleCommit && group.members.isEmpty()) {
             return Errors.NONE;
         }
+        if (checkFenced(group, commit.groupInstanceId(), commit.memberId()) != Errors.NONE) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        GroupMember member = group.members.get(commit.memberId());
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (commit.generationId() != group.generationId) {
+            return Errors.ILLEGAL_GENERATION;
+        }
+        if (group.state == GroupState.COMPLETING_REBALANCE) {
+            return Errors.REBALANCE_IN_PROGRESS;
+        }
+        markAlive(group, member);
+        return Errors.NONE;
+    }
+
+    /**
+     * The error a client gets when the offsets topic refuses a write, as Kafka's coordinator translates it: one
+     * that makes the client find the coordinator again and retry where retrying can help.
+     */
+    private static Errors answerForFailedWrite(LogException failure) {
+        return switch (failure.error()) {
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, REQUEST_TIMED_OUT -> Errors.COORDINATOR_NOT_AVAILABLE;
+            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR -> Errors.NOT_COORDINATOR;
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.UNKNOWN_SERVER_ERROR;
+            default -> failure.error();
+        };
+    }
+
+    private static Map<TopicPartition, Errors> everyPartition(OffsetCommit commit, Errors error) {
+        Map<TopicPartition, Errors> errors = new HashMap<>();
+        commit.offsets().keySet().forEach(partition -> errors.put(partition, error));
+        return errors;
     }
 
     // ------------------------------------------------------------------------------------------- DeleteGroups
@@ -561,8 +628,11 @@ public final class GroupCoordinator implements AutoCloseable {
         return CompletableFuture.completedFuture(response);
     }
 
+    /** Finishes the writes already queued (the logs are still open), then stops the purgatories. */
     @Override
     public void close() throws InterruptedException {
+        writer.shutdown();
+        writer.awaitTermination(1, TimeUnit.MINUTES);
         rebalancePurgatory.close();
         heartbeatPurgatory.close();
     }
