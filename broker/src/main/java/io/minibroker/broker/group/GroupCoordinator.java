@@ -604,8 +604,16 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------- DeleteGroups
 
-    /** Deletes a group that has no members, with its offsets; answers the error for DeleteGroups. */
-    Errors delete(String groupId) {
+    /**
+     * Deletes a group that has no members, with its offsets, on the coordinator's thread; completes with the
+     * error for DeleteGroups. The tombstones are written before the group is forgotten, under its lock: if the
+     * offsets topic refuses them, the group stays whole and the client may retry.
+     */
+    CompletableFuture<Errors> delete(String groupId) {
+        return CompletableFuture.supplyAsync(() -> deleteOnCoordinatorThread(groupId), writer);
+    }
+
+    private Errors deleteOnCoordinatorThread(String groupId) {
         ConsumerGroup group = groups.get(groupId);
         if (group == null) {
             return Errors.GROUP_ID_NOT_FOUND;
@@ -617,9 +625,13 @@ public final class GroupCoordinator implements AutoCloseable {
             if (!group.members.isEmpty()) {
                 return Errors.NON_EMPTY_GROUP;
             }
+            try {
+                offsets.deleteGroup(groupId);
+            } catch (LogException e) {
+                return answerForFailedWrite(e);
+            }
             group.state = GroupState.DEAD;
             groups.remove(groupId, group);
-            offsets.deleteGroup(groupId);
             return Errors.NONE;
         }
     }

@@ -122,8 +122,8 @@ class ConsumerGroupOffsetsTest {
             // The commit gets past its checks and waits for the log; the delete comes while it waits.
             commit = coordinator.commitOffsets(simpleCommit("raced", 5, 1));
             awaitBlocked("group-coordinator");
-            delete = CompletableFuture.supplyAsync(() -> coordinator.delete("raced"));
-            Thread.sleep(200);
+            assertThat(commit).isNotDone();
+            delete = coordinator.delete("raced");
         }
 
         assertThat(commit.get().values()).containsOnly(Errors.NONE);
