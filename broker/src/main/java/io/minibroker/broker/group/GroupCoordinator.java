@@ -56,6 +56,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final int initialRebalanceDelayMs;
     private final int minSessionTimeoutMs;
     private final int maxSessionTimeoutMs;
+    private final int offsetMetadataMaxBytes;
 
     /** Replays the committed offsets; each group that has some is listed as Empty until a member joins. */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics) {
@@ -66,6 +67,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.initialRebalanceDelayMs = config.get(BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS);
         this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
         this.maxSessionTimeoutMs = config.get(BrokerConfig.GROUP_MAX_SESSION_TIMEOUT_MS);
+        this.offsetMetadataMaxBytes = config.get(BrokerConfig.OFFSET_METADATA_MAX_BYTES);
     }
 
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
@@ -524,7 +526,7 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /**
      * Validates and stores a commit on the coordinator's thread (the append may fsync), completing with each
-     * partition's error. Validation, the one batch written for the request and the in-memory update happen under
+     * partition's error: metadata longer than {@code offset.metadata.max.bytes} refuses only its partition. Validation, the one batch written for the request and the in-memory update happen under
      * the group's lock, so no DeleteGroups or rebalance can come between the check and the write.
      */
     CompletableFuture<Map<TopicPartition, Errors>> commitOffsets(OffsetCommit commit) {
@@ -545,13 +547,30 @@ public final class GroupCoordinator implements AutoCloseable {
             if (refused != Errors.NONE) {
                 return everyPartition(commit, refused);
             }
-            try {
-                offsets.commit(commit.groupId(), commit.offsets());
-            } catch (LogException e) {
-                return everyPartition(commit, answerForFailedWrite(e));
+            Map<TopicPartition, Errors> errors = new HashMap<>();
+            Map<TopicPartition, OffsetStore.CommittedOffset> accepted = new LinkedHashMap<>();
+            commit.offsets().forEach((partition, offset) -> {
+                if (metadataTooLong(offset)) {
+                    errors.put(partition, Errors.OFFSET_METADATA_TOO_LARGE);
+                } else {
+                    accepted.put(partition, offset);
+                    errors.put(partition, Errors.NONE);
+                }
+            });
+            if (!accepted.isEmpty()) {
+                try {
+                    offsets.commit(commit.groupId(), accepted);
+                } catch (LogException e) {
+                    return everyPartition(commit, answerForFailedWrite(e)); // as Kafka fails the whole request
+                }
             }
-            return everyPartition(commit, Errors.NONE);
+            return errors;
         }
+    }
+
+    /** Kafka compares the metadata string's length in chars, not its UTF-8 bytes, with the "bytes" limit. */
+    private boolean metadataTooLong(OffsetStore.CommittedOffset offset) {
+        return offset.metadata() != null && offset.metadata().length() > offsetMetadataMaxBytes;
     }
 
     /**

@@ -294,6 +294,32 @@ class GroupProtocolErrorsTest {
     }
 
     @Test
+    void metadataOverTheLimitIsRefusedForItsPartitionOnly() throws IOException {
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("annotated", 3));
+        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", "verbose")
+                .set("GenerationIdOrMemberEpoch", -1).set("MemberId", "");
+        Struct topic = commit.addElement("Topics").set("Name", "annotated");
+        topic.addElement("Partitions").set("PartitionIndex", 0).set("CommittedOffset", 10L)
+                .set("CommittedMetadata", "x".repeat(4097)); // offset.metadata.max.bytes is 4096 by default
+        topic.addElement("Partitions").set("PartitionIndex", 1).set("CommittedOffset", 20L)
+                .set("CommittedMetadata", "x".repeat(4096));
+        topic.addElement("Partitions").set("PartitionIndex", 2).set("CommittedOffset", 30L)
+                .set("CommittedMetadata", null);
+
+        List<Struct> partitions = client.call(ApiKey.OFFSET_COMMIT, 9, commit).getStructs("Topics").get(0)
+                .getStructs("Partitions");
+
+        assertThat(partitions).extracting(p -> p.getInt16("ErrorCode")).containsExactly(
+                Errors.OFFSET_METADATA_TOO_LARGE.code(), Errors.NONE.code(), Errors.NONE.code());
+        Struct fetch = ApiKey.OFFSET_FETCH.request().newMessage();
+        fetch.addElement("Groups").set("GroupId", "verbose").addElement("Topics").set("Name", "annotated")
+                .set("PartitionIndexes", List.of(0, 1, 2));
+        assertThat(client.call(ApiKey.OFFSET_FETCH, 8, fetch).getStructs("Groups").get(0).getStructs("Topics")
+                .get(0).getStructs("Partitions")).extracting(p -> p.getInt64("CommittedOffset"))
+                .containsExactly(-1L, 20L, 30L);
+    }
+
+    @Test
     void aDeleteTheOffsetsTopicRefusesKeepsTheWholeGroup() throws Exception {
         client.call(ApiKey.CREATE_TOPICS, 7, createTopic("precious", 1));
         simpleCommit("stubborn", "precious", 11L);
