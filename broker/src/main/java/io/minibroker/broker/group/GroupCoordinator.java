@@ -521,8 +521,11 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** What an OffsetCommit asks for: its group fields, and the offsets of the partitions of known topics. */
     record OffsetCommit(String groupId, int generationId, String memberId, String groupInstanceId,
-                        Map<TopicPartition, OffsetStore.CommittedOffset> offsets) {
+                        Map<TopicPartition, OffsetStore.CommittedOffset> offsets, short version) {
     }
+
+    /** From this OffsetCommit version, a generation of a group that does not exist is GROUP_ID_NOT_FOUND. */
+    private static final int GROUP_ID_NOT_FOUND_FROM_VERSION = 9;
 
     /**
      * Validates and stores a commit on the coordinator's thread (the append may fsync), completing with each
@@ -537,13 +540,14 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     private Map<TopicPartition, Errors> commitOnCoordinatorThread(OffsetCommit commit) {
-        boolean simpleCommit = commit.generationId() < 0 && commit.memberId().isEmpty();
-        ConsumerGroup group = simpleCommit ? getOrCreate(commit.groupId()) : groups.get(commit.groupId());
+        // Without a generation the committer does not use group management (assign(), tools): it gets a group.
+        ConsumerGroup group = commit.generationId() < 0 ? getOrCreate(commit.groupId()) : groups.get(commit.groupId());
         if (group == null) {
-            return everyPartition(commit, Errors.ILLEGAL_GENERATION); // a generation of a group that does not exist
+            return everyPartition(commit, commit.version() >= GROUP_ID_NOT_FOUND_FROM_VERSION
+                    ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION);
         }
         synchronized (group) {
-            Errors refused = validateCommit(group, commit, simpleCommit);
+            Errors refused = validateCommit(group, commit);
             if (refused != Errors.NONE) {
                 return everyPartition(commit, refused);
             }
@@ -574,16 +578,23 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
-     * Who may commit: a member of the current generation (during Stable, or PreparingRebalance so that eager
-     * consumers can commit before giving partitions up), or anyone with generation -1 and no member id when the
-     * group has no members (a simple commit, as {@code assign()}-based consumers and tools make).
+     * Who may commit, by Kafka's rules: anyone without a generation while the group is Empty (a simple commit,
+     * whatever member id it names); otherwise the member of the current generation, during Stable or
+     * PreparingRebalance (so that eager consumers can commit before giving partitions up). A simple commit
+     * naming no member while the group has members is from nobody it knows.
      */
-    private Errors validateCommit(ConsumerGroup group, OffsetCommit commit, boolean simpleCommit) {
+    private Errors validateCommit(ConsumerGroup group, OffsetCommit commit) {
         if (group.state == GroupState.DEAD) {
             return Errors.COORDINATOR_NOT_AVAILABLE;
         }
-        if (simpleCommit && group.members.isEmpty()) {
+        if (commit.generationId() < 0 && group.state == GroupState.EMPTY) {
             return Errors.NONE;
+        }
+        if (commit.generationId() < 0 && commit.memberId().isEmpty() && commit.groupInstanceId() == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (commit.groupInstanceId() != null && !group.staticMembers.containsKey(commit.groupInstanceId())) {
+            return Errors.UNKNOWN_MEMBER_ID;
         }
         if (checkFenced(group, commit.groupInstanceId(), commit.memberId()) != Errors.NONE) {
             return Errors.FENCED_INSTANCE_ID;

@@ -73,7 +73,7 @@ public final class OffsetCommitHandler implements ApiHandler {
         }
         GroupCoordinator.OffsetCommit commit = new GroupCoordinator.OffsetCommit(body.getString("GroupId"),
                 body.getInt32("GenerationIdOrMemberEpoch"), body.getString("MemberId"),
-                request.version() >= 7 ? body.getString("GroupInstanceId") : null, offsets);
+                request.version() >= 7 ? body.getString("GroupInstanceId") : null, offsets, request.version());
         return coordinator.commitOffsets(commit).thenApply(errors -> {
             awaiting.forEach((partitionResponse, partition) ->
                     partitionResponse.set("ErrorCode", errors.get(partition).code()));

@@ -59,7 +59,7 @@ class ConsumerGroupOffsetsTest {
         for (int partition : partitions) {
             offsets.put(new TopicPartition("orders", partition), new OffsetStore.CommittedOffset(offset, -1, ""));
         }
-        return new GroupCoordinator.OffsetCommit(groupId, -1, "", null, offsets);
+        return new GroupCoordinator.OffsetCommit(groupId, -1, "", null, offsets, (short) 9);
     }
 
     private PartitionLog offsetsLog() {

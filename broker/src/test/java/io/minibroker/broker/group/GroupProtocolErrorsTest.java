@@ -216,17 +216,37 @@ class GroupProtocolErrorsTest {
     }
 
     @Test
-    void aCommitForAGenerationOfAGroupThatDoesNotExistIsIllegal() throws IOException {
+    void aCommitForAGenerationOfAGroupThatDoesNotExistIsRefused() throws IOException {
         client.call(ApiKey.CREATE_TOPICS, 7, createTopic("lonely", 1));
-        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", "nobody")
-                .set("GenerationIdOrMemberEpoch", 3).set("MemberId", "ghost");
-        commit.addElement("Topics").set("Name", "lonely").addElement("Partitions").set("PartitionIndex", 0)
-                .set("CommittedOffset", 1L).set("CommittedMetadata", "");
 
-        Struct response = client.call(ApiKey.OFFSET_COMMIT, 9, commit);
+        // Kafka answers GROUP_ID_NOT_FOUND from v9, and ILLEGAL_GENERATION to the older versions.
+        assertThat(commitError(8, "nobody", 3, "ghost", "lonely", 1L)).isEqualTo(Errors.ILLEGAL_GENERATION.code());
+        assertThat(commitError(9, "nobody", 3, "ghost", "lonely", 1L)).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(describedState("nobody")).isEqualTo("Dead");
+    }
 
-        assertThat(response.getStructs("Topics").get(0).getStructs("Partitions").get(0).getInt16("ErrorCode"))
-                .isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    @Test
+    void aCommitWithoutAGenerationIsSimpleWhateverMemberItNamesWhileTheGroupIsEmpty() throws IOException {
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("manual", 1));
+
+        assertThat(commitError(9, "by-hand", -1, "some-member", "manual", 1L)).isEqualTo(Errors.NONE.code());
+        assertThat(committedOffset("by-hand", "manual")).isEqualTo(1L);
+
+        String memberId = joinAndSyncAlone("managed", 10_000).getString("MemberId");
+        assertThat(commitError(9, "managed", -1, "", "manual", 1L)).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(commitError(9, "managed", -1, "stranger", "manual", 1L)).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(commitError(9, "managed", -1, memberId, "manual", 1L)).isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    }
+
+    /** Commits the offset for partition 0 of the topic; answers that partition's error code. */
+    private short commitError(int version, String groupId, int generation, String memberId, String topic,
+                              long offset) throws IOException {
+        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", groupId)
+                .set("GenerationIdOrMemberEpoch", generation).set("MemberId", memberId);
+        commit.addElement("Topics").set("Name", topic).addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", offset).set("CommittedMetadata", "");
+        return client.call(ApiKey.OFFSET_COMMIT, version, commit).getStructs("Topics").get(0)
+                .getStructs("Partitions").get(0).getInt16("ErrorCode");
     }
 
     @Test
@@ -350,12 +370,7 @@ class GroupProtocolErrorsTest {
     }
 
     private void simpleCommit(String groupId, String topic, long offset) throws IOException {
-        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", groupId)
-                .set("GenerationIdOrMemberEpoch", -1).set("MemberId", "");
-        commit.addElement("Topics").set("Name", topic).addElement("Partitions").set("PartitionIndex", 0)
-                .set("CommittedOffset", offset).set("CommittedMetadata", "");
-        assertThat(client.call(ApiKey.OFFSET_COMMIT, 9, commit).getStructs("Topics").get(0).getStructs("Partitions")
-                .get(0).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(commitError(9, groupId, -1, "", topic, offset)).isEqualTo(Errors.NONE.code());
     }
 
     private long committedOffset(String groupId, String topic) throws IOException {
