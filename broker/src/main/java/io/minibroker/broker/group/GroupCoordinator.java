@@ -540,35 +540,58 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     private Map<TopicPartition, Errors> commitOnCoordinatorThread(OffsetCommit commit) {
-        // Without a generation the committer does not use group management (assign(), tools): it gets a group.
-        ConsumerGroup group = commit.generationId() < 0 ? getOrCreate(commit.groupId()) : groups.get(commit.groupId());
-        if (group == null) {
+        ConsumerGroup existing = groups.get(commit.groupId());
+        if (existing == null && commit.generationId() >= 0) {
             return everyPartition(commit, commit.version() >= GROUP_ID_NOT_FOUND_FROM_VERSION
                     ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION);
         }
+        // Without a generation the committer does not use group management (assign(), tools): it gets a group,
+        // kept only if the commit stores something.
+        ConsumerGroup group = existing != null ? existing : getOrCreate(commit.groupId());
         synchronized (group) {
-            Errors refused = validateCommit(group, commit);
-            if (refused != Errors.NONE) {
-                return everyPartition(commit, refused);
-            }
-            Map<TopicPartition, Errors> errors = new HashMap<>();
-            Map<TopicPartition, OffsetStore.CommittedOffset> accepted = new LinkedHashMap<>();
-            commit.offsets().forEach((partition, offset) -> {
-                if (metadataTooLong(offset)) {
-                    errors.put(partition, Errors.OFFSET_METADATA_TOO_LARGE);
-                } else {
-                    accepted.put(partition, offset);
-                    errors.put(partition, Errors.NONE);
-                }
-            });
-            if (!accepted.isEmpty()) {
-                try {
-                    offsets.commit(commit.groupId(), accepted);
-                } catch (LogException e) {
-                    return everyPartition(commit, answerForFailedWrite(e)); // as Kafka fails the whole request
-                }
+            Map<TopicPartition, Errors> errors = validateAndStore(group, commit);
+            if (existing == null && !errors.containsValue(Errors.NONE)) {
+                forgetIfUnused(group);
             }
             return errors;
+        }
+    }
+
+    private Map<TopicPartition, Errors> validateAndStore(ConsumerGroup group, OffsetCommit commit) {
+        Errors refused = validateCommit(group, commit);
+        if (refused != Errors.NONE) {
+            return everyPartition(commit, refused);
+        }
+        Map<TopicPartition, Errors> errors = new HashMap<>();
+        Map<TopicPartition, OffsetStore.CommittedOffset> accepted = new LinkedHashMap<>();
+        commit.offsets().forEach((partition, offset) -> {
+            if (metadataTooLong(offset)) {
+                errors.put(partition, Errors.OFFSET_METADATA_TOO_LARGE);
+            } else {
+                accepted.put(partition, offset);
+                errors.put(partition, Errors.NONE);
+            }
+        });
+        if (!accepted.isEmpty()) {
+            try {
+                offsets.commit(commit.groupId(), accepted);
+            } catch (LogException e) {
+                return everyPartition(commit, answerForFailedWrite(e)); // as Kafka fails the whole request
+            }
+        }
+        return errors;
+    }
+
+    /**
+     * Drops a group that nothing uses: no member, none pending, no offsets (one created for a simple commit that
+     * stored nothing), so that ListGroups does not report it. A join that found it meanwhile sees it Dead and
+     * retries on a fresh group.
+     */
+    private void forgetIfUnused(ConsumerGroup group) {
+        if (group.state == GroupState.EMPTY && group.members.isEmpty() && group.pendingMemberIds.isEmpty()
+                && offsets.all(group.groupId).isEmpty()) {
+            group.state = GroupState.DEAD;
+            groups.remove(group.groupId, group);
         }
     }
 

@@ -238,6 +238,25 @@ class GroupProtocolErrorsTest {
         assertThat(commitError(9, "managed", -1, memberId, "manual", 1L)).isEqualTo(Errors.ILLEGAL_GENERATION.code());
     }
 
+    @Test
+    void aSimpleCommitThatStoresNothingLeavesNoGroupBehind() throws IOException {
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("real", 1));
+        Struct tooLong = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", "phantom")
+                .set("GenerationIdOrMemberEpoch", -1).set("MemberId", "");
+        tooLong.addElement("Topics").set("Name", "real").addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", 1L).set("CommittedMetadata", "x".repeat(5000));
+        assertThat(client.call(ApiKey.OFFSET_COMMIT, 9, tooLong).getStructs("Topics").get(0).getStructs("Partitions")
+                .get(0).getInt16("ErrorCode")).isEqualTo(Errors.OFFSET_METADATA_TOO_LARGE.code());
+        assertThat(commitError(9, "ghost-town", -1, "", "no-such-topic", 1L))
+                .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        simpleCommit("real-group", "real", 1L);
+
+        List<String> listed = client.call(ApiKey.LIST_GROUPS, 4, ApiKey.LIST_GROUPS.request().newMessage()
+                .set("StatesFilter", List.of())).getStructs("Groups").stream().map(g -> g.getString("GroupId")).toList();
+
+        assertThat(listed).containsExactly("real-group");
+    }
+
     /** Commits the offset for partition 0 of the topic; answers that partition's error code. */
     private short commitError(int version, String groupId, int generation, String memberId, String topic,
                               long offset) throws IOException {
