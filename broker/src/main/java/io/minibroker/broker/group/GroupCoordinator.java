@@ -129,11 +129,15 @@ public final class GroupCoordinator implements AutoCloseable {
                 String memberId = request.clientId() + "-" + UUID.randomUUID();
                 if (request.version() >= 4) {
                     // KIP-394: the client must come back with this id, so a retried join cannot add a ghost member.
-                    group.addPendingMember(memberId, request.sessionTimeoutMs(), System.nanoTime());
+                    GroupMember pending = new GroupMember(memberId, null, request.clientId(), request.clientHost());
+                    pending.sessionTimeoutMs = request.sessionTimeoutMs();
+                    group.pendingMembers.put(memberId, pending);
+                    markAlive(group, pending); // its session timeout: forgotten if it does not come back in time
                     return completed(joinError(Errors.MEMBER_ID_REQUIRED, memberId));
                 }
                 addMemberAndRebalance(group, memberId, request, response);
-            } else if (group.takePendingMember(request.memberId(), System.nanoTime())) {
+            } else if (group.pendingMembers.containsKey(request.memberId())) {
+                endSession(group.pendingMembers.remove(request.memberId()));
                 addMemberAndRebalance(group, request.memberId(), request, response);
             } else {
                 GroupMember member = group.members.get(request.memberId());
@@ -196,8 +200,7 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Ends whatever the replaced member of a static instance was waiting for, and its session timeout. */
     private void fence(GroupMember old) {
-        old.livenessEpoch++;
-        heartbeatPurgatory.checkAndComplete(old);
+        endSession(old);
         if (old.awaitingJoin != null) {
             old.awaitingJoin.response().complete(joinError(Errors.FENCED_INSTANCE_ID, old.memberId));
             old.awaitingJoin = null;
@@ -453,7 +456,9 @@ public final class GroupCoordinator implements AutoCloseable {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         synchronized (group) {
-            if (group.pendingMemberIds.remove(memberId) != null) {
+            GroupMember pending = group.pendingMembers.get(memberId);
+            if (pending != null) {
+                removePendingMember(group, pending);
                 return Errors.NONE;
             }
             if (groupInstanceId != null && !memberId.isEmpty()
@@ -474,14 +479,21 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Refreshes the member's session: a new timeout replaces the one pending. */
     private void markAlive(ConsumerGroup group, GroupMember member) {
-        long epoch = ++member.livenessEpoch;
-        heartbeatPurgatory.checkAndComplete(member);
-        heartbeatPurgatory.tryCompleteElseWatch(new DelayedHeartbeat(this, group, member, epoch), List.of(member));
+        endSession(member);
+        heartbeatPurgatory.tryCompleteElseWatch(new DelayedHeartbeat(this, group, member, member.livenessEpoch),
+                List.of(member));
     }
 
     void expireSession(ConsumerGroup group, GroupMember member, long epoch) {
         synchronized (group) {
-            if (member.livenessEpoch != epoch || group.members.get(member.memberId) != member) {
+            if (member.livenessEpoch != epoch) {
+                return;
+            }
+            if (group.pendingMembers.get(member.memberId) == member) {
+                removePendingMember(group, member); // told MEMBER_ID_REQUIRED, it never came back
+                return;
+            }
+            if (group.members.get(member.memberId) != member) {
                 return;
             }
             if (member.awaitingJoin != null || member.awaitingSync != null) {
@@ -500,13 +512,27 @@ public final class GroupCoordinator implements AutoCloseable {
         }
     }
 
+    /** Forgets a pending member; a join phase that waited only for it can complete now. */
+    private void removePendingMember(ConsumerGroup group, GroupMember pending) {
+        group.pendingMembers.remove(pending.memberId);
+        endSession(pending);
+        if (group.state == GroupState.PREPARING_REBALANCE) {
+            rebalancePurgatory.checkAndComplete(group);
+        }
+    }
+
+    /** Ends the member's session timeout: the one scheduled completes quietly. */
+    private void endSession(GroupMember member) {
+        member.livenessEpoch++;
+        heartbeatPurgatory.checkAndComplete(member);
+    }
+
     private void removeMember(ConsumerGroup group, GroupMember member) {
         group.members.remove(member.memberId);
         if (member.groupInstanceId != null) {
             group.staticMembers.remove(member.groupInstanceId, member.memberId);
         }
-        member.livenessEpoch++;
-        heartbeatPurgatory.checkAndComplete(member);
+        endSession(member);
         if (member.awaitingJoin != null) {
             member.awaitingJoin.response().complete(joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
             member.awaitingJoin = null;
@@ -588,7 +614,7 @@ public final class GroupCoordinator implements AutoCloseable {
      * retries on a fresh group.
      */
     private void forgetIfUnused(ConsumerGroup group) {
-        if (group.state == GroupState.EMPTY && group.members.isEmpty() && group.pendingMemberIds.isEmpty()
+        if (group.state == GroupState.EMPTY && group.members.isEmpty() && group.pendingMembers.isEmpty()
                 && offsets.all(group.groupId).isEmpty()) {
             group.state = GroupState.DEAD;
             groups.remove(group.groupId, group);

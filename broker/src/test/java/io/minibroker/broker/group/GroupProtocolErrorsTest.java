@@ -111,6 +111,26 @@ class GroupProtocolErrorsTest {
     }
 
     @Test
+    void aRebalanceWaitsForAPendingMemberOnlyUntilItsSessionTimeout() throws Exception {
+        String memberId = joinAndSyncAlone("patient", 30_000).getString("MemberId"); // rebalance timeout 30 s
+        try (GroupWireClient newcomer = new GroupWireClient(broker.boundPort("PLAINTEXT"))) {
+            Struct required = newcomer.call(ApiKey.JOIN_GROUP, JOIN_V9, joinRequest("patient", "", 1_000, new byte[0]));
+            assertThat(required.getInt16("ErrorCode")).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        } // and never comes back
+
+        long start = System.nanoTime();
+        Struct rejoined = client.call(ApiKey.JOIN_GROUP, JOIN_V9, // new metadata: a rebalance
+                joinRequest("patient", memberId, 30_000, new byte[]{1}));
+        long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        assertThat(rejoined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(rejoined.getInt32("GenerationId")).isEqualTo(2);
+        assertThat(rejoined.getStructs("Members")).extracting(m -> m.getString("MemberId")).containsExactly(memberId);
+        assertThat(waitedMs).as("waited for the pending member's 1 s session, not the 30 s rebalance timeout")
+                .isBetween(700L, 10_000L);
+    }
+
+    @Test
     void heartbeatsFromUnknownMembersAndOldGenerationsAreRefused() throws IOException {
         Struct member = joinAndSyncAlone("beats", 10_000);
         String memberId = member.getString("MemberId");
