@@ -39,6 +39,8 @@ import java.util.concurrent.TimeUnit;
 public final class GroupCoordinator implements AutoCloseable {
 
     static final int NO_GENERATION = -1;
+    /** From this OffsetCommit version, a generation of a group that does not exist is GROUP_ID_NOT_FOUND. */
+    private static final int GROUP_ID_NOT_FOUND_FROM_VERSION = 9;
 
     private final Map<String, ConsumerGroup> groups = new ConcurrentHashMap<>();
     private final OffsetStore offsets;
@@ -550,13 +552,11 @@ public final class GroupCoordinator implements AutoCloseable {
                         Map<TopicPartition, OffsetStore.CommittedOffset> offsets, short version) {
     }
 
-    /** From this OffsetCommit version, a generation of a group that does not exist is GROUP_ID_NOT_FOUND. */
-    private static final int GROUP_ID_NOT_FOUND_FROM_VERSION = 9;
-
     /**
      * Validates and stores a commit on the coordinator's thread (the append may fsync), completing with each
-     * partition's error: metadata longer than {@code offset.metadata.max.bytes} refuses only its partition. Validation, the one batch written for the request and the in-memory update happen under
-     * the group's lock, so no DeleteGroups or rebalance can come between the check and the write.
+     * partition's error; metadata longer than {@code offset.metadata.max.bytes} refuses only its partition.
+     * Validation, the one batch written for the request and the in-memory update happen under the group's lock,
+     * so no DeleteGroups or rebalance can come between the check and the write.
      */
     CompletableFuture<Map<TopicPartition, Errors>> commitOffsets(OffsetCommit commit) {
         if (commit.groupId().isEmpty()) {
