@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The state of one classic group (see {@link GroupState} for the state machine). Every field is guarded by the
@@ -25,29 +24,18 @@ final class ConsumerGroup {
     /** group.instance.id to the member id that currently holds it. */
     final Map<String, String> staticMembers = new HashMap<>();
     /**
-     * Member ids handed out with MEMBER_ID_REQUIRED and not yet used to rejoin, each with the time (nanoTime)
-     * after which it is forgotten: its session timeout, as in Kafka, so clients that never come back leave
-     * nothing behind.
+     * Members handed their id with MEMBER_ID_REQUIRED that have not joined with it yet. Until they do, or their
+     * session timeout forgets them, a join phase waits for them too, as in Kafka: a consumer starting up in the
+     * middle of a rebalance lands in the generation being formed.
      */
-    final Map<String, Long> pendingMemberIds = new HashMap<>();
-
-    void addPendingMember(String memberId, int sessionTimeoutMs, long nowNanos) {
-        pendingMemberIds.values().removeIf(deadline -> deadline - nowNanos < 0);
-        pendingMemberIds.put(memberId, nowNanos + TimeUnit.MILLISECONDS.toNanos(sessionTimeoutMs));
-    }
-
-    /** Takes a pending member id if it was handed out and has not expired. */
-    boolean takePendingMember(String memberId, long nowNanos) {
-        Long deadline = pendingMemberIds.remove(memberId);
-        return deadline != null && deadline - nowNanos >= 0;
-    }
+    final Map<String, GroupMember> pendingMembers = new HashMap<>();
 
     ConsumerGroup(String groupId) {
         this.groupId = groupId;
     }
 
     boolean allMembersRejoined() {
-        return members.values().stream().allMatch(m -> m.awaitingJoin != null);
+        return pendingMembers.isEmpty() && members.values().stream().allMatch(m -> m.awaitingJoin != null);
     }
 
     /** The longest rebalance timeout of the members: how long the join phase may wait for the slowest. */

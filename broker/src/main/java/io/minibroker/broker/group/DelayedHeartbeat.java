@@ -5,7 +5,8 @@ import io.minibroker.purgatory.DelayedOperation;
 /**
  * A member's session timeout, parked in the "Heartbeat" purgatory on the member. Any sign of life bumps the
  * member's liveness epoch and completes this operation quietly (a fresh one is scheduled); if it expires
- * instead, the member missed its session timeout and is removed.
+ * instead, the member missed its session timeout and is removed. A pending member (told MEMBER_ID_REQUIRED)
+ * has one too: it is forgotten unless it joins with its id in time.
  */
 final class DelayedHeartbeat extends DelayedOperation {
 

@@ -2,6 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
@@ -10,7 +11,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-/** DeleteGroups: deletes each group without members, with its offsets; NON_EMPTY_GROUP while it has members. */
+/**
+ * DeleteGroups: deletes each group without members, with its offsets; NON_EMPTY_GROUP while it has members. The
+ * deletions are written on the coordinator's thread; the response waits for all of them.
+ */
 public final class DeleteGroupsHandler implements ApiHandler {
 
     private final GroupCoordinator coordinator;
@@ -21,11 +25,15 @@ public final class DeleteGroupsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.DELETE_GROUPS.response().newMessage();
         List<String> groupIds = request.body().getList("GroupsNames");
-        for (String groupId : groupIds) {
-            response.addElement("Results").set("GroupId", groupId).set("ErrorCode", coordinator.delete(groupId).code());
-        }
-        return CompletableFuture.completedFuture(response);
+        List<CompletableFuture<Errors>> results = groupIds.stream().map(coordinator::delete).toList();
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Struct response = ApiKey.DELETE_GROUPS.response().newMessage();
+            for (int i = 0; i < groupIds.size(); i++) {
+                response.addElement("Results").set("GroupId", groupIds.get(i))
+                        .set("ErrorCode", results.get(i).join().code());
+            }
+            return response;
+        });
     }
 }

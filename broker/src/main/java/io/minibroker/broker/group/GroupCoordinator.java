@@ -1,6 +1,8 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -11,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +21,9 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The classic group coordinator of this single node: every group is coordinated here. It owns the groups, the
@@ -26,19 +32,33 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Each group is guarded by its own monitor and no thread holds two group locks, so groups never deadlock
  * with each other. Purgatory callbacks never run under a purgatory lock, and the operations of one group only
  * take that group's (reentrant) lock, so calling a purgatory while holding a group lock is safe. Completing a
- * response future under a group lock only enqueues the response onto its channel's event loop.
+ * response future under a group lock only enqueues the response onto its channel's event loop. Writes to the
+ * offsets topic run on the coordinator's own thread, which holds the group's lock across its checks and the
+ * append; an event loop needing that group meanwhile waits for the append.
  */
 public final class GroupCoordinator implements AutoCloseable {
 
     static final int NO_GENERATION = -1;
+    /** From this OffsetCommit version, a generation of a group that does not exist is GROUP_ID_NOT_FOUND. */
+    private static final int GROUP_ID_NOT_FOUND_FROM_VERSION = 9;
 
     private final Map<String, ConsumerGroup> groups = new ConcurrentHashMap<>();
     private final OffsetStore offsets;
     private final Purgatory<DelayedJoin> rebalancePurgatory = Purgatory.builder("Rebalance").build();
     private final Purgatory<DelayedHeartbeat> heartbeatPurgatory = Purgatory.builder("Heartbeat").build();
+    /**
+     * Writes to {@code __consumer_offsets} in order, off the event loops: an append may fsync (with
+     * {@code log.flush.interval.messages=1}), which must not stall every connection of a loop.
+     */
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "group-coordinator");
+        thread.setDaemon(true);
+        return thread;
+    });
     private final int initialRebalanceDelayMs;
     private final int minSessionTimeoutMs;
     private final int maxSessionTimeoutMs;
+    private final int offsetMetadataMaxBytes;
 
     /** Replays the committed offsets; each group that has some is listed as Empty until a member joins. */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics) {
@@ -49,6 +69,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.initialRebalanceDelayMs = config.get(BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS);
         this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
         this.maxSessionTimeoutMs = config.get(BrokerConfig.GROUP_MAX_SESSION_TIMEOUT_MS);
+        this.offsetMetadataMaxBytes = config.get(BrokerConfig.OFFSET_METADATA_MAX_BYTES);
     }
 
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
@@ -110,11 +131,15 @@ public final class GroupCoordinator implements AutoCloseable {
                 String memberId = request.clientId() + "-" + UUID.randomUUID();
                 if (request.version() >= 4) {
                     // KIP-394: the client must come back with this id, so a retried join cannot add a ghost member.
-                    group.addPendingMember(memberId, request.sessionTimeoutMs(), System.nanoTime());
+                    GroupMember pending = new GroupMember(memberId, null, request.clientId(), request.clientHost());
+                    pending.sessionTimeoutMs = request.sessionTimeoutMs();
+                    group.pendingMembers.put(memberId, pending);
+                    markAlive(group, pending); // its session timeout: forgotten if it does not come back in time
                     return completed(joinError(Errors.MEMBER_ID_REQUIRED, memberId));
                 }
                 addMemberAndRebalance(group, memberId, request, response);
-            } else if (group.takePendingMember(request.memberId(), System.nanoTime())) {
+            } else if (group.pendingMembers.containsKey(request.memberId())) {
+                endSession(group.pendingMembers.remove(request.memberId()));
                 addMemberAndRebalance(group, request.memberId(), request, response);
             } else {
                 GroupMember member = group.members.get(request.memberId());
@@ -177,8 +202,7 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Ends whatever the replaced member of a static instance was waiting for, and its session timeout. */
     private void fence(GroupMember old) {
-        old.livenessEpoch++;
-        heartbeatPurgatory.checkAndComplete(old);
+        endSession(old);
         if (old.awaitingJoin != null) {
             old.awaitingJoin.response().complete(joinError(Errors.FENCED_INSTANCE_ID, old.memberId));
             old.awaitingJoin = null;
@@ -434,7 +458,9 @@ public final class GroupCoordinator implements AutoCloseable {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         synchronized (group) {
-            if (group.pendingMemberIds.remove(memberId) != null) {
+            GroupMember pending = group.pendingMembers.get(memberId);
+            if (pending != null) {
+                removePendingMember(group, pending);
                 return Errors.NONE;
             }
             if (groupInstanceId != null && !memberId.isEmpty()
@@ -455,14 +481,21 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Refreshes the member's session: a new timeout replaces the one pending. */
     private void markAlive(ConsumerGroup group, GroupMember member) {
-        long epoch = ++member.livenessEpoch;
-        heartbeatPurgatory.checkAndComplete(member);
-        heartbeatPurgatory.tryCompleteElseWatch(new DelayedHeartbeat(this, group, member, epoch), List.of(member));
+        endSession(member);
+        heartbeatPurgatory.tryCompleteElseWatch(new DelayedHeartbeat(this, group, member, member.livenessEpoch),
+                List.of(member));
     }
 
     void expireSession(ConsumerGroup group, GroupMember member, long epoch) {
         synchronized (group) {
-            if (member.livenessEpoch != epoch || group.members.get(member.memberId) != member) {
+            if (member.livenessEpoch != epoch) {
+                return;
+            }
+            if (group.pendingMembers.get(member.memberId) == member) {
+                removePendingMember(group, member); // told MEMBER_ID_REQUIRED, it never came back
+                return;
+            }
+            if (group.members.get(member.memberId) != member) {
                 return;
             }
             if (member.awaitingJoin != null || member.awaitingSync != null) {
@@ -481,13 +514,27 @@ public final class GroupCoordinator implements AutoCloseable {
         }
     }
 
+    /** Forgets a pending member; a join phase that waited only for it can complete now. */
+    private void removePendingMember(ConsumerGroup group, GroupMember pending) {
+        group.pendingMembers.remove(pending.memberId);
+        endSession(pending);
+        if (group.state == GroupState.PREPARING_REBALANCE) {
+            rebalancePurgatory.checkAndComplete(group);
+        }
+    }
+
+    /** Ends the member's session timeout: the one scheduled completes quietly. */
+    private void endSession(GroupMember member) {
+        member.livenessEpoch++;
+        heartbeatPurgatory.checkAndComplete(member);
+    }
+
     private void removeMember(ConsumerGroup group, GroupMember member) {
         group.members.remove(member.memberId);
         if (member.groupInstanceId != null) {
             group.staticMembers.remove(member.groupInstanceId, member.memberId);
         }
-        member.livenessEpoch++;
-        heartbeatPurgatory.checkAndComplete(member);
+        endSession(member);
         if (member.awaitingJoin != null) {
             member.awaitingJoin.response().complete(joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
             member.awaitingJoin = null;
@@ -500,45 +547,152 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ----------------------------------------------------------------------------------------- Offset commits
 
+    /** What an OffsetCommit asks for: its group fields, and the offsets of the partitions of known topics. */
+    record OffsetCommit(String groupId, int generationId, String memberId, String groupInstanceId,
+                        Map<TopicPartition, OffsetStore.CommittedOffset> offsets, short version) {
+    }
+
     /**
-     * Who may commit: a member of the current generation (during Stable, or PreparingRebalance so that eager
-     * consumers can commit before giving partitions up), or anyone with generation -1 and no member id when the
-     * group has no members (a simple commit, as {@code assign()}-based consumers and tools make).
+     * Validates and stores a commit on the coordinator's thread (the append may fsync), completing with each
+     * partition's error; metadata longer than {@code offset.metadata.max.bytes} refuses only its partition.
+     * Validation, the one batch written for the request and the in-memory update happen under the group's lock,
+     * so no DeleteGroups or rebalance can come between the check and the write.
      */
-    Errors validateCommit(String groupId, int generationId, String memberId, String groupInstanceId) {
-        boolean simpleCommit = generationId < 0 && memberId.isEmpty();
-        ConsumerGroup group = simpleCommit ? getOrCreate(groupId) : groups.get(groupId);
-        if (group == null) {
-            return Errors.ILLEGAL_GENERATION; // a generation of a group that does not exist
+    CompletableFuture<Map<TopicPartition, Errors>> commitOffsets(OffsetCommit commit) {
+        if (commit.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(everyPartition(commit, Errors.INVALID_GROUP_ID));
         }
+        return CompletableFuture.supplyAsync(() -> commitOnCoordinatorThread(commit), writer);
+    }
+
+    private Map<TopicPartition, Errors> commitOnCoordinatorThread(OffsetCommit commit) {
+        ConsumerGroup existing = groups.get(commit.groupId());
+        if (existing == null && commit.generationId() >= 0) {
+            return everyPartition(commit, commit.version() >= GROUP_ID_NOT_FOUND_FROM_VERSION
+                    ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION);
+        }
+        // Without a generation the committer does not use group management (assign(), tools): it gets a group,
+        // kept only if the commit stores something.
+        ConsumerGroup group = existing != null ? existing : getOrCreate(commit.groupId());
         synchronized (group) {
-            if (group.state == GroupState.DEAD) {
-                return Errors.COORDINATOR_NOT_AVAILABLE;
+            Map<TopicPartition, Errors> errors = validateAndStore(group, commit);
+            if (existing == null && !errors.containsValue(Errors.NONE)) {
+                forgetIfUnused(group);
             }
-            if (simpleCommit && group.members.isEmpty()) {
-                return Errors.NONE;
+            return errors;
+        }
+    }
+
+    private Map<TopicPartition, Errors> validateAndStore(ConsumerGroup group, OffsetCommit commit) {
+        Errors refused = validateCommit(group, commit);
+        if (refused != Errors.NONE) {
+            return everyPartition(commit, refused);
+        }
+        Map<TopicPartition, Errors> errors = new HashMap<>();
+        Map<TopicPartition, OffsetStore.CommittedOffset> accepted = new LinkedHashMap<>();
+        commit.offsets().forEach((partition, offset) -> {
+            if (metadataTooLong(offset)) {
+                errors.put(partition, Errors.OFFSET_METADATA_TOO_LARGE);
+            } else {
+                accepted.put(partition, offset);
+                errors.put(partition, Errors.NONE);
             }
-            if (checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
-                return Errors.FENCED_INSTANCE_ID;
+        });
+        if (!accepted.isEmpty()) {
+            try {
+                offsets.commit(commit.groupId(), accepted);
+            } catch (LogException e) {
+                return everyPartition(commit, answerForFailedWrite(e)); // as Kafka fails the whole request
             }
-            if (!group.members.containsKey(memberId)) {
-                return Errors.UNKNOWN_MEMBER_ID;
-            }
-            if (generationId != group.generationId) {
-                return Errors.ILLEGAL_GENERATION;
-            }
-            if (group.state == GroupState.COMPLETING_REBALANCE) {
-                return Errors.REBALANCE_IN_PROGRESS;
-            }
-            markAlive(group, group.members.get(memberId));
+        }
+        return errors;
+    }
+
+    /**
+     * Drops a group that nothing uses: no member, none pending, no offsets (one created for a simple commit that
+     * stored nothing), so that ListGroups does not report it. A join that found it meanwhile sees it Dead and
+     * retries on a fresh group.
+     */
+    private void forgetIfUnused(ConsumerGroup group) {
+        if (group.state == GroupState.EMPTY && group.members.isEmpty() && group.pendingMembers.isEmpty()
+                && offsets.all(group.groupId).isEmpty()) {
+            group.state = GroupState.DEAD;
+            groups.remove(group.groupId, group);
+        }
+    }
+
+    /** Kafka compares the metadata string's length in chars, not its UTF-8 bytes, with the "bytes" limit. */
+    private boolean metadataTooLong(OffsetStore.CommittedOffset offset) {
+        return offset.metadata() != null && offset.metadata().length() > offsetMetadataMaxBytes;
+    }
+
+    /**
+     * Who may commit, by Kafka's rules: anyone without a generation while the group is Empty (a simple commit,
+     * whatever member id it names); otherwise the member of the current generation, during Stable or
+     * PreparingRebalance (so that eager consumers can commit before giving partitions up). A simple commit
+     * naming no member while the group has members is from nobody it knows.
+     */
+    private Errors validateCommit(ConsumerGroup group, OffsetCommit commit) {
+        if (group.state == GroupState.DEAD) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (commit.generationId() < 0 && group.state == GroupState.EMPTY) {
             return Errors.NONE;
         }
+        if (commit.generationId() < 0 && commit.memberId().isEmpty() && commit.groupInstanceId() == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (commit.groupInstanceId() != null && !group.staticMembers.containsKey(commit.groupInstanceId())) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (checkFenced(group, commit.groupInstanceId(), commit.memberId()) != Errors.NONE) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        GroupMember member = group.members.get(commit.memberId());
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (commit.generationId() != group.generationId) {
+            return Errors.ILLEGAL_GENERATION;
+        }
+        if (group.state == GroupState.COMPLETING_REBALANCE) {
+            return Errors.REBALANCE_IN_PROGRESS;
+        }
+        markAlive(group, member);
+        return Errors.NONE;
+    }
+
+    /**
+     * The error a client gets when the offsets topic refuses a write, as Kafka's coordinator translates it: one
+     * that makes the client find the coordinator again and retry where retrying can help.
+     */
+    private static Errors answerForFailedWrite(LogException failure) {
+        return switch (failure.error()) {
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, REQUEST_TIMED_OUT -> Errors.COORDINATOR_NOT_AVAILABLE;
+            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR -> Errors.NOT_COORDINATOR;
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.UNKNOWN_SERVER_ERROR;
+            default -> failure.error();
+        };
+    }
+
+    private static Map<TopicPartition, Errors> everyPartition(OffsetCommit commit, Errors error) {
+        Map<TopicPartition, Errors> errors = new HashMap<>();
+        commit.offsets().keySet().forEach(partition -> errors.put(partition, error));
+        return errors;
     }
 
     // ------------------------------------------------------------------------------------------- DeleteGroups
 
-    /** Deletes a group that has no members, with its offsets; answers the error for DeleteGroups. */
-    Errors delete(String groupId) {
+    /**
+     * Deletes a group that has no members, with its offsets, on the coordinator's thread; completes with the
+     * error for DeleteGroups. The tombstones are written before the group is forgotten, under its lock: if the
+     * offsets topic refuses them, the group stays whole and the client may retry.
+     */
+    CompletableFuture<Errors> delete(String groupId) {
+        return CompletableFuture.supplyAsync(() -> deleteOnCoordinatorThread(groupId), writer);
+    }
+
+    private Errors deleteOnCoordinatorThread(String groupId) {
         ConsumerGroup group = groups.get(groupId);
         if (group == null) {
             return Errors.GROUP_ID_NOT_FOUND;
@@ -550,9 +704,13 @@ public final class GroupCoordinator implements AutoCloseable {
             if (!group.members.isEmpty()) {
                 return Errors.NON_EMPTY_GROUP;
             }
+            try {
+                offsets.deleteGroup(groupId);
+            } catch (LogException e) {
+                return answerForFailedWrite(e);
+            }
             group.state = GroupState.DEAD;
             groups.remove(groupId, group);
-            offsets.deleteGroup(groupId);
             return Errors.NONE;
         }
     }
@@ -561,8 +719,11 @@ public final class GroupCoordinator implements AutoCloseable {
         return CompletableFuture.completedFuture(response);
     }
 
+    /** Finishes the writes already queued (the logs are still open), then stops the purgatories. */
     @Override
     public void close() throws InterruptedException {
+        writer.shutdown();
+        writer.awaitTermination(1, TimeUnit.MINUTES);
         rebalancePurgatory.close();
         heartbeatPurgatory.close();
     }

@@ -2,7 +2,6 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
-import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -11,13 +10,17 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * OffsetCommit: the coordinator decides whether this member (or a simple committer) may commit; each partition
- * of a known topic is then stored. v10 names topics by id.
+ * OffsetCommit: partitions of unknown topics are answered here, as Kafka does before asking its coordinator; the
+ * coordinator decides whether this member (or a simple committer) may commit the rest, and stores them. v10
+ * names topics by id.
  */
 public final class OffsetCommitHandler implements ApiHandler {
 
@@ -35,12 +38,11 @@ public final class OffsetCommitHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct body = request.body();
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
-        String groupId = body.getString("GroupId");
-        Errors groupError = groupId.isEmpty() ? Errors.INVALID_GROUP_ID
-                : coordinator.validateCommit(groupId, body.getInt32("GenerationIdOrMemberEpoch"),
-                        body.getString("MemberId"),
-                        request.version() >= 7 ? body.getString("GroupInstanceId") : null);
         Struct response = ApiKey.OFFSET_COMMIT.response().newMessage();
+        // Each answer for a known partition, filled in once the coordinator has decided (by identity: two answers
+        // are equal Structs until their errors are set).
+        Map<Struct, TopicPartition> awaiting = new IdentityHashMap<>();
+        Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
         for (Struct topic : body.getStructs("Topics")) {
             Struct topicResponse = response.addElement("Topics");
             Optional<TopicMetadata> metadata;
@@ -53,29 +55,29 @@ public final class OffsetCommitHandler implements ApiHandler {
             }
             for (Struct partition : topic.getStructs("Partitions")) {
                 int index = partition.getInt32("PartitionIndex");
-                Errors error = groupError;
-                if (error == Errors.NONE) {
-                    if (metadata.isEmpty() || index < 0 || index >= metadata.get().partitions()) {
-                        error = byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
-                    } else {
-                        error = store(groupId, new TopicPartition(metadata.get().name(), index),
-                                new OffsetStore.CommittedOffset(partition.getInt64("CommittedOffset"),
-                                        request.version() >= 6 ? partition.getInt32("CommittedLeaderEpoch") : -1,
-                                        partition.getString("CommittedMetadata")));
-                    }
+                Struct partitionResponse = topicResponse.addElement("Partitions").set("PartitionIndex", index);
+                if (metadata.isEmpty() || index < 0 || index >= metadata.get().partitions()) {
+                    Errors unknown = byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                    partitionResponse.set("ErrorCode", unknown.code());
+                    continue;
                 }
-                topicResponse.addElement("Partitions").set("PartitionIndex", index).set("ErrorCode", error.code());
+                TopicPartition topicPartition = new TopicPartition(metadata.get().name(), index);
+                awaiting.put(partitionResponse, topicPartition);
+                offsets.put(topicPartition, new OffsetStore.CommittedOffset(partition.getInt64("CommittedOffset"),
+                        request.version() >= 6 ? partition.getInt32("CommittedLeaderEpoch") : -1,
+                        partition.getString("CommittedMetadata")));
             }
         }
-        return CompletableFuture.completedFuture(response);
-    }
-
-    private Errors store(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset) {
-        try {
-            coordinator.offsets().commit(groupId, partition, offset);
-            return Errors.NONE;
-        } catch (LogException e) {
-            return e.error();
+        if (offsets.isEmpty()) {
+            return CompletableFuture.completedFuture(response); // nothing for the group: it is not even created
         }
+        GroupCoordinator.OffsetCommit commit = new GroupCoordinator.OffsetCommit(body.getString("GroupId"),
+                body.getInt32("GenerationIdOrMemberEpoch"), body.getString("MemberId"),
+                request.version() >= 7 ? body.getString("GroupInstanceId") : null, offsets, request.version());
+        return coordinator.commitOffsets(commit).thenApply(errors -> {
+            awaiting.forEach((partitionResponse, partition) ->
+                    partitionResponse.set("ErrorCode", errors.get(partition).code()));
+            return response;
+        });
     }
 }

@@ -3,12 +3,13 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.log.TopicPartition;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Committed offsets per group: served from memory, written through to {@code __consumer_offsets} first so that
- * they survive a restart (the constructor replays them). Safe for concurrent use; the coordinator decides who
- * may commit.
+ * they survive a restart (the constructor replays them). Reads are safe from any thread; writes come from the
+ * coordinator's thread, under the group's lock, once the coordinator has decided who may commit.
  */
 final class OffsetStore {
 
@@ -24,10 +25,13 @@ final class OffsetStore {
         log.replayInto(byGroup);
     }
 
-    /** Stores a commit; throws LogException (nothing stored) if the offsets topic cannot take it. */
-    void commit(String groupId, TopicPartition partition, CommittedOffset offset) {
-        log.write(groupId, partition, offset);
-        byGroup.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).put(partition, offset);
+    /**
+     * Stores a request's commits for a group, written to the offsets topic together first; throws LogException,
+     * storing none of them, if the topic refuses them.
+     */
+    void commit(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
+        log.writeCommits(groupId, offsets);
+        byGroup.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).putAll(offsets);
     }
 
     Map<TopicPartition, CommittedOffset> all(String groupId) {
@@ -39,12 +43,15 @@ final class OffsetStore {
         return byGroup.keySet();
     }
 
+    /**
+     * Forgets a group's commits once their tombstones are written; throws LogException, forgetting nothing, if
+     * the topic refuses them.
+     */
     void deleteGroup(String groupId) {
-        Map<TopicPartition, CommittedOffset> removed = byGroup.remove(groupId);
-        if (removed != null) {
-            for (TopicPartition partition : removed.keySet()) {
-                log.write(groupId, partition, null);
-            }
+        Map<TopicPartition, CommittedOffset> committed = byGroup.get(groupId);
+        if (committed != null) {
+            log.writeTombstones(groupId, Set.copyOf(committed.keySet()));
+            byGroup.remove(groupId);
         }
     }
 }

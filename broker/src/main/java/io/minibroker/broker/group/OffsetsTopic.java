@@ -18,9 +18,11 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Committed offsets written to the internal topic {@code __consumer_offsets}, so they survive a restart. Each
@@ -49,12 +51,28 @@ final class OffsetsTopic {
         this.partitions = partitions;
     }
 
-    /** Writes a commit, or with a null offset a tombstone for it; throws LogException if the log refuses. */
-    void write(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset) {
+    /**
+     * Writes a group's commits as one batch, so that a request's offsets land (and are flushed) together or not
+     * at all; throws LogException if the log refuses the batch.
+     */
+    void writeCommits(String groupId, Map<TopicPartition, OffsetStore.CommittedOffset> offsets) {
+        append(groupId, offsets.keySet(), offsets::get);
+    }
+
+    /** Writes one batch of tombstones forgetting a group's commits; throws LogException if the log refuses it. */
+    void writeTombstones(String groupId, Collection<TopicPartition> partitions) {
+        append(groupId, partitions, partition -> null);
+    }
+
+    private void append(String groupId, Collection<TopicPartition> partitions,
+                        Function<TopicPartition, OffsetStore.CommittedOffset> offsetOf) {
         long now = System.currentTimeMillis();
-        ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now)
-                .append(now, key(groupId, partition), offset == null ? null : value(offset), List.of())
-                .build();
+        RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now);
+        for (TopicPartition partition : partitions) {
+            OffsetStore.CommittedOffset offset = offsetOf.apply(partition);
+            builder.append(now, key(groupId, partition), offset == null ? null : value(offset), List.of());
+        }
+        ByteBuf batch = builder.build();
         try {
             logFor(groupId).append(batch, 0);
         } finally {

@@ -111,6 +111,26 @@ class GroupProtocolErrorsTest {
     }
 
     @Test
+    void aRebalanceWaitsForAPendingMemberOnlyUntilItsSessionTimeout() throws Exception {
+        String memberId = joinAndSyncAlone("patient", 30_000).getString("MemberId"); // rebalance timeout 30 s
+        try (GroupWireClient newcomer = new GroupWireClient(broker.boundPort("PLAINTEXT"))) {
+            Struct required = newcomer.call(ApiKey.JOIN_GROUP, JOIN_V9, joinRequest("patient", "", 1_000, new byte[0]));
+            assertThat(required.getInt16("ErrorCode")).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        } // and never comes back
+
+        long start = System.nanoTime();
+        Struct rejoined = client.call(ApiKey.JOIN_GROUP, JOIN_V9, // new metadata: a rebalance
+                joinRequest("patient", memberId, 30_000, new byte[]{1}));
+        long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        assertThat(rejoined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(rejoined.getInt32("GenerationId")).isEqualTo(2);
+        assertThat(rejoined.getStructs("Members")).extracting(m -> m.getString("MemberId")).containsExactly(memberId);
+        assertThat(waitedMs).as("waited for the pending member's 1 s session, not the 30 s rebalance timeout")
+                .isBetween(700L, 10_000L);
+    }
+
+    @Test
     void heartbeatsFromUnknownMembersAndOldGenerationsAreRefused() throws IOException {
         Struct member = joinAndSyncAlone("beats", 10_000);
         String memberId = member.getString("MemberId");
@@ -216,17 +236,56 @@ class GroupProtocolErrorsTest {
     }
 
     @Test
-    void aCommitForAGenerationOfAGroupThatDoesNotExistIsIllegal() throws IOException {
+    void aCommitForAGenerationOfAGroupThatDoesNotExistIsRefused() throws IOException {
         client.call(ApiKey.CREATE_TOPICS, 7, createTopic("lonely", 1));
-        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", "nobody")
-                .set("GenerationIdOrMemberEpoch", 3).set("MemberId", "ghost");
-        commit.addElement("Topics").set("Name", "lonely").addElement("Partitions").set("PartitionIndex", 0)
-                .set("CommittedOffset", 1L).set("CommittedMetadata", "");
 
-        Struct response = client.call(ApiKey.OFFSET_COMMIT, 9, commit);
+        // Kafka answers GROUP_ID_NOT_FOUND from v9, and ILLEGAL_GENERATION to the older versions.
+        assertThat(commitError(8, "nobody", 3, "ghost", "lonely", 1L)).isEqualTo(Errors.ILLEGAL_GENERATION.code());
+        assertThat(commitError(9, "nobody", 3, "ghost", "lonely", 1L)).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(describedState("nobody")).isEqualTo("Dead");
+    }
 
-        assertThat(response.getStructs("Topics").get(0).getStructs("Partitions").get(0).getInt16("ErrorCode"))
-                .isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    @Test
+    void aCommitWithoutAGenerationIsSimpleWhateverMemberItNamesWhileTheGroupIsEmpty() throws IOException {
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("manual", 1));
+
+        assertThat(commitError(9, "by-hand", -1, "some-member", "manual", 1L)).isEqualTo(Errors.NONE.code());
+        assertThat(committedOffset("by-hand", "manual")).isEqualTo(1L);
+
+        String memberId = joinAndSyncAlone("managed", 10_000).getString("MemberId");
+        assertThat(commitError(9, "managed", -1, "", "manual", 1L)).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(commitError(9, "managed", -1, "stranger", "manual", 1L)).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(commitError(9, "managed", -1, memberId, "manual", 1L)).isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    }
+
+    @Test
+    void aSimpleCommitThatStoresNothingLeavesNoGroupBehind() throws IOException {
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("real", 1));
+        Struct tooLong = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", "phantom")
+                .set("GenerationIdOrMemberEpoch", -1).set("MemberId", "");
+        tooLong.addElement("Topics").set("Name", "real").addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", 1L).set("CommittedMetadata", "x".repeat(5000));
+        assertThat(client.call(ApiKey.OFFSET_COMMIT, 9, tooLong).getStructs("Topics").get(0).getStructs("Partitions")
+                .get(0).getInt16("ErrorCode")).isEqualTo(Errors.OFFSET_METADATA_TOO_LARGE.code());
+        assertThat(commitError(9, "ghost-town", -1, "", "no-such-topic", 1L))
+                .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        simpleCommit("real-group", "real", 1L);
+
+        List<String> listed = client.call(ApiKey.LIST_GROUPS, 4, ApiKey.LIST_GROUPS.request().newMessage()
+                .set("StatesFilter", List.of())).getStructs("Groups").stream().map(g -> g.getString("GroupId")).toList();
+
+        assertThat(listed).containsExactly("real-group");
+    }
+
+    /** Commits the offset for partition 0 of the topic; answers that partition's error code. */
+    private short commitError(int version, String groupId, int generation, String memberId, String topic,
+                              long offset) throws IOException {
+        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", groupId)
+                .set("GenerationIdOrMemberEpoch", generation).set("MemberId", memberId);
+        commit.addElement("Topics").set("Name", topic).addElement("Partitions").set("PartitionIndex", 0)
+                .set("CommittedOffset", offset).set("CommittedMetadata", "");
+        return client.call(ApiKey.OFFSET_COMMIT, version, commit).getStructs("Topics").get(0)
+                .getStructs("Partitions").get(0).getInt16("ErrorCode");
     }
 
     @Test
@@ -293,13 +352,64 @@ class GroupProtocolErrorsTest {
         assertThat(describedState("keeper")).isEqualTo("Empty");
     }
 
-    private void simpleCommit(String groupId, String topic, long offset) throws IOException {
-        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", groupId)
+    @Test
+    void metadataOverTheLimitIsRefusedForItsPartitionOnly() throws IOException {
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("annotated", 3));
+        Struct commit = ApiKey.OFFSET_COMMIT.request().newMessage().set("GroupId", "verbose")
                 .set("GenerationIdOrMemberEpoch", -1).set("MemberId", "");
-        commit.addElement("Topics").set("Name", topic).addElement("Partitions").set("PartitionIndex", 0)
-                .set("CommittedOffset", offset).set("CommittedMetadata", "");
-        assertThat(client.call(ApiKey.OFFSET_COMMIT, 9, commit).getStructs("Topics").get(0).getStructs("Partitions")
-                .get(0).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        Struct topic = commit.addElement("Topics").set("Name", "annotated");
+        topic.addElement("Partitions").set("PartitionIndex", 0).set("CommittedOffset", 10L)
+                .set("CommittedMetadata", "x".repeat(4097)); // offset.metadata.max.bytes is 4096 by default
+        topic.addElement("Partitions").set("PartitionIndex", 1).set("CommittedOffset", 20L)
+                .set("CommittedMetadata", "x".repeat(4096));
+        topic.addElement("Partitions").set("PartitionIndex", 2).set("CommittedOffset", 30L)
+                .set("CommittedMetadata", null);
+
+        List<Struct> partitions = client.call(ApiKey.OFFSET_COMMIT, 9, commit).getStructs("Topics").get(0)
+                .getStructs("Partitions");
+
+        assertThat(partitions).extracting(p -> p.getInt16("ErrorCode")).containsExactly(
+                Errors.OFFSET_METADATA_TOO_LARGE.code(), Errors.NONE.code(), Errors.NONE.code());
+        Struct fetch = ApiKey.OFFSET_FETCH.request().newMessage();
+        fetch.addElement("Groups").set("GroupId", "verbose").addElement("Topics").set("Name", "annotated")
+                .set("PartitionIndexes", List.of(0, 1, 2));
+        assertThat(client.call(ApiKey.OFFSET_FETCH, 8, fetch).getStructs("Groups").get(0).getStructs("Topics")
+                .get(0).getStructs("Partitions")).extracting(p -> p.getInt64("CommittedOffset"))
+                .containsExactly(-1L, 20L, 30L);
+    }
+
+    @Test
+    void aDeleteTheOffsetsTopicRefusesKeepsTheWholeGroup() throws Exception {
+        client.call(ApiKey.CREATE_TOPICS, 7, createTopic("precious", 1));
+        simpleCommit("stubborn", "precious", 11L);
+        // A batch of one tombstone is larger than this: the offsets topic refuses the delete's write.
+        assertThat(alterOffsetsTopic(Map.of("max.message.bytes", "32"))).isEqualTo(Errors.NONE.code());
+
+        assertThat(deleteGroup("stubborn")).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+        assertThat(describedState("stubborn")).isEqualTo("Empty");
+        assertThat(committedOffset("stubborn", "precious")).isEqualTo(11L);
+
+        assertThat(alterOffsetsTopic(Map.of())).isEqualTo(Errors.NONE.code());
+        assertThat(deleteGroup("stubborn")).isEqualTo(Errors.NONE.code());
+        assertThat(committedOffset("stubborn", "precious")).isEqualTo(-1L);
+    }
+
+    private short deleteGroup(String groupId) throws IOException {
+        Struct delete = ApiKey.DELETE_GROUPS.request().newMessage().set("GroupsNames", List.of(groupId));
+        return client.call(ApiKey.DELETE_GROUPS, 2, delete).getStructs("Results").get(0).getInt16("ErrorCode");
+    }
+
+    /** Replaces the offsets topic's config overrides (AlterConfigs); answers the error code. */
+    private short alterOffsetsTopic(Map<String, String> overrides) throws IOException {
+        Struct request = ApiKey.ALTER_CONFIGS.request().newMessage().set("ValidateOnly", false);
+        Struct resource = request.addElement("Resources").set("ResourceType", (byte) 2)
+                .set("ResourceName", "__consumer_offsets");
+        overrides.forEach((name, value) -> resource.addElement("Configs").set("Name", name).set("Value", value));
+        return client.call(ApiKey.ALTER_CONFIGS, 2, request).getStructs("Responses").get(0).getInt16("ErrorCode");
+    }
+
+    private void simpleCommit(String groupId, String topic, long offset) throws IOException {
+        assertThat(commitError(9, groupId, -1, "", topic, offset)).isEqualTo(Errors.NONE.code());
     }
 
     private long committedOffset(String groupId, String topic) throws IOException {
