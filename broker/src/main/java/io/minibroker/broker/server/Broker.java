@@ -51,6 +51,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One broker: binds every listener, serves the advertised APIs, and stops cleanly. A listener on port 0 gets a
@@ -60,11 +61,14 @@ import java.util.concurrent.TimeUnit;
 public final class Broker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+    /** How long a stop waits for the last responses to reach slow clients before closing their connections. */
+    private static final long FLUSH_RESPONSES_TIMEOUT_MS = 5_000;
 
     private final BrokerConfig config;
     private final EventLoopGroup acceptors = new NioEventLoopGroup(1);
     private final EventLoopGroup workers = new NioEventLoopGroup();
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
+    private final Connections connections = new Connections(workers);
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private PrometheusEndpoint metricsEndpoint;
     private TopicRegistry topics;
@@ -72,6 +76,7 @@ public final class Broker implements AutoCloseable {
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
     private GroupCoordinator groupCoordinator;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private Broker(BrokerConfig config) {
         this.config = config;
@@ -142,6 +147,7 @@ public final class Broker implements AutoCloseable {
                     .group(acceptors, workers)
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
+                    .handler(connections.acceptor())
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelSetup(apis, listener.listenerName(),
                             config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES),
@@ -180,18 +186,6 @@ public final class Broker implements AutoCloseable {
     }
 
 
-    /** Expires what still waits (its connection is gone already); nothing is answered twice. */
-    private static void closePurgatory(Purgatory<?> purgatory) {
-        if (purgatory == null) {
-            return;
-        }
-        try {
-            purgatory.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** The broker's meters (also served at {@code metrics.port} when it is set). */
     public PrometheusMeterRegistry meterRegistry() {
         return registry;
@@ -205,40 +199,53 @@ public final class Broker implements AutoCloseable {
         return metricsEndpoint.port();
     }
 
-    /** Stops accepting, closes every connection and releases the event loops. */
+    /**
+     * Stops in the order that lets every client have its answer: stop accepting connections and reading
+     * requests; answer what is parked (fetches with the data they have, joins and syncs with NOT_COORDINATOR)
+     * while the connections are still open; close each connection once its responses are flushed (waiting at most
+     * {@value #FLUSH_RESPONSES_TIMEOUT_MS} ms); only then release the event loops, and flush and close the logs,
+     * which no request can touch any more. Closing again does nothing.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         if (metricsEndpoint != null) {
             metricsEndpoint.close();
         }
         for (Channel channel : serverChannels.values()) {
             channel.close().awaitUninterruptibly();
         }
+        connections.stopReading();
+        closeQuietly(producePurgatory);
+        closeQuietly(fetchPurgatory);
+        closeQuietly(groupCoordinator);
+        connections.flushAndClose(FLUSH_RESPONSES_TIMEOUT_MS);
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
-        closePurgatory(producePurgatory);
-        closePurgatory(fetchPurgatory);
-        if (groupCoordinator != null) {
-            try {
-                groupCoordinator.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        if (maintenance != null) {
-            try {
-                maintenance.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        closeQuietly(maintenance);
         if (topics != null) {
             try {
-                topics.close(); // after the network: no request can touch a log while it closes
+                topics.close();
             } catch (IOException e) {
                 LOG.error("Could not close every log cleanly; the next start will recover them", e);
             }
         }
         LOG.info("minibroker node {} stopped", config.get(BrokerConfig.NODE_ID));
+    }
+
+    /** Closes a part that may not have been started (a failed start closes what it opened). */
+    private static void closeQuietly(AutoCloseable part) {
+        if (part == null) {
+            return;
+        }
+        try {
+            part.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.error("Could not close {} cleanly", part, e);
+        }
     }
 }
