@@ -2,17 +2,20 @@ package io.minibroker.broker.server;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code minibroker [server.properties] [--override key=value ...]}: starts a broker and runs until SIGTERM or
- * Ctrl-C, then stops cleanly.
+ * Ctrl-C, then stops cleanly and exits with 0.
  */
 public final class Main {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
     private Main() {
     }
@@ -42,12 +45,27 @@ public final class Main {
             return;
         }
         Broker broker = Broker.start(config);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(broker), "minibroker-shutdown"));
+        Thread.currentThread().join(); // forever: the hook ends the process once the broker has stopped
+    }
+
+    /**
+     * Stops the broker on SIGTERM or Ctrl-C and ends the process with 0 if it stopped cleanly. The JVM would
+     * otherwise exit with 128 + the signal's number (143 for SIGTERM) after its hooks, which service managers
+     * and scripts read as a failure.
+     */
+    private static void stop(Broker broker) {
+        LOG.info("Stopping on a shutdown signal");
+        int status = 1;
+        try {
             broker.close();
-            stopped.countDown();
-        }, "minibroker-shutdown"));
-        stopped.await();
+            status = 0;
+        } catch (RuntimeException | Error e) {
+            LOG.error("The broker did not stop cleanly", e);
+        } finally {
+            LOG.info("Exiting with status {}", status);
+            Runtime.getRuntime().halt(status);
+        }
     }
 
     private static void fail(String message) {
