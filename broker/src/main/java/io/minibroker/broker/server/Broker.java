@@ -50,6 +50,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -63,12 +65,19 @@ public final class Broker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
     /** How long a stop waits for the last responses to reach slow clients before closing their connections. */
     private static final long FLUSH_RESPONSES_TIMEOUT_MS = 5_000;
+    /** How long a stop waits for fsyncs and file writes already under way. */
+    private static final long DISK_WORK_TIMEOUT_S = 30;
 
     private final BrokerConfig config;
     private final EventLoopGroup acceptors = new NioEventLoopGroup(1);
     private final EventLoopGroup workers = new NioEventLoopGroup();
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
     private final Connections connections = new Connections(workers);
+    /**
+     * Where the disk work of requests runs (fsyncs that {@code flush.messages} asks for), so that no event loop
+     * waits on the disk. One thread: the fsyncs of one partition coalesce, each skipping what an earlier one synced.
+     */
+    private final ExecutorService disk = Executors.newSingleThreadExecutor(task -> new Thread(task, "disk-io"));
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private PrometheusEndpoint metricsEndpoint;
     private TopicRegistry topics;
@@ -134,7 +143,8 @@ public final class Broker implements AutoCloseable {
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
-                        new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory))
+                        new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory,
+                                disk))
                 .add(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics))
@@ -201,7 +211,7 @@ public final class Broker implements AutoCloseable {
 
     /**
      * Stops in the order that lets every client have its answer: stop accepting connections and reading
-     * requests; answer what is parked (fetches with the data they have, joins and syncs with NOT_COORDINATOR)
+     * requests; finish the disk work of those already read; answer what is parked (fetches with the data they have, joins and syncs with NOT_COORDINATOR)
      * while the connections are still open; close each connection once its responses are flushed (waiting at most
      * {@value #FLUSH_RESPONSES_TIMEOUT_MS} ms); only then release the event loops, and flush and close the logs,
      * which no request can touch any more. Closing again does nothing.
@@ -218,6 +228,7 @@ public final class Broker implements AutoCloseable {
             channel.close().awaitUninterruptibly();
         }
         connections.stopReading();
+        finishDiskWork();
         closeQuietly(producePurgatory);
         closeQuietly(fetchPurgatory);
         closeQuietly(groupCoordinator);
@@ -233,6 +244,18 @@ public final class Broker implements AutoCloseable {
             }
         }
         LOG.info("minibroker node {} stopped", config.get(BrokerConfig.NODE_ID));
+    }
+
+    /** Lets the disk work of the requests already read finish, so that they are answered too. */
+    private void finishDiskWork() {
+        disk.shutdown(); // not shutdownNow: an interrupt closes the FileChannel an fsync is running on
+        try {
+            if (!disk.awaitTermination(DISK_WORK_TIMEOUT_S, TimeUnit.SECONDS)) {
+                LOG.warn("Disk work still running after {} s; stopping without waiting for it", DISK_WORK_TIMEOUT_S);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Closes a part that may not have been started (a failed start closes what it opened). */
