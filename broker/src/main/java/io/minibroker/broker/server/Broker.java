@@ -1,6 +1,7 @@
 package io.minibroker.broker.server;
 
 import io.minibroker.broker.api.AlterTopicConfigsHandler;
+import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.DescribeConfigsHandler;
 import io.minibroker.broker.api.CreatePartitionsHandler;
@@ -8,6 +9,7 @@ import io.minibroker.broker.api.CreateTopicsHandler;
 import io.minibroker.broker.api.DeleteRecordsHandler;
 import io.minibroker.broker.api.DeleteTopicsHandler;
 import io.minibroker.broker.api.DescribeClusterHandler;
+import io.minibroker.broker.api.DiskBoundHandler;
 import io.minibroker.broker.api.ListOffsetsHandler;
 import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
@@ -54,6 +56,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * One broker: binds every listener, serves the advertised APIs, and stops cleanly. A listener on port 0 gets a
@@ -74,8 +77,9 @@ public final class Broker implements AutoCloseable {
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
     private final Connections connections = new Connections(workers);
     /**
-     * Where the disk work of requests runs (fsyncs that {@code flush.messages} asks for), so that no event loop
-     * waits on the disk. One thread: the fsyncs of one partition coalesce, each skipping what an earlier one synced.
+     * Where the disk work of requests runs (fsyncs that {@code flush.messages} asks for, topic and config files,
+     * segment deletions), so that no event loop waits on the disk. One thread: admin changes apply one at a time,
+     * and the fsyncs of one partition coalesce, each skipping what an earlier one synced.
      */
     private final ExecutorService disk = Executors.newSingleThreadExecutor(task -> new Thread(task, "disk-io"));
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -129,23 +133,24 @@ public final class Broker implements AutoCloseable {
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
         SupportedApis apis = new SupportedApis();
+        Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
                 .add(ApiKey.METADATA, new MetadataHandler(node, topics, config))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(node))
-                .add(ApiKey.CREATE_TOPICS, new CreateTopicsHandler(topics, node, config))
-                .add(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(topics))
-                .add(ApiKey.CREATE_PARTITIONS, new CreatePartitionsHandler(topics, node))
-                .add(ApiKey.DELETE_RECORDS, new DeleteRecordsHandler(topics))
+                .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
+                .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics)))
+                .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
+                .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics, config, node))
-                .add(ApiKey.ALTER_CONFIGS, new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS))
+                .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS,
-                        new AlterTopicConfigsHandler(topics, ApiKey.INCREMENTAL_ALTER_CONFIGS))
+                        onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.INCREMENTAL_ALTER_CONFIGS)))
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
                         new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory,
                                 disk))
-                .add(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds))
+                .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds)))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics));
@@ -211,10 +216,10 @@ public final class Broker implements AutoCloseable {
 
     /**
      * Stops in the order that lets every client have its answer: stop accepting connections and reading
-     * requests; finish the disk work of those already read; answer what is parked (fetches with the data they have, joins and syncs with NOT_COORDINATOR)
-     * while the connections are still open; close each connection once its responses are flushed (waiting at most
-     * {@value #FLUSH_RESPONSES_TIMEOUT_MS} ms); only then release the event loops, and flush and close the logs,
-     * which no request can touch any more. Closing again does nothing.
+     * requests; finish the disk work of those already read; answer what is parked (fetches with the data they
+     * have, joins and syncs with NOT_COORDINATOR) while the connections are still open; close each connection once
+     * its responses are flushed (waiting at most {@value #FLUSH_RESPONSES_TIMEOUT_MS} ms); only then release the
+     * event loops, and flush and close the logs, which no request can touch any more. Closing again does nothing.
      */
     @Override
     public void close() {
