@@ -17,31 +17,31 @@ import java.util.concurrent.Executor;
  */
 final class PendingFlushes {
 
-    private record Unsynced(PartitionLog log, long lastOffset, Struct result) {
+    private record Unflushed(PartitionLog log, long lastOffset, Struct result) {
     }
 
-    private final List<Unsynced> unsynced = new ArrayList<>();
+    private final List<Unflushed> unflushed = new ArrayList<>();
 
     /** Notes a partition whose append up to {@code lastOffset} must be fsynced before {@code result} is sent. */
     void add(PartitionLog log, long lastOffset, Struct result) {
-        unsynced.add(new Unsynced(log, lastOffset, result));
+        unflushed.add(new Unflushed(log, lastOffset, result));
     }
 
     /**
      * Completes once every noted append is on disk, at once if there is none. A partition whose fsync fails has
      * its result turned into the storage error.
      */
-    CompletableFuture<Void> syncOn(Executor disk) {
-        if (unsynced.isEmpty()) {
+    CompletableFuture<Void> flushOn(Executor disk) {
+        if (unflushed.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        return CompletableFuture.runAsync(this::sync, disk);
+        return CompletableFuture.runAsync(this::flushAll, disk);
     }
 
-    private void sync() {
-        for (Unsynced append : unsynced) {
+    private void flushAll() {
+        for (Unflushed append : unflushed) {
             if (append.log().recoveryPoint() > append.lastOffset()) {
-                continue; // an fsync for a later produce to this partition already covered it
+                continue; // an fsync run for another produce to this partition already covered it
             }
             try {
                 append.log().flush();

@@ -133,17 +133,17 @@ public final class ProduceHandler implements ApiHandler {
                 }
             }
         }
-        CompletableFuture<Void> synced = flushes.syncOn(disk);
+        CompletableFuture<Void> flushed = flushes.flushOn(disk);
         if (acks == 0) {
             return anyError
                     ? CompletableFuture.failedFuture(new CloseConnection("an acks=0 produce failed on some partition"))
-                    : synced.thenApply(nothing -> null);
+                    : flushed.thenApply(nothing -> null);
         }
         if (pending.isEmpty()) {
-            return synced.thenApply(nothing -> response);
+            return flushed.thenApply(nothing -> response);
         }
         int timeoutMs = body.getInt32("TimeoutMs");
-        return synced.thenCompose(nothing -> {
+        return flushed.thenCompose(nothing -> {
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             producePurgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs, pending, response, answer), keys);
             return answer;

@@ -83,13 +83,13 @@ public final class Broker implements AutoCloseable {
      */
     private final ExecutorService disk = Executors.newSingleThreadExecutor(task -> new Thread(task, "disk-io"));
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final AtomicBoolean closed = new AtomicBoolean();
     private PrometheusEndpoint metricsEndpoint;
     private TopicRegistry topics;
     private LogMaintenance maintenance;
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
     private GroupCoordinator groupCoordinator;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     private Broker(BrokerConfig config) {
         this.config = config;
@@ -199,7 +199,6 @@ public final class Broker implements AutoCloseable {
         }
         return advertised;
     }
-
 
     /** The broker's meters (also served at {@code metrics.port} when it is set). */
     public PrometheusMeterRegistry meterRegistry() {
