@@ -135,7 +135,7 @@ public final class Broker implements AutoCloseable {
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
-                .add(ApiKey.METADATA, new MetadataHandler(node, topics, config))
+                .add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(node))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics)))
