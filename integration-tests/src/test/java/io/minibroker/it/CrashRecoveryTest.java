@@ -1,7 +1,5 @@
 package io.minibroker.it;
 
-import io.minibroker.broker.server.Main;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -15,10 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,8 +22,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,48 +32,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class CrashRecoveryTest {
 
-    private static final Pattern LISTENING = Pattern.compile("Listening on /[^:]+:(\\d+) ");
-
     @TempDir
     Path logDir;
-
-    /** A broker in a child JVM, on the test's class path; returns once it listens, with its port. */
-    private record BrokerProcess(Process process, int port) {
-        static BrokerProcess start(Path logDir) throws IOException {
-            // advertised.listeners with port 0 is advertised with the bound port, so clients reach the child.
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process process = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                    Main.class.getName(), "../config/server.properties",
-                    "--override", "log.dirs=" + logDir,
-                    "--override", "listeners=PLAINTEXT://localhost:0",
-                    "--override", "advertised.listeners=PLAINTEXT://localhost:0",
-                    "--override", "log.flush.interval.messages=1")
-                    .redirectErrorStream(true).start();
-            BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8));
-            String line;
-            while ((line = output.readLine()) != null) {
-                Matcher listening = LISTENING.matcher(line);
-                if (listening.find()) {
-                    int port = Integer.parseInt(listening.group(1));
-                    Thread drain = new Thread(() -> output.lines().forEach(ignored -> { }));
-                    drain.setDaemon(true);
-                    drain.start();
-                    return new BrokerProcess(process, port);
-                }
-            }
-            throw new IllegalStateException("broker process ended before listening");
-        }
-
-        String bootstrap() {
-            return "localhost:" + port;
-        }
-    }
 
     @Test
     void everyAcknowledgedRecordSurvivesKillMinus9() throws Exception {
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-        BrokerProcess first = BrokerProcess.start(logDir);
+        BrokerProcess first = BrokerProcess.start(logDir, "log.flush.interval.messages=1");
         Map<String, Object> producerConfig = new HashMap<>();
         producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, first.bootstrap());
         producerConfig.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
@@ -109,7 +66,7 @@ class CrashRecoveryTest {
         }
         assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(200);
 
-        BrokerProcess second = BrokerProcess.start(logDir);
+        BrokerProcess second = BrokerProcess.start(logDir, "log.flush.interval.messages=1");
         try {
             List<String> consumed = consumeAll(second.bootstrap());
 

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * Metadata: this broker, at the advertised address of the listener the request came on, as the only broker, the
@@ -22,7 +23,8 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>A named topic that does not exist is created with the broker's defaults when the request allows it and
  * {@code auto.create.topics.enable} is on, as Kafka does; creation is synchronous here, so the client gets the
- * topic's partitions in this same response instead of LEADER_NOT_AVAILABLE and a retry.
+ * topic's partitions in this same response instead of LEADER_NOT_AVAILABLE and a retry. Such a request is
+ * answered on the disk executor, as creating writes and fsyncs files; every other one on the event loop.
  */
 public final class MetadataHandler implements ApiHandler {
 
@@ -34,16 +36,32 @@ public final class MetadataHandler implements ApiHandler {
     private final LocalNode node;
     private final TopicRegistry topics;
     private final boolean autoCreate;
+    private final Executor disk;
 
-    public MetadataHandler(LocalNode node, TopicRegistry topics, BrokerConfig config) {
+    /** @param disk where a request that creates a topic is answered, since creating writes and fsyncs files */
+    public MetadataHandler(LocalNode node, TopicRegistry topics, BrokerConfig config, Executor disk) {
         this.node = node;
         this.topics = topics;
         this.autoCreate = config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE);
+        this.disk = disk;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         MetadataRequestView metadataRequest = new MetadataRequestView(request.body());
+        if (autoCreate && metadataRequest.allowAutoTopicCreation() && namesAnUnknownTopic(metadataRequest)) {
+            return CompletableFuture.supplyAsync(() -> answer(context, request, metadataRequest), disk);
+        }
+        return CompletableFuture.completedFuture(answer(context, request, metadataRequest));
+    }
+
+    private boolean namesAnUnknownTopic(MetadataRequestView metadataRequest) {
+        List<MetadataRequestView.MetadataRequestTopic> requested = metadataRequest.topics();
+        return requested != null && requested.stream()
+                .anyMatch(wanted -> wanted.name() != null && topics.get(wanted.name()).isEmpty());
+    }
+
+    private Struct answer(RequestContext context, Request request, MetadataRequestView metadataRequest) {
         MetadataResponseView response = new MetadataResponseView()
                 .clusterId(node.clusterId())
                 .controllerId(node.nodeId());
@@ -58,7 +76,7 @@ public final class MetadataHandler implements ApiHandler {
                 answer(wanted, mayCreate, response.addTopic());
             }
         }
-        return CompletableFuture.completedFuture(response.struct());
+        return response.struct();
     }
 
     private void answer(MetadataRequestView.MetadataRequestTopic wanted, boolean mayCreate,

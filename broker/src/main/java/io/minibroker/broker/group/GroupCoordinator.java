@@ -719,11 +719,28 @@ public final class GroupCoordinator implements AutoCloseable {
         return CompletableFuture.completedFuture(response);
     }
 
-    /** Finishes the writes already queued (the logs are still open), then stops the purgatories. */
+    /**
+     * Finishes the offset writes already queued (the logs are still open), then answers every parked JoinGroup
+     * and SyncGroup with NOT_COORDINATOR, as Kafka answers them when it unloads a group (the client looks for
+     * its coordinator again), then stops both purgatories. The groups are dead by then, so the joins and
+     * sessions those purgatories expire on closing start no rebalance.
+     */
     @Override
     public void close() throws InterruptedException {
         writer.shutdown();
         writer.awaitTermination(1, TimeUnit.MINUTES);
+        for (ConsumerGroup group : groups.values()) {
+            synchronized (group) {
+                group.state = GroupState.DEAD;
+                for (GroupMember member : group.members.values()) {
+                    if (member.awaitingJoin != null) {
+                        member.awaitingJoin.response().complete(joinError(Errors.NOT_COORDINATOR, member.memberId));
+                        member.awaitingJoin = null;
+                    }
+                    failSync(member, Errors.NOT_COORDINATOR);
+                }
+            }
+        }
         rebalancePurgatory.close();
         heartbeatPurgatory.close();
     }

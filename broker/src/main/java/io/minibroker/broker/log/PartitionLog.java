@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
@@ -29,9 +31,10 @@ import org.slf4j.LoggerFactory;
  *          00000000000000001234.{log,index,timeindex}   offsets 1234..   (active)
  * logStartOffset 0 (or later after retention / DeleteRecords), logEndOffset = the next offset to assign
  * </pre>
- * One writer at a time (appends, rolls, flushes, retention, truncation all hold this object's monitor);
+ * One writer at a time (appends, rolls, retention, truncation all hold this object's monitor);
  * reads take no lock: they find their segment in a concurrent map and read up to the sizes published by
- * the writer after each write.
+ * the writer after each write. A flush holds the monitor only to note what to fsync and, afterwards, how far
+ * it got: the fsync itself runs unlocked, so an append on an event loop never waits for a disk sync.
  */
 public final class PartitionLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
@@ -47,6 +50,8 @@ public final class PartitionLog implements AutoCloseable {
     private volatile long recoveryPoint;
     private long unflushedMessages;
     private long lastFlushMs;
+    /** Counts truncations, so a flush that raced one does not move the recovery point over data it never synced. */
+    private long truncations;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
                          NavigableMap<Long, LogSegment> segments, long logStartOffset, long recoveryPoint) {
@@ -90,9 +95,23 @@ public final class PartitionLog implements AutoCloseable {
      * Appends the v2 batches in {@code records} (a producer's, as received) as one unit: offsets are
      * assigned from the log end offset by rewriting base offsets in place, the leader epoch is stamped,
      * and under LogAppendTime the broker's time is set. The batches are then written unchanged; the caller
-     * keeps ownership of {@code records}, which this rewrites.
+     * keeps ownership of {@code records}, which this rewrites. Fsyncs on this thread when {@code flush.messages}
+     * is reached: for callers that may wait on the disk.
      */
-    public synchronized AppendResult append(ByteBuf records, int leaderEpoch) {
+    public AppendResult append(ByteBuf records, int leaderEpoch) {
+        AppendResult appended = appendUnflushed(records, leaderEpoch);
+        if (flushDue()) {
+            flush();
+        }
+        return appended;
+    }
+
+    /**
+     * {@link #append} without the fsync: the records reach the page cache only. A caller that must not wait on
+     * the disk (an event loop) asks {@link #flushDue()} next and, if so, has {@link #flush()} run elsewhere before
+     * it acknowledges the records.
+     */
+    public synchronized AppendResult appendUnflushed(ByteBuf records, int leaderEpoch) {
         LogConfig config = this.config;
         long now = clock.millis();
         int totalBytes = 0;
@@ -162,9 +181,6 @@ public final class PartitionLog implements AutoCloseable {
             logEndOffset = active.nextOffset();
         }
         unflushedMessages += recordCount;
-        if (unflushedMessages >= config.flushIntervalMessages()) {
-            flush();
-        }
         return new AppendResult(firstOffset, lastOffset, logAppendTime, maxTimestamp, offsetOfMaxTimestamp);
     }
 
@@ -263,30 +279,58 @@ public final class PartitionLog implements AutoCloseable {
         return Optional.ofNullable(best);
     }
 
-    /** Fsyncs everything appended so far and moves the recovery point to the log end. */
-    public synchronized void flush() {
-        long target = logEndOffset;
-        try {
+    /** True once {@code flush.messages} records have been appended since the last flush. */
+    public synchronized boolean flushDue() {
+        return unflushedMessages >= config.flushIntervalMessages();
+    }
+
+    /**
+     * Fsyncs everything appended before the call and moves the recovery point to where the log ended then.
+     * Appends go on meanwhile (see the class comment); a segment that retention, truncation or deletion closes
+     * under the fsync no longer holds data to keep.
+     */
+    public void flush() {
+        long target;
+        long counted;
+        long truncationsBefore;
+        List<LogSegment> unsynced = new ArrayList<>();
+        synchronized (this) {
+            target = logEndOffset;
+            counted = unflushedMessages;
+            truncationsBefore = truncations;
             for (LogSegment segment : segments.values()) {
                 if (segment.nextOffset() > recoveryPoint || segment == active) {
-                    segment.flush();
+                    unsynced.add(segment);
                 }
             }
-        } catch (IOException e) {
-            throw storageError("cannot flush", e);
         }
-        recoveryPoint = target;
-        unflushedMessages = 0;
-        lastFlushMs = clock.millis();
+        for (LogSegment segment : unsynced) {
+            try {
+                segment.flush();
+            } catch (ClosedChannelException e) {
+                // Closed by retention, truncation or deletion: nothing of it is left to make durable.
+            } catch (IOException e) {
+                throw storageError("cannot flush", e);
+            }
+        }
+        synchronized (this) {
+            if (truncations == truncationsBefore) {
+                recoveryPoint = Math.max(recoveryPoint, target);
+            }
+            unflushedMessages = Math.max(0, unflushedMessages - counted);
+            lastFlushMs = clock.millis();
+        }
     }
 
     /** For the broker's scheduler: flushes if unflushed data has waited {@code flush.ms}. */
-    public synchronized boolean flushIfDue() {
-        if (recoveryPoint < logEndOffset && clock.millis() - lastFlushMs >= config.flushIntervalMs()) {
-            flush();
-            return true;
+    public boolean flushIfDue() {
+        synchronized (this) {
+            if (recoveryPoint >= logEndOffset || clock.millis() - lastFlushMs < config.flushIntervalMs()) {
+                return false;
+            }
         }
-        return false;
+        flush();
+        return true;
     }
 
     /**
@@ -379,6 +423,7 @@ public final class PartitionLog implements AutoCloseable {
         if (offset >= logEndOffset) {
             return;
         }
+        truncations++;
         try {
             if (offset <= logStartOffset || offset <= segments.firstKey()) {
                 truncateFullyAndStartAt(offset);

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * Produce: validates each partition's batch (one v2 batch, CRC, {@code max.message.bytes}), appends it, wakes the
@@ -38,8 +39,10 @@ import java.util.concurrent.CompletionStage;
  * response, so the disconnect is how it learns to refresh its metadata. An acks=all produce to a topic whose
  * {@code min.insync.replicas} exceeds the one replica there is gets NOT_ENOUGH_REPLICAS before any append.
  *
- * <p>Appends run on the connection's event loop: they write to the page cache, which does not wait on the disk
- * unless {@code flush.messages} forces an fsync per append.
+ * <p>Appends run on the connection's event loop: they write to the page cache only, so they never wait on the
+ * disk, and a partition's appends keep the order their requests arrived in. When {@code flush.messages} asks for
+ * an fsync, it runs on the broker's disk executor and the produce is answered after it ({@link PendingFlushes}):
+ * an acknowledged record is on disk.
  */
 public final class ProduceHandler implements ApiHandler {
 
@@ -53,14 +56,18 @@ public final class ProduceHandler implements ApiHandler {
     private final ProducerStates producerStates;
     private final Purgatory<DelayedProduce> producePurgatory;
     private final Purgatory<DelayedFetch> fetchPurgatory;
+    private final Executor disk;
 
+    /** @param disk where fsyncs run, off the event loop */
     public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, ProducerStates producerStates,
-                          Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory) {
+                          Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
+                          Executor disk) {
         this.topics = topics;
         this.brokerConfig = brokerConfig;
         this.producerStates = producerStates;
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
+        this.disk = disk;
     }
 
     /** A purgatory for this handler's acks=all produces, as the broker names it. */
@@ -76,6 +83,7 @@ public final class ProduceHandler implements ApiHandler {
         Struct response = ApiKey.PRODUCE.response().newMessage();
         List<DelayedProduce.PendingAppend> pending = new ArrayList<>();
         List<TopicPartition> keys = new ArrayList<>();
+        PendingFlushes flushes = new PendingFlushes();
         boolean anyError = false;
         for (Struct topicData : body.getStructs("TopicData")) {
             String name = byId ? null : topicData.getString("Name");
@@ -116,24 +124,30 @@ public final class ProduceHandler implements ApiHandler {
                     continue;
                 }
                 fetchPurgatory.checkAndComplete(log.get().topicPartition());
+                if (log.get().flushDue()) {
+                    flushes.add(log.get(), appended.lastOffset(), result);
+                }
                 if (acks == -1) {
                     pending.add(new DelayedProduce.PendingAppend(log.get(), appended.lastOffset() + 1, result));
                     keys.add(log.get().topicPartition());
                 }
             }
         }
+        CompletableFuture<Void> flushed = flushes.flushOn(disk);
         if (acks == 0) {
             return anyError
                     ? CompletableFuture.failedFuture(new CloseConnection("an acks=0 produce failed on some partition"))
-                    : CompletableFuture.completedFuture(null);
+                    : flushed.thenApply(nothing -> null);
         }
         if (pending.isEmpty()) {
-            return CompletableFuture.completedFuture(response);
+            return flushed.thenApply(nothing -> response);
         }
-        CompletableFuture<Struct> answer = new CompletableFuture<>();
-        producePurgatory.tryCompleteElseWatch(
-                new DelayedProduce(body.getInt32("TimeoutMs"), pending, response, answer), keys);
-        return answer;
+        int timeoutMs = body.getInt32("TimeoutMs");
+        return flushed.thenCompose(nothing -> {
+            CompletableFuture<Struct> answer = new CompletableFuture<>();
+            producePurgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs, pending, response, answer), keys);
+            return answer;
+        });
     }
 
     /**
@@ -156,7 +170,7 @@ public final class ProduceHandler implements ApiHandler {
             }
             AppendResult appended;
             if (batch.producerId() < 0) {
-                appended = log.append(records, LEADER_EPOCH);
+                appended = log.appendUnflushed(records, LEADER_EPOCH);
             } else {
                 appended = appendIdempotent(log, records, batch, result);
                 if (appended == null) {
@@ -193,7 +207,7 @@ public final class ProduceHandler implements ApiHandler {
             if (verdict.isDuplicate()) {
                 return new AppendResult(verdict.duplicateFirstOffset(), verdict.duplicateLastOffset(), -1, -1, -1);
             }
-            AppendResult appended = log.append(records, LEADER_EPOCH);
+            AppendResult appended = log.appendUnflushed(records, LEADER_EPOCH);
             table.record(batch);
             return appended;
         }

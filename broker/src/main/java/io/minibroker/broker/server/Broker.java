@@ -1,6 +1,7 @@
 package io.minibroker.broker.server;
 
 import io.minibroker.broker.api.AlterTopicConfigsHandler;
+import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.DescribeConfigsHandler;
 import io.minibroker.broker.api.CreatePartitionsHandler;
@@ -8,6 +9,7 @@ import io.minibroker.broker.api.CreateTopicsHandler;
 import io.minibroker.broker.api.DeleteRecordsHandler;
 import io.minibroker.broker.api.DeleteTopicsHandler;
 import io.minibroker.broker.api.DescribeClusterHandler;
+import io.minibroker.broker.api.DiskBoundHandler;
 import io.minibroker.broker.api.ListOffsetsHandler;
 import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
@@ -51,7 +53,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * One broker: binds every listener, serves the advertised APIs, and stops cleanly. A listener on port 0 gets a
@@ -61,12 +67,24 @@ import java.util.concurrent.TimeUnit;
 public final class Broker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+    /** How long a stop waits for the last responses to reach slow clients before closing their connections. */
+    private static final long FLUSH_RESPONSES_TIMEOUT_MS = 5_000;
+    /** How long a stop waits for fsyncs and file writes already under way. */
+    private static final long DISK_WORK_TIMEOUT_S = 30;
 
     private final BrokerConfig config;
     private final EventLoopGroup acceptors = new NioEventLoopGroup(1);
     private final EventLoopGroup workers = new NioEventLoopGroup();
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
+    private final Connections connections = new Connections(workers);
+    /**
+     * Where the disk work of requests runs (fsyncs that {@code flush.messages} asks for, topic and config files,
+     * segment deletions), so that no event loop waits on the disk. One thread: admin changes apply one at a time,
+     * and the fsyncs of one partition coalesce, each skipping what an earlier one synced.
+     */
+    private final ExecutorService disk = Executors.newSingleThreadExecutor(task -> new Thread(task, "disk-io"));
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final AtomicBoolean closed = new AtomicBoolean();
     private PrometheusEndpoint metricsEndpoint;
     private TopicRegistry topics;
     private LogMaintenance maintenance;
@@ -117,22 +135,24 @@ public final class Broker implements AutoCloseable {
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
         SupportedApis apis = new SupportedApis();
+        Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
-                .add(ApiKey.METADATA, new MetadataHandler(node, topics, config))
+                .add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(node))
-                .add(ApiKey.CREATE_TOPICS, new CreateTopicsHandler(topics, node, config))
-                .add(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(topics))
-                .add(ApiKey.CREATE_PARTITIONS, new CreatePartitionsHandler(topics, node))
-                .add(ApiKey.DELETE_RECORDS, new DeleteRecordsHandler(topics))
+                .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
+                .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics)))
+                .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
+                .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics, config, node))
-                .add(ApiKey.ALTER_CONFIGS, new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS))
+                .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS,
-                        new AlterTopicConfigsHandler(topics, ApiKey.INCREMENTAL_ALTER_CONFIGS))
+                        onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.INCREMENTAL_ALTER_CONFIGS)))
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
-                        new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory))
-                .add(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds))
+                        new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory,
+                                disk))
+                .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds)))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics));
@@ -144,6 +164,7 @@ public final class Broker implements AutoCloseable {
                     .group(acceptors, workers)
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
+                    .handler(connections.acceptor())
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelSetup(apis, listener.listenerName(),
                             config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES),
@@ -181,19 +202,6 @@ public final class Broker implements AutoCloseable {
         return advertised;
     }
 
-
-    /** Expires what still waits (its connection is gone already); nothing is answered twice. */
-    private static void closePurgatory(Purgatory<?> purgatory) {
-        if (purgatory == null) {
-            return;
-        }
-        try {
-            purgatory.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** The broker's meters (also served at {@code metrics.port} when it is set). */
     public PrometheusMeterRegistry meterRegistry() {
         return registry;
@@ -207,40 +215,66 @@ public final class Broker implements AutoCloseable {
         return metricsEndpoint.port();
     }
 
-    /** Stops accepting, closes every connection and releases the event loops. */
+    /**
+     * Stops in the order that lets every client have its answer: stop accepting connections and reading
+     * requests; finish the disk work of those already read; answer what is parked (fetches with the data they
+     * have, joins and syncs with NOT_COORDINATOR) while the connections are still open; close each connection once
+     * its responses are flushed (waiting at most {@value #FLUSH_RESPONSES_TIMEOUT_MS} ms); only then release the
+     * event loops, and flush and close the logs, which no request can touch any more. Closing again does nothing.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         if (metricsEndpoint != null) {
             metricsEndpoint.close();
         }
         for (Channel channel : serverChannels.values()) {
             channel.close().awaitUninterruptibly();
         }
+        connections.stopReading();
+        finishDiskWork();
+        closeQuietly(producePurgatory);
+        closeQuietly(fetchPurgatory);
+        closeQuietly(groupCoordinator);
+        connections.flushAndClose(FLUSH_RESPONSES_TIMEOUT_MS);
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
-        closePurgatory(producePurgatory);
-        closePurgatory(fetchPurgatory);
-        if (groupCoordinator != null) {
-            try {
-                groupCoordinator.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        if (maintenance != null) {
-            try {
-                maintenance.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        closeQuietly(maintenance);
         if (topics != null) {
             try {
-                topics.close(); // after the network: no request can touch a log while it closes
+                topics.close();
             } catch (IOException e) {
                 LOG.error("Could not close every log cleanly; the next start will recover them", e);
             }
         }
         LOG.info("minibroker node {} stopped", config.get(BrokerConfig.NODE_ID));
+    }
+
+    /** Lets the disk work of the requests already read finish, so that they are answered too. */
+    private void finishDiskWork() {
+        disk.shutdown(); // not shutdownNow: an interrupt closes the FileChannel an fsync is running on
+        try {
+            if (!disk.awaitTermination(DISK_WORK_TIMEOUT_S, TimeUnit.SECONDS)) {
+                LOG.warn("Disk work still running after {} s; stopping without waiting for it", DISK_WORK_TIMEOUT_S);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Closes a part that may not have been started (a failed start closes what it opened). */
+    private static void closeQuietly(AutoCloseable part) {
+        if (part == null) {
+            return;
+        }
+        try {
+            part.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.error("Could not close {} cleanly", part, e);
+        }
     }
 }

@@ -2,6 +2,8 @@ package io.minibroker.broker.server;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,11 +11,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code minibroker [server.properties] [--override key=value ...] [--await-overrides file]}: starts a broker
- * and runs until SIGTERM or Ctrl-C, then stops cleanly.
+ * and runs until SIGTERM or Ctrl-C, then stops cleanly and exits with 0.
  *
  * <p>{@code --await-overrides} exists for containers: a container cannot know the host port Docker maps its
  * listener to until it has started, yet it must advertise that port. The broker therefore waits for a
@@ -21,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class Main {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
     private static final long AWAIT_POLL_MS = 5;
 
     private Main() {
@@ -58,12 +60,27 @@ public final class Main {
             return;
         }
         Broker broker = Broker.start(config);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(broker), "minibroker-shutdown"));
+        Thread.currentThread().join(); // forever: the hook ends the process once the broker has stopped
+    }
+
+    /**
+     * Stops the broker on SIGTERM or Ctrl-C and ends the process with 0 if it stopped cleanly. The JVM would
+     * otherwise exit with 128 + the signal's number (143 for SIGTERM) after its hooks, which service managers
+     * and scripts read as a failure.
+     */
+    private static void stop(Broker broker) {
+        LOG.info("Stopping on a shutdown signal");
+        int status = 1;
+        try {
             broker.close();
-            stopped.countDown();
-        }, "minibroker-shutdown"));
-        stopped.await();
+            status = 0;
+        } catch (RuntimeException | Error e) {
+            LOG.error("The broker did not stop cleanly", e);
+        } finally {
+            LOG.info("Exiting with status {}", status);
+            Runtime.getRuntime().halt(status);
+        }
     }
 
     /**

@@ -458,6 +458,24 @@ class PartitionLogTest {
     }
 
     @Test
+    void anUnflushedAppendLeavesTheDueFsyncToItsCaller() throws IOException {
+        open(LogConfig.defaults().withFlushIntervalMessages(1));
+        ByteBuf batch = batch("a", 2, T0);
+        try {
+            log.appendUnflushed(batch, 0);
+        } finally {
+            batch.release();
+        }
+        assertThat(log.recoveryPoint()).isZero();
+        assertThat(log.flushDue()).isTrue();
+
+        log.flush();
+
+        assertThat(log.recoveryPoint()).isEqualTo(2);
+        assertThat(log.flushDue()).isFalse();
+    }
+
+    @Test
     void retentionByTimeDeletesOldInactiveSegments() throws IOException {
         // segment.ms below the gap, so the new batches start a segment of their own.
         open(small().withRetention(60_000, -1).withSegmentMs(30_000));
