@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * The background work on logs, on one thread of its own so that no event loop ever waits on a disk: retention
  * every {@code log.retention.check.interval.ms}, time-based flushes every {@code log.flush.scheduler.interval.ms}
  * (each log flushes once its own {@code flush.ms} has passed), and the recovery-point and log-start checkpoints
- * every {@code log.flush.offset.checkpoint.interval.ms}, as Kafka schedules them.
+ * every {@code log.flush.offset.checkpoint.interval.ms}, as Kafka schedules them, after flushing the segments
+ * rolled since (an append that rolls runs on an event loop and leaves that fsync to this thread).
  */
 public final class LogMaintenance implements AutoCloseable {
 
@@ -35,6 +36,7 @@ public final class LogMaintenance implements AutoCloseable {
         scheduleEvery(flushCheckIntervalMs, "flush", logs::flushDueLogs);
         scheduleEvery(checkpointIntervalMs, "checkpoint", () -> {
             try {
+                logs.flushRolledLogs(); // finished segments to disk first, so the recovery points move past them
                 logs.checkpoint();
             } catch (IOException e) {
                 LOG.error("Could not write the offset checkpoints; recovery after a crash will start earlier", e);

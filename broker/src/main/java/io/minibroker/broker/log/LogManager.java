@@ -164,6 +164,13 @@ public final class LogManager implements AutoCloseable {
         return deleted;
     }
 
+    /** Flushes the logs that rolled a segment since their last flush (see {@link PartitionLog#flushIfRolled}). */
+    public void flushRolledLogs() {
+        for (PartitionLog partitionLog : logs.values()) {
+            partitionLog.flushIfRolled();
+        }
+    }
+
     /** Writes both checkpoint files of every directory (also periodically, so recovery starts late). */
     public synchronized void checkpoint() throws IOException {
         for (Path logDir : logDirs) {

@@ -251,7 +251,6 @@ final class LogSegment implements AutoCloseable {
     /** Called when a newer segment takes over: the time index gets the final max timestamp. */
     void onRolled() throws IOException {
         timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
-        flush();
     }
 
     /**

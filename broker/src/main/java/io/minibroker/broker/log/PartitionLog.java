@@ -52,6 +52,8 @@ public final class PartitionLog implements AutoCloseable {
     private long lastFlushMs;
     /** Counts truncations, so a flush that raced one does not move the recovery point over data it never synced. */
     private long truncations;
+    /** A segment was rolled since the last flush: {@link #flushIfRolled} has a finished segment to make durable. */
+    private boolean rolledSinceFlush;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
                          NavigableMap<Long, LogSegment> segments, long logStartOffset, long recoveryPoint) {
@@ -187,7 +189,8 @@ public final class PartitionLog implements AutoCloseable {
     private void roll(long baseOffset, long now) {
         LogSegment previous = active;
         try {
-            previous.onRolled();
+            previous.onRolled(); // its fsync is left to the background (flushIfRolled): rolls happen on event loops
+            rolledSinceFlush = true;
             LogSegment next = LogSegment.create(dir, baseOffset, config, now);
             segments.put(baseOffset, next);
             active = next;
@@ -319,7 +322,23 @@ public final class PartitionLog implements AutoCloseable {
             }
             unflushedMessages = Math.max(0, unflushedMessages - counted);
             lastFlushMs = clock.millis();
+            rolledSinceFlush = false;
         }
+    }
+
+    /**
+     * For the broker's background work: flushes if a segment was rolled since the last flush, so that finished
+     * segments reach the disk and the recovery point (where recovery after a crash starts) moves past them.
+     * Kafka flushes a rolled segment asynchronously too; until then it is as durable as any unflushed data.
+     */
+    public boolean flushIfRolled() {
+        synchronized (this) {
+            if (!rolledSinceFlush) {
+                return false;
+            }
+        }
+        flush();
+        return true;
     }
 
     /** For the broker's scheduler: flushes if unflushed data has waited {@code flush.ms}. */

@@ -458,6 +458,22 @@ class PartitionLogTest {
     }
 
     @Test
+    void aRollLeavesTheFinishedSegmentsFsyncToTheBackground() throws IOException {
+        open(LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(256));
+        assertThat(log.flushIfRolled()).as("nothing rolled yet").isFalse();
+        while (log.segmentCount() == 1) {
+            append(log, "r", 10, T0);
+        }
+        long end = log.logEndOffset();
+        assertThat(log.recoveryPoint()).as("the append that rolled did not fsync").isZero();
+
+        assertThat(log.flushIfRolled()).isTrue();
+
+        assertThat(log.recoveryPoint()).isEqualTo(end);
+        assertThat(log.flushIfRolled()).as("flushed already").isFalse();
+    }
+
+    @Test
     void anUnflushedAppendLeavesTheDueFsyncToItsCaller() throws IOException {
         open(LogConfig.defaults().withFlushIntervalMessages(1));
         ByteBuf batch = batch("a", 2, T0);
