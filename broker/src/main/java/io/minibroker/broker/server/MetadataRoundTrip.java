@@ -4,8 +4,6 @@ import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.view.MetadataResponseView;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 
 import java.io.DataInputStream;
@@ -45,15 +43,8 @@ public final class MetadataRoundTrip {
     }
 
     private static byte[] request() {
-        ByteBuf buf = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
-                new RequestHeader(ApiKey.METADATA.id(), VERSION, 1, "minibroker-testkit"),
+        return MessageCodec.encodeRequestToArray(
+                new RequestHeader(ApiKey.METADATA.id(), VERSION, 1, "minibroker-metadata-round-trip"),
                 ApiKey.METADATA.request().newMessage().set("Topics", null));
-        try {
-            byte[] bytes = new byte[buf.readableBytes()];
-            buf.readBytes(bytes);
-            return bytes;
-        } finally {
-            buf.release();
-        }
     }
 }

@@ -5,8 +5,6 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.Response;
 import io.minibroker.protocol.schema.Struct;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 
 import java.io.DataInputStream;
@@ -32,15 +30,8 @@ public final class RawClient implements AutoCloseable {
 
     /** Encodes a request with our codec (size prefix included). */
     public static byte[] request(ApiKey api, short version, int correlationId, Struct body) {
-        ByteBuf buf = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
-                new RequestHeader(api.id(), version, correlationId, "raw-client"), body);
-        try {
-            byte[] bytes = new byte[buf.readableBytes()];
-            buf.readBytes(bytes);
-            return bytes;
-        } finally {
-            buf.release();
-        }
+        return MessageCodec.encodeRequestToArray(new RequestHeader(api.id(), version, correlationId, "raw-client"),
+                body);
     }
 
     public void send(byte[] bytes) throws IOException {

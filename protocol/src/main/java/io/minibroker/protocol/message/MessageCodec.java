@@ -11,6 +11,7 @@ import io.minibroker.protocol.schema.Splices;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.ReferenceCounted;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,18 @@ public final class MessageCodec {
                 throw e;
             }
             throw new ProtocolException(Errors.INVALID_REQUEST, "cannot read request: " + e.getMessage(), e);
+        }
+    }
+
+    /** A whole request frame (size prefix included) as an array, for blocking sockets: tools and tests. */
+    public static byte[] encodeRequestToArray(RequestHeader header, Struct body) {
+        ByteBuf buf = encodeRequest(UnpooledByteBufAllocator.DEFAULT, header, body);
+        try {
+            byte[] bytes = new byte[buf.readableBytes()];
+            buf.readBytes(bytes);
+            return bytes;
+        } finally {
+            buf.release();
         }
     }
 
