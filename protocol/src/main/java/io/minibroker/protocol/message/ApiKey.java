@@ -43,6 +43,7 @@ public enum ApiKey {
     DESCRIBE_CLUSTER(60, DescribeClusterMessages.REQUEST, DescribeClusterMessages.RESPONSE),
     DESCRIBE_PRODUCERS(61, DescribeProducersMessages.REQUEST, DescribeProducersMessages.RESPONSE),
     BROKER_REGISTRATION(62, BrokerRegistrationMessages.REQUEST, BrokerRegistrationMessages.RESPONSE),
+    BROKER_HEARTBEAT(63, BrokerHeartbeatMessages.REQUEST, BrokerHeartbeatMessages.RESPONSE),
     DESCRIBE_TRANSACTIONS(65, DescribeTransactionsMessages.REQUEST, DescribeTransactionsMessages.RESPONSE),
     LIST_TRANSACTIONS(66, ListTransactionsMessages.REQUEST, ListTransactionsMessages.RESPONSE);
 

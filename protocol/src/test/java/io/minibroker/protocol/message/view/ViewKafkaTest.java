@@ -31,7 +31,7 @@ class ViewKafkaTest {
     private static final ApiKey[] VIEWED = {ApiKey.API_VERSIONS, ApiKey.METADATA, ApiKey.PRODUCE, ApiKey.FETCH, ApiKey.LIST_OFFSETS,
         ApiKey.FIND_COORDINATOR, ApiKey.JOIN_GROUP, ApiKey.SYNC_GROUP, ApiKey.HEARTBEAT, ApiKey.LEAVE_GROUP, ApiKey.OFFSET_COMMIT,
         ApiKey.OFFSET_FETCH, ApiKey.INIT_PRODUCER_ID, ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS, ApiKey.ALTER_PARTITION,
-        ApiKey.BROKER_REGISTRATION};
+        ApiKey.BROKER_REGISTRATION, ApiKey.BROKER_HEARTBEAT};
 
     @TestFactory
     Stream<DynamicTest> viewsAgreeWithKafkaAccessors() {
