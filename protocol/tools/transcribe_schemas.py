@@ -32,10 +32,12 @@ APIS = [
     ('DescribeProducers', 'DESCRIBE_PRODUCERS'), ('AddPartitionsToTxn', 'ADD_PARTITIONS_TO_TXN'),
     ('AddOffsetsToTxn', 'ADD_OFFSETS_TO_TXN'), ('EndTxn', 'END_TXN'), ('WriteTxnMarkers', 'WRITE_TXN_MARKERS'),
     ('TxnOffsetCommit', 'TXN_OFFSET_COMMIT'), ('DescribeTransactions', 'DESCRIBE_TRANSACTIONS'),
-    ('ListTransactions', 'LIST_TRANSACTIONS'),
+    ('ListTransactions', 'LIST_TRANSACTIONS'), ('AlterPartition', 'ALTER_PARTITION'),
+    ('BrokerRegistration', 'BROKER_REGISTRATION'), ('BrokerHeartbeat', 'BROKER_HEARTBEAT'),
 ]
 VIEWED = ['ApiVersions', 'Metadata', 'Produce', 'Fetch', 'ListOffsets', 'FindCoordinator', 'JoinGroup', 'SyncGroup',
-          'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch', 'InitProducerId', 'CreateTopics', 'DeleteTopics']
+          'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch', 'InitProducerId', 'CreateTopics', 'DeleteTopics',
+          'AlterPartition', 'BrokerRegistration', 'BrokerHeartbeat']
 
 DSL_TYPES = {'int8': 'INT8', 'int16': 'INT16', 'int32': 'INT32', 'int64': 'INT64', 'uint16': 'UINT16',
              'uint32': 'UINT32', 'float64': 'FLOAT64', 'bool': 'BOOL', 'uuid': 'UUID', 'string': 'STRING',

@@ -39,8 +39,11 @@ public enum ApiKey {
     DELETE_GROUPS(42, DeleteGroupsMessages.REQUEST, DeleteGroupsMessages.RESPONSE),
     INCREMENTAL_ALTER_CONFIGS(44, IncrementalAlterConfigsMessages.REQUEST, IncrementalAlterConfigsMessages.RESPONSE),
     OFFSET_DELETE(47, OffsetDeleteMessages.REQUEST, OffsetDeleteMessages.RESPONSE),
+    ALTER_PARTITION(56, AlterPartitionMessages.REQUEST, AlterPartitionMessages.RESPONSE),
     DESCRIBE_CLUSTER(60, DescribeClusterMessages.REQUEST, DescribeClusterMessages.RESPONSE),
     DESCRIBE_PRODUCERS(61, DescribeProducersMessages.REQUEST, DescribeProducersMessages.RESPONSE),
+    BROKER_REGISTRATION(62, BrokerRegistrationMessages.REQUEST, BrokerRegistrationMessages.RESPONSE),
+    BROKER_HEARTBEAT(63, BrokerHeartbeatMessages.REQUEST, BrokerHeartbeatMessages.RESPONSE),
     DESCRIBE_TRANSACTIONS(65, DescribeTransactionsMessages.REQUEST, DescribeTransactionsMessages.RESPONSE),
     LIST_TRANSACTIONS(66, ListTransactionsMessages.REQUEST, ListTransactionsMessages.RESPONSE);
 

@@ -62,6 +62,19 @@ class GoldenMessageTest {
         }));
     }
 
+    /**
+     * A message built from scratch (as the broker builds responses, through views) holds Kafka's defaults,
+     * including those of fields present in every version, which no encoded message can reveal.
+     */
+    @TestFactory
+    Stream<DynamicTest> freshMessagesHoldKafkaDefaults() {
+        return Stream.of(ApiKey.values()).flatMap(api -> Stream.of(api.request(), api.response()))
+                .map(schema -> DynamicTest.dynamicTest(schema.name(), () -> {
+                    Object kafkaFresh = KafkaMirror.dataClass(schema).getConstructor().newInstance();
+                    KafkaMirror.assertSameValues(schema.newMessage(), kafkaFresh, schema.name());
+                }));
+    }
+
     private static void check(MessageSchema schema, short version) {
         assertThat(KafkaMirror.describe(schema.body(), version, schema.isFlexible(version)))
                 .as("shape of " + schema.name() + " v" + version)

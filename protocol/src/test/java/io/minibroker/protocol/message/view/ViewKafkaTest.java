@@ -30,7 +30,8 @@ import org.junit.jupiter.api.TestFactory;
 class ViewKafkaTest {
     private static final ApiKey[] VIEWED = {ApiKey.API_VERSIONS, ApiKey.METADATA, ApiKey.PRODUCE, ApiKey.FETCH, ApiKey.LIST_OFFSETS,
         ApiKey.FIND_COORDINATOR, ApiKey.JOIN_GROUP, ApiKey.SYNC_GROUP, ApiKey.HEARTBEAT, ApiKey.LEAVE_GROUP, ApiKey.OFFSET_COMMIT,
-        ApiKey.OFFSET_FETCH, ApiKey.INIT_PRODUCER_ID, ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS};
+        ApiKey.OFFSET_FETCH, ApiKey.INIT_PRODUCER_ID, ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS, ApiKey.ALTER_PARTITION,
+        ApiKey.BROKER_REGISTRATION, ApiKey.BROKER_HEARTBEAT};
 
     @TestFactory
     Stream<DynamicTest> viewsAgreeWithKafkaAccessors() {
@@ -121,5 +122,68 @@ class ViewKafkaTest {
         assertThat(kafka.brokers().find(2).port()).isEqualTo(9092);
         assertThat(kafka.topics().find("orders").partitions().get(0).leaderEpoch()).isEqualTo(5);
         assertThat(kafka.topics().find("orders").topicId()).isEqualTo(new Uuid(1, 2));
+    }
+
+    /** What a follower sends and reads, and what a leader sends its controller, built as the broker builds them. */
+    @org.junit.jupiter.api.Test
+    void replicationMessagesBuiltThroughViewsParseInKafka() {
+        UUID topicId = new UUID(3, 4);
+        FetchRequestView fetch = new FetchRequestView().maxWaitMs(500).minBytes(1);
+        fetch.replicaState().replicaId(2).replicaEpoch(7);
+        fetch.addTopic().topicId(topicId).addPartition().partition(0).fetchOffset(42).lastFetchedEpoch(5).currentLeaderEpoch(6);
+        org.apache.kafka.common.message.FetchRequestData fetchData =
+                new org.apache.kafka.common.message.FetchRequestData(kafkaBytes(ApiKey.FETCH.request(), fetch.struct(), 17), (short) 17);
+        assertThat(fetchData.replicaState().replicaId()).isEqualTo(2);
+        assertThat(fetchData.replicaState().replicaEpoch()).isEqualTo(7);
+        assertThat(fetchData.topics().get(0).partitions().get(0).lastFetchedEpoch()).isEqualTo(5);
+        org.apache.kafka.common.message.FetchRequestData oldFetch = new org.apache.kafka.common.message.FetchRequestData(
+                kafkaBytes(ApiKey.FETCH.request(), new FetchRequestView().replicaId(2).struct(), 14), (short) 14);
+        assertThat(oldFetch.replicaId()).isEqualTo(2);
+
+        FetchResponseView fetched = new FetchResponseView();
+        FetchResponseView.PartitionData partition = fetched.addResponse().topicId(topicId).addPartition()
+                .partitionIndex(0).highWatermark(40).logStartOffset(3);
+        partition.divergingEpoch().epoch(4).endOffset(30);
+        partition.currentLeader().leaderId(1).leaderEpoch(6);
+        org.apache.kafka.common.message.FetchResponseData.PartitionData kafkaPartition =
+                new org.apache.kafka.common.message.FetchResponseData(kafkaBytes(ApiKey.FETCH.response(), fetched.struct(), 17), (short) 17)
+                        .responses().get(0).partitions().get(0);
+        assertThat(kafkaPartition.highWatermark()).isEqualTo(40);
+        assertThat(kafkaPartition.logStartOffset()).isEqualTo(3);
+        assertThat(kafkaPartition.divergingEpoch().endOffset()).isEqualTo(30);
+        assertThat(kafkaPartition.currentLeader().leaderEpoch()).isEqualTo(6);
+
+        AlterPartitionRequestView alter = new AlterPartitionRequestView().brokerId(1).brokerEpoch(9);
+        AlterPartitionRequestView.PartitionData isr = alter.addTopic().topicId(topicId).addPartition()
+                .partitionIndex(0).leaderEpoch(6).partitionEpoch(11);
+        isr.addNewIsrWithEpoch().brokerId(1).brokerEpoch(9);
+        isr.addNewIsrWithEpoch().brokerId(2).brokerEpoch(7);
+        org.apache.kafka.common.message.AlterPartitionRequestData alterData = new org.apache.kafka.common.message.AlterPartitionRequestData(
+                kafkaBytes(ApiKey.ALTER_PARTITION.request(), alter.struct(), 3), (short) 3);
+        assertThat(alterData.topics().get(0).topicId()).isEqualTo(new Uuid(3, 4));
+        assertThat(alterData.topics().get(0).partitions().get(0).newIsrWithEpochs().get(1).brokerEpoch()).isEqualTo(7);
+
+        BrokerRegistrationRequestView registration = new BrokerRegistrationRequestView().brokerId(2).clusterId("c-1")
+                .incarnationId(new UUID(5, 6)).rack(null);
+        registration.addListener().name("PLAINTEXT").host("h").port(65535).securityProtocol((short) 0);
+        org.apache.kafka.common.message.BrokerRegistrationRequestData registrationData =
+                new org.apache.kafka.common.message.BrokerRegistrationRequestData(
+                        kafkaBytes(ApiKey.BROKER_REGISTRATION.request(), registration.struct(), 4), (short) 4);
+        assertThat(registrationData.listeners().find("PLAINTEXT").port()).isEqualTo(65535);
+        assertThat(registrationData.previousBrokerEpoch()).isEqualTo(-1);
+
+        BrokerHeartbeatResponseView heartbeat = new BrokerHeartbeatResponseView();
+        assertThat(heartbeat.isFenced()).isTrue();
+        org.apache.kafka.common.message.BrokerHeartbeatResponseData heartbeatData =
+                new org.apache.kafka.common.message.BrokerHeartbeatResponseData(
+                        kafkaBytes(ApiKey.BROKER_HEARTBEAT.response(), heartbeat.isCaughtUp(true).isFenced(false).struct(), 2), (short) 2);
+        assertThat(heartbeatData.isCaughtUp()).isTrue();
+        assertThat(heartbeatData.isFenced()).isFalse();
+    }
+
+    private static ByteBufferAccessor kafkaBytes(MessageSchema schema, Struct body, int version) {
+        ByteBuf bytes = Unpooled.buffer();
+        schema.write(bytes, body, (short) version);
+        return new ByteBufferAccessor(bytes.nioBuffer());
     }
 }
