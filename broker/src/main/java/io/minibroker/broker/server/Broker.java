@@ -15,7 +15,11 @@ import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
 import io.minibroker.broker.api.OffsetForLeaderEpochHandler;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.cluster.BrokerLifecycle;
+import io.minibroker.broker.cluster.ControllerChannel;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.controller.BrokerMembership;
+import io.minibroker.broker.controller.ControllerApis;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.metrics.LogMeters;
 import io.minibroker.broker.metrics.NetworkMetrics;
@@ -91,6 +95,10 @@ public final class Broker implements AutoCloseable {
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
     private GroupCoordinator groupCoordinator;
+    /** Only on the controller's node: which brokers are in the cluster. */
+    private BrokerMembership membership;
+    /** Only in a cluster: this broker's registration and heartbeats. */
+    private BrokerLifecycle lifecycle;
 
     private Broker(BrokerConfig config) {
         this.config = config;
@@ -159,14 +167,22 @@ public final class Broker implements AutoCloseable {
         groupCoordinator = new GroupCoordinator(config, topics);
         groupCoordinator.bindMetersTo(registry);
         GroupApis.register(apis, groupCoordinator, node, topics);
+        SupportedApis controllerApis = null;
+        if (config.isController()) {
+            membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
+                    () -> System.nanoTime() / 1_000_000);
+            controllerApis = ControllerApis.create(clusterId, nodeId, membership);
+        }
+        List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
+            SupportedApis served = controllerListeners.contains(listener.listenerName()) ? controllerApis : apis;
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptors, workers)
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .handler(connections.acceptor())
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ChannelSetup(apis, listener.listenerName(),
+                    .childHandler(new ChannelSetup(served, listener.listenerName(),
                             config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES),
                             config.get(BrokerConfig.CONNECTIONS_MAX_IDLE_MS),
                             new NetworkMetrics(registry, listener.listenerName())));
@@ -178,7 +194,33 @@ public final class Broker implements AutoCloseable {
             LOG.info("Listening on {} ({}), advertised as {}", channel.localAddress(), listener.listenerName(),
                     node.endpointFor(listener.listenerName()).map(Endpoint::toString).orElse("nothing"));
         }
+        if (config.inCluster()) {
+            lifecycle = new BrokerLifecycle(nodeId, clusterId, this::advertisedListeners,
+                    new ControllerChannel(config.controllerVoter(), "broker-" + nodeId + "-lifecycle",
+                            config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS)),
+                    config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS));
+            lifecycle.start();
+        }
         LOG.info("minibroker node {} of cluster {} started", nodeId, clusterId);
+    }
+
+    /** The controller's view of the cluster's brokers; only on the controller's node. */
+    public BrokerMembership membership() {
+        if (membership == null) {
+            throw new IllegalStateException("node " + config.get(BrokerConfig.NODE_ID) + " is not the controller");
+        }
+        return membership;
+    }
+
+    /**
+     * Stops as a crash would as far as the cluster can tell: no word to the controller, which fences this broker
+     * only when its session expires. The node itself still stops cleanly (see {@link #close}).
+     */
+    public void halt() {
+        if (lifecycle != null) {
+            lifecycle.halt();
+        }
+        close();
     }
 
     /** The port a listener is bound to (the real one when it was configured as 0). */
@@ -227,6 +269,7 @@ public final class Broker implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        closeQuietly(lifecycle); // first: the controller fences us while we still answer
         if (metricsEndpoint != null) {
             metricsEndpoint.close();
         }
