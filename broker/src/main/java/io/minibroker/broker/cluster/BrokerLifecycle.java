@@ -19,7 +19,8 @@ import java.util.function.Supplier;
  * A broker's membership in the cluster, as Kafka's BrokerLifecycleManager keeps it, on a thread of its own
  * ({@code broker-lifecycle}) since it waits on the controller: register with a fresh incarnation id, then
  * heartbeat every {@code broker.heartbeat.interval.ms}; register again when the controller no longer knows the
- * epoch (it restarted, or fenced and replaced this registration). A controller that cannot be reached is tried
+ * epoch (it restarted, or fenced and replaced this registration). After each heartbeat it fetches the cluster's
+ * metadata image ({@link MetadataFetcher}). A controller that cannot be reached is tried
  * again at the next interval. A clean stop sends a last heartbeat asking to shut down, so the controller fences
  * this broker at once instead of after the session timeout.
  */
@@ -35,6 +36,7 @@ public final class BrokerLifecycle implements AutoCloseable {
     private final String clusterId;
     private final Supplier<List<Endpoint>> advertisedListeners;
     private final ControllerChannel controller;
+    private final MetadataFetcher metadata;
     private final long heartbeatIntervalMs;
     private final UUID incarnationId = UUID.randomUUID();
     private final Thread thread;
@@ -43,11 +45,12 @@ public final class BrokerLifecycle implements AutoCloseable {
     private volatile long brokerEpoch = -1;
 
     public BrokerLifecycle(int nodeId, String clusterId, Supplier<List<Endpoint>> advertisedListeners,
-                           ControllerChannel controller, long heartbeatIntervalMs) {
+                           ControllerChannel controller, MetadataFetcher metadata, long heartbeatIntervalMs) {
         this.nodeId = nodeId;
         this.clusterId = clusterId;
         this.advertisedListeners = advertisedListeners;
         this.controller = controller;
+        this.metadata = metadata;
         this.heartbeatIntervalMs = heartbeatIntervalMs;
         this.thread = new Thread(this::run, "broker-lifecycle");
         thread.setDaemon(true);
@@ -69,8 +72,8 @@ public final class BrokerLifecycle implements AutoCloseable {
                 if (brokerEpoch < 0) {
                     register();
                 }
-                if (brokerEpoch >= 0) {
-                    heartbeat(false);
+                if (brokerEpoch >= 0 && Errors.forCode(heartbeat(false).errorCode()) == Errors.NONE) {
+                    metadata.refresh();
                 }
                 reportedUnreachable = false;
             } catch (IOException e) {

@@ -302,8 +302,10 @@ public final class BrokerConfig {
                     ? "must include a listener named in controller.listener.names"
                     : "must not include a controller listener on a node that is not the controller");
         }
-        if (advertisedListeners().isEmpty()) {
-            throw new ConfigException(LISTENERS.name(), listeners, "needs a listener that is not a controller's");
+        if (advertisedListeners().size() != 1) {
+            // The controller's image names each broker at one address: the cluster's client listener.
+            throw new ConfigException(ADVERTISED_LISTENERS.name(), advertisedListeners(),
+                    "a node in a cluster advertises exactly one listener besides the controller's");
         }
     }
 

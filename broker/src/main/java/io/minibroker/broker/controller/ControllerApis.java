@@ -2,6 +2,7 @@ package io.minibroker.broker.controller;
 
 import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.protocol.message.ApiKey;
 
 /**
@@ -13,10 +14,15 @@ public final class ControllerApis {
     private ControllerApis() {
     }
 
-    public static SupportedApis create(String clusterId, int nodeId, BrokerMembership membership) {
+    /** @param clientListener the listener name every node advertises to clients, at which the image names brokers */
+    public static SupportedApis create(BrokerConfig config, String clientListener, BrokerMembership membership,
+                                       TopicAssignments assignments) {
+        String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         SupportedApis apis = new SupportedApis();
-        return apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
+        return apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, config.get(BrokerConfig.NODE_ID)))
                 .add(ApiKey.BROKER_REGISTRATION, new BrokerRegistrationHandler(clusterId, membership))
-                .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership));
+                .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership))
+                .add(ApiKey.METADATA, new ControllerMetadataHandler(clusterId, clientListener, assignments))
+                .add(ApiKey.CREATE_TOPICS, new ControllerCreateTopicsHandler(assignments, config));
     }
 }

@@ -16,10 +16,14 @@ import io.minibroker.broker.api.MetadataHandler;
 import io.minibroker.broker.api.OffsetForLeaderEpochHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.cluster.BrokerLifecycle;
+import io.minibroker.broker.cluster.ClusterMetadataHandler;
 import io.minibroker.broker.cluster.ControllerChannel;
+import io.minibroker.broker.cluster.ForwardingCreateTopicsHandler;
+import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.controller.BrokerMembership;
 import io.minibroker.broker.controller.ControllerApis;
+import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.metrics.LogMeters;
 import io.minibroker.broker.metrics.NetworkMetrics;
@@ -99,6 +103,11 @@ public final class Broker implements AutoCloseable {
     private BrokerMembership membership;
     /** Only in a cluster: this broker's registration and heartbeats. */
     private BrokerLifecycle lifecycle;
+    /** Only in a cluster: this broker's copy of the cluster's metadata. */
+    private MetadataFetcher metadata;
+    /** Only in a cluster: where requests forwarded to the controller wait for its answer, and their connection. */
+    private ExecutorService forwarding;
+    private ControllerChannel forwardingChannel;
 
     private Broker(BrokerConfig config) {
         this.config = config;
@@ -146,7 +155,7 @@ public final class Broker implements AutoCloseable {
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
                 .add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
-                .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(node))
+                .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics)))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
@@ -164,6 +173,15 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics));
+        if (config.inCluster()) {
+            metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId());
+            forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
+            forwardingChannel = controllerChannel("forwarding");
+            apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata))
+                    .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))
+                    .add(ApiKey.CREATE_TOPICS, new ForwardingCreateTopicsHandler(forwardingChannel, metadata,
+                            forwarding));
+        }
         groupCoordinator = new GroupCoordinator(config, topics);
         groupCoordinator.bindMetersTo(registry);
         GroupApis.register(apis, groupCoordinator, node, topics);
@@ -171,7 +189,8 @@ public final class Broker implements AutoCloseable {
         if (config.isController()) {
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     () -> System.nanoTime() / 1_000_000);
-            controllerApis = ControllerApis.create(clusterId, nodeId, membership);
+            controllerApis = ControllerApis.create(config, config.advertisedListeners().get(0).listenerName(),
+                    membership, new TopicAssignments(nodeId, membership));
         }
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
@@ -196,12 +215,19 @@ public final class Broker implements AutoCloseable {
         }
         if (config.inCluster()) {
             lifecycle = new BrokerLifecycle(nodeId, clusterId, this::advertisedListeners,
-                    new ControllerChannel(config.controllerVoter(), "broker-" + nodeId + "-lifecycle",
-                            config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS)),
-                    config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS));
+                    controllerChannel("lifecycle"), metadata, config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS));
             lifecycle.start();
         }
         LOG.info("minibroker node {} of cluster {} started", nodeId, clusterId);
+    }
+
+    /**
+     * A connection to the controller for one purpose (each its own, so that a slow forwarded request never
+     * delays a heartbeat); a request waits at most the session timeout, past which its answer is moot.
+     */
+    private ControllerChannel controllerChannel(String purpose) {
+        return new ControllerChannel(config.controllerVoter(), "broker-" + config.get(BrokerConfig.NODE_ID) + "-"
+                + purpose, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
     }
 
     /** The controller's view of the cluster's brokers; only on the controller's node. */
@@ -277,6 +303,9 @@ public final class Broker implements AutoCloseable {
             channel.close().awaitUninterruptibly();
         }
         connections.stopReading();
+        if (forwarding != null) {
+            forwarding.shutdown(); // requests already forwarded still get their answers
+        }
         finishDiskWork();
         closeQuietly(producePurgatory);
         closeQuietly(fetchPurgatory);
@@ -285,6 +314,8 @@ public final class Broker implements AutoCloseable {
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         closeQuietly(maintenance);
+        closeQuietly(metadata);
+        closeQuietly(forwardingChannel);
         if (topics != null) {
             try {
                 topics.close();

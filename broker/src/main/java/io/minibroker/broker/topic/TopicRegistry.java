@@ -249,7 +249,7 @@ public final class TopicRegistry implements AutoCloseable {
     }
 
     /** Kafka's rules for topic names; null if legal. */
-    static String invalidName(String name) {
+    public static String invalidName(String name) {
         if (name == null || name.isEmpty()) {
             return "Topic name is illegal, it can't be empty";
         }
