@@ -5,23 +5,26 @@ import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
  * The controller's topics: each partition's replicas, leader, leader epoch and ISR. A new topic's replicas are
  * placed round-robin over the live brokers, each partition starting one broker further, so that leaders (the
  * first replica) spread evenly, as Kafka's rack-unaware placement does; its ISR is every replica and its leader
- * epoch 0. Thread-safe: every method holds this object's lock, so images are taken between changes, never
- * during one.
+ * epoch 0. Each topic is saved ({@link AssignmentStore}) before it is in the image, so a topic any broker has
+ * seen outlives a restart of the controller. Thread-safe: every method holds this object's lock, so images are
+ * taken between changes, never during one.
  */
 public final class TopicAssignments {
 
@@ -34,13 +37,33 @@ public final class TopicAssignments {
 
     private final int controllerId;
     private final BrokerMembership membership;
+    private final AssignmentStore store;
     private final Map<String, TopicImage> topics = new LinkedHashMap<>();
     /** Where the next topic's first partition starts, so that successive topics' leaders spread too. */
     private int nextStart;
 
-    public TopicAssignments(int controllerId, BrokerMembership membership) {
+    private TopicAssignments(int controllerId, BrokerMembership membership, AssignmentStore store) {
         this.controllerId = controllerId;
         this.membership = membership;
+        this.store = store;
+    }
+
+    /** The controller's topics as saved in {@code firstLogDir} (none, the first time). */
+    public static TopicAssignments open(int controllerId, BrokerMembership membership, Path firstLogDir)
+            throws IOException {
+        AssignmentStore store = new AssignmentStore(firstLogDir);
+        TopicAssignments assignments = new TopicAssignments(controllerId, membership, store);
+        for (TopicImage topic : store.loadAll()) {
+            assignments.topics.put(topic.name(), topic);
+        }
+        assignments.nextStart = assignments.topics.size();
+        return assignments;
+    }
+
+    /** A new partition: led by its first replica at epoch 0, every replica in sync. */
+    static PartitionImage newPartition(int index, List<Integer> replicas) {
+        List<Integer> replicaList = List.copyOf(replicas);
+        return new PartitionImage(index, replicaList.get(0), 0, replicaList, replicaList, List.of());
     }
 
     /**
@@ -89,12 +112,15 @@ public final class TopicAssignments {
         }
         List<PartitionImage> partitionImages = new ArrayList<>();
         for (int partition = 0; partition < replicas.size(); partition++) {
-            List<Integer> replicaList = List.copyOf(replicas.get(partition));
-            partitionImages.add(new PartitionImage(partition, replicaList.get(0), 0, replicaList, replicaList,
-                    List.of()));
+            partitionImages.add(newPartition(partition, replicas.get(partition)));
         }
-        TopicImage topic = new TopicImage(name, UUID.randomUUID(), partitionImages);
+        TopicImage topic = new TopicImage(name, TopicIds.random(), partitionImages);
         if (!validateOnly) {
+            try {
+                store.save(topic);
+            } catch (IOException e) {
+                return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not save topic '" + name + "': " + e);
+            }
             topics.put(name, topic);
             nextStart++;
         }

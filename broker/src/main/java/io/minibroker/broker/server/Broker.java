@@ -190,7 +190,7 @@ public final class Broker implements AutoCloseable {
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     () -> System.nanoTime() / 1_000_000);
             controllerApis = ControllerApis.create(config, config.advertisedListeners().get(0).listenerName(),
-                    membership, new TopicAssignments(nodeId, membership));
+                    membership, TopicAssignments.open(nodeId, membership, config.logDirs().get(0)), disk);
         }
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {

@@ -97,6 +97,24 @@ class ClusterMetadataTest {
     }
 
     @Test
+    void theControllersTopicsOutliveItsRestartAndBrokersRegisterAgain() throws Exception {
+        try (Admin admin = admin(1)) {
+            admin.createTopics(List.of(new NewTopic("kept", 2, (short) 2))).all().get();
+        }
+        await(() -> metadataOrNone(2).contains("kept"), "node 2 learns of the topic");
+        List<String> topicsBefore = topicsSeenBy(2);
+
+        cluster.stop(MiniCluster.CONTROLLER_ID);
+        cluster.restart(MiniCluster.CONTROLLER_ID);
+
+        // The restarted node listens on a new client port: node 2 knows it only from the new controller's image.
+        int newPort = cluster.node(MiniCluster.CONTROLLER_ID).boundPort("PLAINTEXT");
+        await(() -> portsSeenBy(2).equals(Set.of(newPort, cluster.node(1).boundPort("PLAINTEXT"),
+                cluster.node(2).boundPort("PLAINTEXT"))), "node 2 sees all three brokers registered again");
+        assertThat(topicsSeenBy(2)).isEqualTo(topicsBefore);
+    }
+
+    @Test
     void theReplicationFactorCannotExceedTheLiveBrokers() throws Exception {
         try (Admin admin = admin(1)) {
             assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("wide", 1, (short) 4))).all().get())
@@ -134,6 +152,19 @@ class ClusterMetadataTest {
         // Bootstrapping on one node only: what this node answers is what the client sees.
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 "localhost:" + cluster.node(node).boundPort("PLAINTEXT")));
+    }
+
+    private List<String> topicsSeenBy(int node) throws IOException {
+        return metadataFrom(node).topics().stream().map(topic -> topic.struct().toString()).toList();
+    }
+
+    private Set<Integer> portsSeenBy(int node) {
+        try {
+            return metadataFrom(node).brokers().stream().map(MetadataResponseView.MetadataResponseBroker::port)
+                    .collect(Collectors.toSet());
+        } catch (IOException e) {
+            return Set.of();
+        }
     }
 
     private Set<Integer> brokerIdsSeenBy(int node) {
