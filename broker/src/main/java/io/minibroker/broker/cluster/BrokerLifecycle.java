@@ -60,11 +60,6 @@ public final class BrokerLifecycle implements AutoCloseable {
         thread.start();
     }
 
-    /** This broker's epoch, or -1 while it is not registered. */
-    public long brokerEpoch() {
-        return brokerEpoch;
-    }
-
     private void run() {
         boolean reportedUnreachable = false;
         while (running) {

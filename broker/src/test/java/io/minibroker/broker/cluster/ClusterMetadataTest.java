@@ -17,14 +17,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -116,7 +115,8 @@ class ClusterMetadataTest {
 
     @Test
     void theReplicationFactorCannotExceedTheLiveBrokers() throws Exception {
-        try (Admin admin = admin(1)) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.bootstrapServers()))) {
             assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("wide", 1, (short) 4))).all().get())
                     .isInstanceOf(ExecutionException.class)
                     .hasCauseInstanceOf(InvalidReplicationFactorException.class);
@@ -190,21 +190,6 @@ class ClusterMetadataTest {
             return description.partitions();
         } catch (InterruptedException | ExecutionException e) {
             throw new AssertionError(e);
-        }
-    }
-
-    private static void await(Supplier<Boolean> condition, String what) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.get()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
         }
     }
 }

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
+import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Three nodes in one JVM register with the controller over the wire and keep their sessions by heartbeats. */
@@ -71,20 +71,5 @@ class ClusterMembershipTest {
 
     private void awaitLive(Integer... ids) {
         await(() -> liveIds().equals(List.of(ids)), "live brokers " + List.of(ids) + ", have " + liveIds());
-    }
-
-    private static void await(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
     }
 }
