@@ -194,14 +194,17 @@ public final class BrokerConfig {
     }
 
     /**
-     * {@code advertised.listeners}, else {@code listeners}, without the controller listeners: as in Kafka, clients
-     * and other brokers are never told to use a controller's listener.
+     * {@code advertised.listeners}, else {@code listeners}; in a cluster without the controller listeners: as in
+     * Kafka, clients and other brokers are never told to use a controller's listener.
      */
     public List<Endpoint> advertisedListeners() {
         List<Endpoint> advertised = get(ADVERTISED_LISTENERS);
+        List<Endpoint> listeners = advertised != null ? advertised : get(LISTENERS);
+        if (!inCluster()) {
+            return listeners;
+        }
         List<String> controllerListeners = get(CONTROLLER_LISTENER_NAMES);
-        return (advertised != null ? advertised : get(LISTENERS)).stream()
-                .filter(endpoint -> !controllerListeners.contains(endpoint.listenerName())).toList();
+        return listeners.stream().filter(endpoint -> !controllerListeners.contains(endpoint.listenerName())).toList();
     }
 
     /** Whether this node is part of a cluster run by a controller ({@code controller.quorum.voters} is set). */
@@ -276,11 +279,7 @@ public final class BrokerConfig {
     private void checkClusterRoles(List<Endpoint> listeners) {
         List<String> roles = get(PROCESS_ROLES);
         if (!inCluster()) {
-            if (!roles.isEmpty() && !roles.containsAll(List.of("broker", "controller"))) {
-                throw new ConfigException(PROCESS_ROLES.name(), roles,
-                        "a node without controller.quorum.voters is its own cluster: broker,controller or unset");
-            }
-            return;
+            return; // a single node, whatever roles and controller listeners a copied Kafka file names
         }
         if (!roles.contains("broker")) {
             throw new ConfigException(PROCESS_ROLES.name(), roles, "must include broker (no controller-only nodes)");

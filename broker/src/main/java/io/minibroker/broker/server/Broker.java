@@ -194,7 +194,8 @@ public final class Broker implements AutoCloseable {
         }
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
-            SupportedApis served = controllerListeners.contains(listener.listenerName()) ? controllerApis : apis;
+            SupportedApis served = controllerApis != null && controllerListeners.contains(listener.listenerName())
+                    ? controllerApis : apis;
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptors, workers)
                     .channel(NioServerSocketChannel.class)

@@ -117,9 +117,14 @@ class BrokerConfigTest {
     }
 
     @Test
-    void withoutVotersANodeIsItsOwnCluster() {
-        BrokerConfig config = BrokerConfig.of(Map.of());
+    void withoutVotersANodeIsItsOwnClusterWhateverRolesAndListenersACopiedKafkaFileNames() {
+        BrokerConfig copied = BrokerConfig.of(Map.of("process.roles", "broker", "controller.listener.names",
+                "CONTROLLER", "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093"));
+        assertThat(copied.inCluster()).isFalse();
+        assertThat(copied.advertisedListeners()).as("as before these keys were known").containsExactly(
+                new Endpoint("PLAINTEXT", "localhost", 9092), new Endpoint("CONTROLLER", "localhost", 9093));
 
+        BrokerConfig config = BrokerConfig.of(Map.of());
         assertThat(config.inCluster()).isFalse();
         assertThat(config.isController()).isFalse();
         assertThat(config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS)).isEqualTo(2000);
