@@ -35,7 +35,7 @@ public final class BrokerLifecycle implements AutoCloseable {
     private final int nodeId;
     private final String clusterId;
     private final Supplier<List<Endpoint>> advertisedListeners;
-    private final ControllerChannel controller;
+    private final NodeChannel controller;
     private final MetadataFetcher metadata;
     private final long heartbeatIntervalMs;
     private final UUID incarnationId = UUID.randomUUID();
@@ -45,7 +45,7 @@ public final class BrokerLifecycle implements AutoCloseable {
     private volatile long brokerEpoch = -1;
 
     public BrokerLifecycle(int nodeId, String clusterId, Supplier<List<Endpoint>> advertisedListeners,
-                           ControllerChannel controller, MetadataFetcher metadata, long heartbeatIntervalMs) {
+                           NodeChannel controller, MetadataFetcher metadata, long heartbeatIntervalMs) {
         this.nodeId = nodeId;
         this.clusterId = clusterId;
         this.advertisedListeners = advertisedListeners;

@@ -24,11 +24,11 @@ public final class ForwardingCreateTopicsHandler implements ApiHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ForwardingCreateTopicsHandler.class);
 
-    private final ControllerChannel controller;
+    private final NodeChannel controller;
     private final MetadataFetcher metadata;
     private final Executor forwarding;
 
-    public ForwardingCreateTopicsHandler(ControllerChannel controller, MetadataFetcher metadata, Executor forwarding) {
+    public ForwardingCreateTopicsHandler(NodeChannel controller, MetadataFetcher metadata, Executor forwarding) {
         this.controller = controller;
         this.metadata = metadata;
         this.forwarding = forwarding;

@@ -6,6 +6,7 @@ import io.minibroker.protocol.message.view.MetadataResponseView;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Keeps this broker's copy of the cluster metadata: fetches the controller's whole image (a Metadata request on
@@ -16,11 +17,14 @@ import java.util.List;
  */
 public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
 
-    private final ControllerChannel controller;
+    private final NodeChannel controller;
+    private final Consumer<ClusterMetadata> onImage;
     private volatile ClusterMetadata current;
 
-    public MetadataFetcher(ControllerChannel controller, int controllerId) {
+    /** @param onImage given each image fetched, in order, before any later one */
+    public MetadataFetcher(NodeChannel controller, int controllerId, Consumer<ClusterMetadata> onImage) {
         this.controller = controller;
+        this.onImage = onImage;
         this.current = ClusterMetadata.empty(controllerId);
     }
 
@@ -33,7 +37,9 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
     public synchronized void refresh() throws IOException {
         MetadataResponseView response = new MetadataResponseView(controller.send(ApiKey.METADATA,
                 ApiKey.METADATA.request().newMessage().set("Topics", null)));
-        current = ClusterMetadata.from(response);
+        ClusterMetadata image = ClusterMetadata.from(response);
+        onImage.accept(image); // hosts the image's partitions before clients are told of them
+        current = image;
     }
 
     @Override

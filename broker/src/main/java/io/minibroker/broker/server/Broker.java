@@ -14,10 +14,11 @@ import io.minibroker.broker.api.ListOffsetsHandler;
 import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
 import io.minibroker.broker.api.OffsetForLeaderEpochHandler;
+import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.cluster.BrokerLifecycle;
 import io.minibroker.broker.cluster.ClusterMetadataHandler;
-import io.minibroker.broker.cluster.ControllerChannel;
+import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.cluster.ForwardingCreateTopicsHandler;
 import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
@@ -38,6 +39,8 @@ import io.minibroker.broker.produce.InitProducerIdHandler;
 import io.minibroker.broker.produce.ProducerIdAllocator;
 import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.produce.ProduceHandler;
+import io.minibroker.broker.replica.ReplicaFetchers;
+import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
@@ -105,9 +108,11 @@ public final class Broker implements AutoCloseable {
     private BrokerLifecycle lifecycle;
     /** Only in a cluster: this broker's copy of the cluster's metadata. */
     private MetadataFetcher metadata;
+    /** Only in a cluster: the partitions this broker hosts, led or followed. */
+    private ReplicaManager replicas;
     /** Only in a cluster: where requests forwarded to the controller wait for its answer, and their connection. */
     private ExecutorService forwarding;
-    private ControllerChannel forwardingChannel;
+    private NodeChannel forwardingChannel;
 
     private Broker(BrokerConfig config) {
         this.config = config;
@@ -151,6 +156,14 @@ public final class Broker implements AutoCloseable {
         topics.logs().addListener(new LogMeters(registry));
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
+        PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
+        if (config.inCluster()) {
+            replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, new ReplicaFetchers(nodeId,
+                    config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)));
+            leadership = replicas;
+            metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
+                    replicas::apply);
+        }
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
@@ -168,13 +181,12 @@ public final class Broker implements AutoCloseable {
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
                         new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory,
-                                disk))
+                                disk, leadership))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds)))
-                .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
+                .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics));
         if (config.inCluster()) {
-            metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId());
             forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
             forwardingChannel = controllerChannel("forwarding");
             apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata))
@@ -226,9 +238,10 @@ public final class Broker implements AutoCloseable {
      * A connection to the controller for one purpose (each its own, so that a slow forwarded request never
      * delays a heartbeat); a request waits at most the session timeout, past which its answer is moot.
      */
-    private ControllerChannel controllerChannel(String purpose) {
-        return new ControllerChannel(config.controllerVoter(), "broker-" + config.get(BrokerConfig.NODE_ID) + "-"
-                + purpose, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
+    private NodeChannel controllerChannel(String purpose) {
+        return new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
+                "broker-" + config.get(BrokerConfig.NODE_ID) + "-" + purpose,
+                config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
     }
 
     /** The controller's view of the cluster's brokers; only on the controller's node. */
@@ -297,6 +310,7 @@ public final class Broker implements AutoCloseable {
             return;
         }
         closeQuietly(lifecycle); // first: the controller fences us while we still answer
+        closeQuietly(replicas); // no more appends from leaders once the logs start closing
         if (metricsEndpoint != null) {
             metricsEndpoint.close();
         }

@@ -1,6 +1,5 @@
 package io.minibroker.broker.cluster;
 
-import io.minibroker.broker.config.QuorumVoter;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
@@ -17,20 +16,23 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 
 /**
- * A broker's connection to the controller: one request at a time over a blocking socket, so it is used only from
- * threads of the broker's own that may wait (never an event loop). Connects on first use and again after a
- * failure; a request that fails throws, and the caller retries on its own schedule.
+ * A broker's connection to another node (the controller, or a partition's leader): one request at a time over a
+ * blocking socket, so it is used only from threads of the broker's own that may wait (never an event loop).
+ * Connects on first use and again after a failure; a request that fails throws, and the caller retries on its own
+ * schedule.
  */
-public final class ControllerChannel implements AutoCloseable {
+public final class NodeChannel implements AutoCloseable {
 
-    private final QuorumVoter controller;
+    private final String host;
+    private final int port;
     private final String clientId;
     private final int timeoutMs;
     private Socket socket;
     private int correlationId;
 
-    public ControllerChannel(QuorumVoter controller, String clientId, int timeoutMs) {
-        this.controller = controller;
+    public NodeChannel(String host, int port, String clientId, int timeoutMs) {
+        this.host = host;
+        this.port = port;
         this.clientId = clientId;
         this.timeoutMs = timeoutMs;
     }
@@ -59,13 +61,13 @@ public final class ControllerChannel implements AutoCloseable {
             in.readFully(response);
             Response decoded = MessageCodec.decodeResponse(Unpooled.wrappedBuffer(response), api, version);
             if (decoded.correlationId() != id) {
-                throw new IOException("the controller answered request " + decoded.correlationId()
+                throw new IOException(host + ":" + port + " answered request " + decoded.correlationId()
                         + " when " + id + " was outstanding");
             }
             return decoded.body();
         } catch (IOException | RuntimeException e) {
             close(); // the stream may be mid-frame: never reuse it
-            throw e instanceof IOException io ? io : new IOException("bad response from the controller", e);
+            throw e instanceof IOException io ? io : new IOException("bad response from " + host + ":" + port, e);
         }
     }
 
@@ -73,7 +75,7 @@ public final class ControllerChannel implements AutoCloseable {
         if (socket == null) {
             Socket fresh = new Socket();
             try {
-                fresh.connect(new InetSocketAddress(controller.host(), controller.port()), timeoutMs);
+                fresh.connect(new InetSocketAddress(host, port), timeoutMs);
                 fresh.setSoTimeout(timeoutMs);
                 fresh.setTcpNoDelay(true);
             } catch (IOException e) {
