@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 
 /**
  * CreateTopics, including {@code validateOnly} and manual replica assignments (which on one node may only name
@@ -40,25 +41,33 @@ public final class CreateTopicsHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         boolean validateOnly = (Boolean) request.body().get("validateOnly");
+        return CompletableFuture.completedFuture(eachDistinctTopic(request.body(),
+                (topic, result) -> create(topic, result, validateOnly)));
+    }
+
+    /**
+     * A CreateTopics response with an entry per requested topic, filled by {@code create} for each name asked
+     * once; a name that appears twice is created in none of its copies and answered INVALID_REQUEST, as Kafka does.
+     */
+    public static Struct eachDistinctTopic(Struct request, BiConsumer<Struct, Struct> create) {
         Struct response = ApiKey.CREATE_TOPICS.response().newMessage();
         Set<String> seen = new HashSet<>();
         Set<String> duplicated = new HashSet<>();
-        for (Struct topic : request.body().getStructs("Topics")) {
+        for (Struct topic : request.getStructs("Topics")) {
             if (!seen.add(topic.getString("Name"))) {
                 duplicated.add(topic.getString("Name"));
             }
         }
-        for (Struct topic : request.body().getStructs("Topics")) {
+        for (Struct topic : request.getStructs("Topics")) {
             String name = topic.getString("Name");
             Struct result = response.addElement("Topics").set("Name", name);
             if (duplicated.contains(name)) {
-                // Kafka creates none of the copies of a name that appears twice, and answers each INVALID_REQUEST.
                 fail(result, Errors.INVALID_REQUEST, "Create topics request from client contains a duplicate topic");
-                continue;
+            } else {
+                create.accept(topic, result);
             }
-            create(topic, result, validateOnly);
         }
-        return CompletableFuture.completedFuture(response);
+        return response;
     }
 
     private void create(Struct topic, Struct result, boolean validateOnly) {
@@ -66,9 +75,7 @@ public final class CreateTopicsHandler implements ApiHandler {
         int replicationFactor = topic.getInt16("ReplicationFactor");
         List<Struct> assignments = topic.getStructs("Assignments");
         if (!assignments.isEmpty()) {
-            if (partitions != -1 || replicationFactor != -1) {
-                fail(result, Errors.INVALID_REQUEST,
-                        "Both numPartitions or replicationFactor and replicasAssignments were set.");
+            if (countsAlongsideAssignments(topic, result)) {
                 return;
             }
             for (Struct assignment : assignments) {
@@ -104,7 +111,18 @@ public final class CreateTopicsHandler implements ApiHandler {
                 .set("IsSensitive", false));
     }
 
-    private static void fail(Struct result, Errors error, String message) {
+    /** Answers INVALID_REQUEST, and true, if a topic has both counts and replica assignments, as Kafka refuses. */
+    public static boolean countsAlongsideAssignments(Struct topic, Struct result) {
+        boolean both = !topic.getStructs("Assignments").isEmpty()
+                && (topic.getInt32("NumPartitions") != -1 || topic.getInt16("ReplicationFactor") != -1);
+        if (both) {
+            fail(result, Errors.INVALID_REQUEST,
+                    "Both numPartitions or replicationFactor and replicasAssignments were set.");
+        }
+        return both;
+    }
+
+    public static void fail(Struct result, Errors error, String message) {
         result.set("ErrorCode", error.code()).set("ErrorMessage", message);
     }
 }

@@ -17,26 +17,30 @@ public final class DescribeClusterHandler implements ApiHandler {
 
     private static final byte BROKER_ENDPOINTS = 1;
 
-    private final LocalNode node;
+    private final String clusterId;
+    private final BrokerDirectory brokers;
 
-    public DescribeClusterHandler(LocalNode node) {
-        this.node = node;
+    public DescribeClusterHandler(String clusterId, BrokerDirectory brokers) {
+        this.clusterId = clusterId;
+        this.brokers = brokers;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct response = ApiKey.DESCRIBE_CLUSTER.response().newMessage()
-                .set("ClusterId", node.clusterId())
-                .set("ControllerId", node.nodeId());
+                .set("ClusterId", clusterId)
+                .set("ControllerId", brokers.controllerId());
         byte endpointType = (Byte) request.body().get("EndpointType");
         if (endpointType != BROKER_ENDPOINTS) {
             response.set("ErrorCode", Errors.MISMATCHED_ENDPOINT_TYPE.code())
                     .set("ErrorMessage", "this listener serves broker endpoints");
         } else {
-            node.endpointFor(context.listenerName()).ifPresent(endpoint -> response.addElement("Brokers")
-                    .set("BrokerId", node.nodeId())
-                    .set("Host", endpoint.host())
-                    .set("Port", endpoint.port()));
+            for (BrokerDirectory.ListedBroker broker : brokers.brokers(context.listenerName())) {
+                response.addElement("Brokers")
+                        .set("BrokerId", broker.id())
+                        .set("Host", broker.host())
+                        .set("Port", broker.port());
+            }
         }
         return CompletableFuture.completedFuture(response);
     }

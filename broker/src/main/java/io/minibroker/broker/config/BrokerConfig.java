@@ -49,6 +49,23 @@ public final class BrokerConfig {
     /** Not a Kafka key: the port of the Prometheus scrape endpoint; -1 disables it. */
     public static final ConfigKey<Integer> METRICS_PORT = intKey("metrics.port", -1, -1);
 
+    // Cluster membership (KRaft's keys). Without controller.quorum.voters the node is a cluster of its own.
+    /** {@code broker}, {@code controller} or both; Kafka has no default. */
+    public static final ConfigKey<List<String>> PROCESS_ROLES = new ConfigKey<>("process.roles",
+            BrokerConfig::parseNames, List.of(), roles -> List.of("broker", "controller").containsAll(roles),
+            "a list of broker, controller");
+    /** {@code id@host:port}; one voter only (Kafka's combined mode with a single controller). */
+    public static final ConfigKey<List<QuorumVoter>> CONTROLLER_QUORUM_VOTERS = new ConfigKey<>(
+            "controller.quorum.voters", QuorumVoter::parseList, List.of(), voters -> voters.size() <= 1,
+            "at most one id@host:port (a single controller)");
+    public static final ConfigKey<List<String>> CONTROLLER_LISTENER_NAMES = new ConfigKey<>(
+            "controller.listener.names", BrokerConfig::parseListenerNames, List.of(), v -> true,
+            "a list of listener names");
+    public static final ConfigKey<Integer> BROKER_HEARTBEAT_INTERVAL_MS = intKey("broker.heartbeat.interval.ms", 2000, 1);
+    public static final ConfigKey<Integer> BROKER_SESSION_TIMEOUT_MS = intKey("broker.session.timeout.ms", 9000, 1);
+    public static final ConfigKey<Integer> REPLICA_FETCH_WAIT_MAX_MS = intKey("replica.fetch.wait.max.ms", 500, 0);
+    public static final ConfigKey<Integer> REPLICA_FETCH_MIN_BYTES = intKey("replica.fetch.min.bytes", 1, 1);
+
     // Logs
     public static final ConfigKey<String> LOG_DIR = stringKey("log.dir", "/tmp/kafka-logs");
     /** Overrides {@link #LOG_DIR} when set, as in Kafka. */
@@ -100,7 +117,9 @@ public final class BrokerConfig {
             intKey("producer.purgatory.purge.interval.requests", 1000, 1);
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
-            ADVERTISED_LISTENERS, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, LOG_DIR, LOG_DIRS,
+            ADVERTISED_LISTENERS, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
+            CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
+            BROKER_SESSION_TIMEOUT_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES, LOG_DIR, LOG_DIRS,
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
             LOG_INDEX_SIZE_MAX_BYTES, LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS,
@@ -176,9 +195,33 @@ public final class BrokerConfig {
         return unknownKeys;
     }
 
+    /**
+     * {@code advertised.listeners}, else {@code listeners}; in a cluster without the controller listeners: as in
+     * Kafka, clients and other brokers are never told to use a controller's listener.
+     */
     public List<Endpoint> advertisedListeners() {
         List<Endpoint> advertised = get(ADVERTISED_LISTENERS);
-        return advertised != null ? advertised : get(LISTENERS);
+        List<Endpoint> listeners = advertised != null ? advertised : get(LISTENERS);
+        if (!inCluster()) {
+            return listeners;
+        }
+        List<String> controllerListeners = get(CONTROLLER_LISTENER_NAMES);
+        return listeners.stream().filter(endpoint -> !controllerListeners.contains(endpoint.listenerName())).toList();
+    }
+
+    /** Whether this node is part of a cluster run by a controller ({@code controller.quorum.voters} is set). */
+    public boolean inCluster() {
+        return !get(CONTROLLER_QUORUM_VOTERS).isEmpty();
+    }
+
+    /** The cluster's one controller; only when {@link #inCluster()}. */
+    public QuorumVoter controllerVoter() {
+        return get(CONTROLLER_QUORUM_VOTERS).get(0);
+    }
+
+    /** Whether this node also plays the cluster's controller. */
+    public boolean isController() {
+        return inCluster() && get(PROCESS_ROLES).contains("controller");
     }
 
     /** {@code log.dirs} if set, else {@code log.dir}, as in Kafka. */
@@ -227,10 +270,52 @@ public final class BrokerConfig {
                         "names a listener that is not in listeners");
             }
         }
+        checkClusterRoles(listeners);
         if (get(GROUP_MIN_SESSION_TIMEOUT_MS) > get(GROUP_MAX_SESSION_TIMEOUT_MS)) {
             throw new ConfigException(GROUP_MIN_SESSION_TIMEOUT_MS.name(), get(GROUP_MIN_SESSION_TIMEOUT_MS),
                     "must not exceed group.max.session.timeout.ms");
         }
+    }
+
+    /** The checks Kafka's KafkaConfig makes of a KRaft node's roles, voters and controller listeners. */
+    private void checkClusterRoles(List<Endpoint> listeners) {
+        List<String> roles = get(PROCESS_ROLES);
+        if (!inCluster()) {
+            return; // a single node, whatever roles and controller listeners a copied Kafka file names
+        }
+        if (!roles.contains("broker")) {
+            throw new ConfigException(PROCESS_ROLES.name(), roles, "must include broker (no controller-only nodes)");
+        }
+        boolean voter = controllerVoter().nodeId() == get(NODE_ID);
+        if (voter != roles.contains("controller")) {
+            throw new ConfigException(PROCESS_ROLES.name(), roles, voter
+                    ? "must include controller: node.id is the controller.quorum.voters entry"
+                    : "includes controller but node.id is not in controller.quorum.voters");
+        }
+        List<String> controllerListeners = get(CONTROLLER_LISTENER_NAMES);
+        if (controllerListeners.isEmpty()) {
+            throw new ConfigException(CONTROLLER_LISTENER_NAMES.name(), "", "must be set with controller.quorum.voters");
+        }
+        boolean listensAsController = listeners.stream()
+                .anyMatch(l -> controllerListeners.contains(l.listenerName()));
+        if (listensAsController != isController()) {
+            throw new ConfigException(LISTENERS.name(), listeners, isController()
+                    ? "must include a listener named in controller.listener.names"
+                    : "must not include a controller listener on a node that is not the controller");
+        }
+        if (advertisedListeners().size() != 1) {
+            // The controller's image names each broker at one address: the cluster's client listener.
+            throw new ConfigException(ADVERTISED_LISTENERS.name(), advertisedListeners(),
+                    "a node in a cluster advertises exactly one listener besides the controller's");
+        }
+    }
+
+    private static List<String> parseNames(String text) {
+        return java.util.Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private static List<String> parseListenerNames(String text) {
+        return parseNames(text).stream().map(name -> name.toUpperCase(java.util.Locale.ROOT)).toList();
     }
 
     private static Map<String, ConfigKey<?>> keysByName(ConfigKey<?>... keys) {

@@ -1,6 +1,7 @@
 package io.minibroker.broker.fetch;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -28,10 +29,12 @@ public final class FetchHandler implements ApiHandler {
 
     private final TopicRegistry topics;
     private final Purgatory<DelayedFetch> purgatory;
+    private final PartitionLeadership leadership;
 
-    public FetchHandler(TopicRegistry topics, Purgatory<DelayedFetch> purgatory) {
+    public FetchHandler(TopicRegistry topics, Purgatory<DelayedFetch> purgatory, PartitionLeadership leadership) {
         this.topics = topics;
         this.purgatory = purgatory;
+        this.leadership = leadership;
     }
 
     /** A purgatory for parked fetches, as the broker names it. */
@@ -45,7 +48,18 @@ public final class FetchHandler implements ApiHandler {
             return CompletableFuture.completedFuture(ApiKey.FETCH.response().newMessage()
                     .set("ErrorCode", Errors.FETCH_SESSION_ID_NOT_FOUND.code()));
         }
-        FetchPlan plan = FetchPlan.of(request, topics);
+        FetchPlan plan = FetchPlan.of(request, topics, leadership);
+        if (plan.fromFollower()) {
+            // Where a follower fetches from is where its log ends: that may move the high watermark first.
+            for (FetchPlan.TopicPlan topic : plan.topics()) {
+                for (FetchPlan.PartitionPlan partition : topic.partitions()) {
+                    if (partition.log() != null) {
+                        leadership.onFollowerFetch(partition.log().topicPartition(), plan.replicaId(),
+                                partition.fetchOffset());
+                    }
+                }
+            }
+        }
         int maxWaitMs = request.body().getInt32("MaxWaitMs");
         List<PartitionLog> logs = plan.logs();
         if (maxWaitMs <= 0 || logs.isEmpty() || plan.hasErrors() || FetchReader.canAnswer(plan)) {

@@ -1,5 +1,6 @@
 package io.minibroker.broker.fetch;
 
+import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -16,9 +17,11 @@ import java.util.UUID;
  * A fetch request resolved against the topics: for each requested partition, its log (or the error that
  * replaces it) and where to read. Built once; both the immediate answer and a parked fetch read from it.
  */
-record FetchPlan(short version, int minBytes, int maxBytes, List<TopicPlan> topics) {
+record FetchPlan(short version, int replicaId, int minBytes, int maxBytes, List<TopicPlan> topics) {
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
+    /** From v15 a follower names itself in ReplicaState (KIP-903), before in ReplicaId; consumers send -1. */
+    private static final int REPLICA_STATE_FROM_VERSION = 15;
 
     record TopicPlan(String name, UUID id, List<PartitionPlan> partitions) {
     }
@@ -26,7 +29,11 @@ record FetchPlan(short version, int minBytes, int maxBytes, List<TopicPlan> topi
     record PartitionPlan(int index, long fetchOffset, int maxBytes, PartitionLog log, Errors error) {
     }
 
-    static FetchPlan of(Request request, TopicRegistry registry) {
+    /**
+     * Resolves the request; a partition this broker does not lead is NOT_LEADER_OR_FOLLOWER, to consumers and
+     * followers alike.
+     */
+    static FetchPlan of(Request request, TopicRegistry registry, PartitionLeadership leadership) {
         Struct body = request.body();
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
         List<TopicPlan> topics = new ArrayList<>();
@@ -37,16 +44,27 @@ record FetchPlan(short version, int minBytes, int maxBytes, List<TopicPlan> topi
             List<PartitionPlan> partitions = new ArrayList<>();
             for (Struct partition : topic.getStructs("Partitions")) {
                 int index = partition.getInt32("Partition");
-                Optional<PartitionLog> log = metadata.flatMap(t -> registry.partitionLog(t, index));
+                Optional<PartitionLog> log = metadata.flatMap(t -> registry.partitionLog(t, index))
+                        .filter(l -> leadership.isLeader(l.topicPartition()));
                 Errors error = log.isPresent() ? Errors.NONE
-                        : byId && metadata.isEmpty() ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                        : byId && metadata.isEmpty() ? Errors.UNKNOWN_TOPIC_ID
+                        : metadata.flatMap(t -> registry.partitionLog(t, index)).isPresent()
+                        ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION;
                 partitions.add(new PartitionPlan(index, partition.getInt64("FetchOffset"),
                         partition.getInt32("PartitionMaxBytes"), log.orElse(null), error));
             }
             topics.add(new TopicPlan(name, id, partitions));
         }
         int maxBytes = request.version() >= 3 ? body.getInt32("MaxBytes") : Integer.MAX_VALUE;
-        return new FetchPlan(request.version(), body.getInt32("MinBytes"), maxBytes, topics);
+        Struct replicaState = request.version() >= REPLICA_STATE_FROM_VERSION ? body.getStruct("ReplicaState") : null;
+        int replicaId = request.version() < REPLICA_STATE_FROM_VERSION ? body.getInt32("ReplicaId")
+                : replicaState == null ? -1 : replicaState.getInt32("ReplicaId");
+        return new FetchPlan(request.version(), replicaId, body.getInt32("MinBytes"), maxBytes, topics);
+    }
+
+    /** Whether a follower replica sent this fetch (a replica id of 0 or more), not a consumer. */
+    boolean fromFollower() {
+        return replicaId >= 0;
     }
 
     /** Whether some partition cannot be read at all (unknown topic or partition): Kafka answers such a fetch now. */

@@ -60,7 +60,8 @@ final class FetchReader {
                             .set("LogStartOffset", log.logStartOffset());
                     try {
                         LogReadResult read = log.read(partition.fetchOffset(),
-                                Math.min(partition.maxBytes(), Math.max(remaining, 0)), total == 0, highWatermark);
+                                Math.min(partition.maxBytes(), Math.max(remaining, 0)), total == 0,
+                                readableEnd(plan, log));
                         if (!read.isEmpty()) {
                             remaining -= read.length();
                             total += read.length();
@@ -80,7 +81,7 @@ final class FetchReader {
     }
 
     /**
-     * Whether the plan should be answered now: {@code MinBytes} of data below the high watermark, or a partition
+     * Whether the plan should be answered now: {@code MinBytes} of data it may read, or a partition
      * whose fetch offset left the log (Kafka answers that at once, so the consumer can reset). It runs on every
      * append to a watched partition, so it stops as soon as it knows, and with {@code MinBytes <= 1} (what
      * consumers send by default) it compares offsets only and reads no index.
@@ -94,18 +95,18 @@ final class FetchReader {
                     continue;
                 }
                 long fetchOffset = partition.fetchOffset();
-                long highWatermark = log.highWatermark();
+                long readableEnd = readableEnd(plan, log);
                 if (fetchOffset > log.logEndOffset() || fetchOffset < log.logStartOffset()) {
                     return true;
                 }
-                if (fetchOffset >= highWatermark) {
+                if (fetchOffset >= readableEnd) {
                     continue;
                 }
                 if (plan.minBytes() <= 1) {
                     return true;
                 }
                 try {
-                    LogReadResult read = log.read(fetchOffset, partition.maxBytes(), total == 0, highWatermark);
+                    LogReadResult read = log.read(fetchOffset, partition.maxBytes(), total == 0, readableEnd);
                     total += read.length();
                     read.release();
                 } catch (LogException | UncheckedIOException e) {
@@ -117,5 +118,10 @@ final class FetchReader {
             }
         }
         return false;
+    }
+
+    /** Consumers read below the high watermark; followers read the whole log, which is how they replicate it. */
+    private static long readableEnd(FetchPlan plan, PartitionLog log) {
+        return plan.fromFollower() ? log.logEndOffset() : log.highWatermark();
     }
 }

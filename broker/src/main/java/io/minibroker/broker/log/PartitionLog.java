@@ -48,12 +48,19 @@ public final class PartitionLog implements AutoCloseable {
     private volatile long logStartOffset;
     private volatile long logEndOffset;
     private volatile long recoveryPoint;
+    /**
+     * The high watermark replication maintains, or {@link #UNREPLICATED} while this log is the only replica, in
+     * which case the high watermark is the log end offset.
+     */
+    private volatile long replicatedHighWatermark = UNREPLICATED;
     private long unflushedMessages;
     private long lastFlushMs;
     /** Counts truncations, so a flush that raced one does not move the recovery point over data it never synced. */
     private long truncations;
     /** A segment was rolled since the last flush: {@link #flushIfRolled} has a finished segment to make durable. */
     private boolean rolledSinceFlush;
+
+    private static final long UNREPLICATED = -1;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
                          NavigableMap<Long, LogSegment> segments, long logStartOffset, long recoveryPoint) {
@@ -114,6 +121,18 @@ public final class PartitionLog implements AutoCloseable {
      * it acknowledges the records.
      */
     public synchronized AppendResult appendUnflushed(ByteBuf records, int leaderEpoch) {
+        return appendUnflushed(records, leaderEpoch, true);
+    }
+
+    /**
+     * Appends batches a follower fetched from its leader as they are: the leader's offsets, leader epochs and
+     * timestamps kept, so every replica's log is the same bytes. The first batch must start at this log's end.
+     */
+    public synchronized AppendResult appendAsFollower(ByteBuf records) {
+        return appendUnflushed(records, -1, false);
+    }
+
+    private AppendResult appendUnflushed(ByteBuf records, int leaderEpoch, boolean asLeader) {
         LogConfig config = this.config;
         long now = clock.millis();
         int totalBytes = 0;
@@ -137,7 +156,8 @@ public final class PartitionLog implements AutoCloseable {
                 recordCount += batch.recordCount();
                 incomingMaxTimestamp = Math.max(incomingMaxTimestamp, batch.maxTimestamp());
             }
-            if (batches.trailingBytes() != 0) {
+            if (batches.trailingBytes() != 0 && asLeader) {
+                // A fetch response may end in a partial batch (Kafka cuts at max bytes): a follower drops it.
                 throw new LogException(Errors.CORRUPT_MESSAGE, batches.trailingBytes() + " bytes after the last batch");
             }
         } catch (ProtocolException e) {
@@ -150,11 +170,18 @@ public final class PartitionLog implements AutoCloseable {
             throw new LogException(Errors.RECORD_LIST_TOO_LARGE, totalBytes + " bytes of batches exceed segment.bytes "
                     + config.segmentBytes() + " in " + topicPartition);
         }
-        long logAppendTime = config.logAppendTime() ? now : -1;
-        if (config.logAppendTime()) {
+        long logAppendTime = config.logAppendTime() && asLeader ? now : -1;
+        if (logAppendTime >= 0) {
             incomingMaxTimestamp = now;
         }
         long firstOffset = logEndOffset;
+        if (!asLeader) {
+            long fetchedBase = RecordBatches.of(records).next().baseOffset();
+            if (fetchedBase != firstOffset) {
+                throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "fetched batches start at " + fetchedBase
+                        + ", not at the end of " + topicPartition + " (" + firstOffset + ")");
+            }
+        }
         long lastOffset = firstOffset + offsetCount - 1;
         if (active.shouldRoll(totalBytes, lastOffset, incomingMaxTimestamp, now, config)) {
             roll(firstOffset, now);
@@ -166,10 +193,12 @@ public final class PartitionLog implements AutoCloseable {
         try {
             while (batches.hasNext()) {
                 RecordBatch batch = batches.next();
-                batch.setBaseOffset(nextOffset);
-                batch.setPartitionLeaderEpoch(leaderEpoch);
-                if (logAppendTime >= 0) {
-                    batch.setLogAppendTime(logAppendTime);
+                if (asLeader) {
+                    batch.setBaseOffset(nextOffset);
+                    batch.setPartitionLeaderEpoch(leaderEpoch);
+                    if (logAppendTime >= 0) {
+                        batch.setLogAppendTime(logAppendTime);
+                    }
                 }
                 active.append(batch);
                 nextOffset = batch.lastOffset() + 1;
@@ -498,10 +527,29 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * The offset below which records are replicated and so visible to consumers and acknowledged to acks=all
-     * producers. With one replica that is the log end offset; replication will maintain it separately.
+     * producers. With one replica that is the log end offset; with more, what replication last set, never past
+     * this log's end.
      */
     public long highWatermark() {
-        return logEndOffset;
+        long replicated = replicatedHighWatermark;
+        return replicated == UNREPLICATED ? logEndOffset : Math.min(replicated, logEndOffset);
+    }
+
+    /** Sets the high watermark replication keeps: a follower's is its leader's; a new leader's starts at 0. */
+    public void setReplicatedHighWatermark(long offset) {
+        replicatedHighWatermark = Math.max(offset, 0);
+    }
+
+    /**
+     * Moves a leader's high watermark forward to {@code offset} (the ISR's least log end); true if it moved.
+     * Followers' fetches race to call it: the lock keeps the high watermark from ever moving back.
+     */
+    public synchronized boolean advanceReplicatedHighWatermark(long offset) {
+        if (offset <= highWatermark()) {
+            return false;
+        }
+        replicatedHighWatermark = offset;
+        return true;
     }
 
     /** The offset up to which the log is known to be on disk. */

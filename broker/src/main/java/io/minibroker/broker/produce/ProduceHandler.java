@@ -1,6 +1,7 @@
 package io.minibroker.broker.produce;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.api.RequestContext;
@@ -48,8 +49,6 @@ public final class ProduceHandler implements ApiHandler {
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
     private static final int LEADER_EPOCH = 0;
-    /** One node: the leader is the only replica, always in sync. */
-    private static final int IN_SYNC_REPLICAS = 1;
 
     private final TopicRegistry topics;
     private final BrokerConfig brokerConfig;
@@ -58,10 +57,16 @@ public final class ProduceHandler implements ApiHandler {
     private final Purgatory<DelayedFetch> fetchPurgatory;
     private final Executor disk;
 
-    /** @param disk where fsyncs run, off the event loop */
+    private final PartitionLeadership leadership;
+
+    /**
+     * @param disk where fsyncs run, off the event loop
+     * @param leadership which partitions take produces here (the others answer NOT_LEADER_OR_FOLLOWER)
+     */
     public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, ProducerStates producerStates,
                           Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
-                          Executor disk) {
+                          Executor disk, PartitionLeadership leadership) {
+        this.leadership = leadership;
         this.topics = topics;
         this.brokerConfig = brokerConfig;
         this.producerStates = producerStates;
@@ -110,10 +115,16 @@ public final class ProduceHandler implements ApiHandler {
                     anyError = true;
                     continue;
                 }
-                if (acks == -1 && minInsyncReplicas(topic.get()) > IN_SYNC_REPLICAS) {
+                if (!leadership.isLeader(log.get().topicPartition())) {
+                    result.set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
+                    anyError = true;
+                    continue;
+                }
+                int inSync = leadership.inSyncReplicas(log.get().topicPartition());
+                if (acks == -1 && minInsyncReplicas(topic.get()) > inSync) {
                     result.set("ErrorCode", Errors.NOT_ENOUGH_REPLICAS.code()).set("ErrorMessage",
                             "min.insync.replicas is " + minInsyncReplicas(topic.get()) + " but only "
-                                    + IN_SYNC_REPLICAS + " replica is in sync");
+                                    + inSync + (inSync == 1 ? " replica is" : " replicas are") + " in sync");
                     anyError = true;
                     continue;
                 }

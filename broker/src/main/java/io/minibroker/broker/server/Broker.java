@@ -14,8 +14,17 @@ import io.minibroker.broker.api.ListOffsetsHandler;
 import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
 import io.minibroker.broker.api.OffsetForLeaderEpochHandler;
+import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.cluster.BrokerLifecycle;
+import io.minibroker.broker.cluster.ClusterMetadataHandler;
+import io.minibroker.broker.cluster.NodeChannel;
+import io.minibroker.broker.cluster.ForwardingCreateTopicsHandler;
+import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.controller.BrokerMembership;
+import io.minibroker.broker.controller.ControllerApis;
+import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.metrics.LogMeters;
 import io.minibroker.broker.metrics.NetworkMetrics;
@@ -30,6 +39,8 @@ import io.minibroker.broker.produce.InitProducerIdHandler;
 import io.minibroker.broker.produce.ProducerIdAllocator;
 import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.produce.ProduceHandler;
+import io.minibroker.broker.replica.ReplicaFetchers;
+import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
@@ -91,6 +102,17 @@ public final class Broker implements AutoCloseable {
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
     private GroupCoordinator groupCoordinator;
+    /** Only on the controller's node: which brokers are in the cluster. */
+    private BrokerMembership membership;
+    /** Only in a cluster: this broker's registration and heartbeats. */
+    private BrokerLifecycle lifecycle;
+    /** Only in a cluster: this broker's copy of the cluster's metadata. */
+    private MetadataFetcher metadata;
+    /** Only in a cluster: the partitions this broker hosts, led or followed. */
+    private ReplicaManager replicas;
+    /** Only in a cluster: where requests forwarded to the controller wait for its answer, and their connection. */
+    private ExecutorService forwarding;
+    private NodeChannel forwardingChannel;
 
     private Broker(BrokerConfig config) {
         this.config = config;
@@ -134,11 +156,19 @@ public final class Broker implements AutoCloseable {
         topics.logs().addListener(new LogMeters(registry));
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
+        PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
+        if (config.inCluster()) {
+            replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, new ReplicaFetchers(nodeId,
+                    config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)));
+            leadership = replicas;
+            metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
+                    replicas::apply);
+        }
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
                 .add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
-                .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(node))
+                .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics)))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
@@ -151,22 +181,40 @@ public final class Broker implements AutoCloseable {
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
                         new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory,
-                                disk))
+                                disk, leadership))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds)))
-                .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory))
+                .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics));
+        if (config.inCluster()) {
+            forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
+            forwardingChannel = controllerChannel("forwarding");
+            apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata))
+                    .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))
+                    .add(ApiKey.CREATE_TOPICS, new ForwardingCreateTopicsHandler(forwardingChannel, metadata,
+                            forwarding));
+        }
         groupCoordinator = new GroupCoordinator(config, topics);
         groupCoordinator.bindMetersTo(registry);
         GroupApis.register(apis, groupCoordinator, node, topics);
+        SupportedApis controllerApis = null;
+        if (config.isController()) {
+            membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
+                    () -> System.nanoTime() / 1_000_000);
+            controllerApis = ControllerApis.create(config, config.advertisedListeners().get(0).listenerName(),
+                    membership, TopicAssignments.open(nodeId, membership, config.logDirs().get(0)), disk);
+        }
+        List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
+            SupportedApis served = controllerApis != null && controllerListeners.contains(listener.listenerName())
+                    ? controllerApis : apis;
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptors, workers)
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .handler(connections.acceptor())
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ChannelSetup(apis, listener.listenerName(),
+                    .childHandler(new ChannelSetup(served, listener.listenerName(),
                             config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES),
                             config.get(BrokerConfig.CONNECTIONS_MAX_IDLE_MS),
                             new NetworkMetrics(registry, listener.listenerName())));
@@ -178,7 +226,41 @@ public final class Broker implements AutoCloseable {
             LOG.info("Listening on {} ({}), advertised as {}", channel.localAddress(), listener.listenerName(),
                     node.endpointFor(listener.listenerName()).map(Endpoint::toString).orElse("nothing"));
         }
+        if (config.inCluster()) {
+            lifecycle = new BrokerLifecycle(nodeId, clusterId, this::advertisedListeners,
+                    controllerChannel("lifecycle"), metadata, config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS));
+            lifecycle.start();
+        }
         LOG.info("minibroker node {} of cluster {} started", nodeId, clusterId);
+    }
+
+    /**
+     * A connection to the controller for one purpose (each its own, so that a slow forwarded request never
+     * delays a heartbeat); a request waits at most the session timeout, past which its answer is moot.
+     */
+    private NodeChannel controllerChannel(String purpose) {
+        return new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
+                "broker-" + config.get(BrokerConfig.NODE_ID) + "-" + purpose,
+                config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
+    }
+
+    /** The controller's view of the cluster's brokers; only on the controller's node. */
+    public BrokerMembership membership() {
+        if (membership == null) {
+            throw new IllegalStateException("node " + config.get(BrokerConfig.NODE_ID) + " is not the controller");
+        }
+        return membership;
+    }
+
+    /**
+     * Stops as a crash would as far as the cluster can tell: no word to the controller, which fences this broker
+     * only when its session expires. The node itself still stops cleanly (see {@link #close}).
+     */
+    public void halt() {
+        if (lifecycle != null) {
+            lifecycle.halt();
+        }
+        close();
     }
 
     /** The port a listener is bound to (the real one when it was configured as 0). */
@@ -227,6 +309,8 @@ public final class Broker implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        closeQuietly(lifecycle); // first: the controller fences us while we still answer
+        closeQuietly(replicas); // no more appends from leaders once the logs start closing
         if (metricsEndpoint != null) {
             metricsEndpoint.close();
         }
@@ -234,6 +318,9 @@ public final class Broker implements AutoCloseable {
             channel.close().awaitUninterruptibly();
         }
         connections.stopReading();
+        if (forwarding != null) {
+            forwarding.shutdown(); // requests already forwarded still get their answers
+        }
         finishDiskWork();
         closeQuietly(producePurgatory);
         closeQuietly(fetchPurgatory);
@@ -242,6 +329,8 @@ public final class Broker implements AutoCloseable {
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         closeQuietly(maintenance);
+        closeQuietly(metadata);
+        closeQuietly(forwardingChannel);
         if (topics != null) {
             try {
                 topics.close();

@@ -151,6 +151,31 @@ public final class TopicRegistry implements AutoCloseable {
         return new Outcome(Errors.NONE, null, topic);
     }
 
+    /**
+     * Takes a topic the cluster's controller created, with its id and partition count, creating its logs here:
+     * how a broker in a cluster comes to host the partitions the metadata image gives it. Nothing happens if the
+     * topic is already here with that id; a local topic of the same name and another id is left alone, refused.
+     */
+    public synchronized Errors adopt(String name, UUID id, int partitions) {
+        TopicMetadata existing = byName.get(name);
+        if (existing != null) {
+            return existing.id().equals(id) ? Errors.NONE : Errors.INCONSISTENT_TOPIC_ID;
+        }
+        TopicMetadata topic = new TopicMetadata(name, id, partitions, Map.of());
+        try {
+            store.save(topic);
+            byName.put(name, topic);
+            byId.put(id, topic);
+            createLogs(topic);
+        } catch (IOException | UncheckedIOException e) {
+            LOG.error("Could not create topic {} from the cluster's metadata", name, e);
+            return Errors.KAFKA_STORAGE_ERROR;
+        }
+        LOG.info("Hosting topic {} ({} partitions, id {}) from the cluster's metadata", name, partitions,
+                TopicIds.toText(id));
+        return Errors.NONE;
+    }
+
     /** Raises a topic's partition count to {@code count}, creating the new partitions' logs. */
     public synchronized Outcome addPartitions(String name, int count, boolean validateOnly) {
         TopicMetadata topic = byName.get(name);
@@ -249,7 +274,7 @@ public final class TopicRegistry implements AutoCloseable {
     }
 
     /** Kafka's rules for topic names; null if legal. */
-    static String invalidName(String name) {
+    public static String invalidName(String name) {
         if (name == null || name.isEmpty()) {
             return "Topic name is illegal, it can't be empty";
         }

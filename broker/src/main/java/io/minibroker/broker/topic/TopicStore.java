@@ -60,8 +60,12 @@ public final class TopicStore {
         properties.setProperty("topic.id", TopicIds.toText(topic.id()));
         properties.setProperty("partitions", Integer.toString(topic.partitions()));
         topic.configOverrides().forEach((key, value) -> properties.setProperty(CONFIG_PREFIX + key, value));
-        Path target = dir.resolve(topic.name() + SUFFIX);
-        Path temporary = dir.resolve(topic.name() + SUFFIX + ".tmp");
+        writeAtomically(dir.resolve(topic.name() + SUFFIX), properties);
+    }
+
+    /** Writes a properties file so that a crash leaves the old one or the new one whole: temporary, fsync, rename. */
+    public static void writeAtomically(Path target, Properties properties) throws IOException {
+        Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
         try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
             properties.store(writer, null);
         }

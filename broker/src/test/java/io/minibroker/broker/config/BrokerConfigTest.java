@@ -77,9 +77,9 @@ class BrokerConfigTest {
 
     @Test
     void unknownKeysAreSetAsideNotFatal() {
-        BrokerConfig config = BrokerConfig.of(Map.of("process.roles", "broker,controller", "num.partitions", "3"));
+        BrokerConfig config = BrokerConfig.of(Map.of("sasl.enabled.mechanisms", "PLAIN", "num.partitions", "3"));
 
-        assertThat(config.unknownKeys()).containsExactly("process.roles");
+        assertThat(config.unknownKeys()).containsExactly("sasl.enabled.mechanisms");
         assertThat(config.get(BrokerConfig.NUM_PARTITIONS)).isEqualTo(3);
     }
 
@@ -100,5 +100,75 @@ class BrokerConfigTest {
 
         assertThat(config.unknownKeys()).isEmpty();
         assertThat(config.advertisedListeners()).containsExactly(new Endpoint("PLAINTEXT", "localhost", 9092));
+    }
+
+    @Test
+    void theShippedClusterFilesAreValidFullyKnownAndNameOneController() throws IOException {
+        for (int node = 0; node < 3; node++) {
+            BrokerConfig config = BrokerConfig.load(Path.of("../config/cluster/node-" + node + ".properties"),
+                    Map.of());
+
+            assertThat(config.unknownKeys()).isEmpty();
+            assertThat(config.get(BrokerConfig.NODE_ID)).isEqualTo(node);
+            assertThat(config.isController()).isEqualTo(node == 0);
+            assertThat(config.controllerVoter()).isEqualTo(new QuorumVoter(0, "localhost", 9093));
+            assertThat(config.advertisedListeners()).extracting(Endpoint::listenerName).containsExactly("PLAINTEXT");
+        }
+    }
+
+    @Test
+    void withoutVotersANodeIsItsOwnClusterWhateverRolesAndListenersACopiedKafkaFileNames() {
+        BrokerConfig copied = BrokerConfig.of(Map.of("process.roles", "broker", "controller.listener.names",
+                "CONTROLLER", "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093"));
+        assertThat(copied.inCluster()).isFalse();
+        assertThat(copied.advertisedListeners()).as("as before these keys were known").containsExactly(
+                new Endpoint("PLAINTEXT", "localhost", 9092), new Endpoint("CONTROLLER", "localhost", 9093));
+
+        BrokerConfig config = BrokerConfig.of(Map.of());
+        assertThat(config.inCluster()).isFalse();
+        assertThat(config.isController()).isFalse();
+        assertThat(config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS)).isEqualTo(2000);
+        assertThat(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS)).isEqualTo(9000);
+    }
+
+    @Test
+    void theControllersNodeListensOnItsControllerListenerWithoutAdvertisingIt() {
+        BrokerConfig config = BrokerConfig.of(Map.of("node.id", "0", "process.roles", "broker,controller",
+                "controller.quorum.voters", "0@localhost:9093", "controller.listener.names", "controller",
+                "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093"));
+
+        assertThat(config.isController()).isTrue();
+        assertThat(config.controllerVoter()).isEqualTo(new QuorumVoter(0, "localhost", 9093));
+        assertThat(config.advertisedListeners()).containsExactly(new Endpoint("PLAINTEXT", "localhost", 9092));
+    }
+
+    @Test
+    void rolesVotersAndControllerListenersMustAgree() {
+        Map<String, String> broker = Map.of("node.id", "1", "process.roles", "broker",
+                "controller.quorum.voters", "0@localhost:9093", "controller.listener.names", "CONTROLLER",
+                "listeners", "PLAINTEXT://localhost:9094");
+        assertThat(BrokerConfig.of(broker).isController()).isFalse();
+
+        assertThatThrownBy(() -> BrokerConfig.of(with(broker, "controller.quorum.voters", "0@a:1,2@b:2")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("controller.quorum.voters");
+        assertThatThrownBy(() -> BrokerConfig.of(with(broker, "controller.quorum.voters", "0:a:1")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("controller.quorum.voters");
+        assertThatThrownBy(() -> BrokerConfig.of(with(broker, "process.roles", "broker,controller")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("process.roles");
+        assertThatThrownBy(() -> BrokerConfig.of(with(broker, "node.id", "0")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("process.roles");
+        assertThatThrownBy(() -> BrokerConfig.of(with(broker, "process.roles", "controller")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("process.roles");
+        assertThatThrownBy(() -> BrokerConfig.of(with(broker, "controller.listener.names", "")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("controller.listener.names");
+        assertThatThrownBy(() -> BrokerConfig.of(with(broker, "listeners",
+                "PLAINTEXT://localhost:9094,CONTROLLER://localhost:9095")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("listeners");
+    }
+
+    private static Map<String, String> with(Map<String, String> base, String key, String value) {
+        Map<String, String> changed = new java.util.HashMap<>(base);
+        changed.put(key, value);
+        return changed;
     }
 }

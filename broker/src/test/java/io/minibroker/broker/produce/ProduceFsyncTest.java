@@ -4,6 +4,7 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
@@ -81,7 +82,8 @@ class ProduceFsyncTest {
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("durable", 1, 1, Map.of(), false);
         log = topics.partitionLog(topics.get("durable").orElseThrow(), 0).orElseThrow();
-        produce = new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory, disk);
+        produce = new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory, disk,
+                PartitionLeadership.SINGLE_NODE);
     }
 
     @AfterEach

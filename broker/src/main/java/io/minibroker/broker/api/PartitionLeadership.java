@@ -1,0 +1,36 @@
+package io.minibroker.broker.api;
+
+import io.minibroker.broker.log.TopicPartition;
+
+/**
+ * Which partitions this broker leads, and what a follower's fetch tells the leader. A single node leads every
+ * partition it has and has no followers.
+ */
+public interface PartitionLeadership {
+
+    PartitionLeadership SINGLE_NODE = new PartitionLeadership() {
+        @Override
+        public boolean isLeader(TopicPartition partition) {
+            return true;
+        }
+
+        @Override
+        public int inSyncReplicas(TopicPartition partition) {
+            return 1; // the leader, the only replica
+        }
+
+        @Override
+        public void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset) {
+            // no followers on a single node
+        }
+    };
+
+    /** Whether produces and consumers' fetches for this partition belong here. */
+    boolean isLeader(TopicPartition partition);
+
+    /** How many replicas of a partition this broker leads are in sync, itself included (min.insync.replicas). */
+    int inSyncReplicas(TopicPartition partition);
+
+    /** A follower fetched this partition from {@code fetchOffset}: its log ends there. */
+    void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset);
+}

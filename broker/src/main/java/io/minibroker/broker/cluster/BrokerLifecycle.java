@@ -1,0 +1,172 @@
+package io.minibroker.broker.cluster;
+
+import io.minibroker.broker.config.Endpoint;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.BrokerHeartbeatRequestView;
+import io.minibroker.protocol.message.view.BrokerHeartbeatResponseView;
+import io.minibroker.protocol.message.view.BrokerRegistrationRequestView;
+import io.minibroker.protocol.message.view.BrokerRegistrationResponseView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * A broker's membership in the cluster, as Kafka's BrokerLifecycleManager keeps it, on a thread of its own
+ * ({@code broker-lifecycle}) since it waits on the controller: register with a fresh incarnation id, then
+ * heartbeat every {@code broker.heartbeat.interval.ms}; register again when the controller no longer knows the
+ * epoch (it restarted, or fenced and replaced this registration). After each heartbeat it fetches the cluster's
+ * metadata image ({@link MetadataFetcher}). A controller that cannot be reached is tried
+ * again at the next interval. A clean stop sends a last heartbeat asking to shut down, so the controller fences
+ * this broker at once instead of after the session timeout.
+ */
+public final class BrokerLifecycle implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerLifecycle.class);
+    /** Kafka's SecurityProtocol id of PLAINTEXT, the only protocol minibroker speaks. */
+    private static final short PLAINTEXT = 0;
+    /** The metadata offset a broker reports: the controller keeps no metadata log, so there is none to report. */
+    private static final long NO_METADATA_OFFSET = -1;
+
+    private final int nodeId;
+    private final String clusterId;
+    private final Supplier<List<Endpoint>> advertisedListeners;
+    private final NodeChannel controller;
+    private final MetadataFetcher metadata;
+    private final long heartbeatIntervalMs;
+    private final UUID incarnationId = UUID.randomUUID();
+    private final Thread thread;
+    private final Object wakeUp = new Object();
+    private volatile boolean running = true;
+    private volatile long brokerEpoch = -1;
+
+    public BrokerLifecycle(int nodeId, String clusterId, Supplier<List<Endpoint>> advertisedListeners,
+                           NodeChannel controller, MetadataFetcher metadata, long heartbeatIntervalMs) {
+        this.nodeId = nodeId;
+        this.clusterId = clusterId;
+        this.advertisedListeners = advertisedListeners;
+        this.controller = controller;
+        this.metadata = metadata;
+        this.heartbeatIntervalMs = heartbeatIntervalMs;
+        this.thread = new Thread(this::run, "broker-lifecycle");
+        thread.setDaemon(true);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    private void run() {
+        boolean reportedUnreachable = false;
+        while (running) {
+            try {
+                if (brokerEpoch < 0) {
+                    register();
+                }
+                if (brokerEpoch >= 0 && Errors.forCode(heartbeat(false).errorCode()) == Errors.NONE) {
+                    metadata.refresh();
+                }
+                reportedUnreachable = false;
+            } catch (IOException e) {
+                if (!reportedUnreachable) {
+                    LOG.warn("Cannot reach the controller ({}); trying again every {} ms", e.toString(),
+                            heartbeatIntervalMs);
+                    reportedUnreachable = true;
+                }
+            }
+            pause();
+        }
+    }
+
+    private void register() throws IOException {
+        BrokerRegistrationRequestView request = new BrokerRegistrationRequestView()
+                .brokerId(nodeId).clusterId(clusterId).incarnationId(incarnationId);
+        for (Endpoint endpoint : advertisedListeners.get()) {
+            request.addListener().name(endpoint.listenerName()).host(endpoint.host()).port(endpoint.port())
+                    .securityProtocol(PLAINTEXT);
+        }
+        BrokerRegistrationResponseView response = new BrokerRegistrationResponseView(
+                controller.send(ApiKey.BROKER_REGISTRATION, request.struct()));
+        Errors error = Errors.forCode(response.errorCode());
+        if (error == Errors.NONE) {
+            brokerEpoch = response.brokerEpoch();
+            LOG.info("Registered with the controller as broker {} with epoch {}", nodeId, brokerEpoch);
+        } else {
+            LOG.warn("The controller refused broker {}'s registration: {}", nodeId, error);
+        }
+    }
+
+    private BrokerHeartbeatResponseView heartbeat(boolean wantShutDown) throws IOException {
+        BrokerHeartbeatResponseView response = new BrokerHeartbeatResponseView(controller.send(
+                ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatRequestView()
+                        .brokerId(nodeId).brokerEpoch(brokerEpoch).currentMetadataOffset(NO_METADATA_OFFSET)
+                        .wantFence(false).wantShutDown(wantShutDown).struct()));
+        Errors error = Errors.forCode(response.errorCode());
+        if (error == Errors.STALE_BROKER_EPOCH || error == Errors.BROKER_ID_NOT_REGISTERED) {
+            LOG.info("The controller does not know broker {} with epoch {} ({}); registering again", nodeId,
+                    brokerEpoch, error);
+            brokerEpoch = -1;
+        } else if (error != Errors.NONE) {
+            LOG.warn("The controller refused broker {}'s heartbeat: {}", nodeId, error);
+        }
+        return response;
+    }
+
+    private void pause() {
+        synchronized (wakeUp) {
+            if (!running) {
+                return;
+            }
+            try {
+                wakeUp.wait(heartbeatIntervalMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // only stopThread wakes us; an interrupt ends the thread
+                running = false;
+            }
+        }
+    }
+
+    /** Stops heartbeating without a word to the controller, as a crash would: it fences us after the session. */
+    public void halt() {
+        if (stopThread()) {
+            controller.close();
+        }
+    }
+
+    /** Stops heartbeating and tells the controller this broker is shutting down (a controlled shutdown). */
+    @Override
+    public void close() {
+        if (!stopThread()) {
+            return;
+        }
+        try {
+            if (brokerEpoch >= 0 && heartbeat(true).shouldShutDown()) {
+                LOG.info("The controller fenced broker {} for its shutdown", nodeId);
+            }
+        } catch (IOException e) {
+            LOG.warn("Could not tell the controller that broker {} is shutting down: {}", nodeId, e.toString());
+        }
+        controller.close();
+    }
+
+    /** Stops the thread and waits for its last request; false if it was already stopped. */
+    private boolean stopThread() {
+        synchronized (wakeUp) {
+            if (!running) {
+                return false;
+            }
+            running = false;
+            wakeUp.notifyAll();
+        }
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return true;
+    }
+}

@@ -1,0 +1,91 @@
+package io.minibroker.broker.cluster;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.view.MetadataResponseView;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * One immutable image of the cluster's metadata, as the controller publishes it and every broker answers
+ * Metadata from it: the live brokers (at their client listener), the controller, and each topic's partitions
+ * with leader, leader epoch, replicas, ISR and offline replicas. It travels from the controller to the brokers as a
+ * Metadata response, so it reads itself from one and writes itself into one.
+ */
+public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<String, TopicImage> topics) {
+
+    /** Kafka's internal topics: clients leave them out of topic listings and subscriptions by pattern. */
+    private static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets", "__transaction_state");
+
+    /** A live broker at its client listener. */
+    public record BrokerNode(int id, String host, int port) {
+    }
+
+    public record TopicImage(String name, UUID id, List<PartitionImage> partitions) {
+    }
+
+    public record PartitionImage(int index, int leader, int leaderEpoch, List<Integer> replicas, List<Integer> isr,
+                                 List<Integer> offlineReplicas) {
+    }
+
+    /** What a broker knows before its first fetch from the controller: no brokers, no topics. */
+    public static ClusterMetadata empty(int controllerId) {
+        return new ClusterMetadata(controllerId, List.of(), Map.of());
+    }
+
+    public ClusterMetadata {
+        brokers = List.copyOf(brokers);
+        topics = Map.copyOf(topics);
+    }
+
+    public Optional<TopicImage> topic(String name) {
+        return Optional.ofNullable(topics.get(name));
+    }
+
+    public Optional<TopicImage> topic(UUID id) {
+        return topics.values().stream().filter(topic -> topic.id().equals(id)).findFirst();
+    }
+
+    /** Reads the image from the controller's answer to a Metadata request for every topic. */
+    public static ClusterMetadata from(MetadataResponseView response) {
+        List<BrokerNode> brokers = response.brokers().stream()
+                .map(broker -> new BrokerNode(broker.nodeId(), broker.host(), broker.port())).toList();
+        Map<String, TopicImage> topics = new LinkedHashMap<>();
+        for (MetadataResponseView.MetadataResponseTopic topic : response.topics()) {
+            List<PartitionImage> partitions = topic.partitions().stream()
+                    .map(p -> new PartitionImage(p.partitionIndex(), p.leaderId(), p.leaderEpoch(),
+                            List.copyOf(p.replicaNodes()), List.copyOf(p.isrNodes()), List.copyOf(p.offlineReplicas())))
+                    .toList();
+            topics.put(topic.name(), new TopicImage(topic.name(), topic.topicId(), partitions));
+        }
+        return new ClusterMetadata(response.controllerId(), brokers, topics);
+    }
+
+    /** Writes the brokers and the controller into a Metadata response. */
+    public void describeCluster(MetadataResponseView response) {
+        response.controllerId(controllerId);
+        for (BrokerNode broker : brokers) {
+            response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port());
+        }
+    }
+
+    /** Writes a topic and its partitions into a Metadata response's topic entry. */
+    public static void describe(TopicImage topic, MetadataResponseView.MetadataResponseTopic result) {
+        result.name(topic.name()).topicId(topic.id()).errorCode(Errors.NONE.code())
+                .isInternal(INTERNAL_TOPICS.contains(topic.name()));
+        for (PartitionImage partition : topic.partitions()) {
+            result.addPartition()
+                    .partitionIndex(partition.index())
+                    .leaderId(partition.leader())
+                    .leaderEpoch(partition.leaderEpoch())
+                    .replicaNodes(partition.replicas())
+                    .isrNodes(partition.isr())
+                    .offlineReplicas(partition.offlineReplicas())
+                    .errorCode(Errors.NONE.code());
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.minibroker.broker.cluster;
+
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.MessageCodec;
+import io.minibroker.protocol.message.Response;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+
+/**
+ * A broker's connection to another node (the controller, or a partition's leader): one request at a time over a
+ * blocking socket, so it is used only from threads of the broker's own that may wait (never an event loop).
+ * Connects on first use and again after a failure; a request that fails throws, and the caller retries on its own
+ * schedule.
+ */
+public final class NodeChannel implements AutoCloseable {
+
+    private final String host;
+    private final int port;
+    private final String clientId;
+    private final int timeoutMs;
+    private Socket socket;
+    private int correlationId;
+
+    public NodeChannel(String host, int port, String clientId, int timeoutMs) {
+        this.host = host;
+        this.port = port;
+        this.clientId = clientId;
+        this.timeoutMs = timeoutMs;
+    }
+
+    /** Sends a request in the API's highest stable version and answers the response body. */
+    public synchronized Struct send(ApiKey api, Struct body) throws IOException {
+        return send(api, api.highestStableVersion(), body);
+    }
+
+    /** Sends a request in this version and answers the response body, in the same version. */
+    public synchronized Struct send(ApiKey api, short version, Struct body) throws IOException {
+        try {
+            Socket connection = connected();
+            int id = ++correlationId;
+            ByteBuf frame = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
+                    new RequestHeader(api.id(), version, id, clientId), body);
+            try {
+                OutputStream out = connection.getOutputStream();
+                frame.readBytes(out, frame.readableBytes());
+                out.flush();
+            } finally {
+                frame.release();
+            }
+            DataInputStream in = new DataInputStream(connection.getInputStream());
+            byte[] response = new byte[in.readInt()];
+            in.readFully(response);
+            Response decoded = MessageCodec.decodeResponse(Unpooled.wrappedBuffer(response), api, version);
+            if (decoded.correlationId() != id) {
+                throw new IOException(host + ":" + port + " answered request " + decoded.correlationId()
+                        + " when " + id + " was outstanding");
+            }
+            return decoded.body();
+        } catch (IOException | RuntimeException e) {
+            close(); // the stream may be mid-frame: never reuse it
+            throw e instanceof IOException io ? io : new IOException("bad response from " + host + ":" + port, e);
+        }
+    }
+
+    private Socket connected() throws IOException {
+        if (socket == null) {
+            Socket fresh = new Socket();
+            try {
+                fresh.connect(new InetSocketAddress(host, port), timeoutMs);
+                fresh.setSoTimeout(timeoutMs);
+                fresh.setTcpNoDelay(true);
+            } catch (IOException e) {
+                fresh.close();
+                throw e;
+            }
+            socket = fresh;
+        }
+        return socket;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing a broken socket: nothing to do
+            }
+            socket = null;
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.minibroker.broker.controller;
+
+import io.minibroker.broker.config.Endpoint;
+import io.minibroker.protocol.error.Errors;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+
+/**
+ * The controller's view of which brokers are in the cluster, as KRaft's BrokerHeartbeatManager and
+ * ClusterControlManager keep it: a broker registers with an incarnation id (new at each start) and gets a broker
+ * epoch; it heartbeats with that epoch; without a heartbeat for {@code broker.session.timeout.ms} it is fenced,
+ * which is to say not live. Fencing is judged when asked, against the clock, so no thread is needed for it.
+ * Thread-safe: every method holds this object's lock.
+ */
+public final class BrokerMembership {
+
+    /** A registered broker: its endpoints, its epoch, and when it last heartbeat. */
+    public record RegisteredBroker(int id, UUID incarnationId, long epoch, List<Endpoint> listeners,
+                                   long lastHeartbeatMs, boolean fenced) {
+    }
+
+    /** What a registration answers: an error, or the broker's epoch. */
+    public record Registration(Errors error, long epoch) {
+    }
+
+    /** What a heartbeat answers. */
+    public record Heartbeat(Errors error, boolean fenced, boolean shouldShutDown) {
+    }
+
+    private final long sessionTimeoutMs;
+    private final LongSupplier clockMs;
+    private final Map<Integer, RegisteredBroker> brokers = new TreeMap<>();
+    /** Broker epochs only grow, so a message with an older incarnation's epoch is always recognised as stale. */
+    private long lastEpoch;
+
+    public BrokerMembership(long sessionTimeoutMs, LongSupplier clockMs) {
+        this.sessionTimeoutMs = sessionTimeoutMs;
+        this.clockMs = clockMs;
+    }
+
+    /**
+     * Registers a broker. The same incarnation registering again (a retry) gets its epoch back; another
+     * incarnation of a live broker is refused with DUPLICATE_BROKER_REGISTRATION, as in Kafka, so that two
+     * processes cannot share a node id; another incarnation of a fenced one replaces it with a new epoch.
+     * A broker starts fenced and is unfenced by its first heartbeat.
+     */
+    public synchronized Registration register(int id, UUID incarnationId, List<Endpoint> listeners) {
+        long now = clockMs.getAsLong();
+        RegisteredBroker existing = brokers.get(id);
+        if (existing != null && existing.incarnationId().equals(incarnationId)) {
+            return new Registration(Errors.NONE, existing.epoch());
+        }
+        if (existing != null && isLive(existing, now)) {
+            return new Registration(Errors.DUPLICATE_BROKER_REGISTRATION, -1);
+        }
+        RegisteredBroker registered = new RegisteredBroker(id, incarnationId, ++lastEpoch, List.copyOf(listeners),
+                now, true);
+        brokers.put(id, registered);
+        return new Registration(Errors.NONE, registered.epoch());
+    }
+
+    /**
+     * A heartbeat from a registered broker: keeps its session, unfences it unless it asks to be fenced, and
+     * fences it at once when it is shutting down (it answers ShouldShutDown, since it leads nothing yet that
+     * would have to move first).
+     */
+    public synchronized Heartbeat heartbeat(int id, long epoch, boolean wantFence, boolean wantShutDown) {
+        RegisteredBroker existing = brokers.get(id);
+        if (existing == null) {
+            return new Heartbeat(Errors.BROKER_ID_NOT_REGISTERED, true, false);
+        }
+        if (existing.epoch() != epoch) {
+            return new Heartbeat(Errors.STALE_BROKER_EPOCH, true, false);
+        }
+        boolean fenced = wantFence || wantShutDown;
+        brokers.put(id, new RegisteredBroker(id, existing.incarnationId(), epoch, existing.listeners(),
+                clockMs.getAsLong(), fenced));
+        return new Heartbeat(Errors.NONE, fenced, wantShutDown);
+    }
+
+    /** The brokers that are unfenced and heartbeat within the session timeout, by id. */
+    public synchronized List<RegisteredBroker> liveBrokers() {
+        long now = clockMs.getAsLong();
+        return brokers.values().stream().filter(broker -> isLive(broker, now)).toList();
+    }
+
+    private boolean isLive(RegisteredBroker broker, long now) {
+        return !broker.fenced() && now - broker.lastHeartbeatMs() <= sessionTimeoutMs;
+    }
+}

@@ -1,0 +1,62 @@
+package io.minibroker.broker.controller;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.CreateTopicsHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * CreateTopics, on the controller's listener, where every broker forwards its clients' CreateTopics: places the
+ * replicas ({@link TopicAssignments}) with the broker defaults for what the request leaves at -1. Topic configs
+ * are refused with INVALID_CONFIG: the cluster's metadata does not carry them yet.
+ */
+public final class ControllerCreateTopicsHandler implements ApiHandler {
+
+    private final TopicAssignments assignments;
+    private final int defaultPartitions;
+    private final int defaultReplicationFactor;
+
+    public ControllerCreateTopicsHandler(TopicAssignments assignments, BrokerConfig config) {
+        this.assignments = assignments;
+        this.defaultPartitions = config.get(BrokerConfig.NUM_PARTITIONS);
+        this.defaultReplicationFactor = config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR);
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        boolean validateOnly = (Boolean) request.body().get("validateOnly");
+        return CompletableFuture.completedFuture(CreateTopicsHandler.eachDistinctTopic(request.body(),
+                (topic, result) -> create(topic, result, validateOnly)));
+    }
+
+    private void create(Struct topic, Struct result, boolean validateOnly) {
+        if (!topic.getStructs("Configs").isEmpty()) {
+            CreateTopicsHandler.fail(result, Errors.INVALID_CONFIG, "Topic configs are not supported in a cluster yet");
+            return;
+        }
+        if (CreateTopicsHandler.countsAlongsideAssignments(topic, result)) {
+            return;
+        }
+        int partitions = topic.getInt32("NumPartitions");
+        int replicationFactor = topic.getInt16("ReplicationFactor");
+        List<List<Integer>> replicas = topic.getStructs("Assignments").stream()
+                .map(assignment -> assignment.<Integer>getList("BrokerIds")).toList();
+        TopicAssignments.Outcome outcome = assignments.create(topic.getString("Name"),
+                partitions == -1 ? defaultPartitions : partitions,
+                replicationFactor == -1 ? defaultReplicationFactor : replicationFactor, replicas, validateOnly);
+        if (outcome.error() != Errors.NONE) {
+            CreateTopicsHandler.fail(result, outcome.error(), outcome.message());
+            return;
+        }
+        result.set("TopicId", outcome.topic().id())
+                .set("NumPartitions", outcome.topic().partitions().size())
+                .set("ReplicationFactor", (short) outcome.topic().partitions().get(0).replicas().size());
+    }
+}

@@ -1,0 +1,38 @@
+package io.minibroker.broker.controller;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.cluster.ClusterMetadata;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.MetadataResponseView;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Metadata, on the controller's listener: how brokers fetch the cluster's image. Whatever topics are asked for,
+ * the answer is the whole image, taken at one instant, with every broker at its address on the cluster's client
+ * listener (the one name all nodes advertise).
+ */
+public final class ControllerMetadataHandler implements ApiHandler {
+
+    private final String clusterId;
+    private final String clientListener;
+    private final TopicAssignments assignments;
+
+    public ControllerMetadataHandler(String clusterId, String clientListener, TopicAssignments assignments) {
+        this.clusterId = clusterId;
+        this.clientListener = clientListener;
+        this.assignments = assignments;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        ClusterMetadata image = assignments.image(clientListener);
+        MetadataResponseView response = new MetadataResponseView().clusterId(clusterId);
+        image.describeCluster(response);
+        image.topics().values().forEach(topic -> ClusterMetadata.describe(topic, response.addTopic()));
+        return CompletableFuture.completedFuture(response.struct());
+    }
+}

@@ -1,0 +1,166 @@
+package io.minibroker.broker.controller;
+
+import io.minibroker.broker.cluster.ClusterMetadata;
+import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
+import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
+import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
+import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.topic.TopicIds;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The controller's topics: each partition's replicas, leader, leader epoch and ISR. A new topic's replicas are
+ * placed round-robin over the live brokers, each partition starting one broker further, so that leaders (the
+ * first replica) spread evenly, as Kafka's rack-unaware placement does; its ISR is every replica and its leader
+ * epoch 0. Each topic is saved ({@link AssignmentStore}) before it is in the image, so a topic any broker has
+ * seen outlives a restart of the controller. Thread-safe: every method holds this object's lock, so images are
+ * taken between changes, never during one.
+ */
+public final class TopicAssignments {
+
+    /** What creating a topic answers: an error and its message, or the new topic. */
+    public record Outcome(Errors error, String message, TopicImage topic) {
+        static Outcome failed(Errors error, String message) {
+            return new Outcome(error, message, null);
+        }
+    }
+
+    private final int controllerId;
+    private final BrokerMembership membership;
+    private final AssignmentStore store;
+    private final Map<String, TopicImage> topics = new LinkedHashMap<>();
+    /** Where the next topic's first partition starts, so that successive topics' leaders spread too. */
+    private int nextStart;
+
+    private TopicAssignments(int controllerId, BrokerMembership membership, AssignmentStore store) {
+        this.controllerId = controllerId;
+        this.membership = membership;
+        this.store = store;
+    }
+
+    /** The controller's topics as saved in {@code firstLogDir} (none, the first time). */
+    public static TopicAssignments open(int controllerId, BrokerMembership membership, Path firstLogDir)
+            throws IOException {
+        AssignmentStore store = new AssignmentStore(firstLogDir);
+        TopicAssignments assignments = new TopicAssignments(controllerId, membership, store);
+        for (TopicImage topic : store.loadAll()) {
+            assignments.topics.put(topic.name(), topic);
+        }
+        assignments.nextStart = assignments.topics.size();
+        return assignments;
+    }
+
+    /** A new partition: led by its first replica at epoch 0, every replica in sync. */
+    static PartitionImage newPartition(int index, List<Integer> replicas) {
+        List<Integer> replicaList = List.copyOf(replicas);
+        return new PartitionImage(index, replicaList.get(0), 0, replicaList, replicaList, List.of());
+    }
+
+    /**
+     * Creates a topic of {@code partitions} partitions of {@code replicationFactor} replicas each, or with these
+     * replica lists (one per partition) when {@code assignments} is not empty; checks only, if
+     * {@code validateOnly}.
+     */
+    public synchronized Outcome create(String name, int partitions, int replicationFactor,
+                                       List<List<Integer>> assignments, boolean validateOnly) {
+        String invalidName = TopicRegistry.invalidName(name);
+        if (invalidName != null) {
+            return Outcome.failed(Errors.INVALID_TOPIC_EXCEPTION, invalidName);
+        }
+        if (topics.containsKey(name)) {
+            return Outcome.failed(Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
+        }
+        List<Integer> live = membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
+        List<List<Integer>> replicas;
+        if (assignments.isEmpty()) {
+            if (partitions < 1) {
+                return Outcome.failed(Errors.INVALID_PARTITIONS, "Number of partitions must be larger than 0.");
+            }
+            if (replicationFactor < 1) {
+                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR,
+                        "Replication factor must be larger than 0.");
+            }
+            if (replicationFactor > live.size()) {
+                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
+                        + replicationFactor + " time(s): The target replication factor of " + replicationFactor
+                        + " cannot be reached because only " + live.size() + " broker(s) are registered.");
+            }
+            replicas = roundRobin(live, partitions, replicationFactor);
+        } else {
+            for (List<Integer> assignment : assignments) {
+                if (assignment.size() != assignments.get(0).size()) {
+                    return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT,
+                            "All partitions should have the same number of replicas.");
+                }
+                if (assignment.isEmpty() || assignment.stream().distinct().count() != assignment.size()
+                        || !live.containsAll(assignment)) {
+                    return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, "Replica assignment " + assignment
+                            + " is empty, repeats a broker or names a broker that is not live (live: " + live + ")");
+                }
+            }
+            replicas = assignments;
+        }
+        List<PartitionImage> partitionImages = new ArrayList<>();
+        for (int partition = 0; partition < replicas.size(); partition++) {
+            partitionImages.add(newPartition(partition, replicas.get(partition)));
+        }
+        TopicImage topic = new TopicImage(name, TopicIds.random(), partitionImages);
+        if (!validateOnly) {
+            try {
+                store.save(topic);
+            } catch (IOException e) {
+                return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not save topic '" + name + "': " + e);
+            }
+            topics.put(name, topic);
+            nextStart++;
+        }
+        return new Outcome(Errors.NONE, null, topic);
+    }
+
+    private List<List<Integer>> roundRobin(List<Integer> brokers, int partitions, int replicationFactor) {
+        List<List<Integer>> replicas = new ArrayList<>();
+        for (int partition = 0; partition < partitions; partition++) {
+            List<Integer> replicaList = new ArrayList<>();
+            for (int replica = 0; replica < replicationFactor; replica++) {
+                replicaList.add(brokers.get((nextStart + partition + replica) % brokers.size()));
+            }
+            replicas.add(replicaList);
+        }
+        return replicas;
+    }
+
+    /**
+     * The image brokers fetch: the live brokers at their endpoint on {@code listenerName}, and every topic with
+     * the replicas that are not live as offline.
+     */
+    public synchronized ClusterMetadata image(String listenerName) {
+        List<BrokerNode> brokers = new ArrayList<>();
+        for (BrokerMembership.RegisteredBroker broker : membership.liveBrokers()) {
+            for (Endpoint endpoint : broker.listeners()) {
+                if (endpoint.listenerName().equals(listenerName)) {
+                    brokers.add(new BrokerNode(broker.id(), endpoint.host(), endpoint.port()));
+                }
+            }
+        }
+        Set<Integer> live = brokers.stream().map(BrokerNode::id).collect(Collectors.toSet());
+        Map<String, TopicImage> image = new LinkedHashMap<>();
+        for (TopicImage topic : topics.values()) {
+            List<PartitionImage> partitions = topic.partitions().stream()
+                    .map(p -> new PartitionImage(p.index(), p.leader(), p.leaderEpoch(), p.replicas(), p.isr(),
+                            p.replicas().stream().filter(id -> !live.contains(id)).toList()))
+                    .toList();
+            image.put(topic.name(), new TopicImage(topic.name(), topic.id(), partitions));
+        }
+        return new ClusterMetadata(controllerId, brokers, image);
+    }
+}

@@ -1,0 +1,170 @@
+package io.minibroker.broker.replica;
+
+import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
+import io.minibroker.broker.cluster.NodeChannel;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Copies the logs of the partitions this broker follows from one leader, on a thread of its own
+ * ({@code replica-fetcher-<leader>}), as Kafka's ReplicaFetcherThread: a Fetch naming this replica (ReplicaState),
+ * from each log's end, that parks at the leader up to {@code replica.fetch.wait.max.ms} until
+ * {@code replica.fetch.min.bytes} are there, so an idle follower waits instead of polling. What comes back is
+ * appended as it is (the leader's offsets and batches), and the leader's high watermark becomes ours. The next
+ * fetch's offsets tell the leader how far we got.
+ */
+final class ReplicaFetcher implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaFetcher.class);
+    /** Kafka's replica.fetch.max.bytes and replica.fetch.response.max.bytes defaults. */
+    private static final int PARTITION_MAX_BYTES = 1_048_576;
+    private static final int RESPONSE_MAX_BYTES = 10_485_760;
+    /** Kafka's replica.fetch.backoff.ms default: the pause after a failed fetch. */
+    private static final long BACKOFF_MS = 1_000;
+    /** How much longer than the fetch's own wait a response may take before the connection is given up. */
+    private static final int RESPONSE_GRACE_MS = 30_000;
+
+    private final int nodeId;
+    private final BrokerNode leader;
+    private final int fetchWaitMaxMs;
+    private final int fetchMinBytes;
+    private final NodeChannel channel;
+    private final Thread thread;
+    private volatile List<FollowedPartition> partitions = List.of();
+    private volatile boolean running = true;
+
+    private ReplicaFetcher(int nodeId, BrokerNode leader, int fetchWaitMaxMs, int fetchMinBytes) {
+        this.nodeId = nodeId;
+        this.leader = leader;
+        this.fetchWaitMaxMs = fetchWaitMaxMs;
+        this.fetchMinBytes = fetchMinBytes;
+        this.channel = new NodeChannel(leader.host(), leader.port(), "replica-fetcher-" + nodeId,
+                fetchWaitMaxMs + RESPONSE_GRACE_MS);
+        this.thread = new Thread(this::run, "replica-fetcher-" + leader.id());
+        thread.setDaemon(true);
+    }
+
+    static ReplicaFetcher start(int nodeId, BrokerNode leader, int fetchWaitMaxMs, int fetchMinBytes) {
+        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, leader, fetchWaitMaxMs, fetchMinBytes);
+        fetcher.thread.start();
+        return fetcher;
+    }
+
+    /** Whether this thread fetches from that broker at that address. */
+    boolean fetchesFrom(BrokerNode broker) {
+        return leader.equals(broker);
+    }
+
+    void setPartitions(List<FollowedPartition> followed) {
+        partitions = List.copyOf(followed);
+    }
+
+    private void run() {
+        boolean reportedFailure = false;
+        while (running) {
+            List<FollowedPartition> followed = partitions;
+            try {
+                if (followed.isEmpty()) {
+                    Thread.sleep(fetchWaitMaxMs);
+                    continue;
+                }
+                fetchOnce(followed);
+                reportedFailure = false;
+            } catch (IOException | LogException e) {
+                if (running && !reportedFailure) {
+                    LOG.warn("Fetching from leader {} failed ({}); retrying every {} ms", leader.id(), e.toString(),
+                            BACKOFF_MS);
+                    reportedFailure = true;
+                }
+                sleepQuietly(BACKOFF_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void fetchOnce(List<FollowedPartition> followed) throws IOException {
+        Struct request = ApiKey.FETCH.request().newMessage()
+                .set("MaxWaitMs", fetchWaitMaxMs)
+                .set("MinBytes", fetchMinBytes)
+                .set("MaxBytes", RESPONSE_MAX_BYTES);
+        request.getStruct("ReplicaState").set("ReplicaId", nodeId);
+        Map<UUID, Struct> topics = new LinkedHashMap<>();
+        Map<String, PartitionLog> logs = new LinkedHashMap<>();
+        for (FollowedPartition partition : followed) {
+            PartitionLog log = partition.log();
+            Struct topic = topics.computeIfAbsent(partition.topicId(),
+                    id -> request.addElement("Topics").set("TopicId", id));
+            topic.addElement("Partitions")
+                    .set("Partition", log.topicPartition().partition())
+                    .set("FetchOffset", log.logEndOffset())
+                    .set("LogStartOffset", log.logStartOffset())
+                    .set("PartitionMaxBytes", PARTITION_MAX_BYTES);
+            logs.put(partition.topicId() + "-" + log.topicPartition().partition(), log);
+        }
+        Struct response = channel.send(ApiKey.FETCH, request);
+        Errors topLevel = Errors.forCode(response.getInt16("ErrorCode"));
+        if (topLevel != Errors.NONE) {
+            throw new IOException("leader " + leader.id() + " refused the fetch: " + topLevel);
+        }
+        boolean anyRefused = false;
+        for (Struct topic : response.getStructs("Responses")) {
+            for (Struct partition : topic.getStructs("Partitions")) {
+                PartitionLog log = logs.get(topic.getUuid("TopicId") + "-" + partition.getInt32("PartitionIndex"));
+                Errors error = Errors.forCode(partition.getInt16("ErrorCode"));
+                if (log == null) {
+                    continue;
+                }
+                if (error != Errors.NONE) {
+                    // Typically the leader has not taken the image that makes it leader yet: try again shortly.
+                    LOG.debug("Leader {} refused {}: {}", leader.id(), log.topicPartition(), error);
+                    anyRefused = true;
+                    continue;
+                }
+                ByteBuf records = partition.getRecords("Records");
+                if (records != null && records.isReadable()) {
+                    log.appendAsFollower(records);
+                    if (log.flushDue()) {
+                        log.flush(); // our own thread: it may wait on the disk
+                    }
+                }
+                log.setReplicatedHighWatermark(partition.getInt64("HighWatermark"));
+            }
+        }
+        if (anyRefused) {
+            sleepQuietly(Math.min(BACKOFF_MS, fetchWaitMaxMs));
+        }
+    }
+
+    private void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            running = false;
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        channel.close(); // waits for the fetch under way, which parks at most replica.fetch.wait.max.ms
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

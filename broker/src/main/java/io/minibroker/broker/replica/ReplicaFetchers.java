@@ -1,0 +1,52 @@
+package io.minibroker.broker.replica;
+
+import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One {@link ReplicaFetcher} thread per leader this broker follows partitions of, as Kafka's
+ * ReplicaFetcherManager keeps them: started when a leader first has partitions for us, given the new list on each
+ * image, stopped when we follow nothing of it any more or it moved to another address.
+ */
+public final class ReplicaFetchers implements AutoCloseable {
+
+    private final int nodeId;
+    private final int fetchWaitMaxMs;
+    private final int fetchMinBytes;
+    private final Map<Integer, ReplicaFetcher> byLeader = new HashMap<>();
+
+    public ReplicaFetchers(int nodeId, int fetchWaitMaxMs, int fetchMinBytes) {
+        this.nodeId = nodeId;
+        this.fetchWaitMaxMs = fetchWaitMaxMs;
+        this.fetchMinBytes = fetchMinBytes;
+    }
+
+    /** Follows these partitions, by leader id; a leader not among the live {@code brokers} is not fetched from. */
+    synchronized void follow(Map<Integer, List<FollowedPartition>> partitionsByLeader,
+                             Map<Integer, BrokerNode> brokers) {
+        for (Map.Entry<Integer, ReplicaFetcher> entry : Map.copyOf(byLeader).entrySet()) {
+            BrokerNode leader = brokers.get(entry.getKey());
+            if (!partitionsByLeader.containsKey(entry.getKey()) || !entry.getValue().fetchesFrom(leader)) {
+                entry.getValue().close();
+                byLeader.remove(entry.getKey());
+            }
+        }
+        partitionsByLeader.forEach((leaderId, partitions) -> {
+            BrokerNode leader = brokers.get(leaderId);
+            if (leader == null) {
+                return;
+            }
+            byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, leader, fetchWaitMaxMs,
+                    fetchMinBytes)).setPartitions(partitions);
+        });
+    }
+
+    @Override
+    public synchronized void close() {
+        byLeader.values().forEach(ReplicaFetcher::close);
+        byLeader.clear();
+    }
+}

@@ -1,0 +1,132 @@
+package io.minibroker.broker.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * A cluster of N brokers in this JVM for tests: node 0 also plays the controller, as in Kafka's combined mode.
+ * Each node has its own free client port and log directory under one temporary directory, deleted on close. A
+ * test can stop a node (a controlled shutdown), kill it (no word to the controller, as a crash) and restart it on
+ * its data.
+ */
+public final class MiniCluster implements AutoCloseable {
+
+    public static final int CONTROLLER_ID = 0;
+    private static final String CONTROLLER_LISTENER = "CONTROLLER";
+
+    private final Path root;
+    private final Map<String, String> overrides;
+    private final int controllerPort;
+    private final List<EmbeddedBroker> nodes = new ArrayList<>();
+
+    private MiniCluster(Path root, Map<String, String> overrides, int controllerPort) {
+        this.root = root;
+        this.overrides = overrides;
+        this.controllerPort = controllerPort;
+    }
+
+    /** Starts {@code size} nodes with these configuration overrides on each (Kafka's key names). */
+    public static MiniCluster start(int size, Map<String, String> overrides) throws IOException, InterruptedException {
+        MiniCluster cluster = new MiniCluster(Files.createTempDirectory("minicluster-"), Map.copyOf(overrides),
+                freePort());
+        try {
+            for (int id = 0; id < size; id++) {
+                cluster.nodes.add(null);
+                cluster.restart(id);
+            }
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    /** Starts a node that is not running, on the data it had. */
+    public void restart(int id) throws IOException, InterruptedException {
+        if (nodes.get(id) != null) {
+            throw new IllegalStateException("node " + id + " is running");
+        }
+        Path dir = root.resolve("node-" + id);
+        Files.createDirectories(dir);
+        Map<String, String> properties = new HashMap<>();
+        properties.put("node.id", Integer.toString(id));
+        properties.put("controller.quorum.voters", CONTROLLER_ID + "@localhost:" + controllerPort);
+        properties.put("controller.listener.names", CONTROLLER_LISTENER);
+        if (id == CONTROLLER_ID) {
+            properties.put("process.roles", "broker,controller");
+            properties.put("listeners", "PLAINTEXT://localhost:0," + CONTROLLER_LISTENER + "://localhost:"
+                    + controllerPort);
+        } else {
+            properties.put("process.roles", "broker");
+            properties.put("listeners", "PLAINTEXT://localhost:0");
+        }
+        properties.putAll(overrides);
+        nodes.set(id, EmbeddedBroker.start(dir, properties));
+    }
+
+    /** Stops a node cleanly: it tells the controller, which fences it at once. */
+    public void stop(int id) {
+        running(id).close();
+        nodes.set(id, null);
+    }
+
+    /** Stops a node without a word to the controller, which fences it when its session times out. */
+    public void kill(int id) {
+        running(id).broker().halt();
+        nodes.set(id, null);
+    }
+
+    public Broker node(int id) {
+        return running(id).broker();
+    }
+
+    public Broker controller() {
+        return node(CONTROLLER_ID);
+    }
+
+    /** {@code bootstrap.servers} naming every running node. */
+    public String bootstrapServers() {
+        return nodes.stream().filter(node -> node != null).map(EmbeddedBroker::bootstrapServers)
+                .collect(Collectors.joining(","));
+    }
+
+    private EmbeddedBroker running(int id) {
+        EmbeddedBroker node = nodes.get(id);
+        if (node == null) {
+            throw new IllegalStateException("node " + id + " is not running");
+        }
+        return node;
+    }
+
+    /** Stops the brokers, the controller's node last so that the others' shutdowns reach it, then deletes the data. */
+    @Override
+    public void close() {
+        for (int id = nodes.size() - 1; id >= 0; id--) {
+            if (nodes.get(id) != null) {
+                stop(id);
+            }
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A port free now, for the controller's listener, which must stay the same across the controller's restarts. */
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package io.minibroker.broker.cluster;
+
+import io.minibroker.broker.network.RawClient;
+import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.MetadataResponseView;
+import io.minibroker.protocol.schema.Struct;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Every broker of a three-node cluster answers Metadata from the controller's image, as kafka-clients sees it. */
+class ClusterMetadataTest {
+
+    private MiniCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "1500"));
+        for (int node = 0; node < 3; node++) {
+            int id = node;
+            await(() -> brokerIdsSeenBy(id).equals(Set.of(0, 1, 2)), "node " + id + " sees three brokers");
+        }
+    }
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    @Test
+    void aTopicCreatedThroughAnyBrokerIsDescribedAlikeByEveryBroker() throws Exception {
+        try (Admin admin = admin(2)) {
+            admin.createTopics(List.of(new NewTopic("orders", 3, (short) 3))).all().get();
+        }
+
+        // Admin sends CreateTopics to the controller's node; the others learn of the topic at their next fetch.
+        String controllersAnswer = metadataFrom(0).struct().toString();
+        assertThat(controllersAnswer).contains("orders");
+        for (int node = 1; node < 3; node++) {
+            int id = node;
+            await(() -> controllersAnswer.equals(metadataOrNone(id)),
+                    "node " + id + " answers Metadata as the controller's node does");
+        }
+        try (Admin admin = admin(1)) {
+            List<TopicPartitionInfo> partitions = describe(admin, "orders");
+            assertThat(partitions).hasSize(3);
+            assertThat(partitions).extracting(p -> p.leader().id()).as("leaders spread round-robin")
+                    .containsExactlyInAnyOrder(0, 1, 2);
+            for (TopicPartitionInfo partition : partitions) {
+                assertThat(partition.replicas()).extracting(Node::id).containsExactlyInAnyOrder(0, 1, 2);
+                assertThat(partition.isr()).isEqualTo(partition.replicas());
+                assertThat(partition.leader()).isEqualTo(partition.replicas().get(0));
+            }
+            assertThat(admin.describeCluster().controller().get().id()).isEqualTo(MiniCluster.CONTROLLER_ID);
+            assertThat(admin.describeCluster().nodes().get()).extracting(Node::id).containsExactlyInAnyOrder(0, 1, 2);
+        }
+    }
+
+    @Test
+    void aCreateTopicsSentToABrokerIsForwardedAndItsImageRefreshedBeforeTheAnswer() throws Exception {
+        try (RawClient client = new RawClient(cluster.node(1).boundPort("PLAINTEXT"))) {
+            short version = ApiKey.CREATE_TOPICS.highestStableVersion();
+            Struct request = ApiKey.CREATE_TOPICS.request().newMessage().set("timeoutMs", 5_000);
+            request.addElement("Topics").set("Name", "direct").set("NumPartitions", 2)
+                    .set("ReplicationFactor", (short) 2);
+            client.send(RawClient.request(ApiKey.CREATE_TOPICS, version, 1, request));
+            Struct topic = client.receive(ApiKey.CREATE_TOPICS, version).body().getStructs("Topics").get(0);
+
+            assertThat(topic.getInt16("ErrorCode")).isZero();
+            assertThat(topic.getInt32("NumPartitions")).isEqualTo(2);
+            assertThat(topic.getInt16("ReplicationFactor")).isEqualTo((short) 2);
+        }
+        MetadataResponseView.MetadataResponseTopic direct = metadataFrom(1).topics().get(0);
+        assertThat(direct.name()).isEqualTo("direct");
+        assertThat(direct.partitions()).hasSize(2).allSatisfy(p -> assertThat(p.replicaNodes()).hasSize(2));
+    }
+
+    @Test
+    void theControllersTopicsOutliveItsRestartAndBrokersRegisterAgain() throws Exception {
+        try (Admin admin = admin(1)) {
+            admin.createTopics(List.of(new NewTopic("kept", 2, (short) 2))).all().get();
+        }
+        await(() -> metadataOrNone(2).contains("kept"), "node 2 learns of the topic");
+        List<String> topicsBefore = topicsSeenBy(2);
+
+        cluster.stop(MiniCluster.CONTROLLER_ID);
+        cluster.restart(MiniCluster.CONTROLLER_ID);
+
+        // The restarted node listens on a new client port: node 2 knows it only from the new controller's image.
+        int newPort = cluster.node(MiniCluster.CONTROLLER_ID).boundPort("PLAINTEXT");
+        await(() -> portsSeenBy(2).equals(Set.of(newPort, cluster.node(1).boundPort("PLAINTEXT"),
+                cluster.node(2).boundPort("PLAINTEXT"))), "node 2 sees all three brokers registered again");
+        assertThat(topicsSeenBy(2)).isEqualTo(topicsBefore);
+    }
+
+    @Test
+    void theReplicationFactorCannotExceedTheLiveBrokers() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.bootstrapServers()))) {
+            assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("wide", 1, (short) 4))).all().get())
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(InvalidReplicationFactorException.class);
+        }
+    }
+
+    @Test
+    void aKilledBrokersReplicasShowOfflineOnTheOthers() throws Exception {
+        try (Admin admin = admin(0)) {
+            admin.createTopics(List.of(new NewTopic("payments", 1, (short) 3))).all().get();
+        }
+
+        cluster.kill(1);
+
+        await(() -> brokerIdsSeenBy(2).equals(Set.of(0, 2)), "node 2 sees node 1 gone");
+        MetadataResponseView.MetadataResponsePartition partition =
+                metadataFrom(2).topics().get(0).partitions().get(0);
+        assertThat(partition.replicaNodes()).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(partition.offlineReplicas()).containsExactly(1);
+    }
+
+    /** Node {@code node}'s own answer to a Metadata request for every topic. */
+    private MetadataResponseView metadataFrom(int node) throws IOException {
+        try (RawClient client = new RawClient(cluster.node(node).boundPort("PLAINTEXT"))) {
+            short version = ApiKey.METADATA.highestStableVersion();
+            client.send(RawClient.request(ApiKey.METADATA, version, 1,
+                    ApiKey.METADATA.request().newMessage().set("Topics", null)));
+            return new MetadataResponseView(client.receive(ApiKey.METADATA, version).body());
+        }
+    }
+
+    private Admin admin(int node) {
+        // Bootstrapping on one node only: what this node answers is what the client sees.
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + cluster.node(node).boundPort("PLAINTEXT")));
+    }
+
+    private List<String> topicsSeenBy(int node) throws IOException {
+        return metadataFrom(node).topics().stream().map(topic -> topic.struct().toString()).toList();
+    }
+
+    private Set<Integer> portsSeenBy(int node) {
+        try {
+            return metadataFrom(node).brokers().stream().map(MetadataResponseView.MetadataResponseBroker::port)
+                    .collect(Collectors.toSet());
+        } catch (IOException e) {
+            return Set.of();
+        }
+    }
+
+    private Set<Integer> brokerIdsSeenBy(int node) {
+        try {
+            return metadataFrom(node).brokers().stream().map(MetadataResponseView.MetadataResponseBroker::nodeId)
+                    .collect(Collectors.toSet());
+        } catch (IOException e) {
+            return Set.of();
+        }
+    }
+
+    private String metadataOrNone(int node) {
+        try {
+            return metadataFrom(node).struct().toString();
+        } catch (IOException e) {
+            return "none";
+        }
+    }
+
+    private static List<TopicPartitionInfo> describe(Admin admin, String topic) {
+        try {
+            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            return description.partitions();
+        } catch (InterruptedException | ExecutionException e) {
+            throw new AssertionError(e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.minibroker.broker.controller;
+
+import io.minibroker.broker.config.Endpoint;
+import io.minibroker.protocol.error.Errors;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BrokerMembershipTest {
+
+    private static final List<Endpoint> LISTENERS = List.of(new Endpoint("PLAINTEXT", "localhost", 9092));
+
+    private final AtomicLong now = new AtomicLong(1_000);
+    private final BrokerMembership membership = new BrokerMembership(9_000, now::get);
+
+    @Test
+    void aBrokerIsLiveFromItsFirstHeartbeatUntilItsSessionExpires() {
+        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
+        assertThat(liveIds()).as("fenced until it heartbeats").isEmpty();
+
+        assertThat(membership.heartbeat(1, epoch, false, false)).isEqualTo(
+                new BrokerMembership.Heartbeat(Errors.NONE, false, false));
+        assertThat(liveIds()).containsExactly(1);
+
+        now.addAndGet(9_000);
+        assertThat(liveIds()).containsExactly(1);
+        now.addAndGet(1);
+        assertThat(liveIds()).isEmpty();
+    }
+
+    @Test
+    void anotherIncarnationOfALiveBrokerIsRefusedUntilTheOldSessionExpires() {
+        UUID first = UUID.randomUUID();
+        long epoch = membership.register(1, first, LISTENERS).epoch();
+        membership.heartbeat(1, epoch, false, false);
+
+        assertThat(membership.register(1, first, LISTENERS).epoch()).as("a retry").isEqualTo(epoch);
+        UUID second = UUID.randomUUID();
+        assertThat(membership.register(1, second, LISTENERS).error()).isEqualTo(Errors.DUPLICATE_BROKER_REGISTRATION);
+
+        now.addAndGet(9_001);
+        BrokerMembership.Registration again = membership.register(1, second, LISTENERS);
+        assertThat(again.error()).isEqualTo(Errors.NONE);
+        assertThat(again.epoch()).isGreaterThan(epoch);
+        assertThat(membership.heartbeat(1, epoch, false, false).error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
+    }
+
+    @Test
+    void aShuttingDownBrokerIsFencedAtOnceAndMayComeBack() {
+        long epoch = membership.register(2, UUID.randomUUID(), LISTENERS).epoch();
+        membership.heartbeat(2, epoch, false, false);
+
+        assertThat(membership.heartbeat(2, epoch, false, true)).isEqualTo(
+                new BrokerMembership.Heartbeat(Errors.NONE, true, true));
+        assertThat(liveIds()).isEmpty();
+        assertThat(membership.register(2, UUID.randomUUID(), LISTENERS).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void heartbeatsFromStrangersAreRefused() {
+        assertThat(membership.heartbeat(7, 1, false, false).error()).isEqualTo(Errors.BROKER_ID_NOT_REGISTERED);
+    }
+
+    private List<Integer> liveIds() {
+        return membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
+    }
+}

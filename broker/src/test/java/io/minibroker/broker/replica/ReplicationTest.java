@@ -1,0 +1,152 @@
+package io.minibroker.broker.replica;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.minibroker.broker.server.MiniCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** acks=all on three nodes with replication factor 3: followers copy the leader's log before the producer hears. */
+class ReplicationTest {
+
+    private static final String TOPIC = "replicated";
+    private static final int PARTITIONS = 3;
+    private static final int RECORDS = 300;
+
+    private MiniCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "200"));
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 3))).all().get();
+        }
+        for (int node = 0; node < 3; node++) {
+            int id = node;
+            await(() -> logGauge(id, "kafka.log.end.offset", 0) != null, "node " + id + " hosts the topic");
+        }
+    }
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    @Test
+    void everyRecordAcknowledgedWithAcksAllIsOnAllThreeLogs() throws Exception {
+        Map<Integer, Long> ackedPerPartition = new HashMap<>();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, "5"), new StringSerializer(), new StringSerializer())) {
+            List<Future<RecordMetadata>> sends = new ArrayList<>();
+            for (int i = 0; i < RECORDS; i++) {
+                sends.add(producer.send(new ProducerRecord<>(TOPIC, "key-" + i, "value-" + i)));
+            }
+            for (Future<RecordMetadata> send : sends) {
+                RecordMetadata acked = send.get();
+                ackedPerPartition.merge(acked.partition(), acked.offset() + 1, Math::max);
+            }
+        }
+        assertThat(ackedPerPartition.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(RECORDS);
+
+        // Acknowledged means replicated: every log already ends past its partition's acknowledged records, and
+        // the three copies of a partition are the same bytes.
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            long acked = ackedPerPartition.getOrDefault(partition, 0L);
+            for (int node = 0; node < 3; node++) {
+                assertThat(logGauge(node, "kafka.log.end.offset", partition)).as("node %d partition %d", node,
+                        partition).isGreaterThanOrEqualTo((double) acked);
+            }
+            int p = partition;
+            await(() -> logGauge(0, "kafka.log.size", p).equals(logGauge(1, "kafka.log.size", p))
+                    && logGauge(1, "kafka.log.size", p).equals(logGauge(2, "kafka.log.size", p)),
+                    "the three copies of partition " + p + " to be the same size");
+        }
+        double completed = 0;
+        for (int node = 0; node < 3; node++) {
+            completed += purgatoryCounter(node, "purgatory.completions");
+            assertThat(purgatoryCounter(node, "purgatory.expirations")).isZero();
+        }
+        assertThat(completed).as("acks=all produces parked and completed by followers' fetches").isPositive();
+        assertThat(readAll()).hasSize(RECORDS);
+    }
+
+    @Test
+    void anAcksAllProduceThatFollowersCannotReplicateExpires() throws Exception {
+        cluster.stop(1);
+        cluster.stop(2);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "1000",
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "2500"), new StringSerializer(), new StringSerializer())) {
+            // Partition 0 of the first topic is led by node 0 (placement starts at the first live broker).
+            Future<RecordMetadata> send = producer.send(new ProducerRecord<>(TOPIC, 0, "k", "v"));
+
+            assertThatThrownBy(send::get).hasCauseInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
+        }
+        assertThat(purgatoryCounter(0, "purgatory.expirations")).as("parked, then expired: REQUEST_TIMED_OUT")
+                .isPositive();
+        assertThat(logGauge(0, "kafka.log.end.offset", 0)).as("appended on the leader all the same").isPositive();
+    }
+
+    private List<ConsumerRecord<String, String>> readAll() {
+        List<ConsumerRecord<String, String>> records = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new StringDeserializer())) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (int partition = 0; partition < PARTITIONS; partition++) {
+                partitions.add(new TopicPartition(TOPIC, partition));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (records.size() < RECORDS && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+
+    private Double logGauge(int node, String name, int partition) {
+        MeterRegistry registry = cluster.node(node).meterRegistry();
+        var gauge = registry.find(name).tag("topic", TOPIC).tag("partition", Integer.toString(partition)).gauge();
+        return gauge == null ? null : gauge.value();
+    }
+
+    private double purgatoryCounter(int node, String name) {
+        var counter = cluster.node(node).meterRegistry().find(name).tag("delayedOperation", "Produce")
+                .functionCounter();
+        return counter == null ? 0 : counter.count();
+    }
+}
