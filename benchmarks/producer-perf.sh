@@ -19,38 +19,20 @@ cleanup() {
 trap cleanup EXIT
 
 cd "$root"
-echo "# building minibroker and resolving Apache Kafka 4.3.1 ..." >&2
-./mvnw -q -B -pl broker -am package -DskipTests >&2
-./mvnw -q -B -f benchmarks/producer-perf/pom.xml dependency:build-classpath -Dmdep.outputFile="$work/kafka.cp" >&2
-kafka_cp="$(cat "$work/kafka.cp")"
-log4j="-Dlog4j2.configurationFile=$here/producer-perf/log4j2.properties"
-
-wait_for_port() {
-  for _ in $(seq 1 120); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
-    sleep 0.5
-  done
-  echo "broker did not listen on $port" >&2; return 1
-}
+# shellcheck source=perf-lib.sh
+source "$here/perf-lib.sh"
+build_and_resolve
 
 stop_broker() {
   kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true; broker_pid=""
 }
 
-# Prints: records_per_sec mb_per_sec p50_ms p99_ms
-perf() {
-  local topic="$1" acks="$2"
-  java -Xmx512m $log4j -cp "$kafka_cp" org.apache.kafka.tools.ProducerPerformance \
-    --topic "$topic" --num-records "$records" --record-size 100 --throughput -1 \
-    --producer-props bootstrap.servers="localhost:$port" acks="$acks" 2>/dev/null | tail -n 1 |
-  sed -E 's/.*records sent, ([0-9.]+) records\/sec \(([0-9.]+) MB\/sec\).* ([0-9]+) ms 50th, [0-9]+ ms 95th, ([0-9]+) ms 99th.*/\1 \2 \3 \4/'
-}
 
 declare -A result
 run_all() {
   local impl="$1"
   for acks in 1 all; do
-    result["$impl,$acks"]="$(perf "perf-$impl-acks-$acks" "$acks")"
+    result["$impl,$acks"]="$(perf "localhost:$port" "perf-$impl-acks-$acks" "$acks" "$records")"
     echo "impl=$impl acks=$acks records=$records ${result["$impl,$acks"]}" | \
       awk '{printf "%s %s %s records_per_sec=%s mb_per_sec=%s p50_ms=%s p99_ms=%s\n", $1, $2, $3, $4, $5, $6, $7}'
   done
@@ -61,7 +43,7 @@ java -Xmx256m -jar broker/target/minibroker.jar config/server.properties \
   --override "listeners=PLAINTEXT://localhost:$port" --override "advertised.listeners=PLAINTEXT://localhost:$port" \
   --override "log.dirs=$work/minibroker" > "$work/minibroker.log" 2>&1 &
 broker_pid=$!
-wait_for_port
+wait_for_port "$port"
 run_all minibroker
 stop_broker
 
@@ -85,7 +67,7 @@ java $log4j -cp "$kafka_cp" kafka.tools.StorageTool format -t "$(java -cp "$kafk
   -c "$work/kafka.properties" > "$work/format.log" 2>&1
 java -Xmx1g -Xms1g $log4j -cp "$kafka_cp" kafka.Kafka "$work/kafka.properties" > "$work/kafka.log" 2>&1 &
 broker_pid=$!
-wait_for_port
+wait_for_port "$port"
 sleep 3 # the controller elects itself and the broker registers before the first metadata request
 run_all kafka-4.3.1
 stop_broker
