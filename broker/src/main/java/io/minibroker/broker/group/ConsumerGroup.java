@@ -29,6 +29,8 @@ final class ConsumerGroup {
      * middle of a rebalance lands in the generation being formed.
      */
     final Map<String, GroupMember> pendingMembers = new HashMap<>();
+    /** A member joined during the first generation's join phase: an initial delay running out waits another. */
+    boolean newMemberAdded;
 
     ConsumerGroup(String groupId) {
         this.groupId = groupId;

@@ -7,6 +7,7 @@ import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.DelayedOperation;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -44,7 +45,7 @@ public final class GroupCoordinator implements AutoCloseable {
 
     private final Map<String, ConsumerGroup> groups = new ConcurrentHashMap<>();
     private final OffsetStore offsets;
-    private final Purgatory<DelayedJoin> rebalancePurgatory = Purgatory.builder("Rebalance").build();
+    private final Purgatory<DelayedOperation> rebalancePurgatory = Purgatory.builder("Rebalance").build();
     private final Purgatory<DelayedHeartbeat> heartbeatPurgatory = Purgatory.builder("Heartbeat").build();
     /**
      * Writes to {@code __consumer_offsets} in order, off the event loops: an append may fsync (with
@@ -230,6 +231,9 @@ public final class GroupCoordinator implements AutoCloseable {
         if (group.members.isEmpty()) {
             group.protocolType = request.protocolType();
         }
+        if (group.state == GroupState.PREPARING_REBALANCE && group.generationId == 0) {
+            group.newMemberAdded = true; // extends the initial delay under way, if any
+        }
         group.members.put(memberId, member);
         if (member.groupInstanceId != null) {
             group.staticMembers.put(member.groupInstanceId, memberId);
@@ -298,10 +302,28 @@ public final class GroupCoordinator implements AutoCloseable {
         }
         boolean firstRebalance = group.state == GroupState.EMPTY;
         group.state = GroupState.PREPARING_REBALANCE;
-        DelayedJoin join = firstRebalance && initialRebalanceDelayMs > 0
-                ? new DelayedJoin(this, group, initialRebalanceDelayMs, true)
-                : new DelayedJoin(this, group, group.rebalanceTimeoutMs(), false);
+        DelayedOperation join = firstRebalance && initialRebalanceDelayMs > 0
+                ? new InitialDelayedJoin(this, group, initialRebalanceDelayMs,
+                        Math.max(group.rebalanceTimeoutMs() - initialRebalanceDelayMs, 0))
+                : new DelayedJoin(this, group, group.rebalanceTimeoutMs());
         rebalancePurgatory.tryCompleteElseWatch(join, List.of(group));
+    }
+
+    /**
+     * Kafka's rule when an initial delay runs out: if a member joined the group's first generation during it
+     * and the rebalance timeout leaves budget, wait another delay (cut to the budget left); else end the join.
+     */
+    void initialDelayElapsed(ConsumerGroup group, long remainingMs) {
+        synchronized (group) {
+            if (group.state == GroupState.PREPARING_REBALANCE && group.newMemberAdded && remainingMs > 0) {
+                group.newMemberAdded = false;
+                rebalancePurgatory.tryCompleteElseWatch(new InitialDelayedJoin(this, group,
+                        Math.min(initialRebalanceDelayMs, remainingMs),
+                        Math.max(remainingMs - initialRebalanceDelayMs, 0)), List.of(group));
+                return;
+            }
+        }
+        completeJoin(group);
     }
 
     /** Ends the join phase: drops members that did not rejoin, starts the next generation, answers the joins. */

@@ -419,10 +419,6 @@ final class LogSegment implements AutoCloseable {
         return maxTimestamp;
     }
 
-    long offsetOfMaxTimestamp() {
-        return offsetOfMaxTimestamp;
-    }
-
     /** For time retention: the largest timestamp, or the file's modification time if no batch has one. */
     long largestTimestamp() throws IOException {
         return maxTimestamp >= 0 ? maxTimestamp : Files.getLastModifiedTime(logPath).toMillis();

@@ -296,19 +296,30 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * The largest timestamp in the log and the last offset of the batch that holds it (ListOffsets'
-     * MAX_TIMESTAMP); the earliest such batch on ties. Empty when no batch has a timestamp. Under the
-     * writer's lock, since a segment's max timestamp and its offset change together.
+     * The largest timestamp in the log and the offset of the first record that carries it (ListOffsets'
+     * MAX_TIMESTAMP), as Kafka answers since KAFKA-16310: the earliest segment and batch holding it, then the
+     * first record of that batch with that timestamp (its base offset under log append time). Offset -1 if no
+     * record matches the batch's max timestamp, as Kafka gives it. Empty when no batch has a timestamp. Under
+     * the writer's lock, since a segment's max timestamp and its batches change together.
      */
     public synchronized Optional<TimestampAndOffset> maxTimestampAndOffset() {
-        TimestampAndOffset best = null;
+        LogSegment newest = null;
         for (LogSegment segment : segments.values()) {
-            long timestamp = segment.maxTimestamp();
-            if (timestamp >= 0 && (best == null || timestamp > best.timestamp())) {
-                best = new TimestampAndOffset(timestamp, segment.offsetOfMaxTimestamp());
+            if (segment.maxTimestamp() >= 0 && (newest == null || segment.maxTimestamp() > newest.maxTimestamp())) {
+                newest = segment;
             }
         }
-        return Optional.ofNullable(best);
+        if (newest == null) {
+            return Optional.empty();
+        }
+        long timestamp = newest.maxTimestamp();
+        try {
+            // The first record at or after the segment's largest timestamp is the first one carrying it.
+            TimestampAndOffset found = newest.findOffsetByTimestamp(timestamp, newest.baseOffset());
+            return Optional.of(found != null ? found : new TimestampAndOffset(timestamp, -1));
+        } catch (IOException e) {
+            throw storageError("cannot search for the largest timestamp " + timestamp, e);
+        }
     }
 
     /** True once {@code flush.messages} records have been appended since the last flush. */

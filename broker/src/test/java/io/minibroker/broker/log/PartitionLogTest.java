@@ -408,7 +408,7 @@ class PartitionLogTest {
         assertThat(log.offsetForTimestamp(T0 + 10 * 37)).contains(new TimestampAndOffset(T0 + 370, 74));
         assertThat(log.offsetForTimestamp(T0 + 10 * 37 + 1)).contains(new TimestampAndOffset(T0 + 380, 76));
         assertThat(log.offsetForTimestamp(T0 + 10 * 99 + 1)).isEmpty();
-        assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(T0 + 990, 199));
+        assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(T0 + 990, 198));
     }
 
     @Test
@@ -426,6 +426,26 @@ class PartitionLogTest {
     }
 
     @Test
+    void maxTimestampPointsAtTheFirstRecordCarryingItNotTheBatchsLastOffset() throws IOException {
+        open(LogConfig.defaults());
+        for (CompressionType compression : List.of(CompressionType.NONE, CompressionType.GZIP)) {
+            // Timestamps T0+1, T0+500, T0+3, T0+500, T0+5: the largest first appears at the batch's second record.
+            long base = log.logEndOffset();
+            RecordBatchBuilder builder = new RecordBatchBuilder(TestBatches.ALLOC, compression, 0, T0);
+            for (int i = 0; i < 5; i++) {
+                long timestamp = i % 2 == 1 ? T0 + 500 + base : T0 + i;
+                builder.append(timestamp, null, new byte[] {(byte) i}, List.of());
+            }
+            ByteBuf batch = builder.build();
+            log.append(batch, 0);
+            batch.release();
+
+            assertThat(log.maxTimestampAndOffset()).as("%s", compression)
+                    .contains(new TimestampAndOffset(T0 + 500 + base, base + 1));
+        }
+    }
+
+    @Test
     void keepsEverythingAcrossACleanReopen() throws IOException {
         open(small());
         for (int i = 0; i < 60; i++) {
@@ -439,7 +459,7 @@ class PartitionLogTest {
         assertThat(log.logEndOffset()).isEqualTo(180);
         assertThat(log.segmentCount()).isEqualTo(segments);
         assertThat(readAll(log)).isEqualTo(before);
-        assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(T0 + 59, 179));
+        assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(T0 + 59, 177));
         assertThat(append(log, "after", 1, T0 + 100).firstOffset()).isEqualTo(180);
     }
 
@@ -572,7 +592,7 @@ class PartitionLogTest {
         log.truncateTo(57);
         assertThat(log.logEndOffset()).isEqualTo(55);
         assertThat(readAll(log)).hasSize(55).last().extracting(TestBatches.Entry::value).isEqualTo("u10-4");
-        assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(T0 + 10, 54));
+        assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(T0 + 10, 50));
         assertThat(append(log, "again", 2, T0 + 50).firstOffset()).isEqualTo(55);
 
         log.truncateTo(0);
