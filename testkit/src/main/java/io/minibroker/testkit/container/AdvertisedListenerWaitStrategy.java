@@ -29,6 +29,9 @@ final class AdvertisedListenerWaitStrategy extends AbstractWaitStrategy {
         String expected = host + ":" + port;
         long deadline = System.nanoTime() + startupTimeout.toNanos();
         while (!advertises(host, port, expected)) {
+            if (!waitStrategyTarget.isRunning()) {
+                throw new ContainerLaunchException("minibroker exited before it was ready; see its log");
+            }
             if (System.nanoTime() - deadline > 0) {
                 throw new ContainerLaunchException("minibroker did not answer Metadata advertising " + expected
                         + " within " + startupTimeout);
