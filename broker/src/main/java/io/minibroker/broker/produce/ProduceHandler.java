@@ -139,7 +139,8 @@ public final class ProduceHandler implements ApiHandler {
                     flushes.add(log.get(), appended.lastOffset(), result);
                 }
                 if (acks == -1) {
-                    pending.add(new DelayedProduce.PendingAppend(log.get(), appended.lastOffset() + 1, result));
+                    pending.add(new DelayedProduce.PendingAppend(log.get(), appended.lastOffset() + 1,
+                            minInsyncReplicas(topic.get()), result));
                     keys.add(log.get().topicPartition());
                 }
             }
@@ -156,7 +157,8 @@ public final class ProduceHandler implements ApiHandler {
         int timeoutMs = body.getInt32("TimeoutMs");
         return flushed.thenCompose(nothing -> {
             CompletableFuture<Struct> answer = new CompletableFuture<>();
-            producePurgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs, pending, response, answer), keys);
+            producePurgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs, pending, leadership, response,
+                    answer), keys);
             return answer;
         });
     }

@@ -159,7 +159,9 @@ public final class Broker implements AutoCloseable {
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (config.inCluster()) {
             replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, new ReplicaFetchers(nodeId,
-                    config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)));
+                    config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
+                    controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
+                    Broker::monotonicMs);
             leadership = replicas;
             metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
                     replicas::apply);
@@ -200,7 +202,7 @@ public final class Broker implements AutoCloseable {
         SupportedApis controllerApis = null;
         if (config.isController()) {
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
-                    () -> System.nanoTime() / 1_000_000);
+                    Broker::monotonicMs);
             controllerApis = ControllerApis.create(config, config.advertisedListeners().get(0).listenerName(),
                     membership, TopicAssignments.open(nodeId, membership, config.logDirs().get(0)), disk);
         }
@@ -242,6 +244,11 @@ public final class Broker implements AutoCloseable {
         return new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
                 "broker-" + config.get(BrokerConfig.NODE_ID) + "-" + purpose,
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
+    }
+
+    /** Milliseconds of a clock that never jumps: sessions and replica lag are measured on it. */
+    private static long monotonicMs() {
+        return System.nanoTime() / 1_000_000;
     }
 
     /** The controller's view of the cluster's brokers; only on the controller's node. */
