@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 /**
  * The controller's topics on disk, so that they outlive its restarts: one properties file per topic under
  * {@value #DIR} in the controller node's first log directory, with the topic id and each partition's replicas,
- * ISR and partition epoch (the leader is the first replica until leadership can change).
+ * ISR, leader, leader epoch and partition epoch.
  */
 final class AssignmentStore {
 
@@ -54,6 +54,9 @@ final class AssignmentStore {
         for (PartitionImage partition : topic.partitions()) {
             properties.setProperty("partition." + partition.index() + ".replicas", join(partition.replicas()));
             properties.setProperty("partition." + partition.index() + ".isr", join(partition.isr()));
+            properties.setProperty("partition." + partition.index() + ".leader", Integer.toString(partition.leader()));
+            properties.setProperty("partition." + partition.index() + ".leader.epoch",
+                    Integer.toString(partition.leaderEpoch()));
             properties.setProperty("partition." + partition.index() + ".epoch",
                     Integer.toString(partitionEpochs[partition.index()]));
         }
@@ -80,7 +83,9 @@ final class AssignmentStore {
             String prefix = "partition." + partition + ".";
             List<Integer> replicas = ids(properties.getProperty(prefix + "replicas"));
             List<Integer> isr = ids(properties.getProperty(prefix + "isr", join(replicas)));
-            images.add(new PartitionImage(partition, replicas.get(0), 0, replicas, isr, List.of()));
+            int leader = Integer.parseInt(properties.getProperty(prefix + "leader", replicas.get(0).toString()));
+            int leaderEpoch = Integer.parseInt(properties.getProperty(prefix + "leader.epoch", "0"));
+            images.add(new PartitionImage(partition, leader, leaderEpoch, replicas, isr, List.of()));
             epochs[partition] = Integer.parseInt(properties.getProperty(prefix + "epoch", "0"));
         }
         return new StoredTopic(new TopicImage(name, TopicIds.fromText(properties.getProperty("topic.id")), images),

@@ -8,6 +8,8 @@ import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -36,6 +38,8 @@ public final class TopicAssignments {
             return new Outcome(error, message, null);
         }
     }
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopicAssignments.class);
 
     private final int controllerId;
     private final BrokerMembership membership;
@@ -204,6 +208,52 @@ public final class TopicAssignments {
         topics.put(topic.name(), updated);
         partitionEpochs.put(topic.name(), newEpochs);
         return new IsrChange(Errors.NONE, changed, newEpochs[index]);
+    }
+
+    /** Kafka's leader id for a partition without one: no replica of its ISR is live. */
+    public static final int NO_LEADER = -1;
+
+    /**
+     * Elects new leaders where the leader is no longer live (fenced: a controlled shutdown, or a session that
+     * expired), as Kafka's controller does on fencing a broker: the first replica, in assignment order, of the
+     * ISR that is live, with the leader epoch and partition epoch bumped and the ISR cut to its live members.
+     * Without one (unclean.leader.election.enable is false) the partition has no leader and keeps its ISR, so
+     * that the last in-sync replica leads again when it returns. The ISR of a partition whose leader lives is
+     * the leader's to change.
+     */
+    public synchronized void electLeaders() {
+        for (TopicImage topic : List.copyOf(topics.values())) {
+            List<PartitionImage> partitions = new ArrayList<>(topic.partitions());
+            int[] epochs = partitionEpochs.get(topic.name()).clone();
+            boolean topicChanged = false;
+            for (PartitionImage partition : topic.partitions()) {
+                if (partition.leader() != NO_LEADER && membership.isLive(partition.leader())) {
+                    continue;
+                }
+                List<Integer> liveIsr = partition.isr().stream().filter(membership::isLive).toList();
+                int leader = partition.replicas().stream().filter(liveIsr::contains).findFirst().orElse(NO_LEADER);
+                if (leader == partition.leader()) {
+                    continue; // still no live in-sync replica
+                }
+                List<Integer> isr = leader == NO_LEADER ? partition.isr() : liveIsr;
+                partitions.set(partition.index(), new PartitionImage(partition.index(), leader,
+                        partition.leaderEpoch() + 1, partition.replicas(), isr, List.of()));
+                epochs[partition.index()]++;
+                topicChanged = true;
+            }
+            if (topicChanged) {
+                TopicImage updated = new TopicImage(topic.name(), topic.id(), partitions);
+                try {
+                    store.save(updated, epochs);
+                } catch (IOException e) {
+                    continue; // tried again at the next check
+                }
+                topics.put(topic.name(), updated);
+                partitionEpochs.put(topic.name(), epochs);
+                updated.partitions().forEach(p -> LOG.info("{}-{}: leader {} at epoch {}, ISR {}", topic.name(),
+                        p.index(), p.leader(), p.leaderEpoch(), p.isr()));
+            }
+        }
     }
 
     /**

@@ -39,10 +39,11 @@ public final class DelayedProduce extends DelayedOperation {
         this.answer = answer;
     }
 
+    /** Complete once every partition is replicated, or at once when this broker stopped leading one of them. */
     @Override
     public boolean tryComplete() {
         for (PendingAppend append : appends) {
-            if (!append.replicated()) {
+            if (!append.replicated() && leadership.isLeader(append.log().topicPartition())) {
                 return false;
             }
         }
@@ -52,7 +53,9 @@ public final class DelayedProduce extends DelayedOperation {
     @Override
     protected void onComplete() {
         for (PendingAppend append : appends) {
-            if (!append.replicated()) {
+            if (!leadership.isLeader(append.log().topicPartition())) {
+                append.result().set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
+            } else if (!append.replicated()) {
                 append.result().set("ErrorCode", Errors.REQUEST_TIMED_OUT.code());
             } else if (leadership.inSyncReplicas(append.log().topicPartition()) < append.minInsyncReplicas()) {
                 append.result().set("ErrorCode", Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND.code());

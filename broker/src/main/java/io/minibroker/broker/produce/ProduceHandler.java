@@ -48,7 +48,6 @@ import java.util.concurrent.Executor;
 public final class ProduceHandler implements ApiHandler {
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
-    private static final int LEADER_EPOCH = 0;
 
     private final TopicRegistry topics;
     private final BrokerConfig brokerConfig;
@@ -183,7 +182,7 @@ public final class ProduceHandler implements ApiHandler {
             }
             AppendResult appended;
             if (batch.producerId() < 0) {
-                appended = log.appendUnflushed(records, LEADER_EPOCH);
+                appended = log.appendUnflushed(records, leadership.leaderEpoch(log.topicPartition()));
             } else {
                 appended = appendIdempotent(log, records, batch, result);
                 if (appended == null) {
@@ -220,7 +219,7 @@ public final class ProduceHandler implements ApiHandler {
             if (verdict.isDuplicate()) {
                 return new AppendResult(verdict.duplicateFirstOffset(), verdict.duplicateLastOffset(), -1, -1, -1);
             }
-            AppendResult appended = log.appendUnflushed(records, LEADER_EPOCH);
+            AppendResult appended = log.appendUnflushed(records, leadership.leaderEpoch(log.topicPartition()));
             table.record(batch);
             return appended;
         }

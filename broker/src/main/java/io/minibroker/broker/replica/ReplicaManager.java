@@ -48,6 +48,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
     /** AlterPartition v2: the new ISR as broker ids (v3 adds each broker's epoch, which this broker does not keep). */
     private static final short ALTER_PARTITION_VERSION = 2;
+    /** The leader id of a partition whose in-sync replicas are all gone. */
+    private static final int NO_LEADER = -1;
 
     /** A hosted partition as the image has it, its log here, and (when led here) what the leader knows. */
     private record HostedPartition(TopicImage topic, PartitionImage image, PartitionLog log, LeaderState leader) {
@@ -106,30 +108,45 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 HostedPartition before = hosted.get(topicPartition);
                 LeaderState leader = null;
                 if (partition.leader() == nodeId) {
-                    leader = before != null && before.leader() != null ? before.leader()
-                            : becomeLeader(topicPartition, partition, log.get());
+                    boolean sameTerm = before != null && before.leader() != null
+                            && before.image().leaderEpoch() == partition.leaderEpoch();
+                    leader = sameTerm ? before.leader() : becomeLeader(topicPartition, partition, log.get(),
+                            before != null);
                 } else {
-                    if (before == null || before.image().leader() != partition.leader()) {
-                        log.get().setReplicatedHighWatermark(0); // until the leader tells ours
+                    if (before == null) {
+                        log.get().setReplicatedHighWatermark(0); // unknown until the leader tells ours
                     }
-                    followedByLeader.computeIfAbsent(partition.leader(), id -> new ArrayList<>())
-                            .add(new FollowedPartition(topic.id(), log.get()));
+                    if (partition.leader() != NO_LEADER) {
+                        followedByLeader.computeIfAbsent(partition.leader(), id -> new ArrayList<>())
+                                .add(new FollowedPartition(topic.id(), log.get()));
+                    }
                 }
                 next.put(topicPartition, new HostedPartition(topic, partition, log.get(), leader));
             }
         }
+        Map<TopicPartition, HostedPartition> previous = hosted;
         hosted = Map.copyOf(next);
+        previous.forEach((partition, before) -> {
+            HostedPartition now = next.get(partition);
+            if (before.leader() != null && (now == null || now.leader() != before.leader())) {
+                // Leadership lost: what was parked on it is answered now, NOT_LEADER_OR_FOLLOWER.
+                LOG.info("No longer leading {}", partition);
+                producePurgatory.checkAndComplete(partition);
+                fetchPurgatory.checkAndComplete(partition);
+            }
+        });
         Map<Integer, BrokerNode> brokers = new HashMap<>();
         image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
         fetchers.follow(followedByLeader, brokers);
     }
 
     /**
-     * Leading a replicated partition starts from the high watermark its followers' fetches will prove: nothing
-     * is known to be replicated until they fetch, which they do within replica.fetch.wait.max.ms.
+     * Leading a replicated partition starts from the high watermark it had as a follower, or, just started, from
+     * what its followers' fetches will prove (they fetch within replica.fetch.wait.max.ms).
      */
-    private LeaderState becomeLeader(TopicPartition partition, PartitionImage image, PartitionLog log) {
-        if (image.replicas().size() > 1) {
+    private LeaderState becomeLeader(TopicPartition partition, PartitionImage image, PartitionLog log,
+                                     boolean wasHosted) {
+        if (image.replicas().size() > 1 && !wasHosted) {
             log.setReplicatedHighWatermark(0);
         }
         LOG.info("Leading {} at epoch {} with replicas {}, ISR {}", partition, image.leaderEpoch(),
@@ -141,6 +158,12 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     public boolean isLeader(TopicPartition partition) {
         HostedPartition state = hosted.get(partition);
         return state != null && state.leader() != null;
+    }
+
+    @Override
+    public int leaderEpoch(TopicPartition partition) {
+        HostedPartition state = hosted.get(partition);
+        return state == null ? -1 : state.image().leaderEpoch();
     }
 
     @Override

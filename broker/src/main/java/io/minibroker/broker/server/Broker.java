@@ -24,6 +24,7 @@ import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.controller.BrokerMembership;
 import io.minibroker.broker.controller.ControllerApis;
+import io.minibroker.broker.controller.LeaderElections;
 import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.metrics.LogMeters;
@@ -102,8 +103,9 @@ public final class Broker implements AutoCloseable {
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
     private GroupCoordinator groupCoordinator;
-    /** Only on the controller's node: which brokers are in the cluster. */
+    /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
+    private LeaderElections elections;
     /** Only in a cluster: this broker's registration and heartbeats. */
     private BrokerLifecycle lifecycle;
     /** Only in a cluster: this broker's copy of the cluster's metadata. */
@@ -203,8 +205,10 @@ public final class Broker implements AutoCloseable {
         if (config.isController()) {
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     Broker::monotonicMs);
+            TopicAssignments assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0));
             controllerApis = ControllerApis.create(config, config.advertisedListeners().get(0).listenerName(),
-                    membership, TopicAssignments.open(nodeId, membership, config.logDirs().get(0)), disk);
+                    membership, assignments, disk);
+            elections = new LeaderElections(assignments, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
         }
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
@@ -317,6 +321,7 @@ public final class Broker implements AutoCloseable {
             return;
         }
         closeQuietly(lifecycle); // first: the controller fences us while we still answer
+        closeQuietly(elections);
         closeQuietly(replicas); // no more appends from leaders once the logs start closing
         if (metricsEndpoint != null) {
             metricsEndpoint.close();
