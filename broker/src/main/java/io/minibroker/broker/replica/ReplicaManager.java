@@ -10,6 +10,7 @@ import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -60,6 +61,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final Purgatory<DelayedProduce> producePurgatory;
     private final Purgatory<DelayedFetch> fetchPurgatory;
     private final ReplicaFetchers fetchers;
+    private final ProducerStates producerStates;
     private final NodeChannel controller;
     private final long replicaLagTimeMaxMs;
     private final LongSupplier clockMs;
@@ -68,8 +70,10 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
 
     public ReplicaManager(int nodeId, TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
-                          Purgatory<DelayedFetch> fetchPurgatory, ReplicaFetchers fetchers, NodeChannel controller,
-                          long replicaLagTimeMaxMs, LongSupplier clockMs) {
+                          Purgatory<DelayedFetch> fetchPurgatory, ReplicaFetchers fetchers,
+                          ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
+                          LongSupplier clockMs) {
+        this.producerStates = producerStates;
         this.nodeId = nodeId;
         this.topics = topics;
         this.producePurgatory = producePurgatory;
@@ -149,6 +153,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         if (image.replicas().size() > 1 && !wasHosted) {
             log.setReplicatedHighWatermark(0);
         }
+        producerStates.forget(log); // idempotent producers' state comes from the log as it is now
         LOG.info("Leading {} at epoch {} with replicas {}, ISR {}", partition, image.leaderEpoch(),
                 image.replicas(), image.isr());
         return new LeaderState(nodeId, image.replicas(), image.isr(), clockMs.getAsLong());

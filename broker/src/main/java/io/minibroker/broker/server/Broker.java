@@ -158,11 +158,12 @@ public final class Broker implements AutoCloseable {
         topics.logs().addListener(new LogMeters(registry));
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
+        ProducerStates producerStates = new ProducerStates();
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (config.inCluster()) {
             replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, new ReplicaFetchers(nodeId,
                     config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
-                    controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
+                    producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                     Broker::monotonicMs);
             leadership = replicas;
             metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
@@ -184,7 +185,7 @@ public final class Broker implements AutoCloseable {
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
-                        new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory,
+                        new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
                                 disk, leadership))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds)))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))

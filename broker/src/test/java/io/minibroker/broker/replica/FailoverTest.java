@@ -86,6 +86,40 @@ class FailoverTest {
         await(() -> isr().size() == 3, "the old leader to truncate, catch up and rejoin the ISR, have " + isr());
     }
 
+    @Test
+    void anIdempotentProducerWritesEveryRecordExactlyOnceThroughAFailover() throws Exception {
+        List<String> acked = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + cluster.controller().boundPort("PLAINTEXT"),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
+                ProducerConfig.LINGER_MS_CONFIG, "2",
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000",
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000"), new StringSerializer(), new StringSerializer())) {
+            List<Future<RecordMetadata>> inFlight = new ArrayList<>();
+            for (int i = 0; i < RECORDS; i++) {
+                if (i == RECORDS / 4) {
+                    cluster.kill(1);
+                }
+                inFlight.add(producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i)));
+                if (inFlight.size() == 5) { // a steady stream with several batches in flight at the kill
+                    for (Future<RecordMetadata> send : inFlight) {
+                        send.get();
+                    }
+                    inFlight.clear();
+                }
+            }
+            for (Future<RecordMetadata> send : inFlight) {
+                send.get();
+            }
+            for (int i = 0; i < RECORDS; i++) {
+                acked.add("v" + i);
+            }
+        }
+
+        assertThat(readAll(RECORDS)).as("every record once, in order").isEqualTo(acked);
+    }
+
     private List<String> readAll(int atLeast) {
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
