@@ -141,7 +141,8 @@ public final class Broker implements AutoCloseable {
     }
 
     private void bind() throws InterruptedException, IOException {
-        ProducerIdAllocator producerIds = new ProducerIdAllocator(config.logDirs().get(0));
+        ProducerIdAllocator producerIds = new ProducerIdAllocator(config.logDirs().get(0),
+                config.inCluster() ? ProducerIdAllocator.firstIdOf(config.get(BrokerConfig.NODE_ID)) : 0);
         int metricsPort = config.get(BrokerConfig.METRICS_PORT);
         if (metricsPort >= 0) {
             try {
