@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
@@ -60,13 +61,9 @@ class FailoverTest {
     @Test
     void nothingAcknowledgedIsLostWhenTheLeaderDies() throws Exception {
         List<String> acked = new ArrayList<>();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + cluster.controller().boundPort("PLAINTEXT"),
-                ProducerConfig.ACKS_CONFIG, "all",
+        try (KafkaProducer<String, String> producer = producer(Map.of(
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false",
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1",
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000",
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000"), new StringSerializer(), new StringSerializer())) {
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1"))) {
             for (int i = 0; i < RECORDS; i++) {
                 if (i == RECORDS / 4) {
                     cluster.kill(1);
@@ -89,13 +86,9 @@ class FailoverTest {
     @Test
     void anIdempotentProducerWritesEveryRecordExactlyOnceThroughAFailover() throws Exception {
         List<String> acked = new ArrayList<>();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + cluster.controller().boundPort("PLAINTEXT"),
-                ProducerConfig.ACKS_CONFIG, "all",
+        try (KafkaProducer<String, String> producer = producer(Map.of(
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
-                ProducerConfig.LINGER_MS_CONFIG, "2",
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000",
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000"), new StringSerializer(), new StringSerializer())) {
+                ProducerConfig.LINGER_MS_CONFIG, "2"))) {
             List<Future<RecordMetadata>> inFlight = new ArrayList<>();
             for (int i = 0; i < RECORDS; i++) {
                 if (i == RECORDS / 4) {
@@ -118,6 +111,16 @@ class FailoverTest {
         }
 
         assertThat(readAll(RECORDS)).as("every record once, in order").isEqualTo(acked);
+    }
+
+    /** An acks=all producer through the controller's node, which stays up, retrying for up to a minute. */
+    private KafkaProducer<String, String> producer(Map<String, Object> settings) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + cluster.controller().boundPort("PLAINTEXT"));
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
+        return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
     }
 
     private List<String> readAll(int atLeast) {
