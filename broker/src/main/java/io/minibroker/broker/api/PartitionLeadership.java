@@ -20,6 +20,11 @@ public interface PartitionLeadership {
         }
 
         @Override
+        public int leaderEpoch(TopicPartition partition) {
+            return 0; // leadership never moves
+        }
+
+        @Override
         public void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset) {
             // no followers on a single node
         }
@@ -27,6 +32,9 @@ public interface PartitionLeadership {
 
     /** Whether produces and consumers' fetches for this partition belong here. */
     boolean isLeader(TopicPartition partition);
+
+    /** The leader epoch appends to a partition led here are stamped with. */
+    int leaderEpoch(TopicPartition partition);
 
     /** How many replicas of a partition this broker leads are in sync, itself included (min.insync.replicas). */
     int inSyncReplicas(TopicPartition partition);

@@ -85,7 +85,7 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
                     .replicaNodes(partition.replicas())
                     .isrNodes(partition.isr())
                     .offlineReplicas(partition.offlineReplicas())
-                    .errorCode(Errors.NONE.code());
+                    .errorCode(partition.leader() < 0 ? Errors.LEADER_NOT_AVAILABLE.code() : Errors.NONE.code());
         }
     }
 }

@@ -63,6 +63,11 @@ public final class BrokerConfig {
             "a list of listener names");
     public static final ConfigKey<Integer> BROKER_HEARTBEAT_INTERVAL_MS = intKey("broker.heartbeat.interval.ms", 2000, 1);
     public static final ConfigKey<Integer> BROKER_SESSION_TIMEOUT_MS = intKey("broker.session.timeout.ms", 9000, 1);
+    /** Only false, Kafka's default: a leader is only ever elected from the ISR, so nothing acknowledged is lost. */
+    public static final ConfigKey<Boolean> UNCLEAN_LEADER_ELECTION_ENABLE = new ConfigKey<>(
+            "unclean.leader.election.enable", ConfigKey::parseBoolean, false, enabled -> !enabled,
+            "false (unclean leader election is not offered)");
+    public static final ConfigKey<Long> REPLICA_LAG_TIME_MAX_MS = longKey("replica.lag.time.max.ms", 30_000L, 1);
     public static final ConfigKey<Integer> REPLICA_FETCH_WAIT_MAX_MS = intKey("replica.fetch.wait.max.ms", 500, 0);
     public static final ConfigKey<Integer> REPLICA_FETCH_MIN_BYTES = intKey("replica.fetch.min.bytes", 1, 1);
 
@@ -119,7 +124,7 @@ public final class BrokerConfig {
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
             ADVERTISED_LISTENERS, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
-            BROKER_SESSION_TIMEOUT_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES, LOG_DIR, LOG_DIRS,
+            BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES, LOG_DIR, LOG_DIRS,
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
             LOG_INDEX_SIZE_MAX_BYTES, LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS,

@@ -44,7 +44,7 @@ public record ConfigKey<T>(String name, Function<String, T> parser, T defaultVal
         return new ConfigKey<>(name, Function.identity(), defaultValue, values::contains, "one of " + values);
     }
 
-    private static Boolean parseBoolean(String text) {
+    static Boolean parseBoolean(String text) {
         if (text.equalsIgnoreCase("true")) {
             return true;
         }

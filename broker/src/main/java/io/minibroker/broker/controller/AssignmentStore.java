@@ -18,10 +18,14 @@ import java.util.stream.Stream;
 
 /**
  * The controller's topics on disk, so that they outlive its restarts: one properties file per topic under
- * {@value #DIR} in the controller node's first log directory, with the topic id and each partition's replicas
- * (leader and ISR follow from the replicas until leadership and ISR can change).
+ * {@value #DIR} in the controller node's first log directory, with the topic id and each partition's replicas,
+ * ISR, leader, leader epoch and partition epoch.
  */
 final class AssignmentStore {
+
+    /** A topic as saved: its image and each partition's epoch (the version of its ISR). */
+    record StoredTopic(TopicImage topic, int[] partitionEpochs) {
+    }
 
     static final String DIR = ".minibroker-controller";
     private static final String SUFFIX = ".properties";
@@ -32,8 +36,8 @@ final class AssignmentStore {
         this.dir = Files.createDirectories(firstLogDir.resolve(DIR));
     }
 
-    List<TopicImage> loadAll() throws IOException {
-        List<TopicImage> topics = new ArrayList<>();
+    List<StoredTopic> loadAll() throws IOException {
+        List<StoredTopic> topics = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.filter(f -> f.getFileName().toString().endsWith(SUFFIX)).sorted().toList()) {
                 String name = file.getFileName().toString();
@@ -43,29 +47,48 @@ final class AssignmentStore {
         return topics;
     }
 
-    void save(TopicImage topic) throws IOException {
+    void save(TopicImage topic, int[] partitionEpochs) throws IOException {
         Properties properties = new Properties();
         properties.setProperty("topic.id", TopicIds.toText(topic.id()));
         properties.setProperty("partitions", Integer.toString(topic.partitions().size()));
         for (PartitionImage partition : topic.partitions()) {
-            properties.setProperty("partition." + partition.index() + ".replicas", partition.replicas().stream()
-                    .map(String::valueOf).reduce((a, b) -> a + "," + b).orElseThrow());
+            properties.setProperty("partition." + partition.index() + ".replicas", join(partition.replicas()));
+            properties.setProperty("partition." + partition.index() + ".isr", join(partition.isr()));
+            properties.setProperty("partition." + partition.index() + ".leader", Integer.toString(partition.leader()));
+            properties.setProperty("partition." + partition.index() + ".leader.epoch",
+                    Integer.toString(partition.leaderEpoch()));
+            properties.setProperty("partition." + partition.index() + ".epoch",
+                    Integer.toString(partitionEpochs[partition.index()]));
         }
         TopicStore.writeAtomically(dir.resolve(topic.name() + SUFFIX), properties);
     }
 
-    private static TopicImage read(String name, Path file) throws IOException {
+    private static String join(List<Integer> ids) {
+        return ids.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse("");
+    }
+
+    private static List<Integer> ids(String text) {
+        return Arrays.stream(text.split(",")).filter(id -> !id.isEmpty()).map(Integer::valueOf).toList();
+    }
+
+    private static StoredTopic read(String name, Path file) throws IOException {
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             properties.load(reader);
         }
         int partitions = Integer.parseInt(properties.getProperty("partitions"));
         List<PartitionImage> images = new ArrayList<>();
+        int[] epochs = new int[partitions];
         for (int partition = 0; partition < partitions; partition++) {
-            List<Integer> replicas = Arrays.stream(properties.getProperty("partition." + partition + ".replicas")
-                    .split(",")).map(Integer::valueOf).toList();
-            images.add(TopicAssignments.newPartition(partition, replicas));
+            String prefix = "partition." + partition + ".";
+            List<Integer> replicas = ids(properties.getProperty(prefix + "replicas"));
+            List<Integer> isr = ids(properties.getProperty(prefix + "isr", join(replicas)));
+            int leader = Integer.parseInt(properties.getProperty(prefix + "leader", replicas.get(0).toString()));
+            int leaderEpoch = Integer.parseInt(properties.getProperty(prefix + "leader.epoch", "0"));
+            images.add(new PartitionImage(partition, leader, leaderEpoch, replicas, isr, List.of()));
+            epochs[partition] = Integer.parseInt(properties.getProperty(prefix + "epoch", "0"));
         }
-        return new TopicImage(name, TopicIds.fromText(properties.getProperty("topic.id")), images);
+        return new StoredTopic(new TopicImage(name, TopicIds.fromText(properties.getProperty("topic.id")), images),
+                epochs);
     }
 }

@@ -88,6 +88,12 @@ public final class BrokerMembership {
         return brokers.values().stream().filter(broker -> isLive(broker, now)).toList();
     }
 
+    /** Whether this broker is registered, unfenced and within its session. */
+    public synchronized boolean isLive(int id) {
+        RegisteredBroker broker = brokers.get(id);
+        return broker != null && isLive(broker, clockMs.getAsLong());
+    }
+
     private boolean isLive(RegisteredBroker broker, long now) {
         return !broker.fenced() && now - broker.lastHeartbeatMs() <= sessionTimeoutMs;
     }

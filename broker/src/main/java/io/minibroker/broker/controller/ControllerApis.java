@@ -18,7 +18,7 @@ public final class ControllerApis {
     }
 
     /** @param clientListener the listener name every node advertises to clients, at which the image names brokers */
-    /** @param disk where CreateTopics runs, since it writes and fsyncs the new topic's file */
+    /** @param disk where CreateTopics and AlterPartition run, since they write and fsync the topic's file */
     public static SupportedApis create(BrokerConfig config, String clientListener, BrokerMembership membership,
                                        TopicAssignments assignments, Executor disk) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
@@ -28,6 +28,7 @@ public final class ControllerApis {
                 .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership))
                 .add(ApiKey.METADATA, new ControllerMetadataHandler(clusterId, clientListener, assignments))
                 .add(ApiKey.CREATE_TOPICS, DiskBoundHandler.on(disk)
-                        .apply(new ControllerCreateTopicsHandler(assignments, config)));
+                        .apply(new ControllerCreateTopicsHandler(assignments, config)))
+                .add(ApiKey.ALTER_PARTITION, DiskBoundHandler.on(disk).apply(new AlterPartitionHandler(assignments)));
     }
 }

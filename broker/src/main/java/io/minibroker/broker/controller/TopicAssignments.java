@@ -8,14 +8,18 @@ import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
@@ -35,10 +39,14 @@ public final class TopicAssignments {
         }
     }
 
+    private static final Logger LOG = LoggerFactory.getLogger(TopicAssignments.class);
+
     private final int controllerId;
     private final BrokerMembership membership;
     private final AssignmentStore store;
     private final Map<String, TopicImage> topics = new LinkedHashMap<>();
+    /** Each topic's partitions' epochs: the version of the ISR, bumped by every change to it. */
+    private final Map<String, int[]> partitionEpochs = new HashMap<>();
     /** Where the next topic's first partition starts, so that successive topics' leaders spread too. */
     private int nextStart;
 
@@ -53,15 +61,16 @@ public final class TopicAssignments {
             throws IOException {
         AssignmentStore store = new AssignmentStore(firstLogDir);
         TopicAssignments assignments = new TopicAssignments(controllerId, membership, store);
-        for (TopicImage topic : store.loadAll()) {
-            assignments.topics.put(topic.name(), topic);
+        for (AssignmentStore.StoredTopic stored : store.loadAll()) {
+            assignments.topics.put(stored.topic().name(), stored.topic());
+            assignments.partitionEpochs.put(stored.topic().name(), stored.partitionEpochs());
         }
         assignments.nextStart = assignments.topics.size();
         return assignments;
     }
 
     /** A new partition: led by its first replica at epoch 0, every replica in sync. */
-    static PartitionImage newPartition(int index, List<Integer> replicas) {
+    private static PartitionImage newPartition(int index, List<Integer> replicas) {
         List<Integer> replicaList = List.copyOf(replicas);
         return new PartitionImage(index, replicaList.get(0), 0, replicaList, replicaList, List.of());
     }
@@ -116,12 +125,14 @@ public final class TopicAssignments {
         }
         TopicImage topic = new TopicImage(name, TopicIds.random(), partitionImages);
         if (!validateOnly) {
+            int[] epochs = new int[partitionImages.size()];
             try {
-                store.save(topic);
+                store.save(topic, epochs);
             } catch (IOException e) {
                 return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not save topic '" + name + "': " + e);
             }
             topics.put(name, topic);
+            partitionEpochs.put(name, epochs);
             nextStart++;
         }
         return new Outcome(Errors.NONE, null, topic);
@@ -137,6 +148,112 @@ public final class TopicAssignments {
             replicas.add(replicaList);
         }
         return replicas;
+    }
+
+    /** What an ISR change answers: an error, or the partition as it now is and its new partition epoch. */
+    public record IsrChange(Errors error, PartitionImage partition, int partitionEpoch) {
+        static IsrChange failed(Errors error) {
+            return new IsrChange(error, null, -1);
+        }
+    }
+
+    /**
+     * A leader's request to change a partition's ISR (AlterPartition), checked as Kafka's controller checks it:
+     * the sender must be the leader at that leader epoch (FENCED_LEADER_EPOCH for an older one), at the current
+     * partition epoch when it names one (INVALID_UPDATE_VERSION; -1, a leader that has not changed the ISR since
+     * it took the partition, is not checked: the image brokers get carries no partition epoch), and the new ISR
+     * must hold the leader and only live replicas (INELIGIBLE_REPLICA). The change is saved, then the partition
+     * epoch bumped.
+     */
+    public synchronized IsrChange alterIsr(int brokerId, UUID topicId, int index, int leaderEpoch,
+                                           int partitionEpoch, List<Integer> newIsr) {
+        TopicImage topic = topics.values().stream().filter(t -> t.id().equals(topicId)).findFirst().orElse(null);
+        if (topic == null) {
+            return IsrChange.failed(Errors.UNKNOWN_TOPIC_ID);
+        }
+        if (index < 0 || index >= topic.partitions().size()) {
+            return IsrChange.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+        }
+        PartitionImage current = topic.partitions().get(index);
+        int[] epochs = partitionEpochs.get(topic.name());
+        if (leaderEpoch < current.leaderEpoch()) {
+            return IsrChange.failed(Errors.FENCED_LEADER_EPOCH);
+        }
+        if (current.leader() != brokerId || leaderEpoch > current.leaderEpoch()) {
+            return IsrChange.failed(Errors.NOT_LEADER_OR_FOLLOWER);
+        }
+        if (partitionEpoch >= 0 && partitionEpoch != epochs[index]) {
+            return IsrChange.failed(Errors.INVALID_UPDATE_VERSION);
+        }
+        if (!newIsr.contains(brokerId)) {
+            return IsrChange.failed(Errors.INVALID_REQUEST);
+        }
+        for (int replica : newIsr) {
+            if (!current.replicas().contains(replica) || (replica != brokerId && !membership.isLive(replica))) {
+                return IsrChange.failed(Errors.INELIGIBLE_REPLICA);
+            }
+        }
+        PartitionImage changed = new PartitionImage(index, current.leader(), current.leaderEpoch(),
+                current.replicas(), List.copyOf(newIsr), List.of());
+        List<PartitionImage> partitions = new ArrayList<>(topic.partitions());
+        partitions.set(index, changed);
+        TopicImage updated = new TopicImage(topic.name(), topic.id(), partitions);
+        int[] newEpochs = epochs.clone();
+        newEpochs[index]++;
+        try {
+            store.save(updated, newEpochs);
+        } catch (IOException e) {
+            return IsrChange.failed(Errors.KAFKA_STORAGE_ERROR);
+        }
+        topics.put(topic.name(), updated);
+        partitionEpochs.put(topic.name(), newEpochs);
+        return new IsrChange(Errors.NONE, changed, newEpochs[index]);
+    }
+
+    /** Kafka's leader id for a partition without one: no replica of its ISR is live. */
+    public static final int NO_LEADER = -1;
+
+    /**
+     * Elects new leaders where the leader is no longer live (fenced: a controlled shutdown, or a session that
+     * expired), as Kafka's controller does on fencing a broker: the first replica, in assignment order, of the
+     * ISR that is live, with the leader epoch and partition epoch bumped and the ISR cut to its live members.
+     * Without one (unclean.leader.election.enable is false) the partition has no leader and keeps its ISR, so
+     * that the last in-sync replica leads again when it returns. The ISR of a partition whose leader lives is
+     * the leader's to change.
+     */
+    public synchronized void electLeaders() {
+        for (TopicImage topic : List.copyOf(topics.values())) {
+            List<PartitionImage> partitions = new ArrayList<>(topic.partitions());
+            int[] epochs = partitionEpochs.get(topic.name()).clone();
+            boolean topicChanged = false;
+            for (PartitionImage partition : topic.partitions()) {
+                if (partition.leader() != NO_LEADER && membership.isLive(partition.leader())) {
+                    continue;
+                }
+                List<Integer> liveIsr = partition.isr().stream().filter(membership::isLive).toList();
+                int leader = partition.replicas().stream().filter(liveIsr::contains).findFirst().orElse(NO_LEADER);
+                if (leader == partition.leader()) {
+                    continue; // still no live in-sync replica
+                }
+                List<Integer> isr = leader == NO_LEADER ? partition.isr() : liveIsr;
+                partitions.set(partition.index(), new PartitionImage(partition.index(), leader,
+                        partition.leaderEpoch() + 1, partition.replicas(), isr, List.of()));
+                epochs[partition.index()]++;
+                topicChanged = true;
+            }
+            if (topicChanged) {
+                TopicImage updated = new TopicImage(topic.name(), topic.id(), partitions);
+                try {
+                    store.save(updated, epochs);
+                } catch (IOException e) {
+                    continue; // tried again at the next check
+                }
+                topics.put(topic.name(), updated);
+                partitionEpochs.put(topic.name(), epochs);
+                updated.partitions().forEach(p -> LOG.info("{}-{}: leader {} at epoch {}, ISR {}", topic.name(),
+                        p.index(), p.leader(), p.leaderEpoch(), p.isr()));
+            }
+        }
     }
 
     /**

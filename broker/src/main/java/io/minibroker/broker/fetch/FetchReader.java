@@ -53,7 +53,10 @@ final class FetchReader {
                         .set("Records", Unpooled.EMPTY_BUFFER);
                 Errors error = partition.error();
                 PartitionLog log = partition.log();
-                if (log != null) {
+                if (log != null && !plan.stillLeads(log)) {
+                    result.set("HighWatermark", -1L);
+                    error = Errors.NOT_LEADER_OR_FOLLOWER;
+                } else if (log != null) {
                     long highWatermark = log.highWatermark();
                     result.set("HighWatermark", highWatermark)
                             .set("LastStableOffset", highWatermark)
@@ -96,8 +99,8 @@ final class FetchReader {
                 }
                 long fetchOffset = partition.fetchOffset();
                 long readableEnd = readableEnd(plan, log);
-                if (fetchOffset > log.logEndOffset() || fetchOffset < log.logStartOffset()) {
-                    return true;
+                if (fetchOffset > log.logEndOffset() || fetchOffset < log.logStartOffset() || !plan.stillLeads(log)) {
+                    return true; // answered now: the client resets its offset, or finds the new leader
                 }
                 if (fetchOffset >= readableEnd) {
                     continue;

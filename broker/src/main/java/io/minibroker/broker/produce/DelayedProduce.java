@@ -1,5 +1,6 @@
 package io.minibroker.broker.produce;
 
+import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.schema.Struct;
@@ -10,33 +11,39 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * An acks=all produce waiting until every partition it wrote has a high watermark past its records. On one node
- * the high watermark is the log end offset ({@link PartitionLog#highWatermark()}), so it completes on its first try; replication will make followers'
- * fetches the event that completes it, through the same purgatory and keys (the partitions).
+ * the high watermark is the log end offset ({@link PartitionLog#highWatermark()}), so it completes on its first
+ * try; in a cluster followers' fetches move it, and the leader's checkAndComplete on the partition tries again.
+ * A partition whose ISR shrank below min.insync.replicas while it waited is answered
+ * NOT_ENOUGH_REPLICAS_AFTER_APPEND, as Kafka does; one never replicated in time, REQUEST_TIMED_OUT.
  */
 public final class DelayedProduce extends DelayedOperation {
 
     /** One partition's part: the offset the high watermark must pass, and its response entry to fill. */
-    record PendingAppend(PartitionLog log, long requiredEndOffset, Struct result) {
+    record PendingAppend(PartitionLog log, long requiredEndOffset, int minInsyncReplicas, Struct result) {
         boolean replicated() {
             return log.highWatermark() >= requiredEndOffset;
         }
     }
 
     private final List<PendingAppend> appends;
+    private final PartitionLeadership leadership;
     private final Struct response;
     private final CompletableFuture<Struct> answer;
 
-    DelayedProduce(long timeoutMs, List<PendingAppend> appends, Struct response, CompletableFuture<Struct> answer) {
+    DelayedProduce(long timeoutMs, List<PendingAppend> appends, PartitionLeadership leadership, Struct response,
+                   CompletableFuture<Struct> answer) {
         super(timeoutMs);
         this.appends = appends;
+        this.leadership = leadership;
         this.response = response;
         this.answer = answer;
     }
 
+    /** Complete once every partition is replicated, or at once when this broker stopped leading one of them. */
     @Override
     public boolean tryComplete() {
         for (PendingAppend append : appends) {
-            if (!append.replicated()) {
+            if (!append.replicated() && leadership.isLeader(append.log().topicPartition())) {
                 return false;
             }
         }
@@ -46,8 +53,12 @@ public final class DelayedProduce extends DelayedOperation {
     @Override
     protected void onComplete() {
         for (PendingAppend append : appends) {
-            if (!append.replicated()) {
+            if (!leadership.isLeader(append.log().topicPartition())) {
+                append.result().set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
+            } else if (!append.replicated()) {
                 append.result().set("ErrorCode", Errors.REQUEST_TIMED_OUT.code());
+            } else if (leadership.inSyncReplicas(append.log().topicPartition()) < append.minInsyncReplicas()) {
+                append.result().set("ErrorCode", Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND.code());
             }
         }
         answer.complete(response);

@@ -48,7 +48,6 @@ import java.util.concurrent.Executor;
 public final class ProduceHandler implements ApiHandler {
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
-    private static final int LEADER_EPOCH = 0;
 
     private final TopicRegistry topics;
     private final BrokerConfig brokerConfig;
@@ -139,7 +138,8 @@ public final class ProduceHandler implements ApiHandler {
                     flushes.add(log.get(), appended.lastOffset(), result);
                 }
                 if (acks == -1) {
-                    pending.add(new DelayedProduce.PendingAppend(log.get(), appended.lastOffset() + 1, result));
+                    pending.add(new DelayedProduce.PendingAppend(log.get(), appended.lastOffset() + 1,
+                            minInsyncReplicas(topic.get()), result));
                     keys.add(log.get().topicPartition());
                 }
             }
@@ -156,7 +156,8 @@ public final class ProduceHandler implements ApiHandler {
         int timeoutMs = body.getInt32("TimeoutMs");
         return flushed.thenCompose(nothing -> {
             CompletableFuture<Struct> answer = new CompletableFuture<>();
-            producePurgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs, pending, response, answer), keys);
+            producePurgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs, pending, leadership, response,
+                    answer), keys);
             return answer;
         });
     }
@@ -181,7 +182,7 @@ public final class ProduceHandler implements ApiHandler {
             }
             AppendResult appended;
             if (batch.producerId() < 0) {
-                appended = log.appendUnflushed(records, LEADER_EPOCH);
+                appended = log.appendUnflushed(records, leadership.leaderEpoch(log.topicPartition()));
             } else {
                 appended = appendIdempotent(log, records, batch, result);
                 if (appended == null) {
@@ -218,7 +219,7 @@ public final class ProduceHandler implements ApiHandler {
             if (verdict.isDuplicate()) {
                 return new AppendResult(verdict.duplicateFirstOffset(), verdict.duplicateLastOffset(), -1, -1, -1);
             }
-            AppendResult appended = log.appendUnflushed(records, LEADER_EPOCH);
+            AppendResult appended = log.appendUnflushed(records, leadership.leaderEpoch(log.topicPartition()));
             table.record(batch);
             return appended;
         }

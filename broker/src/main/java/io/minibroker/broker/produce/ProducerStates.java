@@ -13,7 +13,8 @@ import java.util.WeakHashMap;
 
 /**
  * The idempotent-producer state of every partition, so that it survives a restart: a partition's table is
- * rebuilt from its log the first time a producer writes to it, by reading the producer fields of every batch.
+ * rebuilt from its log the first time a producer writes to it, by reading the producer fields of every batch. In
+ * a cluster that is what carries it through a failover: the new leader's log holds every batch it replicated.
  * Tables are keyed by the log object, so a deleted and recreated topic starts clean and a deleted log's table
  * is collected with it.
  *
@@ -41,6 +42,14 @@ public final class ProducerStates {
 
     ProducerStateTable table(PartitionLog log) {
         return holders.computeIfAbsent(log, ignored -> new Holder()).get(log);
+    }
+
+    /**
+     * Drops a partition's table, to be rebuilt from the log at its next write: for a broker that becomes the
+     * partition's leader, whose log grew by fetching, past what a table it built as an earlier leader knows.
+     */
+    public void forget(PartitionLog log) {
+        holders.remove(log);
     }
 
     private static ProducerStateTable rebuild(PartitionLog log) {

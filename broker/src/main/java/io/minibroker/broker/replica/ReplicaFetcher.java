@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,7 @@ final class ReplicaFetcher implements AutoCloseable {
     private final NodeChannel channel;
     private final Thread thread;
     private volatile List<FollowedPartition> partitions = List.of();
+    private final List<PartitionLog> toTruncate = new ArrayList<>();
     private volatile boolean running = true;
 
     private ReplicaFetcher(int nodeId, BrokerNode leader, int fetchWaitMaxMs, int fetchMinBytes) {
@@ -67,8 +69,24 @@ final class ReplicaFetcher implements AutoCloseable {
         return leader.equals(broker);
     }
 
-    void setPartitions(List<FollowedPartition> followed) {
+    /**
+     * Follows these partitions from now on. One new to this fetcher is first truncated to its high watermark, on
+     * this thread before its first fetch: what lies past it may never have been replicated and may differ from the
+     * leader's log (a former leader's unreplicated tail); the leader has everything below it.
+     */
+    synchronized void setPartitions(List<FollowedPartition> followed) {
+        for (FollowedPartition partition : followed) {
+            if (!partitions.contains(partition)) {
+                toTruncate.add(partition.log());
+            }
+        }
         partitions = List.copyOf(followed);
+    }
+
+    private synchronized List<PartitionLog> takeTruncations() {
+        List<PartitionLog> taken = List.copyOf(toTruncate);
+        toTruncate.clear();
+        return taken;
     }
 
     private void run() {
@@ -79,6 +97,13 @@ final class ReplicaFetcher implements AutoCloseable {
                 if (followed.isEmpty()) {
                     Thread.sleep(fetchWaitMaxMs);
                     continue;
+                }
+                for (PartitionLog log : takeTruncations()) {
+                    if (log.logEndOffset() > log.highWatermark()) {
+                        LOG.info("Truncating {} to its high watermark {} before following leader {}",
+                                log.topicPartition(), log.highWatermark(), leader.id());
+                        log.truncateTo(log.highWatermark());
+                    }
                 }
                 fetchOnce(followed);
                 reportedFailure = false;

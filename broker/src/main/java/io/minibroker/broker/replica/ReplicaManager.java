@@ -5,22 +5,31 @@ import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
+import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The partitions this broker hosts in a cluster and its role in each, from the controller's image: it leads the
@@ -29,13 +38,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * watermark at the least log end over the ISR; when that moves, the acks=all produces and consumer fetches parked
  * on the partition are completed (checkAndComplete). A partition with one replica keeps the single-node rule:
  * its high watermark is its log end.
+ *
+ * <p>The leader owns its partitions' ISR: on its {@code isr-changes} thread, every half
+ * {@code replica.lag.time.max.ms}, it asks the controller (AlterPartition) to drop the followers not caught up for
+ * that long, and after a follower's fetch reaches the high watermark, to take it back. The ISR the controller
+ * answers is the one it uses (the image's is taken only when it becomes leader).
  */
 public final class ReplicaManager implements PartitionLeadership, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
+    /** AlterPartition v2: the new ISR as broker ids (v3 adds each broker's epoch, which this broker does not keep). */
+    private static final short ALTER_PARTITION_VERSION = 2;
+    /** The leader id of a partition whose in-sync replicas are all gone. */
+    private static final int NO_LEADER = -1;
 
-    /** A hosted partition as the image has it, and its log here. */
-    private record HostedPartition(PartitionImage image, PartitionLog log) {
+    /** A hosted partition as the image has it, its log here, and (when led here) what the leader knows. */
+    private record HostedPartition(TopicImage topic, PartitionImage image, PartitionLog log, LeaderState leader) {
     }
 
     private final int nodeId;
@@ -43,17 +61,29 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final Purgatory<DelayedProduce> producePurgatory;
     private final Purgatory<DelayedFetch> fetchPurgatory;
     private final ReplicaFetchers fetchers;
+    private final ProducerStates producerStates;
+    private final NodeChannel controller;
+    private final long replicaLagTimeMaxMs;
+    private final LongSupplier clockMs;
+    private final ScheduledExecutorService isrChanges =
+            Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
-    /** Each led partition's followers' log ends, by follower id, as their fetches tell. */
-    private final Map<TopicPartition, Map<Integer, Long>> followerLogEnds = new ConcurrentHashMap<>();
 
     public ReplicaManager(int nodeId, TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
-                          Purgatory<DelayedFetch> fetchPurgatory, ReplicaFetchers fetchers) {
+                          Purgatory<DelayedFetch> fetchPurgatory, ReplicaFetchers fetchers,
+                          ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
+                          LongSupplier clockMs) {
+        this.producerStates = producerStates;
         this.nodeId = nodeId;
         this.topics = topics;
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
         this.fetchers = fetchers;
+        this.controller = controller;
+        this.replicaLagTimeMaxMs = replicaLagTimeMaxMs;
+        this.clockMs = clockMs;
+        long period = Math.max(1, replicaLagTimeMaxMs / 2);
+        isrChanges.scheduleWithFixedDelay(this::changeIsrs, period, period, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -80,80 +110,155 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 }
                 TopicPartition topicPartition = log.get().topicPartition();
                 HostedPartition before = hosted.get(topicPartition);
-                next.put(topicPartition, new HostedPartition(partition, log.get()));
+                LeaderState leader = null;
                 if (partition.leader() == nodeId) {
-                    if (before == null || before.image().leader() != nodeId) {
-                        becomeLeader(topicPartition, partition, log.get());
-                    }
+                    boolean sameTerm = before != null && before.leader() != null
+                            && before.image().leaderEpoch() == partition.leaderEpoch();
+                    leader = sameTerm ? before.leader() : becomeLeader(topicPartition, partition, log.get(),
+                            before != null);
                 } else {
-                    if (before == null || before.image().leader() != partition.leader()) {
-                        log.get().setReplicatedHighWatermark(0); // until the leader tells ours
+                    if (before == null) {
+                        log.get().setReplicatedHighWatermark(0); // unknown until the leader tells ours
                     }
-                    followedByLeader.computeIfAbsent(partition.leader(), id -> new ArrayList<>())
-                            .add(new FollowedPartition(topic.id(), log.get()));
+                    if (partition.leader() != NO_LEADER) {
+                        followedByLeader.computeIfAbsent(partition.leader(), id -> new ArrayList<>())
+                                .add(new FollowedPartition(topic.id(), log.get()));
+                    }
                 }
+                next.put(topicPartition, new HostedPartition(topic, partition, log.get(), leader));
             }
         }
+        Map<TopicPartition, HostedPartition> previous = hosted;
         hosted = Map.copyOf(next);
+        previous.forEach((partition, before) -> {
+            HostedPartition now = next.get(partition);
+            if (before.leader() != null && (now == null || now.leader() != before.leader())) {
+                // Leadership lost: what was parked on it is answered now, NOT_LEADER_OR_FOLLOWER.
+                LOG.info("No longer leading {}", partition);
+                producePurgatory.checkAndComplete(partition);
+                fetchPurgatory.checkAndComplete(partition);
+            }
+        });
         Map<Integer, BrokerNode> brokers = new HashMap<>();
         image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
         fetchers.follow(followedByLeader, brokers);
     }
 
     /**
-     * Leading a replicated partition starts from the high watermark its followers' fetches will prove: nothing
-     * is known to be replicated until they fetch, which they do within replica.fetch.wait.max.ms.
+     * Leading a replicated partition starts from the high watermark it had as a follower, or, just started, from
+     * what its followers' fetches will prove (they fetch within replica.fetch.wait.max.ms).
      */
-    private void becomeLeader(TopicPartition partition, PartitionImage image, PartitionLog log) {
-        followerLogEnds.remove(partition);
-        if (image.replicas().size() > 1) {
+    private LeaderState becomeLeader(TopicPartition partition, PartitionImage image, PartitionLog log,
+                                     boolean wasHosted) {
+        if (image.replicas().size() > 1 && !wasHosted) {
             log.setReplicatedHighWatermark(0);
         }
-        LOG.info("Leading {} at epoch {} with replicas {}", partition, image.leaderEpoch(), image.replicas());
+        producerStates.forget(log); // idempotent producers' state comes from the log as it is now
+        LOG.info("Leading {} at epoch {} with replicas {}, ISR {}", partition, image.leaderEpoch(),
+                image.replicas(), image.isr());
+        return new LeaderState(nodeId, image.replicas(), image.isr(), clockMs.getAsLong());
     }
 
     @Override
     public boolean isLeader(TopicPartition partition) {
         HostedPartition state = hosted.get(partition);
-        return state != null && state.image().leader() == nodeId;
+        return state != null && state.leader() != null;
+    }
+
+    @Override
+    public int leaderEpoch(TopicPartition partition) {
+        HostedPartition state = hosted.get(partition);
+        return state == null ? -1 : state.image().leaderEpoch();
     }
 
     @Override
     public int inSyncReplicas(TopicPartition partition) {
         HostedPartition state = hosted.get(partition);
-        return state == null ? 0 : state.image().isr().size();
+        return state == null || state.leader() == null ? 0 : state.leader().isr().size();
     }
 
     @Override
     public void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset) {
         HostedPartition state = hosted.get(partition);
-        if (state == null || state.image().leader() != nodeId || !state.image().replicas().contains(replicaId)) {
+        if (state == null || state.leader() == null) {
             return;
         }
-        followerLogEnds.computeIfAbsent(partition, p -> new ConcurrentHashMap<>()).put(replicaId, fetchOffset);
-        if (state.image().replicas().size() > 1) {
-            maybeAdvanceHighWatermark(partition, state);
+        PartitionLog log = state.log();
+        if (!state.leader().onFetch(replicaId, fetchOffset, log.logEndOffset(), clockMs.getAsLong())) {
+            return;
+        }
+        maybeAdvanceHighWatermark(partition, state);
+        if (!state.leader().isr().contains(replicaId) && fetchOffset >= log.highWatermark()) {
+            try {
+                isrChanges.execute(() -> changeIsr(partition, state)); // caught up: back into the ISR
+            } catch (RejectedExecutionException stopping) {
+                // the broker is stopping: no more ISR changes
+            }
         }
     }
 
     /** High watermark = the least log end over the ISR; a follower not heard from yet counts as empty. */
     private void maybeAdvanceHighWatermark(TopicPartition partition, HostedPartition state) {
-        PartitionLog log = state.log();
-        Map<Integer, Long> followers = followerLogEnds.getOrDefault(partition, Map.of());
-        long least = log.logEndOffset();
-        for (int replica : state.image().isr()) {
-            if (replica != nodeId) {
-                least = Math.min(least, followers.getOrDefault(replica, 0L));
-            }
-        }
-        if (log.advanceReplicatedHighWatermark(least)) {
+        if (state.image().replicas().size() > 1
+                && state.log().advanceReplicatedHighWatermark(state.leader().leastIsrLogEnd(state.log().logEndOffset()))) {
             producePurgatory.checkAndComplete(partition);
             fetchPurgatory.checkAndComplete(partition);
         }
     }
 
+    private void changeIsrs() {
+        hosted.forEach((partition, state) -> {
+            if (state.leader() != null) {
+                changeIsr(partition, state);
+            }
+        });
+    }
+
+    /** Asks the controller for the ISR the followers' lag calls for, if it differs; on {@code isr-changes}. */
+    private void changeIsr(TopicPartition partition, HostedPartition state) {
+        LeaderState leader = state.leader();
+        List<Integer> wanted = leader.wantedIsr(clockMs.getAsLong(), replicaLagTimeMaxMs,
+                state.log().highWatermark());
+        if (wanted == null) {
+            return;
+        }
+        Struct request = ApiKey.ALTER_PARTITION.request().newMessage().set("BrokerId", nodeId);
+        request.addElement("Topics").set("TopicId", state.topic().id()).addElement("Partitions")
+                .set("PartitionIndex", partition.partition())
+                .set("LeaderEpoch", state.image().leaderEpoch())
+                .set("NewIsr", wanted)
+                .set("PartitionEpoch", leader.partitionEpoch());
+        try {
+            Struct answer = controller.send(ApiKey.ALTER_PARTITION, ALTER_PARTITION_VERSION, request);
+            Errors topLevel = Errors.forCode(answer.getInt16("ErrorCode"));
+            Struct result = answer.getStructs("Topics").get(0).getStructs("Partitions").get(0);
+            Errors error = topLevel != Errors.NONE ? topLevel : Errors.forCode(result.getInt16("ErrorCode"));
+            if (error != Errors.NONE) {
+                LOG.warn("The controller refused ISR {} for {}: {}", wanted, partition, error);
+                leader.changeAnswered(null, -1);
+                return;
+            }
+            List<Integer> isr = result.getList("Isr");
+            LOG.info("ISR of {} is now {} (partition epoch {})", partition, isr, result.getInt32("PartitionEpoch"));
+            leader.changeAnswered(isr, result.getInt32("PartitionEpoch"));
+            // A smaller ISR may move the high watermark; either way, parked produces see the new ISR size.
+            maybeAdvanceHighWatermark(partition, state);
+            producePurgatory.checkAndComplete(partition);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Could not send ISR {} for {} to the controller: {}", wanted, partition, e.toString());
+            leader.changeAnswered(null, -1);
+        }
+    }
+
     @Override
     public void close() {
+        isrChanges.shutdownNow();
+        try {
+            isrChanges.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         fetchers.close();
+        controller.close();
     }
 }

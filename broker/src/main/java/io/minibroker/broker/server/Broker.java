@@ -24,6 +24,7 @@ import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.controller.BrokerMembership;
 import io.minibroker.broker.controller.ControllerApis;
+import io.minibroker.broker.controller.LeaderElections;
 import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.metrics.LogMeters;
@@ -102,8 +103,9 @@ public final class Broker implements AutoCloseable {
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
     private GroupCoordinator groupCoordinator;
-    /** Only on the controller's node: which brokers are in the cluster. */
+    /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
+    private LeaderElections elections;
     /** Only in a cluster: this broker's registration and heartbeats. */
     private BrokerLifecycle lifecycle;
     /** Only in a cluster: this broker's copy of the cluster's metadata. */
@@ -139,7 +141,8 @@ public final class Broker implements AutoCloseable {
     }
 
     private void bind() throws InterruptedException, IOException {
-        ProducerIdAllocator producerIds = new ProducerIdAllocator(config.logDirs().get(0));
+        ProducerIdAllocator producerIds = new ProducerIdAllocator(config.logDirs().get(0),
+                config.inCluster() ? ProducerIdAllocator.firstIdOf(config.get(BrokerConfig.NODE_ID)) : 0);
         int metricsPort = config.get(BrokerConfig.METRICS_PORT);
         if (metricsPort >= 0) {
             try {
@@ -156,10 +159,13 @@ public final class Broker implements AutoCloseable {
         topics.logs().addListener(new LogMeters(registry));
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
+        ProducerStates producerStates = new ProducerStates();
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (config.inCluster()) {
             replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, new ReplicaFetchers(nodeId,
-                    config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)));
+                    config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
+                    producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
+                    Broker::monotonicMs);
             leadership = replicas;
             metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
                     replicas::apply);
@@ -180,7 +186,7 @@ public final class Broker implements AutoCloseable {
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
-                        new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory,
+                        new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
                                 disk, leadership))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds)))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
@@ -200,9 +206,11 @@ public final class Broker implements AutoCloseable {
         SupportedApis controllerApis = null;
         if (config.isController()) {
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
-                    () -> System.nanoTime() / 1_000_000);
+                    Broker::monotonicMs);
+            TopicAssignments assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0));
             controllerApis = ControllerApis.create(config, config.advertisedListeners().get(0).listenerName(),
-                    membership, TopicAssignments.open(nodeId, membership, config.logDirs().get(0)), disk);
+                    membership, assignments, disk);
+            elections = new LeaderElections(assignments, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
         }
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
@@ -242,6 +250,11 @@ public final class Broker implements AutoCloseable {
         return new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
                 "broker-" + config.get(BrokerConfig.NODE_ID) + "-" + purpose,
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
+    }
+
+    /** Milliseconds of a clock that never jumps: sessions and replica lag are measured on it. */
+    private static long monotonicMs() {
+        return System.nanoTime() / 1_000_000;
     }
 
     /** The controller's view of the cluster's brokers; only on the controller's node. */
@@ -310,6 +323,7 @@ public final class Broker implements AutoCloseable {
             return;
         }
         closeQuietly(lifecycle); // first: the controller fences us while we still answer
+        closeQuietly(elections);
         closeQuietly(replicas); // no more appends from leaders once the logs start closing
         if (metricsEndpoint != null) {
             metricsEndpoint.close();

@@ -149,6 +149,8 @@ class BrokerConfigTest {
                 "listeners", "PLAINTEXT://localhost:9094");
         assertThat(BrokerConfig.of(broker).isController()).isFalse();
 
+        assertThatThrownBy(() -> BrokerConfig.of(with(broker, "unclean.leader.election.enable", "true")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("unclean.leader.election.enable");
         assertThatThrownBy(() -> BrokerConfig.of(with(broker, "controller.quorum.voters", "0@a:1,2@b:2")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("controller.quorum.voters");
         assertThatThrownBy(() -> BrokerConfig.of(with(broker, "controller.quorum.voters", "0:a:1")))

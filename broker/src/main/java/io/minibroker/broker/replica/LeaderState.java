@@ -1,0 +1,112 @@
+package io.minibroker.broker.replica;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the leader of one replicated partition knows of its followers, as Kafka's Partition and Replica keep it:
+ * the ISR, its partition epoch once an ISR change told it (-1 before), and for each follower its log end and when
+ * it was last caught up. Kafka's rule: a fetch from at least the leader's log end at that moment means caught up
+ * now; a fetch from at least where the leader's log ended at the follower's previous fetch means caught up as of
+ * that previous fetch. Thread-safe: every method holds this object's lock.
+ */
+final class LeaderState {
+
+    private static final class Follower {
+        long logEnd;
+        long lastCaughtUpMs;
+        long lastFetchLeaderLogEnd;
+        long lastFetchMs;
+    }
+
+    private final int leaderId;
+    private final Map<Integer, Follower> followers = new HashMap<>();
+    private List<Integer> isr;
+    private int partitionEpoch = -1;
+    /** An ISR change is on its way to the controller: no other is sent until it is answered. */
+    private boolean changePending;
+
+    LeaderState(int leaderId, List<Integer> replicas, List<Integer> isr, long nowMs) {
+        this.leaderId = leaderId;
+        this.isr = List.copyOf(isr);
+        for (int replica : replicas) {
+            if (replica != leaderId) {
+                Follower follower = new Follower();
+                follower.lastCaughtUpMs = nowMs; // a new leader gives every follower a full lag period
+                followers.put(replica, follower);
+            }
+        }
+    }
+
+    synchronized List<Integer> isr() {
+        return isr;
+    }
+
+    synchronized int partitionEpoch() {
+        return partitionEpoch;
+    }
+
+    /** Records a follower's fetch; false if it is not a replica. */
+    synchronized boolean onFetch(int replicaId, long fetchOffset, long leaderLogEnd, long nowMs) {
+        Follower follower = followers.get(replicaId);
+        if (follower == null) {
+            return false;
+        }
+        if (fetchOffset >= leaderLogEnd) {
+            follower.lastCaughtUpMs = nowMs;
+        } else if (fetchOffset >= follower.lastFetchLeaderLogEnd) {
+            follower.lastCaughtUpMs = Math.max(follower.lastCaughtUpMs, follower.lastFetchMs);
+        }
+        follower.logEnd = fetchOffset;
+        follower.lastFetchLeaderLogEnd = leaderLogEnd;
+        follower.lastFetchMs = nowMs;
+        return true;
+    }
+
+    /** The least log end over the ISR, the leader's own being {@code leaderLogEnd}. */
+    synchronized long leastIsrLogEnd(long leaderLogEnd) {
+        long least = leaderLogEnd;
+        for (int replica : isr) {
+            if (replica != leaderId) {
+                least = Math.min(least, followers.get(replica).logEnd);
+            }
+        }
+        return least;
+    }
+
+    /**
+     * The ISR to ask the controller for, or null if it should stay: without the followers not caught up for
+     * {@code lagMs}, with the ones outside it that reached {@code highWatermark}. Marks a change pending.
+     */
+    synchronized List<Integer> wantedIsr(long nowMs, long lagMs, long highWatermark) {
+        if (changePending) {
+            return null;
+        }
+        List<Integer> wanted = new ArrayList<>();
+        wanted.add(leaderId);
+        followers.forEach((id, follower) -> {
+            boolean inIsr = isr.contains(id);
+            boolean lagging = nowMs - follower.lastCaughtUpMs > lagMs;
+            if (inIsr ? !lagging : follower.logEnd >= highWatermark && !lagging) {
+                wanted.add(id);
+            }
+        });
+        if (new HashSet<>(wanted).equals(new HashSet<>(isr))) {
+            return null;
+        }
+        changePending = true;
+        return wanted;
+    }
+
+    /** The controller's answer to the pending change: the ISR and partition epoch it now has, or null (refused). */
+    synchronized void changeAnswered(List<Integer> newIsr, int newPartitionEpoch) {
+        changePending = false;
+        if (newIsr != null) {
+            isr = List.copyOf(newIsr);
+            partitionEpoch = newPartitionEpoch;
+        }
+    }
+}

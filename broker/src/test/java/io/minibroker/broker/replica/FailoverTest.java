@@ -1,0 +1,167 @@
+package io.minibroker.broker.replica;
+
+import io.minibroker.broker.server.MiniCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The leader killed under a steady acks=all stream: the controller elects another from the ISR when the
+ * session expires, the producer goes on, nothing acknowledged is lost, and the old leader rejoins on restart.
+ */
+class FailoverTest {
+
+    private static final String TOPIC = "failover";
+    private static final int RECORDS = 200;
+
+    private MiniCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
+                "replica.lag.time.max.ms", "3000", "min.insync.replicas", "2"));
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+        try (Admin admin = admin()) {
+            // Led by node 1, so that killing the leader leaves the controller's node up.
+            admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 0))))).all().get();
+        }
+        await(() -> isr().size() == 3, "the ISR to be every replica");
+    }
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    @Test
+    void nothingAcknowledgedIsLostWhenTheLeaderDies() throws Exception {
+        List<String> acked = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = producer(Map.of(
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false",
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1"))) {
+            for (int i = 0; i < RECORDS; i++) {
+                if (i == RECORDS / 4) {
+                    cluster.kill(1);
+                }
+                Future<RecordMetadata> send = producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i));
+                send.get(); // a steady stream: one record after another, each acknowledged
+                acked.add("v" + i);
+            }
+        }
+        assertThat(leader()).as("a new leader from the ISR").isIn(0, 2);
+
+        List<String> read = readAll(acked.size());
+        assertThat(read).containsAll(acked);
+        assertThat(read.stream().distinct().toList()).as("in the order acknowledged").isEqualTo(acked);
+
+        cluster.restart(1);
+        await(() -> isr().size() == 3, "the old leader to truncate, catch up and rejoin the ISR, have " + isr());
+    }
+
+    @Test
+    void anIdempotentProducerWritesEveryRecordExactlyOnceThroughAFailover() throws Exception {
+        List<String> acked = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = producer(Map.of(
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
+                ProducerConfig.LINGER_MS_CONFIG, "2"))) {
+            List<Future<RecordMetadata>> inFlight = new ArrayList<>();
+            for (int i = 0; i < RECORDS; i++) {
+                if (i == RECORDS / 4) {
+                    cluster.kill(1);
+                }
+                inFlight.add(producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i)));
+                if (inFlight.size() == 5) { // a steady stream with several batches in flight at the kill
+                    for (Future<RecordMetadata> send : inFlight) {
+                        send.get();
+                    }
+                    inFlight.clear();
+                }
+            }
+            for (Future<RecordMetadata> send : inFlight) {
+                send.get();
+            }
+            for (int i = 0; i < RECORDS; i++) {
+                acked.add("v" + i);
+            }
+        }
+
+        assertThat(readAll(RECORDS)).as("every record once, in order").isEqualTo(acked);
+    }
+
+    /** An acks=all producer through the controller's node, which stays up, retrying for up to a minute. */
+    private KafkaProducer<String, String> producer(Map<String, Object> settings) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + cluster.controller().boundPort("PLAINTEXT"));
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
+        return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+    }
+
+    private List<String> readAll(int atLeast) {
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + cluster.controller().boundPort("PLAINTEXT"),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new StringDeserializer())) {
+            TopicPartition partition = new TopicPartition(TOPIC, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (values.size() < atLeast && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
+            }
+        }
+        return values;
+    }
+
+    private int leader() {
+        return describe().partitions().get(0).leader().id();
+    }
+
+    private List<Integer> isr() {
+        try {
+            return describe().partitions().get(0).isr().stream().map(Node::id).sorted().toList();
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    private TopicDescription describe() {
+        try (Admin admin = admin()) {
+            return admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + cluster.controller().boundPort("PLAINTEXT")));
+    }
+}

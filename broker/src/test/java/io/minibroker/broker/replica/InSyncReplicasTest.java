@@ -1,0 +1,118 @@
+package io.minibroker.broker.replica;
+
+import io.minibroker.broker.server.MiniCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.errors.NotEnoughReplicasAfterAppendException;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The ISR follows the followers: one stopped leaves it after replica.lag.time.max.ms and acks=all goes on with
+ * min.insync.replicas=2; with both stopped acks=all is refused NOT_ENOUGH_REPLICAS; restarted, they rejoin.
+ */
+class InSyncReplicasTest {
+
+    private static final String TOPIC = "guarded";
+
+    private MiniCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
+                "replica.lag.time.max.ms", "2000", "min.insync.replicas", "2"));
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+        try (Admin admin = admin()) {
+            // The first topic's only partition is led by node 0, the controller's node, which the test keeps up.
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3))).all().get();
+        }
+    }
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    @Test
+    void stoppedFollowersLeaveTheIsrAndRejoinWhenRestarted() throws Exception {
+        await(() -> isr().equals(List.of(0, 1, 2)), "the ISR to be every replica");
+        produce(); // acks=all through the whole ISR
+
+        cluster.stop(2);
+        await(() -> isr().equals(List.of(0, 1)), "node 2 to leave the ISR, have " + isr());
+        produce(); // min.insync.replicas=2 is still met
+
+        cluster.stop(1);
+        await(() -> isr().equals(List.of(0)), "node 1 to leave the ISR, have " + isr());
+        assertThatThrownBy(this::produce).hasCauseInstanceOf(NotEnoughReplicasException.class);
+
+        cluster.restart(1);
+        cluster.restart(2);
+        await(() -> isr().size() == 3, "both to rejoin the ISR, have " + isr());
+        produce();
+    }
+
+    @Test
+    void aProduceWaitingWhileTheIsrShrinksBelowTheMinimumIsNotEnoughReplicasAfterAppend() throws Exception {
+        await(() -> isr().equals(List.of(0, 1, 2)), "the ISR to be every replica");
+        try (KafkaProducer<String, String> producer = producer()) {
+            producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get(); // connected, metadata known
+
+            cluster.stop(1);
+            cluster.stop(2);
+            // Appended while the ISR still counts three; parked until the ISR shrinks to the leader alone.
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get())
+                    .hasCauseInstanceOf(NotEnoughReplicasAfterAppendException.class);
+        }
+    }
+
+    private void produce() throws Exception {
+        try (KafkaProducer<String, String> producer = producer()) {
+            producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get();
+        }
+    }
+
+    /** acks=all without retries, so the first error is the one the test sees. */
+    private KafkaProducer<String, String> producer() {
+        return new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapOnController(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false",
+                ProducerConfig.RETRIES_CONFIG, "0",
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000"), new StringSerializer(), new StringSerializer());
+    }
+
+    private List<Integer> isr() {
+        try (Admin admin = admin()) {
+            return admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC).partitions().get(0).isr()
+                    .stream().map(Node::id).sorted().toList();
+        } catch (Exception e) {
+            return List.of();
+        }
+    }
+
+    private Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapOnController()));
+    }
+
+    /** The controller's node answers from the controller's own image first, and stays up throughout. */
+    private String bootstrapOnController() {
+        return "localhost:" + cluster.controller().boundPort("PLAINTEXT");
+    }
+}
