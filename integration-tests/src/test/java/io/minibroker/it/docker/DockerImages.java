@@ -1,5 +1,7 @@
 package io.minibroker.it.docker;
 
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
@@ -7,6 +9,7 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
 
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The images the Docker tests run, built from this checkout: the broker from the repository's Dockerfile and
@@ -19,14 +22,51 @@ final class DockerImages {
             System.getenv().getOrDefault("MINIBROKER_BASE_IMAGE", "eclipse-temurin:17-jre");
     /** Surefire runs in the module's directory; the Dockerfile and the jar are relative to the repository. */
     private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+    private static final int PULL_TIMEOUT_SECONDS = 60;
+
+    /** Whether the engine has or could get the base image; asked once per test run. */
+    private static Boolean baseImageAvailable;
 
     private DockerImages() {
     }
 
-    /** Skips the calling test, with the reason, on a machine without a Docker engine. */
+    /**
+     * Skips the calling test, with the reason, on a machine without a Docker engine, or whose engine has no way
+     * to the base image (not present and no registry to pull it from).
+     */
     static void assumeDocker() {
         Assumptions.assumeTrue(DockerClientFactory.instance().isDockerAvailable(),
                 "no Docker engine here: the Docker tests are skipped (CI starts one with ../shared/ci/docker-up.sh)");
+        Assumptions.assumeTrue(baseImageAvailable(), "base image " + BASE_IMAGE + " is neither here nor pullable: "
+                + "the Docker tests are skipped (set MINIBROKER_BASE_IMAGE to a local image with Java 17)");
+    }
+
+    private static synchronized boolean baseImageAvailable() {
+        if (baseImageAvailable == null) {
+            DockerClient docker = DockerClientFactory.instance().client();
+            baseImageAvailable = isPresent(docker) || pulled(docker);
+        }
+        return baseImageAvailable;
+    }
+
+    private static boolean isPresent(DockerClient docker) {
+        try {
+            docker.inspectImageCmd(BASE_IMAGE).exec();
+            return true;
+        } catch (NotFoundException e) {
+            return false;
+        }
+    }
+
+    private static boolean pulled(DockerClient docker) {
+        try {
+            return docker.pullImageCmd(BASE_IMAGE).start().awaitCompletion(PULL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (RuntimeException e) {
+            return false; // no registry reachable, or the image does not exist there
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** The broker's image, as the repository's Dockerfile builds it from the jar Maven just packaged. */
