@@ -122,7 +122,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                     }
                     if (partition.leader() != NO_LEADER) {
                         followedByLeader.computeIfAbsent(partition.leader(), id -> new ArrayList<>())
-                                .add(new FollowedPartition(topic.id(), log.get()));
+                                .add(new FollowedPartition(topic.id(), log.get(), partition.leaderEpoch()));
                     }
                 }
                 next.put(topicPartition, new HostedPartition(topic, partition, log.get(), leader));
