@@ -1,15 +1,10 @@
 package io.minibroker.broker.log;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -166,18 +161,9 @@ public final class LeaderEpochCache {
 
     /** Writes the entries whole to the checkpoint: a temporary file, fsynced, renamed over the old one. */
     void flush() throws IOException {
-        Path tmp = path.resolveSibling(FILE_NAME + ".tmp");
         StringBuilder text = new StringBuilder();
         text.append(VERSION).append('\n').append(epochs.size()).append('\n');
         epochs.forEach((epoch, start) -> text.append(epoch).append(' ').append(start).append('\n'));
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
-             Writer writer = Channels.newWriter(channel, StandardCharsets.UTF_8)) {
-            writer.write(text.toString());
-            writer.flush();
-            channel.force(true);
-        }
-        Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        OffsetCheckpointFile.fsyncDirectory(path.getParent());
+        OffsetCheckpointFile.writeAtomically(path, text.toString());
     }
 }

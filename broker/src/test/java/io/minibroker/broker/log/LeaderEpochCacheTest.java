@@ -78,6 +78,10 @@ class LeaderEpochCacheTest {
         assertThatThrownBy(() -> LeaderEpochCache.read(dir)).isInstanceOf(IOException.class);
     }
 
+    private static PartitionLog openLog(Path logDir) throws IOException {
+        return PartitionLog.open(logDir, TP, LogConfig.defaults(), new MutableClock(T0), 0, 0, true);
+    }
+
     private static void append(PartitionLog log, int epoch, int records) {
         ByteBuf batch = batch("e" + epoch, records, T0);
         try {
@@ -89,8 +93,7 @@ class LeaderEpochCacheTest {
 
     @Test
     void aLogKeepsItsEpochsThroughAppendsTruncationAndRestart() throws IOException {
-        LogConfig config = LogConfig.defaults();
-        try (PartitionLog log = PartitionLog.open(dir, TP, config, new MutableClock(T0), 0, 0, true)) {
+        try (PartitionLog log = openLog(dir)) {
             append(log, 0, 3);
             append(log, 0, 2);
             append(log, 4, 3);
@@ -103,7 +106,7 @@ class LeaderEpochCacheTest {
         }
         Path partitionDir = dir.resolve(TP.dirName());
         assertThat(Files.readString(partitionDir.resolve(LeaderEpochCache.FILE_NAME))).isEqualTo("0\n2\n0 0\n4 5\n");
-        try (PartitionLog log = PartitionLog.open(dir, TP, config, new MutableClock(T0), 0, 0, true)) {
+        try (PartitionLog log = openLog(dir)) {
             assertThat(log.leaderEpochs()).containsExactly(Map.entry(0, 0L), Map.entry(4, 5L));
             log.deleteRecordsBefore(6);
             assertThat(log.leaderEpochs()).containsExactly(Map.entry(4, 6L));
@@ -112,19 +115,18 @@ class LeaderEpochCacheTest {
 
     @Test
     void aMissingOrCorruptCheckpointIsRebuiltFromTheLog() throws IOException {
-        LogConfig config = LogConfig.defaults();
-        try (PartitionLog log = PartitionLog.open(dir, TP, config, new MutableClock(T0), 0, 0, true)) {
+        try (PartitionLog log = openLog(dir)) {
             append(log, 1, 2);
             append(log, 3, 2);
             append(log, 3, 1);
         }
         Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
         Files.delete(file);
-        try (PartitionLog log = PartitionLog.open(dir, TP, config, new MutableClock(T0), 0, 0, true)) {
+        try (PartitionLog log = openLog(dir)) {
             assertThat(log.leaderEpochs()).containsExactly(Map.entry(1, 0L), Map.entry(3, 2L));
         }
         Files.writeString(file, "garbage\n");
-        try (PartitionLog log = PartitionLog.open(dir, TP, config, new MutableClock(T0), 0, 0, true)) {
+        try (PartitionLog log = openLog(dir)) {
             assertThat(log.leaderEpochs()).containsExactly(Map.entry(1, 0L), Map.entry(3, 2L));
         }
         assertThat(Files.readString(file)).isEqualTo("0\n2\n1 0\n3 2\n");
@@ -132,10 +134,7 @@ class LeaderEpochCacheTest {
 
     @Test
     void aFollowerTakesTheEpochsOfTheBatchesItAppends() throws IOException {
-        try (PartitionLog leader = PartitionLog.open(dir.resolve("a"), TP, LogConfig.defaults(), new MutableClock(T0),
-                0, 0, true);
-             PartitionLog follower = PartitionLog.open(dir.resolve("b"), TP, LogConfig.defaults(),
-                     new MutableClock(T0), 0, 0, true)) {
+        try (PartitionLog leader = openLog(dir.resolve("a")); PartitionLog follower = openLog(dir.resolve("b"))) {
             append(leader, 2, 3);
             append(leader, 7, 1);
             LogReadResult read = leader.read(0, 1 << 20, true, leader.logEndOffset());
