@@ -2,15 +2,12 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.server.MiniCluster;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -44,10 +41,10 @@ class LeaderEpochFailoverTest {
                 "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
                 "replica.lag.time.max.ms", replicaLagTimeMaxMs));
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
-        try (Admin admin = admin()) {
+        try (Admin admin = partition().admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, replicas)))).all().get();
         }
-        await(() -> isr().size() == replicas.size(), "the ISR to be every replica");
+        await(() -> partition().isr().size() == replicas.size(), "the ISR to be every replica");
     }
 
     @AfterEach
@@ -88,7 +85,7 @@ class LeaderEpochFailoverTest {
             reading.set(false);
             consumerThread.join();
         }
-        assertThat(leader()).isIn(0, 2);
+        assertThat(partition().leader()).isIn(0, 2);
         assertThat(read.stream().distinct().toList()).as("in the order acknowledged").isEqualTo(acked);
     }
 
@@ -111,7 +108,7 @@ class LeaderEpochFailoverTest {
         }
         cluster.kill(1);
         cluster.restart(2);
-        await(() -> leaderOrNone() == 2, "node 2 to lead");
+        await(() -> partition().leader() == 2, "node 2 to lead");
         try (KafkaProducer<String, String> producer = producer("1")) {
             for (int i = 0; i < 8; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, 0, null, "new-" + i)).get();
@@ -119,10 +116,10 @@ class LeaderEpochFailoverTest {
             }
         }
         cluster.restart(1);
-        await(() -> isr().equals(List.of(1, 2)), "the old leader to truncate, catch up and rejoin the ISR, have "
-                + isr());
+        await(() -> partition().isr().equals(List.of(1, 2)),
+                "the old leader to truncate, catch up and rejoin the ISR, have " + partition().isr());
         cluster.stop(2); // node 1 leads again: what it serves is its own log
-        await(() -> leaderOrNone() == 1, "node 1 to lead again");
+        await(() -> partition().leader() == 1, "node 1 to lead again");
         assertThat(readAll(expected.size() + 5)).isEqualTo(expected);
     }
 
@@ -161,36 +158,7 @@ class LeaderEpochFailoverTest {
         return "localhost:" + cluster.controller().boundPort("PLAINTEXT");
     }
 
-    private int leader() {
-        return describe().partitions().get(0).leader().id();
-    }
-
-    private int leaderOrNone() {
-        try {
-            Node leader = describe().partitions().get(0).leader();
-            return leader == null ? -1 : leader.id();
-        } catch (RuntimeException e) {
-            return -1;
-        }
-    }
-
-    private List<Integer> isr() {
-        try {
-            return describe().partitions().get(0).isr().stream().map(Node::id).sorted().toList();
-        } catch (RuntimeException e) {
-            return List.of();
-        }
-    }
-
-    private TopicDescription describe() {
-        try (Admin admin = admin()) {
-            return admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()));
+    private FirstPartition partition() {
+        return new FirstPartition(cluster, TOPIC);
     }
 }
