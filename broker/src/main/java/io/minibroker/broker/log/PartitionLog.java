@@ -146,7 +146,19 @@ public final class PartitionLog implements AutoCloseable {
         return epochCache.entries();
     }
 
-    /** The latest leader epoch among this log's batches, -1 if none. */
+    /**
+     * This replica leads from now on in {@code epoch}: it starts at the log end (Kafka assigns it on becoming
+     * leader, before any append), so that the previous epoch ends here even while no batch of the new one exists.
+     */
+    public synchronized void assignLeaderEpoch(int epoch) {
+        try {
+            epochCache.assign(epoch, logEndOffset);
+        } catch (IOException e) {
+            throw storageError("cannot checkpoint the leader epochs", e);
+        }
+    }
+
+    /** The latest leader epoch of this log, -1 if none. */
     public synchronized int latestEpoch() {
         return epochCache.latestEpoch();
     }

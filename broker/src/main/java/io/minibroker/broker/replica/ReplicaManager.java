@@ -154,6 +154,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             log.setReplicatedHighWatermark(0);
         }
         producerStates.forget(log); // idempotent producers' state comes from the log as it is now
+        log.assignLeaderEpoch(image.leaderEpoch()); // the previous epoch ends at our log end
         LOG.info("Leading {} at epoch {} with replicas {}, ISR {}", partition, image.leaderEpoch(),
                 image.replicas(), image.isr());
         return new LeaderState(nodeId, image.replicas(), image.isr(), clockMs.getAsLong());

@@ -114,6 +114,18 @@ class LeaderEpochCacheTest {
     }
 
     @Test
+    void aNewLeaderStartsItsEpochAtTheLogEndBeforeAnyAppend() throws IOException {
+        try (PartitionLog log = openLog(dir)) {
+            append(log, 0, 5);
+            log.assignLeaderEpoch(2);
+            assertThat(log.leaderEpochs()).containsExactly(Map.entry(0, 0L), Map.entry(2, 5L));
+            assertThat(log.endOffsetForEpoch(0)).isEqualTo(new EpochEnd(0, 5));
+            append(log, 2, 1);
+            assertThat(log.leaderEpochs()).containsExactly(Map.entry(0, 0L), Map.entry(2, 5L));
+        }
+    }
+
+    @Test
     void aMissingOrCorruptCheckpointIsRebuiltFromTheLog() throws IOException {
         try (PartitionLog log = openLog(dir)) {
             append(log, 1, 2);
