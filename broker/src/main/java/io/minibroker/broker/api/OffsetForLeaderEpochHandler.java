@@ -1,5 +1,6 @@
 package io.minibroker.broker.api;
 
+import io.minibroker.broker.log.LeaderEpochCache.EpochEnd;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -13,25 +14,30 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * OffsetForLeaderEpoch: the end offset of a leader epoch, which consumers use to check that their position is
- * still on the log after a leader change. One node has had one leader epoch, 0, since every partition was
- * created, so epoch 0 ends at the log end; a later epoch is unknown (epoch -1, offset -1, as Kafka answers),
- * and a request fenced on a newer current epoch than ours gets UNKNOWN_LEADER_EPOCH.
+ * OffsetForLeaderEpoch: where a leader epoch ends in this replica's log (KIP-101, KIP-320), from its leader epoch
+ * cache, as Kafka's endOffsetForEpoch: the latest epoch ends at the log end, an older one where the next known epoch
+ * starts (answered with the greatest known epoch not above it), an unknown newer one is undefined (-1, -1).
+ * Consumers use it to check their position after a leader change, followers to find where their log diverges.
+ * The current leader epoch the client names is checked as Kafka does: older than ours is FENCED_LEADER_EPOCH,
+ * newer is UNKNOWN_LEADER_EPOCH (-1 skips the check). Only the leader answers, unless a follower (a replica id of
+ * a broker) asks.
  */
 public final class OffsetForLeaderEpochHandler implements ApiHandler {
 
-    private static final int LEADER_EPOCH = 0;
     private static final int NO_EPOCH_CHECK = -1;
 
     private final TopicRegistry topics;
+    private final PartitionLeadership leadership;
 
-    public OffsetForLeaderEpochHandler(TopicRegistry topics) {
+    public OffsetForLeaderEpochHandler(TopicRegistry topics, PartitionLeadership leadership) {
         this.topics = topics;
+        this.leadership = leadership;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct response = ApiKey.OFFSET_FOR_LEADER_EPOCH.response().newMessage();
+        boolean fromFollower = request.body().getInt32("ReplicaId") >= 0;
         for (Struct topic : request.body().getStructs("Topics")) {
             String name = topic.getString("Topic");
             Struct topicResult = response.addElement("Topics").set("Topic", name);
@@ -41,19 +47,30 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
                 Struct result = topicResult.addElement("Partitions").set("Partition", index)
                         .set("LeaderEpoch", -1).set("EndOffset", -1L);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
-                int currentEpoch = partition.getInt32("CurrentLeaderEpoch");
-                if (log.isEmpty()) {
-                    result.set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
-                } else if (currentEpoch != NO_EPOCH_CHECK && currentEpoch > LEADER_EPOCH) {
-                    result.set("ErrorCode", Errors.UNKNOWN_LEADER_EPOCH.code());
-                } else {
-                    result.set("ErrorCode", Errors.NONE.code());
-                    if (partition.getInt32("LeaderEpoch") == LEADER_EPOCH) {
-                        result.set("LeaderEpoch", LEADER_EPOCH).set("EndOffset", log.get().logEndOffset());
-                    }
+                Errors error = log.isEmpty() ? Errors.UNKNOWN_TOPIC_OR_PARTITION
+                        : check(log.get(), partition.getInt32("CurrentLeaderEpoch"), fromFollower);
+                result.set("ErrorCode", error.code());
+                if (error == Errors.NONE) {
+                    EpochEnd end = log.get().endOffsetForEpoch(partition.getInt32("LeaderEpoch"));
+                    result.set("LeaderEpoch", end.epoch()).set("EndOffset", end.endOffset());
                 }
             }
         }
         return CompletableFuture.completedFuture(response);
+    }
+
+    /** Kafka's order: the current epoch first (fenced or unknown), then whether this replica may answer. */
+    private Errors check(PartitionLog log, int currentEpoch, boolean fromFollower) {
+        int ours = leadership.leaderEpoch(log.topicPartition());
+        if (currentEpoch != NO_EPOCH_CHECK && currentEpoch < ours) {
+            return Errors.FENCED_LEADER_EPOCH;
+        }
+        if (currentEpoch != NO_EPOCH_CHECK && currentEpoch > ours) {
+            return Errors.UNKNOWN_LEADER_EPOCH;
+        }
+        if (!fromFollower && !leadership.isLeader(log.topicPartition())) {
+            return Errors.NOT_LEADER_OR_FOLLOWER;
+        }
+        return Errors.NONE;
     }
 }

@@ -40,18 +40,25 @@ final class OffsetCheckpointFile {
     }
 
     void write(Map<TopicPartition, Long> offsets) throws IOException {
+        StringBuilder text = new StringBuilder();
+        text.append(VERSION).append('\n').append(offsets.size()).append('\n');
+        offsets.forEach((tp, offset) -> text.append(tp.topic()).append(' ').append(tp.partition())
+                .append(' ').append(offset).append('\n'));
+        writeAtomically(path, text.toString());
+    }
+
+    /**
+     * Replaces {@code path} with {@code text}: written to {@code <name>.tmp}, fsynced, renamed over it and the
+     * directory fsynced, so a crash leaves the old file or the new one, never a mix.
+     */
+    static void writeAtomically(Path path, String text) throws IOException {
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            StringBuilder text = new StringBuilder();
-            text.append(VERSION).append('\n').append(offsets.size()).append('\n');
-            offsets.forEach((tp, offset) -> text.append(tp.topic()).append(' ').append(tp.partition())
-                    .append(' ').append(offset).append('\n'));
-            try (Writer writer = Channels.newWriter(channel, StandardCharsets.UTF_8)) {
-                writer.write(text.toString());
-                writer.flush();
-                channel.force(true);
-            }
+                StandardOpenOption.TRUNCATE_EXISTING);
+             Writer writer = Channels.newWriter(channel, StandardCharsets.UTF_8)) {
+            writer.write(text);
+            writer.flush();
+            channel.force(true);
         }
         Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         fsyncDirectory(path.getParent());

@@ -5,6 +5,7 @@ import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
@@ -59,6 +60,8 @@ public final class PartitionLog implements AutoCloseable {
     private long truncations;
     /** A segment was rolled since the last flush: {@link #flushIfRolled} has a finished segment to make durable. */
     private boolean rolledSinceFlush;
+    /** The leader epochs of this log's batches and where each starts ({@code leader-epoch-checkpoint}). */
+    private LeaderEpochCache epochCache;
 
     private static final long UNREPLICATED = -1;
 
@@ -91,6 +94,7 @@ public final class PartitionLog implements AutoCloseable {
                 logStartOffset, cleanShutdown);
         PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, segments, logStartOffset,
                 cleanShutdown ? Long.MAX_VALUE : recoveryPoint);
+        partitionLog.loadEpochCache();
         if (!cleanShutdown) {
             // Whatever survived validation is now the log; make it durable so it is not recovered again.
             partitionLog.flush();
@@ -98,6 +102,70 @@ public final class PartitionLog implements AutoCloseable {
         log.info("Opened {} with offsets {}..{} in {} segments{}", topicPartition, partitionLog.logStartOffset,
                 partitionLog.logEndOffset, segments.size(), cleanShutdown ? "" : " after recovery");
         return partitionLog;
+    }
+
+    /**
+     * Restores the leader epoch cache from its checkpoint, cut to the log as recovered; rebuilt from the batches'
+     * leader epochs when the checkpoint is missing or unreadable (as Kafka's recovery does).
+     */
+    private synchronized void loadEpochCache() throws IOException {
+        try {
+            epochCache = LeaderEpochCache.read(dir);
+            epochCache.truncateFromEnd(logEndOffset);
+            epochCache.truncateFromStart(logStartOffset);
+            return;
+        } catch (IOException e) {
+            if (logEndOffset > logStartOffset || Files.exists(dir.resolve(LeaderEpochCache.FILE_NAME))) {
+                log.info("Rebuilding the leader epoch cache of {} from its log: {}", topicPartition, e.getMessage());
+            }
+        }
+        epochCache = LeaderEpochCache.empty(dir);
+        long offset = logStartOffset;
+        while (offset < logEndOffset) {
+            LogReadResult read = read(offset, 1 << 20, true, logEndOffset);
+            if (read.isEmpty()) {
+                break;
+            }
+            ByteBuf bytes = read.readInto(ByteBufAllocator.DEFAULT);
+            try {
+                RecordBatches batches = RecordBatches.of(bytes);
+                while (batches.hasNext()) {
+                    RecordBatch batch = batches.next();
+                    epochCache.assign(batch.partitionLeaderEpoch(), Math.max(batch.baseOffset(), logStartOffset));
+                    offset = batch.lastOffset() + 1;
+                }
+            } finally {
+                bytes.release();
+            }
+        }
+        epochCache.flush();
+    }
+
+    /** The leader epochs of this log: epoch to start offset, ascending. */
+    public synchronized Map<Integer, Long> leaderEpochs() {
+        return epochCache.entries();
+    }
+
+    /**
+     * This replica leads from now on in {@code epoch}: it starts at the log end (Kafka assigns it on becoming
+     * leader, before any append), so that the previous epoch ends here even while no batch of the new one exists.
+     */
+    public synchronized void assignLeaderEpoch(int epoch) {
+        try {
+            epochCache.assign(epoch, logEndOffset);
+        } catch (IOException e) {
+            throw storageError("cannot checkpoint the leader epochs", e);
+        }
+    }
+
+    /** The latest leader epoch of this log, -1 if none. */
+    public synchronized int latestEpoch() {
+        return epochCache.latestEpoch();
+    }
+
+    /** Where {@code epoch} ends in this log, as OffsetForLeaderEpoch answers (Kafka's endOffsetForEpoch). */
+    public synchronized LeaderEpochCache.EpochEnd endOffsetForEpoch(int epoch) {
+        return epochCache.endOffsetFor(epoch, logEndOffset);
     }
 
     /**
@@ -201,12 +269,17 @@ public final class PartitionLog implements AutoCloseable {
                     }
                 }
                 active.append(batch);
+                if (batch.partitionLeaderEpoch() > epochCache.latestEpoch()) {
+                    epochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset()); // a new epoch's first batch
+                }
                 nextOffset = batch.lastOffset() + 1;
                 if (batch.maxTimestamp() > maxTimestamp) {
                     maxTimestamp = batch.maxTimestamp();
                     offsetOfMaxTimestamp = batch.lastOffset();
                 }
             }
+        } catch (IOException e) {
+            throw storageError("cannot checkpoint the leader epochs", e);
         } finally {
             // If a write failed part way, the batches before it are in the segment: offsets go on from them.
             logEndOffset = active.nextOffset();
@@ -443,6 +516,7 @@ public final class PartitionLog implements AutoCloseable {
     private void deleteFirstSegment(String reason) throws IOException {
         LogSegment segment = segments.pollFirstEntry().getValue();
         logStartOffset = Math.max(logStartOffset, segments.firstKey());
+        epochCache.truncateFromStart(logStartOffset);
         log.info("Deleting segment {} of {} ({} bytes, offsets {}..{}): {}", segment.logPath().getFileName(),
                 topicPartition, segment.size(), segment.baseOffset(), segment.nextOffset() - 1, reason);
         segment.closeAndDelete();
@@ -464,6 +538,7 @@ public final class PartitionLog implements AutoCloseable {
             log.info("Log start offset of {} advanced to {} by DeleteRecords", topicPartition, offset);
         }
         try {
+            epochCache.truncateFromStart(logStartOffset);
             while (deletable() && segments.higherKey(segments.firstKey()) <= logStartOffset) {
                 deleteFirstSegment("below the log start offset " + logStartOffset);
             }
@@ -494,6 +569,7 @@ public final class PartitionLog implements AutoCloseable {
             active = segments.lastEntry().getValue();
             int removed = active.truncateTo(offset);
             logEndOffset = active.nextOffset();
+            epochCache.truncateFromEnd(logEndOffset);
             // Cutting the whole batch holding the offset can end the log before its start; nothing is then
             // readable, and the next append starts both again.
             logStartOffset = Math.min(logStartOffset, logEndOffset);
@@ -516,6 +592,7 @@ public final class PartitionLog implements AutoCloseable {
         logStartOffset = offset;
         logEndOffset = offset;
         recoveryPoint = offset;
+        epochCache.clear();
         log.info("Truncated {} fully; it restarts at offset {}", topicPartition, offset);
     }
 

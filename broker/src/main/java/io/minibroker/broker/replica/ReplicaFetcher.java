@@ -2,6 +2,7 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.NodeChannel;
+import io.minibroker.broker.log.LeaderEpochCache;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.protocol.error.Errors;
@@ -44,7 +45,7 @@ final class ReplicaFetcher implements AutoCloseable {
     private final NodeChannel channel;
     private final Thread thread;
     private volatile List<FollowedPartition> partitions = List.of();
-    private final List<PartitionLog> toTruncate = new ArrayList<>();
+    private final List<FollowedPartition> toTruncate = new ArrayList<>();
     private volatile boolean running = true;
 
     private ReplicaFetcher(int nodeId, BrokerNode leader, int fetchWaitMaxMs, int fetchMinBytes) {
@@ -70,23 +71,26 @@ final class ReplicaFetcher implements AutoCloseable {
     }
 
     /**
-     * Follows these partitions from now on. One new to this fetcher is first truncated to its high watermark, on
-     * this thread before its first fetch: what lies past it may never have been replicated and may differ from the
-     * leader's log (a former leader's unreplicated tail); the leader has everything below it.
+     * Follows these partitions from now on. One new to this fetcher (or in a new leader epoch) is first truncated
+     * where its log diverges from the leader's, on this thread before its first fetch (see {@link #truncate}): what
+     * lies past that may differ from the leader's log (a former leader's unreplicated tail).
      */
     synchronized void setPartitions(List<FollowedPartition> followed) {
+        toTruncate.retainAll(followed);
         for (FollowedPartition partition : followed) {
-            if (!partitions.contains(partition)) {
-                toTruncate.add(partition.log());
+            if (!partitions.contains(partition) && !toTruncate.contains(partition)) {
+                toTruncate.add(partition);
             }
         }
         partitions = List.copyOf(followed);
     }
 
-    private synchronized List<PartitionLog> takeTruncations() {
-        List<PartitionLog> taken = List.copyOf(toTruncate);
-        toTruncate.clear();
-        return taken;
+    private synchronized List<FollowedPartition> pendingTruncations() {
+        return List.copyOf(toTruncate);
+    }
+
+    private synchronized void truncated(FollowedPartition partition) {
+        toTruncate.remove(partition);
     }
 
     private void run() {
@@ -98,14 +102,19 @@ final class ReplicaFetcher implements AutoCloseable {
                     Thread.sleep(fetchWaitMaxMs);
                     continue;
                 }
-                for (PartitionLog log : takeTruncations()) {
-                    if (log.logEndOffset() > log.highWatermark()) {
-                        LOG.info("Truncating {} to its high watermark {} before following leader {}",
-                                log.topicPartition(), log.highWatermark(), leader.id());
-                        log.truncateTo(log.highWatermark());
+                List<FollowedPartition> pending = pendingTruncations();
+                for (FollowedPartition partition : pending) {
+                    if (truncate(partition)) {
+                        truncated(partition);
                     }
                 }
-                fetchOnce(followed);
+                List<FollowedPartition> ready = new ArrayList<>(followed);
+                ready.removeAll(pendingTruncations());
+                if (ready.isEmpty()) {
+                    sleepQuietly(Math.min(BACKOFF_MS, fetchWaitMaxMs)); // the leader cannot answer yet
+                    continue;
+                }
+                fetchOnce(ready);
                 reportedFailure = false;
             } catch (IOException | LogException e) {
                 if (running && !reportedFailure) {
@@ -117,6 +126,69 @@ final class ReplicaFetcher implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Truncates the log where it diverges from the leader's, as Kafka's follower does (KIP-101, KIP-279): asks the
+     * leader (OffsetForLeaderEpoch) where our latest epoch ends in its log. If the leader knows that epoch, our log
+     * matches its up to there: we cut at the lesser of that and our end. If it answers an older epoch (ours never
+     * reached it), we cut at the end of that epoch in our log when we have it too; when we do not, we cut at the end
+     * of our greatest epoch below it and ask again with that one. Without epochs (or if the leader knows none of
+     * ours), the high watermark is the safe point. Returns false when the leader cannot answer yet (retried).
+     */
+    private boolean truncate(FollowedPartition partition) throws IOException {
+        PartitionLog log = partition.log();
+        while (true) {
+            int epoch = log.latestEpoch();
+            if (epoch == LeaderEpochCache.UNDEFINED_EPOCH) {
+                truncateTo(log, log.highWatermark(), "its high watermark");
+                return true;
+            }
+            Struct request = ApiKey.OFFSET_FOR_LEADER_EPOCH.request().newMessage().set("ReplicaId", nodeId);
+            request.addElement("Topics").set("Topic", log.topicPartition().topic()).addElement("Partitions")
+                    .set("Partition", log.topicPartition().partition())
+                    .set("CurrentLeaderEpoch", partition.leaderEpoch())
+                    .set("LeaderEpoch", epoch);
+            Struct answer = channel.send(ApiKey.OFFSET_FOR_LEADER_EPOCH, request)
+                    .getStructs("Topics").get(0).getStructs("Partitions").get(0);
+            Errors error = Errors.forCode(answer.getInt16("ErrorCode"));
+            if (error != Errors.NONE) {
+                // Typically the leader has not taken the image of this epoch yet.
+                LOG.debug("Leader {} cannot tell where epoch {} of {} ends yet: {}", leader.id(), epoch,
+                        log.topicPartition(), error);
+                return false;
+            }
+            int leaderEpoch = answer.getInt32("LeaderEpoch");
+            long leaderEnd = answer.getInt64("EndOffset");
+            if (leaderEnd == LeaderEpochCache.UNDEFINED_OFFSET || leaderEpoch == LeaderEpochCache.UNDEFINED_EPOCH) {
+                truncateTo(log, log.highWatermark(), "its high watermark (the leader knows no epoch of ours)");
+                return true;
+            }
+            LeaderEpochCache.EpochEnd ours = log.endOffsetForEpoch(leaderEpoch);
+            if (ours.epoch() == leaderEpoch) {
+                truncateTo(log, Math.min(leaderEnd, ours.endOffset()),
+                        "the end of epoch " + leaderEpoch + " at leader " + leader.id());
+                return true;
+            }
+            if (ours.epoch() == LeaderEpochCache.UNDEFINED_EPOCH || ours.epoch() >= epoch) {
+                truncateTo(log, log.highWatermark(), "its high watermark");
+                return true;
+            }
+            // The leader never had our epochs after its answer's: drop them and ask about our older one.
+            truncateTo(log, ours.endOffset(), "the end of epoch " + ours.epoch() + ", before epochs leader "
+                    + leader.id() + " never had");
+            if (log.latestEpoch() >= epoch) {
+                return true; // nothing was left to cut (the epoch started at the log end)
+            }
+        }
+    }
+
+    private void truncateTo(PartitionLog log, long offset, String where) {
+        if (log.logEndOffset() > offset) {
+            LOG.info("Truncating {} from {} to {}, {}, before following leader {}", log.topicPartition(),
+                    log.logEndOffset(), offset, where, leader.id());
+            log.truncateTo(offset);
         }
     }
 

@@ -122,7 +122,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                     }
                     if (partition.leader() != NO_LEADER) {
                         followedByLeader.computeIfAbsent(partition.leader(), id -> new ArrayList<>())
-                                .add(new FollowedPartition(topic.id(), log.get()));
+                                .add(new FollowedPartition(topic.id(), log.get(), partition.leaderEpoch()));
                     }
                 }
                 next.put(topicPartition, new HostedPartition(topic, partition, log.get(), leader));
@@ -154,6 +154,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             log.setReplicatedHighWatermark(0);
         }
         producerStates.forget(log); // idempotent producers' state comes from the log as it is now
+        log.assignLeaderEpoch(image.leaderEpoch()); // the previous epoch ends at our log end
         LOG.info("Leading {} at epoch {} with replicas {}, ISR {}", partition, image.leaderEpoch(),
                 image.replicas(), image.isr());
         return new LeaderState(nodeId, image.replicas(), image.isr(), clockMs.getAsLong());

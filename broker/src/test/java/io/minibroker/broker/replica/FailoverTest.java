@@ -2,16 +2,13 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.server.MiniCluster;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -46,11 +43,11 @@ class FailoverTest {
                 "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
                 "replica.lag.time.max.ms", "3000", "min.insync.replicas", "2"));
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
-        try (Admin admin = admin()) {
+        try (Admin admin = partition().admin()) {
             // Led by node 1, so that killing the leader leaves the controller's node up.
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 0))))).all().get();
         }
-        await(() -> isr().size() == 3, "the ISR to be every replica");
+        await(() -> partition().isr().size() == 3, "the ISR to be every replica");
     }
 
     @AfterEach
@@ -73,14 +70,15 @@ class FailoverTest {
                 acked.add("v" + i);
             }
         }
-        assertThat(leader()).as("a new leader from the ISR").isIn(0, 2);
+        assertThat(partition().leader()).as("a new leader from the ISR").isIn(0, 2);
 
         List<String> read = readAll(acked.size());
         assertThat(read).containsAll(acked);
         assertThat(read.stream().distinct().toList()).as("in the order acknowledged").isEqualTo(acked);
 
         cluster.restart(1);
-        await(() -> isr().size() == 3, "the old leader to truncate, catch up and rejoin the ISR, have " + isr());
+        await(() -> partition().isr().size() == 3,
+                "the old leader to truncate, catch up and rejoin the ISR, have " + partition().isr());
     }
 
     @Test
@@ -140,28 +138,7 @@ class FailoverTest {
         return values;
     }
 
-    private int leader() {
-        return describe().partitions().get(0).leader().id();
-    }
-
-    private List<Integer> isr() {
-        try {
-            return describe().partitions().get(0).isr().stream().map(Node::id).sorted().toList();
-        } catch (RuntimeException e) {
-            return List.of();
-        }
-    }
-
-    private TopicDescription describe() {
-        try (Admin admin = admin()) {
-            return admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                "localhost:" + cluster.controller().boundPort("PLAINTEXT")));
+    private FirstPartition partition() {
+        return new FirstPartition(cluster, TOPIC);
     }
 }

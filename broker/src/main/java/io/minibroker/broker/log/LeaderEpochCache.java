@@ -1,0 +1,169 @@
+package io.minibroker.broker.log;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A partition's leader epochs and the offset each began at, as Kafka's LeaderEpochFileCache (KIP-101): an epoch's
+ * records run from its start offset to the next epoch's. Kept in {@code leader-epoch-checkpoint} in the partition
+ * directory, in Kafka's format: a version line ({@code 0}), a count line, then {@code epoch startOffset} lines in
+ * ascending order; rewritten whole (a temporary file, fsynced, renamed) on each change. Not thread-safe: its
+ * {@link PartitionLog} calls it under its own monitor.
+ */
+public final class LeaderEpochCache {
+
+    static final String FILE_NAME = "leader-epoch-checkpoint";
+    private static final int VERSION = 0;
+    /** Kafka's UNDEFINED_EPOCH and UNDEFINED_EPOCH_OFFSET. */
+    public static final int UNDEFINED_EPOCH = -1;
+    public static final long UNDEFINED_OFFSET = -1;
+
+    /** An epoch and the offset where it ends (OffsetForLeaderEpoch's answer). */
+    public record EpochEnd(int epoch, long endOffset) {
+        static final EpochEnd UNDEFINED = new EpochEnd(UNDEFINED_EPOCH, UNDEFINED_OFFSET);
+    }
+
+    private final Path path;
+    private final TreeMap<Integer, Long> epochs = new TreeMap<>();
+
+    private LeaderEpochCache(Path path) {
+        this.path = path;
+    }
+
+    /** An empty cache writing to {@code dir}'s checkpoint; its entries come from {@link #assign}. */
+    static LeaderEpochCache empty(Path dir) {
+        return new LeaderEpochCache(dir.resolve(FILE_NAME));
+    }
+
+    /** The cache {@code dir}'s checkpoint holds; an IOException if it is missing or malformed. */
+    static LeaderEpochCache read(Path dir) throws IOException {
+        LeaderEpochCache cache = empty(dir);
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(cache.path, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new IOException("no " + FILE_NAME + " in " + dir, e);
+        }
+        try {
+            if (lines.size() < 2 || Integer.parseInt(lines.get(0).trim()) != VERSION) {
+                throw new IOException("unrecognised header in " + cache.path);
+            }
+            int count = Integer.parseInt(lines.get(1).trim());
+            if (lines.size() != count + 2) {
+                throw new IOException(cache.path + " announces " + count + " entries but has " + (lines.size() - 2));
+            }
+            long previousStart = -1;
+            int previousEpoch = -1;
+            for (String line : lines.subList(2, lines.size())) {
+                String[] fields = line.trim().split(" ");
+                if (fields.length != 2) {
+                    throw new IOException("malformed line in " + cache.path + ": " + line);
+                }
+                int epoch = Integer.parseInt(fields[0]);
+                long start = Long.parseLong(fields[1]);
+                if (epoch <= previousEpoch || start < previousStart || start < 0) {
+                    throw new IOException("entries out of order in " + cache.path + ": " + line);
+                }
+                cache.epochs.put(epoch, start);
+                previousEpoch = epoch;
+                previousStart = start;
+            }
+            return cache;
+        } catch (IllegalArgumentException e) {
+            throw new IOException("malformed " + cache.path, e);
+        }
+    }
+
+    /**
+     * Records that {@code epoch} starts at {@code startOffset}, if it is newer than the latest epoch known. Entries
+     * starting at or after it are stale (a log that was truncated without them) and go. Returns whether it changed.
+     */
+    boolean assign(int epoch, long startOffset) throws IOException {
+        if (epoch < 0 || (!epochs.isEmpty() && epoch <= epochs.lastKey())) {
+            return false;
+        }
+        epochs.values().removeIf(start -> start >= startOffset);
+        epochs.put(epoch, startOffset);
+        flush();
+        return true;
+    }
+
+    /** The log was truncated to end at {@code endOffset}: epochs starting there or later go. */
+    void truncateFromEnd(long endOffset) throws IOException {
+        if (epochs.values().removeIf(start -> start >= endOffset)) {
+            flush();
+        }
+    }
+
+    /**
+     * The log now starts at {@code startOffset}: epochs wholly before it go, and the one holding it starts there
+     * (Kafka's truncateFromStart).
+     */
+    void truncateFromStart(long startOffset) throws IOException {
+        Map.Entry<Integer, Long> holding = null;
+        for (Map.Entry<Integer, Long> entry : epochs.entrySet()) {
+            if (entry.getValue() <= startOffset) {
+                holding = entry;
+            }
+        }
+        if (holding == null || holding.getValue() == startOffset && holding.getKey().equals(epochs.firstKey())) {
+            return;
+        }
+        int keep = holding.getKey();
+        epochs.headMap(keep, false).clear();
+        epochs.put(keep, startOffset);
+        flush();
+    }
+
+    /** Empties the cache (the log was emptied) and its file. */
+    void clear() throws IOException {
+        if (!epochs.isEmpty()) {
+            epochs.clear();
+            flush();
+        }
+    }
+
+    /** The latest epoch, or {@link #UNDEFINED_EPOCH} if none is known. */
+    public int latestEpoch() {
+        return epochs.isEmpty() ? UNDEFINED_EPOCH : epochs.lastKey();
+    }
+
+    /** A copy of the entries, epoch to start offset, ascending. */
+    public Map<Integer, Long> entries() {
+        return new TreeMap<>(epochs);
+    }
+
+    /**
+     * Where {@code requested} ends, as Kafka answers OffsetForLeaderEpoch: for the latest epoch, the log end; for an
+     * older one, the start of the next epoch known, together with the greatest known epoch not above it (the
+     * requested epoch itself when it is older than all); undefined for an epoch newer than any known.
+     */
+    public EpochEnd endOffsetFor(int requested, long logEndOffset) {
+        if (requested == UNDEFINED_EPOCH || epochs.isEmpty()) {
+            return EpochEnd.UNDEFINED;
+        }
+        if (requested == epochs.lastKey()) {
+            return new EpochEnd(requested, logEndOffset);
+        }
+        Map.Entry<Integer, Long> higher = epochs.higherEntry(requested);
+        if (higher == null) {
+            return EpochEnd.UNDEFINED;
+        }
+        Map.Entry<Integer, Long> floor = epochs.floorEntry(requested);
+        return new EpochEnd(floor == null ? requested : floor.getKey(), higher.getValue());
+    }
+
+    /** Writes the entries whole to the checkpoint: a temporary file, fsynced, renamed over the old one. */
+    void flush() throws IOException {
+        StringBuilder text = new StringBuilder();
+        text.append(VERSION).append('\n').append(epochs.size()).append('\n');
+        epochs.forEach((epoch, start) -> text.append(epoch).append(' ').append(start).append('\n'));
+        OffsetCheckpointFile.writeAtomically(path, text.toString());
+    }
+}

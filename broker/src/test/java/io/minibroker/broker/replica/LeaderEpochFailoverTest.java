@@ -1,0 +1,164 @@
+package io.minibroker.broker.replica;
+
+import io.minibroker.broker.server.MiniCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Leader epochs across failovers: a consumer reading all along goes on past a leader change (it checks its position
+ * with OffsetForLeaderEpoch at the new epoch), and an old leader's unreplicated tail is cut when it follows again.
+ */
+class LeaderEpochFailoverTest {
+
+    private static final String TOPIC = "epochs";
+    private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
+
+    private MiniCluster cluster;
+
+    private void start(String replicaLagTimeMaxMs, List<Integer> replicas) throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
+                "replica.lag.time.max.ms", replicaLagTimeMaxMs));
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+        try (Admin admin = partition().admin()) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, replicas)))).all().get();
+        }
+        await(() -> partition().isr().size() == replicas.size(), "the ISR to be every replica");
+    }
+
+    @AfterEach
+    void close() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aConsumerReadingAllAlongGetsEveryAcknowledgedRecordAcrossAFailover() throws Exception {
+        start("3000", List.of(1, 2, 0));
+        List<String> read = new CopyOnWriteArrayList<>();
+        AtomicBoolean reading = new AtomicBoolean(true);
+        Thread consumerThread = new Thread(() -> {
+            try (KafkaConsumer<String, String> consumer = consumer()) {
+                consumer.assign(List.of(PARTITION));
+                consumer.seekToBeginning(List.of(PARTITION));
+                while (reading.get()) {
+                    consumer.poll(Duration.ofMillis(100)).forEach(record -> read.add(record.value()));
+                }
+            }
+        }, "epochs-consumer");
+        consumerThread.start();
+        List<String> acked = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = producer("all")) {
+            for (int i = 0; i < 100; i++) {
+                if (i == 30) {
+                    await(() -> read.size() >= 30, "the consumer to read the records before the failover");
+                    cluster.kill(1);
+                }
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i)).get();
+                acked.add("v" + i);
+            }
+            await(() -> read.size() >= acked.size(), "the consumer to read every acknowledged record, has "
+                    + read.size() + " of " + acked.size());
+        } finally {
+            reading.set(false);
+            consumerThread.join();
+        }
+        assertThat(partition().leader()).isIn(0, 2);
+        assertThat(read.stream().distinct().toList()).as("in the order acknowledged").isEqualTo(acked);
+    }
+
+    @Test
+    void aRestartedOldLeaderCutsItsDivergentTailAndRejoinsTheIsr() throws Exception {
+        // Node 0 (the controller's) holds no replica; the ISR stays {1, 2} while node 2 is down, so it may lead.
+        start("60000", List.of(1, 2));
+        List<String> expected = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = producer("all")) {
+            for (int i = 0; i < 10; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, "replicated-" + i)).get();
+                expected.add("replicated-" + i);
+            }
+        }
+        cluster.kill(2);
+        try (KafkaProducer<String, String> producer = producer("1")) {
+            for (int i = 0; i < 5; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, "divergent-" + i)).get(); // only node 1 has them
+            }
+        }
+        cluster.kill(1);
+        cluster.restart(2);
+        await(() -> partition().leader() == 2, "node 2 to lead");
+        try (KafkaProducer<String, String> producer = producer("1")) {
+            for (int i = 0; i < 8; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, "new-" + i)).get();
+                expected.add("new-" + i);
+            }
+        }
+        cluster.restart(1);
+        await(() -> partition().isr().equals(List.of(1, 2)),
+                "the old leader to truncate, catch up and rejoin the ISR, have " + partition().isr());
+        cluster.stop(2); // node 1 leads again: what it serves is its own log
+        await(() -> partition().leader() == 1, "node 1 to lead again");
+        assertThat(readAll(expected.size() + 5)).isEqualTo(expected);
+    }
+
+    private KafkaProducer<String, String> producer(String acks) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        config.put(ProducerConfig.ACKS_CONFIG, acks);
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
+        return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+    }
+
+    private KafkaConsumer<String, String> consumer() {
+        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new StringDeserializer());
+    }
+
+    /** Reads from the start for a few seconds, or until {@code atMost} records came. */
+    private List<String> readAll(int atMost) {
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = consumer()) {
+            consumer.assign(List.of(PARTITION));
+            consumer.seekToBeginning(List.of(PARTITION));
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (values.size() < atMost && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
+            }
+        }
+        return values;
+    }
+
+    private String bootstrap() {
+        return "localhost:" + cluster.controller().boundPort("PLAINTEXT");
+    }
+
+    private FirstPartition partition() {
+        return new FirstPartition(cluster, TOPIC);
+    }
+}

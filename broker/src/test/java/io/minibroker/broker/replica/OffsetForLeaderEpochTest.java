@@ -1,0 +1,116 @@
+package io.minibroker.broker.replica;
+
+import io.minibroker.broker.cluster.NodeChannel;
+import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** OffsetForLeaderEpoch on a partition that changed leader once: the epochs' end offsets and the epoch checks. */
+class OffsetForLeaderEpochTest {
+
+    private static final String TOPIC = "epoch-ends";
+
+    private MiniCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100"));
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 0))))).all().get();
+        }
+    }
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    @Test
+    void answersWhereEachEpochEndsAndChecksTheCurrentEpoch() throws Exception {
+        try (KafkaProducer<String, String> producer = producer()) {
+            for (int i = 0; i < 5; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, "before-" + i)).get();
+            }
+            cluster.kill(1);
+            for (int i = 0; i < 3; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, "after-" + i)).get();
+            }
+        }
+        // Node 2 leads now (the first live replica of the ISR), at a newer epoch than 0.
+        try (NodeChannel leader = channel(2); NodeChannel follower = channel(0)) {
+            int epoch = 1; // the leader's epoch: the first above 0 that it knows as its own
+            while (epoch < 10 && ask(leader, -1, epoch, -1).getInt32("LeaderEpoch") != epoch) {
+                epoch++;
+            }
+            assertThat(answer(ask(leader, -1, epoch, epoch))).containsExactly(0, epoch, 8L);
+            assertThat(answer(ask(leader, -1, 0, epoch))).as("epoch 0 ends where the next began")
+                    .containsExactly(0, 0, 5L);
+            assertThat(answer(ask(leader, -1, epoch + 3, -1))).as("an unknown newer epoch")
+                    .containsExactly(0, -1, -1L);
+            assertThat(answer(ask(leader, -1, 0, epoch + 1))).first()
+                    .isEqualTo((int) Errors.UNKNOWN_LEADER_EPOCH.code());
+            assertThat(answer(ask(leader, -1, 0, epoch - 1))).first()
+                    .isEqualTo((int) Errors.FENCED_LEADER_EPOCH.code());
+            int epochSeen = epoch;
+            await(() -> ask(follower, 0, 0, epochSeen).getInt16("ErrorCode") == Errors.NONE.code(),
+                    "the follower to take the new epoch");
+            assertThat(answer(ask(follower, -1, 0, epoch))).as("a consumer asking a follower").first()
+                    .isEqualTo((int) Errors.NOT_LEADER_OR_FOLLOWER.code());
+            assertThat(answer(ask(follower, 0, 0, epoch))).as("a replica may ask a follower")
+                    .containsExactly(0, 0, 5L);
+        }
+    }
+
+    private static List<Object> answer(Struct partition) {
+        return List.of((int) partition.getInt16("ErrorCode"), partition.getInt32("LeaderEpoch"),
+                partition.getInt64("EndOffset"));
+    }
+
+    private static Struct ask(NodeChannel channel, int replicaId, int leaderEpoch, int currentLeaderEpoch) {
+        Struct request = ApiKey.OFFSET_FOR_LEADER_EPOCH.request().newMessage().set("ReplicaId", replicaId);
+        request.addElement("Topics").set("Topic", TOPIC).addElement("Partitions")
+                .set("Partition", 0)
+                .set("CurrentLeaderEpoch", currentLeaderEpoch)
+                .set("LeaderEpoch", leaderEpoch);
+        try {
+            return channel.send(ApiKey.OFFSET_FOR_LEADER_EPOCH, request)
+                    .getStructs("Topics").get(0).getStructs("Partitions").get(0);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private NodeChannel channel(int node) {
+        return new NodeChannel("localhost", cluster.node(node).boundPort("PLAINTEXT"), "epoch-test", 10_000);
+    }
+
+    private KafkaProducer<String, String> producer() {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000",
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000"), new StringSerializer(), new StringSerializer());
+    }
+
+    private String bootstrap() {
+        return "localhost:" + cluster.controller().boundPort("PLAINTEXT");
+    }
+}
