@@ -10,23 +10,26 @@ import java.util.List;
 /**
  * Ready when the broker answers a Metadata request through the mapped port and advertises exactly the address
  * the request went to, so that a client's first request after start succeeds and its reconnect (to the
- * advertised address) lands on the same broker.
+ * advertised address) lands on the same broker. For a cluster in the container: when node 0 lists every node at
+ * its host address (each has registered with the controller, and node 0 has the controller's image of them).
  */
 final class AdvertisedListenerWaitStrategy extends AbstractWaitStrategy {
 
     private static final long RETRY_PAUSE_MS = 20;
 
-    private final int containerPort;
+    private final List<Integer> containerPorts;
 
-    AdvertisedListenerWaitStrategy(int containerPort) {
-        this.containerPort = containerPort;
+    /** @param containerPorts each node's client port, node 0's first */
+    AdvertisedListenerWaitStrategy(List<Integer> containerPorts) {
+        this.containerPorts = List.copyOf(containerPorts);
     }
 
     @Override
     protected void waitUntilReady() {
         String host = waitStrategyTarget.getHost();
-        int port = waitStrategyTarget.getMappedPort(containerPort);
-        String expected = host + ":" + port;
+        int port = waitStrategyTarget.getMappedPort(containerPorts.get(0));
+        List<String> expected = containerPorts.stream()
+                .map(containerPort -> host + ":" + waitStrategyTarget.getMappedPort(containerPort)).toList();
         long deadline = System.nanoTime() + startupTimeout.toNanos();
         while (!advertises(host, port, expected)) {
             if (!waitStrategyTarget.isRunning()) {
@@ -45,10 +48,10 @@ final class AdvertisedListenerWaitStrategy extends AbstractWaitStrategy {
         }
     }
 
-    private static boolean advertises(String host, int port, String expected) {
+    private static boolean advertises(String host, int port, List<String> expected) {
         try {
             List<String> brokers = MetadataRoundTrip.advertisedBrokers(host, port);
-            return brokers.contains(expected);
+            return brokers.containsAll(expected);
         } catch (IOException | RuntimeException notYet) {
             return false; // not listening yet, or the connection was reset by Docker's port proxy
         }
