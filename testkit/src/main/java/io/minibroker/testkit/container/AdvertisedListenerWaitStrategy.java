@@ -10,8 +10,9 @@ import java.util.List;
 /**
  * Ready when the broker answers a Metadata request through the mapped port and advertises exactly the address
  * the request went to, so that a client's first request after start succeeds and its reconnect (to the
- * advertised address) lands on the same broker. For a cluster in the container: when node 0 lists every node at
- * its host address (each has registered with the controller, and node 0 has the controller's image of them).
+ * advertised address) lands on the same broker. For a cluster in the container: when every node lists every
+ * node at its host address (all have registered with the controller, and each node has fetched an image of them
+ * all; asking node 0 alone would let a client's first request land on a node whose image still lacks some).
  */
 final class AdvertisedListenerWaitStrategy extends AbstractWaitStrategy {
 
@@ -27,11 +28,10 @@ final class AdvertisedListenerWaitStrategy extends AbstractWaitStrategy {
     @Override
     protected void waitUntilReady() {
         String host = waitStrategyTarget.getHost();
-        int port = waitStrategyTarget.getMappedPort(containerPorts.get(0));
-        List<String> expected = containerPorts.stream()
-                .map(containerPort -> host + ":" + waitStrategyTarget.getMappedPort(containerPort)).toList();
+        List<Integer> ports = containerPorts.stream().map(waitStrategyTarget::getMappedPort).toList();
+        List<String> expected = ports.stream().map(port -> host + ":" + port).toList();
         long deadline = System.nanoTime() + startupTimeout.toNanos();
-        while (!advertises(host, port, expected)) {
+        while (!ports.stream().allMatch(port -> advertises(host, port, expected))) {
             if (!waitStrategyTarget.isRunning()) {
                 throw new ContainerLaunchException("minibroker exited before it was ready; see its log");
             }
