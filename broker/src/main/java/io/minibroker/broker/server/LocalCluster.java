@@ -23,6 +23,7 @@ public final class LocalCluster implements AutoCloseable {
     public static final int CONTROLLER_PORT = 9099;
     public static final int FIRST_CLIENT_PORT = 9092;
     public static final int PORT_STEP = 10;
+    private static final String CONTROLLER_LISTENER = "CONTROLLER";
 
     /** Keys LocalCluster sets per node; the common configuration's values for them are not used. */
     private static final Set<String> LAYOUT_KEYS = Set.of("node.id", "process.roles", "listeners",
@@ -64,19 +65,8 @@ public final class LocalCluster implements AutoCloseable {
                     properties.put(key, value);
                 }
             });
-            int clientPort = FIRST_CLIENT_PORT + PORT_STEP * id;
-            properties.put("node.id", Integer.toString(id));
-            properties.put("controller.quorum.voters", CONTROLLER_ID + "@localhost:" + CONTROLLER_PORT);
-            properties.put("controller.listener.names", "CONTROLLER");
+            properties.putAll(layout(id, "PLAINTEXT://:" + (FIRST_CLIENT_PORT + PORT_STEP * id), CONTROLLER_PORT));
             properties.put("log.dirs", logRoot.resolve("node-" + id).toString());
-            if (id == CONTROLLER_ID) {
-                properties.put("process.roles", "broker,controller");
-                properties.put("listeners", "PLAINTEXT://:" + clientPort + ",CONTROLLER://localhost:"
-                        + CONTROLLER_PORT);
-            } else {
-                properties.put("process.roles", "broker");
-                properties.put("listeners", "PLAINTEXT://:" + clientPort);
-            }
             String prefix = "node." + id + ".";
             common.forEach((key, value) -> {
                 if (key.startsWith(prefix) && key.length() > prefix.length()) {
@@ -86,6 +76,22 @@ public final class LocalCluster implements AutoCloseable {
             configs.add(properties);
         }
         return configs;
+    }
+
+    /**
+     * The keys that place node {@code id} in a cluster whose node 0 is also the controller, listening on
+     * {@code localhost:controllerPort}: its id, roles, the voter, and its listeners (the client one given).
+     */
+    static Map<String, String> layout(int id, String clientListener, int controllerPort) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("node.id", Integer.toString(id));
+        properties.put("controller.quorum.voters", CONTROLLER_ID + "@localhost:" + controllerPort);
+        properties.put("controller.listener.names", CONTROLLER_LISTENER);
+        boolean controller = id == CONTROLLER_ID;
+        properties.put("process.roles", controller ? "broker,controller" : "broker");
+        properties.put("listeners", controller
+                ? clientListener + "," + CONTROLLER_LISTENER + "://localhost:" + controllerPort : clientListener);
+        return properties;
     }
 
     public List<Broker> nodes() {
