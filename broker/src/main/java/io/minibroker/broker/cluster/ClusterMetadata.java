@@ -12,7 +12,7 @@ import java.util.UUID;
 
 /**
  * One immutable image of the cluster's metadata, as the controller publishes it and every broker answers
- * Metadata from it: the live brokers (at their client listener), the controller, and each topic's partitions
+ * Metadata from it: the live brokers (at every listener they advertise), the controller, and each topic's partitions
  * with leader, leader epoch, replicas, ISR and offline replicas. It travels from the controller to the brokers as a
  * Metadata response, so it reads itself from one and writes itself into one.
  */
@@ -21,8 +21,8 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
     /** Kafka's internal topics: clients leave them out of topic listings and subscriptions by pattern. */
     private static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets", "__transaction_state");
 
-    /** A live broker at its client listener. */
-    public record BrokerNode(int id, String host, int port) {
+    /** A live broker's endpoint on one of its listeners. */
+    public record BrokerNode(int id, String listener, String host, int port) {
     }
 
     public record TopicImage(String name, UUID id, List<PartitionImage> partitions) {
@@ -50,10 +50,24 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
         return topics.values().stream().filter(topic -> topic.id().equals(id)).findFirst();
     }
 
-    /** Reads the image from the controller's answer to a Metadata request for every topic. */
+    /** The brokers' endpoints on one listener only, each broker once; a broker without that listener is left out. */
+    public List<BrokerNode> brokers(String listener) {
+        return brokers.stream().filter(broker -> broker.listener().equals(listener)).toList();
+    }
+
+    /** This image with the brokers' endpoints on one listener only (replication reads the inter-broker one). */
+    public ClusterMetadata forListener(String listener) {
+        return new ClusterMetadata(controllerId, brokers(listener), topics);
+    }
+
+    /**
+     * Reads the image from the controller's answer to a Metadata request for every topic. The controller lists
+     * each broker once per listener, with the listener's name in the rack field (see {@link #describeImage}).
+     */
     public static ClusterMetadata from(MetadataResponseView response) {
         List<BrokerNode> brokers = response.brokers().stream()
-                .map(broker -> new BrokerNode(broker.nodeId(), broker.host(), broker.port())).toList();
+                .map(broker -> new BrokerNode(broker.nodeId(), broker.rack(), broker.host(), broker.port()))
+                .toList();
         Map<String, TopicImage> topics = new LinkedHashMap<>();
         for (MetadataResponseView.MetadataResponseTopic topic : response.topics()) {
             List<PartitionImage> partitions = topic.partitions().stream()
@@ -65,11 +79,22 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
         return new ClusterMetadata(response.controllerId(), brokers, topics);
     }
 
-    /** Writes the brokers and the controller into a Metadata response. */
-    public void describeCluster(MetadataResponseView response) {
+    /** Writes the controller and the brokers at their endpoints on {@code listener} into a client's answer. */
+    public void describeCluster(MetadataResponseView response, String listener) {
+        response.controllerId(controllerId);
+        for (BrokerNode broker : brokers(listener)) {
+            response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port());
+        }
+    }
+
+    /**
+     * Writes the controller and every endpoint of every broker, for the brokers' image fetch: a broker appears
+     * once per listener, the listener's name in the rack field (this link only; clients never see it).
+     */
+    public void describeImage(MetadataResponseView response) {
         response.controllerId(controllerId);
         for (BrokerNode broker : brokers) {
-            response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port());
+            response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port()).rack(broker.listener());
         }
     }
 

@@ -32,7 +32,7 @@ public final class ClusterMetadataHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         ClusterMetadata image = metadata.current();
         MetadataResponseView response = new MetadataResponseView().clusterId(clusterId);
-        image.describeCluster(response);
+        image.describeCluster(response, context.listenerName());
         List<MetadataRequestView.MetadataRequestTopic> requested = new MetadataRequestView(request.body()).topics();
         if (requested == null || (requested.isEmpty() && request.version() == 0)) { // v0: empty means all
             image.topics().values().forEach(topic -> ClusterMetadata.describe(topic, response.addTopic()));

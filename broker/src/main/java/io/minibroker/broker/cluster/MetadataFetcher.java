@@ -18,12 +18,19 @@ import java.util.function.Consumer;
 public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
 
     private final NodeChannel controller;
+    private final String interBrokerListener;
     private final Consumer<ClusterMetadata> onImage;
     private volatile ClusterMetadata current;
 
-    /** @param onImage given each image fetched, in order, before any later one */
-    public MetadataFetcher(NodeChannel controller, int controllerId, Consumer<ClusterMetadata> onImage) {
+    /**
+     * @param interBrokerListener the listener whose endpoints {@code onImage} is given: replica fetchers connect
+     *                            to a leader there, never at the address a client was told
+     * @param onImage             given each image fetched, in order, before any later one
+     */
+    public MetadataFetcher(NodeChannel controller, int controllerId, String interBrokerListener,
+                           Consumer<ClusterMetadata> onImage) {
         this.controller = controller;
+        this.interBrokerListener = interBrokerListener;
         this.onImage = onImage;
         this.current = ClusterMetadata.empty(controllerId);
     }
@@ -38,7 +45,7 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
         MetadataResponseView response = new MetadataResponseView(controller.send(ApiKey.METADATA,
                 ApiKey.METADATA.request().newMessage().set("Topics", null)));
         ClusterMetadata image = ClusterMetadata.from(response);
-        onImage.accept(image); // hosts the image's partitions before clients are told of them
+        onImage.accept(image.forListener(interBrokerListener)); // hosts the image's partitions before clients are told of them
         current = image;
     }
 
@@ -47,10 +54,10 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
         return current.controllerId();
     }
 
-    /** Every broker of the image: a cluster has one client listener, the one the request came on. */
+    /** The brokers of the image at their endpoints on the listener the request came on, as in Kafka. */
     @Override
     public List<ListedBroker> brokers(String listenerName) {
-        return current.brokers().stream().map(b -> new ListedBroker(b.id(), b.host(), b.port())).toList();
+        return current.brokers(listenerName).stream().map(b -> new ListedBroker(b.id(), b.host(), b.port())).toList();
     }
 
     @Override

@@ -44,6 +44,12 @@ public final class BrokerConfig {
     /** Defaults to {@link #LISTENERS}, as in Kafka. */
     public static final ConfigKey<List<Endpoint>> ADVERTISED_LISTENERS = new ConfigKey<>("advertised.listeners",
             Endpoint::parseList, null, v -> true, "a list of NAME://host:port");
+    /**
+     * The listener other brokers reach this one on (replica fetchers connect to a leader's endpoint of it). Unset,
+     * it is the listener named like Kafka's default {@code security.inter.broker.protocol}: PLAINTEXT.
+     */
+    public static final ConfigKey<String> INTER_BROKER_LISTENER_NAME = new ConfigKey<>("inter.broker.listener.name",
+            text -> text.trim().toUpperCase(java.util.Locale.ROOT), null, v -> !v.isEmpty(), "a listener name");
     public static final ConfigKey<Integer> SOCKET_REQUEST_MAX_BYTES = intKey("socket.request.max.bytes", 104_857_600, 1);
     public static final ConfigKey<Long> CONNECTIONS_MAX_IDLE_MS = longKey("connections.max.idle.ms", 600_000L, 1);
     /** Not a Kafka key: the port of the Prometheus scrape endpoint; -1 disables it. */
@@ -122,7 +128,7 @@ public final class BrokerConfig {
             intKey("producer.purgatory.purge.interval.requests", 1000, 1);
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
-            ADVERTISED_LISTENERS, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
+            ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES, LOG_DIR, LOG_DIRS,
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
@@ -212,6 +218,12 @@ public final class BrokerConfig {
         }
         List<String> controllerListeners = get(CONTROLLER_LISTENER_NAMES);
         return listeners.stream().filter(endpoint -> !controllerListeners.contains(endpoint.listenerName())).toList();
+    }
+
+    /** {@code inter.broker.listener.name}, else PLAINTEXT, as Kafka derives it from its inter-broker protocol. */
+    public String interBrokerListenerName() {
+        String name = get(INTER_BROKER_LISTENER_NAME);
+        return name != null ? name : "PLAINTEXT";
     }
 
     /** Whether this node is part of a cluster run by a controller ({@code controller.quorum.voters} is set). */
@@ -308,10 +320,10 @@ public final class BrokerConfig {
                     ? "must include a listener named in controller.listener.names"
                     : "must not include a controller listener on a node that is not the controller");
         }
-        if (advertisedListeners().size() != 1) {
-            // The controller's image names each broker at one address: the cluster's client listener.
-            throw new ConfigException(ADVERTISED_LISTENERS.name(), advertisedListeners(),
-                    "a node in a cluster advertises exactly one listener besides the controller's");
+        if (advertisedListeners().stream().noneMatch(l -> l.listenerName().equals(interBrokerListenerName()))) {
+            // Kafka's rule too: other brokers must be able to reach this one on the inter-broker listener.
+            throw new ConfigException(INTER_BROKER_LISTENER_NAME.name(), interBrokerListenerName(),
+                    "must name one of the advertised listeners");
         }
     }
 

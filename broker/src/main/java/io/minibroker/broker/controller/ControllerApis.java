@@ -17,16 +17,15 @@ public final class ControllerApis {
     private ControllerApis() {
     }
 
-    /** @param clientListener the listener name every node advertises to clients, at which the image names brokers */
     /** @param disk where CreateTopics and AlterPartition run, since they write and fsync the topic's file */
-    public static SupportedApis create(BrokerConfig config, String clientListener, BrokerMembership membership,
+    public static SupportedApis create(BrokerConfig config, BrokerMembership membership,
                                        TopicAssignments assignments, Executor disk) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         SupportedApis apis = new SupportedApis();
         return apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, config.get(BrokerConfig.NODE_ID)))
                 .add(ApiKey.BROKER_REGISTRATION, new BrokerRegistrationHandler(clusterId, membership))
                 .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership))
-                .add(ApiKey.METADATA, new ControllerMetadataHandler(clusterId, clientListener, assignments))
+                .add(ApiKey.METADATA, new ControllerMetadataHandler(clusterId, assignments))
                 .add(ApiKey.CREATE_TOPICS, DiskBoundHandler.on(disk)
                         .apply(new ControllerCreateTopicsHandler(assignments, config)))
                 .add(ApiKey.ALTER_PARTITION, DiskBoundHandler.on(disk).apply(new AlterPartitionHandler(assignments)));

@@ -18,20 +18,18 @@ import java.util.concurrent.CompletionStage;
 public final class ControllerMetadataHandler implements ApiHandler {
 
     private final String clusterId;
-    private final String clientListener;
     private final TopicAssignments assignments;
 
-    public ControllerMetadataHandler(String clusterId, String clientListener, TopicAssignments assignments) {
+    public ControllerMetadataHandler(String clusterId, TopicAssignments assignments) {
         this.clusterId = clusterId;
-        this.clientListener = clientListener;
         this.assignments = assignments;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        ClusterMetadata image = assignments.image(clientListener);
+        ClusterMetadata image = assignments.image();
         MetadataResponseView response = new MetadataResponseView().clusterId(clusterId);
-        image.describeCluster(response);
+        image.describeImage(response);
         image.topics().values().forEach(topic -> ClusterMetadata.describe(topic, response.addTopic()));
         return CompletableFuture.completedFuture(response.struct());
     }

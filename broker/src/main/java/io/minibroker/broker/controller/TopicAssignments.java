@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 /**
  * The controller's topics: each partition's replicas, leader, leader epoch and ISR. A new topic's replicas are
@@ -257,19 +256,18 @@ public final class TopicAssignments {
     }
 
     /**
-     * The image brokers fetch: the live brokers at their endpoint on {@code listenerName}, and every topic with
-     * the replicas that are not live as offline.
+     * The image brokers fetch: the live brokers at every endpoint they registered, and every topic with the
+     * replicas that are not live as offline.
      */
-    public synchronized ClusterMetadata image(String listenerName) {
+    public synchronized ClusterMetadata image() {
         List<BrokerNode> brokers = new ArrayList<>();
+        Set<Integer> live = new java.util.HashSet<>();
         for (BrokerMembership.RegisteredBroker broker : membership.liveBrokers()) {
+            live.add(broker.id());
             for (Endpoint endpoint : broker.listeners()) {
-                if (endpoint.listenerName().equals(listenerName)) {
-                    brokers.add(new BrokerNode(broker.id(), endpoint.host(), endpoint.port()));
-                }
+                brokers.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port()));
             }
         }
-        Set<Integer> live = brokers.stream().map(BrokerNode::id).collect(Collectors.toSet());
         Map<String, TopicImage> image = new LinkedHashMap<>();
         for (TopicImage topic : topics.values()) {
             List<PartitionImage> partitions = topic.partitions().stream()

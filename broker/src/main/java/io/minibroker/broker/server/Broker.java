@@ -168,7 +168,7 @@ public final class Broker implements AutoCloseable {
                     Broker::monotonicMs);
             leadership = replicas;
             metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
-                    replicas::apply);
+                    config.interBrokerListenerName(), replicas::apply);
         }
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
@@ -208,8 +208,7 @@ public final class Broker implements AutoCloseable {
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     Broker::monotonicMs);
             TopicAssignments assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0));
-            controllerApis = ControllerApis.create(config, config.advertisedListeners().get(0).listenerName(),
-                    membership, assignments, disk);
+            controllerApis = ControllerApis.create(config, membership, assignments, disk);
             elections = new LeaderElections(assignments, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
         }
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);

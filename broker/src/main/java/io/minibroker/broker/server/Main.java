@@ -13,8 +13,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code minibroker [server.properties] [--override key=value ...] [--await-overrides file]}: starts a broker
- * and runs until SIGTERM or Ctrl-C, then stops cleanly and exits with 0.
+ * {@code minibroker [server.properties] [--override key=value ...] [--await-overrides file] [--nodes N]}: starts
+ * a broker (with {@code --nodes}, a cluster of N in this process, see {@link LocalCluster}) and runs until SIGTERM
+ * or Ctrl-C, then stops cleanly and exits with 0.
  *
  * <p>{@code --await-overrides} exists for containers: a container cannot know the host port Docker maps its
  * listener to until it has started, yet it must advertise that port. The broker therefore waits for a
@@ -32,6 +33,7 @@ public final class Main {
         Path configFile = Path.of("config/server.properties");
         Map<String, String> overrides = new LinkedHashMap<>();
         Path awaitedOverrides = null;
+        int nodes = 0;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--override") && i + 1 < args.length) {
                 String pair = args[++i];
@@ -42,25 +44,40 @@ public final class Main {
                 overrides.put(pair.substring(0, eq), pair.substring(eq + 1));
             } else if (args[i].equals("--await-overrides") && i + 1 < args.length) {
                 awaitedOverrides = Path.of(args[++i]);
+            } else if (args[i].equals("--nodes") && i + 1 < args.length) {
+                try {
+                    nodes = Integer.parseInt(args[++i]);
+                } catch (NumberFormatException e) {
+                    fail("--nodes needs a number, got '" + args[i] + "'");
+                }
+                if (nodes < 1) {
+                    fail("--nodes needs at least 1, got " + nodes);
+                }
             } else if (!args[i].startsWith("--")) {
                 configFile = Path.of(args[i]);
             } else {
                 fail("unknown option " + args[i]
-                        + "; usage: minibroker [config] [--override key=value ...] [--await-overrides file]");
+                        + "; usage: minibroker [config] [--override key=value ...] [--await-overrides file] [--nodes N]");
             }
         }
         if (awaitedOverrides != null) {
             overrides.putAll(awaitOverrides(awaitedOverrides));
         }
-        BrokerConfig config;
+        AutoCloseable running;
         try {
-            config = BrokerConfig.load(configFile, overrides);
+            if (nodes > 0) {
+                Map<String, String> common = BrokerConfig.readProperties(configFile);
+                common.putAll(overrides);
+                running = LocalCluster.start(nodes, common);
+            } else {
+                running = Broker.start(BrokerConfig.load(configFile, overrides));
+            }
         } catch (ConfigException e) {
             fail(e.getMessage());
             return;
         }
-        Broker broker = Broker.start(config);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(broker), "minibroker-shutdown"));
+        AutoCloseable toStop = running;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(toStop), "minibroker-shutdown"));
         Thread.currentThread().join(); // forever: the hook ends the process once the broker has stopped
     }
 
@@ -69,13 +86,13 @@ public final class Main {
      * otherwise exit with 128 + the signal's number (143 for SIGTERM) after its hooks, which service managers
      * and scripts read as a failure.
      */
-    private static void stop(Broker broker) {
+    private static void stop(AutoCloseable broker) {
         LOG.info("Stopping on a shutdown signal");
         int status = 1;
         try {
             broker.close();
             status = 0;
-        } catch (RuntimeException | Error e) {
+        } catch (Exception | Error e) {
             LOG.error("The broker did not stop cleanly", e);
         } finally {
             LOG.info("Exiting with status {}", status);

@@ -21,8 +21,7 @@ import java.util.stream.Stream;
  */
 public final class MiniCluster implements AutoCloseable {
 
-    public static final int CONTROLLER_ID = 0;
-    private static final String CONTROLLER_LISTENER = "CONTROLLER";
+    public static final int CONTROLLER_ID = LocalCluster.CONTROLLER_ID;
 
     private final Path root;
     private final Map<String, String> overrides;
@@ -58,18 +57,8 @@ public final class MiniCluster implements AutoCloseable {
         }
         Path dir = root.resolve("node-" + id);
         Files.createDirectories(dir);
-        Map<String, String> properties = new HashMap<>();
-        properties.put("node.id", Integer.toString(id));
-        properties.put("controller.quorum.voters", CONTROLLER_ID + "@localhost:" + controllerPort);
-        properties.put("controller.listener.names", CONTROLLER_LISTENER);
-        if (id == CONTROLLER_ID) {
-            properties.put("process.roles", "broker,controller");
-            properties.put("listeners", "PLAINTEXT://localhost:0," + CONTROLLER_LISTENER + "://localhost:"
-                    + controllerPort);
-        } else {
-            properties.put("process.roles", "broker");
-            properties.put("listeners", "PLAINTEXT://localhost:0");
-        }
+        Map<String, String> properties = new HashMap<>(LocalCluster.layout(id, "PLAINTEXT://localhost:0",
+                controllerPort));
         properties.putAll(overrides);
         nodes.set(id, EmbeddedBroker.start(dir, properties));
     }

@@ -168,6 +168,24 @@ class BrokerConfigTest {
                 .isInstanceOf(ConfigException.class).hasMessageContaining("listeners");
     }
 
+    @Test
+    void aNodeInAClusterMayAdvertiseSeveralListenersOneOfThemTheInterBrokerListener() {
+        Map<String, String> broker = Map.of("node.id", "1", "process.roles", "broker",
+                "controller.quorum.voters", "0@localhost:9093", "controller.listener.names", "CONTROLLER",
+                "listeners", "PLAINTEXT://:9094,BROKER://:9095",
+                "advertised.listeners", "PLAINTEXT://host.example:19094,BROKER://kafka-1:9095");
+        assertThat(BrokerConfig.of(broker).advertisedListeners()).hasSize(2);
+        assertThat(BrokerConfig.of(broker).interBrokerListenerName()).isEqualTo("PLAINTEXT"); // Kafka's default
+        assertThat(BrokerConfig.of(with(broker, "inter.broker.listener.name", "broker")).interBrokerListenerName())
+                .isEqualTo("BROKER");
+
+        assertThatThrownBy(() -> BrokerConfig.of(with(broker, "inter.broker.listener.name", "INTERNAL")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("inter.broker.listener.name");
+        assertThatThrownBy(() -> BrokerConfig.of(with(with(broker, "listeners", "CLIENT://:9094"),
+                "advertised.listeners", "CLIENT://:9094")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("inter.broker.listener.name");
+    }
+
     private static Map<String, String> with(Map<String, String> base, String key, String value) {
         Map<String, String> changed = new java.util.HashMap<>(base);
         changed.put(key, value);

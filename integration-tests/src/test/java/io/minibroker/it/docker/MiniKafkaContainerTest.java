@@ -8,6 +8,10 @@ import io.minibroker.testkit.container.MiniKafkaContainer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -21,6 +25,7 @@ import org.testcontainers.containers.startupcheck.OneShotStartupCheckStrategy;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +66,59 @@ class MiniKafkaContainerTest {
                 assertThat(admin.describeTopics(java.util.List.of("orders")).allTopicNames().get()
                         .get("orders").partitions()).hasSize(3);
             }
+        }
+    }
+
+    @Test
+    void threeBrokersInOneContainerReplicateAndAreReachedFromTheHost() throws Exception {
+        // No network: the nodes replicate over an INTERNAL listener on the container's localhost.
+        try (MiniKafkaContainer kafka = new MiniKafkaContainer(DockerImages.broker()).withBrokers(3)) {
+            kafka.start();
+            assertReplicatesAcrossThreeBrokers(kafka);
+        }
+    }
+
+    @Test
+    void onANetworkThreeBrokersReplicateThroughTheirAliasedBrokerListener() throws Exception {
+        try (Network network = Network.newNetwork();
+             MiniKafkaContainer kafka = new MiniKafkaContainer(DockerImages.broker())
+                     .withNetwork(network).withNetworkAliases("kafka").withBrokers(3)) {
+            kafka.start();
+            assertThat(kafka.getNetworkBootstrapServers()).isEqualTo("kafka:9093,kafka:9103,kafka:9113");
+            assertReplicatesAcrossThreeBrokers(kafka);
+        }
+    }
+
+    private static void assertReplicatesAcrossThreeBrokers(MiniKafkaContainer kafka) throws Exception {
+        List<String> hostAddresses = List.of(kafka.getBootstrapServers().split(","));
+        assertThat(hostAddresses).hasSize(3);
+
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.getBootstrapServers(), AdminClientConfig.RETRIES_CONFIG, 0))) {
+            Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions().timeoutMs(5_000))
+                    .nodes().get();
+            assertThat(nodes).extracting(node -> node.host() + ":" + node.port())
+                    .containsExactlyInAnyOrderElementsOf(hostAddresses);
+
+            admin.createTopics(List.of(new NewTopic("replicated", 3, (short) 3))).all().get();
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers(),
+                    ProducerConfig.ACKS_CONFIG, "all",
+                    ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
+                for (int i = 0; i < 10; i++) {
+                    producer.send(new ProducerRecord<>("replicated", 0, null, "record-" + i)).get();
+                }
+            }
+            assertThat(Clients.readValues(kafka.getBootstrapServers(), "replicated", 10))
+                    .hasSize(10).startsWith("record-0").endsWith("record-9");
+
+            List<TopicPartitionInfo> partitions = admin.describeTopics(List.of("replicated")).allTopicNames()
+                    .get().get("replicated").partitions();
+            assertThat(partitions).hasSize(3).allSatisfy(partition -> {
+                assertThat(partition.replicas()).hasSize(3);
+                assertThat(partition.isr()).hasSize(3);
+            });
         }
     }
 

@@ -10,25 +10,28 @@ import java.util.List;
 /**
  * Ready when the broker answers a Metadata request through the mapped port and advertises exactly the address
  * the request went to, so that a client's first request after start succeeds and its reconnect (to the
- * advertised address) lands on the same broker.
+ * advertised address) lands on the same broker. For a cluster in the container: when every node lists every
+ * node at its host address (all have registered with the controller, and each node has fetched an image of them
+ * all; asking node 0 alone would let a client's first request land on a node whose image still lacks some).
  */
 final class AdvertisedListenerWaitStrategy extends AbstractWaitStrategy {
 
     private static final long RETRY_PAUSE_MS = 20;
 
-    private final int containerPort;
+    private final List<Integer> containerPorts;
 
-    AdvertisedListenerWaitStrategy(int containerPort) {
-        this.containerPort = containerPort;
+    /** @param containerPorts each node's client port, node 0's first */
+    AdvertisedListenerWaitStrategy(List<Integer> containerPorts) {
+        this.containerPorts = List.copyOf(containerPorts);
     }
 
     @Override
     protected void waitUntilReady() {
         String host = waitStrategyTarget.getHost();
-        int port = waitStrategyTarget.getMappedPort(containerPort);
-        String expected = host + ":" + port;
+        List<Integer> ports = containerPorts.stream().map(waitStrategyTarget::getMappedPort).toList();
+        List<String> expected = ports.stream().map(port -> host + ":" + port).toList();
         long deadline = System.nanoTime() + startupTimeout.toNanos();
-        while (!advertises(host, port, expected)) {
+        while (!ports.stream().allMatch(port -> advertises(host, port, expected))) {
             if (!waitStrategyTarget.isRunning()) {
                 throw new ContainerLaunchException("minibroker exited before it was ready; see its log");
             }
@@ -45,10 +48,10 @@ final class AdvertisedListenerWaitStrategy extends AbstractWaitStrategy {
         }
     }
 
-    private static boolean advertises(String host, int port, String expected) {
+    private static boolean advertises(String host, int port, List<String> expected) {
         try {
             List<String> brokers = MetadataRoundTrip.advertisedBrokers(host, port);
-            return brokers.contains(expected);
+            return brokers.containsAll(expected);
         } catch (IOException | RuntimeException notYet) {
             return false; // not listening yet, or the connection was reset by Docker's port proxy
         }

@@ -30,6 +30,13 @@ import java.util.concurrent.Future;
  * alias. Advertising the container's own address would send host clients to an address they cannot reach, the
  * usual Kafka-in-Docker trap; and the mapped port is only known once the container runs, so the broker starts
  * by waiting for a file of configuration overrides that {@link #containerIsStarting} copies in.
+ *
+ * <p>{@link #withBrokers withBrokers(n)} with n &gt; 1 runs a cluster of n nodes in the one container
+ * ({@code minibroker --nodes n}): node i listens on {@value #KAFKA_PORT} + 10 i and {@value #NETWORK_PORT} + 10 i,
+ * each advertised as above, and node 0 is also the controller. Replication must not go through the host's mapped
+ * ports, which the nodes cannot reach from inside: with a network the nodes fetch from each other on the BROKER
+ * listener (the alias resolves on the network), without one on an INTERNAL listener on the container's
+ * localhost, at {@value #NETWORK_PORT} + 1 + 10 i ({@code inter.broker.listener.name}).
  */
 public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
 
@@ -38,10 +45,15 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
     /** The listener for other containers on the same network, reached by network alias. */
     public static final int NETWORK_PORT = 9093;
 
+    /** How far apart the ports of two nodes of an in-container cluster are (as {@code minibroker --nodes}). */
+    public static final int NODE_PORT_STEP = 10;
+    private static final int CONTROLLER_PORT = 9099;
+
     private static final String OVERRIDES_PATH = "/tmp/minibroker-overrides.properties";
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
 
     private final Map<String, String> brokerConfig = new LinkedHashMap<>();
+    private int brokers = 1;
 
     public MiniKafkaContainer(String image) {
         this(DockerImageName.parse(image));
@@ -59,11 +71,47 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
     }
 
     private void configureListenersAndReadiness() {
-        withExposedPorts(KAFKA_PORT, NETWORK_PORT);
-        withCommand("--await-overrides", OVERRIDES_PATH);
-        waitingFor(new AdvertisedListenerWaitStrategy(KAFKA_PORT).withStartupTimeout(STARTUP_TIMEOUT));
+        configureNodes();
         // Tests want a group formed the moment its members join, as Testcontainers' KafkaContainer sets it.
         brokerConfig.put("group.initial.rebalance.delay.ms", "0");
+    }
+
+    /**
+     * A cluster of {@code n} nodes in this container (default 1, a single broker); every node gets the
+     * {@link #withBrokerConfig} overrides, and a key written {@code node.<i>.<key>} goes to node i only.
+     */
+    public MiniKafkaContainer withBrokers(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("withBrokers needs at least 1, got " + n);
+        }
+        brokers = n;
+        configureNodes();
+        return self();
+    }
+
+    private void configureNodes() {
+        Integer[] ports = new Integer[2 * brokers];
+        List<Integer> clientPorts = new java.util.ArrayList<>();
+        for (int node = 0; node < brokers; node++) {
+            ports[2 * node] = clientPort(node);
+            ports[2 * node + 1] = networkPort(node);
+            clientPorts.add(clientPort(node));
+        }
+        setExposedPorts(List.of(ports));
+        if (brokers == 1) {
+            withCommand("--await-overrides", OVERRIDES_PATH);
+        } else {
+            withCommand("--await-overrides", OVERRIDES_PATH, "--nodes", Integer.toString(brokers));
+        }
+        waitingFor(new AdvertisedListenerWaitStrategy(clientPorts).withStartupTimeout(STARTUP_TIMEOUT));
+    }
+
+    private static int clientPort(int node) {
+        return KAFKA_PORT + NODE_PORT_STEP * node;
+    }
+
+    private static int networkPort(int node) {
+        return NETWORK_PORT + NODE_PORT_STEP * node;
     }
 
     /** A broker configuration override, Kafka's key names: {@code withBrokerConfig("num.partitions", "3")}. */
@@ -72,9 +120,17 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
         return self();
     }
 
-    /** {@code bootstrap.servers} for clients in the test's JVM (or anywhere on the Docker host). */
+    /** {@code bootstrap.servers} for clients in the test's JVM (or anywhere on the Docker host): every node. */
     public String getBootstrapServers() {
-        return getHost() + ":" + getMappedPort(KAFKA_PORT);
+        List<String> servers = new java.util.ArrayList<>();
+        for (int node = 0; node < brokers; node++) {
+            servers.add(hostAddress(node));
+        }
+        return String.join(",", servers);
+    }
+
+    private String hostAddress(int node) {
+        return getHost() + ":" + getMappedPort(clientPort(node));
     }
 
     /**
@@ -82,8 +138,16 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
      * given last (Testcontainers puts a random one first, before those of {@code withNetworkAliases}).
      */
     public String getNetworkBootstrapServers() {
+        List<String> servers = new java.util.ArrayList<>();
+        for (int node = 0; node < brokers; node++) {
+            servers.add(networkAddress(node));
+        }
+        return String.join(",", servers);
+    }
+
+    private String networkAddress(int node) {
         List<String> aliases = getNetworkAliases();
-        return aliases.get(aliases.size() - 1) + ":" + NETWORK_PORT;
+        return aliases.get(aliases.size() - 1) + ":" + networkPort(node);
     }
 
     @Override
@@ -93,9 +157,29 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
 
     private String overrides() {
         Map<String, String> overrides = new LinkedHashMap<>();
-        overrides.put("listeners", "PLAINTEXT://0.0.0.0:" + KAFKA_PORT + ",BROKER://0.0.0.0:" + NETWORK_PORT);
-        overrides.put("advertised.listeners",
-                "PLAINTEXT://" + getBootstrapServers() + ",BROKER://" + getNetworkBootstrapServers());
+        if (brokers == 1) {
+            overrides.put("listeners", "PLAINTEXT://0.0.0.0:" + KAFKA_PORT + ",BROKER://0.0.0.0:" + NETWORK_PORT);
+            overrides.put("advertised.listeners",
+                    "PLAINTEXT://" + getBootstrapServers() + ",BROKER://" + getNetworkBootstrapServers());
+        } else {
+            // The alias resolves only on a user network; without one the nodes reach each other on localhost.
+            boolean onNetwork = getNetwork() != null;
+            overrides.put("inter.broker.listener.name", onNetwork ? "BROKER" : "INTERNAL");
+            for (int node = 0; node < brokers; node++) {
+                String listeners = "PLAINTEXT://0.0.0.0:" + clientPort(node) + ",BROKER://0.0.0.0:" + networkPort(node);
+                String advertised = "PLAINTEXT://" + hostAddress(node) + ",BROKER://" + networkAddress(node);
+                if (!onNetwork) {
+                    String internal = ",INTERNAL://localhost:" + (networkPort(node) + 1);
+                    listeners += internal;
+                    advertised += internal;
+                }
+                if (node == 0) {
+                    listeners += ",CONTROLLER://localhost:" + CONTROLLER_PORT;
+                }
+                overrides.put("node." + node + ".listeners", listeners);
+                overrides.put("node." + node + ".advertised.listeners", advertised);
+            }
+        }
         overrides.putAll(brokerConfig);
         Properties properties = new Properties();
         properties.putAll(overrides);
