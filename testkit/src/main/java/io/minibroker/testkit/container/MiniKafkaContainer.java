@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +92,7 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
 
     private void configureNodes() {
         Integer[] ports = new Integer[2 * brokers];
-        List<Integer> clientPorts = new java.util.ArrayList<>();
+        List<Integer> clientPorts = new ArrayList<>();
         for (int node = 0; node < brokers; node++) {
             ports[2 * node] = clientPort(node);
             ports[2 * node + 1] = networkPort(node);
@@ -122,7 +123,7 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
 
     /** {@code bootstrap.servers} for clients in the test's JVM (or anywhere on the Docker host): every node. */
     public String getBootstrapServers() {
-        List<String> servers = new java.util.ArrayList<>();
+        List<String> servers = new ArrayList<>();
         for (int node = 0; node < brokers; node++) {
             servers.add(hostAddress(node));
         }
@@ -138,7 +139,7 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
      * given last (Testcontainers puts a random one first, before those of {@code withNetworkAliases}).
      */
     public String getNetworkBootstrapServers() {
-        List<String> servers = new java.util.ArrayList<>();
+        List<String> servers = new ArrayList<>();
         for (int node = 0; node < brokers; node++) {
             servers.add(networkAddress(node));
         }
