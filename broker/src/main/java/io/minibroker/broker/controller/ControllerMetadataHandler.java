@@ -12,8 +12,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Metadata, on the controller's listener: how brokers fetch the cluster's image. Whatever topics are asked for,
- * the answer is the whole image, taken at one instant, with every broker at its address on the cluster's client
- * listener (the one name all nodes advertise).
+ * the answer is the whole image, taken at one instant, with every broker once per advertised listener (the
+ * listener's name in the rack field; see {@link ClusterMetadata#describeImage}).
  */
 public final class ControllerMetadataHandler implements ApiHandler {
 

@@ -55,7 +55,6 @@ public final class ProduceHandler implements ApiHandler {
     private final Purgatory<DelayedProduce> producePurgatory;
     private final Purgatory<DelayedFetch> fetchPurgatory;
     private final Executor disk;
-
     private final PartitionLeadership leadership;
 
     /**
@@ -65,13 +64,13 @@ public final class ProduceHandler implements ApiHandler {
     public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, ProducerStates producerStates,
                           Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
                           Executor disk, PartitionLeadership leadership) {
-        this.leadership = leadership;
         this.topics = topics;
         this.brokerConfig = brokerConfig;
         this.producerStates = producerStates;
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
         this.disk = disk;
+        this.leadership = leadership;
     }
 
     /** A purgatory for this handler's acks=all produces, as the broker names it. */
@@ -119,10 +118,11 @@ public final class ProduceHandler implements ApiHandler {
                     anyError = true;
                     continue;
                 }
-                int inSync = leadership.inSyncReplicas(log.get().topicPartition());
-                if (acks == -1 && minInsyncReplicas(topic.get()) > inSync) {
+                int minInsync = acks == -1 ? minInsyncReplicas(topic.get()) : 0;
+                int inSync = acks == -1 ? leadership.inSyncReplicas(log.get().topicPartition()) : 0;
+                if (minInsync > inSync) {
                     result.set("ErrorCode", Errors.NOT_ENOUGH_REPLICAS.code()).set("ErrorMessage",
-                            "min.insync.replicas is " + minInsyncReplicas(topic.get()) + " but only "
+                            "min.insync.replicas is " + minInsync + " but only "
                                     + inSync + (inSync == 1 ? " replica is" : " replicas are") + " in sync");
                     anyError = true;
                     continue;
@@ -138,8 +138,8 @@ public final class ProduceHandler implements ApiHandler {
                     flushes.add(log.get(), appended.lastOffset(), result);
                 }
                 if (acks == -1) {
-                    pending.add(new DelayedProduce.PendingAppend(log.get(), appended.lastOffset() + 1,
-                            minInsyncReplicas(topic.get()), result));
+                    pending.add(new DelayedProduce.PendingAppend(log.get(), appended.lastOffset() + 1, minInsync,
+                            result));
                     keys.add(log.get().topicPartition());
                 }
             }
