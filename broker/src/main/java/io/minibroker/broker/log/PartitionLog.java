@@ -177,7 +177,7 @@ public final class PartitionLog implements AutoCloseable {
      */
     public AppendResult append(ByteBuf records, int leaderEpoch) {
         AppendResult appended = appendUnflushed(records, leaderEpoch);
-        if (flushDue()) {
+        if (appended.flushDue()) {
             flush();
         }
         return appended;
@@ -185,8 +185,8 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * {@link #append} without the fsync: the records reach the page cache only. A caller that must not wait on
-     * the disk (an event loop) asks {@link #flushDue()} next and, if so, has {@link #flush()} run elsewhere before
-     * it acknowledges the records.
+     * the disk (an event loop) reads {@link AppendResult#flushDue()} and, if set, has {@link #flush()} run
+     * elsewhere before it acknowledges the records.
      */
     public synchronized AppendResult appendUnflushed(ByteBuf records, int leaderEpoch) {
         return appendUnflushed(records, leaderEpoch, true);
@@ -285,7 +285,8 @@ public final class PartitionLog implements AutoCloseable {
             logEndOffset = active.nextOffset();
         }
         unflushedMessages += recordCount;
-        return new AppendResult(firstOffset, lastOffset, logAppendTime, maxTimestamp, offsetOfMaxTimestamp);
+        return new AppendResult(firstOffset, lastOffset, logAppendTime, maxTimestamp, offsetOfMaxTimestamp,
+                unflushedMessages >= config.flushIntervalMessages());
     }
 
     private void roll(long baseOffset, long now) {

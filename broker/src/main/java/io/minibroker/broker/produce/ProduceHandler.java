@@ -134,7 +134,7 @@ public final class ProduceHandler implements ApiHandler {
                     continue;
                 }
                 fetchPurgatory.checkAndComplete(log.get().topicPartition());
-                if (log.get().flushDue()) {
+                if (appended.flushDue()) {
                     flushes.add(log.get(), appended.lastOffset(), result);
                 }
                 if (acks == -1) {
@@ -217,7 +217,8 @@ public final class ProduceHandler implements ApiHandler {
                 return null;
             }
             if (verdict.isDuplicate()) {
-                return new AppendResult(verdict.duplicateFirstOffset(), verdict.duplicateLastOffset(), -1, -1, -1);
+                return new AppendResult(verdict.duplicateFirstOffset(), verdict.duplicateLastOffset(), -1, -1, -1,
+                        log.flushDue());
             }
             AppendResult appended = log.appendUnflushed(records, leadership.leaderEpoch(log.topicPartition()));
             table.record(batch);

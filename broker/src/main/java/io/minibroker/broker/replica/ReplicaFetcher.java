@@ -232,8 +232,7 @@ final class ReplicaFetcher implements AutoCloseable {
                 }
                 ByteBuf records = partition.getRecords("Records");
                 if (records != null && records.isReadable()) {
-                    log.appendAsFollower(records);
-                    if (log.flushDue()) {
+                    if (log.appendAsFollower(records).flushDue()) {
                         log.flush(); // our own thread: it may wait on the disk
                     }
                 }

@@ -497,12 +497,14 @@ class PartitionLogTest {
     void anUnflushedAppendLeavesTheDueFsyncToItsCaller() throws IOException {
         open(LogConfig.defaults().withFlushIntervalMessages(1));
         ByteBuf batch = batch("a", 2, T0);
+        AppendResult appended;
         try {
-            log.appendUnflushed(batch, 0);
+            appended = log.appendUnflushed(batch, 0);
         } finally {
             batch.release();
         }
         assertThat(log.recoveryPoint()).isZero();
+        assertThat(appended.flushDue()).isTrue();
         assertThat(log.flushDue()).isTrue();
 
         log.flush();
