@@ -1,55 +1,77 @@
 package io.minibroker.benchmarks.purgatory;
 
-import java.util.concurrent.DelayQueue;
-import java.util.concurrent.Delayed;
-import java.util.concurrent.TimeUnit;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
- * Completes requests at arrival + latency, as the seed benchmark did: the enqueue thread puts each request whose
- * latency is below the timeout into a {@link DelayQueue}, and this one thread takes them when due and either
- * force-completes them or marks them satisfiable and checks their keys.
+ * Completes requests at arrival + latency, as the seed benchmark did: this one thread either force-completes
+ * each request whose latency is below the timeout or marks it satisfiable and checks its keys.
  *
- * <p>The queue is the same for both implementations, so its cost (one lock and a heap insert per request) is a
- * constant that both saturation figures include.
+ * <p>Which request completes when is known before the run starts ({@link Workload#completionOrder}), so the two
+ * threads share no queue: the enqueue thread only records each request's arrival time (and, in {@code force}
+ * mode, its operation) in arrays and publishes how many it has submitted, and this thread walks the precomputed
+ * order, waiting for each request to have arrived and for its arrival + latency to come. A shared queue (the
+ * seed's DelayQueue) would cost a lock, a heap insert, an allocation and often a wake-up per request on both
+ * threads; that cost is the harness's, yet it bounded both implementations' saturation alike.
+ *
+ * <p>The arrival is the time the request was actually submitted, so a purgatory that makes the enqueue thread
+ * fall behind still gets each completion a full latency after its request entered it. Only past saturation, when
+ * arrivals slip unevenly, may this thread take two completions slightly out of due order; its lateness figures
+ * show that.
  */
 final class CompletionThread extends Thread {
 
-    private static final int END = -1;
+    private static final VarHandle SUBMITTED;
 
-    private final DelayQueue<Due> queue = new DelayQueue<>();
+    static {
+        try {
+            SUBMITTED = MethodHandles.lookup().findVarHandle(CompletionThread.class, "submitted", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final PurgatoryAdapter adapter;
     private final CompletionMode mode;
     private final Conditions conditions;
-    private final int[] keys;
+    private final Workload workload;
+    private final long timeoutNanos;
+    /** Each request's submission time, written by the enqueue thread before it publishes {@link #submitted}. */
+    private final long[] arrivedNanos;
+    /** In force mode, the operations still to complete; a slot is cleared once done so the operation can go. */
+    private final BenchOperation[] operations;
+    /** Requests submitted so far, in order; published with release semantics after their slots are written. */
+    @SuppressWarnings("unused") // accessed through SUBMITTED
+    private volatile int submitted;
     private volatile Throwable failure;
-    /** How late the thread got to its entries: a request it reaches too late may have expired meanwhile. */
+    /** How late the thread got to its requests: a request it reaches too late may have expired meanwhile. */
     private long lateNanosTotal;
     private long lateNanosMax;
     private long processed;
 
-    CompletionThread(PurgatoryAdapter adapter, CompletionMode mode, Conditions conditions, int[] keys) {
+    CompletionThread(PurgatoryAdapter adapter, CompletionMode mode, Conditions conditions, Workload workload,
+                     long timeoutNanos) {
         super("completion");
         setDaemon(true);
         this.adapter = adapter;
         this.mode = mode;
         this.conditions = conditions;
-        this.keys = keys;
+        this.workload = workload;
+        this.timeoutNanos = timeoutNanos;
+        this.arrivedNanos = new long[workload.size()];
+        this.operations = mode == CompletionMode.FORCE ? new BenchOperation[workload.size()] : null;
     }
 
     /**
-     * Schedules request {@code request} to be completed at {@code dueNanos}; {@code operation} is needed in
-     * force mode only, and left null in event mode so that a backlog does not keep operations alive.
+     * For the enqueue thread, right after it submitted request {@code request} (requests are submitted in index
+     * order) at {@code nowNanos}; {@code operation} is kept in force mode only, and only if it is to complete.
      */
-    void schedule(BenchOperation operation, int request, long dueNanos) {
-        queue.put(new Due(operation, request, dueNanos));
-    }
-
-    /**
-     * Ends the thread once everything scheduled so far has been completed: the marker is due after all of them,
-     * since every entry is due at most one timeout after it was put.
-     */
-    void finishAfter(long lastDueNanos) {
-        queue.put(new Due(null, END, lastDueNanos));
+    void submitted(int request, BenchOperation operation, long nowNanos) {
+        arrivedNanos[request] = nowNanos;
+        if (operations != null && workload.latencyNanos[request] < timeoutNanos) {
+            operations[request] = operation;
+        }
+        SUBMITTED.setRelease(this, request + 1);
     }
 
     Throwable failure() {
@@ -69,55 +91,32 @@ final class CompletionThread extends Thread {
     @Override
     public void run() {
         try {
-            while (true) {
-                Due due = queue.take();
-                if (due.request == END) {
-                    return;
+            for (int request : workload.completionOrder) {
+                while ((int) SUBMITTED.getAcquire(this) <= request) {
+                    Pacing.pause(); // the enqueue thread is behind its schedule
                 }
-                long late = System.nanoTime() - due.dueNanos;
+                long due = arrivedNanos[request] + workload.latencyNanos[request];
+                long late = Pacing.awaitNanos(due) - due;
                 lateNanosTotal += late;
                 lateNanosMax = Math.max(lateNanosMax, late);
                 processed++;
-                complete(due.operation, due.request);
+                complete(request);
             }
-        } catch (InterruptedException e) {
-            // stopped early by the run after a failure
         } catch (Throwable t) {
             failure = t;
         }
     }
 
-    private void complete(BenchOperation operation, int request) {
+    private void complete(int request) {
         if (mode == CompletionMode.FORCE) {
-            operation.forceCompleteNow();
+            operations[request].forceCompleteNow();
+            operations[request] = null;
         } else {
             conditions.satisfy(request);
             int base = request * RunSpec.KEYS_PER_REQUEST;
             for (int k = 0; k < RunSpec.KEYS_PER_REQUEST; k++) {
-                adapter.checkAndComplete(keys[base + k]);
+                adapter.checkAndComplete(workload.keys[base + k]);
             }
-        }
-    }
-
-    private static final class Due implements Delayed {
-        final BenchOperation operation;
-        final int request;
-        final long dueNanos;
-
-        Due(BenchOperation operation, int request, long dueNanos) {
-            this.operation = operation;
-            this.request = request;
-            this.dueNanos = dueNanos;
-        }
-
-        @Override
-        public long getDelay(TimeUnit unit) {
-            return unit.convert(dueNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
-        }
-
-        @Override
-        public int compareTo(Delayed other) {
-            return Long.compare(dueNanos, ((Due) other).dueNanos);
         }
     }
 }

@@ -3,7 +3,6 @@ package io.minibroker.benchmarks.purgatory;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One run in its own JVM: enqueues the workload into one purgatory at the target rate, lets the completion
@@ -11,16 +10,14 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The enqueue thread paces itself by the precomputed schedule: whenever it is ahead it parks until the next
  * arrival, and whenever it is behind it submits without pausing, so a purgatory that cannot keep up shows as an
- * achieved rate below the target. It parks rather than spins so that pacing does not burn CPU that would then be
- * charged to the purgatory in cpu_s; the price is that arrivals come in small bursts of about the park
- * granularity (~50-100 us), which is well under the 1 ms tick.
+ * achieved rate below the target (see {@link Pacing} for how it waits). It hands each request to the
+ * {@link CompletionThread} through arrays, not a queue, so the harness adds no lock of its own to the
+ * purgatory's.
  */
 public final class SingleRun {
 
     /** How long past the last timeout a run may take to account for every request before it is flagged. */
     private static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(30);
-    /** Parking for less than this mostly returns late anyway; just submit a little early instead. */
-    private static final long MIN_PARK_NANOS = 20_000;
 
     private SingleRun() {
     }
@@ -52,13 +49,12 @@ public final class SingleRun {
         Outcomes outcomes = new Outcomes(workload.size(), RunSpec.TIMEOUT_MS);
         Conditions conditions = new Conditions(workload.size());
         PurgatoryAdapter adapter = PurgatoryAdapter.create(spec.impl(), outcomes, conditions);
-        CompletionThread completer = new CompletionThread(adapter, spec.mode(), conditions, workload.keys);
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(RunSpec.TIMEOUT_MS);
+        CompletionThread completer = new CompletionThread(adapter, spec.mode(), conditions, workload, timeoutNanos);
         completer.start();
 
         int n = workload.size();
-        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(RunSpec.TIMEOUT_MS);
         long[] arrivals = workload.arrivalNanos;
-        long[] latencies = workload.latencyNanos;
         int[] keys = workload.keys;
 
         Gauges before = Gauges.read();
@@ -66,23 +62,14 @@ public final class SingleRun {
         long firstEnqueue = 0;
         long lastEnqueue = 0;
         for (int i = 0; i < n; i++) {
-            long due = start + arrivals[i];
-            long now = System.nanoTime();
-            while (due - now > MIN_PARK_NANOS) {
-                LockSupport.parkNanos(due - now);
-                now = System.nanoTime();
-            }
+            long now = Pacing.awaitNanos(start + arrivals[i]);
             int k = i * RunSpec.KEYS_PER_REQUEST;
-            BenchOperation op = adapter.submit(i, keys[k], keys[k + 1], keys[k + 2]);
-            if (latencies[i] < timeoutNanos) {
-                completer.schedule(spec.mode() == CompletionMode.FORCE ? op : null, i, now + latencies[i]);
-            }
+            completer.submitted(i, adapter.submit(i, keys[k], keys[k + 1], keys[k + 2]), now);
             if (i == 0) {
                 firstEnqueue = now;
             }
             lastEnqueue = now;
         }
-        completer.finishAfter(lastEnqueue + timeoutNanos + TimeUnit.MILLISECONDS.toNanos(1));
 
         // Every request is answered within one timeout of its arrival (plus reaper latency); wait for all of them.
         long deadline = lastEnqueue + timeoutNanos + DRAIN_GRACE_NANOS;

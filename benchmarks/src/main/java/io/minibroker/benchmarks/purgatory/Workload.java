@@ -1,5 +1,6 @@
 package io.minibroker.benchmarks.purgatory;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -19,12 +20,18 @@ public final class Workload {
     final int[] keys;
     /** How many requests the completion thread will complete (latency below the timeout). */
     final int toComplete;
+    /**
+     * The requests the completion thread completes (latency below the timeout), in the order of their scheduled
+     * arrival + latency, which is the order it meets them when arrivals keep to the schedule.
+     */
+    final int[] completionOrder;
 
     private Workload(long[] arrivalNanos, long[] latencyNanos, int[] keys, int toComplete) {
         this.arrivalNanos = arrivalNanos;
         this.latencyNanos = latencyNanos;
         this.keys = keys;
         this.toComplete = toComplete;
+        this.completionOrder = completionOrder(arrivalNanos, latencyNanos, toComplete);
     }
 
     public int size() {
@@ -52,6 +59,28 @@ public final class Workload {
             drawDistinctKeys(random, keys, i * RunSpec.KEYS_PER_REQUEST);
         }
         return new Workload(arrivals, latencies, keys, toComplete);
+    }
+
+    /**
+     * Sorts the completing requests by due time without boxing: each becomes one long, due time * n + index,
+     * whose natural order is by due time and then by index.
+     */
+    private static int[] completionOrder(long[] arrivalNanos, long[] latencyNanos, int toComplete) {
+        int n = arrivalNanos.length;
+        long timeoutNanos = RunSpec.TIMEOUT_MS * 1_000_000L;
+        long[] dueAndIndex = new long[toComplete];
+        int next = 0;
+        for (int i = 0; i < n; i++) {
+            if (latencyNanos[i] < timeoutNanos) {
+                dueAndIndex[next++] = Math.addExact(Math.multiplyExact(arrivalNanos[i] + latencyNanos[i], (long) n), i);
+            }
+        }
+        Arrays.sort(dueAndIndex);
+        int[] order = new int[toComplete];
+        for (int j = 0; j < toComplete; j++) {
+            order[j] = (int) (dueAndIndex[j] % n);
+        }
+        return order;
     }
 
     private static void drawDistinctKeys(SplittableRandom random, int[] keys, int offset) {
