@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.minibroker.protocol.message.ApiKey;
 
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -21,7 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   kafka.network.outgoing.bytes       counter  per listener        the selector's outgoing-byte-total
  *   kafka.network.connections          gauge    per listener        the selector's connection-count
  * </pre>
- * Meters are created up front, so recording allocates nothing. One instance per listener.
+ * Meters are created up front, so recording allocates nothing. One instance per listener, with a request series
+ * for each API the listener serves, as Kafka registers the broker's or the controller's APIs by listener type
+ * (two listeners serving one API share its series).
  */
 public final class NetworkMetrics {
 
@@ -31,8 +34,8 @@ public final class NetworkMetrics {
     private final Counter outgoingBytes;
     private final AtomicInteger connections = new AtomicInteger();
 
-    public NetworkMetrics(MeterRegistry registry, String listenerName) {
-        for (ApiKey api : ApiKey.values()) {
+    public NetworkMetrics(MeterRegistry registry, String listenerName, Collection<ApiKey> servedApis) {
+        for (ApiKey api : servedApis) {
             String request = requestName(api);
             requests.put(api, Counter.builder("kafka.network.requests").tag("request", request)
                     .description("Requests received").register(registry));

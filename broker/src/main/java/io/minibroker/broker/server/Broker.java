@@ -224,7 +224,7 @@ public final class Broker implements AutoCloseable {
                     .childHandler(new ChannelSetup(served, listener.listenerName(),
                             config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES),
                             config.get(BrokerConfig.CONNECTIONS_MAX_IDLE_MS),
-                            new NetworkMetrics(registry, listener.listenerName())));
+                            new NetworkMetrics(registry, listener.listenerName(), served.entries().keySet())));
             InetSocketAddress address = listener.host().isEmpty()
                     ? new InetSocketAddress(listener.port())
                     : new InetSocketAddress(listener.host(), listener.port());

@@ -47,6 +47,9 @@ class BrokerMetricsTest {
                 assertThat(scrape).contains("kafka_log_end_offset{partition=\"1\",topic=\"metered\"} 0.0");
                 assertThat(scrape).containsPattern("kafka_network_incoming_bytes_total\\{listener=\"PLAINTEXT\"} [1-9]");
                 assertThat(scrape).containsPattern("kafka_network_outgoing_bytes_total\\{listener=\"PLAINTEXT\"} [1-9]");
+                assertThat(scrape).as("a series for each API served, none for the controller's")
+                        .contains("kafka_network_requests_total{request=\"Fetch\"} 0.0")
+                        .doesNotContain("request=\"BrokerHeartbeat\"");
             }
         }
     }
