@@ -49,12 +49,13 @@ class MultiProcessFailoverTest {
     private static final long ACKS_BETWEEN_STEPS = 200;
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Map<String, String> OVERRIDES = Map.of(
-            // Shorter than the files' timings, so that a failover takes seconds, not tens of them.
-            "broker.heartbeat.interval.ms", "200",
-            "broker.session.timeout.ms", "2000",
-            "replica.lag.time.max.ms", "3000",
+            // Shorter than the files' timings, so that a failover takes seconds, not tens of them; not so short
+            // that a JVM starved of CPU on a busy machine misses its session.
+            "broker.heartbeat.interval.ms", "300",
+            "broker.session.timeout.ms", "3000",
+            "replica.lag.time.max.ms", "4000",
             // Followers fetch in rounds of replica.fetch.wait.max.ms (Kafka's 500 ms) rather than at each append,
-            // so that a leader killed mid-stream usually holds records no follower has yet: a divergent tail,
+            // so that a leader killed mid-stream often holds records no follower has yet: a divergent tail,
             // which the restarted node must cut before it follows the new leader (else its log differs).
             "replica.fetch.min.bytes", "10000000",
             // A broker default, as topic configs are refused in a cluster so far (INVALID_CONFIG).
@@ -100,9 +101,10 @@ class MultiProcessFailoverTest {
             awaitAcknowledgementsOnEveryPartition(stream);
             // A partition led by a node other than the controller's: the cluster has one controller and no
             // controller failover yet, so killing node 0 would leave nobody to elect a new leader.
+            int[] leaders = IntStream.range(0, PARTITIONS).map(this::leaderOf).toArray();
             int partition = IntStream.range(0, PARTITIONS)
-                    .filter(p -> leaderOf(p) != ClusterProcesses.CONTROLLER_ID).findFirst().orElseThrow();
-            int killed = leaderOf(partition);
+                    .filter(p -> leaders[p] != ClusterProcesses.CONTROLLER_ID).findFirst().orElseThrow();
+            int killed = leaders[partition];
             cluster.kill(killed);
 
             await(() -> leaderOf(partition) >= 0 && leaderOf(partition) != killed,
