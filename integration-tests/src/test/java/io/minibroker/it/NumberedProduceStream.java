@@ -64,12 +64,12 @@ final class NumberedProduceStream implements AutoCloseable {
 
     private void send() {
         try {
-            for (long n = 0; !stopping; n++) {
+            long next = 0;
+            while (!stopping) {
                 if (!unacknowledged.tryAcquire(100, TimeUnit.MILLISECONDS)) {
-                    n--; // nothing sent this round
-                    continue;
+                    continue; // to look at stopping again
                 }
-                int partition = (int) (n % sent.length);
+                int partition = (int) (next++ % sent.length);
                 String value = Long.toString(sent[partition]++);
                 producer.send(new ProducerRecord<>(topic, partition, null, value), (metadata, error) -> {
                     if (error == null) {
