@@ -60,8 +60,7 @@ class CrashRecoveryTest {
                     Thread.sleep(1);
                 }
             }
-            first.process().destroyForcibly(); // SIGKILL: no shutdown hook, no clean-shutdown marker
-            first.process().waitFor();
+            first.kill(); // SIGKILL: no shutdown hook, no clean-shutdown marker
             producer.close(Duration.ofSeconds(6)); // let the in-flight sends fail; they were never acknowledged
         }
         assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(200);

@@ -29,6 +29,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -125,9 +126,13 @@ class KafkaClientsTest {
             assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("cfg", 1, (short) 1)
                     .configs(Map.of("no.such.config", "1")))).all().get()))
                     .isInstanceOf(InvalidConfigurationException.class);
+            assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("gapped", Map.of(
+                    0, List.of(1), 2, List.of(1))))).all().get()))
+                    .isInstanceOf(InvalidReplicaAssignmentException.class)
+                    .hasMessageContaining("partitions should be a consecutive 0-based integer sequence");
             admin.createTopics(List.of(new NewTopic("dry", 2, (short) 1)), new CreateTopicsOptions().validateOnly(true))
                     .all().get();
-            assertThat(admin.listTopics().names().get()).doesNotContain("dry", "three", "cfg");
+            assertThat(admin.listTopics().names().get()).doesNotContain("dry", "three", "cfg", "gapped");
             assertThat(causeOf(() -> admin.deleteTopics(List.of("never")).all().get()))
                     .isInstanceOf(UnknownTopicOrPartitionException.class);
         }

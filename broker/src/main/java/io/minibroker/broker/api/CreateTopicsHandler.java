@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
@@ -73,21 +74,23 @@ public final class CreateTopicsHandler implements ApiHandler {
     private void create(Struct topic, Struct result, boolean validateOnly) {
         int partitions = topic.getInt32("NumPartitions");
         int replicationFactor = topic.getInt16("ReplicationFactor");
-        List<Struct> assignments = topic.getStructs("Assignments");
-        if (!assignments.isEmpty()) {
+        if (!topic.getStructs("Assignments").isEmpty()) {
             if (countsAlongsideAssignments(topic, result)) {
                 return;
             }
-            for (Struct assignment : assignments) {
-                List<Integer> brokers = assignment.getList("BrokerIds");
+            List<List<Integer>> replicas = replicasByPartition(topic, result);
+            if (replicas == null) {
+                return;
+            }
+            for (List<Integer> brokers : replicas) {
                 if (brokers.isEmpty() || brokers.stream().anyMatch(id -> id != node.nodeId())) {
                     fail(result, Errors.INVALID_REPLICA_ASSIGNMENT,
                             "Replica assignment " + brokers + " names brokers other than " + node.nodeId());
                     return;
                 }
             }
-            partitions = assignments.size();
-            replicationFactor = assignments.get(0).<Integer>getList("BrokerIds").size();
+            partitions = replicas.size();
+            replicationFactor = replicas.get(0).size();
         }
         Map<String, String> overrides = new LinkedHashMap<>();
         for (Struct config : topic.getStructs("Configs")) {
@@ -120,6 +123,32 @@ public final class CreateTopicsHandler implements ApiHandler {
                     "Both numPartitions or replicationFactor and replicasAssignments were set.");
         }
         return both;
+    }
+
+    /**
+     * A topic's manual replica assignments as one replica list per partition, partition 0's first: each names its
+     * partition (PartitionIndex), in whatever order the request lists them (kafka-clients lists a map's entries).
+     * Answers INVALID_REPLICA_ASSIGNMENT, and null, when a partition is named twice or the partitions are not
+     * 0, 1, 2, ..., with Kafka's messages.
+     */
+    public static List<List<Integer>> replicasByPartition(Struct topic, Struct result) {
+        Map<Integer, List<Integer>> byPartition = new TreeMap<>();
+        for (Struct assignment : topic.getStructs("Assignments")) {
+            int partition = assignment.getInt32("PartitionIndex");
+            if (byPartition.put(partition, assignment.getList("BrokerIds")) != null) {
+                fail(result, Errors.INVALID_REPLICA_ASSIGNMENT,
+                        "Found multiple manual partition assignments for partition " + partition);
+                return null;
+            }
+        }
+        for (int partition = 0; partition < byPartition.size(); partition++) {
+            if (!byPartition.containsKey(partition)) {
+                fail(result, Errors.INVALID_REPLICA_ASSIGNMENT,
+                        "partitions should be a consecutive 0-based integer sequence");
+                return null;
+            }
+        }
+        return List.copyOf(byPartition.values());
     }
 
     public static void fail(Struct result, Errors error, String message) {

@@ -46,8 +46,10 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
         }
         int partitions = topic.getInt32("NumPartitions");
         int replicationFactor = topic.getInt16("ReplicationFactor");
-        List<List<Integer>> replicas = topic.getStructs("Assignments").stream()
-                .map(assignment -> assignment.<Integer>getList("BrokerIds")).toList();
+        List<List<Integer>> replicas = CreateTopicsHandler.replicasByPartition(topic, result);
+        if (replicas == null) {
+            return;
+        }
         TopicAssignments.Outcome outcome = assignments.create(topic.getString("Name"),
                 partitions == -1 ? defaultPartitions : partitions,
                 replicationFactor == -1 ? defaultReplicationFactor : replicationFactor, replicas, validateOnly);

@@ -11,12 +11,14 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -120,6 +122,34 @@ class ClusterMetadataTest {
             assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("wide", 1, (short) 4))).all().get())
                     .isInstanceOf(ExecutionException.class)
                     .hasCauseInstanceOf(InvalidReplicationFactorException.class);
+        }
+    }
+
+    @Test
+    void manualAssignmentsPlaceEachPartitionWhereItsIndexSaysWhateverTheirOrder() throws Exception {
+        Map<Integer, List<Integer>> assignments = new LinkedHashMap<>();
+        assignments.put(2, List.of(2, 0, 1));
+        assignments.put(0, List.of(0, 1, 2));
+        assignments.put(1, List.of(1, 2, 0));
+        try (Admin admin = admin(0)) {
+            admin.createTopics(List.of(new NewTopic("placed", assignments))).all().get();
+
+            TopicDescription placed = admin.describeTopics(List.of("placed")).allTopicNames().get().get("placed");
+            for (TopicPartitionInfo partition : placed.partitions()) {
+                assertThat(partition.replicas()).extracting(Node::id).as("partition %d", partition.partition())
+                        .containsExactlyElementsOf(assignments.get(partition.partition()));
+            }
+        }
+    }
+
+    @Test
+    void manualAssignmentsMustNamePartitionsZeroOneTwoAndSoOn() throws Exception {
+        try (Admin admin = admin(0)) {
+            assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("gapped", Map.of(
+                    0, List.of(0, 1), 2, List.of(1, 0))))).all().get())
+                    .isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(InvalidReplicaAssignmentException.class)
+                    .hasMessageContaining("partitions should be a consecutive 0-based integer sequence");
         }
     }
 
