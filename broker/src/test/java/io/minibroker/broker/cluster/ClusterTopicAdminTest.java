@@ -1,0 +1,213 @@
+package io.minibroker.broker.cluster;
+
+import io.minibroker.broker.server.MiniCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Future;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Topic admin in a cluster of three, each request sent to one node only: the controller makes the change and
+ * every node applies it from the image. DeleteTopics removes the topic and its logs everywhere, answers what was
+ * parked on it, and the name can be created again; CreatePartitions adds replicated partitions that take produce and consume.
+ */
+class ClusterTopicAdminTest {
+
+    private MiniCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100"));
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+    }
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    @Test
+    void aTopicDeletedThroughOneNodeIsGoneFromEveryNodeAndCanBeCreatedAgain() throws Exception {
+        Uuid firstId;
+        try (Admin admin = admin(1)) {
+            admin.createTopics(List.of(new NewTopic("doomed", 2, (short) 3))).all().get();
+            firstId = admin.describeTopics(List.of("doomed")).allTopicNames().get().get("doomed").topicId();
+        }
+        produceAndConsume("doomed", 2, "before");
+        for (int node = 0; node < 3; node++) {
+            assertThat(cluster.logDir(node).resolve("doomed-0")).isDirectory();
+        }
+
+        try (Admin admin = admin(0)) {
+            admin.deleteTopics(List.of("doomed")).all().get();
+        }
+        for (int node = 0; node < 3; node++) {
+            int id = node;
+            await(() -> !listTopics(id).contains("doomed"), "node " + id + " to list no doomed");
+            await(() -> !Files.exists(cluster.logDir(id).resolve("doomed-0"))
+                    && !Files.exists(cluster.logDir(id).resolve("doomed-1")), "node " + id + " to delete the logs");
+        }
+
+        try (Admin admin = admin(2)) {
+            admin.createTopics(List.of(new NewTopic("doomed", 2, (short) 3))).all().get();
+            Uuid secondId = admin.describeTopics(List.of("doomed")).allTopicNames().get().get("doomed").topicId();
+            assertThat(secondId).isNotEqualTo(firstId);
+        }
+        assertThat(produceAndConsume("doomed", 2, "after")).containsOnly("after");
+    }
+
+    @Test
+    void aProduceWaitingOnATopicThatIsDeletedIsAnsweredUnknownTopicOrPartition() throws Exception {
+        try (Admin admin = admin(0)) {
+            // The first topic's only partition is led by node 0, the controller's node, which the test keeps up.
+            admin.createTopics(List.of(new NewTopic("parked", 1, (short) 3))).all().get();
+        }
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + cluster.node(0).boundPort("PLAINTEXT"),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false",
+                ProducerConfig.RETRIES_CONFIG, "0"), new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>("parked", "k", "v")).get(); // connected, metadata known
+            cluster.kill(1);
+            cluster.kill(2); // still in the ISR for replica.lag.time.max.ms: the next acks=all produce waits
+            Future<RecordMetadata> send = producer.send(new ProducerRecord<>("parked", "k", "v"));
+            await(() -> parkedProduces(0) == 1, "the produce to be parked on the leader");
+
+            try (Admin admin = admin(0)) {
+                admin.deleteTopics(List.of("parked")).all().get();
+            }
+            assertThatThrownBy(send::get).hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
+        }
+    }
+
+    @Test
+    void deletingAnUnknownTopicIsUnknownTopicOrPartition() throws Exception {
+        try (Admin admin = admin(1)) {
+            assertThatThrownBy(() -> admin.deleteTopics(List.of("never-was")).all().get())
+                    .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
+        }
+    }
+
+    @Test
+    void partitionsAddedThroughOneNodeAreReplicatedAndTakeProduceAndConsume() throws Exception {
+        try (Admin admin = admin(0)) {
+            admin.createTopics(List.of(new NewTopic("growing", 1, (short) 3))).all().get();
+        }
+        try (Admin admin = admin(1)) {
+            admin.createPartitions(Map.of("growing", NewPartitions.increaseTo(3))).all().get();
+        }
+        for (int node = 0; node < 3; node++) {
+            int id = node;
+            await(() -> partitions(id, "growing").size() == 3, "node " + id + " to see three partitions");
+            for (TopicPartitionInfo partition : partitions(id, "growing")) {
+                assertThat(partition.replicas()).hasSize(3);
+            }
+        }
+        assertThat(produceAndConsume("growing", 3, "spread")).hasSize(3).containsOnly("spread");
+        for (int node = 0; node < 3; node++) {
+            int id = node;
+            await(() -> Files.isDirectory(cluster.logDir(id).resolve("growing-2")), "node " + id + " to host growing-2");
+        }
+    }
+
+    @Test
+    void partitionsThatAreNoIncreaseAreInvalidPartitions() throws Exception {
+        try (Admin admin = admin(2)) {
+            admin.createTopics(List.of(new NewTopic("steady", 2, (short) 3))).all().get();
+            assertThatThrownBy(() -> admin.createPartitions(Map.of("steady", NewPartitions.increaseTo(1))).all().get())
+                    .hasCauseInstanceOf(InvalidPartitionsException.class);
+            assertThatThrownBy(() -> admin.createPartitions(Map.of("steady", NewPartitions.increaseTo(2))).all().get())
+                    .hasCauseInstanceOf(InvalidPartitionsException.class);
+            assertThat(admin.describeTopics(List.of("steady")).allTopicNames().get().get("steady").partitions())
+                    .hasSize(2);
+        }
+    }
+
+    /** Sends one record to each partition (acks=all) and reads the topic back from the start. */
+    private List<String> produceAndConsume(String topic, int partitions, String value) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer())) {
+            for (int partition = 0; partition < partitions; partition++) {
+                producer.send(new ProducerRecord<>(topic, partition, "k", value)).get();
+            }
+        }
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new StringDeserializer())) {
+            List<TopicPartition> assigned = new ArrayList<>();
+            for (int partition = 0; partition < partitions; partition++) {
+                assigned.add(new TopicPartition(topic, partition));
+            }
+            consumer.assign(assigned);
+            consumer.seekToBeginning(assigned);
+            await(() -> {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
+                    values.add(record.value());
+                }
+                return values.size() >= partitions;
+            }, "a record from each partition of " + topic);
+        }
+        return values;
+    }
+
+    private double parkedProduces(int node) {
+        var gauge = cluster.node(node).meterRegistry().find("purgatory.delayed.operations")
+                .tag("delayedOperation", "Produce").gauge();
+        return gauge == null ? 0 : gauge.value();
+    }
+
+    private Set<String> listTopics(int node) {
+        try (Admin admin = admin(node)) {
+            return admin.listTopics().names().get();
+        } catch (Exception e) {
+            return Set.of("unknown: " + e);
+        }
+    }
+
+    private List<TopicPartitionInfo> partitions(int node, String topic) {
+        try (Admin admin = admin(node)) {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
+        } catch (Exception e) {
+            return List.of();
+        }
+    }
+
+    /** An admin client that talks to this node only. */
+    private Admin admin(int node) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + cluster.node(node).boundPort("PLAINTEXT")));
+    }
+}

@@ -1,0 +1,138 @@
+package io.minibroker.broker.cluster;
+
+import io.minibroker.broker.server.MiniCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Topic configs in a cluster of three: changed through one node, they are the controller's, every node describes
+ * them, and the partitions' leader enforces them (min.insync.replicas, max.message.bytes).
+ */
+class ClusterTopicConfigsTest {
+
+    private static final String TOPIC = "configured";
+
+    private MiniCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
+                "replica.lag.time.max.ms", "2000"));
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+        try (Admin admin = admin(0)) {
+            // The first topic's only partition is led by node 0, the controller's node, which the tests keep up.
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3))).all().get();
+        }
+    }
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    @Test
+    void aConfigAlteredThroughOneNodeIsDescribedByEveryNodeAndEnforcedByTheLeader() throws Exception {
+        try (Admin admin = admin(2)) {
+            alter(admin, AlterConfigOp.OpType.SET, "min.insync.replicas", "2");
+        }
+        for (int node = 0; node < 3; node++) {
+            int id = node;
+            await(() -> "2".equals(describe(id, "min.insync.replicas").value()), "node " + id + " to describe it");
+        }
+        ConfigEntry described = describe(0, "min.insync.replicas");
+        assertThat(described.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
+        await(() -> isr().size() == 3, "the ISR to be every replica");
+        produce("fits"); // two of three in sync: enough
+
+        cluster.stop(1);
+        cluster.stop(2);
+        await(() -> isr().equals(List.of(0)), "the ISR to shrink to the leader, have " + isr());
+        assertThatThrownBy(() -> produce("alone")).hasCauseInstanceOf(NotEnoughReplicasException.class);
+    }
+
+    @Test
+    void aConfigDeletedAgainFallsBackToTheDefaultEverywhere() throws Exception {
+        try (Admin admin = admin(1)) {
+            alter(admin, AlterConfigOp.OpType.SET, "max.message.bytes", "100");
+        }
+        await(() -> "100".equals(describe(2, "max.message.bytes").value()), "node 2 to describe it");
+        assertThatThrownBy(() -> produce("x".repeat(200))).hasCauseInstanceOf(RecordTooLargeException.class);
+
+        try (Admin admin = admin(2)) {
+            alter(admin, AlterConfigOp.OpType.DELETE, "max.message.bytes", null);
+        }
+        for (int node = 0; node < 3; node++) {
+            int id = node;
+            await(() -> describe(id, "max.message.bytes").source() == ConfigEntry.ConfigSource.DEFAULT_CONFIG,
+                    "node " + id + " to describe the default");
+        }
+        produce("x".repeat(200));
+    }
+
+    private static void alter(Admin admin, AlterConfigOp.OpType operation, String key, String value)
+            throws Exception {
+        Map<ConfigResource, Collection<AlterConfigOp>> change = Map.of(new ConfigResource(ConfigResource.Type.TOPIC,
+                TOPIC), List.of(new AlterConfigOp(new ConfigEntry(key, value), operation)));
+        admin.incrementalAlterConfigs(change).all().get();
+    }
+
+    private ConfigEntry describe(int node, String key) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
+        try (Admin admin = admin(node)) {
+            Config config = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+            return config.get(key);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** acks=all without retries, so the first error is the one the test sees. */
+    private void produce(String value) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + cluster.controller().boundPort("PLAINTEXT"),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false",
+                ProducerConfig.RETRIES_CONFIG, "0"), new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(TOPIC, "k", value)).get();
+        }
+    }
+
+    private List<Integer> isr() {
+        try (Admin admin = admin(0)) {
+            return admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC).partitions().get(0).isr()
+                    .stream().map(Node::id).sorted().toList();
+        } catch (Exception e) {
+            return List.of();
+        }
+    }
+
+    /** An admin client that talks to this node only. */
+    private Admin admin(int node) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + cluster.node(node).boundPort("PLAINTEXT")));
+    }
+}
