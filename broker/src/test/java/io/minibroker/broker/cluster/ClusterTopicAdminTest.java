@@ -1,6 +1,8 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.MetadataResponseView;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitions;
@@ -13,7 +15,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -129,8 +133,8 @@ class ClusterTopicAdminTest {
         for (int node = 0; node < 3; node++) {
             int id = node;
             await(() -> partitions(id, "growing").size() == 3, "node " + id + " to see three partitions");
-            for (TopicPartitionInfo partition : partitions(id, "growing")) {
-                assertThat(partition.replicas()).hasSize(3);
+            for (List<Integer> replicas : partitions(id, "growing")) {
+                assertThat(replicas).hasSize(3);
             }
         }
         assertThat(produceAndConsume("growing", 3, "spread")).hasSize(3).containsOnly("spread");
@@ -189,19 +193,26 @@ class ClusterTopicAdminTest {
         return gauge == null ? 0 : gauge.value();
     }
 
+    /** The topics this very node lists (an Admin client would ask any node it knows). */
     private Set<String> listTopics(int node) {
-        try (Admin admin = admin(node)) {
-            return admin.listTopics().names().get();
-        } catch (Exception e) {
-            return Set.of("unknown: " + e);
-        }
+        return metadataOf(node).topics().stream().map(MetadataResponseView.MetadataResponseTopic::name)
+                .collect(Collectors.toSet());
     }
 
-    private List<TopicPartitionInfo> partitions(int node, String topic) {
-        try (Admin admin = admin(node)) {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
-        } catch (Exception e) {
-            return List.of();
+    /** Each partition's replicas, as this very node describes the topic; empty while it does not know it. */
+    private List<List<Integer>> partitions(int node, String topic) {
+        return metadataOf(node).topics().stream().filter(t -> t.name().equals(topic)).findFirst()
+                .map(t -> t.partitions().stream().map(p -> List.copyOf(p.replicaNodes())).toList())
+                .orElse(List.of());
+    }
+
+    private MetadataResponseView metadataOf(int node) {
+        try (NodeChannel channel = new NodeChannel("localhost", cluster.node(node).boundPort("PLAINTEXT"),
+                "metadata-test", 5_000)) {
+            return new MetadataResponseView(channel.send(ApiKey.METADATA,
+                    ApiKey.METADATA.request().newMessage().set("Topics", null)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

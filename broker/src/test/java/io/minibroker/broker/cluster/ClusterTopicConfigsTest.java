@@ -1,10 +1,13 @@
 package io.minibroker.broker.cluster;
 
+import io.minibroker.broker.api.ConfigResources;
 import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -19,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -61,10 +66,9 @@ class ClusterTopicConfigsTest {
         }
         for (int node = 0; node < 3; node++) {
             int id = node;
-            await(() -> "2".equals(describe(id, "min.insync.replicas").value()), "node " + id + " to describe it");
+            await(() -> describedAs(id, "min.insync.replicas", "2", ConfigResources.DYNAMIC_TOPIC_CONFIG),
+                    "node " + id + " to describe it");
         }
-        ConfigEntry described = describe(0, "min.insync.replicas");
-        assertThat(described.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
         await(() -> isr().size() == 3, "the ISR to be every replica");
         produce("fits"); // two of three in sync: enough
 
@@ -79,7 +83,8 @@ class ClusterTopicConfigsTest {
         try (Admin admin = admin(1)) {
             alter(admin, AlterConfigOp.OpType.SET, "max.message.bytes", "100");
         }
-        await(() -> "100".equals(describe(2, "max.message.bytes").value()), "node 2 to describe it");
+        await(() -> describedAs(0, "max.message.bytes", "100", ConfigResources.DYNAMIC_TOPIC_CONFIG),
+                "the leader to describe it");
         assertThatThrownBy(() -> produce("x".repeat(200))).hasCauseInstanceOf(RecordTooLargeException.class);
 
         try (Admin admin = admin(2)) {
@@ -87,7 +92,7 @@ class ClusterTopicConfigsTest {
         }
         for (int node = 0; node < 3; node++) {
             int id = node;
-            await(() -> describe(id, "max.message.bytes").source() == ConfigEntry.ConfigSource.DEFAULT_CONFIG,
+            await(() -> describedAs(id, "max.message.bytes", "1048588", ConfigResources.DEFAULT_CONFIG),
                     "node " + id + " to describe the default");
         }
         produce("x".repeat(200));
@@ -100,13 +105,36 @@ class ClusterTopicConfigsTest {
         admin.incrementalAlterConfigs(change).all().get();
     }
 
-    private ConfigEntry describe(int node, String key) {
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
-        try (Admin admin = admin(node)) {
-            Config config = admin.describeConfigs(List.of(resource)).all().get().get(resource);
-            return config.get(key);
-        } catch (Exception e) {
-            throw new AssertionError(e);
+    private boolean describedAs(int node, String key, String value, byte source) {
+        DescribedConfig described = describe(node, key);
+        return described != null && described.is(value, source);
+    }
+
+    /**
+     * The config as this very node describes it (an Admin client would send the request to any node it knows),
+     * or null while the node does not know the topic.
+     */
+    private DescribedConfig describe(int node, String key) {
+        Struct request = ApiKey.DESCRIBE_CONFIGS.request().newMessage();
+        request.addElement("Resources").set("ResourceType", ConfigResources.TOPIC).set("ResourceName", TOPIC)
+                .set("ConfigurationKeys", List.of(key));
+        try (NodeChannel channel = new NodeChannel("localhost", cluster.node(node).boundPort("PLAINTEXT"),
+                "describe-configs-test", 5_000)) {
+            Struct result = channel.send(ApiKey.DESCRIBE_CONFIGS, request).getStructs("Results").get(0);
+            if (result.getInt16("ErrorCode") != Errors.NONE.code()) {
+                return null;
+            }
+            Struct config = result.getStructs("Configs").get(0);
+            return new DescribedConfig(config.getString("Value"), (Byte) config.get("ConfigSource"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private record DescribedConfig(String value, byte source) {
+
+        boolean is(String expected, byte expectedSource) {
+            return value.equals(expected) && source == expectedSource;
         }
     }
 
