@@ -203,6 +203,9 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private AppendResult appendUnflushed(ByteBuf records, int leaderEpoch, boolean asLeader) {
+        if (deleted) { // a produce or a follower's fetch that resolved the log before its topic was deleted
+            throw new LogException(Errors.UNKNOWN_TOPIC_OR_PARTITION, topicPartition + " was deleted with its topic");
+        }
         LogConfig config = this.config;
         long now = clock.millis();
         int totalBytes = 0;
