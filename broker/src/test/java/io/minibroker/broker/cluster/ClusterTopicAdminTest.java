@@ -5,6 +5,7 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreatePartitionsOptions;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -14,9 +15,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicCollection;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -115,11 +119,42 @@ class ClusterTopicAdminTest {
     }
 
     @Test
-    void deletingAnUnknownTopicIsUnknownTopicOrPartition() throws Exception {
+    void deletingAnUnknownTopicIsUnknownTopicOrPartitionAndAnUnknownIdUnknownTopicId() throws Exception {
         try (Admin admin = admin(1)) {
             assertThatThrownBy(() -> admin.deleteTopics(List.of("never-was")).all().get())
                     .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
+            assertThatThrownBy(() -> admin.deleteTopics(TopicCollection.ofTopicIds(List.of(Uuid.randomUuid())))
+                    .all().get()).hasCauseInstanceOf(UnknownTopicIdException.class);
         }
+    }
+
+    @Test
+    void aTopicDeletedByIdIsGone() throws Exception {
+        try (Admin admin = admin(2)) {
+            Uuid id = admin.createTopics(List.of(new NewTopic("by-id", 1, (short) 3))).topicId("by-id").get();
+            admin.deleteTopics(TopicCollection.ofTopicIds(List.of(id))).all().get();
+        }
+        for (int node = 0; node < 3; node++) {
+            int id = node;
+            await(() -> !listTopics(id).contains("by-id"), "node " + id + " to list no by-id");
+        }
+    }
+
+    @Test
+    void aNodeThatWasDownWhenItsTopicWasDeletedDeletesItWhenItIsBack() throws Exception {
+        try (Admin admin = admin(0)) {
+            admin.createTopics(List.of(new NewTopic("missed", 1, (short) 3))).all().get();
+        }
+        await(() -> Files.isDirectory(cluster.logDir(2).resolve("missed-0")), "node 2 to host missed-0");
+        cluster.stop(2);
+        try (Admin admin = admin(0)) {
+            admin.deleteTopics(List.of("missed")).all().get();
+        }
+        assertThat(cluster.logDir(2).resolve("missed-0")).isDirectory();
+
+        cluster.restart(2);
+        await(() -> !Files.exists(cluster.logDir(2).resolve("missed-0")), "node 2 to delete missed-0");
+        assertThat(listTopics(2)).doesNotContain("missed");
     }
 
     @Test
@@ -155,6 +190,29 @@ class ClusterTopicAdminTest {
             assertThat(admin.describeTopics(List.of("steady")).allTopicNames().get().get("steady").partitions())
                     .hasSize(2);
         }
+    }
+
+    @Test
+    void manualAssignmentsAreCheckedAndValidateOnlyChangesNothing() throws Exception {
+        try (Admin admin = admin(1)) {
+            admin.createTopics(List.of(new NewTopic("assigned", 1, (short) 2))).all().get();
+            assertThatThrownBy(() -> admin.createPartitions(Map.of("assigned",
+                    NewPartitions.increaseTo(2, List.of(List.of(0))))).all().get())
+                    .as("one replica where the topic has two").hasCauseInstanceOf(InvalidReplicaAssignmentException.class);
+            assertThatThrownBy(() -> admin.createPartitions(Map.of("assigned",
+                    NewPartitions.increaseTo(2, List.of(List.of(0, 7))))).all().get())
+                    .as("a broker that does not exist").hasCauseInstanceOf(InvalidReplicaAssignmentException.class);
+
+            admin.createPartitions(Map.of("assigned", NewPartitions.increaseTo(3)),
+                    new CreatePartitionsOptions().validateOnly(true)).all().get();
+            assertThat(partitions(1, "assigned")).hasSize(1);
+
+            admin.createPartitions(Map.of("assigned",
+                    NewPartitions.increaseTo(2, List.of(List.of(2, 1))))).all().get();
+        }
+        await(() -> partitions(0, "assigned").size() == 2, "node 0 to see the new partition");
+        assertThat(partitions(0, "assigned").get(1)).containsExactly(2, 1);
+        assertThat(produceAndConsume("assigned", 2, "placed")).containsOnly("placed");
     }
 
     /** Sends one record to each partition (acks=all) and reads the topic back from the start. */
