@@ -22,11 +22,13 @@ import java.util.concurrent.CompletionStage;
 public final class ControllerCreateTopicsHandler implements ApiHandler {
 
     private final TopicAssignments assignments;
+    private final BrokerConfig config;
     private final int defaultPartitions;
     private final int defaultReplicationFactor;
 
     public ControllerCreateTopicsHandler(TopicAssignments assignments, BrokerConfig config) {
         this.assignments = assignments;
+        this.config = config;
         this.defaultPartitions = config.get(BrokerConfig.NUM_PARTITIONS);
         this.defaultReplicationFactor = config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR);
     }
@@ -61,5 +63,6 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
         result.set("TopicId", outcome.topic().id())
                 .set("NumPartitions", outcome.topic().partitions().size())
                 .set("ReplicationFactor", (short) outcome.topic().partitions().get(0).replicas().size());
+        CreateTopicsHandler.listConfigs(result, config, outcome.topic().configs());
     }
 }

@@ -9,6 +9,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -33,8 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Topic configs in a cluster of three: changed through one node, they are the controller's, every node describes
- * them, and the partitions' leader enforces them (min.insync.replicas, max.message.bytes).
+ * Topic configs in a cluster of three: given at creation or changed through one node, they are the controller's,
+ * every node describes them, and the partitions' leader enforces them (min.insync.replicas, max.message.bytes).
  */
 class ClusterTopicConfigsTest {
 
@@ -98,6 +99,20 @@ class ClusterTopicConfigsTest {
         produce("x".repeat(200));
     }
 
+    @Test
+    void configsGivenAtCreationAreAnsweredAndDescribedByEveryNode() throws Exception {
+        try (Admin admin = admin(1)) {
+            CreateTopicsResult created = admin.createTopics(List.of(new NewTopic("born-configured", 1, (short) 3)
+                    .configs(Map.of("retention.ms", "3600000"))));
+            assertThat(created.config("born-configured").get().get("retention.ms").value()).isEqualTo("3600000");
+        }
+        for (int node = 0; node < 3; node++) {
+            int id = node;
+            await(() -> describedAs(id, "born-configured", "retention.ms", "3600000",
+                    ConfigResources.DYNAMIC_TOPIC_CONFIG), "node " + id + " to describe it");
+        }
+    }
+
     private static void alter(Admin admin, AlterConfigOp.OpType operation, String key, String value)
             throws Exception {
         Map<ConfigResource, Collection<AlterConfigOp>> change = Map.of(new ConfigResource(ConfigResource.Type.TOPIC,
@@ -106,7 +121,11 @@ class ClusterTopicConfigsTest {
     }
 
     private boolean describedAs(int node, String key, String value, byte source) {
-        DescribedConfig described = describe(node, key);
+        return describedAs(node, TOPIC, key, value, source);
+    }
+
+    private boolean describedAs(int node, String topic, String key, String value, byte source) {
+        DescribedConfig described = describe(node, topic, key);
         return described != null && described.is(value, source);
     }
 
@@ -114,9 +133,9 @@ class ClusterTopicConfigsTest {
      * The config as this very node describes it (an Admin client would send the request to any node it knows),
      * or null while the node does not know the topic.
      */
-    private DescribedConfig describe(int node, String key) {
+    private DescribedConfig describe(int node, String topic, String key) {
         Struct request = ApiKey.DESCRIBE_CONFIGS.request().newMessage();
-        request.addElement("Resources").set("ResourceType", ConfigResources.TOPIC).set("ResourceName", TOPIC)
+        request.addElement("Resources").set("ResourceType", ConfigResources.TOPIC).set("ResourceName", topic)
                 .set("ConfigurationKeys", List.of(key));
         try (NodeChannel channel = new NodeChannel("localhost", cluster.node(node).boundPort("PLAINTEXT"),
                 "describe-configs-test", 5_000)) {
