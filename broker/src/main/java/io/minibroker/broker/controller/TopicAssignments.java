@@ -32,8 +32,8 @@ import java.util.UUID;
  * first replica) spread evenly, as Kafka's rack-unaware placement does; its ISR is every replica and its leader
  * epoch 0. Partitions added later (CreatePartitions) are placed the same way. A topic also carries its config
  * overrides. Each change is saved ({@link AssignmentStore}) before it is in the image, so a topic any broker has
- * seen outlives a restart of the controller, and a deleted one stays deleted. Thread-safe: every method holds this object's lock, so images are
- * taken between changes, never during one.
+ * seen outlives a restart of the controller, and a deleted one stays deleted. Thread-safe: every method holds
+ * this object's lock, so images are taken between changes, never during one.
  */
 public final class TopicAssignments implements DeletableTopics, ConfigurableTopics {
 
