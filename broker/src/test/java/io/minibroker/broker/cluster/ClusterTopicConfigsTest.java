@@ -113,6 +113,28 @@ class ClusterTopicConfigsTest {
         }
     }
 
+    @Test
+    void alterConfigsThroughOneNodeReplacesTheOverridesOnEveryNode() throws Exception {
+        try (Admin admin = admin(0)) {
+            alter(admin, AlterConfigOp.OpType.SET, "max.message.bytes", "5000");
+        }
+        // AlterConfigs (which kafka-clients 4 no longer sends) replaces every override with the ones it names.
+        Struct request = ApiKey.ALTER_CONFIGS.request().newMessage().set("ValidateOnly", false);
+        request.addElement("Resources").set("ResourceType", ConfigResources.TOPIC).set("ResourceName", TOPIC)
+                .addElement("Configs").set("Name", "retention.ms").set("Value", "7200000");
+        try (NodeChannel channel = new NodeChannel("localhost", cluster.node(1).boundPort("PLAINTEXT"),
+                "alter-configs-test", 5_000)) {
+            Struct result = channel.send(ApiKey.ALTER_CONFIGS, request).getStructs("Responses").get(0);
+            assertThat(result.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        }
+        for (int node = 0; node < 3; node++) {
+            int id = node;
+            await(() -> describedAs(id, "retention.ms", "7200000", ConfigResources.DYNAMIC_TOPIC_CONFIG)
+                    && describedAs(id, "max.message.bytes", "1048588", ConfigResources.DEFAULT_CONFIG),
+                    "node " + id + " to describe the replaced overrides");
+        }
+    }
+
     private static void alter(Admin admin, AlterConfigOp.OpType operation, String key, String value)
             throws Exception {
         Map<ConfigResource, Collection<AlterConfigOp>> change = Map.of(new ConfigResource(ConfigResource.Type.TOPIC,
