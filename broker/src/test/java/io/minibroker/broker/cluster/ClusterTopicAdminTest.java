@@ -1,8 +1,10 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.MetadataResponseView;
+import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.CreatePartitionsOptions;
@@ -36,6 +38,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
@@ -68,8 +71,7 @@ class ClusterTopicAdminTest {
     void aTopicDeletedThroughOneNodeIsGoneFromEveryNodeAndCanBeCreatedAgain() throws Exception {
         Uuid firstId;
         try (Admin admin = admin(1)) {
-            admin.createTopics(List.of(new NewTopic("doomed", 2, (short) 3))).all().get();
-            firstId = admin.describeTopics(List.of("doomed")).allTopicNames().get().get("doomed").topicId();
+            firstId = admin.createTopics(List.of(new NewTopic("doomed", 2, (short) 3))).topicId("doomed").get();
         }
         produceAndConsume("doomed", 2, "before");
         for (int node = 0; node < 3; node++) {
@@ -87,8 +89,7 @@ class ClusterTopicAdminTest {
         }
 
         try (Admin admin = admin(2)) {
-            admin.createTopics(List.of(new NewTopic("doomed", 2, (short) 3))).all().get();
-            Uuid secondId = admin.describeTopics(List.of("doomed")).allTopicNames().get().get("doomed").topicId();
+            Uuid secondId = admin.createTopics(List.of(new NewTopic("doomed", 2, (short) 3))).topicId("doomed").get();
             assertThat(secondId).isNotEqualTo(firstId);
         }
         assertThat(produceAndConsume("doomed", 2, "after")).containsOnly("after");
@@ -126,6 +127,26 @@ class ClusterTopicAdminTest {
             assertThatThrownBy(() -> admin.deleteTopics(TopicCollection.ofTopicIds(List.of(Uuid.randomUuid())))
                     .all().get()).hasCauseInstanceOf(UnknownTopicIdException.class);
         }
+    }
+
+    @Test
+    void aTopicNamedTwiceOrByBothNameAndIdIsInvalidRequestAndStays() throws Exception {
+        Uuid id;
+        try (Admin admin = admin(0)) {
+            id = admin.createTopics(List.of(new NewTopic("twice", 1, (short) 3))).topicId("twice").get();
+        }
+        Struct request = ApiKey.DELETE_TOPICS.request().newMessage().set("TimeoutMs", 30_000);
+        request.addElement("Topics").set("Name", "twice");
+        request.addElement("Topics").set("Name", "twice");
+        request.addElement("Topics").set("Name", "twice").set("TopicId", new UUID(id.getMostSignificantBits(),
+                id.getLeastSignificantBits()));
+        try (NodeChannel channel = new NodeChannel("localhost", cluster.node(1).boundPort("PLAINTEXT"),
+                "delete-topics-test", 5_000)) {
+            List<Struct> results = channel.send(ApiKey.DELETE_TOPICS, request).getStructs("Responses");
+            assertThat(results).hasSize(2).allSatisfy(result ->
+                    assertThat(result.getInt16("ErrorCode")).isEqualTo(Errors.INVALID_REQUEST.code()));
+        }
+        assertThat(listTopics(1)).contains("twice");
     }
 
     @Test
@@ -187,9 +208,8 @@ class ClusterTopicAdminTest {
                     .hasCauseInstanceOf(InvalidPartitionsException.class);
             assertThatThrownBy(() -> admin.createPartitions(Map.of("steady", NewPartitions.increaseTo(2))).all().get())
                     .hasCauseInstanceOf(InvalidPartitionsException.class);
-            assertThat(admin.describeTopics(List.of("steady")).allTopicNames().get().get("steady").partitions())
-                    .hasSize(2);
         }
+        await(() -> partitions(2, "steady").size() == 2, "node 2 to see the two partitions");
     }
 
     @Test
@@ -203,6 +223,7 @@ class ClusterTopicAdminTest {
                     NewPartitions.increaseTo(2, List.of(List.of(0, 7))))).all().get())
                     .as("a broker that does not exist").hasCauseInstanceOf(InvalidReplicaAssignmentException.class);
 
+            await(() -> partitions(1, "assigned").size() == 1, "node 1 to see the topic");
             admin.createPartitions(Map.of("assigned", NewPartitions.increaseTo(3)),
                     new CreatePartitionsOptions().validateOnly(true)).all().get();
             assertThat(partitions(1, "assigned")).hasSize(1);

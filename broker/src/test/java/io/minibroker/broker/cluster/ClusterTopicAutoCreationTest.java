@@ -46,12 +46,20 @@ class ClusterTopicAutoCreationTest {
     @Test
     void aProducerToAnUnknownTopicCreatesItWithTheDefaultReplicationFactor() throws Exception {
         produce(1, "auto", 30_000);
+        await(() -> describe("auto") != null, "every node to know the topic");
+        TopicDescription topic = describe("auto");
+        assertThat(topic.partitions()).hasSize(2);
+        for (TopicPartitionInfo partition : topic.partitions()) {
+            assertThat(partition.replicas()).hasSize(3);
+        }
+    }
+
+    /** The topic as a node describes it (any node: an Admin client picks one), or null while that one lags. */
+    private TopicDescription describe(String name) {
         try (Admin admin = admin(2)) {
-            TopicDescription topic = admin.describeTopics(List.of("auto")).allTopicNames().get().get("auto");
-            assertThat(topic.partitions()).hasSize(2);
-            for (TopicPartitionInfo partition : topic.partitions()) {
-                assertThat(partition.replicas()).hasSize(3);
-            }
+            return admin.describeTopics(List.of(name)).allTopicNames().get().get(name);
+        } catch (Exception e) {
+            return null;
         }
     }
 

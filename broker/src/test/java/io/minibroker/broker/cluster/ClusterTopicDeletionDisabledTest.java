@@ -39,6 +39,7 @@ class ClusterTopicDeletionDisabledTest {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 "localhost:" + cluster.node(1).boundPort("PLAINTEXT")))) {
             admin.createTopics(List.of(new NewTopic("kept", 1, (short) 2))).all().get();
+            await(() -> Files.isDirectory(cluster.logDir(1).resolve("kept-0")), "node 1 to host kept-0");
             assertThatThrownBy(() -> admin.deleteTopics(List.of("kept")).all().get())
                     .hasCauseInstanceOf(TopicDeletionDisabledException.class);
             assertThat(admin.listTopics().names().get()).contains("kept");
