@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
@@ -48,8 +49,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Topic admin in a cluster of three, each request sent to one node only: the controller makes the change and
- * every node applies it from the image. DeleteTopics removes the topic and its logs everywhere, answers what was
- * parked on it, and the name can be created again; CreatePartitions adds replicated partitions that take produce and consume.
+ * every node applies it from the image. DeleteTopics removes the topic and its logs everywhere, answers the
+ * produces and fetches parked on it, and the name can be created again; CreatePartitions adds replicated partitions that take produce and consume.
  */
 class ClusterTopicAdminTest {
 
@@ -110,12 +111,42 @@ class ClusterTopicAdminTest {
             cluster.kill(1);
             cluster.kill(2); // still in the ISR for replica.lag.time.max.ms: the next acks=all produce waits
             Future<RecordMetadata> send = producer.send(new ProducerRecord<>("parked", "k", "v"));
-            await(() -> parkedProduces(0) == 1, "the produce to be parked on the leader");
+            await(() -> parked(0, "Produce") == 1, "the produce to be parked on the leader");
 
             try (Admin admin = admin(0)) {
                 admin.deleteTopics(List.of("parked")).all().get();
             }
             assertThatThrownBy(send::get).hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
+        }
+    }
+
+    @Test
+    void aConsumerFetchWaitingOnATopicThatIsDeletedIsAnsweredUnknownTopicOrPartition() throws Exception {
+        Uuid id;
+        try (Admin admin = admin(0)) {
+            // The first topic's only partition is led by node 0, the controller's node, which the test keeps up.
+            id = admin.createTopics(List.of(new NewTopic("watched", 1, (short) 3))).topicId("watched").get();
+        }
+        cluster.kill(1);
+        cluster.kill(2); // their fetches would park in the same purgatory
+        Struct fetch = ApiKey.FETCH.request().newMessage().set("MaxWaitMs", 30_000).set("MinBytes", 1);
+        fetch.addElement("Topics").set("TopicId", new UUID(id.getMostSignificantBits(), id.getLeastSignificantBits()))
+                .addElement("Partitions").set("Partition", 0).set("FetchOffset", 0L).set("PartitionMaxBytes", 1 << 20);
+        try (NodeChannel channel = new NodeChannel("localhost", cluster.node(0).boundPort("PLAINTEXT"),
+                "fetch-test", 60_000)) {
+            CompletableFuture<Struct> answer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return channel.send(ApiKey.FETCH, fetch);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            await(() -> parked(0, "Fetch") == 1, "the fetch to be parked on the leader");
+            try (Admin admin = admin(0)) {
+                admin.deleteTopics(List.of("watched")).all().get();
+            }
+            Struct partition = answer.get().getStructs("Responses").get(0).getStructs("Partitions").get(0);
+            assertThat(partition.getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
         }
     }
 
@@ -266,9 +297,9 @@ class ClusterTopicAdminTest {
         return values;
     }
 
-    private double parkedProduces(int node) {
+    private double parked(int node, String purgatory) {
         var gauge = cluster.node(node).meterRegistry().find("purgatory.delayed.operations")
-                .tag("delayedOperation", "Produce").gauge();
+                .tag("delayedOperation", purgatory).gauge();
         return gauge == null ? 0 : gauge.value();
     }
 
