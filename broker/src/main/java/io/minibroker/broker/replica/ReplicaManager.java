@@ -67,7 +67,10 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final NodeChannel controller;
     private final long replicaLagTimeMaxMs;
     private final LongSupplier clockMs;
-    /** Topics this broker keeps for itself, outside the image: never deleted for being absent from it. */
+    /**
+     * Topics this broker keeps for itself, outside the image: never deleted for being absent from it, never
+     * replaced by a topic of the same name in it.
+     */
     private final Set<String> localTopics;
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
@@ -103,7 +106,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         Map<TopicPartition, HostedPartition> next = new HashMap<>();
         Map<Integer, List<FollowedPartition>> followedByLeader = new HashMap<>();
         for (TopicImage topic : image.topics().values()) {
-            if (topic.partitions().stream().noneMatch(p -> p.replicas().contains(nodeId))) {
+            if (topic.partitions().stream().noneMatch(p -> p.replicas().contains(nodeId))
+                    || localTopics.contains(topic.name())) {
                 continue;
             }
             Errors adopted = topics.adopt(topic.name(), topic.id(), topic.partitions().size(), topic.configs());
