@@ -1,8 +1,7 @@
 package io.minibroker.broker.api;
 
+import io.minibroker.broker.topic.ConfigurableTopics;
 import io.minibroker.broker.topic.TopicConfig;
-import io.minibroker.broker.topic.TopicMetadata;
-import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
@@ -21,6 +20,7 @@ import java.util.concurrent.CompletionStage;
  * Changes topic configs, in either of Kafka's two request shapes: AlterConfigs replaces a topic's overrides
  * with the ones given; IncrementalAlterConfigs applies SET, DELETE, and (for list configs, here
  * {@code cleanup.policy}) APPEND and SUBTRACT to the current ones. Dynamic broker configs are not supported.
+ * Serves a single node's topics and, on the controller, the cluster's, where every broker forwards these requests.
  */
 public final class AlterTopicConfigsHandler implements ApiHandler {
 
@@ -29,11 +29,11 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
     private static final byte APPEND = 2;
     private static final byte SUBTRACT = 3;
 
-    private final TopicRegistry topics;
+    private final ConfigurableTopics topics;
     private final ApiKey api;
 
     /** {@code api} is ALTER_CONFIGS or INCREMENTAL_ALTER_CONFIGS. */
-    public AlterTopicConfigsHandler(TopicRegistry topics, ApiKey api) {
+    public AlterTopicConfigsHandler(ConfigurableTopics topics, ApiKey api) {
         this.topics = topics;
         this.api = api;
     }
@@ -50,22 +50,22 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
                 fail(result, Errors.INVALID_REQUEST, "only topic configs can be changed on this broker");
                 continue;
             }
-            Optional<TopicMetadata> topic = topics.get(name);
-            if (topic.isEmpty()) {
+            Optional<Map<String, String>> current = topics.overrides(name);
+            if (current.isEmpty()) {
                 fail(result, Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + name + " does not exist");
                 continue;
             }
             Map<String, String> overrides;
             try {
                 overrides = api == ApiKey.INCREMENTAL_ALTER_CONFIGS
-                        ? applyIncrementally(topic.get().configOverrides(), resource)
+                        ? applyIncrementally(current.get(), resource)
                         : replacement(resource);
             } catch (IllegalArgumentException e) {
                 fail(result, Errors.INVALID_CONFIG, e.getMessage());
                 continue;
             }
-            TopicRegistry.Outcome outcome = topics.updateConfigs(name, overrides, validateOnly);
-            result.set("ErrorCode", outcome.error().code()).set("ErrorMessage", outcome.message());
+            ConfigurableTopics.Change change = topics.replaceOverrides(name, overrides, validateOnly);
+            result.set("ErrorCode", change.error().code()).set("ErrorMessage", change.message());
         }
         return CompletableFuture.completedFuture(response);
     }

@@ -25,10 +25,6 @@ import java.util.function.BiConsumer;
  */
 public final class CreateTopicsHandler implements ApiHandler {
 
-    /** Kafka's ConfigSource codes for the configs a v5+ response lists. */
-    private static final byte DYNAMIC_TOPIC_CONFIG = 1;
-    private static final byte DEFAULT_CONFIG = 5;
-
     private final TopicRegistry topics;
     private final LocalNode node;
     private final BrokerConfig brokerConfig;
@@ -105,12 +101,17 @@ public final class CreateTopicsHandler implements ApiHandler {
         result.set("TopicId", outcome.topic().id())
                 .set("NumPartitions", outcome.topic().partitions())
                 .set("ReplicationFactor", (short) 1);
-        Map<String, String> effective = TopicConfig.effective(brokerConfig, outcome.topic().configOverrides());
-        effective.forEach((key, value) -> result.addElement("Configs")
+        listConfigs(result, brokerConfig, outcome.topic().configOverrides());
+    }
+
+    /** Lists a created topic's configs in its result (v5+), as Kafka does: each with its value and source. */
+    public static void listConfigs(Struct result, BrokerConfig brokerConfig, Map<String, String> overrides) {
+        TopicConfig.effective(brokerConfig, overrides).forEach((key, value) -> result.addElement("Configs")
                 .set("Name", key)
                 .set("Value", value)
                 .set("ReadOnly", false)
-                .set("ConfigSource", overrides.containsKey(key) ? DYNAMIC_TOPIC_CONFIG : DEFAULT_CONFIG)
+                .set("ConfigSource", overrides.containsKey(key)
+                        ? ConfigResources.DYNAMIC_TOPIC_CONFIG : ConfigResources.DEFAULT_CONFIG)
                 .set("IsSensitive", false));
     }
 

@@ -1,55 +1,119 @@
 package io.minibroker.broker.api;
 
+import io.minibroker.broker.topic.DeletableTopics;
 import io.minibroker.broker.topic.TopicIds;
-import io.minibroker.broker.topic.TopicMetadata;
-import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
-/** DeleteTopics, by name (v1-5) or by name or topic id (v6+). */
+/**
+ * DeleteTopics, by name (v1-5) or by name or topic id (v6+), on a single node's topics or, on the controller, the
+ * cluster's. Checked as Kafka's controller checks it: with {@code delete.topic.enable=false} every topic is refused
+ * TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3, which has no such error); a topic named twice, by name or by
+ * id, is refused once INVALID_REQUEST and not deleted, as is one given both a name and an id, or neither.
+ */
 public final class DeleteTopicsHandler implements ApiHandler {
 
-    private final TopicRegistry topics;
+    private static final int DELETION_DISABLED_ERROR_FROM_VERSION = 3;
+    private static final int TOPIC_IDS_FROM_VERSION = 6;
 
-    public DeleteTopicsHandler(TopicRegistry topics) {
+    private final DeletableTopics topics;
+    private final boolean deleteEnabled;
+
+    public DeleteTopicsHandler(DeletableTopics topics, boolean deleteEnabled) {
         this.topics = topics;
+        this.deleteEnabled = deleteEnabled;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct response = ApiKey.DELETE_TOPICS.response().newMessage();
-        if (request.version() < 6) {
-            List<String> names = request.body().getList("TopicNames");
-            for (String name : names) {
-                response.addElement("Responses").set("Name", name).set("ErrorCode", topics.delete(name).code());
+        Errors disabled = deleteEnabled ? null : request.version() < DELETION_DISABLED_ERROR_FROM_VERSION
+                ? Errors.INVALID_REQUEST : Errors.TOPIC_DELETION_DISABLED;
+        if (request.version() < TOPIC_IDS_FROM_VERSION) {
+            Set<String> duplicated = duplicates(request.body().<String>getList("TopicNames"), name -> name);
+            Set<String> answered = new HashSet<>();
+            for (String name : request.body().<String>getList("TopicNames")) {
+                if (!answered.add(name)) {
+                    continue;
+                }
+                Errors error = disabled != null ? disabled
+                        : duplicated.contains(name) ? Errors.INVALID_REQUEST : topics.delete(name);
+                response.addElement("Responses").set("Name", name).set("ErrorCode", error.code());
             }
-        } else {
-            for (Struct state : request.body().getStructs("Topics")) {
-                deleteByNameOrId(state.getString("Name"), state.getUuid("TopicId"), response.addElement("Responses"));
+            return CompletableFuture.completedFuture(response);
+        }
+        List<Struct> requested = request.body().getStructs("Topics");
+        Set<Entry> duplicated = duplicates(requested, DeleteTopicsHandler::key);
+        Set<Entry> answered = new HashSet<>();
+        for (Struct state : requested) {
+            String name = state.getString("Name");
+            UUID id = state.getUuid("TopicId");
+            if (!answered.add(key(state))) {
+                continue;
+            }
+            Struct result = response.addElement("Responses").set("Name", name).set("TopicId", id);
+            if (disabled != null) {
+                result.set("ErrorCode", disabled.code());
+            } else if (name == null && id.equals(TopicIds.ZERO)) {
+                refuse(result, "Neither topic name nor id were specified.");
+            } else if (name != null && !id.equals(TopicIds.ZERO)) {
+                refuse(result, "You may not specify both topic name and topic id.");
+            } else if (duplicated.contains(key(state))) {
+                refuse(result, name != null ? "Duplicate topic name." : "Duplicate topic id.");
+            } else {
+                deleteByNameOrId(name, id, result);
             }
         }
         return CompletableFuture.completedFuture(response);
     }
 
+    /** A v6+ entry as given: two entries alike name the same topic twice. */
+    private record Entry(String name, UUID id) {
+    }
+
+    private static Entry key(Struct state) {
+        return new Entry(state.getString("Name"), state.getUuid("TopicId"));
+    }
+
+    private static <T, K> Set<K> duplicates(List<T> entries, Function<T, K> key) {
+        Map<K, Integer> counts = new HashMap<>();
+        entries.forEach(entry -> counts.merge(key.apply(entry), 1, Integer::sum));
+        Set<K> duplicated = new HashSet<>();
+        counts.forEach((k, count) -> {
+            if (count > 1) {
+                duplicated.add(k);
+            }
+        });
+        return duplicated;
+    }
+
+    private static void refuse(Struct result, String message) {
+        result.set("ErrorCode", Errors.INVALID_REQUEST.code()).set("ErrorMessage", message);
+    }
+
     private void deleteByNameOrId(String name, UUID id, Struct result) {
         if (name == null) {
-            Optional<TopicMetadata> topic = topics.get(id);
-            result.set("TopicId", id);
-            if (topic.isEmpty()) {
+            Optional<String> named = topics.nameOf(id);
+            if (named.isEmpty()) {
                 result.set("ErrorCode", Errors.UNKNOWN_TOPIC_ID.code());
                 return;
             }
-            name = topic.get().name();
+            name = named.get();
         }
-        UUID deletedId = topics.get(name).map(TopicMetadata::id).orElse(TopicIds.ZERO);
+        UUID deletedId = topics.idOf(name).orElse(TopicIds.ZERO);
         result.set("Name", name).set("TopicId", deletedId).set("ErrorCode", topics.delete(name).code());
     }
 }

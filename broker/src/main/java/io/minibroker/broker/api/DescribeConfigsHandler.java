@@ -3,8 +3,6 @@ package io.minibroker.broker.api;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.ConfigKey;
 import io.minibroker.broker.topic.TopicConfig;
-import io.minibroker.broker.topic.TopicMetadata;
-import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
@@ -16,21 +14,25 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * DescribeConfigs for topics (each topic config with its effective value; source DYNAMIC_TOPIC_CONFIG for an
  * override, else DEFAULT_CONFIG) and for this broker (resource name = node id; STATIC_BROKER_CONFIG for what
- * the file or an override set, else DEFAULT_CONFIG). Synonyms and documentation are not listed yet.
+ * the file or an override set, else DEFAULT_CONFIG). Synonyms and documentation are not listed yet. A topic's
+ * overrides come from this node's topics on a single node, from the cluster's image on a broker in a cluster.
  */
 public final class DescribeConfigsHandler implements ApiHandler {
 
-    private final TopicRegistry topics;
+    private final Function<String, Optional<Map<String, String>>> topicOverrides;
     private final BrokerConfig config;
     private final LocalNode node;
 
-    public DescribeConfigsHandler(TopicRegistry topics, BrokerConfig config, LocalNode node) {
-        this.topics = topics;
+    /** @param topicOverrides a topic's config overrides, empty if there is no such topic */
+    public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
+                                  BrokerConfig config, LocalNode node) {
+        this.topicOverrides = topicOverrides;
         this.config = config;
         this.node = node;
     }
@@ -56,13 +58,13 @@ public final class DescribeConfigsHandler implements ApiHandler {
     }
 
     private void describeTopic(String name, List<String> keys, Struct result) {
-        Optional<TopicMetadata> topic = topics.get(name);
-        if (topic.isEmpty()) {
+        Optional<Map<String, String>> found = topicOverrides.apply(name);
+        if (found.isEmpty()) {
             result.set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
                     .set("ErrorMessage", "Topic " + name + " does not exist");
             return;
         }
-        Map<String, String> overrides = topic.get().configOverrides();
+        Map<String, String> overrides = found.get();
         TopicConfig.effective(config, overrides).forEach((key, value) -> {
             if (keys == null || keys.contains(key)) {
                 addConfig(result, key, value, overrides.containsKey(key)

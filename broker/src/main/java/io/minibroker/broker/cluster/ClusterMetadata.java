@@ -25,7 +25,31 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
     public record BrokerNode(int id, String listener, String host, int port) {
     }
 
-    public record TopicImage(String name, UUID id, List<PartitionImage> partitions) {
+    /**
+     * A topic: its id, partitions and config overrides. The overrides do not travel in the Metadata response the
+     * image is read from; a broker fetches them with a DescribeConfigs of its own ({@link MetadataFetcher}).
+     */
+    public record TopicImage(String name, UUID id, List<PartitionImage> partitions, Map<String, String> configs) {
+
+        public TopicImage {
+            partitions = List.copyOf(partitions);
+            configs = Map.copyOf(configs);
+        }
+
+        /** A topic without config overrides. */
+        public TopicImage(String name, UUID id, List<PartitionImage> partitions) {
+            this(name, id, partitions, Map.of());
+        }
+
+        /** This topic with other partitions, the same id and configs. */
+        public TopicImage withPartitions(List<PartitionImage> newPartitions) {
+            return new TopicImage(name, id, newPartitions, configs);
+        }
+
+        /** This topic with other config overrides. */
+        public TopicImage withConfigs(Map<String, String> newConfigs) {
+            return new TopicImage(name, id, partitions, newConfigs);
+        }
     }
 
     public record PartitionImage(int index, int leader, int leaderEpoch, List<Integer> replicas, List<Integer> isr,
@@ -58,6 +82,13 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
     /** This image with the brokers' endpoints on one listener only (replication reads the inter-broker one). */
     public ClusterMetadata forListener(String listener) {
         return new ClusterMetadata(controllerId, brokers(listener), topics);
+    }
+
+    /** This image with each topic's config overrides as given (a topic not given keeps none). */
+    public ClusterMetadata withTopicConfigs(Map<String, Map<String, String>> configs) {
+        Map<String, TopicImage> configured = new LinkedHashMap<>();
+        topics.forEach((name, topic) -> configured.put(name, topic.withConfigs(configs.getOrDefault(name, Map.of()))));
+        return new ClusterMetadata(controllerId, brokers, configured);
     }
 
     /**

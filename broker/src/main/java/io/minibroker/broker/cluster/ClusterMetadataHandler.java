@@ -2,54 +2,88 @@ package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.stream.Collectors;
 
 /**
  * Metadata for clients of a broker in a cluster, answered from its copy of the controller's image, so every broker
- * that has caught up answers the same: brokers, controller, leaders, replicas, ISR, offline replicas. Topics are
- * not auto-created here: an unknown topic is UNKNOWN_TOPIC_OR_PARTITION.
+ * that has caught up answers the same: brokers, controller, leaders, replicas, ISR, offline replicas.
+ *
+ * <p>A named topic that does not exist, in a request that allows auto-creation, is created through the controller
+ * when {@code auto.create.topics.enable} is on ({@link TopicAutoCreation}), and answered LEADER_NOT_AVAILABLE, as
+ * Kafka answers it, off the event loop once the controller has answered; the client asks again. Otherwise an
+ * unknown topic is UNKNOWN_TOPIC_OR_PARTITION (UNKNOWN_TOPIC_ID when named by id), an illegal name
+ * INVALID_TOPIC_EXCEPTION.
  */
 public final class ClusterMetadataHandler implements ApiHandler {
 
     private final String clusterId;
     private final MetadataFetcher metadata;
+    private final TopicAutoCreation autoCreation;
 
-    public ClusterMetadataHandler(String clusterId, MetadataFetcher metadata) {
+    /** @param autoCreation how unknown topics are created, or null if {@code auto.create.topics.enable} is off */
+    public ClusterMetadataHandler(String clusterId, MetadataFetcher metadata, TopicAutoCreation autoCreation) {
         this.clusterId = clusterId;
         this.metadata = metadata;
+        this.autoCreation = autoCreation;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        MetadataRequestView metadataRequest = new MetadataRequestView(request.body());
+        List<MetadataRequestView.MetadataRequestTopic> requested = metadataRequest.topics();
+        if (autoCreation != null && metadataRequest.allowAutoTopicCreation() && requested != null) {
+            ClusterMetadata image = metadata.current();
+            Set<String> creatable = requested.stream()
+                    .map(MetadataRequestView.MetadataRequestTopic::name)
+                    .filter(name -> name != null && image.topic(name).isEmpty()
+                            && TopicRegistry.invalidName(name) == null)
+                    .collect(Collectors.toCollection(LinkedHashSet::new));
+            if (!creatable.isEmpty()) {
+                return autoCreation.create(creatable)
+                        .thenApply(created -> answer(context, request, requested, creatable));
+            }
+        }
+        return CompletableFuture.completedFuture(answer(context, request, requested, Set.of()));
+    }
+
+    private Struct answer(RequestContext context, Request request,
+                          List<MetadataRequestView.MetadataRequestTopic> requested, Set<String> autoCreated) {
         ClusterMetadata image = metadata.current();
         MetadataResponseView response = new MetadataResponseView().clusterId(clusterId);
         image.describeCluster(response, context.listenerName());
-        List<MetadataRequestView.MetadataRequestTopic> requested = new MetadataRequestView(request.body()).topics();
         if (requested == null || (requested.isEmpty() && request.version() == 0)) { // v0: empty means all
             image.topics().values().forEach(topic -> ClusterMetadata.describe(topic, response.addTopic()));
-        } else {
-            for (MetadataRequestView.MetadataRequestTopic wanted : requested) {
-                MetadataResponseView.MetadataResponseTopic result = response.addTopic();
-                Optional<ClusterMetadata.TopicImage> topic = wanted.name() == null
-                        ? image.topic(wanted.topicId()) : image.topic(wanted.name());
-                if (topic.isPresent()) {
-                    ClusterMetadata.describe(topic.get(), result);
-                } else if (wanted.name() == null) {
-                    result.topicId(wanted.topicId()).errorCode(Errors.UNKNOWN_TOPIC_ID.code());
-                } else {
-                    result.name(wanted.name()).errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
-                }
+            return response.struct();
+        }
+        for (MetadataRequestView.MetadataRequestTopic wanted : requested) {
+            MetadataResponseView.MetadataResponseTopic result = response.addTopic();
+            Optional<ClusterMetadata.TopicImage> topic = wanted.name() == null
+                    ? image.topic(wanted.topicId()) : image.topic(wanted.name());
+            if (wanted.name() != null && autoCreated.contains(wanted.name())) {
+                result.name(wanted.name()).errorCode(Errors.LEADER_NOT_AVAILABLE.code());
+            } else if (topic.isPresent()) {
+                ClusterMetadata.describe(topic.get(), result);
+            } else if (wanted.name() == null) {
+                result.topicId(wanted.topicId()).errorCode(Errors.UNKNOWN_TOPIC_ID.code());
+            } else if (TopicRegistry.invalidName(wanted.name()) != null) {
+                result.name(wanted.name()).errorCode(Errors.INVALID_TOPIC_EXCEPTION.code());
+            } else {
+                result.name(wanted.name()).errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
             }
         }
-        return CompletableFuture.completedFuture(response.struct());
+        return response.struct();
     }
 }

@@ -12,14 +12,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 
 /**
  * The controller's topics on disk, so that they outlive its restarts: one properties file per topic under
  * {@value #DIR} in the controller node's first log directory, with the topic id and each partition's replicas,
- * ISR, leader, leader epoch and partition epoch.
+ * ISR, leader, leader epoch and partition epoch, and its config overrides ({@code config.<key>}).
  */
 final class AssignmentStore {
 
@@ -29,6 +31,7 @@ final class AssignmentStore {
 
     static final String DIR = ".minibroker-controller";
     private static final String SUFFIX = ".properties";
+    private static final String CONFIG_PREFIX = "config.";
 
     private final Path dir;
 
@@ -60,7 +63,12 @@ final class AssignmentStore {
             properties.setProperty("partition." + partition.index() + ".epoch",
                     Integer.toString(partitionEpochs[partition.index()]));
         }
+        topic.configs().forEach((key, value) -> properties.setProperty(CONFIG_PREFIX + key, value));
         TopicStore.writeAtomically(dir.resolve(topic.name() + SUFFIX), properties);
+    }
+
+    void delete(String name) throws IOException {
+        Files.deleteIfExists(dir.resolve(name + SUFFIX));
     }
 
     private static String join(List<Integer> ids) {
@@ -88,7 +96,13 @@ final class AssignmentStore {
             images.add(new PartitionImage(partition, leader, leaderEpoch, replicas, isr, List.of()));
             epochs[partition] = Integer.parseInt(properties.getProperty(prefix + "epoch", "0"));
         }
-        return new StoredTopic(new TopicImage(name, TopicIds.fromText(properties.getProperty("topic.id")), images),
-                epochs);
+        Map<String, String> configs = new HashMap<>();
+        for (String key : properties.stringPropertyNames()) {
+            if (key.startsWith(CONFIG_PREFIX)) {
+                configs.put(key.substring(CONFIG_PREFIX.length()), properties.getProperty(key));
+            }
+        }
+        return new StoredTopic(new TopicImage(name, TopicIds.fromText(properties.getProperty("topic.id")), images,
+                configs), epochs);
     }
 }

@@ -1,33 +1,53 @@
 package io.minibroker.broker.controller;
 
+import io.minibroker.broker.api.AlterTopicConfigsHandler;
+import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
+import io.minibroker.broker.api.DeleteTopicsHandler;
+import io.minibroker.broker.api.DescribeConfigsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
+import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.protocol.message.ApiKey;
 
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 /**
  * What the controller's listener ({@code controller.listener.names}) serves: only the requests brokers send their
- * controller, as Kafka's controller listener does; clients are never told of this listener.
+ * controller, as Kafka's controller listener does (registration, heartbeats, the image, ISR changes, and the admin
+ * requests brokers forward: CreateTopics, DeleteTopics, CreatePartitions, AlterConfigs and
+ * IncrementalAlterConfigs, plus DescribeConfigs, which brokers send for the topics' config overrides); clients are
+ * never told of this listener.
  */
 public final class ControllerApis {
 
     private ControllerApis() {
     }
 
-    /** @param disk where CreateTopics and AlterPartition run, since they write and fsync the topic's file */
-    public static SupportedApis create(BrokerConfig config, BrokerMembership membership,
+    /**
+     * @param node this node, whose configs a DescribeConfigs of a broker resource lists
+     * @param disk where the requests that change topics run, since they write and fsync the topic's file
+     */
+    public static SupportedApis create(BrokerConfig config, LocalNode node, BrokerMembership membership,
                                        TopicAssignments assignments, Executor disk) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
+        Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         SupportedApis apis = new SupportedApis();
         return apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, config.get(BrokerConfig.NODE_ID)))
                 .add(ApiKey.BROKER_REGISTRATION, new BrokerRegistrationHandler(clusterId, membership))
                 .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership))
                 .add(ApiKey.METADATA, new ControllerMetadataHandler(clusterId, assignments))
-                .add(ApiKey.CREATE_TOPICS, DiskBoundHandler.on(disk)
-                        .apply(new ControllerCreateTopicsHandler(assignments, config)))
-                .add(ApiKey.ALTER_PARTITION, DiskBoundHandler.on(disk).apply(new AlterPartitionHandler(assignments)));
+                .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, config)))
+                .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
+                        config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
+                .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new ControllerCreatePartitionsHandler(assignments)))
+                .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
+                        ApiKey.ALTER_CONFIGS)))
+                .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
+                        ApiKey.INCREMENTAL_ALTER_CONFIGS)))
+                .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(assignments::overrides, config, node))
+                .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(assignments)));
     }
 }

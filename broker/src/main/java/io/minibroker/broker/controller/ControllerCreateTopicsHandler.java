@@ -8,23 +8,27 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * CreateTopics, on the controller's listener, where every broker forwards its clients' CreateTopics: places the
- * replicas ({@link TopicAssignments}) with the broker defaults for what the request leaves at -1. Topic configs
- * are refused with INVALID_CONFIG: the cluster's metadata does not carry them yet.
+ * replicas ({@link TopicAssignments}) with the broker defaults for what the request leaves at -1, and keeps the
+ * topic's config overrides in the image.
  */
 public final class ControllerCreateTopicsHandler implements ApiHandler {
 
     private final TopicAssignments assignments;
+    private final BrokerConfig config;
     private final int defaultPartitions;
     private final int defaultReplicationFactor;
 
     public ControllerCreateTopicsHandler(TopicAssignments assignments, BrokerConfig config) {
         this.assignments = assignments;
+        this.config = config;
         this.defaultPartitions = config.get(BrokerConfig.NUM_PARTITIONS);
         this.defaultReplicationFactor = config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR);
     }
@@ -37,10 +41,6 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
     }
 
     private void create(Struct topic, Struct result, boolean validateOnly) {
-        if (!topic.getStructs("Configs").isEmpty()) {
-            CreateTopicsHandler.fail(result, Errors.INVALID_CONFIG, "Topic configs are not supported in a cluster yet");
-            return;
-        }
         if (CreateTopicsHandler.countsAlongsideAssignments(topic, result)) {
             return;
         }
@@ -50,9 +50,14 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
         if (replicas == null) {
             return;
         }
+        Map<String, String> configs = new LinkedHashMap<>();
+        for (Struct config : topic.getStructs("Configs")) {
+            configs.put(config.getString("Name"), config.getString("Value"));
+        }
         TopicAssignments.Outcome outcome = assignments.create(topic.getString("Name"),
                 partitions == -1 ? defaultPartitions : partitions,
-                replicationFactor == -1 ? defaultReplicationFactor : replicationFactor, replicas, validateOnly);
+                replicationFactor == -1 ? defaultReplicationFactor : replicationFactor, replicas, configs,
+                validateOnly);
         if (outcome.error() != Errors.NONE) {
             CreateTopicsHandler.fail(result, outcome.error(), outcome.message());
             return;
@@ -60,5 +65,6 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
         result.set("TopicId", outcome.topic().id())
                 .set("NumPartitions", outcome.topic().partitions().size())
                 .set("ReplicationFactor", (short) outcome.topic().partitions().get(0).replicas().size());
+        CreateTopicsHandler.listConfigs(result, config, outcome.topic().configs());
     }
 }

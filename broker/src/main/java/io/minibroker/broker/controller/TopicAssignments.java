@@ -5,6 +5,9 @@ import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.topic.ConfigurableTopics;
+import io.minibroker.broker.topic.DeletableTopics;
+import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -14,10 +17,12 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -25,11 +30,12 @@ import java.util.UUID;
  * The controller's topics: each partition's replicas, leader, leader epoch and ISR. A new topic's replicas are
  * placed round-robin over the live brokers, each partition starting one broker further, so that leaders (the
  * first replica) spread evenly, as Kafka's rack-unaware placement does; its ISR is every replica and its leader
- * epoch 0. Each topic is saved ({@link AssignmentStore}) before it is in the image, so a topic any broker has
- * seen outlives a restart of the controller. Thread-safe: every method holds this object's lock, so images are
- * taken between changes, never during one.
+ * epoch 0. Partitions added later (CreatePartitions) are placed the same way. A topic also carries its config
+ * overrides. Each change is saved ({@link AssignmentStore}) before it is in the image, so a topic any broker has
+ * seen outlives a restart of the controller, and a deleted one stays deleted. Thread-safe: every method holds
+ * this object's lock, so images are taken between changes, never during one.
  */
-public final class TopicAssignments {
+public final class TopicAssignments implements DeletableTopics, ConfigurableTopics {
 
     /** What creating a topic answers: an error and its message, or the new topic. */
     public record Outcome(Errors error, String message, TopicImage topic) {
@@ -76,11 +82,12 @@ public final class TopicAssignments {
 
     /**
      * Creates a topic of {@code partitions} partitions of {@code replicationFactor} replicas each, or with these
-     * replica lists (one per partition) when {@code assignments} is not empty; checks only, if
-     * {@code validateOnly}.
+     * replica lists (one per partition) when {@code assignments} is not empty, and these config overrides; checks
+     * only, if {@code validateOnly}.
      */
     public synchronized Outcome create(String name, int partitions, int replicationFactor,
-                                       List<List<Integer>> assignments, boolean validateOnly) {
+                                       List<List<Integer>> assignments, Map<String, String> configs,
+                                       boolean validateOnly) {
         String invalidName = TopicRegistry.invalidName(name);
         if (invalidName != null) {
             return Outcome.failed(Errors.INVALID_TOPIC_EXCEPTION, invalidName);
@@ -103,26 +110,23 @@ public final class TopicAssignments {
                         + replicationFactor + " time(s): The target replication factor of " + replicationFactor
                         + " cannot be reached because only " + live.size() + " broker(s) are registered.");
             }
-            replicas = roundRobin(live, partitions, replicationFactor);
+            replicas = roundRobin(live, 0, partitions, replicationFactor);
         } else {
-            for (List<Integer> assignment : assignments) {
-                if (assignment.size() != assignments.get(0).size()) {
-                    return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT,
-                            "All partitions should have the same number of replicas.");
-                }
-                if (assignment.isEmpty() || assignment.stream().distinct().count() != assignment.size()
-                        || !live.containsAll(assignment)) {
-                    return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, "Replica assignment " + assignment
-                            + " is empty, repeats a broker or names a broker that is not live (live: " + live + ")");
-                }
+            String invalid = invalidAssignments(assignments, assignments.get(0).size(), live);
+            if (invalid != null) {
+                return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, invalid);
             }
             replicas = assignments;
+        }
+        String invalidConfig = TopicConfig.invalidReason(configs);
+        if (invalidConfig != null) {
+            return Outcome.failed(Errors.INVALID_CONFIG, invalidConfig);
         }
         List<PartitionImage> partitionImages = new ArrayList<>();
         for (int partition = 0; partition < replicas.size(); partition++) {
             partitionImages.add(newPartition(partition, replicas.get(partition)));
         }
-        TopicImage topic = new TopicImage(name, TopicIds.random(), partitionImages);
+        TopicImage topic = new TopicImage(name, TopicIds.random(), partitionImages, configs);
         if (!validateOnly) {
             int[] epochs = new int[partitionImages.size()];
             try {
@@ -137,9 +141,27 @@ public final class TopicAssignments {
         return new Outcome(Errors.NONE, null, topic);
     }
 
-    private List<List<Integer>> roundRobin(List<Integer> brokers, int partitions, int replicationFactor) {
+    /** Why manual replica lists are refused (each must have {@code replicationFactor} distinct live brokers), or null. */
+    private static String invalidAssignments(List<List<Integer>> assignments, int replicationFactor,
+                                             List<Integer> live) {
+        for (List<Integer> assignment : assignments) {
+            if (assignment.size() != replicationFactor) {
+                return "All partitions should have the same number of replicas: " + assignment + " has "
+                        + assignment.size() + ", not " + replicationFactor + ".";
+            }
+            if (assignment.isEmpty() || assignment.stream().distinct().count() != assignment.size()
+                    || !live.containsAll(assignment)) {
+                return "Replica assignment " + assignment
+                        + " is empty, repeats a broker or names a broker that is not live (live: " + live + ")";
+            }
+        }
+        return null;
+    }
+
+    /** Replica lists for partitions {@code first} to {@code end - 1}, round-robin from where the next topic starts. */
+    private List<List<Integer>> roundRobin(List<Integer> brokers, int first, int end, int replicationFactor) {
         List<List<Integer>> replicas = new ArrayList<>();
-        for (int partition = 0; partition < partitions; partition++) {
+        for (int partition = first; partition < end; partition++) {
             List<Integer> replicaList = new ArrayList<>();
             for (int replica = 0; replica < replicationFactor; replica++) {
                 replicaList.add(brokers.get((nextStart + partition + replica) % brokers.size()));
@@ -147,6 +169,124 @@ public final class TopicAssignments {
             replicas.add(replicaList);
         }
         return replicas;
+    }
+
+    /**
+     * Adds partitions to a topic, up to {@code count} in all, each with as many replicas as the topic's first
+     * partition: placed round-robin over the live brokers, or on these replica lists (one per new partition) when
+     * {@code assignments} is not null. Kafka's errors: UNKNOWN_TOPIC_OR_PARTITION, INVALID_PARTITIONS for a count
+     * that is no increase, INVALID_REPLICA_ASSIGNMENT, INVALID_REPLICATION_FACTOR when too few brokers are live.
+     */
+    public synchronized Outcome addPartitions(String name, int count, List<List<Integer>> assignments,
+                                              boolean validateOnly) {
+        TopicImage topic = topics.get(name);
+        if (topic == null) {
+            return Outcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
+        }
+        int current = topic.partitions().size();
+        if (count < current) {
+            return Outcome.failed(Errors.INVALID_PARTITIONS, "The topic " + name + " currently has " + current
+                    + " partition(s); " + count + " would not be an increase.");
+        }
+        if (count == current) {
+            return Outcome.failed(Errors.INVALID_PARTITIONS, "Topic already has " + current + " partition(s).");
+        }
+        int replicationFactor = topic.partitions().get(0).replicas().size();
+        List<Integer> live = membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
+        List<List<Integer>> replicas;
+        if (assignments == null) {
+            if (replicationFactor > live.size()) {
+                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
+                        + replicationFactor + " time(s): The target replication factor of " + replicationFactor
+                        + " cannot be reached because only " + live.size() + " broker(s) are registered.");
+            }
+            replicas = roundRobin(live, current, count, replicationFactor);
+        } else {
+            if (assignments.size() != count - current) {
+                return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + (count - current)
+                        + " additional partition(s), but only " + assignments.size() + " assignment(s) were specified.");
+            }
+            String invalid = invalidAssignments(assignments, replicationFactor, live);
+            if (invalid != null) {
+                return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, invalid);
+            }
+            replicas = assignments;
+        }
+        List<PartitionImage> partitions = new ArrayList<>(topic.partitions());
+        for (List<Integer> replicaList : replicas) {
+            partitions.add(newPartition(partitions.size(), replicaList));
+        }
+        TopicImage grown = topic.withPartitions(partitions);
+        if (validateOnly) {
+            return new Outcome(Errors.NONE, null, grown);
+        }
+        int[] epochs = Arrays.copyOf(partitionEpochs.get(name), count);
+        try {
+            store.save(grown, epochs);
+        } catch (IOException e) {
+            return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not save topic '" + name + "': " + e);
+        }
+        topics.put(name, grown);
+        partitionEpochs.put(name, epochs);
+        nextStart++;
+        LOG.info("Topic {} now has {} partitions", name, count);
+        return new Outcome(Errors.NONE, null, grown);
+    }
+
+    @Override
+    public synchronized Optional<UUID> idOf(String name) {
+        return Optional.ofNullable(topics.get(name)).map(TopicImage::id);
+    }
+
+    @Override
+    public synchronized Optional<String> nameOf(UUID id) {
+        return topics.values().stream().filter(t -> t.id().equals(id)).map(TopicImage::name).findFirst();
+    }
+
+    /** Removes a topic from the image; every broker deletes its logs when it sees the image without it. */
+    @Override
+    public synchronized Errors delete(String name) {
+        if (!topics.containsKey(name)) {
+            return Errors.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        try {
+            store.delete(name);
+        } catch (IOException e) {
+            LOG.error("Could not delete the file of topic {}", name, e);
+            return Errors.KAFKA_STORAGE_ERROR;
+        }
+        topics.remove(name);
+        partitionEpochs.remove(name);
+        LOG.info("Deleted topic {}", name);
+        return Errors.NONE;
+    }
+
+    @Override
+    public synchronized Optional<Map<String, String>> overrides(String topic) {
+        return Optional.ofNullable(topics.get(topic)).map(TopicImage::configs);
+    }
+
+    @Override
+    public synchronized Change replaceOverrides(String name, Map<String, String> overrides, boolean validateOnly) {
+        TopicImage topic = topics.get(name);
+        if (topic == null) {
+            return new Change(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
+        }
+        String invalid = TopicConfig.invalidReason(overrides);
+        if (invalid != null) {
+            return new Change(Errors.INVALID_CONFIG, invalid);
+        }
+        if (!validateOnly) {
+            TopicImage changed = topic.withConfigs(overrides);
+            try {
+                store.save(changed, partitionEpochs.get(name));
+            } catch (IOException e) {
+                return new Change(Errors.KAFKA_STORAGE_ERROR, "Could not save topic '" + name + "': " + e);
+            }
+            topics.put(name, changed);
+            LOG.info("Topic {} config overrides are now {}", name, overrides);
+        }
+        return new Change(Errors.NONE, null);
     }
 
     /** What an ISR change answers: an error, or the partition as it now is and its new partition epoch. */
@@ -196,7 +336,7 @@ public final class TopicAssignments {
                 current.replicas(), List.copyOf(newIsr), List.of());
         List<PartitionImage> partitions = new ArrayList<>(topic.partitions());
         partitions.set(index, changed);
-        TopicImage updated = new TopicImage(topic.name(), topic.id(), partitions);
+        TopicImage updated = topic.withPartitions(partitions);
         int[] newEpochs = epochs.clone();
         newEpochs[index]++;
         try {
@@ -241,7 +381,7 @@ public final class TopicAssignments {
                 topicChanged = true;
             }
             if (topicChanged) {
-                TopicImage updated = new TopicImage(topic.name(), topic.id(), partitions);
+                TopicImage updated = topic.withPartitions(partitions);
                 try {
                     store.save(updated, epochs);
                 } catch (IOException e) {
@@ -274,7 +414,7 @@ public final class TopicAssignments {
                     .map(p -> new PartitionImage(p.index(), p.leader(), p.leaderEpoch(), p.replicas(), p.isr(),
                             p.replicas().stream().filter(id -> !live.contains(id)).toList()))
                     .toList();
-            image.put(topic.name(), new TopicImage(topic.name(), topic.id(), partitions));
+            image.put(topic.name(), topic.withPartitions(partitions));
         }
         return new ClusterMetadata(controllerId, brokers, image);
     }

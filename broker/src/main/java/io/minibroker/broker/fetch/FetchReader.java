@@ -55,7 +55,7 @@ final class FetchReader {
                 PartitionLog log = partition.log();
                 if (log != null && !plan.stillLeads(log)) {
                     result.set("HighWatermark", -1L);
-                    error = Errors.NOT_LEADER_OR_FOLLOWER;
+                    error = log.isDeleted() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
                 } else if (log != null) {
                     long highWatermark = log.highWatermark();
                     result.set("HighWatermark", highWatermark)

@@ -39,6 +39,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class GroupCoordinator implements AutoCloseable {
 
+    /** The topic of committed offsets, which this node keeps for itself, outside the cluster's image. */
+    public static final String OFFSETS_TOPIC = OffsetsTopic.NAME;
+
     static final int NO_GENERATION = -1;
     /** From this OffsetCommit version, a generation of a group that does not exist is GROUP_ID_NOT_FOUND. */
     private static final int GROUP_ID_NOT_FOUND_FROM_VERSION = 9;

@@ -54,6 +54,8 @@ public final class PartitionLog implements AutoCloseable {
      * which case the high watermark is the log end offset.
      */
     private volatile long replicatedHighWatermark = UNREPLICATED;
+    /** Its topic was deleted: what was parked on it is answered UNKNOWN_TOPIC_OR_PARTITION. */
+    private volatile boolean deleted;
     private long unflushedMessages;
     private long lastFlushMs;
     /** Counts truncations, so a flush that raced one does not move the recovery point over data it never synced. */
@@ -201,6 +203,9 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private AppendResult appendUnflushed(ByteBuf records, int leaderEpoch, boolean asLeader) {
+        if (deleted) { // a produce or a follower's fetch that resolved the log before its topic was deleted
+            throw new LogException(Errors.UNKNOWN_TOPIC_OR_PARTITION, topicPartition + " was deleted with its topic");
+        }
         LogConfig config = this.config;
         long now = clock.millis();
         int totalBytes = 0;
@@ -691,6 +696,7 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Closes the log and deletes its directory. */
     synchronized void delete() throws IOException {
+        deleted = true;
         for (LogSegment segment : segments.values()) {
             segment.closeAndDelete();
         }
@@ -700,6 +706,11 @@ public final class PartitionLog implements AutoCloseable {
                 Files.deleteIfExists(path);
             }
         }
+    }
+
+    /** Whether this log was deleted with its topic (a request that still holds it must not read or write it). */
+    public boolean isDeleted() {
+        return deleted;
     }
 
     private LogException storageError(String message, IOException cause) {

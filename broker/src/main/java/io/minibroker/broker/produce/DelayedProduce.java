@@ -39,7 +39,10 @@ public final class DelayedProduce extends DelayedOperation {
         this.answer = answer;
     }
 
-    /** Complete once every partition is replicated, or at once when this broker stopped leading one of them. */
+    /**
+     * Complete once every partition is replicated, or at once when this broker stopped leading one of them (its
+     * topic deleted, too).
+     */
     @Override
     public boolean tryComplete() {
         for (PendingAppend append : appends) {
@@ -53,7 +56,9 @@ public final class DelayedProduce extends DelayedOperation {
     @Override
     protected void onComplete() {
         for (PendingAppend append : appends) {
-            if (!leadership.isLeader(append.log().topicPartition())) {
+            if (append.log().isDeleted()) {
+                append.result().set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            } else if (!leadership.isLeader(append.log().topicPartition())) {
                 append.result().set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
             } else if (!append.replicated()) {
                 append.result().set("ErrorCode", Errors.REQUEST_TIMED_OUT.code());

@@ -11,6 +11,7 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.ProducerStates;
+import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -25,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -65,6 +67,11 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final NodeChannel controller;
     private final long replicaLagTimeMaxMs;
     private final LongSupplier clockMs;
+    /**
+     * Topics this broker keeps for itself, outside the image: never deleted for being absent from it, never
+     * replaced by a topic of the same name in it.
+     */
+    private final Set<String> localTopics;
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
@@ -72,8 +79,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     public ReplicaManager(int nodeId, TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                           Purgatory<DelayedFetch> fetchPurgatory, ReplicaFetchers fetchers,
                           ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
-                          LongSupplier clockMs) {
+                          LongSupplier clockMs, Set<String> localTopics) {
         this.producerStates = producerStates;
+        this.localTopics = Set.copyOf(localTopics);
         this.nodeId = nodeId;
         this.topics = topics;
         this.producePurgatory = producePurgatory;
@@ -87,17 +95,22 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     }
 
     /**
-     * Takes a new image: creates the logs of newly hosted partitions, takes the roles it gives, and points the
-     * fetchers at the leaders. Images arrive one at a time, in the controller's order.
+     * Takes a new image: creates the logs of newly hosted partitions (of new topics, and those CreatePartitions
+     * added), applies the topics' config overrides, takes the roles it gives, and points the fetchers at the
+     * leaders. A topic hosted here that the image no longer has (DeleteTopics), or has under another id (deleted
+     * and created again), is deleted here as Kafka's brokers do: no longer led or followed, its logs deleted, and
+     * what was parked on its partitions answered UNKNOWN_TOPIC_OR_PARTITION. Images arrive one at a time, in the
+     * controller's order, on threads that may wait on the disk (never an event loop).
      */
     public synchronized void apply(ClusterMetadata image) {
         Map<TopicPartition, HostedPartition> next = new HashMap<>();
         Map<Integer, List<FollowedPartition>> followedByLeader = new HashMap<>();
         for (TopicImage topic : image.topics().values()) {
-            if (topic.partitions().stream().noneMatch(p -> p.replicas().contains(nodeId))) {
+            if (topic.partitions().stream().noneMatch(p -> p.replicas().contains(nodeId))
+                    || localTopics.contains(topic.name())) {
                 continue;
             }
-            Errors adopted = topics.adopt(topic.name(), topic.id(), topic.partitions().size());
+            Errors adopted = topics.adopt(topic.name(), topic.id(), topic.partitions().size(), topic.configs());
             if (adopted != Errors.NONE) {
                 LOG.warn("Cannot host topic {} here: {}", topic.name(), adopted);
                 continue;
@@ -110,6 +123,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 }
                 TopicPartition topicPartition = log.get().topicPartition();
                 HostedPartition before = hosted.get(topicPartition);
+                if (before != null && !before.topic().id().equals(topic.id())) {
+                    before = null; // the same name created again: a new partition
+                }
                 LeaderState leader = null;
                 if (partition.leader() == nodeId) {
                     boolean sameTerm = before != null && before.leader() != null
@@ -130,18 +146,37 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
         Map<TopicPartition, HostedPartition> previous = hosted;
         hosted = Map.copyOf(next);
+        Map<Integer, BrokerNode> brokers = new HashMap<>();
+        image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
+        fetchers.follow(followedByLeader, brokers);
+        deleteTopicsNotIn(image);
         previous.forEach((partition, before) -> {
             HostedPartition now = next.get(partition);
             if (before.leader() != null && (now == null || now.leader() != before.leader())) {
-                // Leadership lost: what was parked on it is answered now, NOT_LEADER_OR_FOLLOWER.
+                // Leadership lost, or the topic deleted: what was parked on it is answered now.
                 LOG.info("No longer leading {}", partition);
                 producePurgatory.checkAndComplete(partition);
                 fetchPurgatory.checkAndComplete(partition);
             }
         });
-        Map<Integer, BrokerNode> brokers = new HashMap<>();
-        image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
-        fetchers.follow(followedByLeader, brokers);
+    }
+
+    /** Deletes the topics here that the image does not give this broker any replica of, except its own. */
+    private void deleteTopicsNotIn(ClusterMetadata image) {
+        for (TopicMetadata local : List.copyOf(topics.all())) {
+            boolean hostedHere = image.topic(local.name())
+                    .filter(topic -> topic.id().equals(local.id()))
+                    .filter(topic -> topic.partitions().stream().anyMatch(p -> p.replicas().contains(nodeId)))
+                    .isPresent();
+            if (hostedHere || localTopics.contains(local.name())) {
+                continue;
+            }
+            LOG.info("Topic {} is no longer in the cluster's metadata: deleting it here", local.name());
+            Errors deleted = topics.delete(local.name());
+            if (deleted != Errors.NONE) {
+                LOG.warn("Could not delete topic {}: {}", local.name(), deleted);
+            }
+        }
     }
 
     /**

@@ -19,7 +19,10 @@ import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.cluster.BrokerLifecycle;
 import io.minibroker.broker.cluster.ClusterMetadataHandler;
 import io.minibroker.broker.cluster.NodeChannel;
-import io.minibroker.broker.cluster.ForwardingCreateTopicsHandler;
+import io.minibroker.broker.cluster.ClusterMetadata;
+import io.minibroker.broker.cluster.ControllerForwarder;
+import io.minibroker.broker.cluster.ControllerUnreachable;
+import io.minibroker.broker.cluster.TopicAutoCreation;
 import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.controller.BrokerMembership;
@@ -65,6 +68,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -112,7 +116,10 @@ public final class Broker implements AutoCloseable {
     private MetadataFetcher metadata;
     /** Only in a cluster: the partitions this broker hosts, led or followed. */
     private ReplicaManager replicas;
-    /** Only in a cluster: where requests forwarded to the controller wait for its answer, and their connection. */
+    /**
+     * Only in a cluster: where the admin requests forwarded to the controller (and auto-creations) wait for its
+     * answer, and their connection.
+     */
     private ExecutorService forwarding;
     private NodeChannel forwardingChannel;
 
@@ -165,7 +172,7 @@ public final class Broker implements AutoCloseable {
             replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, new ReplicaFetchers(nodeId,
                     config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
                     producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
-                    Broker::monotonicMs);
+                    Broker::monotonicMs, Set.of(GroupCoordinator.OFFSETS_TOPIC));
             leadership = replicas;
             metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
                     config.interBrokerListenerName(), replicas::apply);
@@ -176,10 +183,11 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
-                .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics)))
+                .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics,
+                        config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
                 .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics)))
-                .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics, config, node))
+                .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS,
                         onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.INCREMENTAL_ALTER_CONFIGS)))
@@ -195,10 +203,25 @@ public final class Broker implements AutoCloseable {
         if (config.inCluster()) {
             forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
             forwardingChannel = controllerChannel("forwarding");
-            apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata))
+            ControllerForwarder controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
+            TopicAutoCreation autoCreation = config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE)
+                    ? new TopicAutoCreation(controller, config.get(BrokerConfig.NUM_PARTITIONS),
+                            config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR))
+                    : null;
+            apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata, autoCreation))
                     .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))
-                    .add(ApiKey.CREATE_TOPICS, new ForwardingCreateTopicsHandler(forwardingChannel, metadata,
-                            forwarding));
+                    .add(ApiKey.CREATE_TOPICS, controller.handlerFor(ApiKey.CREATE_TOPICS,
+                            ControllerUnreachable::createTopics))
+                    .add(ApiKey.DELETE_TOPICS, controller.handlerFor(ApiKey.DELETE_TOPICS,
+                            ControllerUnreachable::deleteTopics))
+                    .add(ApiKey.CREATE_PARTITIONS, controller.handlerFor(ApiKey.CREATE_PARTITIONS,
+                            ControllerUnreachable::createPartitions))
+                    .add(ApiKey.ALTER_CONFIGS, controller.handlerFor(ApiKey.ALTER_CONFIGS,
+                            request -> ControllerUnreachable.alterConfigs(ApiKey.ALTER_CONFIGS, request)))
+                    .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, controller.handlerFor(ApiKey.INCREMENTAL_ALTER_CONFIGS,
+                            request -> ControllerUnreachable.alterConfigs(ApiKey.INCREMENTAL_ALTER_CONFIGS, request)))
+                    .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(
+                            topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config, node));
         }
         groupCoordinator = new GroupCoordinator(config, topics);
         groupCoordinator.bindMetersTo(registry);
@@ -208,7 +231,7 @@ public final class Broker implements AutoCloseable {
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     Broker::monotonicMs);
             TopicAssignments assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0));
-            controllerApis = ControllerApis.create(config, membership, assignments, disk);
+            controllerApis = ControllerApis.create(config, node, membership, assignments, disk);
             elections = new LeaderElections(assignments, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
         }
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);

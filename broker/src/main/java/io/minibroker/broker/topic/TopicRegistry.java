@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * count, replication factor, configs), records it in the {@link TopicStore} and creates its logs; deleting does
  * the reverse. Reads are lock-free; changes are serialised.
  */
-public final class TopicRegistry implements AutoCloseable {
+public final class TopicRegistry implements DeletableTopics, ConfigurableTopics, AutoCloseable {
 
     /** The result of a create: the topic, or Kafka's error and message. */
     public record Outcome(Errors error, String message, TopicMetadata topic) {
@@ -152,16 +152,28 @@ public final class TopicRegistry implements AutoCloseable {
     }
 
     /**
-     * Takes a topic the cluster's controller created, with its id and partition count, creating its logs here:
-     * how a broker in a cluster comes to host the partitions the metadata image gives it. Nothing happens if the
-     * topic is already here with that id; a local topic of the same name and another id is left alone, refused.
+     * Makes a topic here what the cluster's controller says it is, creating its logs: how a broker in a cluster
+     * comes to host the partitions the metadata image gives it, to have the partitions CreatePartitions added and
+     * the configs AlterConfigs set. A local topic of the same name and another id is the same name deleted and
+     * created again while this broker did not see it: it is deleted first, its logs with it.
      */
-    public synchronized Errors adopt(String name, UUID id, int partitions) {
+    public synchronized Errors adopt(String name, UUID id, int partitions, Map<String, String> overrides) {
         TopicMetadata existing = byName.get(name);
-        if (existing != null) {
-            return existing.id().equals(id) ? Errors.NONE : Errors.INCONSISTENT_TOPIC_ID;
+        if (existing != null && !existing.id().equals(id)) {
+            LOG.info("Topic {} is now {}, no longer {}: deleting the old one here", name, TopicIds.toText(id),
+                    TopicIds.toText(existing.id()));
+            Errors deleted = delete(name);
+            if (deleted != Errors.NONE) {
+                return deleted;
+            }
+            existing = null;
         }
-        TopicMetadata topic = new TopicMetadata(name, id, partitions, Map.of());
+        if (existing != null && existing.partitions() >= partitions
+                && existing.configOverrides().equals(overrides)) {
+            return Errors.NONE;
+        }
+        TopicMetadata topic = new TopicMetadata(name, id, Math.max(partitions,
+                existing == null ? 0 : existing.partitions()), overrides);
         try {
             store.save(topic);
             byName.put(name, topic);
@@ -171,8 +183,16 @@ public final class TopicRegistry implements AutoCloseable {
             LOG.error("Could not create topic {} from the cluster's metadata", name, e);
             return Errors.KAFKA_STORAGE_ERROR;
         }
-        LOG.info("Hosting topic {} ({} partitions, id {}) from the cluster's metadata", name, partitions,
-                TopicIds.toText(id));
+        if (existing == null) {
+            LOG.info("Hosting topic {} ({} partitions, id {}) from the cluster's metadata", name, partitions,
+                    TopicIds.toText(id));
+        } else if (!existing.configOverrides().equals(overrides)) {
+            LogConfig logConfig = logConfigFor(name);
+            for (int partition = 0; partition < topic.partitions(); partition++) {
+                logs.log(new TopicPartition(name, partition)).ifPresent(log -> log.updateConfig(logConfig));
+            }
+            LOG.info("Topic {} config overrides are now {}, from the cluster's metadata", name, overrides);
+        }
         return Errors.NONE;
     }
 
@@ -232,11 +252,30 @@ public final class TopicRegistry implements AutoCloseable {
         return new Outcome(Errors.NONE, null, changed);
     }
 
-    /** Deletes a topic and its logs. */
+    @Override
+    public Optional<UUID> idOf(String name) {
+        return get(name).map(TopicMetadata::id);
+    }
+
+    @Override
+    public Optional<String> nameOf(UUID id) {
+        return get(id).map(TopicMetadata::name);
+    }
+
+    @Override
+    public Optional<Map<String, String>> overrides(String topic) {
+        return get(topic).map(TopicMetadata::configOverrides);
+    }
+
+    @Override
+    public Change replaceOverrides(String topic, Map<String, String> overrides, boolean validateOnly) {
+        Outcome outcome = updateConfigs(topic, overrides, validateOnly);
+        return new Change(outcome.error(), outcome.message());
+    }
+
+    /** Deletes a topic and its logs (whether deletion is enabled is the caller's to check). */
+    @Override
     public synchronized Errors delete(String name) {
-        if (!config.get(BrokerConfig.DELETE_TOPIC_ENABLE)) {
-            return Errors.TOPIC_DELETION_DISABLED;
-        }
         TopicMetadata topic = byName.remove(name);
         if (topic == null) {
             return Errors.UNKNOWN_TOPIC_OR_PARTITION;

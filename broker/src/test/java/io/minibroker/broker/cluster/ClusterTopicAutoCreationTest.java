@@ -1,0 +1,92 @@
+package io.minibroker.broker.cluster;
+
+import io.minibroker.broker.server.MiniCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Auto-creation in a cluster of three: a producer's Metadata request for an unknown topic has the controller create
+ * it with num.partitions and default.replication.factor; with fewer live brokers than that factor it is not
+ * created, and the producer, told LEADER_NOT_AVAILABLE, gives up at its max.block.ms, as with Kafka.
+ */
+class ClusterTopicAutoCreationTest {
+
+    private MiniCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
+                "num.partitions", "2", "default.replication.factor", "3"));
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+    }
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    @Test
+    void aProducerToAnUnknownTopicCreatesItWithTheDefaultReplicationFactor() throws Exception {
+        produce(1, "auto", 30_000);
+        await(() -> describe("auto") != null, "every node to know the topic");
+        TopicDescription topic = describe("auto");
+        assertThat(topic.partitions()).hasSize(2);
+        for (TopicPartitionInfo partition : topic.partitions()) {
+            assertThat(partition.replicas()).hasSize(3);
+        }
+    }
+
+    /** The topic as a node describes it (any node: an Admin client picks one), or null while that one lags. */
+    private TopicDescription describe(String name) {
+        try (Admin admin = admin(2)) {
+            return admin.describeTopics(List.of(name)).allTopicNames().get().get(name);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    @Test
+    void tooFewLiveBrokersForTheDefaultReplicationFactorCreateNothing() throws Exception {
+        cluster.stop(2);
+        await(() -> cluster.controller().membership().liveBrokers().size() == 2, "two live brokers");
+
+        assertThatThrownBy(() -> produce(1, "unplaceable", 2_000)).hasCauseInstanceOf(TimeoutException.class);
+        try (Admin admin = admin(0)) {
+            assertThat(admin.listTopics().names().get()).doesNotContain("unplaceable");
+        }
+    }
+
+    private void produce(int node, String topic, int maxBlockMs) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + cluster.node(node).boundPort("PLAINTEXT"),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, Integer.toString(maxBlockMs)),
+                new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(topic, "k", "v")).get();
+        }
+    }
+
+    /** An admin client that talks to this node only. */
+    private Admin admin(int node) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + cluster.node(node).boundPort("PLAINTEXT")));
+    }
+}
