@@ -68,6 +68,29 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
+    private volatile LeadershipListener leadershipListener = LeadershipListener.NONE;
+
+    /**
+     * Told of each partition this broker starts or stops leading, as Kafka's onLeadershipChange callback tells its
+     * group coordinator: called on the thread that applies images, right after the new roles are taken.
+     */
+    public interface LeadershipListener {
+        LeadershipListener NONE = new LeadershipListener() {
+            @Override
+            public void onLeading(TopicPartition partition, int leaderEpoch) {
+            }
+
+            @Override
+            public void onResigned(TopicPartition partition) {
+            }
+        };
+
+        /** This broker now leads the partition, at this leader epoch. */
+        void onLeading(TopicPartition partition, int leaderEpoch);
+
+        /** This broker no longer leads the partition (another leads it, it has none, or it is no longer here). */
+        void onResigned(TopicPartition partition);
+    }
 
     public ReplicaManager(int nodeId, TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                           Purgatory<DelayedFetch> fetchPurgatory, ReplicaFetchers fetchers,
@@ -84,6 +107,11 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         this.clockMs = clockMs;
         long period = Math.max(1, replicaLagTimeMaxMs / 2);
         isrChanges.scheduleWithFixedDelay(this::changeIsrs, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Sets who is told of leadership changes; before the first image, which the broker's lifecycle fetches. */
+    public void setLeadershipListener(LeadershipListener listener) {
+        this.leadershipListener = listener;
     }
 
     /**
@@ -137,6 +165,13 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 LOG.info("No longer leading {}", partition);
                 producePurgatory.checkAndComplete(partition);
                 fetchPurgatory.checkAndComplete(partition);
+                leadershipListener.onResigned(partition);
+            }
+        });
+        next.forEach((partition, now) -> {
+            HostedPartition before = previous.get(partition);
+            if (now.leader() != null && (before == null || before.leader() != now.leader())) {
+                leadershipListener.onLeading(partition, now.image().leaderEpoch());
             }
         });
         Map<Integer, BrokerNode> brokers = new HashMap<>();
