@@ -32,8 +32,12 @@ import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
+import io.minibroker.broker.group.ClusterCoordinatorLocator;
+import io.minibroker.broker.group.CoordinatorLocator;
 import io.minibroker.broker.group.GroupApis;
 import io.minibroker.broker.group.GroupCoordinator;
+import io.minibroker.broker.group.KnownTopics;
+import io.minibroker.broker.group.OffsetsTopicCreator;
 import io.minibroker.broker.log.LogMaintenance;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.InitProducerIdHandler;
@@ -200,9 +204,18 @@ public final class Broker implements AutoCloseable {
                     .add(ApiKey.CREATE_TOPICS, new ForwardingCreateTopicsHandler(forwardingChannel, metadata,
                             forwarding));
         }
-        groupCoordinator = new GroupCoordinator(config, topics);
+        if (config.inCluster()) {
+            // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
+            groupCoordinator = GroupCoordinator.inCluster(config, topics, replicas, producePurgatory, fetchPurgatory);
+            replicas.setLeadershipListener(groupCoordinator);
+            GroupApis.register(apis, groupCoordinator, new ClusterCoordinatorLocator(metadata::current,
+                            new OffsetsTopicCreator(forwardingChannel, metadata, forwarding, config)),
+                    KnownTopics.cluster(metadata::current));
+        } else {
+            groupCoordinator = new GroupCoordinator(config, topics);
+            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.singleNode(node), KnownTopics.local(topics));
+        }
         groupCoordinator.bindMetersTo(registry);
-        GroupApis.register(apis, groupCoordinator, node, topics);
         SupportedApis controllerApis = null;
         if (config.isController()) {
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),

@@ -155,13 +155,14 @@ public final class TopicRegistry implements AutoCloseable {
      * Takes a topic the cluster's controller created, with its id and partition count, creating its logs here:
      * how a broker in a cluster comes to host the partitions the metadata image gives it. Nothing happens if the
      * topic is already here with that id; a local topic of the same name and another id is left alone, refused.
+     * An internal topic gets the configs Kafka creates it with, which the cluster's metadata does not carry.
      */
     public synchronized Errors adopt(String name, UUID id, int partitions) {
         TopicMetadata existing = byName.get(name);
         if (existing != null) {
             return existing.id().equals(id) ? Errors.NONE : Errors.INCONSISTENT_TOPIC_ID;
         }
-        TopicMetadata topic = new TopicMetadata(name, id, partitions, Map.of());
+        TopicMetadata topic = new TopicMetadata(name, id, partitions, TopicConfig.internalTopicOverrides(name));
         try {
             store.save(topic);
             byName.put(name, topic);
