@@ -526,7 +526,10 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         CompletableFuture<Struct> response = new CompletableFuture<>();
         Errors notHere = coordinatorError(groupId);
         if (notHere != Errors.NONE) {
-            return completed(syncResponse(notHere, new byte[0]));
+            // While loading, the rebalance under way is lost: as Kafka, REBALANCE_IN_PROGRESS sends the member back
+            // to JoinGroup at this coordinator (older clients do not know COORDINATOR_LOAD_IN_PROGRESS here).
+            return completed(syncResponse(notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS
+                    ? Errors.REBALANCE_IN_PROGRESS : notHere, new byte[0]));
         }
         ConsumerGroup group = groups.get(groupId);
         if (group == null) {

@@ -19,6 +19,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -83,6 +84,11 @@ class GroupCoordinatorFailoverTest {
         assertThat(coordinator).as("the leader of __consumer_offsets-partitionFor(group)")
                 .isEqualTo(offsetsLeader(OffsetsTopic.partitionFor(group, OFFSETS_PARTITIONS)));
         assertThat(offsetsTopic().partitions()).allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
+        try (Admin admin = admin(coordinator)) {
+            ConfigResource offsets = new ConfigResource(ConfigResource.Type.TOPIC, OffsetsTopic.NAME);
+            assertThat(admin.describeConfigs(List.of(offsets)).all().get().get(offsets).get("cleanup.policy").value())
+                    .as("compacted, as Kafka creates it").isEqualTo("compact");
+        }
 
         int other = (coordinator + 1) % 3;
         assertThat(offsetFetchError(other, group)).isEqualTo(Errors.NOT_COORDINATOR);
