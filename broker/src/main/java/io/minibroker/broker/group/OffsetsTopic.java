@@ -58,17 +58,18 @@ final class OffsetsTopic {
     private final TopicRegistry topics;
     private final int configuredPartitions;
     private final OffsetsAppender appender;
-    private final boolean createsTopic;
+    private final boolean singleNode;
 
     /**
-     * @param createsTopic whether the first write creates the topic here (a single node); in a cluster the
-     *                     controller creates it and this broker only writes to partitions it hosts
+     * @param singleNode whether this is a single node, which creates the topic on its first write and keeps the
+     *                   placement it always had; in a cluster the controller creates it and this broker only
+     *                   writes to partitions it hosts
      */
-    OffsetsTopic(TopicRegistry topics, int configuredPartitions, OffsetsAppender appender, boolean createsTopic) {
+    OffsetsTopic(TopicRegistry topics, int configuredPartitions, OffsetsAppender appender, boolean singleNode) {
         this.topics = topics;
         this.configuredPartitions = configuredPartitions;
         this.appender = appender;
-        this.createsTopic = createsTopic;
+        this.singleNode = singleNode;
     }
 
     /**
@@ -80,9 +81,15 @@ final class OffsetsTopic {
         return (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % partitions;
     }
 
-    /** The partition a group's commits go to: by the topic's partition count, or the configured one before it exists. */
+    /**
+     * The partition a group's commits go to, by the topic's partition count (the configured one before it exists).
+     * A single node keeps the placement it always had, {@code floorMod(hashCode, partitions)}, which differs from
+     * Kafka's for negative hash codes: a group's records must all be in one partition for its replay to keep their
+     * order, and there the placement names no coordinator. In a cluster it is Kafka's.
+     */
     int partitionFor(String groupId) {
-        return partitionFor(groupId, topics.get(NAME).map(TopicMetadata::partitions).orElse(configuredPartitions));
+        int partitions = topics.get(NAME).map(TopicMetadata::partitions).orElse(configuredPartitions);
+        return singleNode ? Math.floorMod(groupId.hashCode(), partitions) : partitionFor(groupId, partitions);
     }
 
     /**
@@ -181,7 +188,7 @@ final class OffsetsTopic {
 
     private PartitionLog logFor(String groupId) {
         Optional<TopicMetadata> existing = topics.get(NAME);
-        if (existing.isEmpty() && !createsTopic) {
+        if (existing.isEmpty() && !singleNode) {
             throw new LogException(Errors.NOT_LEADER_OR_FOLLOWER, NAME + " is not hosted here");
         }
         TopicMetadata topic = existing.orElseGet(() -> {
@@ -191,7 +198,7 @@ final class OffsetsTopic {
                     created.error() == null ? Errors.COORDINATOR_NOT_AVAILABLE : created.error(),
                     "cannot create " + NAME + ": " + created.message()));
         });
-        int index = partitionFor(groupId, topic.partitions());
+        int index = partitionFor(groupId);
         return topics.partitionLog(topic, index).orElseThrow(() -> new LogException(
                 Errors.COORDINATOR_NOT_AVAILABLE, NAME + "-" + index + " has no log"));
     }
