@@ -48,7 +48,9 @@ import java.util.concurrent.TimeUnit;
  * take that group's (reentrant) lock, so calling a purgatory while holding a group lock is safe. Completing a
  * response future under a group lock only enqueues the response onto its channel's event loop. Writes to the
  * offsets topic run on the coordinator's own thread, which holds the group's lock across its checks and the
- * append; an event loop needing that group meanwhile waits for the append.
+ * append; an event loop needing that group meanwhile waits for the append. In a cluster the wait for the commit's
+ * replication holds neither the lock nor the thread: whoever moves the high watermark completes it, and the
+ * offsets become visible then, under the lock again.
  */
 public final class GroupCoordinator implements ReplicaManager.LeadershipListener, AutoCloseable {
 
