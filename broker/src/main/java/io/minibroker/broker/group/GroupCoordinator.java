@@ -796,16 +796,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             return CompletableFuture.completedFuture(everyPartition(commit, answerForFailedWrite(e)));
         }
         return written.handle((logOffset, failure) -> {
-            if (failure != null) {
-                // As Kafka fails the whole request.
-                return everyPartition(commit, answerForFailedWrite(unwrap(failure)));
-            }
             synchronized (group) {
-                if (group.state != GroupState.DEAD) { // deleted or unloaded meanwhile: nothing to show
+                if (failure == null && group.state != GroupState.DEAD) {
                     offsets.apply(commit.groupId(), accepted, logOffset);
+                } else {
+                    offsets.abandon(commit.groupId(), accepted.keySet()); // deleted or unloaded meanwhile
                 }
             }
-            return errors;
+            // A failure fails the whole request, as in Kafka.
+            return failure == null ? errors : everyPartition(commit, answerForFailedWrite(unwrap(failure)));
         });
     }
 

@@ -2,7 +2,9 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.log.TopicPartition;
 
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -28,6 +30,12 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
 
     private final OffsetsTopic log;
     private final Map<String, Map<TopicPartition, Stored>> byGroup = new ConcurrentHashMap<>();
+    /**
+     * Per group, the partitions of commits written but not yet settled (in a cluster, waiting to be replicated),
+     * with how many: deleting the group writes their tombstones too, so that a commit acknowledged after the
+     * deletion does not come back when the partition is replayed.
+     */
+    private final Map<String, Map<TopicPartition, Integer>> pending = new ConcurrentHashMap<>();
 
     OffsetStore(OffsetsTopic log) {
         this.log = log;
@@ -79,15 +87,28 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     /**
      * Writes a request's commits for a group to the offsets topic together; throws LogException if the topic
      * refuses them at once. The future completes once the write counts (exceptionally, with a LogException, if it
-     * does not); only then does {@link #apply} make them visible.
+     * does not); the caller then settles them, under the group's lock: {@link #apply} makes them visible,
+     * {@link #abandon} does not.
      */
     CompletableFuture<Long> write(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
-        return log.writeCommits(groupId, offsets);
+        CompletableFuture<Long> written = log.writeCommits(groupId, offsets);
+        Map<TopicPartition, Integer> counts = pending.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>());
+        offsets.keySet().forEach(partition -> counts.merge(partition, 1, Integer::sum));
+        return written;
     }
 
-    /** Makes written commits visible, those of the batch written at {@code logOffset}. */
+    /** Settles written commits by making them visible, those of the batch written at {@code logOffset}. */
     void apply(String groupId, Map<TopicPartition, CommittedOffset> offsets, long logOffset) {
+        abandon(groupId, offsets.keySet());
         offsets.forEach((partition, offset) -> store(groupId, partition, offset, logOffset));
+    }
+
+    /** Settles written commits without showing them (not replicated, or their group is gone). */
+    void abandon(String groupId, Collection<TopicPartition> partitions) {
+        pending.computeIfPresent(groupId, (group, counts) -> {
+            partitions.forEach(partition -> counts.computeIfPresent(partition, (p, n) -> n == 1 ? null : n - 1));
+            return counts.isEmpty() ? null : counts;
+        });
     }
 
     Map<TopicPartition, CommittedOffset> all(String groupId) {
@@ -102,13 +123,15 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     }
 
     /**
-     * Forgets a group's commits once their tombstones are appended; throws LogException, forgetting nothing, if
-     * the topic refuses them. The deletion does not wait for the tombstones to be replicated.
+     * Forgets a group's commits once their tombstones are appended, those of its unsettled commits too; throws
+     * LogException, forgetting nothing, if the topic refuses them. The deletion does not wait for the tombstones to
+     * be replicated.
      */
     void deleteGroup(String groupId) {
-        Map<TopicPartition, Stored> committed = byGroup.get(groupId);
-        if (committed != null) {
-            log.writeTombstones(groupId, Set.copyOf(committed.keySet()));
+        Set<TopicPartition> partitions = new HashSet<>(byGroup.getOrDefault(groupId, Map.of()).keySet());
+        partitions.addAll(pending.getOrDefault(groupId, Map.of()).keySet());
+        if (!partitions.isEmpty()) {
+            log.writeTombstones(groupId, partitions);
             byGroup.remove(groupId);
         }
     }

@@ -155,6 +155,23 @@ class ClusterGroupCoordinatorTest {
                 .hasValueSatisfying(group -> assertThat(group.state).isEqualTo(GroupState.EMPTY));
     }
 
+    @Test
+    void aCommitReplicatedAfterItsGroupWasDeletedDoesNotComeBackWhenThePartitionIsReplayed() throws Exception {
+        lead(0);
+        CompletableFuture<Map<TopicPartition, Errors>> committed = commit(4);
+        await(() -> offsetsLog().logEndOffset() == 1, "the commit to be appended");
+        assertThat(coordinator.delete(GROUP).get(10, TimeUnit.SECONDS)).isEqualTo(Errors.NONE);
+        replicateAll();
+        assertThat(committed.get().values()).containsOnly(Errors.NONE);
+        assertThat(coordinator.offsets().all(GROUP)).as("its group is gone").isEmpty();
+
+        leadership.leading = false;
+        coordinator.onResigned(OFFSETS);
+        lead(1);
+        assertThat(coordinator.offsets().all(GROUP)).as("its tombstone was written after it").isEmpty();
+        assertThat(coordinator.group(GROUP)).isEmpty();
+    }
+
     private void lead(int epoch) {
         leadership.leading = true;
         coordinator.onLeading(OFFSETS, epoch);
