@@ -120,6 +120,7 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> OFFSETS_TOPIC_REPLICATION_FACTOR =
             intKey("offsets.topic.replication.factor", 3, 1);
     public static final ConfigKey<Integer> OFFSET_METADATA_MAX_BYTES = intKey("offset.metadata.max.bytes", 4096, 0);
+    public static final ConfigKey<Integer> OFFSETS_COMMIT_TIMEOUT_MS = intKey("offsets.commit.timeout.ms", 5000, 1);
 
     // Purgatories
     public static final ConfigKey<Integer> FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS =
@@ -138,6 +139,7 @@ public final class BrokerConfig {
             DEFAULT_REPLICATION_FACTOR, AUTO_CREATE_TOPICS_ENABLE, DELETE_TOPIC_ENABLE, MIN_INSYNC_REPLICAS,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSET_METADATA_MAX_BYTES,
+            OFFSETS_COMMIT_TIMEOUT_MS,
             FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
             PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS);
 

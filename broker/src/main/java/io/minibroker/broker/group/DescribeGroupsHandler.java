@@ -15,7 +15,7 @@ import java.util.concurrent.CompletionStage;
 /**
  * DescribeGroups: state, protocol and members of each group. As in Kafka, the chosen protocol and each
  * member's metadata and assignment are given only while Stable; an unknown group is "Dead" (v0-5) or
- * GROUP_ID_NOT_FOUND (v6+).
+ * GROUP_ID_NOT_FOUND (v6+); one coordinated elsewhere, NOT_COORDINATOR.
  */
 public final class DescribeGroupsHandler implements ApiHandler {
 
@@ -35,6 +35,11 @@ public final class DescribeGroupsHandler implements ApiHandler {
         for (String groupId : groupIds) {
             Struct described = response.addElement("Groups").set("GroupId", groupId)
                     .set("ErrorCode", Errors.NONE.code()).set("ProtocolType", "").set("ProtocolData", "");
+            Errors notHere = coordinator.coordinatorError(groupId);
+            if (notHere != Errors.NONE) {
+                described.set("ErrorCode", notHere.code()).set("GroupState", "");
+                continue;
+            }
             Optional<ConsumerGroup> found = coordinator.group(groupId);
             if (found.isEmpty()) {
                 described.set("GroupState", GroupState.DEAD.kafkaName());

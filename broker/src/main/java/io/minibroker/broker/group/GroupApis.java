@@ -1,19 +1,20 @@
 package io.minibroker.broker.group;
 
-import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.SupportedApis;
-import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 
-/** Registers the classic group and offset APIs, all served by one coordinator. */
+/**
+ * Registers the classic group and offset APIs, all served by one coordinator; FindCoordinator answers from the
+ * locator, and offset requests check their topics against {@code topics}.
+ */
 public final class GroupApis {
 
     private GroupApis() {
     }
 
-    public static SupportedApis register(SupportedApis apis, GroupCoordinator coordinator, LocalNode node,
-                                         TopicRegistry topics) {
-        return apis.add(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(node))
+    public static SupportedApis register(SupportedApis apis, GroupCoordinator coordinator,
+                                         CoordinatorLocator locator, KnownTopics topics) {
+        return apis.add(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(locator))
                 .add(ApiKey.JOIN_GROUP, new JoinGroupHandler(coordinator))
                 .add(ApiKey.SYNC_GROUP, new SyncGroupHandler(coordinator))
                 .add(ApiKey.HEARTBEAT, new HeartbeatHandler(coordinator))

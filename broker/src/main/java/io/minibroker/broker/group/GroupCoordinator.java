@@ -1,8 +1,12 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -11,6 +15,8 @@ import io.minibroker.purgatory.DelayedOperation;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,32 +28,40 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The classic group coordinator of this single node: every group is coordinated here. It owns the groups, the
- * "Rebalance" purgatory (joins waiting for the other members) and the "Heartbeat" purgatory (session timeouts).
+ * The classic group coordinator. It owns the groups, the "Rebalance" purgatory (joins waiting for the other
+ * members) and the "Heartbeat" purgatory (session timeouts). A single node coordinates every group. In a cluster,
+ * as in Kafka, a group belongs to the leader of its partition of {@code __consumer_offsets}: when this broker comes
+ * to lead such a partition it replays it (on the coordinator's thread) and then serves its groups; when it stops
+ * leading it, it forgets them, answering their parked joins and syncs NOT_COORDINATOR (Kafka's onResignation) so
+ * that their clients find the new coordinator. Requests for a group coordinated elsewhere get NOT_COORDINATOR
+ * ({@link CoordinatedPartitions}).
  *
  * <p>Each group is guarded by its own monitor and no thread holds two group locks, so groups never deadlock
  * with each other. Purgatory callbacks never run under a purgatory lock, and the operations of one group only
  * take that group's (reentrant) lock, so calling a purgatory while holding a group lock is safe. Completing a
  * response future under a group lock only enqueues the response onto its channel's event loop. Writes to the
  * offsets topic run on the coordinator's own thread, which holds the group's lock across its checks and the
- * append; an event loop needing that group meanwhile waits for the append.
+ * append; an event loop needing that group meanwhile waits for the append. In a cluster the wait for the commit's
+ * replication holds neither the lock nor the thread: whoever moves the high watermark completes it, and the
+ * offsets become visible then, under the lock again.
  */
-public final class GroupCoordinator implements AutoCloseable {
+public final class GroupCoordinator implements ReplicaManager.LeadershipListener, AutoCloseable {
 
-    /** The topic of committed offsets, which this node keeps for itself, outside the cluster's image. */
-    public static final String OFFSETS_TOPIC = OffsetsTopic.NAME;
-
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
     static final int NO_GENERATION = -1;
     /** From this OffsetCommit version, a generation of a group that does not exist is GROUP_ID_NOT_FOUND. */
     private static final int GROUP_ID_NOT_FOUND_FROM_VERSION = 9;
 
     private final Map<String, ConsumerGroup> groups = new ConcurrentHashMap<>();
     private final OffsetStore offsets;
+    private final CoordinatedPartitions coordinated;
     private final Purgatory<DelayedOperation> rebalancePurgatory = Purgatory.builder("Rebalance").build();
     private final Purgatory<DelayedHeartbeat> heartbeatPurgatory = Purgatory.builder("Heartbeat").build();
     /**
@@ -64,12 +78,36 @@ public final class GroupCoordinator implements AutoCloseable {
     private final int maxSessionTimeoutMs;
     private final int offsetMetadataMaxBytes;
 
-    /** Replays the committed offsets; each group that has some is listed as Empty until a member joins. */
+    /**
+     * A single node's coordinator: replays the committed offsets; each group that has some is listed as Empty
+     * until a member joins.
+     */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics) {
-        this.offsets = new OffsetStore(new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS)));
+        this(config, new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
+                OffsetsAppender.SINGLE_NODE, true), CoordinatedPartitions.singleNode());
+        offsets.loadAll();
         for (String groupId : offsets.groupIds()) {
             getOrCreate(groupId);
         }
+    }
+
+    /**
+     * A cluster broker's coordinator: coordinates no group until it leads partitions of {@code __consumer_offsets}
+     * ({@link #onLeading}); its commits count once replicated.
+     */
+    public static GroupCoordinator inCluster(BrokerConfig config, TopicRegistry topics, PartitionLeadership leadership,
+                                             Purgatory<DelayedProduce> producePurgatory,
+                                             Purgatory<DelayedFetch> fetchPurgatory) {
+        OffsetsAppender replicated = OffsetsAppender.replicated(leadership, producePurgatory, fetchPurgatory,
+                config.get(BrokerConfig.MIN_INSYNC_REPLICAS), config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS));
+        return new GroupCoordinator(config, new OffsetsTopic(topics,
+                config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS), replicated, false),
+                CoordinatedPartitions.cluster());
+    }
+
+    private GroupCoordinator(BrokerConfig config, OffsetsTopic offsetsTopic, CoordinatedPartitions coordinated) {
+        this.offsets = new OffsetStore(offsetsTopic);
+        this.coordinated = coordinated;
         this.initialRebalanceDelayMs = config.get(BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS);
         this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
         this.maxSessionTimeoutMs = config.get(BrokerConfig.GROUP_MAX_SESSION_TIMEOUT_MS);
@@ -84,6 +122,95 @@ public final class GroupCoordinator implements AutoCloseable {
 
     OffsetStore offsets() {
         return offsets;
+    }
+
+    /**
+     * NONE if this broker coordinates the group now; else NOT_COORDINATOR (another broker leads its partition) or
+     * COORDINATOR_LOAD_IN_PROGRESS (this broker is still loading it), as Kafka's coordinator answers.
+     */
+    Errors coordinatorError(String groupId) {
+        return coordinated.check(offsets.partitionFor(groupId));
+    }
+
+    /** Whether some partition of this broker's groups is still loading. */
+    boolean loadInProgress() {
+        return coordinated.anyLoading();
+    }
+
+    // ------------------------------------------------------------------------------------ Leadership changes
+
+    /** Leading a partition of the offsets topic: replays it on the coordinator's thread, then serves its groups. */
+    @Override
+    public void onLeading(TopicPartition partition, int leaderEpoch) {
+        if (!partition.topic().equals(OffsetsTopic.NAME)) {
+            return;
+        }
+        coordinated.loading(partition.partition(), leaderEpoch);
+        runOnCoordinatorThread(() -> load(partition.partition(), leaderEpoch));
+    }
+
+    /** No longer leading a partition of the offsets topic: its groups are forgotten here. */
+    @Override
+    public void onResigned(TopicPartition partition) {
+        if (!partition.topic().equals(OffsetsTopic.NAME)) {
+            return;
+        }
+        coordinated.resigned(partition.partition());
+        runOnCoordinatorThread(() -> unload(partition.partition()));
+    }
+
+    private void runOnCoordinatorThread(Runnable task) {
+        try {
+            writer.execute(task);
+        } catch (RejectedExecutionException stopping) {
+            // the broker is stopping: its groups are answered NOT_COORDINATOR by close()
+        }
+    }
+
+    private void load(int partition, int leaderEpoch) {
+        if (!coordinated.leads(partition)) {
+            return; // resigned before the load could start
+        }
+        unload(partition); // whatever an earlier term left (its commits are in the log too)
+        offsets.loadPartition(partition);
+        for (String groupId : offsets.groupIds()) {
+            if (offsets.partitionFor(groupId) == partition) {
+                getOrCreate(groupId);
+            }
+        }
+        if (coordinated.loaded(partition, leaderEpoch)) {
+            LOG.info("Coordinating the groups of {}-{} (leader epoch {})", OffsetsTopic.NAME, partition, leaderEpoch);
+        }
+    }
+
+    /**
+     * Forgets the groups of a partition and their commits: each group is Dead, its parked joins and syncs answered
+     * NOT_COORDINATOR and its members' session timeouts ended, as Kafka's onResignation does.
+     */
+    private void unload(int partition) {
+        for (ConsumerGroup group : List.copyOf(groups.values())) {
+            if (offsets.partitionFor(group.groupId) == partition) {
+                synchronized (group) {
+                    leaveToNewCoordinator(group);
+                    groups.remove(group.groupId, group);
+                }
+            }
+        }
+        offsets.unload(index -> index == partition);
+    }
+
+    /** The group is no longer coordinated here: Dead, every waiter told NOT_COORDINATOR, every session ended. */
+    private void leaveToNewCoordinator(ConsumerGroup group) {
+        group.state = GroupState.DEAD;
+        for (GroupMember member : group.members.values()) {
+            endSession(member);
+            if (member.awaitingJoin != null) {
+                member.awaitingJoin.response().complete(joinError(Errors.NOT_COORDINATOR, member.memberId));
+                member.awaitingJoin = null;
+            }
+            failSync(member, Errors.NOT_COORDINATOR);
+        }
+        group.pendingMembers.values().forEach(this::endSession);
     }
 
     Optional<ConsumerGroup> group(String groupId) {
@@ -111,6 +238,10 @@ public final class GroupCoordinator implements AutoCloseable {
         CompletableFuture<Struct> response = new CompletableFuture<>();
         if (request.groupId().isEmpty()) {
             return completed(joinError(Errors.INVALID_GROUP_ID, request.memberId()));
+        }
+        Errors notHere = coordinatorError(request.groupId());
+        if (notHere != Errors.NONE) {
+            return completed(joinError(notHere, request.memberId()));
         }
         if (request.sessionTimeoutMs() < minSessionTimeoutMs || request.sessionTimeoutMs() > maxSessionTimeoutMs) {
             return completed(joinError(Errors.INVALID_SESSION_TIMEOUT, request.memberId()));
@@ -395,6 +526,13 @@ public final class GroupCoordinator implements AutoCloseable {
     CompletableFuture<Struct> sync(String groupId, int generationId, String memberId, String groupInstanceId,
                                    Map<String, byte[]> assignments) {
         CompletableFuture<Struct> response = new CompletableFuture<>();
+        Errors notHere = coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            // While loading, the rebalance under way is lost: as Kafka, REBALANCE_IN_PROGRESS sends the member back
+            // to JoinGroup at this coordinator (older clients do not know COORDINATOR_LOAD_IN_PROGRESS here).
+            return completed(syncResponse(notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS
+                    ? Errors.REBALANCE_IN_PROGRESS : notHere, new byte[0]));
+        }
         ConsumerGroup group = groups.get(groupId);
         if (group == null) {
             return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
@@ -453,7 +591,12 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ---------------------------------------------------------------------------------------------- Heartbeat
 
+    /** A heartbeat while the group is loading is answered NONE, as Kafka answers it "blindly". */
     Errors heartbeat(String groupId, int generationId, String memberId, String groupInstanceId) {
+        Errors notHere = coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS ? Errors.NONE : notHere;
+        }
         ConsumerGroup group = groups.get(groupId);
         if (group == null) {
             return Errors.UNKNOWN_MEMBER_ID;
@@ -587,31 +730,51 @@ public final class GroupCoordinator implements AutoCloseable {
         if (commit.groupId().isEmpty()) {
             return CompletableFuture.completedFuture(everyPartition(commit, Errors.INVALID_GROUP_ID));
         }
-        return CompletableFuture.supplyAsync(() -> commitOnCoordinatorThread(commit), writer);
+        Errors notHere = coordinatorError(commit.groupId());
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(everyPartition(commit, notHere));
+        }
+        return CompletableFuture.supplyAsync(() -> commitOnCoordinatorThread(commit), writer)
+                .thenCompose(written -> written);
     }
 
-    private Map<TopicPartition, Errors> commitOnCoordinatorThread(OffsetCommit commit) {
+    /**
+     * Validates and writes a commit under the group's lock; the future completes once the write counts (at once on
+     * a single node; once replicated in a cluster), and only then are the offsets visible to OffsetFetch.
+     */
+    private CompletableFuture<Map<TopicPartition, Errors>> commitOnCoordinatorThread(OffsetCommit commit) {
+        Errors notHere = coordinatorError(commit.groupId()); // leadership may have moved while queued
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(everyPartition(commit, notHere));
+        }
         ConsumerGroup existing = groups.get(commit.groupId());
         if (existing == null && commit.generationId() >= 0) {
-            return everyPartition(commit, commit.version() >= GROUP_ID_NOT_FOUND_FROM_VERSION
-                    ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION);
+            return CompletableFuture.completedFuture(everyPartition(commit,
+                    commit.version() >= GROUP_ID_NOT_FOUND_FROM_VERSION
+                            ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION));
         }
         // Without a generation the committer does not use group management (assign(), tools): it gets a group,
         // kept only if the commit stores something.
         ConsumerGroup group = existing != null ? existing : getOrCreate(commit.groupId());
+        CompletableFuture<Map<TopicPartition, Errors>> written;
         synchronized (group) {
-            Map<TopicPartition, Errors> errors = validateAndStore(group, commit);
+            written = validateAndWrite(group, commit);
+        }
+        return written.thenApply(errors -> {
             if (existing == null && !errors.containsValue(Errors.NONE)) {
-                forgetIfUnused(group);
+                synchronized (group) {
+                    forgetIfUnused(group);
+                }
             }
             return errors;
-        }
+        });
     }
 
-    private Map<TopicPartition, Errors> validateAndStore(ConsumerGroup group, OffsetCommit commit) {
+    private CompletableFuture<Map<TopicPartition, Errors>> validateAndWrite(ConsumerGroup group,
+                                                                           OffsetCommit commit) {
         Errors refused = validateCommit(group, commit);
         if (refused != Errors.NONE) {
-            return everyPartition(commit, refused);
+            return CompletableFuture.completedFuture(everyPartition(commit, refused));
         }
         Map<TopicPartition, Errors> errors = new HashMap<>();
         Map<TopicPartition, OffsetStore.CommittedOffset> accepted = new LinkedHashMap<>();
@@ -623,14 +786,33 @@ public final class GroupCoordinator implements AutoCloseable {
                 errors.put(partition, Errors.NONE);
             }
         });
-        if (!accepted.isEmpty()) {
-            try {
-                offsets.commit(commit.groupId(), accepted);
-            } catch (LogException e) {
-                return everyPartition(commit, answerForFailedWrite(e)); // as Kafka fails the whole request
-            }
+        if (accepted.isEmpty()) {
+            return CompletableFuture.completedFuture(errors);
         }
-        return errors;
+        CompletableFuture<Long> written;
+        try {
+            written = offsets.write(commit.groupId(), accepted);
+        } catch (LogException e) {
+            return CompletableFuture.completedFuture(everyPartition(commit, answerForFailedWrite(e)));
+        }
+        return written.handle((logOffset, failure) -> {
+            synchronized (group) {
+                if (failure == null && group.state != GroupState.DEAD) {
+                    offsets.apply(commit.groupId(), accepted, logOffset);
+                } else {
+                    offsets.abandon(commit.groupId(), accepted.keySet()); // deleted or unloaded meanwhile
+                }
+            }
+            // A failure fails the whole request, as in Kafka.
+            return failure == null ? errors : everyPartition(commit, answerForFailedWrite(unwrap(failure)));
+        });
+    }
+
+    private static LogException unwrap(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return cause instanceof LogException log ? log
+                : new LogException(Errors.UNKNOWN_SERVER_ERROR, String.valueOf(cause), cause);
     }
 
     /**
@@ -693,7 +875,8 @@ public final class GroupCoordinator implements AutoCloseable {
      */
     private static Errors answerForFailedWrite(LogException failure) {
         return switch (failure.error()) {
-            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, REQUEST_TIMED_OUT -> Errors.COORDINATOR_NOT_AVAILABLE;
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT ->
+                    Errors.COORDINATOR_NOT_AVAILABLE;
             case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR -> Errors.NOT_COORDINATOR;
             case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.UNKNOWN_SERVER_ERROR;
             default -> failure.error();
@@ -714,10 +897,18 @@ public final class GroupCoordinator implements AutoCloseable {
      * offsets topic refuses them, the group stays whole and the client may retry.
      */
     CompletableFuture<Errors> delete(String groupId) {
+        Errors notHere = coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(notHere);
+        }
         return CompletableFuture.supplyAsync(() -> deleteOnCoordinatorThread(groupId), writer);
     }
 
     private Errors deleteOnCoordinatorThread(String groupId) {
+        Errors notHere = coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return notHere;
+        }
         ConsumerGroup group = groups.get(groupId);
         if (group == null) {
             return Errors.GROUP_ID_NOT_FOUND;

@@ -12,7 +12,7 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * LeaveGroup: v0-2 remove one member (the error is top-level); v3+ a batch, each with its own error and the
- * top-level error NONE.
+ * top-level error NONE. A group not coordinated here is answered with the top-level error alone.
  */
 public final class LeaveGroupHandler implements ApiHandler {
 
@@ -29,6 +29,10 @@ public final class LeaveGroupHandler implements ApiHandler {
         Struct body = request.body();
         String groupId = body.getString("GroupId");
         Struct response = ApiKey.LEAVE_GROUP.response().newMessage();
+        Errors notHere = coordinator.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(response.set("ErrorCode", notHere.code()));
+        }
         if (request.version() < BATCHED_FROM_VERSION) {
             Errors error = coordinator.leave(groupId, body.getString("MemberId"), null);
             return CompletableFuture.completedFuture(response.set("ErrorCode", error.code()));

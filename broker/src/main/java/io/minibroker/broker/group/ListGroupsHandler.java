@@ -12,8 +12,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * ListGroups: every group, optionally filtered by state (v4+, Kafka's state names, case-insensitive) and type
- * (v5+). Every group here is a "classic" group.
+ * ListGroups: every group this broker coordinates (in a cluster, those of the offsets partitions it leads),
+ * optionally filtered by state (v4+, Kafka's state names, case-insensitive) and type (v5+); while one of those
+ * partitions is loading, the error is COORDINATOR_LOAD_IN_PROGRESS, beside the groups already loaded, as Kafka's
+ * classic coordinator answers. Every group here is a "classic" group.
  */
 public final class ListGroupsHandler implements ApiHandler {
 
@@ -31,6 +33,11 @@ public final class ListGroupsHandler implements ApiHandler {
         List<String> states = request.version() >= 4 ? body.getList("StatesFilter") : List.of();
         List<String> types = request.version() >= 5 ? body.getList("TypesFilter") : List.of();
         Struct response = ApiKey.LIST_GROUPS.response().newMessage().set("ErrorCode", Errors.NONE.code());
+        if (coordinator.loadInProgress()) {
+            // Some of this broker's groups are not known yet: listed are those that are, and the admin client asks
+            // again, as with Kafka.
+            response.set("ErrorCode", Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
+        }
         if (!types.isEmpty() && types.stream().noneMatch(CLASSIC::equalsIgnoreCase)) {
             return CompletableFuture.completedFuture(response);
         }

@@ -4,7 +4,6 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
-import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
@@ -27,9 +26,9 @@ public final class OffsetCommitHandler implements ApiHandler {
     private static final int TOPIC_IDS_FROM_VERSION = 10;
 
     private final GroupCoordinator coordinator;
-    private final TopicRegistry topics;
+    private final KnownTopics topics;
 
-    public OffsetCommitHandler(GroupCoordinator coordinator, TopicRegistry topics) {
+    public OffsetCommitHandler(GroupCoordinator coordinator, KnownTopics topics) {
         this.coordinator = coordinator;
         this.topics = topics;
     }
@@ -48,10 +47,10 @@ public final class OffsetCommitHandler implements ApiHandler {
             Optional<TopicMetadata> metadata;
             if (byId) {
                 topicResponse.set("TopicId", topic.getUuid("TopicId"));
-                metadata = topics.get(topic.getUuid("TopicId"));
+                metadata = topics.byId(topic.getUuid("TopicId"));
             } else {
                 topicResponse.set("Name", topic.getString("Name"));
-                metadata = topics.get(topic.getString("Name"));
+                metadata = topics.byName(topic.getString("Name"));
             }
             for (Struct partition : topic.getStructs("Partitions")) {
                 int index = partition.getInt32("PartitionIndex");

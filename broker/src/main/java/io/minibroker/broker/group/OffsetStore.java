@@ -2,55 +2,136 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.log.TopicPartition;
 
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
 
 /**
- * Committed offsets per group: served from memory, written through to {@code __consumer_offsets} first so that
- * they survive a restart (the constructor replays them). Reads are safe from any thread; writes come from the
+ * Committed offsets per group: served from memory, written through to {@code __consumer_offsets} first, and
+ * rebuilt from it by replaying (all of it on a single node's start; in a cluster, each partition this broker comes
+ * to lead). Each commit is kept with the offset of its record, so that of two commits of one partition the later
+ * record wins however their acknowledgements interleave. Reads are safe from any thread; writes come from the
  * coordinator's thread, under the group's lock, once the coordinator has decided who may commit.
  */
-final class OffsetStore {
+final class OffsetStore implements OffsetsTopic.ReplaySink {
 
     /** A committed position, as OffsetFetch returns it. */
     record CommittedOffset(long offset, int leaderEpoch, String metadata) {
     }
 
+    /** A commit and the offset of its record in {@code __consumer_offsets}. */
+    private record Stored(CommittedOffset offset, long logOffset) {
+    }
+
     private final OffsetsTopic log;
-    private final Map<String, Map<TopicPartition, CommittedOffset>> byGroup = new ConcurrentHashMap<>();
+    private final Map<String, Map<TopicPartition, Stored>> byGroup = new ConcurrentHashMap<>();
+    /**
+     * Per group, the partitions of commits written but not yet settled (in a cluster, waiting to be replicated),
+     * with how many: deleting the group writes their tombstones too, so that a commit acknowledged after the
+     * deletion does not come back when the partition is replayed.
+     */
+    private final Map<String, Map<TopicPartition, Integer>> pending = new ConcurrentHashMap<>();
 
     OffsetStore(OffsetsTopic log) {
         this.log = log;
-        log.replayInto(byGroup);
+    }
+
+    /** Replays the whole topic (a single node's start). */
+    void loadAll() {
+        log.replayAll(this);
+    }
+
+    /** Replays one partition of the topic (this broker now leads it); the groups it holds are loaded after. */
+    void loadPartition(int index) {
+        log.replayPartition(index, this);
+    }
+
+    /** Forgets the commits of the groups of the partitions {@code unloaded} accepts (this broker stopped leading them). */
+    void unload(IntPredicate unloaded) {
+        byGroup.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
+    }
+
+    int partitionFor(String groupId) {
+        return log.partitionFor(groupId);
+    }
+
+    @Override
+    public void committed(String groupId, TopicPartition partition, CommittedOffset offset, long logOffset) {
+        store(groupId, partition, offset, logOffset);
+    }
+
+    @Override
+    public void deleted(String groupId, TopicPartition partition, long logOffset) {
+        Map<TopicPartition, Stored> group = byGroup.get(groupId);
+        if (group != null) {
+            Stored stored = group.get(partition);
+            if (stored != null && stored.logOffset() < logOffset) {
+                group.remove(partition);
+            }
+            if (group.isEmpty()) {
+                byGroup.remove(groupId);
+            }
+        }
+    }
+
+    private void store(String groupId, TopicPartition partition, CommittedOffset offset, long logOffset) {
+        byGroup.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).merge(partition,
+                new Stored(offset, logOffset), (old, fresh) -> old.logOffset() > fresh.logOffset() ? old : fresh);
     }
 
     /**
-     * Stores a request's commits for a group, written to the offsets topic together first; throws LogException,
-     * storing none of them, if the topic refuses them.
+     * Writes a request's commits for a group to the offsets topic together; throws LogException if the topic
+     * refuses them at once. The future completes once the write counts (exceptionally, with a LogException, if it
+     * does not); the caller then settles them, under the group's lock: {@link #apply} makes them visible,
+     * {@link #abandon} does not.
      */
-    void commit(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
-        log.writeCommits(groupId, offsets);
-        byGroup.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).putAll(offsets);
+    CompletableFuture<Long> write(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
+        CompletableFuture<Long> written = log.writeCommits(groupId, offsets);
+        Map<TopicPartition, Integer> counts = pending.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>());
+        offsets.keySet().forEach(partition -> counts.merge(partition, 1, Integer::sum));
+        return written;
+    }
+
+    /** Settles written commits by making them visible, those of the batch written at {@code logOffset}. */
+    void apply(String groupId, Map<TopicPartition, CommittedOffset> offsets, long logOffset) {
+        abandon(groupId, offsets.keySet());
+        offsets.forEach((partition, offset) -> store(groupId, partition, offset, logOffset));
+    }
+
+    /** Settles written commits without showing them (not replicated, or their group is gone). */
+    void abandon(String groupId, Collection<TopicPartition> partitions) {
+        pending.computeIfPresent(groupId, (group, counts) -> {
+            partitions.forEach(partition -> counts.computeIfPresent(partition, (p, n) -> n == 1 ? null : n - 1));
+            return counts.isEmpty() ? null : counts;
+        });
     }
 
     Map<TopicPartition, CommittedOffset> all(String groupId) {
-        return Map.copyOf(byGroup.getOrDefault(groupId, Map.of()));
+        Map<TopicPartition, CommittedOffset> offsets = new HashMap<>();
+        byGroup.getOrDefault(groupId, Map.of()).forEach((partition, stored) -> offsets.put(partition, stored.offset()));
+        return offsets;
     }
 
-    /** The groups that have committed offsets (after a restart, the groups to list as Empty). */
+    /** The groups that have committed offsets (after a load, the groups to list as Empty). */
     Iterable<String> groupIds() {
         return byGroup.keySet();
     }
 
     /**
-     * Forgets a group's commits once their tombstones are written; throws LogException, forgetting nothing, if
-     * the topic refuses them.
+     * Forgets a group's commits once their tombstones are appended, those of its unsettled commits too; throws
+     * LogException, forgetting nothing, if the topic refuses them. The deletion does not wait for the tombstones to
+     * be replicated.
      */
     void deleteGroup(String groupId) {
-        Map<TopicPartition, CommittedOffset> committed = byGroup.get(groupId);
-        if (committed != null) {
-            log.writeTombstones(groupId, Set.copyOf(committed.keySet()));
+        Set<TopicPartition> partitions = new HashSet<>(byGroup.getOrDefault(groupId, Map.of()).keySet());
+        partitions.addAll(pending.getOrDefault(groupId, Map.of()).keySet());
+        if (!partitions.isEmpty()) {
+            log.writeTombstones(groupId, partitions);
             byGroup.remove(groupId);
         }
     }

@@ -4,6 +4,7 @@ import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -22,14 +23,19 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * Committed offsets written to the internal topic {@code __consumer_offsets}, so they survive a restart. Each
- * commit is one record keyed by (group, topic, partition) in the partition its group hashes to; a null value
- * (tombstone) forgets a commit, as when its group is deleted. On start the whole topic is replayed in order,
- * the last record for a key winning. The topic is created on the first commit with
- * {@code offsets.topic.num.partitions} partitions and one replica (this broker is the only one).
+ * Committed offsets written to the internal topic {@code __consumer_offsets}, so they survive a restart (and, in a
+ * cluster, the coordinator's death). Each commit is one record keyed by (group, topic, partition) in the partition
+ * its group hashes to ({@link #partitionFor}, Kafka's function); a null value (tombstone) forgets a commit, as when
+ * its group is deleted. Replaying a partition in order, the last record for a key winning, rebuilds its commits.
+ *
+ * <p>On a single node the topic is created here on the first commit, with {@code offsets.topic.num.partitions}
+ * partitions, one replica and Kafka's {@code cleanup.policy=compact}, and replayed whole on start. In a cluster the controller creates it (see
+ * {@link OffsetsTopicCreator}) and each partition is replayed by the broker that comes to lead it; how a write
+ * counts is the {@link OffsetsAppender}'s business.
  *
  * <p>Differs from Kafka: both key and value are our own layouts. The key has the fields of Kafka's
  * OffsetCommitKey v1 (version, group, topic, partition) but writes string lengths as int32 where Kafka writes
@@ -43,29 +49,66 @@ final class OffsetsTopic {
     private static final short KEY_VERSION = 1;
     private static final int REPLAY_READ_BYTES = 1 << 20;
 
-    private final TopicRegistry topics;
-    private final int partitions;
+    /** What replaying the topic finds, in log order, each with the offset of its record. */
+    interface ReplaySink {
+        void committed(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset, long logOffset);
 
-    OffsetsTopic(TopicRegistry topics, int partitions) {
+        void deleted(String groupId, TopicPartition partition, long logOffset);
+    }
+
+    private final TopicRegistry topics;
+    private final int configuredPartitions;
+    private final OffsetsAppender appender;
+    private final boolean singleNode;
+
+    /**
+     * @param singleNode whether this is a single node, which creates the topic on its first write and keeps the
+     *                   placement it always had; in a cluster the controller creates it and this broker only
+     *                   writes to partitions it hosts
+     */
+    OffsetsTopic(TopicRegistry topics, int configuredPartitions, OffsetsAppender appender, boolean singleNode) {
         this.topics = topics;
-        this.partitions = partitions;
+        this.configuredPartitions = configuredPartitions;
+        this.appender = appender;
+        this.singleNode = singleNode;
+    }
+
+    /**
+     * Kafka's {@code partitionFor}: {@code Utils.abs(groupId.hashCode()) % partitions}, where {@code Utils.abs}
+     * maps Integer.MIN_VALUE to 0.
+     */
+    static int partitionFor(String groupId, int partitions) {
+        int hash = groupId.hashCode();
+        return (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % partitions;
+    }
+
+    /**
+     * The partition a group's commits go to, by the topic's partition count (the configured one before it exists).
+     * A single node keeps the placement it always had, {@code floorMod(hashCode, partitions)}, which differs from
+     * Kafka's for negative hash codes: a group's records must all be in one partition for its replay to keep their
+     * order, and there the placement names no coordinator. In a cluster it is Kafka's.
+     */
+    int partitionFor(String groupId) {
+        int partitions = topics.get(NAME).map(TopicMetadata::partitions).orElse(configuredPartitions);
+        return singleNode ? Math.floorMod(groupId.hashCode(), partitions) : partitionFor(groupId, partitions);
     }
 
     /**
      * Writes a group's commits as one batch, so that a request's offsets land (and are flushed) together or not
-     * at all; throws LogException if the log refuses the batch.
+     * at all. Throws LogException if the log refuses the batch at once; the future completes with the batch's first
+     * offset once the write counts, or exceptionally with a LogException (in a cluster: not replicated).
      */
-    void writeCommits(String groupId, Map<TopicPartition, OffsetStore.CommittedOffset> offsets) {
-        append(groupId, offsets.keySet(), offsets::get);
+    CompletableFuture<Long> writeCommits(String groupId, Map<TopicPartition, OffsetStore.CommittedOffset> offsets) {
+        return append(groupId, offsets.keySet(), offsets::get);
     }
 
-    /** Writes one batch of tombstones forgetting a group's commits; throws LogException if the log refuses it. */
-    void writeTombstones(String groupId, Collection<TopicPartition> partitions) {
-        append(groupId, partitions, partition -> null);
+    /** Writes one batch of tombstones forgetting a group's commits, as {@link #writeCommits} writes commits. */
+    CompletableFuture<Long> writeTombstones(String groupId, Collection<TopicPartition> partitions) {
+        return append(groupId, partitions, partition -> null);
     }
 
-    private void append(String groupId, Collection<TopicPartition> partitions,
-                        Function<TopicPartition, OffsetStore.CommittedOffset> offsetOf) {
+    private CompletableFuture<Long> append(String groupId, Collection<TopicPartition> partitions,
+                                           Function<TopicPartition, OffsetStore.CommittedOffset> offsetOf) {
         long now = System.currentTimeMillis();
         RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now);
         for (TopicPartition partition : partitions) {
@@ -74,28 +117,32 @@ final class OffsetsTopic {
         }
         ByteBuf batch = builder.build();
         try {
-            logFor(groupId).append(batch, 0);
+            return appender.append(logFor(groupId), batch);
         } finally {
             batch.release();
         }
     }
 
-    /** Replays every commit in the topic, if it exists, into {@code store}, bypassing {@link #write}. */
-    void replayInto(Map<String, Map<TopicPartition, OffsetStore.CommittedOffset>> store) {
+    /** Replays every commit in the topic, if it exists (a single node's start). */
+    void replayAll(ReplaySink sink) {
         Optional<TopicMetadata> topic = topics.get(NAME);
         if (topic.isEmpty()) {
             return;
         }
         for (int index = 0; index < topic.get().partitions(); index++) {
-            Optional<PartitionLog> log = topics.partitionLog(topic.get(), index);
-            if (log.isPresent()) {
-                replayPartition(log.get(), store);
-            }
+            replayPartition(index, sink);
         }
     }
 
-    private static void replayPartition(PartitionLog log,
-                                        Map<String, Map<TopicPartition, OffsetStore.CommittedOffset>> store) {
+    /** Replays one partition of the topic up to its log end now, if this broker has its log. */
+    void replayPartition(int index, ReplaySink sink) {
+        Optional<PartitionLog> log = topics.get(NAME).flatMap(topic -> topics.partitionLog(topic, index));
+        if (log.isPresent()) {
+            replay(log.get(), sink);
+        }
+    }
+
+    private static void replay(PartitionLog log, ReplaySink sink) {
         long offset = log.logStartOffset();
         long end = log.logEndOffset();
         while (offset < end) {
@@ -110,7 +157,7 @@ final class OffsetsTopic {
                     RecordBatch batch = batches.next();
                     try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
                         while (records.hasNext()) {
-                            apply(records.next(), store);
+                            apply(records.next(), sink);
                         }
                     }
                     offset = batch.lastOffset() + 1;
@@ -121,7 +168,7 @@ final class OffsetsTopic {
         }
     }
 
-    private static void apply(Record record, Map<String, Map<TopicPartition, OffsetStore.CommittedOffset>> store) {
+    private static void apply(Record record, ReplaySink sink) {
         ByteBuf key = record.key();
         if (key == null || key.readShort() != KEY_VERSION) {
             return; // not a record this broker wrote
@@ -130,31 +177,30 @@ final class OffsetsTopic {
         TopicPartition partition = new TopicPartition(readString(key), key.readInt());
         ByteBuf value = record.value();
         if (value == null) {
-            Map<TopicPartition, OffsetStore.CommittedOffset> group = store.get(groupId);
-            if (group != null) {
-                group.remove(partition);
-                if (group.isEmpty()) {
-                    store.remove(groupId);
-                }
-            }
+            sink.deleted(groupId, partition, record.offset());
             return;
         }
         long committed = value.readLong();
         int leaderEpoch = value.readInt();
         String metadata = value.readBoolean() ? readString(value) : null;
-        store.computeIfAbsent(groupId, g -> new java.util.concurrent.ConcurrentHashMap<>())
-                .put(partition, new OffsetStore.CommittedOffset(committed, leaderEpoch, metadata));
+        sink.committed(groupId, partition, new OffsetStore.CommittedOffset(committed, leaderEpoch, metadata),
+                record.offset());
     }
 
     private PartitionLog logFor(String groupId) {
-        TopicMetadata topic = topics.get(NAME).orElseGet(() -> {
-            TopicRegistry.Outcome created = topics.create(NAME, partitions, 1, Map.of(), false);
+        Optional<TopicMetadata> existing = topics.get(NAME);
+        if (existing.isEmpty() && !singleNode) {
+            throw new LogException(Errors.NOT_LEADER_OR_FOLLOWER, NAME + " is not hosted here");
+        }
+        TopicMetadata topic = existing.orElseGet(() -> {
+            TopicRegistry.Outcome created = topics.create(NAME, configuredPartitions, 1,
+                    TopicConfig.internalTopicOverrides(NAME), false);
             // Another commit may have created it first: then it is there to use.
             return topics.get(NAME).orElseThrow(() -> new LogException(
                     created.error() == null ? Errors.COORDINATOR_NOT_AVAILABLE : created.error(),
                     "cannot create " + NAME + ": " + created.message()));
         });
-        int index = Math.floorMod(groupId.hashCode(), topic.partitions());
+        int index = partitionFor(groupId);
         return topics.partitionLog(topic, index).orElseThrow(() -> new LogException(
                 Errors.COORDINATOR_NOT_AVAILABLE, NAME + "-" + index + " has no log"));
     }

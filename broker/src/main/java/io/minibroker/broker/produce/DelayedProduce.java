@@ -3,8 +3,10 @@ package io.minibroker.broker.produce;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.DelayedOperation;
+import io.minibroker.purgatory.Purgatory;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,6 +39,26 @@ public final class DelayedProduce extends DelayedOperation {
         this.leadership = leadership;
         this.response = response;
         this.answer = answer;
+    }
+
+    /**
+     * Waits as an acks=all produce to one partition does, for what the broker appended itself (the group
+     * coordinator's offset commits): the future completes with the partition's answer, NONE once the high watermark
+     * passed {@code requiredEndOffset}, else NOT_LEADER_OR_FOLLOWER, REQUEST_TIMED_OUT or
+     * NOT_ENOUGH_REPLICAS_AFTER_APPEND.
+     */
+    public static CompletableFuture<Errors> awaitReplication(Purgatory<DelayedProduce> purgatory,
+                                                             PartitionLeadership leadership, PartitionLog log,
+                                                             long requiredEndOffset, int minInsyncReplicas,
+                                                             long timeoutMs) {
+        Struct response = ApiKey.PRODUCE.response().newMessage();
+        Struct result = response.addElement("Responses").addElement("PartitionResponses")
+                .set("Index", log.topicPartition().partition()).set("ErrorCode", Errors.NONE.code());
+        CompletableFuture<Struct> answer = new CompletableFuture<>();
+        purgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs,
+                List.of(new PendingAppend(log, requiredEndOffset, minInsyncReplicas, result)), leadership, response,
+                answer), List.of(log.topicPartition()));
+        return answer.thenApply(done -> Errors.forCode(result.getInt16("ErrorCode")));
     }
 
     /**

@@ -26,7 +26,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -67,21 +66,38 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final NodeChannel controller;
     private final long replicaLagTimeMaxMs;
     private final LongSupplier clockMs;
-    /**
-     * Topics this broker keeps for itself, outside the image: never deleted for being absent from it, never
-     * replaced by a topic of the same name in it.
-     */
-    private final Set<String> localTopics;
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
+    private volatile LeadershipListener leadershipListener = LeadershipListener.NONE;
+
+    /**
+     * Told of each partition this broker starts or stops leading, as Kafka's onLeadershipChange callback tells its
+     * group coordinator: called on the thread that applies images, right after the new roles are taken.
+     */
+    public interface LeadershipListener {
+        LeadershipListener NONE = new LeadershipListener() {
+            @Override
+            public void onLeading(TopicPartition partition, int leaderEpoch) {
+            }
+
+            @Override
+            public void onResigned(TopicPartition partition) {
+            }
+        };
+
+        /** This broker now leads the partition, at this leader epoch. */
+        void onLeading(TopicPartition partition, int leaderEpoch);
+
+        /** This broker no longer leads the partition (another leads it, it has none, or it is no longer here). */
+        void onResigned(TopicPartition partition);
+    }
 
     public ReplicaManager(int nodeId, TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                           Purgatory<DelayedFetch> fetchPurgatory, ReplicaFetchers fetchers,
                           ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
-                          LongSupplier clockMs, Set<String> localTopics) {
+                          LongSupplier clockMs) {
         this.producerStates = producerStates;
-        this.localTopics = Set.copyOf(localTopics);
         this.nodeId = nodeId;
         this.topics = topics;
         this.producePurgatory = producePurgatory;
@@ -92,6 +108,11 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         this.clockMs = clockMs;
         long period = Math.max(1, replicaLagTimeMaxMs / 2);
         isrChanges.scheduleWithFixedDelay(this::changeIsrs, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Sets who is told of leadership changes; before the first image, which the broker's lifecycle fetches. */
+    public void setLeadershipListener(LeadershipListener listener) {
+        this.leadershipListener = listener;
     }
 
     /**
@@ -106,8 +127,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         Map<TopicPartition, HostedPartition> next = new HashMap<>();
         Map<Integer, List<FollowedPartition>> followedByLeader = new HashMap<>();
         for (TopicImage topic : image.topics().values()) {
-            if (topic.partitions().stream().noneMatch(p -> p.replicas().contains(nodeId))
-                    || localTopics.contains(topic.name())) {
+            if (topic.partitions().stream().noneMatch(p -> p.replicas().contains(nodeId))) {
                 continue;
             }
             Errors adopted = topics.adopt(topic.name(), topic.id(), topic.partitions().size(), topic.configs());
@@ -157,18 +177,25 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 LOG.info("No longer leading {}", partition);
                 producePurgatory.checkAndComplete(partition);
                 fetchPurgatory.checkAndComplete(partition);
+                leadershipListener.onResigned(partition);
+            }
+        });
+        next.forEach((partition, now) -> {
+            HostedPartition before = previous.get(partition);
+            if (now.leader() != null && (before == null || before.leader() != now.leader())) {
+                leadershipListener.onLeading(partition, now.image().leaderEpoch());
             }
         });
     }
 
-    /** Deletes the topics here that the image does not give this broker any replica of, except its own. */
+    /** Deletes the topics here that the image does not give this broker any replica of. */
     private void deleteTopicsNotIn(ClusterMetadata image) {
         for (TopicMetadata local : List.copyOf(topics.all())) {
             boolean hostedHere = image.topic(local.name())
                     .filter(topic -> topic.id().equals(local.id()))
                     .filter(topic -> topic.partitions().stream().anyMatch(p -> p.replicas().contains(nodeId)))
                     .isPresent();
-            if (hostedHere || localTopics.contains(local.name())) {
+            if (hostedHere) {
                 continue;
             }
             LOG.info("Topic {} is no longer in the cluster's metadata: deleting it here", local.name());

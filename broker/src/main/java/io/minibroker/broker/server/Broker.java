@@ -35,8 +35,12 @@ import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
+import io.minibroker.broker.group.ClusterCoordinatorLocator;
+import io.minibroker.broker.group.CoordinatorLocator;
 import io.minibroker.broker.group.GroupApis;
 import io.minibroker.broker.group.GroupCoordinator;
+import io.minibroker.broker.group.KnownTopics;
+import io.minibroker.broker.group.OffsetsTopicCreator;
 import io.minibroker.broker.log.LogMaintenance;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.InitProducerIdHandler;
@@ -68,7 +72,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -172,7 +175,7 @@ public final class Broker implements AutoCloseable {
             replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, new ReplicaFetchers(nodeId,
                     config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
                     producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
-                    Broker::monotonicMs, Set.of(GroupCoordinator.OFFSETS_TOPIC));
+                    Broker::monotonicMs);
             leadership = replicas;
             metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
                     config.interBrokerListenerName(), replicas::apply);
@@ -200,10 +203,11 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership));
+        ControllerForwarder controller = null;
         if (config.inCluster()) {
             forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
             forwardingChannel = controllerChannel("forwarding");
-            ControllerForwarder controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
+            controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
             TopicAutoCreation autoCreation = config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE)
                     ? new TopicAutoCreation(controller, config.get(BrokerConfig.NUM_PARTITIONS),
                             config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR))
@@ -223,9 +227,18 @@ public final class Broker implements AutoCloseable {
                     .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(
                             topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config, node));
         }
-        groupCoordinator = new GroupCoordinator(config, topics);
+        if (config.inCluster()) {
+            // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
+            groupCoordinator = GroupCoordinator.inCluster(config, topics, replicas, producePurgatory, fetchPurgatory);
+            replicas.setLeadershipListener(groupCoordinator);
+            GroupApis.register(apis, groupCoordinator, new ClusterCoordinatorLocator(metadata::current,
+                            new OffsetsTopicCreator(controller, config)),
+                    KnownTopics.cluster(metadata::current));
+        } else {
+            groupCoordinator = new GroupCoordinator(config, topics);
+            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.singleNode(node), KnownTopics.local(topics));
+        }
         groupCoordinator.bindMetersTo(registry);
-        GroupApis.register(apis, groupCoordinator, node, topics);
         SupportedApis controllerApis = null;
         if (config.isController()) {
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),

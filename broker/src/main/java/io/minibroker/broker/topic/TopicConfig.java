@@ -35,6 +35,14 @@ public final class TopicConfig {
     private TopicConfig() {
     }
 
+    /**
+     * The configs Kafka gives an internal topic when it creates it: {@code __consumer_offsets} is compacted, so a
+     * group's last commits are kept however old. Empty for any other topic.
+     */
+    public static Map<String, String> internalTopicOverrides(String topic) {
+        return topic.equals("__consumer_offsets") ? Map.of(CLEANUP_POLICY, "compact") : Map.of();
+    }
+
     /** Every topic config with its effective value for a topic with these overrides, in a stable order. */
     public static Map<String, String> effective(BrokerConfig broker, Map<String, String> overrides) {
         Map<String, String> values = new LinkedHashMap<>();

@@ -1,0 +1,66 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.fetch.DelayedFetch;
+import io.minibroker.broker.log.AppendResult;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.purgatory.Purgatory;
+import io.netty.buffer.ByteBuf;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * How a batch the group coordinator writes to {@code __consumer_offsets} comes to count. On a single node it counts
+ * once appended and flushed. In a cluster Kafka appends commits with acks=-1: here the leader appends it (with
+ * its leader epoch) and it counts once the high watermark passes it, waited for in the produce purgatory as an
+ * acks=all produce is ({@link DelayedProduce#awaitReplication}); the followers' parked fetches are woken as a
+ * produce wakes them.
+ */
+@FunctionalInterface
+interface OffsetsAppender {
+
+    /**
+     * Appends a batch (the caller keeps and releases it). Throws LogException if the log refuses it at once; the
+     * future completes with the batch's first offset once the write counts, or exceptionally with a LogException.
+     */
+    CompletableFuture<Long> append(PartitionLog log, ByteBuf batch);
+
+    /** A single node's: appended and flushed before it answers. */
+    OffsetsAppender SINGLE_NODE = (log, batch) -> CompletableFuture.completedFuture(log.append(batch, 0).firstOffset());
+
+    /**
+     * A cluster's: only the partition's leader appends, with {@code min.insync.replicas} in sync (else
+     * NOT_ENOUGH_REPLICAS before any append, as an acks=all produce); the write counts once replicated within
+     * {@code timeoutMs} ({@code offsets.commit.timeout.ms}).
+     */
+    static OffsetsAppender replicated(PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
+                                      Purgatory<DelayedFetch> fetchPurgatory, int minInsyncReplicas,
+                                      long timeoutMs) {
+        return (log, batch) -> {
+            TopicPartition partition = log.topicPartition();
+            if (!leadership.isLeader(partition)) {
+                throw new LogException(Errors.NOT_LEADER_OR_FOLLOWER, "not the leader of " + partition);
+            }
+            if (leadership.inSyncReplicas(partition) < minInsyncReplicas) {
+                throw new LogException(Errors.NOT_ENOUGH_REPLICAS, "fewer than " + minInsyncReplicas
+                        + " replicas of " + partition + " are in sync");
+            }
+            AppendResult appended = log.appendUnflushed(batch, leadership.leaderEpoch(partition));
+            fetchPurgatory.checkAndComplete(partition); // the followers' parked fetches take it now
+            if (log.flushDue()) {
+                log.flush(); // we are on the coordinator's thread, never an event loop
+            }
+            return DelayedProduce.awaitReplication(producePurgatory, leadership, log, appended.lastOffset() + 1,
+                    minInsyncReplicas, timeoutMs).thenApply(error -> {
+                        if (error != Errors.NONE) {
+                            throw new LogException(error, "commit to " + partition + " not replicated: " + error);
+                        }
+                        return appended.firstOffset();
+                    });
+        };
+    }
+}

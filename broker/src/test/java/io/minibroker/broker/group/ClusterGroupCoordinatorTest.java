@@ -1,0 +1,204 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.fetch.DelayedFetch;
+import io.minibroker.broker.fetch.FetchHandler;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.produce.ProduceHandler;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.Purgatory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A cluster broker's coordinator seen from inside, its leadership of the one offsets partition played by the test:
+ * it serves groups only once it leads and has loaded the partition, answers a commit only once replicated, and
+ * on resigning sends its parked joins to the new coordinator.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ClusterGroupCoordinatorTest {
+
+    private static final TopicPartition OFFSETS = new TopicPartition(OffsetsTopic.NAME, 0);
+    private static final String GROUP = "cluster-group";
+
+    @TempDir
+    Path logDir;
+    private TopicRegistry topics;
+    private final Purgatory<DelayedProduce> producePurgatory = ProduceHandler.newPurgatory(1000);
+    private final Purgatory<DelayedFetch> fetchPurgatory = FetchHandler.newPurgatory(1000);
+    private final Leadership leadership = new Leadership();
+    private GroupCoordinator coordinator;
+
+    /** Leads the offsets partition while {@code leading}, with every replica in sync. */
+    private static final class Leadership implements PartitionLeadership {
+        volatile boolean leading;
+
+        @Override
+        public boolean isLeader(TopicPartition partition) {
+            return leading;
+        }
+
+        @Override
+        public int leaderEpoch(TopicPartition partition) {
+            return 0;
+        }
+
+        @Override
+        public int inSyncReplicas(TopicPartition partition) {
+            return 3;
+        }
+
+        @Override
+        public void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset) {
+        }
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString(),
+                "offsets.topic.num.partitions", "1", "offsets.commit.timeout.ms", "500",
+                "group.initial.rebalance.delay.ms", "0"));
+        topics = TopicRegistry.open(config, Clock.systemUTC());
+        topics.create("orders", 3, 1, Map.of(), false);
+        assertThat(topics.adopt(OffsetsTopic.NAME, UUID.randomUUID(), 1, Map.of())).isEqualTo(Errors.NONE);
+        offsetsLog().setReplicatedHighWatermark(0); // replicated: only the test's "followers" move it
+        coordinator = GroupCoordinator.inCluster(config, topics, leadership, producePurgatory, fetchPurgatory);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        coordinator.close();
+        producePurgatory.close();
+        fetchPurgatory.close();
+        topics.close();
+    }
+
+    @Test
+    void noGroupIsServedUntilTheOffsetsPartitionIsLedAndLoaded() throws Exception {
+        assertThat(coordinator.coordinatorError(GROUP)).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(join("").get().getInt16("ErrorCode")).isEqualTo(Errors.NOT_COORDINATOR.code());
+        assertThat(commit(5).get().values()).containsOnly(Errors.NOT_COORDINATOR);
+        assertThat(coordinator.heartbeat(GROUP, 1, "someone", null)).isEqualTo(Errors.NOT_COORDINATOR);
+
+        lead(0);
+        assertThat(join("").get().getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+    }
+
+    @Test
+    void aCommitIsAnsweredAndVisibleOnlyOnceReplicated() throws Exception {
+        lead(0);
+        CompletableFuture<Map<TopicPartition, Errors>> committed = commit(7);
+        await(() -> offsetsLog().logEndOffset() == 1, "the commit to be appended");
+        assertThat(committed).as("waiting for the followers").isNotDone();
+        assertThat(coordinator.offsets().all(GROUP)).isEmpty();
+
+        replicateAll();
+        assertThat(committed.get().values()).containsOnly(Errors.NONE);
+        assertThat(coordinator.offsets().all(GROUP).get(new TopicPartition("orders", 0)).offset()).isEqualTo(7);
+    }
+
+    @Test
+    void aCommitNeverReplicatedGetsCoordinatorNotAvailableAndOneWhoseLeaderResignedNotCoordinator()
+            throws Exception {
+        lead(0);
+        assertThat(commit(7).get().values()).as("after offsets.commit.timeout.ms")
+                .containsOnly(Errors.COORDINATOR_NOT_AVAILABLE);
+
+        CompletableFuture<Map<TopicPartition, Errors>> committed = commit(8);
+        await(() -> offsetsLog().logEndOffset() == 2, "the commit to be appended");
+        leadership.leading = false;
+        producePurgatory.checkAndComplete(OFFSETS);
+        assertThat(committed.get().values()).containsOnly(Errors.NOT_COORDINATOR);
+        assertThat(coordinator.offsets().all(GROUP)).isEmpty();
+    }
+
+    @Test
+    void resigningAnswersParkedJoinsNotCoordinatorAndLeadingAgainReplaysTheCommits() throws Exception {
+        lead(0);
+        CompletableFuture<Map<TopicPartition, Errors>> committed = commit(9);
+        await(() -> offsetsLog().logEndOffset() == 1, "the commit to be appended");
+        replicateAll();
+        assertThat(committed.get().values()).containsOnly(Errors.NONE);
+        assertThat(join("").get().getInt16("ErrorCode")).as("the first member").isEqualTo(Errors.NONE.code());
+        CompletableFuture<Struct> parked = join("");
+        assertThat(parked).as("waiting for the first member to rejoin").isNotDone();
+
+        leadership.leading = false;
+        coordinator.onResigned(OFFSETS);
+        assertThat(coordinator.coordinatorError(GROUP)).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(parked.get(10, TimeUnit.SECONDS).getInt16("ErrorCode")).isEqualTo(Errors.NOT_COORDINATOR.code());
+        await(() -> coordinator.offsets().all(GROUP).isEmpty(), "the group's commits to be unloaded");
+
+        lead(1);
+        assertThat(coordinator.offsets().all(GROUP).get(new TopicPartition("orders", 0)).offset())
+                .as("replayed from the log").isEqualTo(9);
+        assertThat(coordinator.group(GROUP)).as("listed as Empty until a member joins")
+                .hasValueSatisfying(group -> assertThat(group.state).isEqualTo(GroupState.EMPTY));
+    }
+
+    @Test
+    void aCommitReplicatedAfterItsGroupWasDeletedDoesNotComeBackWhenThePartitionIsReplayed() throws Exception {
+        lead(0);
+        CompletableFuture<Map<TopicPartition, Errors>> committed = commit(4);
+        await(() -> offsetsLog().logEndOffset() == 1, "the commit to be appended");
+        assertThat(coordinator.delete(GROUP).get(10, TimeUnit.SECONDS)).isEqualTo(Errors.NONE);
+        replicateAll();
+        assertThat(committed.get().values()).containsOnly(Errors.NONE);
+        assertThat(coordinator.offsets().all(GROUP)).as("its group is gone").isEmpty();
+
+        leadership.leading = false;
+        coordinator.onResigned(OFFSETS);
+        lead(1);
+        assertThat(coordinator.offsets().all(GROUP)).as("its tombstone was written after it").isEmpty();
+        assertThat(coordinator.group(GROUP)).isEmpty();
+    }
+
+    private void lead(int epoch) {
+        leadership.leading = true;
+        coordinator.onLeading(OFFSETS, epoch);
+        await(() -> coordinator.coordinatorError(GROUP) == Errors.NONE, "the offsets partition to load");
+    }
+
+    /** Every follower caught up: the high watermark moves to the log end, as their fetches would move it. */
+    private void replicateAll() {
+        offsetsLog().advanceReplicatedHighWatermark(offsetsLog().logEndOffset());
+        producePurgatory.checkAndComplete(OFFSETS);
+    }
+
+    private CompletableFuture<Map<TopicPartition, Errors>> commit(long offset) {
+        Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
+        offsets.put(new TopicPartition("orders", 0), new OffsetStore.CommittedOffset(offset, -1, ""));
+        return coordinator.commitOffsets(new GroupCoordinator.OffsetCommit(GROUP, -1, "", null, offsets, (short) 9));
+    }
+
+    /** A JoinGroup v3 (no MEMBER_ID_REQUIRED round) of a consumer with one protocol. */
+    private CompletableFuture<Struct> join(String memberId) {
+        LinkedHashMap<String, byte[]> protocols = new LinkedHashMap<>();
+        protocols.put("range", new byte[0]);
+        return coordinator.join(new GroupCoordinator.JoinRequest(GROUP, memberId, null, "client", "/127.0.0.1",
+                10_000, 30_000, "consumer", protocols, (short) 3));
+    }
+
+    private PartitionLog offsetsLog() {
+        return topics.partitionLog(topics.get(OffsetsTopic.NAME).orElseThrow(), 0).orElseThrow();
+    }
+}

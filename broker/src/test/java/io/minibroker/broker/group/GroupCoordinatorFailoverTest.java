@@ -1,0 +1,315 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntConsumer;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Consumer groups in a three-node cluster with {@code __consumer_offsets} replicated three times: every node sends a
+ * group's clients to the leader of the group's offsets partition, the others refuse its requests, and when that
+ * leader stops or dies its commits are still there on the broker that takes the partition over.
+ */
+@Timeout(180)
+class GroupCoordinatorFailoverTest {
+
+    private static final String TOPIC = "orders";
+    private static final int OFFSETS_PARTITIONS = 6;
+
+    private MiniCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
+                "replica.lag.time.max.ms", "3000", "group.initial.rebalance.delay.ms", "0",
+                "offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS),
+                "offsets.topic.replication.factor", "3"));
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+        try (Admin admin = admin(0)) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 3))).all().get();
+        }
+    }
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    @Test
+    void everyNodeNamesTheLeaderOfTheGroupsOffsetsPartitionAndTheOthersRefuseTheGroup() throws Exception {
+        String group = "find-me";
+        int coordinator = awaitCoordinator(0, group);
+        for (int node = 1; node < 3; node++) {
+            assertThat(awaitCoordinator(node, group)).as("the coordinator node %d names", node).isEqualTo(coordinator);
+            assertThat(findCoordinatorV3(node, group)).as("v3, on node %d", node).isEqualTo(coordinator);
+        }
+        assertThat(coordinator).as("the leader of __consumer_offsets-partitionFor(group)")
+                .isEqualTo(offsetsLeader(OffsetsTopic.partitionFor(group, OFFSETS_PARTITIONS)));
+        assertThat(offsetsTopic().partitions()).allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
+        try (Admin admin = admin(coordinator)) {
+            ConfigResource offsets = new ConfigResource(ConfigResource.Type.TOPIC, OffsetsTopic.NAME);
+            assertThat(admin.describeConfigs(List.of(offsets)).all().get().get(offsets).get("cleanup.policy").value())
+                    .as("compacted, as Kafka creates it").isEqualTo("compact");
+        }
+
+        int other = (coordinator + 1) % 3;
+        assertThat(offsetFetchError(other, group)).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(heartbeatError(other, group)).isEqualTo(Errors.NOT_COORDINATOR);
+        await(() -> offsetFetchError(coordinator, group) == Errors.NONE, "the coordinator to serve the group");
+    }
+
+    @Test
+    void noCoordinatorUntilEnoughBrokersLiveForTheOffsetsTopicsReplicationFactor() throws Exception {
+        cluster.stop(2);
+        await(() -> cluster.controller().membership().liveBrokers().size() == 2, "two live brokers");
+        for (int attempt = 0; attempt < 5; attempt++) {
+            Struct answer = call(0, ApiKey.FIND_COORDINATOR, 3, ApiKey.FIND_COORDINATOR.request().newMessage()
+                    .set("Key", "early").set("KeyType", (byte) 0));
+            assertThat(Errors.forCode(answer.getInt16("ErrorCode"))).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        }
+        try (Admin admin = admin(0)) {
+            assertThat(admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get())
+                    .as("no offsets topic of 3 replicas on 2 brokers").doesNotContain(OffsetsTopic.NAME);
+        }
+
+        cluster.restart(2);
+        assertThat(awaitCoordinator(0, "early")).isBetween(0, 2);
+        assertThat(offsetsTopic().partitions()).allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
+    }
+
+    @Test
+    void aConsumerResumesFromItsCommitsWhenTheCoordinatorStops() throws Exception {
+        consumeThroughCoordinatorLoss(cluster::stop);
+    }
+
+    @Test
+    void aConsumerResumesFromItsCommitsWhenTheCoordinatorCrashes() throws Exception {
+        consumeThroughCoordinatorLoss(cluster::kill);
+    }
+
+    /**
+     * A consumer reads and commits half the records, its coordinator is taken down, it reads and commits the rest;
+     * it never gets a record below what it had committed (its commits were there on the new coordinator when it
+     * rejoined), and gets every record. Every remaining node's admin then lists the final commits, and a new
+     * consumer of the group starts after them.
+     */
+    private void consumeThroughCoordinatorLoss(IntConsumer takeDown) throws Exception {
+        String group = groupNotCoordinatedByTheController();
+        int coordinator = awaitCoordinator(0, group);
+        produce(0, 50);
+        Map<TopicPartition, Long> committed = new HashMap<>();
+        Set<String> seen = new HashSet<>();
+        try (KafkaConsumer<String, String> consumer = consumer(group)) {
+            consumer.subscribe(List.of(TOPIC));
+            consumeAndCommit(consumer, 50, seen, committed);
+            takeDown.accept(coordinator);
+            produce(50, 100);
+            consumeAndCommit(consumer, 100, seen, committed);
+        }
+        assertThat(seen).as("every record").hasSize(100);
+        assertThat(committed.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(100);
+        assertThat(awaitCoordinator(0, group)).as("a new coordinator").isNotEqualTo(coordinator);
+
+        for (int node = 0; node < 3; node++) {
+            if (node == coordinator) {
+                continue;
+            }
+            try (Admin admin = admin(node)) {
+                Map<TopicPartition, OffsetAndMetadata> listed =
+                        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+                Map<TopicPartition, Long> offsets = new HashMap<>();
+                listed.forEach((partition, offset) -> offsets.put(partition, offset.offset()));
+                assertThat(offsets).as("the commits, listed through node %d", node).isEqualTo(committed);
+            }
+        }
+
+        produce(100, 110);
+        Set<String> afterwards = new HashSet<>();
+        try (KafkaConsumer<String, String> consumer = consumer(group)) {
+            consumer.subscribe(List.of(TOPIC));
+            consumeAndCommit(consumer, 10, afterwards, committed);
+        }
+        assertThat(afterwards).as("only what came after the last commit")
+                .isEqualTo(Set.copyOf(values(100, 110)));
+    }
+
+    /**
+     * Polls until {@code seen} holds {@code total} distinct records, committing what each poll returned; fails if a
+     * record comes back below the offset last committed for its partition (a commit lost).
+     */
+    private static void consumeAndCommit(KafkaConsumer<String, String> consumer, int total, Set<String> seen,
+                                         Map<TopicPartition, Long> committed) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        boolean uncommitted = false; // the last commit failed: what it covered comes again, to commit again
+        while ((seen.size() < total || uncommitted) && System.nanoTime() < deadline) {
+            Map<TopicPartition, OffsetAndMetadata> toCommit = new HashMap<>();
+            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+                assertThat(record.offset()).as("%s of %s, committed up to %s", record.value(), partition,
+                        committed.get(partition)).isGreaterThanOrEqualTo(committed.getOrDefault(partition, 0L));
+                seen.add(record.value());
+                toCommit.put(partition, new OffsetAndMetadata(record.offset() + 1));
+            }
+            if (toCommit.isEmpty()) {
+                continue;
+            }
+            try {
+                consumer.commitSync(toCommit);
+                toCommit.forEach((partition, offset) -> committed.put(partition, offset.offset()));
+                uncommitted = false;
+            } catch (CommitFailedException | RebalanceInProgressException e) {
+                uncommitted = true; // the group was rebalanced under us (it always is after a failover)
+            }
+        }
+        assertThat(seen).as("records read").hasSize(total);
+        assertThat(uncommitted).as("the last records read committed").isFalse();
+    }
+
+    /** A group whose coordinator is not node 0: taking it down leaves the controller up. */
+    private String groupNotCoordinatedByTheController() {
+        awaitCoordinator(0, "any"); // creates the offsets topic
+        TopicDescription offsets = offsetsTopic();
+        for (int i = 0; ; i++) {
+            String group = "group-" + i;
+            Node leader = offsets.partitions().get(OffsetsTopic.partitionFor(group, OFFSETS_PARTITIONS)).leader();
+            if (leader != null && leader.id() != MiniCluster.CONTROLLER_ID) {
+                return group;
+            }
+        }
+    }
+
+    /** The coordinator node {@code node} names (FindCoordinator v4), once it names one. */
+    private int awaitCoordinator(int node, String group) {
+        int[] found = {-1};
+        await(() -> {
+            Struct request = ApiKey.FIND_COORDINATOR.request().newMessage().set("KeyType", (byte) 0)
+                    .set("CoordinatorKeys", List.of(group));
+            Struct answer = call(node, ApiKey.FIND_COORDINATOR, 4, request).getStructs("Coordinators").get(0);
+            found[0] = answer.getInt16("ErrorCode") == Errors.NONE.code() ? answer.getInt32("NodeId") : -1;
+            return found[0] >= 0;
+        }, "node " + node + " to name the coordinator of " + group);
+        return found[0];
+    }
+
+    private int findCoordinatorV3(int node, String group) {
+        Struct answer = call(node, ApiKey.FIND_COORDINATOR, 3, ApiKey.FIND_COORDINATOR.request().newMessage()
+                .set("Key", group).set("KeyType", (byte) 0));
+        assertThat(Errors.forCode(answer.getInt16("ErrorCode"))).isEqualTo(Errors.NONE);
+        return answer.getInt32("NodeId");
+    }
+
+    private Errors offsetFetchError(int node, String group) {
+        Struct request = ApiKey.OFFSET_FETCH.request().newMessage();
+        request.addElement("Groups").set("GroupId", group).set("Topics", null);
+        Struct answer = call(node, ApiKey.OFFSET_FETCH, 8, request);
+        return Errors.forCode(answer.getStructs("Groups").get(0).getInt16("ErrorCode"));
+    }
+
+    private Errors heartbeatError(int node, String group) {
+        Struct answer = call(node, ApiKey.HEARTBEAT, 4, ApiKey.HEARTBEAT.request().newMessage()
+                .set("GroupId", group).set("GenerationId", 1).set("MemberId", "someone"));
+        return Errors.forCode(answer.getInt16("ErrorCode"));
+    }
+
+    private Struct call(int node, ApiKey api, int version, Struct request) {
+        try (GroupWireClient client = new GroupWireClient(cluster.node(node).boundPort("PLAINTEXT"))) {
+            return client.call(api, version, request);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private int offsetsLeader(int partition) {
+        return offsetsTopic().partitions().get(partition).leader().id();
+    }
+
+    /** The offsets topic as the metadata describes it, once every node the admin may ask knows it. */
+    private TopicDescription offsetsTopic() {
+        TopicDescription[] described = new TopicDescription[1];
+        await(() -> {
+            try (Admin admin = admin(0)) {
+                described[0] = admin.describeTopics(List.of(OffsetsTopic.NAME)).allTopicNames().get()
+                        .get(OffsetsTopic.NAME);
+                return described[0].partitions().stream().allMatch(p -> p.leader() != null);
+            } catch (Exception e) {
+                return false;
+            }
+        }, "the metadata to describe " + OffsetsTopic.NAME);
+        return described[0];
+    }
+
+    private void produce(int from, int to) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(0), ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000", ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000"),
+                new StringSerializer(), new StringSerializer())) {
+            for (String value : values(from, to)) {
+                producer.send(new ProducerRecord<>(TOPIC, value, value));
+            }
+            producer.flush();
+        }
+    }
+
+    private static List<String> values(int from, int to) {
+        List<String> values = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            values.add("v" + i);
+        }
+        return values;
+    }
+
+    /** A consumer of the group that bootstraps from the controller's node, which stays up. */
+    private KafkaConsumer<String, String> consumer(String group) {
+        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(0),
+                ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "500", ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000"),
+                new StringDeserializer(), new StringDeserializer());
+    }
+
+    private Admin admin(int node) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(node)));
+    }
+
+    private String bootstrap(int node) {
+        return "localhost:" + cluster.node(node).boundPort("PLAINTEXT");
+    }
+}
