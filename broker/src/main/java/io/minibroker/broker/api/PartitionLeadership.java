@@ -28,6 +28,11 @@ public interface PartitionLeadership {
         public void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset) {
             // no followers on a single node
         }
+
+        @Override
+        public void onLeaderAppend(TopicPartition partition) {
+            // the high watermark is the log end
+        }
     };
 
     /** Whether produces and consumers' fetches for this partition belong here. */
@@ -41,4 +46,7 @@ public interface PartitionLeadership {
 
     /** A follower fetched this partition from {@code fetchOffset}: its log ends there. */
     void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset);
+
+    /** Records were appended to a partition led here (a leader alone in its ISR commits them at once). */
+    void onLeaderAppend(TopicPartition partition);
 }

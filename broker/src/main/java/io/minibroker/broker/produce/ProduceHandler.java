@@ -133,6 +133,7 @@ public final class ProduceHandler implements ApiHandler {
                     anyError = true;
                     continue;
                 }
+                leadership.onLeaderAppend(log.get().topicPartition());
                 fetchPurgatory.checkAndComplete(log.get().topicPartition());
                 if (log.get().flushDue()) {
                     flushes.add(log.get(), appended.lastOffset(), result);

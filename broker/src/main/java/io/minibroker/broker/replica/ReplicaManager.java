@@ -43,6 +43,11 @@ import java.util.function.LongSupplier;
  * {@code replica.lag.time.max.ms}, it asks the controller (AlterPartition) to drop the followers not caught up for
  * that long, and after a follower's fetch reaches the high watermark, to take it back. The ISR the controller
  * answers is the one it uses (the image's is taken only when it becomes leader).
+ *
+ * <p>A replicated partition's high watermark outlives a restart in {@code replication-offset-checkpoint}
+ * ({@link HighWatermarkCheckpointer}): when the first image after a start hosts it, as leader or follower, it
+ * starts there (capped at the log end), as Kafka's Partition does, so a restarted leader serves its committed
+ * records at once and never the records its followers may not have.
  */
 public final class ReplicaManager implements PartitionLeadership, AutoCloseable {
 
@@ -68,11 +73,14 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
+    /** The checkpointed high watermarks of the partitions not hosted since the start; each is used once. */
+    private final Map<TopicPartition, Long> checkpointedHighWatermarks;
+    private final HighWatermarkCheckpointer highWatermarkCheckpointer;
 
     public ReplicaManager(int nodeId, TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                           Purgatory<DelayedFetch> fetchPurgatory, ReplicaFetchers fetchers,
                           ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
-                          LongSupplier clockMs) {
+                          long highWatermarkCheckpointIntervalMs, LongSupplier clockMs) {
         this.producerStates = producerStates;
         this.nodeId = nodeId;
         this.topics = topics;
@@ -82,6 +90,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         this.controller = controller;
         this.replicaLagTimeMaxMs = replicaLagTimeMaxMs;
         this.clockMs = clockMs;
+        this.checkpointedHighWatermarks = new HashMap<>(topics.logs().checkpointedHighWatermarks());
+        this.highWatermarkCheckpointer = new HighWatermarkCheckpointer(topics.logs(), this::highWatermarks,
+                highWatermarkCheckpointIntervalMs);
         long period = Math.max(1, replicaLagTimeMaxMs / 2);
         isrChanges.scheduleWithFixedDelay(this::changeIsrs, period, period, TimeUnit.MILLISECONDS);
     }
@@ -118,7 +129,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                             before != null);
                 } else {
                     if (before == null) {
-                        log.get().setReplicatedHighWatermark(0); // unknown until the leader tells ours
+                        restoreHighWatermark(log.get()); // until the leader tells ours
                     }
                     if (partition.leader() != NO_LEADER) {
                         followedByLeader.computeIfAbsent(partition.leader(), id -> new ArrayList<>())
@@ -139,19 +150,42 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 fetchPurgatory.checkAndComplete(partition);
             }
         });
+        next.forEach((partition, now) -> {
+            HostedPartition before = previous.get(partition);
+            if (now.leader() != null && (before == null || before.leader() != now.leader())) {
+                maybeAdvanceHighWatermark(partition, now); // a leader alone in its ISR commits its log at once
+            }
+        });
         Map<Integer, BrokerNode> brokers = new HashMap<>();
         image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
         fetchers.follow(followedByLeader, brokers);
+        highWatermarkCheckpointer.start();
+    }
+
+    /**
+     * Starts a replicated partition's high watermark, the first time it is hosted since the start, from the
+     * checkpoint (at least the log start; the log end caps it when read); 0 for one never checkpointed.
+     */
+    private void restoreHighWatermark(PartitionLog log) {
+        Long checkpointed = checkpointedHighWatermarks.remove(log.topicPartition());
+        log.setReplicatedHighWatermark(Math.max(checkpointed == null ? 0 : checkpointed, log.logStartOffset()));
+    }
+
+    /** The high watermark of every hosted partition, for the checkpoint. */
+    private Map<TopicPartition, Long> highWatermarks() {
+        Map<TopicPartition, Long> highWatermarks = new HashMap<>();
+        hosted.forEach((partition, state) -> highWatermarks.put(partition, state.log().highWatermark()));
+        return highWatermarks;
     }
 
     /**
      * Leading a replicated partition starts from the high watermark it had as a follower, or, just started, from
-     * what its followers' fetches will prove (they fetch within replica.fetch.wait.max.ms).
+     * its checkpoint; what lies above it is committed once the ISR's fetches prove it.
      */
     private LeaderState becomeLeader(TopicPartition partition, PartitionImage image, PartitionLog log,
                                      boolean wasHosted) {
         if (image.replicas().size() > 1 && !wasHosted) {
-            log.setReplicatedHighWatermark(0);
+            restoreHighWatermark(log);
         }
         producerStates.forget(log); // idempotent producers' state comes from the log as it is now
         log.assignLeaderEpoch(image.leaderEpoch()); // the previous epoch ends at our log end
@@ -195,6 +229,14 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             } catch (RejectedExecutionException stopping) {
                 // the broker is stopping: no more ISR changes
             }
+        }
+    }
+
+    @Override
+    public void onLeaderAppend(TopicPartition partition) {
+        HostedPartition state = hosted.get(partition);
+        if (state != null && state.leader() != null) {
+            maybeAdvanceHighWatermark(partition, state);
         }
     }
 
@@ -251,6 +293,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
     }
 
+    /** Stops changing ISRs and fetching, then checkpoints the high watermarks as they ended. */
     @Override
     public void close() {
         isrChanges.shutdownNow();
@@ -260,6 +303,11 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             Thread.currentThread().interrupt();
         }
         fetchers.close();
+        try {
+            highWatermarkCheckpointer.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         controller.close();
     }
 }

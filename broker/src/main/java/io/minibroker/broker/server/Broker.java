@@ -165,7 +165,7 @@ public final class Broker implements AutoCloseable {
             replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, new ReplicaFetchers(nodeId,
                     config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
                     producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
-                    Broker::monotonicMs);
+                    config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), Broker::monotonicMs);
             leadership = replicas;
             metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
                     config.interBrokerListenerName(), replicas::apply);

@@ -55,7 +55,7 @@ public final class MiniCluster implements AutoCloseable {
         if (nodes.get(id) != null) {
             throw new IllegalStateException("node " + id + " is running");
         }
-        Path dir = root.resolve("node-" + id);
+        Path dir = logDir(id);
         Files.createDirectories(dir);
         Map<String, String> properties = new HashMap<>(LocalCluster.layout(id, "PLAINTEXT://localhost:0",
                 controllerPort));
@@ -77,6 +77,11 @@ public final class MiniCluster implements AutoCloseable {
 
     public Broker node(int id) {
         return running(id).broker();
+    }
+
+    /** A node's log directory, which outlives its restarts. */
+    public Path logDir(int id) {
+        return root.resolve("node-" + id);
     }
 
     public Broker controller() {
