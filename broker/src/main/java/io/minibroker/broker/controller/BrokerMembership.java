@@ -94,6 +94,15 @@ public final class BrokerMembership {
         return broker != null && isLive(broker, clockMs.getAsLong());
     }
 
+    /**
+     * Whether this broker registered with this controller and is fenced now (a controlled shutdown, or a session
+     * that expired). A broker that has not registered since the controller started is not known to be fenced.
+     */
+    public synchronized boolean isFenced(int id) {
+        RegisteredBroker broker = brokers.get(id);
+        return broker != null && !isLive(broker, clockMs.getAsLong());
+    }
+
     private boolean isLive(RegisteredBroker broker, long now) {
         return !broker.fenced() && now - broker.lastHeartbeatMs() <= sessionTimeoutMs;
     }

@@ -213,12 +213,15 @@ public final class TopicAssignments {
     public static final int NO_LEADER = -1;
 
     /**
-     * Elects new leaders where the leader is no longer live (fenced: a controlled shutdown, or a session that
-     * expired), as Kafka's controller does on fencing a broker: the first replica, in assignment order, of the
-     * ISR that is live, with the leader epoch and partition epoch bumped and the ISR cut to its live members.
-     * Without one (unclean.leader.election.enable is false) the partition has no leader and keeps its ISR, so
-     * that the last in-sync replica leads again when it returns. The ISR of a partition whose leader lives is
-     * the leader's to change.
+     * Acts on fenced brokers (a controlled shutdown, or a session that expired), as Kafka's controller does on
+     * fencing one, rather than waiting for each leader's {@code replica.lag.time.max.ms}: a fenced broker leaves
+     * the ISR of every partition, and a partition whose leader is not live gets a new one, the first replica, in
+     * assignment order, of the ISR that is live, with the ISR cut to its live members. Every change bumps the
+     * partition epoch, and a new leader the leader epoch too. The ISR never becomes empty: with no live member
+     * left (unclean.leader.election.enable is false) the partition has no leader and keeps the last replica that
+     * led it in its ISR (or its ISR, when it had no leader already), so that it leads again when it returns. A
+     * broker that has not registered since the controller started is not taken for fenced: after a controller
+     * restart the brokers register again before their absence means anything.
      */
     public synchronized void electLeaders() {
         for (TopicImage topic : List.copyOf(topics.values())) {
@@ -226,19 +229,12 @@ public final class TopicAssignments {
             int[] epochs = partitionEpochs.get(topic.name()).clone();
             boolean topicChanged = false;
             for (PartitionImage partition : topic.partitions()) {
-                if (partition.leader() != NO_LEADER && membership.isLive(partition.leader())) {
-                    continue;
+                PartitionImage changed = withoutFencedBrokers(partition);
+                if (changed != null) {
+                    partitions.set(partition.index(), changed);
+                    epochs[partition.index()]++;
+                    topicChanged = true;
                 }
-                List<Integer> liveIsr = partition.isr().stream().filter(membership::isLive).toList();
-                int leader = partition.replicas().stream().filter(liveIsr::contains).findFirst().orElse(NO_LEADER);
-                if (leader == partition.leader()) {
-                    continue; // still no live in-sync replica
-                }
-                List<Integer> isr = leader == NO_LEADER ? partition.isr() : liveIsr;
-                partitions.set(partition.index(), new PartitionImage(partition.index(), leader,
-                        partition.leaderEpoch() + 1, partition.replicas(), isr, List.of()));
-                epochs[partition.index()]++;
-                topicChanged = true;
             }
             if (topicChanged) {
                 TopicImage updated = new TopicImage(topic.name(), topic.id(), partitions);
@@ -253,6 +249,31 @@ public final class TopicAssignments {
                         p.index(), p.leader(), p.leaderEpoch(), p.isr()));
             }
         }
+    }
+
+    /** The partition with its fenced brokers out of the ISR and a live leader if one can be had; null if unchanged. */
+    private PartitionImage withoutFencedBrokers(PartitionImage partition) {
+        int leader = partition.leader();
+        List<Integer> isr;
+        if (leader != NO_LEADER && membership.isLive(leader)) {
+            isr = partition.isr().stream().filter(id -> !membership.isFenced(id)).toList();
+        } else {
+            List<Integer> liveIsr = partition.isr().stream().filter(membership::isLive).toList();
+            leader = partition.replicas().stream().filter(liveIsr::contains).findFirst().orElse(NO_LEADER);
+            if (leader != NO_LEADER) {
+                isr = liveIsr;
+            } else {
+                isr = partition.isr().stream().filter(id -> !membership.isFenced(id)).toList();
+                if (isr.isEmpty()) {
+                    isr = partition.isr().contains(partition.leader()) ? List.of(partition.leader()) : partition.isr();
+                }
+            }
+        }
+        if (leader == partition.leader() && isr.equals(partition.isr())) {
+            return null;
+        }
+        int leaderEpoch = leader == partition.leader() ? partition.leaderEpoch() : partition.leaderEpoch() + 1;
+        return new PartitionImage(partition.index(), leader, leaderEpoch, partition.replicas(), isr, List.of());
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the leader of one replicated partition knows of its followers, as Kafka's Partition and Replica keep it:
@@ -99,6 +100,27 @@ final class LeaderState {
         }
         changePending = true;
         return wanted;
+    }
+
+    /**
+     * Takes the ISR of an image of this leader's term when the controller shrank it by fencing brokers: only when
+     * no change of ours is pending and the image's ISR is ours without some members that are not live in that image
+     * (the controller removes nothing else). The image carries no partition epoch, so ours becomes unknown (-1),
+     * which the controller does not check. Returns whether the ISR changed.
+     */
+    synchronized boolean takeFencingShrink(List<Integer> imageIsr, Set<Integer> liveBrokers) {
+        if (changePending || !imageIsr.contains(leaderId) || !isr.containsAll(imageIsr)
+                || imageIsr.size() == isr.size()) {
+            return false;
+        }
+        for (int removed : isr) {
+            if (!imageIsr.contains(removed) && liveBrokers.contains(removed)) {
+                return false;
+            }
+        }
+        isr = List.copyOf(imageIsr);
+        partitionEpoch = -1;
+        return true;
     }
 
     /** The controller's answer to the pending change: the ISR and partition epoch it now has, or null (refused). */

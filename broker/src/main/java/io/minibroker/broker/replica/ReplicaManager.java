@@ -22,9 +22,11 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,7 +44,8 @@ import java.util.function.LongSupplier;
  * <p>The leader owns its partitions' ISR: on its {@code isr-changes} thread, every half
  * {@code replica.lag.time.max.ms}, it asks the controller (AlterPartition) to drop the followers not caught up for
  * that long, and after a follower's fetch reaches the high watermark, to take it back. The ISR the controller
- * answers is the one it uses (the image's is taken only when it becomes leader).
+ * answers is the one it uses (the image's is taken when it becomes leader, and when the controller removed fenced
+ * brokers from it: {@link LeaderState#takeFencingShrink}).
  *
  * <p>A replicated partition's high watermark outlives a restart in {@code replication-offset-checkpoint}
  * ({@link HighWatermarkCheckpointer}): when the first image after a start hosts it, as leader or follower, it
@@ -104,6 +107,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     public synchronized void apply(ClusterMetadata image) {
         Map<TopicPartition, HostedPartition> next = new HashMap<>();
         Map<Integer, List<FollowedPartition>> followedByLeader = new HashMap<>();
+        Set<Integer> liveBrokers = new HashSet<>();
+        image.brokers().forEach(broker -> liveBrokers.add(broker.id()));
+        List<TopicPartition> shrunkByController = new ArrayList<>();
         for (TopicImage topic : image.topics().values()) {
             if (topic.partitions().stream().noneMatch(p -> p.replicas().contains(nodeId))) {
                 continue;
@@ -127,6 +133,11 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                             && before.image().leaderEpoch() == partition.leaderEpoch();
                     leader = sameTerm ? before.leader() : becomeLeader(topicPartition, partition, log.get(),
                             before != null);
+                    if (sameTerm && leader.takeFencingShrink(partition.isr(), liveBrokers)) {
+                        LOG.info("ISR of {} is now {}: the controller removed fenced brokers", topicPartition,
+                                partition.isr());
+                        shrunkByController.add(topicPartition);
+                    }
                 } else {
                     if (before == null) {
                         restoreHighWatermark(log.get()); // until the leader tells ours
@@ -156,6 +167,11 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 maybeAdvanceHighWatermark(partition, now); // a leader alone in its ISR commits its log at once
             }
         });
+        for (TopicPartition partition : shrunkByController) {
+            // The high watermark may move without the fenced followers; parked produces see the smaller ISR.
+            maybeAdvanceHighWatermark(partition, next.get(partition));
+            producePurgatory.checkAndComplete(partition);
+        }
         Map<Integer, BrokerNode> brokers = new HashMap<>();
         image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
         fetchers.follow(followedByLeader, brokers);

@@ -1,0 +1,80 @@
+package io.minibroker.broker.controller;
+
+import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
+import io.minibroker.broker.config.Endpoint;
+import io.minibroker.protocol.error.Errors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The controller's side of fencing: a fenced broker leaves every ISR, and no ISR is ever left empty. */
+class TopicAssignmentsTest {
+
+    private static final List<Endpoint> LISTENERS = List.of(new Endpoint("PLAINTEXT", "localhost", 9092));
+
+    @TempDir
+    Path dir;
+
+    private final AtomicLong now = new AtomicLong(1_000);
+    private final BrokerMembership membership = new BrokerMembership(9_000, now::get);
+    private final Map<Integer, Long> brokerEpochs = new HashMap<>();
+    private TopicAssignments assignments;
+
+    @BeforeEach
+    void start() throws Exception {
+        for (int id = 0; id < 3; id++) {
+            long epoch = membership.register(id, UUID.randomUUID(), LISTENERS).epoch();
+            membership.heartbeat(id, epoch, false, false);
+            brokerEpochs.put(id, epoch);
+        }
+        assignments = TopicAssignments.open(0, membership, dir);
+        assertThat(assignments.create("t", 0, 0, List.of(List.of(0, 1, 2)), false).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void aFencedFollowerLeavesTheIsrWithoutALeaderChange() {
+        shutDown(2);
+        assignments.electLeaders();
+
+        PartitionImage partition = partition();
+        assertThat(partition.isr()).containsExactly(0, 1);
+        assertThat(partition.leader()).isZero();
+        assertThat(partition.leaderEpoch()).as("the leader stays: same leader epoch").isZero();
+    }
+
+    @Test
+    void aFencedLeaderIsReplacedAndTheLastFencedInSyncReplicaStaysInTheIsr() {
+        shutDown(0);
+        assignments.electLeaders();
+        assertThat(partition().leader()).isEqualTo(1);
+        assertThat(partition().leaderEpoch()).isEqualTo(1);
+        assertThat(partition().isr()).containsExactly(1, 2);
+
+        shutDown(1);
+        shutDown(2);
+        assignments.electLeaders();
+        assertThat(partition().leader()).isEqualTo(TopicAssignments.NO_LEADER);
+        assertThat(partition().isr()).as("never empty: the last leader stays").containsExactly(1);
+
+        now.addAndGet(1);
+        assignments.electLeaders();
+        assertThat(partition().isr()).as("nothing changes while nobody returns").containsExactly(1);
+    }
+
+    private void shutDown(int id) {
+        membership.heartbeat(id, brokerEpochs.get(id), false, true);
+    }
+
+    private PartitionImage partition() {
+        return assignments.image().topic("t").orElseThrow().partitions().get(0);
+    }
+}
