@@ -25,7 +25,7 @@ public interface PartitionLeadership {
         }
 
         @Override
-        public void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset) {
+        public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset) {
             // no followers on a single node
         }
 
@@ -44,8 +44,11 @@ public interface PartitionLeadership {
     /** How many replicas of a partition this broker leads are in sync, itself included (min.insync.replicas). */
     int inSyncReplicas(TopicPartition partition);
 
-    /** A follower fetched this partition from {@code fetchOffset}: its log ends there. */
-    void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset);
+    /**
+     * A follower fetched this partition from {@code fetchOffset}: its log ends there. {@code replicaEpoch} is the
+     * broker epoch it sent (-1 when unknown), which the leader names it by when it asks for it in the ISR.
+     */
+    void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset);
 
     /** Records were appended to a partition led here (a leader alone in its ISR commits them at once). */
     void onLeaderAppend(TopicPartition partition);

@@ -94,6 +94,12 @@ public final class BrokerMembership {
         return broker != null && isLive(broker, clockMs.getAsLong());
     }
 
+    /** The epoch of this broker's registration, -1 if it has none. */
+    public synchronized long epoch(int id) {
+        RegisteredBroker broker = brokers.get(id);
+        return broker == null ? -1 : broker.epoch();
+    }
+
     /**
      * Whether this broker registered with this controller and is fenced now (a controlled shutdown, or a session
      * that expired). A broker that has not registered since the controller started is not known to be fenced.

@@ -28,6 +28,6 @@ public final class ControllerApis {
                 .add(ApiKey.METADATA, new ControllerMetadataHandler(clusterId, assignments))
                 .add(ApiKey.CREATE_TOPICS, DiskBoundHandler.on(disk)
                         .apply(new ControllerCreateTopicsHandler(assignments, config)))
-                .add(ApiKey.ALTER_PARTITION, DiskBoundHandler.on(disk).apply(new AlterPartitionHandler(assignments)));
+                .add(ApiKey.ALTER_PARTITION, DiskBoundHandler.on(disk).apply(new AlterPartitionHandler(membership, assignments)));
     }
 }

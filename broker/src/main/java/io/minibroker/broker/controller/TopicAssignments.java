@@ -149,6 +149,10 @@ public final class TopicAssignments {
         return replicas;
     }
 
+    /** A broker named in a new ISR, with the epoch the leader knows it by (-1: not checked). */
+    public record IsrMember(int brokerId, long brokerEpoch) {
+    }
+
     /** What an ISR change answers: an error, or the partition as it now is and its new partition epoch. */
     public record IsrChange(Errors error, PartitionImage partition, int partitionEpoch) {
         static IsrChange failed(Errors error) {
@@ -161,11 +165,13 @@ public final class TopicAssignments {
      * the sender must be the leader at that leader epoch (FENCED_LEADER_EPOCH for an older one), at the current
      * partition epoch when it names one (INVALID_UPDATE_VERSION; -1, a leader that has not changed the ISR since
      * it took the partition, is not checked: the image brokers get carries no partition epoch), and the new ISR
-     * must hold the leader and only live replicas (INELIGIBLE_REPLICA). The change is saved, then the partition
-     * epoch bumped.
+     * must hold the leader and only live replicas, each by its current registration when the leader names its
+     * broker epoch (INELIGIBLE_REPLICA, KIP-903: a follower that caught up and then restarted is not the broker
+     * that comes back, which has to catch up again). The change is saved, then the partition epoch bumped.
      */
     public synchronized IsrChange alterIsr(int brokerId, UUID topicId, int index, int leaderEpoch,
-                                           int partitionEpoch, List<Integer> newIsr) {
+                                           int partitionEpoch, List<IsrMember> newMembers) {
+        List<Integer> newIsr = newMembers.stream().map(IsrMember::brokerId).toList();
         TopicImage topic = topics.values().stream().filter(t -> t.id().equals(topicId)).findFirst().orElse(null);
         if (topic == null) {
             return IsrChange.failed(Errors.UNKNOWN_TOPIC_ID);
@@ -187,8 +193,10 @@ public final class TopicAssignments {
         if (!newIsr.contains(brokerId)) {
             return IsrChange.failed(Errors.INVALID_REQUEST);
         }
-        for (int replica : newIsr) {
-            if (!current.replicas().contains(replica) || (replica != brokerId && !membership.isLive(replica))) {
+        for (IsrMember member : newMembers) {
+            int replica = member.brokerId();
+            if (!current.replicas().contains(replica) || (replica != brokerId && !membership.isLive(replica))
+                    || (member.brokerEpoch() != -1 && member.brokerEpoch() != membership.epoch(replica))) {
                 return IsrChange.failed(Errors.INELIGIBLE_REPLICA);
             }
         }

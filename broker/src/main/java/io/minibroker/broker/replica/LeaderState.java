@@ -9,14 +9,16 @@ import java.util.Set;
 
 /**
  * What the leader of one replicated partition knows of its followers, as Kafka's Partition and Replica keep it:
- * the ISR, its partition epoch once an ISR change told it (-1 before), and for each follower its log end and when
- * it was last caught up. Kafka's rule: a fetch from at least the leader's log end at that moment means caught up
+ * the ISR, its partition epoch once an ISR change told it (-1 before), and for each follower its log end, when
+ * it was last caught up and the broker epoch it fetches with (KIP-903: the ISR names brokers by id and epoch, so
+ * a follower that restarted since is not taken for the one that caught up). Kafka's rule: a fetch from at least the leader's log end at that moment means caught up
  * now; a fetch from at least where the leader's log ended at the follower's previous fetch means caught up as of
  * that previous fetch. Thread-safe: every method holds this object's lock.
  */
 final class LeaderState {
 
     private static final class Follower {
+        long brokerEpoch = -1;
         long logEnd;
         long lastCaughtUpMs;
         long lastFetchLeaderLogEnd;
@@ -50,12 +52,13 @@ final class LeaderState {
         return partitionEpoch;
     }
 
-    /** Records a follower's fetch; false if it is not a replica. */
-    synchronized boolean onFetch(int replicaId, long fetchOffset, long leaderLogEnd, long nowMs) {
+    /** Records a follower's fetch, with the broker epoch it sent; false if it is not a replica. */
+    synchronized boolean onFetch(int replicaId, long brokerEpoch, long fetchOffset, long leaderLogEnd, long nowMs) {
         Follower follower = followers.get(replicaId);
         if (follower == null) {
             return false;
         }
+        follower.brokerEpoch = brokerEpoch;
         if (fetchOffset >= leaderLogEnd) {
             follower.lastCaughtUpMs = nowMs;
         } else if (fetchOffset >= follower.lastFetchLeaderLogEnd) {
@@ -121,6 +124,12 @@ final class LeaderState {
         isr = List.copyOf(imageIsr);
         partitionEpoch = -1;
         return true;
+    }
+
+    /** The broker epoch a follower last fetched with, -1 if unknown (no fetch yet, or one without it). */
+    synchronized long brokerEpoch(int replicaId) {
+        Follower follower = followers.get(replicaId);
+        return follower == null ? -1 : follower.brokerEpoch;
     }
 
     /** The controller's answer to the pending change: the ISR and partition epoch it now has, or null (refused). */

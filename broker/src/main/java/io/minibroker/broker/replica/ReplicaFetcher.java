@@ -18,10 +18,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 
 /**
  * Copies the logs of the partitions this broker follows from one leader, on a thread of its own
- * ({@code replica-fetcher-<leader>}), as Kafka's ReplicaFetcherThread: a Fetch naming this replica (ReplicaState),
+ * ({@code replica-fetcher-<leader>}), as Kafka's ReplicaFetcherThread: a Fetch naming this replica and its broker
+ * epoch (ReplicaState),
  * from each log's end, that parks at the leader up to {@code replica.fetch.wait.max.ms} until
  * {@code replica.fetch.min.bytes} are there, so an idle follower waits instead of polling. What comes back is
  * appended as it is (the leader's offsets and batches), and the leader's high watermark becomes ours. The next
@@ -39,6 +41,8 @@ final class ReplicaFetcher implements AutoCloseable {
     private static final int RESPONSE_GRACE_MS = 30_000;
 
     private final int nodeId;
+    /** This broker's epoch, sent in each fetch so that the leader names it by its epoch in the ISR (KIP-903). */
+    private final LongSupplier brokerEpoch;
     private final BrokerNode leader;
     private final int fetchWaitMaxMs;
     private final int fetchMinBytes;
@@ -48,8 +52,10 @@ final class ReplicaFetcher implements AutoCloseable {
     private final List<FollowedPartition> toTruncate = new ArrayList<>();
     private volatile boolean running = true;
 
-    private ReplicaFetcher(int nodeId, BrokerNode leader, int fetchWaitMaxMs, int fetchMinBytes) {
+    private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
+                           int fetchMinBytes) {
         this.nodeId = nodeId;
+        this.brokerEpoch = brokerEpoch;
         this.leader = leader;
         this.fetchWaitMaxMs = fetchWaitMaxMs;
         this.fetchMinBytes = fetchMinBytes;
@@ -59,8 +65,9 @@ final class ReplicaFetcher implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    static ReplicaFetcher start(int nodeId, BrokerNode leader, int fetchWaitMaxMs, int fetchMinBytes) {
-        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, leader, fetchWaitMaxMs, fetchMinBytes);
+    static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
+                                int fetchMinBytes) {
+        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes);
         fetcher.thread.start();
         return fetcher;
     }
@@ -197,7 +204,7 @@ final class ReplicaFetcher implements AutoCloseable {
                 .set("MaxWaitMs", fetchWaitMaxMs)
                 .set("MinBytes", fetchMinBytes)
                 .set("MaxBytes", RESPONSE_MAX_BYTES);
-        request.getStruct("ReplicaState").set("ReplicaId", nodeId);
+        request.getStruct("ReplicaState").set("ReplicaId", nodeId).set("ReplicaEpoch", brokerEpoch.getAsLong());
         Map<UUID, Struct> topics = new LinkedHashMap<>();
         Map<String, PartitionLog> logs = new LinkedHashMap<>();
         for (FollowedPartition partition : followed) {

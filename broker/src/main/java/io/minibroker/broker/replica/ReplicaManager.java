@@ -55,8 +55,8 @@ import java.util.function.LongSupplier;
 public final class ReplicaManager implements PartitionLeadership, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
-    /** AlterPartition v2: the new ISR as broker ids (v3 adds each broker's epoch, which this broker does not keep). */
-    private static final short ALTER_PARTITION_VERSION = 2;
+    /** AlterPartition v3: the new ISR as broker ids with each broker's epoch (KIP-903). */
+    private static final short ALTER_PARTITION_VERSION = 3;
     /** The leader id of a partition whose in-sync replicas are all gone. */
     private static final int NO_LEADER = -1;
 
@@ -73,6 +73,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final NodeChannel controller;
     private final long replicaLagTimeMaxMs;
     private final LongSupplier clockMs;
+    /** This broker's epoch from its registration, -1 before it has one. */
+    private final LongSupplier brokerEpoch;
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
@@ -83,7 +85,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     public ReplicaManager(int nodeId, TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                           Purgatory<DelayedFetch> fetchPurgatory, ReplicaFetchers fetchers,
                           ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
-                          long highWatermarkCheckpointIntervalMs, LongSupplier clockMs) {
+                          long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch, LongSupplier clockMs) {
         this.producerStates = producerStates;
         this.nodeId = nodeId;
         this.topics = topics;
@@ -93,6 +95,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         this.controller = controller;
         this.replicaLagTimeMaxMs = replicaLagTimeMaxMs;
         this.clockMs = clockMs;
+        this.brokerEpoch = brokerEpoch;
         this.checkpointedHighWatermarks = new HashMap<>(topics.logs().checkpointedHighWatermarks());
         this.highWatermarkCheckpointer = new HighWatermarkCheckpointer(topics.logs(), this::highWatermarks,
                 highWatermarkCheckpointIntervalMs);
@@ -229,13 +232,13 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     }
 
     @Override
-    public void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset) {
+    public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset) {
         HostedPartition state = hosted.get(partition);
         if (state == null || state.leader() == null) {
             return;
         }
         PartitionLog log = state.log();
-        if (!state.leader().onFetch(replicaId, fetchOffset, log.logEndOffset(), clockMs.getAsLong())) {
+        if (!state.leader().onFetch(replicaId, replicaEpoch, fetchOffset, log.logEndOffset(), clockMs.getAsLong())) {
             return;
         }
         maybeAdvanceHighWatermark(partition, state);
@@ -281,12 +284,18 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         if (wanted == null) {
             return;
         }
-        Struct request = ApiKey.ALTER_PARTITION.request().newMessage().set("BrokerId", nodeId);
-        request.addElement("Topics").set("TopicId", state.topic().id()).addElement("Partitions")
+        long ownEpoch = brokerEpoch.getAsLong();
+        Struct request = ApiKey.ALTER_PARTITION.request().newMessage().set("BrokerId", nodeId)
+                .set("BrokerEpoch", ownEpoch);
+        Struct partitionData = request.addElement("Topics").set("TopicId", state.topic().id())
+                .addElement("Partitions")
                 .set("PartitionIndex", partition.partition())
                 .set("LeaderEpoch", state.image().leaderEpoch())
-                .set("NewIsr", wanted)
                 .set("PartitionEpoch", leader.partitionEpoch());
+        for (int replica : wanted) {
+            partitionData.addElement("NewIsrWithEpochs").set("BrokerId", replica)
+                    .set("BrokerEpoch", replica == nodeId ? ownEpoch : leader.brokerEpoch(replica));
+        }
         try {
             Struct answer = controller.send(ApiKey.ALTER_PARTITION, ALTER_PARTITION_VERSION, request);
             Errors topLevel = Errors.forCode(answer.getInt16("ErrorCode"));

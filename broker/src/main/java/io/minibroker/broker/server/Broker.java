@@ -107,7 +107,7 @@ public final class Broker implements AutoCloseable {
     private BrokerMembership membership;
     private LeaderElections elections;
     /** Only in a cluster: this broker's registration and heartbeats. */
-    private BrokerLifecycle lifecycle;
+    private volatile BrokerLifecycle lifecycle;
     /** Only in a cluster: this broker's copy of the cluster's metadata. */
     private MetadataFetcher metadata;
     /** Only in a cluster: the partitions this broker hosts, led or followed. */
@@ -163,9 +163,11 @@ public final class Broker implements AutoCloseable {
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (config.inCluster()) {
             replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, new ReplicaFetchers(nodeId,
-                    config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
+                    this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
+                    config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
                     producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
-                    config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), Broker::monotonicMs);
+                    config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch,
+                    Broker::monotonicMs);
             leadership = replicas;
             metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
                     config.interBrokerListenerName(), replicas::apply);
@@ -249,6 +251,12 @@ public final class Broker implements AutoCloseable {
         return new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
                 "broker-" + config.get(BrokerConfig.NODE_ID) + "-" + purpose,
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
+    }
+
+    /** This broker's epoch from its registration with the controller, -1 before it has one. */
+    private long brokerEpoch() {
+        BrokerLifecycle registered = lifecycle;
+        return registered == null ? -1 : registered.brokerEpoch();
     }
 
     /** Milliseconds of a clock that never jumps: sessions and replica lag are measured on it. */

@@ -16,7 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The controller's side of fencing: a fenced broker leaves every ISR, and no ISR is ever left empty. */
+/**
+ * The controller's side of ISR changes: a fenced broker leaves every ISR, no ISR is ever left empty, and an
+ * AlterPartition naming a broker by an epoch that is not its current registration's is INELIGIBLE_REPLICA.
+ */
 class TopicAssignmentsTest {
 
     private static final List<Endpoint> LISTENERS = List.of(new Endpoint("PLAINTEXT", "localhost", 9092));
@@ -68,6 +71,35 @@ class TopicAssignmentsTest {
         now.addAndGet(1);
         assignments.electLeaders();
         assertThat(partition().isr()).as("nothing changes while nobody returns").containsExactly(1);
+    }
+
+    @Test
+    void anIsrNamingABrokerByAStaleEpochIsIneligible() {
+        UUID topicId = assignments.image().topic("t").orElseThrow().id();
+        long staleEpoch = brokerEpochs.get(2);
+        shutDown(2);
+        now.addAndGet(1);
+        long newEpoch = membership.register(2, UUID.randomUUID(), LISTENERS).epoch(); // node 2 restarted
+        membership.heartbeat(2, newEpoch, false, false);
+
+        assertThat(alterIsr(topicId, 0, List.of(member(0), member(1), new TopicAssignments.IsrMember(2, staleEpoch))))
+                .as("the broker that caught up is gone").isEqualTo(Errors.INELIGIBLE_REPLICA);
+        assertThat(partition().isr()).containsExactly(0, 1, 2);
+
+        assertThat(alterIsr(topicId, 0, List.of(member(0), member(1)))).isEqualTo(Errors.NONE);
+        assertThat(alterIsr(topicId, 1, List.of(member(0), member(1), new TopicAssignments.IsrMember(2, newEpoch))))
+                .isEqualTo(Errors.NONE);
+        assertThat(partition().isr()).containsExactly(0, 1, 2);
+        assertThat(alterIsr(topicId, 2, List.of(member(0), new TopicAssignments.IsrMember(1, -1))))
+                .as("-1 asks for no check").isEqualTo(Errors.NONE);
+    }
+
+    private Errors alterIsr(UUID topicId, int partitionEpoch, List<TopicAssignments.IsrMember> isr) {
+        return assignments.alterIsr(0, topicId, 0, 0, partitionEpoch, isr).error();
+    }
+
+    private TopicAssignments.IsrMember member(int id) {
+        return new TopicAssignments.IsrMember(id, membership.epoch(id));
     }
 
     private void shutDown(int id) {
