@@ -17,16 +17,19 @@ import java.util.concurrent.CompletionStage;
 /**
  * DeleteRecords: moves each partition's log start offset up to the requested offset (-1 means the high
  * watermark), answering with the new low watermark. An offset above the high watermark is OFFSET_OUT_OF_RANGE,
- * as in Kafka. On one node the low watermark is known at once, so nothing waits in a purgatory.
+ * as in Kafka, and only a partition's leader deletes (NOT_LEADER_OR_FOLLOWER elsewhere); its followers move their
+ * log start offsets to the leader's, which each fetch response carries.
  */
 public final class DeleteRecordsHandler implements ApiHandler {
 
     private static final long HIGH_WATERMARK = -1;
 
     private final TopicRegistry topics;
+    private final PartitionLeadership leadership;
 
-    public DeleteRecordsHandler(TopicRegistry topics) {
+    public DeleteRecordsHandler(TopicRegistry topics, PartitionLeadership leadership) {
         this.topics = topics;
+        this.leadership = leadership;
     }
 
     @Override
@@ -43,6 +46,10 @@ public final class DeleteRecordsHandler implements ApiHandler {
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
                     result.set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                    continue;
+                }
+                if (!leadership.isLeader(log.get().topicPartition())) {
+                    result.set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
                     continue;
                 }
                 long highWatermark = log.get().highWatermark();

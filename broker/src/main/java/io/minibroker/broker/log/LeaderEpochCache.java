@@ -148,6 +148,17 @@ public final class LeaderEpochCache {
         return epochs.isEmpty() ? UNDEFINED_EPOCH : epochs.lastKey();
     }
 
+    /** The epoch holding {@code offset}: the latest one starting at or before it; -1 if none does. */
+    public synchronized int epochForOffset(long offset) {
+        int holding = UNDEFINED_EPOCH;
+        for (Map.Entry<Integer, Long> entry : epochs.entrySet()) {
+            if (entry.getValue() <= offset) {
+                holding = entry.getKey();
+            }
+        }
+        return holding;
+    }
+
     /** A copy of the entries, epoch to start offset, ascending. */
     public synchronized Map<Integer, Long> entries() {
         return new TreeMap<>(epochs);

@@ -186,6 +186,11 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /** The leader epoch of the batch holding {@code offset}, -1 if none is known. */
+    public int epochForOffset(long offset) {
+        return epochCache.epochForOffset(offset);
+    }
+
     /** The latest leader epoch of this log, -1 if none. */
     public synchronized int latestEpoch() {
         return epochCache.latestEpoch();
@@ -614,6 +619,19 @@ public final class PartitionLog implements AutoCloseable {
                     topicPartition, offset, removed, logEndOffset);
         } catch (IOException e) {
             throw storageError("cannot truncate to " + offset, e);
+        }
+    }
+
+    /**
+     * Empties the log and restarts it at {@code offset}: a follower whose log ends before its leader's log start
+     * (the leader deleted what it lacks) follows from there, as Kafka's truncateFullyAndStartAt.
+     */
+    public synchronized void restartAt(long offset) {
+        truncations++;
+        try {
+            truncateFullyAndStartAt(offset);
+        } catch (IOException e) {
+            throw storageError("cannot restart at " + offset, e);
         }
     }
 

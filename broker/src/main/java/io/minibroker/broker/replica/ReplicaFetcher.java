@@ -23,10 +23,10 @@ import java.util.function.LongSupplier;
 /**
  * Copies the logs of the partitions this broker follows from one leader, on a thread of its own
  * ({@code replica-fetcher-<leader>}), as Kafka's ReplicaFetcherThread: a Fetch naming this replica and its broker
- * epoch (ReplicaState),
- * from each log's end, that parks at the leader up to {@code replica.fetch.wait.max.ms} until
+ * epoch (ReplicaState), from each log's end, that parks at the leader up to {@code replica.fetch.wait.max.ms} until
  * {@code replica.fetch.min.bytes} are there, so an idle follower waits instead of polling. What comes back is
- * appended as it is (the leader's offsets and batches), and the leader's high watermark becomes ours. The next
+ * appended as it is (the leader's offsets and batches), the leader's high watermark becomes ours, and its log
+ * start offset too when it moved past ours (a follower behind the leader's log start restarts there). The next
  * fetch's offsets tell the leader how far we got.
  */
 final class ReplicaFetcher implements AutoCloseable {
@@ -231,6 +231,13 @@ final class ReplicaFetcher implements AutoCloseable {
                 if (log == null) {
                     continue;
                 }
+                long leaderLogStart = partition.getInt64("LogStartOffset");
+                if (error == Errors.OFFSET_OUT_OF_RANGE && leaderLogStart > log.logEndOffset()) {
+                    LOG.info("{} ends at {}, before leader {}'s log start {}: restarting it there",
+                            log.topicPartition(), log.logEndOffset(), leader.id(), leaderLogStart);
+                    log.restartAt(leaderLogStart);
+                    continue;
+                }
                 if (error != Errors.NONE) {
                     // Typically the leader has not taken the image that makes it leader yet: try again shortly.
                     LOG.debug("Leader {} refused {}: {}", leader.id(), log.topicPartition(), error);
@@ -245,6 +252,10 @@ final class ReplicaFetcher implements AutoCloseable {
                     }
                 }
                 log.setReplicatedHighWatermark(partition.getInt64("HighWatermark"));
+                if (leaderLogStart > log.logStartOffset()) {
+                    // The leader deleted records (DeleteRecords, retention): so does the follower, as in Kafka.
+                    log.deleteRecordsBefore(Math.min(leaderLogStart, log.logEndOffset()));
+                }
             }
         }
         if (anyRefused) {

@@ -180,7 +180,7 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics)))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
-                .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics)))
+                .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics, leadership)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics, config, node))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS,
@@ -192,7 +192,7 @@ public final class Broker implements AutoCloseable {
                                 disk, leadership))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds)))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
-                .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics))
+                .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership));
         if (config.inCluster()) {
             forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
