@@ -21,6 +21,7 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
                  PartitionLeadership leadership) {
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
+    private static final int LOG_START_OFFSET_FROM_VERSION = 5;
     /**
      * From v15 a follower names itself in ReplicaState with its broker epoch (KIP-903), before in ReplicaId only;
      * consumers send -1.
@@ -30,7 +31,9 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
     record TopicPlan(String name, UUID id, List<PartitionPlan> partitions) {
     }
 
-    record PartitionPlan(int index, long fetchOffset, int maxBytes, PartitionLog log, Errors error) {
+    /** A partition's part; {@code logStartOffset} is a follower's (-1 from a consumer). */
+    record PartitionPlan(int index, long fetchOffset, long logStartOffset, int maxBytes, PartitionLog log,
+                         Errors error) {
     }
 
     /**
@@ -55,6 +58,7 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
                         : metadata.flatMap(t -> registry.partitionLog(t, index)).isPresent()
                         ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION;
                 partitions.add(new PartitionPlan(index, partition.getInt64("FetchOffset"),
+                        request.version() >= LOG_START_OFFSET_FROM_VERSION ? partition.getInt64("LogStartOffset") : -1,
                         partition.getInt32("PartitionMaxBytes"), log.orElse(null), error));
             }
             topics.add(new TopicPlan(name, id, partitions));

@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * What the leader of one replicated partition knows of its followers, as Kafka's Partition and Replica keep it:
- * the ISR, its partition epoch once an ISR change told it (-1 before), and for each follower its log end, when
+ * the ISR, its partition epoch once an ISR change told it (-1 before), and for each follower its log start and end, when
  * it was last caught up and the broker epoch it fetches with (KIP-903: the ISR names brokers by id and epoch, so
  * a follower that restarted since is not taken for the one that caught up). Kafka's rule: a fetch from at least the leader's log end at that moment means caught up
  * now; a fetch from at least where the leader's log ended at the follower's previous fetch means caught up as of
@@ -19,6 +19,7 @@ final class LeaderState {
 
     private static final class Follower {
         long brokerEpoch = -1;
+        long logStart = -1;
         long logEnd;
         long lastCaughtUpMs;
         long lastFetchLeaderLogEnd;
@@ -52,13 +53,15 @@ final class LeaderState {
         return partitionEpoch;
     }
 
-    /** Records a follower's fetch, with the broker epoch it sent; false if it is not a replica. */
-    synchronized boolean onFetch(int replicaId, long brokerEpoch, long fetchOffset, long leaderLogEnd, long nowMs) {
+    /** Records a follower's fetch, with the broker epoch and log start it sent; false if it is not a replica. */
+    synchronized boolean onFetch(int replicaId, long brokerEpoch, long fetchOffset, long logStart,
+                                 long leaderLogEnd, long nowMs) {
         Follower follower = followers.get(replicaId);
         if (follower == null) {
             return false;
         }
         follower.brokerEpoch = brokerEpoch;
+        follower.logStart = logStart;
         if (fetchOffset >= leaderLogEnd) {
             follower.lastCaughtUpMs = nowMs;
         } else if (fetchOffset >= follower.lastFetchLeaderLogEnd) {
@@ -124,6 +127,20 @@ final class LeaderState {
         isr = List.copyOf(imageIsr);
         partitionEpoch = -1;
         return true;
+    }
+
+    /**
+     * The least log start over the leader's ({@code leaderLogStart}) and those of the followers among
+     * {@code liveBrokers}; a follower not heard from yet counts as -1 (unknown).
+     */
+    synchronized long lowWatermark(long leaderLogStart, Set<Integer> liveBrokers) {
+        long least = leaderLogStart;
+        for (Map.Entry<Integer, Follower> follower : followers.entrySet()) {
+            if (liveBrokers.contains(follower.getKey())) {
+                least = Math.min(least, follower.getValue().logStart);
+            }
+        }
+        return least;
     }
 
     /** The broker epoch a follower last fetched with, -1 if unknown (no fetch yet, or one without it). */

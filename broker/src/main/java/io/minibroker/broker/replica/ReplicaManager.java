@@ -1,5 +1,6 @@
 package io.minibroker.broker.replica;
 
+import io.minibroker.broker.api.DelayedDeleteRecords;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
@@ -68,6 +69,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final TopicRegistry topics;
     private final Purgatory<DelayedProduce> producePurgatory;
     private final Purgatory<DelayedFetch> fetchPurgatory;
+    private final Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
+    /** The live brokers of the latest image: DeleteRecords waits for the log starts of these followers only. */
+    private volatile Set<Integer> liveBrokers = Set.of();
     private final ReplicaFetchers fetchers;
     private final ProducerStates producerStates;
     private final NodeChannel controller;
@@ -83,7 +87,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final HighWatermarkCheckpointer highWatermarkCheckpointer;
 
     public ReplicaManager(int nodeId, TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
-                          Purgatory<DelayedFetch> fetchPurgatory, ReplicaFetchers fetchers,
+                          Purgatory<DelayedFetch> fetchPurgatory,
+                          Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory, ReplicaFetchers fetchers,
                           ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
                           long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch, LongSupplier clockMs) {
         this.producerStates = producerStates;
@@ -91,6 +96,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         this.topics = topics;
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
+        this.deleteRecordsPurgatory = deleteRecordsPurgatory;
         this.fetchers = fetchers;
         this.controller = controller;
         this.replicaLagTimeMaxMs = replicaLagTimeMaxMs;
@@ -155,6 +161,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
         Map<TopicPartition, HostedPartition> previous = hosted;
         hosted = Map.copyOf(next);
+        this.liveBrokers = Set.copyOf(liveBrokers);
         previous.forEach((partition, before) -> {
             HostedPartition now = next.get(partition);
             if (before.leader() != null && (now == null || now.leader() != before.leader())) {
@@ -162,6 +169,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 LOG.info("No longer leading {}", partition);
                 producePurgatory.checkAndComplete(partition);
                 fetchPurgatory.checkAndComplete(partition);
+                deleteRecordsPurgatory.checkAndComplete(partition);
             }
         });
         next.forEach((partition, now) -> {
@@ -232,15 +240,18 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     }
 
     @Override
-    public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset) {
+    public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
+                                long logStartOffset) {
         HostedPartition state = hosted.get(partition);
         if (state == null || state.leader() == null) {
             return;
         }
         PartitionLog log = state.log();
-        if (!state.leader().onFetch(replicaId, replicaEpoch, fetchOffset, log.logEndOffset(), clockMs.getAsLong())) {
+        if (!state.leader().onFetch(replicaId, replicaEpoch, fetchOffset, logStartOffset, log.logEndOffset(),
+                clockMs.getAsLong())) {
             return;
         }
+        deleteRecordsPurgatory.checkAndComplete(partition); // its log start may be where a deletion waits for
         maybeAdvanceHighWatermark(partition, state);
         if (!state.leader().isr().contains(replicaId) && fetchOffset >= log.highWatermark()) {
             try {
@@ -249,6 +260,15 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 // the broker is stopping: no more ISR changes
             }
         }
+    }
+
+    @Override
+    public long lowWatermark(PartitionLog log) {
+        HostedPartition state = hosted.get(log.topicPartition());
+        if (state == null || state.leader() == null) {
+            return log.logStartOffset();
+        }
+        return state.leader().lowWatermark(log.logStartOffset(), liveBrokers);
     }
 
     @Override

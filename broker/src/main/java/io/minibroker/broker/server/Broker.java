@@ -6,6 +6,7 @@ import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.DescribeConfigsHandler;
 import io.minibroker.broker.api.CreatePartitionsHandler;
 import io.minibroker.broker.api.CreateTopicsHandler;
+import io.minibroker.broker.api.DelayedDeleteRecords;
 import io.minibroker.broker.api.DeleteRecordsHandler;
 import io.minibroker.broker.api.DeleteTopicsHandler;
 import io.minibroker.broker.api.DescribeClusterHandler;
@@ -102,6 +103,7 @@ public final class Broker implements AutoCloseable {
     private LogMaintenance maintenance;
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
+    private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
     private GroupCoordinator groupCoordinator;
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
@@ -156,15 +158,17 @@ public final class Broker implements AutoCloseable {
         LocalNode node = new LocalNode(nodeId, clusterId, this::advertisedListeners);
         producePurgatory = ProduceHandler.newPurgatory(config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS));
         fetchPurgatory = FetchHandler.newPurgatory(config.get(BrokerConfig.FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
+        deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory();
         topics.logs().addListener(new LogMeters(registry));
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
+        new PurgatoryMeters(deleteRecordsPurgatory).bindTo(registry);
         ProducerStates producerStates = new ProducerStates();
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (config.inCluster()) {
-            replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, new ReplicaFetchers(nodeId,
-                    this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
-                    config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
+            replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
+                    new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
+                            config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
                     producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                     config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch,
                     Broker::monotonicMs);
@@ -180,7 +184,7 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics)))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
-                .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics, leadership)))
+                .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics, leadership, deleteRecordsPurgatory)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics, config, node))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS,
@@ -345,6 +349,7 @@ public final class Broker implements AutoCloseable {
         finishDiskWork();
         closeQuietly(producePurgatory);
         closeQuietly(fetchPurgatory);
+        closeQuietly(deleteRecordsPurgatory);
         closeQuietly(groupCoordinator);
         connections.flushAndClose(FLUSH_RESPONSES_TIMEOUT_MS);
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

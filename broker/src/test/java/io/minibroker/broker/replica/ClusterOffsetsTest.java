@@ -6,6 +6,7 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DeleteRecordsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -16,6 +17,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * ListOffsets and DeleteRecords in a cluster: only the leader answers them, LATEST is the high watermark (not the
- * log end) for read_uncommitted and read_committed alike, and the followers take the log start offset
- * DeleteRecords moved on the leader.
+ * log end) for read_uncommitted and read_committed alike, and DeleteRecords is answered once the live followers
+ * took the log start offset it moved on the leader.
  */
 class ClusterOffsetsTest {
 
@@ -75,8 +77,8 @@ class ClusterOffsetsTest {
         for (int follower : List.of(0, 2)) {
             assertThat(latestErrorOn(follower)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
             assertThat(deleteRecordsError(follower)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
-            await(() -> earliestOn(follower) == 4, "follower " + follower + " to move its log start to 4, has "
-                    + earliestOn(follower));
+            assertThat(earliestOn(follower)).as("the deletion was answered once every live follower had it")
+                    .isEqualTo(4);
         }
     }
 
@@ -89,6 +91,19 @@ class ClusterOffsetsTest {
             assertThat(latest(admin, IsolationLevel.READ_UNCOMMITTED)).isEqualTo(10);
             assertThat(latest(admin, IsolationLevel.READ_COMMITTED)).isEqualTo(10);
         }
+    }
+
+    @Test
+    void aDeletionWaitsForTheLiveFollowersAndTimesOutWithoutThem() throws Exception {
+        produce("all", 10);
+        cluster.kill(2); // live for the controller until its session expires, but fetching no more
+        try (Admin admin = admin()) {
+            assertThatThrownBy(() -> admin.deleteRecords(Map.of(PARTITION, RecordsToDelete.beforeOffset(3)),
+                    new DeleteRecordsOptions().timeoutMs(2000)).all().get())
+                    .hasCauseInstanceOf(TimeoutException.class);
+        }
+        assertThat(earliestOn(1)).as("the leader deleted all the same").isEqualTo(3);
+        await(() -> earliestOn(0) == 3, "the live follower to follow");
     }
 
     private static long latest(Admin admin, IsolationLevel isolation) throws Exception {
