@@ -24,6 +24,8 @@ final class LeaderState {
         long lastCaughtUpMs;
         long lastFetchLeaderLogEnd;
         long lastFetchMs;
+        /** When an ISR change of ours took it in (-1: never), so that an older image cannot take it out again. */
+        long addedToIsrMs = -1;
     }
 
     private final int leaderId;
@@ -111,16 +113,25 @@ final class LeaderState {
     /**
      * Takes the ISR of an image of this leader's term when the controller shrank it by fencing brokers: only when
      * no change of ours is pending and the image's ISR is ours without some members that are not live in that image
-     * (the controller removes nothing else). The image carries no partition epoch, so ours becomes unknown (-1),
-     * which the controller does not check. Returns whether the ISR changed.
+     * (the controller removes nothing else). The image carries no partition epoch to order it against our own
+     * changes, so a member one of ours took in within {@code imageMaxAgeMs} (the longest an image can take from
+     * the controller to here) stays until a later image confirms its removal: the image may predate the change.
+     * Ours becomes unknown (-1), which the controller does not check. Returns whether the ISR changed.
      */
-    synchronized boolean takeFencingShrink(List<Integer> imageIsr, Set<Integer> liveBrokers) {
+    synchronized boolean takeFencingShrink(List<Integer> imageIsr, Set<Integer> liveBrokers, long nowMs,
+                                           long imageMaxAgeMs) {
         if (changePending || !imageIsr.contains(leaderId) || !isr.containsAll(imageIsr)
                 || imageIsr.size() == isr.size()) {
             return false;
         }
         for (int removed : isr) {
-            if (!imageIsr.contains(removed) && liveBrokers.contains(removed)) {
+            if (imageIsr.contains(removed)) {
+                continue;
+            }
+            Follower follower = followers.get(removed);
+            boolean recentlyAdded = follower != null && follower.addedToIsrMs >= 0
+                    && nowMs - follower.addedToIsrMs <= imageMaxAgeMs;
+            if (liveBrokers.contains(removed) || recentlyAdded) {
                 return false;
             }
         }
@@ -150,9 +161,14 @@ final class LeaderState {
     }
 
     /** The controller's answer to the pending change: the ISR and partition epoch it now has, or null (refused). */
-    synchronized void changeAnswered(List<Integer> newIsr, int newPartitionEpoch) {
+    synchronized void changeAnswered(List<Integer> newIsr, int newPartitionEpoch, long nowMs) {
         changePending = false;
         if (newIsr != null) {
+            for (int member : newIsr) {
+                if (!isr.contains(member) && followers.containsKey(member)) {
+                    followers.get(member).addedToIsrMs = nowMs;
+                }
+            }
             isr = List.copyOf(newIsr);
             partitionEpoch = newPartitionEpoch;
         }

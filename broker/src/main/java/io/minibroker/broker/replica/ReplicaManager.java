@@ -76,6 +76,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final ProducerStates producerStates;
     private final NodeChannel controller;
     private final long replicaLagTimeMaxMs;
+    /** The longest an image can take from the controller to {@link #apply}: its request's connect and read. */
+    private final long imageMaxAgeMs;
     private final LongSupplier clockMs;
     /** This broker's epoch from its registration, -1 before it has one. */
     private final LongSupplier brokerEpoch;
@@ -90,7 +92,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                           Purgatory<DelayedFetch> fetchPurgatory,
                           Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory, ReplicaFetchers fetchers,
                           ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
-                          long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch, LongSupplier clockMs) {
+                          long controllerRequestTimeoutMs, long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch, LongSupplier clockMs) {
         this.producerStates = producerStates;
         this.nodeId = nodeId;
         this.topics = topics;
@@ -100,6 +102,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         this.fetchers = fetchers;
         this.controller = controller;
         this.replicaLagTimeMaxMs = replicaLagTimeMaxMs;
+        this.imageMaxAgeMs = 2 * controllerRequestTimeoutMs;
         this.clockMs = clockMs;
         this.brokerEpoch = brokerEpoch;
         this.checkpointedHighWatermarks = new HashMap<>(topics.logs().checkpointedHighWatermarks());
@@ -142,7 +145,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                             && before.image().leaderEpoch() == partition.leaderEpoch();
                     leader = sameTerm ? before.leader() : becomeLeader(topicPartition, partition, log.get(),
                             before != null);
-                    if (sameTerm && leader.takeFencingShrink(partition.isr(), liveBrokers)) {
+                    if (sameTerm && leader.takeFencingShrink(partition.isr(), liveBrokers, clockMs.getAsLong(),
+                            imageMaxAgeMs)) {
                         LOG.info("ISR of {} is now {}: the controller removed fenced brokers", topicPartition,
                                 partition.isr());
                         shrunkByController.add(topicPartition);
@@ -323,18 +327,18 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             Errors error = topLevel != Errors.NONE ? topLevel : Errors.forCode(result.getInt16("ErrorCode"));
             if (error != Errors.NONE) {
                 LOG.warn("The controller refused ISR {} for {}: {}", wanted, partition, error);
-                leader.changeAnswered(null, -1);
+                leader.changeAnswered(null, -1, clockMs.getAsLong());
                 return;
             }
             List<Integer> isr = result.getList("Isr");
             LOG.info("ISR of {} is now {} (partition epoch {})", partition, isr, result.getInt32("PartitionEpoch"));
-            leader.changeAnswered(isr, result.getInt32("PartitionEpoch"));
+            leader.changeAnswered(isr, result.getInt32("PartitionEpoch"), clockMs.getAsLong());
             // A smaller ISR may move the high watermark; either way, parked produces see the new ISR size.
             maybeAdvanceHighWatermark(partition, state);
             producePurgatory.checkAndComplete(partition);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Could not send ISR {} for {} to the controller: {}", wanted, partition, e.toString());
-            leader.changeAnswered(null, -1);
+            leader.changeAnswered(null, -1, clockMs.getAsLong());
         }
     }
 

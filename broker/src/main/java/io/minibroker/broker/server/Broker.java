@@ -170,6 +170,7 @@ public final class Broker implements AutoCloseable {
                     new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
                             config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
                     producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
+                    config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch,
                     Broker::monotonicMs);
             leadership = replicas;
