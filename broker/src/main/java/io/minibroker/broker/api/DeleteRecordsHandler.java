@@ -2,36 +2,50 @@ package io.minibroker.broker.api;
 
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.Purgatory;
 
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * DeleteRecords: moves each partition's log start offset up to the requested offset (-1 means the high
- * watermark), answering with the new low watermark. An offset above the high watermark is OFFSET_OUT_OF_RANGE,
- * as in Kafka. On one node the low watermark is known at once, so nothing waits in a purgatory.
+ * watermark). An offset above the high watermark is OFFSET_OUT_OF_RANGE, as in Kafka, and only a partition's
+ * leader deletes (NOT_LEADER_OR_FOLLOWER elsewhere); its followers move their log start offsets to the leader's,
+ * which each fetch response carries. Each partition is answered with its low watermark once it reached the
+ * requested offset on every live replica, as Kafka answers: at once on a single node or when the followers are
+ * there already, else through the DeleteRecords purgatory ({@link DelayedDeleteRecords}) until {@code TimeoutMs}.
  */
 public final class DeleteRecordsHandler implements ApiHandler {
 
     private static final long HIGH_WATERMARK = -1;
 
     private final TopicRegistry topics;
+    private final PartitionLeadership leadership;
+    private final Purgatory<DelayedDeleteRecords> purgatory;
 
-    public DeleteRecordsHandler(TopicRegistry topics) {
+    public DeleteRecordsHandler(TopicRegistry topics, PartitionLeadership leadership,
+                                Purgatory<DelayedDeleteRecords> purgatory) {
         this.topics = topics;
+        this.leadership = leadership;
+        this.purgatory = purgatory;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct response = ApiKey.DELETE_RECORDS.response().newMessage();
+        List<DelayedDeleteRecords.PendingDeletion> pending = new ArrayList<>();
+        List<TopicPartition> keys = new ArrayList<>();
         for (Struct topic : request.body().getStructs("Topics")) {
             String name = topic.getString("Name");
             Struct topicResult = response.addElement("Topics").set("Name", name);
@@ -45,6 +59,10 @@ public final class DeleteRecordsHandler implements ApiHandler {
                     result.set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
                     continue;
                 }
+                if (!leadership.isLeader(log.get().topicPartition())) {
+                    result.set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
+                    continue;
+                }
                 long highWatermark = log.get().highWatermark();
                 long offset = partition.getInt64("Offset");
                 long target = offset == HIGH_WATERMARK ? highWatermark : offset;
@@ -53,8 +71,9 @@ public final class DeleteRecordsHandler implements ApiHandler {
                     continue;
                 }
                 try {
-                    result.set("LowWatermark", log.get().deleteRecordsBefore(target))
-                            .set("ErrorCode", Errors.NONE.code());
+                    long logStart = log.get().deleteRecordsBefore(target);
+                    pending.add(new DelayedDeleteRecords.PendingDeletion(log.get(), logStart, result));
+                    keys.add(log.get().topicPartition());
                 } catch (LogException e) {
                     result.set("ErrorCode", e.error().code());
                 } catch (UncheckedIOException e) {
@@ -62,6 +81,12 @@ public final class DeleteRecordsHandler implements ApiHandler {
                 }
             }
         }
-        return CompletableFuture.completedFuture(response);
+        if (pending.isEmpty()) {
+            return CompletableFuture.completedFuture(response);
+        }
+        CompletableFuture<Struct> answer = new CompletableFuture<>();
+        purgatory.tryCompleteElseWatch(new DelayedDeleteRecords(request.body().getInt32("TimeoutMs"), pending,
+                leadership, response, answer), keys);
+        return answer;
     }
 }

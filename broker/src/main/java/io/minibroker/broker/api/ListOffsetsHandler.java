@@ -2,6 +2,7 @@ package io.minibroker.broker.api;
 
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.log.TimestampAndOffset;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -17,7 +18,15 @@ import java.util.concurrent.CompletionStage;
 /**
  * ListOffsets: the earliest (-2) and latest (-1) offsets, the record with the largest timestamp (-3, v7+), the
  * earliest local offset (-4, v8+: the log start, as nothing is tiered), or the first record at or after a
- * timestamp. With nothing that late, the answer is offset -1 and timestamp -1, as Kafka gives it.
+ * timestamp. With nothing that late, the answer is offset -1 and timestamp -1, as Kafka gives it. Each offset
+ * comes with the leader epoch of its batch (of the latest epoch, for LATEST), -1 when none is known.
+ *
+ * <p>Only a partition's leader answers, as in Kafka (NOT_LEADER_OR_FOLLOWER elsewhere, unless the debugging
+ * replica id -2 asks): a follower's high watermark lags the leader's, and a broker that has not taken its first
+ * image since a restart would answer its log end. The current leader epoch a client names is checked as Kafka
+ * does (FENCED_LEADER_EPOCH when older, UNKNOWN_LEADER_EPOCH when newer). LATEST is the high watermark for
+ * read_uncommitted and the last stable offset for read_committed, which is the high watermark too without
+ * transactions.
  */
 public final class ListOffsetsHandler implements ApiHandler {
 
@@ -26,17 +35,23 @@ public final class ListOffsetsHandler implements ApiHandler {
     private static final long MAX_TIMESTAMP = -3;
     private static final long EARLIEST_LOCAL = -4;
     private static final long LATEST_TIERED = -5;
-    private static final int LEADER_EPOCH = 0;
+    /** Kafka's DEBUGGING_REPLICA_ID: may read offsets from any replica. */
+    private static final int DEBUGGING_REPLICA_ID = -2;
+    private static final int CURRENT_LEADER_EPOCH_FROM_VERSION = 4;
+    private static final int NO_EPOCH = -1;
 
     private final TopicRegistry topics;
+    private final PartitionLeadership leadership;
 
-    public ListOffsetsHandler(TopicRegistry topics) {
+    public ListOffsetsHandler(TopicRegistry topics, PartitionLeadership leadership) {
         this.topics = topics;
+        this.leadership = leadership;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct response = ApiKey.LIST_OFFSETS.response().newMessage();
+        boolean fromAnyReplica = request.body().getInt32("ReplicaId") == DEBUGGING_REPLICA_ID;
         for (Struct topic : request.body().getStructs("Topics")) {
             String name = topic.getString("Name");
             Struct topicResponse = response.addElement("Topics").set("Name", name);
@@ -44,11 +59,26 @@ public final class ListOffsetsHandler implements ApiHandler {
             for (Struct partition : topic.getStructs("Partitions")) {
                 int index = partition.getInt32("PartitionIndex");
                 Struct result = topicResponse.addElement("Partitions").set("PartitionIndex", index)
-                        .set("Timestamp", -1L).set("Offset", -1L).set("LeaderEpoch", LEADER_EPOCH);
+                        .set("Timestamp", -1L).set("Offset", -1L).set("LeaderEpoch", NO_EPOCH);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
                     result.set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
                     continue;
+                }
+                TopicPartition topicPartition = log.get().topicPartition();
+                if (!fromAnyReplica && !leadership.isLeader(topicPartition)) {
+                    result.set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
+                    continue;
+                }
+                int currentLeaderEpoch = request.version() >= CURRENT_LEADER_EPOCH_FROM_VERSION
+                        ? partition.getInt32("CurrentLeaderEpoch") : NO_EPOCH;
+                if (currentLeaderEpoch != NO_EPOCH && !fromAnyReplica) {
+                    int leaderEpoch = leadership.leaderEpoch(topicPartition);
+                    if (currentLeaderEpoch != leaderEpoch) {
+                        result.set("ErrorCode", (currentLeaderEpoch < leaderEpoch
+                                ? Errors.FENCED_LEADER_EPOCH : Errors.UNKNOWN_LEADER_EPOCH).code());
+                        continue;
+                    }
                 }
                 try {
                     lookUp(log.get(), partition.getInt64("Timestamp"), result);
@@ -62,15 +92,17 @@ public final class ListOffsetsHandler implements ApiHandler {
 
     private static void lookUp(PartitionLog log, long timestamp, Struct result) {
         if (timestamp == LATEST) {
-            result.set("Offset", log.highWatermark());
+            result.set("Offset", log.highWatermark()).set("LeaderEpoch", log.latestEpoch());
         } else if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
-            result.set("Offset", log.logStartOffset());
+            long start = log.logStartOffset();
+            result.set("Offset", start).set("LeaderEpoch", log.epochForOffset(start));
         } else if (timestamp == LATEST_TIERED) {
             result.set("Offset", -1L); // nothing is tiered
         } else {
             Optional<TimestampAndOffset> found = timestamp == MAX_TIMESTAMP
                     ? log.maxTimestampAndOffset() : log.offsetForTimestamp(timestamp);
-            found.ifPresent(f -> result.set("Timestamp", f.timestamp()).set("Offset", f.offset()));
+            found.ifPresent(f -> result.set("Timestamp", f.timestamp()).set("Offset", f.offset())
+                    .set("LeaderEpoch", f.offset() < 0 ? NO_EPOCH : log.epochForOffset(f.offset())));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.minibroker.broker.api;
 
+import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 
 /**
@@ -25,8 +26,19 @@ public interface PartitionLeadership {
         }
 
         @Override
-        public void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset) {
+        public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
+                                    long logStartOffset) {
             // no followers on a single node
+        }
+
+        @Override
+        public void onLeaderAppend(TopicPartition partition) {
+            // the high watermark is the log end
+        }
+
+        @Override
+        public long lowWatermark(PartitionLog log) {
+            return log.logStartOffset(); // no other replica
         }
     };
 
@@ -39,6 +51,20 @@ public interface PartitionLeadership {
     /** How many replicas of a partition this broker leads are in sync, itself included (min.insync.replicas). */
     int inSyncReplicas(TopicPartition partition);
 
-    /** A follower fetched this partition from {@code fetchOffset}: its log ends there. */
-    void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset);
+    /**
+     * A follower fetched this partition from {@code fetchOffset}: its log ends there. {@code replicaEpoch} is the
+     * broker epoch it sent (-1 when unknown), which the leader names it by when it asks for it in the ISR;
+     * {@code logStartOffset} where its log starts (DeleteRecords waits for it).
+     */
+    void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
+                         long logStartOffset);
+
+    /**
+     * The least log start offset over a partition led here and its live followers, as Kafka's low watermark:
+     * records below it are gone from every live replica.
+     */
+    long lowWatermark(PartitionLog log);
+
+    /** Records were appended to a partition led here (a leader alone in its ISR commits them at once). */
+    void onLeaderAppend(TopicPartition partition);
 }

@@ -56,6 +56,11 @@ public final class BrokerLifecycle implements AutoCloseable {
         thread.setDaemon(true);
     }
 
+    /** This broker's epoch from its current registration, -1 while it has none. */
+    public long brokerEpoch() {
+        return brokerEpoch;
+    }
+
     public void start() {
         thread.start();
     }

@@ -94,6 +94,21 @@ public final class BrokerMembership {
         return broker != null && isLive(broker, clockMs.getAsLong());
     }
 
+    /** The epoch of this broker's registration, -1 if it has none. */
+    public synchronized long epoch(int id) {
+        RegisteredBroker broker = brokers.get(id);
+        return broker == null ? -1 : broker.epoch();
+    }
+
+    /**
+     * Whether this broker registered with this controller and is fenced now (a controlled shutdown, or a session
+     * that expired). A broker that has not registered since the controller started is not known to be fenced.
+     */
+    public synchronized boolean isFenced(int id) {
+        RegisteredBroker broker = brokers.get(id);
+        return broker != null && !isLive(broker, clockMs.getAsLong());
+    }
+
     private boolean isLive(RegisteredBroker broker, long now) {
         return !broker.fenced() && now - broker.lastHeartbeatMs() <= sessionTimeoutMs;
     }

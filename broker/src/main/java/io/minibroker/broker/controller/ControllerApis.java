@@ -48,6 +48,6 @@ public final class ControllerApis {
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
                         ApiKey.INCREMENTAL_ALTER_CONFIGS)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(assignments::overrides, config, node))
-                .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(assignments)));
+                .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)));
     }
 }

@@ -5,8 +5,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the controller's leader elections ({@link TopicAssignments#electLeaders}) on a thread of its own
- * ({@code controller-elections}), often enough that a broker's death is acted on soon after its session expires:
+ * Runs the controller's leader elections and removals of fenced brokers from ISRs
+ * ({@link TopicAssignments#electLeaders}) on a thread of its own ({@code controller-elections}), often enough
+ * that a broker's death is acted on soon after its session expires:
  * every quarter of {@code broker.session.timeout.ms}. Brokers learn the outcome from their next image.
  */
 public final class LeaderElections implements AutoCloseable {

@@ -289,6 +289,10 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         return new Change(Errors.NONE, null);
     }
 
+    /** A broker named in a new ISR, with the epoch the leader knows it by (-1: not checked). */
+    public record IsrMember(int brokerId, long brokerEpoch) {
+    }
+
     /** What an ISR change answers: an error, or the partition as it now is and its new partition epoch. */
     public record IsrChange(Errors error, PartitionImage partition, int partitionEpoch) {
         static IsrChange failed(Errors error) {
@@ -301,11 +305,13 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
      * the sender must be the leader at that leader epoch (FENCED_LEADER_EPOCH for an older one), at the current
      * partition epoch when it names one (INVALID_UPDATE_VERSION; -1, a leader that has not changed the ISR since
      * it took the partition, is not checked: the image brokers get carries no partition epoch), and the new ISR
-     * must hold the leader and only live replicas (INELIGIBLE_REPLICA). The change is saved, then the partition
-     * epoch bumped.
+     * must hold the leader and only live replicas, each by its current registration when the leader names its
+     * broker epoch (INELIGIBLE_REPLICA, KIP-903: a follower that caught up and then restarted is not the broker
+     * that comes back, which has to catch up again). The change is saved, then the partition epoch bumped.
      */
     public synchronized IsrChange alterIsr(int brokerId, UUID topicId, int index, int leaderEpoch,
-                                           int partitionEpoch, List<Integer> newIsr) {
+                                           int partitionEpoch, List<IsrMember> newMembers) {
+        List<Integer> newIsr = newMembers.stream().map(IsrMember::brokerId).toList();
         TopicImage topic = topics.values().stream().filter(t -> t.id().equals(topicId)).findFirst().orElse(null);
         if (topic == null) {
             return IsrChange.failed(Errors.UNKNOWN_TOPIC_ID);
@@ -327,8 +333,10 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         if (!newIsr.contains(brokerId)) {
             return IsrChange.failed(Errors.INVALID_REQUEST);
         }
-        for (int replica : newIsr) {
-            if (!current.replicas().contains(replica) || (replica != brokerId && !membership.isLive(replica))) {
+        for (IsrMember member : newMembers) {
+            int replica = member.brokerId();
+            if (!current.replicas().contains(replica) || (replica != brokerId && !membership.isLive(replica))
+                    || (member.brokerEpoch() != -1 && member.brokerEpoch() != membership.epoch(replica))) {
                 return IsrChange.failed(Errors.INELIGIBLE_REPLICA);
             }
         }
@@ -353,12 +361,15 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     public static final int NO_LEADER = -1;
 
     /**
-     * Elects new leaders where the leader is no longer live (fenced: a controlled shutdown, or a session that
-     * expired), as Kafka's controller does on fencing a broker: the first replica, in assignment order, of the
-     * ISR that is live, with the leader epoch and partition epoch bumped and the ISR cut to its live members.
-     * Without one (unclean.leader.election.enable is false) the partition has no leader and keeps its ISR, so
-     * that the last in-sync replica leads again when it returns. The ISR of a partition whose leader lives is
-     * the leader's to change.
+     * Acts on fenced brokers (a controlled shutdown, or a session that expired), as Kafka's controller does on
+     * fencing one, rather than waiting for each leader's {@code replica.lag.time.max.ms}: a fenced broker leaves
+     * the ISR of every partition, and a partition whose leader is not live gets a new one, the first replica, in
+     * assignment order, of the ISR that is live, with the ISR cut to its live members. Every change bumps the
+     * partition epoch, and a new leader the leader epoch too. The ISR never becomes empty: with no live member
+     * left (unclean.leader.election.enable is false) the partition has no leader and keeps the last replica that
+     * led it in its ISR (or its ISR, when it had no leader already), so that it leads again when it returns. A
+     * broker that has not registered since the controller started is not taken for fenced: after a controller
+     * restart the brokers register again before their absence means anything.
      */
     public synchronized void electLeaders() {
         for (TopicImage topic : List.copyOf(topics.values())) {
@@ -366,19 +377,12 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
             int[] epochs = partitionEpochs.get(topic.name()).clone();
             boolean topicChanged = false;
             for (PartitionImage partition : topic.partitions()) {
-                if (partition.leader() != NO_LEADER && membership.isLive(partition.leader())) {
-                    continue;
+                PartitionImage changed = withoutFencedBrokers(partition);
+                if (changed != null) {
+                    partitions.set(partition.index(), changed);
+                    epochs[partition.index()]++;
+                    topicChanged = true;
                 }
-                List<Integer> liveIsr = partition.isr().stream().filter(membership::isLive).toList();
-                int leader = partition.replicas().stream().filter(liveIsr::contains).findFirst().orElse(NO_LEADER);
-                if (leader == partition.leader()) {
-                    continue; // still no live in-sync replica
-                }
-                List<Integer> isr = leader == NO_LEADER ? partition.isr() : liveIsr;
-                partitions.set(partition.index(), new PartitionImage(partition.index(), leader,
-                        partition.leaderEpoch() + 1, partition.replicas(), isr, List.of()));
-                epochs[partition.index()]++;
-                topicChanged = true;
             }
             if (topicChanged) {
                 TopicImage updated = topic.withPartitions(partitions);
@@ -393,6 +397,31 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
                         p.index(), p.leader(), p.leaderEpoch(), p.isr()));
             }
         }
+    }
+
+    /** The partition with its fenced brokers out of the ISR and a live leader if one can be had; null if unchanged. */
+    private PartitionImage withoutFencedBrokers(PartitionImage partition) {
+        int leader = partition.leader();
+        List<Integer> isr;
+        if (leader != NO_LEADER && membership.isLive(leader)) {
+            isr = partition.isr().stream().filter(id -> !membership.isFenced(id)).toList();
+        } else {
+            List<Integer> liveIsr = partition.isr().stream().filter(membership::isLive).toList();
+            leader = partition.replicas().stream().filter(liveIsr::contains).findFirst().orElse(NO_LEADER);
+            if (leader != NO_LEADER) {
+                isr = liveIsr;
+            } else {
+                isr = partition.isr().stream().filter(id -> !membership.isFenced(id)).toList();
+                if (isr.isEmpty()) {
+                    isr = partition.isr().contains(partition.leader()) ? List.of(partition.leader()) : partition.isr();
+                }
+            }
+        }
+        if (leader == partition.leader() && isr.equals(partition.isr())) {
+            return null;
+        }
+        int leaderEpoch = leader == partition.leader() ? partition.leaderEpoch() : partition.leaderEpoch() + 1;
+        return new PartitionImage(partition.index(), leader, leaderEpoch, partition.replicas(), isr, List.of());
     }
 
     /**

@@ -55,7 +55,7 @@ public final class FetchHandler implements ApiHandler {
                 for (FetchPlan.PartitionPlan partition : topic.partitions()) {
                     if (partition.log() != null) {
                         leadership.onFollowerFetch(partition.log().topicPartition(), plan.replicaId(),
-                                partition.fetchOffset());
+                                plan.replicaEpoch(), partition.fetchOffset(), partition.logStartOffset());
                     }
                 }
             }

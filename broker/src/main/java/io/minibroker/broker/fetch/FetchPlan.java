@@ -17,17 +17,23 @@ import java.util.UUID;
  * A fetch request resolved against the topics: for each requested partition, its log (or the error that
  * replaces it) and where to read. Built once; both the immediate answer and a parked fetch read from it.
  */
-record FetchPlan(short version, int replicaId, int minBytes, int maxBytes, List<TopicPlan> topics,
+record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, int maxBytes, List<TopicPlan> topics,
                  PartitionLeadership leadership) {
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
-    /** From v15 a follower names itself in ReplicaState (KIP-903), before in ReplicaId; consumers send -1. */
+    private static final int LOG_START_OFFSET_FROM_VERSION = 5;
+    /**
+     * From v15 a follower names itself in ReplicaState with its broker epoch (KIP-903), before in ReplicaId only;
+     * consumers send -1.
+     */
     private static final int REPLICA_STATE_FROM_VERSION = 15;
 
     record TopicPlan(String name, UUID id, List<PartitionPlan> partitions) {
     }
 
-    record PartitionPlan(int index, long fetchOffset, int maxBytes, PartitionLog log, Errors error) {
+    /** A partition's part; {@code logStartOffset} is a follower's (-1 from a consumer). */
+    record PartitionPlan(int index, long fetchOffset, long logStartOffset, int maxBytes, PartitionLog log,
+                         Errors error) {
     }
 
     /**
@@ -52,6 +58,7 @@ record FetchPlan(short version, int replicaId, int minBytes, int maxBytes, List<
                         : metadata.flatMap(t -> registry.partitionLog(t, index)).isPresent()
                         ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION;
                 partitions.add(new PartitionPlan(index, partition.getInt64("FetchOffset"),
+                        request.version() >= LOG_START_OFFSET_FROM_VERSION ? partition.getInt64("LogStartOffset") : -1,
                         partition.getInt32("PartitionMaxBytes"), log.orElse(null), error));
             }
             topics.add(new TopicPlan(name, id, partitions));
@@ -60,7 +67,9 @@ record FetchPlan(short version, int replicaId, int minBytes, int maxBytes, List<
         Struct replicaState = request.version() >= REPLICA_STATE_FROM_VERSION ? body.getStruct("ReplicaState") : null;
         int replicaId = request.version() < REPLICA_STATE_FROM_VERSION ? body.getInt32("ReplicaId")
                 : replicaState == null ? -1 : replicaState.getInt32("ReplicaId");
-        return new FetchPlan(request.version(), replicaId, body.getInt32("MinBytes"), maxBytes, topics, leadership);
+        long replicaEpoch = replicaState == null ? -1 : replicaState.getInt64("ReplicaEpoch");
+        return new FetchPlan(request.version(), replicaId, replicaEpoch, body.getInt32("MinBytes"), maxBytes, topics,
+                leadership);
     }
 
     /** Whether this broker still leads the partition (a parked fetch outlives leadership changes). */

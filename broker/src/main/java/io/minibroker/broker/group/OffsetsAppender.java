@@ -49,11 +49,10 @@ interface OffsetsAppender {
                 throw new LogException(Errors.NOT_ENOUGH_REPLICAS, "fewer than " + minInsyncReplicas
                         + " replicas of " + partition + " are in sync");
             }
-            AppendResult appended = log.appendUnflushed(batch, leadership.leaderEpoch(partition));
+            // On the coordinator's thread, never an event loop: the append may fsync (flush.messages, a new epoch).
+            AppendResult appended = log.append(batch, leadership.leaderEpoch(partition));
+            leadership.onLeaderAppend(partition); // a leader alone in its ISR commits it at once
             fetchPurgatory.checkAndComplete(partition); // the followers' parked fetches take it now
-            if (log.flushDue()) {
-                log.flush(); // we are on the coordinator's thread, never an event loop
-            }
             return DelayedProduce.awaitReplication(producePurgatory, leadership, log, appended.lastOffset() + 1,
                     minInsyncReplicas, timeoutMs).thenApply(error -> {
                         if (error != Errors.NONE) {

@@ -13,8 +13,18 @@ import java.util.TreeMap;
  * A partition's leader epochs and the offset each began at, as Kafka's LeaderEpochFileCache (KIP-101): an epoch's
  * records run from its start offset to the next epoch's. Kept in {@code leader-epoch-checkpoint} in the partition
  * directory, in Kafka's format: a version line ({@code 0}), a count line, then {@code epoch startOffset} lines in
- * ascending order; rewritten whole (a temporary file, fsynced, renamed) on each change. Not thread-safe: its
- * {@link PartitionLog} calls it under its own monitor.
+ * ascending order; rewritten whole (a temporary file, fsynced, renamed) by {@link #flush}.
+ *
+ * <p>Changes are made in memory and written by a separate {@link #flush}, so that a leader's append on an event
+ * loop never waits for the fsync: its {@link PartitionLog} writes at once only on threads that may wait, and
+ * leaves a leader append's new epoch to the produce's disk work. The ordering kept is Kafka's: the checkpoint has
+ * every epoch of the records acknowledged (Kafka's assign writes synchronously before the append returns; here
+ * the produce is answered only after the write) and of the records below the recovery point (a log flush writes
+ * the checkpoint before it fsyncs the segments); the epochs of records above the recovery point that a crash
+ * left without their entry are read back from the batches when the log is recovered.
+ *
+ * <p>Thread-safe: changes and reads hold this object's monitor, a write holds a lock of its own around the file
+ * and takes the monitor only to copy the entries, so a change never waits for a write under way.
  */
 public final class LeaderEpochCache {
 
@@ -31,6 +41,10 @@ public final class LeaderEpochCache {
 
     private final Path path;
     private final TreeMap<Integer, Long> epochs = new TreeMap<>();
+    /** Counts changes; the checkpoint on disk has the entries as of change {@link #written}. */
+    private long changes;
+    private long written;
+    private final Object fileLock = new Object();
 
     private LeaderEpochCache(Path path) {
         this.path = path;
@@ -84,20 +98,20 @@ public final class LeaderEpochCache {
      * Records that {@code epoch} starts at {@code startOffset}, if it is newer than the latest epoch known. Entries
      * starting at or after it are stale (a log that was truncated without them) and go. Returns whether it changed.
      */
-    boolean assign(int epoch, long startOffset) throws IOException {
+    synchronized boolean assign(int epoch, long startOffset) {
         if (epoch < 0 || (!epochs.isEmpty() && epoch <= epochs.lastKey())) {
             return false;
         }
         epochs.values().removeIf(start -> start >= startOffset);
         epochs.put(epoch, startOffset);
-        flush();
+        changes++;
         return true;
     }
 
     /** The log was truncated to end at {@code endOffset}: epochs starting there or later go. */
-    void truncateFromEnd(long endOffset) throws IOException {
+    synchronized void truncateFromEnd(long endOffset) {
         if (epochs.values().removeIf(start -> start >= endOffset)) {
-            flush();
+            changes++;
         }
     }
 
@@ -105,7 +119,7 @@ public final class LeaderEpochCache {
      * The log now starts at {@code startOffset}: epochs wholly before it go, and the one holding it starts there
      * (Kafka's truncateFromStart).
      */
-    void truncateFromStart(long startOffset) throws IOException {
+    synchronized void truncateFromStart(long startOffset) {
         Map.Entry<Integer, Long> holding = null;
         for (Map.Entry<Integer, Long> entry : epochs.entrySet()) {
             if (entry.getValue() <= startOffset) {
@@ -118,24 +132,35 @@ public final class LeaderEpochCache {
         int keep = holding.getKey();
         epochs.headMap(keep, false).clear();
         epochs.put(keep, startOffset);
-        flush();
+        changes++;
     }
 
     /** Empties the cache (the log was emptied) and its file. */
-    void clear() throws IOException {
+    synchronized void clear() {
         if (!epochs.isEmpty()) {
             epochs.clear();
-            flush();
+            changes++;
         }
     }
 
     /** The latest epoch, or {@link #UNDEFINED_EPOCH} if none is known. */
-    public int latestEpoch() {
+    public synchronized int latestEpoch() {
         return epochs.isEmpty() ? UNDEFINED_EPOCH : epochs.lastKey();
     }
 
+    /** The epoch holding {@code offset}: the latest one starting at or before it; -1 if none does. */
+    public synchronized int epochForOffset(long offset) {
+        int holding = UNDEFINED_EPOCH;
+        for (Map.Entry<Integer, Long> entry : epochs.entrySet()) {
+            if (entry.getValue() <= offset) {
+                holding = entry.getKey();
+            }
+        }
+        return holding;
+    }
+
     /** A copy of the entries, epoch to start offset, ascending. */
-    public Map<Integer, Long> entries() {
+    public synchronized Map<Integer, Long> entries() {
         return new TreeMap<>(epochs);
     }
 
@@ -144,7 +169,7 @@ public final class LeaderEpochCache {
      * older one, the start of the next epoch known, together with the greatest known epoch not above it (the
      * requested epoch itself when it is older than all); undefined for an epoch newer than any known.
      */
-    public EpochEnd endOffsetFor(int requested, long logEndOffset) {
+    public synchronized EpochEnd endOffsetFor(int requested, long logEndOffset) {
         if (requested == UNDEFINED_EPOCH || epochs.isEmpty()) {
             return EpochEnd.UNDEFINED;
         }
@@ -159,11 +184,33 @@ public final class LeaderEpochCache {
         return new EpochEnd(floor == null ? requested : floor.getKey(), higher.getValue());
     }
 
-    /** Writes the entries whole to the checkpoint: a temporary file, fsynced, renamed over the old one. */
+    /** Whether a change is not in the checkpoint on disk yet. */
+    synchronized boolean flushPending() {
+        return written != changes;
+    }
+
+    /**
+     * Writes the entries whole to the checkpoint if a change is not there yet: a temporary file, fsynced, renamed
+     * over the old one. Every change made before the call is on disk when it returns.
+     */
     void flush() throws IOException {
-        StringBuilder text = new StringBuilder();
-        text.append(VERSION).append('\n').append(epochs.size()).append('\n');
-        epochs.forEach((epoch, start) -> text.append(epoch).append(' ').append(start).append('\n'));
-        OffsetCheckpointFile.writeAtomically(path, text.toString());
+        synchronized (fileLock) {
+            String text;
+            long version;
+            synchronized (this) {
+                if (written == changes && Files.exists(path)) {
+                    return;
+                }
+                version = changes;
+                StringBuilder entries = new StringBuilder();
+                entries.append(VERSION).append('\n').append(epochs.size()).append('\n');
+                epochs.forEach((epoch, start) -> entries.append(epoch).append(' ').append(start).append('\n'));
+                text = entries.toString();
+            }
+            OffsetCheckpointFile.writeAtomically(path, text);
+            synchronized (this) {
+                written = Math.max(written, version);
+            }
+        }
     }
 }

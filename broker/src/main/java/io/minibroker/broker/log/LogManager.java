@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
  *     .kafka_cleanshutdown                    present only between a clean close and the next open
  *     recovery-point-offset-checkpoint        per partition: offset up to which it was fsynced
  *     log-start-offset-checkpoint             per partition: first offset still readable
+ *     replication-offset-checkpoint           per replicated partition: its high watermark (written by replication)
  *     orders-0/  orders-1/  my-topic-3/       one directory per partition ({@link PartitionLog})
  * </pre>
  * {@link #startup()} opens every partition directory it finds, recovering the logs of a directory that
@@ -184,6 +185,40 @@ public final class LogManager implements AutoCloseable {
             }
             checkpoint(logDir, OffsetCheckpointFile.RECOVERY_POINT).write(recoveryPoints);
             checkpoint(logDir, OffsetCheckpointFile.LOG_START_OFFSET).write(startOffsets);
+        }
+    }
+
+    /**
+     * The high watermarks last checkpointed in {@code replication-offset-checkpoint}, over every directory; a
+     * directory whose file is unreadable counts as having none (the high watermarks then start from the log start,
+     * which hides committed records until the followers fetch, but never shows uncommitted ones).
+     */
+    public Map<TopicPartition, Long> checkpointedHighWatermarks() {
+        Map<TopicPartition, Long> highWatermarks = new HashMap<>();
+        for (Path logDir : logDirs) {
+            try {
+                highWatermarks.putAll(checkpoint(logDir, OffsetCheckpointFile.REPLICATION_OFFSET).read());
+            } catch (IOException e) {
+                log.warn("Ignoring the high watermark checkpoint of {}: {}", logDir, e.getMessage());
+            }
+        }
+        return highWatermarks;
+    }
+
+    /**
+     * Writes {@code replication-offset-checkpoint} in every directory with these high watermarks of the logs it
+     * holds; a partition without a log here is left out.
+     */
+    public synchronized void checkpointHighWatermarks(Map<TopicPartition, Long> highWatermarks) throws IOException {
+        for (Path logDir : logDirs) {
+            Map<TopicPartition, Long> inDir = new HashMap<>();
+            highWatermarks.forEach((tp, highWatermark) -> {
+                PartitionLog partitionLog = logs.get(tp);
+                if (partitionLog != null && partitionLog.dir().getParent().equals(logDir)) {
+                    inDir.put(tp, highWatermark);
+                }
+            });
+            checkpoint(logDir, OffsetCheckpointFile.REPLICATION_OFFSET).write(inDir);
         }
     }
 

@@ -31,6 +31,7 @@ import java.util.Map;
 final class OffsetCheckpointFile {
     static final String RECOVERY_POINT = "recovery-point-offset-checkpoint";
     static final String LOG_START_OFFSET = "log-start-offset-checkpoint";
+    static final String REPLICATION_OFFSET = "replication-offset-checkpoint";
     private static final int VERSION = 0;
 
     private final Path path;

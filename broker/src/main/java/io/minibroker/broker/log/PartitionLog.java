@@ -96,7 +96,7 @@ public final class PartitionLog implements AutoCloseable {
                 logStartOffset, cleanShutdown);
         PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, segments, logStartOffset,
                 cleanShutdown ? Long.MAX_VALUE : recoveryPoint);
-        partitionLog.loadEpochCache();
+        partitionLog.loadEpochCache(cleanShutdown);
         if (!cleanShutdown) {
             // Whatever survived validation is now the log; make it durable so it is not recovered again.
             partitionLog.flush();
@@ -107,14 +107,20 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Restores the leader epoch cache from its checkpoint, cut to the log as recovered; rebuilt from the batches'
-     * leader epochs when the checkpoint is missing or unreadable (as Kafka's recovery does).
+     * Restores the leader epoch cache from its checkpoint, cut to the log as recovered; after a crash, the epochs of
+     * the batches above the recovery point are added from the batches themselves (a leader's append leaves its new
+     * epoch's checkpoint to the produce's disk work, which a crash may have cut short). Rebuilt wholly from the
+     * batches' leader epochs when the checkpoint is missing or unreadable (as Kafka's recovery does).
      */
-    private synchronized void loadEpochCache() throws IOException {
+    private synchronized void loadEpochCache(boolean cleanShutdown) throws IOException {
         try {
             epochCache = LeaderEpochCache.read(dir);
             epochCache.truncateFromEnd(logEndOffset);
             epochCache.truncateFromStart(logStartOffset);
+            if (!cleanShutdown) {
+                assignEpochsOfBatchesFrom(Math.max(recoveryPoint, logStartOffset));
+            }
+            epochCache.flush();
             return;
         } catch (IOException e) {
             if (logEndOffset > logStartOffset || Files.exists(dir.resolve(LeaderEpochCache.FILE_NAME))) {
@@ -122,7 +128,12 @@ public final class PartitionLog implements AutoCloseable {
             }
         }
         epochCache = LeaderEpochCache.empty(dir);
-        long offset = logStartOffset;
+        assignEpochsOfBatchesFrom(logStartOffset);
+        epochCache.flush();
+    }
+
+    /** Adds to the epoch cache the epochs of the batches from {@code offset} to the log end (newer ones only). */
+    private void assignEpochsOfBatchesFrom(long offset) {
         while (offset < logEndOffset) {
             LogReadResult read = read(offset, 1 << 20, true, logEndOffset);
             if (read.isEmpty()) {
@@ -140,7 +151,6 @@ public final class PartitionLog implements AutoCloseable {
                 bytes.release();
             }
         }
-        epochCache.flush();
     }
 
     /** The leader epochs of this log: epoch to start offset, ascending. */
@@ -155,9 +165,32 @@ public final class PartitionLog implements AutoCloseable {
     public synchronized void assignLeaderEpoch(int epoch) {
         try {
             epochCache.assign(epoch, logEndOffset);
+            epochCache.flush();
         } catch (IOException e) {
             throw storageError("cannot checkpoint the leader epochs", e);
         }
+    }
+
+    /**
+     * Whether a leader's append started an epoch the {@code leader-epoch-checkpoint} does not have yet: the
+     * caller has {@link #writeLeaderEpochCheckpoint} run off the event loop before it acknowledges the records.
+     */
+    public boolean leaderEpochCheckpointPending() {
+        return epochCache.flushPending();
+    }
+
+    /** Writes (and fsyncs) the leader epoch checkpoint if a change is not on disk yet; waits on the disk. */
+    public void writeLeaderEpochCheckpoint() {
+        try {
+            epochCache.flush();
+        } catch (IOException e) {
+            throw storageError("cannot checkpoint the leader epochs", e);
+        }
+    }
+
+    /** The leader epoch of the batch holding {@code offset}, -1 if none is known. */
+    public int epochForOffset(long offset) {
+        return epochCache.epochForOffset(offset);
     }
 
     /** The latest leader epoch of this log, -1 if none. */
@@ -175,20 +208,23 @@ public final class PartitionLog implements AutoCloseable {
      * assigned from the log end offset by rewriting base offsets in place, the leader epoch is stamped,
      * and under LogAppendTime the broker's time is set. The batches are then written unchanged; the caller
      * keeps ownership of {@code records}, which this rewrites. Fsyncs on this thread when {@code flush.messages}
-     * is reached: for callers that may wait on the disk.
+     * is reached, and writes the leader epoch checkpoint when the append started an epoch: for callers that may
+     * wait on the disk.
      */
     public AppendResult append(ByteBuf records, int leaderEpoch) {
         AppendResult appended = appendUnflushed(records, leaderEpoch);
         if (appended.flushDue()) {
             flush();
         }
+        writeLeaderEpochCheckpoint();
         return appended;
     }
 
     /**
-     * {@link #append} without the fsync: the records reach the page cache only. A caller that must not wait on
-     * the disk (an event loop) reads {@link AppendResult#flushDue()} and, if set, has {@link #flush()} run
-     * elsewhere before it acknowledges the records.
+     * {@link #append} without the fsync: the records reach the page cache only, and a new epoch the epoch cache
+     * only. A caller that must not wait on the disk (an event loop) reads {@link AppendResult#flushDue()} and asks
+     * {@link #leaderEpochCheckpointPending()} and, if so, has {@link #flush()} or {@link #writeLeaderEpochCheckpoint()}
+     * run elsewhere before it acknowledges the records.
      */
     public synchronized AppendResult appendUnflushed(ByteBuf records, int leaderEpoch) {
         return appendUnflushed(records, leaderEpoch, true);
@@ -197,9 +233,12 @@ public final class PartitionLog implements AutoCloseable {
     /**
      * Appends batches a follower fetched from its leader as they are: the leader's offsets, leader epochs and
      * timestamps kept, so every replica's log is the same bytes. The first batch must start at this log's end.
+     * On the follower's fetcher thread, which may wait on the disk: a new epoch is checkpointed at once.
      */
     public synchronized AppendResult appendAsFollower(ByteBuf records) {
-        return appendUnflushed(records, -1, false);
+        AppendResult appended = appendUnflushed(records, -1, false);
+        writeLeaderEpochCheckpoint();
+        return appended;
     }
 
     private AppendResult appendUnflushed(ByteBuf records, int leaderEpoch, boolean asLeader) {
@@ -283,8 +322,6 @@ public final class PartitionLog implements AutoCloseable {
                     offsetOfMaxTimestamp = batch.lastOffset();
                 }
             }
-        } catch (IOException e) {
-            throw storageError("cannot checkpoint the leader epochs", e);
         } finally {
             // If a write failed part way, the batches before it are in the segment: offsets go on from them.
             logEndOffset = active.nextOffset();
@@ -412,6 +449,7 @@ public final class PartitionLog implements AutoCloseable {
      * under the fsync no longer holds data to keep.
      */
     public void flush() {
+        writeLeaderEpochCheckpoint(); // first: the recovery point never passes an epoch the checkpoint lacks
         long target;
         long counted;
         long truncationsBefore;
@@ -523,6 +561,7 @@ public final class PartitionLog implements AutoCloseable {
         LogSegment segment = segments.pollFirstEntry().getValue();
         logStartOffset = Math.max(logStartOffset, segments.firstKey());
         epochCache.truncateFromStart(logStartOffset);
+        epochCache.flush();
         log.info("Deleting segment {} of {} ({} bytes, offsets {}..{}): {}", segment.logPath().getFileName(),
                 topicPartition, segment.size(), segment.baseOffset(), segment.nextOffset() - 1, reason);
         segment.closeAndDelete();
@@ -545,6 +584,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         try {
             epochCache.truncateFromStart(logStartOffset);
+            epochCache.flush();
             while (deletable() && segments.higherKey(segments.firstKey()) <= logStartOffset) {
                 deleteFirstSegment("below the log start offset " + logStartOffset);
             }
@@ -576,6 +616,7 @@ public final class PartitionLog implements AutoCloseable {
             int removed = active.truncateTo(offset);
             logEndOffset = active.nextOffset();
             epochCache.truncateFromEnd(logEndOffset);
+            epochCache.flush();
             // Cutting the whole batch holding the offset can end the log before its start; nothing is then
             // readable, and the next append starts both again.
             logStartOffset = Math.min(logStartOffset, logEndOffset);
@@ -584,6 +625,19 @@ public final class PartitionLog implements AutoCloseable {
                     topicPartition, offset, removed, logEndOffset);
         } catch (IOException e) {
             throw storageError("cannot truncate to " + offset, e);
+        }
+    }
+
+    /**
+     * Empties the log and restarts it at {@code offset}: a follower whose log ends before its leader's log start
+     * (the leader deleted what it lacks) follows from there, as Kafka's truncateFullyAndStartAt.
+     */
+    public synchronized void restartAt(long offset) {
+        truncations++;
+        try {
+            truncateFullyAndStartAt(offset);
+        } catch (IOException e) {
+            throw storageError("cannot restart at " + offset, e);
         }
     }
 
@@ -599,6 +653,7 @@ public final class PartitionLog implements AutoCloseable {
         logEndOffset = offset;
         recoveryPoint = offset;
         epochCache.clear();
+        epochCache.flush();
         log.info("Truncated {} fully; it restarts at offset {}", topicPartition, offset);
     }
 

@@ -10,14 +10,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /**
- * The partitions of one produce whose appends {@code flush.messages} requires on disk before the produce is
- * acknowledged. The fsyncs run on the broker's disk executor, never on the event loop that appended: the append
- * itself stays there, since it only writes to the page cache and keeps each partition's appends in the order the
- * requests arrived.
+ * The partitions of one produce whose appends must reach the disk before the produce is acknowledged: those
+ * {@code flush.messages} requires fsynced, and those whose append started a leader epoch that
+ * {@code leader-epoch-checkpoint} does not have yet (Kafka writes it before its append returns, so an acknowledged
+ * record's epoch is always in the checkpoint). The writes run on the broker's disk executor, never on the event
+ * loop that appended: the append itself stays there, since it only writes to the page cache and keeps each
+ * partition's appends in the order the requests arrived.
  */
 final class PendingFlushes {
 
+    /** An append to make durable: its segments up to {@code lastOffset}, or (when -1) the epoch checkpoint only. */
     private record Unflushed(PartitionLog log, long lastOffset, Struct result) {
+        boolean epochCheckpointOnly() {
+            return lastOffset < 0;
+        }
     }
 
     private final List<Unflushed> unflushed = new ArrayList<>();
@@ -25,6 +31,11 @@ final class PendingFlushes {
     /** Notes a partition whose append up to {@code lastOffset} must be fsynced before {@code result} is sent. */
     void add(PartitionLog log, long lastOffset, Struct result) {
         unflushed.add(new Unflushed(log, lastOffset, result));
+    }
+
+    /** Notes a partition whose leader epoch checkpoint must be written before {@code result} is sent. */
+    void addLeaderEpochCheckpoint(PartitionLog log, Struct result) {
+        unflushed.add(new Unflushed(log, -1, result));
     }
 
     /**
@@ -40,11 +51,12 @@ final class PendingFlushes {
 
     private void flushAll() {
         for (Unflushed append : unflushed) {
-            if (append.log().recoveryPoint() > append.lastOffset()) {
-                continue; // an fsync run for another produce to this partition already covered it
-            }
             try {
-                append.log().flush();
+                if (append.epochCheckpointOnly()) {
+                    append.log().writeLeaderEpochCheckpoint(); // nothing to do if another produce's write had it
+                } else if (append.log().recoveryPoint() <= append.lastOffset()) {
+                    append.log().flush(); // the epoch checkpoint first, then the segments
+                }
             } catch (LogException e) {
                 append.result().set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());
             }

@@ -42,8 +42,9 @@ import java.util.concurrent.Executor;
  *
  * <p>Appends run on the connection's event loop: they write to the page cache only, so they never wait on the
  * disk, and a partition's appends keep the order their requests arrived in. When {@code flush.messages} asks for
- * an fsync, it runs on the broker's disk executor and the produce is answered after it ({@link PendingFlushes}):
- * an acknowledged record is on disk.
+ * an fsync, or an append started a leader epoch not yet in the partition's {@code leader-epoch-checkpoint}, the
+ * write runs on the broker's disk executor and the produce is answered after it ({@link PendingFlushes}): an
+ * acknowledged record is on disk when flush.messages says so, and its epoch always is.
  */
 public final class ProduceHandler implements ApiHandler {
 
@@ -133,9 +134,12 @@ public final class ProduceHandler implements ApiHandler {
                     anyError = true;
                     continue;
                 }
+                leadership.onLeaderAppend(log.get().topicPartition());
                 fetchPurgatory.checkAndComplete(log.get().topicPartition());
                 if (appended.flushDue()) {
                     flushes.add(log.get(), appended.lastOffset(), result);
+                } else if (log.get().leaderEpochCheckpointPending()) {
+                    flushes.addLeaderEpochCheckpoint(log.get(), result);
                 }
                 if (acks == -1) {
                     pending.add(new DelayedProduce.PendingAppend(log.get(), appended.lastOffset() + 1, minInsync,

@@ -5,21 +5,27 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the leader of one replicated partition knows of its followers, as Kafka's Partition and Replica keep it:
- * the ISR, its partition epoch once an ISR change told it (-1 before), and for each follower its log end and when
- * it was last caught up. Kafka's rule: a fetch from at least the leader's log end at that moment means caught up
+ * the ISR, its partition epoch once an ISR change told it (-1 before), and for each follower its log start and end, when
+ * it was last caught up and the broker epoch it fetches with (KIP-903: the ISR names brokers by id and epoch, so
+ * a follower that restarted since is not taken for the one that caught up). Kafka's rule: a fetch from at least the leader's log end at that moment means caught up
  * now; a fetch from at least where the leader's log ended at the follower's previous fetch means caught up as of
  * that previous fetch. Thread-safe: every method holds this object's lock.
  */
 final class LeaderState {
 
     private static final class Follower {
+        long brokerEpoch = -1;
+        long logStart = -1;
         long logEnd;
         long lastCaughtUpMs;
         long lastFetchLeaderLogEnd;
         long lastFetchMs;
+        /** When an ISR change of ours took it in (-1: never), so that an older image cannot take it out again. */
+        long addedToIsrMs = -1;
     }
 
     private final int leaderId;
@@ -49,12 +55,15 @@ final class LeaderState {
         return partitionEpoch;
     }
 
-    /** Records a follower's fetch; false if it is not a replica. */
-    synchronized boolean onFetch(int replicaId, long fetchOffset, long leaderLogEnd, long nowMs) {
+    /** Records a follower's fetch, with the broker epoch and log start it sent; false if it is not a replica. */
+    synchronized boolean onFetch(int replicaId, long brokerEpoch, long fetchOffset, long logStart,
+                                 long leaderLogEnd, long nowMs) {
         Follower follower = followers.get(replicaId);
         if (follower == null) {
             return false;
         }
+        follower.brokerEpoch = brokerEpoch;
+        follower.logStart = logStart;
         if (fetchOffset >= leaderLogEnd) {
             follower.lastCaughtUpMs = nowMs;
         } else if (fetchOffset >= follower.lastFetchLeaderLogEnd) {
@@ -101,10 +110,65 @@ final class LeaderState {
         return wanted;
     }
 
+    /**
+     * Takes the ISR of an image of this leader's term when the controller shrank it by fencing brokers: only when
+     * no change of ours is pending and the image's ISR is ours without some members that are not live in that image
+     * (the controller removes nothing else). The image carries no partition epoch to order it against our own
+     * changes, so a member one of ours took in within {@code imageMaxAgeMs} (the longest an image can take from
+     * the controller to here) stays until a later image confirms its removal: the image may predate the change.
+     * Ours becomes unknown (-1), which the controller does not check. Returns whether the ISR changed.
+     */
+    synchronized boolean takeFencingShrink(List<Integer> imageIsr, Set<Integer> liveBrokers, long nowMs,
+                                           long imageMaxAgeMs) {
+        if (changePending || !imageIsr.contains(leaderId) || !isr.containsAll(imageIsr)
+                || imageIsr.size() == isr.size()) {
+            return false;
+        }
+        for (int removed : isr) {
+            if (imageIsr.contains(removed)) {
+                continue;
+            }
+            Follower follower = followers.get(removed);
+            boolean recentlyAdded = follower != null && follower.addedToIsrMs >= 0
+                    && nowMs - follower.addedToIsrMs <= imageMaxAgeMs;
+            if (liveBrokers.contains(removed) || recentlyAdded) {
+                return false;
+            }
+        }
+        isr = List.copyOf(imageIsr);
+        partitionEpoch = -1;
+        return true;
+    }
+
+    /**
+     * The least log start over the leader's ({@code leaderLogStart}) and those of the followers among
+     * {@code liveBrokers}; a follower not heard from yet counts as -1 (unknown).
+     */
+    synchronized long lowWatermark(long leaderLogStart, Set<Integer> liveBrokers) {
+        long least = leaderLogStart;
+        for (Map.Entry<Integer, Follower> follower : followers.entrySet()) {
+            if (liveBrokers.contains(follower.getKey())) {
+                least = Math.min(least, follower.getValue().logStart);
+            }
+        }
+        return least;
+    }
+
+    /** The broker epoch a follower last fetched with, -1 if unknown (no fetch yet, or one without it). */
+    synchronized long brokerEpoch(int replicaId) {
+        Follower follower = followers.get(replicaId);
+        return follower == null ? -1 : follower.brokerEpoch;
+    }
+
     /** The controller's answer to the pending change: the ISR and partition epoch it now has, or null (refused). */
-    synchronized void changeAnswered(List<Integer> newIsr, int newPartitionEpoch) {
+    synchronized void changeAnswered(List<Integer> newIsr, int newPartitionEpoch, long nowMs) {
         changePending = false;
         if (newIsr != null) {
+            for (int member : newIsr) {
+                if (!isr.contains(member) && followers.containsKey(member)) {
+                    followers.get(member).addedToIsrMs = nowMs;
+                }
+            }
             isr = List.copyOf(newIsr);
             partitionEpoch = newPartitionEpoch;
         }

@@ -18,13 +18,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 
 /**
  * Copies the logs of the partitions this broker follows from one leader, on a thread of its own
- * ({@code replica-fetcher-<leader>}), as Kafka's ReplicaFetcherThread: a Fetch naming this replica (ReplicaState),
- * from each log's end, that parks at the leader up to {@code replica.fetch.wait.max.ms} until
+ * ({@code replica-fetcher-<leader>}), as Kafka's ReplicaFetcherThread: a Fetch naming this replica and its broker
+ * epoch (ReplicaState), from each log's end, that parks at the leader up to {@code replica.fetch.wait.max.ms} until
  * {@code replica.fetch.min.bytes} are there, so an idle follower waits instead of polling. What comes back is
- * appended as it is (the leader's offsets and batches), and the leader's high watermark becomes ours. The next
+ * appended as it is (the leader's offsets and batches), the leader's high watermark becomes ours, and its log
+ * start offset too when it moved past ours (a follower behind the leader's log start restarts there). The next
  * fetch's offsets tell the leader how far we got.
  */
 final class ReplicaFetcher implements AutoCloseable {
@@ -39,6 +41,8 @@ final class ReplicaFetcher implements AutoCloseable {
     private static final int RESPONSE_GRACE_MS = 30_000;
 
     private final int nodeId;
+    /** This broker's epoch, sent in each fetch so that the leader names it by its epoch in the ISR (KIP-903). */
+    private final LongSupplier brokerEpoch;
     private final BrokerNode leader;
     private final int fetchWaitMaxMs;
     private final int fetchMinBytes;
@@ -48,8 +52,10 @@ final class ReplicaFetcher implements AutoCloseable {
     private final List<FollowedPartition> toTruncate = new ArrayList<>();
     private volatile boolean running = true;
 
-    private ReplicaFetcher(int nodeId, BrokerNode leader, int fetchWaitMaxMs, int fetchMinBytes) {
+    private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
+                           int fetchMinBytes) {
         this.nodeId = nodeId;
+        this.brokerEpoch = brokerEpoch;
         this.leader = leader;
         this.fetchWaitMaxMs = fetchWaitMaxMs;
         this.fetchMinBytes = fetchMinBytes;
@@ -59,8 +65,9 @@ final class ReplicaFetcher implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    static ReplicaFetcher start(int nodeId, BrokerNode leader, int fetchWaitMaxMs, int fetchMinBytes) {
-        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, leader, fetchWaitMaxMs, fetchMinBytes);
+    static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
+                                int fetchMinBytes) {
+        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes);
         fetcher.thread.start();
         return fetcher;
     }
@@ -197,7 +204,7 @@ final class ReplicaFetcher implements AutoCloseable {
                 .set("MaxWaitMs", fetchWaitMaxMs)
                 .set("MinBytes", fetchMinBytes)
                 .set("MaxBytes", RESPONSE_MAX_BYTES);
-        request.getStruct("ReplicaState").set("ReplicaId", nodeId);
+        request.getStruct("ReplicaState").set("ReplicaId", nodeId).set("ReplicaEpoch", brokerEpoch.getAsLong());
         Map<UUID, Struct> topics = new LinkedHashMap<>();
         Map<String, PartitionLog> logs = new LinkedHashMap<>();
         for (FollowedPartition partition : followed) {
@@ -224,6 +231,13 @@ final class ReplicaFetcher implements AutoCloseable {
                 if (log == null) {
                     continue;
                 }
+                long leaderLogStart = partition.getInt64("LogStartOffset");
+                if (error == Errors.OFFSET_OUT_OF_RANGE && leaderLogStart > log.logEndOffset()) {
+                    LOG.info("{} ends at {}, before leader {}'s log start {}: restarting it there",
+                            log.topicPartition(), log.logEndOffset(), leader.id(), leaderLogStart);
+                    log.restartAt(leaderLogStart);
+                    continue;
+                }
                 if (error != Errors.NONE) {
                     // Typically the leader has not taken the image that makes it leader yet: try again shortly.
                     LOG.debug("Leader {} refused {}: {}", leader.id(), log.topicPartition(), error);
@@ -237,6 +251,10 @@ final class ReplicaFetcher implements AutoCloseable {
                     }
                 }
                 log.setReplicatedHighWatermark(partition.getInt64("HighWatermark"));
+                if (leaderLogStart > log.logStartOffset()) {
+                    // The leader deleted records (DeleteRecords, retention): so does the follower, as in Kafka.
+                    log.deleteRecordsBefore(Math.min(leaderLogStart, log.logEndOffset()));
+                }
             }
         }
         if (anyRefused) {

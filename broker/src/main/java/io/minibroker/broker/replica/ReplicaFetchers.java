@@ -5,6 +5,7 @@ import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * One {@link ReplicaFetcher} thread per leader this broker follows partitions of, as Kafka's
@@ -14,12 +15,15 @@ import java.util.Map;
 public final class ReplicaFetchers implements AutoCloseable {
 
     private final int nodeId;
+    private final LongSupplier brokerEpoch;
     private final int fetchWaitMaxMs;
     private final int fetchMinBytes;
     private final Map<Integer, ReplicaFetcher> byLeader = new HashMap<>();
 
-    public ReplicaFetchers(int nodeId, int fetchWaitMaxMs, int fetchMinBytes) {
+    /** @param brokerEpoch this broker's epoch from its registration (-1 before it has one) */
+    public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, int fetchWaitMaxMs, int fetchMinBytes) {
         this.nodeId = nodeId;
+        this.brokerEpoch = brokerEpoch;
         this.fetchWaitMaxMs = fetchWaitMaxMs;
         this.fetchMinBytes = fetchMinBytes;
     }
@@ -39,7 +43,7 @@ public final class ReplicaFetchers implements AutoCloseable {
             if (leader == null) {
                 return;
             }
-            byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, leader, fetchWaitMaxMs,
+            byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, fetchWaitMaxMs,
                     fetchMinBytes)).setPartitions(partitions);
         });
     }

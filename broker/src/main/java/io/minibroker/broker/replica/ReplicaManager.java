@@ -1,5 +1,6 @@
 package io.minibroker.broker.replica;
 
+import io.minibroker.broker.api.DelayedDeleteRecords;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
@@ -23,9 +24,11 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,13 +46,19 @@ import java.util.function.LongSupplier;
  * <p>The leader owns its partitions' ISR: on its {@code isr-changes} thread, every half
  * {@code replica.lag.time.max.ms}, it asks the controller (AlterPartition) to drop the followers not caught up for
  * that long, and after a follower's fetch reaches the high watermark, to take it back. The ISR the controller
- * answers is the one it uses (the image's is taken only when it becomes leader).
+ * answers is the one it uses (the image's is taken when it becomes leader, and when the controller removed fenced
+ * brokers from it: {@link LeaderState#takeFencingShrink}).
+ *
+ * <p>A replicated partition's high watermark outlives a restart in {@code replication-offset-checkpoint}
+ * ({@link HighWatermarkCheckpointer}): when the first image after a start hosts it, as leader or follower, it
+ * starts there (capped at the log end), as Kafka's Partition does, so a restarted leader serves its committed
+ * records at once and never the records its followers may not have.
  */
 public final class ReplicaManager implements PartitionLeadership, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
-    /** AlterPartition v2: the new ISR as broker ids (v3 adds each broker's epoch, which this broker does not keep). */
-    private static final short ALTER_PARTITION_VERSION = 2;
+    /** AlterPartition v3: the new ISR as broker ids with each broker's epoch (KIP-903). */
+    private static final short ALTER_PARTITION_VERSION = 3;
     /** The leader id of a partition whose in-sync replicas are all gone. */
     private static final int NO_LEADER = -1;
 
@@ -61,14 +70,24 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final TopicRegistry topics;
     private final Purgatory<DelayedProduce> producePurgatory;
     private final Purgatory<DelayedFetch> fetchPurgatory;
+    private final Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
+    /** The live brokers of the latest image: DeleteRecords waits for the log starts of these followers only. */
+    private volatile Set<Integer> liveBrokers = Set.of();
     private final ReplicaFetchers fetchers;
     private final ProducerStates producerStates;
     private final NodeChannel controller;
     private final long replicaLagTimeMaxMs;
+    /** The longest an image can take from the controller to {@link #apply}: its request's connect and read. */
+    private final long imageMaxAgeMs;
     private final LongSupplier clockMs;
+    /** This broker's epoch from its registration, -1 before it has one. */
+    private final LongSupplier brokerEpoch;
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
+    /** The checkpointed high watermarks of the partitions not hosted since the start; each is used once. */
+    private final Map<TopicPartition, Long> checkpointedHighWatermarks;
+    private final HighWatermarkCheckpointer highWatermarkCheckpointer;
     private volatile LeadershipListener leadershipListener = LeadershipListener.NONE;
 
     /**
@@ -94,18 +113,25 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     }
 
     public ReplicaManager(int nodeId, TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
-                          Purgatory<DelayedFetch> fetchPurgatory, ReplicaFetchers fetchers,
+                          Purgatory<DelayedFetch> fetchPurgatory,
+                          Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory, ReplicaFetchers fetchers,
                           ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
-                          LongSupplier clockMs) {
+                          long controllerRequestTimeoutMs, long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch, LongSupplier clockMs) {
         this.producerStates = producerStates;
         this.nodeId = nodeId;
         this.topics = topics;
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
+        this.deleteRecordsPurgatory = deleteRecordsPurgatory;
         this.fetchers = fetchers;
         this.controller = controller;
         this.replicaLagTimeMaxMs = replicaLagTimeMaxMs;
+        this.imageMaxAgeMs = 2 * controllerRequestTimeoutMs;
         this.clockMs = clockMs;
+        this.brokerEpoch = brokerEpoch;
+        this.checkpointedHighWatermarks = new HashMap<>(topics.logs().checkpointedHighWatermarks());
+        this.highWatermarkCheckpointer = new HighWatermarkCheckpointer(topics.logs(), this::highWatermarks,
+                highWatermarkCheckpointIntervalMs);
         long period = Math.max(1, replicaLagTimeMaxMs / 2);
         isrChanges.scheduleWithFixedDelay(this::changeIsrs, period, period, TimeUnit.MILLISECONDS);
     }
@@ -126,6 +152,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     public synchronized void apply(ClusterMetadata image) {
         Map<TopicPartition, HostedPartition> next = new HashMap<>();
         Map<Integer, List<FollowedPartition>> followedByLeader = new HashMap<>();
+        Set<Integer> liveBrokers = new HashSet<>();
+        image.brokers().forEach(broker -> liveBrokers.add(broker.id()));
+        List<TopicPartition> shrunkByController = new ArrayList<>();
         for (TopicImage topic : image.topics().values()) {
             if (topic.partitions().stream().noneMatch(p -> p.replicas().contains(nodeId))) {
                 continue;
@@ -152,9 +181,15 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                             && before.image().leaderEpoch() == partition.leaderEpoch();
                     leader = sameTerm ? before.leader() : becomeLeader(topicPartition, partition, log.get(),
                             before != null);
+                    if (sameTerm && leader.takeFencingShrink(partition.isr(), liveBrokers, clockMs.getAsLong(),
+                            imageMaxAgeMs)) {
+                        LOG.info("ISR of {} is now {}: the controller removed fenced brokers", topicPartition,
+                                partition.isr());
+                        shrunkByController.add(topicPartition);
+                    }
                 } else {
                     if (before == null) {
-                        log.get().setReplicatedHighWatermark(0); // unknown until the leader tells ours
+                        restoreHighWatermark(log.get()); // until the leader tells ours
                     }
                     if (partition.leader() != NO_LEADER) {
                         followedByLeader.computeIfAbsent(partition.leader(), id -> new ArrayList<>())
@@ -166,6 +201,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
         Map<TopicPartition, HostedPartition> previous = hosted;
         hosted = Map.copyOf(next);
+        this.liveBrokers = Set.copyOf(liveBrokers);
         Map<Integer, BrokerNode> brokers = new HashMap<>();
         image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
         fetchers.follow(followedByLeader, brokers);
@@ -177,15 +213,39 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 LOG.info("No longer leading {}", partition);
                 producePurgatory.checkAndComplete(partition);
                 fetchPurgatory.checkAndComplete(partition);
+                deleteRecordsPurgatory.checkAndComplete(partition);
                 leadershipListener.onResigned(partition);
             }
         });
         next.forEach((partition, now) -> {
             HostedPartition before = previous.get(partition);
             if (now.leader() != null && (before == null || before.leader() != now.leader())) {
+                maybeAdvanceHighWatermark(partition, now); // a leader alone in its ISR commits its log at once
                 leadershipListener.onLeading(partition, now.image().leaderEpoch());
             }
         });
+        for (TopicPartition partition : shrunkByController) {
+            // The high watermark may move without the fenced followers; parked produces see the smaller ISR.
+            maybeAdvanceHighWatermark(partition, next.get(partition));
+            producePurgatory.checkAndComplete(partition);
+        }
+        highWatermarkCheckpointer.start();
+    }
+
+    /**
+     * Starts a replicated partition's high watermark, the first time it is hosted since the start, from the
+     * checkpoint (at least the log start; the log end caps it when read); 0 for one never checkpointed.
+     */
+    private void restoreHighWatermark(PartitionLog log) {
+        Long checkpointed = checkpointedHighWatermarks.remove(log.topicPartition());
+        log.setReplicatedHighWatermark(Math.max(checkpointed == null ? 0 : checkpointed, log.logStartOffset()));
+    }
+
+    /** The high watermark of every hosted partition, for the checkpoint. */
+    private Map<TopicPartition, Long> highWatermarks() {
+        Map<TopicPartition, Long> highWatermarks = new HashMap<>();
+        hosted.forEach((partition, state) -> highWatermarks.put(partition, state.log().highWatermark()));
+        return highWatermarks;
     }
 
     /** Deletes the topics here that the image does not give this broker any replica of. */
@@ -208,12 +268,12 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
 
     /**
      * Leading a replicated partition starts from the high watermark it had as a follower, or, just started, from
-     * what its followers' fetches will prove (they fetch within replica.fetch.wait.max.ms).
+     * its checkpoint; what lies above it is committed once the ISR's fetches prove it.
      */
     private LeaderState becomeLeader(TopicPartition partition, PartitionImage image, PartitionLog log,
                                      boolean wasHosted) {
         if (image.replicas().size() > 1 && !wasHosted) {
-            log.setReplicatedHighWatermark(0);
+            restoreHighWatermark(log);
         }
         producerStates.forget(log); // idempotent producers' state comes from the log as it is now
         log.assignLeaderEpoch(image.leaderEpoch()); // the previous epoch ends at our log end
@@ -241,15 +301,18 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     }
 
     @Override
-    public void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset) {
+    public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
+                                long logStartOffset) {
         HostedPartition state = hosted.get(partition);
         if (state == null || state.leader() == null) {
             return;
         }
         PartitionLog log = state.log();
-        if (!state.leader().onFetch(replicaId, fetchOffset, log.logEndOffset(), clockMs.getAsLong())) {
+        if (!state.leader().onFetch(replicaId, replicaEpoch, fetchOffset, logStartOffset, log.logEndOffset(),
+                clockMs.getAsLong())) {
             return;
         }
+        deleteRecordsPurgatory.checkAndComplete(partition); // its log start may be where a deletion waits for
         maybeAdvanceHighWatermark(partition, state);
         if (!state.leader().isr().contains(replicaId) && fetchOffset >= log.highWatermark()) {
             try {
@@ -257,6 +320,23 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             } catch (RejectedExecutionException stopping) {
                 // the broker is stopping: no more ISR changes
             }
+        }
+    }
+
+    @Override
+    public long lowWatermark(PartitionLog log) {
+        HostedPartition state = hosted.get(log.topicPartition());
+        if (state == null || state.leader() == null) {
+            return log.logStartOffset();
+        }
+        return state.leader().lowWatermark(log.logStartOffset(), liveBrokers);
+    }
+
+    @Override
+    public void onLeaderAppend(TopicPartition partition) {
+        HostedPartition state = hosted.get(partition);
+        if (state != null && state.leader() != null) {
+            maybeAdvanceHighWatermark(partition, state);
         }
     }
 
@@ -285,12 +365,18 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         if (wanted == null) {
             return;
         }
-        Struct request = ApiKey.ALTER_PARTITION.request().newMessage().set("BrokerId", nodeId);
-        request.addElement("Topics").set("TopicId", state.topic().id()).addElement("Partitions")
+        long ownEpoch = brokerEpoch.getAsLong();
+        Struct request = ApiKey.ALTER_PARTITION.request().newMessage().set("BrokerId", nodeId)
+                .set("BrokerEpoch", ownEpoch);
+        Struct partitionData = request.addElement("Topics").set("TopicId", state.topic().id())
+                .addElement("Partitions")
                 .set("PartitionIndex", partition.partition())
                 .set("LeaderEpoch", state.image().leaderEpoch())
-                .set("NewIsr", wanted)
                 .set("PartitionEpoch", leader.partitionEpoch());
+        for (int replica : wanted) {
+            partitionData.addElement("NewIsrWithEpochs").set("BrokerId", replica)
+                    .set("BrokerEpoch", replica == nodeId ? ownEpoch : leader.brokerEpoch(replica));
+        }
         try {
             Struct answer = controller.send(ApiKey.ALTER_PARTITION, ALTER_PARTITION_VERSION, request);
             Errors topLevel = Errors.forCode(answer.getInt16("ErrorCode"));
@@ -298,21 +384,22 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             Errors error = topLevel != Errors.NONE ? topLevel : Errors.forCode(result.getInt16("ErrorCode"));
             if (error != Errors.NONE) {
                 LOG.warn("The controller refused ISR {} for {}: {}", wanted, partition, error);
-                leader.changeAnswered(null, -1);
+                leader.changeAnswered(null, -1, clockMs.getAsLong());
                 return;
             }
             List<Integer> isr = result.getList("Isr");
             LOG.info("ISR of {} is now {} (partition epoch {})", partition, isr, result.getInt32("PartitionEpoch"));
-            leader.changeAnswered(isr, result.getInt32("PartitionEpoch"));
+            leader.changeAnswered(isr, result.getInt32("PartitionEpoch"), clockMs.getAsLong());
             // A smaller ISR may move the high watermark; either way, parked produces see the new ISR size.
             maybeAdvanceHighWatermark(partition, state);
             producePurgatory.checkAndComplete(partition);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Could not send ISR {} for {} to the controller: {}", wanted, partition, e.toString());
-            leader.changeAnswered(null, -1);
+            leader.changeAnswered(null, -1, clockMs.getAsLong());
         }
     }
 
+    /** Stops changing ISRs and fetching, then checkpoints the high watermarks as they ended. */
     @Override
     public void close() {
         isrChanges.shutdownNow();
@@ -322,6 +409,11 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             Thread.currentThread().interrupt();
         }
         fetchers.close();
+        try {
+            highWatermarkCheckpointer.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         controller.close();
     }
 }

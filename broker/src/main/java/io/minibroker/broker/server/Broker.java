@@ -6,6 +6,7 @@ import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.DescribeConfigsHandler;
 import io.minibroker.broker.api.CreatePartitionsHandler;
 import io.minibroker.broker.api.CreateTopicsHandler;
+import io.minibroker.broker.api.DelayedDeleteRecords;
 import io.minibroker.broker.api.DeleteRecordsHandler;
 import io.minibroker.broker.api.DeleteTopicsHandler;
 import io.minibroker.broker.api.DescribeClusterHandler;
@@ -109,12 +110,13 @@ public final class Broker implements AutoCloseable {
     private LogMaintenance maintenance;
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
+    private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
     private GroupCoordinator groupCoordinator;
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
     private LeaderElections elections;
     /** Only in a cluster: this broker's registration and heartbeats. */
-    private BrokerLifecycle lifecycle;
+    private volatile BrokerLifecycle lifecycle;
     /** Only in a cluster: this broker's copy of the cluster's metadata. */
     private MetadataFetcher metadata;
     /** Only in a cluster: the partitions this broker hosts, led or followed. */
@@ -166,15 +168,20 @@ public final class Broker implements AutoCloseable {
         LocalNode node = new LocalNode(nodeId, clusterId, this::advertisedListeners);
         producePurgatory = ProduceHandler.newPurgatory(config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS));
         fetchPurgatory = FetchHandler.newPurgatory(config.get(BrokerConfig.FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
+        deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory();
         topics.logs().addListener(new LogMeters(registry));
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
+        new PurgatoryMeters(deleteRecordsPurgatory).bindTo(registry);
         ProducerStates producerStates = new ProducerStates();
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (config.inCluster()) {
-            replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, new ReplicaFetchers(nodeId,
-                    config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS), config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
+            replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
+                    new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
+                            config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
                     producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
+                    config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
+                    config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch,
                     Broker::monotonicMs);
             leadership = replicas;
             metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
@@ -189,7 +196,7 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics,
                         config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
-                .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics)))
+                .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics, leadership, deleteRecordsPurgatory)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS,
@@ -201,7 +208,7 @@ public final class Broker implements AutoCloseable {
                                 disk, leadership))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds)))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
-                .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics))
+                .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership));
         ControllerForwarder controller = null;
         if (config.inCluster()) {
@@ -285,6 +292,12 @@ public final class Broker implements AutoCloseable {
         return new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
                 "broker-" + config.get(BrokerConfig.NODE_ID) + "-" + purpose,
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
+    }
+
+    /** This broker's epoch from its registration with the controller, -1 before it has one. */
+    private long brokerEpoch() {
+        BrokerLifecycle registered = lifecycle;
+        return registered == null ? -1 : registered.brokerEpoch();
     }
 
     /** Milliseconds of a clock that never jumps: sessions and replica lag are measured on it. */
@@ -373,6 +386,7 @@ public final class Broker implements AutoCloseable {
         finishDiskWork();
         closeQuietly(producePurgatory);
         closeQuietly(fetchPurgatory);
+        closeQuietly(deleteRecordsPurgatory);
         closeQuietly(groupCoordinator);
         connections.flushAndClose(FLUSH_RESPONSES_TIMEOUT_MS);
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

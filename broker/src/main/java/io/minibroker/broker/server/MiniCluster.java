@@ -79,7 +79,7 @@ public final class MiniCluster implements AutoCloseable {
         return running(id).broker();
     }
 
-    /** The log directory of a node, running or not: where its partitions' directories are. */
+    /** The log directory of a node, running or not, which outlives its restarts: where its partitions' are. */
     public Path logDir(int id) {
         return root.resolve("node-" + id);
     }

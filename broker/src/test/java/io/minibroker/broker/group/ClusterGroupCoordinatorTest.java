@@ -68,7 +68,17 @@ class ClusterGroupCoordinatorTest {
         }
 
         @Override
-        public void onFollowerFetch(TopicPartition partition, int replicaId, long fetchOffset) {
+        public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
+                                    long logStartOffset) {
+        }
+
+        @Override
+        public long lowWatermark(PartitionLog log) {
+            return log.logStartOffset();
+        }
+
+        @Override
+        public void onLeaderAppend(TopicPartition partition) {
         }
     }
 

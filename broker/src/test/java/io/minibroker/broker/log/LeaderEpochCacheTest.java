@@ -32,7 +32,12 @@ class LeaderEpochCacheTest {
         assertThat(cache.assign(0, 5)).isFalse(); // the same epoch's later batches change nothing
         assertThat(cache.assign(2, 10)).isTrue();
         assertThat(cache.assign(1, 12)).isFalse(); // older than the latest
+        assertThat(dir.resolve(LeaderEpochCache.FILE_NAME)).as("changes stay in memory until flushed")
+                .doesNotExist();
+        assertThat(cache.flushPending()).isTrue();
 
+        cache.flush();
+        assertThat(cache.flushPending()).isFalse();
         assertThat(checkpoint()).isEqualTo("0\n2\n0 0\n2 10\n");
         assertThat(LeaderEpochCache.read(dir).entries()).containsExactly(Map.entry(0, 0L), Map.entry(2, 10L));
     }
@@ -65,8 +70,10 @@ class LeaderEpochCacheTest {
         assertThat(cache.entries()).containsExactly(Map.entry(0, 0L), Map.entry(1, 10L));
         cache.truncateFromStart(15); // the epoch holding 15 now starts there
         assertThat(cache.entries()).containsExactly(Map.entry(1, 15L));
+        cache.flush();
         assertThat(checkpoint()).isEqualTo("0\n1\n1 15\n");
         cache.clear();
+        cache.flush();
         assertThat(checkpoint()).isEqualTo("0\n0\n");
     }
 
@@ -142,6 +149,49 @@ class LeaderEpochCacheTest {
             assertThat(log.leaderEpochs()).containsExactly(Map.entry(1, 0L), Map.entry(3, 2L));
         }
         assertThat(Files.readString(file)).isEqualTo("0\n2\n1 0\n3 2\n");
+    }
+
+    @Test
+    void aLeadersAppendLeavesTheCheckpointToItsCallerAndAFlushWritesItBeforeTheRecoveryPointMoves()
+            throws IOException {
+        Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
+        try (PartitionLog log = openLog(dir)) {
+            ByteBuf batch = batch("e3", 2, T0);
+            try {
+                log.appendUnflushed(batch, 3);
+            } finally {
+                batch.release();
+            }
+            assertThat(log.leaderEpochCheckpointPending()).isTrue();
+            assertThat(Files.readString(file)).isEqualTo("0\n0\n");
+
+            log.flush();
+            assertThat(Files.readString(file)).isEqualTo("0\n1\n3 0\n");
+            assertThat(log.leaderEpochCheckpointPending()).isFalse();
+            assertThat(log.recoveryPoint()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void anEpochACrashKeptOutOfTheCheckpointIsReadBackFromTheBatchesAboveTheRecoveryPoint() throws IOException {
+        PartitionLog crashed = openLog(dir);
+        append(crashed, 1, 2); // checkpointed: the test's append waits on the disk
+        crashed.flush();
+        ByteBuf batch = batch("e4", 3, T0);
+        try {
+            crashed.appendUnflushed(batch, 4); // its epoch never reaches the checkpoint: the broker "crashes"
+        } finally {
+            batch.release();
+        }
+        Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
+        assertThat(Files.readString(file)).isEqualTo("0\n1\n1 0\n");
+
+        try (PartitionLog recovered = PartitionLog.open(dir, TP, LogConfig.defaults(), new MutableClock(T0),
+                crashed.recoveryPoint(), 0, false)) {
+            assertThat(recovered.leaderEpochs()).containsExactly(Map.entry(1, 0L), Map.entry(4, 2L));
+            assertThat(Files.readString(file)).isEqualTo("0\n2\n1 0\n4 2\n");
+        }
+        crashed.close();
     }
 
     @Test

@@ -36,9 +36,10 @@ class LeaderEpochFailoverTest {
 
     private MiniCluster cluster;
 
-    private void start(String replicaLagTimeMaxMs, List<Integer> replicas) throws Exception {
+    private void start(String sessionTimeoutMs, String replicaLagTimeMaxMs, List<Integer> replicas)
+            throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
+                "broker.session.timeout.ms", sessionTimeoutMs, "replica.fetch.wait.max.ms", "100",
                 "replica.lag.time.max.ms", replicaLagTimeMaxMs));
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = partition().admin()) {
@@ -56,7 +57,7 @@ class LeaderEpochFailoverTest {
 
     @Test
     void aConsumerReadingAllAlongGetsEveryAcknowledgedRecordAcrossAFailover() throws Exception {
-        start("3000", List.of(1, 2, 0));
+        start("1500", "3000", List.of(1, 2, 0));
         List<String> read = new CopyOnWriteArrayList<>();
         AtomicBoolean reading = new AtomicBoolean(true);
         Thread consumerThread = new Thread(() -> {
@@ -91,8 +92,10 @@ class LeaderEpochFailoverTest {
 
     @Test
     void aRestartedOldLeaderCutsItsDivergentTailAndRejoinsTheIsr() throws Exception {
-        // Node 0 (the controller's) holds no replica; the ISR stays {1, 2} while node 2 is down, so it may lead.
-        start("60000", List.of(1, 2));
+        // Node 0 (the controller's) holds no replica. Node 2 is killed and node 1 stopped within the session
+        // timeout: node 2 is still in the ISR, and live, when node 1's shutdown fences it, so node 2 is elected;
+        // fenced in turn, it stays the partition's last in-sync replica and leads when it returns.
+        start("6000", "60000", List.of(1, 2));
         List<String> expected = new ArrayList<>();
         try (KafkaProducer<String, String> producer = producer("all")) {
             for (int i = 0; i < 10; i++) {
@@ -106,7 +109,7 @@ class LeaderEpochFailoverTest {
                 producer.send(new ProducerRecord<>(TOPIC, 0, null, "divergent-" + i)).get(); // only node 1 has them
             }
         }
-        cluster.kill(1);
+        cluster.stop(1);
         cluster.restart(2);
         await(() -> partition().leader() == 2, "node 2 to lead");
         try (KafkaProducer<String, String> producer = producer("1")) {

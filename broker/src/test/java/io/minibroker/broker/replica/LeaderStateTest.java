@@ -1,0 +1,49 @@
+package io.minibroker.broker.replica;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A leader takes from an image only the controller's removal of fenced brokers from its ISR, and never the removal
+ * of a member it took in more recently than the image can be old.
+ */
+class LeaderStateTest {
+
+    private static final long IMAGE_MAX_AGE_MS = 1_000;
+
+    @Test
+    void takesTheRemovalOfBrokersThatAreNotLiveInTheImage() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1, 2), 0);
+
+        assertThat(leader.takeFencingShrink(List.of(0, 1), Set.of(0, 1, 2), 10, IMAGE_MAX_AGE_MS))
+                .as("node 2 is live: not the controller's removal").isFalse();
+        assertThat(leader.takeFencingShrink(List.of(0, 1), Set.of(0, 1), 10, IMAGE_MAX_AGE_MS)).isTrue();
+        assertThat(leader.isr()).containsExactly(0, 1);
+        assertThat(leader.partitionEpoch()).as("unknown: the image carries none").isEqualTo(-1);
+    }
+
+    @Test
+    void keepsAMemberItTookInUntilAnImageNewerThanThatConfirmsItsRemoval() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
+        leader.onFetch(2, 7, 0, 0, 0, 0); // caught up
+        assertThat(leader.wantedIsr(0, 30_000, 0)).containsExactlyInAnyOrder(0, 1, 2);
+        leader.changeAnswered(List.of(0, 1, 2), 4, 5_000);
+
+        assertThat(leader.takeFencingShrink(List.of(0, 1), Set.of(0, 1), 5_500, IMAGE_MAX_AGE_MS))
+                .as("the image may predate taking node 2 in").isFalse();
+        assertThat(leader.isr()).containsExactly(0, 1, 2);
+        assertThat(leader.takeFencingShrink(List.of(0, 1), Set.of(0, 1), 6_001, IMAGE_MAX_AGE_MS)).isTrue();
+        assertThat(leader.isr()).containsExactly(0, 1);
+    }
+
+    @Test
+    void takesNothingWhileAChangeOfItsOwnIsPending() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1, 2), 0);
+        assertThat(leader.wantedIsr(60_000, 1_000, 0)).containsExactly(0); // both followers lag
+        assertThat(leader.takeFencingShrink(List.of(0, 1), Set.of(0, 1), 60_000, IMAGE_MAX_AGE_MS)).isFalse();
+    }
+}
