@@ -36,6 +36,36 @@ final class ConsumerGroup {
         this.groupId = groupId;
     }
 
+    /**
+     * The group as its last metadata record left it, as Kafka loads it: Stable with its generation, protocol, leader
+     * and members (each supporting only the group's protocol, with its subscription and assignment), or Empty
+     * without members. Its members' session timeouts are the coordinator's to start.
+     */
+    static ConsumerGroup restored(String groupId, GroupMetadataRecord.StoredGroup stored) {
+        ConsumerGroup group = new ConsumerGroup(groupId);
+        group.protocolType = stored.protocolType();
+        group.generationId = stored.generation();
+        if (stored.members().isEmpty()) {
+            return group;
+        }
+        group.protocolName = stored.protocol();
+        group.leaderId = stored.leader();
+        for (GroupMetadataRecord.StoredMember each : stored.members()) {
+            GroupMember member = new GroupMember(each.memberId(), each.groupInstanceId(), each.clientId(),
+                    each.clientHost());
+            member.sessionTimeoutMs = each.sessionTimeoutMs();
+            member.rebalanceTimeoutMs = each.rebalanceTimeoutMs();
+            member.protocols = new LinkedHashMap<>(Map.of(stored.protocol(), each.subscription()));
+            member.assignment = each.assignment();
+            group.members.put(member.memberId, member);
+            if (member.groupInstanceId != null) {
+                group.staticMembers.put(member.groupInstanceId, member.memberId);
+            }
+        }
+        group.state = GroupState.STABLE;
+        return group;
+    }
+
     boolean allMembersRejoined() {
         return pendingMembers.isEmpty() && members.values().stream().allMatch(m -> m.awaitingJoin != null);
     }

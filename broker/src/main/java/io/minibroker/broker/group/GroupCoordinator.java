@@ -43,6 +43,9 @@ import java.util.concurrent.TimeUnit;
  * that their clients find the new coordinator. Requests for a group coordinated elsewhere get NOT_COORDINATOR
  * ({@link CoordinatedPartitions}).
  *
+ * <p>Loading recreates each group from its last metadata record, Stable with its members (their session timeouts
+ * started afresh), so that after a restart or a failover they carry on with their generation and assignment.
+ *
  * <p>Each group is guarded by its own monitor and no thread holds two group locks, so groups never deadlock
  * with each other. Purgatory callbacks never run under a purgatory lock, and the operations of one group only
  * take that group's (reentrant) lock, so calling a purgatory while holding a group lock is safe. Completing a
@@ -79,13 +82,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final int offsetMetadataMaxBytes;
 
     /**
-     * A single node's coordinator: replays the committed offsets; each group that has some is listed as Empty
-     * until a member joins.
+     * A single node's coordinator: replays the offsets topic; each group comes back as its last metadata record
+     * left it ({@link #restore}), and a group that only has commits is listed as Empty until a member joins.
      */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics) {
         this(config, new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
                 OffsetsAppender.SINGLE_NODE, true), CoordinatedPartitions.singleNode());
-        offsets.loadAll();
+        Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
+        offsets.loadAll(lastRecordOf(stored));
+        stored.forEach(this::restore);
         for (String groupId : offsets.groupIds()) {
             getOrCreate(groupId);
         }
@@ -172,7 +177,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             return; // resigned before the load could start
         }
         unload(partition); // whatever an earlier term left (its commits are in the log too)
-        offsets.loadPartition(partition);
+        Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
+        offsets.loadPartition(partition, lastRecordOf(stored));
+        stored.forEach(this::restore);
         for (String groupId : offsets.groupIds()) {
             if (offsets.partitionFor(groupId) == partition) {
                 getOrCreate(groupId);
@@ -180,6 +187,30 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
         if (coordinated.loaded(partition, leaderEpoch)) {
             LOG.info("Coordinating the groups of {}-{} (leader epoch {})", OffsetsTopic.NAME, partition, leaderEpoch);
+        }
+    }
+
+    /** Keeps, per group, the last metadata record a replay finds; a tombstone forgets the group's. */
+    private static OffsetsTopic.GroupSink lastRecordOf(Map<String, GroupMetadataRecord.StoredGroup> stored) {
+        return (groupId, group) -> {
+            if (group == null) {
+                stored.remove(groupId);
+            } else {
+                stored.put(groupId, group);
+            }
+        };
+    }
+
+    /**
+     * Recreates a group from its last metadata record, as Kafka loads it: Stable with its members (Empty without),
+     * each member's session timeout started afresh, so that its next Heartbeat or OffsetCommit with the stored
+     * generation succeeds here and one that never comes back expires and starts a rebalance as usual.
+     */
+    private void restore(String groupId, GroupMetadataRecord.StoredGroup stored) {
+        ConsumerGroup group = ConsumerGroup.restored(groupId, stored);
+        groups.put(groupId, group);
+        synchronized (group) {
+            group.members.values().forEach(member -> markAlive(group, member));
         }
     }
 
