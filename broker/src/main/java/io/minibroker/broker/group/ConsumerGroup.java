@@ -1,9 +1,11 @@
 package io.minibroker.broker.group;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -64,6 +66,21 @@ final class ConsumerGroup {
         }
         group.state = GroupState.STABLE;
         return group;
+    }
+
+    /**
+     * The group as its metadata record stores it, each member with its assignment in {@code assignments} (none if
+     * absent): the leader's assignment being stored, or none for an Empty group.
+     */
+    GroupMetadataRecord.StoredGroup toStored(Map<String, byte[]> assignments, long now) {
+        List<GroupMetadataRecord.StoredMember> stored = new ArrayList<>();
+        for (GroupMember member : members.values()) {
+            stored.add(new GroupMetadataRecord.StoredMember(member.memberId, member.groupInstanceId,
+                    member.clientId, member.clientHost, member.rebalanceTimeoutMs, member.sessionTimeoutMs,
+                    member.protocols.get(protocolName), assignments.getOrDefault(member.memberId, new byte[0])));
+        }
+        return new GroupMetadataRecord.StoredGroup(protocolType == null ? "" : protocolType, generationId,
+                protocolName, leaderId, now, stored);
     }
 
     boolean allMembersRejoined() {

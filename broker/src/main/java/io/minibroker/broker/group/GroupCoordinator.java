@@ -43,8 +43,11 @@ import java.util.concurrent.TimeUnit;
  * that their clients find the new coordinator. Requests for a group coordinated elsewhere get NOT_COORDINATOR
  * ({@link CoordinatedPartitions}).
  *
- * <p>Loading recreates each group from its last metadata record, Stable with its members (their session timeouts
- * started afresh), so that after a restart or a failover they carry on with their generation and assignment.
+ * <p>As Kafka's storeGroup, a group's metadata (generation, protocol, leader, members and their assignments) goes to
+ * the offsets topic next to its commits when a rebalance completes, before SyncGroup is answered, and when the
+ * group becomes Empty; DeleteGroups writes its tombstone. Loading recreates each group from its last record, Stable
+ * with its members (their session timeouts started afresh), so that after a restart or a failover they carry on
+ * with their generation and assignment instead of rebalancing.
  *
  * <p>Each group is guarded by its own monitor and no thread holds two group locks, so groups never deadlock
  * with each other. Purgatory callbacks never run under a purgatory lock, and the operations of one group only
@@ -64,6 +67,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     private final Map<String, ConsumerGroup> groups = new ConcurrentHashMap<>();
     private final OffsetStore offsets;
+    /** Where groups' metadata is written: the offsets topic, next to their commits. */
+    private final OffsetsTopic groupLog;
     private final CoordinatedPartitions coordinated;
     private final Purgatory<DelayedOperation> rebalancePurgatory = Purgatory.builder("Rebalance").build();
     private final Purgatory<DelayedHeartbeat> heartbeatPurgatory = Purgatory.builder("Heartbeat").build();
@@ -112,6 +117,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     private GroupCoordinator(BrokerConfig config, OffsetsTopic offsetsTopic, CoordinatedPartitions coordinated) {
         this.offsets = new OffsetStore(offsetsTopic);
+        this.groupLog = offsetsTopic;
         this.coordinated = coordinated;
         this.initialRebalanceDelayMs = config.get(BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS);
         this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
@@ -507,6 +513,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 group.state = GroupState.EMPTY;
                 group.protocolName = null;
                 group.leaderId = null;
+                storeEmpty(group, group.toStored(Map.of(), System.currentTimeMillis()));
                 return;
             }
             if (!group.members.containsKey(group.leaderId)) {
@@ -590,21 +597,98 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                     member.awaitingSync = response;
                     markAlive(group, member);
                     if (memberId.equals(group.leaderId)) {
-                        for (GroupMember each : group.members.values()) {
-                            each.assignment = assignments.getOrDefault(each.memberId, new byte[0]);
-                        }
-                        group.state = GroupState.STABLE;
-                        for (GroupMember each : group.members.values()) {
-                            if (each.awaitingSync != null) {
-                                each.awaitingSync.complete(syncResponse(Errors.NONE, each.assignment));
-                                each.awaitingSync = null;
-                            }
-                        }
+                        storeAssignment(group, group.generationId, assignments);
                     }
                 }
             }
         }
         return response;
+    }
+
+    /**
+     * Kafka's storeGroup: writes the group with the leader's assignment on the coordinator's thread, and only once
+     * the write counts makes the group Stable and answers the members' syncs. If the write fails every member
+     * waiting gets the error Kafka maps it to and the group rebalances again. A rebalance, deletion or unload
+     * that came first leaves nothing to store: the generation being synced will not be.
+     */
+    private void storeAssignment(ConsumerGroup group, int generation, Map<String, byte[]> assignments) {
+        runOnCoordinatorThread(() -> {
+            CompletableFuture<Long> written;
+            synchronized (group) {
+                if (!syncing(group, generation)) {
+                    return;
+                }
+                try {
+                    written = groupLog.writeGroup(group.groupId,
+                            group.toStored(assignments, System.currentTimeMillis()));
+                } catch (LogException e) {
+                    failAssignment(group, answerForFailedWrite(e));
+                    return;
+                }
+            }
+            written.whenComplete((logOffset, failure) -> {
+                synchronized (group) {
+                    if (!syncing(group, generation)) {
+                        return;
+                    }
+                    if (failure == null) {
+                        propagateAssignment(group, assignments);
+                    } else {
+                        failAssignment(group, answerForFailedWrite(unwrap(failure)));
+                    }
+                }
+            });
+        });
+    }
+
+    /** Whether this generation of the group, coordinated here still, is waiting for its assignment. */
+    private boolean syncing(ConsumerGroup group, int generation) {
+        return group.state == GroupState.COMPLETING_REBALANCE && group.generationId == generation
+                && groups.get(group.groupId) == group;
+    }
+
+    private static void propagateAssignment(ConsumerGroup group, Map<String, byte[]> assignments) {
+        for (GroupMember each : group.members.values()) {
+            each.assignment = assignments.getOrDefault(each.memberId, new byte[0]);
+        }
+        group.state = GroupState.STABLE;
+        for (GroupMember each : group.members.values()) {
+            if (each.awaitingSync != null) {
+                each.awaitingSync.complete(syncResponse(Errors.NONE, each.assignment));
+                each.awaitingSync = null;
+            }
+        }
+    }
+
+    /** Kafka's resetAndPropagateAssignmentError, then a new rebalance. */
+    private void failAssignment(ConsumerGroup group, Errors error) {
+        for (GroupMember each : group.members.values()) {
+            each.assignment = new byte[0];
+            failSync(each, error);
+        }
+        prepareRebalance(group);
+    }
+
+    /**
+     * Writes the metadata of a group left Empty, on the coordinator's thread, as Kafka stores it when a rebalance
+     * ends without members; a failure is only logged, as in Kafka (the earlier record names members that, loaded
+     * elsewhere, expire).
+     */
+    private void storeEmpty(ConsumerGroup group, GroupMetadataRecord.StoredGroup empty) {
+        runOnCoordinatorThread(() -> {
+            if (groups.get(group.groupId) != group) {
+                return; // unloaded or deleted meanwhile
+            }
+            try {
+                groupLog.writeGroup(group.groupId, empty).whenComplete((logOffset, failure) -> {
+                    if (failure != null) {
+                        LOG.warn("Could not store the Empty group {}: {}", group.groupId, unwrap(failure).getMessage());
+                    }
+                });
+            } catch (LogException e) {
+                LOG.warn("Could not store the Empty group {}: {}", group.groupId, e.getMessage());
+            }
+        });
     }
 
     private static void failSync(GroupMember member, Errors error) {
