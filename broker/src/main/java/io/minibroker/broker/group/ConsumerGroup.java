@@ -83,6 +83,13 @@ final class ConsumerGroup {
                 protocolName, leaderId, now, stored);
     }
 
+    /** Each member's assignment in the current generation. */
+    Map<String, byte[]> currentAssignments() {
+        Map<String, byte[]> assignments = new HashMap<>();
+        members.values().forEach(member -> assignments.put(member.memberId, member.assignment));
+        return assignments;
+    }
+
     boolean allMembersRejoined() {
         return pendingMembers.isEmpty() && members.values().stream().allMatch(m -> m.awaitingJoin != null);
     }

@@ -364,12 +364,65 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
         if (group.state == GroupState.STABLE && sameProtocols && !wasLeader) {
             markAlive(group, replacement);
-            response.complete(joinResponse(group, replacement, request.version()));
+            replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+            storeStaticReplacement(group, old, replacement, replacement.awaitingJoin);
             return;
         }
         // The leader must compute a new assignment (it may know nothing of the old one), or a rebalance is due.
         replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
         rebalanceOrCheck(group);
+    }
+
+    /**
+     * As Kafka, stores the group once a static member's new id took the old one's place in a Stable group, so that a
+     * coordinator loading the group knows the new id, and answers the join once the write counts. Meanwhile the join
+     * waits as the member's: a rebalance that starts first answers it (and stores the group when it completes), as
+     * does the member's removal. If the write fails the old member takes its place back and the join gets the error
+     * Kafka maps the failure to.
+     */
+    private void storeStaticReplacement(ConsumerGroup group, GroupMember old, GroupMember replacement,
+                                        GroupMember.PendingJoin join) {
+        runOnCoordinatorThread(() -> {
+            CompletableFuture<Long> written;
+            synchronized (group) {
+                if (replacement.awaitingJoin != join || group.state != GroupState.STABLE
+                        || groups.get(group.groupId) != group) {
+                    return;
+                }
+                try {
+                    written = groupLog.writeGroup(group.groupId,
+                            group.toStored(group.currentAssignments(), System.currentTimeMillis()));
+                } catch (LogException e) {
+                    restoreReplacedMember(group, old, replacement, answerForFailedWrite(e));
+                    return;
+                }
+            }
+            written.whenComplete((logOffset, failure) -> {
+                synchronized (group) {
+                    if (replacement.awaitingJoin != join) {
+                        return;
+                    }
+                    if (failure == null) {
+                        replacement.awaitingJoin = null;
+                        join.response().complete(joinResponse(group, replacement, join.version()));
+                    } else {
+                        restoreReplacedMember(group, old, replacement, answerForFailedWrite(unwrap(failure)));
+                    }
+                }
+            });
+        });
+    }
+
+    /** Undoes a static member's replacement that could not be stored, failing the replacement's join. */
+    private void restoreReplacedMember(ConsumerGroup group, GroupMember old, GroupMember replacement, Errors error) {
+        GroupMember.PendingJoin join = replacement.awaitingJoin;
+        replacement.awaitingJoin = null;
+        endSession(replacement);
+        group.members.remove(replacement.memberId);
+        group.members.put(old.memberId, old);
+        group.staticMembers.put(old.groupInstanceId, old.memberId);
+        markAlive(group, old);
+        join.response().complete(joinError(error, ""));
     }
 
     /** Ends whatever the replaced member of a static instance was waiting for, and its session timeout. */

@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.server.Eventually.await;
@@ -23,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A single node restarted on the same log dir brings its groups back as their metadata records left them: a
- * member of a Stable group carries on with its generation, member id and assignment, no rebalance; one that does
- * not come back within its session timeout expires as usual.
+ * member of a Stable group carries on with its generation, member id and assignment, no rebalance (a static
+ * member under the id it last took); one that does not come back within its session timeout expires as usual.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class GroupMetadataRestartTest {
@@ -76,9 +77,7 @@ class GroupMetadataRestartTest {
     }
 
     private Struct sync(String groupId, int generation, String memberId, byte[] assignment) throws IOException {
-        Struct sync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", groupId)
-                .set("GenerationId", generation).set("MemberId", memberId)
-                .set("ProtocolType", "consumer").set("ProtocolName", "range");
+        Struct sync = syncRequest(groupId, generation, memberId);
         if (assignment != null) {
             sync.addElement("Assignments").set("MemberId", memberId).set("Assignment", assignment);
         }
@@ -144,6 +143,64 @@ class GroupMetadataRestartTest {
         Struct rejoined = joinAndSyncAlone("gone", 10_000);
         assertThat(rejoined.getInt32("GenerationId")).as("after generation 1 and the Empty generation 2")
                 .isEqualTo(3);
+    }
+
+    @Test
+    void aStaticMembersNewIdInAStableGroupIsStoredAndKnownAfterARestart() throws Exception {
+        Struct leader = client.call(ApiKey.JOIN_GROUP, 9, staticJoin("", "a"));
+        String leaderId = leader.getString("MemberId");
+        assertThat(sync("statics", leader.getInt32("GenerationId"), leaderId, new byte[]{1}).getInt16("ErrorCode"))
+                .isEqualTo(Errors.NONE.code());
+        String followerId;
+        int generation;
+        try (GroupWireClient follower = new GroupWireClient(broker.boundPort("PLAINTEXT"))) {
+            CompletableFuture<Struct> followerJoin = CompletableFuture.supplyAsync(() -> call(follower,
+                    ApiKey.JOIN_GROUP, 9, staticJoin("", "b")));
+            await(() -> stateOf("statics").equals("PreparingRebalance"), "the follower's join to start a rebalance");
+            Struct rejoined = client.call(ApiKey.JOIN_GROUP, 9, staticJoin(leaderId, "a"));
+            generation = rejoined.getInt32("GenerationId");
+            followerId = followerJoin.get().getString("MemberId");
+            CompletableFuture<Struct> followerSync = CompletableFuture.supplyAsync(() -> call(follower,
+                    ApiKey.SYNC_GROUP, 5, syncRequest("statics", generation, followerId)));
+            Struct leaderSync = syncRequest("statics", generation, leaderId);
+            leaderSync.addElement("Assignments").set("MemberId", leaderId).set("Assignment", new byte[]{1});
+            leaderSync.addElement("Assignments").set("MemberId", followerId).set("Assignment", new byte[]{2});
+            assertThat(client.call(ApiKey.SYNC_GROUP, 5, leaderSync).getInt16("ErrorCode"))
+                    .isEqualTo(Errors.NONE.code());
+            assertThat(followerSync.get().getBytes("Assignment")).containsExactly(2);
+        }
+
+        // The follower's process restarts and takes its place back under a new id: no rebalance, the id is stored.
+        Struct replaced = client.call(ApiKey.JOIN_GROUP, 9, staticJoin("", "b"));
+        assertThat(replaced.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(replaced.getInt32("GenerationId")).isEqualTo(generation);
+        String newFollowerId = replaced.getString("MemberId");
+        assertThat(newFollowerId).isNotEqualTo(followerId);
+
+        restart();
+
+        assertThat(heartbeat("statics", generation, newFollowerId)).isEqualTo(Errors.NONE);
+        assertThat(heartbeat("statics", generation, leaderId)).isEqualTo(Errors.NONE);
+        Struct synced = client.call(ApiKey.SYNC_GROUP, 5, syncRequest("statics", generation, newFollowerId));
+        assertThat(synced.getBytes("Assignment")).as("the replaced member's assignment").containsExactly(2);
+    }
+
+    private static Struct staticJoin(String memberId, String instanceId) {
+        return GroupProtocolErrorsTest.joinRequest("statics", memberId, 30_000, new byte[]{9})
+                .set("GroupInstanceId", instanceId);
+    }
+
+    private static Struct syncRequest(String groupId, int generation, String memberId) {
+        return ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", groupId).set("GenerationId", generation)
+                .set("MemberId", memberId).set("ProtocolType", "consumer").set("ProtocolName", "range");
+    }
+
+    private static Struct call(GroupWireClient client, ApiKey api, int version, Struct body) {
+        try {
+            return client.call(api, version, body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test
