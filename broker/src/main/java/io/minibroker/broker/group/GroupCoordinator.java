@@ -44,8 +44,8 @@ import java.util.concurrent.TimeUnit;
  * ({@link CoordinatedPartitions}).
  *
  * <p>As Kafka's storeGroup, a group's metadata (generation, protocol, leader, members and their assignments) goes to
- * the offsets topic next to its commits when a rebalance completes, before SyncGroup is answered, and when the
- * group becomes Empty; DeleteGroups writes its tombstone. Loading recreates each group from its last record, Stable
+ * the offsets topic next to its commits when a rebalance completes, before SyncGroup is answered, when a static
+ * member takes its place back under a new id, and when the group becomes Empty; DeleteGroups writes its tombstone. Loading recreates each group from its last record, Stable
  * with its members (their session timeouts started afresh), so that after a restart or a failover they carry on
  * with their generation and assignment instead of rebalancing.
  *
