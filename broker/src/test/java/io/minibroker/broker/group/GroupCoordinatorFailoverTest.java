@@ -121,6 +121,7 @@ class GroupCoordinatorFailoverTest {
     void aMemberCarriesOnWithItsGenerationAtTheNewCoordinatorWhenTheCoordinatorStops() throws Exception {
         String group = groupNotCoordinatedByTheController();
         int coordinator = awaitCoordinator(0, group);
+        await(() -> offsetFetchError(coordinator, group) == Errors.NONE, "the coordinator to serve the group");
         String memberId;
         int generation;
         try (GroupWireClient member = new GroupWireClient(cluster.node(coordinator).boundPort("PLAINTEXT"))) {
