@@ -181,8 +181,15 @@ class GroupMetadataRestartTest {
 
         assertThat(heartbeat("statics", generation, newFollowerId)).isEqualTo(Errors.NONE);
         assertThat(heartbeat("statics", generation, leaderId)).isEqualTo(Errors.NONE);
+        // A follower rejoining with the protocol it was loaded with is answered the current generation, as in
+        // Kafka for a Stable group, and syncs its stored assignment.
+        Struct rejoined = client.call(ApiKey.JOIN_GROUP, 9, staticJoin(newFollowerId, "b"));
+        assertThat(rejoined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(rejoined.getInt32("GenerationId")).as("no rebalance").isEqualTo(generation);
+        assertThat(rejoined.getString("Leader")).isEqualTo(leaderId);
         Struct synced = client.call(ApiKey.SYNC_GROUP, 5, syncRequest("statics", generation, newFollowerId));
         assertThat(synced.getBytes("Assignment")).as("the replaced member's assignment").containsExactly(2);
+        assertThat(stateOf("statics")).isEqualTo("Stable");
     }
 
     private static Struct staticJoin(String memberId, String instanceId) {
