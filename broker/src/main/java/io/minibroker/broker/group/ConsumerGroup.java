@@ -1,9 +1,11 @@
 package io.minibroker.broker.group;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -34,6 +36,58 @@ final class ConsumerGroup {
 
     ConsumerGroup(String groupId) {
         this.groupId = groupId;
+    }
+
+    /**
+     * The group as its last metadata record left it, as Kafka loads it: Stable with its generation, protocol, leader
+     * and members (each supporting only the group's protocol, with its subscription and assignment), or Empty
+     * without members. Its members' session timeouts are the coordinator's to start.
+     */
+    static ConsumerGroup restored(String groupId, GroupMetadataRecord.StoredGroup stored) {
+        ConsumerGroup group = new ConsumerGroup(groupId);
+        group.protocolType = stored.protocolType();
+        group.generationId = stored.generation();
+        if (stored.members().isEmpty()) {
+            return group;
+        }
+        group.protocolName = stored.protocol();
+        group.leaderId = stored.leader();
+        for (GroupMetadataRecord.StoredMember each : stored.members()) {
+            GroupMember member = new GroupMember(each.memberId(), each.groupInstanceId(), each.clientId(),
+                    each.clientHost());
+            member.sessionTimeoutMs = each.sessionTimeoutMs();
+            member.rebalanceTimeoutMs = each.rebalanceTimeoutMs();
+            member.protocols = new LinkedHashMap<>(Map.of(stored.protocol(), each.subscription()));
+            member.assignment = each.assignment();
+            group.members.put(member.memberId, member);
+            if (member.groupInstanceId != null) {
+                group.staticMembers.put(member.groupInstanceId, member.memberId);
+            }
+        }
+        group.state = GroupState.STABLE;
+        return group;
+    }
+
+    /**
+     * The group as its metadata record stores it, each member with its assignment in {@code assignments} (none if
+     * absent): the leader's assignment being stored, or none for an Empty group.
+     */
+    GroupMetadataRecord.StoredGroup toStored(Map<String, byte[]> assignments, long now) {
+        List<GroupMetadataRecord.StoredMember> stored = new ArrayList<>();
+        for (GroupMember member : members.values()) {
+            stored.add(new GroupMetadataRecord.StoredMember(member.memberId, member.groupInstanceId,
+                    member.clientId, member.clientHost, member.rebalanceTimeoutMs, member.sessionTimeoutMs,
+                    member.protocols.get(protocolName), assignments.getOrDefault(member.memberId, new byte[0])));
+        }
+        return new GroupMetadataRecord.StoredGroup(protocolType == null ? "" : protocolType, generationId,
+                protocolName, leaderId, now, stored);
+    }
+
+    /** Each member's assignment in the current generation. */
+    Map<String, byte[]> currentAssignments() {
+        Map<String, byte[]> assignments = new HashMap<>();
+        members.values().forEach(member -> assignments.put(member.memberId, member.assignment));
+        return assignments;
     }
 
     boolean allMembersRejoined() {

@@ -43,6 +43,12 @@ import java.util.concurrent.TimeUnit;
  * that their clients find the new coordinator. Requests for a group coordinated elsewhere get NOT_COORDINATOR
  * ({@link CoordinatedPartitions}).
  *
+ * <p>As Kafka's storeGroup, a group's metadata (generation, protocol, leader, members and their assignments) goes to
+ * the offsets topic next to its commits when a rebalance completes, before SyncGroup is answered, when a static
+ * member takes its place back under a new id, and when the group becomes Empty; DeleteGroups writes its tombstone. Loading recreates each group from its last record, Stable
+ * with its members (their session timeouts started afresh), so that after a restart or a failover they carry on
+ * with their generation and assignment instead of rebalancing.
+ *
  * <p>Each group is guarded by its own monitor and no thread holds two group locks, so groups never deadlock
  * with each other. Purgatory callbacks never run under a purgatory lock, and the operations of one group only
  * take that group's (reentrant) lock, so calling a purgatory while holding a group lock is safe. Completing a
@@ -61,6 +67,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     private final Map<String, ConsumerGroup> groups = new ConcurrentHashMap<>();
     private final OffsetStore offsets;
+    /** Where groups' metadata is written: the offsets topic, next to their commits. */
+    private final OffsetsTopic groupLog;
     private final CoordinatedPartitions coordinated;
     private final Purgatory<DelayedOperation> rebalancePurgatory = Purgatory.builder("Rebalance").build();
     private final Purgatory<DelayedHeartbeat> heartbeatPurgatory = Purgatory.builder("Heartbeat").build();
@@ -79,13 +87,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final int offsetMetadataMaxBytes;
 
     /**
-     * A single node's coordinator: replays the committed offsets; each group that has some is listed as Empty
-     * until a member joins.
+     * A single node's coordinator: replays the offsets topic; each group comes back as its last metadata record
+     * left it ({@link #restore}), and a group that only has commits is listed as Empty until a member joins.
      */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics) {
         this(config, new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
                 OffsetsAppender.SINGLE_NODE, true), CoordinatedPartitions.singleNode());
-        offsets.loadAll();
+        Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
+        offsets.loadAll(lastRecordOf(stored));
+        stored.forEach(this::restore);
         for (String groupId : offsets.groupIds()) {
             getOrCreate(groupId);
         }
@@ -107,6 +117,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     private GroupCoordinator(BrokerConfig config, OffsetsTopic offsetsTopic, CoordinatedPartitions coordinated) {
         this.offsets = new OffsetStore(offsetsTopic);
+        this.groupLog = offsetsTopic;
         this.coordinated = coordinated;
         this.initialRebalanceDelayMs = config.get(BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS);
         this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
@@ -172,7 +183,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             return; // resigned before the load could start
         }
         unload(partition); // whatever an earlier term left (its commits are in the log too)
-        offsets.loadPartition(partition);
+        Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
+        offsets.loadPartition(partition, lastRecordOf(stored));
+        stored.forEach(this::restore);
         for (String groupId : offsets.groupIds()) {
             if (offsets.partitionFor(groupId) == partition) {
                 getOrCreate(groupId);
@@ -180,6 +193,30 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
         if (coordinated.loaded(partition, leaderEpoch)) {
             LOG.info("Coordinating the groups of {}-{} (leader epoch {})", OffsetsTopic.NAME, partition, leaderEpoch);
+        }
+    }
+
+    /** Keeps, per group, the last metadata record a replay finds; a tombstone forgets the group's. */
+    private static OffsetsTopic.GroupSink lastRecordOf(Map<String, GroupMetadataRecord.StoredGroup> stored) {
+        return (groupId, group) -> {
+            if (group == null) {
+                stored.remove(groupId);
+            } else {
+                stored.put(groupId, group);
+            }
+        };
+    }
+
+    /**
+     * Recreates a group from its last metadata record, as Kafka loads it: Stable with its members (Empty without),
+     * each member's session timeout started afresh, so that its next Heartbeat or OffsetCommit with the stored
+     * generation succeeds here and one that never comes back expires and starts a rebalance as usual.
+     */
+    private void restore(String groupId, GroupMetadataRecord.StoredGroup stored) {
+        ConsumerGroup group = ConsumerGroup.restored(groupId, stored);
+        groups.put(groupId, group);
+        synchronized (group) {
+            group.members.values().forEach(member -> markAlive(group, member));
         }
     }
 
@@ -327,12 +364,65 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
         if (group.state == GroupState.STABLE && sameProtocols && !wasLeader) {
             markAlive(group, replacement);
-            response.complete(joinResponse(group, replacement, request.version()));
+            replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+            storeStaticReplacement(group, old, replacement, replacement.awaitingJoin);
             return;
         }
         // The leader must compute a new assignment (it may know nothing of the old one), or a rebalance is due.
         replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
         rebalanceOrCheck(group);
+    }
+
+    /**
+     * As Kafka, stores the group once a static member's new id took the old one's place in a Stable group, so that a
+     * coordinator loading the group knows the new id, and answers the join once the write counts. Meanwhile the join
+     * waits as the member's: a rebalance that starts first answers it (and stores the group when it completes), as
+     * does the member's removal. If the write fails the old member takes its place back and the join gets the error
+     * Kafka maps the failure to.
+     */
+    private void storeStaticReplacement(ConsumerGroup group, GroupMember old, GroupMember replacement,
+                                        GroupMember.PendingJoin join) {
+        runOnCoordinatorThread(() -> {
+            CompletableFuture<Long> written;
+            synchronized (group) {
+                if (replacement.awaitingJoin != join || group.state != GroupState.STABLE
+                        || groups.get(group.groupId) != group) {
+                    return;
+                }
+                try {
+                    written = groupLog.writeGroup(group.groupId,
+                            group.toStored(group.currentAssignments(), System.currentTimeMillis()));
+                } catch (LogException e) {
+                    restoreReplacedMember(group, old, replacement, answerForFailedWrite(e));
+                    return;
+                }
+            }
+            written.whenComplete((logOffset, failure) -> {
+                synchronized (group) {
+                    if (replacement.awaitingJoin != join) {
+                        return;
+                    }
+                    if (failure == null) {
+                        replacement.awaitingJoin = null;
+                        join.response().complete(joinResponse(group, replacement, join.version()));
+                    } else {
+                        restoreReplacedMember(group, old, replacement, answerForFailedWrite(unwrap(failure)));
+                    }
+                }
+            });
+        });
+    }
+
+    /** Undoes a static member's replacement that could not be stored, failing the replacement's join. */
+    private void restoreReplacedMember(ConsumerGroup group, GroupMember old, GroupMember replacement, Errors error) {
+        GroupMember.PendingJoin join = replacement.awaitingJoin;
+        replacement.awaitingJoin = null;
+        endSession(replacement);
+        group.members.remove(replacement.memberId);
+        group.members.put(old.memberId, old);
+        group.staticMembers.put(old.groupInstanceId, old.memberId);
+        markAlive(group, old);
+        join.response().complete(joinError(error, ""));
     }
 
     /** Ends whatever the replaced member of a static instance was waiting for, and its session timeout. */
@@ -476,6 +566,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 group.state = GroupState.EMPTY;
                 group.protocolName = null;
                 group.leaderId = null;
+                storeEmpty(group, group.toStored(Map.of(), System.currentTimeMillis()));
                 return;
             }
             if (!group.members.containsKey(group.leaderId)) {
@@ -559,21 +650,98 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                     member.awaitingSync = response;
                     markAlive(group, member);
                     if (memberId.equals(group.leaderId)) {
-                        for (GroupMember each : group.members.values()) {
-                            each.assignment = assignments.getOrDefault(each.memberId, new byte[0]);
-                        }
-                        group.state = GroupState.STABLE;
-                        for (GroupMember each : group.members.values()) {
-                            if (each.awaitingSync != null) {
-                                each.awaitingSync.complete(syncResponse(Errors.NONE, each.assignment));
-                                each.awaitingSync = null;
-                            }
-                        }
+                        storeAssignment(group, group.generationId, assignments);
                     }
                 }
             }
         }
         return response;
+    }
+
+    /**
+     * Kafka's storeGroup: writes the group with the leader's assignment on the coordinator's thread, and only once
+     * the write counts makes the group Stable and answers the members' syncs. If the write fails every member
+     * waiting gets the error Kafka maps it to and the group rebalances again. A rebalance, deletion or unload
+     * that came first leaves nothing to store: the generation being synced will not be.
+     */
+    private void storeAssignment(ConsumerGroup group, int generation, Map<String, byte[]> assignments) {
+        runOnCoordinatorThread(() -> {
+            CompletableFuture<Long> written;
+            synchronized (group) {
+                if (!syncing(group, generation)) {
+                    return;
+                }
+                try {
+                    written = groupLog.writeGroup(group.groupId,
+                            group.toStored(assignments, System.currentTimeMillis()));
+                } catch (LogException e) {
+                    failAssignment(group, answerForFailedWrite(e));
+                    return;
+                }
+            }
+            written.whenComplete((logOffset, failure) -> {
+                synchronized (group) {
+                    if (!syncing(group, generation)) {
+                        return;
+                    }
+                    if (failure == null) {
+                        propagateAssignment(group, assignments);
+                    } else {
+                        failAssignment(group, answerForFailedWrite(unwrap(failure)));
+                    }
+                }
+            });
+        });
+    }
+
+    /** Whether this generation of the group, coordinated here still, is waiting for its assignment. */
+    private boolean syncing(ConsumerGroup group, int generation) {
+        return group.state == GroupState.COMPLETING_REBALANCE && group.generationId == generation
+                && groups.get(group.groupId) == group;
+    }
+
+    private static void propagateAssignment(ConsumerGroup group, Map<String, byte[]> assignments) {
+        for (GroupMember each : group.members.values()) {
+            each.assignment = assignments.getOrDefault(each.memberId, new byte[0]);
+        }
+        group.state = GroupState.STABLE;
+        for (GroupMember each : group.members.values()) {
+            if (each.awaitingSync != null) {
+                each.awaitingSync.complete(syncResponse(Errors.NONE, each.assignment));
+                each.awaitingSync = null;
+            }
+        }
+    }
+
+    /** Kafka's resetAndPropagateAssignmentError, then a new rebalance. */
+    private void failAssignment(ConsumerGroup group, Errors error) {
+        for (GroupMember each : group.members.values()) {
+            each.assignment = new byte[0];
+            failSync(each, error);
+        }
+        prepareRebalance(group);
+    }
+
+    /**
+     * Writes the metadata of a group left Empty, on the coordinator's thread, as Kafka stores it when a rebalance
+     * ends without members; a failure is only logged, as in Kafka (the earlier record names members that, loaded
+     * elsewhere, expire).
+     */
+    private void storeEmpty(ConsumerGroup group, GroupMetadataRecord.StoredGroup empty) {
+        runOnCoordinatorThread(() -> {
+            if (groups.get(group.groupId) != group) {
+                return; // unloaded or deleted meanwhile
+            }
+            try {
+                groupLog.writeGroup(group.groupId, empty).whenComplete((logOffset, failure) -> {
+                    if (failure != null) {
+                        LOG.warn("Could not store the Empty group {}: {}", group.groupId, unwrap(failure).getMessage());
+                    }
+                });
+            } catch (LogException e) {
+                LOG.warn("Could not store the Empty group {}: {}", group.groupId, e.getMessage());
+            }
+        });
     }
 
     private static void failSync(GroupMember member, Errors error) {

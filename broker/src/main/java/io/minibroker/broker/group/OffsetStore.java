@@ -41,14 +41,17 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         this.log = log;
     }
 
-    /** Replays the whole topic (a single node's start). */
-    void loadAll() {
-        log.replayAll(this);
+    /** Replays the whole topic (a single node's start), handing {@code groups} the groups' metadata records. */
+    void loadAll(OffsetsTopic.GroupSink groups) {
+        log.replayAll(this, groups);
     }
 
-    /** Replays one partition of the topic (this broker now leads it); the groups it holds are loaded after. */
-    void loadPartition(int index) {
-        log.replayPartition(index, this);
+    /**
+     * Replays one partition of the topic (this broker now leads it), handing {@code groups} its groups' metadata
+     * records; the groups it holds are loaded after.
+     */
+    void loadPartition(int index, OffsetsTopic.GroupSink groups) {
+        log.replayPartition(index, this, groups);
     }
 
     /** Forgets the commits of the groups of the partitions {@code unloaded} accepts (this broker stopped leading them). */
@@ -123,16 +126,14 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     }
 
     /**
-     * Forgets a group's commits once their tombstones are appended, those of its unsettled commits too; throws
-     * LogException, forgetting nothing, if the topic refuses them. The deletion does not wait for the tombstones to
-     * be replicated.
+     * Deletes a group: forgets its commits once the tombstones of its metadata and of its commits (its unsettled
+     * ones too) are appended in one batch; throws LogException, forgetting nothing, if the topic refuses them. The
+     * deletion does not wait for the tombstones to be replicated.
      */
     void deleteGroup(String groupId) {
         Set<TopicPartition> partitions = new HashSet<>(byGroup.getOrDefault(groupId, Map.of()).keySet());
         partitions.addAll(pending.getOrDefault(groupId, Map.of()).keySet());
-        if (!partitions.isEmpty()) {
-            log.writeTombstones(groupId, partitions);
-            byGroup.remove(groupId);
-        }
+        log.writeGroupDeletion(groupId, partitions);
+        byGroup.remove(groupId);
     }
 }

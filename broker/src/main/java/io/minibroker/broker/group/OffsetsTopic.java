@@ -19,34 +19,36 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 
 /**
- * Committed offsets written to the internal topic {@code __consumer_offsets}, so they survive a restart (and, in a
- * cluster, the coordinator's death). Each commit is one record keyed by (group, topic, partition) in the partition
- * its group hashes to ({@link #partitionFor}, Kafka's function); a null value (tombstone) forgets a commit, as when
- * its group is deleted. Replaying a partition in order, the last record for a key winning, rebuilds its commits.
+ * Committed offsets and group metadata written to the internal topic {@code __consumer_offsets}, so they survive a
+ * restart (and, in a cluster, the coordinator's death). Each commit is one record keyed by (group, topic,
+ * partition), each group's membership one record keyed by the group ({@link GroupMetadataRecord}), both in the
+ * partition the group hashes to ({@link #partitionFor}, Kafka's function); a null value (tombstone) forgets a
+ * commit or a group, as when the group is deleted. Replaying a partition in order, the last record for a key
+ * winning, rebuilds its commits and groups.
  *
  * <p>On a single node the topic is created here on the first commit, with {@code offsets.topic.num.partitions}
  * partitions, one replica and Kafka's {@code cleanup.policy=compact}, and replayed whole on start. In a cluster the controller creates it (see
  * {@link OffsetsTopicCreator}) and each partition is replayed by the broker that comes to lead it; how a write
  * counts is the {@link OffsetsAppender}'s business.
  *
- * <p>Differs from Kafka: both key and value are our own layouts. The key has the fields of Kafka's
- * OffsetCommitKey v1 (version, group, topic, partition) but writes string lengths as int32 where Kafka writes
- * int16; the value (offset, leader epoch, optional metadata) is not OffsetCommitValue and lacks the commit
- * timestamp that offset expiry will need; group metadata records are not written. Kafka's tools therefore cannot
- * read this topic. Moving to Kafka's layouts comes with offset expiry.
+ * <p>The group metadata record is Kafka's layout (GroupMetadataKey, GroupMetadataValue v3); the commit record
+ * is not yet. Its key has the fields of Kafka's OffsetCommitKey v1 (version, group, topic, partition) but writes
+ * string lengths as int32 where Kafka writes int16; its value (offset, leader epoch, optional metadata) is not
+ * OffsetCommitValue and lacks the commit timestamp that offset expiry will need. Kafka's tools therefore cannot
+ * read the commits in this topic. Moving the commits to Kafka's layout comes with offset expiry.
  */
 final class OffsetsTopic {
 
     static final String NAME = "__consumer_offsets";
-    private static final short KEY_VERSION = 1;
+    private static final short OFFSET_KEY_VERSION = 1;
     private static final int REPLAY_READ_BYTES = 1 << 20;
 
     /** What replaying the topic finds, in log order, each with the offset of its record. */
@@ -54,6 +56,15 @@ final class OffsetsTopic {
         void committed(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset, long logOffset);
 
         void deleted(String groupId, TopicPartition partition, long logOffset);
+    }
+
+    /** What replaying the topic finds of groups' metadata, in log order: the group, or null for its tombstone. */
+    interface GroupSink {
+        void stored(String groupId, GroupMetadataRecord.StoredGroup group);
+    }
+
+    /** One record of a batch; a null value is a tombstone. */
+    private record Entry(byte[] key, byte[] value) {
     }
 
     private final TopicRegistry topics;
@@ -99,21 +110,32 @@ final class OffsetsTopic {
      * offset once the write counts, or exceptionally with a LogException (in a cluster: not replicated).
      */
     CompletableFuture<Long> writeCommits(String groupId, Map<TopicPartition, OffsetStore.CommittedOffset> offsets) {
-        return append(groupId, offsets.keySet(), offsets::get);
+        List<Entry> entries = new ArrayList<>();
+        offsets.forEach((partition, offset) -> entries.add(new Entry(key(groupId, partition), value(offset))));
+        return append(groupId, entries);
     }
 
-    /** Writes one batch of tombstones forgetting a group's commits, as {@link #writeCommits} writes commits. */
-    CompletableFuture<Long> writeTombstones(String groupId, Collection<TopicPartition> partitions) {
-        return append(groupId, partitions, partition -> null);
+    /** Writes a group's metadata as one record, as {@link #writeCommits} writes commits. */
+    CompletableFuture<Long> writeGroup(String groupId, GroupMetadataRecord.StoredGroup group) {
+        return append(groupId, List.of(new Entry(GroupMetadataRecord.key(groupId), GroupMetadataRecord.value(group))));
     }
 
-    private CompletableFuture<Long> append(String groupId, Collection<TopicPartition> partitions,
-                                           Function<TopicPartition, OffsetStore.CommittedOffset> offsetOf) {
+    /**
+     * Writes one batch of tombstones deleting a group: one for each of these commits, and one for its metadata,
+     * as {@link #writeCommits} writes commits.
+     */
+    CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions) {
+        List<Entry> entries = new ArrayList<>();
+        partitions.forEach(partition -> entries.add(new Entry(key(groupId, partition), null)));
+        entries.add(new Entry(GroupMetadataRecord.key(groupId), null));
+        return append(groupId, entries);
+    }
+
+    private CompletableFuture<Long> append(String groupId, List<Entry> entries) {
         long now = System.currentTimeMillis();
         RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now);
-        for (TopicPartition partition : partitions) {
-            OffsetStore.CommittedOffset offset = offsetOf.apply(partition);
-            builder.append(now, key(groupId, partition), offset == null ? null : value(offset), List.of());
+        for (Entry entry : entries) {
+            builder.append(now, entry.key(), entry.value(), List.of());
         }
         ByteBuf batch = builder.build();
         try {
@@ -123,26 +145,26 @@ final class OffsetsTopic {
         }
     }
 
-    /** Replays every commit in the topic, if it exists (a single node's start). */
-    void replayAll(ReplaySink sink) {
+    /** Replays every commit and group in the topic, if it exists (a single node's start). */
+    void replayAll(ReplaySink sink, GroupSink groups) {
         Optional<TopicMetadata> topic = topics.get(NAME);
         if (topic.isEmpty()) {
             return;
         }
         for (int index = 0; index < topic.get().partitions(); index++) {
-            replayPartition(index, sink);
+            replayPartition(index, sink, groups);
         }
     }
 
     /** Replays one partition of the topic up to its log end now, if this broker has its log. */
-    void replayPartition(int index, ReplaySink sink) {
+    void replayPartition(int index, ReplaySink sink, GroupSink groups) {
         Optional<PartitionLog> log = topics.get(NAME).flatMap(topic -> topics.partitionLog(topic, index));
         if (log.isPresent()) {
-            replay(log.get(), sink);
+            replay(log.get(), sink, groups);
         }
     }
 
-    private static void replay(PartitionLog log, ReplaySink sink) {
+    private static void replay(PartitionLog log, ReplaySink sink, GroupSink groups) {
         long offset = log.logStartOffset();
         long end = log.logEndOffset();
         while (offset < end) {
@@ -157,7 +179,7 @@ final class OffsetsTopic {
                     RecordBatch batch = batches.next();
                     try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
                         while (records.hasNext()) {
-                            apply(records.next(), sink);
+                            apply(records.next(), sink, groups);
                         }
                     }
                     offset = batch.lastOffset() + 1;
@@ -168,9 +190,19 @@ final class OffsetsTopic {
         }
     }
 
-    private static void apply(Record record, ReplaySink sink) {
+    private static void apply(Record record, ReplaySink sink, GroupSink groups) {
         ByteBuf key = record.key();
-        if (key == null || key.readShort() != KEY_VERSION) {
+        if (key == null) {
+            return; // not a record this broker wrote
+        }
+        short keyVersion = key.readShort();
+        if (keyVersion == GroupMetadataRecord.KEY_VERSION) {
+            String groupId = GroupMetadataRecord.readGroupId(key);
+            ByteBuf value = record.value();
+            groups.stored(groupId, value == null ? null : GroupMetadataRecord.readValue(value));
+            return;
+        }
+        if (keyVersion != OFFSET_KEY_VERSION) {
             return; // not a record this broker wrote
         }
         String groupId = readString(key);
@@ -207,7 +239,7 @@ final class OffsetsTopic {
 
     private static byte[] key(String groupId, TopicPartition partition) {
         ByteBuf key = Unpooled.buffer();
-        key.writeShort(KEY_VERSION);
+        key.writeShort(OFFSET_KEY_VERSION);
         writeString(key, groupId);
         writeString(key, partition.topic());
         key.writeInt(partition.partition());

@@ -114,7 +114,7 @@ class ConsumerGroupOffsetsTest {
     @Test
     void aDeleteRacingACommitLeavesNoOffsetsOfTheDeletedGroup() throws Exception {
         coordinator.commitOffsets(simpleCommit("bystander", 1, 0)).get(); // creates the offsets topic
-        coordinator.getOrCreate("raced"); // Empty and without offsets: a delete needs no write
+        coordinator.getOrCreate("raced"); // Empty and without offsets
 
         CompletableFuture<Map<TopicPartition, Errors>> commit;
         CompletableFuture<Errors> delete;

@@ -9,8 +9,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -20,7 +20,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
@@ -32,11 +31,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
 import static io.minibroker.broker.server.Eventually.await;
@@ -45,7 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Consumer groups in a three-node cluster with {@code __consumer_offsets} replicated three times: every node sends a
  * group's clients to the leader of the group's offsets partition, the others refuse its requests, and when that
- * leader stops or dies its commits are still there on the broker that takes the partition over.
+ * leader stops or dies its commits and its groups' members are still there on the broker that takes the partition
+ * over, so the members carry on without a rebalance.
  */
 @Timeout(180)
 class GroupCoordinatorFailoverTest {
@@ -116,6 +118,48 @@ class GroupCoordinatorFailoverTest {
     }
 
     @Test
+    void aMemberCarriesOnWithItsGenerationAtTheNewCoordinatorWhenTheCoordinatorStops() throws Exception {
+        String group = groupNotCoordinatedByTheController();
+        int coordinator = awaitCoordinator(0, group);
+        await(() -> offsetFetchError(coordinator, group) == Errors.NONE, "the coordinator to serve the group");
+        String memberId;
+        int generation;
+        try (GroupWireClient member = new GroupWireClient(cluster.node(coordinator).boundPort("PLAINTEXT"))) {
+            memberId = member.call(ApiKey.JOIN_GROUP, 9, GroupProtocolErrorsTest.joinRequest(group, "", 30_000,
+                    new byte[]{9})).getString("MemberId");
+            Struct joined = member.call(ApiKey.JOIN_GROUP, 9, GroupProtocolErrorsTest.joinRequest(group, memberId,
+                    30_000, new byte[]{9}));
+            assertThat(Errors.forCode(joined.getInt16("ErrorCode"))).isEqualTo(Errors.NONE);
+            generation = joined.getInt32("GenerationId");
+            Struct sync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", group)
+                    .set("GenerationId", generation).set("MemberId", memberId)
+                    .set("ProtocolType", "consumer").set("ProtocolName", "range");
+            sync.addElement("Assignments").set("MemberId", memberId).set("Assignment", new byte[]{7});
+            assertThat(Errors.forCode(member.call(ApiKey.SYNC_GROUP, 5, sync).getInt16("ErrorCode")))
+                    .isEqualTo(Errors.NONE);
+        }
+
+        cluster.stop(coordinator);
+        int[] successor = {-1};
+        await(() -> {
+            successor[0] = awaitCoordinator(0, group);
+            return successor[0] != coordinator && offsetFetchError(successor[0], group) == Errors.NONE;
+        }, "another node to coordinate " + group + " with its partition loaded");
+
+        Struct heartbeat = call(successor[0], ApiKey.HEARTBEAT, 4, ApiKey.HEARTBEAT.request().newMessage()
+                .set("GroupId", group).set("GenerationId", generation).set("MemberId", memberId));
+        assertThat(Errors.forCode(heartbeat.getInt16("ErrorCode"))).as("the old generation's heartbeat")
+                .isEqualTo(Errors.NONE);
+        Struct described = call(successor[0], ApiKey.DESCRIBE_GROUPS, 5, ApiKey.DESCRIBE_GROUPS.request()
+                .newMessage().set("Groups", List.of(group))).getStructs("Groups").get(0);
+        assertThat(described.getString("GroupState")).isEqualTo("Stable");
+        assertThat(described.getStructs("Members")).singleElement().satisfies(m -> {
+            assertThat(m.getString("MemberId")).isEqualTo(memberId);
+            assertThat(m.getBytes("MemberAssignment")).containsExactly(7);
+        });
+    }
+
+    @Test
     void aConsumerResumesFromItsCommitsWhenTheCoordinatorStops() throws Exception {
         consumeThroughCoordinatorLoss(cluster::stop);
     }
@@ -127,9 +171,9 @@ class GroupCoordinatorFailoverTest {
 
     /**
      * A consumer reads and commits half the records, its coordinator is taken down, it reads and commits the rest;
-     * it never gets a record below what it had committed (its commits were there on the new coordinator when it
-     * rejoined), and gets every record. Every remaining node's admin then lists the final commits, and a new
-     * consumer of the group starts after them.
+     * it is assigned its partitions once only (the new coordinator knew the group: no rebalance), never gets a
+     * record below what it had committed, and gets every record. Every remaining node's admin then lists the final
+     * commits, and a new consumer of the group starts after them.
      */
     private void consumeThroughCoordinatorLoss(IntConsumer takeDown) throws Exception {
         String group = groupNotCoordinatedByTheController();
@@ -137,13 +181,24 @@ class GroupCoordinatorFailoverTest {
         produce(0, 50);
         Map<TopicPartition, Long> committed = new HashMap<>();
         Set<String> seen = new HashSet<>();
+        AtomicInteger assignments = new AtomicInteger();
         try (KafkaConsumer<String, String> consumer = consumer(group)) {
-            consumer.subscribe(List.of(TOPIC));
+            consumer.subscribe(List.of(TOPIC), new ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                }
+
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    assignments.incrementAndGet();
+                }
+            });
             consumeAndCommit(consumer, 50, seen, committed);
             takeDown.accept(coordinator);
             produce(50, 100);
             consumeAndCommit(consumer, 100, seen, committed);
         }
+        assertThat(assignments).as("rebalances the consumer went through").hasValue(1);
         assertThat(seen).as("every record").hasSize(100);
         assertThat(committed.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(100);
         assertThat(awaitCoordinator(0, group)).as("a new coordinator").isNotEqualTo(coordinator);
@@ -178,8 +233,7 @@ class GroupCoordinatorFailoverTest {
     private static void consumeAndCommit(KafkaConsumer<String, String> consumer, int total, Set<String> seen,
                                          Map<TopicPartition, Long> committed) {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        boolean uncommitted = false; // the last commit failed: what it covered comes again, to commit again
-        while ((seen.size() < total || uncommitted) && System.nanoTime() < deadline) {
+        while (seen.size() < total && System.nanoTime() < deadline) {
             Map<TopicPartition, OffsetAndMetadata> toCommit = new HashMap<>();
             for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
                 TopicPartition partition = new TopicPartition(record.topic(), record.partition());
@@ -191,16 +245,10 @@ class GroupCoordinatorFailoverTest {
             if (toCommit.isEmpty()) {
                 continue;
             }
-            try {
-                consumer.commitSync(toCommit);
-                toCommit.forEach((partition, offset) -> committed.put(partition, offset.offset()));
-                uncommitted = false;
-            } catch (CommitFailedException | RebalanceInProgressException e) {
-                uncommitted = true; // the group was rebalanced under us (it always is after a failover)
-            }
+            consumer.commitSync(toCommit); // the group is not rebalanced, so a commit never fails for good
+            toCommit.forEach((partition, offset) -> committed.put(partition, offset.offset()));
         }
         assertThat(seen).as("records read").hasSize(total);
-        assertThat(uncommitted).as("the last records read committed").isFalse();
     }
 
     /** A group whose coordinator is not node 0: taking it down leaves the controller up. */
