@@ -88,9 +88,11 @@ final class LeaderState {
 
     /**
      * The ISR to ask the controller for, or null if it should stay: without the followers not caught up for
-     * {@code lagMs}, with the ones outside it that reached {@code highWatermark}. Marks a change pending.
+     * {@code lagMs}, with the ones outside it that reached {@code highWatermark} and are among
+     * {@code liveBrokers} (KIP-841: a fenced broker is not taken back on the strength of its last fetch; the
+     * controller would refuse it). Marks a change pending.
      */
-    synchronized List<Integer> wantedIsr(long nowMs, long lagMs, long highWatermark) {
+    synchronized List<Integer> wantedIsr(long nowMs, long lagMs, long highWatermark, Set<Integer> liveBrokers) {
         if (changePending) {
             return null;
         }
@@ -99,7 +101,7 @@ final class LeaderState {
         followers.forEach((id, follower) -> {
             boolean inIsr = isr.contains(id);
             boolean lagging = nowMs - follower.lastCaughtUpMs > lagMs;
-            if (inIsr ? !lagging : follower.logEnd >= highWatermark && !lagging) {
+            if (inIsr ? !lagging : follower.logEnd >= highWatermark && !lagging && liveBrokers.contains(id)) {
                 wanted.add(id);
             }
         });

@@ -361,7 +361,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private void changeIsr(TopicPartition partition, HostedPartition state) {
         LeaderState leader = state.leader();
         List<Integer> wanted = leader.wantedIsr(clockMs.getAsLong(), replicaLagTimeMaxMs,
-                state.log().highWatermark());
+                state.log().highWatermark(), liveBrokers);
         if (wanted == null) {
             return;
         }
