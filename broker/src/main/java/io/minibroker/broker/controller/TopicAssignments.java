@@ -127,18 +127,8 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
             partitionImages.add(newPartition(partition, replicas.get(partition)));
         }
         TopicImage topic = new TopicImage(name, TopicIds.random(), partitionImages, configs);
-        if (!validateOnly) {
-            int[] epochs = new int[partitionImages.size()];
-            try {
-                store.save(topic, epochs);
-            } catch (IOException e) {
-                return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not save topic '" + name + "': " + e);
-            }
-            topics.put(name, topic);
-            partitionEpochs.put(name, epochs);
-            nextStart++;
-        }
-        return new Outcome(Errors.NONE, null, topic);
+        return validateOnly ? new Outcome(Errors.NONE, null, topic)
+                : saveAndInstall(topic, new int[partitionImages.size()]);
     }
 
     /** Why manual replica lists are refused (each must have {@code replicationFactor} distinct live brokers), or null. */
@@ -220,17 +210,27 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         if (validateOnly) {
             return new Outcome(Errors.NONE, null, grown);
         }
-        int[] epochs = Arrays.copyOf(partitionEpochs.get(name), count);
-        try {
-            store.save(grown, epochs);
-        } catch (IOException e) {
-            return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not save topic '" + name + "': " + e);
+        Outcome saved = saveAndInstall(grown, Arrays.copyOf(partitionEpochs.get(name), count));
+        if (saved.error() == Errors.NONE) {
+            LOG.info("Topic {} now has {} partitions", name, count);
         }
-        topics.put(name, grown);
-        partitionEpochs.put(name, epochs);
+        return saved;
+    }
+
+    /**
+     * Saves a new or grown topic, then puts it in the image with these partition epochs; the next placement
+     * starts one broker further on.
+     */
+    private Outcome saveAndInstall(TopicImage topic, int[] epochs) {
+        try {
+            store.save(topic, epochs);
+        } catch (IOException e) {
+            return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not save topic '" + topic.name() + "': " + e);
+        }
+        topics.put(topic.name(), topic);
+        partitionEpochs.put(topic.name(), epochs);
         nextStart++;
-        LOG.info("Topic {} now has {} partitions", name, count);
-        return new Outcome(Errors.NONE, null, grown);
+        return new Outcome(Errors.NONE, null, topic);
     }
 
     @Override

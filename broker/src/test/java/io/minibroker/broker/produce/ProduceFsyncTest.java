@@ -30,12 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,24 +43,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ProduceFsyncTest {
 
     private static final RequestContext CONTEXT = new RequestContext("PLAINTEXT", null);
-
-    /** A disk executor whose fsyncs wait until the test lets them run: a disk as slow as the test likes. */
-    private static final class HeldDisk implements Executor {
-        private final Queue<Runnable> held = new ArrayDeque<>();
-
-        @Override
-        public void execute(Runnable task) {
-            held.add(task);
-        }
-
-        int runHeld() {
-            int ran = 0;
-            for (Runnable task; (task = held.poll()) != null; ran++) {
-                task.run();
-            }
-            return ran;
-        }
-    }
 
     @TempDir
     Path logDir;
