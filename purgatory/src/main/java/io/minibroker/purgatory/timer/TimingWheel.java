@@ -18,6 +18,13 @@ package io.minibroker.purgatory.timer;
  * <p>{@code currentTimeMs} only moves under the timer's advance lock; adders read it without locking. An adder
  * that reads a value the reaper has just moved past still places its task correctly: the bucket it picks is
  * flushed at or before the task's deadline, and a flush re-adds every task that is not yet due.
+ *
+ * <p>An add divides nothing. The current time is published together with its slot ({@link Position}, made by the
+ * driver when the wheel moves), so a deadline's bucket is that slot plus the deadline's distance in ticks, which
+ * is below the wheel size; the distance comes from a multiplication by the tick's reciprocal, corrected to the
+ * exact quotient. Two 64-bit divisions (a floorDiv by the tick, a floorMod by the wheel size) were a fifth of an
+ * add+cancel. A deadline already behind the wheel (an adder overtaken by the driver) and the saturated wheels of
+ * delays beyond any real use take the dividing path.
  */
 final class TimingWheel {
 
@@ -25,21 +32,30 @@ final class TimingWheel {
     final long intervalMs;
     final TimerBucket[] buckets;
 
-    private volatile long currentTimeMs;
+    /** The wheel's current tick and the slot it falls in, published as one so adders read a matching pair. */
+    private record Position(long timeMs, int slot) {
+    }
+
+    private final double reciprocalTickMs;
+    /** Whether tick * (wheel size + 1) fits a long, so the quotient can be corrected without overflow. */
+    private final boolean dividesByMultiplying;
+    private volatile Position position;
     private volatile TimingWheel overflow;
 
     TimingWheel(long tickMs, int wheelSize, long startMs) {
         this.tickMs = tickMs;
         this.intervalMs = saturatedMultiply(tickMs, wheelSize);
-        this.currentTimeMs = startMs - Math.floorMod(startMs, tickMs);
+        this.reciprocalTickMs = 1.0 / tickMs;
+        this.dividesByMultiplying = saturatedMultiply(tickMs, wheelSize + 1L) < Long.MAX_VALUE;
         this.buckets = new TimerBucket[wheelSize];
+        this.position = positionOf(startMs - Math.floorMod(startMs, tickMs));
         for (int i = 0; i < wheelSize; i++) {
             buckets[i] = new TimerBucket();
         }
     }
 
     long currentTimeMs() {
-        return currentTimeMs;
+        return position.timeMs;
     }
 
     /**
@@ -49,13 +65,44 @@ final class TimingWheel {
     boolean add(TimerTask task, TimerBucket from, BucketQueue queue) {
         long deadlineMs = task.deadlineMs;
         TimingWheel wheel = this;
-        while (deadlineMs - wheel.currentTimeMs >= wheel.intervalMs) {
+        Position at = wheel.position;
+        while (deadlineMs - at.timeMs >= wheel.intervalMs) {
             wheel = wheel.overflow();
+            at = wheel.position;
         }
-        // A 1 ms tick, the usual case, needs no division.
-        long virtualBucket = wheel.tickMs == 1 ? deadlineMs : Math.floorDiv(deadlineMs, wheel.tickMs);
-        TimerBucket bucket = wheel.buckets[(int) Math.floorMod(virtualBucket, (long) wheel.buckets.length)];
-        return bucket.add(task, from, virtualBucket * wheel.tickMs, queue);
+        return wheel.link(task, from, deadlineMs, at, queue);
+    }
+
+    /** Links the task into the bucket of its deadline, which is less than an interval past {@code at}. */
+    private boolean link(TimerTask task, TimerBucket from, long deadlineMs, Position at, BucketQueue queue) {
+        long distanceMs = deadlineMs - at.timeMs;
+        if (distanceMs < 0 || !dividesByMultiplying) {
+            long virtualBucket = Math.floorDiv(deadlineMs, tickMs);
+            TimerBucket bucket = buckets[(int) Math.floorMod(virtualBucket, (long) buckets.length)];
+            return bucket.add(task, from, virtualBucket * tickMs, queue);
+        }
+        long ticks = tickMs == 1 ? distanceMs : ticksIn(distanceMs);
+        int slot = at.slot + (int) ticks; // ticks < wheel size: the deadline is within this wheel's interval
+        if (slot >= buckets.length) {
+            slot -= buckets.length;
+        }
+        return buckets[slot].add(task, from, at.timeMs + ticks * tickMs, queue);
+    }
+
+    /**
+     * {@code distanceMs / tickMs} for a distance within the interval: the product with the reciprocal is off by
+     * at most one either way (both roundings are far below one part in 2^50 of a quotient below the wheel size),
+     * which the remainder's sign and size put right.
+     */
+    private long ticksIn(long distanceMs) {
+        long ticks = (long) (distanceMs * reciprocalTickMs);
+        long rest = distanceMs - ticks * tickMs;
+        if (rest < 0) {
+            ticks--;
+        } else if (rest >= tickMs) {
+            ticks++;
+        }
+        return ticks;
     }
 
     /**
@@ -67,13 +114,21 @@ final class TimingWheel {
      * up a level too far, into a bucket that is already due, and back again without end.
      */
     void advanceTo(long timeMs) {
-        if (timeMs - currentTimeMs >= tickMs) {
-            currentTimeMs = timeMs - Math.floorMod(timeMs, tickMs);
+        Position current = position;
+        if (timeMs - current.timeMs >= tickMs) {
+            current = positionOf(timeMs - Math.floorMod(timeMs, tickMs));
+            position = current;
         }
         TimingWheel above = overflow;
         if (above != null) {
-            above.advanceTo(currentTimeMs);
+            above.advanceTo(current.timeMs);
         }
+    }
+
+    /** A tick's start and its slot: the driver's division, once per tick moved, instead of one per add. */
+    private Position positionOf(long tickStartMs) {
+        long virtualBucket = Math.floorDiv(tickStartMs, tickMs);
+        return new Position(tickStartMs, (int) Math.floorMod(virtualBucket, (long) buckets.length));
     }
 
     /** Tasks linked in this wheel and the wheels above it; exact when no add or cancel is under way. */
@@ -98,7 +153,7 @@ final class TimingWheel {
             synchronized (this) {
                 above = overflow;
                 if (above == null) {
-                    above = new TimingWheel(intervalMs, buckets.length, currentTimeMs);
+                    above = new TimingWheel(intervalMs, buckets.length, position.timeMs);
                     overflow = above;
                 }
             }
