@@ -26,7 +26,9 @@ import java.util.concurrent.CompletionStage;
  * image since a restart would answer its log end. The current leader epoch a client names is checked as Kafka
  * does (FENCED_LEADER_EPOCH when older, UNKNOWN_LEADER_EPOCH when newer). LATEST is the high watermark for
  * read_uncommitted and the last stable offset for read_committed, which is the high watermark too without
- * transactions.
+ * transactions. A timestamp lookup (and MAX_TIMESTAMP) finds only records below it, as Kafka's
+ * lastFetchableOffset rule: an offset a failover may still cut away is never handed to a consumer. Before v2,
+ * which has no isolation level, and for the debugging replica, the log end is the bound, as in Kafka.
  */
 public final class ListOffsetsHandler implements ApiHandler {
 
@@ -38,6 +40,7 @@ public final class ListOffsetsHandler implements ApiHandler {
     /** Kafka's DEBUGGING_REPLICA_ID: may read offsets from any replica. */
     private static final int DEBUGGING_REPLICA_ID = -2;
     private static final int CURRENT_LEADER_EPOCH_FROM_VERSION = 4;
+    private static final int ISOLATION_LEVEL_FROM_VERSION = 2;
     private static final int NO_EPOCH = -1;
 
     private final TopicRegistry topics;
@@ -80,8 +83,9 @@ public final class ListOffsetsHandler implements ApiHandler {
                         continue;
                     }
                 }
+                boolean committedOnly = request.version() >= ISOLATION_LEVEL_FROM_VERSION && !fromAnyReplica;
                 try {
-                    lookUp(log.get(), partition.getInt64("Timestamp"), result);
+                    lookUp(log.get(), partition.getInt64("Timestamp"), committedOnly, result);
                 } catch (LogException e) {
                     result.set("ErrorCode", e.error().code());
                 }
@@ -90,9 +94,10 @@ public final class ListOffsetsHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response);
     }
 
-    private static void lookUp(PartitionLog log, long timestamp, Struct result) {
+    private static void lookUp(PartitionLog log, long timestamp, boolean committedOnly, Struct result) {
+        long fetchableEnd = committedOnly ? log.highWatermark() : log.logEndOffset();
         if (timestamp == LATEST) {
-            result.set("Offset", log.highWatermark()).set("LeaderEpoch", log.latestEpoch());
+            result.set("Offset", fetchableEnd).set("LeaderEpoch", log.latestEpoch());
         } else if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
             long start = log.logStartOffset();
             result.set("Offset", start).set("LeaderEpoch", log.epochForOffset(start));
@@ -101,7 +106,7 @@ public final class ListOffsetsHandler implements ApiHandler {
         } else {
             Optional<TimestampAndOffset> found = timestamp == MAX_TIMESTAMP
                     ? log.maxTimestampAndOffset() : log.offsetForTimestamp(timestamp);
-            found.ifPresent(f -> result.set("Timestamp", f.timestamp()).set("Offset", f.offset())
+            found.filter(f -> f.offset() < fetchableEnd).ifPresent(f -> result.set("Timestamp", f.timestamp()).set("Offset", f.offset())
                     .set("LeaderEpoch", f.offset() < 0 ? NO_EPOCH : log.epochForOffset(f.offset())));
         }
     }
