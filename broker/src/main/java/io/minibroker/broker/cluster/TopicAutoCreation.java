@@ -1,5 +1,7 @@
 package io.minibroker.broker.cluster;
 
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
@@ -7,50 +9,65 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Topic auto-creation on a broker in a cluster ({@code auto.create.topics.enable}), as Kafka's
- * AutoTopicCreationManager does it: the broker asks the controller for a CreateTopics with its own
- * {@code num.partitions} and {@code default.replication.factor}. What the controller answers is only logged: a
- * client that named the topic is told LEADER_NOT_AVAILABLE either way and asks again, then finds the topic, or,
- * if it could not be created (too few live brokers for the replication factor), is told LEADER_NOT_AVAILABLE
- * again until its own timeout.
+ * Topics a broker in a cluster has the controller create on its own account, as Kafka's AutoTopicCreationManager
+ * does: a topic a Metadata request names ({@code auto.create.topics.enable}) with this broker's
+ * {@code num.partitions} and {@code default.replication.factor}, and {@code __consumer_offsets}, whoever asks for
+ * it first (a FindCoordinator, or a Metadata request naming it), with {@code offsets.topic.num.partitions},
+ * {@code offsets.topic.replication.factor} and the configs Kafka gives it. What the controller answers is only
+ * logged: a client that named the topic is told LEADER_NOT_AVAILABLE (or COORDINATOR_NOT_AVAILABLE) either way
+ * and asks again, then finds the topic, or, if it could not be created (too few live brokers for the replication
+ * factor), is told so again until its own timeout.
  */
 public final class TopicAutoCreation {
+
+    /** Kafka's GROUP_METADATA_TOPIC_NAME. */
+    public static final String OFFSETS_TOPIC = "__consumer_offsets";
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicAutoCreation.class);
 
     private final ControllerForwarder controller;
     private final int partitions;
     private final short replicationFactor;
+    private final int offsetsPartitions;
+    private final short offsetsReplicationFactor;
 
-    public TopicAutoCreation(ControllerForwarder controller, int partitions, int replicationFactor) {
+    public TopicAutoCreation(ControllerForwarder controller, BrokerConfig config) {
         this.controller = controller;
-        this.partitions = partitions;
-        this.replicationFactor = (short) replicationFactor;
+        this.partitions = config.get(BrokerConfig.NUM_PARTITIONS);
+        this.replicationFactor = config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR).shortValue();
+        this.offsetsPartitions = config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS);
+        this.offsetsReplicationFactor = config.get(BrokerConfig.OFFSETS_TOPIC_REPLICATION_FACTOR).shortValue();
     }
 
     /** Has the controller create these topics; completes once this broker has the image that follows. */
     public CompletableFuture<Void> create(Collection<String> names) {
         Struct request = ApiKey.CREATE_TOPICS.request().newMessage();
         for (String name : names) {
-            request.addElement("Topics").set("Name", name).set("NumPartitions", partitions)
-                    .set("ReplicationFactor", replicationFactor);
+            boolean offsets = name.equals(OFFSETS_TOPIC);
+            Struct topic = request.addElement("Topics").set("Name", name)
+                    .set("NumPartitions", offsets ? offsetsPartitions : partitions)
+                    .set("ReplicationFactor", offsets ? offsetsReplicationFactor : replicationFactor);
+            for (Map.Entry<String, String> config : TopicConfig.internalTopicOverrides(name).entrySet()) {
+                topic.addElement("Configs").set("Name", config.getKey()).set("Value", config.getValue());
+            }
         }
         return controller.forward(ApiKey.CREATE_TOPICS, ApiKey.CREATE_TOPICS.highestStableVersion(), request)
                 .handle((response, failure) -> {
                     if (failure != null) {
-                        LOG.warn("Could not auto-create {}: {}", names, failure.getCause());
+                        LOG.warn("Could not have {} created: {}", names, failure.getCause());
                         return null;
                     }
                     for (Struct topic : response.getStructs("Topics")) {
                         Errors error = Errors.forCode(topic.getInt16("ErrorCode"));
                         if (error != Errors.NONE && error != Errors.TOPIC_ALREADY_EXISTS) {
-                            LOG.warn("Could not auto-create topic {}: {} {}", topic.getString("Name"), error,
+                            LOG.warn("Could not have topic {} created: {} {}", topic.getString("Name"), error,
                                     topic.getString("ErrorMessage"));
                         } else if (error == Errors.NONE) {
-                            LOG.info("Auto-created topic {}", topic.getString("Name"));
+                            LOG.info("Created topic {}", topic.getString("Name"));
                         }
                     }
                     return null;

@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.cluster.TopicAutoCreation;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
@@ -47,7 +48,7 @@ import java.util.concurrent.CompletableFuture;
  */
 final class OffsetsTopic {
 
-    static final String NAME = "__consumer_offsets";
+    static final String NAME = TopicAutoCreation.OFFSETS_TOPIC;
     private static final short OFFSET_KEY_VERSION = 1;
     private static final int REPLAY_READ_BYTES = 1 << 20;
 

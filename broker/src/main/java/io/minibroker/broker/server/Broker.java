@@ -211,15 +211,14 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership));
         ControllerForwarder controller = null;
+        TopicAutoCreation autoCreation = null;
         if (config.inCluster()) {
             forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
             forwardingChannel = controllerChannel("forwarding");
             controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
-            TopicAutoCreation autoCreation = config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE)
-                    ? new TopicAutoCreation(controller, config.get(BrokerConfig.NUM_PARTITIONS),
-                            config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR))
-                    : null;
-            apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata, autoCreation))
+            autoCreation = new TopicAutoCreation(controller, config);
+            apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata,
+                    config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE) ? autoCreation : null))
                     .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))
                     .add(ApiKey.CREATE_TOPICS, controller.handlerFor(ApiKey.CREATE_TOPICS,
                             ControllerUnreachable::createTopics))
@@ -239,7 +238,7 @@ public final class Broker implements AutoCloseable {
             groupCoordinator = GroupCoordinator.inCluster(config, topics, replicas, producePurgatory, fetchPurgatory);
             replicas.setLeadershipListener(groupCoordinator);
             GroupApis.register(apis, groupCoordinator, new ClusterCoordinatorLocator(metadata::current,
-                            new OffsetsTopicCreator(controller, config)),
+                            new OffsetsTopicCreator(autoCreation)),
                     KnownTopics.cluster(metadata::current));
         } else {
             groupCoordinator = new GroupCoordinator(config, topics);

@@ -4,10 +4,13 @@ import io.minibroker.broker.server.MiniCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
@@ -34,7 +37,8 @@ class ClusterTopicAutoCreationTest {
     void start() throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
                 "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
-                "num.partitions", "2", "default.replication.factor", "3"));
+                "num.partitions", "2", "default.replication.factor", "3", "offsets.topic.num.partitions", "4",
+                "offsets.topic.replication.factor", "2"));
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
@@ -51,6 +55,26 @@ class ClusterTopicAutoCreationTest {
         assertThat(topic.partitions()).hasSize(2);
         for (TopicPartitionInfo partition : topic.partitions()) {
             assertThat(partition.replicas()).hasSize(3);
+        }
+    }
+
+    @Test
+    void aMetadataRequestNamingTheOffsetsTopicCreatesItWithTheOffsetsTopicSettings() throws Exception {
+        Struct request = ApiKey.METADATA.request().newMessage().set("AllowAutoTopicCreation", true);
+        request.addElement("Topics").set("Name", TopicAutoCreation.OFFSETS_TOPIC);
+        try (NodeChannel channel = new NodeChannel("localhost", cluster.node(1).boundPort("PLAINTEXT"),
+                "metadata-test", 5_000)) {
+            channel.send(ApiKey.METADATA, request);
+        }
+        await(() -> describe(TopicAutoCreation.OFFSETS_TOPIC) != null, "every node to know the topic");
+        TopicDescription topic = describe(TopicAutoCreation.OFFSETS_TOPIC);
+        assertThat(topic.partitions()).as("offsets.topic.num.partitions, not num.partitions").hasSize(4);
+        assertThat(topic.partitions()).as("offsets.topic.replication.factor, not default.replication.factor")
+                .allSatisfy(partition -> assertThat(partition.replicas()).hasSize(2));
+        try (Admin admin = admin(0)) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TopicAutoCreation.OFFSETS_TOPIC);
+            assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource)
+                    .get("cleanup.policy").value()).isEqualTo("compact");
         }
     }
 
