@@ -172,7 +172,13 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     private void runOnCoordinatorThread(Runnable task) {
         try {
-            writer.execute(task);
+            writer.execute(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) { // an executor would drop it without a word
+                    LOG.error("A group coordinator task failed", e);
+                }
+            });
         } catch (RejectedExecutionException stopping) {
             // the broker is stopping: its groups are answered NOT_COORDINATOR by close()
         }
@@ -183,16 +189,25 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             return; // resigned before the load could start
         }
         unload(partition); // whatever an earlier term left (its commits are in the log too)
-        Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
-        offsets.loadPartition(partition, lastRecordOf(stored));
-        stored.forEach(this::restore);
-        for (String groupId : offsets.groupIds()) {
-            if (offsets.partitionFor(groupId) == partition) {
-                getOrCreate(groupId);
+        try {
+            Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
+            offsets.loadPartition(partition, lastRecordOf(stored));
+            stored.forEach(this::restore);
+            for (String groupId : offsets.groupIds()) {
+                if (offsets.partitionFor(groupId) == partition) {
+                    getOrCreate(groupId);
+                }
             }
-        }
-        if (coordinated.loaded(partition, leaderEpoch)) {
-            LOG.info("Coordinating the groups of {}-{} (leader epoch {})", OffsetsTopic.NAME, partition, leaderEpoch);
+        } catch (RuntimeException e) {
+            // As Kafka's coordinator: the error is logged and the partition served with what was read, rather than
+            // left loading, every group of it answered COORDINATOR_LOAD_IN_PROGRESS, until leadership moves.
+            LOG.error("Could not read all of {}-{}; coordinating its groups from what was read", OffsetsTopic.NAME,
+                    partition, e);
+        } finally {
+            if (coordinated.loaded(partition, leaderEpoch)) {
+                LOG.info("Coordinating the groups of {}-{} (leader epoch {})", OffsetsTopic.NAME, partition,
+                        leaderEpoch);
+            }
         }
     }
 

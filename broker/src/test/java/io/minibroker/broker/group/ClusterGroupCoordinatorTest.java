@@ -10,17 +10,25 @@ import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -180,6 +188,23 @@ class ClusterGroupCoordinatorTest {
         lead(1);
         assertThat(coordinator.offsets().all(GROUP)).as("its tombstone was written after it").isEmpty();
         assertThat(coordinator.group(GROUP)).isEmpty();
+    }
+
+    @Test
+    void aRecordTheReplayCannotReadDoesNotLeaveThePartitionLoading() throws Exception {
+        ByteBuf key = Unpooled.buffer().writeShort(2).writeShort(GROUP.length())
+                .writeBytes(GROUP.getBytes(StandardCharsets.UTF_8));
+        ByteBuf value = Unpooled.buffer().writeShort(99); // a GroupMetadataValue version nobody writes
+        ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, 1_000L)
+                .append(1_000L, ByteBufUtil.getBytes(key), ByteBufUtil.getBytes(value), List.of()).build();
+        try {
+            offsetsLog().append(batch, 0);
+        } finally {
+            batch.release();
+        }
+
+        lead(0); // waits for the group to be served
+        assertThat(join("").get().getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
     }
 
     private void lead(int epoch) {
