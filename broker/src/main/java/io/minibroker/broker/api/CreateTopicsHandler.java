@@ -20,8 +20,8 @@ import java.util.function.BiConsumer;
 
 /**
  * CreateTopics, including {@code validateOnly} and manual replica assignments (which on one node may only name
- * this node). Creation writes a few small files, done here on the event loop: admin requests are rare and the
- * files tiny, unlike produce or fetch.
+ * this node). Creation writes and fsyncs a few small files, so the broker runs this handler on its disk-io
+ * thread ({@link DiskBoundHandler}), never on an event loop.
  */
 public final class CreateTopicsHandler implements ApiHandler {
 

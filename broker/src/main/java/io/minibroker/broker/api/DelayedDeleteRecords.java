@@ -65,7 +65,9 @@ public final class DelayedDeleteRecords extends DelayedOperation {
     @Override
     protected void onComplete() {
         for (PendingDeletion deletion : deletions) {
-            if (!leading(deletion)) {
+            if (deletion.log().isDeleted()) { // its topic was deleted while this waited, as a parked produce's
+                deletion.result().set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            } else if (!leading(deletion)) {
                 deletion.result().set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
             } else if (reached(deletion)) {
                 deletion.result().set("LowWatermark", leadership.lowWatermark(deletion.log()))
