@@ -449,7 +449,6 @@ public final class PartitionLog implements AutoCloseable {
      * under the fsync no longer holds data to keep.
      */
     public void flush() {
-        writeLeaderEpochCheckpoint(); // first: the recovery point never passes an epoch the checkpoint lacks
         long target;
         long counted;
         long truncationsBefore;
@@ -464,6 +463,9 @@ public final class PartitionLog implements AutoCloseable {
                 }
             }
         }
+        // After the snapshot: every epoch started below the target is in the cache by now, so the recovery point
+        // never passes an epoch the checkpoint lacks, whatever appends came in since the flush was asked for.
+        writeLeaderEpochCheckpoint();
         for (LogSegment segment : unsynced) {
             try {
                 segment.flush();
