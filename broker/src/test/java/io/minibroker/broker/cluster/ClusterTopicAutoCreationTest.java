@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,15 +67,25 @@ class ClusterTopicAutoCreationTest {
                 "metadata-test", 5_000)) {
             channel.send(ApiKey.METADATA, request);
         }
-        await(() -> describe(TopicAutoCreation.OFFSETS_TOPIC) != null, "every node to know the topic");
-        TopicDescription topic = describe(TopicAutoCreation.OFFSETS_TOPIC);
+        AtomicReference<TopicDescription> described = new AtomicReference<>();
+        await(() -> {
+            described.set(describe(TopicAutoCreation.OFFSETS_TOPIC));
+            return described.get() != null;
+        }, "a node to know the topic");
+        TopicDescription topic = described.get();
         assertThat(topic.partitions()).as("offsets.topic.num.partitions, not num.partitions").hasSize(4);
         assertThat(topic.partitions()).as("offsets.topic.replication.factor, not default.replication.factor")
                 .allSatisfy(partition -> assertThat(partition.replicas()).hasSize(2));
+        await(() -> "compact".equals(cleanupPolicy(TopicAutoCreation.OFFSETS_TOPIC)), "cleanup.policy=compact");
+    }
+
+    /** The topic's cleanup.policy as a node describes it, or null while that one lags. */
+    private String cleanupPolicy(String name) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, name);
         try (Admin admin = admin(0)) {
-            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TopicAutoCreation.OFFSETS_TOPIC);
-            assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource)
-                    .get("cleanup.policy").value()).isEqualTo("compact");
+            return admin.describeConfigs(List.of(resource)).all().get().get(resource).get("cleanup.policy").value();
+        } catch (Exception e) {
+            return null;
         }
     }
 
