@@ -51,8 +51,7 @@ class ClusterTopicAutoCreationTest {
     @Test
     void aProducerToAnUnknownTopicCreatesItWithTheDefaultReplicationFactor() throws Exception {
         produce(1, "auto", 30_000);
-        await(() -> describe("auto") != null, "every node to know the topic");
-        TopicDescription topic = describe("auto");
+        TopicDescription topic = awaitDescription("auto");
         assertThat(topic.partitions()).hasSize(2);
         for (TopicPartitionInfo partition : topic.partitions()) {
             assertThat(partition.replicas()).hasSize(3);
@@ -67,12 +66,7 @@ class ClusterTopicAutoCreationTest {
                 "metadata-test", 5_000)) {
             channel.send(ApiKey.METADATA, request);
         }
-        AtomicReference<TopicDescription> described = new AtomicReference<>();
-        await(() -> {
-            described.set(describe(TopicAutoCreation.OFFSETS_TOPIC));
-            return described.get() != null;
-        }, "a node to know the topic");
-        TopicDescription topic = described.get();
+        TopicDescription topic = awaitDescription(TopicAutoCreation.OFFSETS_TOPIC);
         assertThat(topic.partitions()).as("offsets.topic.num.partitions, not num.partitions").hasSize(4);
         assertThat(topic.partitions()).as("offsets.topic.replication.factor, not default.replication.factor")
                 .allSatisfy(partition -> assertThat(partition.replicas()).hasSize(2));
@@ -87,6 +81,16 @@ class ClusterTopicAutoCreationTest {
         } catch (Exception e) {
             return null;
         }
+    }
+
+    /** The topic as the first node that knows it describes it. */
+    private TopicDescription awaitDescription(String name) {
+        AtomicReference<TopicDescription> described = new AtomicReference<>();
+        await(() -> {
+            described.set(describe(name));
+            return described.get() != null;
+        }, "a node to know " + name);
+        return described.get();
     }
 
     /** The topic as a node describes it (any node: an Admin client picks one), or null while that one lags. */
