@@ -72,15 +72,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final CoordinatedPartitions coordinated;
     private final Purgatory<DelayedOperation> rebalancePurgatory = Purgatory.builder("Rebalance").build();
     private final Purgatory<DelayedHeartbeat> heartbeatPurgatory = Purgatory.builder("Heartbeat").build();
-    /**
-     * Writes to {@code __consumer_offsets} in order, off the event loops: an append may fsync (with
-     * {@code log.flush.interval.messages=1}), which must not stall every connection of a loop.
-     */
-    private final ExecutorService writer = Executors.newSingleThreadExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "group-coordinator");
-        thread.setDaemon(true);
-        return thread;
-    });
+    /** The coordinator's own thread ({@link #newWriter}). */
+    private final ExecutorService writer;
     private final int initialRebalanceDelayMs;
     private final int minSessionTimeoutMs;
     private final int maxSessionTimeoutMs;
@@ -92,7 +85,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics) {
         this(config, new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
-                OffsetsAppender.SINGLE_NODE, true), CoordinatedPartitions.singleNode());
+                OffsetsAppender.SINGLE_NODE, true), CoordinatedPartitions.singleNode(), newWriter());
         Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
         offsets.loadAll(lastRecordOf(stored));
         stored.forEach(this::restore);
@@ -108,14 +101,32 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     public static GroupCoordinator inCluster(BrokerConfig config, TopicRegistry topics, PartitionLeadership leadership,
                                              Purgatory<DelayedProduce> producePurgatory,
                                              Purgatory<DelayedFetch> fetchPurgatory) {
+        ExecutorService writer = newWriter();
+        // A write counts when a follower's fetch moves the high watermark, on that fetch's event loop: what the
+        // coordinator does then (under a group's lock) is handed back to its own thread.
         OffsetsAppender replicated = OffsetsAppender.replicated(leadership, producePurgatory, fetchPurgatory,
-                config.get(BrokerConfig.MIN_INSYNC_REPLICAS), config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS));
+                config.get(BrokerConfig.MIN_INSYNC_REPLICAS), config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS),
+                writer);
         return new GroupCoordinator(config, new OffsetsTopic(topics,
                 config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS), replicated, false),
-                CoordinatedPartitions.cluster());
+                CoordinatedPartitions.cluster(), writer);
     }
 
-    private GroupCoordinator(BrokerConfig config, OffsetsTopic offsetsTopic, CoordinatedPartitions coordinated) {
+    /**
+     * The coordinator's thread: writes to {@code __consumer_offsets} in order, off the event loops (an append may
+     * fsync, with {@code log.flush.interval.messages=1}, which must not stall every connection of a loop).
+     */
+    private static ExecutorService newWriter() {
+        return Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "group-coordinator");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    private GroupCoordinator(BrokerConfig config, OffsetsTopic offsetsTopic, CoordinatedPartitions coordinated,
+                             ExecutorService writer) {
+        this.writer = writer;
         this.offsets = new OffsetStore(offsetsTopic);
         this.groupLog = offsetsTopic;
         this.coordinated = coordinated;

@@ -12,6 +12,7 @@ import io.minibroker.purgatory.Purgatory;
 import io.netty.buffer.ByteBuf;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * How a batch the group coordinator writes to {@code __consumer_offsets} comes to count. On a single node it counts
@@ -35,11 +36,12 @@ interface OffsetsAppender {
     /**
      * A cluster's: only the partition's leader appends, with {@code min.insync.replicas} in sync (else
      * NOT_ENOUGH_REPLICAS before any append, as an acks=all produce); the write counts once replicated within
-     * {@code timeoutMs} ({@code offsets.commit.timeout.ms}).
+     * {@code timeoutMs} ({@code offsets.commit.timeout.ms}). The future completes on {@code completions} (the
+     * coordinator's thread), not on the thread whose fetch moved the high watermark, often an event loop.
      */
     static OffsetsAppender replicated(PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
                                       Purgatory<DelayedFetch> fetchPurgatory, int minInsyncReplicas,
-                                      long timeoutMs) {
+                                      long timeoutMs, Executor completions) {
         return (log, batch) -> {
             TopicPartition partition = log.topicPartition();
             if (!leadership.isLeader(partition)) {
@@ -54,12 +56,12 @@ interface OffsetsAppender {
             leadership.onLeaderAppend(partition); // a leader alone in its ISR commits it at once
             fetchPurgatory.checkAndComplete(partition); // the followers' parked fetches take it now
             return DelayedProduce.awaitReplication(producePurgatory, leadership, log, appended.lastOffset() + 1,
-                    minInsyncReplicas, timeoutMs).thenApply(error -> {
+                    minInsyncReplicas, timeoutMs).thenApplyAsync(error -> {
                         if (error != Errors.NONE) {
                             throw new LogException(error, "commit to " + partition + " not replicated: " + error);
                         }
                         return appended.firstOffset();
-                    });
+                    }, completions);
         };
     }
 }
