@@ -27,8 +27,11 @@ import java.util.concurrent.CompletionStage;
  * does (FENCED_LEADER_EPOCH when older, UNKNOWN_LEADER_EPOCH when newer). LATEST is the high watermark for
  * read_uncommitted and the last stable offset for read_committed, which is the high watermark too without
  * transactions. A timestamp lookup (and MAX_TIMESTAMP) finds only records below it, as Kafka's
- * lastFetchableOffset rule: an offset a failover may still cut away is never handed to a consumer. Before v2,
- * which has no isolation level, and for the debugging replica, the log end is the bound, as in Kafka.
+ * lastFetchableOffset rule: an offset a failover may still cut away is never handed to a consumer (replica id
+ * -1, whatever the version: before v2 the isolation level is read_uncommitted). For a replica's id, and the
+ * debugging one, the log end is the bound, as in Kafka. A new leader
+ * whose high watermark is still below its epoch's start answers LATEST, and a lookup it cannot answer below the
+ * high watermark, OFFSET_NOT_AVAILABLE, as Kafka does, and the client retries.
  */
 public final class ListOffsetsHandler implements ApiHandler {
 
@@ -40,7 +43,8 @@ public final class ListOffsetsHandler implements ApiHandler {
     /** Kafka's DEBUGGING_REPLICA_ID: may read offsets from any replica. */
     private static final int DEBUGGING_REPLICA_ID = -2;
     private static final int CURRENT_LEADER_EPOCH_FROM_VERSION = 4;
-    private static final int ISOLATION_LEVEL_FROM_VERSION = 2;
+    /** A client's ListOffsets, bounded by the high watermark; a replica's (or the debugging id's) by the log end. */
+    private static final int CONSUMER_REPLICA_ID = -1;
     private static final int NO_EPOCH = -1;
 
     private final TopicRegistry topics;
@@ -54,7 +58,8 @@ public final class ListOffsetsHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct response = ApiKey.LIST_OFFSETS.response().newMessage();
-        boolean fromAnyReplica = request.body().getInt32("ReplicaId") == DEBUGGING_REPLICA_ID;
+        int replicaId = request.body().getInt32("ReplicaId");
+        boolean fromAnyReplica = replicaId == DEBUGGING_REPLICA_ID;
         for (Struct topic : request.body().getStructs("Topics")) {
             String name = topic.getString("Name");
             Struct topicResponse = response.addElement("Topics").set("Name", name);
@@ -83,7 +88,7 @@ public final class ListOffsetsHandler implements ApiHandler {
                         continue;
                     }
                 }
-                boolean committedOnly = request.version() >= ISOLATION_LEVEL_FROM_VERSION && !fromAnyReplica;
+                boolean committedOnly = replicaId == CONSUMER_REPLICA_ID;
                 try {
                     lookUp(log.get(), partition.getInt64("Timestamp"), committedOnly, result);
                 } catch (LogException e) {
@@ -97,6 +102,10 @@ public final class ListOffsetsHandler implements ApiHandler {
     private static void lookUp(PartitionLog log, long timestamp, boolean committedOnly, Struct result) {
         long fetchableEnd = committedOnly ? log.highWatermark() : log.logEndOffset();
         if (timestamp == LATEST) {
+            if (committedOnly && highWatermarkBehindItsEpoch(log)) {
+                result.set("ErrorCode", Errors.OFFSET_NOT_AVAILABLE.code());
+                return;
+            }
             result.set("Offset", fetchableEnd).set("LeaderEpoch", log.latestEpoch());
         } else if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
             long start = log.logStartOffset();
@@ -106,8 +115,23 @@ public final class ListOffsetsHandler implements ApiHandler {
         } else {
             Optional<TimestampAndOffset> found = timestamp == MAX_TIMESTAMP
                     ? log.maxTimestampAndOffset() : log.offsetForTimestamp(timestamp);
-            found.filter(f -> f.offset() < fetchableEnd).ifPresent(f -> result.set("Timestamp", f.timestamp()).set("Offset", f.offset())
+            Optional<TimestampAndOffset> fetchable = found.filter(f -> f.offset() < fetchableEnd);
+            if (fetchable.isEmpty() && committedOnly && highWatermarkBehindItsEpoch(log)) {
+                // A new leader whose high watermark has not reached its epoch yet may not know the answer.
+                result.set("ErrorCode", Errors.OFFSET_NOT_AVAILABLE.code());
+                return;
+            }
+            fetchable.ifPresent(f -> result.set("Timestamp", f.timestamp()).set("Offset", f.offset())
                     .set("LeaderEpoch", f.offset() < 0 ? NO_EPOCH : log.epochForOffset(f.offset())));
         }
+    }
+
+    /**
+     * Kafka's OFFSET_NOT_AVAILABLE case: this leader's epoch starts above its high watermark, so the high watermark
+     * is still the previous leader's and may go up without any new append; answering it could send a consumer back.
+     */
+    private static boolean highWatermarkBehindItsEpoch(PartitionLog log) {
+        Long epochStart = log.leaderEpochs().get(log.latestEpoch());
+        return epochStart != null && epochStart > log.highWatermark();
     }
 }

@@ -3,6 +3,7 @@ package io.minibroker.broker.api;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
@@ -79,7 +80,25 @@ class ListOffsetsBelowHighWatermarkTest {
         assertThat(offsetFor(LATEST, DEBUGGING_REPLICA)).isEqualTo(4);
     }
 
+    @Test
+    void aNewLeaderWhoseHighWatermarkHasNotReachedItsEpochAnswersOffsetNotAvailable() {
+        topics.partitionLog(topics.get("t").orElseThrow(), 0).orElseThrow().assignLeaderEpoch(1); // starts at 4
+
+        assertThat(errorFor(LATEST)).isEqualTo(Errors.OFFSET_NOT_AVAILABLE);
+        assertThat(errorFor(T0 + 15)).as("nothing below the high watermark").isEqualTo(Errors.OFFSET_NOT_AVAILABLE);
+        assertThat(errorFor(T0 + 5)).as("offset 1 is committed whoever leads").isEqualTo(Errors.NONE);
+        assertThat(offsetFor(LATEST, DEBUGGING_REPLICA)).isEqualTo(4);
+    }
+
+    private Errors errorFor(long timestamp) {
+        return Errors.forCode(partitionResult(timestamp, CONSUMER).getInt16("ErrorCode"));
+    }
+
     private long offsetFor(long timestamp, int replicaId) {
+        return partitionResult(timestamp, replicaId).getInt64("Offset");
+    }
+
+    private Struct partitionResult(long timestamp, int replicaId) {
         Struct body = ApiKey.LIST_OFFSETS.request().newMessage().set("ReplicaId", replicaId)
                 .set("IsolationLevel", (byte) 0);
         body.addElement("Topics").set("Name", "t").addElement("Partitions").set("PartitionIndex", 0)
@@ -88,6 +107,6 @@ class ListOffsetsBelowHighWatermarkTest {
                 new RequestHeader(ApiKey.LIST_OFFSETS.id(), (short) 7, 1, "test"), body);
         Request request = MessageCodec.decodeRequest(Frames.readFrame(encoded, Integer.MAX_VALUE));
         Struct response = handler.handle(new RequestContext("PLAINTEXT", null), request).toCompletableFuture().join();
-        return response.getStructs("Topics").get(0).getStructs("Partitions").get(0).getInt64("Offset");
+        return response.getStructs("Topics").get(0).getStructs("Partitions").get(0);
     }
 }
