@@ -419,7 +419,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                     written = groupLog.writeGroup(group.groupId,
                             group.toStored(group.currentAssignments(), System.currentTimeMillis()));
                 } catch (LogException e) {
-                    restoreReplacedMember(group, old, replacement, answerForFailedWrite(e));
+                    restoreReplacedMember(group, old, replacement, answerForFailedGroupWrite(e));
                     return;
                 }
             }
@@ -432,7 +432,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                         replacement.awaitingJoin = null;
                         join.response().complete(joinResponse(group, replacement, join.version()));
                     } else {
-                        restoreReplacedMember(group, old, replacement, answerForFailedWrite(unwrap(failure)));
+                        restoreReplacedMember(group, old, replacement, answerForFailedGroupWrite(unwrap(failure)));
                     }
                 }
             });
@@ -701,7 +701,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                     written = groupLog.writeGroup(group.groupId,
                             group.toStored(assignments, System.currentTimeMillis()));
                 } catch (LogException e) {
-                    failAssignment(group, answerForFailedWrite(e));
+                    failAssignment(group, answerForFailedGroupWrite(e));
                     return;
                 }
             }
@@ -713,7 +713,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                     if (failure == null) {
                         propagateAssignment(group, assignments);
                     } else {
-                        failAssignment(group, answerForFailedWrite(unwrap(failure)));
+                        failAssignment(group, answerForFailedGroupWrite(unwrap(failure)));
                     }
                 }
             });
@@ -1075,6 +1075,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.UNKNOWN_SERVER_ERROR;
             default -> failure.error();
         };
+    }
+
+    /**
+     * The same for a group's metadata record (Kafka's classic storeGroup), but for a timeout: REBALANCE_IN_PROGRESS,
+     * which sends the members back to JoinGroup rather than to FindCoordinator.
+     */
+    private static Errors answerForFailedGroupWrite(LogException failure) {
+        return failure.error() == Errors.REQUEST_TIMED_OUT ? Errors.REBALANCE_IN_PROGRESS
+                : answerForFailedWrite(failure);
     }
 
     private static Map<TopicPartition, Errors> everyPartition(OffsetCommit commit, Errors error) {
