@@ -28,7 +28,8 @@ public final class ControllerApis {
 
     /**
      * @param node this node, whose configs a DescribeConfigs of a broker resource lists
-     * @param disk where the requests that change topics run, since they write and fsync the topic's file
+     * @param disk where the requests on topics run: a change writes and fsyncs the topic's file under the lock that
+     *             the image's readers (Metadata, DescribeConfigs) take too, which no event loop may wait for
      */
     public static SupportedApis create(BrokerConfig config, LocalNode node, BrokerMembership membership,
                                        TopicAssignments assignments, Executor disk) {
@@ -38,7 +39,7 @@ public final class ControllerApis {
         return apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, config.get(BrokerConfig.NODE_ID)))
                 .add(ApiKey.BROKER_REGISTRATION, new BrokerRegistrationHandler(clusterId, membership))
                 .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership))
-                .add(ApiKey.METADATA, new ControllerMetadataHandler(clusterId, assignments))
+                .add(ApiKey.METADATA, onDisk.apply(new ControllerMetadataHandler(clusterId, assignments)))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
                         config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
@@ -47,7 +48,8 @@ public final class ControllerApis {
                         ApiKey.ALTER_CONFIGS)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
                         ApiKey.INCREMENTAL_ALTER_CONFIGS)))
-                .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(assignments::overrides, config, node))
+                .add(ApiKey.DESCRIBE_CONFIGS, onDisk.apply(new DescribeConfigsHandler(assignments::overrides, config,
+                        node)))
                 .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)));
     }
 }
