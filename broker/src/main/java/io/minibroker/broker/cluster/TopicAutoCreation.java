@@ -9,7 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -20,7 +23,8 @@ import java.util.concurrent.CompletableFuture;
  * {@code offsets.topic.replication.factor} and the configs Kafka gives it. What the controller answers is only
  * logged: a client that named the topic is told LEADER_NOT_AVAILABLE (or COORDINATOR_NOT_AVAILABLE) either way
  * and asks again, then finds the topic, or, if it could not be created (too few live brokers for the replication
- * factor), is told so again until its own timeout.
+ * factor), is told so again until its own timeout. A topic already being created is not asked for again (Kafka's
+ * inflight topics), so a client retrying it adds nothing to the controller's queue.
  */
 public final class TopicAutoCreation {
 
@@ -34,6 +38,7 @@ public final class TopicAutoCreation {
     private final short replicationFactor;
     private final int offsetsPartitions;
     private final short offsetsReplicationFactor;
+    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
     public TopicAutoCreation(ControllerForwarder controller, BrokerConfig config) {
         this.controller = controller;
@@ -43,10 +48,17 @@ public final class TopicAutoCreation {
         this.offsetsReplicationFactor = config.get(BrokerConfig.OFFSETS_TOPIC_REPLICATION_FACTOR).shortValue();
     }
 
-    /** Has the controller create these topics; completes once this broker has the image that follows. */
+    /**
+     * Has the controller create these topics, but for those whose creation is already under way; completes once
+     * this broker has the image that follows (at once if there is nothing to ask).
+     */
     public CompletableFuture<Void> create(Collection<String> names) {
+        List<String> asked = names.stream().filter(inFlight::add).toList();
+        if (asked.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
         Struct request = ApiKey.CREATE_TOPICS.request().newMessage();
-        for (String name : names) {
+        for (String name : asked) {
             boolean offsets = name.equals(OFFSETS_TOPIC);
             Struct topic = request.addElement("Topics").set("Name", name)
                     .set("NumPartitions", offsets ? offsetsPartitions : partitions)
@@ -57,8 +69,9 @@ public final class TopicAutoCreation {
         }
         return controller.forward(ApiKey.CREATE_TOPICS, ApiKey.CREATE_TOPICS.highestStableVersion(), request)
                 .handle((response, failure) -> {
+                    asked.forEach(inFlight::remove);
                     if (failure != null) {
-                        LOG.warn("Could not have {} created: {}", names, failure.getCause());
+                        LOG.warn("Could not have {} created: {}", asked, failure.getCause());
                         return null;
                     }
                     for (Struct topic : response.getStructs("Topics")) {

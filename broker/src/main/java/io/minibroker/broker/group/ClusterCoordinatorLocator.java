@@ -4,9 +4,11 @@ import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
+import io.minibroker.broker.cluster.TopicAutoCreation;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -18,11 +20,12 @@ import java.util.function.Supplier;
 public final class ClusterCoordinatorLocator implements CoordinatorLocator {
 
     private final Supplier<ClusterMetadata> image;
-    private final OffsetsTopicCreator creator;
+    private final TopicAutoCreation creation;
 
-    public ClusterCoordinatorLocator(Supplier<ClusterMetadata> image, OffsetsTopicCreator creator) {
+    /** @param creation how the offsets topic is asked for, with its own settings and one request at a time */
+    public ClusterCoordinatorLocator(Supplier<ClusterMetadata> image, TopicAutoCreation creation) {
         this.image = image;
-        this.creator = creator;
+        this.creation = creation;
     }
 
     @Override
@@ -30,7 +33,7 @@ public final class ClusterCoordinatorLocator implements CoordinatorLocator {
         ClusterMetadata current = image.get();
         Optional<TopicImage> topic = current.topic(OffsetsTopic.NAME);
         if (topic.isEmpty()) {
-            creator.createIfAbsent();
+            creation.create(Set.of(OffsetsTopic.NAME)); // answered whatever comes of it: the client retries
             return Coordinator.notAvailable();
         }
         PartitionImage partition = topic.get().partitions()

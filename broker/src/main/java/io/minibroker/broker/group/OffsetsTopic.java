@@ -36,9 +36,10 @@ import java.util.concurrent.CompletableFuture;
  * winning, rebuilds its commits and groups.
  *
  * <p>On a single node the topic is created here on the first commit, with {@code offsets.topic.num.partitions}
- * partitions, one replica and Kafka's {@code cleanup.policy=compact}, and replayed whole on start. In a cluster the controller creates it (see
- * {@link OffsetsTopicCreator}) and each partition is replayed by the broker that comes to lead it; how a write
- * counts is the {@link OffsetsAppender}'s business.
+ * partitions, one replica and Kafka's {@code cleanup.policy=compact}, and replayed whole on start. In a cluster the
+ * controller creates it (asked for by {@link ClusterCoordinatorLocator}, through the broker's topic auto-creation)
+ * and each partition is replayed by the broker that comes to lead it; how a write counts is the
+ * {@link OffsetsAppender}'s business.
  *
  * <p>The group metadata record is Kafka's layout (GroupMetadataKey, GroupMetadataValue v3); the commit record
  * is not yet. Its key has the fields of Kafka's OffsetCommitKey v1 (version, group, topic, partition) but writes

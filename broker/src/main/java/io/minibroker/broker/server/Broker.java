@@ -41,7 +41,6 @@ import io.minibroker.broker.group.CoordinatorLocator;
 import io.minibroker.broker.group.GroupApis;
 import io.minibroker.broker.group.GroupCoordinator;
 import io.minibroker.broker.group.KnownTopics;
-import io.minibroker.broker.group.OffsetsTopicCreator;
 import io.minibroker.broker.log.LogMaintenance;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.InitProducerIdHandler;
@@ -238,7 +237,7 @@ public final class Broker implements AutoCloseable {
             groupCoordinator = GroupCoordinator.inCluster(config, topics, replicas, producePurgatory, fetchPurgatory);
             replicas.setLeadershipListener(groupCoordinator);
             GroupApis.register(apis, groupCoordinator, new ClusterCoordinatorLocator(metadata::current,
-                            new OffsetsTopicCreator(autoCreation)),
+                            autoCreation),
                     KnownTopics.cluster(metadata::current));
         } else {
             groupCoordinator = new GroupCoordinator(config, topics);
