@@ -41,9 +41,12 @@ public final class LeaderEpochCache {
 
     private final Path path;
     private final TreeMap<Integer, Long> epochs = new TreeMap<>();
-    /** Counts changes; the checkpoint on disk has the entries as of change {@link #written}. */
+    /**
+     * Counts changes; the checkpoint on disk has the entries as of change {@link #written}, -1 while there is no
+     * file (a new cache), so that its first flush writes one even with no entry.
+     */
     private long changes;
-    private long written;
+    private long written = -1;
     private final Object fileLock = new Object();
 
     private LeaderEpochCache(Path path) {
@@ -88,6 +91,7 @@ public final class LeaderEpochCache {
                 previousEpoch = epoch;
                 previousStart = start;
             }
+            cache.written = cache.changes; // the file holds them
             return cache;
         } catch (IllegalArgumentException e) {
             throw new IOException("malformed " + cache.path, e);
@@ -194,12 +198,15 @@ public final class LeaderEpochCache {
      * over the old one. Every change made before the call is on disk when it returns.
      */
     void flush() throws IOException {
+        if (!flushPending()) {
+            return; // the usual case, on every append: no file lock, no file-system call
+        }
         synchronized (fileLock) {
             String text;
             long version;
             synchronized (this) {
-                if (written == changes && Files.exists(path)) {
-                    return;
+                if (written == changes) {
+                    return; // another flush wrote it meanwhile
                 }
                 version = changes;
                 StringBuilder entries = new StringBuilder();
