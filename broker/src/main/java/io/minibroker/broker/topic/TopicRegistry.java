@@ -187,10 +187,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             LOG.info("Hosting topic {} ({} partitions, id {}) from the cluster's metadata", name, partitions,
                     TopicIds.toText(id));
         } else if (!existing.configOverrides().equals(overrides)) {
-            LogConfig logConfig = logConfigFor(name);
-            for (int partition = 0; partition < topic.partitions(); partition++) {
-                logs.log(new TopicPartition(name, partition)).ifPresent(log -> log.updateConfig(logConfig));
-            }
+            applyLogConfig(topic);
             LOG.info("Topic {} config overrides are now {}, from the cluster's metadata", name, overrides);
         }
         return Errors.NONE;
@@ -244,12 +241,17 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         }
         byName.put(name, changed);
         byId.put(changed.id(), changed);
-        LogConfig logConfig = logConfigFor(name);
-        for (int partition = 0; partition < changed.partitions(); partition++) {
-            logs.log(new TopicPartition(name, partition)).ifPresent(log -> log.updateConfig(logConfig));
-        }
+        applyLogConfig(changed);
         LOG.info("Topic {} config overrides are now {}", name, overrides);
         return new Outcome(Errors.NONE, null, changed);
+    }
+
+    /** Gives every partition's log the topic's current config (its overrides over the broker's defaults). */
+    private void applyLogConfig(TopicMetadata topic) {
+        LogConfig logConfig = logConfigFor(topic.name());
+        for (int partition = 0; partition < topic.partitions(); partition++) {
+            logs.log(new TopicPartition(topic.name(), partition)).ifPresent(log -> log.updateConfig(logConfig));
+        }
     }
 
     @Override
