@@ -240,7 +240,12 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
 
     @Override
     public synchronized Optional<String> nameOf(UUID id) {
-        return topics.values().stream().filter(t -> t.id().equals(id)).map(TopicImage::name).findFirst();
+        return byId(id).map(TopicImage::name);
+    }
+
+    /** The topic with this id; a scan, as ids are rare in requests and topics few. */
+    private Optional<TopicImage> byId(UUID id) {
+        return topics.values().stream().filter(topic -> topic.id().equals(id)).findFirst();
     }
 
     /** Removes a topic from the image; every broker deletes its logs when it sees the image without it. */
@@ -312,7 +317,7 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     public synchronized IsrChange alterIsr(int brokerId, UUID topicId, int index, int leaderEpoch,
                                            int partitionEpoch, List<IsrMember> newMembers) {
         List<Integer> newIsr = newMembers.stream().map(IsrMember::brokerId).toList();
-        TopicImage topic = topics.values().stream().filter(t -> t.id().equals(topicId)).findFirst().orElse(null);
+        TopicImage topic = byId(topicId).orElse(null);
         if (topic == null) {
             return IsrChange.failed(Errors.UNKNOWN_TOPIC_ID);
         }
