@@ -55,13 +55,24 @@ final class LeaderState {
         return partitionEpoch;
     }
 
-    /** Records a follower's fetch, with the broker epoch and log start it sent; false if it is not a replica. */
-    synchronized boolean onFetch(int replicaId, long brokerEpoch, long fetchOffset, long logStart,
-                                 long leaderLogEnd, long nowMs) {
+    /** What a follower's fetch told the leader. */
+    enum FetchSeen {
+        /** Not from a replica of this partition. */
+        NOT_A_REPLICA,
+        /** Recorded; the follower's log start is where it was. */
+        RECORDED,
+        /** Recorded, and the follower's log start moved: a DeleteRecords may be waiting for that. */
+        LOG_START_MOVED
+    }
+
+    /** Records a follower's fetch, with the broker epoch and log start it sent. */
+    synchronized FetchSeen onFetch(int replicaId, long brokerEpoch, long fetchOffset, long logStart,
+                                   long leaderLogEnd, long nowMs) {
         Follower follower = followers.get(replicaId);
         if (follower == null) {
-            return false;
+            return FetchSeen.NOT_A_REPLICA;
         }
+        boolean logStartMoved = follower.logStart != logStart;
         follower.brokerEpoch = brokerEpoch;
         follower.logStart = logStart;
         if (fetchOffset >= leaderLogEnd) {
@@ -72,7 +83,7 @@ final class LeaderState {
         follower.logEnd = fetchOffset;
         follower.lastFetchLeaderLogEnd = leaderLogEnd;
         follower.lastFetchMs = nowMs;
-        return true;
+        return logStartMoved ? FetchSeen.LOG_START_MOVED : FetchSeen.RECORDED;
     }
 
     /** The least log end over the ISR, the leader's own being {@code leaderLogEnd}. */

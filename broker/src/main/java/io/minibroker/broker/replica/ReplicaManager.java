@@ -201,6 +201,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
         Map<TopicPartition, HostedPartition> previous = hosted;
         hosted = Map.copyOf(next);
+        boolean liveBrokersChanged = !liveBrokers.equals(this.liveBrokers);
         this.liveBrokers = Set.copyOf(liveBrokers);
         Map<Integer, BrokerNode> brokers = new HashMap<>();
         image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
@@ -224,6 +225,14 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 leadershipListener.onLeading(partition, now.image().leaderEpoch());
             }
         });
+        if (liveBrokersChanged) {
+            // A deletion waiting for a follower that is no longer live waits for it no more (the low watermark).
+            next.forEach((partition, now) -> {
+                if (now.leader() != null) {
+                    deleteRecordsPurgatory.checkAndComplete(partition);
+                }
+            });
+        }
         for (TopicPartition partition : shrunkByController) {
             // The high watermark may move without the fenced followers; parked produces see the smaller ISR.
             maybeAdvanceHighWatermark(partition, next.get(partition));
@@ -308,11 +317,14 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             return;
         }
         PartitionLog log = state.log();
-        if (!state.leader().onFetch(replicaId, replicaEpoch, fetchOffset, logStartOffset, log.logEndOffset(),
-                clockMs.getAsLong())) {
+        LeaderState.FetchSeen seen = state.leader().onFetch(replicaId, replicaEpoch, fetchOffset, logStartOffset,
+                log.logEndOffset(), clockMs.getAsLong());
+        if (seen == LeaderState.FetchSeen.NOT_A_REPLICA) {
             return;
         }
-        deleteRecordsPurgatory.checkAndComplete(partition); // its log start may be where a deletion waits for
+        if (seen == LeaderState.FetchSeen.LOG_START_MOVED) {
+            deleteRecordsPurgatory.checkAndComplete(partition); // a deletion may wait for this log start
+        }
         maybeAdvanceHighWatermark(partition, state);
         if (!state.leader().isr().contains(replicaId) && fetchOffset >= log.highWatermark()) {
             try {
