@@ -162,13 +162,11 @@ public final class PartitionLog implements AutoCloseable {
      * This replica leads from now on in {@code epoch}: it starts at the log end (Kafka assigns it on becoming
      * leader, before any append), so that the previous epoch ends here even while no batch of the new one exists.
      */
-    public synchronized void assignLeaderEpoch(int epoch) {
-        try {
+    public void assignLeaderEpoch(int epoch) {
+        synchronized (this) {
             epochCache.assign(epoch, logEndOffset);
-            epochCache.flush();
-        } catch (IOException e) {
-            throw storageError("cannot checkpoint the leader epochs", e);
         }
+        writeLeaderEpochCheckpoint(); // written before the caller leads, outside the lock appends need
     }
 
     /**
@@ -235,8 +233,11 @@ public final class PartitionLog implements AutoCloseable {
      * timestamps kept, so every replica's log is the same bytes. The first batch must start at this log's end.
      * On the follower's fetcher thread, which may wait on the disk: a new epoch is checkpointed at once.
      */
-    public synchronized AppendResult appendAsFollower(ByteBuf records) {
-        AppendResult appended = appendUnflushed(records, -1, false);
+    public AppendResult appendAsFollower(ByteBuf records) {
+        AppendResult appended;
+        synchronized (this) {
+            appended = appendUnflushed(records, -1, false);
+        }
         writeLeaderEpochCheckpoint();
         return appended;
     }
@@ -519,7 +520,13 @@ public final class PartitionLog implements AutoCloseable {
      *
      * @return the number of segments deleted
      */
-    public synchronized int deleteOldSegments() {
+    public int deleteOldSegments() {
+        int deleted = deleteOldSegmentsUnderLock();
+        writeLeaderEpochCheckpoint(); // outside the lock, which appends on an event loop need
+        return deleted;
+    }
+
+    private synchronized int deleteOldSegmentsUnderLock() {
         LogConfig config = this.config;
         long now = clock.millis();
         int deleted = 0;
@@ -563,7 +570,6 @@ public final class PartitionLog implements AutoCloseable {
         LogSegment segment = segments.pollFirstEntry().getValue();
         logStartOffset = Math.max(logStartOffset, segments.firstKey());
         epochCache.truncateFromStart(logStartOffset);
-        epochCache.flush();
         log.info("Deleting segment {} of {} ({} bytes, offsets {}..{}): {}", segment.logPath().getFileName(),
                 topicPartition, segment.size(), segment.baseOffset(), segment.nextOffset() - 1, reason);
         segment.closeAndDelete();
@@ -575,7 +581,13 @@ public final class PartitionLog implements AutoCloseable {
      *
      * @return the log start offset afterwards
      */
-    public synchronized long deleteRecordsBefore(long offset) {
+    public long deleteRecordsBefore(long offset) {
+        long start = deleteRecordsBeforeUnderLock(offset);
+        writeLeaderEpochCheckpoint();
+        return start;
+    }
+
+    private synchronized long deleteRecordsBeforeUnderLock(long offset) {
         if (offset > logEndOffset || offset < 0) {
             throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "cannot delete records before " + offset + " in "
                     + topicPartition + ", whose log ends at " + logEndOffset);
@@ -586,7 +598,6 @@ public final class PartitionLog implements AutoCloseable {
         }
         try {
             epochCache.truncateFromStart(logStartOffset);
-            epochCache.flush();
             while (deletable() && segments.higherKey(segments.firstKey()) <= logStartOffset) {
                 deleteFirstSegment("below the log start offset " + logStartOffset);
             }
@@ -601,7 +612,12 @@ public final class PartitionLog implements AutoCloseable {
      * batch holding {@code offset} goes entirely, so the log may end before {@code offset}. Truncating to
      * the log start or before empties the log and restarts it at {@code offset}.
      */
-    public synchronized void truncateTo(long offset) {
+    public void truncateTo(long offset) {
+        truncateToUnderLock(offset);
+        writeLeaderEpochCheckpoint();
+    }
+
+    private synchronized void truncateToUnderLock(long offset) {
         if (offset >= logEndOffset) {
             return;
         }
@@ -618,7 +634,6 @@ public final class PartitionLog implements AutoCloseable {
             int removed = active.truncateTo(offset);
             logEndOffset = active.nextOffset();
             epochCache.truncateFromEnd(logEndOffset);
-            epochCache.flush();
             // Cutting the whole batch holding the offset can end the log before its start; nothing is then
             // readable, and the next append starts both again.
             logStartOffset = Math.min(logStartOffset, logEndOffset);
@@ -634,13 +649,16 @@ public final class PartitionLog implements AutoCloseable {
      * Empties the log and restarts it at {@code offset}: a follower whose log ends before its leader's log start
      * (the leader deleted what it lacks) follows from there, as Kafka's truncateFullyAndStartAt.
      */
-    public synchronized void restartAt(long offset) {
-        truncations++;
-        try {
-            truncateFullyAndStartAt(offset);
-        } catch (IOException e) {
-            throw storageError("cannot restart at " + offset, e);
+    public void restartAt(long offset) {
+        synchronized (this) {
+            truncations++;
+            try {
+                truncateFullyAndStartAt(offset);
+            } catch (IOException e) {
+                throw storageError("cannot restart at " + offset, e);
+            }
         }
+        writeLeaderEpochCheckpoint();
     }
 
     private void truncateFullyAndStartAt(long offset) throws IOException {
@@ -655,7 +673,6 @@ public final class PartitionLog implements AutoCloseable {
         logEndOffset = offset;
         recoveryPoint = offset;
         epochCache.clear();
-        epochCache.flush();
         log.info("Truncated {} fully; it restarts at offset {}", topicPartition, offset);
     }
 
