@@ -7,6 +7,7 @@ import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.replica.ReplicaManager;
+import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -105,8 +106,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         // A write counts when a follower's fetch moves the high watermark, on that fetch's event loop: what the
         // coordinator does then (under a group's lock) is handed back to its own thread.
         OffsetsAppender replicated = OffsetsAppender.replicated(leadership, producePurgatory, fetchPurgatory,
-                config.get(BrokerConfig.MIN_INSYNC_REPLICAS), config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS),
-                writer);
+                topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
+                config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), writer);
         return new GroupCoordinator(config, new OffsetsTopic(topics,
                 config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS), replicated, false),
                 CoordinatedPartitions.cluster(), writer);

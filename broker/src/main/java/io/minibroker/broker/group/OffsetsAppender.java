@@ -13,6 +13,7 @@ import io.netty.buffer.ByteBuf;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.ToIntFunction;
 
 /**
  * How a batch the group coordinator writes to {@code __consumer_offsets} comes to count. On a single node it counts
@@ -34,16 +35,17 @@ interface OffsetsAppender {
     OffsetsAppender SINGLE_NODE = (log, batch) -> CompletableFuture.completedFuture(log.append(batch, 0).firstOffset());
 
     /**
-     * A cluster's: only the partition's leader appends, with {@code min.insync.replicas} in sync (else
+     * A cluster's: only the partition's leader appends, with the topic's {@code min.insync.replicas} in sync (else
      * NOT_ENOUGH_REPLICAS before any append, as an acks=all produce); the write counts once replicated within
      * {@code timeoutMs} ({@code offsets.commit.timeout.ms}). The future completes on {@code completions} (the
      * coordinator's thread), not on the thread whose fetch moved the high watermark, often an event loop.
      */
     static OffsetsAppender replicated(PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
-                                      Purgatory<DelayedFetch> fetchPurgatory, int minInsyncReplicas,
+                                      Purgatory<DelayedFetch> fetchPurgatory, ToIntFunction<String> minInsync,
                                       long timeoutMs, Executor completions) {
         return (log, batch) -> {
             TopicPartition partition = log.topicPartition();
+            int minInsyncReplicas = minInsync.applyAsInt(partition.topic());
             if (!leadership.isLeader(partition)) {
                 throw new LogException(Errors.NOT_LEADER_OR_FOLLOWER, "not the leader of " + partition);
             }
