@@ -36,7 +36,7 @@ public abstract class DelayedOperation extends TimerTask {
 
     @SuppressWarnings("unused") // accessed through COMPLETED
     private volatile boolean completed;
-    private volatile WatchNode watchNodes;
+    private volatile WatchSlot watchSlots;
     private volatile PurgatoryStats stats;
 
     protected DelayedOperation(long delayMs) {
@@ -75,7 +75,7 @@ public abstract class DelayedOperation extends TimerTask {
             return false;
         }
         cancel();
-        releaseWatchNodes();
+        releaseWatchSlots();
         PurgatoryStats owner = stats;
         try {
             onComplete();
@@ -95,29 +95,35 @@ public abstract class DelayedOperation extends TimerTask {
     }
 
     /**
-     * Publishes a node that now points at this operation from a list. If the operation completed meanwhile, its
-     * release may have missed the node, so the node is released here; the completing side writes
-     * {@code completed} before reading {@code watchNodes} and this side does the reverse, so one of the two always
-     * releases it (releasing twice is harmless).
+     * Publishes a slot that now holds this operation in a list. If the operation completed meanwhile, its release
+     * may have missed the slot, so the slot is released here; the completing side writes {@code completed} before
+     * reading {@code watchSlots} and this side does the reverse, so one of the two always releases it (only the
+     * first release of a slot counts).
      */
-    void watchedBy(WatchNode node) {
-        node.nextOfOperation = watchNodes;
-        watchNodes = node;
+    void watchedBy(WatchSlot slot) {
+        slot.nextOfOperation = watchSlots;
+        watchSlots = slot;
         if (isCompleted()) {
-            releaseWatchNodes();
+            releaseWatchSlots();
         }
     }
 
     /**
-     * Unlinks every node and forgets them: an unlinked node keeps its {@code next} for walkers, so a completed
-     * operation that is still referenced (by its caller, a response queue...) must not pin its nodes, or each
-     * would pin the nodes appended after it.
+     * Empties every slot and forgets them: a completed operation that is still referenced (by its caller, a
+     * response queue...) must not pin the chunks of its slots, or each would pin the chunks linked after it.
      */
-    private void releaseWatchNodes() {
-        WatchNode node = watchNodes;
-        watchNodes = null;
-        for (; node != null; node = node.nextOfOperation) {
-            node.release();
+    private void releaseWatchSlots() {
+        WatchSlot slot = watchSlots;
+        watchSlots = null;
+        int released = 0;
+        for (; slot != null; slot = slot.nextOfOperation) {
+            if (slot.release(this)) {
+                released++;
+            }
+        }
+        PurgatoryStats owner = stats;
+        if (released > 0 && owner != null) {
+            owner.watched.add(-released);
         }
     }
 }

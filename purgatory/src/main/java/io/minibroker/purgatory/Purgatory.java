@@ -9,7 +9,6 @@ import io.minibroker.purgatory.timer.TimerTask;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Where operations of one request type wait (produce, fetch, join, heartbeat...): each is watched on keys and
@@ -18,14 +17,15 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The life of an operation: {@link #tryCompleteElseWatch} tries it once; if it cannot complete, watches it on
  * every key, tries once more (an event may have slipped in between), and only then adds it to the timer. When it
- * completes, from whichever thread, it leaves the timer at once (O(1)) and unlinks itself from every watcher list
- * (O(keys)), so the purgatory holds no reference to it afterwards.
+ * completes, from whichever thread, it leaves the timer at once (O(1)) and clears its slot in every watcher list
+ * (O(keys), no lock), so the purgatory holds no reference to it afterwards.
  *
  * <p>Purges keep the seed design's trigger: E, an estimate of the operations in the purgatory, grows by one for
  * each operation watched; the reaper, after each advance of the timer, purges when E minus the pending (timer)
  * count exceeds {@code purgeInterval}, having first reset E to that pending count. Because completed operations
  * have already left the lists, a purge finds none there and its work is O(lists), not O(entries): it drops the
- * lists that are empty. (Kafka's purge walks every entry of every list, which is what limits it at high rates.)
+ * emptied chunks at the head of each list and the lists that are empty (see {@link WatcherList}). (Kafka's purge
+ * walks every entry of every list, which is what limits it at high rates.)
  *
  * <p>Time is driven by a reaper thread on a real clock, or by the test's {@link ManualClock#advance} on a
  * manual one (no thread at all then).
@@ -42,7 +42,6 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
     private final HierarchicalTimer timer;
     private final ConcurrentHashMap<Object, WatcherList>[] shards;
     private final AtomicLong estimatedOperations = new AtomicLong();
-    private final LongAdder watched = new LongAdder();
     private final PurgatoryStats stats = new PurgatoryStats();
     private final Thread reaper;
     private final AutoCloseable manualSubscription;
@@ -92,13 +91,17 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         if (operation.tryComplete()) {
             return true;
         }
-        for (int i = 0, n = keys.size(); i < n; i++) {
-            if (operation.isCompleted()) {
-                break;
-            }
-            watch(keys.get(i), operation);
+        int n = keys.size();
+        // Counted before any slot is published, so that a release never takes the count below zero.
+        stats.watched.add(n);
+        int watchedKeys = 0;
+        while (watchedKeys < n && !operation.isCompleted()) {
+            watch(keys.get(watchedKeys++), operation);
         }
-        // Counted even if it completed midway: its watch nodes need a purge or a check all the same.
+        if (watchedKeys < n) {
+            stats.watched.add(watchedKeys - n);
+        }
+        // Counted even if it completed midway: its emptied slots need a purge or a sweep all the same.
         estimatedOperations.incrementAndGet();
         if (operation.isCompleted() || operation.tryComplete()) {
             return true;
@@ -124,13 +127,20 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             return 0;
         }
         int completed = 0;
-        for (WatchNode node = list.head(); node != null; node = node.next) {
-            DelayedOperation op = node.operation;
-            if (op != null && !op.isCompleted() && op.tryComplete()) {
-                completed++;
+        boolean waiting = false;
+        for (WatchChunk chunk = list.head(); chunk != null; chunk = chunk.next) {
+            for (int i = 0, n = chunk.capacity(); i < n; i++) { // past the used slots, all read null
+                DelayedOperation op = chunk.get(i);
+                if (op != null && !op.isCompleted()) {
+                    if (op.tryComplete()) {
+                        completed++;
+                    } else {
+                        waiting |= !op.isCompleted();
+                    }
+                }
             }
         }
-        if (list.head() == null) {
+        if (!waiting) {
             list.detachIfEmpty();
         }
         return completed;
@@ -163,7 +173,7 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
      * counts completed operations not yet purged; here there are none); O(1).
      */
     public long watched() {
-        return watched.sum();
+        return stats.watched.sum();
     }
 
     public long completions() {
@@ -203,23 +213,23 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
     }
 
     private void watch(Object key, DelayedOperation operation) {
-        WatchNode node = new WatchNode(operation);
         ConcurrentHashMap<Object, WatcherList> shard = shardOf(key);
         while (true) {
             WatcherList list = shard.get(key);
             if (list == null) {
-                WatcherList fresh = new WatcherList(key, shard, watched);
+                WatcherList fresh = new WatcherList(key, shard, stats.watched);
                 list = shard.putIfAbsent(key, fresh);
                 if (list == null) {
                     list = fresh;
                 }
             }
-            if (list.add(node)) {
-                break;
+            WatchSlot slot = list.add(operation);
+            if (slot != null) {
+                operation.watchedBy(slot);
+                return;
             }
             list.removeFromShard(); // detached by a check or purge that has not yet removed it; help and retry
         }
-        operation.watchedBy(node);
     }
 
     private ConcurrentHashMap<Object, WatcherList> shardOf(Object key) {
@@ -252,7 +262,7 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             estimatedOperations.set(pending);
             for (ConcurrentHashMap<Object, WatcherList> shard : shards) {
                 for (WatcherList list : shard.values()) {
-                    list.detachIfEmpty();
+                    list.purge();
                 }
             }
             stats.purges.increment();

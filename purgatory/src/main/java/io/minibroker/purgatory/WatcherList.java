@@ -6,25 +6,37 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The operations watched on one key, in watch order: a doubly linked list of {@link WatchNode}s. Appends and
- * unlinks happen under the list's monitor; checkers walk it without any lock, forward through the volatile
- * {@code next} links. An unlinked node keeps its {@code next}, so a walker standing on it still reaches the
- * rest of the list; it may miss nodes appended after it started, which is why a watcher tries its operation
- * once more after watching.
+ * The operations watched on one key, in watch order: a singly linked list of {@link WatchChunk}s whose slots
+ * hold the operations. Watchers append under the list's monitor; checkers scan it without any lock, forward
+ * through the volatile {@code next} links; a completing operation clears its own slot without any lock. A
+ * checker may miss operations appended after it started, which is why a watcher tries its operation once more
+ * after watching.
  *
- * <p>A completed operation unlinks its own nodes, so the list only ever holds operations that are still
- * waiting. An empty list stays in its shard until a check of its key or a purge detaches it; a watcher that
- * still holds a detached list sees {@link #add} fail and fetches a fresh one, so no watch is lost.
+ * <p>Cleared slots cost a few bytes and hold no operation, so a completed operation is unreachable from here at
+ * once; the chunks themselves are reclaimed in amortized O(1) per append: whenever the list has grown by as many
+ * chunks as it kept at the previous sweep, the appender unlinks the full chunks that are empty. A purge drops the
+ * empty chunks at the head and detaches a list that is wholly empty, so it costs O(1) per list that still holds
+ * an operation in its first chunk. A detached list is never appended to again: a watcher that still holds it
+ * sees {@link #add} fail and fetches a fresh one, so no watch is lost.
+ *
+ * <p>Worked example, chunk capacities 4, 8, 16...: twelve operations watched fill chunks of 4 and 8. When the
+ * first four complete, the first chunk is all cleared but stays linked until the next sweep or purge; checkers
+ * scan its four empty slots meanwhile. An unlinked chunk keeps its {@code next}, so a checker standing on it
+ * still reaches the rest of the list.
  */
 final class WatcherList {
+
+    private static final int FIRST_CHUNK_CAPACITY = 4;
+    private static final int MAX_CHUNK_CAPACITY = 64;
 
     private final Object key;
     private final ConcurrentMap<Object, WatcherList> shard;
     private final LongAdder watched;
 
-    private volatile WatchNode head;
-    private WatchNode tail;
-    private int size;
+    private volatile WatchChunk head;
+    private WatchChunk tail;
+    private int chunks;
+    private int chunksAfterSweep;
     private boolean detached;
 
     WatcherList(Object key, ConcurrentMap<Object, WatcherList> shard, LongAdder watched) {
@@ -33,75 +45,78 @@ final class WatcherList {
         this.watched = watched;
     }
 
-    WatchNode head() {
+    WatchChunk head() {
         return head;
     }
 
-    /** Appends the node; false if the list was detached and the caller must use a fresh one. */
-    synchronized boolean add(WatchNode node) {
+    /** Appends the operation; null if the list was detached and the caller must use a fresh one. */
+    synchronized WatchSlot add(DelayedOperation operation) {
         if (detached) {
+            return null;
+        }
+        if (tail == null || tail.isFull()) {
+            if (chunks >= 2 * chunksAfterSweep + 2) {
+                sweep();
+            }
+            WatchChunk chunk = new WatchChunk(
+                    tail == null ? FIRST_CHUNK_CAPACITY : Math.min(MAX_CHUNK_CAPACITY, tail.capacity() * 2));
+            if (tail == null) {
+                head = chunk;
+            } else {
+                tail.next = chunk;
+            }
+            tail = chunk;
+            chunks++;
+        }
+        return new WatchSlot(tail, tail.append(operation));
+    }
+
+    /**
+     * For a purge: unlinks the empty chunks at the head and detaches the list if nothing is left in it; returns
+     * whether it detached. Stops at the first chunk that still holds an operation.
+     */
+    synchronized boolean purge() {
+        if (head == null) { // created, but its first watcher found it detached... or has not appended yet
             return false;
         }
-        node.prev = tail;
-        node.next = null;
-        if (tail == null) {
-            head = node;
-        } else {
-            tail.next = node;
+        while (head != tail && head.isEmpty()) {
+            head = head.next;
+            chunks--;
         }
-        tail = node;
-        node.list = this;
-        node.linked = true;
-        size++;
-        watched.increment();
-        return true;
-    }
-
-    /** Unlinks the node if it is still here; O(1). */
-    synchronized void unlink(WatchNode node) {
-        if (!node.linked) {
-            return;
-        }
-        node.linked = false;
-        if (node.prev == null) {
-            head = node.next;
-        } else {
-            node.prev.next = node.next;
-        }
-        if (node.next == null) {
-            tail = node.prev;
-        } else {
-            node.next.prev = node.prev;
-        }
-        node.prev = null; // node.next stays: a walker on this node must still find the rest of the list
-        size--;
-        watched.decrement();
-    }
-
-    /** Detaches the list from its shard if it is empty; returns whether it did. */
-    synchronized boolean detachIfEmpty() {
-        if (size > 0) {
+        if (head != tail || !tail.isEmpty()) {
             return false;
         }
         detach();
         return true;
     }
 
-    /** Detaches the list and returns the operations still waiting in it. */
-    synchronized List<DelayedOperation> detachAll() {
-        List<DelayedOperation> waiting = new ArrayList<>(size);
-        for (WatchNode node = head; node != null; node = node.next) {
-            node.linked = false;
-            node.prev = null;
-            DelayedOperation op = node.operation;
-            if (op != null && !op.isCompleted()) {
-                waiting.add(op);
+    /** Detaches the list from its shard if no slot holds an operation; returns whether it did. O(chunks). */
+    synchronized boolean detachIfEmpty() {
+        for (WatchChunk chunk = head; chunk != null; chunk = chunk.next) {
+            if (!chunk.isEmpty()) {
+                return false;
             }
         }
-        watched.add(-size);
-        size = 0;
-        head = null;
-        tail = null;
+        detach();
+        return true;
+    }
+
+    /** Detaches the list and returns the operations still waiting in it, their slots here cleared. */
+    synchronized List<DelayedOperation> detachAll() {
+        List<DelayedOperation> waiting = new ArrayList<>();
+        int cleared = 0;
+        for (WatchChunk chunk = head; chunk != null; chunk = chunk.next) {
+            for (int i = 0; i < chunk.used; i++) {
+                DelayedOperation op = chunk.get(i);
+                if (op != null && chunk.clear(i, op)) {
+                    cleared++;
+                    if (!op.isCompleted()) {
+                        waiting.add(op);
+                    }
+                }
+            }
+        }
+        watched.add(-cleared);
         detach();
         return waiting;
     }
@@ -109,6 +124,25 @@ final class WatcherList {
     /** Drops a detached list from the shard on behalf of a watcher that found it detached. */
     void removeFromShard() {
         shard.remove(key, this);
+    }
+
+    /** Unlinks every full chunk, except the tail, whose slots are all cleared. */
+    private void sweep() {
+        WatchChunk previous = null;
+        for (WatchChunk chunk = head; chunk != tail; chunk = chunk.next) {
+            if (chunk.isEmpty()) {
+                // The chunk keeps its next: a checker standing on it must still reach the rest of the list.
+                if (previous == null) {
+                    head = chunk.next;
+                } else {
+                    previous.next = chunk.next;
+                }
+                chunks--;
+            } else {
+                previous = chunk;
+            }
+        }
+        chunksAfterSweep = chunks;
     }
 
     private void detach() {

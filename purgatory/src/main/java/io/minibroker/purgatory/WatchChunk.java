@@ -1,0 +1,63 @@
+package io.minibroker.purgatory;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A run of slots in one key's {@link WatcherList}, filled in order by watchers and emptied in any order by
+ * completions. A slot is written once (under the list's lock) and cleared once; it is never reused, so an
+ * operation's {@link WatchSlot} stays valid for as long as the operation lives, and clearing it needs no lock.
+ *
+ * <p>Why slots rather than a linked list of nodes: a completing operation clears one array element per key, one
+ * cache line, where unlinking a node writes both neighbours and the list's head or tail under the list's lock,
+ * lines that the watching threads write too. Checkers scan the slots in order, which the hardware prefetches.
+ */
+final class WatchChunk {
+
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(DelayedOperation[].class);
+
+    private final DelayedOperation[] slots;
+    /** The next chunk of the list; written under the list's lock, read by checkers without it. */
+    volatile WatchChunk next;
+    /** Slots handed out so far; guarded by the list's lock. */
+    int used;
+
+    WatchChunk(int capacity) {
+        this.slots = new DelayedOperation[capacity];
+    }
+
+    int capacity() {
+        return slots.length;
+    }
+
+    boolean isFull() {
+        return used == slots.length;
+    }
+
+    /** The operation in slot {@code index}, or null if the slot is unwritten or cleared. */
+    DelayedOperation get(int index) {
+        return (DelayedOperation) SLOTS.getAcquire(slots, index);
+    }
+
+    /** Writes the next free slot; the caller holds the list's lock and has checked that the chunk is not full. */
+    int append(DelayedOperation operation) {
+        int index = used++;
+        SLOTS.setRelease(slots, index, operation);
+        return index;
+    }
+
+    /** Clears slot {@code index} if it still holds {@code operation}; true for the one caller that cleared it. */
+    boolean clear(int index, DelayedOperation operation) {
+        return SLOTS.compareAndSet(slots, index, operation, null);
+    }
+
+    /** Whether no slot handed out so far still holds an operation. */
+    boolean isEmpty() {
+        for (int i = 0; i < used; i++) {
+            if (get(i) != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
