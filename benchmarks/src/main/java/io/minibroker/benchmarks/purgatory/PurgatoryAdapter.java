@@ -32,6 +32,7 @@ public interface PurgatoryAdapter {
         return switch (impl) {
             case MinibrokerAdapter.IMPL -> new MinibrokerAdapter(outcomes, conditions);
             case KafkaAdapter.IMPL -> new KafkaAdapter(outcomes, conditions);
+            case HarnessOnlyAdapter.IMPL -> new HarnessOnlyAdapter(outcomes);
             default -> throw new IllegalArgumentException("unknown impl: " + impl);
         };
     }

@@ -11,7 +11,8 @@ import java.util.Set;
  * The seed purgatory benchmark, run on our purgatory and on Kafka's side by side: for each latency case and
  * completion mode, steps the target rate up and forks one JVM per implementation per step, alternating which
  * implementation goes first, until each falls below 95% of its target. Prints every run's result and accounting
- * lines, then one summary line per case and mode.
+ * lines, then one summary line per case and mode. At the rate where the CPU cost is compared it also runs the
+ * harness without any purgatory ({@link HarnessOnlyAdapter}), whose cost both implementations' figures include.
  *
  * <p>Warm-up: each forked JVM first runs an unmeasured pass of a tenth as many requests at the same rate on a
  * separate purgatory instance, then collects garbage, then runs the measured pass. Without it the first part of a
@@ -96,15 +97,23 @@ public final class PurgatoryComparison {
             if (step % 2 == 1) {
                 java.util.Collections.reverse(order);
             }
-            // The same seed for both implementations at a step: they get the identical request stream.
-            long seed = SEED + 31L * step + 7L * latencyCase.ordinal() + mode.ordinal();
             for (String impl : order) {
-                RunSpec spec = new RunSpec(impl, latencyCase, mode, rates[step], requests, seed, warmup);
+                RunSpec spec = new RunSpec(impl, latencyCase, mode, rates[step], requests,
+                        seed(latencyCase, mode, step), warmup);
                 if (!runOne(out, report, spec)) {
                     running.remove(impl);
                 }
             }
         }
+        long cpuTarget = report.cpuTarget(latencyCase, mode);
+        int step = Math.max(0, Arrays.stream(rates).boxed().toList().indexOf(cpuTarget));
+        runOne(out, report, new RunSpec(HarnessOnlyAdapter.IMPL, latencyCase, mode, cpuTarget, requests,
+                seed(latencyCase, mode, step), warmup));
+    }
+
+    /** The same seed for every implementation at a step: they get the identical request stream. */
+    private static long seed(LatencyCase latencyCase, CompletionMode mode, int step) {
+        return SEED + 31L * step + 7L * latencyCase.ordinal() + mode.ordinal();
     }
 
     /** Runs one forked JVM and reports it; returns whether the implementation kept up (so steps on). */

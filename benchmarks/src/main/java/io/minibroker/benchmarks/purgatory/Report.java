@@ -7,10 +7,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * Collects the result lines of the forked runs and prints, per case and mode, the saturation rate of each
- * implementation and the CPU cost per request at the highest target both kept up with.
+ * implementation and the CPU cost per request at the highest target both kept up with, with and without the
+ * harness's own cost.
  */
 final class Report {
 
@@ -62,38 +64,49 @@ final class Report {
         problems.add(description);
     }
 
+    /**
+     * The target at which CPU per request is compared: the highest that both implementations kept up with, or,
+     * if there is none, the lowest target run.
+     */
+    long cpuTarget(LatencyCase latencyCase, CompletionMode mode) {
+        List<Measured> mine = runsOf(latencyCase, mode);
+        return commonTarget(mine).orElseGet(() -> mine.stream().mapToLong(Measured::targetRps).min().orElse(0));
+    }
+
     void printSummary(PrintStream out, LatencyCase latencyCase, CompletionMode mode) {
-        List<Measured> mine = runs.stream()
-                .filter(r -> r.latencyCase().equals(latencyCase.label()) && r.mode().equals(mode.label()))
-                .toList();
+        List<Measured> mine = runsOf(latencyCase, mode);
         long ours = saturation(mine, MinibrokerAdapter.IMPL);
         long theirs = saturation(mine, KafkaAdapter.IMPL);
-        Optional<Long> common = mine.stream()
-                .filter(Measured::keptUp)
-                .map(Measured::targetRps)
-                .distinct()
-                .filter(t -> keptUp(mine, MinibrokerAdapter.IMPL, t) && keptUp(mine, KafkaAdapter.IMPL, t))
-                .max(Long::compare);
-        String basis;
-        long cpuTarget;
-        if (common.isPresent()) {
-            cpuTarget = common.get();
-            basis = "highest target both kept up with";
-        } else {
-            // Neither kept up anywhere together: compare at the lowest target, which both ran.
-            cpuTarget = mine.stream().mapToLong(Measured::targetRps).min().orElse(0);
-            basis = "lowest target; NOT both kept up there";
-        }
+        long cpuTarget = cpuTarget(latencyCase, mode);
+        String basis = commonTarget(mine).isPresent()
+                ? "highest target both kept up with" : "lowest target; NOT both kept up there";
         out.printf(Locale.ROOT,
                 "case=%s mode=%s saturation_rps minibroker=%d kafka=%d ratio=%s cpu_per_req_us minibroker=%s kafka=%s%n",
                 latencyCase.label(), mode.label(), ours, theirs,
                 theirs > 0 ? String.format(Locale.ROOT, "%.2f", (double) ours / theirs) : "n/a",
-                cpuPerRequest(mine, MinibrokerAdapter.IMPL, cpuTarget),
-                cpuPerRequest(mine, KafkaAdapter.IMPL, cpuTarget));
+                format(cpuPerRequest(mine, MinibrokerAdapter.IMPL, cpuTarget)),
+                format(cpuPerRequest(mine, KafkaAdapter.IMPL, cpuTarget)));
         out.printf(Locale.ROOT, "#   ratio = minibroker/kafka saturation; cpu_per_req_us at target_rps=%d (%s)%s%n",
                 cpuTarget, basis, censoredNote(mine));
         out.printf(Locale.ROOT, "#   completed in time (triggered/expected_triggered) at that target: minibroker=%s kafka=%s%n",
                 onTime(mine, MinibrokerAdapter.IMPL, cpuTarget), onTime(mine, KafkaAdapter.IMPL, cpuTarget));
+        printNetOfHarness(out, mine, cpuTarget);
+    }
+
+    /** The CPU per request of the purgatories alone: each figure less the harness's own, measured without one. */
+    private static void printNetOfHarness(PrintStream out, List<Measured> mine, long cpuTarget) {
+        OptionalDouble harness = cpuPerRequest(mine, HarnessOnlyAdapter.IMPL, cpuTarget);
+        OptionalDouble ours = cpuPerRequest(mine, MinibrokerAdapter.IMPL, cpuTarget);
+        OptionalDouble theirs = cpuPerRequest(mine, KafkaAdapter.IMPL, cpuTarget);
+        if (harness.isEmpty() || ours.isEmpty() || theirs.isEmpty()) {
+            out.println("#   harness alone (impl=none): not measured at that target");
+            return;
+        }
+        double oursNet = ours.getAsDouble() - harness.getAsDouble();
+        double theirsNet = theirs.getAsDouble() - harness.getAsDouble();
+        out.printf(Locale.ROOT, "#   harness alone (impl=none) cpu_per_req_us=%.2f; net of it, minibroker=%.2f kafka=%.2f"
+                        + " (ratio %s)%n", harness.getAsDouble(), oursNet, theirsNet,
+                theirsNet > 0 ? String.format(Locale.ROOT, "%.2f", oursNet / theirsNet) : "n/a");
     }
 
     /**
@@ -126,12 +139,30 @@ final class Report {
         return runs.stream().anyMatch(r -> r.impl().equals(impl) && r.targetRps() == target && r.keptUp());
     }
 
-    private static String cpuPerRequest(List<Measured> runs, String impl, long target) {
+    private static OptionalDouble cpuPerRequest(List<Measured> runs, String impl, long target) {
         return runs.stream()
                 .filter(r -> r.impl().equals(impl) && r.targetRps() == target)
-                .findFirst()
-                .map(r -> String.format(Locale.ROOT, "%.2f", r.cpuSeconds() * 1e6 / r.requests()))
-                .orElse("n/a");
+                .mapToDouble(r -> r.cpuSeconds() * 1e6 / r.requests())
+                .findFirst();
+    }
+
+    private static String format(OptionalDouble value) {
+        return value.isPresent() ? String.format(Locale.ROOT, "%.2f", value.getAsDouble()) : "n/a";
+    }
+
+    private List<Measured> runsOf(LatencyCase latencyCase, CompletionMode mode) {
+        return runs.stream()
+                .filter(r -> r.latencyCase().equals(latencyCase.label()) && r.mode().equals(mode.label()))
+                .toList();
+    }
+
+    private static Optional<Long> commonTarget(List<Measured> mine) {
+        return mine.stream()
+                .filter(Measured::keptUp)
+                .map(Measured::targetRps)
+                .distinct()
+                .filter(t -> keptUp(mine, MinibrokerAdapter.IMPL, t) && keptUp(mine, KafkaAdapter.IMPL, t))
+                .max(Long::compare);
     }
 
     /** A saturation figure is only a lower bound if that implementation still kept up at the last step. */
