@@ -37,7 +37,12 @@ public abstract class DelayedOperation extends TimerTask {
     @SuppressWarnings("unused") // accessed through COMPLETED
     private volatile boolean completed;
     private volatile WatchSlot watchSlots;
-    private volatile PurgatoryStats stats;
+    /**
+     * Plain, not volatile: written before the operation is published to any list or to the timer, so a thread that
+     * reaches the operation through them sees it; a thread handed the operation some other way relies on that
+     * hand-off, as for any of the subclass's own fields.
+     */
+    private PurgatoryStats stats;
 
     protected DelayedOperation(long delayMs) {
         super(delayMs);
@@ -95,14 +100,18 @@ public abstract class DelayedOperation extends TimerTask {
     }
 
     /**
-     * Publishes a slot that now holds this operation in a list. If the operation completed meanwhile, its release
-     * may have missed the slot, so the slot is released here; the completing side writes {@code completed} before
-     * reading {@code watchSlots} and this side does the reverse, so one of the two always releases it (only the
-     * first release of a slot counts).
+     * Publishes slots (a chain linked through {@code nextOfOperation}) that now hold this operation in lists. If
+     * the operation completed meanwhile, its release may have missed them, so they are released here; the
+     * completing side writes {@code completed} before reading {@code watchSlots} and this side does the reverse,
+     * so one of the two always releases them (only the first release of a slot counts).
      */
-    void watchedBy(WatchSlot slot) {
-        slot.nextOfOperation = watchSlots;
-        watchSlots = slot;
+    void watchedBy(WatchSlot slots) {
+        WatchSlot last = slots;
+        while (last.nextOfOperation != null) {
+            last = last.nextOfOperation;
+        }
+        last.nextOfOperation = watchSlots;
+        watchSlots = slots;
         if (isCompleted()) {
             releaseWatchSlots();
         }

@@ -95,8 +95,14 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         // Counted before any slot is published, so that a release never takes the count below zero.
         stats.watched.add(n);
         int watchedKeys = 0;
+        WatchSlot slots = null;
         while (watchedKeys < n && !operation.isCompleted()) {
-            watch(keys.get(watchedKeys++), operation);
+            WatchSlot slot = watch(keys.get(watchedKeys++), operation);
+            slot.nextOfOperation = slots;
+            slots = slot;
+        }
+        if (slots != null) {
+            operation.watchedBy(slots); // one publication for all keys: it costs a fence
         }
         if (watchedKeys < n) {
             stats.watched.add(watchedKeys - n);
@@ -212,7 +218,8 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         }
     }
 
-    private void watch(Object key, DelayedOperation operation) {
+    /** Appends the operation to the key's list, creating the list if need be; the caller publishes the slot. */
+    private WatchSlot watch(Object key, DelayedOperation operation) {
         ConcurrentHashMap<Object, WatcherList> shard = shardOf(key);
         while (true) {
             WatcherList list = shard.get(key);
@@ -225,8 +232,7 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             }
             WatchSlot slot = list.add(operation);
             if (slot != null) {
-                operation.watchedBy(slot);
-                return;
+                return slot;
             }
             list.removeFromShard(); // detached by a check or purge that has not yet removed it; help and retry
         }

@@ -1,5 +1,7 @@
 package io.minibroker.purgatory;
 
+import io.minibroker.purgatory.lock.SpinLocked;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentMap;
@@ -7,7 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The operations watched on one key, in watch order: a singly linked list of {@link WatchChunk}s whose slots
- * hold the operations. Watchers append under the list's monitor; checkers scan it without any lock, forward
+ * hold the operations. Watchers append under the list's {@link SpinLocked lock}; checkers scan it without any lock, forward
  * through the volatile {@code next} links; a completing operation clears its own slot without any lock. A
  * checker may miss operations appended after it started, which is why a watcher tries its operation once more
  * after watching.
@@ -24,7 +26,7 @@ import java.util.concurrent.atomic.LongAdder;
  * scan its four empty slots meanwhile. An unlinked chunk keeps its {@code next}, so a checker standing on it
  * still reaches the rest of the list.
  */
-final class WatcherList {
+final class WatcherList extends SpinLocked {
 
     private static final int FIRST_CHUNK_CAPACITY = 4;
     private static final int MAX_CHUNK_CAPACITY = 64;
@@ -50,80 +52,108 @@ final class WatcherList {
     }
 
     /** Appends the operation; null if the list was detached and the caller must use a fresh one. */
-    synchronized WatchSlot add(DelayedOperation operation) {
-        if (detached) {
-            return null;
-        }
-        if (tail == null || tail.isFull()) {
-            if (chunks >= 2 * chunksAfterSweep + 2) {
-                sweep();
+    WatchSlot add(DelayedOperation operation) {
+        WatchChunk chunk;
+        int index;
+        lock();
+        try {
+            if (detached) {
+                return null;
             }
-            WatchChunk chunk = new WatchChunk(
-                    tail == null ? FIRST_CHUNK_CAPACITY : Math.min(MAX_CHUNK_CAPACITY, tail.capacity() * 2));
-            if (tail == null) {
-                head = chunk;
-            } else {
-                tail.next = chunk;
+            if (tail == null || tail.isFull()) {
+                appendChunk();
             }
-            tail = chunk;
-            chunks++;
+            chunk = tail;
+            index = chunk.append(operation);
+        } finally {
+            unlock();
         }
-        return new WatchSlot(tail, tail.append(operation));
+        return new WatchSlot(chunk, index);
     }
 
     /**
      * For a purge: unlinks the empty chunks at the head and detaches the list if nothing is left in it; returns
      * whether it detached. Stops at the first chunk that still holds an operation.
      */
-    synchronized boolean purge() {
-        if (head == null) { // created, but its first watcher found it detached... or has not appended yet
-            return false;
+    boolean purge() {
+        lock();
+        try {
+            if (head == null) { // created, but its first watcher found it detached... or has not appended yet
+                return false;
+            }
+            while (head != tail && head.isEmpty()) {
+                head = head.next;
+                chunks--;
+            }
+            if (head != tail || !tail.isEmpty()) {
+                return false;
+            }
+            detach();
+            return true;
+        } finally {
+            unlock();
         }
-        while (head != tail && head.isEmpty()) {
-            head = head.next;
-            chunks--;
-        }
-        if (head != tail || !tail.isEmpty()) {
-            return false;
-        }
-        detach();
-        return true;
     }
 
     /** Detaches the list from its shard if no slot holds an operation; returns whether it did. O(chunks). */
-    synchronized boolean detachIfEmpty() {
-        for (WatchChunk chunk = head; chunk != null; chunk = chunk.next) {
-            if (!chunk.isEmpty()) {
-                return false;
+    boolean detachIfEmpty() {
+        lock();
+        try {
+            for (WatchChunk chunk = head; chunk != null; chunk = chunk.next) {
+                if (!chunk.isEmpty()) {
+                    return false;
+                }
             }
+            detach();
+            return true;
+        } finally {
+            unlock();
         }
-        detach();
-        return true;
     }
 
     /** Detaches the list and returns the operations still waiting in it, their slots here cleared. */
-    synchronized List<DelayedOperation> detachAll() {
-        List<DelayedOperation> waiting = new ArrayList<>();
-        int cleared = 0;
-        for (WatchChunk chunk = head; chunk != null; chunk = chunk.next) {
-            for (int i = 0; i < chunk.used; i++) {
-                DelayedOperation op = chunk.get(i);
-                if (op != null && chunk.clear(i, op)) {
-                    cleared++;
-                    if (!op.isCompleted()) {
-                        waiting.add(op);
+    List<DelayedOperation> detachAll() {
+        lock();
+        try {
+            List<DelayedOperation> waiting = new ArrayList<>();
+            int cleared = 0;
+            for (WatchChunk chunk = head; chunk != null; chunk = chunk.next) {
+                for (int i = 0; i < chunk.used; i++) {
+                    DelayedOperation op = chunk.get(i);
+                    if (op != null && chunk.clear(i, op)) {
+                        cleared++;
+                        if (!op.isCompleted()) {
+                            waiting.add(op);
+                        }
                     }
                 }
             }
+            watched.add(-cleared);
+            detach();
+            return waiting;
+        } finally {
+            unlock();
         }
-        watched.add(-cleared);
-        detach();
-        return waiting;
     }
 
     /** Drops a detached list from the shard on behalf of a watcher that found it detached. */
     void removeFromShard() {
         shard.remove(key, this);
+    }
+
+    private void appendChunk() {
+        if (chunks >= 2 * chunksAfterSweep + 2) {
+            sweep();
+        }
+        WatchChunk chunk = new WatchChunk(
+                tail == null ? FIRST_CHUNK_CAPACITY : Math.min(MAX_CHUNK_CAPACITY, tail.capacity() * 2));
+        if (tail == null) {
+            head = chunk;
+        } else {
+            tail.next = chunk;
+        }
+        tail = chunk;
+        chunks++;
     }
 
     /** Unlinks every full chunk, except the tail, whose slots are all cleared. */

@@ -1,5 +1,7 @@
 package io.minibroker.purgatory.timer;
 
+import io.minibroker.purgatory.lock.SpinLocked;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -8,18 +10,16 @@ import java.lang.invoke.VarHandle;
  * wheel, guarded by the bucket's own lock. There is no lock over the whole timer; adds to different buckets
  * never contend.
  *
- * <p>The lock is a spin lock: every critical section is a handful of pointer writes (a flush walks the list, but
- * only the driver flushes and only buckets that are due, which adders rarely touch), and nothing that can block
- * runs under it (the queue is offered to after unlocking). Taking it is one compare-and-set and releasing it a
- * release store, where a monitor costs two compare-and-sets; a waiter spins briefly and then yields, so a lock
- * holder that lost its core is not starved.
+ * <p>The lock is a {@link SpinLocked} one: every critical section is a handful of pointer writes (a flush walks the
+ * list, but only the driver flushes and only buckets that are due, which adders rarely touch), and nothing that can
+ * block runs under it (the queue is offered to after unlocking).
  *
  * <p>A slot is reused every rotation, and because adds do not stop the reaper, a bucket can briefly hold tasks of
  * two rotations. That is harmless: a flush re-adds every task it takes, and a task not yet due is linked again.
  * The bucket asks its {@link BucketQueue} to flush it at the earliest expiration linked since its last flush
  * ({@code queuedExpirationMs}); an older queue entry that finds the bucket holding only later tasks is skipped.
  */
-final class TimerBucket {
+final class TimerBucket extends SpinLocked {
 
     /** The state of a cancelled task; never holds tasks. */
     static final TimerBucket CANCELLED = new TimerBucket();
@@ -27,22 +27,16 @@ final class TimerBucket {
     static final TimerBucket MOVING = new TimerBucket();
 
     private static final long NOT_QUEUED = Long.MAX_VALUE;
-    private static final int SPINS_BEFORE_YIELD = 64;
-    private static final VarHandle LOCKED;
     private static final VarHandle COUNT;
 
     static {
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            LOCKED = lookup.findVarHandle(TimerBucket.class, "locked", int.class);
-            COUNT = lookup.findVarHandle(TimerBucket.class, "count", int.class);
+            COUNT = MethodHandles.lookup().findVarHandle(TimerBucket.class, "count", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    @SuppressWarnings("unused") // accessed through LOCKED
-    private volatile int locked;
     /** Linked tasks; written under the lock, read without it by {@link #count()}. */
     private int count;
     private TimerTask head;
@@ -157,20 +151,5 @@ final class TimerBucket {
         tail = null;
         queuedExpirationMs = NOT_QUEUED;
         COUNT.setOpaque(this, 0);
-    }
-
-    private void lock() {
-        int spins = 0;
-        while (!LOCKED.compareAndSet(this, 0, 1)) {
-            if (++spins < SPINS_BEFORE_YIELD) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-            }
-        }
-    }
-
-    private void unlock() {
-        LOCKED.setRelease(this, 0);
     }
 }
