@@ -37,11 +37,11 @@ public final class DelayedDeleteRecords extends DelayedOperation {
     }
 
     /**
-     * A purgatory for DeleteRecords, as Kafka names it, purged as often as Kafka's
-     * {@code delete.records.purgatory.purge.interval.requests} default (1): deletions are rare.
+     * A purgatory for DeleteRecords, as Kafka names it; {@code purgeInterval} is
+     * {@code delete.records.purgatory.purge.interval.requests} (Kafka's default 1: deletions are rare).
      */
-    public static Purgatory<DelayedDeleteRecords> newPurgatory() {
-        return Purgatory.builder("DeleteRecords").purgeInterval(1).build();
+    public static Purgatory<DelayedDeleteRecords> newPurgatory(int purgeInterval) {
+        return Purgatory.builder("DeleteRecords").purgeInterval(purgeInterval).build();
     }
 
     @Override

@@ -129,6 +129,8 @@ public final class BrokerConfig {
             intKey("fetch.purgatory.purge.interval.requests", 1000, 1);
     public static final ConfigKey<Integer> PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS =
             intKey("producer.purgatory.purge.interval.requests", 1000, 1);
+    public static final ConfigKey<Integer> DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS =
+            intKey("delete.records.purgatory.purge.interval.requests", 1, 1);
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
@@ -144,7 +146,7 @@ public final class BrokerConfig {
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSET_METADATA_MAX_BYTES,
             OFFSETS_COMMIT_TIMEOUT_MS,
             FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
-            PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS);
+            PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS);
 
     private final Map<ConfigKey<?>, Object> values;
     private final Set<String> unknownKeys;

@@ -167,7 +167,8 @@ public final class Broker implements AutoCloseable {
         LocalNode node = new LocalNode(nodeId, clusterId, this::advertisedListeners);
         producePurgatory = ProduceHandler.newPurgatory(config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS));
         fetchPurgatory = FetchHandler.newPurgatory(config.get(BrokerConfig.FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
-        deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory();
+        deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory(
+                config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS));
         topics.logs().addListener(new LogMeters(registry));
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);

@@ -28,6 +28,9 @@ class BrokerConfigTest {
         assertThat(config.logDirs()).containsExactly(Path.of("/tmp/kafka-logs"));
         assertThat(config.logRetentionMs()).isEqualTo(168 * 3_600_000L);
         assertThat(config.logRollMs()).isEqualTo(168 * 3_600_000L);
+        assertThat(config.get(BrokerConfig.FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS)).isEqualTo(1000);
+        assertThat(config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS)).isEqualTo(1000);
+        assertThat(config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS)).isEqualTo(1);
     }
 
     @Test
