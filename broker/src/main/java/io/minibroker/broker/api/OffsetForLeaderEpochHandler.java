@@ -19,8 +19,8 @@ import java.util.concurrent.CompletionStage;
  * starts (answered with the greatest known epoch not above it), an unknown newer one is undefined (-1, -1).
  * Consumers use it to check their position after a leader change, followers to find where their log diverges.
  * The current leader epoch the client names is checked as Kafka does: older than ours is FENCED_LEADER_EPOCH,
- * newer is UNKNOWN_LEADER_EPOCH (-1 skips the check). Only the leader answers, unless a follower (a replica id of
- * a broker) asks.
+ * newer is UNKNOWN_LEADER_EPOCH (-1 skips the check). Only the leader answers, whoever asks (Kafka's
+ * fetchOnlyFromLeader is always true here): a follower's cache may still lack the epochs it is about to truncate.
  */
 public final class OffsetForLeaderEpochHandler implements ApiHandler {
 
@@ -37,7 +37,6 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct response = ApiKey.OFFSET_FOR_LEADER_EPOCH.response().newMessage();
-        boolean fromFollower = request.body().getInt32("ReplicaId") >= 0;
         for (Struct topic : request.body().getStructs("Topics")) {
             String name = topic.getString("Topic");
             Struct topicResult = response.addElement("Topics").set("Topic", name);
@@ -48,7 +47,7 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
                         .set("LeaderEpoch", -1).set("EndOffset", -1L);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 Errors error = log.isEmpty() ? Errors.UNKNOWN_TOPIC_OR_PARTITION
-                        : check(log.get(), partition.getInt32("CurrentLeaderEpoch"), fromFollower);
+                        : check(log.get(), partition.getInt32("CurrentLeaderEpoch"));
                 result.set("ErrorCode", error.code());
                 if (error == Errors.NONE) {
                     EpochEnd end = log.get().endOffsetForEpoch(partition.getInt32("LeaderEpoch"));
@@ -59,8 +58,8 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response);
     }
 
-    /** Kafka's order: the current epoch first (fenced or unknown), then whether this replica may answer. */
-    private Errors check(PartitionLog log, int currentEpoch, boolean fromFollower) {
+    /** Kafka's order: the current epoch first (fenced or unknown), then whether this replica leads. */
+    private Errors check(PartitionLog log, int currentEpoch) {
         int ours = leadership.leaderEpoch(log.topicPartition());
         if (currentEpoch != NO_EPOCH_CHECK && currentEpoch < ours) {
             return Errors.FENCED_LEADER_EPOCH;
@@ -68,7 +67,7 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
         if (currentEpoch != NO_EPOCH_CHECK && currentEpoch > ours) {
             return Errors.UNKNOWN_LEADER_EPOCH;
         }
-        if (!fromFollower && !leadership.isLeader(log.topicPartition())) {
+        if (!leadership.isLeader(log.topicPartition())) {
             return Errors.NOT_LEADER_OR_FOLLOWER;
         }
         return Errors.NONE;
