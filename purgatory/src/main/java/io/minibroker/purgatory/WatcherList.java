@@ -9,17 +9,19 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The operations watched on one key, in watch order: a singly linked list of {@link WatchChunk}s whose slots
- * hold the operations. Watchers append under the list's {@link SpinLocked lock}; checkers scan it without any lock, forward
- * through the volatile {@code next} links; a completing operation clears its own slot without any lock. A
- * checker may miss operations appended after it started, which is why a watcher tries its operation once more
- * after watching.
+ * hold the operations. Watchers append under the list's {@link SpinLocked lock}; checkers scan it without any
+ * lock, forward through the volatile {@code next} links; a completing operation clears its own slot without any
+ * lock. A checker may miss operations appended after it started, which is why a watcher tries its operation once
+ * more after watching.
  *
  * <p>Cleared slots cost a few bytes and hold no operation, so a completed operation is unreachable from here at
  * once; the chunks themselves are reclaimed in amortized O(1) per append: whenever the list has grown by as many
  * chunks as it kept at the previous sweep, the appender unlinks the full chunks that are empty. A purge drops the
  * empty chunks at the head and detaches a list that is wholly empty, so it costs O(1) per list that still holds
- * an operation in its first chunk. A detached list is never appended to again: a watcher that still holds it
- * sees {@link #add} fail and fetches a fresh one, so no watch is lost.
+ * an operation in its first chunk. Caveat: a chunk stays while any of its slots holds an operation, so a list
+ * whose every chunk keeps one long waiter holds up to 64 slots (4 bytes each) per waiter until they end. A
+ * detached list is never appended to again: a watcher that still holds it sees {@link #add} fail and fetches a
+ * fresh one, so no watch is lost.
  *
  * <p>Worked example, chunk capacities 4, 8, 16...: twelve operations watched fill chunks of 4 and 8. When the
  * first four complete, the first chunk is all cleared but stays linked until the next sweep or purge; checkers
