@@ -25,10 +25,13 @@ import java.lang.invoke.VarHandle;
 public abstract class DelayedOperation extends TimerTask {
 
     private static final VarHandle COMPLETED;
+    private static final VarHandle WATCH_SLOTS;
 
     static {
         try {
-            COMPLETED = MethodHandles.lookup().findVarHandle(DelayedOperation.class, "completed", boolean.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            COMPLETED = lookup.findVarHandle(DelayedOperation.class, "completed", boolean.class);
+            WATCH_SLOTS = lookup.findVarHandle(DelayedOperation.class, "watchSlots", WatchSlot.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -37,12 +40,7 @@ public abstract class DelayedOperation extends TimerTask {
     @SuppressWarnings("unused") // accessed through COMPLETED
     private volatile boolean completed;
     private volatile WatchSlot watchSlots;
-    /**
-     * Plain, not volatile: written before the operation is published to any list or to the timer, so a thread that
-     * reaches the operation through them sees it; a thread handed the operation some other way relies on that
-     * hand-off, as for any of the subclass's own fields.
-     */
-    private PurgatoryStats stats;
+    private volatile PurgatoryStats stats;
 
     protected DelayedOperation(long delayMs) {
         super(delayMs);
@@ -101,9 +99,10 @@ public abstract class DelayedOperation extends TimerTask {
 
     /**
      * Publishes slots (a chain linked through {@code nextOfOperation}) that now hold this operation in lists. If
-     * the operation completed meanwhile, its release may have missed them, so they are released here; the
-     * completing side writes {@code completed} before reading {@code watchSlots} and this side does the reverse,
-     * so one of the two always releases them (only the first release of a slot counts).
+     * the operation completed meanwhile, its release may have missed them: the completing side writes
+     * {@code completed} before taking {@code watchSlots} and this side does the reverse, so either the completer
+     * takes these slots or this side sees the completion and releases the chain it was given itself (not what the
+     * field holds then, which the completer may already have taken). Only the first release of a slot counts.
      */
     void watchedBy(WatchSlot slots) {
         WatchSlot last = slots;
@@ -113,7 +112,8 @@ public abstract class DelayedOperation extends TimerTask {
         last.nextOfOperation = watchSlots;
         watchSlots = slots;
         if (isCompleted()) {
-            releaseWatchSlots();
+            watchSlots = null; // the chain must not stay pinned by a completed operation
+            release(slots);
         }
     }
 
@@ -122,10 +122,12 @@ public abstract class DelayedOperation extends TimerTask {
      * response queue...) must not pin the chunks of its slots, or each would pin the chunks linked after it.
      */
     private void releaseWatchSlots() {
-        WatchSlot slot = watchSlots;
-        watchSlots = null;
+        release((WatchSlot) WATCH_SLOTS.getAndSet(this, null));
+    }
+
+    private void release(WatchSlot chain) {
         int released = 0;
-        for (; slot != null; slot = slot.nextOfOperation) {
+        for (WatchSlot slot = chain; slot != null; slot = slot.nextOfOperation) {
             if (slot.release(this)) {
                 released++;
             }

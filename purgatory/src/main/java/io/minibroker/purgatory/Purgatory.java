@@ -96,16 +96,20 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         stats.watched.add(n);
         int watchedKeys = 0;
         WatchSlot slots = null;
-        while (watchedKeys < n && !operation.isCompleted()) {
-            WatchSlot slot = watch(keys.get(watchedKeys++), operation);
-            slot.nextOfOperation = slots;
-            slots = slot;
-        }
-        if (slots != null) {
-            operation.watchedBy(slots); // one publication for all keys: it costs a fence
-        }
-        if (watchedKeys < n) {
-            stats.watched.add(watchedKeys - n);
+        try {
+            while (watchedKeys < n && !operation.isCompleted()) {
+                WatchSlot slot = watch(keys.get(watchedKeys), operation);
+                watchedKeys++;
+                slot.nextOfOperation = slots;
+                slots = slot;
+            }
+        } finally { // a key whose hashCode or equals throws must not strand the slots already taken
+            if (slots != null) {
+                operation.watchedBy(slots); // one publication for all keys: it costs a fence
+            }
+            if (watchedKeys < n) {
+                stats.watched.add(watchedKeys - n);
+            }
         }
         // Counted even if it completed midway: its emptied slots need a purge or a sweep all the same.
         estimatedOperations.incrementAndGet();

@@ -36,13 +36,20 @@ final class WatchChunk {
 
     /** The operation in slot {@code index}, or null if the slot is unwritten or cleared. */
     DelayedOperation get(int index) {
-        return (DelayedOperation) SLOTS.getAcquire(slots, index);
+        return (DelayedOperation) SLOTS.getVolatile(slots, index);
     }
 
-    /** Writes the next free slot; the caller holds the list's lock and has checked that the chunk is not full. */
+    /**
+     * Writes the next free slot; the caller holds the list's lock and has checked that the chunk is not full.
+     *
+     * <p>Volatile on both sides, not release and acquire: a watcher writes its slot and then reads the event state
+     * (its second try), a checker's caller writes the event state and then reads the slots, and only sequentially
+     * consistent accesses guarantee that one of the two sees the other's write. (A volatile read costs nothing
+     * more than an acquire on x86 or AArch64; the write costs a fence per key watched.)
+     */
     int append(DelayedOperation operation) {
         int index = used++;
-        SLOTS.setRelease(slots, index, operation);
+        SLOTS.setVolatile(slots, index, operation);
         return index;
     }
 

@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Cleared slots cost a few bytes and hold no operation, so a completed operation is unreachable from here at
  * once; the chunks themselves are reclaimed in amortized O(1) per append: whenever the list has grown by as many
  * chunks as it kept at the previous sweep, the appender unlinks the full chunks that are empty. A purge drops the
- * empty chunks at the head and detaches a list that is wholly empty, so it costs O(1) per list that still holds
- * an operation in its first chunk. Caveat: a chunk stays while any of its slots holds an operation, so a list
+ * empty chunks at the head of a list that was appended to since the previous purge (O(1) when its first chunk
+ * still holds an operation), sweeps a list that was not (so chunks emptied after the last append do not stay on
+ * every check's path), and detaches a list that is wholly empty. Caveat: a chunk stays while any of its slots holds an operation, so a list
  * whose every chunk keeps one long waiter holds up to 64 slots (4 bytes each) per waiter until they end. A
  * detached list is never appended to again: a watcher that still holds it sees {@link #add} fail and fetches a
  * fresh one, so no watch is lost.
@@ -41,6 +42,7 @@ final class WatcherList extends SpinLocked {
     private WatchChunk tail;
     private int chunks;
     private int chunksAfterSweep;
+    private boolean appendedSincePurge;
     private boolean detached;
 
     WatcherList(Object key, ConcurrentMap<Object, WatcherList> shard, LongAdder watched) {
@@ -65,6 +67,7 @@ final class WatcherList extends SpinLocked {
             if (tail == null || tail.isFull()) {
                 appendChunk();
             }
+            appendedSincePurge = true;
             chunk = tail;
             index = chunk.append(operation);
         } finally {
@@ -74,27 +77,34 @@ final class WatcherList extends SpinLocked {
     }
 
     /**
-     * For a purge: unlinks the empty chunks at the head and detaches the list if nothing is left in it; returns
-     * whether it detached. Stops at the first chunk that still holds an operation.
+     * For a purge: detaches the list if nothing is left in it, returning whether it did. A list appended to since
+     * the previous purge only loses the empty chunks at its head (its appends sweep the rest); an idle one is swept
+     * whole, so that chunks emptied after its last append do not stay on every check's path. Either way it stops
+     * scanning a chunk at its first waiting operation.
      */
     boolean purge() {
+        boolean detachedNow;
         lock();
         try {
-            if (head == null) { // created, but its first watcher found it detached... or has not appended yet
-                return false;
+            if (head != null) {
+                if (appendedSincePurge) {
+                    dropEmptyHeadChunks();
+                } else {
+                    sweep();
+                }
+                appendedSincePurge = false;
             }
-            while (head != tail && head.isEmpty()) {
-                head = head.next;
-                chunks--;
+            detachedNow = head == null || (head == tail && tail.isEmpty());
+            if (detachedNow) {
+                detached = true;
             }
-            if (head != tail || !tail.isEmpty()) {
-                return false;
-            }
-            detach();
-            return true;
         } finally {
             unlock();
         }
+        if (detachedNow) {
+            removeFromShard(); // outside the lock: the map may block on a bin or help a resize
+        }
+        return detachedNow;
     }
 
     /** Detaches the list from its shard if no slot holds an operation; returns whether it did. O(chunks). */
@@ -106,18 +116,19 @@ final class WatcherList extends SpinLocked {
                     return false;
                 }
             }
-            detach();
-            return true;
+            detached = true;
         } finally {
             unlock();
         }
+        removeFromShard();
+        return true;
     }
 
     /** Detaches the list and returns the operations still waiting in it, their slots here cleared. */
     List<DelayedOperation> detachAll() {
+        List<DelayedOperation> waiting = new ArrayList<>();
         lock();
         try {
-            List<DelayedOperation> waiting = new ArrayList<>();
             int cleared = 0;
             for (WatchChunk chunk = head; chunk != null; chunk = chunk.next) {
                 for (int i = 0; i < chunk.used; i++) {
@@ -131,11 +142,15 @@ final class WatcherList extends SpinLocked {
                 }
             }
             watched.add(-cleared);
-            detach();
-            return waiting;
+            detached = true;
+            // Forget the chunks: the operations handed back still hold slots in them until they end.
+            head = null;
+            tail = null;
         } finally {
             unlock();
         }
+        removeFromShard();
+        return waiting;
     }
 
     /** Drops a detached list from the shard on behalf of a watcher that found it detached. */
@@ -177,8 +192,11 @@ final class WatcherList extends SpinLocked {
         chunksAfterSweep = chunks;
     }
 
-    private void detach() {
-        detached = true;
-        removeFromShard();
+    private void dropEmptyHeadChunks() {
+        while (head != tail && head.isEmpty()) {
+            head = head.next;
+            chunks--;
+        }
+        chunksAfterSweep = Math.min(chunksAfterSweep, chunks);
     }
 }

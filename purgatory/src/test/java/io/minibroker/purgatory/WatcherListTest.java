@@ -84,6 +84,28 @@ class WatcherListTest {
     }
 
     @Test
+    void purgeSweepsAListLeftIdleSinceThePreviousPurgeButOnlyTheHeadOfABusyOne() {
+        List<Watch> watches = watch(4 + 8 + 16);
+        for (int i = 4; i < 4 + 8; i++) { // the second chunk empties; the first keeps its waiters
+            watches.get(i).release();
+        }
+
+        assertThat(list.purge()).isFalse();
+        assertThat(capacities()).as("appended to since the last purge: only the head is looked at")
+                .containsExactly(4, 8, 16);
+
+        assertThat(list.purge()).isFalse();
+        assertThat(capacities()).as("idle since: swept whole").containsExactly(4, 16);
+    }
+
+    @Test
+    void purgeDetachesAListWhoseFirstWatcherHasNotAppendedYet() {
+        assertThat(list.purge()).isTrue();
+        assertThat(shard).doesNotContainKey("key");
+        assertThat(list.add(new TestOperation(100))).isNull();
+    }
+
+    @Test
     void purgeDetachesAWhollyEmptyListAndAddsToItFailAfterwards() {
         TestOperation op = new TestOperation(100);
         WatchSlot slot = list.add(op);
@@ -107,6 +129,7 @@ class WatcherListTest {
         assertThat(waiting).containsExactlyElementsOf(ops.subList(1, 6));
         assertThat(watched.sum()).isZero();
         assertThat(shard).doesNotContainKey("key");
+        assertThat(list.head()).as("the chunks are forgotten; the waiters handed back hold their slots").isNull();
     }
 
     @Test
