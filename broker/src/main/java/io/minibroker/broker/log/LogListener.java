@@ -2,12 +2,18 @@ package io.minibroker.broker.log;
 
 /**
  * Told when a partition's log appears (opened at start or created) and when it is deleted, for example to
- * give each log its meters. Called with the log manager's lock held: it must be quick and must not call back
- * into the log manager.
+ * give each log its meters, and when a log rolls a segment. Called with the log manager's lock held (opened,
+ * deleted) or the log's (rolled): it must be quick, must not block and must not call back into either.
  */
 public interface LogListener {
 
-    void logOpened(PartitionLog log);
+    default void logOpened(PartitionLog log) {
+    }
 
-    void logDeleted(TopicPartition tp);
+    default void logDeleted(TopicPartition tp) {
+    }
+
+    /** A segment was rolled, on the appending thread (often an event loop); its fsync is left to the listener. */
+    default void segmentRolled(PartitionLog log) {
+    }
 }

@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -12,10 +13,12 @@ import java.util.concurrent.TimeUnit;
  * The background work on logs, on one thread of its own so that no event loop ever waits on a disk: retention
  * every {@code log.retention.check.interval.ms}, time-based flushes every {@code log.flush.scheduler.interval.ms}
  * (each log flushes once its own {@code flush.ms} has passed), and the recovery-point and log-start checkpoints
- * every {@code log.flush.offset.checkpoint.interval.ms}, as Kafka schedules them, after flushing the segments
- * rolled since (an append that rolls runs on an event loop and leaves that fsync to this thread).
+ * every {@code log.flush.offset.checkpoint.interval.ms}, as Kafka schedules them. A log that rolls a segment is
+ * flushed here right after, as Kafka schedules a flush at each roll (an append that rolls runs on an event loop
+ * and leaves that fsync to this thread), so the recovery point, where recovery after a crash starts, follows the
+ * finished segments; the checkpoint round flushes any roll that was missed too.
  */
-public final class LogMaintenance implements AutoCloseable {
+public final class LogMaintenance implements LogListener, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LogMaintenance.class);
 
@@ -25,6 +28,7 @@ public final class LogMaintenance implements AutoCloseable {
         return thread;
     });
 
+    /** Starts the schedule; the caller registers it with the log manager to have rolled segments flushed. */
     public LogMaintenance(LogManager logs, long retentionCheckIntervalMs, long flushCheckIntervalMs,
                           long checkpointIntervalMs) {
         scheduleEvery(retentionCheckIntervalMs, "retention", () -> {
@@ -42,6 +46,22 @@ public final class LogMaintenance implements AutoCloseable {
                 LOG.error("Could not write the offset checkpoints; recovery after a crash will start earlier", e);
             }
         });
+    }
+
+    @Override
+    public void segmentRolled(PartitionLog log) {
+        try {
+            scheduler.execute(() -> {
+                try {
+                    log.flushIfRolled();
+                } catch (RuntimeException e) {
+                    LOG.error("Flushing {} after a roll failed; the next checkpoint round tries again",
+                            log.topicPartition(), e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.debug("Not flushing {} after a roll: shutting down, and closing the log flushes it", log.topicPartition());
+        }
     }
 
     private void scheduleEvery(long intervalMs, String what, Runnable task) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,8 +41,15 @@ public final class LogManager implements AutoCloseable {
     private final Function<String, LogConfig> topicConfigs;
     private final Clock clock;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
-    /** Read and changed only under this manager's lock. */
-    private final List<LogListener> listeners = new ArrayList<>();
+    /** Changed under this manager's lock; read without it too, by logs that roll on appending threads. */
+    private final List<LogListener> listeners = new CopyOnWriteArrayList<>();
+    /** Passes each log's rolls on to the listeners. */
+    private final LogListener rolls = new LogListener() {
+        @Override
+        public void segmentRolled(PartitionLog log) {
+            listeners.forEach(listener -> listener.segmentRolled(log));
+        }
+    };
 
     /**
      * @param topicConfigs the settings for a topic's partitions (defaults plus the topic's overrides)
@@ -79,8 +87,10 @@ public final class LogManager implements AutoCloseable {
                 if (logs.containsKey(tp)) {
                     throw new IOException(tp + " has a log in two directories, the second in " + logDir);
                 }
-                logs.put(tp, PartitionLog.open(logDir, tp, topicConfigs.apply(tp.topic()), clock,
-                        recoveryPoints.getOrDefault(tp, 0L), startOffsets.getOrDefault(tp, 0L), clean));
+                PartitionLog opened = PartitionLog.open(logDir, tp, topicConfigs.apply(tp.topic()), clock,
+                        recoveryPoints.getOrDefault(tp, 0L), startOffsets.getOrDefault(tp, 0L), clean);
+                opened.onRoll(rolls);
+                logs.put(tp, opened);
             }
             // From here on a crash must be noticed at the next start.
             Files.deleteIfExists(marker);
@@ -116,6 +126,7 @@ public final class LogManager implements AutoCloseable {
         }
         Path logDir = leastLoadedDir();
         PartitionLog created = PartitionLog.open(logDir, tp, topicConfigs.apply(tp.topic()), clock, 0, 0, true);
+        created.onRoll(rolls);
         logs.put(tp, created);
         listeners.forEach(listener -> listener.logOpened(created));
         log.info("Created log for {} in {}", tp, logDir);

@@ -56,6 +56,9 @@ public final class PartitionLog implements AutoCloseable {
     private volatile long replicatedHighWatermark = UNREPLICATED;
     /** Its topic was deleted: what was parked on it is answered UNKNOWN_TOPIC_OR_PARTITION. */
     private volatile boolean deleted;
+    /** Told of each roll; the log manager's, which passes it on to its listeners. */
+    private volatile LogListener rollListener = new LogListener() {
+    };
     private long unflushedMessages;
     private long lastFlushMs;
     /** Counts truncations, so a flush that raced one does not move the recovery point over data it never synced. */
@@ -340,6 +343,7 @@ public final class PartitionLog implements AutoCloseable {
             LogSegment next = LogSegment.create(dir, baseOffset, config, now);
             segments.put(baseOffset, next);
             active = next;
+            rollListener.segmentRolled(this);
         } catch (IOException e) {
             throw storageError("cannot roll a new segment at offset " + baseOffset, e);
         }
@@ -484,6 +488,11 @@ public final class PartitionLog implements AutoCloseable {
             lastFlushMs = clock.millis();
             rolledSinceFlush = false;
         }
+    }
+
+    /** Whom to tell of each roll (see {@link LogListener#segmentRolled}). */
+    void onRoll(LogListener listener) {
+        this.rollListener = listener;
     }
 
     /**

@@ -143,6 +143,7 @@ public final class Broker implements AutoCloseable {
                     config.get(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS));
+            broker.topics.logs().addListener(broker.maintenance); // rolled segments flushed right after
             broker.bind();
         } catch (RuntimeException | InterruptedException | IOException e) {
             broker.close();

@@ -1,0 +1,44 @@
+package io.minibroker.broker.log;
+
+import static io.minibroker.broker.log.TestBatches.append;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LogMaintenanceTest {
+
+    /** Kafka's "never" for the scheduler's intervals: only the roll can have flushed. */
+    private static final long NEVER = Long.MAX_VALUE;
+    private static final long T0 = 1_700_000_000_000L;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aRolledSegmentIsFlushedRightAfterTheRollNotAtTheNextCheckpoint() throws Exception {
+        LogConfig config = LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(200);
+        LogManager manager = new LogManager(List.of(dir), topic -> config, new MutableClock(T0));
+        manager.startup();
+        try (LogMaintenance maintenance = new LogMaintenance(manager, NEVER, NEVER, NEVER)) {
+            manager.addListener(maintenance);
+            PartitionLog log = manager.getOrCreateLog(new TopicPartition("rolled", 0));
+            for (int i = 0; log.segmentCount() < 2; i++) { // until the append that rolls
+                append(log, "record-" + i, 2, T0 + i);
+            }
+            long end = log.logEndOffset(); // nothing else appends: the flush after the roll reaches it
+
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (log.recoveryPoint() < end && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(log.recoveryPoint()).as("the finished segment is on disk and recovery starts after it")
+                    .isGreaterThanOrEqualTo(end);
+        } finally {
+            manager.close();
+        }
+    }
+}
