@@ -65,6 +65,8 @@ public final class PartitionLog implements AutoCloseable {
     private long truncations;
     /** A segment was rolled since the last flush: {@link #flushIfRolled} has a finished segment to make durable. */
     private boolean rolledSinceFlush;
+    /** Segments rolled so far, so a flush can tell whether a roll came in while it was syncing. */
+    private long rolls;
     /** The leader epochs of this log's batches and where each starts ({@code leader-epoch-checkpoint}). */
     private LeaderEpochCache epochCache;
 
@@ -340,6 +342,7 @@ public final class PartitionLog implements AutoCloseable {
         try {
             previous.onRolled(); // its fsync is left to the background (flushIfRolled): rolls happen on event loops
             rolledSinceFlush = true;
+            rolls++;
             LogSegment next = LogSegment.create(dir, baseOffset, config, now);
             segments.put(baseOffset, next);
             active = next;
@@ -457,11 +460,13 @@ public final class PartitionLog implements AutoCloseable {
         long target;
         long counted;
         long truncationsBefore;
+        long rollsBefore;
         List<LogSegment> unsynced = new ArrayList<>();
         synchronized (this) {
             target = logEndOffset;
             counted = unflushedMessages;
             truncationsBefore = truncations;
+            rollsBefore = rolls;
             for (LogSegment segment : segments.values()) {
                 if (segment.nextOffset() > recoveryPoint || segment == active) {
                     unsynced.add(segment);
@@ -486,7 +491,9 @@ public final class PartitionLog implements AutoCloseable {
             }
             unflushedMessages = Math.max(0, unflushedMessages - counted);
             lastFlushMs = clock.millis();
-            rolledSinceFlush = false;
+            if (rolls == rollsBefore) { // a segment rolled while we synced is not covered: leave it to its own flush
+                rolledSinceFlush = false;
+            }
         }
     }
 
