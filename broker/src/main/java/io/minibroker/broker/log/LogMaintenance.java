@@ -4,6 +4,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,6 +24,8 @@ public final class LogMaintenance implements LogListener, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LogMaintenance.class);
 
+    /** Logs whose flush after a roll is queued and has not started yet. */
+    private final Set<PartitionLog> flushQueued = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "log-maintenance");
         thread.setDaemon(true);
@@ -48,10 +52,19 @@ public final class LogMaintenance implements LogListener, AutoCloseable {
         });
     }
 
+    /**
+     * Queues the log's flush, unless one is queued already: a log that rolls on every few appends (a tiny
+     * {@code segment.bytes}) must not fill the queue ahead of retention and the checkpoints. The flag is cleared
+     * before the flush runs, so a roll during it queues the next one.
+     */
     @Override
     public void segmentRolled(PartitionLog log) {
+        if (!flushQueued.add(log)) {
+            return;
+        }
         try {
             scheduler.execute(() -> {
+                flushQueued.remove(log);
                 try {
                     log.flushIfRolled();
                 } catch (RuntimeException e) {
@@ -60,6 +73,7 @@ public final class LogMaintenance implements LogListener, AutoCloseable {
                 }
             });
         } catch (RejectedExecutionException e) {
+            flushQueued.remove(log);
             LOG.debug("Not flushing {} after a roll: shutting down, and closing the log flushes it", log.topicPartition());
         }
     }

@@ -7,6 +7,7 @@ import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -184,6 +185,9 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Writes (and fsyncs) the leader epoch checkpoint if a change is not on disk yet; waits on the disk. */
     public void writeLeaderEpochCheckpoint() {
+        if (deleted) {
+            return; // its directory is gone with it
+        }
         try {
             epochCache.flush();
         } catch (IOException e) {
@@ -463,6 +467,9 @@ public final class PartitionLog implements AutoCloseable {
         long rollsBefore;
         List<LogSegment> unsynced = new ArrayList<>();
         synchronized (this) {
+            if (deleted) {
+                return; // a flush queued before its topic was deleted: nothing is left to make durable
+            }
             target = logEndOffset;
             counted = unflushedMessages;
             truncationsBefore = truncations;
@@ -479,6 +486,9 @@ public final class PartitionLog implements AutoCloseable {
         for (LogSegment segment : unsynced) {
             try {
                 segment.flush();
+            } catch (ClosedByInterruptException e) {
+                // Not a segment retention or truncation let go: an interrupt closed the channel under this flush.
+                throw storageError("cannot flush: the flushing thread was interrupted", e);
             } catch (ClosedChannelException e) {
                 // Closed by retention, truncation or deletion: nothing of it is left to make durable.
             } catch (IOException e) {
@@ -787,6 +797,7 @@ public final class PartitionLog implements AutoCloseable {
     /** Closes the log and deletes its directory. */
     synchronized void delete() throws IOException {
         deleted = true;
+        rolledSinceFlush = false;
         for (LogSegment segment : segments.values()) {
             segment.closeAndDelete();
         }

@@ -195,6 +195,25 @@ class PartitionLogTest {
         assertThat(decode(read)).isEqualTo(expected).isNotEmpty();
     }
 
+    @Test
+    void aFlushQueuedByARollBeforeItsTopicWasDeletedDoesNothing() throws IOException {
+        open(small());
+        for (int i = 0; log.segmentCount() < 2; i++) {
+            append(log, "gone" + i, 5, T0);
+        }
+        log.assignLeaderEpoch(3); // an epoch checkpoint is pending too
+        Path dir = log.dir();
+
+        log.delete();
+        PartitionLog deleted = log;
+        log = null;
+
+        assertThat(deleted.flushIfRolled()).as("the roll's flush, run after the deletion").isFalse();
+        deleted.flush();
+        deleted.writeLeaderEpochCheckpoint();
+        assertThat(dir).as("not brought back by a checkpoint write").doesNotExist();
+    }
+
     /** How many of this process's file descriptors are open on {@code path}, deleted or not (Linux only). */
     private static long openDescriptorsOf(Path path) throws IOException {
         Path descriptors = Path.of("/proc/self/fd");
