@@ -51,6 +51,8 @@ final class ReplicaFetcher implements AutoCloseable {
     private volatile List<FollowedPartition> partitions = List.of();
     private final List<FollowedPartition> toTruncate = new ArrayList<>();
     private volatile boolean running = true;
+    /** What {@link #pause} waits on and {@link #close} notifies. */
+    private final Object wakeUp = new Object();
 
     private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
                            int fetchMinBytes) {
@@ -106,7 +108,7 @@ final class ReplicaFetcher implements AutoCloseable {
             List<FollowedPartition> followed = partitions;
             try {
                 if (followed.isEmpty()) {
-                    Thread.sleep(fetchWaitMaxMs);
+                    pause(fetchWaitMaxMs);
                     continue;
                 }
                 List<FollowedPartition> pending = pendingTruncations();
@@ -118,7 +120,7 @@ final class ReplicaFetcher implements AutoCloseable {
                 List<FollowedPartition> ready = new ArrayList<>(followed);
                 ready.removeAll(pendingTruncations());
                 if (ready.isEmpty()) {
-                    sleepQuietly(Math.min(BACKOFF_MS, fetchWaitMaxMs)); // the leader cannot answer yet
+                    pause(Math.min(BACKOFF_MS, fetchWaitMaxMs)); // the leader cannot answer yet
                     continue;
                 }
                 fetchOnce(ready);
@@ -129,9 +131,7 @@ final class ReplicaFetcher implements AutoCloseable {
                             BACKOFF_MS);
                     reportedFailure = true;
                 }
-                sleepQuietly(BACKOFF_MS);
-            } catch (InterruptedException e) {
-                return;
+                pause(BACKOFF_MS);
             }
         }
     }
@@ -219,6 +219,9 @@ final class ReplicaFetcher implements AutoCloseable {
             logs.put(partition.topicId() + "-" + log.topicPartition().partition(), log);
         }
         Struct response = channel.send(ApiKey.FETCH, request);
+        if (!running) {
+            return; // closed while the fetch was parked: the partitions may be led or followed elsewhere now
+        }
         Errors topLevel = Errors.forCode(response.getInt16("ErrorCode"));
         if (topLevel != Errors.NONE) {
             throw new IOException("leader " + leader.id() + " refused the fetch: " + topLevel);
@@ -258,22 +261,33 @@ final class ReplicaFetcher implements AutoCloseable {
             }
         }
         if (anyRefused) {
-            sleepQuietly(Math.min(BACKOFF_MS, fetchWaitMaxMs));
+            pause(Math.min(BACKOFF_MS, fetchWaitMaxMs));
         }
     }
 
-    private void sleepQuietly(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            running = false;
+    /**
+     * Waits up to {@code ms}, or until {@link #close()}. Not by sleeping until interrupted: an interrupt that
+     * lands while the thread is in a socket read stays pending, and the next write to a segment's file channel
+     * would then close that channel for good (ClosedByInterruptException), breaking the log.
+     */
+    private void pause(long ms) {
+        synchronized (wakeUp) {
+            if (running) {
+                try {
+                    wakeUp.wait(ms);
+                } catch (InterruptedException e) {
+                    running = false; // only the JVM's own shutdown interrupts this thread
+                }
+            }
         }
     }
 
     @Override
     public void close() {
-        running = false;
-        thread.interrupt();
+        synchronized (wakeUp) {
+            running = false;
+            wakeUp.notifyAll();
+        }
         channel.close(); // waits for the fetch under way, which parks at most replica.fetch.wait.max.ms
         try {
             thread.join();
