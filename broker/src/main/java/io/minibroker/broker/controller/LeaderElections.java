@@ -22,7 +22,7 @@ public final class LeaderElections implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        thread.shutdownNow();
+        thread.shutdown(); // not shutdownNow: an election fsyncs the assignments, and an interrupt closes that file
         thread.awaitTermination(5, TimeUnit.SECONDS);
     }
 }
