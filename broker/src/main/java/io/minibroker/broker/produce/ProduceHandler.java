@@ -109,7 +109,8 @@ public final class ProduceHandler implements ApiHandler {
                 }
                 Optional<PartitionLog> log = topic.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
-                    Errors unknown = byId && topic.isEmpty() ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                    Errors unknown = byId && topic.isEmpty() ? Errors.UNKNOWN_TOPIC_ID
+                            : TopicRegistry.partitionNotHere(topic, index);
                     result.set("ErrorCode", unknown.code());
                     anyError = true;
                     continue;

@@ -159,7 +159,11 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             if (topic.partitions().stream().noneMatch(p -> p.replicas().contains(nodeId))) {
                 continue;
             }
-            Errors adopted = topics.adopt(topic.name(), topic.id(), topic.partitions().size(), topic.configs());
+            Set<Integer> replicated = new HashSet<>();
+            topic.partitions().stream().filter(p -> p.replicas().contains(nodeId))
+                    .forEach(p -> replicated.add(p.index()));
+            Errors adopted = topics.adopt(topic.name(), topic.id(), topic.partitions().size(), topic.configs(),
+                    replicated);
             if (adopted != Errors.NONE) {
                 LOG.warn("Cannot host topic {} here: {}", topic.name(), adopted);
                 continue;

@@ -17,8 +17,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
 import java.util.regex.Pattern;
 
 /**
@@ -59,8 +61,10 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             registry.byId.put(topic.id(), topic);
         }
         registry.logs.startup();
-        for (TopicMetadata topic : registry.byName.values()) {
-            registry.createLogs(topic);
+        if (!config.inCluster()) { // in a cluster the controller's image says which partitions this node keeps
+            for (TopicMetadata topic : registry.byName.values()) {
+                registry.createLogs(topic, partition -> true);
+            }
         }
         LOG.info("Loaded {} topics", registry.byName.size());
         return registry;
@@ -141,7 +145,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             store.save(topic);
             byName.put(name, topic);
             byId.put(topic.id(), topic);
-            createLogs(topic);
+            createLogs(topic, partition -> true);
         } catch (IOException | UncheckedIOException e) {
             LOG.error("Could not create topic {}", name, e);
             return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not create topic " + name + ": " + e.getMessage());
@@ -152,12 +156,14 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     }
 
     /**
-     * Makes a topic here what the cluster's controller says it is, creating its logs: how a broker in a cluster
-     * comes to host the partitions the metadata image gives it, to have the partitions CreatePartitions added and
-     * the configs AlterConfigs set. A local topic of the same name and another id is the same name deleted and
+     * Makes a topic here what the cluster's controller says it is, creating the logs of the partitions this node
+     * replicates ({@code replicated}, by index; as in Kafka, none for the others): how a broker in a cluster comes
+     * to host the partitions the metadata image gives it, to have the partitions CreatePartitions added and the
+     * configs AlterConfigs set. A local topic of the same name and another id is the same name deleted and
      * created again while this broker did not see it: it is deleted first, its logs with it.
      */
-    public synchronized Errors adopt(String name, UUID id, int partitions, Map<String, String> overrides) {
+    public synchronized Errors adopt(String name, UUID id, int partitions, Map<String, String> overrides,
+                                    Set<Integer> replicated) {
         TopicMetadata existing = byName.get(name);
         if (existing != null && !existing.id().equals(id)) {
             LOG.info("Topic {} is now {}, no longer {}: deleting the old one here", name, TopicIds.toText(id),
@@ -169,7 +175,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             existing = null;
         }
         if (existing != null && existing.partitions() >= partitions
-                && existing.configOverrides().equals(overrides)) {
+                && existing.configOverrides().equals(overrides) && hasLogs(name, replicated)) {
             return Errors.NONE;
         }
         TopicMetadata topic = new TopicMetadata(name, id, Math.max(partitions,
@@ -178,7 +184,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             store.save(topic);
             byName.put(name, topic);
             byId.put(id, topic);
-            createLogs(topic);
+            createLogs(topic, replicated::contains);
         } catch (IOException | UncheckedIOException e) {
             LOG.error("Could not create topic {} from the cluster's metadata", name, e);
             return Errors.KAFKA_STORAGE_ERROR;
@@ -211,7 +217,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             store.save(grown);
             byName.put(name, grown);
             byId.put(grown.id(), grown);
-            createLogs(grown);
+            createLogs(grown, partition -> true);
         } catch (IOException | UncheckedIOException e) {
             LOG.error("Could not add partitions to topic {}", name, e);
             return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not add partitions to " + name + ": " + e.getMessage());
@@ -307,11 +313,27 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         logs.close();
     }
 
-    private void createLogs(TopicMetadata topic) throws IOException {
+    private void createLogs(TopicMetadata topic, IntPredicate kept) throws IOException {
         for (int partition = 0; partition < topic.partitions(); partition++) {
-            PartitionLog log = logs.getOrCreateLog(new TopicPartition(topic.name(), partition));
-            TopicStore.writePartitionMetadata(log.dir(), topic.id());
+            if (kept.test(partition)) {
+                PartitionLog log = logs.getOrCreateLog(new TopicPartition(topic.name(), partition));
+                TopicStore.writePartitionMetadata(log.dir(), topic.id());
+            }
         }
+    }
+
+    private boolean hasLogs(String topic, Set<Integer> partitions) {
+        return partitions.stream().allMatch(partition -> logs.log(new TopicPartition(topic, partition)).isPresent());
+    }
+
+    /**
+     * Kafka's error for a partition that has no log here: NOT_LEADER_OR_FOLLOWER when the topic has that partition
+     * (its replicas are on other brokers, and the client's metadata is stale), UNKNOWN_TOPIC_OR_PARTITION when the
+     * topic or the partition is unknown.
+     */
+    public static Errors partitionNotHere(Optional<TopicMetadata> topic, int partition) {
+        return topic.isPresent() && partition >= 0 && partition < topic.get().partitions()
+                ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION;
     }
 
     /** Kafka's rules for topic names; null if legal. */

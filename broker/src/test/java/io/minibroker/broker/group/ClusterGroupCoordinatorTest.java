@@ -30,6 +30,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -97,7 +98,7 @@ class ClusterGroupCoordinatorTest {
                 "group.initial.rebalance.delay.ms", "0"));
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("orders", 3, 1, Map.of(), false);
-        assertThat(topics.adopt(OffsetsTopic.NAME, UUID.randomUUID(), 1, Map.of())).isEqualTo(Errors.NONE);
+        assertThat(topics.adopt(OffsetsTopic.NAME, UUID.randomUUID(), 1, Map.of(), Set.of(0))).isEqualTo(Errors.NONE);
         offsetsLog().setReplicatedHighWatermark(0); // replicated: only the test's "followers" move it
         coordinator = GroupCoordinator.inCluster(config, topics, leadership, producePurgatory, fetchPurgatory);
     }
