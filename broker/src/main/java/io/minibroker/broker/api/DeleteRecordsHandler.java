@@ -56,7 +56,7 @@ public final class DeleteRecordsHandler implements ApiHandler {
                         .set("LowWatermark", -1L);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
-                    result.set("ErrorCode", TopicRegistry.partitionNotHere(metadata, index).code());
+                    result.set("ErrorCode", topics.partitionNotHere(false, name, null, index).code());
                     continue;
                 }
                 if (!leadership.isLeader(log.get().topicPartition())) {

@@ -70,7 +70,7 @@ public final class ListOffsetsHandler implements ApiHandler {
                         .set("Timestamp", -1L).set("Offset", -1L).set("LeaderEpoch", NO_EPOCH);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
-                    result.set("ErrorCode", TopicRegistry.partitionNotHere(metadata, index).code());
+                    result.set("ErrorCode", topics.partitionNotHere(false, name, null, index).code());
                     continue;
                 }
                 TopicPartition topicPartition = log.get().topicPartition();

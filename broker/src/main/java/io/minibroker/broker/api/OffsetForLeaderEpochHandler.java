@@ -46,7 +46,7 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
                 Struct result = topicResult.addElement("Partitions").set("Partition", index)
                         .set("LeaderEpoch", -1).set("EndOffset", -1L);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
-                Errors error = log.isEmpty() ? TopicRegistry.partitionNotHere(metadata, index)
+                Errors error = log.isEmpty() ? topics.partitionNotHere(false, name, null, index)
                         : check(log.get(), partition.getInt32("CurrentLeaderEpoch"));
                 result.set("ErrorCode", error.code());
                 if (error == Errors.NONE) {

@@ -54,8 +54,7 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
                 Optional<PartitionLog> log = metadata.flatMap(t -> registry.partitionLog(t, index))
                         .filter(l -> leadership.isLeader(l.topicPartition()));
                 Errors error = log.isPresent() ? Errors.NONE
-                        : byId && metadata.isEmpty() ? Errors.UNKNOWN_TOPIC_ID
-                        : TopicRegistry.partitionNotHere(metadata, index); // here but not leading, or elsewhere
+                        : registry.partitionNotHere(byId, name, id, index); // here but not leading, or elsewhere
                 partitions.add(new PartitionPlan(index, partition.getInt64("FetchOffset"),
                         request.version() >= LOG_START_OFFSET_FROM_VERSION ? partition.getInt64("LogStartOffset") : -1,
                         partition.getInt32("PartitionMaxBytes"), log.orElse(null), error));

@@ -27,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -97,7 +98,8 @@ public final class ProduceHandler implements ApiHandler {
             } else {
                 topicResponse.set("Name", name);
             }
-            Optional<TopicMetadata> topic = topics.resolve(byId, name, byId ? topicData.getUuid("TopicId") : null);
+            UUID id = byId ? topicData.getUuid("TopicId") : null;
+            Optional<TopicMetadata> topic = topics.resolve(byId, name, id);
             for (Struct partitionData : topicData.getStructs("PartitionData")) {
                 int index = partitionData.getInt32("Index");
                 Struct result = topicResponse.addElement("PartitionResponses")
@@ -109,9 +111,7 @@ public final class ProduceHandler implements ApiHandler {
                 }
                 Optional<PartitionLog> log = topic.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
-                    Errors unknown = byId && topic.isEmpty() ? Errors.UNKNOWN_TOPIC_ID
-                            : TopicRegistry.partitionNotHere(topic, index);
-                    result.set("ErrorCode", unknown.code());
+                    result.set("ErrorCode", topics.partitionNotHere(byId, name, id, index).code());
                     anyError = true;
                     continue;
                 }

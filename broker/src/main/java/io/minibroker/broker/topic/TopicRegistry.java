@@ -46,6 +46,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     private final LogManager logs;
     private final Map<String, TopicMetadata> byName = new ConcurrentHashMap<>();
     private final Map<UUID, TopicMetadata> byId = new ConcurrentHashMap<>();
+    private volatile ClusterTopics clusterTopics = new ClusterTopics(Map.of(), Map.of());
 
     private TopicRegistry(BrokerConfig config, TopicStore store, Clock clock) {
         this.config = config;
@@ -327,13 +328,33 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     }
 
     /**
-     * Kafka's error for a partition that has no log here: NOT_LEADER_OR_FOLLOWER when the topic has that partition
-     * (its replicas are on other brokers, and the client's metadata is stale), UNKNOWN_TOPIC_OR_PARTITION when the
-     * topic or the partition is unknown.
+     * Tells the registry which topics the cluster has (name to partition count, id to name), from each metadata
+     * image, including those with no replica here, so that a request for them is answered as Kafka does.
      */
-    public static Errors partitionNotHere(Optional<TopicMetadata> topic, int partition) {
-        return topic.isPresent() && partition >= 0 && partition < topic.get().partitions()
-                ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+    public void knowClusterTopics(Map<String, Integer> partitionsByName, Map<UUID, String> nameById) {
+        clusterTopics = new ClusterTopics(Map.copyOf(partitionsByName), Map.copyOf(nameById));
+    }
+
+    /**
+     * Kafka's error for a partition that has no log here, or that this node does not lead: NOT_LEADER_OR_FOLLOWER
+     * when the topic has that partition, here or in the cluster's image (its leader is elsewhere and the client's
+     * metadata is stale), else UNKNOWN_TOPIC_ID for an unknown id and UNKNOWN_TOPIC_OR_PARTITION otherwise.
+     */
+    public Errors partitionNotHere(boolean byId, String name, UUID id, int partition) {
+        Optional<TopicMetadata> local = resolve(byId, name, id);
+        ClusterTopics cluster = clusterTopics;
+        String clusterName = byId ? cluster.nameById().get(id) : name;
+        int partitions = local.map(TopicMetadata::partitions)
+                .orElseGet(() -> clusterName == null ? -1 : cluster.partitionsByName().getOrDefault(clusterName, -1));
+        if (partitions < 0) {
+            return byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        return partition >= 0 && partition < partitions ? Errors.NOT_LEADER_OR_FOLLOWER
+                : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+    }
+
+    /** The cluster's topics as the latest image lists them; none on a single node. */
+    private record ClusterTopics(Map<String, Integer> partitionsByName, Map<UUID, String> nameById) {
     }
 
     /** Kafka's rules for topic names; null if legal. */
