@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 
 /**
@@ -13,7 +14,7 @@ public final class GroupApis {
     }
 
     public static SupportedApis register(SupportedApis apis, GroupCoordinator coordinator,
-                                         CoordinatorLocator locator, KnownTopics topics) {
+                                         CoordinatorLocator locator, TopicRegistry topics) {
         return apis.add(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(locator))
                 .add(ApiKey.JOIN_GROUP, new JoinGroupHandler(coordinator))
                 .add(ApiKey.SYNC_GROUP, new SyncGroupHandler(coordinator))

@@ -4,6 +4,7 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
@@ -26,9 +27,9 @@ public final class OffsetCommitHandler implements ApiHandler {
     private static final int TOPIC_IDS_FROM_VERSION = 10;
 
     private final GroupCoordinator coordinator;
-    private final KnownTopics topics;
+    private final TopicRegistry topics;
 
-    public OffsetCommitHandler(GroupCoordinator coordinator, KnownTopics topics) {
+    public OffsetCommitHandler(GroupCoordinator coordinator, TopicRegistry topics) {
         this.coordinator = coordinator;
         this.topics = topics;
     }
@@ -47,10 +48,10 @@ public final class OffsetCommitHandler implements ApiHandler {
             Optional<TopicMetadata> metadata;
             if (byId) {
                 topicResponse.set("TopicId", topic.getUuid("TopicId"));
-                metadata = topics.byId(topic.getUuid("TopicId"));
+                metadata = topics.known(topic.getUuid("TopicId"));
             } else {
                 topicResponse.set("Name", topic.getString("Name"));
-                metadata = topics.byName(topic.getString("Name"));
+                metadata = topics.known(topic.getString("Name"));
             }
             for (Struct partition : topic.getStructs("Partitions")) {
                 int index = partition.getInt32("PartitionIndex");

@@ -4,6 +4,7 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
@@ -30,9 +31,9 @@ public final class OffsetFetchHandler implements ApiHandler {
     private static final int TOPIC_IDS_FROM_VERSION = 10;
 
     private final GroupCoordinator coordinator;
-    private final KnownTopics topics;
+    private final TopicRegistry topics;
 
-    public OffsetFetchHandler(GroupCoordinator coordinator, KnownTopics topics) {
+    public OffsetFetchHandler(GroupCoordinator coordinator, TopicRegistry topics) {
         this.coordinator = coordinator;
         this.topics = topics;
     }
@@ -106,7 +107,7 @@ public final class OffsetFetchHandler implements ApiHandler {
         for (Struct topic : asked) {
             UUID id = topic.getUuid("TopicId");
             List<Integer> indexes = topic.getList("PartitionIndexes");
-            topics.byId(id).ifPresentOrElse(known -> partitions.put(known.name(), indexes), () -> {
+            topics.known(id).ifPresentOrElse(known -> partitions.put(known.name(), indexes), () -> {
                 Struct unknown = groupResponse.addElement("Topics").set("TopicId", id);
                 for (int index : indexes) {
                     unknown.addElement("Partitions").set("PartitionIndex", index).set("CommittedOffset", -1L)
@@ -131,7 +132,7 @@ public final class OffsetFetchHandler implements ApiHandler {
         for (Map.Entry<String, List<Integer>> topic : wanted.entrySet()) {
             Struct topicResponse = into.addElement("Topics");
             if (byId) {
-                topicResponse.set("TopicId", topics.byName(topic.getKey()).map(TopicMetadata::id)
+                topicResponse.set("TopicId", topics.known(topic.getKey()).map(TopicMetadata::id)
                         .orElse(new UUID(0, 0)));
             } else {
                 topicResponse.set("Name", topic.getKey());

@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -151,13 +150,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
      * controller's order, on threads that may wait on the disk (never an event loop).
      */
     public synchronized void apply(ClusterMetadata image) {
-        Map<String, Integer> partitionsByName = new HashMap<>();
-        Map<UUID, String> nameById = new HashMap<>();
-        image.topics().values().forEach(topic -> {
-            partitionsByName.put(topic.name(), topic.partitions().size());
-            nameById.put(topic.id(), topic.name());
-        });
-        topics.knowClusterTopics(partitionsByName, nameById);
+        topics.knowClusterTopics(image.topics().values().stream()
+                .map(topic -> new TopicMetadata(topic.name(), topic.id(), topic.partitions().size(), topic.configs()))
+                .toList());
         Map<TopicPartition, HostedPartition> next = new HashMap<>();
         Map<Integer, List<FollowedPartition>> followedByLeader = new HashMap<>();
         Set<Integer> liveBrokers = new HashSet<>();

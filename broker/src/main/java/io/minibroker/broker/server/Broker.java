@@ -40,7 +40,6 @@ import io.minibroker.broker.group.ClusterCoordinatorLocator;
 import io.minibroker.broker.group.CoordinatorLocator;
 import io.minibroker.broker.group.GroupApis;
 import io.minibroker.broker.group.GroupCoordinator;
-import io.minibroker.broker.group.KnownTopics;
 import io.minibroker.broker.log.LogMaintenance;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.InitProducerIdHandler;
@@ -240,10 +239,10 @@ public final class Broker implements AutoCloseable {
             replicas.setLeadershipListener(groupCoordinator);
             GroupApis.register(apis, groupCoordinator, new ClusterCoordinatorLocator(metadata::current,
                             autoCreation),
-                    KnownTopics.cluster(metadata::current));
+                    topics);
         } else {
             groupCoordinator = new GroupCoordinator(config, topics);
-            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.singleNode(node), KnownTopics.local(topics));
+            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.singleNode(node), topics);
         }
         groupCoordinator.bindMetersTo(registry);
         SupportedApis controllerApis = null;

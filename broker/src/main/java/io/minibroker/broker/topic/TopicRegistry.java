@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -328,11 +329,27 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     }
 
     /**
-     * Tells the registry which topics the cluster has (name to partition count, id to name), from each metadata
-     * image, including those with no replica here, so that a request for them is answered as Kafka does.
+     * Tells the registry which topics the cluster has, from each metadata image, including those with no replica
+     * here, so that requests naming them are checked and answered as Kafka checks them against its metadata cache.
      */
-    public void knowClusterTopics(Map<String, Integer> partitionsByName, Map<UUID, String> nameById) {
-        clusterTopics = new ClusterTopics(Map.copyOf(partitionsByName), Map.copyOf(nameById));
+    public void knowClusterTopics(Collection<TopicMetadata> topics) {
+        Map<String, TopicMetadata> names = new HashMap<>();
+        Map<UUID, TopicMetadata> ids = new HashMap<>();
+        for (TopicMetadata topic : topics) {
+            names.put(topic.name(), topic);
+            ids.put(topic.id(), topic);
+        }
+        clusterTopics = new ClusterTopics(Map.copyOf(names), Map.copyOf(ids));
+    }
+
+    /** A topic this broker has, or else one the cluster's latest image has (a single node has only its own). */
+    public Optional<TopicMetadata> known(String name) {
+        return get(name).or(() -> Optional.ofNullable(clusterTopics.byName().get(name)));
+    }
+
+    /** As {@link #known(String)}, by id. */
+    public Optional<TopicMetadata> known(UUID id) {
+        return get(id).or(() -> Optional.ofNullable(clusterTopics.byId().get(id)));
     }
 
     /**
@@ -341,20 +358,16 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
      * metadata is stale), else UNKNOWN_TOPIC_ID for an unknown id and UNKNOWN_TOPIC_OR_PARTITION otherwise.
      */
     public Errors partitionNotHere(boolean byId, String name, UUID id, int partition) {
-        Optional<TopicMetadata> local = resolve(byId, name, id);
-        ClusterTopics cluster = clusterTopics;
-        String clusterName = byId ? cluster.nameById().get(id) : name;
-        int partitions = local.map(TopicMetadata::partitions)
-                .orElseGet(() -> clusterName == null ? -1 : cluster.partitionsByName().getOrDefault(clusterName, -1));
-        if (partitions < 0) {
+        Optional<TopicMetadata> topic = byId ? known(id) : name == null ? Optional.empty() : known(name);
+        if (topic.isEmpty()) {
             return byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
         }
-        return partition >= 0 && partition < partitions ? Errors.NOT_LEADER_OR_FOLLOWER
+        return partition >= 0 && partition < topic.get().partitions() ? Errors.NOT_LEADER_OR_FOLLOWER
                 : Errors.UNKNOWN_TOPIC_OR_PARTITION;
     }
 
     /** The cluster's topics as the latest image lists them; none on a single node. */
-    private record ClusterTopics(Map<String, Integer> partitionsByName, Map<UUID, String> nameById) {
+    private record ClusterTopics(Map<String, TopicMetadata> byName, Map<UUID, TopicMetadata> byId) {
     }
 
     /** Kafka's rules for topic names; null if legal. */
