@@ -2,7 +2,6 @@ package io.minibroker.broker.api;
 
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
-import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.log.TimestampAndOffset;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -23,8 +22,9 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>Only a partition's leader answers, as in Kafka (NOT_LEADER_OR_FOLLOWER elsewhere, unless the debugging
  * replica id -2 asks): a follower's high watermark lags the leader's, and a broker that has not taken its first
- * image since a restart would answer its log end. The current leader epoch a client names is checked as Kafka
- * does (FENCED_LEADER_EPOCH when older, UNKNOWN_LEADER_EPOCH when newer). LATEST is the high watermark for
+ * image since a restart would answer its log end. The current leader epoch a client names is checked first, for
+ * every replica id, as Kafka's getLocalLog does (FENCED_LEADER_EPOCH when older, UNKNOWN_LEADER_EPOCH when
+ * newer; see {@link PartitionLeadership#checkLeaderEpoch}). LATEST is the high watermark for
  * read_uncommitted and the last stable offset for read_committed, which is the high watermark too without
  * transactions. A timestamp lookup (and MAX_TIMESTAMP) finds only records below it, as Kafka's
  * lastFetchableOffset rule: an offset a failover may still cut away is never handed to a consumer (replica id
@@ -73,20 +73,13 @@ public final class ListOffsetsHandler implements ApiHandler {
                     result.set("ErrorCode", topics.partitionNotHere(false, name, null, index).code());
                     continue;
                 }
-                TopicPartition topicPartition = log.get().topicPartition();
-                if (!fromAnyReplica && !leadership.isLeader(topicPartition)) {
-                    result.set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
-                    continue;
-                }
                 int currentLeaderEpoch = request.version() >= CURRENT_LEADER_EPOCH_FROM_VERSION
                         ? partition.getInt32("CurrentLeaderEpoch") : NO_EPOCH;
-                if (currentLeaderEpoch != NO_EPOCH && !fromAnyReplica) {
-                    int leaderEpoch = leadership.leaderEpoch(topicPartition);
-                    if (currentLeaderEpoch != leaderEpoch) {
-                        result.set("ErrorCode", (currentLeaderEpoch < leaderEpoch
-                                ? Errors.FENCED_LEADER_EPOCH : Errors.UNKNOWN_LEADER_EPOCH).code());
-                        continue;
-                    }
+                Errors refused = leadership.checkLeaderEpoch(log.get().topicPartition(), currentLeaderEpoch,
+                        !fromAnyReplica);
+                if (refused != Errors.NONE) {
+                    result.set("ErrorCode", refused.code());
+                    continue;
                 }
                 boolean committedOnly = replicaId == CONSUMER_REPLICA_ID;
                 try {

@@ -24,8 +24,6 @@ import java.util.concurrent.CompletionStage;
  */
 public final class OffsetForLeaderEpochHandler implements ApiHandler {
 
-    private static final int NO_EPOCH_CHECK = -1;
-
     private final TopicRegistry topics;
     private final PartitionLeadership leadership;
 
@@ -47,7 +45,8 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
                         .set("LeaderEpoch", -1).set("EndOffset", -1L);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 Errors error = log.isEmpty() ? topics.partitionNotHere(false, name, null, index)
-                        : check(log.get(), partition.getInt32("CurrentLeaderEpoch"));
+                        : leadership.checkLeaderEpoch(log.get().topicPartition(),
+                        partition.getInt32("CurrentLeaderEpoch"), true);
                 result.set("ErrorCode", error.code());
                 if (error == Errors.NONE) {
                     EpochEnd end = log.get().endOffsetForEpoch(partition.getInt32("LeaderEpoch"));
@@ -56,20 +55,5 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
             }
         }
         return CompletableFuture.completedFuture(response);
-    }
-
-    /** Kafka's order: the current epoch first (fenced or unknown), then whether this replica leads. */
-    private Errors check(PartitionLog log, int currentEpoch) {
-        int ours = leadership.leaderEpoch(log.topicPartition());
-        if (currentEpoch != NO_EPOCH_CHECK && currentEpoch < ours) {
-            return Errors.FENCED_LEADER_EPOCH;
-        }
-        if (currentEpoch != NO_EPOCH_CHECK && currentEpoch > ours) {
-            return Errors.UNKNOWN_LEADER_EPOCH;
-        }
-        if (!leadership.isLeader(log.topicPartition())) {
-            return Errors.NOT_LEADER_OR_FOLLOWER;
-        }
-        return Errors.NONE;
     }
 }

@@ -1,5 +1,6 @@
 package io.minibroker.broker.api;
 
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 
@@ -67,4 +68,20 @@ public interface PartitionLeadership {
 
     /** Records were appended to a partition led here (a leader alone in its ISR commits them at once). */
     void onLeaderAppend(TopicPartition partition);
+
+    /**
+     * Kafka's check of a request that names the leader epoch it knows ({@code currentEpoch}, -1 for none), in
+     * Kafka's order (Partition.getLocalLog): the epoch first, older than ours FENCED_LEADER_EPOCH and newer
+     * UNKNOWN_LEADER_EPOCH, then, when {@code requireLeader}, NOT_LEADER_OR_FOLLOWER if this node does not lead.
+     */
+    default Errors checkLeaderEpoch(TopicPartition partition, int currentEpoch, boolean requireLeader) {
+        int ours = leaderEpoch(partition);
+        if (currentEpoch != -1 && currentEpoch < ours) {
+            return Errors.FENCED_LEADER_EPOCH;
+        }
+        if (currentEpoch != -1 && currentEpoch > ours) {
+            return Errors.UNKNOWN_LEADER_EPOCH;
+        }
+        return requireLeader && !isLeader(partition) ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.NONE;
+    }
 }
