@@ -1,6 +1,7 @@
 package io.minibroker.broker.api;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -12,7 +13,6 @@ import io.minibroker.protocol.schema.Struct;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -29,9 +29,6 @@ import java.util.concurrent.Executor;
 public final class MetadataHandler implements ApiHandler {
 
     private static final int LEADER_EPOCH = 0;
-    /** Kafka's internal topics: clients leave them out of topic listings and subscriptions by pattern. */
-    private static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets",
-            "__transaction_state");
 
     private final LocalNode node;
     private final TopicRegistry topics;
@@ -108,7 +105,7 @@ public final class MetadataHandler implements ApiHandler {
 
     private void describe(TopicMetadata topic, MetadataResponseView.MetadataResponseTopic result) {
         result.name(topic.name()).topicId(topic.id()).errorCode(Errors.NONE.code())
-                .isInternal(INTERNAL_TOPICS.contains(topic.name()));
+                .isInternal(InternalTopics.isInternal(topic.name()));
         for (int partition = 0; partition < topic.partitions(); partition++) {
             result.addPartition()
                     .partitionIndex(partition)

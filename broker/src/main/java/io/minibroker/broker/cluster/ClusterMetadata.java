@@ -1,5 +1,6 @@
 package io.minibroker.broker.cluster;
 
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 
@@ -7,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -19,7 +19,6 @@ import java.util.UUID;
 public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<String, TopicImage> topics) {
 
     /** Kafka's internal topics: clients leave them out of topic listings and subscriptions by pattern. */
-    private static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets", "__transaction_state");
 
     /** A live broker's endpoint on one of its listeners. */
     public record BrokerNode(int id, String listener, String host, int port) {
@@ -132,7 +131,7 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
     /** Writes a topic and its partitions into a Metadata response's topic entry. */
     public static void describe(TopicImage topic, MetadataResponseView.MetadataResponseTopic result) {
         result.name(topic.name()).topicId(topic.id()).errorCode(Errors.NONE.code())
-                .isInternal(INTERNAL_TOPICS.contains(topic.name()));
+                .isInternal(InternalTopics.isInternal(topic.name()));
         for (PartitionImage partition : topic.partitions()) {
             result.addPartition()
                     .partitionIndex(partition.index())

@@ -1,6 +1,7 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -29,7 +30,6 @@ import java.util.concurrent.CompletableFuture;
 public final class TopicAutoCreation {
 
     /** Kafka's GROUP_METADATA_TOPIC_NAME. */
-    public static final String OFFSETS_TOPIC = "__consumer_offsets";
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicAutoCreation.class);
 
@@ -59,7 +59,7 @@ public final class TopicAutoCreation {
         }
         Struct request = ApiKey.CREATE_TOPICS.request().newMessage();
         for (String name : asked) {
-            boolean offsets = name.equals(OFFSETS_TOPIC);
+            boolean offsets = name.equals(InternalTopics.CONSUMER_OFFSETS);
             Struct topic = request.addElement("Topics").set("Name", name)
                     .set("NumPartitions", offsets ? offsetsPartitions : partitions)
                     .set("ReplicationFactor", offsets ? offsetsReplicationFactor : replicationFactor);

@@ -1,10 +1,10 @@
 package io.minibroker.broker.group;
 
-import io.minibroker.broker.cluster.TopicAutoCreation;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -49,7 +49,7 @@ import java.util.concurrent.CompletableFuture;
  */
 final class OffsetsTopic {
 
-    static final String NAME = TopicAutoCreation.OFFSETS_TOPIC;
+    static final String NAME = InternalTopics.CONSUMER_OFFSETS;
     private static final short OFFSET_KEY_VERSION = 1;
     private static final int REPLAY_READ_BYTES = 1 << 20;
 

@@ -40,7 +40,7 @@ public final class TopicConfig {
      * group's last commits are kept however old. Empty for any other topic.
      */
     public static Map<String, String> internalTopicOverrides(String topic) {
-        return topic.equals("__consumer_offsets") ? Map.of(CLEANUP_POLICY, "compact") : Map.of();
+        return topic.equals(InternalTopics.CONSUMER_OFFSETS) ? Map.of(CLEANUP_POLICY, "compact") : Map.of();
     }
 
     /** Every topic config with its effective value for a topic with these overrides, in a stable order. */

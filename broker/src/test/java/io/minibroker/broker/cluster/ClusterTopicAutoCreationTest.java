@@ -1,6 +1,7 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.broker.topic.InternalTopics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -61,16 +62,16 @@ class ClusterTopicAutoCreationTest {
     @Test
     void aMetadataRequestNamingTheOffsetsTopicCreatesItWithTheOffsetsTopicSettings() throws Exception {
         Struct request = ApiKey.METADATA.request().newMessage().set("AllowAutoTopicCreation", true);
-        request.addElement("Topics").set("Name", TopicAutoCreation.OFFSETS_TOPIC);
+        request.addElement("Topics").set("Name", InternalTopics.CONSUMER_OFFSETS);
         try (NodeChannel channel = new NodeChannel("localhost", cluster.node(1).boundPort("PLAINTEXT"),
                 "metadata-test", 5_000)) {
             channel.send(ApiKey.METADATA, request);
         }
-        TopicDescription topic = awaitDescription(TopicAutoCreation.OFFSETS_TOPIC);
+        TopicDescription topic = awaitDescription(InternalTopics.CONSUMER_OFFSETS);
         assertThat(topic.partitions()).as("offsets.topic.num.partitions, not num.partitions").hasSize(4);
         assertThat(topic.partitions()).as("offsets.topic.replication.factor, not default.replication.factor")
                 .allSatisfy(partition -> assertThat(partition.replicas()).hasSize(2));
-        await(() -> "compact".equals(cleanupPolicy(TopicAutoCreation.OFFSETS_TOPIC)), "cleanup.policy=compact");
+        await(() -> "compact".equals(cleanupPolicy(InternalTopics.CONSUMER_OFFSETS)), "cleanup.policy=compact");
     }
 
     /** The topic's cleanup.policy as a node describes it, or null while that one lags. */

@@ -1,0 +1,22 @@
+package io.minibroker.broker.topic;
+
+import java.util.Set;
+
+/** Kafka's internal topics, named once. */
+public final class InternalTopics {
+
+    /** Where groups' offsets and metadata live. */
+    public static final String CONSUMER_OFFSETS = "__consumer_offsets";
+    /** Kafka's transaction log; minibroker has no transactions yet, but a client's listing must still hide it. */
+    public static final String TRANSACTION_STATE = "__transaction_state";
+
+    /** Clients leave these out of topic listings and subscriptions by pattern (Metadata's IsInternal). */
+    public static boolean isInternal(String topic) {
+        return NAMES.contains(topic);
+    }
+
+    private static final Set<String> NAMES = Set.of(CONSUMER_OFFSETS, TRANSACTION_STATE);
+
+    private InternalTopics() {
+    }
+}
