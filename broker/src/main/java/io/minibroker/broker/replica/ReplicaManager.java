@@ -77,7 +77,10 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final ProducerStates producerStates;
     private final NodeChannel controller;
     private final long replicaLagTimeMaxMs;
-    /** The longest an image can take from the controller to {@link #apply}: its request's connect and read. */
+    /**
+     * The longest an image can take from the controller to {@link #apply}: the connect and the read of its
+     * request, each bounded by the controller channels' timeout ({@code broker.session.timeout.ms}).
+     */
     private final long imageMaxAgeMs;
     private final LongSupplier clockMs;
     /** This broker's epoch from its registration, -1 before it has one. */
@@ -116,7 +119,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                           Purgatory<DelayedFetch> fetchPurgatory,
                           Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory, ReplicaFetchers fetchers,
                           ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
-                          long controllerRequestTimeoutMs, long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch, LongSupplier clockMs) {
+                          long controllerChannelTimeoutMs, long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch, LongSupplier clockMs) {
         this.producerStates = producerStates;
         this.nodeId = nodeId;
         this.topics = topics;
@@ -126,7 +129,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         this.fetchers = fetchers;
         this.controller = controller;
         this.replicaLagTimeMaxMs = replicaLagTimeMaxMs;
-        this.imageMaxAgeMs = 2 * controllerRequestTimeoutMs;
+        this.imageMaxAgeMs = 2 * controllerChannelTimeoutMs;
         this.clockMs = clockMs;
         this.brokerEpoch = brokerEpoch;
         this.checkpointedHighWatermarks = new HashMap<>(topics.logs().checkpointedHighWatermarks());
