@@ -43,10 +43,11 @@ public final class LeaderEpochCache {
     private final TreeMap<Integer, Long> epochs = new TreeMap<>();
     /**
      * Counts changes; the checkpoint on disk has the entries as of change {@link #written}, -1 while there is no
-     * file (a new cache), so that its first flush writes one even with no entry.
+     * file (a new cache), so that its first flush writes one even with no entry. Both only grow, and are
+     * changed under the monitor but volatile, so {@link #flushPending} reads them without it.
      */
-    private long changes;
-    private long written = -1;
+    private volatile long changes;
+    private volatile long written = -1;
     private final Object fileLock = new Object();
 
     private LeaderEpochCache(Path path) {
@@ -188,9 +189,14 @@ public final class LeaderEpochCache {
         return new EpochEnd(floor == null ? requested : floor.getKey(), higher.getValue());
     }
 
-    /** Whether a change is not in the checkpoint on disk yet. */
-    synchronized boolean flushPending() {
-        return written != changes;
+    /**
+     * Whether a change is not in the checkpoint on disk yet; asked after every leader append on an event loop, so
+     * without the monitor. Reading {@code written} before {@code changes} can only err towards "pending" (a
+     * harmless extra flush): a flush writes at most the changes made so far, and both counters only grow.
+     */
+    boolean flushPending() {
+        long flushed = written;
+        return flushed != changes;
     }
 
     /**
