@@ -544,15 +544,14 @@ public final class PartitionLog implements AutoCloseable {
      * first when it has expired too, as Kafka does), then the oldest inactive ones while the log is more
      * than {@code retention.bytes}. The log start offset moves to the first remaining segment.
      *
+     * <p>The leader epoch cache drops the epochs below the new start in memory only, as Kafka's
+     * truncateFromStartAsyncFlush leaves the file for later: the next flush or epoch change writes it, and a restart
+     * cuts the cache at the checkpointed log start anyway. A follower meets this on its fetch loop whenever its
+     * leader's log start moves, where an fsync per move would stall replication.
+     *
      * @return the number of segments deleted
      */
-    public int deleteOldSegments() {
-        int deleted = deleteOldSegmentsUnderLock();
-        writeLeaderEpochCheckpoint(); // outside the lock, which appends on an event loop need
-        return deleted;
-    }
-
-    private synchronized int deleteOldSegmentsUnderLock() {
+    public synchronized int deleteOldSegments() {
         LogConfig config = this.config;
         long now = clock.millis();
         int deleted = 0;
@@ -603,17 +602,11 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * DeleteRecords: makes {@code offset} the log start offset (if it is later) and deletes the segments
-     * wholly below it.
+     * wholly below it. The epoch cache is cut in memory only, as for {@link #deleteOldSegments()}.
      *
      * @return the log start offset afterwards
      */
-    public long deleteRecordsBefore(long offset) {
-        long start = deleteRecordsBeforeUnderLock(offset);
-        writeLeaderEpochCheckpoint();
-        return start;
-    }
-
-    private synchronized long deleteRecordsBeforeUnderLock(long offset) {
+    public synchronized long deleteRecordsBefore(long offset) {
         if (offset > logEndOffset || offset < 0) {
             throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "cannot delete records before " + offset + " in "
                     + topicPartition + ", whose log ends at " + logEndOffset);
