@@ -1,8 +1,9 @@
 package io.minibroker.broker.api;
 
-import io.minibroker.protocol.error.Errors;
+import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.protocol.error.Errors;
 
 /**
  * Which partitions this broker leads, and what a follower's fetch tells the leader. A single node leads every
@@ -68,6 +69,23 @@ public interface PartitionLeadership {
 
     /** Records were appended to a partition led here (a leader alone in its ISR commits them at once). */
     void onLeaderAppend(TopicPartition partition);
+
+    /**
+     * Why a leader append to {@code partition} is refused now, as Kafka's appendRecordsToLeader refuses it, or null
+     * if it may go ahead: NOT_LEADER_OR_FOLLOWER on a node that does not lead it, NOT_ENOUGH_REPLICAS when fewer
+     * than {@code minInsync} replicas are in sync (0 for acks 0 and 1, which skip the check).
+     */
+    default LogException appendRefusal(TopicPartition partition, int minInsync) {
+        if (!isLeader(partition)) {
+            return new LogException(Errors.NOT_LEADER_OR_FOLLOWER, "this broker does not lead " + partition);
+        }
+        int inSync = minInsync > 0 ? inSyncReplicas(partition) : 0;
+        if (inSync < minInsync) {
+            return new LogException(Errors.NOT_ENOUGH_REPLICAS, "min.insync.replicas is " + minInsync + " but only "
+                    + inSync + (inSync == 1 ? " replica is" : " replicas are") + " in sync");
+        }
+        return null;
+    }
 
     /**
      * Kafka's check of a request that names the leader epoch it knows ({@code currentEpoch}, -1 for none), in

@@ -46,12 +46,9 @@ interface OffsetsAppender {
         return (log, batch) -> {
             TopicPartition partition = log.topicPartition();
             int minInsyncReplicas = minInsync.applyAsInt(partition.topic());
-            if (!leadership.isLeader(partition)) {
-                throw new LogException(Errors.NOT_LEADER_OR_FOLLOWER, "not the leader of " + partition);
-            }
-            if (leadership.inSyncReplicas(partition) < minInsyncReplicas) {
-                throw new LogException(Errors.NOT_ENOUGH_REPLICAS, "fewer than " + minInsyncReplicas
-                        + " replicas of " + partition + " are in sync");
+            LogException refused = leadership.appendRefusal(partition, minInsyncReplicas);
+            if (refused != null) {
+                throw refused;
             }
             // On the coordinator's thread, never an event loop: the append may fsync (flush.messages, a new epoch).
             AppendResult appended = log.append(batch, leadership.leaderEpoch(partition));

@@ -115,17 +115,10 @@ public final class ProduceHandler implements ApiHandler {
                     anyError = true;
                     continue;
                 }
-                if (!leadership.isLeader(log.get().topicPartition())) {
-                    result.set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
-                    anyError = true;
-                    continue;
-                }
                 int minInsync = acks == -1 ? minInsyncReplicas(topic.get()) : 0;
-                int inSync = acks == -1 ? leadership.inSyncReplicas(log.get().topicPartition()) : 0;
-                if (minInsync > inSync) {
-                    result.set("ErrorCode", Errors.NOT_ENOUGH_REPLICAS.code()).set("ErrorMessage",
-                            "min.insync.replicas is " + minInsync + " but only "
-                                    + inSync + (inSync == 1 ? " replica is" : " replicas are") + " in sync");
+                LogException refused = leadership.appendRefusal(log.get().topicPartition(), minInsync);
+                if (refused != null) {
+                    result.set("ErrorCode", refused.error().code()).set("ErrorMessage", refused.getMessage());
                     anyError = true;
                     continue;
                 }
