@@ -1097,42 +1097,48 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     /**
      * Deletes a group that has no members, with its offsets, on the coordinator's thread; completes with the
-     * error for DeleteGroups. The tombstones are written before the group is forgotten, under its lock: if the
-     * offsets topic refuses them, the group stays whole and the client may retry.
+     * error for DeleteGroups once the tombstones are replicated, as Kafka 4's coordinator answers after its write
+     * commits. The tombstones are appended before the group is forgotten, under its lock: if the offsets topic
+     * refuses them, the group stays whole and the client may retry. If they are appended but not replicated in
+     * time, the group is gone here and the client gets the write's error; its retry finds it gone
+     * (GROUP_ID_NOT_FOUND), or, should this leader have failed meanwhile, deletes it at the new one.
      */
     CompletableFuture<Errors> delete(String groupId) {
         Errors notHere = coordinatorError(groupId);
         if (notHere != Errors.NONE) {
             return CompletableFuture.completedFuture(notHere);
         }
-        return CompletableFuture.supplyAsync(() -> deleteOnCoordinatorThread(groupId), writer);
+        return CompletableFuture.supplyAsync(() -> deleteOnCoordinatorThread(groupId), writer)
+                .thenCompose(answer -> answer);
     }
 
-    private Errors deleteOnCoordinatorThread(String groupId) {
+    private CompletableFuture<Errors> deleteOnCoordinatorThread(String groupId) {
         Errors notHere = coordinatorError(groupId);
         if (notHere != Errors.NONE) {
-            return notHere;
+            return CompletableFuture.completedFuture(notHere);
         }
         ConsumerGroup group = groups.get(groupId);
         if (group == null) {
-            return Errors.GROUP_ID_NOT_FOUND;
+            return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
         }
+        CompletableFuture<Long> written;
         synchronized (group) {
             if (group.state == GroupState.DEAD) {
-                return Errors.GROUP_ID_NOT_FOUND;
+                return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
             }
             if (!group.members.isEmpty()) {
-                return Errors.NON_EMPTY_GROUP;
+                return CompletableFuture.completedFuture(Errors.NON_EMPTY_GROUP);
             }
             try {
-                offsets.deleteGroup(groupId);
+                written = offsets.deleteGroup(groupId);
             } catch (LogException e) {
-                return answerForFailedWrite(e);
+                return CompletableFuture.completedFuture(answerForFailedWrite(e));
             }
             group.state = GroupState.DEAD;
             groups.remove(groupId, group);
-            return Errors.NONE;
         }
+        return written.handle((offset, failure) -> failure == null ? Errors.NONE
+                : answerForFailedWrite(unwrap(failure)));
     }
 
     private static CompletableFuture<Struct> completed(Struct response) {

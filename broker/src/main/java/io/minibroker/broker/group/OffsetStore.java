@@ -127,13 +127,14 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
 
     /**
      * Deletes a group: forgets its commits once the tombstones of its metadata and of its commits (its unsettled
-     * ones too) are appended in one batch; throws LogException, forgetting nothing, if the topic refuses them. The
-     * deletion does not wait for the tombstones to be replicated.
+     * ones too) are appended in one batch; throws LogException, forgetting nothing, if the topic refuses them.
+     * Returns the write, which completes when the tombstones are replicated (at once on a single node).
      */
-    void deleteGroup(String groupId) {
+    CompletableFuture<Long> deleteGroup(String groupId) {
         Set<TopicPartition> partitions = new HashSet<>(byGroup.getOrDefault(groupId, Map.of()).keySet());
         partitions.addAll(pending.getOrDefault(groupId, Map.of()).keySet());
-        log.writeGroupDeletion(groupId, partitions);
+        CompletableFuture<Long> written = log.writeGroupDeletion(groupId, partitions);
         byGroup.remove(groupId);
+        return written;
     }
 }

@@ -179,8 +179,10 @@ class ClusterGroupCoordinatorTest {
         lead(0);
         CompletableFuture<Map<TopicPartition, Errors>> committed = commit(4);
         await(() -> offsetsLog().logEndOffset() == 1, "the commit to be appended");
-        assertThat(coordinator.delete(GROUP).get(10, TimeUnit.SECONDS)).isEqualTo(Errors.NONE);
+        CompletableFuture<Errors> deleted = coordinator.delete(GROUP); // answered once its tombstones replicate
+        await(() -> offsetsLog().logEndOffset() > 1, "the tombstones to be appended after the commit");
         replicateAll();
+        assertThat(deleted.get(10, TimeUnit.SECONDS)).isEqualTo(Errors.NONE);
         assertThat(committed.get().values()).containsOnly(Errors.NONE);
         assertThat(coordinator.offsets().all(GROUP)).as("its group is gone").isEmpty();
 
