@@ -185,18 +185,14 @@ public final class LogManager implements AutoCloseable {
 
     /** Writes both checkpoint files of every directory (also periodically, so recovery starts late). */
     public synchronized void checkpoint() throws IOException {
-        for (Path logDir : logDirs) {
-            Map<TopicPartition, Long> recoveryPoints = new HashMap<>();
-            Map<TopicPartition, Long> startOffsets = new HashMap<>();
-            for (PartitionLog partitionLog : logs.values()) {
-                if (partitionLog.dir().getParent().equals(logDir)) {
-                    recoveryPoints.put(partitionLog.topicPartition(), partitionLog.recoveryPoint());
-                    startOffsets.put(partitionLog.topicPartition(), partitionLog.logStartOffset());
-                }
-            }
-            checkpoint(logDir, OffsetCheckpointFile.RECOVERY_POINT).write(recoveryPoints);
-            checkpoint(logDir, OffsetCheckpointFile.LOG_START_OFFSET).write(startOffsets);
+        Map<TopicPartition, Long> recoveryPoints = new HashMap<>();
+        Map<TopicPartition, Long> startOffsets = new HashMap<>();
+        for (PartitionLog partitionLog : logs.values()) {
+            recoveryPoints.put(partitionLog.topicPartition(), partitionLog.recoveryPoint());
+            startOffsets.put(partitionLog.topicPartition(), partitionLog.logStartOffset());
         }
+        writePerDirectory(OffsetCheckpointFile.RECOVERY_POINT, recoveryPoints);
+        writePerDirectory(OffsetCheckpointFile.LOG_START_OFFSET, startOffsets);
     }
 
     /**
@@ -221,15 +217,23 @@ public final class LogManager implements AutoCloseable {
      * holds; a partition without a log here is left out.
      */
     public synchronized void checkpointHighWatermarks(Map<TopicPartition, Long> highWatermarks) throws IOException {
+        writePerDirectory(OffsetCheckpointFile.REPLICATION_OFFSET, highWatermarks);
+    }
+
+    /** Writes the checkpoint file {@code name} of every directory with the values of the logs it holds. */
+    private void writePerDirectory(String name, Map<TopicPartition, Long> values) throws IOException {
+        Map<Path, Map<TopicPartition, Long>> byDirectory = new HashMap<>();
+        logDirs.forEach(logDir -> byDirectory.put(logDir, new HashMap<>()));
+        values.forEach((tp, value) -> {
+            PartitionLog partitionLog = logs.get(tp);
+            Map<TopicPartition, Long> inDirectory =
+                    partitionLog == null ? null : byDirectory.get(partitionLog.dir().getParent());
+            if (inDirectory != null) { // a partition without a log here is left out
+                inDirectory.put(tp, value);
+            }
+        });
         for (Path logDir : logDirs) {
-            Map<TopicPartition, Long> inDir = new HashMap<>();
-            highWatermarks.forEach((tp, highWatermark) -> {
-                PartitionLog partitionLog = logs.get(tp);
-                if (partitionLog != null && partitionLog.dir().getParent().equals(logDir)) {
-                    inDir.put(tp, highWatermark);
-                }
-            });
-            checkpoint(logDir, OffsetCheckpointFile.REPLICATION_OFFSET).write(inDir);
+            checkpoint(logDir, name).write(byDirectory.get(logDir));
         }
     }
 
