@@ -21,11 +21,11 @@ import java.util.stream.Collectors;
  * Metadata for clients of a broker in a cluster, answered from its copy of the controller's image, so every broker
  * that has caught up answers the same: brokers, controller, leaders, replicas, ISR, offline replicas.
  *
- * <p>A named topic that does not exist, in a request that allows auto-creation, is created through the controller
- * when {@code auto.create.topics.enable} is on ({@link TopicAutoCreation}), and answered LEADER_NOT_AVAILABLE, as
- * Kafka answers it, off the event loop once the controller has answered; the client asks again. Otherwise an
- * unknown topic is UNKNOWN_TOPIC_OR_PARTITION (UNKNOWN_TOPIC_ID when named by id), an illegal name
- * INVALID_TOPIC_EXCEPTION.
+ * <p>A named topic that does not exist, in a request that allows auto-creation, is asked of the controller when
+ * {@code auto.create.topics.enable} is on ({@link TopicAutoCreation}) without waiting for it, and answered
+ * UNKNOWN_TOPIC_OR_PARTITION, as Kafka's KRaft brokers answer it; the client asks again and finds the topic once
+ * it is created. An unknown topic is UNKNOWN_TOPIC_OR_PARTITION (UNKNOWN_TOPIC_ID when named by id), an illegal
+ * name INVALID_TOPIC_EXCEPTION.
  */
 public final class ClusterMetadataHandler implements ApiHandler {
 
@@ -52,15 +52,14 @@ public final class ClusterMetadataHandler implements ApiHandler {
                             && TopicRegistry.invalidName(name) == null)
                     .collect(Collectors.toCollection(LinkedHashSet::new));
             if (!creatable.isEmpty()) {
-                return autoCreation.create(creatable)
-                        .thenApply(created -> answer(context, request, requested, creatable));
+                autoCreation.create(creatable);
             }
         }
-        return CompletableFuture.completedFuture(answer(context, request, requested, Set.of()));
+        return CompletableFuture.completedFuture(answer(context, request, requested));
     }
 
     private Struct answer(RequestContext context, Request request,
-                          List<MetadataRequestView.MetadataRequestTopic> requested, Set<String> autoCreated) {
+                          List<MetadataRequestView.MetadataRequestTopic> requested) {
         ClusterMetadata image = metadata.current();
         MetadataResponseView response = new MetadataResponseView().clusterId(clusterId);
         image.describeCluster(response, context.listenerName());
@@ -72,9 +71,7 @@ public final class ClusterMetadataHandler implements ApiHandler {
             MetadataResponseView.MetadataResponseTopic result = response.addTopic();
             Optional<ClusterMetadata.TopicImage> topic = wanted.name() == null
                     ? image.topic(wanted.topicId()) : image.topic(wanted.name());
-            if (wanted.name() != null && autoCreated.contains(wanted.name())) {
-                result.name(wanted.name()).errorCode(Errors.LEADER_NOT_AVAILABLE.code());
-            } else if (topic.isPresent()) {
+            if (topic.isPresent()) {
                 ClusterMetadata.describe(topic.get(), result);
             } else if (wanted.name() == null) {
                 result.topicId(wanted.topicId()).errorCode(Errors.UNKNOWN_TOPIC_ID.code());

@@ -14,22 +14,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Topics a broker in a cluster has the controller create on its own account, as Kafka's AutoTopicCreationManager
  * does: a topic a Metadata request names ({@code auto.create.topics.enable}) with this broker's
  * {@code num.partitions} and {@code default.replication.factor}, and {@code __consumer_offsets}, whoever asks for
  * it first (a FindCoordinator, or a Metadata request naming it), with {@code offsets.topic.num.partitions},
- * {@code offsets.topic.replication.factor} and the configs Kafka gives it. What the controller answers is only
- * logged: a client that named the topic is told LEADER_NOT_AVAILABLE (or COORDINATOR_NOT_AVAILABLE) either way
- * and asks again, then finds the topic, or, if it could not be created (too few live brokers for the replication
- * factor), is told so again until its own timeout. A topic already being created is not asked for again (Kafka's
+ * {@code offsets.topic.replication.factor} and the configs Kafka gives it. Nobody waits for it and what the
+ * controller answers is only logged, as in Kafka: a client that named the topic is told UNKNOWN_TOPIC_OR_PARTITION
+ * (or COORDINATOR_NOT_AVAILABLE) at once and asks again, then finds the topic, or, if it could not be created (too
+ * few live brokers for the replication factor), is told so again until its own timeout. A topic already being created is not asked for again (Kafka's
  * inflight topics), so a client retrying it adds nothing to the controller's queue.
  */
 public final class TopicAutoCreation {
-
-    /** Kafka's GROUP_METADATA_TOPIC_NAME. */
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicAutoCreation.class);
 
@@ -48,14 +45,11 @@ public final class TopicAutoCreation {
         this.offsetsReplicationFactor = config.get(BrokerConfig.OFFSETS_TOPIC_REPLICATION_FACTOR).shortValue();
     }
 
-    /**
-     * Has the controller create these topics, but for those whose creation is already under way; completes once
-     * this broker has the image that follows (at once if there is nothing to ask).
-     */
-    public CompletableFuture<Void> create(Collection<String> names) {
+    /** Has the controller create these topics, but for those whose creation is already under way; returns at once. */
+    public void create(Collection<String> names) {
         List<String> asked = names.stream().filter(inFlight::add).toList();
         if (asked.isEmpty()) {
-            return CompletableFuture.completedFuture(null);
+            return;
         }
         Struct request = ApiKey.CREATE_TOPICS.request().newMessage();
         for (String name : asked) {
@@ -67,12 +61,12 @@ public final class TopicAutoCreation {
                 topic.addElement("Configs").set("Name", config.getKey()).set("Value", config.getValue());
             }
         }
-        return controller.forward(ApiKey.CREATE_TOPICS, ApiKey.CREATE_TOPICS.highestStableVersion(), request)
-                .handle((response, failure) -> {
+        controller.forward(ApiKey.CREATE_TOPICS, ApiKey.CREATE_TOPICS.highestStableVersion(), request)
+                .whenComplete((response, failure) -> {
                     asked.forEach(inFlight::remove);
                     if (failure != null) {
                         LOG.warn("Could not have {} created: {}", asked, failure.getCause());
-                        return null;
+                        return;
                     }
                     for (Struct topic : response.getStructs("Topics")) {
                         Errors error = Errors.forCode(topic.getInt16("ErrorCode"));
@@ -83,7 +77,6 @@ public final class TopicAutoCreation {
                             LOG.info("Created topic {}", topic.getString("Name"));
                         }
                     }
-                    return null;
                 });
     }
 }

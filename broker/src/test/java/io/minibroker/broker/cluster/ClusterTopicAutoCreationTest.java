@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Auto-creation in a cluster of three: a producer's Metadata request for an unknown topic has the controller create
  * it with num.partitions and default.replication.factor; with fewer live brokers than that factor it is not
- * created, and the producer, told LEADER_NOT_AVAILABLE, gives up at its max.block.ms, as with Kafka.
+ * created, and the producer, told UNKNOWN_TOPIC_OR_PARTITION, gives up at its max.block.ms, as with Kafka.
  */
 class ClusterTopicAutoCreationTest {
 
