@@ -35,7 +35,6 @@ final class CompletionThread extends Thread {
     private final CompletionMode mode;
     private final Conditions conditions;
     private final Workload workload;
-    private final long timeoutNanos;
     /** Each request's submission time, written by the enqueue thread before it publishes {@link #submitted}. */
     private final long[] arrivedNanos;
     /** In force mode, the operations still to complete; a slot is cleared once done so the operation can go. */
@@ -49,15 +48,13 @@ final class CompletionThread extends Thread {
     private long lateNanosMax;
     private long processed;
 
-    CompletionThread(PurgatoryAdapter adapter, CompletionMode mode, Conditions conditions, Workload workload,
-                     long timeoutNanos) {
+    CompletionThread(PurgatoryAdapter adapter, CompletionMode mode, Conditions conditions, Workload workload) {
         super("completion");
         setDaemon(true);
         this.adapter = adapter;
         this.mode = mode;
         this.conditions = conditions;
         this.workload = workload;
-        this.timeoutNanos = timeoutNanos;
         this.arrivedNanos = new long[workload.size()];
         this.operations = mode == CompletionMode.FORCE ? new BenchOperation[workload.size()] : null;
     }
@@ -68,7 +65,7 @@ final class CompletionThread extends Thread {
      */
     void submitted(int request, BenchOperation operation, long nowNanos) {
         arrivedNanos[request] = nowNanos;
-        if (operations != null && workload.latencyNanos[request] < timeoutNanos) {
+        if (operations != null && workload.completes(request)) {
             operations[request] = operation;
         }
         SUBMITTED.setRelease(this, request + 1);

@@ -11,6 +11,7 @@ public record RunSpec(String impl, LatencyCase latencyCase, CompletionMode mode,
 
     /** The seed benchmark's constants; the same for both implementations. */
     public static final long TIMEOUT_MS = 200;
+    public static final long TIMEOUT_NANOS = TIMEOUT_MS * 1_000_000L;
     public static final int KEY_SPACE = 100;
     public static final int KEYS_PER_REQUEST = 3;
     public static final long TICK_MS = 1;

@@ -49,8 +49,7 @@ public final class SingleRun {
         Outcomes outcomes = new Outcomes(workload.size(), RunSpec.TIMEOUT_MS);
         Conditions conditions = new Conditions(workload.size());
         PurgatoryAdapter adapter = PurgatoryAdapter.create(spec.impl(), outcomes, conditions);
-        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(RunSpec.TIMEOUT_MS);
-        CompletionThread completer = new CompletionThread(adapter, spec.mode(), conditions, workload, timeoutNanos);
+        CompletionThread completer = new CompletionThread(adapter, spec.mode(), conditions, workload);
         completer.start();
 
         int n = workload.size();
@@ -72,7 +71,7 @@ public final class SingleRun {
         }
 
         // Every request is answered within one timeout of its arrival (plus reaper latency); wait for all of them.
-        long deadline = lastEnqueue + timeoutNanos + DRAIN_GRACE_NANOS;
+        long deadline = lastEnqueue + RunSpec.TIMEOUT_NANOS + DRAIN_GRACE_NANOS;
         while (outcomes.onCompleteCount() < n && System.nanoTime() - deadline < 0) {
             Thread.sleep(2);
         }
@@ -88,7 +87,7 @@ public final class SingleRun {
         double elapsedSeconds = (lastEnqueue - firstEnqueue) / 1e9;
         long achievedRps = elapsedSeconds > 0 ? Math.round(n / elapsedSeconds) : 0;
         return new RunResult(spec, achievedRps, (after.cpuNanos - before.cpuNanos) / 1e9,
-                after.gcMillis - before.gcMillis, n, workload.toComplete, outcomes.onCompleteCount(),
+                after.gcMillis - before.gcMillis, n, workload.toComplete(), outcomes.onCompleteCount(),
                 outcomes.expiredCount(), outcomes.earlyExpirationCount(), outcomes.missingCount(), outcomes.duplicateCount(), delayedLeft,
                 watchedLeft, completer.meanLateMs(), completer.maxLateMs(), completer.failure());
     }

@@ -18,8 +18,6 @@ public final class Workload {
     final long[] latencyNanos;
     /** Key indices, {@link RunSpec#KEYS_PER_REQUEST} per request, distinct within a request. */
     final int[] keys;
-    /** How many requests the completion thread will complete (latency below the timeout). */
-    final int toComplete;
     /**
      * The requests the completion thread completes (latency below the timeout), in the order of their scheduled
      * arrival + latency, which is the order it meets them when arrivals keep to the schedule.
@@ -30,8 +28,21 @@ public final class Workload {
         this.arrivalNanos = arrivalNanos;
         this.latencyNanos = latencyNanos;
         this.keys = keys;
-        this.toComplete = toComplete;
         this.completionOrder = completionOrder(arrivalNanos, latencyNanos, toComplete);
+    }
+
+    /** Whether the completion thread completes this request (its latency is below the timeout), else it expires. */
+    boolean completes(int request) {
+        return completes(latencyNanos[request]);
+    }
+
+    /** How many requests the completion thread completes. */
+    int toComplete() {
+        return completionOrder.length;
+    }
+
+    private static boolean completes(long latencyNanos) {
+        return latencyNanos < RunSpec.TIMEOUT_NANOS;
     }
 
     public int size() {
@@ -45,7 +56,6 @@ public final class Workload {
         long[] latencies = new long[n];
         int[] keys = new int[n * RunSpec.KEYS_PER_REQUEST];
         double meanGapNanos = 1e9 / spec.targetRps();
-        long timeoutNanos = RunSpec.TIMEOUT_MS * 1_000_000L;
         double t = 0;
         int toComplete = 0;
         for (int i = 0; i < n; i++) {
@@ -53,7 +63,7 @@ public final class Workload {
             t += -Math.log(1.0 - random.nextDouble()) * meanGapNanos;
             double latencyMs = spec.latencyCase().latencyMs(nextGaussian(random));
             latencies[i] = (long) Math.min(latencyMs * 1e6, Long.MAX_VALUE / 4.0);
-            if (latencies[i] < timeoutNanos) {
+            if (completes(latencies[i])) {
                 toComplete++;
             }
             drawDistinctKeys(random, keys, i * RunSpec.KEYS_PER_REQUEST);
@@ -67,11 +77,10 @@ public final class Workload {
      */
     private static int[] completionOrder(long[] arrivalNanos, long[] latencyNanos, int toComplete) {
         int n = arrivalNanos.length;
-        long timeoutNanos = RunSpec.TIMEOUT_MS * 1_000_000L;
         long[] dueAndIndex = new long[toComplete];
         int next = 0;
         for (int i = 0; i < n; i++) {
-            if (latencyNanos[i] < timeoutNanos) {
+            if (completes(latencyNanos[i])) {
                 dueAndIndex[next++] = Math.addExact(Math.multiplyExact(arrivalNanos[i] + latencyNanos[i], (long) n), i);
             }
         }
