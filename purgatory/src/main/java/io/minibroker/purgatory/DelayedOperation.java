@@ -31,7 +31,7 @@ public abstract class DelayedOperation extends TimerTask {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             COMPLETED = lookup.findVarHandle(DelayedOperation.class, "completed", boolean.class);
-            WATCH_SLOTS = lookup.findVarHandle(DelayedOperation.class, "watchSlots", WatchSlot.class);
+            WATCH_SLOTS = lookup.findVarHandle(DelayedOperation.class, "watchSlots", WatchSlots.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -39,7 +39,7 @@ public abstract class DelayedOperation extends TimerTask {
 
     @SuppressWarnings("unused") // accessed through COMPLETED
     private volatile boolean completed;
-    private volatile WatchSlot watchSlots;
+    private volatile WatchSlots watchSlots;
     private volatile PurgatoryStats stats;
 
     protected DelayedOperation(long delayMs) {
@@ -104,8 +104,8 @@ public abstract class DelayedOperation extends TimerTask {
      * takes these slots or this side sees the completion and releases the chain it was given itself (not what the
      * field holds then, which the completer may already have taken). Only the first release of a slot counts.
      */
-    void watchedBy(WatchSlot slots) {
-        WatchSlot last = slots;
+    void watchedBy(WatchSlots slots) {
+        WatchSlots last = slots;
         while (last.nextOfOperation != null) {
             last = last.nextOfOperation;
         }
@@ -122,15 +122,13 @@ public abstract class DelayedOperation extends TimerTask {
      * response queue...) must not pin the chunks of its slots, or each would pin the chunks linked after it.
      */
     private void releaseWatchSlots() {
-        release((WatchSlot) WATCH_SLOTS.getAndSet(this, null));
+        release((WatchSlots) WATCH_SLOTS.getAndSet(this, null));
     }
 
-    private void release(WatchSlot chain) {
+    private void release(WatchSlots chain) {
         int released = 0;
-        for (WatchSlot slot = chain; slot != null; slot = slot.nextOfOperation) {
-            if (slot.release(this)) {
-                released++;
-            }
+        for (WatchSlots slots = chain; slots != null; slots = slots.nextOfOperation) {
+            released += slots.release(this);
         }
         PurgatoryStats owner = stats;
         if (released > 0 && owner != null) {

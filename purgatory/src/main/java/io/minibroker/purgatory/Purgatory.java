@@ -95,16 +95,19 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         // Counted before any slot is published, so that a release never takes the count below zero.
         stats.watched.add(n);
         int watchedKeys = 0;
-        WatchSlot slots = null;
+        WatchSlots slots = new WatchSlots();
         try {
             while (watchedKeys < n && !operation.isCompleted()) {
-                WatchSlot slot = watch(keys.get(watchedKeys), operation);
+                if (slots.isFull()) {
+                    WatchSlots more = new WatchSlots();
+                    more.nextOfOperation = slots;
+                    slots = more;
+                }
+                watch(keys.get(watchedKeys), operation, slots);
                 watchedKeys++;
-                slot.nextOfOperation = slots;
-                slots = slot;
             }
         } finally { // a key whose hashCode or equals throws must not strand the slots already taken
-            if (slots != null) {
+            if (!slots.isEmpty()) {
                 operation.watchedBy(slots); // one publication for all keys: it costs a fence
             }
             if (watchedKeys < n) {
@@ -222,8 +225,8 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         }
     }
 
-    /** Appends the operation to the key's list, creating the list if need be; the caller publishes the slot. */
-    private WatchSlot watch(Object key, DelayedOperation operation) {
+    /** Appends the operation to the key's list, creating the list if need be, and records its slot in {@code slots}. */
+    private void watch(Object key, DelayedOperation operation, WatchSlots slots) {
         ConcurrentHashMap<Object, WatcherList> shard = shardOf(key);
         while (true) {
             WatcherList list = shard.get(key);
@@ -234,9 +237,8 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
                     list = fresh;
                 }
             }
-            WatchSlot slot = list.add(operation);
-            if (slot != null) {
-                return slot;
+            if (list.add(operation, slots)) {
+                return;
             }
             list.removeFromShard(); // detached by a check or purge that has not yet removed it; help and retry
         }

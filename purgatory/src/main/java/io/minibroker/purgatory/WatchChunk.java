@@ -5,8 +5,9 @@ import java.lang.invoke.VarHandle;
 
 /**
  * A run of slots in one key's {@link WatcherList}, filled in order by watchers and emptied in any order by
- * completions. A slot is written once (under the list's lock) and cleared once; it is never reused, so an
- * operation's {@link WatchSlot} stays valid for as long as the operation lives, and clearing it needs no lock.
+ * completions. A slot is written once (under the list's lock) and cleared once; it is never reused, so the place
+ * an operation's {@link WatchSlots} records stays valid for as long as the operation lives, and clearing it needs
+ * no lock.
  *
  * <p>Why slots rather than a linked list of nodes: a completing operation clears one array element per key, one
  * cache line, where unlinking a node writes both neighbours and the list's head or tail under the list's lock,

@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.LongAdder;
 final class WatcherList extends SpinLocked {
 
     private static final int FIRST_CHUNK_CAPACITY = 4;
-    private static final int MAX_CHUNK_CAPACITY = 64;
+    static final int MAX_CHUNK_CAPACITY = 64; // WatchSlots keeps indexes in bytes
 
     private final Object key;
     private final ConcurrentMap<Object, WatcherList> shard;
@@ -55,14 +55,17 @@ final class WatcherList extends SpinLocked {
         return head;
     }
 
-    /** Appends the operation; null if the list was detached and the caller must use a fresh one. */
-    WatchSlot add(DelayedOperation operation) {
+    /**
+     * Appends the operation and records its slot in {@code slots}, which must not be full; false if the list was
+     * detached and the caller must use a fresh one.
+     */
+    boolean add(DelayedOperation operation, WatchSlots slots) {
         WatchChunk chunk;
         int index;
         lock();
         try {
             if (detached) {
-                return null;
+                return false;
             }
             if (tail == null || tail.isFull()) {
                 appendChunk();
@@ -73,7 +76,8 @@ final class WatcherList extends SpinLocked {
         } finally {
             unlock();
         }
-        return new WatchSlot(chunk, index);
+        slots.record(chunk, index);
+        return true;
     }
 
     /**

@@ -115,6 +115,27 @@ class PurgatoryTest {
         assertThat(purgatory.checkAndComplete("a")).isEqualTo(1);
     }
 
+
+    @Test
+    void anOperationOnMoreKeysThanOneGroupOfSlotsHoldsLeavesEveryListAtOnce() {
+        // Nine keys take three groups of slots, the last one partly filled.
+        List<String> keys = List.of("k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9");
+        TestOperation many = new TestOperation(100);
+        TestOperation other = new TestOperation(100);
+        purgatory.tryCompleteElseWatch(many, keys);
+        purgatory.tryCompleteElseWatch(other, List.of("k9"));
+        assertThat(purgatory.watched()).isEqualTo(10);
+
+        many.forceComplete();
+
+        assertThat(purgatory.watched()).as("only other's slot on k9 is left").isEqualTo(1);
+        for (String key : keys.subList(0, 8)) {
+            assertThat(purgatory.checkAndComplete(key)).isZero();
+        }
+        other.satisfy();
+        assertThat(purgatory.checkAndComplete("k9")).isEqualTo(1);
+        assertThat(purgatory.watched()).isZero();
+    }
     @Test
     void checkingAKeyNobodyWatchesCompletesNothing() {
         assertThat(purgatory.checkAndComplete("nobody")).isZero();

@@ -30,10 +30,11 @@ class WatcherListTest {
     @Test
     void aReleasedSlotIsEmptiedOnceAndHoldsNoOperation() {
         TestOperation op = new TestOperation(100);
-        WatchSlot slot = list.add(op);
+        WatchSlots slots = new WatchSlots();
+        assertThat(list.add(op, slots)).isTrue();
 
-        assertThat(slot.release(op)).isTrue();
-        assertThat(slot.release(op)).as("a second release of the same slot").isFalse();
+        assertThat(slots.release(op)).isEqualTo(1);
+        assertThat(slots.release(op)).as("a second release of the same slot").isZero();
         assertThat(list.head().get(0)).isNull();
     }
 
@@ -65,7 +66,7 @@ class WatcherListTest {
         assertThat(capacities()).as("no sweep before a new chunk is needed").containsExactly(4, 8);
 
         TestOperation next = new TestOperation(100);
-        list.add(next);
+        list.add(next, new WatchSlots());
 
         assertThat(capacities()).containsExactly(8, 16);
         assertThat(liveOperations()).containsExactly(watches.get(5).op(), next);
@@ -102,20 +103,21 @@ class WatcherListTest {
     void purgeDetachesAListWhoseFirstWatcherHasNotAppendedYet() {
         assertThat(list.purge()).isTrue();
         assertThat(shard).doesNotContainKey("key");
-        assertThat(list.add(new TestOperation(100))).isNull();
+        assertThat(list.add(new TestOperation(100), new WatchSlots())).isFalse();
     }
 
     @Test
     void purgeDetachesAWhollyEmptyListAndAddsToItFailAfterwards() {
         TestOperation op = new TestOperation(100);
-        WatchSlot slot = list.add(op);
+        WatchSlots slots = new WatchSlots();
+        list.add(op, slots);
         assertThat(list.purge()).isFalse();
 
-        slot.release(op);
+        slots.release(op);
 
         assertThat(list.purge()).isTrue();
         assertThat(shard).doesNotContainKey("key");
-        assertThat(list.add(new TestOperation(100))).as("a watcher must fetch a fresh list").isNull();
+        assertThat(list.add(new TestOperation(100), new WatchSlots())).as("a watcher must fetch a fresh list").isFalse();
     }
 
     @Test
@@ -150,9 +152,9 @@ class WatcherListTest {
         List<Watch> watches = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             TestOperation op = new TestOperation(100);
-            WatchSlot slot = list.add(op);
-            assertThat(slot).isNotNull();
-            watches.add(new Watch(op, slot));
+            WatchSlots slots = new WatchSlots();
+            assertThat(list.add(op, slots)).isTrue();
+            watches.add(new Watch(op, slots));
         }
         return watches;
     }
@@ -178,9 +180,9 @@ class WatcherListTest {
     }
 
     /** An operation and its slot in the list, as its completion would release it. */
-    private record Watch(TestOperation op, WatchSlot slot) {
+    private record Watch(TestOperation op, WatchSlots slots) {
         void release() {
-            slot.release(op);
+            slots.release(op);
         }
     }
 }
