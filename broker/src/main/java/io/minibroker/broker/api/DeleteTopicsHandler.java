@@ -23,6 +23,10 @@ import java.util.function.Function;
  * cluster's. Checked as Kafka's controller checks it: with {@code delete.topic.enable=false} every topic is refused
  * TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3, which has no such error); a topic named twice, by name or by
  * id, is refused once INVALID_REQUEST and not deleted, as is one given both a name and an id, or neither.
+ *
+ * <p>A topic given once by its name and once by its id is not deleted either. The entry by name is refused
+ * INVALID_REQUEST; the entry by id gets no result at all, which is what Kafka's controller answers (it drops the
+ * id from the topics to delete after it has written the results for ids).
  */
 public final class DeleteTopicsHandler implements ApiHandler {
 
@@ -57,11 +61,13 @@ public final class DeleteTopicsHandler implements ApiHandler {
         }
         List<Struct> requested = request.body().getStructs("Topics");
         Set<Entry> duplicated = duplicates(requested, DeleteTopicsHandler::key);
+        Set<UUID> alsoNamed = idsAlsoGivenByName(requested, duplicated);
         Set<Entry> answered = new HashSet<>();
         for (Struct state : requested) {
             String name = state.getString("Name");
             UUID id = state.getUuid("TopicId");
-            if (!answered.add(key(state))) {
+            if (!answered.add(key(state)) || (disabled == null && name == null && alsoNamed.contains(id)
+                    && !duplicated.contains(key(state)))) {
                 continue;
             }
             Struct result = response.addElement("Responses").set("Name", name).set("TopicId", id);
@@ -73,6 +79,8 @@ public final class DeleteTopicsHandler implements ApiHandler {
                 refuse(result, "You may not specify both topic name and topic id.");
             } else if (duplicated.contains(key(state))) {
                 refuse(result, name != null ? "Duplicate topic name." : "Duplicate topic id.");
+            } else if (name != null && topics.idOf(name).filter(alsoNamed::contains).isPresent()) {
+                refuse(result, "The provided topic name maps to an ID that was already supplied.");
             } else {
                 deleteByNameOrId(name, id, result);
             }
@@ -82,6 +90,29 @@ public final class DeleteTopicsHandler implements ApiHandler {
 
     /** A v6+ entry as given: two entries alike name the same topic twice. */
     private record Entry(String name, UUID id) {
+    }
+
+    /**
+     * The ids given on their own whose topic is also named, once, by a name given on its own: neither entry
+     * deletes it.
+     */
+    private Set<UUID> idsAlsoGivenByName(List<Struct> requested, Set<Entry> duplicated) {
+        Set<String> named = new HashSet<>();
+        for (Struct state : requested) {
+            if (state.getString("Name") != null && state.getUuid("TopicId").equals(TopicIds.ZERO)
+                    && !duplicated.contains(key(state))) {
+                named.add(state.getString("Name"));
+            }
+        }
+        Set<UUID> alsoNamed = new HashSet<>();
+        for (Struct state : requested) {
+            UUID id = state.getUuid("TopicId");
+            if (state.getString("Name") == null && !id.equals(TopicIds.ZERO)
+                    && topics.nameOf(id).filter(named::contains).isPresent()) {
+                alsoNamed.add(id);
+            }
+        }
+        return alsoNamed;
     }
 
     private static Entry key(Struct state) {
