@@ -35,6 +35,7 @@ public final class TopicAutoCreation {
     private final short replicationFactor;
     private final int offsetsPartitions;
     private final short offsetsReplicationFactor;
+    private final Map<String, String> offsetsConfigs;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
     public TopicAutoCreation(ControllerForwarder controller, BrokerConfig config) {
@@ -43,6 +44,7 @@ public final class TopicAutoCreation {
         this.replicationFactor = config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR).shortValue();
         this.offsetsPartitions = config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS);
         this.offsetsReplicationFactor = config.get(BrokerConfig.OFFSETS_TOPIC_REPLICATION_FACTOR).shortValue();
+        this.offsetsConfigs = TopicConfig.internalTopicOverrides(InternalTopics.CONSUMER_OFFSETS, config);
     }
 
     /** Has the controller create these topics, but for those whose creation is already under way; returns at once. */
@@ -57,8 +59,10 @@ public final class TopicAutoCreation {
             Struct topic = request.addElement("Topics").set("Name", name)
                     .set("NumPartitions", offsets ? offsetsPartitions : partitions)
                     .set("ReplicationFactor", offsets ? offsetsReplicationFactor : replicationFactor);
-            for (Map.Entry<String, String> config : TopicConfig.internalTopicOverrides(name).entrySet()) {
-                topic.addElement("Configs").set("Name", config.getKey()).set("Value", config.getValue());
+            if (offsets) {
+                for (Map.Entry<String, String> config : offsetsConfigs.entrySet()) {
+                    topic.addElement("Configs").set("Name", config.getKey()).set("Value", config.getValue());
+                }
             }
         }
         controller.forward(ApiKey.CREATE_TOPICS, ApiKey.CREATE_TOPICS.highestStableVersion(), request)

@@ -121,6 +121,8 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> OFFSETS_TOPIC_NUM_PARTITIONS = intKey("offsets.topic.num.partitions", 50, 1);
     public static final ConfigKey<Integer> OFFSETS_TOPIC_REPLICATION_FACTOR =
             intKey("offsets.topic.replication.factor", 3, 1);
+    public static final ConfigKey<Integer> OFFSETS_TOPIC_SEGMENT_BYTES =
+            intKey("offsets.topic.segment.bytes", 104_857_600, 1);
     public static final ConfigKey<Integer> OFFSET_METADATA_MAX_BYTES = intKey("offset.metadata.max.bytes", 4096, 0);
     public static final ConfigKey<Integer> OFFSETS_COMMIT_TIMEOUT_MS = intKey("offsets.commit.timeout.ms", 5000, 1);
 
@@ -143,7 +145,8 @@ public final class BrokerConfig {
             LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE, MESSAGE_MAX_BYTES, NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, AUTO_CREATE_TOPICS_ENABLE, DELETE_TOPIC_ENABLE, MIN_INSYNC_REPLICAS,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,
-            OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSET_METADATA_MAX_BYTES,
+            OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
+            OFFSET_METADATA_MAX_BYTES,
             OFFSETS_COMMIT_TIMEOUT_MS,
             FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
             PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS);

@@ -5,7 +5,6 @@ import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.InternalTopics;
-import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -71,6 +70,8 @@ final class OffsetsTopic {
 
     private final TopicRegistry topics;
     private final int configuredPartitions;
+    /** The topic configs a single node creates the topic with (a cluster's controller is asked for them instead). */
+    private final Map<String, String> topicConfigs;
     private final OffsetsAppender appender;
     private final boolean singleNode;
 
@@ -79,9 +80,11 @@ final class OffsetsTopic {
      *                   placement it always had; in a cluster the controller creates it and this broker only
      *                   writes to partitions it hosts
      */
-    OffsetsTopic(TopicRegistry topics, int configuredPartitions, OffsetsAppender appender, boolean singleNode) {
+    OffsetsTopic(TopicRegistry topics, int configuredPartitions, Map<String, String> topicConfigs,
+                 OffsetsAppender appender, boolean singleNode) {
         this.topics = topics;
         this.configuredPartitions = configuredPartitions;
+        this.topicConfigs = topicConfigs;
         this.appender = appender;
         this.singleNode = singleNode;
     }
@@ -227,8 +230,7 @@ final class OffsetsTopic {
             throw new LogException(Errors.NOT_LEADER_OR_FOLLOWER, NAME + " is not hosted here");
         }
         TopicMetadata topic = existing.orElseGet(() -> {
-            TopicRegistry.Outcome created = topics.create(NAME, configuredPartitions, 1,
-                    TopicConfig.internalTopicOverrides(NAME), false);
+            TopicRegistry.Outcome created = topics.create(NAME, configuredPartitions, 1, topicConfigs, false);
             // Another commit may have created it first: then it is there to use.
             return topics.get(NAME).orElseThrow(() -> new LogException(
                     created.error() == null ? Errors.COORDINATOR_NOT_AVAILABLE : created.error(),

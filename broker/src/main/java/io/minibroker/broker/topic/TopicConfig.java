@@ -37,10 +37,15 @@ public final class TopicConfig {
 
     /**
      * The configs Kafka gives an internal topic when it creates it: {@code __consumer_offsets} is compacted, so a
-     * group's last commits are kept however old. Empty for any other topic.
+     * group's last commits are kept however old, and rolls at {@code offsets.topic.segment.bytes} (100 MiB by
+     * default, where other topics roll at 1 GiB). Empty for any other topic. Kafka also sets
+     * {@code compression.type=producer}, which is how minibroker stores every batch, so it is not an override here.
      */
-    public static Map<String, String> internalTopicOverrides(String topic) {
-        return topic.equals(InternalTopics.CONSUMER_OFFSETS) ? Map.of(CLEANUP_POLICY, "compact") : Map.of();
+    public static Map<String, String> internalTopicOverrides(String topic, BrokerConfig broker) {
+        return topic.equals(InternalTopics.CONSUMER_OFFSETS)
+                ? Map.of(CLEANUP_POLICY, "compact",
+                        SEGMENT_BYTES, Integer.toString(broker.get(BrokerConfig.OFFSETS_TOPIC_SEGMENT_BYTES)))
+                : Map.of();
     }
 
     /** Every topic config with its effective value for a topic with these overrides, in a stable order. */

@@ -71,14 +71,17 @@ class ClusterTopicAutoCreationTest {
         assertThat(topic.partitions()).as("offsets.topic.num.partitions, not num.partitions").hasSize(4);
         assertThat(topic.partitions()).as("offsets.topic.replication.factor, not default.replication.factor")
                 .allSatisfy(partition -> assertThat(partition.replicas()).hasSize(2));
-        await(() -> "compact".equals(cleanupPolicy(InternalTopics.CONSUMER_OFFSETS)), "cleanup.policy=compact");
+        await(() -> "compact".equals(topicConfig(InternalTopics.CONSUMER_OFFSETS, "cleanup.policy")),
+                "cleanup.policy=compact");
+        assertThat(topicConfig(InternalTopics.CONSUMER_OFFSETS, "segment.bytes"))
+                .as("offsets.topic.segment.bytes' default, not log.segment.bytes'").isEqualTo("104857600");
     }
 
-    /** The topic's cleanup.policy as a node describes it, or null while that one lags. */
-    private String cleanupPolicy(String name) {
+    /** One of the topic's configs as a node describes it, or null while that one lags. */
+    private String topicConfig(String name, String key) {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, name);
         try (Admin admin = admin(0)) {
-            return admin.describeConfigs(List.of(resource)).all().get().get(resource).get("cleanup.policy").value();
+            return admin.describeConfigs(List.of(resource)).all().get().get(resource).get(key).value();
         } catch (Exception e) {
             return null;
         }

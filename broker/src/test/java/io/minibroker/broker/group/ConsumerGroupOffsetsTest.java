@@ -93,6 +93,15 @@ class ConsumerGroupOffsetsTest {
     }
 
     @Test
+    void theFirstCommitCreatesTheOffsetsTopicWithKafkasConfigs() throws Exception {
+        coordinator.commitOffsets(simpleCommit("creates", 1, 0)).get();
+
+        assertThat(topics.overrides(OffsetsTopic.NAME).orElseThrow()).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "cleanup.policy", "compact",
+                "segment.bytes", "104857600")); // offsets.topic.segment.bytes' default, not log.segment.bytes'
+    }
+
+    @Test
     void theAppendRunsOnTheCoordinatorThreadNotTheCallers() throws Exception {
         coordinator.commitOffsets(simpleCommit("threads", 1, 0)).get();
         ConsumerGroup group = coordinator.group("threads").orElseThrow();

@@ -33,7 +33,7 @@ class OffsetsTopicReplayTest {
     void open() throws Exception {
         BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString()));
         topics = TopicRegistry.open(config, Clock.systemUTC());
-        offsetsTopic = new OffsetsTopic(topics, 1, OffsetsAppender.SINGLE_NODE, true);
+        offsetsTopic = new OffsetsTopic(topics, 1, Map.of(), OffsetsAppender.SINGLE_NODE, true);
     }
 
     @AfterEach
