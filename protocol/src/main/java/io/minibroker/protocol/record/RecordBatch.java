@@ -224,19 +224,57 @@ public final class RecordBatch {
     }
 
     public RecordIterator records(ByteBufAllocator alloc, int maxDecompressedBytes) {
-        ByteBuf body = buf.slice(start + HEADER_BYTES, sizeInBytes() - HEADER_BYTES);
-        CompressionType compression = compression();
-        if (compression == CompressionType.NONE) {
-            return new RecordIterator(this, body, false);
+        if (compression() == CompressionType.NONE) {
+            return new RecordIterator(this, body(), false);
         }
+        return new RecordIterator(this, decompressedBody(alloc, maxDecompressedBytes), true);
+    }
+
+    /**
+     * A copy of this batch with its records compressed by {@code target} instead (a topic's
+     * {@code compression.type}): the same records, byte for byte once decompressed, under the same header but for
+     * the codec bits, the length and the CRC. The caller owns the returned buffer.
+     */
+    public ByteBuf recompressed(ByteBufAllocator alloc, CompressionType target, int maxDecompressedBytes) {
+        ByteBuf plain = compression() == CompressionType.NONE ? body().retain()
+                : decompressedBody(alloc, maxDecompressedBytes);
+        ByteBuf out = alloc.buffer(HEADER_BYTES + plain.readableBytes());
+        try {
+            out.writeBytes(buf, start, HEADER_BYTES);
+            if (target == CompressionType.NONE) {
+                out.writeBytes(plain);
+            } else {
+                Codecs.compress(target, plain, out);
+            }
+            int at = out.readerIndex();
+            out.setInt(at + BATCH_LENGTH, out.readableBytes() - LOG_OVERHEAD);
+            out.setShort(at + ATTRIBUTES, (attributes() & ~COMPRESSION_MASK) | target.id());
+            out.setInt(at + CRC, (int) computeChecksum(out, at));
+            return out;
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        } finally {
+            plain.release();
+        }
+    }
+
+    /** The records as stored: compressed unless the codec is NONE. */
+    private ByteBuf body() {
+        return buf.slice(start + HEADER_BYTES, sizeInBytes() - HEADER_BYTES);
+    }
+
+    /** The records decompressed into a new buffer, which the caller releases. */
+    private ByteBuf decompressedBody(ByteBufAllocator alloc, int maxDecompressedBytes) {
+        ByteBuf body = body();
         ByteBuf plain = alloc.heapBuffer(Math.min(maxDecompressedBytes, Math.max(64, body.readableBytes() * 4)));
         try {
-            Codecs.decompress(compression, body, plain, maxDecompressedBytes);
+            Codecs.decompress(compression(), body, plain, maxDecompressedBytes);
         } catch (RuntimeException e) {
             plain.release();
             throw e;
         }
-        return new RecordIterator(this, plain, true);
+        return plain;
     }
 
     @Override

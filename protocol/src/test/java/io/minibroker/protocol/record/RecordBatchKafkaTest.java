@@ -106,6 +106,40 @@ class RecordBatchKafkaTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(CompressionType.class)
+    void aRecompressedBatchIsTheSameBatchToKafkaUnderTheNewCodec(CompressionType target) {
+        for (CompressionType source : CompressionType.values()) {
+            ByteBuf original = kafkaBatch(source, true);
+            ByteBuf recompressed = RecordBatches.of(original).next()
+                    .recompressed(ALLOC, target, RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES);
+            try {
+                MutableRecordBatch before = MemoryRecords.readableRecords(original.nioBuffer()).batches().iterator().next();
+                MutableRecordBatch after = MemoryRecords.readableRecords(recompressed.nioBuffer()).batches().iterator().next();
+                after.ensureValid(); // Kafka's own CRC check
+                assertThat((int) after.compressionType().id).as("%s to %s", source, target).isEqualTo(target.id());
+                assertThat(after.baseOffset()).isEqualTo(before.baseOffset());
+                assertThat(after.lastOffset()).isEqualTo(before.lastOffset());
+                assertThat(after.partitionLeaderEpoch()).isEqualTo(LEADER_EPOCH);
+                assertThat(after.isTransactional()).isTrue();
+                assertThat(after.producerId()).isEqualTo(PRODUCER_ID);
+                assertThat(after.producerEpoch()).isEqualTo(PRODUCER_EPOCH);
+                assertThat(after.baseSequence()).isEqualTo(BASE_SEQUENCE);
+                assertThat(after.maxTimestamp()).isEqualTo(before.maxTimestamp());
+                List<org.apache.kafka.common.record.internal.Record> expected = new ArrayList<>();
+                before.forEach(expected::add);
+                try (RecordIterator records = RecordBatches.of(recompressed).next().records(ALLOC)) {
+                    for (org.apache.kafka.common.record.internal.Record k : expected) {
+                        assertSameRecord(records.next(), k);
+                    }
+                    assertThat(records.hasNext()).isFalse();
+                }
+            } finally {
+                recompressed.release();
+            }
+        }
+    }
+
     private static void assertSameRecord(Record ours, org.apache.kafka.common.record.internal.Record kafka) {
         assertThat(ours.offset()).isEqualTo(kafka.offset());
         assertThat(ours.timestamp()).isEqualTo(kafka.timestamp());
