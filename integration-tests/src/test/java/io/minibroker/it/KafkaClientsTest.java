@@ -34,12 +34,16 @@ import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.record.internal.CompressionType;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -213,6 +217,41 @@ class KafkaClientsTest {
             Config brokerConfig = admin.describeConfigs(List.of(node)).all().get().get(node);
             assertThat(brokerConfig.get("num.partitions").value()).isEqualTo("2");
             assertThat(brokerConfig.get("num.partitions").source()).isEqualTo(ConfigEntry.ConfigSource.STATIC_BROKER_CONFIG);
+        }
+    }
+
+    @Test
+    void aTopicsCompressionTypeIsTheCodecItStoresWhateverTheProducerUsed() throws Exception {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
+            String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
+            admin.createTopics(List.of(new NewTopic("zstd-stored", 1, (short) 1)
+                    .configs(Map.of("compression.type", "zstd")))).all().get();
+            assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("brotli", 1, (short) 1)
+                    .configs(Map.of("compression.type", "brotli")))).all().get()))
+                    .isInstanceOf(InvalidConfigurationException.class);
+            ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "zstd-stored");
+            assertThat(admin.describeConfigs(List.of(topic)).all().get().get(topic).get("compression.type").value())
+                    .isEqualTo("zstd");
+
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                    ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4",
+                    ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
+                for (int i = 0; i < 5; i++) {
+                    producer.send(new ProducerRecord<>("zstd-stored", "k" + i, "v" + i)).get();
+                }
+            }
+
+            assertThat(Clients.readValues(bootstrap, "zstd-stored", 5)).containsExactly("v0", "v1", "v2", "v3", "v4");
+            // Kafka's own reader of the segment file: every batch valid, and in zstd, not the producer's lz4.
+            byte[] segment = Files.readAllBytes(logDir.resolve("zstd-stored-0").resolve("00000000000000000000.log"));
+            List<org.apache.kafka.common.record.internal.RecordBatch> batches = new ArrayList<>();
+            MemoryRecords.readableRecords(ByteBuffer.wrap(segment)).batches().forEach(batches::add);
+            assertThat(batches).hasSize(5).allSatisfy(batch -> {
+                batch.ensureValid();
+                assertThat(batch.compressionType()).isEqualTo(CompressionType.ZSTD);
+            });
         }
     }
 

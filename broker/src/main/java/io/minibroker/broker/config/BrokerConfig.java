@@ -1,5 +1,6 @@
 package io.minibroker.broker.config;
 
+import io.minibroker.broker.log.BrokerCompressionType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,6 +105,8 @@ public final class BrokerConfig {
     public static final ConfigKey<String> LOG_MESSAGE_TIMESTAMP_TYPE =
             oneOf("log.message.timestamp.type", "CreateTime", "CreateTime", "LogAppendTime");
     public static final ConfigKey<Integer> MESSAGE_MAX_BYTES = intKey("message.max.bytes", 1_048_588, 0);
+    public static final ConfigKey<String> COMPRESSION_TYPE = oneOf("compression.type",
+            BrokerCompressionType.PRODUCER.configName(), BrokerCompressionType.configNames());
 
     // Topics
     public static final ConfigKey<Integer> NUM_PARTITIONS = intKey("num.partitions", 1, 1);
@@ -142,7 +145,7 @@ public final class BrokerConfig {
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
             LOG_INDEX_SIZE_MAX_BYTES, LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS,
-            LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE, MESSAGE_MAX_BYTES, NUM_PARTITIONS,
+            LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE, MESSAGE_MAX_BYTES, COMPRESSION_TYPE, NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, AUTO_CREATE_TOPICS_ENABLE, DELETE_TOPIC_ENABLE, MIN_INSYNC_REPLICAS,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,

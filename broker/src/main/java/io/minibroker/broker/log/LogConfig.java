@@ -2,6 +2,8 @@ package io.minibroker.broker.log;
 
 import io.minibroker.protocol.record.RecordBatch;
 
+import java.util.Objects;
+
 /**
  * The per-topic settings of a partition log, under Kafka's names and with Kafka's defaults. The broker's
  * config loader builds one from {@code server.properties} and topic overrides; tests shrink the sizes to
@@ -20,6 +22,7 @@ import io.minibroker.protocol.record.RecordBatch;
  * @param segmentIndexBytes      {@code segment.index.bytes}: the most index bytes a segment may have before it rolls
  * @param flushIntervalMessages  {@code flush.messages}: records appended between two fsyncs
  * @param flushIntervalMs        {@code flush.ms}: the most time unflushed data may wait for the scheduler's flush
+ * @param compressionType        {@code compression.type}: the codec the leader stores batches in, or the producer's
  */
 public record LogConfig(
         int segmentBytes,
@@ -31,7 +34,8 @@ public record LogConfig(
         int indexIntervalBytes,
         int segmentIndexBytes,
         long flushIntervalMessages,
-        long flushIntervalMs) {
+        long flushIntervalMs,
+        BrokerCompressionType compressionType) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1024 * 1024 * 1024;
     public static final long DEFAULT_SEGMENT_MS = 7L * 24 * 60 * 60 * 1000;
@@ -43,6 +47,7 @@ public record LogConfig(
     public static final int DEFAULT_SEGMENT_INDEX_BYTES = 10 * 1024 * 1024;
 
     public LogConfig {
+        Objects.requireNonNull(compressionType, "compressionType");
         if (segmentBytes < RecordBatch.HEADER_BYTES) {
             throw new IllegalArgumentException("segment.bytes " + segmentBytes + " cannot hold a single batch");
         }
@@ -58,41 +63,46 @@ public record LogConfig(
     public static LogConfig defaults() {
         return new LogConfig(DEFAULT_SEGMENT_BYTES, DEFAULT_SEGMENT_MS, DEFAULT_RETENTION_MS, DEFAULT_RETENTION_BYTES,
                 false, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_INDEX_INTERVAL_BYTES, DEFAULT_SEGMENT_INDEX_BYTES,
-                Long.MAX_VALUE, Long.MAX_VALUE);
+                Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER);
     }
 
     public LogConfig withSegmentBytes(int bytes) {
         return new LogConfig(bytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs);
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType);
     }
 
     public LogConfig withSegmentMs(long ms) {
         return new LogConfig(segmentBytes, ms, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs);
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType);
     }
 
     public LogConfig withRetention(long ms, long bytes) {
         return new LogConfig(segmentBytes, segmentMs, ms, bytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs);
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType);
     }
 
     public LogConfig withLogAppendTime(boolean logAppendTime) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs);
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType);
     }
 
     public LogConfig withIndexIntervalBytes(int bytes) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                bytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs);
+                bytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType);
     }
 
     public LogConfig withFlushIntervalMessages(long messages) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, messages, flushIntervalMs);
+                indexIntervalBytes, segmentIndexBytes, messages, flushIntervalMs, compressionType);
     }
 
     public LogConfig withFlushIntervalMs(long ms) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, ms);
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, ms, compressionType);
+    }
+
+    public LogConfig withCompressionType(BrokerCompressionType type) {
+        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, type);
     }
 }

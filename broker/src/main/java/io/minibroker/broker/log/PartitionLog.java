@@ -288,6 +288,46 @@ public final class PartitionLog implements AutoCloseable {
         if (offsetCount == 0) {
             throw new LogException(Errors.INVALID_RECORD, "no record batch to append to " + topicPartition);
         }
+        ByteBuf recompressed = asLeader ? recompressedOrNull(records, config) : null;
+        try {
+            if (recompressed != null) {
+                totalBytes = checkedSizes(recompressed, config); // a batch may grow in the topic's codec
+            }
+            return write(recompressed != null ? recompressed : records, leaderEpoch, asLeader, config, now, totalBytes,
+                    offsetCount, recordCount, incomingMaxTimestamp);
+        } finally {
+            if (recompressed != null) {
+                recompressed.release();
+            }
+        }
+    }
+
+    private ByteBuf recompressedOrNull(ByteBuf records, LogConfig config) {
+        try {
+            return BatchRecompression.recompressedOrNull(records, config.compressionType(), ByteBufAllocator.DEFAULT);
+        } catch (ProtocolException e) { // a batch that does not decompress
+            throw new LogException(e.error(), e.getMessage(), e);
+        }
+    }
+
+    /** The batches' total size, each checked against {@code max.message.bytes} as Kafka re-checks converted ones. */
+    private int checkedSizes(ByteBuf batches, LogConfig config) {
+        int total = 0;
+        for (RecordBatches each = RecordBatches.of(batches); each.hasNext(); ) {
+            RecordBatch batch = each.next();
+            if (batch.sizeInBytes() > config.maxMessageBytes()) {
+                throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + batch.sizeInBytes()
+                        + " bytes in compression.type " + config.compressionType().configName()
+                        + " exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
+            }
+            total += batch.sizeInBytes();
+        }
+        return total;
+    }
+
+    /** Writes checked batches: offsets, epoch and append time stamped by a leader, the leader's kept by a follower. */
+    private AppendResult write(ByteBuf records, int leaderEpoch, boolean asLeader, LogConfig config, long now,
+                               int totalBytes, long offsetCount, long recordCount, long incomingMaxTimestamp) {
         if (totalBytes > config.segmentBytes()) {
             throw new LogException(Errors.RECORD_LIST_TOO_LARGE, totalBytes + " bytes of batches exceed segment.bytes "
                     + config.segmentBytes() + " in " + topicPartition);

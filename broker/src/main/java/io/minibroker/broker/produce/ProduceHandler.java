@@ -219,7 +219,7 @@ public final class ProduceHandler implements ApiHandler {
                         log.flushDue());
             }
             AppendResult appended = log.appendUnflushed(records, leadership.leaderEpoch(log.topicPartition()));
-            table.record(batch);
+            table.record(batch, appended.firstOffset());
             return appended;
         }
     }

@@ -72,8 +72,11 @@ final class ProducerStateTable {
         return Verdict.APPEND;
     }
 
-    /** Records a batch that was appended at {@code firstOffset} (its base offset is rewritten by then). */
-    void record(RecordBatch batch) {
+    /**
+     * Records a batch that the log holds from {@code firstOffset}. Passed in rather than read from the batch: the
+     * leader may have stored a recompressed copy, leaving the producer's batch with the offset it was sent with.
+     */
+    void record(RecordBatch batch, long firstOffset) {
         ProducerEntry entry = producers.computeIfAbsent(batch.producerId(), id -> new ProducerEntry());
         if (batch.producerEpoch() != entry.epoch) {
             entry.epoch = batch.producerEpoch();
@@ -82,8 +85,8 @@ final class ProducerStateTable {
         if (entry.recent.size() == RETAINED_BATCHES) {
             entry.recent.pollFirst();
         }
-        entry.recent.addLast(new BatchSequence(batch.baseSequence(), lastSequence(batch), batch.baseOffset(),
-                batch.lastOffset()));
+        entry.recent.addLast(new BatchSequence(batch.baseSequence(), lastSequence(batch), firstOffset,
+                firstOffset + batch.lastOffsetDelta()));
     }
 
     /** Sequences wrap from Integer.MAX_VALUE to 0, as Kafka's do. */

@@ -66,7 +66,7 @@ public final class ProducerStates {
             for (RecordBatches batches = RecordBatches.of(chunk); batches.hasNext(); ) {
                 RecordBatch batch = batches.next();
                 if (batch.producerId() >= 0) {
-                    table.record(batch);
+                    table.record(batch, batch.baseOffset());
                 }
                 next = batch.lastOffset() + 1;
             }

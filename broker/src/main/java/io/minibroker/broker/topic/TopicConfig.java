@@ -1,6 +1,7 @@
 package io.minibroker.broker.topic;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.BrokerCompressionType;
 import io.minibroker.broker.log.LogConfig;
 
 import java.util.LinkedHashMap;
@@ -29,6 +30,7 @@ public final class TopicConfig {
     public static final String FLUSH_MS = "flush.ms";
     public static final String INDEX_INTERVAL_BYTES = "index.interval.bytes";
     public static final String SEGMENT_INDEX_BYTES = "segment.index.bytes";
+    public static final String COMPRESSION_TYPE = "compression.type";
 
     private static final Set<String> CLEANUP_POLICIES = Set.of("delete", "compact", "compact,delete", "delete,compact");
 
@@ -37,13 +39,14 @@ public final class TopicConfig {
 
     /**
      * The configs Kafka gives an internal topic when it creates it: {@code __consumer_offsets} is compacted, so a
-     * group's last commits are kept however old, and rolls at {@code offsets.topic.segment.bytes} (100 MiB by
-     * default, where other topics roll at 1 GiB). Empty for any other topic. Kafka also sets
-     * {@code compression.type=producer}, which is how minibroker stores every batch, so it is not an override here.
+     * group's last commits are kept however old, rolls at {@code offsets.topic.segment.bytes} (100 MiB by default,
+     * where other topics roll at 1 GiB), and keeps the coordinator's batches as written whatever the broker's
+     * {@code compression.type}. Empty for any other topic.
      */
     public static Map<String, String> internalTopicOverrides(String topic, BrokerConfig broker) {
         return topic.equals(InternalTopics.CONSUMER_OFFSETS)
                 ? Map.of(CLEANUP_POLICY, "compact",
+                        COMPRESSION_TYPE, BrokerCompressionType.PRODUCER.configName(),
                         SEGMENT_BYTES, Integer.toString(broker.get(BrokerConfig.OFFSETS_TOPIC_SEGMENT_BYTES)))
                 : Map.of();
     }
@@ -63,6 +66,7 @@ public final class TopicConfig {
         values.put(FLUSH_MS, Long.toString(broker.logFlushIntervalMs()));
         values.put(INDEX_INTERVAL_BYTES, Integer.toString(broker.get(BrokerConfig.LOG_INDEX_INTERVAL_BYTES)));
         values.put(SEGMENT_INDEX_BYTES, Integer.toString(broker.get(BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES)));
+        values.put(COMPRESSION_TYPE, broker.get(BrokerConfig.COMPRESSION_TYPE));
         values.putAll(overrides);
         return values;
     }
@@ -99,6 +103,11 @@ public final class TopicConfig {
                     case MAX_MESSAGE_BYTES, INDEX_INTERVAL_BYTES -> requireAtLeast(key, Integer.parseInt(value), 0);
                     case MIN_INSYNC_REPLICAS -> requireAtLeast(key, Integer.parseInt(value), 1);
                     case SEGMENT_INDEX_BYTES -> requireAtLeast(key, Integer.parseInt(value), 4);
+                    case COMPRESSION_TYPE -> {
+                        if (BrokerCompressionType.forConfigName(value).isEmpty()) {
+                            return "invalid compression.type " + value;
+                        }
+                    }
                     default -> {
                         return "unknown topic config " + key;
                     }
@@ -126,7 +135,8 @@ public final class TopicConfig {
                 Integer.parseInt(values.get(INDEX_INTERVAL_BYTES)),
                 Integer.parseInt(values.get(SEGMENT_INDEX_BYTES)),
                 Long.parseLong(values.get(FLUSH_MESSAGES)),
-                Long.parseLong(values.get(FLUSH_MS)));
+                Long.parseLong(values.get(FLUSH_MS)),
+                BrokerCompressionType.forConfigName(values.get(COMPRESSION_TYPE)).orElseThrow());
     }
 
     private static void requireAtLeast(String key, long value, long min) {

@@ -98,6 +98,7 @@ class ConsumerGroupOffsetsTest {
 
         assertThat(topics.overrides(OffsetsTopic.NAME).orElseThrow()).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "cleanup.policy", "compact",
+                "compression.type", "producer",
                 "segment.bytes", "104857600")); // offsets.topic.segment.bytes' default, not log.segment.bytes'
     }
 

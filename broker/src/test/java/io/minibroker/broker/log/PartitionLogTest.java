@@ -12,6 +12,7 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatchBuilder;
+import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.FileRegion;
@@ -101,6 +102,89 @@ class PartitionLogTest {
         LogReadResult read = log.read(0, 1 << 20, true, Long.MAX_VALUE);
         assertThat(read.length()).isEqualTo(size);
         assertThat(decode(read)).hasSize(10).last().extracting(TestBatches.Entry::value).isEqualTo("z-9");
+    }
+
+    @Test
+    void aLeaderStoresBatchesInTheTopicsCompressionTypeAndLeavesTheProducersBufferAlone() throws IOException {
+        open(LogConfig.defaults().withCompressionType(BrokerCompressionType.LZ4));
+        append(log, "a", 2, T0);
+        ByteBuf gzip = batch("z", 10, T0, CompressionType.GZIP);
+        ByteBuf sent = gzip.copy();
+        AppendResult appended = log.append(gzip, 0);
+
+        assertThat(appended.firstOffset()).isEqualTo(2);
+        assertThat(appended.lastOffset()).isEqualTo(11);
+        assertThat(gzip).as("the producer's bytes, offsets included, are not rewritten").isEqualTo(sent);
+        gzip.release();
+        sent.release();
+        assertThat(codecs(log.read(0, 1 << 20, true, Long.MAX_VALUE)))
+                .containsExactly(CompressionType.LZ4, CompressionType.LZ4);
+        assertThat(readAll(log)).extracting(TestBatches.Entry::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L,
+                8L, 9L, 10L, 11L);
+        assertThat(readAll(log)).last().extracting(TestBatches.Entry::value).isEqualTo("z-9");
+    }
+
+    @Test
+    void uncompressedDecompressesAndProducerKeepsTheProducersCodec() throws IOException {
+        open(LogConfig.defaults().withCompressionType(BrokerCompressionType.UNCOMPRESSED));
+        appendAndRelease(batch("z", 3, T0, CompressionType.SNAPPY));
+        log.updateConfig(LogConfig.defaults().withCompressionType(BrokerCompressionType.PRODUCER));
+        appendAndRelease(batch("y", 3, T0, CompressionType.ZSTD));
+
+        assertThat(codecs(log.read(0, 1 << 20, true, Long.MAX_VALUE)))
+                .containsExactly(CompressionType.NONE, CompressionType.ZSTD);
+        assertThat(readAll(log)).extracting(TestBatches.Entry::value).containsExactly("z-0", "z-1", "z-2",
+                "y-0", "y-1", "y-2");
+    }
+
+    @Test
+    void aFollowerKeepsTheLeadersCodecWhateverItsOwnCompressionType() throws IOException {
+        open(LogConfig.defaults().withCompressionType(BrokerCompressionType.ZSTD));
+        ByteBuf fromLeader = batch("f", 4, T0, CompressionType.GZIP);
+        log.appendAsFollower(fromLeader);
+        fromLeader.release();
+
+        assertThat(codecs(log.read(0, 1 << 20, true, Long.MAX_VALUE))).containsExactly(CompressionType.GZIP);
+    }
+
+    @Test
+    void aBatchThatOutgrowsMaxMessageBytesInTheTopicsCodecIsRefused() throws IOException {
+        // Ten thousand identical bytes gzip to a few dozen; stored uncompressed they exceed max.message.bytes.
+        open(new LogConfig(LogConfig.DEFAULT_SEGMENT_BYTES, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 1_000,
+                LogConfig.DEFAULT_INDEX_INTERVAL_BYTES, LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE,
+                Long.MAX_VALUE, BrokerCompressionType.UNCOMPRESSED));
+        ByteBuf gzip = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.GZIP, 0, T0)
+                .append(T0, null, new byte[10_000], List.of()).build();
+        try {
+            assertThat(gzip.readableBytes()).isLessThan(1_000);
+            assertThatThrownBy(() -> log.append(gzip, 0)).isInstanceOfSatisfying(LogException.class,
+                    e -> assertThat(e.error()).isEqualTo(Errors.MESSAGE_TOO_LARGE));
+        } finally {
+            gzip.release();
+        }
+        assertThat(log.logEndOffset()).isZero();
+    }
+
+    private void appendAndRelease(ByteBuf batch) {
+        try {
+            log.append(batch, 0);
+        } finally {
+            batch.release();
+        }
+    }
+
+    /** The codec of each complete batch of a read. */
+    private static List<CompressionType> codecs(LogReadResult result) {
+        List<CompressionType> codecs = new ArrayList<>();
+        ByteBuf bytes = result.readInto(TestBatches.ALLOC);
+        try {
+            for (RecordBatches batches = RecordBatches.of(bytes); batches.hasNext(); ) {
+                codecs.add(batches.next().compression());
+            }
+        } finally {
+            bytes.release();
+        }
+        return codecs;
     }
 
     @Test
@@ -300,7 +384,7 @@ class PartitionLogTest {
 
         ByteBuf large = batch("big", 1, T0);
         log.updateConfig(new LogConfig(4096, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 70, 4096,
-                LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE, Long.MAX_VALUE));
+                LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER));
         assertThatThrownBy(() -> log.append(large, 0))
                 .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.MESSAGE_TOO_LARGE));
         large.release();
@@ -378,7 +462,7 @@ class PartitionLogTest {
         // Room for 3 offset index entries (and 2 time index ones); an entry per batch (interval 0) after
         // the first. One timestamp throughout, so the time index takes a single entry and stays below its limit.
         open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
-                0, 3 * OffsetIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE));
+                0, 3 * OffsetIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER));
         for (int i = 0; i < 5; i++) {
             append(log, "i" + i, 1, T0);
         }
@@ -390,7 +474,7 @@ class PartitionLogTest {
     void rollsWhenTheTimeIndexIsFull() throws IOException {
         // Room for 2 time index entries; rising timestamps add one at every index point.
         open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
-                0, 2 * TimeIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE));
+                0, 2 * TimeIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER));
         for (int i = 0; i < 4; i++) {
             append(log, "i" + i, 1, T0 + i);
         }

@@ -104,6 +104,22 @@ class IdempotentProduceTest {
     }
 
     @Test
+    void aRetryIsAnsweredWithTheOffsetsOfTheRecompressedCopyTheLogHolds() throws Exception {
+        // With compression.type=gzip the log stores a copy of each batch, not the producer's bytes with offsets
+        // rewritten in place: the offsets remembered for retries must be the copy's.
+        try (Broker broker = TestBrokers.start(logDir, Map.of("compression.type", "gzip")); Wire wire = new Wire(broker)) {
+            long producerId = wire.initProducerId();
+            assertThat(wire.produce(producerId, (short) 0, 0, 3).getInt64("BaseOffset")).isZero();
+            assertThat(wire.produce(producerId, (short) 0, 3, 2).getInt64("BaseOffset")).isEqualTo(3);
+
+            Struct retry = wire.produce(producerId, (short) 0, 3, 2);
+
+            assertThat(retry.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            assertThat(retry.getInt64("BaseOffset")).isEqualTo(3);
+        }
+    }
+
+    @Test
     void aRetriedBatchIsAnsweredWithItsOriginalOffsetAndWrittenOnce() throws Exception {
         try (Broker broker = start(); Wire wire = new Wire(broker)) {
             long producerId = wire.initProducerId();
