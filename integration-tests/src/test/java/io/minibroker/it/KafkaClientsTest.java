@@ -30,6 +30,7 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -252,6 +253,32 @@ class KafkaClientsTest {
                 batch.ensureValid();
                 assertThat(batch.compressionType()).isEqualTo(CompressionType.ZSTD);
             });
+        }
+    }
+
+    @Test
+    void kafkasOtherTopicConfigsAreAcceptedDescribedAndTheTimestampBoundsEnforced() throws Exception {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
+            String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
+            // What Kafka Streams, Connect and Schema Registry users set on compacted topics.
+            admin.createTopics(List.of(new NewTopic("tuned", 1, (short) 1).configs(Map.of(
+                    "cleanup.policy", "compact", "delete.retention.ms", "100", "min.compaction.lag.ms", "0",
+                    "min.cleanable.dirty.ratio", "0.01", "segment.jitter.ms", "10")))).all().get();
+            ConfigResource tuned = new ConfigResource(ConfigResource.Type.TOPIC, "tuned");
+            Config described = admin.describeConfigs(List.of(tuned)).all().get().get(tuned);
+            assertThat(described.get("min.cleanable.dirty.ratio").value()).isEqualTo("0.01");
+            assertThat(described.get("max.compaction.lag.ms").value()).isEqualTo(Long.toString(Long.MAX_VALUE));
+            assertThat(described.get("message.timestamp.after.max.ms").value()).isEqualTo("3600000");
+            assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("tiered", 1, (short) 1)
+                    .configs(Map.of("remote.storage.enable", "true")))).all().get()))
+                    .isInstanceOf(InvalidConfigurationException.class);
+
+            try (KafkaProducer<String, String> producer = Clients.producer(bootstrap)) {
+                long twoHoursAhead = System.currentTimeMillis() + 7_200_000;
+                assertThat(causeOf(() -> producer.send(new ProducerRecord<>("tuned", 0, twoHoursAhead, "k", "v")).get()))
+                        .isInstanceOf(InvalidTimestampException.class);
+                producer.send(new ProducerRecord<>("tuned", 0, System.currentTimeMillis(), "k", "now")).get();
+            }
         }
     }
 

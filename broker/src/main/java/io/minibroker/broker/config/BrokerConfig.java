@@ -104,6 +104,10 @@ public final class BrokerConfig {
             longKey("log.flush.offset.checkpoint.interval.ms", 60_000L, 0);
     public static final ConfigKey<String> LOG_MESSAGE_TIMESTAMP_TYPE =
             oneOf("log.message.timestamp.type", "CreateTime", "CreateTime", "LogAppendTime");
+    public static final ConfigKey<Long> LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS =
+            longKey("log.message.timestamp.before.max.ms", Long.MAX_VALUE, 0);
+    public static final ConfigKey<Long> LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS =
+            longKey("log.message.timestamp.after.max.ms", 3_600_000L, 0);
     public static final ConfigKey<Integer> MESSAGE_MAX_BYTES = intKey("message.max.bytes", 1_048_588, 0);
     public static final ConfigKey<String> COMPRESSION_TYPE = oneOf("compression.type",
             BrokerCompressionType.PRODUCER.configName(), BrokerCompressionType.configNames());
@@ -145,7 +149,8 @@ public final class BrokerConfig {
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
             LOG_INDEX_SIZE_MAX_BYTES, LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS,
-            LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE, MESSAGE_MAX_BYTES, COMPRESSION_TYPE, NUM_PARTITIONS,
+            LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE,
+            LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE, NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, AUTO_CREATE_TOPICS_ENABLE, DELETE_TOPIC_ENABLE, MIN_INSYNC_REPLICAS,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,

@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param flushIntervalMessages  {@code flush.messages}: records appended between two fsyncs
  * @param flushIntervalMs        {@code flush.ms}: the most time unflushed data may wait for the scheduler's flush
  * @param compressionType        {@code compression.type}: the codec the leader stores batches in, or the producer's
+ * @param timestampBeforeMaxMs   {@code message.timestamp.before.max.ms}: how far in the past a CreateTime record may be
+ * @param timestampAfterMaxMs    {@code message.timestamp.after.max.ms}: how far in the future a CreateTime record may be
  */
 public record LogConfig(
         int segmentBytes,
@@ -35,7 +37,9 @@ public record LogConfig(
         int segmentIndexBytes,
         long flushIntervalMessages,
         long flushIntervalMs,
-        BrokerCompressionType compressionType) {
+        BrokerCompressionType compressionType,
+        long timestampBeforeMaxMs,
+        long timestampAfterMaxMs) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1024 * 1024 * 1024;
     public static final long DEFAULT_SEGMENT_MS = 7L * 24 * 60 * 60 * 1000;
@@ -45,6 +49,9 @@ public record LogConfig(
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024 + 12;
     public static final int DEFAULT_INDEX_INTERVAL_BYTES = 4096;
     public static final int DEFAULT_SEGMENT_INDEX_BYTES = 10 * 1024 * 1024;
+    public static final long DEFAULT_TIMESTAMP_BEFORE_MAX_MS = Long.MAX_VALUE;
+    /** Kafka 4's default: a record stamped more than an hour ahead of the broker's clock is refused. */
+    public static final long DEFAULT_TIMESTAMP_AFTER_MAX_MS = 3_600_000L;
 
     public LogConfig {
         Objects.requireNonNull(compressionType, "compressionType");
@@ -52,57 +59,74 @@ public record LogConfig(
             throw new IllegalArgumentException("segment.bytes " + segmentBytes + " cannot hold a single batch");
         }
         if (segmentMs <= 0 || indexIntervalBytes < 0 || segmentIndexBytes < TimeIndex.ENTRY_BYTES
-                || maxMessageBytes <= 0 || flushIntervalMessages <= 0 || flushIntervalMs <= 0) {
+                || maxMessageBytes <= 0 || flushIntervalMessages <= 0 || flushIntervalMs <= 0
+                || timestampBeforeMaxMs < 0 || timestampAfterMaxMs < 0) {
             throw new IllegalArgumentException("invalid log config " + "segment.ms=" + segmentMs
                     + " index.interval.bytes=" + indexIntervalBytes + " segment.index.bytes=" + segmentIndexBytes
                     + " max.message.bytes=" + maxMessageBytes + " flush.messages=" + flushIntervalMessages
-                    + " flush.ms=" + flushIntervalMs);
+                    + " flush.ms=" + flushIntervalMs + " message.timestamp.before.max.ms=" + timestampBeforeMaxMs
+                    + " message.timestamp.after.max.ms=" + timestampAfterMaxMs);
         }
     }
 
     public static LogConfig defaults() {
         return new LogConfig(DEFAULT_SEGMENT_BYTES, DEFAULT_SEGMENT_MS, DEFAULT_RETENTION_MS, DEFAULT_RETENTION_BYTES,
                 false, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_INDEX_INTERVAL_BYTES, DEFAULT_SEGMENT_INDEX_BYTES,
-                Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER);
+                Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER, DEFAULT_TIMESTAMP_BEFORE_MAX_MS,
+                DEFAULT_TIMESTAMP_AFTER_MAX_MS);
     }
 
     public LogConfig withSegmentBytes(int bytes) {
         return new LogConfig(bytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType);
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
+                timestampBeforeMaxMs, timestampAfterMaxMs);
     }
 
     public LogConfig withSegmentMs(long ms) {
         return new LogConfig(segmentBytes, ms, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType);
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
+                timestampBeforeMaxMs, timestampAfterMaxMs);
     }
 
     public LogConfig withRetention(long ms, long bytes) {
         return new LogConfig(segmentBytes, segmentMs, ms, bytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType);
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
+                timestampBeforeMaxMs, timestampAfterMaxMs);
     }
 
     public LogConfig withLogAppendTime(boolean logAppendTime) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType);
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
+                timestampBeforeMaxMs, timestampAfterMaxMs);
     }
 
     public LogConfig withIndexIntervalBytes(int bytes) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                bytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType);
+                bytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
+                timestampBeforeMaxMs, timestampAfterMaxMs);
     }
 
     public LogConfig withFlushIntervalMessages(long messages) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, messages, flushIntervalMs, compressionType);
+                indexIntervalBytes, segmentIndexBytes, messages, flushIntervalMs, compressionType,
+                timestampBeforeMaxMs, timestampAfterMaxMs);
     }
 
     public LogConfig withFlushIntervalMs(long ms) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, ms, compressionType);
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, ms, compressionType,
+                timestampBeforeMaxMs, timestampAfterMaxMs);
     }
 
     public LogConfig withCompressionType(BrokerCompressionType type) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, type);
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, type,
+                timestampBeforeMaxMs, timestampAfterMaxMs);
+    }
+
+    public LogConfig withTimestampBounds(long beforeMaxMs, long afterMaxMs) {
+        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
+                beforeMaxMs, afterMaxMs);
     }
 }

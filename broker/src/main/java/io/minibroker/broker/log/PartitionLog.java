@@ -4,6 +4,7 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
+import io.minibroker.protocol.record.RecordIterator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
@@ -273,6 +274,9 @@ public final class PartitionLog implements AutoCloseable {
                 if (batch.lastOffsetDelta() < 0) {
                     throw new LogException(Errors.CORRUPT_MESSAGE, "negative last offset delta in " + batch);
                 }
+                if (asLeader && !config.logAppendTime()) {
+                    checkTimestamps(batch, config, now);
+                }
                 totalBytes += batch.sizeInBytes();
                 offsetCount += batch.lastOffsetDelta() + 1L;
                 recordCount += batch.recordCount();
@@ -300,6 +304,44 @@ public final class PartitionLog implements AutoCloseable {
                 recompressed.release();
             }
         }
+    }
+
+    /**
+     * Refuses a CreateTime batch with a record stamped more than {@code message.timestamp.after.max.ms} ahead of
+     * the broker's clock or {@code message.timestamp.before.max.ms} behind it, as Kafka's validator does
+     * (INVALID_TIMESTAMP; a record without a timestamp passes). The batch's max timestamp settles the first
+     * bound; the second needs every record, so the batch is only read (decompressed) when that bound is set.
+     */
+    private void checkTimestamps(RecordBatch batch, LogConfig config, long now) {
+        checkTimestamp(batch.maxTimestamp(), config, now);
+        if (config.timestampBeforeMaxMs() == Long.MAX_VALUE) {
+            return;
+        }
+        try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
+            while (records.hasNext()) {
+                checkTimestamp(records.next().timestamp(), config, now);
+            }
+        }
+    }
+
+    private void checkTimestamp(long timestamp, LogConfig config, long now) {
+        long earliest = saturatedSubtract(now, config.timestampBeforeMaxMs());
+        long latest = saturatedAdd(now, config.timestampAfterMaxMs());
+        if (timestamp != RecordBatch.NO_TIMESTAMP && (timestamp < earliest || timestamp > latest)) {
+            throw new LogException(Errors.INVALID_TIMESTAMP, "Timestamp " + timestamp + " of a record in "
+                    + topicPartition + " is out of range. The timestamp should be within [" + earliest + ", "
+                    + latest + "]");
+        }
+    }
+
+    private static long saturatedSubtract(long a, long b) {
+        long difference = a - b;
+        return ((a ^ b) & (a ^ difference)) < 0 ? Long.MIN_VALUE : difference;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 
     private ByteBuf recompressedOrNull(ByteBuf records, LogConfig config) {

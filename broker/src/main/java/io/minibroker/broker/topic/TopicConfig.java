@@ -7,6 +7,7 @@ import io.minibroker.broker.log.LogConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Topic-level configuration with Kafka's key names: a topic's overrides on top of the broker's defaults
@@ -31,6 +32,33 @@ public final class TopicConfig {
     public static final String INDEX_INTERVAL_BYTES = "index.interval.bytes";
     public static final String SEGMENT_INDEX_BYTES = "segment.index.bytes";
     public static final String COMPRESSION_TYPE = "compression.type";
+    public static final String MESSAGE_TIMESTAMP_BEFORE_MAX_MS = "message.timestamp.before.max.ms";
+    public static final String MESSAGE_TIMESTAMP_AFTER_MAX_MS = "message.timestamp.after.max.ms";
+
+    // Kafka's topic configs that are validated, kept and described but change nothing here yet: compaction
+    // tuning (there is no cleaner yet), codec levels (recompression uses each codec's default level), replication
+    // throttles, the delay before deleting files (a deleted segment closes after its last read instead),
+    // segment jitter and preallocation.
+    public static final String DELETE_RETENTION_MS = "delete.retention.ms";
+    public static final String MIN_COMPACTION_LAG_MS = "min.compaction.lag.ms";
+    public static final String MAX_COMPACTION_LAG_MS = "max.compaction.lag.ms";
+    public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
+    public static final String COMPRESSION_GZIP_LEVEL = "compression.gzip.level";
+    public static final String COMPRESSION_LZ4_LEVEL = "compression.lz4.level";
+    public static final String COMPRESSION_ZSTD_LEVEL = "compression.zstd.level";
+    public static final String LEADER_REPLICATION_THROTTLED_REPLICAS = "leader.replication.throttled.replicas";
+    public static final String FOLLOWER_REPLICATION_THROTTLED_REPLICAS = "follower.replication.throttled.replicas";
+    public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
+    public static final String SEGMENT_JITTER_MS = "segment.jitter.ms";
+    public static final String PREALLOCATE = "preallocate";
+    // Tiered storage, which minibroker does not offer: only the values that leave it off are accepted.
+    public static final String REMOTE_STORAGE_ENABLE = "remote.storage.enable";
+    public static final String LOCAL_RETENTION_MS = "local.retention.ms";
+    public static final String LOCAL_RETENTION_BYTES = "local.retention.bytes";
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
+
+    /** "*" or a list of partition:broker pairs, as Kafka's throttled-replicas validator takes. */
+    private static final Pattern THROTTLED_REPLICAS = Pattern.compile("\\*|(\\d+:\\d+(,\\d+:\\d+)*)?");
 
     private static final Set<String> CLEANUP_POLICIES = Set.of("delete", "compact", "compact,delete", "delete,compact");
 
@@ -67,6 +95,26 @@ public final class TopicConfig {
         values.put(INDEX_INTERVAL_BYTES, Integer.toString(broker.get(BrokerConfig.LOG_INDEX_INTERVAL_BYTES)));
         values.put(SEGMENT_INDEX_BYTES, Integer.toString(broker.get(BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES)));
         values.put(COMPRESSION_TYPE, broker.get(BrokerConfig.COMPRESSION_TYPE));
+        values.put(MESSAGE_TIMESTAMP_BEFORE_MAX_MS,
+                Long.toString(broker.get(BrokerConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS)));
+        values.put(MESSAGE_TIMESTAMP_AFTER_MAX_MS, Long.toString(broker.get(BrokerConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS)));
+        values.put(UNCLEAN_LEADER_ELECTION_ENABLE, Boolean.toString(broker.get(BrokerConfig.UNCLEAN_LEADER_ELECTION_ENABLE)));
+        // Kafka's defaults for the keys kept without effect (see above).
+        values.put(DELETE_RETENTION_MS, "86400000");
+        values.put(MIN_COMPACTION_LAG_MS, "0");
+        values.put(MAX_COMPACTION_LAG_MS, Long.toString(Long.MAX_VALUE));
+        values.put(MIN_CLEANABLE_DIRTY_RATIO, "0.5");
+        values.put(COMPRESSION_GZIP_LEVEL, "-1");
+        values.put(COMPRESSION_LZ4_LEVEL, "9");
+        values.put(COMPRESSION_ZSTD_LEVEL, "3");
+        values.put(LEADER_REPLICATION_THROTTLED_REPLICAS, "");
+        values.put(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, "");
+        values.put(FILE_DELETE_DELAY_MS, "60000");
+        values.put(SEGMENT_JITTER_MS, "0");
+        values.put(PREALLOCATE, "false");
+        values.put(REMOTE_STORAGE_ENABLE, "false");
+        values.put(LOCAL_RETENTION_MS, "-2");
+        values.put(LOCAL_RETENTION_BYTES, "-2");
         values.putAll(overrides);
         return values;
     }
@@ -103,6 +151,38 @@ public final class TopicConfig {
                     case MAX_MESSAGE_BYTES, INDEX_INTERVAL_BYTES -> requireAtLeast(key, Integer.parseInt(value), 0);
                     case MIN_INSYNC_REPLICAS -> requireAtLeast(key, Integer.parseInt(value), 1);
                     case SEGMENT_INDEX_BYTES -> requireAtLeast(key, Integer.parseInt(value), 4);
+                    case MESSAGE_TIMESTAMP_BEFORE_MAX_MS, MESSAGE_TIMESTAMP_AFTER_MAX_MS, DELETE_RETENTION_MS,
+                         MIN_COMPACTION_LAG_MS, FILE_DELETE_DELAY_MS, SEGMENT_JITTER_MS ->
+                            requireAtLeast(key, Long.parseLong(value), 0);
+                    case MAX_COMPACTION_LAG_MS -> requireAtLeast(key, Long.parseLong(value), 1);
+                    case LOCAL_RETENTION_MS, LOCAL_RETENTION_BYTES -> requireAtLeast(key, Long.parseLong(value), -2);
+                    case MIN_CLEANABLE_DIRTY_RATIO -> {
+                        double ratio = Double.parseDouble(value);
+                        if (!(ratio >= 0 && ratio <= 1)) {
+                            return "min.cleanable.dirty.ratio must be between 0 and 1: " + value;
+                        }
+                    }
+                    case COMPRESSION_GZIP_LEVEL -> requireLevel(key, Integer.parseInt(value), 1, 9, -1);
+                    case COMPRESSION_LZ4_LEVEL -> requireLevel(key, Integer.parseInt(value), 1, 17, 9);
+                    case COMPRESSION_ZSTD_LEVEL -> requireLevel(key, Integer.parseInt(value), -131072, 22, 3);
+                    case LEADER_REPLICATION_THROTTLED_REPLICAS, FOLLOWER_REPLICATION_THROTTLED_REPLICAS -> {
+                        if (!THROTTLED_REPLICAS.matcher(value.replace(" ", "")).matches()) {
+                            return key + " must be \"*\" or a list of partition:broker pairs: " + value;
+                        }
+                    }
+                    case PREALLOCATE -> requireBoolean(key, value);
+                    case REMOTE_STORAGE_ENABLE -> {
+                        if (requireBoolean(key, value)) {
+                            return "Tiered Storage functionality is disabled in the broker. "
+                                    + "Topic cannot be configured with remote log storage.";
+                        }
+                    }
+                    case UNCLEAN_LEADER_ELECTION_ENABLE -> {
+                        if (requireBoolean(key, value)) {
+                            return "unclean.leader.election.enable=true is not offered: a leader is only ever "
+                                    + "elected from the in-sync replicas";
+                        }
+                    }
                     case COMPRESSION_TYPE -> {
                         if (BrokerCompressionType.forConfigName(value).isEmpty()) {
                             return "invalid compression.type " + value;
@@ -136,7 +216,24 @@ public final class TopicConfig {
                 Integer.parseInt(values.get(SEGMENT_INDEX_BYTES)),
                 Long.parseLong(values.get(FLUSH_MESSAGES)),
                 Long.parseLong(values.get(FLUSH_MS)),
-                BrokerCompressionType.forConfigName(values.get(COMPRESSION_TYPE)).orElseThrow());
+                BrokerCompressionType.forConfigName(values.get(COMPRESSION_TYPE)).orElseThrow(),
+                Long.parseLong(values.get(MESSAGE_TIMESTAMP_BEFORE_MAX_MS)),
+                Long.parseLong(values.get(MESSAGE_TIMESTAMP_AFTER_MAX_MS)));
+    }
+
+    /** A codec level: within [min, max], or the codec's default (gzip's -1 lies outside its range). */
+    private static void requireLevel(String key, int value, int min, int max, int defaultLevel) {
+        if (value != defaultLevel && (value < min || value > max)) {
+            throw new IllegalArgumentException(key + " must be between " + min + " and " + max + ": " + value);
+        }
+    }
+
+    /** The value of a boolean key; anything but true or false (in any case) is refused, as Kafka refuses it. */
+    private static boolean requireBoolean(String key, String value) {
+        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException(key + " must be true or false: " + value);
+        }
+        return Boolean.parseBoolean(value);
     }
 
     private static void requireAtLeast(String key, long value, long min) {

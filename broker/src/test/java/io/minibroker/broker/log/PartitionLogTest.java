@@ -152,7 +152,8 @@ class PartitionLogTest {
         // Ten thousand identical bytes gzip to a few dozen; stored uncompressed they exceed max.message.bytes.
         open(new LogConfig(LogConfig.DEFAULT_SEGMENT_BYTES, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 1_000,
                 LogConfig.DEFAULT_INDEX_INTERVAL_BYTES, LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE,
-                Long.MAX_VALUE, BrokerCompressionType.UNCOMPRESSED));
+                Long.MAX_VALUE, BrokerCompressionType.UNCOMPRESSED,
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS));
         ByteBuf gzip = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.GZIP, 0, T0)
                 .append(T0, null, new byte[10_000], List.of()).build();
         try {
@@ -163,6 +164,53 @@ class PartitionLogTest {
             gzip.release();
         }
         assertThat(log.logEndOffset()).isZero();
+    }
+
+    @Test
+    void aRecordStampedMoreThanTimestampAfterMaxMsAheadIsRefusedAsKafkaRefusesIt() throws IOException {
+        open(LogConfig.defaults()); // message.timestamp.after.max.ms: one hour
+        assertThat(refusal(batch("late", 1, T0 + 3_600_001))).isEqualTo(Errors.INVALID_TIMESTAMP);
+        appendAndRelease(batch("edge", 1, T0 + 3_600_000));
+
+        assertThat(log.logEndOffset()).isEqualTo(1);
+    }
+
+    @Test
+    void timestampBeforeMaxMsChecksEveryRecordNotOnlyTheBatchsMax() throws IOException {
+        open(LogConfig.defaults().withTimestampBounds(1_000, 1_000));
+        ByteBuf oldFirst = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.LZ4, 0, T0)
+                .append(T0, null, new byte[1], List.of())
+                .append(T0 - 1_001, null, new byte[1], List.of()) // neither the base nor the max timestamp
+                .build();
+        assertThat(refusal(oldFirst)).isEqualTo(Errors.INVALID_TIMESTAMP);
+        appendAndRelease(batch("recent", 2, T0 - 1_000));
+
+        assertThat(log.logEndOffset()).isEqualTo(2);
+    }
+
+    @Test
+    void logAppendTimeAndFollowersIgnoreTheTimestampBounds() throws IOException {
+        open(LogConfig.defaults().withTimestampBounds(0, 0).withLogAppendTime(true));
+        appendAndRelease(batch("stamped-by-the-broker", 1, T0 + 86_400_000));
+        log.updateConfig(LogConfig.defaults().withTimestampBounds(0, 0));
+        ByteBuf fromLeader = batch("f", 1, T0 - 86_400_000);
+        fromLeader.setLong(0, 1); // the leader's offset: next in this log
+        log.appendAsFollower(fromLeader);
+        fromLeader.release();
+
+        assertThat(log.logEndOffset()).isEqualTo(2);
+    }
+
+    /** The error an append of {@code batch} fails with; the batch is released. */
+    private Errors refusal(ByteBuf batch) {
+        try {
+            log.append(batch, 0);
+            throw new AssertionError("the append was accepted");
+        } catch (LogException e) {
+            return e.error();
+        } finally {
+            batch.release();
+        }
     }
 
     private void appendAndRelease(ByteBuf batch) {
@@ -384,7 +432,8 @@ class PartitionLogTest {
 
         ByteBuf large = batch("big", 1, T0);
         log.updateConfig(new LogConfig(4096, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 70, 4096,
-                LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER));
+                LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS));
         assertThatThrownBy(() -> log.append(large, 0))
                 .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.MESSAGE_TOO_LARGE));
         large.release();
@@ -462,7 +511,8 @@ class PartitionLogTest {
         // Room for 3 offset index entries (and 2 time index ones); an entry per batch (interval 0) after
         // the first. One timestamp throughout, so the time index takes a single entry and stays below its limit.
         open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
-                0, 3 * OffsetIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER));
+                0, 3 * OffsetIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS));
         for (int i = 0; i < 5; i++) {
             append(log, "i" + i, 1, T0);
         }
@@ -474,7 +524,8 @@ class PartitionLogTest {
     void rollsWhenTheTimeIndexIsFull() throws IOException {
         // Room for 2 time index entries; rising timestamps add one at every index point.
         open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
-                0, 2 * TimeIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER));
+                0, 2 * TimeIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS));
         for (int i = 0; i < 4; i++) {
             append(log, "i" + i, 1, T0 + i);
         }

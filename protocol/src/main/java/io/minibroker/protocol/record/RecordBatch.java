@@ -37,6 +37,8 @@ public final class RecordBatch {
     public static final int HEADER_BYTES = 61;
     /** Base offset and batch length, which precede what the batch length counts. */
     public static final int LOG_OVERHEAD = 12;
+    /** The timestamp of a record that carries none (Kafka's RecordBatch.NO_TIMESTAMP). */
+    public static final long NO_TIMESTAMP = -1;
     /** A generous ceiling for one batch's decompressed records; a guard against decompression bombs. */
     public static final int DEFAULT_MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024;
 
