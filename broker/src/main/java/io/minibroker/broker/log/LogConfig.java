@@ -25,6 +25,7 @@ import java.util.Objects;
  * @param compressionType        {@code compression.type}: the codec the leader stores batches in, or the producer's
  * @param timestampBeforeMaxMs   {@code message.timestamp.before.max.ms}: how far in the past a CreateTime record may be
  * @param timestampAfterMaxMs    {@code message.timestamp.after.max.ms}: how far in the future a CreateTime record may be
+ * @param compacted              {@code cleanup.policy} includes {@code compact}: every record needs a key
  */
 public record LogConfig(
         int segmentBytes,
@@ -39,7 +40,8 @@ public record LogConfig(
         long flushIntervalMs,
         BrokerCompressionType compressionType,
         long timestampBeforeMaxMs,
-        long timestampAfterMaxMs) {
+        long timestampAfterMaxMs,
+        boolean compacted) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1024 * 1024 * 1024;
     public static final long DEFAULT_SEGMENT_MS = 7L * 24 * 60 * 60 * 1000;
@@ -73,60 +75,66 @@ public record LogConfig(
         return new LogConfig(DEFAULT_SEGMENT_BYTES, DEFAULT_SEGMENT_MS, DEFAULT_RETENTION_MS, DEFAULT_RETENTION_BYTES,
                 false, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_INDEX_INTERVAL_BYTES, DEFAULT_SEGMENT_INDEX_BYTES,
                 Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER, DEFAULT_TIMESTAMP_BEFORE_MAX_MS,
-                DEFAULT_TIMESTAMP_AFTER_MAX_MS);
+                DEFAULT_TIMESTAMP_AFTER_MAX_MS, false);
     }
 
     public LogConfig withSegmentBytes(int bytes) {
         return new LogConfig(bytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
     }
 
     public LogConfig withSegmentMs(long ms) {
         return new LogConfig(segmentBytes, ms, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
     }
 
     public LogConfig withRetention(long ms, long bytes) {
         return new LogConfig(segmentBytes, segmentMs, ms, bytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
     }
 
     public LogConfig withLogAppendTime(boolean logAppendTime) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
     }
 
     public LogConfig withIndexIntervalBytes(int bytes) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 bytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
     }
 
     public LogConfig withFlushIntervalMessages(long messages) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, messages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
     }
 
     public LogConfig withFlushIntervalMs(long ms) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, ms, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
     }
 
     public LogConfig withCompressionType(BrokerCompressionType type) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, type,
-                timestampBeforeMaxMs, timestampAfterMaxMs);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
     }
 
     public LogConfig withTimestampBounds(long beforeMaxMs, long afterMaxMs) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                beforeMaxMs, afterMaxMs);
+                beforeMaxMs, afterMaxMs, compacted);
+    }
+
+    public LogConfig withCompacted(boolean compacted) {
+        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
     }
 }

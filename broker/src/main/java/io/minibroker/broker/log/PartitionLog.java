@@ -2,6 +2,7 @@ package io.minibroker.broker.log;
 
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
+import io.minibroker.protocol.record.Record;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
 import io.minibroker.protocol.record.RecordIterator;
@@ -274,8 +275,8 @@ public final class PartitionLog implements AutoCloseable {
                 if (batch.lastOffsetDelta() < 0) {
                     throw new LogException(Errors.CORRUPT_MESSAGE, "negative last offset delta in " + batch);
                 }
-                if (asLeader && !config.logAppendTime()) {
-                    checkTimestamps(batch, config, now);
+                if (asLeader) {
+                    validateRecords(batch, config, now);
                 }
                 totalBytes += batch.sizeInBytes();
                 offsetCount += batch.lastOffsetDelta() + 1L;
@@ -307,19 +308,32 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Refuses a CreateTime batch with a record stamped more than {@code message.timestamp.after.max.ms} ahead of
-     * the broker's clock or {@code message.timestamp.before.max.ms} behind it, as Kafka's validator does
-     * (INVALID_TIMESTAMP; a record without a timestamp passes). The batch's max timestamp settles the first
-     * bound; the second needs every record, so the batch is only read (decompressed) when that bound is set.
+     * The leader's record checks, as Kafka's log validator makes them. A CreateTime record stamped more than
+     * {@code message.timestamp.after.max.ms} ahead of the broker's clock or {@code message.timestamp.before.max.ms}
+     * behind it is refused INVALID_TIMESTAMP (a record without a timestamp passes); a record without a key in a
+     * compacted topic is refused INVALID_RECORD. The batch's max timestamp settles the first bound; the others
+     * need every record, so the batch is only read (decompressed) when a lower bound is set or the topic is
+     * compacted.
      */
-    private void checkTimestamps(RecordBatch batch, LogConfig config, long now) {
-        checkTimestamp(batch.maxTimestamp(), config, now);
-        if (config.timestampBeforeMaxMs() == Long.MAX_VALUE) {
+    private void validateRecords(RecordBatch batch, LogConfig config, long now) {
+        boolean createTime = !config.logAppendTime();
+        if (createTime) {
+            checkTimestamp(batch.maxTimestamp(), config, now);
+        }
+        boolean everyTimestamp = createTime && config.timestampBeforeMaxMs() != Long.MAX_VALUE;
+        if (!everyTimestamp && !config.compacted()) {
             return;
         }
         try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
             while (records.hasNext()) {
-                checkTimestamp(records.next().timestamp(), config, now);
+                Record record = records.next();
+                if (everyTimestamp) {
+                    checkTimestamp(record.timestamp(), config, now);
+                }
+                if (config.compacted() && record.key() == null) {
+                    throw new LogException(Errors.INVALID_RECORD,
+                            "Compacted topic cannot accept message without key in topic partition " + topicPartition + ".");
+                }
             }
         }
     }

@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
  * ({@code retention.ms} over {@code log.retention.ms}, and so on), turned into the log's settings.
  *
  * <p>{@code cleanup.policy=compact} is accepted and kept, because Kafka Streams creates its changelog topics
- * that way, but compaction is not implemented yet: such a topic keeps everything (nothing is deleted by time or
- * size), which loses no data a compacted topic would have kept.
+ * that way, and a compacted topic refuses records without a key as Kafka's does; but compaction itself is not
+ * implemented yet: such a topic keeps everything (nothing is deleted by time or size), which loses no data a
+ * compacted topic would have kept.
  */
 public final class TopicConfig {
 
@@ -205,6 +206,7 @@ public final class TopicConfig {
     public static LogConfig logConfig(BrokerConfig broker, Map<String, String> overrides) {
         Map<String, String> values = effective(broker, overrides);
         boolean deletes = values.get(CLEANUP_POLICY).contains("delete");
+        boolean compacts = values.get(CLEANUP_POLICY).contains("compact");
         return new LogConfig(
                 Integer.parseInt(values.get(SEGMENT_BYTES)),
                 Long.parseLong(values.get(SEGMENT_MS)),
@@ -218,7 +220,8 @@ public final class TopicConfig {
                 Long.parseLong(values.get(FLUSH_MS)),
                 BrokerCompressionType.forConfigName(values.get(COMPRESSION_TYPE)).orElseThrow(),
                 Long.parseLong(values.get(MESSAGE_TIMESTAMP_BEFORE_MAX_MS)),
-                Long.parseLong(values.get(MESSAGE_TIMESTAMP_AFTER_MAX_MS)));
+                Long.parseLong(values.get(MESSAGE_TIMESTAMP_AFTER_MAX_MS)),
+                compacts);
     }
 
     /** A codec level: within [min, max], or the codec's default (gzip's -1 lies outside its range). */

@@ -20,6 +20,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -153,7 +154,7 @@ class PartitionLogTest {
         open(new LogConfig(LogConfig.DEFAULT_SEGMENT_BYTES, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 1_000,
                 LogConfig.DEFAULT_INDEX_INTERVAL_BYTES, LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE,
                 Long.MAX_VALUE, BrokerCompressionType.UNCOMPRESSED,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS));
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false));
         ByteBuf gzip = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.GZIP, 0, T0)
                 .append(T0, null, new byte[10_000], List.of()).build();
         try {
@@ -199,6 +200,21 @@ class PartitionLogTest {
         fromLeader.release();
 
         assertThat(log.logEndOffset()).isEqualTo(2);
+    }
+
+    @Test
+    void aCompactedTopicRefusesARecordWithoutAKeyAsKafkaDoes() throws IOException {
+        open(LogConfig.defaults().withCompacted(true));
+        ByteBuf oneKeyless = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.SNAPPY, 0, T0)
+                .append(T0, "k".getBytes(StandardCharsets.UTF_8), new byte[1], List.of())
+                .append(T0, null, new byte[1], List.of())
+                .build();
+        assertThat(refusal(oneKeyless)).isEqualTo(Errors.INVALID_RECORD);
+        appendAndRelease(new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0)
+                .append(T0, "k".getBytes(StandardCharsets.UTF_8), null, List.of()) // a tombstone has a key
+                .build());
+
+        assertThat(log.logEndOffset()).isEqualTo(1);
     }
 
     /** The error an append of {@code batch} fails with; the batch is released. */
@@ -433,7 +449,7 @@ class PartitionLogTest {
         ByteBuf large = batch("big", 1, T0);
         log.updateConfig(new LogConfig(4096, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 70, 4096,
                 LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS));
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false));
         assertThatThrownBy(() -> log.append(large, 0))
                 .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.MESSAGE_TOO_LARGE));
         large.release();
@@ -512,7 +528,7 @@ class PartitionLogTest {
         // the first. One timestamp throughout, so the time index takes a single entry and stays below its limit.
         open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
                 0, 3 * OffsetIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS));
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false));
         for (int i = 0; i < 5; i++) {
             append(log, "i" + i, 1, T0);
         }
@@ -525,7 +541,7 @@ class PartitionLogTest {
         // Room for 2 time index entries; rising timestamps add one at every index point.
         open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
                 0, 2 * TimeIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS));
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false));
         for (int i = 0; i < 4; i++) {
             append(log, "i" + i, 1, T0 + i);
         }
