@@ -1,0 +1,151 @@
+package io.minibroker.streams;
+
+import io.minibroker.broker.server.EmbeddedBroker;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Kafka Streams 4.3, unmodified, against one broker: a word count with a state store, which takes a repartition
+ * topic and a compacted changelog that Streams creates itself, a consumer group with Streams' own assignor,
+ * idempotent producers, and DeleteRecords purges of the repartition topic. A second instance with an empty state
+ * directory must rebuild the counts from the changelog and carry on from them.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class KafkaStreamsTest {
+
+    private static final String APPLICATION = "word-count";
+    private static final String INPUT = "sentences";
+    private static final String OUTPUT = "word-counts";
+
+    @TempDir
+    Path logDir;
+    @TempDir
+    Path firstStateDir;
+    @TempDir
+    Path secondStateDir;
+
+    @Test
+    void aWordCountKeepsItsCountsAcrossAnInstanceThatRestoresFromTheChangelog() throws Exception {
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"));
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(INPUT, 3, (short) 1), new NewTopic(OUTPUT, 1, (short) 1)))
+                    .all().get();
+            try (KafkaProducer<String, String> producer = producer(kafka.bootstrapServers())) {
+                producer.send(new ProducerRecord<>(INPUT, "s1", "a b a")).get();
+                producer.send(new ProducerRecord<>(INPUT, "s2", "b c")).get();
+            }
+
+            KafkaStreams first = wordCount(kafka.bootstrapServers(), firstStateDir);
+            try {
+                first.start();
+                assertThat(awaitCounts(kafka.bootstrapServers(), Map.of("a", 2L, "b", 2L, "c", 1L)))
+                        .containsEntry("a", 2L).containsEntry("b", 2L).containsEntry("c", 1L);
+            } finally {
+                // Leaving the group spares the next instance the wait for this one's session to time out.
+                first.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+            }
+
+            // The first instance's progress is on the broker: its input offsets, and its counts in the changelog.
+            long committed = admin.listConsumerGroupOffsets(APPLICATION).partitionsToOffsetAndMetadata().get()
+                    .entrySet().stream().filter(entry -> entry.getKey().topic().equals(INPUT))
+                    .mapToLong(entry -> entry.getValue().offset()).sum();
+            assertThat(committed).as("both sentences' offsets committed").isEqualTo(2);
+            Set<String> topics = admin.listTopics().names().get();
+            String changelog = APPLICATION + "-counts-changelog";
+            assertThat(topics).contains(changelog).anyMatch(name -> name.endsWith("-repartition"));
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, changelog);
+            assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource).get("cleanup.policy").value())
+                    .isEqualTo("compact");
+
+            try (KafkaProducer<String, String> producer = producer(kafka.bootstrapServers())) {
+                producer.send(new ProducerRecord<>(INPUT, "s3", "a d")).get();
+            }
+            // A fresh state directory: the counts so far can only come back from the changelog.
+            try (KafkaStreams streams = wordCount(kafka.bootstrapServers(), secondStateDir)) {
+                streams.start();
+                assertThat(awaitCounts(kafka.bootstrapServers(), Map.of("a", 3L, "d", 1L)))
+                        .containsEntry("a", 3L).containsEntry("b", 2L).containsEntry("c", 1L).containsEntry("d", 1L);
+            }
+        }
+    }
+
+    private static KafkaProducer<String, String> producer(String bootstrapServers) {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+    }
+
+    private static KafkaStreams wordCount(String bootstrapServers, Path stateDir) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.<String, String>stream(INPUT)
+                .flatMapValues(sentence -> Arrays.asList(sentence.split(" ")))
+                .groupBy((key, word) -> word)
+                .count(Materialized.as(Stores.inMemoryKeyValueStore("counts")))
+                .toStream()
+                .to(OUTPUT, Produced.with(Serdes.String(), Serdes.Long()));
+        Properties config = new Properties();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION);
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        config.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every update reaches the output
+        config.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        config.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        config.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        return new KafkaStreams(builder.build(), config);
+    }
+
+    /** The latest count of each word in the output, read until it holds {@code expected} or a minute passes. */
+    private static Map<String, Long> awaitCounts(String bootstrapServers, Map<String, Long> expected) {
+        Map<String, Long> latest = new HashMap<>();
+        try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.GROUP_ID_CONFIG, "word-count-reader-" + System.nanoTime()))) {
+            consumer.subscribe(List.of(OUTPUT));
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (!latest.entrySet().containsAll(expected.entrySet()) && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
+                    latest.put(record.key(), record.value());
+                }
+            }
+        }
+        return latest;
+    }
+}
