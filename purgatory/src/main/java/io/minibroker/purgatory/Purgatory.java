@@ -107,8 +107,10 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
                 watchedKeys++;
             }
         } finally { // a key whose hashCode or equals throws must not strand the slots already taken
-            if (!slots.isEmpty()) {
-                operation.watchedBy(slots); // one publication for all keys: it costs a fence
+            // The head group is empty if the key after a full group threw: publish the full ones behind it.
+            WatchSlots taken = slots.isEmpty() ? slots.nextOfOperation : slots;
+            if (taken != null) {
+                operation.watchedBy(taken); // one publication for all keys: it costs a fence
             }
             if (watchedKeys < n) {
                 stats.watched.add(watchedKeys - n);

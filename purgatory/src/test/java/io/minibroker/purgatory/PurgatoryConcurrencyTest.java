@@ -146,6 +146,22 @@ class PurgatoryConcurrencyTest {
         assertThat(purgatory.watched()).isZero();
     }
 
+    @Test
+    void aBadKeyRightAfterAFullGroupOfSlotsLeavesNoSlotBehind() {
+        // Four keys fill one group of slots; the fifth, which cannot be hashed, comes after a fresh empty group.
+        Purgatory<TestOperation> purgatory =
+                Purgatory.builder("BadFifthKey").clock(new ManualClock()).purgeInterval(Integer.MAX_VALUE).build();
+        TestOperation op = new TestOperation(1_000);
+
+        assertThatThrownBy(() -> purgatory.tryCompleteElseWatch(op, Arrays.asList("a", "b", "c", "d", null)))
+                .isInstanceOf(NullPointerException.class);
+        assertThat(purgatory.watched()).as("the slots taken on a to d, before the bad key").isEqualTo(4);
+        op.satisfy();
+
+        assertThat(purgatory.checkAndComplete("a")).isEqualTo(1);
+        assertThat(purgatory.watched()).as("the completion released all four").isZero();
+    }
+
     /** Fails the first try, before it is watched, and completes on any later one. */
     private static final class SatisfiedOnSecondTry extends DelayedOperation {
         private final AtomicInteger tries = new AtomicInteger();
