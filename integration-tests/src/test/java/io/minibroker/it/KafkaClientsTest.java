@@ -269,6 +269,16 @@ class KafkaClientsTest {
             assertThat(described.get("min.cleanable.dirty.ratio").value()).isEqualTo("0.01");
             assertThat(described.get("max.compaction.lag.ms").value()).isEqualTo(Long.toString(Long.MAX_VALUE));
             assertThat(described.get("message.timestamp.after.max.ms").value()).isEqualTo("3600000");
+            for (String replicas : List.of("0:1", "1:1")) { // a list config, as Kafka types it: APPEND works
+                admin.incrementalAlterConfigs(Map.of(tuned, List.of(new AlterConfigOp(
+                        new ConfigEntry("leader.replication.throttled.replicas", replicas),
+                        AlterConfigOp.OpType.APPEND)))).all().get();
+            }
+            assertThat(admin.describeConfigs(List.of(tuned)).all().get().get(tuned)
+                    .get("leader.replication.throttled.replicas").value()).isEqualTo("0:1,1:1");
+            assertThat(causeOf(() -> admin.incrementalAlterConfigs(Map.of(tuned, List.of(new AlterConfigOp(
+                    new ConfigEntry("max.compaction.lag.ms", "-1"), AlterConfigOp.OpType.SET)))).all().get()))
+                    .isInstanceOf(InvalidConfigurationException.class);
             assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("tiered", 1, (short) 1)
                     .configs(Map.of("remote.storage.enable", "true")))).all().get()))
                     .isInstanceOf(InvalidConfigurationException.class);

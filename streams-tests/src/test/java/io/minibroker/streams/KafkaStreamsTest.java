@@ -4,12 +4,14 @@ import io.minibroker.broker.server.EmbeddedBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -41,8 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Kafka Streams 4.3, unmodified, against one broker: a word count with a state store, which takes a repartition
  * topic and a compacted changelog that Streams creates itself, a consumer group with Streams' own assignor,
- * idempotent producers, and DeleteRecords purges of the repartition topic. A second instance with an empty state
- * directory must rebuild the counts from the changelog and carry on from them.
+ * idempotent producers, and DeleteRecords purges of the repartition topic. A second instance, its in-memory store
+ * empty, must rebuild the counts from the changelog and carry on from the committed input offsets.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class KafkaStreamsTest {
@@ -74,6 +76,8 @@ class KafkaStreamsTest {
                 first.start();
                 assertThat(awaitCounts(kafka.bootstrapServers(), Map.of("a", 2L, "b", 2L, "c", 1L)))
                         .containsEntry("a", 2L).containsEntry("b", 2L).containsEntry("c", 1L);
+                assertThat(awaitPurgedRepartitionRecords(admin)).as("records Streams deleted from its repartition topic")
+                        .isEqualTo(5); // a, b, a, b, c
             } finally {
                 // Leaving the group spares the next instance the wait for this one's session to time out.
                 first.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
@@ -122,11 +126,32 @@ class KafkaStreamsTest {
         config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        config.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, 100);
         config.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every update reaches the output
         config.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         config.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         config.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         return new KafkaStreams(builder.build(), config);
+    }
+
+    /**
+     * How far Streams has purged its repartition topic (DeleteRecords up to what it committed), summed over the
+     * partitions: waited for until all five words are purged or half a minute passes.
+     */
+    private static long awaitPurgedRepartitionRecords(Admin admin) throws Exception {
+        String repartition = admin.listTopics().names().get().stream().filter(name -> name.endsWith("-repartition"))
+                .findFirst().orElseThrow();
+        Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+        for (int partition = 0; partition < 3; partition++) {
+            earliest.put(new TopicPartition(repartition, partition), OffsetSpec.earliest());
+        }
+        long purged = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (purged < 5 && System.nanoTime() < deadline) {
+            purged = admin.listOffsets(earliest).all().get().values().stream().mapToLong(info -> info.offset()).sum();
+            Thread.sleep(100);
+        }
+        return purged;
     }
 
     /** The latest count of each word in the output, read until it holds {@code expected} or a minute passes. */

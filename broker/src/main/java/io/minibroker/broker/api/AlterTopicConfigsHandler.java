@@ -7,7 +7,6 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -28,6 +27,11 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
     private static final byte DELETE = 1;
     private static final byte APPEND = 2;
     private static final byte SUBTRACT = 3;
+    /** The topic configs Kafka types as lists, which APPEND and SUBTRACT work on, with their defaults. */
+    private static final Map<String, String> LIST_DEFAULTS = Map.of(
+            TopicConfig.CLEANUP_POLICY, "delete",
+            TopicConfig.LEADER_REPLICATION_THROTTLED_REPLICAS, "",
+            TopicConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS, "");
 
     private final ConfigurableTopics topics;
     private final ApiKey api;
@@ -88,18 +92,16 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
                 case SET -> overrides.put(name, value);
                 case DELETE -> overrides.remove(name);
                 case APPEND, SUBTRACT -> {
-                    if (!name.equals(TopicConfig.CLEANUP_POLICY)) {
+                    String listDefault = LIST_DEFAULTS.get(name);
+                    if (listDefault == null) {
                         throw new IllegalArgumentException("Config " + name + " is not a list; it cannot be "
                                 + (operation == APPEND ? "appended to" : "subtracted from"));
                     }
-                    Set<String> items = new LinkedHashSet<>(Arrays.asList(
-                            overrides.getOrDefault(name, "delete").split(",")));
-                    for (String item : value.split(",")) {
-                        if (operation == APPEND) {
-                            items.add(item.trim());
-                        } else {
-                            items.remove(item.trim());
-                        }
+                    Set<String> items = listItems(overrides.getOrDefault(name, listDefault));
+                    if (operation == APPEND) {
+                        items.addAll(listItems(value));
+                    } else {
+                        items.removeAll(listItems(value));
                     }
                     overrides.put(name, String.join(",", items));
                 }
@@ -107,6 +109,16 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
             }
         }
         return overrides;
+    }
+
+    private static Set<String> listItems(String list) {
+        Set<String> items = new LinkedHashSet<>();
+        for (String item : list.split(",")) {
+            if (!item.isBlank()) {
+                items.add(item.trim());
+            }
+        }
+        return items;
     }
 
     private static void fail(Struct result, Errors error, String message) {

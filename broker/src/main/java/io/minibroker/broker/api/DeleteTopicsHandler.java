@@ -80,6 +80,7 @@ public final class DeleteTopicsHandler implements ApiHandler {
             } else if (duplicated.contains(key(state))) {
                 refuse(result, name != null ? "Duplicate topic name." : "Duplicate topic id.");
             } else if (name != null && topics.idOf(name).filter(alsoNamed::contains).isPresent()) {
+                result.set("TopicId", topics.idOf(name).get()); // Kafka names the id it maps to
                 refuse(result, "The provided topic name maps to an ID that was already supplied.");
             } else {
                 deleteByNameOrId(name, id, result);

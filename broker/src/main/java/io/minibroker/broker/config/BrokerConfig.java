@@ -84,7 +84,7 @@ public final class BrokerConfig {
     public static final ConfigKey<String> LOG_DIR = stringKey("log.dir", "/tmp/kafka-logs");
     /** Overrides {@link #LOG_DIR} when set, as in Kafka. */
     public static final ConfigKey<String> LOG_DIRS = stringKey("log.dirs", null);
-    public static final ConfigKey<Integer> LOG_SEGMENT_BYTES = intKey("log.segment.bytes", 1_073_741_824, 14);
+    public static final ConfigKey<Integer> LOG_SEGMENT_BYTES = intKey("log.segment.bytes", 1_073_741_824, 1_048_576); // Kafka 4's minimum, 1 MiB
     public static final ConfigKey<Long> LOG_ROLL_MS = longKey("log.roll.ms", null, 1);
     public static final ConfigKey<Integer> LOG_ROLL_HOURS = intKey("log.roll.hours", 168, 1);
     public static final ConfigKey<Long> LOG_RETENTION_MS = longKey("log.retention.ms", null, -1);
@@ -128,8 +128,9 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> OFFSETS_TOPIC_NUM_PARTITIONS = intKey("offsets.topic.num.partitions", 50, 1);
     public static final ConfigKey<Integer> OFFSETS_TOPIC_REPLICATION_FACTOR =
             intKey("offsets.topic.replication.factor", 3, 1);
+    /** Kafka takes any positive value but then cannot create the topic below segment.bytes' 1 MiB: refused here. */
     public static final ConfigKey<Integer> OFFSETS_TOPIC_SEGMENT_BYTES =
-            intKey("offsets.topic.segment.bytes", 104_857_600, 1);
+            intKey("offsets.topic.segment.bytes", 104_857_600, 1_048_576);
     public static final ConfigKey<Integer> OFFSET_METADATA_MAX_BYTES = intKey("offset.metadata.max.bytes", 4096, 0);
     public static final ConfigKey<Integer> OFFSETS_COMMIT_TIMEOUT_MS = intKey("offsets.commit.timeout.ms", 5000, 1);
 

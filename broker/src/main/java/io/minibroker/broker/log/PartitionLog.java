@@ -215,8 +215,9 @@ public final class PartitionLog implements AutoCloseable {
     /**
      * Appends the v2 batches in {@code records} (a producer's, as received) as one unit: offsets are
      * assigned from the log end offset by rewriting base offsets in place, the leader epoch is stamped,
-     * and under LogAppendTime the broker's time is set. The batches are then written unchanged; the caller
-     * keeps ownership of {@code records}, which this rewrites. Fsyncs on this thread when {@code flush.messages}
+     * and under LogAppendTime the broker's time is set. The batches are then written unchanged, unless the
+     * topic's {@code compression.type} asks for another codec: then a recompressed copy is stamped and written,
+     * and {@code records} is left as sent. The caller keeps ownership of {@code records}. Fsyncs on this thread when {@code flush.messages}
      * is reached, and writes the leader epoch checkpoint when the append started an epoch: for callers that may
      * wait on the disk.
      */
@@ -313,7 +314,8 @@ public final class PartitionLog implements AutoCloseable {
      * behind it is refused INVALID_TIMESTAMP (a record without a timestamp passes); a record without a key in a
      * compacted topic is refused INVALID_RECORD. The batch's max timestamp settles the first bound; the others
      * need every record, so the batch is only read (decompressed) when a lower bound is set or the topic is
-     * compacted.
+     * compacted. Caveat: the max timestamp is the producer's word; Kafka reads every record for the upper bound
+     * too and rewrites the max, at the cost of decompressing every produce.
      */
     private void validateRecords(RecordBatch batch, LogConfig config, long now) {
         boolean createTime = !config.logAppendTime();
@@ -363,6 +365,9 @@ public final class PartitionLog implements AutoCloseable {
             return BatchRecompression.recompressedOrNull(records, config.compressionType(), ByteBufAllocator.DEFAULT);
         } catch (ProtocolException e) { // a batch that does not decompress
             throw new LogException(e.error(), e.getMessage(), e);
+        } catch (RuntimeException e) { // the codec library failed to compress: this partition's answer, not a crash
+            throw new LogException(Errors.UNKNOWN_SERVER_ERROR, "could not store a batch of " + topicPartition
+                    + " in compression.type " + config.compressionType().configName() + ": " + e, e);
         }
     }
 

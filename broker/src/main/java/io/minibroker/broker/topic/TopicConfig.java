@@ -56,10 +56,15 @@ public final class TopicConfig {
     public static final String REMOTE_STORAGE_ENABLE = "remote.storage.enable";
     public static final String LOCAL_RETENTION_MS = "local.retention.ms";
     public static final String LOCAL_RETENTION_BYTES = "local.retention.bytes";
+    public static final String REMOTE_LOG_COPY_DISABLE = "remote.log.copy.disable";
+    public static final String REMOTE_LOG_DELETE_ON_DISABLE = "remote.log.delete.on.disable";
     public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
 
     /** "*" or a list of partition:broker pairs, as Kafka's throttled-replicas validator takes. */
     private static final Pattern THROTTLED_REPLICAS = Pattern.compile("\\*|(\\d+:\\d+(,\\d+:\\d+)*)?");
+
+    /** Kafka 4's minimum segment.bytes (KIP-1030), 1 MiB. */
+    private static final int MIN_SEGMENT_BYTES = 1_048_576;
 
     private static final Set<String> CLEANUP_POLICIES = Set.of("delete", "compact", "compact,delete", "delete,compact");
 
@@ -116,6 +121,8 @@ public final class TopicConfig {
         values.put(REMOTE_STORAGE_ENABLE, "false");
         values.put(LOCAL_RETENTION_MS, "-2");
         values.put(LOCAL_RETENTION_BYTES, "-2");
+        values.put(REMOTE_LOG_COPY_DISABLE, "false");
+        values.put(REMOTE_LOG_DELETE_ON_DISABLE, "false");
         values.putAll(overrides);
         return values;
     }
@@ -148,7 +155,7 @@ public final class TopicConfig {
                     }
                     case RETENTION_MS, RETENTION_BYTES -> requireAtLeast(key, Long.parseLong(value), -1);
                     case SEGMENT_MS, FLUSH_MESSAGES, FLUSH_MS -> requireAtLeast(key, Long.parseLong(value), 1);
-                    case SEGMENT_BYTES -> requireAtLeast(key, Integer.parseInt(value), 14);
+                    case SEGMENT_BYTES -> requireAtLeast(key, Integer.parseInt(value), MIN_SEGMENT_BYTES);
                     case MAX_MESSAGE_BYTES, INDEX_INTERVAL_BYTES -> requireAtLeast(key, Integer.parseInt(value), 0);
                     case MIN_INSYNC_REPLICAS -> requireAtLeast(key, Integer.parseInt(value), 1);
                     case SEGMENT_INDEX_BYTES -> requireAtLeast(key, Integer.parseInt(value), 4);
@@ -171,7 +178,7 @@ public final class TopicConfig {
                             return key + " must be \"*\" or a list of partition:broker pairs: " + value;
                         }
                     }
-                    case PREALLOCATE -> requireBoolean(key, value);
+                    case PREALLOCATE, REMOTE_LOG_COPY_DISABLE, REMOTE_LOG_DELETE_ON_DISABLE -> requireBoolean(key, value);
                     case REMOTE_STORAGE_ENABLE -> {
                         if (requireBoolean(key, value)) {
                             return "Tiered Storage functionality is disabled in the broker. "
@@ -199,7 +206,18 @@ public final class TopicConfig {
                 return e.getMessage();
             }
         }
-        return null;
+        return conflictingCompactionLags(overrides);
+    }
+
+    /**
+     * Kafka refuses min.compaction.lag.ms above max.compaction.lag.ms. A side not overridden has Kafka's default,
+     * which no broker key changes here, so the overrides (an alter passes the merged ones) settle it.
+     */
+    private static String conflictingCompactionLags(Map<String, String> overrides) {
+        long min = Long.parseLong(overrides.getOrDefault(MIN_COMPACTION_LAG_MS, "0"));
+        long max = Long.parseLong(overrides.getOrDefault(MAX_COMPACTION_LAG_MS, Long.toString(Long.MAX_VALUE)));
+        return min > max ? "conflict topic config setting " + MIN_COMPACTION_LAG_MS + " (" + min + ") > "
+                + MAX_COMPACTION_LAG_MS + " (" + max + ")" : null;
     }
 
     /** The log settings of a topic with these overrides. */

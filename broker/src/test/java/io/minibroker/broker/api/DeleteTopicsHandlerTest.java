@@ -43,6 +43,7 @@ class DeleteTopicsHandlerTest {
         assertThat(results.get(0).getInt16("ErrorCode")).isEqualTo(Errors.INVALID_REQUEST.code());
         assertThat(results.get(0).getString("ErrorMessage"))
                 .isEqualTo("The provided topic name maps to an ID that was already supplied.");
+        assertThat(results.get(0).getUuid("TopicId")).as("the id the name maps to").isEqualTo(ORDERS);
         assertThat(results.get(1).getString("Name")).isEqualTo("clicks");
         assertThat(results.get(1).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
         assertThat(topics.names).containsOnlyKeys("orders");

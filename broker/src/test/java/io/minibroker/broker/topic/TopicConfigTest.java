@@ -43,7 +43,11 @@ class TopicConfigTest {
     void invalidOverridesAreNamed() {
         assertThat(TopicConfig.invalidReason(Map.of("retention.ms", "-1", "cleanup.policy", "delete"))).isNull();
         assertThat(TopicConfig.invalidReason(Map.of("segment.bytes", "big"))).contains("segment.bytes");
-        assertThat(TopicConfig.invalidReason(Map.of("segment.bytes", "10"))).contains("segment.bytes");
+        assertThat(TopicConfig.invalidReason(Map.of("segment.bytes", "1048575"))).as("below Kafka 4's 1 MiB")
+                .contains("segment.bytes");
+        assertThat(TopicConfig.invalidReason(Map.of("segment.bytes", "1048576"))).isNull();
+        assertThat(TopicConfig.invalidReason(Map.of("min.compaction.lag.ms", "10", "max.compaction.lag.ms", "9")))
+                .contains("conflict");
         assertThat(TopicConfig.invalidReason(Map.of("message.timestamp.type", "Now"))).contains("message.timestamp.type");
         assertThat(TopicConfig.invalidReason(Map.of("cleanup.policy", "shred"))).contains("cleanup.policy");
         assertThat(TopicConfig.invalidReason(Map.of("no.such.config", "1"))).contains("no.such.config");

@@ -240,8 +240,9 @@ public final class RecordBatch {
     public ByteBuf recompressed(ByteBufAllocator alloc, CompressionType target, int maxDecompressedBytes) {
         ByteBuf plain = compression() == CompressionType.NONE ? body().retain()
                 : decompressedBody(alloc, maxDecompressedBytes);
-        ByteBuf out = alloc.buffer(HEADER_BYTES + plain.readableBytes());
+        ByteBuf out = null;
         try {
+            out = alloc.buffer(HEADER_BYTES + plain.readableBytes());
             out.writeBytes(buf, start, HEADER_BYTES);
             if (target == CompressionType.NONE) {
                 out.writeBytes(plain);
@@ -254,7 +255,9 @@ public final class RecordBatch {
             out.setInt(at + CRC, (int) computeChecksum(out, at));
             return out;
         } catch (RuntimeException e) {
-            out.release();
+            if (out != null) {
+                out.release();
+            }
             throw e;
         } finally {
             plain.release();
