@@ -309,7 +309,8 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * The leader's record checks, as Kafka's log validator makes them. A CreateTime record stamped more than
+     * The leader's record checks, as Kafka's log validator makes them. A batch a producer flagged LogAppendTime
+     * is refused INVALID_TIMESTAMP. A CreateTime record stamped more than
      * {@code message.timestamp.after.max.ms} ahead of the broker's clock or {@code message.timestamp.before.max.ms}
      * behind it is refused INVALID_TIMESTAMP (a record without a timestamp passes); a record without a key in a
      * compacted topic is refused INVALID_RECORD. The batch's max timestamp settles the first bound; the others
@@ -318,6 +319,10 @@ public final class PartitionLog implements AutoCloseable {
      * too and rewrites the max, at the cost of decompressing every produce.
      */
     private void validateRecords(RecordBatch batch, LogConfig config, long now) {
+        if (batch.isLogAppendTime()) { // the broker's to set, on either timestamp type of topic
+            throw new LogException(Errors.INVALID_TIMESTAMP, "Invalid timestamp type in a batch for "
+                    + topicPartition + ". Producer should not set timestamp type to LogAppendTime.");
+        }
         boolean createTime = !config.logAppendTime();
         if (createTime) {
             checkTimestamp(batch.maxTimestamp(), config, now);

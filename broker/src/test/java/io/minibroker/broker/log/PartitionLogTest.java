@@ -190,6 +190,18 @@ class PartitionLogTest {
     }
 
     @Test
+    void aProducerBatchFlaggedLogAppendTimeIsRefusedWhateverTheTopicsTimestampType() throws IOException {
+        open(LogConfig.defaults().withLogAppendTime(true));
+        ByteBuf flagged = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0).logAppendTime(true)
+                .append(T0, null, new byte[1], List.of()).build();
+        assertThat(refusal(flagged)).isEqualTo(Errors.INVALID_TIMESTAMP);
+        log.updateConfig(LogConfig.defaults());
+        ByteBuf again = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0).logAppendTime(true)
+                .append(T0, null, new byte[1], List.of()).build();
+        assertThat(refusal(again)).isEqualTo(Errors.INVALID_TIMESTAMP);
+    }
+
+    @Test
     void logAppendTimeAndFollowersIgnoreTheTimestampBounds() throws IOException {
         open(LogConfig.defaults().withTimestampBounds(0, 0).withLogAppendTime(true));
         appendAndRelease(batch("stamped-by-the-broker", 1, T0 + 86_400_000));
