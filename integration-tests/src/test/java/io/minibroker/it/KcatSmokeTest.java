@@ -8,9 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +28,7 @@ class KcatSmokeTest {
 
     @Test
     void kcatProducesWithEveryCompressionAndConsumesInOrder() throws Exception {
-        Assumptions.assumeTrue(onPath("kcat"), "kcat is not installed (apt-get install kcat); skipping");
+        Assumptions.assumeTrue(Commands.onPath("kcat"), "kcat is not installed (apt-get install kcat); skipping");
         try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker()) {
             String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
             List<String> expected = new ArrayList<>();
@@ -39,10 +36,10 @@ class KcatSmokeTest {
                 String lines = codec + "-1\n" + codec + "-2\n";
                 expected.add(codec + "-1");
                 expected.add(codec + "-2");
-                assertThat(run(lines, "kcat", "-b", bootstrap, "-P", "-t", "from-kcat", "-z", codec)).isEmpty();
+                assertThat(Commands.run(lines, "kcat", "-b", bootstrap, "-P", "-t", "from-kcat", "-z", codec)).isEmpty();
             }
 
-            String consumed = run("", "kcat", "-b", bootstrap, "-C", "-t", "from-kcat", "-o", "beginning", "-e", "-q");
+            String consumed = Commands.run("", "kcat", "-b", bootstrap, "-C", "-t", "from-kcat", "-o", "beginning", "-e", "-q");
 
             assertThat(consumed.lines()).containsExactlyElementsOf(expected);
         }
@@ -50,36 +47,16 @@ class KcatSmokeTest {
 
     @Test
     void kcatsBalancedGroupConsumerJoinsAGroupAndReadsEverything() throws Exception {
-        Assumptions.assumeTrue(onPath("kcat"), "kcat is not installed (apt-get install kcat); skipping");
+        Assumptions.assumeTrue(Commands.onPath("kcat"), "kcat is not installed (apt-get install kcat); skipping");
         try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker()) {
             String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
-            run("a\nb\nc\n", "kcat", "-b", bootstrap, "-P", "-t", "grouped");
+            Commands.run("a\nb\nc\n", "kcat", "-b", bootstrap, "-P", "-t", "grouped");
 
             // -G: librdkafka's balanced consumer (FindCoordinator, JoinGroup, SyncGroup, Heartbeat, OffsetFetch).
-            String consumed = run("", "kcat", "-b", bootstrap, "-G", "kcat-group", "-o", "beginning", "-e", "-q",
+            String consumed = Commands.run("", "kcat", "-b", bootstrap, "-G", "kcat-group", "-o", "beginning", "-e", "-q",
                     "grouped");
 
             assertThat(consumed.lines()).containsExactly("a", "b", "c");
         }
-    }
-
-    private static boolean onPath(String command) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (Files.isExecutable(Path.of(dir, command))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Runs a command with {@code input} on stdin; returns stdout, failing on a non-zero exit. */
-    private static String run(String input, String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        process.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("exit code of %s", String.join(" ", command)).isZero();
-        return output;
     }
 }

@@ -1,0 +1,42 @@
+package io.minibroker.it;
+
+import io.minibroker.broker.server.EmbeddedBroker;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A client that shares no code with Kafka's Java client or librdkafka: kafkajs 2.2.4 on Node.js, which asks for
+ * older API versions than either (src/test/kafkajs/smoke.js: create a topic, an idempotent gzip producer, a group
+ * consumer, the group's committed offsets). CI installs Node.js and runs {@code npm ci} in that folder; on a
+ * machine without them the test is skipped, saying so.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class KafkajsSmokeTest {
+
+    private static final Path SCRIPT_DIR = Path.of("src", "test", "kafkajs");
+
+    @TempDir
+    Path logDir;
+
+    @Test
+    void kafkajsCreatesProducesIdempotentlyAndConsumesInAGroup() throws Exception {
+        Assumptions.assumeTrue(Commands.onPath("node"), "Node.js is not installed (apt-get install nodejs); skipping");
+        Assumptions.assumeTrue(Files.isDirectory(SCRIPT_DIR.resolve("node_modules").resolve("kafkajs")),
+                "kafkajs is not installed (npm ci --prefix integration-tests/src/test/kafkajs); skipping");
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
+            String output = Commands.run(SCRIPT_DIR, "", "node", "smoke.js", kafka.bootstrapServers(), "from-kafkajs");
+
+            assertThat(output.strip()).isEqualTo("{\"partitions\":2,\"values\":[\"v0\",\"v1\",\"v2\",\"v3\",\"v4\","
+                    + "\"v5\",\"v6\",\"v7\",\"v8\",\"v9\"],\"committed\":10}");
+        }
+    }
+}
