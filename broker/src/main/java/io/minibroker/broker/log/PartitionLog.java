@@ -277,6 +277,7 @@ public final class PartitionLog implements AutoCloseable {
                     throw new LogException(Errors.CORRUPT_MESSAGE, "negative last offset delta in " + batch);
                 }
                 if (asLeader) {
+                    validateBatch(batch);
                     validateRecords(batch, config, now);
                 }
                 totalBytes += batch.sizeInBytes();
@@ -309,14 +310,37 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * The leader's record checks, as Kafka's log validator makes them. A batch a producer flagged LogAppendTime
-     * is refused INVALID_TIMESTAMP. A CreateTime record stamped more than
-     * {@code message.timestamp.after.max.ms} ahead of the broker's clock or {@code message.timestamp.before.max.ms}
-     * behind it is refused INVALID_TIMESTAMP (a record without a timestamp passes); a record without a key in a
-     * compacted topic is refused INVALID_RECORD. The batch's max timestamp settles the first bound; the others
-     * need every record, so the batch is only read (decompressed) when a lower bound is set or the topic is
-     * compacted. Caveat: the max timestamp is the producer's word; Kafka reads every record for the upper bound
-     * too and rewrites the max, at the cost of decompressing every produce.
+     * The leader's checks of a batch header, as Kafka's log validator makes them for a client's batch, each
+     * refused INVALID_RECORD: a record count that is not positive or disagrees with the offset range, a control
+     * batch, a producer id without a sequence.
+     */
+    private void validateBatch(RecordBatch batch) {
+        int count = batch.recordCount();
+        if (count <= 0 || count != batch.lastOffsetDelta() + 1) {
+            throw new LogException(Errors.INVALID_RECORD, "Inconsistent batch offset range [0, "
+                    + batch.lastOffsetDelta() + "] and count of records " + count + " in topic partition "
+                    + topicPartition);
+        }
+        if (batch.isControl()) {
+            throw new LogException(Errors.INVALID_RECORD,
+                    "Clients are not allowed to write control records in topic partition " + topicPartition);
+        }
+        if (batch.producerId() >= 0 && batch.baseSequence() < 0) {
+            throw new LogException(Errors.INVALID_RECORD, "Invalid sequence number " + batch.baseSequence()
+                    + " in record batch with producerId " + batch.producerId() + " in topic partition "
+                    + topicPartition);
+        }
+    }
+
+    /**
+     * The leader's record checks, as Kafka's log validator makes them, on every record (a compressed batch is
+     * decompressed for them, as Kafka's is). A batch a producer flagged LogAppendTime is refused INVALID_TIMESTAMP,
+     * and so is a CreateTime record stamped more than {@code message.timestamp.after.max.ms} ahead of the broker's
+     * clock or {@code message.timestamp.before.max.ms} behind it (a record without a timestamp passes); a record
+     * without a key in a compacted topic is refused INVALID_RECORD, and so is a batch whose records' offsets do
+     * not run from its base offset one by one (Kafka rebuilds such a batch instead; no client of the v2 format
+     * writes one). A CreateTime batch whose header states another max timestamp than its records carry gets
+     * theirs, as Kafka sets it.
      */
     private void validateRecords(RecordBatch batch, LogConfig config, long now) {
         if (batch.isLogAppendTime()) { // the broker's to set, on either timestamp type of topic
@@ -324,24 +348,28 @@ public final class PartitionLog implements AutoCloseable {
                     + topicPartition + ". Producer should not set timestamp type to LogAppendTime.");
         }
         boolean createTime = !config.logAppendTime();
-        if (createTime) {
-            checkTimestamp(batch.maxTimestamp(), config, now);
-        }
-        boolean everyTimestamp = createTime && config.timestampBeforeMaxMs() != Long.MAX_VALUE;
-        if (!everyTimestamp && !config.compacted()) {
-            return;
-        }
+        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+        long expectedOffset = batch.baseOffset();
         try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
             while (records.hasNext()) {
                 Record record = records.next();
-                if (everyTimestamp) {
-                    checkTimestamp(record.timestamp(), config, now);
+                if (record.offset() != expectedOffset++) {
+                    throw new LogException(Errors.INVALID_RECORD, "record offset delta "
+                            + (record.offset() - batch.baseOffset()) + " where " + (expectedOffset - 1
+                            - batch.baseOffset()) + " was due in a batch for " + topicPartition);
                 }
                 if (config.compacted() && record.key() == null) {
                     throw new LogException(Errors.INVALID_RECORD,
                             "Compacted topic cannot accept message without key in topic partition " + topicPartition + ".");
                 }
+                if (createTime) {
+                    checkTimestamp(record.timestamp(), config, now);
+                }
+                maxTimestamp = Math.max(maxTimestamp, record.timestamp());
             }
+        }
+        if (createTime && maxTimestamp != batch.maxTimestamp()) {
+            batch.setMaxTimestamp(maxTimestamp);
         }
     }
 

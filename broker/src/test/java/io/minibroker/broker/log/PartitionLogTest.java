@@ -229,6 +229,51 @@ class PartitionLogTest {
         assertThat(log.logEndOffset()).isEqualTo(1);
     }
 
+    @Test
+    void batchHeadersKafkaRefusesFromAClientAreRefusedInvalidRecord() throws IOException {
+        open(LogConfig.defaults());
+        ByteBuf countMismatch = batch("n", 3, T0);
+        countMismatch.setInt(57, 2); // record count 2 against last offset delta 2
+        resealCrc(countMismatch);
+        assertThat(refusal(countMismatch)).isEqualTo(Errors.INVALID_RECORD);
+        assertThat(refusal(new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0).control(true)
+                .append(T0, new byte[1], new byte[1], List.of()).build())).isEqualTo(Errors.INVALID_RECORD);
+        assertThat(refusal(new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0).producer(7, (short) 0, -1)
+                .append(T0, null, new byte[1], List.of()).build())).isEqualTo(Errors.INVALID_RECORD);
+
+        assertThat(log.logEndOffset()).isZero();
+    }
+
+    @Test
+    void aBatchWhoseHeaderUnderstatesItsMaxTimestampIsCheckedAndStoredByItsRecords() throws IOException {
+        open(LogConfig.defaults());
+        ByteBuf hidden = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.GZIP, 0, T0)
+                .append(T0, null, new byte[1], List.of())
+                .append(T0 + 7_200_000, null, new byte[1], List.of()) // two hours ahead
+                .build();
+        hidden.setLong(35, T0); // the header's max timestamp, as a faulty producer might write it
+        resealCrc(hidden);
+        assertThat(refusal(hidden)).isEqualTo(Errors.INVALID_TIMESTAMP);
+
+        ByteBuf understated = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0)
+                .append(T0, null, new byte[1], List.of())
+                .append(T0 + 50, null, new byte[1], List.of())
+                .build();
+        understated.setLong(35, T0);
+        resealCrc(understated);
+        AppendResult appended = log.append(understated, 0);
+        understated.release();
+
+        assertThat(appended.maxTimestamp()).as("the records' max, not the header's").isEqualTo(T0 + 50);
+        assertThat(log.maxTimestampAndOffset().orElseThrow().timestamp()).isEqualTo(T0 + 50);
+        assertThat(decode(log.read(0, 1 << 20, true, Long.MAX_VALUE))).hasSize(2); // and the CRC still holds
+    }
+
+    /** Rewrites a test batch's CRC after its header was changed. */
+    private static void resealCrc(ByteBuf batch) {
+        batch.setInt(17, (int) RecordBatch.wrap(batch).computeChecksum());
+    }
+
     /** The error an append of {@code batch} fails with; the batch is released. */
     private Errors refusal(ByteBuf batch) {
         try {

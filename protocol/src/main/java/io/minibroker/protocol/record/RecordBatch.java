@@ -220,6 +220,15 @@ public final class RecordBatch {
         buf.setInt(start + CRC, (int) computeChecksum());
     }
 
+    /**
+     * Sets the max timestamp in place, for a CreateTime batch whose header disagrees with its records (the
+     * broker trusts the records, as Kafka's does), and recomputes the CRC, which covers it.
+     */
+    public void setMaxTimestamp(long timestamp) {
+        buf.setLong(start + MAX_TIMESTAMP, timestamp);
+        buf.setInt(start + CRC, (int) computeChecksum());
+    }
+
     /** Iterates the records, decompressing with the default limit; close the iterator when done. */
     public RecordIterator records(ByteBufAllocator alloc) {
         return records(alloc, DEFAULT_MAX_DECOMPRESSED_BYTES);
