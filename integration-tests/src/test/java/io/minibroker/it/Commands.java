@@ -28,18 +28,29 @@ final class Commands {
         return run(null, input, command);
     }
 
-    /** The same, in {@code workDir} (null: this process's). */
+    /**
+     * The same, in {@code workDir} (null: this process's). The output goes to a file, not a pipe read here, so a
+     * command that hangs is killed after a minute and fails the test instead of blocking the build.
+     */
     static String run(Path workDir, String input, String... command) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
-        if (workDir != null) {
-            builder.directory(workDir.toFile());
+        Path output = Files.createTempFile("command-output", ".txt");
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .redirectOutput(output.toFile());
+            if (workDir != null) {
+                builder.directory(workDir.toFile());
+            }
+            Process process = builder.start();
+            process.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
+            process.getOutputStream().close();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError(String.join(" ", command) + " did not finish within a minute");
+            }
+            assertThat(process.exitValue()).as("exit code of %s", String.join(" ", command)).isZero();
+            return Files.readString(output);
+        } finally {
+            Files.deleteIfExists(output);
         }
-        Process process = builder.start();
-        process.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("exit code of %s", String.join(" ", command)).isZero();
-        return output;
     }
 }

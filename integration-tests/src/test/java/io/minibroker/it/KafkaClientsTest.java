@@ -276,8 +276,10 @@ class KafkaClientsTest {
             }
             assertThat(admin.describeConfigs(List.of(tuned)).all().get().get(tuned)
                     .get("leader.replication.throttled.replicas").value()).isEqualTo("0:1,1:1");
-            assertThat(causeOf(() -> admin.incrementalAlterConfigs(Map.of(tuned, List.of(new AlterConfigOp(
-                    new ConfigEntry("max.compaction.lag.ms", "-1"), AlterConfigOp.OpType.SET)))).all().get()))
+            assertThat(causeOf(() -> admin.incrementalAlterConfigs(Map.of(tuned, List.of(
+                    new AlterConfigOp(new ConfigEntry("min.compaction.lag.ms", "10"), AlterConfigOp.OpType.SET),
+                    new AlterConfigOp(new ConfigEntry("max.compaction.lag.ms", "5"), AlterConfigOp.OpType.SET))))
+                    .all().get())).as("min.compaction.lag.ms above max.compaction.lag.ms")
                     .isInstanceOf(InvalidConfigurationException.class);
             assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("tiered", 1, (short) 1)
                     .configs(Map.of("remote.storage.enable", "true")))).all().get()))

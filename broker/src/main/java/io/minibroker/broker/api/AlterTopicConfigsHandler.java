@@ -93,6 +93,9 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
                 case DELETE -> overrides.remove(name);
                 case APPEND, SUBTRACT -> {
                     String listDefault = LIST_DEFAULTS.get(name);
+                    if (value == null) {
+                        throw new IllegalArgumentException("Null value not supported for " + name);
+                    }
                     if (listDefault == null) {
                         throw new IllegalArgumentException("Config " + name + " is not a list; it cannot be "
                                 + (operation == APPEND ? "appended to" : "subtracted from"));

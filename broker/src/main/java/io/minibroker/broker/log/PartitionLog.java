@@ -217,7 +217,8 @@ public final class PartitionLog implements AutoCloseable {
      * assigned from the log end offset by rewriting base offsets in place, the leader epoch is stamped,
      * and under LogAppendTime the broker's time is set. The batches are then written unchanged, unless the
      * topic's {@code compression.type} asks for another codec: then a recompressed copy is stamped and written,
-     * and {@code records} is left as sent. The caller keeps ownership of {@code records}. Fsyncs on this thread when {@code flush.messages}
+     * and {@code records} keeps its offsets as sent (a header corrected by validation is corrected in place
+     * either way). The caller keeps ownership of {@code records}. Fsyncs on this thread when {@code flush.messages}
      * is reached, and writes the leader epoch checkpoint when the append started an epoch: for callers that may
      * wait on the disk.
      */
@@ -334,25 +335,30 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * The leader's record checks, as Kafka's log validator makes them, on every record (a compressed batch is
-     * decompressed for them, as Kafka's is). A batch a producer flagged LogAppendTime is refused INVALID_TIMESTAMP,
-     * and so is a CreateTime record stamped more than {@code message.timestamp.after.max.ms} ahead of the broker's
-     * clock or {@code message.timestamp.before.max.ms} behind it (a record without a timestamp passes); a record
-     * without a key in a compacted topic is refused INVALID_RECORD, and so is a batch whose records' offsets do
-     * not run from its base offset one by one (Kafka rebuilds such a batch instead; no client of the v2 format
-     * writes one). A CreateTime batch whose header states another max timestamp than its records carry gets
-     * theirs, as Kafka sets it.
+     * decompressed for them, as Kafka's is). A CreateTime record stamped more than
+     * {@code message.timestamp.after.max.ms} ahead of the broker's clock or {@code message.timestamp.before.max.ms}
+     * behind it is refused INVALID_TIMESTAMP (a record without a timestamp passes), and so is a batch the producer
+     * flagged LogAppendTime, unless the topic is CreateTime and its records have timestamps: then, as in Kafka, it
+     * is taken as CreateTime. A record without a key in a compacted topic is refused INVALID_RECORD, as are
+     * malformed records. Stricter than Kafka: records whose offsets do not run from the batch's base offset one
+     * by one are refused INVALID_RECORD too, where Kafka rebuilds such a compressed batch and does not look at an
+     * uncompressed one (the Java client, librdkafka and kafkajs all write them one by one). A CreateTime header
+     * whose max timestamp (or flag) disagrees with its records gets theirs, as Kafka sets it, in place.
      */
     private void validateRecords(RecordBatch batch, LogConfig config, long now) {
-        if (batch.isLogAppendTime()) { // the broker's to set, on either timestamp type of topic
-            throw new LogException(Errors.INVALID_TIMESTAMP, "Invalid timestamp type in a batch for "
-                    + topicPartition + ". Producer should not set timestamp type to LogAppendTime.");
-        }
         boolean createTime = !config.logAppendTime();
+        boolean flaggedLogAppendTime = batch.isLogAppendTime();
+        if (flaggedLogAppendTime && !createTime) {
+            throw logAppendTimeFlagRefused();
+        }
         long maxTimestamp = RecordBatch.NO_TIMESTAMP;
         long expectedOffset = batch.baseOffset();
         try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
             while (records.hasNext()) {
                 Record record = records.next();
+                if (flaggedLogAppendTime && record.timestamp() == RecordBatch.NO_TIMESTAMP) {
+                    throw logAppendTimeFlagRefused();
+                }
                 if (record.offset() != expectedOffset++) {
                     throw new LogException(Errors.INVALID_RECORD, "record offset delta "
                             + (record.offset() - batch.baseOffset()) + " where " + (expectedOffset - 1
@@ -367,10 +373,17 @@ public final class PartitionLog implements AutoCloseable {
                 }
                 maxTimestamp = Math.max(maxTimestamp, record.timestamp());
             }
+        } catch (ProtocolException e) { // malformed records after a sound CRC: Kafka's InvalidRecordException
+            throw new LogException(Errors.INVALID_RECORD, e.getMessage() + " in " + topicPartition, e);
         }
-        if (createTime && maxTimestamp != batch.maxTimestamp()) {
-            batch.setMaxTimestamp(maxTimestamp);
+        if (createTime && (flaggedLogAppendTime || maxTimestamp != batch.maxTimestamp())) {
+            batch.setCreateTime(maxTimestamp);
         }
+    }
+
+    private LogException logAppendTimeFlagRefused() {
+        return new LogException(Errors.INVALID_TIMESTAMP, "Invalid timestamp type in a batch for " + topicPartition
+                + ". Producer should not set timestamp type to LogAppendTime.");
     }
 
     private void checkTimestamp(long timestamp, LogConfig config, long now) {
@@ -399,6 +412,7 @@ public final class PartitionLog implements AutoCloseable {
         } catch (ProtocolException e) { // a batch that does not decompress
             throw new LogException(e.error(), e.getMessage(), e);
         } catch (RuntimeException e) { // the codec library failed to compress: this partition's answer, not a crash
+            log.error("Could not recompress a batch of {} to {}", topicPartition, config.compressionType().configName(), e);
             throw new LogException(Errors.UNKNOWN_SERVER_ERROR, "could not store a batch of " + topicPartition
                     + " in compression.type " + config.compressionType().configName() + ": " + e, e);
         }

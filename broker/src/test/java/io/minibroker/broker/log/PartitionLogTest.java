@@ -190,15 +190,27 @@ class PartitionLogTest {
     }
 
     @Test
-    void aProducerBatchFlaggedLogAppendTimeIsRefusedWhateverTheTopicsTimestampType() throws IOException {
+    void aProducerBatchFlaggedLogAppendTimeIsRefusedOnALogAppendTimeTopicAndTakenAsCreateTimeElsewhere()
+            throws IOException {
         open(LogConfig.defaults().withLogAppendTime(true));
         ByteBuf flagged = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0).logAppendTime(true)
                 .append(T0, null, new byte[1], List.of()).build();
         assertThat(refusal(flagged)).isEqualTo(Errors.INVALID_TIMESTAMP);
+
         log.updateConfig(LogConfig.defaults());
-        ByteBuf again = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0).logAppendTime(true)
-                .append(T0, null, new byte[1], List.of()).build();
-        assertThat(refusal(again)).isEqualTo(Errors.INVALID_TIMESTAMP);
+        ByteBuf onCreateTime = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0)
+                .logAppendTime(true).append(T0, null, new byte[1], List.of()).build();
+        appendAndRelease(onCreateTime);
+
+        ByteBuf stored = log.read(0, 1 << 20, true, Long.MAX_VALUE).readInto(TestBatches.ALLOC);
+        try {
+            RecordBatch batch = RecordBatch.wrap(stored);
+            assertThat(batch.isLogAppendTime()).as("stored as CreateTime, as Kafka stores it").isFalse();
+            assertThat(batch.maxTimestamp()).isEqualTo(T0);
+            batch.ensureValid();
+        } finally {
+            stored.release();
+        }
     }
 
     @Test
@@ -241,6 +253,18 @@ class PartitionLogTest {
         assertThat(refusal(new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0).producer(7, (short) 0, -1)
                 .append(T0, null, new byte[1], List.of()).build())).isEqualTo(Errors.INVALID_RECORD);
 
+        assertThat(log.logEndOffset()).isZero();
+    }
+
+    @Test
+    void malformedRecordsUnderASoundCrcAreRefusedInvalidRecordNotStored() throws IOException {
+        open(LogConfig.defaults());
+        ByteBuf malformed = batch("m", 2, T0);
+        malformed.setByte(RecordBatch.HEADER_BYTES, 0x7e); // the first record's length varint: 63 bytes, not there
+        resealCrc(malformed);
+
+        assertThat(refusal(malformed)).as("Kafka's InvalidRecordException, not retried by clients")
+                .isEqualTo(Errors.INVALID_RECORD);
         assertThat(log.logEndOffset()).isZero();
     }
 

@@ -221,11 +221,12 @@ public final class RecordBatch {
     }
 
     /**
-     * Sets the max timestamp in place, for a CreateTime batch whose header disagrees with its records (the
-     * broker trusts the records, as Kafka's does), and recomputes the CRC, which covers it.
+     * Makes the batch CreateTime with this max timestamp, in place, for a batch whose header disagrees with its
+     * records (the broker trusts the records, as Kafka's does); recomputes the CRC, which covers both.
      */
-    public void setMaxTimestamp(long timestamp) {
-        buf.setLong(start + MAX_TIMESTAMP, timestamp);
+    public void setCreateTime(long maxTimestamp) {
+        buf.setShort(start + ATTRIBUTES, attributes() & ~LOG_APPEND_TIME_FLAG);
+        buf.setLong(start + MAX_TIMESTAMP, maxTimestamp);
         buf.setInt(start + CRC, (int) computeChecksum());
     }
 
