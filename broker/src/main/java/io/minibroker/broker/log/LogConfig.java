@@ -3,6 +3,7 @@ package io.minibroker.broker.log;
 import io.minibroker.protocol.record.RecordBatch;
 
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The per-topic settings of a partition log, under Kafka's names and with Kafka's defaults. The broker's
@@ -26,6 +27,9 @@ import java.util.Objects;
  * @param timestampBeforeMaxMs   {@code message.timestamp.before.max.ms}: how far in the past a CreateTime record may be
  * @param timestampAfterMaxMs    {@code message.timestamp.after.max.ms}: how far in the future a CreateTime record may be
  * @param compacted              {@code cleanup.policy} includes {@code compact}: every record needs a key
+ * @param segmentJitterMs        {@code segment.jitter.ms}: each segment rolls up to this much (drawn at random
+ *                               when it is made) before {@code segment.ms}, so that many partitions do not roll
+ *                               at once
  */
 public record LogConfig(
         int segmentBytes,
@@ -41,7 +45,8 @@ public record LogConfig(
         BrokerCompressionType compressionType,
         long timestampBeforeMaxMs,
         long timestampAfterMaxMs,
-        boolean compacted) {
+        boolean compacted,
+        long segmentJitterMs) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1024 * 1024 * 1024;
     public static final long DEFAULT_SEGMENT_MS = 7L * 24 * 60 * 60 * 1000;
@@ -62,7 +67,7 @@ public record LogConfig(
         }
         if (segmentMs <= 0 || indexIntervalBytes < 0 || segmentIndexBytes < TimeIndex.ENTRY_BYTES
                 || maxMessageBytes <= 0 || flushIntervalMessages <= 0 || flushIntervalMs <= 0
-                || timestampBeforeMaxMs < 0 || timestampAfterMaxMs < 0) {
+                || timestampBeforeMaxMs < 0 || timestampAfterMaxMs < 0 || segmentJitterMs < 0) {
             throw new IllegalArgumentException("invalid log config " + "segment.ms=" + segmentMs
                     + " index.interval.bytes=" + indexIntervalBytes + " segment.index.bytes=" + segmentIndexBytes
                     + " max.message.bytes=" + maxMessageBytes + " flush.messages=" + flushIntervalMessages
@@ -75,66 +80,77 @@ public record LogConfig(
         return new LogConfig(DEFAULT_SEGMENT_BYTES, DEFAULT_SEGMENT_MS, DEFAULT_RETENTION_MS, DEFAULT_RETENTION_BYTES,
                 false, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_INDEX_INTERVAL_BYTES, DEFAULT_SEGMENT_INDEX_BYTES,
                 Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER, DEFAULT_TIMESTAMP_BEFORE_MAX_MS,
-                DEFAULT_TIMESTAMP_AFTER_MAX_MS, false);
+                DEFAULT_TIMESTAMP_AFTER_MAX_MS, false, 0);
     }
 
     public LogConfig withSegmentBytes(int bytes) {
         return new LogConfig(bytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
     }
 
     public LogConfig withSegmentMs(long ms) {
         return new LogConfig(segmentBytes, ms, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
     }
 
     public LogConfig withRetention(long ms, long bytes) {
         return new LogConfig(segmentBytes, segmentMs, ms, bytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
     }
 
     public LogConfig withLogAppendTime(boolean logAppendTime) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
     }
 
     public LogConfig withIndexIntervalBytes(int bytes) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 bytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
     }
 
     public LogConfig withFlushIntervalMessages(long messages) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, messages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
     }
 
     public LogConfig withFlushIntervalMs(long ms) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, ms, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
     }
 
     public LogConfig withCompressionType(BrokerCompressionType type) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, type,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
     }
 
     public LogConfig withTimestampBounds(long beforeMaxMs, long afterMaxMs) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                beforeMaxMs, afterMaxMs, compacted);
+                beforeMaxMs, afterMaxMs, compacted, segmentJitterMs);
     }
 
     public LogConfig withCompacted(boolean compacted) {
         return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                 indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted);
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+    }
+
+    public LogConfig withSegmentJitterMs(long jitterMs) {
+        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
+                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
+                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, jitterMs);
+    }
+
+    /** A segment's roll jitter, drawn when it is made: at random below segment.jitter.ms and segment.ms, as Kafka's. */
+    long randomSegmentJitterMs() {
+        return segmentJitterMs == 0 ? 0 : ThreadLocalRandom.current().nextLong(Math.min(segmentJitterMs, segmentMs));
     }
 }

@@ -51,6 +51,8 @@ final class LogSegment implements AutoCloseable {
     private final int maxTimeIndexEntries;
     /** When the segment was made or opened: the roll clock for batches without timestamps, as in Kafka. */
     private final long createdMs;
+    /** How much before segment.ms this segment rolls (segment.jitter.ms), drawn once when it is made or opened. */
+    private final long rollJitterMs;
     /** The writer's header scratch; readers bring their own. */
     private final BatchHeader writerHeader = new BatchHeader();
 
@@ -80,6 +82,7 @@ final class LogSegment implements AutoCloseable {
         this.maxOffsetIndexEntries = config.segmentIndexBytes() / OffsetIndex.ENTRY_BYTES;
         this.maxTimeIndexEntries = config.segmentIndexBytes() / TimeIndex.ENTRY_BYTES;
         this.createdMs = nowMs;
+        this.rollJitterMs = config.randomSegmentJitterMs();
     }
 
     static String fileName(long offset, String suffix) {
@@ -242,7 +245,7 @@ final class LogSegment implements AutoCloseable {
         }
         long waited = firstBatchMaxTimestamp >= 0 ? incomingMaxTimestamp - firstBatchMaxTimestamp : nowMs - createdMs;
         return size > config.segmentBytes() - bytes
-                || waited > config.segmentMs()
+                || waited > config.segmentMs() - rollJitterMs
                 || offsetIndex.entries() >= maxOffsetIndexEntries
                 || timeIndex.entries() >= maxTimeIndexEntries
                 || lastOffset - baseOffset > Integer.MAX_VALUE;

@@ -38,8 +38,8 @@ public final class TopicConfig {
 
     // Kafka's topic configs that are validated, kept and described but change nothing here yet: compaction
     // tuning (there is no cleaner yet), codec levels (recompression uses each codec's default level), replication
-    // throttles, the delay before deleting files (a deleted segment closes after its last read instead),
-    // segment jitter and preallocation.
+    // throttles, the delay before deleting files (a deleted segment closes after its last read instead) and
+    // preallocation; segment.jitter.ms among them is acted on.
     public static final String DELETE_RETENTION_MS = "delete.retention.ms";
     public static final String MIN_COMPACTION_LAG_MS = "min.compaction.lag.ms";
     public static final String MAX_COMPACTION_LAG_MS = "max.compaction.lag.ms";
@@ -239,7 +239,8 @@ public final class TopicConfig {
                 BrokerCompressionType.forConfigName(values.get(COMPRESSION_TYPE)).orElseThrow(),
                 Long.parseLong(values.get(MESSAGE_TIMESTAMP_BEFORE_MAX_MS)),
                 Long.parseLong(values.get(MESSAGE_TIMESTAMP_AFTER_MAX_MS)),
-                compacts);
+                compacts,
+                Long.parseLong(values.get(SEGMENT_JITTER_MS)));
     }
 
     /** A codec level: within [min, max], or the codec's default (gzip's -1 lies outside its range). */

@@ -154,7 +154,7 @@ class PartitionLogTest {
         open(new LogConfig(LogConfig.DEFAULT_SEGMENT_BYTES, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 1_000,
                 LogConfig.DEFAULT_INDEX_INTERVAL_BYTES, LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE,
                 Long.MAX_VALUE, BrokerCompressionType.UNCOMPRESSED,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false));
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false, 0));
         ByteBuf gzip = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.GZIP, 0, T0)
                 .append(T0, null, new byte[10_000], List.of()).build();
         try {
@@ -530,7 +530,7 @@ class PartitionLogTest {
         ByteBuf large = batch("big", 1, T0);
         log.updateConfig(new LogConfig(4096, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 70, 4096,
                 LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false));
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false, 0));
         assertThatThrownBy(() -> log.append(large, 0))
                 .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.MESSAGE_TOO_LARGE));
         large.release();
@@ -592,6 +592,20 @@ class PartitionLogTest {
     }
 
     @Test
+    void segmentJitterMsRollsSegmentsEarlierThanSegmentMsByARandomAmountEach() throws IOException {
+        // Forty batches 500 ms apart. Without jitter a segment rolls once 1000 ms are exceeded: three batches a
+        // segment, 14 in all. With segment.jitter.ms 1000 each segment rolls after more than 1000 - j ms, j drawn
+        // below 1000 per segment: after its first batch about half the time, so about 27 segments. That 40
+        // segments' draws give 14 or fewer is below one chance in a billion.
+        open(LogConfig.defaults().withSegmentMs(1000).withSegmentJitterMs(1000));
+        for (int i = 0; i < 40; i++) {
+            append(log, "j", 1, T0 + 500L * i);
+        }
+
+        assertThat(log.segmentCount()).isGreaterThan(14).isLessThanOrEqualTo(40);
+    }
+
+    @Test
     void rollsByTheClockWhenBatchesCarryNoTimestamps() throws IOException {
         open(LogConfig.defaults().withSegmentMs(1000));
         append(log, "a", 1, -1);
@@ -609,7 +623,7 @@ class PartitionLogTest {
         // the first. One timestamp throughout, so the time index takes a single entry and stays below its limit.
         open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
                 0, 3 * OffsetIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false));
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false, 0));
         for (int i = 0; i < 5; i++) {
             append(log, "i" + i, 1, T0);
         }
@@ -622,7 +636,7 @@ class PartitionLogTest {
         // Room for 2 time index entries; rising timestamps add one at every index point.
         open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
                 0, 2 * TimeIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false));
+                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false, 0));
         for (int i = 0; i < 4; i++) {
             append(log, "i" + i, 1, T0 + i);
         }
