@@ -99,6 +99,21 @@ final class ConsumerGroup {
         return members.values().stream().mapToInt(m -> m.rebalanceTimeoutMs).max().orElse(0);
     }
 
+    /**
+     * The topics the members subscribe to, read from their metadata for the group's protocol (Kafka's
+     * subscribedTopics); metadata that is not a subscription adds none.
+     */
+    Set<String> subscribedTopics() {
+        Set<String> topics = new HashSet<>();
+        for (GroupMember member : members.values()) {
+            byte[] metadata = protocolName == null ? null : member.protocols.get(protocolName);
+            if (metadata != null) {
+                ConsumerSubscription.topics(metadata).ifPresent(topics::addAll);
+            }
+        }
+        return topics;
+    }
+
     /** Whether a member with this protocol type and these protocols could join: one protocol all can use. */
     boolean supports(String memberProtocolType, Collection<String> memberProtocols) {
         if (members.isEmpty()) {

@@ -24,6 +24,7 @@ public final class GroupApis {
                 .add(ApiKey.OFFSET_FETCH, new OffsetFetchHandler(coordinator, topics))
                 .add(ApiKey.LIST_GROUPS, new ListGroupsHandler(coordinator))
                 .add(ApiKey.DESCRIBE_GROUPS, new DescribeGroupsHandler(coordinator))
-                .add(ApiKey.DELETE_GROUPS, new DeleteGroupsHandler(coordinator));
+                .add(ApiKey.DELETE_GROUPS, new DeleteGroupsHandler(coordinator))
+                .add(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(coordinator, topics));
     }
 }

@@ -21,11 +21,13 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -1139,6 +1141,73 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
         return written.handle((offset, failure) -> failure == null ? Errors.NONE
                 : answerForFailedWrite(unwrap(failure)));
+    }
+
+    /** What OffsetDelete answers: an error for the whole group, else one per partition asked for. */
+    record OffsetDeletion(Errors error, Map<TopicPartition, Errors> partitions) {
+    }
+
+    /**
+     * OffsetDelete, as Kafka's coordinator answers it: GROUP_ID_NOT_FOUND for a group it does not know; for a
+     * group with members, GROUP_SUBSCRIBED_TO_TOPIC for the partitions of topics its consumers subscribe to, and
+     * NON_EMPTY_GROUP for the whole request if it is not a consumer group; every other partition's commit is
+     * deleted with a tombstone. Written on the coordinator's thread; the answer waits for the write.
+     */
+    CompletableFuture<OffsetDeletion> deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
+        Errors notHere = coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(new OffsetDeletion(notHere, Map.of()));
+        }
+        return CompletableFuture.supplyAsync(() -> deleteOffsetsOnCoordinatorThread(groupId, partitions), writer)
+                .thenCompose(answer -> answer);
+    }
+
+    private CompletableFuture<OffsetDeletion> deleteOffsetsOnCoordinatorThread(String groupId,
+                                                                               Collection<TopicPartition> partitions) {
+        Errors notHere = coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(new OffsetDeletion(notHere, Map.of()));
+        }
+        ConsumerGroup group = groups.get(groupId);
+        if (group == null) {
+            return CompletableFuture.completedFuture(new OffsetDeletion(Errors.GROUP_ID_NOT_FOUND, Map.of()));
+        }
+        Map<TopicPartition, Errors> answers = new LinkedHashMap<>();
+        List<TopicPartition> deleted = new ArrayList<>();
+        CompletableFuture<Long> written;
+        synchronized (group) {
+            if (group.state == GroupState.DEAD) {
+                return CompletableFuture.completedFuture(new OffsetDeletion(Errors.GROUP_ID_NOT_FOUND, Map.of()));
+            }
+            Set<String> subscribed = Set.of();
+            if (!group.members.isEmpty()) {
+                if (!ConsumerSubscription.PROTOCOL_TYPE.equals(group.protocolType)) {
+                    return CompletableFuture.completedFuture(new OffsetDeletion(Errors.NON_EMPTY_GROUP, Map.of()));
+                }
+                subscribed = group.subscribedTopics();
+            }
+            Map<TopicPartition, OffsetStore.CommittedOffset> committed = offsets.all(groupId);
+            for (TopicPartition partition : partitions) {
+                if (subscribed.contains(partition.topic())) {
+                    answers.put(partition, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
+                } else {
+                    answers.put(partition, Errors.NONE);
+                    if (committed.containsKey(partition)) {
+                        deleted.add(partition);
+                    }
+                }
+            }
+            if (deleted.isEmpty()) {
+                return CompletableFuture.completedFuture(new OffsetDeletion(Errors.NONE, answers));
+            }
+            try {
+                written = offsets.deleteCommits(groupId, deleted);
+            } catch (LogException e) {
+                return CompletableFuture.completedFuture(new OffsetDeletion(answerForFailedWrite(e), Map.of()));
+            }
+        }
+        return written.handle((offset, failure) -> failure == null ? new OffsetDeletion(Errors.NONE, answers)
+                : new OffsetDeletion(answerForFailedWrite(unwrap(failure)), Map.of()));
     }
 
     private static CompletableFuture<Struct> completed(Struct response) {

@@ -130,6 +130,19 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      * ones too) are appended in one batch; throws LogException, forgetting nothing, if the topic refuses them.
      * Returns the write, which completes when the tombstones are replicated (at once on a single node).
      */
+    /**
+     * Deletes these commits of a group (OffsetDelete), as {@link #deleteGroup} deletes all of them: forgotten once
+     * their tombstones are appended; throws LogException, forgetting nothing, if the topic refuses them.
+     */
+    CompletableFuture<Long> deleteCommits(String groupId, Collection<TopicPartition> partitions) {
+        CompletableFuture<Long> written = log.writeCommitDeletion(groupId, partitions);
+        byGroup.computeIfPresent(groupId, (group, stored) -> {
+            partitions.forEach(stored::remove);
+            return stored.isEmpty() ? null : stored;
+        });
+        return written;
+    }
+
     CompletableFuture<Long> deleteGroup(String groupId) {
         Set<TopicPartition> partitions = new HashSet<>(byGroup.getOrDefault(groupId, Map.of()).keySet());
         partitions.addAll(pending.getOrDefault(groupId, Map.of()).keySet());

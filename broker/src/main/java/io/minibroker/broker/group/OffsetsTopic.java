@@ -130,10 +130,20 @@ final class OffsetsTopic {
      * as {@link #writeCommits} writes commits.
      */
     CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions) {
-        List<Entry> entries = new ArrayList<>();
-        partitions.forEach(partition -> entries.add(new Entry(key(groupId, partition), null)));
+        List<Entry> entries = commitTombstones(groupId, partitions);
         entries.add(new Entry(GroupMetadataRecord.key(groupId), null));
         return append(groupId, entries);
+    }
+
+    /** Writes one batch of tombstones deleting these commits of a group (OffsetDelete), as {@link #writeCommits}. */
+    CompletableFuture<Long> writeCommitDeletion(String groupId, Collection<TopicPartition> partitions) {
+        return append(groupId, commitTombstones(groupId, partitions));
+    }
+
+    private static List<Entry> commitTombstones(String groupId, Collection<TopicPartition> partitions) {
+        List<Entry> entries = new ArrayList<>();
+        partitions.forEach(partition -> entries.add(new Entry(key(groupId, partition), null)));
+        return entries;
     }
 
     private CompletableFuture<Long> append(String groupId, List<Entry> entries) {

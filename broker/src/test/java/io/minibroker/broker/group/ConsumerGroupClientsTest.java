@@ -23,6 +23,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupSubscribedToTopicException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
@@ -143,6 +146,15 @@ class ConsumerGroupClientsTest {
         assertThat(condition.getAsBoolean()).as("condition reached within 60 s").isTrue();
     }
 
+    /** Produces records 0-39, reads them all in a consumer of {@code groupId} and commits; 10 per partition. */
+    private KafkaConsumer<String, String> readFortyAndCommit(String groupId) {
+        produce(0, 40);
+        KafkaConsumer<String, String> consumer = consumer(groupId);
+        assertThat(pollUntil(consumer, 40)).hasSize(40);
+        consumer.commitSync();
+        return consumer;
+    }
+
     private static List<String> values(int from, int to) {
         return IntStream.range(from, to).mapToObj(i -> "v" + i).toList();
     }
@@ -224,6 +236,35 @@ class ConsumerGroupClientsTest {
     }
 
     @Test
+    void adminDeletesAGroupsOffsetsOnlyWhereItNoLongerConsumesAndTheDeletionSurvivesARestart() throws Exception {
+        KafkaConsumer<String, String> consumer = readFortyAndCommit("pruned");
+        TopicPartition first = new TopicPartition(TOPIC, 0);
+        TopicPartition second = new TopicPartition(TOPIC, 1);
+
+        try (Admin admin = admin()) {
+            assertThatThrownBy(() -> admin.deleteConsumerGroupOffsets("pruned", Set.of(first)).all().get())
+                    .as("a member still subscribes to the topic").hasCauseInstanceOf(GroupSubscribedToTopicException.class);
+            assertThatThrownBy(() -> admin.deleteConsumerGroupOffsets("never-seen", Set.of(first)).all().get())
+                    .hasCauseInstanceOf(GroupIdNotFoundException.class);
+            assertThatThrownBy(() -> admin.deleteConsumerGroupOffsets("pruned",
+                    Set.of(new TopicPartition("no-such-topic", 0))).all().get())
+                    .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
+
+            consumer.close();
+            admin.deleteConsumerGroupOffsets("pruned", Set.of(first, second)).all().get();
+
+            assertThat(admin.listConsumerGroupOffsets("pruned").partitionsToOffsetAndMetadata().get())
+                    .doesNotContainKeys(first, second).hasSize(PARTITIONS - 2);
+        }
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"));
+        try (Admin admin = admin()) {
+            assertThat(admin.listConsumerGroupOffsets("pruned").partitionsToOffsetAndMetadata().get())
+                    .as("the tombstones replayed").doesNotContainKeys(first, second).hasSize(PARTITIONS - 2);
+        }
+    }
+
+    @Test
     void aMemberThatStopsHeartbeatingLosesItsPartitionsAfterItsSessionTimeout() throws Exception {
         KafkaConsumer<String, String> survivor = consumer("crashers");
         pollAllUntil(() -> survivor.assignment().size() == PARTITIONS, survivor);
@@ -258,11 +299,7 @@ class ConsumerGroupClientsTest {
 
     @Test
     void committedOffsetsSurviveABrokerRestart() throws Exception {
-        produce(0, 40);
-        KafkaConsumer<String, String> first = consumer("durable");
-        assertThat(pollUntil(first, 40)).hasSize(40);
-        first.commitSync();
-        first.close();
+        readFortyAndCommit("durable").close();
 
         broker.close();
         broker = TestBrokers.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"));

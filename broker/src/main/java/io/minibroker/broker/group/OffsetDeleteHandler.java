@@ -1,0 +1,69 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * OffsetDelete ({@code kafka-consumer-groups --delete-offsets}, Admin.deleteConsumerGroupOffsets), in Kafka's two
+ * steps: a partition of a topic this broker does not know, or past its partitions, is UNKNOWN_TOPIC_OR_PARTITION;
+ * the coordinator answers the rest ({@link GroupCoordinator#deleteOffsets}). An error for the whole group comes
+ * back with no topics, as Kafka's does.
+ */
+public final class OffsetDeleteHandler implements ApiHandler {
+
+    private final GroupCoordinator coordinator;
+    private final TopicRegistry topics;
+
+    public OffsetDeleteHandler(GroupCoordinator coordinator, TopicRegistry topics) {
+        this.coordinator = coordinator;
+        this.topics = topics;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        String groupId = request.body().getString("GroupId");
+        Map<TopicPartition, Errors> answers = new LinkedHashMap<>();
+        List<TopicPartition> toCoordinator = new ArrayList<>();
+        for (Struct topic : request.body().getStructs("Topics")) {
+            String name = topic.getString("Name");
+            Optional<TopicMetadata> known = topics.known(name);
+            for (Struct partition : topic.getStructs("Partitions")) {
+                int index = partition.getInt32("PartitionIndex");
+                TopicPartition asked = new TopicPartition(name, index);
+                if (known.isEmpty() || index < 0 || index >= known.get().partitions()) {
+                    answers.put(asked, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                } else {
+                    answers.put(asked, null); // the coordinator's to answer, in the order asked
+                    toCoordinator.add(asked);
+                }
+            }
+        }
+        return coordinator.deleteOffsets(groupId, toCoordinator).thenApply(deletion -> {
+            Struct response = ApiKey.OFFSET_DELETE.response().newMessage().set("ErrorCode", deletion.error().code());
+            if (deletion.error() != Errors.NONE) {
+                return response;
+            }
+            Map<String, Struct> byTopic = new LinkedHashMap<>();
+            answers.forEach((partition, error) -> byTopic
+                    .computeIfAbsent(partition.topic(), name -> response.addElement("Topics").set("Name", name))
+                    .addElement("Partitions").set("PartitionIndex", partition.partition())
+                    .set("ErrorCode", (error != null ? error : deletion.partitions().get(partition)).code()));
+            return response;
+        });
+    }
+}
