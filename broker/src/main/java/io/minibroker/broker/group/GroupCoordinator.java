@@ -1186,13 +1186,12 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 }
                 subscribed = group.subscribedTopics();
             }
-            Map<TopicPartition, OffsetStore.CommittedOffset> committed = offsets.all(groupId);
             for (TopicPartition partition : partitions) {
                 if (subscribed.contains(partition.topic())) {
                     answers.put(partition, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
                 } else {
                     answers.put(partition, Errors.NONE);
-                    if (committed.containsKey(partition)) {
+                    if (offsets.hasCommit(groupId, partition)) {
                         deleted.add(partition);
                     }
                 }
@@ -1206,8 +1205,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 return CompletableFuture.completedFuture(new OffsetDeletion(answerForFailedWrite(e), Map.of()));
             }
         }
-        return written.handle((offset, failure) -> failure == null ? new OffsetDeletion(Errors.NONE, answers)
-                : new OffsetDeletion(answerForFailedWrite(unwrap(failure)), Map.of()));
+        return written.handle((logOffset, failure) -> {
+            if (failure != null) {
+                return new OffsetDeletion(answerForFailedWrite(unwrap(failure)), Map.of());
+            }
+            synchronized (group) { // where commits are settled too
+                offsets.commitsDeleted(groupId, deleted, logOffset);
+            }
+            return new OffsetDeletion(Errors.NONE, answers);
+        });
     }
 
     private static CompletableFuture<Struct> completed(Struct response) {

@@ -36,6 +36,11 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      * deletion does not come back when the partition is replayed.
      */
     private final Map<String, Map<TopicPartition, Integer>> pending = new ConcurrentHashMap<>();
+    /**
+     * Per group, where OffsetDelete's tombstones of partitions landed: a commit written before one of them but
+     * settled after it must not come back in memory, as it does not on a replay.
+     */
+    private final Map<String, Map<TopicPartition, Long>> deletedAt = new ConcurrentHashMap<>();
 
     OffsetStore(OffsetsTopic log) {
         this.log = log;
@@ -57,6 +62,7 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     /** Forgets the commits of the groups of the partitions {@code unloaded} accepts (this broker stopped leading them). */
     void unload(IntPredicate unloaded) {
         byGroup.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
+        deletedAt.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
     }
 
     int partitionFor(String groupId) {
@@ -83,6 +89,14 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     }
 
     private void store(String groupId, TopicPartition partition, CommittedOffset offset, long logOffset) {
+        Map<TopicPartition, Long> deletions = deletedAt.get(groupId);
+        Long tombstone = deletions == null ? null : deletions.get(partition);
+        if (tombstone != null) {
+            if (logOffset < tombstone) {
+                return; // written before OffsetDelete's tombstone, settled after it
+            }
+            deletions.remove(partition);
+        }
         byGroup.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).merge(partition,
                 new Stored(offset, logOffset), (old, fresh) -> old.logOffset() > fresh.logOffset() ? old : fresh);
     }
@@ -130,9 +144,16 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      * ones too) are appended in one batch; throws LogException, forgetting nothing, if the topic refuses them.
      * Returns the write, which completes when the tombstones are replicated (at once on a single node).
      */
+    /** Whether the group has a commit of the partition, shown or still being written. */
+    boolean hasCommit(String groupId, TopicPartition partition) {
+        return byGroup.getOrDefault(groupId, Map.of()).containsKey(partition)
+                || pending.getOrDefault(groupId, Map.of()).containsKey(partition);
+    }
+
     /**
      * Deletes these commits of a group (OffsetDelete), as {@link #deleteGroup} deletes all of them: forgotten once
-     * their tombstones are appended; throws LogException, forgetting nothing, if the topic refuses them.
+     * their tombstones are appended; throws LogException, forgetting nothing, if the topic refuses them. Once the
+     * write is settled, the caller passes its offset to {@link #commitsDeleted}.
      */
     CompletableFuture<Long> deleteCommits(String groupId, Collection<TopicPartition> partitions) {
         CompletableFuture<Long> written = log.writeCommitDeletion(groupId, partitions);
@@ -141,6 +162,18 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
             return stored.isEmpty() ? null : stored;
         });
         return written;
+    }
+
+    /**
+     * Settles an OffsetDelete whose tombstones start at {@code logOffset}: commits of these partitions written
+     * before them and settled meanwhile are forgotten, and any settled later are ignored.
+     */
+    void commitsDeleted(String groupId, Collection<TopicPartition> partitions, long logOffset) {
+        Map<TopicPartition, Long> deletions = deletedAt.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>());
+        for (TopicPartition partition : partitions) {
+            deleted(groupId, partition, logOffset);
+            deletions.merge(partition, logOffset, Math::max);
+        }
     }
 
     CompletableFuture<Long> deleteGroup(String groupId) {
