@@ -77,80 +77,181 @@ public record LogConfig(
     }
 
     public static LogConfig defaults() {
-        return new LogConfig(DEFAULT_SEGMENT_BYTES, DEFAULT_SEGMENT_MS, DEFAULT_RETENTION_MS, DEFAULT_RETENTION_BYTES,
-                false, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_INDEX_INTERVAL_BYTES, DEFAULT_SEGMENT_INDEX_BYTES,
-                Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER, DEFAULT_TIMESTAMP_BEFORE_MAX_MS,
-                DEFAULT_TIMESTAMP_AFTER_MAX_MS, false, 0);
+        return new Builder().build();
+    }
+
+    /** A builder holding this config's values, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     public LogConfig withSegmentBytes(int bytes) {
-        return new LogConfig(bytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+        return toBuilder().segmentBytes(bytes).build();
     }
 
     public LogConfig withSegmentMs(long ms) {
-        return new LogConfig(segmentBytes, ms, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+        return toBuilder().segmentMs(ms).build();
     }
 
     public LogConfig withRetention(long ms, long bytes) {
-        return new LogConfig(segmentBytes, segmentMs, ms, bytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+        return toBuilder().retentionMs(ms).retentionBytes(bytes).build();
     }
 
     public LogConfig withLogAppendTime(boolean logAppendTime) {
-        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+        return toBuilder().logAppendTime(logAppendTime).build();
     }
 
     public LogConfig withIndexIntervalBytes(int bytes) {
-        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                bytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+        return toBuilder().indexIntervalBytes(bytes).build();
     }
 
     public LogConfig withFlushIntervalMessages(long messages) {
-        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, messages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+        return toBuilder().flushIntervalMessages(messages).build();
     }
 
     public LogConfig withFlushIntervalMs(long ms) {
-        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, ms, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+        return toBuilder().flushIntervalMs(ms).build();
     }
 
     public LogConfig withCompressionType(BrokerCompressionType type) {
-        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, type,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+        return toBuilder().compressionType(type).build();
     }
 
     public LogConfig withTimestampBounds(long beforeMaxMs, long afterMaxMs) {
-        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                beforeMaxMs, afterMaxMs, compacted, segmentJitterMs);
+        return toBuilder().timestampBeforeMaxMs(beforeMaxMs).timestampAfterMaxMs(afterMaxMs).build();
     }
 
     public LogConfig withCompacted(boolean compacted) {
-        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+        return toBuilder().compacted(compacted).build();
     }
 
     public LogConfig withSegmentJitterMs(long jitterMs) {
-        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
-                indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                timestampBeforeMaxMs, timestampAfterMaxMs, compacted, jitterMs);
+        return toBuilder().segmentJitterMs(jitterMs).build();
     }
 
     /** A segment's roll jitter, drawn when it is made: at random below segment.jitter.ms and segment.ms, as Kafka's. */
     long randomSegmentJitterMs() {
         return segmentJitterMs == 0 ? 0 : ThreadLocalRandom.current().nextLong(Math.min(segmentJitterMs, segmentMs));
+    }
+
+    /** A config by name, Kafka's defaults for every value not set; the one place that lists all of them. */
+    public static final class Builder {
+        private int segmentBytes = DEFAULT_SEGMENT_BYTES;
+        private long segmentMs = DEFAULT_SEGMENT_MS;
+        private long retentionMs = DEFAULT_RETENTION_MS;
+        private long retentionBytes = DEFAULT_RETENTION_BYTES;
+        private boolean logAppendTime;
+        private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+        private int indexIntervalBytes = DEFAULT_INDEX_INTERVAL_BYTES;
+        private int segmentIndexBytes = DEFAULT_SEGMENT_INDEX_BYTES;
+        private long flushIntervalMessages = Long.MAX_VALUE;
+        private long flushIntervalMs = Long.MAX_VALUE;
+        private BrokerCompressionType compressionType = BrokerCompressionType.PRODUCER;
+        private long timestampBeforeMaxMs = DEFAULT_TIMESTAMP_BEFORE_MAX_MS;
+        private long timestampAfterMaxMs = DEFAULT_TIMESTAMP_AFTER_MAX_MS;
+        private boolean compacted;
+        private long segmentJitterMs;
+
+        public Builder() {
+        }
+
+        private Builder(LogConfig config) {
+            segmentBytes = config.segmentBytes;
+            segmentMs = config.segmentMs;
+            retentionMs = config.retentionMs;
+            retentionBytes = config.retentionBytes;
+            logAppendTime = config.logAppendTime;
+            maxMessageBytes = config.maxMessageBytes;
+            indexIntervalBytes = config.indexIntervalBytes;
+            segmentIndexBytes = config.segmentIndexBytes;
+            flushIntervalMessages = config.flushIntervalMessages;
+            flushIntervalMs = config.flushIntervalMs;
+            compressionType = config.compressionType;
+            timestampBeforeMaxMs = config.timestampBeforeMaxMs;
+            timestampAfterMaxMs = config.timestampAfterMaxMs;
+            compacted = config.compacted;
+            segmentJitterMs = config.segmentJitterMs;
+        }
+
+        public Builder segmentBytes(int value) {
+            segmentBytes = value;
+            return this;
+        }
+
+        public Builder segmentMs(long value) {
+            segmentMs = value;
+            return this;
+        }
+
+        public Builder retentionMs(long value) {
+            retentionMs = value;
+            return this;
+        }
+
+        public Builder retentionBytes(long value) {
+            retentionBytes = value;
+            return this;
+        }
+
+        public Builder logAppendTime(boolean value) {
+            logAppendTime = value;
+            return this;
+        }
+
+        public Builder maxMessageBytes(int value) {
+            maxMessageBytes = value;
+            return this;
+        }
+
+        public Builder indexIntervalBytes(int value) {
+            indexIntervalBytes = value;
+            return this;
+        }
+
+        public Builder segmentIndexBytes(int value) {
+            segmentIndexBytes = value;
+            return this;
+        }
+
+        public Builder flushIntervalMessages(long value) {
+            flushIntervalMessages = value;
+            return this;
+        }
+
+        public Builder flushIntervalMs(long value) {
+            flushIntervalMs = value;
+            return this;
+        }
+
+        public Builder compressionType(BrokerCompressionType value) {
+            compressionType = value;
+            return this;
+        }
+
+        public Builder timestampBeforeMaxMs(long value) {
+            timestampBeforeMaxMs = value;
+            return this;
+        }
+
+        public Builder timestampAfterMaxMs(long value) {
+            timestampAfterMaxMs = value;
+            return this;
+        }
+
+        public Builder compacted(boolean value) {
+            compacted = value;
+            return this;
+        }
+
+        public Builder segmentJitterMs(long value) {
+            segmentJitterMs = value;
+            return this;
+        }
+
+        public LogConfig build() {
+            return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
+                    indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
+                    timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+        }
     }
 }

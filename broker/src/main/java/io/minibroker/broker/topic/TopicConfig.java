@@ -225,22 +225,23 @@ public final class TopicConfig {
         Map<String, String> values = effective(broker, overrides);
         boolean deletes = values.get(CLEANUP_POLICY).contains("delete");
         boolean compacts = values.get(CLEANUP_POLICY).contains("compact");
-        return new LogConfig(
-                Integer.parseInt(values.get(SEGMENT_BYTES)),
-                Long.parseLong(values.get(SEGMENT_MS)),
-                deletes ? Long.parseLong(values.get(RETENTION_MS)) : -1,
-                deletes ? Long.parseLong(values.get(RETENTION_BYTES)) : -1,
-                values.get(MESSAGE_TIMESTAMP_TYPE).equals("LogAppendTime"),
-                Integer.parseInt(values.get(MAX_MESSAGE_BYTES)),
-                Integer.parseInt(values.get(INDEX_INTERVAL_BYTES)),
-                Integer.parseInt(values.get(SEGMENT_INDEX_BYTES)),
-                Long.parseLong(values.get(FLUSH_MESSAGES)),
-                Long.parseLong(values.get(FLUSH_MS)),
-                BrokerCompressionType.forConfigName(values.get(COMPRESSION_TYPE)).orElseThrow(),
-                Long.parseLong(values.get(MESSAGE_TIMESTAMP_BEFORE_MAX_MS)),
-                Long.parseLong(values.get(MESSAGE_TIMESTAMP_AFTER_MAX_MS)),
-                compacts,
-                Long.parseLong(values.get(SEGMENT_JITTER_MS)));
+        return new LogConfig.Builder()
+                .segmentBytes(Integer.parseInt(values.get(SEGMENT_BYTES)))
+                .segmentMs(Long.parseLong(values.get(SEGMENT_MS)))
+                .retentionMs(deletes ? Long.parseLong(values.get(RETENTION_MS)) : -1)
+                .retentionBytes(deletes ? Long.parseLong(values.get(RETENTION_BYTES)) : -1)
+                .logAppendTime(values.get(MESSAGE_TIMESTAMP_TYPE).equals("LogAppendTime"))
+                .maxMessageBytes(Integer.parseInt(values.get(MAX_MESSAGE_BYTES)))
+                .indexIntervalBytes(Integer.parseInt(values.get(INDEX_INTERVAL_BYTES)))
+                .segmentIndexBytes(Integer.parseInt(values.get(SEGMENT_INDEX_BYTES)))
+                .flushIntervalMessages(Long.parseLong(values.get(FLUSH_MESSAGES)))
+                .flushIntervalMs(Long.parseLong(values.get(FLUSH_MS)))
+                .compressionType(BrokerCompressionType.forConfigName(values.get(COMPRESSION_TYPE)).orElseThrow())
+                .timestampBeforeMaxMs(Long.parseLong(values.get(MESSAGE_TIMESTAMP_BEFORE_MAX_MS)))
+                .timestampAfterMaxMs(Long.parseLong(values.get(MESSAGE_TIMESTAMP_AFTER_MAX_MS)))
+                .compacted(compacts)
+                .segmentJitterMs(Long.parseLong(values.get(SEGMENT_JITTER_MS)))
+                .build();
     }
 
     /** A codec level: within [min, max], or the codec's default (gzip's -1 lies outside its range). */

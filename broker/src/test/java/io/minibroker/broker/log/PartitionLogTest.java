@@ -151,10 +151,8 @@ class PartitionLogTest {
     @Test
     void aBatchThatOutgrowsMaxMessageBytesInTheTopicsCodecIsRefused() throws IOException {
         // Ten thousand identical bytes gzip to a few dozen; stored uncompressed they exceed max.message.bytes.
-        open(new LogConfig(LogConfig.DEFAULT_SEGMENT_BYTES, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 1_000,
-                LogConfig.DEFAULT_INDEX_INTERVAL_BYTES, LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE,
-                Long.MAX_VALUE, BrokerCompressionType.UNCOMPRESSED,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false, 0));
+        open(new LogConfig.Builder().retentionMs(-1).maxMessageBytes(1_000)
+                .compressionType(BrokerCompressionType.UNCOMPRESSED).build());
         ByteBuf gzip = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.GZIP, 0, T0)
                 .append(T0, null, new byte[10_000], List.of()).build();
         try {
@@ -528,9 +526,8 @@ class PartitionLogTest {
         corrupt.release();
 
         ByteBuf large = batch("big", 1, T0);
-        log.updateConfig(new LogConfig(4096, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, 70, 4096,
-                LogConfig.DEFAULT_SEGMENT_INDEX_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false, 0));
+        log.updateConfig(new LogConfig.Builder().segmentBytes(4096).retentionMs(-1).maxMessageBytes(70)
+                .indexIntervalBytes(4096).build());
         assertThatThrownBy(() -> log.append(large, 0))
                 .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.MESSAGE_TOO_LARGE));
         large.release();
@@ -621,9 +618,8 @@ class PartitionLogTest {
     void rollsWhenTheOffsetIndexIsFull() throws IOException {
         // Room for 3 offset index entries (and 2 time index ones); an entry per batch (interval 0) after
         // the first. One timestamp throughout, so the time index takes a single entry and stays below its limit.
-        open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
-                0, 3 * OffsetIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false, 0));
+        open(new LogConfig.Builder().segmentBytes(1 << 20).retentionMs(-1).indexIntervalBytes(0)
+                .segmentIndexBytes(3 * OffsetIndex.ENTRY_BYTES).build());
         for (int i = 0; i < 5; i++) {
             append(log, "i" + i, 1, T0);
         }
@@ -634,9 +630,8 @@ class PartitionLogTest {
     @Test
     void rollsWhenTheTimeIndexIsFull() throws IOException {
         // Room for 2 time index entries; rising timestamps add one at every index point.
-        open(new LogConfig(1 << 20, LogConfig.DEFAULT_SEGMENT_MS, -1, -1, false, LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
-                0, 2 * TimeIndex.ENTRY_BYTES, Long.MAX_VALUE, Long.MAX_VALUE, BrokerCompressionType.PRODUCER,
-                LogConfig.DEFAULT_TIMESTAMP_BEFORE_MAX_MS, LogConfig.DEFAULT_TIMESTAMP_AFTER_MAX_MS, false, 0));
+        open(new LogConfig.Builder().segmentBytes(1 << 20).retentionMs(-1).indexIntervalBytes(0)
+                .segmentIndexBytes(2 * TimeIndex.ENTRY_BYTES).build());
         for (int i = 0; i < 4; i++) {
             append(log, "i" + i, 1, T0 + i);
         }
