@@ -23,9 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Purges keep the seed design's trigger: E, an estimate of the operations in the purgatory, grows by one for
  * each operation watched; the reaper, after each advance of the timer, purges when E minus the pending (timer)
  * count exceeds {@code purgeInterval}, having first reset E to that pending count. Because completed operations
- * have already left the lists, a purge finds none there and its work is O(lists), not O(entries): it drops the
- * emptied chunks at the head of each list and the lists that are empty (see {@link WatcherList}). (Kafka's purge
- * walks every entry of every list, which is what limits it at high rates.)
+ * have already left the lists, a purge finds none there: it drops the emptied chunks at the head of a list that
+ * was appended to since the previous purge (O(1) while its first chunk holds an operation), sweeps the slots of a
+ * list that was not, and detaches the lists that are empty (see {@link WatcherList}). (Kafka's purge walks every
+ * entry of every list, completed or not, which is what limits it at high rates.)
  *
  * <p>Time is driven by a reaper thread on a real clock, or by the test's {@link ManualClock#advance} on a
  * manual one (no thread at all then).

@@ -111,13 +111,13 @@ final class WatcherList extends SpinLocked {
         return detachedNow;
     }
 
-    /** Detaches the list from its shard if no slot holds an operation; returns whether it did. O(chunks). */
-    boolean detachIfEmpty() {
+    /** Detaches the list from its shard if no slot holds an operation. O(slots). */
+    void detachIfEmpty() {
         lock();
         try {
             for (WatchChunk chunk = head; chunk != null; chunk = chunk.next) {
                 if (!chunk.isEmpty()) {
-                    return false;
+                    return;
                 }
             }
             detached = true;
@@ -125,7 +125,6 @@ final class WatcherList extends SpinLocked {
             unlock();
         }
         removeFromShard();
-        return true;
     }
 
     /** Detaches the list and returns the operations still waiting in it, their slots here cleared. */

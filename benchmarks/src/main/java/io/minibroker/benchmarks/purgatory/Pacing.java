@@ -19,6 +19,8 @@ final class Pacing {
     private static final long EARLY_NANOS = 20_000;
     /** The shortest park; what comes due during it is done late by at most this much plus the wake-up latency. */
     private static final long MIN_PARK_NANOS = 200_000;
+    /** How long a thread waiting on another thread's progress parks before it looks again. */
+    private static final long PAUSE_NANOS = 20_000;
 
     private Pacing() {
     }
@@ -35,6 +37,6 @@ final class Pacing {
 
     /** A short park, for a thread that waits on another thread's progress rather than on the clock. */
     static void pause() {
-        LockSupport.parkNanos(EARLY_NANOS);
+        LockSupport.parkNanos(PAUSE_NANOS);
     }
 }

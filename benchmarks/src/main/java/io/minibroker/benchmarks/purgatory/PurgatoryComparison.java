@@ -106,9 +106,12 @@ public final class PurgatoryComparison {
             }
         }
         long cpuTarget = report.cpuTarget(latencyCase, mode);
-        int step = Math.max(0, Arrays.stream(rates).boxed().toList().indexOf(cpuTarget));
-        runOne(out, report, new RunSpec(HarnessOnlyAdapter.IMPL, latencyCase, mode, cpuTarget, requests,
-                seed(latencyCase, mode, step), warmup));
+        for (int step = 0; step < rates.length; step++) {
+            if (rates[step] == cpuTarget) { // none if no run of this case and mode reported: nothing to compare
+                runOne(out, report, new RunSpec(HarnessOnlyAdapter.IMPL, latencyCase, mode, cpuTarget, requests,
+                        seed(latencyCase, mode, step), warmup));
+            }
+        }
     }
 
     /** The same seed for every implementation at a step: they get the identical request stream. */

@@ -70,15 +70,20 @@ final class Report {
      */
     long cpuTarget(LatencyCase latencyCase, CompletionMode mode) {
         List<Measured> mine = runsOf(latencyCase, mode);
-        return commonTarget(mine).orElseGet(() -> mine.stream().mapToLong(Measured::targetRps).min().orElse(0));
+        return cpuTarget(mine, commonTarget(mine));
+    }
+
+    private static long cpuTarget(List<Measured> mine, Optional<Long> common) {
+        return common.orElseGet(() -> mine.stream().mapToLong(Measured::targetRps).min().orElse(0));
     }
 
     void printSummary(PrintStream out, LatencyCase latencyCase, CompletionMode mode) {
         List<Measured> mine = runsOf(latencyCase, mode);
         long ours = saturation(mine, MinibrokerAdapter.IMPL);
         long theirs = saturation(mine, KafkaAdapter.IMPL);
-        long cpuTarget = cpuTarget(latencyCase, mode);
-        String basis = commonTarget(mine).isPresent()
+        Optional<Long> common = commonTarget(mine);
+        long cpuTarget = cpuTarget(mine, common);
+        String basis = common.isPresent()
                 ? "highest target both kept up with" : "lowest target; NOT both kept up there";
         out.printf(Locale.ROOT,
                 "case=%s mode=%s saturation_rps minibroker=%d kafka=%d ratio=%s cpu_per_req_us minibroker=%s kafka=%s%n",

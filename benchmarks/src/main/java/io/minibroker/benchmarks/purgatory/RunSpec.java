@@ -25,7 +25,7 @@ public record RunSpec(String impl, LatencyCase latencyCase, CompletionMode mode,
 
     public static RunSpec fromArgs(String[] args) {
         if (args.length != 7) {
-            throw new IllegalArgumentException("usage: SingleRun <minibroker|kafka-4.4.0> <low|high> <force|event>"
+            throw new IllegalArgumentException("usage: SingleRun <minibroker|kafka-4.4.0|none> <low|high> <force|event>"
                     + " <target_rps> <requests> <seed> <warmup_requests>");
         }
         return new RunSpec(args[0], LatencyCase.of(args[1]), CompletionMode.of(args[2]), Long.parseLong(args[3]),

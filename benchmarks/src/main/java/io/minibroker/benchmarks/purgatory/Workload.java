@@ -24,11 +24,11 @@ public final class Workload {
      */
     final int[] completionOrder;
 
-    private Workload(long[] arrivalNanos, long[] latencyNanos, int[] keys, int toComplete) {
+    private Workload(long[] arrivalNanos, long[] latencyNanos, int[] keys) {
         this.arrivalNanos = arrivalNanos;
         this.latencyNanos = latencyNanos;
         this.keys = keys;
-        this.completionOrder = completionOrder(arrivalNanos, latencyNanos, toComplete);
+        this.completionOrder = completionOrder(arrivalNanos, latencyNanos);
     }
 
     /** Whether the completion thread completes this request (its latency is below the timeout), else it expires. */
@@ -57,34 +57,30 @@ public final class Workload {
         int[] keys = new int[n * RunSpec.KEYS_PER_REQUEST];
         double meanGapNanos = 1e9 / spec.targetRps();
         double t = 0;
-        int toComplete = 0;
         for (int i = 0; i < n; i++) {
             arrivals[i] = (long) t;
             t += -Math.log(1.0 - random.nextDouble()) * meanGapNanos;
             double latencyMs = spec.latencyCase().latencyMs(nextGaussian(random));
             latencies[i] = (long) Math.min(latencyMs * 1e6, Long.MAX_VALUE / 4.0);
-            if (completes(latencies[i])) {
-                toComplete++;
-            }
             drawDistinctKeys(random, keys, i * RunSpec.KEYS_PER_REQUEST);
         }
-        return new Workload(arrivals, latencies, keys, toComplete);
+        return new Workload(arrivals, latencies, keys);
     }
 
     /**
      * Sorts the completing requests by due time without boxing: each becomes one long, due time * n + index,
      * whose natural order is by due time and then by index.
      */
-    private static int[] completionOrder(long[] arrivalNanos, long[] latencyNanos, int toComplete) {
+    private static int[] completionOrder(long[] arrivalNanos, long[] latencyNanos) {
         int n = arrivalNanos.length;
-        long[] dueAndIndex = new long[toComplete];
-        int next = 0;
+        long[] dueAndIndex = new long[n];
+        int toComplete = 0;
         for (int i = 0; i < n; i++) {
             if (completes(latencyNanos[i])) {
-                dueAndIndex[next++] = Math.addExact(Math.multiplyExact(arrivalNanos[i] + latencyNanos[i], (long) n), i);
+                dueAndIndex[toComplete++] = Math.addExact(Math.multiplyExact(arrivalNanos[i] + latencyNanos[i], (long) n), i);
             }
         }
-        Arrays.sort(dueAndIndex);
+        Arrays.sort(dueAndIndex, 0, toComplete);
         int[] order = new int[toComplete];
         for (int j = 0; j < toComplete; j++) {
             order[j] = (int) (dueAndIndex[j] % n);

@@ -5,7 +5,8 @@ import java.lang.invoke.VarHandle;
 
 /**
  * A spin lock embedded in the object it guards, for the purgatory's short critical sections (linking a timer
- * task, appending a watcher): a handful of pointer writes, with nothing under the lock that can block.
+ * task, appending a watcher: a handful of pointer writes), with nothing under the lock that can block. The
+ * longest ones, a watcher list's sweep, purge or detach, scan its slots; they run on the reaper, once per purge.
  *
  * <p>Why not a monitor: taking this lock is one compare-and-set and releasing it a release store, where a
  * monitor costs a compare-and-set on entry and another on exit; a watched operation takes a watcher-list lock per
