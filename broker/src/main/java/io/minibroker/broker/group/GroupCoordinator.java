@@ -1205,15 +1205,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 return CompletableFuture.completedFuture(new OffsetDeletion(answerForFailedWrite(e), Map.of()));
             }
         }
-        return written.handle((logOffset, failure) -> {
-            if (failure != null) {
-                return new OffsetDeletion(answerForFailedWrite(unwrap(failure)), Map.of());
-            }
-            synchronized (group) { // where commits are settled too
-                offsets.commitsDeleted(groupId, deleted, logOffset);
-            }
-            return new OffsetDeletion(Errors.NONE, answers);
-        });
+        return written.handle((logOffset, failure) -> failure == null ? new OffsetDeletion(Errors.NONE, answers)
+                : new OffsetDeletion(answerForFailedWrite(unwrap(failure)), Map.of()));
     }
 
     private static CompletableFuture<Struct> completed(Struct response) {

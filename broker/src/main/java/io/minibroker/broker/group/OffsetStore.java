@@ -37,10 +37,11 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      */
     private final Map<String, Map<TopicPartition, Integer>> pending = new ConcurrentHashMap<>();
     /**
-     * Per group, where OffsetDelete's tombstones of partitions landed: a commit written before one of them but
-     * settled after it must not come back in memory, as it does not on a replay.
+     * Per group, how many of a partition's unsettled commits an OffsetDelete's tombstone was appended after: when
+     * they settle they are dropped, as a replay drops them. Only a cluster has any (a single node settles a write
+     * as it appends it).
      */
-    private final Map<String, Map<TopicPartition, Long>> deletedAt = new ConcurrentHashMap<>();
+    private final Map<String, Map<TopicPartition, Integer>> overtaken = new ConcurrentHashMap<>();
 
     OffsetStore(OffsetsTopic log) {
         this.log = log;
@@ -62,7 +63,7 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     /** Forgets the commits of the groups of the partitions {@code unloaded} accepts (this broker stopped leading them). */
     void unload(IntPredicate unloaded) {
         byGroup.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
-        deletedAt.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
+        overtaken.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
     }
 
     int partitionFor(String groupId) {
@@ -89,14 +90,6 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     }
 
     private void store(String groupId, TopicPartition partition, CommittedOffset offset, long logOffset) {
-        Map<TopicPartition, Long> deletions = deletedAt.get(groupId);
-        Long tombstone = deletions == null ? null : deletions.get(partition);
-        if (tombstone != null) {
-            if (logOffset < tombstone) {
-                return; // written before OffsetDelete's tombstone, settled after it
-            }
-            deletions.remove(partition);
-        }
         byGroup.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).merge(partition,
                 new Stored(offset, logOffset), (old, fresh) -> old.logOffset() > fresh.logOffset() ? old : fresh);
     }
@@ -116,16 +109,36 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
 
     /** Settles written commits by making them visible, those of the batch written at {@code logOffset}. */
     void apply(String groupId, Map<TopicPartition, CommittedOffset> offsets, long logOffset) {
-        abandon(groupId, offsets.keySet());
-        offsets.forEach((partition, offset) -> store(groupId, partition, offset, logOffset));
+        offsets.forEach((partition, offset) -> {
+            if (!settle(groupId, partition)) {
+                store(groupId, partition, offset, logOffset);
+            }
+        });
     }
 
     /** Settles written commits without showing them (not replicated, or their group is gone). */
     void abandon(String groupId, Collection<TopicPartition> partitions) {
-        pending.computeIfPresent(groupId, (group, counts) -> {
-            partitions.forEach(partition -> counts.computeIfPresent(partition, (p, n) -> n == 1 ? null : n - 1));
-            return counts.isEmpty() ? null : counts;
+        partitions.forEach(partition -> settle(groupId, partition));
+    }
+
+    /** Counts one unsettled commit of the partition settled; true if an OffsetDelete overtook it. */
+    private boolean settle(String groupId, TopicPartition partition) {
+        countDown(pending, groupId, partition);
+        return countDown(overtaken, groupId, partition);
+    }
+
+    /** Takes one from the partition's count, if it has one; true if it had. */
+    private static boolean countDown(Map<String, Map<TopicPartition, Integer>> counts, String groupId,
+                                     TopicPartition partition) {
+        boolean[] had = new boolean[1];
+        counts.computeIfPresent(groupId, (group, byPartition) -> {
+            byPartition.computeIfPresent(partition, (p, n) -> {
+                had[0] = true;
+                return n == 1 ? null : n - 1;
+            });
+            return byPartition.isEmpty() ? null : byPartition;
         });
+        return had[0];
     }
 
     Map<TopicPartition, CommittedOffset> all(String groupId) {
@@ -139,11 +152,6 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         return byGroup.keySet();
     }
 
-    /**
-     * Deletes a group: forgets its commits once the tombstones of its metadata and of its commits (its unsettled
-     * ones too) are appended in one batch; throws LogException, forgetting nothing, if the topic refuses them.
-     * Returns the write, which completes when the tombstones are replicated (at once on a single node).
-     */
     /** Whether the group has a commit of the partition, shown or still being written. */
     boolean hasCommit(String groupId, TopicPartition partition) {
         return byGroup.getOrDefault(groupId, Map.of()).containsKey(partition)
@@ -152,8 +160,8 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
 
     /**
      * Deletes these commits of a group (OffsetDelete), as {@link #deleteGroup} deletes all of them: forgotten once
-     * their tombstones are appended; throws LogException, forgetting nothing, if the topic refuses them. Once the
-     * write is settled, the caller passes its offset to {@link #commitsDeleted}.
+     * their tombstones are appended, and so are the commits still unsettled then, whose records the tombstones
+     * follow; throws LogException, forgetting nothing, if the topic refuses them.
      */
     CompletableFuture<Long> deleteCommits(String groupId, Collection<TopicPartition> partitions) {
         CompletableFuture<Long> written = log.writeCommitDeletion(groupId, partitions);
@@ -161,21 +169,21 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
             partitions.forEach(stored::remove);
             return stored.isEmpty() ? null : stored;
         });
+        Map<TopicPartition, Integer> unsettled = pending.getOrDefault(groupId, Map.of());
+        for (TopicPartition partition : partitions) {
+            Integer count = unsettled.get(partition);
+            if (count != null) {
+                overtaken.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).put(partition, count);
+            }
+        }
         return written;
     }
 
     /**
-     * Settles an OffsetDelete whose tombstones start at {@code logOffset}: commits of these partitions written
-     * before them and settled meanwhile are forgotten, and any settled later are ignored.
+     * Deletes a group: forgets its commits once the tombstones of its metadata and of its commits (its unsettled
+     * ones too) are appended in one batch; throws LogException, forgetting nothing, if the topic refuses them.
+     * Returns the write, which completes when the tombstones are replicated (at once on a single node).
      */
-    void commitsDeleted(String groupId, Collection<TopicPartition> partitions, long logOffset) {
-        Map<TopicPartition, Long> deletions = deletedAt.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>());
-        for (TopicPartition partition : partitions) {
-            deleted(groupId, partition, logOffset);
-            deletions.merge(partition, logOffset, Math::max);
-        }
-    }
-
     CompletableFuture<Long> deleteGroup(String groupId) {
         Set<TopicPartition> partitions = new HashSet<>(byGroup.getOrDefault(groupId, Map.of()).keySet());
         partitions.addAll(pending.getOrDefault(groupId, Map.of()).keySet());

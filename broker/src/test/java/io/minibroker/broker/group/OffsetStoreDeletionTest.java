@@ -58,7 +58,7 @@ class OffsetStoreDeletionTest {
 
         CompletableFuture<Long> tombstoneWritten = store.deleteCommits("g", List.of(ORDERS_0));
         unsettled.removeLast().run(); // the tombstone settles first...
-        store.commitsDeleted("g", List.of(ORDERS_0), tombstoneWritten.get());
+        tombstoneWritten.get();
         unsettled.removeLast().run(); // ...then the commit written before it
         store.apply("g", commit, commitWritten.get());
 
@@ -68,5 +68,18 @@ class OffsetStoreDeletionTest {
         unsettled.removeLast().run();
         store.apply("g", later, laterWritten.get());
         assertThat(store.all("g")).as("a commit after the tombstone counts").containsKey(ORDERS_0);
+    }
+
+    @Test
+    void aCommitSettledBeforeTheTombstoneThatFollowsItIsNotShownEither() throws Exception {
+        Map<TopicPartition, OffsetStore.CommittedOffset> commit = Map.of(ORDERS_0, new OffsetStore.CommittedOffset(5, -1, ""));
+        CompletableFuture<Long> commitWritten = store.write("g", commit);
+        store.deleteCommits("g", List.of(ORDERS_0));
+
+        unsettled.removeFirst().run(); // the commit settles while the tombstone after it is still unsettled
+        store.apply("g", commit, commitWritten.get());
+
+        assertThat(store.all("g")).as("the log has the tombstone after it").doesNotContainKey(ORDERS_0);
+        assertThat(store.hasCommit("g", ORDERS_0)).isFalse();
     }
 }
