@@ -422,7 +422,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                     written = groupLog.writeGroup(group.groupId,
                             group.toStored(group.currentAssignments(), System.currentTimeMillis()));
                 } catch (LogException e) {
-                    restoreReplacedMember(group, old, replacement, answerForFailedGroupWrite(e));
+                    restoreReplacedMember(group, old, replacement, answerForFailedWrite(e));
                     return;
                 }
             }
@@ -435,7 +435,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                         replacement.awaitingJoin = null;
                         join.response().complete(joinResponse(group, replacement, join.version()));
                     } else {
-                        restoreReplacedMember(group, old, replacement, answerForFailedGroupWrite(unwrap(failure)));
+                        restoreReplacedMember(group, old, replacement, answerForFailedWrite(unwrap(failure)));
                     }
                 }
             });
@@ -704,7 +704,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                     written = groupLog.writeGroup(group.groupId,
                             group.toStored(assignments, System.currentTimeMillis()));
                 } catch (LogException e) {
-                    failAssignment(group, answerForFailedGroupWrite(e));
+                    failAssignment(group, answerForFailedWrite(e));
                     return;
                 }
             }
@@ -716,7 +716,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                     if (failure == null) {
                         propagateAssignment(group, assignments);
                     } else {
-                        failAssignment(group, answerForFailedGroupWrite(unwrap(failure)));
+                        failAssignment(group, answerForFailedWrite(unwrap(failure)));
                     }
                 }
             });
@@ -1067,8 +1067,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /**
-     * The error a client gets when the offsets topic refuses a write, as Kafka's coordinator translates it: one
-     * that makes the client find the coordinator again and retry where retrying can help.
+     * The error a client gets when the offsets topic refuses a write, commits and group metadata alike, as Kafka 4's
+     * coordinator translates it (appendGroupMetadataErrorToResponseError): one that makes the client find the
+     * coordinator again and retry where retrying can help.
      */
     private static Errors answerForFailedWrite(LogException failure) {
         return switch (failure.error()) {
@@ -1078,15 +1079,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.UNKNOWN_SERVER_ERROR;
             default -> failure.error();
         };
-    }
-
-    /**
-     * The same for a group's metadata record (Kafka's classic storeGroup), but for a timeout: REBALANCE_IN_PROGRESS,
-     * which sends the members back to JoinGroup rather than to FindCoordinator.
-     */
-    private static Errors answerForFailedGroupWrite(LogException failure) {
-        return failure.error() == Errors.REQUEST_TIMED_OUT ? Errors.REBALANCE_IN_PROGRESS
-                : answerForFailedWrite(failure);
     }
 
     private static Map<TopicPartition, Errors> everyPartition(OffsetCommit commit, Errors error) {
