@@ -1,8 +1,10 @@
 package io.minibroker.broker.group;
 
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import io.minibroker.protocol.error.ProtocolException;
+import io.minibroker.protocol.types.Wire;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -22,27 +24,22 @@ final class ConsumerSubscription {
 
     /** The subscribed topics, or empty if the metadata is not a subscription (Kafka then treats it as none). */
     static Optional<Set<String>> topics(byte[] metadata) {
+        ByteBuf in = Unpooled.wrappedBuffer(metadata);
         try {
-            ByteBuffer in = ByteBuffer.wrap(metadata);
-            if (in.getShort() < 0) {
+            if (Wire.readInt16(in) < 0) {
                 return Optional.empty();
             }
-            int count = in.getInt();
-            if (count < 0 || count > in.remaining() / 2) {
-                return Optional.empty();
-            }
+            int count = Wire.readLength(in, false, true);
             Set<String> topics = new HashSet<>();
             for (int i = 0; i < count; i++) {
-                int length = in.getShort();
-                if (length < 0 || length > in.remaining()) {
+                int length = Wire.readLength(in, false, false);
+                if (length < 0) {
                     return Optional.empty();
                 }
-                byte[] name = new byte[length];
-                in.get(name);
-                topics.add(new String(name, StandardCharsets.UTF_8));
+                topics.add(Wire.readUtf8(in, length));
             }
             return Optional.of(topics);
-        } catch (BufferUnderflowException e) {
+        } catch (ProtocolException e) { // cut short: Wire checks every length against what is there
             return Optional.empty();
         }
     }

@@ -213,8 +213,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 }
             }
         } catch (RuntimeException e) {
-            // As Kafka's coordinator: the error is logged and the partition served with what was read, rather than
-            // left loading, every group of it answered COORDINATOR_LOAD_IN_PROGRESS, until leadership moves.
+            // As Kafka 3's coordinator did: the error is logged and the partition served with what was read. Kafka 4's
+            // runtime marks it FAILED instead and answers NOT_COORDINATOR until leadership moves, which leaves every
+            // group of it without a coordinator for the whole leader epoch; serving what was read keeps them working.
             LOG.error("Could not read all of {}-{}; coordinating its groups from what was read", OffsetsTopic.NAME,
                     partition, e);
         } finally {

@@ -56,7 +56,7 @@ public final class OffsetCommitHandler implements ApiHandler {
             for (Struct partition : topic.getStructs("Partitions")) {
                 int index = partition.getInt32("PartitionIndex");
                 Struct partitionResponse = topicResponse.addElement("Partitions").set("PartitionIndex", index);
-                if (metadata.isEmpty() || index < 0 || index >= metadata.get().partitions()) {
+                if (metadata.isEmpty() || !metadata.get().hasPartition(index)) {
                     Errors unknown = byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
                     partitionResponse.set("ErrorCode", unknown.code());
                     continue;

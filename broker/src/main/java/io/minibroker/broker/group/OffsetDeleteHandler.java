@@ -45,7 +45,7 @@ public final class OffsetDeleteHandler implements ApiHandler {
             for (Struct partition : topic.getStructs("Partitions")) {
                 int index = partition.getInt32("PartitionIndex");
                 TopicPartition asked = new TopicPartition(name, index);
-                if (known.isEmpty() || index < 0 || index >= known.get().partitions()) {
+                if (known.isEmpty() || !known.get().hasPartition(index)) {
                     answers.put(asked, Errors.UNKNOWN_TOPIC_OR_PARTITION);
                 } else {
                     answers.put(asked, null); // the coordinator's to answer, in the order asked

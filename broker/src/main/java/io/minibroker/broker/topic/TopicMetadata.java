@@ -9,4 +9,9 @@ public record TopicMetadata(String name, UUID id, int partitions, Map<String, St
     public TopicMetadata {
         configOverrides = Map.copyOf(configOverrides);
     }
+
+    /** Whether the topic has a partition of this index. */
+    public boolean hasPartition(int partition) {
+        return partition >= 0 && partition < partitions;
+    }
 }

@@ -90,7 +90,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
 
     /** The log of an existing partition of an existing topic. */
     public Optional<PartitionLog> partitionLog(TopicMetadata topic, int partition) {
-        if (partition < 0 || partition >= topic.partitions()) {
+        if (!topic.hasPartition(partition)) {
             return Optional.empty();
         }
         return logs.log(new TopicPartition(topic.name(), partition));
@@ -362,7 +362,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         if (topic.isEmpty()) {
             return byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
         }
-        return partition >= 0 && partition < topic.get().partitions() ? Errors.NOT_LEADER_OR_FOLLOWER
+        return topic.get().hasPartition(partition) ? Errors.NOT_LEADER_OR_FOLLOWER
                 : Errors.UNKNOWN_TOPIC_OR_PARTITION;
     }
 
