@@ -30,6 +30,7 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidTopicException;
@@ -281,6 +282,10 @@ class KafkaClientsTest {
                     new AlterConfigOp(new ConfigEntry("max.compaction.lag.ms", "5"), AlterConfigOp.OpType.SET))))
                     .all().get())).as("min.compaction.lag.ms above max.compaction.lag.ms")
                     .isInstanceOf(InvalidConfigurationException.class);
+            assertThat(causeOf(() -> admin.incrementalAlterConfigs(Map.of(tuned, List.of(new AlterConfigOp(
+                    new ConfigEntry("retention.ms", null), AlterConfigOp.OpType.SET)))).all().get()))
+                    .as("a null value outside DELETE, as Kafka's ConfigAdminManager refuses it")
+                    .isInstanceOf(InvalidRequestException.class);
             assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("tiered", 1, (short) 1)
                     .configs(Map.of("remote.storage.enable", "true")))).all().get()))
                     .isInstanceOf(InvalidConfigurationException.class);

@@ -7,8 +7,10 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -50,6 +52,11 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
             byte type = (Byte) resource.get("ResourceType");
             String name = resource.getString("ResourceName");
             Struct result = response.addElement("Responses").set("ResourceType", type).set("ResourceName", name);
+            String nullValues = api == ApiKey.INCREMENTAL_ALTER_CONFIGS ? nullValuesOutsideDelete(resource) : null;
+            if (nullValues != null) { // Kafka's ConfigAdminManager refuses these before looking at anything else
+                fail(result, Errors.INVALID_REQUEST, "Null value not supported for : " + nullValues);
+                continue;
+            }
             if (type != ConfigResources.TOPIC) {
                 fail(result, Errors.INVALID_REQUEST, "only topic configs can be changed on this broker");
                 continue;
@@ -93,9 +100,6 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
                 case DELETE -> overrides.remove(name);
                 case APPEND, SUBTRACT -> {
                     String listDefault = LIST_DEFAULTS.get(name);
-                    if (value == null) {
-                        throw new IllegalArgumentException("Null value not supported for " + name);
-                    }
                     if (listDefault == null) {
                         throw new IllegalArgumentException("Config " + name + " is not a list; it cannot be "
                                 + (operation == APPEND ? "appended to" : "subtracted from"));
@@ -112,6 +116,17 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
             }
         }
         return overrides;
+    }
+
+    /** The names, comma-separated, of the configs given a null value by an operation other than DELETE; null if none. */
+    private static String nullValuesOutsideDelete(Struct resource) {
+        List<String> names = new ArrayList<>();
+        for (Struct config : resource.getStructs("Configs")) {
+            if (config.getString("Value") == null && (Byte) config.get("ConfigOperation") != DELETE) {
+                names.add(config.getString("Name"));
+            }
+        }
+        return names.isEmpty() ? null : String.join(", ", names);
     }
 
     private static Set<String> listItems(String list) {
