@@ -237,8 +237,8 @@ public final class PartitionLog implements AutoCloseable {
      * {@link #leaderEpochCheckpointPending()} and, if so, has {@link #flush()} or {@link #writeLeaderEpochCheckpoint()}
      * run elsewhere before it acknowledges the records.
      */
-    public synchronized AppendResult appendUnflushed(ByteBuf records, int leaderEpoch) {
-        return appendUnflushed(records, leaderEpoch, true);
+    public AppendResult appendUnflushed(ByteBuf records, int leaderEpoch) {
+        return checkAndWrite(records, leaderEpoch, true);
     }
 
     /**
@@ -247,24 +247,49 @@ public final class PartitionLog implements AutoCloseable {
      * On the follower's fetcher thread, which may wait on the disk: a new epoch is checkpointed at once.
      */
     public AppendResult appendAsFollower(ByteBuf records) {
-        AppendResult appended;
-        synchronized (this) {
-            appended = appendUnflushed(records, -1, false);
-        }
+        AppendResult appended = checkAndWrite(records, -1, false);
         writeLeaderEpochCheckpoint();
         return appended;
     }
 
-    private AppendResult appendUnflushed(ByteBuf records, int leaderEpoch, boolean asLeader) {
-        if (deleted) { // a produce or a follower's fetch that resolved the log before its topic was deleted
-            throw new LogException(Errors.UNKNOWN_TOPIC_OR_PARTITION, topicPartition + " was deleted with its topic");
-        }
+    /**
+     * Checks the batches without the log's lock (framing, sizes and CRCs; a leader's {@link LogValidator} too,
+     * which may decompress and recompress), then writes them under it.
+     */
+    private AppendResult checkAndWrite(ByteBuf records, int leaderEpoch, boolean asLeader) {
         LogConfig config = this.config;
         long now = clock.millis();
+        Incoming incoming = check(records, config, asLeader, now);
+        try {
+            synchronized (this) {
+                return write(incoming, leaderEpoch, asLeader, config, now);
+            }
+        } finally {
+            incoming.release();
+        }
+    }
+
+    /**
+     * Batches checked and ready to write, with what the write needs to know of them: the caller's buffer, or a
+     * copy of it ({@code owned}) when a leader stored some batch in the topic's codec.
+     */
+    private record Incoming(ByteBuf batches, boolean owned, int totalBytes, long offsetCount, long recordCount,
+                            long maxTimestamp) {
+        void release() {
+            if (owned) {
+                batches.release();
+            }
+        }
+    }
+
+    private Incoming check(ByteBuf records, LogConfig config, boolean asLeader, long now) {
+        LogValidator validator = asLeader ? new LogValidator(topicPartition, config, now) : null;
+        ByteBuf converted = null; // made when the first batch is stored in another codec
+        int incomingBytes = 0;
         int totalBytes = 0;
         long offsetCount = 0;
         long recordCount = 0;
-        long incomingMaxTimestamp = -1;
+        long maxTimestamp = -1;
         try {
             RecordBatches batches = RecordBatches.of(records);
             while (batches.hasNext()) {
@@ -277,165 +302,59 @@ public final class PartitionLog implements AutoCloseable {
                 if (batch.lastOffsetDelta() < 0) {
                     throw new LogException(Errors.CORRUPT_MESSAGE, "negative last offset delta in " + batch);
                 }
-                if (asLeader) {
-                    validateBatch(batch);
-                    validateRecords(batch, config, now);
+                ByteBuf copy = validator == null ? null : validator.validate(batch);
+                int storedBytes = copy != null ? copy.readableBytes() : batch.sizeInBytes();
+                if (copy != null) {
+                    try {
+                        if (copy.readableBytes() > config.maxMessageBytes()) { // Kafka re-checks a converted batch
+                            throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + copy.readableBytes()
+                                    + " bytes in compression.type " + config.compressionType().configName()
+                                    + " exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
+                        }
+                        if (converted == null) {
+                            converted = ByteBufAllocator.DEFAULT.heapBuffer(records.readableBytes());
+                            converted.writeBytes(records, records.readerIndex(), incomingBytes); // the batches before
+                        }
+                        converted.writeBytes(copy);
+                    } finally {
+                        copy.release();
+                    }
+                } else if (converted != null) {
+                    converted.writeBytes(batch.slice());
                 }
-                totalBytes += batch.sizeInBytes();
+                incomingBytes += batch.sizeInBytes();
+                totalBytes += storedBytes;
                 offsetCount += batch.lastOffsetDelta() + 1L;
                 recordCount += batch.recordCount();
-                incomingMaxTimestamp = Math.max(incomingMaxTimestamp, batch.maxTimestamp());
+                maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
             }
             if (batches.trailingBytes() != 0 && asLeader) {
                 // A fetch response may end in a partial batch (Kafka cuts at max bytes): a follower drops it.
                 throw new LogException(Errors.CORRUPT_MESSAGE, batches.trailingBytes() + " bytes after the last batch");
             }
-        } catch (ProtocolException e) {
-            throw new LogException(e.error(), e.getMessage(), e);
-        }
-        if (offsetCount == 0) {
-            throw new LogException(Errors.INVALID_RECORD, "no record batch to append to " + topicPartition);
-        }
-        ByteBuf recompressed = asLeader ? recompressedOrNull(records, config) : null;
-        try {
-            if (recompressed != null) {
-                totalBytes = checkedSizes(recompressed, config); // a batch may grow in the topic's codec
+            if (offsetCount == 0) {
+                throw new LogException(Errors.INVALID_RECORD, "no record batch to append to " + topicPartition);
             }
-            return write(recompressed != null ? recompressed : records, leaderEpoch, asLeader, config, now, totalBytes,
-                    offsetCount, recordCount, incomingMaxTimestamp);
-        } finally {
-            if (recompressed != null) {
-                recompressed.release();
+        } catch (ProtocolException | LogException e) {
+            if (converted != null) {
+                converted.release();
             }
+            throw e instanceof ProtocolException protocol ? new LogException(protocol.error(), e.getMessage(), e)
+                    : (LogException) e;
         }
-    }
-
-    /**
-     * The leader's checks of a batch header, as Kafka's log validator makes them for a client's batch, each
-     * refused INVALID_RECORD: a record count that is not positive or disagrees with the offset range, a control
-     * batch, a producer id without a sequence.
-     */
-    private void validateBatch(RecordBatch batch) {
-        int count = batch.recordCount();
-        if (count <= 0 || count != batch.lastOffsetDelta() + 1) {
-            throw new LogException(Errors.INVALID_RECORD, "Inconsistent batch offset range [0, "
-                    + batch.lastOffsetDelta() + "] and count of records " + count + " in topic partition "
-                    + topicPartition);
-        }
-        if (batch.isControl()) {
-            throw new LogException(Errors.INVALID_RECORD,
-                    "Clients are not allowed to write control records in topic partition " + topicPartition);
-        }
-        if (batch.producerId() >= 0 && batch.baseSequence() < 0) {
-            throw new LogException(Errors.INVALID_RECORD, "Invalid sequence number " + batch.baseSequence()
-                    + " in record batch with producerId " + batch.producerId() + " in topic partition "
-                    + topicPartition);
-        }
-    }
-
-    /**
-     * The leader's record checks, as Kafka's log validator makes them, on every record (a compressed batch is
-     * decompressed for them, as Kafka's is). A CreateTime record stamped more than
-     * {@code message.timestamp.after.max.ms} ahead of the broker's clock or {@code message.timestamp.before.max.ms}
-     * behind it is refused INVALID_TIMESTAMP (a record without a timestamp passes), and so is a batch the producer
-     * flagged LogAppendTime, unless the topic is CreateTime and its records have timestamps: then, as in Kafka, it
-     * is taken as CreateTime. A record without a key in a compacted topic is refused INVALID_RECORD, as are
-     * malformed records. Stricter than Kafka: records whose offsets do not run from the batch's base offset one
-     * by one are refused INVALID_RECORD too, where Kafka rebuilds such a compressed batch and does not look at an
-     * uncompressed one (the Java client, librdkafka and kafkajs all write them one by one). A CreateTime header
-     * whose max timestamp (or flag) disagrees with its records gets theirs, as Kafka sets it, in place.
-     */
-    private void validateRecords(RecordBatch batch, LogConfig config, long now) {
-        boolean createTime = !config.logAppendTime();
-        boolean flaggedLogAppendTime = batch.isLogAppendTime();
-        if (flaggedLogAppendTime && !createTime) {
-            throw logAppendTimeFlagRefused();
-        }
-        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
-        long expectedOffset = batch.baseOffset();
-        try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
-            while (records.hasNext()) {
-                Record record = records.next();
-                if (flaggedLogAppendTime && record.timestamp() == RecordBatch.NO_TIMESTAMP) {
-                    throw logAppendTimeFlagRefused();
-                }
-                if (record.offset() != expectedOffset++) {
-                    throw new LogException(Errors.INVALID_RECORD, "record offset delta "
-                            + (record.offset() - batch.baseOffset()) + " where " + (expectedOffset - 1
-                            - batch.baseOffset()) + " was due in a batch for " + topicPartition);
-                }
-                if (config.compacted() && record.key() == null) {
-                    throw new LogException(Errors.INVALID_RECORD,
-                            "Compacted topic cannot accept message without key in topic partition " + topicPartition + ".");
-                }
-                if (createTime) {
-                    checkTimestamp(record.timestamp(), config, now);
-                }
-                maxTimestamp = Math.max(maxTimestamp, record.timestamp());
-            }
-        } catch (ProtocolException e) { // malformed records after a sound CRC: Kafka's InvalidRecordException
-            throw new LogException(Errors.INVALID_RECORD, e.getMessage() + " in " + topicPartition, e);
-        }
-        if (createTime && (flaggedLogAppendTime || maxTimestamp != batch.maxTimestamp())) {
-            batch.setCreateTime(maxTimestamp);
-        }
-    }
-
-    private LogException logAppendTimeFlagRefused() {
-        return new LogException(Errors.INVALID_TIMESTAMP, "Invalid timestamp type in a batch for " + topicPartition
-                + ". Producer should not set timestamp type to LogAppendTime.");
-    }
-
-    private void checkTimestamp(long timestamp, LogConfig config, long now) {
-        long earliest = saturatedSubtract(now, config.timestampBeforeMaxMs());
-        long latest = saturatedAdd(now, config.timestampAfterMaxMs());
-        if (timestamp != RecordBatch.NO_TIMESTAMP && (timestamp < earliest || timestamp > latest)) {
-            throw new LogException(Errors.INVALID_TIMESTAMP, "Timestamp " + timestamp + " of a record in "
-                    + topicPartition + " is out of range. The timestamp should be within [" + earliest + ", "
-                    + latest + "]");
-        }
-    }
-
-    private static long saturatedSubtract(long a, long b) {
-        long difference = a - b;
-        return ((a ^ b) & (a ^ difference)) < 0 ? Long.MIN_VALUE : difference;
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
-    }
-
-    private ByteBuf recompressedOrNull(ByteBuf records, LogConfig config) {
-        try {
-            return BatchRecompression.recompressedOrNull(records, config.compressionType(), ByteBufAllocator.DEFAULT);
-        } catch (ProtocolException e) { // a batch that does not decompress
-            throw new LogException(e.error(), e.getMessage(), e);
-        } catch (RuntimeException e) { // the codec library failed to compress: this partition's answer, not a crash
-            log.error("Could not recompress a batch of {} to {}", topicPartition, config.compressionType().configName(), e);
-            throw new LogException(Errors.UNKNOWN_SERVER_ERROR, "could not store a batch of " + topicPartition
-                    + " in compression.type " + config.compressionType().configName() + ": " + e, e);
-        }
-    }
-
-    /** The batches' total size, each checked against {@code max.message.bytes} as Kafka re-checks converted ones. */
-    private int checkedSizes(ByteBuf batches, LogConfig config) {
-        int total = 0;
-        for (RecordBatches each = RecordBatches.of(batches); each.hasNext(); ) {
-            RecordBatch batch = each.next();
-            if (batch.sizeInBytes() > config.maxMessageBytes()) {
-                throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + batch.sizeInBytes()
-                        + " bytes in compression.type " + config.compressionType().configName()
-                        + " exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
-            }
-            total += batch.sizeInBytes();
-        }
-        return total;
+        return new Incoming(converted != null ? converted : records, converted != null, totalBytes, offsetCount,
+                recordCount, maxTimestamp);
     }
 
     /** Writes checked batches: offsets, epoch and append time stamped by a leader, the leader's kept by a follower. */
-    private AppendResult write(ByteBuf records, int leaderEpoch, boolean asLeader, LogConfig config, long now,
-                               int totalBytes, long offsetCount, long recordCount, long incomingMaxTimestamp) {
+    private AppendResult write(Incoming incoming, int leaderEpoch, boolean asLeader, LogConfig config, long now) {
+        if (deleted) { // a produce or a follower's fetch that resolved the log before its topic was deleted
+            throw new LogException(Errors.UNKNOWN_TOPIC_OR_PARTITION, topicPartition + " was deleted with its topic");
+        }
+        ByteBuf records = incoming.batches();
+        int totalBytes = incoming.totalBytes();
+        long offsetCount = incoming.offsetCount();
+        long incomingMaxTimestamp = incoming.maxTimestamp();
         if (totalBytes > config.segmentBytes()) {
             throw new LogException(Errors.RECORD_LIST_TOO_LARGE, totalBytes + " bytes of batches exceed segment.bytes "
                     + config.segmentBytes() + " in " + topicPartition);
@@ -484,7 +403,7 @@ public final class PartitionLog implements AutoCloseable {
             // If a write failed part way, the batches before it are in the segment: offsets go on from them.
             logEndOffset = active.nextOffset();
         }
-        unflushedMessages += recordCount;
+        unflushedMessages += incoming.recordCount();
         return new AppendResult(firstOffset, lastOffset, logAppendTime, maxTimestamp, offsetOfMaxTimestamp,
                 unflushedMessages >= config.flushIntervalMessages());
     }

@@ -243,13 +243,26 @@ public final class RecordBatch {
     }
 
     /**
-     * A copy of this batch with its records compressed by {@code target} instead (a topic's
-     * {@code compression.type}): the same records, byte for byte once decompressed, under the same header but for
-     * the codec bits, the length and the CRC. The caller owns the returned buffer.
+     * The records, decompressed if the batch is compressed: one buffer the caller releases, for the callers that
+     * both read the records and recompress them ({@link #records(ByteBuf)}, {@link #recompressed}), so the batch
+     * is decompressed once.
      */
-    public ByteBuf recompressed(ByteBufAllocator alloc, CompressionType target, int maxDecompressedBytes) {
-        ByteBuf plain = compression() == CompressionType.NONE ? body().retain()
-                : decompressedBody(alloc, maxDecompressedBytes);
+    public ByteBuf plainRecords(ByteBufAllocator alloc, int maxDecompressedBytes) {
+        return compression() == CompressionType.NONE ? body().retain() : decompressedBody(alloc, maxDecompressedBytes);
+    }
+
+    /** Iterates records taken from {@link #plainRecords}; the caller keeps and releases them. */
+    public RecordIterator records(ByteBuf plainRecords) {
+        return new RecordIterator(this, plainRecords.duplicate(), false);
+    }
+
+    /**
+     * A copy of this batch with its records, {@code plainRecords} from {@link #plainRecords}, compressed by
+     * {@code target} instead (a topic's {@code compression.type}): the same records byte for byte, under the same
+     * header but for the codec bits, the length and the CRC. The caller owns the returned buffer.
+     */
+    public ByteBuf recompressed(ByteBufAllocator alloc, CompressionType target, ByteBuf plainRecords) {
+        ByteBuf plain = plainRecords.duplicate();
         ByteBuf out = null;
         try {
             out = alloc.buffer(HEADER_BYTES + plain.readableBytes());
@@ -269,8 +282,6 @@ public final class RecordBatch {
                 out.release();
             }
             throw e;
-        } finally {
-            plain.release();
         }
     }
 

@@ -111,8 +111,14 @@ class RecordBatchKafkaTest {
     void aRecompressedBatchIsTheSameBatchToKafkaUnderTheNewCodec(CompressionType target) {
         for (CompressionType source : CompressionType.values()) {
             ByteBuf original = kafkaBatch(source, true);
-            ByteBuf recompressed = RecordBatches.of(original).next()
-                    .recompressed(ALLOC, target, RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES);
+            RecordBatch sent = RecordBatches.of(original).next();
+            ByteBuf plain = sent.plainRecords(ALLOC, RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES);
+            ByteBuf recompressed;
+            try {
+                recompressed = sent.recompressed(ALLOC, target, plain);
+            } finally {
+                plain.release();
+            }
             try {
                 MutableRecordBatch before = MemoryRecords.readableRecords(original.nioBuffer()).batches().iterator().next();
                 MutableRecordBatch after = MemoryRecords.readableRecords(recompressed.nioBuffer()).batches().iterator().next();

@@ -1,0 +1,159 @@
+package io.minibroker.broker.log;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.error.ProtocolException;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.Record;
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordIterator;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A leader's checks of a producer's batch before it is stored, as Kafka's LogValidator makes them, and its copy
+ * in the topic's {@code compression.type} where that differs from the producer's codec. Each batch is
+ * decompressed once, for both. It holds no lock: the log runs it before it takes its own. Followers store the
+ * leader's bytes unchecked.
+ *
+ * <p>What is refused, with Kafka's errors:
+ * <ul>
+ *   <li>INVALID_RECORD: a record count that is not positive or disagrees with the offset range, a control batch,
+ *       a producer id without a sequence, malformed records under a sound CRC, a record without a key in a
+ *       compacted topic. Stricter than Kafka: records whose offsets do not run from the batch's base offset one
+ *       by one (Kafka rebuilds such a compressed batch and does not look at an uncompressed one; the Java client,
+ *       librdkafka and kafkajs all write them one by one).</li>
+ *   <li>INVALID_TIMESTAMP: a CreateTime record stamped more than {@code message.timestamp.after.max.ms} ahead of
+ *       the broker's clock or {@code message.timestamp.before.max.ms} behind it (one without a timestamp passes);
+ *       a batch the producer flagged LogAppendTime, unless the topic is CreateTime and its records have
+ *       timestamps: then, as in Kafka, it is taken as CreateTime.</li>
+ * </ul>
+ * A CreateTime header whose max timestamp (or flag) disagrees with its records gets theirs, in place, as Kafka
+ * sets it.
+ */
+final class LogValidator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LogValidator.class);
+
+    private final TopicPartition topicPartition;
+    private final LogConfig config;
+    private final boolean createTime;
+    private final long earliestTimestamp;
+    private final long latestTimestamp;
+
+    LogValidator(TopicPartition topicPartition, LogConfig config, long nowMs) {
+        this.topicPartition = topicPartition;
+        this.config = config;
+        this.createTime = !config.logAppendTime();
+        this.earliestTimestamp = saturatedSubtract(nowMs, config.timestampBeforeMaxMs());
+        this.latestTimestamp = saturatedAdd(nowMs, config.timestampAfterMaxMs());
+    }
+
+    /**
+     * Checks a batch whose framing and CRC are sound; returns null to store it as it is, or its copy in the topic's
+     * codec, which the caller releases.
+     */
+    ByteBuf validate(RecordBatch batch) {
+        validateHeader(batch);
+        CompressionType target = config.compressionType().targetFor(batch.compression());
+        ByteBuf plain;
+        try {
+            plain = batch.plainRecords(ByteBufAllocator.DEFAULT, RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES);
+        } catch (ProtocolException e) { // a payload that does not decompress
+            throw new LogException(Errors.INVALID_RECORD, e.getMessage() + " in " + topicPartition, e);
+        }
+        try {
+            validateRecords(batch, plain);
+            return target == batch.compression() ? null : recompressed(batch, target, plain);
+        } finally {
+            plain.release();
+        }
+    }
+
+    private void validateHeader(RecordBatch batch) {
+        int count = batch.recordCount();
+        if (count <= 0 || count != batch.lastOffsetDelta() + 1) {
+            throw new LogException(Errors.INVALID_RECORD, "Inconsistent batch offset range [0, "
+                    + batch.lastOffsetDelta() + "] and count of records " + count + " in topic partition "
+                    + topicPartition);
+        }
+        if (batch.isControl()) {
+            throw new LogException(Errors.INVALID_RECORD,
+                    "Clients are not allowed to write control records in topic partition " + topicPartition);
+        }
+        if (batch.producerId() >= 0 && batch.baseSequence() < 0) {
+            throw new LogException(Errors.INVALID_RECORD, "Invalid sequence number " + batch.baseSequence()
+                    + " in record batch with producerId " + batch.producerId() + " in topic partition "
+                    + topicPartition);
+        }
+        if (batch.isLogAppendTime() && !createTime) {
+            throw logAppendTimeFlagRefused();
+        }
+    }
+
+    private void validateRecords(RecordBatch batch, ByteBuf plain) {
+        boolean flaggedLogAppendTime = batch.isLogAppendTime();
+        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+        long expectedOffset = batch.baseOffset();
+        try (RecordIterator records = batch.records(plain)) {
+            while (records.hasNext()) {
+                Record record = records.next();
+                if (flaggedLogAppendTime && record.timestamp() == RecordBatch.NO_TIMESTAMP) {
+                    throw logAppendTimeFlagRefused();
+                }
+                if (record.offset() != expectedOffset++) {
+                    throw new LogException(Errors.INVALID_RECORD, "record offset delta "
+                            + (record.offset() - batch.baseOffset()) + " where " + (expectedOffset - 1
+                            - batch.baseOffset()) + " was due in a batch for " + topicPartition);
+                }
+                if (config.compacted() && record.key() == null) {
+                    throw new LogException(Errors.INVALID_RECORD,
+                            "Compacted topic cannot accept message without key in topic partition " + topicPartition + ".");
+                }
+                if (createTime) {
+                    checkTimestamp(record.timestamp());
+                }
+                maxTimestamp = Math.max(maxTimestamp, record.timestamp());
+            }
+        } catch (ProtocolException e) { // malformed records after a sound CRC: Kafka's InvalidRecordException
+            throw new LogException(Errors.INVALID_RECORD, e.getMessage() + " in " + topicPartition, e);
+        }
+        if (createTime && (flaggedLogAppendTime || maxTimestamp != batch.maxTimestamp())) {
+            batch.setCreateTime(maxTimestamp);
+        }
+    }
+
+    private ByteBuf recompressed(RecordBatch batch, CompressionType target, ByteBuf plain) {
+        try {
+            return batch.recompressed(ByteBufAllocator.DEFAULT, target, plain);
+        } catch (RuntimeException e) { // the codec library failed: this partition's answer, not a crash
+            LOG.error("Could not recompress a batch of {} to {}", topicPartition, target, e);
+            throw new LogException(Errors.UNKNOWN_SERVER_ERROR, "could not store a batch of " + topicPartition
+                    + " in compression.type " + config.compressionType().configName() + ": " + e, e);
+        }
+    }
+
+    private LogException logAppendTimeFlagRefused() {
+        return new LogException(Errors.INVALID_TIMESTAMP, "Invalid timestamp type in a batch for " + topicPartition
+                + ". Producer should not set timestamp type to LogAppendTime.");
+    }
+
+    private void checkTimestamp(long timestamp) {
+        if (timestamp != RecordBatch.NO_TIMESTAMP && (timestamp < earliestTimestamp || timestamp > latestTimestamp)) {
+            throw new LogException(Errors.INVALID_TIMESTAMP, "Timestamp " + timestamp + " of a record in "
+                    + topicPartition + " is out of range. The timestamp should be within [" + earliestTimestamp
+                    + ", " + latestTimestamp + "]");
+        }
+    }
+
+    private static long saturatedSubtract(long a, long b) {
+        long difference = a - b;
+        return ((a ^ b) & (a ^ difference)) < 0 ? Long.MIN_VALUE : difference;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+}
