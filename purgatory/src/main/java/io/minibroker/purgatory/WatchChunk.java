@@ -46,7 +46,9 @@ final class WatchChunk {
      * <p>Volatile on both sides, not release and acquire: a watcher writes its slot and then reads the event state
      * (its second try), a checker's caller writes the event state and then reads the slots, and only sequentially
      * consistent accesses guarantee that one of the two sees the other's write. (A volatile read costs nothing
-     * more than an acquire on x86 or AArch64; the write costs a fence per key watched.)
+     * more than an acquire on x86 or AArch64; the write costs a fence per key watched. Release stores with one full
+     * fence per watch before the second try were measured instead, on 2026-11-23: 4-21% fewer requests a second
+     * at saturation in three paired runs, so the volatile stores stay.)
      */
     int append(DelayedOperation operation) {
         int index = used++;
