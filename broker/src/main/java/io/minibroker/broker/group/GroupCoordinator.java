@@ -36,6 +36,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The classic group coordinator. It owns the groups, the "Rebalance" purgatory (joins waiting for the other
@@ -1099,41 +1100,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * (GROUP_ID_NOT_FOUND), or, should this leader have failed meanwhile, deletes it at the new one.
      */
     CompletableFuture<Errors> delete(String groupId) {
-        Errors notHere = coordinatorError(groupId);
-        if (notHere != Errors.NONE) {
-            return CompletableFuture.completedFuture(notHere);
-        }
-        return CompletableFuture.supplyAsync(() -> deleteOnCoordinatorThread(groupId), writer)
-                .thenCompose(answer -> answer);
-    }
-
-    private CompletableFuture<Errors> deleteOnCoordinatorThread(String groupId) {
-        Errors notHere = coordinatorError(groupId);
-        if (notHere != Errors.NONE) {
-            return CompletableFuture.completedFuture(notHere);
-        }
-        ConsumerGroup group = groups.get(groupId);
-        if (group == null) {
-            return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
-        }
-        CompletableFuture<Long> written;
-        synchronized (group) {
-            if (group.state == GroupState.DEAD) {
-                return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
-            }
+        return deletion(groupId, error -> error, group -> {
             if (!group.members.isEmpty()) {
-                return CompletableFuture.completedFuture(Errors.NON_EMPTY_GROUP);
+                return Deletion.answered(Errors.NON_EMPTY_GROUP);
             }
-            try {
-                written = offsets.deleteGroup(groupId);
-            } catch (LogException e) {
-                return CompletableFuture.completedFuture(answerForFailedWrite(e));
-            }
+            CompletableFuture<Long> written = offsets.deleteGroup(groupId);
             group.state = GroupState.DEAD;
             groups.remove(groupId, group);
-        }
-        return written.handle((offset, failure) -> failure == null ? Errors.NONE
-                : answerForFailedWrite(unwrap(failure)));
+            return new Deletion<>(Errors.NONE, written);
+        });
     }
 
     /** What OffsetDelete answers: an error for the whole group, else one per partition asked for. */
@@ -1147,59 +1122,73 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * deleted with a tombstone. Written on the coordinator's thread; the answer waits for the write.
      */
     CompletableFuture<OffsetDeletion> deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
-        Errors notHere = coordinatorError(groupId);
-        if (notHere != Errors.NONE) {
-            return CompletableFuture.completedFuture(new OffsetDeletion(notHere, Map.of()));
-        }
-        return CompletableFuture.supplyAsync(() -> deleteOffsetsOnCoordinatorThread(groupId, partitions), writer)
-                .thenCompose(answer -> answer);
-    }
-
-    private CompletableFuture<OffsetDeletion> deleteOffsetsOnCoordinatorThread(String groupId,
-                                                                               Collection<TopicPartition> partitions) {
-        Errors notHere = coordinatorError(groupId);
-        if (notHere != Errors.NONE) {
-            return CompletableFuture.completedFuture(new OffsetDeletion(notHere, Map.of()));
-        }
-        ConsumerGroup group = groups.get(groupId);
-        if (group == null) {
-            return CompletableFuture.completedFuture(new OffsetDeletion(Errors.GROUP_ID_NOT_FOUND, Map.of()));
-        }
-        Map<TopicPartition, Errors> answers = new LinkedHashMap<>();
-        List<TopicPartition> deleted = new ArrayList<>();
-        CompletableFuture<Long> written;
-        synchronized (group) {
-            if (group.state == GroupState.DEAD) {
-                return CompletableFuture.completedFuture(new OffsetDeletion(Errors.GROUP_ID_NOT_FOUND, Map.of()));
-            }
+        return deletion(groupId, error -> new OffsetDeletion(error, Map.of()), group -> {
             Set<String> subscribed = Set.of();
             if (!group.members.isEmpty()) {
                 if (!ConsumerSubscription.PROTOCOL_TYPE.equals(group.protocolType)) {
-                    return CompletableFuture.completedFuture(new OffsetDeletion(Errors.NON_EMPTY_GROUP, Map.of()));
+                    return Deletion.answered(new OffsetDeletion(Errors.NON_EMPTY_GROUP, Map.of()));
                 }
                 subscribed = group.subscribedTopics();
             }
+            Map<TopicPartition, Errors> answers = new LinkedHashMap<>();
+            List<TopicPartition> deleted = new ArrayList<>();
             for (TopicPartition partition : partitions) {
-                if (subscribed.contains(partition.topic())) {
-                    answers.put(partition, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
-                } else {
-                    answers.put(partition, Errors.NONE);
-                    if (offsets.hasCommit(groupId, partition)) {
-                        deleted.add(partition);
-                    }
+                boolean consumed = subscribed.contains(partition.topic());
+                answers.put(partition, consumed ? Errors.GROUP_SUBSCRIBED_TO_TOPIC : Errors.NONE);
+                if (!consumed && offsets.hasCommit(groupId, partition)) {
+                    deleted.add(partition);
                 }
             }
-            if (deleted.isEmpty()) {
-                return CompletableFuture.completedFuture(new OffsetDeletion(Errors.NONE, answers));
-            }
-            try {
-                written = offsets.deleteCommits(groupId, deleted);
-            } catch (LogException e) {
-                return CompletableFuture.completedFuture(new OffsetDeletion(answerForFailedWrite(e), Map.of()));
-            }
+            OffsetDeletion done = new OffsetDeletion(Errors.NONE, answers);
+            return deleted.isEmpty() ? Deletion.answered(done) : new Deletion<>(done, offsets.deleteCommits(groupId, deleted));
+        });
+    }
+
+    /** A deletion's outcome under the group's lock: its answer, once {@code written} (null: nothing) counts. */
+    private record Deletion<T>(T answer, CompletableFuture<Long> written) {
+        static <T> Deletion<T> answered(T answer) {
+            return new Deletion<>(answer, null);
         }
-        return written.handle((logOffset, failure) -> failure == null ? new OffsetDeletion(Errors.NONE, answers)
-                : new OffsetDeletion(answerForFailedWrite(unwrap(failure)), Map.of()));
+    }
+
+    /**
+     * What DeleteGroups and OffsetDelete share: on the coordinator's thread, with the group coordinated here
+     * (else the coordinator's error) and alive (else GROUP_ID_NOT_FOUND), {@code body} runs under the group's lock;
+     * its write's failure is answered as Kafka maps it, through {@code error}, which wraps an error in the API's
+     * answer.
+     */
+    private <T> CompletableFuture<T> deletion(String groupId, Function<Errors, T> error,
+                                              Function<ConsumerGroup, Deletion<T>> body) {
+        Errors notHere = coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(error.apply(notHere));
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            Errors stillNotHere = coordinatorError(groupId);
+            if (stillNotHere != Errors.NONE) {
+                return CompletableFuture.completedFuture(error.apply(stillNotHere));
+            }
+            ConsumerGroup group = groups.get(groupId);
+            if (group == null) {
+                return CompletableFuture.completedFuture(error.apply(Errors.GROUP_ID_NOT_FOUND));
+            }
+            Deletion<T> outcome;
+            synchronized (group) {
+                if (group.state == GroupState.DEAD) {
+                    return CompletableFuture.completedFuture(error.apply(Errors.GROUP_ID_NOT_FOUND));
+                }
+                try {
+                    outcome = body.apply(group);
+                } catch (LogException e) { // the offsets topic refused the write at once: nothing changed
+                    return CompletableFuture.completedFuture(error.apply(answerForFailedWrite(e)));
+                }
+            }
+            if (outcome.written() == null) {
+                return CompletableFuture.completedFuture(outcome.answer());
+            }
+            return outcome.written().handle((offset, failure) -> failure == null ? outcome.answer()
+                    : error.apply(answerForFailedWrite(unwrap(failure))));
+        }, writer).thenCompose(answer -> answer);
     }
 
     private static CompletableFuture<Struct> completed(Struct response) {
