@@ -124,7 +124,6 @@ public final class ListOffsetsHandler implements ApiHandler {
      * is still the previous leader's and may go up without any new append; answering it could send a consumer back.
      */
     private static boolean highWatermarkBehindItsEpoch(PartitionLog log) {
-        Long epochStart = log.leaderEpochs().get(log.latestEpoch());
-        return epochStart != null && epochStart > log.highWatermark();
+        return log.latestEpochStartOffset() > log.highWatermark(); // -1, with no epoch, is never above it
     }
 }

@@ -153,6 +153,11 @@ public final class LeaderEpochCache {
         return epochs.isEmpty() ? UNDEFINED_EPOCH : epochs.lastKey();
     }
 
+    /** Where the latest epoch starts, or -1 if no epoch is known. */
+    public synchronized long latestEpochStartOffset() {
+        return epochs.isEmpty() ? -1 : epochs.lastEntry().getValue();
+    }
+
     /** The epoch holding {@code offset}: the latest one starting at or before it; -1 if none does. */
     public synchronized int epochForOffset(long offset) {
         int holding = UNDEFINED_EPOCH;

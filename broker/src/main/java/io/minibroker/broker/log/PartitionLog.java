@@ -207,6 +207,11 @@ public final class PartitionLog implements AutoCloseable {
         return epochCache.latestEpoch();
     }
 
+    /** Where the latest leader epoch of this log starts, -1 if none is known. */
+    public synchronized long latestEpochStartOffset() {
+        return epochCache.latestEpochStartOffset();
+    }
+
     /** Where {@code epoch} ends in this log, as OffsetForLeaderEpoch answers (Kafka's endOffsetForEpoch). */
     public synchronized LeaderEpochCache.EpochEnd endOffsetForEpoch(int epoch) {
         return epochCache.endOffsetFor(epoch, logEndOffset);
