@@ -66,10 +66,10 @@ public final class PartitionLog implements AutoCloseable {
     private long lastFlushMs;
     /** Counts truncations, so a flush that raced one does not move the recovery point over data it never synced. */
     private long truncations;
-    /** A segment was rolled since the last flush: {@link #flushIfRolled} has a finished segment to make durable. */
-    private boolean rolledSinceFlush;
     /** Segments rolled so far, so a flush can tell whether a roll came in while it was syncing. */
     private long rolls;
+    /** {@link #rolls} as of the last flush: below it, {@link #flushIfRolled} has a finished segment to make durable. */
+    private long flushedRolls;
     /** The leader epochs of this log's batches and where each starts ({@code leader-epoch-checkpoint}). */
     private LeaderEpochCache epochCache;
 
@@ -417,7 +417,6 @@ public final class PartitionLog implements AutoCloseable {
         LogSegment previous = active;
         try {
             previous.onRolled(); // its fsync is left to the background (flushIfRolled): rolls happen on event loops
-            rolledSinceFlush = true;
             rolls++;
             LogSegment next = LogSegment.create(dir, baseOffset, config, now);
             segments.put(baseOffset, next);
@@ -573,9 +572,8 @@ public final class PartitionLog implements AutoCloseable {
             }
             unflushedMessages = Math.max(0, unflushedMessages - counted);
             lastFlushMs = clock.millis();
-            if (rolls == rollsBefore) { // a segment rolled while we synced is not covered: leave it to its own flush
-                rolledSinceFlush = false;
-            }
+            // The rolls before the sync are covered; one that came in while it ran waits for its own flush.
+            flushedRolls = Math.max(flushedRolls, rollsBefore);
         }
     }
 
@@ -591,7 +589,7 @@ public final class PartitionLog implements AutoCloseable {
      */
     public boolean flushIfRolled() {
         synchronized (this) {
-            if (!rolledSinceFlush) {
+            if (flushedRolls == rolls) {
                 return false;
             }
         }
@@ -862,7 +860,7 @@ public final class PartitionLog implements AutoCloseable {
     /** Closes the log and deletes its directory. */
     synchronized void delete() throws IOException {
         deleted = true;
-        rolledSinceFlush = false;
+        flushedRolls = rolls;
         for (LogSegment segment : segments.values()) {
             segment.closeAndDelete();
         }
