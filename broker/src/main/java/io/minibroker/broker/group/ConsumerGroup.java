@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -100,16 +101,18 @@ final class ConsumerGroup {
     }
 
     /**
-     * The topics the members subscribe to, read from their metadata for the group's protocol (Kafka's
-     * subscribedTopics); metadata that is not a subscription adds none.
+     * The topics the members subscribe to, read from their metadata for the group's protocol, as Kafka's
+     * computeSubscribedTopics: none at all if any member's metadata is not a subscription.
      */
     Set<String> subscribedTopics() {
         Set<String> topics = new HashSet<>();
         for (GroupMember member : members.values()) {
             byte[] metadata = protocolName == null ? null : member.protocols.get(protocolName);
-            if (metadata != null) {
-                ConsumerSubscription.topics(metadata).ifPresent(topics::addAll);
+            Optional<Set<String>> subscribed = metadata == null ? Optional.empty() : ConsumerSubscription.topics(metadata);
+            if (subscribed.isEmpty()) {
+                return Set.of();
             }
+            topics.addAll(subscribed.get());
         }
         return topics;
     }
