@@ -316,13 +316,20 @@ public final class PartitionLog implements AutoCloseable {
                                     + " bytes in compression.type " + config.compressionType().configName()
                                     + " exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
                         }
-                        if (converted == null) {
-                            converted = ByteBufAllocator.DEFAULT.heapBuffer(records.readableBytes());
-                            converted.writeBytes(records, records.readerIndex(), incomingBytes); // the batches before
+                        if (converted == null && incomingBytes == 0) {
+                            converted = copy; // the first batch (a produce's only one): its copy is the buffer
+                            copy = null;
+                        } else {
+                            if (converted == null) {
+                                converted = ByteBufAllocator.DEFAULT.heapBuffer(records.readableBytes());
+                                converted.writeBytes(records, records.readerIndex(), incomingBytes); // those before
+                            }
+                            converted.writeBytes(copy);
                         }
-                        converted.writeBytes(copy);
                     } finally {
-                        copy.release();
+                        if (copy != null) {
+                            copy.release();
+                        }
                     }
                 } else if (converted != null) {
                     converted.writeBytes(batch.slice());

@@ -126,6 +126,22 @@ class PartitionLogTest {
     }
 
     @Test
+    void inABufferOfSeveralBatchesOnlyThoseInAnotherCodecAreConverted() throws IOException {
+        open(LogConfig.defaults().withCompressionType(BrokerCompressionType.LZ4));
+        for (CompressionType first : List.of(CompressionType.GZIP, CompressionType.LZ4)) {
+            ByteBuf a = batch("a", 2, T0, first);
+            ByteBuf b = batch("b", 3, T0, CompressionType.SNAPPY);
+            appendAndRelease(TestBatches.ALLOC.buffer().writeBytes(a).writeBytes(b));
+            a.release();
+            b.release();
+        }
+
+        assertThat(codecs(log.read(0, 1 << 20, true, Long.MAX_VALUE))).containsOnly(CompressionType.LZ4).hasSize(4);
+        assertThat(readAll(log)).extracting(TestBatches.Entry::value)
+                .containsExactly("a-0", "a-1", "b-0", "b-1", "b-2", "a-0", "a-1", "b-0", "b-1", "b-2");
+    }
+
+    @Test
     void uncompressedDecompressesAndProducerKeepsTheProducersCodec() throws IOException {
         open(LogConfig.defaults().withCompressionType(BrokerCompressionType.UNCOMPRESSED));
         appendAndRelease(batch("z", 3, T0, CompressionType.SNAPPY));
