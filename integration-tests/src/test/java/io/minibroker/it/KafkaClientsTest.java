@@ -25,9 +25,11 @@ import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidRequestException;
@@ -295,6 +297,36 @@ class KafkaClientsTest {
                 assertThat(causeOf(() -> producer.send(new ProducerRecord<>("tuned", 0, twoHoursAhead, "k", "v")).get()))
                         .isInstanceOf(InvalidTimestampException.class);
                 producer.send(new ProducerRecord<>("tuned", 0, System.currentTimeMillis(), "k", "now")).get();
+            }
+        }
+    }
+
+    @Test
+    void aBatchWithABadRecordFailsThatRecordWithItsReasonAndTheOthersAsPartOfTheBatch() throws Exception {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
+            String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
+            admin.createTopics(List.of(new NewTopic("keyed", 1, (short) 1)
+                    .configs(Map.of("cleanup.policy", "compact")))).all().get();
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                    ProducerConfig.LINGER_MS_CONFIG, 60_000, // one batch: sent by the flush below
+                    ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
+                producer.partitionsFor("keyed"); // metadata first, so the three sends join one batch
+                var keyed = producer.send(new ProducerRecord<>("keyed", 0, "k1", "v1"));
+                var keyless = producer.send(new ProducerRecord<>("keyed", 0, null, "v2"));
+                var alsoKeyed = producer.send(new ProducerRecord<>("keyed", 0, "k3", "v3"));
+                producer.flush();
+
+                assertThat(causeOf(keyless::get)).isInstanceOf(InvalidRecordException.class)
+                        .hasMessage("Compacted topic cannot accept message without key in topic partition keyed-0");
+                for (var collateral : List.of(keyed, alsoKeyed)) {
+                    assertThat(causeOf(collateral::get)).isExactlyInstanceOf(KafkaException.class).hasMessage(
+                            "Failed to append record because it was part of a batch which had one more more invalid records");
+                }
+                var next = producer.send(new ProducerRecord<>("keyed", 0, "k4", "v4"));
+                producer.flush();
+                assertThat(next.get().offset()).as("nothing of the refused batch was stored").isZero();
             }
         }
     }

@@ -11,6 +11,9 @@ import io.netty.buffer.ByteBufAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A leader's checks of a producer's batch before it is stored, as Kafka's LogValidator makes them, and its copy
  * in the topic's {@code compression.type} where that differs from the producer's codec. Each batch is
@@ -29,7 +32,8 @@ import org.slf4j.LoggerFactory;
  *       a batch the producer flagged LogAppendTime, unless the topic is CreateTime and its records have
  *       timestamps: then, as in Kafka, it is taken as CreateTime.</li>
  * </ul>
- * A CreateTime header whose max timestamp (or flag) disagrees with its records gets theirs, in place, as Kafka
+ * The last two are a record's faults, not the batch's: every record is checked and the refusal, a
+ * {@link RecordValidationException}, names each bad one by its index, as Kafka's RecordErrors do. A CreateTime header whose max timestamp (or flag) disagrees with its records gets theirs, in place, as Kafka
  * sets it.
  */
 final class LogValidator {
@@ -87,41 +91,81 @@ final class LogValidator {
                     + " in record batch with producerId " + batch.producerId() + " in topic partition "
                     + topicPartition);
         }
-        if (batch.isLogAppendTime() && !createTime) {
-            throw logAppendTimeFlagRefused();
-        }
     }
 
+    /**
+     * Checks every record, as Kafka does, rather than stopping at the first bad one: the refusal names each bad
+     * record (one reason each, the key's before the timestamp's) so the producer can tell them from the rest.
+     */
     private void validateRecords(RecordBatch batch, ByteBuf plain) {
         boolean flaggedLogAppendTime = batch.isLogAppendTime();
         long maxTimestamp = RecordBatch.NO_TIMESTAMP;
         long expectedOffset = batch.baseOffset();
+        List<RecordValidationException.RecordError> recordErrors = null;
+        boolean anyTimestampError = false;
+        int batchIndex = 0;
         try (RecordIterator records = batch.records(plain)) {
             while (records.hasNext()) {
                 Record record = records.next();
-                if (flaggedLogAppendTime && record.timestamp() == RecordBatch.NO_TIMESTAMP) {
-                    throw logAppendTimeFlagRefused();
-                }
                 if (record.offset() != expectedOffset++) {
                     throw new LogException(Errors.INVALID_RECORD, "record offset delta "
                             + (record.offset() - batch.baseOffset()) + " where " + (expectedOffset - 1
                             - batch.baseOffset()) + " was due in a batch for " + topicPartition);
                 }
-                if (config.compacted() && record.key() == null) {
-                    throw new LogException(Errors.INVALID_RECORD,
-                            "Compacted topic cannot accept message without key in topic partition " + topicPartition + ".");
-                }
-                if (createTime) {
-                    checkTimestamp(record.timestamp());
+                String keyError = keyError(record);
+                String timestampError = keyError == null ? timestampError(record, flaggedLogAppendTime) : null;
+                if (keyError != null || timestampError != null) {
+                    if (recordErrors == null) {
+                        recordErrors = new ArrayList<>(1);
+                    }
+                    recordErrors.add(new RecordValidationException.RecordError(batchIndex,
+                            keyError != null ? keyError : timestampError));
+                    anyTimestampError |= timestampError != null;
                 }
                 maxTimestamp = Math.max(maxTimestamp, record.timestamp());
+                batchIndex++;
             }
         } catch (ProtocolException e) { // malformed records after a sound CRC: Kafka's InvalidRecordException
             throw new LogException(Errors.INVALID_RECORD, e.getMessage() + " in " + topicPartition, e);
         }
+        if (recordErrors != null) {
+            throw RecordValidationException.of(recordErrors, anyTimestampError);
+        }
         if (createTime && (flaggedLogAppendTime || maxTimestamp != batch.maxTimestamp())) {
             batch.setCreateTime(maxTimestamp);
         }
+    }
+
+    private String keyError(Record record) {
+        return config.compacted() && record.key() == null
+                ? "Compacted topic cannot accept message without key in topic partition " + topicPartition
+                : null;
+    }
+
+    /**
+     * A CreateTime topic checks a stamped record against its bounds; otherwise (a LogAppendTime topic, or a record
+     * without a timestamp) a batch the producer flagged LogAppendTime is refused, as Kafka refuses it.
+     */
+    private String timestampError(Record record, boolean flaggedLogAppendTime) {
+        long timestamp = record.timestamp();
+        if (createTime && timestamp != RecordBatch.NO_TIMESTAMP) {
+            return timestamp < earliestTimestamp || timestamp > latestTimestamp
+                    ? "Timestamp " + timestamp + " of message with offset " + record.offset()
+                            + " is out of range. The timestamp should be within [" + earliestTimestamp + ", "
+                            + latestTimestamp + "]"
+                    : null;
+        }
+        return flaggedLogAppendTime
+                ? "Invalid timestamp type in message " + describe(record)
+                        + ". Producer should not set timestamp type to LogAppendTime."
+                : null;
+    }
+
+    /** A record as Kafka's messages describe one (its DefaultRecord's form). */
+    private static String describe(Record record) {
+        return "DefaultRecord(offset=" + record.offset() + ", timestamp=" + record.timestamp() + ", key="
+                + (record.key() == null ? 0 : record.key().readableBytes()) + " bytes, value="
+                + (record.value() == null ? 0 : record.value().readableBytes()) + " bytes)";
     }
 
     private ByteBuf recompressed(RecordBatch batch, CompressionType target, ByteBuf plain) {
@@ -131,19 +175,6 @@ final class LogValidator {
             LOG.error("Could not recompress a batch of {} to {}", topicPartition, target, e);
             throw new LogException(Errors.UNKNOWN_SERVER_ERROR, "could not store a batch of " + topicPartition
                     + " in compression.type " + config.compressionType().configName() + ": " + e, e);
-        }
-    }
-
-    private LogException logAppendTimeFlagRefused() {
-        return new LogException(Errors.INVALID_TIMESTAMP, "Invalid timestamp type in a batch for " + topicPartition
-                + ". Producer should not set timestamp type to LogAppendTime.");
-    }
-
-    private void checkTimestamp(long timestamp) {
-        if (timestamp != RecordBatch.NO_TIMESTAMP && (timestamp < earliestTimestamp || timestamp > latestTimestamp)) {
-            throw new LogException(Errors.INVALID_TIMESTAMP, "Timestamp " + timestamp + " of a record in "
-                    + topicPartition + " is out of range. The timestamp should be within [" + earliestTimestamp
-                    + ", " + latestTimestamp + "]");
         }
     }
 

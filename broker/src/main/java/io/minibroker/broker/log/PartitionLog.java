@@ -243,7 +243,32 @@ public final class PartitionLog implements AutoCloseable {
      * run elsewhere before it acknowledges the records.
      */
     public AppendResult appendUnflushed(ByteBuf records, int leaderEpoch) {
-        return checkAndWrite(records, leaderEpoch, true);
+        try (CheckedAppend checked = checkForAppend(records)) {
+            return appendUnflushed(checked, leaderEpoch);
+        }
+    }
+
+    /**
+     * A leader's checks of a producer's records, {@link LogValidator} included, without the log's lock: framing,
+     * sizes, CRCs, the records themselves, and the copy in the topic's codec if it differs. Write the result with
+     * {@link #appendUnflushed(CheckedAppend, int)}; the caller closes it either way.
+     *
+     * @throws LogException the partition's error if they are refused ({@link RecordValidationException} for
+     *     some records' faults)
+     */
+    public CheckedAppend checkForAppend(ByteBuf records) {
+        return check(records, config, true, clock.millis());
+    }
+
+    /** {@link #appendUnflushed(ByteBuf, int)} of records this log has checked; the caller still closes them. */
+    public AppendResult appendUnflushed(CheckedAppend checked, int leaderEpoch) {
+        if (checked.log != this) {
+            throw new IllegalArgumentException("records checked for " + checked.log.topicPartition + " written to "
+                    + topicPartition);
+        }
+        synchronized (this) {
+            return write(checked, leaderEpoch, true);
+        }
     }
 
     /**
@@ -252,42 +277,17 @@ public final class PartitionLog implements AutoCloseable {
      * On the follower's fetcher thread, which may wait on the disk: a new epoch is checkpointed at once.
      */
     public AppendResult appendAsFollower(ByteBuf records) {
-        AppendResult appended = checkAndWrite(records, -1, false);
+        AppendResult appended;
+        try (CheckedAppend checked = check(records, config, false, clock.millis())) {
+            synchronized (this) {
+                appended = write(checked, -1, false);
+            }
+        }
         writeLeaderEpochCheckpoint();
         return appended;
     }
 
-    /**
-     * Checks the batches without the log's lock (framing, sizes and CRCs; a leader's {@link LogValidator} too,
-     * which may decompress and recompress), then writes them under it.
-     */
-    private AppendResult checkAndWrite(ByteBuf records, int leaderEpoch, boolean asLeader) {
-        LogConfig config = this.config;
-        long now = clock.millis();
-        Incoming incoming = check(records, config, asLeader, now);
-        try {
-            synchronized (this) {
-                return write(incoming, leaderEpoch, asLeader, config, now);
-            }
-        } finally {
-            incoming.release();
-        }
-    }
-
-    /**
-     * Batches checked and ready to write, with what the write needs to know of them: the caller's buffer, or a
-     * copy of it ({@code owned}) when a leader stored some batch in the topic's codec.
-     */
-    private record Incoming(ByteBuf batches, boolean owned, int totalBytes, long offsetCount, long recordCount,
-                            long maxTimestamp) {
-        void release() {
-            if (owned) {
-                batches.release();
-            }
-        }
-    }
-
-    private Incoming check(ByteBuf records, LogConfig config, boolean asLeader, long now) {
+    private CheckedAppend check(ByteBuf records, LogConfig config, boolean asLeader, long now) {
         LogValidator validator = asLeader ? new LogValidator(topicPartition, config, now) : null;
         ByteBuf converted = null; // made when the first batch is stored in another codec
         int incomingBytes = 0;
@@ -354,19 +354,21 @@ public final class PartitionLog implements AutoCloseable {
             throw e instanceof ProtocolException protocol ? new LogException(protocol.error(), e.getMessage(), e)
                     : (LogException) e;
         }
-        return new Incoming(converted != null ? converted : records, converted != null, totalBytes, offsetCount,
-                recordCount, maxTimestamp);
+        return new CheckedAppend(this, converted != null ? converted : records, converted != null, totalBytes,
+                offsetCount, recordCount, maxTimestamp, config, now);
     }
 
     /** Writes checked batches: offsets, epoch and append time stamped by a leader, the leader's kept by a follower. */
-    private AppendResult write(Incoming incoming, int leaderEpoch, boolean asLeader, LogConfig config, long now) {
+    private AppendResult write(CheckedAppend incoming, int leaderEpoch, boolean asLeader) {
+        LogConfig config = incoming.config;
+        long now = incoming.nowMs;
         if (deleted) { // a produce or a follower's fetch that resolved the log before its topic was deleted
             throw new LogException(Errors.UNKNOWN_TOPIC_OR_PARTITION, topicPartition + " was deleted with its topic");
         }
-        ByteBuf records = incoming.batches();
-        int totalBytes = incoming.totalBytes();
-        long offsetCount = incoming.offsetCount();
-        long incomingMaxTimestamp = incoming.maxTimestamp();
+        ByteBuf records = incoming.batches;
+        int totalBytes = incoming.totalBytes;
+        long offsetCount = incoming.offsetCount;
+        long incomingMaxTimestamp = incoming.maxTimestamp;
         if (totalBytes > config.segmentBytes()) {
             throw new LogException(Errors.RECORD_LIST_TOO_LARGE, totalBytes + " bytes of batches exceed segment.bytes "
                     + config.segmentBytes() + " in " + topicPartition);
@@ -415,7 +417,7 @@ public final class PartitionLog implements AutoCloseable {
             // If a write failed part way, the batches before it are in the segment: offsets go on from them.
             logEndOffset = active.nextOffset();
         }
-        unflushedMessages += incoming.recordCount();
+        unflushedMessages += incoming.recordCount;
         return new AppendResult(firstOffset, lastOffset, logAppendTime, maxTimestamp, offsetOfMaxTimestamp,
                 unflushedMessages >= config.flushIntervalMessages());
     }

@@ -7,8 +7,10 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.AppendResult;
+import io.minibroker.broker.log.CheckedAppend;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.RecordValidationException;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicMetadata;
@@ -179,12 +181,14 @@ public final class ProduceHandler implements ApiHandler {
                 return null;
             }
             AppendResult appended;
-            if (batch.producerId() < 0) {
-                appended = log.appendUnflushed(records, leadership.leaderEpoch(log.topicPartition()));
-            } else {
-                appended = appendIdempotent(log, records, batch, result);
-                if (appended == null) {
-                    return null;
+            try (CheckedAppend checked = log.checkForAppend(records)) {
+                if (batch.producerId() < 0) {
+                    appended = log.appendUnflushed(checked, leadership.leaderEpoch(log.topicPartition()));
+                } else {
+                    appended = appendIdempotent(log, checked, batch, result);
+                    if (appended == null) {
+                        return null;
+                    }
                 }
             }
             result.set("BaseOffset", appended.firstOffset())
@@ -193,6 +197,14 @@ public final class ProduceHandler implements ApiHandler {
             return appended;
         } catch (ProtocolException e) {
             result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());
+        } catch (RecordValidationException e) {
+            // As Kafka: the bad records by index, so a client fails those with their reason and the rest apart.
+            result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage())
+                    .set("LogStartOffset", log.logStartOffset());
+            for (RecordValidationException.RecordError error : e.recordErrors()) {
+                result.addElement("RecordErrors").set("BatchIndex", error.batchIndex())
+                        .set("BatchIndexErrorMessage", error.message());
+            }
         } catch (LogException e) {
             result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());
         } catch (UncheckedIOException e) { // a full disk, or a log closed by a topic deletion under us
@@ -205,8 +217,11 @@ public final class ProduceHandler implements ApiHandler {
         return TopicConfig.minInsyncReplicas(brokerConfig, topic.configOverrides());
     }
 
-    /** Check, append and record under the partition's producer-state lock, so two retries cannot both append. */
-    private AppendResult appendIdempotent(PartitionLog log, ByteBuf records, RecordBatch batch, Struct result) {
+    /**
+     * Checks the producer's state, appends and records under the partition's producer-state lock, so two retries
+     * cannot both append. The records were validated before, as Kafka validates them before this check.
+     */
+    private AppendResult appendIdempotent(PartitionLog log, CheckedAppend records, RecordBatch batch, Struct result) {
         ProducerStateTable table = producerStates.table(log);
         synchronized (table) {
             ProducerStateTable.Verdict verdict = table.check(batch);

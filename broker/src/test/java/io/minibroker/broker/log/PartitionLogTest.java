@@ -7,6 +7,7 @@ import static io.minibroker.broker.log.TestBatches.decode;
 import static io.minibroker.broker.log.TestBatches.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
@@ -253,6 +254,80 @@ class PartitionLogTest {
                 .build());
 
         assertThat(log.logEndOffset()).isEqualTo(1);
+    }
+
+    @Test
+    void everyBadRecordIsNamedByItsIndexWithKafkasReasonsAndOneReasonEach() throws IOException {
+        open(LogConfig.defaults().withCompacted(true));
+        byte[] key = "k".getBytes(StandardCharsets.UTF_8);
+        long twoHoursAhead = T0 + 7_200_000;
+        ByteBuf batch = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.ZSTD, 0, T0)
+                .append(T0, key, new byte[1], List.of())
+                .append(T0, null, new byte[1], List.of())
+                .append(twoHoursAhead, key, new byte[1], List.of())
+                .append(twoHoursAhead, null, new byte[1], List.of()) // both faults: the key's is given
+                .build();
+
+        RecordValidationException refused = recordRefusal(batch);
+
+        assertThat(refused.error()).as("any timestamp fault makes it INVALID_TIMESTAMP").isEqualTo(Errors.INVALID_TIMESTAMP);
+        assertThat(refused.getMessage()).isEqualTo("One or more records have been rejected due to invalid timestamp");
+        String keyless = "Compacted topic cannot accept message without key in topic partition orders-0";
+        assertThat(refused.recordErrors()).containsExactly(
+                new RecordValidationException.RecordError(1, keyless),
+                new RecordValidationException.RecordError(2, "Timestamp " + twoHoursAhead + " of message with offset 2"
+                        + " is out of range. The timestamp should be within [" + (T0 - Long.MAX_VALUE) + ", "
+                        + (T0 + 3_600_000) + "]"),
+                new RecordValidationException.RecordError(3, keyless));
+        assertThat(log.logEndOffset()).isZero();
+    }
+
+    @Test
+    void recordFaultsOtherThanTimestampsAreInvalidRecordWithTheFirstThreeQuoted() throws IOException {
+        open(LogConfig.defaults().withCompacted(true));
+        RecordBatchBuilder builder = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0);
+        for (int i = 0; i < 5; i++) {
+            builder.append(T0, null, new byte[1], List.of());
+        }
+
+        RecordValidationException refused = recordRefusal(builder.build());
+
+        assertThat(refused.error()).isEqualTo(Errors.INVALID_RECORD);
+        String reason = "Compacted topic cannot accept message without key in topic partition orders-0";
+        assertThat(refused.getMessage()).isEqualTo("One or more records have been rejected due to 5 record errors in"
+                + " total, and only showing the first three errors at most: [RecordError(batchIndex=0, message='"
+                + reason + "'), RecordError(batchIndex=1, message='" + reason + "'), RecordError(batchIndex=2,"
+                + " message='" + reason + "')]");
+        assertThat(refused.recordErrors()).extracting(RecordValidationException.RecordError::batchIndex)
+                .containsExactly(0, 1, 2, 3, 4);
+    }
+
+    @Test
+    void aBatchFlaggedLogAppendTimeOnALogAppendTimeTopicIsRefusedForEachRecordWithKafkasDescription()
+            throws IOException {
+        open(LogConfig.defaults().withLogAppendTime(true));
+        ByteBuf flagged = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0).logAppendTime(true)
+                .append(T0, "ab".getBytes(StandardCharsets.UTF_8), new byte[3], List.of())
+                .append(T0, null, null, List.of())
+                .build();
+
+        RecordValidationException refused = recordRefusal(flagged);
+
+        assertThat(refused.error()).isEqualTo(Errors.INVALID_TIMESTAMP);
+        assertThat(refused.recordErrors()).extracting(RecordValidationException.RecordError::message).containsExactly(
+                "Invalid timestamp type in message DefaultRecord(offset=0, timestamp=" + T0 + ", key=2 bytes,"
+                        + " value=3 bytes). Producer should not set timestamp type to LogAppendTime.",
+                "Invalid timestamp type in message DefaultRecord(offset=1, timestamp=" + T0 + ", key=0 bytes,"
+                        + " value=0 bytes). Producer should not set timestamp type to LogAppendTime.");
+    }
+
+    /** The record faults an append of {@code batch} is refused for; the batch is released. */
+    private RecordValidationException recordRefusal(ByteBuf batch) {
+        try {
+            return catchThrowableOfType(() -> log.append(batch, 0), RecordValidationException.class);
+        } finally {
+            batch.release();
+        }
     }
 
     @Test

@@ -66,11 +66,15 @@ class IdempotentProduceTest {
 
         /** Produces one batch of {@code records} records and returns the partition's response. */
         Struct produce(long producerId, short epoch, int baseSequence, int records) throws IOException {
+            return produce(producerId, epoch, baseSequence, records, System.currentTimeMillis());
+        }
+
+        /** {@link #produce(long, short, int, int)} with every record stamped {@code timestamp}. */
+        Struct produce(long producerId, short epoch, int baseSequence, int records, long timestamp) throws IOException {
             RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
-                    System.currentTimeMillis()).producer(producerId, epoch, baseSequence);
+                    timestamp).producer(producerId, epoch, baseSequence);
             for (int i = 0; i < records; i++) {
-                builder.append(System.currentTimeMillis(), null, ("r" + (baseSequence + i)).getBytes(StandardCharsets.UTF_8),
-                        List.of());
+                builder.append(timestamp, null, ("r" + (baseSequence + i)).getBytes(StandardCharsets.UTF_8), List.of());
             }
             ByteBuf batch = builder.build();
             try {
@@ -148,6 +152,32 @@ class IdempotentProduceTest {
             assertThat(wire.produce(producerId, (short) 2, 7, 1).getInt16("ErrorCode"))
                     .as("a new epoch starts at sequence 0").isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code());
             assertThat(wire.produce(producerId, (short) 2, 0, 1).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        }
+    }
+
+    @Test
+    void recordsAreValidatedBeforeTheProducersStateAsKafkaDoes() throws Exception {
+        try (Broker broker = start(); Wire wire = new Wire(broker)) {
+            long producerId = wire.initProducerId();
+            wire.produce(producerId, (short) 0, 0, 2);
+            long twoHoursAhead = System.currentTimeMillis() + 7_200_000;
+
+            Struct gapWithBadRecords = wire.produce(producerId, (short) 0, 5, 2, twoHoursAhead);
+            Struct duplicateWithBadRecords = wire.produce(producerId, (short) 0, 0, 2, twoHoursAhead);
+
+            for (Struct refused : List.of(gapWithBadRecords, duplicateWithBadRecords)) {
+                assertThat(refused.getInt16("ErrorCode")).as("not OUT_OF_ORDER_SEQUENCE_NUMBER nor a duplicate's answer")
+                        .isEqualTo(Errors.INVALID_TIMESTAMP.code());
+                assertThat(refused.getString("ErrorMessage"))
+                        .isEqualTo("One or more records have been rejected due to invalid timestamp");
+                assertThat(refused.getStructs("RecordErrors")).extracting(error -> error.getInt32("BatchIndex"))
+                        .containsExactly(0, 1);
+                assertThat(refused.getStructs("RecordErrors").get(0).getString("BatchIndexErrorMessage"))
+                        .startsWith("Timestamp " + twoHoursAhead + " of message with offset 0 is out of range.");
+                assertThat(refused.getInt64("LogStartOffset")).as("reported, as Kafka reports it").isZero();
+            }
+            assertThat(wire.produce(producerId, (short) 0, 2, 1).getInt64("BaseOffset"))
+                    .as("the refused batches left the producer's sequence alone").isEqualTo(2);
         }
     }
 
