@@ -109,6 +109,21 @@ public final class BrokerConfig {
     public static final ConfigKey<Long> LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS =
             longKey("log.message.timestamp.after.max.ms", 3_600_000L, 0);
     public static final ConfigKey<Integer> MESSAGE_MAX_BYTES = intKey("message.max.bytes", 1_048_588, 0);
+
+    // The log cleaner (compaction)
+    public static final ConfigKey<Boolean> LOG_CLEANER_ENABLE = booleanKey("log.cleaner.enable", true);
+    public static final ConfigKey<Long> LOG_CLEANER_BACKOFF_MS = longKey("log.cleaner.backoff.ms", 15_000L, 0);
+    /** Bounds the cleaner's key map, as it bounds Kafka's (whose entries are 24 bytes; here a key's bytes and more). */
+    public static final ConfigKey<Long> LOG_CLEANER_DEDUPE_BUFFER_SIZE =
+            longKey("log.cleaner.dedupe.buffer.size", 134_217_728L, 1);
+    public static final ConfigKey<Long> LOG_CLEANER_DELETE_RETENTION_MS =
+            longKey("log.cleaner.delete.retention.ms", 86_400_000L, 0);
+    public static final ConfigKey<Long> LOG_CLEANER_MIN_COMPACTION_LAG_MS =
+            longKey("log.cleaner.min.compaction.lag.ms", 0L, 0);
+    public static final ConfigKey<Long> LOG_CLEANER_MAX_COMPACTION_LAG_MS =
+            longKey("log.cleaner.max.compaction.lag.ms", Long.MAX_VALUE, 1);
+    public static final ConfigKey<Double> LOG_CLEANER_MIN_CLEANABLE_RATIO = new ConfigKey<>(
+            "log.cleaner.min.cleanable.ratio", Double::valueOf, 0.5, v -> v >= 0 && v <= 1, "a number in [0, 1]");
     public static final ConfigKey<String> COMPRESSION_TYPE = oneOf("compression.type",
             BrokerCompressionType.PRODUCER.configName(), BrokerCompressionType.configNames());
 
@@ -151,7 +166,10 @@ public final class BrokerConfig {
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
             LOG_INDEX_SIZE_MAX_BYTES, LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS,
             LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE,
-            LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE, NUM_PARTITIONS,
+            LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
+            LOG_CLEANER_ENABLE, LOG_CLEANER_BACKOFF_MS, LOG_CLEANER_DEDUPE_BUFFER_SIZE, LOG_CLEANER_DELETE_RETENTION_MS,
+            LOG_CLEANER_MIN_COMPACTION_LAG_MS, LOG_CLEANER_MAX_COMPACTION_LAG_MS, LOG_CLEANER_MIN_CLEANABLE_RATIO,
+            NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, AUTO_CREATE_TOPICS_ENABLE, DELETE_TOPIC_ENABLE, MIN_INSYNC_REPLICAS,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,

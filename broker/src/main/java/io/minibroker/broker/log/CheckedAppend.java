@@ -20,11 +20,13 @@ public final class CheckedAppend implements AutoCloseable {
     final long offsetCount;
     final long recordCount;
     final long maxTimestamp;
+    /** The last batch's last offset as received: a follower keeps it, a leader assigns its own. */
+    final long lastOffset;
     final LogConfig config;
     final long nowMs;
 
     CheckedAppend(PartitionLog log, ByteBuf batches, boolean owned, int totalBytes, long offsetCount,
-                  long recordCount, long maxTimestamp, LogConfig config, long nowMs) {
+                  long recordCount, long maxTimestamp, long lastOffset, LogConfig config, long nowMs) {
         this.log = log;
         this.batches = batches;
         this.owned = owned;
@@ -32,6 +34,7 @@ public final class CheckedAppend implements AutoCloseable {
         this.offsetCount = offsetCount;
         this.recordCount = recordCount;
         this.maxTimestamp = maxTimestamp;
+        this.lastOffset = lastOffset;
         this.config = config;
         this.nowMs = nowMs;
     }

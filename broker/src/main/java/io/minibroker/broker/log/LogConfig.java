@@ -30,6 +30,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param segmentJitterMs        {@code segment.jitter.ms}: each segment rolls up to this much (drawn at random
  *                               when it is made) before {@code segment.ms}, so that many partitions do not roll
  *                               at once
+ * @param deleteRetentionMs      {@code delete.retention.ms}: how long the cleaner keeps a tombstone once it has
+ *                               cleaned the segment holding it
+ * @param minCompactionLagMs     {@code min.compaction.lag.ms}: a segment holding a record younger than this is not
+ *                               cleaned yet
+ * @param maxCompactionLagMs     {@code max.compaction.lag.ms}: a log whose oldest dirty record is older than this is
+ *                               cleaned whatever its dirty ratio
+ * @param minCleanableDirtyRatio {@code min.cleanable.dirty.ratio}: the share of the cleanable bytes not yet cleaned
+ *                               at which the cleaner takes a compacted log up
  */
 public record LogConfig(
         int segmentBytes,
@@ -46,7 +54,11 @@ public record LogConfig(
         long timestampBeforeMaxMs,
         long timestampAfterMaxMs,
         boolean compacted,
-        long segmentJitterMs) {
+        long segmentJitterMs,
+        long deleteRetentionMs,
+        long minCompactionLagMs,
+        long maxCompactionLagMs,
+        double minCleanableDirtyRatio) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1024 * 1024 * 1024;
     public static final long DEFAULT_SEGMENT_MS = 7L * 24 * 60 * 60 * 1000;
@@ -59,6 +71,8 @@ public record LogConfig(
     public static final long DEFAULT_TIMESTAMP_BEFORE_MAX_MS = Long.MAX_VALUE;
     /** Kafka 4's default: a record stamped more than an hour ahead of the broker's clock is refused. */
     public static final long DEFAULT_TIMESTAMP_AFTER_MAX_MS = 3_600_000L;
+    public static final long DEFAULT_DELETE_RETENTION_MS = 86_400_000L;
+    public static final double DEFAULT_MIN_CLEANABLE_DIRTY_RATIO = 0.5;
 
     public LogConfig {
         Objects.requireNonNull(compressionType, "compressionType");
@@ -67,12 +81,16 @@ public record LogConfig(
         }
         if (segmentMs <= 0 || indexIntervalBytes < 0 || segmentIndexBytes < TimeIndex.ENTRY_BYTES
                 || maxMessageBytes <= 0 || flushIntervalMessages <= 0 || flushIntervalMs <= 0
-                || timestampBeforeMaxMs < 0 || timestampAfterMaxMs < 0 || segmentJitterMs < 0) {
+                || timestampBeforeMaxMs < 0 || timestampAfterMaxMs < 0 || segmentJitterMs < 0 || deleteRetentionMs < 0
+                || minCompactionLagMs < 0 || maxCompactionLagMs < 1
+                || !(minCleanableDirtyRatio >= 0 && minCleanableDirtyRatio <= 1)) {
             throw new IllegalArgumentException("invalid log config " + "segment.ms=" + segmentMs
                     + " index.interval.bytes=" + indexIntervalBytes + " segment.index.bytes=" + segmentIndexBytes
                     + " max.message.bytes=" + maxMessageBytes + " flush.messages=" + flushIntervalMessages
                     + " flush.ms=" + flushIntervalMs + " message.timestamp.before.max.ms=" + timestampBeforeMaxMs
-                    + " message.timestamp.after.max.ms=" + timestampAfterMaxMs);
+                    + " message.timestamp.after.max.ms=" + timestampAfterMaxMs + " delete.retention.ms="
+                    + deleteRetentionMs + " min.compaction.lag.ms=" + minCompactionLagMs + " max.compaction.lag.ms="
+                    + maxCompactionLagMs + " min.cleanable.dirty.ratio=" + minCleanableDirtyRatio);
         }
     }
 
@@ -129,6 +147,11 @@ public record LogConfig(
         return toBuilder().segmentJitterMs(jitterMs).build();
     }
 
+    public LogConfig withCompaction(long deleteRetentionMs, long minCompactionLagMs, double minCleanableDirtyRatio) {
+        return toBuilder().compacted(true).deleteRetentionMs(deleteRetentionMs).minCompactionLagMs(minCompactionLagMs)
+                .minCleanableDirtyRatio(minCleanableDirtyRatio).build();
+    }
+
     /** A segment's roll jitter, drawn when it is made: at random below segment.jitter.ms and segment.ms, as Kafka's. */
     long randomSegmentJitterMs() {
         return segmentJitterMs == 0 ? 0 : ThreadLocalRandom.current().nextLong(Math.min(segmentJitterMs, segmentMs));
@@ -151,6 +174,10 @@ public record LogConfig(
         private long timestampAfterMaxMs = DEFAULT_TIMESTAMP_AFTER_MAX_MS;
         private boolean compacted;
         private long segmentJitterMs;
+        private long deleteRetentionMs = DEFAULT_DELETE_RETENTION_MS;
+        private long minCompactionLagMs;
+        private long maxCompactionLagMs = Long.MAX_VALUE;
+        private double minCleanableDirtyRatio = DEFAULT_MIN_CLEANABLE_DIRTY_RATIO;
 
         public Builder() {
         }
@@ -171,6 +198,10 @@ public record LogConfig(
             timestampAfterMaxMs = config.timestampAfterMaxMs;
             compacted = config.compacted;
             segmentJitterMs = config.segmentJitterMs;
+            deleteRetentionMs = config.deleteRetentionMs;
+            minCompactionLagMs = config.minCompactionLagMs;
+            maxCompactionLagMs = config.maxCompactionLagMs;
+            minCleanableDirtyRatio = config.minCleanableDirtyRatio;
         }
 
         public Builder segmentBytes(int value) {
@@ -248,10 +279,31 @@ public record LogConfig(
             return this;
         }
 
+        public Builder deleteRetentionMs(long value) {
+            deleteRetentionMs = value;
+            return this;
+        }
+
+        public Builder minCompactionLagMs(long value) {
+            minCompactionLagMs = value;
+            return this;
+        }
+
+        public Builder maxCompactionLagMs(long value) {
+            maxCompactionLagMs = value;
+            return this;
+        }
+
+        public Builder minCleanableDirtyRatio(double value) {
+            minCleanableDirtyRatio = value;
+            return this;
+        }
+
         public LogConfig build() {
             return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                     indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
-                    timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs);
+                    timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs, deleteRetentionMs,
+                    minCompactionLagMs, maxCompactionLagMs, minCleanableDirtyRatio);
         }
     }
 }

@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
  *     recovery-point-offset-checkpoint        per partition: offset up to which it was fsynced
  *     log-start-offset-checkpoint             per partition: first offset still readable
  *     replication-offset-checkpoint           per replicated partition: its high watermark (written by replication)
+ *     cleaner-offset-checkpoint               per compacted partition: its first dirty offset (written by the cleaner)
  *     orders-0/  orders-1/  my-topic-3/       one directory per partition ({@link PartitionLog})
  * </pre>
  * {@link #startup()} opens every partition directory it finds, recovering the logs of a directory that
@@ -201,15 +202,33 @@ public final class LogManager implements AutoCloseable {
      * which hides committed records until the followers fetch, but never shows uncommitted ones).
      */
     public Map<TopicPartition, Long> checkpointedHighWatermarks() {
-        Map<TopicPartition, Long> highWatermarks = new HashMap<>();
+        return readPerDirectory(OffsetCheckpointFile.REPLICATION_OFFSET);
+    }
+
+    /**
+     * Each compacted log's first dirty offset, from {@code cleaner-offset-checkpoint} in every directory; a
+     * directory whose file is unreadable counts as having none (its logs are cleaned from their start again).
+     */
+    public Map<TopicPartition, Long> cleanerCheckpoints() {
+        return readPerDirectory(OffsetCheckpointFile.CLEANER_OFFSET);
+    }
+
+    /** The checkpoint file {@code name} of every directory, merged; an unreadable one is skipped with a warning. */
+    private Map<TopicPartition, Long> readPerDirectory(String name) {
+        Map<TopicPartition, Long> values = new HashMap<>();
         for (Path logDir : logDirs) {
             try {
-                highWatermarks.putAll(checkpoint(logDir, OffsetCheckpointFile.REPLICATION_OFFSET).read());
+                values.putAll(checkpoint(logDir, name).read());
             } catch (IOException e) {
-                log.warn("Ignoring the high watermark checkpoint of {}: {}", logDir, e.getMessage());
+                log.warn("Ignoring {} of {}: {}", name, logDir, e.getMessage());
             }
         }
-        return highWatermarks;
+        return values;
+    }
+
+    /** Writes {@code cleaner-offset-checkpoint} in every directory with the first dirty offsets of its logs. */
+    public synchronized void checkpointCleaner(Map<TopicPartition, Long> firstDirtyOffsets) throws IOException {
+        writePerDirectory(OffsetCheckpointFile.CLEANER_OFFSET, firstDirtyOffsets);
     }
 
     /**

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +38,7 @@ final class LogRecovery {
     /** The recovered segments by base offset, never empty: an empty directory gets a segment at {@code logStartOffset}. */
     static NavigableMap<Long, LogSegment> load(Path dir, LogConfig config, long nowMs, long recoveryPoint,
                                                long logStartOffset, boolean cleanShutdown) throws IOException {
+        finishCleanerSwaps(dir);
         List<Long> baseOffsets = scanBaseOffsets(dir);
         NavigableMap<Long, LogSegment> segments = new TreeMap<>();
         try {
@@ -61,6 +64,48 @@ final class LogRecovery {
             segments.put(logStartOffset, LogSegment.create(dir, logStartOffset, config, nowMs));
         }
         return segments;
+    }
+
+    /**
+     * Finishes what the cleaner left when the broker stopped mid-swap ({@link PartitionLog#replaceSegment}): a
+     * {@code .log.swap} file is a whole cleaned copy, so it and its index files replace the segment's; any other
+     * {@code .swap} or {@code .cleaned} file is part of a copy never finished, and is deleted.
+     */
+    private static void finishCleanerSwaps(Path dir) throws IOException {
+        String logSwap = LogSegment.LOG_SUFFIX + LogCleaner.SWAP_SUFFIX;
+        List<Path> leftovers = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                String name = file.getFileName().toString();
+                if (name.endsWith(logSwap)) {
+                    Optional<Long> baseOffset = parseBaseOffset(name, logSwap);
+                    if (baseOffset.isPresent()) {
+                        Path[] swap = LogSegment.files(dir, baseOffset.get(), LogCleaner.SWAP_SUFFIX);
+                        Path[] target = LogSegment.files(dir, baseOffset.get(), "");
+                        for (int i = swap.length - 1; i >= 0; i--) {
+                            if (Files.exists(swap[i])) {
+                                Files.move(swap[i], target[i], StandardCopyOption.REPLACE_EXISTING);
+                            } else if (i > 0) {
+                                Files.deleteIfExists(target[i]); // moved before, or lost: rebuilt from the log
+                            }
+                        }
+                        log.info("Finished the cleaner's swap of segment {} of {}", baseOffset.get(), dir);
+                    }
+                }
+            }
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                String name = file.getFileName().toString();
+                if (name.endsWith(LogCleaner.SWAP_SUFFIX) || name.endsWith(LogCleaner.CLEANED_SUFFIX)) {
+                    leftovers.add(file);
+                }
+            }
+        }
+        for (Path leftover : leftovers) {
+            log.info("Deleting {}, part of a cleaning a stop cut short", leftover);
+            Files.deleteIfExists(leftover);
+        }
     }
 
     private static void deleteLaterSegments(Path dir, List<Long> baseOffsets) throws IOException {
@@ -103,11 +148,11 @@ final class LogRecovery {
         return baseOffsets;
     }
 
-    private static java.util.Optional<Long> parseBaseOffset(String name, String suffix) {
+    private static Optional<Long> parseBaseOffset(String name, String suffix) {
         String digits = name.substring(0, name.length() - suffix.length());
         if (digits.length() != 20 || !digits.chars().allMatch(Character::isDigit)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(Long.parseLong(digits));
+        return Optional.of(Long.parseLong(digits));
     }
 }

@@ -63,9 +63,9 @@ final class LogSegment implements AutoCloseable {
     private long firstBatchMaxTimestamp = -1;
     private int bytesSinceLastIndexEntry;
 
-    private LogSegment(Path dir, long baseOffset, LogConfig config, long nowMs) throws IOException {
+    private LogSegment(Path dir, long baseOffset, LogConfig config, long nowMs, String fileSuffix) throws IOException {
         this.baseOffset = baseOffset;
-        this.logPath = dir.resolve(fileName(baseOffset, LOG_SUFFIX));
+        this.logPath = dir.resolve(fileName(baseOffset, LOG_SUFFIX) + fileSuffix);
         this.channel = FileChannel.open(logPath, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         long fileSize = channel.size();
         if (fileSize > Integer.MAX_VALUE) {
@@ -75,8 +75,9 @@ final class LogSegment implements AutoCloseable {
         this.file = new SharedFileChannel(channel);
         this.size = (int) fileSize;
         this.nextOffset = baseOffset;
-        this.offsetIndex = OffsetIndex.open(dir.resolve(fileName(baseOffset, INDEX_SUFFIX)), baseOffset, fileSize);
-        this.timeIndex = TimeIndex.open(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX)), baseOffset);
+        this.offsetIndex = OffsetIndex.open(dir.resolve(fileName(baseOffset, INDEX_SUFFIX) + fileSuffix), baseOffset,
+                fileSize);
+        this.timeIndex = TimeIndex.open(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix), baseOffset);
         this.indexIntervalBytes = config.indexIntervalBytes();
         // segment.index.bytes bounds each index file, as it bounds Kafka's preallocated ones.
         this.maxOffsetIndexEntries = config.segmentIndexBytes() / OffsetIndex.ENTRY_BYTES;
@@ -89,12 +90,28 @@ final class LogSegment implements AutoCloseable {
         return String.format("%020d%s", offset, suffix);
     }
 
+    /** The log, offset index and time index files of the segment at {@code baseOffset}, each name plus {@code fileSuffix}. */
+    static Path[] files(Path dir, long baseOffset, String fileSuffix) {
+        return new Path[] {dir.resolve(fileName(baseOffset, LOG_SUFFIX) + fileSuffix),
+                dir.resolve(fileName(baseOffset, INDEX_SUFFIX) + fileSuffix),
+                dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix)};
+    }
+
     /** A new, empty segment; leftover files of that name (from a truncation before a crash) are dropped. */
     static LogSegment create(Path dir, long baseOffset, LogConfig config, long nowMs) throws IOException {
-        for (String suffix : new String[] {LOG_SUFFIX, INDEX_SUFFIX, TIME_INDEX_SUFFIX}) {
-            Files.deleteIfExists(dir.resolve(fileName(baseOffset, suffix)));
+        return create(dir, baseOffset, config, nowMs, "");
+    }
+
+    /**
+     * A new, empty segment whose files carry {@code fileSuffix} after their usual names, where the cleaner writes
+     * a segment's replacement ({@code .cleaned}) without disturbing the segment itself.
+     */
+    static LogSegment create(Path dir, long baseOffset, LogConfig config, long nowMs, String fileSuffix)
+            throws IOException {
+        for (Path file : files(dir, baseOffset, fileSuffix)) {
+            Files.deleteIfExists(file);
         }
-        return new LogSegment(dir, baseOffset, config, nowMs);
+        return new LogSegment(dir, baseOffset, config, nowMs, fileSuffix);
     }
 
     /**
@@ -105,7 +122,7 @@ final class LogSegment implements AutoCloseable {
     static LogSegment open(Path dir, long baseOffset, LogConfig config, long nowMs, boolean trustContents) throws IOException {
         boolean indexesExisted = Files.exists(dir.resolve(fileName(baseOffset, INDEX_SUFFIX)))
                 && Files.exists(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX)));
-        LogSegment segment = new LogSegment(dir, baseOffset, config, nowMs);
+        LogSegment segment = new LogSegment(dir, baseOffset, config, nowMs, "");
         try {
             boolean indexesSound = indexesExisted && !segment.offsetIndex.wasCorrupt() && !segment.timeIndex.wasCorrupt();
             if (!indexesSound) {
@@ -403,6 +420,43 @@ final class LogSegment implements AutoCloseable {
             recover();
         }
         return limit - position;
+    }
+
+    /** What {@link #forEachBatch} hands each batch to; the batch's bytes are valid only during the call. */
+    interface BatchVisitor {
+        void visit(RecordBatch batch) throws IOException;
+    }
+
+    /**
+     * Reads the batches of the first {@code limit} bytes in order, each whole and its CRC unchecked (they were
+     * checked when written), for the cleaner. One heap buffer is reused, grown to the largest batch.
+     */
+    void forEachBatch(int limit, BatchVisitor visitor) throws IOException {
+        BatchHeader header = new BatchHeader();
+        ByteBuf bytes = Unpooled.buffer(RecordBatch.HEADER_BYTES);
+        try {
+            long position = 0;
+            while (header.readAt(channel, position, limit)) {
+                bytes.clear().ensureWritable(header.sizeInBytes());
+                if (!readFully(bytes, position, header.sizeInBytes())) {
+                    throw new IOException(logPath + " ended inside the batch at position " + position);
+                }
+                visitor.visit(RecordBatch.wrap(bytes));
+                position = header.end();
+            }
+        } finally {
+            bytes.release();
+        }
+    }
+
+    /** The log file's modification time: what the cleaner measures {@code delete.retention.ms} from, as Kafka. */
+    long lastModifiedMs() throws IOException {
+        return Files.getLastModifiedTime(logPath).toMillis();
+    }
+
+    /** The first batch's max timestamp, -1 if none: when its records became dirty, for max.compaction.lag.ms. */
+    long firstBatchTimestamp() {
+        return firstBatchMaxTimestamp;
     }
 
     long baseOffset() {

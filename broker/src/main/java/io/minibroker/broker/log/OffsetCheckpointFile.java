@@ -32,6 +32,7 @@ final class OffsetCheckpointFile {
     static final String RECOVERY_POINT = "recovery-point-offset-checkpoint";
     static final String LOG_START_OFFSET = "log-start-offset-checkpoint";
     static final String REPLICATION_OFFSET = "replication-offset-checkpoint";
+    static final String CLEANER_OFFSET = "cleaner-offset-checkpoint";
     private static final int VERSION = 0;
 
     private final Path path;

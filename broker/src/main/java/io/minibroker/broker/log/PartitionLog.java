@@ -11,8 +11,11 @@ import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.Comparator;
 import java.util.ArrayList;
@@ -74,6 +77,8 @@ public final class PartitionLog implements AutoCloseable {
     private LeaderEpochCache epochCache;
 
     private static final long UNREPLICATED = -1;
+    /** A read retries when the cleaner replaced its segment under it; more than a few replacements in a row cannot be. */
+    private static final int MAX_READ_ATTEMPTS = 3;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
                          NavigableMap<Long, LogSegment> segments, long logStartOffset, long recoveryPoint) {
@@ -295,6 +300,7 @@ public final class PartitionLog implements AutoCloseable {
         long offsetCount = 0;
         long recordCount = 0;
         long maxTimestamp = -1;
+        long lastOffset = -1;
         try {
             RecordBatches batches = RecordBatches.of(records);
             while (batches.hasNext()) {
@@ -307,6 +313,11 @@ public final class PartitionLog implements AutoCloseable {
                 if (batch.lastOffsetDelta() < 0) {
                     throw new LogException(Errors.CORRUPT_MESSAGE, "negative last offset delta in " + batch);
                 }
+                if (!asLeader && batch.baseOffset() <= lastOffset) {
+                    throw new LogException(Errors.CORRUPT_MESSAGE, "fetched batches of " + topicPartition
+                            + " out of order: " + batch.baseOffset() + " after " + lastOffset);
+                }
+                lastOffset = batch.lastOffset();
                 ByteBuf copy = validator == null ? null : validator.validate(batch);
                 int storedBytes = copy != null ? copy.readableBytes() : batch.sizeInBytes();
                 if (copy != null) {
@@ -355,7 +366,7 @@ public final class PartitionLog implements AutoCloseable {
                     : (LogException) e;
         }
         return new CheckedAppend(this, converted != null ? converted : records, converted != null, totalBytes,
-                offsetCount, recordCount, maxTimestamp, config, now);
+                offsetCount, recordCount, maxTimestamp, lastOffset, config, now);
     }
 
     /** Writes checked batches: offsets, epoch and append time stamped by a leader, the leader's kept by a follower. */
@@ -378,14 +389,18 @@ public final class PartitionLog implements AutoCloseable {
             incomingMaxTimestamp = now;
         }
         long firstOffset = logEndOffset;
-        if (!asLeader) {
-            long fetchedBase = RecordBatches.of(records).next().baseOffset();
-            if (fetchedBase != firstOffset) {
-                throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "fetched batches start at " + fetchedBase
-                        + ", not at the end of " + topicPartition + " (" + firstOffset + ")");
-            }
-        }
         long lastOffset = firstOffset + offsetCount - 1;
+        if (!asLeader) {
+            // A leader's cleaned section has gaps where whole batches were compacted away, as Kafka's: a follower's
+            // batches may start past its log end, and run with gaps between them.
+            long fetchedBase = RecordBatches.of(records).next().baseOffset();
+            if (fetchedBase < firstOffset) {
+                throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "fetched batches start at " + fetchedBase
+                        + ", before the end of " + topicPartition + " (" + firstOffset + ")");
+            }
+            firstOffset = fetchedBase;
+            lastOffset = incoming.lastOffset;
+        }
         if (active.shouldRoll(totalBytes, lastOffset, incomingMaxTimestamp, now, config)) {
             roll(firstOffset, now);
         }
@@ -453,24 +468,30 @@ public final class PartitionLog implements AutoCloseable {
         if (fetchOffset >= Math.min(endOffset, maxOffset)) {
             return LogReadResult.EMPTY;
         }
-        Map.Entry<Long, LogSegment> entry = segments.floorEntry(fetchOffset);
-        try {
-            while (entry != null) {
-                LogReadResult result = entry.getValue().read(fetchOffset, maxBytes, minOneBatch, maxOffset);
-                if (result != null) {
-                    return result;
+        for (int attempt = 1; ; attempt++) {
+            Map.Entry<Long, LogSegment> entry = segments.floorEntry(fetchOffset);
+            try {
+                while (entry != null) {
+                    LogReadResult result = entry.getValue().read(fetchOffset, maxBytes, minOneBatch, maxOffset);
+                    if (result != null) {
+                        return result;
+                    }
+                    entry = segments.higherEntry(entry.getKey());
                 }
-                entry = segments.higherEntry(entry.getKey());
+            } catch (ClosedChannelException e) {
+                // Retention deleted the segment under this read (the offset is gone now), or the cleaner put a
+                // cleaned copy in its place (read that).
+                checkInRange(fetchOffset, endOffset);
+                if (attempt == MAX_READ_ATTEMPTS || segments.get(entry.getKey()) == entry.getValue()) {
+                    throw storageError("segment closed during a read at offset " + fetchOffset, e);
+                }
+                continue;
+            } catch (IOException e) {
+                throw storageError("cannot read offset " + fetchOffset, e);
             }
-        } catch (ClosedChannelException e) {
-            // Retention deleted the segment under this read; the offset is gone now.
             checkInRange(fetchOffset, endOffset);
-            throw storageError("segment closed during a read at offset " + fetchOffset, e);
-        } catch (IOException e) {
-            throw storageError("cannot read offset " + fetchOffset, e);
+            return LogReadResult.EMPTY;
         }
-        checkInRange(fetchOffset, endOffset);
-        return LogReadResult.EMPTY;
     }
 
     private void checkInRange(long offset, long endOffset) {
@@ -487,20 +508,33 @@ public final class PartitionLog implements AutoCloseable {
      */
     public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
         long startOffset = logStartOffset;
-        try {
-            for (LogSegment segment : segments.values()) {
-                if (segment.nextOffset() <= startOffset) {
-                    continue;
-                }
-                TimestampAndOffset found = segment.findOffsetByTimestamp(timestamp, startOffset);
-                if (found != null) {
-                    return Optional.of(found);
-                }
+        for (LogSegment segment : segments.values()) {
+            if (segment.nextOffset() <= startOffset) {
+                continue;
             }
-        } catch (IOException e) {
-            throw storageError("cannot search for timestamp " + timestamp, e);
+            TimestampAndOffset found = findOffsetByTimestamp(segment, timestamp, startOffset);
+            if (found != null) {
+                return Optional.of(found);
+            }
         }
         return Optional.empty();
+    }
+
+    /** A segment's search, taken up again in the cleaned copy that replaced the segment during it, if one did. */
+    private TimestampAndOffset findOffsetByTimestamp(LogSegment segment, long timestamp, long startOffset) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return segment.findOffsetByTimestamp(timestamp, startOffset);
+            } catch (ClosedChannelException e) {
+                LogSegment replacement = segments.get(segment.baseOffset());
+                if (attempt == MAX_READ_ATTEMPTS || replacement == null || replacement == segment) {
+                    throw storageError("segment closed during a search for timestamp " + timestamp, e);
+                }
+                segment = replacement;
+            } catch (IOException e) {
+                throw storageError("cannot search for timestamp " + timestamp, e);
+            }
+        }
     }
 
     /**
@@ -614,6 +648,64 @@ public final class PartitionLog implements AutoCloseable {
             }
         }
         flush();
+        return true;
+    }
+
+    /**
+     * For the cleaner: the segments it may clean, oldest first, with their sizes now. Those wholly below both the
+     * active segment and the high watermark (a follower's uncommitted tail may still be truncated, as in Kafka).
+     */
+    synchronized List<CleanableSegment> cleanableSegments() {
+        long committed = highWatermark();
+        List<CleanableSegment> cleanable = new ArrayList<>();
+        for (LogSegment segment : segments.values()) {
+            if (segment == active || segment.nextOffset() > committed) {
+                break;
+            }
+            cleanable.add(new CleanableSegment(segment, segment.size(), truncations));
+        }
+        return cleanable;
+    }
+
+    /** A segment as the cleaner found it, so that it can tell whether the log changed it while it was cleaning. */
+    record CleanableSegment(LogSegment segment, int size, long truncations) {
+    }
+
+    /**
+     * Puts the cleaner's copy of a segment (written to {@code .cleaned} files at the same base offset, flushed and
+     * closed) in the segment's place, unless the log changed it meanwhile (a truncation, retention, deletion):
+     * then the copy's files are deleted and false returned. Crash-safe by Kafka's renames: each {@code .cleaned}
+     * file becomes {@code .swap}, the log file's last, so a {@code .log.swap} file says the copy is whole; then each
+     * {@code .swap} file replaces its original, the log file's last ({@link LogRecovery} finishes a swap a crash cut
+     * short). The copy keeps the old file's modification time, from which tombstones age. The old segment is
+     * closed: a read already holding its file reads on from it, one that had not yet taken it reads the copy.
+     */
+    synchronized boolean replaceSegment(CleanableSegment cleaned) throws IOException {
+        LogSegment old = cleaned.segment();
+        long baseOffset = old.baseOffset();
+        Path[] copy = LogSegment.files(dir, baseOffset, LogCleaner.CLEANED_SUFFIX);
+        if (deleted || segments.get(baseOffset) != old || old == active || old.size() != cleaned.size()
+                || truncations != cleaned.truncations()) {
+            for (Path file : copy) {
+                Files.deleteIfExists(file);
+            }
+            if (deleted) {
+                deleteDirectoryIfEmpty(); // delete() may have found the copy there and left the directory
+            }
+            return false;
+        }
+        long lastModified = old.lastModifiedMs();
+        Path[] swap = LogSegment.files(dir, baseOffset, LogCleaner.SWAP_SUFFIX);
+        Path[] target = LogSegment.files(dir, baseOffset, "");
+        for (int i = copy.length - 1; i >= 0; i--) { // the log file last: its .swap name marks a whole copy
+            Files.move(copy[i], swap[i], StandardCopyOption.ATOMIC_MOVE);
+        }
+        for (int i = swap.length - 1; i >= 0; i--) {
+            Files.move(swap[i], target[i], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        Files.setLastModifiedTime(target[0], FileTime.fromMillis(lastModified));
+        segments.put(baseOffset, LogSegment.open(dir, baseOffset, config, clock.millis(), true));
+        old.close();
         return true;
     }
 
@@ -876,8 +968,23 @@ public final class PartitionLog implements AutoCloseable {
         segments.clear();
         try (Stream<Path> leftovers = Files.walk(dir)) {
             for (Path path : leftovers.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
+                if (!path.equals(dir)) {
+                    Files.deleteIfExists(path);
+                }
             }
+        }
+        deleteDirectoryIfEmpty();
+    }
+
+    /**
+     * The last step of a deletion. The cleaner may be writing a copy of a segment into the directory right now; it
+     * finds the log deleted when it tries to swap the copy in, deletes it, and comes here to finish.
+     */
+    private void deleteDirectoryIfEmpty() throws IOException {
+        try {
+            Files.deleteIfExists(dir);
+        } catch (DirectoryNotEmptyException e) {
+            log.info("{} still holds the cleaner's copy of a segment; the cleaner deletes it", dir);
         }
     }
 

@@ -40,6 +40,7 @@ import io.minibroker.broker.group.ClusterCoordinatorLocator;
 import io.minibroker.broker.group.CoordinatorLocator;
 import io.minibroker.broker.group.GroupApis;
 import io.minibroker.broker.group.GroupCoordinator;
+import io.minibroker.broker.log.LogCleaner;
 import io.minibroker.broker.log.LogMaintenance;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.InitProducerIdHandler;
@@ -106,6 +107,8 @@ public final class Broker implements AutoCloseable {
     private PrometheusEndpoint metricsEndpoint;
     private TopicRegistry topics;
     private LogMaintenance maintenance;
+    /** Compacts the logs of compacted topics; null when {@code log.cleaner.enable} is false. */
+    private LogCleaner cleaner;
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
     private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
@@ -143,6 +146,12 @@ public final class Broker implements AutoCloseable {
                     config.get(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS));
             broker.topics.logs().addListener(broker.maintenance); // rolled segments flushed right after
+            if (config.get(BrokerConfig.LOG_CLEANER_ENABLE)) {
+                broker.cleaner = new LogCleaner(broker.topics.logs(), Clock.systemUTC(),
+                        config.get(BrokerConfig.LOG_CLEANER_BACKOFF_MS),
+                        config.get(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE));
+                broker.cleaner.startup();
+            }
             broker.bind();
         } catch (RuntimeException | InterruptedException | IOException e) {
             broker.close();
@@ -390,6 +399,7 @@ public final class Broker implements AutoCloseable {
         connections.flushAndClose(FLUSH_RESPONSES_TIMEOUT_MS);
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        closeQuietly(cleaner);
         closeQuietly(maintenance);
         closeQuietly(metadata);
         closeQuietly(forwardingChannel);

@@ -13,10 +13,10 @@ import java.util.regex.Pattern;
  * Topic-level configuration with Kafka's key names: a topic's overrides on top of the broker's defaults
  * ({@code retention.ms} over {@code log.retention.ms}, and so on), turned into the log's settings.
  *
- * <p>{@code cleanup.policy=compact} is accepted and kept, because Kafka Streams creates its changelog topics
- * that way, and a compacted topic refuses records without a key as Kafka's does; but compaction itself is not
- * implemented yet: such a topic keeps everything (nothing is deleted by time or size), which loses no data a
- * compacted topic would have kept.
+ * <p>{@code cleanup.policy=compact} makes the log cleaner keep the last record of each key (see
+ * {@code LogCleaner}), tuned by {@code delete.retention.ms}, {@code min.compaction.lag.ms},
+ * {@code max.compaction.lag.ms} and {@code min.cleanable.dirty.ratio} over the broker's {@code log.cleaner.*}
+ * defaults; {@code compact,delete} deletes by time and size too.
  */
 public final class TopicConfig {
 
@@ -36,21 +36,20 @@ public final class TopicConfig {
     public static final String MESSAGE_TIMESTAMP_BEFORE_MAX_MS = "message.timestamp.before.max.ms";
     public static final String MESSAGE_TIMESTAMP_AFTER_MAX_MS = "message.timestamp.after.max.ms";
 
-    // Kafka's topic configs that are validated, kept and described but change nothing here yet: compaction
-    // tuning (there is no cleaner yet), codec levels (recompression uses each codec's default level), replication
-    // throttles, the delay before deleting files (a deleted segment closes after its last read instead) and
-    // preallocation; segment.jitter.ms among them is acted on.
     public static final String DELETE_RETENTION_MS = "delete.retention.ms";
     public static final String MIN_COMPACTION_LAG_MS = "min.compaction.lag.ms";
     public static final String MAX_COMPACTION_LAG_MS = "max.compaction.lag.ms";
     public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
+    public static final String SEGMENT_JITTER_MS = "segment.jitter.ms";
+    // Kafka's topic configs that are validated, kept and described but change nothing here yet: codec levels
+    // (recompression uses each codec's default level), replication throttles, the delay before deleting files (a
+    // deleted segment closes after its last read instead) and preallocation.
     public static final String COMPRESSION_GZIP_LEVEL = "compression.gzip.level";
     public static final String COMPRESSION_LZ4_LEVEL = "compression.lz4.level";
     public static final String COMPRESSION_ZSTD_LEVEL = "compression.zstd.level";
     public static final String LEADER_REPLICATION_THROTTLED_REPLICAS = "leader.replication.throttled.replicas";
     public static final String FOLLOWER_REPLICATION_THROTTLED_REPLICAS = "follower.replication.throttled.replicas";
     public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
-    public static final String SEGMENT_JITTER_MS = "segment.jitter.ms";
     public static final String PREALLOCATE = "preallocate";
     // Tiered storage, which minibroker does not offer: only the values that leave it off are accepted.
     public static final String REMOTE_STORAGE_ENABLE = "remote.storage.enable";
@@ -105,11 +104,11 @@ public final class TopicConfig {
                 Long.toString(broker.get(BrokerConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS)));
         values.put(MESSAGE_TIMESTAMP_AFTER_MAX_MS, Long.toString(broker.get(BrokerConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS)));
         values.put(UNCLEAN_LEADER_ELECTION_ENABLE, Boolean.toString(broker.get(BrokerConfig.UNCLEAN_LEADER_ELECTION_ENABLE)));
+        values.put(DELETE_RETENTION_MS, Long.toString(broker.get(BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS)));
+        values.put(MIN_COMPACTION_LAG_MS, Long.toString(broker.get(BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS)));
+        values.put(MAX_COMPACTION_LAG_MS, Long.toString(broker.get(BrokerConfig.LOG_CLEANER_MAX_COMPACTION_LAG_MS)));
+        values.put(MIN_CLEANABLE_DIRTY_RATIO, Double.toString(broker.get(BrokerConfig.LOG_CLEANER_MIN_CLEANABLE_RATIO)));
         // Kafka's defaults for the keys kept without effect (see above).
-        values.put(DELETE_RETENTION_MS, "86400000");
-        values.put(MIN_COMPACTION_LAG_MS, "0");
-        values.put(MAX_COMPACTION_LAG_MS, Long.toString(Long.MAX_VALUE));
-        values.put(MIN_CLEANABLE_DIRTY_RATIO, "0.5");
         values.put(COMPRESSION_GZIP_LEVEL, "-1");
         values.put(COMPRESSION_LZ4_LEVEL, "9");
         values.put(COMPRESSION_ZSTD_LEVEL, "3");
@@ -210,8 +209,9 @@ public final class TopicConfig {
     }
 
     /**
-     * Kafka refuses min.compaction.lag.ms above max.compaction.lag.ms. A side not overridden has Kafka's default,
-     * which no broker key changes here, so the overrides (an alter passes the merged ones) settle it.
+     * Kafka refuses min.compaction.lag.ms above max.compaction.lag.ms. A side not overridden is taken at Kafka's
+     * default here, not at the broker's {@code log.cleaner.*} value as Kafka takes it: only a broker that moves
+     * those defaults toward each other can tell.
      */
     private static String conflictingCompactionLags(Map<String, String> overrides) {
         long min = Long.parseLong(overrides.getOrDefault(MIN_COMPACTION_LAG_MS, "0"));
@@ -241,6 +241,10 @@ public final class TopicConfig {
                 .timestampAfterMaxMs(Long.parseLong(values.get(MESSAGE_TIMESTAMP_AFTER_MAX_MS)))
                 .compacted(compacts)
                 .segmentJitterMs(Long.parseLong(values.get(SEGMENT_JITTER_MS)))
+                .deleteRetentionMs(Long.parseLong(values.get(DELETE_RETENTION_MS)))
+                .minCompactionLagMs(Long.parseLong(values.get(MIN_COMPACTION_LAG_MS)))
+                .maxCompactionLagMs(Long.parseLong(values.get(MAX_COMPACTION_LAG_MS)))
+                .minCleanableDirtyRatio(Double.parseDouble(values.get(MIN_CLEANABLE_DIRTY_RATIO)))
                 .build();
     }
 

@@ -285,6 +285,22 @@ public final class RecordBatch {
         }
     }
 
+    /**
+     * This batch's header without any record (Kafka's empty batch): what a cleaner keeps of a batch whose records
+     * are all superseded when the batch must still span its offsets. Offsets, timestamps, producer fields and the
+     * flags stay; the count is 0 and the codec bits none, there being nothing to decompress. The caller owns the
+     * returned buffer.
+     */
+    public ByteBuf emptyCopy(ByteBufAllocator alloc) {
+        ByteBuf out = alloc.buffer(HEADER_BYTES);
+        out.writeBytes(buf, start, HEADER_BYTES);
+        out.setInt(BATCH_LENGTH, HEADER_BYTES - LOG_OVERHEAD);
+        out.setShort(ATTRIBUTES, attributes() & ~COMPRESSION_MASK);
+        out.setInt(RECORD_COUNT, 0);
+        out.setInt(CRC, (int) computeChecksum(out, 0));
+        return out;
+    }
+
     /** The records as stored: compressed unless the codec is NONE. */
     private ByteBuf body() {
         return buf.slice(start + HEADER_BYTES, sizeInBytes() - HEADER_BYTES);

@@ -32,6 +32,10 @@ public final class RecordBatchBuilder {
     private boolean control;
     private boolean logAppendTime;
     private int count;
+    /** The offset delta the next record gets unless told otherwise: one past the last record's. */
+    private int nextOffsetDelta;
+    /** A last offset delta to keep in the header even if the records end before it; -1 for none. */
+    private int lastOffsetDelta = -1;
     private long maxTimestamp = -1;
     private boolean built;
 
@@ -72,7 +76,17 @@ public final class RecordBatchBuilder {
 
     /** Appends the next record; offsets are consecutive from the base offset. Key and value may be null. */
     public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value, List<Header> headers) {
-        int offsetDelta = count;
+        return append(nextOffsetDelta, timestamp, key, value, headers);
+    }
+
+    /**
+     * Appends a record at {@code offsetDelta} from the base offset, past the previous record's: how a batch is
+     * rewritten with some of its records left out (compaction), the others keeping their offsets.
+     */
+    public RecordBatchBuilder append(int offsetDelta, long timestamp, byte[] key, byte[] value, List<Header> headers) {
+        if (offsetDelta < nextOffsetDelta) {
+            throw new IllegalArgumentException("offset delta " + offsetDelta + " is not past the previous record's");
+        }
         long timestampDelta = timestamp - baseTimestamp;
         int bodySize = 1 + Wire.sizeOfVarlong(timestampDelta) + Wire.sizeOfVarint(offsetDelta)
                 + sizeOfBytes(key) + sizeOfBytes(value) + Wire.sizeOfVarint(headers.size());
@@ -99,7 +113,18 @@ public final class RecordBatchBuilder {
             }
         }
         count++;
+        nextOffsetDelta = offsetDelta + 1;
         maxTimestamp = Math.max(maxTimestamp, timestamp);
+        return this;
+    }
+
+    /**
+     * Keeps the header's last offset delta at {@code delta} even if the records end before it: a rewritten batch
+     * whose last records were left out still spans its offsets, as Kafka's cleaner keeps them, so a producer's
+     * sequence range read from it stays whole.
+     */
+    public RecordBatchBuilder lastOffsetDelta(int delta) {
+        this.lastOffsetDelta = delta;
         return this;
     }
 
@@ -157,7 +182,7 @@ public final class RecordBatchBuilder {
         out.setInt(at + RecordBatch.PARTITION_LEADER_EPOCH, partitionLeaderEpoch);
         out.setByte(at + RecordBatch.MAGIC_OFFSET, RecordBatch.MAGIC);
         out.setShort(at + RecordBatch.ATTRIBUTES, attributes);
-        out.setInt(at + RecordBatch.LAST_OFFSET_DELTA, Math.max(count - 1, 0));
+        out.setInt(at + RecordBatch.LAST_OFFSET_DELTA, Math.max(Math.max(nextOffsetDelta - 1, lastOffsetDelta), 0));
         out.setLong(at + RecordBatch.BASE_TIMESTAMP, baseTimestamp);
         out.setLong(at + RecordBatch.MAX_TIMESTAMP, maxTimestamp);
         out.setLong(at + RecordBatch.PRODUCER_ID, producerId);

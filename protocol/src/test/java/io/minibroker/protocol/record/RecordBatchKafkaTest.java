@@ -159,6 +159,52 @@ class RecordBatchKafkaTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(CompressionType.class)
+    void anEmptyCopyIsKafkasEmptyBatchSpanningTheSameOffsets(CompressionType compression) {
+        ByteBuf original = kafkaBatch(compression, false);
+        ByteBuf empty = RecordBatches.of(original).next().emptyCopy(ALLOC);
+        try {
+            MutableRecordBatch before = MemoryRecords.readableRecords(original.nioBuffer()).batches().iterator().next();
+            MutableRecordBatch after = MemoryRecords.readableRecords(empty.nioBuffer()).batches().iterator().next();
+            after.ensureValid();
+            assertThat(after.countOrNull()).isZero();
+            assertThat(after.iterator().hasNext()).isFalse();
+            assertThat(after.compressionType().id).isZero();
+            assertThat(after.baseOffset()).isEqualTo(before.baseOffset());
+            assertThat(after.lastOffset()).isEqualTo(before.lastOffset());
+            assertThat(after.maxTimestamp()).isEqualTo(before.maxTimestamp());
+            assertThat(after.producerId()).isEqualTo(PRODUCER_ID);
+            assertThat(after.baseSequence()).isEqualTo(BASE_SEQUENCE);
+            assertThat(after.partitionLeaderEpoch()).isEqualTo(LEADER_EPOCH);
+        } finally {
+            empty.release();
+            original.release();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(CompressionType.class)
+    void aBatchBuiltWithGapsKeepsItsRecordsOffsetsAndItsLastOffsetForKafka(CompressionType compression) {
+        ByteBuf built = new RecordBatchBuilder(ALLOC, compression, BASE_OFFSET, T0)
+                .producer(PRODUCER_ID, PRODUCER_EPOCH, BASE_SEQUENCE)
+                .append(1, T0, bytes("b"), bytes("kept"), List.of())
+                .append(4, T0 + 2, bytes("e"), null, List.of())
+                .lastOffsetDelta(6)
+                .build();
+        try {
+            MutableRecordBatch kafka = MemoryRecords.readableRecords(built.nioBuffer()).batches().iterator().next();
+            kafka.ensureValid();
+            assertThat(kafka.lastOffset()).isEqualTo(BASE_OFFSET + 6);
+            assertThat(kafka.countOrNull()).isEqualTo(2);
+            List<Long> offsets = new ArrayList<>();
+            kafka.forEach(record -> offsets.add(record.offset()));
+            assertThat(offsets).containsExactly(BASE_OFFSET + 1, BASE_OFFSET + 4);
+        } finally {
+            built.release();
+        }
+    }
+
     @Test
     void readsKafkaControlBatch() {
         MemoryRecords records = MemoryRecords.withEndTransactionMarker(BASE_OFFSET, T0, LEADER_EPOCH, PRODUCER_ID, PRODUCER_EPOCH,

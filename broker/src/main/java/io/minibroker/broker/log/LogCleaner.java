@@ -1,0 +1,370 @@
+package io.minibroker.broker.log;
+
+import io.minibroker.protocol.record.Record;
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatchBuilder;
+import io.minibroker.protocol.record.RecordIterator;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Compaction, as Kafka's log cleaner does it: in a log whose {@code cleanup.policy} includes {@code compact},
+ * only the last record of each key is kept, and a tombstone (a null value) for {@code delete.retention.ms} after
+ * it was first cleaned, so that a consumer reading the log through has time to see the delete.
+ *
+ * <p>A log is split at its first dirty offset (from {@code cleaner-offset-checkpoint}; the log start at first):
+ * below it was cleaned before, above it, up to the active segment and the high watermark, is dirty. When dirty
+ * bytes make up {@code min.cleanable.dirty.ratio} of both (or the oldest dirty record is older than
+ * {@code max.compaction.lag.ms}), a round reads the dirty segments into a map of each key's last offset, then
+ * rewrites every segment up to the map's end without the records the map supersedes:
+ *
+ * <pre>
+ * segments  [0: a=1 b=1] [2: a=2 c=1] [4: b=null d=1] [6: active]   first dirty offset 0, all dirty
+ * key map   a -&gt; 2, b -&gt; 4, c -&gt; 3, d -&gt; 5
+ * cleaned   [0: --- ( )] [2: a=2 c=1] [4: b=null d=1] [6: active]   first dirty offset now 6
+ * </pre>
+ * (one record per batch; {@code ( )} is an empty batch).
+ * Batches whose records are partly superseded are rewritten with the rest, keeping their offsets, their offset
+ * range, producer fields and codec; batches wholly superseded go, leaving gaps in the offsets, which consumers and
+ * followers step over, except a segment's last batch, which stays as an empty batch (Kafka's empty batch, 61
+ * bytes, as segment 0's b=1 would here): each segment still ends where the next begins, so nothing else in the
+ * log has to allow for segments that end early. Records without a key are dropped, as Kafka drops them. The tombstone
+ * {@code b=null} stays until a later round finds its segment last modified {@code delete.retention.ms} before the
+ * newest already-cleaned segment was (Kafka's rule before KIP-534's per-batch delete horizon).
+ *
+ * <p>Each segment is written beside the old one ({@code .cleaned} files) and swapped in by renames that a crash
+ * cannot leave half done ({@link PartitionLog#replaceSegment}); the log's appends, reads and retention go on
+ * meanwhile. One thread cleans every log in turn every {@code log.cleaner.backoff.ms}; the key map holds at most
+ * about {@code log.cleaner.dedupe.buffer.size} bytes, and a log with more dirty keys is cleaned a part per round.
+ */
+public final class LogCleaner implements AutoCloseable {
+
+    static final String CLEANED_SUFFIX = ".cleaned";
+    static final String SWAP_SUFFIX = ".swap";
+    /** Heap bytes of one map entry besides its key's bytes: a map node, a ByteBuffer, the array header, a Long. */
+    private static final int MAP_ENTRY_OVERHEAD = 112;
+    private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false, true);
+    private static final Logger LOG = LoggerFactory.getLogger(LogCleaner.class);
+
+    private final LogManager logs;
+    private final Clock clock;
+    private final long backoffMs;
+    private final long dedupeBufferBytes;
+    /** Each compacted log's first dirty offset: what {@code cleaner-offset-checkpoint} holds. */
+    private final Map<TopicPartition, Long> firstDirtyOffsets = new ConcurrentHashMap<>();
+    private final AtomicLong segmentsCleaned = new AtomicLong();
+    private final Object wakeUp = new Object();
+    private Thread thread;
+    private volatile boolean closed;
+
+    /**
+     * @param backoffMs         {@code log.cleaner.backoff.ms}: the pause between rounds
+     * @param dedupeBufferBytes {@code log.cleaner.dedupe.buffer.size}: the key map's memory bound
+     */
+    public LogCleaner(LogManager logs, Clock clock, long backoffMs, long dedupeBufferBytes) {
+        this.logs = logs;
+        this.clock = clock;
+        this.backoffMs = backoffMs;
+        this.dedupeBufferBytes = dedupeBufferBytes;
+    }
+
+    /** Reads the checkpoints and starts the cleaner's thread. */
+    public synchronized void startup() {
+        firstDirtyOffsets.putAll(logs.cleanerCheckpoints());
+        thread = new Thread(this::run, "log-cleaner");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** A round every backoff, the first one backoff after the start, so that a broker's start is not slowed. */
+    private void run() {
+        while (true) {
+            synchronized (wakeUp) {
+                if (!closed) {
+                    try {
+                        wakeUp.wait(Math.max(1, backoffMs));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }
+            if (closed) {
+                return;
+            }
+            try {
+                cleanRound();
+            } catch (RuntimeException e) { // one failed round must not stop compaction for good
+                LOG.error("A log cleaner round failed; the next one tries again", e);
+            }
+        }
+    }
+
+    /**
+     * Cleans every compacted log whose dirty ratio calls for it, then checkpoints the first dirty offsets; on the
+     * cleaner's thread, or a test's. Returns how many segments were replaced by cleaned copies.
+     */
+    public int cleanRound() {
+        int replaced = 0;
+        for (PartitionLog log : logs.allLogs()) {
+            if (closed) {
+                break;
+            }
+            if (!log.config().compacted() || log.isDeleted()) {
+                continue;
+            }
+            try {
+                replaced += clean(log);
+            } catch (IOException | LogException e) {
+                LOG.error("Could not clean {}; it is tried again next round", log.topicPartition(), e);
+            }
+        }
+        firstDirtyOffsets.keySet().removeIf(tp -> logs.log(tp).isEmpty());
+        try {
+            logs.checkpointCleaner(Map.copyOf(firstDirtyOffsets));
+        } catch (IOException e) {
+            LOG.error("Could not write cleaner-offset-checkpoint; the next round writes it", e);
+        }
+        return replaced;
+    }
+
+    /** Segments replaced by cleaned copies since the start, for tests and logs. */
+    public long segmentsCleaned() {
+        return segmentsCleaned.get();
+    }
+
+    private int clean(PartitionLog log) throws IOException {
+        LogConfig config = log.config();
+        long now = clock.millis();
+        List<PartitionLog.CleanableSegment> cleanable = withinCompactionLag(log.cleanableSegments(), config, now);
+        if (cleanable.isEmpty()) {
+            return 0;
+        }
+        TopicPartition tp = log.topicPartition();
+        long firstDirty = firstDirtyOffsets.getOrDefault(tp, log.logStartOffset());
+        long lastCleanable = cleanable.get(cleanable.size() - 1).segment().nextOffset();
+        if (firstDirty < log.logStartOffset() || firstDirty > lastCleanable) {
+            firstDirty = log.logStartOffset(); // a log truncated or restarted under its checkpoint starts over
+        }
+        int firstDirtyIndex = 0;
+        long cleanBytes = 0;
+        long dirtyBytes = 0;
+        for (PartitionLog.CleanableSegment segment : cleanable) {
+            if (segment.segment().nextOffset() <= firstDirty) {
+                cleanBytes += segment.size();
+                firstDirtyIndex++;
+            } else {
+                dirtyBytes += segment.size();
+            }
+        }
+        if (dirtyBytes == 0 || !due(cleanable.get(firstDirtyIndex).segment(), cleanBytes, dirtyBytes, config, now)) {
+            return 0;
+        }
+        KeyMap latest = new KeyMap(dedupeBufferBytes);
+        int mapped = firstDirtyIndex;
+        while (mapped < cleanable.size() && !latest.full()) {
+            PartitionLog.CleanableSegment segment = cleanable.get(mapped);
+            segment.segment().forEachBatch(segment.size(), latest::add);
+            mapped++;
+        }
+        long deleteHorizonMs = firstDirtyIndex == 0 ? Long.MIN_VALUE
+                : cleanable.get(firstDirtyIndex - 1).segment().lastModifiedMs() - config.deleteRetentionMs();
+        int replaced = 0;
+        for (PartitionLog.CleanableSegment segment : cleanable.subList(0, mapped)) {
+            if (closed) {
+                return replaced;
+            }
+            boolean dropTombstones = segment.segment().lastModifiedMs() <= deleteHorizonMs;
+            if (cleanSegment(log, segment, latest, dropTombstones, now)) {
+                replaced++;
+                segmentsCleaned.incrementAndGet();
+            }
+        }
+        firstDirtyOffsets.put(tp, cleanable.get(mapped - 1).segment().nextOffset());
+        LOG.info("Cleaned {} up to offset {}: {} of {} segments rewritten, {} keys in the map",
+                tp, cleanable.get(mapped - 1).segment().nextOffset(), replaced, mapped, latest.size());
+        return replaced;
+    }
+
+    /** The cleanable segments before the first one holding a record younger than {@code min.compaction.lag.ms}. */
+    private static List<PartitionLog.CleanableSegment> withinCompactionLag(List<PartitionLog.CleanableSegment> segments,
+                                                                         LogConfig config, long now) throws IOException {
+        if (config.minCompactionLagMs() == 0) {
+            return segments;
+        }
+        for (int i = 0; i < segments.size(); i++) {
+            if (now - segments.get(i).segment().largestTimestamp() < config.minCompactionLagMs()) {
+                return segments.subList(0, i);
+            }
+        }
+        return segments;
+    }
+
+    /** Kafka's trigger: dirty bytes at {@code min.cleanable.dirty.ratio}, or a dirty record past the max lag. */
+    private static boolean due(LogSegment firstDirty, long cleanBytes, long dirtyBytes, LogConfig config, long now) {
+        double ratio = (double) dirtyBytes / (cleanBytes + dirtyBytes);
+        long oldestDirty = firstDirty.firstBatchTimestamp();
+        boolean overdue = config.maxCompactionLagMs() != Long.MAX_VALUE && oldestDirty >= 0
+                && now - oldestDirty > config.maxCompactionLagMs();
+        return ratio >= config.minCleanableDirtyRatio() || overdue;
+    }
+
+    /**
+     * Writes the segment's retained records to {@code .cleaned} files and has the log swap them in; nothing is
+     * written if every record stays. Returns whether the segment was replaced.
+     */
+    private boolean cleanSegment(PartitionLog log, PartitionLog.CleanableSegment cleanable, KeyMap latest,
+                                 boolean dropTombstones, long now) throws IOException {
+        LogSegment segment = cleanable.segment();
+        LogSegment copy = LogSegment.create(log.dir(), segment.baseOffset(), log.config(), now, CLEANED_SUFFIX);
+        boolean[] changed = {false};
+        try {
+            segment.forEachBatch(cleanable.size(), batch -> {
+                ByteBuf rewritten = batch.isControl() ? null : retained(batch, latest, dropTombstones);
+                if (rewritten == null) {
+                    copy.append(batch);
+                    return;
+                }
+                changed[0] = true;
+                try {
+                    if (!rewritten.isReadable() && batch.lastOffset() + 1 == segment.nextOffset()) {
+                        // The segment's last batch stays, emptied, so the segment still ends where the next begins.
+                        rewritten.release();
+                        rewritten = batch.emptyCopy(HEAP);
+                    }
+                    if (rewritten.isReadable()) {
+                        copy.append(RecordBatch.wrap(rewritten));
+                    }
+                } finally {
+                    rewritten.release();
+                }
+            });
+            copy.flush();
+        } catch (IOException | RuntimeException e) {
+            copy.closeAndDelete();
+            throw e;
+        }
+        if (!changed[0]) {
+            copy.closeAndDelete();
+            return false;
+        }
+        copy.close();
+        return log.replaceSegment(cleanable);
+    }
+
+    /**
+     * The batch without its superseded records: null if it keeps them all, an empty buffer if it keeps none,
+     * else the batch rebuilt with the others at their offsets, in its codec, with its offset range and producer
+     * fields.
+     */
+    private static ByteBuf retained(RecordBatch batch, KeyMap latest, boolean dropTombstones) {
+        try (RecordIterator records = batch.records(HEAP)) {
+            List<Record> kept = new ArrayList<>();
+            int count = 0;
+            while (records.hasNext()) {
+                Record record = records.next();
+                count++;
+                if (record.key() != null && !latest.supersedes(record) && !(dropTombstones && record.value() == null)) {
+                    kept.add(record);
+                }
+            }
+            if (kept.size() == count) {
+                return null;
+            }
+            if (kept.isEmpty()) {
+                return HEAP.buffer(0);
+            }
+            RecordBatchBuilder builder = new RecordBatchBuilder(HEAP, batch.compression(), batch.baseOffset(),
+                    kept.get(0).timestamp())
+                    .producer(batch.producerId(), batch.producerEpoch(), batch.baseSequence())
+                    .partitionLeaderEpoch(batch.partitionLeaderEpoch())
+                    .transactional(batch.isTransactional())
+                    .logAppendTime(batch.isLogAppendTime())
+                    .lastOffsetDelta(batch.lastOffsetDelta());
+            for (Record record : kept) {
+                builder.append((int) (record.offset() - batch.baseOffset()), record.timestamp(), bytes(record.key()),
+                        bytes(record.value()), record.headers());
+            }
+            return builder.build();
+        }
+    }
+
+    private static byte[] bytes(ByteBuf buf) {
+        return buf == null ? null : ByteBufUtil.getBytes(buf);
+    }
+
+    /** Stops the thread, after the segment it is cleaning; nothing is left half swapped. */
+    @Override
+    public void close() throws InterruptedException {
+        closed = true;
+        synchronized (wakeUp) {
+            wakeUp.notifyAll();
+        }
+        Thread running;
+        synchronized (this) {
+            running = thread;
+        }
+        if (running != null) {
+            running.join(); // never interrupted: an interrupt would close the channels it reads
+        }
+    }
+
+    /**
+     * Each key's last offset in the dirty records read so far; full once its estimated heap size reaches the
+     * bound, after which the round cleans only up to the segments read. Keys are copied (the batch buffer is
+     * reused), compared by content.
+     */
+    private static final class KeyMap {
+        private final long maxBytes;
+        private final Map<ByteBuffer, Long> offsets = new HashMap<>();
+        private long bytes;
+
+        KeyMap(long maxBytes) {
+            this.maxBytes = maxBytes;
+        }
+
+        void add(RecordBatch batch) {
+            if (batch.isControl()) {
+                return;
+            }
+            try (RecordIterator records = batch.records(HEAP)) {
+                while (records.hasNext()) {
+                    Record record = records.next();
+                    if (record.key() != null) {
+                        ByteBuffer key = ByteBuffer.wrap(ByteBufUtil.getBytes(record.key()));
+                        if (offsets.put(key, record.offset()) == null) {
+                            bytes += key.capacity() + MAP_ENTRY_OVERHEAD;
+                        }
+                    }
+                }
+            }
+        }
+
+        /** Whether a later record of the same key was read. */
+        boolean supersedes(Record record) {
+            Long last = offsets.get(record.key().nioBuffer());
+            return last != null && last > record.offset();
+        }
+
+        boolean full() {
+            return bytes >= maxBytes;
+        }
+
+        int size() {
+            return offsets.size();
+        }
+    }
+}

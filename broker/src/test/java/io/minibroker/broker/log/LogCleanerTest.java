@@ -1,0 +1,351 @@
+package io.minibroker.broker.log;
+
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.Record;
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatchBuilder;
+import io.minibroker.protocol.record.RecordBatches;
+import io.minibroker.protocol.record.RecordIterator;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LogCleanerTest {
+    private static final TopicPartition TP = new TopicPartition("changelog", 0);
+    private static final long T0 = 1_700_000_000_000L;
+    /** Small segments (about three one-record batches each) so that a few appends make several. */
+    private static final LogConfig COMPACTED = LogConfig.defaults().withSegmentBytes(250).withIndexIntervalBytes(0)
+            .withCompaction(86_400_000L, 0, 0.5);
+
+    @TempDir
+    Path logDir;
+    private final MutableClock clock = new MutableClock(T0);
+    private LogManager logs;
+    private LogCleaner cleaner;
+
+    @AfterEach
+    void close() throws Exception {
+        if (cleaner != null) {
+            cleaner.close();
+        }
+        if (logs != null) {
+            logs.close();
+        }
+    }
+
+    private PartitionLog open(LogConfig config) throws IOException {
+        return open(topic -> config);
+    }
+
+    private PartitionLog open(Function<String, LogConfig> configs) throws IOException {
+        logs = new LogManager(List.of(logDir), configs, clock);
+        logs.startup();
+        cleaner = new LogCleaner(logs, clock, 60_000, 1 << 20); // rounds run by the test, not the thread
+        return logs.getOrCreateLog(TP);
+    }
+
+    @Test
+    void keepsTheLastRecordOfEachKeyLeavesTheActiveSegmentAloneAndEverySegmentItsOffsets() throws IOException {
+        PartitionLog log = open(COMPACTED);
+        putThreeKeys(log, 0, 30);
+        Map<Long, Long> segmentEnds = segmentEnds(log);
+        List<Kv> before = readAll(log);
+        long activeBase = segmentEnds.keySet().stream().max(Long::compare).orElseThrow();
+
+        assertThat(cleaner.cleanRound()).as("segments rewritten").isPositive();
+
+        List<Kv> after = readAll(log);
+        Map<String, Kv> latest = new HashMap<>(); // as of the cleanable part: the active segment is not read
+        before.stream().filter(kv -> kv.offset() < activeBase).forEach(kv -> latest.put(kv.key(), kv));
+        List<Kv> expected = new ArrayList<>();
+        for (Kv kv : before) {
+            if (latest.get(kv.key()) == kv || kv.offset() >= activeBase) {
+                expected.add(kv);
+            }
+        }
+        assertThat(after).containsExactlyElementsOf(expected);
+        assertThat(after.size()).isLessThan(before.size());
+        assertThat(segmentEnds(log)).as("every segment still ends where the next begins").isEqualTo(segmentEnds);
+        assertThat(log.logEndOffset()).isEqualTo(30);
+    }
+
+    @Test
+    void aRoundCleansOnlyOnceTheDirtyShareReachesTheRatioAndRemembersWhereItStopped() throws Exception {
+        PartitionLog log = open(COMPACTED.toBuilder().minCleanableDirtyRatio(0.9).build());
+        putThreeKeys(log, 0, 30);
+        assertThat(cleaner.cleanRound()).as("all dirty: ratio 1").isPositive();
+        long cleaned = cleaner.segmentsCleaned();
+        putThreeKeys(log, 30, 36);
+
+        assertThat(cleaner.cleanRound()).as("a little dirt over a clean log: under 0.9").isZero();
+        assertThat(new OffsetCheckpointFile(logDir.resolve("cleaner-offset-checkpoint")).read())
+                .as("Kafka's checkpoint of the first dirty offset").containsKey(TP);
+
+        LogCleaner restarted = new LogCleaner(logs, clock, 60_000, 1 << 20);
+        restarted.startup();
+        try {
+            assertThat(restarted.cleanRound()).as("a new cleaner resumes from the checkpoint").isZero();
+        } finally {
+            restarted.close();
+        }
+        assertThat(cleaner.segmentsCleaned()).isEqualTo(cleaned);
+    }
+
+    @Test
+    void aTombstoneOutlivesItsFirstCleaningAndGoesOnceDeleteRetentionMsHasPassed() throws IOException {
+        PartitionLog log = open(COMPACTED.toBuilder().deleteRetentionMs(60_000).build());
+        put(log, "gone", "v");
+        put(log, "gone", null);
+        put(log, "other", "1");
+        for (int i = 0; i < 12; i++) {
+            put(log, "k" + i, "v");
+        }
+        cleaner.cleanRound();
+        assertThat(readAll(log)).as("kept through the first cleaning").contains(new Kv(1, "gone", null));
+
+        for (Path segment : segmentFiles(log)) { // every segment cleaned long ago...
+            Files.setLastModifiedTime(segment, FileTime.fromMillis(T0 - 3_600_000));
+        }
+        Path newestClean = segmentFiles(log).get(segmentFiles(log).size() - 2);
+        Files.setLastModifiedTime(newestClean, FileTime.fromMillis(T0)); // ...but the newest, an hour later
+        for (int i = 0; i < 30; i++) {
+            put(log, "k" + i % 12, "again"); // enough dirt for another round
+        }
+        cleaner.cleanRound();
+
+        assertThat(readAll(log)).extracting(Kv::key).doesNotContain("gone").contains("other");
+    }
+
+    @Test
+    void recordsWithoutAKeyAreDroppedAndARewrittenBatchKeepsItsOffsetsProducerFieldsAndCodec() throws IOException {
+        LogConfig compacted = COMPACTED.withSegmentBytes(400);
+        PartitionLog log = open(compacted.withCompacted(false)); // a topic made compacted after keyless records
+        ByteBuf mixed = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.LZ4, 0, T0)
+                .producer(42, (short) 3, 100)
+                .append(T0, bytes("a"), bytes("old"), List.of())
+                .append(T0 + 1, null, bytes("keyless"), List.of())
+                .append(T0 + 2, bytes("b"), bytes("kept"), List.of())
+                .append(T0 + 3, bytes("c"), bytes("old"), List.of())
+                .build();
+        appendRelease(log, mixed);
+        log.updateConfig(compacted);
+        put(log, "a", "new");
+        put(log, "c", "new");
+        while (log.segmentCount() < 3) {
+            put(log, "filler", "x");
+        }
+
+        cleaner.cleanRound();
+
+        ByteBuf first = log.read(log.logStartOffset(), 1, true, Long.MAX_VALUE).readInto(TestBatches.ALLOC);
+        try {
+            RecordBatch rewritten = RecordBatches.of(first).next();
+            assertThat(rewritten.baseOffset()).isZero();
+            assertThat(rewritten.lastOffset()).as("the offset range kept").isEqualTo(3);
+            assertThat(rewritten.recordCount()).isEqualTo(1);
+            assertThat(rewritten.compression()).isEqualTo(CompressionType.LZ4);
+            assertThat(rewritten.producerId()).isEqualTo(42);
+            assertThat(rewritten.producerEpoch()).isEqualTo((short) 3);
+            assertThat(rewritten.baseSequence()).isEqualTo(100);
+            assertThat(rewritten.isValid()).isTrue();
+        } finally {
+            first.release();
+        }
+        assertThat(readAll(log).get(0)).isEqualTo(new Kv(2, "b", "kept"));
+    }
+
+    @Test
+    void segmentsYoungerThanMinCompactionLagMsWait() throws IOException {
+        PartitionLog log = open(COMPACTED.toBuilder().minCompactionLagMs(60_000).build());
+        putThreeKeys(log, 0, 30);
+        assertThat(cleaner.cleanRound()).isZero();
+
+        clock.advance(60_001);
+        assertThat(cleaner.cleanRound()).isPositive();
+    }
+
+    @Test
+    void aReadHoldingASegmentKeepsItsBytesAndTheNextReadFindsTheCleanedCopy() throws IOException {
+        PartitionLog log = open(COMPACTED);
+        putThreeKeys(log, 0, 30);
+        LogReadResult held = log.read(0, 1 << 20, true, Long.MAX_VALUE);
+
+        cleaner.cleanRound();
+
+        assertThat(decode(held)).as("the old bytes, whole").extracting(Kv::offset).startsWith(0L, 1L, 2L);
+        assertThat(decode(log.read(0, 1 << 20, true, Long.MAX_VALUE))).extracting(Kv::offset).doesNotContain(0L);
+    }
+
+    @Test
+    void aCleanedLogReopensAsItWasAndAStopMidSwapIsFinishedOrUndone() throws Exception {
+        PartitionLog log = open(COMPACTED);
+        putThreeKeys(log, 0, 30);
+        cleaner.cleanRound();
+        List<Kv> cleaned = readAll(log);
+        List<Long> bases = segmentBases(log);
+        cleaner.close();
+        logs.close();
+        Path dir = logDir.resolve(TP.dirName());
+        // A swap the stop cut short after the copy was whole: segment 0's copy holds its last batch only, and
+        // its offset index was already moved in...
+        Path[] first = LogSegment.files(dir, bases.get(0), "");
+        ByteBuf segment = Unpooled.wrappedBuffer(Files.readAllBytes(first[0]));
+        RecordBatch last = null;
+        for (RecordBatches batches = RecordBatches.of(segment); batches.hasNext(); ) {
+            last = batches.next();
+        }
+        long lastBase = last.baseOffset();
+        Files.write(LogSegment.files(dir, bases.get(0), LogCleaner.SWAP_SUFFIX)[0], ByteBufUtil.getBytes(last.slice()));
+        Files.delete(first[1]);
+        // ...and one cut short before: a copy of segment 1 still being written.
+        Path[] second = LogSegment.files(dir, bases.get(1), "");
+        Files.write(LogSegment.files(dir, bases.get(1), LogCleaner.CLEANED_SUFFIX)[0], new byte[] {1, 2, 3});
+        Files.copy(second[1], LogSegment.files(dir, bases.get(1), LogCleaner.SWAP_SUFFIX)[1],
+                StandardCopyOption.REPLACE_EXISTING);
+
+        PartitionLog reopened = open(COMPACTED);
+
+        assertThat(readAll(reopened)).as("segment 0 swapped, segment 1 as it was")
+                .isEqualTo(cleaned.stream().filter(kv -> kv.offset() >= lastBase).toList());
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .noneMatch(name -> name.endsWith(".swap") || name.endsWith(".cleaned"));
+        }
+    }
+
+    @Test
+    void aFollowerTakesItsLeadersCleanedBatchesAcrossTheGaps() throws IOException {
+        PartitionLog leader = open(COMPACTED);
+        putThreeKeys(leader, 0, 30);
+        cleaner.cleanRound();
+        PartitionLog follower = PartitionLog.open(logDir.resolve("follower"), TP, COMPACTED, clock, 0, 0, true);
+        try {
+            while (follower.logEndOffset() < leader.logEndOffset()) {
+                LogReadResult fetched = leader.read(follower.logEndOffset(), 1 << 20, true, Long.MAX_VALUE);
+                ByteBuf bytes = fetched.readInto(TestBatches.ALLOC);
+                try {
+                    follower.appendAsFollower(bytes);
+                } finally {
+                    bytes.release();
+                }
+            }
+            assertThat(readAll(follower)).isEqualTo(readAll(leader));
+        } finally {
+            follower.close();
+        }
+    }
+
+    // --- helpers
+
+    record Kv(long offset, String key, String value) {
+    }
+
+    /** Records {@code from} to {@code to} (exclusive) of a stream cycling over keys k0, k1, k2: k(i % 3)=v(i). */
+    private void putThreeKeys(PartitionLog log, int from, int to) {
+        for (int i = from; i < to; i++) {
+            put(log, "k" + i % 3, "v" + i);
+        }
+    }
+
+    private void put(PartitionLog log, String key, String value) {
+        appendRelease(log, new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, clock.millis())
+                .append(clock.millis(), bytes(key), value == null ? null : bytes(value), List.of()).build());
+    }
+
+    private static void appendRelease(PartitionLog log, ByteBuf batch) {
+        try {
+            log.append(batch, 0);
+        } finally {
+            batch.release();
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Every record, read batch after batch from the log start, stepping over the gaps as a consumer does. */
+    private static List<Kv> readAll(PartitionLog log) {
+        List<Kv> all = new ArrayList<>();
+        long offset = log.logStartOffset();
+        while (offset < log.logEndOffset()) {
+            LogReadResult result = log.read(offset, 1, true, Long.MAX_VALUE);
+            ByteBuf bytes = result.readInto(TestBatches.ALLOC);
+            try {
+                RecordBatch batch = RecordBatches.of(bytes).next();
+                batch.ensureValid();
+                all.addAll(records(batch));
+                offset = batch.lastOffset() + 1;
+            } finally {
+                bytes.release();
+            }
+        }
+        return all;
+    }
+
+    private static List<Kv> decode(LogReadResult result) {
+        List<Kv> all = new ArrayList<>();
+        ByteBuf bytes = result.readInto(TestBatches.ALLOC);
+        try {
+            for (RecordBatches batches = RecordBatches.of(bytes); batches.hasNext(); ) {
+                all.addAll(records(batches.next()));
+            }
+        } finally {
+            bytes.release();
+        }
+        return all;
+    }
+
+    private static List<Kv> records(RecordBatch batch) {
+        List<Kv> all = new ArrayList<>();
+        try (RecordIterator records = batch.records(TestBatches.ALLOC)) {
+            while (records.hasNext()) {
+                Record record = records.next();
+                all.add(new Kv(record.offset(), text(record.key()), text(record.value())));
+            }
+        }
+        return all;
+    }
+
+    private static String text(ByteBuf buf) {
+        return buf == null ? null : buf.toString(StandardCharsets.UTF_8);
+    }
+
+    private static List<Long> segmentBases(PartitionLog log) {
+        List<Long> bases = new ArrayList<>();
+        log.segmentBaseOffsets().forEachRemaining(bases::add);
+        return bases;
+    }
+
+    /** Each segment's base offset and the base offset of the one after it (the log end for the last). */
+    private static Map<Long, Long> segmentEnds(PartitionLog log) {
+        List<Long> bases = segmentBases(log);
+        Map<Long, Long> ends = new LinkedHashMap<>();
+        for (int i = 0; i < bases.size(); i++) {
+            ends.put(bases.get(i), i + 1 < bases.size() ? bases.get(i + 1) : log.logEndOffset());
+        }
+        return ends;
+    }
+
+    private List<Path> segmentFiles(PartitionLog log) {
+        return segmentBases(log).stream().map(base -> LogSegment.files(log.dir(), base, "")[0]).toList();
+    }
+}
