@@ -148,6 +148,9 @@ public final class BrokerConfig {
             intKey("offsets.topic.segment.bytes", 104_857_600, 1_048_576);
     public static final ConfigKey<Integer> OFFSET_METADATA_MAX_BYTES = intKey("offset.metadata.max.bytes", 4096, 0);
     public static final ConfigKey<Integer> OFFSETS_COMMIT_TIMEOUT_MS = intKey("offsets.commit.timeout.ms", 5000, 1);
+    public static final ConfigKey<Integer> OFFSETS_RETENTION_MINUTES = intKey("offsets.retention.minutes", 10_080, 1);
+    public static final ConfigKey<Long> OFFSETS_RETENTION_CHECK_INTERVAL_MS =
+            longKey("offsets.retention.check.interval.ms", 600_000L, 1);
 
     // Purgatories
     public static final ConfigKey<Integer> FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS =
@@ -174,7 +177,7 @@ public final class BrokerConfig {
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
             OFFSET_METADATA_MAX_BYTES,
-            OFFSETS_COMMIT_TIMEOUT_MS,
+            OFFSETS_COMMIT_TIMEOUT_MS, OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS,
             FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
             PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS);
 

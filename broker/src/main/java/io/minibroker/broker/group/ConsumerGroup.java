@@ -34,6 +34,11 @@ final class ConsumerGroup {
     final Map<String, GroupMember> pendingMembers = new HashMap<>();
     /** A member joined during the first generation's join phase: an initial delay running out waits another. */
     boolean newMemberAdded;
+    /**
+     * When the group last became Empty (Kafka's currentStateTimestamp), from which an Empty group's offsets expire;
+     * -1 if unknown (a group that only ever had simple commits, or loaded from a record without the time).
+     */
+    long emptySinceMs = -1;
 
     ConsumerGroup(String groupId) {
         this.groupId = groupId;
@@ -49,6 +54,7 @@ final class ConsumerGroup {
         group.protocolType = stored.protocolType();
         group.generationId = stored.generation();
         if (stored.members().isEmpty()) {
+            group.emptySinceMs = stored.currentStateTimestamp();
             return group;
         }
         group.protocolName = stored.protocol();
@@ -105,16 +111,21 @@ final class ConsumerGroup {
      * computeSubscribedTopics: none at all if any member's metadata is not a subscription.
      */
     Set<String> subscribedTopics() {
+        return knownSubscribedTopics().orElse(Set.of());
+    }
+
+    /** The topics the members subscribe to; empty if any member's metadata is not a subscription (unknown). */
+    Optional<Set<String>> knownSubscribedTopics() {
         Set<String> topics = new HashSet<>();
         for (GroupMember member : members.values()) {
             byte[] metadata = protocolName == null ? null : member.protocols.get(protocolName);
             Optional<Set<String>> subscribed = metadata == null ? Optional.empty() : ConsumerSubscription.topics(metadata);
             if (subscribed.isEmpty()) {
-                return Set.of();
+                return Optional.empty();
             }
             topics.addAll(subscribed.get());
         }
-        return topics;
+        return Optional.of(topics);
     }
 
     /** Whether a member with this protocol type and these protocols could join: one protocol all can use. */

@@ -32,7 +32,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -77,7 +77,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final Purgatory<DelayedOperation> rebalancePurgatory = Purgatory.builder("Rebalance").build();
     private final Purgatory<DelayedHeartbeat> heartbeatPurgatory = Purgatory.builder("Heartbeat").build();
     /** The coordinator's own thread ({@link #newWriter}). */
-    private final ExecutorService writer;
+    private final ScheduledExecutorService writer;
+    /** {@code offsets.retention.minutes}, in milliseconds. */
+    private final long offsetsRetentionMs;
     private final int initialRebalanceDelayMs;
     private final int minSessionTimeoutMs;
     private final int maxSessionTimeoutMs;
@@ -105,7 +107,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     public static GroupCoordinator inCluster(BrokerConfig config, TopicRegistry topics, PartitionLeadership leadership,
                                              Purgatory<DelayedProduce> producePurgatory,
                                              Purgatory<DelayedFetch> fetchPurgatory) {
-        ExecutorService writer = newWriter();
+        ScheduledExecutorService writer = newWriter();
         // A write counts when a follower's fetch moves the high watermark, on that fetch's event loop: what the
         // coordinator does then (under a group's lock) is handed back to its own thread.
         OffsetsAppender replicated = OffsetsAppender.replicated(leadership, producePurgatory, fetchPurgatory,
@@ -120,8 +122,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * The coordinator's thread: writes to {@code __consumer_offsets} in order, off the event loops (an append may
      * fsync, with {@code log.flush.interval.messages=1}, which must not stall every connection of a loop).
      */
-    private static ExecutorService newWriter() {
-        return Executors.newSingleThreadExecutor(runnable -> {
+    private static ScheduledExecutorService newWriter() {
+        return Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "group-coordinator");
             thread.setDaemon(true);
             return thread;
@@ -129,8 +131,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     private GroupCoordinator(BrokerConfig config, OffsetsTopic offsetsTopic, CoordinatedPartitions coordinated,
-                             ExecutorService writer) {
+                             ScheduledExecutorService writer) {
         this.writer = writer;
+        this.offsetsRetentionMs = TimeUnit.MINUTES.toMillis(config.get(BrokerConfig.OFFSETS_RETENTION_MINUTES));
+        long checkIntervalMs = config.get(BrokerConfig.OFFSETS_RETENTION_CHECK_INTERVAL_MS);
+        writer.scheduleWithFixedDelay(this::expireOffsetsNow, checkIntervalMs, checkIntervalMs, TimeUnit.MILLISECONDS);
         this.offsets = new OffsetStore(offsetsTopic);
         this.groupLog = offsetsTopic;
         this.coordinated = coordinated;
@@ -597,7 +602,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 group.state = GroupState.EMPTY;
                 group.protocolName = null;
                 group.leaderId = null;
-                storeEmpty(group, group.toStored(Map.of(), System.currentTimeMillis()));
+                group.emptySinceMs = System.currentTimeMillis();
+                storeEmpty(group, group.toStored(Map.of(), group.emptySinceMs));
                 return;
             }
             if (!group.members.containsKey(group.leaderId)) {
@@ -988,16 +994,17 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         if (accepted.isEmpty()) {
             return CompletableFuture.completedFuture(errors);
         }
+        long commitTimestamp = System.currentTimeMillis();
         CompletableFuture<Long> written;
         try {
-            written = offsets.write(commit.groupId(), accepted);
+            written = offsets.write(commit.groupId(), accepted, commitTimestamp);
         } catch (LogException e) {
             return CompletableFuture.completedFuture(everyPartition(commit, answerForFailedWrite(e)));
         }
         return written.handle((logOffset, failure) -> {
             synchronized (group) {
                 if (failure == null && group.state != GroupState.DEAD) {
-                    offsets.apply(commit.groupId(), accepted, logOffset);
+                    offsets.apply(commit.groupId(), accepted, logOffset, commitTimestamp);
                 } else {
                     offsets.abandon(commit.groupId(), accepted.keySet()); // deleted or unloaded meanwhile
                 }
@@ -1109,6 +1116,107 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             groups.remove(groupId, group);
             return new Deletion<>(Errors.NONE, written);
         });
+    }
+
+    /** The scheduled expiry round, on the coordinator's thread; a failure is logged and the next round tries again. */
+    private void expireOffsetsNow() {
+        try {
+            expireOffsetsOnCoordinatorThread(System.currentTimeMillis());
+        } catch (RuntimeException e) {
+            LOG.error("Offset expiry failed; the next round tries again", e);
+        }
+    }
+
+    /** An expiry round as of {@code now} (see below), queued on the coordinator's thread. */
+    CompletableFuture<Integer> expireOffsets(long now) {
+        return CompletableFuture.supplyAsync(() -> expireOffsetsOnCoordinatorThread(now), writer);
+    }
+
+    /**
+     * Kafka's offset expiry, every {@code offsets.retention.check.interval.ms} on the coordinator's thread: commits
+     * older than {@code offsets.retention.minutes} are deleted with tombstones where Kafka lets them go. An Empty
+     * group's all go, timed from when it became Empty (each from its commit if that is unknown); a group that never
+     * had members (simple commits) loses each from its own commit; a Stable consumer group only those of topics no
+     * member subscribes to, from their commits; a commit still being written stays. A group then Empty with no
+     * commit left is deleted, its metadata tombstoned, as Kafka 4's coordinator deletes it. Returns how many
+     * commits expired; {@code now} is the wall-clock time commits are stamped with.
+     */
+    private int expireOffsetsOnCoordinatorThread(long now) {
+        int expired = 0;
+        for (ConsumerGroup group : List.copyOf(groups.values())) {
+            if (coordinatorError(group.groupId) != Errors.NONE) {
+                continue;
+            }
+            synchronized (group) {
+                if (group.state != GroupState.DEAD) {
+                    expired += expireOffsets(group, now);
+                    deleteIfEmptyWithoutCommits(group);
+                }
+            }
+        }
+        if (expired > 0) {
+            LOG.info("Removed {} expired offsets", expired);
+        }
+        return expired;
+    }
+
+    private int expireOffsets(ConsumerGroup group, long now) {
+        boolean simple = group.protocolType == null || group.protocolType.isEmpty();
+        Set<String> keptTopics;
+        long emptySince = -1;
+        if (simple) {
+            keptTopics = Set.of();
+        } else if (group.state == GroupState.EMPTY) {
+            keptTopics = Set.of();
+            emptySince = group.emptySinceMs;
+        } else if (group.state == GroupState.STABLE && ConsumerSubscription.PROTOCOL_TYPE.equals(group.protocolType)) {
+            Optional<Set<String>> subscribed = group.knownSubscribedTopics();
+            if (subscribed.isEmpty()) {
+                return 0;
+            }
+            keptTopics = subscribed.get();
+        } else {
+            return 0; // rebalancing, or members of another protocol: Kafka expires nothing then
+        }
+        List<TopicPartition> expired = new ArrayList<>();
+        for (Map.Entry<TopicPartition, Long> commit : offsets.settledCommitTimestamps(group.groupId).entrySet()) {
+            long since = emptySince >= 0 ? emptySince : commit.getValue();
+            if (!keptTopics.contains(commit.getKey().topic()) && now - since >= offsetsRetentionMs) {
+                expired.add(commit.getKey());
+            }
+        }
+        if (expired.isEmpty()) {
+            return 0;
+        }
+        try {
+            offsets.deleteCommits(group.groupId, expired).whenComplete((offset, failure) -> {
+                if (failure != null) {
+                    LOG.warn("Expired offsets of {} were not replicated: {}", group.groupId, unwrap(failure).getMessage());
+                }
+            });
+        } catch (LogException e) {
+            LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", group.groupId, e.getMessage());
+            return 0;
+        }
+        return expired.size();
+    }
+
+    private void deleteIfEmptyWithoutCommits(ConsumerGroup group) {
+        if (group.state != GroupState.EMPTY || !group.members.isEmpty() || !group.pendingMembers.isEmpty()
+                || !offsets.hasNoCommits(group.groupId)) {
+            return;
+        }
+        if (group.protocolType != null) { // members joined it once: its metadata record goes too
+            try {
+                offsets.deleteGroup(group.groupId);
+            } catch (LogException e) {
+                LOG.warn("Could not delete the group {} left without offsets: {}", group.groupId, e.getMessage());
+                return;
+            }
+        }
+        group.state = GroupState.DEAD;
+        groups.remove(group.groupId, group);
+        LOG.info("Deleted group {}: Empty, and its offsets expired", group.groupId);
     }
 
     /** What OffsetDelete answers: an error for the whole group, else one per partition asked for. */

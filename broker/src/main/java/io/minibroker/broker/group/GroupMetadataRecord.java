@@ -99,7 +99,8 @@ final class GroupMetadataRecord {
         return new StoredGroup(protocolType, generation, protocol, leader, currentStateTimestamp, members);
     }
 
-    private static void writeString(ByteBuf buf, String value) {
+    /** Kafka's coordinator-record string: an int16 length, then UTF-8 (the commit records use it too). */
+    static void writeString(ByteBuf buf, String value) {
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
         buf.writeShort(utf8.length);
         buf.writeBytes(utf8);
@@ -118,7 +119,7 @@ final class GroupMetadataRecord {
         buf.writeBytes(value);
     }
 
-    private static String readString(ByteBuf buf) {
+    static String readString(ByteBuf buf) {
         String value = readNullableString(buf);
         if (value == null) {
             throw new IllegalArgumentException("a null string where GroupMetadata needs one");

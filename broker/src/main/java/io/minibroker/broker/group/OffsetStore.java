@@ -24,8 +24,8 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     record CommittedOffset(long offset, int leaderEpoch, String metadata) {
     }
 
-    /** A commit and the offset of its record in {@code __consumer_offsets}. */
-    private record Stored(CommittedOffset offset, long logOffset) {
+    /** A commit, the offset of its record in {@code __consumer_offsets}, and when it was made (for its expiry). */
+    private record Stored(CommittedOffset offset, long logOffset, long commitTimestamp) {
     }
 
     private final OffsetsTopic log;
@@ -71,8 +71,9 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     }
 
     @Override
-    public void committed(String groupId, TopicPartition partition, CommittedOffset offset, long logOffset) {
-        store(groupId, partition, offset, logOffset);
+    public void committed(String groupId, TopicPartition partition, CommittedOffset offset, long logOffset,
+                          long commitTimestamp) {
+        store(groupId, partition, new Stored(offset, logOffset, commitTimestamp));
     }
 
     @Override
@@ -89,9 +90,9 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         }
     }
 
-    private void store(String groupId, TopicPartition partition, CommittedOffset offset, long logOffset) {
+    private void store(String groupId, TopicPartition partition, Stored stored) {
         byGroup.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).merge(partition,
-                new Stored(offset, logOffset), (old, fresh) -> old.logOffset() > fresh.logOffset() ? old : fresh);
+                stored, (old, fresh) -> old.logOffset() > fresh.logOffset() ? old : fresh);
     }
 
     /**
@@ -100,18 +101,18 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      * does not); the caller then settles them, under the group's lock: {@link #apply} makes them visible,
      * {@link #abandon} does not.
      */
-    CompletableFuture<Long> write(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
-        CompletableFuture<Long> written = log.writeCommits(groupId, offsets);
+    CompletableFuture<Long> write(String groupId, Map<TopicPartition, CommittedOffset> offsets, long commitTimestamp) {
+        CompletableFuture<Long> written = log.writeCommits(groupId, offsets, commitTimestamp);
         Map<TopicPartition, Integer> counts = pending.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>());
         offsets.keySet().forEach(partition -> counts.merge(partition, 1, Integer::sum));
         return written;
     }
 
     /** Settles written commits by making them visible, those of the batch written at {@code logOffset}. */
-    void apply(String groupId, Map<TopicPartition, CommittedOffset> offsets, long logOffset) {
+    void apply(String groupId, Map<TopicPartition, CommittedOffset> offsets, long logOffset, long commitTimestamp) {
         offsets.forEach((partition, offset) -> {
             if (!settle(groupId, partition)) {
-                store(groupId, partition, offset, logOffset);
+                store(groupId, partition, new Stored(offset, logOffset, commitTimestamp));
             }
         });
     }
@@ -145,6 +146,26 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         Map<TopicPartition, CommittedOffset> offsets = new HashMap<>();
         byGroup.getOrDefault(groupId, Map.of()).forEach((partition, stored) -> offsets.put(partition, stored.offset()));
         return offsets;
+    }
+
+    /**
+     * When each of the group's settled commits was made, leaving out partitions with a commit still being written:
+     * what offset expiry may take (Kafka does not expire an offset with a commit pending either).
+     */
+    Map<TopicPartition, Long> settledCommitTimestamps(String groupId) {
+        Map<TopicPartition, Integer> unsettled = pending.getOrDefault(groupId, Map.of());
+        Map<TopicPartition, Long> timestamps = new HashMap<>();
+        byGroup.getOrDefault(groupId, Map.of()).forEach((partition, stored) -> {
+            if (!unsettled.containsKey(partition)) {
+                timestamps.put(partition, stored.commitTimestamp());
+            }
+        });
+        return timestamps;
+    }
+
+    /** Whether the group has no commit at all, shown or still being written. */
+    boolean hasNoCommits(String groupId) {
+        return byGroup.getOrDefault(groupId, Map.of()).isEmpty() && pending.getOrDefault(groupId, Map.of()).isEmpty();
     }
 
     /** The groups that have committed offsets (after a load, the groups to list as Empty). */

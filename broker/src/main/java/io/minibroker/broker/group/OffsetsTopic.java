@@ -40,21 +40,25 @@ import java.util.concurrent.CompletableFuture;
  * and each partition is replayed by the broker that comes to lead it; how a write counts is the
  * {@link OffsetsAppender}'s business.
  *
- * <p>The group metadata record is Kafka's layout (GroupMetadataKey, GroupMetadataValue v3); the commit record
- * is not yet. Its key has the fields of Kafka's OffsetCommitKey v1 (version, group, topic, partition) but writes
- * string lengths as int32 where Kafka writes int16; its value (offset, leader epoch, optional metadata) is not
- * OffsetCommitValue and lacks the commit timestamp that offset expiry will need. Kafka's tools therefore cannot
- * read the commits in this topic. Moving the commits to Kafka's layout comes with offset expiry.
+ * <p>Both records are Kafka's layouts: GroupMetadataKey and GroupMetadataValue v3 ({@link GroupMetadataRecord}),
+ * OffsetCommitKey (type 1: group, topic, partition, strings with int16 lengths) and OffsetCommitValue v3 (offset,
+ * leader epoch, metadata, commit timestamp), so Kafka's tools read this topic. Commits written by earlier
+ * versions of minibroker (the same key fields with int32 string lengths; a value of offset, leader epoch and
+ * optional metadata, without a version or a timestamp) are still read: a key that does not parse whole as Kafka's
+ * is one of those, and its commit counts as made when its record was appended.
  */
 final class OffsetsTopic {
 
     static final String NAME = InternalTopics.CONSUMER_OFFSETS;
+    /** OffsetCommitKey's record type; 0 is the same key, as written before Kafka 0.9's version 1. */
     private static final short OFFSET_KEY_VERSION = 1;
+    private static final short OFFSET_VALUE_VERSION = 3;
     private static final int REPLAY_READ_BYTES = 1 << 20;
 
     /** What replaying the topic finds, in log order, each with the offset of its record. */
     interface ReplaySink {
-        void committed(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset, long logOffset);
+        void committed(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset, long logOffset,
+                       long commitTimestamp);
 
         void deleted(String groupId, TopicPartition partition, long logOffset);
     }
@@ -114,9 +118,11 @@ final class OffsetsTopic {
      * at all. Throws LogException if the log refuses the batch at once; the future completes with the batch's first
      * offset once the write counts, or exceptionally with a LogException (in a cluster: not replicated).
      */
-    CompletableFuture<Long> writeCommits(String groupId, Map<TopicPartition, OffsetStore.CommittedOffset> offsets) {
+    CompletableFuture<Long> writeCommits(String groupId, Map<TopicPartition, OffsetStore.CommittedOffset> offsets,
+                                         long commitTimestamp) {
         List<Entry> entries = new ArrayList<>();
-        offsets.forEach((partition, offset) -> entries.add(new Entry(key(groupId, partition), value(offset))));
+        offsets.forEach((partition, offset) -> entries.add(new Entry(key(groupId, partition),
+                value(offset, commitTimestamp))));
         return append(groupId, entries);
     }
 
@@ -217,21 +223,52 @@ final class OffsetsTopic {
             groups.stored(groupId, value == null ? null : GroupMetadataRecord.readValue(value));
             return;
         }
-        if (keyVersion != OFFSET_KEY_VERSION) {
+        if (keyVersion != OFFSET_KEY_VERSION && keyVersion != 0) {
             return; // not a record this broker wrote
         }
-        String groupId = readString(key);
-        TopicPartition partition = new TopicPartition(readString(key), key.readInt());
+        boolean kafkaLayout = parsesWhole(key.duplicate());
+        String groupId = kafkaLayout ? GroupMetadataRecord.readString(key) : readIntString(key);
+        String topic = kafkaLayout ? GroupMetadataRecord.readString(key) : readIntString(key);
+        TopicPartition partition = new TopicPartition(topic, key.readInt());
         ByteBuf value = record.value();
         if (value == null) {
             sink.deleted(groupId, partition, record.offset());
             return;
         }
+        if (!kafkaLayout) {
+            long committed = value.readLong();
+            int leaderEpoch = value.readInt();
+            String metadata = value.readBoolean() ? readIntString(value) : null;
+            sink.committed(groupId, partition, new OffsetStore.CommittedOffset(committed, leaderEpoch, metadata),
+                    record.offset(), record.timestamp());
+            return;
+        }
+        short version = value.readShort();
+        if (version < 0 || version > OFFSET_VALUE_VERSION) {
+            throw new IllegalArgumentException("OffsetCommitValue version " + version + " of " + groupId + " for "
+                    + partition + " is not one this broker reads (0 to " + OFFSET_VALUE_VERSION + ")");
+        }
         long committed = value.readLong();
-        int leaderEpoch = value.readInt();
-        String metadata = value.readBoolean() ? readString(value) : null;
+        int leaderEpoch = version >= 3 ? value.readInt() : -1;
+        String metadata = GroupMetadataRecord.readString(value);
+        long commitTimestamp = value.readLong();
         sink.committed(groupId, partition, new OffsetStore.CommittedOffset(committed, leaderEpoch, metadata),
-                record.offset());
+                record.offset(), commitTimestamp);
+    }
+
+    /** Whether the rest of a commit key (after its type) is Kafka's: two int16-length strings and an int32, exactly. */
+    private static boolean parsesWhole(ByteBuf key) {
+        for (int i = 0; i < 2; i++) {
+            if (key.readableBytes() < Short.BYTES) {
+                return false;
+            }
+            int length = key.readShort();
+            if (length < 0 || key.readableBytes() < length) {
+                return false;
+            }
+            key.skipBytes(length);
+        }
+        return key.readableBytes() == Integer.BYTES;
     }
 
     private PartitionLog logFor(String groupId) {
@@ -254,20 +291,20 @@ final class OffsetsTopic {
     private static byte[] key(String groupId, TopicPartition partition) {
         ByteBuf key = Unpooled.buffer();
         key.writeShort(OFFSET_KEY_VERSION);
-        writeString(key, groupId);
-        writeString(key, partition.topic());
+        GroupMetadataRecord.writeString(key, groupId);
+        GroupMetadataRecord.writeString(key, partition.topic());
         key.writeInt(partition.partition());
         return bytes(key);
     }
 
-    private static byte[] value(OffsetStore.CommittedOffset offset) {
+    /** OffsetCommitValue v3; no metadata is stored as the empty string, as Kafka stores it. */
+    private static byte[] value(OffsetStore.CommittedOffset offset, long commitTimestamp) {
         ByteBuf value = Unpooled.buffer();
+        value.writeShort(OFFSET_VALUE_VERSION);
         value.writeLong(offset.offset());
         value.writeInt(offset.leaderEpoch());
-        value.writeBoolean(offset.metadata() != null);
-        if (offset.metadata() != null) {
-            writeString(value, offset.metadata());
-        }
+        GroupMetadataRecord.writeString(value, offset.metadata() == null ? "" : offset.metadata());
+        value.writeLong(commitTimestamp);
         return bytes(value);
     }
 
@@ -277,13 +314,8 @@ final class OffsetsTopic {
         return bytes;
     }
 
-    private static void writeString(ByteBuf buf, String value) {
-        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-        buf.writeInt(utf8.length);
-        buf.writeBytes(utf8);
-    }
-
-    private static String readString(ByteBuf buf) {
+    /** A string of the commit records earlier versions of minibroker wrote: an int32 length, then UTF-8. */
+    private static String readIntString(ByteBuf buf) {
         int length = buf.readInt();
         return buf.readCharSequence(length, StandardCharsets.UTF_8).toString();
     }

@@ -53,31 +53,31 @@ class OffsetStoreDeletionTest {
     @Test
     void aCommitSettledAfterTheTombstoneThatFollowsItStaysDeleted() throws Exception {
         Map<TopicPartition, OffsetStore.CommittedOffset> commit = Map.of(ORDERS_0, new OffsetStore.CommittedOffset(5, -1, ""));
-        CompletableFuture<Long> commitWritten = store.write("g", commit);
+        CompletableFuture<Long> commitWritten = store.write("g", commit, 1L);
         assertThat(store.hasCommit("g", ORDERS_0)).as("pending, not yet shown").isTrue();
 
         CompletableFuture<Long> tombstoneWritten = store.deleteCommits("g", List.of(ORDERS_0));
         unsettled.removeLast().run(); // the tombstone settles first...
         tombstoneWritten.get();
         unsettled.removeLast().run(); // ...then the commit written before it
-        store.apply("g", commit, commitWritten.get());
+        store.apply("g", commit, commitWritten.get(), 1L);
 
         assertThat(store.all("g")).as("as a replay of the log has it").doesNotContainKey(ORDERS_0);
         Map<TopicPartition, OffsetStore.CommittedOffset> later = Map.of(ORDERS_0, new OffsetStore.CommittedOffset(9, -1, ""));
-        CompletableFuture<Long> laterWritten = store.write("g", later);
+        CompletableFuture<Long> laterWritten = store.write("g", later, 1L);
         unsettled.removeLast().run();
-        store.apply("g", later, laterWritten.get());
+        store.apply("g", later, laterWritten.get(), 1L);
         assertThat(store.all("g")).as("a commit after the tombstone counts").containsKey(ORDERS_0);
     }
 
     @Test
     void aCommitSettledBeforeTheTombstoneThatFollowsItIsNotShownEither() throws Exception {
         Map<TopicPartition, OffsetStore.CommittedOffset> commit = Map.of(ORDERS_0, new OffsetStore.CommittedOffset(5, -1, ""));
-        CompletableFuture<Long> commitWritten = store.write("g", commit);
+        CompletableFuture<Long> commitWritten = store.write("g", commit, 1L);
         store.deleteCommits("g", List.of(ORDERS_0));
 
         unsettled.removeFirst().run(); // the commit settles while the tombstone after it is still unsettled
-        store.apply("g", commit, commitWritten.get());
+        store.apply("g", commit, commitWritten.get(), 1L);
 
         assertThat(store.all("g")).as("the log has the tombstone after it").doesNotContainKey(ORDERS_0);
         assertThat(store.hasCommit("g", ORDERS_0)).isFalse();

@@ -1,13 +1,24 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.Record;
+import io.minibroker.protocol.record.RecordBatchBuilder;
+import io.minibroker.protocol.record.RecordBatches;
+import io.minibroker.protocol.record.RecordIterator;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
@@ -23,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OffsetsTopicReplayTest {
 
     private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
+    private static final long T0 = 1_700_000_000_000L;
 
     @TempDir
     Path logDir;
@@ -54,11 +66,11 @@ class OffsetsTopicReplayTest {
     @Test
     void theLastRecordOfEachKeyWinsAndADeletedGroupIsGone() throws Exception {
         offsetsTopic.writeGroup("kept", stable(1, "a")).get();
-        offsetsTopic.writeCommits("kept", commit(10)).get();
+        offsetsTopic.writeCommits("kept", commit(10), T0).get();
         offsetsTopic.writeGroup("deleted", stable(3, "b")).get();
-        offsetsTopic.writeCommits("deleted", commit(20)).get();
+        offsetsTopic.writeCommits("deleted", commit(20), T0).get();
         offsetsTopic.writeGroup("kept", stable(2, "c")).get();
-        offsetsTopic.writeCommits("kept", commit(11)).get();
+        offsetsTopic.writeCommits("kept", commit(11), T0).get();
         offsetsTopic.writeGroupDeletion("deleted", List.of(ORDERS_0)).get();
 
         OffsetStore offsets = new OffsetStore(offsetsTopic);
@@ -78,5 +90,74 @@ class OffsetsTopicReplayTest {
                 .satisfies(member -> assertThat(member.assignment()).containsExactly(2));
         assertThat(offsets.all("kept")).containsExactly(Map.entry(ORDERS_0, new OffsetStore.CommittedOffset(11, -1, "")));
         assertThat(offsets.all("deleted")).isEmpty();
+    }
+
+    @Test
+    void aCommitIsStoredInKafkasOffsetCommitKeyAndValueV3() throws Exception {
+        offsetsTopic.writeCommits("g", Map.of(ORDERS_0, new OffsetStore.CommittedOffset(42, 7, null)), T0).get();
+
+        Record record = onlyRecord();
+        ByteBuf expectedKey = Unpooled.buffer().writeShort(1).writeShort(1).writeBytes(bytes("g"))
+                .writeShort(6).writeBytes(bytes("orders")).writeInt(0);
+        ByteBuf expectedValue = Unpooled.buffer().writeShort(3).writeLong(42).writeInt(7)
+                .writeShort(0) // no metadata: the empty string, as Kafka stores it
+                .writeLong(T0);
+        assertThat(ByteBufUtil.getBytes(record.key())).isEqualTo(ByteBufUtil.getBytes(expectedKey));
+        assertThat(ByteBufUtil.getBytes(record.value())).isEqualTo(ByteBufUtil.getBytes(expectedValue));
+    }
+
+    @Test
+    void commitsWrittenByEarlierVersionsAreReadWithTheirRecordsTimeAsTheCommitTime() throws Exception {
+        offsetsTopic.writeGroup("other", stable(1, "a")).get(); // creates the topic
+        ByteBuf legacyKey = Unpooled.buffer().writeShort(1).writeInt(3).writeBytes(bytes("old"))
+                .writeInt(6).writeBytes(bytes("orders")).writeInt(0);
+        ByteBuf legacyValue = Unpooled.buffer().writeLong(17).writeInt(2).writeBoolean(true).writeInt(4)
+                .writeBytes(bytes("meta"));
+        ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, T0)
+                .append(T0, ByteBufUtil.getBytes(legacyKey), ByteBufUtil.getBytes(legacyValue), List.of()).build();
+        try {
+            offsetsLog().append(batch, 0);
+        } finally {
+            batch.release();
+        }
+        Map<String, Long> commitTimes = new HashMap<>();
+        OffsetStore offsets = new OffsetStore(offsetsTopic);
+        offsetsTopic.replayPartition(0, new OffsetsTopic.ReplaySink() {
+            @Override
+            public void committed(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset,
+                                  long logOffset, long commitTimestamp) {
+                offsets.committed(groupId, partition, offset, logOffset, commitTimestamp);
+                commitTimes.put(groupId, commitTimestamp);
+            }
+
+            @Override
+            public void deleted(String groupId, TopicPartition partition, long logOffset) {
+                offsets.deleted(groupId, partition, logOffset);
+            }
+        }, (groupId, group) -> { });
+
+        assertThat(offsets.all("old")).containsExactly(Map.entry(ORDERS_0, new OffsetStore.CommittedOffset(17, 2, "meta")));
+        assertThat(commitTimes).containsEntry("old", T0);
+    }
+
+    private PartitionLog offsetsLog() {
+        return topics.partitionLog(topics.get(OffsetsTopic.NAME).orElseThrow(), 0).orElseThrow();
+    }
+
+    /** The one record the offsets topic holds. */
+    private Record onlyRecord() {
+        PartitionLog log = offsetsLog();
+        ByteBuf read = log.read(0, 1 << 20, true, log.logEndOffset()).readInto(ByteBufAllocator.DEFAULT);
+        try (RecordIterator records = RecordBatches.of(read).next().records(ByteBufAllocator.DEFAULT)) {
+            Record record = records.next();
+            return new Record(record.offset(), record.timestamp(), record.sequence(), record.attributes(),
+                    Unpooled.copiedBuffer(record.key()), Unpooled.copiedBuffer(record.value()), List.of());
+        } finally {
+            read.release();
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,0 +1,161 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Kafka's offset expiry (offsets.retention.minutes) in each of the cases Kafka tells apart. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class OffsetExpiryTest {
+
+    private static final long RETENTION_MS = TimeUnit.DAYS.toMillis(7); // offsets.retention.minutes' default
+    private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
+    private static final TopicPartition PAYMENTS_0 = new TopicPartition("payments", 0);
+
+    @TempDir
+    Path logDir;
+    private BrokerConfig config;
+    private TopicRegistry topics;
+    private GroupCoordinator coordinator;
+
+    @BeforeEach
+    void start() throws Exception {
+        config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "offsets.topic.num.partitions", "1",
+                "offsets.topic.replication.factor", "1", "group.initial.rebalance.delay.ms", "0"));
+        topics = TopicRegistry.open(config, Clock.systemUTC());
+        topics.create("orders", 1, 1, Map.of(), false);
+        topics.create("payments", 1, 1, Map.of(), false);
+        coordinator = new GroupCoordinator(config, topics);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        coordinator.close();
+        topics.close();
+    }
+
+    /** A new coordinator replaying the offsets topic, as after a restart. */
+    private void restart() throws Exception {
+        coordinator.close();
+        coordinator = new GroupCoordinator(config, topics);
+    }
+
+    @Test
+    void aSimpleCommitExpiresRetentionAfterItWasMadeAndItsGroupGoesWithIt() throws Exception {
+        long before = System.currentTimeMillis();
+        commit("solo", -1, "", ORDERS_0);
+        long after = System.currentTimeMillis();
+
+        assertThat(expire(before + RETENTION_MS - 1)).isZero();
+        assertThat(expire(after + RETENTION_MS)).isEqualTo(1);
+
+        assertThat(coordinator.offsets().all("solo")).isEmpty();
+        assertThat(coordinator.group("solo")).as("nothing left to list").isEmpty();
+        restart();
+        assertThat(coordinator.offsets().all("solo")).as("the tombstone was written").isEmpty();
+    }
+
+    @Test
+    void aStableConsumerGroupLosesOnlyTheOffsetsOfTopicsNoMemberSubscribesTo() throws Exception {
+        String memberId = joinAndSync("stable", "orders");
+        commit("stable", 1, memberId, ORDERS_0, PAYMENTS_0);
+
+        assertThat(expire(System.currentTimeMillis() + RETENTION_MS + 1)).isEqualTo(1);
+
+        assertThat(coordinator.offsets().all("stable")).containsOnlyKeys(ORDERS_0);
+        assertThat(coordinator.group("stable")).isPresent();
+    }
+
+    @Test
+    void anEmptyGroupsOffsetsExpireRetentionAfterItBecameEmptyHoweverRecentThenTheGroupIsDeleted() throws Exception {
+        long emptySince = System.currentTimeMillis() - RETENTION_MS - 1;
+        new OffsetsTopic(topics, 1, Map.of(), OffsetsAppender.SINGLE_NODE, true)
+                .writeGroup("idle", new GroupMetadataRecord.StoredGroup("consumer", 4, null, null, emptySince,
+                        List.of())).get();
+        restart();
+        commit("idle", -1, "", ORDERS_0); // a tool's commit to the Empty group, made just now
+
+        assertThat(expire(System.currentTimeMillis())).as("timed from when the group became Empty").isEqualTo(1);
+
+        assertThat(coordinator.group("idle")).isEmpty();
+        restart();
+        assertThat(coordinator.group("idle")).as("its metadata tombstoned").isEmpty();
+    }
+
+    @Test
+    void aGroupRebalancingKeepsItsOffsets() throws Exception {
+        joinAndSync("moving", "orders");
+        commit("moving", 1, coordinator.group("moving").orElseThrow().leaderId, PAYMENTS_0);
+        join("moving", ""); // a second member: the group prepares a rebalance
+
+        assertThat(expire(System.currentTimeMillis() + RETENTION_MS + 1)).isZero();
+        assertThat(coordinator.offsets().all("moving")).containsOnlyKeys(PAYMENTS_0);
+    }
+
+    private int expire(long now) throws Exception {
+        return coordinator.expireOffsets(now).get();
+    }
+
+    private void commit(String groupId, int generation, String memberId, TopicPartition... partitions)
+            throws Exception {
+        Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
+        for (TopicPartition partition : partitions) {
+            offsets.put(partition, new OffsetStore.CommittedOffset(5, -1, ""));
+        }
+        Map<TopicPartition, Errors> errors = coordinator.commitOffsets(
+                new GroupCoordinator.OffsetCommit(groupId, generation, memberId, null, offsets, (short) 9)).get();
+        assertThat(errors.values()).containsOnly(Errors.NONE);
+    }
+
+    /** One consumer subscribed to {@code topic} joins the group and, as its leader, syncs; returns its id. */
+    private String joinAndSync(String groupId, String topic) throws Exception {
+        Struct joined = join(groupId, topic).get();
+        assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        String memberId = joined.getString("MemberId");
+        Struct synced = coordinator.sync(groupId, joined.getInt32("GenerationId"), memberId, null,
+                Map.of(memberId, new byte[0])).get();
+        assertThat(synced.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        return memberId;
+    }
+
+    /** A JoinGroup v3 (no MEMBER_ID_REQUIRED round) of a consumer subscribed to {@code topic} ("" for none). */
+    private CompletableFuture<Struct> join(String groupId, String topic) {
+        LinkedHashMap<String, byte[]> protocols = new LinkedHashMap<>();
+        protocols.put("range", subscription(topic));
+        return coordinator.join(new GroupCoordinator.JoinRequest(groupId, "", null, "client", "/127.0.0.1",
+                10_000, 30_000, "consumer", protocols, (short) 3));
+    }
+
+    /** ConsumerProtocolSubscription v0: the topics, then no user data. */
+    private static byte[] subscription(String topic) {
+        ByteBuf out = Unpooled.buffer().writeShort(0);
+        if (topic.isEmpty()) {
+            out.writeInt(0);
+        } else {
+            byte[] name = topic.getBytes(StandardCharsets.UTF_8);
+            out.writeInt(1).writeShort(name.length).writeBytes(name);
+        }
+        return ByteBufUtil.getBytes(out.writeInt(-1));
+    }
+}
