@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
  *
  * <pre>
  *  0  base offset (8)   8  batch length (4)   16  magic (1)   23  last offset delta (4)   35  max timestamp (8)
+ * 43  producer id (8)
  * </pre>
  * One instance per reader or writer: it reuses its buffer, so a scan allocates nothing per batch.
  */
@@ -21,7 +22,8 @@ final class BatchHeader {
     private static final int MAGIC = 16;
     private static final int LAST_OFFSET_DELTA = 23;
     private static final int MAX_TIMESTAMP = 35;
-    static final int BYTES = MAX_TIMESTAMP + 8;
+    private static final int PRODUCER_ID = 43;
+    static final int BYTES = PRODUCER_ID + 8;
 
     private final ByteBuffer buffer = ByteBuffer.allocate(BYTES);
     private long position = -1;
@@ -73,6 +75,10 @@ final class BatchHeader {
 
     long maxTimestamp() {
         return buffer.getLong(MAX_TIMESTAMP);
+    }
+
+    long producerId() {
+        return buffer.getLong(PRODUCER_ID);
     }
 
     /** The position right after this batch. */

@@ -15,8 +15,10 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -39,15 +41,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * (one record per batch; {@code ( )} is an empty batch).
  * Batches whose records are partly superseded are rewritten with the rest, keeping their offsets, their offset
  * range, producer fields and codec; batches wholly superseded go, leaving gaps in the offsets, which consumers and
- * followers step over, except a segment's last batch, which stays as an empty batch (Kafka's empty batch, 61
- * bytes, as segment 0's b=1 would here): each segment still ends where the next begins, so nothing else in the
- * log has to allow for segments that end early. Records without a key are dropped, as Kafka drops them. The tombstone
+ * followers step over, except two kinds that stay as empty batches (Kafka's empty batch, 61 bytes): an idempotent
+ * producer's last batch, unless older than {@code producer.id.expiration.ms}, so that its state (rebuilt from
+ * batch headers) survives, as Kafka's cleaner keeps it; and a segment's last batch (segment 0's b=1 here), so each
+ * segment still ends where the next begins and nothing else in the log has to allow for segments that end early.
+ * Records without a key are dropped, as Kafka drops them. The tombstone
  * {@code b=null} stays until a later round finds its segment last modified {@code delete.retention.ms} before the
  * newest already-cleaned segment was (Kafka's rule before KIP-534's per-batch delete horizon).
  *
- * <p>Each segment is written beside the old one ({@code .cleaned} files) and swapped in by renames that a crash
- * cannot leave half done ({@link PartitionLog#replaceSegment}); the log's appends, reads and retention go on
- * meanwhile. One thread cleans every log in turn every {@code log.cleaner.backoff.ms}; the key map holds at most
+ * <p>Only segments below the active one, the high watermark and the recovery point are cleaned. Each is read
+ * whole, its CRCs checked (a damaged segment is left as it is, never cleaned into a shorter one), written beside
+ * the old one ({@code .cleaned} files) and swapped in by renames that a crash cannot leave half done
+ * ({@link PartitionLog#replaceSegment}); the log's appends, reads and retention go on meanwhile. One thread cleans every log in turn every {@code log.cleaner.backoff.ms}; the key map holds at most
  * about {@code log.cleaner.dedupe.buffer.size} bytes, and a log with more dirty keys is cleaned a part per round.
  */
 public final class LogCleaner implements AutoCloseable {
@@ -63,27 +68,55 @@ public final class LogCleaner implements AutoCloseable {
     private final Clock clock;
     private final long backoffMs;
     private final long dedupeBufferBytes;
-    /** Each compacted log's first dirty offset: what {@code cleaner-offset-checkpoint} holds. */
-    private final Map<TopicPartition, Long> firstDirtyOffsets = new ConcurrentHashMap<>();
+    private final long producerIdExpirationMs;
+    /** Each compacted log's first dirty offset (what {@code cleaner-offset-checkpoint} holds) and for which log. */
+    private final Map<TopicPartition, DirtyMark> firstDirtyOffsets = new ConcurrentHashMap<>();
     private final AtomicLong segmentsCleaned = new AtomicLong();
     private final Object wakeUp = new Object();
     private Thread thread;
     private volatile boolean closed;
 
     /**
-     * @param backoffMs         {@code log.cleaner.backoff.ms}: the pause between rounds
-     * @param dedupeBufferBytes {@code log.cleaner.dedupe.buffer.size}: the key map's memory bound
+     * A first dirty offset, valid for the log it was taken on while that log has not been truncated since: a log
+     * recreated, truncated or restarted under it is cleaned from its start again, as Kafka's truncation lowers
+     * the checkpoint.
      */
-    public LogCleaner(LogManager logs, Clock clock, long backoffMs, long dedupeBufferBytes) {
+    private record DirtyMark(long offset, PartitionLog log, long truncations) {
+    }
+
+    /** A round's stop: the cleaner closing. Unwinds from inside a segment read; nothing is left half swapped. */
+    private static final class Closing extends RuntimeException {
+        Closing() {
+            super("the log cleaner is closing", null, false, false);
+        }
+    }
+
+    /** A key map's stop: it holds all {@code log.cleaner.dedupe.buffer.size} allows. */
+    private static final class MapFull extends RuntimeException {
+        MapFull() {
+            super("the key map is full", null, false, false);
+        }
+    }
+
+    /**
+     * @param backoffMs              {@code log.cleaner.backoff.ms}: the pause between rounds
+     * @param dedupeBufferBytes      {@code log.cleaner.dedupe.buffer.size}: the key map's memory bound
+     * @param producerIdExpirationMs {@code producer.id.expiration.ms}: how long a producer's last batch is kept
+     *                               (emptied if need be) so that its idempotent state survives the cleaning
+     */
+    public LogCleaner(LogManager logs, Clock clock, long backoffMs, long dedupeBufferBytes,
+                      long producerIdExpirationMs) {
         this.logs = logs;
         this.clock = clock;
         this.backoffMs = backoffMs;
         this.dedupeBufferBytes = dedupeBufferBytes;
+        this.producerIdExpirationMs = producerIdExpirationMs;
     }
 
-    /** Reads the checkpoints and starts the cleaner's thread. */
+    /** Reads the checkpoints, for the logs open now, and starts the cleaner's thread. */
     public synchronized void startup() {
-        firstDirtyOffsets.putAll(logs.cleanerCheckpoints());
+        logs.cleanerCheckpoints().forEach((tp, offset) -> logs.log(tp).ifPresent(log ->
+                firstDirtyOffsets.put(tp, new DirtyMark(offset, log, log.truncationCount()))));
         thread = new Thread(this::run, "log-cleaner");
         thread.setDaemon(true);
         thread.start();
@@ -107,8 +140,8 @@ public final class LogCleaner implements AutoCloseable {
             }
             try {
                 cleanRound();
-            } catch (RuntimeException e) { // one failed round must not stop compaction for good
-                LOG.error("A log cleaner round failed; the next one tries again", e);
+            } catch (Throwable t) { // the cleaner must outlive any failure, or compaction would stop for good
+                LOG.error("A log cleaner round failed; the next one tries again", t);
             }
         }
     }
@@ -128,13 +161,17 @@ public final class LogCleaner implements AutoCloseable {
             }
             try {
                 replaced += clean(log);
-            } catch (IOException | LogException e) {
+            } catch (Closing e) {
+                break;
+            } catch (IOException | RuntimeException e) { // this log only: the others are cleaned all the same
                 LOG.error("Could not clean {}; it is tried again next round", log.topicPartition(), e);
             }
         }
-        firstDirtyOffsets.keySet().removeIf(tp -> logs.log(tp).isEmpty());
+        firstDirtyOffsets.values().removeIf(mark -> logs.log(mark.log().topicPartition()).orElse(null) != mark.log());
+        Map<TopicPartition, Long> checkpoint = new HashMap<>();
+        firstDirtyOffsets.forEach((tp, mark) -> checkpoint.put(tp, mark.offset()));
         try {
-            logs.checkpointCleaner(Map.copyOf(firstDirtyOffsets));
+            logs.checkpointCleaner(checkpoint);
         } catch (IOException e) {
             LOG.error("Could not write cleaner-offset-checkpoint; the next round writes it", e);
         }
@@ -154,10 +191,9 @@ public final class LogCleaner implements AutoCloseable {
             return 0;
         }
         TopicPartition tp = log.topicPartition();
-        long firstDirty = firstDirtyOffsets.getOrDefault(tp, log.logStartOffset());
-        long lastCleanable = cleanable.get(cleanable.size() - 1).segment().nextOffset();
-        if (firstDirty < log.logStartOffset() || firstDirty > lastCleanable) {
-            firstDirty = log.logStartOffset(); // a log truncated or restarted under its checkpoint starts over
+        long firstDirty = firstDirtyOffset(log, cleanable.get(0).truncations());
+        if (firstDirty >= cleanable.get(cleanable.size() - 1).segment().nextOffset()) {
+            return 0; // cleaned up to where it may clean
         }
         int firstDirtyIndex = 0;
         long cleanBytes = 0;
@@ -170,33 +206,84 @@ public final class LogCleaner implements AutoCloseable {
                 dirtyBytes += segment.size();
             }
         }
-        if (dirtyBytes == 0 || !due(cleanable.get(firstDirtyIndex).segment(), cleanBytes, dirtyBytes, config, now)) {
+        if (!due(cleanable.get(firstDirtyIndex).segment(), cleanBytes, dirtyBytes, config, now)) {
             return 0;
         }
         KeyMap latest = new KeyMap(dedupeBufferBytes);
         int mapped = firstDirtyIndex;
-        while (mapped < cleanable.size() && !latest.full()) {
-            PartitionLog.CleanableSegment segment = cleanable.get(mapped);
-            segment.segment().forEachBatch(segment.size(), latest::add);
-            mapped++;
+        try {
+            while (mapped < cleanable.size()) {
+                PartitionLog.CleanableSegment segment = cleanable.get(mapped);
+                segment.segment().forEachBatch(segment.size(), batch -> {
+                    checkOpen();
+                    latest.add(batch);
+                });
+                mapped++;
+            }
+        } catch (MapFull e) {
+            // The keys read from the segment it filled up in stay: each maps to a record that stays too.
+            if (mapped == firstDirtyIndex) {
+                LOG.warn("{} has more keys in segment {} than log.cleaner.dedupe.buffer.size ({} bytes) holds;"
+                        + " it is not compacted", tp, cleanable.get(mapped).segment().baseOffset(), dedupeBufferBytes);
+                return 0;
+            }
         }
+        List<PartitionLog.CleanableSegment> toClean = cleanable.subList(0, mapped);
+        Set<Long> producersLastBatches = producersLastBatches(toClean, now);
         long deleteHorizonMs = firstDirtyIndex == 0 ? Long.MIN_VALUE
                 : cleanable.get(firstDirtyIndex - 1).segment().lastModifiedMs() - config.deleteRetentionMs();
         int replaced = 0;
-        for (PartitionLog.CleanableSegment segment : cleanable.subList(0, mapped)) {
-            if (closed) {
-                return replaced;
-            }
+        for (PartitionLog.CleanableSegment segment : toClean) {
             boolean dropTombstones = segment.segment().lastModifiedMs() <= deleteHorizonMs;
-            if (cleanSegment(log, segment, latest, dropTombstones, now)) {
+            if (cleanSegment(log, segment, latest, producersLastBatches, dropTombstones, now)) {
                 replaced++;
                 segmentsCleaned.incrementAndGet();
             }
         }
-        firstDirtyOffsets.put(tp, cleanable.get(mapped - 1).segment().nextOffset());
+        long cleanedTo = toClean.get(toClean.size() - 1).segment().nextOffset();
+        firstDirtyOffsets.put(tp, new DirtyMark(cleanedTo, log, cleanable.get(0).truncations()));
         LOG.info("Cleaned {} up to offset {}: {} of {} segments rewritten, {} keys in the map",
-                tp, cleanable.get(mapped - 1).segment().nextOffset(), replaced, mapped, latest.size());
+                tp, cleanedTo, replaced, toClean.size(), latest.size());
         return replaced;
+    }
+
+    /** Where the log's dirty part begins: its start if the mark is missing or stale (see {@link DirtyMark}). */
+    private long firstDirtyOffset(PartitionLog log, long truncations) {
+        DirtyMark mark = firstDirtyOffsets.get(log.topicPartition());
+        if (mark == null || mark.log() != log || mark.truncations() != truncations) {
+            return log.logStartOffset();
+        }
+        return Math.max(mark.offset(), log.logStartOffset());
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new Closing();
+        }
+    }
+
+    /**
+     * The last offsets of the batches to keep at least as empty batches: each producer's last in these segments,
+     * unless older than {@code producer.id.expiration.ms} (by its max timestamp, as Kafka expires producers). A
+     * producer's state is rebuilt from its batches' headers, so its last one must stay for its next sequence to
+     * be accepted and a retry of it recognised, as Kafka's cleaner keeps it.
+     */
+    private Set<Long> producersLastBatches(List<PartitionLog.CleanableSegment> segments, long now) throws IOException {
+        Map<Long, long[]> lastBatches = new HashMap<>(); // producer id -> {last offset, max timestamp}
+        for (PartitionLog.CleanableSegment segment : segments) {
+            segment.segment().forEachBatchHeader(segment.size(), (producerId, lastOffset, maxTimestamp) -> {
+                if (producerId >= 0) {
+                    lastBatches.put(producerId, new long[] {lastOffset, maxTimestamp});
+                }
+            });
+        }
+        Set<Long> keep = new HashSet<>();
+        for (long[] batch : lastBatches.values()) {
+            if (now - batch[1] < producerIdExpirationMs) {
+                keep.add(batch[0]);
+            }
+        }
+        return keep;
     }
 
     /** The cleanable segments before the first one holding a record younger than {@code min.compaction.lag.ms}. */
@@ -227,12 +314,13 @@ public final class LogCleaner implements AutoCloseable {
      * written if every record stays. Returns whether the segment was replaced.
      */
     private boolean cleanSegment(PartitionLog log, PartitionLog.CleanableSegment cleanable, KeyMap latest,
-                                 boolean dropTombstones, long now) throws IOException {
+                                 Set<Long> keptEmpty, boolean dropTombstones, long now) throws IOException {
         LogSegment segment = cleanable.segment();
         LogSegment copy = LogSegment.create(log.dir(), segment.baseOffset(), log.config(), now, CLEANED_SUFFIX);
         boolean[] changed = {false};
         try {
             segment.forEachBatch(cleanable.size(), batch -> {
+                checkOpen();
                 ByteBuf rewritten = batch.isControl() ? null : retained(batch, latest, dropTombstones);
                 if (rewritten == null) {
                     copy.append(batch);
@@ -240,8 +328,10 @@ public final class LogCleaner implements AutoCloseable {
                 }
                 changed[0] = true;
                 try {
-                    if (!rewritten.isReadable() && batch.lastOffset() + 1 == segment.nextOffset()) {
-                        // The segment's last batch stays, emptied, so the segment still ends where the next begins.
+                    if (!rewritten.isReadable() && (batch.lastOffset() + 1 == segment.nextOffset()
+                            || keptEmpty.contains(batch.lastOffset()))) {
+                        // A producer's last batch keeps its state; a segment's keeps the segment ending where the
+                        // next begins. Either stays as an empty batch.
                         rewritten.release();
                         rewritten = batch.emptyCopy(HEAP);
                     }
@@ -252,16 +342,20 @@ public final class LogCleaner implements AutoCloseable {
                     rewritten.release();
                 }
             });
+            if (copy.nextOffset() != segment.nextOffset()) {
+                throw new IOException("the cleaned copy of " + segment + " ends at " + copy.nextOffset());
+            }
             copy.flush();
         } catch (IOException | RuntimeException e) {
-            copy.closeAndDelete();
+            copy.close();
+            log.discardCleanedCopy(segment.baseOffset());
             throw e;
         }
+        copy.close();
         if (!changed[0]) {
-            copy.closeAndDelete();
+            log.discardCleanedCopy(segment.baseOffset());
             return false;
         }
-        copy.close();
         return log.replaceSegment(cleanable);
     }
 
@@ -323,9 +417,8 @@ public final class LogCleaner implements AutoCloseable {
     }
 
     /**
-     * Each key's last offset in the dirty records read so far; full once its estimated heap size reaches the
-     * bound, after which the round cleans only up to the segments read. Keys are copied (the batch buffer is
-     * reused), compared by content.
+     * Each key's last offset in the dirty records read so far, up to an estimated heap size; the round then cleans
+     * only up to the last segment read whole. Keys are copied (the batch buffer is reused), compared by content.
      */
     private static final class KeyMap {
         private final long maxBytes;
@@ -336,6 +429,7 @@ public final class LogCleaner implements AutoCloseable {
             this.maxBytes = maxBytes;
         }
 
+        /** Adds the batch's keys; throws MapFull, after the record that filled it, once it holds its bound. */
         void add(RecordBatch batch) {
             if (batch.isControl()) {
                 return;
@@ -347,6 +441,9 @@ public final class LogCleaner implements AutoCloseable {
                         ByteBuffer key = ByteBuffer.wrap(ByteBufUtil.getBytes(record.key()));
                         if (offsets.put(key, record.offset()) == null) {
                             bytes += key.capacity() + MAP_ENTRY_OVERHEAD;
+                            if (bytes >= maxBytes) {
+                                throw new MapFull();
+                            }
                         }
                     }
                 }
@@ -357,10 +454,6 @@ public final class LogCleaner implements AutoCloseable {
         boolean supersedes(Record record) {
             Long last = offsets.get(record.key().nioBuffer());
             return last != null && last > record.offset();
-        }
-
-        boolean full() {
-            return bytes >= maxBytes;
         }
 
         int size() {

@@ -75,9 +75,20 @@ final class LogSegment implements AutoCloseable {
         this.file = new SharedFileChannel(channel);
         this.size = (int) fileSize;
         this.nextOffset = baseOffset;
-        this.offsetIndex = OffsetIndex.open(dir.resolve(fileName(baseOffset, INDEX_SUFFIX) + fileSuffix), baseOffset,
-                fileSize);
-        this.timeIndex = TimeIndex.open(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix), baseOffset);
+        OffsetIndex offsets = null;
+        try { // an index that cannot be opened (its directory deleted under a cleaner) must not leak the log's channel
+            offsets = OffsetIndex.open(dir.resolve(fileName(baseOffset, INDEX_SUFFIX) + fileSuffix), baseOffset,
+                    fileSize);
+            this.timeIndex = TimeIndex.open(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix),
+                    baseOffset);
+        } catch (IOException | RuntimeException e) {
+            if (offsets != null) {
+                offsets.close();
+            }
+            channel.close();
+            throw e;
+        }
+        this.offsetIndex = offsets;
         this.indexIntervalBytes = config.indexIntervalBytes();
         // segment.index.bytes bounds each index file, as it bounds Kafka's preallocated ones.
         this.maxOffsetIndexEntries = config.segmentIndexBytes() / OffsetIndex.ENTRY_BYTES;
@@ -261,8 +272,10 @@ final class LogSegment implements AutoCloseable {
             return false;
         }
         long waited = firstBatchMaxTimestamp >= 0 ? incomingMaxTimestamp - firstBatchMaxTimestamp : nowMs - createdMs;
+        // A compacted log rolls by max.compaction.lag.ms too, as Kafka's, so that the cleaner may reach its records.
+        long rollMs = config.compacted() ? Math.min(config.segmentMs(), config.maxCompactionLagMs()) : config.segmentMs();
         return size > config.segmentBytes() - bytes
-                || waited > config.segmentMs() - rollJitterMs
+                || waited > rollMs - rollJitterMs
                 || offsetIndex.entries() >= maxOffsetIndexEntries
                 || timeIndex.entries() >= maxTimeIndexEntries
                 || lastOffset - baseOffset > Integer.MAX_VALUE;
@@ -353,7 +366,10 @@ final class LogSegment implements AutoCloseable {
         BatchHeader header = new BatchHeader();
         while (header.readAt(channel, position, limit)) {
             if (header.maxTimestamp() >= timestamp && header.lastOffset() >= startingOffset) {
-                return firstRecordAtOrAfter(header, timestamp, startingOffset);
+                TimestampAndOffset found = firstRecordAtOrAfter(header, timestamp, startingOffset);
+                if (found != null) {
+                    return found; // else an empty batch the cleaner left, or a rewritten one: on to the next
+                }
             }
             position = header.end();
         }
@@ -368,6 +384,9 @@ final class LogSegment implements AutoCloseable {
                 return null;
             }
             RecordBatch batch = RecordBatch.wrap(bytes);
+            if (batch.recordCount() == 0) {
+                return null;
+            }
             if (batch.isLogAppendTime()) {
                 return new TimestampAndOffset(batch.maxTimestamp(), Math.max(batch.baseOffset(), startingOffset));
             }
@@ -428,8 +447,11 @@ final class LogSegment implements AutoCloseable {
     }
 
     /**
-     * Reads the batches of the first {@code limit} bytes in order, each whole and its CRC unchecked (they were
-     * checked when written), for the cleaner. One heap buffer is reused, grown to the largest batch.
+     * Reads the batches of the first {@code limit} bytes in order, each whole and its CRC checked, for the
+     * cleaner. One heap buffer is reused, grown to the largest batch.
+     *
+     * @throws IOException if the batches do not run whole and sound to {@code limit}: a cleaner must never take
+     *     a damaged segment for a shorter one
      */
     void forEachBatch(int limit, BatchVisitor visitor) throws IOException {
         BatchHeader header = new BatchHeader();
@@ -438,14 +460,32 @@ final class LogSegment implements AutoCloseable {
             long position = 0;
             while (header.readAt(channel, position, limit)) {
                 bytes.clear().ensureWritable(header.sizeInBytes());
-                if (!readFully(bytes, position, header.sizeInBytes())) {
-                    throw new IOException(logPath + " ended inside the batch at position " + position);
+                if (!readFully(bytes, position, header.sizeInBytes()) || !RecordBatch.wrap(bytes).isValid()) {
+                    break;
                 }
                 visitor.visit(RecordBatch.wrap(bytes));
                 position = header.end();
             }
+            if (position != limit) {
+                throw new IOException(logPath + " has no sound batch at position " + position + " of " + limit);
+            }
         } finally {
             bytes.release();
+        }
+    }
+
+    /** What {@link #forEachBatchHeader} hands each batch's header to. */
+    interface HeaderVisitor {
+        void visit(long producerId, long lastOffset, long maxTimestamp);
+    }
+
+    /** The headers of the batches of the first {@code limit} bytes, in order, without reading the batches. */
+    void forEachBatchHeader(int limit, HeaderVisitor visitor) throws IOException {
+        BatchHeader header = new BatchHeader();
+        long position = 0;
+        while (header.readAt(channel, position, limit)) {
+            visitor.visit(header.producerId(), header.lastOffset(), header.maxTimestamp());
+            position = header.end();
         }
     }
 

@@ -652,19 +652,25 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * For the cleaner: the segments it may clean, oldest first, with their sizes now. Those wholly below both the
-     * active segment and the high watermark (a follower's uncommitted tail may still be truncated, as in Kafka).
+     * For the cleaner: the segments it may clean, oldest first, with their sizes now. Those wholly below the
+     * active segment, the high watermark (a follower's uncommitted tail may still be truncated, as in Kafka) and
+     * the recovery point (so the bytes a copy replaces were fsynced, and a crash cannot bring back unsynced ones).
      */
     synchronized List<CleanableSegment> cleanableSegments() {
-        long committed = highWatermark();
+        long limit = Math.min(highWatermark(), recoveryPoint);
         List<CleanableSegment> cleanable = new ArrayList<>();
         for (LogSegment segment : segments.values()) {
-            if (segment == active || segment.nextOffset() > committed) {
+            if (segment == active || segment.nextOffset() > limit) {
                 break;
             }
             cleanable.add(new CleanableSegment(segment, segment.size(), truncations));
         }
         return cleanable;
+    }
+
+    /** Truncations so far (restarts included): the cleaner's first dirty offset is stale after one. */
+    synchronized long truncationCount() {
+        return truncations;
     }
 
     /** A segment as the cleaner found it, so that it can tell whether the log changed it while it was cleaning. */
@@ -686,27 +692,53 @@ public final class PartitionLog implements AutoCloseable {
         Path[] copy = LogSegment.files(dir, baseOffset, LogCleaner.CLEANED_SUFFIX);
         if (deleted || segments.get(baseOffset) != old || old == active || old.size() != cleaned.size()
                 || truncations != cleaned.truncations()) {
-            for (Path file : copy) {
-                Files.deleteIfExists(file);
-            }
-            if (deleted) {
-                deleteDirectoryIfEmpty(); // delete() may have found the copy there and left the directory
-            }
+            discardCleanedCopy(baseOffset);
             return false;
         }
         long lastModified = old.lastModifiedMs();
         Path[] swap = LogSegment.files(dir, baseOffset, LogCleaner.SWAP_SUFFIX);
         Path[] target = LogSegment.files(dir, baseOffset, "");
-        for (int i = copy.length - 1; i >= 0; i--) { // the log file last: its .swap name marks a whole copy
-            Files.move(copy[i], swap[i], StandardCopyOption.ATOMIC_MOVE);
+        try {
+            for (int i = copy.length - 1; i >= 0; i--) { // the log file last: its .swap name marks a whole copy
+                Files.move(copy[i], swap[i], StandardCopyOption.ATOMIC_MOVE);
+            }
+            OffsetCheckpointFile.fsyncDirectory(dir);
+        } catch (IOException e) {
+            for (int i = 0; i < copy.length; i++) {
+                Files.deleteIfExists(copy[i]);
+                Files.deleteIfExists(swap[i]);
+            }
+            throw e;
         }
-        for (int i = swap.length - 1; i >= 0; i--) {
-            Files.move(swap[i], target[i], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        try {
+            for (int i = swap.length - 1; i >= 0; i--) {
+                Files.move(swap[i], target[i], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+            Files.setLastModifiedTime(target[0], FileTime.fromMillis(lastModified));
+            OffsetCheckpointFile.fsyncDirectory(dir);
+        } catch (IOException e) {
+            // Part swapped: keep serving the old segment (its files are open), and leave the disk as a restart
+            // rebuilds it: no .swap file to bring back, indexes (which may be the copy's) deleted to be rebuilt.
+            for (int i = 0; i < swap.length; i++) {
+                Files.deleteIfExists(swap[i]);
+            }
+            Files.deleteIfExists(target[1]);
+            Files.deleteIfExists(target[2]);
+            throw storageError("cannot swap in the cleaned copy of segment " + baseOffset, e);
         }
-        Files.setLastModifiedTime(target[0], FileTime.fromMillis(lastModified));
         segments.put(baseOffset, LogSegment.open(dir, baseOffset, config, clock.millis(), true));
         old.close();
         return true;
+    }
+
+    /** Deletes a cleaned copy that will not be swapped in, and the log's directory if the log was deleted meanwhile. */
+    synchronized void discardCleanedCopy(long baseOffset) throws IOException {
+        for (Path file : LogSegment.files(dir, baseOffset, LogCleaner.CLEANED_SUFFIX)) {
+            Files.deleteIfExists(file);
+        }
+        if (deleted) {
+            deleteDirectoryIfEmpty(); // delete() may have found the copy there and left the directory
+        }
     }
 
     /**

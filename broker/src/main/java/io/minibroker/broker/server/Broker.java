@@ -149,7 +149,8 @@ public final class Broker implements AutoCloseable {
             if (config.get(BrokerConfig.LOG_CLEANER_ENABLE)) {
                 broker.cleaner = new LogCleaner(broker.topics.logs(), Clock.systemUTC(),
                         config.get(BrokerConfig.LOG_CLEANER_BACKOFF_MS),
-                        config.get(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE));
+                        config.get(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE),
+                        config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
                 broker.cleaner.startup();
             }
             broker.bind();

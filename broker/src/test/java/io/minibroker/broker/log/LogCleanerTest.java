@@ -21,7 +21,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -51,6 +50,21 @@ class LogCleanerTest {
         }
     }
 
+    /** A cleaner whose rounds the test runs (its thread, if started, waits a minute first). */
+    private LogCleaner newCleaner(long dedupeBufferBytes) {
+        return new LogCleaner(logs, clock, 60_000, dedupeBufferBytes, 86_400_000L);
+    }
+
+    /** A cleaner round after every log is flushed, as the broker's maintenance flushes each rolled segment. */
+    private int round() {
+        return round(cleaner);
+    }
+
+    private int round(LogCleaner which) {
+        logs.allLogs().forEach(PartitionLog::flush);
+        return which.cleanRound();
+    }
+
     private PartitionLog open(LogConfig config) throws IOException {
         return open(topic -> config);
     }
@@ -58,7 +72,7 @@ class LogCleanerTest {
     private PartitionLog open(Function<String, LogConfig> configs) throws IOException {
         logs = new LogManager(List.of(logDir), configs, clock);
         logs.startup();
-        cleaner = new LogCleaner(logs, clock, 60_000, 1 << 20); // rounds run by the test, not the thread
+        cleaner = newCleaner(1 << 20);
         return logs.getOrCreateLog(TP);
     }
 
@@ -66,11 +80,11 @@ class LogCleanerTest {
     void keepsTheLastRecordOfEachKeyLeavesTheActiveSegmentAloneAndEverySegmentItsOffsets() throws IOException {
         PartitionLog log = open(COMPACTED);
         putThreeKeys(log, 0, 30);
-        Map<Long, Long> segmentEnds = segmentEnds(log);
         List<Kv> before = readAll(log);
-        long activeBase = segmentEnds.keySet().stream().max(Long::compare).orElseThrow();
+        List<Long> bases = segmentBases(log);
+        long activeBase = bases.get(bases.size() - 1);
 
-        assertThat(cleaner.cleanRound()).as("segments rewritten").isPositive();
+        assertThat(round()).as("segments rewritten").isPositive();
 
         List<Kv> after = readAll(log);
         Map<String, Kv> latest = new HashMap<>(); // as of the cleanable part: the active segment is not read
@@ -83,7 +97,7 @@ class LogCleanerTest {
         }
         assertThat(after).containsExactlyElementsOf(expected);
         assertThat(after.size()).isLessThan(before.size());
-        assertThat(segmentEnds(log)).as("every segment still ends where the next begins").isEqualTo(segmentEnds);
+        assertSegmentsAbut(log);
         assertThat(log.logEndOffset()).isEqualTo(30);
     }
 
@@ -91,22 +105,23 @@ class LogCleanerTest {
     void aRoundCleansOnlyOnceTheDirtyShareReachesTheRatioAndRemembersWhereItStopped() throws Exception {
         PartitionLog log = open(COMPACTED.toBuilder().minCleanableDirtyRatio(0.9).build());
         putThreeKeys(log, 0, 30);
-        assertThat(cleaner.cleanRound()).as("all dirty: ratio 1").isPositive();
+        assertThat(round()).as("all dirty: ratio 1").isPositive();
         long cleaned = cleaner.segmentsCleaned();
         putThreeKeys(log, 30, 36);
 
-        assertThat(cleaner.cleanRound()).as("a little dirt over a clean log: under 0.9").isZero();
+        assertThat(round()).as("a little dirt over a clean log: under 0.9").isZero();
         assertThat(new OffsetCheckpointFile(logDir.resolve("cleaner-offset-checkpoint")).read())
                 .as("Kafka's checkpoint of the first dirty offset").containsKey(TP);
 
-        LogCleaner restarted = new LogCleaner(logs, clock, 60_000, 1 << 20);
+        assertThat(cleaner.segmentsCleaned()).isEqualTo(cleaned);
+        LogCleaner restarted = newCleaner(1 << 20);
         restarted.startup();
         try {
-            assertThat(restarted.cleanRound()).as("a new cleaner resumes from the checkpoint").isZero();
+            assertThat(round(restarted)).as("a new cleaner resumes from the checkpoint").isZero();
+            assertThat(restarted.segmentsCleaned()).isZero();
         } finally {
             restarted.close();
         }
-        assertThat(cleaner.segmentsCleaned()).isEqualTo(cleaned);
     }
 
     @Test
@@ -118,18 +133,20 @@ class LogCleanerTest {
         for (int i = 0; i < 12; i++) {
             put(log, "k" + i, "v");
         }
-        cleaner.cleanRound();
+        round();
         assertThat(readAll(log)).as("kept through the first cleaning").contains(new Kv(1, "gone", null));
 
-        for (Path segment : segmentFiles(log)) { // every segment cleaned long ago...
-            Files.setLastModifiedTime(segment, FileTime.fromMillis(T0 - 3_600_000));
+        // The tombstone's segment was last modified 30 s ago by the cleaner's clock, within delete.retention.ms of
+        // now, but the newest cleaned segment a whole hour after it: Kafka measures from the latter.
+        for (Path segment : segmentFiles(log)) {
+            Files.setLastModifiedTime(segment, FileTime.fromMillis(T0 - 30_000));
         }
         Path newestClean = segmentFiles(log).get(segmentFiles(log).size() - 2);
-        Files.setLastModifiedTime(newestClean, FileTime.fromMillis(T0)); // ...but the newest, an hour later
+        Files.setLastModifiedTime(newestClean, FileTime.fromMillis(T0 + 3_600_000));
         for (int i = 0; i < 30; i++) {
             put(log, "k" + i % 12, "again"); // enough dirt for another round
         }
-        cleaner.cleanRound();
+        round();
 
         assertThat(readAll(log)).extracting(Kv::key).doesNotContain("gone").contains("other");
     }
@@ -153,7 +170,7 @@ class LogCleanerTest {
             put(log, "filler", "x");
         }
 
-        cleaner.cleanRound();
+        round();
 
         ByteBuf first = log.read(log.logStartOffset(), 1, true, Long.MAX_VALUE).readInto(TestBatches.ALLOC);
         try {
@@ -176,10 +193,10 @@ class LogCleanerTest {
     void segmentsYoungerThanMinCompactionLagMsWait() throws IOException {
         PartitionLog log = open(COMPACTED.toBuilder().minCompactionLagMs(60_000).build());
         putThreeKeys(log, 0, 30);
-        assertThat(cleaner.cleanRound()).isZero();
+        assertThat(round()).isZero();
 
         clock.advance(60_001);
-        assertThat(cleaner.cleanRound()).isPositive();
+        assertThat(round()).isPositive();
     }
 
     @Test
@@ -188,7 +205,7 @@ class LogCleanerTest {
         putThreeKeys(log, 0, 30);
         LogReadResult held = log.read(0, 1 << 20, true, Long.MAX_VALUE);
 
-        cleaner.cleanRound();
+        round();
 
         assertThat(decode(held)).as("the old bytes, whole").extracting(Kv::offset).startsWith(0L, 1L, 2L);
         assertThat(decode(log.read(0, 1 << 20, true, Long.MAX_VALUE))).extracting(Kv::offset).doesNotContain(0L);
@@ -198,7 +215,7 @@ class LogCleanerTest {
     void aCleanedLogReopensAsItWasAndAStopMidSwapIsFinishedOrUndone() throws Exception {
         PartitionLog log = open(COMPACTED);
         putThreeKeys(log, 0, 30);
-        cleaner.cleanRound();
+        round();
         List<Kv> cleaned = readAll(log);
         List<Long> bases = segmentBases(log);
         cleaner.close();
@@ -235,7 +252,7 @@ class LogCleanerTest {
     void aFollowerTakesItsLeadersCleanedBatchesAcrossTheGaps() throws IOException {
         PartitionLog leader = open(COMPACTED);
         putThreeKeys(leader, 0, 30);
-        cleaner.cleanRound();
+        round();
         PartitionLog follower = PartitionLog.open(logDir.resolve("follower"), TP, COMPACTED, clock, 0, 0, true);
         try {
             while (follower.logEndOffset() < leader.logEndOffset()) {
@@ -253,6 +270,115 @@ class LogCleanerTest {
         }
     }
 
+    @Test
+    void aProducersLastBatchStaysEmptiedWhenItsRecordsAreSupersededSoItsSequenceSurvives() throws IOException {
+        PartitionLog log = open(COMPACTED);
+        putTwoProducersOverTheSameKeys(log);
+
+        round();
+
+        List<RecordBatch> batches = new ArrayList<>();
+        List<ByteBuf> held = batchesOf(log, batches);
+        try {
+            assertThat(batches).filteredOn(batch -> batch.producerId() == 7).singleElement().satisfies(last -> {
+                assertThat(last.baseSequence()).as("its last batch").isEqualTo(1);
+                assertThat(last.recordCount()).as("emptied").isZero();
+                assertThat(last.isValid()).isTrue();
+            });
+        } finally {
+            held.forEach(ByteBuf::release);
+        }
+    }
+
+    @Test
+    void aProducerSilentForProducerIdExpirationMsLosesItsLastBatchToo() throws IOException {
+        PartitionLog log = open(COMPACTED);
+        putTwoProducersOverTheSameKeys(log);
+        clock.advance(86_400_000);
+
+        round();
+
+        List<RecordBatch> batches = new ArrayList<>();
+        List<ByteBuf> held = batchesOf(log, batches);
+        try {
+            assertThat(batches).noneMatch(batch -> batch.producerId() == 7);
+        } finally {
+            held.forEach(ByteBuf::release);
+        }
+    }
+
+    @Test
+    void listOffsetsByTimestampStepsOverTheEmptyBatchesTheCleanerLeaves() throws IOException {
+        PartitionLog log = open(COMPACTED.withLogAppendTime(true));
+        for (int i = 0; i < 12; i++) {
+            put(log, "same", "v" + i);
+        }
+        round();
+        long firstRecord = readAll(log).get(0).offset();
+
+        assertThat(log.offsetForTimestamp(T0)).hasValueSatisfying(found ->
+                assertThat(found.offset()).as("not an emptied batch's base offset").isEqualTo(firstRecord));
+    }
+
+    @Test
+    void aFullKeyMapCleansUpToTheLastSegmentItReadWholeAndTheNextRoundGoesOn() throws IOException {
+        PartitionLog log = open(COMPACTED);
+        for (int i = 0; i < 30; i++) {
+            put(log, "d" + i, "v"); // distinct keys: three of them fill a 400-byte map's estimate
+        }
+        cleaner = newCleaner(400);
+        OffsetCheckpointFile checkpoint = new OffsetCheckpointFile(logDir.resolve("cleaner-offset-checkpoint"));
+
+        round();
+        assertThat(checkpoint.read()).containsEntry(TP, 3L);
+        round();
+        assertThat(checkpoint.read()).containsEntry(TP, 6L);
+    }
+
+    @Test
+    void segmentsAboveTheRecoveryPointWaitUntilTheyAreFlushed() throws IOException {
+        PartitionLog log = open(COMPACTED);
+        putThreeKeys(log, 0, 30);
+
+        assertThat(cleaner.cleanRound()).as("nothing fsynced yet").isZero();
+        assertThat(round()).isPositive();
+    }
+
+    @Test
+    void aSwapIsRefusedIfTheLogWasTruncatedWhileTheCopyWasMade() throws IOException {
+        PartitionLog log = open(COMPACTED);
+        putThreeKeys(log, 0, 30);
+        log.flush();
+        PartitionLog.CleanableSegment first = log.cleanableSegments().get(0);
+        LogSegment.create(log.dir(), first.segment().baseOffset(), COMPACTED, T0, LogCleaner.CLEANED_SUFFIX).close();
+
+        log.truncateTo(1);
+
+        assertThat(log.replaceSegment(first)).isFalse();
+        for (Path file : LogSegment.files(log.dir(), first.segment().baseOffset(), LogCleaner.CLEANED_SUFFIX)) {
+            assertThat(file).doesNotExist();
+        }
+    }
+
+    @Test
+    void aDamagedSegmentIsLeftAsItIsNotCleanedIntoAShorterOne() throws IOException {
+        PartitionLog log = open(COMPACTED);
+        putThreeKeys(log, 0, 30);
+        log.flush();
+        Path first = segmentFiles(log).get(0);
+        long size = Files.size(first);
+        try (var channel = java.nio.channels.FileChannel.open(first, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.wrap(new byte[] {0x7f}), size - 3); // inside the last batch's value
+        }
+
+        round();
+
+        assertThat(Files.size(first)).isEqualTo(size);
+        try (var files = Files.list(log.dir())) {
+            assertThat(files.map(f -> f.getFileName().toString())).noneMatch(name -> name.endsWith(".cleaned"));
+        }
+    }
+
     // --- helpers
 
     record Kv(long offset, String key, String value) {
@@ -263,6 +389,36 @@ class LogCleanerTest {
         for (int i = from; i < to; i++) {
             put(log, "k" + i % 3, "v" + i);
         }
+    }
+
+    /** Producer 7 writes keys a and b, then producer 8 writes them over; then enough more to roll them out. */
+    private void putTwoProducersOverTheSameKeys(PartitionLog log) {
+        putAs(log, 7, 0, "a");
+        putAs(log, 7, 1, "b");
+        putAs(log, 8, 0, "a");
+        putAs(log, 8, 1, "b");
+        putThreeKeys(log, 0, 12);
+    }
+
+    /** One record {@code key}=x from idempotent producer {@code producerId} at {@code sequence}. */
+    private void putAs(PartitionLog log, long producerId, int sequence, String key) {
+        appendRelease(log, new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, clock.millis())
+                .producer(producerId, (short) 0, sequence).append(clock.millis(), bytes(key), bytes("x"), List.of())
+                .build());
+    }
+
+    /** Every batch of the log into {@code batches}; the returned buffers hold them until released. */
+    private static List<ByteBuf> batchesOf(PartitionLog log, List<RecordBatch> batches) {
+        List<ByteBuf> held = new ArrayList<>();
+        long offset = log.logStartOffset();
+        while (offset < log.logEndOffset()) {
+            ByteBuf bytes = log.read(offset, 1, true, Long.MAX_VALUE).readInto(TestBatches.ALLOC);
+            held.add(bytes);
+            RecordBatch batch = RecordBatches.of(bytes).next();
+            batches.add(batch);
+            offset = batch.lastOffset() + 1;
+        }
+        return held;
     }
 
     private void put(PartitionLog log, String key, String value) {
@@ -335,14 +491,20 @@ class LogCleanerTest {
         return bases;
     }
 
-    /** Each segment's base offset and the base offset of the one after it (the log end for the last). */
-    private static Map<Long, Long> segmentEnds(PartitionLog log) {
+    /** Each segment's last batch ends right before the next segment's base offset. */
+    private static void assertSegmentsAbut(PartitionLog log) {
         List<Long> bases = segmentBases(log);
-        Map<Long, Long> ends = new LinkedHashMap<>();
-        for (int i = 0; i < bases.size(); i++) {
-            ends.put(bases.get(i), i + 1 < bases.size() ? bases.get(i + 1) : log.logEndOffset());
+        for (int i = 1; i < bases.size(); i++) {
+            ByteBuf bytes = log.read(bases.get(i) - 1, 1, true, Long.MAX_VALUE).readInto(TestBatches.ALLOC);
+            try {
+                RecordBatch batch = RecordBatches.of(bytes).next();
+                assertThat(batch.lastOffset()).as("the batch before segment %d", bases.get(i))
+                        .isEqualTo(bases.get(i) - 1);
+                assertThat(batch.baseOffset()).isGreaterThanOrEqualTo(bases.get(i - 1));
+            } finally {
+                bytes.release();
+            }
         }
-        return ends;
     }
 
     private List<Path> segmentFiles(PartitionLog log) {

@@ -680,6 +680,24 @@ class PartitionLogTest {
     }
 
     @Test
+    void aCompactedLogRollsByMaxCompactionLagMsWhenThatIsSoonerThanSegmentMs() throws IOException {
+        LogConfig lagged = LogConfig.defaults().toBuilder().maxCompactionLagMs(1000).build();
+        open(lagged); // cleanup.policy=delete: the lag means nothing
+        appendKeyed(T0);
+        appendKeyed(T0 + 1001);
+        assertThat(log.segmentCount()).isEqualTo(1);
+
+        log.updateConfig(lagged.withCompacted(true));
+        appendKeyed(T0 + 2003);
+        assertThat(log.segmentCount()).as("so the cleaner can reach records older than the lag").isEqualTo(2);
+    }
+
+    private void appendKeyed(long timestamp) {
+        appendAndRelease(new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, timestamp)
+                .append(timestamp, "k".getBytes(StandardCharsets.UTF_8), new byte[1], List.of()).build());
+    }
+
+    @Test
     void segmentJitterMsRollsSegmentsEarlierThanSegmentMsByARandomAmountEach() throws IOException {
         // Forty batches 500 ms apart. Without jitter a segment rolls once 1000 ms are exceeded: three batches a
         // segment, 14 in all. With segment.jitter.ms 1000 each segment rolls after more than 1000 - j ms, j drawn
