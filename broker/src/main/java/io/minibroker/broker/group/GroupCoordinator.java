@@ -16,6 +16,7 @@ import io.minibroker.purgatory.DelayedOperation;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.buffer.ByteBufUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,6 +99,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         for (String groupId : offsets.groupIds()) {
             getOrCreate(groupId);
         }
+        scheduleOffsetExpiry(config);
     }
 
     /**
@@ -113,9 +115,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         OffsetsAppender replicated = OffsetsAppender.replicated(leadership, producePurgatory, fetchPurgatory,
                 topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
                 config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), writer);
-        return new GroupCoordinator(config, new OffsetsTopic(topics,
+        GroupCoordinator coordinator = new GroupCoordinator(config, new OffsetsTopic(topics,
                 config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS), Map.of(), replicated, false),
                 CoordinatedPartitions.cluster(), writer);
+        coordinator.scheduleOffsetExpiry(config);
+        return coordinator;
     }
 
     /**
@@ -134,8 +138,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                              ScheduledExecutorService writer) {
         this.writer = writer;
         this.offsetsRetentionMs = TimeUnit.MINUTES.toMillis(config.get(BrokerConfig.OFFSETS_RETENTION_MINUTES));
-        long checkIntervalMs = config.get(BrokerConfig.OFFSETS_RETENTION_CHECK_INTERVAL_MS);
-        writer.scheduleWithFixedDelay(this::expireOffsetsNow, checkIntervalMs, checkIntervalMs, TimeUnit.MILLISECONDS);
         this.offsets = new OffsetStore(offsetsTopic);
         this.groupLog = offsetsTopic;
         this.coordinated = coordinated;
@@ -143,6 +145,12 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
         this.maxSessionTimeoutMs = config.get(BrokerConfig.GROUP_MAX_SESSION_TIMEOUT_MS);
         this.offsetMetadataMaxBytes = config.get(BrokerConfig.OFFSET_METADATA_MAX_BYTES);
+    }
+
+    /** Starts the expiry rounds, once the coordinator is whole (on a single node, loaded). */
+    private void scheduleOffsetExpiry(BrokerConfig config) {
+        long checkIntervalMs = config.get(BrokerConfig.OFFSETS_RETENTION_CHECK_INTERVAL_MS);
+        writer.scheduleWithFixedDelay(this::expireOffsetsNow, checkIntervalMs, checkIntervalMs, TimeUnit.MILLISECONDS);
     }
 
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
@@ -299,6 +307,26 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return groups.computeIfAbsent(groupId, ConsumerGroup::new);
     }
 
+    /**
+     * The group, created if need be, and not one that offset expiry or DeleteGroups has just deleted: that one is
+     * replaced by a fresh group. One Dead and still listed (the coordinator is closing) is returned as it is.
+     */
+    private ConsumerGroup liveGroup(String groupId) {
+        ConsumerGroup group = getOrCreate(groupId);
+        while (true) {
+            synchronized (group) {
+                if (group.state != GroupState.DEAD) {
+                    return group;
+                }
+            }
+            ConsumerGroup listed = getOrCreate(groupId);
+            if (listed == group) {
+                return group;
+            }
+            group = listed;
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------- JoinGroup
 
     /** What a JoinGroup asks for, taken from the request. */
@@ -320,7 +348,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             return completed(joinError(Errors.INVALID_SESSION_TIMEOUT, request.memberId()));
         }
         boolean newMember = request.memberId().isEmpty();
-        ConsumerGroup group = newMember ? getOrCreate(request.groupId()) : groups.get(request.groupId());
+        ConsumerGroup group = newMember ? liveGroup(request.groupId()) : groups.get(request.groupId());
         if (group == null) {
             return completed(joinError(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
         }
@@ -960,7 +988,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
         // Without a generation the committer does not use group management (assign(), tools): it gets a group,
         // kept only if the commit stores something.
-        ConsumerGroup group = existing != null ? existing : getOrCreate(commit.groupId());
+        ConsumerGroup group = existing != null ? existing : liveGroup(commit.groupId());
         CompletableFuture<Map<TopicPartition, Errors>> written;
         synchronized (group) {
             written = validateAndWrite(group, commit);
@@ -1034,9 +1062,14 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
     }
 
-    /** Kafka compares the metadata string's length in chars, not its UTF-8 bytes, with the "bytes" limit. */
+    /**
+     * Kafka compares the metadata string's length in chars, not its UTF-8 bytes, with the "bytes" limit. Past
+     * that, a string too long for the int16 length OffsetCommitValue stores it with is refused too (Kafka would fail
+     * to serialise it), whatever {@code offset.metadata.max.bytes} allows.
+     */
     private boolean metadataTooLong(OffsetStore.CommittedOffset offset) {
-        return offset.metadata() != null && offset.metadata().length() > offsetMetadataMaxBytes;
+        return offset.metadata() != null && (offset.metadata().length() > offsetMetadataMaxBytes
+                || ByteBufUtil.utf8Bytes(offset.metadata()) > Short.MAX_VALUE);
     }
 
     /**
@@ -1150,7 +1183,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             synchronized (group) {
                 if (group.state != GroupState.DEAD) {
                     expired += expireOffsets(group, now);
-                    deleteIfEmptyWithoutCommits(group);
                 }
             }
         }
@@ -1160,7 +1192,47 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return expired;
     }
 
+    /**
+     * Expires the group's commits, and deletes the group if that leaves it Empty without any: its metadata
+     * tombstone (if members ever joined it) goes in the same batch as its commits' tombstones, so that the log never
+     * holds a group whose commits are half gone. Returns how many commits expired.
+     */
     private int expireOffsets(ConsumerGroup group, long now) {
+        List<TopicPartition> expired = expiredCommits(group, now);
+        boolean emptied = group.state == GroupState.EMPTY && group.members.isEmpty()
+                && group.pendingMembers.isEmpty() && offsets.hasNoCommitsBut(group.groupId, expired);
+        if (!emptied && expired.isEmpty()) {
+            return 0;
+        }
+        CompletableFuture<Long> written;
+        try {
+            if (emptied && group.protocolType != null) { // members joined it once: its metadata record goes too
+                written = offsets.deleteGroup(group.groupId);
+            } else if (!expired.isEmpty()) {
+                written = offsets.deleteCommits(group.groupId, expired);
+            } else {
+                written = CompletableFuture.completedFuture(-1L); // nothing of it is in the log
+            }
+        } catch (LogException e) {
+            LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", group.groupId, e.getMessage());
+            return 0;
+        }
+        written.whenComplete((offset, failure) -> {
+            if (failure != null) {
+                LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", group.groupId,
+                        unwrap(failure).getMessage());
+            }
+        });
+        if (emptied) {
+            group.state = GroupState.DEAD;
+            groups.remove(group.groupId, group);
+            LOG.info("Deleted group {}: Empty, and its offsets expired", group.groupId);
+        }
+        return expired.size();
+    }
+
+    /** The group's settled commits that Kafka's rules (above) let expire as of {@code now}. */
+    private List<TopicPartition> expiredCommits(ConsumerGroup group, long now) {
         boolean simple = group.protocolType == null || group.protocolType.isEmpty();
         Set<String> keptTopics;
         long emptySince = -1;
@@ -1172,11 +1244,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         } else if (group.state == GroupState.STABLE && ConsumerSubscription.PROTOCOL_TYPE.equals(group.protocolType)) {
             Optional<Set<String>> subscribed = group.knownSubscribedTopics();
             if (subscribed.isEmpty()) {
-                return 0;
+                return List.of();
             }
             keptTopics = subscribed.get();
         } else {
-            return 0; // rebalancing, or members of another protocol: Kafka expires nothing then
+            return List.of(); // rebalancing, or members of another protocol: Kafka expires nothing then
         }
         List<TopicPartition> expired = new ArrayList<>();
         for (Map.Entry<TopicPartition, Long> commit : offsets.settledCommitTimestamps(group.groupId).entrySet()) {
@@ -1185,38 +1257,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 expired.add(commit.getKey());
             }
         }
-        if (expired.isEmpty()) {
-            return 0;
-        }
-        try {
-            offsets.deleteCommits(group.groupId, expired).whenComplete((offset, failure) -> {
-                if (failure != null) {
-                    LOG.warn("Expired offsets of {} were not replicated: {}", group.groupId, unwrap(failure).getMessage());
-                }
-            });
-        } catch (LogException e) {
-            LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", group.groupId, e.getMessage());
-            return 0;
-        }
-        return expired.size();
-    }
-
-    private void deleteIfEmptyWithoutCommits(ConsumerGroup group) {
-        if (group.state != GroupState.EMPTY || !group.members.isEmpty() || !group.pendingMembers.isEmpty()
-                || !offsets.hasNoCommits(group.groupId)) {
-            return;
-        }
-        if (group.protocolType != null) { // members joined it once: its metadata record goes too
-            try {
-                offsets.deleteGroup(group.groupId);
-            } catch (LogException e) {
-                LOG.warn("Could not delete the group {} left without offsets: {}", group.groupId, e.getMessage());
-                return;
-            }
-        }
-        group.state = GroupState.DEAD;
-        groups.remove(group.groupId, group);
-        LOG.info("Deleted group {}: Empty, and its offsets expired", group.groupId);
+        return expired;
     }
 
     /** What OffsetDelete answers: an error for the whole group, else one per partition asked for. */

@@ -84,7 +84,8 @@ final class GroupMetadataRecord {
         String leader = readNullableString(value);
         long currentStateTimestamp = version >= 2 ? value.readLong() : -1L;
         int count = value.readInt();
-        List<StoredMember> members = new ArrayList<>(Math.max(count, 0));
+        // A damaged count must not size the list: each member takes bytes the value has to have.
+        List<StoredMember> members = new ArrayList<>(Math.max(Math.min(count, value.readableBytes()), 0));
         for (int i = 0; i < count; i++) {
             String memberId = readString(value);
             String groupInstanceId = version >= 3 ? readNullableString(value) : null;
@@ -99,9 +100,16 @@ final class GroupMetadataRecord {
         return new StoredGroup(protocolType, generation, protocol, leader, currentStateTimestamp, members);
     }
 
-    /** Kafka's coordinator-record string: an int16 length, then UTF-8 (the commit records use it too). */
+    /**
+     * Kafka's coordinator-record string: an int16 length, then UTF-8 (the commit records use it too). Throws
+     * IllegalArgumentException for a string longer than an int16 length can say, rather than wrap the length.
+     */
     static void writeString(ByteBuf buf, String value) {
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        if (utf8.length > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("a string of " + utf8.length + " UTF-8 bytes is longer than "
+                    + Short.MAX_VALUE + ", the most a coordinator record stores");
+        }
         buf.writeShort(utf8.length);
         buf.writeBytes(utf8);
     }

@@ -43,6 +43,12 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      */
     private final Map<String, Map<TopicPartition, Integer>> overtaken = new ConcurrentHashMap<>();
 
+    /**
+     * Per group, the partitions whose commit records in the log include one with the key earlier versions of
+     * minibroker wrote, not yet tombstoned: deleting such a commit tombstones that key too.
+     */
+    private final Map<String, Set<TopicPartition>> legacyKeyed = new ConcurrentHashMap<>();
+
     OffsetStore(OffsetsTopic log) {
         this.log = log;
     }
@@ -64,6 +70,7 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     void unload(IntPredicate unloaded) {
         byGroup.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
         overtaken.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
+        legacyKeyed.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
     }
 
     int partitionFor(String groupId) {
@@ -72,12 +79,21 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
 
     @Override
     public void committed(String groupId, TopicPartition partition, CommittedOffset offset, long logOffset,
-                          long commitTimestamp) {
+                          long commitTimestamp, boolean legacyKey) {
         store(groupId, partition, new Stored(offset, logOffset, commitTimestamp));
+        if (legacyKey) {
+            legacyKeyed.computeIfAbsent(groupId, g -> ConcurrentHashMap.newKeySet()).add(partition);
+        }
     }
 
     @Override
-    public void deleted(String groupId, TopicPartition partition, long logOffset) {
+    public void deleted(String groupId, TopicPartition partition, long logOffset, boolean legacyKey) {
+        if (legacyKey) {
+            legacyKeyed.computeIfPresent(groupId, (g, partitions) -> {
+                partitions.remove(partition);
+                return partitions.isEmpty() ? null : partitions;
+            });
+        }
         Map<TopicPartition, Stored> group = byGroup.get(groupId);
         if (group != null) {
             Stored stored = group.get(partition);
@@ -163,9 +179,10 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         return timestamps;
     }
 
-    /** Whether the group has no commit at all, shown or still being written. */
-    boolean hasNoCommits(String groupId) {
-        return byGroup.getOrDefault(groupId, Map.of()).isEmpty() && pending.getOrDefault(groupId, Map.of()).isEmpty();
+    /** Whether the group has no commit, shown or still being written, but of these partitions. */
+    boolean hasNoCommitsBut(String groupId, Collection<TopicPartition> partitions) {
+        return pending.getOrDefault(groupId, Map.of()).isEmpty()
+                && new HashSet<>(partitions).containsAll(byGroup.getOrDefault(groupId, Map.of()).keySet());
     }
 
     /** The groups that have committed offsets (after a load, the groups to list as Empty). */
@@ -185,7 +202,13 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      * follow; throws LogException, forgetting nothing, if the topic refuses them.
      */
     CompletableFuture<Long> deleteCommits(String groupId, Collection<TopicPartition> partitions) {
-        CompletableFuture<Long> written = log.writeCommitDeletion(groupId, partitions);
+        Set<TopicPartition> legacy = new HashSet<>(legacyKeyed.getOrDefault(groupId, Set.of()));
+        legacy.retainAll(partitions);
+        CompletableFuture<Long> written = log.writeCommitDeletion(groupId, partitions, legacy);
+        legacyKeyed.computeIfPresent(groupId, (g, keyed) -> {
+            keyed.removeAll(legacy);
+            return keyed.isEmpty() ? null : keyed;
+        });
         byGroup.computeIfPresent(groupId, (group, stored) -> {
             partitions.forEach(stored::remove);
             return stored.isEmpty() ? null : stored;
@@ -208,8 +231,10 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     CompletableFuture<Long> deleteGroup(String groupId) {
         Set<TopicPartition> partitions = new HashSet<>(byGroup.getOrDefault(groupId, Map.of()).keySet());
         partitions.addAll(pending.getOrDefault(groupId, Map.of()).keySet());
-        CompletableFuture<Long> written = log.writeGroupDeletion(groupId, partitions);
+        CompletableFuture<Long> written = log.writeGroupDeletion(groupId, partitions,
+                legacyKeyed.getOrDefault(groupId, Set.of()));
         byGroup.remove(groupId);
+        legacyKeyed.remove(groupId);
         return written;
     }
 }

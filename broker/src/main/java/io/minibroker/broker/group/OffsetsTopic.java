@@ -17,6 +17,8 @@ import io.minibroker.protocol.record.RecordIterator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Committed offsets and group metadata written to the internal topic {@code __consumer_offsets}, so they survive a
@@ -49,18 +52,22 @@ import java.util.concurrent.CompletableFuture;
  */
 final class OffsetsTopic {
 
+    private static final Logger LOG = LoggerFactory.getLogger(OffsetsTopic.class);
     static final String NAME = InternalTopics.CONSUMER_OFFSETS;
     /** OffsetCommitKey's record type; 0 is the same key, as written before Kafka 0.9's version 1. */
     private static final short OFFSET_KEY_VERSION = 1;
     private static final short OFFSET_VALUE_VERSION = 3;
     private static final int REPLAY_READ_BYTES = 1 << 20;
 
-    /** What replaying the topic finds, in log order, each with the offset of its record. */
+    /**
+     * What replaying the topic finds, in log order, each with the offset of its record, and whether its key is in
+     * the layout of earlier versions of minibroker ({@link #legacyKey}), which a tombstone must repeat to delete it.
+     */
     interface ReplaySink {
         void committed(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset, long logOffset,
-                       long commitTimestamp);
+                       long commitTimestamp, boolean legacyKey);
 
-        void deleted(String groupId, TopicPartition partition, long logOffset);
+        void deleted(String groupId, TopicPartition partition, long logOffset, boolean legacyKey);
     }
 
     /** What replaying the topic finds of groups' metadata, in log order: the group, or null for its tombstone. */
@@ -120,39 +127,65 @@ final class OffsetsTopic {
      */
     CompletableFuture<Long> writeCommits(String groupId, Map<TopicPartition, OffsetStore.CommittedOffset> offsets,
                                          long commitTimestamp) {
-        List<Entry> entries = new ArrayList<>();
-        offsets.forEach((partition, offset) -> entries.add(new Entry(key(groupId, partition),
-                value(offset, commitTimestamp))));
-        return append(groupId, entries);
+        return append(groupId, () -> {
+            List<Entry> entries = new ArrayList<>();
+            offsets.forEach((partition, offset) -> entries.add(new Entry(key(groupId, partition),
+                    value(offset, commitTimestamp))));
+            return entries;
+        });
     }
 
     /** Writes a group's metadata as one record, as {@link #writeCommits} writes commits. */
     CompletableFuture<Long> writeGroup(String groupId, GroupMetadataRecord.StoredGroup group) {
-        return append(groupId, List.of(new Entry(GroupMetadataRecord.key(groupId), GroupMetadataRecord.value(group))));
+        return append(groupId, () -> List.of(new Entry(GroupMetadataRecord.key(groupId),
+                GroupMetadataRecord.value(group))));
     }
 
     /**
-     * Writes one batch of tombstones deleting a group: one for each of these commits, and one for its metadata,
-     * as {@link #writeCommits} writes commits.
+     * Writes one batch of tombstones deleting a group: one for each of these commits, one more with the legacy key
+     * for each of {@code legacyKeyed} (see {@link #writeCommitDeletion}), and one for its metadata, as
+     * {@link #writeCommits} writes commits.
      */
-    CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions) {
-        List<Entry> entries = commitTombstones(groupId, partitions);
-        entries.add(new Entry(GroupMetadataRecord.key(groupId), null));
-        return append(groupId, entries);
+    CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions,
+                                               Collection<TopicPartition> legacyKeyed) {
+        return append(groupId, () -> {
+            List<Entry> entries = commitTombstones(groupId, partitions, legacyKeyed);
+            entries.add(new Entry(GroupMetadataRecord.key(groupId), null));
+            return entries;
+        });
     }
 
-    /** Writes one batch of tombstones deleting these commits of a group (OffsetDelete), as {@link #writeCommits}. */
-    CompletableFuture<Long> writeCommitDeletion(String groupId, Collection<TopicPartition> partitions) {
-        return append(groupId, commitTombstones(groupId, partitions));
+    /**
+     * Writes one batch of tombstones deleting these commits of a group (OffsetDelete, expiry), as
+     * {@link #writeCommits}. A commit whose record has a legacy key gets a tombstone with that key too: compaction
+     * keeps the last record of each key, and once it has dropped the new key's tombstone, the old record would
+     * otherwise come back on the next replay.
+     */
+    CompletableFuture<Long> writeCommitDeletion(String groupId, Collection<TopicPartition> partitions,
+                                                Collection<TopicPartition> legacyKeyed) {
+        return append(groupId, () -> commitTombstones(groupId, partitions, legacyKeyed));
     }
 
-    private static List<Entry> commitTombstones(String groupId, Collection<TopicPartition> partitions) {
+    private static List<Entry> commitTombstones(String groupId, Collection<TopicPartition> partitions,
+                                                Collection<TopicPartition> legacyKeyed) {
         List<Entry> entries = new ArrayList<>();
+        legacyKeyed.forEach(partition -> entries.add(new Entry(legacyKey(groupId, partition), null)));
         partitions.forEach(partition -> entries.add(new Entry(key(groupId, partition), null)));
         return entries;
     }
 
-    private CompletableFuture<Long> append(String groupId, List<Entry> entries) {
+    /**
+     * Encodes and appends one batch; a record that cannot be encoded (a string too long for its int16 length) is
+     * refused as a LogException, as the log's own refusals are.
+     */
+    private CompletableFuture<Long> append(String groupId, Supplier<List<Entry>> encode) {
+        List<Entry> entries;
+        try {
+            entries = encode.get();
+        } catch (IllegalArgumentException e) {
+            throw new LogException(Errors.UNKNOWN_SERVER_ERROR, "cannot store a record of group " + groupId + ": "
+                    + e.getMessage());
+        }
         long now = System.currentTimeMillis();
         RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now);
         for (Entry entry : entries) {
@@ -200,7 +233,7 @@ final class OffsetsTopic {
                     RecordBatch batch = batches.next();
                     try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
                         while (records.hasNext()) {
-                            apply(records.next(), sink, groups);
+                            applyReadable(log, records.next(), sink, groups);
                         }
                     }
                     offset = batch.lastOffset() + 1;
@@ -208,6 +241,19 @@ final class OffsetsTopic {
             } finally {
                 buffer.release();
             }
+        }
+    }
+
+    /**
+     * Applies a record, or skips it with a log line if it cannot be read (a version this broker does not know, a
+     * truncated field): one bad record must not keep the partition's other groups from loading.
+     */
+    private static void applyReadable(PartitionLog log, Record record, ReplaySink sink, GroupSink groups) {
+        try {
+            apply(record, sink, groups);
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            LOG.warn("Skipped the unreadable record at offset {} of {}: {}", record.offset(), log.topicPartition(),
+                    e.toString());
         }
     }
 
@@ -232,7 +278,7 @@ final class OffsetsTopic {
         TopicPartition partition = new TopicPartition(topic, key.readInt());
         ByteBuf value = record.value();
         if (value == null) {
-            sink.deleted(groupId, partition, record.offset());
+            sink.deleted(groupId, partition, record.offset(), !kafkaLayout);
             return;
         }
         if (!kafkaLayout) {
@@ -240,7 +286,7 @@ final class OffsetsTopic {
             int leaderEpoch = value.readInt();
             String metadata = value.readBoolean() ? readIntString(value) : null;
             sink.committed(groupId, partition, new OffsetStore.CommittedOffset(committed, leaderEpoch, metadata),
-                    record.offset(), record.timestamp());
+                    record.offset(), record.timestamp(), true);
             return;
         }
         short version = value.readShort();
@@ -253,7 +299,7 @@ final class OffsetsTopic {
         String metadata = GroupMetadataRecord.readString(value);
         long commitTimestamp = value.readLong();
         sink.committed(groupId, partition, new OffsetStore.CommittedOffset(committed, leaderEpoch, metadata),
-                record.offset(), commitTimestamp);
+                record.offset(), commitTimestamp, false);
     }
 
     /** Whether the rest of a commit key (after its type) is Kafka's: two int16-length strings and an int32, exactly. */
@@ -288,11 +334,21 @@ final class OffsetsTopic {
                 Errors.COORDINATOR_NOT_AVAILABLE, NAME + "-" + index + " has no log"));
     }
 
-    private static byte[] key(String groupId, TopicPartition partition) {
+    static byte[] key(String groupId, TopicPartition partition) {
         ByteBuf key = Unpooled.buffer();
         key.writeShort(OFFSET_KEY_VERSION);
         GroupMetadataRecord.writeString(key, groupId);
         GroupMetadataRecord.writeString(key, partition.topic());
+        key.writeInt(partition.partition());
+        return bytes(key);
+    }
+
+    /** The commit key earlier versions of minibroker wrote: the same fields, strings with int32 lengths. */
+    static byte[] legacyKey(String groupId, TopicPartition partition) {
+        ByteBuf key = Unpooled.buffer();
+        key.writeShort(OFFSET_KEY_VERSION);
+        writeIntString(key, groupId);
+        writeIntString(key, partition.topic());
         key.writeInt(partition.partition());
         return bytes(key);
     }
@@ -315,6 +371,12 @@ final class OffsetsTopic {
     }
 
     /** A string of the commit records earlier versions of minibroker wrote: an int32 length, then UTF-8. */
+    private static void writeIntString(ByteBuf buf, String value) {
+        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        buf.writeInt(utf8.length);
+        buf.writeBytes(utf8);
+    }
+
     private static String readIntString(ByteBuf buf) {
         int length = buf.readInt();
         return buf.readCharSequence(length, StandardCharsets.UTF_8).toString();

@@ -1,11 +1,14 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.record.RecordBatches;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
@@ -17,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,9 +100,14 @@ class OffsetExpiryTest {
         restart();
         commit("idle", -1, "", ORDERS_0); // a tool's commit to the Empty group, made just now
 
+        int batchesBefore = offsetsTopicBatches().size();
+
         assertThat(expire(System.currentTimeMillis())).as("timed from when the group became Empty").isEqualTo(1);
 
         assertThat(coordinator.group("idle")).isEmpty();
+        List<Integer> batches = offsetsTopicBatches();
+        assertThat(batches).as("the commit's tombstone and the group's in one batch").hasSize(batchesBefore + 1);
+        assertThat(batches.get(batches.size() - 1)).isEqualTo(2);
         restart();
         assertThat(coordinator.group("idle")).as("its metadata tombstoned").isEmpty();
     }
@@ -111,6 +120,48 @@ class OffsetExpiryTest {
 
         assertThat(expire(System.currentTimeMillis() + RETENTION_MS + 1)).isZero();
         assertThat(coordinator.offsets().all("moving")).containsOnlyKeys(PAYMENTS_0);
+    }
+
+    /**
+     * A string longer than an int16 length can say cannot be stored in OffsetCommitValue: refused as too large
+     * whatever offset.metadata.max.bytes allows, while one just short of it is stored and read back whole.
+     */
+    @Test
+    void metadataTooLongForTheRecordIsRefusedHoweverHighTheLimit() throws Exception {
+        coordinator.close();
+        config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "offsets.topic.num.partitions", "1",
+                "offsets.topic.replication.factor", "1", "offset.metadata.max.bytes", "100000"));
+        coordinator = new GroupCoordinator(config, topics);
+        String fits = "\u00e9".repeat(Short.MAX_VALUE / 2); // 2 UTF-8 bytes each: 32766 bytes
+        String tooLong = "\u00e9".repeat(Short.MAX_VALUE / 2 + 1); // 32768 bytes, in 16384 chars
+
+        assertThat(commitMetadata("meta", ORDERS_0, tooLong)).isEqualTo(Errors.OFFSET_METADATA_TOO_LARGE);
+        assertThat(commitMetadata("meta", PAYMENTS_0, fits)).isEqualTo(Errors.NONE);
+
+        restart();
+        assertThat(coordinator.offsets().all("meta")).containsOnlyKeys(PAYMENTS_0);
+        assertThat(coordinator.offsets().all("meta").get(PAYMENTS_0).metadata()).isEqualTo(fits);
+    }
+
+    private Errors commitMetadata(String groupId, TopicPartition partition, String metadata) throws Exception {
+        return coordinator.commitOffsets(new GroupCoordinator.OffsetCommit(groupId, -1, "", null,
+                Map.of(partition, new OffsetStore.CommittedOffset(5, -1, metadata)), (short) 9)).get().get(partition);
+    }
+
+    /** The record count of each batch in the offsets topic. */
+    private List<Integer> offsetsTopicBatches() {
+        PartitionLog log = topics.partitionLog(topics.get(OffsetsTopic.NAME).orElseThrow(), 0).orElseThrow();
+        List<Integer> counts = new ArrayList<>();
+        ByteBuf read = log.read(0, 1 << 20, true, log.logEndOffset()).readInto(ByteBufAllocator.DEFAULT);
+        try {
+            RecordBatches batches = RecordBatches.of(read);
+            while (batches.hasNext()) {
+                counts.add(batches.next().recordCount());
+            }
+        } finally {
+            read.release();
+        }
+        return counts;
     }
 
     private int expire(long now) throws Exception {

@@ -82,4 +82,19 @@ class OffsetStoreDeletionTest {
         assertThat(store.all("g")).as("the log has the tombstone after it").doesNotContainKey(ORDERS_0);
         assertThat(store.hasCommit("g", ORDERS_0)).isFalse();
     }
+
+    /** Kafka does not expire an offset with a commit pending: neither is the partition offered to expiry. */
+    @Test
+    void aPartitionWithACommitStillBeingWrittenIsNotOfferedForExpiry() throws Exception {
+        Map<TopicPartition, OffsetStore.CommittedOffset> first = Map.of(ORDERS_0, new OffsetStore.CommittedOffset(5, -1, ""));
+        CompletableFuture<Long> firstWritten = store.write("g", first, 1L);
+        unsettled.removeLast().run();
+        store.apply("g", first, firstWritten.get(), 1L);
+        assertThat(store.settledCommitTimestamps("g")).containsExactly(Map.entry(ORDERS_0, 1L));
+
+        store.write("g", Map.of(ORDERS_0, new OffsetStore.CommittedOffset(6, -1, "")), 2L);
+
+        assertThat(store.settledCommitTimestamps("g")).isEmpty();
+        assertThat(store.hasNoCommitsBut("g", List.of(ORDERS_0))).as("the pending commit is not expired").isFalse();
+    }
 }

@@ -71,7 +71,7 @@ class OffsetsTopicReplayTest {
         offsetsTopic.writeCommits("deleted", commit(20), T0).get();
         offsetsTopic.writeGroup("kept", stable(2, "c")).get();
         offsetsTopic.writeCommits("kept", commit(11), T0).get();
-        offsetsTopic.writeGroupDeletion("deleted", List.of(ORDERS_0)).get();
+        offsetsTopic.writeGroupDeletion("deleted", List.of(ORDERS_0), List.of()).get();
 
         OffsetStore offsets = new OffsetStore(offsetsTopic);
         Map<String, GroupMetadataRecord.StoredGroup> groups = new HashMap<>();
@@ -109,35 +109,147 @@ class OffsetsTopicReplayTest {
     @Test
     void commitsWrittenByEarlierVersionsAreReadWithTheirRecordsTimeAsTheCommitTime() throws Exception {
         offsetsTopic.writeGroup("other", stable(1, "a")).get(); // creates the topic
-        ByteBuf legacyKey = Unpooled.buffer().writeShort(1).writeInt(3).writeBytes(bytes("old"))
-                .writeInt(6).writeBytes(bytes("orders")).writeInt(0);
         ByteBuf legacyValue = Unpooled.buffer().writeLong(17).writeInt(2).writeBoolean(true).writeInt(4)
                 .writeBytes(bytes("meta"));
-        ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, T0)
-                .append(T0, ByteBufUtil.getBytes(legacyKey), ByteBufUtil.getBytes(legacyValue), List.of()).build();
-        try {
-            offsetsLog().append(batch, 0);
-        } finally {
-            batch.release();
-        }
+        appendRaw(legacyKey("old"), ByteBufUtil.getBytes(legacyValue));
+
         Map<String, Long> commitTimes = new HashMap<>();
         OffsetStore offsets = new OffsetStore(offsetsTopic);
         offsetsTopic.replayPartition(0, new OffsetsTopic.ReplaySink() {
             @Override
             public void committed(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset,
-                                  long logOffset, long commitTimestamp) {
-                offsets.committed(groupId, partition, offset, logOffset, commitTimestamp);
+                                  long logOffset, long commitTimestamp, boolean legacyKey) {
+                offsets.committed(groupId, partition, offset, logOffset, commitTimestamp, legacyKey);
                 commitTimes.put(groupId, commitTimestamp);
             }
 
             @Override
-            public void deleted(String groupId, TopicPartition partition, long logOffset) {
-                offsets.deleted(groupId, partition, logOffset);
+            public void deleted(String groupId, TopicPartition partition, long logOffset, boolean legacyKey) {
+                offsets.deleted(groupId, partition, logOffset, legacyKey);
             }
         }, (groupId, group) -> { });
 
         assertThat(offsets.all("old")).containsExactly(Map.entry(ORDERS_0, new OffsetStore.CommittedOffset(17, 2, "meta")));
         assertThat(commitTimes).containsEntry("old", T0);
+    }
+
+    /**
+     * Compaction keeps each key's last record: a legacy commit is only gone for good if its own key gets a
+     * tombstone; one under the new key alone would be dropped after delete.retention.ms and the old commit revived.
+     */
+    @Test
+    void deletingACommitWithALegacyKeyTombstonesThatKeyToo() throws Exception {
+        offsetsTopic.writeGroup("other", stable(1, "a")).get();
+        appendRaw(legacyKey("old"), legacyValue(17));
+        appendRaw(legacyKey("gone"), legacyValue(5));
+        OffsetStore offsets = new OffsetStore(offsetsTopic);
+        offsets.loadPartition(0, (groupId, group) -> { });
+        long at = offsets.write("old", commit(18), T0).get(); // the new layout supersedes it; its record stays
+        offsets.apply("old", commit(18), at, T0);
+
+        offsets.deleteCommits("old", List.of(ORDERS_0)).get();
+        offsets.deleteGroup("gone").get();
+
+        Map<String, byte[]> lastValueByKey = lastValueByKey();
+        assertThat(lastValueByKey).containsKey(ByteBufUtil.hexDump(legacyKey("old")))
+                .containsKey(ByteBufUtil.hexDump(legacyKey("gone")));
+        assertThat(lastValueByKey.get(ByteBufUtil.hexDump(legacyKey("old")))).isNull();
+        assertThat(lastValueByKey.get(ByteBufUtil.hexDump(legacyKey("gone")))).isNull();
+        assertThat(lastValueByKey.get(ByteBufUtil.hexDump(OffsetsTopic.key("old", ORDERS_0)))).isNull();
+    }
+
+    @Test
+    void aCommitWhoseOnlyRecordLeftIsItsLegacyKeyIsStillTombstonedWhenItsGroupIsDeleted() throws Exception {
+        offsetsTopic.writeGroup("other", stable(1, "a")).get();
+        appendRaw(legacyKey("old"), legacyValue(17));
+        offsetsTopic.writeCommitDeletion("old", List.of(ORDERS_0), List.of()).get(); // new key only
+        OffsetStore offsets = new OffsetStore(offsetsTopic);
+        offsets.loadPartition(0, (groupId, group) -> { });
+        assertThat(offsets.all("old")).isEmpty();
+
+        offsets.deleteGroup("old").get();
+
+        assertThat(lastValueByKey().get(ByteBufUtil.hexDump(legacyKey("old")))).isNull();
+    }
+
+    @Test
+    void anUnreadableRecordIsSkippedAndTheRestOfThePartitionLoads() throws Exception {
+        offsetsTopic.writeCommits("before", commit(1), T0).get();
+        byte[] futureValue = ByteBufUtil.getBytes(Unpooled.buffer().writeShort(9).writeLong(2));
+        appendRaw(OffsetsTopic.key("bad", ORDERS_0), futureValue);
+        appendRaw(OffsetsTopic.key("cut", ORDERS_0), new byte[]{0, 3, 0, 0}); // v3, cut short
+        offsetsTopic.writeCommits("after", commit(3), T0).get();
+
+        OffsetStore offsets = new OffsetStore(offsetsTopic);
+        offsets.loadPartition(0, (groupId, group) -> { });
+
+        assertThat(offsets.all("before")).containsKey(ORDERS_0);
+        assertThat(offsets.all("after")).containsKey(ORDERS_0);
+        assertThat(offsets.all("bad")).isEmpty();
+        assertThat(offsets.all("cut")).isEmpty();
+    }
+
+    /** Values of versions 0 to 2 lack the leader epoch; version 1 has an expire timestamp after the commit's. */
+    @Test
+    void olderOffsetCommitValueVersionsAreRead() throws Exception {
+        offsetsTopic.writeGroup("other", stable(1, "a")).get();
+        appendRaw(OffsetsTopic.key("v0", ORDERS_0), ByteBufUtil.getBytes(Unpooled.buffer().writeShort(0)
+                .writeLong(10).writeShort(1).writeBytes(bytes("m")).writeLong(T0)));
+        appendRaw(OffsetsTopic.key("v1", ORDERS_0), ByteBufUtil.getBytes(Unpooled.buffer().writeShort(1)
+                .writeLong(11).writeShort(0).writeLong(T0 + 1).writeLong(T0 + 99)));
+        appendRaw(OffsetsTopic.key("v2", ORDERS_0), ByteBufUtil.getBytes(Unpooled.buffer().writeShort(2)
+                .writeLong(12).writeShort(0).writeLong(T0 + 2)));
+        OffsetStore offsets = new OffsetStore(offsetsTopic);
+        offsets.loadPartition(0, (groupId, group) -> { });
+
+        assertThat(offsets.all("v0")).containsExactly(Map.entry(ORDERS_0, new OffsetStore.CommittedOffset(10, -1, "m")));
+        assertThat(offsets.all("v1")).containsExactly(Map.entry(ORDERS_0, new OffsetStore.CommittedOffset(11, -1, "")));
+        assertThat(offsets.all("v2")).containsExactly(Map.entry(ORDERS_0, new OffsetStore.CommittedOffset(12, -1, "")));
+        assertThat(offsets.settledCommitTimestamps("v1")).containsExactly(Map.entry(ORDERS_0, T0 + 1));
+    }
+
+    private static byte[] legacyKey(String groupId) {
+        ByteBuf key = Unpooled.buffer().writeShort(1).writeInt(groupId.length()).writeBytes(bytes(groupId))
+                .writeInt(6).writeBytes(bytes("orders")).writeInt(0);
+        byte[] expected = ByteBufUtil.getBytes(key);
+        assertThat(OffsetsTopic.legacyKey(groupId, ORDERS_0)).isEqualTo(expected);
+        return expected;
+    }
+
+    private static byte[] legacyValue(long offset) {
+        return ByteBufUtil.getBytes(Unpooled.buffer().writeLong(offset).writeInt(-1).writeBoolean(false));
+    }
+
+    private void appendRaw(byte[] key, byte[] value) {
+        ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, T0)
+                .append(T0, key, value, List.of()).build();
+        try {
+            offsetsLog().append(batch, 0);
+        } finally {
+            batch.release();
+        }
+    }
+
+    /** Each key's last value in the log, keyed by the key's hex dump; a tombstone's value is null. */
+    private Map<String, byte[]> lastValueByKey() {
+        PartitionLog log = offsetsLog();
+        Map<String, byte[]> last = new HashMap<>();
+        ByteBuf read = log.read(0, 1 << 20, true, log.logEndOffset()).readInto(ByteBufAllocator.DEFAULT);
+        try {
+            RecordBatches batches = RecordBatches.of(read);
+            while (batches.hasNext()) {
+                try (RecordIterator records = batches.next().records(ByteBufAllocator.DEFAULT)) {
+                    while (records.hasNext()) {
+                        Record record = records.next();
+                        last.put(ByteBufUtil.hexDump(record.key()),
+                                record.value() == null ? null : ByteBufUtil.getBytes(record.value()));
+                    }
+                }
+            }
+        } finally {
+            read.release();
+        }
+        return last;
     }
 
     private PartitionLog offsetsLog() {
