@@ -4,6 +4,7 @@ import io.minibroker.protocol.types.Wire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -44,7 +45,9 @@ public final class RecordBatchBuilder {
         this.compression = compression;
         this.baseOffset = baseOffset;
         this.baseTimestamp = baseTimestamp;
-        this.records = alloc.heapBuffer();
+        // The records are copied into the batch (compressed or not) by build(); until then they are plain heap
+        // memory, not the allocator's, so a builder dropped before build() (an append that threw) leaks nothing.
+        this.records = Unpooled.buffer();
     }
 
     public RecordBatchBuilder producer(long id, short epoch, int baseSequence) {
