@@ -37,19 +37,20 @@ public final class OffsetDeleteHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         String groupId = request.body().getString("GroupId");
-        Map<TopicPartition, Errors> answers = new LinkedHashMap<>();
+        // Keyed by what was asked, which need not name a partition at all (an empty name, a negative index).
+        Map<Asked, Errors> answers = new LinkedHashMap<>();
         List<TopicPartition> toCoordinator = new ArrayList<>();
         for (Struct topic : request.body().getStructs("Topics")) {
             String name = topic.getString("Name");
             Optional<TopicMetadata> known = topics.known(name);
             for (Struct partition : topic.getStructs("Partitions")) {
                 int index = partition.getInt32("PartitionIndex");
-                TopicPartition asked = new TopicPartition(name, index);
+                Asked asked = new Asked(name, index);
                 if (known.isEmpty() || !known.get().hasPartition(index)) {
                     answers.put(asked, Errors.UNKNOWN_TOPIC_OR_PARTITION);
                 } else {
                     answers.put(asked, null); // the coordinator's to answer, in the order asked
-                    toCoordinator.add(asked);
+                    toCoordinator.add(new TopicPartition(name, index));
                 }
             }
         }
@@ -59,11 +60,16 @@ public final class OffsetDeleteHandler implements ApiHandler {
                 return response;
             }
             Map<String, Struct> byTopic = new LinkedHashMap<>();
-            answers.forEach((partition, error) -> byTopic
-                    .computeIfAbsent(partition.topic(), name -> response.addElement("Topics").set("Name", name))
-                    .addElement("Partitions").set("PartitionIndex", partition.partition())
-                    .set("ErrorCode", (error != null ? error : deletion.partitions().get(partition)).code()));
+            answers.forEach((asked, error) -> byTopic
+                    .computeIfAbsent(asked.topic(), name -> response.addElement("Topics").set("Name", name))
+                    .addElement("Partitions").set("PartitionIndex", asked.partition())
+                    .set("ErrorCode", (error != null ? error
+                            : deletion.partitions().get(new TopicPartition(asked.topic(), asked.partition()))).code()));
             return response;
         });
+    }
+
+    /** A partition as the request names it. */
+    private record Asked(String topic, int partition) {
     }
 }

@@ -138,7 +138,8 @@ public final class OffsetFetchHandler implements ApiHandler {
                 topicResponse.set("Name", topic.getKey());
             }
             for (int index : topic.getValue()) {
-                OffsetStore.CommittedOffset offset = committed.get(new TopicPartition(topic.getKey(), index));
+                OffsetStore.CommittedOffset offset = TopicPartition.isValid(topic.getKey(), index)
+                        ? committed.get(new TopicPartition(topic.getKey(), index)) : null;
                 topicResponse.addElement("Partitions").set("PartitionIndex", index)
                         .set("CommittedOffset", offset == null ? -1L : offset.offset())
                         .set("CommittedLeaderEpoch", offset == null ? -1 : offset.leaderEpoch())

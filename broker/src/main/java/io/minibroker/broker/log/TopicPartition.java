@@ -10,9 +10,14 @@ import java.util.Optional;
 public record TopicPartition(String topic, int partition) {
 
     public TopicPartition {
-        if (topic == null || topic.isEmpty() || partition < 0) {
+        if (!isValid(topic, partition)) {
             throw new IllegalArgumentException("invalid partition " + topic + "-" + partition);
         }
+    }
+
+    /** Whether a request's topic name and partition index can name a partition at all. */
+    public static boolean isValid(String topic, int partition) {
+        return topic != null && !topic.isEmpty() && partition >= 0;
     }
 
     public String dirName() {
