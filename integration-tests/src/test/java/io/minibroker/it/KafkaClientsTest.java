@@ -36,6 +36,7 @@ import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.record.internal.CompressionType;
@@ -160,6 +161,33 @@ class KafkaClientsTest {
                     .isInstanceOf(InvalidPartitionsException.class);
             assertThat(causeOf(() -> admin.createPartitions(Map.of("absent", NewPartitions.increaseTo(2))).all().get()))
                     .isInstanceOf(UnknownTopicOrPartitionException.class);
+        }
+    }
+
+    /**
+     * Kafka's controller builds at most 10,000 partitions for one request and refuses a bigger one whole, before
+     * creating any of it; a validate-only request counts too.
+     */
+    @Test
+    void aRequestForMoreThanTenThousandPartitionsIsRefusedWhole() throws Exception {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
+            CreateTopicsResult tooMany = admin.createTopics(List.of(new NewTopic("big", 6_000, (short) 1),
+                    new NewTopic("small", 4_001, (short) 1)));
+            assertThat(causeOf(() -> tooMany.values().get("big").get())).isInstanceOf(PolicyViolationException.class)
+                    .hasMessage("Excessively large number of partitions per request.");
+            assertThat(causeOf(() -> tooMany.values().get("small").get())).isInstanceOf(PolicyViolationException.class);
+            assertThat(causeOf(() -> admin.createTopics(List.of(new NewTopic("huge", Integer.MAX_VALUE, (short) 1)))
+                    .all().get())).isInstanceOf(PolicyViolationException.class);
+            admin.createTopics(List.of(new NewTopic("limit", 10_000, (short) 1)),
+                    new CreateTopicsOptions().validateOnly(true)).all().get();
+            assertThat(admin.listTopics().names().get()).doesNotContain("big", "small", "huge", "limit");
+
+            admin.createTopics(List.of(new NewTopic("growing", 1, (short) 1))).all().get();
+            assertThat(causeOf(() -> admin.createPartitions(Map.of("growing", NewPartitions.increaseTo(10_002)))
+                    .all().get())).isInstanceOf(PolicyViolationException.class)
+                    .hasMessage("Unable to perform excessively large batch operation.");
+            assertThat(admin.describeTopics(List.of("growing")).allTopicNames().get().get("growing").partitions())
+                    .hasSize(1);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.minibroker.broker.api;
 
+import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -28,6 +29,10 @@ public final class CreatePartitionsHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         boolean validateOnly = (Boolean) request.body().get("ValidateOnly");
         Struct response = ApiKey.CREATE_PARTITIONS.response().newMessage();
+        if (PartitionsPerRequest.tooManyToAdd(request.body().getStructs("Topics"),
+                name -> topics.get(name).map(TopicMetadata::partitions).orElse(-1))) {
+            return CompletableFuture.completedFuture(refuseAll(request.body(), response));
+        }
         for (Struct topic : request.body().getStructs("Topics")) {
             String name = topic.getString("Name");
             Struct result = response.addElement("Results").set("Name", name);
@@ -41,5 +46,15 @@ public final class CreatePartitionsHandler implements ApiHandler {
             result.set("ErrorCode", outcome.error().code()).set("ErrorMessage", outcome.message());
         }
         return CompletableFuture.completedFuture(response);
+    }
+
+    /** Answers every topic POLICY_VIOLATION: the request adds more partitions than Kafka allows in one. */
+    public static Struct refuseAll(Struct request, Struct response) {
+        for (Struct topic : request.getStructs("Topics")) {
+            response.addElement("Results").set("Name", topic.getString("Name"))
+                    .set("ErrorCode", Errors.POLICY_VIOLATION.code())
+                    .set("ErrorMessage", PartitionsPerRequest.TOO_MANY_FOR_CREATE_PARTITIONS);
+        }
+        return response;
     }
 }

@@ -39,14 +39,16 @@ public final class CreateTopicsHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         boolean validateOnly = (Boolean) request.body().get("validateOnly");
         return CompletableFuture.completedFuture(eachDistinctTopic(request.body(),
-                (topic, result) -> create(topic, result, validateOnly)));
+                brokerConfig.get(BrokerConfig.NUM_PARTITIONS), (topic, result) -> create(topic, result, validateOnly)));
     }
 
     /**
      * A CreateTopics response with an entry per requested topic, filled by {@code create} for each name asked
      * once; a name that appears twice is created in none of its copies and answered INVALID_REQUEST, as Kafka does.
+     * If the others ask for more partitions in all than Kafka allows ({@link PartitionsPerRequest}), none is
+     * created and each is answered POLICY_VIOLATION.
      */
-    public static Struct eachDistinctTopic(Struct request, BiConsumer<Struct, Struct> create) {
+    public static Struct eachDistinctTopic(Struct request, int defaultPartitions, BiConsumer<Struct, Struct> create) {
         Struct response = ApiKey.CREATE_TOPICS.response().newMessage();
         Set<String> seen = new HashSet<>();
         Set<String> duplicated = new HashSet<>();
@@ -55,11 +57,16 @@ public final class CreateTopicsHandler implements ApiHandler {
                 duplicated.add(topic.getString("Name"));
             }
         }
+        List<Struct> distinct = request.getStructs("Topics").stream()
+                .filter(topic -> !duplicated.contains(topic.getString("Name"))).toList();
+        boolean tooMany = PartitionsPerRequest.tooManyToCreate(distinct, defaultPartitions);
         for (Struct topic : request.getStructs("Topics")) {
             String name = topic.getString("Name");
             Struct result = response.addElement("Topics").set("Name", name);
             if (duplicated.contains(name)) {
                 fail(result, Errors.INVALID_REQUEST, "Create topics request from client contains a duplicate topic");
+            } else if (tooMany) {
+                fail(result, Errors.POLICY_VIOLATION, PartitionsPerRequest.TOO_MANY_FOR_CREATE_TOPICS);
             } else {
                 create.accept(topic, result);
             }

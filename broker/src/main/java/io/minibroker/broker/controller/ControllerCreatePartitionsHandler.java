@@ -1,6 +1,8 @@
 package io.minibroker.broker.controller;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.CreatePartitionsHandler;
+import io.minibroker.broker.api.PartitionsPerRequest;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
@@ -27,6 +29,9 @@ public final class ControllerCreatePartitionsHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         boolean validateOnly = (Boolean) request.body().get("ValidateOnly");
         Struct response = ApiKey.CREATE_PARTITIONS.response().newMessage();
+        if (PartitionsPerRequest.tooManyToAdd(request.body().getStructs("Topics"), assignments::partitionCount)) {
+            return CompletableFuture.completedFuture(CreatePartitionsHandler.refuseAll(request.body(), response));
+        }
         for (Struct topic : request.body().getStructs("Topics")) {
             List<Struct> given = topic.getStructs("Assignments");
             List<List<Integer>> replicas = given == null ? null

@@ -37,7 +37,7 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         boolean validateOnly = (Boolean) request.body().get("validateOnly");
         return CompletableFuture.completedFuture(CreateTopicsHandler.eachDistinctTopic(request.body(),
-                (topic, result) -> create(topic, result, validateOnly)));
+                defaultPartitions, (topic, result) -> create(topic, result, validateOnly)));
     }
 
     private void create(Struct topic, Struct result, boolean validateOnly) {

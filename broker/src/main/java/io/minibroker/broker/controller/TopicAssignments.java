@@ -233,6 +233,12 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         return new Outcome(Errors.NONE, null, topic);
     }
 
+    /** A topic's partition count, or -1 if there is no such topic. */
+    public synchronized int partitionCount(String name) {
+        TopicImage topic = topics.get(name);
+        return topic == null ? -1 : topic.partitions().size();
+    }
+
     @Override
     public synchronized Optional<UUID> idOf(String name) {
         return Optional.ofNullable(topics.get(name)).map(TopicImage::id);

@@ -22,6 +22,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -241,6 +242,23 @@ class ClusterTopicAdminTest {
                     .hasCauseInstanceOf(InvalidPartitionsException.class);
         }
         await(() -> partitions(2, "steady").size() == 2, "node 2 to see the two partitions");
+    }
+
+    @Test
+    void theControllerRefusesMoreThanTenThousandPartitionsInOneRequest() throws Exception {
+        try (Admin admin = admin(1)) {
+            assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("vast", 10_001, (short) 1))).all().get())
+                    .hasCauseInstanceOf(PolicyViolationException.class)
+                    .hasMessageContaining("Excessively large number of partitions per request.");
+            admin.createTopics(List.of(new NewTopic("modest", 1, (short) 1))).all().get();
+            assertThatThrownBy(() -> admin.createPartitions(Map.of("modest", NewPartitions.increaseTo(10_002)))
+                    .all().get())
+                    .hasCauseInstanceOf(PolicyViolationException.class)
+                    .hasMessageContaining("Unable to perform excessively large batch operation.");
+            assertThat(admin.describeTopics(List.of("modest")).allTopicNames().get().get("modest").partitions())
+                    .hasSize(1);
+            assertThat(admin.listTopics().names().get()).doesNotContain("vast");
+        }
     }
 
     @Test
