@@ -4,6 +4,17 @@ import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.EmbeddedBroker;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.common.TopicPartitionReplica;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.errors.SecurityDisabledException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -188,6 +199,54 @@ class KafkaClientsTest {
                     .hasMessage("Unable to perform excessively large batch operation.");
             assertThat(admin.describeTopics(List.of("growing")).allTopicNames().get().get("growing").partitions())
                     .hasSize(1);
+        }
+    }
+
+    /** kafka-log-dirs.sh and admin UIs read partition sizes per log directory through DescribeLogDirs. */
+    @Test
+    void logDirsAreDescribedWithEachPartitionsSize() throws Exception {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of("node.id", "4")).broker(); Admin admin = admin(broker)) {
+            admin.createTopics(List.of(new NewTopic("sized", 2, (short) 1), new NewTopic("other", 1, (short) 1)))
+                    .all().get();
+            try (KafkaProducer<String, String> producer = Clients.producer("localhost:" + broker.boundPort("PLAINTEXT"))) {
+                for (int i = 0; i < 5; i++) {
+                    producer.send(new ProducerRecord<>("sized", 1, "k" + i, "value-" + i)).get();
+                }
+            }
+
+            Map<String, LogDirDescription> dirs = admin.describeLogDirs(List.of(4)).allDescriptions().get().get(4);
+
+            String dir = logDir.toAbsolutePath().normalize().toString();
+            assertThat(dirs).containsOnlyKeys(dir);
+            LogDirDescription description = dirs.get(dir);
+            assertThat(description.error()).isNull();
+            assertThat(description.replicaInfos()).containsKeys(new TopicPartition("sized", 0),
+                    new TopicPartition("sized", 1), new TopicPartition("other", 0));
+            assertThat(description.replicaInfos().get(new TopicPartition("sized", 0)).size()).isZero();
+            assertThat(description.replicaInfos().get(new TopicPartition("sized", 1)).size())
+                    .isEqualTo(Files.size(logDir.resolve("sized-1").resolve("00000000000000000000.log")))
+                    .isPositive();
+            assertThat(description.totalBytes().orElse(-1)).isPositive();
+            assertThat(description.usableBytes().orElse(-1)).isPositive();
+
+            TopicPartitionReplica replica = new TopicPartitionReplica("sized", 1, 4);
+            assertThat(admin.describeReplicaLogDirs(List.of(replica)).all().get().get(replica).getCurrentReplicaLogDir())
+                    .isEqualTo(dir);
+        }
+    }
+
+    /** With no authorizer, Kafka answers the ACL APIs SECURITY_DISABLED; tools then know there are no ACLs. */
+    @Test
+    void aclApisAnswerThatNoAuthorizerIsConfigured() throws Exception {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
+            assertThat(causeOf(() -> admin.describeAcls(AclBindingFilter.ANY).values().get()))
+                    .isInstanceOf(SecurityDisabledException.class).hasMessage("No Authorizer is configured.");
+            AclBinding binding = new AclBinding(new ResourcePattern(ResourceType.TOPIC, "t", PatternType.LITERAL),
+                    new AccessControlEntry("User:alice", "*", AclOperation.READ, AclPermissionType.ALLOW));
+            assertThat(causeOf(() -> admin.createAcls(List.of(binding)).all().get()))
+                    .isInstanceOf(SecurityDisabledException.class);
+            assertThat(causeOf(() -> admin.deleteAcls(List.of(AclBindingFilter.ANY)).all().get()))
+                    .isInstanceOf(SecurityDisabledException.class);
         }
     }
 

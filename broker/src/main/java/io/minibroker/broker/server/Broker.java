@@ -10,10 +10,12 @@ import io.minibroker.broker.api.DelayedDeleteRecords;
 import io.minibroker.broker.api.DeleteRecordsHandler;
 import io.minibroker.broker.api.DeleteTopicsHandler;
 import io.minibroker.broker.api.DescribeClusterHandler;
+import io.minibroker.broker.api.DescribeLogDirsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
 import io.minibroker.broker.api.ListOffsetsHandler;
 import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
+import io.minibroker.broker.api.NoAuthorizerHandler;
 import io.minibroker.broker.api.OffsetForLeaderEpochHandler;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.SupportedApis;
@@ -219,7 +221,11 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds)))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
-                .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership));
+                .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
+                .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
+                .add(ApiKey.DESCRIBE_ACLS, new NoAuthorizerHandler())
+                .add(ApiKey.CREATE_ACLS, new NoAuthorizerHandler())
+                .add(ApiKey.DELETE_ACLS, new NoAuthorizerHandler());
         ControllerForwarder controller = null;
         TopicAutoCreation autoCreation = null;
         if (config.inCluster()) {
