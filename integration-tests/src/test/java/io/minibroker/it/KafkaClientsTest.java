@@ -5,6 +5,7 @@ import io.minibroker.broker.server.EmbeddedBroker;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
@@ -233,6 +234,38 @@ class KafkaClientsTest {
             assertThat(admin.describeReplicaLogDirs(List.of(replica)).all().get().get(replica).getCurrentReplicaLogDir())
                     .isEqualTo(dir);
         }
+    }
+
+    /** kafka-transactions.sh describe-producers: an idempotent producer's epoch, last sequence and timestamp. */
+    @Test
+    void producersOfAPartitionAreDescribedAlsoAfterARestart() throws Exception {
+        TopicPartition tp = new TopicPartition("produced", 0);
+        long t0 = System.currentTimeMillis();
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
+            admin.createTopics(List.of(new NewTopic("produced", 1, (short) 1))).all().get();
+            try (KafkaProducer<String, String> producer = Clients.producer("localhost:" + broker.boundPort("PLAINTEXT"))) {
+                for (int i = 0; i < 3; i++) {
+                    producer.send(new ProducerRecord<>("produced", 0, t0 + i, "k", "v" + i)).get();
+                }
+            }
+            assertDescribedProducer(admin, tp, t0 + 2);
+        }
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
+            assertDescribedProducer(admin, tp, t0 + 2); // the table rebuilt from the log
+        }
+    }
+
+    private static void assertDescribedProducer(Admin admin, TopicPartition tp, long lastTimestamp) throws Exception {
+        List<ProducerState> producers = admin.describeProducers(List.of(tp)).partitionResult(tp).get()
+                .activeProducers();
+        assertThat(producers).singleElement().satisfies(state -> {
+            assertThat(state.producerId()).isNotNegative();
+            assertThat(state.producerEpoch()).isZero();
+            assertThat(state.lastSequence()).isEqualTo(2);
+            assertThat(state.lastTimestamp()).isEqualTo(lastTimestamp);
+            assertThat(state.coordinatorEpoch()).isEmpty();
+            assertThat(state.currentTransactionStartOffset()).isEmpty();
+        });
     }
 
     /** With no authorizer, Kafka answers the ACL APIs SECURITY_DISABLED; tools then know there are no ACLs. */

@@ -4,7 +4,9 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.RecordBatch;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -40,6 +42,8 @@ final class ProducerStateTable {
 
     private static final class ProducerEntry {
         short epoch;
+        /** The largest timestamp of its last batch, as Kafka's lastTimestamp. */
+        long lastTimestamp = -1;
         final ArrayDeque<BatchSequence> recent = new ArrayDeque<>(RETAINED_BATCHES);
     }
 
@@ -87,6 +91,16 @@ final class ProducerStateTable {
         }
         entry.recent.addLast(new BatchSequence(batch.baseSequence(), lastSequence(batch), firstOffset,
                 firstOffset + batch.lastOffsetDelta()));
+        entry.lastTimestamp = batch.maxTimestamp();
+    }
+
+    /** Every producer the table knows, with its epoch, last sequence and last batch's timestamp. */
+    List<ProducerStates.ActiveProducer> activeProducers() {
+        List<ProducerStates.ActiveProducer> active = new ArrayList<>(producers.size());
+        producers.forEach((producerId, entry) -> active.add(new ProducerStates.ActiveProducer(producerId,
+                entry.epoch, entry.recent.isEmpty() ? -1 : entry.recent.peekLast().lastSequence(),
+                entry.lastTimestamp)));
+        return active;
     }
 
     /** Sequences wrap from Integer.MAX_VALUE to 0, as Kafka's do. */

@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 
@@ -39,6 +40,21 @@ public final class ProducerStates {
     }
 
     private final Map<PartitionLog, Holder> holders = Collections.synchronizedMap(new WeakHashMap<>());
+
+    /** A producer as DescribeProducers lists it: no transactions yet, so no coordinator or open transaction. */
+    public record ActiveProducer(long producerId, short epoch, int lastSequence, long lastTimestamp) {
+    }
+
+    /**
+     * The producers a partition's log has batches of, as its idempotent-producer table knows them (built from the
+     * log first if no producer has written since the start).
+     */
+    public List<ActiveProducer> activeProducers(PartitionLog log) {
+        ProducerStateTable table = table(log);
+        synchronized (table) {
+            return table.activeProducers();
+        }
+    }
 
     ProducerStateTable table(PartitionLog log) {
         return holders.computeIfAbsent(log, ignored -> new Holder()).get(log);

@@ -45,6 +45,7 @@ import io.minibroker.broker.group.GroupCoordinator;
 import io.minibroker.broker.log.LogCleaner;
 import io.minibroker.broker.log.LogMaintenance;
 import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.produce.DescribeProducersHandler;
 import io.minibroker.broker.produce.InitProducerIdHandler;
 import io.minibroker.broker.produce.ProducerIdAllocator;
 import io.minibroker.broker.produce.ProducerStates;
@@ -223,6 +224,8 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
+                .add(ApiKey.DESCRIBE_PRODUCERS, onDisk.apply(new DescribeProducersHandler(topics, producerStates,
+                        leadership)))
                 .add(ApiKey.DESCRIBE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.CREATE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.DELETE_ACLS, new NoAuthorizerHandler());

@@ -1,6 +1,6 @@
 package io.minibroker.broker.group;
 
-import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.api.TestLeadership;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
@@ -54,42 +54,10 @@ class ClusterGroupCoordinatorTest {
     private TopicRegistry topics;
     private final Purgatory<DelayedProduce> producePurgatory = ProduceHandler.newPurgatory(1000);
     private final Purgatory<DelayedFetch> fetchPurgatory = FetchHandler.newPurgatory(1000);
-    private final Leadership leadership = new Leadership();
+    /** Whether this node leads the offsets partition; every replica in sync. */
+    private volatile boolean leading;
+    private final TestLeadership leadership = new TestLeadership(partition -> leading, 3);
     private GroupCoordinator coordinator;
-
-    /** Leads the offsets partition while {@code leading}, with every replica in sync. */
-    private static final class Leadership implements PartitionLeadership {
-        volatile boolean leading;
-
-        @Override
-        public boolean isLeader(TopicPartition partition) {
-            return leading;
-        }
-
-        @Override
-        public int leaderEpoch(TopicPartition partition) {
-            return 0;
-        }
-
-        @Override
-        public int inSyncReplicas(TopicPartition partition) {
-            return 3;
-        }
-
-        @Override
-        public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
-                                    long logStartOffset) {
-        }
-
-        @Override
-        public long lowWatermark(PartitionLog log) {
-            return log.logStartOffset();
-        }
-
-        @Override
-        public void onLeaderAppend(TopicPartition partition) {
-        }
-    }
 
     @BeforeEach
     void start() throws Exception {
@@ -144,7 +112,7 @@ class ClusterGroupCoordinatorTest {
 
         CompletableFuture<Map<TopicPartition, Errors>> committed = commit(8);
         await(() -> offsetsLog().logEndOffset() == 2, "the commit to be appended");
-        leadership.leading = false;
+        leading = false;
         producePurgatory.checkAndComplete(OFFSETS);
         assertThat(committed.get().values()).containsOnly(Errors.NOT_COORDINATOR);
         assertThat(coordinator.offsets().all(GROUP)).isEmpty();
@@ -161,7 +129,7 @@ class ClusterGroupCoordinatorTest {
         CompletableFuture<Struct> parked = join("");
         assertThat(parked).as("waiting for the first member to rejoin").isNotDone();
 
-        leadership.leading = false;
+        leading = false;
         coordinator.onResigned(OFFSETS);
         assertThat(coordinator.coordinatorError(GROUP)).isEqualTo(Errors.NOT_COORDINATOR);
         assertThat(parked.get(10, TimeUnit.SECONDS).getInt16("ErrorCode")).isEqualTo(Errors.NOT_COORDINATOR.code());
@@ -186,7 +154,7 @@ class ClusterGroupCoordinatorTest {
         assertThat(committed.get().values()).containsOnly(Errors.NONE);
         assertThat(coordinator.offsets().all(GROUP)).as("its group is gone").isEmpty();
 
-        leadership.leading = false;
+        leading = false;
         coordinator.onResigned(OFFSETS);
         lead(1);
         assertThat(coordinator.offsets().all(GROUP)).as("its tombstone was written after it").isEmpty();
@@ -211,7 +179,7 @@ class ClusterGroupCoordinatorTest {
     }
 
     private void lead(int epoch) {
-        leadership.leading = true;
+        leading = true;
         coordinator.onLeading(OFFSETS, epoch);
         await(() -> coordinator.coordinatorError(GROUP) == Errors.NONE, "the offsets partition to load");
     }

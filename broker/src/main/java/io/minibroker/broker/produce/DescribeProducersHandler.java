@@ -1,0 +1,74 @@
+package io.minibroker.broker.produce;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * DescribeProducers ({@code kafka-transactions.sh describe-producers}, Admin.describeProducers): the producers
+ * each asked partition's log holds batches of, with their epochs, last sequences and last timestamps, from its
+ * idempotent-producer table. Kafka's errors: UNKNOWN_TOPIC_OR_PARTITION for a partition it does not know,
+ * NOT_LEADER_OR_FOLLOWER where this node does not lead it (Kafka's followers answer from their own logs; here a
+ * follower's table is not kept as it replicates). Building a table may read a whole log, so the broker runs this
+ * handler on its disk thread.
+ */
+public final class DescribeProducersHandler implements ApiHandler {
+
+    /** No transaction coordinator has written markers for these producers. */
+    private static final int NO_COORDINATOR_EPOCH = -1;
+
+    private final TopicRegistry topics;
+    private final ProducerStates producerStates;
+    private final PartitionLeadership leadership;
+
+    public DescribeProducersHandler(TopicRegistry topics, ProducerStates producerStates,
+                                    PartitionLeadership leadership) {
+        this.topics = topics;
+        this.producerStates = producerStates;
+        this.leadership = leadership;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        Struct response = ApiKey.DESCRIBE_PRODUCERS.response().newMessage();
+        for (Struct topic : request.body().getStructs("Topics")) {
+            String name = topic.getString("Name");
+            Struct topicResponse = response.addElement("Topics").set("Name", name);
+            Optional<TopicMetadata> metadata = topics.get(name);
+            for (int index : topic.<Integer>getList("PartitionIndexes")) {
+                Struct result = topicResponse.addElement("Partitions").set("PartitionIndex", index);
+                Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
+                if (log.isEmpty() || !leadership.isLeader(log.get().topicPartition())) {
+                    result.set("ErrorCode", (log.isEmpty() ? topics.partitionNotHere(false, name, null, index)
+                            : Errors.NOT_LEADER_OR_FOLLOWER).code());
+                    continue;
+                }
+                List<ProducerStates.ActiveProducer> producers = producerStates.activeProducers(log.get());
+                producers.sort(Comparator.comparingLong(ProducerStates.ActiveProducer::producerId));
+                for (ProducerStates.ActiveProducer producer : producers) {
+                    result.addElement("ActiveProducers")
+                            .set("ProducerId", producer.producerId())
+                            .set("ProducerEpoch", (int) producer.epoch())
+                            .set("LastSequence", producer.lastSequence())
+                            .set("LastTimestamp", producer.lastTimestamp())
+                            .set("CoordinatorEpoch", NO_COORDINATOR_EPOCH)
+                            .set("CurrentTxnStartOffset", -1L);
+                }
+            }
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+}
