@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,6 +34,12 @@ final class Commands {
      * command that hangs is killed after a minute and fails the test instead of blocking the build.
      */
     static String run(Path workDir, String input, String... command) throws IOException, InterruptedException {
+        return run(workDir, Duration.ofMinutes(1), input, command);
+    }
+
+    /** The same, killed and failed after {@code timeout} instead of a minute (a build that compiles a library). */
+    static String run(Path workDir, Duration timeout, String input, String... command)
+            throws IOException, InterruptedException {
         Path output = Files.createTempFile("command-output", ".txt");
         try {
             ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
@@ -43,9 +50,9 @@ final class Commands {
             Process process = builder.start();
             process.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
             process.getOutputStream().close();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
-                throw new AssertionError(String.join(" ", command) + " did not finish within a minute");
+                throw new AssertionError(String.join(" ", command) + " did not finish within " + timeout);
             }
             assertThat(process.exitValue()).as("exit code of %s", String.join(" ", command)).isZero();
             return Files.readString(output);

@@ -1,0 +1,44 @@
+package io.minibroker.it;
+
+import io.minibroker.broker.server.EmbeddedBroker;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A client that shares no code with Kafka's Java client, librdkafka or kafkajs, and asks for the newest API
+ * versions it knows: franz-go 1.22 (src/test/franz-go/main.go: kadm creates a topic, an idempotent zstd producer,
+ * two members of a group under the cooperative-sticky balancer, commits, then the group's lag, end offsets,
+ * topic configs and log dirs, and deletes). The test builds the program with the Go toolchain on the PATH (the
+ * version go.mod names or newer; CI fetches one and the modules); without Go it is skipped, saying so.
+ */
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class FranzGoSmokeTest {
+
+    private static final Path PROGRAM_DIR = Path.of("src", "test", "franz-go");
+
+    @TempDir
+    Path logDir;
+
+    @Test
+    void franzGoProducesConsumesInACooperativeGroupAndAdministers() throws Exception {
+        Assumptions.assumeTrue(Commands.onPath("go"), "Go is not installed (see .ci/run); skipping");
+        Path program = Path.of("target", "franzsmoke").toAbsolutePath();
+        // The first build compiles franz-go and its compression libraries; later ones come from Go's cache.
+        Commands.run(PROGRAM_DIR, Duration.ofMinutes(4), "", "go", "build", "-o", program.toString(), ".");
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
+            String output = Commands.run("", program.toString(), kafka.bootstrapServers());
+
+            assertThat(output.strip())
+                    .isEqualTo("consumed=300 lag=0 state=Empty ends=300 cleanup.policy=delete logged=true");
+        }
+    }
+}
