@@ -5,18 +5,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -29,7 +22,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -66,7 +58,7 @@ class KafkaStreamsTest {
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(INPUT, 3, (short) 1), new NewTopic(OUTPUT, 1, (short) 1)))
                     .all().get();
-            try (KafkaProducer<String, String> producer = producer(kafka.bootstrapServers())) {
+            try (KafkaProducer<String, String> producer = StreamsApps.producer(kafka.bootstrapServers())) {
                 producer.send(new ProducerRecord<>(INPUT, "s1", "a b a")).get();
                 producer.send(new ProducerRecord<>(INPUT, "s2", "b c")).get();
             }
@@ -74,7 +66,8 @@ class KafkaStreamsTest {
             KafkaStreams first = wordCount(kafka.bootstrapServers(), firstStateDir);
             try {
                 first.start();
-                assertThat(awaitCounts(kafka.bootstrapServers(), Map.of("a", 2L, "b", 2L, "c", 1L)))
+                assertThat(StreamsApps.awaitCounts(kafka.bootstrapServers(), OUTPUT,
+                        Map.of("a", 2L, "b", 2L, "c", 1L)))
                         .containsEntry("a", 2L).containsEntry("b", 2L).containsEntry("c", 1L);
                 assertThat(awaitPurgedRepartitionRecords(admin)).as("records Streams deleted from its repartition topic")
                         .isEqualTo(5); // a, b, a, b, c
@@ -95,22 +88,16 @@ class KafkaStreamsTest {
             assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource).get("cleanup.policy").value())
                     .isEqualTo("compact");
 
-            try (KafkaProducer<String, String> producer = producer(kafka.bootstrapServers())) {
+            try (KafkaProducer<String, String> producer = StreamsApps.producer(kafka.bootstrapServers())) {
                 producer.send(new ProducerRecord<>(INPUT, "s3", "a d")).get();
             }
             // A fresh state directory: the counts so far can only come back from the changelog.
             try (KafkaStreams streams = wordCount(kafka.bootstrapServers(), secondStateDir)) {
                 streams.start();
-                assertThat(awaitCounts(kafka.bootstrapServers(), Map.of("a", 3L, "d", 1L)))
+                assertThat(StreamsApps.awaitCounts(kafka.bootstrapServers(), OUTPUT, Map.of("a", 3L, "d", 1L)))
                         .containsEntry("a", 3L).containsEntry("b", 2L).containsEntry("c", 1L).containsEntry("d", 1L);
             }
         }
-    }
-
-    private static KafkaProducer<String, String> producer(String bootstrapServers) {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
     }
 
     private static KafkaStreams wordCount(String bootstrapServers, Path stateDir) {
@@ -121,16 +108,8 @@ class KafkaStreamsTest {
                 .count(Materialized.as(Stores.inMemoryKeyValueStore("counts")))
                 .toStream()
                 .to(OUTPUT, Produced.with(Serdes.String(), Serdes.Long()));
-        Properties config = new Properties();
-        config.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION);
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        Properties config = StreamsApps.config(APPLICATION, bootstrapServers, stateDir);
         config.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, 100);
-        config.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every update reaches the output
-        config.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        config.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        config.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         return new KafkaStreams(builder.build(), config);
     }
 
@@ -152,25 +131,5 @@ class KafkaStreamsTest {
             Thread.sleep(100);
         }
         return purged;
-    }
-
-    /** The latest count of each word in the output, read until it holds {@code expected} or a minute passes. */
-    private static Map<String, Long> awaitCounts(String bootstrapServers, Map<String, Long> expected) {
-        Map<String, Long> latest = new HashMap<>();
-        try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.GROUP_ID_CONFIG, "word-count-reader-" + System.nanoTime()))) {
-            consumer.subscribe(List.of(OUTPUT));
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-            while (!latest.entrySet().containsAll(expected.entrySet()) && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
-                    latest.put(record.key(), record.value());
-                }
-            }
-        }
-        return latest;
     }
 }

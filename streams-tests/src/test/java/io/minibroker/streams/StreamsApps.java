@@ -1,0 +1,70 @@
+package io.minibroker.streams;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/** What the Streams tests share: their apps' settings, a producer of their input, a reader of their counts. */
+final class StreamsApps {
+
+    private StreamsApps() {
+    }
+
+    /**
+     * An app's settings: String keys and values by default, commits every 100 ms, no record cache (every update
+     * reaches the output), input read from the start.
+     */
+    static Properties config(String application, String bootstrapServers, Path stateDir) {
+        Properties config = new Properties();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, application);
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        config.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        config.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        config.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        config.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        return config;
+    }
+
+    static KafkaProducer<String, String> producer(String bootstrapServers) {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+    }
+
+    /** The latest count per key in {@code topic}, read until it holds {@code expected} or a minute passes. */
+    static Map<String, Long> awaitCounts(String bootstrapServers, String topic, Map<String, Long> expected) {
+        Map<String, Long> latest = new HashMap<>();
+        try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.GROUP_ID_CONFIG, topic + "-reader-" + System.nanoTime()))) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (!latest.entrySet().containsAll(expected.entrySet()) && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
+                    latest.put(record.key(), record.value());
+                }
+            }
+        }
+        return latest;
+    }
+}
