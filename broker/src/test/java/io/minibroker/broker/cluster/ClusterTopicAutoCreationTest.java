@@ -71,10 +71,17 @@ class ClusterTopicAutoCreationTest {
         assertThat(topic.partitions()).as("offsets.topic.num.partitions, not num.partitions").hasSize(4);
         assertThat(topic.partitions()).as("offsets.topic.replication.factor, not default.replication.factor")
                 .allSatisfy(partition -> assertThat(partition.replicas()).hasSize(2));
-        await(() -> "compact".equals(topicConfig(InternalTopics.CONSUMER_OFFSETS, "cleanup.policy")),
-                "cleanup.policy=compact");
-        assertThat(topicConfig(InternalTopics.CONSUMER_OFFSETS, "segment.bytes"))
-                .as("offsets.topic.segment.bytes' default, not log.segment.bytes'").isEqualTo("104857600");
+        // Each describe may reach another node, one whose image may not have the topic yet: wait until both
+        // configs are there in one node's answer, then check them.
+        String[] configs = new String[2];
+        await(() -> {
+            configs[0] = topicConfig(InternalTopics.CONSUMER_OFFSETS, "cleanup.policy");
+            configs[1] = topicConfig(InternalTopics.CONSUMER_OFFSETS, "segment.bytes");
+            return configs[0] != null && configs[1] != null;
+        }, "the offsets topic's configs");
+        assertThat(configs[0]).isEqualTo("compact");
+        assertThat(configs[1]).as("offsets.topic.segment.bytes' default, not log.segment.bytes'")
+                .isEqualTo("104857600");
     }
 
     /** One of the topic's configs as a node describes it, or null while that one lags. */
