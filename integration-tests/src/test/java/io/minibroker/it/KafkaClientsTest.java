@@ -13,6 +13,7 @@ import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.errors.SecurityDisabledException;
+import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
@@ -266,6 +267,29 @@ class KafkaClientsTest {
             assertThat(state.coordinatorEpoch()).isEmpty();
             assertThat(state.currentTransactionStartOffset()).isEmpty();
         });
+    }
+
+    /**
+     * No transactions yet: a transactional producer is told so at once (not left to retry coordinator discovery
+     * until max.block.ms), and the admin tools find no transactions.
+     */
+    @Test
+    void aTransactionalProducerIsRefusedAtOnceAndNoTransactionsAreListed() throws Exception {
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
+            String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                    ProducerConfig.TRANSACTIONAL_ID_CONFIG, "payments-1",
+                    ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000,
+                    ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
+                assertThatThrownBy(producer::initTransactions).isExactlyInstanceOf(KafkaException.class)
+                        .hasMessageContaining("InitProducerIdResponse").hasMessageContaining("not supported");
+            }
+            assertThat(admin.listTransactions().all().get()).isEmpty();
+            assertThat(causeOf(() -> admin.describeTransactions(List.of("payments-1")).all().get()))
+                    .isInstanceOf(TransactionalIdNotFoundException.class);
+        }
     }
 
     /** With no authorizer, Kafka answers the ACL APIs SECURITY_DISABLED; tools then know there are no ACLs. */

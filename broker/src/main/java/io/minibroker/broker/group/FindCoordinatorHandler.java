@@ -15,18 +15,23 @@ import java.util.concurrent.CompletionStage;
 /**
  * FindCoordinator: the coordinator of a group (key type 0) as the {@link CoordinatorLocator} finds it (this node on a
  * single node; in a cluster, the leader of the group's offsets partition), at its endpoint on the listener the
- * request came in on. Transactions (key type 1) have no coordinator yet: COORDINATOR_NOT_AVAILABLE. v0-3 ask for
- * one key; v4+ for a batch, each key answered on its own.
+ * request came in on. A transactional id (key type 1) is sent to the node asked, which answers its InitProducerId
+ * at once that transactions are not supported, rather than leaving the producer to retry discovery until
+ * {@code max.block.ms}; other key types have no coordinator: COORDINATOR_NOT_AVAILABLE. v0-3 ask for one key; v4+
+ * for a batch, each key answered on its own.
  */
 public final class FindCoordinatorHandler implements ApiHandler {
 
     private static final byte GROUP_KEY = 0;
+    private static final byte TRANSACTION_KEY = 1;
     private static final int BATCHED_FROM_VERSION = 4;
 
     private final CoordinatorLocator locator;
+    private final CoordinatorLocator transactions;
 
-    public FindCoordinatorHandler(CoordinatorLocator locator) {
+    public FindCoordinatorHandler(CoordinatorLocator locator, CoordinatorLocator transactions) {
         this.locator = locator;
+        this.transactions = transactions;
     }
 
     @Override
@@ -54,7 +59,11 @@ public final class FindCoordinatorHandler implements ApiHandler {
     }
 
     private Coordinator find(byte keyType, String key, String listenerName) {
-        return keyType != GROUP_KEY ? Coordinator.notAvailable() : locator.locate(key, listenerName);
+        return switch (keyType) {
+            case GROUP_KEY -> locator.locate(key, listenerName);
+            case TRANSACTION_KEY -> transactions.locate(key, listenerName);
+            default -> Coordinator.notAvailable();
+        };
     }
 
     private static String message(Coordinator coordinator) {

@@ -6,7 +6,8 @@ import io.minibroker.protocol.message.ApiKey;
 
 /**
  * Registers the classic group and offset APIs, all served by one coordinator; FindCoordinator answers from the
- * locator, and offset requests check their topics against {@code topics}.
+ * locators (one for groups, one for transactional ids), and offset requests check their topics against
+ * {@code topics}.
  */
 public final class GroupApis {
 
@@ -14,8 +15,9 @@ public final class GroupApis {
     }
 
     public static SupportedApis register(SupportedApis apis, GroupCoordinator coordinator,
-                                         CoordinatorLocator locator, TopicRegistry topics) {
-        return apis.add(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(locator))
+                                         CoordinatorLocator locator, CoordinatorLocator transactions,
+                                         TopicRegistry topics) {
+        return apis.add(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(locator, transactions))
                 .add(ApiKey.JOIN_GROUP, new JoinGroupHandler(coordinator))
                 .add(ApiKey.SYNC_GROUP, new SyncGroupHandler(coordinator))
                 .add(ApiKey.HEARTBEAT, new HeartbeatHandler(coordinator))

@@ -13,8 +13,9 @@ import java.util.concurrent.CompletionStage;
 /**
  * InitProducerId for idempotent producers: always a fresh producer id with epoch 0, as Kafka answers a request
  * without a transactional id (bumping a client-named id would let one client take over another's, and an epoch
- * the partitions have already passed would be fenced). Transactional ids need the transaction coordinator, which is not built yet: such a request gets
- * UNSUPPORTED_VERSION, which clients treat as fatal rather than retrying forever.
+ * the partitions have already passed would be fenced). Transactional ids need the transaction coordinator, which
+ * is not built yet: FindCoordinator sends a transactional producer here, and its InitProducerId gets
+ * UNSUPPORTED_VERSION, which clients treat as fatal rather than retrying.
  */
 public final class InitProducerIdHandler implements ApiHandler {
 

@@ -53,6 +53,8 @@ import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.DescribeTransactionsHandler;
+import io.minibroker.broker.transaction.ListTransactionsHandler;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -228,7 +230,9 @@ public final class Broker implements AutoCloseable {
                         leadership)))
                 .add(ApiKey.DESCRIBE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.CREATE_ACLS, new NoAuthorizerHandler())
-                .add(ApiKey.DELETE_ACLS, new NoAuthorizerHandler());
+                .add(ApiKey.DELETE_ACLS, new NoAuthorizerHandler())
+                .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler())
+                .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler());
         ControllerForwarder controller = null;
         TopicAutoCreation autoCreation = null;
         if (config.inCluster()) {
@@ -257,11 +261,11 @@ public final class Broker implements AutoCloseable {
             groupCoordinator = GroupCoordinator.inCluster(config, topics, replicas, producePurgatory, fetchPurgatory);
             replicas.setLeadershipListener(groupCoordinator);
             GroupApis.register(apis, groupCoordinator, new ClusterCoordinatorLocator(metadata::current,
-                            autoCreation),
-                    topics);
+                            autoCreation), CoordinatorLocator.singleNode(node), topics);
         } else {
             groupCoordinator = new GroupCoordinator(config, topics);
-            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.singleNode(node), topics);
+            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.singleNode(node),
+                    CoordinatorLocator.singleNode(node), topics);
         }
         groupCoordinator.bindMetersTo(registry);
         SupportedApis controllerApis = null;

@@ -86,7 +86,8 @@ class BrokerNetworkTest {
                             ApiKey.OFFSET_COMMIT.id(), ApiKey.OFFSET_FETCH.id(), ApiKey.LIST_GROUPS.id(),
                             ApiKey.DESCRIBE_GROUPS.id(), ApiKey.DELETE_GROUPS.id(), ApiKey.OFFSET_DELETE.id(),
                             ApiKey.DESCRIBE_LOG_DIRS.id(), ApiKey.DESCRIBE_ACLS.id(), ApiKey.CREATE_ACLS.id(),
-                            ApiKey.DELETE_ACLS.id(), ApiKey.DESCRIBE_PRODUCERS.id());
+                            ApiKey.DELETE_ACLS.id(), ApiKey.DESCRIBE_PRODUCERS.id(), ApiKey.LIST_TRANSACTIONS.id(),
+                            ApiKey.DESCRIBE_TRANSACTIONS.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -101,7 +102,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(31);
+            assertThat(view.apiKeys()).hasSize(33);
         }
     }
 

@@ -120,6 +120,7 @@ public enum Errors {
     TELEMETRY_TOO_LARGE(118, false),
     INVALID_REGISTRATION(119, false),
     TRANSACTION_ABORTABLE(120, false),
+    INVALID_REGULAR_EXPRESSION(128, false),
     /** KIP-1242: an ApiVersions v5 request named another cluster or node; the client must bootstrap again. */
     REBOOTSTRAP_REQUIRED(129, false);
 

@@ -1,0 +1,45 @@
+package io.minibroker.broker.transaction;
+
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** ListTransactions' checks of its filters, which Kafka makes whether or not any transaction matches. */
+class ListTransactionsHandlerTest {
+
+    private final ListTransactionsHandler handler = new ListTransactionsHandler();
+
+    @Test
+    void stateFiltersThatNameNoStateAreListedBackAsUnknown() throws Exception {
+        Struct request = ApiKey.LIST_TRANSACTIONS.request().newMessage()
+                .set("StateFilters", List.of("Ongoing", "Running", "CompleteAbort", "ongoing"));
+
+        Struct response = list(request, 1);
+
+        assertThat(response.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(response.<String>getList("UnknownStateFilters")).containsExactly("Running", "ongoing");
+        assertThat(response.getStructs("TransactionStates")).isEmpty();
+    }
+
+    @Test
+    void anUnparsableTransactionalIdPatternIsInvalidRegularExpression() throws Exception {
+        assertThat(list(ApiKey.LIST_TRANSACTIONS.request().newMessage().set("TransactionalIdPattern", "pay(ments"), 2)
+                .getInt16("ErrorCode")).isEqualTo(Errors.INVALID_REGULAR_EXPRESSION.code());
+        assertThat(list(ApiKey.LIST_TRANSACTIONS.request().newMessage().set("TransactionalIdPattern", "pay.*"), 2)
+                .getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+    }
+
+    private Struct list(Struct body, int version) throws Exception {
+        return handler.handle(new RequestContext("PLAINTEXT", null), new Request(new RequestHeader(
+                ApiKey.LIST_TRANSACTIONS.id(), (short) version, 1, "test"), ApiKey.LIST_TRANSACTIONS, body))
+                .toCompletableFuture().get();
+    }
+}
