@@ -6,7 +6,6 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
-import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
@@ -20,10 +19,10 @@ import java.util.concurrent.CompletionStage;
 /**
  * DescribeProducers ({@code kafka-transactions.sh describe-producers}, Admin.describeProducers): the producers
  * each asked partition's log holds batches of, with their epochs, last sequences and last timestamps, from its
- * idempotent-producer table. Kafka's errors: UNKNOWN_TOPIC_OR_PARTITION for a partition it does not know,
- * NOT_LEADER_OR_FOLLOWER where this node does not lead it (Kafka's followers answer from their own logs; here a
- * follower's table is not kept as it replicates). Building a table may read a whole log, so the broker runs this
- * handler on its disk thread.
+ * idempotent-producer table on the leader; a follower answers from its own log as Kafka's do, reading it through,
+ * since it keeps no table while it replicates. UNKNOWN_TOPIC_OR_PARTITION for a partition it does not know, and
+ * NOT_LEADER_OR_FOLLOWER for one of the topic's partitions that has no replica here. Building a table may read a
+ * whole log, so the broker runs this handler on its disk thread.
  */
 public final class DescribeProducersHandler implements ApiHandler {
 
@@ -51,12 +50,13 @@ public final class DescribeProducersHandler implements ApiHandler {
             for (int index : topic.<Integer>getList("PartitionIndexes")) {
                 Struct result = topicResponse.addElement("Partitions").set("PartitionIndex", index);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
-                if (log.isEmpty() || !leadership.isLeader(log.get().topicPartition())) {
-                    result.set("ErrorCode", (log.isEmpty() ? topics.partitionNotHere(false, name, null, index)
-                            : Errors.NOT_LEADER_OR_FOLLOWER).code());
+                if (log.isEmpty()) {
+                    result.set("ErrorCode", topics.partitionNotHere(false, name, null, index).code());
                     continue;
                 }
-                List<ProducerStates.ActiveProducer> producers = producerStates.activeProducers(log.get());
+                List<ProducerStates.ActiveProducer> producers = leadership.isLeader(log.get().topicPartition())
+                        ? producerStates.activeProducers(log.get())
+                        : ProducerStates.activeProducersInLog(log.get());
                 producers.sort(Comparator.comparingLong(ProducerStates.ActiveProducer::producerId));
                 for (ProducerStates.ActiveProducer producer : producers) {
                     result.addElement("ActiveProducers")

@@ -56,6 +56,14 @@ public final class ProducerStates {
         }
     }
 
+    /**
+     * The producers a log holds batches of, read from the log itself: for a follower, which keeps no table while
+     * it replicates (a table it kept would fall behind its log).
+     */
+    public static List<ActiveProducer> activeProducersInLog(PartitionLog log) {
+        return rebuild(log).activeProducers();
+    }
+
     ProducerStateTable table(PartitionLog log) {
         return holders.computeIfAbsent(log, ignored -> new Holder()).get(log);
     }

@@ -4,12 +4,17 @@ import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.TestLeadership;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,8 +26,12 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
-/** DescribeProducers' answers for partitions it cannot describe, and for one without producers. */
+/**
+ * DescribeProducers' answers for partitions it cannot describe, for one without producers, and for one this node
+ * follows, which it answers from its log as Kafka's followers do.
+ */
 class DescribeProducersHandlerTest {
 
     private static final RequestContext CONTEXT = new RequestContext("PLAINTEXT", null);
@@ -44,7 +53,11 @@ class DescribeProducersHandlerTest {
     }
 
     @Test
-    void unknownPartitionsAndPartitionsLedElsewhereAreKafkasErrors() throws Exception {
+    void unknownPartitionsAreKafkasErrorsAndAFollowerAnswersFromItsLog() throws Exception {
+        PartitionLog followed = topics.partitionLog(topics.get("followed").orElseThrow(), 0).orElseThrow();
+        append(followed, 7L, (short) 2, 0, 3, 1_000L);
+        append(followed, 7L, (short) 2, 3, 2, 2_000L); // sequences 3 and 4
+        append(followed, 9L, (short) 0, 0, 1, 1_500L);
         PartitionLeadership leadsOnlyLed = new TestLeadership(partition -> partition.topic().equals("led"), 1);
         DescribeProducersHandler handler = new DescribeProducersHandler(topics, new ProducerStates(), leadsOnlyLed);
         Struct body = ApiKey.DESCRIBE_PRODUCERS.request().newMessage();
@@ -59,9 +72,29 @@ class DescribeProducersHandlerTest {
         assertThat(led).extracting(p -> Errors.forCode(p.getInt16("ErrorCode")))
                 .containsExactly(Errors.NONE, Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.UNKNOWN_TOPIC_OR_PARTITION);
         assertThat(led.get(0).getStructs("ActiveProducers")).as("no producer has written").isEmpty();
-        assertThat(Errors.forCode(response.getStructs("Topics").get(1).getStructs("Partitions").get(0)
-                .getInt16("ErrorCode"))).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+        Struct follower = response.getStructs("Topics").get(1).getStructs("Partitions").get(0);
+        assertThat(Errors.forCode(follower.getInt16("ErrorCode"))).isEqualTo(Errors.NONE);
+        assertThat(follower.getStructs("ActiveProducers"))
+                .extracting(p -> p.getInt64("ProducerId"), p -> p.getInt32("ProducerEpoch"),
+                        p -> p.getInt32("LastSequence"), p -> p.getInt64("LastTimestamp"))
+                .containsExactly(tuple(7L, 2, 4, 2_000L), tuple(9L, 0, 0, 1_500L));
         assertThat(Errors.forCode(response.getStructs("Topics").get(2).getStructs("Partitions").get(0)
                 .getInt16("ErrorCode"))).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+    }
+
+    /** A batch of {@code count} records of an idempotent producer, all stamped {@code timestamp}. */
+    private static void append(PartitionLog log, long producerId, short epoch, int baseSequence, int count,
+                               long timestamp) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
+                timestamp).producer(producerId, epoch, baseSequence);
+        for (int i = 0; i < count; i++) {
+            builder.append(timestamp, null, new byte[]{(byte) i}, List.of());
+        }
+        ByteBuf batch = builder.build();
+        try {
+            log.append(batch, 0);
+        } finally {
+            batch.release();
+        }
     }
 }
