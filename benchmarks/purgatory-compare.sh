@@ -3,15 +3,13 @@
 #   benchmarks/purgatory-compare.sh            full run: 1,000,000 requests a run, rates 100k..3.2M req/s
 #   benchmarks/purgatory-compare.sh --quick    100,000 requests, three rate steps: checks the harness in about a minute
 # Any further arguments go to PurgatoryComparison (--requests N, --rates a,b,c, --cases low,high, --modes force,event).
-# Builds what it needs first: the parent and purgatory are installed into the local repository (the benchmarks
-# module is not in the parent's reactor), then the benchmarks jar is packaged.
+# Builds what it needs first: the benchmarks module and the modules it depends on, through the parent's reactor.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 cd "$root"
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  ./mvnw -q install -pl purgatory -am -DskipTests >&2
-  ./mvnw -q -f benchmarks/pom.xml package -DskipTests >&2
+  ./mvnw -q -B package -pl benchmarks -am -DskipTests >&2
 fi
 # Which purgatory source was measured: the commit, and whether the working tree differed from it.
 if rev="$(git -C "$root" log -1 --format=%h -- purgatory 2>/dev/null)" && [[ -n "$rev" ]]; then
