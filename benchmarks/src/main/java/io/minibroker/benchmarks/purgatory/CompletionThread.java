@@ -47,6 +47,8 @@ final class CompletionThread extends Thread {
     private long lateNanosTotal;
     private long lateNanosMax;
     private long processed;
+    /** The CPU this thread spent in {@link #run()}; read after the thread has ended. */
+    private long cpuNanos;
 
     CompletionThread(PurgatoryAdapter adapter, CompletionMode mode, Conditions conditions, Workload workload) {
         super("completion");
@@ -85,8 +87,14 @@ final class CompletionThread extends Thread {
         return lateNanosMax / 1e6;
     }
 
+    /** The CPU this thread spent, in nanoseconds; read after the thread has ended. */
+    long cpuNanos() {
+        return cpuNanos;
+    }
+
     @Override
     public void run() {
+        long cpuAtStart = CpuBreakdown.currentThreadNanos();
         try {
             for (int request : workload.completionOrder) {
                 while ((int) SUBMITTED.getAcquire(this) <= request) {
@@ -101,6 +109,8 @@ final class CompletionThread extends Thread {
             }
         } catch (Throwable t) {
             failure = t;
+        } finally {
+            cpuNanos = CpuBreakdown.currentThreadNanos() - cpuAtStart;
         }
     }
 

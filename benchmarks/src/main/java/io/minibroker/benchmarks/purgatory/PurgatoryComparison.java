@@ -124,9 +124,13 @@ public final class PurgatoryComparison {
         ForkedRun.Output output = ForkedRun.run(spec);
         String resultLine = output.lines().stream().filter(l -> l.startsWith("impl=")).findFirst().orElse(null);
         String sanityLine = output.lines().stream().filter(l -> l.startsWith("sanity ")).findFirst().orElse(null);
+        String splitLine = output.lines().stream().filter(l -> l.startsWith("cpu_split ")).findFirst().orElse(null);
         boolean sane = output.exitCode() == 0 && sanityLine != null && sanityLine.contains("status=OK");
         if (resultLine != null) {
             out.println(resultLine);
+        }
+        if (splitLine != null) {
+            out.println(splitLine);
         }
         if (sanityLine != null) {
             out.println(sanityLine);
@@ -145,7 +149,7 @@ public final class PurgatoryComparison {
         if (resultLine == null) {
             return false;
         }
-        Report.Measured measured = Report.parse(resultLine, sanityLine, spec.requests(), sane);
+        Report.Measured measured = Report.parse(resultLine, splitLine, sanityLine, spec.requests(), sane);
         report.add(measured);
         return measured.keptUp();
     }

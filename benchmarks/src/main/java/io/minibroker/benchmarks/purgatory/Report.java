@@ -2,6 +2,7 @@ package io.minibroker.benchmarks.purgatory;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +22,7 @@ final class Report {
 
     /** One parsed result line. */
     record Measured(String impl, String latencyCase, String mode, long targetRps, long achievedRps,
-                    double cpuSeconds, long gcMillis, long requests, boolean sane, long triggered,
+                    double cpuSeconds, CpuSplit split, long gcMillis, long requests, boolean sane, long triggered,
                     long expectedTriggered) {
         boolean keptUp() {
             return achievedRps >= KEPT_UP * targetRps;
@@ -31,16 +32,30 @@ final class Report {
     private final List<Measured> runs = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
 
+    /** A run's CPU by thread, in seconds ({@link CpuBreakdown}); NaN where the run printed no split. */
+    record CpuSplit(double enqueue, double completion, double purgatoryThreads, double jvm) {
+        static CpuSplit parse(Map<String, String> fields) {
+            return new CpuSplit(seconds(fields, "enqueue_s"), seconds(fields, "completion_s"),
+                    seconds(fields, "purgatory_threads_s"), seconds(fields, "jvm_s"));
+        }
+
+        private static double seconds(Map<String, String> fields, String name) {
+            String value = fields.get(name);
+            return value == null ? Double.NaN : Double.parseDouble(value);
+        }
+    }
+
     /**
-     * Parses a result line ({@code impl=... achieved_rps=...}) and, if there is one, its accounting line, which
-     * tells how many requests the completion thread completed before their timeout.
+     * Parses a result line ({@code impl=... achieved_rps=...}) and, where there are, its CPU split and its
+     * accounting line, which tells how many requests the completion thread completed before their timeout.
      */
-    static Measured parse(String line, String sanityLine, long requests, boolean sane) {
+    static Measured parse(String line, String splitLine, String sanityLine, long requests, boolean sane) {
         Map<String, String> fields = fields(line);
         Map<String, String> accounting = sanityLine == null ? Map.of() : fields(sanityLine);
+        CpuSplit split = CpuSplit.parse(splitLine == null ? Map.of() : fields(splitLine));
         return new Measured(fields.get("impl"), fields.get("case"), fields.get("mode"),
                 Long.parseLong(fields.get("target_rps")), Long.parseLong(fields.get("achieved_rps")),
-                Double.parseDouble(fields.get("cpu_s")), Long.parseLong(fields.get("gc_ms")), requests, sane,
+                Double.parseDouble(fields.get("cpu_s")), split, Long.parseLong(fields.get("gc_ms")), requests, sane,
                 Long.parseLong(accounting.getOrDefault("triggered", "-1")),
                 Long.parseLong(accounting.getOrDefault("expected_triggered", "-1")));
     }
@@ -96,6 +111,39 @@ final class Report {
         out.printf(Locale.ROOT, "#   completed in time (triggered/expected_triggered) at that target: minibroker=%s kafka=%s%n",
                 onTime(mine, MinibrokerAdapter.IMPL, cpuTarget), onTime(mine, KafkaAdapter.IMPL, cpuTarget));
         printNetOfHarness(out, mine, cpuTarget);
+        printSplit(out, mine, cpuTarget);
+    }
+
+    /**
+     * The CPU per request by thread, at the CPU target (with the harness alone beside them) and in each
+     * implementation's own saturation run, where the two cores are full and the split says what bounds the rate.
+     */
+    private static void printSplit(PrintStream out, List<Measured> mine, long cpuTarget) {
+        StringBuilder atTarget = new StringBuilder(
+                "#   cpu_per_req_us by thread (enqueue/completion/purgatory threads/jvm) at that target:");
+        for (String impl : List.of(MinibrokerAdapter.IMPL, KafkaAdapter.IMPL, HarnessOnlyAdapter.IMPL)) {
+            atTarget.append(' ').append(impl).append('=').append(split(mine.stream()
+                    .filter(r -> r.impl().equals(impl) && r.targetRps() == cpuTarget).findFirst()));
+        }
+        out.println(atTarget);
+        StringBuilder atSaturation = new StringBuilder("#   the same in each one's saturation run:");
+        for (String impl : List.of(MinibrokerAdapter.IMPL, KafkaAdapter.IMPL)) {
+            Optional<Measured> fastest = mine.stream().filter(r -> r.impl().equals(impl))
+                    .max(Comparator.comparingLong(Measured::achievedRps));
+            atSaturation.append(' ').append(impl).append('=').append(split(fastest))
+                    .append(fastest.map(r -> " (target " + r.targetRps() + ")").orElse(""));
+        }
+        out.println(atSaturation);
+    }
+
+    private static String split(Optional<Measured> run) {
+        if (run.isEmpty()) {
+            return "n/a";
+        }
+        CpuSplit split = run.get().split();
+        double perRequest = 1e6 / run.get().requests();
+        return String.format(Locale.ROOT, "%.2f/%.2f/%.2f/%.2f", split.enqueue() * perRequest,
+                split.completion() * perRequest, split.purgatoryThreads() * perRequest, split.jvm() * perRequest);
     }
 
     /** The CPU per request of the purgatories alone: each figure less the harness's own, measured without one. */

@@ -3,7 +3,7 @@ package io.minibroker.benchmarks.purgatory;
 import java.util.Locale;
 
 /** The measurements and the accounting of one run, and the two lines it prints. */
-record RunResult(RunSpec spec, long achievedRps, double cpuSeconds, long gcMillis, long requests,
+record RunResult(RunSpec spec, long achievedRps, CpuBreakdown.Split cpu, long gcMillis, long requests,
                  long expectedTriggered, long onComplete, long expired, long earlyExpired, long missing, long duplicates,
                  long delayedLeft, long watchedLeft, double completionLateMeanMs, double completionLateMaxMs,
                  Throwable completionFailure) {
@@ -11,7 +11,18 @@ record RunResult(RunSpec spec, long achievedRps, double cpuSeconds, long gcMilli
     /** The machine-readable result line, exactly as the report parses it. */
     String line() {
         return String.format(Locale.ROOT, "%s achieved_rps=%d cpu_s=%.3f gc_ms=%d",
-                spec.label(), achievedRps, cpuSeconds, gcMillis);
+                spec.label(), achievedRps, cpu.processNanos() / 1e9, gcMillis);
+    }
+
+    /**
+     * Where cpu_s went ({@link CpuBreakdown}), in seconds: the enqueue thread, the completion thread, the other
+     * Java threads (the purgatory's own) and the JVM's native threads (collector, compilers).
+     */
+    String cpuSplitLine() {
+        return String.format(Locale.ROOT,
+                "cpu_split %s enqueue_s=%.3f completion_s=%.3f purgatory_threads_s=%.3f jvm_s=%.3f",
+                spec.label(), cpu.enqueueNanos() / 1e9, cpu.completionNanos() / 1e9,
+                cpu.purgatoryThreadsNanos() / 1e9, cpu.jvmNanos() / 1e9);
     }
 
     /**

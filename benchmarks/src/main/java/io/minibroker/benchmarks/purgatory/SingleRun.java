@@ -37,6 +37,7 @@ public final class SingleRun {
         }
         RunResult result = run(spec);
         System.out.println(result.line());
+        System.out.println(result.cpuSplitLine());
         System.out.println(result.sanityLine());
         System.out.flush();
         // Kafka's timer executor thread is not a daemon; exit explicitly whatever the adapters leave behind. A
@@ -56,7 +57,8 @@ public final class SingleRun {
         long[] arrivals = workload.arrivalNanos;
         int[] keys = workload.keys;
 
-        Gauges before = Gauges.read();
+        long gcBefore = gcMillis();
+        CpuBreakdown cpuBefore = CpuBreakdown.snapshot(completer.getId());
         long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
         long firstEnqueue = 0;
         long lastEnqueue = 0;
@@ -76,7 +78,8 @@ public final class SingleRun {
             Thread.sleep(2);
         }
         completer.join(TimeUnit.NANOSECONDS.toMillis(Math.max(1, deadline - System.nanoTime())) + 1);
-        Gauges after = Gauges.read();
+        CpuBreakdown.Split cpu = CpuBreakdown.snapshot(completer.getId()).since(cpuBefore, completer.cpuNanos());
+        long gc = gcMillis() - gcBefore;
 
         // A short pause lets late duplicate completions, if any, show in the counts before they are read.
         Thread.sleep(50);
@@ -86,22 +89,17 @@ public final class SingleRun {
 
         double elapsedSeconds = (lastEnqueue - firstEnqueue) / 1e9;
         long achievedRps = elapsedSeconds > 0 ? Math.round(n / elapsedSeconds) : 0;
-        return new RunResult(spec, achievedRps, (after.cpuNanos - before.cpuNanos) / 1e9,
-                after.gcMillis - before.gcMillis, n, workload.toComplete(), outcomes.onCompleteCount(),
+        return new RunResult(spec, achievedRps, cpu, gc, n, workload.toComplete(), outcomes.onCompleteCount(),
                 outcomes.expiredCount(), outcomes.earlyExpirationCount(), outcomes.missingCount(), outcomes.duplicateCount(), delayedLeft,
                 watchedLeft, completer.meanLateMs(), completer.maxLateMs(), completer.failure());
     }
 
-    /** Process CPU and accumulated GC time, read together at the start and the end of the measured window. */
-    private record Gauges(long cpuNanos, long gcMillis) {
-        static Gauges read() {
-            long gc = 0;
-            for (GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
-                gc += Math.max(0, bean.getCollectionTime());
-            }
-            com.sun.management.OperatingSystemMXBean os =
-                    (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-            return new Gauges(os.getProcessCpuTime(), gc);
+    /** Milliseconds the collectors have spent so far. */
+    private static long gcMillis() {
+        long gc = 0;
+        for (GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gc += Math.max(0, bean.getCollectionTime());
         }
+        return gc;
     }
 }
