@@ -34,6 +34,7 @@ APIS = [
     ('TxnOffsetCommit', 'TXN_OFFSET_COMMIT'), ('DescribeTransactions', 'DESCRIBE_TRANSACTIONS'),
     ('ListTransactions', 'LIST_TRANSACTIONS'), ('AlterPartition', 'ALTER_PARTITION'),
     ('BrokerRegistration', 'BROKER_REGISTRATION'), ('BrokerHeartbeat', 'BROKER_HEARTBEAT'),
+    ('ElectLeaders', 'ELECT_LEADERS'), ('DescribeLogDirs', 'DESCRIBE_LOG_DIRS'),
 ]
 VIEWED = ['ApiVersions', 'Metadata', 'Produce', 'Fetch', 'ListOffsets', 'FindCoordinator', 'JoinGroup', 'SyncGroup',
           'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch', 'InitProducerId', 'CreateTopics', 'DeleteTopics',
@@ -152,14 +153,20 @@ final class %sMessages {
 
 
 def write_api_keys(keys):
-    keys.sort(key=lambda k: k[1])
-    constants = ',\n'.join('    %s(%d, %sMessages.REQUEST, %sMessages.RESPONSE%s)' % (e, k, a, a, ', true' if unstable else '')
-                           for e, k, a, unstable in keys) + ';'
+    lines = [(k, '    %s(%d, %sMessages.REQUEST, %sMessages.RESPONSE%s)' % (e, k, a, a, ', true' if unstable else ''))
+             for e, k, a, unstable in keys]
     with open(MESSAGE_DIR + 'ApiKey.java') as f:
         current = f.read()
     # Only the constants are generated; the rest of ApiKey is hand-written.
     start = current.index('public enum ApiKey {\n') + len('public enum ApiKey {\n')
     end = current.index(';\n', start) + 2
+    # Constants of APIs whose messages are written by hand (the ACL APIs share one AclMessages) are kept as they are.
+    generated = {e for e, _, _, _ in keys}
+    for match in re.finditer(r'^    ([A-Z_]+)\((\d+), (.*?)\)[,;]$', current[start:end], re.MULTILINE):
+        if match.group(1) not in generated:
+            lines.append((int(match.group(2)), match.group(0)[:-1]))
+    lines.sort(key=lambda line: line[0])
+    constants = ',\n'.join(line for _, line in lines) + ';'
     with open(MESSAGE_DIR + 'ApiKey.java', 'w') as f:
         f.write(current[:start] + constants + '\n' + current[end:])
 

@@ -41,6 +41,7 @@ public enum ApiKey {
     SASL_AUTHENTICATE(36, SaslAuthenticateMessages.REQUEST, SaslAuthenticateMessages.RESPONSE),
     CREATE_PARTITIONS(37, CreatePartitionsMessages.REQUEST, CreatePartitionsMessages.RESPONSE),
     DELETE_GROUPS(42, DeleteGroupsMessages.REQUEST, DeleteGroupsMessages.RESPONSE),
+    ELECT_LEADERS(43, ElectLeadersMessages.REQUEST, ElectLeadersMessages.RESPONSE),
     INCREMENTAL_ALTER_CONFIGS(44, IncrementalAlterConfigsMessages.REQUEST, IncrementalAlterConfigsMessages.RESPONSE),
     OFFSET_DELETE(47, OffsetDeleteMessages.REQUEST, OffsetDeleteMessages.RESPONSE),
     ALTER_PARTITION(56, AlterPartitionMessages.REQUEST, AlterPartitionMessages.RESPONSE),

@@ -26,7 +26,7 @@ final class DescribeLogDirsMessages {
                                     field("IsFutureKey", BOOL, "0+"))), "0+"))), "0+"),
                     field("TotalBytes", INT64, "4+").defaultsTo(-1),
                     field("UsableBytes", INT64, "4+").defaultsTo(-1),
-                    field("IsCordoned", BOOL, "5+"))), "0+"));
+                    field("IsCordoned", BOOL, "5+").defaultsTo(false))), "0+"));
 
     private DescribeLogDirsMessages() {
     }
