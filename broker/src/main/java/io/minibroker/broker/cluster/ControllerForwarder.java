@@ -16,7 +16,7 @@ import java.util.function.Function;
 
 /**
  * How a broker in a cluster has the controller make the changes only it may make (CreateTopics, DeleteTopics,
- * CreatePartitions, AlterConfigs, IncrementalAlterConfigs), as Kafka's brokers forward them: the request goes to
+ * CreatePartitions, ElectLeaders, AlterConfigs, IncrementalAlterConfigs), as Kafka's brokers forward them: the request goes to
  * the controller as it came (same version, same body) and its answer back to the client, after this broker has
  * fetched the new image, so that the client's next request here sees the change. The wait runs on
  * {@code forwarding}, never on an event loop. One connection carries them all, one at a time, in order.

@@ -5,6 +5,8 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.List;
+
 /**
  * The answers a broker gives to a forwarded request when the controller cannot be reached: every topic or
  * resource of the request REQUEST_TIMED_OUT, which clients retry, one method per API's response shape.
@@ -53,6 +55,21 @@ public final class ControllerUnreachable {
         for (Struct resource : request.body().getStructs("Resources")) {
             timedOut(response.addElement("Responses").set("ResourceType", resource.get("ResourceType"))
                     .set("ResourceName", resource.getString("ResourceName")));
+        }
+        return response;
+    }
+
+    /** Every partition named REQUEST_TIMED_OUT, and the whole request too from v1 (which has a top-level error). */
+    public static Struct electLeaders(Request request) {
+        Struct response = ApiKey.ELECT_LEADERS.response().newMessage().set("ErrorCode", Errors.REQUEST_TIMED_OUT.code());
+        List<Struct> named = request.body().getStructs("TopicPartitions");
+        if (named != null) {
+            for (Struct topic : named) {
+                Struct result = response.addElement("ReplicaElectionResults").set("Topic", topic.getString("Topic"));
+                for (int partition : topic.<Integer>getList("Partitions")) {
+                    timedOut(result.addElement("PartitionResult").set("PartitionId", partition));
+                }
+            }
         }
         return response;
     }

@@ -74,6 +74,10 @@ public final class BrokerConfig {
     public static final ConfigKey<Boolean> UNCLEAN_LEADER_ELECTION_ENABLE = new ConfigKey<>(
             "unclean.leader.election.enable", ConfigKey::parseBoolean, false, enabled -> !enabled,
             "false (unclean leader election is not offered)");
+    /** The controller moves each partition's leadership back to its first replica when that one can take it. */
+    public static final ConfigKey<Boolean> AUTO_LEADER_REBALANCE_ENABLE = booleanKey("auto.leader.rebalance.enable", true);
+    public static final ConfigKey<Integer> LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS =
+            intKey("leader.imbalance.check.interval.seconds", 300, 1);
     public static final ConfigKey<Long> REPLICA_LAG_TIME_MAX_MS = longKey("replica.lag.time.max.ms", 30_000L, 1);
     public static final ConfigKey<Integer> REPLICA_FETCH_WAIT_MAX_MS = intKey("replica.fetch.wait.max.ms", 500, 0);
     public static final ConfigKey<Integer> REPLICA_FETCH_MIN_BYTES = intKey("replica.fetch.min.bytes", 1, 1);
@@ -165,7 +169,8 @@ public final class BrokerConfig {
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
-            BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
+            BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
+            LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
             REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, LOG_DIR, LOG_DIRS,
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,

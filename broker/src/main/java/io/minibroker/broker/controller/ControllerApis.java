@@ -6,6 +6,7 @@ import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.DeleteTopicsHandler;
 import io.minibroker.broker.api.DescribeConfigsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
+import io.minibroker.broker.api.ElectLeadersHandler;
 import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
@@ -17,7 +18,7 @@ import java.util.function.Function;
 /**
  * What the controller's listener ({@code controller.listener.names}) serves: only the requests brokers send their
  * controller, as Kafka's controller listener does (registration, heartbeats, the image, ISR changes, and the admin
- * requests brokers forward: CreateTopics, DeleteTopics, CreatePartitions, AlterConfigs and
+ * requests brokers forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterConfigs and
  * IncrementalAlterConfigs, plus DescribeConfigs, which brokers send for the topics' config overrides); clients are
  * never told of this listener.
  */
@@ -44,6 +45,7 @@ public final class ControllerApis {
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
                         config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new ControllerCreatePartitionsHandler(assignments)))
+                .add(ApiKey.ELECT_LEADERS, onDisk.apply(new ElectLeadersHandler(assignments)))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
                         ApiKey.ALTER_CONFIGS)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,

@@ -1,23 +1,57 @@
 package io.minibroker.broker.controller;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the controller's leader elections and removals of fenced brokers from ISRs
- * ({@link TopicAssignments#electLeaders}) on a thread of its own ({@code controller-elections}), often enough
- * that a broker's death is acted on soon after its session expires:
- * every quarter of {@code broker.session.timeout.ms}. Brokers learn the outcome from their next image.
+ * Runs the controller's periodic leader elections on a thread of its own ({@code controller-elections}); brokers
+ * learn the outcome from their next image:
+ * <ul>
+ *   <li>removals of fenced brokers from ISRs, and new leaders for partitions whose leader is gone
+ *       ({@link TopicAssignments#electLeaders}), every quarter of {@code broker.session.timeout.ms}, so that a
+ *       broker's death is acted on soon after its session expires;</li>
+ *   <li>with {@code auto.leader.rebalance.enable}, the automatic leader rebalance
+ *       ({@link TopicAssignments#balanceLeaders}) every {@code leader.imbalance.check.interval.seconds}: after a
+ *       broker comes back and rejoins the ISRs, it leads again the partitions whose first replica it is. A run
+ *       that moved as many leaders as one run may is followed by another at once, as in Kafka.</li>
+ * </ul>
  */
 public final class LeaderElections implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(LeaderElections.class);
+
     private final ScheduledExecutorService thread =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "controller-elections"));
+    private final TopicAssignments assignments;
+    private final long balanceIntervalMs;
 
-    public LeaderElections(TopicAssignments assignments, long sessionTimeoutMs) {
+    /** @param balanceIntervalMs how often the leaders are rebalanced; 0 for never */
+    public LeaderElections(TopicAssignments assignments, long sessionTimeoutMs, long balanceIntervalMs) {
+        this.assignments = assignments;
+        this.balanceIntervalMs = balanceIntervalMs;
         long period = Math.max(1, sessionTimeoutMs / 4);
         thread.scheduleWithFixedDelay(assignments::electLeaders, period, period, TimeUnit.MILLISECONDS);
+        if (balanceIntervalMs > 0) {
+            thread.schedule(this::balance, balanceIntervalMs, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void balance() {
+        long nextInMs = balanceIntervalMs;
+        try {
+            if (assignments.balanceLeaders() >= TopicAssignments.MAX_ELECTIONS_PER_BALANCE) {
+                nextInMs = 0; // more to move: go on at once rather than after a whole interval
+            }
+        } catch (RuntimeException e) { // the next run must come whatever this one met
+            LOG.error("Leader rebalance failed; trying again in {} ms", nextInMs, e);
+        }
+        if (!thread.isShutdown()) {
+            thread.schedule(this::balance, nextInMs, TimeUnit.MILLISECONDS);
+        }
     }
 
     @Override

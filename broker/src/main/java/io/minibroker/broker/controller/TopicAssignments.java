@@ -7,6 +7,8 @@ import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.topic.ConfigurableTopics;
 import io.minibroker.broker.topic.DeletableTopics;
+import io.minibroker.broker.topic.ElectableTopics;
+import io.minibroker.broker.topic.ElectableTopics.ElectionResult;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -25,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The controller's topics: each partition's replicas, leader, leader epoch and ISR. A new topic's replicas are
@@ -35,7 +38,7 @@ import java.util.UUID;
  * seen outlives a restart of the controller, and a deleted one stays deleted. Thread-safe: every method holds
  * this object's lock, so images are taken between changes, never during one.
  */
-public final class TopicAssignments implements DeletableTopics, ConfigurableTopics {
+public final class TopicAssignments implements DeletableTopics, ConfigurableTopics, ElectableTopics {
 
     /** What creating a topic answers: an error and its message, or the new topic. */
     public record Outcome(Errors error, String message, TopicImage topic) {
@@ -223,14 +226,19 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
      */
     private Outcome saveAndInstall(TopicImage topic, int[] epochs) {
         try {
-            store.save(topic, epochs);
+            install(topic, epochs);
         } catch (IOException e) {
             return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not save topic '" + topic.name() + "': " + e);
         }
-        topics.put(topic.name(), topic);
-        partitionEpochs.put(topic.name(), epochs);
         nextStart++;
         return new Outcome(Errors.NONE, null, topic);
+    }
+
+    /** Saves a topic and its partition epochs, then puts them in the image; on failure, the image is as it was. */
+    private void install(TopicImage topic, int[] epochs) throws IOException {
+        store.save(topic, epochs);
+        topics.put(topic.name(), topic);
+        partitionEpochs.put(topic.name(), epochs);
     }
 
     /** A topic's partition count, or -1 if there is no such topic. */
@@ -290,11 +298,10 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         if (!validateOnly) {
             TopicImage changed = topic.withConfigs(overrides);
             try {
-                store.save(changed, partitionEpochs.get(name));
+                install(changed, partitionEpochs.get(name));
             } catch (IOException e) {
                 return new Change(Errors.KAFKA_STORAGE_ERROR, "Could not save topic '" + name + "': " + e);
             }
-            topics.put(name, changed);
             LOG.info("Topic {} config overrides are now {}", name, overrides);
         }
         return new Change(Errors.NONE, null);
@@ -359,12 +366,10 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         int[] newEpochs = epochs.clone();
         newEpochs[index]++;
         try {
-            store.save(updated, newEpochs);
+            install(updated, newEpochs);
         } catch (IOException e) {
             return IsrChange.failed(Errors.KAFKA_STORAGE_ERROR);
         }
-        topics.put(topic.name(), updated);
-        partitionEpochs.put(topic.name(), newEpochs);
         return new IsrChange(Errors.NONE, changed, newEpochs[index]);
     }
 
@@ -398,12 +403,10 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
             if (topicChanged) {
                 TopicImage updated = topic.withPartitions(partitions);
                 try {
-                    store.save(updated, epochs);
+                    install(updated, epochs);
                 } catch (IOException e) {
                     continue; // tried again at the next check
                 }
-                topics.put(topic.name(), updated);
-                partitionEpochs.put(topic.name(), epochs);
                 updated.partitions().forEach(p -> LOG.info("{}-{}: leader {} at epoch {}, ISR {}", topic.name(),
                         p.index(), p.leader(), p.leaderEpoch(), p.isr()));
             }
@@ -433,6 +436,184 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         }
         int leaderEpoch = leader == partition.leader() ? partition.leaderEpoch() : partition.leaderEpoch() + 1;
         return new PartitionImage(partition.index(), leader, leaderEpoch, partition.replicas(), isr, List.of());
+    }
+
+    /** At most this many leaders one automatic rebalance moves, as Kafka's controller (MAX_ELECTIONS_PER_IMBALANCE). */
+    static final int MAX_ELECTIONS_PER_BALANCE = 1_000;
+
+    /** What electing one partition's leader decided: its outcome, and the partition as it now is if it changed. */
+    private record Election(ElectionResult result, PartitionImage elected) {
+        static Election unchanged(ElectionResult result) {
+            return new Election(result, null);
+        }
+    }
+
+    /**
+     * ElectLeaders on named partitions, checked and decided as Kafka's controller does: PREFERRED makes the first
+     * replica the leader when it is live and in the ISR (ELECTION_NOT_NEEDED if it leads already,
+     * PREFERRED_LEADER_NOT_AVAILABLE if it cannot); UNCLEAN gives a partition without a leader the first live
+     * replica of its ISR (ELECTION_NOT_NEEDED if it has a leader). A new leader bumps the leader and partition
+     * epochs and leaves the ISR as it was. Unlike Kafka, an unclean election never reaches outside the ISR: this
+     * controller offers no unclean elections ({@code unclean.leader.election.enable} is false only), so such a
+     * partition is answered ELIGIBLE_LEADERS_NOT_AVAILABLE, saying so. The changes to a topic are saved in one
+     * write before they are in the image.
+     */
+    @Override
+    public synchronized List<ElectionResult> elect(ElectableTopics.Type type, String topic,
+                                                   List<Integer> partitions) {
+        TopicImage image = topics.get(topic);
+        if (image == null) {
+            return partitions.stream().map(p -> ElectionResult.noSuchTopic(topic)).toList();
+        }
+        return electIn(image, partitions, electionOf(type));
+    }
+
+    /** ElectLeaders of every partition: see {@link ElectableTopics#electAll}. */
+    @Override
+    public synchronized Map<String, Map<Integer, ElectionResult>> electAll(ElectableTopics.Type type) {
+        Map<String, Map<Integer, ElectionResult>> results = new LinkedHashMap<>();
+        for (TopicImage topic : List.copyOf(topics.values())) {
+            List<Integer> indices = topic.partitions().stream().map(PartitionImage::index).toList();
+            List<ElectionResult> outcomes = electIn(topic, indices, electionOf(type));
+            Map<Integer, ElectionResult> needed = new LinkedHashMap<>();
+            for (int i = 0; i < indices.size(); i++) {
+                if (outcomes.get(i).error() != Errors.ELECTION_NOT_NEEDED) {
+                    needed.put(indices.get(i), outcomes.get(i));
+                }
+            }
+            results.put(topic.name(), needed);
+        }
+        return results;
+    }
+
+    /**
+     * The automatic leader rebalance ({@code auto.leader.rebalance.enable}): a preferred election of every
+     * partition not led by its first replica, as Kafka's controller runs it every
+     * {@code leader.imbalance.check.interval.seconds}, moving at most {@link #MAX_ELECTIONS_PER_BALANCE} leaders a
+     * run. Kafka's KRaft controller reads no {@code leader.imbalance.per.broker.percentage}, and neither does this
+     * one. Returns how many leaders moved.
+     */
+    public synchronized int balanceLeaders() {
+        int moved = 0;
+        for (TopicImage topic : List.copyOf(topics.values())) {
+            List<Integer> imbalanced = topic.partitions().stream()
+                    .filter(p -> p.leader() != p.replicas().get(0))
+                    .map(PartitionImage::index)
+                    .limit(MAX_ELECTIONS_PER_BALANCE - moved)
+                    .toList();
+            if (!imbalanced.isEmpty()) {
+                moved += (int) electIn(topic, imbalanced, this::preferredElection).stream()
+                        .filter(outcome -> outcome.error() == Errors.NONE).count();
+            }
+            if (moved >= MAX_ELECTIONS_PER_BALANCE) {
+                break;
+            }
+        }
+        return moved;
+    }
+
+    private Function<PartitionImage, Election> electionOf(ElectableTopics.Type type) {
+        return type == ElectableTopics.Type.PREFERRED ? this::preferredElection : this::uncleanElection;
+    }
+
+    /**
+     * Runs {@code election} on these partitions of {@code topic} and saves what changed in one write; answers an
+     * outcome per index, in order. If the save fails, nothing changes and the elected ones answer
+     * KAFKA_STORAGE_ERROR.
+     */
+    private List<ElectionResult> electIn(TopicImage topic, List<Integer> indices,
+                                         Function<PartitionImage, Election> election) {
+        List<PartitionImage> partitions = new ArrayList<>(topic.partitions());
+        int[] epochs = partitionEpochs.get(topic.name()).clone();
+        List<ElectionResult> outcomes = new ArrayList<>(indices.size());
+        boolean changed = false;
+        for (int index : indices) {
+            if (index < 0 || index >= partitions.size()) {
+                outcomes.add(ElectionResult.noSuchPartition(topic.name(), index));
+                continue;
+            }
+            Election decided = election.apply(partitions.get(index));
+            if (decided.elected() != null) {
+                partitions.set(index, decided.elected());
+                epochs[index]++;
+                changed = true;
+            }
+            outcomes.add(decided.result());
+        }
+        if (!changed) {
+            return outcomes;
+        }
+        try {
+            install(topic.withPartitions(partitions), epochs);
+        } catch (IOException e) {
+            LOG.warn("Could not save the leader elections of {}: {}", topic.name(), e.toString());
+            ElectionResult failed = new ElectionResult(Errors.KAFKA_STORAGE_ERROR,
+                    "the controller could not save the election");
+            return outcomes.stream().map(o -> o.error() == Errors.NONE ? failed : o).toList();
+        }
+        for (int i = 0; i < indices.size(); i++) {
+            if (outcomes.get(i).error() == Errors.NONE) {
+                PartitionImage p = partitions.get(indices.get(i));
+                LOG.info("{}-{}: leader {} elected at epoch {}, ISR {}", topic.name(), p.index(), p.leader(),
+                        p.leaderEpoch(), p.isr());
+            }
+        }
+        return outcomes;
+    }
+
+    /**
+     * The first replica, if it may lead; failing that, a partition whose leader is gone gets the first replica
+     * that may (Kafka's preferred election falls back the same way); a partition whose leader may go on leading
+     * keeps it.
+     */
+    private Election preferredElection(PartitionImage partition) {
+        int preferred = partition.replicas().get(0);
+        if (partition.leader() == preferred) {
+            return Election.unchanged(ElectionResult.NOT_NEEDED);
+        }
+        int leader;
+        if (mayLead(partition, preferred)) {
+            leader = preferred;
+        } else if (partition.leader() != NO_LEADER && mayLead(partition, partition.leader())) {
+            leader = partition.leader();
+        } else {
+            leader = firstThatMayLead(partition);
+        }
+        if (leader == NO_LEADER || leader == partition.leader()) {
+            return Election.unchanged(new ElectionResult(Errors.PREFERRED_LEADER_NOT_AVAILABLE,
+                    "The preferred leader was not available."));
+        }
+        return new Election(ElectionResult.ELECTED, ledBy(partition, leader));
+    }
+
+    private Election uncleanElection(PartitionImage partition) {
+        if (partition.leader() != NO_LEADER) {
+            return Election.unchanged(ElectionResult.NOT_NEEDED);
+        }
+        int leader = firstThatMayLead(partition);
+        if (leader != NO_LEADER) {
+            return new Election(ElectionResult.ELECTED, ledBy(partition, leader));
+        }
+        boolean outOfSyncReplicaLive = partition.replicas().stream().anyMatch(membership::isLive);
+        return Election.unchanged(new ElectionResult(Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE, outOfSyncReplicaLive
+                ? "Eligible topic partition leaders are not available: only in-sync replicas may lead here, as"
+                        + " minibroker offers no unclean leader election"
+                : "Eligible topic partition leaders are not available."));
+    }
+
+    /** A replica may lead if it is in the ISR and its broker is live (registered, not fenced). */
+    private boolean mayLead(PartitionImage partition, int replica) {
+        return partition.isr().contains(replica) && membership.isLive(replica);
+    }
+
+    private int firstThatMayLead(PartitionImage partition) {
+        return partition.replicas().stream().filter(r -> mayLead(partition, r)).findFirst().orElse(NO_LEADER);
+    }
+
+    /** The partition under a new leader: the next leader epoch, the same replicas and ISR. */
+    private static PartitionImage ledBy(PartitionImage partition, int leader) {
+        return new PartitionImage(partition.index(), leader, partition.leaderEpoch() + 1, partition.replicas(),
+                partition.isr(), List.of());
     }
 
     /**

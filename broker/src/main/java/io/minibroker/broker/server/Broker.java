@@ -12,6 +12,7 @@ import io.minibroker.broker.api.DeleteTopicsHandler;
 import io.minibroker.broker.api.DescribeClusterHandler;
 import io.minibroker.broker.api.DescribeLogDirsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
+import io.minibroker.broker.api.ElectLeadersHandler;
 import io.minibroker.broker.api.ListOffsetsHandler;
 import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
@@ -52,6 +53,7 @@ import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
+import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
 import io.minibroker.broker.transaction.ListTransactionsHandler;
@@ -211,6 +213,7 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics,
                         config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
+                .add(ApiKey.ELECT_LEADERS, new ElectLeadersHandler(new SingleNodeElections(topics)))
                 .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics, leadership, deleteRecordsPurgatory)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS)))
@@ -249,6 +252,8 @@ public final class Broker implements AutoCloseable {
                             ControllerUnreachable::deleteTopics))
                     .add(ApiKey.CREATE_PARTITIONS, controller.handlerFor(ApiKey.CREATE_PARTITIONS,
                             ControllerUnreachable::createPartitions))
+                    .add(ApiKey.ELECT_LEADERS, controller.handlerFor(ApiKey.ELECT_LEADERS,
+                            ControllerUnreachable::electLeaders))
                     .add(ApiKey.ALTER_CONFIGS, controller.handlerFor(ApiKey.ALTER_CONFIGS,
                             request -> ControllerUnreachable.alterConfigs(ApiKey.ALTER_CONFIGS, request)))
                     .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, controller.handlerFor(ApiKey.INCREMENTAL_ALTER_CONFIGS,
@@ -274,7 +279,10 @@ public final class Broker implements AutoCloseable {
                     Broker::monotonicMs);
             TopicAssignments assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0));
             controllerApis = ControllerApis.create(config, node, membership, assignments, disk);
-            elections = new LeaderElections(assignments, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
+            elections = new LeaderElections(assignments, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
+                    config.get(BrokerConfig.AUTO_LEADER_REBALANCE_ENABLE)
+                            ? TimeUnit.SECONDS.toMillis(config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS))
+                            : 0);
         }
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {

@@ -2,6 +2,8 @@ package io.minibroker.broker.controller;
 
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.topic.ElectableTopics;
+import io.minibroker.broker.topic.ElectableTopics.ElectionResult;
 import io.minibroker.protocol.error.Errors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,11 +16,14 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.minibroker.broker.topic.ElectableTopics.Type.PREFERRED;
+import static io.minibroker.broker.topic.ElectableTopics.Type.UNCLEAN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The controller's side of ISR changes: a fenced broker leaves every ISR, no ISR is ever left empty, and an
- * AlterPartition naming a broker by an epoch that is not its current registration's is INELIGIBLE_REPLICA.
+ * AlterPartition naming a broker by an epoch that is not its current registration's is INELIGIBLE_REPLICA. And its
+ * leader elections on request (ElectLeaders) and by the automatic rebalance.
  */
 class TopicAssignmentsTest {
 
@@ -92,6 +97,110 @@ class TopicAssignmentsTest {
         assertThat(partition().isr()).containsExactly(0, 1, 2);
         assertThat(alterIsr(topicId, 2, List.of(member(0), new TopicAssignments.IsrMember(1, -1))))
                 .as("-1 asks for no check").isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void aPreferredElectionWaitsForTheFirstReplicaToBeLiveAndInSync() throws Exception {
+        UUID topicId = assignments.image().topic("t").orElseThrow().id();
+        assertThat(elect(PREFERRED, 0)).isEqualTo(ElectionResult.NOT_NEEDED);
+
+        long staleEpoch = brokerEpochs.get(0);
+        shutDown(0);
+        assignments.electLeaders();
+        assertThat(partition().leader()).isEqualTo(1);
+        assertThat(elect(PREFERRED, 0).error()).as("node 0 is fenced").isEqualTo(Errors.PREFERRED_LEADER_NOT_AVAILABLE);
+        assertThat(elect(PREFERRED, 0).message()).isEqualTo("The preferred leader was not available.");
+
+        now.addAndGet(1);
+        long newEpoch = membership.register(0, UUID.randomUUID(), LISTENERS).epoch(); // node 0 restarted
+        membership.heartbeat(0, newEpoch, false, false);
+        assertThat(newEpoch).isNotEqualTo(staleEpoch);
+        assertThat(elect(PREFERRED, 0).error()).as("live, but not yet back in the ISR")
+                .isEqualTo(Errors.PREFERRED_LEADER_NOT_AVAILABLE);
+
+        assertThat(assignments.alterIsr(1, topicId, 0, 1, -1, List.of(member(1), member(2), member(0))).error())
+                .isEqualTo(Errors.NONE);
+        assertThat(elect(PREFERRED, 0)).isEqualTo(ElectionResult.ELECTED);
+        assertThat(partition().leader()).isZero();
+        assertThat(partition().leaderEpoch()).as("a new leader, a new leader epoch").isEqualTo(2);
+        assertThat(partition().isr()).as("a clean election leaves the ISR as it was").containsExactly(1, 2, 0);
+        assertThat(elect(PREFERRED, 0)).isEqualTo(ElectionResult.NOT_NEEDED);
+
+        PartitionImage saved = TopicAssignments.open(0, membership, dir).image().topic("t").orElseThrow()
+                .partitions().get(0);
+        assertThat(saved.leader()).as("saved before it is in the image").isZero();
+        assertThat(saved.leaderEpoch()).isEqualTo(2);
+    }
+
+    @Test
+    void unknownTopicsAndPartitionsAreAnsweredAsKafkasController() {
+        assertThat(assignments.elect(PREFERRED, "nope", List.of(0)))
+                .containsExactly(new ElectionResult(Errors.UNKNOWN_TOPIC_OR_PARTITION, "No such topic as nope"));
+        assertThat(assignments.elect(PREFERRED, "t", List.of(1, -1, 0))).containsExactly(
+                new ElectionResult(Errors.UNKNOWN_TOPIC_OR_PARTITION, "No such partition as t-1"),
+                new ElectionResult(Errors.UNKNOWN_TOPIC_OR_PARTITION, "No such partition as t--1"),
+                ElectionResult.NOT_NEEDED);
+    }
+
+    @Test
+    void electingEveryPartitionListsEveryTopicButOnlyThePartitionsThatNeededOne() {
+        assertThat(assignments.create("u", 0, 0, List.of(List.of(1, 0), List.of(2, 0)), Map.of(), false).error())
+                .isEqualTo(Errors.NONE);
+        shutDown(1);
+        assignments.electLeaders(); // u-0 moves to node 0; t-0 and u-1 keep theirs
+        membership.heartbeat(1, brokerEpochs.get(1), false, false); // node 1 unfenced again, but out of the ISRs
+
+        assertThat(assignments.electAll(PREFERRED)).isEqualTo(Map.of("t", Map.of(),
+                "u", Map.of(0, new ElectionResult(Errors.PREFERRED_LEADER_NOT_AVAILABLE,
+                        "The preferred leader was not available."))));
+    }
+
+    @Test
+    void theRebalanceGivesEachPartitionBackToItsFirstReplicaOnceItIsInSync() {
+        assertThat(assignments.create("u", 0, 0, List.of(List.of(1, 0), List.of(2, 0)), Map.of(), false).error())
+                .isEqualTo(Errors.NONE);
+        UUID topicId = assignments.image().topic("u").orElseThrow().id();
+        shutDown(1);
+        assignments.electLeaders();
+        assertThat(leaderOf("u", 0)).isZero();
+
+        assertThat(assignments.balanceLeaders()).as("node 1 is fenced").isZero();
+        membership.heartbeat(1, brokerEpochs.get(1), false, false);
+        assertThat(assignments.balanceLeaders()).as("node 1 is live but not in the ISR").isZero();
+        assertThat(assignments.alterIsr(0, topicId, 0, 1, -1, List.of(member(0), member(1))).error())
+                .isEqualTo(Errors.NONE);
+        assertThat(assignments.balanceLeaders()).isEqualTo(1);
+        assertThat(leaderOf("u", 0)).isEqualTo(1);
+        assertThat(leaderOf("u", 1)).isEqualTo(2);
+        assertThat(assignments.balanceLeaders()).as("balanced").isZero();
+    }
+
+    @Test
+    void anUncleanElectionOnlyGivesALeaderlessPartitionAnInSyncLeader() {
+        assertThat(elect(UNCLEAN, 0)).as("it has a leader").isEqualTo(ElectionResult.NOT_NEEDED);
+        shutDown(0);
+        assignments.electLeaders();
+        shutDown(1);
+        assignments.electLeaders();
+        shutDown(2);
+        assignments.electLeaders();
+        assertThat(partition().leader()).isEqualTo(TopicAssignments.NO_LEADER);
+        assertThat(partition().isr()).containsExactly(2);
+
+        assertThat(elect(UNCLEAN, 0)).isEqualTo(new ElectionResult(Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE,
+                "Eligible topic partition leaders are not available."));
+        membership.heartbeat(0, brokerEpochs.get(0), false, false); // back, but it left the ISR
+        assertThat(elect(UNCLEAN, 0).message()).as("no unclean election is offered")
+                .contains("only in-sync replicas may lead");
+        assertThat(partition().leader()).isEqualTo(TopicAssignments.NO_LEADER);
+    }
+
+    private ElectionResult elect(ElectableTopics.Type type, int partition) {
+        return assignments.elect(type, "t", List.of(partition)).get(0);
+    }
+
+    private int leaderOf(String topic, int partition) {
+        return assignments.image().topic(topic).orElseThrow().partitions().get(partition).leader();
     }
 
     private Errors alterIsr(UUID topicId, int partitionEpoch, List<TopicAssignments.IsrMember> isr) {

@@ -85,6 +85,7 @@ class BrokerNetworkTest {
                             ApiKey.SYNC_GROUP.id(), ApiKey.HEARTBEAT.id(), ApiKey.LEAVE_GROUP.id(),
                             ApiKey.OFFSET_COMMIT.id(), ApiKey.OFFSET_FETCH.id(), ApiKey.LIST_GROUPS.id(),
                             ApiKey.DESCRIBE_GROUPS.id(), ApiKey.DELETE_GROUPS.id(), ApiKey.OFFSET_DELETE.id(),
+                            ApiKey.ELECT_LEADERS.id(),
                             ApiKey.DESCRIBE_LOG_DIRS.id(), ApiKey.DESCRIBE_ACLS.id(), ApiKey.CREATE_ACLS.id(),
                             ApiKey.DELETE_ACLS.id(), ApiKey.DESCRIBE_PRODUCERS.id(), ApiKey.LIST_TRANSACTIONS.id(),
                             ApiKey.DESCRIBE_TRANSACTIONS.id());
@@ -102,7 +103,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(33);
+            assertThat(view.apiKeys()).hasSize(34);
         }
     }
 

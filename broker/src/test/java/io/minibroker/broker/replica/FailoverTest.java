@@ -3,14 +3,11 @@ package io.minibroker.broker.replica;
 import io.minibroker.broker.server.MiniCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -122,20 +119,8 @@ class FailoverTest {
     }
 
     private List<String> readAll(int atLeast) {
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + cluster.controller().boundPort("PLAINTEXT"),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
-                new StringDeserializer())) {
-            TopicPartition partition = new TopicPartition(TOPIC, 0);
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (values.size() < atLeast && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
-            }
-        }
-        return values;
+        return ReadFromStart.values("localhost:" + cluster.controller().boundPort("PLAINTEXT"),
+                new TopicPartition(TOPIC, 0), atLeast, Duration.ofSeconds(20));
     }
 
     private FirstPartition partition() {

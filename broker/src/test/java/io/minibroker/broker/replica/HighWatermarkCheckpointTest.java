@@ -4,13 +4,10 @@ import io.minibroker.broker.server.MiniCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -100,19 +96,7 @@ class HighWatermarkCheckpointTest {
     }
 
     private List<String> readAll(int atMost) {
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
-                new StringDeserializer())) {
-            consumer.assign(List.of(PARTITION));
-            consumer.seekToBeginning(List.of(PARTITION));
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (values.size() < atMost && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
-            }
-        }
-        return values;
+        return ReadFromStart.values(bootstrap(), PARTITION, atMost, Duration.ofSeconds(10));
     }
 
     private Path checkpointFile(int node) {

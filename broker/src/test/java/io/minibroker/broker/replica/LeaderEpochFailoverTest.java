@@ -145,16 +145,7 @@ class LeaderEpochFailoverTest {
 
     /** Reads from the start for a few seconds, or until {@code atMost} records came. */
     private List<String> readAll(int atMost) {
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = consumer()) {
-            consumer.assign(List.of(PARTITION));
-            consumer.seekToBeginning(List.of(PARTITION));
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (values.size() < atMost && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
-            }
-        }
-        return values;
+        return ReadFromStart.values(bootstrap(), PARTITION, atMost, Duration.ofSeconds(5));
     }
 
     private String bootstrap() {

@@ -1,0 +1,136 @@
+package io.minibroker.broker.replica;
+
+import io.minibroker.broker.server.MiniCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.ElectionType;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ElectionNotNeededException;
+import org.apache.kafka.common.errors.PreferredLeaderNotAvailableException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Leadership going back to a partition's first replica after it restarted: on request, through kafka-clients'
+ * {@code Admin.electLeaders} (what {@code kafka-leader-election} sends), and by the controller's automatic
+ * rebalance. The old leader becomes a follower of the new one, and the records written on either side of the
+ * move are all there, in order.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PreferredLeaderElectionTest {
+
+    private static final String TOPIC = "preferred";
+    private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
+
+    private MiniCluster cluster;
+
+    @AfterEach
+    void close() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void anElectionOnRequestMovesLeadershipBackOnceTheFirstReplicaIsInSync() throws Exception {
+        startWithLeaderMovedFromNode1("false");
+        try (Admin admin = partition().admin()) {
+            assertThat(electPreferred(admin)).as("node 1 is down")
+                    .containsInstanceOf(PreferredLeaderNotAvailableException.class);
+
+            cluster.restart(1);
+            await(() -> partition().isr().size() == 3, "node 1 to catch up and rejoin the ISR");
+            assertThat(partition().leader()).as("nothing moves it back by itself here").isEqualTo(2);
+
+            assertThat(electPreferred(admin)).isEmpty();
+            await(() -> partition().leader() == 1, "node 1 to lead");
+            assertThat(electPreferred(admin)).containsInstanceOf(ElectionNotNeededException.class);
+
+            assertThat(admin.electLeaders(ElectionType.PREFERRED, null).partitions().get())
+                    .as("every partition asked: only those that needed an election are answered").isEmpty();
+            assertThat(admin.electLeaders(ElectionType.PREFERRED, Set.of(new TopicPartition("nope", 0)))
+                    .partitions().get().get(new TopicPartition("nope", 0)))
+                    .containsInstanceOf(UnknownTopicOrPartitionException.class);
+        }
+        produce(20, 40);
+        assertThat(readAll(40)).isEqualTo(values(0, 40));
+    }
+
+    @Test
+    void theControllerRebalancesLeadershipByItself() throws Exception {
+        startWithLeaderMovedFromNode1("true");
+        cluster.restart(1);
+        await(() -> partition().leader() == 1, "the rebalance to give node 1 its partition back");
+        assertThat(partition().isr()).containsExactly(0, 1, 2);
+        produce(20, 40);
+        assertThat(readAll(40)).isEqualTo(values(0, 40));
+    }
+
+    /** Three nodes; the partition placed on nodes 1, 2, 0 and written to; then node 1 killed and node 2 leading. */
+    private void startWithLeaderMovedFromNode1(String autoRebalance) throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
+                "replica.lag.time.max.ms", "3000", "auto.leader.rebalance.enable", autoRebalance,
+                "leader.imbalance.check.interval.seconds", "1"));
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+        try (Admin admin = partition().admin()) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 0))))).all().get();
+        }
+        await(() -> partition().isr().size() == 3, "the ISR to be every replica");
+        produce(0, 20);
+        cluster.kill(1);
+        await(() -> partition().leader() == 2, "node 2, next in the assignment, to lead");
+    }
+
+    private Optional<Throwable> electPreferred(Admin admin) throws Exception {
+        return admin.electLeaders(ElectionType.PREFERRED, Set.of(PARTITION)).partitions().get().get(PARTITION);
+    }
+
+    private void produce(int from, int to) throws Exception {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + cluster.controller().boundPort("PLAINTEXT"));
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
+                new StringSerializer())) {
+            for (String value : values(from, to)) {
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, value)).get();
+            }
+        }
+    }
+
+    private List<String> readAll(int atLeast) {
+        return ReadFromStart.values("localhost:" + cluster.controller().boundPort("PLAINTEXT"), PARTITION, atLeast,
+                Duration.ofSeconds(20));
+    }
+
+    private static List<String> values(int from, int to) {
+        List<String> values = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            values.add("v" + i);
+        }
+        return values;
+    }
+
+    private FirstPartition partition() {
+        return new FirstPartition(cluster, TOPIC);
+    }
+}
