@@ -59,4 +59,29 @@ class KcatSmokeTest {
             assertThat(consumed.lines()).containsExactly("a", "b", "c");
         }
     }
+
+    @Test
+    void kcatAuthenticatesWithSaslPlain() throws Exception {
+        Assumptions.assumeTrue(Commands.onPath("kcat"), "kcat is not installed (apt-get install kcat); skipping");
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of("listeners", "SASL_PLAINTEXT://localhost:0",
+                "sasl.enabled.mechanisms", "PLAIN", "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required user_alice=\"alice-secret\";"))
+                .broker()) {
+            String bootstrap = "localhost:" + broker.boundPort("SASL_PLAINTEXT");
+            String[] sasl = {"-X", "security.protocol=SASL_PLAINTEXT", "-X", "sasl.mechanisms=PLAIN",
+                    "-X", "sasl.username=alice", "-X", "sasl.password=alice-secret"};
+            Commands.run("secret-1\nsecret-2\n", concat(new String[] {"kcat", "-b", bootstrap, "-P", "-t", "sasl"}, sasl));
+
+            String consumed = Commands.run("", concat(new String[] {"kcat", "-b", bootstrap, "-C", "-t", "sasl",
+                    "-o", "beginning", "-e", "-q"}, sasl));
+
+            assertThat(consumed.lines()).containsExactly("secret-1", "secret-2");
+        }
+    }
+
+    private static String[] concat(String[] first, String[] second) {
+        String[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
 }

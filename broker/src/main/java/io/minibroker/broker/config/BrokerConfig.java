@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -32,6 +33,15 @@ import static io.minibroker.broker.config.ConfigKey.stringKey;
 public final class BrokerConfig {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerConfig.class);
+
+    /** Kafka's security protocols, by the names listener.security.protocol.map uses. */
+    private static final List<String> SECURITY_PROTOCOLS = List.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
+    /**
+     * Kafka's per-listener JAAS key for PLAIN, {@code listener.name.<listener, lower case>.plain.sasl.jaas.config}:
+     * a family of keys rather than one, so kept apart from {@link #KEYS}.
+     */
+    private static final java.util.regex.Pattern PLAIN_JAAS_KEY =
+            java.util.regex.Pattern.compile("listener\\.name\\.([^.]+)\\.plain\\.sasl\\.jaas\\.config");
 
     // Identity and network
     public static final ConfigKey<Integer> NODE_ID = intKey("node.id", 1, 0); // Kafka requires it in KRaft; 1 here
@@ -53,6 +63,19 @@ public final class BrokerConfig {
             text -> text.trim().toUpperCase(java.util.Locale.ROOT), null, v -> !v.isEmpty(), "a listener name");
     public static final ConfigKey<Integer> SOCKET_REQUEST_MAX_BYTES = intKey("socket.request.max.bytes", 104_857_600, 1);
     public static final ConfigKey<Long> CONNECTIONS_MAX_IDLE_MS = longKey("connections.max.idle.ms", 600_000L, 1);
+    /**
+     * Which security protocol each listener speaks. PLAINTEXT and SASL_PLAINTEXT (with PLAIN) are offered; a listener
+     * mapped to SSL or SASL_SSL stops the broker at start (no TLS here). A listener the map does not name is PLAINTEXT
+     * (Kafka refuses to start then, unless it is a controller listener).
+     */
+    public static final ConfigKey<Map<String, String>> LISTENER_SECURITY_PROTOCOL_MAP = new ConfigKey<>(
+            "listener.security.protocol.map", BrokerConfig::parseProtocolMap,
+            parseProtocolMap("PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL"),
+            map -> SECURITY_PROTOCOLS.containsAll(map.values()), "a list of LISTENER:PROTOCOL, each protocol one of "
+                    + SECURITY_PROTOCOLS);
+    /** Kafka's default is GSSAPI, which is not offered: a SASL_PLAINTEXT listener needs this set to PLAIN. */
+    public static final ConfigKey<List<String>> SASL_ENABLED_MECHANISMS = new ConfigKey<>("sasl.enabled.mechanisms",
+            BrokerConfig::parseNames, List.of("GSSAPI"), v -> true, "a list of SASL mechanism names");
     /** Not a Kafka key: the port of the Prometheus scrape endpoint; -1 disables it. */
     public static final ConfigKey<Integer> METRICS_PORT = intKey("metrics.port", -1, -1);
 
@@ -167,7 +190,8 @@ public final class BrokerConfig {
             intKey("delete.records.purgatory.purge.interval.requests", 1, 1);
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
-            ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
+            ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
+            SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
@@ -191,28 +215,37 @@ public final class BrokerConfig {
 
     private final Map<ConfigKey<?>, Object> values;
     private final Set<String> unknownKeys;
+    /** The values of {@link #PLAIN_JAAS_KEY} keys, by listener name in upper case. */
+    private final Map<String, String> plainJaasConfigs;
 
-    private BrokerConfig(Map<ConfigKey<?>, Object> values, Set<String> unknownKeys) {
+    private BrokerConfig(Map<ConfigKey<?>, Object> values, Set<String> unknownKeys,
+                         Map<String, String> plainJaasConfigs) {
         this.values = values;
         this.unknownKeys = unknownKeys;
+        this.plainJaasConfigs = plainJaasConfigs;
     }
 
     /** Parses and checks every entry; throws {@link ConfigException} on the first invalid value. */
     public static BrokerConfig of(Map<String, String> properties) {
         Map<ConfigKey<?>, Object> values = new HashMap<>();
         Set<String> unknown = new TreeSet<>();
+        Map<String, String> plainJaasConfigs = new HashMap<>();
         for (Map.Entry<String, String> entry : properties.entrySet()) {
-            ConfigKey<?> key = KEYS.get(entry.getKey().trim());
-            if (key == null) {
-                unknown.add(entry.getKey());
-            } else {
+            String name = entry.getKey().trim();
+            ConfigKey<?> key = KEYS.get(name);
+            java.util.regex.Matcher jaas = PLAIN_JAAS_KEY.matcher(name);
+            if (key != null) {
                 values.put(key, key.parse(entry.getValue()));
+            } else if (jaas.matches()) {
+                plainJaasConfigs.put(jaas.group(1).toUpperCase(java.util.Locale.ROOT), entry.getValue());
+            } else {
+                unknown.add(entry.getKey());
             }
         }
         if (!unknown.isEmpty()) {
             LOG.warn("Ignoring configuration keys this broker does not know: {}", unknown);
         }
-        BrokerConfig config = new BrokerConfig(values, Collections.unmodifiableSet(unknown));
+        BrokerConfig config = new BrokerConfig(values, Collections.unmodifiableSet(unknown), Map.copyOf(plainJaasConfigs));
         config.checkConsistency();
         return config;
     }
@@ -272,6 +305,16 @@ public final class BrokerConfig {
     public String interBrokerListenerName() {
         String name = get(INTER_BROKER_LISTENER_NAME);
         return name != null ? name : "PLAINTEXT";
+    }
+
+    /** The security protocol a listener speaks: its entry in listener.security.protocol.map, else PLAINTEXT. */
+    public String securityProtocol(String listenerName) {
+        return get(LISTENER_SECURITY_PROTOCOL_MAP).getOrDefault(listenerName, "PLAINTEXT");
+    }
+
+    /** The value of {@code listener.name.<listener>.plain.sasl.jaas.config}, if set. */
+    public Optional<String> plainJaasConfig(String listenerName) {
+        return Optional.ofNullable(plainJaasConfigs.get(listenerName));
     }
 
     /** Whether this node is part of a cluster run by a controller ({@code controller.quorum.voters} is set). */
@@ -335,10 +378,43 @@ public final class BrokerConfig {
                         "names a listener that is not in listeners");
             }
         }
+        checkSecurityProtocols(listeners);
         checkClusterRoles(listeners);
         if (get(GROUP_MIN_SESSION_TIMEOUT_MS) > get(GROUP_MAX_SESSION_TIMEOUT_MS)) {
             throw new ConfigException(GROUP_MIN_SESSION_TIMEOUT_MS.name(), get(GROUP_MIN_SESSION_TIMEOUT_MS),
                     "must not exceed group.max.session.timeout.ms");
+        }
+    }
+
+    /**
+     * What this broker can serve: no TLS, SASL with PLAIN only, and brokers and the controller talking to each
+     * other without authenticating (their listeners must be PLAINTEXT).
+     */
+    private void checkSecurityProtocols(List<Endpoint> listeners) {
+        boolean sasl = false;
+        for (Endpoint listener : listeners) {
+            String protocol = securityProtocol(listener.listenerName());
+            if (protocol.endsWith("SSL")) {
+                throw new ConfigException(LISTENER_SECURITY_PROTOCOL_MAP.name(), get(LISTENER_SECURITY_PROTOCOL_MAP),
+                        "listener " + listener.listenerName() + " is " + protocol + ", and minibroker offers no TLS");
+            }
+            sasl |= protocol.equals("SASL_PLAINTEXT");
+        }
+        List<String> mechanisms = get(SASL_ENABLED_MECHANISMS);
+        if (sasl && (mechanisms.isEmpty() || !mechanisms.stream().allMatch("PLAIN"::equals))) {
+            throw new ConfigException(SASL_ENABLED_MECHANISMS.name(), mechanisms,
+                    "must be PLAIN for a SASL_PLAINTEXT listener: it is the one mechanism offered");
+        }
+        if (inCluster()) {
+            List<String> internal = new java.util.ArrayList<>(get(CONTROLLER_LISTENER_NAMES));
+            internal.add(interBrokerListenerName());
+            for (String name : internal) {
+                if (!securityProtocol(name).equals("PLAINTEXT")) {
+                    throw new ConfigException(LISTENER_SECURITY_PROTOCOL_MAP.name(),
+                            get(LISTENER_SECURITY_PROTOCOL_MAP), "listener " + name + " is how brokers and the"
+                                    + " controller reach each other, and must be PLAINTEXT: they do not authenticate");
+                }
+            }
         }
     }
 
@@ -377,6 +453,20 @@ public final class BrokerConfig {
 
     private static List<String> parseNames(String text) {
         return java.util.Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** {@code NAME:PROTOCOL,...}, names and protocols in upper case as Kafka takes them. */
+    private static Map<String, String> parseProtocolMap(String text) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (String entry : parseNames(text)) {
+            int colon = entry.indexOf(':');
+            if (colon <= 0 || colon == entry.length() - 1) {
+                throw new IllegalArgumentException("expected LISTENER:PROTOCOL, got " + entry);
+            }
+            map.put(entry.substring(0, colon).trim().toUpperCase(java.util.Locale.ROOT),
+                    entry.substring(colon + 1).trim().toUpperCase(java.util.Locale.ROOT));
+        }
+        return Collections.unmodifiableMap(map);
     }
 
     private static List<String> parseListenerNames(String text) {

@@ -2,15 +2,18 @@ package io.minibroker.broker.network;
 
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.metrics.NetworkMetrics;
+import io.minibroker.broker.security.SaslSession;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
- * The pipeline of one connection: idle watch, bytes to frames, frames to requests and responses; and write
- * watermarks that count fetched records sent from files.
+ * The pipeline of one connection: idle watch, bytes to frames, frames to requests and responses (on a
+ * SASL_PLAINTEXT listener, after the connection authenticated); and write watermarks that count fetched records
+ * sent from files.
  */
 public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
 
@@ -19,14 +22,17 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     private final int maxFrameBytes;
     private final long idleMs;
     private final NetworkMetrics metrics;
+    /** A new connection's authentication, on a SASL_PLAINTEXT listener; null on a PLAINTEXT one. */
+    private final Supplier<SaslSession> saslSessions;
 
     public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs,
-                        NetworkMetrics metrics) {
+                        NetworkMetrics metrics, Supplier<SaslSession> saslSessions) {
         this.apis = apis;
         this.listenerName = listenerName;
         this.maxFrameBytes = maxFrameBytes;
         this.idleMs = idleMs;
         this.metrics = metrics;
+        this.saslSessions = saslSessions;
     }
 
     @Override
@@ -35,6 +41,7 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         channel.pipeline()
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
                 .addLast("frame", new FrameDecoder(maxFrameBytes))
-                .addLast("request", new RequestHandler(apis, listenerName, metrics));
+                .addLast("request", new RequestHandler(apis, listenerName, metrics,
+                        saslSessions == null ? null : saslSessions.get()));
     }
 }

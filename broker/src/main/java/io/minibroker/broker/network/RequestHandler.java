@@ -4,6 +4,7 @@ import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.security.SaslSession;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.frame.Frames;
@@ -16,12 +17,15 @@ import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.RecordsPayload;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -36,6 +40,10 @@ import java.util.concurrent.RejectedExecutionException;
  * ApiVersions request of a version too new for us, which gets Kafka's v0 answer with UNSUPPORTED_VERSION so the
  * client can retry with a version both sides know.
  *
+ * <p>On a SASL_PLAINTEXT listener a connection must authenticate first ({@link SaslSession}): before it has,
+ * anything but ApiVersions, SaslHandshake and SaslAuthenticate closes it, and a failed step closes it once its
+ * answer is written, as Kafka's authenticator does.
+ *
  * <p>Backpressure: reading stops while the connection has {@value #MAX_IN_FLIGHT} requests unanswered or while
  * its outbound buffer is above the high-water mark (a client that does not read its responses), and resumes
  * when both clear, so a connection's memory stays bounded. An idle connection is closed.
@@ -47,15 +55,22 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestHandler.class);
 
+    /** What a SASL_PLAINTEXT connection may ask before it has authenticated, as in Kafka. */
+    private static final Set<Short> ALLOWED_BEFORE_AUTHENTICATION = Set.of(ApiKey.API_VERSIONS.id(),
+            ApiKey.SASL_HANDSHAKE.id(), ApiKey.SASL_AUTHENTICATE.id());
+
     private final SupportedApis apis;
     private final String listenerName;
     private final NetworkMetrics metrics;
+    /** The connection's authentication on a SASL_PLAINTEXT listener; null on a PLAINTEXT one. */
+    private final SaslSession sasl;
     private final ResponseQueue responses = new ResponseQueue();
 
-    public RequestHandler(SupportedApis apis, String listenerName, NetworkMetrics metrics) {
+    public RequestHandler(SupportedApis apis, String listenerName, NetworkMetrics metrics, SaslSession sasl) {
         this.apis = apis;
         this.listenerName = listenerName;
         this.metrics = metrics;
+        this.sasl = sasl;
     }
 
     @Override
@@ -82,8 +97,17 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void dispatch(ChannelHandlerContext ctx, ByteBuf frame, long receivedNanos) {
+        if (sasl != null && sasl.awaitsRawToken()) {
+            authenticateRawToken(ctx, frame);
+            return;
+        }
         RequestHeader header = RequestHeader.read(frame.duplicate());
         int frameBytes = frame.readableBytes() + Frames.SIZE_PREFIX_BYTES;
+        if (sasl != null && !sasl.isAuthenticated() && !ALLOWED_BEFORE_AUTHENTICATION.contains(header.apiKey())) {
+            ApiKey api = ApiKey.forId(header.apiKey());
+            throw new ProtocolException(Errors.ILLEGAL_SASL_STATE, "Unexpected Kafka request of type "
+                    + (api == null ? "key " + header.apiKey() : api.name()) + " during SASL authentication");
+        }
         if (ApiVersionsFallback.applies(header.apiKey(), header.apiVersion())) {
             frame.release();
             metrics.requestReceived(ApiKey.API_VERSIONS, frameBytes);
@@ -102,7 +126,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         Request request = MessageCodec.decodeRequest(frame);
         metrics.requestReceived(request.api(), frameBytes);
         Object place = responses.reserve();
-        RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress());
+        RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress(), sasl);
         // The frame stays retained until the handler is done: record fields of the request are slices of it.
         CompletionStage<Struct> answer;
         try {
@@ -122,6 +146,24 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                 releasePayloads(body);
             }
         });
+    }
+
+    /**
+     * The bare PLAIN token a client sends after a SaslHandshake v0: answered by an empty frame, or the connection
+     * closed. Nothing else is in flight then (every step before authentication is answered at once), so the
+     * answer needs no place in the response queue.
+     */
+    private void authenticateRawToken(ChannelHandlerContext ctx, ByteBuf frame) {
+        byte[] token = new byte[frame.readableBytes()];
+        frame.readBytes(token);
+        frame.release();
+        SaslSession.Step step = sasl.authenticate(token);
+        if (step.error() != Errors.NONE) {
+            LOG.info("Closing connection from {}: {}", ctx.channel().remoteAddress(), step.message());
+            ctx.close();
+            return;
+        }
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[Frames.SIZE_PREFIX_BYTES])); // a frame of no bytes
     }
 
     /**
@@ -152,6 +194,12 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                     request.version(), request.header().correlationId(), body);
             metrics.responseWritten(request.api(), receivedNanos, response == null ? 0 : response.sizeInBytes());
             responses.complete(place, response, ctx.channel());
+            if (sasl != null && sasl.hasFailed()) {
+                // Kafka's authenticator sends the failure, then closes: nothing else is served on this connection.
+                LOG.info("Closing connection from {}: SASL authentication failed", ctx.channel().remoteAddress());
+                ctx.channel().writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
             updateAutoRead(ctx);
         } catch (RuntimeException e) {
             LOG.error("Cannot encode the {} v{} response; closing the connection", request.api(), request.version(), e);

@@ -18,6 +18,8 @@ import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
 import io.minibroker.broker.api.NoAuthorizerHandler;
 import io.minibroker.broker.api.OffsetForLeaderEpochHandler;
+import io.minibroker.broker.api.SaslAuthenticateHandler;
+import io.minibroker.broker.api.SaslHandshakeHandler;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.cluster.BrokerLifecycle;
@@ -53,6 +55,8 @@ import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
+import io.minibroker.broker.security.SaslListeners;
+import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
@@ -76,6 +80,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +89,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * One broker: binds every listener, serves the advertised APIs, and stops cleanly. A listener on port 0 gets a
@@ -136,8 +142,18 @@ public final class Broker implements AutoCloseable {
     private ExecutorService forwarding;
     private NodeChannel forwardingChannel;
 
+    /** Each SASL_PLAINTEXT listener's new connections' authentication, by listener name. */
+    private final Map<String, Supplier<SaslSession>> saslSessions = new HashMap<>();
+
+    /** Reads the listeners' SASL users first, so that a listener without them stops the start before any log opens. */
     private Broker(BrokerConfig config) {
         this.config = config;
+        for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
+            Supplier<SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName());
+            if (sessions != null) {
+                saslSessions.put(listener.listenerName(), sessions);
+            }
+        }
     }
 
     /**
@@ -231,6 +247,9 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
                 .add(ApiKey.DESCRIBE_PRODUCERS, onDisk.apply(new DescribeProducersHandler(topics, producerStates,
                         leadership)))
+                // v0 too, as Kafka: librdkafka takes a broker without it for one without SASL, though it sends v1.
+                .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())
+                .add(ApiKey.SASL_AUTHENTICATE, new SaslAuthenticateHandler())
                 .add(ApiKey.DESCRIBE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.CREATE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.DELETE_ACLS, new NoAuthorizerHandler())
@@ -297,7 +316,8 @@ public final class Broker implements AutoCloseable {
                     .childHandler(new ChannelSetup(served, listener.listenerName(),
                             config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES),
                             config.get(BrokerConfig.CONNECTIONS_MAX_IDLE_MS),
-                            new NetworkMetrics(registry, listener.listenerName(), served.entries().keySet())));
+                            new NetworkMetrics(registry, listener.listenerName(), served.entries().keySet()),
+                            saslSessions.get(listener.listenerName())));
             InetSocketAddress address = listener.host().isEmpty()
                     ? new InetSocketAddress(listener.port())
                     : new InetSocketAddress(listener.host(), listener.port());

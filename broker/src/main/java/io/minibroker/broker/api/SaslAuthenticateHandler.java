@@ -1,0 +1,49 @@
+package io.minibroker.broker.api;
+
+import io.minibroker.broker.security.SaslSession;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * SaslAuthenticate: the client's SASL token for the mechanism its handshake chose ({@link SaslSession}). PLAIN
+ * takes one round: success answers no server token and a session lifetime of 0 (no re-authentication is asked
+ * for, Kafka's default {@code connections.max.reauth.ms}); a failure is logged and answered
+ * SASL_AUTHENTICATION_FAILED, and the connection closes. Where there is nothing to authenticate it is
+ * ILLEGAL_SASL_STATE, as Kafka answers it.
+ */
+public final class SaslAuthenticateHandler implements ApiHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SaslAuthenticateHandler.class);
+    private static final byte[] NO_SERVER_TOKEN = new byte[0];
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        SaslSession sasl = context.sasl();
+        SaslSession.Step step;
+        if (sasl == null || sasl.isAuthenticated()) {
+            step = new SaslSession.Step(Errors.ILLEGAL_SASL_STATE,
+                    "SaslAuthenticate request received after successful authentication");
+        } else {
+            step = sasl.authenticate(request.body().getBytes("AuthBytes"));
+            if (step.error() == Errors.NONE) {
+                LOG.debug("{} authenticated as {} on {}", context.clientAddress(), sasl.principal(),
+                        context.listenerName());
+            } else {
+                LOG.info("Failed authentication with {} on {} ({})", context.clientAddress(), context.listenerName(),
+                        step.message());
+            }
+        }
+        return CompletableFuture.completedFuture(ApiKey.SASL_AUTHENTICATE.response().newMessage()
+                .set("ErrorCode", step.error().code())
+                .set("ErrorMessage", step.message())
+                .set("AuthBytes", NO_SERVER_TOKEN)
+                .set("SessionLifetimeMs", 0L));
+    }
+}

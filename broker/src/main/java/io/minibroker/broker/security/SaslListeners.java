@@ -1,0 +1,66 @@
+package io.minibroker.broker.security;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.ConfigException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The SASL side of a broker's listeners: for a {@code SASL_PLAINTEXT} one, a new {@link SaslSession} per
+ * connection over the PLAIN users of that listener, read from where Kafka's broker reads them: the property
+ * {@code listener.name.<listener>.plain.sasl.jaas.config}, else the JAAS file named by the system property
+ * {@code java.security.auth.login.config}, its section {@code <listener>.KafkaServer}, else {@code KafkaServer}.
+ * Missing or unreadable users stop the broker at start, naming the key.
+ */
+public final class SaslListeners {
+
+    /** The system property Java's JAAS reads its file from, and Kafka's broker with it. */
+    static final String JAAS_FILE_PROPERTY = "java.security.auth.login.config";
+    private static final String SERVER_SECTION = "KafkaServer";
+
+    private SaslListeners() {
+    }
+
+    /** A new connection's session on this listener; null if it does not speak SASL_PLAINTEXT. */
+    public static Supplier<SaslSession> sessionsFor(BrokerConfig config, String listenerName) {
+        if (!config.securityProtocol(listenerName).equals("SASL_PLAINTEXT")) {
+            return null;
+        }
+        PlainUsers users = plainUsers(config, listenerName);
+        List<String> mechanisms = config.get(BrokerConfig.SASL_ENABLED_MECHANISMS);
+        return () -> new SaslSession(mechanisms, users);
+    }
+
+    private static PlainUsers plainUsers(BrokerConfig config, String listenerName) {
+        String key = "listener.name." + listenerName.toLowerCase(Locale.ROOT) + ".plain.sasl.jaas.config";
+        String property = config.plainJaasConfig(listenerName).orElse(null);
+        try {
+            if (property != null) {
+                return PlainUsers.from(JaasConfig.parseProperty(property));
+            }
+            String file = System.getProperty(JAAS_FILE_PROPERTY);
+            if (file != null) {
+                Map<String, List<JaasConfig.LoginModule>> sections =
+                        JaasConfig.parseFile(Files.readString(Path.of(file), StandardCharsets.UTF_8));
+                List<JaasConfig.LoginModule> modules = sections.getOrDefault(
+                        listenerName.toLowerCase(Locale.ROOT) + "." + SERVER_SECTION, sections.get(SERVER_SECTION));
+                if (modules != null) {
+                    return PlainUsers.from(modules);
+                }
+            }
+        } catch (IllegalArgumentException | IOException e) {
+            throw new ConfigException(property != null ? key : JAAS_FILE_PROPERTY,
+                    property != null ? "(hidden)" : System.getProperty(JAAS_FILE_PROPERTY), e.getMessage());
+        }
+        throw new ConfigException(key, null, "must give the PLAIN users of SASL_PLAINTEXT listener " + listenerName
+                + " (" + PlainUsers.LOGIN_MODULE + " required user_<name>=\"<password>\";), unless a JAAS file"
+                + " named by " + JAAS_FILE_PROPERTY + " has a " + SERVER_SECTION + " section");
+    }
+}

@@ -1,0 +1,108 @@
+package io.minibroker.broker.security;
+
+import io.minibroker.protocol.error.Errors;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * One connection's SASL authentication on a {@code SASL_PLAINTEXT} listener, the steps Kafka's server-side
+ * authenticator takes: a SaslHandshake naming an enabled mechanism, then a SaslAuthenticate carrying the client's
+ * PLAIN token ({@code [authzid] NUL authcid NUL password}, RFC 4616); after a SaslHandshake v0 (clients before
+ * Kafka 1.0) the token comes as a bare size-prefixed frame instead, answered by an empty one. Until it succeeds, only ApiVersions and these
+ * two requests are served; anything else, a step out of order, a refused mechanism or a failed authentication ends
+ * the connection, once the answer to that request is written.
+ *
+ * <p>Used by one connection's event loop only: no synchronisation.
+ */
+public final class SaslSession {
+
+    /** The one mechanism offered. */
+    public static final String PLAIN = "PLAIN";
+
+    private enum State { AWAITING_HANDSHAKE, AWAITING_AUTHENTICATE, AWAITING_RAW_TOKEN, AUTHENTICATED, FAILED }
+
+    /** What a step answered: an error (NONE on success) and its message. */
+    public record Step(Errors error, String message) {
+        static final Step OK = new Step(Errors.NONE, null);
+    }
+
+    private final List<String> enabledMechanisms;
+    private final PlainUsers users;
+    private State state = State.AWAITING_HANDSHAKE;
+    private String principal;
+
+    public SaslSession(List<String> enabledMechanisms, PlainUsers users) {
+        this.enabledMechanisms = List.copyOf(enabledMechanisms);
+        this.users = users;
+    }
+
+    public List<String> enabledMechanisms() {
+        return enabledMechanisms;
+    }
+
+    public boolean isAuthenticated() {
+        return state == State.AUTHENTICATED;
+    }
+
+    /** Whether the connection is to be closed once the answer to the request that failed it is written. */
+    public boolean hasFailed() {
+        return state == State.FAILED;
+    }
+
+    /** The user the connection authenticated as; null before. */
+    public String principal() {
+        return principal;
+    }
+
+    /** Whether the next frame is the client's bare token, not a request (after a SaslHandshake v0). */
+    public boolean awaitsRawToken() {
+        return state == State.AWAITING_RAW_TOKEN;
+    }
+
+    /** A SaslHandshake of this version naming {@code mechanism}. */
+    public Step handshake(String mechanism, short version) {
+        if (state != State.AWAITING_HANDSHAKE) {
+            return fail(Errors.ILLEGAL_SASL_STATE, "Unexpected SaslHandshake request in state " + state);
+        }
+        if (!enabledMechanisms.contains(mechanism)) {
+            return fail(Errors.UNSUPPORTED_SASL_MECHANISM, "Unsupported SASL mechanism " + mechanism);
+        }
+        state = version == 0 ? State.AWAITING_RAW_TOKEN : State.AWAITING_AUTHENTICATE;
+        return Step.OK;
+    }
+
+    /** The client's PLAIN token: in a SaslAuthenticate, or bare after a SaslHandshake v0. */
+    public Step authenticate(byte[] token) {
+        if (state != State.AWAITING_AUTHENTICATE && state != State.AWAITING_RAW_TOKEN) {
+            return fail(Errors.ILLEGAL_SASL_STATE, "Unexpected SaslAuthenticate request in state " + state);
+        }
+        String[] parts = new String(token, StandardCharsets.UTF_8).split("\u0000", -1);
+        if (parts.length != 3) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED,
+                    "Authentication failed: Invalid SASL/PLAIN response: expected 3 tokens, got " + parts.length);
+        }
+        String authorizationId = parts[0];
+        String user = parts[1];
+        String password = parts[2];
+        if (user.isEmpty() || password.isEmpty()) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED,
+                    "Authentication failed: username or password not specified");
+        }
+        if (!authorizationId.isEmpty() && !authorizationId.equals(user)) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED,
+                    "Authentication failed: Client requested an authorization id that is different from username");
+        }
+        if (!users.accepts(user, password)) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password");
+        }
+        state = State.AUTHENTICATED;
+        principal = user;
+        return Step.OK;
+    }
+
+    private Step fail(Errors error, String message) {
+        state = State.FAILED;
+        return new Step(error, message);
+    }
+}

@@ -1,0 +1,247 @@
+package io.minibroker.broker.network;
+
+import io.minibroker.broker.config.ConfigException;
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A SASL_PLAINTEXT listener with PLAIN, configured as a Kafka broker is: kafka-clients with the right password
+ * produce and consume; a wrong password, a refused mechanism or any request before authenticating end the
+ * connection as Kafka's authenticator ends it; a PLAINTEXT listener beside it still answers without any.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SaslPlainListenerTest {
+
+    private static final String JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required"
+            + " username=\"admin\" password=\"admin-secret\" user_admin=\"admin-secret\" user_alice=\"alice-secret\";";
+
+    @TempDir
+    Path logDir;
+    private Broker broker;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void clientsWithTheRightPasswordProduceAndConsume() throws Exception {
+        broker = startSasl();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(clientConfig("alice", "alice-secret"),
+                new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>("secured", "k", "v1")).get();
+            producer.send(new ProducerRecord<>("secured", "k", "v2")).get();
+        }
+        Map<String, Object> config = clientConfig("alice", "alice-secret");
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.assign(List.of(new TopicPartition("secured", 0)));
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (values.size() < 2 && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(record.value());
+                }
+            }
+        }
+        assertThat(values).containsExactly("v1", "v2");
+    }
+
+    @Test
+    void aWrongPasswordFailsAuthenticationAtTheClient() throws Exception {
+        broker = startSasl();
+        try (Admin admin = Admin.create(clientConfig("alice", "not-her-password"))) {
+            assertThatThrownBy(() -> admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(SaslAuthenticationException.class)
+                    .cause().hasMessageContaining("Invalid username or password");
+        }
+    }
+
+    @Test
+    void onlyApiVersionsAndTheSaslStepsAreServedBeforeAuthenticating() throws Exception {
+        broker = startSasl();
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 1, apiVersions()));
+            assertThat(client.receive(ApiKey.API_VERSIONS, (short) 3).correlationId()).isEqualTo(1);
+            client.send(RawClient.request(ApiKey.METADATA, (short) 12, 2,
+                    ApiKey.METADATA.request().newMessage()));
+            assertThat(client.closedByBroker()).as("a Metadata request before authenticating").isTrue();
+        }
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 3,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "SCRAM-SHA-512")));
+            Struct answer = client.receive(ApiKey.SASL_HANDSHAKE, (short) 1).body();
+            assertThat(answer.getInt16("ErrorCode")).isEqualTo(Errors.UNSUPPORTED_SASL_MECHANISM.code());
+            assertThat(answer.<String>getList("Mechanisms")).containsExactly("PLAIN");
+            assertThat(client.closedByBroker()).as("after a refused mechanism").isTrue();
+        }
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            handshake(client);
+            client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 5, ApiKey.SASL_AUTHENTICATE.request()
+                    .newMessage().set("AuthBytes", plainToken("alice", "alice-secret"))));
+            assertThat(client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body().getInt16("ErrorCode"))
+                    .isEqualTo(Errors.NONE.code());
+            client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 6, ApiKey.SASL_AUTHENTICATE.request()
+                    .newMessage().set("AuthBytes", plainToken("alice", "alice-secret"))));
+            assertThat(client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body().getInt16("ErrorCode"))
+                    .as("once authenticated, as Kafka answers it").isEqualTo(Errors.ILLEGAL_SASL_STATE.code());
+            client.send(RawClient.request(ApiKey.METADATA, (short) 12, 7, ApiKey.METADATA.request().newMessage()));
+            assertThat(client.receive(ApiKey.METADATA, (short) 12).correlationId()).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void afterAVersion0HandshakeTheBareTokenIsAnsweredByAnEmptyFrame() throws Exception {
+        broker = startSasl();
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 0, 1,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
+            assertThat(client.receive(ApiKey.SASL_HANDSHAKE, (short) 0).body().getInt16("ErrorCode"))
+                    .isEqualTo(Errors.NONE.code());
+            client.send(sizePrefixed(plainToken("alice", "alice-secret")));
+            assertThat(client.receiveFrame()).isEmpty();
+            client.send(RawClient.request(ApiKey.METADATA, (short) 12, 2, ApiKey.METADATA.request().newMessage()));
+            assertThat(client.receive(ApiKey.METADATA, (short) 12).correlationId()).isEqualTo(2);
+        }
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 0, 1,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
+            client.receive(ApiKey.SASL_HANDSHAKE, (short) 0);
+            client.send(sizePrefixed(plainToken("alice", "wrong")));
+            assertThat(client.closedByBroker()).isTrue();
+        }
+    }
+
+    @Test
+    void aPlaintextListenerBesideItAnswersWithoutAuthenticationAndRefusesTheSaslSteps() throws Exception {
+        broker = startSasl();
+        try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 1,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
+            assertThat(client.receive(ApiKey.SASL_HANDSHAKE, (short) 1).body().getInt16("ErrorCode"))
+                    .isEqualTo(Errors.ILLEGAL_SASL_STATE.code());
+            client.send(RawClient.request(ApiKey.METADATA, (short) 12, 2, ApiKey.METADATA.request().newMessage()));
+            assertThat(client.receive(ApiKey.METADATA, (short) 12).correlationId()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void theUsersMayComeFromAJaasFileAsForKafka() throws Exception {
+        Path jaas = Files.writeString(logDir.resolveSibling(logDir.getFileName() + "-jaas.conf"),
+                "KafkaServer {\n  " + JAAS + "\n};\n");
+        String previous = System.setProperty("java.security.auth.login.config", jaas.toString());
+        try {
+            broker = TestBrokers.start(logDir, saslSettings(false));
+        } finally {
+            restore(previous);
+            Files.delete(jaas);
+        }
+        try (Admin admin = Admin.create(clientConfig("admin", "admin-secret"))) {
+            assertThat(admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS)).isNotEmpty();
+        }
+    }
+
+    @Test
+    void whatIsNotOfferedStopsTheBrokerAtStart() {
+        Map<String, String> noUsers = saslSettings(false);
+        assertThatThrownBy(() -> TestBrokers.start(logDir, noUsers)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("listener.name.sasl_plaintext.plain.sasl.jaas.config");
+        Map<String, String> gssapi = new HashMap<>(saslSettings(true));
+        gssapi.remove("sasl.enabled.mechanisms");
+        assertThatThrownBy(() -> TestBrokers.start(logDir, gssapi)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("sasl.enabled.mechanisms");
+        assertThatThrownBy(() -> TestBrokers.start(logDir, Map.of("listeners", "SSL://localhost:0")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("offers no TLS");
+    }
+
+    private Broker startSasl() throws Exception {
+        return TestBrokers.start(logDir, saslSettings(true));
+    }
+
+    private static Map<String, String> saslSettings(boolean withJaasProperty) {
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "listeners", "SASL_PLAINTEXT://localhost:0,PLAINTEXT://localhost:0",
+                "sasl.enabled.mechanisms", "PLAIN"));
+        if (withJaasProperty) {
+            settings.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS);
+        }
+        return settings;
+    }
+
+    private Map<String, Object> clientConfig(String user, String password) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("SASL_PLAINTEXT"));
+        config.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        config.put(SaslConfigs.SASL_MECHANISM, "PLAIN");
+        config.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                + " username=\"" + user + "\" password=\"" + password + "\";");
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "20000");
+        return config;
+    }
+
+    private static void handshake(RawClient client) throws Exception {
+        client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 4,
+                ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
+        assertThat(client.receive(ApiKey.SASL_HANDSHAKE, (short) 1).body().getInt16("ErrorCode"))
+                .isEqualTo(Errors.NONE.code());
+    }
+
+    private static Struct apiVersions() {
+        return ApiKey.API_VERSIONS.request().newMessage().set("ClientSoftwareName", "raw")
+                .set("ClientSoftwareVersion", "1");
+    }
+
+    private static byte[] plainToken(String user, String password) {
+        return ("\u0000" + user + "\u0000" + password).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] sizePrefixed(byte[] token) {
+        return java.nio.ByteBuffer.allocate(4 + token.length).putInt(token.length).put(token).array();
+    }
+
+    private static void restore(String previous) {
+        if (previous == null) {
+            System.clearProperty("java.security.auth.login.config");
+        } else {
+            System.setProperty("java.security.auth.login.config", previous);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.minibroker.broker.security;
+
+import io.minibroker.protocol.error.Errors;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One connection's SASL/PLAIN steps: what each answers, in and out of order, and when the connection is done. */
+class SaslSessionTest {
+
+    private final PlainUsers users = PlainUsers.from(JaasConfig.parseProperty(
+            PlainUsers.LOGIN_MODULE + " required user_alice=\"alice-secret\";"));
+    private final SaslSession session = new SaslSession(List.of(SaslSession.PLAIN), users);
+
+    @Test
+    void aHandshakeThenTheRightPasswordAuthenticates() {
+        assertThat(session.handshake("PLAIN", (short) 1).error()).isEqualTo(Errors.NONE);
+        assertThat(session.authenticate(token("", "alice", "alice-secret")).error()).isEqualTo(Errors.NONE);
+        assertThat(session.isAuthenticated()).isTrue();
+        assertThat(session.principal()).isEqualTo("alice");
+        assertThat(session.hasFailed()).isFalse();
+    }
+
+    @Test
+    void anAuthorizationIdEqualToTheUserIsAccepted() {
+        session.handshake("PLAIN", (short) 1);
+        assertThat(session.authenticate(token("alice", "alice", "alice-secret")).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void eachBadStepFailsTheSessionWithKafkasError() {
+        assertFails(new SaslSession(List.of("PLAIN"), users), s -> s.handshake("SCRAM-SHA-256", (short) 1),
+                Errors.UNSUPPORTED_SASL_MECHANISM, "Unsupported SASL mechanism SCRAM-SHA-256");
+        assertFails(new SaslSession(List.of("PLAIN"), users), s -> s.authenticate(token("", "alice", "alice-secret")),
+                Errors.ILLEGAL_SASL_STATE, "Unexpected SaslAuthenticate request in state AWAITING_HANDSHAKE");
+        assertFails(handshaken(), s -> s.authenticate(token("", "alice", "wrong")),
+                Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password");
+        assertFails(handshaken(), s -> s.authenticate(token("", "bob", "alice-secret")),
+                Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password");
+        assertFails(handshaken(), s -> s.authenticate(token("mallory", "alice", "alice-secret")),
+                Errors.SASL_AUTHENTICATION_FAILED,
+                "Authentication failed: Client requested an authorization id that is different from username");
+        assertFails(handshaken(), s -> s.authenticate(token("", "", "alice-secret")),
+                Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: username or password not specified");
+        assertFails(handshaken(), s -> s.authenticate("alice".getBytes(StandardCharsets.UTF_8)),
+                Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid SASL/PLAIN response: expected 3"
+                        + " tokens, got 1");
+    }
+
+    @Test
+    void afterAVersion0HandshakeTheTokenComesBare() {
+        session.handshake("PLAIN", (short) 0);
+        assertThat(session.awaitsRawToken()).isTrue();
+        assertThat(session.authenticate(token("", "alice", "alice-secret")).error()).isEqualTo(Errors.NONE);
+        assertThat(session.awaitsRawToken()).isFalse();
+        assertThat(session.isAuthenticated()).isTrue();
+    }
+
+    @Test
+    void aSecondHandshakeIsOutOfOrder() {
+        session.handshake("PLAIN", (short) 1);
+        assertThat(session.handshake("PLAIN", (short) 1).error()).isEqualTo(Errors.ILLEGAL_SASL_STATE);
+        assertThat(session.hasFailed()).isTrue();
+    }
+
+    private SaslSession handshaken() {
+        SaslSession fresh = new SaslSession(List.of("PLAIN"), users);
+        fresh.handshake("PLAIN", (short) 1);
+        return fresh;
+    }
+
+    private static void assertFails(SaslSession session, java.util.function.Function<SaslSession, SaslSession.Step> step,
+                                    Errors error, String message) {
+        assertThat(step.apply(session)).isEqualTo(new SaslSession.Step(error, message));
+        assertThat(session.hasFailed()).isTrue();
+        assertThat(session.isAuthenticated()).isFalse();
+    }
+
+    private static byte[] token(String authorizationId, String user, String password) {
+        return (authorizationId + "\u0000" + user + "\u0000" + password).getBytes(StandardCharsets.UTF_8);
+    }
+}
