@@ -24,33 +24,32 @@ public final class LeaderElections implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderElections.class);
 
+    /**
+     * Both jobs are periodic tasks, which shutdown() cancels; a one-shot delayed task would by default still be run
+     * after it, holding close() and the thread until it came due.
+     */
     private final ScheduledExecutorService thread =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "controller-elections"));
     private final TopicAssignments assignments;
-    private final long balanceIntervalMs;
 
     /** @param balanceIntervalMs how often the leaders are rebalanced; 0 for never */
     public LeaderElections(TopicAssignments assignments, long sessionTimeoutMs, long balanceIntervalMs) {
         this.assignments = assignments;
-        this.balanceIntervalMs = balanceIntervalMs;
         long period = Math.max(1, sessionTimeoutMs / 4);
         thread.scheduleWithFixedDelay(assignments::electLeaders, period, period, TimeUnit.MILLISECONDS);
         if (balanceIntervalMs > 0) {
-            thread.schedule(this::balance, balanceIntervalMs, TimeUnit.MILLISECONDS);
+            thread.scheduleWithFixedDelay(this::balance, balanceIntervalMs, balanceIntervalMs, TimeUnit.MILLISECONDS);
         }
     }
 
     private void balance() {
-        long nextInMs = balanceIntervalMs;
         try {
-            if (assignments.balanceLeaders() >= TopicAssignments.MAX_ELECTIONS_PER_BALANCE) {
-                nextInMs = 0; // more to move: go on at once rather than after a whole interval
+            // A run that moved as many as a run may leaves more to move: go on at once, not an interval later.
+            while (assignments.balanceLeaders() >= TopicAssignments.MAX_ELECTIONS_PER_BALANCE && !thread.isShutdown()) {
+                LOG.info("Leader rebalance moved {} leaders; going on", TopicAssignments.MAX_ELECTIONS_PER_BALANCE);
             }
-        } catch (RuntimeException e) { // the next run must come whatever this one met
-            LOG.error("Leader rebalance failed; trying again in {} ms", nextInMs, e);
-        }
-        if (!thread.isShutdown()) {
-            thread.schedule(this::balance, nextInMs, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) { // a periodic task that throws is never run again
+            LOG.error("Leader rebalance failed; trying again at the next interval", e);
         }
     }
 

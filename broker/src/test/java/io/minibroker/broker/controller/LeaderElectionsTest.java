@@ -1,0 +1,32 @@
+package io.minibroker.broker.controller;
+
+import io.minibroker.broker.config.Endpoint;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The controller's election thread: gone once closed, whatever its next rebalance is scheduled for. */
+class LeaderElectionsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void closeEndsTheThreadThoughARebalanceIsDueLater() throws Exception {
+        BrokerMembership membership = new BrokerMembership(9_000, System::currentTimeMillis);
+        long epoch = membership.register(0, UUID.randomUUID(), List.of(new Endpoint("PLAINTEXT", "localhost", 9092)))
+                .epoch();
+        membership.heartbeat(0, epoch, false, false);
+        LeaderElections elections = new LeaderElections(TopicAssignments.open(0, membership, dir), 9_000, 300_000);
+
+        elections.close();
+
+        assertThat(Thread.getAllStackTraces().keySet()).as("a delayed rebalance must not keep the thread alive")
+                .noneMatch(thread -> thread.getName().equals("controller-elections") && thread.isAlive());
+    }
+}
