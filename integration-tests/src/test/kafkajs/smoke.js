@@ -3,8 +3,10 @@
 // Prints one JSON line for the Java test to check; exits non-zero on any failure.
 const { Kafka, CompressionTypes, logLevel } = require('kafkajs');
 
-const [bootstrap, topic] = process.argv.slice(2);
-const kafka = new Kafka({ clientId: 'kafkajs-smoke', brokers: [bootstrap], logLevel: logLevel.ERROR });
+// A user name and password, when given, are sent with SASL/PLAIN.
+const [bootstrap, topic, username, password] = process.argv.slice(2);
+const sasl = username === undefined ? undefined : { mechanism: 'plain', username, password };
+const kafka = new Kafka({ clientId: 'kafkajs-smoke', brokers: [bootstrap], sasl, logLevel: logLevel.ERROR });
 const COUNT = 10;
 
 async function main() {

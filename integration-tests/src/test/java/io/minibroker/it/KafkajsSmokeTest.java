@@ -8,6 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -27,18 +29,40 @@ class KafkajsSmokeTest {
     @TempDir
     Path logDir;
 
+    private static final String EXPECTED = "{\"partitions\":2,\"values\":[\"v0\",\"v1\",\"v2\",\"v3\",\"v4\","
+            + "\"v5\",\"v6\",\"v7\",\"v8\",\"v9\"],\"committed\":10}";
+
     @Test
     void kafkajsCreatesProducesIdempotentlyAndConsumesInAGroup() throws Exception {
+        assumeKafkajs();
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
+            assertThat(smoke(kafka, "from-kafkajs")).isEqualTo(EXPECTED);
+        }
+    }
+
+    @Test
+    void kafkajsDoesTheSameAuthenticatedWithSaslPlain() throws Exception {
+        assumeKafkajs();
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0",
+                "listeners", "SASL_PLAINTEXT://localhost:0", "sasl.enabled.mechanisms", "PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required user_alice=\"alice-secret\";"))) {
+            assertThat(smoke(kafka, "from-kafkajs-sasl", "alice", "alice-secret")).isEqualTo(EXPECTED);
+        }
+    }
+
+    private static void assumeKafkajs() {
         Assumptions.assumeTrue(Commands.onPath("node"), "Node.js is not installed (apt-get install nodejs); skipping");
         Assumptions.assumeTrue(Files.isDirectory(SCRIPT_DIR.resolve("node_modules").resolve("kafkajs")),
                 "kafkajs is not installed (npm ci --prefix integration-tests/src/test/kafkajs); skipping");
-        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
-            // The broker listens on IPv4; Node before 20 would try only ::1 where localhost also names that.
-            String output = Commands.run(SCRIPT_DIR, "", "node", "--dns-result-order=ipv4first", "smoke.js",
-                    kafka.bootstrapServers(), "from-kafkajs");
+    }
 
-            assertThat(output.strip()).isEqualTo("{\"partitions\":2,\"values\":[\"v0\",\"v1\",\"v2\",\"v3\",\"v4\","
-                    + "\"v5\",\"v6\",\"v7\",\"v8\",\"v9\"],\"committed\":10}");
-        }
+    /** smoke.js's one line of output; {@code credentials}, if any, a user name and password for SASL/PLAIN. */
+    private static String smoke(EmbeddedBroker kafka, String topic, String... credentials) throws Exception {
+        List<String> command = new ArrayList<>(List.of("node", "--dns-result-order=ipv4first", "smoke.js",
+                kafka.bootstrapServers(), topic));
+        command.addAll(List.of(credentials));
+        // The broker listens on IPv4; Node before 20 would try only ::1 where localhost also names that.
+        return Commands.run(SCRIPT_DIR, "", command.toArray(String[]::new)).strip();
     }
 }

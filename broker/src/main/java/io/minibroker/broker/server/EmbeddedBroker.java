@@ -27,11 +27,14 @@ public final class EmbeddedBroker implements AutoCloseable {
     private final Broker broker;
     private final Path logDir;
     private final boolean ownsLogDir;
+    /** The first listener of {@code listeners}, the one {@link #bootstrapServers()} names. */
+    private final String clientListener;
 
-    private EmbeddedBroker(Broker broker, Path logDir, boolean ownsLogDir) {
+    private EmbeddedBroker(Broker broker, Path logDir, boolean ownsLogDir, String clientListener) {
         this.broker = broker;
         this.logDir = logDir;
         this.ownsLogDir = ownsLogDir;
+        this.clientListener = clientListener;
     }
 
     public static EmbeddedBroker start() throws IOException, InterruptedException {
@@ -57,12 +60,17 @@ public final class EmbeddedBroker implements AutoCloseable {
         properties.put("offsets.topic.replication.factor", "1");
         properties.put("group.initial.rebalance.delay.ms", "0"); // tests want their groups formed at once
         properties.putAll(overrides);
-        return new EmbeddedBroker(Broker.start(BrokerConfig.of(properties)), logDir, ownsLogDir);
+        BrokerConfig config = BrokerConfig.of(properties);
+        return new EmbeddedBroker(Broker.start(config), logDir, ownsLogDir,
+                config.get(BrokerConfig.LISTENERS).get(0).listenerName());
     }
 
-    /** The {@code bootstrap.servers} value for clients. */
+    /**
+     * The {@code bootstrap.servers} value for clients: the first listener of {@code listeners} (PLAINTEXT unless
+     * overridden; a SASL_PLAINTEXT one asks clients to authenticate).
+     */
     public String bootstrapServers() {
-        return "localhost:" + broker.boundPort("PLAINTEXT");
+        return "localhost:" + broker.boundPort(clientListener);
     }
 
     public Broker broker() {

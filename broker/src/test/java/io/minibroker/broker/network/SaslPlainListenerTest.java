@@ -2,6 +2,7 @@ package io.minibroker.broker.network;
 
 import io.minibroker.broker.config.ConfigException;
 import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.EmbeddedBroker;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -82,6 +83,15 @@ class SaslPlainListenerTest {
             }
         }
         assertThat(values).containsExactly("v1", "v2");
+    }
+
+    @Test
+    void anEmbeddedBrokerWithOnlyASaslListenerNamesItForClients() throws Exception {
+        Map<String, String> settings = new HashMap<>(saslSettings(true));
+        settings.put("listeners", "SASL_PLAINTEXT://localhost:0");
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(settings)) {
+            assertThat(kafka.bootstrapServers()).isEqualTo("localhost:" + kafka.broker().boundPort("SASL_PLAINTEXT"));
+        }
     }
 
     @Test
