@@ -97,6 +97,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void dispatch(ChannelHandlerContext ctx, ByteBuf frame, long receivedNanos) {
+        if (sasl != null && sasl.hasFailed()) {
+            frame.release(); // pipelined behind the failed step: the connection is closing, nothing more is served
+            return;
+        }
         if (sasl != null && sasl.awaitsRawToken()) {
             authenticateRawToken(ctx, frame);
             return;

@@ -139,6 +139,25 @@ class SaslPlainListenerTest {
     }
 
     @Test
+    void nothingPipelinedBehindAFailedAuthenticationIsServed() throws Exception {
+        broker = startSasl();
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            handshake(client);
+            java.io.ByteArrayOutputStream burst = new java.io.ByteArrayOutputStream();
+            burst.write(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 5, ApiKey.SASL_AUTHENTICATE.request()
+                    .newMessage().set("AuthBytes", plainToken("alice", "wrong"))));
+            burst.write(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 6, ApiKey.SASL_AUTHENTICATE.request()
+                    .newMessage().set("AuthBytes", plainToken("alice", "alice-secret"))));
+            client.send(burst.toByteArray());
+
+            Struct answer = client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body();
+            assertThat(answer.getInt16("ErrorCode")).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED.code());
+            assertThat(answer.getString("ErrorMessage")).isEqualTo("Authentication failed: Invalid username or password");
+            assertThat(client.closedByBroker()).as("no second try on the same connection").isTrue();
+        }
+    }
+
+    @Test
     void afterAVersion0HandshakeTheBareTokenIsAnsweredByAnEmptyFrame() throws Exception {
         broker = startSasl();
         try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
