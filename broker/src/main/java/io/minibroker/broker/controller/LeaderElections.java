@@ -36,9 +36,17 @@ public final class LeaderElections implements AutoCloseable {
     public LeaderElections(TopicAssignments assignments, long sessionTimeoutMs, long balanceIntervalMs) {
         this.assignments = assignments;
         long period = Math.max(1, sessionTimeoutMs / 4);
-        thread.scheduleWithFixedDelay(assignments::electLeaders, period, period, TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(this::actOnFencedBrokers, period, period, TimeUnit.MILLISECONDS);
         if (balanceIntervalMs > 0) {
             thread.scheduleWithFixedDelay(this::balance, balanceIntervalMs, balanceIntervalMs, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void actOnFencedBrokers() {
+        try {
+            assignments.electLeaders();
+        } catch (RuntimeException e) { // a periodic task that throws is never run again: no failover after that
+            LOG.error("Leader election after fencing failed; trying again at the next check", e);
         }
     }
 
@@ -53,9 +61,21 @@ public final class LeaderElections implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the thread, waiting up to 5 s for a run under way (an election fsyncs the assignments, so the thread is
+     * not interrupted: that would close the file); answers whether it has ended.
+     */
     @Override
     public void close() throws InterruptedException {
-        thread.shutdown(); // not shutdownNow: an election fsyncs the assignments, and an interrupt closes that file
-        thread.awaitTermination(5, TimeUnit.SECONDS);
+        awaitClosed();
+    }
+
+    boolean awaitClosed() throws InterruptedException {
+        thread.shutdown();
+        boolean ended = thread.awaitTermination(5, TimeUnit.SECONDS);
+        if (!ended) {
+            LOG.warn("The controller-elections thread is still busy 5 s after close; leaving it to finish");
+        }
+        return ended;
     }
 }

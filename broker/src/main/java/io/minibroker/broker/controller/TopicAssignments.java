@@ -494,22 +494,31 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
      * one. Returns how many leaders moved.
      */
     public synchronized int balanceLeaders() {
-        int moved = 0;
+        int[] budget = {MAX_ELECTIONS_PER_BALANCE};
+        // Only a partition that has a leader is rebalanced, as in Kafka; one without waits for a live ISR member.
+        Function<PartitionImage, Election> withinBudget = partition -> {
+            if (budget[0] == 0) {
+                return Election.unchanged(ElectionResult.NOT_NEEDED); // the next run takes it
+            }
+            Election decided = preferredElection(partition);
+            if (decided.elected() != null) {
+                budget[0]--;
+            }
+            return decided;
+        };
         for (TopicImage topic : List.copyOf(topics.values())) {
             List<Integer> imbalanced = topic.partitions().stream()
-                    .filter(p -> p.leader() != p.replicas().get(0))
+                    .filter(p -> p.leader() != NO_LEADER && p.leader() != p.replicas().get(0))
                     .map(PartitionImage::index)
-                    .limit(MAX_ELECTIONS_PER_BALANCE - moved)
                     .toList();
             if (!imbalanced.isEmpty()) {
-                moved += (int) electIn(topic, imbalanced, this::preferredElection).stream()
-                        .filter(outcome -> outcome.error() == Errors.NONE).count();
+                electIn(topic, imbalanced, withinBudget);
             }
-            if (moved >= MAX_ELECTIONS_PER_BALANCE) {
+            if (budget[0] == 0) {
                 break;
             }
         }
-        return moved;
+        return MAX_ELECTIONS_PER_BALANCE - budget[0];
     }
 
     private Function<PartitionImage, Election> electionOf(ElectableTopics.Type type) {

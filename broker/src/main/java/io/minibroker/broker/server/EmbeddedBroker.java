@@ -1,6 +1,7 @@
 package io.minibroker.broker.server;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.Endpoint;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,7 +28,7 @@ public final class EmbeddedBroker implements AutoCloseable {
     private final Broker broker;
     private final Path logDir;
     private final boolean ownsLogDir;
-    /** The first listener of {@code listeners}, the one {@link #bootstrapServers()} names. */
+    /** The first listener of {@code listeners} that is not a controller's, the one {@link #bootstrapServers()} names. */
     private final String clientListener;
 
     private EmbeddedBroker(Broker broker, Path logDir, boolean ownsLogDir, String clientListener) {
@@ -61,13 +62,15 @@ public final class EmbeddedBroker implements AutoCloseable {
         properties.put("group.initial.rebalance.delay.ms", "0"); // tests want their groups formed at once
         properties.putAll(overrides);
         BrokerConfig config = BrokerConfig.of(properties);
-        return new EmbeddedBroker(Broker.start(config), logDir, ownsLogDir,
-                config.get(BrokerConfig.LISTENERS).get(0).listenerName());
+        String clientListener = config.get(BrokerConfig.LISTENERS).stream().map(Endpoint::listenerName)
+                .filter(name -> !config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).contains(name))
+                .findFirst().orElseThrow();
+        return new EmbeddedBroker(Broker.start(config), logDir, ownsLogDir, clientListener);
     }
 
     /**
-     * The {@code bootstrap.servers} value for clients: the first listener of {@code listeners} (PLAINTEXT unless
-     * overridden; a SASL_PLAINTEXT one asks clients to authenticate).
+     * The {@code bootstrap.servers} value for clients: the first listener of {@code listeners} that is not a
+     * controller's (PLAINTEXT unless overridden; a SASL_PLAINTEXT one asks clients to authenticate).
      */
     public String bootstrapServers() {
         return "localhost:" + broker.boundPort(clientListener);

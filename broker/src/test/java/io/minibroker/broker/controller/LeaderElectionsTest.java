@@ -24,9 +24,6 @@ class LeaderElectionsTest {
         membership.heartbeat(0, epoch, false, false);
         LeaderElections elections = new LeaderElections(TopicAssignments.open(0, membership, dir), 9_000, 300_000);
 
-        elections.close();
-
-        assertThat(Thread.getAllStackTraces().keySet()).as("a delayed rebalance must not keep the thread alive")
-                .noneMatch(thread -> thread.getName().equals("controller-elections") && thread.isAlive());
+        assertThat(elections.awaitClosed()).as("a rebalance due later must not keep the thread alive").isTrue();
     }
 }

@@ -176,6 +176,31 @@ class TopicAssignmentsTest {
     }
 
     @Test
+    void partitionsThatCannotMoveDoNotUseUpARebalanceRun() {
+        List<List<Integer>> placement = new java.util.ArrayList<>();
+        for (int i = 0; i < TopicAssignments.MAX_ELECTIONS_PER_BALANCE; i++) {
+            placement.add(List.of(1, 0)); // preferring node 1, which stays down
+        }
+        for (int i = 0; i < 50; i++) {
+            placement.add(List.of(2, 0)); // preferring node 2, which comes back
+        }
+        assertThat(assignments.create("v", 0, 0, placement, Map.of(), false).error()).isEqualTo(Errors.NONE);
+        UUID topicId = assignments.image().topic("v").orElseThrow().id();
+        shutDown(1);
+        shutDown(2);
+        assignments.electLeaders();
+        membership.heartbeat(2, brokerEpochs.get(2), false, false);
+        for (int i = TopicAssignments.MAX_ELECTIONS_PER_BALANCE; i < placement.size(); i++) {
+            assertThat(assignments.alterIsr(0, topicId, i, 1, -1, List.of(member(0), member(2))).error())
+                    .isEqualTo(Errors.NONE);
+        }
+
+        assertThat(assignments.balanceLeaders()).isEqualTo(50);
+        assertThat(leaderOf("v", TopicAssignments.MAX_ELECTIONS_PER_BALANCE)).isEqualTo(2);
+        assertThat(leaderOf("v", 0)).isZero();
+    }
+
+    @Test
     void anUncleanElectionOnlyGivesALeaderlessPartitionAnInSyncLeader() {
         assertThat(elect(UNCLEAN, 0)).as("it has a leader").isEqualTo(ElectionResult.NOT_NEEDED);
         shutDown(0);
