@@ -65,8 +65,11 @@ public final class BrokerConfig {
     public static final ConfigKey<Long> CONNECTIONS_MAX_IDLE_MS = longKey("connections.max.idle.ms", 600_000L, 1);
     /**
      * Which security protocol each listener speaks. PLAINTEXT and SASL_PLAINTEXT (with PLAIN) are offered; a listener
-     * mapped to SSL or SASL_SSL stops the broker at start (no TLS here). A listener the map does not name is PLAINTEXT
-     * (Kafka refuses to start then, unless it is a controller listener).
+     * mapped to SSL or SASL_SSL stops the broker at start (no TLS here). When the map is set, a listener it does not
+     * name stops the broker too, as in Kafka, so that a misspelt name never serves a port without authentication;
+     * left at its default, a listener it does not name (CLIENT, BROKER, CONTROLLER...) is PLAINTEXT, where Kafka
+     * would refuse to start but for controller listeners: configurations written before this key was read keep
+     * working.
      */
     public static final ConfigKey<Map<String, String>> LISTENER_SECURITY_PROTOCOL_MAP = new ConfigKey<>(
             "listener.security.protocol.map", BrokerConfig::parseProtocolMap,
@@ -76,6 +79,9 @@ public final class BrokerConfig {
     /** Kafka's default is GSSAPI, which is not offered: a SASL_PLAINTEXT listener needs this set to PLAIN. */
     public static final ConfigKey<List<String>> SASL_ENABLED_MECHANISMS = new ConfigKey<>("sasl.enabled.mechanisms",
             BrokerConfig::parseNames, List.of("GSSAPI"), v -> true, "a list of SASL mechanism names");
+    /** The largest frame a SASL_PLAINTEXT connection may send before it has authenticated. */
+    public static final ConfigKey<Integer> SASL_SERVER_MAX_RECEIVE_SIZE =
+            intKey("sasl.server.max.receive.size", 524_288, 1);
     /** Not a Kafka key: the port of the Prometheus scrape endpoint; -1 disables it. */
     public static final ConfigKey<Integer> METRICS_PORT = intKey("metrics.port", -1, -1);
 
@@ -191,7 +197,7 @@ public final class BrokerConfig {
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
-            SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
+            SASL_SERVER_MAX_RECEIVE_SIZE, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
@@ -393,6 +399,11 @@ public final class BrokerConfig {
     private void checkSecurityProtocols(List<Endpoint> listeners) {
         boolean sasl = false;
         for (Endpoint listener : listeners) {
+            if (isSet(LISTENER_SECURITY_PROTOCOL_MAP)
+                    && !get(LISTENER_SECURITY_PROTOCOL_MAP).containsKey(listener.listenerName())) {
+                throw new ConfigException(LISTENER_SECURITY_PROTOCOL_MAP.name(), get(LISTENER_SECURITY_PROTOCOL_MAP),
+                        "No security protocol defined for listener " + listener.listenerName());
+            }
             String protocol = securityProtocol(listener.listenerName());
             if (protocol.endsWith("SSL")) {
                 throw new ConfigException(LISTENER_SECURITY_PROTOCOL_MAP.name(), get(LISTENER_SECURITY_PROTOCOL_MAP),

@@ -38,10 +38,13 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     @Override
     protected void initChannel(SocketChannel channel) {
         channel.config().setMessageSizeEstimator(SendfileAwareSizeEstimator.INSTANCE);
+        SaslSession sasl = saslSessions == null ? null : saslSessions.get();
+        FrameDecoder frames = sasl == null ? new FrameDecoder(maxFrameBytes)
+                : new FrameDecoder(() -> sasl.isAuthenticated() ? maxFrameBytes
+                        : Math.min(maxFrameBytes, sasl.maxReceiveBytes()));
         channel.pipeline()
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
-                .addLast("frame", new FrameDecoder(maxFrameBytes))
-                .addLast("request", new RequestHandler(apis, listenerName, metrics,
-                        saslSessions == null ? null : saslSessions.get()));
+                .addLast("frame", frames)
+                .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl));
     }
 }

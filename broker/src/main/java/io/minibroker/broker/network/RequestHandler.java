@@ -25,7 +25,6 @@ import io.netty.handler.timeout.IdleStateEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -41,8 +40,8 @@ import java.util.concurrent.RejectedExecutionException;
  * client can retry with a version both sides know.
  *
  * <p>On a SASL_PLAINTEXT listener a connection must authenticate first ({@link SaslSession}): before it has,
- * anything but ApiVersions, SaslHandshake and SaslAuthenticate closes it, and a failed step closes it once its
- * answer is written, as Kafka's authenticator does.
+ * anything but the next step (ApiVersions or SaslHandshake, then SaslAuthenticate) closes it, and a failed step
+ * closes it once its answer is written, as Kafka's authenticator does.
  *
  * <p>Backpressure: reading stops while the connection has {@value #MAX_IN_FLIGHT} requests unanswered or while
  * its outbound buffer is above the high-water mark (a client that does not read its responses), and resumes
@@ -54,10 +53,6 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     static final int MAX_IN_FLIGHT = 64;
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestHandler.class);
-
-    /** What a SASL_PLAINTEXT connection may ask before it has authenticated, as in Kafka. */
-    private static final Set<Short> ALLOWED_BEFORE_AUTHENTICATION = Set.of(ApiKey.API_VERSIONS.id(),
-            ApiKey.SASL_HANDSHAKE.id(), ApiKey.SASL_AUTHENTICATE.id());
 
     private final SupportedApis apis;
     private final String listenerName;
@@ -107,7 +102,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         RequestHeader header = RequestHeader.read(frame.duplicate());
         int frameBytes = frame.readableBytes() + Frames.SIZE_PREFIX_BYTES;
-        if (sasl != null && !sasl.isAuthenticated() && !ALLOWED_BEFORE_AUTHENTICATION.contains(header.apiKey())) {
+        if (sasl != null && !sasl.admits(header.apiKey())) {
             ApiKey api = ApiKey.forId(header.apiKey());
             throw new ProtocolException(Errors.ILLEGAL_SASL_STATE, "Unexpected Kafka request of type "
                     + (api == null ? "key " + header.apiKey() : api.name()) + " during SASL authentication");

@@ -18,6 +18,9 @@ public final class JaasConfig {
     public record LoginModule(String className, String flag, Map<String, String> options) {
     }
 
+    /** JAAS's control flags. */
+    private static final List<String> CONTROL_FLAGS = List.of("required", "requisite", "sufficient", "optional");
+
     private final List<String> tokens;
     private int next;
 
@@ -25,14 +28,18 @@ public final class JaasConfig {
         this.tokens = tokenize(text);
     }
 
-    /** The modules of a {@code sasl.jaas.config} value; IllegalArgumentException if it does not parse. */
-    public static List<LoginModule> parseProperty(String text) {
+    /**
+     * The one module of a {@code sasl.jaas.config} value (Kafka takes exactly one there); IllegalArgumentException
+     * if it does not parse.
+     */
+    public static LoginModule parseProperty(String text) {
         JaasConfig parser = new JaasConfig(text);
         List<LoginModule> modules = parser.modulesUntil(null);
-        if (modules.isEmpty()) {
-            throw new IllegalArgumentException("no login module in the JAAS configuration");
+        if (modules.size() != 1) {
+            throw new IllegalArgumentException("a JAAS configuration property must name one login module, not "
+                    + modules.size());
         }
-        return modules;
+        return modules.get(0);
     }
 
     /** The sections of a JAAS file, by name, each with its modules; IllegalArgumentException if it does not parse. */
@@ -54,6 +61,10 @@ public final class JaasConfig {
         while (next < tokens.size() && !tokens.get(next).equals(end)) {
             String className = word("a login module class");
             String flag = word("a control flag");
+            if (!CONTROL_FLAGS.contains(flag.toLowerCase(java.util.Locale.ROOT))) {
+                throw new IllegalArgumentException("the control flag of " + className
+                        + " must be one of " + CONTROL_FLAGS);
+            }
             Map<String, String> options = new LinkedHashMap<>();
             while (!peek(";")) {
                 String name = word("an option name");
@@ -73,17 +84,19 @@ public final class JaasConfig {
         return tokens.get(next).equals(token);
     }
 
+    /** Errors name the token's position, never its text: an option value may be a password. */
     private void expect(String token) {
         if (!peek(token)) {
-            throw new IllegalArgumentException("expected '" + token + "' in the JAAS configuration, found '"
-                    + tokens.get(next) + "'");
+            throw new IllegalArgumentException("expected '" + token + "' at token " + (next + 1)
+                    + " of the JAAS configuration");
         }
         next++;
     }
 
     private String word(String what) {
         if (next >= tokens.size() || isPunctuation(tokens.get(next))) {
-            throw new IllegalArgumentException("expected " + what + " in the JAAS configuration");
+            throw new IllegalArgumentException("expected " + what + " at token " + (next + 1)
+                    + " of the JAAS configuration");
         }
         return unquoted(tokens.get(next++));
     }

@@ -35,7 +35,8 @@ public final class SaslListeners {
         }
         PlainUsers users = plainUsers(config, listenerName);
         List<String> mechanisms = config.get(BrokerConfig.SASL_ENABLED_MECHANISMS);
-        return () -> new SaslSession(mechanisms, users);
+        int maxReceiveBytes = config.get(BrokerConfig.SASL_SERVER_MAX_RECEIVE_SIZE);
+        return () -> new SaslSession(mechanisms, users, maxReceiveBytes);
     }
 
     private static PlainUsers plainUsers(BrokerConfig config, String listenerName) {
@@ -43,7 +44,7 @@ public final class SaslListeners {
         String property = config.plainJaasConfig(listenerName).orElse(null);
         try {
             if (property != null) {
-                return PlainUsers.from(JaasConfig.parseProperty(property));
+                return PlainUsers.from(List.of(JaasConfig.parseProperty(property)));
             }
             String file = System.getProperty(JAAS_FILE_PROPERTY);
             if (file != null) {

@@ -1,6 +1,7 @@
 package io.minibroker.broker.security;
 
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -9,9 +10,9 @@ import java.util.List;
  * One connection's SASL authentication on a {@code SASL_PLAINTEXT} listener, the steps Kafka's server-side
  * authenticator takes: a SaslHandshake naming an enabled mechanism, then a SaslAuthenticate carrying the client's
  * PLAIN token ({@code [authzid] NUL authcid NUL password}, RFC 4616); after a SaslHandshake v0 (clients before
- * Kafka 1.0) the token comes as a bare size-prefixed frame instead, answered by an empty one. Until it succeeds, only ApiVersions and these
- * two requests are served; anything else, a step out of order, a refused mechanism or a failed authentication ends
- * the connection, once the answer to that request is written.
+ * Kafka 1.0) the token comes as a bare size-prefixed frame instead, answered by an empty one. Until it succeeds,
+ * only the next step is served ({@link #admits}); anything else closes the connection, and a refused mechanism or
+ * a failed authentication closes it once the answer to that request is written.
  *
  * <p>Used by one connection's event loop only: no synchronisation.
  */
@@ -29,12 +30,19 @@ public final class SaslSession {
 
     private final List<String> enabledMechanisms;
     private final PlainUsers users;
+    private final int maxReceiveBytes;
     private State state = State.AWAITING_HANDSHAKE;
     private String principal;
 
-    public SaslSession(List<String> enabledMechanisms, PlainUsers users) {
+    /** @param maxReceiveBytes the largest frame taken before authenticating ({@code sasl.server.max.receive.size}) */
+    public SaslSession(List<String> enabledMechanisms, PlainUsers users, int maxReceiveBytes) {
         this.enabledMechanisms = List.copyOf(enabledMechanisms);
         this.users = users;
+        this.maxReceiveBytes = maxReceiveBytes;
+    }
+
+    public int maxReceiveBytes() {
+        return maxReceiveBytes;
     }
 
     public List<String> enabledMechanisms() {
@@ -53,6 +61,20 @@ public final class SaslSession {
     /** The user the connection authenticated as; null before. */
     public String principal() {
         return principal;
+    }
+
+    /**
+     * Whether a request of this API may come now. Before authenticating only the next step may, as Kafka's
+     * authenticator takes them: ApiVersions or SaslHandshake, then SaslAuthenticate. (Kafka also closes on a second
+     * ApiVersions; one is allowed here, since a client whose first was too new for the broker sends another.)
+     */
+    public boolean admits(short apiKey) {
+        return switch (state) {
+            case AUTHENTICATED -> true;
+            case AWAITING_HANDSHAKE -> apiKey == ApiKey.API_VERSIONS.id() || apiKey == ApiKey.SASL_HANDSHAKE.id();
+            case AWAITING_AUTHENTICATE -> apiKey == ApiKey.SASL_AUTHENTICATE.id();
+            case AWAITING_RAW_TOKEN, FAILED -> false;
+        };
     }
 
     /** Whether the next frame is the client's bare token, not a request (after a SaslHandshake v0). */
@@ -77,24 +99,23 @@ public final class SaslSession {
         if (state != State.AWAITING_AUTHENTICATE && state != State.AWAITING_RAW_TOKEN) {
             return fail(Errors.ILLEGAL_SASL_STATE, "Unexpected SaslAuthenticate request in state " + state);
         }
-        String[] parts = new String(token, StandardCharsets.UTF_8).split("\u0000", -1);
-        if (parts.length != 3) {
+        // Kafka's PLAIN server: a malformed token or an empty name or password is an error of the exchange, which
+        // its authenticator answers with one generic message; wrong credentials and a foreign authorization id
+        // have messages of their own, the credentials checked first.
+        String[] parts = new String(token, StandardCharsets.UTF_8).split("\u0000", 3);
+        if (parts.length != 3 || parts[1].isEmpty() || parts[2].isEmpty()) {
             return fail(Errors.SASL_AUTHENTICATION_FAILED,
-                    "Authentication failed: Invalid SASL/PLAIN response: expected 3 tokens, got " + parts.length);
+                    "Authentication failed during authentication due to invalid credentials with SASL mechanism "
+                            + PLAIN);
         }
         String authorizationId = parts[0];
         String user = parts[1];
-        String password = parts[2];
-        if (user.isEmpty() || password.isEmpty()) {
-            return fail(Errors.SASL_AUTHENTICATION_FAILED,
-                    "Authentication failed: username or password not specified");
+        if (!users.accepts(user, parts[2])) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password");
         }
         if (!authorizationId.isEmpty() && !authorizationId.equals(user)) {
             return fail(Errors.SASL_AUTHENTICATION_FAILED,
                     "Authentication failed: Client requested an authorization id that is different from username");
-        }
-        if (!users.accepts(user, password)) {
-            return fail(Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password");
         }
         state = State.AUTHENTICATED;
         principal = user;

@@ -139,6 +139,21 @@ class SaslPlainListenerTest {
     }
 
     @Test
+    void beforeAuthenticatingAFrameMayNotExceedSaslServerMaxReceiveSize() throws Exception {
+        broker = startSasl();
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            client.send(java.nio.ByteBuffer.allocate(4).putInt(524_289).array()); // one byte over 512 KiB
+            assertThat(client.closedByBroker()).as("refused before its body is buffered").isTrue();
+        }
+        String big = "x".repeat(700_000);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(clientConfig("alice", "alice-secret"),
+                new StringSerializer(), new StringSerializer())) {
+            assertThat(producer.send(new ProducerRecord<>("big", big)).get().serializedValueSize())
+                    .as("once authenticated, socket.request.max.bytes is the limit").isEqualTo(700_000);
+        }
+    }
+
+    @Test
     void nothingPipelinedBehindAFailedAuthenticationIsServed() throws Exception {
         broker = startSasl();
         try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
@@ -219,6 +234,10 @@ class SaslPlainListenerTest {
                 .hasMessageContaining("sasl.enabled.mechanisms");
         assertThatThrownBy(() -> TestBrokers.start(logDir, Map.of("listeners", "SSL://localhost:0")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("offers no TLS");
+        Map<String, String> unmapped = new HashMap<>(saslSettings(true));
+        unmapped.put("listener.security.protocol.map", "SASL_PLAINTEXT:SASL_PLAINTEXT"); // PLAINTEXT left out
+        assertThatThrownBy(() -> TestBrokers.start(logDir, unmapped)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("No security protocol defined for listener PLAINTEXT");
     }
 
     private Broker startSasl() throws Exception {

@@ -13,17 +13,15 @@ class JaasConfigTest {
 
     @Test
     void aPropertyValueGivesItsModuleAndOptionsQuotedOrNot() {
-        List<JaasConfig.LoginModule> modules = JaasConfig.parseProperty(
+        JaasConfig.LoginModule module = JaasConfig.parseProperty(
                 "org.apache.kafka.common.security.plain.PlainLoginModule required username=admin"
                         + " password=\"admin-secret\" user_admin=\"admin-secret\" user_alice=\"a \\\"quoted\\\" {;=}\";");
 
-        assertThat(modules).singleElement().satisfies(module -> {
-            assertThat(module.className()).isEqualTo(PlainUsers.LOGIN_MODULE);
-            assertThat(module.flag()).isEqualTo("required");
-            assertThat(module.options()).containsExactly(Map.entry("username", "admin"),
-                    Map.entry("password", "admin-secret"), Map.entry("user_admin", "admin-secret"),
-                    Map.entry("user_alice", "a \"quoted\" {;=}"));
-        });
+        assertThat(module.className()).isEqualTo(PlainUsers.LOGIN_MODULE);
+        assertThat(module.flag()).isEqualTo("required");
+        assertThat(module.options()).containsExactly(Map.entry("username", "admin"),
+                Map.entry("password", "admin-secret"), Map.entry("user_admin", "admin-secret"),
+                Map.entry("user_alice", "a \"quoted\" {;=}"));
     }
 
     @Test
@@ -44,7 +42,12 @@ class JaasConfigTest {
 
     @Test
     void malformedConfigurationsAreRefusedSayingWhy() {
-        assertThatThrownBy(() -> JaasConfig.parseProperty("")).hasMessageContaining("no login module");
+        assertThatThrownBy(() -> JaasConfig.parseProperty("")).hasMessageContaining("one login module, not 0");
+        assertThatThrownBy(() -> JaasConfig.parseProperty("A required; B required;"))
+                .hasMessageContaining("one login module, not 2");
+        assertThatThrownBy(() -> JaasConfig.parseProperty("A mandatory;")).hasMessageContaining("control flag");
+        assertThatThrownBy(() -> JaasConfig.parseProperty("Module required user_bob:\"bob-s3cret\";"))
+                .as("a password is never echoed").hasMessageNotContaining("s3cret").hasMessageContaining("token 4");
         assertThatThrownBy(() -> JaasConfig.parseProperty("Module required user_a=\"x\""))
                 .hasMessageContaining("ends early");
         assertThatThrownBy(() -> JaasConfig.parseProperty("Module required user_a=\"x;"))
@@ -56,17 +59,17 @@ class JaasConfigTest {
 
     @Test
     void plainUsersComeFromThePlainModulesUserOptions() {
-        PlainUsers users = PlainUsers.from(JaasConfig.parseProperty(
+        PlainUsers users = PlainUsers.from(List.of(JaasConfig.parseProperty(
                 PlainUsers.LOGIN_MODULE + " required username=admin password=admin-pw user_admin=admin-pw"
-                        + " user_alice=alice-pw;"));
+                        + " user_alice=alice-pw;")));
 
         assertThat(users.accepts("alice", "alice-pw")).isTrue();
         assertThat(users.accepts("admin", "admin-pw")).isTrue();
         assertThat(users.accepts("alice", "admin-pw")).isFalse();
         assertThat(users.accepts("username", "admin")).as("username= is the broker's own login, not a user").isFalse();
-        assertThatThrownBy(() -> PlainUsers.from(JaasConfig.parseProperty(PlainUsers.LOGIN_MODULE + " required;")))
-                .hasMessageContaining("names no user");
-        assertThatThrownBy(() -> PlainUsers.from(JaasConfig.parseProperty("other.Module required user_a=b;")))
-                .hasMessageContaining("no " + PlainUsers.LOGIN_MODULE);
+        assertThatThrownBy(() -> PlainUsers.from(List.of(JaasConfig.parseProperty(
+                PlainUsers.LOGIN_MODULE + " required;")))).hasMessageContaining("names no user");
+        assertThatThrownBy(() -> PlainUsers.from(List.of(JaasConfig.parseProperty(
+                "other.Module required user_a=b;")))).hasMessageContaining("no " + PlainUsers.LOGIN_MODULE);
     }
 }

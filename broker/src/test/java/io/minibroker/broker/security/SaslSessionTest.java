@@ -1,6 +1,7 @@
 package io.minibroker.broker.security;
 
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -11,9 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** One connection's SASL/PLAIN steps: what each answers, in and out of order, and when the connection is done. */
 class SaslSessionTest {
 
-    private final PlainUsers users = PlainUsers.from(JaasConfig.parseProperty(
-            PlainUsers.LOGIN_MODULE + " required user_alice=\"alice-secret\";"));
-    private final SaslSession session = new SaslSession(List.of(SaslSession.PLAIN), users);
+    private final PlainUsers users = PlainUsers.from(List.of(JaasConfig.parseProperty(
+            PlainUsers.LOGIN_MODULE + " required user_alice=\"alice-secret\";")));
+    private final SaslSession session = new SaslSession(List.of(SaslSession.PLAIN), users, 524_288);
 
     @Test
     void aHandshakeThenTheRightPasswordAuthenticates() {
@@ -32,9 +33,9 @@ class SaslSessionTest {
 
     @Test
     void eachBadStepFailsTheSessionWithKafkasError() {
-        assertFails(new SaslSession(List.of("PLAIN"), users), s -> s.handshake("SCRAM-SHA-256", (short) 1),
+        assertFails(new SaslSession(List.of("PLAIN"), users, 524_288), s -> s.handshake("SCRAM-SHA-256", (short) 1),
                 Errors.UNSUPPORTED_SASL_MECHANISM, "Unsupported SASL mechanism SCRAM-SHA-256");
-        assertFails(new SaslSession(List.of("PLAIN"), users), s -> s.authenticate(token("", "alice", "alice-secret")),
+        assertFails(new SaslSession(List.of("PLAIN"), users, 524_288), s -> s.authenticate(token("", "alice", "alice-secret")),
                 Errors.ILLEGAL_SASL_STATE, "Unexpected SaslAuthenticate request in state AWAITING_HANDSHAKE");
         assertFails(handshaken(), s -> s.authenticate(token("", "alice", "wrong")),
                 Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password");
@@ -43,11 +44,24 @@ class SaslSessionTest {
         assertFails(handshaken(), s -> s.authenticate(token("mallory", "alice", "alice-secret")),
                 Errors.SASL_AUTHENTICATION_FAILED,
                 "Authentication failed: Client requested an authorization id that is different from username");
+        assertFails(handshaken(), s -> s.authenticate(token("mallory", "alice", "wrong")),
+                Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password");
+        String generic = "Authentication failed during authentication due to invalid credentials with SASL mechanism"
+                + " PLAIN";
         assertFails(handshaken(), s -> s.authenticate(token("", "", "alice-secret")),
-                Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: username or password not specified");
+                Errors.SASL_AUTHENTICATION_FAILED, generic);
+        assertFails(handshaken(), s -> s.authenticate(token("", "alice", "")), Errors.SASL_AUTHENTICATION_FAILED, generic);
         assertFails(handshaken(), s -> s.authenticate("alice".getBytes(StandardCharsets.UTF_8)),
-                Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid SASL/PLAIN response: expected 3"
-                        + " tokens, got 1");
+                Errors.SASL_AUTHENTICATION_FAILED, generic);
+    }
+
+    @Test
+    void aPasswordMayHoldNulCharactersAsKafkasSplitLeavesThem() {
+        PlainUsers nul = PlainUsers.from(List.of(JaasConfig.parseProperty(
+                PlainUsers.LOGIN_MODULE + " required user_carol=\"a\u0000b\";")));
+        SaslSession carol = new SaslSession(List.of("PLAIN"), nul, 524_288);
+        carol.handshake("PLAIN", (short) 1);
+        assertThat(carol.authenticate(token("", "carol", "a\u0000b")).error()).isEqualTo(Errors.NONE);
     }
 
     @Test
@@ -60,6 +74,20 @@ class SaslSessionTest {
     }
 
     @Test
+    void onlyTheNextStepIsAdmittedBeforeAuthenticating() {
+        assertThat(session.admits(ApiKey.API_VERSIONS.id())).isTrue();
+        assertThat(session.admits(ApiKey.SASL_HANDSHAKE.id())).isTrue();
+        assertThat(session.admits(ApiKey.SASL_AUTHENTICATE.id())).as("before the handshake").isFalse();
+        assertThat(session.admits(ApiKey.METADATA.id())).isFalse();
+        session.handshake("PLAIN", (short) 1);
+        assertThat(session.admits(ApiKey.SASL_AUTHENTICATE.id())).isTrue();
+        assertThat(session.admits(ApiKey.API_VERSIONS.id())).as("after the handshake").isFalse();
+        assertThat(session.admits(ApiKey.SASL_HANDSHAKE.id())).isFalse();
+        session.authenticate(token("", "alice", "alice-secret"));
+        assertThat(session.admits(ApiKey.METADATA.id())).isTrue();
+    }
+
+    @Test
     void aSecondHandshakeIsOutOfOrder() {
         session.handshake("PLAIN", (short) 1);
         assertThat(session.handshake("PLAIN", (short) 1).error()).isEqualTo(Errors.ILLEGAL_SASL_STATE);
@@ -67,7 +95,7 @@ class SaslSessionTest {
     }
 
     private SaslSession handshaken() {
-        SaslSession fresh = new SaslSession(List.of("PLAIN"), users);
+        SaslSession fresh = new SaslSession(List.of("PLAIN"), users, 524_288);
         fresh.handshake("PLAIN", (short) 1);
         return fresh;
     }
