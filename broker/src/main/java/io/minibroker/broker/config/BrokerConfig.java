@@ -82,6 +82,9 @@ public final class BrokerConfig {
     /** The largest frame a SASL_PLAINTEXT connection may send before it has authenticated. */
     public static final ConfigKey<Integer> SASL_SERVER_MAX_RECEIVE_SIZE =
             intKey("sasl.server.max.receive.size", 524_288, 1);
+    /** How long the answer to a failed SASL step waits before it is written and the connection closed. */
+    public static final ConfigKey<Integer> CONNECTION_FAILED_AUTHENTICATION_DELAY_MS =
+            intKey("connection.failed.authentication.delay.ms", 100, 0);
     /** Not a Kafka key: the port of the Prometheus scrape endpoint; -1 disables it. */
     public static final ConfigKey<Integer> METRICS_PORT = intKey("metrics.port", -1, -1);
 
@@ -197,7 +200,7 @@ public final class BrokerConfig {
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
-            SASL_SERVER_MAX_RECEIVE_SIZE, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
+            SASL_SERVER_MAX_RECEIVE_SIZE, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
@@ -386,6 +389,10 @@ public final class BrokerConfig {
         }
         checkSecurityProtocols(listeners);
         checkClusterRoles(listeners);
+        if (get(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS) >= get(CONNECTIONS_MAX_IDLE_MS)) {
+            throw new ConfigException(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS.name(),
+                    get(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS), "must be lower than connections.max.idle.ms");
+        }
         if (get(GROUP_MIN_SESSION_TIMEOUT_MS) > get(GROUP_MAX_SESSION_TIMEOUT_MS)) {
             throw new ConfigException(GROUP_MIN_SESSION_TIMEOUT_MS.name(), get(GROUP_MIN_SESSION_TIMEOUT_MS),
                     "must not exceed group.max.session.timeout.ms");

@@ -41,7 +41,7 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         SaslSession sasl = saslSessions == null ? null : saslSessions.get();
         FrameDecoder frames = sasl == null ? new FrameDecoder(maxFrameBytes)
                 : new FrameDecoder(() -> sasl.isAuthenticated() ? maxFrameBytes
-                        : Math.min(maxFrameBytes, sasl.maxReceiveBytes()));
+                        : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()));
         channel.pipeline()
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
                 .addLast("frame", frames)

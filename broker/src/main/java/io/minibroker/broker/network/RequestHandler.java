@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Frame to request to handler, and back: one per connection. Decodes each frame, dispatches it through the
@@ -158,11 +159,32 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         frame.release();
         SaslSession.Step step = sasl.authenticate(token);
         if (step.error() != Errors.NONE) {
-            LOG.info("Closing connection from {}: {}", ctx.channel().remoteAddress(), step.message());
-            ctx.close();
+            LOG.info("Failed authentication with {} ({})", ctx.channel().remoteAddress(), step.message());
+            closeAfterFailedAuthentication(ctx, null, null); // the legacy exchange has no error to send
             return;
         }
         ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[Frames.SIZE_PREFIX_BYTES])); // a frame of no bytes
+    }
+
+    /**
+     * As Kafka's authenticator: the answer to a failed SASL step ({@code response}, null for none) is held for
+     * {@code connection.failed.authentication.delay.ms}, then written, and the connection closed. Nothing else is
+     * in flight before authentication, and frames that arrive meanwhile are dropped ({@link #dispatch}).
+     */
+    private void closeAfterFailedAuthentication(ChannelHandlerContext ctx, Object place, OutboundFrame response) {
+        ctx.executor().schedule(() -> {
+            if (!ctx.channel().isActive()) { // the client left first; its answer is never written
+                if (response != null) {
+                    response.release();
+                }
+                return;
+            }
+            if (place != null) {
+                responses.complete(place, response, ctx.channel());
+            }
+            LOG.info("Closing connection from {}: SASL authentication failed", ctx.channel().remoteAddress());
+            ctx.channel().writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }, sasl.limits().failedAuthenticationDelayMs(), TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -192,13 +214,11 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             OutboundFrame response = body == null ? null : MessageCodec.encodeResponse(ctx.alloc(), request.api(),
                     request.version(), request.header().correlationId(), body);
             metrics.responseWritten(request.api(), receivedNanos, response == null ? 0 : response.sizeInBytes());
-            responses.complete(place, response, ctx.channel());
             if (sasl != null && sasl.hasFailed()) {
-                // Kafka's authenticator sends the failure, then closes: nothing else is served on this connection.
-                LOG.info("Closing connection from {}: SASL authentication failed", ctx.channel().remoteAddress());
-                ctx.channel().writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+                closeAfterFailedAuthentication(ctx, place, response);
                 return;
             }
+            responses.complete(place, response, ctx.channel());
             updateAutoRead(ctx);
         } catch (RuntimeException e) {
             LOG.error("Cannot encode the {} v{} response; closing the connection", request.api(), request.version(), e);

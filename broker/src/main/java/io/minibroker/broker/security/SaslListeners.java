@@ -35,8 +35,9 @@ public final class SaslListeners {
         }
         PlainUsers users = plainUsers(config, listenerName);
         List<String> mechanisms = config.get(BrokerConfig.SASL_ENABLED_MECHANISMS);
-        int maxReceiveBytes = config.get(BrokerConfig.SASL_SERVER_MAX_RECEIVE_SIZE);
-        return () -> new SaslSession(mechanisms, users, maxReceiveBytes);
+        SaslSession.Limits limits = new SaslSession.Limits(config.get(BrokerConfig.SASL_SERVER_MAX_RECEIVE_SIZE),
+                config.get(BrokerConfig.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS));
+        return () -> new SaslSession(mechanisms, users, limits);
     }
 
     private static PlainUsers plainUsers(BrokerConfig config, String listenerName) {

@@ -30,19 +30,27 @@ public final class SaslSession {
 
     private final List<String> enabledMechanisms;
     private final PlainUsers users;
-    private final int maxReceiveBytes;
+    private final Limits limits;
     private State state = State.AWAITING_HANDSHAKE;
     private String principal;
 
-    /** @param maxReceiveBytes the largest frame taken before authenticating ({@code sasl.server.max.receive.size}) */
-    public SaslSession(List<String> enabledMechanisms, PlainUsers users, int maxReceiveBytes) {
-        this.enabledMechanisms = List.copyOf(enabledMechanisms);
-        this.users = users;
-        this.maxReceiveBytes = maxReceiveBytes;
+    /**
+     * What a connection is held to while it authenticates: the largest frame it may send before it has
+     * ({@code sasl.server.max.receive.size}), and how long the answer to a failed step waits before it is written
+     * and the connection closed ({@code connection.failed.authentication.delay.ms}), so that a client guessing
+     * passwords gets one guess per connection and delay.
+     */
+    public record Limits(int maxReceiveBytes, long failedAuthenticationDelayMs) {
     }
 
-    public int maxReceiveBytes() {
-        return maxReceiveBytes;
+    public SaslSession(List<String> enabledMechanisms, PlainUsers users, Limits limits) {
+        this.enabledMechanisms = List.copyOf(enabledMechanisms);
+        this.users = users;
+        this.limits = limits;
+    }
+
+    public Limits limits() {
+        return limits;
     }
 
     public List<String> enabledMechanisms() {

@@ -154,6 +154,25 @@ class SaslPlainListenerTest {
     }
 
     @Test
+    void theAnswerToAFailedAuthenticationIsHeldForTheConfiguredDelay() throws Exception {
+        Map<String, String> settings = new HashMap<>(saslSettings(true));
+        settings.put("connection.failed.authentication.delay.ms", "600");
+        broker = TestBrokers.start(logDir, settings);
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            handshake(client);
+            long sent = System.nanoTime();
+            client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 5, ApiKey.SASL_AUTHENTICATE.request()
+                    .newMessage().set("AuthBytes", plainToken("alice", "wrong"))));
+            Struct answer = client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body();
+            long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+
+            assertThat(answer.getInt16("ErrorCode")).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED.code());
+            assertThat(waitedMs).as("held, not answered at once").isGreaterThanOrEqualTo(500);
+            assertThat(client.closedByBroker()).isTrue();
+        }
+    }
+
+    @Test
     void nothingPipelinedBehindAFailedAuthenticationIsServed() throws Exception {
         broker = startSasl();
         try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
