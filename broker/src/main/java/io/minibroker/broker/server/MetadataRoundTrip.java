@@ -4,12 +4,15 @@ import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.view.MetadataResponseView;
+import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.Unpooled;
 
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -22,6 +25,8 @@ public final class MetadataRoundTrip {
 
     /** Metadata v12: flexible, and the topics field may be null (no topics wanted). */
     private static final short VERSION = 12;
+    private static final short SASL_HANDSHAKE_VERSION = 1;
+    private static final short SASL_AUTHENTICATE_VERSION = 2;
     private static final int SOCKET_TIMEOUT_MS = 2_000;
 
     private MetadataRoundTrip() {
@@ -29,22 +34,50 @@ public final class MetadataRoundTrip {
 
     /** The advertised {@code host:port} of every broker in the answer. */
     public static List<String> advertisedBrokers(String host, int port) throws IOException {
+        return advertisedBrokers(host, port, null, null);
+    }
+
+    /**
+     * The same on a SASL_PLAINTEXT listener: the connection first authenticates with SASL/PLAIN as {@code user}
+     * (null: it does not); IOException if the broker refuses.
+     */
+    public static List<String> advertisedBrokers(String host, int port, String user, String password)
+            throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), SOCKET_TIMEOUT_MS);
             socket.setSoTimeout(SOCKET_TIMEOUT_MS);
-            socket.getOutputStream().write(request());
             DataInputStream in = new DataInputStream(socket.getInputStream());
-            byte[] frame = new byte[in.readInt()];
-            in.readFully(frame);
-            MetadataResponseView response = new MetadataResponseView(
-                    MessageCodec.decodeResponse(Unpooled.wrappedBuffer(frame), ApiKey.METADATA, VERSION).body());
+            OutputStream out = socket.getOutputStream();
+            if (user != null) {
+                authenticate(in, out, user, password);
+            }
+            MetadataResponseView response = new MetadataResponseView(roundTrip(in, out, ApiKey.METADATA, VERSION,
+                    ApiKey.METADATA.request().newMessage().set("Topics", null)));
             return response.brokers().stream().map(broker -> broker.host() + ":" + broker.port()).toList();
         }
     }
 
-    private static byte[] request() {
-        return MessageCodec.encodeRequestToArray(
-                new RequestHeader(ApiKey.METADATA.id(), VERSION, 1, "minibroker-metadata-round-trip"),
-                ApiKey.METADATA.request().newMessage().set("Topics", null));
+    private static void authenticate(DataInputStream in, OutputStream out, String user, String password)
+            throws IOException {
+        Struct handshake = roundTrip(in, out, ApiKey.SASL_HANDSHAKE, SASL_HANDSHAKE_VERSION,
+                ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN"));
+        if (handshake.getInt16("ErrorCode") != 0) {
+            throw new IOException("the broker refused SASL/PLAIN: error " + handshake.getInt16("ErrorCode"));
+        }
+        byte[] token = ("\u0000" + user + "\u0000" + password).getBytes(StandardCharsets.UTF_8);
+        Struct answer = roundTrip(in, out, ApiKey.SASL_AUTHENTICATE, SASL_AUTHENTICATE_VERSION,
+                ApiKey.SASL_AUTHENTICATE.request().newMessage().set("AuthBytes", token));
+        if (answer.getInt16("ErrorCode") != 0) {
+            throw new IOException("SASL/PLAIN authentication failed: " + answer.getString("ErrorMessage"));
+        }
+    }
+
+    private static Struct roundTrip(DataInputStream in, OutputStream out, ApiKey api, short version, Struct body)
+            throws IOException {
+        out.write(MessageCodec.encodeRequestToArray(
+                new RequestHeader(api.id(), version, 1, "minibroker-metadata-round-trip"), body));
+        byte[] frame = new byte[in.readInt()];
+        in.readFully(frame);
+        return MessageCodec.decodeResponse(Unpooled.wrappedBuffer(frame), api, version).body();
     }
 }

@@ -9,12 +9,13 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,12 +26,14 @@ import org.testcontainers.containers.startupcheck.OneShotStartupCheckStrategy;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The broker's Docker image through {@link MiniKafkaContainer}, as another project's tests would use it. */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -65,6 +68,29 @@ class MiniKafkaContainerTest {
                 // withBrokerConfig reached the broker: the auto-created topic got num.partitions=3.
                 assertThat(admin.describeTopics(java.util.List.of("orders")).allTopicNames().get()
                         .get("orders").partitions()).hasSize(3);
+            }
+        }
+    }
+
+    @Test
+    void withSaslPlainClientsAuthenticateAndAWrongPasswordIsRefused() throws Exception {
+        try (MiniKafkaContainer kafka = new MiniKafkaContainer(DockerImages.broker())
+                .withSaslPlain("alice", "alice \"secret\"")) {
+            kafka.start(); // the readiness check authenticates too
+
+            Map<String, Object> producerConfig = new HashMap<>(kafka.getClientSaslConfig());
+            producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers());
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
+                    new StringSerializer())) {
+                producer.send(new ProducerRecord<>("secured", 0, null, "one")).get();
+            }
+            Map<String, Object> wrong = new HashMap<>(kafka.getClientSaslConfig());
+            wrong.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers());
+            wrong.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                    + " username=\"alice\" password=\"guess\";");
+            try (Admin admin = Admin.create(wrong)) {
+                assertThatThrownBy(() -> admin.describeCluster().clusterId().get())
+                        .hasCauseInstanceOf(SaslAuthenticationException.class);
             }
         }
     }

@@ -19,10 +19,17 @@ final class AdvertisedListenerWaitStrategy extends AbstractWaitStrategy {
     private static final long RETRY_PAUSE_MS = 20;
 
     private final List<Integer> containerPorts;
+    private final String saslUser;
+    private final String saslPassword;
 
-    /** @param containerPorts each node's client port, node 0's first */
-    AdvertisedListenerWaitStrategy(List<Integer> containerPorts) {
+    /**
+     * @param containerPorts each node's client port, node 0's first
+     * @param saslUser the SASL/PLAIN user to authenticate as first, or null where the listener has no SASL
+     */
+    AdvertisedListenerWaitStrategy(List<Integer> containerPorts, String saslUser, String saslPassword) {
         this.containerPorts = List.copyOf(containerPorts);
+        this.saslUser = saslUser;
+        this.saslPassword = saslPassword;
     }
 
     @Override
@@ -48,9 +55,9 @@ final class AdvertisedListenerWaitStrategy extends AbstractWaitStrategy {
         }
     }
 
-    private static boolean advertises(String host, int port, List<String> expected) {
+    private boolean advertises(String host, int port, List<String> expected) {
         try {
-            List<String> brokers = MetadataRoundTrip.advertisedBrokers(host, port);
+            List<String> brokers = MetadataRoundTrip.advertisedBrokers(host, port, saslUser, saslPassword);
             return brokers.containsAll(expected);
         } catch (IOException | RuntimeException notYet) {
             return false; // not listening yet, or the connection was reset by Docker's port proxy

@@ -32,6 +32,9 @@ import java.util.concurrent.Future;
  * usual Kafka-in-Docker trap; and the mapped port is only known once the container runs, so the broker starts
  * by waiting for a file of configuration overrides that {@link #containerIsStarting} copies in.
  *
+ * <p>{@link #withSaslPlain} makes both listeners SASL_PLAINTEXT: clients authenticate with SASL/PLAIN, and so
+ * does the readiness check.
+ *
  * <p>{@link #withBrokers withBrokers(n)} with n &gt; 1 runs a cluster of n nodes in the one container
  * ({@code minibroker --nodes n}): node i listens on {@value #KAFKA_PORT} + 10 i and {@value #NETWORK_PORT} + 10 i,
  * each advertised as above, and node 0 is also the controller. Replication must not go through the host's mapped
@@ -51,10 +54,15 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
     private static final int CONTROLLER_PORT = 9099;
 
     private static final String OVERRIDES_PATH = "/tmp/minibroker-overrides.properties";
+    private static final String PLAIN_LOGIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule";
+    private static final String SASL_SINGLE_BROKER = "withSaslPlain is for a single broker, not withBrokers(n > 1)";
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
 
     private final Map<String, String> brokerConfig = new LinkedHashMap<>();
     private int brokers = 1;
+    /** The SASL/PLAIN user clients authenticate as, or null: no authentication. */
+    private String saslUser;
+    private String saslPassword;
 
     public MiniKafkaContainer(String image) {
         this(DockerImageName.parse(image));
@@ -85,6 +93,9 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
         if (n < 1) {
             throw new IllegalArgumentException("withBrokers needs at least 1, got " + n);
         }
+        if (n > 1 && saslUser != null) {
+            throw new IllegalStateException(SASL_SINGLE_BROKER);
+        }
         brokers = n;
         configureNodes();
         return self();
@@ -104,7 +115,40 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
         } else {
             withCommand("--await-overrides", OVERRIDES_PATH, "--nodes", Integer.toString(brokers));
         }
-        waitingFor(new AdvertisedListenerWaitStrategy(clientPorts).withStartupTimeout(STARTUP_TIMEOUT));
+        waitingFor(new AdvertisedListenerWaitStrategy(clientPorts, saslUser, saslPassword)
+                .withStartupTimeout(STARTUP_TIMEOUT));
+    }
+
+    /**
+     * Clients authenticate with SASL/PLAIN as {@code user}, on both listeners: their security protocol is
+     * SASL_PLAINTEXT ({@link #getClientSaslConfig()} gives a client's settings). A single broker only: the nodes of
+     * an in-container cluster reach each other without authenticating, on the BROKER listener when on a network.
+     */
+    public MiniKafkaContainer withSaslPlain(String user, String password) {
+        if (brokers > 1) {
+            throw new IllegalStateException(SASL_SINGLE_BROKER);
+        }
+        saslUser = user;
+        saslPassword = password;
+        configureNodes(); // the readiness check authenticates too
+        return self();
+    }
+
+    /**
+     * A client's {@code security.protocol}, {@code sasl.mechanism} and {@code sasl.jaas.config} for
+     * {@link #withSaslPlain}; empty without it.
+     */
+    public Map<String, String> getClientSaslConfig() {
+        if (saslUser == null) {
+            return Map.of();
+        }
+        return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
+                "sasl.jaas.config", PLAIN_LOGIN_MODULE + " required username=" + jaasQuoted(saslUser)
+                        + " password=" + jaasQuoted(saslPassword) + ";");
+    }
+
+    private static String jaasQuoted(String value) {
+        return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     private static int clientPort(int node) {
@@ -180,6 +224,13 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
                 overrides.put("node." + node + ".listeners", listeners);
                 overrides.put("node." + node + ".advertised.listeners", advertised);
             }
+        }
+        if (saslUser != null) {
+            overrides.put("listener.security.protocol.map", "PLAINTEXT:SASL_PLAINTEXT,BROKER:SASL_PLAINTEXT");
+            overrides.put("sasl.enabled.mechanisms", "PLAIN");
+            String users = PLAIN_LOGIN_MODULE + " required user_" + saslUser + "=" + jaasQuoted(saslPassword) + ";";
+            overrides.put("listener.name.plaintext.plain.sasl.jaas.config", users);
+            overrides.put("listener.name.broker.plain.sasl.jaas.config", users);
         }
         overrides.putAll(brokerConfig);
         Properties properties = new Properties();
