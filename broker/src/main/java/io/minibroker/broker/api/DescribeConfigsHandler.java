@@ -8,6 +8,7 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,10 +19,12 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * DescribeConfigs for topics (each topic config with its effective value; source DYNAMIC_TOPIC_CONFIG for an
- * override, else DEFAULT_CONFIG) and for this broker (resource name = node id; STATIC_BROKER_CONFIG for what
- * the file or an override set, else DEFAULT_CONFIG). Synonyms and documentation are not listed yet. A topic's
- * overrides come from this node's topics on a single node, from the cluster's image on a broker in a cluster.
+ * DescribeConfigs for topics (each topic config with its effective value) and for this broker (resource name =
+ * node id), each config's source and, when asked (v1+), its synonyms as Kafka's ConfigHelper lists them: a topic
+ * override (DYNAMIC_TOPIC_CONFIG), then the broker configs it falls back to ({@link TopicConfig#brokerSynonyms})
+ * as set in the file (STATIC_BROKER_CONFIG), then their defaults (DEFAULT_CONFIG); the source is the first
+ * synonym's. Documentation and config types are not listed. A topic's overrides come from this node's topics on a
+ * single node, from the cluster's image on a broker in a cluster.
  */
 public final class DescribeConfigsHandler implements ApiHandler {
 
@@ -37,18 +40,23 @@ public final class DescribeConfigsHandler implements ApiHandler {
         this.node = node;
     }
 
+    /** One synonym of a config: where a value comes from, and the name it has there. */
+    private record Synonym(String name, String value, byte source) {
+    }
+
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct response = ApiKey.DESCRIBE_CONFIGS.response().newMessage();
+        boolean includeSynonyms = request.version() >= 1 && request.body().getBool("IncludeSynonyms");
         for (Struct resource : request.body().getStructs("Resources")) {
             byte type = (Byte) resource.get("ResourceType");
             String name = resource.getString("ResourceName");
             List<String> keys = resource.getList("ConfigurationKeys");
             Struct result = response.addElement("Results").set("ResourceType", type).set("ResourceName", name);
             if (type == ConfigResources.TOPIC) {
-                describeTopic(name, keys, result);
+                describeTopic(name, keys, result, includeSynonyms);
             } else if (type == ConfigResources.BROKER && (name.isEmpty() || name.equals(Integer.toString(node.nodeId())))) {
-                describeBroker(keys, result);
+                describeBroker(keys, result, includeSynonyms);
             } else {
                 result.set("ErrorCode", Errors.INVALID_REQUEST.code())
                         .set("ErrorMessage", "unsupported resource " + type + " '" + name + "'");
@@ -57,7 +65,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response);
     }
 
-    private void describeTopic(String name, List<String> keys, Struct result) {
+    private void describeTopic(String name, List<String> keys, Struct result, boolean includeSynonyms) {
         Optional<Map<String, String>> found = topicOverrides.apply(name);
         if (found.isEmpty()) {
             result.set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
@@ -67,21 +75,52 @@ public final class DescribeConfigsHandler implements ApiHandler {
         Map<String, String> overrides = found.get();
         TopicConfig.effective(config, overrides).forEach((key, value) -> {
             if (keys == null || keys.contains(key)) {
-                addConfig(result, key, value, overrides.containsKey(key)
-                        ? ConfigResources.DYNAMIC_TOPIC_CONFIG : ConfigResources.DEFAULT_CONFIG);
+                List<Synonym> synonyms = new ArrayList<>();
+                if (overrides.containsKey(key)) {
+                    synonyms.add(new Synonym(key, value, ConfigResources.DYNAMIC_TOPIC_CONFIG));
+                }
+                synonyms.addAll(brokerSynonyms(TopicConfig.brokerSynonyms(key)));
+                addConfig(result, key, value, synonyms, includeSynonyms);
             }
         });
         result.set("ErrorCode", Errors.NONE.code());
     }
 
-    private void describeBroker(List<String> keys, Struct result) {
+    private void describeBroker(List<String> keys, Struct result, boolean includeSynonyms) {
         for (Map.Entry<String, ConfigKey<?>> entry : new TreeMap<>(BrokerConfig.knownKeys()).entrySet()) {
             if (keys == null || keys.contains(entry.getKey())) {
                 addConfig(result, entry.getKey(), text(config.get(entry.getValue())),
-                        config.isSet(entry.getValue()) ? ConfigResources.STATIC_BROKER_CONFIG : ConfigResources.DEFAULT_CONFIG);
+                        brokerSynonyms(List.of(new TopicConfig.BrokerSynonym(entry.getKey(), entry.getValue(), null))),
+                        includeSynonyms);
             }
         }
         result.set("ErrorCode", Errors.NONE.code());
+    }
+
+    /**
+     * Where these broker configs have values: each set in the file, then each default that is not null, as
+     * Kafka's ConfigHelper lists them. As there, what comes before the first config's own entries is dropped, so a
+     * config whose first synonym is neither set nor defaulted lists none (segment.ms: log.roll.ms has no default).
+     */
+    private List<Synonym> brokerSynonyms(List<TopicConfig.BrokerSynonym> synonyms) {
+        List<Synonym> found = new ArrayList<>();
+        for (TopicConfig.BrokerSynonym synonym : synonyms) {
+            if (synonym.key() != null && config.isSet(synonym.key())) {
+                found.add(new Synonym(synonym.name(), text(config.get(synonym.key())),
+                        ConfigResources.STATIC_BROKER_CONFIG));
+            }
+        }
+        for (TopicConfig.BrokerSynonym synonym : synonyms) {
+            String defaultValue = synonym.key() != null ? text(synonym.key().defaultValue()) : synonym.kafkaDefault();
+            if (defaultValue != null) {
+                found.add(new Synonym(synonym.name(), defaultValue, ConfigResources.DEFAULT_CONFIG));
+            }
+        }
+        int first = 0;
+        while (!synonyms.isEmpty() && first < found.size() && !found.get(first).name().equals(synonyms.get(0).name())) {
+            first++;
+        }
+        return found.subList(first, found.size());
     }
 
     /** A value as Kafka prints it: lists comma-separated, null as null. */
@@ -92,12 +131,19 @@ public final class DescribeConfigsHandler implements ApiHandler {
         return value == null ? null : value.toString();
     }
 
-    private static void addConfig(Struct result, String name, String value, byte source) {
-        result.addElement("Configs")
+    private static void addConfig(Struct result, String name, String value, List<Synonym> synonyms,
+                                  boolean includeSynonyms) {
+        Struct entry = result.addElement("Configs")
                 .set("Name", name)
                 .set("Value", value)
                 .set("ReadOnly", false)
-                .set("ConfigSource", source)
+                .set("ConfigSource", synonyms.isEmpty() ? ConfigResources.DEFAULT_CONFIG : synonyms.get(0).source())
                 .set("IsSensitive", false);
+        if (includeSynonyms) {
+            for (Synonym synonym : synonyms) {
+                entry.addElement("Synonyms").set("Name", synonym.name()).set("Value", synonym.value())
+                        .set("Source", synonym.source());
+            }
+        }
     }
 }

@@ -1,10 +1,12 @@
 package io.minibroker.broker.topic;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.ConfigKey;
 import io.minibroker.broker.log.BrokerCompressionType;
 import io.minibroker.broker.log.LogConfig;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -82,6 +84,65 @@ public final class TopicConfig {
                         COMPRESSION_TYPE, BrokerCompressionType.PRODUCER.configName(),
                         SEGMENT_BYTES, Integer.toString(broker.get(BrokerConfig.OFFSETS_TOPIC_SEGMENT_BYTES)))
                 : Map.of();
+    }
+
+    /**
+     * One broker config a topic config falls back to, as Kafka's ServerTopicConfigSynonyms lists them: its name,
+     * the key this broker reads it by (null for one it does not read, which keeps {@code kafkaDefault}).
+     */
+    public record BrokerSynonym(String name, ConfigKey<?> key, String kafkaDefault) {
+        static BrokerSynonym of(ConfigKey<?> key) {
+            return new BrokerSynonym(key.name(), key, null);
+        }
+
+        static BrokerSynonym unread(String name, String kafkaDefault) {
+            return new BrokerSynonym(name, null, kafkaDefault);
+        }
+    }
+
+    /**
+     * Each topic config's broker synonyms, in Kafka's order of precedence (DescribeConfigs lists them); a topic
+     * config missing here has none.
+     */
+    private static final Map<String, List<BrokerSynonym>> BROKER_SYNONYMS = Map.ofEntries(
+            Map.entry(SEGMENT_BYTES, List.of(BrokerSynonym.of(BrokerConfig.LOG_SEGMENT_BYTES))),
+            Map.entry(SEGMENT_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_ROLL_MS),
+                    BrokerSynonym.of(BrokerConfig.LOG_ROLL_HOURS))),
+            Map.entry(SEGMENT_JITTER_MS, List.of(BrokerSynonym.unread("log.roll.jitter.ms", null),
+                    BrokerSynonym.unread("log.roll.jitter.hours", "0"))),
+            Map.entry(SEGMENT_INDEX_BYTES, List.of(BrokerSynonym.of(BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES))),
+            Map.entry(FLUSH_MESSAGES, List.of(BrokerSynonym.of(BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES))),
+            Map.entry(FLUSH_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_FLUSH_INTERVAL_MS),
+                    BrokerSynonym.of(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS))),
+            Map.entry(RETENTION_BYTES, List.of(BrokerSynonym.of(BrokerConfig.LOG_RETENTION_BYTES))),
+            Map.entry(RETENTION_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_RETENTION_MS),
+                    BrokerSynonym.of(BrokerConfig.LOG_RETENTION_MINUTES), BrokerSynonym.of(BrokerConfig.LOG_RETENTION_HOURS))),
+            Map.entry(MAX_MESSAGE_BYTES, List.of(BrokerSynonym.of(BrokerConfig.MESSAGE_MAX_BYTES))),
+            Map.entry(INDEX_INTERVAL_BYTES, List.of(BrokerSynonym.of(BrokerConfig.LOG_INDEX_INTERVAL_BYTES))),
+            Map.entry(DELETE_RETENTION_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS))),
+            Map.entry(MIN_COMPACTION_LAG_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS))),
+            Map.entry(MAX_COMPACTION_LAG_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_CLEANER_MAX_COMPACTION_LAG_MS))),
+            Map.entry(FILE_DELETE_DELAY_MS, List.of(BrokerSynonym.unread("log.segment.delete.delay.ms", "60000"))),
+            Map.entry(MIN_CLEANABLE_DIRTY_RATIO, List.of(BrokerSynonym.of(BrokerConfig.LOG_CLEANER_MIN_CLEANABLE_RATIO))),
+            Map.entry(CLEANUP_POLICY, List.of(BrokerSynonym.unread("log.cleanup.policy", "delete"))),
+            Map.entry(UNCLEAN_LEADER_ELECTION_ENABLE, List.of(BrokerSynonym.of(BrokerConfig.UNCLEAN_LEADER_ELECTION_ENABLE))),
+            Map.entry(MIN_INSYNC_REPLICAS, List.of(BrokerSynonym.of(BrokerConfig.MIN_INSYNC_REPLICAS))),
+            Map.entry(COMPRESSION_TYPE, List.of(BrokerSynonym.of(BrokerConfig.COMPRESSION_TYPE))),
+            Map.entry(COMPRESSION_GZIP_LEVEL, List.of(BrokerSynonym.unread(COMPRESSION_GZIP_LEVEL, "-1"))),
+            Map.entry(COMPRESSION_LZ4_LEVEL, List.of(BrokerSynonym.unread(COMPRESSION_LZ4_LEVEL, "9"))),
+            Map.entry(COMPRESSION_ZSTD_LEVEL, List.of(BrokerSynonym.unread(COMPRESSION_ZSTD_LEVEL, "3"))),
+            Map.entry(PREALLOCATE, List.of(BrokerSynonym.unread("log.preallocate", "false"))),
+            Map.entry(MESSAGE_TIMESTAMP_TYPE, List.of(BrokerSynonym.of(BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE))),
+            Map.entry(MESSAGE_TIMESTAMP_BEFORE_MAX_MS,
+                    List.of(BrokerSynonym.of(BrokerConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS))),
+            Map.entry(MESSAGE_TIMESTAMP_AFTER_MAX_MS,
+                    List.of(BrokerSynonym.of(BrokerConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS))),
+            Map.entry(LOCAL_RETENTION_MS, List.of(BrokerSynonym.unread("log.local.retention.ms", "-2"))),
+            Map.entry(LOCAL_RETENTION_BYTES, List.of(BrokerSynonym.unread("log.local.retention.bytes", "-2"))));
+
+    /** The broker configs {@code topicKey} falls back to, in Kafka's order; empty for one with none. */
+    public static List<BrokerSynonym> brokerSynonyms(String topicKey) {
+        return BROKER_SYNONYMS.getOrDefault(topicKey, List.of());
     }
 
     /** Every topic config with its effective value for a topic with these overrides, in a stable order. */
