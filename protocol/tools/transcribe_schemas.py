@@ -35,6 +35,8 @@ APIS = [
     ('ListTransactions', 'LIST_TRANSACTIONS'), ('AlterPartition', 'ALTER_PARTITION'),
     ('BrokerRegistration', 'BROKER_REGISTRATION'), ('BrokerHeartbeat', 'BROKER_HEARTBEAT'),
     ('ElectLeaders', 'ELECT_LEADERS'), ('DescribeLogDirs', 'DESCRIBE_LOG_DIRS'),
+    ('DescribeUserScramCredentials', 'DESCRIBE_USER_SCRAM_CREDENTIALS'),
+    ('AlterUserScramCredentials', 'ALTER_USER_SCRAM_CREDENTIALS'),
 ]
 VIEWED = ['ApiVersions', 'Metadata', 'Produce', 'Fetch', 'ListOffsets', 'FindCoordinator', 'JoinGroup', 'SyncGroup',
           'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch', 'InitProducerId', 'CreateTopics', 'DeleteTopics',

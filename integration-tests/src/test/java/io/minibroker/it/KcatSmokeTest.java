@@ -3,6 +3,10 @@ package io.minibroker.it;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.EmbeddedBroker;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,21 +71,36 @@ class KcatSmokeTest {
                 "sasl.enabled.mechanisms", "PLAIN", "listener.name.sasl_plaintext.plain.sasl.jaas.config",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required user_alice=\"alice-secret\";"))
                 .broker()) {
-            String bootstrap = "localhost:" + broker.boundPort("SASL_PLAINTEXT");
-            String[] sasl = {"-X", "security.protocol=SASL_PLAINTEXT", "-X", "sasl.mechanisms=PLAIN",
-                    "-X", "sasl.username=alice", "-X", "sasl.password=alice-secret"};
-            Commands.run("secret-1\nsecret-2\n", concat(new String[] {"kcat", "-b", bootstrap, "-P", "-t", "sasl"}, sasl));
-
-            String consumed = Commands.run("", concat(new String[] {"kcat", "-b", bootstrap, "-C", "-t", "sasl",
-                    "-o", "beginning", "-e", "-q"}, sasl));
-
-            assertThat(consumed.lines()).containsExactly("secret-1", "secret-2");
+            assertThat(roundTripAuthenticated(broker, "PLAIN", "secret-1\nsecret-2\n"))
+                    .containsExactly("secret-1", "secret-2");
         }
     }
 
-    private static String[] concat(String[] first, String[] second) {
-        String[] both = java.util.Arrays.copyOf(first, first.length + second.length);
-        System.arraycopy(second, 0, both, first.length, second.length);
-        return both;
+    @Test
+    void kcatAuthenticatesWithScramSha512() throws Exception {
+        Assumptions.assumeTrue(Commands.onPath("kcat"), "kcat is not installed (apt-get install kcat); skipping");
+        try (Broker broker = EmbeddedBroker.start(logDir, Map.of(
+                "listeners", "SASL_PLAINTEXT://localhost:0,PLAINTEXT://localhost:0",
+                "sasl.enabled.mechanisms", "SCRAM-SHA-512")).broker();
+             Admin admin = Admin.create(Map.of("bootstrap.servers", "localhost:" + broker.boundPort("PLAINTEXT")))) {
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("alice",
+                    new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), "alice-secret"))).all().get();
+
+            assertThat(roundTripAuthenticated(broker, "SCRAM-SHA-512", "scram-1\n")).containsExactly("scram-1");
+        }
+    }
+
+    /** Produces these lines with kcat as alice (password alice-secret) and reads its topic back, both signed in. */
+    private static List<String> roundTripAuthenticated(Broker broker, String mechanism, String lines) throws Exception {
+        String bootstrap = "localhost:" + broker.boundPort("SASL_PLAINTEXT");
+        List<String> sasl = List.of("-X", "security.protocol=SASL_PLAINTEXT", "-X", "sasl.mechanisms=" + mechanism,
+                "-X", "sasl.username=alice", "-X", "sasl.password=alice-secret");
+        List<String> produce = new ArrayList<>(List.of("kcat", "-b", bootstrap, "-P", "-t", "authenticated"));
+        produce.addAll(sasl);
+        Commands.run(lines, produce.toArray(String[]::new));
+        List<String> consume = new ArrayList<>(List.of("kcat", "-b", bootstrap, "-C", "-t", "authenticated",
+                "-o", "beginning", "-e", "-q"));
+        consume.addAll(sasl);
+        return Commands.run("", consume.toArray(String[]::new)).lines().toList();
     }
 }

@@ -12,16 +12,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * SaslAuthenticate: the client's SASL token for the mechanism its handshake chose ({@link SaslSession}). PLAIN
- * takes one round: success answers no server token and a session lifetime of 0 (no re-authentication is asked
- * for, Kafka's default {@code connections.max.reauth.ms}); a failure is logged and answered
- * SASL_AUTHENTICATION_FAILED, and the connection closes. Where there is nothing to authenticate it is
+ * SaslAuthenticate: the client's SASL token for the mechanism its handshake chose ({@link SaslSession}), answered
+ * with the server's (none for PLAIN, which takes one round; SCRAM takes two). Success answers a session lifetime of
+ * 0 (no re-authentication is asked for, Kafka's default {@code connections.max.reauth.ms}); a failure is logged and
+ * answered SASL_AUTHENTICATION_FAILED, and the connection closes. Where there is nothing to authenticate it is
  * ILLEGAL_SASL_STATE, as Kafka answers it.
  */
 public final class SaslAuthenticateHandler implements ApiHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(SaslAuthenticateHandler.class);
-    private static final byte[] NO_SERVER_TOKEN = new byte[0];
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
@@ -32,10 +31,10 @@ public final class SaslAuthenticateHandler implements ApiHandler {
                     "SaslAuthenticate request received after successful authentication");
         } else {
             step = sasl.authenticate(request.body().getBytes("AuthBytes"));
-            if (step.error() == Errors.NONE) {
+            if (step.error() == Errors.NONE && sasl.isAuthenticated()) {
                 LOG.debug("{} authenticated as {} on {}", context.clientAddress(), sasl.principal(),
                         context.listenerName());
-            } else {
+            } else if (step.error() != Errors.NONE) {
                 LOG.info("Failed authentication with {} on {} ({})", context.clientAddress(), context.listenerName(),
                         step.message());
             }
@@ -43,7 +42,7 @@ public final class SaslAuthenticateHandler implements ApiHandler {
         return CompletableFuture.completedFuture(ApiKey.SASL_AUTHENTICATE.response().newMessage()
                 .set("ErrorCode", step.error().code())
                 .set("ErrorMessage", step.message())
-                .set("AuthBytes", NO_SERVER_TOKEN)
+                .set("AuthBytes", step.serverToken())
                 .set("SessionLifetimeMs", 0L));
     }
 }

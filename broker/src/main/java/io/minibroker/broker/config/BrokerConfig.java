@@ -34,6 +34,8 @@ public final class BrokerConfig {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerConfig.class);
 
+    /** The SASL mechanisms offered. */
+    private static final List<String> SASL_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
     /** Kafka's security protocols, by the names listener.security.protocol.map uses. */
     private static final List<String> SECURITY_PROTOCOLS = List.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
     /**
@@ -76,7 +78,10 @@ public final class BrokerConfig {
             parseProtocolMap("PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL"),
             map -> SECURITY_PROTOCOLS.containsAll(map.values()), "a list of LISTENER:PROTOCOL, each protocol one of "
                     + SECURITY_PROTOCOLS);
-    /** Kafka's default is GSSAPI, which is not offered: a SASL_PLAINTEXT listener needs this set to PLAIN. */
+    /**
+     * Kafka's default is GSSAPI, which is not offered: a SASL_PLAINTEXT listener needs PLAIN, SCRAM-SHA-256 or
+     * SCRAM-SHA-512 here (SCRAM on a single node only).
+     */
     public static final ConfigKey<List<String>> SASL_ENABLED_MECHANISMS = new ConfigKey<>("sasl.enabled.mechanisms",
             BrokerConfig::parseNames, List.of("GSSAPI"), v -> true, "a list of SASL mechanism names");
     /** The largest frame a SASL_PLAINTEXT connection may send before it has authenticated. */
@@ -419,9 +424,13 @@ public final class BrokerConfig {
             sasl |= protocol.equals("SASL_PLAINTEXT");
         }
         List<String> mechanisms = get(SASL_ENABLED_MECHANISMS);
-        if (sasl && (mechanisms.isEmpty() || !mechanisms.stream().allMatch("PLAIN"::equals))) {
+        if (sasl && (mechanisms.isEmpty() || !SASL_MECHANISMS.containsAll(mechanisms))) {
             throw new ConfigException(SASL_ENABLED_MECHANISMS.name(), mechanisms,
-                    "must be PLAIN for a SASL_PLAINTEXT listener: it is the one mechanism offered");
+                    "must name only mechanisms offered for a SASL_PLAINTEXT listener: " + SASL_MECHANISMS);
+        }
+        if (sasl && inCluster() && !mechanisms.stream().allMatch("PLAIN"::equals)) {
+            throw new ConfigException(SASL_ENABLED_MECHANISMS.name(), mechanisms, "must be PLAIN in a cluster: SCRAM"
+                    + " credentials are kept by a single node, and this controller does not hand them to brokers");
         }
         if (inCluster()) {
             List<String> internal = new java.util.ArrayList<>(get(CONTROLLER_LISTENER_NAMES));

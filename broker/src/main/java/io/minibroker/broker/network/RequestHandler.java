@@ -149,8 +149,8 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * The bare PLAIN token a client sends after a SaslHandshake v0: answered by an empty frame, or the connection
-     * closed. Nothing else is in flight then (every step before authentication is answered at once), so the
+     * A bare token a client sends after a SaslHandshake v0: answered by the server's as a bare frame (empty for
+     * PLAIN), or the connection closed. Nothing else is in flight then (every step before authentication is answered at once), so the
      * answer needs no place in the response queue.
      */
     private void authenticateRawToken(ChannelHandlerContext ctx, ByteBuf frame) {
@@ -163,7 +163,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             closeAfterFailedAuthentication(ctx, null, null); // the legacy exchange has no error to send
             return;
         }
-        ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[Frames.SIZE_PREFIX_BYTES])); // a frame of no bytes
+        ByteBuf answer = ctx.alloc().buffer(Frames.SIZE_PREFIX_BYTES + step.serverToken().length);
+        answer.writeInt(step.serverToken().length).writeBytes(step.serverToken()); // PLAIN's is empty
+        ctx.writeAndFlush(answer);
     }
 
     /**

@@ -14,7 +14,8 @@ import java.util.function.Supplier;
 
 /**
  * The SASL side of a broker's listeners: for a {@code SASL_PLAINTEXT} one, a new {@link SaslSession} per
- * connection over the PLAIN users of that listener, read from where Kafka's broker reads them: the property
+ * connection over the node's SCRAM credentials and the PLAIN users of that listener, read from where Kafka's broker
+ * reads them: the property
  * {@code listener.name.<listener>.plain.sasl.jaas.config}, else the JAAS file named by the system property
  * {@code java.security.auth.login.config}, its section {@code <listener>.KafkaServer}, else {@code KafkaServer}.
  * Missing or unreadable users stop the broker at start, naming the key.
@@ -28,16 +29,20 @@ public final class SaslListeners {
     private SaslListeners() {
     }
 
-    /** A new connection's session on this listener; null if it does not speak SASL_PLAINTEXT. */
-    public static Supplier<SaslSession> sessionsFor(BrokerConfig config, String listenerName) {
+    /**
+     * A new connection's session on this listener; null if it does not speak SASL_PLAINTEXT. PLAIN's users are
+     * read if PLAIN is enabled; SCRAM's are {@code scramCredentials}, which AlterUserScramCredentials keeps.
+     */
+    public static Supplier<SaslSession> sessionsFor(BrokerConfig config, String listenerName,
+                                                    ScramCredentials scramCredentials) {
         if (!config.securityProtocol(listenerName).equals("SASL_PLAINTEXT")) {
             return null;
         }
-        PlainUsers users = plainUsers(config, listenerName);
         List<String> mechanisms = config.get(BrokerConfig.SASL_ENABLED_MECHANISMS);
+        PlainUsers users = mechanisms.contains(SaslSession.PLAIN) ? plainUsers(config, listenerName) : null;
         SaslSession.Limits limits = new SaslSession.Limits(config.get(BrokerConfig.SASL_SERVER_MAX_RECEIVE_SIZE),
                 config.get(BrokerConfig.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS));
-        return () -> new SaslSession(mechanisms, users, limits);
+        return () -> new SaslSession(mechanisms, users, scramCredentials, limits);
     }
 
     private static PlainUsers plainUsers(BrokerConfig config, String listenerName) {

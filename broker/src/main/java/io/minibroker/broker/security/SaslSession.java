@@ -8,9 +8,10 @@ import java.util.List;
 
 /**
  * One connection's SASL authentication on a {@code SASL_PLAINTEXT} listener, the steps Kafka's server-side
- * authenticator takes: a SaslHandshake naming an enabled mechanism, then a SaslAuthenticate carrying the client's
- * PLAIN token ({@code [authzid] NUL authcid NUL password}, RFC 4616); after a SaslHandshake v0 (clients before
- * Kafka 1.0) the token comes as a bare size-prefixed frame instead, answered by an empty one. Until it succeeds,
+ * authenticator takes: a SaslHandshake naming an enabled mechanism, then SaslAuthenticate requests carrying the
+ * client's tokens: one for PLAIN ({@code [authzid] NUL authcid NUL password}, RFC 4616), two for SCRAM
+ * ({@link ScramServer}), each answered with the server's; after a SaslHandshake v0 (clients before Kafka 1.0) the
+ * tokens come as bare size-prefixed frames instead, answered by bare ones (an empty one for PLAIN). Until it succeeds,
  * only the next step is served ({@link #admits}); anything else closes the connection, and a refused mechanism or
  * a failed authentication closes it once the answer to that request is written.
  *
@@ -18,21 +19,29 @@ import java.util.List;
  */
 public final class SaslSession {
 
-    /** The one mechanism offered. */
     public static final String PLAIN = "PLAIN";
+    private static final byte[] NO_TOKEN = new byte[0];
 
     private enum State { AWAITING_HANDSHAKE, AWAITING_AUTHENTICATE, AWAITING_RAW_TOKEN, AUTHENTICATED, FAILED }
 
-    /** What a step answered: an error (NONE on success) and its message. */
-    public record Step(Errors error, String message) {
-        static final Step OK = new Step(Errors.NONE, null);
+    /** What a step answered: an error (NONE on success) and its message, and the server's token (never null). */
+    public record Step(Errors error, String message, byte[] serverToken) {
+        static final Step OK = new Step(Errors.NONE, null, NO_TOKEN);
+
+        public Step(Errors error, String message) {
+            this(error, message, NO_TOKEN);
+        }
     }
 
     private final List<String> enabledMechanisms;
-    private final PlainUsers users;
+    private final PlainUsers plainUsers;
+    private final ScramCredentials scramCredentials;
     private final Limits limits;
     private State state = State.AWAITING_HANDSHAKE;
     private String principal;
+    /** The SCRAM exchange under way, when the handshake chose a SCRAM mechanism. */
+    private ScramServer scram;
+    private String mechanism;
 
     /**
      * What a connection is held to while it authenticates: the largest frame it may send before it has
@@ -43,9 +52,12 @@ public final class SaslSession {
     public record Limits(int maxReceiveBytes, long failedAuthenticationDelayMs) {
     }
 
-    public SaslSession(List<String> enabledMechanisms, PlainUsers users, Limits limits) {
+    /** @param plainUsers PLAIN's users, if PLAIN is enabled; @param scramCredentials SCRAM's, if a SCRAM one is */
+    public SaslSession(List<String> enabledMechanisms, PlainUsers plainUsers, ScramCredentials scramCredentials,
+                       Limits limits) {
         this.enabledMechanisms = List.copyOf(enabledMechanisms);
-        this.users = users;
+        this.plainUsers = plainUsers;
+        this.scramCredentials = scramCredentials;
         this.limits = limits;
     }
 
@@ -98,27 +110,52 @@ public final class SaslSession {
         if (!enabledMechanisms.contains(mechanism)) {
             return fail(Errors.UNSUPPORTED_SASL_MECHANISM, "Unsupported SASL mechanism " + mechanism);
         }
+        this.mechanism = mechanism;
+        ScramMechanism scramMechanism = ScramMechanism.bySaslName(mechanism);
+        if (scramMechanism != null) {
+            scram = new ScramServer(scramMechanism, scramCredentials);
+        }
         state = version == 0 ? State.AWAITING_RAW_TOKEN : State.AWAITING_AUTHENTICATE;
         return Step.OK;
     }
 
-    /** The client's PLAIN token: in a SaslAuthenticate, or bare after a SaslHandshake v0. */
+    /** The client's next token: in a SaslAuthenticate, or bare after a SaslHandshake v0. */
     public Step authenticate(byte[] token) {
         if (state != State.AWAITING_AUTHENTICATE && state != State.AWAITING_RAW_TOKEN) {
             return fail(Errors.ILLEGAL_SASL_STATE, "Unexpected SaslAuthenticate request in state " + state);
         }
+        return scram != null ? scramRound(token) : plain(token);
+    }
+
+    private Step scramRound(byte[] token) {
+        ScramServer.Round round = scram.evaluate(token);
+        if (round.failed()) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED, genericFailure());
+        }
+        if (round.complete()) {
+            state = State.AUTHENTICATED;
+            principal = round.user();
+        }
+        return new Step(Errors.NONE, null, round.serverMessage());
+    }
+
+    /** Kafka's answer to a failure its SASL server reports as an error of the exchange, whatever the cause. */
+    private String genericFailure() {
+        return "Authentication failed during authentication due to invalid credentials with SASL mechanism "
+                + mechanism;
+    }
+
+    private Step plain(byte[] token) {
         // Kafka's PLAIN server: a malformed token or an empty name or password is an error of the exchange, which
         // its authenticator answers with one generic message; wrong credentials and a foreign authorization id
         // have messages of their own, the credentials checked first.
         String[] parts = new String(token, StandardCharsets.UTF_8).split("\u0000", 3);
         if (parts.length != 3 || parts[1].isEmpty() || parts[2].isEmpty()) {
-            return fail(Errors.SASL_AUTHENTICATION_FAILED,
-                    "Authentication failed during authentication due to invalid credentials with SASL mechanism "
-                            + PLAIN);
+            return fail(Errors.SASL_AUTHENTICATION_FAILED, genericFailure());
         }
         String authorizationId = parts[0];
         String user = parts[1];
-        if (!users.accepts(user, parts[2])) {
+        if (!plainUsers.accepts(user, parts[2])) {
             return fail(Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password");
         }
         if (!authorizationId.isEmpty() && !authorizationId.equals(user)) {

@@ -18,6 +18,8 @@ import io.minibroker.broker.api.LocalNode;
 import io.minibroker.broker.api.MetadataHandler;
 import io.minibroker.broker.api.NoAuthorizerHandler;
 import io.minibroker.broker.api.OffsetForLeaderEpochHandler;
+import io.minibroker.broker.api.AlterUserScramCredentialsHandler;
+import io.minibroker.broker.api.DescribeUserScramCredentialsHandler;
 import io.minibroker.broker.api.SaslAuthenticateHandler;
 import io.minibroker.broker.api.SaslHandshakeHandler;
 import io.minibroker.broker.api.PartitionLeadership;
@@ -56,6 +58,7 @@ import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.security.SaslListeners;
+import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -145,11 +148,16 @@ public final class Broker implements AutoCloseable {
     /** Each SASL_PLAINTEXT listener's new connections' authentication, by listener name. */
     private final Map<String, Supplier<SaslSession>> saslSessions = new HashMap<>();
 
+    /** The users' SCRAM credentials, on a single node (AlterUserScramCredentials); null in a cluster. */
+    private final ScramCredentials scramCredentials;
+
     /** Reads the listeners' SASL users first, so that a listener without them stops the start before any log opens. */
-    private Broker(BrokerConfig config) {
+    private Broker(BrokerConfig config) throws IOException {
         this.config = config;
+        this.scramCredentials = config.inCluster() ? null : ScramCredentials.open(config.logDirs().get(0));
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
-            Supplier<SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName());
+            Supplier<SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName(),
+                    scramCredentials);
             if (sessions != null) {
                 saslSessions.put(listener.listenerName(), sessions);
             }
@@ -255,6 +263,11 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.DELETE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler())
                 .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler());
+        if (scramCredentials != null) {
+            apis.add(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, new DescribeUserScramCredentialsHandler(scramCredentials))
+                    .add(ApiKey.ALTER_USER_SCRAM_CREDENTIALS,
+                            onDisk.apply(new AlterUserScramCredentialsHandler(scramCredentials)));
+        }
         ControllerForwarder controller = null;
         TopicAutoCreation autoCreation = null;
         if (config.inCluster()) {

@@ -1,0 +1,128 @@
+package io.minibroker.broker.security;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The SCRAM credentials of a single node's users, as AlterUserScramCredentials sets them (kafka-configs
+ * {@code --entity-type users --add-config 'SCRAM-SHA-256=[password=...]'}); Kafka keeps them in its metadata log,
+ * this node in one file of its first log directory, {@value #FILE_NAME}, rewritten whole (to a temporary file,
+ * forced to disk, renamed over) on every change, so a change acknowledged survives a crash.
+ *
+ * <p>Thread-safe: every method holds this object's lock; lookups by the event loops are map reads.
+ */
+public final class ScramCredentials {
+
+    static final String FILE_NAME = ".minibroker-scram-credentials";
+
+    /** One change of an AlterUserScramCredentials: an upsert carries a credential, a deletion none. */
+    public record Change(String user, ScramMechanism mechanism, ScramCredential credential) {
+    }
+
+    private final Path file;
+    private final Map<String, Map<ScramMechanism, ScramCredential>> byUser = new TreeMap<>();
+
+    private ScramCredentials(Path file) {
+        this.file = file;
+    }
+
+    /** The credentials saved in {@code dir} (none, the first time). */
+    public static ScramCredentials open(Path dir) throws IOException {
+        ScramCredentials credentials = new ScramCredentials(dir.resolve(FILE_NAME));
+        if (Files.exists(credentials.file)) {
+            for (String line : Files.readAllLines(credentials.file, StandardCharsets.UTF_8)) {
+                if (!line.isBlank()) {
+                    credentials.load(line);
+                }
+            }
+        }
+        return credentials;
+    }
+
+    public synchronized Optional<ScramCredential> get(String user, ScramMechanism mechanism) {
+        return Optional.ofNullable(byUser.getOrDefault(user, Map.of()).get(mechanism));
+    }
+
+    public synchronized boolean has(String user, ScramMechanism mechanism) {
+        return byUser.getOrDefault(user, Map.of()).containsKey(mechanism);
+    }
+
+    /** Every user's mechanisms and their iteration counts, by user name. */
+    public synchronized Map<String, Map<ScramMechanism, Integer>> describe() {
+        Map<String, Map<ScramMechanism, Integer>> described = new TreeMap<>();
+        byUser.forEach((user, credentials) -> {
+            Map<ScramMechanism, Integer> iterations = new EnumMap<>(ScramMechanism.class);
+            credentials.forEach((mechanism, credential) -> iterations.put(mechanism, credential.iterations()));
+            described.put(user, iterations);
+        });
+        return described;
+    }
+
+    /** Applies the changes together and saves them; on a failed save nothing changes. */
+    public synchronized void apply(List<Change> changes) throws IOException {
+        Map<String, Map<ScramMechanism, ScramCredential>> next = new TreeMap<>();
+        byUser.forEach((user, credentials) -> next.put(user, new EnumMap<>(credentials)));
+        for (Change change : changes) {
+            Map<ScramMechanism, ScramCredential> credentials =
+                    next.computeIfAbsent(change.user(), user -> new EnumMap<>(ScramMechanism.class));
+            if (change.credential() == null) {
+                credentials.remove(change.mechanism());
+            } else {
+                credentials.put(change.mechanism(), change.credential());
+            }
+            if (credentials.isEmpty()) {
+                next.remove(change.user());
+            }
+        }
+        save(next);
+        byUser.clear();
+        byUser.putAll(next);
+    }
+
+    private void save(Map<String, Map<ScramMechanism, ScramCredential>> credentials) throws IOException {
+        List<String> lines = new ArrayList<>();
+        Base64.Encoder base64 = Base64.getEncoder();
+        credentials.forEach((user, byMechanism) -> byMechanism.forEach((mechanism, credential) ->
+                lines.add(String.join(" ", base64.encodeToString(user.getBytes(StandardCharsets.UTF_8)),
+                        mechanism.saslName(), Integer.toString(credential.iterations()),
+                        base64.encodeToString(credential.salt()), base64.encodeToString(credential.storedKey()),
+                        base64.encodeToString(credential.serverKey())))));
+        Path temporary = file.resolveSibling(FILE_NAME + ".tmp");
+        Files.write(temporary, lines, StandardCharsets.UTF_8);
+        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** One saved line: user (base64, so any name fits), mechanism, iterations, salt, stored key, server key. */
+    private void load(String line) throws IOException {
+        String[] fields = line.trim().split(" ");
+        ScramMechanism mechanism = fields.length == 6 ? ScramMechanism.bySaslName(fields[1]) : null;
+        if (mechanism == null) {
+            throw new IOException("unreadable line in " + file + ": expected user, mechanism, iterations, salt and"
+                    + " keys");
+        }
+        Base64.Decoder base64 = Base64.getDecoder();
+        try {
+            String user = new String(base64.decode(fields[0]), StandardCharsets.UTF_8);
+            byUser.computeIfAbsent(user, u -> new EnumMap<>(ScramMechanism.class)).put(mechanism,
+                    new ScramCredential(base64.decode(fields[3]), base64.decode(fields[4]), base64.decode(fields[5]),
+                            Integer.parseInt(fields[2])));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("unreadable line in " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

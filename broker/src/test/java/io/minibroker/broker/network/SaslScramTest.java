@@ -1,0 +1,138 @@
+package io.minibroker.broker.network;
+
+import io.minibroker.broker.config.ConfigException;
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialDeletion;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.admin.UserScramCredentialsDescription;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.ResourceNotFoundException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.UnacceptableCredentialException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * SCRAM-SHA-256 and SCRAM-SHA-512 on a single node, as kafka-clients use them: credentials set and removed with
+ * Admin.alterUserScramCredentials (what kafka-configs --entity-type users sends) over a PLAINTEXT listener, then
+ * producers authenticating with them on the SASL_PLAINTEXT one; kept across a restart.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class SaslScramTest {
+
+    private static final Map<String, String> SETTINGS = Map.of(
+            "listeners", "SASL_PLAINTEXT://localhost:0,PLAINTEXT://localhost:0",
+            "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512");
+
+    @TempDir
+    Path logDir;
+    private Broker broker;
+
+    @AfterEach
+    void stop() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void usersAuthenticateWithTheCredentialsAdminSetAndNotOnceTheyAreDeleted() throws Exception {
+        broker = TestBrokers.start(logDir, SETTINGS);
+        try (Admin admin = plaintextAdmin()) {
+            admin.alterUserScramCredentials(List.of(
+                    new UserScramCredentialUpsertion("carol", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192),
+                            "carol-secret"),
+                    new UserScramCredentialUpsertion("dave", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096),
+                            "dave-secret"))).all().get();
+
+            assertThat(produce("SCRAM-SHA-256", "carol", "carol-secret")).isTrue();
+            assertThat(produce("SCRAM-SHA-512", "dave", "dave-secret")).isTrue();
+            assertThat(produce("SCRAM-SHA-256", "carol", "wrong")).isFalse();
+            assertThat(produce("SCRAM-SHA-512", "carol", "carol-secret")).as("carol has no SHA-512 credential").isFalse();
+            assertThat(produce("SCRAM-SHA-256", "nobody", "x")).isFalse();
+
+            UserScramCredentialsDescription carol = admin.describeUserScramCredentials(List.of("carol"))
+                    .description("carol").get();
+            assertThat(carol.credentialInfos()).singleElement().satisfies(info -> {
+                assertThat(info.mechanism()).isEqualTo(ScramMechanism.SCRAM_SHA_256);
+                assertThat(info.iterations()).isEqualTo(8192);
+            });
+            assertThat(admin.describeUserScramCredentials().users().get()).containsExactlyInAnyOrder("carol", "dave");
+            assertThatThrownBy(() -> admin.describeUserScramCredentials(List.of("nobody")).description("nobody").get())
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(ResourceNotFoundException.class);
+            assertThatThrownBy(() -> admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("erin",
+                    new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 1000), "pw"))).all().get())
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(UnacceptableCredentialException.class);
+            assertThatThrownBy(() -> admin.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("erin",
+                    ScramMechanism.SCRAM_SHA_256))).all().get())
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(ResourceNotFoundException.class);
+
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("carol",
+                    ScramMechanism.SCRAM_SHA_256))).all().get();
+            assertThat(produce("SCRAM-SHA-256", "carol", "carol-secret")).as("deleted").isFalse();
+        }
+
+        broker.close();
+        broker = TestBrokers.start(logDir, SETTINGS);
+        assertThat(produce("SCRAM-SHA-512", "dave", "dave-secret")).as("kept across a restart").isTrue();
+    }
+
+    @Test
+    void scramIsRefusedInAClusterWhereBrokersWouldNotKnowTheCredentials() {
+        assertThatThrownBy(() -> TestBrokers.start(logDir, Map.of("listeners",
+                "SASL_PLAINTEXT://localhost:0,PLAINTEXT://localhost:0,CONTROLLER://localhost:0",
+                "sasl.enabled.mechanisms", "SCRAM-SHA-256", "process.roles", "broker,controller",
+                "controller.quorum.voters", "1@localhost:1", "controller.listener.names", "CONTROLLER")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("must be PLAIN in a cluster");
+    }
+
+    /** Whether a producer authenticating so gets a record acknowledged; false if authentication fails. */
+    private boolean produce(String mechanism, String user, String password) throws Exception {
+        Map<String, Object> config = new HashMap<>();
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("SASL_PLAINTEXT"));
+        config.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        config.put(SaslConfigs.SASL_MECHANISM, mechanism);
+        config.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                + " username=\"" + user + "\" password=\"" + password + "\";");
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>("scram", "v")).get();
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SaslAuthenticationException) {
+                return false;
+            }
+            throw e;
+        } catch (SaslAuthenticationException e) {
+            return false;
+        }
+    }
+
+    private Admin plaintextAdmin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + broker.boundPort("PLAINTEXT")));
+    }
+}
