@@ -36,7 +36,7 @@ APIS = [
     ('BrokerRegistration', 'BROKER_REGISTRATION'), ('BrokerHeartbeat', 'BROKER_HEARTBEAT'),
     ('ElectLeaders', 'ELECT_LEADERS'), ('DescribeLogDirs', 'DESCRIBE_LOG_DIRS'),
     ('DescribeUserScramCredentials', 'DESCRIBE_USER_SCRAM_CREDENTIALS'),
-    ('AlterUserScramCredentials', 'ALTER_USER_SCRAM_CREDENTIALS'),
+    ('AlterUserScramCredentials', 'ALTER_USER_SCRAM_CREDENTIALS'), ('DescribeClientQuotas', 'DESCRIBE_CLIENT_QUOTAS'),
 ]
 VIEWED = ['ApiVersions', 'Metadata', 'Produce', 'Fetch', 'ListOffsets', 'FindCoordinator', 'JoinGroup', 'SyncGroup',
           'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch', 'InitProducerId', 'CreateTopics', 'DeleteTopics',

@@ -9,10 +9,11 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -20,10 +21,11 @@ import java.util.concurrent.CompletionStage;
  * AlterUserScramCredentials ({@code kafka-configs --alter --entity-type users --add-config 'SCRAM-SHA-256=[...]'},
  * {@code Admin.alterUserScramCredentials}): upserts take the client's salt, salted password and iteration count
  * (the password itself never reaches the broker), deletions remove one mechanism's credential. Checked as Kafka's
- * controller checks them, one result per user: an empty name or an iteration count outside 4096-16384 is
- * UNACCEPTABLE_CREDENTIAL, an unknown mechanism UNSUPPORTED_SASL_MECHANISM, a user altered twice in one request
- * DUPLICATE_RESOURCE, a deletion of a credential that does not exist RESOURCE_NOT_FOUND. The changes that pass are
- * saved together (fsync) before the answer; runs on the disk thread.
+ * controller checks them, one result per user, whose alterations apply whole or not at all: an empty name or an
+ * iteration count outside 4096-16384 is UNACCEPTABLE_CREDENTIAL, an unknown mechanism UNSUPPORTED_SASL_MECHANISM,
+ * one mechanism of a user altered twice in one request DUPLICATE_RESOURCE, a deletion of a credential that does
+ * not exist RESOURCE_NOT_FOUND. The changes that pass are saved together (fsync) before the answer; runs on the
+ * disk thread.
  */
 public final class AlterUserScramCredentialsHandler implements ApiHandler {
 
@@ -40,6 +42,35 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler {
     private record Result(Errors error, String message) {
     }
 
+    /** Why this user's alterations are refused, in the order Kafka checks them; null if they all pass. */
+    private Result refusal(String user, List<Alteration> ofUser) {
+        if (user.isEmpty()) {
+            return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Username must not be empty");
+        }
+        Set<ScramMechanism> seen = new HashSet<>();
+        for (Alteration alteration : ofUser) {
+            ScramMechanism mechanism = ScramMechanism.byType(alteration.type());
+            if (mechanism == null) {
+                return new Result(Errors.UNSUPPORTED_SASL_MECHANISM, "Unknown SCRAM mechanism");
+            }
+            boolean upsert = alteration.salt() != null;
+            if (upsert && alteration.iterations() < ScramMechanism.MIN_ITERATIONS) {
+                return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Too few iterations");
+            }
+            if (upsert && alteration.iterations() > ScramMechanism.MAX_ITERATIONS) {
+                return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Too many iterations");
+            }
+            if (!seen.add(mechanism)) {
+                return new Result(Errors.DUPLICATE_RESOURCE,
+                        "A user credential cannot be altered twice in the same request");
+            }
+            if (!upsert && !credentials.has(user, mechanism)) {
+                return new Result(Errors.RESOURCE_NOT_FOUND, "Attempt to delete a user credential that does not exist");
+            }
+        }
+        return null;
+    }
+
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         List<Alteration> alterations = new ArrayList<>();
@@ -50,44 +81,22 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler {
             alterations.add(new Alteration(upsertion.getString("Name"), upsertion.getInt8("Mechanism"),
                     upsertion.getInt32("Iterations"), upsertion.getBytes("Salt"), upsertion.getBytes("SaltedPassword")));
         }
-        Map<String, Integer> perUser = new HashMap<>();
-        alterations.forEach(a -> perUser.merge(a.user(), 1, Integer::sum));
+        Map<String, List<Alteration>> byUser = new LinkedHashMap<>();
+        alterations.forEach(a -> byUser.computeIfAbsent(a.user(), u -> new ArrayList<>()).add(a));
         Map<String, Result> results = new LinkedHashMap<>();
         List<ScramCredentials.Change> changes = new ArrayList<>();
-        for (Alteration alteration : alterations) {
-            String user = alteration.user();
-            if (results.containsKey(user)) {
-                continue; // a user altered twice has its one result already
+        byUser.forEach((user, ofUser) -> {
+            Result refused = refusal(user, ofUser);
+            results.put(user, refused != null ? refused : new Result(Errors.NONE, null));
+            if (refused == null) { // a user is altered whole or not at all
+                for (Alteration alteration : ofUser) {
+                    ScramMechanism mechanism = ScramMechanism.byType(alteration.type());
+                    changes.add(new ScramCredentials.Change(user, mechanism, alteration.salt() == null ? null
+                            : mechanism.credential(alteration.salt(), alteration.saltedPassword(),
+                                    alteration.iterations())));
+                }
             }
-            ScramMechanism mechanism = ScramMechanism.byType(alteration.type());
-            String refusal;
-            Errors error;
-            if (perUser.get(user) > 1) {
-                error = Errors.DUPLICATE_RESOURCE;
-                refusal = "A user credential cannot be altered twice in the same request";
-            } else if (user.isEmpty()) {
-                error = Errors.UNACCEPTABLE_CREDENTIAL;
-                refusal = "Username must not be empty";
-            } else if (mechanism == null) {
-                error = Errors.UNSUPPORTED_SASL_MECHANISM;
-                refusal = "Unknown SCRAM mechanism";
-            } else if (alteration.salt() == null && !credentials.has(user, mechanism)) {
-                error = Errors.RESOURCE_NOT_FOUND;
-                refusal = "Attempt to delete a user credential that does not exist";
-            } else if (alteration.salt() != null && alteration.iterations() < ScramMechanism.MIN_ITERATIONS) {
-                error = Errors.UNACCEPTABLE_CREDENTIAL;
-                refusal = "Too few iterations";
-            } else if (alteration.salt() != null && alteration.iterations() > ScramMechanism.MAX_ITERATIONS) {
-                error = Errors.UNACCEPTABLE_CREDENTIAL;
-                refusal = "Too many iterations";
-            } else {
-                error = Errors.NONE;
-                refusal = null;
-                changes.add(new ScramCredentials.Change(user, mechanism, alteration.salt() == null ? null
-                        : mechanism.credential(alteration.salt(), alteration.saltedPassword(), alteration.iterations())));
-            }
-            results.put(user, new Result(error, refusal));
-        }
+        });
         if (!changes.isEmpty()) {
             try {
                 credentials.apply(changes);

@@ -19,6 +19,7 @@ import io.minibroker.broker.api.MetadataHandler;
 import io.minibroker.broker.api.NoAuthorizerHandler;
 import io.minibroker.broker.api.OffsetForLeaderEpochHandler;
 import io.minibroker.broker.api.AlterUserScramCredentialsHandler;
+import io.minibroker.broker.api.DescribeClientQuotasHandler;
 import io.minibroker.broker.api.DescribeUserScramCredentialsHandler;
 import io.minibroker.broker.api.SaslAuthenticateHandler;
 import io.minibroker.broker.api.SaslHandshakeHandler;
@@ -262,7 +263,8 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.CREATE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.DELETE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler())
-                .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler());
+                .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler())
+                .add(ApiKey.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler());
         if (scramCredentials != null) {
             apis.add(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, new DescribeUserScramCredentialsHandler(scramCredentials))
                     .add(ApiKey.ALTER_USER_SCRAM_CREDENTIALS,

@@ -87,6 +87,7 @@ class BrokerNetworkTest {
                             ApiKey.DESCRIBE_GROUPS.id(), ApiKey.DELETE_GROUPS.id(), ApiKey.OFFSET_DELETE.id(),
                             ApiKey.ELECT_LEADERS.id(), ApiKey.SASL_HANDSHAKE.id(), ApiKey.SASL_AUTHENTICATE.id(),
                             ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS.id(), ApiKey.ALTER_USER_SCRAM_CREDENTIALS.id(),
+                            ApiKey.DESCRIBE_CLIENT_QUOTAS.id(),
                             ApiKey.DESCRIBE_LOG_DIRS.id(), ApiKey.DESCRIBE_ACLS.id(), ApiKey.CREATE_ACLS.id(),
                             ApiKey.DELETE_ACLS.id(), ApiKey.DESCRIBE_PRODUCERS.id(), ApiKey.LIST_TRANSACTIONS.id(),
                             ApiKey.DESCRIBE_TRANSACTIONS.id());
@@ -104,7 +105,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(38);
+            assertThat(view.apiKeys()).hasSize(39);
         }
     }
 

@@ -15,6 +15,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.DuplicateResourceException;
 import org.apache.kafka.common.errors.ResourceNotFoundException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.UnacceptableCredentialException;
@@ -80,6 +81,8 @@ class SaslScramTest {
                 assertThat(info.iterations()).isEqualTo(8192);
             });
             assertThat(admin.describeUserScramCredentials().users().get()).containsExactlyInAnyOrder("carol", "dave");
+            assertThat(admin.describeClientQuotas(org.apache.kafka.common.quota.ClientQuotaFilter.all()).entities().get())
+                    .as("kafka-configs asks for a user's quotas before its credentials: there are none").isEmpty();
             assertThatThrownBy(() -> admin.describeUserScramCredentials(List.of("nobody")).description("nobody").get())
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(ResourceNotFoundException.class);
             assertThatThrownBy(() -> admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("erin",
@@ -88,6 +91,19 @@ class SaslScramTest {
             assertThatThrownBy(() -> admin.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("erin",
                     ScramMechanism.SCRAM_SHA_256))).all().get())
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(ResourceNotFoundException.class);
+
+            admin.alterUserScramCredentials(List.of( // both mechanisms at once, as kafka-configs sends them
+                    new UserScramCredentialUpsertion("frank", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096),
+                            "frank-secret"),
+                    new UserScramCredentialUpsertion("frank", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096),
+                            "frank-secret"))).all().get();
+            assertThat(produce("SCRAM-SHA-512", "frank", "frank-secret")).isTrue();
+            assertThatThrownBy(() -> admin.alterUserScramCredentials(List.of(
+                    new UserScramCredentialUpsertion("gina", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096),
+                            "one"),
+                    new UserScramCredentialUpsertion("gina", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096),
+                            "two"))).all().get())
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(DuplicateResourceException.class);
 
             admin.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("carol",
                     ScramMechanism.SCRAM_SHA_256))).all().get();

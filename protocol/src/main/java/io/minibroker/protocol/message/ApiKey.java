@@ -44,6 +44,7 @@ public enum ApiKey {
     ELECT_LEADERS(43, ElectLeadersMessages.REQUEST, ElectLeadersMessages.RESPONSE),
     INCREMENTAL_ALTER_CONFIGS(44, IncrementalAlterConfigsMessages.REQUEST, IncrementalAlterConfigsMessages.RESPONSE),
     OFFSET_DELETE(47, OffsetDeleteMessages.REQUEST, OffsetDeleteMessages.RESPONSE),
+    DESCRIBE_CLIENT_QUOTAS(48, DescribeClientQuotasMessages.REQUEST, DescribeClientQuotasMessages.RESPONSE),
     DESCRIBE_USER_SCRAM_CREDENTIALS(50, DescribeUserScramCredentialsMessages.REQUEST, DescribeUserScramCredentialsMessages.RESPONSE),
     ALTER_USER_SCRAM_CREDENTIALS(51, AlterUserScramCredentialsMessages.REQUEST, AlterUserScramCredentialsMessages.RESPONSE),
     ALTER_PARTITION(56, AlterPartitionMessages.REQUEST, AlterPartitionMessages.RESPONSE),

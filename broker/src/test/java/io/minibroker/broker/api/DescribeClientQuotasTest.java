@@ -1,0 +1,50 @@
+package io.minibroker.broker.api;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
+import org.apache.kafka.common.quota.ClientQuotaFilterComponent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** DescribeClientQuotas on a broker without client quotas: nothing matches, and Kafka's malformed filters are refused. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DescribeClientQuotasTest {
+
+    @TempDir
+    Path logDir;
+
+    @Test
+    void everyFilterMatchesNothingAndMalformedOnesAreRefused() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of());
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                     "localhost:" + broker.boundPort("PLAINTEXT")))) {
+            assertThat(admin.describeClientQuotas(ClientQuotaFilter.all()).entities().get()).isEmpty();
+            assertThat(admin.describeClientQuotas(ClientQuotaFilter.containsOnly(List.of(
+                    ClientQuotaFilterComponent.ofEntity("user", "alice"),
+                    ClientQuotaFilterComponent.ofDefaultEntity("client-id")))).entities().get()).isEmpty();
+
+            assertThatThrownBy(() -> admin.describeClientQuotas(ClientQuotaFilter.contains(List.of(
+                    ClientQuotaFilterComponent.ofEntityType("tenant")))).entities().get())
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidRequestException.class)
+                    .cause().hasMessageContaining("Custom entity type 'tenant' not supported");
+            assertThatThrownBy(() -> admin.describeClientQuotas(ClientQuotaFilter.contains(List.of(
+                    ClientQuotaFilterComponent.ofEntityType("ip"), ClientQuotaFilterComponent.ofEntityType("user"))))
+                    .entities().get())
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidRequestException.class);
+        }
+    }
+}
