@@ -225,7 +225,7 @@ public final class LeaderEpochCache {
                 epochs.forEach((epoch, start) -> entries.append(epoch).append(' ').append(start).append('\n'));
                 text = entries.toString();
             }
-            OffsetCheckpointFile.writeAtomically(path, text);
+            DurableFiles.writeAtomically(path, text);
             synchronized (this) {
                 written = Math.max(written, version);
             }

@@ -95,7 +95,7 @@ public final class LogManager implements AutoCloseable {
             }
             // From here on a crash must be noticed at the next start.
             Files.deleteIfExists(marker);
-            OffsetCheckpointFile.fsyncDirectory(logDir);
+            DurableFiles.fsyncDirectory(logDir);
             if (partitionDirs.isEmpty()) {
                 log.info("No partition logs in {} yet", logDir);
             } else {
@@ -269,7 +269,7 @@ public final class LogManager implements AutoCloseable {
         checkpoint();
         for (Path logDir : logDirs) {
             Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
-            OffsetCheckpointFile.fsyncDirectory(logDir);
+            DurableFiles.fsyncDirectory(logDir);
         }
         logs.clear();
         log.info("Closed the logs of {} cleanly", logDirs);

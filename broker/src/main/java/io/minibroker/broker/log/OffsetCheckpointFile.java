@@ -1,15 +1,10 @@
 package io.minibroker.broker.log;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,30 +41,7 @@ final class OffsetCheckpointFile {
         text.append(VERSION).append('\n').append(offsets.size()).append('\n');
         offsets.forEach((tp, offset) -> text.append(tp.topic()).append(' ').append(tp.partition())
                 .append(' ').append(offset).append('\n'));
-        writeAtomically(path, text.toString());
-    }
-
-    /**
-     * Replaces {@code path} with {@code text}: written to {@code <name>.tmp}, fsynced, renamed over it and the
-     * directory fsynced, so a crash leaves the old file or the new one, never a mix.
-     */
-    static void writeAtomically(Path path, String text) throws IOException {
-        Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
-             Writer writer = Channels.newWriter(channel, StandardCharsets.UTF_8)) {
-            writer.write(text);
-            writer.flush();
-            channel.force(true);
-        }
-        Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        fsyncDirectory(path.getParent());
-    }
-
-    static void fsyncDirectory(Path dir) throws IOException {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        }
+        DurableFiles.writeAtomically(path, text.toString());
     }
 
     /** The offsets written last; empty if there is no file yet. Malformed content is an IOException. */

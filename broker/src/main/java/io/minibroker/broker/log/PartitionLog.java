@@ -702,7 +702,7 @@ public final class PartitionLog implements AutoCloseable {
             for (int i = copy.length - 1; i >= 0; i--) { // the log file last: its .swap name marks a whole copy
                 Files.move(copy[i], swap[i], StandardCopyOption.ATOMIC_MOVE);
             }
-            OffsetCheckpointFile.fsyncDirectory(dir);
+            DurableFiles.fsyncDirectory(dir);
         } catch (IOException e) {
             for (int i = 0; i < copy.length; i++) {
                 Files.deleteIfExists(copy[i]);
@@ -715,7 +715,7 @@ public final class PartitionLog implements AutoCloseable {
                 Files.move(swap[i], target[i], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             }
             Files.setLastModifiedTime(target[0], FileTime.fromMillis(lastModified));
-            OffsetCheckpointFile.fsyncDirectory(dir);
+            DurableFiles.fsyncDirectory(dir);
         } catch (IOException e) {
             // Part swapped: keep serving the old segment (its files are open), and leave the disk as a restart
             // rebuilds it: no .swap file to bring back, indexes (which may be the copy's) deleted to be rebuilt.

@@ -1,14 +1,13 @@
 package io.minibroker.broker.topic;
 
+import io.minibroker.broker.log.DurableFiles;
+
 import java.io.IOException;
 import java.io.Reader;
-import java.io.Writer;
-import java.nio.channels.FileChannel;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -65,14 +64,9 @@ public final class TopicStore {
 
     /** Writes a properties file so that a crash leaves the old one or the new one whole: temporary, fsync, rename. */
     public static void writeAtomically(Path target, Properties properties) throws IOException {
-        Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
-        try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-            properties.store(writer, null);
-        }
-        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-            channel.force(true);
-        }
-        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        StringWriter text = new StringWriter();
+        properties.store(text, null);
+        DurableFiles.writeAtomically(target, text.toString());
     }
 
     public void delete(String topic) throws IOException {
