@@ -9,11 +9,9 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -21,11 +19,11 @@ import java.util.concurrent.CompletionStage;
  * AlterUserScramCredentials ({@code kafka-configs --alter --entity-type users --add-config 'SCRAM-SHA-256=[...]'},
  * {@code Admin.alterUserScramCredentials}): upserts take the client's salt, salted password and iteration count
  * (the password itself never reaches the broker), deletions remove one mechanism's credential. Checked as Kafka's
- * controller checks them, one result per user, whose alterations apply whole or not at all: an empty name or an
- * iteration count outside 4096-16384 is UNACCEPTABLE_CREDENTIAL, an unknown mechanism UNSUPPORTED_SASL_MECHANISM,
- * one mechanism of a user altered twice in one request DUPLICATE_RESOURCE, a deletion of a credential that does
- * not exist RESOURCE_NOT_FOUND. The changes that pass are saved together (fsync) before the answer; runs on the
- * disk thread.
+ * controller checks them, one result per user: a user named twice in one request is DUPLICATE_RESOURCE, an empty
+ * name or an iteration count outside 4096-16384 UNACCEPTABLE_CREDENTIAL, an unknown mechanism
+ * UNSUPPORTED_SASL_MECHANISM, a deletion of a credential that does not exist RESOURCE_NOT_FOUND, a credential that
+ * cannot be made (an empty salted password) UNKNOWN_SERVER_ERROR. The changes that pass are saved together (fsync)
+ * before the answer; runs on the disk thread.
  */
 public final class AlterUserScramCredentialsHandler implements ApiHandler {
 
@@ -42,31 +40,28 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler {
     private record Result(Errors error, String message) {
     }
 
-    /** Why this user's alterations are refused, in the order Kafka checks them; null if they all pass. */
+    /**
+     * Why a user's alterations are refused, in the order Kafka's KRaft controller checks them, or null: a user
+     * named more than once in a request (whatever the mechanisms: Kafka 4.3.1 refuses kafka-configs adding
+     * SCRAM-SHA-256 and SCRAM-SHA-512 at once, too), then the one alteration's own checks.
+     */
     private Result refusal(String user, List<Alteration> ofUser) {
+        if (ofUser.size() > 1) {
+            return new Result(Errors.DUPLICATE_RESOURCE, "A user credential cannot be altered twice in the same request");
+        }
+        Alteration alteration = ofUser.get(0);
+        ScramMechanism mechanism = ScramMechanism.byType(alteration.type());
+        boolean upsert = alteration.salt() != null;
         if (user.isEmpty()) {
             return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Username must not be empty");
-        }
-        Set<ScramMechanism> seen = new HashSet<>();
-        for (Alteration alteration : ofUser) {
-            ScramMechanism mechanism = ScramMechanism.byType(alteration.type());
-            if (mechanism == null) {
-                return new Result(Errors.UNSUPPORTED_SASL_MECHANISM, "Unknown SCRAM mechanism");
-            }
-            boolean upsert = alteration.salt() != null;
-            if (upsert && alteration.iterations() < ScramMechanism.MIN_ITERATIONS) {
-                return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Too few iterations");
-            }
-            if (upsert && alteration.iterations() > ScramMechanism.MAX_ITERATIONS) {
-                return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Too many iterations");
-            }
-            if (!seen.add(mechanism)) {
-                return new Result(Errors.DUPLICATE_RESOURCE,
-                        "A user credential cannot be altered twice in the same request");
-            }
-            if (!upsert && !credentials.has(user, mechanism)) {
-                return new Result(Errors.RESOURCE_NOT_FOUND, "Attempt to delete a user credential that does not exist");
-            }
+        } else if (mechanism == null) {
+            return new Result(Errors.UNSUPPORTED_SASL_MECHANISM, "Unknown SCRAM mechanism");
+        } else if (upsert && alteration.iterations() < ScramMechanism.MIN_ITERATIONS) {
+            return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Too few iterations");
+        } else if (upsert && alteration.iterations() > ScramMechanism.MAX_ITERATIONS) {
+            return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Too many iterations");
+        } else if (!upsert && !credentials.has(user, mechanism)) {
+            return new Result(Errors.RESOURCE_NOT_FOUND, "Attempt to delete a user credential that does not exist");
         }
         return null;
     }
@@ -87,14 +82,18 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler {
         List<ScramCredentials.Change> changes = new ArrayList<>();
         byUser.forEach((user, ofUser) -> {
             Result refused = refusal(user, ofUser);
-            results.put(user, refused != null ? refused : new Result(Errors.NONE, null));
-            if (refused == null) { // a user is altered whole or not at all
-                for (Alteration alteration : ofUser) {
-                    ScramMechanism mechanism = ScramMechanism.byType(alteration.type());
-                    changes.add(new ScramCredentials.Change(user, mechanism, alteration.salt() == null ? null
-                            : mechanism.credential(alteration.salt(), alteration.saltedPassword(),
-                                    alteration.iterations())));
-                }
+            if (refused != null) {
+                results.put(user, refused);
+                return;
+            }
+            Alteration alteration = ofUser.get(0);
+            ScramMechanism mechanism = ScramMechanism.byType(alteration.type());
+            try {
+                changes.add(new ScramCredentials.Change(user, mechanism, alteration.salt() == null ? null
+                        : mechanism.credential(alteration.salt(), alteration.saltedPassword(), alteration.iterations())));
+                results.put(user, new Result(Errors.NONE, null));
+            } catch (RuntimeException e) { // an empty salted password makes no HMAC key: this user fails, as in Kafka
+                results.put(user, new Result(Errors.UNKNOWN_SERVER_ERROR, e.getMessage()));
             }
         });
         if (!changes.isEmpty()) {

@@ -79,7 +79,10 @@ public final class DescribeConfigsHandler implements ApiHandler {
                 if (overrides.containsKey(key)) {
                     synonyms.add(new Synonym(key, value, ConfigResources.DYNAMIC_TOPIC_CONFIG));
                 }
-                synonyms.addAll(brokerSynonyms(TopicConfig.brokerSynonyms(key)));
+                List<TopicConfig.BrokerSynonym> fallbacks = TopicConfig.brokerSynonyms(key);
+                if (!fallbacks.isEmpty()) {
+                    synonyms.addAll(brokerSynonyms(fallbacks, fallbacks.get(0).name()));
+                }
                 addConfig(result, key, value, synonyms, includeSynonyms);
             }
         });
@@ -90,8 +93,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
         for (Map.Entry<String, ConfigKey<?>> entry : new TreeMap<>(BrokerConfig.knownKeys()).entrySet()) {
             if (keys == null || keys.contains(entry.getKey())) {
                 addConfig(result, entry.getKey(), text(config.get(entry.getValue())),
-                        brokerSynonyms(List.of(new TopicConfig.BrokerSynonym(entry.getKey(), entry.getValue(), null))),
-                        includeSynonyms);
+                        brokerSynonyms(TopicConfig.brokerFamily(entry.getValue()), entry.getKey()), includeSynonyms);
             }
         }
         result.set("ErrorCode", Errors.NONE.code());
@@ -99,10 +101,10 @@ public final class DescribeConfigsHandler implements ApiHandler {
 
     /**
      * Where these broker configs have values: each set in the file, then each default that is not null, as
-     * Kafka's ConfigHelper lists them. As there, what comes before the first config's own entries is dropped, so a
+     * Kafka's ConfigHelper lists them. As there, what comes before {@code ownName}'s own entries is dropped, so a
      * config whose first synonym is neither set nor defaulted lists none (segment.ms: log.roll.ms has no default).
      */
-    private List<Synonym> brokerSynonyms(List<TopicConfig.BrokerSynonym> synonyms) {
+    private List<Synonym> brokerSynonyms(List<TopicConfig.BrokerSynonym> synonyms, String ownName) {
         List<Synonym> found = new ArrayList<>();
         for (TopicConfig.BrokerSynonym synonym : synonyms) {
             if (synonym.key() != null && config.isSet(synonym.key())) {
@@ -117,7 +119,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
             }
         }
         int first = 0;
-        while (!synonyms.isEmpty() && first < found.size() && !found.get(first).name().equals(synonyms.get(0).name())) {
+        while (first < found.size() && !found.get(first).name().equals(ownName)) {
             first++;
         }
         return found.subList(first, found.size());

@@ -130,7 +130,7 @@ public final class SaslSession {
     private Step scramRound(byte[] token) {
         ScramServer.Round round = scram.evaluate(token);
         if (round.failed()) {
-            return fail(Errors.SASL_AUTHENTICATION_FAILED, genericFailure());
+            return fail(Errors.SASL_AUTHENTICATION_FAILED, round.failureMessage() != null ? round.failureMessage() : genericFailure());
         }
         if (round.complete()) {
             state = State.AUTHENTICATED;

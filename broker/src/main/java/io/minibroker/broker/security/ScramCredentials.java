@@ -1,14 +1,15 @@
 package io.minibroker.broker.security;
 
+import io.minibroker.broker.log.DurableFiles;
+
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +19,12 @@ import java.util.TreeMap;
 /**
  * The SCRAM credentials of a single node's users, as AlterUserScramCredentials sets them (kafka-configs
  * {@code --entity-type users --add-config 'SCRAM-SHA-256=[password=...]'}); Kafka keeps them in its metadata log,
- * this node in one file of its first log directory, {@value #FILE_NAME}, rewritten whole (to a temporary file,
- * forced to disk, renamed over) on every change, so a change acknowledged survives a crash.
+ * this node in one file of its first log directory, {@value #FILE_NAME}, readable by its owner only and rewritten
+ * whole ({@link DurableFiles#writeAtomically}) on every change, so a change acknowledged survives a crash.
  *
- * <p>Thread-safe: every method holds this object's lock; lookups by the event loops are map reads.
+ * <p>Thread-safe. Lookups, on the event loops during sign-ins, read an immutable snapshot without a lock: a
+ * change's fsync, on the disk thread, never holds them up. Changes are serialised by their own lock and publish
+ * the next snapshot once it is saved.
  */
 public final class ScramCredentials {
 
@@ -32,7 +35,8 @@ public final class ScramCredentials {
     }
 
     private final Path file;
-    private final Map<String, Map<ScramMechanism, ScramCredential>> byUser = new TreeMap<>();
+    private final Object changes = new Object();
+    private volatile Map<String, Map<ScramMechanism, ScramCredential>> byUser = Map.of();
 
     private ScramCredentials(Path file) {
         this.file = file;
@@ -42,25 +46,27 @@ public final class ScramCredentials {
     public static ScramCredentials open(Path dir) throws IOException {
         ScramCredentials credentials = new ScramCredentials(dir.resolve(FILE_NAME));
         if (Files.exists(credentials.file)) {
+            Map<String, Map<ScramMechanism, ScramCredential>> loaded = new TreeMap<>();
             for (String line : Files.readAllLines(credentials.file, StandardCharsets.UTF_8)) {
                 if (!line.isBlank()) {
-                    credentials.load(line);
+                    credentials.load(line, loaded);
                 }
             }
+            credentials.byUser = frozen(loaded);
         }
         return credentials;
     }
 
-    public synchronized Optional<ScramCredential> get(String user, ScramMechanism mechanism) {
+    public Optional<ScramCredential> get(String user, ScramMechanism mechanism) {
         return Optional.ofNullable(byUser.getOrDefault(user, Map.of()).get(mechanism));
     }
 
-    public synchronized boolean has(String user, ScramMechanism mechanism) {
+    public boolean has(String user, ScramMechanism mechanism) {
         return byUser.getOrDefault(user, Map.of()).containsKey(mechanism);
     }
 
     /** Every user's mechanisms and their iteration counts, by user name. */
-    public synchronized Map<String, Map<ScramMechanism, Integer>> describe() {
+    public Map<String, Map<ScramMechanism, Integer>> describe() {
         Map<String, Map<ScramMechanism, Integer>> described = new TreeMap<>();
         byUser.forEach((user, credentials) -> {
             Map<ScramMechanism, Integer> iterations = new EnumMap<>(ScramMechanism.class);
@@ -71,24 +77,33 @@ public final class ScramCredentials {
     }
 
     /** Applies the changes together and saves them; on a failed save nothing changes. */
-    public synchronized void apply(List<Change> changes) throws IOException {
-        Map<String, Map<ScramMechanism, ScramCredential>> next = new TreeMap<>();
-        byUser.forEach((user, credentials) -> next.put(user, new EnumMap<>(credentials)));
-        for (Change change : changes) {
-            Map<ScramMechanism, ScramCredential> credentials =
-                    next.computeIfAbsent(change.user(), user -> new EnumMap<>(ScramMechanism.class));
-            if (change.credential() == null) {
-                credentials.remove(change.mechanism());
-            } else {
-                credentials.put(change.mechanism(), change.credential());
+    public void apply(List<Change> toApply) throws IOException {
+        synchronized (changes) {
+            Map<String, Map<ScramMechanism, ScramCredential>> next = new TreeMap<>();
+            byUser.forEach((user, credentials) -> next.put(user, new EnumMap<>(credentials)));
+            for (Change change : toApply) {
+                Map<ScramMechanism, ScramCredential> credentials =
+                        next.computeIfAbsent(change.user(), user -> new EnumMap<>(ScramMechanism.class));
+                if (change.credential() == null) {
+                    credentials.remove(change.mechanism());
+                } else {
+                    credentials.put(change.mechanism(), change.credential());
+                }
+                if (credentials.isEmpty()) {
+                    next.remove(change.user());
+                }
             }
-            if (credentials.isEmpty()) {
-                next.remove(change.user());
-            }
+            save(next);
+            byUser = frozen(next);
         }
-        save(next);
-        byUser.clear();
-        byUser.putAll(next);
+    }
+
+    private static Map<String, Map<ScramMechanism, ScramCredential>> frozen(
+            Map<String, Map<ScramMechanism, ScramCredential>> credentials) {
+        Map<String, Map<ScramMechanism, ScramCredential>> copy = new TreeMap<>();
+        credentials.forEach((user, byMechanism) ->
+                copy.put(user, Collections.unmodifiableMap(new EnumMap<>(byMechanism))));
+        return Collections.unmodifiableMap(copy);
     }
 
     private void save(Map<String, Map<ScramMechanism, ScramCredential>> credentials) throws IOException {
@@ -99,16 +114,24 @@ public final class ScramCredentials {
                         mechanism.saslName(), Integer.toString(credential.iterations()),
                         base64.encodeToString(credential.salt()), base64.encodeToString(credential.storedKey()),
                         base64.encodeToString(credential.serverKey())))));
-        Path temporary = file.resolveSibling(FILE_NAME + ".tmp");
-        Files.write(temporary, lines, StandardCharsets.UTF_8);
-        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-            channel.force(true);
+        DurableFiles.writeAtomically(file, lines.isEmpty() ? "" : String.join("\n", lines) + "\n");
+        restrictToOwner(file); // each write renames a new file into place
+    }
+
+    /**
+     * A stored key and a server key, with one exchange seen on a plaintext connection, let someone sign in as that
+     * user: the file is for the broker's owner only, where the file system has POSIX permissions.
+     */
+    private static void restrictToOwner(Path path) throws IOException {
+        try {
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: its own access rules apply
         }
-        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** One saved line: user (base64, so any name fits), mechanism, iterations, salt, stored key, server key. */
-    private void load(String line) throws IOException {
+    private void load(String line, Map<String, Map<ScramMechanism, ScramCredential>> into) throws IOException {
         String[] fields = line.trim().split(" ");
         ScramMechanism mechanism = fields.length == 6 ? ScramMechanism.bySaslName(fields[1]) : null;
         if (mechanism == null) {
@@ -118,7 +141,7 @@ public final class ScramCredentials {
         Base64.Decoder base64 = Base64.getDecoder();
         try {
             String user = new String(base64.decode(fields[0]), StandardCharsets.UTF_8);
-            byUser.computeIfAbsent(user, u -> new EnumMap<>(ScramMechanism.class)).put(mechanism,
+            into.computeIfAbsent(user, u -> new EnumMap<>(ScramMechanism.class)).put(mechanism,
                     new ScramCredential(base64.decode(fields[3]), base64.decode(fields[4]), base64.decode(fields[5]),
                             Integer.parseInt(fields[2])));
         } catch (IllegalArgumentException e) {

@@ -14,19 +14,27 @@ import java.util.Base64;
  *   server-final  v=&lt;server signature&gt;
  * </pre>
  * The proof shows the client knows the salted password: the client key it recovers from the proof must hash to the
- * stored key. No channel binding and no extensions (Kafka's {@code tokenauth}, delegation tokens) are taken. Every
- * failure is one answer, as in Kafka, whose SCRAM server throws a SaslException that its authenticator answers with a
- * generic message: no reply tells an unknown user from a wrong password.
+ * stored key. No channel binding is taken, and of the client's extensions only Kafka's {@code tokenauth} is heeded,
+ * refused (no delegation tokens). As in Kafka, whose SCRAM server throws a SaslException that its authenticator
+ * answers with a generic message, no reply tells an unknown user from a wrong password; a known user asking for
+ * another authorization id gets Kafka's own message.
  */
 final class ScramServer {
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int NONCE_BYTES = 24;
 
-    /** What one round answered: the server's message, or a failure; and whether the exchange is over. */
-    record Round(byte[] serverMessage, boolean failed, boolean complete, String user) {
+    /**
+     * What one round answered: the server's message, or a failure (with its own message where Kafka gives one,
+     * else null for the generic one); and whether the exchange is over.
+     */
+    record Round(byte[] serverMessage, boolean failed, boolean complete, String user, String failureMessage) {
         static Round failure() {
-            return new Round(null, true, true, null);
+            return failure(null);
+        }
+
+        static Round failure(String message) {
+            return new Round(null, true, true, null, message);
         }
     }
 
@@ -52,32 +60,43 @@ final class ScramServer {
     private Round clientFirst(String message) {
         int flagEnd = message.indexOf(',');
         int headerEnd = flagEnd < 0 ? -1 : message.indexOf(',', flagEnd + 1);
-        if (headerEnd < 0 || !(message.startsWith("n,") || message.startsWith("y,"))) {
-            return Round.failure(); // malformed, or channel binding asked for ("p=")
+        if (headerEnd < 0 || !message.startsWith("n,")) {
+            return Round.failure(); // malformed, or channel binding ("y" or "p="), which Kafka's server refuses
         }
         gs2Header = message.substring(0, headerEnd + 1);
         String authorizationId = message.substring(flagEnd + 1, headerEnd);
         clientFirstBare = message.substring(headerEnd + 1);
         String[] attributes = clientFirstBare.split(",");
-        if (attributes.length != 2 || !attributes[0].startsWith("n=") || !attributes[1].startsWith("r=")
+        if (attributes.length < 2 || !attributes[0].startsWith("n=") || !attributes[1].startsWith("r=")
                 || attributes[1].length() == 2) {
-            return Round.failure(); // extensions are not taken
+            return Round.failure();
+        }
+        for (int i = 2; i < attributes.length; i++) { // extensions: Kafka heeds only tokenauth
+            if (!attributes[i].contains("=")) {
+                return Round.failure();
+            }
+            if (attributes[i].equals("tokenauth=true")) {
+                return Round.failure(); // delegation tokens are not offered
+            }
         }
         user = unescapeName(attributes[0].substring(2));
-        if (user == null || user.isEmpty()
-                || (!authorizationId.isEmpty() && !authorizationId.equals("a=" + escapeName(user)))) {
+        if (user == null || user.isEmpty() || (!authorizationId.isEmpty() && !authorizationId.startsWith("a="))) {
             return Round.failure();
         }
         credential = credentials.get(user, mechanism).orElse(null);
         if (credential == null) {
             return Round.failure();
         }
+        if (!authorizationId.isEmpty() && !unescapeName(authorizationId.substring(2)).equals(user)) {
+            return Round.failure("Authentication failed: Client requested an authorization id that is different"
+                    + " from username");
+        }
         byte[] serverNonce = new byte[NONCE_BYTES];
         RANDOM.nextBytes(serverNonce);
         nonce = attributes[1].substring(2) + Base64.getEncoder().withoutPadding().encodeToString(serverNonce);
         serverFirst = "r=" + nonce + ",s=" + Base64.getEncoder().encodeToString(credential.salt())
                 + ",i=" + credential.iterations();
-        return new Round(serverFirst.getBytes(StandardCharsets.UTF_8), false, false, null);
+        return new Round(serverFirst.getBytes(StandardCharsets.UTF_8), false, false, null, null);
     }
 
     private Round clientFinal(String message) {
@@ -114,7 +133,7 @@ final class ScramServer {
         }
         byte[] serverSignature = mechanism.hmac(credential.serverKey(), authMessage);
         String serverFinal = "v=" + Base64.getEncoder().encodeToString(serverSignature);
-        return new Round(serverFinal.getBytes(StandardCharsets.UTF_8), false, true, user);
+        return new Round(serverFinal.getBytes(StandardCharsets.UTF_8), false, true, user, null);
     }
 
     /** RFC 5802's saslname: "=2C" for ',' and "=3D" for '='; null if another '=' escape appears. */

@@ -145,6 +145,23 @@ public final class TopicConfig {
         return BROKER_SYNONYMS.getOrDefault(topicKey, List.of());
     }
 
+    /**
+     * A broker config's family, as Kafka's DynamicBrokerConfig.brokerConfigSynonyms lists it for DescribeConfigs:
+     * log.roll.ms and log.roll.hours, the three log.retention.* units, and log.flush.interval.ms with
+     * log.flush.scheduler.interval.ms (that one only for log.flush.interval.ms); any other config alone.
+     */
+    public static List<BrokerSynonym> brokerFamily(ConfigKey<?> brokerKey) {
+        if (brokerKey != BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS) {
+            for (String family : List.of(SEGMENT_MS, RETENTION_MS, FLUSH_MS)) {
+                List<BrokerSynonym> synonyms = BROKER_SYNONYMS.get(family);
+                if (synonyms.stream().anyMatch(synonym -> synonym.key() == brokerKey)) {
+                    return synonyms;
+                }
+            }
+        }
+        return List.of(BrokerSynonym.of(brokerKey));
+    }
+
     /** Every topic config with its effective value for a topic with these overrides, in a stable order. */
     public static Map<String, String> effective(BrokerConfig broker, Map<String, String> overrides) {
         Map<String, String> values = new LinkedHashMap<>();

@@ -5,6 +5,7 @@ import io.minibroker.broker.server.TestBrokers;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.apache.kafka.common.quota.ClientQuotaFilterComponent;
 import org.junit.jupiter.api.Test;
@@ -37,14 +38,24 @@ class DescribeClientQuotasTest {
                     ClientQuotaFilterComponent.ofEntity("user", "alice"),
                     ClientQuotaFilterComponent.ofDefaultEntity("client-id")))).entities().get()).isEmpty();
 
-            assertThatThrownBy(() -> admin.describeClientQuotas(ClientQuotaFilter.contains(List.of(
-                    ClientQuotaFilterComponent.ofEntityType("tenant")))).entities().get())
-                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidRequestException.class)
-                    .cause().hasMessageContaining("Custom entity type 'tenant' not supported");
-            assertThatThrownBy(() -> admin.describeClientQuotas(ClientQuotaFilter.contains(List.of(
-                    ClientQuotaFilterComponent.ofEntityType("ip"), ClientQuotaFilterComponent.ofEntityType("user"))))
-                    .entities().get())
-                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidRequestException.class);
+            // What Kafka 4.3.1's broker answered for the same filters.
+            assertRefused(admin, List.of(ClientQuotaFilterComponent.ofEntityType("tenant")),
+                    UnsupportedVersionException.class, "Unsupported entity type tenant");
+            assertRefused(admin, List.of(ClientQuotaFilterComponent.ofEntityType("")),
+                    InvalidRequestException.class, "Invalid empty entity type.");
+            assertRefused(admin, List.of(ClientQuotaFilterComponent.ofEntityType("user"),
+                    ClientQuotaFilterComponent.ofEntityType("user")),
+                    InvalidRequestException.class, "Entity type user cannot appear more than once in the filter.");
+            assertRefused(admin, List.of(ClientQuotaFilterComponent.ofEntityType("ip"),
+                    ClientQuotaFilterComponent.ofEntityType("user")), InvalidRequestException.class,
+                    "Invalid entity filter component combination. IP filter component should not be used with user"
+                            + " or clientId filter component.");
         }
+    }
+
+    private static void assertRefused(Admin admin, List<ClientQuotaFilterComponent> filter,
+                                      Class<? extends Exception> error, String message) {
+        assertThatThrownBy(() -> admin.describeClientQuotas(ClientQuotaFilter.contains(filter)).entities().get())
+                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(error).cause().hasMessage(message);
     }
 }

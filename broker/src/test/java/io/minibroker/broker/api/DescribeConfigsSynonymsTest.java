@@ -37,7 +37,8 @@ class DescribeConfigsSynonymsTest {
 
     @BeforeEach
     void start() throws Exception {
-        broker = TestBrokers.start(logDir, Map.of("log.retention.hours", "168", "log.segment.bytes", "1073741824"));
+        broker = TestBrokers.start(logDir, Map.of("log.retention.hours", "168", "log.segment.bytes", "1073741824",
+                "log.roll.ms", "3600000"));
     }
 
     @AfterEach
@@ -63,8 +64,9 @@ class DescribeConfigsSynonymsTest {
                     "DEFAULT_CONFIG:message.max.bytes=1048588");
             assertEntry(config.get("cleanup.policy"), ConfigSource.DEFAULT_CONFIG,
                     "DEFAULT_CONFIG:log.cleanup.policy=delete");
-            // log.roll.ms has no default and is not set: Kafka lists none, even though log.roll.hours has one.
-            assertEntry(config.get("segment.ms"), ConfigSource.DEFAULT_CONFIG);
+            assertEntry(config.get("segment.ms"), ConfigSource.STATIC_BROKER_CONFIG,
+                    "STATIC_BROKER_CONFIG:log.roll.ms=3600000", "DEFAULT_CONFIG:log.roll.hours=168");
+            // log.flush.interval.ms has no default and is not set: Kafka lists none, though its sibling has one.
             assertEntry(config.get("flush.ms"), ConfigSource.DEFAULT_CONFIG);
             assertEntry(config.get("remote.storage.enable"), ConfigSource.DEFAULT_CONFIG);
 
@@ -74,6 +76,10 @@ class DescribeConfigsSynonymsTest {
             assertEntry(brokerConfig.get("log.retention.hours"), ConfigSource.STATIC_BROKER_CONFIG,
                     "STATIC_BROKER_CONFIG:log.retention.hours=168", "DEFAULT_CONFIG:log.retention.hours=168");
             assertEntry(brokerConfig.get("log.retention.ms"), ConfigSource.DEFAULT_CONFIG);
+            assertEntry(brokerConfig.get("log.roll.ms"), ConfigSource.STATIC_BROKER_CONFIG,
+                    "STATIC_BROKER_CONFIG:log.roll.ms=3600000", "DEFAULT_CONFIG:log.roll.hours=168");
+            assertEntry(brokerConfig.get("log.roll.hours"), ConfigSource.DEFAULT_CONFIG,
+                    "DEFAULT_CONFIG:log.roll.hours=168");
 
             Config withoutSynonyms = admin.describeConfigs(List.of(topic)).all().get().get(topic);
             assertThat(withoutSynonyms.get("segment.bytes").synonyms()).as("only when asked").isEmpty();

@@ -68,10 +68,19 @@ class ScramServerTest {
         ScramServer server = new ScramServer(MECHANISM, credentials);
         assertThat(server.evaluate("p=tls-unique,,n=a=2Cb=3Dc,r=x".getBytes(StandardCharsets.UTF_8)).failed())
                 .as("channel binding").isTrue();
+        assertThat(new ScramServer(MECHANISM, credentials).evaluate("y,,n=a=2Cb=3Dc,r=x"
+                .getBytes(StandardCharsets.UTF_8)).failed()).as("channel binding supported by the client").isTrue();
         assertThat(new ScramServer(MECHANISM, credentials).evaluate("n,,n=a=2Cb=3Dc,r=x,ext=1"
-                .getBytes(StandardCharsets.UTF_8)).failed()).as("an extension").isTrue();
-        assertThat(new ScramServer(MECHANISM, credentials).evaluate("n,a=other,n=a=2Cb=3Dc,r=x"
-                .getBytes(StandardCharsets.UTF_8)).failed()).as("another authorization id").isTrue();
+                .getBytes(StandardCharsets.UTF_8)).failed()).as("an unknown extension is ignored").isFalse();
+        assertThat(new ScramServer(MECHANISM, credentials).evaluate("n,,n=a=2Cb=3Dc,r=x,tokenauth=true"
+                .getBytes(StandardCharsets.UTF_8)).failed()).as("a delegation token").isTrue();
+        ScramServer.Round otherId = new ScramServer(MECHANISM, credentials).evaluate("n,a=other,n=a=2Cb=3Dc,r=x"
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(otherId.failed()).as("another authorization id").isTrue();
+        assertThat(otherId.failureMessage()).isEqualTo("Authentication failed: Client requested an authorization id that is"
+                + " different from username");
+        assertThat(new ScramServer(MECHANISM, credentials).evaluate("n,a=a=2Cb=3Dc,n=a=2Cb=3Dc,r=x"
+                .getBytes(StandardCharsets.UTF_8)).failed()).as("its own name as authorization id").isFalse();
         assertThat(new ScramServer(MECHANISM, credentials).evaluate("garbage".getBytes(StandardCharsets.UTF_8))
                 .failed()).isTrue();
 

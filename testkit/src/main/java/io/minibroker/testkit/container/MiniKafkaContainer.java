@@ -128,6 +128,13 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
         if (brokers > 1) {
             throw new IllegalStateException(SASL_SINGLE_BROKER);
         }
+        // The name becomes part of a JAAS option name (user_<name>), and the broker refuses empty passwords.
+        if (user == null || !user.matches("[A-Za-z0-9._-]+")) {
+            throw new IllegalArgumentException("a SASL user name of letters, digits, '.', '_' or '-', not " + user);
+        }
+        if (password == null || password.isEmpty() || password.contains("\n") || password.contains("\r")) {
+            throw new IllegalArgumentException("a SASL password must be one line and not empty");
+        }
         saslUser = user;
         saslPassword = password;
         configureNodes(); // the readiness check authenticates too
