@@ -1,5 +1,6 @@
 package io.minibroker.broker.cluster;
 
+import io.minibroker.broker.security.PlainLogin;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
@@ -18,8 +19,8 @@ import java.net.Socket;
 /**
  * A broker's connection to another node (the controller, or a partition's leader): one request at a time over a
  * blocking socket, so it is used only from threads of the broker's own that may wait (never an event loop).
- * Connects on first use and again after a failure; a request that fails throws, and the caller retries on its own
- * schedule.
+ * Connects on first use and again after a failure, signing in first when the node's listener is SASL_PLAINTEXT; a
+ * request that fails throws, and the caller retries on its own schedule.
  */
 public final class NodeChannel implements AutoCloseable {
 
@@ -27,14 +28,22 @@ public final class NodeChannel implements AutoCloseable {
     private final int port;
     private final String clientId;
     private final int timeoutMs;
+    /** How to sign in to a SASL_PLAINTEXT listener, or null for a PLAINTEXT one. */
+    private final PlainLogin login;
     private Socket socket;
     private int correlationId;
 
+    /** A connection to a PLAINTEXT listener. */
     public NodeChannel(String host, int port, String clientId, int timeoutMs) {
+        this(host, port, clientId, timeoutMs, null);
+    }
+
+    public NodeChannel(String host, int port, String clientId, int timeoutMs, PlainLogin login) {
         this.host = host;
         this.port = port;
         this.clientId = clientId;
         this.timeoutMs = timeoutMs;
+        this.login = login;
     }
 
     /** Sends a request in the API's highest stable version and answers the response body. */
@@ -78,6 +87,9 @@ public final class NodeChannel implements AutoCloseable {
                 fresh.connect(new InetSocketAddress(host, port), timeoutMs);
                 fresh.setSoTimeout(timeoutMs);
                 fresh.setTcpNoDelay(true);
+                if (login != null) {
+                    login.authenticate(new DataInputStream(fresh.getInputStream()), fresh.getOutputStream(), clientId);
+                }
             } catch (IOException e) {
                 fresh.close();
                 throw e;

@@ -84,6 +84,12 @@ public final class BrokerConfig {
      */
     public static final ConfigKey<List<String>> SASL_ENABLED_MECHANISMS = new ConfigKey<>("sasl.enabled.mechanisms",
             BrokerConfig::parseNames, List.of("GSSAPI"), v -> true, "a list of SASL mechanism names");
+    /** The mechanism brokers sign in with to each other's SASL_PLAINTEXT inter-broker listener; only PLAIN here. */
+    public static final ConfigKey<String> SASL_MECHANISM_INTER_BROKER_PROTOCOL =
+            stringKey("sasl.mechanism.inter.broker.protocol", "GSSAPI");
+    /** The mechanism brokers sign in with to the controller's SASL_PLAINTEXT listener; only PLAIN here. */
+    public static final ConfigKey<String> SASL_MECHANISM_CONTROLLER_PROTOCOL =
+            stringKey("sasl.mechanism.controller.protocol", "GSSAPI");
     /** The largest frame a SASL_PLAINTEXT connection may send before it has authenticated. */
     public static final ConfigKey<Integer> SASL_SERVER_MAX_RECEIVE_SIZE =
             intKey("sasl.server.max.receive.size", 524_288, 1);
@@ -205,7 +211,8 @@ public final class BrokerConfig {
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
-            SASL_SERVER_MAX_RECEIVE_SIZE, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
+            SASL_SERVER_MAX_RECEIVE_SIZE, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, SASL_MECHANISM_INTER_BROKER_PROTOCOL,
+            SASL_MECHANISM_CONTROLLER_PROTOCOL, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
@@ -433,15 +440,23 @@ public final class BrokerConfig {
                     + " credentials are kept by a single node, and this controller does not hand them to brokers");
         }
         if (inCluster()) {
-            List<String> internal = new java.util.ArrayList<>(get(CONTROLLER_LISTENER_NAMES));
-            internal.add(interBrokerListenerName());
-            for (String name : internal) {
-                if (!securityProtocol(name).equals("PLAINTEXT")) {
-                    throw new ConfigException(LISTENER_SECURITY_PROTOCOL_MAP.name(),
-                            get(LISTENER_SECURITY_PROTOCOL_MAP), "listener " + name + " is how brokers and the"
-                                    + " controller reach each other, and must be PLAINTEXT: they do not authenticate");
+            // Nodes sign in to each other's SASL listeners with PLAIN, the one mechanism they speak as clients.
+            if (securityProtocol(interBrokerListenerName()).equals("SASL_PLAINTEXT")) {
+                requirePlain(SASL_MECHANISM_INTER_BROKER_PROTOCOL, mechanisms, interBrokerListenerName());
+            }
+            for (String name : get(CONTROLLER_LISTENER_NAMES)) {
+                if (securityProtocol(name).equals("SASL_PLAINTEXT")) {
+                    requirePlain(SASL_MECHANISM_CONTROLLER_PROTOCOL, mechanisms, name);
                 }
             }
+        }
+    }
+
+    private void requirePlain(ConfigKey<String> mechanismKey, List<String> enabled, String listener) {
+        if (!get(mechanismKey).equals("PLAIN") || !enabled.contains("PLAIN")) {
+            throw new ConfigException(mechanismKey.name(), get(mechanismKey), "must be PLAIN, and PLAIN enabled in"
+                    + " sasl.enabled.mechanisms, for nodes to sign in to each other's SASL_PLAINTEXT listener "
+                    + listener);
         }
     }
 

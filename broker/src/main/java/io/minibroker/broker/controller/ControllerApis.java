@@ -8,6 +8,8 @@ import io.minibroker.broker.api.DescribeConfigsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
 import io.minibroker.broker.api.ElectLeadersHandler;
 import io.minibroker.broker.api.LocalNode;
+import io.minibroker.broker.api.SaslAuthenticateHandler;
+import io.minibroker.broker.api.SaslHandshakeHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.protocol.message.ApiKey;
@@ -17,10 +19,10 @@ import java.util.function.Function;
 
 /**
  * What the controller's listener ({@code controller.listener.names}) serves: only the requests brokers send their
- * controller, as Kafka's controller listener does (registration, heartbeats, the image, ISR changes, and the admin
- * requests brokers forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterConfigs and
- * IncrementalAlterConfigs, plus DescribeConfigs, which brokers send for the topics' config overrides); clients are
- * never told of this listener.
+ * controller, as Kafka's controller listener does (the SASL steps when it is SASL_PLAINTEXT, registration,
+ * heartbeats, the image, ISR changes, and the admin requests brokers forward: CreateTopics, DeleteTopics,
+ * CreatePartitions, ElectLeaders, AlterConfigs and IncrementalAlterConfigs, plus DescribeConfigs, which brokers send
+ * for the topics' config overrides); clients are never told of this listener.
  */
 public final class ControllerApis {
 
@@ -38,6 +40,9 @@ public final class ControllerApis {
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         SupportedApis apis = new SupportedApis();
         return apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, config.get(BrokerConfig.NODE_ID)))
+                // A SASL_PLAINTEXT controller listener: brokers sign in first (sasl.mechanism.controller.protocol).
+                .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())
+                .add(ApiKey.SASL_AUTHENTICATE, new SaslAuthenticateHandler())
                 .add(ApiKey.BROKER_REGISTRATION, new BrokerRegistrationHandler(clusterId, membership))
                 .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership))
                 .add(ApiKey.METADATA, onDisk.apply(new ControllerMetadataHandler(clusterId, assignments)))

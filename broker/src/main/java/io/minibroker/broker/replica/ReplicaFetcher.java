@@ -5,6 +5,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.log.LeaderEpochCache;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.security.PlainLogin;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
@@ -55,21 +56,21 @@ final class ReplicaFetcher implements AutoCloseable {
     private final Object wakeUp = new Object();
 
     private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                           int fetchMinBytes) {
+                           int fetchMinBytes, PlainLogin login) {
         this.nodeId = nodeId;
         this.brokerEpoch = brokerEpoch;
         this.leader = leader;
         this.fetchWaitMaxMs = fetchWaitMaxMs;
         this.fetchMinBytes = fetchMinBytes;
         this.channel = new NodeChannel(leader.host(), leader.port(), "replica-fetcher-" + nodeId,
-                fetchWaitMaxMs + RESPONSE_GRACE_MS);
+                fetchWaitMaxMs + RESPONSE_GRACE_MS, login);
         this.thread = new Thread(this::run, "replica-fetcher-" + leader.id());
         thread.setDaemon(true);
     }
 
     static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                                int fetchMinBytes) {
-        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes);
+                                int fetchMinBytes, PlainLogin login) {
+        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes, login);
         fetcher.thread.start();
         return fetcher;
     }

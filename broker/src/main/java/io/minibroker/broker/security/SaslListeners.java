@@ -45,12 +45,44 @@ public final class SaslListeners {
         return () -> new SaslSession(mechanisms, users, scramCredentials, limits);
     }
 
+    /**
+     * How this broker signs in to another node's listener of this name, as Kafka's brokers do: with the
+     * {@code username} and {@code password} options of that listener's PlainLoginModule; null if the listener is
+     * PLAINTEXT. The config checks have made sure the mechanism there is PLAIN.
+     */
+    public static PlainLogin loginFor(BrokerConfig config, String listenerName) {
+        if (!config.securityProtocol(listenerName).equals("SASL_PLAINTEXT")) {
+            return null;
+        }
+        java.util.Map<String, String> options = plainModule(config, listenerName).options();
+        String user = options.get("username");
+        String password = options.get("password");
+        if (user == null || password == null) {
+            throw new ConfigException(jaasKey(listenerName), "(hidden)", "must give the username and password this"
+                    + " broker signs in with to the other nodes' " + listenerName + " listener");
+        }
+        return new PlainLogin(user, password);
+    }
+
     private static PlainUsers plainUsers(BrokerConfig config, String listenerName) {
-        String key = "listener.name." + listenerName.toLowerCase(Locale.ROOT) + ".plain.sasl.jaas.config";
+        try {
+            return PlainUsers.from(List.of(plainModule(config, listenerName)));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(jaasKey(listenerName), "(hidden)", e.getMessage());
+        }
+    }
+
+    private static String jaasKey(String listenerName) {
+        return "listener.name." + listenerName.toLowerCase(Locale.ROOT) + ".plain.sasl.jaas.config";
+    }
+
+    /** The listener's PlainLoginModule entry, from the per-listener key, else the JAAS file. */
+    private static JaasConfig.LoginModule plainModule(BrokerConfig config, String listenerName) {
+        String key = jaasKey(listenerName);
         String property = config.plainJaasConfig(listenerName).orElse(null);
         try {
             if (property != null) {
-                return PlainUsers.from(List.of(JaasConfig.parseProperty(property)));
+                return plainIn(List.of(JaasConfig.parseProperty(property)));
             }
             String file = System.getProperty(JAAS_FILE_PROPERTY);
             if (file != null) {
@@ -59,7 +91,7 @@ public final class SaslListeners {
                 List<JaasConfig.LoginModule> modules = sections.getOrDefault(
                         listenerName.toLowerCase(Locale.ROOT) + "." + SERVER_SECTION, sections.get(SERVER_SECTION));
                 if (modules != null) {
-                    return PlainUsers.from(modules);
+                    return plainIn(modules);
                 }
             }
         } catch (IllegalArgumentException | IOException e) {
@@ -70,4 +102,10 @@ public final class SaslListeners {
                 + " (" + PlainUsers.LOGIN_MODULE + " required user_<name>=\"<password>\";), unless a JAAS file"
                 + " named by " + JAAS_FILE_PROPERTY + " has a " + SERVER_SECTION + " section");
     }
+
+    private static JaasConfig.LoginModule plainIn(List<JaasConfig.LoginModule> modules) {
+        return modules.stream().filter(m -> m.className().equals(PlainUsers.LOGIN_MODULE)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no " + PlainUsers.LOGIN_MODULE + " entry"));
+    }
+
 }

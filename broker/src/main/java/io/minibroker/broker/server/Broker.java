@@ -220,7 +220,8 @@ public final class Broker implements AutoCloseable {
         if (config.inCluster()) {
             replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
                     new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
-                            config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES)),
+                            config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES),
+                            SaslListeners.loginFor(config, config.interBrokerListenerName())),
                     producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch,
@@ -356,7 +357,8 @@ public final class Broker implements AutoCloseable {
     private NodeChannel controllerChannel(String purpose) {
         return new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
                 "broker-" + config.get(BrokerConfig.NODE_ID) + "-" + purpose,
-                config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
+                config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
+                SaslListeners.loginFor(config, config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0)));
     }
 
     /** This broker's epoch from its registration with the controller, -1 before it has one. */

@@ -1,5 +1,6 @@
 package io.minibroker.broker.server;
 
+import io.minibroker.broker.security.PlainLogin;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
@@ -12,7 +13,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -25,8 +25,7 @@ public final class MetadataRoundTrip {
 
     /** Metadata v12: flexible, and the topics field may be null (no topics wanted). */
     private static final short VERSION = 12;
-    private static final short SASL_HANDSHAKE_VERSION = 1;
-    private static final short SASL_AUTHENTICATE_VERSION = 2;
+    private static final String CLIENT_ID = "minibroker-metadata-round-trip";
     private static final int SOCKET_TIMEOUT_MS = 2_000;
 
     private MetadataRoundTrip() {
@@ -49,7 +48,7 @@ public final class MetadataRoundTrip {
             DataInputStream in = new DataInputStream(socket.getInputStream());
             OutputStream out = socket.getOutputStream();
             if (user != null) {
-                authenticate(in, out, user, password);
+                new PlainLogin(user, password).authenticate(in, out, CLIENT_ID);
             }
             MetadataResponseView response = new MetadataResponseView(roundTrip(in, out, ApiKey.METADATA, VERSION,
                     ApiKey.METADATA.request().newMessage().set("Topics", null)));
@@ -57,25 +56,10 @@ public final class MetadataRoundTrip {
         }
     }
 
-    private static void authenticate(DataInputStream in, OutputStream out, String user, String password)
-            throws IOException {
-        Struct handshake = roundTrip(in, out, ApiKey.SASL_HANDSHAKE, SASL_HANDSHAKE_VERSION,
-                ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN"));
-        if (handshake.getInt16("ErrorCode") != 0) {
-            throw new IOException("the broker refused SASL/PLAIN: error " + handshake.getInt16("ErrorCode"));
-        }
-        byte[] token = ("\u0000" + user + "\u0000" + password).getBytes(StandardCharsets.UTF_8);
-        Struct answer = roundTrip(in, out, ApiKey.SASL_AUTHENTICATE, SASL_AUTHENTICATE_VERSION,
-                ApiKey.SASL_AUTHENTICATE.request().newMessage().set("AuthBytes", token));
-        if (answer.getInt16("ErrorCode") != 0) {
-            throw new IOException("SASL/PLAIN authentication failed: " + answer.getString("ErrorMessage"));
-        }
-    }
-
     private static Struct roundTrip(DataInputStream in, OutputStream out, ApiKey api, short version, Struct body)
             throws IOException {
         out.write(MessageCodec.encodeRequestToArray(
-                new RequestHeader(api.id(), version, 1, "minibroker-metadata-round-trip"), body));
+                new RequestHeader(api.id(), version, 1, CLIENT_ID), body));
         byte[] frame = new byte[in.readInt()];
         in.readFully(frame);
         return MessageCodec.decodeResponse(Unpooled.wrappedBuffer(frame), api, version).body();
