@@ -54,7 +54,7 @@ public final class SaslListeners {
         if (!config.securityProtocol(listenerName).equals("SASL_PLAINTEXT")) {
             return null;
         }
-        java.util.Map<String, String> options = plainModule(config, listenerName).options();
+        Map<String, String> options = plainModule(config, listenerName).options();
         String user = options.get("username");
         String password = options.get("password");
         if (user == null || password == null) {
@@ -107,5 +107,4 @@ public final class SaslListeners {
         return modules.stream().filter(m -> m.className().equals(PlainUsers.LOGIN_MODULE)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no " + PlainUsers.LOGIN_MODULE + " entry"));
     }
-
 }
