@@ -96,6 +96,16 @@ class MiniKafkaContainerTest {
     }
 
     @Test
+    void threeBrokersWithSaslPlainSignInToEachOtherAndReplicate() throws Exception {
+        // Every listener SASL_PLAINTEXT: the nodes' registration and replication sign in as the nodes' own user.
+        try (MiniKafkaContainer kafka = new MiniKafkaContainer(DockerImages.broker()).withBrokers(3)
+                .withSaslPlain("alice", "alice-secret")) {
+            kafka.start();
+            assertReplicatesAcrossThreeBrokers(kafka);
+        }
+    }
+
+    @Test
     void threeBrokersInOneContainerReplicateAndAreReachedFromTheHost() throws Exception {
         // No network: the nodes replicate over an INTERNAL listener on the container's localhost.
         try (MiniKafkaContainer kafka = new MiniKafkaContainer(DockerImages.broker()).withBrokers(3)) {
@@ -119,24 +129,26 @@ class MiniKafkaContainerTest {
         List<String> hostAddresses = List.of(kafka.getBootstrapServers().split(","));
         assertThat(hostAddresses).hasSize(3);
 
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.getBootstrapServers(), AdminClientConfig.RETRIES_CONFIG, 0))) {
+        Map<String, Object> adminConfig = new HashMap<>(kafka.getClientSaslConfig()); // none without SASL
+        adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers());
+        adminConfig.put(AdminClientConfig.RETRIES_CONFIG, 0);
+        try (Admin admin = Admin.create(adminConfig)) {
             Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions().timeoutMs(5_000))
                     .nodes().get();
             assertThat(nodes).extracting(node -> node.host() + ":" + node.port())
                     .containsExactlyInAnyOrderElementsOf(hostAddresses);
 
             admin.createTopics(List.of(new NewTopic("replicated", 3, (short) 3))).all().get();
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers(),
-                    ProducerConfig.ACKS_CONFIG, "all",
-                    ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
+            Map<String, Object> producerConfig = new HashMap<>(kafka.getClientSaslConfig());
+            producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers());
+            producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
+                    new StringSerializer())) {
                 for (int i = 0; i < 10; i++) {
                     producer.send(new ProducerRecord<>("replicated", 0, null, "record-" + i)).get();
                 }
             }
-            assertThat(Clients.readValues(kafka.getBootstrapServers(), "replicated", 10))
+            assertThat(Clients.readValues(kafka.getBootstrapServers(), kafka.getClientSaslConfig(), "replicated", 10))
                     .hasSize(10).startsWith("record-0").endsWith("record-9");
 
             List<TopicPartitionInfo> partitions = admin.describeTopics(List.of("replicated")).allTopicNames()

@@ -32,8 +32,8 @@ import java.util.concurrent.Future;
  * usual Kafka-in-Docker trap; and the mapped port is only known once the container runs, so the broker starts
  * by waiting for a file of configuration overrides that {@link #containerIsStarting} copies in.
  *
- * <p>{@link #withSaslPlain} makes both listeners SASL_PLAINTEXT: clients authenticate with SASL/PLAIN, and so
- * does the readiness check.
+ * <p>{@link #withSaslPlain} makes every listener SASL_PLAINTEXT: clients authenticate with SASL/PLAIN, and so do
+ * the readiness check and, in a cluster, the nodes themselves.
  *
  * <p>{@link #withBrokers withBrokers(n)} with n &gt; 1 runs a cluster of n nodes in the one container
  * ({@code minibroker --nodes n}): node i listens on {@value #KAFKA_PORT} + 10 i and {@value #NETWORK_PORT} + 10 i,
@@ -55,7 +55,8 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
 
     private static final String OVERRIDES_PATH = "/tmp/minibroker-overrides.properties";
     private static final String PLAIN_LOGIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule";
-    private static final String SASL_SINGLE_BROKER = "withSaslPlain is for a single broker, not withBrokers(n > 1)";
+    /** The user the nodes of an in-container cluster sign in to each other as, with a password of each container's. */
+    private static final String NODE_USER = "minibroker-node";
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
 
     private final Map<String, String> brokerConfig = new LinkedHashMap<>();
@@ -63,6 +64,7 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
     /** The SASL/PLAIN user clients authenticate as, or null: no authentication. */
     private String saslUser;
     private String saslPassword;
+    private final String nodePassword = java.util.UUID.randomUUID().toString();
 
     public MiniKafkaContainer(String image) {
         this(DockerImageName.parse(image));
@@ -93,9 +95,6 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
         if (n < 1) {
             throw new IllegalArgumentException("withBrokers needs at least 1, got " + n);
         }
-        if (n > 1 && saslUser != null) {
-            throw new IllegalStateException(SASL_SINGLE_BROKER);
-        }
         brokers = n;
         configureNodes();
         return self();
@@ -121,13 +120,10 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
 
     /**
      * Clients authenticate with SASL/PLAIN as {@code user}, on both listeners: their security protocol is
-     * SASL_PLAINTEXT ({@link #getClientSaslConfig()} gives a client's settings). A single broker only: the nodes of
-     * an in-container cluster reach each other without authenticating, on the BROKER listener when on a network.
+     * SASL_PLAINTEXT ({@link #getClientSaslConfig()} gives a client's settings). The nodes of an in-container cluster
+     * sign in to each other too, as a user of their own with a password made for this container.
      */
     public MiniKafkaContainer withSaslPlain(String user, String password) {
-        if (brokers > 1) {
-            throw new IllegalStateException(SASL_SINGLE_BROKER);
-        }
         // The name becomes part of a JAAS option name (user_<name>), and the broker refuses empty passwords.
         if (user == null || !user.matches("[A-Za-z0-9._-]+")) {
             throw new IllegalArgumentException("a SASL user name of letters, digits, '.', '_' or '-', not " + user);
@@ -233,11 +229,21 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
             }
         }
         if (saslUser != null) {
-            overrides.put("listener.security.protocol.map", "PLAINTEXT:SASL_PLAINTEXT,BROKER:SASL_PLAINTEXT");
+            // Every listener signs in: the client's, and in a cluster the nodes' own, as a user of their own.
+            List<String> listeners = brokers == 1 ? List.of("PLAINTEXT", "BROKER")
+                    : List.of("PLAINTEXT", "BROKER", "INTERNAL", "CONTROLLER");
+            overrides.put("listener.security.protocol.map", String.join(",",
+                    listeners.stream().map(name -> name + ":SASL_PLAINTEXT").toList()));
             overrides.put("sasl.enabled.mechanisms", "PLAIN");
-            String users = PLAIN_LOGIN_MODULE + " required user_" + saslUser + "=" + jaasQuoted(saslPassword) + ";";
-            overrides.put("listener.name.plaintext.plain.sasl.jaas.config", users);
-            overrides.put("listener.name.broker.plain.sasl.jaas.config", users);
+            overrides.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
+            overrides.put("sasl.mechanism.controller.protocol", "PLAIN");
+            String jaas = PLAIN_LOGIN_MODULE + " required username=\"" + NODE_USER + "\" password=\"" + nodePassword
+                    + "\" user_" + NODE_USER + "=\"" + nodePassword + "\" user_" + saslUser + "="
+                    + jaasQuoted(saslPassword) + ";";
+            for (String listener : listeners) {
+                overrides.put("listener.name." + listener.toLowerCase(java.util.Locale.ROOT) + ".plain.sasl.jaas.config",
+                        jaas);
+            }
         }
         overrides.putAll(brokerConfig);
         Properties properties = new Properties();
