@@ -38,6 +38,8 @@ public final class SaslSession {
     private final ScramCredentials scramCredentials;
     private final Limits limits;
     private State state = State.AWAITING_HANDSHAKE;
+    /** Whether an ApiVersions was answered with the table: then only the handshake may come next. */
+    private boolean apiVersionsAnswered;
     private String principal;
     /** The SCRAM exchange under way, when the handshake chose a SCRAM mechanism. */
     private ScramServer scram;
@@ -85,16 +87,22 @@ public final class SaslSession {
 
     /**
      * Whether a request of this API may come now. Before authenticating only the next step may, as Kafka's
-     * authenticator takes them: ApiVersions or SaslHandshake, then SaslAuthenticate. (Kafka also closes on a second
-     * ApiVersions; one is allowed here, since a client whose first was too new for the broker sends another.)
+     * authenticator takes them: ApiVersions or SaslHandshake, then SaslAuthenticate. An ApiVersions answered with
+     * UNSUPPORTED_VERSION may be retried at a version both sides know; one answered with the table may not.
      */
     public boolean admits(short apiKey) {
         return switch (state) {
             case AUTHENTICATED -> true;
-            case AWAITING_HANDSHAKE -> apiKey == ApiKey.API_VERSIONS.id() || apiKey == ApiKey.SASL_HANDSHAKE.id();
+            case AWAITING_HANDSHAKE -> apiKey == ApiKey.SASL_HANDSHAKE.id()
+                    || (apiKey == ApiKey.API_VERSIONS.id() && !apiVersionsAnswered);
             case AWAITING_AUTHENTICATE -> apiKey == ApiKey.SASL_AUTHENTICATE.id();
             case AWAITING_RAW_TOKEN, FAILED -> false;
         };
+    }
+
+    /** Called when an ApiVersions before authenticating is answered with the table. */
+    public void apiVersionsAnswered() {
+        apiVersionsAnswered = true;
     }
 
     /** Whether the next frame is the client's bare token, not a request (after a SaslHandshake v0). */

@@ -99,7 +99,7 @@ class BrokerNetworkTest {
     @Test
     void aTooNewApiVersionsRequestGetsTheV0AnswerWithTheSupportedRanges() throws Exception {
         try (RawClient client = new RawClient(port)) {
-            client.send(withVersion(apiVersions(9), (short) 99));
+            client.send(RawClient.withVersion(apiVersions(9), (short) 99));
             Response response = client.receive(ApiKey.API_VERSIONS, (short) 0);
 
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
@@ -366,7 +366,7 @@ class BrokerNetworkTest {
         try (RawClient client = new RawClient(port)) {
             byte[] produceV3 = RawClient.request(ApiKey.PRODUCE, (short) 3, 1, ApiKey.PRODUCE.request().newMessage()
                     .set("Acks", (short) 1).set("TimeoutMs", 1000));
-            client.send(withVersion(produceV3, (short) 2));
+            client.send(RawClient.withVersion(produceV3, (short) 2));
             assertThat(client.closedByBroker()).isTrue();
         }
     }
@@ -387,11 +387,6 @@ class BrokerNetworkTest {
 
             assertThat(client.closedByBroker()).as("closed within the 10 s read timeout, idle limit 300 ms").isTrue();
         }
-    }
-
-    private static byte[] withVersion(byte[] request, short version) {
-        ByteBuffer.wrap(request).putShort(6, version); // size(4) apiKey(2) apiVersion(2)
-        return request;
     }
 
     private static byte[] withApiKey(byte[] request, short apiKey) {

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.ByteBuffer;
 
 /** A blocking socket that speaks raw Kafka frames, for tests that need bytes a real client would never send. */
 public final class RawClient implements AutoCloseable {
@@ -32,6 +33,12 @@ public final class RawClient implements AutoCloseable {
     public static byte[] request(ApiKey api, short version, int correlationId, Struct body) {
         return MessageCodec.encodeRequestToArray(new RequestHeader(api.id(), version, correlationId, "raw-client"),
                 body);
+    }
+
+    /** Rewrites the API version of an encoded request, to send one our codec would not encode. */
+    public static byte[] withVersion(byte[] request, short version) {
+        ByteBuffer.wrap(request).putShort(6, version); // size(4) apiKey(2) apiVersion(2)
+        return request;
     }
 
     public void send(byte[] bytes) throws IOException {

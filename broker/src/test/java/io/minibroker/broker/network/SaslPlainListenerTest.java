@@ -139,6 +139,34 @@ class SaslPlainListenerTest {
     }
 
     @Test
+    void aTooNewApiVersionsMayBeRetriedButAnAnsweredOneMayNotBeRepeated() throws Exception {
+        broker = startSasl();
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            client.send(RawClient.withVersion(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 1, apiVersions()),
+                    (short) 99));
+            assertThat(client.receive(ApiKey.API_VERSIONS, (short) 0).body().getInt16("ErrorCode"))
+                    .isEqualTo(Errors.UNSUPPORTED_VERSION.code());
+            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 2, apiVersions()));
+            assertThat(client.receive(ApiKey.API_VERSIONS, (short) 3).body().getInt16("ErrorCode"))
+                    .as("the retry at a version both know").isEqualTo(Errors.NONE.code());
+            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 3, apiVersions()));
+            assertThat(client.closedByBroker()).as("a second answered ApiVersions, as Kafka's authenticator").isTrue();
+        }
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 1, apiVersions()));
+            client.receive(ApiKey.API_VERSIONS, (short) 3);
+            handshake(client);
+            client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 5, ApiKey.SASL_AUTHENTICATE.request()
+                    .newMessage().set("AuthBytes", plainToken("alice", "alice-secret"))));
+            assertThat(client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body().getInt16("ErrorCode"))
+                    .isEqualTo(Errors.NONE.code());
+            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 6, apiVersions()));
+            assertThat(client.receive(ApiKey.API_VERSIONS, (short) 3).correlationId())
+                    .as("once authenticated ApiVersions is served as on any connection").isEqualTo(6);
+        }
+    }
+
+    @Test
     void beforeAuthenticatingAFrameMayNotExceedSaslServerMaxReceiveSize() throws Exception {
         broker = startSasl();
         try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {

@@ -81,6 +81,9 @@ class SaslSessionTest {
         assertThat(session.admits(ApiKey.SASL_HANDSHAKE.id())).isTrue();
         assertThat(session.admits(ApiKey.SASL_AUTHENTICATE.id())).as("before the handshake").isFalse();
         assertThat(session.admits(ApiKey.METADATA.id())).isFalse();
+        session.apiVersionsAnswered();
+        assertThat(session.admits(ApiKey.API_VERSIONS.id())).as("a second answered ApiVersions").isFalse();
+        assertThat(session.admits(ApiKey.SASL_HANDSHAKE.id())).isTrue();
         session.handshake("PLAIN", (short) 1);
         assertThat(session.admits(ApiKey.SASL_AUTHENTICATE.id())).isTrue();
         assertThat(session.admits(ApiKey.API_VERSIONS.id())).as("after the handshake").isFalse();
