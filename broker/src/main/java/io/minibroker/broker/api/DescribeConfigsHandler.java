@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 
 /**
  * DescribeConfigs for topics (each topic config with its effective value) and for this broker (resource name =
- * node id), each config's source and, when asked (v1+), its synonyms as Kafka's ConfigHelper lists them: a topic
+ * node id; an empty name asks for the cluster's dynamic defaults, of which there are none), each config's source and, when asked (v1+), its synonyms as Kafka's ConfigHelper lists them: a topic
  * override (DYNAMIC_TOPIC_CONFIG), then the broker configs it falls back to ({@link TopicConfig#brokerSynonyms})
  * as set in the file (STATIC_BROKER_CONFIG), then their defaults (DEFAULT_CONFIG); the source is the first
  * synonym's. Documentation and config types are not listed. A topic's overrides come from this node's topics on a
@@ -55,8 +55,14 @@ public final class DescribeConfigsHandler implements ApiHandler {
             Struct result = response.addElement("Results").set("ResourceType", type).set("ResourceName", name);
             if (type == ConfigResources.TOPIC) {
                 describeTopic(name, keys, result, includeSynonyms);
-            } else if (type == ConfigResources.BROKER && (name.isEmpty() || name.equals(Integer.toString(node.nodeId())))) {
+            } else if (type == ConfigResources.BROKER && name.isEmpty()) {
+                // The cluster's dynamic broker defaults (kafka-configs --entity-default): there are none to list.
+                result.set("ErrorCode", Errors.NONE.code());
+            } else if (type == ConfigResources.BROKER && name.equals(Integer.toString(node.nodeId()))) {
                 describeBroker(keys, result, includeSynonyms);
+            } else if (type == ConfigResources.BROKER) {
+                result.set("ErrorCode", Errors.INVALID_REQUEST.code()).set("ErrorMessage", "Unexpected broker id, expected "
+                        + node.nodeId() + " or empty string, but received " + name);
             } else {
                 result.set("ErrorCode", Errors.INVALID_REQUEST.code())
                         .set("ErrorMessage", "unsupported resource " + type + " '" + name + "'");

@@ -1,7 +1,11 @@
 package io.minibroker.broker.api;
 
+import io.minibroker.broker.network.RawClient;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -84,6 +88,26 @@ class DescribeConfigsSynonymsTest {
             Config withoutSynonyms = admin.describeConfigs(List.of(topic)).all().get().get(topic);
             assertThat(withoutSynonyms.get("segment.bytes").synonyms()).as("only when asked").isEmpty();
             assertThat(withoutSynonyms.get("segment.bytes").source()).isEqualTo(ConfigSource.STATIC_BROKER_CONFIG);
+        }
+    }
+
+    @Test
+    void theEmptyBrokerNameIsTheClustersDynamicDefaultsAndAnotherNodeIdIsRefused() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + broker.boundPort("PLAINTEXT")))) {
+            ConfigResource clusterDefaults = new ConfigResource(ConfigResource.Type.BROKER, "");
+            assertThat(admin.describeConfigs(List.of(clusterDefaults)).all().get().get(clusterDefaults).entries())
+                    .as("no dynamic defaults are set (kafka-configs --entity-default)").isEmpty();
+        }
+        try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            Struct request = ApiKey.DESCRIBE_CONFIGS.request().newMessage();
+            request.addElement("Resources").set("ResourceType", ConfigResources.BROKER).set("ResourceName", "7")
+                    .set("ConfigurationKeys", null);
+            client.send(RawClient.request(ApiKey.DESCRIBE_CONFIGS, (short) 4, 1, request));
+            Struct result = client.receive(ApiKey.DESCRIBE_CONFIGS, (short) 4).body().getStructs("Results").get(0);
+            assertThat(result.getInt16("ErrorCode")).isEqualTo(Errors.INVALID_REQUEST.code());
+            assertThat(result.getString("ErrorMessage"))
+                    .isEqualTo("Unexpected broker id, expected 1 or empty string, but received 7");
         }
     }
 
