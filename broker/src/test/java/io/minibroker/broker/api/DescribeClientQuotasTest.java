@@ -3,7 +3,6 @@ package io.minibroker.broker.api;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.quota.ClientQuotaFilter;
@@ -31,8 +30,7 @@ class DescribeClientQuotasTest {
     @Test
     void everyFilterMatchesNothingAndMalformedOnesAreRefused() throws Exception {
         try (Broker broker = TestBrokers.start(logDir, Map.of());
-             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                     "localhost:" + broker.boundPort("PLAINTEXT")))) {
+             Admin admin = TestBrokers.admin(broker)) {
             assertThat(admin.describeClientQuotas(ClientQuotaFilter.all()).entities().get()).isEmpty();
             assertThat(admin.describeClientQuotas(ClientQuotaFilter.containsOnly(List.of(
                     ClientQuotaFilterComponent.ofEntity("user", "alice"),

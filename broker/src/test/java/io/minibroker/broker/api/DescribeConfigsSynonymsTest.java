@@ -7,7 +7,6 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ConfigEntry.ConfigSource;
@@ -52,8 +51,7 @@ class DescribeConfigsSynonymsTest {
 
     @Test
     void aTopicsConfigsNameTheirOverrideThenTheBrokerConfigsTheyFallBackTo() throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                "localhost:" + broker.boundPort("PLAINTEXT")))) {
+        try (Admin admin = TestBrokers.admin(broker)) {
             admin.createTopics(List.of(new NewTopic("t", 1, (short) 1).configs(Map.of("retention.ms", "100000"))))
                     .all().get();
             ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "t");
@@ -93,8 +91,7 @@ class DescribeConfigsSynonymsTest {
 
     @Test
     void theEmptyBrokerNameIsTheClustersDynamicDefaultsAndAnotherNodeIdIsRefused() throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                "localhost:" + broker.boundPort("PLAINTEXT")))) {
+        try (Admin admin = TestBrokers.admin(broker)) {
             ConfigResource clusterDefaults = new ConfigResource(ConfigResource.Type.BROKER, "");
             assertThat(admin.describeConfigs(List.of(clusterDefaults)).all().get().get(clusterDefaults).entries())
                     .as("no dynamic defaults are set (kafka-configs --entity-default)").isEmpty();

@@ -7,7 +7,6 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
@@ -51,8 +50,7 @@ class ElectLeadersSingleNodeTest {
 
     @Test
     void everyElectionIsNotNeededAndUnknownPartitionsAreSaidSo() throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                "localhost:" + broker.boundPort("PLAINTEXT")))) {
+        try (Admin admin = TestBrokers.admin(broker)) {
             admin.createTopics(List.of(new NewTopic("t", 2, (short) 1))).all().get();
             TopicPartition first = new TopicPartition("t", 0);
             TopicPartition missing = new TopicPartition("t", 2);

@@ -3,22 +3,19 @@ package io.minibroker.broker.network;
 import io.minibroker.broker.config.ConfigException;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.EmbeddedBroker;
+import io.minibroker.broker.server.ReadFromStart;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,19 +65,8 @@ class SaslPlainListenerTest {
             producer.send(new ProducerRecord<>("secured", "k", "v1")).get();
             producer.send(new ProducerRecord<>("secured", "k", "v2")).get();
         }
-        Map<String, Object> config = clientConfig("alice", "alice-secret");
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-                new StringDeserializer())) {
-            consumer.assign(List.of(new TopicPartition("secured", 0)));
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (values.size() < 2 && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    values.add(record.value());
-                }
-            }
-        }
+        List<String> values = ReadFromStart.values(clientConfig("alice", "alice-secret"),
+                new TopicPartition("secured", 0), 2, Duration.ofSeconds(20));
         assertThat(values).containsExactly("v1", "v2");
     }
 

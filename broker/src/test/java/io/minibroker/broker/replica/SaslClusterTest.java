@@ -2,24 +2,21 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.config.ConfigException;
 import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.broker.server.ReadFromStart;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.SaslConfigs;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,17 +67,8 @@ class SaslClusterTest {
                     producer.send(new ProducerRecord<>("secured", 0, null, "v" + i)).get();
                 }
             }
-            Map<String, Object> consumerConfig = new HashMap<>(client);
-            consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-            List<String> read = new ArrayList<>();
-            try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(),
-                    new StringDeserializer())) {
-                consumer.assign(List.of(new TopicPartition("secured", 0)));
-                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-                while (read.size() < 10 && System.nanoTime() < deadline) {
-                    consumer.poll(Duration.ofMillis(200)).forEach(record -> read.add(record.value()));
-                }
-            }
+            List<String> read = ReadFromStart.values(client, new TopicPartition("secured", 0), 10,
+                    Duration.ofSeconds(20));
             assertThat(read).hasSize(10).startsWith("v0").endsWith("v9");
         }
     }

@@ -1,5 +1,8 @@
 package io.minibroker.broker.server;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -12,5 +15,11 @@ public final class TestBrokers {
 
     public static Broker start(Path logDir, Map<String, String> overrides) throws IOException, InterruptedException {
         return EmbeddedBroker.start(logDir, overrides).broker();
+    }
+
+    /** An AdminClient bootstrapped from the broker's PLAINTEXT listener; the caller closes it. */
+    public static Admin admin(Broker broker) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + broker.boundPort("PLAINTEXT")));
     }
 }

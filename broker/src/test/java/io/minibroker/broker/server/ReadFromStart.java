@@ -1,4 +1,4 @@
-package io.minibroker.broker.replica;
+package io.minibroker.broker.server;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -7,11 +7,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /** What a kafka-clients consumer reads of one partition from its start. */
-final class ReadFromStart {
+public final class ReadFromStart {
 
     private ReadFromStart() {
     }
@@ -20,11 +21,17 @@ final class ReadFromStart {
      * The values read until {@code upTo} came or {@code within} passed; a test asking for more than it expects
      * waits out {@code within} to see that no more come.
      */
-    static List<String> values(String bootstrap, TopicPartition partition, int upTo, Duration within) {
+    public static List<String> values(String bootstrap, TopicPartition partition, int upTo, Duration within) {
+        return values(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), partition, upTo, within);
+    }
+
+    /** As {@link #values(String, TopicPartition, int, Duration)}, for a consumer of this config (SASL, say). */
+    public static List<String> values(Map<String, Object> clientConfig, TopicPartition partition, int upTo,
+                                      Duration within) {
+        Map<String, Object> config = new HashMap<>(clientConfig);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
                 new StringDeserializer())) {
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
