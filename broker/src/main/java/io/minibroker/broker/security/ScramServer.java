@@ -80,14 +80,16 @@ final class ScramServer {
             }
         }
         user = unescapeName(attributes[0].substring(2));
-        if (user == null || user.isEmpty() || (!authorizationId.isEmpty() && !authorizationId.startsWith("a="))) {
+        String requestedId = authorizationId.isEmpty() ? user
+                : authorizationId.startsWith("a=") ? unescapeName(authorizationId.substring(2)) : null;
+        if (user == null || user.isEmpty() || requestedId == null) {
             return Round.failure();
         }
         credential = credentials.get(user, mechanism).orElse(null);
         if (credential == null) {
             return Round.failure();
         }
-        if (!authorizationId.isEmpty() && !unescapeName(authorizationId.substring(2)).equals(user)) {
+        if (!requestedId.equals(user)) {
             return Round.failure("Authentication failed: Client requested an authorization id that is different"
                     + " from username");
         }
@@ -154,9 +156,5 @@ final class ScramServer {
             }
         }
         return out.toString();
-    }
-
-    private static String escapeName(String name) {
-        return name.replace("=", "=3D").replace(",", "=2C");
     }
 }

@@ -83,6 +83,10 @@ class ScramServerTest {
                 .getBytes(StandardCharsets.UTF_8)).failed()).as("its own name as authorization id").isFalse();
         assertThat(new ScramServer(MECHANISM, credentials).evaluate("garbage".getBytes(StandardCharsets.UTF_8))
                 .failed()).isTrue();
+        ScramServer.Round badEscape = new ScramServer(MECHANISM, credentials).evaluate("n,a=x=ZZ,n=a=2Cb=3Dc,r=x"
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(badEscape.failed()).as("an authorization id with a bad escape fails the exchange").isTrue();
+        assertThat(badEscape.failureMessage()).as("with the generic answer").isNull();
 
         Client client = new Client("a,b=c", "secret");
         ScramServer another = new ScramServer(MECHANISM, credentials);
