@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
@@ -114,20 +113,9 @@ public final class ScramCredentials {
                         mechanism.saslName(), Integer.toString(credential.iterations()),
                         base64.encodeToString(credential.salt()), base64.encodeToString(credential.storedKey()),
                         base64.encodeToString(credential.serverKey())))));
-        DurableFiles.writeAtomically(file, lines.isEmpty() ? "" : String.join("\n", lines) + "\n");
-        restrictToOwner(file); // each write renames a new file into place
-    }
-
-    /**
-     * A stored key and a server key, with one exchange seen on a plaintext connection, let someone sign in as that
-     * user: the file is for the broker's owner only, where the file system has POSIX permissions.
-     */
-    private static void restrictToOwner(Path path) throws IOException {
-        try {
-            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system: its own access rules apply
-        }
+        // A stored key and a server key, with one exchange seen on a plaintext connection, let someone sign in as
+        // that user: the file is for the broker's owner only.
+        DurableFiles.writeAtomicallyOwnerOnly(file, lines.isEmpty() ? "" : String.join("\n", lines) + "\n");
     }
 
     /** One saved line: user (base64, so any name fits), mechanism, iterations, salt, stored key, server key. */
