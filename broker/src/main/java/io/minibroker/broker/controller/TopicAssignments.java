@@ -491,10 +491,12 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
      * partition not led by its first replica, as Kafka's controller runs it every
      * {@code leader.imbalance.check.interval.seconds}, moving at most {@link #MAX_ELECTIONS_PER_BALANCE} leaders a
      * run. Kafka's KRaft controller reads no {@code leader.imbalance.per.broker.percentage}, and neither does this
-     * one. Returns how many leaders moved.
+     * one. Returns how many leaders moved: elections decided but not saved (a full disk, say) do not count, so a
+     * caller that reruns while a run moves the maximum stops when saving fails.
      */
     public synchronized int balanceLeaders() {
         int[] budget = {MAX_ELECTIONS_PER_BALANCE};
+        int moved = 0;
         // Only a partition that has a leader is rebalanced, as in Kafka; one without waits for a live ISR member.
         Function<PartitionImage, Election> withinBudget = partition -> {
             if (budget[0] == 0) {
@@ -512,13 +514,14 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
                     .map(PartitionImage::index)
                     .toList();
             if (!imbalanced.isEmpty()) {
-                electIn(topic, imbalanced, withinBudget);
+                moved += (int) electIn(topic, imbalanced, withinBudget).stream()
+                        .filter(outcome -> outcome.error() == Errors.NONE).count();
             }
             if (budget[0] == 0) {
                 break;
             }
         }
-        return MAX_ELECTIONS_PER_BALANCE - budget[0];
+        return moved;
     }
 
     private Function<PartitionImage, Election> electionOf(ElectableTopics.Type type) {

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -173,6 +174,23 @@ class TopicAssignmentsTest {
         assertThat(leaderOf("u", 0)).isEqualTo(1);
         assertThat(leaderOf("u", 1)).isEqualTo(2);
         assertThat(assignments.balanceLeaders()).as("balanced").isZero();
+    }
+
+    @Test
+    void aRebalanceWhoseSaveFailsMovesNoLeaderAndSaysSo() throws Exception {
+        assertThat(assignments.create("u", 0, 0, List.of(List.of(1, 0)), Map.of(), false).error())
+                .isEqualTo(Errors.NONE);
+        UUID topicId = assignments.image().topic("u").orElseThrow().id();
+        shutDown(1);
+        assignments.electLeaders();
+        membership.heartbeat(1, brokerEpochs.get(1), false, false);
+        assertThat(assignments.alterIsr(0, topicId, 0, 1, -1, List.of(member(0), member(1))).error())
+                .isEqualTo(Errors.NONE);
+        // A directory where the store writes its temporary file: the save fails, as on a full disk.
+        Files.createDirectories(dir.resolve(AssignmentStore.DIR).resolve("u.properties.tmp"));
+
+        assertThat(assignments.balanceLeaders()).as("an election that could not be saved moved nothing").isZero();
+        assertThat(leaderOf("u", 0)).isZero();
     }
 
     @Test
