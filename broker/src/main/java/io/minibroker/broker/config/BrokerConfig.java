@@ -412,8 +412,8 @@ public final class BrokerConfig {
     }
 
     /**
-     * What this broker can serve: no TLS, SASL with PLAIN only, and brokers and the controller talking to each
-     * other without authenticating (their listeners must be PLAINTEXT).
+     * What this broker can serve: no TLS; SASL with PLAIN and SCRAM, SCRAM on a single node only; in a cluster,
+     * nodes that sign in to each other's SASL listeners do so with PLAIN.
      */
     private void checkSecurityProtocols(List<Endpoint> listeners) {
         boolean sasl = false;
