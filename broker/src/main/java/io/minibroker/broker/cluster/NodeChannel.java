@@ -54,30 +54,33 @@ public final class NodeChannel implements AutoCloseable {
     /** Sends a request in this version and answers the response body, in the same version. */
     public synchronized Struct send(ApiKey api, short version, Struct body) throws IOException {
         try {
-            Socket connection = connected();
-            int id = ++correlationId;
-            ByteBuf frame = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
-                    new RequestHeader(api.id(), version, id, clientId), body);
-            try {
-                OutputStream out = connection.getOutputStream();
-                frame.readBytes(out, frame.readableBytes());
-                out.flush();
-            } finally {
-                frame.release();
-            }
-            DataInputStream in = new DataInputStream(connection.getInputStream());
-            byte[] response = new byte[in.readInt()];
-            in.readFully(response);
-            Response decoded = MessageCodec.decodeResponse(Unpooled.wrappedBuffer(response), api, version);
-            if (decoded.correlationId() != id) {
-                throw new IOException(host + ":" + port + " answered request " + decoded.correlationId()
-                        + " when " + id + " was outstanding");
-            }
-            return decoded.body();
+            return exchange(connected(), api, version, body);
         } catch (IOException | RuntimeException e) {
             close(); // the stream may be mid-frame: never reuse it
             throw e instanceof IOException io ? io : new IOException("bad response from " + host + ":" + port, e);
         }
+    }
+
+    private Struct exchange(Socket connection, ApiKey api, short version, Struct body) throws IOException {
+        int id = ++correlationId;
+        ByteBuf frame = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
+                new RequestHeader(api.id(), version, id, clientId), body);
+        try {
+            OutputStream out = connection.getOutputStream();
+            frame.readBytes(out, frame.readableBytes());
+            out.flush();
+        } finally {
+            frame.release();
+        }
+        DataInputStream in = new DataInputStream(connection.getInputStream());
+        byte[] response = new byte[in.readInt()];
+        in.readFully(response);
+        Response decoded = MessageCodec.decodeResponse(Unpooled.wrappedBuffer(response), api, version);
+        if (decoded.correlationId() != id) {
+            throw new IOException(host + ":" + port + " answered request " + decoded.correlationId()
+                    + " when " + id + " was outstanding");
+        }
+        return decoded.body();
     }
 
     private Socket connected() throws IOException {
@@ -88,7 +91,7 @@ public final class NodeChannel implements AutoCloseable {
                 fresh.setSoTimeout(timeoutMs);
                 fresh.setTcpNoDelay(true);
                 if (login != null) {
-                    login.authenticate(new DataInputStream(fresh.getInputStream()), fresh.getOutputStream(), clientId);
+                    login.authenticate((api, version, body) -> exchange(fresh, api, version, body));
                 }
             } catch (IOException e) {
                 fresh.close();

@@ -1,25 +1,18 @@
 package io.minibroker.broker.server;
 
+import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.security.PlainLogin;
-import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.view.MetadataResponseView;
-import io.minibroker.protocol.schema.Struct;
-import io.netty.buffer.Unpooled;
 
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.util.List;
 
 /**
- * One Metadata request over a plain blocking socket, answering with the brokers the broker advertises: proof
- * that a broker serves, and of the address it tells clients to use. Containers use it as their readiness
- * check (an open port proves little: Docker's proxy accepts before the broker listens) and {@link SelfCheck}
- * as its request.
+ * One Metadata request over a blocking socket ({@link NodeChannel}), answering with the brokers the broker
+ * advertises: proof that a broker serves, and of the address it tells clients to use. Containers use it as their
+ * readiness check (an open port proves little: Docker's proxy accepts before the broker listens) and
+ * {@link SelfCheck} as its request.
  */
 public final class MetadataRoundTrip {
 
@@ -42,26 +35,11 @@ public final class MetadataRoundTrip {
      */
     public static List<String> advertisedBrokers(String host, int port, String user, String password)
             throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), SOCKET_TIMEOUT_MS);
-            socket.setSoTimeout(SOCKET_TIMEOUT_MS);
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            OutputStream out = socket.getOutputStream();
-            if (user != null) {
-                new PlainLogin(user, password).authenticate(in, out, CLIENT_ID);
-            }
-            MetadataResponseView response = new MetadataResponseView(roundTrip(in, out, ApiKey.METADATA, VERSION,
+        PlainLogin login = user == null ? null : new PlainLogin(user, password);
+        try (NodeChannel channel = new NodeChannel(host, port, CLIENT_ID, SOCKET_TIMEOUT_MS, login)) {
+            MetadataResponseView response = new MetadataResponseView(channel.send(ApiKey.METADATA, VERSION,
                     ApiKey.METADATA.request().newMessage().set("Topics", null)));
             return response.brokers().stream().map(broker -> broker.host() + ":" + broker.port()).toList();
         }
-    }
-
-    private static Struct roundTrip(DataInputStream in, OutputStream out, ApiKey api, short version, Struct body)
-            throws IOException {
-        out.write(MessageCodec.encodeRequestToArray(
-                new RequestHeader(api.id(), version, 1, CLIENT_ID), body));
-        byte[] frame = new byte[in.readInt()];
-        in.readFully(frame);
-        return MessageCodec.decodeResponse(Unpooled.wrappedBuffer(frame), api, version).body();
     }
 }
