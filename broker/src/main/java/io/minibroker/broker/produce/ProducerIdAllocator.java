@@ -1,13 +1,12 @@
 package io.minibroker.broker.produce;
 
+import io.minibroker.broker.log.DurableFiles;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Hands out producer ids that are never given twice, across restarts too: ids are reserved in blocks of
@@ -50,13 +49,8 @@ public final class ProducerIdAllocator {
     }
 
     private void reserve(long end) {
-        Path temporary = file.resolveSibling(FILE + ".tmp");
         try {
-            Files.writeString(temporary, Long.toString(end), StandardCharsets.UTF_8);
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-                channel.force(true);
-            }
-            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            DurableFiles.writeAtomically(file, Long.toString(end));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot reserve producer ids in " + file, e);
         }
