@@ -28,8 +28,7 @@ public final class PlainUsers {
      * such entry or it names no user.
      */
     public static PlainUsers from(List<JaasConfig.LoginModule> modules) {
-        JaasConfig.LoginModule plain = modules.stream().filter(m -> m.className().equals(LOGIN_MODULE)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no " + LOGIN_MODULE + " entry"));
+        JaasConfig.LoginModule plain = moduleIn(modules);
         Map<String, byte[]> passwords = new HashMap<>();
         plain.options().forEach((name, value) -> {
             if (name.startsWith(USER_PREFIX) && name.length() > USER_PREFIX.length()) {
@@ -40,6 +39,12 @@ public final class PlainUsers {
             throw new IllegalArgumentException("the " + LOGIN_MODULE + " entry names no user_<name>=\"<password>\"");
         }
         return new PlainUsers(passwords);
+    }
+
+    /** The {@link #LOGIN_MODULE} entry among these modules; IllegalArgumentException if there is none. */
+    static JaasConfig.LoginModule moduleIn(List<JaasConfig.LoginModule> modules) {
+        return modules.stream().filter(m -> m.className().equals(LOGIN_MODULE)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no " + LOGIN_MODULE + " entry"));
     }
 
     /** Whether {@code password} is that user's; compared in constant time, so a timing says nothing of it. */

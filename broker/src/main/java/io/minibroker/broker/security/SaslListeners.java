@@ -82,7 +82,7 @@ public final class SaslListeners {
         String property = config.plainJaasConfig(listenerName).orElse(null);
         try {
             if (property != null) {
-                return plainIn(List.of(JaasConfig.parseProperty(property)));
+                return PlainUsers.moduleIn(List.of(JaasConfig.parseProperty(property)));
             }
             String file = System.getProperty(JAAS_FILE_PROPERTY);
             if (file != null) {
@@ -91,7 +91,7 @@ public final class SaslListeners {
                 List<JaasConfig.LoginModule> modules = sections.getOrDefault(
                         listenerName.toLowerCase(Locale.ROOT) + "." + SERVER_SECTION, sections.get(SERVER_SECTION));
                 if (modules != null) {
-                    return plainIn(modules);
+                    return PlainUsers.moduleIn(modules);
                 }
             }
         } catch (IllegalArgumentException | IOException e) {
@@ -101,10 +101,5 @@ public final class SaslListeners {
         throw new ConfigException(key, null, "must give the PLAIN users of SASL_PLAINTEXT listener " + listenerName
                 + " (" + PlainUsers.LOGIN_MODULE + " required user_<name>=\"<password>\";), unless a JAAS file"
                 + " named by " + JAAS_FILE_PROPERTY + " has a " + SERVER_SECTION + " section");
-    }
-
-    private static JaasConfig.LoginModule plainIn(List<JaasConfig.LoginModule> modules) {
-        return modules.stream().filter(m -> m.className().equals(PlainUsers.LOGIN_MODULE)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no " + PlainUsers.LOGIN_MODULE + " entry"));
     }
 }
