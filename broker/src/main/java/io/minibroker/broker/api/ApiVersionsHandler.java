@@ -29,9 +29,6 @@ public final class ApiVersionsHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct body = ApiKey.API_VERSIONS.response().newMessage();
         apis.fillApiVersions(body, expectsAnotherBroker(request) ? Errors.REBOOTSTRAP_REQUIRED : Errors.NONE);
-        if (context.sasl() != null && !context.sasl().isAuthenticated()) {
-            context.sasl().apiVersionsAnswered(); // as Kafka's authenticator: a second one closes the connection
-        }
         return CompletableFuture.completedFuture(body);
     }
 

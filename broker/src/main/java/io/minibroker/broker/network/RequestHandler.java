@@ -124,6 +124,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                     "API " + header.apiKey() + " version " + header.apiVersion() + " is not supported");
         }
         Request request = MessageCodec.decodeRequest(frame);
+        if (sasl != null && request.api() == ApiKey.API_VERSIONS && !sasl.isAuthenticated()) {
+            sasl.apiVersionsAnswered(); // answered with the table: as Kafka's authenticator, a second one closes
+        }
         metrics.requestReceived(request.api(), frameBytes);
         Object place = responses.reserve();
         RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress(), sasl);
