@@ -93,7 +93,8 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler {
                         : mechanism.credential(alteration.salt(), alteration.saltedPassword(), alteration.iterations())));
                 results.put(user, new Result(Errors.NONE, null));
             } catch (RuntimeException e) { // an empty salted password makes no HMAC key: this user fails, as in Kafka
-                results.put(user, new Result(Errors.UNKNOWN_SERVER_ERROR, e.getMessage()));
+                // whose ApiError sends no message with UNKNOWN_SERVER_ERROR, lest it leak internals
+                results.put(user, new Result(Errors.UNKNOWN_SERVER_ERROR, null));
             }
         });
         if (!changes.isEmpty()) {

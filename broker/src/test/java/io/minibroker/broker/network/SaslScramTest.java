@@ -127,6 +127,9 @@ class SaslScramTest {
                     .getStructs("Results");
             assertThat(results).extracting(r -> r.getString("User") + ":" + r.getInt16("ErrorCode"))
                     .containsExactlyInAnyOrder("empty:" + Errors.UNKNOWN_SERVER_ERROR.code(), "fine:0");
+            assertThat(results).filteredOn(r -> r.getString("User").equals("empty")).singleElement()
+                    .satisfies(r -> assertThat(r.getString("ErrorMessage")).as("Kafka sends none with this error")
+                            .isNull());
 
             client.send(RawClient.request(ApiKey.METADATA, (short) 12, 2, ApiKey.METADATA.request().newMessage()));
             assertThat(client.receive(ApiKey.METADATA, (short) 12).correlationId()).isEqualTo(2);
