@@ -39,11 +39,13 @@ public final class BrokerConfig {
     /** Kafka's security protocols, by the names listener.security.protocol.map uses. */
     private static final List<String> SECURITY_PROTOCOLS = List.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
     /**
-     * Kafka's per-listener JAAS key for PLAIN, {@code listener.name.<listener, lower case>.plain.sasl.jaas.config}:
-     * a family of keys rather than one, so kept apart from {@link #KEYS}.
+     * Kafka's per-listener JAAS keys, {@code listener.name.<listener, lower case>.<mechanism>.sasl.jaas.config}: a
+     * family of keys rather than one, so kept apart from {@link #KEYS}. PLAIN's gives the users; SCRAM's, which
+     * Kafka requires and which names only the login module, is accepted and not needed here (the users come from
+     * AlterUserScramCredentials either way).
      */
-    private static final java.util.regex.Pattern PLAIN_JAAS_KEY =
-            java.util.regex.Pattern.compile("listener\\.name\\.([^.]+)\\.plain\\.sasl\\.jaas\\.config");
+    private static final java.util.regex.Pattern JAAS_KEY = java.util.regex.Pattern.compile(
+            "listener\\.name\\.([^.]+)\\.(plain|scram-sha-256|scram-sha-512)\\.sasl\\.jaas\\.config");
 
     // Identity and network
     public static final ConfigKey<Integer> NODE_ID = intKey("node.id", 1, 0); // Kafka requires it in KRaft; 1 here
@@ -236,7 +238,7 @@ public final class BrokerConfig {
 
     private final Map<ConfigKey<?>, Object> values;
     private final Set<String> unknownKeys;
-    /** The values of {@link #PLAIN_JAAS_KEY} keys, by listener name in upper case. */
+    /** The values of PLAIN's {@link #JAAS_KEY} keys, by listener name in upper case. */
     private final Map<String, String> plainJaasConfigs;
 
     private BrokerConfig(Map<ConfigKey<?>, Object> values, Set<String> unknownKeys,
@@ -254,11 +256,13 @@ public final class BrokerConfig {
         for (Map.Entry<String, String> entry : properties.entrySet()) {
             String name = entry.getKey().trim();
             ConfigKey<?> key = KEYS.get(name);
-            java.util.regex.Matcher jaas = PLAIN_JAAS_KEY.matcher(name);
+            java.util.regex.Matcher jaas = JAAS_KEY.matcher(name);
             if (key != null) {
                 values.put(key, key.parse(entry.getValue()));
             } else if (jaas.matches()) {
-                plainJaasConfigs.put(jaas.group(1).toUpperCase(java.util.Locale.ROOT), entry.getValue());
+                if (jaas.group(2).equals("plain")) {
+                    plainJaasConfigs.put(jaas.group(1).toUpperCase(java.util.Locale.ROOT), entry.getValue());
+                }
             } else {
                 unknown.add(entry.getKey());
             }

@@ -98,6 +98,18 @@ class BrokerConfigTest {
     }
 
     @Test
+    void kafkasScramJaasKeysAreKnownThoughNotNeeded() {
+        BrokerConfig config = BrokerConfig.of(Map.of(
+                "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+                "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;"));
+
+        assertThat(config.unknownKeys()).isEmpty();
+        assertThat(config.plainJaasConfig("SASL_PLAINTEXT")).as("not PLAIN's users").isEmpty();
+    }
+
+    @Test
     void theShippedServerPropertiesIsValidAndFullyKnown() throws IOException {
         BrokerConfig config = BrokerConfig.load(Path.of("../config/server.properties"), Map.of());
 
