@@ -17,8 +17,8 @@ import java.util.concurrent.CompletionStage;
  * single node's, shaped as Kafka's controller answers it: v0 asks for PREFERRED elections (it has no election
  * type); the partitions named are answered one by one, in the order given; no partitions named (null) means
  * every partition of every topic, each topic answered and only the partitions that needed an election listed; an
- * empty list elects nothing. An election type that names none refuses the whole request INVALID_REQUEST (at the
- * top level from v1, and on every partition named).
+ * empty list elects nothing and is answered empty before anything else is read. An election type that names none
+ * refuses the whole request INVALID_REQUEST (at the top level from v1, and on every partition named).
  */
 public final class ElectLeadersHandler implements ApiHandler {
 
@@ -37,7 +37,9 @@ public final class ElectLeadersHandler implements ApiHandler {
         List<Struct> named = body.getStructs("TopicPartitions");
         byte typeValue = request.version() >= ELECTION_TYPE_FROM_VERSION ? body.getInt8("ElectionType") : 0;
         ElectableTopics.Type type = ElectableTopics.Type.of(typeValue);
-        if (type == null) {
+        if (named != null && named.isEmpty()) {
+            return CompletableFuture.completedFuture(response); // nothing to do, whatever the type: as Kafka
+        } else if (type == null) {
             ElectionResult refused = new ElectionResult(Errors.INVALID_REQUEST, "Unknown election type " + typeValue);
             response.set("ErrorCode", Errors.INVALID_REQUEST.code());
             if (named != null) {

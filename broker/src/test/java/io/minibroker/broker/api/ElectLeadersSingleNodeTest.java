@@ -82,4 +82,17 @@ class ElectLeadersSingleNodeTest {
             });
         }
     }
+
+    @Test
+    void anEmptyListIsAnsweredEmptyWhateverTheElectionType() throws Exception {
+        Struct request = ApiKey.ELECT_LEADERS.request().newMessage().set("ElectionType", (byte) 2)
+                .set("TopicPartitions", List.of());
+        try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            client.send(RawClient.request(ApiKey.ELECT_LEADERS, (short) 2, 8, request));
+            Struct response = client.receive(ApiKey.ELECT_LEADERS, (short) 2).body();
+
+            assertThat(response.getInt16("ErrorCode")).as("as Kafka's controller, before the type").isZero();
+            assertThat(response.getStructs("ReplicaElectionResults")).isEmpty();
+        }
+    }
 }
