@@ -47,7 +47,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Struct response = ApiKey.DESCRIBE_CONFIGS.response().newMessage();
-        boolean includeSynonyms = request.version() >= 1 && request.body().getBool("IncludeSynonyms");
+        boolean includeSynonyms = request.body().getBool("IncludeSynonyms"); // v1+, the first version served
         for (Struct resource : request.body().getStructs("Resources")) {
             byte type = (Byte) resource.get("ResourceType");
             String name = resource.getString("ResourceName");
@@ -61,14 +61,25 @@ public final class DescribeConfigsHandler implements ApiHandler {
             } else if (type == ConfigResources.BROKER && name.equals(Integer.toString(node.nodeId()))) {
                 describeBroker(keys, result, includeSynonyms);
             } else if (type == ConfigResources.BROKER) {
-                result.set("ErrorCode", Errors.INVALID_REQUEST.code()).set("ErrorMessage", "Unexpected broker id, expected "
-                        + node.nodeId() + " or empty string, but received " + name);
+                result.set("ErrorCode", Errors.INVALID_REQUEST.code()).set("ErrorMessage", isInteger(name)
+                        ? "Unexpected broker id, expected " + node.nodeId() + " or empty string, but received " + name
+                        : "Broker id must be an integer, but it is: " + name);
             } else {
                 result.set("ErrorCode", Errors.INVALID_REQUEST.code())
                         .set("ErrorMessage", "unsupported resource " + type + " '" + name + "'");
             }
         }
         return CompletableFuture.completedFuture(response);
+    }
+
+    /** As Kafka reads a broker resource name (Scala's toInt). */
+    private static boolean isInteger(String name) {
+        try {
+            Integer.parseInt(name);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     private void describeTopic(String name, List<String> keys, Struct result, boolean includeSynonyms) {

@@ -105,6 +105,14 @@ class DescribeConfigsSynonymsTest {
             assertThat(result.getInt16("ErrorCode")).isEqualTo(Errors.INVALID_REQUEST.code());
             assertThat(result.getString("ErrorMessage"))
                     .isEqualTo("Unexpected broker id, expected 1 or empty string, but received 7");
+
+            Struct named = ApiKey.DESCRIBE_CONFIGS.request().newMessage();
+            named.addElement("Resources").set("ResourceType", ConfigResources.BROKER).set("ResourceName", "one")
+                    .set("ConfigurationKeys", null);
+            client.send(RawClient.request(ApiKey.DESCRIBE_CONFIGS, (short) 4, 2, named));
+            Struct notANumber = client.receive(ApiKey.DESCRIBE_CONFIGS, (short) 4).body().getStructs("Results").get(0);
+            assertThat(notANumber.getInt16("ErrorCode")).isEqualTo(Errors.INVALID_REQUEST.code());
+            assertThat(notANumber.getString("ErrorMessage")).isEqualTo("Broker id must be an integer, but it is: one");
         }
     }
 
