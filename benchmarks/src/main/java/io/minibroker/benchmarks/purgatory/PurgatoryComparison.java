@@ -119,12 +119,17 @@ public final class PurgatoryComparison {
         return SEED + 31L * step + 7L * latencyCase.ordinal() + mode.ordinal();
     }
 
+    /** The forked run's first line with this prefix, or null. */
+    private static String lineStartingWith(ForkedRun.Output output, String prefix) {
+        return output.lines().stream().filter(l -> l.startsWith(prefix)).findFirst().orElse(null);
+    }
+
     /** Runs one forked JVM and reports it; returns whether the implementation kept up (so steps on). */
     private static boolean runOne(PrintStream out, Report report, RunSpec spec) throws Exception {
         ForkedRun.Output output = ForkedRun.run(spec);
-        String resultLine = output.lines().stream().filter(l -> l.startsWith("impl=")).findFirst().orElse(null);
-        String sanityLine = output.lines().stream().filter(l -> l.startsWith("sanity ")).findFirst().orElse(null);
-        String splitLine = output.lines().stream().filter(l -> l.startsWith("cpu_split ")).findFirst().orElse(null);
+        String resultLine = lineStartingWith(output, "impl=");
+        String sanityLine = lineStartingWith(output, "sanity ");
+        String splitLine = lineStartingWith(output, "cpu_split ");
         boolean sane = output.exitCode() == 0 && sanityLine != null && sanityLine.contains("status=OK");
         if (resultLine != null) {
             out.println(resultLine);

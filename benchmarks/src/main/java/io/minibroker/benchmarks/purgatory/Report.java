@@ -122,14 +122,12 @@ final class Report {
         StringBuilder atTarget = new StringBuilder(
                 "#   cpu_per_req_us by thread (enqueue/completion/purgatory threads/jvm) at that target:");
         for (String impl : List.of(MinibrokerAdapter.IMPL, KafkaAdapter.IMPL, HarnessOnlyAdapter.IMPL)) {
-            atTarget.append(' ').append(impl).append('=').append(split(mine.stream()
-                    .filter(r -> r.impl().equals(impl) && r.targetRps() == cpuTarget).findFirst()));
+            atTarget.append(' ').append(impl).append('=').append(split(runAt(mine, impl, cpuTarget)));
         }
         out.println(atTarget);
         StringBuilder atSaturation = new StringBuilder("#   the same in each one's saturation run:");
         for (String impl : List.of(MinibrokerAdapter.IMPL, KafkaAdapter.IMPL)) {
-            Optional<Measured> fastest = mine.stream().filter(r -> r.impl().equals(impl))
-                    .max(Comparator.comparingLong(Measured::achievedRps));
+            Optional<Measured> fastest = saturationRun(mine, impl);
             atSaturation.append(' ').append(impl).append('=').append(split(fastest))
                     .append(fastest.map(r -> " (target " + r.targetRps() + ")").orElse(""));
         }
@@ -168,9 +166,7 @@ final class Report {
      * requests expired instead and the run measured the expiry path.
      */
     private static String onTime(List<Measured> runs, String impl, long target) {
-        return runs.stream()
-                .filter(r -> r.impl().equals(impl) && r.targetRps() == target && r.expectedTriggered() > 0)
-                .findFirst()
+        return runAt(runs, impl, target).filter(r -> r.expectedTriggered() > 0)
                 .map(r -> String.format(Locale.ROOT, "%.1f%%", 100.0 * r.triggered() / r.expectedTriggered()))
                 .orElse("n/a");
     }
@@ -184,19 +180,27 @@ final class Report {
         }
     }
 
+    /** The implementation's run at this target rate (one per target in a case and mode). */
+    private static Optional<Measured> runAt(List<Measured> runs, String impl, long target) {
+        return runs.stream().filter(r -> r.impl().equals(impl) && r.targetRps() == target).findFirst();
+    }
+
+    /** The implementation's fastest run: the one that sets its saturation. */
+    private static Optional<Measured> saturationRun(List<Measured> runs, String impl) {
+        return runs.stream().filter(r -> r.impl().equals(impl)).max(Comparator.comparingLong(Measured::achievedRps));
+    }
+
     private static long saturation(List<Measured> runs, String impl) {
-        return runs.stream().filter(r -> r.impl().equals(impl)).mapToLong(Measured::achievedRps).max().orElse(0);
+        return saturationRun(runs, impl).map(Measured::achievedRps).orElse(0L);
     }
 
     private static boolean keptUp(List<Measured> runs, String impl, long target) {
-        return runs.stream().anyMatch(r -> r.impl().equals(impl) && r.targetRps() == target && r.keptUp());
+        return runAt(runs, impl, target).map(Measured::keptUp).orElse(false);
     }
 
     private static OptionalDouble cpuPerRequest(List<Measured> runs, String impl, long target) {
-        return runs.stream()
-                .filter(r -> r.impl().equals(impl) && r.targetRps() == target)
-                .mapToDouble(r -> r.cpuSeconds() * 1e6 / r.requests())
-                .findFirst();
+        return runAt(runs, impl, target).map(r -> OptionalDouble.of(r.cpuSeconds() * 1e6 / r.requests()))
+                .orElse(OptionalDouble.empty());
     }
 
     private static String format(OptionalDouble value) {
