@@ -205,6 +205,7 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
 
     private String overrides() {
         Map<String, String> overrides = new LinkedHashMap<>();
+        List<String> listenerNames = new ArrayList<>(List.of("PLAINTEXT", "BROKER"));
         if (brokers == 1) {
             overrides.put("listeners", "PLAINTEXT://0.0.0.0:" + KAFKA_PORT + ",BROKER://0.0.0.0:" + NETWORK_PORT);
             overrides.put("advertised.listeners",
@@ -213,6 +214,10 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
             // The alias resolves only on a user network; without one the nodes reach each other on localhost.
             boolean onNetwork = getNetwork() != null;
             overrides.put("inter.broker.listener.name", onNetwork ? "BROKER" : "INTERNAL");
+            if (!onNetwork) {
+                listenerNames.add("INTERNAL");
+            }
+            listenerNames.add("CONTROLLER");
             for (int node = 0; node < brokers; node++) {
                 String listeners = "PLAINTEXT://0.0.0.0:" + clientPort(node) + ",BROKER://0.0.0.0:" + networkPort(node);
                 String advertised = "PLAINTEXT://" + hostAddress(node) + ",BROKER://" + networkAddress(node);
@@ -230,17 +235,15 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
         }
         if (saslUser != null) {
             // Every listener signs in: the client's, and in a cluster the nodes' own, as a user of their own.
-            List<String> listeners = brokers == 1 ? List.of("PLAINTEXT", "BROKER")
-                    : List.of("PLAINTEXT", "BROKER", "INTERNAL", "CONTROLLER");
             overrides.put("listener.security.protocol.map", String.join(",",
-                    listeners.stream().map(name -> name + ":SASL_PLAINTEXT").toList()));
+                    listenerNames.stream().map(name -> name + ":SASL_PLAINTEXT").toList()));
             overrides.put("sasl.enabled.mechanisms", "PLAIN");
             overrides.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
             overrides.put("sasl.mechanism.controller.protocol", "PLAIN");
             String jaas = PLAIN_LOGIN_MODULE + " required username=\"" + NODE_USER + "\" password=\"" + nodePassword
                     + "\" user_" + NODE_USER + "=\"" + nodePassword + "\" user_" + saslUser + "="
                     + jaasQuoted(saslPassword) + ";";
-            for (String listener : listeners) {
+            for (String listener : listenerNames) {
                 overrides.put("listener.name." + listener.toLowerCase(java.util.Locale.ROOT) + ".plain.sasl.jaas.config",
                         jaas);
             }
