@@ -22,10 +22,16 @@ public final class Clients {
     }
 
     public static KafkaProducer<String, String> producer(String bootstrapServers) {
-        return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+        return producer(bootstrapServers, Map.of());
+    }
+
+    /** The same, with these settings too (a SASL client's, acks, say). */
+    public static KafkaProducer<String, String> producer(String bootstrapServers, Map<String, ?> settings) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        return new KafkaProducer<>(config);
     }
 
     /** Reads partition 0 of the topic from the beginning until {@code count} records have arrived. */

@@ -15,7 +15,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -78,10 +77,8 @@ class MiniKafkaContainerTest {
                 .withSaslPlain("alice", "alice \"secret\"")) {
             kafka.start(); // the readiness check authenticates too
 
-            Map<String, Object> producerConfig = new HashMap<>(kafka.getClientSaslConfig());
-            producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers());
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
-                    new StringSerializer())) {
+            try (KafkaProducer<String, String> producer = Clients.producer(kafka.getBootstrapServers(),
+                    kafka.getClientSaslConfig())) {
                 producer.send(new ProducerRecord<>("secured", 0, null, "one")).get();
             }
             Map<String, Object> wrong = new HashMap<>(kafka.getClientSaslConfig());
@@ -140,10 +137,9 @@ class MiniKafkaContainerTest {
 
             admin.createTopics(List.of(new NewTopic("replicated", 3, (short) 3))).all().get();
             Map<String, Object> producerConfig = new HashMap<>(kafka.getClientSaslConfig());
-            producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers());
             producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
-                    new StringSerializer())) {
+            try (KafkaProducer<String, String> producer = Clients.producer(kafka.getBootstrapServers(),
+                    producerConfig)) {
                 for (int i = 0; i < 10; i++) {
                     producer.send(new ProducerRecord<>("replicated", 0, null, "record-" + i)).get();
                 }
