@@ -388,28 +388,14 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
      * restart the brokers register again before their absence means anything.
      */
     public synchronized void electLeaders() {
+        Function<PartitionImage, Election> withoutFenced = partition -> {
+            PartitionImage changed = withoutFencedBrokers(partition);
+            return changed == null ? Election.unchanged(ElectionResult.NOT_NEEDED)
+                    : new Election(ElectionResult.ELECTED, changed);
+        };
         for (TopicImage topic : List.copyOf(topics.values())) {
-            List<PartitionImage> partitions = new ArrayList<>(topic.partitions());
-            int[] epochs = partitionEpochs.get(topic.name()).clone();
-            boolean topicChanged = false;
-            for (PartitionImage partition : topic.partitions()) {
-                PartitionImage changed = withoutFencedBrokers(partition);
-                if (changed != null) {
-                    partitions.set(partition.index(), changed);
-                    epochs[partition.index()]++;
-                    topicChanged = true;
-                }
-            }
-            if (topicChanged) {
-                TopicImage updated = topic.withPartitions(partitions);
-                try {
-                    install(updated, epochs);
-                } catch (IOException e) {
-                    continue; // tried again at the next check
-                }
-                updated.partitions().forEach(p -> LOG.info("{}-{}: leader {} at epoch {}, ISR {}", topic.name(),
-                        p.index(), p.leader(), p.leaderEpoch(), p.isr()));
-            }
+            // A failed save leaves the topic as it was; the next check tries again.
+            electIn(topic, topic.partitions().stream().map(PartitionImage::index).toList(), withoutFenced);
         }
     }
 
@@ -420,10 +406,9 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         if (leader != NO_LEADER && membership.isLive(leader)) {
             isr = partition.isr().stream().filter(id -> !membership.isFenced(id)).toList();
         } else {
-            List<Integer> liveIsr = partition.isr().stream().filter(membership::isLive).toList();
-            leader = partition.replicas().stream().filter(liveIsr::contains).findFirst().orElse(NO_LEADER);
+            leader = firstThatMayLead(partition);
             if (leader != NO_LEADER) {
-                isr = liveIsr;
+                isr = partition.isr().stream().filter(membership::isLive).toList();
             } else {
                 isr = partition.isr().stream().filter(id -> !membership.isFenced(id)).toList();
                 if (isr.isEmpty()) {
@@ -566,7 +551,7 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         for (int i = 0; i < indices.size(); i++) {
             if (outcomes.get(i).error() == Errors.NONE) {
                 PartitionImage p = partitions.get(indices.get(i));
-                LOG.info("{}-{}: leader {} elected at epoch {}, ISR {}", topic.name(), p.index(), p.leader(),
+                LOG.info("{}-{}: leader {} at epoch {}, ISR {}", topic.name(), p.index(), p.leader(),
                         p.leaderEpoch(), p.isr());
             }
         }
