@@ -1,5 +1,5 @@
 # minibroker's image. Build the jar first, then the image:
-#   ./mvnw -q -B -pl broker -am package -DskipTests && docker build -t minibroker .
+#   mvn -q -B -pl broker -am package -DskipTests && docker build -t minibroker .
 #   docker run -p 9092:9092 -v minibroker-data:/var/lib/minibroker minibroker
 # Arguments after the image name are the broker's: --override key=value (Kafka's key names).
 # BASE_IMAGE is any image with a Java 17+ runtime on PATH; CI builds on a local one (no registry there).

@@ -4,8 +4,8 @@
 
 build_and_resolve() {
   echo "# building minibroker and resolving Apache Kafka 4.3.1 ..." >&2
-  (cd "$root" && ./mvnw -q -B -pl broker -am package -DskipTests) >&2
-  (cd "$root" && ./mvnw -q -B -f benchmarks/producer-perf/pom.xml dependency:build-classpath \
+  (cd "$root" && mvn -q -B -pl broker -am package -DskipTests) >&2
+  (cd "$root" && mvn -q -B -f benchmarks/producer-perf/pom.xml dependency:build-classpath \
     -Dmdep.outputFile="$work/kafka.cp") >&2
   kafka_cp="$(cat "$work/kafka.cp")"
   log4j="-Dlog4j2.configurationFile=$root/benchmarks/producer-perf/log4j2.properties"

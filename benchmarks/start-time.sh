@@ -10,7 +10,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 cd "$root"
 export TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost TESTCONTAINERS_CHECKS_DISABLE=true
-./mvnw -q -B package -pl benchmarks -am -DskipTests >&2
+mvn -q -B package -pl benchmarks -am -DskipTests >&2
 image_args=()
 if docker info >/dev/null 2>&1; then
   DOCKER_BUILDKIT=0 docker build -q --build-arg "BASE_IMAGE=${MINIBROKER_BASE_IMAGE:-eclipse-temurin:17-jre}" \

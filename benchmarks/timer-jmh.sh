@@ -10,7 +10,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 cd "$root"
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  ./mvnw -q -B package -pl benchmarks -am -DskipTests >&2
+  mvn -q -B package -pl benchmarks -am -DskipTests >&2
 fi
 if rev="$(git -C "$root" log -1 --format=%h -- purgatory 2>/dev/null)" && [[ -n "$rev" ]]; then
   dirty="$(git -C "$root" status --porcelain -- purgatory | head -1)"
