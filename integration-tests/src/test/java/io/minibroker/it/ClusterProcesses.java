@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The three-node cluster of the README as three broker processes, each started from its own real file,
+ * The three-node cluster of docs/cluster.md as three broker processes, each started from its own real file,
  * {@code config/cluster/node-<i>.properties}. Only what cannot be shared with other runs on the machine is
  * overridden: the ports (the controller's picked free beforehand, since every node must be told it at start; the
  * client ones bound free and kept across a restart), the controller's address in {@code controller.quorum.voters},

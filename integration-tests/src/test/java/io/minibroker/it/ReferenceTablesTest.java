@@ -18,14 +18,14 @@ import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The README's configuration and metrics tables name exactly what the broker has: no key or meter missing, none stale. */
-class ReadmeTablesTest {
+/** The configuration and metrics references in docs/ name exactly what the broker has: no key or meter missing, none stale. */
+class ReferenceTablesTest {
 
     private static final Pattern TABLE_ROW_KEY = Pattern.compile("^\\| `([a-z0-9.]+)` \\|", Pattern.MULTILINE);
 
     @Test
     void theConfigurationTableListsEveryBrokerKey() throws IOException {
-        assertThat(rowKeys("## Configuration")).isEqualTo(new TreeSet<>(BrokerConfig.knownKeys().keySet()));
+        assertThat(rowKeys("configuration.md")).isEqualTo(new TreeSet<>(BrokerConfig.knownKeys().keySet()));
     }
 
     @Test
@@ -36,17 +36,13 @@ class ReadmeTablesTest {
             Set<String> meters = kafka.broker().meterRegistry().getMeters().stream()
                     .map(Meter::getId).map(Meter.Id::getName).collect(Collectors.toCollection(TreeSet::new));
 
-            assertThat(rowKeys("## Metrics")).isEqualTo(meters);
+            assertThat(rowKeys("metrics.md")).isEqualTo(meters);
         }
     }
 
-    /** The first-column keys of the table rows between this heading and the next. */
-    private static Set<String> rowKeys(String heading) throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int start = readme.indexOf("\n" + heading + "\n");
-        assertThat(start).as("README has a section %s", heading).isNotNegative();
-        int end = readme.indexOf("\n## ", start + heading.length() + 1);
-        Matcher rows = TABLE_ROW_KEY.matcher(readme.substring(start, end < 0 ? readme.length() : end));
+    /** The first-column keys of the table rows in one document under docs/. */
+    private static Set<String> rowKeys(String document) throws IOException {
+        Matcher rows = TABLE_ROW_KEY.matcher(Files.readString(Path.of("..", "docs", document)));
         Set<String> keys = new TreeSet<>();
         while (rows.find()) {
             keys.add(rows.group(1));
