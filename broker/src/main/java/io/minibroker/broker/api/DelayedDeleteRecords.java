@@ -5,6 +5,7 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.DelayedOperation;
 import io.minibroker.purgatory.Purgatory;
+import io.minibroker.purgatory.time.Clock;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -40,8 +41,8 @@ public final class DelayedDeleteRecords extends DelayedOperation {
      * A purgatory for DeleteRecords, as Kafka names it; {@code purgeInterval} is
      * {@code delete.records.purgatory.purge.interval.requests} (Kafka's default 1: deletions are rare).
      */
-    public static Purgatory<DelayedDeleteRecords> newPurgatory(int purgeInterval) {
-        return Purgatory.builder("DeleteRecords").purgeInterval(purgeInterval).build();
+    public static Purgatory<DelayedDeleteRecords> newPurgatory(int purgeInterval, Clock clock) {
+        return Purgatory.builder("DeleteRecords").clock(clock).purgeInterval(purgeInterval).build();
     }
 
     @Override

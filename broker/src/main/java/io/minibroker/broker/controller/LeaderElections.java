@@ -1,5 +1,6 @@
 package io.minibroker.broker.controller;
 
+import io.minibroker.broker.time.BrokerClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,31 +34,21 @@ public final class LeaderElections implements AutoCloseable {
     private final TopicAssignments assignments;
 
     /** @param balanceIntervalMs how often the leaders are rebalanced; 0 for never */
-    public LeaderElections(TopicAssignments assignments, long sessionTimeoutMs, long balanceIntervalMs) {
+    public LeaderElections(TopicAssignments assignments, long sessionTimeoutMs, long balanceIntervalMs,
+                           BrokerClock clock) {
         this.assignments = assignments;
-        long period = Math.max(1, sessionTimeoutMs / 4);
-        thread.scheduleWithFixedDelay(this::actOnFencedBrokers, period, period, TimeUnit.MILLISECONDS);
+        // A round that throws is logged by the clock's schedule and tried again at the next check.
+        clock.scheduleWithFixedDelay(thread, "Leader election after fencing", Math.max(1, sessionTimeoutMs / 4),
+                assignments::electLeaders);
         if (balanceIntervalMs > 0) {
-            thread.scheduleWithFixedDelay(this::balance, balanceIntervalMs, balanceIntervalMs, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private void actOnFencedBrokers() {
-        try {
-            assignments.electLeaders();
-        } catch (RuntimeException e) { // a periodic task that throws is never run again: no failover after that
-            LOG.error("Leader election after fencing failed; trying again at the next check", e);
+            clock.scheduleWithFixedDelay(thread, "Leader rebalance", balanceIntervalMs, this::balance);
         }
     }
 
     private void balance() {
-        try {
-            // A run that moved as many as a run may leaves more to move: go on at once, not an interval later.
-            while (assignments.balanceLeaders() >= TopicAssignments.MAX_ELECTIONS_PER_BALANCE && !thread.isShutdown()) {
-                LOG.info("Leader rebalance moved {} leaders; going on", TopicAssignments.MAX_ELECTIONS_PER_BALANCE);
-            }
-        } catch (RuntimeException e) { // a periodic task that throws is never run again
-            LOG.error("Leader rebalance failed; trying again at the next interval", e);
+        // A run that moved as many as a run may leaves more to move: go on at once, not an interval later.
+        while (assignments.balanceLeaders() >= TopicAssignments.MAX_ELECTIONS_PER_BALANCE && !thread.isShutdown()) {
+            LOG.info("Leader rebalance moved {} leaders; going on", TopicAssignments.MAX_ELECTIONS_PER_BALANCE);
         }
     }
 

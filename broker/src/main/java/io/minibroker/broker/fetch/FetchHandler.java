@@ -10,6 +10,7 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
+import io.minibroker.purgatory.time.Clock;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -38,8 +39,8 @@ public final class FetchHandler implements ApiHandler {
     }
 
     /** A purgatory for parked fetches, as the broker names it. */
-    public static Purgatory<DelayedFetch> newPurgatory(int purgeInterval) {
-        return Purgatory.builder("Fetch").purgeInterval(purgeInterval).build();
+    public static Purgatory<DelayedFetch> newPurgatory(int purgeInterval, Clock clock) {
+        return Purgatory.builder("Fetch").clock(clock).purgeInterval(purgeInterval).build();
     }
 
     @Override

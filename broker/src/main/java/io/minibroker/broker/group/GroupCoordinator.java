@@ -7,6 +7,7 @@ import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.replica.ReplicaManager;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -75,8 +76,10 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     /** Where groups' metadata is written: the offsets topic, next to their commits. */
     private final OffsetsTopic groupLog;
     private final CoordinatedPartitions coordinated;
-    private final Purgatory<DelayedOperation> rebalancePurgatory = Purgatory.builder("Rebalance").build();
-    private final Purgatory<DelayedHeartbeat> heartbeatPurgatory = Purgatory.builder("Heartbeat").build();
+    private final Purgatory<DelayedOperation> rebalancePurgatory;
+    private final Purgatory<DelayedHeartbeat> heartbeatPurgatory;
+    /** Commit timestamps, Empty-since times and expiry rounds, on the broker's one clock. */
+    private final BrokerClock clock;
     /** The coordinator's own thread ({@link #newWriter}). */
     private final ScheduledExecutorService writer;
     /** {@code offsets.retention.minutes}, in milliseconds. */
@@ -90,9 +93,10 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * A single node's coordinator: replays the offsets topic; each group comes back as its last metadata record
      * left it ({@link #restore}), and a group that only has commits is listed as Empty until a member joins.
      */
-    public GroupCoordinator(BrokerConfig config, TopicRegistry topics) {
+    public GroupCoordinator(BrokerConfig config, TopicRegistry topics, BrokerClock clock) {
         this(config, new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
-                TopicConfig.internalTopicOverrides(OffsetsTopic.NAME, config), OffsetsAppender.SINGLE_NODE, true), CoordinatedPartitions.singleNode(), newWriter());
+                TopicConfig.internalTopicOverrides(OffsetsTopic.NAME, config), OffsetsAppender.SINGLE_NODE, true,
+                clock), CoordinatedPartitions.singleNode(), newWriter(), clock);
         Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
         offsets.loadAll(lastRecordOf(stored));
         stored.forEach(this::restore);
@@ -108,7 +112,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      */
     public static GroupCoordinator inCluster(BrokerConfig config, TopicRegistry topics, PartitionLeadership leadership,
                                              Purgatory<DelayedProduce> producePurgatory,
-                                             Purgatory<DelayedFetch> fetchPurgatory) {
+                                             Purgatory<DelayedFetch> fetchPurgatory, BrokerClock clock) {
         ScheduledExecutorService writer = newWriter();
         // A write counts when a follower's fetch moves the high watermark, on that fetch's event loop: what the
         // coordinator does then (under a group's lock) is handed back to its own thread.
@@ -116,8 +120,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
                 config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), writer);
         GroupCoordinator coordinator = new GroupCoordinator(config, new OffsetsTopic(topics,
-                config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS), Map.of(), replicated, false),
-                CoordinatedPartitions.cluster(), writer);
+                config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS), Map.of(), replicated, false, clock),
+                CoordinatedPartitions.cluster(), writer, clock);
         coordinator.scheduleOffsetExpiry(config);
         return coordinator;
     }
@@ -135,8 +139,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     private GroupCoordinator(BrokerConfig config, OffsetsTopic offsetsTopic, CoordinatedPartitions coordinated,
-                             ScheduledExecutorService writer) {
+                             ScheduledExecutorService writer, BrokerClock clock) {
         this.writer = writer;
+        this.clock = clock;
+        this.rebalancePurgatory = Purgatory.builder("Rebalance").clock(clock.purgatoryClock()).build();
+        this.heartbeatPurgatory = Purgatory.builder("Heartbeat").clock(clock.purgatoryClock()).build();
         this.offsetsRetentionMs = TimeUnit.MINUTES.toMillis(config.get(BrokerConfig.OFFSETS_RETENTION_MINUTES));
         this.offsets = new OffsetStore(offsetsTopic);
         this.groupLog = offsetsTopic;
@@ -150,7 +157,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     /** Starts the expiry rounds, once the coordinator is whole (on a single node, loaded). */
     private void scheduleOffsetExpiry(BrokerConfig config) {
         long checkIntervalMs = config.get(BrokerConfig.OFFSETS_RETENTION_CHECK_INTERVAL_MS);
-        writer.scheduleWithFixedDelay(this::expireOffsetsNow, checkIntervalMs, checkIntervalMs, TimeUnit.MILLISECONDS);
+        clock.scheduleWithFixedDelay(writer, "Offset expiry", checkIntervalMs,
+                () -> expireOffsetsOnCoordinatorThread(clock.wallClockMs()));
     }
 
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
@@ -455,7 +463,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 }
                 try {
                     written = groupLog.writeGroup(group.groupId,
-                            group.toStored(group.currentAssignments(), System.currentTimeMillis()));
+                            group.toStored(group.currentAssignments(), clock.wallClockMs()));
                 } catch (LogException e) {
                     restoreReplacedMember(group, old, replacement, answerForFailedWrite(e));
                     return;
@@ -630,7 +638,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 group.state = GroupState.EMPTY;
                 group.protocolName = null;
                 group.leaderId = null;
-                group.emptySinceMs = System.currentTimeMillis();
+                group.emptySinceMs = clock.wallClockMs();
                 storeEmpty(group, group.toStored(Map.of(), group.emptySinceMs));
                 return;
             }
@@ -738,7 +746,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 }
                 try {
                     written = groupLog.writeGroup(group.groupId,
-                            group.toStored(assignments, System.currentTimeMillis()));
+                            group.toStored(assignments, clock.wallClockMs()));
                 } catch (LogException e) {
                     failAssignment(group, answerForFailedWrite(e));
                     return;
@@ -1022,7 +1030,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         if (accepted.isEmpty()) {
             return CompletableFuture.completedFuture(errors);
         }
-        long commitTimestamp = System.currentTimeMillis();
+        long commitTimestamp = clock.wallClockMs();
         CompletableFuture<Long> written;
         try {
             written = offsets.write(commit.groupId(), accepted, commitTimestamp);
@@ -1151,14 +1159,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         });
     }
 
-    /** The scheduled expiry round, on the coordinator's thread; a failure is logged and the next round tries again. */
-    private void expireOffsetsNow() {
-        try {
-            expireOffsetsOnCoordinatorThread(System.currentTimeMillis());
-        } catch (RuntimeException e) {
-            LOG.error("Offset expiry failed; the next round tries again", e);
-        }
-    }
 
     /** An expiry round as of {@code now} (see below), queued on the coordinator's thread. */
     CompletableFuture<Integer> expireOffsets(long now) {

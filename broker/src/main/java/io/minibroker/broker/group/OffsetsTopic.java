@@ -6,6 +6,7 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
@@ -85,6 +86,8 @@ final class OffsetsTopic {
     private final Map<String, String> topicConfigs;
     private final OffsetsAppender appender;
     private final boolean singleNode;
+    /** Stamps the records written, as Kafka stamps its coordinator's writes. */
+    private final BrokerClock clock;
 
     /**
      * @param singleNode whether this is a single node, which creates the topic on its first write and keeps the
@@ -92,8 +95,9 @@ final class OffsetsTopic {
      *                   writes to partitions it hosts
      */
     OffsetsTopic(TopicRegistry topics, int configuredPartitions, Map<String, String> topicConfigs,
-                 OffsetsAppender appender, boolean singleNode) {
+                 OffsetsAppender appender, boolean singleNode, BrokerClock clock) {
         this.topics = topics;
+        this.clock = clock;
         this.configuredPartitions = configuredPartitions;
         this.topicConfigs = topicConfigs;
         this.appender = appender;
@@ -186,7 +190,7 @@ final class OffsetsTopic {
             throw new LogException(Errors.UNKNOWN_SERVER_ERROR, "cannot store a record of group " + groupId + ": "
                     + e.getMessage());
         }
-        long now = System.currentTimeMillis();
+        long now = clock.wallClockMs();
         RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now);
         for (Entry entry : entries) {
             builder.append(now, entry.key(), entry.value(), List.of());

@@ -1,5 +1,6 @@
 package io.minibroker.broker.log;
 
+import io.minibroker.broker.time.BrokerClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,9 +33,15 @@ public final class LogMaintenance implements LogListener, AutoCloseable {
         return thread;
     });
 
-    /** Starts the schedule; the caller registers it with the log manager to have rolled segments flushed. */
-    public LogMaintenance(LogManager logs, long retentionCheckIntervalMs, long flushCheckIntervalMs,
+    private final BrokerClock clock;
+
+    /**
+     * Starts the schedule, on the broker's clock; the caller registers it with the log manager to have rolled
+     * segments flushed.
+     */
+    public LogMaintenance(LogManager logs, BrokerClock clock, long retentionCheckIntervalMs, long flushCheckIntervalMs,
                           long checkpointIntervalMs) {
+        this.clock = clock;
         scheduleEvery(retentionCheckIntervalMs, "retention", () -> {
             int deleted = logs.deleteOldSegments();
             if (deleted > 0) {
@@ -82,13 +89,7 @@ public final class LogMaintenance implements LogListener, AutoCloseable {
         if (intervalMs <= 0 || intervalMs == Long.MAX_VALUE) {
             return; // Kafka's "never"
         }
-        scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) { // one failed round must not cancel the schedule
-                LOG.error("Log {} failed; it runs again in {} ms", what, intervalMs, e);
-            }
-        }, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+        clock.scheduleWithFixedDelay(scheduler, "Log " + what, intervalMs, task);
     }
 
     /** Stops the schedule and waits for a round in progress, so the logs can close under nobody's feet. */

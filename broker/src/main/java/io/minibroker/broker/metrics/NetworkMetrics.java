@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.message.ApiKey;
 
 import java.util.Collection;
@@ -33,8 +34,11 @@ public final class NetworkMetrics {
     private final Counter incomingBytes;
     private final Counter outgoingBytes;
     private final AtomicInteger connections = new AtomicInteger();
+    private final BrokerClock clock;
 
-    public NetworkMetrics(MeterRegistry registry, String listenerName, Collection<ApiKey> servedApis) {
+    public NetworkMetrics(MeterRegistry registry, String listenerName, Collection<ApiKey> servedApis,
+                          BrokerClock clock) {
+        this.clock = clock;
         for (ApiKey api : servedApis) {
             String request = requestName(api);
             requests.put(api, Counter.builder("kafka.network.requests").tag("request", request)
@@ -59,13 +63,18 @@ public final class NetworkMetrics {
         return name.toString();
     }
 
+    /** When a request's frame arrived, on the broker's clock: what {@link #responseWritten} measures from. */
+    public long receivedNanos() {
+        return clock.monotonicNanos();
+    }
+
     public void requestReceived(ApiKey api, int frameBytes) {
         requests.get(api).increment();
         incomingBytes.increment(frameBytes);
     }
 
     public void responseWritten(ApiKey api, long receivedNanos, int responseBytes) {
-        totalTimes.get(api).record(System.nanoTime() - receivedNanos, TimeUnit.NANOSECONDS);
+        totalTimes.get(api).record(clock.monotonicNanos() - receivedNanos, TimeUnit.NANOSECONDS);
         outgoingBytes.increment(responseBytes);
     }
 

@@ -83,7 +83,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         try {
-            dispatch(ctx, frame, System.nanoTime());
+            dispatch(ctx, frame, metrics.receivedNanos());
         } catch (ProtocolException e) {
             frame.release();
             LOG.warn("Closing connection from {}: {} ({})", ctx.channel().remoteAddress(), e.getMessage(), e.error());

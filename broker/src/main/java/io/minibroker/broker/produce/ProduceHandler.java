@@ -23,6 +23,7 @@ import io.minibroker.protocol.record.ProduceRecords;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
+import io.minibroker.purgatory.time.Clock;
 import io.netty.buffer.ByteBuf;
 
 import java.io.UncheckedIOException;
@@ -78,8 +79,8 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /** A purgatory for this handler's acks=all produces, as the broker names it. */
-    public static Purgatory<DelayedProduce> newPurgatory(int purgeInterval) {
-        return Purgatory.builder("Produce").purgeInterval(purgeInterval).build();
+    public static Purgatory<DelayedProduce> newPurgatory(int purgeInterval, Clock clock) {
+        return Purgatory.builder("Produce").clock(clock).purgeInterval(purgeInterval).build();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.log.LogManager;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.time.BrokerClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,17 +38,21 @@ final class HighWatermarkCheckpointer implements AutoCloseable {
     });
     private boolean started;
 
-    HighWatermarkCheckpointer(LogManager logs, Supplier<Map<TopicPartition, Long>> highWatermarks, long intervalMs) {
+    private final BrokerClock clock;
+
+    HighWatermarkCheckpointer(LogManager logs, Supplier<Map<TopicPartition, Long>> highWatermarks, long intervalMs,
+                              BrokerClock clock) {
         this.logs = logs;
         this.highWatermarks = highWatermarks;
         this.intervalMs = intervalMs;
+        this.clock = clock;
     }
 
     /** Starts the periodic writes; again does nothing. */
     synchronized void start() {
         if (!started && !thread.isShutdown()) {
             started = true;
-            thread.scheduleWithFixedDelay(this::checkpoint, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+            clock.scheduleWithFixedDelay(thread, "High watermark checkpoint", intervalMs, this::checkpoint);
         }
     }
 

@@ -10,6 +10,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.topic.TopicMetadata;
@@ -82,7 +83,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
      * request, each bounded by the controller channels' timeout ({@code broker.session.timeout.ms}).
      */
     private final long imageMaxAgeMs;
-    private final LongSupplier clockMs;
+    private final BrokerClock clock;
     /** This broker's epoch from its registration, -1 before it has one. */
     private final LongSupplier brokerEpoch;
     private final ScheduledExecutorService isrChanges =
@@ -119,7 +120,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                           Purgatory<DelayedFetch> fetchPurgatory,
                           Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory, ReplicaFetchers fetchers,
                           ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
-                          long controllerChannelTimeoutMs, long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch, LongSupplier clockMs) {
+                          long controllerChannelTimeoutMs, long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch, BrokerClock clock) {
         this.producerStates = producerStates;
         this.nodeId = nodeId;
         this.topics = topics;
@@ -130,13 +131,12 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         this.controller = controller;
         this.replicaLagTimeMaxMs = replicaLagTimeMaxMs;
         this.imageMaxAgeMs = 2 * controllerChannelTimeoutMs;
-        this.clockMs = clockMs;
+        this.clock = clock;
         this.brokerEpoch = brokerEpoch;
         this.checkpointedHighWatermarks = new HashMap<>(topics.logs().checkpointedHighWatermarks());
         this.highWatermarkCheckpointer = new HighWatermarkCheckpointer(topics.logs(), this::highWatermarks,
-                highWatermarkCheckpointIntervalMs);
-        long period = Math.max(1, replicaLagTimeMaxMs / 2);
-        isrChanges.scheduleWithFixedDelay(this::changeIsrs, period, period, TimeUnit.MILLISECONDS);
+                highWatermarkCheckpointIntervalMs, clock);
+        clock.scheduleWithFixedDelay(isrChanges, "ISR check", Math.max(1, replicaLagTimeMaxMs / 2), this::changeIsrs);
     }
 
     /** Sets who is told of leadership changes; before the first image, which the broker's lifecycle fetches. */
@@ -191,7 +191,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                             && before.image().leaderEpoch() == partition.leaderEpoch();
                     leader = sameTerm ? before.leader() : becomeLeader(topicPartition, partition, log.get(),
                             before != null);
-                    if (sameTerm && leader.takeFencingShrink(partition.isr(), liveBrokers, clockMs.getAsLong(),
+                    if (sameTerm && leader.takeFencingShrink(partition.isr(), liveBrokers, clock.monotonicMs(),
                             imageMaxAgeMs)) {
                         LOG.info("ISR of {} is now {}: the controller removed fenced brokers", topicPartition,
                                 partition.isr());
@@ -298,7 +298,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         log.assignLeaderEpoch(image.leaderEpoch()); // the previous epoch ends at our log end
         LOG.info("Leading {} at epoch {} with replicas {}, ISR {}", partition, image.leaderEpoch(),
                 image.replicas(), image.isr());
-        return new LeaderState(nodeId, image.replicas(), image.isr(), clockMs.getAsLong());
+        return new LeaderState(nodeId, image.replicas(), image.isr(), clock.monotonicMs());
     }
 
     @Override
@@ -328,7 +328,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
         PartitionLog log = state.log();
         LeaderState.FetchSeen seen = state.leader().onFetch(replicaId, replicaEpoch, fetchOffset, logStartOffset,
-                log.logEndOffset(), clockMs.getAsLong());
+                log.logEndOffset(), clock.monotonicMs());
         if (seen == LeaderState.FetchSeen.NOT_A_REPLICA) {
             return;
         }
@@ -382,7 +382,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     /** Asks the controller for the ISR the followers' lag calls for, if it differs; on {@code isr-changes}. */
     private void changeIsr(TopicPartition partition, HostedPartition state) {
         LeaderState leader = state.leader();
-        List<Integer> wanted = leader.wantedIsr(clockMs.getAsLong(), replicaLagTimeMaxMs,
+        List<Integer> wanted = leader.wantedIsr(clock.monotonicMs(), replicaLagTimeMaxMs,
                 state.log().highWatermark(), liveBrokers);
         if (wanted == null) {
             return;
@@ -406,18 +406,18 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             Errors error = topLevel != Errors.NONE ? topLevel : Errors.forCode(result.getInt16("ErrorCode"));
             if (error != Errors.NONE) {
                 LOG.warn("The controller refused ISR {} for {}: {}", wanted, partition, error);
-                leader.changeAnswered(null, -1, clockMs.getAsLong());
+                leader.changeAnswered(null, -1, clock.monotonicMs());
                 return;
             }
             List<Integer> isr = result.getList("Isr");
             LOG.info("ISR of {} is now {} (partition epoch {})", partition, isr, result.getInt32("PartitionEpoch"));
-            leader.changeAnswered(isr, result.getInt32("PartitionEpoch"), clockMs.getAsLong());
+            leader.changeAnswered(isr, result.getInt32("PartitionEpoch"), clock.monotonicMs());
             // A smaller ISR may move the high watermark; either way, parked produces see the new ISR size.
             maybeAdvanceHighWatermark(partition, state);
             producePurgatory.checkAndComplete(partition);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Could not send ISR {} for {} to the controller: {}", wanted, partition, e.toString());
-            leader.changeAnswered(null, -1, clockMs.getAsLong());
+            leader.changeAnswered(null, -1, clock.monotonicMs());
         }
     }
 

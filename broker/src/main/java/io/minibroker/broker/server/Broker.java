@@ -62,6 +62,7 @@ import io.minibroker.broker.security.SaslListeners;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.topic.SingleNodeElections;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
 import io.minibroker.broker.transaction.ListTransactionsHandler;
@@ -82,7 +83,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.time.Clock;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -109,6 +110,8 @@ public final class Broker implements AutoCloseable {
     private static final long DISK_WORK_TIMEOUT_S = 30;
 
     private final BrokerConfig config;
+    /** The one clock every part of this broker reads time from. */
+    private final BrokerClock clock;
     private final EventLoopGroup acceptors = new NioEventLoopGroup(1);
     private final EventLoopGroup workers = new NioEventLoopGroup();
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
@@ -153,8 +156,9 @@ public final class Broker implements AutoCloseable {
     private final ScramCredentials scramCredentials;
 
     /** Reads the listeners' SASL users first, so that a listener without them stops the start before any log opens. */
-    private Broker(BrokerConfig config) throws IOException {
+    private Broker(BrokerConfig config, BrokerClock clock) throws IOException {
         this.config = config;
+        this.clock = clock;
         this.scramCredentials = config.inCluster() ? null : ScramCredentials.open(config.logDirs().get(0));
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             Supplier<SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName(),
@@ -170,16 +174,21 @@ public final class Broker implements AutoCloseable {
      * releasing what was opened.
      */
     public static Broker start(BrokerConfig config) throws InterruptedException, IOException {
-        Broker broker = new Broker(config);
+        return start(config, BrokerClock.system());
+    }
+
+    /** {@link #start(BrokerConfig)} on the given clock: a test's {@link BrokerClock#manual} moves this broker's time. */
+    public static Broker start(BrokerConfig config, BrokerClock clock) throws InterruptedException, IOException {
+        Broker broker = new Broker(config, clock);
         try {
-            broker.topics = TopicRegistry.open(config, Clock.systemUTC());
-            broker.maintenance = new LogMaintenance(broker.topics.logs(),
+            broker.topics = TopicRegistry.open(config, clock.wallClock());
+            broker.maintenance = new LogMaintenance(broker.topics.logs(), clock,
                     config.get(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS));
             broker.topics.logs().addListener(broker.maintenance); // rolled segments flushed right after
             if (config.get(BrokerConfig.LOG_CLEANER_ENABLE)) {
-                broker.cleaner = new LogCleaner(broker.topics.logs(), Clock.systemUTC(),
+                broker.cleaner = new LogCleaner(broker.topics.logs(), clock.wallClock(),
                         config.get(BrokerConfig.LOG_CLEANER_BACKOFF_MS),
                         config.get(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE),
                         config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
@@ -207,10 +216,12 @@ public final class Broker implements AutoCloseable {
         int nodeId = config.get(BrokerConfig.NODE_ID);
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         LocalNode node = new LocalNode(nodeId, clusterId, this::advertisedListeners);
-        producePurgatory = ProduceHandler.newPurgatory(config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS));
-        fetchPurgatory = FetchHandler.newPurgatory(config.get(BrokerConfig.FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
+        producePurgatory = ProduceHandler.newPurgatory(config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS),
+                clock.purgatoryClock());
+        fetchPurgatory = FetchHandler.newPurgatory(config.get(BrokerConfig.FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS),
+                clock.purgatoryClock());
         deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory(
-                config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS));
+                config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS), clock.purgatoryClock());
         topics.logs().addListener(new LogMeters(registry));
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
@@ -224,8 +235,7 @@ public final class Broker implements AutoCloseable {
                             SaslListeners.loginFor(config, config.interBrokerListenerName())),
                     producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
-                    config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch,
-                    Broker::monotonicMs);
+                    config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);
             leadership = replicas;
             metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
                     config.interBrokerListenerName(), replicas::apply);
@@ -298,26 +308,26 @@ public final class Broker implements AutoCloseable {
         }
         if (config.inCluster()) {
             // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
-            groupCoordinator = GroupCoordinator.inCluster(config, topics, replicas, producePurgatory, fetchPurgatory);
+            groupCoordinator = GroupCoordinator.inCluster(config, topics, replicas, producePurgatory, fetchPurgatory,
+                    clock);
             replicas.setLeadershipListener(groupCoordinator);
             GroupApis.register(apis, groupCoordinator, new ClusterCoordinatorLocator(metadata::current,
                             autoCreation), CoordinatorLocator.singleNode(node), topics);
         } else {
-            groupCoordinator = new GroupCoordinator(config, topics);
+            groupCoordinator = new GroupCoordinator(config, topics, clock);
             GroupApis.register(apis, groupCoordinator, CoordinatorLocator.singleNode(node),
                     CoordinatorLocator.singleNode(node), topics);
         }
         groupCoordinator.bindMetersTo(registry);
         SupportedApis controllerApis = null;
         if (config.isController()) {
-            membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
-                    Broker::monotonicMs);
+            membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS), clock::monotonicMs);
             TopicAssignments assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0));
             controllerApis = ControllerApis.create(config, node, membership, assignments, disk);
             elections = new LeaderElections(assignments, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     config.get(BrokerConfig.AUTO_LEADER_REBALANCE_ENABLE)
                             ? TimeUnit.SECONDS.toMillis(config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS))
-                            : 0);
+                            : 0, clock);
         }
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
@@ -332,7 +342,7 @@ public final class Broker implements AutoCloseable {
                     .childHandler(new ChannelSetup(served, listener.listenerName(),
                             config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES),
                             config.get(BrokerConfig.CONNECTIONS_MAX_IDLE_MS),
-                            new NetworkMetrics(registry, listener.listenerName(), served.entries().keySet()),
+                            new NetworkMetrics(registry, listener.listenerName(), served.entries().keySet(), clock),
                             saslSessions.get(listener.listenerName())));
             InetSocketAddress address = listener.host().isEmpty()
                     ? new InetSocketAddress(listener.port())
@@ -367,10 +377,6 @@ public final class Broker implements AutoCloseable {
         return registered == null ? -1 : registered.brokerEpoch();
     }
 
-    /** Milliseconds of a clock that never jumps: sessions and replica lag are measured on it. */
-    private static long monotonicMs() {
-        return System.nanoTime() / 1_000_000;
-    }
 
     /** The controller's view of the cluster's brokers; only on the controller's node. */
     public BrokerMembership membership() {

@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -64,18 +65,28 @@ final class Connections {
      */
     void flushAndClose(long timeoutMs) {
         List<Channel> channels = List.copyOf(open);
+        CountDownLatch closed = new CountDownLatch(channels.size());
         for (Channel channel : channels) {
             // An empty write completes once everything written before it has been flushed; issued from this
             // thread it is queued on the connection's loop behind the responses just completed.
             channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            channel.closeFuture().addListener(done -> closed.countDown());
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        for (Channel channel : channels) {
-            long left = Math.max(0, deadline - System.nanoTime());
-            if (!channel.closeFuture().awaitUninterruptibly(left, TimeUnit.NANOSECONDS)) {
-                LOG.warn("Closing connection from {} with responses still unsent after {} ms",
-                        channel.remoteAddress(), timeoutMs);
-                channel.close().awaitUninterruptibly();
+        // One bound for all of them, in real time: it waits on the clients' pace, which no broker clock drives.
+        boolean allClosed;
+        try {
+            allClosed = closed.await(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            allClosed = false;
+        }
+        if (!allClosed) {
+            for (Channel channel : channels) {
+                if (channel.isOpen()) {
+                    LOG.warn("Closing connection from {} with responses still unsent after {} ms",
+                            channel.remoteAddress(), timeoutMs);
+                    channel.close().awaitUninterruptibly();
+                }
             }
         }
     }

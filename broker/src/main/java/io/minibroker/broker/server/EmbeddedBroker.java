@@ -2,6 +2,8 @@ package io.minibroker.broker.server;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.purgatory.time.ManualClock;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,17 +46,33 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     /** Starts with these configuration overrides (Kafka's key names). */
     public static EmbeddedBroker start(Map<String, String> overrides) throws IOException, InterruptedException {
-        return start(Files.createTempDirectory("minibroker-"), true, overrides);
+        return start(Files.createTempDirectory("minibroker-"), true, overrides, BrokerClock.system());
+    }
+
+    /**
+     * Starts with these overrides on a clock the test moves: sessions, purgatory timeouts, retention, offsets'
+     * expiry, segment ages and the broker's periodic rounds follow {@code clock.advance(ms)}, not the wall.
+     */
+    public static EmbeddedBroker start(Map<String, String> overrides, ManualClock clock)
+            throws IOException, InterruptedException {
+        return start(Files.createTempDirectory("minibroker-"), true, overrides, BrokerClock.manual(clock));
     }
 
     /** Starts on an existing log directory, which is kept on close. */
     public static EmbeddedBroker start(Path logDir, Map<String, String> overrides)
             throws IOException, InterruptedException {
-        return start(logDir, false, overrides);
+        return start(logDir, false, overrides, BrokerClock.system());
     }
 
-    private static EmbeddedBroker start(Path logDir, boolean ownsLogDir, Map<String, String> overrides)
+    /** Starts on an existing log directory, which is kept on close, on the given clock. */
+    static EmbeddedBroker start(Path logDir, Map<String, String> overrides, BrokerClock clock)
             throws IOException, InterruptedException {
+        return start(logDir, false, overrides, clock);
+    }
+
+
+    private static EmbeddedBroker start(Path logDir, boolean ownsLogDir, Map<String, String> overrides,
+                                        BrokerClock clock) throws IOException, InterruptedException {
         Map<String, String> properties = new HashMap<>();
         properties.put("listeners", "PLAINTEXT://localhost:0");
         properties.put("log.dirs", logDir.toString());
@@ -65,7 +83,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         String clientListener = config.get(BrokerConfig.LISTENERS).stream().map(Endpoint::listenerName)
                 .filter(name -> !config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).contains(name))
                 .findFirst().orElseThrow();
-        return new EmbeddedBroker(Broker.start(config), logDir, ownsLogDir, clientListener);
+        return new EmbeddedBroker(Broker.start(config, clock), logDir, ownsLogDir, clientListener);
     }
 
     /**

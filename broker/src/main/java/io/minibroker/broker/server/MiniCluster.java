@@ -1,5 +1,8 @@
 package io.minibroker.broker.server;
 
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.purgatory.time.ManualClock;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -28,16 +31,35 @@ public final class MiniCluster implements AutoCloseable {
     private final int controllerPort;
     private final List<EmbeddedBroker> nodes = new ArrayList<>();
 
-    private MiniCluster(Path root, Map<String, String> overrides, int controllerPort) {
+    /** Every node's clock: one, so that the nodes agree on the time as a cluster's machines do. */
+    private final BrokerClock clock;
+
+    private MiniCluster(Path root, Map<String, String> overrides, int controllerPort, BrokerClock clock) {
         this.root = root;
         this.overrides = overrides;
         this.controllerPort = controllerPort;
+        this.clock = clock;
     }
 
     /** Starts {@code size} nodes with these configuration overrides on each (Kafka's key names). */
     public static MiniCluster start(int size, Map<String, String> overrides) throws IOException, InterruptedException {
+        return start(size, overrides, BrokerClock.system());
+    }
+
+    /**
+     * Starts {@code size} nodes on a clock the test moves (see {@link EmbeddedBroker#start(Map, ManualClock)}).
+     * Heartbeats are sent in real time but judged on this clock: an advance past {@code broker.session.timeout.ms}
+     * fences every broker that has not heartbeated since, as a controller paused that long would.
+     */
+    public static MiniCluster start(int size, Map<String, String> overrides, ManualClock clock)
+            throws IOException, InterruptedException {
+        return start(size, overrides, BrokerClock.manual(clock));
+    }
+
+    private static MiniCluster start(int size, Map<String, String> overrides, BrokerClock clock)
+            throws IOException, InterruptedException {
         MiniCluster cluster = new MiniCluster(Files.createTempDirectory("minicluster-"), Map.copyOf(overrides),
-                freePort());
+                freePort(), clock);
         try {
             for (int id = 0; id < size; id++) {
                 cluster.nodes.add(null);
@@ -60,7 +82,7 @@ public final class MiniCluster implements AutoCloseable {
         Map<String, String> properties = new HashMap<>(LocalCluster.layout(id, "PLAINTEXT://localhost:0",
                 controllerPort));
         properties.putAll(overrides);
-        nodes.set(id, EmbeddedBroker.start(dir, properties));
+        nodes.set(id, EmbeddedBroker.start(dir, properties, clock));
     }
 
     /** Stops a node cleanly: it tells the controller, which fences it at once. */

@@ -1,5 +1,6 @@
 package io.minibroker.broker.controller;
 
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.config.Endpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +23,8 @@ class LeaderElectionsTest {
         long epoch = membership.register(0, UUID.randomUUID(), List.of(new Endpoint("PLAINTEXT", "localhost", 9092)))
                 .epoch();
         membership.heartbeat(0, epoch, false, false);
-        LeaderElections elections = new LeaderElections(TopicAssignments.open(0, membership, dir), 9_000, 300_000);
+        LeaderElections elections = new LeaderElections(TopicAssignments.open(0, membership, dir), 9_000, 300_000,
+                BrokerClock.system());
 
         assertThat(elections.awaitClosed()).as("a rebalance due later must not keep the thread alive").isTrue();
     }

@@ -1,5 +1,7 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.purgatory.time.SystemClock;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.api.TestLeadership;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
@@ -52,8 +54,8 @@ class ClusterGroupCoordinatorTest {
     @TempDir
     Path logDir;
     private TopicRegistry topics;
-    private final Purgatory<DelayedProduce> producePurgatory = ProduceHandler.newPurgatory(1000);
-    private final Purgatory<DelayedFetch> fetchPurgatory = FetchHandler.newPurgatory(1000);
+    private final Purgatory<DelayedProduce> producePurgatory = ProduceHandler.newPurgatory(1000, SystemClock.INSTANCE);
+    private final Purgatory<DelayedFetch> fetchPurgatory = FetchHandler.newPurgatory(1000, SystemClock.INSTANCE);
     /** Whether this node leads the offsets partition; every replica in sync. */
     private volatile boolean leading;
     private final TestLeadership leadership = new TestLeadership(partition -> leading, 3);
@@ -68,7 +70,8 @@ class ClusterGroupCoordinatorTest {
         topics.create("orders", 3, 1, Map.of(), false);
         assertThat(topics.adopt(OffsetsTopic.NAME, UUID.randomUUID(), 1, Map.of(), Set.of(0))).isEqualTo(Errors.NONE);
         offsetsLog().setReplicatedHighWatermark(0); // replicated: only the test's "followers" move it
-        coordinator = GroupCoordinator.inCluster(config, topics, leadership, producePurgatory, fetchPurgatory);
+        coordinator = GroupCoordinator.inCluster(config, topics, leadership, producePurgatory, fetchPurgatory,
+                BrokerClock.system());
     }
 
     @AfterEach

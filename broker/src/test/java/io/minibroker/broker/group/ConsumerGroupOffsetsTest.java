@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
@@ -45,7 +46,7 @@ class ConsumerGroupOffsetsTest {
                 "offsets.topic.num.partitions", "1", "offsets.topic.replication.factor", "1"));
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("orders", 3, 1, Map.of(), false);
-        coordinator = new GroupCoordinator(config, topics);
+        coordinator = new GroupCoordinator(config, topics, BrokerClock.system());
     }
 
     @AfterEach

@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
@@ -50,7 +51,7 @@ class OffsetExpiryTest {
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("orders", 1, 1, Map.of(), false);
         topics.create("payments", 1, 1, Map.of(), false);
-        coordinator = new GroupCoordinator(config, topics);
+        coordinator = new GroupCoordinator(config, topics, BrokerClock.system());
     }
 
     @AfterEach
@@ -62,7 +63,7 @@ class OffsetExpiryTest {
     /** A new coordinator replaying the offsets topic, as after a restart. */
     private void restart() throws Exception {
         coordinator.close();
-        coordinator = new GroupCoordinator(config, topics);
+        coordinator = new GroupCoordinator(config, topics, BrokerClock.system());
     }
 
     @Test
@@ -94,7 +95,7 @@ class OffsetExpiryTest {
     @Test
     void anEmptyGroupsOffsetsExpireRetentionAfterItBecameEmptyHoweverRecentThenTheGroupIsDeleted() throws Exception {
         long emptySince = System.currentTimeMillis() - RETENTION_MS - 1;
-        new OffsetsTopic(topics, 1, Map.of(), OffsetsAppender.SINGLE_NODE, true)
+        new OffsetsTopic(topics, 1, Map.of(), OffsetsAppender.SINGLE_NODE, true, BrokerClock.system())
                 .writeGroup("idle", new GroupMetadataRecord.StoredGroup("consumer", 4, null, null, emptySince,
                         List.of())).get();
         restart();
@@ -131,7 +132,7 @@ class OffsetExpiryTest {
         coordinator.close();
         config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "offsets.topic.num.partitions", "1",
                 "offsets.topic.replication.factor", "1", "offset.metadata.max.bytes", "100000"));
-        coordinator = new GroupCoordinator(config, topics);
+        coordinator = new GroupCoordinator(config, topics, BrokerClock.system());
         String fits = "\u00e9".repeat(Short.MAX_VALUE / 2); // 2 UTF-8 bytes each: 32766 bytes
         String tooLong = "\u00e9".repeat(Short.MAX_VALUE / 2 + 1); // 32768 bytes, in 16384 chars
 

@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -42,7 +43,8 @@ class OffsetStoreDeletionTest {
             unsettled.add(() -> settled.complete(offset));
             return settled;
         };
-        store = new OffsetStore(new OffsetsTopic(topics, 1, Map.of(), appendNowSettleLater, true));
+        store = new OffsetStore(new OffsetsTopic(topics, 1, Map.of(), appendNowSettleLater, true,
+                BrokerClock.system()));
     }
 
     @AfterEach

@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
@@ -45,7 +46,8 @@ class OffsetsTopicReplayTest {
     void open() throws Exception {
         BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString()));
         topics = TopicRegistry.open(config, Clock.systemUTC());
-        offsetsTopic = new OffsetsTopic(topics, 1, Map.of(), OffsetsAppender.SINGLE_NODE, true);
+        offsetsTopic = new OffsetsTopic(topics, 1, Map.of(), OffsetsAppender.SINGLE_NODE, true,
+                BrokerClock.system());
     }
 
     @AfterEach

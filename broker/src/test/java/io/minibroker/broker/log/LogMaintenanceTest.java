@@ -1,5 +1,6 @@
 package io.minibroker.broker.log;
 
+import io.minibroker.broker.time.BrokerClock;
 import static io.minibroker.broker.log.TestBatches.append;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,7 +24,7 @@ class LogMaintenanceTest {
         LogConfig config = LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(200);
         LogManager manager = new LogManager(List.of(dir), topic -> config, new MutableClock(T0));
         manager.startup();
-        try (LogMaintenance maintenance = new LogMaintenance(manager, NEVER, NEVER, NEVER)) {
+        try (LogMaintenance maintenance = new LogMaintenance(manager, BrokerClock.system(), NEVER, NEVER, NEVER)) {
             manager.addListener(maintenance);
             PartitionLog log = manager.getOrCreateLog(new TopicPartition("rolled", 0));
             for (int i = 0; log.segmentCount() < 2; i++) { // until the append that rolls

@@ -1,5 +1,6 @@
 package io.minibroker.broker.network;
 
+import io.minibroker.broker.time.BrokerClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -61,7 +62,8 @@ class FileRegionResponseTest {
         }
         SupportedApis apis = new SupportedApis().add(ApiKey.FETCH, (context, request) -> answer);
         channel = new EmbeddedChannel(new RequestHandler(apis, "PLAINTEXT",
-                new NetworkMetrics(new SimpleMeterRegistry(), "PLAINTEXT", apis.entries().keySet()), null));
+                new NetworkMetrics(new SimpleMeterRegistry(), "PLAINTEXT", apis.entries().keySet(),
+                        BrokerClock.system()), null));
         ByteBuf request = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
                 new RequestHeader(ApiKey.FETCH.id(), VERSION, 42, "test"), ApiKey.FETCH.request().newMessage());
         channel.writeInbound(request.skipBytes(Frames.SIZE_PREFIX_BYTES));

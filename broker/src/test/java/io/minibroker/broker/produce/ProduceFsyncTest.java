@@ -1,5 +1,6 @@
 package io.minibroker.broker.produce;
 
+import io.minibroker.purgatory.time.SystemClock;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.RequestContext;
@@ -48,8 +49,8 @@ class ProduceFsyncTest {
     Path logDir;
 
     private final HeldDisk disk = new HeldDisk();
-    private final Purgatory<DelayedProduce> producePurgatory = ProduceHandler.newPurgatory(1000);
-    private final Purgatory<DelayedFetch> fetchPurgatory = FetchHandler.newPurgatory(1000);
+    private final Purgatory<DelayedProduce> producePurgatory = ProduceHandler.newPurgatory(1000, SystemClock.INSTANCE);
+    private final Purgatory<DelayedFetch> fetchPurgatory = FetchHandler.newPurgatory(1000, SystemClock.INSTANCE);
     private TopicRegistry topics;
     private ProduceHandler produce;
     private PartitionLog log;

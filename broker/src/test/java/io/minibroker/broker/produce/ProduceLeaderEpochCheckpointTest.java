@@ -1,5 +1,6 @@
 package io.minibroker.broker.produce;
 
+import io.minibroker.purgatory.time.SystemClock;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
@@ -47,8 +48,8 @@ class ProduceLeaderEpochCheckpointTest {
     Path logDir;
 
     private final HeldDisk disk = new HeldDisk();
-    private final Purgatory<DelayedProduce> producePurgatory = ProduceHandler.newPurgatory(1000);
-    private final Purgatory<DelayedFetch> fetchPurgatory = FetchHandler.newPurgatory(1000);
+    private final Purgatory<DelayedProduce> producePurgatory = ProduceHandler.newPurgatory(1000, SystemClock.INSTANCE);
+    private final Purgatory<DelayedFetch> fetchPurgatory = FetchHandler.newPurgatory(1000, SystemClock.INSTANCE);
     private BrokerConfig config;
     private TopicRegistry topics;
     private ProduceHandler produce;

@@ -1,5 +1,7 @@
 package io.minibroker.broker.server;
 
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -15,6 +17,12 @@ public final class TestBrokers {
 
     public static Broker start(Path logDir, Map<String, String> overrides) throws IOException, InterruptedException {
         return EmbeddedBroker.start(logDir, overrides).broker();
+    }
+
+    /** A broker whose time moves only with {@code clock.advance}. */
+    public static Broker start(Path logDir, Map<String, String> overrides, ManualClock clock)
+            throws IOException, InterruptedException {
+        return EmbeddedBroker.start(logDir, overrides, BrokerClock.manual(clock)).broker();
     }
 
     /** An AdminClient bootstrapped from the broker's PLAINTEXT listener; the caller closes it. */
