@@ -80,20 +80,19 @@ class CompactedTopicTest {
             admin.createTopics(List.of(new NewTopic(TABLE.topic(), 1, (short) 1).configs(Map.of(
                     "cleanup.policy", "compact", "segment.ms", "100", "min.cleanable.dirty.ratio", "0.01"))))
                     .all().get();
+            // Each round's records are stamped 150 ms after the last round's: past segment.ms, so the first append
+            // of a round rolls a new segment (a roll goes by the records' timestamps, as in Kafka).
+            long startMs = System.currentTimeMillis();
             for (int round = 0; round < 5; round++) {
                 for (int key = 0; key < 10; key++) { // one batch each: sent one at a time
-                    producer.send(new ProducerRecord<>(TABLE.topic(), 0, "k" + key, "r" + round)).get();
+                    producer.send(new ProducerRecord<>(TABLE.topic(), 0, startMs + round * 150L, "k" + key,
+                            "r" + round)).get();
                 }
-                Thread.sleep(150); // past segment.ms: the next append rolls a new segment
             }
-            producer.send(new ProducerRecord<>(TABLE.topic(), 0, "k0", null)).get(); // a tombstone
-            Thread.sleep(150);
-            producer.send(new ProducerRecord<>(TABLE.topic(), 0, "end", "x")).get();
+            producer.send(new ProducerRecord<>(TABLE.topic(), 0, startMs + 5 * 150L, "k0", (String) null)).get(); // tombstone
+            producer.send(new ProducerRecord<>(TABLE.topic(), 0, startMs + 6 * 150L, "end", "x")).get();
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (readAll(bootstrapServers).size() > 11 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        Eventually.await(() -> readAll(bootstrapServers).size() <= 11, "the cleaner to compact the topic");
     }
 
     /** The partition from its start to its end, as a restoring Streams task reads its changelog. */

@@ -26,12 +26,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
+import static io.minibroker.it.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -47,7 +46,6 @@ class MultiProcessFailoverTest {
     private static final String TOPIC = "numbered";
     private static final int PARTITIONS = 3;
     private static final long ACKS_BETWEEN_STEPS = 200;
-    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Map<String, String> OVERRIDES = Map.of(
             // Shorter than the files' timings, so that a failover takes seconds, not tens of them; not so short
             // that a JVM starved of CPU on a busy machine misses its session.
@@ -263,26 +261,6 @@ class MultiProcessFailoverTest {
             return admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size();
         } catch (Exception e) {
             return 0;
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) {
-        await(condition, () -> what);
-    }
-
-    /** Polls {@code condition} until it holds; fails naming {@code what} if it does not within {@link #WAIT}. */
-    private static void await(BooleanSupplier condition, Supplier<String> what) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what.get());
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
         }
     }
 }

@@ -2,6 +2,7 @@ package io.minibroker.it;
 
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.EmbeddedBroker;
+import io.minibroker.purgatory.time.ManualClock;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -30,6 +31,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -45,6 +47,12 @@ class ProduceConsumeTest {
 
     private static String bootstrap(Broker broker) {
         return "localhost:" + broker.boundPort("PLAINTEXT");
+    }
+
+    /** Fetches parked in the broker's fetch purgatory now. */
+    private static double parkedFetches(Broker broker) {
+        return broker.meterRegistry().get("purgatory.delayed.operations").tag("delayedOperation", "Fetch").gauge()
+                .value();
     }
 
     private static KafkaProducer<String, String> producer(Broker broker, Map<String, Object> extra) {
@@ -152,7 +160,8 @@ class ProduceConsumeTest {
 
     @Test
     void aParkedLongPollIsWokenByTheAppendNotByItsTimeout() throws Exception {
-        try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker();
+        // On a manual clock that never moves, a parked fetch cannot time out: only the append can answer it.
+        try (Broker broker = EmbeddedBroker.start(Map.of(), new ManualClock()).broker();
              KafkaProducer<String, String> producer = producer(broker, Map.of());
              KafkaConsumer<String, String> consumer = consumer(broker, Map.of(
                      ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5000))) {
@@ -162,18 +171,17 @@ class ProduceConsumeTest {
             double fetchesBefore = broker.meterRegistry().get("kafka.network.requests").tag("request", "Fetch")
                     .counter().count();
 
-            Thread.sleep(1_000); // the consumer's next fetch is parked in the purgatory meanwhile
-            long sentAt = System.nanoTime();
+            CompletableFuture<List<ConsumerRecord<String, String>>> next = CompletableFuture.supplyAsync(() -> {
+                List<ConsumerRecord<String, String>> records = new ArrayList<>();
+                while (records.isEmpty()) {
+                    consumer.poll(Duration.ofSeconds(10)).forEach(records::add);
+                }
+                return records;
+            });
+            Eventually.await(() -> parkedFetches(broker) == 1, "the consumer's fetch to be parked");
             producer.send(new ProducerRecord<>("poll", "second")).get();
-            List<ConsumerRecord<String, String>> next = new ArrayList<>();
-            while (next.isEmpty()) {
-                consumer.poll(Duration.ofSeconds(10)).forEach(next::add);
-            }
-            long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt);
 
-            assertThat(next).extracting(ConsumerRecord::value).containsExactly("second");
-            // Far below fetch.max.wait.ms: the append completed the parked fetch (no speed claim beyond that).
-            assertThat(waitedMs).isLessThan(2_500);
+            assertThat(next.get(30, TimeUnit.SECONDS)).extracting(ConsumerRecord::value).containsExactly("second");
             double fetchesDuringIdle = broker.meterRegistry().get("kafka.network.requests").tag("request", "Fetch")
                     .counter().count() - fetchesBefore;
             assertThat(fetchesDuringIdle).as("an idle consumer parks instead of polling").isLessThan(10);
@@ -222,7 +230,8 @@ class ProduceConsumeTest {
 
     @Test
     void retentionRunsInTheBackgroundAndMovesTheLogStart() throws Exception {
-        try (Broker broker = EmbeddedBroker.start(logDir, Map.of("log.retention.check.interval.ms", "100")).broker();
+        ManualClock clock = new ManualClock();
+        try (Broker broker = EmbeddedBroker.start(Map.of("log.retention.check.interval.ms", "100"), clock).broker();
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(broker)));
              KafkaProducer<String, String> producer = producer(broker, Map.of())) {
             admin.createTopics(List.of(new NewTopic("short-lived", 1, (short) 1)
@@ -233,10 +242,8 @@ class ProduceConsumeTest {
             }
             TopicPartition tp = new TopicPartition("short-lived", 0);
             try (KafkaConsumer<String, String> consumer = consumer(broker, Map.of())) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (consumer.beginningOffsets(List.of(tp)).get(tp) < 10 && System.nanoTime() < deadline) {
-                    Thread.sleep(100);
-                }
+                assertThat(consumer.beginningOffsets(List.of(tp))).containsEntry(tp, 0L);
+                clock.advance(100); // a retention round comes due, and has run when advance returns
 
                 assertThat(consumer.beginningOffsets(List.of(tp))).as("records an hour old are past retention")
                         .containsEntry(tp, 10L);

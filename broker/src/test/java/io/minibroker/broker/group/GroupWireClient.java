@@ -11,7 +11,9 @@ import io.netty.buffer.Unpooled;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.Socket;
+import java.util.List;
 
 /**
  * A blocking one-request-at-a-time Kafka connection for group tests that play a member by hand: one that
@@ -46,6 +48,34 @@ final class GroupWireClient implements AutoCloseable {
         byte[] response = new byte[in.readInt()];
         in.readFully(response);
         return MessageCodec.decodeResponse(Unpooled.wrappedBuffer(response), api, (short) version).body();
+    }
+
+    /** The group's state as DescribeGroups names it ("Stable", "PreparingRebalance", ...). */
+    String describedState(String groupId) throws IOException {
+        return describe(groupId).getString("GroupState");
+    }
+
+    /** How many members DescribeGroups lists for the group, those whose join is parked included. */
+    int describedMemberCount(String groupId) {
+        try {
+            return describe(groupId).getStructs("Members").size();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Struct describe(String groupId) throws IOException {
+        Struct request = ApiKey.DESCRIBE_GROUPS.request().newMessage().set("Groups", List.of(groupId));
+        return call(ApiKey.DESCRIBE_GROUPS, 5, request).getStructs("Groups").get(0);
+    }
+
+    /** {@link #describedState} as a condition to wait on. */
+    boolean stateIs(String groupId, String state) {
+        try {
+            return describedState(groupId).equals(state);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override

@@ -1,10 +1,12 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.Eventually;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * group.initial.rebalance.delay.ms as Kafka applies it to a new group: a member joining during the delay
- * extends it by another delay, within what the rebalance timeout leaves after the first one.
+ * extends it by another delay, within what the rebalance timeout leaves after the first one. The broker runs on a
+ * manual clock, so each delay ends exactly where the test moves time past it.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class InitialRebalanceDelayTest {
@@ -32,12 +35,13 @@ class InitialRebalanceDelayTest {
 
     @TempDir
     Path logDir;
+    private final ManualClock clock = new ManualClock();
     private Broker broker;
 
     @BeforeEach
     void start() throws Exception {
         broker = TestBrokers.start(logDir, Map.of("group.initial.rebalance.delay.ms", String.valueOf(DELAY_MS),
-                "group.min.session.timeout.ms", "500"));
+                "group.min.session.timeout.ms", "500"), clock);
     }
 
     @AfterEach
@@ -47,43 +51,51 @@ class InitialRebalanceDelayTest {
 
     @Test
     void aMemberJoiningDuringTheDelayExtendsItByAnotherDelay() throws Exception {
-        long waitedMs = joinTwoMembersAndTimeTheFirst("extended", 10_000);
-        assertThat(waitedMs).as("the first delay, then one more for the second member").isBetween(1_800L, 5_000L);
+        // The first delay ends at 1 s; a member joined during it, so another 1 s follows: 2 s in all.
+        assertTheJoinsCompleteAt("extended", 10_000, 2_000);
     }
 
     @Test
     void theExtensionStopsAtWhatTheRebalanceTimeoutLeaves() throws Exception {
-        // Uncapped, the wait would be 2 s; the bound leaves most of the difference to a slow machine's scheduling.
-        long waitedMs = joinTwoMembersAndTimeTheFirst("capped", 1_100);
-        assertThat(waitedMs).as("1 s delay, then only the 0.1 s the 1.1 s rebalance timeout leaves")
-                .isBetween(1_000L, 1_900L);
+        // Uncapped, the wait would be 2 s; the 1.1 s rebalance timeout leaves 0.1 s after the first delay.
+        assertTheJoinsCompleteAt("capped", 1_100, 1_100);
     }
 
     /**
-     * A first member joins the new group; halfway through the delay a second one joins. Both must land in
-     * generation 1; returns how long the first member's join was parked.
+     * A first member joins the new group at 0; halfway through the delay a second one joins. The group stays in
+     * PreparingRebalance until {@code completesAtMs} and no longer; then both land in generation 1.
      */
-    private long joinTwoMembersAndTimeTheFirst(String groupId, int rebalanceTimeoutMs) throws Exception {
+    private void assertTheJoinsCompleteAt(String groupId, int rebalanceTimeoutMs, long completesAtMs)
+            throws Exception {
         try (GroupWireClient first = new GroupWireClient(broker.boundPort("PLAINTEXT"));
-             GroupWireClient second = new GroupWireClient(broker.boundPort("PLAINTEXT"))) {
+             GroupWireClient second = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+             GroupWireClient observer = new GroupWireClient(broker.boundPort("PLAINTEXT"))) {
+            long startMs = clock.nowMs();
             String firstId = memberId(first, groupId, rebalanceTimeoutMs);
-            long start = System.nanoTime();
             CompletableFuture<Struct> firstJoin = CompletableFuture.supplyAsync(() -> join(first, groupId, firstId,
                     rebalanceTimeoutMs));
-            CompletableFuture<Long> firstWaitedMs = firstJoin.thenApply(
-                    joined -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-            Thread.sleep(DELAY_MS / 2);
+            Eventually.await(() -> observer.stateIs(groupId, "PreparingRebalance"), "the first join to be parked");
+            clock.advance(DELAY_MS / 2);
             String secondId = memberId(second, groupId, rebalanceTimeoutMs);
-            Struct secondJoined = join(second, groupId, secondId, rebalanceTimeoutMs);
-            Struct firstJoined = firstJoin.get(30, TimeUnit.SECONDS);
+            CompletableFuture<Struct> secondJoin = CompletableFuture.supplyAsync(() -> join(second, groupId, secondId,
+                    rebalanceTimeoutMs));
+            Eventually.await(() -> observer.describedMemberCount(groupId) == 2, "the second join to be parked");
 
+            // One jump at a time: what a due delay schedules counts from the time after the jump that fired it.
+            clock.advance(DELAY_MS - (clock.nowMs() - startMs)); // the first delay ends, with a member added
+            clock.advance(completesAtMs - 1 - (clock.nowMs() - startMs));
+            assertThat(observer.describedState(groupId)).as("a millisecond before the delay ends")
+                    .isEqualTo("PreparingRebalance");
+            clock.advance(1);
+
+            Struct firstJoined = firstJoin.get(30, TimeUnit.SECONDS);
+            Struct secondJoined = secondJoin.get(30, TimeUnit.SECONDS);
             for (Struct joined : new Struct[]{firstJoined, secondJoined}) {
                 assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
                 assertThat(joined.getInt32("GenerationId")).isEqualTo(1);
             }
             assertThat(firstJoined.getStructs("Members")).extracting(m -> m.getString("MemberId"))
                     .containsExactlyInAnyOrder(firstId, secondId);
-            return firstWaitedMs.get();
         }
     }
 
