@@ -111,12 +111,6 @@ class MalformedInputTest {
         assertThat(allocated).as("bytes allocated while rejecting").isLessThan(16 * 1024);
     }
 
-    @Test
-    void trailingBytesAfterABodyFail() {
-        ByteBuf frame = Unpooled.buffer().writeBytes(metadataRequestBody((short) 4)).writeByte(0);
-        assertProtocolError(() -> MessageCodec.decodeRequest(frame), Errors.INVALID_REQUEST);
-    }
-
     private static ByteBuf header(ApiKey api, int version) {
         ByteBuf buf = Unpooled.buffer();
         new RequestHeader(api.id(), (short) version, 1, "c").write(buf, RequestHeader.headerVersion(api, (short) version));
