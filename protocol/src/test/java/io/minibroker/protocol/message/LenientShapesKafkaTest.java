@@ -31,8 +31,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Shapes Kafka's readers take although no Kafka client writes them: bytes after a body, unknown tagged fields in
- * headers and bodies, a known tagged field whose declared size is off, a client id of a negative length other than
- * -1; and the shapes they still refuse. Each case is read by ours and by kafka-clients' own parsers.
+ * headers and bodies, a known tagged field whose declared size is off, nullable fields and client ids of a negative
+ * length other than -1; and the shapes they still refuse. Each case is read by ours and by kafka-clients' parsers.
  */
 class LenientShapesKafkaTest {
     private static final UnpooledByteBufAllocator ALLOC = new UnpooledByteBufAllocator(false);
@@ -178,6 +178,34 @@ class LenientShapesKafkaTest {
         byte[] frame = concat(HEX.parseHex("0003000c00000001" + "fffe" + "00"), HEX.parseHex("01000000"));
         assertThat(MessageCodec.decodeRequest(Unpooled.wrappedBuffer(frame)).header().clientId()).isNull();
         assertThat(org.apache.kafka.common.requests.RequestHeader.parse(ByteBuffer.wrap(frame)).clientId()).isEmpty();
+    }
+
+    /**
+     * A nullable string or array of any negative length is null to Kafka, not only of length -1: an int32 or int16
+     * below -1, or a compact length whose varint reads as 0xffffffff or more. In a field that is not nullable it is
+     * refused.
+     */
+    @Test
+    void aNullableFieldOfAnyNegativeLengthIsNull() {
+        // Metadata v1, Topics (nullable from v1) of count -2.
+        byte[] wideArray = concat(header(ApiKey.METADATA, 1), HEX.parseHex("fffffffe"));
+        assertThat(MessageCodec.decodeRequest(Unpooled.wrappedBuffer(wideArray)).body().get("Topics")).isNull();
+        assertThat(((MetadataRequest) kafkaParse(wideArray)).data().topics()).isNull();
+
+        // Metadata v12: a compact Topics count whose varint ffffffff0f reads as -1, so a length of -2.
+        byte[] compactArray = concat(header(ApiKey.METADATA, 12), HEX.parseHex("ffffffff0f" + "000000"));
+        assertThat(MessageCodec.decodeRequest(Unpooled.wrappedBuffer(compactArray)).body().get("Topics")).isNull();
+        assertThat(((MetadataRequest) kafkaParse(compactArray)).data().topics()).isNull();
+
+        // Metadata v12: one topic, its id, its Name (nullable from v10) of compact length -2, its tag count.
+        byte[] compactString = concat(header(ApiKey.METADATA, 12),
+                HEX.parseHex("02" + "00".repeat(16) + "ffffffff0f" + "00" + "000000"));
+        assertThat(MessageCodec.decodeRequest(Unpooled.wrappedBuffer(compactString)).body().getStructs("Topics").get(0)
+                .getString("Name")).isNull();
+        assertThat(((MetadataRequest) kafkaParse(compactString)).data().topics().get(0).name()).isNull();
+
+        // Metadata v1: one topic whose Name, never nullable there, has length -2.
+        assertRefusedByBoth(concat(header(ApiKey.METADATA, 1), HEX.parseHex("00000001fffe")));
     }
 
     /** A Fetch v12 request frame (no size prefix) with no tagged fields: its last byte is the body's tag count 0. */
