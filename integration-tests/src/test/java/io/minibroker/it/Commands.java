@@ -24,6 +24,21 @@ final class Commands {
         return false;
     }
 
+    /**
+     * Whether a command exits 0 within a minute, its output discarded: for what {@link #onPath} cannot tell, such
+     * as whether an interpreter can load a library.
+     */
+    static boolean succeeds(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        process.getOutputStream().close();
+        if (!process.waitFor(1, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            return false;
+        }
+        return process.exitValue() == 0;
+    }
+
     /** Runs a command with {@code input} on stdin; returns stdout, failing on a non-zero exit. */
     static String run(String input, String... command) throws IOException, InterruptedException {
         return run(null, input, command);

@@ -53,10 +53,8 @@ public record RequestHeader(short apiKey, short apiVersion, int correlationId, S
         String clientId = null;
         if (headerVersion >= 1) {
             int length = Wire.readInt16(in);
-            if (length < -1) {
-                throw new ProtocolException("negative client id length " + length);
-            }
-            clientId = length == -1 ? null : Wire.readUtf8(in, length);
+            // Kafka's header reader takes any negative length for a null client id, not only -1.
+            clientId = length < 0 ? null : Wire.readUtf8(in, length);
         }
         if (headerVersion >= 2) {
             TaggedFields.skip(in);

@@ -25,14 +25,12 @@ public final class ArrayType implements FieldType {
     @Override
     public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
         int count = Wire.readLength(in, flexible, true);
-        if (count == -1) {
+        // Any negative count means null to Kafka's readers, not only -1.
+        if (count < 0) {
             if (!nullable) {
                 throw new ProtocolException("null in a non-nullable array");
             }
             return null;
-        }
-        if (count < 0) {
-            throw new ProtocolException("negative array length " + count);
         }
         // Elements of zero bytes cannot occur in Kafka's messages, so one byte each is a safe floor.
         int elementMin = Math.max(1, elementType.minSize(version, flexible));

@@ -50,14 +50,17 @@ public final class MessageSchema {
         return body.newStruct();
     }
 
-    /** Decodes a whole body; bytes left over mean the version or the framing is wrong. */
+    /**
+     * Decodes a body from the start of {@code in}. Bytes after its end are left unread, not refused: Kafka's
+     * readers (AbstractRequest.parseRequest, AbstractResponse.parseResponse) stop where the body ends and ignore
+     * the rest of the frame, and clients rely on that. librdkafka 2.16 asks for all topics with a Metadata v13
+     * body of {@code 00 00 00 00 01 00 00}: the four-byte placeholder it reserves for the topic count, never
+     * shrunk to the one-byte null it stands for, reads as a null topic array, two false booleans and an empty
+     * tagged section, and its real booleans and tagged section are three bytes past the end.
+     */
     public Struct read(ByteBuf in, short version) {
         checkVersion(version);
-        Struct message = body.read(in, version, isFlexible(version), false);
-        if (in.isReadable()) {
-            throw new ProtocolException(name + " v" + version + " has " + in.readableBytes() + " trailing bytes");
-        }
-        return message;
+        return body.read(in, version, isFlexible(version), false);
     }
 
     public void write(ByteBuf out, Struct message, short version) {

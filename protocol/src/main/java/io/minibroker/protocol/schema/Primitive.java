@@ -272,14 +272,12 @@ public enum Primitive implements FieldType {
 
     private static int readLengthOrNull(ByteBuf in, boolean compact, boolean wide, boolean nullable) {
         int length = Wire.readLength(in, compact, wide);
-        if (length == -1) {
+        // Any negative length means null to Kafka's readers, not only -1.
+        if (length < 0) {
             if (!nullable) {
                 throw new ProtocolException("null in a non-nullable field");
             }
             return -1;
-        }
-        if (length < 0) {
-            throw new ProtocolException("negative length " + length);
         }
         Wire.require(in, length, "length-prefixed field");
         return length;

@@ -94,6 +94,12 @@ public final class StructSchema implements FieldType {
         return struct;
     }
 
+    /**
+     * Reads a tagged section as Kafka's generated readers do, edges included, so that a request Kafka takes is
+     * taken here and one it refuses is refused: a known field's value is read where it starts, its declared size
+     * unchecked; a tag that a field of this struct carries only in other versions is refused; an unknown tag's
+     * bytes are kept.
+     */
     private void readTaggedSection(ByteBuf in, Struct struct, short version) {
         int count = Wire.readUnsignedVarint(in);
         // Every tagged field takes at least two bytes: its tag and its size.
@@ -103,22 +109,20 @@ public final class StructSchema implements FieldType {
         for (int n = 0; n < count; n++) {
             int tag = Wire.readUnsignedVarint(in);
             int size = Wire.readUnsignedVarint(in);
-            if (size < 0) {
-                throw new ProtocolException("negative tagged field size " + size);
-            }
-            Wire.require(in, size, "tagged field " + tag);
             int index = taggedFieldIndex(tag, version);
-            if (index < 0) {
+            if (index >= 0) {
+                Field f = fields[index];
+                struct.setRaw(index, f.type().read(in, version, true, f.isNullableIn(version)));
+            } else if (tagsAnotherVersion(tag)) {
+                throw new ProtocolException("tag " + tag + " is not valid for " + name + " v" + version);
+            } else {
+                if (size < 0) {
+                    throw new ProtocolException("negative tagged field size " + size);
+                }
+                Wire.require(in, size, "tagged field " + tag);
                 byte[] data = new byte[size];
                 in.readBytes(data);
                 struct.addUnknownTag(new RawTaggedField(tag, data));
-                continue;
-            }
-            Field f = fields[index];
-            ByteBuf value = in.readSlice(size);
-            struct.setRaw(index, f.type().read(value, version, true, f.isNullableIn(version)));
-            if (value.isReadable()) {
-                throw new ProtocolException("tagged field " + f.name() + " declared " + size + " bytes but used fewer");
             }
         }
     }
@@ -130,6 +134,17 @@ public final class StructSchema implements FieldType {
             }
         }
         return -1;
+    }
+
+    /** Whether some field is tagged {@code tag} in some version. */
+    private boolean tagsAnotherVersion(int tag) {
+        for (Field f : fields) {
+            // Untagged fields hold tag -1, which is also what a wire tag of 0xffffffff reads as.
+            if (f.tag() == tag && tag >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

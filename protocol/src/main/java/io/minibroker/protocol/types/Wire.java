@@ -76,6 +76,10 @@ public final class Wire {
         return new UUID(in.readLong(), in.readLong());
     }
 
+    /**
+     * Reads at most five bytes. Bits of the fifth past the 32nd are dropped, not refused, as Kafka's ByteUtils
+     * drops them: only a fifth byte that announces a sixth is refused.
+     */
     public static int readUnsignedVarint(ByteBuf in) {
         int value = 0;
         for (int i = 0; i < MAX_VARINT_BYTES; i++) {
@@ -83,15 +87,13 @@ public final class Wire {
             byte b = in.readByte();
             value |= (b & 0x7f) << (7 * i);
             if ((b & 0x80) == 0) {
-                if (i == MAX_VARINT_BYTES - 1 && (b & 0xf0) != 0) {
-                    break;
-                }
                 return value;
             }
         }
-        throw new ProtocolException("varint longer than 32 bits");
+        throw new ProtocolException("varint of more than five bytes");
     }
 
+    /** Reads at most ten bytes; as for {@link #readUnsignedVarint}, bits of the last past the 64th are dropped. */
     public static long readUnsignedVarlong(ByteBuf in) {
         long value = 0;
         for (int i = 0; i < MAX_VARLONG_BYTES; i++) {
@@ -99,13 +101,10 @@ public final class Wire {
             byte b = in.readByte();
             value |= (long) (b & 0x7f) << (7 * i);
             if ((b & 0x80) == 0) {
-                if (i == MAX_VARLONG_BYTES - 1 && (b & 0xfe) != 0) {
-                    break;
-                }
                 return value;
             }
         }
-        throw new ProtocolException("varlong longer than 64 bits");
+        throw new ProtocolException("varlong of more than ten bytes");
     }
 
     public static int readVarint(ByteBuf in) {

@@ -69,6 +69,23 @@ class WireTest {
         assertThatThrownBy(() -> Wire.readUnsignedVarlong(eleven)).isInstanceOf(ProtocolException.class);
     }
 
+    /** A last byte carrying bits past the 32nd or 64th is read as Kafka reads it: those bits are dropped. */
+    @Test
+    void lastVarintBytesBitsPastTheWidthAreDroppedAsInKafka() {
+        for (String hex : new String[] {"ffffffff7f", "8080808010", "ffffffff0f", "8180808070"}) {
+            byte[] bytes = ByteBufUtil.decodeHexDump(hex);
+            assertThat(Wire.readUnsignedVarint(Unpooled.wrappedBuffer(bytes))).as(hex)
+                    .isEqualTo(ByteUtils.readUnsignedVarint(ByteBuffer.wrap(bytes)));
+            assertThat(Wire.readVarint(Unpooled.wrappedBuffer(bytes))).as(hex)
+                    .isEqualTo(ByteUtils.readVarint(ByteBuffer.wrap(bytes)));
+        }
+        for (String hex : new String[] {"ffffffffffffffffff7f", "80808080808080808002", "ffffffffffffffffff01"}) {
+            byte[] bytes = ByteBufUtil.decodeHexDump(hex);
+            assertThat(Wire.readVarlong(Unpooled.wrappedBuffer(bytes))).as(hex)
+                    .isEqualTo(ByteUtils.readVarlong(ByteBuffer.wrap(bytes)));
+        }
+    }
+
     @Test
     void truncatedReadsFailWithProtocolException() {
         assertThatThrownBy(() -> Wire.readInt32(Unpooled.wrappedBuffer(new byte[3]))).isInstanceOf(ProtocolException.class);

@@ -1,0 +1,46 @@
+package io.minibroker.it;
+
+import io.minibroker.broker.server.EmbeddedBroker;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * librdkafka as its newer users run it: confluent-kafka for Python 2.16.1, which bundles librdkafka 2.16.0, newer
+ * than the kcat that KcatSmokeTest runs. Its all-topics Metadata request (v13) carries three bytes after the body,
+ * which Kafka ignores. src/test/confluent-kafka-python/smoke.py: the admin client creates a topic, lists all
+ * topics, describes the topic and the cluster; an idempotent lz4 producer; a group consumer that subscribes,
+ * consumes and commits; the group's committed offsets. CI installs the package with pip from requirements.txt
+ * there; on a machine where python3 cannot import it the test is skipped, saying so.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ConfluentKafkaPythonSmokeTest {
+
+    private static final Path PROGRAM_DIR = Path.of("src", "test", "confluent-kafka-python");
+
+    @TempDir
+    Path logDir;
+
+    @Test
+    void confluentKafkaPythonAdministersProducesAndConsumesInAGroup() throws Exception {
+        Assumptions.assumeTrue(Commands.onPath("python3"), "python3 is not installed; skipping");
+        Assumptions.assumeTrue(Commands.succeeds("python3", "-c", "import confluent_kafka"),
+                "confluent-kafka is not installed (python3 -m pip install -r "
+                        + "integration-tests/src/test/confluent-kafka-python/requirements.txt); skipping");
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
+            String output = Commands.run(PROGRAM_DIR, "", "python3", "smoke.py", kafka.bootstrapServers(),
+                    "from-confluent-kafka-python");
+
+            assertThat(output.strip()).isEqualTo("{\"cluster_nodes\": 1, \"committed\": 10, \"controller_is_a_node\": true, "
+                    + "\"described_partitions\": 2, \"listed\": true, \"listed_brokers\": 1, \"listed_partitions\": 2, "
+                    + "\"values\": [\"v0\", \"v1\", \"v2\", \"v3\", \"v4\", \"v5\", \"v6\", \"v7\", \"v8\", \"v9\"]}");
+        }
+    }
+}
