@@ -4,7 +4,7 @@ import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
-import io.minibroker.broker.cluster.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.Optional;

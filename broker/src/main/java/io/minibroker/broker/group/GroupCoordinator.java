@@ -92,7 +92,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics) {
         this(config, new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
-                TopicConfig.internalTopicOverrides(OffsetsTopic.NAME, config), OffsetsAppender.SINGLE_NODE, true), CoordinatedPartitions.singleNode(), newWriter());
+                OffsetsAppender.SINGLE_NODE, true), CoordinatedPartitions.singleNode(), newWriter());
         Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
         offsets.loadAll(lastRecordOf(stored));
         stored.forEach(this::restore);
@@ -116,7 +116,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
                 config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), writer);
         GroupCoordinator coordinator = new GroupCoordinator(config, new OffsetsTopic(topics,
-                config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS), Map.of(), replicated, false),
+                config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS), replicated, false),
                 CoordinatedPartitions.cluster(), writer);
         coordinator.scheduleOffsetExpiry(config);
         return coordinator;

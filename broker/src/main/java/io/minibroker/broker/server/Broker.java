@@ -31,7 +31,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ControllerForwarder;
 import io.minibroker.broker.cluster.ControllerUnreachable;
-import io.minibroker.broker.cluster.TopicAutoCreation;
+import io.minibroker.broker.cluster.ControllerTopicAutoCreation;
 import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.controller.BrokerMembership;
@@ -62,6 +62,7 @@ import io.minibroker.broker.security.SaslListeners;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.topic.SingleNodeElections;
+import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
 import io.minibroker.broker.transaction.ListTransactionsHandler;
@@ -277,7 +278,7 @@ public final class Broker implements AutoCloseable {
             forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
             forwardingChannel = controllerChannel("forwarding");
             controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
-            autoCreation = new TopicAutoCreation(controller, config);
+            autoCreation = new ControllerTopicAutoCreation(controller, config);
             apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata,
                     config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE) ? autoCreation : null))
                     .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))

@@ -42,7 +42,7 @@ class OffsetStoreDeletionTest {
             unsettled.add(() -> settled.complete(offset));
             return settled;
         };
-        store = new OffsetStore(new OffsetsTopic(topics, 1, Map.of(), appendNowSettleLater, true));
+        store = new OffsetStore(new OffsetsTopic(topics, 1, appendNowSettleLater, true));
     }
 
     @AfterEach
