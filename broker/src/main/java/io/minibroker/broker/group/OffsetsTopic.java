@@ -37,10 +37,11 @@ import java.util.function.Supplier;
  * commit or a group, as when the group is deleted. Replaying a partition in order, the last record for a key
  * winning, rebuilds its commits and groups.
  *
- * <p>On a single node the topic is created here on the first commit ({@link TopicRegistry#autoCreate}: as Kafka
- * creates it, but with one replica), and replayed whole on start. In a cluster the controller creates it (asked for
- * by {@link ClusterCoordinatorLocator}, through the broker's topic auto-creation) and each partition is replayed by
- * the broker that comes to lead it; how a write counts is the {@link OffsetsAppender}'s business.
+ * <p>The first FindCoordinator has the topic created ({@link CoordinatorLocator#forGroups}), as Kafka does: on a
+ * single node here, with one replica, and replayed whole on start; in a cluster by the controller, each partition
+ * replayed by the broker that comes to lead it. A single node still creates it on a group's first write if no
+ * FindCoordinator came first (a client that knows its coordinator already). How a write counts is the
+ * {@link OffsetsAppender}'s business.
  *
  * <p>Both records are Kafka's layouts: GroupMetadataKey and GroupMetadataValue v3 ({@link GroupMetadataRecord}),
  * OffsetCommitKey (type 1: group, topic, partition, strings with int16 lengths) and OffsetCommitValue v3 (offset,

@@ -44,7 +44,7 @@ import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
-import io.minibroker.broker.group.ClusterCoordinatorLocator;
+import io.minibroker.broker.group.ClusterOffsetsTopicLeaders;
 import io.minibroker.broker.group.CoordinatorLocator;
 import io.minibroker.broker.group.GroupApis;
 import io.minibroker.broker.group.GroupCoordinator;
@@ -61,6 +61,7 @@ import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.security.SaslListeners;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.security.SaslSession;
+import io.minibroker.broker.topic.LocalTopicAutoCreation;
 import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -273,7 +274,7 @@ public final class Broker implements AutoCloseable {
                             onDisk.apply(new AlterUserScramCredentialsHandler(scramCredentials)));
         }
         ControllerForwarder controller = null;
-        TopicAutoCreation autoCreation = null;
+        TopicAutoCreation autoCreation; // of topics created on a client's account, by the controller in a cluster
         if (config.inCluster()) {
             forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
             forwardingChannel = controllerChannel("forwarding");
@@ -296,17 +297,21 @@ public final class Broker implements AutoCloseable {
                             request -> ControllerUnreachable.alterConfigs(ApiKey.INCREMENTAL_ALTER_CONFIGS, request)))
                     .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(
                             topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config, node));
+        } else {
+            autoCreation = new LocalTopicAutoCreation(topics, disk);
         }
         if (config.inCluster()) {
             // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
             groupCoordinator = GroupCoordinator.inCluster(config, topics, replicas, producePurgatory, fetchPurgatory);
             replicas.setLeadershipListener(groupCoordinator);
-            GroupApis.register(apis, groupCoordinator, new ClusterCoordinatorLocator(metadata::current,
-                            autoCreation), CoordinatorLocator.singleNode(node), topics);
+            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
+                    new ClusterOffsetsTopicLeaders(metadata::current), autoCreation),
+                    CoordinatorLocator.nodeAsked(node), topics);
         } else {
             groupCoordinator = new GroupCoordinator(config, topics);
-            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.singleNode(node),
-                    CoordinatorLocator.singleNode(node), topics);
+            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
+                    CoordinatorLocator.singleNode(node, topics), autoCreation),
+                    CoordinatorLocator.nodeAsked(node), topics);
         }
         groupCoordinator.bindMetersTo(registry);
         SupportedApis controllerApis = null;
