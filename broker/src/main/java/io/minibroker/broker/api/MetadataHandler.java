@@ -22,9 +22,9 @@ import java.util.concurrent.Executor;
  *
  * <p>A named topic that does not exist is created ({@link TopicRegistry#autoCreate}: the broker's defaults, or the
  * offsets topic's own settings) when the request allows it and {@code auto.create.topics.enable} is on, as Kafka
- * does; creation is synchronous here, so the client gets the
- * topic's partitions in this same response instead of LEADER_NOT_AVAILABLE and a retry. Such a request is
- * answered on the disk executor, as creating writes and fsyncs files; every other one on the event loop.
+ * does; creation is synchronous here, so the client gets the topic's partitions in this same response instead of
+ * LEADER_NOT_AVAILABLE and a retry. Such a request is answered on the disk executor, as creating writes and fsyncs
+ * files; every other one on the event loop.
  */
 public final class MetadataHandler implements ApiHandler {
 
