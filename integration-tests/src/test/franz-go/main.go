@@ -2,8 +2,9 @@
 // librdkafka or kafkajs, and asks for the newest API versions it knows. Run by FranzGoSmokeTest:
 //
 //	franzsmoke <bootstrap servers>
+//	franzsmoke regex <bootstrap servers>
 //
-// It creates a topic with kadm, produces 300 zstd-compressed records idempotently, consumes them with two
+// The second form is franz-go's own TestConsumeRegex on a fresh broker (see regex.go). The first creates a topic with kadm, produces 300 zstd-compressed records idempotently, consumes them with two
 // members of one group under the cooperative-sticky balancer (the second joining while the first consumes),
 // commits, then reads the group's lag, end offsets, topic configs and log dirs back, deletes the group and the
 // topic, and prints one line of what it saw. Any error ends it with a non-zero exit and the error on stderr.
@@ -33,8 +34,12 @@ func fail(format string, args ...any) {
 }
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "regex" {
+		consumeRegex(os.Args[2])
+		return
+	}
 	if len(os.Args) != 2 {
-		fail("usage: franzsmoke <bootstrap servers>")
+		fail("usage: franzsmoke [regex] <bootstrap servers>")
 	}
 	bootstrap := os.Args[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)

@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A client that shares no code with Kafka's Java client, librdkafka or kafkajs, and asks for the newest API
  * versions it knows: franz-go 1.22 (src/test/franz-go/main.go: kadm creates a topic, an idempotent zstd producer,
  * two members of a group under the cooperative-sticky balancer, commits, then the group's lag, end offsets,
- * topic configs and log dirs, and deletes). The test builds the program with the Go toolchain on the PATH (the
- * version go.mod names or newer; CI fetches one and the modules); without Go it is skipped, saying so.
+ * topic configs and log dirs, and deletes; regex.go: franz-go's own TestConsumeRegex). The test builds the program
+ * with the Go toolchain on the PATH (the version go.mod names or newer; CI fetches one and the modules); without Go
+ * it is skipped, saying so.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class FranzGoSmokeTest {
@@ -30,15 +31,36 @@ class FranzGoSmokeTest {
 
     @Test
     void franzGoProducesConsumesInACooperativeGroupAndAdministers() throws Exception {
-        Assumptions.assumeTrue(Commands.onPath("go"), "Go is not installed (see .ci/run); skipping");
-        Path program = Path.of("target", "franzsmoke").toAbsolutePath();
-        // The first build compiles franz-go and its compression libraries; later ones come from Go's cache.
-        Commands.run(PROGRAM_DIR, Duration.ofMinutes(4), "", "go", "build", "-o", program.toString(), ".");
+        Path program = build();
         try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
             String output = Commands.run("", program.toString(), kafka.bootstrapServers());
 
             assertThat(output.strip())
                     .isEqualTo("consumed=300 lag=0 state=Empty ends=300 cleanup.policy=delete logged=true");
         }
+    }
+
+    /**
+     * franz-go's TestConsumeRegex on a fresh broker: its one FindCoordinator has __consumer_offsets created, so
+     * Metadata lists it, internal, without creating it; then a group consuming by regular expressions that match
+     * it by name reads only the topics included, and franz-go says it skipped __consumer_offsets as internal.
+     */
+    @Test
+    void franzGoConsumesByRegexOnAFreshBrokerAndSkipsTheInternalOffsetsTopic() throws Exception {
+        Path program = build();
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of())) {
+            String output = Commands.run("", program.toString(), "regex", kafka.bootstrapServers());
+
+            assertThat(output.strip()).isEqualTo("topics=regex-include-1,regex-include-2 "
+                    + "read=regex-include-1,regex-include-2 skipped_internal=__consumer_offsets");
+        }
+    }
+
+    private static Path build() throws Exception {
+        Assumptions.assumeTrue(Commands.onPath("go"), "Go is not installed (see .ci/run); skipping");
+        Path program = Path.of("target", "franzsmoke").toAbsolutePath();
+        // The first build compiles franz-go and its compression libraries; later ones come from Go's cache.
+        Commands.run(PROGRAM_DIR, Duration.ofMinutes(4), "", "go", "build", "-o", program.toString(), ".");
+        return program;
     }
 }

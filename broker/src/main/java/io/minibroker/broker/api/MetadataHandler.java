@@ -11,7 +11,6 @@ import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -21,10 +20,11 @@ import java.util.concurrent.Executor;
  * Metadata: this broker, at the advertised address of the listener the request came on, as the only broker, the
  * controller and the leader of every partition (leader epoch 0, replicas and ISR just this node).
  *
- * <p>A named topic that does not exist is created with the broker's defaults when the request allows it and
- * {@code auto.create.topics.enable} is on, as Kafka does; creation is synchronous here, so the client gets the
- * topic's partitions in this same response instead of LEADER_NOT_AVAILABLE and a retry. Such a request is
- * answered on the disk executor, as creating writes and fsyncs files; every other one on the event loop.
+ * <p>A named topic that does not exist is created ({@link TopicRegistry#autoCreate}: the broker's defaults, or the
+ * offsets topic's own settings) when the request allows it and {@code auto.create.topics.enable} is on, as Kafka
+ * does; creation is synchronous here, so the client gets the topic's partitions in this same response instead of
+ * LEADER_NOT_AVAILABLE and a retry. Such a request is answered on the disk executor, as creating writes and fsyncs
+ * files; every other one on the event loop.
  */
 public final class MetadataHandler implements ApiHandler {
 
@@ -89,7 +89,7 @@ public final class MetadataHandler implements ApiHandler {
         }
         Optional<TopicMetadata> topic = topics.get(wanted.name());
         if (topic.isEmpty() && mayCreate) {
-            TopicRegistry.Outcome created = topics.create(wanted.name(), -1, -1, Map.of(), false);
+            TopicRegistry.Outcome created = topics.autoCreate(wanted.name());
             if (created.error() != Errors.NONE && created.error() != Errors.TOPIC_ALREADY_EXISTS) {
                 result.name(wanted.name()).errorCode(created.error().code());
                 return;

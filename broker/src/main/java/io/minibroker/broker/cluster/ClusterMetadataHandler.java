@@ -2,6 +2,7 @@ package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
@@ -22,7 +23,7 @@ import java.util.stream.Collectors;
  * that has caught up answers the same: brokers, controller, leaders, replicas, ISR, offline replicas.
  *
  * <p>A named topic that does not exist, in a request that allows auto-creation, is asked of the controller when
- * {@code auto.create.topics.enable} is on ({@link TopicAutoCreation}) without waiting for it, and answered
+ * {@code auto.create.topics.enable} is on ({@link ControllerTopicAutoCreation}) without waiting for it, and answered
  * UNKNOWN_TOPIC_OR_PARTITION, as Kafka's KRaft brokers answer it; the client asks again and finds the topic once
  * it is created. An unknown topic is UNKNOWN_TOPIC_OR_PARTITION (UNKNOWN_TOPIC_ID when named by id), an illegal
  * name INVALID_TOPIC_EXCEPTION.

@@ -1,12 +1,14 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.LocalNode;
-import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.Optional;
+import java.util.Set;
 
-/** Where FindCoordinator sends a group's clients: a broker's endpoint on the listener they asked on, or an error. */
+/** Where FindCoordinator sends a key's clients: a broker's endpoint on the listener they asked on, or an error. */
 @FunctionalInterface
 public interface CoordinatorLocator {
 
@@ -17,14 +19,46 @@ public interface CoordinatorLocator {
         }
     }
 
-    Coordinator locate(String groupId, String listenerName);
+    Coordinator locate(String key, String listenerName);
 
-    /** A single node coordinates every group itself. */
-    static CoordinatorLocator singleNode(LocalNode node) {
-        return (groupId, listenerName) -> {
-            Optional<Endpoint> endpoint = node.endpointFor(listenerName);
-            return endpoint.map(e -> new Coordinator(Errors.NONE, node.nodeId(), e.host(), e.port()))
-                    .orElseGet(Coordinator::notAvailable);
-        };
+    /** Where the leaders of {@code __consumer_offsets}' partitions are, as this broker knows them now. */
+    @FunctionalInterface
+    interface OffsetsTopicLeaders {
+        /**
+         * The leader of the group's partition at its endpoint on the listener (COORDINATOR_NOT_AVAILABLE while it
+         * has none, or none on that listener), or empty while the topic does not exist.
+         */
+        Optional<Coordinator> leaderFor(String groupId, String listenerName);
+    }
+
+    /**
+     * Groups' coordinators as Kafka's KafkaApis.getCoordinator finds them, on a single node and in a cluster alike:
+     * a group's is the leader of its partition of {@code __consumer_offsets}; while that topic does not exist, the
+     * request has it created and is answered COORDINATOR_NOT_AVAILABLE, and the client asks again.
+     */
+    static CoordinatorLocator forGroups(OffsetsTopicLeaders leaders, TopicAutoCreation creation) {
+        return (groupId, listenerName) -> leaders.leaderFor(groupId, listenerName).orElseGet(() -> {
+            creation.create(Set.of(OffsetsTopic.NAME)); // answered whatever comes of it: the client retries
+            return Coordinator.notAvailable();
+        });
+    }
+
+    /** A single node leads every partition of the offsets topic, once it has one. */
+    static OffsetsTopicLeaders singleNode(LocalNode node, TopicRegistry topics) {
+        return (groupId, listenerName) -> topics.get(OffsetsTopic.NAME).map(topic -> thisNode(node, listenerName));
+    }
+
+    /**
+     * Every key at the node asked: where transactional ids go while there is no transaction coordinator (that
+     * node's InitProducerId refuses them at once).
+     */
+    static CoordinatorLocator nodeAsked(LocalNode node) {
+        return (key, listenerName) -> thisNode(node, listenerName);
+    }
+
+    private static Coordinator thisNode(LocalNode node, String listenerName) {
+        return node.endpointFor(listenerName)
+                .map(endpoint -> new Coordinator(Errors.NONE, node.nodeId(), endpoint.host(), endpoint.port()))
+                .orElseGet(Coordinator::notAvailable);
     }
 }

@@ -95,8 +95,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics, BrokerClock clock) {
         this(config, new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
-                TopicConfig.internalTopicOverrides(OffsetsTopic.NAME, config), OffsetsAppender.SINGLE_NODE, true,
-                clock), CoordinatedPartitions.singleNode(), newWriter(), clock);
+                OffsetsAppender.SINGLE_NODE, true, clock), CoordinatedPartitions.singleNode(), newWriter(), clock);
         Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
         offsets.loadAll(lastRecordOf(stored));
         stored.forEach(this::restore);
@@ -120,7 +119,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
                 config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), writer);
         GroupCoordinator coordinator = new GroupCoordinator(config, new OffsetsTopic(topics,
-                config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS), Map.of(), replicated, false, clock),
+                config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS), replicated, false, clock),
                 CoordinatedPartitions.cluster(), writer, clock);
         coordinator.scheduleOffsetExpiry(config);
         return coordinator;

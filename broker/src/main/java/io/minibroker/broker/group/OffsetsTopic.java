@@ -38,10 +38,10 @@ import java.util.function.Supplier;
  * commit or a group, as when the group is deleted. Replaying a partition in order, the last record for a key
  * winning, rebuilds its commits and groups.
  *
- * <p>On a single node the topic is created here on the first commit, with {@code offsets.topic.num.partitions}
- * partitions, one replica and Kafka's {@code cleanup.policy=compact}, and replayed whole on start. In a cluster the
- * controller creates it (asked for by {@link ClusterCoordinatorLocator}, through the broker's topic auto-creation)
- * and each partition is replayed by the broker that comes to lead it; how a write counts is the
+ * <p>The first FindCoordinator has the topic created ({@link CoordinatorLocator#forGroups}), as Kafka does: on a
+ * single node here, with one replica, and replayed whole on start; in a cluster by the controller, each partition
+ * replayed by the broker that comes to lead it. A single node still creates it on a group's first write if no
+ * FindCoordinator came first (a client that knows its coordinator already). How a write counts is the
  * {@link OffsetsAppender}'s business.
  *
  * <p>Both records are Kafka's layouts: GroupMetadataKey and GroupMetadataValue v3 ({@link GroupMetadataRecord}),
@@ -82,8 +82,6 @@ final class OffsetsTopic {
 
     private final TopicRegistry topics;
     private final int configuredPartitions;
-    /** The topic configs a single node creates the topic with (a cluster's controller is asked for them instead). */
-    private final Map<String, String> topicConfigs;
     private final OffsetsAppender appender;
     private final boolean singleNode;
     /** Stamps the records written, as Kafka stamps its coordinator's writes. */
@@ -94,12 +92,11 @@ final class OffsetsTopic {
      *                   placement it always had; in a cluster the controller creates it and this broker only
      *                   writes to partitions it hosts
      */
-    OffsetsTopic(TopicRegistry topics, int configuredPartitions, Map<String, String> topicConfigs,
-                 OffsetsAppender appender, boolean singleNode, BrokerClock clock) {
+    OffsetsTopic(TopicRegistry topics, int configuredPartitions, OffsetsAppender appender, boolean singleNode,
+                 BrokerClock clock) {
         this.topics = topics;
         this.clock = clock;
         this.configuredPartitions = configuredPartitions;
-        this.topicConfigs = topicConfigs;
         this.appender = appender;
         this.singleNode = singleNode;
     }
@@ -327,8 +324,8 @@ final class OffsetsTopic {
             throw new LogException(Errors.NOT_LEADER_OR_FOLLOWER, NAME + " is not hosted here");
         }
         TopicMetadata topic = existing.orElseGet(() -> {
-            TopicRegistry.Outcome created = topics.create(NAME, configuredPartitions, 1, topicConfigs, false);
-            // Another commit may have created it first: then it is there to use.
+            TopicRegistry.Outcome created = topics.autoCreate(NAME);
+            // A FindCoordinator's creation may have come first: then it is there to use.
             return topics.get(NAME).orElseThrow(() -> new LogException(
                     created.error() == null ? Errors.COORDINATOR_NOT_AVAILABLE : created.error(),
                     "cannot create " + NAME + ": " + created.message()));

@@ -31,7 +31,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ControllerForwarder;
 import io.minibroker.broker.cluster.ControllerUnreachable;
-import io.minibroker.broker.cluster.TopicAutoCreation;
+import io.minibroker.broker.cluster.ControllerTopicAutoCreation;
 import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.controller.BrokerMembership;
@@ -44,7 +44,7 @@ import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
-import io.minibroker.broker.group.ClusterCoordinatorLocator;
+import io.minibroker.broker.group.ClusterOffsetsTopicLeaders;
 import io.minibroker.broker.group.CoordinatorLocator;
 import io.minibroker.broker.group.GroupApis;
 import io.minibroker.broker.group.GroupCoordinator;
@@ -61,8 +61,10 @@ import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.security.SaslListeners;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.security.SaslSession;
+import io.minibroker.broker.topic.LocalTopicAutoCreation;
 import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
 import io.minibroker.broker.transaction.ListTransactionsHandler;
@@ -282,12 +284,12 @@ public final class Broker implements AutoCloseable {
                             onDisk.apply(new AlterUserScramCredentialsHandler(scramCredentials)));
         }
         ControllerForwarder controller = null;
-        TopicAutoCreation autoCreation = null;
+        TopicAutoCreation autoCreation; // of topics created on a client's account, by the controller in a cluster
         if (config.inCluster()) {
             forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
             forwardingChannel = controllerChannel("forwarding");
             controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
-            autoCreation = new TopicAutoCreation(controller, config);
+            autoCreation = new ControllerTopicAutoCreation(controller, config);
             apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata,
                     config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE) ? autoCreation : null))
                     .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))
@@ -305,18 +307,22 @@ public final class Broker implements AutoCloseable {
                             request -> ControllerUnreachable.alterConfigs(ApiKey.INCREMENTAL_ALTER_CONFIGS, request)))
                     .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(
                             topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config, node));
+        } else {
+            autoCreation = new LocalTopicAutoCreation(topics, disk);
         }
         if (config.inCluster()) {
             // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
             groupCoordinator = GroupCoordinator.inCluster(config, topics, replicas, producePurgatory, fetchPurgatory,
                     clock);
             replicas.setLeadershipListener(groupCoordinator);
-            GroupApis.register(apis, groupCoordinator, new ClusterCoordinatorLocator(metadata::current,
-                            autoCreation), CoordinatorLocator.singleNode(node), topics);
+            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
+                    new ClusterOffsetsTopicLeaders(metadata::current), autoCreation),
+                    CoordinatorLocator.nodeAsked(node), topics);
         } else {
             groupCoordinator = new GroupCoordinator(config, topics, clock);
-            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.singleNode(node),
-                    CoordinatorLocator.singleNode(node), topics);
+            GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
+                    CoordinatorLocator.singleNode(node, topics), autoCreation),
+                    CoordinatorLocator.nodeAsked(node), topics);
         }
         groupCoordinator.bindMetersTo(registry);
         SupportedApis controllerApis = null;

@@ -158,6 +158,17 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     }
 
     /**
+     * Creates a topic on a client's account on a single node, with what {@link AutoCreatedTopic} gives it; but
+     * {@code __consumer_offsets} always has one replica here, whatever {@code offsets.topic.replication.factor}
+     * says (3 by default, which one node could never hold: groups would never find their coordinator).
+     */
+    public Outcome autoCreate(String name) {
+        AutoCreatedTopic topic = AutoCreatedTopic.of(name, config);
+        int replicationFactor = name.equals(InternalTopics.CONSUMER_OFFSETS) ? 1 : topic.replicationFactor();
+        return create(name, topic.partitions(), replicationFactor, topic.configs(), false);
+    }
+
+    /**
      * Makes a topic here what the cluster's controller says it is, creating the logs of the partitions this node
      * replicates ({@code replicated}, by index; as in Kafka, none for the others): how a broker in a cluster comes
      * to host the partitions the metadata image gives it, to have the partitions CreatePartitions added and the

@@ -210,8 +210,7 @@ class ConsumerGroupClientsTest {
         pollAllUntil(() -> consumer.assignment().size() == PARTITIONS, consumer);
         consumer.commitSync();
 
-        // An explicit commit: commitSync() sends nothing while the consumer has no positions yet, and the
-        // offsets topic is created by the first commit that reaches the broker.
+        // An explicit commit: commitSync() sends nothing while the consumer has no positions yet.
         consumer.commitSync(Map.of(new TopicPartition(TOPIC, 0), new OffsetAndMetadata(0)));
 
         try (Admin admin = admin()) {

@@ -95,7 +95,7 @@ class OffsetExpiryTest {
     @Test
     void anEmptyGroupsOffsetsExpireRetentionAfterItBecameEmptyHoweverRecentThenTheGroupIsDeleted() throws Exception {
         long emptySince = System.currentTimeMillis() - RETENTION_MS - 1;
-        new OffsetsTopic(topics, 1, Map.of(), OffsetsAppender.SINGLE_NODE, true, BrokerClock.system())
+        new OffsetsTopic(topics, 1, OffsetsAppender.SINGLE_NODE, true, BrokerClock.system())
                 .writeGroup("idle", new GroupMetadataRecord.StoredGroup("consumer", 4, null, null, emptySince,
                         List.of())).get();
         restart();

@@ -43,8 +43,7 @@ class OffsetStoreDeletionTest {
             unsettled.add(() -> settled.complete(offset));
             return settled;
         };
-        store = new OffsetStore(new OffsetsTopic(topics, 1, Map.of(), appendNowSettleLater, true,
-                BrokerClock.system()));
+        store = new OffsetStore(new OffsetsTopic(topics, 1, appendNowSettleLater, true, BrokerClock.system()));
     }
 
     @AfterEach

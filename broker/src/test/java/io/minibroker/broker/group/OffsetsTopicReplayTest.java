@@ -44,10 +44,10 @@ class OffsetsTopicReplayTest {
 
     @BeforeEach
     void open() throws Exception {
-        BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString()));
+        // One partition, which the tests read: the topic is created with offsets.topic.num.partitions.
+        BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "offsets.topic.num.partitions", "1"));
         topics = TopicRegistry.open(config, Clock.systemUTC());
-        offsetsTopic = new OffsetsTopic(topics, 1, Map.of(), OffsetsAppender.SINGLE_NODE, true,
-                BrokerClock.system());
+        offsetsTopic = new OffsetsTopic(topics, 1, OffsetsAppender.SINGLE_NODE, true, BrokerClock.system());
     }
 
     @AfterEach

@@ -1,0 +1,75 @@
+package io.minibroker.broker.cluster;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.topic.AutoCreatedTopic;
+import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.CreateTopicsResponseView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A broker in a cluster has topics created on its own account by the controller, as Kafka's
+ * DefaultAutoTopicCreationManager does: one CreateTopics request, forwarded, for the topics asked for at once (a
+ * Metadata request's unknown topics with {@code auto.create.topics.enable}, or {@code __consumer_offsets} for a
+ * FindCoordinator), each with what {@link AutoCreatedTopic} gives it. What the controller answers is only logged:
+ * a topic it could not create (too few live brokers for the replication factor) is asked for again by the client's
+ * next request. A topic already being created is not asked for again, so a client retrying it adds nothing to the
+ * controller's queue.
+ */
+public final class ControllerTopicAutoCreation implements TopicAutoCreation {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ControllerTopicAutoCreation.class);
+
+    private final ControllerForwarder controller;
+    private final BrokerConfig config;
+    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+
+    public ControllerTopicAutoCreation(ControllerForwarder controller, BrokerConfig config) {
+        this.controller = controller;
+        this.config = config;
+    }
+
+    @Override
+    public void create(Collection<String> names) {
+        List<String> asked = names.stream().filter(inFlight::add).toList();
+        if (asked.isEmpty()) {
+            return;
+        }
+        CreateTopicsRequestView request = new CreateTopicsRequestView();
+        for (String name : asked) {
+            AutoCreatedTopic topic = AutoCreatedTopic.of(name, config);
+            CreateTopicsRequestView.CreatableTopic creatable = request.addTopic().name(name)
+                    .numPartitions(topic.partitions()).replicationFactor(topic.replicationFactor());
+            for (Map.Entry<String, String> override : topic.configs().entrySet()) {
+                creatable.addConfig().name(override.getKey()).value(override.getValue());
+            }
+        }
+        controller.forward(ApiKey.CREATE_TOPICS, ApiKey.CREATE_TOPICS.highestStableVersion(), request.struct())
+                .whenComplete((response, failure) -> {
+                    asked.forEach(inFlight::remove);
+                    if (failure != null) {
+                        LOG.warn("Could not have {} created: {}", asked, failure.getCause());
+                        return;
+                    }
+                    for (CreateTopicsResponseView.CreatableTopicResult topic
+                            : new CreateTopicsResponseView(response).topics()) {
+                        Errors error = Errors.forCode(topic.errorCode());
+                        if (error != Errors.NONE && error != Errors.TOPIC_ALREADY_EXISTS) {
+                            LOG.warn("Could not have topic {} created: {} {}", topic.name(), error,
+                                    topic.errorMessage());
+                        } else if (error == Errors.NONE) {
+                            LOG.info("Created topic {}", topic.name());
+                        }
+                    }
+                });
+    }
+}

@@ -1,0 +1,54 @@
+package io.minibroker.broker.topic;
+
+import io.minibroker.protocol.error.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * A single node's {@link TopicAutoCreation}: each topic is created here ({@link TopicRegistry#autoCreate}) on the
+ * disk executor, since creating writes and fsyncs files, while the request that asked is answered at once, as
+ * Kafka's broker answers while its controller creates the topic.
+ */
+public final class LocalTopicAutoCreation implements TopicAutoCreation {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalTopicAutoCreation.class);
+
+    private final TopicRegistry topics;
+    private final Executor disk;
+    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+
+    public LocalTopicAutoCreation(TopicRegistry topics, Executor disk) {
+        this.topics = topics;
+        this.disk = disk;
+    }
+
+    @Override
+    public void create(Collection<String> names) {
+        for (String name : names) {
+            if (inFlight.add(name)) {
+                try {
+                    disk.execute(() -> createNow(name));
+                } catch (RejectedExecutionException e) { // the broker is stopping: nobody will ask again
+                    inFlight.remove(name);
+                }
+            }
+        }
+    }
+
+    private void createNow(String name) {
+        try {
+            TopicRegistry.Outcome created = topics.autoCreate(name);
+            if (created.error() != Errors.NONE && created.error() != Errors.TOPIC_ALREADY_EXISTS) {
+                LOG.warn("Could not create topic {}: {} {}", name, created.error(), created.message());
+            }
+        } finally {
+            inFlight.remove(name);
+        }
+    }
+}
