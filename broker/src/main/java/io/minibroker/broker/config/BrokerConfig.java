@@ -264,6 +264,7 @@ public final class BrokerConfig {
                     plainJaasConfigs.put(jaas.group(1).toUpperCase(java.util.Locale.ROOT), entry.getValue());
                 }
             } else {
+                UnofferedSecurityKeys.check(name, entry.getValue());
                 unknown.add(entry.getKey());
             }
         }

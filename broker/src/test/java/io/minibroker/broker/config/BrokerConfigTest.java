@@ -80,9 +80,10 @@ class BrokerConfigTest {
 
     @Test
     void unknownKeysAreSetAsideNotFatal() {
-        BrokerConfig config = BrokerConfig.of(Map.of("ssl.keystore.location", "/keys", "num.partitions", "3"));
+        BrokerConfig config = BrokerConfig.of(Map.of("log.message.downconversion.enable", "true",
+                "num.partitions", "3"));
 
-        assertThat(config.unknownKeys()).containsExactly("ssl.keystore.location");
+        assertThat(config.unknownKeys()).containsExactly("log.message.downconversion.enable");
         assertThat(config.get(BrokerConfig.NUM_PARTITIONS)).isEqualTo(3);
     }
 

@@ -1,0 +1,71 @@
+package io.minibroker.broker.config;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Kafka's security keys that this broker does not implement. An unknown key is otherwise only warned about, which
+ * for these would serve a broker less secure than its file asks for: ACLs configured but every authenticated user
+ * allowed everything, a keystore given but no TLS. So each of them stops the start, naming the key, as an SSL
+ * listener already does. A key moves out of here when the broker implements it.
+ */
+final class UnofferedSecurityKeys {
+
+    /** Keys refused whatever their value. */
+    private static final List<Pattern> ANY_VALUE = List.of(
+            Pattern.compile("super\\.users"),
+            Pattern.compile("allow\\.everyone\\.if\\.no\\.acl\\.found"),
+            Pattern.compile("principal\\.builder\\.class"),
+            // TLS: ssl.* and its per-listener form listener.name.<listener>.ssl.*
+            Pattern.compile("(listener\\.name\\.[^.]+\\.)?ssl\\..+"),
+            // Kerberos, OAUTHBEARER and custom SASL callbacks, globally or per listener and mechanism.
+            Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.(kerberos|oauthbearer|login)\\..+"),
+            Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.server\\.callback\\.handler\\.class"),
+            Pattern.compile("delegation\\.token\\..+"));
+
+    /** Keys whose default turns the feature off: refused only when set to something else. */
+    private static final Map<String, Pattern> UNLESS_DEFAULT = Map.of(
+            "authorizer.class.name", Pattern.compile("\\s*"),
+            "connections.max.reauth.ms", Pattern.compile("\\s*0\\s*"));
+
+    private UnofferedSecurityKeys() {
+    }
+
+    /** Throws {@link ConfigException} if this key, unknown to the broker, asks for security it does not offer. */
+    static void check(String key, String value) {
+        Pattern defaultValue = UNLESS_DEFAULT.get(key);
+        boolean refused = defaultValue != null
+                ? !defaultValue.matcher(value).matches()
+                : ANY_VALUE.stream().anyMatch(pattern -> pattern.matcher(key).matches());
+        if (refused) {
+            throw new ConfigException(key, value, "minibroker implements no " + feature(key)
+                    + "; it would run less secure than configured, so it does not start");
+        }
+    }
+
+    private static String feature(String key) {
+        if (key.contains("ssl.")) {
+            return "TLS";
+        }
+        if (key.contains("kerberos")) {
+            return "Kerberos (GSSAPI)";
+        }
+        if (key.contains("oauthbearer") || key.contains("sasl.login.")) {
+            return "OAUTHBEARER";
+        }
+        if (key.contains("callback.handler")) {
+            return "custom SASL callback handlers";
+        }
+        if (key.startsWith("delegation.token.")) {
+            return "delegation tokens";
+        }
+        if (key.equals("connections.max.reauth.ms")) {
+            return "re-authentication";
+        }
+        if (key.equals("principal.builder.class")) {
+            return "custom principal builders";
+        }
+        return "authorizer (ACLs)";
+    }
+}

@@ -1,0 +1,50 @@
+package io.minibroker.broker.config;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A security key the broker does not implement stops the start, naming the key; its off value does not. */
+class UnofferedSecurityKeysTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "authorizer.class.name | org.apache.kafka.metadata.authorizer.StandardAuthorizer | authorizer (ACLs)",
+            "super.users | User:admin | authorizer (ACLs)",
+            "allow.everyone.if.no.acl.found | false | authorizer (ACLs)",
+            "ssl.keystore.location | /etc/kafka/broker.jks | TLS",
+            "ssl.client.auth | required | TLS",
+            "ssl.principal.mapping.rules | DEFAULT | TLS",
+            "listener.name.external.ssl.truststore.location | /etc/kafka/trust.jks | TLS",
+            "sasl.kerberos.service.name | kafka | Kerberos (GSSAPI)",
+            "listener.name.sasl_plaintext.gssapi.sasl.kerberos.service.name | kafka | Kerberos (GSSAPI)",
+            "sasl.oauthbearer.jwks.endpoint.url | https://idp/keys | OAUTHBEARER",
+            "listener.name.sasl_plaintext.oauthbearer.sasl.login.callback.handler.class | x.Handler | OAUTHBEARER",
+            "sasl.server.callback.handler.class | x.Handler | custom SASL callback handlers",
+            "listener.name.sasl_plaintext.plain.sasl.server.callback.handler.class | x.Handler | custom SASL callback handlers",
+            "delegation.token.secret.key | secret | delegation tokens",
+            "connections.max.reauth.ms | 3600000 | re-authentication",
+            "principal.builder.class | x.Builder | custom principal builders",
+    })
+    void aSecurityKeyTheBrokerDoesNotImplementStopsTheStart(String key, String value, String feature) {
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of(key, value)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(key)
+                .hasMessageContaining("implements no " + feature);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "authorizer.class.name | ''",
+            "connections.max.reauth.ms | 0",
+            "sasl.mechanism.inter.broker.protocol | PLAIN",
+            "listener.name.sasl_plaintext.plain.sasl.jaas.config | x required user_a=\"a\";",
+    })
+    void theirOffValuesAndTheOfferedSaslKeysStart(String key, String value) {
+        assertThat(BrokerConfig.of(Map.of(key, value))).isNotNull();
+    }
+}
