@@ -29,7 +29,30 @@ public final class Main {
     private Main() {
     }
 
+    private static final String USAGE = """
+            usage: minibroker [config] [--override key=value ...] [--nodes N] [--await-overrides file]
+                   minibroker --help | --version
+
+            Runs a Kafka-protocol broker until SIGTERM or Ctrl-C, then stops cleanly and exits with 0.
+
+              config                    a properties file with Kafka's broker keys (default config/server.properties)
+              --override key=value      a key that wins over the file's; repeat for more
+              --nodes N                 N nodes in this process, node 0 also the controller (a local cluster)
+              --await-overrides file    wait for this properties file and apply it last (containers use it to
+                                        learn their mapped ports)
+              --help                    this text
+              --version                 the version, then exit
+            """;
+
     public static void main(String[] args) throws Exception {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.print(USAGE);
+            return;
+        }
+        if (args.length == 1 && args[0].equals("--version")) {
+            System.out.println("minibroker " + version());
+            return;
+        }
         Path configFile = Path.of("config/server.properties");
         Map<String, String> overrides = new LinkedHashMap<>();
         Path awaitedOverrides = null;
@@ -56,8 +79,7 @@ public final class Main {
             } else if (!args[i].startsWith("--")) {
                 configFile = Path.of(args[i]);
             } else {
-                fail("unknown option " + args[i]
-                        + "; usage: minibroker [config] [--override key=value ...] [--await-overrides file] [--nodes N]");
+                fail("unknown option " + args[i] + "; see minibroker --help");
             }
         }
         if (awaitedOverrides != null) {
@@ -117,6 +139,12 @@ public final class Main {
             }
             Thread.sleep(AWAIT_POLL_MS);
         }
+    }
+
+    /** The version the jar's manifest records; a build run from classes has none. */
+    private static String version() {
+        String version = Main.class.getPackage().getImplementationVersion();
+        return version != null ? version : "(development build, no jar manifest)";
     }
 
     private static void fail(String message) {
