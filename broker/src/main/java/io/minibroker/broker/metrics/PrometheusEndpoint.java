@@ -11,7 +11,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Serves the registry in Prometheus' text format at {@code /metrics} on {@code metrics.port}. Scrapes are rare
+ * Serves the registry in Prometheus' text format at {@code /metrics} on {@code metrics.host:metrics.port}. Scrapes are rare
  * and small, so the JDK's HTTP server on one thread of its own is enough and keeps the event loops free.
  */
 public final class PrometheusEndpoint implements AutoCloseable {
@@ -20,8 +20,9 @@ public final class PrometheusEndpoint implements AutoCloseable {
 
     private final HttpServer server;
 
-    public PrometheusEndpoint(PrometheusMeterRegistry registry, int port) throws IOException {
-        server = HttpServer.create(new InetSocketAddress(port), 0);
+    /** @param host the address to bind; empty for every interface */
+    public PrometheusEndpoint(PrometheusMeterRegistry registry, String host, int port) throws IOException {
+        server = HttpServer.create(host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port), 0);
         server.createContext("/metrics", exchange -> {
             byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
@@ -31,11 +32,15 @@ public final class PrometheusEndpoint implements AutoCloseable {
             }
         });
         server.start();
-        LOG.info("Prometheus metrics at http://{}:{}/metrics", "0.0.0.0", port());
+        LOG.info("Prometheus metrics at http://{}:{}/metrics", host.isEmpty() ? "0.0.0.0" : host, port());
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return address().getPort();
+    }
+
+    public InetSocketAddress address() {
+        return server.getAddress();
     }
 
     @Override

@@ -210,7 +210,7 @@ public final class Broker implements AutoCloseable {
         int metricsPort = config.get(BrokerConfig.METRICS_PORT);
         if (metricsPort >= 0) {
             try {
-                metricsEndpoint = new PrometheusEndpoint(registry, metricsPort);
+                metricsEndpoint = new PrometheusEndpoint(registry, config.get(BrokerConfig.METRICS_HOST), metricsPort);
             } catch (java.io.IOException e) {
                 throw new IllegalStateException("cannot serve metrics on metrics.port " + metricsPort, e);
             }
@@ -431,10 +431,15 @@ public final class Broker implements AutoCloseable {
 
     /** The port of the Prometheus endpoint; {@code metrics.port} 0 picks a free one. */
     public int metricsPort() {
+        return metricsAddress().getPort();
+    }
+
+    /** Where the Prometheus endpoint listens: {@code metrics.host} (loopback by default) and its port. */
+    public InetSocketAddress metricsAddress() {
         if (metricsEndpoint == null) {
             throw new IllegalStateException("metrics.port is not set");
         }
-        return metricsEndpoint.port();
+        return metricsEndpoint.address();
     }
 
     /**

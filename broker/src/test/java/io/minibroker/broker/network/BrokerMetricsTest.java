@@ -51,6 +51,16 @@ class BrokerMetricsTest {
                         .contains("kafka_network_requests_total{request=\"Fetch\"} 0.0")
                         .doesNotContain("request=\"BrokerHeartbeat\"");
             }
+            assertThat(broker.metricsAddress().getAddress().isLoopbackAddress())
+                    .as("topic names and sizes are served to this machine only unless metrics.host says otherwise")
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void anEmptyMetricsHostServesEveryInterface(@TempDir Path logDir) throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of("metrics.port", "0", "metrics.host", ""))) {
+            assertThat(broker.metricsAddress().getAddress().isAnyLocalAddress()).isTrue();
         }
     }
 }
