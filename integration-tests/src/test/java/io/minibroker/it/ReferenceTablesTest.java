@@ -33,6 +33,11 @@ class ReferenceTablesTest {
         try (EmbeddedBroker kafka = EmbeddedBroker.start();
              KafkaProducer<String, String> producer = Clients.producer(kafka.bootstrapServers())) {
             producer.send(new ProducerRecord<>("metered", "v")).get(); // so that the per-log gauges exist
+            // jvm.gc.pause is registered at the first collection the JVM reports: have one.
+            Eventually.await(() -> {
+                System.gc();
+                return kafka.broker().meterRegistry().find("jvm.gc.pause").timer() != null;
+            }, "a garbage collection to be reported");
             Set<String> meters = kafka.broker().meterRegistry().getMeters().stream()
                     .map(Meter::getId).map(Meter.Id::getName).collect(Collectors.toCollection(TreeSet::new));
 

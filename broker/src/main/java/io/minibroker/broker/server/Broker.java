@@ -39,6 +39,7 @@ import io.minibroker.broker.controller.ControllerApis;
 import io.minibroker.broker.controller.LeaderElections;
 import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.metrics.JvmMeters;
 import io.minibroker.broker.metrics.LogMeters;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
@@ -127,6 +128,7 @@ public final class Broker implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicBoolean closed = new AtomicBoolean();
     private PrometheusEndpoint metricsEndpoint;
+    private JvmMeters jvmMeters;
     private TopicRegistry topics;
     private LogMaintenance maintenance;
     /** Compacts the logs of compacted topics; null when {@code log.cleaner.enable} is false. */
@@ -225,6 +227,7 @@ public final class Broker implements AutoCloseable {
         deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory(
                 config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS), clock.purgatoryClock());
         topics.logs().addListener(new LogMeters(registry));
+        jvmMeters = JvmMeters.bindTo(registry);
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
         new PurgatoryMeters(deleteRecordsPurgatory).bindTo(registry);
@@ -460,6 +463,7 @@ public final class Broker implements AutoCloseable {
         if (metricsEndpoint != null) {
             metricsEndpoint.close();
         }
+        closeQuietly(jvmMeters);
         for (Channel channel : serverChannels.values()) {
             channel.close().awaitUninterruptibly();
         }
