@@ -168,7 +168,7 @@ class ProduceConsumeTest {
             producer.send(new ProducerRecord<>("poll", "first")).get();
             TopicPartition tp = new TopicPartition("poll", 0);
             assertThat(readAll(consumer, List.of(tp), 1)).hasSize(1);
-            double fetchesBefore = broker.meterRegistry().get("kafka.network.requests").tag("request", "Fetch")
+            double fetchesBefore = broker.meterRegistry().get("kafka.network.requestmetrics.requests").tag("request", "Fetch")
                     .counter().count();
 
             CompletableFuture<List<ConsumerRecord<String, String>>> next = CompletableFuture.supplyAsync(() -> {
@@ -182,7 +182,7 @@ class ProduceConsumeTest {
             producer.send(new ProducerRecord<>("poll", "second")).get();
 
             assertThat(next.get(30, TimeUnit.SECONDS)).extracting(ConsumerRecord::value).containsExactly("second");
-            double fetchesDuringIdle = broker.meterRegistry().get("kafka.network.requests").tag("request", "Fetch")
+            double fetchesDuringIdle = broker.meterRegistry().get("kafka.network.requestmetrics.requests").tag("request", "Fetch")
                     .counter().count() - fetchesBefore;
             assertThat(fetchesDuringIdle).as("an idle consumer parks instead of polling").isLessThan(10);
         }

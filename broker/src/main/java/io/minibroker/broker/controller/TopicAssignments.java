@@ -376,6 +376,19 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     /** Kafka's leader id for a partition without one: no replica of its ISR is live. */
     public static final int NO_LEADER = -1;
 
+    /** Partitions without a leader now: Kafka's controller's OfflinePartitionsCount. */
+    public synchronized int offlinePartitionCount() {
+        int offline = 0;
+        for (TopicImage topic : topics.values()) {
+            for (PartitionImage partition : topic.partitions()) {
+                if (partition.leader() == NO_LEADER) {
+                    offline++;
+                }
+            }
+        }
+        return offline;
+    }
+
     /**
      * Acts on fenced brokers (a controlled shutdown, or a session that expired), as Kafka's controller does on
      * fencing one, rather than waiting for each leader's {@code replica.lag.time.max.ms}: a fenced broker leaves

@@ -31,14 +31,14 @@ public final class LogMeters implements LogListener {
         TopicPartition tp = log.topicPartition();
         Tags tags = Tags.of("topic", tp.topic(), "partition", Integer.toString(tp.partition()));
         meters.put(tp, List.of(
-                Gauge.builder("kafka.log.end.offset", log, PartitionLog::logEndOffset).tags(tags)
+                Gauge.builder("kafka.log.log.logendoffset", log, PartitionLog::logEndOffset).tags(tags)
                         .description("The offset the next record appended to the partition will get")
                         .register(registry),
-                Gauge.builder("kafka.log.start.offset", log, PartitionLog::logStartOffset).tags(tags)
+                Gauge.builder("kafka.log.log.logstartoffset", log, PartitionLog::logStartOffset).tags(tags)
                         .description("The partition's first offset still kept").register(registry),
-                Gauge.builder("kafka.log.size", log, PartitionLog::size).tags(tags).baseUnit("bytes")
+                Gauge.builder("kafka.log.log.size", log, PartitionLog::size).tags(tags)
                         .description("The bytes of the partition's segments").register(registry),
-                Gauge.builder("kafka.log.segments", log, PartitionLog::segmentCount).tags(tags)
+                Gauge.builder("kafka.log.log.numlogsegments", log, PartitionLog::segmentCount).tags(tags)
                         .description("The partition's segment count").register(registry)));
     }
 

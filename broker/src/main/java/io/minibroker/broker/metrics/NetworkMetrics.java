@@ -5,32 +5,43 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.ErrorCodes;
+import io.minibroker.protocol.schema.Struct;
 
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 
 /**
- * The network layer's meters, named after Kafka's metrics of the same meaning so dashboards translate:
+ * The network layer's meters, named so that the Prometheus names are those Kafka's JMX exporter gives the same
+ * Kafka metrics, and dashboards and alerts written for Kafka read them:
  * <pre>
- *   kafka.network.requests             counter  per request type    Kafka's RequestMetrics RequestsPerSec
- *   kafka.network.request.total.time   timer    per request type    RequestMetrics TotalTimeMs (read to response written)
- *   kafka.network.incoming.bytes       counter  per listener        the selector's incoming-byte-total
- *   kafka.network.outgoing.bytes       counter  per listener        the selector's outgoing-byte-total
- *   kafka.network.connections          gauge    per listener        the selector's connection-count
+ *   kafka.network.requestmetrics.requests       counter  request          RequestMetrics RequestsPerSec
+ *   kafka.network.requestmetrics.errors         counter  request, error   RequestMetrics ErrorsPerSec (NONE too)
+ *   kafka.network.requestmetrics.totaltime      timer    request          RequestMetrics TotalTimeMs (arrival to written)
+ *   kafka.server.socket.server.metrics.incoming.byte  counter  listener   socket-server-metrics incoming-byte-total
+ *   kafka.server.socket.server.metrics.outgoing.byte  counter  listener   socket-server-metrics outgoing-byte-total
+ *   kafka.server.socket.server.metrics.connection.count  gauge  listener  socket-server-metrics connection-count
  * </pre>
- * Meters are created up front, so recording allocates nothing. One instance per listener, with a request series
- * for each API the listener serves, as Kafka registers the broker's or the controller's APIs by listener type
- * (two listeners serving one API share its series).
+ * Kafka's RequestsPerSec also carries the request's version, which these do not. An error series is created the
+ * first time its request answers that error, as Kafka's are; everything else up front, so recording allocates
+ * nothing once a series exists. One instance per listener, with a request series for each API the listener serves,
+ * as Kafka registers the broker's or the controller's APIs by listener type (two listeners serving one API share
+ * its series).
  */
 public final class NetworkMetrics {
 
+    private final MeterRegistry registry;
     private final Map<ApiKey, Counter> requests = new EnumMap<>(ApiKey.class);
     private final Map<ApiKey, Timer> totalTimes = new EnumMap<>(ApiKey.class);
+    private final Map<ApiKey, ErrorCounts> errors = new EnumMap<>(ApiKey.class);
     private final Counter incomingBytes;
     private final Counter outgoingBytes;
     private final AtomicInteger connections = new AtomicInteger();
@@ -38,20 +49,22 @@ public final class NetworkMetrics {
 
     public NetworkMetrics(MeterRegistry registry, String listenerName, Collection<ApiKey> servedApis,
                           BrokerClock clock) {
+        this.registry = registry;
         this.clock = clock;
         for (ApiKey api : servedApis) {
             String request = requestName(api);
-            requests.put(api, Counter.builder("kafka.network.requests").tag("request", request)
+            requests.put(api, Counter.builder("kafka.network.requestmetrics.requests").tag("request", request)
                     .description("Requests received").register(registry));
-            totalTimes.put(api, Timer.builder("kafka.network.request.total.time").tag("request", request)
+            totalTimes.put(api, Timer.builder("kafka.network.requestmetrics.totaltime").tag("request", request)
                     .description("Time from a request's arrival to its response being written").register(registry));
+            errors.put(api, new ErrorCounts(request));
         }
-        incomingBytes = Counter.builder("kafka.network.incoming.bytes").tag("listener", listenerName)
-                .baseUnit("bytes").register(registry);
-        outgoingBytes = Counter.builder("kafka.network.outgoing.bytes").tag("listener", listenerName)
-                .baseUnit("bytes").register(registry);
-        Gauge.builder("kafka.network.connections", connections, AtomicInteger::get).tag("listener", listenerName)
-                .description("Open connections").register(registry);
+        incomingBytes = Counter.builder("kafka.server.socket.server.metrics.incoming.byte")
+                .tag("listener", listenerName).register(registry);
+        outgoingBytes = Counter.builder("kafka.server.socket.server.metrics.outgoing.byte")
+                .tag("listener", listenerName).register(registry);
+        Gauge.builder("kafka.server.socket.server.metrics.connection.count", connections, AtomicInteger::get)
+                .tag("listener", listenerName).description("Open connections").register(registry);
     }
 
     /** Kafka's request name: {@code API_VERSIONS} becomes {@code ApiVersions}. */
@@ -73,9 +86,35 @@ public final class NetworkMetrics {
         incomingBytes.increment(frameBytes);
     }
 
+    /** Counts the response's error codes ({@link ErrorCodes}: every {@code ErrorCode} field at any depth). */
+    public void responseErrors(ApiKey api, short version, Struct response) {
+        ErrorCodes.forEach(response, version, errors.get(api));
+    }
+
     public void responseWritten(ApiKey api, long receivedNanos, int responseBytes) {
         totalTimes.get(api).record(clock.monotonicNanos() - receivedNanos, TimeUnit.NANOSECONDS);
         outgoingBytes.increment(responseBytes);
+    }
+
+    /** One request's error series, by error code; a series is registered the first time its code is answered. */
+    private final class ErrorCounts implements IntConsumer {
+        private final String request;
+        private final Map<Integer, Counter> byCode = new ConcurrentHashMap<>();
+
+        ErrorCounts(String request) {
+            this.request = request;
+        }
+
+        @Override
+        public void accept(int code) {
+            Counter counter = byCode.get(code);
+            if (counter == null) {
+                counter = byCode.computeIfAbsent(code, known -> Counter.builder("kafka.network.requestmetrics.errors")
+                        .tag("request", request).tag("error", Errors.forCode((short) (int) known).name())
+                        .description("Error codes answered, NONE included").register(registry));
+            }
+            counter.increment();
+        }
     }
 
     public void connectionOpened() {

@@ -114,6 +114,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             Struct body = apis.fillApiVersions(ApiKey.API_VERSIONS.response().newMessage(), Errors.UNSUPPORTED_VERSION);
             OutboundFrame response = MessageCodec.encodeResponse(ctx.alloc(), ApiKey.API_VERSIONS, (short) 0,
                     header.correlationId(), body);
+            metrics.responseErrors(ApiKey.API_VERSIONS, (short) 0, body);
             metrics.responseWritten(ApiKey.API_VERSIONS, receivedNanos, response.sizeInBytes());
             responses.complete(responses.reserve(), response, ctx.channel());
             return;
@@ -216,6 +217,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         try {
+            if (body != null) {
+                metrics.responseErrors(request.api(), request.version(), body);
+            }
             OutboundFrame response = body == null ? null : MessageCodec.encodeResponse(ctx.alloc(), request.api(),
                     request.version(), request.header().correlationId(), body);
             metrics.responseWritten(request.api(), receivedNanos, response == null ? 0 : response.sizeInBytes());

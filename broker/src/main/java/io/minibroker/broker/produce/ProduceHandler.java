@@ -12,6 +12,7 @@ import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.RecordValidationException;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -61,6 +62,7 @@ public final class ProduceHandler implements ApiHandler {
     private final Purgatory<DelayedFetch> fetchPurgatory;
     private final Executor disk;
     private final PartitionLeadership leadership;
+    private final BrokerTopicMetrics topicMetrics;
 
     /**
      * @param disk where fsyncs run, off the event loop
@@ -68,7 +70,8 @@ public final class ProduceHandler implements ApiHandler {
      */
     public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, ProducerStates producerStates,
                           Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
-                          Executor disk, PartitionLeadership leadership) {
+                          Executor disk, PartitionLeadership leadership, BrokerTopicMetrics topicMetrics) {
+        this.topicMetrics = topicMetrics;
         this.topics = topics;
         this.brokerConfig = brokerConfig;
         this.producerStates = producerStates;
@@ -195,6 +198,8 @@ public final class ProduceHandler implements ApiHandler {
             result.set("BaseOffset", appended.firstOffset())
                     .set("LogAppendTimeMs", appended.logAppendTime())
                     .set("LogStartOffset", log.logStartOffset());
+            topicMetrics.produced(log.topicPartition().topic(), appended.lastOffset() - appended.firstOffset() + 1,
+                    batch.sizeInBytes());
             return appended;
         } catch (ProtocolException e) {
             result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());

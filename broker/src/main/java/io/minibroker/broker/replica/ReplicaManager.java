@@ -1,5 +1,6 @@
 package io.minibroker.broker.replica;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.minibroker.broker.api.DelayedDeleteRecords;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.cluster.ClusterMetadata;
@@ -10,6 +11,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.metrics.ReplicaManagerMeters;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.ProducerStates;
@@ -93,6 +95,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final Map<TopicPartition, Long> checkpointedHighWatermarks;
     private final HighWatermarkCheckpointer highWatermarkCheckpointer;
     private volatile LeadershipListener leadershipListener = LeadershipListener.NONE;
+    /** Set once by {@link #bindMetersTo}; null in tests that bind none. */
+    private volatile ReplicaManagerMeters meters;
 
     /**
      * Told of each partition this broker starts or stops leading, as Kafka's onLeadershipChange callback tells its
@@ -137,6 +141,29 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         this.highWatermarkCheckpointer = new HighWatermarkCheckpointer(topics.logs(), this::highWatermarks,
                 highWatermarkCheckpointIntervalMs, clock);
         clock.scheduleWithFixedDelay(isrChanges, "ISR check", Math.max(1, replicaLagTimeMaxMs / 2), this::changeIsrs);
+    }
+
+    /** This broker's ReplicaManager meters, read from its hosted partitions; its ISR changes counted. */
+    public void bindMetersTo(MeterRegistry registry) {
+        meters = new ReplicaManagerMeters(registry, new ReplicaManagerMeters.Partitions() {
+            @Override
+            public int hosted() {
+                return hosted.size();
+            }
+
+            @Override
+            public int led() {
+                return (int) hosted.values().stream().filter(state -> state.leader() != null).count();
+            }
+
+            @Override
+            public int underReplicated() {
+                return (int) hosted.values().stream()
+                        .filter(state -> state.leader() != null
+                                && state.image().isr().size() < state.image().replicas().size())
+                        .count();
+            }
+        });
     }
 
     /** Sets who is told of leadership changes; before the first image, which the broker's lifecycle fetches. */
@@ -411,7 +438,12 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             }
             List<Integer> isr = result.getList("Isr");
             LOG.info("ISR of {} is now {} (partition epoch {})", partition, isr, result.getInt32("PartitionEpoch"));
+            int before = leader.isr().size();
             leader.changeAnswered(isr, result.getInt32("PartitionEpoch"), clock.monotonicMs());
+            ReplicaManagerMeters counted = meters;
+            if (counted != null) {
+                counted.isrChanged(before, isr.size());
+            }
             // A smaller ISR may move the high watermark; either way, parked produces see the new ISR size.
             maybeAdvanceHighWatermark(partition, state);
             producePurgatory.checkAndComplete(partition);

@@ -39,10 +39,13 @@ import io.minibroker.broker.controller.ControllerApis;
 import io.minibroker.broker.controller.LeaderElections;
 import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.metrics.BrokerTopicMetrics;
+import io.minibroker.broker.metrics.ControllerMeters;
 import io.minibroker.broker.metrics.JvmMeters;
 import io.minibroker.broker.metrics.LogMeters;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
+import io.minibroker.broker.metrics.ReplicaManagerMeters;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
 import io.minibroker.broker.group.ClusterOffsetsTopicLeaders;
@@ -264,7 +267,7 @@ public final class Broker implements AutoCloseable {
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
                         new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
-                                disk, leadership))
+                                disk, leadership, new BrokerTopicMetrics(registry)))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds)))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
@@ -328,15 +331,24 @@ public final class Broker implements AutoCloseable {
                     CoordinatorLocator.nodeAsked(node), topics);
         }
         groupCoordinator.bindMetersTo(registry);
+        if (replicas != null) {
+            replicas.bindMetersTo(registry);
+        } else {
+            ReplicaManagerMeters.singleNode(registry, topics.logs().allLogs());
+        }
         SupportedApis controllerApis = null;
         if (config.isController()) {
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS), clock::monotonicMs);
             TopicAssignments assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0));
             controllerApis = ControllerApis.create(config, node, membership, assignments, disk);
+            ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             elections = new LeaderElections(assignments, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     config.get(BrokerConfig.AUTO_LEADER_REBALANCE_ENABLE)
                             ? TimeUnit.SECONDS.toMillis(config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS))
                             : 0, clock);
+        } else {
+            // A single node is its own controller, with no partition ever offline; a cluster's other brokers are not.
+            ControllerMeters.bindTo(registry, !config.inCluster(), null);
         }
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {

@@ -30,17 +30,17 @@ class LogMetersTest {
             PartitionLog afterLog = logs.getOrCreateLog(after);
             TestBatches.append(afterLog, "a", 5, 1_000L);
 
-            assertThat(gauge(registry, "kafka.log.end.offset", before).value()).isEqualTo(2.0);
-            assertThat(gauge(registry, "kafka.log.end.offset", after).value()).isEqualTo(5.0);
-            assertThat(gauge(registry, "kafka.log.start.offset", after).value()).isZero();
-            assertThat(gauge(registry, "kafka.log.size", after).value()).isEqualTo((double) afterLog.size())
+            assertThat(gauge(registry, "kafka.log.log.logendoffset", before).value()).isEqualTo(2.0);
+            assertThat(gauge(registry, "kafka.log.log.logendoffset", after).value()).isEqualTo(5.0);
+            assertThat(gauge(registry, "kafka.log.log.logstartoffset", after).value()).isZero();
+            assertThat(gauge(registry, "kafka.log.log.size", after).value()).isEqualTo((double) afterLog.size())
                     .isPositive();
-            assertThat(gauge(registry, "kafka.log.segments", after).value()).isEqualTo(1.0);
+            assertThat(gauge(registry, "kafka.log.log.numlogsegments", after).value()).isEqualTo(1.0);
 
             logs.deleteLog(after);
 
-            assertThat(registry.find("kafka.log.end.offset").tag("topic", "after").gauges()).isEmpty();
-            assertThat(registry.find("kafka.log.end.offset").tag("topic", "before").gauges()).hasSize(1);
+            assertThat(registry.find("kafka.log.log.logendoffset").tag("topic", "after").gauges()).isEmpty();
+            assertThat(registry.find("kafka.log.log.logendoffset").tag("topic", "before").gauges()).hasSize(1);
         }
     }
 

@@ -41,14 +41,18 @@ class BrokerMetricsTest {
                         HttpRequest.newBuilder(URI.create("http://localhost:" + broker.metricsPort() + "/metrics")).build(),
                         HttpResponse.BodyHandlers.ofString()).body();
 
-                assertThat(scrape).contains("kafka_network_requests_total{request=\"ApiVersions\"} 3.0");
-                assertThat(scrape).contains("kafka_network_request_total_time_seconds_count{request=\"ApiVersions\"} 3");
-                assertThat(scrape).contains("kafka_network_connections{listener=\"PLAINTEXT\"} 1.0");
-                assertThat(scrape).contains("kafka_log_end_offset{partition=\"1\",topic=\"metered\"} 0.0");
-                assertThat(scrape).containsPattern("kafka_network_incoming_bytes_total\\{listener=\"PLAINTEXT\"} [1-9]");
-                assertThat(scrape).containsPattern("kafka_network_outgoing_bytes_total\\{listener=\"PLAINTEXT\"} [1-9]");
+                assertThat(scrape).contains("kafka_network_requestmetrics_requests_total{request=\"ApiVersions\"} 3.0");
+                assertThat(scrape).contains("kafka_network_requestmetrics_totaltime_seconds_count{request=\"ApiVersions\"} 3");
+                assertThat(scrape).contains("kafka_server_socket_server_metrics_connection_count{listener=\"PLAINTEXT\"} 1.0");
+                assertThat(scrape).contains(
+                        "kafka_network_requestmetrics_errors_total{error=\"NONE\",request=\"ApiVersions\"} 3.0");
+                assertThat(scrape).contains(
+                        "kafka_network_requestmetrics_errors_total{error=\"NONE\",request=\"CreateTopics\"} 1.0");
+                assertThat(scrape).contains("kafka_log_log_logendoffset{partition=\"1\",topic=\"metered\"} 0.0");
+                assertThat(scrape).containsPattern("kafka_server_socket_server_metrics_incoming_byte_total\\{listener=\"PLAINTEXT\"} [1-9]");
+                assertThat(scrape).containsPattern("kafka_server_socket_server_metrics_outgoing_byte_total\\{listener=\"PLAINTEXT\"} [1-9]");
                 assertThat(scrape).as("a series for each API served, none for the controller's")
-                        .contains("kafka_network_requests_total{request=\"Fetch\"} 0.0")
+                        .contains("kafka_network_requestmetrics_requests_total{request=\"Fetch\"} 0.0")
                         .doesNotContain("request=\"BrokerHeartbeat\"");
             }
             assertThat(broker.metricsAddress().getAddress().isLoopbackAddress())

@@ -1,5 +1,7 @@
 package io.minibroker.broker.produce;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.purgatory.time.SystemClock;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
@@ -63,7 +65,7 @@ class ProduceFsyncTest {
         topics.create("durable", 1, 1, Map.of(), false);
         log = topics.partitionLog(topics.get("durable").orElseThrow(), 0).orElseThrow();
         produce = new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory, disk,
-                PartitionLeadership.SINGLE_NODE);
+                PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()));
     }
 
     @AfterEach

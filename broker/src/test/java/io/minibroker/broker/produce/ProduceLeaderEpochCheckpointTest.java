@@ -1,5 +1,7 @@
 package io.minibroker.broker.produce;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.purgatory.time.SystemClock;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
@@ -62,7 +64,7 @@ class ProduceLeaderEpochCheckpointTest {
         topics.create("epochs", 1, 1, Map.of(), false);
         log = topics.partitionLog(topics.get("epochs").orElseThrow(), 0).orElseThrow();
         produce = new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory, disk,
-                PartitionLeadership.SINGLE_NODE);
+                PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()));
     }
 
     @AfterEach

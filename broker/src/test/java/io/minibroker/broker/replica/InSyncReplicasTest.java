@@ -54,8 +54,14 @@ class InSyncReplicasTest {
         await(() -> isr().equals(List.of(0, 1, 2)), "the ISR to be every replica");
         produce(); // acks=all through the whole ISR
 
+        assertThat(gauge(0, "kafka.server.replicamanager.underreplicatedpartitions")).isZero();
+        assertThat(gauge(0, "kafka.controller.kafkacontroller.activecontrollercount")).isEqualTo(1);
+        assertThat(gauge(1, "kafka.controller.kafkacontroller.activecontrollercount")).isZero();
+
         cluster.stop(2);
         await(() -> isr().equals(List.of(0, 1)), "node 2 to leave the ISR, have " + isr());
+        await(() -> gauge(0, "kafka.server.replicamanager.underreplicatedpartitions") == 1,
+                "the leader to count its partition under-replicated");
         produce(); // min.insync.replicas=2 is still met
 
         cluster.stop(1);
@@ -66,6 +72,15 @@ class InSyncReplicasTest {
         cluster.restart(2);
         await(() -> isr().size() == 3, "both to rejoin the ISR, have " + isr());
         produce();
+        await(() -> gauge(0, "kafka.server.replicamanager.underreplicatedpartitions") == 0,
+                "the leader to count its partition in sync again");
+        assertThat(cluster.node(0).meterRegistry().get("kafka.server.replicamanager.isrexpands").counter().count())
+                .as("the leader added the returning followers").isPositive();
+        assertThat(gauge(0, "kafka.controller.kafkacontroller.offlinepartitionscount")).isZero();
+    }
+
+    private double gauge(int node, String name) {
+        return cluster.node(node).meterRegistry().get(name).gauge().value();
     }
 
     @Test

@@ -50,7 +50,7 @@ class ReplicationTest {
         }
         for (int node = 0; node < 3; node++) {
             int id = node;
-            await(() -> logGauge(id, "kafka.log.end.offset", 0) != null, "node " + id + " hosts the topic");
+            await(() -> logGauge(id, "kafka.log.log.logendoffset", 0) != null, "node " + id + " hosts the topic");
         }
     }
 
@@ -82,12 +82,12 @@ class ReplicationTest {
         for (int partition = 0; partition < PARTITIONS; partition++) {
             long acked = ackedPerPartition.getOrDefault(partition, 0L);
             for (int node = 0; node < 3; node++) {
-                assertThat(logGauge(node, "kafka.log.end.offset", partition)).as("node %d partition %d", node,
+                assertThat(logGauge(node, "kafka.log.log.logendoffset", partition)).as("node %d partition %d", node,
                         partition).isGreaterThanOrEqualTo((double) acked);
             }
             int p = partition;
-            await(() -> logGauge(0, "kafka.log.size", p).equals(logGauge(1, "kafka.log.size", p))
-                    && logGauge(1, "kafka.log.size", p).equals(logGauge(2, "kafka.log.size", p)),
+            await(() -> logGauge(0, "kafka.log.log.size", p).equals(logGauge(1, "kafka.log.log.size", p))
+                    && logGauge(1, "kafka.log.log.size", p).equals(logGauge(2, "kafka.log.log.size", p)),
                     "the three copies of partition " + p + " to be the same size");
         }
         double completed = 0;
@@ -117,7 +117,7 @@ class ReplicationTest {
         }
         assertThat(purgatoryCounter(0, "purgatory.expirations")).as("parked, then expired: REQUEST_TIMED_OUT")
                 .isPositive();
-        assertThat(logGauge(0, "kafka.log.end.offset", 0)).as("appended on the leader all the same").isPositive();
+        assertThat(logGauge(0, "kafka.log.log.logendoffset", 0)).as("appended on the leader all the same").isPositive();
     }
 
     private List<ConsumerRecord<String, String>> readAll() {
