@@ -10,9 +10,9 @@ import io.minibroker.purgatory.DelayedOperation;
 final class DelayedJoin extends DelayedOperation {
 
     private final GroupCoordinator coordinator;
-    private final ConsumerGroup group;
+    private final ClassicGroup group;
 
-    DelayedJoin(GroupCoordinator coordinator, ConsumerGroup group, long rebalanceTimeoutMs) {
+    DelayedJoin(GroupCoordinator coordinator, ClassicGroup group, long rebalanceTimeoutMs) {
         super(rebalanceTimeoutMs);
         this.coordinator = coordinator;
         this.group = group;

@@ -71,7 +71,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     /** From this OffsetCommit version, a generation of a group that does not exist is GROUP_ID_NOT_FOUND. */
     private static final int GROUP_ID_NOT_FOUND_FROM_VERSION = 9;
 
-    private final Map<String, ConsumerGroup> groups = new ConcurrentHashMap<>();
+    private final Map<String, ClassicGroup> groups = new ConcurrentHashMap<>();
     private final OffsetStore offsets;
     /** Where groups' metadata is written: the offsets topic, next to their commits. */
     private final OffsetsTopic groupLog;
@@ -264,7 +264,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * generation succeeds here and one that never comes back expires and starts a rebalance as usual.
      */
     private void restore(String groupId, GroupMetadataRecord.StoredGroup stored) {
-        ConsumerGroup group = ConsumerGroup.restored(groupId, stored);
+        ClassicGroup group = ClassicGroup.restored(groupId, stored);
         groups.put(groupId, group);
         synchronized (group) {
             group.members.values().forEach(member -> markAlive(group, member));
@@ -276,7 +276,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * NOT_COORDINATOR and its members' session timeouts ended, as Kafka's onResignation does.
      */
     private void unload(int partition) {
-        for (ConsumerGroup group : List.copyOf(groups.values())) {
+        for (ClassicGroup group : List.copyOf(groups.values())) {
             if (offsets.partitionFor(group.groupId) == partition) {
                 synchronized (group) {
                     leaveToNewCoordinator(group);
@@ -288,8 +288,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /** The group is no longer coordinated here: Dead, every waiter told NOT_COORDINATOR, every session ended. */
-    private void leaveToNewCoordinator(ConsumerGroup group) {
-        group.state = GroupState.DEAD;
+    private void leaveToNewCoordinator(ClassicGroup group) {
+        group.transitionTo(GroupState.DEAD);
         for (GroupMember member : group.members.values()) {
             endSession(member);
             if (member.awaitingJoin != null) {
@@ -301,32 +301,32 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         group.pendingMembers.values().forEach(this::endSession);
     }
 
-    Optional<ConsumerGroup> group(String groupId) {
+    Optional<ClassicGroup> group(String groupId) {
         return Optional.ofNullable(groups.get(groupId));
     }
 
-    List<ConsumerGroup> allGroups() {
+    List<ClassicGroup> allGroups() {
         return new ArrayList<>(groups.values());
     }
 
     /** The group, created Empty if it does not exist yet (a first join, or a simple offset commit). */
-    ConsumerGroup getOrCreate(String groupId) {
-        return groups.computeIfAbsent(groupId, ConsumerGroup::new);
+    ClassicGroup getOrCreate(String groupId) {
+        return groups.computeIfAbsent(groupId, ClassicGroup::new);
     }
 
     /**
      * The group, created if need be, and not one that offset expiry or DeleteGroups has just deleted: that one is
      * replaced by a fresh group. One Dead and still listed (the coordinator is closing) is returned as it is.
      */
-    private ConsumerGroup liveGroup(String groupId) {
-        ConsumerGroup group = getOrCreate(groupId);
+    private ClassicGroup liveGroup(String groupId) {
+        ClassicGroup group = getOrCreate(groupId);
         while (true) {
             synchronized (group) {
-                if (group.state != GroupState.DEAD) {
+                if (group.state() != GroupState.DEAD) {
                     return group;
                 }
             }
-            ConsumerGroup listed = getOrCreate(groupId);
+            ClassicGroup listed = getOrCreate(groupId);
             if (listed == group) {
                 return group;
             }
@@ -355,12 +355,12 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             return completed(joinError(Errors.INVALID_SESSION_TIMEOUT, request.memberId()));
         }
         boolean newMember = request.memberId().isEmpty();
-        ConsumerGroup group = newMember ? liveGroup(request.groupId()) : groups.get(request.groupId());
+        ClassicGroup group = newMember ? liveGroup(request.groupId()) : groups.get(request.groupId());
         if (group == null) {
             return completed(joinError(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
         }
         synchronized (group) {
-            if (group.state == GroupState.DEAD) {
+            if (group.state() == GroupState.DEAD) {
                 // Deleted meanwhile: the client finds the coordinator again and retries on a fresh group.
                 return completed(joinError(Errors.COORDINATOR_NOT_AVAILABLE, request.memberId()));
             }
@@ -401,7 +401,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * group is Stable and nothing it asked for changed, that needs no rebalance. A join with the old member id
      * of a replaced instance is fenced.
      */
-    private void joinStatic(ConsumerGroup group, JoinRequest request, CompletableFuture<Struct> response) {
+    private void joinStatic(ClassicGroup group, JoinRequest request, CompletableFuture<Struct> response) {
         String knownMemberId = group.staticMembers.get(request.groupInstanceId());
         if (knownMemberId == null) {
             addMemberAndRebalance(group, request.clientId() + "-" + UUID.randomUUID(), request, response);
@@ -416,7 +416,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
     }
 
-    private void replaceStaticMember(ConsumerGroup group, GroupMember old, JoinRequest request,
+    private void replaceStaticMember(ClassicGroup group, GroupMember old, JoinRequest request,
                                      CompletableFuture<Struct> response) {
         GroupMember replacement = new GroupMember(request.clientId() + "-" + UUID.randomUUID(),
                 request.groupInstanceId(), request.clientId(), request.clientHost());
@@ -433,7 +433,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         if (wasLeader) {
             group.leaderId = replacement.memberId;
         }
-        if (group.state == GroupState.STABLE && sameProtocols && !wasLeader) {
+        if (group.state() == GroupState.STABLE && sameProtocols && !wasLeader) {
             markAlive(group, replacement);
             replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
             storeStaticReplacement(group, old, replacement, replacement.awaitingJoin);
@@ -451,12 +451,12 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * does the member's removal. If the write fails the old member takes its place back and the join gets the error
      * Kafka maps the failure to.
      */
-    private void storeStaticReplacement(ConsumerGroup group, GroupMember old, GroupMember replacement,
+    private void storeStaticReplacement(ClassicGroup group, GroupMember old, GroupMember replacement,
                                         GroupMember.PendingJoin join) {
         runOnCoordinatorThread(() -> {
             CompletableFuture<Long> written;
             synchronized (group) {
-                if (replacement.awaitingJoin != join || group.state != GroupState.STABLE
+                if (replacement.awaitingJoin != join || group.state() != GroupState.STABLE
                         || groups.get(group.groupId) != group) {
                     return;
                 }
@@ -485,7 +485,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /** Undoes a static member's replacement that could not be stored, failing the replacement's join. */
-    private void restoreReplacedMember(ConsumerGroup group, GroupMember old, GroupMember replacement, Errors error) {
+    private void restoreReplacedMember(ClassicGroup group, GroupMember old, GroupMember replacement, Errors error) {
         GroupMember.PendingJoin join = replacement.awaitingJoin;
         replacement.awaitingJoin = null;
         endSession(replacement);
@@ -507,7 +507,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /** FENCED_INSTANCE_ID if the request names a static instance that now belongs to another member id. */
-    static Errors checkFenced(ConsumerGroup group, String groupInstanceId, String memberId) {
+    static Errors checkFenced(ClassicGroup group, String groupInstanceId, String memberId) {
         if (groupInstanceId == null) {
             return Errors.NONE;
         }
@@ -515,7 +515,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return current != null && !current.equals(memberId) ? Errors.FENCED_INSTANCE_ID : Errors.NONE;
     }
 
-    private void addMemberAndRebalance(ConsumerGroup group, String memberId, JoinRequest request,
+    private void addMemberAndRebalance(ClassicGroup group, String memberId, JoinRequest request,
                                        CompletableFuture<Struct> response) {
         GroupMember member = new GroupMember(memberId, request.groupInstanceId(), request.clientId(),
                 request.clientHost());
@@ -526,7 +526,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         if (group.members.isEmpty()) {
             group.protocolType = request.protocolType();
         }
-        if (group.state == GroupState.PREPARING_REBALANCE && group.generationId == 0) {
+        if (group.state() == GroupState.PREPARING_REBALANCE && group.generationId == 0) {
             group.newMemberAdded = true; // extends the initial delay under way, if any
         }
         group.members.put(memberId, member);
@@ -539,16 +539,16 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         rebalanceOrCheck(group);
     }
 
-    private void rejoin(ConsumerGroup group, GroupMember member, JoinRequest request,
+    private void rejoin(ClassicGroup group, GroupMember member, JoinRequest request,
                         CompletableFuture<Struct> response) {
         boolean sameProtocols = sameProtocols(member.protocols, request.protocols());
-        switch (group.state) {
+        switch (group.state()) {
             case PREPARING_REBALANCE -> {
                 update(member, request, response);
                 rebalanceOrCheck(group);
             }
             case COMPLETING_REBALANCE, STABLE -> {
-                if (sameProtocols && !(group.state == GroupState.STABLE && member.memberId.equals(group.leaderId))) {
+                if (sameProtocols && !(group.state() == GroupState.STABLE && member.memberId.equals(group.leaderId))) {
                     // Nothing changed (a retried join): answer with the current generation.
                     markAlive(group, member);
                     response.complete(joinResponse(group, member, request.version()));
@@ -580,23 +580,23 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /** Starts a rebalance, or if one is under way, checks whether the membership change lets it complete. */
-    private void rebalanceOrCheck(ConsumerGroup group) {
-        if (group.state == GroupState.PREPARING_REBALANCE) {
+    private void rebalanceOrCheck(ClassicGroup group) {
+        if (group.state() == GroupState.PREPARING_REBALANCE) {
             rebalancePurgatory.checkAndComplete(group);
         } else {
             prepareRebalance(group);
         }
     }
 
-    private void prepareRebalance(ConsumerGroup group) {
-        if (group.state == GroupState.COMPLETING_REBALANCE) {
+    private void prepareRebalance(ClassicGroup group) {
+        if (group.state() == GroupState.COMPLETING_REBALANCE) {
             // The assignment being synced is for a generation that will not be: tell the waiters to rejoin.
             for (GroupMember member : group.members.values()) {
                 failSync(member, Errors.REBALANCE_IN_PROGRESS);
             }
         }
-        boolean firstRebalance = group.state == GroupState.EMPTY;
-        group.state = GroupState.PREPARING_REBALANCE;
+        boolean firstRebalance = group.state() == GroupState.EMPTY;
+        group.transitionTo(GroupState.PREPARING_REBALANCE);
         DelayedOperation join = firstRebalance && initialRebalanceDelayMs > 0
                 ? new InitialDelayedJoin(this, group, initialRebalanceDelayMs,
                         Math.max(group.rebalanceTimeoutMs() - initialRebalanceDelayMs, 0))
@@ -608,9 +608,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * Kafka's rule when an initial delay runs out: if a member joined the group's first generation during it
      * and the rebalance timeout leaves budget, wait another delay (cut to the budget left); else end the join.
      */
-    void initialDelayElapsed(ConsumerGroup group, long remainingMs) {
+    void initialDelayElapsed(ClassicGroup group, long remainingMs) {
         synchronized (group) {
-            if (group.state == GroupState.PREPARING_REBALANCE && group.newMemberAdded && remainingMs > 0) {
+            if (group.state() == GroupState.PREPARING_REBALANCE && group.newMemberAdded && remainingMs > 0) {
                 group.newMemberAdded = false;
                 rebalancePurgatory.tryCompleteElseWatch(new InitialDelayedJoin(this, group,
                         Math.min(initialRebalanceDelayMs, remainingMs),
@@ -622,9 +622,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /** Ends the join phase: drops members that did not rejoin, starts the next generation, answers the joins. */
-    void completeJoin(ConsumerGroup group) {
+    void completeJoin(ClassicGroup group) {
         synchronized (group) {
-            if (group.state != GroupState.PREPARING_REBALANCE) {
+            if (group.state() != GroupState.PREPARING_REBALANCE) {
                 return; // deleted meanwhile
             }
             for (GroupMember member : List.copyOf(group.members.values())) {
@@ -634,7 +634,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             }
             group.generationId++;
             if (group.members.isEmpty()) {
-                group.state = GroupState.EMPTY;
+                group.transitionTo(GroupState.EMPTY);
                 group.protocolName = null;
                 group.leaderId = null;
                 group.emptySinceMs = clock.wallClockMs();
@@ -645,7 +645,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 group.leaderId = group.members.keySet().iterator().next();
             }
             group.protocolName = group.selectProtocol();
-            group.state = GroupState.COMPLETING_REBALANCE;
+            group.transitionTo(GroupState.COMPLETING_REBALANCE);
             for (GroupMember member : group.members.values()) {
                 GroupMember.PendingJoin pending = member.awaitingJoin;
                 member.awaitingJoin = null;
@@ -656,7 +656,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
     }
 
-    private static Struct joinResponse(ConsumerGroup group, GroupMember member, short version) {
+    private static Struct joinResponse(ClassicGroup group, GroupMember member, short version) {
         Struct response = ApiKey.JOIN_GROUP.response().newMessage()
                 .set("ErrorCode", Errors.NONE.code())
                 .set("GenerationId", group.generationId)
@@ -696,7 +696,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             return completed(syncResponse(notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS
                     ? Errors.REBALANCE_IN_PROGRESS : notHere, new byte[0]));
         }
-        ConsumerGroup group = groups.get(groupId);
+        ClassicGroup group = groups.get(groupId);
         if (group == null) {
             return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
         }
@@ -705,13 +705,13 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 return completed(syncResponse(Errors.FENCED_INSTANCE_ID, new byte[0]));
             }
             GroupMember member = group.members.get(memberId);
-            if (member == null || group.state == GroupState.DEAD || group.state == GroupState.EMPTY) {
+            if (member == null || group.state() == GroupState.DEAD || group.state() == GroupState.EMPTY) {
                 return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
             }
             if (generationId != group.generationId) {
                 return completed(syncResponse(Errors.ILLEGAL_GENERATION, new byte[0]));
             }
-            switch (group.state) {
+            switch (group.state()) {
                 case PREPARING_REBALANCE -> response.complete(syncResponse(Errors.REBALANCE_IN_PROGRESS, new byte[0]));
                 case STABLE -> {
                     markAlive(group, member);
@@ -736,7 +736,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * waiting gets the error Kafka maps it to and the group rebalances again. A rebalance, deletion or unload
      * that came first leaves nothing to store: the generation being synced will not be.
      */
-    private void storeAssignment(ConsumerGroup group, int generation, Map<String, byte[]> assignments) {
+    private void storeAssignment(ClassicGroup group, int generation, Map<String, byte[]> assignments) {
         runOnCoordinatorThread(() -> {
             CompletableFuture<Long> written;
             synchronized (group) {
@@ -767,16 +767,16 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /** Whether this generation of the group, coordinated here still, is waiting for its assignment. */
-    private boolean syncing(ConsumerGroup group, int generation) {
-        return group.state == GroupState.COMPLETING_REBALANCE && group.generationId == generation
+    private boolean syncing(ClassicGroup group, int generation) {
+        return group.state() == GroupState.COMPLETING_REBALANCE && group.generationId == generation
                 && groups.get(group.groupId) == group;
     }
 
-    private static void propagateAssignment(ConsumerGroup group, Map<String, byte[]> assignments) {
+    private static void propagateAssignment(ClassicGroup group, Map<String, byte[]> assignments) {
         for (GroupMember each : group.members.values()) {
             each.assignment = assignments.getOrDefault(each.memberId, new byte[0]);
         }
-        group.state = GroupState.STABLE;
+        group.transitionTo(GroupState.STABLE);
         for (GroupMember each : group.members.values()) {
             if (each.awaitingSync != null) {
                 each.awaitingSync.complete(syncResponse(Errors.NONE, each.assignment));
@@ -786,7 +786,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /** Kafka's resetAndPropagateAssignmentError, then a new rebalance. */
-    private void failAssignment(ConsumerGroup group, Errors error) {
+    private void failAssignment(ClassicGroup group, Errors error) {
         for (GroupMember each : group.members.values()) {
             each.assignment = new byte[0];
             failSync(each, error);
@@ -799,7 +799,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * ends without members; a failure is only logged, as in Kafka (the earlier record names members that, loaded
      * elsewhere, expire).
      */
-    private void storeEmpty(ConsumerGroup group, GroupMetadataRecord.StoredGroup empty) {
+    private void storeEmpty(ClassicGroup group, GroupMetadataRecord.StoredGroup empty) {
         runOnCoordinatorThread(() -> {
             if (groups.get(group.groupId) != group) {
                 return; // unloaded or deleted meanwhile
@@ -837,7 +837,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         if (notHere != Errors.NONE) {
             return notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS ? Errors.NONE : notHere;
         }
-        ConsumerGroup group = groups.get(groupId);
+        ClassicGroup group = groups.get(groupId);
         if (group == null) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
@@ -846,14 +846,14 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 return Errors.FENCED_INSTANCE_ID;
             }
             GroupMember member = group.members.get(memberId);
-            if (member == null || group.state == GroupState.DEAD || group.state == GroupState.EMPTY) {
+            if (member == null || group.state() == GroupState.DEAD || group.state() == GroupState.EMPTY) {
                 return Errors.UNKNOWN_MEMBER_ID;
             }
             if (generationId != group.generationId) {
                 return Errors.ILLEGAL_GENERATION;
             }
             markAlive(group, member);
-            return group.state == GroupState.PREPARING_REBALANCE ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
+            return group.state() == GroupState.PREPARING_REBALANCE ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
         }
     }
 
@@ -861,7 +861,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     /** Removes a member named by id, or (v3+, static members) by instance id with an empty member id. */
     Errors leave(String groupId, String memberId, String groupInstanceId) {
-        ConsumerGroup group = groups.get(groupId);
+        ClassicGroup group = groups.get(groupId);
         if (group == null) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
@@ -888,13 +888,13 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     // ------------------------------------------------------------------------------------------ Session expiry
 
     /** Refreshes the member's session: a new timeout replaces the one pending. */
-    private void markAlive(ConsumerGroup group, GroupMember member) {
+    private void markAlive(ClassicGroup group, GroupMember member) {
         endSession(member);
         heartbeatPurgatory.tryCompleteElseWatch(new DelayedHeartbeat(this, group, member, member.livenessEpoch),
                 List.of(member));
     }
 
-    void expireSession(ConsumerGroup group, GroupMember member, long epoch) {
+    void expireSession(ClassicGroup group, GroupMember member, long epoch) {
         synchronized (group) {
             if (member.livenessEpoch != epoch) {
                 return;
@@ -915,18 +915,18 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
     }
 
-    private void removeMemberAndRebalance(ConsumerGroup group, GroupMember member) {
+    private void removeMemberAndRebalance(ClassicGroup group, GroupMember member) {
         removeMember(group, member);
-        if (group.state != GroupState.EMPTY && group.state != GroupState.DEAD) {
+        if (group.state() != GroupState.EMPTY && group.state() != GroupState.DEAD) {
             rebalanceOrCheck(group);
         }
     }
 
     /** Forgets a pending member; a join phase that waited only for it can complete now. */
-    private void removePendingMember(ConsumerGroup group, GroupMember pending) {
+    private void removePendingMember(ClassicGroup group, GroupMember pending) {
         group.pendingMembers.remove(pending.memberId);
         endSession(pending);
-        if (group.state == GroupState.PREPARING_REBALANCE) {
+        if (group.state() == GroupState.PREPARING_REBALANCE) {
             rebalancePurgatory.checkAndComplete(group);
         }
     }
@@ -937,7 +937,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         heartbeatPurgatory.checkAndComplete(member);
     }
 
-    private void removeMember(ConsumerGroup group, GroupMember member) {
+    private void removeMember(ClassicGroup group, GroupMember member) {
         group.members.remove(member.memberId);
         if (member.groupInstanceId != null) {
             group.staticMembers.remove(member.groupInstanceId, member.memberId);
@@ -987,7 +987,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         if (notHere != Errors.NONE) {
             return CompletableFuture.completedFuture(everyPartition(commit, notHere));
         }
-        ConsumerGroup existing = groups.get(commit.groupId());
+        ClassicGroup existing = groups.get(commit.groupId());
         if (existing == null && commit.generationId() >= 0) {
             return CompletableFuture.completedFuture(everyPartition(commit,
                     commit.version() >= GROUP_ID_NOT_FOUND_FROM_VERSION
@@ -995,7 +995,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
         // Without a generation the committer does not use group management (assign(), tools): it gets a group,
         // kept only if the commit stores something.
-        ConsumerGroup group = existing != null ? existing : liveGroup(commit.groupId());
+        ClassicGroup group = existing != null ? existing : liveGroup(commit.groupId());
         CompletableFuture<Map<TopicPartition, Errors>> written;
         synchronized (group) {
             written = validateAndWrite(group, commit);
@@ -1010,7 +1010,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         });
     }
 
-    private CompletableFuture<Map<TopicPartition, Errors>> validateAndWrite(ConsumerGroup group,
+    private CompletableFuture<Map<TopicPartition, Errors>> validateAndWrite(ClassicGroup group,
                                                                            OffsetCommit commit) {
         Errors refused = validateCommit(group, commit);
         if (refused != Errors.NONE) {
@@ -1038,7 +1038,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
         return written.handle((logOffset, failure) -> {
             synchronized (group) {
-                if (failure == null && group.state != GroupState.DEAD) {
+                if (failure == null && group.state() != GroupState.DEAD) {
                     offsets.apply(commit.groupId(), accepted, logOffset, commitTimestamp);
                 } else {
                     offsets.abandon(commit.groupId(), accepted.keySet()); // deleted or unloaded meanwhile
@@ -1061,10 +1061,10 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * stored nothing), so that ListGroups does not report it. A join that found it meanwhile sees it Dead and
      * retries on a fresh group.
      */
-    private void forgetIfUnused(ConsumerGroup group) {
-        if (group.state == GroupState.EMPTY && group.members.isEmpty() && group.pendingMembers.isEmpty()
+    private void forgetIfUnused(ClassicGroup group) {
+        if (group.state() == GroupState.EMPTY && group.members.isEmpty() && group.pendingMembers.isEmpty()
                 && offsets.all(group.groupId).isEmpty()) {
-            group.state = GroupState.DEAD;
+            group.transitionTo(GroupState.DEAD);
             groups.remove(group.groupId, group);
         }
     }
@@ -1085,11 +1085,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * PreparingRebalance (so that eager consumers can commit before giving partitions up). A simple commit
      * naming no member while the group has members is from nobody it knows.
      */
-    private Errors validateCommit(ConsumerGroup group, OffsetCommit commit) {
-        if (group.state == GroupState.DEAD) {
+    private Errors validateCommit(ClassicGroup group, OffsetCommit commit) {
+        if (group.state() == GroupState.DEAD) {
             return Errors.COORDINATOR_NOT_AVAILABLE;
         }
-        if (commit.generationId() < 0 && group.state == GroupState.EMPTY) {
+        if (commit.generationId() < 0 && group.state() == GroupState.EMPTY) {
             return Errors.NONE;
         }
         if (commit.generationId() < 0 && commit.memberId().isEmpty() && commit.groupInstanceId() == null) {
@@ -1108,7 +1108,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         if (commit.generationId() != group.generationId) {
             return Errors.ILLEGAL_GENERATION;
         }
-        if (group.state == GroupState.COMPLETING_REBALANCE) {
+        if (group.state() == GroupState.COMPLETING_REBALANCE) {
             return Errors.REBALANCE_IN_PROGRESS;
         }
         markAlive(group, member);
@@ -1152,7 +1152,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 return Deletion.answered(Errors.NON_EMPTY_GROUP);
             }
             CompletableFuture<Long> written = offsets.deleteGroup(groupId);
-            group.state = GroupState.DEAD;
+            group.transitionTo(GroupState.DEAD);
             groups.remove(groupId, group);
             return new Deletion<>(Errors.NONE, written);
         });
@@ -1175,12 +1175,12 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      */
     private int expireOffsetsOnCoordinatorThread(long now) {
         int expired = 0;
-        for (ConsumerGroup group : List.copyOf(groups.values())) {
+        for (ClassicGroup group : List.copyOf(groups.values())) {
             if (coordinatorError(group.groupId) != Errors.NONE) {
                 continue;
             }
             synchronized (group) {
-                if (group.state != GroupState.DEAD) {
+                if (group.state() != GroupState.DEAD) {
                     expired += expireOffsets(group, now);
                 }
             }
@@ -1196,9 +1196,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * tombstone (if members ever joined it) goes in the same batch as its commits' tombstones, so that the log never
      * holds a group whose commits are half gone. Returns how many commits expired.
      */
-    private int expireOffsets(ConsumerGroup group, long now) {
+    private int expireOffsets(ClassicGroup group, long now) {
         List<TopicPartition> expired = expiredCommits(group, now);
-        boolean emptied = group.state == GroupState.EMPTY && group.members.isEmpty()
+        boolean emptied = group.state() == GroupState.EMPTY && group.members.isEmpty()
                 && group.pendingMembers.isEmpty() && offsets.hasNoCommitsBut(group.groupId, expired);
         if (!emptied && expired.isEmpty()) {
             return 0;
@@ -1223,7 +1223,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             }
         });
         if (emptied) {
-            group.state = GroupState.DEAD;
+            group.transitionTo(GroupState.DEAD);
             groups.remove(group.groupId, group);
             LOG.info("Deleted group {}: Empty, and its offsets expired", group.groupId);
         }
@@ -1231,16 +1231,16 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /** The group's settled commits that Kafka's rules (above) let expire as of {@code now}. */
-    private List<TopicPartition> expiredCommits(ConsumerGroup group, long now) {
+    private List<TopicPartition> expiredCommits(ClassicGroup group, long now) {
         boolean simple = group.protocolType == null || group.protocolType.isEmpty();
         Set<String> keptTopics;
         long emptySince = -1;
         if (simple) {
             keptTopics = Set.of();
-        } else if (group.state == GroupState.EMPTY) {
+        } else if (group.state() == GroupState.EMPTY) {
             keptTopics = Set.of();
             emptySince = group.emptySinceMs;
-        } else if (group.state == GroupState.STABLE && ConsumerSubscription.PROTOCOL_TYPE.equals(group.protocolType)) {
+        } else if (group.state() == GroupState.STABLE && ConsumerSubscription.PROTOCOL_TYPE.equals(group.protocolType)) {
             Optional<Set<String>> subscribed = group.knownSubscribedTopics();
             if (subscribed.isEmpty()) {
                 return List.of();
@@ -1306,7 +1306,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * answer.
      */
     private <T> CompletableFuture<T> deletion(String groupId, Function<Errors, T> error,
-                                              Function<ConsumerGroup, Deletion<T>> body) {
+                                              Function<ClassicGroup, Deletion<T>> body) {
         Errors notHere = coordinatorError(groupId);
         if (notHere != Errors.NONE) {
             return CompletableFuture.completedFuture(error.apply(notHere));
@@ -1316,13 +1316,13 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
             if (stillNotHere != Errors.NONE) {
                 return CompletableFuture.completedFuture(error.apply(stillNotHere));
             }
-            ConsumerGroup group = groups.get(groupId);
+            ClassicGroup group = groups.get(groupId);
             if (group == null) {
                 return CompletableFuture.completedFuture(error.apply(Errors.GROUP_ID_NOT_FOUND));
             }
             Deletion<T> outcome;
             synchronized (group) {
-                if (group.state == GroupState.DEAD) {
+                if (group.state() == GroupState.DEAD) {
                     return CompletableFuture.completedFuture(error.apply(Errors.GROUP_ID_NOT_FOUND));
                 }
                 try {
@@ -1353,9 +1353,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     public void close() throws InterruptedException {
         writer.shutdown();
         writer.awaitTermination(1, TimeUnit.MINUTES);
-        for (ConsumerGroup group : groups.values()) {
+        for (ClassicGroup group : groups.values()) {
             synchronized (group) {
-                group.state = GroupState.DEAD;
+                group.transitionTo(GroupState.DEAD);
                 for (GroupMember member : group.members.values()) {
                     if (member.awaitingJoin != null) {
                         member.awaitingJoin.response().complete(joinError(Errors.NOT_COORDINATOR, member.memberId));

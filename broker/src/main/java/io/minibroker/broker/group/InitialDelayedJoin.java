@@ -12,10 +12,10 @@ import io.minibroker.purgatory.DelayedOperation;
 final class InitialDelayedJoin extends DelayedOperation {
 
     private final GroupCoordinator coordinator;
-    private final ConsumerGroup group;
+    private final ClassicGroup group;
     private final long remainingMs;
 
-    InitialDelayedJoin(GroupCoordinator coordinator, ConsumerGroup group, long delayMs, long remainingMs) {
+    InitialDelayedJoin(GroupCoordinator coordinator, ClassicGroup group, long delayMs, long remainingMs) {
         super(delayMs);
         this.coordinator = coordinator;
         this.group = group;

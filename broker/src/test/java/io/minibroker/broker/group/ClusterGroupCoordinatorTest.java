@@ -142,7 +142,7 @@ class ClusterGroupCoordinatorTest {
         assertThat(coordinator.offsets().all(GROUP).get(new TopicPartition("orders", 0)).offset())
                 .as("replayed from the log").isEqualTo(9);
         assertThat(coordinator.group(GROUP)).as("listed as Empty until a member joins")
-                .hasValueSatisfying(group -> assertThat(group.state).isEqualTo(GroupState.EMPTY));
+                .hasValueSatisfying(group -> assertThat(group.state()).isEqualTo(GroupState.EMPTY));
     }
 
     @Test

@@ -106,7 +106,7 @@ class ConsumerGroupOffsetsTest {
     @Test
     void theAppendRunsOnTheCoordinatorThreadNotTheCallers() throws Exception {
         coordinator.commitOffsets(simpleCommit("threads", 1, 0)).get();
-        ConsumerGroup group = coordinator.group("threads").orElseThrow();
+        ClassicGroup group = coordinator.group("threads").orElseThrow();
 
         CompletableFuture<Map<TopicPartition, Errors>> commit;
         CompletableFuture<String> completedOn;

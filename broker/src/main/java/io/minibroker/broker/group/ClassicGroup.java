@@ -11,13 +11,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The state of one classic group (see {@link GroupState} for the state machine). Every field is guarded by the
+ * The state of one classic group (a group of the JoinGroup/SyncGroup protocol, as Kafka calls it since KIP-848; see
+ * {@link GroupState} for the state machine, which {@link #transitionTo} enforces). Every field is guarded by the
  * group's own monitor ({@code synchronized (group)}); the coordinator takes only one group's lock at a time.
  */
-final class ConsumerGroup {
+final class ClassicGroup {
 
     final String groupId;
-    GroupState state = GroupState.EMPTY;
+    /** Changed only by {@link #transitionTo}, or set once by {@link #restored} as the group's record left it. */
+    private GroupState state = GroupState.EMPTY;
     int generationId;
     /** Null until the first member joins; empty for groups that only ever had simple offset commits. */
     String protocolType;
@@ -40,7 +42,7 @@ final class ConsumerGroup {
      */
     long emptySinceMs = -1;
 
-    ConsumerGroup(String groupId) {
+    ClassicGroup(String groupId) {
         this.groupId = groupId;
     }
 
@@ -49,8 +51,8 @@ final class ConsumerGroup {
      * and members (each supporting only the group's protocol, with its subscription and assignment), or Empty
      * without members. Its members' session timeouts are the coordinator's to start.
      */
-    static ConsumerGroup restored(String groupId, GroupMetadataRecord.StoredGroup stored) {
-        ConsumerGroup group = new ConsumerGroup(groupId);
+    static ClassicGroup restored(String groupId, GroupMetadataRecord.StoredGroup stored) {
+        ClassicGroup group = new ClassicGroup(groupId);
         group.protocolType = stored.protocolType();
         group.generationId = stored.generation();
         if (stored.members().isEmpty()) {
@@ -71,8 +73,26 @@ final class ConsumerGroup {
                 group.staticMembers.put(member.groupInstanceId, member.memberId);
             }
         }
-        group.state = GroupState.STABLE;
+        group.state = GroupState.STABLE; // the restore path: the state as stored, not a transition
         return group;
+    }
+
+    GroupState state() {
+        return state;
+    }
+
+    /**
+     * Moves the group to {@code next}, which must allow the current state as its predecessor
+     * ({@link GroupState#validPreviousStates}).
+     *
+     * @throws IllegalStateException if it does not: the caller broke the state machine
+     */
+    void transitionTo(GroupState next) {
+        if (!next.allowsFrom(state)) {
+            throw new IllegalStateException("Group " + groupId + " cannot go from " + state.kafkaName() + " to "
+                    + next.kafkaName() + "; it may come only from " + next.validPreviousStates());
+        }
+        state = next;
     }
 
     /**
