@@ -10,12 +10,12 @@ import io.minibroker.purgatory.DelayedOperation;
  */
 final class DelayedHeartbeat extends DelayedOperation {
 
-    private final GroupCoordinator coordinator;
+    private final ClassicGroupCoordinator coordinator;
     private final ClassicGroup group;
     private final GroupMember member;
     private final long epoch;
 
-    DelayedHeartbeat(GroupCoordinator coordinator, ClassicGroup group, GroupMember member, long epoch) {
+    DelayedHeartbeat(ClassicGroupCoordinator coordinator, ClassicGroup group, GroupMember member, long epoch) {
         super(member.sessionTimeoutMs);
         this.coordinator = coordinator;
         this.group = group;

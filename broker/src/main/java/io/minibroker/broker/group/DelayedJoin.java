@@ -9,10 +9,10 @@ import io.minibroker.purgatory.DelayedOperation;
  */
 final class DelayedJoin extends DelayedOperation {
 
-    private final GroupCoordinator coordinator;
+    private final ClassicGroupCoordinator coordinator;
     private final ClassicGroup group;
 
-    DelayedJoin(GroupCoordinator coordinator, ClassicGroup group, long rebalanceTimeoutMs) {
+    DelayedJoin(ClassicGroupCoordinator coordinator, ClassicGroup group, long rebalanceTimeoutMs) {
         super(rebalanceTimeoutMs);
         this.coordinator = coordinator;
         this.group = group;

@@ -11,11 +11,11 @@ import io.minibroker.purgatory.DelayedOperation;
  */
 final class InitialDelayedJoin extends DelayedOperation {
 
-    private final GroupCoordinator coordinator;
+    private final ClassicGroupCoordinator coordinator;
     private final ClassicGroup group;
     private final long remainingMs;
 
-    InitialDelayedJoin(GroupCoordinator coordinator, ClassicGroup group, long delayMs, long remainingMs) {
+    InitialDelayedJoin(ClassicGroupCoordinator coordinator, ClassicGroup group, long delayMs, long remainingMs) {
         super(delayMs);
         this.coordinator = coordinator;
         this.group = group;

@@ -55,12 +55,12 @@ class ConsumerGroupOffsetsTest {
         topics.close();
     }
 
-    private static GroupCoordinator.OffsetCommit simpleCommit(String groupId, long offset, int... partitions) {
+    private static OffsetCommit simpleCommit(String groupId, long offset, int... partitions) {
         Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
         for (int partition : partitions) {
             offsets.put(new TopicPartition("orders", partition), new OffsetStore.CommittedOffset(offset, -1, ""));
         }
-        return new GroupCoordinator.OffsetCommit(groupId, -1, "", null, offsets, (short) 9);
+        return new OffsetCommit(groupId, -1, "", null, offsets, (short) 9);
     }
 
     private PartitionLog offsetsLog() {

@@ -1,0 +1,667 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.DelayedOperation;
+import io.minibroker.purgatory.Purgatory;
+import io.minibroker.purgatory.PurgatoryMeters;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The membership of classic groups, Kafka's GroupMetadataManager for them: JoinGroup (static members too, KIP-345),
+ * SyncGroup, Heartbeat, LeaveGroup, session expiry and the rebalance that moves a group through its
+ * {@link GroupState}s. It owns the "Rebalance" purgatory (joins waiting for the other members) and the "Heartbeat"
+ * purgatory (session timeouts); a group's metadata goes to the offsets topic through {@link GroupMetadataWriter}.
+ *
+ * <p>Each group is guarded by its own monitor and no thread holds two group locks, so groups never deadlock
+ * with each other. Purgatory callbacks never run under a purgatory lock, and the operations of one group only
+ * take that group's (reentrant) lock, so calling a purgatory while holding a group lock is safe. Completing a
+ * response future under a group lock only enqueues the response onto its channel's event loop.
+ */
+final class ClassicGroupCoordinator {
+
+    static final int NO_GENERATION = -1;
+
+    private final ClassicGroups groups;
+    private final GroupMetadataWriter metadata;
+    private final Purgatory<DelayedOperation> rebalancePurgatory;
+    private final Purgatory<DelayedHeartbeat> heartbeatPurgatory;
+    /** Empty-since times, on the broker's one clock. */
+    private final BrokerClock clock;
+    private final int initialRebalanceDelayMs;
+    private final int minSessionTimeoutMs;
+    private final int maxSessionTimeoutMs;
+
+    ClassicGroupCoordinator(BrokerConfig config, ClassicGroups groups, GroupMetadataWriter metadata,
+                            BrokerClock clock) {
+        this.groups = groups;
+        this.metadata = metadata;
+        this.clock = clock;
+        this.rebalancePurgatory = Purgatory.builder("Rebalance").clock(clock.purgatoryClock()).build();
+        this.heartbeatPurgatory = Purgatory.builder("Heartbeat").clock(clock.purgatoryClock()).build();
+        this.initialRebalanceDelayMs = config.get(BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS);
+        this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
+        this.maxSessionTimeoutMs = config.get(BrokerConfig.GROUP_MAX_SESSION_TIMEOUT_MS);
+    }
+
+    /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
+    void bindMetersTo(MeterRegistry registry) {
+        new PurgatoryMeters(rebalancePurgatory).bindTo(registry);
+        new PurgatoryMeters(heartbeatPurgatory).bindTo(registry);
+    }
+
+    // ------------------------------------------------------------------------------------ Loading and unloading
+
+    /**
+     * Lists a group recreated from its last metadata record ({@link ClassicGroup#restored}), each member's session
+     * timeout started afresh, so that its next Heartbeat or OffsetCommit with the stored generation succeeds here and
+     * one that never comes back expires and starts a rebalance as usual.
+     */
+    void restore(ClassicGroup group) {
+        groups.restored(group);
+        synchronized (group) {
+            group.members.values().forEach(member -> markAlive(group, member));
+        }
+    }
+
+    /**
+     * The group is no longer coordinated here (Kafka's onResignation): it is forgotten, its parked joins and syncs
+     * answered NOT_COORDINATOR so that their clients find the new coordinator, its sessions ended.
+     */
+    void unload(ClassicGroup group) {
+        synchronized (group) {
+            answerWaiters(group, Errors.NOT_COORDINATOR);
+            group.members.values().forEach(this::endSession);
+            group.pendingMembers.values().forEach(this::endSession);
+            groups.remove(group);
+        }
+    }
+
+    /**
+     * Makes every group Dead and answers its parked JoinGroups and SyncGroups NOT_COORDINATOR (the client looks for
+     * its coordinator again), then stops both purgatories: the joins and sessions they expire on closing start no
+     * rebalance, the groups being dead.
+     */
+    void close() throws InterruptedException {
+        for (ClassicGroup group : groups.all()) {
+            synchronized (group) {
+                group.transitionTo(GroupState.DEAD);
+                answerWaiters(group, Errors.NOT_COORDINATOR);
+            }
+        }
+        rebalancePurgatory.close();
+        heartbeatPurgatory.close();
+    }
+
+    /** Answers every member's parked join and sync with {@code error}. */
+    private static void answerWaiters(ClassicGroup group, Errors error) {
+        for (GroupMember member : group.members.values()) {
+            failJoin(member, error);
+            failSync(member, error);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- JoinGroup
+
+    CompletableFuture<Struct> join(JoinRequest request) {
+        CompletableFuture<Struct> response = new CompletableFuture<>();
+        if (request.groupId().isEmpty()) {
+            return completed(joinError(Errors.INVALID_GROUP_ID, request.memberId()));
+        }
+        Errors notHere = groups.coordinatorError(request.groupId());
+        if (notHere != Errors.NONE) {
+            return completed(joinError(notHere, request.memberId()));
+        }
+        if (request.sessionTimeoutMs() < minSessionTimeoutMs || request.sessionTimeoutMs() > maxSessionTimeoutMs) {
+            return completed(joinError(Errors.INVALID_SESSION_TIMEOUT, request.memberId()));
+        }
+        boolean newMember = request.memberId().isEmpty();
+        ClassicGroup group = newMember ? groups.live(request.groupId()) : groups.get(request.groupId());
+        if (group == null) {
+            return completed(joinError(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
+        }
+        synchronized (group) {
+            if (group.state() == GroupState.DEAD) {
+                // Deleted meanwhile: the client finds the coordinator again and retries on a fresh group.
+                return completed(joinError(Errors.COORDINATOR_NOT_AVAILABLE, request.memberId()));
+            }
+            if (!group.supports(request.protocolType(), request.protocols().keySet())) {
+                return completed(joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+            }
+            String instanceId = request.groupInstanceId();
+            if (instanceId != null && (newMember || group.staticMembers.containsKey(instanceId))) {
+                joinStatic(group, request, response);
+            } else if (newMember) {
+                String memberId = request.clientId() + "-" + UUID.randomUUID();
+                if (request.version() >= 4) {
+                    // KIP-394: the client must come back with this id, so a retried join cannot add a ghost member.
+                    GroupMember pending = new GroupMember(memberId, null, request.clientId(), request.clientHost());
+                    pending.sessionTimeoutMs = request.sessionTimeoutMs();
+                    group.pendingMembers.put(memberId, pending);
+                    markAlive(group, pending); // its session timeout: forgotten if it does not come back in time
+                    return completed(joinError(Errors.MEMBER_ID_REQUIRED, memberId));
+                }
+                addMemberAndRebalance(group, memberId, request, response);
+            } else if (group.pendingMembers.containsKey(request.memberId())) {
+                endSession(group.pendingMembers.remove(request.memberId()));
+                addMemberAndRebalance(group, request.memberId(), request, response);
+            } else {
+                GroupMember member = group.members.get(request.memberId());
+                if (member == null) {
+                    return completed(joinError(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
+                }
+                rejoin(group, member, request, response);
+            }
+        }
+        return response;
+    }
+
+    /**
+     * A join naming a {@code group.instance.id} (KIP-345). A known instance that comes back without its member id
+     * (a restarted process) takes over the old member's place and assignment under a new member id; while the
+     * group is Stable and nothing it asked for changed, that needs no rebalance. A join with the old member id
+     * of a replaced instance is fenced.
+     */
+    private void joinStatic(ClassicGroup group, JoinRequest request, CompletableFuture<Struct> response) {
+        String knownMemberId = group.staticMembers.get(request.groupInstanceId());
+        if (knownMemberId == null) {
+            addMemberAndRebalance(group, request.clientId() + "-" + UUID.randomUUID(), request, response);
+        } else if (!request.memberId().isEmpty()) {
+            if (request.memberId().equals(knownMemberId)) {
+                rejoin(group, group.members.get(knownMemberId), request, response);
+            } else {
+                response.complete(joinError(Errors.FENCED_INSTANCE_ID, request.memberId()));
+            }
+        } else {
+            replaceStaticMember(group, group.members.get(knownMemberId), request, response);
+        }
+    }
+
+    private void replaceStaticMember(ClassicGroup group, GroupMember old, JoinRequest request,
+                                     CompletableFuture<Struct> response) {
+        GroupMember replacement = newMember(request.clientId() + "-" + UUID.randomUUID(), request);
+        replacement.assignment = old.assignment;
+        boolean wasLeader = old.memberId.equals(group.leaderId);
+        boolean sameProtocols = sameProtocols(old.protocols, request.protocols());
+        fence(old);
+        group.members.remove(old.memberId);
+        group.members.put(replacement.memberId, replacement);
+        group.staticMembers.put(replacement.groupInstanceId, replacement.memberId);
+        if (wasLeader) {
+            group.leaderId = replacement.memberId;
+        }
+        replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+        if (group.state() == GroupState.STABLE && sameProtocols && !wasLeader) {
+            markAlive(group, replacement);
+            storeStaticReplacement(group, old, replacement, replacement.awaitingJoin);
+            return;
+        }
+        // The leader must compute a new assignment (it may know nothing of the old one), or a rebalance is due.
+        rebalanceOrCheck(group);
+    }
+
+    /**
+     * As Kafka, stores the group once a static member's new id took the old one's place in a Stable group, so that a
+     * coordinator loading the group knows the new id, and answers the join once the write counts. Meanwhile the join
+     * waits as the member's: a rebalance that starts first answers it (and stores the group when it completes), as
+     * does the member's removal. If the write fails the old member takes its place back and the join gets the error
+     * Kafka maps the failure to.
+     */
+    private void storeStaticReplacement(ClassicGroup group, GroupMember old, GroupMember replacement,
+                                        GroupMember.PendingJoin join) {
+        metadata.store(group, group::currentAssignments,
+                () -> replacement.awaitingJoin == join && group.state() == GroupState.STABLE,
+                () -> replacement.awaitingJoin == join,
+                () -> {
+                    replacement.awaitingJoin = null;
+                    join.response().complete(joinResponse(group, replacement, join.version()));
+                },
+                error -> restoreReplacedMember(group, old, replacement, error));
+    }
+
+    /** Undoes a static member's replacement that could not be stored, failing the replacement's join. */
+    private void restoreReplacedMember(ClassicGroup group, GroupMember old, GroupMember replacement, Errors error) {
+        GroupMember.PendingJoin join = replacement.awaitingJoin;
+        replacement.awaitingJoin = null;
+        endSession(replacement);
+        group.members.remove(replacement.memberId);
+        group.members.put(old.memberId, old);
+        group.staticMembers.put(old.groupInstanceId, old.memberId);
+        markAlive(group, old);
+        join.response().complete(joinError(error, ""));
+    }
+
+    /** Ends whatever the replaced member of a static instance was waiting for, and its session timeout. */
+    private void fence(GroupMember old) {
+        endSession(old);
+        failJoin(old, Errors.FENCED_INSTANCE_ID);
+        failSync(old, Errors.FENCED_INSTANCE_ID);
+    }
+
+    /** FENCED_INSTANCE_ID if the request names a static instance that now belongs to another member id. */
+    static Errors checkFenced(ClassicGroup group, String groupInstanceId, String memberId) {
+        if (groupInstanceId == null) {
+            return Errors.NONE;
+        }
+        String current = group.staticMembers.get(groupInstanceId);
+        return current != null && !current.equals(memberId) ? Errors.FENCED_INSTANCE_ID : Errors.NONE;
+    }
+
+    /** A member as the join describes it, not waiting for anything yet. */
+    private static GroupMember newMember(String memberId, JoinRequest request) {
+        GroupMember member = new GroupMember(memberId, request.groupInstanceId(), request.clientId(),
+                request.clientHost());
+        member.sessionTimeoutMs = request.sessionTimeoutMs();
+        member.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
+        member.protocols = request.protocols();
+        return member;
+    }
+
+    private void addMemberAndRebalance(ClassicGroup group, String memberId, JoinRequest request,
+                                       CompletableFuture<Struct> response) {
+        GroupMember member = newMember(memberId, request);
+        member.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+        if (group.members.isEmpty()) {
+            group.protocolType = request.protocolType();
+        }
+        if (group.state() == GroupState.PREPARING_REBALANCE && group.generationId == 0) {
+            group.newMemberAdded = true; // extends the initial delay under way, if any
+        }
+        group.members.put(memberId, member);
+        if (member.groupInstanceId != null) {
+            group.staticMembers.put(member.groupInstanceId, memberId);
+        }
+        if (group.leaderId == null) {
+            group.leaderId = memberId;
+        }
+        rebalanceOrCheck(group);
+    }
+
+    private void rejoin(ClassicGroup group, GroupMember member, JoinRequest request,
+                        CompletableFuture<Struct> response) {
+        boolean sameProtocols = sameProtocols(member.protocols, request.protocols());
+        switch (group.state()) {
+            case PREPARING_REBALANCE -> {
+                update(member, request, response);
+                rebalanceOrCheck(group);
+            }
+            case COMPLETING_REBALANCE, STABLE -> {
+                if (sameProtocols && !(group.state() == GroupState.STABLE && member.memberId.equals(group.leaderId))) {
+                    // Nothing changed (a retried join): answer with the current generation.
+                    markAlive(group, member);
+                    response.complete(joinResponse(group, member, request.version()));
+                } else {
+                    update(member, request, response);
+                    rebalanceOrCheck(group);
+                }
+            }
+            case EMPTY, DEAD -> response.complete(joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+        }
+    }
+
+    private static void update(GroupMember member, JoinRequest request, CompletableFuture<Struct> response) {
+        member.sessionTimeoutMs = request.sessionTimeoutMs();
+        member.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
+        member.protocols = request.protocols();
+        // A second join from the same member replaces the first; the first learns it was superseded.
+        failJoin(member, Errors.REBALANCE_IN_PROGRESS);
+        member.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+    }
+
+    private static boolean sameProtocols(Map<String, byte[]> current, Map<String, byte[]> requested) {
+        if (!List.copyOf(current.keySet()).equals(List.copyOf(requested.keySet()))) {
+            return false;
+        }
+        return current.entrySet().stream().allMatch(e -> Arrays.equals(e.getValue(), requested.get(e.getKey())));
+    }
+
+    // ---------------------------------------------------------------------------------------------- Rebalance
+
+    /** Starts a rebalance, or if one is under way, checks whether the membership change lets it complete. */
+    private void rebalanceOrCheck(ClassicGroup group) {
+        if (group.state() == GroupState.PREPARING_REBALANCE) {
+            rebalancePurgatory.checkAndComplete(group);
+        } else {
+            prepareRebalance(group);
+        }
+    }
+
+    private void prepareRebalance(ClassicGroup group) {
+        if (group.state() == GroupState.COMPLETING_REBALANCE) {
+            // The assignment being synced is for a generation that will not be: tell the waiters to rejoin.
+            for (GroupMember member : group.members.values()) {
+                failSync(member, Errors.REBALANCE_IN_PROGRESS);
+            }
+        }
+        boolean firstRebalance = group.state() == GroupState.EMPTY;
+        group.transitionTo(GroupState.PREPARING_REBALANCE);
+        DelayedOperation join = firstRebalance && initialRebalanceDelayMs > 0
+                ? new InitialDelayedJoin(this, group, initialRebalanceDelayMs,
+                        Math.max(group.rebalanceTimeoutMs() - initialRebalanceDelayMs, 0))
+                : new DelayedJoin(this, group, group.rebalanceTimeoutMs());
+        rebalancePurgatory.tryCompleteElseWatch(join, List.of(group));
+    }
+
+    /**
+     * Kafka's rule when an initial delay runs out: if a member joined the group's first generation during it
+     * and the rebalance timeout leaves budget, wait another delay (cut to the budget left); else end the join.
+     */
+    void initialDelayElapsed(ClassicGroup group, long remainingMs) {
+        synchronized (group) {
+            if (group.state() == GroupState.PREPARING_REBALANCE && group.newMemberAdded && remainingMs > 0) {
+                group.newMemberAdded = false;
+                rebalancePurgatory.tryCompleteElseWatch(new InitialDelayedJoin(this, group,
+                        Math.min(initialRebalanceDelayMs, remainingMs),
+                        Math.max(remainingMs - initialRebalanceDelayMs, 0)), List.of(group));
+                return;
+            }
+        }
+        completeJoin(group);
+    }
+
+    /** Ends the join phase: drops members that did not rejoin, starts the next generation, answers the joins. */
+    void completeJoin(ClassicGroup group) {
+        synchronized (group) {
+            if (group.state() != GroupState.PREPARING_REBALANCE) {
+                return; // deleted meanwhile
+            }
+            for (GroupMember member : List.copyOf(group.members.values())) {
+                if (member.awaitingJoin == null) {
+                    removeMember(group, member);
+                }
+            }
+            group.generationId++;
+            if (group.members.isEmpty()) {
+                group.transitionTo(GroupState.EMPTY);
+                group.protocolName = null;
+                group.leaderId = null;
+                group.emptySinceMs = clock.wallClockMs();
+                metadata.storeEmpty(group, group.toStored(Map.of(), group.emptySinceMs));
+                return;
+            }
+            if (!group.members.containsKey(group.leaderId)) {
+                group.leaderId = group.members.keySet().iterator().next();
+            }
+            group.protocolName = group.selectProtocol();
+            group.transitionTo(GroupState.COMPLETING_REBALANCE);
+            for (GroupMember member : group.members.values()) {
+                GroupMember.PendingJoin pending = member.awaitingJoin;
+                member.awaitingJoin = null;
+                member.assignment = new byte[0];
+                pending.response().complete(joinResponse(group, member, pending.version()));
+                markAlive(group, member);
+            }
+        }
+    }
+
+    private static Struct joinResponse(ClassicGroup group, GroupMember member, short version) {
+        Struct response = ApiKey.JOIN_GROUP.response().newMessage()
+                .set("ErrorCode", Errors.NONE.code())
+                .set("GenerationId", group.generationId)
+                .set("ProtocolType", group.protocolType)
+                .set("ProtocolName", group.protocolName)
+                .set("Leader", group.leaderId)
+                .set("MemberId", member.memberId);
+        if (member.memberId.equals(group.leaderId)) {
+            for (GroupMember each : group.members.values()) {
+                response.addElement("Members")
+                        .set("MemberId", each.memberId)
+                        .set("GroupInstanceId", version >= 5 ? each.groupInstanceId : null)
+                        .set("Metadata", each.protocols.get(group.protocolName));
+            }
+        }
+        return response;
+    }
+
+    static Struct joinError(Errors error, String memberId) {
+        return ApiKey.JOIN_GROUP.response().newMessage()
+                .set("ErrorCode", error.code())
+                .set("GenerationId", NO_GENERATION)
+                .set("ProtocolName", "")
+                .set("Leader", "")
+                .set("MemberId", memberId);
+    }
+
+    private static void failJoin(GroupMember member, Errors error) {
+        if (member.awaitingJoin != null) {
+            member.awaitingJoin.response().complete(joinError(error, member.memberId));
+            member.awaitingJoin = null;
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- SyncGroup
+
+    CompletableFuture<Struct> sync(String groupId, int generationId, String memberId, String groupInstanceId,
+                                   Map<String, byte[]> assignments) {
+        CompletableFuture<Struct> response = new CompletableFuture<>();
+        Errors notHere = groups.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            // While loading, the rebalance under way is lost: as Kafka, REBALANCE_IN_PROGRESS sends the member back
+            // to JoinGroup at this coordinator (older clients do not know COORDINATOR_LOAD_IN_PROGRESS here).
+            return completed(syncResponse(notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS
+                    ? Errors.REBALANCE_IN_PROGRESS : notHere, new byte[0]));
+        }
+        ClassicGroup group = groups.get(groupId);
+        if (group == null) {
+            return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
+        }
+        synchronized (group) {
+            Errors refused = checkMember(group, generationId, memberId, groupInstanceId);
+            if (refused != Errors.NONE) {
+                return completed(syncResponse(refused, new byte[0]));
+            }
+            GroupMember member = group.members.get(memberId);
+            switch (group.state()) {
+                case PREPARING_REBALANCE -> response.complete(syncResponse(Errors.REBALANCE_IN_PROGRESS, new byte[0]));
+                case STABLE -> {
+                    markAlive(group, member);
+                    response.complete(syncResponse(Errors.NONE, member.assignment));
+                }
+                default -> {
+                    failSync(member, Errors.REBALANCE_IN_PROGRESS); // a retried sync replaces the earlier one
+                    member.awaitingSync = response;
+                    markAlive(group, member);
+                    if (memberId.equals(group.leaderId)) {
+                        storeAssignment(group, group.generationId, assignments);
+                    }
+                }
+            }
+        }
+        return response;
+    }
+
+    /**
+     * Whether a SyncGroup or Heartbeat comes from a member of the group's current generation: FENCED_INSTANCE_ID,
+     * UNKNOWN_MEMBER_ID (also while the group is Empty or Dead) or ILLEGAL_GENERATION if not.
+     */
+    private static Errors checkMember(ClassicGroup group, int generationId, String memberId, String groupInstanceId) {
+        if (checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        GroupMember member = group.members.get(memberId);
+        if (member == null || group.state() == GroupState.DEAD || group.state() == GroupState.EMPTY) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return generationId != group.generationId ? Errors.ILLEGAL_GENERATION : Errors.NONE;
+    }
+
+    /**
+     * Kafka's storeGroup: writes the group with the leader's assignment, and only once the write counts makes the
+     * group Stable and answers the members' syncs. If the write fails every member waiting gets the error Kafka maps
+     * it to and the group rebalances again. A rebalance, deletion or unload that came first leaves nothing to store:
+     * the generation being synced will not be.
+     */
+    private void storeAssignment(ClassicGroup group, int generation, Map<String, byte[]> assignments) {
+        metadata.store(group, () -> assignments, () -> syncing(group, generation), () -> syncing(group, generation),
+                () -> propagateAssignment(group, assignments), error -> failAssignment(group, error));
+    }
+
+    /** Whether this generation of the group, coordinated here still, is waiting for its assignment. */
+    private boolean syncing(ClassicGroup group, int generation) {
+        return group.state() == GroupState.COMPLETING_REBALANCE && group.generationId == generation
+                && groups.isCurrent(group);
+    }
+
+    private static void propagateAssignment(ClassicGroup group, Map<String, byte[]> assignments) {
+        for (GroupMember each : group.members.values()) {
+            each.assignment = assignments.getOrDefault(each.memberId, new byte[0]);
+        }
+        group.transitionTo(GroupState.STABLE);
+        for (GroupMember each : group.members.values()) {
+            if (each.awaitingSync != null) {
+                each.awaitingSync.complete(syncResponse(Errors.NONE, each.assignment));
+                each.awaitingSync = null;
+            }
+        }
+    }
+
+    /** Kafka's resetAndPropagateAssignmentError, then a new rebalance. */
+    private void failAssignment(ClassicGroup group, Errors error) {
+        for (GroupMember each : group.members.values()) {
+            each.assignment = new byte[0];
+            failSync(each, error);
+        }
+        prepareRebalance(group);
+    }
+
+    private static void failSync(GroupMember member, Errors error) {
+        if (member.awaitingSync != null) {
+            member.awaitingSync.complete(syncResponse(error, new byte[0]));
+            member.awaitingSync = null;
+        }
+    }
+
+    static Struct syncResponse(Errors error, byte[] assignment) {
+        return ApiKey.SYNC_GROUP.response().newMessage()
+                .set("ErrorCode", error.code())
+                .set("Assignment", assignment);
+    }
+
+    // ---------------------------------------------------------------------------------------------- Heartbeat
+
+    /** A heartbeat while the group is loading is answered NONE, as Kafka answers it "blindly". */
+    Errors heartbeat(String groupId, int generationId, String memberId, String groupInstanceId) {
+        Errors notHere = groups.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS ? Errors.NONE : notHere;
+        }
+        ClassicGroup group = groups.get(groupId);
+        if (group == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        synchronized (group) {
+            Errors refused = checkMember(group, generationId, memberId, groupInstanceId);
+            if (refused != Errors.NONE) {
+                return refused;
+            }
+            markAlive(group, group.members.get(memberId));
+            return group.state() == GroupState.PREPARING_REBALANCE ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
+        }
+    }
+
+    // --------------------------------------------------------------------------------------------- LeaveGroup
+
+    /** Removes a member named by id, or (v3+, static members) by instance id with an empty member id. */
+    Errors leave(String groupId, String memberId, String groupInstanceId) {
+        ClassicGroup group = groups.get(groupId);
+        if (group == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        synchronized (group) {
+            GroupMember pending = group.pendingMembers.get(memberId);
+            if (pending != null) {
+                removePendingMember(group, pending);
+                return Errors.NONE;
+            }
+            if (groupInstanceId != null && !memberId.isEmpty()
+                    && checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
+                return Errors.FENCED_INSTANCE_ID;
+            }
+            GroupMember member = group.members.get(groupInstanceId != null && memberId.isEmpty()
+                    ? group.staticMembers.getOrDefault(groupInstanceId, "") : memberId);
+            if (member == null) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+            removeMemberAndRebalance(group, member);
+            return Errors.NONE;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ Session expiry
+
+    /** Refreshes the member's session: a new timeout replaces the one pending. */
+    void markAlive(ClassicGroup group, GroupMember member) {
+        endSession(member);
+        heartbeatPurgatory.tryCompleteElseWatch(new DelayedHeartbeat(this, group, member, member.livenessEpoch),
+                List.of(member));
+    }
+
+    void expireSession(ClassicGroup group, GroupMember member, long epoch) {
+        synchronized (group) {
+            if (member.livenessEpoch != epoch) {
+                return;
+            }
+            if (group.pendingMembers.get(member.memberId) == member) {
+                removePendingMember(group, member); // told MEMBER_ID_REQUIRED, it never came back
+                return;
+            }
+            if (group.members.get(member.memberId) != member) {
+                return;
+            }
+            if (member.awaitingJoin != null || member.awaitingSync != null) {
+                // A member waiting on the coordinator cannot heartbeat; the rebalance timeout bounds that wait.
+                markAlive(group, member);
+                return;
+            }
+            removeMemberAndRebalance(group, member);
+        }
+    }
+
+    private void removeMemberAndRebalance(ClassicGroup group, GroupMember member) {
+        removeMember(group, member);
+        if (group.state() != GroupState.EMPTY && group.state() != GroupState.DEAD) {
+            rebalanceOrCheck(group);
+        }
+    }
+
+    /** Forgets a pending member; a join phase that waited only for it can complete now. */
+    private void removePendingMember(ClassicGroup group, GroupMember pending) {
+        group.pendingMembers.remove(pending.memberId);
+        endSession(pending);
+        if (group.state() == GroupState.PREPARING_REBALANCE) {
+            rebalancePurgatory.checkAndComplete(group);
+        }
+    }
+
+    /** Ends the member's session timeout: the one scheduled completes quietly. */
+    private void endSession(GroupMember member) {
+        member.livenessEpoch++;
+        heartbeatPurgatory.checkAndComplete(member);
+    }
+
+    private void removeMember(ClassicGroup group, GroupMember member) {
+        group.members.remove(member.memberId);
+        if (member.groupInstanceId != null) {
+            group.staticMembers.remove(member.groupInstanceId, member.memberId);
+        }
+        endSession(member);
+        failJoin(member, Errors.UNKNOWN_MEMBER_ID);
+        failSync(member, Errors.UNKNOWN_MEMBER_ID);
+        if (member.memberId.equals(group.leaderId)) {
+            group.leaderId = group.members.isEmpty() ? null : group.members.keySet().iterator().next();
+        }
+    }
+
+    private static CompletableFuture<Struct> completed(Struct response) {
+        return CompletableFuture.completedFuture(response);
+    }
+}
