@@ -1,5 +1,7 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.protocol.error.Errors;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -108,6 +110,71 @@ final class ClassicGroup {
         }
         return new GroupMetadataRecord.StoredGroup(protocolType == null ? "" : protocolType, generationId,
                 protocolName, leaderId, now, stored);
+    }
+
+    /**
+     * Adds a member that joined; the first member of the group sets its protocol type, and leads if the group has no
+     * leader. One that joins the first generation while it forms extends the initial delay under way, if any.
+     */
+    void add(GroupMember member, String memberProtocolType) {
+        if (members.isEmpty()) {
+            protocolType = memberProtocolType;
+        }
+        if (state == GroupState.PREPARING_REBALANCE && generationId == 0) {
+            newMemberAdded = true;
+        }
+        members.put(member.memberId, member);
+        if (member.groupInstanceId != null) {
+            staticMembers.put(member.groupInstanceId, member.memberId);
+        }
+        if (leaderId == null) {
+            leaderId = member.memberId;
+        }
+    }
+
+    /** Removes a member; if it led the group, the first member left leads. */
+    void remove(GroupMember member) {
+        members.remove(member.memberId);
+        if (member.groupInstanceId != null) {
+            staticMembers.remove(member.groupInstanceId, member.memberId);
+        }
+        if (member.memberId.equals(leaderId)) {
+            leaderId = members.isEmpty() ? null : members.keySet().iterator().next();
+        }
+    }
+
+    /** A static member's new id takes its old one's place (KIP-345), and its leadership if it led. */
+    void replace(GroupMember old, GroupMember replacement) {
+        boolean wasLeader = old.memberId.equals(leaderId);
+        members.remove(old.memberId);
+        members.put(replacement.memberId, replacement);
+        staticMembers.put(replacement.groupInstanceId, replacement.memberId);
+        if (wasLeader) {
+            leaderId = replacement.memberId;
+        }
+    }
+
+    /** FENCED_INSTANCE_ID if the request names a static instance that now belongs to another member id. */
+    Errors checkFenced(String groupInstanceId, String memberId) {
+        if (groupInstanceId == null) {
+            return Errors.NONE;
+        }
+        String current = staticMembers.get(groupInstanceId);
+        return current != null && !current.equals(memberId) ? Errors.FENCED_INSTANCE_ID : Errors.NONE;
+    }
+
+    /**
+     * Whether a SyncGroup or Heartbeat comes from a member of the current generation: FENCED_INSTANCE_ID,
+     * UNKNOWN_MEMBER_ID (also while the group is Empty or Dead) or ILLEGAL_GENERATION if not.
+     */
+    Errors checkMember(int generationId, String memberId, String groupInstanceId) {
+        if (checkFenced(groupInstanceId, memberId) != Errors.NONE) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        if (!members.containsKey(memberId) || state == GroupState.DEAD || state == GroupState.EMPTY) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return generationId != this.generationId ? Errors.ILLEGAL_GENERATION : Errors.NONE;
     }
 
     /** Each member's assignment in the current generation. */

@@ -3,11 +3,7 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
-import io.minibroker.purgatory.DelayedOperation;
-import io.minibroker.purgatory.Purgatory;
-import io.minibroker.purgatory.PurgatoryMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.Arrays;
@@ -16,11 +12,17 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import static io.minibroker.broker.group.GroupResponses.joinError;
+import static io.minibroker.broker.group.GroupResponses.joinResponse;
+import static io.minibroker.broker.group.GroupResponses.syncResponse;
+
 /**
  * The membership of classic groups, Kafka's GroupMetadataManager for them: JoinGroup (static members too, KIP-345),
- * SyncGroup, Heartbeat, LeaveGroup, session expiry and the rebalance that moves a group through its
- * {@link GroupState}s. It owns the "Rebalance" purgatory (joins waiting for the other members) and the "Heartbeat"
- * purgatory (session timeouts); a group's metadata goes to the offsets topic through {@link GroupMetadataWriter}.
+ * SyncGroup, Heartbeat, LeaveGroup and session expiry, and the groups' restore on loading, unloading and closing. It
+ * owns the two purgatories through its parts: {@link GroupRebalancer} (the "Rebalance" purgatory of joins waiting
+ * for the other members, and the rebalance that moves a group through its {@link GroupState}s) and
+ * {@link MemberSessions} (the "Heartbeat" purgatory of session timeouts); a group's metadata goes to the offsets
+ * topic through {@link GroupMetadataWriter}.
  *
  * <p>Each group is guarded by its own monitor and no thread holds two group locks, so groups never deadlock
  * with each other. Purgatory callbacks never run under a purgatory lock, and the operations of one group only
@@ -29,15 +31,10 @@ import java.util.concurrent.CompletableFuture;
  */
 final class ClassicGroupCoordinator {
 
-    static final int NO_GENERATION = -1;
-
     private final ClassicGroups groups;
     private final GroupMetadataWriter metadata;
-    private final Purgatory<DelayedOperation> rebalancePurgatory;
-    private final Purgatory<DelayedHeartbeat> heartbeatPurgatory;
-    /** Empty-since times, on the broker's one clock. */
-    private final BrokerClock clock;
-    private final int initialRebalanceDelayMs;
+    private final MemberSessions sessions;
+    private final GroupRebalancer rebalancer;
     private final int minSessionTimeoutMs;
     private final int maxSessionTimeoutMs;
 
@@ -45,18 +42,16 @@ final class ClassicGroupCoordinator {
                             BrokerClock clock) {
         this.groups = groups;
         this.metadata = metadata;
-        this.clock = clock;
-        this.rebalancePurgatory = Purgatory.builder("Rebalance").clock(clock.purgatoryClock()).build();
-        this.heartbeatPurgatory = Purgatory.builder("Heartbeat").clock(clock.purgatoryClock()).build();
-        this.initialRebalanceDelayMs = config.get(BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS);
+        this.sessions = new MemberSessions(clock, this::expireSession);
+        this.rebalancer = new GroupRebalancer(config, groups, sessions, metadata, clock);
         this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
         this.maxSessionTimeoutMs = config.get(BrokerConfig.GROUP_MAX_SESSION_TIMEOUT_MS);
     }
 
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
     void bindMetersTo(MeterRegistry registry) {
-        new PurgatoryMeters(rebalancePurgatory).bindTo(registry);
-        new PurgatoryMeters(heartbeatPurgatory).bindTo(registry);
+        rebalancer.bindMetersTo(registry);
+        sessions.bindMetersTo(registry);
     }
 
     // ------------------------------------------------------------------------------------ Loading and unloading
@@ -69,7 +64,7 @@ final class ClassicGroupCoordinator {
     void restore(ClassicGroup group) {
         groups.restored(group);
         synchronized (group) {
-            group.members.values().forEach(member -> markAlive(group, member));
+            group.members.values().forEach(member -> sessions.markAlive(group, member));
         }
     }
 
@@ -80,8 +75,8 @@ final class ClassicGroupCoordinator {
     void unload(ClassicGroup group) {
         synchronized (group) {
             answerWaiters(group, Errors.NOT_COORDINATOR);
-            group.members.values().forEach(this::endSession);
-            group.pendingMembers.values().forEach(this::endSession);
+            group.members.values().forEach(sessions::end);
+            group.pendingMembers.values().forEach(sessions::end);
             groups.remove(group);
         }
     }
@@ -98,15 +93,15 @@ final class ClassicGroupCoordinator {
                 answerWaiters(group, Errors.NOT_COORDINATOR);
             }
         }
-        rebalancePurgatory.close();
-        heartbeatPurgatory.close();
+        rebalancer.close();
+        sessions.close();
     }
 
     /** Answers every member's parked join and sync with {@code error}. */
     private static void answerWaiters(ClassicGroup group, Errors error) {
         for (GroupMember member : group.members.values()) {
-            failJoin(member, error);
-            failSync(member, error);
+            member.failJoin(error);
+            member.failSync(error);
         }
     }
 
@@ -147,12 +142,13 @@ final class ClassicGroupCoordinator {
                     GroupMember pending = new GroupMember(memberId, null, request.clientId(), request.clientHost());
                     pending.sessionTimeoutMs = request.sessionTimeoutMs();
                     group.pendingMembers.put(memberId, pending);
-                    markAlive(group, pending); // its session timeout: forgotten if it does not come back in time
+                    // Its session timeout: it is forgotten if it does not come back with its id in time.
+                    sessions.markAlive(group, pending);
                     return completed(joinError(Errors.MEMBER_ID_REQUIRED, memberId));
                 }
                 addMemberAndRebalance(group, memberId, request, response);
             } else if (group.pendingMembers.containsKey(request.memberId())) {
-                endSession(group.pendingMembers.remove(request.memberId()));
+                sessions.end(group.pendingMembers.remove(request.memberId()));
                 addMemberAndRebalance(group, request.memberId(), request, response);
             } else {
                 GroupMember member = group.members.get(request.memberId());
@@ -193,20 +189,15 @@ final class ClassicGroupCoordinator {
         boolean wasLeader = old.memberId.equals(group.leaderId);
         boolean sameProtocols = sameProtocols(old.protocols, request.protocols());
         fence(old);
-        group.members.remove(old.memberId);
-        group.members.put(replacement.memberId, replacement);
-        group.staticMembers.put(replacement.groupInstanceId, replacement.memberId);
-        if (wasLeader) {
-            group.leaderId = replacement.memberId;
-        }
+        group.replace(old, replacement);
         replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
         if (group.state() == GroupState.STABLE && sameProtocols && !wasLeader) {
-            markAlive(group, replacement);
+            sessions.markAlive(group, replacement);
             storeStaticReplacement(group, old, replacement, replacement.awaitingJoin);
             return;
         }
         // The leader must compute a new assignment (it may know nothing of the old one), or a rebalance is due.
-        rebalanceOrCheck(group);
+        rebalancer.rebalanceOrCheck(group);
     }
 
     /**
@@ -232,28 +223,19 @@ final class ClassicGroupCoordinator {
     private void restoreReplacedMember(ClassicGroup group, GroupMember old, GroupMember replacement, Errors error) {
         GroupMember.PendingJoin join = replacement.awaitingJoin;
         replacement.awaitingJoin = null;
-        endSession(replacement);
+        sessions.end(replacement);
         group.members.remove(replacement.memberId);
         group.members.put(old.memberId, old);
         group.staticMembers.put(old.groupInstanceId, old.memberId);
-        markAlive(group, old);
+        sessions.markAlive(group, old);
         join.response().complete(joinError(error, ""));
     }
 
     /** Ends whatever the replaced member of a static instance was waiting for, and its session timeout. */
     private void fence(GroupMember old) {
-        endSession(old);
-        failJoin(old, Errors.FENCED_INSTANCE_ID);
-        failSync(old, Errors.FENCED_INSTANCE_ID);
-    }
-
-    /** FENCED_INSTANCE_ID if the request names a static instance that now belongs to another member id. */
-    static Errors checkFenced(ClassicGroup group, String groupInstanceId, String memberId) {
-        if (groupInstanceId == null) {
-            return Errors.NONE;
-        }
-        String current = group.staticMembers.get(groupInstanceId);
-        return current != null && !current.equals(memberId) ? Errors.FENCED_INSTANCE_ID : Errors.NONE;
+        sessions.end(old);
+        old.failJoin(Errors.FENCED_INSTANCE_ID);
+        old.failSync(Errors.FENCED_INSTANCE_ID);
     }
 
     /** A member as the join describes it, not waiting for anything yet. */
@@ -270,20 +252,8 @@ final class ClassicGroupCoordinator {
                                        CompletableFuture<Struct> response) {
         GroupMember member = newMember(memberId, request);
         member.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
-        if (group.members.isEmpty()) {
-            group.protocolType = request.protocolType();
-        }
-        if (group.state() == GroupState.PREPARING_REBALANCE && group.generationId == 0) {
-            group.newMemberAdded = true; // extends the initial delay under way, if any
-        }
-        group.members.put(memberId, member);
-        if (member.groupInstanceId != null) {
-            group.staticMembers.put(member.groupInstanceId, memberId);
-        }
-        if (group.leaderId == null) {
-            group.leaderId = memberId;
-        }
-        rebalanceOrCheck(group);
+        group.add(member, request.protocolType());
+        rebalancer.rebalanceOrCheck(group);
     }
 
     private void rejoin(ClassicGroup group, GroupMember member, JoinRequest request,
@@ -292,16 +262,16 @@ final class ClassicGroupCoordinator {
         switch (group.state()) {
             case PREPARING_REBALANCE -> {
                 update(member, request, response);
-                rebalanceOrCheck(group);
+                rebalancer.rebalanceOrCheck(group);
             }
             case COMPLETING_REBALANCE, STABLE -> {
                 if (sameProtocols && !(group.state() == GroupState.STABLE && member.memberId.equals(group.leaderId))) {
                     // Nothing changed (a retried join): answer with the current generation.
-                    markAlive(group, member);
+                    sessions.markAlive(group, member);
                     response.complete(joinResponse(group, member, request.version()));
                 } else {
                     update(member, request, response);
-                    rebalanceOrCheck(group);
+                    rebalancer.rebalanceOrCheck(group);
                 }
             }
             case EMPTY, DEAD -> response.complete(joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
@@ -313,7 +283,7 @@ final class ClassicGroupCoordinator {
         member.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
         member.protocols = request.protocols();
         // A second join from the same member replaces the first; the first learns it was superseded.
-        failJoin(member, Errors.REBALANCE_IN_PROGRESS);
+        member.failJoin(Errors.REBALANCE_IN_PROGRESS);
         member.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
     }
 
@@ -322,120 +292,6 @@ final class ClassicGroupCoordinator {
             return false;
         }
         return current.entrySet().stream().allMatch(e -> Arrays.equals(e.getValue(), requested.get(e.getKey())));
-    }
-
-    // ---------------------------------------------------------------------------------------------- Rebalance
-
-    /** Starts a rebalance, or if one is under way, checks whether the membership change lets it complete. */
-    private void rebalanceOrCheck(ClassicGroup group) {
-        if (group.state() == GroupState.PREPARING_REBALANCE) {
-            rebalancePurgatory.checkAndComplete(group);
-        } else {
-            prepareRebalance(group);
-        }
-    }
-
-    private void prepareRebalance(ClassicGroup group) {
-        if (group.state() == GroupState.COMPLETING_REBALANCE) {
-            // The assignment being synced is for a generation that will not be: tell the waiters to rejoin.
-            for (GroupMember member : group.members.values()) {
-                failSync(member, Errors.REBALANCE_IN_PROGRESS);
-            }
-        }
-        boolean firstRebalance = group.state() == GroupState.EMPTY;
-        group.transitionTo(GroupState.PREPARING_REBALANCE);
-        DelayedOperation join = firstRebalance && initialRebalanceDelayMs > 0
-                ? new InitialDelayedJoin(this, group, initialRebalanceDelayMs,
-                        Math.max(group.rebalanceTimeoutMs() - initialRebalanceDelayMs, 0))
-                : new DelayedJoin(this, group, group.rebalanceTimeoutMs());
-        rebalancePurgatory.tryCompleteElseWatch(join, List.of(group));
-    }
-
-    /**
-     * Kafka's rule when an initial delay runs out: if a member joined the group's first generation during it
-     * and the rebalance timeout leaves budget, wait another delay (cut to the budget left); else end the join.
-     */
-    void initialDelayElapsed(ClassicGroup group, long remainingMs) {
-        synchronized (group) {
-            if (group.state() == GroupState.PREPARING_REBALANCE && group.newMemberAdded && remainingMs > 0) {
-                group.newMemberAdded = false;
-                rebalancePurgatory.tryCompleteElseWatch(new InitialDelayedJoin(this, group,
-                        Math.min(initialRebalanceDelayMs, remainingMs),
-                        Math.max(remainingMs - initialRebalanceDelayMs, 0)), List.of(group));
-                return;
-            }
-        }
-        completeJoin(group);
-    }
-
-    /** Ends the join phase: drops members that did not rejoin, starts the next generation, answers the joins. */
-    void completeJoin(ClassicGroup group) {
-        synchronized (group) {
-            if (group.state() != GroupState.PREPARING_REBALANCE) {
-                return; // deleted meanwhile
-            }
-            for (GroupMember member : List.copyOf(group.members.values())) {
-                if (member.awaitingJoin == null) {
-                    removeMember(group, member);
-                }
-            }
-            group.generationId++;
-            if (group.members.isEmpty()) {
-                group.transitionTo(GroupState.EMPTY);
-                group.protocolName = null;
-                group.leaderId = null;
-                group.emptySinceMs = clock.wallClockMs();
-                metadata.storeEmpty(group, group.toStored(Map.of(), group.emptySinceMs));
-                return;
-            }
-            if (!group.members.containsKey(group.leaderId)) {
-                group.leaderId = group.members.keySet().iterator().next();
-            }
-            group.protocolName = group.selectProtocol();
-            group.transitionTo(GroupState.COMPLETING_REBALANCE);
-            for (GroupMember member : group.members.values()) {
-                GroupMember.PendingJoin pending = member.awaitingJoin;
-                member.awaitingJoin = null;
-                member.assignment = new byte[0];
-                pending.response().complete(joinResponse(group, member, pending.version()));
-                markAlive(group, member);
-            }
-        }
-    }
-
-    private static Struct joinResponse(ClassicGroup group, GroupMember member, short version) {
-        Struct response = ApiKey.JOIN_GROUP.response().newMessage()
-                .set("ErrorCode", Errors.NONE.code())
-                .set("GenerationId", group.generationId)
-                .set("ProtocolType", group.protocolType)
-                .set("ProtocolName", group.protocolName)
-                .set("Leader", group.leaderId)
-                .set("MemberId", member.memberId);
-        if (member.memberId.equals(group.leaderId)) {
-            for (GroupMember each : group.members.values()) {
-                response.addElement("Members")
-                        .set("MemberId", each.memberId)
-                        .set("GroupInstanceId", version >= 5 ? each.groupInstanceId : null)
-                        .set("Metadata", each.protocols.get(group.protocolName));
-            }
-        }
-        return response;
-    }
-
-    static Struct joinError(Errors error, String memberId) {
-        return ApiKey.JOIN_GROUP.response().newMessage()
-                .set("ErrorCode", error.code())
-                .set("GenerationId", NO_GENERATION)
-                .set("ProtocolName", "")
-                .set("Leader", "")
-                .set("MemberId", memberId);
-    }
-
-    private static void failJoin(GroupMember member, Errors error) {
-        if (member.awaitingJoin != null) {
-            member.awaitingJoin.response().complete(joinError(error, member.memberId));
-            member.awaitingJoin = null;
-        }
     }
 
     // ---------------------------------------------------------------------------------------------- SyncGroup
@@ -455,7 +311,7 @@ final class ClassicGroupCoordinator {
             return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
         }
         synchronized (group) {
-            Errors refused = checkMember(group, generationId, memberId, groupInstanceId);
+            Errors refused = group.checkMember(generationId, memberId, groupInstanceId);
             if (refused != Errors.NONE) {
                 return completed(syncResponse(refused, new byte[0]));
             }
@@ -463,87 +319,20 @@ final class ClassicGroupCoordinator {
             switch (group.state()) {
                 case PREPARING_REBALANCE -> response.complete(syncResponse(Errors.REBALANCE_IN_PROGRESS, new byte[0]));
                 case STABLE -> {
-                    markAlive(group, member);
+                    sessions.markAlive(group, member);
                     response.complete(syncResponse(Errors.NONE, member.assignment));
                 }
                 default -> {
-                    failSync(member, Errors.REBALANCE_IN_PROGRESS); // a retried sync replaces the earlier one
+                    member.failSync(Errors.REBALANCE_IN_PROGRESS); // a retried sync replaces the earlier one
                     member.awaitingSync = response;
-                    markAlive(group, member);
+                    sessions.markAlive(group, member);
                     if (memberId.equals(group.leaderId)) {
-                        storeAssignment(group, group.generationId, assignments);
+                        rebalancer.storeAssignment(group, group.generationId, assignments);
                     }
                 }
             }
         }
         return response;
-    }
-
-    /**
-     * Whether a SyncGroup or Heartbeat comes from a member of the group's current generation: FENCED_INSTANCE_ID,
-     * UNKNOWN_MEMBER_ID (also while the group is Empty or Dead) or ILLEGAL_GENERATION if not.
-     */
-    private static Errors checkMember(ClassicGroup group, int generationId, String memberId, String groupInstanceId) {
-        if (checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
-            return Errors.FENCED_INSTANCE_ID;
-        }
-        GroupMember member = group.members.get(memberId);
-        if (member == null || group.state() == GroupState.DEAD || group.state() == GroupState.EMPTY) {
-            return Errors.UNKNOWN_MEMBER_ID;
-        }
-        return generationId != group.generationId ? Errors.ILLEGAL_GENERATION : Errors.NONE;
-    }
-
-    /**
-     * Kafka's storeGroup: writes the group with the leader's assignment, and only once the write counts makes the
-     * group Stable and answers the members' syncs. If the write fails every member waiting gets the error Kafka maps
-     * it to and the group rebalances again. A rebalance, deletion or unload that came first leaves nothing to store:
-     * the generation being synced will not be.
-     */
-    private void storeAssignment(ClassicGroup group, int generation, Map<String, byte[]> assignments) {
-        metadata.store(group, () -> assignments, () -> syncing(group, generation), () -> syncing(group, generation),
-                () -> propagateAssignment(group, assignments), error -> failAssignment(group, error));
-    }
-
-    /** Whether this generation of the group, coordinated here still, is waiting for its assignment. */
-    private boolean syncing(ClassicGroup group, int generation) {
-        return group.state() == GroupState.COMPLETING_REBALANCE && group.generationId == generation
-                && groups.isCurrent(group);
-    }
-
-    private static void propagateAssignment(ClassicGroup group, Map<String, byte[]> assignments) {
-        for (GroupMember each : group.members.values()) {
-            each.assignment = assignments.getOrDefault(each.memberId, new byte[0]);
-        }
-        group.transitionTo(GroupState.STABLE);
-        for (GroupMember each : group.members.values()) {
-            if (each.awaitingSync != null) {
-                each.awaitingSync.complete(syncResponse(Errors.NONE, each.assignment));
-                each.awaitingSync = null;
-            }
-        }
-    }
-
-    /** Kafka's resetAndPropagateAssignmentError, then a new rebalance. */
-    private void failAssignment(ClassicGroup group, Errors error) {
-        for (GroupMember each : group.members.values()) {
-            each.assignment = new byte[0];
-            failSync(each, error);
-        }
-        prepareRebalance(group);
-    }
-
-    private static void failSync(GroupMember member, Errors error) {
-        if (member.awaitingSync != null) {
-            member.awaitingSync.complete(syncResponse(error, new byte[0]));
-            member.awaitingSync = null;
-        }
-    }
-
-    static Struct syncResponse(Errors error, byte[] assignment) {
-        return ApiKey.SYNC_GROUP.response().newMessage()
-                .set("ErrorCode", error.code())
-                .set("Assignment", assignment);
     }
 
     // ---------------------------------------------------------------------------------------------- Heartbeat
@@ -559,11 +348,11 @@ final class ClassicGroupCoordinator {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         synchronized (group) {
-            Errors refused = checkMember(group, generationId, memberId, groupInstanceId);
+            Errors refused = group.checkMember(generationId, memberId, groupInstanceId);
             if (refused != Errors.NONE) {
                 return refused;
             }
-            markAlive(group, group.members.get(memberId));
+            sessions.markAlive(group, group.members.get(memberId));
             return group.state() == GroupState.PREPARING_REBALANCE ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
         }
     }
@@ -583,7 +372,7 @@ final class ClassicGroupCoordinator {
                 return Errors.NONE;
             }
             if (groupInstanceId != null && !memberId.isEmpty()
-                    && checkFenced(group, groupInstanceId, memberId) != Errors.NONE) {
+                    && group.checkFenced(groupInstanceId, memberId) != Errors.NONE) {
                 return Errors.FENCED_INSTANCE_ID;
             }
             GroupMember member = group.members.get(groupInstanceId != null && memberId.isEmpty()
@@ -591,20 +380,19 @@ final class ClassicGroupCoordinator {
             if (member == null) {
                 return Errors.UNKNOWN_MEMBER_ID;
             }
-            removeMemberAndRebalance(group, member);
+            rebalancer.removeMemberAndRebalance(group, member);
             return Errors.NONE;
         }
     }
 
     // ------------------------------------------------------------------------------------------ Session expiry
 
-    /** Refreshes the member's session: a new timeout replaces the one pending. */
-    void markAlive(ClassicGroup group, GroupMember member) {
-        endSession(member);
-        heartbeatPurgatory.tryCompleteElseWatch(new DelayedHeartbeat(this, group, member, member.livenessEpoch),
-                List.of(member));
+    /** The members' session timeouts; a commit from a member refreshes its session too. */
+    MemberSessions sessions() {
+        return sessions;
     }
 
+    /** A member's session ran out: unless it is waiting on the coordinator, it leaves and the group rebalances. */
     void expireSession(ClassicGroup group, GroupMember member, long epoch) {
         synchronized (group) {
             if (member.livenessEpoch != epoch) {
@@ -619,46 +407,18 @@ final class ClassicGroupCoordinator {
             }
             if (member.awaitingJoin != null || member.awaitingSync != null) {
                 // A member waiting on the coordinator cannot heartbeat; the rebalance timeout bounds that wait.
-                markAlive(group, member);
+                sessions.markAlive(group, member);
                 return;
             }
-            removeMemberAndRebalance(group, member);
-        }
-    }
-
-    private void removeMemberAndRebalance(ClassicGroup group, GroupMember member) {
-        removeMember(group, member);
-        if (group.state() != GroupState.EMPTY && group.state() != GroupState.DEAD) {
-            rebalanceOrCheck(group);
+            rebalancer.removeMemberAndRebalance(group, member);
         }
     }
 
     /** Forgets a pending member; a join phase that waited only for it can complete now. */
     private void removePendingMember(ClassicGroup group, GroupMember pending) {
         group.pendingMembers.remove(pending.memberId);
-        endSession(pending);
-        if (group.state() == GroupState.PREPARING_REBALANCE) {
-            rebalancePurgatory.checkAndComplete(group);
-        }
-    }
-
-    /** Ends the member's session timeout: the one scheduled completes quietly. */
-    private void endSession(GroupMember member) {
-        member.livenessEpoch++;
-        heartbeatPurgatory.checkAndComplete(member);
-    }
-
-    private void removeMember(ClassicGroup group, GroupMember member) {
-        group.members.remove(member.memberId);
-        if (member.groupInstanceId != null) {
-            group.staticMembers.remove(member.groupInstanceId, member.memberId);
-        }
-        endSession(member);
-        failJoin(member, Errors.UNKNOWN_MEMBER_ID);
-        failSync(member, Errors.UNKNOWN_MEMBER_ID);
-        if (member.memberId.equals(group.leaderId)) {
-            group.leaderId = group.members.isEmpty() ? null : group.members.keySet().iterator().next();
-        }
+        sessions.end(pending);
+        rebalancer.checkJoinPhase(group);
     }
 
     private static CompletableFuture<Struct> completed(Struct response) {

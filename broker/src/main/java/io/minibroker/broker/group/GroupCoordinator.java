@@ -93,7 +93,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.groups = new ClassicGroups(coordinated, offsets::partitionFor);
         this.membership = new ClassicGroupCoordinator(config, groups,
                 new GroupMetadataWriter(groups, log, thread, clock), clock);
-        this.offsetManager = new OffsetMetadataManager(config, groups, offsets, membership, thread, clock);
+        this.offsetManager = new OffsetMetadataManager(config, groups, offsets, membership.sessions(), thread,
+                clock);
         this.loader = new GroupLoader(groups, offsets, membership, thread);
     }
 

@@ -12,7 +12,8 @@ import java.util.Set;
  *
  * <p>Each state names the states a group may come to it from ({@link #validPreviousStates}), as Kafka's
  * ClassicGroupState does; {@link ClassicGroup#transitionTo} refuses any other move. Loading a group from
- * {@code __consumer_offsets} is no move: the group starts in the state its record gives ({@link ClassicGroup#restored}).
+ * {@code __consumer_offsets} is no move: the group starts in the state its record gives
+ * ({@link ClassicGroup#restored}).
  */
 public enum GroupState {
     EMPTY("Empty"),

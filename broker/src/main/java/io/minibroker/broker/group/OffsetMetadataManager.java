@@ -38,7 +38,7 @@ final class OffsetMetadataManager {
     private final ClassicGroups groups;
     private final OffsetStore offsets;
     /** A commit from a member is a sign of life, as a heartbeat. */
-    private final ClassicGroupCoordinator membership;
+    private final MemberSessions sessions;
     private final CoordinatorThread thread;
     /** Commit timestamps and expiry rounds, on the broker's one clock. */
     private final BrokerClock clock;
@@ -47,10 +47,10 @@ final class OffsetMetadataManager {
     private final int offsetMetadataMaxBytes;
 
     OffsetMetadataManager(BrokerConfig config, ClassicGroups groups, OffsetStore offsets,
-                          ClassicGroupCoordinator membership, CoordinatorThread thread, BrokerClock clock) {
+                          MemberSessions sessions, CoordinatorThread thread, BrokerClock clock) {
         this.groups = groups;
         this.offsets = offsets;
-        this.membership = membership;
+        this.sessions = sessions;
         this.thread = thread;
         this.clock = clock;
         this.offsetsRetentionMs = TimeUnit.MINUTES.toMillis(config.get(BrokerConfig.OFFSETS_RETENTION_MINUTES));
@@ -186,7 +186,7 @@ final class OffsetMetadataManager {
         if (commit.groupInstanceId() != null && !group.staticMembers.containsKey(commit.groupInstanceId())) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
-        if (ClassicGroupCoordinator.checkFenced(group, commit.groupInstanceId(), commit.memberId()) != Errors.NONE) {
+        if (group.checkFenced(commit.groupInstanceId(), commit.memberId()) != Errors.NONE) {
             return Errors.FENCED_INSTANCE_ID;
         }
         GroupMember member = group.members.get(commit.memberId());
@@ -199,7 +199,7 @@ final class OffsetMetadataManager {
         if (group.state() == GroupState.COMPLETING_REBALANCE) {
             return Errors.REBALANCE_IN_PROGRESS;
         }
-        membership.markAlive(group, member);
+        sessions.markAlive(group, member);
         return Errors.NONE;
     }
 
