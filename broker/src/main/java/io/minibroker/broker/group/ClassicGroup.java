@@ -20,8 +20,8 @@ import java.util.Set;
 final class ClassicGroup {
 
     final String groupId;
-    /** Changed only by {@link #transitionTo}, or set once by {@link #restored} as the group's record left it. */
-    private GroupState state = GroupState.EMPTY;
+    /** Empty for a new group, as stored for a restored one; changed only by {@link #transitionTo}. */
+    private GroupState state;
     int generationId;
     /** Null until the first member joins; empty for groups that only ever had simple offset commits. */
     String protocolType;
@@ -44,8 +44,18 @@ final class ClassicGroup {
      */
     long emptySinceMs = -1;
 
+    /** A new group: Empty. */
     ClassicGroup(String groupId) {
+        this(groupId, GroupState.EMPTY);
+    }
+
+    /**
+     * The restore path: a group loaded from {@code __consumer_offsets} starts in the state its record gives, not
+     * through the transitions that led there (Stable with its members: no Empty → PreparingRebalance → ... here).
+     */
+    private ClassicGroup(String groupId, GroupState initial) {
         this.groupId = groupId;
+        this.state = initial;
     }
 
     /**
@@ -54,7 +64,8 @@ final class ClassicGroup {
      * without members. Its members' session timeouts are the coordinator's to start.
      */
     static ClassicGroup restored(String groupId, GroupMetadataRecord.StoredGroup stored) {
-        ClassicGroup group = new ClassicGroup(groupId);
+        ClassicGroup group = new ClassicGroup(groupId,
+                stored.members().isEmpty() ? GroupState.EMPTY : GroupState.STABLE);
         group.protocolType = stored.protocolType();
         group.generationId = stored.generation();
         if (stored.members().isEmpty()) {
@@ -75,7 +86,6 @@ final class ClassicGroup {
                 group.staticMembers.put(member.groupInstanceId, member.memberId);
             }
         }
-        group.state = GroupState.STABLE; // the restore path: the state as stored, not a transition
         return group;
     }
 

@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Every pair of classic group states against Kafka's ClassicGroupState table: the legal moves happen, the others
- * throw and leave the group where it was.
+ * throw and leave the group where it was. A group loaded from its record is restored into its state, no move.
  */
 class GroupStateTransitionTest {
 
@@ -65,6 +66,30 @@ class GroupStateTransitionTest {
 
     static GroupState[] states() {
         return GroupState.values();
+    }
+
+    @Test
+    void aGroupLoadedWithMembersIsRestoredStableAndMovesOnFromThere() {
+        GroupMetadataRecord.StoredMember member = new GroupMetadataRecord.StoredMember("m-1", null, "client",
+                "/127.0.0.1", 60_000, 10_000, new byte[] {1}, new byte[] {2});
+        ClassicGroup group = ClassicGroup.restored("loaded",
+                new GroupMetadataRecord.StoredGroup("consumer", 7, "range", "m-1", 1_000L, List.of(member)));
+
+        assertThat(group.state()).as("restored straight into the stored state, no transition").isEqualTo(STABLE);
+        assertThat(group.generationId).isEqualTo(7);
+        assertThat(group.members).containsOnlyKeys("m-1");
+        group.transitionTo(PREPARING_REBALANCE);
+        assertThat(group.state()).isEqualTo(PREPARING_REBALANCE);
+    }
+
+    @Test
+    void aGroupLoadedWithoutMembersIsRestoredEmpty() {
+        ClassicGroup group = ClassicGroup.restored("loaded",
+                new GroupMetadataRecord.StoredGroup("consumer", 3, null, null, 1_000L, List.of()));
+
+        assertThat(group.state()).isEqualTo(EMPTY);
+        assertThat(group.emptySinceMs).isEqualTo(1_000L);
+        assertThatThrownBy(() -> group.transitionTo(STABLE)).isInstanceOf(IllegalStateException.class);
     }
 
     /** A new group, walked to {@code state} by legal moves only. */
