@@ -10,14 +10,14 @@ import io.minibroker.purgatory.DelayedOperation;
  */
 final class DelayedHeartbeat extends DelayedOperation {
 
-    private final GroupCoordinator coordinator;
-    private final ConsumerGroup group;
+    private final MemberSessions.Expiry expiry;
+    private final ClassicGroup group;
     private final GroupMember member;
     private final long epoch;
 
-    DelayedHeartbeat(GroupCoordinator coordinator, ConsumerGroup group, GroupMember member, long epoch) {
+    DelayedHeartbeat(MemberSessions.Expiry expiry, ClassicGroup group, GroupMember member, long epoch) {
         super(member.sessionTimeoutMs);
-        this.coordinator = coordinator;
+        this.expiry = expiry;
         this.group = group;
         this.member = member;
         this.epoch = epoch;
@@ -36,6 +36,6 @@ final class DelayedHeartbeat extends DelayedOperation {
 
     @Override
     protected void onExpiration() {
-        coordinator.expireSession(group, member, epoch);
+        expiry.expired(group, member, epoch);
     }
 }

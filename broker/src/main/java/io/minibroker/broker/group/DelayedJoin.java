@@ -9,12 +9,12 @@ import io.minibroker.purgatory.DelayedOperation;
  */
 final class DelayedJoin extends DelayedOperation {
 
-    private final GroupCoordinator coordinator;
-    private final ConsumerGroup group;
+    private final GroupRebalancer rebalancer;
+    private final ClassicGroup group;
 
-    DelayedJoin(GroupCoordinator coordinator, ConsumerGroup group, long rebalanceTimeoutMs) {
+    DelayedJoin(GroupRebalancer rebalancer, ClassicGroup group, long rebalanceTimeoutMs) {
         super(rebalanceTimeoutMs);
-        this.coordinator = coordinator;
+        this.rebalancer = rebalancer;
         this.group = group;
     }
 
@@ -27,7 +27,7 @@ final class DelayedJoin extends DelayedOperation {
 
     @Override
     protected void onComplete() {
-        coordinator.completeJoin(group);
+        rebalancer.completeJoin(group);
     }
 
     @Override

@@ -40,7 +40,7 @@ public final class DescribeGroupsHandler implements ApiHandler {
                 described.set("ErrorCode", notHere.code()).set("GroupState", "");
                 continue;
             }
-            Optional<ConsumerGroup> found = coordinator.group(groupId);
+            Optional<ClassicGroup> found = coordinator.group(groupId);
             if (found.isEmpty()) {
                 described.set("GroupState", GroupState.DEAD.kafkaName());
                 if (request.version() >= NOT_FOUND_ERROR_FROM_VERSION) {
@@ -49,10 +49,10 @@ public final class DescribeGroupsHandler implements ApiHandler {
                 }
                 continue;
             }
-            ConsumerGroup group = found.get();
+            ClassicGroup group = found.get();
             synchronized (group) {
-                boolean stable = group.state == GroupState.STABLE;
-                described.set("GroupState", group.state.kafkaName())
+                boolean stable = group.state() == GroupState.STABLE;
+                described.set("GroupState", group.state().kafkaName())
                         .set("ProtocolType", group.protocolType == null ? "" : group.protocolType)
                         .set("ProtocolData", stable ? group.protocolName : "");
                 for (GroupMember member : group.members.values()) {

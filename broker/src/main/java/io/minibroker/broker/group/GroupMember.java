@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.LinkedHashMap;
@@ -7,7 +8,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One member of a classic group, guarded by its group's lock. A member waits in at most one place at a time:
- * for the join to complete ({@link #awaitingJoin}) or for the leader's assignment ({@link #awaitingSync}).
+ * for the join to complete ({@link #awaitingJoin}) or for the leader's assignment ({@link #awaitingSync}); answering
+ * a wait only enqueues the response onto its channel's event loop.
  */
 final class GroupMember {
 
@@ -33,6 +35,27 @@ final class GroupMember {
         this.groupInstanceId = groupInstanceId;
         this.clientId = clientId;
         this.clientHost = clientHost;
+    }
+
+    /** Answers the member's parked JoinGroup, if any, with {@code error}. */
+    void failJoin(Errors error) {
+        if (awaitingJoin != null) {
+            awaitingJoin.response().complete(GroupResponses.joinError(error, memberId));
+            awaitingJoin = null;
+        }
+    }
+
+    /** Answers the member's parked SyncGroup, if any, with {@code error}. */
+    void failSync(Errors error) {
+        answerSync(error, new byte[0]);
+    }
+
+    /** Answers the member's parked SyncGroup, if any. */
+    void answerSync(Errors error, byte[] assignment) {
+        if (awaitingSync != null) {
+            awaitingSync.complete(GroupResponses.syncResponse(error, assignment));
+            awaitingSync = null;
+        }
     }
 
     /** A JoinGroup waiting for the rebalance to complete, with the version its response is encoded in. */

@@ -11,13 +11,13 @@ import io.minibroker.purgatory.DelayedOperation;
  */
 final class InitialDelayedJoin extends DelayedOperation {
 
-    private final GroupCoordinator coordinator;
-    private final ConsumerGroup group;
+    private final GroupRebalancer rebalancer;
+    private final ClassicGroup group;
     private final long remainingMs;
 
-    InitialDelayedJoin(GroupCoordinator coordinator, ConsumerGroup group, long delayMs, long remainingMs) {
+    InitialDelayedJoin(GroupRebalancer rebalancer, ClassicGroup group, long delayMs, long remainingMs) {
         super(delayMs);
-        this.coordinator = coordinator;
+        this.rebalancer = rebalancer;
         this.group = group;
         this.remainingMs = remainingMs;
     }
@@ -29,7 +29,7 @@ final class InitialDelayedJoin extends DelayedOperation {
 
     @Override
     protected void onComplete() {
-        coordinator.initialDelayElapsed(group, remainingMs);
+        rebalancer.initialDelayElapsed(group, remainingMs);
     }
 
     @Override

@@ -31,7 +31,7 @@ public final class JoinGroupHandler implements ApiHandler {
         int rebalanceTimeoutMs = request.version() >= 1 ? body.getInt32("RebalanceTimeoutMs") : sessionTimeoutMs;
         String clientId = request.header().clientId() == null ? "" : request.header().clientId();
         String clientHost = context.clientAddress() == null ? "" : context.clientAddress().toString();
-        GroupCoordinator.JoinRequest join = new GroupCoordinator.JoinRequest(body.getString("GroupId"),
+        JoinRequest join = new JoinRequest(body.getString("GroupId"),
                 body.getString("MemberId"), request.version() >= 5 ? body.getString("GroupInstanceId") : null,
                 clientId, clientHost, sessionTimeoutMs, rebalanceTimeoutMs, body.getString("ProtocolType"),
                 protocols, request.version());

@@ -41,11 +41,11 @@ public final class ListGroupsHandler implements ApiHandler {
         if (!types.isEmpty() && types.stream().noneMatch(CLASSIC::equalsIgnoreCase)) {
             return CompletableFuture.completedFuture(response);
         }
-        for (ConsumerGroup group : coordinator.allGroups()) {
+        for (ClassicGroup group : coordinator.allGroups()) {
             GroupState state;
             String protocolType;
             synchronized (group) {
-                state = group.state;
+                state = group.state();
                 protocolType = group.protocolType == null ? "" : group.protocolType;
             }
             if (state == GroupState.DEAD

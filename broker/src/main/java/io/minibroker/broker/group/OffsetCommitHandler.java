@@ -71,7 +71,7 @@ public final class OffsetCommitHandler implements ApiHandler {
         if (offsets.isEmpty()) {
             return CompletableFuture.completedFuture(response); // nothing for the group: it is not even created
         }
-        GroupCoordinator.OffsetCommit commit = new GroupCoordinator.OffsetCommit(body.getString("GroupId"),
+        OffsetCommit commit = new OffsetCommit(body.getString("GroupId"),
                 body.getInt32("GenerationIdOrMemberEpoch"), body.getString("MemberId"),
                 request.version() >= 7 ? body.getString("GroupInstanceId") : null, offsets, request.version());
         return coordinator.commitOffsets(commit).thenApply(errors -> {

@@ -142,7 +142,7 @@ class ClusterGroupCoordinatorTest {
         assertThat(coordinator.offsets().all(GROUP).get(new TopicPartition("orders", 0)).offset())
                 .as("replayed from the log").isEqualTo(9);
         assertThat(coordinator.group(GROUP)).as("listed as Empty until a member joins")
-                .hasValueSatisfying(group -> assertThat(group.state).isEqualTo(GroupState.EMPTY));
+                .hasValueSatisfying(group -> assertThat(group.state()).isEqualTo(GroupState.EMPTY));
     }
 
     @Test
@@ -196,14 +196,14 @@ class ClusterGroupCoordinatorTest {
     private CompletableFuture<Map<TopicPartition, Errors>> commit(long offset) {
         Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
         offsets.put(new TopicPartition("orders", 0), new OffsetStore.CommittedOffset(offset, -1, ""));
-        return coordinator.commitOffsets(new GroupCoordinator.OffsetCommit(GROUP, -1, "", null, offsets, (short) 9));
+        return coordinator.commitOffsets(new OffsetCommit(GROUP, -1, "", null, offsets, (short) 9));
     }
 
     /** A JoinGroup v3 (no MEMBER_ID_REQUIRED round) of a consumer with one protocol. */
     private CompletableFuture<Struct> join(String memberId) {
         LinkedHashMap<String, byte[]> protocols = new LinkedHashMap<>();
         protocols.put("range", new byte[0]);
-        return coordinator.join(new GroupCoordinator.JoinRequest(GROUP, memberId, null, "client", "/127.0.0.1",
+        return coordinator.join(new JoinRequest(GROUP, memberId, null, "client", "/127.0.0.1",
                 10_000, 30_000, "consumer", protocols, (short) 3));
     }
 

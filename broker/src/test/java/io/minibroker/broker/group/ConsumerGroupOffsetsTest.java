@@ -55,12 +55,12 @@ class ConsumerGroupOffsetsTest {
         topics.close();
     }
 
-    private static GroupCoordinator.OffsetCommit simpleCommit(String groupId, long offset, int... partitions) {
+    private static OffsetCommit simpleCommit(String groupId, long offset, int... partitions) {
         Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
         for (int partition : partitions) {
             offsets.put(new TopicPartition("orders", partition), new OffsetStore.CommittedOffset(offset, -1, ""));
         }
-        return new GroupCoordinator.OffsetCommit(groupId, -1, "", null, offsets, (short) 9);
+        return new OffsetCommit(groupId, -1, "", null, offsets, (short) 9);
     }
 
     private PartitionLog offsetsLog() {
@@ -106,7 +106,7 @@ class ConsumerGroupOffsetsTest {
     @Test
     void theAppendRunsOnTheCoordinatorThreadNotTheCallers() throws Exception {
         coordinator.commitOffsets(simpleCommit("threads", 1, 0)).get();
-        ConsumerGroup group = coordinator.group("threads").orElseThrow();
+        ClassicGroup group = coordinator.group("threads").orElseThrow();
 
         CompletableFuture<Map<TopicPartition, Errors>> commit;
         CompletableFuture<String> completedOn;

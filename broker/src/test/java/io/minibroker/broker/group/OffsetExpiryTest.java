@@ -145,7 +145,7 @@ class OffsetExpiryTest {
     }
 
     private Errors commitMetadata(String groupId, TopicPartition partition, String metadata) throws Exception {
-        return coordinator.commitOffsets(new GroupCoordinator.OffsetCommit(groupId, -1, "", null,
+        return coordinator.commitOffsets(new OffsetCommit(groupId, -1, "", null,
                 Map.of(partition, new OffsetStore.CommittedOffset(5, -1, metadata)), (short) 9)).get().get(partition);
     }
 
@@ -176,7 +176,7 @@ class OffsetExpiryTest {
             offsets.put(partition, new OffsetStore.CommittedOffset(5, -1, ""));
         }
         Map<TopicPartition, Errors> errors = coordinator.commitOffsets(
-                new GroupCoordinator.OffsetCommit(groupId, generation, memberId, null, offsets, (short) 9)).get();
+                new OffsetCommit(groupId, generation, memberId, null, offsets, (short) 9)).get();
         assertThat(errors.values()).containsOnly(Errors.NONE);
     }
 
@@ -195,7 +195,7 @@ class OffsetExpiryTest {
     private CompletableFuture<Struct> join(String groupId, String topic) {
         LinkedHashMap<String, byte[]> protocols = new LinkedHashMap<>();
         protocols.put("range", subscription(topic));
-        return coordinator.join(new GroupCoordinator.JoinRequest(groupId, "", null, "client", "/127.0.0.1",
+        return coordinator.join(new JoinRequest(groupId, "", null, "client", "/127.0.0.1",
                 10_000, 30_000, "consumer", protocols, (short) 3));
     }
 

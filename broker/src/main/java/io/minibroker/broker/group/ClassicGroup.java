@@ -1,5 +1,7 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.protocol.error.Errors;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -11,13 +13,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The state of one classic group (see {@link GroupState} for the state machine). Every field is guarded by the
+ * The state of one classic group (a group of the JoinGroup/SyncGroup protocol, as Kafka calls it since KIP-848; see
+ * {@link GroupState} for the state machine, which {@link #transitionTo} enforces). Every field is guarded by the
  * group's own monitor ({@code synchronized (group)}); the coordinator takes only one group's lock at a time.
  */
-final class ConsumerGroup {
+final class ClassicGroup {
 
     final String groupId;
-    GroupState state = GroupState.EMPTY;
+    /** Empty for a new group, as stored for a restored one; changed only by {@link #transitionTo}. */
+    private GroupState state;
     int generationId;
     /** Null until the first member joins; empty for groups that only ever had simple offset commits. */
     String protocolType;
@@ -40,8 +44,18 @@ final class ConsumerGroup {
      */
     long emptySinceMs = -1;
 
-    ConsumerGroup(String groupId) {
+    /** A new group: Empty. */
+    ClassicGroup(String groupId) {
+        this(groupId, GroupState.EMPTY);
+    }
+
+    /**
+     * The restore path: a group loaded from {@code __consumer_offsets} starts in the state its record gives, not
+     * through the transitions that led there (Stable with its members: no Empty → PreparingRebalance → ... here).
+     */
+    private ClassicGroup(String groupId, GroupState initial) {
         this.groupId = groupId;
+        this.state = initial;
     }
 
     /**
@@ -49,8 +63,9 @@ final class ConsumerGroup {
      * and members (each supporting only the group's protocol, with its subscription and assignment), or Empty
      * without members. Its members' session timeouts are the coordinator's to start.
      */
-    static ConsumerGroup restored(String groupId, GroupMetadataRecord.StoredGroup stored) {
-        ConsumerGroup group = new ConsumerGroup(groupId);
+    static ClassicGroup restored(String groupId, GroupMetadataRecord.StoredGroup stored) {
+        ClassicGroup group = new ClassicGroup(groupId,
+                stored.members().isEmpty() ? GroupState.EMPTY : GroupState.STABLE);
         group.protocolType = stored.protocolType();
         group.generationId = stored.generation();
         if (stored.members().isEmpty()) {
@@ -71,8 +86,25 @@ final class ConsumerGroup {
                 group.staticMembers.put(member.groupInstanceId, member.memberId);
             }
         }
-        group.state = GroupState.STABLE;
         return group;
+    }
+
+    GroupState state() {
+        return state;
+    }
+
+    /**
+     * Moves the group to {@code next}, which must allow the current state as its predecessor
+     * ({@link GroupState#validPreviousStates}).
+     *
+     * @throws IllegalStateException if it does not: the caller broke the state machine
+     */
+    void transitionTo(GroupState next) {
+        if (!next.allowsFrom(state)) {
+            throw new IllegalStateException("Group " + groupId + " cannot go from " + state.kafkaName() + " to "
+                    + next.kafkaName() + "; it may come only from " + next.validPreviousStates());
+        }
+        state = next;
     }
 
     /**
@@ -88,6 +120,71 @@ final class ConsumerGroup {
         }
         return new GroupMetadataRecord.StoredGroup(protocolType == null ? "" : protocolType, generationId,
                 protocolName, leaderId, now, stored);
+    }
+
+    /**
+     * Adds a member that joined; the first member of the group sets its protocol type, and leads if the group has no
+     * leader. One that joins the first generation while it forms extends the initial delay under way, if any.
+     */
+    void add(GroupMember member, String memberProtocolType) {
+        if (members.isEmpty()) {
+            protocolType = memberProtocolType;
+        }
+        if (state == GroupState.PREPARING_REBALANCE && generationId == 0) {
+            newMemberAdded = true;
+        }
+        members.put(member.memberId, member);
+        if (member.groupInstanceId != null) {
+            staticMembers.put(member.groupInstanceId, member.memberId);
+        }
+        if (leaderId == null) {
+            leaderId = member.memberId;
+        }
+    }
+
+    /** Removes a member; if it led the group, the first member left leads. */
+    void remove(GroupMember member) {
+        members.remove(member.memberId);
+        if (member.groupInstanceId != null) {
+            staticMembers.remove(member.groupInstanceId, member.memberId);
+        }
+        if (member.memberId.equals(leaderId)) {
+            leaderId = members.isEmpty() ? null : members.keySet().iterator().next();
+        }
+    }
+
+    /** A static member's new id takes its old one's place (KIP-345), and its leadership if it led. */
+    void replace(GroupMember old, GroupMember replacement) {
+        boolean wasLeader = old.memberId.equals(leaderId);
+        members.remove(old.memberId);
+        members.put(replacement.memberId, replacement);
+        staticMembers.put(replacement.groupInstanceId, replacement.memberId);
+        if (wasLeader) {
+            leaderId = replacement.memberId;
+        }
+    }
+
+    /** FENCED_INSTANCE_ID if the request names a static instance that now belongs to another member id. */
+    Errors checkFenced(String groupInstanceId, String memberId) {
+        if (groupInstanceId == null) {
+            return Errors.NONE;
+        }
+        String current = staticMembers.get(groupInstanceId);
+        return current != null && !current.equals(memberId) ? Errors.FENCED_INSTANCE_ID : Errors.NONE;
+    }
+
+    /**
+     * Whether a SyncGroup or Heartbeat comes from a member of the current generation: FENCED_INSTANCE_ID,
+     * UNKNOWN_MEMBER_ID (also while the group is Empty or Dead) or ILLEGAL_GENERATION if not.
+     */
+    Errors checkMember(int generationId, String memberId, String groupInstanceId) {
+        if (checkFenced(groupInstanceId, memberId) != Errors.NONE) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        if (!members.containsKey(memberId) || state == GroupState.DEAD || state == GroupState.EMPTY) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return generationId != this.generationId ? Errors.ILLEGAL_GENERATION : Errors.NONE;
     }
 
     /** Each member's assignment in the current generation. */

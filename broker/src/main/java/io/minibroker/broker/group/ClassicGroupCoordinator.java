@@ -1,0 +1,427 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.schema.Struct;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import static io.minibroker.broker.group.GroupResponses.joinError;
+import static io.minibroker.broker.group.GroupResponses.joinResponse;
+import static io.minibroker.broker.group.GroupResponses.syncResponse;
+
+/**
+ * The membership of classic groups, Kafka's GroupMetadataManager for them: JoinGroup (static members too, KIP-345),
+ * SyncGroup, Heartbeat, LeaveGroup and session expiry, and the groups' restore on loading, unloading and closing. It
+ * owns the two purgatories through its parts: {@link GroupRebalancer} (the "Rebalance" purgatory of joins waiting
+ * for the other members, and the rebalance that moves a group through its {@link GroupState}s) and
+ * {@link MemberSessions} (the "Heartbeat" purgatory of session timeouts); a group's metadata goes to the offsets
+ * topic through {@link GroupMetadataWriter}.
+ *
+ * <p>Each group is guarded by its own monitor and no thread holds two group locks, so groups never deadlock
+ * with each other. Purgatory callbacks never run under a purgatory lock, and the operations of one group only
+ * take that group's (reentrant) lock, so calling a purgatory while holding a group lock is safe. Completing a
+ * response future under a group lock only enqueues the response onto its channel's event loop.
+ */
+final class ClassicGroupCoordinator {
+
+    private final ClassicGroups groups;
+    private final GroupMetadataWriter metadata;
+    private final MemberSessions sessions;
+    private final GroupRebalancer rebalancer;
+    private final int minSessionTimeoutMs;
+    private final int maxSessionTimeoutMs;
+
+    ClassicGroupCoordinator(BrokerConfig config, ClassicGroups groups, GroupMetadataWriter metadata,
+                            BrokerClock clock) {
+        this.groups = groups;
+        this.metadata = metadata;
+        this.sessions = new MemberSessions(clock, this::expireSession);
+        this.rebalancer = new GroupRebalancer(config, groups, sessions, metadata, clock);
+        this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
+        this.maxSessionTimeoutMs = config.get(BrokerConfig.GROUP_MAX_SESSION_TIMEOUT_MS);
+    }
+
+    /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
+    void bindMetersTo(MeterRegistry registry) {
+        rebalancer.bindMetersTo(registry);
+        sessions.bindMetersTo(registry);
+    }
+
+    // ------------------------------------------------------------------------------------ Loading and unloading
+
+    /**
+     * Lists a group recreated from its last metadata record ({@link ClassicGroup#restored}), each member's session
+     * timeout started afresh, so that its next Heartbeat or OffsetCommit with the stored generation succeeds here and
+     * one that never comes back expires and starts a rebalance as usual.
+     */
+    void restore(ClassicGroup group) {
+        groups.restored(group);
+        synchronized (group) {
+            group.members.values().forEach(member -> sessions.markAlive(group, member));
+        }
+    }
+
+    /**
+     * The group is no longer coordinated here (Kafka's onResignation): it is forgotten, its parked joins and syncs
+     * answered NOT_COORDINATOR so that their clients find the new coordinator, its sessions ended.
+     */
+    void unload(ClassicGroup group) {
+        synchronized (group) {
+            answerWaiters(group, Errors.NOT_COORDINATOR);
+            group.members.values().forEach(sessions::end);
+            group.pendingMembers.values().forEach(sessions::end);
+            groups.remove(group);
+        }
+    }
+
+    /**
+     * Makes every group Dead and answers its parked JoinGroups and SyncGroups NOT_COORDINATOR (the client looks for
+     * its coordinator again), then stops both purgatories: the joins and sessions they expire on closing start no
+     * rebalance, the groups being dead.
+     */
+    void close() throws InterruptedException {
+        for (ClassicGroup group : groups.all()) {
+            synchronized (group) {
+                group.transitionTo(GroupState.DEAD);
+                answerWaiters(group, Errors.NOT_COORDINATOR);
+            }
+        }
+        rebalancer.close();
+        sessions.close();
+    }
+
+    /** Answers every member's parked join and sync with {@code error}. */
+    private static void answerWaiters(ClassicGroup group, Errors error) {
+        for (GroupMember member : group.members.values()) {
+            member.failJoin(error);
+            member.failSync(error);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- JoinGroup
+
+    CompletableFuture<Struct> join(JoinRequest request) {
+        CompletableFuture<Struct> response = new CompletableFuture<>();
+        if (request.groupId().isEmpty()) {
+            return completed(joinError(Errors.INVALID_GROUP_ID, request.memberId()));
+        }
+        Errors notHere = groups.coordinatorError(request.groupId());
+        if (notHere != Errors.NONE) {
+            return completed(joinError(notHere, request.memberId()));
+        }
+        if (request.sessionTimeoutMs() < minSessionTimeoutMs || request.sessionTimeoutMs() > maxSessionTimeoutMs) {
+            return completed(joinError(Errors.INVALID_SESSION_TIMEOUT, request.memberId()));
+        }
+        boolean newMember = request.memberId().isEmpty();
+        ClassicGroup group = newMember ? groups.live(request.groupId()) : groups.get(request.groupId());
+        if (group == null) {
+            return completed(joinError(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
+        }
+        synchronized (group) {
+            if (group.state() == GroupState.DEAD) {
+                // Deleted meanwhile: the client finds the coordinator again and retries on a fresh group.
+                return completed(joinError(Errors.COORDINATOR_NOT_AVAILABLE, request.memberId()));
+            }
+            if (!group.supports(request.protocolType(), request.protocols().keySet())) {
+                return completed(joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+            }
+            String instanceId = request.groupInstanceId();
+            if (instanceId != null && (newMember || group.staticMembers.containsKey(instanceId))) {
+                joinStatic(group, request, response);
+            } else if (newMember) {
+                String memberId = request.clientId() + "-" + UUID.randomUUID();
+                if (request.version() >= 4) {
+                    // KIP-394: the client must come back with this id, so a retried join cannot add a ghost member.
+                    GroupMember pending = new GroupMember(memberId, null, request.clientId(), request.clientHost());
+                    pending.sessionTimeoutMs = request.sessionTimeoutMs();
+                    group.pendingMembers.put(memberId, pending);
+                    // Its session timeout: it is forgotten if it does not come back with its id in time.
+                    sessions.markAlive(group, pending);
+                    return completed(joinError(Errors.MEMBER_ID_REQUIRED, memberId));
+                }
+                addMemberAndRebalance(group, memberId, request, response);
+            } else if (group.pendingMembers.containsKey(request.memberId())) {
+                sessions.end(group.pendingMembers.remove(request.memberId()));
+                addMemberAndRebalance(group, request.memberId(), request, response);
+            } else {
+                GroupMember member = group.members.get(request.memberId());
+                if (member == null) {
+                    return completed(joinError(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
+                }
+                rejoin(group, member, request, response);
+            }
+        }
+        return response;
+    }
+
+    /**
+     * A join naming a {@code group.instance.id} (KIP-345). A known instance that comes back without its member id
+     * (a restarted process) takes over the old member's place and assignment under a new member id; while the
+     * group is Stable and nothing it asked for changed, that needs no rebalance. A join with the old member id
+     * of a replaced instance is fenced.
+     */
+    private void joinStatic(ClassicGroup group, JoinRequest request, CompletableFuture<Struct> response) {
+        String knownMemberId = group.staticMembers.get(request.groupInstanceId());
+        if (knownMemberId == null) {
+            addMemberAndRebalance(group, request.clientId() + "-" + UUID.randomUUID(), request, response);
+        } else if (!request.memberId().isEmpty()) {
+            if (request.memberId().equals(knownMemberId)) {
+                rejoin(group, group.members.get(knownMemberId), request, response);
+            } else {
+                response.complete(joinError(Errors.FENCED_INSTANCE_ID, request.memberId()));
+            }
+        } else {
+            replaceStaticMember(group, group.members.get(knownMemberId), request, response);
+        }
+    }
+
+    private void replaceStaticMember(ClassicGroup group, GroupMember old, JoinRequest request,
+                                     CompletableFuture<Struct> response) {
+        GroupMember replacement = newMember(request.clientId() + "-" + UUID.randomUUID(), request);
+        replacement.assignment = old.assignment;
+        boolean wasLeader = old.memberId.equals(group.leaderId);
+        boolean sameProtocols = sameProtocols(old.protocols, request.protocols());
+        fence(old);
+        group.replace(old, replacement);
+        replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+        if (group.state() == GroupState.STABLE && sameProtocols && !wasLeader) {
+            sessions.markAlive(group, replacement);
+            storeStaticReplacement(group, old, replacement, replacement.awaitingJoin);
+            return;
+        }
+        // The leader must compute a new assignment (it may know nothing of the old one), or a rebalance is due.
+        rebalancer.rebalanceOrCheck(group);
+    }
+
+    /**
+     * As Kafka, stores the group once a static member's new id took the old one's place in a Stable group, so that a
+     * coordinator loading the group knows the new id, and answers the join once the write counts. Meanwhile the join
+     * waits as the member's: a rebalance that starts first answers it (and stores the group when it completes), as
+     * does the member's removal. If the write fails the old member takes its place back and the join gets the error
+     * Kafka maps the failure to.
+     */
+    private void storeStaticReplacement(ClassicGroup group, GroupMember old, GroupMember replacement,
+                                        GroupMember.PendingJoin join) {
+        metadata.store(group, group::currentAssignments,
+                () -> replacement.awaitingJoin == join && group.state() == GroupState.STABLE,
+                () -> replacement.awaitingJoin == join,
+                () -> {
+                    replacement.awaitingJoin = null;
+                    join.response().complete(joinResponse(group, replacement, join.version()));
+                },
+                error -> restoreReplacedMember(group, old, replacement, error));
+    }
+
+    /** Undoes a static member's replacement that could not be stored, failing the replacement's join. */
+    private void restoreReplacedMember(ClassicGroup group, GroupMember old, GroupMember replacement, Errors error) {
+        GroupMember.PendingJoin join = replacement.awaitingJoin;
+        replacement.awaitingJoin = null;
+        sessions.end(replacement);
+        group.members.remove(replacement.memberId);
+        group.members.put(old.memberId, old);
+        group.staticMembers.put(old.groupInstanceId, old.memberId);
+        sessions.markAlive(group, old);
+        join.response().complete(joinError(error, ""));
+    }
+
+    /** Ends whatever the replaced member of a static instance was waiting for, and its session timeout. */
+    private void fence(GroupMember old) {
+        sessions.end(old);
+        old.failJoin(Errors.FENCED_INSTANCE_ID);
+        old.failSync(Errors.FENCED_INSTANCE_ID);
+    }
+
+    /** A member as the join describes it, not waiting for anything yet. */
+    private static GroupMember newMember(String memberId, JoinRequest request) {
+        GroupMember member = new GroupMember(memberId, request.groupInstanceId(), request.clientId(),
+                request.clientHost());
+        member.sessionTimeoutMs = request.sessionTimeoutMs();
+        member.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
+        member.protocols = request.protocols();
+        return member;
+    }
+
+    private void addMemberAndRebalance(ClassicGroup group, String memberId, JoinRequest request,
+                                       CompletableFuture<Struct> response) {
+        GroupMember member = newMember(memberId, request);
+        member.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+        group.add(member, request.protocolType());
+        rebalancer.rebalanceOrCheck(group);
+    }
+
+    private void rejoin(ClassicGroup group, GroupMember member, JoinRequest request,
+                        CompletableFuture<Struct> response) {
+        boolean sameProtocols = sameProtocols(member.protocols, request.protocols());
+        switch (group.state()) {
+            case PREPARING_REBALANCE -> {
+                update(member, request, response);
+                rebalancer.rebalanceOrCheck(group);
+            }
+            case COMPLETING_REBALANCE, STABLE -> {
+                if (sameProtocols && !(group.state() == GroupState.STABLE && member.memberId.equals(group.leaderId))) {
+                    // Nothing changed (a retried join): answer with the current generation.
+                    sessions.markAlive(group, member);
+                    response.complete(joinResponse(group, member, request.version()));
+                } else {
+                    update(member, request, response);
+                    rebalancer.rebalanceOrCheck(group);
+                }
+            }
+            case EMPTY, DEAD -> response.complete(joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+        }
+    }
+
+    private static void update(GroupMember member, JoinRequest request, CompletableFuture<Struct> response) {
+        member.sessionTimeoutMs = request.sessionTimeoutMs();
+        member.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
+        member.protocols = request.protocols();
+        // A second join from the same member replaces the first; the first learns it was superseded.
+        member.failJoin(Errors.REBALANCE_IN_PROGRESS);
+        member.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
+    }
+
+    private static boolean sameProtocols(Map<String, byte[]> current, Map<String, byte[]> requested) {
+        if (!List.copyOf(current.keySet()).equals(List.copyOf(requested.keySet()))) {
+            return false;
+        }
+        return current.entrySet().stream().allMatch(e -> Arrays.equals(e.getValue(), requested.get(e.getKey())));
+    }
+
+    // ---------------------------------------------------------------------------------------------- SyncGroup
+
+    CompletableFuture<Struct> sync(String groupId, int generationId, String memberId, String groupInstanceId,
+                                   Map<String, byte[]> assignments) {
+        CompletableFuture<Struct> response = new CompletableFuture<>();
+        Errors notHere = groups.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            // While loading, the rebalance under way is lost: as Kafka, REBALANCE_IN_PROGRESS sends the member back
+            // to JoinGroup at this coordinator (older clients do not know COORDINATOR_LOAD_IN_PROGRESS here).
+            return completed(syncResponse(notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS
+                    ? Errors.REBALANCE_IN_PROGRESS : notHere, new byte[0]));
+        }
+        ClassicGroup group = groups.get(groupId);
+        if (group == null) {
+            return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
+        }
+        synchronized (group) {
+            Errors refused = group.checkMember(generationId, memberId, groupInstanceId);
+            if (refused != Errors.NONE) {
+                return completed(syncResponse(refused, new byte[0]));
+            }
+            GroupMember member = group.members.get(memberId);
+            switch (group.state()) {
+                case PREPARING_REBALANCE -> response.complete(syncResponse(Errors.REBALANCE_IN_PROGRESS, new byte[0]));
+                case STABLE -> {
+                    sessions.markAlive(group, member);
+                    response.complete(syncResponse(Errors.NONE, member.assignment));
+                }
+                default -> {
+                    member.failSync(Errors.REBALANCE_IN_PROGRESS); // a retried sync replaces the earlier one
+                    member.awaitingSync = response;
+                    sessions.markAlive(group, member);
+                    if (memberId.equals(group.leaderId)) {
+                        rebalancer.storeAssignment(group, group.generationId, assignments);
+                    }
+                }
+            }
+        }
+        return response;
+    }
+
+    // ---------------------------------------------------------------------------------------------- Heartbeat
+
+    /** A heartbeat while the group is loading is answered NONE, as Kafka answers it "blindly". */
+    Errors heartbeat(String groupId, int generationId, String memberId, String groupInstanceId) {
+        Errors notHere = groups.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS ? Errors.NONE : notHere;
+        }
+        ClassicGroup group = groups.get(groupId);
+        if (group == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        synchronized (group) {
+            Errors refused = group.checkMember(generationId, memberId, groupInstanceId);
+            if (refused != Errors.NONE) {
+                return refused;
+            }
+            sessions.markAlive(group, group.members.get(memberId));
+            return group.state() == GroupState.PREPARING_REBALANCE ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
+        }
+    }
+
+    // --------------------------------------------------------------------------------------------- LeaveGroup
+
+    /** Removes a member named by id, or (v3+, static members) by instance id with an empty member id. */
+    Errors leave(String groupId, String memberId, String groupInstanceId) {
+        ClassicGroup group = groups.get(groupId);
+        if (group == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        synchronized (group) {
+            GroupMember pending = group.pendingMembers.get(memberId);
+            if (pending != null) {
+                removePendingMember(group, pending);
+                return Errors.NONE;
+            }
+            if (groupInstanceId != null && !memberId.isEmpty()
+                    && group.checkFenced(groupInstanceId, memberId) != Errors.NONE) {
+                return Errors.FENCED_INSTANCE_ID;
+            }
+            GroupMember member = group.members.get(groupInstanceId != null && memberId.isEmpty()
+                    ? group.staticMembers.getOrDefault(groupInstanceId, "") : memberId);
+            if (member == null) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+            rebalancer.removeMemberAndRebalance(group, member);
+            return Errors.NONE;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ Session expiry
+
+    /** The members' session timeouts; a commit from a member refreshes its session too. */
+    MemberSessions sessions() {
+        return sessions;
+    }
+
+    /** A member's session ran out: unless it is waiting on the coordinator, it leaves and the group rebalances. */
+    void expireSession(ClassicGroup group, GroupMember member, long epoch) {
+        synchronized (group) {
+            if (member.livenessEpoch != epoch) {
+                return;
+            }
+            if (group.pendingMembers.get(member.memberId) == member) {
+                removePendingMember(group, member); // told MEMBER_ID_REQUIRED, it never came back
+                return;
+            }
+            if (group.members.get(member.memberId) != member) {
+                return;
+            }
+            if (member.awaitingJoin != null || member.awaitingSync != null) {
+                // A member waiting on the coordinator cannot heartbeat; the rebalance timeout bounds that wait.
+                sessions.markAlive(group, member);
+                return;
+            }
+            rebalancer.removeMemberAndRebalance(group, member);
+        }
+    }
+
+    /** Forgets a pending member; a join phase that waited only for it can complete now. */
+    private void removePendingMember(ClassicGroup group, GroupMember pending) {
+        group.pendingMembers.remove(pending.memberId);
+        sessions.end(pending);
+        rebalancer.checkJoinPhase(group);
+    }
+
+    private static CompletableFuture<Struct> completed(Struct response) {
+        return CompletableFuture.completedFuture(response);
+    }
+}

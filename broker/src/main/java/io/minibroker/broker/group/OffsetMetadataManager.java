@@ -1,0 +1,419 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.protocol.error.Errors;
+import io.netty.buffer.ByteBufUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * The offsets of classic groups, Kafka's OffsetMetadataManager: OffsetCommit, DeleteGroups, OffsetDelete and offset
+ * expiry, over the {@link OffsetStore} (which OffsetFetch reads). Every write to {@code __consumer_offsets} runs on
+ * the coordinator's thread, which holds the group's lock across its checks and the append, so no DeleteGroups or
+ * rebalance can come between the check and the write; an event loop needing that group meanwhile waits for the
+ * append. In a cluster the wait for the write's replication holds neither the lock nor the thread: whoever moves the
+ * high watermark completes it, and the offsets become visible then, under the lock again.
+ */
+final class OffsetMetadataManager {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OffsetMetadataManager.class);
+    /** From this OffsetCommit version, a generation of a group that does not exist is GROUP_ID_NOT_FOUND. */
+    private static final int GROUP_ID_NOT_FOUND_FROM_VERSION = 9;
+
+    private final ClassicGroups groups;
+    private final OffsetStore offsets;
+    /** A commit from a member is a sign of life, as a heartbeat. */
+    private final MemberSessions sessions;
+    private final CoordinatorThread thread;
+    /** Commit timestamps and expiry rounds, on the broker's one clock. */
+    private final BrokerClock clock;
+    /** {@code offsets.retention.minutes}, in milliseconds. */
+    private final long offsetsRetentionMs;
+    private final int offsetMetadataMaxBytes;
+
+    OffsetMetadataManager(BrokerConfig config, ClassicGroups groups, OffsetStore offsets,
+                          MemberSessions sessions, CoordinatorThread thread, BrokerClock clock) {
+        this.groups = groups;
+        this.offsets = offsets;
+        this.sessions = sessions;
+        this.thread = thread;
+        this.clock = clock;
+        this.offsetsRetentionMs = TimeUnit.MINUTES.toMillis(config.get(BrokerConfig.OFFSETS_RETENTION_MINUTES));
+        this.offsetMetadataMaxBytes = config.get(BrokerConfig.OFFSET_METADATA_MAX_BYTES);
+    }
+
+    // ----------------------------------------------------------------------------------------- Offset commits
+
+    /**
+     * Validates and stores a commit on the coordinator's thread (the append may fsync), completing with each
+     * partition's error; metadata longer than {@code offset.metadata.max.bytes} refuses only its partition.
+     * Validation, the one batch written for the request and the in-memory update happen under the group's lock.
+     */
+    CompletableFuture<Map<TopicPartition, Errors>> commitOffsets(OffsetCommit commit) {
+        if (commit.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(everyPartition(commit, Errors.INVALID_GROUP_ID));
+        }
+        Errors notHere = groups.coordinatorError(commit.groupId());
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(everyPartition(commit, notHere));
+        }
+        return thread.compose(() -> commitOnCoordinatorThread(commit));
+    }
+
+    /**
+     * Validates and writes a commit under the group's lock; the future completes once the write counts (at once on
+     * a single node; once replicated in a cluster), and only then are the offsets visible to OffsetFetch.
+     */
+    private CompletableFuture<Map<TopicPartition, Errors>> commitOnCoordinatorThread(OffsetCommit commit) {
+        Errors notHere = groups.coordinatorError(commit.groupId()); // leadership may have moved while queued
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(everyPartition(commit, notHere));
+        }
+        ClassicGroup existing = groups.get(commit.groupId());
+        if (existing == null && commit.generationId() >= 0) {
+            return CompletableFuture.completedFuture(everyPartition(commit,
+                    commit.version() >= GROUP_ID_NOT_FOUND_FROM_VERSION
+                            ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION));
+        }
+        // Without a generation the committer does not use group management (assign(), tools): it gets a group,
+        // kept only if the commit stores something.
+        ClassicGroup group = existing != null ? existing : groups.live(commit.groupId());
+        CompletableFuture<Map<TopicPartition, Errors>> written;
+        synchronized (group) {
+            written = validateAndWrite(group, commit);
+        }
+        return written.thenApply(errors -> {
+            if (existing == null && !errors.containsValue(Errors.NONE)) {
+                synchronized (group) {
+                    forgetIfUnused(group);
+                }
+            }
+            return errors;
+        });
+    }
+
+    private CompletableFuture<Map<TopicPartition, Errors>> validateAndWrite(ClassicGroup group, OffsetCommit commit) {
+        Errors refused = validateCommit(group, commit);
+        if (refused != Errors.NONE) {
+            return CompletableFuture.completedFuture(everyPartition(commit, refused));
+        }
+        Map<TopicPartition, Errors> errors = new HashMap<>();
+        Map<TopicPartition, OffsetStore.CommittedOffset> accepted = new LinkedHashMap<>();
+        commit.offsets().forEach((partition, offset) -> {
+            if (metadataTooLong(offset)) {
+                errors.put(partition, Errors.OFFSET_METADATA_TOO_LARGE);
+            } else {
+                accepted.put(partition, offset);
+                errors.put(partition, Errors.NONE);
+            }
+        });
+        if (accepted.isEmpty()) {
+            return CompletableFuture.completedFuture(errors);
+        }
+        long commitTimestamp = clock.wallClockMs();
+        CompletableFuture<Long> written;
+        try {
+            written = offsets.write(commit.groupId(), accepted, commitTimestamp);
+        } catch (LogException e) {
+            return CompletableFuture.completedFuture(everyPartition(commit, OffsetsWriteErrors.answerFor(e)));
+        }
+        return written.handle((logOffset, failure) -> {
+            synchronized (group) {
+                if (failure == null && group.state() != GroupState.DEAD) {
+                    offsets.apply(commit.groupId(), accepted, logOffset, commitTimestamp);
+                } else {
+                    offsets.abandon(commit.groupId(), accepted.keySet()); // deleted or unloaded meanwhile
+                }
+            }
+            // A failure fails the whole request, as in Kafka.
+            return failure == null ? errors : everyPartition(commit, OffsetsWriteErrors.answerFor(failure));
+        });
+    }
+
+    /**
+     * Drops a group that nothing uses: no member, none pending, no offsets (one created for a simple commit that
+     * stored nothing), so that ListGroups does not report it. A join that found it meanwhile sees it Dead and
+     * retries on a fresh group.
+     */
+    private void forgetIfUnused(ClassicGroup group) {
+        if (group.state() == GroupState.EMPTY && group.members.isEmpty() && group.pendingMembers.isEmpty()
+                && offsets.all(group.groupId).isEmpty()) {
+            groups.remove(group);
+        }
+    }
+
+    /**
+     * Kafka compares the metadata string's length in chars, not its UTF-8 bytes, with the "bytes" limit. Past
+     * that, a string too long for the int16 length OffsetCommitValue stores it with is refused too (Kafka would fail
+     * to serialise it), whatever {@code offset.metadata.max.bytes} allows.
+     */
+    private boolean metadataTooLong(OffsetStore.CommittedOffset offset) {
+        return offset.metadata() != null && (offset.metadata().length() > offsetMetadataMaxBytes
+                || ByteBufUtil.utf8Bytes(offset.metadata()) > Short.MAX_VALUE);
+    }
+
+    /**
+     * Who may commit, by Kafka's rules: anyone without a generation while the group is Empty (a simple commit,
+     * whatever member id it names); otherwise the member of the current generation, during Stable or
+     * PreparingRebalance (so that eager consumers can commit before giving partitions up). A simple commit
+     * naming no member while the group has members is from nobody it knows.
+     */
+    private Errors validateCommit(ClassicGroup group, OffsetCommit commit) {
+        if (group.state() == GroupState.DEAD) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (commit.generationId() < 0 && group.state() == GroupState.EMPTY) {
+            return Errors.NONE;
+        }
+        if (commit.generationId() < 0 && commit.memberId().isEmpty() && commit.groupInstanceId() == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (commit.groupInstanceId() != null && !group.staticMembers.containsKey(commit.groupInstanceId())) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (group.checkFenced(commit.groupInstanceId(), commit.memberId()) != Errors.NONE) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        GroupMember member = group.members.get(commit.memberId());
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (commit.generationId() != group.generationId) {
+            return Errors.ILLEGAL_GENERATION;
+        }
+        if (group.state() == GroupState.COMPLETING_REBALANCE) {
+            return Errors.REBALANCE_IN_PROGRESS;
+        }
+        sessions.markAlive(group, member);
+        return Errors.NONE;
+    }
+
+    private static Map<TopicPartition, Errors> everyPartition(OffsetCommit commit, Errors error) {
+        Map<TopicPartition, Errors> errors = new HashMap<>();
+        commit.offsets().keySet().forEach(partition -> errors.put(partition, error));
+        return errors;
+    }
+
+    // ------------------------------------------------------------------------------------------- DeleteGroups
+
+    /**
+     * Deletes a group that has no members, with its offsets, on the coordinator's thread; completes with the
+     * error for DeleteGroups once the tombstones are replicated, as Kafka 4's coordinator answers after its write
+     * commits. The tombstones are appended before the group is forgotten, under its lock: if the offsets topic
+     * refuses them, the group stays whole and the client may retry. If they are appended but not replicated in
+     * time, the group is gone here and the client gets the write's error; its retry finds it gone
+     * (GROUP_ID_NOT_FOUND), or, should this leader have failed meanwhile, deletes it at the new one.
+     */
+    CompletableFuture<Errors> delete(String groupId) {
+        return deletion(groupId, error -> error, group -> {
+            if (!group.members.isEmpty()) {
+                return Deletion.answered(Errors.NON_EMPTY_GROUP);
+            }
+            CompletableFuture<Long> written = offsets.deleteGroup(groupId);
+            groups.remove(group);
+            return new Deletion<>(Errors.NONE, written);
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------- OffsetDelete
+
+    /**
+     * OffsetDelete, as Kafka's coordinator answers it: GROUP_ID_NOT_FOUND for a group it does not know; for a
+     * group with members, GROUP_SUBSCRIBED_TO_TOPIC for the partitions of topics its consumers subscribe to, and
+     * NON_EMPTY_GROUP for the whole request if it is not a consumer group; every other partition's commit is
+     * deleted with a tombstone. Written on the coordinator's thread; the answer waits for the write.
+     */
+    CompletableFuture<OffsetDeletion> deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
+        return deletion(groupId, error -> new OffsetDeletion(error, Map.of()), group -> {
+            Set<String> subscribed = Set.of();
+            if (!group.members.isEmpty()) {
+                if (!ConsumerSubscription.PROTOCOL_TYPE.equals(group.protocolType)) {
+                    return Deletion.answered(new OffsetDeletion(Errors.NON_EMPTY_GROUP, Map.of()));
+                }
+                subscribed = group.subscribedTopics();
+            }
+            Map<TopicPartition, Errors> answers = new LinkedHashMap<>();
+            List<TopicPartition> deleted = new ArrayList<>();
+            for (TopicPartition partition : partitions) {
+                boolean consumed = subscribed.contains(partition.topic());
+                answers.put(partition, consumed ? Errors.GROUP_SUBSCRIBED_TO_TOPIC : Errors.NONE);
+                if (!consumed && offsets.hasCommit(groupId, partition)) {
+                    deleted.add(partition);
+                }
+            }
+            OffsetDeletion done = new OffsetDeletion(Errors.NONE, answers);
+            return deleted.isEmpty() ? Deletion.answered(done)
+                    : new Deletion<>(done, offsets.deleteCommits(groupId, deleted));
+        });
+    }
+
+    /** A deletion's outcome under the group's lock: its answer, once {@code written} (null: nothing) counts. */
+    private record Deletion<T>(T answer, CompletableFuture<Long> written) {
+        static <T> Deletion<T> answered(T answer) {
+            return new Deletion<>(answer, null);
+        }
+    }
+
+    /**
+     * What DeleteGroups and OffsetDelete share: on the coordinator's thread, with the group coordinated here
+     * (else the coordinator's error) and alive (else GROUP_ID_NOT_FOUND), {@code body} runs under the group's lock;
+     * its write's failure is answered as Kafka maps it, through {@code error}, which wraps an error in the API's
+     * answer.
+     */
+    private <T> CompletableFuture<T> deletion(String groupId, Function<Errors, T> error,
+                                              Function<ClassicGroup, Deletion<T>> body) {
+        Errors notHere = groups.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(error.apply(notHere));
+        }
+        return thread.compose(() -> {
+            Errors stillNotHere = groups.coordinatorError(groupId);
+            if (stillNotHere != Errors.NONE) {
+                return CompletableFuture.completedFuture(error.apply(stillNotHere));
+            }
+            ClassicGroup group = groups.get(groupId);
+            if (group == null) {
+                return CompletableFuture.completedFuture(error.apply(Errors.GROUP_ID_NOT_FOUND));
+            }
+            Deletion<T> outcome;
+            synchronized (group) {
+                if (group.state() == GroupState.DEAD) {
+                    return CompletableFuture.completedFuture(error.apply(Errors.GROUP_ID_NOT_FOUND));
+                }
+                try {
+                    outcome = body.apply(group);
+                } catch (LogException e) { // the offsets topic refused the write at once: nothing changed
+                    return CompletableFuture.completedFuture(error.apply(OffsetsWriteErrors.answerFor(e)));
+                }
+            }
+            if (outcome.written() == null) {
+                return CompletableFuture.completedFuture(outcome.answer());
+            }
+            return outcome.written().handle((offset, failure) -> failure == null ? outcome.answer()
+                    : error.apply(OffsetsWriteErrors.answerFor(failure)));
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------ Offset expiry
+
+    /** Starts the expiry rounds, every {@code offsets.retention.check.interval.ms} on the coordinator's thread. */
+    void scheduleExpiry(BrokerConfig config) {
+        long checkIntervalMs = config.get(BrokerConfig.OFFSETS_RETENTION_CHECK_INTERVAL_MS);
+        thread.scheduleWithFixedDelay(clock, "Offset expiry", checkIntervalMs,
+                () -> expireOffsetsOnCoordinatorThread(clock.wallClockMs()));
+    }
+
+    /** An expiry round as of {@code now} (see below), queued on the coordinator's thread. */
+    CompletableFuture<Integer> expireOffsets(long now) {
+        return thread.supply(() -> expireOffsetsOnCoordinatorThread(now));
+    }
+
+    /**
+     * Kafka's offset expiry: commits older than {@code offsets.retention.minutes} are deleted with tombstones where
+     * Kafka lets them go. An Empty group's all go, timed from when it became Empty (each from its commit if that is
+     * unknown); a group that never had members (simple commits) loses each from its own commit; a Stable consumer
+     * group only those of topics no member subscribes to, from their commits; a commit still being written stays. A
+     * group then Empty with no commit left is deleted, its metadata tombstoned, as Kafka 4's coordinator deletes it.
+     * Returns how many commits expired; {@code now} is the wall-clock time commits are stamped with.
+     */
+    private int expireOffsetsOnCoordinatorThread(long now) {
+        int expired = 0;
+        for (ClassicGroup group : groups.all()) {
+            if (groups.coordinatorError(group.groupId) != Errors.NONE) {
+                continue;
+            }
+            synchronized (group) {
+                if (group.state() != GroupState.DEAD) {
+                    expired += expireOffsets(group, now);
+                }
+            }
+        }
+        if (expired > 0) {
+            LOG.info("Removed {} expired offsets", expired);
+        }
+        return expired;
+    }
+
+    /**
+     * Expires the group's commits, and deletes the group if that leaves it Empty without any: its metadata
+     * tombstone (if members ever joined it) goes in the same batch as its commits' tombstones, so that the log never
+     * holds a group whose commits are half gone. Returns how many commits expired.
+     */
+    private int expireOffsets(ClassicGroup group, long now) {
+        List<TopicPartition> expired = expiredCommits(group, now);
+        boolean emptied = group.state() == GroupState.EMPTY && group.members.isEmpty()
+                && group.pendingMembers.isEmpty() && offsets.hasNoCommitsBut(group.groupId, expired);
+        if (!emptied && expired.isEmpty()) {
+            return 0;
+        }
+        CompletableFuture<Long> written;
+        try {
+            if (emptied && group.protocolType != null) { // members joined it once: its metadata record goes too
+                written = offsets.deleteGroup(group.groupId);
+            } else if (!expired.isEmpty()) {
+                written = offsets.deleteCommits(group.groupId, expired);
+            } else {
+                written = CompletableFuture.completedFuture(-1L); // nothing of it is in the log
+            }
+        } catch (LogException e) {
+            LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", group.groupId, e.getMessage());
+            return 0;
+        }
+        written.whenComplete((offset, failure) -> {
+            if (failure != null) {
+                LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", group.groupId,
+                        OffsetsWriteErrors.unwrap(failure).getMessage());
+            }
+        });
+        if (emptied) {
+            groups.remove(group);
+            LOG.info("Deleted group {}: Empty, and its offsets expired", group.groupId);
+        }
+        return expired.size();
+    }
+
+    /** The group's settled commits that Kafka's rules (above) let expire as of {@code now}. */
+    private List<TopicPartition> expiredCommits(ClassicGroup group, long now) {
+        boolean simple = group.protocolType == null || group.protocolType.isEmpty();
+        Set<String> keptTopics;
+        long emptySince = -1;
+        if (simple) {
+            keptTopics = Set.of();
+        } else if (group.state() == GroupState.EMPTY) {
+            keptTopics = Set.of();
+            emptySince = group.emptySinceMs;
+        } else if (group.state() == GroupState.STABLE
+                && ConsumerSubscription.PROTOCOL_TYPE.equals(group.protocolType)) {
+            Optional<Set<String>> subscribed = group.knownSubscribedTopics();
+            if (subscribed.isEmpty()) {
+                return List.of();
+            }
+            keptTopics = subscribed.get();
+        } else {
+            return List.of(); // rebalancing, or members of another protocol: Kafka expires nothing then
+        }
+        List<TopicPartition> expired = new ArrayList<>();
+        for (Map.Entry<TopicPartition, Long> commit : offsets.settledCommitTimestamps(group.groupId).entrySet()) {
+            long since = emptySince >= 0 ? emptySince : commit.getValue();
+            if (!keptTopics.contains(commit.getKey().topic()) && now - since >= offsetsRetentionMs) {
+                expired.add(commit.getKey());
+            }
+        }
+        return expired;
+    }
+}
