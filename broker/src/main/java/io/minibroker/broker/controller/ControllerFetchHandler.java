@@ -16,8 +16,9 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Fetch, on the controller's listener: how a broker follows the controller's image, as Kafka's brokers follow the
- * metadata log with a Fetch of {@code __cluster_metadata}. The fetch offset is the image version the broker has;
- * the request parks ({@link ImageVersion#awaitChange}) until the version moves on or MaxWaitMs runs out, and the
+ * metadata log with a Fetch of {@code __cluster_metadata}. The fetch offset is the image version the broker has
+ * applied, which the controller notes ({@link ImageVersion#appliedBy}) for the CreateTopics waiting on it; the
+ * request parks ({@link ImageVersion#awaitChange}) until the version moves on or MaxWaitMs runs out, and the
  * answer's high watermark is the version then. It carries no records: a broker that sees a version other than its
  * own fetches the whole image (Metadata, then DescribeConfigs) on its other connection. Runs on the event loop: it
  * only reads the version, never the topics' lock.
@@ -37,6 +38,10 @@ public final class ControllerFetchHandler implements ApiHandler {
         FetchRequestView.FetchPartition asked = metadataPartition(fetch);
         if (asked == null) {
             return CompletableFuture.completedFuture(response.errorCode(Errors.INVALID_REQUEST.code()).struct());
+        }
+        int broker = fetch.replicaState().replicaId() >= 0 ? fetch.replicaState().replicaId() : fetch.replicaId();
+        if (broker >= 0) {
+            version.appliedBy(broker, asked.fetchOffset());
         }
         return version.awaitChange(asked.fetchOffset(), fetch.maxWaitMs()).thenApply(current -> {
             FetchResponseView.FetchableTopicResponse topic = response.addResponse()

@@ -4,13 +4,17 @@ import io.minibroker.purgatory.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A broker's metadata fetch parked at the controller: answered by the next change to the image, at once when the
- * broker's version is not the current one, by its wait on the (manual) clock, and by the controller's close.
+ * broker's version is not the current one, by its wait on the (manual) clock, and by the controller's close. And a
+ * CreateTopics waiting for the new topic's live replicas to apply the version that has it.
  */
 class ImageVersionTest {
 
@@ -77,5 +81,47 @@ class ImageVersionTest {
         assertThat(first).isCompletedWithValue(0L);
         assertThat(second).isCompletedWithValue(0L);
         assertThat(version.awaitChange(0, 500)).isCompletedWithValue(0L); // one that arrives after close
+    }
+
+    @Test
+    void aCreateTopicsWaitsUntilEveryLiveReplicaHasAppliedTheVersion() {
+        version.changed(); // the topic is created: version 1
+        CompletableFuture<Void> answered = version.awaitApplied(1, List.of(0, 1, 2), id -> true, 500);
+
+        version.appliedBy(0, 1);
+        version.appliedBy(1, 0); // a fetch from before the change
+        version.appliedBy(2, 1);
+        assertThat(answered).isNotDone();
+        version.appliedBy(1, 1);
+
+        assertThat(answered).isCompleted();
+    }
+
+    @Test
+    void aReplicaThatStopsBeingLiveIsWaitedForNoMore() {
+        Set<Integer> live = ConcurrentHashMap.newKeySet();
+        live.addAll(List.of(0, 1, 2));
+        version.changed();
+        CompletableFuture<Void> answered = version.awaitApplied(1, List.of(0, 1, 2), live::contains, 500);
+        version.appliedBy(0, 1);
+        version.appliedBy(1, 1);
+        assertThat(answered).isNotDone();
+
+        live.remove(2);
+        version.changed(); // as BrokerMembership tells of a broker fenced
+
+        assertThat(answered).isCompleted();
+    }
+
+    @Test
+    void aCreateTopicsIsAnsweredAtItsWaitWhetherOrNotTheReplicasAppliedIt() throws InterruptedException {
+        version.changed();
+        CompletableFuture<Void> timedOut = version.awaitApplied(1, List.of(0), id -> true, 500);
+        clock.advance(500);
+        assertThat(timedOut).isCompleted();
+
+        CompletableFuture<Void> closed = version.awaitApplied(1, List.of(0), id -> true, 500);
+        version.close();
+        assertThat(closed).isCompleted();
     }
 }
