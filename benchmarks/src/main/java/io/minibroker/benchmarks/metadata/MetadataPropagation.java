@@ -26,7 +26,8 @@ import java.util.Map;
  *       (after that node was stopped and restarted), until every broker names the new leader.</li>
  * </ul>
  * Each topic has one partition on replicas [1, 2, 0]; the admin requests go to node 2, which forwards them. The
- * brokers are polled with Metadata one after the other, as fast as they answer. Prints p50, p99 and max per phase.
+ * brokers are polled with Metadata one after the other, as fast as they answer. Prints p50, p99 and max per phase,
+ * and of CreateTopics' own round trip ({@code create_answer}), which waits for the replicas to apply the topic.
  * <pre>
  *   benchmarks/metadata-propagation.sh    (builds the jar, then runs this)
  *   java -cp benchmarks.jar io.minibroker.benchmarks.metadata.MetadataPropagation [--topics N]
@@ -44,6 +45,8 @@ public final class MetadataPropagation {
 
     private final MiniCluster cluster;
     private final NodeChannel[] channels = new NodeChannel[NODES];
+    /** The last CreateTopics' round trip, in µs: what the client waited for its answer. */
+    private long lastAnswerMicros;
 
     private MetadataPropagation(MiniCluster cluster) {
         this.cluster = cluster;
@@ -67,12 +70,16 @@ public final class MetadataPropagation {
             bench.waitUntil(() -> cluster.controller().membership().liveBrokers().size() == NODES, "three live brokers");
             List<String> names = new ArrayList<>();
             long[] create = new long[topics];
+            long[] answer = new long[topics];
             for (int i = 0; i < topics; i++) {
                 String topic = "propagation-" + i;
                 names.add(topic);
-                create[i] = bench.createAndTime(topic);
+                long sent = System.nanoTime();
+                create[i] = bench.createAndTime(topic, sent);
+                answer[i] = bench.lastAnswerMicros;
             }
             report("create", create);
+            report("create_answer", answer);
 
             cluster.stop(PREFERRED);
             bench.waitUntil(() -> bench.allLedBy(names, ADMIN_NODE, 0, 2), "node 2 to lead every topic");
@@ -84,6 +91,8 @@ public final class MetadataPropagation {
                 elect[i] = bench.electAndTime(names.get(i));
             }
             report("elect", elect);
+            System.out.println("# elect includes the new leader's own apply, which writes and fsyncs its"
+                    + " leader-epoch checkpoint before it names itself leader (as Kafka's makeLeader does)");
             bench.closeChannels();
         }
     }
@@ -100,8 +109,11 @@ public final class MetadataPropagation {
         Arrays.stream(channels).forEach(NodeChannel::close);
     }
 
-    /** Creates the topic through node 2; answers the ms from the answer until every broker names it with leader 1. */
-    private long createAndTime(String topic) throws IOException {
+    /**
+     * Creates the topic through node 2 (the request sent at {@code sentNanos}); answers the µs from the answer until
+     * every broker names it with leader 1.
+     */
+    private long createAndTime(String topic, long sentNanos) throws IOException {
         CreateTopicsRequestView request = new CreateTopicsRequestView().timeoutMs(TIMEOUT_MS);
         CreateTopicsRequestView.CreatableTopic creatable = request.addTopic().name(topic).numPartitions(-1)
                 .replicationFactor((short) -1);
@@ -109,6 +121,7 @@ public final class MetadataPropagation {
         CreateTopicsResponseView response = new CreateTopicsResponseView(
                 channels[ADMIN_NODE].send(ApiKey.CREATE_TOPICS, request.struct()));
         long answered = System.nanoTime();
+        lastAnswerMicros = (answered - sentNanos) / 1_000;
         Errors error = Errors.forCode(response.topics().get(0).errorCode());
         if (error != Errors.NONE) {
             throw new IllegalStateException("CreateTopics " + topic + ": " + error);
@@ -116,7 +129,7 @@ public final class MetadataPropagation {
         return awaitLeader(topic, PREFERRED, answered);
     }
 
-    /** Elects topic's preferred leader through node 2; answers the ms from the answer until every broker names it. */
+    /** Elects topic's preferred leader through node 2; answers the µs from the answer until every broker names it. */
     private long electAndTime(String topic) throws IOException, InterruptedException {
         Struct request = ApiKey.ELECT_LEADERS.request().newMessage().set("ElectionType", PREFERRED_ELECTION)
                 .set("TimeoutMs", TIMEOUT_MS);
@@ -131,7 +144,7 @@ public final class MetadataPropagation {
         return awaitLeader(topic, PREFERRED, answered);
     }
 
-    /** Polls every broker until each names {@code leader} for the topic's partition; ms since {@code sinceNanos}. */
+    /** Polls every broker until each names {@code leader} for the topic's partition; µs since {@code sinceNanos}. */
     private long awaitLeader(String topic, int leader, long sinceNanos) throws IOException {
         boolean[] seen = new boolean[NODES];
         int remaining = NODES;
