@@ -67,7 +67,8 @@ public final class MetadataPropagation {
         // No automatic rebalance: only the benchmark's ElectLeaders moves leaders back.
         try (MiniCluster cluster = MiniCluster.start(NODES, Map.of("auto.leader.rebalance.enable", "false"))) {
             MetadataPropagation bench = new MetadataPropagation(cluster);
-            bench.waitUntil(() -> cluster.controller().membership().liveBrokers().size() == NODES, "three live brokers");
+            bench.waitUntil(() -> cluster.controller().membership().liveBrokers().size() == NODES,
+                    "three live brokers");
             List<String> names = new ArrayList<>();
             long[] create = new long[topics];
             long[] answer = new long[topics];
@@ -166,7 +167,8 @@ public final class MetadataPropagation {
     private int leaderAt(int node, String topic) throws IOException {
         MetadataRequestView request = new MetadataRequestView().allowAutoTopicCreation(false);
         request.addTopic().name(topic);
-        MetadataResponseView response = new MetadataResponseView(channels[node].send(ApiKey.METADATA, request.struct()));
+        MetadataResponseView response = new MetadataResponseView(channels[node].send(ApiKey.METADATA,
+                request.struct()));
         MetadataResponseView.MetadataResponseTopic answer = response.topics().get(0);
         if (answer.errorCode() != Errors.NONE.code() || answer.partitions().isEmpty()) {
             return -1;

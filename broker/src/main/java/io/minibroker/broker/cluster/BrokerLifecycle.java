@@ -22,8 +22,8 @@ import java.util.function.Supplier;
  * epoch (it restarted, or fenced and replaced this registration). Heartbeats are for liveness only: once the
  * first is accepted, the {@link MetadataFetcher} follows the controller's image on its own thread and connection,
  * so a change never waits for a heartbeat and a heartbeat never waits behind a metadata fetch. A controller that
- * cannot be reached is tried again at the next interval. A clean stop sends a last heartbeat asking to shut down, so the controller fences
- * this broker at once instead of after the session timeout.
+ * cannot be reached is tried again at the next interval. A clean stop sends a last heartbeat asking to shut down,
+ * so the controller fences this broker at once instead of after the session timeout.
  */
 public final class BrokerLifecycle implements AutoCloseable {
 

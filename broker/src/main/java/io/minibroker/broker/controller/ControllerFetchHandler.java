@@ -52,7 +52,7 @@ public final class ControllerFetchHandler implements ApiHandler {
         });
     }
 
-    /** The request's only partition, if it is partition 0 of {@code __cluster_metadata} (by id or by name); else null. */
+    /** The request's only partition if it is partition 0 of {@code __cluster_metadata} (by id or name), else null. */
     private static FetchRequestView.FetchPartition metadataPartition(FetchRequestView fetch) {
         if (fetch.topics().size() != 1) {
             return null;
