@@ -19,10 +19,11 @@ import java.util.function.Supplier;
  * A broker's membership in the cluster, as Kafka's BrokerLifecycleManager keeps it, on a thread of its own
  * ({@code broker-lifecycle}) since it waits on the controller: register with a fresh incarnation id, then
  * heartbeat every {@code broker.heartbeat.interval.ms}; register again when the controller no longer knows the
- * epoch (it restarted, or fenced and replaced this registration). After each heartbeat it fetches the cluster's
- * metadata image ({@link MetadataFetcher}). A controller that cannot be reached is tried
- * again at the next interval. A clean stop sends a last heartbeat asking to shut down, so the controller fences
- * this broker at once instead of after the session timeout.
+ * epoch (it restarted, or fenced and replaced this registration). Heartbeats are for liveness only: once the
+ * first is accepted, the {@link MetadataFetcher} follows the controller's image on its own thread and connection,
+ * so a change never waits for a heartbeat and a heartbeat never waits behind a metadata fetch. A controller that
+ * cannot be reached is tried again at the next interval. A clean stop sends a last heartbeat asking to shut down,
+ * so the controller fences this broker at once instead of after the session timeout.
  */
 public final class BrokerLifecycle implements AutoCloseable {
 
@@ -73,7 +74,7 @@ public final class BrokerLifecycle implements AutoCloseable {
                     register();
                 }
                 if (brokerEpoch >= 0 && Errors.forCode(heartbeat(false).errorCode()) == Errors.NONE) {
-                    metadata.refresh();
+                    metadata.startFollowing();
                 }
                 reportedUnreachable = false;
             } catch (IOException e) {

@@ -62,7 +62,8 @@ public final class ControllerForwarder {
             try {
                 metadata.refresh();
             } catch (IOException e) {
-                LOG.warn("Could not fetch the metadata after {}; the next heartbeat will: {}", api, e.toString());
+                LOG.warn("Could not fetch the metadata after {}; following the controller will: {}", api,
+                        e.toString());
             }
             return response;
         }, forwarding);

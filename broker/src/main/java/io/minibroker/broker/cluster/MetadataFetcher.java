@@ -2,11 +2,16 @@ package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.api.BrokerDirectory;
 import io.minibroker.broker.api.ConfigResources;
+import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.FetchRequestView;
+import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.schema.Struct;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.Collection;
@@ -20,33 +25,134 @@ import java.util.function.Consumer;
  * the controller's listener, then a DescribeConfigs of its topics for their config overrides, which Metadata does
  * not carry) and installs it. Fetches are serialised on one connection and each answer is an
  * image the controller took after the previous one, so a broker's image only ever moves forward, through the
- * controller's changes in their order. Called after every heartbeat and right after a change this broker asked
- * for (a forwarded admin request), so that its own client sees the change at once. A config change that lands
- * between the two requests of a fetch is seen at the next one.
+ * controller's changes in their order.
+ *
+ * <p>It follows the controller as Kafka's brokers follow the metadata log: once this broker's first heartbeat is
+ * accepted ({@link #startFollowing}), its {@code metadata-fetcher} thread sends a Fetch of {@code __cluster_metadata}
+ * naming the image version it has, which parks at the controller until the version moves on (see the controller's
+ * {@code ImageVersion}) or {@value #FETCH_MAX_WAIT_MS} ms pass, and fetches the image whenever the answer names
+ * another version: every change reaches this broker within milliseconds of the controller making it, whatever the
+ * heartbeat interval. The parked fetch has a connection of its own, so it never holds up an image fetch, and the
+ * heartbeats have theirs. After any failure it asks again from no version, so a restarted controller, whose
+ * versions start afresh, is always fetched from. A forwarded admin request also refreshes the image right after
+ * the controller's answer ({@link ControllerForwarder}), so that its client sees the change at once.
  */
 public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
 
+    /** Kafka's metadata topic, which the followers' Fetch names. */
+    public static final String METADATA_TOPIC = "__cluster_metadata";
+    /**
+     * How long a fetch waits at the controller for a change: Kafka's brokers wait 500 ms on the metadata log
+     * (KafkaRaftClient.MAX_FETCH_WAIT_MS), as followers do on a partition by default (replica.fetch.wait.max.ms).
+     */
+    public static final int FETCH_MAX_WAIT_MS = 500;
+    /** How long to wait before asking again after a failure: Kafka's retry.backoff.ms default. */
+    private static final long RETRY_BACKOFF_MS = 100;
+    /** The version a follower names when it has none the controller gave: any version is another. */
+    private static final long NO_VERSION = -1;
+
+    private static final Logger LOG = LoggerFactory.getLogger(MetadataFetcher.class);
+
     private final NodeChannel controller;
+    private final NodeChannel changes;
+    private final int nodeId;
     private final String interBrokerListener;
     private final Consumer<ClusterMetadata> onImage;
+    private final Thread follower;
+    private final Object wakeUp = new Object();
+    private volatile boolean running = true;
     private volatile ClusterMetadata current;
 
     /**
+     * @param controller          where images are fetched
+     * @param changes             where the fetch that waits for a change parks: a connection of its own
      * @param interBrokerListener the listener whose endpoints {@code onImage} is given: replica fetchers connect
      *                            to a leader there, never at the address a client was told
      * @param onImage             given each image fetched, in order, before any later one
      */
-    public MetadataFetcher(NodeChannel controller, int controllerId, String interBrokerListener,
-                           Consumer<ClusterMetadata> onImage) {
+    public MetadataFetcher(NodeChannel controller, NodeChannel changes, int nodeId, int controllerId,
+                           String interBrokerListener, Consumer<ClusterMetadata> onImage) {
         this.controller = controller;
+        this.changes = changes;
+        this.nodeId = nodeId;
         this.interBrokerListener = interBrokerListener;
         this.onImage = onImage;
         this.current = ClusterMetadata.empty(controllerId);
+        this.follower = new Thread(this::follow, "metadata-fetcher");
+        follower.setDaemon(true);
     }
 
     /** The latest image fetched (an empty one before the first fetch). */
     public ClusterMetadata current() {
         return current;
+    }
+
+    /**
+     * Starts following the controller's changes the first time it is called; later calls do nothing.
+     * {@link BrokerLifecycle} calls it after each accepted heartbeat, so the first image is fetched once this broker
+     * is registered and live.
+     */
+    public void startFollowing() {
+        synchronized (wakeUp) { // not this object's lock, which an image fetch holds while it waits
+            if (running && follower.getState() == Thread.State.NEW) {
+                follower.start();
+            }
+        }
+    }
+
+    private void follow() {
+        long known = NO_VERSION;
+        boolean reportedUnreachable = false;
+        while (running) {
+            try {
+                long version = awaitChange(known);
+                if (version != known && running) {
+                    refresh();
+                    known = version;
+                }
+                reportedUnreachable = false;
+            } catch (IOException | RuntimeException e) { // a thread that dies here would leave the image stale
+                if (!running) {
+                    return; // closed: the parked fetch was aborted
+                }
+                known = NO_VERSION; // the next connection may reach a restarted controller, counting afresh
+                if (!reportedUnreachable) {
+                    LOG.warn("Cannot follow the controller's metadata ({}); trying again every {} ms", e.toString(),
+                            RETRY_BACKOFF_MS);
+                    reportedUnreachable = true;
+                }
+                backOff();
+            }
+        }
+    }
+
+    /** The controller's image version once it is not {@code known}, or after the fetch's wait, whichever first. */
+    private long awaitChange(long known) throws IOException {
+        FetchRequestView request = new FetchRequestView().maxWaitMs(FETCH_MAX_WAIT_MS).minBytes(1);
+        request.replicaState().replicaId(nodeId).replicaEpoch(-1);
+        request.addTopic().topic(METADATA_TOPIC).topicId(TopicIds.METADATA_TOPIC_ID)
+                .addPartition().partition(0).fetchOffset(known);
+        FetchResponseView response = new FetchResponseView(changes.send(ApiKey.FETCH, request.struct()));
+        Errors error = Errors.forCode(response.errorCode());
+        if (error != Errors.NONE || response.responses().isEmpty()
+                || response.responses().get(0).partitions().isEmpty()) {
+            throw new IOException("the controller refused the metadata fetch: " + error);
+        }
+        return response.responses().get(0).partitions().get(0).highWatermark();
+    }
+
+    private void backOff() {
+        synchronized (wakeUp) {
+            if (!running) {
+                return;
+            }
+            try {
+                wakeUp.wait(RETRY_BACKOFF_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // only close wakes us; an interrupt ends the thread
+                running = false;
+            }
+        }
     }
 
     /** Fetches and installs the controller's image now. */
@@ -95,8 +201,24 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
         return current.brokers(listenerName).stream().map(b -> new ListedBroker(b.id(), b.host(), b.port())).toList();
     }
 
+    /**
+     * Stops following at once: the parked fetch is aborted, not waited for, and so is an image fetch under way
+     * (this broker's logs are about to close); later refreshes fail.
+     */
     @Override
     public void close() {
-        controller.close();
+        synchronized (wakeUp) {
+            running = false;
+            wakeUp.notifyAll();
+        }
+        changes.abort();
+        controller.abort();
+        if (follower.getState() != Thread.State.NEW) {
+            try {
+                follower.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

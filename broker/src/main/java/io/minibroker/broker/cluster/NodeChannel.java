@@ -30,7 +30,9 @@ public final class NodeChannel implements AutoCloseable {
     private final int timeoutMs;
     /** How to sign in to a SASL_PLAINTEXT listener, or null for a PLAINTEXT one. */
     private final PlainLogin login;
-    private Socket socket;
+    /** Volatile for {@link #abort}, which closes it without waiting for the request under way. */
+    private volatile Socket socket;
+    private volatile boolean aborted;
     private int correlationId;
 
     /** A connection to a PLAINTEXT listener. */
@@ -84,6 +86,9 @@ public final class NodeChannel implements AutoCloseable {
     }
 
     private Socket connected() throws IOException {
+        if (aborted) {
+            throw new IOException("the connection to " + host + ":" + port + " was aborted");
+        }
         if (socket == null) {
             Socket fresh = new Socket();
             try {
@@ -98,8 +103,29 @@ public final class NodeChannel implements AutoCloseable {
                 throw e;
             }
             socket = fresh;
+            if (aborted) { // abort() ran meanwhile and may have missed the new socket: it writes the flag first
+                close();
+                throw new IOException("the connection to " + host + ":" + port + " was aborted");
+            }
         }
         return socket;
+    }
+
+    /**
+     * Closes the connection now, from any thread, without waiting for the request under way, which fails (its
+     * sender gets an IOException), and for good: later requests fail at once. For a request parked at the other
+     * end, which {@link #close} would wait for.
+     */
+    public void abort() {
+        aborted = true;
+        Socket open = socket;
+        if (open != null) {
+            try {
+                open.close();
+            } catch (IOException ignored) {
+                // closing a broken socket: nothing to do
+            }
+        }
     }
 
     @Override

@@ -13,8 +13,9 @@ import java.util.function.LongSupplier;
  * The controller's view of which brokers are in the cluster, as KRaft's BrokerHeartbeatManager and
  * ClusterControlManager keep it: a broker registers with an incarnation id (new at each start) and gets a broker
  * epoch; it heartbeats with that epoch; without a heartbeat for {@code broker.session.timeout.ms} it is fenced,
- * which is to say not live. Fencing is judged when asked, against the clock, so no thread is needed for it.
- * Thread-safe: every method holds this object's lock.
+ * which is to say not live. Fencing is judged when asked, against the clock, so no thread is needed for it; the
+ * image brokers follow learns of an expired session when {@link #fenceExpiredSessions} runs (as Kafka's controller
+ * fences a stale broker from a periodic check). Thread-safe: every method holds this object's lock.
  */
 public final class BrokerMembership {
 
@@ -33,13 +34,17 @@ public final class BrokerMembership {
 
     private final long sessionTimeoutMs;
     private final LongSupplier clockMs;
+    /** Told when a broker becomes live or stops being live, which changes the image ({@link ImageVersion#changed}). */
+    private final Runnable onLivenessChange;
     private final Map<Integer, RegisteredBroker> brokers = new TreeMap<>();
     /** Broker epochs only grow, so a message with an older incarnation's epoch is always recognised as stale. */
     private long lastEpoch;
 
-    public BrokerMembership(long sessionTimeoutMs, LongSupplier clockMs) {
+    /** {@code onLivenessChange} runs under this object's lock, after the change, so it must not wait. */
+    public BrokerMembership(long sessionTimeoutMs, LongSupplier clockMs, Runnable onLivenessChange) {
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.clockMs = clockMs;
+        this.onLivenessChange = onLivenessChange;
     }
 
     /**
@@ -77,9 +82,34 @@ public final class BrokerMembership {
             return new Heartbeat(Errors.STALE_BROKER_EPOCH, true, false);
         }
         boolean fenced = wantFence || wantShutDown;
-        brokers.put(id, new RegisteredBroker(id, existing.incarnationId(), epoch, existing.listeners(),
-                clockMs.getAsLong(), fenced));
+        long now = clockMs.getAsLong();
+        boolean wasLive = isLive(existing, now);
+        RegisteredBroker updated = new RegisteredBroker(id, existing.incarnationId(), epoch, existing.listeners(),
+                now, fenced);
+        brokers.put(id, updated);
+        if (isLive(updated, now) != wasLive) {
+            onLivenessChange.run();
+        }
         return new Heartbeat(Errors.NONE, fenced, wantShutDown);
+    }
+
+    /**
+     * Marks fenced the brokers whose session has expired, telling of the change: they were not live already, but
+     * the image brokers follow changed without a word when the session ran out. A later heartbeat unfences them.
+     */
+    public synchronized void fenceExpiredSessions() {
+        long now = clockMs.getAsLong();
+        boolean changed = false;
+        for (RegisteredBroker broker : List.copyOf(brokers.values())) {
+            if (!broker.fenced() && !isLive(broker, now)) {
+                brokers.put(broker.id(), new RegisteredBroker(broker.id(), broker.incarnationId(), broker.epoch(),
+                        broker.listeners(), broker.lastHeartbeatMs(), true));
+                changed = true;
+            }
+        }
+        if (changed) {
+            onLivenessChange.run();
+        }
     }
 
     /** The brokers that are unfenced and heartbeat within the session timeout, by id. */

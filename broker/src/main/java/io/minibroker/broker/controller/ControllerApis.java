@@ -20,9 +20,10 @@ import java.util.function.Function;
 /**
  * What the controller's listener ({@code controller.listener.names}) serves: only the requests brokers send their
  * controller, as Kafka's controller listener does (the SASL steps when it is SASL_PLAINTEXT, registration,
- * heartbeats, the image, ISR changes, and the admin requests brokers forward: CreateTopics, DeleteTopics,
- * CreatePartitions, ElectLeaders, AlterConfigs and IncrementalAlterConfigs, plus DescribeConfigs, which brokers send
- * for the topics' config overrides); clients are never told of this listener.
+ * heartbeats, the image and the parked Fetch that follows its version, ISR changes, and the admin requests brokers
+ * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterConfigs and IncrementalAlterConfigs,
+ * plus DescribeConfigs, which brokers send for the topics' config overrides); clients are never told of this
+ * listener.
  */
 public final class ControllerApis {
 
@@ -35,7 +36,7 @@ public final class ControllerApis {
      *             the image's readers (Metadata, DescribeConfigs) take too, which no event loop may wait for
      */
     public static SupportedApis create(BrokerConfig config, LocalNode node, BrokerMembership membership,
-                                       TopicAssignments assignments, Executor disk) {
+                                       TopicAssignments assignments, ImageVersion version, Executor disk) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         SupportedApis apis = new SupportedApis();
@@ -46,7 +47,9 @@ public final class ControllerApis {
                 .add(ApiKey.BROKER_REGISTRATION, new BrokerRegistrationHandler(clusterId, membership))
                 .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership))
                 .add(ApiKey.METADATA, onDisk.apply(new ControllerMetadataHandler(clusterId, assignments)))
-                .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, config)))
+                .add(ApiKey.FETCH, new ControllerFetchHandler(version))
+                .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, version,
+                        membership, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
                         config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new ControllerCreatePartitionsHandler(assignments)))

@@ -3,31 +3,44 @@ package io.minibroker.broker.controller;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.CreateTopicsHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * CreateTopics, on the controller's listener, where every broker forwards its clients' CreateTopics: places the
  * replicas ({@link TopicAssignments}) with the broker defaults for what the request leaves at -1, and keeps the
- * topic's config overrides in the image.
+ * topic's config overrides in the image. The answer waits until the new topics' live replicas have applied the
+ * image that has them ({@link ImageVersion#awaitApplied}: milliseconds, as brokers follow the image), so that a
+ * client told of a topic can produce to its leader at once; at most {@value MetadataFetcher#FETCH_MAX_WAIT_MS} ms
+ * (a live broker reports what it applied at least that often) or the request's TimeoutMs if shorter, after which
+ * it answers as Kafka's controller does, once the topic is saved.
  */
 public final class ControllerCreateTopicsHandler implements ApiHandler {
 
     private final TopicAssignments assignments;
+    private final ImageVersion version;
+    private final BrokerMembership membership;
     private final BrokerConfig config;
     private final int defaultPartitions;
     private final int defaultReplicationFactor;
 
-    public ControllerCreateTopicsHandler(TopicAssignments assignments, BrokerConfig config) {
+    public ControllerCreateTopicsHandler(TopicAssignments assignments, ImageVersion version,
+                                         BrokerMembership membership, BrokerConfig config) {
         this.assignments = assignments;
+        this.version = version;
+        this.membership = membership;
         this.config = config;
         this.defaultPartitions = config.get(BrokerConfig.NUM_PARTITIONS);
         this.defaultReplicationFactor = config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR);
@@ -35,12 +48,19 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        boolean validateOnly = (Boolean) request.body().get("validateOnly");
-        return CompletableFuture.completedFuture(CreateTopicsHandler.eachDistinctTopic(request.body(),
-                defaultPartitions, (topic, result) -> create(topic, result, validateOnly)));
+        CreateTopicsRequestView create = new CreateTopicsRequestView(request.body());
+        Set<Integer> replicas = new TreeSet<>();
+        Struct response = CreateTopicsHandler.eachDistinctTopic(request.body(), defaultPartitions,
+                (topic, result) -> create(topic, result, create.validateOnly(), replicas));
+        if (replicas.isEmpty()) {
+            return CompletableFuture.completedFuture(response);
+        }
+        return version.awaitApplied(version.current(), replicas, membership::isLive,
+                Math.min(create.timeoutMs(), MetadataFetcher.FETCH_MAX_WAIT_MS)).thenApply(applied -> response);
     }
 
-    private void create(Struct topic, Struct result, boolean validateOnly) {
+    /** Creates one topic, filling its result; adds the replicas of a topic it created to {@code created}. */
+    private void create(Struct topic, Struct result, boolean validateOnly, Set<Integer> created) {
         if (CreateTopicsHandler.countsAlongsideAssignments(topic, result)) {
             return;
         }
@@ -66,5 +86,8 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
                 .set("NumPartitions", outcome.topic().partitions().size())
                 .set("ReplicationFactor", (short) outcome.topic().partitions().get(0).replicas().size());
         CreateTopicsHandler.listConfigs(result, config, outcome.topic().configs());
+        if (!validateOnly) {
+            outcome.topic().partitions().forEach(partition -> created.addAll(partition.replicas()));
+        }
     }
 }

@@ -12,9 +12,10 @@ import java.util.concurrent.TimeUnit;
  * Runs the controller's periodic leader elections on a thread of its own ({@code controller-elections}); brokers
  * learn the outcome from their next image:
  * <ul>
- *   <li>removals of fenced brokers from ISRs, and new leaders for partitions whose leader is gone
- *       ({@link TopicAssignments#electLeaders}), every quarter of {@code broker.session.timeout.ms}, so that a
- *       broker's death is acted on soon after its session expires;</li>
+ *   <li>every quarter of {@code broker.session.timeout.ms}, brokers whose session expired are marked fenced
+ *       ({@link BrokerMembership#fenceExpiredSessions}), then leave the ISRs, and partitions whose leader is gone
+ *       get new ones ({@link TopicAssignments#electLeaders}), so that a broker's death is acted on soon after its
+ *       session expires;</li>
  *   <li>with {@code auto.leader.rebalance.enable}, the automatic leader rebalance
  *       ({@link TopicAssignments#balanceLeaders}) every {@code leader.imbalance.check.interval.seconds}: after a
  *       broker comes back and rejoins the ISRs, it leads again the partitions whose first replica it is. A run
@@ -31,18 +32,25 @@ public final class LeaderElections implements AutoCloseable {
      */
     private final ScheduledExecutorService thread =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "controller-elections"));
+    private final BrokerMembership membership;
     private final TopicAssignments assignments;
 
     /** @param balanceIntervalMs how often the leaders are rebalanced; 0 for never */
-    public LeaderElections(TopicAssignments assignments, long sessionTimeoutMs, long balanceIntervalMs,
-                           BrokerClock clock) {
+    public LeaderElections(BrokerMembership membership, TopicAssignments assignments, long sessionTimeoutMs,
+                           long balanceIntervalMs, BrokerClock clock) {
+        this.membership = membership;
         this.assignments = assignments;
         // A round that throws is logged by the clock's schedule and tried again at the next check.
         clock.scheduleWithFixedDelay(thread, "Leader election after fencing", Math.max(1, sessionTimeoutMs / 4),
-                assignments::electLeaders);
+                this::actOnFencedBrokers);
         if (balanceIntervalMs > 0) {
             clock.scheduleWithFixedDelay(thread, "Leader rebalance", balanceIntervalMs, this::balance);
         }
+    }
+
+    private void actOnFencedBrokers() {
+        membership.fenceExpiredSessions(); // brokers learn of an expired session now, not at some later change
+        assignments.electLeaders();
     }
 
     private void balance() {

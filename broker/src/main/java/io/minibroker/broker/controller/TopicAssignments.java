@@ -52,23 +52,30 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     private final int controllerId;
     private final BrokerMembership membership;
     private final AssignmentStore store;
+    /** Told of each change once it is in the image ({@link ImageVersion#changed}), so that brokers fetch it. */
+    private final Runnable onChange;
     private final Map<String, TopicImage> topics = new LinkedHashMap<>();
     /** Each topic's partitions' epochs: the version of the ISR, bumped by every change to it. */
     private final Map<String, int[]> partitionEpochs = new HashMap<>();
     /** Where the next topic's first partition starts, so that successive topics' leaders spread too. */
     private int nextStart;
 
-    private TopicAssignments(int controllerId, BrokerMembership membership, AssignmentStore store) {
+    private TopicAssignments(int controllerId, BrokerMembership membership, AssignmentStore store,
+                             Runnable onChange) {
         this.controllerId = controllerId;
         this.membership = membership;
         this.store = store;
+        this.onChange = onChange;
     }
 
-    /** The controller's topics as saved in {@code firstLogDir} (none, the first time). */
-    public static TopicAssignments open(int controllerId, BrokerMembership membership, Path firstLogDir)
-            throws IOException {
+    /**
+     * The controller's topics as saved in {@code firstLogDir} (none, the first time); {@code onChange} runs after
+     * each change, under this object's lock, so it must not wait.
+     */
+    public static TopicAssignments open(int controllerId, BrokerMembership membership, Path firstLogDir,
+                                        Runnable onChange) throws IOException {
         AssignmentStore store = new AssignmentStore(firstLogDir);
-        TopicAssignments assignments = new TopicAssignments(controllerId, membership, store);
+        TopicAssignments assignments = new TopicAssignments(controllerId, membership, store, onChange);
         for (AssignmentStore.StoredTopic stored : store.loadAll()) {
             assignments.topics.put(stored.topic().name(), stored.topic());
             assignments.partitionEpochs.put(stored.topic().name(), stored.partitionEpochs());
@@ -239,6 +246,7 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         store.save(topic, epochs);
         topics.put(topic.name(), topic);
         partitionEpochs.put(topic.name(), epochs);
+        onChange.run();
     }
 
     /** A topic's partition count, or -1 if there is no such topic. */
@@ -276,6 +284,7 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         }
         topics.remove(name);
         partitionEpochs.remove(name);
+        onChange.run();
         LOG.info("Deleted topic {}", name);
         return Errors.NONE;
     }

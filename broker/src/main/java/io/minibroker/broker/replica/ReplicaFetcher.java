@@ -289,7 +289,9 @@ final class ReplicaFetcher implements AutoCloseable {
             running = false;
             wakeUp.notifyAll();
         }
-        channel.close(); // waits for the fetch under way, which parks at most replica.fetch.wait.max.ms
+        // Not close(), which would wait for a fetch parked at the leader (up to replica.fetch.wait.max.ms) while the
+        // image that stopped this fetcher waits to be applied; the join still waits for an append under way.
+        channel.abort();
         try {
             thread.join();
         } catch (InterruptedException e) {

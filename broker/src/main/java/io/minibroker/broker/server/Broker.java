@@ -36,6 +36,7 @@ import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.controller.BrokerMembership;
 import io.minibroker.broker.controller.ControllerApis;
+import io.minibroker.broker.controller.ImageVersion;
 import io.minibroker.broker.controller.LeaderElections;
 import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.config.Endpoint;
@@ -143,6 +144,8 @@ public final class Broker implements AutoCloseable {
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
     private LeaderElections elections;
+    /** Only on the controller's node: the image's version, where brokers' metadata fetches wait for a change. */
+    private ImageVersion imageVersion;
     /** Only in a cluster: this broker's registration and heartbeats. */
     private volatile BrokerLifecycle lifecycle;
     /** Only in a cluster: this broker's copy of the cluster's metadata. */
@@ -245,8 +248,8 @@ public final class Broker implements AutoCloseable {
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);
             leadership = replicas;
-            metadata = new MetadataFetcher(controllerChannel("metadata"), config.controllerVoter().nodeId(),
-                    config.interBrokerListenerName(), replicas::apply);
+            metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
+                    nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply);
         }
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
@@ -338,11 +341,16 @@ public final class Broker implements AutoCloseable {
         }
         SupportedApis controllerApis = null;
         if (config.isController()) {
-            membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS), clock::monotonicMs);
-            TopicAssignments assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0));
-            controllerApis = ControllerApis.create(config, node, membership, assignments, disk);
+            imageVersion = new ImageVersion(clock.purgatoryClock());
+            new PurgatoryMeters(imageVersion.purgatory()).bindTo(registry);
+            membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS), clock::monotonicMs,
+                    imageVersion::changed);
+            TopicAssignments assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0),
+                    imageVersion::changed);
+            controllerApis = ControllerApis.create(config, node, membership, assignments, imageVersion, disk);
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
-            elections = new LeaderElections(assignments, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
+            elections = new LeaderElections(membership, assignments,
+                    config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     config.get(BrokerConfig.AUTO_LEADER_REBALANCE_ENABLE)
                             ? TimeUnit.SECONDS.toMillis(config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS))
                             : 0, clock);
@@ -470,6 +478,7 @@ public final class Broker implements AutoCloseable {
             return;
         }
         closeQuietly(lifecycle); // first: the controller fences us while we still answer
+        closeQuietly(metadata); // no image is applied once the replicas start closing
         closeQuietly(elections);
         closeQuietly(replicas); // no more appends from leaders once the logs start closing
         if (metricsEndpoint != null) {
@@ -480,6 +489,7 @@ public final class Broker implements AutoCloseable {
             channel.close().awaitUninterruptibly();
         }
         connections.stopReading();
+        closeQuietly(imageVersion); // the brokers' parked metadata fetches are answered now, not at their timeout
         if (forwarding != null) {
             forwarding.shutdown(); // requests already forwarded still get their answers
         }
@@ -493,7 +503,6 @@ public final class Broker implements AutoCloseable {
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         closeQuietly(cleaner);
         closeQuietly(maintenance);
-        closeQuietly(metadata);
         closeQuietly(forwardingChannel);
         if (topics != null) {
             try {

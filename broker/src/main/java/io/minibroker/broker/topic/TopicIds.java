@@ -12,7 +12,8 @@ import java.util.UUID;
 public final class TopicIds {
 
     public static final UUID ZERO = new UUID(0, 0);
-    private static final UUID METADATA_TOPIC_ID = new UUID(0, 1);
+    /** Kafka's id of __cluster_metadata, the topic brokers follow the controller's changes on. */
+    public static final UUID METADATA_TOPIC_ID = new UUID(0, 1);
 
     private TopicIds() {
     }

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,7 +16,34 @@ class BrokerMembershipTest {
     private static final List<Endpoint> LISTENERS = List.of(new Endpoint("PLAINTEXT", "localhost", 9092));
 
     private final AtomicLong now = new AtomicLong(1_000);
-    private final BrokerMembership membership = new BrokerMembership(9_000, now::get);
+    /** How often the image changed: each time a broker became live or stopped being live. */
+    private final AtomicInteger livenessChanges = new AtomicInteger();
+    private final BrokerMembership membership = new BrokerMembership(9_000, now::get,
+            livenessChanges::incrementAndGet);
+
+    @Test
+    void everyChangeOfWhoIsLiveIsToldAndNothingElse() {
+        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
+        assertThat(livenessChanges).as("registered, still fenced").hasValue(0);
+
+        membership.heartbeat(1, epoch, false, false);
+        assertThat(livenessChanges).as("unfenced").hasValue(1);
+        membership.heartbeat(1, epoch, false, false);
+        assertThat(livenessChanges).as("still live").hasValue(1);
+
+        now.addAndGet(9_001);
+        membership.fenceExpiredSessions();
+        assertThat(livenessChanges).as("session expired").hasValue(2);
+        membership.fenceExpiredSessions();
+        assertThat(livenessChanges).as("already fenced").hasValue(2);
+        assertThat(membership.isFenced(1)).isTrue();
+
+        membership.heartbeat(1, epoch, false, false);
+        assertThat(livenessChanges).as("back").hasValue(3);
+        assertThat(membership.isLive(1)).isTrue();
+        membership.heartbeat(1, epoch, false, true);
+        assertThat(livenessChanges).as("shutting down").hasValue(4);
+    }
 
     @Test
     void aBrokerIsLiveFromItsFirstHeartbeatUntilItsSessionExpires() {

@@ -19,12 +19,12 @@ class LeaderElectionsTest {
 
     @Test
     void closeEndsTheThreadThoughARebalanceIsDueLater() throws Exception {
-        BrokerMembership membership = new BrokerMembership(9_000, System::currentTimeMillis);
+        BrokerMembership membership = new BrokerMembership(9_000, System::currentTimeMillis, () -> { });
         long epoch = membership.register(0, UUID.randomUUID(), List.of(new Endpoint("PLAINTEXT", "localhost", 9092)))
                 .epoch();
         membership.heartbeat(0, epoch, false, false);
-        LeaderElections elections = new LeaderElections(TopicAssignments.open(0, membership, dir), 9_000, 300_000,
-                BrokerClock.system());
+        LeaderElections elections = new LeaderElections(membership,
+                TopicAssignments.open(0, membership, dir, () -> { }), 9_000, 300_000, BrokerClock.system());
 
         assertThat(elections.awaitClosed()).as("a rebalance due later must not keep the thread alive").isTrue();
     }

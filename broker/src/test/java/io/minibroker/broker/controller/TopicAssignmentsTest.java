@@ -34,7 +34,7 @@ class TopicAssignmentsTest {
     Path dir;
 
     private final AtomicLong now = new AtomicLong(1_000);
-    private final BrokerMembership membership = new BrokerMembership(9_000, now::get);
+    private final BrokerMembership membership = new BrokerMembership(9_000, now::get, () -> { });
     private final Map<Integer, Long> brokerEpochs = new HashMap<>();
     private TopicAssignments assignments;
 
@@ -45,7 +45,7 @@ class TopicAssignmentsTest {
             membership.heartbeat(id, epoch, false, false);
             brokerEpochs.put(id, epoch);
         }
-        assignments = TopicAssignments.open(0, membership, dir);
+        assignments = TopicAssignments.open(0, membership, dir, () -> { });
         assertThat(assignments.create("t", 0, 0, List.of(List.of(0, 1, 2)), Map.of(), false).error()).isEqualTo(Errors.NONE);
     }
 
@@ -127,7 +127,7 @@ class TopicAssignmentsTest {
         assertThat(partition().isr()).as("a clean election leaves the ISR as it was").containsExactly(1, 2, 0);
         assertThat(elect(PREFERRED, 0)).isEqualTo(ElectionResult.NOT_NEEDED);
 
-        PartitionImage saved = TopicAssignments.open(0, membership, dir).image().topic("t").orElseThrow()
+        PartitionImage saved = TopicAssignments.open(0, membership, dir, () -> { }).image().topic("t").orElseThrow()
                 .partitions().get(0);
         assertThat(saved.leader()).as("saved before it is in the image").isZero();
         assertThat(saved.leaderEpoch()).isEqualTo(2);
