@@ -1,11 +1,8 @@
 package io.minibroker.broker.log;
 
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.error.ProtocolException;
-import io.minibroker.protocol.record.Record;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
-import io.minibroker.protocol.record.RecordIterator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
@@ -262,7 +259,7 @@ public final class PartitionLog implements AutoCloseable {
      *     some records' faults)
      */
     public CheckedAppend checkForAppend(ByteBuf records) {
-        return check(records, config, true, clock.millis());
+        return LogValidator.validateForAppend(this, records, config, true, clock.millis());
     }
 
     /** {@link #appendUnflushed(ByteBuf, int)} of records this log has checked; the caller still closes them. */
@@ -283,90 +280,13 @@ public final class PartitionLog implements AutoCloseable {
      */
     public AppendResult appendAsFollower(ByteBuf records) {
         AppendResult appended;
-        try (CheckedAppend checked = check(records, config, false, clock.millis())) {
+        try (CheckedAppend checked = LogValidator.validateForAppend(this, records, config, false, clock.millis())) {
             synchronized (this) {
                 appended = write(checked, -1, false);
             }
         }
         writeLeaderEpochCheckpoint();
         return appended;
-    }
-
-    private CheckedAppend check(ByteBuf records, LogConfig config, boolean asLeader, long now) {
-        LogValidator validator = asLeader ? new LogValidator(topicPartition, config, now) : null;
-        ByteBuf converted = null; // made when the first batch is stored in another codec
-        int incomingBytes = 0;
-        int totalBytes = 0;
-        long offsetCount = 0;
-        long recordCount = 0;
-        long maxTimestamp = -1;
-        long lastOffset = -1;
-        try {
-            RecordBatches batches = RecordBatches.of(records);
-            while (batches.hasNext()) {
-                RecordBatch batch = batches.next();
-                if (batch.sizeInBytes() > config.maxMessageBytes()) {
-                    throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + batch.sizeInBytes()
-                            + " bytes exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
-                }
-                batch.ensureValid();
-                if (batch.lastOffsetDelta() < 0) {
-                    throw new LogException(Errors.CORRUPT_MESSAGE, "negative last offset delta in " + batch);
-                }
-                if (!asLeader && batch.baseOffset() <= lastOffset) {
-                    throw new LogException(Errors.CORRUPT_MESSAGE, "fetched batches of " + topicPartition
-                            + " out of order: " + batch.baseOffset() + " after " + lastOffset);
-                }
-                lastOffset = batch.lastOffset();
-                ByteBuf copy = validator == null ? null : validator.validate(batch);
-                int storedBytes = copy != null ? copy.readableBytes() : batch.sizeInBytes();
-                if (copy != null) {
-                    try {
-                        if (copy.readableBytes() > config.maxMessageBytes()) { // Kafka re-checks a converted batch
-                            throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + copy.readableBytes()
-                                    + " bytes in compression.type " + config.compressionType().configName()
-                                    + " exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
-                        }
-                        if (converted == null && incomingBytes == 0) {
-                            converted = copy; // the first batch (a produce's only one): its copy is the buffer
-                            copy = null;
-                        } else {
-                            if (converted == null) {
-                                converted = ByteBufAllocator.DEFAULT.heapBuffer(records.readableBytes());
-                                converted.writeBytes(records, records.readerIndex(), incomingBytes); // those before
-                            }
-                            converted.writeBytes(copy);
-                        }
-                    } finally {
-                        if (copy != null) {
-                            copy.release();
-                        }
-                    }
-                } else if (converted != null) {
-                    converted.writeBytes(batch.slice());
-                }
-                incomingBytes += batch.sizeInBytes();
-                totalBytes += storedBytes;
-                offsetCount += batch.lastOffsetDelta() + 1L;
-                recordCount += batch.recordCount();
-                maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
-            }
-            if (batches.trailingBytes() != 0 && asLeader) {
-                // A fetch response may end in a partial batch (Kafka cuts at max bytes): a follower drops it.
-                throw new LogException(Errors.CORRUPT_MESSAGE, batches.trailingBytes() + " bytes after the last batch");
-            }
-            if (offsetCount == 0) {
-                throw new LogException(Errors.INVALID_RECORD, "no record batch to append to " + topicPartition);
-            }
-        } catch (ProtocolException | LogException e) {
-            if (converted != null) {
-                converted.release();
-            }
-            throw e instanceof ProtocolException protocol ? new LogException(protocol.error(), e.getMessage(), e)
-                    : (LogException) e;
-        }
-        return new CheckedAppend(this, converted != null ? converted : records, converted != null, totalBytes,
-                offsetCount, recordCount, maxTimestamp, lastOffset, config, now);
     }
 
     /** Writes checked batches: offsets, epoch and append time stamped by a leader, the leader's kept by a follower. */
