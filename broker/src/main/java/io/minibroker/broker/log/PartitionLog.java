@@ -11,8 +11,6 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.Comparator;
 import java.util.ArrayList;
@@ -21,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,9 +43,9 @@ public final class PartitionLog implements AutoCloseable {
     private final TopicPartition topicPartition;
     private final Path dir;
     private final Clock clock;
-    private final ConcurrentSkipListMap<Long, LogSegment> segments;
+    /** The segments and the active one: changed under this object's monitor, read without a lock. */
+    private final LogSegments segments;
     private volatile LogConfig config;
-    private volatile LogSegment active;
     private volatile long logStartOffset;
     private volatile long logEndOffset;
     private volatile long recoveryPoint;
@@ -74,8 +71,6 @@ public final class PartitionLog implements AutoCloseable {
     private LeaderEpochCache epochCache;
 
     private static final long UNREPLICATED = -1;
-    /** A read retries when the cleaner replaced its segment under it; more than a few replacements in a row cannot be. */
-    private static final int MAX_READ_ATTEMPTS = 3;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
                          NavigableMap<Long, LogSegment> segments, long logStartOffset, long recoveryPoint) {
@@ -83,10 +78,9 @@ public final class PartitionLog implements AutoCloseable {
         this.dir = dir;
         this.config = config;
         this.clock = clock;
-        this.segments = new ConcurrentSkipListMap<>(segments);
-        this.active = this.segments.lastEntry().getValue();
-        this.logEndOffset = active.nextOffset();
-        this.logStartOffset = Math.min(Math.max(logStartOffset, this.segments.firstKey()), logEndOffset);
+        this.segments = new LogSegments(topicPartition, dir, segments);
+        this.logEndOffset = this.segments.active().nextOffset();
+        this.logStartOffset = Math.min(Math.max(logStartOffset, this.segments.firstBaseOffset()), logEndOffset);
         this.recoveryPoint = Math.min(recoveryPoint, logEndOffset);
         this.lastFlushMs = clock.millis();
     }
@@ -321,9 +315,10 @@ public final class PartitionLog implements AutoCloseable {
             firstOffset = fetchedBase;
             lastOffset = incoming.lastOffset;
         }
-        if (active.shouldRoll(totalBytes, lastOffset, incomingMaxTimestamp, now, config)) {
+        if (segments.active().shouldRoll(totalBytes, lastOffset, incomingMaxTimestamp, now, config)) {
             roll(firstOffset, now);
         }
+        LogSegment active = segments.active();
         long maxTimestamp = -1;
         long offsetOfMaxTimestamp = -1;
         long nextOffset = firstOffset;
@@ -358,13 +353,10 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private void roll(long baseOffset, long now) {
-        LogSegment previous = active;
+        LogSegment previous;
         try {
-            previous.onRolled(); // its fsync is left to the background (flushIfRolled): rolls happen on event loops
+            previous = segments.roll(baseOffset, config, now);
             rolls++;
-            LogSegment next = LogSegment.create(dir, baseOffset, config, now);
-            segments.put(baseOffset, next);
-            active = next;
             rollListener.segmentRolled(this);
         } catch (IOException e) {
             throw storageError("cannot roll a new segment at offset " + baseOffset, e);
@@ -402,7 +394,7 @@ public final class PartitionLog implements AutoCloseable {
                 // Retention deleted the segment under this read (the offset is gone now), or the cleaner put a
                 // cleaned copy in its place (read that).
                 checkInRange(fetchOffset, endOffset);
-                if (attempt == MAX_READ_ATTEMPTS || segments.get(entry.getKey()) == entry.getValue()) {
+                if (attempt == LogSegments.MAX_READ_ATTEMPTS || segments.get(entry.getKey()) == entry.getValue()) {
                     throw storageError("segment closed during a read at offset " + fetchOffset, e);
                 }
                 continue;
@@ -427,34 +419,7 @@ public final class PartitionLog implements AutoCloseable {
      * ListOffsets answers for a timestamp. Empty when every record is older.
      */
     public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
-        long startOffset = logStartOffset;
-        for (LogSegment segment : segments.values()) {
-            if (segment.nextOffset() <= startOffset) {
-                continue;
-            }
-            TimestampAndOffset found = findOffsetByTimestamp(segment, timestamp, startOffset);
-            if (found != null) {
-                return Optional.of(found);
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** A segment's search, taken up again in the cleaned copy that replaced the segment during it, if one did. */
-    private TimestampAndOffset findOffsetByTimestamp(LogSegment segment, long timestamp, long startOffset) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return segment.findOffsetByTimestamp(timestamp, startOffset);
-            } catch (ClosedChannelException e) {
-                LogSegment replacement = segments.get(segment.baseOffset());
-                if (attempt == MAX_READ_ATTEMPTS || replacement == null || replacement == segment) {
-                    throw storageError("segment closed during a search for timestamp " + timestamp, e);
-                }
-                segment = replacement;
-            } catch (IOException e) {
-                throw storageError("cannot search for timestamp " + timestamp, e);
-            }
-        }
+        return Optional.ofNullable(segments.offsetForTimestamp(timestamp, logStartOffset));
     }
 
     /**
@@ -465,23 +430,7 @@ public final class PartitionLog implements AutoCloseable {
      * the writer's lock, since a segment's max timestamp and its batches change together.
      */
     public synchronized Optional<TimestampAndOffset> maxTimestampAndOffset() {
-        LogSegment newest = null;
-        for (LogSegment segment : segments.values()) {
-            if (segment.maxTimestamp() >= 0 && (newest == null || segment.maxTimestamp() > newest.maxTimestamp())) {
-                newest = segment;
-            }
-        }
-        if (newest == null) {
-            return Optional.empty();
-        }
-        long timestamp = newest.maxTimestamp();
-        try {
-            // The first record at or after the segment's largest timestamp is the first one carrying it.
-            TimestampAndOffset found = newest.findOffsetByTimestamp(timestamp, newest.baseOffset());
-            return Optional.of(found != null ? found : new TimestampAndOffset(timestamp, -1));
-        } catch (IOException e) {
-            throw storageError("cannot search for the largest timestamp " + timestamp, e);
-        }
+        return Optional.ofNullable(segments.maxTimestampAndOffset());
     }
 
     /** True once {@code flush.messages} records have been appended since the last flush. */
@@ -508,8 +457,8 @@ public final class PartitionLog implements AutoCloseable {
             counted = unflushedMessages;
             truncationsBefore = truncations;
             rollsBefore = rolls;
-            for (LogSegment segment : segments.values()) {
-                if (segment.nextOffset() > recoveryPoint || segment == active) {
+            for (LogSegment segment : segments.all()) {
+                if (segment.nextOffset() > recoveryPoint || segment == segments.active()) {
                     unsynced.add(segment);
                 }
             }
@@ -579,8 +528,8 @@ public final class PartitionLog implements AutoCloseable {
     synchronized List<CleanableSegment> cleanableSegments() {
         long limit = Math.min(highWatermark(), recoveryPoint);
         List<CleanableSegment> cleanable = new ArrayList<>();
-        for (LogSegment segment : segments.values()) {
-            if (segment == active || segment.nextOffset() > limit) {
+        for (LogSegment segment : segments.all()) {
+            if (segment == segments.active() || segment.nextOffset() > limit) {
                 break;
             }
             cleanable.add(new CleanableSegment(segment, segment.size(), truncations));
@@ -599,55 +548,17 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * Puts the cleaner's copy of a segment (written to {@code .cleaned} files at the same base offset, flushed and
-     * closed) in the segment's place, unless the log changed it meanwhile (a truncation, retention, deletion):
-     * then the copy's files are deleted and false returned. Crash-safe by Kafka's renames: each {@code .cleaned}
-     * file becomes {@code .swap}, the log file's last, so a {@code .log.swap} file says the copy is whole; then each
-     * {@code .swap} file replaces its original, the log file's last ({@link LogRecovery} finishes a swap a crash cut
-     * short). The copy keeps the old file's modification time, from which tombstones age. The old segment is
-     * closed: a read already holding its file reads on from it, one that had not yet taken it reads the copy.
+     * closed) in the segment's place ({@link LogSegments#replaceWithCleanedCopy}), unless the log changed it
+     * meanwhile (a truncation, retention, deletion): then the copy's files are deleted and false returned.
      */
     synchronized boolean replaceSegment(CleanableSegment cleaned) throws IOException {
         LogSegment old = cleaned.segment();
-        long baseOffset = old.baseOffset();
-        Path[] copy = LogSegment.files(dir, baseOffset, LogCleaner.CLEANED_SUFFIX);
-        if (deleted || segments.get(baseOffset) != old || old == active || old.size() != cleaned.size()
-                || truncations != cleaned.truncations()) {
-            discardCleanedCopy(baseOffset);
+        if (deleted || segments.get(old.baseOffset()) != old || old == segments.active()
+                || old.size() != cleaned.size() || truncations != cleaned.truncations()) {
+            discardCleanedCopy(old.baseOffset());
             return false;
         }
-        long lastModified = old.lastModifiedMs();
-        Path[] swap = LogSegment.files(dir, baseOffset, LogCleaner.SWAP_SUFFIX);
-        Path[] target = LogSegment.files(dir, baseOffset, "");
-        try {
-            for (int i = copy.length - 1; i >= 0; i--) { // the log file last: its .swap name marks a whole copy
-                Files.move(copy[i], swap[i], StandardCopyOption.ATOMIC_MOVE);
-            }
-            DurableFiles.fsyncDirectory(dir);
-        } catch (IOException e) {
-            for (int i = 0; i < copy.length; i++) {
-                Files.deleteIfExists(copy[i]);
-                Files.deleteIfExists(swap[i]);
-            }
-            throw e;
-        }
-        try {
-            for (int i = swap.length - 1; i >= 0; i--) {
-                Files.move(swap[i], target[i], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            }
-            Files.setLastModifiedTime(target[0], FileTime.fromMillis(lastModified));
-            DurableFiles.fsyncDirectory(dir);
-        } catch (IOException e) {
-            // Part swapped: keep serving the old segment (its files are open), and leave the disk as a restart
-            // rebuilds it: no .swap file to bring back, indexes (which may be the copy's) deleted to be rebuilt.
-            for (int i = 0; i < swap.length; i++) {
-                Files.deleteIfExists(swap[i]);
-            }
-            Files.deleteIfExists(target[1]);
-            Files.deleteIfExists(target[2]);
-            throw storageError("cannot swap in the cleaned copy of segment " + baseOffset, e);
-        }
-        segments.put(baseOffset, LogSegment.open(dir, baseOffset, config, clock.millis(), true));
-        old.close();
+        segments.replaceWithCleanedCopy(old, config, clock.millis());
         return true;
     }
 
@@ -679,14 +590,14 @@ public final class PartitionLog implements AutoCloseable {
         long now = clock.millis();
         int deleted = 0;
         try {
-            while (deletable() && segments.higherKey(segments.firstKey()) <= logStartOffset) {
+            while (segments.firstIsDeletable() && segments.secondBaseOffset() <= logStartOffset) {
                 deleteFirstSegment("below the log start offset " + logStartOffset);
                 deleted++;
             }
             if (config.retentionMs() >= 0) {
-                while (now - segments.firstEntry().getValue().largestTimestamp() > config.retentionMs()) {
-                    if (!deletable()) {
-                        if (active.size() == 0) {
+                while (now - segments.first().largestTimestamp() > config.retentionMs()) {
+                    if (!segments.firstIsDeletable()) {
+                        if (segments.active().size() == 0) {
                             break;
                         }
                         // Every record has expired: like Kafka, roll so the active segment can go as well.
@@ -698,8 +609,8 @@ public final class PartitionLog implements AutoCloseable {
             }
             if (config.retentionBytes() >= 0) {
                 long excess = size() - config.retentionBytes();
-                while (deletable() && excess >= segments.firstEntry().getValue().size()) {
-                    excess -= segments.firstEntry().getValue().size();
+                while (segments.firstIsDeletable() && excess >= segments.first().size()) {
+                    excess -= segments.first().size();
                     deleteFirstSegment("over retention.bytes " + config.retentionBytes());
                     deleted++;
                 }
@@ -710,13 +621,9 @@ public final class PartitionLog implements AutoCloseable {
         return deleted;
     }
 
-    private boolean deletable() {
-        return segments.firstEntry().getValue() != active;
-    }
-
     private void deleteFirstSegment(String reason) throws IOException {
-        LogSegment segment = segments.pollFirstEntry().getValue();
-        logStartOffset = Math.max(logStartOffset, segments.firstKey());
+        LogSegment segment = segments.removeFirst();
+        logStartOffset = Math.max(logStartOffset, segments.firstBaseOffset());
         epochCache.truncateFromStart(logStartOffset);
         log.info("Deleting segment {} of {} ({} bytes, offsets {}..{}): {}", segment.logPath().getFileName(),
                 topicPartition, segment.size(), segment.baseOffset(), segment.nextOffset() - 1, reason);
@@ -740,7 +647,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         try {
             epochCache.truncateFromStart(logStartOffset);
-            while (deletable() && segments.higherKey(segments.firstKey()) <= logStartOffset) {
+            while (segments.firstIsDeletable() && segments.secondBaseOffset() <= logStartOffset) {
                 deleteFirstSegment("below the log start offset " + logStartOffset);
             }
         } catch (IOException e) {
@@ -765,14 +672,12 @@ public final class PartitionLog implements AutoCloseable {
         }
         truncations++;
         try {
-            if (offset <= logStartOffset || offset <= segments.firstKey()) {
+            if (offset <= logStartOffset || offset <= segments.firstBaseOffset()) {
                 truncateFullyAndStartAt(offset);
                 return;
             }
-            while (segments.lastKey() >= offset) {
-                segments.pollLastEntry().getValue().closeAndDelete();
-            }
-            active = segments.lastEntry().getValue();
+            segments.deleteFrom(offset);
+            LogSegment active = segments.active();
             int removed = active.truncateTo(offset);
             logEndOffset = active.nextOffset();
             epochCache.truncateFromEnd(logEndOffset);
@@ -804,13 +709,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private void truncateFullyAndStartAt(long offset) throws IOException {
-        for (LogSegment segment : segments.values()) {
-            segment.closeAndDelete();
-        }
-        segments.clear();
-        LogSegment fresh = LogSegment.create(dir, offset, config, clock.millis());
-        segments.put(offset, fresh);
-        active = fresh;
+        segments.restartAt(offset, config, clock.millis());
         logStartOffset = offset;
         logEndOffset = offset;
         recoveryPoint = offset;
@@ -868,21 +767,17 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     public int segmentCount() {
-        return segments.size();
+        return segments.count();
     }
 
     /** The base offsets of the segments, oldest first. */
     public Iterator<Long> segmentBaseOffsets() {
-        return segments.keySet().iterator();
+        return segments.baseOffsets();
     }
 
     /** Bytes in all segments. */
     public long size() {
-        long total = 0;
-        for (LogSegment segment : segments.values()) {
-            total += segment.size();
-        }
-        return total;
+        return segments.size();
     }
 
     public LogConfig config() {
@@ -897,27 +792,14 @@ public final class PartitionLog implements AutoCloseable {
     @Override
     public synchronized void close() throws IOException {
         flush();
-        IOException failure = null;
-        for (LogSegment segment : segments.values()) {
-            try {
-                segment.close();
-            } catch (IOException e) {
-                failure = e;
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        segments.closeAll();
     }
 
     /** Closes the log and deletes its directory. */
     synchronized void delete() throws IOException {
         deleted = true;
         flushedRolls = rolls;
-        for (LogSegment segment : segments.values()) {
-            segment.closeAndDelete();
-        }
-        segments.clear();
+        segments.deleteAll();
         try (Stream<Path> leftovers = Files.walk(dir)) {
             for (Path path : leftovers.sorted(Comparator.reverseOrder()).toList()) {
                 if (!path.equals(dir)) {
@@ -946,6 +828,6 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private LogException storageError(String message, IOException cause) {
-        return new LogException(Errors.KAFKA_STORAGE_ERROR, message + " in " + topicPartition + ": " + cause, cause);
+        return LogException.storageError(topicPartition, message, cause);
     }
 }

@@ -1,0 +1,260 @@
+package io.minibroker.broker.log;
+
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * The segments of one partition's log by base offset (Kafka's LogSegments), the last of them the active segment,
+ * which takes appends: the map, the active segment, and what changes them as a whole (a roll, dropping the oldest
+ * or the newest, swapping in the cleaner's copy, starting afresh), plus the searches by timestamp across them.
+ *
+ * <p>Threading: the changes are made by its {@link PartitionLog} only, under the log's monitor (one writer at a
+ * time); lookups and searches take no lock: they walk a concurrent map, so a read finds its segment while the
+ * writer rolls, deletes or swaps. A search whose segment the cleaner replaced under it goes on in the copy.
+ */
+final class LogSegments {
+    /** A read or search retries when the cleaner replaced its segment under it; more than a few in a row cannot be. */
+    static final int MAX_READ_ATTEMPTS = 3;
+
+    private final TopicPartition topicPartition;
+    private final Path dir;
+    private final ConcurrentSkipListMap<Long, LogSegment> segments;
+    private volatile LogSegment active;
+
+    LogSegments(TopicPartition topicPartition, Path dir, NavigableMap<Long, LogSegment> loaded) {
+        this.topicPartition = topicPartition;
+        this.dir = dir;
+        this.segments = new ConcurrentSkipListMap<>(loaded);
+        this.active = segments.lastEntry().getValue();
+    }
+
+    /** The segment that takes appends: the last one. */
+    LogSegment active() {
+        return active;
+    }
+
+    LogSegment first() {
+        return segments.firstEntry().getValue();
+    }
+
+    long firstBaseOffset() {
+        return segments.firstKey();
+    }
+
+    /** Whether the first segment may be deleted: it is not the active one. */
+    boolean firstIsDeletable() {
+        return segments.firstEntry().getValue() != active;
+    }
+
+    /** Where the segment after the first starts; only while {@link #firstIsDeletable()}. */
+    long secondBaseOffset() {
+        return segments.higherKey(segments.firstKey());
+    }
+
+    LogSegment get(long baseOffset) {
+        return segments.get(baseOffset);
+    }
+
+    Map.Entry<Long, LogSegment> floorEntry(long offset) {
+        return segments.floorEntry(offset);
+    }
+
+    Map.Entry<Long, LogSegment> higherEntry(long baseOffset) {
+        return segments.higherEntry(baseOffset);
+    }
+
+    /** Every segment, oldest first (a live view). */
+    Collection<LogSegment> all() {
+        return segments.values();
+    }
+
+    int count() {
+        return segments.size();
+    }
+
+    Iterator<Long> baseOffsets() {
+        return segments.keySet().iterator();
+    }
+
+    /** Bytes in all segments. */
+    long size() {
+        long total = 0;
+        for (LogSegment segment : segments.values()) {
+            total += segment.size();
+        }
+        return total;
+    }
+
+    /**
+     * Ends the active segment and starts a new active one at {@code baseOffset}; returns the one rolled. Its fsync is
+     * left to the background ({@link PartitionLog#flushIfRolled}): rolls happen on event loops.
+     */
+    LogSegment roll(long baseOffset, LogConfig config, long now) throws IOException {
+        LogSegment previous = active;
+        previous.onRolled();
+        LogSegment next = LogSegment.create(dir, baseOffset, config, now);
+        segments.put(baseOffset, next);
+        active = next;
+        return previous;
+    }
+
+    /** Takes the first segment out of the map (the caller deletes it). */
+    LogSegment removeFirst() {
+        return segments.pollFirstEntry().getValue();
+    }
+
+    /** Deletes the segments at or past {@code offset}; the one before becomes the active segment. */
+    void deleteFrom(long offset) throws IOException {
+        while (segments.lastKey() >= offset) {
+            segments.pollLastEntry().getValue().closeAndDelete();
+        }
+        active = segments.lastEntry().getValue();
+    }
+
+    /** Deletes every segment and starts an empty active one at {@code offset}. */
+    void restartAt(long offset, LogConfig config, long now) throws IOException {
+        deleteAll();
+        LogSegment fresh = LogSegment.create(dir, offset, config, now);
+        segments.put(offset, fresh);
+        active = fresh;
+    }
+
+    /** Closes and deletes every segment's files; the map is left empty. */
+    void deleteAll() throws IOException {
+        for (LogSegment segment : segments.values()) {
+            segment.closeAndDelete();
+        }
+        segments.clear();
+    }
+
+    /** Closes every segment, going on past a failure; the last failure is thrown. */
+    void closeAll() throws IOException {
+        IOException failure = null;
+        for (LogSegment segment : segments.values()) {
+            try {
+                segment.close();
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * Puts the cleaner's copy of {@code old} (written to {@code .cleaned} files at the same base offset, flushed and
+     * closed) in its place. Crash-safe by Kafka's renames: each {@code .cleaned} file becomes {@code .swap}, the log
+     * file's last, so a {@code .log.swap} file says the copy is whole; then each {@code .swap} file replaces its
+     * original, the log file's last ({@link LogRecovery} finishes a swap a crash cut short). The copy keeps the old
+     * file's modification time, from which tombstones age. The old segment is closed: a read already holding its file
+     * reads on from it, one that had not yet taken it reads the copy.
+     */
+    void replaceWithCleanedCopy(LogSegment old, LogConfig config, long now) throws IOException {
+        long baseOffset = old.baseOffset();
+        Path[] copy = LogSegment.files(dir, baseOffset, LogCleaner.CLEANED_SUFFIX);
+        long lastModified = old.lastModifiedMs();
+        Path[] swap = LogSegment.files(dir, baseOffset, LogCleaner.SWAP_SUFFIX);
+        Path[] target = LogSegment.files(dir, baseOffset, "");
+        try {
+            for (int i = copy.length - 1; i >= 0; i--) { // the log file last: its .swap name marks a whole copy
+                Files.move(copy[i], swap[i], StandardCopyOption.ATOMIC_MOVE);
+            }
+            DurableFiles.fsyncDirectory(dir);
+        } catch (IOException e) {
+            for (int i = 0; i < copy.length; i++) {
+                Files.deleteIfExists(copy[i]);
+                Files.deleteIfExists(swap[i]);
+            }
+            throw e;
+        }
+        try {
+            for (int i = swap.length - 1; i >= 0; i--) {
+                Files.move(swap[i], target[i], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+            Files.setLastModifiedTime(target[0], FileTime.fromMillis(lastModified));
+            DurableFiles.fsyncDirectory(dir);
+        } catch (IOException e) {
+            // Part swapped: keep serving the old segment (its files are open), and leave the disk as a restart
+            // rebuilds it: no .swap file to bring back, indexes (which may be the copy's) deleted to be rebuilt.
+            for (int i = 0; i < swap.length; i++) {
+                Files.deleteIfExists(swap[i]);
+            }
+            Files.deleteIfExists(target[1]);
+            Files.deleteIfExists(target[2]);
+            throw LogException.storageError(topicPartition, "cannot swap in the cleaned copy of segment "
+                    + baseOffset, e);
+        }
+        segments.put(baseOffset, LogSegment.open(dir, baseOffset, config, now, true));
+        old.close();
+    }
+
+    /**
+     * The first record (at or after {@code startOffset}) with a timestamp of at least {@code timestamp}, null when
+     * every record is older; see {@link PartitionLog#offsetForTimestamp}.
+     */
+    TimestampAndOffset offsetForTimestamp(long timestamp, long startOffset) {
+        for (LogSegment segment : segments.values()) {
+            if (segment.nextOffset() <= startOffset) {
+                continue;
+            }
+            TimestampAndOffset found = findOffsetByTimestamp(segment, timestamp, startOffset);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    /** A segment's search, taken up again in the cleaned copy that replaced the segment during it, if one did. */
+    private TimestampAndOffset findOffsetByTimestamp(LogSegment segment, long timestamp, long startOffset) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return segment.findOffsetByTimestamp(timestamp, startOffset);
+            } catch (ClosedChannelException e) {
+                LogSegment replacement = segments.get(segment.baseOffset());
+                if (attempt == MAX_READ_ATTEMPTS || replacement == null || replacement == segment) {
+                    throw LogException.storageError(topicPartition, "segment closed during a search for timestamp "
+                            + timestamp, e);
+                }
+                segment = replacement;
+            } catch (IOException e) {
+                throw LogException.storageError(topicPartition, "cannot search for timestamp " + timestamp, e);
+            }
+        }
+    }
+
+    /**
+     * The largest timestamp and the first record carrying it, as {@link PartitionLog#maxTimestampAndOffset} answers;
+     * null when no batch has a timestamp. The caller holds the log's monitor: a segment's max timestamp and its
+     * batches change together.
+     */
+    TimestampAndOffset maxTimestampAndOffset() {
+        LogSegment newest = null;
+        for (LogSegment segment : segments.values()) {
+            if (segment.maxTimestamp() >= 0 && (newest == null || segment.maxTimestamp() > newest.maxTimestamp())) {
+                newest = segment;
+            }
+        }
+        if (newest == null) {
+            return null;
+        }
+        long timestamp = newest.maxTimestamp();
+        try {
+            // The first record at or after the segment's largest timestamp is the first one carrying it.
+            TimestampAndOffset found = newest.findOffsetByTimestamp(timestamp, newest.baseOffset());
+            return found != null ? found : new TimestampAndOffset(timestamp, -1);
+        } catch (IOException e) {
+            throw LogException.storageError(topicPartition, "cannot search for the largest timestamp " + timestamp, e);
+        }
+    }
+}
