@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -83,6 +85,17 @@ final class LogSegments {
 
     Iterator<Long> baseOffsets() {
         return segments.keySet().iterator();
+    }
+
+    /** The segments a flush syncs: those holding offsets at or past {@code offset}, and the active one. */
+    List<LogSegment> reachingPast(long offset) {
+        List<LogSegment> found = new ArrayList<>();
+        for (LogSegment segment : segments.values()) {
+            if (segment.nextOffset() > offset || segment == active) {
+                found.add(segment);
+            }
+        }
+        return found;
     }
 
     /** Bytes in all segments. */

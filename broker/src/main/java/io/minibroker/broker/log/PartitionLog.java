@@ -48,7 +48,6 @@ public final class PartitionLog implements AutoCloseable {
     private volatile LogConfig config;
     private volatile long logStartOffset;
     private volatile long logEndOffset;
-    private volatile long recoveryPoint;
     /**
      * The high watermark replication maintains, or {@link #UNREPLICATED} while this log is the only replica, in
      * which case the high watermark is the log end offset.
@@ -59,14 +58,8 @@ public final class PartitionLog implements AutoCloseable {
     /** Told of each roll; the log manager's, which passes it on to its listeners. */
     private volatile LogListener rollListener = new LogListener() {
     };
-    private long unflushedMessages;
-    private long lastFlushMs;
-    /** Counts truncations, so a flush that raced one does not move the recovery point over data it never synced. */
-    private long truncations;
-    /** Segments rolled so far, so a flush can tell whether a roll came in while it was syncing. */
-    private long rolls;
-    /** {@link #rolls} as of the last flush: below it, {@link #flushIfRolled} has a finished segment to make durable. */
-    private long flushedRolls;
+    /** The recovery point and what decides the next flush: guarded by this object's monitor. */
+    private final LogFlushState flushState;
     /** The leader epochs of this log's batches and where each starts ({@code leader-epoch-checkpoint}). */
     private LeaderEpochCache epochCache;
 
@@ -81,8 +74,7 @@ public final class PartitionLog implements AutoCloseable {
         this.segments = new LogSegments(topicPartition, dir, segments);
         this.logEndOffset = this.segments.active().nextOffset();
         this.logStartOffset = Math.min(Math.max(logStartOffset, this.segments.firstBaseOffset()), logEndOffset);
-        this.recoveryPoint = Math.min(recoveryPoint, logEndOffset);
-        this.lastFlushMs = clock.millis();
+        this.flushState = new LogFlushState(Math.min(recoveryPoint, logEndOffset), clock.millis());
     }
 
     /**
@@ -122,7 +114,7 @@ public final class PartitionLog implements AutoCloseable {
             epochCache.truncateFromEnd(logEndOffset);
             epochCache.truncateFromStart(logStartOffset);
             if (!cleanShutdown) {
-                assignEpochsOfBatchesFrom(Math.max(recoveryPoint, logStartOffset));
+                assignEpochsOfBatchesFrom(Math.max(flushState.recoveryPoint(), logStartOffset));
             }
             epochCache.flush();
             return;
@@ -347,16 +339,16 @@ public final class PartitionLog implements AutoCloseable {
             // If a write failed part way, the batches before it are in the segment: offsets go on from them.
             logEndOffset = active.nextOffset();
         }
-        unflushedMessages += incoming.recordCount;
+        flushState.appended(incoming.recordCount);
         return new AppendResult(firstOffset, lastOffset, logAppendTime, maxTimestamp, offsetOfMaxTimestamp,
-                unflushedMessages >= config.flushIntervalMessages());
+                flushState.flushDue(config));
     }
 
     private void roll(long baseOffset, long now) {
         LogSegment previous;
         try {
             previous = segments.roll(baseOffset, config, now);
-            rolls++;
+            flushState.rolled();
             rollListener.segmentRolled(this);
         } catch (IOException e) {
             throw storageError("cannot roll a new segment at offset " + baseOffset, e);
@@ -435,7 +427,7 @@ public final class PartitionLog implements AutoCloseable {
 
     /** True once {@code flush.messages} records have been appended since the last flush. */
     public synchronized boolean flushDue() {
-        return unflushedMessages >= config.flushIntervalMessages();
+        return flushState.flushDue(config);
     }
 
     /**
@@ -444,24 +436,14 @@ public final class PartitionLog implements AutoCloseable {
      * under the fsync no longer holds data to keep.
      */
     public void flush() {
-        long target;
-        long counted;
-        long truncationsBefore;
-        long rollsBefore;
-        List<LogSegment> unsynced = new ArrayList<>();
+        LogFlushState.Start start;
+        List<LogSegment> unsynced;
         synchronized (this) {
             if (deleted) {
                 return; // a flush queued before its topic was deleted: nothing is left to make durable
             }
-            target = logEndOffset;
-            counted = unflushedMessages;
-            truncationsBefore = truncations;
-            rollsBefore = rolls;
-            for (LogSegment segment : segments.all()) {
-                if (segment.nextOffset() > recoveryPoint || segment == segments.active()) {
-                    unsynced.add(segment);
-                }
-            }
+            start = flushState.start(logEndOffset);
+            unsynced = segments.reachingPast(flushState.recoveryPoint());
         }
         // After the snapshot: every epoch started below the target is in the cache by now, so the recovery point
         // never passes an epoch the checkpoint lacks, whatever appends came in since the flush was asked for.
@@ -479,13 +461,7 @@ public final class PartitionLog implements AutoCloseable {
             }
         }
         synchronized (this) {
-            if (truncations == truncationsBefore) {
-                recoveryPoint = Math.max(recoveryPoint, target);
-            }
-            unflushedMessages = Math.max(0, unflushedMessages - counted);
-            lastFlushMs = clock.millis();
-            // The rolls before the sync are covered; one that came in while it ran waits for its own flush.
-            flushedRolls = Math.max(flushedRolls, rollsBefore);
+            flushState.finished(start, clock.millis());
         }
     }
 
@@ -501,7 +477,7 @@ public final class PartitionLog implements AutoCloseable {
      */
     public boolean flushIfRolled() {
         synchronized (this) {
-            if (flushedRolls == rolls) {
+            if (!flushState.rolledSinceFlush()) {
                 return false;
             }
         }
@@ -512,7 +488,7 @@ public final class PartitionLog implements AutoCloseable {
     /** For the broker's scheduler: flushes if unflushed data has waited {@code flush.ms}. */
     public boolean flushIfDue() {
         synchronized (this) {
-            if (recoveryPoint >= logEndOffset || clock.millis() - lastFlushMs < config.flushIntervalMs()) {
+            if (!flushState.flushIntervalPassed(logEndOffset, clock.millis(), config)) {
                 return false;
             }
         }
@@ -526,20 +502,20 @@ public final class PartitionLog implements AutoCloseable {
      * the recovery point (so the bytes a copy replaces were fsynced, and a crash cannot bring back unsynced ones).
      */
     synchronized List<CleanableSegment> cleanableSegments() {
-        long limit = Math.min(highWatermark(), recoveryPoint);
+        long limit = Math.min(highWatermark(), flushState.recoveryPoint());
         List<CleanableSegment> cleanable = new ArrayList<>();
         for (LogSegment segment : segments.all()) {
             if (segment == segments.active() || segment.nextOffset() > limit) {
                 break;
             }
-            cleanable.add(new CleanableSegment(segment, segment.size(), truncations));
+            cleanable.add(new CleanableSegment(segment, segment.size(), flushState.truncations()));
         }
         return cleanable;
     }
 
     /** Truncations so far (restarts included): the cleaner's first dirty offset is stale after one. */
     synchronized long truncationCount() {
-        return truncations;
+        return flushState.truncations();
     }
 
     /** A segment as the cleaner found it, so that it can tell whether the log changed it while it was cleaning. */
@@ -554,7 +530,7 @@ public final class PartitionLog implements AutoCloseable {
     synchronized boolean replaceSegment(CleanableSegment cleaned) throws IOException {
         LogSegment old = cleaned.segment();
         if (deleted || segments.get(old.baseOffset()) != old || old == segments.active()
-                || old.size() != cleaned.size() || truncations != cleaned.truncations()) {
+                || old.size() != cleaned.size() || flushState.truncations() != cleaned.truncations()) {
             discardCleanedCopy(old.baseOffset());
             return false;
         }
@@ -670,7 +646,7 @@ public final class PartitionLog implements AutoCloseable {
         if (offset >= logEndOffset) {
             return;
         }
-        truncations++;
+        flushState.truncating();
         try {
             if (offset <= logStartOffset || offset <= segments.firstBaseOffset()) {
                 truncateFullyAndStartAt(offset);
@@ -684,7 +660,7 @@ public final class PartitionLog implements AutoCloseable {
             // Cutting the whole batch holding the offset can end the log before its start; nothing is then
             // readable, and the next append starts both again.
             logStartOffset = Math.min(logStartOffset, logEndOffset);
-            recoveryPoint = Math.min(recoveryPoint, logEndOffset);
+            flushState.cutTo(logEndOffset);
             log.info("Truncated {} to offset {} ({} bytes cut from the active segment); log end offset now {}",
                     topicPartition, offset, removed, logEndOffset);
         } catch (IOException e) {
@@ -698,7 +674,7 @@ public final class PartitionLog implements AutoCloseable {
      */
     public void restartAt(long offset) {
         synchronized (this) {
-            truncations++;
+            flushState.truncating();
             try {
                 truncateFullyAndStartAt(offset);
             } catch (IOException e) {
@@ -712,7 +688,7 @@ public final class PartitionLog implements AutoCloseable {
         segments.restartAt(offset, config, clock.millis());
         logStartOffset = offset;
         logEndOffset = offset;
-        recoveryPoint = offset;
+        flushState.restartAt(offset);
         epochCache.clear();
         log.info("Truncated {} fully; it restarts at offset {}", topicPartition, offset);
     }
@@ -763,7 +739,7 @@ public final class PartitionLog implements AutoCloseable {
 
     /** The offset up to which the log is known to be on disk. */
     public long recoveryPoint() {
-        return recoveryPoint;
+        return flushState.recoveryPoint();
     }
 
     public int segmentCount() {
@@ -798,7 +774,7 @@ public final class PartitionLog implements AutoCloseable {
     /** Closes the log and deletes its directory. */
     synchronized void delete() throws IOException {
         deleted = true;
-        flushedRolls = rolls;
+        flushState.deleted();
         segments.deleteAll();
         try (Stream<Path> leftovers = Files.walk(dir)) {
             for (Path path : leftovers.sorted(Comparator.reverseOrder()).toList()) {
