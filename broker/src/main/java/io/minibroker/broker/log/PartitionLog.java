@@ -4,7 +4,6 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
@@ -102,51 +101,9 @@ public final class PartitionLog implements AutoCloseable {
         return partitionLog;
     }
 
-    /**
-     * Restores the leader epoch cache from its checkpoint, cut to the log as recovered; after a crash, the epochs of
-     * the batches above the recovery point are added from the batches themselves (a leader's append leaves its new
-     * epoch's checkpoint to the produce's disk work, which a crash may have cut short). Rebuilt wholly from the
-     * batches' leader epochs when the checkpoint is missing or unreadable (as Kafka's recovery does).
-     */
+    /** Sets up the leader epoch cache as {@link LogRecovery#loadEpochCache} restores it; before the log is shared. */
     private synchronized void loadEpochCache(boolean cleanShutdown) throws IOException {
-        try {
-            epochCache = LeaderEpochCache.read(dir);
-            epochCache.truncateFromEnd(logEndOffset);
-            epochCache.truncateFromStart(logStartOffset);
-            if (!cleanShutdown) {
-                assignEpochsOfBatchesFrom(Math.max(flushState.recoveryPoint(), logStartOffset));
-            }
-            epochCache.flush();
-            return;
-        } catch (IOException e) {
-            if (logEndOffset > logStartOffset || Files.exists(dir.resolve(LeaderEpochCache.FILE_NAME))) {
-                log.info("Rebuilding the leader epoch cache of {} from its log: {}", topicPartition, e.getMessage());
-            }
-        }
-        epochCache = LeaderEpochCache.empty(dir);
-        assignEpochsOfBatchesFrom(logStartOffset);
-        epochCache.flush();
-    }
-
-    /** Adds to the epoch cache the epochs of the batches from {@code offset} to the log end (newer ones only). */
-    private void assignEpochsOfBatchesFrom(long offset) {
-        while (offset < logEndOffset) {
-            LogReadResult read = read(offset, 1 << 20, true, logEndOffset);
-            if (read.isEmpty()) {
-                break;
-            }
-            ByteBuf bytes = read.readInto(ByteBufAllocator.DEFAULT);
-            try {
-                RecordBatches batches = RecordBatches.of(bytes);
-                while (batches.hasNext()) {
-                    RecordBatch batch = batches.next();
-                    epochCache.assign(batch.partitionLeaderEpoch(), Math.max(batch.baseOffset(), logStartOffset));
-                    offset = batch.lastOffset() + 1;
-                }
-            } finally {
-                bytes.release();
-            }
-        }
+        epochCache = LogRecovery.loadEpochCache(this, cleanShutdown);
     }
 
     /** The leader epochs of this log: epoch to start offset, ascending. */
