@@ -301,7 +301,8 @@ public final class PartitionLog implements AutoCloseable {
                 flushState.flushDue(config));
     }
 
-    private void roll(long baseOffset, long now) {
+    /** Starts a new active segment at {@code baseOffset}; under this object's monitor (appends, retention). */
+    void roll(long baseOffset, long now) {
         LogSegment previous;
         try {
             previous = segments.roll(baseOffset, config, now);
@@ -506,10 +507,9 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Deletes whole segments from the start of the log: inactive ones below the log start offset, then
-     * those whose largest timestamp is more than {@code retention.ms} old (rolling the active segment
-     * first when it has expired too, as Kafka does), then the oldest inactive ones while the log is more
-     * than {@code retention.bytes}. The log start offset moves to the first remaining segment.
+     * Deletes whole segments from the start of the log as {@link LogRetention} rules: below the log start offset,
+     * older than {@code retention.ms}, over {@code retention.bytes}. The log start offset moves to the first
+     * remaining segment.
      *
      * <p>The leader epoch cache drops the epochs below the new start in memory only, as Kafka's
      * truncateFromStartAsyncFlush leaves the file for later: the next flush or epoch change writes it, and a restart
@@ -519,48 +519,11 @@ public final class PartitionLog implements AutoCloseable {
      * @return the number of segments deleted
      */
     public synchronized int deleteOldSegments() {
-        LogConfig config = this.config;
-        long now = clock.millis();
-        int deleted = 0;
         try {
-            while (segments.firstIsDeletable() && segments.secondBaseOffset() <= logStartOffset) {
-                deleteFirstSegment("below the log start offset " + logStartOffset);
-                deleted++;
-            }
-            if (config.retentionMs() >= 0) {
-                while (now - segments.first().largestTimestamp() > config.retentionMs()) {
-                    if (!segments.firstIsDeletable()) {
-                        if (segments.active().size() == 0) {
-                            break;
-                        }
-                        // Every record has expired: like Kafka, roll so the active segment can go as well.
-                        roll(logEndOffset, now);
-                    }
-                    deleteFirstSegment("older than retention.ms " + config.retentionMs());
-                    deleted++;
-                }
-            }
-            if (config.retentionBytes() >= 0) {
-                long excess = size() - config.retentionBytes();
-                while (segments.firstIsDeletable() && excess >= segments.first().size()) {
-                    excess -= segments.first().size();
-                    deleteFirstSegment("over retention.bytes " + config.retentionBytes());
-                    deleted++;
-                }
-            }
+            return LogRetention.deleteOldSegments(this, segments, config, clock.millis());
         } catch (IOException e) {
             throw storageError("cannot apply retention", e);
         }
-        return deleted;
-    }
-
-    private void deleteFirstSegment(String reason) throws IOException {
-        LogSegment segment = segments.removeFirst();
-        logStartOffset = Math.max(logStartOffset, segments.firstBaseOffset());
-        epochCache.truncateFromStart(logStartOffset);
-        log.info("Deleting segment {} of {} ({} bytes, offsets {}..{}): {}", segment.logPath().getFileName(),
-                topicPartition, segment.size(), segment.baseOffset(), segment.nextOffset() - 1, reason);
-        segment.closeAndDelete();
     }
 
     /**
@@ -575,18 +538,24 @@ public final class PartitionLog implements AutoCloseable {
                     + topicPartition + ", whose log ends at " + logEndOffset);
         }
         if (offset > logStartOffset) {
-            logStartOffset = offset;
             log.info("Log start offset of {} advanced to {} by DeleteRecords", topicPartition, offset);
         }
+        advanceLogStartOffset(offset);
         try {
-            epochCache.truncateFromStart(logStartOffset);
-            while (segments.firstIsDeletable() && segments.secondBaseOffset() <= logStartOffset) {
-                deleteFirstSegment("below the log start offset " + logStartOffset);
-            }
+            LogRetention.deleteBelowLogStart(this, segments);
         } catch (IOException e) {
             throw storageError("cannot delete segments", e);
         }
         return logStartOffset;
+    }
+
+    /**
+     * Moves the log start offset up to {@code offset} (never back) and cuts the epoch cache there, in memory; under
+     * this object's monitor (DeleteRecords, retention).
+     */
+    void advanceLogStartOffset(long offset) {
+        logStartOffset = Math.max(logStartOffset, offset);
+        epochCache.truncateFromStart(logStartOffset);
     }
 
     /**
