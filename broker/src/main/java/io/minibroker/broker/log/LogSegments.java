@@ -2,17 +2,21 @@ package io.minibroker.broker.log;
 
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The segments of one partition's log by base offset (Kafka's LogSegments), the last of them the active segment,
@@ -24,6 +28,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * writer rolls, deletes or swaps. A search whose segment the cleaner replaced under it goes on in the copy.
  */
 final class LogSegments {
+    private static final Logger log = LoggerFactory.getLogger(LogSegments.class);
     /** A read or search retries when the cleaner replaced its segment under it; more than a few in a row cannot be. */
     static final int MAX_READ_ATTEMPTS = 3;
 
@@ -74,11 +79,6 @@ final class LogSegments {
         return segments.higherEntry(baseOffset);
     }
 
-    /** Every segment, oldest first (a live view). */
-    Collection<LogSegment> all() {
-        return segments.values();
-    }
-
     int count() {
         return segments.size();
     }
@@ -96,6 +96,21 @@ final class LogSegments {
             }
         }
         return found;
+    }
+
+    /**
+     * The segments the cleaner may clean, oldest first, with their sizes now and the log's truncation count: those
+     * before the active segment that end at or below {@code limit}.
+     */
+    List<PartitionLog.CleanableSegment> cleanableBelow(long limit, long truncations) {
+        List<PartitionLog.CleanableSegment> cleanable = new ArrayList<>();
+        for (LogSegment segment : segments.values()) {
+            if (segment == active || segment.nextOffset() > limit) {
+                break;
+            }
+            cleanable.add(new PartitionLog.CleanableSegment(segment, segment.size(), truncations));
+        }
+        return cleanable;
     }
 
     /** Bytes in all segments. */
@@ -147,6 +162,41 @@ final class LogSegments {
             segment.closeAndDelete();
         }
         segments.clear();
+    }
+
+    /**
+     * Deletes every segment and whatever else the directory holds, then the directory unless the cleaner is writing
+     * a copy into it ({@link #deleteDirectoryIfEmpty}).
+     */
+    void deleteDirectory() throws IOException {
+        deleteAll();
+        try (Stream<Path> leftovers = Files.walk(dir)) {
+            for (Path path : leftovers.sorted(Comparator.reverseOrder()).toList()) {
+                if (!path.equals(dir)) {
+                    Files.deleteIfExists(path);
+                }
+            }
+        }
+        deleteDirectoryIfEmpty();
+    }
+
+    /**
+     * The last step of a deletion. The cleaner may be writing a copy of a segment into the directory right now; it
+     * finds the log deleted when it tries to swap the copy in, deletes it, and comes here to finish.
+     */
+    void deleteDirectoryIfEmpty() throws IOException {
+        try {
+            Files.deleteIfExists(dir);
+        } catch (DirectoryNotEmptyException e) {
+            log.info("{} still holds the cleaner's copy of a segment; the cleaner deletes it", dir);
+        }
+    }
+
+    /** Deletes the files of a cleaned copy of the segment at {@code baseOffset} that will not be swapped in. */
+    void deleteCleanedCopy(long baseOffset) throws IOException {
+        for (Path file : LogSegment.files(dir, baseOffset, LogCleaner.CLEANED_SUFFIX)) {
+            Files.deleteIfExists(file);
+        }
     }
 
     /** Closes every segment, going on past a failure; the last failure is thrown. */

@@ -7,18 +7,14 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Comparator;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -460,15 +456,8 @@ public final class PartitionLog implements AutoCloseable {
      * the recovery point (so the bytes a copy replaces were fsynced, and a crash cannot bring back unsynced ones).
      */
     synchronized List<CleanableSegment> cleanableSegments() {
-        long limit = Math.min(highWatermark(), flushState.recoveryPoint());
-        List<CleanableSegment> cleanable = new ArrayList<>();
-        for (LogSegment segment : segments.all()) {
-            if (segment == segments.active() || segment.nextOffset() > limit) {
-                break;
-            }
-            cleanable.add(new CleanableSegment(segment, segment.size(), flushState.truncations()));
-        }
-        return cleanable;
+        return segments.cleanableBelow(Math.min(highWatermark(), flushState.recoveryPoint()),
+                flushState.truncations());
     }
 
     /** Truncations so far (restarts included): the cleaner's first dirty offset is stale after one. */
@@ -498,11 +487,9 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Deletes a cleaned copy that will not be swapped in, and the log's directory if the log was deleted meanwhile. */
     synchronized void discardCleanedCopy(long baseOffset) throws IOException {
-        for (Path file : LogSegment.files(dir, baseOffset, LogCleaner.CLEANED_SUFFIX)) {
-            Files.deleteIfExists(file);
-        }
+        segments.deleteCleanedCopy(baseOffset);
         if (deleted) {
-            deleteDirectoryIfEmpty(); // delete() may have found the copy there and left the directory
+            segments.deleteDirectoryIfEmpty(); // delete() may have found the copy there and left the directory
         }
     }
 
@@ -701,27 +688,7 @@ public final class PartitionLog implements AutoCloseable {
     synchronized void delete() throws IOException {
         deleted = true;
         flushState.deleted();
-        segments.deleteAll();
-        try (Stream<Path> leftovers = Files.walk(dir)) {
-            for (Path path : leftovers.sorted(Comparator.reverseOrder()).toList()) {
-                if (!path.equals(dir)) {
-                    Files.deleteIfExists(path);
-                }
-            }
-        }
-        deleteDirectoryIfEmpty();
-    }
-
-    /**
-     * The last step of a deletion. The cleaner may be writing a copy of a segment into the directory right now; it
-     * finds the log deleted when it tries to swap the copy in, deletes it, and comes here to finish.
-     */
-    private void deleteDirectoryIfEmpty() throws IOException {
-        try {
-            Files.deleteIfExists(dir);
-        } catch (DirectoryNotEmptyException e) {
-            log.info("{} still holds the cleaner's copy of a segment; the cleaner deletes it", dir);
-        }
+        segments.deleteDirectory();
     }
 
     /** Whether this log was deleted with its topic (a request that still holds it must not read or write it). */
