@@ -1,13 +1,13 @@
 package io.minibroker.broker.log;
 
 import java.io.IOException;
-import java.nio.channels.ClosedChannelException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
@@ -21,17 +21,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The segments of one partition's log by base offset (Kafka's LogSegments), the last of them the active segment,
  * which takes appends: the map, the active segment, and what changes them as a whole (a roll, dropping the oldest
- * or the newest, swapping in the cleaner's copy, starting afresh), plus the searches by timestamp across them.
+ * or the newest, swapping in the cleaner's copy, starting afresh, deleting the directory). {@link LogReader} reads
+ * across them.
  *
  * <p>Threading: the changes are made by its {@link PartitionLog} only, under the log's monitor (one writer at a
  * time); lookups and searches take no lock: they walk a concurrent map, so a read finds its segment while the
- * writer rolls, deletes or swaps. A search whose segment the cleaner replaced under it goes on in the copy.
+ * writer rolls, deletes or swaps.
  */
 final class LogSegments {
     private static final Logger log = LoggerFactory.getLogger(LogSegments.class);
-    /** A read or search retries when the cleaner replaced its segment under it; more than a few in a row cannot be. */
-    static final int MAX_READ_ATTEMPTS = 3;
-
     private final TopicPartition topicPartition;
     private final Path dir;
     private final ConcurrentSkipListMap<Long, LogSegment> segments;
@@ -77,6 +75,11 @@ final class LogSegments {
 
     Map.Entry<Long, LogSegment> higherEntry(long baseOffset) {
         return segments.higherEntry(baseOffset);
+    }
+
+    /** Every segment, oldest first (a live view). */
+    Collection<LogSegment> all() {
+        return segments.values();
     }
 
     int count() {
@@ -259,65 +262,5 @@ final class LogSegments {
         }
         segments.put(baseOffset, LogSegment.open(dir, baseOffset, config, now, true));
         old.close();
-    }
-
-    /**
-     * The first record (at or after {@code startOffset}) with a timestamp of at least {@code timestamp}, null when
-     * every record is older; see {@link PartitionLog#offsetForTimestamp}.
-     */
-    TimestampAndOffset offsetForTimestamp(long timestamp, long startOffset) {
-        for (LogSegment segment : segments.values()) {
-            if (segment.nextOffset() <= startOffset) {
-                continue;
-            }
-            TimestampAndOffset found = findOffsetByTimestamp(segment, timestamp, startOffset);
-            if (found != null) {
-                return found;
-            }
-        }
-        return null;
-    }
-
-    /** A segment's search, taken up again in the cleaned copy that replaced the segment during it, if one did. */
-    private TimestampAndOffset findOffsetByTimestamp(LogSegment segment, long timestamp, long startOffset) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return segment.findOffsetByTimestamp(timestamp, startOffset);
-            } catch (ClosedChannelException e) {
-                LogSegment replacement = segments.get(segment.baseOffset());
-                if (attempt == MAX_READ_ATTEMPTS || replacement == null || replacement == segment) {
-                    throw LogException.storageError(topicPartition, "segment closed during a search for timestamp "
-                            + timestamp, e);
-                }
-                segment = replacement;
-            } catch (IOException e) {
-                throw LogException.storageError(topicPartition, "cannot search for timestamp " + timestamp, e);
-            }
-        }
-    }
-
-    /**
-     * The largest timestamp and the first record carrying it, as {@link PartitionLog#maxTimestampAndOffset} answers;
-     * null when no batch has a timestamp. The caller holds the log's monitor: a segment's max timestamp and its
-     * batches change together.
-     */
-    TimestampAndOffset maxTimestampAndOffset() {
-        LogSegment newest = null;
-        for (LogSegment segment : segments.values()) {
-            if (segment.maxTimestamp() >= 0 && (newest == null || segment.maxTimestamp() > newest.maxTimestamp())) {
-                newest = segment;
-            }
-        }
-        if (newest == null) {
-            return null;
-        }
-        long timestamp = newest.maxTimestamp();
-        try {
-            // The first record at or after the segment's largest timestamp is the first one carrying it.
-            TimestampAndOffset found = newest.findOffsetByTimestamp(timestamp, newest.baseOffset());
-            return found != null ? found : new TimestampAndOffset(timestamp, -1);
-        } catch (IOException e) {
-            throw LogException.storageError(topicPartition, "cannot search for the largest timestamp " + timestamp, e);
-        }
     }
 }

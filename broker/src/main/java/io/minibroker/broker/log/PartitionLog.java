@@ -40,6 +40,8 @@ public final class PartitionLog implements AutoCloseable {
     private final Clock clock;
     /** The segments and the active one: changed under this object's monitor, read without a lock. */
     private final LogSegments segments;
+    /** Reads, searches: without a lock. */
+    private final LogReader reader;
     private volatile LogConfig config;
     private volatile long logStartOffset;
     private volatile long logEndOffset;
@@ -69,6 +71,7 @@ public final class PartitionLog implements AutoCloseable {
         this.segments = new LogSegments(topicPartition, dir, segments);
         this.logEndOffset = this.segments.active().nextOffset();
         this.logStartOffset = Math.min(Math.max(logStartOffset, this.segments.firstBaseOffset()), logEndOffset);
+        this.reader = new LogReader(this, this.segments);
         this.flushState = new LogFlushState(Math.min(recoveryPoint, logEndOffset), clock.millis());
     }
 
@@ -321,43 +324,7 @@ public final class PartitionLog implements AutoCloseable {
      * @throws LogException OFFSET_OUT_OF_RANGE if {@code fetchOffset} is before the log start or past the end
      */
     public LogReadResult read(long fetchOffset, int maxBytes, boolean minOneBatch, long maxOffset) {
-        long endOffset = logEndOffset;
-        checkInRange(fetchOffset, endOffset);
-        if (fetchOffset >= Math.min(endOffset, maxOffset)) {
-            return LogReadResult.EMPTY;
-        }
-        for (int attempt = 1; ; attempt++) {
-            Map.Entry<Long, LogSegment> entry = segments.floorEntry(fetchOffset);
-            try {
-                while (entry != null) {
-                    LogReadResult result = entry.getValue().read(fetchOffset, maxBytes, minOneBatch, maxOffset);
-                    if (result != null) {
-                        return result;
-                    }
-                    entry = segments.higherEntry(entry.getKey());
-                }
-            } catch (ClosedChannelException e) {
-                // Retention deleted the segment under this read (the offset is gone now), or the cleaner put a
-                // cleaned copy in its place (read that).
-                checkInRange(fetchOffset, endOffset);
-                if (attempt == LogSegments.MAX_READ_ATTEMPTS || segments.get(entry.getKey()) == entry.getValue()) {
-                    throw storageError("segment closed during a read at offset " + fetchOffset, e);
-                }
-                continue;
-            } catch (IOException e) {
-                throw storageError("cannot read offset " + fetchOffset, e);
-            }
-            checkInRange(fetchOffset, endOffset);
-            return LogReadResult.EMPTY;
-        }
-    }
-
-    private void checkInRange(long offset, long endOffset) {
-        long startOffset = logStartOffset;
-        if (offset < startOffset || offset > endOffset) {
-            throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "offset " + offset + " is outside " + topicPartition
-                    + "'s range " + startOffset + ".." + endOffset);
-        }
+        return reader.read(fetchOffset, maxBytes, minOneBatch, maxOffset);
     }
 
     /**
@@ -365,7 +332,7 @@ public final class PartitionLog implements AutoCloseable {
      * ListOffsets answers for a timestamp. Empty when every record is older.
      */
     public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
-        return Optional.ofNullable(segments.offsetForTimestamp(timestamp, logStartOffset));
+        return Optional.ofNullable(reader.offsetForTimestamp(timestamp));
     }
 
     /**
@@ -376,7 +343,7 @@ public final class PartitionLog implements AutoCloseable {
      * the writer's lock, since a segment's max timestamp and its batches change together.
      */
     public synchronized Optional<TimestampAndOffset> maxTimestampAndOffset() {
-        return Optional.ofNullable(segments.maxTimestampAndOffset());
+        return Optional.ofNullable(reader.maxTimestampAndOffset());
     }
 
     /** True once {@code flush.messages} records have been appended since the last flush. */
