@@ -18,7 +18,7 @@ final class LogFlushState {
     private long truncations;
     /** Segments rolled so far, so a flush can tell whether a roll came in while it was syncing. */
     private long rolls;
-    /** {@link #rolls} as of the last flush: below it, {@link PartitionLog#flushIfRolled} has a finished segment to sync. */
+    /** {@link #rolls} as of the last flush: below it, {@link PartitionLog#flushIfRolled} has a segment to sync. */
     private long flushedRolls;
 
     /** What a flush noted under the lock before its fsync: where the log ended, and the counts then. */

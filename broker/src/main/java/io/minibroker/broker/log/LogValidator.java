@@ -101,7 +101,8 @@ final class LogValidator {
                         if (copy.readableBytes() > config.maxMessageBytes()) { // Kafka re-checks a converted batch
                             throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + copy.readableBytes()
                                     + " bytes in compression.type " + config.compressionType().configName()
-                                    + " exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
+                                    + " exceeds max.message.bytes " + config.maxMessageBytes() + " in "
+                                    + topicPartition);
                         }
                         if (converted == null && incomingBytes == 0) {
                             converted = copy; // the first batch (a produce's only one): its copy is the buffer
