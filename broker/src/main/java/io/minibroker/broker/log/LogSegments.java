@@ -1,6 +1,8 @@
 package io.minibroker.broker.log;
 
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -143,12 +145,16 @@ final class LogSegments {
         return segments.pollFirstEntry().getValue();
     }
 
-    /** Deletes the segments at or past {@code offset}; the one before becomes the active segment. */
-    void deleteFrom(long offset) throws IOException {
+    /**
+     * Deletes the segments at or past {@code offset} and truncates the one before, which becomes the active segment,
+     * at the batch holding {@code offset}; returns the bytes cut from it. A segment must start below {@code offset}.
+     */
+    int truncateTo(long offset) throws IOException {
         while (segments.lastKey() >= offset) {
             segments.pollLastEntry().getValue().closeAndDelete();
         }
         active = segments.lastEntry().getValue();
+        return active.truncateTo(offset);
     }
 
     /** Deletes every segment and starts an empty active one at {@code offset}. */
@@ -199,6 +205,25 @@ final class LogSegments {
     void deleteCleanedCopy(long baseOffset) throws IOException {
         for (Path file : LogSegment.files(dir, baseOffset, LogCleaner.CLEANED_SUFFIX)) {
             Files.deleteIfExists(file);
+        }
+    }
+
+    /**
+     * Fsyncs {@code unsynced} (a flush's, noted under the log's lock; this runs without it). A segment that
+     * retention, truncation or deletion closed under the sync no longer holds data to keep.
+     */
+    void sync(List<LogSegment> unsynced) {
+        for (LogSegment segment : unsynced) {
+            try {
+                segment.flush();
+            } catch (ClosedByInterruptException e) {
+                // Not a segment retention or truncation let go: an interrupt closed the channel under this flush.
+                throw LogException.storageError(topicPartition, "cannot flush: the flushing thread was interrupted", e);
+            } catch (ClosedChannelException e) {
+                // Closed by retention, truncation or deletion: nothing of it is left to make durable.
+            } catch (IOException e) {
+                throw LogException.storageError(topicPartition, "cannot flush", e);
+            }
         }
     }
 

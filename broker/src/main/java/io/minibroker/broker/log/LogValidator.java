@@ -147,6 +147,32 @@ final class LogValidator {
     }
 
     /**
+     * Under the log's lock, before the write: the batches fit in a segment ({@code segment.bytes}), or
+     * RECORD_LIST_TOO_LARGE.
+     */
+    static void checkFitsSegment(CheckedAppend incoming, TopicPartition topicPartition) {
+        int segmentBytes = incoming.config.segmentBytes();
+        if (incoming.totalBytes > segmentBytes) {
+            throw new LogException(Errors.RECORD_LIST_TOO_LARGE, incoming.totalBytes + " bytes of batches exceed "
+                    + "segment.bytes " + segmentBytes + " in " + topicPartition);
+        }
+    }
+
+    /**
+     * Under the log's lock, before a follower's write: the base offset of its first fetched batch, which must not be
+     * before the log's end (OFFSET_OUT_OF_RANGE). A leader's cleaned section has gaps where whole batches were
+     * compacted away, as Kafka's: a follower's batches may start past its log end, and run with gaps between them.
+     */
+    static long fetchedBaseOffset(CheckedAppend incoming, long logEndOffset, TopicPartition topicPartition) {
+        long fetchedBase = RecordBatches.of(incoming.batches).next().baseOffset();
+        if (fetchedBase < logEndOffset) {
+            throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "fetched batches start at " + fetchedBase
+                    + ", before the end of " + topicPartition + " (" + logEndOffset + ")");
+        }
+        return fetchedBase;
+    }
+
+    /**
      * Checks a batch whose framing and CRC are sound; returns null to store it as it is, or its copy in the topic's
      * codec, which the caller releases.
      */

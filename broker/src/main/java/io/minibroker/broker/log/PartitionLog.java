@@ -5,8 +5,6 @@ import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
-import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -238,29 +236,18 @@ public final class PartitionLog implements AutoCloseable {
         if (deleted) { // a produce or a follower's fetch that resolved the log before its topic was deleted
             throw new LogException(Errors.UNKNOWN_TOPIC_OR_PARTITION, topicPartition + " was deleted with its topic");
         }
+        LogValidator.checkFitsSegment(incoming, topicPartition);
         ByteBuf records = incoming.batches;
         int totalBytes = incoming.totalBytes;
-        long offsetCount = incoming.offsetCount;
         long incomingMaxTimestamp = incoming.maxTimestamp;
-        if (totalBytes > config.segmentBytes()) {
-            throw new LogException(Errors.RECORD_LIST_TOO_LARGE, totalBytes + " bytes of batches exceed segment.bytes "
-                    + config.segmentBytes() + " in " + topicPartition);
-        }
         long logAppendTime = config.logAppendTime() && asLeader ? now : -1;
         if (logAppendTime >= 0) {
             incomingMaxTimestamp = now;
         }
         long firstOffset = logEndOffset;
-        long lastOffset = firstOffset + offsetCount - 1;
+        long lastOffset = firstOffset + incoming.offsetCount - 1;
         if (!asLeader) {
-            // A leader's cleaned section has gaps where whole batches were compacted away, as Kafka's: a follower's
-            // batches may start past its log end, and run with gaps between them.
-            long fetchedBase = RecordBatches.of(records).next().baseOffset();
-            if (fetchedBase < firstOffset) {
-                throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "fetched batches start at " + fetchedBase
-                        + ", before the end of " + topicPartition + " (" + firstOffset + ")");
-            }
-            firstOffset = fetchedBase;
+            firstOffset = LogValidator.fetchedBaseOffset(incoming, logEndOffset, topicPartition);
             lastOffset = incoming.lastOffset;
         }
         if (segments.active().shouldRoll(totalBytes, lastOffset, incomingMaxTimestamp, now, config)) {
@@ -369,18 +356,7 @@ public final class PartitionLog implements AutoCloseable {
         // After the snapshot: every epoch started below the target is in the cache by now, so the recovery point
         // never passes an epoch the checkpoint lacks, whatever appends came in since the flush was asked for.
         writeLeaderEpochCheckpoint();
-        for (LogSegment segment : unsynced) {
-            try {
-                segment.flush();
-            } catch (ClosedByInterruptException e) {
-                // Not a segment retention or truncation let go: an interrupt closed the channel under this flush.
-                throw storageError("cannot flush: the flushing thread was interrupted", e);
-            } catch (ClosedChannelException e) {
-                // Closed by retention, truncation or deletion: nothing of it is left to make durable.
-            } catch (IOException e) {
-                throw storageError("cannot flush", e);
-            }
-        }
+        segments.sync(unsynced);
         synchronized (this) {
             flushState.finished(start, clock.millis());
         }
@@ -532,10 +508,8 @@ public final class PartitionLog implements AutoCloseable {
                 truncateFullyAndStartAt(offset);
                 return;
             }
-            segments.deleteFrom(offset);
-            LogSegment active = segments.active();
-            int removed = active.truncateTo(offset);
-            logEndOffset = active.nextOffset();
+            int removed = segments.truncateTo(offset);
+            logEndOffset = segments.active().nextOffset();
             epochCache.truncateFromEnd(logEndOffset);
             // Cutting the whole batch holding the offset can end the log before its start; nothing is then
             // readable, and the next append starts both again.
