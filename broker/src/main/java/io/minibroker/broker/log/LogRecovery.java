@@ -130,9 +130,10 @@ final class LogRecovery {
     }
 
     /**
-     * Finishes what the cleaner left when the broker stopped mid-swap ({@link PartitionLog#replaceSegment}): a
-     * {@code .log.swap} file is a whole cleaned copy, so it and its index files replace the segment's; any other
-     * {@code .swap} or {@code .cleaned} file is part of a copy never finished, and is deleted.
+     * Finishes what the cleaner left when the broker stopped mid-swap
+     * ({@link LogSegments#replaceWithCleanedCopy}): a {@code .log.swap} file is a whole cleaned copy, so it and its
+     * index files replace the segment's; any other {@code .swap} or {@code .cleaned} file is part of a copy never
+     * finished, and is deleted.
      */
     private static void finishCleanerSwaps(Path dir) throws IOException {
         String logSwap = LogSegment.LOG_SUFFIX + LogCleaner.SWAP_SUFFIX;

@@ -22,16 +22,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The segments of one partition's log by base offset (Kafka's LogSegments), the last of them the active segment,
- * which takes appends: the map, the active segment, and what changes them as a whole (a roll, dropping the oldest
- * or the newest, swapping in the cleaner's copy, starting afresh, deleting the directory). {@link LogReader} reads
- * across them.
+ * which takes appends. It owns the map, the active segment and the partition directory's files: what changes them
+ * as a whole (a roll, dropping segments from either end, the cleaner's crash-safe swap, starting afresh, deleting
+ * the directory) and a flush's fsync of the segments. The offsets, and when to do any of it, are its log's;
+ * {@link LogReader} reads across the segments, {@link LogRetention} picks which go from the start.
  *
- * <p>Threading: the changes are made by its {@link PartitionLog} only, under the log's monitor (one writer at a
- * time); lookups and searches take no lock: they walk a concurrent map, so a read finds its segment while the
- * writer rolls, deletes or swaps.
+ * <p>Threading: the changes are made under the log's monitor only (one writer at a time), as are the listings for
+ * a flush and for the cleaner; {@link #sync} runs without it, so an append never waits for an fsync. Lookups take
+ * no lock: they walk a concurrent map, so a read finds its segment while the writer rolls, deletes or swaps.
  */
 final class LogSegments {
     private static final Logger log = LoggerFactory.getLogger(LogSegments.class);
+
     private final TopicPartition topicPartition;
     private final Path dir;
     private final ConcurrentSkipListMap<Long, LogSegment> segments;

@@ -29,6 +29,13 @@ import org.slf4j.LoggerFactory;
  * reads take no lock: they find their segment in a concurrent map and read up to the sizes published by
  * the writer after each write. A flush holds the monitor only to note what to fsync and, afterwards, how far
  * it got: the fsync itself runs unlocked, so an append on an event loop never waits for a disk sync.
+ *
+ * <p>It coordinates parts that each have one job, and owns the lock and the offsets (log start, log end, high
+ * watermark) they are kept under: {@link LogValidator} checks an append before the lock is taken (and its size and
+ * a follower's offsets at the write), {@link LogSegments} holds the segments and their files, {@link LogReader}
+ * reads without the lock, {@link LogRetention} decides which segments go from the start, {@link LogFlushState}
+ * keeps the recovery point and when to flush (under this monitor), {@link LeaderEpochCache} the leader epochs
+ * ({@link LogRecovery} restores it on open).
  */
 public final class PartitionLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
