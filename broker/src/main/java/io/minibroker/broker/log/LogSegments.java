@@ -129,17 +129,11 @@ final class LogSegments {
         return total;
     }
 
-    /**
-     * Ends the active segment and starts a new active one at {@code baseOffset}; returns the one rolled. Its fsync is
-     * left to the background ({@link PartitionLog#flushIfRolled}): rolls happen on event loops.
-     */
-    LogSegment roll(long baseOffset, LogConfig config, long now) throws IOException {
-        LogSegment previous = active;
-        previous.onRolled();
+    /** Starts a new active segment at {@code baseOffset}, once the log has ended the last one. */
+    void roll(long baseOffset, LogConfig config, long now) throws IOException {
         LogSegment next = LogSegment.create(dir, baseOffset, config, now);
         segments.put(baseOffset, next);
         active = next;
-        return previous;
     }
 
     /** Takes the first segment out of the map (the caller deletes it). */

@@ -296,10 +296,11 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Starts a new active segment at {@code baseOffset}; under this object's monitor (appends, retention). */
     void roll(long baseOffset, long now) {
-        LogSegment previous;
+        LogSegment previous = segments.active();
         try {
-            previous = segments.roll(baseOffset, config, now);
+            previous.onRolled(); // its fsync is left to the background (flushIfRolled): rolls happen on event loops
             flushState.rolled();
+            segments.roll(baseOffset, config, now);
             rollListener.segmentRolled(this);
         } catch (IOException e) {
             throw storageError("cannot roll a new segment at offset " + baseOffset, e);
