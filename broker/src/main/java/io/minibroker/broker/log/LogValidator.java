@@ -22,7 +22,8 @@ import java.util.List;
  * (a leader's event loop, a follower's fetcher). {@link #validateForAppend} makes an append's checks of the whole
  * set of batches (framing, CRCs, {@code max.message.bytes}; a follower's batches in order, otherwise the
  * leader's bytes unchecked) and gives the {@link CheckedAppend} the log writes; an instance checks one
- * leader's batch.
+ * leader's batch. Two checks run at the write, under the log's lock, after a producer's sequence check:
+ * {@link #checkFitsSegment} and {@link #fetchedBaseOffset} (against the log's end).
  *
  * <p>What is refused, with Kafka's errors:
  * <ul>
