@@ -1,5 +1,9 @@
 package io.minibroker.broker.log;
 
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatches;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -28,6 +32,10 @@ import org.slf4j.LoggerFactory;
  *   500  revalidated; torn batch at position 81234 -&gt; truncated there
  *   900  deleted
  * </pre>
+ *
+ * <p>It also restores the leader epoch cache of a log just opened ({@link #loadEpochCache}), adding the epochs a
+ * crash kept from the checkpoint from the batches themselves. It runs while the log is opened, before anyone else
+ * holds it.
  */
 final class LogRecovery {
     private static final Logger log = LoggerFactory.getLogger(LogRecovery.class);
@@ -67,9 +75,65 @@ final class LogRecovery {
     }
 
     /**
-     * Finishes what the cleaner left when the broker stopped mid-swap ({@link PartitionLog#replaceSegment}): a
-     * {@code .log.swap} file is a whole cleaned copy, so it and its index files replace the segment's; any other
-     * {@code .swap} or {@code .cleaned} file is part of a copy never finished, and is deleted.
+     * The leader epoch cache of a log just opened, restored from its checkpoint and cut to the log as recovered; after
+     * a crash, the epochs of the batches above the recovery point are added from the batches themselves (a leader's
+     * append leaves its new epoch's checkpoint to the produce's disk work, which a crash may have cut short). Rebuilt
+     * wholly from the batches' leader epochs when the checkpoint is missing or unreadable (as Kafka's recovery does).
+     * Flushed before it is returned.
+     */
+    static LeaderEpochCache loadEpochCache(PartitionLog partitionLog, boolean cleanShutdown) throws IOException {
+        Path dir = partitionLog.dir();
+        long logStartOffset = partitionLog.logStartOffset();
+        LeaderEpochCache epochCache;
+        try {
+            epochCache = LeaderEpochCache.read(dir);
+            epochCache.truncateFromEnd(partitionLog.logEndOffset());
+            epochCache.truncateFromStart(logStartOffset);
+            if (!cleanShutdown) {
+                assignEpochsOfBatches(partitionLog, epochCache, Math.max(partitionLog.recoveryPoint(), logStartOffset));
+            }
+            epochCache.flush();
+            return epochCache;
+        } catch (IOException e) {
+            if (partitionLog.logEndOffset() > logStartOffset || Files.exists(dir.resolve(LeaderEpochCache.FILE_NAME))) {
+                log.info("Rebuilding the leader epoch cache of {} from its log: {}", partitionLog.topicPartition(),
+                        e.getMessage());
+            }
+        }
+        epochCache = LeaderEpochCache.empty(dir);
+        assignEpochsOfBatches(partitionLog, epochCache, logStartOffset);
+        epochCache.flush();
+        return epochCache;
+    }
+
+    /** Adds to the epoch cache the epochs of the log's batches from {@code offset} to its end (newer ones only). */
+    private static void assignEpochsOfBatches(PartitionLog partitionLog, LeaderEpochCache epochCache, long offset) {
+        long logStartOffset = partitionLog.logStartOffset();
+        long logEndOffset = partitionLog.logEndOffset();
+        while (offset < logEndOffset) {
+            LogReadResult read = partitionLog.read(offset, 1 << 20, true, logEndOffset);
+            if (read.isEmpty()) {
+                break;
+            }
+            ByteBuf bytes = read.readInto(ByteBufAllocator.DEFAULT);
+            try {
+                RecordBatches batches = RecordBatches.of(bytes);
+                while (batches.hasNext()) {
+                    RecordBatch batch = batches.next();
+                    epochCache.assign(batch.partitionLeaderEpoch(), Math.max(batch.baseOffset(), logStartOffset));
+                    offset = batch.lastOffset() + 1;
+                }
+            } finally {
+                bytes.release();
+            }
+        }
+    }
+
+    /**
+     * Finishes what the cleaner left when the broker stopped mid-swap
+     * ({@link LogSegments#replaceWithCleanedCopy}): a {@code .log.swap} file is a whole cleaned copy, so it and its
+     * index files replace the segment's; any other {@code .swap} or {@code .cleaned} file is part of a copy never
+     * finished, and is deleted.
      */
     private static void finishCleanerSwaps(Path dir) throws IOException {
         String logSwap = LogSegment.LOG_SUFFIX + LogCleaner.SWAP_SUFFIX;

@@ -5,6 +5,7 @@ import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.Record;
 import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatches;
 import io.minibroker.protocol.record.RecordIterator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -17,8 +18,12 @@ import java.util.List;
 /**
  * A leader's checks of a producer's batch before it is stored, as Kafka's LogValidator makes them, and its copy
  * in the topic's {@code compression.type} where that differs from the producer's codec. Each batch is
- * decompressed once, for both. It holds no lock: the log runs it before it takes its own. Followers store the
- * leader's bytes unchecked.
+ * decompressed once, for both. It holds no lock: the log runs it before it takes its own, on the caller's thread
+ * (a leader's event loop, a follower's fetcher). {@link #validateForAppend} makes an append's checks of the whole
+ * set of batches (framing, CRCs, {@code max.message.bytes}; a follower's batches in order, otherwise the
+ * leader's bytes unchecked) and gives the {@link CheckedAppend} the log writes; an instance checks one
+ * leader's batch. Two checks run at the write, under the log's lock, after a producer's sequence check:
+ * {@link #checkFitsSegment} and {@link #fetchedBaseOffset} (against the log's end).
  *
  * <p>What is refused, with Kafka's errors:
  * <ul>
@@ -52,6 +57,120 @@ final class LogValidator {
         this.createTime = !config.logAppendTime();
         this.earliestTimestamp = saturatedSubtract(nowMs, config.timestampBeforeMaxMs());
         this.latestTimestamp = saturatedAdd(nowMs, config.timestampAfterMaxMs());
+    }
+
+    /**
+     * An append's checks of a set of batches, without the log's lock: framing, sizes ({@code max.message.bytes}, of
+     * a converted copy too), CRCs, a follower's batches in order, and each batch of a leader's through a validator
+     * ({@link #validate}), whose copies in the topic's codec make up the buffer to store if any batch needed one.
+     * Offsets are assigned at the write, under the lock.
+     *
+     * @throws LogException the partition's error if they are refused
+     */
+    static CheckedAppend validateForAppend(PartitionLog log, ByteBuf records, LogConfig config, boolean asLeader,
+                                           long now) {
+        TopicPartition topicPartition = log.topicPartition();
+        LogValidator validator = asLeader ? new LogValidator(topicPartition, config, now) : null;
+        ByteBuf converted = null; // made when the first batch is stored in another codec
+        int incomingBytes = 0;
+        int totalBytes = 0;
+        long offsetCount = 0;
+        long recordCount = 0;
+        long maxTimestamp = -1;
+        long lastOffset = -1;
+        try {
+            RecordBatches batches = RecordBatches.of(records);
+            while (batches.hasNext()) {
+                RecordBatch batch = batches.next();
+                if (batch.sizeInBytes() > config.maxMessageBytes()) {
+                    throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + batch.sizeInBytes()
+                            + " bytes exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
+                }
+                batch.ensureValid();
+                if (batch.lastOffsetDelta() < 0) {
+                    throw new LogException(Errors.CORRUPT_MESSAGE, "negative last offset delta in " + batch);
+                }
+                if (!asLeader && batch.baseOffset() <= lastOffset) {
+                    throw new LogException(Errors.CORRUPT_MESSAGE, "fetched batches of " + topicPartition
+                            + " out of order: " + batch.baseOffset() + " after " + lastOffset);
+                }
+                lastOffset = batch.lastOffset();
+                ByteBuf copy = validator == null ? null : validator.validate(batch);
+                int storedBytes = copy != null ? copy.readableBytes() : batch.sizeInBytes();
+                if (copy != null) {
+                    try {
+                        if (copy.readableBytes() > config.maxMessageBytes()) { // Kafka re-checks a converted batch
+                            throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + copy.readableBytes()
+                                    + " bytes in compression.type " + config.compressionType().configName()
+                                    + " exceeds max.message.bytes " + config.maxMessageBytes() + " in "
+                                    + topicPartition);
+                        }
+                        if (converted == null && incomingBytes == 0) {
+                            converted = copy; // the first batch (a produce's only one): its copy is the buffer
+                            copy = null;
+                        } else {
+                            if (converted == null) {
+                                converted = ByteBufAllocator.DEFAULT.heapBuffer(records.readableBytes());
+                                converted.writeBytes(records, records.readerIndex(), incomingBytes); // those before
+                            }
+                            converted.writeBytes(copy);
+                        }
+                    } finally {
+                        if (copy != null) {
+                            copy.release();
+                        }
+                    }
+                } else if (converted != null) {
+                    converted.writeBytes(batch.slice());
+                }
+                incomingBytes += batch.sizeInBytes();
+                totalBytes += storedBytes;
+                offsetCount += batch.lastOffsetDelta() + 1L;
+                recordCount += batch.recordCount();
+                maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
+            }
+            if (batches.trailingBytes() != 0 && asLeader) {
+                // A fetch response may end in a partial batch (Kafka cuts at max bytes): a follower drops it.
+                throw new LogException(Errors.CORRUPT_MESSAGE, batches.trailingBytes() + " bytes after the last batch");
+            }
+            if (offsetCount == 0) {
+                throw new LogException(Errors.INVALID_RECORD, "no record batch to append to " + topicPartition);
+            }
+        } catch (ProtocolException | LogException e) {
+            if (converted != null) {
+                converted.release();
+            }
+            throw e instanceof ProtocolException protocol ? new LogException(protocol.error(), e.getMessage(), e)
+                    : (LogException) e;
+        }
+        return new CheckedAppend(log, converted != null ? converted : records, converted != null, totalBytes,
+                offsetCount, recordCount, maxTimestamp, lastOffset, config, now);
+    }
+
+    /**
+     * Under the log's lock, before the write: the batches fit in a segment ({@code segment.bytes}), or
+     * RECORD_LIST_TOO_LARGE.
+     */
+    static void checkFitsSegment(CheckedAppend incoming, TopicPartition topicPartition) {
+        int segmentBytes = incoming.config.segmentBytes();
+        if (incoming.totalBytes > segmentBytes) {
+            throw new LogException(Errors.RECORD_LIST_TOO_LARGE, incoming.totalBytes + " bytes of batches exceed "
+                    + "segment.bytes " + segmentBytes + " in " + topicPartition);
+        }
+    }
+
+    /**
+     * Under the log's lock, before a follower's write: the base offset of its first fetched batch, which must not be
+     * before the log's end (OFFSET_OUT_OF_RANGE). A leader's cleaned section has gaps where whole batches were
+     * compacted away, as Kafka's: a follower's batches may start past its log end, and run with gaps between them.
+     */
+    static long fetchedBaseOffset(CheckedAppend incoming, long logEndOffset, TopicPartition topicPartition) {
+        long fetchedBase = RecordBatches.of(incoming.batches).next().baseOffset();
+        if (fetchedBase < logEndOffset) {
+            throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "fetched batches start at " + fetchedBase
+                    + ", before the end of " + topicPartition + " (" + logEndOffset + ")");
+        }
+        return fetchedBase;
     }
 
     /**

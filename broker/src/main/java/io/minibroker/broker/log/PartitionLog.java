@@ -1,31 +1,18 @@
 package io.minibroker.broker.log;
 
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.error.ProtocolException;
-import io.minibroker.protocol.record.Record;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
-import io.minibroker.protocol.record.RecordIterator;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
-import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.ClosedChannelException;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
-import java.util.Comparator;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +29,13 @@ import org.slf4j.LoggerFactory;
  * reads take no lock: they find their segment in a concurrent map and read up to the sizes published by
  * the writer after each write. A flush holds the monitor only to note what to fsync and, afterwards, how far
  * it got: the fsync itself runs unlocked, so an append on an event loop never waits for a disk sync.
+ *
+ * <p>It coordinates parts that each have one job, and owns the lock and the offsets (log start, log end, high
+ * watermark) they are kept under: {@link LogValidator} checks an append before the lock is taken (and its size and
+ * a follower's offsets at the write), {@link LogSegments} holds the segments and their files, {@link LogReader}
+ * reads without the lock, {@link LogRetention} decides which segments go from the start, {@link LogFlushState}
+ * keeps the recovery point and when to flush (under this monitor), {@link LeaderEpochCache} the leader epochs
+ * ({@link LogRecovery} restores it on open).
  */
 public final class PartitionLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
@@ -49,12 +43,13 @@ public final class PartitionLog implements AutoCloseable {
     private final TopicPartition topicPartition;
     private final Path dir;
     private final Clock clock;
-    private final ConcurrentSkipListMap<Long, LogSegment> segments;
+    /** The segments and the active one: changed under this object's monitor, read without a lock. */
+    private final LogSegments segments;
+    /** Reads, searches: without a lock. */
+    private final LogReader reader;
     private volatile LogConfig config;
-    private volatile LogSegment active;
     private volatile long logStartOffset;
     private volatile long logEndOffset;
-    private volatile long recoveryPoint;
     /**
      * The high watermark replication maintains, or {@link #UNREPLICATED} while this log is the only replica, in
      * which case the high watermark is the log end offset.
@@ -65,20 +60,12 @@ public final class PartitionLog implements AutoCloseable {
     /** Told of each roll; the log manager's, which passes it on to its listeners. */
     private volatile LogListener rollListener = new LogListener() {
     };
-    private long unflushedMessages;
-    private long lastFlushMs;
-    /** Counts truncations, so a flush that raced one does not move the recovery point over data it never synced. */
-    private long truncations;
-    /** Segments rolled so far, so a flush can tell whether a roll came in while it was syncing. */
-    private long rolls;
-    /** {@link #rolls} as of the last flush: below it, {@link #flushIfRolled} has a finished segment to make durable. */
-    private long flushedRolls;
+    /** The recovery point and what decides the next flush: guarded by this object's monitor. */
+    private final LogFlushState flushState;
     /** The leader epochs of this log's batches and where each starts ({@code leader-epoch-checkpoint}). */
     private LeaderEpochCache epochCache;
 
     private static final long UNREPLICATED = -1;
-    /** A read retries when the cleaner replaced its segment under it; more than a few replacements in a row cannot be. */
-    private static final int MAX_READ_ATTEMPTS = 3;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
                          NavigableMap<Long, LogSegment> segments, long logStartOffset, long recoveryPoint) {
@@ -86,12 +73,11 @@ public final class PartitionLog implements AutoCloseable {
         this.dir = dir;
         this.config = config;
         this.clock = clock;
-        this.segments = new ConcurrentSkipListMap<>(segments);
-        this.active = this.segments.lastEntry().getValue();
-        this.logEndOffset = active.nextOffset();
-        this.logStartOffset = Math.min(Math.max(logStartOffset, this.segments.firstKey()), logEndOffset);
-        this.recoveryPoint = Math.min(recoveryPoint, logEndOffset);
-        this.lastFlushMs = clock.millis();
+        this.segments = new LogSegments(topicPartition, dir, segments);
+        this.logEndOffset = this.segments.active().nextOffset();
+        this.logStartOffset = Math.min(Math.max(logStartOffset, this.segments.firstBaseOffset()), logEndOffset);
+        this.reader = new LogReader(this, this.segments);
+        this.flushState = new LogFlushState(Math.min(recoveryPoint, logEndOffset), clock.millis());
     }
 
     /**
@@ -119,51 +105,9 @@ public final class PartitionLog implements AutoCloseable {
         return partitionLog;
     }
 
-    /**
-     * Restores the leader epoch cache from its checkpoint, cut to the log as recovered; after a crash, the epochs of
-     * the batches above the recovery point are added from the batches themselves (a leader's append leaves its new
-     * epoch's checkpoint to the produce's disk work, which a crash may have cut short). Rebuilt wholly from the
-     * batches' leader epochs when the checkpoint is missing or unreadable (as Kafka's recovery does).
-     */
+    /** Sets up the leader epoch cache as {@link LogRecovery#loadEpochCache} restores it; before the log is shared. */
     private synchronized void loadEpochCache(boolean cleanShutdown) throws IOException {
-        try {
-            epochCache = LeaderEpochCache.read(dir);
-            epochCache.truncateFromEnd(logEndOffset);
-            epochCache.truncateFromStart(logStartOffset);
-            if (!cleanShutdown) {
-                assignEpochsOfBatchesFrom(Math.max(recoveryPoint, logStartOffset));
-            }
-            epochCache.flush();
-            return;
-        } catch (IOException e) {
-            if (logEndOffset > logStartOffset || Files.exists(dir.resolve(LeaderEpochCache.FILE_NAME))) {
-                log.info("Rebuilding the leader epoch cache of {} from its log: {}", topicPartition, e.getMessage());
-            }
-        }
-        epochCache = LeaderEpochCache.empty(dir);
-        assignEpochsOfBatchesFrom(logStartOffset);
-        epochCache.flush();
-    }
-
-    /** Adds to the epoch cache the epochs of the batches from {@code offset} to the log end (newer ones only). */
-    private void assignEpochsOfBatchesFrom(long offset) {
-        while (offset < logEndOffset) {
-            LogReadResult read = read(offset, 1 << 20, true, logEndOffset);
-            if (read.isEmpty()) {
-                break;
-            }
-            ByteBuf bytes = read.readInto(ByteBufAllocator.DEFAULT);
-            try {
-                RecordBatches batches = RecordBatches.of(bytes);
-                while (batches.hasNext()) {
-                    RecordBatch batch = batches.next();
-                    epochCache.assign(batch.partitionLeaderEpoch(), Math.max(batch.baseOffset(), logStartOffset));
-                    offset = batch.lastOffset() + 1;
-                }
-            } finally {
-                bytes.release();
-            }
-        }
+        epochCache = LogRecovery.loadEpochCache(this, cleanShutdown);
     }
 
     /** The leader epochs of this log: epoch to start offset, ascending. */
@@ -262,7 +206,7 @@ public final class PartitionLog implements AutoCloseable {
      *     some records' faults)
      */
     public CheckedAppend checkForAppend(ByteBuf records) {
-        return check(records, config, true, clock.millis());
+        return LogValidator.validateForAppend(this, records, config, true, clock.millis());
     }
 
     /** {@link #appendUnflushed(ByteBuf, int)} of records this log has checked; the caller still closes them. */
@@ -283,90 +227,13 @@ public final class PartitionLog implements AutoCloseable {
      */
     public AppendResult appendAsFollower(ByteBuf records) {
         AppendResult appended;
-        try (CheckedAppend checked = check(records, config, false, clock.millis())) {
+        try (CheckedAppend checked = LogValidator.validateForAppend(this, records, config, false, clock.millis())) {
             synchronized (this) {
                 appended = write(checked, -1, false);
             }
         }
         writeLeaderEpochCheckpoint();
         return appended;
-    }
-
-    private CheckedAppend check(ByteBuf records, LogConfig config, boolean asLeader, long now) {
-        LogValidator validator = asLeader ? new LogValidator(topicPartition, config, now) : null;
-        ByteBuf converted = null; // made when the first batch is stored in another codec
-        int incomingBytes = 0;
-        int totalBytes = 0;
-        long offsetCount = 0;
-        long recordCount = 0;
-        long maxTimestamp = -1;
-        long lastOffset = -1;
-        try {
-            RecordBatches batches = RecordBatches.of(records);
-            while (batches.hasNext()) {
-                RecordBatch batch = batches.next();
-                if (batch.sizeInBytes() > config.maxMessageBytes()) {
-                    throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + batch.sizeInBytes()
-                            + " bytes exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
-                }
-                batch.ensureValid();
-                if (batch.lastOffsetDelta() < 0) {
-                    throw new LogException(Errors.CORRUPT_MESSAGE, "negative last offset delta in " + batch);
-                }
-                if (!asLeader && batch.baseOffset() <= lastOffset) {
-                    throw new LogException(Errors.CORRUPT_MESSAGE, "fetched batches of " + topicPartition
-                            + " out of order: " + batch.baseOffset() + " after " + lastOffset);
-                }
-                lastOffset = batch.lastOffset();
-                ByteBuf copy = validator == null ? null : validator.validate(batch);
-                int storedBytes = copy != null ? copy.readableBytes() : batch.sizeInBytes();
-                if (copy != null) {
-                    try {
-                        if (copy.readableBytes() > config.maxMessageBytes()) { // Kafka re-checks a converted batch
-                            throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + copy.readableBytes()
-                                    + " bytes in compression.type " + config.compressionType().configName()
-                                    + " exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
-                        }
-                        if (converted == null && incomingBytes == 0) {
-                            converted = copy; // the first batch (a produce's only one): its copy is the buffer
-                            copy = null;
-                        } else {
-                            if (converted == null) {
-                                converted = ByteBufAllocator.DEFAULT.heapBuffer(records.readableBytes());
-                                converted.writeBytes(records, records.readerIndex(), incomingBytes); // those before
-                            }
-                            converted.writeBytes(copy);
-                        }
-                    } finally {
-                        if (copy != null) {
-                            copy.release();
-                        }
-                    }
-                } else if (converted != null) {
-                    converted.writeBytes(batch.slice());
-                }
-                incomingBytes += batch.sizeInBytes();
-                totalBytes += storedBytes;
-                offsetCount += batch.lastOffsetDelta() + 1L;
-                recordCount += batch.recordCount();
-                maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
-            }
-            if (batches.trailingBytes() != 0 && asLeader) {
-                // A fetch response may end in a partial batch (Kafka cuts at max bytes): a follower drops it.
-                throw new LogException(Errors.CORRUPT_MESSAGE, batches.trailingBytes() + " bytes after the last batch");
-            }
-            if (offsetCount == 0) {
-                throw new LogException(Errors.INVALID_RECORD, "no record batch to append to " + topicPartition);
-            }
-        } catch (ProtocolException | LogException e) {
-            if (converted != null) {
-                converted.release();
-            }
-            throw e instanceof ProtocolException protocol ? new LogException(protocol.error(), e.getMessage(), e)
-                    : (LogException) e;
-        }
-        return new CheckedAppend(this, converted != null ? converted : records, converted != null, totalBytes,
-                offsetCount, recordCount, maxTimestamp, lastOffset, config, now);
     }
 
     /** Writes checked batches: offsets, epoch and append time stamped by a leader, the leader's kept by a follower. */
@@ -376,34 +243,24 @@ public final class PartitionLog implements AutoCloseable {
         if (deleted) { // a produce or a follower's fetch that resolved the log before its topic was deleted
             throw new LogException(Errors.UNKNOWN_TOPIC_OR_PARTITION, topicPartition + " was deleted with its topic");
         }
+        LogValidator.checkFitsSegment(incoming, topicPartition);
         ByteBuf records = incoming.batches;
         int totalBytes = incoming.totalBytes;
-        long offsetCount = incoming.offsetCount;
         long incomingMaxTimestamp = incoming.maxTimestamp;
-        if (totalBytes > config.segmentBytes()) {
-            throw new LogException(Errors.RECORD_LIST_TOO_LARGE, totalBytes + " bytes of batches exceed segment.bytes "
-                    + config.segmentBytes() + " in " + topicPartition);
-        }
         long logAppendTime = config.logAppendTime() && asLeader ? now : -1;
         if (logAppendTime >= 0) {
             incomingMaxTimestamp = now;
         }
         long firstOffset = logEndOffset;
-        long lastOffset = firstOffset + offsetCount - 1;
+        long lastOffset = firstOffset + incoming.offsetCount - 1;
         if (!asLeader) {
-            // A leader's cleaned section has gaps where whole batches were compacted away, as Kafka's: a follower's
-            // batches may start past its log end, and run with gaps between them.
-            long fetchedBase = RecordBatches.of(records).next().baseOffset();
-            if (fetchedBase < firstOffset) {
-                throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "fetched batches start at " + fetchedBase
-                        + ", before the end of " + topicPartition + " (" + firstOffset + ")");
-            }
-            firstOffset = fetchedBase;
+            firstOffset = LogValidator.fetchedBaseOffset(incoming, logEndOffset, topicPartition);
             lastOffset = incoming.lastOffset;
         }
-        if (active.shouldRoll(totalBytes, lastOffset, incomingMaxTimestamp, now, config)) {
+        if (segments.active().shouldRoll(totalBytes, lastOffset, incomingMaxTimestamp, now, config)) {
             roll(firstOffset, now);
         }
+        LogSegment active = segments.active();
         long maxTimestamp = -1;
         long offsetOfMaxTimestamp = -1;
         long nextOffset = firstOffset;
@@ -432,19 +289,18 @@ public final class PartitionLog implements AutoCloseable {
             // If a write failed part way, the batches before it are in the segment: offsets go on from them.
             logEndOffset = active.nextOffset();
         }
-        unflushedMessages += incoming.recordCount;
+        flushState.appended(incoming.recordCount);
         return new AppendResult(firstOffset, lastOffset, logAppendTime, maxTimestamp, offsetOfMaxTimestamp,
-                unflushedMessages >= config.flushIntervalMessages());
+                flushState.flushDue(config));
     }
 
-    private void roll(long baseOffset, long now) {
-        LogSegment previous = active;
+    /** Starts a new active segment at {@code baseOffset}; under this object's monitor (appends, retention). */
+    void roll(long baseOffset, long now) {
+        LogSegment previous = segments.active();
         try {
             previous.onRolled(); // its fsync is left to the background (flushIfRolled): rolls happen on event loops
-            rolls++;
-            LogSegment next = LogSegment.create(dir, baseOffset, config, now);
-            segments.put(baseOffset, next);
-            active = next;
+            flushState.rolled();
+            segments.roll(baseOffset, config, now);
             rollListener.segmentRolled(this);
         } catch (IOException e) {
             throw storageError("cannot roll a new segment at offset " + baseOffset, e);
@@ -463,43 +319,7 @@ public final class PartitionLog implements AutoCloseable {
      * @throws LogException OFFSET_OUT_OF_RANGE if {@code fetchOffset} is before the log start or past the end
      */
     public LogReadResult read(long fetchOffset, int maxBytes, boolean minOneBatch, long maxOffset) {
-        long endOffset = logEndOffset;
-        checkInRange(fetchOffset, endOffset);
-        if (fetchOffset >= Math.min(endOffset, maxOffset)) {
-            return LogReadResult.EMPTY;
-        }
-        for (int attempt = 1; ; attempt++) {
-            Map.Entry<Long, LogSegment> entry = segments.floorEntry(fetchOffset);
-            try {
-                while (entry != null) {
-                    LogReadResult result = entry.getValue().read(fetchOffset, maxBytes, minOneBatch, maxOffset);
-                    if (result != null) {
-                        return result;
-                    }
-                    entry = segments.higherEntry(entry.getKey());
-                }
-            } catch (ClosedChannelException e) {
-                // Retention deleted the segment under this read (the offset is gone now), or the cleaner put a
-                // cleaned copy in its place (read that).
-                checkInRange(fetchOffset, endOffset);
-                if (attempt == MAX_READ_ATTEMPTS || segments.get(entry.getKey()) == entry.getValue()) {
-                    throw storageError("segment closed during a read at offset " + fetchOffset, e);
-                }
-                continue;
-            } catch (IOException e) {
-                throw storageError("cannot read offset " + fetchOffset, e);
-            }
-            checkInRange(fetchOffset, endOffset);
-            return LogReadResult.EMPTY;
-        }
-    }
-
-    private void checkInRange(long offset, long endOffset) {
-        long startOffset = logStartOffset;
-        if (offset < startOffset || offset > endOffset) {
-            throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "offset " + offset + " is outside " + topicPartition
-                    + "'s range " + startOffset + ".." + endOffset);
-        }
+        return reader.read(fetchOffset, maxBytes, minOneBatch, maxOffset);
     }
 
     /**
@@ -507,34 +327,7 @@ public final class PartitionLog implements AutoCloseable {
      * ListOffsets answers for a timestamp. Empty when every record is older.
      */
     public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
-        long startOffset = logStartOffset;
-        for (LogSegment segment : segments.values()) {
-            if (segment.nextOffset() <= startOffset) {
-                continue;
-            }
-            TimestampAndOffset found = findOffsetByTimestamp(segment, timestamp, startOffset);
-            if (found != null) {
-                return Optional.of(found);
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** A segment's search, taken up again in the cleaned copy that replaced the segment during it, if one did. */
-    private TimestampAndOffset findOffsetByTimestamp(LogSegment segment, long timestamp, long startOffset) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return segment.findOffsetByTimestamp(timestamp, startOffset);
-            } catch (ClosedChannelException e) {
-                LogSegment replacement = segments.get(segment.baseOffset());
-                if (attempt == MAX_READ_ATTEMPTS || replacement == null || replacement == segment) {
-                    throw storageError("segment closed during a search for timestamp " + timestamp, e);
-                }
-                segment = replacement;
-            } catch (IOException e) {
-                throw storageError("cannot search for timestamp " + timestamp, e);
-            }
-        }
+        return Optional.ofNullable(reader.offsetForTimestamp(timestamp));
     }
 
     /**
@@ -545,28 +338,12 @@ public final class PartitionLog implements AutoCloseable {
      * the writer's lock, since a segment's max timestamp and its batches change together.
      */
     public synchronized Optional<TimestampAndOffset> maxTimestampAndOffset() {
-        LogSegment newest = null;
-        for (LogSegment segment : segments.values()) {
-            if (segment.maxTimestamp() >= 0 && (newest == null || segment.maxTimestamp() > newest.maxTimestamp())) {
-                newest = segment;
-            }
-        }
-        if (newest == null) {
-            return Optional.empty();
-        }
-        long timestamp = newest.maxTimestamp();
-        try {
-            // The first record at or after the segment's largest timestamp is the first one carrying it.
-            TimestampAndOffset found = newest.findOffsetByTimestamp(timestamp, newest.baseOffset());
-            return Optional.of(found != null ? found : new TimestampAndOffset(timestamp, -1));
-        } catch (IOException e) {
-            throw storageError("cannot search for the largest timestamp " + timestamp, e);
-        }
+        return Optional.ofNullable(reader.maxTimestampAndOffset());
     }
 
     /** True once {@code flush.messages} records have been appended since the last flush. */
     public synchronized boolean flushDue() {
-        return unflushedMessages >= config.flushIntervalMessages();
+        return flushState.flushDue(config);
     }
 
     /**
@@ -575,48 +352,21 @@ public final class PartitionLog implements AutoCloseable {
      * under the fsync no longer holds data to keep.
      */
     public void flush() {
-        long target;
-        long counted;
-        long truncationsBefore;
-        long rollsBefore;
-        List<LogSegment> unsynced = new ArrayList<>();
+        LogFlushState.Start start;
+        List<LogSegment> unsynced;
         synchronized (this) {
             if (deleted) {
                 return; // a flush queued before its topic was deleted: nothing is left to make durable
             }
-            target = logEndOffset;
-            counted = unflushedMessages;
-            truncationsBefore = truncations;
-            rollsBefore = rolls;
-            for (LogSegment segment : segments.values()) {
-                if (segment.nextOffset() > recoveryPoint || segment == active) {
-                    unsynced.add(segment);
-                }
-            }
+            start = flushState.start(logEndOffset);
+            unsynced = segments.reachingPast(flushState.recoveryPoint());
         }
         // After the snapshot: every epoch started below the target is in the cache by now, so the recovery point
         // never passes an epoch the checkpoint lacks, whatever appends came in since the flush was asked for.
         writeLeaderEpochCheckpoint();
-        for (LogSegment segment : unsynced) {
-            try {
-                segment.flush();
-            } catch (ClosedByInterruptException e) {
-                // Not a segment retention or truncation let go: an interrupt closed the channel under this flush.
-                throw storageError("cannot flush: the flushing thread was interrupted", e);
-            } catch (ClosedChannelException e) {
-                // Closed by retention, truncation or deletion: nothing of it is left to make durable.
-            } catch (IOException e) {
-                throw storageError("cannot flush", e);
-            }
-        }
+        segments.sync(unsynced);
         synchronized (this) {
-            if (truncations == truncationsBefore) {
-                recoveryPoint = Math.max(recoveryPoint, target);
-            }
-            unflushedMessages = Math.max(0, unflushedMessages - counted);
-            lastFlushMs = clock.millis();
-            // The rolls before the sync are covered; one that came in while it ran waits for its own flush.
-            flushedRolls = Math.max(flushedRolls, rollsBefore);
+            flushState.finished(start, clock.millis());
         }
     }
 
@@ -632,7 +382,7 @@ public final class PartitionLog implements AutoCloseable {
      */
     public boolean flushIfRolled() {
         synchronized (this) {
-            if (flushedRolls == rolls) {
+            if (!flushState.rolledSinceFlush()) {
                 return false;
             }
         }
@@ -643,7 +393,7 @@ public final class PartitionLog implements AutoCloseable {
     /** For the broker's scheduler: flushes if unflushed data has waited {@code flush.ms}. */
     public boolean flushIfDue() {
         synchronized (this) {
-            if (recoveryPoint >= logEndOffset || clock.millis() - lastFlushMs < config.flushIntervalMs()) {
+            if (!flushState.flushIntervalPassed(logEndOffset, clock.millis(), config)) {
                 return false;
             }
         }
@@ -657,20 +407,13 @@ public final class PartitionLog implements AutoCloseable {
      * the recovery point (so the bytes a copy replaces were fsynced, and a crash cannot bring back unsynced ones).
      */
     synchronized List<CleanableSegment> cleanableSegments() {
-        long limit = Math.min(highWatermark(), recoveryPoint);
-        List<CleanableSegment> cleanable = new ArrayList<>();
-        for (LogSegment segment : segments.values()) {
-            if (segment == active || segment.nextOffset() > limit) {
-                break;
-            }
-            cleanable.add(new CleanableSegment(segment, segment.size(), truncations));
-        }
-        return cleanable;
+        return segments.cleanableBelow(Math.min(highWatermark(), flushState.recoveryPoint()),
+                flushState.truncations());
     }
 
     /** Truncations so far (restarts included): the cleaner's first dirty offset is stale after one. */
     synchronized long truncationCount() {
-        return truncations;
+        return flushState.truncations();
     }
 
     /** A segment as the cleaner found it, so that it can tell whether the log changed it while it was cleaning. */
@@ -679,73 +422,32 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * Puts the cleaner's copy of a segment (written to {@code .cleaned} files at the same base offset, flushed and
-     * closed) in the segment's place, unless the log changed it meanwhile (a truncation, retention, deletion):
-     * then the copy's files are deleted and false returned. Crash-safe by Kafka's renames: each {@code .cleaned}
-     * file becomes {@code .swap}, the log file's last, so a {@code .log.swap} file says the copy is whole; then each
-     * {@code .swap} file replaces its original, the log file's last ({@link LogRecovery} finishes a swap a crash cut
-     * short). The copy keeps the old file's modification time, from which tombstones age. The old segment is
-     * closed: a read already holding its file reads on from it, one that had not yet taken it reads the copy.
+     * closed) in the segment's place ({@link LogSegments#replaceWithCleanedCopy}), unless the log changed it
+     * meanwhile (a truncation, retention, deletion): then the copy's files are deleted and false returned.
      */
     synchronized boolean replaceSegment(CleanableSegment cleaned) throws IOException {
         LogSegment old = cleaned.segment();
-        long baseOffset = old.baseOffset();
-        Path[] copy = LogSegment.files(dir, baseOffset, LogCleaner.CLEANED_SUFFIX);
-        if (deleted || segments.get(baseOffset) != old || old == active || old.size() != cleaned.size()
-                || truncations != cleaned.truncations()) {
-            discardCleanedCopy(baseOffset);
+        if (deleted || segments.get(old.baseOffset()) != old || old == segments.active()
+                || old.size() != cleaned.size() || flushState.truncations() != cleaned.truncations()) {
+            discardCleanedCopy(old.baseOffset());
             return false;
         }
-        long lastModified = old.lastModifiedMs();
-        Path[] swap = LogSegment.files(dir, baseOffset, LogCleaner.SWAP_SUFFIX);
-        Path[] target = LogSegment.files(dir, baseOffset, "");
-        try {
-            for (int i = copy.length - 1; i >= 0; i--) { // the log file last: its .swap name marks a whole copy
-                Files.move(copy[i], swap[i], StandardCopyOption.ATOMIC_MOVE);
-            }
-            DurableFiles.fsyncDirectory(dir);
-        } catch (IOException e) {
-            for (int i = 0; i < copy.length; i++) {
-                Files.deleteIfExists(copy[i]);
-                Files.deleteIfExists(swap[i]);
-            }
-            throw e;
-        }
-        try {
-            for (int i = swap.length - 1; i >= 0; i--) {
-                Files.move(swap[i], target[i], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            }
-            Files.setLastModifiedTime(target[0], FileTime.fromMillis(lastModified));
-            DurableFiles.fsyncDirectory(dir);
-        } catch (IOException e) {
-            // Part swapped: keep serving the old segment (its files are open), and leave the disk as a restart
-            // rebuilds it: no .swap file to bring back, indexes (which may be the copy's) deleted to be rebuilt.
-            for (int i = 0; i < swap.length; i++) {
-                Files.deleteIfExists(swap[i]);
-            }
-            Files.deleteIfExists(target[1]);
-            Files.deleteIfExists(target[2]);
-            throw storageError("cannot swap in the cleaned copy of segment " + baseOffset, e);
-        }
-        segments.put(baseOffset, LogSegment.open(dir, baseOffset, config, clock.millis(), true));
-        old.close();
+        segments.replaceWithCleanedCopy(old, config, clock.millis());
         return true;
     }
 
     /** Deletes a cleaned copy that will not be swapped in, and the log's directory if the log was deleted meanwhile. */
     synchronized void discardCleanedCopy(long baseOffset) throws IOException {
-        for (Path file : LogSegment.files(dir, baseOffset, LogCleaner.CLEANED_SUFFIX)) {
-            Files.deleteIfExists(file);
-        }
+        segments.deleteCleanedCopy(baseOffset);
         if (deleted) {
-            deleteDirectoryIfEmpty(); // delete() may have found the copy there and left the directory
+            segments.deleteDirectoryIfEmpty(); // delete() may have found the copy there and left the directory
         }
     }
 
     /**
-     * Deletes whole segments from the start of the log: inactive ones below the log start offset, then
-     * those whose largest timestamp is more than {@code retention.ms} old (rolling the active segment
-     * first when it has expired too, as Kafka does), then the oldest inactive ones while the log is more
-     * than {@code retention.bytes}. The log start offset moves to the first remaining segment.
+     * Deletes whole segments from the start of the log as {@link LogRetention} rules: below the log start offset,
+     * older than {@code retention.ms}, over {@code retention.bytes}. The log start offset moves to the first
+     * remaining segment.
      *
      * <p>The leader epoch cache drops the epochs below the new start in memory only, as Kafka's
      * truncateFromStartAsyncFlush leaves the file for later: the next flush or epoch change writes it, and a restart
@@ -755,52 +457,11 @@ public final class PartitionLog implements AutoCloseable {
      * @return the number of segments deleted
      */
     public synchronized int deleteOldSegments() {
-        LogConfig config = this.config;
-        long now = clock.millis();
-        int deleted = 0;
         try {
-            while (deletable() && segments.higherKey(segments.firstKey()) <= logStartOffset) {
-                deleteFirstSegment("below the log start offset " + logStartOffset);
-                deleted++;
-            }
-            if (config.retentionMs() >= 0) {
-                while (now - segments.firstEntry().getValue().largestTimestamp() > config.retentionMs()) {
-                    if (!deletable()) {
-                        if (active.size() == 0) {
-                            break;
-                        }
-                        // Every record has expired: like Kafka, roll so the active segment can go as well.
-                        roll(logEndOffset, now);
-                    }
-                    deleteFirstSegment("older than retention.ms " + config.retentionMs());
-                    deleted++;
-                }
-            }
-            if (config.retentionBytes() >= 0) {
-                long excess = size() - config.retentionBytes();
-                while (deletable() && excess >= segments.firstEntry().getValue().size()) {
-                    excess -= segments.firstEntry().getValue().size();
-                    deleteFirstSegment("over retention.bytes " + config.retentionBytes());
-                    deleted++;
-                }
-            }
+            return LogRetention.deleteOldSegments(this, segments, config, clock.millis());
         } catch (IOException e) {
             throw storageError("cannot apply retention", e);
         }
-        return deleted;
-    }
-
-    private boolean deletable() {
-        return segments.firstEntry().getValue() != active;
-    }
-
-    private void deleteFirstSegment(String reason) throws IOException {
-        LogSegment segment = segments.pollFirstEntry().getValue();
-        logStartOffset = Math.max(logStartOffset, segments.firstKey());
-        epochCache.truncateFromStart(logStartOffset);
-        log.info("Deleting segment {} of {} ({} bytes, offsets {}..{}): {}", segment.logPath().getFileName(),
-                topicPartition, segment.size(), segment.baseOffset(), segment.nextOffset() - 1, reason);
-        segment.closeAndDelete();
     }
 
     /**
@@ -815,18 +476,24 @@ public final class PartitionLog implements AutoCloseable {
                     + topicPartition + ", whose log ends at " + logEndOffset);
         }
         if (offset > logStartOffset) {
-            logStartOffset = offset;
             log.info("Log start offset of {} advanced to {} by DeleteRecords", topicPartition, offset);
         }
+        advanceLogStartOffset(offset);
         try {
-            epochCache.truncateFromStart(logStartOffset);
-            while (deletable() && segments.higherKey(segments.firstKey()) <= logStartOffset) {
-                deleteFirstSegment("below the log start offset " + logStartOffset);
-            }
+            LogRetention.deleteBelowLogStart(this, segments);
         } catch (IOException e) {
             throw storageError("cannot delete segments", e);
         }
         return logStartOffset;
+    }
+
+    /**
+     * Moves the log start offset up to {@code offset} (never back) and cuts the epoch cache there, in memory; under
+     * this object's monitor (DeleteRecords, retention).
+     */
+    void advanceLogStartOffset(long offset) {
+        logStartOffset = Math.max(logStartOffset, offset);
+        epochCache.truncateFromStart(logStartOffset);
     }
 
     /**
@@ -843,23 +510,19 @@ public final class PartitionLog implements AutoCloseable {
         if (offset >= logEndOffset) {
             return;
         }
-        truncations++;
+        flushState.truncating();
         try {
-            if (offset <= logStartOffset || offset <= segments.firstKey()) {
+            if (offset <= logStartOffset || offset <= segments.firstBaseOffset()) {
                 truncateFullyAndStartAt(offset);
                 return;
             }
-            while (segments.lastKey() >= offset) {
-                segments.pollLastEntry().getValue().closeAndDelete();
-            }
-            active = segments.lastEntry().getValue();
-            int removed = active.truncateTo(offset);
-            logEndOffset = active.nextOffset();
+            int removed = segments.truncateTo(offset);
+            logEndOffset = segments.active().nextOffset();
             epochCache.truncateFromEnd(logEndOffset);
             // Cutting the whole batch holding the offset can end the log before its start; nothing is then
             // readable, and the next append starts both again.
             logStartOffset = Math.min(logStartOffset, logEndOffset);
-            recoveryPoint = Math.min(recoveryPoint, logEndOffset);
+            flushState.cutTo(logEndOffset);
             log.info("Truncated {} to offset {} ({} bytes cut from the active segment); log end offset now {}",
                     topicPartition, offset, removed, logEndOffset);
         } catch (IOException e) {
@@ -873,7 +536,7 @@ public final class PartitionLog implements AutoCloseable {
      */
     public void restartAt(long offset) {
         synchronized (this) {
-            truncations++;
+            flushState.truncating();
             try {
                 truncateFullyAndStartAt(offset);
             } catch (IOException e) {
@@ -884,16 +547,10 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private void truncateFullyAndStartAt(long offset) throws IOException {
-        for (LogSegment segment : segments.values()) {
-            segment.closeAndDelete();
-        }
-        segments.clear();
-        LogSegment fresh = LogSegment.create(dir, offset, config, clock.millis());
-        segments.put(offset, fresh);
-        active = fresh;
+        segments.restartAt(offset, config, clock.millis());
         logStartOffset = offset;
         logEndOffset = offset;
-        recoveryPoint = offset;
+        flushState.restartAt(offset);
         epochCache.clear();
         log.info("Truncated {} fully; it restarts at offset {}", topicPartition, offset);
     }
@@ -944,25 +601,21 @@ public final class PartitionLog implements AutoCloseable {
 
     /** The offset up to which the log is known to be on disk. */
     public long recoveryPoint() {
-        return recoveryPoint;
+        return flushState.recoveryPoint();
     }
 
     public int segmentCount() {
-        return segments.size();
+        return segments.count();
     }
 
     /** The base offsets of the segments, oldest first. */
     public Iterator<Long> segmentBaseOffsets() {
-        return segments.keySet().iterator();
+        return segments.baseOffsets();
     }
 
     /** Bytes in all segments. */
     public long size() {
-        long total = 0;
-        for (LogSegment segment : segments.values()) {
-            total += segment.size();
-        }
-        return total;
+        return segments.size();
     }
 
     public LogConfig config() {
@@ -977,47 +630,14 @@ public final class PartitionLog implements AutoCloseable {
     @Override
     public synchronized void close() throws IOException {
         flush();
-        IOException failure = null;
-        for (LogSegment segment : segments.values()) {
-            try {
-                segment.close();
-            } catch (IOException e) {
-                failure = e;
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        segments.closeAll();
     }
 
     /** Closes the log and deletes its directory. */
     synchronized void delete() throws IOException {
         deleted = true;
-        flushedRolls = rolls;
-        for (LogSegment segment : segments.values()) {
-            segment.closeAndDelete();
-        }
-        segments.clear();
-        try (Stream<Path> leftovers = Files.walk(dir)) {
-            for (Path path : leftovers.sorted(Comparator.reverseOrder()).toList()) {
-                if (!path.equals(dir)) {
-                    Files.deleteIfExists(path);
-                }
-            }
-        }
-        deleteDirectoryIfEmpty();
-    }
-
-    /**
-     * The last step of a deletion. The cleaner may be writing a copy of a segment into the directory right now; it
-     * finds the log deleted when it tries to swap the copy in, deletes it, and comes here to finish.
-     */
-    private void deleteDirectoryIfEmpty() throws IOException {
-        try {
-            Files.deleteIfExists(dir);
-        } catch (DirectoryNotEmptyException e) {
-            log.info("{} still holds the cleaner's copy of a segment; the cleaner deletes it", dir);
-        }
+        flushState.deleted();
+        segments.deleteDirectory();
     }
 
     /** Whether this log was deleted with its topic (a request that still holds it must not read or write it). */
@@ -1026,6 +646,6 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private LogException storageError(String message, IOException cause) {
-        return new LogException(Errors.KAFKA_STORAGE_ERROR, message + " in " + topicPartition + ": " + cause, cause);
+        return LogException.storageError(topicPartition, message, cause);
     }
 }
