@@ -29,8 +29,11 @@ public final class SupportedApis {
         return add(api, api.lowestVersion(), api.highestStableVersion(), handler);
     }
 
+    /** Adds an API; a table is built once, so an API added twice is a mistake in the building, refused. */
     public SupportedApis add(ApiKey api, short minVersion, short maxVersion, ApiHandler handler) {
-        entries.put(api, new Entry(api, minVersion, maxVersion, handler));
+        if (entries.putIfAbsent(api, new Entry(api, minVersion, maxVersion, handler)) != null) {
+            throw new IllegalStateException(api + " is in the table already");
+        }
         return this;
     }
 

@@ -1,14 +1,13 @@
 package io.minibroker.broker.cluster;
 
-import io.minibroker.broker.api.BrokerDirectory;
-import io.minibroker.broker.api.ConfigResources;
+import io.minibroker.broker.admin.ConfigResources;
+import io.minibroker.broker.metadata.BrokerDirectory;
 import io.minibroker.broker.topic.TopicIds;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
-
-import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.schema.Struct;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,17 +1,17 @@
 package io.minibroker.broker.controller;
 
-import io.minibroker.broker.api.AlterTopicConfigsHandler;
+import io.minibroker.broker.admin.AlterTopicConfigsHandler;
+import io.minibroker.broker.admin.DeleteTopicsHandler;
+import io.minibroker.broker.admin.DescribeConfigsHandler;
+import io.minibroker.broker.admin.ElectLeadersHandler;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
-import io.minibroker.broker.api.DeleteTopicsHandler;
-import io.minibroker.broker.api.DescribeConfigsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
-import io.minibroker.broker.api.ElectLeadersHandler;
-import io.minibroker.broker.api.LocalNode;
-import io.minibroker.broker.api.SaslAuthenticateHandler;
-import io.minibroker.broker.api.SaslHandshakeHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.sasl.SaslAuthenticateHandler;
+import io.minibroker.broker.sasl.SaslHandshakeHandler;
 import io.minibroker.protocol.message.ApiKey;
 
 import java.util.concurrent.Executor;

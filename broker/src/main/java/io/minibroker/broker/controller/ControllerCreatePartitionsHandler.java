@@ -1,8 +1,8 @@
 package io.minibroker.broker.controller;
 
+import io.minibroker.broker.admin.CreatePartitionsHandler;
+import io.minibroker.broker.admin.PartitionsPerRequest;
 import io.minibroker.broker.api.ApiHandler;
-import io.minibroker.broker.api.CreatePartitionsHandler;
-import io.minibroker.broker.api.PartitionsPerRequest;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;

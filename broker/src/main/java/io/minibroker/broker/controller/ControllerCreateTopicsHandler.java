@@ -1,7 +1,7 @@
 package io.minibroker.broker.controller;
 
+import io.minibroker.broker.admin.CreateTopicsHandler;
 import io.minibroker.broker.api.ApiHandler;
-import io.minibroker.broker.api.CreateTopicsHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;

@@ -1,6 +1,6 @@
 package io.minibroker.broker.group;
 
-import io.minibroker.broker.api.LocalNode;
+import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;

@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
@@ -12,7 +13,6 @@ import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
-import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.Collection;
 import java.util.List;

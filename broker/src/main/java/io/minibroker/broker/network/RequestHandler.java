@@ -2,8 +2,8 @@ package io.minibroker.broker.network;
 
 import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
-import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;

@@ -1,10 +1,10 @@
 package io.minibroker.broker.produce;
 
 import io.minibroker.broker.api.ApiHandler;
-import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.CloseConnection;
-import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.AppendResult;
 import io.minibroker.broker.log.CheckedAppend;

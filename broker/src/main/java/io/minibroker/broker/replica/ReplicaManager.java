@@ -1,20 +1,20 @@
 package io.minibroker.broker.replica;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.minibroker.broker.api.DelayedDeleteRecords;
+import io.minibroker.broker.admin.DelayedDeleteRecords;
 import io.minibroker.broker.api.PartitionLeadership;
-import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
+import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.ReplicaManagerMeters;
-import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.ProducerStates;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;

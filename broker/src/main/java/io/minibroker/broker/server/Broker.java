@@ -1,45 +1,51 @@
 package io.minibroker.broker.server;
 
-import io.minibroker.broker.api.AlterTopicConfigsHandler;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.minibroker.broker.admin.AlterTopicConfigsHandler;
+import io.minibroker.broker.admin.CreatePartitionsHandler;
+import io.minibroker.broker.admin.CreateTopicsHandler;
+import io.minibroker.broker.admin.DelayedDeleteRecords;
+import io.minibroker.broker.admin.DeleteRecordsHandler;
+import io.minibroker.broker.admin.DeleteTopicsHandler;
+import io.minibroker.broker.admin.DescribeClientQuotasHandler;
+import io.minibroker.broker.admin.DescribeConfigsHandler;
+import io.minibroker.broker.admin.DescribeLogDirsHandler;
+import io.minibroker.broker.admin.ElectLeadersHandler;
+import io.minibroker.broker.admin.NoAuthorizerHandler;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
-import io.minibroker.broker.api.DescribeConfigsHandler;
-import io.minibroker.broker.api.CreatePartitionsHandler;
-import io.minibroker.broker.api.CreateTopicsHandler;
-import io.minibroker.broker.api.DelayedDeleteRecords;
-import io.minibroker.broker.api.DeleteRecordsHandler;
-import io.minibroker.broker.api.DeleteTopicsHandler;
-import io.minibroker.broker.api.DescribeClusterHandler;
-import io.minibroker.broker.api.DescribeLogDirsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
-import io.minibroker.broker.api.ElectLeadersHandler;
-import io.minibroker.broker.api.ListOffsetsHandler;
-import io.minibroker.broker.api.LocalNode;
-import io.minibroker.broker.api.MetadataHandler;
-import io.minibroker.broker.api.NoAuthorizerHandler;
-import io.minibroker.broker.api.OffsetForLeaderEpochHandler;
-import io.minibroker.broker.api.AlterUserScramCredentialsHandler;
-import io.minibroker.broker.api.DescribeClientQuotasHandler;
-import io.minibroker.broker.api.DescribeUserScramCredentialsHandler;
-import io.minibroker.broker.api.SaslAuthenticateHandler;
-import io.minibroker.broker.api.SaslHandshakeHandler;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.cluster.BrokerLifecycle;
-import io.minibroker.broker.cluster.ClusterMetadataHandler;
-import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.cluster.ClusterMetadata;
+import io.minibroker.broker.cluster.ClusterMetadataHandler;
 import io.minibroker.broker.cluster.ControllerForwarder;
-import io.minibroker.broker.cluster.ControllerUnreachable;
 import io.minibroker.broker.cluster.ControllerTopicAutoCreation;
+import io.minibroker.broker.cluster.ControllerUnreachable;
 import io.minibroker.broker.cluster.MetadataFetcher;
+import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.controller.BrokerMembership;
 import io.minibroker.broker.controller.ControllerApis;
 import io.minibroker.broker.controller.ImageVersion;
 import io.minibroker.broker.controller.LeaderElections;
 import io.minibroker.broker.controller.TopicAssignments;
-import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.fetch.DelayedFetch;
+import io.minibroker.broker.fetch.FetchHandler;
+import io.minibroker.broker.fetch.ListOffsetsHandler;
+import io.minibroker.broker.fetch.OffsetForLeaderEpochHandler;
+import io.minibroker.broker.group.ClusterOffsetsTopicLeaders;
+import io.minibroker.broker.group.CoordinatorLocator;
+import io.minibroker.broker.group.GroupApis;
+import io.minibroker.broker.group.GroupCoordinator;
+import io.minibroker.broker.log.LogCleaner;
+import io.minibroker.broker.log.LogMaintenance;
+import io.minibroker.broker.metadata.DescribeClusterHandler;
+import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.metadata.MetadataHandler;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.metrics.ControllerMeters;
 import io.minibroker.broker.metrics.JvmMeters;
@@ -47,38 +53,32 @@ import io.minibroker.broker.metrics.LogMeters;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.metrics.ReplicaManagerMeters;
-import io.minibroker.broker.fetch.DelayedFetch;
-import io.minibroker.broker.fetch.FetchHandler;
-import io.minibroker.broker.group.ClusterOffsetsTopicLeaders;
-import io.minibroker.broker.group.CoordinatorLocator;
-import io.minibroker.broker.group.GroupApis;
-import io.minibroker.broker.group.GroupCoordinator;
-import io.minibroker.broker.log.LogCleaner;
-import io.minibroker.broker.log.LogMaintenance;
+import io.minibroker.broker.network.ChannelSetup;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.DescribeProducersHandler;
 import io.minibroker.broker.produce.InitProducerIdHandler;
+import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.produce.ProducerIdAllocator;
 import io.minibroker.broker.produce.ProducerStates;
-import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
+import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
+import io.minibroker.broker.sasl.DescribeUserScramCredentialsHandler;
+import io.minibroker.broker.sasl.SaslAuthenticateHandler;
+import io.minibroker.broker.sasl.SaslHandshakeHandler;
 import io.minibroker.broker.security.SaslListeners;
-import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.security.SaslSession;
+import io.minibroker.broker.security.ScramCredentials;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.LocalTopicAutoCreation;
 import io.minibroker.broker.topic.SingleNodeElections;
-import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
 import io.minibroker.broker.transaction.ListTransactionsHandler;
+import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.minibroker.broker.network.ChannelSetup;
-import io.minibroker.protocol.message.ApiKey;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -90,7 +90,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -253,19 +252,10 @@ public final class Broker implements AutoCloseable {
         }
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
+        // The table is built once: the APIs both modes serve alike, then each mode's own (SupportedApis refuses an
+        // API added twice), then the groups'.
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
-                .add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
-                .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
-                .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
-                .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics,
-                        config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
-                .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
-                .add(ApiKey.ELECT_LEADERS, new ElectLeadersHandler(new SingleNodeElections(topics)))
                 .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics, leadership, deleteRecordsPurgatory)))
-                .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node))
-                .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS)))
-                .add(ApiKey.INCREMENTAL_ALTER_CONFIGS,
-                        onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.INCREMENTAL_ALTER_CONFIGS)))
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
@@ -299,6 +289,7 @@ public final class Broker implements AutoCloseable {
             forwardingChannel = controllerChannel("forwarding");
             controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
             autoCreation = new ControllerTopicAutoCreation(controller, config);
+            // The admin requests that change topics go to the controller; what clients read comes from its image.
             apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata,
                     config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE) ? autoCreation : null))
                     .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))
@@ -318,6 +309,17 @@ public final class Broker implements AutoCloseable {
                             topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config, node));
         } else {
             autoCreation = new LocalTopicAutoCreation(topics, disk);
+            apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
+                    .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
+                    .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
+                    .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics,
+                            config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
+                    .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
+                    .add(ApiKey.ELECT_LEADERS, new ElectLeadersHandler(new SingleNodeElections(topics)))
+                    .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS)))
+                    .add(ApiKey.INCREMENTAL_ALTER_CONFIGS,
+                            onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.INCREMENTAL_ALTER_CONFIGS)))
+                    .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node));
         }
         if (config.inCluster()) {
             // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.

@@ -1,7 +1,5 @@
 package io.minibroker.broker.group;
 
-import io.minibroker.purgatory.time.SystemClock;
-import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.api.TestLeadership;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
@@ -10,12 +8,14 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.ProduceHandler;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
+import io.minibroker.purgatory.time.SystemClock;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;

@@ -1,8 +1,5 @@
 package io.minibroker.broker.network;
 
-import io.minibroker.broker.time.BrokerClock;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.log.LogConfig;
@@ -10,6 +7,7 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.SegmentFileRegion;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.NetworkMetrics;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
@@ -23,6 +21,11 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;
@@ -32,10 +35,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 
 /**
  * The connection writes a fetch answer's records as the file region the handler read, between the encoded

@@ -1,14 +1,13 @@
 package io.minibroker.broker.produce;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.minibroker.broker.metrics.BrokerTopicMetrics;
-import io.minibroker.purgatory.time.SystemClock;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.frame.Frames;
@@ -20,6 +19,7 @@ import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
+import io.minibroker.purgatory.time.SystemClock;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;

@@ -1,0 +1,95 @@
+package io.minibroker.broker.admin;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.Purgatory;
+
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * DeleteRecords: moves each partition's log start offset up to the requested offset (-1 means the high
+ * watermark). An offset above the high watermark is OFFSET_OUT_OF_RANGE, as in Kafka, and only a partition's
+ * leader deletes (NOT_LEADER_OR_FOLLOWER elsewhere); its followers move their log start offsets to the leader's,
+ * which each fetch response carries. Each partition is answered with its low watermark once it reached the
+ * requested offset on every live replica, as Kafka answers: at once on a single node or when the followers are
+ * there already, else through the DeleteRecords purgatory ({@link DelayedDeleteRecords}) until {@code TimeoutMs}.
+ */
+public final class DeleteRecordsHandler implements ApiHandler {
+
+    private static final long HIGH_WATERMARK = -1;
+
+    private final TopicRegistry topics;
+    private final PartitionLeadership leadership;
+    private final Purgatory<DelayedDeleteRecords> purgatory;
+
+    public DeleteRecordsHandler(TopicRegistry topics, PartitionLeadership leadership,
+                                Purgatory<DelayedDeleteRecords> purgatory) {
+        this.topics = topics;
+        this.leadership = leadership;
+        this.purgatory = purgatory;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        Struct response = ApiKey.DELETE_RECORDS.response().newMessage();
+        List<DelayedDeleteRecords.PendingDeletion> pending = new ArrayList<>();
+        List<TopicPartition> keys = new ArrayList<>();
+        for (Struct topic : request.body().getStructs("Topics")) {
+            String name = topic.getString("Name");
+            Struct topicResult = response.addElement("Topics").set("Name", name);
+            Optional<TopicMetadata> metadata = topics.get(name);
+            for (Struct partition : topic.getStructs("Partitions")) {
+                int index = partition.getInt32("PartitionIndex");
+                Struct result = topicResult.addElement("Partitions").set("PartitionIndex", index)
+                        .set("LowWatermark", -1L);
+                Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
+                if (log.isEmpty()) {
+                    result.set("ErrorCode", topics.partitionNotHere(false, name, null, index).code());
+                    continue;
+                }
+                if (!leadership.isLeader(log.get().topicPartition())) {
+                    result.set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
+                    continue;
+                }
+                long highWatermark = log.get().highWatermark();
+                long offset = partition.getInt64("Offset");
+                long target = offset == HIGH_WATERMARK ? highWatermark : offset;
+                if (target < 0 || target > highWatermark) {
+                    result.set("ErrorCode", Errors.OFFSET_OUT_OF_RANGE.code());
+                    continue;
+                }
+                try {
+                    long logStart = log.get().deleteRecordsBefore(target);
+                    pending.add(new DelayedDeleteRecords.PendingDeletion(log.get(), logStart, result));
+                    keys.add(log.get().topicPartition());
+                } catch (LogException e) {
+                    result.set("ErrorCode", e.error().code());
+                } catch (UncheckedIOException e) {
+                    result.set("ErrorCode", Errors.KAFKA_STORAGE_ERROR.code());
+                }
+            }
+        }
+        if (pending.isEmpty()) {
+            return CompletableFuture.completedFuture(response);
+        }
+        CompletableFuture<Struct> answer = new CompletableFuture<>();
+        purgatory.tryCompleteElseWatch(new DelayedDeleteRecords(request.body().getInt32("TimeoutMs"), pending,
+                leadership, response, answer), keys);
+        return answer;
+    }
+}

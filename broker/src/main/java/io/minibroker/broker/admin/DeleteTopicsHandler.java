@@ -1,0 +1,153 @@
+package io.minibroker.broker.admin;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.topic.DeletableTopics;
+import io.minibroker.broker.topic.TopicIds;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * DeleteTopics, by name (v1-5) or by name or topic id (v6+), on a single node's topics or, on the controller, the
+ * cluster's. Checked as Kafka's controller checks it: with {@code delete.topic.enable=false} every topic is refused
+ * TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3, which has no such error); a topic named twice, by name or by
+ * id, is refused once INVALID_REQUEST and not deleted, as is one given both a name and an id, or neither.
+ *
+ * <p>A topic given once by its name and once by its id is not deleted either. The entry by name is refused
+ * INVALID_REQUEST; the entry by id gets no result at all, which is what Kafka's controller answers (it drops the
+ * id from the topics to delete after it has written the results for ids).
+ */
+public final class DeleteTopicsHandler implements ApiHandler {
+
+    private static final int DELETION_DISABLED_ERROR_FROM_VERSION = 3;
+    private static final int TOPIC_IDS_FROM_VERSION = 6;
+
+    private final DeletableTopics topics;
+    private final boolean deleteEnabled;
+
+    public DeleteTopicsHandler(DeletableTopics topics, boolean deleteEnabled) {
+        this.topics = topics;
+        this.deleteEnabled = deleteEnabled;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        Struct response = ApiKey.DELETE_TOPICS.response().newMessage();
+        Errors disabled = deleteEnabled ? null : request.version() < DELETION_DISABLED_ERROR_FROM_VERSION
+                ? Errors.INVALID_REQUEST : Errors.TOPIC_DELETION_DISABLED;
+        if (request.version() < TOPIC_IDS_FROM_VERSION) {
+            Set<String> duplicated = duplicates(request.body().<String>getList("TopicNames"), name -> name);
+            Set<String> answered = new HashSet<>();
+            for (String name : request.body().<String>getList("TopicNames")) {
+                if (!answered.add(name)) {
+                    continue;
+                }
+                Errors error = disabled != null ? disabled
+                        : duplicated.contains(name) ? Errors.INVALID_REQUEST : topics.delete(name);
+                response.addElement("Responses").set("Name", name).set("ErrorCode", error.code());
+            }
+            return CompletableFuture.completedFuture(response);
+        }
+        List<Struct> requested = request.body().getStructs("Topics");
+        Set<Entry> duplicated = duplicates(requested, DeleteTopicsHandler::key);
+        Set<UUID> alsoNamed = idsAlsoGivenByName(requested, duplicated);
+        Set<Entry> answered = new HashSet<>();
+        for (Struct state : requested) {
+            String name = state.getString("Name");
+            UUID id = state.getUuid("TopicId");
+            if (!answered.add(key(state)) || (disabled == null && name == null && alsoNamed.contains(id)
+                    && !duplicated.contains(key(state)))) {
+                continue;
+            }
+            Struct result = response.addElement("Responses").set("Name", name).set("TopicId", id);
+            if (disabled != null) {
+                result.set("ErrorCode", disabled.code());
+            } else if (name == null && id.equals(TopicIds.ZERO)) {
+                refuse(result, "Neither topic name nor id were specified.");
+            } else if (name != null && !id.equals(TopicIds.ZERO)) {
+                refuse(result, "You may not specify both topic name and topic id.");
+            } else if (duplicated.contains(key(state))) {
+                refuse(result, name != null ? "Duplicate topic name." : "Duplicate topic id.");
+            } else if (name != null && topics.idOf(name).filter(alsoNamed::contains).isPresent()) {
+                result.set("TopicId", topics.idOf(name).get()); // Kafka names the id it maps to
+                refuse(result, "The provided topic name maps to an ID that was already supplied.");
+            } else {
+                deleteByNameOrId(name, id, result);
+            }
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    /** A v6+ entry as given: two entries alike name the same topic twice. */
+    private record Entry(String name, UUID id) {
+    }
+
+    /**
+     * The ids given on their own whose topic is also named, once, by a name given on its own: neither entry
+     * deletes it.
+     */
+    private Set<UUID> idsAlsoGivenByName(List<Struct> requested, Set<Entry> duplicated) {
+        Set<String> named = new HashSet<>();
+        for (Struct state : requested) {
+            if (state.getString("Name") != null && state.getUuid("TopicId").equals(TopicIds.ZERO)
+                    && !duplicated.contains(key(state))) {
+                named.add(state.getString("Name"));
+            }
+        }
+        Set<UUID> alsoNamed = new HashSet<>();
+        for (Struct state : requested) {
+            UUID id = state.getUuid("TopicId");
+            if (state.getString("Name") == null && !id.equals(TopicIds.ZERO)
+                    && topics.nameOf(id).filter(named::contains).isPresent()) {
+                alsoNamed.add(id);
+            }
+        }
+        return alsoNamed;
+    }
+
+    private static Entry key(Struct state) {
+        return new Entry(state.getString("Name"), state.getUuid("TopicId"));
+    }
+
+    private static <T, K> Set<K> duplicates(List<T> entries, Function<T, K> key) {
+        Map<K, Integer> counts = new HashMap<>();
+        entries.forEach(entry -> counts.merge(key.apply(entry), 1, Integer::sum));
+        Set<K> duplicated = new HashSet<>();
+        counts.forEach((k, count) -> {
+            if (count > 1) {
+                duplicated.add(k);
+            }
+        });
+        return duplicated;
+    }
+
+    private static void refuse(Struct result, String message) {
+        result.set("ErrorCode", Errors.INVALID_REQUEST.code()).set("ErrorMessage", message);
+    }
+
+    private void deleteByNameOrId(String name, UUID id, Struct result) {
+        if (name == null) {
+            Optional<String> named = topics.nameOf(id);
+            if (named.isEmpty()) {
+                result.set("ErrorCode", Errors.UNKNOWN_TOPIC_ID.code());
+                return;
+            }
+            name = named.get();
+        }
+        UUID deletedId = topics.idOf(name).orElse(TopicIds.ZERO);
+        result.set("Name", name).set("TopicId", deletedId).set("ErrorCode", topics.delete(name).code());
+    }
+}

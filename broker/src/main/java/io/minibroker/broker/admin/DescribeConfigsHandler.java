@@ -1,0 +1,171 @@
+package io.minibroker.broker.admin;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.ConfigKey;
+import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.topic.TopicConfig;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * DescribeConfigs for topics (each topic config with its effective value) and for this broker (resource name =
+ * node id; an empty name asks for the cluster's dynamic defaults, of which there are none), each config's source and, when asked (v1+), its synonyms as Kafka's ConfigHelper lists them: a topic
+ * override (DYNAMIC_TOPIC_CONFIG), then the broker configs it falls back to ({@link TopicConfig#brokerSynonyms})
+ * as set in the file (STATIC_BROKER_CONFIG), then their defaults (DEFAULT_CONFIG); the source is the first
+ * synonym's. Documentation and config types are not listed. A topic's overrides come from this node's topics on a
+ * single node, from the cluster's image on a broker in a cluster.
+ */
+public final class DescribeConfigsHandler implements ApiHandler {
+
+    private final Function<String, Optional<Map<String, String>>> topicOverrides;
+    private final BrokerConfig config;
+    private final LocalNode node;
+
+    /** @param topicOverrides a topic's config overrides, empty if there is no such topic */
+    public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
+                                  BrokerConfig config, LocalNode node) {
+        this.topicOverrides = topicOverrides;
+        this.config = config;
+        this.node = node;
+    }
+
+    /** One synonym of a config: where a value comes from, and the name it has there. */
+    private record Synonym(String name, String value, byte source) {
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        Struct response = ApiKey.DESCRIBE_CONFIGS.response().newMessage();
+        boolean includeSynonyms = request.body().getBool("IncludeSynonyms"); // v1+, the first version served
+        for (Struct resource : request.body().getStructs("Resources")) {
+            byte type = (Byte) resource.get("ResourceType");
+            String name = resource.getString("ResourceName");
+            List<String> keys = resource.getList("ConfigurationKeys");
+            Struct result = response.addElement("Results").set("ResourceType", type).set("ResourceName", name);
+            if (type == ConfigResources.TOPIC) {
+                describeTopic(name, keys, result, includeSynonyms);
+            } else if (type == ConfigResources.BROKER && name.isEmpty()) {
+                // The cluster's dynamic broker defaults (kafka-configs --entity-default): there are none to list.
+                result.set("ErrorCode", Errors.NONE.code());
+            } else if (type == ConfigResources.BROKER && name.equals(Integer.toString(node.nodeId()))) {
+                describeBroker(keys, result, includeSynonyms);
+            } else if (type == ConfigResources.BROKER) {
+                result.set("ErrorCode", Errors.INVALID_REQUEST.code()).set("ErrorMessage", isInteger(name)
+                        ? "Unexpected broker id, expected " + node.nodeId() + " or empty string, but received " + name
+                        : "Broker id must be an integer, but it is: " + name);
+            } else {
+                result.set("ErrorCode", Errors.INVALID_REQUEST.code())
+                        .set("ErrorMessage", "unsupported resource " + type + " '" + name + "'");
+            }
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    /** As Kafka reads a broker resource name (Scala's toInt). */
+    private static boolean isInteger(String name) {
+        try {
+            Integer.parseInt(name);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private void describeTopic(String name, List<String> keys, Struct result, boolean includeSynonyms) {
+        Optional<Map<String, String>> found = topicOverrides.apply(name);
+        if (found.isEmpty()) {
+            result.set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                    .set("ErrorMessage", "Topic " + name + " does not exist");
+            return;
+        }
+        Map<String, String> overrides = found.get();
+        TopicConfig.effective(config, overrides).forEach((key, value) -> {
+            if (keys == null || keys.contains(key)) {
+                List<Synonym> synonyms = new ArrayList<>();
+                if (overrides.containsKey(key)) {
+                    synonyms.add(new Synonym(key, value, ConfigResources.DYNAMIC_TOPIC_CONFIG));
+                }
+                List<TopicConfig.BrokerSynonym> fallbacks = TopicConfig.brokerSynonyms(key);
+                if (!fallbacks.isEmpty()) {
+                    synonyms.addAll(brokerSynonyms(fallbacks, fallbacks.get(0).name()));
+                }
+                addConfig(result, key, value, synonyms, includeSynonyms);
+            }
+        });
+        result.set("ErrorCode", Errors.NONE.code());
+    }
+
+    private void describeBroker(List<String> keys, Struct result, boolean includeSynonyms) {
+        for (Map.Entry<String, ConfigKey<?>> entry : new TreeMap<>(BrokerConfig.knownKeys()).entrySet()) {
+            if (keys == null || keys.contains(entry.getKey())) {
+                addConfig(result, entry.getKey(), text(config.get(entry.getValue())),
+                        brokerSynonyms(TopicConfig.brokerFamily(entry.getValue()), entry.getKey()), includeSynonyms);
+            }
+        }
+        result.set("ErrorCode", Errors.NONE.code());
+    }
+
+    /**
+     * Where these broker configs have values: each set in the file, then each default that is not null, as
+     * Kafka's ConfigHelper lists them. As there, what comes before {@code ownName}'s own entries is dropped, so a
+     * config whose first synonym is neither set nor defaulted lists none (segment.ms: log.roll.ms has no default).
+     */
+    private List<Synonym> brokerSynonyms(List<TopicConfig.BrokerSynonym> synonyms, String ownName) {
+        List<Synonym> found = new ArrayList<>();
+        for (TopicConfig.BrokerSynonym synonym : synonyms) {
+            if (synonym.key() != null && config.isSet(synonym.key())) {
+                found.add(new Synonym(synonym.name(), text(config.get(synonym.key())),
+                        ConfigResources.STATIC_BROKER_CONFIG));
+            }
+        }
+        for (TopicConfig.BrokerSynonym synonym : synonyms) {
+            String defaultValue = synonym.key() != null ? text(synonym.key().defaultValue()) : synonym.kafkaDefault();
+            if (defaultValue != null) {
+                found.add(new Synonym(synonym.name(), defaultValue, ConfigResources.DEFAULT_CONFIG));
+            }
+        }
+        int first = 0;
+        while (first < found.size() && !found.get(first).name().equals(ownName)) {
+            first++;
+        }
+        return found.subList(first, found.size());
+    }
+
+    /** A value as Kafka prints it: lists comma-separated, null as null. */
+    private static String text(Object value) {
+        if (value instanceof List<?> list) {
+            return list.stream().map(Object::toString).collect(Collectors.joining(","));
+        }
+        return value == null ? null : value.toString();
+    }
+
+    private static void addConfig(Struct result, String name, String value, List<Synonym> synonyms,
+                                  boolean includeSynonyms) {
+        Struct entry = result.addElement("Configs")
+                .set("Name", name)
+                .set("Value", value)
+                .set("ReadOnly", false)
+                .set("ConfigSource", synonyms.isEmpty() ? ConfigResources.DEFAULT_CONFIG : synonyms.get(0).source())
+                .set("IsSensitive", false);
+        if (includeSynonyms) {
+            for (Synonym synonym : synonyms) {
+                entry.addElement("Synonyms").set("Name", synonym.name()).set("Value", synonym.value())
+                        .set("Source", synonym.source());
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.minibroker.broker.fetch;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TimestampAndOffset;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * ListOffsets: the earliest (-2) and latest (-1) offsets, the record with the largest timestamp (-3, v7+), the
+ * earliest local offset (-4, v8+: the log start, as nothing is tiered), or the first record at or after a
+ * timestamp. With nothing that late, the answer is offset -1 and timestamp -1, as Kafka gives it. Each offset
+ * comes with the leader epoch of its batch (of the latest epoch, for LATEST), -1 when none is known.
+ *
+ * <p>Only a partition's leader answers, as in Kafka (NOT_LEADER_OR_FOLLOWER elsewhere, unless the debugging
+ * replica id -2 asks): a follower's high watermark lags the leader's, and a broker that has not taken its first
+ * image since a restart would answer its log end. The current leader epoch a client names is checked first, for
+ * every replica id, as Kafka's getLocalLog does (FENCED_LEADER_EPOCH when older, UNKNOWN_LEADER_EPOCH when
+ * newer; see {@link PartitionLeadership#checkLeaderEpoch}). LATEST is the high watermark for
+ * read_uncommitted and the last stable offset for read_committed, which is the high watermark too without
+ * transactions. A timestamp lookup (and MAX_TIMESTAMP) finds only records below it, as Kafka's
+ * lastFetchableOffset rule: an offset a failover may still cut away is never handed to a consumer (replica id
+ * -1, whatever the version: before v2 the isolation level is read_uncommitted). For a replica's id, and the
+ * debugging one, the log end is the bound, as in Kafka. A new leader
+ * whose high watermark is still below its epoch's start answers LATEST, and a lookup it cannot answer below the
+ * high watermark, OFFSET_NOT_AVAILABLE, as Kafka does, and the client retries.
+ */
+public final class ListOffsetsHandler implements ApiHandler {
+
+    private static final long LATEST = -1;
+    private static final long EARLIEST = -2;
+    private static final long MAX_TIMESTAMP = -3;
+    private static final long EARLIEST_LOCAL = -4;
+    private static final long LATEST_TIERED = -5;
+    /** Kafka's DEBUGGING_REPLICA_ID: may read offsets from any replica. */
+    private static final int DEBUGGING_REPLICA_ID = -2;
+    private static final int CURRENT_LEADER_EPOCH_FROM_VERSION = 4;
+    /** A client's ListOffsets, bounded by the high watermark; a replica's (or the debugging id's) by the log end. */
+    private static final int CONSUMER_REPLICA_ID = -1;
+    private static final int NO_EPOCH = -1;
+
+    private final TopicRegistry topics;
+    private final PartitionLeadership leadership;
+
+    public ListOffsetsHandler(TopicRegistry topics, PartitionLeadership leadership) {
+        this.topics = topics;
+        this.leadership = leadership;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        Struct response = ApiKey.LIST_OFFSETS.response().newMessage();
+        int replicaId = request.body().getInt32("ReplicaId");
+        boolean fromAnyReplica = replicaId == DEBUGGING_REPLICA_ID;
+        for (Struct topic : request.body().getStructs("Topics")) {
+            String name = topic.getString("Name");
+            Struct topicResponse = response.addElement("Topics").set("Name", name);
+            Optional<TopicMetadata> metadata = topics.get(name);
+            for (Struct partition : topic.getStructs("Partitions")) {
+                int index = partition.getInt32("PartitionIndex");
+                Struct result = topicResponse.addElement("Partitions").set("PartitionIndex", index)
+                        .set("Timestamp", -1L).set("Offset", -1L).set("LeaderEpoch", NO_EPOCH);
+                Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
+                if (log.isEmpty()) {
+                    result.set("ErrorCode", topics.partitionNotHere(false, name, null, index).code());
+                    continue;
+                }
+                int currentLeaderEpoch = request.version() >= CURRENT_LEADER_EPOCH_FROM_VERSION
+                        ? partition.getInt32("CurrentLeaderEpoch") : NO_EPOCH;
+                Errors refused = leadership.checkLeaderEpoch(log.get().topicPartition(), currentLeaderEpoch,
+                        !fromAnyReplica);
+                if (refused != Errors.NONE) {
+                    result.set("ErrorCode", refused.code());
+                    continue;
+                }
+                boolean committedOnly = replicaId == CONSUMER_REPLICA_ID;
+                try {
+                    lookUp(log.get(), partition.getInt64("Timestamp"), committedOnly, result);
+                } catch (LogException e) {
+                    result.set("ErrorCode", e.error().code());
+                }
+            }
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private static void lookUp(PartitionLog log, long timestamp, boolean committedOnly, Struct result) {
+        long fetchableEnd = committedOnly ? log.highWatermark() : log.logEndOffset();
+        if (timestamp == LATEST) {
+            if (committedOnly && highWatermarkBehindItsEpoch(log)) {
+                result.set("ErrorCode", Errors.OFFSET_NOT_AVAILABLE.code());
+                return;
+            }
+            result.set("Offset", fetchableEnd).set("LeaderEpoch", log.latestEpoch());
+        } else if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
+            long start = log.logStartOffset();
+            result.set("Offset", start).set("LeaderEpoch", log.epochForOffset(start));
+        } else if (timestamp == LATEST_TIERED) {
+            result.set("Offset", -1L); // nothing is tiered
+        } else {
+            Optional<TimestampAndOffset> found = timestamp == MAX_TIMESTAMP
+                    ? log.maxTimestampAndOffset() : log.offsetForTimestamp(timestamp);
+            Optional<TimestampAndOffset> fetchable = found.filter(f -> f.offset() < fetchableEnd);
+            if (fetchable.isEmpty() && committedOnly && highWatermarkBehindItsEpoch(log)) {
+                // A new leader whose high watermark has not reached its epoch yet may not know the answer.
+                result.set("ErrorCode", Errors.OFFSET_NOT_AVAILABLE.code());
+                return;
+            }
+            fetchable.ifPresent(f -> result.set("Timestamp", f.timestamp()).set("Offset", f.offset())
+                    .set("LeaderEpoch", f.offset() < 0 ? NO_EPOCH : log.epochForOffset(f.offset())));
+        }
+    }
+
+    /**
+     * Kafka's OFFSET_NOT_AVAILABLE case: this leader's epoch starts above its high watermark, so the high watermark
+     * is still the previous leader's and may go up without any new append; answering it could send a consumer back.
+     */
+    private static boolean highWatermarkBehindItsEpoch(PartitionLog log) {
+        return log.latestEpochStartOffset() > log.highWatermark(); // -1, with no epoch, is never above it
+    }
+}

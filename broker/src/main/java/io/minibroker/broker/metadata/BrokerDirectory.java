@@ -1,0 +1,16 @@
+package io.minibroker.broker.metadata;
+
+import java.util.List;
+
+/** The brokers a node tells clients of (in DescribeCluster), and which of them is the controller. */
+public interface BrokerDirectory {
+
+    /** A broker at its address on one listener. */
+    record ListedBroker(int id, String host, int port) {
+    }
+
+    int controllerId();
+
+    /** The brokers at their addresses on the listener a request came on. */
+    List<ListedBroker> brokers(String listenerName);
+}

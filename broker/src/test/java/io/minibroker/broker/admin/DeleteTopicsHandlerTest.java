@@ -1,0 +1,122 @@
+package io.minibroker.broker.admin;
+
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.topic.DeletableTopics;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.frame.Frames;
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.MessageCodec;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** DeleteTopics v6's edges, where one request names a topic both by its name and by its id. */
+class DeleteTopicsHandlerTest {
+
+    private static final UUID ORDERS = new UUID(1, 1);
+    private static final UUID CLICKS = new UUID(2, 2);
+
+    private final InMemoryTopics topics = new InMemoryTopics(Map.of("orders", ORDERS, "clicks", CLICKS));
+    private final DeleteTopicsHandler handler = new DeleteTopicsHandler(topics, true);
+
+    @Test
+    void aTopicGivenByNameAndByIdIsNotDeletedAndOnlyTheNameGetsAnError() {
+        List<Struct> results = delete(request -> {
+            byId(request, ORDERS);
+            byName(request, "orders");
+            byName(request, "clicks");
+        });
+
+        assertThat(results).hasSize(2);
+        assertThat(results.get(0).getString("Name")).isEqualTo("orders");
+        assertThat(results.get(0).getInt16("ErrorCode")).isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(results.get(0).getString("ErrorMessage"))
+                .isEqualTo("The provided topic name maps to an ID that was already supplied.");
+        assertThat(results.get(0).getUuid("TopicId")).as("the id the name maps to").isEqualTo(ORDERS);
+        assertThat(results.get(1).getString("Name")).isEqualTo("clicks");
+        assertThat(results.get(1).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(topics.names).containsOnlyKeys("orders");
+    }
+
+    @Test
+    void anIdGivenTwiceAndAlsoByNameIsRefusedOnBothCounts() {
+        List<Struct> results = delete(request -> {
+            byName(request, "orders");
+            byId(request, ORDERS);
+            byId(request, ORDERS);
+        });
+
+        assertThat(results).extracting(result -> result.getString("ErrorMessage")).containsExactly(
+                "The provided topic name maps to an ID that was already supplied.", "Duplicate topic id.");
+        assertThat(results).allSatisfy(result ->
+                assertThat(result.getInt16("ErrorCode")).isEqualTo(Errors.INVALID_REQUEST.code()));
+        assertThat(topics.names).containsKeys("orders");
+    }
+
+    @Test
+    void aNameGivenTwiceLeavesTheSameTopicsIdFreeToDeleteIt() {
+        List<Struct> results = delete(request -> {
+            byName(request, "orders");
+            byName(request, "orders");
+            byId(request, ORDERS);
+        });
+
+        assertThat(results).extracting(result -> Errors.forCode(result.getInt16("ErrorCode")))
+                .containsExactly(Errors.INVALID_REQUEST, Errors.NONE);
+        assertThat(topics.names).doesNotContainKey("orders");
+    }
+
+    private static void byName(Struct request, String name) {
+        request.addElement("Topics").set("Name", name);
+    }
+
+    private static void byId(Struct request, UUID id) {
+        request.addElement("Topics").set("Name", null).set("TopicId", id);
+    }
+
+    private List<Struct> delete(Consumer<Struct> topicsToDelete) {
+        Struct body = ApiKey.DELETE_TOPICS.request().newMessage().set("TimeoutMs", 1_000);
+        topicsToDelete.accept(body);
+        ByteBuf encoded = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
+                new RequestHeader(ApiKey.DELETE_TOPICS.id(), (short) 6, 1, "test"), body);
+        Request request = MessageCodec.decodeRequest(Frames.readFrame(encoded, Integer.MAX_VALUE));
+        return handler.handle(new RequestContext("PLAINTEXT", null), request).toCompletableFuture().join()
+                .getStructs("Responses");
+    }
+
+    /** Topics by name, each with its id; deleting one forgets it. */
+    private static final class InMemoryTopics implements DeletableTopics {
+        final Map<String, UUID> names;
+
+        InMemoryTopics(Map<String, UUID> names) {
+            this.names = new HashMap<>(names);
+        }
+
+        @Override
+        public Optional<UUID> idOf(String name) {
+            return Optional.ofNullable(names.get(name));
+        }
+
+        @Override
+        public Optional<String> nameOf(UUID id) {
+            return names.entrySet().stream().filter(e -> e.getValue().equals(id)).map(Map.Entry::getKey).findFirst();
+        }
+
+        @Override
+        public Errors delete(String name) {
+            return names.remove(name) != null ? Errors.NONE : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.minibroker.broker.fetch;
+
+import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.frame.Frames;
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.MessageCodec;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.RecordBatchBuilder;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A replicated leader's records above the high watermark may still be cut by a failover: a timestamp lookup and
+ * MAX_TIMESTAMP never answer one of them to a client (Kafka's lastFetchableOffset), while the debugging replica id
+ * reads the whole log.
+ */
+class ListOffsetsBelowHighWatermarkTest {
+
+    private static final long T0 = 1_700_000_000_000L;
+    private static final long MAX_TIMESTAMP = -3;
+    private static final long LATEST = -1;
+    private static final int CONSUMER = -1;
+    private static final int DEBUGGING_REPLICA = -2;
+
+    @TempDir
+    Path logDir;
+    private TopicRegistry topics;
+    private ListOffsetsHandler handler;
+
+    @BeforeEach
+    void start() throws Exception {
+        topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dirs", logDir.toString())), Clock.systemUTC());
+        topics.create("t", 1, 1, Map.of(), false);
+        PartitionLog log = topics.partitionLog(topics.get("t").orElseThrow(), 0).orElseThrow();
+        for (int i = 0; i < 4; i++) { // offsets 0..3 at T0, T0 + 10, T0 + 20, T0 + 30
+            ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, T0 + 10 * i)
+                    .append(T0 + 10 * i, null, ("v" + i).getBytes(StandardCharsets.UTF_8), List.of()).build();
+            log.append(batch, 0);
+            batch.release();
+        }
+        log.setReplicatedHighWatermark(2); // offsets 2 and 3 are not on the followers yet
+        handler = new ListOffsetsHandler(topics, PartitionLeadership.SINGLE_NODE);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        topics.close();
+    }
+
+    @Test
+    void aTimestampLookupFindsOnlyCommittedRecords() {
+        assertThat(offsetFor(T0 + 5, CONSUMER)).as("offset 1, committed").isEqualTo(1);
+        assertThat(offsetFor(T0 + 15, CONSUMER)).as("offset 2 lies above the high watermark").isEqualTo(-1);
+        assertThat(offsetFor(MAX_TIMESTAMP, CONSUMER)).as("the largest timestamp is uncommitted").isEqualTo(-1);
+        assertThat(offsetFor(LATEST, CONSUMER)).isEqualTo(2);
+    }
+
+    @Test
+    void theDebuggingReplicaReadsTheWholeLog() {
+        assertThat(offsetFor(T0 + 15, DEBUGGING_REPLICA)).isEqualTo(2);
+        assertThat(offsetFor(MAX_TIMESTAMP, DEBUGGING_REPLICA)).isEqualTo(3);
+        assertThat(offsetFor(LATEST, DEBUGGING_REPLICA)).isEqualTo(4);
+    }
+
+    @Test
+    void aNewLeaderWhoseHighWatermarkHasNotReachedItsEpochAnswersOffsetNotAvailable() {
+        topics.partitionLog(topics.get("t").orElseThrow(), 0).orElseThrow().assignLeaderEpoch(1); // starts at 4
+
+        assertThat(errorFor(LATEST)).isEqualTo(Errors.OFFSET_NOT_AVAILABLE);
+        assertThat(errorFor(T0 + 15)).as("nothing below the high watermark").isEqualTo(Errors.OFFSET_NOT_AVAILABLE);
+        assertThat(errorFor(T0 + 5)).as("offset 1 is committed whoever leads").isEqualTo(Errors.NONE);
+        assertThat(offsetFor(LATEST, DEBUGGING_REPLICA)).isEqualTo(4);
+    }
+
+    private Errors errorFor(long timestamp) {
+        return Errors.forCode(partitionResult(timestamp, CONSUMER).getInt16("ErrorCode"));
+    }
+
+    private long offsetFor(long timestamp, int replicaId) {
+        return partitionResult(timestamp, replicaId).getInt64("Offset");
+    }
+
+    private Struct partitionResult(long timestamp, int replicaId) {
+        Struct body = ApiKey.LIST_OFFSETS.request().newMessage().set("ReplicaId", replicaId)
+                .set("IsolationLevel", (byte) 0);
+        body.addElement("Topics").set("Name", "t").addElement("Partitions").set("PartitionIndex", 0)
+                .set("CurrentLeaderEpoch", -1).set("Timestamp", timestamp);
+        ByteBuf encoded = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
+                new RequestHeader(ApiKey.LIST_OFFSETS.id(), (short) 7, 1, "test"), body);
+        Request request = MessageCodec.decodeRequest(Frames.readFrame(encoded, Integer.MAX_VALUE));
+        Struct response = handler.handle(new RequestContext("PLAINTEXT", null), request).toCompletableFuture().join();
+        return response.getStructs("Topics").get(0).getStructs("Partitions").get(0);
+    }
+}
