@@ -1,7 +1,7 @@
 package io.minibroker.it;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.minibroker.broker.server.EmbeddedBroker;
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;

@@ -1,8 +1,7 @@
 package io.minibroker.it;
 
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.broker.server.Broker;
-import io.minibroker.broker.server.EmbeddedBroker;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;

@@ -1,6 +1,6 @@
 package io.minibroker.it;
 
-import io.minibroker.broker.server.EmbeddedBroker;
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.testkit.junit.BootstrapServers;
 import io.minibroker.testkit.junit.MiniKafka;
 import io.minibroker.testkit.junit.TopicNamespace;

@@ -1,9 +1,8 @@
 package io.minibroker.it;
 
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.broker.server.Broker;
-import io.minibroker.broker.server.EmbeddedBroker;
 import io.minibroker.purgatory.time.ManualClock;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;

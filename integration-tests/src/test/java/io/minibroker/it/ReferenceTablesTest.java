@@ -1,8 +1,8 @@
 package io.minibroker.it;
 
-import io.minibroker.broker.config.BrokerConfig;
-import io.minibroker.broker.server.EmbeddedBroker;
 import io.micrometer.core.instrument.Meter;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;

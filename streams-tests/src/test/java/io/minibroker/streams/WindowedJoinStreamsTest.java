@@ -1,6 +1,6 @@
 package io.minibroker.streams;
 
-import io.minibroker.broker.server.EmbeddedBroker;
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;

@@ -1,6 +1,6 @@
 package io.minibroker.benchmarks.start;
 
-import io.minibroker.broker.server.EmbeddedBroker;
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.testkit.container.MiniKafkaContainer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;

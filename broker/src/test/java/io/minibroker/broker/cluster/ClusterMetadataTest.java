@@ -1,7 +1,7 @@
 package io.minibroker.broker.cluster;
 
+import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.network.RawClient;
-import io.minibroker.broker.server.MiniCluster;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.schema.Struct;

@@ -1,7 +1,7 @@
 package io.minibroker.broker.cluster;
 
+import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.network.RequestFuzzer;
-import io.minibroker.broker.server.MiniCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,6 +1,6 @@
 package io.minibroker.broker.cluster;
 
-import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.MetadataResponseView;

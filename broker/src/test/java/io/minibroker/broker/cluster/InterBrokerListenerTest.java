@@ -1,6 +1,6 @@
 package io.minibroker.broker.cluster;
 
-import io.minibroker.broker.server.EmbeddedBroker;
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.broker.server.MetadataRoundTrip;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;

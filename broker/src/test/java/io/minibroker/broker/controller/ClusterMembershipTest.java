@@ -1,7 +1,7 @@
 package io.minibroker.broker.controller;
 
 import io.minibroker.broker.config.Endpoint;
-import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.broker.embedded.MiniCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.minibroker.broker.network;
 
 import io.minibroker.broker.config.ConfigException;
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.broker.server.Broker;
-import io.minibroker.broker.server.EmbeddedBroker;
 import io.minibroker.broker.server.ReadFromStart;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;

@@ -1,6 +1,6 @@
 package io.minibroker.broker.replica;
 
-import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.broker.embedded.MiniCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;

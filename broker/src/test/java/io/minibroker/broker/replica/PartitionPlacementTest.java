@@ -1,7 +1,7 @@
 package io.minibroker.broker.replica;
 
 import io.minibroker.broker.cluster.NodeChannel;
-import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;

@@ -1,7 +1,7 @@
 package io.minibroker.broker.replica;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.broker.embedded.MiniCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;

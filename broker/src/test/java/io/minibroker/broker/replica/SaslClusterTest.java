@@ -1,7 +1,7 @@
 package io.minibroker.broker.replica;
 
 import io.minibroker.broker.config.ConfigException;
-import io.minibroker.broker.server.MiniCluster;
+import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.server.ReadFromStart;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;

@@ -1,5 +1,6 @@
 package io.minibroker.broker.server;
 
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.minibroker.broker.server;
 
-import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -22,7 +22,7 @@ public final class TestBrokers {
     /** A broker whose time moves only with {@code clock.advance}. */
     public static Broker start(Path logDir, Map<String, String> overrides, ManualClock clock)
             throws IOException, InterruptedException {
-        return EmbeddedBroker.start(logDir, overrides, BrokerClock.manual(clock)).broker();
+        return EmbeddedBroker.start(logDir, overrides, clock).broker();
     }
 
     /** An AdminClient bootstrapped from the broker's PLAINTEXT listener; the caller closes it. */

@@ -1,6 +1,6 @@
 package io.minibroker.testkit.junit;
 
-import io.minibroker.broker.server.EmbeddedBroker;
+import io.minibroker.broker.embedded.EmbeddedBroker;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;

@@ -1,6 +1,7 @@
-package io.minibroker.broker.server;
+package io.minibroker.broker.embedded;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.server.Broker;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
-package io.minibroker.broker.server;
+package io.minibroker.broker.embedded;
 
+import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.purgatory.time.ManualClock;
 

@@ -1,7 +1,8 @@
-package io.minibroker.broker.server;
+package io.minibroker.broker.embedded;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.purgatory.time.ManualClock;
 
@@ -64,7 +65,13 @@ public final class EmbeddedBroker implements AutoCloseable {
         return start(logDir, false, overrides, BrokerClock.system());
     }
 
-    /** Starts on an existing log directory, which is kept on close, on the given clock. */
+    /** Starts on an existing log directory, which is kept on close, on a clock the test moves. */
+    public static EmbeddedBroker start(Path logDir, Map<String, String> overrides, ManualClock clock)
+            throws IOException, InterruptedException {
+        return start(logDir, false, overrides, BrokerClock.manual(clock));
+    }
+
+    /** Starts on an existing log directory, which is kept on close, on the given clock (shared by a MiniCluster). */
     static EmbeddedBroker start(Path logDir, Map<String, String> overrides, BrokerClock clock)
             throws IOException, InterruptedException {
         return start(logDir, false, overrides, clock);
