@@ -1,6 +1,7 @@
 package io.minibroker.broker.embedded;
 
 import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.LocalCluster;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.purgatory.time.ManualClock;
 

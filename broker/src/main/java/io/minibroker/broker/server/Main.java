@@ -2,7 +2,6 @@ package io.minibroker.broker.server;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.ConfigException;
-import io.minibroker.broker.embedded.LocalCluster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,6 @@
 package io.minibroker.broker.server;
 
 import io.minibroker.broker.config.BrokerConfig;
-import io.minibroker.broker.embedded.LocalCluster;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.minibroker.broker.embedded;
+package io.minibroker.broker.server;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.server.Broker;
@@ -83,7 +83,7 @@ public final class LocalCluster implements AutoCloseable {
      * The keys that place node {@code id} in a cluster whose node 0 is also the controller, listening on
      * {@code localhost:controllerPort}: its id, roles, the voter, and its listeners (the client one given).
      */
-    static Map<String, String> layout(int id, String clientListener, int controllerPort) {
+    public static Map<String, String> layout(int id, String clientListener, int controllerPort) {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("node.id", Integer.toString(id));
         properties.put("controller.quorum.voters", CONTROLLER_ID + "@localhost:" + controllerPort);
