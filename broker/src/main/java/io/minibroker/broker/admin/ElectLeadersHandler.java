@@ -19,8 +19,12 @@ import java.util.concurrent.CompletionStage;
  * single node's, shaped as Kafka's controller answers it: v0 asks for PREFERRED elections (it has no election
  * type); the partitions named are answered one by one, in the order given; no partitions named (null) means
  * every partition of every topic, each topic answered and only the partitions that needed an election listed; an
- * empty list elects nothing and is answered empty before anything else is read. An election type that names none
- * refuses the whole request INVALID_REQUEST (at the top level from v1, and on every partition named).
+ * empty list elects nothing and is answered empty before anything else is read. A {@code TimeoutMs} of 0 or less is
+ * past its deadline on arrival: Kafka's controller sets a request's deadline to its arrival plus {@code TimeoutMs}
+ * and times out an election whose deadline has passed before it runs, so such a request is answered
+ * REQUEST_TIMED_OUT (at the top level and on every partition named, with no message) and elects nothing. An election
+ * type that names none refuses the whole request INVALID_REQUEST (at the top level from v1, and on every partition
+ * named).
  */
 public final class ElectLeadersHandler implements ApiHandler {
 
@@ -41,6 +45,16 @@ public final class ElectLeadersHandler implements ApiHandler {
         ElectableTopics.Type type = ElectableTopics.Type.of(typeValue);
         if (named != null && named.isEmpty()) {
             return CompletableFuture.completedFuture(response); // nothing to do, whatever the type: as Kafka
+        } else if (body.getInt32("TimeoutMs") <= 0) {
+            ElectionResult timedOut = new ElectionResult(Errors.REQUEST_TIMED_OUT, null);
+            response.set("ErrorCode", Errors.REQUEST_TIMED_OUT.code());
+            if (named != null) {
+                for (Struct topic : named) {
+                    List<Integer> partitions = topic.getList("Partitions");
+                    addTopic(response, topic.getString("Topic"), partitions,
+                            partitions.stream().map(p -> timedOut).toList());
+                }
+            }
         } else if (type == null) {
             ElectionResult refused = new ElectionResult(Errors.INVALID_REQUEST, "Unknown election type " + typeValue);
             response.set("ErrorCode", Errors.INVALID_REQUEST.code());

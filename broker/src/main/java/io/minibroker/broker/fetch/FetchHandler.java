@@ -22,11 +22,16 @@ import java.util.concurrent.CompletionStage;
  * enough data or {@code MaxWaitMs} passes.
  *
  * <p>Fetch sessions (KIP-227) are declined the way Kafka declines them: every response carries session id 0,
- * so clients send full fetches; a request naming a session we never gave gets FETCH_SESSION_ID_NOT_FOUND.
+ * so clients send full fetches. As in Kafka's FetchManager, a request is full when its session epoch is 0 (open a
+ * session) or -1 (sessionless), whatever session id it names (Kafka closes that session; none is ever open here),
+ * and is served; an incremental one (any other epoch) names a session we never gave and gets
+ * FETCH_SESSION_ID_NOT_FOUND.
  */
 public final class FetchHandler implements ApiHandler {
 
     private static final int SESSIONS_FROM_VERSION = 7;
+    private static final int INITIAL_EPOCH = 0;
+    private static final int FINAL_EPOCH = -1;
 
     private final TopicRegistry topics;
     private final Purgatory<DelayedFetch> purgatory;
@@ -38,6 +43,10 @@ public final class FetchHandler implements ApiHandler {
         this.leadership = leadership;
     }
 
+    private static boolean isFull(int sessionEpoch) {
+        return sessionEpoch == INITIAL_EPOCH || sessionEpoch == FINAL_EPOCH;
+    }
+
     /** A purgatory for parked fetches, as the broker names it. */
     public static Purgatory<DelayedFetch> newPurgatory(int purgeInterval, Clock clock) {
         return Purgatory.builder("Fetch").clock(clock).purgeInterval(purgeInterval).build();
@@ -45,7 +54,7 @@ public final class FetchHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        if (request.version() >= SESSIONS_FROM_VERSION && request.body().getInt32("SessionId") != 0) {
+        if (request.version() >= SESSIONS_FROM_VERSION && !isFull(request.body().getInt32("SessionEpoch"))) {
             return CompletableFuture.completedFuture(ApiKey.FETCH.response().newMessage()
                     .set("ErrorCode", Errors.FETCH_SESSION_ID_NOT_FOUND.code()));
         }

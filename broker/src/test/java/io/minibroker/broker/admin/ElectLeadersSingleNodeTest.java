@@ -95,4 +95,31 @@ class ElectLeadersSingleNodeTest {
             assertThat(response.getStructs("ReplicaElectionResults")).isEmpty();
         }
     }
+
+    @Test
+    void aZeroTimeoutIsAnsweredTimedOutAsKafkasControllerDoes() throws Exception {
+        try (Admin admin = TestBrokers.admin(broker)) {
+            admin.createTopics(List.of(new NewTopic("t", 2, (short) 1))).all().get();
+        }
+        Struct request = ApiKey.ELECT_LEADERS.request().newMessage().set("ElectionType", (byte) 0).set("TimeoutMs", 0);
+        request.addElement("TopicPartitions").set("Topic", "t").set("Partitions", List.of(0, 1));
+        Struct all = ApiKey.ELECT_LEADERS.request().newMessage().set("ElectionType", (byte) 0).set("TimeoutMs", 0)
+                .set("TopicPartitions", null);
+        try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            client.send(RawClient.request(ApiKey.ELECT_LEADERS, (short) 2, 9, request));
+            Struct named = client.receive(ApiKey.ELECT_LEADERS, (short) 2).body();
+            client.send(RawClient.request(ApiKey.ELECT_LEADERS, (short) 2, 10, all));
+            Struct every = client.receive(ApiKey.ELECT_LEADERS, (short) 2).body();
+
+            assertThat(named.getInt16("ErrorCode")).isEqualTo(Errors.REQUEST_TIMED_OUT.code());
+            List<Struct> partitions = named.getStructs("ReplicaElectionResults").get(0).getStructs("PartitionResult");
+            assertThat(partitions).extracting(p -> p.getInt32("PartitionId")).containsExactly(0, 1);
+            assertThat(partitions).allSatisfy(partition -> {
+                assertThat(partition.getInt16("ErrorCode")).isEqualTo(Errors.REQUEST_TIMED_OUT.code());
+                assertThat(partition.getString("ErrorMessage")).isNull();
+            });
+            assertThat(every.getInt16("ErrorCode")).isEqualTo(Errors.REQUEST_TIMED_OUT.code());
+            assertThat(every.getStructs("ReplicaElectionResults")).isEmpty();
+        }
+    }
 }
