@@ -247,7 +247,10 @@ def view_class(cls, fields, schema_expr, common, indent, top, classes, imports):
                 out += ['', q + 'public List<%s> %s() {' % (base, m),
                         q + '    return Views.structs(struct.get(%s), %s::new);' % (c, base), q + '}',
                         '', q + 'public %s add%s() {' % (base, singular(f['name'])),
-                        q + '    return new %s(struct.addElement(%s));' % (base, c), q + '}']
+                        q + '    return new %s(struct.addElement(%s));' % (base, c), q + '}',
+                        '', q + 'public %s %s(List<%s> value) {' % (cls, m, base),
+                        q + '    struct.set(%s, Views.unwrap(value, %s::struct));' % (c, base),
+                        q + '    return this;', q + '}']
             else:
                 out += ['', q + 'public %s %s() {' % (base, m), q + '    return new %s((Struct) struct.get(%s));' % (base, c), q + '}']
     if top:  # element views are flat members of the top-level view, so every name resolves everywhere

@@ -37,6 +37,11 @@ public final class AddPartitionsToTxnRequestView {
         return new AddPartitionsToTxnTransaction(struct.addElement(TRANSACTIONS));
     }
 
+    public AddPartitionsToTxnRequestView transactions(List<AddPartitionsToTxnTransaction> value) {
+        struct.set(TRANSACTIONS, Views.unwrap(value, AddPartitionsToTxnTransaction::struct));
+        return this;
+    }
+
     public String v3AndBelowTransactionalId() {
         return (String) struct.get(V3_AND_BELOW_TRANSACTIONAL_ID);
     }
@@ -70,6 +75,11 @@ public final class AddPartitionsToTxnRequestView {
 
     public AddPartitionsToTxnTopic addV3AndBelowTopic() {
         return new AddPartitionsToTxnTopic(struct.addElement(V3_AND_BELOW_TOPICS));
+    }
+
+    public AddPartitionsToTxnRequestView v3AndBelowTopics(List<AddPartitionsToTxnTopic> value) {
+        struct.set(V3_AND_BELOW_TOPICS, Views.unwrap(value, AddPartitionsToTxnTopic::struct));
+        return this;
     }
 
     public static final class AddPartitionsToTxnTransaction {
@@ -136,6 +146,11 @@ public final class AddPartitionsToTxnRequestView {
 
         public AddPartitionsToTxnTopic addTopic() {
             return new AddPartitionsToTxnTopic(struct.addElement(TOPICS));
+        }
+
+        public AddPartitionsToTxnTransaction topics(List<AddPartitionsToTxnTopic> value) {
+            struct.set(TOPICS, Views.unwrap(value, AddPartitionsToTxnTopic::struct));
+            return this;
         }
     }
 

@@ -54,12 +54,22 @@ public final class AddPartitionsToTxnResponseView {
         return new AddPartitionsToTxnResult(struct.addElement(RESULTS_BY_TRANSACTION));
     }
 
+    public AddPartitionsToTxnResponseView resultsByTransaction(List<AddPartitionsToTxnResult> value) {
+        struct.set(RESULTS_BY_TRANSACTION, Views.unwrap(value, AddPartitionsToTxnResult::struct));
+        return this;
+    }
+
     public List<AddPartitionsToTxnTopicResult> resultsByTopicV3AndBelow() {
         return Views.structs(struct.get(RESULTS_BY_TOPIC_V3_AND_BELOW), AddPartitionsToTxnTopicResult::new);
     }
 
     public AddPartitionsToTxnTopicResult addResultsByTopicV3AndBelow() {
         return new AddPartitionsToTxnTopicResult(struct.addElement(RESULTS_BY_TOPIC_V3_AND_BELOW));
+    }
+
+    public AddPartitionsToTxnResponseView resultsByTopicV3AndBelow(List<AddPartitionsToTxnTopicResult> value) {
+        struct.set(RESULTS_BY_TOPIC_V3_AND_BELOW, Views.unwrap(value, AddPartitionsToTxnTopicResult::struct));
+        return this;
     }
 
     public static final class AddPartitionsToTxnResult {
@@ -97,6 +107,11 @@ public final class AddPartitionsToTxnResponseView {
         public AddPartitionsToTxnTopicResult addTopicResult() {
             return new AddPartitionsToTxnTopicResult(struct.addElement(TOPIC_RESULTS));
         }
+
+        public AddPartitionsToTxnResult topicResults(List<AddPartitionsToTxnTopicResult> value) {
+            struct.set(TOPIC_RESULTS, Views.unwrap(value, AddPartitionsToTxnTopicResult::struct));
+            return this;
+        }
     }
 
     public static final class AddPartitionsToTxnTopicResult {
@@ -133,6 +148,11 @@ public final class AddPartitionsToTxnResponseView {
 
         public AddPartitionsToTxnPartitionResult addResultsByPartition() {
             return new AddPartitionsToTxnPartitionResult(struct.addElement(RESULTS_BY_PARTITION));
+        }
+
+        public AddPartitionsToTxnTopicResult resultsByPartition(List<AddPartitionsToTxnPartitionResult> value) {
+            struct.set(RESULTS_BY_PARTITION, Views.unwrap(value, AddPartitionsToTxnPartitionResult::struct));
+            return this;
         }
     }
 

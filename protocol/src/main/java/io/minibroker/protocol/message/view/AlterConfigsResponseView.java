@@ -43,6 +43,11 @@ public final class AlterConfigsResponseView {
         return new AlterConfigsResourceResponse(struct.addElement(RESPONSES));
     }
 
+    public AlterConfigsResponseView responses(List<AlterConfigsResourceResponse> value) {
+        struct.set(RESPONSES, Views.unwrap(value, AlterConfigsResourceResponse::struct));
+        return this;
+    }
+
     public static final class AlterConfigsResourceResponse {
         static final StructSchema SCHEMA = AlterConfigsResponseView.SCHEMA.structOf("Responses");
         private static final int ERROR_CODE = SCHEMA.indexOf("ErrorCode");

@@ -54,6 +54,11 @@ public final class AlterPartitionRequestView {
         return new TopicData(struct.addElement(TOPICS));
     }
 
+    public AlterPartitionRequestView topics(List<TopicData> value) {
+        struct.set(TOPICS, Views.unwrap(value, TopicData::struct));
+        return this;
+    }
+
     public static final class TopicData {
         static final StructSchema SCHEMA = AlterPartitionRequestView.SCHEMA.structOf("Topics");
         private static final int TOPIC_ID = SCHEMA.indexOf("TopicId");
@@ -88,6 +93,11 @@ public final class AlterPartitionRequestView {
 
         public PartitionData addPartition() {
             return new PartitionData(struct.addElement(PARTITIONS));
+        }
+
+        public TopicData partitions(List<PartitionData> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, PartitionData::struct));
+            return this;
         }
     }
 
@@ -147,6 +157,11 @@ public final class AlterPartitionRequestView {
 
         public BrokerState addNewIsrWithEpoch() {
             return new BrokerState(struct.addElement(NEW_ISR_WITH_EPOCHS));
+        }
+
+        public PartitionData newIsrWithEpochs(List<BrokerState> value) {
+            struct.set(NEW_ISR_WITH_EPOCHS, Views.unwrap(value, BrokerState::struct));
+            return this;
         }
 
         public byte leaderRecoveryState() {

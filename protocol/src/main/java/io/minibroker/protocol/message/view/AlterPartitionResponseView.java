@@ -54,6 +54,11 @@ public final class AlterPartitionResponseView {
         return new TopicData(struct.addElement(TOPICS));
     }
 
+    public AlterPartitionResponseView topics(List<TopicData> value) {
+        struct.set(TOPICS, Views.unwrap(value, TopicData::struct));
+        return this;
+    }
+
     public static final class TopicData {
         static final StructSchema SCHEMA = AlterPartitionResponseView.SCHEMA.structOf("Topics");
         private static final int TOPIC_ID = SCHEMA.indexOf("TopicId");
@@ -88,6 +93,11 @@ public final class AlterPartitionResponseView {
 
         public PartitionData addPartition() {
             return new PartitionData(struct.addElement(PARTITIONS));
+        }
+
+        public TopicData partitions(List<PartitionData> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, PartitionData::struct));
+            return this;
         }
     }
 

@@ -34,12 +34,22 @@ public final class AlterUserScramCredentialsRequestView {
         return new ScramCredentialDeletion(struct.addElement(DELETIONS));
     }
 
+    public AlterUserScramCredentialsRequestView deletions(List<ScramCredentialDeletion> value) {
+        struct.set(DELETIONS, Views.unwrap(value, ScramCredentialDeletion::struct));
+        return this;
+    }
+
     public List<ScramCredentialUpsertion> upsertions() {
         return Views.structs(struct.get(UPSERTIONS), ScramCredentialUpsertion::new);
     }
 
     public ScramCredentialUpsertion addUpsertion() {
         return new ScramCredentialUpsertion(struct.addElement(UPSERTIONS));
+    }
+
+    public AlterUserScramCredentialsRequestView upsertions(List<ScramCredentialUpsertion> value) {
+        struct.set(UPSERTIONS, Views.unwrap(value, ScramCredentialUpsertion::struct));
+        return this;
     }
 
     public static final class ScramCredentialDeletion {

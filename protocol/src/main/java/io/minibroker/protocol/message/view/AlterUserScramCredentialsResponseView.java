@@ -43,6 +43,11 @@ public final class AlterUserScramCredentialsResponseView {
         return new AlterUserScramCredentialsResult(struct.addElement(RESULTS));
     }
 
+    public AlterUserScramCredentialsResponseView results(List<AlterUserScramCredentialsResult> value) {
+        struct.set(RESULTS, Views.unwrap(value, AlterUserScramCredentialsResult::struct));
+        return this;
+    }
+
     public static final class AlterUserScramCredentialsResult {
         static final StructSchema SCHEMA = AlterUserScramCredentialsResponseView.SCHEMA.structOf("Results");
         private static final int USER = SCHEMA.indexOf("User");

@@ -48,6 +48,11 @@ public final class ApiVersionsResponseView {
         return new ApiVersion(struct.addElement(API_KEYS));
     }
 
+    public ApiVersionsResponseView apiKeys(List<ApiVersion> value) {
+        struct.set(API_KEYS, Views.unwrap(value, ApiVersion::struct));
+        return this;
+    }
+
     public int throttleTimeMs() {
         return (Integer) struct.get(THROTTLE_TIME_MS);
     }
@@ -65,6 +70,11 @@ public final class ApiVersionsResponseView {
         return new SupportedFeatureKey(struct.addElement(SUPPORTED_FEATURES));
     }
 
+    public ApiVersionsResponseView supportedFeatures(List<SupportedFeatureKey> value) {
+        struct.set(SUPPORTED_FEATURES, Views.unwrap(value, SupportedFeatureKey::struct));
+        return this;
+    }
+
     public long finalizedFeaturesEpoch() {
         return (Long) struct.get(FINALIZED_FEATURES_EPOCH);
     }
@@ -80,6 +90,11 @@ public final class ApiVersionsResponseView {
 
     public FinalizedFeatureKey addFinalizedFeature() {
         return new FinalizedFeatureKey(struct.addElement(FINALIZED_FEATURES));
+    }
+
+    public ApiVersionsResponseView finalizedFeatures(List<FinalizedFeatureKey> value) {
+        struct.set(FINALIZED_FEATURES, Views.unwrap(value, FinalizedFeatureKey::struct));
+        return this;
     }
 
     public boolean zkMigrationReady() {

@@ -69,12 +69,22 @@ public final class BrokerRegistrationRequestView {
         return new Listener(struct.addElement(LISTENERS));
     }
 
+    public BrokerRegistrationRequestView listeners(List<Listener> value) {
+        struct.set(LISTENERS, Views.unwrap(value, Listener::struct));
+        return this;
+    }
+
     public List<Feature> features() {
         return Views.structs(struct.get(FEATURES), Feature::new);
     }
 
     public Feature addFeature() {
         return new Feature(struct.addElement(FEATURES));
+    }
+
+    public BrokerRegistrationRequestView features(List<Feature> value) {
+        struct.set(FEATURES, Views.unwrap(value, Feature::struct));
+        return this;
     }
 
     public String rack() {

@@ -33,6 +33,11 @@ public final class CreateAclsRequestView {
         return new AclCreation(struct.addElement(CREATIONS));
     }
 
+    public CreateAclsRequestView creations(List<AclCreation> value) {
+        struct.set(CREATIONS, Views.unwrap(value, AclCreation::struct));
+        return this;
+    }
+
     public static final class AclCreation {
         static final StructSchema SCHEMA = CreateAclsRequestView.SCHEMA.structOf("Creations");
         private static final int RESOURCE_TYPE = SCHEMA.indexOf("ResourceType");

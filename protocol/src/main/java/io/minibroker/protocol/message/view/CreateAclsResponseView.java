@@ -43,6 +43,11 @@ public final class CreateAclsResponseView {
         return new AclCreationResult(struct.addElement(RESULTS));
     }
 
+    public CreateAclsResponseView results(List<AclCreationResult> value) {
+        struct.set(RESULTS, Views.unwrap(value, AclCreationResult::struct));
+        return this;
+    }
+
     public static final class AclCreationResult {
         static final StructSchema SCHEMA = CreateAclsResponseView.SCHEMA.structOf("Results");
         private static final int ERROR_CODE = SCHEMA.indexOf("ErrorCode");

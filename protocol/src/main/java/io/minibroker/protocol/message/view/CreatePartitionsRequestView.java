@@ -35,6 +35,11 @@ public final class CreatePartitionsRequestView {
         return new CreatePartitionsTopic(struct.addElement(TOPICS));
     }
 
+    public CreatePartitionsRequestView topics(List<CreatePartitionsTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, CreatePartitionsTopic::struct));
+        return this;
+    }
+
     public int timeoutMs() {
         return (Integer) struct.get(TIMEOUT_MS);
     }
@@ -97,6 +102,11 @@ public final class CreatePartitionsRequestView {
 
         public CreatePartitionsAssignment addAssignment() {
             return new CreatePartitionsAssignment(struct.addElement(ASSIGNMENTS));
+        }
+
+        public CreatePartitionsTopic assignments(List<CreatePartitionsAssignment> value) {
+            struct.set(ASSIGNMENTS, Views.unwrap(value, CreatePartitionsAssignment::struct));
+            return this;
         }
     }
 

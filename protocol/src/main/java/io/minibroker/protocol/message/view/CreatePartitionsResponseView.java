@@ -43,6 +43,11 @@ public final class CreatePartitionsResponseView {
         return new CreatePartitionsTopicResult(struct.addElement(RESULTS));
     }
 
+    public CreatePartitionsResponseView results(List<CreatePartitionsTopicResult> value) {
+        struct.set(RESULTS, Views.unwrap(value, CreatePartitionsTopicResult::struct));
+        return this;
+    }
+
     public static final class CreatePartitionsTopicResult {
         static final StructSchema SCHEMA = CreatePartitionsResponseView.SCHEMA.structOf("Results");
         private static final int NAME = SCHEMA.indexOf("Name");

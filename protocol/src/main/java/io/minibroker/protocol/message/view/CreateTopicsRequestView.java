@@ -35,6 +35,11 @@ public final class CreateTopicsRequestView {
         return new CreatableTopic(struct.addElement(TOPICS));
     }
 
+    public CreateTopicsRequestView topics(List<CreatableTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, CreatableTopic::struct));
+        return this;
+    }
+
     public int timeoutMs() {
         return (Integer) struct.get(TIMEOUT_MS);
     }
@@ -110,12 +115,22 @@ public final class CreateTopicsRequestView {
             return new CreatableReplicaAssignment(struct.addElement(ASSIGNMENTS));
         }
 
+        public CreatableTopic assignments(List<CreatableReplicaAssignment> value) {
+            struct.set(ASSIGNMENTS, Views.unwrap(value, CreatableReplicaAssignment::struct));
+            return this;
+        }
+
         public List<CreatableTopicConfig> configs() {
             return Views.structs(struct.get(CONFIGS), CreatableTopicConfig::new);
         }
 
         public CreatableTopicConfig addConfig() {
             return new CreatableTopicConfig(struct.addElement(CONFIGS));
+        }
+
+        public CreatableTopic configs(List<CreatableTopicConfig> value) {
+            struct.set(CONFIGS, Views.unwrap(value, CreatableTopicConfig::struct));
+            return this;
         }
     }
 

@@ -44,6 +44,11 @@ public final class CreateTopicsResponseView {
         return new CreatableTopicResult(struct.addElement(TOPICS));
     }
 
+    public CreateTopicsResponseView topics(List<CreatableTopicResult> value) {
+        struct.set(TOPICS, Views.unwrap(value, CreatableTopicResult::struct));
+        return this;
+    }
+
     public static final class CreatableTopicResult {
         static final StructSchema SCHEMA = CreateTopicsResponseView.SCHEMA.structOf("Topics");
         private static final int NAME = SCHEMA.indexOf("Name");
@@ -138,6 +143,11 @@ public final class CreateTopicsResponseView {
 
         public CreatableTopicConfigs addConfig() {
             return new CreatableTopicConfigs(struct.addElement(CONFIGS));
+        }
+
+        public CreatableTopicResult configs(List<CreatableTopicConfigs> value) {
+            struct.set(CONFIGS, Views.unwrap(value, CreatableTopicConfigs::struct));
+            return this;
         }
     }
 

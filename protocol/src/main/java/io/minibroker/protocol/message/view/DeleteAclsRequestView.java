@@ -33,6 +33,11 @@ public final class DeleteAclsRequestView {
         return new DeleteAclsFilter(struct.addElement(FILTERS));
     }
 
+    public DeleteAclsRequestView filters(List<DeleteAclsFilter> value) {
+        struct.set(FILTERS, Views.unwrap(value, DeleteAclsFilter::struct));
+        return this;
+    }
+
     public static final class DeleteAclsFilter {
         static final StructSchema SCHEMA = DeleteAclsRequestView.SCHEMA.structOf("Filters");
         private static final int RESOURCE_TYPE_FILTER = SCHEMA.indexOf("ResourceTypeFilter");

@@ -43,6 +43,11 @@ public final class DeleteAclsResponseView {
         return new DeleteAclsFilterResult(struct.addElement(FILTER_RESULTS));
     }
 
+    public DeleteAclsResponseView filterResults(List<DeleteAclsFilterResult> value) {
+        struct.set(FILTER_RESULTS, Views.unwrap(value, DeleteAclsFilterResult::struct));
+        return this;
+    }
+
     public static final class DeleteAclsFilterResult {
         static final StructSchema SCHEMA = DeleteAclsResponseView.SCHEMA.structOf("FilterResults");
         private static final int ERROR_CODE = SCHEMA.indexOf("ErrorCode");
@@ -87,6 +92,11 @@ public final class DeleteAclsResponseView {
 
         public DeleteAclsMatchingAcl addMatchingAcl() {
             return new DeleteAclsMatchingAcl(struct.addElement(MATCHING_ACLS));
+        }
+
+        public DeleteAclsFilterResult matchingAcls(List<DeleteAclsMatchingAcl> value) {
+            struct.set(MATCHING_ACLS, Views.unwrap(value, DeleteAclsMatchingAcl::struct));
+            return this;
         }
     }
 

@@ -43,6 +43,11 @@ public final class DeleteGroupsResponseView {
         return new DeletableGroupResult(struct.addElement(RESULTS));
     }
 
+    public DeleteGroupsResponseView results(List<DeletableGroupResult> value) {
+        struct.set(RESULTS, Views.unwrap(value, DeletableGroupResult::struct));
+        return this;
+    }
+
     public static final class DeletableGroupResult {
         static final StructSchema SCHEMA = DeleteGroupsResponseView.SCHEMA.structOf("Results");
         private static final int GROUP_ID = SCHEMA.indexOf("GroupId");

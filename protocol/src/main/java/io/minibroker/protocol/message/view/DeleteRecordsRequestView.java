@@ -34,6 +34,11 @@ public final class DeleteRecordsRequestView {
         return new DeleteRecordsTopic(struct.addElement(TOPICS));
     }
 
+    public DeleteRecordsRequestView topics(List<DeleteRecordsTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, DeleteRecordsTopic::struct));
+        return this;
+    }
+
     public int timeoutMs() {
         return (Integer) struct.get(TIMEOUT_MS);
     }
@@ -77,6 +82,11 @@ public final class DeleteRecordsRequestView {
 
         public DeleteRecordsPartition addPartition() {
             return new DeleteRecordsPartition(struct.addElement(PARTITIONS));
+        }
+
+        public DeleteRecordsTopic partitions(List<DeleteRecordsPartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, DeleteRecordsPartition::struct));
+            return this;
         }
     }
 

@@ -43,6 +43,11 @@ public final class DeleteRecordsResponseView {
         return new DeleteRecordsTopicResult(struct.addElement(TOPICS));
     }
 
+    public DeleteRecordsResponseView topics(List<DeleteRecordsTopicResult> value) {
+        struct.set(TOPICS, Views.unwrap(value, DeleteRecordsTopicResult::struct));
+        return this;
+    }
+
     public static final class DeleteRecordsTopicResult {
         static final StructSchema SCHEMA = DeleteRecordsResponseView.SCHEMA.structOf("Topics");
         private static final int NAME = SCHEMA.indexOf("Name");
@@ -77,6 +82,11 @@ public final class DeleteRecordsResponseView {
 
         public DeleteRecordsPartitionResult addPartition() {
             return new DeleteRecordsPartitionResult(struct.addElement(PARTITIONS));
+        }
+
+        public DeleteRecordsTopicResult partitions(List<DeleteRecordsPartitionResult> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, DeleteRecordsPartitionResult::struct));
+            return this;
         }
     }
 

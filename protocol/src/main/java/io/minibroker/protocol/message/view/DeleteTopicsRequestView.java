@@ -36,6 +36,11 @@ public final class DeleteTopicsRequestView {
         return new DeleteTopicState(struct.addElement(TOPICS));
     }
 
+    public DeleteTopicsRequestView topics(List<DeleteTopicState> value) {
+        struct.set(TOPICS, Views.unwrap(value, DeleteTopicState::struct));
+        return this;
+    }
+
     public List<String> topicNames() {
         return Views.scalars(struct.get(TOPIC_NAMES));
     }

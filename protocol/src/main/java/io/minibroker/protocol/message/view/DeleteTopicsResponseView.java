@@ -44,6 +44,11 @@ public final class DeleteTopicsResponseView {
         return new DeletableTopicResult(struct.addElement(RESPONSES));
     }
 
+    public DeleteTopicsResponseView responses(List<DeletableTopicResult> value) {
+        struct.set(RESPONSES, Views.unwrap(value, DeletableTopicResult::struct));
+        return this;
+    }
+
     public static final class DeletableTopicResult {
         static final StructSchema SCHEMA = DeleteTopicsResponseView.SCHEMA.structOf("Responses");
         private static final int NAME = SCHEMA.indexOf("Name");

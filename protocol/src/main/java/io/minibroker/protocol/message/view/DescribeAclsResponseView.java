@@ -63,6 +63,11 @@ public final class DescribeAclsResponseView {
         return new DescribeAclsResource(struct.addElement(RESOURCES));
     }
 
+    public DescribeAclsResponseView resources(List<DescribeAclsResource> value) {
+        struct.set(RESOURCES, Views.unwrap(value, DescribeAclsResource::struct));
+        return this;
+    }
+
     public static final class DescribeAclsResource {
         static final StructSchema SCHEMA = DescribeAclsResponseView.SCHEMA.structOf("Resources");
         private static final int RESOURCE_TYPE = SCHEMA.indexOf("ResourceType");
@@ -117,6 +122,11 @@ public final class DescribeAclsResponseView {
 
         public AclDescription addAcl() {
             return new AclDescription(struct.addElement(ACLS));
+        }
+
+        public DescribeAclsResource acls(List<AclDescription> value) {
+            struct.set(ACLS, Views.unwrap(value, AclDescription::struct));
+            return this;
         }
     }
 

@@ -34,6 +34,11 @@ public final class DescribeClientQuotasRequestView {
         return new ComponentData(struct.addElement(COMPONENTS));
     }
 
+    public DescribeClientQuotasRequestView components(List<ComponentData> value) {
+        struct.set(COMPONENTS, Views.unwrap(value, ComponentData::struct));
+        return this;
+    }
+
     public boolean strict() {
         return (Boolean) struct.get(STRICT);
     }

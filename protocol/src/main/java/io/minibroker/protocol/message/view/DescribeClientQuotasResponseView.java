@@ -63,6 +63,11 @@ public final class DescribeClientQuotasResponseView {
         return new EntryData(struct.addElement(ENTRIES));
     }
 
+    public DescribeClientQuotasResponseView entries(List<EntryData> value) {
+        struct.set(ENTRIES, Views.unwrap(value, EntryData::struct));
+        return this;
+    }
+
     public static final class EntryData {
         static final StructSchema SCHEMA = DescribeClientQuotasResponseView.SCHEMA.structOf("Entries");
         private static final int ENTITY = SCHEMA.indexOf("Entity");
@@ -90,12 +95,22 @@ public final class DescribeClientQuotasResponseView {
             return new EntityData(struct.addElement(ENTITY));
         }
 
+        public EntryData entity(List<EntityData> value) {
+            struct.set(ENTITY, Views.unwrap(value, EntityData::struct));
+            return this;
+        }
+
         public List<ValueData> values() {
             return Views.structs(struct.get(VALUES), ValueData::new);
         }
 
         public ValueData addValue() {
             return new ValueData(struct.addElement(VALUES));
+        }
+
+        public EntryData values(List<ValueData> value) {
+            struct.set(VALUES, Views.unwrap(value, ValueData::struct));
+            return this;
         }
     }
 

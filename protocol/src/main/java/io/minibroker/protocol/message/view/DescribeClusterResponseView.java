@@ -94,6 +94,11 @@ public final class DescribeClusterResponseView {
         return new DescribeClusterBroker(struct.addElement(BROKERS));
     }
 
+    public DescribeClusterResponseView brokers(List<DescribeClusterBroker> value) {
+        struct.set(BROKERS, Views.unwrap(value, DescribeClusterBroker::struct));
+        return this;
+    }
+
     public int clusterAuthorizedOperations() {
         return (Integer) struct.get(CLUSTER_AUTHORIZED_OPERATIONS);
     }

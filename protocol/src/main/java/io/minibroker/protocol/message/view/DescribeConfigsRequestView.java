@@ -35,6 +35,11 @@ public final class DescribeConfigsRequestView {
         return new DescribeConfigsResource(struct.addElement(RESOURCES));
     }
 
+    public DescribeConfigsRequestView resources(List<DescribeConfigsResource> value) {
+        struct.set(RESOURCES, Views.unwrap(value, DescribeConfigsResource::struct));
+        return this;
+    }
+
     public boolean includeSynonyms() {
         return (Boolean) struct.get(INCLUDE_SYNONYMS);
     }

@@ -43,6 +43,11 @@ public final class DescribeConfigsResponseView {
         return new DescribeConfigsResult(struct.addElement(RESULTS));
     }
 
+    public DescribeConfigsResponseView results(List<DescribeConfigsResult> value) {
+        struct.set(RESULTS, Views.unwrap(value, DescribeConfigsResult::struct));
+        return this;
+    }
+
     public static final class DescribeConfigsResult {
         static final StructSchema SCHEMA = DescribeConfigsResponseView.SCHEMA.structOf("Results");
         private static final int ERROR_CODE = SCHEMA.indexOf("ErrorCode");
@@ -107,6 +112,11 @@ public final class DescribeConfigsResponseView {
 
         public DescribeConfigsResourceResult addConfig() {
             return new DescribeConfigsResourceResult(struct.addElement(CONFIGS));
+        }
+
+        public DescribeConfigsResult configs(List<DescribeConfigsResourceResult> value) {
+            struct.set(CONFIGS, Views.unwrap(value, DescribeConfigsResourceResult::struct));
+            return this;
         }
     }
 
@@ -186,6 +196,11 @@ public final class DescribeConfigsResponseView {
 
         public DescribeConfigsSynonym addSynonym() {
             return new DescribeConfigsSynonym(struct.addElement(SYNONYMS));
+        }
+
+        public DescribeConfigsResourceResult synonyms(List<DescribeConfigsSynonym> value) {
+            struct.set(SYNONYMS, Views.unwrap(value, DescribeConfigsSynonym::struct));
+            return this;
         }
 
         public byte configType() {

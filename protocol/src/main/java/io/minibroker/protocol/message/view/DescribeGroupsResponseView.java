@@ -43,6 +43,11 @@ public final class DescribeGroupsResponseView {
         return new DescribedGroup(struct.addElement(GROUPS));
     }
 
+    public DescribeGroupsResponseView groups(List<DescribedGroup> value) {
+        struct.set(GROUPS, Views.unwrap(value, DescribedGroup::struct));
+        return this;
+    }
+
     public static final class DescribedGroup {
         static final StructSchema SCHEMA = DescribeGroupsResponseView.SCHEMA.structOf("Groups");
         private static final int ERROR_CODE = SCHEMA.indexOf("ErrorCode");
@@ -128,6 +133,11 @@ public final class DescribeGroupsResponseView {
 
         public DescribedGroupMember addMember() {
             return new DescribedGroupMember(struct.addElement(MEMBERS));
+        }
+
+        public DescribedGroup members(List<DescribedGroupMember> value) {
+            struct.set(MEMBERS, Views.unwrap(value, DescribedGroupMember::struct));
+            return this;
         }
 
         public int authorizedOperations() {

@@ -33,6 +33,11 @@ public final class DescribeLogDirsRequestView {
         return new DescribableLogDirTopic(struct.addElement(TOPICS));
     }
 
+    public DescribeLogDirsRequestView topics(List<DescribableLogDirTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, DescribableLogDirTopic::struct));
+        return this;
+    }
+
     public static final class DescribableLogDirTopic {
         static final StructSchema SCHEMA = DescribeLogDirsRequestView.SCHEMA.structOf("Topics");
         private static final int TOPIC = SCHEMA.indexOf("Topic");

@@ -53,6 +53,11 @@ public final class DescribeLogDirsResponseView {
         return new DescribeLogDirsResult(struct.addElement(RESULTS));
     }
 
+    public DescribeLogDirsResponseView results(List<DescribeLogDirsResult> value) {
+        struct.set(RESULTS, Views.unwrap(value, DescribeLogDirsResult::struct));
+        return this;
+    }
+
     public static final class DescribeLogDirsResult {
         static final StructSchema SCHEMA = DescribeLogDirsResponseView.SCHEMA.structOf("Results");
         private static final int ERROR_CODE = SCHEMA.indexOf("ErrorCode");
@@ -100,6 +105,11 @@ public final class DescribeLogDirsResponseView {
 
         public DescribeLogDirsTopic addTopic() {
             return new DescribeLogDirsTopic(struct.addElement(TOPICS));
+        }
+
+        public DescribeLogDirsResult topics(List<DescribeLogDirsTopic> value) {
+            struct.set(TOPICS, Views.unwrap(value, DescribeLogDirsTopic::struct));
+            return this;
         }
 
         public long totalBytes() {
@@ -164,6 +174,11 @@ public final class DescribeLogDirsResponseView {
 
         public DescribeLogDirsPartition addPartition() {
             return new DescribeLogDirsPartition(struct.addElement(PARTITIONS));
+        }
+
+        public DescribeLogDirsTopic partitions(List<DescribeLogDirsPartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, DescribeLogDirsPartition::struct));
+            return this;
         }
     }
 

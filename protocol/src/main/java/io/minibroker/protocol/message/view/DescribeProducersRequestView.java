@@ -33,6 +33,11 @@ public final class DescribeProducersRequestView {
         return new TopicRequest(struct.addElement(TOPICS));
     }
 
+    public DescribeProducersRequestView topics(List<TopicRequest> value) {
+        struct.set(TOPICS, Views.unwrap(value, TopicRequest::struct));
+        return this;
+    }
+
     public static final class TopicRequest {
         static final StructSchema SCHEMA = DescribeProducersRequestView.SCHEMA.structOf("Topics");
         private static final int NAME = SCHEMA.indexOf("Name");

@@ -43,6 +43,11 @@ public final class DescribeProducersResponseView {
         return new TopicResponse(struct.addElement(TOPICS));
     }
 
+    public DescribeProducersResponseView topics(List<TopicResponse> value) {
+        struct.set(TOPICS, Views.unwrap(value, TopicResponse::struct));
+        return this;
+    }
+
     public static final class TopicResponse {
         static final StructSchema SCHEMA = DescribeProducersResponseView.SCHEMA.structOf("Topics");
         private static final int NAME = SCHEMA.indexOf("Name");
@@ -77,6 +82,11 @@ public final class DescribeProducersResponseView {
 
         public PartitionResponse addPartition() {
             return new PartitionResponse(struct.addElement(PARTITIONS));
+        }
+
+        public TopicResponse partitions(List<PartitionResponse> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, PartitionResponse::struct));
+            return this;
         }
     }
 
@@ -134,6 +144,11 @@ public final class DescribeProducersResponseView {
 
         public ProducerState addActiveProducer() {
             return new ProducerState(struct.addElement(ACTIVE_PRODUCERS));
+        }
+
+        public PartitionResponse activeProducers(List<ProducerState> value) {
+            struct.set(ACTIVE_PRODUCERS, Views.unwrap(value, ProducerState::struct));
+            return this;
         }
     }
 

@@ -43,6 +43,11 @@ public final class DescribeTransactionsResponseView {
         return new TransactionState(struct.addElement(TRANSACTION_STATES));
     }
 
+    public DescribeTransactionsResponseView transactionStates(List<TransactionState> value) {
+        struct.set(TRANSACTION_STATES, Views.unwrap(value, TransactionState::struct));
+        return this;
+    }
+
     public static final class TransactionState {
         static final StructSchema SCHEMA = DescribeTransactionsResponseView.SCHEMA.structOf("TransactionStates");
         private static final int ERROR_CODE = SCHEMA.indexOf("ErrorCode");
@@ -137,6 +142,11 @@ public final class DescribeTransactionsResponseView {
 
         public TopicData addTopic() {
             return new TopicData(struct.addElement(TOPICS));
+        }
+
+        public TransactionState topics(List<TopicData> value) {
+            struct.set(TOPICS, Views.unwrap(value, TopicData::struct));
+            return this;
         }
     }
 

@@ -33,6 +33,11 @@ public final class DescribeUserScramCredentialsRequestView {
         return new UserName(struct.addElement(USERS));
     }
 
+    public DescribeUserScramCredentialsRequestView users(List<UserName> value) {
+        struct.set(USERS, Views.unwrap(value, UserName::struct));
+        return this;
+    }
+
     public static final class UserName {
         static final StructSchema SCHEMA = DescribeUserScramCredentialsRequestView.SCHEMA.structOf("Users");
         private static final int NAME = SCHEMA.indexOf("Name");

@@ -63,6 +63,11 @@ public final class DescribeUserScramCredentialsResponseView {
         return new DescribeUserScramCredentialsResult(struct.addElement(RESULTS));
     }
 
+    public DescribeUserScramCredentialsResponseView results(List<DescribeUserScramCredentialsResult> value) {
+        struct.set(RESULTS, Views.unwrap(value, DescribeUserScramCredentialsResult::struct));
+        return this;
+    }
+
     public static final class DescribeUserScramCredentialsResult {
         static final StructSchema SCHEMA = DescribeUserScramCredentialsResponseView.SCHEMA.structOf("Results");
         private static final int USER = SCHEMA.indexOf("User");
@@ -117,6 +122,11 @@ public final class DescribeUserScramCredentialsResponseView {
 
         public CredentialInfo addCredentialInfo() {
             return new CredentialInfo(struct.addElement(CREDENTIAL_INFOS));
+        }
+
+        public DescribeUserScramCredentialsResult credentialInfos(List<CredentialInfo> value) {
+            struct.set(CREDENTIAL_INFOS, Views.unwrap(value, CredentialInfo::struct));
+            return this;
         }
     }
 

@@ -44,6 +44,11 @@ public final class ElectLeadersRequestView {
         return new TopicPartitions(struct.addElement(TOPIC_PARTITIONS));
     }
 
+    public ElectLeadersRequestView topicPartitions(List<TopicPartitions> value) {
+        struct.set(TOPIC_PARTITIONS, Views.unwrap(value, TopicPartitions::struct));
+        return this;
+    }
+
     public int timeoutMs() {
         return (Integer) struct.get(TIMEOUT_MS);
     }

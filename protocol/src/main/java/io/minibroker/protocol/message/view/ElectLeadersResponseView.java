@@ -53,6 +53,11 @@ public final class ElectLeadersResponseView {
         return new ReplicaElectionResult(struct.addElement(REPLICA_ELECTION_RESULTS));
     }
 
+    public ElectLeadersResponseView replicaElectionResults(List<ReplicaElectionResult> value) {
+        struct.set(REPLICA_ELECTION_RESULTS, Views.unwrap(value, ReplicaElectionResult::struct));
+        return this;
+    }
+
     public static final class ReplicaElectionResult {
         static final StructSchema SCHEMA = ElectLeadersResponseView.SCHEMA.structOf("ReplicaElectionResults");
         private static final int TOPIC = SCHEMA.indexOf("Topic");
@@ -87,6 +92,11 @@ public final class ElectLeadersResponseView {
 
         public PartitionResult addPartitionResult() {
             return new PartitionResult(struct.addElement(PARTITION_RESULT));
+        }
+
+        public ReplicaElectionResult partitionResult(List<PartitionResult> value) {
+            struct.set(PARTITION_RESULT, Views.unwrap(value, PartitionResult::struct));
+            return this;
         }
     }
 

@@ -121,12 +121,22 @@ public final class FetchRequestView {
         return new FetchTopic(struct.addElement(TOPICS));
     }
 
+    public FetchRequestView topics(List<FetchTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, FetchTopic::struct));
+        return this;
+    }
+
     public List<ForgottenTopic> forgottenTopicsData() {
         return Views.structs(struct.get(FORGOTTEN_TOPICS_DATA), ForgottenTopic::new);
     }
 
     public ForgottenTopic addForgottenTopicsData() {
         return new ForgottenTopic(struct.addElement(FORGOTTEN_TOPICS_DATA));
+    }
+
+    public FetchRequestView forgottenTopicsData(List<ForgottenTopic> value) {
+        struct.set(FORGOTTEN_TOPICS_DATA, Views.unwrap(value, ForgottenTopic::struct));
+        return this;
     }
 
     public String rackId() {
@@ -220,6 +230,11 @@ public final class FetchRequestView {
 
         public FetchPartition addPartition() {
             return new FetchPartition(struct.addElement(PARTITIONS));
+        }
+
+        public FetchTopic partitions(List<FetchPartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, FetchPartition::struct));
+            return this;
         }
     }
 

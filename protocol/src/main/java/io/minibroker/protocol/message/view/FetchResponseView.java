@@ -66,12 +66,22 @@ public final class FetchResponseView {
         return new FetchableTopicResponse(struct.addElement(RESPONSES));
     }
 
+    public FetchResponseView responses(List<FetchableTopicResponse> value) {
+        struct.set(RESPONSES, Views.unwrap(value, FetchableTopicResponse::struct));
+        return this;
+    }
+
     public List<NodeEndpoint> nodeEndpoints() {
         return Views.structs(struct.get(NODE_ENDPOINTS), NodeEndpoint::new);
     }
 
     public NodeEndpoint addNodeEndpoint() {
         return new NodeEndpoint(struct.addElement(NODE_ENDPOINTS));
+    }
+
+    public FetchResponseView nodeEndpoints(List<NodeEndpoint> value) {
+        struct.set(NODE_ENDPOINTS, Views.unwrap(value, NodeEndpoint::struct));
+        return this;
     }
 
     public static final class FetchableTopicResponse {
@@ -118,6 +128,11 @@ public final class FetchResponseView {
 
         public PartitionData addPartition() {
             return new PartitionData(struct.addElement(PARTITIONS));
+        }
+
+        public FetchableTopicResponse partitions(List<PartitionData> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, PartitionData::struct));
+            return this;
         }
     }
 
@@ -270,6 +285,11 @@ public final class FetchResponseView {
 
         public AbortedTransaction addAbortedTransaction() {
             return new AbortedTransaction(struct.addElement(ABORTED_TRANSACTIONS));
+        }
+
+        public PartitionData abortedTransactions(List<AbortedTransaction> value) {
+            struct.set(ABORTED_TRANSACTIONS, Views.unwrap(value, AbortedTransaction::struct));
+            return this;
         }
 
         public int preferredReadReplica() {

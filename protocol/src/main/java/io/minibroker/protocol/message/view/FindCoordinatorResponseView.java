@@ -93,6 +93,11 @@ public final class FindCoordinatorResponseView {
         return new Coordinator(struct.addElement(COORDINATORS));
     }
 
+    public FindCoordinatorResponseView coordinators(List<Coordinator> value) {
+        struct.set(COORDINATORS, Views.unwrap(value, Coordinator::struct));
+        return this;
+    }
+
     public static final class Coordinator {
         static final StructSchema SCHEMA = FindCoordinatorResponseView.SCHEMA.structOf("Coordinators");
         private static final int KEY = SCHEMA.indexOf("Key");

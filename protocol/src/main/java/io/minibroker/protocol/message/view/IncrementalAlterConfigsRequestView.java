@@ -34,6 +34,11 @@ public final class IncrementalAlterConfigsRequestView {
         return new AlterConfigsResource(struct.addElement(RESOURCES));
     }
 
+    public IncrementalAlterConfigsRequestView resources(List<AlterConfigsResource> value) {
+        struct.set(RESOURCES, Views.unwrap(value, AlterConfigsResource::struct));
+        return this;
+    }
+
     public boolean validateOnly() {
         return (Boolean) struct.get(VALIDATE_ONLY);
     }
@@ -87,6 +92,11 @@ public final class IncrementalAlterConfigsRequestView {
 
         public AlterableConfig addConfig() {
             return new AlterableConfig(struct.addElement(CONFIGS));
+        }
+
+        public AlterConfigsResource configs(List<AlterableConfig> value) {
+            struct.set(CONFIGS, Views.unwrap(value, AlterableConfig::struct));
+            return this;
         }
     }
 

@@ -43,6 +43,11 @@ public final class IncrementalAlterConfigsResponseView {
         return new AlterConfigsResourceResponse(struct.addElement(RESPONSES));
     }
 
+    public IncrementalAlterConfigsResponseView responses(List<AlterConfigsResourceResponse> value) {
+        struct.set(RESPONSES, Views.unwrap(value, AlterConfigsResourceResponse::struct));
+        return this;
+    }
+
     public static final class AlterConfigsResourceResponse {
         static final StructSchema SCHEMA = IncrementalAlterConfigsResponseView.SCHEMA.structOf("Responses");
         private static final int ERROR_CODE = SCHEMA.indexOf("ErrorCode");

@@ -94,6 +94,11 @@ public final class JoinGroupRequestView {
         return new JoinGroupRequestProtocol(struct.addElement(PROTOCOLS));
     }
 
+    public JoinGroupRequestView protocols(List<JoinGroupRequestProtocol> value) {
+        struct.set(PROTOCOLS, Views.unwrap(value, JoinGroupRequestProtocol::struct));
+        return this;
+    }
+
     public String reason() {
         return (String) struct.get(REASON);
     }

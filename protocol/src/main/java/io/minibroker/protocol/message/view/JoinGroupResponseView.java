@@ -113,6 +113,11 @@ public final class JoinGroupResponseView {
         return new JoinGroupResponseMember(struct.addElement(MEMBERS));
     }
 
+    public JoinGroupResponseView members(List<JoinGroupResponseMember> value) {
+        struct.set(MEMBERS, Views.unwrap(value, JoinGroupResponseMember::struct));
+        return this;
+    }
+
     public static final class JoinGroupResponseMember {
         static final StructSchema SCHEMA = JoinGroupResponseView.SCHEMA.structOf("Members");
         private static final int MEMBER_ID = SCHEMA.indexOf("MemberId");

@@ -53,6 +53,11 @@ public final class LeaveGroupRequestView {
         return new MemberIdentity(struct.addElement(MEMBERS));
     }
 
+    public LeaveGroupRequestView members(List<MemberIdentity> value) {
+        struct.set(MEMBERS, Views.unwrap(value, MemberIdentity::struct));
+        return this;
+    }
+
     public static final class MemberIdentity {
         static final StructSchema SCHEMA = LeaveGroupRequestView.SCHEMA.structOf("Members");
         private static final int MEMBER_ID = SCHEMA.indexOf("MemberId");

@@ -53,6 +53,11 @@ public final class LeaveGroupResponseView {
         return new MemberResponse(struct.addElement(MEMBERS));
     }
 
+    public LeaveGroupResponseView members(List<MemberResponse> value) {
+        struct.set(MEMBERS, Views.unwrap(value, MemberResponse::struct));
+        return this;
+    }
+
     public static final class MemberResponse {
         static final StructSchema SCHEMA = LeaveGroupResponseView.SCHEMA.structOf("Members");
         private static final int MEMBER_ID = SCHEMA.indexOf("MemberId");

@@ -53,6 +53,11 @@ public final class ListGroupsResponseView {
         return new ListedGroup(struct.addElement(GROUPS));
     }
 
+    public ListGroupsResponseView groups(List<ListedGroup> value) {
+        struct.set(GROUPS, Views.unwrap(value, ListedGroup::struct));
+        return this;
+    }
+
     public static final class ListedGroup {
         static final StructSchema SCHEMA = ListGroupsResponseView.SCHEMA.structOf("Groups");
         private static final int GROUP_ID = SCHEMA.indexOf("GroupId");

@@ -54,6 +54,11 @@ public final class ListOffsetsRequestView {
         return new ListOffsetsTopic(struct.addElement(TOPICS));
     }
 
+    public ListOffsetsRequestView topics(List<ListOffsetsTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, ListOffsetsTopic::struct));
+        return this;
+    }
+
     public int timeoutMs() {
         return (Integer) struct.get(TIMEOUT_MS);
     }
@@ -97,6 +102,11 @@ public final class ListOffsetsRequestView {
 
         public ListOffsetsPartition addPartition() {
             return new ListOffsetsPartition(struct.addElement(PARTITIONS));
+        }
+
+        public ListOffsetsTopic partitions(List<ListOffsetsPartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, ListOffsetsPartition::struct));
+            return this;
         }
     }
 

@@ -43,6 +43,11 @@ public final class ListOffsetsResponseView {
         return new ListOffsetsTopicResponse(struct.addElement(TOPICS));
     }
 
+    public ListOffsetsResponseView topics(List<ListOffsetsTopicResponse> value) {
+        struct.set(TOPICS, Views.unwrap(value, ListOffsetsTopicResponse::struct));
+        return this;
+    }
+
     public static final class ListOffsetsTopicResponse {
         static final StructSchema SCHEMA = ListOffsetsResponseView.SCHEMA.structOf("Topics");
         private static final int NAME = SCHEMA.indexOf("Name");
@@ -77,6 +82,11 @@ public final class ListOffsetsResponseView {
 
         public ListOffsetsPartitionResponse addPartition() {
             return new ListOffsetsPartitionResponse(struct.addElement(PARTITIONS));
+        }
+
+        public ListOffsetsTopicResponse partitions(List<ListOffsetsPartitionResponse> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, ListOffsetsPartitionResponse::struct));
+            return this;
         }
     }
 

@@ -63,6 +63,11 @@ public final class ListTransactionsResponseView {
         return new TransactionState(struct.addElement(TRANSACTION_STATES));
     }
 
+    public ListTransactionsResponseView transactionStates(List<TransactionState> value) {
+        struct.set(TRANSACTION_STATES, Views.unwrap(value, TransactionState::struct));
+        return this;
+    }
+
     public static final class TransactionState {
         static final StructSchema SCHEMA = ListTransactionsResponseView.SCHEMA.structOf("TransactionStates");
         private static final int TRANSACTIONAL_ID = SCHEMA.indexOf("TransactionalId");

@@ -37,6 +37,11 @@ public final class MetadataRequestView {
         return new MetadataRequestTopic(struct.addElement(TOPICS));
     }
 
+    public MetadataRequestView topics(List<MetadataRequestTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, MetadataRequestTopic::struct));
+        return this;
+    }
+
     public boolean allowAutoTopicCreation() {
         return (Boolean) struct.get(ALLOW_AUTO_TOPIC_CREATION);
     }

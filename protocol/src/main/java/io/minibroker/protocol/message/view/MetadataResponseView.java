@@ -49,6 +49,11 @@ public final class MetadataResponseView {
         return new MetadataResponseBroker(struct.addElement(BROKERS));
     }
 
+    public MetadataResponseView brokers(List<MetadataResponseBroker> value) {
+        struct.set(BROKERS, Views.unwrap(value, MetadataResponseBroker::struct));
+        return this;
+    }
+
     public String clusterId() {
         return (String) struct.get(CLUSTER_ID);
     }
@@ -73,6 +78,11 @@ public final class MetadataResponseView {
 
     public MetadataResponseTopic addTopic() {
         return new MetadataResponseTopic(struct.addElement(TOPICS));
+    }
+
+    public MetadataResponseView topics(List<MetadataResponseTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, MetadataResponseTopic::struct));
+        return this;
     }
 
     public int clusterAuthorizedOperations() {
@@ -216,6 +226,11 @@ public final class MetadataResponseView {
 
         public MetadataResponsePartition addPartition() {
             return new MetadataResponsePartition(struct.addElement(PARTITIONS));
+        }
+
+        public MetadataResponseTopic partitions(List<MetadataResponsePartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, MetadataResponsePartition::struct));
+            return this;
         }
 
         public int topicAuthorizedOperations() {

@@ -84,6 +84,11 @@ public final class OffsetCommitRequestView {
         return new OffsetCommitRequestTopic(struct.addElement(TOPICS));
     }
 
+    public OffsetCommitRequestView topics(List<OffsetCommitRequestTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, OffsetCommitRequestTopic::struct));
+        return this;
+    }
+
     public static final class OffsetCommitRequestTopic {
         static final StructSchema SCHEMA = OffsetCommitRequestView.SCHEMA.structOf("Topics");
         private static final int NAME = SCHEMA.indexOf("Name");
@@ -128,6 +133,11 @@ public final class OffsetCommitRequestView {
 
         public OffsetCommitRequestPartition addPartition() {
             return new OffsetCommitRequestPartition(struct.addElement(PARTITIONS));
+        }
+
+        public OffsetCommitRequestTopic partitions(List<OffsetCommitRequestPartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, OffsetCommitRequestPartition::struct));
+            return this;
         }
     }
 

@@ -44,6 +44,11 @@ public final class OffsetCommitResponseView {
         return new OffsetCommitResponseTopic(struct.addElement(TOPICS));
     }
 
+    public OffsetCommitResponseView topics(List<OffsetCommitResponseTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, OffsetCommitResponseTopic::struct));
+        return this;
+    }
+
     public static final class OffsetCommitResponseTopic {
         static final StructSchema SCHEMA = OffsetCommitResponseView.SCHEMA.structOf("Topics");
         private static final int NAME = SCHEMA.indexOf("Name");
@@ -88,6 +93,11 @@ public final class OffsetCommitResponseView {
 
         public OffsetCommitResponsePartition addPartition() {
             return new OffsetCommitResponsePartition(struct.addElement(PARTITIONS));
+        }
+
+        public OffsetCommitResponseTopic partitions(List<OffsetCommitResponsePartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, OffsetCommitResponsePartition::struct));
+            return this;
         }
     }
 

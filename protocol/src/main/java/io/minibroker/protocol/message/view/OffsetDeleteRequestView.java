@@ -43,6 +43,11 @@ public final class OffsetDeleteRequestView {
         return new OffsetDeleteRequestTopic(struct.addElement(TOPICS));
     }
 
+    public OffsetDeleteRequestView topics(List<OffsetDeleteRequestTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, OffsetDeleteRequestTopic::struct));
+        return this;
+    }
+
     public static final class OffsetDeleteRequestTopic {
         static final StructSchema SCHEMA = OffsetDeleteRequestView.SCHEMA.structOf("Topics");
         private static final int NAME = SCHEMA.indexOf("Name");
@@ -77,6 +82,11 @@ public final class OffsetDeleteRequestView {
 
         public OffsetDeleteRequestPartition addPartition() {
             return new OffsetDeleteRequestPartition(struct.addElement(PARTITIONS));
+        }
+
+        public OffsetDeleteRequestTopic partitions(List<OffsetDeleteRequestPartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, OffsetDeleteRequestPartition::struct));
+            return this;
         }
     }
 

@@ -53,6 +53,11 @@ public final class OffsetDeleteResponseView {
         return new OffsetDeleteResponseTopic(struct.addElement(TOPICS));
     }
 
+    public OffsetDeleteResponseView topics(List<OffsetDeleteResponseTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, OffsetDeleteResponseTopic::struct));
+        return this;
+    }
+
     public static final class OffsetDeleteResponseTopic {
         static final StructSchema SCHEMA = OffsetDeleteResponseView.SCHEMA.structOf("Topics");
         private static final int NAME = SCHEMA.indexOf("Name");
@@ -87,6 +92,11 @@ public final class OffsetDeleteResponseView {
 
         public OffsetDeleteResponsePartition addPartition() {
             return new OffsetDeleteResponsePartition(struct.addElement(PARTITIONS));
+        }
+
+        public OffsetDeleteResponseTopic partitions(List<OffsetDeleteResponsePartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, OffsetDeleteResponsePartition::struct));
+            return this;
         }
     }
 

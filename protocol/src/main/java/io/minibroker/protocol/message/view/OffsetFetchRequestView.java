@@ -46,12 +46,22 @@ public final class OffsetFetchRequestView {
         return new OffsetFetchRequestTopic(struct.addElement(TOPICS));
     }
 
+    public OffsetFetchRequestView topics(List<OffsetFetchRequestTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, OffsetFetchRequestTopic::struct));
+        return this;
+    }
+
     public List<OffsetFetchRequestGroup> groups() {
         return Views.structs(struct.get(GROUPS), OffsetFetchRequestGroup::new);
     }
 
     public OffsetFetchRequestGroup addGroup() {
         return new OffsetFetchRequestGroup(struct.addElement(GROUPS));
+    }
+
+    public OffsetFetchRequestView groups(List<OffsetFetchRequestGroup> value) {
+        struct.set(GROUPS, Views.unwrap(value, OffsetFetchRequestGroup::struct));
+        return this;
     }
 
     public boolean requireStable() {
@@ -155,6 +165,11 @@ public final class OffsetFetchRequestView {
 
         public OffsetFetchRequestTopics addTopic() {
             return new OffsetFetchRequestTopics(struct.addElement(TOPICS));
+        }
+
+        public OffsetFetchRequestGroup topics(List<OffsetFetchRequestTopics> value) {
+            struct.set(TOPICS, Views.unwrap(value, OffsetFetchRequestTopics::struct));
+            return this;
         }
     }
 

@@ -46,6 +46,11 @@ public final class OffsetFetchResponseView {
         return new OffsetFetchResponseTopic(struct.addElement(TOPICS));
     }
 
+    public OffsetFetchResponseView topics(List<OffsetFetchResponseTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, OffsetFetchResponseTopic::struct));
+        return this;
+    }
+
     public short errorCode() {
         return (Short) struct.get(ERROR_CODE);
     }
@@ -61,6 +66,11 @@ public final class OffsetFetchResponseView {
 
     public OffsetFetchResponseGroup addGroup() {
         return new OffsetFetchResponseGroup(struct.addElement(GROUPS));
+    }
+
+    public OffsetFetchResponseView groups(List<OffsetFetchResponseGroup> value) {
+        struct.set(GROUPS, Views.unwrap(value, OffsetFetchResponseGroup::struct));
+        return this;
     }
 
     public static final class OffsetFetchResponseTopic {
@@ -97,6 +107,11 @@ public final class OffsetFetchResponseView {
 
         public OffsetFetchResponsePartition addPartition() {
             return new OffsetFetchResponsePartition(struct.addElement(PARTITIONS));
+        }
+
+        public OffsetFetchResponseTopic partitions(List<OffsetFetchResponsePartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, OffsetFetchResponsePartition::struct));
+            return this;
         }
     }
 
@@ -135,6 +150,11 @@ public final class OffsetFetchResponseView {
 
         public OffsetFetchResponseTopics addTopic() {
             return new OffsetFetchResponseTopics(struct.addElement(TOPICS));
+        }
+
+        public OffsetFetchResponseGroup topics(List<OffsetFetchResponseTopics> value) {
+            struct.set(TOPICS, Views.unwrap(value, OffsetFetchResponseTopics::struct));
+            return this;
         }
 
         public short errorCode() {
@@ -259,6 +279,11 @@ public final class OffsetFetchResponseView {
 
         public OffsetFetchResponsePartitions addPartition() {
             return new OffsetFetchResponsePartitions(struct.addElement(PARTITIONS));
+        }
+
+        public OffsetFetchResponseTopics partitions(List<OffsetFetchResponsePartitions> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, OffsetFetchResponsePartitions::struct));
+            return this;
         }
     }
 

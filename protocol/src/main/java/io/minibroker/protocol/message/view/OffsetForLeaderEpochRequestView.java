@@ -43,6 +43,11 @@ public final class OffsetForLeaderEpochRequestView {
         return new OffsetForLeaderTopic(struct.addElement(TOPICS));
     }
 
+    public OffsetForLeaderEpochRequestView topics(List<OffsetForLeaderTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, OffsetForLeaderTopic::struct));
+        return this;
+    }
+
     public static final class OffsetForLeaderTopic {
         static final StructSchema SCHEMA = OffsetForLeaderEpochRequestView.SCHEMA.structOf("Topics");
         private static final int TOPIC = SCHEMA.indexOf("Topic");
@@ -77,6 +82,11 @@ public final class OffsetForLeaderEpochRequestView {
 
         public OffsetForLeaderPartition addPartition() {
             return new OffsetForLeaderPartition(struct.addElement(PARTITIONS));
+        }
+
+        public OffsetForLeaderTopic partitions(List<OffsetForLeaderPartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, OffsetForLeaderPartition::struct));
+            return this;
         }
     }
 

@@ -43,6 +43,11 @@ public final class OffsetForLeaderEpochResponseView {
         return new OffsetForLeaderTopicResult(struct.addElement(TOPICS));
     }
 
+    public OffsetForLeaderEpochResponseView topics(List<OffsetForLeaderTopicResult> value) {
+        struct.set(TOPICS, Views.unwrap(value, OffsetForLeaderTopicResult::struct));
+        return this;
+    }
+
     public static final class OffsetForLeaderTopicResult {
         static final StructSchema SCHEMA = OffsetForLeaderEpochResponseView.SCHEMA.structOf("Topics");
         private static final int TOPIC = SCHEMA.indexOf("Topic");
@@ -77,6 +82,11 @@ public final class OffsetForLeaderEpochResponseView {
 
         public EpochEndOffset addPartition() {
             return new EpochEndOffset(struct.addElement(PARTITIONS));
+        }
+
+        public OffsetForLeaderTopicResult partitions(List<EpochEndOffset> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, EpochEndOffset::struct));
+            return this;
         }
     }
 

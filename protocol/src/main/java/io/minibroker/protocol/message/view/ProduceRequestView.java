@@ -65,6 +65,11 @@ public final class ProduceRequestView {
         return new TopicProduceData(struct.addElement(TOPIC_DATA));
     }
 
+    public ProduceRequestView topicData(List<TopicProduceData> value) {
+        struct.set(TOPIC_DATA, Views.unwrap(value, TopicProduceData::struct));
+        return this;
+    }
+
     public static final class TopicProduceData {
         static final StructSchema SCHEMA = ProduceRequestView.SCHEMA.structOf("TopicData");
         private static final int NAME = SCHEMA.indexOf("Name");
@@ -109,6 +114,11 @@ public final class ProduceRequestView {
 
         public PartitionProduceData addPartitionData() {
             return new PartitionProduceData(struct.addElement(PARTITION_DATA));
+        }
+
+        public TopicProduceData partitionData(List<PartitionProduceData> value) {
+            struct.set(PARTITION_DATA, Views.unwrap(value, PartitionProduceData::struct));
+            return this;
         }
     }
 

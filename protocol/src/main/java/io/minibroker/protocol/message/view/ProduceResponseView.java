@@ -36,6 +36,11 @@ public final class ProduceResponseView {
         return new TopicProduceResponse(struct.addElement(RESPONSES));
     }
 
+    public ProduceResponseView responses(List<TopicProduceResponse> value) {
+        struct.set(RESPONSES, Views.unwrap(value, TopicProduceResponse::struct));
+        return this;
+    }
+
     public int throttleTimeMs() {
         return (Integer) struct.get(THROTTLE_TIME_MS);
     }
@@ -51,6 +56,11 @@ public final class ProduceResponseView {
 
     public NodeEndpoint addNodeEndpoint() {
         return new NodeEndpoint(struct.addElement(NODE_ENDPOINTS));
+    }
+
+    public ProduceResponseView nodeEndpoints(List<NodeEndpoint> value) {
+        struct.set(NODE_ENDPOINTS, Views.unwrap(value, NodeEndpoint::struct));
+        return this;
     }
 
     public static final class TopicProduceResponse {
@@ -97,6 +107,11 @@ public final class ProduceResponseView {
 
         public PartitionProduceResponse addPartitionResponse() {
             return new PartitionProduceResponse(struct.addElement(PARTITION_RESPONSES));
+        }
+
+        public TopicProduceResponse partitionResponses(List<PartitionProduceResponse> value) {
+            struct.set(PARTITION_RESPONSES, Views.unwrap(value, PartitionProduceResponse::struct));
+            return this;
         }
     }
 
@@ -234,6 +249,11 @@ public final class ProduceResponseView {
 
         public BatchIndexAndErrorMessage addRecordError() {
             return new BatchIndexAndErrorMessage(struct.addElement(RECORD_ERRORS));
+        }
+
+        public PartitionProduceResponse recordErrors(List<BatchIndexAndErrorMessage> value) {
+            struct.set(RECORD_ERRORS, Views.unwrap(value, BatchIndexAndErrorMessage::struct));
+            return this;
         }
 
         public String errorMessage() {

@@ -93,6 +93,11 @@ public final class SyncGroupRequestView {
         return new SyncGroupRequestAssignment(struct.addElement(ASSIGNMENTS));
     }
 
+    public SyncGroupRequestView assignments(List<SyncGroupRequestAssignment> value) {
+        struct.set(ASSIGNMENTS, Views.unwrap(value, SyncGroupRequestAssignment::struct));
+        return this;
+    }
+
     public static final class SyncGroupRequestAssignment {
         static final StructSchema SCHEMA = SyncGroupRequestView.SCHEMA.structOf("Assignments");
         private static final int MEMBER_ID = SCHEMA.indexOf("MemberId");

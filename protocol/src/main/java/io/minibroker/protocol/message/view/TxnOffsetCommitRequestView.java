@@ -104,6 +104,11 @@ public final class TxnOffsetCommitRequestView {
         return new TxnOffsetCommitRequestTopic(struct.addElement(TOPICS));
     }
 
+    public TxnOffsetCommitRequestView topics(List<TxnOffsetCommitRequestTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, TxnOffsetCommitRequestTopic::struct));
+        return this;
+    }
+
     public static final class TxnOffsetCommitRequestTopic {
         static final StructSchema SCHEMA = TxnOffsetCommitRequestView.SCHEMA.structOf("Topics");
         private static final int NAME = SCHEMA.indexOf("Name");
@@ -148,6 +153,11 @@ public final class TxnOffsetCommitRequestView {
 
         public TxnOffsetCommitRequestPartition addPartition() {
             return new TxnOffsetCommitRequestPartition(struct.addElement(PARTITIONS));
+        }
+
+        public TxnOffsetCommitRequestTopic partitions(List<TxnOffsetCommitRequestPartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, TxnOffsetCommitRequestPartition::struct));
+            return this;
         }
     }
 

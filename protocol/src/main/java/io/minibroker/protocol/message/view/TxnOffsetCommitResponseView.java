@@ -44,6 +44,11 @@ public final class TxnOffsetCommitResponseView {
         return new TxnOffsetCommitResponseTopic(struct.addElement(TOPICS));
     }
 
+    public TxnOffsetCommitResponseView topics(List<TxnOffsetCommitResponseTopic> value) {
+        struct.set(TOPICS, Views.unwrap(value, TxnOffsetCommitResponseTopic::struct));
+        return this;
+    }
+
     public static final class TxnOffsetCommitResponseTopic {
         static final StructSchema SCHEMA = TxnOffsetCommitResponseView.SCHEMA.structOf("Topics");
         private static final int NAME = SCHEMA.indexOf("Name");
@@ -88,6 +93,11 @@ public final class TxnOffsetCommitResponseView {
 
         public TxnOffsetCommitResponsePartition addPartition() {
             return new TxnOffsetCommitResponsePartition(struct.addElement(PARTITIONS));
+        }
+
+        public TxnOffsetCommitResponseTopic partitions(List<TxnOffsetCommitResponsePartition> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, TxnOffsetCommitResponsePartition::struct));
+            return this;
         }
     }
 

@@ -33,6 +33,11 @@ public final class WriteTxnMarkersRequestView {
         return new WritableTxnMarker(struct.addElement(MARKERS));
     }
 
+    public WriteTxnMarkersRequestView markers(List<WritableTxnMarker> value) {
+        struct.set(MARKERS, Views.unwrap(value, WritableTxnMarker::struct));
+        return this;
+    }
+
     public static final class WritableTxnMarker {
         static final StructSchema SCHEMA = WriteTxnMarkersRequestView.SCHEMA.structOf("Markers");
         private static final int PRODUCER_ID = SCHEMA.indexOf("ProducerId");
@@ -89,6 +94,11 @@ public final class WriteTxnMarkersRequestView {
 
         public WritableTxnMarkerTopic addTopic() {
             return new WritableTxnMarkerTopic(struct.addElement(TOPICS));
+        }
+
+        public WritableTxnMarker topics(List<WritableTxnMarkerTopic> value) {
+            struct.set(TOPICS, Views.unwrap(value, WritableTxnMarkerTopic::struct));
+            return this;
         }
 
         public int coordinatorEpoch() {

@@ -33,6 +33,11 @@ public final class WriteTxnMarkersResponseView {
         return new WritableTxnMarkerResult(struct.addElement(MARKERS));
     }
 
+    public WriteTxnMarkersResponseView markers(List<WritableTxnMarkerResult> value) {
+        struct.set(MARKERS, Views.unwrap(value, WritableTxnMarkerResult::struct));
+        return this;
+    }
+
     public static final class WritableTxnMarkerResult {
         static final StructSchema SCHEMA = WriteTxnMarkersResponseView.SCHEMA.structOf("Markers");
         private static final int PRODUCER_ID = SCHEMA.indexOf("ProducerId");
@@ -67,6 +72,11 @@ public final class WriteTxnMarkersResponseView {
 
         public WritableTxnMarkerTopicResult addTopic() {
             return new WritableTxnMarkerTopicResult(struct.addElement(TOPICS));
+        }
+
+        public WritableTxnMarkerResult topics(List<WritableTxnMarkerTopicResult> value) {
+            struct.set(TOPICS, Views.unwrap(value, WritableTxnMarkerTopicResult::struct));
+            return this;
         }
     }
 
@@ -104,6 +114,11 @@ public final class WriteTxnMarkersResponseView {
 
         public WritableTxnMarkerPartitionResult addPartition() {
             return new WritableTxnMarkerPartitionResult(struct.addElement(PARTITIONS));
+        }
+
+        public WritableTxnMarkerTopicResult partitions(List<WritableTxnMarkerPartitionResult> value) {
+            struct.set(PARTITIONS, Views.unwrap(value, WritableTxnMarkerPartitionResult::struct));
+            return this;
         }
     }
 
