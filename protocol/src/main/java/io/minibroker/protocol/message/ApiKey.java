@@ -1,3 +1,4 @@
+// Its constants are written by protocol/tools/transcribe_schemas.py (see protocol/README.md to regenerate); the rest by hand.
 package io.minibroker.protocol.message;
 
 import io.minibroker.protocol.schema.MessageSchema;
