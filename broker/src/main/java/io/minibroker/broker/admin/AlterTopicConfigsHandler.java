@@ -7,6 +7,10 @@ import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.AlterConfigsRequestView;
+import io.minibroker.protocol.message.view.AlterConfigsResponseView;
+import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
+import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
@@ -46,57 +50,77 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         this.api = api;
     }
 
-    @Override
-    public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        boolean validateOnly = (Boolean) request.body().get("ValidateOnly");
-        Struct response = api.response().newMessage();
-        for (Struct resource : request.body().getStructs("Resources")) {
-            byte type = (Byte) resource.get("ResourceType");
-            String name = resource.getString("ResourceName");
-            Struct result = response.addElement("Responses").set("ResourceType", type).set("ResourceName", name);
-            String nullValues = api == ApiKey.INCREMENTAL_ALTER_CONFIGS ? nullValuesOutsideDelete(resource) : null;
-            if (nullValues != null) { // Kafka's ConfigAdminManager refuses these before looking at anything else
-                fail(result, Errors.INVALID_REQUEST, "Null value not supported for : " + nullValues);
-                continue;
-            }
-            if (type != ConfigResources.TOPIC) {
-                fail(result, Errors.INVALID_REQUEST, "only topic configs can be changed on this broker");
-                continue;
-            }
-            Optional<Map<String, String>> current = topics.overrides(name);
-            if (current.isEmpty()) {
-                fail(result, Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + name + " does not exist");
-                continue;
-            }
-            Map<String, String> overrides;
-            try {
-                overrides = api == ApiKey.INCREMENTAL_ALTER_CONFIGS
-                        ? applyIncrementally(current.get(), resource)
-                        : replacement(resource);
-            } catch (IllegalArgumentException e) {
-                fail(result, Errors.INVALID_CONFIG, e.getMessage());
-                continue;
-            }
-            ConfigurableTopics.Change change = topics.replaceOverrides(name, overrides, validateOnly);
-            result.set("ErrorCode", change.error().code()).set("ErrorMessage", change.message());
-        }
-        return CompletableFuture.completedFuture(response);
+    /** One config of a resource, from either request shape; AlterConfigs' have no operation and read as SET. */
+    private record Config(String name, String value, byte operation) {
     }
 
-    private static Map<String, String> replacement(Struct resource) {
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        if (api == ApiKey.INCREMENTAL_ALTER_CONFIGS) {
+            IncrementalAlterConfigsRequestView alter = new IncrementalAlterConfigsRequestView(request.body());
+            IncrementalAlterConfigsResponseView response = new IncrementalAlterConfigsResponseView();
+            for (IncrementalAlterConfigsRequestView.AlterConfigsResource resource : alter.resources()) {
+                List<Config> configs = resource.configs().stream()
+                        .map(config -> new Config(config.name(), config.value(), config.configOperation())).toList();
+                ConfigurableTopics.Change change = alter(resource.resourceType(), resource.resourceName(), configs,
+                        alter.validateOnly());
+                response.addResponse().resourceType(resource.resourceType()).resourceName(resource.resourceName())
+                        .errorCode(change.error().code()).errorMessage(change.message());
+            }
+            return CompletableFuture.completedFuture(response.struct());
+        }
+        AlterConfigsRequestView alter = new AlterConfigsRequestView(request.body());
+        AlterConfigsResponseView response = new AlterConfigsResponseView();
+        for (AlterConfigsRequestView.AlterConfigsResource resource : alter.resources()) {
+            List<Config> configs = resource.configs().stream()
+                    .map(config -> new Config(config.name(), config.value(), SET)).toList();
+            ConfigurableTopics.Change change = alter(resource.resourceType(), resource.resourceName(), configs,
+                    alter.validateOnly());
+            response.addResponse().resourceType(resource.resourceType()).resourceName(resource.resourceName())
+                    .errorCode(change.error().code()).errorMessage(change.message());
+        }
+        return CompletableFuture.completedFuture(response.struct());
+    }
+
+    /** Changes one resource's configs, or says why not: the error and message to answer it with. */
+    private ConfigurableTopics.Change alter(byte type, String name, List<Config> configs, boolean validateOnly) {
+        String nullValues = api == ApiKey.INCREMENTAL_ALTER_CONFIGS ? nullValuesOutsideDelete(configs) : null;
+        if (nullValues != null) { // Kafka's ConfigAdminManager refuses these before looking at anything else
+            return new ConfigurableTopics.Change(Errors.INVALID_REQUEST, "Null value not supported for : " + nullValues);
+        }
+        if (type != ConfigResources.TOPIC) {
+            return new ConfigurableTopics.Change(Errors.INVALID_REQUEST,
+                    "only topic configs can be changed on this broker");
+        }
+        Optional<Map<String, String>> current = topics.overrides(name);
+        if (current.isEmpty()) {
+            return new ConfigurableTopics.Change(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + name + " does not exist");
+        }
+        Map<String, String> overrides;
+        try {
+            overrides = api == ApiKey.INCREMENTAL_ALTER_CONFIGS
+                    ? applyIncrementally(current.get(), configs)
+                    : replacement(configs);
+        } catch (IllegalArgumentException e) {
+            return new ConfigurableTopics.Change(Errors.INVALID_CONFIG, e.getMessage());
+        }
+        return topics.replaceOverrides(name, overrides, validateOnly);
+    }
+
+    private static Map<String, String> replacement(List<Config> configs) {
         Map<String, String> overrides = new LinkedHashMap<>();
-        for (Struct config : resource.getStructs("Configs")) {
-            overrides.put(config.getString("Name"), config.getString("Value"));
+        for (Config config : configs) {
+            overrides.put(config.name(), config.value());
         }
         return overrides;
     }
 
-    private static Map<String, String> applyIncrementally(Map<String, String> current, Struct resource) {
+    private static Map<String, String> applyIncrementally(Map<String, String> current, List<Config> configs) {
         Map<String, String> overrides = new LinkedHashMap<>(current);
-        for (Struct config : resource.getStructs("Configs")) {
-            String name = config.getString("Name");
-            String value = config.getString("Value");
-            byte operation = (Byte) config.get("ConfigOperation");
+        for (Config config : configs) {
+            String name = config.name();
+            String value = config.value();
+            byte operation = config.operation();
             switch (operation) {
                 case SET -> overrides.put(name, value);
                 case DELETE -> overrides.remove(name);
@@ -121,11 +145,11 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
     }
 
     /** The names, comma-separated, of the configs given a null value by an operation other than DELETE; null if none. */
-    private static String nullValuesOutsideDelete(Struct resource) {
+    private static String nullValuesOutsideDelete(List<Config> configs) {
         List<String> names = new ArrayList<>();
-        for (Struct config : resource.getStructs("Configs")) {
-            if (config.getString("Value") == null && (Byte) config.get("ConfigOperation") != DELETE) {
-                names.add(config.getString("Name"));
+        for (Config config : configs) {
+            if (config.value() == null && config.operation() != DELETE) {
+                names.add(config.name());
             }
         }
         return names.isEmpty() ? null : String.join(", ", names);
@@ -139,9 +163,5 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
             }
         }
         return items;
-    }
-
-    private static void fail(Struct result, Errors error, String message) {
-        result.set("ErrorCode", error.code()).set("ErrorMessage", message);
     }
 }

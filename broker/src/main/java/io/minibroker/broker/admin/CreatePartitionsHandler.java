@@ -6,8 +6,12 @@ import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView.CreatePartitionsAssignment;
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView.CreatePartitionsTopic;
+import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
+import io.minibroker.protocol.message.view.CreatePartitionsResponseView.CreatePartitionsTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
@@ -30,34 +34,40 @@ public final class CreatePartitionsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        boolean validateOnly = (Boolean) request.body().get("ValidateOnly");
-        Struct response = ApiKey.CREATE_PARTITIONS.response().newMessage();
-        if (PartitionsPerRequest.tooManyToAdd(request.body().getStructs("Topics"),
+        CreatePartitionsRequestView create = new CreatePartitionsRequestView(request.body());
+        CreatePartitionsResponseView response = new CreatePartitionsResponseView();
+        if (PartitionsPerRequest.tooManyToAdd(create,
                 name -> topics.get(name).map(TopicMetadata::partitions).orElse(-1))) {
-            return CompletableFuture.completedFuture(refuseAll(request.body(), response));
+            return CompletableFuture.completedFuture(refuseAll(create, response).struct());
         }
-        for (Struct topic : request.body().getStructs("Topics")) {
-            String name = topic.getString("Name");
-            Struct result = response.addElement("Results").set("Name", name);
-            List<Struct> assignments = topic.getStructs("Assignments");
+        for (CreatePartitionsTopic topic : create.topics()) {
+            String name = topic.name();
+            CreatePartitionsTopicResult result = response.addResult().name(name);
+            List<CreatePartitionsAssignment> assignments = topic.assignments();
             boolean foreignBroker = assignments != null && assignments.stream()
-                    .flatMap(a -> a.<Integer>getList("BrokerIds").stream()).anyMatch(id -> id != node.nodeId());
+                    .flatMap(a -> a.brokerIds().stream()).anyMatch(id -> id != node.nodeId());
             TopicRegistry.Outcome outcome = foreignBroker
                     ? new TopicRegistry.Outcome(Errors.INVALID_REPLICA_ASSIGNMENT,
                             "Assignments may only name broker " + node.nodeId(), null)
-                    : topics.addPartitions(name, topic.getInt32("Count"), validateOnly);
-            result.set("ErrorCode", outcome.error().code()).set("ErrorMessage", outcome.message());
+                    : topics.addPartitions(name, topic.count(), create.validateOnly());
+            result.errorCode(outcome.error().code()).errorMessage(outcome.message());
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 
     /** Answers every topic POLICY_VIOLATION: the request adds more partitions than Kafka allows in one. */
-    public static Struct refuseAll(Struct request, Struct response) {
-        for (Struct topic : request.getStructs("Topics")) {
-            response.addElement("Results").set("Name", topic.getString("Name"))
-                    .set("ErrorCode", Errors.POLICY_VIOLATION.code())
-                    .set("ErrorMessage", PartitionsPerRequest.TOO_MANY_FOR_CREATE_PARTITIONS);
+    public static CreatePartitionsResponseView refuseAll(CreatePartitionsRequestView request,
+                                                         CreatePartitionsResponseView response) {
+        for (CreatePartitionsTopic topic : request.topics()) {
+            response.addResult().name(topic.name())
+                    .errorCode(Errors.POLICY_VIOLATION.code())
+                    .errorMessage(PartitionsPerRequest.TOO_MANY_FOR_CREATE_PARTITIONS);
         }
         return response;
+    }
+
+    /** {@link #refuseAll(CreatePartitionsRequestView, CreatePartitionsResponseView)} for a handler still on Structs. */
+    public static Struct refuseAll(Struct request, Struct response) {
+        return refuseAll(new CreatePartitionsRequestView(request), new CreatePartitionsResponseView(response)).struct();
     }
 }

@@ -7,8 +7,13 @@ import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableReplicaAssignment;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopic;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopicConfig;
+import io.minibroker.protocol.message.view.CreateTopicsResponseView;
+import io.minibroker.protocol.message.view.CreateTopicsResponseView.CreatableTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.HashSet;
@@ -40,9 +45,9 @@ public final class CreateTopicsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        boolean validateOnly = (Boolean) request.body().get("validateOnly");
-        return CompletableFuture.completedFuture(eachDistinctTopic(request.body(),
-                brokerConfig.get(BrokerConfig.NUM_PARTITIONS), (topic, result) -> create(topic, result, validateOnly)));
+        CreateTopicsRequestView create = new CreateTopicsRequestView(request.body());
+        return CompletableFuture.completedFuture(eachDistinctTopic(create, brokerConfig.get(BrokerConfig.NUM_PARTITIONS),
+                (topic, result) -> create(topic, result, create.validateOnly())).struct());
     }
 
     /**
@@ -51,21 +56,22 @@ public final class CreateTopicsHandler implements ApiHandler {
      * If the others ask for more partitions in all than Kafka allows ({@link PartitionsPerRequest}), none is
      * created and each is answered POLICY_VIOLATION.
      */
-    public static Struct eachDistinctTopic(Struct request, int defaultPartitions, BiConsumer<Struct, Struct> create) {
-        Struct response = ApiKey.CREATE_TOPICS.response().newMessage();
+    public static CreateTopicsResponseView eachDistinctTopic(CreateTopicsRequestView request, int defaultPartitions,
+                                                             BiConsumer<CreatableTopic, CreatableTopicResult> create) {
+        CreateTopicsResponseView response = new CreateTopicsResponseView();
         Set<String> seen = new HashSet<>();
         Set<String> duplicated = new HashSet<>();
-        for (Struct topic : request.getStructs("Topics")) {
-            if (!seen.add(topic.getString("Name"))) {
-                duplicated.add(topic.getString("Name"));
+        for (CreatableTopic topic : request.topics()) {
+            if (!seen.add(topic.name())) {
+                duplicated.add(topic.name());
             }
         }
-        List<Struct> distinct = request.getStructs("Topics").stream()
-                .filter(topic -> !duplicated.contains(topic.getString("Name"))).toList();
+        List<CreatableTopic> distinct = request.topics().stream()
+                .filter(topic -> !duplicated.contains(topic.name())).toList();
         boolean tooMany = PartitionsPerRequest.tooManyToCreate(distinct, defaultPartitions);
-        for (Struct topic : request.getStructs("Topics")) {
-            String name = topic.getString("Name");
-            Struct result = response.addElement("Topics").set("Name", name);
+        for (CreatableTopic topic : request.topics()) {
+            String name = topic.name();
+            CreatableTopicResult result = response.addTopic().name(name);
             if (duplicated.contains(name)) {
                 fail(result, Errors.INVALID_REQUEST, "Create topics request from client contains a duplicate topic");
             } else if (tooMany) {
@@ -77,10 +83,16 @@ public final class CreateTopicsHandler implements ApiHandler {
         return response;
     }
 
-    private void create(Struct topic, Struct result, boolean validateOnly) {
-        int partitions = topic.getInt32("NumPartitions");
-        int replicationFactor = topic.getInt16("ReplicationFactor");
-        if (!topic.getStructs("Assignments").isEmpty()) {
+    /** {@link #eachDistinctTopic(CreateTopicsRequestView, int, BiConsumer)} for a handler still on Structs. */
+    public static Struct eachDistinctTopic(Struct request, int defaultPartitions, BiConsumer<Struct, Struct> create) {
+        return eachDistinctTopic(new CreateTopicsRequestView(request), defaultPartitions,
+                (topic, result) -> create.accept(topic.struct(), result.struct())).struct();
+    }
+
+    private void create(CreatableTopic topic, CreatableTopicResult result, boolean validateOnly) {
+        int partitions = topic.numPartitions();
+        int replicationFactor = topic.replicationFactor();
+        if (!topic.assignments().isEmpty()) {
             if (countsAlongsideAssignments(topic, result)) {
                 return;
             }
@@ -99,41 +111,51 @@ public final class CreateTopicsHandler implements ApiHandler {
             replicationFactor = replicas.get(0).size();
         }
         Map<String, String> overrides = new LinkedHashMap<>();
-        for (Struct config : topic.getStructs("Configs")) {
-            overrides.put(config.getString("Name"), config.getString("Value"));
+        for (CreatableTopicConfig config : topic.configs()) {
+            overrides.put(config.name(), config.value());
         }
-        TopicRegistry.Outcome outcome = topics.create(topic.getString("Name"), partitions, replicationFactor,
+        TopicRegistry.Outcome outcome = topics.create(topic.name(), partitions, replicationFactor,
                 overrides, validateOnly);
         if (outcome.error() != Errors.NONE) {
             fail(result, outcome.error(), outcome.message());
             return;
         }
-        result.set("TopicId", outcome.topic().id())
-                .set("NumPartitions", outcome.topic().partitions())
-                .set("ReplicationFactor", (short) 1);
+        result.topicId(outcome.topic().id())
+                .numPartitions(outcome.topic().partitions())
+                .replicationFactor((short) 1);
         listConfigs(result, brokerConfig, outcome.topic().configOverrides());
     }
 
     /** Lists a created topic's configs in its result (v5+), as Kafka does: each with its value and source. */
-    public static void listConfigs(Struct result, BrokerConfig brokerConfig, Map<String, String> overrides) {
-        TopicConfig.effective(brokerConfig, overrides).forEach((key, value) -> result.addElement("Configs")
-                .set("Name", key)
-                .set("Value", value)
-                .set("ReadOnly", false)
-                .set("ConfigSource", overrides.containsKey(key)
+    public static void listConfigs(CreatableTopicResult result, BrokerConfig brokerConfig, Map<String, String> overrides) {
+        TopicConfig.effective(brokerConfig, overrides).forEach((key, value) -> result.addConfig()
+                .name(key)
+                .value(value)
+                .readOnly(false)
+                .configSource(overrides.containsKey(key)
                         ? ConfigResources.DYNAMIC_TOPIC_CONFIG : ConfigResources.DEFAULT_CONFIG)
-                .set("IsSensitive", false));
+                .isSensitive(false));
+    }
+
+    /** {@link #listConfigs(CreatableTopicResult, BrokerConfig, Map)} for a handler still on Structs. */
+    public static void listConfigs(Struct result, BrokerConfig brokerConfig, Map<String, String> overrides) {
+        listConfigs(new CreatableTopicResult(result), brokerConfig, overrides);
     }
 
     /** Answers INVALID_REQUEST, and true, if a topic has both counts and replica assignments, as Kafka refuses. */
-    public static boolean countsAlongsideAssignments(Struct topic, Struct result) {
-        boolean both = !topic.getStructs("Assignments").isEmpty()
-                && (topic.getInt32("NumPartitions") != -1 || topic.getInt16("ReplicationFactor") != -1);
+    public static boolean countsAlongsideAssignments(CreatableTopic topic, CreatableTopicResult result) {
+        boolean both = !topic.assignments().isEmpty()
+                && (topic.numPartitions() != -1 || topic.replicationFactor() != -1);
         if (both) {
             fail(result, Errors.INVALID_REQUEST,
                     "Both numPartitions or replicationFactor and replicasAssignments were set.");
         }
         return both;
+    }
+
+    /** {@link #countsAlongsideAssignments(CreatableTopic, CreatableTopicResult)} for a handler still on Structs. */
+    public static boolean countsAlongsideAssignments(Struct topic, Struct result) {
+        return countsAlongsideAssignments(new CreatableTopic(topic), new CreatableTopicResult(result));
     }
 
     /**
@@ -142,11 +164,11 @@ public final class CreateTopicsHandler implements ApiHandler {
      * Answers INVALID_REPLICA_ASSIGNMENT, and null, when a partition is named twice or the partitions are not
      * 0, 1, 2, ..., with Kafka's messages.
      */
-    public static List<List<Integer>> replicasByPartition(Struct topic, Struct result) {
+    public static List<List<Integer>> replicasByPartition(CreatableTopic topic, CreatableTopicResult result) {
         Map<Integer, List<Integer>> byPartition = new TreeMap<>();
-        for (Struct assignment : topic.getStructs("Assignments")) {
-            int partition = assignment.getInt32("PartitionIndex");
-            if (byPartition.put(partition, assignment.getList("BrokerIds")) != null) {
+        for (CreatableReplicaAssignment assignment : topic.assignments()) {
+            int partition = assignment.partitionIndex();
+            if (byPartition.put(partition, assignment.brokerIds()) != null) {
                 fail(result, Errors.INVALID_REPLICA_ASSIGNMENT,
                         "Found multiple manual partition assignments for partition " + partition);
                 return null;
@@ -162,7 +184,17 @@ public final class CreateTopicsHandler implements ApiHandler {
         return List.copyOf(byPartition.values());
     }
 
+    /** {@link #replicasByPartition(CreatableTopic, CreatableTopicResult)} for a handler still on Structs. */
+    public static List<List<Integer>> replicasByPartition(Struct topic, Struct result) {
+        return replicasByPartition(new CreatableTopic(topic), new CreatableTopicResult(result));
+    }
+
+    public static void fail(CreatableTopicResult result, Errors error, String message) {
+        result.errorCode(error.code()).errorMessage(message);
+    }
+
+    /** {@link #fail(CreatableTopicResult, Errors, String)} for a handler still on Structs. */
     public static void fail(Struct result, Errors error, String message) {
-        result.set("ErrorCode", error.code()).set("ErrorMessage", message);
+        fail(new CreatableTopicResult(result), error, message);
     }
 }

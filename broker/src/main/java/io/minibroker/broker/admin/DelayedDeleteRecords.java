@@ -3,6 +3,8 @@ package io.minibroker.broker.admin;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.view.DeleteRecordsResponseView;
+import io.minibroker.protocol.message.view.DeleteRecordsResponseView.DeleteRecordsPartitionResult;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.DelayedOperation;
 import io.minibroker.purgatory.Purgatory;
@@ -21,16 +23,16 @@ import java.util.concurrent.CompletableFuture;
 public final class DelayedDeleteRecords extends DelayedOperation {
 
     /** One partition's part: the offset its low watermark must reach, and its response entry to fill. */
-    record PendingDeletion(PartitionLog log, long requiredOffset, Struct result) {
+    record PendingDeletion(PartitionLog log, long requiredOffset, DeleteRecordsPartitionResult result) {
     }
 
     private final List<PendingDeletion> deletions;
     private final PartitionLeadership leadership;
-    private final Struct response;
+    private final DeleteRecordsResponseView response;
     private final CompletableFuture<Struct> answer;
 
     DelayedDeleteRecords(long timeoutMs, List<PendingDeletion> deletions, PartitionLeadership leadership,
-                         Struct response, CompletableFuture<Struct> answer) {
+                         DeleteRecordsResponseView response, CompletableFuture<Struct> answer) {
         super(timeoutMs);
         this.deletions = deletions;
         this.leadership = leadership;
@@ -68,17 +70,17 @@ public final class DelayedDeleteRecords extends DelayedOperation {
     protected void onComplete() {
         for (PendingDeletion deletion : deletions) {
             if (deletion.log().isDeleted()) { // its topic was deleted while this waited, as a parked produce's
-                deletion.result().set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                deletion.result().errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
             } else if (!leading(deletion)) {
-                deletion.result().set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
+                deletion.result().errorCode(Errors.NOT_LEADER_OR_FOLLOWER.code());
             } else if (reached(deletion)) {
-                deletion.result().set("LowWatermark", leadership.lowWatermark(deletion.log()))
-                        .set("ErrorCode", Errors.NONE.code());
+                deletion.result().lowWatermark(leadership.lowWatermark(deletion.log()))
+                        .errorCode(Errors.NONE.code());
             } else {
-                deletion.result().set("ErrorCode", Errors.REQUEST_TIMED_OUT.code());
+                deletion.result().errorCode(Errors.REQUEST_TIMED_OUT.code());
             }
         }
-        answer.complete(response);
+        answer.complete(response.struct());
     }
 
     @Override

@@ -9,8 +9,13 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DeleteRecordsRequestView;
+import io.minibroker.protocol.message.view.DeleteRecordsRequestView.DeleteRecordsPartition;
+import io.minibroker.protocol.message.view.DeleteRecordsRequestView.DeleteRecordsTopic;
+import io.minibroker.protocol.message.view.DeleteRecordsResponseView;
+import io.minibroker.protocol.message.view.DeleteRecordsResponseView.DeleteRecordsPartitionResult;
+import io.minibroker.protocol.message.view.DeleteRecordsResponseView.DeleteRecordsTopicResult;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
 
@@ -46,31 +51,32 @@ public final class DeleteRecordsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.DELETE_RECORDS.response().newMessage();
+        DeleteRecordsRequestView delete = new DeleteRecordsRequestView(request.body());
+        DeleteRecordsResponseView response = new DeleteRecordsResponseView();
         List<DelayedDeleteRecords.PendingDeletion> pending = new ArrayList<>();
         List<TopicPartition> keys = new ArrayList<>();
-        for (Struct topic : request.body().getStructs("Topics")) {
-            String name = topic.getString("Name");
-            Struct topicResult = response.addElement("Topics").set("Name", name);
+        for (DeleteRecordsTopic topic : delete.topics()) {
+            String name = topic.name();
+            DeleteRecordsTopicResult topicResult = response.addTopic().name(name);
             Optional<TopicMetadata> metadata = topics.get(name);
-            for (Struct partition : topic.getStructs("Partitions")) {
-                int index = partition.getInt32("PartitionIndex");
-                Struct result = topicResult.addElement("Partitions").set("PartitionIndex", index)
-                        .set("LowWatermark", -1L);
+            for (DeleteRecordsPartition partition : topic.partitions()) {
+                int index = partition.partitionIndex();
+                DeleteRecordsPartitionResult result = topicResult.addPartition().partitionIndex(index)
+                        .lowWatermark(-1L);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
-                    result.set("ErrorCode", topics.partitionNotHere(false, name, null, index).code());
+                    result.errorCode(topics.partitionNotHere(false, name, null, index).code());
                     continue;
                 }
                 if (!leadership.isLeader(log.get().topicPartition())) {
-                    result.set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
+                    result.errorCode(Errors.NOT_LEADER_OR_FOLLOWER.code());
                     continue;
                 }
                 long highWatermark = log.get().highWatermark();
-                long offset = partition.getInt64("Offset");
+                long offset = partition.offset();
                 long target = offset == HIGH_WATERMARK ? highWatermark : offset;
                 if (target < 0 || target > highWatermark) {
-                    result.set("ErrorCode", Errors.OFFSET_OUT_OF_RANGE.code());
+                    result.errorCode(Errors.OFFSET_OUT_OF_RANGE.code());
                     continue;
                 }
                 try {
@@ -78,17 +84,17 @@ public final class DeleteRecordsHandler implements ApiHandler {
                     pending.add(new DelayedDeleteRecords.PendingDeletion(log.get(), logStart, result));
                     keys.add(log.get().topicPartition());
                 } catch (LogException e) {
-                    result.set("ErrorCode", e.error().code());
+                    result.errorCode(e.error().code());
                 } catch (UncheckedIOException e) {
-                    result.set("ErrorCode", Errors.KAFKA_STORAGE_ERROR.code());
+                    result.errorCode(Errors.KAFKA_STORAGE_ERROR.code());
                 }
             }
         }
         if (pending.isEmpty()) {
-            return CompletableFuture.completedFuture(response);
+            return CompletableFuture.completedFuture(response.struct());
         }
         CompletableFuture<Struct> answer = new CompletableFuture<>();
-        purgatory.tryCompleteElseWatch(new DelayedDeleteRecords(request.body().getInt32("TimeoutMs"), pending,
+        purgatory.tryCompleteElseWatch(new DelayedDeleteRecords(delete.timeoutMs(), pending,
                 leadership, response, answer), keys);
         return answer;
     }

@@ -5,8 +5,11 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.topic.DeletableTopics;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
+import io.minibroker.protocol.message.view.DeleteTopicsRequestView.DeleteTopicState;
+import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
+import io.minibroker.protocol.message.view.DeleteTopicsResponseView.DeletableTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.HashMap;
@@ -45,36 +48,37 @@ public final class DeleteTopicsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.DELETE_TOPICS.response().newMessage();
+        DeleteTopicsRequestView delete = new DeleteTopicsRequestView(request.body());
+        DeleteTopicsResponseView response = new DeleteTopicsResponseView();
         Errors disabled = deleteEnabled ? null : request.version() < DELETION_DISABLED_ERROR_FROM_VERSION
                 ? Errors.INVALID_REQUEST : Errors.TOPIC_DELETION_DISABLED;
         if (request.version() < TOPIC_IDS_FROM_VERSION) {
-            Set<String> duplicated = duplicates(request.body().<String>getList("TopicNames"), name -> name);
+            Set<String> duplicated = duplicates(delete.topicNames(), name -> name);
             Set<String> answered = new HashSet<>();
-            for (String name : request.body().<String>getList("TopicNames")) {
+            for (String name : delete.topicNames()) {
                 if (!answered.add(name)) {
                     continue;
                 }
                 Errors error = disabled != null ? disabled
                         : duplicated.contains(name) ? Errors.INVALID_REQUEST : topics.delete(name);
-                response.addElement("Responses").set("Name", name).set("ErrorCode", error.code());
+                response.addResponse().name(name).errorCode(error.code());
             }
-            return CompletableFuture.completedFuture(response);
+            return CompletableFuture.completedFuture(response.struct());
         }
-        List<Struct> requested = request.body().getStructs("Topics");
+        List<DeleteTopicState> requested = delete.topics();
         Set<Entry> duplicated = duplicates(requested, DeleteTopicsHandler::key);
         Set<UUID> alsoNamed = idsAlsoGivenByName(requested, duplicated);
         Set<Entry> answered = new HashSet<>();
-        for (Struct state : requested) {
-            String name = state.getString("Name");
-            UUID id = state.getUuid("TopicId");
+        for (DeleteTopicState state : requested) {
+            String name = state.name();
+            UUID id = state.topicId();
             if (!answered.add(key(state)) || (disabled == null && name == null && alsoNamed.contains(id)
                     && !duplicated.contains(key(state)))) {
                 continue;
             }
-            Struct result = response.addElement("Responses").set("Name", name).set("TopicId", id);
+            DeletableTopicResult result = response.addResponse().name(name).topicId(id);
             if (disabled != null) {
-                result.set("ErrorCode", disabled.code());
+                result.errorCode(disabled.code());
             } else if (name == null && id.equals(TopicIds.ZERO)) {
                 refuse(result, "Neither topic name nor id were specified.");
             } else if (name != null && !id.equals(TopicIds.ZERO)) {
@@ -82,13 +86,13 @@ public final class DeleteTopicsHandler implements ApiHandler {
             } else if (duplicated.contains(key(state))) {
                 refuse(result, name != null ? "Duplicate topic name." : "Duplicate topic id.");
             } else if (name != null && topics.idOf(name).filter(alsoNamed::contains).isPresent()) {
-                result.set("TopicId", topics.idOf(name).get()); // Kafka names the id it maps to
+                result.topicId(topics.idOf(name).get()); // Kafka names the id it maps to
                 refuse(result, "The provided topic name maps to an ID that was already supplied.");
             } else {
                 deleteByNameOrId(name, id, result);
             }
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 
     /** A v6+ entry as given: two entries alike name the same topic twice. */
@@ -99,18 +103,18 @@ public final class DeleteTopicsHandler implements ApiHandler {
      * The ids given on their own whose topic is also named, once, by a name given on its own: neither entry
      * deletes it.
      */
-    private Set<UUID> idsAlsoGivenByName(List<Struct> requested, Set<Entry> duplicated) {
+    private Set<UUID> idsAlsoGivenByName(List<DeleteTopicState> requested, Set<Entry> duplicated) {
         Set<String> named = new HashSet<>();
-        for (Struct state : requested) {
-            if (state.getString("Name") != null && state.getUuid("TopicId").equals(TopicIds.ZERO)
+        for (DeleteTopicState state : requested) {
+            if (state.name() != null && state.topicId().equals(TopicIds.ZERO)
                     && !duplicated.contains(key(state))) {
-                named.add(state.getString("Name"));
+                named.add(state.name());
             }
         }
         Set<UUID> alsoNamed = new HashSet<>();
-        for (Struct state : requested) {
-            UUID id = state.getUuid("TopicId");
-            if (state.getString("Name") == null && !id.equals(TopicIds.ZERO)
+        for (DeleteTopicState state : requested) {
+            UUID id = state.topicId();
+            if (state.name() == null && !id.equals(TopicIds.ZERO)
                     && topics.nameOf(id).filter(named::contains).isPresent()) {
                 alsoNamed.add(id);
             }
@@ -118,8 +122,8 @@ public final class DeleteTopicsHandler implements ApiHandler {
         return alsoNamed;
     }
 
-    private static Entry key(Struct state) {
-        return new Entry(state.getString("Name"), state.getUuid("TopicId"));
+    private static Entry key(DeleteTopicState state) {
+        return new Entry(state.name(), state.topicId());
     }
 
     private static <T, K> Set<K> duplicates(List<T> entries, Function<T, K> key) {
@@ -134,20 +138,20 @@ public final class DeleteTopicsHandler implements ApiHandler {
         return duplicated;
     }
 
-    private static void refuse(Struct result, String message) {
-        result.set("ErrorCode", Errors.INVALID_REQUEST.code()).set("ErrorMessage", message);
+    private static void refuse(DeletableTopicResult result, String message) {
+        result.errorCode(Errors.INVALID_REQUEST.code()).errorMessage(message);
     }
 
-    private void deleteByNameOrId(String name, UUID id, Struct result) {
+    private void deleteByNameOrId(String name, UUID id, DeletableTopicResult result) {
         if (name == null) {
             Optional<String> named = topics.nameOf(id);
             if (named.isEmpty()) {
-                result.set("ErrorCode", Errors.UNKNOWN_TOPIC_ID.code());
+                result.errorCode(Errors.UNKNOWN_TOPIC_ID.code());
                 return;
             }
             name = named.get();
         }
         UUID deletedId = topics.idOf(name).orElse(TopicIds.ZERO);
-        result.set("Name", name).set("TopicId", deletedId).set("ErrorCode", topics.delete(name).code());
+        result.name(name).topicId(deletedId).errorCode(topics.delete(name).code());
     }
 }

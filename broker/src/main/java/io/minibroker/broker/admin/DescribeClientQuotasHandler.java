@@ -3,8 +3,10 @@ package io.minibroker.broker.admin;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DescribeClientQuotasRequestView;
+import io.minibroker.protocol.message.view.DescribeClientQuotasRequestView.ComponentData;
+import io.minibroker.protocol.message.view.DescribeClientQuotasResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.HashSet;
@@ -34,24 +36,23 @@ public final class DescribeClientQuotasHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.DESCRIBE_CLIENT_QUOTAS.response().newMessage();
-        Refusal refusal = refusal(request.body().getStructs("Components"));
+        DescribeClientQuotasResponseView response = new DescribeClientQuotasResponseView();
+        Refusal refusal = refusal(new DescribeClientQuotasRequestView(request.body()).components());
         if (refusal != null) {
-            response.set("ErrorCode", refusal.error().code()).set("ErrorMessage", refusal.message())
-                    .set("Entries", null);
+            response.errorCode(refusal.error().code()).errorMessage(refusal.message()).entries(null);
         } else {
-            response.set("ErrorCode", Errors.NONE.code()).set("Entries", List.of());
+            response.errorCode(Errors.NONE.code()).entries(List.of());
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 
     /** Why Kafka's broker (its ClientQuotasImage) would refuse this filter, checked in its order; or null. */
-    private static Refusal refusal(List<Struct> components) {
+    private static Refusal refusal(List<ComponentData> components) {
         Set<String> types = new HashSet<>();
-        for (Struct component : components) {
-            String type = component.getString("EntityType");
-            byte match = component.getInt8("MatchType");
-            String matched = component.getString("Match");
+        for (ComponentData component : components) {
+            String type = component.entityType();
+            byte match = component.matchType();
+            String matched = component.match();
             if (type.isEmpty()) {
                 return invalid("Invalid empty entity type.");
             }

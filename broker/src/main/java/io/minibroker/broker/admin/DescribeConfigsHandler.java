@@ -7,8 +7,12 @@ import io.minibroker.broker.config.ConfigKey;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
+import io.minibroker.protocol.message.view.DescribeConfigsRequestView.DescribeConfigsResource;
+import io.minibroker.protocol.message.view.DescribeConfigsResponseView;
+import io.minibroker.protocol.message.view.DescribeConfigsResponseView.DescribeConfigsResourceResult;
+import io.minibroker.protocol.message.view.DescribeConfigsResponseView.DescribeConfigsResult;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
@@ -49,30 +53,31 @@ public final class DescribeConfigsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.DESCRIBE_CONFIGS.response().newMessage();
-        boolean includeSynonyms = request.body().getBool("IncludeSynonyms"); // v1+, the first version served
-        for (Struct resource : request.body().getStructs("Resources")) {
-            byte type = (Byte) resource.get("ResourceType");
-            String name = resource.getString("ResourceName");
-            List<String> keys = resource.getList("ConfigurationKeys");
-            Struct result = response.addElement("Results").set("ResourceType", type).set("ResourceName", name);
+        DescribeConfigsRequestView describe = new DescribeConfigsRequestView(request.body());
+        DescribeConfigsResponseView response = new DescribeConfigsResponseView();
+        boolean includeSynonyms = describe.includeSynonyms(); // v1+, the first version served
+        for (DescribeConfigsResource resource : describe.resources()) {
+            byte type = resource.resourceType();
+            String name = resource.resourceName();
+            List<String> keys = resource.configurationKeys();
+            DescribeConfigsResult result = response.addResult().resourceType(type).resourceName(name);
             if (type == ConfigResources.TOPIC) {
                 describeTopic(name, keys, result, includeSynonyms);
             } else if (type == ConfigResources.BROKER && name.isEmpty()) {
                 // The cluster's dynamic broker defaults (kafka-configs --entity-default): there are none to list.
-                result.set("ErrorCode", Errors.NONE.code());
+                result.errorCode(Errors.NONE.code());
             } else if (type == ConfigResources.BROKER && name.equals(Integer.toString(node.nodeId()))) {
                 describeBroker(keys, result, includeSynonyms);
             } else if (type == ConfigResources.BROKER) {
-                result.set("ErrorCode", Errors.INVALID_REQUEST.code()).set("ErrorMessage", isInteger(name)
+                result.errorCode(Errors.INVALID_REQUEST.code()).errorMessage(isInteger(name)
                         ? "Unexpected broker id, expected " + node.nodeId() + " or empty string, but received " + name
                         : "Broker id must be an integer, but it is: " + name);
             } else {
-                result.set("ErrorCode", Errors.INVALID_REQUEST.code())
-                        .set("ErrorMessage", "unsupported resource " + type + " '" + name + "'");
+                result.errorCode(Errors.INVALID_REQUEST.code())
+                        .errorMessage("unsupported resource " + type + " '" + name + "'");
             }
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 
     /** As Kafka reads a broker resource name (Scala's toInt). */
@@ -85,11 +90,11 @@ public final class DescribeConfigsHandler implements ApiHandler {
         }
     }
 
-    private void describeTopic(String name, List<String> keys, Struct result, boolean includeSynonyms) {
+    private void describeTopic(String name, List<String> keys, DescribeConfigsResult result, boolean includeSynonyms) {
         Optional<Map<String, String>> found = topicOverrides.apply(name);
         if (found.isEmpty()) {
-            result.set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
-                    .set("ErrorMessage", "Topic " + name + " does not exist");
+            result.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                    .errorMessage("Topic " + name + " does not exist");
             return;
         }
         Map<String, String> overrides = found.get();
@@ -106,17 +111,17 @@ public final class DescribeConfigsHandler implements ApiHandler {
                 addConfig(result, key, value, synonyms, includeSynonyms);
             }
         });
-        result.set("ErrorCode", Errors.NONE.code());
+        result.errorCode(Errors.NONE.code());
     }
 
-    private void describeBroker(List<String> keys, Struct result, boolean includeSynonyms) {
+    private void describeBroker(List<String> keys, DescribeConfigsResult result, boolean includeSynonyms) {
         for (Map.Entry<String, ConfigKey<?>> entry : new TreeMap<>(BrokerConfig.knownKeys()).entrySet()) {
             if (keys == null || keys.contains(entry.getKey())) {
                 addConfig(result, entry.getKey(), text(config.get(entry.getValue())),
                         brokerSynonyms(TopicConfig.brokerFamily(entry.getValue()), entry.getKey()), includeSynonyms);
             }
         }
-        result.set("ErrorCode", Errors.NONE.code());
+        result.errorCode(Errors.NONE.code());
     }
 
     /**
@@ -153,18 +158,17 @@ public final class DescribeConfigsHandler implements ApiHandler {
         return value == null ? null : value.toString();
     }
 
-    private static void addConfig(Struct result, String name, String value, List<Synonym> synonyms,
+    private static void addConfig(DescribeConfigsResult result, String name, String value, List<Synonym> synonyms,
                                   boolean includeSynonyms) {
-        Struct entry = result.addElement("Configs")
-                .set("Name", name)
-                .set("Value", value)
-                .set("ReadOnly", false)
-                .set("ConfigSource", synonyms.isEmpty() ? ConfigResources.DEFAULT_CONFIG : synonyms.get(0).source())
-                .set("IsSensitive", false);
+        DescribeConfigsResourceResult entry = result.addConfig()
+                .name(name)
+                .value(value)
+                .readOnly(false)
+                .configSource(synonyms.isEmpty() ? ConfigResources.DEFAULT_CONFIG : synonyms.get(0).source())
+                .isSensitive(false);
         if (includeSynonyms) {
             for (Synonym synonym : synonyms) {
-                entry.addElement("Synonyms").set("Name", synonym.name()).set("Value", synonym.value())
-                        .set("Source", synonym.source());
+                entry.addSynonym().name(synonym.name()).value(synonym.value()).source(synonym.source());
             }
         }
     }

@@ -6,8 +6,12 @@ import io.minibroker.broker.log.LogManager;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DescribeLogDirsRequestView;
+import io.minibroker.protocol.message.view.DescribeLogDirsRequestView.DescribableLogDirTopic;
+import io.minibroker.protocol.message.view.DescribeLogDirsResponseView;
+import io.minibroker.protocol.message.view.DescribeLogDirsResponseView.DescribeLogDirsResult;
+import io.minibroker.protocol.message.view.DescribeLogDirsResponseView.DescribeLogDirsTopic;
 import io.minibroker.protocol.schema.Struct;
 
 import java.io.IOException;
@@ -45,7 +49,7 @@ public final class DescribeLogDirsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Set<TopicPartition> asked = asked(request.body().getStructs("Topics"));
+        Set<TopicPartition> asked = asked(new DescribeLogDirsRequestView(request.body()).topics());
         Map<Path, List<PartitionLog>> byDir = new HashMap<>();
         for (PartitionLog log : logs.allLogs()) {
             if (asked == null || asked.contains(log.topicPartition())) {
@@ -53,52 +57,52 @@ public final class DescribeLogDirsHandler implements ApiHandler {
                         .add(log);
             }
         }
-        Struct response = ApiKey.DESCRIBE_LOG_DIRS.response().newMessage();
+        DescribeLogDirsResponseView response = new DescribeLogDirsResponseView();
         for (Path configured : logDirs) {
             Path dir = configured.toAbsolutePath().normalize();
-            Struct result = response.addElement("Results").set("LogDir", dir.toString());
+            DescribeLogDirsResult result = response.addResult().logDir(dir.toString());
             try {
                 FileStore store = Files.getFileStore(dir);
-                result.set("TotalBytes", store.getTotalSpace()).set("UsableBytes", store.getUsableSpace());
+                result.totalBytes(store.getTotalSpace()).usableBytes(store.getUsableSpace());
             } catch (IOException e) {
-                result.set("ErrorCode", Errors.KAFKA_STORAGE_ERROR.code());
+                result.errorCode(Errors.KAFKA_STORAGE_ERROR.code());
                 continue;
             }
             addTopics(result, byDir.getOrDefault(dir, List.of()));
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 
     /** The partitions asked for, or null for all of them (a null topic list). */
-    private static Set<TopicPartition> asked(List<Struct> topics) {
+    private static Set<TopicPartition> asked(List<DescribableLogDirTopic> topics) {
         if (topics == null) {
             return null;
         }
         Set<TopicPartition> asked = new HashSet<>();
-        for (Struct topic : topics) {
-            for (int partition : topic.<Integer>getList("Partitions")) {
-                if (TopicPartition.isValid(topic.getString("Topic"), partition)) {
-                    asked.add(new TopicPartition(topic.getString("Topic"), partition));
+        for (DescribableLogDirTopic topic : topics) {
+            for (int partition : topic.partitions()) {
+                if (TopicPartition.isValid(topic.topic(), partition)) {
+                    asked.add(new TopicPartition(topic.topic(), partition));
                 }
             }
         }
         return asked;
     }
 
-    private static void addTopics(Struct result, List<PartitionLog> logsInDir) {
+    private static void addTopics(DescribeLogDirsResult result, List<PartitionLog> logsInDir) {
         Map<String, List<PartitionLog>> byTopic = new TreeMap<>();
         for (PartitionLog log : logsInDir) {
             byTopic.computeIfAbsent(log.topicPartition().topic(), topic -> new ArrayList<>()).add(log);
         }
         byTopic.forEach((topic, partitionLogs) -> {
-            Struct topicResult = result.addElement("Topics").set("Name", topic);
+            DescribeLogDirsTopic topicResult = result.addTopic().name(topic);
             partitionLogs.sort(Comparator.comparingInt(log -> log.topicPartition().partition()));
             for (PartitionLog log : partitionLogs) {
-                topicResult.addElement("Partitions")
-                        .set("PartitionIndex", log.topicPartition().partition())
-                        .set("PartitionSize", log.size())
-                        .set("OffsetLag", Math.max(0L, log.highWatermark() - log.logEndOffset()))
-                        .set("IsFutureKey", false);
+                topicResult.addPartition()
+                        .partitionIndex(log.topicPartition().partition())
+                        .partitionSize(log.size())
+                        .offsetLag(Math.max(0L, log.highWatermark() - log.logEndOffset()))
+                        .isFutureKey(false);
             }
         });
     }

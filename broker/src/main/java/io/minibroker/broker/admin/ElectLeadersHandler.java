@@ -5,8 +5,11 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.topic.ElectableTopics.ElectionResult;
 import io.minibroker.broker.topic.ElectableTopics;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.ElectLeadersRequestView;
+import io.minibroker.protocol.message.view.ElectLeadersRequestView.TopicPartitions;
+import io.minibroker.protocol.message.view.ElectLeadersResponseView;
+import io.minibroker.protocol.message.view.ElectLeadersResponseView.ReplicaElectionResult;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
@@ -38,55 +41,53 @@ public final class ElectLeadersHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
-        Struct response = ApiKey.ELECT_LEADERS.response().newMessage();
-        List<Struct> named = body.getStructs("TopicPartitions");
-        byte typeValue = request.version() >= ELECTION_TYPE_FROM_VERSION ? body.getInt8("ElectionType") : 0;
+        ElectLeadersRequestView elect = new ElectLeadersRequestView(request.body());
+        ElectLeadersResponseView response = new ElectLeadersResponseView();
+        List<TopicPartitions> named = elect.topicPartitions();
+        byte typeValue = request.version() >= ELECTION_TYPE_FROM_VERSION ? elect.electionType() : 0;
         ElectableTopics.Type type = ElectableTopics.Type.of(typeValue);
         if (named != null && named.isEmpty()) {
-            return CompletableFuture.completedFuture(response); // nothing to do, whatever the type: as Kafka
-        } else if (body.getInt32("TimeoutMs") <= 0) {
-            ElectionResult timedOut = new ElectionResult(Errors.REQUEST_TIMED_OUT, null);
-            response.set("ErrorCode", Errors.REQUEST_TIMED_OUT.code());
-            if (named != null) {
-                for (Struct topic : named) {
-                    List<Integer> partitions = topic.getList("Partitions");
-                    addTopic(response, topic.getString("Topic"), partitions,
-                            partitions.stream().map(p -> timedOut).toList());
-                }
-            }
+            return CompletableFuture.completedFuture(response.struct()); // nothing to do, whatever the type: as Kafka
+        } else if (elect.timeoutMs() <= 0) {
+            // Already past its deadline, as Kafka's controller answers it, on every partition named.
+            refuseAll(response, named, new ElectionResult(Errors.REQUEST_TIMED_OUT, null));
         } else if (type == null) {
-            ElectionResult refused = new ElectionResult(Errors.INVALID_REQUEST, "Unknown election type " + typeValue);
-            response.set("ErrorCode", Errors.INVALID_REQUEST.code());
-            if (named != null) {
-                for (Struct topic : named) {
-                    List<Integer> partitions = topic.getList("Partitions");
-                    addTopic(response, topic.getString("Topic"), partitions,
-                            partitions.stream().map(p -> refused).toList());
-                }
-            }
+            refuseAll(response, named, new ElectionResult(Errors.INVALID_REQUEST, "Unknown election type " + typeValue));
         } else if (named == null) {
             for (Map.Entry<String, Map<Integer, ElectionResult>> topic : topics.electAll(type).entrySet()) {
                 Map<Integer, ElectionResult> results = topic.getValue();
                 addTopic(response, topic.getKey(), List.copyOf(results.keySet()), List.copyOf(results.values()));
             }
         } else {
-            for (Struct topic : named) {
-                String name = topic.getString("Topic");
-                List<Integer> partitions = topic.getList("Partitions");
+            for (TopicPartitions topic : named) {
+                String name = topic.topic();
+                List<Integer> partitions = topic.partitions();
                 addTopic(response, name, partitions, topics.elect(type, name, partitions));
             }
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 
-    private static void addTopic(Struct response, String topic, List<Integer> partitions, List<ElectionResult> results) {
-        Struct entry = response.addElement("ReplicaElectionResults").set("Topic", topic);
+    /** The whole request refused: the error at the top and on every partition named. */
+    private static void refuseAll(ElectLeadersResponseView response, List<TopicPartitions> named,
+                                  ElectionResult refused) {
+        response.errorCode(refused.error().code());
+        if (named != null) {
+            for (TopicPartitions topic : named) {
+                List<Integer> partitions = topic.partitions();
+                addTopic(response, topic.topic(), partitions, partitions.stream().map(p -> refused).toList());
+            }
+        }
+    }
+
+    private static void addTopic(ElectLeadersResponseView response, String topic, List<Integer> partitions,
+                                 List<ElectionResult> results) {
+        ReplicaElectionResult entry = response.addReplicaElectionResult().topic(topic);
         for (int i = 0; i < partitions.size(); i++) {
-            entry.addElement("PartitionResult")
-                    .set("PartitionId", partitions.get(i))
-                    .set("ErrorCode", results.get(i).error().code())
-                    .set("ErrorMessage", results.get(i).message());
+            entry.addPartitionResult()
+                    .partitionId(partitions.get(i))
+                    .errorCode(results.get(i).error().code())
+                    .errorMessage(results.get(i).message());
         }
     }
 }

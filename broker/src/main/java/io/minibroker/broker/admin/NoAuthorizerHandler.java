@@ -4,6 +4,11 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.CreateAclsRequestView;
+import io.minibroker.protocol.message.view.CreateAclsResponseView;
+import io.minibroker.protocol.message.view.DeleteAclsRequestView;
+import io.minibroker.protocol.message.view.DeleteAclsResponseView;
+import io.minibroker.protocol.message.view.DescribeAclsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.CompletableFuture;
@@ -18,22 +23,25 @@ import java.util.concurrent.CompletionStage;
 public final class NoAuthorizerHandler implements ApiHandler {
 
     static final String MESSAGE = "No Authorizer is configured.";
+    private static final short CODE = Errors.SECURITY_DISABLED.code();
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = request.api().response().newMessage();
-        switch (request.api()) {
-            case DESCRIBE_ACLS -> refuse(response);
-            case CREATE_ACLS -> request.body().getStructs("Creations")
-                    .forEach(creation -> refuse(response.addElement("Results")));
-            case DELETE_ACLS -> request.body().getStructs("Filters")
-                    .forEach(filter -> refuse(response.addElement("FilterResults")));
+        return CompletableFuture.completedFuture(switch (request.api()) {
+            case DESCRIBE_ACLS -> new DescribeAclsResponseView().errorCode(CODE).errorMessage(MESSAGE).struct();
+            case CREATE_ACLS -> {
+                CreateAclsResponseView response = new CreateAclsResponseView();
+                new CreateAclsRequestView(request.body()).creations()
+                        .forEach(creation -> response.addResult().errorCode(CODE).errorMessage(MESSAGE));
+                yield response.struct();
+            }
+            case DELETE_ACLS -> {
+                DeleteAclsResponseView response = new DeleteAclsResponseView();
+                new DeleteAclsRequestView(request.body()).filters()
+                        .forEach(filter -> response.addFilterResult().errorCode(CODE).errorMessage(MESSAGE));
+                yield response.struct();
+            }
             default -> throw new IllegalArgumentException(request.api() + " is not an ACL API");
-        }
-        return CompletableFuture.completedFuture(response);
-    }
-
-    private static void refuse(Struct result) {
-        result.set("ErrorCode", Errors.SECURITY_DISABLED.code()).set("ErrorMessage", MESSAGE);
+        });
     }
 }

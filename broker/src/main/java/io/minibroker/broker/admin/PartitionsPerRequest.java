@@ -1,5 +1,8 @@
 package io.minibroker.broker.admin;
 
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView.CreatePartitionsTopic;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopic;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.Collection;
@@ -27,12 +30,12 @@ public final class PartitionsPerRequest {
      * a topic's assignments if it has any, else its count, {@code defaultPartitions} for -1, nothing for a count
      * that is invalid anyway.
      */
-    public static boolean tooManyToCreate(Collection<Struct> topics, int defaultPartitions) {
+    public static boolean tooManyToCreate(Collection<CreatableTopic> topics, int defaultPartitions) {
         long total = 0;
-        for (Struct topic : topics) {
-            int count = topic.getInt32("NumPartitions");
-            if (!topic.getStructs("Assignments").isEmpty()) {
-                total += topic.getStructs("Assignments").size();
+        for (CreatableTopic topic : topics) {
+            int count = topic.numPartitions();
+            if (!topic.assignments().isEmpty()) {
+                total += topic.assignments().size();
             } else if (count == -1) {
                 total += defaultPartitions;
             } else if (count > 0) {
@@ -46,14 +49,21 @@ public final class PartitionsPerRequest {
      * Whether CreatePartitions' topics add more than {@link #MAX} partitions in all to the topics that exist;
      * {@code currentCount} gives a topic's partition count, or -1 if there is no such topic.
      */
-    public static boolean tooManyToAdd(Collection<Struct> topics, ToIntFunction<String> currentCount) {
+    public static boolean tooManyToAdd(CreatePartitionsRequestView request, ToIntFunction<String> currentCount) {
         long total = 0;
-        for (Struct topic : topics) {
-            int current = currentCount.applyAsInt(topic.getString("Name"));
+        for (CreatePartitionsTopic topic : request.topics()) {
+            int current = currentCount.applyAsInt(topic.name());
             if (current >= 0) {
-                total += Math.max(0L, (long) topic.getInt32("Count") - current);
+                total += Math.max(0L, (long) topic.count() - current);
             }
         }
         return total > MAX;
+    }
+
+    /** {@link #tooManyToAdd(CreatePartitionsRequestView, ToIntFunction)} for a handler still on Structs. */
+    public static boolean tooManyToAdd(Collection<Struct> topics, ToIntFunction<String> currentCount) {
+        CreatePartitionsRequestView request = new CreatePartitionsRequestView()
+                .topics(topics.stream().map(CreatePartitionsTopic::new).toList());
+        return tooManyToAdd(request, currentCount);
     }
 }

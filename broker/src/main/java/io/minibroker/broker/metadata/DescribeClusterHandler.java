@@ -3,8 +3,9 @@ package io.minibroker.broker.metadata;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DescribeClusterRequestView;
+import io.minibroker.protocol.message.view.DescribeClusterResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.CompletableFuture;
@@ -29,21 +30,21 @@ public final class DescribeClusterHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.DESCRIBE_CLUSTER.response().newMessage()
-                .set("ClusterId", clusterId)
-                .set("ControllerId", brokers.controllerId());
-        byte endpointType = (Byte) request.body().get("EndpointType");
+        DescribeClusterResponseView response = new DescribeClusterResponseView()
+                .clusterId(clusterId)
+                .controllerId(brokers.controllerId());
+        byte endpointType = new DescribeClusterRequestView(request.body()).endpointType();
         if (endpointType != BROKER_ENDPOINTS) {
-            response.set("ErrorCode", Errors.MISMATCHED_ENDPOINT_TYPE.code())
-                    .set("ErrorMessage", "this listener serves broker endpoints");
+            response.errorCode(Errors.MISMATCHED_ENDPOINT_TYPE.code())
+                    .errorMessage("this listener serves broker endpoints");
         } else {
             for (BrokerDirectory.ListedBroker broker : brokers.brokers(context.listenerName())) {
-                response.addElement("Brokers")
-                        .set("BrokerId", broker.id())
-                        .set("Host", broker.host())
-                        .set("Port", broker.port());
+                response.addBroker()
+                        .brokerId(broker.id())
+                        .host(broker.host())
+                        .port(broker.port());
             }
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 }

@@ -5,8 +5,11 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.security.ScramMechanism;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.AlterUserScramCredentialsRequestView;
+import io.minibroker.protocol.message.view.AlterUserScramCredentialsRequestView.ScramCredentialDeletion;
+import io.minibroker.protocol.message.view.AlterUserScramCredentialsRequestView.ScramCredentialUpsertion;
+import io.minibroker.protocol.message.view.AlterUserScramCredentialsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.io.IOException;
@@ -70,13 +73,14 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        AlterUserScramCredentialsRequestView alter = new AlterUserScramCredentialsRequestView(request.body());
         List<Alteration> alterations = new ArrayList<>();
-        for (Struct deletion : request.body().getStructs("Deletions")) {
-            alterations.add(new Alteration(deletion.getString("Name"), deletion.getInt8("Mechanism"), 0, null, null));
+        for (ScramCredentialDeletion deletion : alter.deletions()) {
+            alterations.add(new Alteration(deletion.name(), deletion.mechanism(), 0, null, null));
         }
-        for (Struct upsertion : request.body().getStructs("Upsertions")) {
-            alterations.add(new Alteration(upsertion.getString("Name"), upsertion.getInt8("Mechanism"),
-                    upsertion.getInt32("Iterations"), upsertion.getBytes("Salt"), upsertion.getBytes("SaltedPassword")));
+        for (ScramCredentialUpsertion upsertion : alter.upsertions()) {
+            alterations.add(new Alteration(upsertion.name(), upsertion.mechanism(),
+                    upsertion.iterations(), upsertion.salt(), upsertion.saltedPassword()));
         }
         Map<String, List<Alteration>> byUser = new LinkedHashMap<>();
         alterations.forEach(a -> byUser.computeIfAbsent(a.user(), u -> new ArrayList<>()).add(a));
@@ -109,9 +113,9 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler {
                 }
             }
         }
-        Struct response = ApiKey.ALTER_USER_SCRAM_CREDENTIALS.response().newMessage();
-        results.forEach((user, result) -> response.addElement("Results").set("User", user)
-                .set("ErrorCode", result.error().code()).set("ErrorMessage", result.message()));
-        return CompletableFuture.completedFuture(response);
+        AlterUserScramCredentialsResponseView response = new AlterUserScramCredentialsResponseView();
+        results.forEach((user, result) -> response.addResult().user(user)
+                .errorCode(result.error().code()).errorMessage(result.message()));
+        return CompletableFuture.completedFuture(response.struct());
     }
 }

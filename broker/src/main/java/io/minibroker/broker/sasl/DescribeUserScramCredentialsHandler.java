@@ -5,8 +5,11 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.security.ScramMechanism;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DescribeUserScramCredentialsRequestView;
+import io.minibroker.protocol.message.view.DescribeUserScramCredentialsRequestView.UserName;
+import io.minibroker.protocol.message.view.DescribeUserScramCredentialsResponseView;
+import io.minibroker.protocol.message.view.DescribeUserScramCredentialsResponseView.DescribeUserScramCredentialsResult;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.HashSet;
@@ -31,19 +34,19 @@ public final class DescribeUserScramCredentialsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS.response().newMessage()
-                .set("ErrorCode", Errors.NONE.code());
+        DescribeUserScramCredentialsResponseView response = new DescribeUserScramCredentialsResponseView()
+                .errorCode(Errors.NONE.code());
         Map<String, Map<ScramMechanism, Integer>> described = credentials.describe();
-        List<Struct> named = request.body().getStructs("Users");
+        List<UserName> named = new DescribeUserScramCredentialsRequestView(request.body()).users();
         if (named == null || named.isEmpty()) {
             described.forEach((user, mechanisms) -> addUser(response, user, mechanisms));
-            return CompletableFuture.completedFuture(response);
+            return CompletableFuture.completedFuture(response.struct());
         }
         Set<String> seen = new HashSet<>();
         Set<String> twice = new HashSet<>();
         named.forEach(user -> {
-            if (!seen.add(user.getString("Name"))) {
-                twice.add(user.getString("Name"));
+            if (!seen.add(user.name())) {
+                twice.add(user.name());
             }
         });
         for (String user : seen) {
@@ -57,16 +60,18 @@ public final class DescribeUserScramCredentialsHandler implements ApiHandler {
                 addUser(response, user, described.get(user));
             }
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 
-    private static void addUser(Struct response, String user, Map<ScramMechanism, Integer> mechanisms) {
-        Struct result = response.addElement("Results").set("User", user).set("ErrorCode", Errors.NONE.code());
-        mechanisms.forEach((mechanism, iterations) -> result.addElement("CredentialInfos")
-                .set("Mechanism", mechanism.type()).set("Iterations", iterations));
+    private static void addUser(DescribeUserScramCredentialsResponseView response, String user,
+                                Map<ScramMechanism, Integer> mechanisms) {
+        DescribeUserScramCredentialsResult result = response.addResult().user(user).errorCode(Errors.NONE.code());
+        mechanisms.forEach((mechanism, iterations) -> result.addCredentialInfo()
+                .mechanism(mechanism.type()).iterations(iterations));
     }
 
-    private static void error(Struct response, String user, Errors error, String message) {
-        response.addElement("Results").set("User", user).set("ErrorCode", error.code()).set("ErrorMessage", message);
+    private static void error(DescribeUserScramCredentialsResponseView response, String user, Errors error,
+                              String message) {
+        response.addResult().user(user).errorCode(error.code()).errorMessage(message);
     }
 }

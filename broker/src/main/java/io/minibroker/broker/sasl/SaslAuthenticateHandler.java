@@ -4,8 +4,9 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.SaslAuthenticateRequestView;
+import io.minibroker.protocol.message.view.SaslAuthenticateResponseView;
 import io.minibroker.protocol.schema.Struct;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +33,7 @@ public final class SaslAuthenticateHandler implements ApiHandler {
             step = new SaslSession.Step(Errors.ILLEGAL_SASL_STATE,
                     "SaslAuthenticate request received after successful authentication");
         } else {
-            step = sasl.authenticate(request.body().getBytes("AuthBytes"));
+            step = sasl.authenticate(new SaslAuthenticateRequestView(request.body()).authBytes());
             if (step.error() == Errors.NONE && sasl.isAuthenticated()) {
                 LOG.debug("{} authenticated as {} on {}", context.clientAddress(), sasl.principal(),
                         context.listenerName());
@@ -41,10 +42,11 @@ public final class SaslAuthenticateHandler implements ApiHandler {
                         step.message());
             }
         }
-        return CompletableFuture.completedFuture(ApiKey.SASL_AUTHENTICATE.response().newMessage()
-                .set("ErrorCode", step.error().code())
-                .set("ErrorMessage", step.message())
-                .set("AuthBytes", step.serverToken())
-                .set("SessionLifetimeMs", 0L));
+        return CompletableFuture.completedFuture(new SaslAuthenticateResponseView()
+                .errorCode(step.error().code())
+                .errorMessage(step.message())
+                .authBytes(step.serverToken())
+                .sessionLifetimeMs(0L)
+                .struct());
     }
 }

@@ -4,8 +4,9 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.SaslHandshakeRequestView;
+import io.minibroker.protocol.message.view.SaslHandshakeResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
@@ -21,14 +22,15 @@ public final class SaslHandshakeHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.SASL_HANDSHAKE.response().newMessage();
+        SaslHandshakeResponseView response = new SaslHandshakeResponseView();
         SaslSession sasl = context.sasl();
         if (sasl == null || sasl.isAuthenticated()) {
-            response.set("ErrorCode", Errors.ILLEGAL_SASL_STATE.code()).set("Mechanisms", List.of());
+            response.errorCode(Errors.ILLEGAL_SASL_STATE.code()).mechanisms(List.of());
         } else {
-            SaslSession.Step step = sasl.handshake(request.body().getString("Mechanism"), request.version());
-            response.set("ErrorCode", step.error().code()).set("Mechanisms", sasl.enabledMechanisms());
+            SaslSession.Step step = sasl.handshake(new SaslHandshakeRequestView(request.body()).mechanism(),
+                    request.version());
+            response.errorCode(step.error().code()).mechanisms(sasl.enabledMechanisms());
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 }

@@ -1,3 +1,4 @@
+// Its constants are written by protocol/tools/transcribe_schemas.py (see protocol/README.md to regenerate); the rest by hand.
 package io.minibroker.protocol.message;
 
 import io.minibroker.protocol.schema.MessageSchema;
@@ -32,9 +33,9 @@ public enum ApiKey {
     END_TXN(26, EndTxnMessages.REQUEST, EndTxnMessages.RESPONSE),
     WRITE_TXN_MARKERS(27, WriteTxnMarkersMessages.REQUEST, WriteTxnMarkersMessages.RESPONSE),
     TXN_OFFSET_COMMIT(28, TxnOffsetCommitMessages.REQUEST, TxnOffsetCommitMessages.RESPONSE),
-    DESCRIBE_ACLS(29, AclMessages.DESCRIBE_REQUEST, AclMessages.DESCRIBE_RESPONSE),
-    CREATE_ACLS(30, AclMessages.CREATE_REQUEST, AclMessages.CREATE_RESPONSE),
-    DELETE_ACLS(31, AclMessages.DELETE_REQUEST, AclMessages.DELETE_RESPONSE),
+    DESCRIBE_ACLS(29, DescribeAclsMessages.REQUEST, DescribeAclsMessages.RESPONSE),
+    CREATE_ACLS(30, CreateAclsMessages.REQUEST, CreateAclsMessages.RESPONSE),
+    DELETE_ACLS(31, DeleteAclsMessages.REQUEST, DeleteAclsMessages.RESPONSE),
     DESCRIBE_CONFIGS(32, DescribeConfigsMessages.REQUEST, DescribeConfigsMessages.RESPONSE),
     ALTER_CONFIGS(33, AlterConfigsMessages.REQUEST, AlterConfigsMessages.RESPONSE),
     DESCRIBE_LOG_DIRS(35, DescribeLogDirsMessages.REQUEST, DescribeLogDirsMessages.RESPONSE),

@@ -3,6 +3,7 @@ package io.minibroker.protocol.message.view;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.protocol.schema.StructSchema;
 import java.util.AbstractList;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
@@ -41,5 +42,17 @@ final class Views {
                 return structs.size();
             }
         };
+    }
+
+    /** The structs under {@code views}, in a list of their own to hold; null stays null, for nullable arrays. */
+    static <V> List<Struct> unwrap(List<V> views, Function<V, Struct> struct) {
+        if (views == null) {
+            return null;
+        }
+        List<Struct> structs = new ArrayList<>(views.size());
+        for (V view : views) {
+            structs.add(struct.apply(view));
+        }
+        return structs;
     }
 }

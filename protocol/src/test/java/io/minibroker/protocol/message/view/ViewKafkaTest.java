@@ -28,10 +28,8 @@ import org.junit.jupiter.api.TestFactory;
  * Kafka parsed from the same bytes, in every version.
  */
 class ViewKafkaTest {
-    private static final ApiKey[] VIEWED = {ApiKey.API_VERSIONS, ApiKey.METADATA, ApiKey.PRODUCE, ApiKey.FETCH, ApiKey.LIST_OFFSETS,
-        ApiKey.FIND_COORDINATOR, ApiKey.JOIN_GROUP, ApiKey.SYNC_GROUP, ApiKey.HEARTBEAT, ApiKey.LEAVE_GROUP, ApiKey.OFFSET_COMMIT,
-        ApiKey.OFFSET_FETCH, ApiKey.INIT_PRODUCER_ID, ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS, ApiKey.ALTER_PARTITION,
-        ApiKey.BROKER_REGISTRATION, ApiKey.BROKER_HEARTBEAT};
+    /** Every API has its views. */
+    private static final ApiKey[] VIEWED = ApiKey.values();
 
     @TestFactory
     Stream<DynamicTest> viewsAgreeWithKafkaAccessors() {
@@ -179,6 +177,27 @@ class ViewKafkaTest {
                         kafkaBytes(ApiKey.BROKER_HEARTBEAT.response(), heartbeat.isCaughtUp(true).isFenced(false).struct(), 2), (short) 2);
         assertThat(heartbeatData.isCaughtUp()).isTrue();
         assertThat(heartbeatData.isFenced()).isFalse();
+    }
+
+    @org.junit.jupiter.api.Test
+    void structArraysAreSetAsListsOfViewsOrNull() {
+        DescribeClientQuotasResponseView refused = new DescribeClientQuotasResponseView().errorCode((short) 42).entries(null);
+        assertThat(refused.entries()).isNull();
+        assertThat(new org.apache.kafka.common.message.DescribeClientQuotasResponseData(
+                kafkaBytes(ApiKey.DESCRIBE_CLIENT_QUOTAS.response(), refused.struct(), 1), (short) 1).entries()).isNull();
+
+        DescribeClientQuotasResponseView.EntryData entry = new DescribeClientQuotasResponseView.EntryData();
+        entry.addEntity().entityType("user").entityName("alice");
+        DescribeClientQuotasResponseView answered = new DescribeClientQuotasResponseView().entries(List.of(entry));
+        answered.entries().get(0).addValue().key("producer_byte_rate").value(1024.0);
+        assertThat(answered.entries().get(0).struct()).isSameAs(entry.struct());
+        org.apache.kafka.common.message.DescribeClientQuotasResponseData answeredData =
+                new org.apache.kafka.common.message.DescribeClientQuotasResponseData(
+                        kafkaBytes(ApiKey.DESCRIBE_CLIENT_QUOTAS.response(), answered.struct(), 1), (short) 1);
+        assertThat(answeredData.entries().get(0).entity().get(0).entityName()).isEqualTo("alice");
+        assertThat(answeredData.entries().get(0).values().get(0).value()).isEqualTo(1024.0);
+        answered.addEntry(); // the list set is the struct's own, so it grows
+        assertThat(answered.entries()).hasSize(2);
     }
 
     private static ByteBufferAccessor kafkaBytes(MessageSchema schema, Struct body, int version) {
