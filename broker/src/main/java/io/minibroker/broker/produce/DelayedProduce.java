@@ -3,7 +3,8 @@ package io.minibroker.broker.produce;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ProduceResponseView;
+import io.minibroker.protocol.message.view.ProduceResponseView.PartitionProduceResponse;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.DelayedOperation;
 import io.minibroker.purgatory.Purgatory;
@@ -21,7 +22,8 @@ import java.util.concurrent.CompletableFuture;
 public final class DelayedProduce extends DelayedOperation {
 
     /** One partition's part: the offset the high watermark must pass, and its response entry to fill. */
-    record PendingAppend(PartitionLog log, long requiredEndOffset, int minInsyncReplicas, Struct result) {
+    record PendingAppend(PartitionLog log, long requiredEndOffset, int minInsyncReplicas,
+                         PartitionProduceResponse result) {
         boolean replicated() {
             return log.highWatermark() >= requiredEndOffset;
         }
@@ -51,14 +53,14 @@ public final class DelayedProduce extends DelayedOperation {
                                                              PartitionLeadership leadership, PartitionLog log,
                                                              long requiredEndOffset, int minInsyncReplicas,
                                                              long timeoutMs) {
-        Struct response = ApiKey.PRODUCE.response().newMessage();
-        Struct result = response.addElement("Responses").addElement("PartitionResponses")
-                .set("Index", log.topicPartition().partition()).set("ErrorCode", Errors.NONE.code());
+        ProduceResponseView response = new ProduceResponseView();
+        PartitionProduceResponse result = response.addResponse().addPartitionResponse()
+                .index(log.topicPartition().partition()).errorCode(Errors.NONE.code());
         CompletableFuture<Struct> answer = new CompletableFuture<>();
         purgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs,
-                List.of(new PendingAppend(log, requiredEndOffset, minInsyncReplicas, result)), leadership, response,
-                answer), List.of(log.topicPartition()));
-        return answer.thenApply(done -> Errors.forCode(result.getInt16("ErrorCode")));
+                List.of(new PendingAppend(log, requiredEndOffset, minInsyncReplicas, result)), leadership,
+                response.struct(), answer), List.of(log.topicPartition()));
+        return answer.thenApply(done -> Errors.forCode(result.errorCode()));
     }
 
     /**
@@ -79,13 +81,13 @@ public final class DelayedProduce extends DelayedOperation {
     protected void onComplete() {
         for (PendingAppend append : appends) {
             if (append.log().isDeleted()) {
-                append.result().set("ErrorCode", Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                append.result().errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
             } else if (!leadership.isLeader(append.log().topicPartition())) {
-                append.result().set("ErrorCode", Errors.NOT_LEADER_OR_FOLLOWER.code());
+                append.result().errorCode(Errors.NOT_LEADER_OR_FOLLOWER.code());
             } else if (!append.replicated()) {
-                append.result().set("ErrorCode", Errors.REQUEST_TIMED_OUT.code());
+                append.result().errorCode(Errors.REQUEST_TIMED_OUT.code());
             } else if (leadership.inSyncReplicas(append.log().topicPartition()) < append.minInsyncReplicas()) {
-                append.result().set("ErrorCode", Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND.code());
+                append.result().errorCode(Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND.code());
             }
         }
         answer.complete(response);

@@ -2,7 +2,7 @@ package io.minibroker.broker.produce;
 
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
-import io.minibroker.protocol.schema.Struct;
+import io.minibroker.protocol.message.view.ProduceResponseView.PartitionProduceResponse;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,7 @@ import java.util.concurrent.Executor;
 final class PendingFlushes {
 
     /** An append to make durable: its segments up to {@code lastOffset}, or (when -1) the epoch checkpoint only. */
-    private record Unflushed(PartitionLog log, long lastOffset, Struct result) {
+    private record Unflushed(PartitionLog log, long lastOffset, PartitionProduceResponse result) {
         boolean epochCheckpointOnly() {
             return lastOffset < 0;
         }
@@ -29,12 +29,12 @@ final class PendingFlushes {
     private final List<Unflushed> unflushed = new ArrayList<>();
 
     /** Notes a partition whose append up to {@code lastOffset} must be fsynced before {@code result} is sent. */
-    void add(PartitionLog log, long lastOffset, Struct result) {
+    void add(PartitionLog log, long lastOffset, PartitionProduceResponse result) {
         unflushed.add(new Unflushed(log, lastOffset, result));
     }
 
     /** Notes a partition whose leader epoch checkpoint must be written before {@code result} is sent. */
-    void addLeaderEpochCheckpoint(PartitionLog log, Struct result) {
+    void addLeaderEpochCheckpoint(PartitionLog log, PartitionProduceResponse result) {
         unflushed.add(new Unflushed(log, -1, result));
     }
 
@@ -58,7 +58,7 @@ final class PendingFlushes {
                     append.log().flush(); // the epoch checkpoint first, then the segments
                 }
             } catch (LogException e) {
-                append.result().set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());
+                append.result().errorCode(e.error().code()).errorMessage(e.getMessage());
             }
         }
     }

@@ -18,8 +18,13 @@ import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.ProduceRequestView;
+import io.minibroker.protocol.message.view.ProduceRequestView.PartitionProduceData;
+import io.minibroker.protocol.message.view.ProduceRequestView.TopicProduceData;
+import io.minibroker.protocol.message.view.ProduceResponseView;
+import io.minibroker.protocol.message.view.ProduceResponseView.PartitionProduceResponse;
+import io.minibroker.protocol.message.view.ProduceResponseView.TopicProduceResponse;
 import io.minibroker.protocol.record.ProduceRecords;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.schema.Struct;
@@ -88,47 +93,46 @@ public final class ProduceHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
-        short acks = body.getInt16("Acks");
+        ProduceRequestView body = new ProduceRequestView(request.body());
+        short acks = body.acks();
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
-        Struct response = ApiKey.PRODUCE.response().newMessage();
+        ProduceResponseView response = new ProduceResponseView();
         List<DelayedProduce.PendingAppend> pending = new ArrayList<>();
         List<TopicPartition> keys = new ArrayList<>();
         PendingFlushes flushes = new PendingFlushes();
         boolean anyError = false;
-        for (Struct topicData : body.getStructs("TopicData")) {
-            String name = byId ? null : topicData.getString("Name");
-            Struct topicResponse = response.addElement("Responses");
+        for (TopicProduceData topicData : body.topicData()) {
+            String name = byId ? null : topicData.name();
+            UUID id = byId ? topicData.topicId() : null;
+            TopicProduceResponse topicResponse = response.addResponse();
             if (byId) {
-                topicResponse.set("TopicId", topicData.getUuid("TopicId"));
+                topicResponse.topicId(id);
             } else {
-                topicResponse.set("Name", name);
+                topicResponse.name(name);
             }
-            UUID id = byId ? topicData.getUuid("TopicId") : null;
             Optional<TopicMetadata> topic = topics.resolve(byId, name, id);
-            for (Struct partitionData : topicData.getStructs("PartitionData")) {
-                int index = partitionData.getInt32("Index");
-                Struct result = topicResponse.addElement("PartitionResponses")
-                        .set("Index", index).set("BaseOffset", -1L);
+            for (PartitionProduceData partitionData : topicData.partitionData()) {
+                int index = partitionData.index();
+                PartitionProduceResponse result = topicResponse.addPartitionResponse().index(index).baseOffset(-1L);
                 if (acks != 0 && acks != 1 && acks != -1) {
-                    result.set("ErrorCode", Errors.INVALID_REQUIRED_ACKS.code());
+                    result.errorCode(Errors.INVALID_REQUIRED_ACKS.code());
                     anyError = true;
                     continue;
                 }
                 Optional<PartitionLog> log = topic.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
-                    result.set("ErrorCode", topics.partitionNotHere(byId, name, id, index).code());
+                    result.errorCode(topics.partitionNotHere(byId, name, id, index).code());
                     anyError = true;
                     continue;
                 }
                 int minInsync = acks == -1 ? minInsyncReplicas(topic.get()) : 0;
                 LogException refused = leadership.appendRefusal(log.get().topicPartition(), minInsync);
                 if (refused != null) {
-                    result.set("ErrorCode", refused.error().code()).set("ErrorMessage", refused.getMessage());
+                    result.errorCode(refused.error().code()).errorMessage(refused.getMessage());
                     anyError = true;
                     continue;
                 }
-                AppendResult appended = append(request.version(), log.get(), partitionData.getRecords("Records"),
+                AppendResult appended = append(request.version(), log.get(), partitionData.records(),
                         result);
                 if (appended == null) {
                     anyError = true;
@@ -155,13 +159,13 @@ public final class ProduceHandler implements ApiHandler {
                     : flushed.thenApply(nothing -> null);
         }
         if (pending.isEmpty()) {
-            return flushed.thenApply(nothing -> response);
+            return flushed.thenApply(nothing -> response.struct());
         }
-        int timeoutMs = body.getInt32("TimeoutMs");
+        int timeoutMs = body.timeoutMs();
         return flushed.thenCompose(nothing -> {
             CompletableFuture<Struct> answer = new CompletableFuture<>();
-            producePurgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs, pending, leadership, response,
-                    answer), keys);
+            producePurgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs, pending, leadership,
+                    response.struct(), answer), keys);
             return answer;
         });
     }
@@ -171,7 +175,8 @@ public final class ProduceHandler implements ApiHandler {
      * batch of an idempotent producer is not written again: it is answered with the offsets it got the first
      * time, as Kafka does.
      */
-    private AppendResult append(short version, PartitionLog log, ByteBuf records, Struct result) {
+    private AppendResult append(short version, PartitionLog log, ByteBuf records,
+                                PartitionProduceResponse result) {
         try {
             if (records == null) {
                 throw new ProtocolException(Errors.CORRUPT_MESSAGE, "no records");
@@ -179,7 +184,7 @@ public final class ProduceHandler implements ApiHandler {
             RecordBatch batch = ProduceRecords.validate(version, records);
             records = batch.slice(); // the one batch, without any trailing bytes (Kafka ignores them too)
             if (batch.sizeInBytes() > log.config().maxMessageBytes()) {
-                result.set("ErrorCode", Errors.MESSAGE_TOO_LARGE.code()).set("ErrorMessage",
+                result.errorCode(Errors.MESSAGE_TOO_LARGE.code()).errorMessage(
                         "batch of " + batch.sizeInBytes() + " bytes exceeds max.message.bytes "
                                 + log.config().maxMessageBytes());
                 return null;
@@ -195,26 +200,26 @@ public final class ProduceHandler implements ApiHandler {
                     }
                 }
             }
-            result.set("BaseOffset", appended.firstOffset())
-                    .set("LogAppendTimeMs", appended.logAppendTime())
-                    .set("LogStartOffset", log.logStartOffset());
+            result.baseOffset(appended.firstOffset())
+                    .logAppendTimeMs(appended.logAppendTime())
+                    .logStartOffset(log.logStartOffset());
             topicMetrics.produced(log.topicPartition().topic(), appended.lastOffset() - appended.firstOffset() + 1,
                     batch.sizeInBytes());
             return appended;
         } catch (ProtocolException e) {
-            result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());
+            result.errorCode(e.error().code()).errorMessage(e.getMessage());
         } catch (RecordValidationException e) {
             // As Kafka: the bad records by index, so a client fails those with their reason and the rest apart.
-            result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage())
-                    .set("LogStartOffset", log.logStartOffset());
+            result.errorCode(e.error().code()).errorMessage(e.getMessage())
+                    .logStartOffset(log.logStartOffset());
             for (RecordValidationException.RecordError error : e.recordErrors()) {
-                result.addElement("RecordErrors").set("BatchIndex", error.batchIndex())
-                        .set("BatchIndexErrorMessage", error.message());
+                result.addRecordError().batchIndex(error.batchIndex())
+                        .batchIndexErrorMessage(error.message());
             }
         } catch (LogException e) {
-            result.set("ErrorCode", e.error().code()).set("ErrorMessage", e.getMessage());
+            result.errorCode(e.error().code()).errorMessage(e.getMessage());
         } catch (UncheckedIOException e) { // a full disk, or a log closed by a topic deletion under us
-            result.set("ErrorCode", Errors.KAFKA_STORAGE_ERROR.code()).set("ErrorMessage", e.getMessage());
+            result.errorCode(Errors.KAFKA_STORAGE_ERROR.code()).errorMessage(e.getMessage());
         }
         return null;
     }
@@ -227,12 +232,13 @@ public final class ProduceHandler implements ApiHandler {
      * Checks the producer's state, appends and records under the partition's producer-state lock, so two retries
      * cannot both append. The records were validated before, as Kafka validates them before this check.
      */
-    private AppendResult appendIdempotent(PartitionLog log, CheckedAppend records, RecordBatch batch, Struct result) {
+    private AppendResult appendIdempotent(PartitionLog log, CheckedAppend records, RecordBatch batch,
+                                          PartitionProduceResponse result) {
         ProducerStateTable table = producerStates.table(log);
         synchronized (table) {
             ProducerStateTable.Verdict verdict = table.check(batch);
             if (verdict.error() != Errors.NONE) {
-                result.set("ErrorCode", verdict.error().code());
+                result.errorCode(verdict.error().code());
                 return null;
             }
             if (verdict.isDuplicate()) {
