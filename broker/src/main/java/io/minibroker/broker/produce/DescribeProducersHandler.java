@@ -6,8 +6,12 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DescribeProducersRequestView;
+import io.minibroker.protocol.message.view.DescribeProducersRequestView.TopicRequest;
+import io.minibroker.protocol.message.view.DescribeProducersResponseView;
+import io.minibroker.protocol.message.view.DescribeProducersResponseView.PartitionResponse;
+import io.minibroker.protocol.message.view.DescribeProducersResponseView.TopicResponse;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.Comparator;
@@ -42,16 +46,16 @@ public final class DescribeProducersHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.DESCRIBE_PRODUCERS.response().newMessage();
-        for (Struct topic : request.body().getStructs("Topics")) {
-            String name = topic.getString("Name");
-            Struct topicResponse = response.addElement("Topics").set("Name", name);
+        DescribeProducersResponseView response = new DescribeProducersResponseView();
+        for (TopicRequest topic : new DescribeProducersRequestView(request.body()).topics()) {
+            String name = topic.name();
+            TopicResponse topicResponse = response.addTopic().name(name);
             Optional<TopicMetadata> metadata = topics.get(name);
-            for (int index : topic.<Integer>getList("PartitionIndexes")) {
-                Struct result = topicResponse.addElement("Partitions").set("PartitionIndex", index);
+            for (int index : topic.partitionIndexes()) {
+                PartitionResponse result = topicResponse.addPartition().partitionIndex(index);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
-                    result.set("ErrorCode", topics.partitionNotHere(false, name, null, index).code());
+                    result.errorCode(topics.partitionNotHere(false, name, null, index).code());
                     continue;
                 }
                 List<ProducerStates.ActiveProducer> producers = leadership.isLeader(log.get().topicPartition())
@@ -59,16 +63,16 @@ public final class DescribeProducersHandler implements ApiHandler {
                         : ProducerStates.activeProducersInLog(log.get());
                 producers.sort(Comparator.comparingLong(ProducerStates.ActiveProducer::producerId));
                 for (ProducerStates.ActiveProducer producer : producers) {
-                    result.addElement("ActiveProducers")
-                            .set("ProducerId", producer.producerId())
-                            .set("ProducerEpoch", (int) producer.epoch())
-                            .set("LastSequence", producer.lastSequence())
-                            .set("LastTimestamp", producer.lastTimestamp())
-                            .set("CoordinatorEpoch", NO_COORDINATOR_EPOCH)
-                            .set("CurrentTxnStartOffset", -1L);
+                    result.addActiveProducer()
+                            .producerId(producer.producerId())
+                            .producerEpoch(producer.epoch())
+                            .lastSequence(producer.lastSequence())
+                            .lastTimestamp(producer.lastTimestamp())
+                            .coordinatorEpoch(NO_COORDINATOR_EPOCH)
+                            .currentTxnStartOffset(-1L);
                 }
             }
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 }
