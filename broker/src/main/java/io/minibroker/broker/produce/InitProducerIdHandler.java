@@ -3,8 +3,9 @@ package io.minibroker.broker.produce;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.InitProducerIdRequestView;
+import io.minibroker.protocol.message.view.InitProducerIdResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.CompletableFuture;
@@ -27,13 +28,13 @@ public final class InitProducerIdHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
-        Struct response = ApiKey.INIT_PRODUCER_ID.response().newMessage();
-        if (body.getString("TransactionalId") != null) {
-            return CompletableFuture.completedFuture(response.set("ErrorCode", Errors.UNSUPPORTED_VERSION.code())
-                    .set("ProducerEpoch", (short) -1));
+        InitProducerIdRequestView body = new InitProducerIdRequestView(request.body());
+        InitProducerIdResponseView response = new InitProducerIdResponseView();
+        if (body.transactionalId() != null) {
+            return CompletableFuture.completedFuture(response.errorCode(Errors.UNSUPPORTED_VERSION.code())
+                    .producerEpoch((short) -1).struct());
         }
-        return CompletableFuture.completedFuture(response.set("ErrorCode", Errors.NONE.code())
-                .set("ProducerId", ids.next()).set("ProducerEpoch", (short) 0));
+        return CompletableFuture.completedFuture(response.errorCode(Errors.NONE.code())
+                .producerId(ids.next()).producerEpoch((short) 0).struct());
     }
 }
