@@ -9,8 +9,13 @@ import io.minibroker.broker.log.TimestampAndOffset;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.ListOffsetsRequestView;
+import io.minibroker.protocol.message.view.ListOffsetsRequestView.ListOffsetsPartition;
+import io.minibroker.protocol.message.view.ListOffsetsRequestView.ListOffsetsTopic;
+import io.minibroker.protocol.message.view.ListOffsetsResponseView;
+import io.minibroker.protocol.message.view.ListOffsetsResponseView.ListOffsetsPartitionResponse;
+import io.minibroker.protocol.message.view.ListOffsetsResponseView.ListOffsetsTopicResponse;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.Optional;
@@ -60,65 +65,67 @@ public final class ListOffsetsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.LIST_OFFSETS.response().newMessage();
-        int replicaId = request.body().getInt32("ReplicaId");
+        ListOffsetsRequestView body = new ListOffsetsRequestView(request.body());
+        ListOffsetsResponseView response = new ListOffsetsResponseView();
+        int replicaId = body.replicaId();
         boolean fromAnyReplica = replicaId == DEBUGGING_REPLICA_ID;
-        for (Struct topic : request.body().getStructs("Topics")) {
-            String name = topic.getString("Name");
-            Struct topicResponse = response.addElement("Topics").set("Name", name);
+        for (ListOffsetsTopic topic : body.topics()) {
+            String name = topic.name();
+            ListOffsetsTopicResponse topicResponse = response.addTopic().name(name);
             Optional<TopicMetadata> metadata = topics.get(name);
-            for (Struct partition : topic.getStructs("Partitions")) {
-                int index = partition.getInt32("PartitionIndex");
-                Struct result = topicResponse.addElement("Partitions").set("PartitionIndex", index)
-                        .set("Timestamp", -1L).set("Offset", -1L).set("LeaderEpoch", NO_EPOCH);
+            for (ListOffsetsPartition partition : topic.partitions()) {
+                int index = partition.partitionIndex();
+                ListOffsetsPartitionResponse result = topicResponse.addPartition().partitionIndex(index)
+                        .timestamp(-1L).offset(-1L).leaderEpoch(NO_EPOCH);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
-                    result.set("ErrorCode", topics.partitionNotHere(false, name, null, index).code());
+                    result.errorCode(topics.partitionNotHere(false, name, null, index).code());
                     continue;
                 }
                 int currentLeaderEpoch = request.version() >= CURRENT_LEADER_EPOCH_FROM_VERSION
-                        ? partition.getInt32("CurrentLeaderEpoch") : NO_EPOCH;
+                        ? partition.currentLeaderEpoch() : NO_EPOCH;
                 Errors refused = leadership.checkLeaderEpoch(log.get().topicPartition(), currentLeaderEpoch,
                         !fromAnyReplica);
                 if (refused != Errors.NONE) {
-                    result.set("ErrorCode", refused.code());
+                    result.errorCode(refused.code());
                     continue;
                 }
                 boolean committedOnly = replicaId == CONSUMER_REPLICA_ID;
                 try {
-                    lookUp(log.get(), partition.getInt64("Timestamp"), committedOnly, result);
+                    lookUp(log.get(), partition.timestamp(), committedOnly, result);
                 } catch (LogException e) {
-                    result.set("ErrorCode", e.error().code());
+                    result.errorCode(e.error().code());
                 }
             }
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 
-    private static void lookUp(PartitionLog log, long timestamp, boolean committedOnly, Struct result) {
+    private static void lookUp(PartitionLog log, long timestamp, boolean committedOnly,
+                               ListOffsetsPartitionResponse result) {
         long fetchableEnd = committedOnly ? log.highWatermark() : log.logEndOffset();
         if (timestamp == LATEST) {
             if (committedOnly && highWatermarkBehindItsEpoch(log)) {
-                result.set("ErrorCode", Errors.OFFSET_NOT_AVAILABLE.code());
+                result.errorCode(Errors.OFFSET_NOT_AVAILABLE.code());
                 return;
             }
-            result.set("Offset", fetchableEnd).set("LeaderEpoch", log.latestEpoch());
+            result.offset(fetchableEnd).leaderEpoch(log.latestEpoch());
         } else if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
             long start = log.logStartOffset();
-            result.set("Offset", start).set("LeaderEpoch", log.epochForOffset(start));
+            result.offset(start).leaderEpoch(log.epochForOffset(start));
         } else if (timestamp == LATEST_TIERED) {
-            result.set("Offset", -1L); // nothing is tiered
+            result.offset(-1L); // nothing is tiered
         } else {
             Optional<TimestampAndOffset> found = timestamp == MAX_TIMESTAMP
                     ? log.maxTimestampAndOffset() : log.offsetForTimestamp(timestamp);
             Optional<TimestampAndOffset> fetchable = found.filter(f -> f.offset() < fetchableEnd);
             if (fetchable.isEmpty() && committedOnly && highWatermarkBehindItsEpoch(log)) {
                 // A new leader whose high watermark has not reached its epoch yet may not know the answer.
-                result.set("ErrorCode", Errors.OFFSET_NOT_AVAILABLE.code());
+                result.errorCode(Errors.OFFSET_NOT_AVAILABLE.code());
                 return;
             }
-            fetchable.ifPresent(f -> result.set("Timestamp", f.timestamp()).set("Offset", f.offset())
-                    .set("LeaderEpoch", f.offset() < 0 ? NO_EPOCH : log.epochForOffset(f.offset())));
+            fetchable.ifPresent(f -> result.timestamp(f.timestamp()).offset(f.offset())
+                    .leaderEpoch(f.offset() < 0 ? NO_EPOCH : log.epochForOffset(f.offset())));
         }
     }
 
