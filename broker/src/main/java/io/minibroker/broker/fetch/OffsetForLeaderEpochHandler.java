@@ -8,8 +8,13 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.OffsetForLeaderEpochRequestView;
+import io.minibroker.protocol.message.view.OffsetForLeaderEpochRequestView.OffsetForLeaderPartition;
+import io.minibroker.protocol.message.view.OffsetForLeaderEpochRequestView.OffsetForLeaderTopic;
+import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView;
+import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView.EpochEndOffset;
+import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView.OffsetForLeaderTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.Optional;
@@ -37,26 +42,25 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.OFFSET_FOR_LEADER_EPOCH.response().newMessage();
-        for (Struct topic : request.body().getStructs("Topics")) {
-            String name = topic.getString("Topic");
-            Struct topicResult = response.addElement("Topics").set("Topic", name);
+        OffsetForLeaderEpochResponseView response = new OffsetForLeaderEpochResponseView();
+        for (OffsetForLeaderTopic topic : new OffsetForLeaderEpochRequestView(request.body()).topics()) {
+            String name = topic.topic();
+            OffsetForLeaderTopicResult topicResult = response.addTopic().topic(name);
             Optional<TopicMetadata> metadata = topics.get(name);
-            for (Struct partition : topic.getStructs("Partitions")) {
-                int index = partition.getInt32("Partition");
-                Struct result = topicResult.addElement("Partitions").set("Partition", index)
-                        .set("LeaderEpoch", -1).set("EndOffset", -1L);
+            for (OffsetForLeaderPartition partition : topic.partitions()) {
+                int index = partition.partition();
+                EpochEndOffset result = topicResult.addPartition().partition(index).leaderEpoch(-1).endOffset(-1L);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 Errors error = log.isEmpty() ? topics.partitionNotHere(false, name, null, index)
                         : leadership.checkLeaderEpoch(log.get().topicPartition(),
-                        partition.getInt32("CurrentLeaderEpoch"), true);
-                result.set("ErrorCode", error.code());
+                        partition.currentLeaderEpoch(), true);
+                result.errorCode(error.code());
                 if (error == Errors.NONE) {
-                    EpochEnd end = log.get().endOffsetForEpoch(partition.getInt32("LeaderEpoch"));
-                    result.set("LeaderEpoch", end.epoch()).set("EndOffset", end.endOffset());
+                    EpochEnd end = log.get().endOffsetForEpoch(partition.leaderEpoch());
+                    result.leaderEpoch(end.epoch()).endOffset(end.endOffset());
                 }
             }
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 }
