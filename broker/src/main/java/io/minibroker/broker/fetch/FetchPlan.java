@@ -6,7 +6,10 @@ import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
-import io.minibroker.protocol.schema.Struct;
+import io.minibroker.protocol.message.view.FetchRequestView;
+import io.minibroker.protocol.message.view.FetchRequestView.FetchPartition;
+import io.minibroker.protocol.message.view.FetchRequestView.FetchTopic;
+import io.minibroker.protocol.message.view.FetchRequestView.ReplicaState;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,32 +44,32 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
      * followers alike.
      */
     static FetchPlan of(Request request, TopicRegistry registry, PartitionLeadership leadership) {
-        Struct body = request.body();
+        FetchRequestView body = new FetchRequestView(request.body());
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
         List<TopicPlan> topics = new ArrayList<>();
-        for (Struct topic : body.getStructs("Topics")) {
-            String name = byId ? null : topic.getString("Topic");
-            UUID id = byId ? topic.getUuid("TopicId") : null;
+        for (FetchTopic topic : body.topics()) {
+            String name = byId ? null : topic.topic();
+            UUID id = byId ? topic.topicId() : null;
             Optional<TopicMetadata> metadata = registry.resolve(byId, name, id);
             List<PartitionPlan> partitions = new ArrayList<>();
-            for (Struct partition : topic.getStructs("Partitions")) {
-                int index = partition.getInt32("Partition");
+            for (FetchPartition partition : topic.partitions()) {
+                int index = partition.partition();
                 Optional<PartitionLog> log = metadata.flatMap(t -> registry.partitionLog(t, index))
                         .filter(l -> leadership.isLeader(l.topicPartition()));
                 Errors error = log.isPresent() ? Errors.NONE
                         : registry.partitionNotHere(byId, name, id, index); // here but not leading, or elsewhere
-                partitions.add(new PartitionPlan(index, partition.getInt64("FetchOffset"),
-                        request.version() >= LOG_START_OFFSET_FROM_VERSION ? partition.getInt64("LogStartOffset") : -1,
-                        partition.getInt32("PartitionMaxBytes"), log.orElse(null), error));
+                partitions.add(new PartitionPlan(index, partition.fetchOffset(),
+                        request.version() >= LOG_START_OFFSET_FROM_VERSION ? partition.logStartOffset() : -1,
+                        partition.partitionMaxBytes(), log.orElse(null), error));
             }
             topics.add(new TopicPlan(name, id, partitions));
         }
-        int maxBytes = request.version() >= 3 ? body.getInt32("MaxBytes") : Integer.MAX_VALUE;
-        Struct replicaState = request.version() >= REPLICA_STATE_FROM_VERSION ? body.getStruct("ReplicaState") : null;
-        int replicaId = request.version() < REPLICA_STATE_FROM_VERSION ? body.getInt32("ReplicaId")
-                : replicaState == null ? -1 : replicaState.getInt32("ReplicaId");
-        long replicaEpoch = replicaState == null ? -1 : replicaState.getInt64("ReplicaEpoch");
-        return new FetchPlan(request.version(), replicaId, replicaEpoch, body.getInt32("MinBytes"), maxBytes, topics,
+        int maxBytes = request.version() >= 3 ? body.maxBytes() : Integer.MAX_VALUE;
+        // ReplicaState is a non-nullable struct that starts as its defaults (-1, -1) when a request leaves it out.
+        ReplicaState replicaState = request.version() >= REPLICA_STATE_FROM_VERSION ? body.replicaState() : null;
+        int replicaId = replicaState == null ? body.replicaId() : replicaState.replicaId();
+        long replicaEpoch = replicaState == null ? -1 : replicaState.replicaEpoch();
+        return new FetchPlan(request.version(), replicaId, replicaEpoch, body.minBytes(), maxBytes, topics,
                 leadership);
     }
 
