@@ -6,8 +6,9 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.FetchRequestView;
+import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.time.Clock;
@@ -54,9 +55,10 @@ public final class FetchHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        if (request.version() >= SESSIONS_FROM_VERSION && !isFull(request.body().getInt32("SessionEpoch"))) {
-            return CompletableFuture.completedFuture(ApiKey.FETCH.response().newMessage()
-                    .set("ErrorCode", Errors.FETCH_SESSION_ID_NOT_FOUND.code()));
+        FetchRequestView body = new FetchRequestView(request.body());
+        if (request.version() >= SESSIONS_FROM_VERSION && !isFull(body.sessionEpoch())) {
+            return CompletableFuture.completedFuture(new FetchResponseView()
+                    .errorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code()).struct());
         }
         FetchPlan plan = FetchPlan.of(request, topics, leadership);
         if (plan.fromFollower()) {
@@ -70,7 +72,7 @@ public final class FetchHandler implements ApiHandler {
                 }
             }
         }
-        int maxWaitMs = request.body().getInt32("MaxWaitMs");
+        int maxWaitMs = body.maxWaitMs();
         List<PartitionLog> logs = plan.logs();
         if (maxWaitMs <= 0 || logs.isEmpty() || plan.hasErrors() || FetchReader.canAnswer(plan)) {
             return CompletableFuture.completedFuture(FetchReader.read(plan));
