@@ -5,6 +5,9 @@ import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.FetchResponseView;
+import io.minibroker.protocol.message.view.FetchResponseView.FetchableTopicResponse;
+import io.minibroker.protocol.message.view.FetchResponseView.PartitionData;
 import io.minibroker.protocol.schema.RecordsPayload;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.Unpooled;
@@ -23,44 +26,51 @@ import java.io.UncheckedIOException;
  */
 final class FetchReader {
 
+    /**
+     * Where a partition's {@code Records} sit in its struct, resolved once: the view's setter takes a buffer, and
+     * the records here are a file region ({@link RecordsPayload}), which the field holds as well.
+     */
+    private static final int RECORDS = ApiKey.FETCH.response().body().structOf("Responses").structOf("Partitions")
+            .indexOf("Records");
+
     private FetchReader() {
     }
 
     static Struct read(FetchPlan plan) {
-        Struct response = ApiKey.FETCH.response().newMessage().set("SessionId", 0);
+        FetchResponseView response = new FetchResponseView().sessionId(0);
         try {
             readInto(response, plan);
-            return response;
+            return response.struct();
         } catch (RuntimeException e) { // the regions read so far would hold their segments' files open
-            response.recordsPayloads().forEach(RecordsPayload::release);
+            response.struct().recordsPayloads().forEach(RecordsPayload::release);
             throw e;
         }
     }
 
-    private static void readInto(Struct response, FetchPlan plan) {
+    private static void readInto(FetchResponseView response, FetchPlan plan) {
         int remaining = plan.maxBytes();
         int total = 0;
         for (FetchPlan.TopicPlan topic : plan.topics()) {
-            Struct topicResponse = response.addElement("Responses");
+            FetchableTopicResponse topicResponse = response.addResponse();
             if (topic.id() != null) {
-                topicResponse.set("TopicId", topic.id());
+                topicResponse.topicId(topic.id());
             } else {
-                topicResponse.set("Topic", topic.name());
+                topicResponse.topic(topic.name());
             }
             for (FetchPlan.PartitionPlan partition : topic.partitions()) {
-                Struct result = topicResponse.addElement("Partitions")
-                        .set("PartitionIndex", partition.index())
-                        .set("Records", Unpooled.EMPTY_BUFFER);
+                PartitionData result = topicResponse.addPartition()
+                        .partitionIndex(partition.index())
+                        .records(Unpooled.EMPTY_BUFFER);
                 Errors error = partition.error();
                 PartitionLog log = partition.log();
                 if (log != null && !plan.stillLeads(log)) {
-                    result.set("HighWatermark", -1L);
+                    result.highWatermark(-1L);
                     error = log.isDeleted() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
                 } else if (log != null) {
                     long highWatermark = log.highWatermark();
-                    result.set("HighWatermark", highWatermark)
-                            .set("LastStableOffset", highWatermark)
-                            .set("LogStartOffset", log.logStartOffset());
+                    result.highWatermark(highWatermark)
+                            .lastStableOffset(highWatermark)
+                            .logStartOffset(log.logStartOffset());
                     try {
                         LogReadResult read = log.read(partition.fetchOffset(),
                                 Math.min(partition.maxBytes(), Math.max(remaining, 0)), total == 0,
@@ -68,7 +78,7 @@ final class FetchReader {
                         if (!read.isEmpty()) {
                             remaining -= read.length();
                             total += read.length();
-                            result.set("Records", read.toFileRegion());
+                            result.struct().set(RECORDS, read.toFileRegion()); // zero-copy: sent from the file
                         }
                     } catch (LogException e) {
                         error = e.error();
@@ -76,9 +86,9 @@ final class FetchReader {
                         error = Errors.KAFKA_STORAGE_ERROR;
                     }
                 } else {
-                    result.set("HighWatermark", -1L);
+                    result.highWatermark(-1L);
                 }
-                result.set("ErrorCode", error.code());
+                result.errorCode(error.code());
             }
         }
     }
