@@ -8,7 +8,14 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.security.PlainLogin;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.schema.Struct;
+import io.minibroker.protocol.message.view.FetchRequestView;
+import io.minibroker.protocol.message.view.FetchRequestView.FetchTopic;
+import io.minibroker.protocol.message.view.FetchResponseView;
+import io.minibroker.protocol.message.view.FetchResponseView.FetchableTopicResponse;
+import io.minibroker.protocol.message.view.FetchResponseView.PartitionData;
+import io.minibroker.protocol.message.view.OffsetForLeaderEpochRequestView;
+import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView;
+import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView.EpochEndOffset;
 import io.netty.buffer.ByteBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -153,22 +160,23 @@ final class ReplicaFetcher implements AutoCloseable {
                 truncateTo(log, log.highWatermark(), "its high watermark");
                 return true;
             }
-            Struct request = ApiKey.OFFSET_FOR_LEADER_EPOCH.request().newMessage().set("ReplicaId", nodeId);
-            request.addElement("Topics").set("Topic", log.topicPartition().topic()).addElement("Partitions")
-                    .set("Partition", log.topicPartition().partition())
-                    .set("CurrentLeaderEpoch", partition.leaderEpoch())
-                    .set("LeaderEpoch", epoch);
-            Struct answer = channel.send(ApiKey.OFFSET_FOR_LEADER_EPOCH, request)
-                    .getStructs("Topics").get(0).getStructs("Partitions").get(0);
-            Errors error = Errors.forCode(answer.getInt16("ErrorCode"));
+            OffsetForLeaderEpochRequestView request = new OffsetForLeaderEpochRequestView().replicaId(nodeId);
+            request.addTopic().topic(log.topicPartition().topic()).addPartition()
+                    .partition(log.topicPartition().partition())
+                    .currentLeaderEpoch(partition.leaderEpoch())
+                    .leaderEpoch(epoch);
+            EpochEndOffset answer = new OffsetForLeaderEpochResponseView(
+                    channel.send(ApiKey.OFFSET_FOR_LEADER_EPOCH, request.struct()))
+                    .topics().get(0).partitions().get(0);
+            Errors error = Errors.forCode(answer.errorCode());
             if (error != Errors.NONE) {
                 // Typically the leader has not taken the image of this epoch yet.
                 LOG.debug("Leader {} cannot tell where epoch {} of {} ends yet: {}", leader.id(), epoch,
                         log.topicPartition(), error);
                 return false;
             }
-            int leaderEpoch = answer.getInt32("LeaderEpoch");
-            long leaderEnd = answer.getInt64("EndOffset");
+            int leaderEpoch = answer.leaderEpoch();
+            long leaderEnd = answer.endOffset();
             if (leaderEnd == LeaderEpochCache.UNDEFINED_OFFSET || leaderEpoch == LeaderEpochCache.UNDEFINED_EPOCH) {
                 truncateTo(log, log.highWatermark(), "its high watermark (the leader knows no epoch of ours)");
                 return true;
@@ -201,41 +209,40 @@ final class ReplicaFetcher implements AutoCloseable {
     }
 
     private void fetchOnce(List<FollowedPartition> followed) throws IOException {
-        Struct request = ApiKey.FETCH.request().newMessage()
-                .set("MaxWaitMs", fetchWaitMaxMs)
-                .set("MinBytes", fetchMinBytes)
-                .set("MaxBytes", RESPONSE_MAX_BYTES);
-        request.getStruct("ReplicaState").set("ReplicaId", nodeId).set("ReplicaEpoch", brokerEpoch.getAsLong());
-        Map<UUID, Struct> topics = new LinkedHashMap<>();
+        FetchRequestView request = new FetchRequestView()
+                .maxWaitMs(fetchWaitMaxMs)
+                .minBytes(fetchMinBytes)
+                .maxBytes(RESPONSE_MAX_BYTES);
+        request.replicaState().replicaId(nodeId).replicaEpoch(brokerEpoch.getAsLong());
+        Map<UUID, FetchTopic> topics = new LinkedHashMap<>();
         Map<String, PartitionLog> logs = new LinkedHashMap<>();
         for (FollowedPartition partition : followed) {
             PartitionLog log = partition.log();
-            Struct topic = topics.computeIfAbsent(partition.topicId(),
-                    id -> request.addElement("Topics").set("TopicId", id));
-            topic.addElement("Partitions")
-                    .set("Partition", log.topicPartition().partition())
-                    .set("FetchOffset", log.logEndOffset())
-                    .set("LogStartOffset", log.logStartOffset())
-                    .set("PartitionMaxBytes", PARTITION_MAX_BYTES);
+            FetchTopic topic = topics.computeIfAbsent(partition.topicId(), id -> request.addTopic().topicId(id));
+            topic.addPartition()
+                    .partition(log.topicPartition().partition())
+                    .fetchOffset(log.logEndOffset())
+                    .logStartOffset(log.logStartOffset())
+                    .partitionMaxBytes(PARTITION_MAX_BYTES);
             logs.put(partition.topicId() + "-" + log.topicPartition().partition(), log);
         }
-        Struct response = channel.send(ApiKey.FETCH, request);
+        FetchResponseView response = new FetchResponseView(channel.send(ApiKey.FETCH, request.struct()));
         if (!running) {
             return; // closed while the fetch was parked: the partitions may be led or followed elsewhere now
         }
-        Errors topLevel = Errors.forCode(response.getInt16("ErrorCode"));
+        Errors topLevel = Errors.forCode(response.errorCode());
         if (topLevel != Errors.NONE) {
             throw new IOException("leader " + leader.id() + " refused the fetch: " + topLevel);
         }
         boolean anyRefused = false;
-        for (Struct topic : response.getStructs("Responses")) {
-            for (Struct partition : topic.getStructs("Partitions")) {
-                PartitionLog log = logs.get(topic.getUuid("TopicId") + "-" + partition.getInt32("PartitionIndex"));
-                Errors error = Errors.forCode(partition.getInt16("ErrorCode"));
+        for (FetchableTopicResponse topic : response.responses()) {
+            for (PartitionData partition : topic.partitions()) {
+                PartitionLog log = logs.get(topic.topicId() + "-" + partition.partitionIndex());
+                Errors error = Errors.forCode(partition.errorCode());
                 if (log == null) {
                     continue;
                 }
-                long leaderLogStart = partition.getInt64("LogStartOffset");
+                long leaderLogStart = partition.logStartOffset();
                 if (error == Errors.OFFSET_OUT_OF_RANGE && leaderLogStart > log.logEndOffset()) {
                     LOG.info("{} ends at {}, before leader {}'s log start {}: restarting it there",
                             log.topicPartition(), log.logEndOffset(), leader.id(), leaderLogStart);
@@ -248,13 +255,13 @@ final class ReplicaFetcher implements AutoCloseable {
                     anyRefused = true;
                     continue;
                 }
-                ByteBuf records = partition.getRecords("Records");
+                ByteBuf records = partition.records();
                 if (records != null && records.isReadable()) {
                     if (log.appendAsFollower(records).flushDue()) {
                         log.flush(); // our own thread: it may wait on the disk
                     }
                 }
-                log.setReplicatedHighWatermark(partition.getInt64("HighWatermark"));
+                log.setReplicatedHighWatermark(partition.highWatermark());
                 if (leaderLogStart > log.logStartOffset()) {
                     // The leader deleted records (DeleteRecords, retention): so does the follower, as in Kafka.
                     log.deleteRecordsBefore(Math.min(leaderLogStart, log.logEndOffset()));
