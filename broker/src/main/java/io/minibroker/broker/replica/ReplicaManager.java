@@ -19,7 +19,8 @@ import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.schema.Struct;
+import io.minibroker.protocol.message.view.AlterPartitionRequestView;
+import io.minibroker.protocol.message.view.AlterPartitionResponseView;
 import io.minibroker.purgatory.Purgatory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -415,31 +416,32 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             return;
         }
         long ownEpoch = brokerEpoch.getAsLong();
-        Struct request = ApiKey.ALTER_PARTITION.request().newMessage().set("BrokerId", nodeId)
-                .set("BrokerEpoch", ownEpoch);
-        Struct partitionData = request.addElement("Topics").set("TopicId", state.topic().id())
-                .addElement("Partitions")
-                .set("PartitionIndex", partition.partition())
-                .set("LeaderEpoch", state.image().leaderEpoch())
-                .set("PartitionEpoch", leader.partitionEpoch());
+        AlterPartitionRequestView request = new AlterPartitionRequestView().brokerId(nodeId).brokerEpoch(ownEpoch);
+        AlterPartitionRequestView.PartitionData partitionData = request.addTopic().topicId(state.topic().id())
+                .addPartition()
+                .partitionIndex(partition.partition())
+                .leaderEpoch(state.image().leaderEpoch())
+                .partitionEpoch(leader.partitionEpoch());
         for (int replica : wanted) {
-            partitionData.addElement("NewIsrWithEpochs").set("BrokerId", replica)
-                    .set("BrokerEpoch", replica == nodeId ? ownEpoch : leader.brokerEpoch(replica));
+            partitionData.addNewIsrWithEpoch().brokerId(replica)
+                    .brokerEpoch(replica == nodeId ? ownEpoch : leader.brokerEpoch(replica));
         }
         try {
-            Struct answer = controller.send(ApiKey.ALTER_PARTITION, ALTER_PARTITION_VERSION, request);
-            Errors topLevel = Errors.forCode(answer.getInt16("ErrorCode"));
-            Struct result = answer.getStructs("Topics").get(0).getStructs("Partitions").get(0);
-            Errors error = topLevel != Errors.NONE ? topLevel : Errors.forCode(result.getInt16("ErrorCode"));
+            AlterPartitionResponseView answer = new AlterPartitionResponseView(
+                    controller.send(ApiKey.ALTER_PARTITION, ALTER_PARTITION_VERSION, request.struct()));
+            Errors topLevel = Errors.forCode(answer.errorCode());
+            AlterPartitionResponseView.PartitionData result = answer.topics().get(0).partitions().get(0);
+            Errors error = topLevel != Errors.NONE ? topLevel : Errors.forCode(result.errorCode());
             if (error != Errors.NONE) {
                 LOG.warn("The controller refused ISR {} for {}: {}", wanted, partition, error);
                 leader.changeAnswered(null, -1, clock.monotonicMs());
                 return;
             }
-            List<Integer> isr = result.getList("Isr");
-            LOG.info("ISR of {} is now {} (partition epoch {})", partition, isr, result.getInt32("PartitionEpoch"));
+            List<Integer> isr = result.isr();
+            int partitionEpoch = result.partitionEpoch();
+            LOG.info("ISR of {} is now {} (partition epoch {})", partition, isr, partitionEpoch);
             int before = leader.isr().size();
-            leader.changeAnswered(isr, result.getInt32("PartitionEpoch"), clock.monotonicMs());
+            leader.changeAnswered(isr, partitionEpoch, clock.monotonicMs());
             ReplicaManagerMeters counted = meters;
             if (counted != null) {
                 counted.isrChanged(before, isr.size());
