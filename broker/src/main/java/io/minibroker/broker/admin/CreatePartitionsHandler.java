@@ -65,9 +65,4 @@ public final class CreatePartitionsHandler implements ApiHandler {
         }
         return response;
     }
-
-    /** {@link #refuseAll(CreatePartitionsRequestView, CreatePartitionsResponseView)} for a handler still on Structs. */
-    public static Struct refuseAll(Struct request, Struct response) {
-        return refuseAll(new CreatePartitionsRequestView(request), new CreatePartitionsResponseView(response)).struct();
-    }
 }

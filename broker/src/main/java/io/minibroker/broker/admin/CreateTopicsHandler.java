@@ -83,12 +83,6 @@ public final class CreateTopicsHandler implements ApiHandler {
         return response;
     }
 
-    /** {@link #eachDistinctTopic(CreateTopicsRequestView, int, BiConsumer)} for a handler still on Structs. */
-    public static Struct eachDistinctTopic(Struct request, int defaultPartitions, BiConsumer<Struct, Struct> create) {
-        return eachDistinctTopic(new CreateTopicsRequestView(request), defaultPartitions,
-                (topic, result) -> create.accept(topic.struct(), result.struct())).struct();
-    }
-
     private void create(CreatableTopic topic, CreatableTopicResult result, boolean validateOnly) {
         int partitions = topic.numPartitions();
         int replicationFactor = topic.replicationFactor();
@@ -137,11 +131,6 @@ public final class CreateTopicsHandler implements ApiHandler {
                 .isSensitive(false));
     }
 
-    /** {@link #listConfigs(CreatableTopicResult, BrokerConfig, Map)} for a handler still on Structs. */
-    public static void listConfigs(Struct result, BrokerConfig brokerConfig, Map<String, String> overrides) {
-        listConfigs(new CreatableTopicResult(result), brokerConfig, overrides);
-    }
-
     /** Answers INVALID_REQUEST, and true, if a topic has both counts and replica assignments, as Kafka refuses. */
     public static boolean countsAlongsideAssignments(CreatableTopic topic, CreatableTopicResult result) {
         boolean both = !topic.assignments().isEmpty()
@@ -151,11 +140,6 @@ public final class CreateTopicsHandler implements ApiHandler {
                     "Both numPartitions or replicationFactor and replicasAssignments were set.");
         }
         return both;
-    }
-
-    /** {@link #countsAlongsideAssignments(CreatableTopic, CreatableTopicResult)} for a handler still on Structs. */
-    public static boolean countsAlongsideAssignments(Struct topic, Struct result) {
-        return countsAlongsideAssignments(new CreatableTopic(topic), new CreatableTopicResult(result));
     }
 
     /**
@@ -184,17 +168,7 @@ public final class CreateTopicsHandler implements ApiHandler {
         return List.copyOf(byPartition.values());
     }
 
-    /** {@link #replicasByPartition(CreatableTopic, CreatableTopicResult)} for a handler still on Structs. */
-    public static List<List<Integer>> replicasByPartition(Struct topic, Struct result) {
-        return replicasByPartition(new CreatableTopic(topic), new CreatableTopicResult(result));
-    }
-
     public static void fail(CreatableTopicResult result, Errors error, String message) {
         result.errorCode(error.code()).errorMessage(message);
-    }
-
-    /** {@link #fail(CreatableTopicResult, Errors, String)} for a handler still on Structs. */
-    public static void fail(Struct result, Errors error, String message) {
-        fail(new CreatableTopicResult(result), error, message);
     }
 }

@@ -3,7 +3,6 @@ package io.minibroker.broker.admin;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView.CreatePartitionsTopic;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopic;
-import io.minibroker.protocol.schema.Struct;
 
 import java.util.Collection;
 import java.util.function.ToIntFunction;
@@ -58,12 +57,5 @@ public final class PartitionsPerRequest {
             }
         }
         return total > MAX;
-    }
-
-    /** {@link #tooManyToAdd(CreatePartitionsRequestView, ToIntFunction)} for a handler still on Structs. */
-    public static boolean tooManyToAdd(Collection<Struct> topics, ToIntFunction<String> currentCount) {
-        CreatePartitionsRequestView request = new CreatePartitionsRequestView()
-                .topics(topics.stream().map(CreatePartitionsTopic::new).toList());
-        return tooManyToAdd(request, currentCount);
     }
 }

@@ -1,8 +1,9 @@
 package io.minibroker.broker.api;
 
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.ApiVersionsRequestView;
+import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.CompletableFuture;
@@ -27,17 +28,18 @@ public final class ApiVersionsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = ApiKey.API_VERSIONS.response().newMessage();
-        apis.fillApiVersions(body, expectsAnotherBroker(request) ? Errors.REBOOTSTRAP_REQUIRED : Errors.NONE);
-        return CompletableFuture.completedFuture(body);
+        ApiVersionsResponseView body = apis.fillApiVersions(new ApiVersionsResponseView(),
+                expectsAnotherBroker(request) ? Errors.REBOOTSTRAP_REQUIRED : Errors.NONE);
+        return CompletableFuture.completedFuture(body.struct());
     }
 
     private boolean expectsAnotherBroker(Request request) {
         if (request.version() < 5) {
             return false;
         }
-        String expectedCluster = (String) request.body().get("ClusterId");
-        int expectedNode = (Integer) request.body().get("NodeId");
+        ApiVersionsRequestView asked = new ApiVersionsRequestView(request.body());
+        String expectedCluster = asked.clusterId();
+        int expectedNode = asked.nodeId();
         return (expectedCluster != null && !expectedCluster.equals(clusterId))
                 || (expectedNode >= 0 && expectedNode != nodeId);
     }

@@ -2,7 +2,7 @@ package io.minibroker.broker.api;
 
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.schema.Struct;
+import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 
 import java.util.Collections;
 import java.util.EnumMap;
@@ -52,13 +52,13 @@ public final class SupportedApis {
     }
 
     /** Fills an ApiVersions response body (any version) with the advertised ranges. */
-    public Struct fillApiVersions(Struct body, Errors error) {
-        body.set("ErrorCode", error.code());
+    public ApiVersionsResponseView fillApiVersions(ApiVersionsResponseView body, Errors error) {
+        body.errorCode(error.code());
         for (Entry entry : entries.values()) {
-            body.addElement("ApiKeys")
-                    .set("ApiKey", entry.api().id())
-                    .set("MinVersion", entry.minVersion())
-                    .set("MaxVersion", entry.maxVersion());
+            body.addApiKey()
+                    .apiKey(entry.api().id())
+                    .minVersion(entry.minVersion())
+                    .maxVersion(entry.maxVersion());
         }
         return body;
     }

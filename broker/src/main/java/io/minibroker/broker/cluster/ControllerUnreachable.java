@@ -1,8 +1,19 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.AlterConfigsRequestView;
+import io.minibroker.protocol.message.view.AlterConfigsResponseView;
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
+import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.CreateTopicsResponseView;
+import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
+import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
+import io.minibroker.protocol.message.view.ElectLeadersRequestView;
+import io.minibroker.protocol.message.view.ElectLeadersResponseView;
+import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
+import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
@@ -14,67 +25,78 @@ import java.util.List;
 public final class ControllerUnreachable {
 
     private static final String MESSAGE = "the controller cannot be reached";
+    private static final short TIMED_OUT = Errors.REQUEST_TIMED_OUT.code();
 
     private ControllerUnreachable() {
     }
 
     public static Struct createTopics(Request request) {
-        Struct response = ApiKey.CREATE_TOPICS.response().newMessage();
-        for (Struct topic : request.body().getStructs("Topics")) {
-            timedOut(response.addElement("Topics").set("Name", topic.getString("Name")));
+        CreateTopicsResponseView response = new CreateTopicsResponseView();
+        for (CreateTopicsRequestView.CreatableTopic topic : new CreateTopicsRequestView(request.body()).topics()) {
+            response.addTopic().name(topic.name()).errorCode(TIMED_OUT).errorMessage(MESSAGE);
         }
-        return response;
+        return response.struct();
     }
 
     public static Struct deleteTopics(Request request) {
-        Struct response = ApiKey.DELETE_TOPICS.response().newMessage();
+        DeleteTopicsRequestView delete = new DeleteTopicsRequestView(request.body());
+        DeleteTopicsResponseView response = new DeleteTopicsResponseView();
         if (request.version() < 6) {
-            for (String name : request.body().<String>getList("TopicNames")) {
-                response.addElement("Responses").set("Name", name).set("ErrorCode", Errors.REQUEST_TIMED_OUT.code());
+            for (String name : delete.topicNames()) {
+                response.addResponse().name(name).errorCode(TIMED_OUT);
             }
         } else {
-            for (Struct topic : request.body().getStructs("Topics")) {
-                timedOut(response.addElement("Responses").set("Name", topic.getString("Name"))
-                        .set("TopicId", topic.getUuid("TopicId")));
+            for (DeleteTopicsRequestView.DeleteTopicState topic : delete.topics()) {
+                response.addResponse().name(topic.name()).topicId(topic.topicId())
+                        .errorCode(TIMED_OUT).errorMessage(MESSAGE);
             }
         }
-        return response;
+        return response.struct();
     }
 
     public static Struct createPartitions(Request request) {
-        Struct response = ApiKey.CREATE_PARTITIONS.response().newMessage();
-        for (Struct topic : request.body().getStructs("Topics")) {
-            timedOut(response.addElement("Results").set("Name", topic.getString("Name")));
+        CreatePartitionsResponseView response = new CreatePartitionsResponseView();
+        for (CreatePartitionsRequestView.CreatePartitionsTopic topic
+                : new CreatePartitionsRequestView(request.body()).topics()) {
+            response.addResult().name(topic.name()).errorCode(TIMED_OUT).errorMessage(MESSAGE);
         }
-        return response;
+        return response.struct();
     }
 
-    /** For AlterConfigs and IncrementalAlterConfigs, whose responses have the same shape. */
-    public static Struct alterConfigs(ApiKey api, Request request) {
-        Struct response = api.response().newMessage();
-        for (Struct resource : request.body().getStructs("Resources")) {
-            timedOut(response.addElement("Responses").set("ResourceType", resource.get("ResourceType"))
-                    .set("ResourceName", resource.getString("ResourceName")));
+    public static Struct alterConfigs(Request request) {
+        AlterConfigsResponseView response = new AlterConfigsResponseView();
+        for (AlterConfigsRequestView.AlterConfigsResource resource
+                : new AlterConfigsRequestView(request.body()).resources()) {
+            response.addResponse().resourceType(resource.resourceType()).resourceName(resource.resourceName())
+                    .errorCode(TIMED_OUT).errorMessage(MESSAGE);
         }
-        return response;
+        return response.struct();
+    }
+
+    public static Struct incrementalAlterConfigs(Request request) {
+        IncrementalAlterConfigsResponseView response = new IncrementalAlterConfigsResponseView();
+        for (IncrementalAlterConfigsRequestView.AlterConfigsResource resource
+                : new IncrementalAlterConfigsRequestView(request.body()).resources()) {
+            response.addResponse().resourceType(resource.resourceType()).resourceName(resource.resourceName())
+                    .errorCode(TIMED_OUT).errorMessage(MESSAGE);
+        }
+        return response.struct();
     }
 
     /** Every partition named REQUEST_TIMED_OUT, and the whole request too from v1 (which has a top-level error). */
     public static Struct electLeaders(Request request) {
-        Struct response = ApiKey.ELECT_LEADERS.response().newMessage().set("ErrorCode", Errors.REQUEST_TIMED_OUT.code());
-        List<Struct> named = request.body().getStructs("TopicPartitions");
+        ElectLeadersResponseView response = new ElectLeadersResponseView().errorCode(TIMED_OUT);
+        List<ElectLeadersRequestView.TopicPartitions> named =
+                new ElectLeadersRequestView(request.body()).topicPartitions();
         if (named != null) {
-            for (Struct topic : named) {
-                Struct result = response.addElement("ReplicaElectionResults").set("Topic", topic.getString("Topic"));
-                for (int partition : topic.<Integer>getList("Partitions")) {
-                    timedOut(result.addElement("PartitionResult").set("PartitionId", partition));
+            for (ElectLeadersRequestView.TopicPartitions topic : named) {
+                ElectLeadersResponseView.ReplicaElectionResult result = response.addReplicaElectionResult()
+                        .topic(topic.topic());
+                for (int partition : topic.partitions()) {
+                    result.addPartitionResult().partitionId(partition).errorCode(TIMED_OUT).errorMessage(MESSAGE);
                 }
             }
         }
-        return response;
-    }
-
-    private static void timedOut(Struct result) {
-        result.set("ErrorCode", Errors.REQUEST_TIMED_OUT.code()).set("ErrorMessage", MESSAGE);
+        return response.struct();
     }
 }

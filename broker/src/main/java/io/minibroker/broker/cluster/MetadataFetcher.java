@@ -5,10 +5,12 @@ import io.minibroker.broker.metadata.BrokerDirectory;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
+import io.minibroker.protocol.message.view.DescribeConfigsResponseView;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
+import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
-import io.minibroker.protocol.schema.Struct;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -157,7 +159,7 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
     /** Fetches and installs the controller's image now. */
     public synchronized void refresh() throws IOException {
         MetadataResponseView response = new MetadataResponseView(controller.send(ApiKey.METADATA,
-                ApiKey.METADATA.request().newMessage().set("Topics", null)));
+                new MetadataRequestView().topics(null).struct()));
         ClusterMetadata image = ClusterMetadata.from(response);
         if (!image.topics().isEmpty()) {
             image = image.withTopicConfigs(fetchTopicConfigs(image.topics().keySet()));
@@ -168,23 +170,24 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
 
     /** Each topic's config overrides, as the controller lists them: the configs whose source is the topic. */
     private Map<String, Map<String, String>> fetchTopicConfigs(Collection<String> topics) throws IOException {
-        Struct request = ApiKey.DESCRIBE_CONFIGS.request().newMessage();
+        DescribeConfigsRequestView request = new DescribeConfigsRequestView();
         for (String topic : topics) {
-            request.addElement("Resources").set("ResourceType", ConfigResources.TOPIC).set("ResourceName", topic)
-                    .set("ConfigurationKeys", null);
+            request.addResource().resourceType(ConfigResources.TOPIC).resourceName(topic).configurationKeys(null);
         }
         Map<String, Map<String, String>> configs = new HashMap<>();
-        for (Struct result : controller.send(ApiKey.DESCRIBE_CONFIGS, request).getStructs("Results")) {
-            if (result.getInt16("ErrorCode") != Errors.NONE.code()) {
+        DescribeConfigsResponseView response = new DescribeConfigsResponseView(
+                controller.send(ApiKey.DESCRIBE_CONFIGS, request.struct()));
+        for (DescribeConfigsResponseView.DescribeConfigsResult result : response.results()) {
+            if (result.errorCode() != Errors.NONE.code()) {
                 continue; // deleted since the Metadata answer: the next fetch has it gone
             }
             Map<String, String> overrides = new HashMap<>();
-            for (Struct config : result.getStructs("Configs")) {
-                if ((Byte) config.get("ConfigSource") == ConfigResources.DYNAMIC_TOPIC_CONFIG) {
-                    overrides.put(config.getString("Name"), config.getString("Value"));
+            for (DescribeConfigsResponseView.DescribeConfigsResourceResult config : result.configs()) {
+                if (config.configSource() == ConfigResources.DYNAMIC_TOPIC_CONFIG) {
+                    overrides.put(config.name(), config.value());
                 }
             }
-            configs.put(result.getString("ResourceName"), overrides);
+            configs.put(result.resourceName(), overrides);
         }
         return configs;
     }

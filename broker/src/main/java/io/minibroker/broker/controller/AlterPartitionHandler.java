@@ -3,8 +3,9 @@ package io.minibroker.broker.controller;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.AlterPartitionRequestView;
+import io.minibroker.protocol.message.view.AlterPartitionResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
@@ -35,35 +36,35 @@ public final class AlterPartitionHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
-        int brokerId = body.getInt32("BrokerId");
-        Struct response = ApiKey.ALTER_PARTITION.response().newMessage();
-        long brokerEpoch = body.getInt64("BrokerEpoch");
+        AlterPartitionRequestView body = new AlterPartitionRequestView(request.body());
+        int brokerId = body.brokerId();
+        AlterPartitionResponseView response = new AlterPartitionResponseView();
+        long brokerEpoch = body.brokerEpoch();
         if (brokerEpoch != NO_EPOCH && brokerEpoch != membership.epoch(brokerId)) {
-            return CompletableFuture.completedFuture(response.set("ErrorCode", Errors.STALE_BROKER_EPOCH.code()));
+            return CompletableFuture.completedFuture(response.errorCode(Errors.STALE_BROKER_EPOCH.code()).struct());
         }
-        for (Struct topic : body.getStructs("Topics")) {
-            Struct topicResult = response.addElement("Topics").set("TopicId", topic.getUuid("TopicId"));
-            for (Struct partition : topic.getStructs("Partitions")) {
-                int index = partition.getInt32("PartitionIndex");
+        for (AlterPartitionRequestView.TopicData topic : body.topics()) {
+            AlterPartitionResponseView.TopicData topicResult = response.addTopic().topicId(topic.topicId());
+            for (AlterPartitionRequestView.PartitionData partition : topic.partitions()) {
+                int index = partition.partitionIndex();
                 List<TopicAssignments.IsrMember> newIsr = request.version() >= ISR_WITH_EPOCHS_FROM_VERSION
-                        ? partition.getStructs("NewIsrWithEpochs").stream()
-                                .map(b -> new TopicAssignments.IsrMember(b.getInt32("BrokerId"), b.getInt64("BrokerEpoch")))
+                        ? partition.newIsrWithEpochs().stream()
+                                .map(b -> new TopicAssignments.IsrMember(b.brokerId(), b.brokerEpoch()))
                                 .toList()
-                        : partition.<Integer>getList("NewIsr").stream()
+                        : partition.newIsr().stream()
                                 .map(id -> new TopicAssignments.IsrMember(id, NO_EPOCH)).toList();
-                TopicAssignments.IsrChange change = assignments.alterIsr(brokerId, topic.getUuid("TopicId"), index,
-                        partition.getInt32("LeaderEpoch"), partition.getInt32("PartitionEpoch"), newIsr);
-                Struct result = topicResult.addElement("Partitions").set("PartitionIndex", index)
-                        .set("ErrorCode", change.error().code());
+                TopicAssignments.IsrChange change = assignments.alterIsr(brokerId, topic.topicId(), index,
+                        partition.leaderEpoch(), partition.partitionEpoch(), newIsr);
+                AlterPartitionResponseView.PartitionData result = topicResult.addPartition().partitionIndex(index)
+                        .errorCode(change.error().code());
                 if (change.error() == Errors.NONE) {
-                    result.set("LeaderId", change.partition().leader())
-                            .set("LeaderEpoch", change.partition().leaderEpoch())
-                            .set("Isr", change.partition().isr())
-                            .set("PartitionEpoch", change.partitionEpoch());
+                    result.leaderId(change.partition().leader())
+                            .leaderEpoch(change.partition().leaderEpoch())
+                            .isr(change.partition().isr())
+                            .partitionEpoch(change.partitionEpoch());
                 }
             }
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 }

@@ -4,8 +4,11 @@ import io.minibroker.broker.admin.CreatePartitionsHandler;
 import io.minibroker.broker.admin.PartitionsPerRequest;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView.CreatePartitionsAssignment;
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView.CreatePartitionsTopic;
+import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
@@ -27,20 +30,21 @@ public final class ControllerCreatePartitionsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        boolean validateOnly = (Boolean) request.body().get("ValidateOnly");
-        Struct response = ApiKey.CREATE_PARTITIONS.response().newMessage();
-        if (PartitionsPerRequest.tooManyToAdd(request.body().getStructs("Topics"), assignments::partitionCount)) {
-            return CompletableFuture.completedFuture(CreatePartitionsHandler.refuseAll(request.body(), response));
+        CreatePartitionsRequestView create = new CreatePartitionsRequestView(request.body());
+        boolean validateOnly = create.validateOnly();
+        CreatePartitionsResponseView response = new CreatePartitionsResponseView();
+        if (PartitionsPerRequest.tooManyToAdd(create, assignments::partitionCount)) {
+            return CompletableFuture.completedFuture(CreatePartitionsHandler.refuseAll(create, response).struct());
         }
-        for (Struct topic : request.body().getStructs("Topics")) {
-            List<Struct> given = topic.getStructs("Assignments");
+        for (CreatePartitionsTopic topic : create.topics()) {
+            List<CreatePartitionsAssignment> given = topic.assignments();
             List<List<Integer>> replicas = given == null ? null
-                    : given.stream().map(assignment -> assignment.<Integer>getList("BrokerIds")).toList();
-            TopicAssignments.Outcome outcome = assignments.addPartitions(topic.getString("Name"),
-                    topic.getInt32("Count"), replicas, validateOnly);
-            response.addElement("Results").set("Name", topic.getString("Name"))
-                    .set("ErrorCode", outcome.error().code()).set("ErrorMessage", outcome.message());
+                    : given.stream().map(CreatePartitionsAssignment::brokerIds).toList();
+            TopicAssignments.Outcome outcome = assignments.addPartitions(topic.name(),
+                    topic.count(), replicas, validateOnly);
+            response.addResult().name(topic.name())
+                    .errorCode(outcome.error().code()).errorMessage(outcome.message());
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 }

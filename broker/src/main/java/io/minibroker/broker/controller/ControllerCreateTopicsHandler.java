@@ -8,6 +8,9 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopic;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopicConfig;
+import io.minibroker.protocol.message.view.CreateTopicsResponseView.CreatableTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.LinkedHashMap;
@@ -50,8 +53,8 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         CreateTopicsRequestView create = new CreateTopicsRequestView(request.body());
         Set<Integer> replicas = new TreeSet<>();
-        Struct response = CreateTopicsHandler.eachDistinctTopic(request.body(), defaultPartitions,
-                (topic, result) -> create(topic, result, create.validateOnly(), replicas));
+        Struct response = CreateTopicsHandler.eachDistinctTopic(create, defaultPartitions,
+                (topic, result) -> create(topic, result, create.validateOnly(), replicas)).struct();
         if (replicas.isEmpty()) {
             return CompletableFuture.completedFuture(response);
         }
@@ -60,21 +63,21 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
     }
 
     /** Creates one topic, filling its result; adds the replicas of a topic it created to {@code created}. */
-    private void create(Struct topic, Struct result, boolean validateOnly, Set<Integer> created) {
+    private void create(CreatableTopic topic, CreatableTopicResult result, boolean validateOnly, Set<Integer> created) {
         if (CreateTopicsHandler.countsAlongsideAssignments(topic, result)) {
             return;
         }
-        int partitions = topic.getInt32("NumPartitions");
-        int replicationFactor = topic.getInt16("ReplicationFactor");
+        int partitions = topic.numPartitions();
+        int replicationFactor = topic.replicationFactor();
         List<List<Integer>> replicas = CreateTopicsHandler.replicasByPartition(topic, result);
         if (replicas == null) {
             return;
         }
         Map<String, String> configs = new LinkedHashMap<>();
-        for (Struct config : topic.getStructs("Configs")) {
-            configs.put(config.getString("Name"), config.getString("Value"));
+        for (CreatableTopicConfig config : topic.configs()) {
+            configs.put(config.name(), config.value());
         }
-        TopicAssignments.Outcome outcome = assignments.create(topic.getString("Name"),
+        TopicAssignments.Outcome outcome = assignments.create(topic.name(),
                 partitions == -1 ? defaultPartitions : partitions,
                 replicationFactor == -1 ? defaultReplicationFactor : replicationFactor, replicas, configs,
                 validateOnly);
@@ -82,9 +85,9 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
             CreateTopicsHandler.fail(result, outcome.error(), outcome.message());
             return;
         }
-        result.set("TopicId", outcome.topic().id())
-                .set("NumPartitions", outcome.topic().partitions().size())
-                .set("ReplicationFactor", (short) outcome.topic().partitions().get(0).replicas().size());
+        result.topicId(outcome.topic().id())
+                .numPartitions(outcome.topic().partitions().size())
+                .replicationFactor((short) outcome.topic().partitions().get(0).replicas().size());
         CreateTopicsHandler.listConfigs(result, config, outcome.topic().configs());
         if (!validateOnly) {
             outcome.topic().partitions().forEach(partition -> created.addAll(partition.replicas()));

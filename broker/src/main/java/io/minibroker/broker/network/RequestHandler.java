@@ -14,6 +14,7 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.ApiVersionsFallback;
 import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 import io.minibroker.protocol.schema.RecordsPayload;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
@@ -111,7 +112,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         if (ApiVersionsFallback.applies(header.apiKey(), header.apiVersion())) {
             frame.release();
             metrics.requestReceived(ApiKey.API_VERSIONS, frameBytes);
-            Struct body = apis.fillApiVersions(ApiKey.API_VERSIONS.response().newMessage(), Errors.UNSUPPORTED_VERSION);
+            Struct body = apis.fillApiVersions(new ApiVersionsResponseView(), Errors.UNSUPPORTED_VERSION).struct();
             OutboundFrame response = MessageCodec.encodeResponse(ctx.alloc(), ApiKey.API_VERSIONS, (short) 0,
                     header.correlationId(), body);
             metrics.responseErrors(ApiKey.API_VERSIONS, (short) 0, body);

@@ -1,6 +1,10 @@
 package io.minibroker.broker.security;
 
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.SaslAuthenticateRequestView;
+import io.minibroker.protocol.message.view.SaslAuthenticateResponseView;
+import io.minibroker.protocol.message.view.SaslHandshakeRequestView;
+import io.minibroker.protocol.message.view.SaslHandshakeResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.io.IOException;
@@ -24,16 +28,16 @@ public record PlainLogin(String user, String password) {
 
     /** Signs in on this connection; IOException if the broker refuses (an error code) or the stream fails. */
     public void authenticate(Exchange connection) throws IOException {
-        Struct handshake = connection.send(ApiKey.SASL_HANDSHAKE, HANDSHAKE_VERSION,
-                ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", SaslSession.PLAIN));
-        if (handshake.getInt16("ErrorCode") != 0) {
-            throw new IOException("the broker refused SASL/PLAIN: error " + handshake.getInt16("ErrorCode"));
+        SaslHandshakeResponseView handshake = new SaslHandshakeResponseView(connection.send(ApiKey.SASL_HANDSHAKE,
+                HANDSHAKE_VERSION, new SaslHandshakeRequestView().mechanism(SaslSession.PLAIN).struct()));
+        if (handshake.errorCode() != 0) {
+            throw new IOException("the broker refused SASL/PLAIN: error " + handshake.errorCode());
         }
         byte[] token = ("\u0000" + user + "\u0000" + password).getBytes(StandardCharsets.UTF_8);
-        Struct answer = connection.send(ApiKey.SASL_AUTHENTICATE, AUTHENTICATE_VERSION,
-                ApiKey.SASL_AUTHENTICATE.request().newMessage().set("AuthBytes", token));
-        if (answer.getInt16("ErrorCode") != 0) {
-            throw new IOException("SASL/PLAIN authentication as " + user + " failed: " + answer.getString("ErrorMessage"));
+        SaslAuthenticateResponseView answer = new SaslAuthenticateResponseView(connection.send(ApiKey.SASL_AUTHENTICATE,
+                AUTHENTICATE_VERSION, new SaslAuthenticateRequestView().authBytes(token).struct()));
+        if (answer.errorCode() != 0) {
+            throw new IOException("SASL/PLAIN authentication as " + user + " failed: " + answer.errorMessage());
         }
     }
 

@@ -302,9 +302,9 @@ public final class Broker implements AutoCloseable {
                     .add(ApiKey.ELECT_LEADERS, controller.handlerFor(ApiKey.ELECT_LEADERS,
                             ControllerUnreachable::electLeaders))
                     .add(ApiKey.ALTER_CONFIGS, controller.handlerFor(ApiKey.ALTER_CONFIGS,
-                            request -> ControllerUnreachable.alterConfigs(ApiKey.ALTER_CONFIGS, request)))
+                            ControllerUnreachable::alterConfigs))
                     .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, controller.handlerFor(ApiKey.INCREMENTAL_ALTER_CONFIGS,
-                            request -> ControllerUnreachable.alterConfigs(ApiKey.INCREMENTAL_ALTER_CONFIGS, request)))
+                            ControllerUnreachable::incrementalAlterConfigs))
                     .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(
                             topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config, node));
         } else {

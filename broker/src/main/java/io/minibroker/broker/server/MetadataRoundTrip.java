@@ -3,6 +3,7 @@ package io.minibroker.broker.server;
 import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.security.PlainLogin;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 
 import java.io.IOException;
@@ -38,7 +39,7 @@ public final class MetadataRoundTrip {
         PlainLogin login = user == null ? null : new PlainLogin(user, password);
         try (NodeChannel channel = new NodeChannel(host, port, CLIENT_ID, SOCKET_TIMEOUT_MS, login)) {
             MetadataResponseView response = new MetadataResponseView(channel.send(ApiKey.METADATA, VERSION,
-                    ApiKey.METADATA.request().newMessage().set("Topics", null)));
+                    new MetadataRequestView().topics(null).struct()));
             return response.brokers().stream().map(broker -> broker.host() + ":" + broker.port()).toList();
         }
     }

@@ -3,8 +3,9 @@ package io.minibroker.broker.transaction;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DescribeTransactionsRequestView;
+import io.minibroker.protocol.message.view.DescribeTransactionsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.CompletableFuture;
@@ -18,11 +19,11 @@ public final class DescribeTransactionsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.DESCRIBE_TRANSACTIONS.response().newMessage();
-        for (String transactionalId : request.body().<String>getList("TransactionalIds")) {
-            response.addElement("TransactionStates").set("TransactionalId", transactionalId)
-                    .set("ErrorCode", Errors.TRANSACTIONAL_ID_NOT_FOUND.code());
+        DescribeTransactionsResponseView response = new DescribeTransactionsResponseView();
+        for (String transactionalId : new DescribeTransactionsRequestView(request.body()).transactionalIds()) {
+            response.addTransactionState().transactionalId(transactionalId)
+                    .errorCode(Errors.TRANSACTIONAL_ID_NOT_FOUND.code());
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 }

@@ -3,8 +3,9 @@ package io.minibroker.broker.transaction;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.ListTransactionsRequestView;
+import io.minibroker.protocol.message.view.ListTransactionsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
@@ -28,19 +29,19 @@ public final class ListTransactionsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
-        Struct response = ApiKey.LIST_TRANSACTIONS.response().newMessage();
-        String pattern = request.version() >= 2 ? body.getString("TransactionalIdPattern") : null;
+        ListTransactionsRequestView body = new ListTransactionsRequestView(request.body());
+        ListTransactionsResponseView response = new ListTransactionsResponseView();
+        String pattern = request.version() >= 2 ? body.transactionalIdPattern() : null;
         if (pattern != null && !pattern.isEmpty()) {
             try {
                 Pattern.compile(pattern);
             } catch (PatternSyntaxException e) {
                 return CompletableFuture.completedFuture(
-                        response.set("ErrorCode", Errors.INVALID_REGULAR_EXPRESSION.code()));
+                        response.errorCode(Errors.INVALID_REGULAR_EXPRESSION.code()).struct());
             }
         }
-        List<String> unknown = body.<String>getList("StateFilters").stream()
+        List<String> unknown = body.stateFilters().stream()
                 .filter(state -> !STATES.contains(state)).toList();
-        return CompletableFuture.completedFuture(response.set("UnknownStateFilters", unknown));
+        return CompletableFuture.completedFuture(response.unknownStateFilters(unknown).struct());
     }
 }
