@@ -3,8 +3,9 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DeleteGroupsRequestView;
+import io.minibroker.protocol.message.view.DeleteGroupsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
@@ -25,15 +26,14 @@ public final class DeleteGroupsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        List<String> groupIds = request.body().getList("GroupsNames");
+        List<String> groupIds = new DeleteGroupsRequestView(request.body()).groupsNames();
         List<CompletableFuture<Errors>> results = groupIds.stream().map(coordinator::delete).toList();
         return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(done -> {
-            Struct response = ApiKey.DELETE_GROUPS.response().newMessage();
+            DeleteGroupsResponseView response = new DeleteGroupsResponseView();
             for (int i = 0; i < groupIds.size(); i++) {
-                response.addElement("Results").set("GroupId", groupIds.get(i))
-                        .set("ErrorCode", results.get(i).join().code());
+                response.addResult().groupId(groupIds.get(i)).errorCode(results.get(i).join().code());
             }
-            return response;
+            return response.struct();
         });
     }
 }

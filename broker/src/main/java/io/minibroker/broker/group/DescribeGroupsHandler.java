@@ -3,8 +3,10 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DescribeGroupsRequestView;
+import io.minibroker.protocol.message.view.DescribeGroupsResponseView;
+import io.minibroker.protocol.message.view.DescribeGroupsResponseView.DescribedGroup;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
@@ -30,40 +32,40 @@ public final class DescribeGroupsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct response = ApiKey.DESCRIBE_GROUPS.response().newMessage();
-        List<String> groupIds = request.body().getList("Groups");
+        DescribeGroupsResponseView response = new DescribeGroupsResponseView();
+        List<String> groupIds = new DescribeGroupsRequestView(request.body()).groups();
         for (String groupId : groupIds) {
-            Struct described = response.addElement("Groups").set("GroupId", groupId)
-                    .set("ErrorCode", Errors.NONE.code()).set("ProtocolType", "").set("ProtocolData", "");
+            DescribedGroup described = response.addGroup().groupId(groupId)
+                    .errorCode(Errors.NONE.code()).protocolType("").protocolData("");
             Errors notHere = coordinator.coordinatorError(groupId);
             if (notHere != Errors.NONE) {
-                described.set("ErrorCode", notHere.code()).set("GroupState", "");
+                described.errorCode(notHere.code()).groupState("");
                 continue;
             }
             Optional<ClassicGroup> found = coordinator.group(groupId);
             if (found.isEmpty()) {
-                described.set("GroupState", GroupState.DEAD.kafkaName());
+                described.groupState(GroupState.DEAD.kafkaName());
                 if (request.version() >= NOT_FOUND_ERROR_FROM_VERSION) {
-                    described.set("ErrorCode", Errors.GROUP_ID_NOT_FOUND.code())
-                            .set("ErrorMessage", "Group " + groupId + " not found.");
+                    described.errorCode(Errors.GROUP_ID_NOT_FOUND.code())
+                            .errorMessage("Group " + groupId + " not found.");
                 }
                 continue;
             }
             ClassicGroup group = found.get();
             synchronized (group) {
                 boolean stable = group.state() == GroupState.STABLE;
-                described.set("GroupState", group.state().kafkaName())
-                        .set("ProtocolType", group.protocolType == null ? "" : group.protocolType)
-                        .set("ProtocolData", stable ? group.protocolName : "");
+                described.groupState(group.state().kafkaName())
+                        .protocolType(group.protocolType == null ? "" : group.protocolType)
+                        .protocolData(stable ? group.protocolName : "");
                 for (GroupMember member : group.members.values()) {
-                    described.addElement("Members").set("MemberId", member.memberId)
-                            .set("GroupInstanceId", member.groupInstanceId)
-                            .set("ClientId", member.clientId).set("ClientHost", member.clientHost)
-                            .set("MemberMetadata", stable ? member.protocols.get(group.protocolName) : NOTHING)
-                            .set("MemberAssignment", stable ? member.assignment : NOTHING);
+                    described.addMember().memberId(member.memberId)
+                            .groupInstanceId(member.groupInstanceId)
+                            .clientId(member.clientId).clientHost(member.clientHost)
+                            .memberMetadata(stable ? member.protocols.get(group.protocolName) : NOTHING)
+                            .memberAssignment(stable ? member.assignment : NOTHING);
                 }
             }
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 }

@@ -4,8 +4,9 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.group.CoordinatorLocator.Coordinator;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.FindCoordinatorRequestView;
+import io.minibroker.protocol.message.view.FindCoordinatorResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
@@ -36,26 +37,26 @@ public final class FindCoordinatorHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
-        byte keyType = request.version() >= 1 ? body.getInt8("KeyType") : GROUP_KEY;
-        Struct response = ApiKey.FIND_COORDINATOR.response().newMessage();
+        FindCoordinatorRequestView body = new FindCoordinatorRequestView(request.body());
+        byte keyType = request.version() >= 1 ? body.keyType() : GROUP_KEY;
+        FindCoordinatorResponseView response = new FindCoordinatorResponseView();
         if (request.version() < BATCHED_FROM_VERSION) {
-            Coordinator coordinator = find(keyType, body.getString("Key"), context.listenerName());
-            return CompletableFuture.completedFuture(response.set("ErrorCode", coordinator.error().code())
-                    .set("ErrorMessage", message(coordinator))
-                    .set("NodeId", coordinator.nodeId()).set("Host", coordinator.host())
-                    .set("Port", coordinator.port()));
+            Coordinator coordinator = find(keyType, body.key(), context.listenerName());
+            return CompletableFuture.completedFuture(response.errorCode(coordinator.error().code())
+                    .errorMessage(message(coordinator))
+                    .nodeId(coordinator.nodeId()).host(coordinator.host())
+                    .port(coordinator.port()).struct());
         }
-        List<String> keys = body.getList("CoordinatorKeys");
+        List<String> keys = body.coordinatorKeys();
         for (String key : keys) {
             Coordinator coordinator = find(keyType, key, context.listenerName());
-            response.addElement("Coordinators").set("Key", key)
-                    .set("NodeId", coordinator.nodeId()).set("Host", coordinator.host())
-                    .set("Port", coordinator.port())
-                    .set("ErrorCode", coordinator.error().code())
-                    .set("ErrorMessage", message(coordinator));
+            response.addCoordinator().key(key)
+                    .nodeId(coordinator.nodeId()).host(coordinator.host())
+                    .port(coordinator.port())
+                    .errorCode(coordinator.error().code())
+                    .errorMessage(message(coordinator));
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 
     private Coordinator find(byte keyType, String key, String listenerName) {

@@ -2,8 +2,9 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.HeartbeatRequestView;
+import io.minibroker.protocol.message.view.HeartbeatResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.CompletableFuture;
@@ -20,10 +21,10 @@ public final class HeartbeatHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
-        String groupInstanceId = request.version() >= 3 ? body.getString("GroupInstanceId") : null;
-        short error = coordinator.heartbeat(body.getString("GroupId"), body.getInt32("GenerationId"),
-                body.getString("MemberId"), groupInstanceId).code();
-        return CompletableFuture.completedFuture(ApiKey.HEARTBEAT.response().newMessage().set("ErrorCode", error));
+        HeartbeatRequestView body = new HeartbeatRequestView(request.body());
+        String groupInstanceId = request.version() >= 3 ? body.groupInstanceId() : null;
+        short error = coordinator.heartbeat(body.groupId(), body.generationId(), body.memberId(), groupInstanceId)
+                .code();
+        return CompletableFuture.completedFuture(new HeartbeatResponseView().errorCode(error).struct());
     }
 }

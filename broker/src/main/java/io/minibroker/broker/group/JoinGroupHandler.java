@@ -3,6 +3,8 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.JoinGroupRequestView;
+import io.minibroker.protocol.message.view.JoinGroupRequestView.JoinGroupRequestProtocol;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.LinkedHashMap;
@@ -22,18 +24,18 @@ public final class JoinGroupHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
+        JoinGroupRequestView body = new JoinGroupRequestView(request.body());
         LinkedHashMap<String, byte[]> protocols = new LinkedHashMap<>();
-        for (Struct protocol : body.getStructs("Protocols")) {
-            protocols.putIfAbsent(protocol.getString("Name"), protocol.getBytes("Metadata"));
+        for (JoinGroupRequestProtocol protocol : body.protocols()) {
+            protocols.putIfAbsent(protocol.name(), protocol.metadata());
         }
-        int sessionTimeoutMs = body.getInt32("SessionTimeoutMs");
-        int rebalanceTimeoutMs = request.version() >= 1 ? body.getInt32("RebalanceTimeoutMs") : sessionTimeoutMs;
+        int sessionTimeoutMs = body.sessionTimeoutMs();
+        int rebalanceTimeoutMs = request.version() >= 1 ? body.rebalanceTimeoutMs() : sessionTimeoutMs;
         String clientId = request.header().clientId() == null ? "" : request.header().clientId();
         String clientHost = context.clientAddress() == null ? "" : context.clientAddress().toString();
-        JoinRequest join = new JoinRequest(body.getString("GroupId"),
-                body.getString("MemberId"), request.version() >= 5 ? body.getString("GroupInstanceId") : null,
-                clientId, clientHost, sessionTimeoutMs, rebalanceTimeoutMs, body.getString("ProtocolType"),
+        JoinRequest join = new JoinRequest(body.groupId(),
+                body.memberId(), request.version() >= 5 ? body.groupInstanceId() : null,
+                clientId, clientHost, sessionTimeoutMs, rebalanceTimeoutMs, body.protocolType(),
                 protocols, request.version());
         return coordinator.join(join);
     }

@@ -3,8 +3,10 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.LeaveGroupRequestView;
+import io.minibroker.protocol.message.view.LeaveGroupRequestView.MemberIdentity;
+import io.minibroker.protocol.message.view.LeaveGroupResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.CompletableFuture;
@@ -26,25 +28,23 @@ public final class LeaveGroupHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
-        String groupId = body.getString("GroupId");
-        Struct response = ApiKey.LEAVE_GROUP.response().newMessage();
+        LeaveGroupRequestView body = new LeaveGroupRequestView(request.body());
+        String groupId = body.groupId();
+        LeaveGroupResponseView response = new LeaveGroupResponseView();
         Errors notHere = coordinator.coordinatorError(groupId);
         if (notHere != Errors.NONE) {
-            return CompletableFuture.completedFuture(response.set("ErrorCode", notHere.code()));
+            return CompletableFuture.completedFuture(response.errorCode(notHere.code()).struct());
         }
         if (request.version() < BATCHED_FROM_VERSION) {
-            Errors error = coordinator.leave(groupId, body.getString("MemberId"), null);
-            return CompletableFuture.completedFuture(response.set("ErrorCode", error.code()));
+            Errors error = coordinator.leave(groupId, body.memberId(), null);
+            return CompletableFuture.completedFuture(response.errorCode(error.code()).struct());
         }
-        response.set("ErrorCode", Errors.NONE.code());
-        for (Struct member : body.getStructs("Members")) {
-            Errors error = coordinator.leave(groupId, member.getString("MemberId"),
-                    member.getString("GroupInstanceId"));
-            response.addElement("Members").set("MemberId", member.getString("MemberId"))
-                    .set("GroupInstanceId", member.getString("GroupInstanceId"))
-                    .set("ErrorCode", error.code());
+        response.errorCode(Errors.NONE.code());
+        for (MemberIdentity member : body.members()) {
+            Errors error = coordinator.leave(groupId, member.memberId(), member.groupInstanceId());
+            response.addMember().memberId(member.memberId()).groupInstanceId(member.groupInstanceId())
+                    .errorCode(error.code());
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 }

@@ -3,8 +3,9 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.ListGroupsRequestView;
+import io.minibroker.protocol.message.view.ListGroupsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
@@ -29,17 +30,17 @@ public final class ListGroupsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
-        List<String> states = request.version() >= 4 ? body.getList("StatesFilter") : List.of();
-        List<String> types = request.version() >= 5 ? body.getList("TypesFilter") : List.of();
-        Struct response = ApiKey.LIST_GROUPS.response().newMessage().set("ErrorCode", Errors.NONE.code());
+        ListGroupsRequestView body = new ListGroupsRequestView(request.body());
+        List<String> states = request.version() >= 4 ? body.statesFilter() : List.of();
+        List<String> types = request.version() >= 5 ? body.typesFilter() : List.of();
+        ListGroupsResponseView response = new ListGroupsResponseView().errorCode(Errors.NONE.code());
         if (coordinator.loadInProgress()) {
             // Some of this broker's groups are not known yet: listed are those that are, and the admin client asks
             // again, as with Kafka.
-            response.set("ErrorCode", Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
+            response.errorCode(Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
         }
         if (!types.isEmpty() && types.stream().noneMatch(CLASSIC::equalsIgnoreCase)) {
-            return CompletableFuture.completedFuture(response);
+            return CompletableFuture.completedFuture(response.struct());
         }
         for (ClassicGroup group : coordinator.allGroups()) {
             GroupState state;
@@ -52,9 +53,9 @@ public final class ListGroupsHandler implements ApiHandler {
                     || !states.isEmpty() && states.stream().noneMatch(state.kafkaName()::equalsIgnoreCase)) {
                 continue;
             }
-            response.addElement("Groups").set("GroupId", group.groupId).set("ProtocolType", protocolType)
-                    .set("GroupState", state.kafkaName()).set("GroupType", CLASSIC);
+            response.addGroup().groupId(group.groupId).protocolType(protocolType)
+                    .groupState(state.kafkaName()).groupType(CLASSIC);
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
     }
 }

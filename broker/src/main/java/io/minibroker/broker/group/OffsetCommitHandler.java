@@ -6,8 +6,13 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.OffsetCommitRequestView;
+import io.minibroker.protocol.message.view.OffsetCommitRequestView.OffsetCommitRequestPartition;
+import io.minibroker.protocol.message.view.OffsetCommitRequestView.OffsetCommitRequestTopic;
+import io.minibroker.protocol.message.view.OffsetCommitResponseView;
+import io.minibroker.protocol.message.view.OffsetCommitResponseView.OffsetCommitResponsePartition;
+import io.minibroker.protocol.message.view.OffsetCommitResponseView.OffsetCommitResponseTopic;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.IdentityHashMap;
@@ -36,48 +41,48 @@ public final class OffsetCommitHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
+        OffsetCommitRequestView body = new OffsetCommitRequestView(request.body());
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
-        Struct response = ApiKey.OFFSET_COMMIT.response().newMessage();
-        // Each answer for a known partition, filled in once the coordinator has decided (by identity: two answers
-        // are equal Structs until their errors are set).
-        Map<Struct, TopicPartition> awaiting = new IdentityHashMap<>();
+        OffsetCommitResponseView response = new OffsetCommitResponseView();
+        // Each answer for a known partition, filled in once the coordinator has decided (by identity: each view
+        // wraps its own answer).
+        Map<OffsetCommitResponsePartition, TopicPartition> awaiting = new IdentityHashMap<>();
         Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
-        for (Struct topic : body.getStructs("Topics")) {
-            Struct topicResponse = response.addElement("Topics");
+        for (OffsetCommitRequestTopic topic : body.topics()) {
+            OffsetCommitResponseTopic topicResponse = response.addTopic();
             Optional<TopicMetadata> metadata;
             if (byId) {
-                topicResponse.set("TopicId", topic.getUuid("TopicId"));
-                metadata = topics.known(topic.getUuid("TopicId"));
+                topicResponse.topicId(topic.topicId());
+                metadata = topics.known(topic.topicId());
             } else {
-                topicResponse.set("Name", topic.getString("Name"));
-                metadata = topics.known(topic.getString("Name"));
+                topicResponse.name(topic.name());
+                metadata = topics.known(topic.name());
             }
-            for (Struct partition : topic.getStructs("Partitions")) {
-                int index = partition.getInt32("PartitionIndex");
-                Struct partitionResponse = topicResponse.addElement("Partitions").set("PartitionIndex", index);
+            for (OffsetCommitRequestPartition partition : topic.partitions()) {
+                int index = partition.partitionIndex();
+                OffsetCommitResponsePartition partitionResponse = topicResponse.addPartition().partitionIndex(index);
                 if (metadata.isEmpty() || !metadata.get().hasPartition(index)) {
                     Errors unknown = byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
-                    partitionResponse.set("ErrorCode", unknown.code());
+                    partitionResponse.errorCode(unknown.code());
                     continue;
                 }
                 TopicPartition topicPartition = new TopicPartition(metadata.get().name(), index);
                 awaiting.put(partitionResponse, topicPartition);
-                offsets.put(topicPartition, new OffsetStore.CommittedOffset(partition.getInt64("CommittedOffset"),
-                        request.version() >= 6 ? partition.getInt32("CommittedLeaderEpoch") : -1,
-                        partition.getString("CommittedMetadata")));
+                offsets.put(topicPartition, new OffsetStore.CommittedOffset(partition.committedOffset(),
+                        request.version() >= 6 ? partition.committedLeaderEpoch() : -1,
+                        partition.committedMetadata()));
             }
         }
         if (offsets.isEmpty()) {
-            return CompletableFuture.completedFuture(response); // nothing for the group: it is not even created
+            return CompletableFuture.completedFuture(response.struct()); // nothing for the group: it is not even created
         }
-        OffsetCommit commit = new OffsetCommit(body.getString("GroupId"),
-                body.getInt32("GenerationIdOrMemberEpoch"), body.getString("MemberId"),
-                request.version() >= 7 ? body.getString("GroupInstanceId") : null, offsets, request.version());
+        OffsetCommit commit = new OffsetCommit(body.groupId(),
+                body.generationIdOrMemberEpoch(), body.memberId(),
+                request.version() >= 7 ? body.groupInstanceId() : null, offsets, request.version());
         return coordinator.commitOffsets(commit).thenApply(errors -> {
             awaiting.forEach((partitionResponse, partition) ->
-                    partitionResponse.set("ErrorCode", errors.get(partition).code()));
-            return response;
+                    partitionResponse.errorCode(errors.get(partition).code()));
+            return response.struct();
         });
     }
 }

@@ -6,8 +6,12 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.OffsetDeleteRequestView;
+import io.minibroker.protocol.message.view.OffsetDeleteRequestView.OffsetDeleteRequestPartition;
+import io.minibroker.protocol.message.view.OffsetDeleteRequestView.OffsetDeleteRequestTopic;
+import io.minibroker.protocol.message.view.OffsetDeleteResponseView;
+import io.minibroker.protocol.message.view.OffsetDeleteResponseView.OffsetDeleteResponseTopic;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
@@ -36,15 +40,16 @@ public final class OffsetDeleteHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        String groupId = request.body().getString("GroupId");
+        OffsetDeleteRequestView body = new OffsetDeleteRequestView(request.body());
+        String groupId = body.groupId();
         // Keyed by what was asked, which need not name a partition at all (an empty name, a negative index).
         Map<Asked, Errors> answers = new LinkedHashMap<>();
         List<TopicPartition> toCoordinator = new ArrayList<>();
-        for (Struct topic : request.body().getStructs("Topics")) {
-            String name = topic.getString("Name");
+        for (OffsetDeleteRequestTopic topic : body.topics()) {
+            String name = topic.name();
             Optional<TopicMetadata> known = topics.known(name);
-            for (Struct partition : topic.getStructs("Partitions")) {
-                int index = partition.getInt32("PartitionIndex");
+            for (OffsetDeleteRequestPartition partition : topic.partitions()) {
+                int index = partition.partitionIndex();
                 Asked asked = new Asked(name, index);
                 if (known.isEmpty() || !known.get().hasPartition(index)) {
                     answers.put(asked, Errors.UNKNOWN_TOPIC_OR_PARTITION);
@@ -55,17 +60,17 @@ public final class OffsetDeleteHandler implements ApiHandler {
             }
         }
         return coordinator.deleteOffsets(groupId, toCoordinator).thenApply(deletion -> {
-            Struct response = ApiKey.OFFSET_DELETE.response().newMessage().set("ErrorCode", deletion.error().code());
+            OffsetDeleteResponseView response = new OffsetDeleteResponseView().errorCode(deletion.error().code());
             if (deletion.error() != Errors.NONE) {
-                return response;
+                return response.struct();
             }
-            Map<String, Struct> byTopic = new LinkedHashMap<>();
+            Map<String, OffsetDeleteResponseTopic> byTopic = new LinkedHashMap<>();
             answers.forEach((asked, error) -> byTopic
-                    .computeIfAbsent(asked.topic(), name -> response.addElement("Topics").set("Name", name))
-                    .addElement("Partitions").set("PartitionIndex", asked.partition())
-                    .set("ErrorCode", (error != null ? error
+                    .computeIfAbsent(asked.topic(), name -> response.addTopic().name(name))
+                    .addPartition().partitionIndex(asked.partition())
+                    .errorCode((error != null ? error
                             : deletion.partitions().get(new TopicPartition(asked.topic(), asked.partition()))).code()));
-            return response;
+            return response.struct();
         });
     }
 

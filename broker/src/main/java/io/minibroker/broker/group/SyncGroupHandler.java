@@ -3,6 +3,9 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.SyncGroupRequestView;
+import io.minibroker.protocol.message.view.SyncGroupRequestView.SyncGroupRequestAssignment;
+import io.minibroker.protocol.message.view.SyncGroupResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.HashMap;
@@ -23,17 +26,17 @@ public final class SyncGroupHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
+        SyncGroupRequestView body = new SyncGroupRequestView(request.body());
         Map<String, byte[]> assignments = new HashMap<>();
-        for (Struct assignment : body.getStructs("Assignments")) {
-            assignments.put(assignment.getString("MemberId"), assignment.getBytes("Assignment"));
+        for (SyncGroupRequestAssignment assignment : body.assignments()) {
+            assignments.put(assignment.memberId(), assignment.assignment());
         }
-        String groupId = body.getString("GroupId");
-        return coordinator.sync(groupId, body.getInt32("GenerationId"), body.getString("MemberId"),
-                        request.version() >= 3 ? body.getString("GroupInstanceId") : null, assignments)
+        String groupId = body.groupId();
+        return coordinator.sync(groupId, body.generationId(), body.memberId(),
+                        request.version() >= 3 ? body.groupInstanceId() : null, assignments)
                 .thenApply(response -> request.version() >= 5
-                        ? response.set("ProtocolType", body.getString("ProtocolType"))
-                                .set("ProtocolName", body.getString("ProtocolName"))
+                        ? new SyncGroupResponseView(response).protocolType(body.protocolType())
+                                .protocolName(body.protocolName()).struct()
                         : response);
     }
 }
