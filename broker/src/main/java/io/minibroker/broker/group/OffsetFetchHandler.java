@@ -6,8 +6,15 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.OffsetFetchRequestView;
+import io.minibroker.protocol.message.view.OffsetFetchRequestView.OffsetFetchRequestGroup;
+import io.minibroker.protocol.message.view.OffsetFetchRequestView.OffsetFetchRequestTopic;
+import io.minibroker.protocol.message.view.OffsetFetchRequestView.OffsetFetchRequestTopics;
+import io.minibroker.protocol.message.view.OffsetFetchResponseView;
+import io.minibroker.protocol.message.view.OffsetFetchResponseView.OffsetFetchResponseGroup;
+import io.minibroker.protocol.message.view.OffsetFetchResponseView.OffsetFetchResponseTopic;
+import io.minibroker.protocol.message.view.OffsetFetchResponseView.OffsetFetchResponseTopics;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
@@ -40,87 +47,124 @@ public final class OffsetFetchHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        Struct body = request.body();
-        Struct response = ApiKey.OFFSET_FETCH.response().newMessage();
+        OffsetFetchRequestView body = new OffsetFetchRequestView(request.body());
+        OffsetFetchResponseView response = new OffsetFetchResponseView();
         if (request.version() < BATCHED_FROM_VERSION) {
-            List<Struct> asked = body.getStructs("Topics");
+            List<OffsetFetchRequestTopic> asked = body.topics();
             Map<String, List<Integer>> partitions = asked == null ? null : byName(asked);
-            Errors notHere = coordinator.coordinatorError(body.getString("GroupId"));
+            Errors notHere = coordinator.coordinatorError(body.groupId());
             if (notHere != Errors.NONE) {
-                return CompletableFuture.completedFuture(notCoordinated(request.version(), partitions, notHere,
-                        response));
+                notCoordinated(request.version(), partitions, notHere, response);
+                return CompletableFuture.completedFuture(response.struct());
             }
-            fill(body.getString("GroupId"), partitions, response, false);
-            response.set("ErrorCode", Errors.NONE.code());
-            return CompletableFuture.completedFuture(response);
+            answers(body.groupId(), partitions).forEach((topic, answers) -> {
+                OffsetFetchResponseTopic topicResponse = response.addTopic().name(topic);
+                for (Answer answer : answers) {
+                    topicResponse.addPartition().partitionIndex(answer.index()).committedOffset(answer.offset())
+                            .committedLeaderEpoch(answer.leaderEpoch()).metadata(answer.metadata())
+                            .errorCode(answer.error().code());
+                }
+            });
+            response.errorCode(Errors.NONE.code());
+            return CompletableFuture.completedFuture(response.struct());
         }
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
-        for (Struct group : body.getStructs("Groups")) {
-            String groupId = group.getString("GroupId");
-            Struct groupResponse = response.addElement("Groups").set("GroupId", groupId)
-                    .set("ErrorCode", Errors.NONE.code());
+        for (OffsetFetchRequestGroup group : body.groups()) {
+            String groupId = group.groupId();
+            OffsetFetchResponseGroup groupResponse = response.addGroup().groupId(groupId)
+                    .errorCode(Errors.NONE.code());
             Errors notHere = coordinator.coordinatorError(groupId);
             if (notHere != Errors.NONE) {
-                groupResponse.set("ErrorCode", notHere.code()); // its topics left empty, as Kafka answers
+                groupResponse.errorCode(notHere.code()); // its topics left empty, as Kafka answers
                 continue;
             }
-            List<Struct> asked = group.getStructs("Topics");
+            List<OffsetFetchRequestTopics> asked = group.topics();
             Map<String, List<Integer>> partitions = asked == null ? null
-                    : byId ? knownTopicIds(asked, groupResponse) : byName(asked);
-            fill(groupId, partitions, groupResponse, byId);
+                    : byId ? knownTopicIds(asked, groupResponse) : byGroupTopicName(asked);
+            answers(groupId, partitions).forEach((topic, answers) -> {
+                OffsetFetchResponseTopics topicResponse = groupResponse.addTopic();
+                if (byId) {
+                    topicResponse.topicId(topics.known(topic).map(TopicMetadata::id).orElse(new UUID(0, 0)));
+                } else {
+                    topicResponse.name(topic);
+                }
+                for (Answer answer : answers) {
+                    addPartition(topicResponse, answer);
+                }
+            });
         }
-        return CompletableFuture.completedFuture(response);
+        return CompletableFuture.completedFuture(response.struct());
+    }
+
+    /** One partition's answer, whichever of the response's two shapes (v1-7, or a v8+ group's) it goes into. */
+    private record Answer(int index, long offset, int leaderEpoch, String metadata, Errors error) {
+        static Answer none(int index, Errors error) {
+            return new Answer(index, -1L, -1, "", error);
+        }
     }
 
     /**
      * The answer for a single group (v1-7) coordinated elsewhere or still loading: from v2 the top-level error; v1
      * has none, so each asked partition carries it.
      */
-    private static Struct notCoordinated(short version, Map<String, List<Integer>> asked, Errors error,
-                                         Struct response) {
+    private static void notCoordinated(short version, Map<String, List<Integer>> asked, Errors error,
+                                       OffsetFetchResponseView response) {
         if (version >= TOP_LEVEL_ERROR_FROM_VERSION) {
-            return response.set("ErrorCode", error.code());
+            response.errorCode(error.code());
+            return;
         }
         if (asked != null) {
             asked.forEach((topic, indexes) -> {
-                Struct topicResponse = response.addElement("Topics").set("Name", topic);
+                OffsetFetchResponseTopic topicResponse = response.addTopic().name(topic);
                 for (int index : indexes) {
-                    topicResponse.addElement("Partitions").set("PartitionIndex", index).set("CommittedOffset", -1L)
-                            .set("Metadata", "").set("ErrorCode", error.code());
+                    topicResponse.addPartition().partitionIndex(index).committedOffset(-1L).metadata("")
+                            .errorCode(error.code());
                 }
             });
         }
-        return response;
     }
 
-    private static Map<String, List<Integer>> byName(List<Struct> asked) {
+    private static Map<String, List<Integer>> byName(List<OffsetFetchRequestTopic> asked) {
         Map<String, List<Integer>> partitions = new LinkedHashMap<>();
-        for (Struct topic : asked) {
-            partitions.put(topic.getString("Name"), topic.getList("PartitionIndexes"));
+        for (OffsetFetchRequestTopic topic : asked) {
+            partitions.put(topic.name(), topic.partitionIndexes());
+        }
+        return partitions;
+    }
+
+    private static Map<String, List<Integer>> byGroupTopicName(List<OffsetFetchRequestTopics> asked) {
+        Map<String, List<Integer>> partitions = new LinkedHashMap<>();
+        for (OffsetFetchRequestTopics topic : asked) {
+            partitions.put(topic.name(), topic.partitionIndexes());
         }
         return partitions;
     }
 
     /** Topic ids resolved to names; an unknown id is answered at once with UNKNOWN_TOPIC_ID. */
-    private Map<String, List<Integer>> knownTopicIds(List<Struct> asked, Struct groupResponse) {
+    private Map<String, List<Integer>> knownTopicIds(List<OffsetFetchRequestTopics> asked,
+                                                     OffsetFetchResponseGroup groupResponse) {
         Map<String, List<Integer>> partitions = new LinkedHashMap<>();
-        for (Struct topic : asked) {
-            UUID id = topic.getUuid("TopicId");
-            List<Integer> indexes = topic.getList("PartitionIndexes");
+        for (OffsetFetchRequestTopics topic : asked) {
+            UUID id = topic.topicId();
+            List<Integer> indexes = topic.partitionIndexes();
             topics.known(id).ifPresentOrElse(known -> partitions.put(known.name(), indexes), () -> {
-                Struct unknown = groupResponse.addElement("Topics").set("TopicId", id);
+                OffsetFetchResponseTopics unknown = groupResponse.addTopic().topicId(id);
                 for (int index : indexes) {
-                    unknown.addElement("Partitions").set("PartitionIndex", index).set("CommittedOffset", -1L)
-                            .set("CommittedLeaderEpoch", -1).set("Metadata", "")
-                            .set("ErrorCode", Errors.UNKNOWN_TOPIC_ID.code());
+                    addPartition(unknown, Answer.none(index, Errors.UNKNOWN_TOPIC_ID));
                 }
             });
         }
         return partitions;
     }
 
-    /** Fills the topic list of a response (or of one group's entry); {@code asked} null means all committed. */
-    private void fill(String groupId, Map<String, List<Integer>> asked, Struct into, boolean byId) {
+    private static void addPartition(OffsetFetchResponseTopics topic, Answer answer) {
+        topic.addPartition().partitionIndex(answer.index()).committedOffset(answer.offset())
+                .committedLeaderEpoch(answer.leaderEpoch()).metadata(answer.metadata())
+                .errorCode(answer.error().code());
+    }
+
+    /** Each asked topic's partitions answered from the group's commits; {@code asked} null means all committed. */
+    private Map<String, List<Answer>> answers(String groupId, Map<String, List<Integer>> asked) {
         Map<TopicPartition, OffsetStore.CommittedOffset> committed = coordinator.offsets().all(groupId);
         Map<String, List<Integer>> wanted = asked;
         if (wanted == null) {
@@ -129,23 +173,18 @@ public final class OffsetFetchHandler implements ApiHandler {
                 wanted.computeIfAbsent(partition.topic(), t -> new ArrayList<>()).add(partition.partition());
             }
         }
+        Map<String, List<Answer>> answers = new LinkedHashMap<>();
         for (Map.Entry<String, List<Integer>> topic : wanted.entrySet()) {
-            Struct topicResponse = into.addElement("Topics");
-            if (byId) {
-                topicResponse.set("TopicId", topics.known(topic.getKey()).map(TopicMetadata::id)
-                        .orElse(new UUID(0, 0)));
-            } else {
-                topicResponse.set("Name", topic.getKey());
-            }
+            List<Answer> topicAnswers = new ArrayList<>(topic.getValue().size());
             for (int index : topic.getValue()) {
                 OffsetStore.CommittedOffset offset = TopicPartition.isValid(topic.getKey(), index)
                         ? committed.get(new TopicPartition(topic.getKey(), index)) : null;
-                topicResponse.addElement("Partitions").set("PartitionIndex", index)
-                        .set("CommittedOffset", offset == null ? -1L : offset.offset())
-                        .set("CommittedLeaderEpoch", offset == null ? -1 : offset.leaderEpoch())
-                        .set("Metadata", offset == null || offset.metadata() == null ? "" : offset.metadata())
-                        .set("ErrorCode", Errors.NONE.code());
+                topicAnswers.add(offset == null ? Answer.none(index, Errors.NONE)
+                        : new Answer(index, offset.offset(), offset.leaderEpoch(),
+                                offset.metadata() == null ? "" : offset.metadata(), Errors.NONE));
             }
+            answers.put(topic.getKey(), topicAnswers);
         }
+        return answers;
     }
 }
