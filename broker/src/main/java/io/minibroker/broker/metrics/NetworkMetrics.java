@@ -14,9 +14,9 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntConsumer;
 
 /**
@@ -96,10 +96,14 @@ public final class NetworkMetrics {
         outgoingBytes.increment(responseBytes);
     }
 
-    /** One request's error series, by error code; a series is registered the first time its code is answered. */
+    /**
+     * One request's error series, by error; a series is registered the first time its error is answered. Indexed by
+     * the error's ordinal, so counting a response's codes takes no hashing and no boxing; a code Kafka does not
+     * define counts as UNKNOWN_SERVER_ERROR, as {@link Errors#forCode} reads it.
+     */
     private final class ErrorCounts implements IntConsumer {
         private final String request;
-        private final Map<Integer, Counter> byCode = new ConcurrentHashMap<>();
+        private final AtomicReferenceArray<Counter> byError = new AtomicReferenceArray<>(Errors.values().length);
 
         ErrorCounts(String request) {
             this.request = request;
@@ -107,11 +111,14 @@ public final class NetworkMetrics {
 
         @Override
         public void accept(int code) {
-            Counter counter = byCode.get(code);
+            Errors error = Errors.forCode((short) code);
+            Counter counter = byError.get(error.ordinal());
             if (counter == null) {
-                counter = byCode.computeIfAbsent(code, known -> Counter.builder("kafka.network.requestmetrics.errors")
-                        .tag("request", request).tag("error", Errors.forCode((short) (int) known).name())
-                        .description("Error codes answered, NONE included").register(registry));
+                // Two threads may both build it; Micrometer returns the one meter registered under these tags.
+                counter = Counter.builder("kafka.network.requestmetrics.errors").tag("request", request)
+                        .tag("error", error.name()).description("Error codes answered, NONE included")
+                        .register(registry);
+                byError.set(error.ordinal(), counter);
             }
             counter.increment();
         }
