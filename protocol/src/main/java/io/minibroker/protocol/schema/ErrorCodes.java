@@ -1,11 +1,12 @@
 package io.minibroker.protocol.schema;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntConsumer;
 
 /**
  * Every error code a message carries, at any depth: each int16 field named {@code ErrorCode} that exists in the
- * message's version, in the message itself and in each struct of its arrays and structs. This is what Kafka's
+ * message's version, in the message itself and in each struct of its arrays and structs (which fields those are is worked out once per schema). This is what Kafka's
  * responses count in their {@code errorCounts()} for the {@code ErrorsPerSec} meter, message by message; one walk
  * of the schema does it for every API here. No allocation: it visits what is there.
  */
@@ -18,24 +19,41 @@ public final class ErrorCodes {
 
     /** Calls {@code each} with every error code in {@code message}, read at {@code version}. */
     public static void forEach(Struct message, short version, IntConsumer each) {
-        List<Field> fields = message.schema().fields();
-        for (int i = 0; i < fields.size(); i++) {
-            Field field = fields.get(i);
+        StructSchema schema = message.schema();
+        for (int i : schema.errorCodeWalk()) {
+            Field field = schema.field(i);
             if (!field.existsIn(version)) {
                 continue;
             }
-            FieldType type = field.type();
             Object value = message.getRaw(i);
-            if (type == Primitive.INT16 && field.name().equals(FIELD)) {
-                each.accept((Short) value);
-            } else if (type instanceof StructSchema && value instanceof Struct nested) {
+            if (value instanceof Short code) {
+                each.accept(code);
+            } else if (value instanceof Struct nested) {
                 forEach(nested, version, each);
-            } else if (type instanceof ArrayType array && array.elementType() instanceof StructSchema
-                    && value instanceof List<?> elements) {
+            } else if (value instanceof List<?> elements) {
                 for (Object element : elements) {
                     forEach((Struct) element, version, each);
                 }
             }
         }
+    }
+
+    /**
+     * The indexes of the fields a walk visits, worked out once per struct schema so that counting a response's
+     * codes compares no field names: each int16 {@code ErrorCode}, each struct and each array of structs.
+     */
+    static int[] fieldsToVisit(Field[] fields) {
+        int[] visit = new int[fields.length];
+        int count = 0;
+        for (int i = 0; i < fields.length; i++) {
+            FieldType type = fields[i].type();
+            boolean errorCode = type == Primitive.INT16 && fields[i].name().equals(FIELD);
+            boolean structs = type instanceof StructSchema
+                    || type instanceof ArrayType array && array.elementType() instanceof StructSchema;
+            if (errorCode || structs) {
+                visit[count++] = i;
+            }
+        }
+        return Arrays.copyOf(visit, count);
     }
 }

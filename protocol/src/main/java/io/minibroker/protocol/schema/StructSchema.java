@@ -23,6 +23,8 @@ public final class StructSchema implements FieldType {
     private final String name;
     private final Field[] fields;
     private final Map<String, Integer> indexByName;
+    /** The fields {@link ErrorCodes} visits: error codes, and structs or struct arrays that may hold some. */
+    private final int[] errorCodeWalk;
 
     StructSchema(String name, Field... fields) {
         this.name = name;
@@ -33,6 +35,7 @@ public final class StructSchema implements FieldType {
                 throw new IllegalArgumentException(name + " declares " + fields[i].name() + " twice");
             }
         }
+        this.errorCodeWalk = ErrorCodes.fieldsToVisit(this.fields);
     }
 
     public String name() {
@@ -45,6 +48,10 @@ public final class StructSchema implements FieldType {
 
     Field field(int index) {
         return fields[index];
+    }
+
+    int[] errorCodeWalk() {
+        return errorCodeWalk;
     }
 
     int fieldCount() {
