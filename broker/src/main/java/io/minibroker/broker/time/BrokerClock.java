@@ -49,12 +49,15 @@ public final class BrokerClock {
     private static final long ROUND_WAIT_S = 60;
 
     private final Clock monotonic;
+    /** Whether {@link #monotonic} is a test's manual clock: decided once, read on every request's timing. */
+    private final boolean manual;
     /** On a manual clock: wall-clock time minus monotonic time, fixed when this clock was made. */
     private final long wallOffsetMs;
     private final java.time.Clock wallClock = new WallClockView();
 
     private BrokerClock(Clock monotonic, long wallOffsetMs) {
         this.monotonic = monotonic;
+        this.manual = monotonic instanceof ManualClock;
         this.wallOffsetMs = wallOffsetMs;
     }
 
@@ -75,12 +78,12 @@ public final class BrokerClock {
 
     /** Nanoseconds of the same clock, for durations finer than a millisecond (request times). */
     public long monotonicNanos() {
-        return monotonic instanceof ManualClock ? TimeUnit.MILLISECONDS.toNanos(monotonic.nowMs()) : System.nanoTime();
+        return manual ? TimeUnit.MILLISECONDS.toNanos(monotonic.nowMs()) : System.nanoTime();
     }
 
     /** Milliseconds since the epoch, for timestamps and ages. */
     public long wallClockMs() {
-        return monotonic instanceof ManualClock ? monotonic.nowMs() + wallOffsetMs : System.currentTimeMillis();
+        return manual ? monotonic.nowMs() + wallOffsetMs : System.currentTimeMillis();
     }
 
     /** The monotonic clock a purgatory's timer runs on. */
@@ -106,8 +109,8 @@ public final class BrokerClock {
                 LOG.error("{} failed; it runs again in {} ms", what, periodMs, e);
             }
         };
-        if (monotonic instanceof ManualClock manual) {
-            new ManualRounds(manual, executor, what, periodMs, guarded).subscribe();
+        if (monotonic instanceof ManualClock manualClock) {
+            new ManualRounds(manualClock, executor, what, periodMs, guarded).subscribe();
         } else {
             executor.scheduleWithFixedDelay(guarded, periodMs, periodMs, TimeUnit.MILLISECONDS);
         }
