@@ -10,6 +10,8 @@ import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.TransactionCompletionListener;
+import io.minibroker.broker.transaction.TransactionResult;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
@@ -42,7 +44,8 @@ import java.util.function.Function;
  * waits for the append. In a cluster the wait for a write's replication holds neither the lock nor the thread:
  * whoever moves the high watermark completes it, and what it changes becomes visible then, under the lock again.
  */
-public final class GroupCoordinator implements ReplicaManager.LeadershipListener, AutoCloseable {
+public final class GroupCoordinator implements ReplicaManager.LeadershipListener, TransactionCompletionListener,
+        AutoCloseable {
 
     private final ClassicGroups groups;
     private final OffsetStore offsets;
@@ -168,6 +171,36 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     CompletableFuture<Map<TopicPartition, Errors>> commitOffsets(OffsetCommit commit) {
         return offsetManager.commitOffsets(commit);
+    }
+
+    /** A TxnOffsetCommit: validated and written as an OffsetCommit is, its offsets pending until the marker. */
+    CompletableFuture<Map<TopicPartition, Errors>> commitTransactionalOffsets(OffsetCommit commit) {
+        return offsetManager.commitOffsets(commit);
+    }
+
+    /**
+     * A transaction's marker has been appended to a partition of {@code __consumer_offsets}: the offsets its producer
+     * committed in it for that partition's groups become the committed ones (COMMIT) or are dropped (ABORT), at
+     * once, so that an OffsetFetch after the EndTxn sees them. While the partition is still loading, the marker
+     * is applied after the load (which may have replayed it already: applying it again finds nothing pending); a
+     * partition this broker does not coordinate has nothing of it to change.
+     */
+    @Override
+    public void onTransactionCompleted(TopicPartition offsetsPartition, long producerId, TransactionResult result) {
+        if (!offsetsPartition.topic().equals(OffsetsTopic.NAME)) {
+            return;
+        }
+        int index = offsetsPartition.partition();
+        Errors coordinated = groups.coordinated().check(index);
+        if (coordinated == Errors.NONE) {
+            offsets.completeTransaction(index, producerId, result);
+        } else if (coordinated == Errors.COORDINATOR_LOAD_IN_PROGRESS) {
+            thread.run(() -> {
+                if (groups.coordinated().check(index) == Errors.NONE) {
+                    offsets.completeTransaction(index, producerId, result);
+                }
+            });
+        }
     }
 
     CompletableFuture<Errors> delete(String groupId) {

@@ -4,7 +4,24 @@ import io.minibroker.broker.log.TopicPartition;
 
 import java.util.Map;
 
-/** What an OffsetCommit asks for: its group fields, and the offsets of the partitions of known topics. */
+/**
+ * What an OffsetCommit or a TxnOffsetCommit asks for: its group fields, the offsets of the partitions of known
+ * topics, and for a TxnOffsetCommit the transaction they are committed in (null for an OffsetCommit).
+ */
 record OffsetCommit(String groupId, int generationId, String memberId, String groupInstanceId,
-                    Map<TopicPartition, OffsetStore.CommittedOffset> offsets, short version) {
+                    Map<TopicPartition, OffsetStore.CommittedOffset> offsets, short version, Transaction transaction) {
+
+    /** The producer whose transaction a TxnOffsetCommit's offsets are part of. */
+    record Transaction(String transactionalId, long producerId, short producerEpoch) {
+    }
+
+    /** An OffsetCommit's: outside any transaction. */
+    OffsetCommit(String groupId, int generationId, String memberId, String groupInstanceId,
+                 Map<TopicPartition, OffsetStore.CommittedOffset> offsets, short version) {
+        this(groupId, generationId, memberId, groupInstanceId, offsets, version, null);
+    }
+
+    boolean transactional() {
+        return transaction != null;
+    }
 }

@@ -28,12 +28,13 @@ import java.util.concurrent.CompletionStage;
 /**
  * OffsetFetch: the committed offset of each asked partition, -1 (with empty metadata) when there is none; a
  * null topic list (v2+) asks for everything the group committed. v1-7 ask for one group, v8+ for a batch;
- * v10 names topics by id. A group not coordinated here gets NOT_COORDINATOR (COORDINATOR_LOAD_IN_PROGRESS while
+ * v10 names topics by id; v7+ may require stable offsets (KIP-447). A group not coordinated here gets NOT_COORDINATOR (COORDINATOR_LOAD_IN_PROGRESS while
  * this broker loads it), which the client answers by finding its coordinator again.
  */
 public final class OffsetFetchHandler implements ApiHandler {
 
     private static final int TOP_LEVEL_ERROR_FROM_VERSION = 2;
+    private static final int REQUIRE_STABLE_FROM_VERSION = 7;
     private static final int BATCHED_FROM_VERSION = 8;
     private static final int TOPIC_IDS_FROM_VERSION = 10;
 
@@ -49,6 +50,7 @@ public final class OffsetFetchHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         OffsetFetchRequestView body = new OffsetFetchRequestView(request.body());
         OffsetFetchResponseView response = new OffsetFetchResponseView();
+        boolean requireStable = request.version() >= REQUIRE_STABLE_FROM_VERSION && body.requireStable();
         if (request.version() < BATCHED_FROM_VERSION) {
             List<OffsetFetchRequestTopic> asked = body.topics();
             Map<String, List<Integer>> partitions = asked == null ? null : byName(asked);
@@ -57,7 +59,7 @@ public final class OffsetFetchHandler implements ApiHandler {
                 notCoordinated(request.version(), partitions, notHere, response);
                 return CompletableFuture.completedFuture(response.struct());
             }
-            answers(body.groupId(), partitions).forEach((topic, answers) -> {
+            answers(body.groupId(), partitions, requireStable).forEach((topic, answers) -> {
                 OffsetFetchResponseTopic topicResponse = response.addTopic().name(topic);
                 for (Answer answer : answers) {
                     topicResponse.addPartition().partitionIndex(answer.index()).committedOffset(answer.offset())
@@ -81,7 +83,7 @@ public final class OffsetFetchHandler implements ApiHandler {
             List<OffsetFetchRequestTopics> asked = group.topics();
             Map<String, List<Integer>> partitions = asked == null ? null
                     : byId ? knownTopicIds(asked, groupResponse) : byGroupTopicName(asked);
-            answers(groupId, partitions).forEach((topic, answers) -> {
+            answers(groupId, partitions, requireStable).forEach((topic, answers) -> {
                 OffsetFetchResponseTopics topicResponse = groupResponse.addTopic();
                 if (byId) {
                     topicResponse.topicId(topics.known(topic).map(TopicMetadata::id).orElse(new UUID(0, 0)));
@@ -163,8 +165,14 @@ public final class OffsetFetchHandler implements ApiHandler {
                 .errorCode(answer.error().code());
     }
 
-    /** Each asked topic's partitions answered from the group's commits; {@code asked} null means all committed. */
-    private Map<String, List<Answer>> answers(String groupId, Map<String, List<Integer>> asked) {
+    /**
+     * Each asked topic's partitions answered from the group's commits; {@code asked} null means all committed.
+     * With {@code requireStable} (KIP-447, v7+: a read_committed consumer), a partition with an offset pending in
+     * an open transaction is answered UNSTABLE_OFFSET_COMMIT without an offset, as Kafka does, so that the
+     * consumer retries until the transaction has ended rather than start from an offset about to change.
+     */
+    private Map<String, List<Answer>> answers(String groupId, Map<String, List<Integer>> asked,
+                                              boolean requireStable) {
         Map<TopicPartition, OffsetStore.CommittedOffset> committed = coordinator.offsets().all(groupId);
         Map<String, List<Integer>> wanted = asked;
         if (wanted == null) {
@@ -177,8 +185,14 @@ public final class OffsetFetchHandler implements ApiHandler {
         for (Map.Entry<String, List<Integer>> topic : wanted.entrySet()) {
             List<Answer> topicAnswers = new ArrayList<>(topic.getValue().size());
             for (int index : topic.getValue()) {
-                OffsetStore.CommittedOffset offset = TopicPartition.isValid(topic.getKey(), index)
-                        ? committed.get(new TopicPartition(topic.getKey(), index)) : null;
+                TopicPartition partition = TopicPartition.isValid(topic.getKey(), index)
+                        ? new TopicPartition(topic.getKey(), index) : null;
+                if (requireStable && partition != null
+                        && coordinator.offsets().hasPendingTransactionalOffset(groupId, partition)) {
+                    topicAnswers.add(Answer.none(index, Errors.UNSTABLE_OFFSET_COMMIT));
+                    continue;
+                }
+                OffsetStore.CommittedOffset offset = partition != null ? committed.get(partition) : null;
                 topicAnswers.add(offset == null ? Answer.none(index, Errors.NONE)
                         : new Answer(index, offset.offset(), offset.leaderEpoch(),
                                 offset.metadata() == null ? "" : offset.metadata(), Errors.NONE));

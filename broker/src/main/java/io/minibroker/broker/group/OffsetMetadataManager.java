@@ -86,8 +86,9 @@ final class OffsetMetadataManager {
         }
         ClassicGroup existing = groups.get(commit.groupId());
         if (existing == null && commit.generationId() >= 0) {
+            // TxnOffsetCommit never answers GROUP_ID_NOT_FOUND (Kafka's validateTransactionalOffsetCommit).
             return CompletableFuture.completedFuture(everyPartition(commit,
-                    commit.version() >= GROUP_ID_NOT_FOUND_FROM_VERSION
+                    !commit.transactional() && commit.version() >= GROUP_ID_NOT_FOUND_FROM_VERSION
                             ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION));
         }
         // Without a generation the committer does not use group management (assign(), tools): it gets a group,
@@ -126,16 +127,24 @@ final class OffsetMetadataManager {
             return CompletableFuture.completedFuture(errors);
         }
         long commitTimestamp = clock.wallClockMs();
+        OffsetCommit.Transaction transaction = commit.transaction();
         CompletableFuture<Long> written;
         try {
-            written = offsets.write(commit.groupId(), accepted, commitTimestamp);
+            written = transaction == null ? offsets.write(commit.groupId(), accepted, commitTimestamp)
+                    : offsets.writeTransactional(commit.groupId(), transaction.producerId(),
+                            transaction.producerEpoch(), accepted, commitTimestamp);
         } catch (LogException e) {
             return CompletableFuture.completedFuture(everyPartition(commit, OffsetsWriteErrors.answerFor(e)));
         }
         return written.handle((logOffset, failure) -> {
             synchronized (group) {
                 if (failure == null && group.state() != GroupState.DEAD) {
-                    offsets.apply(commit.groupId(), accepted, logOffset, commitTimestamp);
+                    if (transaction == null) {
+                        offsets.apply(commit.groupId(), accepted, logOffset, commitTimestamp);
+                    } else { // pending until the producer's marker lands on this partition of the topic
+                        offsets.applyTransactional(transaction.producerId(), commit.groupId(), accepted, logOffset,
+                                commitTimestamp);
+                    }
                 } else {
                     offsets.abandon(commit.groupId(), accepted.keySet()); // deleted or unloaded meanwhile
                 }
@@ -171,7 +180,10 @@ final class OffsetMetadataManager {
      * Who may commit, by Kafka's rules: anyone without a generation while the group is Empty (a simple commit,
      * whatever member id it names); otherwise the member of the current generation, during Stable or
      * PreparingRebalance (so that eager consumers can commit before giving partitions up). A simple commit
-     * naming no member while the group has members is from nobody it knows.
+     * naming no member while the group has members is from nobody it knows. A TxnOffsetCommit naming neither
+     * generation nor member (before v3 none can) is accepted in any state, and one from a member is accepted
+     * whatever the group's state, as Kafka does not enforce the state for transactional commits; neither is a
+     * sign of the member's life.
      */
     private Errors validateCommit(ClassicGroup group, OffsetCommit commit) {
         if (group.state() == GroupState.DEAD) {
@@ -181,7 +193,7 @@ final class OffsetMetadataManager {
             return Errors.NONE;
         }
         if (commit.generationId() < 0 && commit.memberId().isEmpty() && commit.groupInstanceId() == null) {
-            return Errors.UNKNOWN_MEMBER_ID;
+            return commit.transactional() ? Errors.NONE : Errors.UNKNOWN_MEMBER_ID;
         }
         if (commit.groupInstanceId() != null && !group.staticMembers.containsKey(commit.groupInstanceId())) {
             return Errors.UNKNOWN_MEMBER_ID;
@@ -195,6 +207,9 @@ final class OffsetMetadataManager {
         }
         if (commit.generationId() != group.generationId) {
             return Errors.ILLEGAL_GENERATION;
+        }
+        if (commit.transactional()) {
+            return Errors.NONE;
         }
         if (group.state() == GroupState.COMPLETING_REBALANCE) {
             return Errors.REBALANCE_IN_PROGRESS;

@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.transaction.TransactionResult;
 
 import java.util.Collection;
 import java.util.HashMap;
@@ -49,8 +50,12 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      */
     private final Map<String, Set<TopicPartition>> legacyKeyed = new ConcurrentHashMap<>();
 
+    /** Offsets committed in transactions still open: not shown until their producer's COMMIT marker. */
+    private final PendingTransactionalOffsets transactional;
+
     OffsetStore(OffsetsTopic log) {
         this.log = log;
+        this.transactional = new PendingTransactionalOffsets(log::partitionFor);
     }
 
     /** Replays the whole topic (a single node's start), handing {@code groups} the groups' metadata records. */
@@ -71,6 +76,7 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         byGroup.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
         overtaken.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
         legacyKeyed.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
+        transactional.unload(unloaded);
     }
 
     int partitionFor(String groupId) {
@@ -79,7 +85,12 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
 
     @Override
     public void committed(String groupId, TopicPartition partition, CommittedOffset offset, long logOffset,
-                          long commitTimestamp, boolean legacyKey) {
+                          long commitTimestamp, boolean legacyKey, long producerId) {
+        if (producerId != OffsetsTopic.NO_PRODUCER_ID) {
+            transactional.add(producerId, groupId, partition,
+                    new PendingTransactionalOffsets.Pending(offset, logOffset, commitTimestamp));
+            return;
+        }
         store(groupId, partition, new Stored(offset, logOffset, commitTimestamp));
         if (legacyKey) {
             legacyKeyed.computeIfAbsent(groupId, g -> ConcurrentHashMap.newKeySet()).add(partition);
@@ -88,6 +99,7 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
 
     @Override
     public void deleted(String groupId, TopicPartition partition, long logOffset, boolean legacyKey) {
+        transactional.remove(groupId, partition);
         if (legacyKey) {
             legacyKeyed.computeIfPresent(groupId, (g, partitions) -> {
                 partitions.remove(partition);
@@ -106,6 +118,28 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         }
     }
 
+    @Override
+    public void transactionEnded(int index, long producerId, TransactionResult result) {
+        completeTransaction(index, producerId, result);
+    }
+
+    /**
+     * A producer's marker on partition {@code index} of the topic: on COMMIT, its pending offsets for the groups of
+     * that partition become the committed ones, each unless the partition's committed offset has a later record (a
+     * plain commit made after the transactional one), as Kafka keeps the latest record whatever the mix; on ABORT
+     * they are dropped.
+     */
+    void completeTransaction(int index, long producerId, TransactionResult result) {
+        transactional.end(index, producerId, result == TransactionResult.COMMIT).forEach((groupId, offsets) ->
+                offsets.forEach((partition, pending) -> store(groupId, partition,
+                        new Stored(pending.offset(), pending.logOffset(), pending.commitTimestamp()))));
+    }
+
+    /** Whether an open transaction has committed an offset for the group's partition (OffsetFetch's unstable). */
+    boolean hasPendingTransactionalOffset(String groupId, TopicPartition partition) {
+        return transactional.has(groupId, partition);
+    }
+
     private void store(String groupId, TopicPartition partition, Stored stored) {
         byGroup.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).merge(partition,
                 stored, (old, fresh) -> old.logOffset() > fresh.logOffset() ? old : fresh);
@@ -118,9 +152,23 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      * {@link #abandon} does not.
      */
     CompletableFuture<Long> write(String groupId, Map<TopicPartition, CommittedOffset> offsets, long commitTimestamp) {
-        CompletableFuture<Long> written = log.writeCommits(groupId, offsets, commitTimestamp);
+        return unsettled(groupId, offsets.keySet(), log.writeCommits(groupId, offsets, commitTimestamp));
+    }
+
+    /**
+     * Writes a request's commits made in the producer's transaction, as {@link #write}; the caller settles them
+     * with {@link #applyTransactional} (pending until the transaction ends) or {@link #abandon}.
+     */
+    CompletableFuture<Long> writeTransactional(String groupId, long producerId, short producerEpoch,
+                                               Map<TopicPartition, CommittedOffset> offsets, long commitTimestamp) {
+        return unsettled(groupId, offsets.keySet(),
+                log.writeTransactionalCommits(groupId, producerId, producerEpoch, offsets, commitTimestamp));
+    }
+
+    private CompletableFuture<Long> unsettled(String groupId, Collection<TopicPartition> partitions,
+                                              CompletableFuture<Long> written) {
         Map<TopicPartition, Integer> counts = pending.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>());
-        offsets.keySet().forEach(partition -> counts.merge(partition, 1, Integer::sum));
+        partitions.forEach(partition -> counts.merge(partition, 1, Integer::sum));
         return written;
     }
 
@@ -129,6 +177,17 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         offsets.forEach((partition, offset) -> {
             if (!settle(groupId, partition)) {
                 store(groupId, partition, new Stored(offset, logOffset, commitTimestamp));
+            }
+        });
+    }
+
+    /** Settles written transactional commits: pending in the producer's transaction, not shown yet. */
+    void applyTransactional(long producerId, String groupId, Map<TopicPartition, CommittedOffset> offsets,
+                            long logOffset, long commitTimestamp) {
+        offsets.forEach((partition, offset) -> {
+            if (!settle(groupId, partition)) {
+                transactional.add(producerId, groupId, partition,
+                        new PendingTransactionalOffsets.Pending(offset, logOffset, commitTimestamp));
             }
         });
     }
@@ -165,35 +224,44 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     }
 
     /**
-     * When each of the group's settled commits was made, leaving out partitions with a commit still being written:
-     * what offset expiry may take (Kafka does not expire an offset with a commit pending either).
+     * When each of the group's settled commits was made, leaving out partitions with a commit still being written
+     * or pending in an open transaction: what offset expiry may take (Kafka does not expire those either).
      */
     Map<TopicPartition, Long> settledCommitTimestamps(String groupId) {
         Map<TopicPartition, Integer> unsettled = pending.getOrDefault(groupId, Map.of());
         Map<TopicPartition, Long> timestamps = new HashMap<>();
         byGroup.getOrDefault(groupId, Map.of()).forEach((partition, stored) -> {
-            if (!unsettled.containsKey(partition)) {
+            if (!unsettled.containsKey(partition) && !transactional.has(groupId, partition)) {
                 timestamps.put(partition, stored.commitTimestamp());
             }
         });
         return timestamps;
     }
 
-    /** Whether the group has no commit, shown or still being written, but of these partitions. */
+    /**
+     * Whether the group has no commit, shown or still being written, but of these partitions, and no open
+     * transaction (Kafka does not delete a group while one is open).
+     */
     boolean hasNoCommitsBut(String groupId, Collection<TopicPartition> partitions) {
-        return pending.getOrDefault(groupId, Map.of()).isEmpty()
+        return pending.getOrDefault(groupId, Map.of()).isEmpty() && !transactional.hasOpenTransactions(groupId)
                 && new HashSet<>(partitions).containsAll(byGroup.getOrDefault(groupId, Map.of()).keySet());
     }
 
-    /** The groups that have committed offsets (after a load, the groups to list as Empty). */
+    /**
+     * The groups that have committed offsets or an open transaction (after a load, the groups to list as Empty,
+     * as Kafka's replay of any commit creates its group).
+     */
     Iterable<String> groupIds() {
-        return byGroup.keySet();
+        Set<String> groupIds = new HashSet<>(byGroup.keySet());
+        groupIds.addAll(transactional.groupIds());
+        return groupIds;
     }
 
-    /** Whether the group has a commit of the partition, shown or still being written. */
+    /** Whether the group has a commit of the partition, shown, still being written or pending in a transaction. */
     boolean hasCommit(String groupId, TopicPartition partition) {
         return byGroup.getOrDefault(groupId, Map.of()).containsKey(partition)
-                || pending.getOrDefault(groupId, Map.of()).containsKey(partition);
+                || pending.getOrDefault(groupId, Map.of()).containsKey(partition)
+                || transactional.has(groupId, partition);
     }
 
     /**
@@ -213,6 +281,7 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
             partitions.forEach(stored::remove);
             return stored.isEmpty() ? null : stored;
         });
+        partitions.forEach(partition -> transactional.remove(groupId, partition));
         Map<TopicPartition, Integer> unsettled = pending.getOrDefault(groupId, Map.of());
         for (TopicPartition partition : partitions) {
             Integer count = unsettled.get(partition);
@@ -225,14 +294,19 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
 
     /**
      * Deletes a group: forgets its commits once the tombstones of its metadata and of its commits (its unsettled
-     * ones too) are appended in one batch; throws LogException, forgetting nothing, if the topic refuses them.
-     * Returns the write, which completes when the tombstones are replicated (at once on a single node).
+     * ones and those pending in open transactions too, as Kafka's deleteAllOffsets) are appended in one batch;
+     * throws LogException, forgetting nothing, if the topic refuses them. Returns the write, which completes when
+     * the tombstones are replicated (at once on a single node). The open transactions stay open until their
+     * markers, with nothing of this group left to commit.
      */
     CompletableFuture<Long> deleteGroup(String groupId) {
         Set<TopicPartition> partitions = new HashSet<>(byGroup.getOrDefault(groupId, Map.of()).keySet());
         partitions.addAll(pending.getOrDefault(groupId, Map.of()).keySet());
+        Set<TopicPartition> inTransactions = transactional.partitions(groupId);
+        partitions.addAll(inTransactions);
         CompletableFuture<Long> written = log.writeGroupDeletion(groupId, partitions,
                 legacyKeyed.getOrDefault(groupId, Set.of()));
+        inTransactions.forEach(partition -> transactional.remove(groupId, partition));
         byGroup.remove(groupId);
         legacyKeyed.remove(groupId);
         return written;

@@ -8,6 +8,7 @@ import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.TransactionResult;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.Record;
@@ -59,16 +60,23 @@ final class OffsetsTopic {
     private static final short OFFSET_KEY_VERSION = 1;
     private static final short OFFSET_VALUE_VERSION = 3;
     private static final int REPLAY_READ_BYTES = 1 << 20;
+    /** Kafka's RecordBatch.NO_PRODUCER_ID: a batch of no transaction. */
+    static final long NO_PRODUCER_ID = -1L;
+    private static final int NO_SEQUENCE = -1;
 
     /**
      * What replaying the topic finds, in log order, each with the offset of its record, and whether its key is in
      * the layout of earlier versions of minibroker ({@link #legacyKey}), which a tombstone must repeat to delete it.
      */
     interface ReplaySink {
+        /** A commit; {@code producerId} is the transaction's for a commit of one (TxnOffsetCommit), else -1. */
         void committed(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset, long logOffset,
-                       long commitTimestamp, boolean legacyKey);
+                       long commitTimestamp, boolean legacyKey, long producerId);
 
         void deleted(String groupId, TopicPartition partition, long logOffset, boolean legacyKey);
+
+        /** A transaction marker (control batch) of the producer, on partition {@code index} of the topic. */
+        void transactionEnded(int index, long producerId, TransactionResult result);
     }
 
     /** What replaying the topic finds of groups' metadata, in log order: the group, or null for its tombstone. */
@@ -78,6 +86,10 @@ final class OffsetsTopic {
 
     /** One record of a batch; a null value is a tombstone. */
     private record Entry(byte[] key, byte[] value) {
+    }
+
+    /** The producer a transactional batch is written for (TxnOffsetCommit's producer id and epoch). */
+    private record Producer(long id, short epoch) {
     }
 
     private final TopicRegistry topics;
@@ -128,12 +140,27 @@ final class OffsetsTopic {
      */
     CompletableFuture<Long> writeCommits(String groupId, Map<TopicPartition, OffsetStore.CommittedOffset> offsets,
                                          long commitTimestamp) {
-        return append(groupId, () -> {
-            List<Entry> entries = new ArrayList<>();
-            offsets.forEach((partition, offset) -> entries.add(new Entry(key(groupId, partition),
-                    value(offset, commitTimestamp))));
-            return entries;
-        });
+        return append(groupId, () -> commitEntries(groupId, offsets, commitTimestamp));
+    }
+
+    /**
+     * Writes a group's commits made in a transaction (TxnOffsetCommit) as one transactional batch of the producer,
+     * as Kafka's coordinator writes them, so that the marker ending the transaction decides whether they count;
+     * otherwise as {@link #writeCommits}.
+     */
+    CompletableFuture<Long> writeTransactionalCommits(String groupId, long producerId, short producerEpoch,
+                                                      Map<TopicPartition, OffsetStore.CommittedOffset> offsets,
+                                                      long commitTimestamp) {
+        return append(groupId, new Producer(producerId, producerEpoch), () -> commitEntries(groupId, offsets,
+                commitTimestamp));
+    }
+
+    private static List<Entry> commitEntries(String groupId, Map<TopicPartition, OffsetStore.CommittedOffset> offsets,
+                                             long commitTimestamp) {
+        List<Entry> entries = new ArrayList<>();
+        offsets.forEach((partition, offset) -> entries.add(new Entry(key(groupId, partition),
+                value(offset, commitTimestamp))));
+        return entries;
     }
 
     /** Writes a group's metadata as one record, as {@link #writeCommits} writes commits. */
@@ -180,6 +207,11 @@ final class OffsetsTopic {
      * refused as a LogException, as the log's own refusals are.
      */
     private CompletableFuture<Long> append(String groupId, Supplier<List<Entry>> encode) {
+        return append(groupId, null, encode);
+    }
+
+    /** As {@link #append(String, Supplier)}, as a transactional batch of {@code producer} unless it is null. */
+    private CompletableFuture<Long> append(String groupId, Producer producer, Supplier<List<Entry>> encode) {
         List<Entry> entries;
         try {
             entries = encode.get();
@@ -189,6 +221,10 @@ final class OffsetsTopic {
         }
         long now = clock.wallClockMs();
         RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now);
+        if (producer != null) {
+            // No sequence: a coordinator's write is not a client's, whose retries sequences deduplicate.
+            builder.producer(producer.id(), producer.epoch(), NO_SEQUENCE).transactional(true);
+        }
         for (Entry entry : entries) {
             builder.append(now, entry.key(), entry.value(), List.of());
         }
@@ -215,11 +251,11 @@ final class OffsetsTopic {
     void replayPartition(int index, ReplaySink sink, GroupSink groups) {
         Optional<PartitionLog> log = topics.get(NAME).flatMap(topic -> topics.partitionLog(topic, index));
         if (log.isPresent()) {
-            replay(log.get(), sink, groups);
+            replay(index, log.get(), sink, groups);
         }
     }
 
-    private static void replay(PartitionLog log, ReplaySink sink, GroupSink groups) {
+    private static void replay(int index, PartitionLog log, ReplaySink sink, GroupSink groups) {
         long offset = log.logStartOffset();
         long end = log.logEndOffset();
         while (offset < end) {
@@ -232,9 +268,15 @@ final class OffsetsTopic {
                 RecordBatches batches = RecordBatches.of(buffer);
                 while (batches.hasNext()) {
                     RecordBatch batch = batches.next();
+                    long producerId = batch.isTransactional() ? batch.producerId() : NO_PRODUCER_ID;
                     try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
                         while (records.hasNext()) {
-                            applyReadable(log, records.next(), sink, groups);
+                            Record record = records.next();
+                            if (batch.isControl()) {
+                                applyMarker(index, producerId, record, sink);
+                            } else {
+                                applyReadable(log, record, producerId, sink, groups);
+                            }
                         }
                     }
                     offset = batch.lastOffset() + 1;
@@ -249,16 +291,35 @@ final class OffsetsTopic {
      * Applies a record, or skips it with a log line if it cannot be read (a version this broker does not know, a
      * truncated field): one bad record must not keep the partition's other groups from loading.
      */
-    private static void applyReadable(PartitionLog log, Record record, ReplaySink sink, GroupSink groups) {
+    private static void applyReadable(PartitionLog log, Record record, long producerId, ReplaySink sink,
+                                      GroupSink groups) {
         try {
-            apply(record, sink, groups);
+            apply(record, producerId, sink, groups);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             LOG.warn("Skipped the unreadable record at offset {} of {}: {}", record.offset(), log.topicPartition(),
                     e.toString());
         }
     }
 
-    private static void apply(Record record, ReplaySink sink, GroupSink groups) {
+    /**
+     * A control record: Kafka's key is a version (0) and a type, ABORT (0) or COMMIT (1); other types (none is
+     * written to this topic) are not transaction markers.
+     */
+    private static void applyMarker(int index, long producerId, Record record, ReplaySink sink) {
+        ByteBuf key = record.key();
+        if (key == null || key.readableBytes() < 2 * Short.BYTES) {
+            return;
+        }
+        key.readShort();
+        short type = key.readShort();
+        for (TransactionResult result : TransactionResult.values()) {
+            if (result.controlType() == type) {
+                sink.transactionEnded(index, producerId, result);
+            }
+        }
+    }
+
+    private static void apply(Record record, long producerId, ReplaySink sink, GroupSink groups) {
         ByteBuf key = record.key();
         if (key == null) {
             return; // not a record this broker wrote
@@ -287,7 +348,7 @@ final class OffsetsTopic {
             int leaderEpoch = value.readInt();
             String metadata = value.readBoolean() ? readIntString(value) : null;
             sink.committed(groupId, partition, new OffsetStore.CommittedOffset(committed, leaderEpoch, metadata),
-                    record.offset(), record.timestamp(), true);
+                    record.offset(), record.timestamp(), true, producerId);
             return;
         }
         short version = value.readShort();
@@ -300,7 +361,7 @@ final class OffsetsTopic {
         String metadata = GroupMetadataRecord.readString(value);
         long commitTimestamp = value.readLong();
         sink.committed(groupId, partition, new OffsetStore.CommittedOffset(committed, leaderEpoch, metadata),
-                record.offset(), commitTimestamp, false);
+                record.offset(), commitTimestamp, false, producerId);
     }
 
     /** Whether the rest of a commit key (after its type) is Kafka's: two int16-length strings and an int32, exactly. */

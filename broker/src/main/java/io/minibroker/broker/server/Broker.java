@@ -76,6 +76,7 @@ import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
 import io.minibroker.broker.transaction.ListTransactionsHandler;
+import io.minibroker.broker.transaction.TransactionCompletionListener;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
@@ -140,6 +141,12 @@ public final class Broker implements AutoCloseable {
     private Purgatory<DelayedFetch> fetchPurgatory;
     private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
     private GroupCoordinator groupCoordinator;
+    /**
+     * Told after a transaction marker lands on a partition of {@code __consumer_offsets} here: whatever builds the
+     * TransactionMarkerAppender hands it this list (the group coordinator, which makes transactional offsets
+     * visible or drops them, is in it once built).
+     */
+    private final List<TransactionCompletionListener> transactionCompletionListeners = new ArrayList<>();
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
     private LeaderElections elections;
@@ -335,6 +342,7 @@ public final class Broker implements AutoCloseable {
                     CoordinatorLocator.singleNode(node, topics), autoCreation),
                     CoordinatorLocator.nodeAsked(node), topics);
         }
+        transactionCompletionListeners.add(groupCoordinator);
         groupCoordinator.bindMetersTo(registry);
         if (replicas != null) {
             replicas.bindMetersTo(registry);
