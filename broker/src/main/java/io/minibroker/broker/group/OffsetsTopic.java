@@ -62,7 +62,8 @@ final class OffsetsTopic {
     private static final int REPLAY_READ_BYTES = 1 << 20;
     /** Kafka's RecordBatch.NO_PRODUCER_ID: a batch of no transaction. */
     static final long NO_PRODUCER_ID = -1L;
-    private static final int NO_SEQUENCE = -1;
+    /** The base sequence of a coordinator's transactional batch, Kafka's (its log does not check it). */
+    private static final int COORDINATOR_SEQUENCE = 0;
 
     /**
      * What replaying the topic finds, in log order, each with the offset of its record, and whether its key is in
@@ -222,8 +223,7 @@ final class OffsetsTopic {
         long now = clock.wallClockMs();
         RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now);
         if (producer != null) {
-            // No sequence: a coordinator's write is not a client's, whose retries sequences deduplicate.
-            builder.producer(producer.id(), producer.epoch(), NO_SEQUENCE).transactional(true);
+            builder.producer(producer.id(), producer.epoch(), COORDINATOR_SEQUENCE).transactional(true);
         }
         for (Entry entry : entries) {
             builder.append(now, entry.key(), entry.value(), List.of());

@@ -458,6 +458,15 @@ public final class Broker implements AutoCloseable {
     }
 
     /** The broker's meters (also served at {@code metrics.port} when it is set). */
+    /**
+     * What the TransactionMarkerAppender tells after a marker lands on a partition of {@code __consumer_offsets}:
+     * every registered {@link TransactionCompletionListener} (the group coordinator), in turn.
+     */
+    public TransactionCompletionListener transactionCompletions() {
+        return (offsetsPartition, producerId, result) -> transactionCompletionListeners.forEach(listener ->
+                listener.onTransactionCompleted(offsetsPartition, producerId, result));
+    }
+
     public PrometheusMeterRegistry meterRegistry() {
         return registry;
     }

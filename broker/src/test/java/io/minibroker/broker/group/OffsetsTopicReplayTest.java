@@ -4,6 +4,7 @@ import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.transaction.TransactionResult;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.Record;
@@ -120,14 +121,19 @@ class OffsetsTopicReplayTest {
         offsetsTopic.replayPartition(0, new OffsetsTopic.ReplaySink() {
             @Override
             public void committed(String groupId, TopicPartition partition, OffsetStore.CommittedOffset offset,
-                                  long logOffset, long commitTimestamp, boolean legacyKey) {
-                offsets.committed(groupId, partition, offset, logOffset, commitTimestamp, legacyKey);
+                                  long logOffset, long commitTimestamp, boolean legacyKey, long producerId) {
+                offsets.committed(groupId, partition, offset, logOffset, commitTimestamp, legacyKey, producerId);
                 commitTimes.put(groupId, commitTimestamp);
             }
 
             @Override
             public void deleted(String groupId, TopicPartition partition, long logOffset, boolean legacyKey) {
                 offsets.deleted(groupId, partition, logOffset, legacyKey);
+            }
+
+            @Override
+            public void transactionEnded(int index, long producerId, TransactionResult result) {
+                offsets.transactionEnded(index, producerId, result);
             }
         }, (groupId, group) -> { });
 
