@@ -52,6 +52,7 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
 
     /** Offsets committed in transactions still open: not shown until their producer's COMMIT marker. */
     private final PendingTransactionalOffsets transactional;
+    private final ProducerEpochs producerEpochs = new ProducerEpochs();
 
     OffsetStore(OffsetsTopic log) {
         this.log = log;
@@ -77,6 +78,7 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         overtaken.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
         legacyKeyed.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
         transactional.unload(unloaded);
+        producerEpochs.unload(unloaded);
     }
 
     int partitionFor(String groupId) {
@@ -123,6 +125,16 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         completeTransaction(index, producerId, result);
     }
 
+    @Override
+    public void producerEpoch(int index, long producerId, short epoch) {
+        producerEpochs.observe(index, producerId, epoch);
+    }
+
+    /** Whether a later epoch of the producer has written to the group's partition of the topic (it is fenced). */
+    boolean producerFenced(String groupId, long producerId, short epoch) {
+        return producerEpochs.fenced(log.partitionFor(groupId), producerId, epoch);
+    }
+
     /**
      * A producer's marker on partition {@code index} of the topic: on COMMIT, its pending offsets for the groups of
      * that partition become the committed ones, each unless the partition's committed offset has a later record (a
@@ -161,8 +173,10 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      */
     CompletableFuture<Long> writeTransactional(String groupId, long producerId, short producerEpoch,
                                                Map<TopicPartition, CommittedOffset> offsets, long commitTimestamp) {
-        return unsettled(groupId, offsets.keySet(),
+        CompletableFuture<Long> written = unsettled(groupId, offsets.keySet(),
                 log.writeTransactionalCommits(groupId, producerId, producerEpoch, offsets, commitTimestamp));
+        producerEpochs.observe(log.partitionFor(groupId), producerId, producerEpoch);
+        return written;
     }
 
     private CompletableFuture<Long> unsettled(String groupId, Collection<TopicPartition> partitions,

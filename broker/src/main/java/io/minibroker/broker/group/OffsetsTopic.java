@@ -78,6 +78,9 @@ final class OffsetsTopic {
 
         /** A transaction marker (control batch) of the producer, on partition {@code index} of the topic. */
         void transactionEnded(int index, long producerId, TransactionResult result);
+
+        /** A transactional batch (commits or a marker) of the producer's epoch, before its records. */
+        void producerEpoch(int index, long producerId, short epoch);
     }
 
     /** What replaying the topic finds of groups' metadata, in log order: the group, or null for its tombstone. */
@@ -269,6 +272,9 @@ final class OffsetsTopic {
                 while (batches.hasNext()) {
                     RecordBatch batch = batches.next();
                     long producerId = batch.isTransactional() ? batch.producerId() : NO_PRODUCER_ID;
+                    if (producerId != NO_PRODUCER_ID) {
+                        sink.producerEpoch(index, producerId, batch.producerEpoch());
+                    }
                     try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
                         while (records.hasNext()) {
                             Record record = records.next();
