@@ -134,24 +134,26 @@ final class OffsetMetadataManager {
             return CompletableFuture.completedFuture(everyPartition(commit, Errors.INVALID_PRODUCER_EPOCH));
         }
         CompletableFuture<Long> written;
+        PendingTransactionalOffsets.Write transactionalWrite;
         try {
+            transactionalWrite = transaction == null ? null : offsets.writeTransactional(commit.groupId(),
+                    transaction.producerId(), transaction.producerEpoch(), accepted, commitTimestamp);
             written = transaction == null ? offsets.write(commit.groupId(), accepted, commitTimestamp)
-                    : offsets.writeTransactional(commit.groupId(), transaction.producerId(),
-                            transaction.producerEpoch(), accepted, commitTimestamp);
+                    : transactionalWrite.written();
         } catch (LogException e) {
             return CompletableFuture.completedFuture(everyPartition(commit, OffsetsWriteErrors.answerFor(e)));
         }
         return written.handle((logOffset, failure) -> {
             synchronized (group) {
-                if (failure == null && group.state() != GroupState.DEAD) {
-                    if (transaction == null) {
-                        offsets.apply(commit.groupId(), accepted, logOffset, commitTimestamp);
-                    } else { // pending until the producer's marker lands on this partition of the topic
-                        offsets.applyTransactional(transaction.producerId(), commit.groupId(), accepted, logOffset,
-                                commitTimestamp);
-                    }
-                } else {
+                boolean counts = failure == null && group.state() != GroupState.DEAD;
+                if (transactionalWrite == null && counts) {
+                    offsets.apply(commit.groupId(), accepted, logOffset, commitTimestamp);
+                } else if (counts) { // pending until the producer's marker lands on this partition of the topic
+                    offsets.applyTransactional(transactionalWrite, accepted, logOffset, commitTimestamp);
+                } else if (transactionalWrite == null) {
                     offsets.abandon(commit.groupId(), accepted.keySet()); // deleted or unloaded meanwhile
+                } else {
+                    offsets.abandonTransactional(transactionalWrite, accepted.keySet());
                 }
             }
             // A failure fails the whole request, as in Kafka.

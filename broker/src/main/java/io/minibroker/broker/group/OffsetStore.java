@@ -171,12 +171,13 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      * Writes a request's commits made in the producer's transaction, as {@link #write}; the caller settles them
      * with {@link #applyTransactional} (pending until the transaction ends) or {@link #abandon}.
      */
-    CompletableFuture<Long> writeTransactional(String groupId, long producerId, short producerEpoch,
-                                               Map<TopicPartition, CommittedOffset> offsets, long commitTimestamp) {
+    PendingTransactionalOffsets.Write writeTransactional(String groupId, long producerId, short producerEpoch,
+                                                         Map<TopicPartition, CommittedOffset> offsets,
+                                                         long commitTimestamp) {
         CompletableFuture<Long> written = unsettled(groupId, offsets.keySet(),
                 log.writeTransactionalCommits(groupId, producerId, producerEpoch, offsets, commitTimestamp));
         producerEpochs.observe(log.partitionFor(groupId), producerId, producerEpoch);
-        return written;
+        return transactional.appended(producerId, groupId, written);
     }
 
     private CompletableFuture<Long> unsettled(String groupId, Collection<TopicPartition> partitions,
@@ -195,15 +196,31 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         });
     }
 
-    /** Settles written transactional commits: pending in the producer's transaction, not shown yet. */
-    void applyTransactional(long producerId, String groupId, Map<TopicPartition, CommittedOffset> offsets,
+    /**
+     * Settles written transactional commits: pending in the producer's transaction, not shown yet; or, if its
+     * marker has landed meanwhile, committed or dropped as that marker says.
+     */
+    void applyTransactional(PendingTransactionalOffsets.Write write, Map<TopicPartition, CommittedOffset> offsets,
                             long logOffset, long commitTimestamp) {
+        TransactionResult ended = transactional.settled(write);
+        String groupId = write.groupId();
         offsets.forEach((partition, offset) -> {
-            if (!settle(groupId, partition)) {
-                transactional.add(producerId, groupId, partition,
+            if (settle(groupId, partition)) {
+                return; // an OffsetDelete's tombstone follows it
+            }
+            if (ended == null) {
+                transactional.add(write.producerId(), groupId, partition,
                         new PendingTransactionalOffsets.Pending(offset, logOffset, commitTimestamp));
+            } else if (ended == TransactionResult.COMMIT) {
+                store(groupId, partition, new Stored(offset, logOffset, commitTimestamp));
             }
         });
+    }
+
+    /** Settles a transactional write without keeping anything of it (not replicated, or its group is gone). */
+    void abandonTransactional(PendingTransactionalOffsets.Write write, Collection<TopicPartition> partitions) {
+        transactional.settled(write);
+        abandon(write.groupId(), partitions);
     }
 
     /** Settles written commits without showing them (not replicated, or their group is gone). */

@@ -2,11 +2,16 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.log.TopicPartition;
 
+import io.minibroker.broker.transaction.TransactionResult;
+
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.IntPredicate;
 import java.util.function.ToIntFunction;
 
@@ -28,11 +33,45 @@ final class PendingTransactionalOffsets {
     record Pending(OffsetStore.CommittedOffset offset, long logOffset, long commitTimestamp) {
     }
 
+    /**
+     * A TxnOffsetCommit's batch appended to the log but not counted yet (in a cluster: until replicated). A marker
+     * of its producer that lands on its partition meanwhile comes after it in the log, so it ends this write's
+     * offsets too, as a replay would: they settle committed or dropped instead of pending (a coordinator's abort of a
+     * timed-out transaction can overtake a write that way).
+     */
+    static final class Write {
+        private final long producerId;
+        private final String groupId;
+        private final CompletableFuture<Long> written;
+        /** Null while its transaction is open. */
+        private TransactionResult endedWith;
+
+        private Write(long producerId, String groupId, CompletableFuture<Long> written) {
+            this.producerId = producerId;
+            this.groupId = groupId;
+            this.written = written;
+        }
+
+        long producerId() {
+            return producerId;
+        }
+
+        String groupId() {
+            return groupId;
+        }
+
+        /** Completes with the batch's first offset once the write counts, as an OffsetsTopic write. */
+        CompletableFuture<Long> written() {
+            return written;
+        }
+    }
+
     private final ToIntFunction<String> partitionFor;
     /** Producer id, then group, then partition. */
     private final Map<Long, Map<String, Map<TopicPartition, Pending>>> byProducer = new HashMap<>();
     /** Group, then the producers with an open transaction that committed offsets for it (Kafka's openTransactionsByGroup). */
     private final Map<String, Set<Long>> openByGroup = new HashMap<>();
+    private final List<Write> inFlight = new ArrayList<>();
 
     PendingTransactionalOffsets(ToIntFunction<String> partitionFor) {
         this.partitionFor = partitionFor;
@@ -45,11 +84,31 @@ final class PendingTransactionalOffsets {
         openByGroup.computeIfAbsent(groupId, g -> new HashSet<>()).add(producerId);
     }
 
+    /** A transactional write appended (its batch is in the log, after any marker already told). */
+    synchronized Write appended(long producerId, String groupId, CompletableFuture<Long> written) {
+        Write write = new Write(producerId, groupId, written);
+        inFlight.add(write);
+        return write;
+    }
+
+    /** The write counts, or failed: how a marker told meanwhile ended it, null if its transaction is still open. */
+    synchronized TransactionResult settled(Write write) {
+        inFlight.remove(write);
+        return write.endedWith;
+    }
+
     /**
      * Ends the producer's transaction for the groups of one partition of the offsets topic; returns, per group, the
-     * offsets to commit (none on an abort). Kafka's replayEndTransactionMarker.
+     * offsets to commit (none on an abort). Kafka's replayEndTransactionMarker. Its writes still in flight for those
+     * groups are ended too ({@link Write}).
      */
     synchronized Map<String, Map<TopicPartition, Pending>> end(int offsetsPartition, long producerId, boolean commit) {
+        for (Write write : inFlight) {
+            if (write.producerId == producerId && write.endedWith == null
+                    && partitionFor.applyAsInt(write.groupId) == offsetsPartition) {
+                write.endedWith = commit ? TransactionResult.COMMIT : TransactionResult.ABORT;
+            }
+        }
         Map<String, Map<TopicPartition, Pending>> groups = byProducer.get(producerId);
         Map<String, Map<TopicPartition, Pending>> ended = new HashMap<>();
         if (groups == null) {

@@ -10,6 +10,8 @@ import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.TransactionMarker;
+import io.minibroker.broker.transaction.TransactionResult;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.RecordBatchBuilder;
@@ -50,6 +52,8 @@ class ClusterGroupCoordinatorTest {
 
     private static final TopicPartition OFFSETS = new TopicPartition(OffsetsTopic.NAME, 0);
     private static final String GROUP = "cluster-group";
+    private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
+    private static final long PRODUCER_ID = 300L;
 
     @TempDir
     Path logDir;
@@ -179,6 +183,65 @@ class ClusterGroupCoordinatorTest {
 
         lead(0); // waits for the group to be served
         assertThat(join("").get().getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+    }
+
+    @Test
+    void aTransactionalCommitIsPendingUntilItsMarkerAndStillPendingAtTheNextLeader() throws Exception {
+        lead(0);
+        CompletableFuture<Map<TopicPartition, Errors>> committed = txnCommit(11);
+        await(() -> offsetsLog().logEndOffset() == 1, "the commit to be appended");
+        replicateAll();
+        assertThat(committed.get().values()).containsOnly(Errors.NONE);
+        assertThat(coordinator.offsets().hasPendingTransactionalOffset(GROUP, ORDERS_0)).isTrue();
+
+        leading = false;
+        coordinator.onResigned(OFFSETS);
+        await(() -> !coordinator.offsets().hasPendingTransactionalOffset(GROUP, ORDERS_0), "the unload");
+        lead(1);
+        assertThat(coordinator.offsets().hasPendingTransactionalOffset(GROUP, ORDERS_0)).as("replayed").isTrue();
+        assertThat(coordinator.offsets().all(GROUP)).isEmpty();
+
+        marker(TransactionResult.COMMIT);
+        assertThat(coordinator.offsets().all(GROUP).get(ORDERS_0).offset()).isEqualTo(11);
+
+        leading = false;
+        coordinator.onResigned(OFFSETS);
+        lead(2);
+        assertThat(coordinator.offsets().all(GROUP).get(ORDERS_0).offset()).as("its marker replayed").isEqualTo(11);
+        assertThat(coordinator.offsets().hasPendingTransactionalOffset(GROUP, ORDERS_0)).isFalse();
+    }
+
+    @Test
+    void aMarkerThatLandsBeforeATransactionalCommitIsReplicatedEndsItToo() throws Exception {
+        lead(0);
+        CompletableFuture<Map<TopicPartition, Errors>> aborted = txnCommit(12);
+        await(() -> offsetsLog().logEndOffset() == 1, "the commit to be appended");
+        marker(TransactionResult.ABORT); // e.g. the coordinator aborting a transaction that timed out
+        replicateAll();
+        assertThat(aborted.get().values()).containsOnly(Errors.NONE);
+        assertThat(coordinator.offsets().hasPendingTransactionalOffset(GROUP, ORDERS_0)).isFalse();
+        assertThat(coordinator.offsets().all(GROUP)).isEmpty();
+
+        CompletableFuture<Map<TopicPartition, Errors>> committed = txnCommit(13);
+        await(() -> offsetsLog().logEndOffset() == 3, "the next commit to be appended");
+        marker(TransactionResult.COMMIT);
+        replicateAll();
+        assertThat(committed.get().values()).containsOnly(Errors.NONE);
+        assertThat(coordinator.offsets().all(GROUP).get(ORDERS_0).offset()).isEqualTo(13);
+        assertThat(coordinator.offsets().hasPendingTransactionalOffset(GROUP, ORDERS_0)).isFalse();
+    }
+
+    private CompletableFuture<Map<TopicPartition, Errors>> txnCommit(long offset) {
+        return coordinator.commitTransactionalOffsets(new OffsetCommit(GROUP, -1, "", null,
+                Map.of(ORDERS_0, new OffsetStore.CommittedOffset(offset, -1, "")), (short) 4,
+                new OffsetCommit.Transaction("tx", PRODUCER_ID, (short) 0)));
+    }
+
+    /** The producer's marker appended to the offsets partition, and told to the coordinator. */
+    private void marker(TransactionResult result) throws Exception {
+        new FakeMarkerAppender(topics, List.of(coordinator))
+                .append(new TransactionMarker(PRODUCER_ID, (short) 0, 0, result), List.of(OFFSETS))
+                .toCompletableFuture().get();
     }
 
     private void lead(int epoch) {
