@@ -85,6 +85,7 @@ class BrokerNetworkTest {
                             ApiKey.SYNC_GROUP.id(), ApiKey.HEARTBEAT.id(), ApiKey.LEAVE_GROUP.id(),
                             ApiKey.OFFSET_COMMIT.id(), ApiKey.OFFSET_FETCH.id(), ApiKey.LIST_GROUPS.id(),
                             ApiKey.DESCRIBE_GROUPS.id(), ApiKey.DELETE_GROUPS.id(), ApiKey.OFFSET_DELETE.id(),
+                            ApiKey.TXN_OFFSET_COMMIT.id(),
                             ApiKey.ELECT_LEADERS.id(), ApiKey.SASL_HANDSHAKE.id(), ApiKey.SASL_AUTHENTICATE.id(),
                             ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS.id(), ApiKey.ALTER_USER_SCRAM_CREDENTIALS.id(),
                             ApiKey.DESCRIBE_CLIENT_QUOTAS.id(),
