@@ -28,7 +28,8 @@ import java.util.function.Function;
  * hands each request to the one whose job it is. {@link ClassicGroupCoordinator} runs the groups' membership and
  * rebalances (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, session expiry, the "Rebalance" and "Heartbeat"
  * purgatories), writing groups' metadata through {@link GroupMetadataWriter}; {@link OffsetMetadataManager} their
- * offsets (OffsetCommit, DeleteGroups, OffsetDelete, expiry) over the {@link OffsetStore} OffsetFetch reads;
+ * offsets (OffsetCommit, TxnOffsetCommit, DeleteGroups, OffsetDelete, expiry; a transaction's marker on an offsets
+ * partition ends its pending offsets, {@link #onTransactionCompleted}) over the {@link OffsetStore} OffsetFetch reads;
  * {@link GroupLoader} replays {@code __consumer_offsets} on start or on leading one of its partitions, and forgets a
  * partition's groups on resigning it; {@link ClassicGroups} lists the groups and says which this broker coordinates;
  * {@link CoordinatorThread} is the coordinator's own thread. A single node coordinates every group; in a cluster a

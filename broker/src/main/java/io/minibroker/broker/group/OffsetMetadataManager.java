@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * The offsets of classic groups, Kafka's OffsetMetadataManager: OffsetCommit, DeleteGroups, OffsetDelete and offset
- * expiry, over the {@link OffsetStore} (which OffsetFetch reads). Every write to {@code __consumer_offsets} runs on
+ * The offsets of classic groups, Kafka's OffsetMetadataManager: OffsetCommit and TxnOffsetCommit, DeleteGroups,
+ * OffsetDelete and offset expiry, over the {@link OffsetStore} (which OffsetFetch reads). Every write to {@code __consumer_offsets} runs on
  * the coordinator's thread, which holds the group's lock across its checks and the append, so no DeleteGroups or
  * rebalance can come between the check and the write; an event loop needing that group meanwhile waits for the
  * append. In a cluster the wait for the write's replication holds neither the lock nor the thread: whoever moves the

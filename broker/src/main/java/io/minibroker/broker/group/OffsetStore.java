@@ -17,7 +17,8 @@ import java.util.function.IntPredicate;
  * rebuilt from it by replaying (all of it on a single node's start; in a cluster, each partition this broker comes
  * to lead). Each commit is kept with the offset of its record, so that of two commits of one partition the later
  * record wins however their acknowledgements interleave. Reads are safe from any thread; writes come from the
- * coordinator's thread, under the group's lock, once the coordinator has decided who may commit.
+ * coordinator's thread, under the group's lock, once the coordinator has decided who may commit. Commits made in
+ * transactions are kept apart, pending until their producer's marker ({@link PendingTransactionalOffsets}).
  */
 final class OffsetStore implements OffsetsTopic.ReplaySink {
 
@@ -142,9 +143,13 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      * they are dropped.
      */
     void completeTransaction(int index, long producerId, TransactionResult result) {
-        transactional.end(index, producerId, result == TransactionResult.COMMIT).forEach((groupId, offsets) ->
-                offsets.forEach((partition, pending) -> store(groupId, partition,
-                        new Stored(pending.offset(), pending.logOffset(), pending.commitTimestamp()))));
+        // Under the pending offsets' lock, which deletions take too: the marker's caller is not the coordinator's
+        // thread, and offsets it ends must not be stored again after a deletion has dropped the group's.
+        synchronized (transactional) {
+            transactional.end(index, producerId, result == TransactionResult.COMMIT).forEach((groupId, offsets) ->
+                    offsets.forEach((partition, pending) -> store(groupId, partition,
+                            new Stored(pending.offset(), pending.logOffset(), pending.commitTimestamp()))));
+        }
     }
 
     /** Whether an open transaction has committed an offset for the group's partition (OffsetFetch's unstable). */
@@ -308,11 +313,13 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
             keyed.removeAll(legacy);
             return keyed.isEmpty() ? null : keyed;
         });
-        byGroup.computeIfPresent(groupId, (group, stored) -> {
-            partitions.forEach(stored::remove);
-            return stored.isEmpty() ? null : stored;
-        });
-        partitions.forEach(partition -> transactional.remove(groupId, partition));
+        synchronized (transactional) { // see completeTransaction
+            byGroup.computeIfPresent(groupId, (group, stored) -> {
+                partitions.forEach(stored::remove);
+                return stored.isEmpty() ? null : stored;
+            });
+            partitions.forEach(partition -> transactional.remove(groupId, partition));
+        }
         Map<TopicPartition, Integer> unsettled = pending.getOrDefault(groupId, Map.of());
         for (TopicPartition partition : partitions) {
             Integer count = unsettled.get(partition);
@@ -337,8 +344,10 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         partitions.addAll(inTransactions);
         CompletableFuture<Long> written = log.writeGroupDeletion(groupId, partitions,
                 legacyKeyed.getOrDefault(groupId, Set.of()));
-        inTransactions.forEach(partition -> transactional.remove(groupId, partition));
-        byGroup.remove(groupId);
+        synchronized (transactional) { // see completeTransaction
+            inTransactions.forEach(partition -> transactional.remove(groupId, partition));
+            byGroup.remove(groupId);
+        }
         legacyKeyed.remove(groupId);
         return written;
     }

@@ -51,6 +51,9 @@ import java.util.function.Supplier;
  * versions of minibroker (the same key fields with int32 string lengths; a value of offset, leader epoch and
  * optional metadata, without a version or a timestamp) are still read: a key that does not parse whole as Kafka's
  * is one of those, and its commit counts as made when its record was appended.
+ *
+ * <p>Commits made in a transaction (TxnOffsetCommit) are written as a transactional batch of the producer; a
+ * replay hands them over with that producer id, and the transaction markers (control batches) that end them.
  */
 final class OffsetsTopic {
 
