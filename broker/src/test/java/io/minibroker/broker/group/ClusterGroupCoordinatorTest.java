@@ -187,6 +187,7 @@ class ClusterGroupCoordinatorTest {
 
     @Test
     void aTransactionalCommitIsPendingUntilItsMarkerAndStillPendingAtTheNextLeader() throws Exception {
+        assertThat(txnCommit(10).get().values()).as("not led here").containsOnly(Errors.NOT_COORDINATOR);
         lead(0);
         CompletableFuture<Map<TopicPartition, Errors>> committed = txnCommit(11);
         await(() -> offsetsLog().logEndOffset() == 1, "the commit to be appended");
