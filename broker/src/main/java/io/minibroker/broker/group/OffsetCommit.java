@@ -12,7 +12,7 @@ record OffsetCommit(String groupId, int generationId, String memberId, String gr
                     Map<TopicPartition, OffsetStore.CommittedOffset> offsets, short version, Transaction transaction) {
 
     /** The producer whose transaction a TxnOffsetCommit's offsets are part of. */
-    record Transaction(String transactionalId, long producerId, short producerEpoch) {
+    record Transaction(long producerId, short producerEpoch) {
     }
 
     /** An OffsetCommit's: outside any transaction. */

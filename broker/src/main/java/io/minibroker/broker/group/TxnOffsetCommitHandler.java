@@ -90,7 +90,7 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
         OffsetCommit commit = new OffsetCommit(body.groupId(),
                 groupFields ? body.generationIdOrMemberEpoch() : -1, groupFields ? body.memberId() : "",
                 groupFields ? body.groupInstanceId() : null, offsets, version,
-                new OffsetCommit.Transaction(body.transactionalId(), body.producerId(), body.producerEpoch()));
+                new OffsetCommit.Transaction(body.producerId(), body.producerEpoch()));
         return coordinator.commitTransactionalOffsets(commit).thenApply(errors -> {
             awaiting.forEach((partitionResponse, partition) -> {
                 Errors error = errors.get(partition);

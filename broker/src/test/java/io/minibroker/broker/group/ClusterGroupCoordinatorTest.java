@@ -235,7 +235,7 @@ class ClusterGroupCoordinatorTest {
     private CompletableFuture<Map<TopicPartition, Errors>> txnCommit(long offset) {
         return coordinator.commitTransactionalOffsets(new OffsetCommit(GROUP, -1, "", null,
                 Map.of(ORDERS_0, new OffsetStore.CommittedOffset(offset, -1, "")), (short) 4,
-                new OffsetCommit.Transaction("tx", PRODUCER_ID, (short) 0)));
+                new OffsetCommit.Transaction(PRODUCER_ID, (short) 0)));
     }
 
     /** The producer's marker appended to the offsets partition, and told to the coordinator. */

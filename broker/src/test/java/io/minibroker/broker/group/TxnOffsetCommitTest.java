@@ -170,6 +170,19 @@ class TxnOffsetCommitTest {
         byId.addTopic().topicId(UUID.randomUUID()).addPartition().partitionIndex(0).committedOffset(1)
                 .committedLeaderEpoch(-1).committedMetadata("");
         assertThat(txnCommit(byId, 6)).isEqualTo(Errors.UNKNOWN_TOPIC_ID);
+
+        org.apache.kafka.common.Uuid ordersId;
+        try (Admin admin = TestBrokers.admin(broker)) {
+            ordersId = admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders").topicId();
+        }
+        UUID known = new UUID(ordersId.getMostSignificantBits(), ordersId.getLeastSignificantBits());
+        byId.topics().get(0).topicId(known);
+        Struct response = client.call(ApiKey.TXN_OFFSET_COMMIT, 6, byId.struct());
+        TxnOffsetCommitResponseView.TxnOffsetCommitResponseTopic topic =
+                new TxnOffsetCommitResponseView(response).topics().get(0);
+        assertThat(topic.topicId()).isEqualTo(known);
+        assertThat(topic.partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(fetchV7("g", true)).as("pending").containsExactly(Errors.UNSTABLE_OFFSET_COMMIT, -1L, Errors.NONE, -1L);
     }
 
     @Test
