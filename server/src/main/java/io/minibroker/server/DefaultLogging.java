@@ -1,4 +1,4 @@
-package io.minibroker.broker.server;
+package io.minibroker.server;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
@@ -10,14 +10,15 @@ import ch.qos.logback.core.spi.ContextAwareBase;
 import org.slf4j.Logger;
 
 /**
- * The broker's logging when nobody configured Logback: one line per event on standard output, in Kafka's
- * layout, Netty's chatter above WARN only. Logback finds it through {@code META-INF/services}. A
- * {@code logback.xml} or {@code logback-test.xml} of the application (or of the test suite that embeds the
- * broker), or a file named by {@code -Dlogback.configurationFile}, wins.
+ * The server distribution's logging (bin/minibroker, the image, and whatever has this module on its class path)
+ * when nobody configured Logback: one line per event on standard output, in Kafka's layout, Netty's chatter above
+ * WARN only. Logback finds it through {@code META-INF/services}. A {@code logback.xml} or {@code logback-test.xml}
+ * on the class path, or a file named by {@code -Dlogback.configurationFile}, wins. The broker library itself
+ * carries neither Logback nor this class, so that an application embedding it keeps its own backend and set-up.
  *
  * <p>Why code and not a {@code logback.xml}: parsing XML loads Logback's configuration machinery and an XML
- * parser, which cost a cold start about 80 ms of its 440 (measured here with {@code EmbeddedBroker.start()} in a
- * fresh JVM); a test suite starting the broker feels that.
+ * parser, which cost a cold start about 80 ms of its 440 (measured with {@code EmbeddedBroker.start()} in a fresh
+ * JVM); a container's start feels that.
  */
 public final class DefaultLogging extends ContextAwareBase implements Configurator {
 

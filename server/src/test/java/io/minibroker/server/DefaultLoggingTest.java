@@ -1,4 +1,4 @@
-package io.minibroker.broker.server;
+package io.minibroker.server;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
