@@ -25,6 +25,11 @@ import java.util.concurrent.Future;
  *       producerConfig.put("bootstrap.servers", kafka.getBootstrapServers());
  *   }
  * </pre>
+ * The image is the repository's {@code Dockerfile}'s, named {@value #DEFAULT_IMAGE_NAME_VALUE} (any tag). As with
+ * Testcontainers' own modules, an image of another name is refused unless declared a substitute:
+ * {@code DockerImageName.parse("registry.example/mirror/minibroker:1").asCompatibleSubstituteFor("minibroker")}.
+ * The broker's configuration comes from {@link #withBrokerConfig} or, as for the apache/kafka image, from
+ * {@code KAFKA_*} environment variables ({@code withEnv("KAFKA_NUM_PARTITIONS", "3")}).
  * Two listeners, as Testcontainers' own {@code KafkaContainer} has: {@code PLAINTEXT} on {@value #KAFKA_PORT}
  * for the test's JVM, advertised as the host and the port Docker mapped it to, and {@code BROKER} on
  * {@value #NETWORK_PORT} for other containers on the same network, advertised as this container's network
@@ -43,6 +48,10 @@ import java.util.concurrent.Future;
  * localhost, at {@value #NETWORK_PORT} + 1 + 10 i ({@code inter.broker.listener.name}).
  */
 public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
+
+    static final String DEFAULT_IMAGE_NAME_VALUE = "minibroker";
+    /** The image's name, as the README builds it ({@code docker build -t minibroker .}); any tag. */
+    public static final DockerImageName DEFAULT_IMAGE_NAME = DockerImageName.parse(DEFAULT_IMAGE_NAME_VALUE);
 
     /** The listener for clients on the Docker host (mapped to a random host port). */
     public static final int KAFKA_PORT = 9092;
@@ -70,12 +79,21 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
         this(DockerImageName.parse(image));
     }
 
+    /**
+     * @throws IllegalStateException if the image is neither named {@link #DEFAULT_IMAGE_NAME} nor declared a
+     *         substitute for it with {@link DockerImageName#asCompatibleSubstituteFor}
+     */
     public MiniKafkaContainer(DockerImageName image) {
-        super(image);
+        super(compatible(image));
         configureListenersAndReadiness();
     }
 
-    /** For an image built on the fly, e.g. Testcontainers' {@code ImageFromDockerfile}. */
+    private static DockerImageName compatible(DockerImageName image) {
+        image.assertCompatibleWith(DEFAULT_IMAGE_NAME);
+        return image;
+    }
+
+    /** For an image built on the fly, e.g. Testcontainers' {@code ImageFromDockerfile} (its name is not checked). */
     public MiniKafkaContainer(Future<String> image) {
         super(image);
         configureListenersAndReadiness();
