@@ -180,9 +180,12 @@ public final class MiniKafkaExtension implements BeforeAllCallback, AfterAllCall
         static RunningBroker start(BrokerSpec spec) {
             RunningBroker running = null;
             try {
-                running = spec.nodes() == 1
-                        ? new RunningBroker(EmbeddedBroker.start(spec.config()), null)
-                        : new RunningBroker(null, MiniCluster.start(spec.nodes(), spec.config()));
+                if (spec.nodes() == 1) {
+                    running = new RunningBroker(EmbeddedBroker.start(spec.config()), null);
+                } else {
+                    running = new RunningBroker(null, MiniCluster.start(spec.nodes(), spec.config()));
+                    TopicCreation.awaitEveryNodeListed(running.bootstrapServers());
+                }
                 TopicCreation.create(running.bootstrapServers(), spec.topics());
                 return running;
             } catch (IOException e) {

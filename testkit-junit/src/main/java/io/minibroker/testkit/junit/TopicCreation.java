@@ -1,6 +1,7 @@
 package io.minibroker.testkit.junit;
 
 import io.minibroker.broker.cluster.NodeChannel;
+import io.minibroker.broker.server.MetadataRoundTrip;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
@@ -16,7 +17,8 @@ import java.util.List;
 /**
  * Creates {@link MiniKafka#topics} over the wire, as a test's admin client would, and returns once every node's
  * Metadata shows each of them with a leader for every partition: a test's first produce then finds them on
- * whichever node it asks, instead of retrying through UNKNOWN_TOPIC_OR_PARTITION or LEADER_NOT_AVAILABLE.
+ * whichever node it asks, instead of retrying through UNKNOWN_TOPIC_OR_PARTITION or LEADER_NOT_AVAILABLE. For a
+ * cluster, first waits until the cluster has formed.
  */
 final class TopicCreation {
 
@@ -25,7 +27,6 @@ final class TopicCreation {
     private static final String CLIENT_ID = "minibroker-junit";
     private static final int SOCKET_TIMEOUT_MS = 10_000;
     private static final Duration PROPAGATION_TIMEOUT = Duration.ofSeconds(30);
-    private static final long RETRY_PAUSE_MS = 10;
 
     private TopicCreation() {
     }
@@ -52,16 +53,29 @@ final class TopicCreation {
                         + "': " + Errors.forCode(result.errorCode()) + " " + result.errorMessage());
             }
         }
-        long deadline = System.nanoTime() + PROPAGATION_TIMEOUT.toNanos();
         for (String node : nodes) {
-            while (!leadersKnown(node, topics)) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new ExtensionConfigurationException("@MiniKafka's topics had no leader on " + node
-                            + " within " + PROPAGATION_TIMEOUT);
-                }
-                Thread.sleep(RETRY_PAUSE_MS); // polling an outside process's state, not synchronising a test
-            }
+            Polling.until(() -> leadersKnown(node, topics), PROPAGATION_TIMEOUT,
+                    "a leader for every partition of " + names(topics) + " on " + node);
         }
+    }
+
+    /**
+     * Waits until every node lists every node in its Metadata: all have registered with the controller, and each
+     * has the controller's image of them all. Before that a topic with a replication factor of the cluster's size
+     * is refused (INVALID_REPLICATION_FACTOR), and a client may be told of fewer nodes than the test started.
+     */
+    static void awaitEveryNodeListed(String bootstrapServers) throws InterruptedException {
+        List<String> nodes = List.of(bootstrapServers.split(","));
+        for (String node : nodes) {
+            int colon = node.lastIndexOf(':');
+            Polling.until(() -> MetadataRoundTrip.advertisedBrokers(node.substring(0, colon),
+                    Integer.parseInt(node.substring(colon + 1))).containsAll(nodes), PROPAGATION_TIMEOUT,
+                    node + " listing every node of " + nodes);
+        }
+    }
+
+    private static List<String> names(List<MiniKafka.Topic> topics) {
+        return topics.stream().map(MiniKafka.Topic::name).toList();
     }
 
     private static boolean leadersKnown(String node, List<MiniKafka.Topic> topics) throws IOException {
