@@ -55,11 +55,12 @@ RUN ["java", "-XX:ArchiveClassesAtExit=/opt/minibroker/minibroker.jsa", "-Xmx256
      "-cp", "/opt/minibroker/minibroker.jar", "io.minibroker.broker.server.SelfCheck"]
 USER 10001:10001
 
-# The jar compiled from the sources.
+# The jar compiled from the sources. The settings secret is optional (a missing secret is no mount), the cache
+# keeps downloaded dependencies across builds.
 FROM ${BUILDER_IMAGE} AS build
 WORKDIR /src
 COPY . .
-RUN --mount=type=secret,id=maven-settings,target=/root/.m2/settings.xml,required=false \
+RUN --mount=type=secret,id=maven-settings,target=/root/.m2/settings.xml \
     --mount=type=cache,target=/root/.m2/repository \
     ["mvn", "-B", "-q", "-pl", "server", "-am", "package", "-Dmaven.test.skip=true"]
 
