@@ -1,27 +1,73 @@
-# minibroker's image. Build the jar first, then the image:
-#   mvn -q -B -pl broker -am package -DskipTests && docker build -t minibroker .
+# minibroker's image, from source:
+#   docker build -t minibroker .
 #   docker run -p 9092:9092 -v minibroker-data:/var/lib/minibroker minibroker
-# Arguments after the image name are the broker's: --override key=value (Kafka's key names).
-# BASE_IMAGE is any image with a Java 17+ runtime on PATH; CI builds on a local one (no registry there).
+# Broker configuration as the apache/kafka image takes it: KAFKA_* environment variables (-e KAFKA_NUM_PARTITIONS=3:
+# KAFKA_ and the key upper-cased, '.' as '_', '_' as '__', '-' as '___'), or, after the image name,
+# --override key=value (which wins). The JVM's heap: -e KAFKA_HEAP_OPTS=-Xmx1g (default -Xmx256m); other JVM
+# options: KAFKA_OPTS.
+#
+# Build arguments:
+#   BASE_IMAGE     the runtime: any image with a Java 17+ runtime on PATH (default eclipse-temurin:17-jre). CI builds
+#                  on a local one (no registry is reachable there); nothing here needs a shell in it.
+#   BUILDER_IMAGE  the build stage: a JDK 17 with Maven (default maven:3.9-eclipse-temurin-17). Maven runs with that
+#                  image's settings, or with yours (mirrors, proxies) handed in as a secret:
+#                  docker build --secret id=maven-settings,src=$HOME/.m2/settings.xml -t minibroker .
+#
+# Two ways to the jar, each a stage ending in the same image:
+#   (default)          compiles it in the build stage. Needs BuildKit (Docker's builder since 23.0, or buildx),
+#                      which builds only the stages the image needs.
+#   --target prebuilt  takes the jar that `mvn -pl server -am package` left in server/target: how CI and the Docker
+#                      tests build, and the way with Docker's legacy builder (DOCKER_BUILDKIT=0), which builds every
+#                      stage before the target in order.
 ARG BASE_IMAGE=eclipse-temurin:17-jre
-FROM ${BASE_IMAGE}
+ARG BUILDER_IMAGE=maven:3.9-eclipse-temurin-17
 
-COPY broker/target/minibroker.jar /opt/minibroker/minibroker.jar
+# The runtime, without its jar.
+FROM ${BASE_IMAGE} AS runtime
 COPY config/server.properties /opt/minibroker/config/server.properties
-
-# Class-data sharing, for start time: the runtime's own archive (a jlink'ed runtime has none; elsewhere this
-# rebuilds it), then a self-check start of the broker that records the classes a start loads. A broken image
-# fails here, at build time.
-RUN ["java", "-Xshare:dump"]
-RUN ["java", "-XX:ArchiveClassesAtExit=/opt/minibroker/minibroker.jsa", "-Xmx256m", \
-     "-cp", "/opt/minibroker/minibroker.jar", "io.minibroker.broker.server.SelfCheck"]
-
-# The logs live in a volume so that data outlives the container.
+# The data volume belongs to the user the broker runs as: a uid without a name, as a base without a shell has no
+# useradd. Data outlives the container in the volume.
+COPY --chown=10001:10001 docker/data/ /var/lib/minibroker/
+ENV KAFKA_LOG_DIRS=/var/lib/minibroker/data
 VOLUME /var/lib/minibroker
 EXPOSE 9092
 WORKDIR /opt/minibroker
-
-# Exec form: java is PID 1 and gets Docker's SIGTERM, on which the broker closes its logs cleanly.
+# Healthy once the broker answers ApiVersions on the client listener (served before SASL authentication, so no
+# credentials are needed); a container whose listener is elsewhere passes the address: HealthCheck host:port.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
+  CMD ["java", "-XX:SharedArchiveFile=/opt/minibroker/minibroker.jsa", "-Xmx32m", "-XX:TieredStopAtLevel=1", \
+       "-cp", "/opt/minibroker/minibroker.jar", "io.minibroker.server.HealthCheck", "localhost:9092"]
+# Exec form: java is PID 1 and gets Docker's SIGTERM, on which the broker closes its logs cleanly. -Xmx256m is the
+# default heap; Launcher starts the broker in a JVM of its own when KAFKA_HEAP_OPTS or KAFKA_OPTS is set.
 # advertised.listeners stays localhost:9092 (server.properties) so that "docker run -p 9092:9092" just works.
-ENTRYPOINT ["java", "-XX:SharedArchiveFile=/opt/minibroker/minibroker.jsa", "-Xmx256m", "-jar", "/opt/minibroker/minibroker.jar", "/opt/minibroker/config/server.properties", \
-            "--override", "log.dirs=/var/lib/minibroker/data"]
+ENTRYPOINT ["java", "-XX:SharedArchiveFile=/opt/minibroker/minibroker.jsa", "-Xmx256m", \
+            "-cp", "/opt/minibroker/minibroker.jar", "io.minibroker.server.Launcher", \
+            "/opt/minibroker/config/server.properties"]
+
+# The jar from the build context.
+FROM runtime AS prebuilt
+COPY server/target/minibroker.jar /opt/minibroker/minibroker.jar
+# Class-data sharing, for start time: the runtime's own archive (a jlink'ed runtime has none; elsewhere this
+# rebuilds it), then a self-check start of the broker that records the classes a start loads. A broken image
+# fails here, at build time. Both as root: the first writes into the runtime.
+RUN ["java", "-Xshare:dump"]
+RUN ["java", "-XX:ArchiveClassesAtExit=/opt/minibroker/minibroker.jsa", "-Xmx256m", \
+     "-cp", "/opt/minibroker/minibroker.jar", "io.minibroker.broker.server.SelfCheck"]
+USER 10001:10001
+
+# The jar compiled from the sources. The settings secret is optional (a missing secret is no mount), the cache
+# keeps downloaded dependencies across builds.
+FROM ${BUILDER_IMAGE} AS build
+WORKDIR /src
+COPY . .
+RUN --mount=type=secret,id=maven-settings,target=/root/.m2/settings.xml \
+    --mount=type=cache,target=/root/.m2/repository \
+    ["mvn", "-B", "-q", "-pl", "server", "-am", "package", "-Dmaven.test.skip=true"]
+
+# The default: the runtime with the compiled jar, finished as the prebuilt stage finishes it.
+FROM runtime
+COPY --from=build /src/server/target/minibroker.jar /opt/minibroker/minibroker.jar
+RUN ["java", "-Xshare:dump"]
+RUN ["java", "-XX:ArchiveClassesAtExit=/opt/minibroker/minibroker.jsa", "-Xmx256m", \
+     "-cp", "/opt/minibroker/minibroker.jar", "io.minibroker.broker.server.SelfCheck"]
+USER 10001:10001

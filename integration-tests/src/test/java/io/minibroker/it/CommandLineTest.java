@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CommandLineTest {
 
-    private static final Path JAR = Path.of("..", "broker", "target", "minibroker.jar");
+    private static final Path JAR = Path.of("..", "server", "target", "minibroker.jar");
     private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     @Test

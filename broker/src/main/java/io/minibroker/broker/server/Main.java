@@ -36,12 +36,16 @@ public final class Main {
             Runs a Kafka-protocol broker until SIGTERM or Ctrl-C, then stops cleanly and exits with 0.
 
               config                    a properties file with Kafka's broker keys (default config/server.properties)
-              --override key=value      a key that wins over the file's; repeat for more
+              --override key=value      a key that wins over the file's and the environment's; repeat for more
               --nodes N                 N nodes in this process, node 0 also the controller (a local cluster)
               --await-overrides file    wait for this properties file and apply it last (containers use it to
                                         learn their mapped ports)
               --help                    this text
               --version                 the version, then exit
+
+            Environment variables named as the apache/kafka image names them set keys too, winning over the file:
+            KAFKA_ and the key upper-cased, '.' as '_', '_' as '__', '-' as '___' (KAFKA_NUM_PARTITIONS=3).
+            KAFKA_HEAP_OPTS and KAFKA_OPTS are the JVM's options, not keys (bin/minibroker and the image pass them).
             """;
 
     public static void main(String[] args) throws Exception {
@@ -54,7 +58,8 @@ public final class Main {
             return;
         }
         Path configFile = Path.of("config/server.properties");
-        Map<String, String> overrides = new LinkedHashMap<>();
+        // The file, then the environment, then the command line: the more explicit wins.
+        Map<String, String> overrides = new LinkedHashMap<>(EnvironmentConfig.from(System.getenv()));
         Path awaitedOverrides = null;
         int nodes = 0;
         for (int i = 0; i < args.length; i++) {

@@ -9,6 +9,7 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
 
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -69,13 +70,18 @@ final class DockerImages {
         }
     }
 
-    /** The broker's image, as the repository's Dockerfile builds it from the jar Maven just packaged. */
+    /**
+     * The broker's image, as the repository's Dockerfile builds it from the jar Maven just packaged: its
+     * {@code prebuilt} stage, the one a builder without a registry can make (the default stage compiles in a Maven
+     * image). The context holds just the files that stage copies.
+     */
     static ImageFromDockerfile broker() {
-        return new ImageFromDockerfile("minibroker-it", false)
-                .withFileFromPath("Dockerfile", REPOSITORY.resolve("Dockerfile"))
-                .withFileFromPath("broker/target/minibroker.jar", REPOSITORY.resolve("broker/target/minibroker.jar"))
-                .withFileFromPath("config/server.properties", REPOSITORY.resolve("config/server.properties"))
-                .withBuildArg("BASE_IMAGE", BASE_IMAGE);
+        ImageFromDockerfile image = new ImageFromDockerfile("minibroker-it", false)
+                .withFileFromPath("Dockerfile", REPOSITORY.resolve("Dockerfile"));
+        for (String file : List.of("server/target/minibroker.jar", "config/server.properties", "docker/data/README")) {
+            image.withFileFromPath(file, REPOSITORY.resolve(file));
+        }
+        return image.withTarget("prebuilt").withBuildArg("BASE_IMAGE", BASE_IMAGE);
     }
 
     /** A container that runs {@link NetworkProbe} with kafka-clients, from the jars of this test's classpath. */
