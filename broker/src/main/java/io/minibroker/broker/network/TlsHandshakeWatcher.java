@@ -53,4 +53,18 @@ final class TlsHandshakeWatcher extends ChannelInboundHandlerAdapter {
         }
         super.userEventTriggered(ctx, event);
     }
+
+    /**
+     * A failed handshake also raises its cause here; the event above has logged it and SslHandler closes the
+     * connection, so it is not passed on to be logged a second time.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+        SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+        if (ssl != null && !ssl.handshakeFuture().isSuccess()) {
+            ctx.close();
+            return;
+        }
+        super.exceptionCaught(ctx, cause);
+    }
 }
