@@ -137,11 +137,20 @@ public final class TestCertificates {
         }
     }
 
-    /** A PEM file holding the identity's private key and certificate, as {@code ssl.keystore.location} takes it. */
-    public Path pemKeyStore(String alias) {
-        Path file = dir.resolve(alias + "-key.pem");
+    /** The identity's certificate in a PEM file, as librdkafka's {@code ssl.ca.location} takes it. */
+    public Path certificateFile(String alias) {
+        return pemFile(alias + "-cert.pem", certificatePem(alias));
+    }
+
+    /** The identity's private key in a PEM file, as librdkafka's {@code ssl.key.location} takes it. */
+    public Path privateKeyFile(String alias) {
+        return pemFile(alias + "-key.pem", privateKeyPem(alias));
+    }
+
+    private Path pemFile(String name, String pem) {
+        Path file = dir.resolve(name);
         try {
-            Files.writeString(file, privateKeyPem(alias) + certificatePem(alias));
+            Files.writeString(file, pem);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

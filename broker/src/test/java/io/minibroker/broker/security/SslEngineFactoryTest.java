@@ -1,0 +1,81 @@
+package io.minibroker.broker.security;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.net.ssl.SSLEngine;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import static io.minibroker.broker.security.TestCertificates.ALICE;
+import static io.minibroker.broker.security.TestCertificates.BROKER;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Kafka's rules for a listener's key material: what each store type accepts, and engines as configured. */
+class SslEngineFactoryTest {
+
+    private static final TestCertificates CERTIFICATES = TestCertificates.get();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aPemFileHoldingTheKeyAndChainIsAKeyStore() throws Exception {
+        Path pem = dir.resolve("broker.pem");
+        Files.writeString(pem, CERTIFICATES.privateKeyPem(BROKER) + CERTIFICATES.certificatePem(BROKER));
+        SslEngineFactory factory = factory(Map.of("ssl.keystore.type", "PEM", "ssl.keystore.location", pem.toString(),
+                "ssl.client.auth", "required", "ssl.enabled.protocols", "TLSv1.3"), true);
+        SSLEngine engine = factory.newServerEngine();
+        assertThat(engine.getNeedClientAuth()).isTrue();
+        assertThat(engine.getEnabledProtocols()).containsExactly("TLSv1.3");
+    }
+
+    @Test
+    void aClientEngineChecksTheHostName() {
+        SSLEngine engine = factory(Map.of(), false).newClientEngine("localhost", 9093);
+        assertThat(engine.getSSLParameters().getEndpointIdentificationAlgorithm()).isEqualTo("HTTPS");
+        SSLEngine unchecked = factory(Map.of("ssl.endpoint.identification.algorithm", ""), false)
+                .newClientEngine("localhost", 9093);
+        assertThat(unchecked.getSSLParameters().getEndpointIdentificationAlgorithm()).isNull();
+    }
+
+    @Test
+    void aPemKeyStoreTakesNoStorePassword() {
+        Map<String, String> settings = new HashMap<>(CERTIFICATES.brokerSettings("", "PEM"));
+        settings.put("ssl.keystore.password", "secret");
+        assertThatThrownBy(() -> factory(settings, true)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("ssl.keystore.password").hasMessageNotContaining("secret");
+    }
+
+    @Test
+    void inlinePemIsOnlyForThePemType() {
+        Map<String, String> settings = new HashMap<>(CERTIFICATES.brokerSettings("", "JKS"));
+        settings.put("ssl.keystore.key", CERTIFICATES.privateKeyPem(ALICE));
+        assertThatThrownBy(() -> factory(settings, true)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("ssl.keystore.key").hasMessageNotContaining("PRIVATE KEY-----");
+    }
+
+    @Test
+    void anUnknownProtocolOrKeyStoreTypeStopsTheStartNamingTheKey() {
+        Map<String, String> protocol = new HashMap<>(CERTIFICATES.brokerSettings("", "JKS"));
+        protocol.put("ssl.enabled.protocols", "TLSv0.9");
+        assertThatThrownBy(() -> factory(protocol, true)).hasMessageContaining("ssl.enabled.protocols");
+        Map<String, String> type = new HashMap<>(CERTIFICATES.brokerSettings("", "JKS"));
+        type.put("ssl.keystore.type", "NOPE");
+        assertThatThrownBy(() -> factory(type, true)).hasMessageContaining("ssl.keystore.type");
+    }
+
+    private static SslEngineFactory factory(Map<String, String> settings, boolean server) {
+        Map<String, String> all = new HashMap<>(settings);
+        if (!server) {
+            all.put("ssl.truststore.type", "PEM");
+            all.put("ssl.truststore.certificates", CERTIFICATES.certificatePem(BROKER));
+        }
+        return SslEngineFactory.of(BrokerConfig.of(all).sslSettings("SSL"), server);
+    }
+}
