@@ -1,5 +1,7 @@
 package io.minibroker.broker.network;
 
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.security.SslEngineFactory;
 import io.minibroker.broker.security.TestCertificates;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.ReadFromStart;
@@ -20,7 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import javax.net.ssl.SSLSocket;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -56,15 +61,7 @@ class SaslSslListenerTest {
 
     @Test
     void plainAndScramUsersSignInOverTls() throws Exception {
-        Map<String, String> overrides = new HashMap<>(CERTIFICATES.brokerSettings("listener.name.sasl_ssl.", "JKS"));
-        overrides.putAll(Map.of(
-                "listeners", "SASL_SSL://localhost:0",
-                "listener.security.protocol.map", "SASL_SSL:SASL_SSL",
-                "inter.broker.listener.name", "SASL_SSL",
-                "sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256",
-                "listener.name.sasl_ssl.plain.sasl.jaas.config", JAAS,
-                "offsets.topic.replication.factor", "1"));
-        broker = TestBrokers.start(logDir, overrides);
+        broker = startSaslSsl();
         try (Admin admin = Admin.create(client("PLAIN", "admin", "admin-secret"))) {
             admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("carol",
                     new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192), "carol-secret"))).all().get();
@@ -80,6 +77,35 @@ class SaslSslListenerTest {
             assertThatThrownBy(() -> wrong.describeCluster().nodes().get())
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(SaslAuthenticationException.class);
         }
+    }
+
+    /** Before authenticating, a frame above sasl.server.max.receive.size closes the connection, as on SASL_PLAINTEXT. */
+    @Test
+    void anOversizedFrameBeforeAuthenticatingIsRefusedInsideTls() throws Exception {
+        broker = startSaslSsl();
+        Map<String, String> trust = new HashMap<>();
+        CERTIFICATES.clientSettings("JKS", null).forEach((key, value) -> trust.put(key, value.toString()));
+        SslEngineFactory tls = SslEngineFactory.of(BrokerConfig.of(trust).sslSettings("SASL_SSL"), false);
+        int port = broker.boundPort("SASL_SSL");
+        try (SSLSocket socket = tls.clientSocket(new Socket("localhost", port), "localhost", port)) {
+            socket.setSoTimeout(10_000);
+            socket.startHandshake();
+            socket.getOutputStream().write(ByteBuffer.allocate(4).putInt(524_289).array());
+            socket.getOutputStream().flush();
+            assertThat(socket.getInputStream().read()).as("closed by the broker").isEqualTo(-1);
+        }
+    }
+
+    private Broker startSaslSsl() throws Exception {
+        Map<String, String> overrides = new HashMap<>(CERTIFICATES.brokerSettings("listener.name.sasl_ssl.", "JKS"));
+        overrides.putAll(Map.of(
+                "listeners", "SASL_SSL://localhost:0",
+                "listener.security.protocol.map", "SASL_SSL:SASL_SSL",
+                "inter.broker.listener.name", "SASL_SSL",
+                "sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256",
+                "listener.name.sasl_ssl.plain.sasl.jaas.config", JAAS,
+                "offsets.topic.replication.factor", "1"));
+        return TestBrokers.start(logDir, overrides);
     }
 
     private Map<String, Object> client(String mechanism, String user, String password) {
