@@ -33,11 +33,6 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     private final long tlsHandshakeTimeoutMs;
 
     public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs,
-                        NetworkMetrics metrics, Supplier<SaslSession> saslSessions) {
-        this(apis, listenerName, maxFrameBytes, idleMs, metrics, saslSessions, null, 0);
-    }
-
-    public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs,
                         NetworkMetrics metrics, Supplier<SaslSession> saslSessions, SslEngineFactory tls,
                         long tlsHandshakeTimeoutMs) {
         this.apis = apis;
