@@ -36,6 +36,58 @@ class SslEngineFactoryTest {
     }
 
     @Test
+    void anEncryptedPemKeyIsReadWithTheKeyPassword() throws Exception {
+        assertEncryptedKeyIsRead(encryptedKeyPem(BROKER, "key-secret"));
+    }
+
+    /** OpenSSL 3's default encryption, PBES2 with AES-256 and HMAC-SHA256; skipped where openssl is absent. */
+    @Test
+    void anOpensslEncryptedKeyIsReadWithTheKeyPassword() throws Exception {
+        Path plain = Files.writeString(dir.resolve("key.pem"), CERTIFICATES.privateKeyPem(BROKER));
+        Process openssl;
+        try {
+            openssl = new ProcessBuilder("openssl", "pkcs8", "-topk8", "-in", plain.toString(), "-passout",
+                    "pass:key-secret").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (java.io.IOException notInstalled) {
+            org.junit.jupiter.api.Assumptions.abort("openssl is not installed; skipping");
+            return;
+        }
+        String encrypted = new String(openssl.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(openssl.waitFor()).isZero();
+        assertEncryptedKeyIsRead(encrypted);
+    }
+
+    private static void assertEncryptedKeyIsRead(String encrypted) {
+        Map<String, String> settings = new HashMap<>(Map.of("ssl.keystore.type", "PEM",
+                "ssl.keystore.key", encrypted, "ssl.keystore.certificate.chain", CERTIFICATES.certificatePem(BROKER),
+                "ssl.key.password", "key-secret"));
+        assertThat(factory(settings, true).newServerEngine()).isNotNull();
+        settings.put("ssl.key.password", "wrong");
+        assertThatThrownBy(() -> factory(settings, true)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("ssl.keystore.key").hasMessageNotContaining("wrong");
+    }
+
+    /**
+     * The identity's key as an ENCRYPTED PRIVATE KEY (PKCS#8 with PKCS#12's 3DES scheme, {@code openssl pkcs8 -v1
+     * PBE-SHA1-3DES}): the JDK cannot write a PBES2 one (openssl's default), which the test above has openssl write.
+     */
+    private static String encryptedKeyPem(String alias, String password) throws Exception {
+        String pem = CERTIFICATES.privateKeyPem(alias);
+        byte[] pkcs8 = java.util.Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+        String scheme = "PBEWithSHA1AndDESede";
+        javax.crypto.SecretKey key = javax.crypto.SecretKeyFactory.getInstance(scheme)
+                .generateSecret(new javax.crypto.spec.PBEKeySpec(password.toCharArray()));
+        javax.crypto.Cipher cipher = javax.crypto.Cipher.getInstance(scheme);
+        byte[] salt = new byte[16];
+        new java.security.SecureRandom().nextBytes(salt);
+        cipher.init(javax.crypto.Cipher.ENCRYPT_MODE, key, new javax.crypto.spec.PBEParameterSpec(salt, 10_000));
+        byte[] encrypted = new javax.crypto.EncryptedPrivateKeyInfo(cipher.getParameters(), cipher.doFinal(pkcs8))
+                .getEncoded();
+        return "-----BEGIN ENCRYPTED PRIVATE KEY-----\n" + java.util.Base64.getMimeEncoder().encodeToString(encrypted)
+                + "\n-----END ENCRYPTED PRIVATE KEY-----\n";
+    }
+
+    @Test
     void aClientEngineChecksTheHostName() {
         SSLEngine engine = factory(Map.of(), false).newClientEngine("localhost", 9093);
         assertThat(engine.getSSLParameters().getEndpointIdentificationAlgorithm()).isEqualTo("HTTPS");
