@@ -1,7 +1,9 @@
 # confluent-kafka for Python (librdkafka underneath, newer than kcat's) against the broker, run by
 # ConfluentKafkaPythonSmokeTest:
 #
-#   python3 smoke.py <bootstrap servers> <topic>
+#   python3 smoke.py <bootstrap servers> <topic> [<librdkafka setting>=<value> ...]
+#
+# The settings after the topic go to every client (security.protocol=ssl, ssl.ca.location=... for a TLS listener).
 #
 # The admin client creates the topic, lists every topic (librdkafka's all-topics Metadata request), describes
 # the topic and the cluster; an idempotent producer writes lz4-compressed records; a group consumer subscribes,
@@ -21,8 +23,8 @@ GROUP = 'confluent-kafka-python-group'
 TIMEOUT = 30
 
 
-def main(bootstrap, topic):
-    admin = AdminClient({'bootstrap.servers': bootstrap})
+def main(client, topic):
+    admin = AdminClient(dict(client))
     for future in admin.create_topics([NewTopic(topic, num_partitions=PARTITIONS, replication_factor=1)],
                                       operation_timeout=TIMEOUT).values():
         future.result()
@@ -30,8 +32,8 @@ def main(bootstrap, topic):
     described = admin.describe_topics(TopicCollection([topic]), request_timeout=TIMEOUT)[topic].result()
     cluster = admin.describe_cluster(request_timeout=TIMEOUT).result()
 
-    produce(bootstrap, topic)
-    values, committed = consume(bootstrap, topic)
+    produce(client, topic)
+    values, committed = consume(client, topic)
 
     print(json.dumps({
         'listed': topic in listed.topics,
@@ -46,14 +48,14 @@ def main(bootstrap, topic):
     }, sort_keys=True))
 
 
-def produce(bootstrap, topic):
+def produce(client, topic):
     errors = []
 
     def delivered(err, _msg):
         if err is not None:
             errors.append(err)
 
-    producer = Producer({'bootstrap.servers': bootstrap, 'enable.idempotence': True, 'compression.type': 'lz4'})
+    producer = Producer(dict(client, **{'enable.idempotence': True, 'compression.type': 'lz4'}))
     for i in range(COUNT):
         producer.produce(topic, key='k%d' % i, value='v%d' % i, on_delivery=delivered)
     if producer.flush(TIMEOUT) != 0:
@@ -62,9 +64,9 @@ def produce(bootstrap, topic):
         raise RuntimeError('delivery failed: %s' % errors)
 
 
-def consume(bootstrap, topic):
-    consumer = Consumer({'bootstrap.servers': bootstrap, 'group.id': GROUP, 'auto.offset.reset': 'earliest',
-                         'enable.auto.commit': False})
+def consume(client, topic):
+    consumer = Consumer(dict(client, **{'group.id': GROUP, 'auto.offset.reset': 'earliest',
+                                        'enable.auto.commit': False}))
     try:
         consumer.subscribe([topic])
         values = []
@@ -86,6 +88,7 @@ def consume(bootstrap, topic):
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 3:
-        sys.exit('usage: smoke.py <bootstrap servers> <topic>')
-    main(sys.argv[1], sys.argv[2])
+    if len(sys.argv) < 3 or any('=' not in setting for setting in sys.argv[3:]):
+        sys.exit('usage: smoke.py <bootstrap servers> <topic> [<librdkafka setting>=<value> ...]')
+    main(dict([('bootstrap.servers', sys.argv[1])] + [setting.split('=', 1) for setting in sys.argv[3:]]),
+         sys.argv[2])

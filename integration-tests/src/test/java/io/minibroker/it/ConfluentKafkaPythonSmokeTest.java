@@ -1,12 +1,14 @@
 package io.minibroker.it;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.security.TestCertificates;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -24,23 +26,52 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConfluentKafkaPythonSmokeTest {
 
     private static final Path PROGRAM_DIR = Path.of("src", "test", "confluent-kafka-python");
+    /** What smoke.py prints when everything worked. */
+    private static final String EXPECTED = "{\"cluster_nodes\": 1, \"committed\": 10, \"controller_is_a_node\": true, "
+            + "\"described_partitions\": 2, \"listed\": true, \"listed_brokers\": 1, \"listed_partitions\": 2, "
+            + "\"values\": [\"v0\", \"v1\", \"v2\", \"v3\", \"v4\", \"v5\", \"v6\", \"v7\", \"v8\", \"v9\"]}";
 
     @TempDir
     Path logDir;
 
     @Test
     void confluentKafkaPythonAdministersProducesAndConsumesInAGroup() throws Exception {
-        Assumptions.assumeTrue(Commands.onPath("python3"), "python3 is not installed; skipping");
-        Assumptions.assumeTrue(Commands.succeeds("python3", "-c", "import confluent_kafka"),
-                "confluent-kafka is not installed (python3 -m pip install -r "
-                        + "integration-tests/src/test/confluent-kafka-python/requirements.txt); skipping");
+        assumeInstalled();
         try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
             String output = Commands.run(PROGRAM_DIR, "", "python3", "smoke.py", kafka.bootstrapServers(),
                     "from-confluent-kafka-python");
 
-            assertThat(output.strip()).isEqualTo("{\"cluster_nodes\": 1, \"committed\": 10, \"controller_is_a_node\": true, "
-                    + "\"described_partitions\": 2, \"listed\": true, \"listed_brokers\": 1, \"listed_partitions\": 2, "
-                    + "\"values\": [\"v0\", \"v1\", \"v2\", \"v3\", \"v4\", \"v5\", \"v6\", \"v7\", \"v8\", \"v9\"]}");
+            assertThat(output.strip()).isEqualTo(EXPECTED);
         }
+    }
+
+    /**
+     * The same over an SSL listener that requires client certificates, with the PEM files librdkafka reads: its
+     * Fetch responses are the copied file regions of a TLS connection.
+     */
+    @Test
+    void confluentKafkaPythonOverTlsWithAClientCertificate() throws Exception {
+        assumeInstalled();
+        TestCertificates certificates = TestCertificates.get();
+        Map<String, String> settings = new HashMap<>(certificates.brokerSettings("", "PEM"));
+        settings.putAll(Map.of("group.initial.rebalance.delay.ms", "0", "listeners", "SSL://localhost:0",
+                "listener.security.protocol.map", "SSL:SSL", "inter.broker.listener.name", "SSL",
+                "ssl.client.auth", "required"));
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, settings)) {
+            String output = Commands.run(PROGRAM_DIR, "", "python3", "smoke.py", kafka.bootstrapServers(),
+                    "over-tls", "security.protocol=ssl",
+                    "ssl.ca.location=" + certificates.certificateFile(TestCertificates.BROKER),
+                    "ssl.certificate.location=" + certificates.certificateFile(TestCertificates.ALICE),
+                    "ssl.key.location=" + certificates.privateKeyFile(TestCertificates.ALICE));
+
+            assertThat(output.strip()).isEqualTo(EXPECTED);
+        }
+    }
+
+    private static void assumeInstalled() throws Exception {
+        Assumptions.assumeTrue(Commands.onPath("python3"), "python3 is not installed; skipping");
+        Assumptions.assumeTrue(Commands.succeeds("python3", "-c", "import confluent_kafka"),
+                "confluent-kafka is not installed (python3 -m pip install -r "
+                        + "integration-tests/src/test/confluent-kafka-python/requirements.txt); skipping");
     }
 }

@@ -1,17 +1,36 @@
 package io.minibroker.broker.api;
 
+import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.broker.security.SaslSession;
 
 import java.net.SocketAddress;
 
 /**
- * Where a request came from: the listener it arrived on (Metadata answers with that listener's addresses), and,
- * on a {@code SASL_PLAINTEXT} listener, its connection's authentication (null elsewhere).
+ * Where a request came from: the listener it arrived on (Metadata answers with that listener's addresses); on a
+ * SASL listener, its connection's authentication (null elsewhere); on an SSL listener, the principal its client
+ * certificate names (null elsewhere, or ANONYMOUS when the client sent none).
  */
-public record RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl) {
+public record RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
+                             KafkaPrincipal tlsPrincipal) {
 
     /** A request on a listener without authentication. */
     public RequestContext(String listenerName, SocketAddress clientAddress) {
-        this(listenerName, clientAddress, null);
+        this(listenerName, clientAddress, null, null);
+    }
+
+    /** A request on a listener without TLS. */
+    public RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl) {
+        this(listenerName, clientAddress, sasl, null);
+    }
+
+    /**
+     * Who sent the request, as Kafka's DefaultKafkaPrincipalBuilder names it: the SASL user on a SASL listener
+     * (SASL_SSL too), else the client certificate's mapped name on an SSL listener, else User:ANONYMOUS.
+     */
+    public KafkaPrincipal principal() {
+        if (sasl != null && sasl.isAuthenticated()) {
+            return KafkaPrincipal.user(sasl.principal());
+        }
+        return tlsPrincipal != null ? tlsPrincipal : KafkaPrincipal.ANONYMOUS;
     }
 }

@@ -1,6 +1,6 @@
 package io.minibroker.broker.cluster;
 
-import io.minibroker.broker.security.PlainLogin;
+import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
@@ -15,12 +15,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import javax.net.ssl.SSLSocket;
 
 /**
  * A broker's connection to another node (the controller, or a partition's leader): one request at a time over a
  * blocking socket, so it is used only from threads of the broker's own that may wait (never an event loop).
- * Connects on first use and again after a failure, signing in first when the node's listener is SASL_PLAINTEXT; a
- * request that fails throws, and the caller retries on its own schedule.
+ * Connects on first use and again after a failure, with TLS when the node's listener is SSL or SASL_SSL (its
+ * certificate checked against this broker's trust store and, by default, its host name) and signing in first when
+ * it is SASL_PLAINTEXT or SASL_SSL; a request that fails throws, and the caller retries on its own schedule.
  */
 public final class NodeChannel implements AutoCloseable {
 
@@ -28,8 +30,8 @@ public final class NodeChannel implements AutoCloseable {
     private final int port;
     private final String clientId;
     private final int timeoutMs;
-    /** How to sign in to a SASL_PLAINTEXT listener, or null for a PLAINTEXT one. */
-    private final PlainLogin login;
+    /** TLS and SASL sign-in to the node's listener, each if it asks for them. */
+    private final ClientSecurity security;
     /** Volatile for {@link #abort}, which closes it without waiting for the request under way. */
     private volatile Socket socket;
     private volatile boolean aborted;
@@ -37,15 +39,15 @@ public final class NodeChannel implements AutoCloseable {
 
     /** A connection to a PLAINTEXT listener. */
     public NodeChannel(String host, int port, String clientId, int timeoutMs) {
-        this(host, port, clientId, timeoutMs, null);
+        this(host, port, clientId, timeoutMs, ClientSecurity.NONE);
     }
 
-    public NodeChannel(String host, int port, String clientId, int timeoutMs, PlainLogin login) {
+    public NodeChannel(String host, int port, String clientId, int timeoutMs, ClientSecurity security) {
         this.host = host;
         this.port = port;
         this.clientId = clientId;
         this.timeoutMs = timeoutMs;
-        this.login = login;
+        this.security = security;
     }
 
     /** Sends a request in the API's highest stable version and answers the response body. */
@@ -90,16 +92,24 @@ public final class NodeChannel implements AutoCloseable {
             throw new IOException("the connection to " + host + ":" + port + " was aborted");
         }
         if (socket == null) {
-            Socket fresh = new Socket();
+            Socket tcp = new Socket();
+            Socket fresh = tcp;
             try {
-                fresh.connect(new InetSocketAddress(host, port), timeoutMs);
-                fresh.setSoTimeout(timeoutMs);
-                fresh.setTcpNoDelay(true);
-                if (login != null) {
-                    login.authenticate((api, version, body) -> exchange(fresh, api, version, body));
+                tcp.connect(new InetSocketAddress(host, port), timeoutMs);
+                tcp.setSoTimeout(timeoutMs);
+                tcp.setTcpNoDelay(true);
+                if (security.tls() != null) {
+                    SSLSocket tls = security.tls().clientSocket(tcp, host, port);
+                    fresh = tls;
+                    tls.startHandshake(); // bounded by the read timeout; fails if the certificate does not check out
+                }
+                if (security.login() != null) {
+                    Socket signingIn = fresh;
+                    security.login().authenticate((api, version, body) -> exchange(signingIn, api, version, body));
                 }
             } catch (IOException e) {
                 fresh.close();
+                tcp.close();
                 throw e;
             }
             socket = fresh;

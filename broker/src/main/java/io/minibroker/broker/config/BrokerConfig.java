@@ -68,8 +68,7 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> SOCKET_REQUEST_MAX_BYTES = intKey("socket.request.max.bytes", 104_857_600, 1);
     public static final ConfigKey<Long> CONNECTIONS_MAX_IDLE_MS = longKey("connections.max.idle.ms", 600_000L, 1);
     /**
-     * Which security protocol each listener speaks. PLAINTEXT and SASL_PLAINTEXT (with PLAIN) are offered; a listener
-     * mapped to SSL or SASL_SSL stops the broker at start (no TLS here). When the map is set, a listener it does not
+     * Which security protocol each listener speaks: PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL are offered. When the map is set, a listener it does not
      * name stops the broker too, as in Kafka, so that a misspelt name never serves a port without authentication;
      * left at its default, a listener it does not name (CLIENT, BROKER, CONTROLLER...) is PLAINTEXT, where Kafka
      * would refuse to start but for controller listeners: configurations written before this key was read keep
@@ -98,6 +97,12 @@ public final class BrokerConfig {
     /** How long the answer to a failed SASL step waits before it is written and the connection closed. */
     public static final ConfigKey<Integer> CONNECTION_FAILED_AUTHENTICATION_DELAY_MS =
             intKey("connection.failed.authentication.delay.ms", 100, 0);
+    /**
+     * Not a Kafka key (Kafka bounds a handshake only by connections.max.idle.ms): how long a connection to an SSL or
+     * SASL_SSL listener may take to finish its TLS handshake before it is closed, so that a client that connects
+     * and never (or only byte by byte) handshakes does not hold its connection for the idle timeout.
+     */
+    public static final ConfigKey<Long> TLS_HANDSHAKE_TIMEOUT_MS = longKey("tls.handshake.timeout.ms", 10_000L, 1);
     /** Not a Kafka key: the port of the Prometheus scrape endpoint; -1 disables it. */
     public static final ConfigKey<Integer> METRICS_PORT = intKey("metrics.port", -1, -1);
     /**
@@ -218,6 +223,7 @@ public final class BrokerConfig {
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
+            TLS_HANDSHAKE_TIMEOUT_MS,
             SASL_SERVER_MAX_RECEIVE_SIZE, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, SASL_MECHANISM_INTER_BROKER_PROTOCOL,
             SASL_MECHANISM_CONTROLLER_PROTOCOL, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, METRICS_HOST, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
@@ -245,12 +251,15 @@ public final class BrokerConfig {
     private final Set<String> unknownKeys;
     /** The values of PLAIN's {@link #JAAS_KEY} keys, by listener name in upper case. */
     private final Map<String, String> plainJaasConfigs;
+    /** The {@link SslKeys} entries set, by the name they were set under. */
+    private final Map<String, String> sslEntries;
 
     private BrokerConfig(Map<ConfigKey<?>, Object> values, Set<String> unknownKeys,
-                         Map<String, String> plainJaasConfigs) {
+                         Map<String, String> plainJaasConfigs, Map<String, String> sslEntries) {
         this.values = values;
         this.unknownKeys = unknownKeys;
         this.plainJaasConfigs = plainJaasConfigs;
+        this.sslEntries = sslEntries;
     }
 
     /** Parses and checks every entry; throws {@link ConfigException} on the first invalid value. */
@@ -258,6 +267,7 @@ public final class BrokerConfig {
         Map<ConfigKey<?>, Object> values = new HashMap<>();
         Set<String> unknown = new TreeSet<>();
         Map<String, String> plainJaasConfigs = new HashMap<>();
+        Map<String, String> sslEntries = new HashMap<>();
         for (Map.Entry<String, String> entry : properties.entrySet()) {
             String name = entry.getKey().trim();
             ConfigKey<?> key = KEYS.get(name);
@@ -268,6 +278,9 @@ public final class BrokerConfig {
                 if (jaas.group(2).equals("plain")) {
                     plainJaasConfigs.put(jaas.group(1).toUpperCase(java.util.Locale.ROOT), entry.getValue());
                 }
+            } else if (SslKeys.isSslKey(name)) {
+                SslKeys.check(name, entry.getValue());
+                sslEntries.put(name, entry.getValue());
             } else {
                 UnofferedSecurityKeys.check(name, entry.getValue());
                 unknown.add(entry.getKey());
@@ -276,7 +289,8 @@ public final class BrokerConfig {
         if (!unknown.isEmpty()) {
             LOG.warn("Ignoring configuration keys this broker does not know: {}", unknown);
         }
-        BrokerConfig config = new BrokerConfig(values, Collections.unmodifiableSet(unknown), Map.copyOf(plainJaasConfigs));
+        BrokerConfig config = new BrokerConfig(values, Collections.unmodifiableSet(unknown), Map.copyOf(plainJaasConfigs),
+                Map.copyOf(sslEntries));
         config.checkConsistency();
         return config;
     }
@@ -346,6 +360,21 @@ public final class BrokerConfig {
     /** The value of {@code listener.name.<listener>.plain.sasl.jaas.config}, if set. */
     public Optional<String> plainJaasConfig(String listenerName) {
         return Optional.ofNullable(plainJaasConfigs.get(listenerName));
+    }
+
+    /** A listener's TLS settings ({@code listener.name.<listener>.ssl.*}, else {@code ssl.*}, else Kafka's defaults). */
+    public SslSettings sslSettings(String listenerName) {
+        return SslKeys.forListener(sslEntries, listenerName);
+    }
+
+    /** Whether this listener speaks TLS: SSL or SASL_SSL. */
+    public boolean usesTls(String listenerName) {
+        return securityProtocol(listenerName).endsWith("SSL");
+    }
+
+    /** Whether this listener authenticates with SASL: SASL_PLAINTEXT or SASL_SSL. */
+    public boolean usesSasl(String listenerName) {
+        return securityProtocol(listenerName).startsWith("SASL_");
     }
 
     /** Whether this node is part of a cluster run by a controller ({@code controller.quorum.voters} is set). */
@@ -422,7 +451,7 @@ public final class BrokerConfig {
     }
 
     /**
-     * What this broker can serve: no TLS; SASL with PLAIN and SCRAM, SCRAM on a single node only; in a cluster,
+     * What this broker can serve: TLS (its keys are checked where the listener's engine is built); SASL with PLAIN and SCRAM, SCRAM on a single node only; in a cluster,
      * nodes that sign in to each other's SASL listeners do so with PLAIN.
      */
     private void checkSecurityProtocols(List<Endpoint> listeners) {
@@ -433,17 +462,12 @@ public final class BrokerConfig {
                 throw new ConfigException(LISTENER_SECURITY_PROTOCOL_MAP.name(), get(LISTENER_SECURITY_PROTOCOL_MAP),
                         "No security protocol defined for listener " + listener.listenerName());
             }
-            String protocol = securityProtocol(listener.listenerName());
-            if (protocol.endsWith("SSL")) {
-                throw new ConfigException(LISTENER_SECURITY_PROTOCOL_MAP.name(), get(LISTENER_SECURITY_PROTOCOL_MAP),
-                        "listener " + listener.listenerName() + " is " + protocol + ", and minibroker offers no TLS");
-            }
-            sasl |= protocol.equals("SASL_PLAINTEXT");
+            sasl |= usesSasl(listener.listenerName());
         }
         List<String> mechanisms = get(SASL_ENABLED_MECHANISMS);
         if (sasl && (mechanisms.isEmpty() || !SASL_MECHANISMS.containsAll(mechanisms))) {
             throw new ConfigException(SASL_ENABLED_MECHANISMS.name(), mechanisms,
-                    "must name only mechanisms offered for a SASL_PLAINTEXT listener: " + SASL_MECHANISMS);
+                    "must name only mechanisms offered for a SASL listener: " + SASL_MECHANISMS);
         }
         if (sasl && inCluster() && !mechanisms.stream().allMatch("PLAIN"::equals)) {
             throw new ConfigException(SASL_ENABLED_MECHANISMS.name(), mechanisms, "must be PLAIN in a cluster: SCRAM"
@@ -451,11 +475,11 @@ public final class BrokerConfig {
         }
         if (inCluster()) {
             // Nodes sign in to each other's SASL listeners with PLAIN, the one mechanism they speak as clients.
-            if (securityProtocol(interBrokerListenerName()).equals("SASL_PLAINTEXT")) {
+            if (usesSasl(interBrokerListenerName())) {
                 requirePlain(SASL_MECHANISM_INTER_BROKER_PROTOCOL, mechanisms, interBrokerListenerName());
             }
             for (String name : get(CONTROLLER_LISTENER_NAMES)) {
-                if (securityProtocol(name).equals("SASL_PLAINTEXT")) {
+                if (usesSasl(name)) {
                     requirePlain(SASL_MECHANISM_CONTROLLER_PROTOCOL, mechanisms, name);
                 }
             }

@@ -7,8 +7,8 @@ import java.util.regex.Pattern;
 /**
  * Kafka's security keys that this broker does not implement. An unknown key is otherwise only warned about, which
  * for these would serve a broker less secure than its file asks for: ACLs configured but every authenticated user
- * allowed everything, a keystore given but no TLS. So each of them stops the start, naming the key, as an SSL
- * listener already does. A key moves out of here when the broker implements it.
+ * allowed everything. So each of them stops the start, naming the key. A key moves out of here when the broker
+ * implements it (the {@code ssl.*} keys have: {@link SslKeys} refuses those of them it does not implement).
  */
 final class UnofferedSecurityKeys {
 
@@ -17,8 +17,6 @@ final class UnofferedSecurityKeys {
             Pattern.compile("super\\.users"),
             Pattern.compile("allow\\.everyone\\.if\\.no\\.acl\\.found"),
             Pattern.compile("principal\\.builder\\.class"),
-            // TLS: ssl.* and its per-listener form listener.name.<listener>.ssl.*
-            Pattern.compile("(listener\\.name\\.[^.]+\\.)?ssl\\..+"),
             // Kerberos, OAUTHBEARER and custom SASL callbacks, globally or per listener and mechanism.
             Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.(kerberos|oauthbearer|login)\\..+"),
             Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.server\\.callback\\.handler\\.class"),
@@ -45,9 +43,6 @@ final class UnofferedSecurityKeys {
     }
 
     private static String feature(String key) {
-        if (key.contains("ssl.")) {
-            return "TLS";
-        }
         if (key.contains("kerberos")) {
             return "Kerberos (GSSAPI)";
         }

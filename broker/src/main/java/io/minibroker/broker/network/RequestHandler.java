@@ -131,7 +131,8 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         metrics.requestReceived(request.api(), frameBytes);
         Object place = responses.reserve();
-        RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress(), sasl);
+        RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress(), sasl,
+                ctx.channel().attr(TlsHandshakeWatcher.PRINCIPAL).get());
         // The frame stays retained until the handler is done: record fields of the request are slices of it.
         CompletionStage<Struct> answer;
         try {

@@ -5,7 +5,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.log.LeaderEpochCache;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
-import io.minibroker.broker.security.PlainLogin;
+import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.FetchRequestView;
@@ -63,21 +63,21 @@ final class ReplicaFetcher implements AutoCloseable {
     private final Object wakeUp = new Object();
 
     private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                           int fetchMinBytes, PlainLogin login) {
+                           int fetchMinBytes, ClientSecurity security) {
         this.nodeId = nodeId;
         this.brokerEpoch = brokerEpoch;
         this.leader = leader;
         this.fetchWaitMaxMs = fetchWaitMaxMs;
         this.fetchMinBytes = fetchMinBytes;
         this.channel = new NodeChannel(leader.host(), leader.port(), "replica-fetcher-" + nodeId,
-                fetchWaitMaxMs + RESPONSE_GRACE_MS, login);
+                fetchWaitMaxMs + RESPONSE_GRACE_MS, security);
         this.thread = new Thread(this::run, "replica-fetcher-" + leader.id());
         thread.setDaemon(true);
     }
 
     static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                                int fetchMinBytes, PlainLogin login) {
-        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes, login);
+                                int fetchMinBytes, ClientSecurity security) {
+        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes, security);
         fetcher.thread.start();
         return fetcher;
     }

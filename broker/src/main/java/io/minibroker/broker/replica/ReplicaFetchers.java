@@ -1,6 +1,6 @@
 package io.minibroker.broker.replica;
 
-import io.minibroker.broker.security.PlainLogin;
+import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 
 import java.util.HashMap;
@@ -19,18 +19,18 @@ public final class ReplicaFetchers implements AutoCloseable {
     private final LongSupplier brokerEpoch;
     private final int fetchWaitMaxMs;
     private final int fetchMinBytes;
-    /** How to sign in to the leaders' inter-broker listener, or null if it is PLAINTEXT. */
-    private final PlainLogin login;
+    /** How to connect to the leaders' inter-broker listener (TLS, SASL sign-in). */
+    private final ClientSecurity security;
     private final Map<Integer, ReplicaFetcher> byLeader = new HashMap<>();
 
     /** @param brokerEpoch this broker's epoch from its registration (-1 before it has one) */
     public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, int fetchWaitMaxMs, int fetchMinBytes,
-                           PlainLogin login) {
+                           ClientSecurity security) {
         this.nodeId = nodeId;
         this.brokerEpoch = brokerEpoch;
         this.fetchWaitMaxMs = fetchWaitMaxMs;
         this.fetchMinBytes = fetchMinBytes;
-        this.login = login;
+        this.security = security;
     }
 
     /** Follows these partitions, by leader id; a leader not among the live {@code brokers} is not fetched from. */
@@ -49,7 +49,7 @@ public final class ReplicaFetchers implements AutoCloseable {
                 return;
             }
             byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, fetchWaitMaxMs,
-                    fetchMinBytes, login)).setPartitions(partitions);
+                    fetchMinBytes, security)).setPartitions(partitions);
         });
     }
 

@@ -13,7 +13,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The SASL side of a broker's listeners: for a {@code SASL_PLAINTEXT} one, a new {@link SaslSession} per
+ * The SASL side of a broker's listeners: for a {@code SASL_PLAINTEXT} or {@code SASL_SSL} one, a new
+ * {@link SaslSession} per
  * connection over the node's SCRAM credentials and the PLAIN users of that listener, read from where Kafka's broker
  * reads them: the property
  * {@code listener.name.<listener>.plain.sasl.jaas.config}, else the JAAS file named by the system property
@@ -30,12 +31,12 @@ public final class SaslListeners {
     }
 
     /**
-     * A new connection's session on this listener; null if it does not speak SASL_PLAINTEXT. PLAIN's users are
+     * A new connection's session on this listener; null if it does not speak SASL. PLAIN's users are
      * read if PLAIN is enabled; SCRAM's are {@code scramCredentials}, which AlterUserScramCredentials keeps.
      */
     public static Supplier<SaslSession> sessionsFor(BrokerConfig config, String listenerName,
                                                     ScramCredentials scramCredentials) {
-        if (!config.securityProtocol(listenerName).equals("SASL_PLAINTEXT")) {
+        if (!config.usesSasl(listenerName)) {
             return null;
         }
         List<String> mechanisms = config.get(BrokerConfig.SASL_ENABLED_MECHANISMS);
@@ -47,11 +48,11 @@ public final class SaslListeners {
 
     /**
      * How this broker signs in to another node's listener of this name, as Kafka's brokers do: with the
-     * {@code username} and {@code password} options of that listener's PlainLoginModule; null if the listener is
-     * PLAINTEXT. The config checks have made sure the mechanism there is PLAIN.
+     * {@code username} and {@code password} options of that listener's PlainLoginModule; null if the listener has
+     * no SASL. The config checks have made sure the mechanism there is PLAIN.
      */
     public static PlainLogin loginFor(BrokerConfig config, String listenerName) {
-        if (!config.securityProtocol(listenerName).equals("SASL_PLAINTEXT")) {
+        if (!config.usesSasl(listenerName)) {
             return null;
         }
         Map<String, String> options = plainModule(config, listenerName).options();
@@ -98,7 +99,7 @@ public final class SaslListeners {
             throw new ConfigException(property != null ? key : JAAS_FILE_PROPERTY,
                     property != null ? "(hidden)" : System.getProperty(JAAS_FILE_PROPERTY), e.getMessage());
         }
-        throw new ConfigException(key, null, "must give the PLAIN users of SASL_PLAINTEXT listener " + listenerName
+        throw new ConfigException(key, null, "must give the PLAIN users of SASL listener " + listenerName
                 + " (" + PlainUsers.LOGIN_MODULE + " required user_<name>=\"<password>\";), unless a JAAS file"
                 + " named by " + JAAS_FILE_PROPERTY + " has a " + SERVER_SECTION + " section");
     }

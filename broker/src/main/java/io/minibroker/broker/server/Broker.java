@@ -66,9 +66,11 @@ import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.DescribeUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
+import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.security.SaslListeners;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.security.ScramCredentials;
+import io.minibroker.broker.security.SslEngineFactory;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.LocalTopicAutoCreation;
 import io.minibroker.broker.topic.SingleNodeElections;
@@ -165,13 +167,20 @@ public final class Broker implements AutoCloseable {
     private ExecutorService forwarding;
     private NodeChannel forwardingChannel;
 
-    /** Each SASL_PLAINTEXT listener's new connections' authentication, by listener name. */
+    /** Each SASL listener's new connections' authentication, by listener name. */
     private final Map<String, Supplier<SaslSession>> saslSessions = new HashMap<>();
+    /** Each SSL or SASL_SSL listener's TLS, by listener name. */
+    private final Map<String, SslEngineFactory> listenerTls = new HashMap<>();
+    /** Only in a cluster: how this broker connects to the controller's listener; built at start, as its checks. */
+    private final ClientSecurity controllerSecurity;
 
     /** The users' SCRAM credentials, on a single node (AlterUserScramCredentials); null in a cluster. */
     private final ScramCredentials scramCredentials;
 
-    /** Reads the listeners' SASL users first, so that a listener without them stops the start before any log opens. */
+    /**
+     * Reads the listeners' SASL users and TLS key material first, so that a listener without them stops the start
+     * before any log opens.
+     */
     private Broker(BrokerConfig config, BrokerClock clock) throws IOException {
         this.config = config;
         this.clock = clock;
@@ -182,7 +191,13 @@ public final class Broker implements AutoCloseable {
             if (sessions != null) {
                 saslSessions.put(listener.listenerName(), sessions);
             }
+            if (config.usesTls(listener.listenerName())) {
+                listenerTls.put(listener.listenerName(),
+                        SslEngineFactory.of(config.sslSettings(listener.listenerName()), true));
+            }
         }
+        this.controllerSecurity = config.inCluster()
+                ? ClientSecurity.forListener(config, config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0)) : null;
     }
 
     /**
@@ -249,7 +264,7 @@ public final class Broker implements AutoCloseable {
             replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
                     new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
                             config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES),
-                            SaslListeners.loginFor(config, config.interBrokerListenerName())),
+                            ClientSecurity.forListener(config, config.interBrokerListenerName())),
                     producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);
@@ -382,7 +397,9 @@ public final class Broker implements AutoCloseable {
                             config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES),
                             config.get(BrokerConfig.CONNECTIONS_MAX_IDLE_MS),
                             new NetworkMetrics(registry, listener.listenerName(), served.entries().keySet(), clock),
-                            saslSessions.get(listener.listenerName())));
+                            saslSessions.get(listener.listenerName()),
+                            listenerTls.get(listener.listenerName()),
+                            config.get(BrokerConfig.TLS_HANDSHAKE_TIMEOUT_MS)));
             InetSocketAddress address = listener.host().isEmpty()
                     ? new InetSocketAddress(listener.port())
                     : new InetSocketAddress(listener.host(), listener.port());
@@ -407,7 +424,7 @@ public final class Broker implements AutoCloseable {
         return new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
                 "broker-" + config.get(BrokerConfig.NODE_ID) + "-" + purpose,
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
-                SaslListeners.loginFor(config, config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0)));
+                controllerSecurity);
     }
 
     /** This broker's epoch from its registration with the controller, -1 before it has one. */

@@ -1,6 +1,7 @@
 package io.minibroker.broker.server;
 
 import io.minibroker.broker.cluster.NodeChannel;
+import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.security.PlainLogin;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.MetadataRequestView;
@@ -37,7 +38,8 @@ public final class MetadataRoundTrip {
     public static List<String> advertisedBrokers(String host, int port, String user, String password)
             throws IOException {
         PlainLogin login = user == null ? null : new PlainLogin(user, password);
-        try (NodeChannel channel = new NodeChannel(host, port, CLIENT_ID, SOCKET_TIMEOUT_MS, login)) {
+        try (NodeChannel channel = new NodeChannel(host, port, CLIENT_ID, SOCKET_TIMEOUT_MS,
+                new ClientSecurity(null, login))) {
             MetadataResponseView response = new MetadataResponseView(channel.send(ApiKey.METADATA, VERSION,
                     new MetadataRequestView().topics(null).struct()));
             return response.brokers().stream().map(broker -> broker.host() + ":" + broker.port()).toList();

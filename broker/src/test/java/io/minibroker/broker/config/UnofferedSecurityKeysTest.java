@@ -16,10 +16,6 @@ class UnofferedSecurityKeysTest {
             "authorizer.class.name | org.apache.kafka.metadata.authorizer.StandardAuthorizer | authorizer (ACLs)",
             "super.users | User:admin | authorizer (ACLs)",
             "allow.everyone.if.no.acl.found | false | authorizer (ACLs)",
-            "ssl.keystore.location | /etc/kafka/broker.jks | TLS",
-            "ssl.client.auth | required | TLS",
-            "ssl.principal.mapping.rules | DEFAULT | TLS",
-            "listener.name.external.ssl.truststore.location | /etc/kafka/trust.jks | TLS",
             "sasl.kerberos.service.name | kafka | Kerberos (GSSAPI)",
             "listener.name.sasl_plaintext.gssapi.sasl.kerberos.service.name | kafka | Kerberos (GSSAPI)",
             "sasl.oauthbearer.jwks.endpoint.url | https://idp/keys | OAUTHBEARER",
@@ -46,5 +42,40 @@ class UnofferedSecurityKeysTest {
     })
     void theirOffValuesAndTheOfferedSaslKeysStart(String key, String value) {
         assertThat(BrokerConfig.of(Map.of(key, value))).isNotNull();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "ssl.provider | SunJSSE",
+            "ssl.engine.factory.class | x.Factory",
+            "listener.name.external.ssl.keystore.passwd | secret",
+            "ssl.client.auth | sometimes",
+    })
+    void anSslKeyTheBrokerDoesNotImplementOrABadValueStopsTheStart(String key, String value) {
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of(key, value)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(key);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "ssl.client.auth | required",
+            "ssl.principal.mapping.rules | DEFAULT",
+            "listener.name.external.ssl.truststore.location | /etc/kafka/trust.jks",
+    })
+    void theOfferedSslKeysAreTakenOnAPlaintextBroker(String key, String value) {
+        BrokerConfig config = BrokerConfig.of(Map.of(key, value));
+        assertThat(config.unknownKeys()).isEmpty();
+    }
+
+    @org.junit.jupiter.api.Test
+    void aListenersPrefixedSslKeyOverridesTheGlobalOneForThatListenerOnly() {
+        BrokerConfig config = BrokerConfig.of(Map.of("ssl.client.auth", "requested",
+                "listener.name.external.ssl.client.auth", "required"));
+        assertThat(config.sslSettings("EXTERNAL").get(SslKeys.CLIENT_AUTH)).isEqualTo("required");
+        assertThat(config.sslSettings("EXTERNAL").nameOf(SslKeys.CLIENT_AUTH))
+                .isEqualTo("listener.name.external.ssl.client.auth");
+        assertThat(config.sslSettings("INTERNAL").get(SslKeys.CLIENT_AUTH)).isEqualTo("requested");
+        assertThat(config.sslSettings("INTERNAL").get(SslKeys.ENABLED_PROTOCOLS)).isEqualTo("TLSv1.2,TLSv1.3");
     }
 }

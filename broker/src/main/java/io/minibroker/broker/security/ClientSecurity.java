@@ -1,0 +1,22 @@
+package io.minibroker.broker.security;
+
+import io.minibroker.broker.config.BrokerConfig;
+
+/**
+ * How this broker connects, as a client, to another node's listener (the controller's, a leader's inter-broker
+ * one), as Kafka's brokers do with that listener's own settings: TLS with the listener's key store, trust store
+ * and endpoint identification when it is SSL or SASL_SSL (null otherwise), then SASL/PLAIN with the listener's
+ * login when it is SASL_PLAINTEXT or SASL_SSL (null otherwise).
+ */
+public record ClientSecurity(SslEngineFactory tls, PlainLogin login) {
+
+    /** A PLAINTEXT listener. */
+    public static final ClientSecurity NONE = new ClientSecurity(null, null);
+
+    /** How to connect to the other nodes' listener of this name. */
+    public static ClientSecurity forListener(BrokerConfig config, String listenerName) {
+        SslEngineFactory tls = config.usesTls(listenerName)
+                ? SslEngineFactory.of(config.sslSettings(listenerName), false) : null;
+        return new ClientSecurity(tls, SaslListeners.loginFor(config, listenerName));
+    }
+}

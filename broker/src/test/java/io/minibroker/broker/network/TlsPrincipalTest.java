@@ -1,0 +1,116 @@
+package io.minibroker.broker.network;
+
+import io.minibroker.broker.api.ApiVersionsHandler;
+import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.cluster.NodeChannel;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.metrics.NetworkMetrics;
+import io.minibroker.broker.security.ClientSecurity;
+import io.minibroker.broker.security.KafkaPrincipal;
+import io.minibroker.broker.security.SslEngineFactory;
+import io.minibroker.broker.security.TestCertificates;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ApiVersionsRequestView;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static io.minibroker.broker.security.TestCertificates.ALICE;
+import static io.minibroker.broker.security.TestCertificates.ALICE_DN;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The principal a request on an SSL listener carries in its RequestContext: the client certificate's
+ * distinguished name mapped by {@code ssl.principal.mapping.rules}, ANONYMOUS without a certificate, and no
+ * connection at all for a certificate no rule maps. The client is this broker's own NodeChannel over TLS, which
+ * also checks the broker's certificate and host name as inter-broker links do.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TlsPrincipalTest {
+
+    private static final TestCertificates CERTIFICATES = TestCertificates.get();
+
+    private final EventLoopGroup loop = new NioEventLoopGroup(1);
+    private final List<KafkaPrincipal> seen = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stop() {
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+
+    @Test
+    void theCertificatesNameMappedByARuleIsThePrincipal() throws Exception {
+        int port = serve(Map.of("ssl.client.auth", "required",
+                "ssl.principal.mapping.rules", "RULE:^CN=([^,]+),OU=clients,.*$/$1/U, DEFAULT"));
+        ask(port, ALICE);
+        assertThat(seen).containsExactly(KafkaPrincipal.user("ALICE"));
+    }
+
+    @Test
+    void byDefaultTheDistinguishedNameIsThePrincipal() throws Exception {
+        int port = serve(Map.of("ssl.client.auth", "requested"));
+        ask(port, ALICE);
+        assertThat(seen).containsExactly(KafkaPrincipal.user(ALICE_DN));
+    }
+
+    @Test
+    void withoutACertificateTheConnectionIsAnonymous() throws Exception {
+        int port = serve(Map.of("ssl.client.auth", "requested"));
+        ask(port, null);
+        assertThat(seen).containsExactly(KafkaPrincipal.ANONYMOUS);
+    }
+
+    @Test
+    void aCertificateNoRuleMapsIsRefused() throws Exception {
+        int port = serve(Map.of("ssl.client.auth", "required",
+                "ssl.principal.mapping.rules", "RULE:^CN=([^,]+),OU=admins,.*$/$1/"));
+        assertThatThrownBy(() -> ask(port, ALICE)).isInstanceOf(IOException.class);
+        assertThat(seen).isEmpty();
+    }
+
+    private int serve(Map<String, String> more) throws InterruptedException {
+        Map<String, String> settings = new HashMap<>(CERTIFICATES.brokerSettings("", "PKCS12"));
+        settings.putAll(more);
+        SslEngineFactory tls = SslEngineFactory.of(BrokerConfig.of(settings).sslSettings("SSL"), true);
+        SupportedApis apis = new SupportedApis();
+        ApiVersionsHandler versions = new ApiVersionsHandler(apis, "cluster", 1);
+        apis.add(ApiKey.API_VERSIONS, (context, request) -> {
+            seen.add(context.principal());
+            return versions.handle(context, request);
+        });
+        Channel server = new ServerBootstrap().group(loop).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelSetup(apis, "SSL", 1 << 20, 60_000,
+                        new NetworkMetrics(new SimpleMeterRegistry(), "SSL", List.of(ApiKey.API_VERSIONS),
+                                BrokerClock.system()), null, tls, 10_000))
+                .bind(new InetSocketAddress("localhost", 0)).sync().channel();
+        return ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    /** One ApiVersions over TLS, as {@code identity} (null: without a certificate). */
+    private static void ask(int port, String identity) throws IOException {
+        Map<String, String> client = new HashMap<>();
+        CERTIFICATES.clientSettings("PKCS12", identity).forEach((key, value) -> client.put(key, value.toString()));
+        SslEngineFactory tls = SslEngineFactory.of(BrokerConfig.of(client).sslSettings("SSL"), false);
+        try (NodeChannel channel = new NodeChannel("localhost", port, "principal-test", 10_000,
+                new ClientSecurity(tls, null))) {
+            channel.send(ApiKey.API_VERSIONS, new ApiVersionsRequestView().clientSoftwareName("test")
+                    .clientSoftwareVersion("1").struct());
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.minibroker.broker.security;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Kafka's ssl.principal.mapping.rules: the first rule that matches the whole name wins, DEFAULT keeps it. */
+class SslPrincipalMapperTest {
+
+    @Test
+    void defaultKeepsTheDistinguishedName() {
+        assertThat(SslPrincipalMapper.fromRules("DEFAULT").name("CN=alice,O=x")).isEqualTo("CN=alice,O=x");
+        assertThat(SslPrincipalMapper.fromRules("").name("CN=alice,O=x")).isEqualTo("CN=alice,O=x");
+    }
+
+    @Test
+    void rulesApplyInOrderWithCaseChangesAndCommasInPatterns() {
+        SslPrincipalMapper mapper = SslPrincipalMapper.fromRules(
+                "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L,\nRULE:^CN=(.*?),OU=(.*?),O=(.*?)$/$1@$2/U, DEFAULT");
+        assertThat(mapper.name("CN=Kafka-Svc,OU=ServiceUsers,O=Org")).isEqualTo("kafka-svc");
+        assertThat(mapper.name("CN=bob,OU=eng,O=Org")).isEqualTo("BOB@ENG");
+        assertThat(mapper.name("CN=root")).isEqualTo("CN=root");
+    }
+
+    @Test
+    void aNameNoRuleMatchesIsRefused() {
+        SslPrincipalMapper mapper = SslPrincipalMapper.fromRules("RULE:^CN=(.*),OU=admins$/$1/");
+        assertThat(mapper.name("CN=eve,OU=admins")).isEqualTo("eve");
+        assertThatThrownBy(() -> mapper.name("CN=eve,OU=users")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void textThatIsNoRuleIsRefused() {
+        assertThatThrownBy(() -> SslPrincipalMapper.fromRules("RULE:^CN=(.*)$/$1/X"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SslPrincipalMapper.fromRules("NONSENSE"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
