@@ -5,7 +5,7 @@ import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 
 /**
- * Registers the classic group and offset APIs, all served by one coordinator; FindCoordinator answers from the
+ * Registers the group and offset APIs (classic and KIP-848 consumer groups), all served by one coordinator; FindCoordinator answers from the
  * locators (one for groups, one for transactional ids), and offset requests check their topics against
  * {@code topics}.
  */
@@ -27,6 +27,8 @@ public final class GroupApis {
                 .add(ApiKey.LIST_GROUPS, new ListGroupsHandler(coordinator))
                 .add(ApiKey.DESCRIBE_GROUPS, new DescribeGroupsHandler(coordinator))
                 .add(ApiKey.DELETE_GROUPS, new DeleteGroupsHandler(coordinator))
-                .add(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(coordinator, topics));
+                .add(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(coordinator, topics))
+                .add(ApiKey.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(coordinator))
+                .add(ApiKey.CONSUMER_GROUP_DESCRIBE, new ConsumerGroupDescribeHandler(coordinator, topics));
     }
 }

@@ -50,13 +50,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final ClassicGroupCoordinator membership;
     private final OffsetMetadataManager offsetManager;
     private final GroupLoader loader;
+    private final ConsumerGroups consumerGroups;
+    private final ConsumerGroupCoordinator consumers;
 
     /**
      * A single node's coordinator: replays the offsets topic; each group comes back as its last metadata record
      * left it, and a group that only has commits is listed as Empty until a member joins.
      */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics, BrokerClock clock) {
-        this(config, new CoordinatorThread(), CoordinatedPartitions.singleNode(), clock,
+        this(config, topics, new CoordinatorThread(), CoordinatedPartitions.singleNode(), clock,
                 thread -> new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
                         OffsetsAppender.SINGLE_NODE, true, clock));
         loader.loadAll();
@@ -70,7 +72,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     public static GroupCoordinator inCluster(BrokerConfig config, TopicRegistry topics, PartitionLeadership leadership,
                                              Purgatory<DelayedProduce> producePurgatory,
                                              Purgatory<DelayedFetch> fetchPurgatory, BrokerClock clock) {
-        GroupCoordinator coordinator = new GroupCoordinator(config, new CoordinatorThread(),
+        GroupCoordinator coordinator = new GroupCoordinator(config, topics, new CoordinatorThread(),
                 CoordinatedPartitions.cluster(), clock, thread -> {
                     // A write counts when a follower's fetch moves the high watermark, on that fetch's event loop:
                     // what the coordinator does then (under a group's lock) is handed back to its own thread.
@@ -85,22 +87,61 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return coordinator;
     }
 
-    private GroupCoordinator(BrokerConfig config, CoordinatorThread thread, CoordinatedPartitions coordinated,
-                             BrokerClock clock, Function<CoordinatorThread, OffsetsTopic> offsetsTopic) {
+    private GroupCoordinator(BrokerConfig config, TopicRegistry topics, CoordinatorThread thread,
+                             CoordinatedPartitions coordinated, BrokerClock clock,
+                             Function<CoordinatorThread, OffsetsTopic> offsetsTopic) {
         OffsetsTopic log = offsetsTopic.apply(thread); // in a cluster, its writes complete on the thread
         this.thread = thread;
         this.offsets = new OffsetStore(log);
         this.groups = new ClassicGroups(coordinated, offsets::partitionFor);
         this.membership = new ClassicGroupCoordinator(config, groups,
                 new GroupMetadataWriter(groups, log, thread, clock), clock);
-        this.offsetManager = new OffsetMetadataManager(config, groups, offsets, membership.sessions(), thread,
-                clock);
-        this.loader = new GroupLoader(groups, offsets, membership, thread);
+        this.consumerGroups = new ConsumerGroups();
+        this.offsetManager = new OffsetMetadataManager(config, groups, consumerGroups, offsets, membership.sessions(),
+                thread, clock);
+        this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock);
+        this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers);
     }
 
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
     public void bindMetersTo(MeterRegistry registry) {
         membership.bindMetersTo(registry);
+        consumers.bindMetersTo(registry);
+    }
+
+    // ------------------------------------------------------------------------- Consumer groups (KIP-848)
+
+    CompletableFuture<ConsumerGroupHeartbeat.Response> consumerGroupHeartbeat(ConsumerGroupHeartbeat.Request request) {
+        return consumers.heartbeat(request);
+    }
+
+    /** The consumer-protocol group of that id, or null if there is none. */
+    ConsumerGroup consumerGroup(String groupId) {
+        return consumerGroups.get(groupId);
+    }
+
+    /** NONE unless the group is a consumer group and the fetch is not from one of its members at its epoch. */
+    Errors validateOffsetFetch(String groupId, String memberId, int memberEpoch) {
+        ConsumerGroup group = consumerGroups.get(groupId);
+        if (group == null) {
+            return Errors.NONE;
+        }
+        synchronized (group) {
+            return group.validateOffsetFetch(memberId, memberEpoch);
+        }
+    }
+
+    /**
+     * DeleteGroups: a consumer group is deleted by its own coordinator (its records and its commits), a classic
+     * group by the offset manager.
+     */
+    CompletableFuture<Errors> delete(String groupId) {
+        return consumerGroups.get(groupId) != null ? consumers.delete(groupId, offsets)
+                : offsetManager.delete(groupId);
+    }
+
+    List<ConsumerGroup> allConsumerGroups() {
+        return consumerGroups.all();
     }
 
     OffsetStore offsets() {
@@ -170,9 +211,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return offsetManager.commitOffsets(commit);
     }
 
-    CompletableFuture<Errors> delete(String groupId) {
-        return offsetManager.delete(groupId);
-    }
 
     CompletableFuture<OffsetDeletion> deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
         return offsetManager.deleteOffsets(groupId, partitions);
@@ -192,5 +230,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     public void close() throws InterruptedException {
         thread.close();
         membership.close();
+        consumers.close();
     }
 }
