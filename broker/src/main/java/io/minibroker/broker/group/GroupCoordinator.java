@@ -188,7 +188,16 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     // ------------------------------------------------------------------------------------------- Membership
 
+    /**
+     * A classic JoinGroup for an id that names a consumer-protocol group is refused with INCONSISTENT_GROUP_PROTOCOL:
+     * Kafka would let the member into that group through the classic protocol (a mixed group) or convert an empty
+     * group back, neither of which is implemented here.
+     */
     CompletableFuture<Struct> join(JoinRequest request) {
+        if (consumerGroups.get(request.groupId()) != null) {
+            return CompletableFuture.completedFuture(
+                    GroupResponses.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+        }
         return membership.join(request);
     }
 
