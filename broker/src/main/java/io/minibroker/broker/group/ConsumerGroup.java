@@ -156,7 +156,8 @@ final class ConsumerGroup {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         if (memberEpoch != member.memberEpoch) {
-            return version >= OFFSET_COMMIT_MEMBER_EPOCH_VERSION ? Errors.STALE_MEMBER_EPOCH : Errors.ILLEGAL_GENERATION;
+            return version >= OFFSET_COMMIT_MEMBER_EPOCH_VERSION
+                    ? Errors.STALE_MEMBER_EPOCH : Errors.ILLEGAL_GENERATION;
         }
         return Errors.NONE;
     }

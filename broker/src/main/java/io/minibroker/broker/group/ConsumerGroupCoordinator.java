@@ -106,7 +106,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         if (problem == null && request.subscribedTopicRegex() != null && !request.subscribedTopicRegex().isEmpty()
                 && !targets.isValidRegex(request.subscribedTopicRegex())) {
             error = Errors.INVALID_REGULAR_EXPRESSION;
-            problem = "SubscribedTopicRegex `" + request.subscribedTopicRegex() + "` is not a valid regular expression.";
+            problem = "SubscribedTopicRegex `" + request.subscribedTopicRegex()
+                    + "` is not a valid regular expression.";
         }
         if (problem == null && request.serverAssignor() != null && !targets.supports(request.serverAssignor())) {
             error = Errors.UNSUPPORTED_ASSIGNOR;
@@ -466,6 +467,11 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                     classicGroups.remove(classic);
                 }
             }
+            // Kafka keeps a hash of the subscribed topics' metadata in the group's record to tell, on load, whether
+            // they changed; here they are taken as they are now: a change while no coordinator ran waits for the
+            // next change to bump the epoch.
+            group.subscriptionMetadata = targets.subscriptionMetadata(group,
+                    targets.resolveRegexes(group.allMembers()));
             groups.restored(group);
             for (ConsumerGroupMember member : group.allMembers()) {
                 timeouts.heartbeat(group, member, sessionTimeoutMs);

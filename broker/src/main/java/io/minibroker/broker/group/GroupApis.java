@@ -5,9 +5,9 @@ import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 
 /**
- * Registers the group and offset APIs (classic and KIP-848 consumer groups), all served by one coordinator; FindCoordinator answers from the
- * locators (one for groups, one for transactional ids), and offset requests check their topics against
- * {@code topics}.
+ * Registers the group and offset APIs (classic and KIP-848 consumer groups), all served by one coordinator;
+ * FindCoordinator answers from the locators (one for groups, one for transactional ids), and offset requests check
+ * their topics against {@code topics}.
  */
 public final class GroupApis {
 

@@ -22,10 +22,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * The classic group coordinator, as the handlers see it (Kafka's GroupCoordinatorService): it wires its parts and
- * hands each request to the one whose job it is. {@link ClassicGroupCoordinator} runs the groups' membership and
- * rebalances (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, session expiry, the "Rebalance" and "Heartbeat"
- * purgatories), writing groups' metadata through {@link GroupMetadataWriter}; {@link OffsetMetadataManager} their
+ * The group coordinator, as the handlers see it (Kafka's GroupCoordinatorService): it wires its parts and hands
+ * each request to the one whose job it is. {@link ConsumerGroupCoordinator} runs KIP-848 consumer groups
+ * (ConsumerGroupHeartbeat, {@link ConsumerGroups}). {@link ClassicGroupCoordinator} runs the classic groups'
+ * membership and rebalances (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, session expiry, the "Rebalance" and
+ * "Heartbeat" purgatories), writing groups' metadata through {@link GroupMetadataWriter}; {@link OffsetMetadataManager} their
  * offsets (OffsetCommit, DeleteGroups, OffsetDelete, expiry) over the {@link OffsetStore} OffsetFetch reads;
  * {@link GroupLoader} replays {@code __consumer_offsets} on start or on leading one of its partitions, and forgets a
  * partition's groups on resigning it; {@link ClassicGroups} lists the groups and says which this broker coordinates;
