@@ -43,4 +43,23 @@ class ConfluentKafkaPythonSmokeTest {
                     + "\"values\": [\"v0\", \"v1\", \"v2\", \"v3\", \"v4\", \"v5\", \"v6\", \"v7\", \"v8\", \"v9\"]}");
         }
     }
+
+    /**
+     * src/test/confluent-kafka-python/kip848.py: librdkafka's KIP-848 consumer ({@code group.protocol=consumer}),
+     * one reading everything and committing, then a second sharing the partitions, never one held by both.
+     */
+    @Test
+    void confluentKafkaPythonConsumesInAConsumerProtocolGroup() throws Exception {
+        Assumptions.assumeTrue(Commands.onPath("python3"), "python3 is not installed; skipping");
+        Assumptions.assumeTrue(Commands.succeeds("python3", "-c", "import confluent_kafka"),
+                "confluent-kafka is not installed; skipping");
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.consumer.heartbeat.interval.ms",
+                "500"))) {
+            String output = Commands.run(PROGRAM_DIR, "", "python3", "kip848.py", kafka.bootstrapServers(),
+                    "kip848-group");
+
+            assertThat(output.strip()).isEqualTo("{\"both_held\": 0, \"committed\": 40, \"read\": 40, "
+                    + "\"split\": [2, 2], \"type\": \"consumer\"}");
+        }
+    }
 }
