@@ -33,12 +33,10 @@ final class CurrentAssignmentBuilder {
                 }
             }
             case UNREVOKED_PARTITIONS -> {
+                // Nothing moves until the member has revoked, whatever newer target came meanwhile: its rebalance
+                // timeout runs for this revocation. Then it reconciles towards the latest target.
                 if (!stillOwnsAny(reported, member.partitionsPendingRevocation)) {
                     next(member, targetEpoch, target, owners, member.assignedPartitions);
-                } else if (member.memberEpoch != targetEpoch) {
-                    // A newer target while it revokes: what it still holds counts as its own, to keep or revoke.
-                    next(member, targetEpoch, target, owners,
-                            TopicAssignment.union(member.assignedPartitions, member.partitionsPendingRevocation));
                 }
             }
             case UNRELEASED_PARTITIONS -> next(member, targetEpoch, target, owners, member.assignedPartitions);

@@ -365,10 +365,50 @@ final class OffsetMetadataManager {
                 }
             }
         }
+        for (ConsumerGroup group : consumerGroups.all()) {
+            if (groups.coordinatorError(group.groupId) != Errors.NONE) {
+                continue;
+            }
+            synchronized (group) {
+                if (!group.isDead()) {
+                    expired += expireOffsets(group, now);
+                }
+            }
+        }
         if (expired > 0) {
             LOG.info("Removed {} expired offsets", expired);
         }
         return expired;
+    }
+
+    /**
+     * A KIP-848 consumer group's commits expire as Kafka's ConsumerGroup lets them: each from its own commit, and
+     * only for topics none of its members subscribes to now (all of them once it is empty). Unlike Kafka, an empty
+     * consumer group left without commits is kept (its records stay until DeleteGroups).
+     */
+    private int expireOffsets(ConsumerGroup group, long now) {
+        Set<String> subscribed = group.members.isEmpty() ? Set.of() : group.subscriptionMetadata.keySet();
+        List<TopicPartition> expired = new ArrayList<>();
+        offsets.settledCommitTimestamps(group.groupId).forEach((partition, committedAt) -> {
+            if (!subscribed.contains(partition.topic()) && now - committedAt >= offsetsRetentionMs) {
+                expired.add(partition);
+            }
+        });
+        if (expired.isEmpty()) {
+            return 0;
+        }
+        try {
+            offsets.deleteCommits(group.groupId, expired).whenComplete((offset, failure) -> {
+                if (failure != null) {
+                    LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", group.groupId,
+                            OffsetsWriteErrors.unwrap(failure).getMessage());
+                }
+            });
+        } catch (LogException e) {
+            LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", group.groupId, e.getMessage());
+            return 0;
+        }
+        return expired.size();
     }
 
     /**

@@ -118,6 +118,28 @@ class ConsumerGroupSessionTest {
     }
 
     @Test
+    void aMemberThatDoesNotRevokeWithinItsRebalanceTimeoutIsFenced() throws Exception {
+        heartbeat(join("m1").rebalanceTimeoutMs(10_000));
+        heartbeat(join("m2"));
+        ConsumerGroupHeartbeatResponseView revoke = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(1));
+        assertThat(revoke.assignment().topicPartitions().get(0).partitions()).hasSize(2);
+        clock.advance(9_999);
+        // It heartbeats (its session lives on) but keeps reporting all four partitions.
+        ConsumerGroupHeartbeatRequestView stubborn = new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(1);
+        stubborn.addTopicPartition().topicId(revoke.assignment().topicPartitions().get(0).topicId())
+                .partitions(List.of(0, 1, 2, 3));
+        assertThat(heartbeat(stubborn).errorCode()).isEqualTo(Errors.NONE.code());
+        clock.advance(1);
+        waitUntilMembers(1);
+        assertThat(heartbeat(stubborn).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        ConsumerGroupHeartbeatResponseView taken = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m2").memberEpoch(2));
+        assertThat(taken.assignment().topicPartitions().get(0).partitions()).containsExactly(0, 1, 2, 3);
+    }
+
+    @Test
     void theErrorsKafkaGivesForBadRequests() throws Exception {
         assertThat(heartbeat(join("m1").serverAssignor("sticky")).errorCode())
                 .isEqualTo(Errors.UNSUPPORTED_ASSIGNOR.code());
