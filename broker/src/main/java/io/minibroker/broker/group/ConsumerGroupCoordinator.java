@@ -442,9 +442,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                     return CompletableFuture.completedFuture(Errors.NON_EMPTY_GROUP);
                 }
                 try {
-                    Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
-                    records = tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
-                            : log.writeRecords(groupId, tombstones);
+                    records = writeTombstones(group);
                     commits = offsets.deleteGroup(groupId);
                 } catch (LogException e) {
                     return CompletableFuture.completedFuture(OffsetsWriteErrors.answerFor(e));
@@ -454,6 +452,45 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             return records.thenCombine(commits, (a, b) -> Errors.NONE)
                     .exceptionally(OffsetsWriteErrors::answerFor);
         });
+    }
+
+    /**
+     * A classic JoinGroup naming a consumer group: an empty one gives way, as Kafka converts an empty consumer group
+     * to a classic one (its records are tombstoned, its commits stay with the id), and the join goes on (NONE);
+     * one with members is refused INCONSISTENT_GROUP_PROTOCOL, since classic members inside a consumer group
+     * (Kafka's mixed groups) are not implemented here.
+     */
+    CompletableFuture<Errors> yieldToClassic(String groupId) {
+        return thread.compose(() -> {
+            ConsumerGroup group = groups.get(groupId);
+            if (group == null) {
+                return CompletableFuture.completedFuture(Errors.NONE);
+            }
+            CompletableFuture<Long> records;
+            synchronized (group) {
+                if (group.isDead()) {
+                    return CompletableFuture.completedFuture(Errors.NONE);
+                }
+                if (!group.members.isEmpty()) {
+                    return CompletableFuture.completedFuture(Errors.INCONSISTENT_GROUP_PROTOCOL);
+                }
+                try {
+                    records = writeTombstones(group);
+                } catch (LogException e) {
+                    return CompletableFuture.completedFuture(OffsetsWriteErrors.answerFor(e));
+                }
+                groups.remove(group);
+            }
+            return records.handle((offset, failure) -> failure == null ? Errors.NONE
+                    : OffsetsWriteErrors.answerFor(failure));
+        });
+    }
+
+    /** Tombstones for every record the group wrote; the caller holds its lock. */
+    private CompletableFuture<Long> writeTombstones(ConsumerGroup group) {
+        Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
+        return tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
+                : log.writeRecords(group.groupId, tombstones);
     }
 
     // ---------------------------------------------------------------------------------------- Loads, unloads

@@ -190,14 +190,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     // ------------------------------------------------------------------------------------------- Membership
 
     /**
-     * A classic JoinGroup for an id that names a consumer-protocol group is refused with INCONSISTENT_GROUP_PROTOCOL:
-     * Kafka would let the member into that group through the classic protocol (a mixed group) or convert an empty
-     * group back, neither of which is implemented here.
+     * A classic JoinGroup for an id that names a consumer-protocol group: an empty one becomes a classic group, as
+     * Kafka converts it; one with members refuses the join INCONSISTENT_GROUP_PROTOCOL (Kafka would take the member
+     * in through the classic protocol, a mixed group, which is not implemented here).
      */
     CompletableFuture<Struct> join(JoinRequest request) {
         if (consumerGroups.get(request.groupId()) != null) {
-            return CompletableFuture.completedFuture(
-                    GroupResponses.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+            return consumers.yieldToClassic(request.groupId()).thenCompose(error -> error == Errors.NONE
+                    ? membership.join(request)
+                    : CompletableFuture.completedFuture(GroupResponses.joinError(error, request.memberId())));
         }
         return membership.join(request);
     }

@@ -4,6 +4,8 @@ import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatResponseView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
@@ -151,6 +153,13 @@ class ConsumerGroupAdminTest {
         join();
         assertThat(classicJoin("g")).as("a classic member knocking at a consumer group")
                 .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
+        heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(-1));
+        assertThat(classicJoin("g")).as("an empty consumer group becomes a classic one")
+                .isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        ConsumerGroupDescribeResponseView described = new ConsumerGroupDescribeResponseView(client.call(
+                ApiKey.CONSUMER_GROUP_DESCRIBE, 1, new ConsumerGroupDescribeRequestView().groupIds(List.of("g"))
+                        .struct()));
+        assertThat(described.groups().get(0).errorMessage()).isEqualTo("Group g is not a consumer group.");
 
         assertThat(classicJoin("classic")).isEqualTo(Errors.MEMBER_ID_REQUIRED.code()); // a pending member now
         ConsumerGroupHeartbeatResponseView refused = heartbeat(new ConsumerGroupHeartbeatRequestView()
