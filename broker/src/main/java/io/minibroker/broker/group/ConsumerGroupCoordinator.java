@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * The consumer-protocol (KIP-848) side of the coordinator, Kafka's GroupMetadataManager.consumerGroupHeartbeat:
@@ -426,32 +427,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * tombstones for its records and its commits, and it is forgotten; answered once both writes count.
      */
     CompletableFuture<Errors> delete(String groupId, OffsetStore offsets) {
-        return thread.compose(() -> {
-            Errors notHere = classicGroups.coordinatorError(groupId);
-            ConsumerGroup group = groups.get(groupId);
-            if (notHere != Errors.NONE || group == null) {
-                return CompletableFuture.completedFuture(notHere != Errors.NONE ? notHere : Errors.GROUP_ID_NOT_FOUND);
-            }
-            CompletableFuture<Long> records;
-            CompletableFuture<Long> commits;
-            synchronized (group) {
-                if (group.isDead()) {
-                    return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
-                }
-                if (!group.members.isEmpty()) {
-                    return CompletableFuture.completedFuture(Errors.NON_EMPTY_GROUP);
-                }
-                try {
-                    records = writeTombstones(group);
-                    commits = offsets.deleteGroup(groupId);
-                } catch (LogException e) {
-                    return CompletableFuture.completedFuture(OffsetsWriteErrors.answerFor(e));
-                }
-                groups.remove(group);
-            }
-            return records.thenCombine(commits, (a, b) -> Errors.NONE)
-                    .exceptionally(OffsetsWriteErrors::answerFor);
-        });
+        return whenEmpty(groupId, Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP,
+                group -> writeTombstones(group).thenCombine(offsets.deleteGroup(groupId), (a, b) -> a));
     }
 
     /**
@@ -461,27 +438,38 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * (Kafka's mixed groups) are not implemented here.
      */
     CompletableFuture<Errors> yieldToClassic(String groupId) {
+        return whenEmpty(groupId, Errors.NONE, Errors.INCONSISTENT_GROUP_PROTOCOL, this::writeTombstones);
+    }
+
+    /**
+     * What DeleteGroups and a classic join share, on the coordinator's thread: with the group coordinated here
+     * (else the coordinator's error), present (else {@code absent}) and empty (else {@code withMembers}), its writes
+     * are made under its lock and it is forgotten; the answer is NONE once they count, else the write's error.
+     */
+    private CompletableFuture<Errors> whenEmpty(String groupId, Errors absent, Errors withMembers,
+                                                Function<ConsumerGroup, CompletableFuture<Long>> writes) {
         return thread.compose(() -> {
+            Errors notHere = classicGroups.coordinatorError(groupId);
             ConsumerGroup group = groups.get(groupId);
-            if (group == null) {
-                return CompletableFuture.completedFuture(Errors.NONE);
+            if (notHere != Errors.NONE || group == null) {
+                return CompletableFuture.completedFuture(notHere != Errors.NONE ? notHere : absent);
             }
-            CompletableFuture<Long> records;
+            CompletableFuture<Long> written;
             synchronized (group) {
                 if (group.isDead()) {
-                    return CompletableFuture.completedFuture(Errors.NONE);
+                    return CompletableFuture.completedFuture(absent);
                 }
                 if (!group.members.isEmpty()) {
-                    return CompletableFuture.completedFuture(Errors.INCONSISTENT_GROUP_PROTOCOL);
+                    return CompletableFuture.completedFuture(withMembers);
                 }
                 try {
-                    records = writeTombstones(group);
+                    written = writes.apply(group);
                 } catch (LogException e) {
                     return CompletableFuture.completedFuture(OffsetsWriteErrors.answerFor(e));
                 }
                 groups.remove(group);
             }
-            return records.handle((offset, failure) -> failure == null ? Errors.NONE
+            return written.handle((offset, failure) -> failure == null ? Errors.NONE
                     : OffsetsWriteErrors.answerFor(failure));
         });
     }
