@@ -24,7 +24,8 @@ import java.util.regex.PatternSyntaxException;
  * expression are resolved here, on the broker, against the topics it knows, as KIP-848 has it; Kafka compiles them
  * with RE2/J, here with {@link java.util.regex}: the common syntax agrees, but RE2/J has no backreferences or
  * lookaround (Kafka refuses those as INVALID_REGULAR_EXPRESSION while Java accepts them), and Java's possessive
- * quantifiers and some character-class forms differ. Internal topics never match a regex.
+ * quantifiers and some character-class forms differ. RE2/J also matches in linear time, where a Java pattern with
+ * nested quantifiers can backtrack for a long time on the coordinator's thread. Internal topics never match a regex.
  */
 final class TargetAssignmentBuilder {
 
