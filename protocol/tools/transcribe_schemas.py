@@ -46,6 +46,7 @@ APIS = [
     ('DescribeUserScramCredentials', 'DESCRIBE_USER_SCRAM_CREDENTIALS'),
     ('AlterUserScramCredentials', 'ALTER_USER_SCRAM_CREDENTIALS'), ('DescribeClientQuotas', 'DESCRIBE_CLIENT_QUOTAS'),
     ('DescribeAcls', 'DESCRIBE_ACLS'), ('CreateAcls', 'CREATE_ACLS'), ('DeleteAcls', 'DELETE_ACLS'),
+    ('ConsumerGroupHeartbeat', 'CONSUMER_GROUP_HEARTBEAT'), ('ConsumerGroupDescribe', 'CONSUMER_GROUP_DESCRIBE'),
 ]
 VIEWED = [api for api, _ in APIS]
 
@@ -250,6 +251,12 @@ def view_class(cls, fields, schema_expr, common, indent, top, classes, imports):
                         q + '    return new %s(struct.addElement(%s));' % (base, c), q + '}',
                         '', q + 'public %s %s(List<%s> value) {' % (cls, m, base),
                         q + '    struct.set(%s, Views.unwrap(value, %s::struct));' % (c, base),
+                        q + '    return this;', q + '}']
+            elif 'nullableVersions' in f:  # absent means null, so it is read as null and set whole (or to null)
+                out += ['', q + 'public %s %s() {' % (base, m), q + '    Struct value = (Struct) struct.get(%s);' % c,
+                        q + '    return value == null ? null : new %s(value);' % base, q + '}',
+                        '', q + 'public %s %s(%s value) {' % (cls, m, base),
+                        q + '    struct.set(%s, value == null ? null : value.struct());' % c,
                         q + '    return this;', q + '}']
             else:
                 out += ['', q + 'public %s %s() {' % (base, m), q + '    return new %s((Struct) struct.get(%s));' % (base, c), q + '}']

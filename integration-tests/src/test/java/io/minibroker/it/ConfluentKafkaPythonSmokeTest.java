@@ -46,6 +46,25 @@ class ConfluentKafkaPythonSmokeTest {
     }
 
     /**
+     * src/test/confluent-kafka-python/kip848.py: librdkafka's KIP-848 consumer ({@code group.protocol=consumer}),
+     * one reading everything and committing, then a second sharing the partitions, never one held by both.
+     */
+    @Test
+    void confluentKafkaPythonConsumesInAConsumerProtocolGroup() throws Exception {
+        assumeInstalled();
+        Assumptions.assumeTrue(Commands.succeeds("python3", "-c", "import confluent_kafka"),
+                "confluent-kafka is not installed; skipping");
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.consumer.heartbeat.interval.ms",
+                "500"))) {
+            String output = Commands.run(PROGRAM_DIR, "", "python3", "kip848.py", kafka.bootstrapServers(),
+                    "kip848-group");
+
+            assertThat(output.strip()).isEqualTo("{\"both_held\": 0, \"committed\": 40, \"read\": 40, "
+                    + "\"split\": [2, 2], \"type\": \"consumer\"}");
+        }
+    }
+
+    /**
      * The same over an SSL listener that requires client certificates, with the PEM files librdkafka reads: its
      * Fetch responses are the copied file regions of a TLS connection.
      */

@@ -2,6 +2,7 @@ package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.metadata.MetadataHandler;
 import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -70,11 +71,12 @@ public final class ClusterMetadataHandler implements ApiHandler {
         }
         for (MetadataRequestView.MetadataRequestTopic wanted : requested) {
             MetadataResponseView.MetadataResponseTopic result = response.addTopic();
-            Optional<ClusterMetadata.TopicImage> topic = wanted.name() == null
+            boolean byId = MetadataHandler.byId(wanted);
+            Optional<ClusterMetadata.TopicImage> topic = byId
                     ? image.topic(wanted.topicId()) : image.topic(wanted.name());
             if (topic.isPresent()) {
                 ClusterMetadata.describe(topic.get(), result);
-            } else if (wanted.name() == null) {
+            } else if (byId) {
                 result.topicId(wanted.topicId()).errorCode(Errors.UNKNOWN_TOPIC_ID.code());
             } else if (TopicRegistry.invalidName(wanted.name()) != null) {
                 result.name(wanted.name()).errorCode(Errors.INVALID_TOPIC_EXCEPTION.code());

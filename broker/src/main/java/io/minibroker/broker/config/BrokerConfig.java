@@ -201,6 +201,17 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> GROUP_MIN_SESSION_TIMEOUT_MS = intKey("group.min.session.timeout.ms", 6000, 0);
     public static final ConfigKey<Integer> GROUP_MAX_SESSION_TIMEOUT_MS =
             intKey("group.max.session.timeout.ms", 1_800_000, 0);
+    /** KIP-848 consumer groups: how often members heartbeat, when a silent one is fenced, who assigns. */
+    public static final ConfigKey<Integer> GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS =
+            intKey("group.consumer.heartbeat.interval.ms", 5000, 1);
+    public static final ConfigKey<Integer> GROUP_CONSUMER_SESSION_TIMEOUT_MS =
+            intKey("group.consumer.session.timeout.ms", 45_000, 1);
+    public static final ConfigKey<Integer> GROUP_CONSUMER_MAX_SIZE = intKey("group.consumer.max.size", Integer.MAX_VALUE, 1);
+    /** Kafka's short names or class names of its UniformAssignor and RangeAssignor; the first is the default. */
+    public static final ConfigKey<List<String>> GROUP_CONSUMER_ASSIGNORS = new ConfigKey<>("group.consumer.assignors",
+            BrokerConfig::parseNames, List.of("uniform", "range"),
+            names -> !names.isEmpty() && names.stream().allMatch(BrokerConfig::isConsumerGroupAssignor),
+            "a list of uniform, range (or their Kafka class names)");
     public static final ConfigKey<Integer> OFFSETS_TOPIC_NUM_PARTITIONS = intKey("offsets.topic.num.partitions", 50, 1);
     public static final ConfigKey<Integer> OFFSETS_TOPIC_REPLICATION_FACTOR =
             intKey("offsets.topic.replication.factor", 3, 1);
@@ -241,7 +252,8 @@ public final class BrokerConfig {
             NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, AUTO_CREATE_TOPICS_ENABLE, DELETE_TOPIC_ENABLE, MIN_INSYNC_REPLICAS,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,
-            OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
+            GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, GROUP_CONSUMER_SESSION_TIMEOUT_MS, GROUP_CONSUMER_MAX_SIZE,
+            GROUP_CONSUMER_ASSIGNORS, OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
             OFFSET_METADATA_MAX_BYTES,
             OFFSETS_COMMIT_TIMEOUT_MS, OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS,
             FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
@@ -525,6 +537,11 @@ public final class BrokerConfig {
             throw new ConfigException(INTER_BROKER_LISTENER_NAME.name(), interBrokerListenerName(),
                     "must name one of the advertised listeners");
         }
+    }
+
+    private static boolean isConsumerGroupAssignor(String name) {
+        return name.equals("uniform") || name.equals("range") || name.endsWith(".UniformAssignor")
+                || name.endsWith(".RangeAssignor");
     }
 
     private static List<String> parseNames(String text) {

@@ -17,7 +17,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * DescribeGroups: state, protocol and members of each group. As in Kafka, the chosen protocol and each
  * member's metadata and assignment are given only while Stable; an unknown group is "Dead" (v0-5) or
- * GROUP_ID_NOT_FOUND (v6+); one coordinated elsewhere, NOT_COORDINATOR.
+ * GROUP_ID_NOT_FOUND (v6+), and so is a consumer-protocol group ("not a classic group"); one coordinated elsewhere,
+ * NOT_COORDINATOR.
  */
 public final class DescribeGroupsHandler implements ApiHandler {
 
@@ -44,10 +45,12 @@ public final class DescribeGroupsHandler implements ApiHandler {
             }
             Optional<ClassicGroup> found = coordinator.group(groupId);
             if (found.isEmpty()) {
+                // A consumer-protocol group is not one this API describes: Kafka answers as for no group at all.
+                boolean consumerGroup = coordinator.consumerGroup(groupId) != null;
                 described.groupState(GroupState.DEAD.kafkaName());
                 if (request.version() >= NOT_FOUND_ERROR_FROM_VERSION) {
-                    described.errorCode(Errors.GROUP_ID_NOT_FOUND.code())
-                            .errorMessage("Group " + groupId + " not found.");
+                    described.errorCode(Errors.GROUP_ID_NOT_FOUND.code()).errorMessage("Group " + groupId
+                            + (consumerGroup ? " is not a classic group." : " not found."));
                 }
                 continue;
             }

@@ -5,9 +5,9 @@ import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 
 /**
- * Registers the classic group and offset APIs (TxnOffsetCommit, the group side of transactions, too), all served by one coordinator; FindCoordinator answers from the
- * locators (one for groups, one for transactional ids), and offset requests check their topics against
- * {@code topics}.
+ * Registers the group and offset APIs (classic and KIP-848 consumer groups, and TxnOffsetCommit, the group side of transactions), all served by one coordinator;
+ * FindCoordinator answers from the locators (one for groups, one for transactional ids), and offset requests check
+ * their topics against {@code topics}.
  */
 public final class GroupApis {
 
@@ -28,6 +28,8 @@ public final class GroupApis {
                 .add(ApiKey.DESCRIBE_GROUPS, new DescribeGroupsHandler(coordinator))
                 .add(ApiKey.DELETE_GROUPS, new DeleteGroupsHandler(coordinator))
                 .add(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(coordinator, topics))
-                .add(ApiKey.TXN_OFFSET_COMMIT, new TxnOffsetCommitHandler(coordinator, topics));
+                .add(ApiKey.TXN_OFFSET_COMMIT, new TxnOffsetCommitHandler(coordinator, topics))
+                .add(ApiKey.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(coordinator))
+                .add(ApiKey.CONSUMER_GROUP_DESCRIBE, new ConsumerGroupDescribeHandler(coordinator, topics));
     }
 }

@@ -24,10 +24,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * The classic group coordinator, as the handlers see it (Kafka's GroupCoordinatorService): it wires its parts and
- * hands each request to the one whose job it is. {@link ClassicGroupCoordinator} runs the groups' membership and
- * rebalances (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, session expiry, the "Rebalance" and "Heartbeat"
- * purgatories), writing groups' metadata through {@link GroupMetadataWriter}; {@link OffsetMetadataManager} their
+ * The group coordinator, as the handlers see it (Kafka's GroupCoordinatorService): it wires its parts and hands
+ * each request to the one whose job it is. {@link ConsumerGroupCoordinator} runs KIP-848 consumer groups
+ * (ConsumerGroupHeartbeat, {@link ConsumerGroups}). {@link ClassicGroupCoordinator} runs the classic groups'
+ * membership and rebalances (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, session expiry, the "Rebalance" and
+ * "Heartbeat" purgatories), writing groups' metadata through {@link GroupMetadataWriter}; {@link OffsetMetadataManager} their
  * offsets (OffsetCommit, TxnOffsetCommit, DeleteGroups, OffsetDelete, expiry; a transaction's marker on an offsets
  * partition ends its pending offsets, {@link #onTransactionCompleted}) over the {@link OffsetStore} OffsetFetch reads;
  * {@link GroupLoader} replays {@code __consumer_offsets} on start or on leading one of its partitions, and forgets a
@@ -54,13 +55,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final ClassicGroupCoordinator membership;
     private final OffsetMetadataManager offsetManager;
     private final GroupLoader loader;
+    private final ConsumerGroups consumerGroups;
+    private final ConsumerGroupCoordinator consumers;
 
     /**
      * A single node's coordinator: replays the offsets topic; each group comes back as its last metadata record
      * left it, and a group that only has commits is listed as Empty until a member joins.
      */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics, BrokerClock clock) {
-        this(config, new CoordinatorThread(), CoordinatedPartitions.singleNode(), clock,
+        this(config, topics, new CoordinatorThread(), CoordinatedPartitions.singleNode(), clock,
                 thread -> new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
                         OffsetsAppender.SINGLE_NODE, true, clock));
         loader.loadAll();
@@ -74,7 +77,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     public static GroupCoordinator inCluster(BrokerConfig config, TopicRegistry topics, PartitionLeadership leadership,
                                              Purgatory<DelayedProduce> producePurgatory,
                                              Purgatory<DelayedFetch> fetchPurgatory, BrokerClock clock) {
-        GroupCoordinator coordinator = new GroupCoordinator(config, new CoordinatorThread(),
+        GroupCoordinator coordinator = new GroupCoordinator(config, topics, new CoordinatorThread(),
                 CoordinatedPartitions.cluster(), clock, thread -> {
                     // A write counts when a follower's fetch moves the high watermark, on that fetch's event loop:
                     // what the coordinator does then (under a group's lock) is handed back to its own thread.
@@ -89,22 +92,61 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return coordinator;
     }
 
-    private GroupCoordinator(BrokerConfig config, CoordinatorThread thread, CoordinatedPartitions coordinated,
-                             BrokerClock clock, Function<CoordinatorThread, OffsetsTopic> offsetsTopic) {
+    private GroupCoordinator(BrokerConfig config, TopicRegistry topics, CoordinatorThread thread,
+                             CoordinatedPartitions coordinated, BrokerClock clock,
+                             Function<CoordinatorThread, OffsetsTopic> offsetsTopic) {
         OffsetsTopic log = offsetsTopic.apply(thread); // in a cluster, its writes complete on the thread
         this.thread = thread;
         this.offsets = new OffsetStore(log);
         this.groups = new ClassicGroups(coordinated, offsets::partitionFor);
         this.membership = new ClassicGroupCoordinator(config, groups,
                 new GroupMetadataWriter(groups, log, thread, clock), clock);
-        this.offsetManager = new OffsetMetadataManager(config, groups, offsets, membership.sessions(), thread,
-                clock);
-        this.loader = new GroupLoader(groups, offsets, membership, thread);
+        this.consumerGroups = new ConsumerGroups();
+        this.offsetManager = new OffsetMetadataManager(config, groups, consumerGroups, offsets, membership.sessions(),
+                thread, clock);
+        this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock);
+        this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers);
     }
 
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
     public void bindMetersTo(MeterRegistry registry) {
         membership.bindMetersTo(registry);
+        consumers.bindMetersTo(registry);
+    }
+
+    // ------------------------------------------------------------------------- Consumer groups (KIP-848)
+
+    CompletableFuture<ConsumerGroupHeartbeat.Response> consumerGroupHeartbeat(ConsumerGroupHeartbeat.Request request) {
+        return consumers.heartbeat(request);
+    }
+
+    /** The consumer-protocol group of that id, or null if there is none. */
+    ConsumerGroup consumerGroup(String groupId) {
+        return consumerGroups.get(groupId);
+    }
+
+    /** NONE unless the group is a consumer group and the fetch is not from one of its members at its epoch. */
+    Errors validateOffsetFetch(String groupId, String memberId, int memberEpoch) {
+        ConsumerGroup group = consumerGroups.get(groupId);
+        if (group == null) {
+            return Errors.NONE;
+        }
+        synchronized (group) {
+            return group.validateOffsetFetch(memberId, memberEpoch);
+        }
+    }
+
+    /**
+     * DeleteGroups: a consumer group is deleted by its own coordinator (its records and its commits), a classic
+     * group by the offset manager.
+     */
+    CompletableFuture<Errors> delete(String groupId) {
+        return consumerGroups.get(groupId) != null ? consumers.delete(groupId, offsets)
+                : offsetManager.delete(groupId);
+    }
+
+    List<ConsumerGroup> allConsumerGroups() {
+        return consumerGroups.all();
     }
 
     OffsetStore offsets() {
@@ -151,7 +193,17 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     // ------------------------------------------------------------------------------------------- Membership
 
+    /**
+     * A classic JoinGroup for an id that names a consumer-protocol group: an empty one becomes a classic group, as
+     * Kafka converts it; one with members refuses the join INCONSISTENT_GROUP_PROTOCOL (Kafka would take the member
+     * in through the classic protocol, a mixed group, which is not implemented here).
+     */
     CompletableFuture<Struct> join(JoinRequest request) {
+        if (consumerGroups.get(request.groupId()) != null) {
+            return consumers.yieldToClassic(request.groupId()).thenCompose(error -> error == Errors.NONE
+                    ? membership.join(request)
+                    : CompletableFuture.completedFuture(GroupResponses.joinError(error, request.memberId())));
+        }
         return membership.join(request);
     }
 
@@ -204,9 +256,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         }
     }
 
-    CompletableFuture<Errors> delete(String groupId) {
-        return offsetManager.delete(groupId);
-    }
 
     CompletableFuture<OffsetDeletion> deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
         return offsetManager.deleteOffsets(groupId, partitions);
@@ -226,5 +275,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     public void close() throws InterruptedException {
         thread.close();
         membership.close();
+        consumers.close();
     }
 }

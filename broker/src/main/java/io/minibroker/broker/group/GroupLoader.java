@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.log.TopicPartition;
+import io.netty.buffer.ByteBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,9 +31,13 @@ final class GroupLoader {
     private final OffsetStore offsets;
     private final ClassicGroupCoordinator membership;
     private final CoordinatorThread thread;
+    private final ConsumerGroups consumerGroups;
+    private final ConsumerGroupCoordinator consumers;
 
     GroupLoader(ClassicGroups groups, OffsetStore offsets, ClassicGroupCoordinator membership,
-                CoordinatorThread thread) {
+                CoordinatorThread thread, ConsumerGroups consumerGroups, ConsumerGroupCoordinator consumers) {
+        this.consumerGroups = consumerGroups;
+        this.consumers = consumers;
         this.groups = groups;
         this.offsets = offsets;
         this.membership = membership;
@@ -42,10 +47,14 @@ final class GroupLoader {
     /** A single node's start: replays every partition of the offsets topic, on the caller's thread. */
     void loadAll() {
         Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
-        offsets.loadAll(lastRecordOf(stored));
+        ConsumerGroupRecords.Replay replay = new ConsumerGroupRecords.Replay();
+        offsets.loadAll(lastRecordOf(stored, replay));
         restore(stored);
+        replay.groups().values().forEach(consumers::restore);
         for (String groupId : offsets.groupIds()) {
-            groups.getOrCreate(groupId);
+            if (consumerGroups.get(groupId) == null) {
+                groups.getOrCreate(groupId);
+            }
         }
     }
 
@@ -75,10 +84,12 @@ final class GroupLoader {
         unload(partition); // whatever an earlier term left (its commits are in the log too)
         try {
             Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
-            offsets.loadPartition(partition, lastRecordOf(stored));
+            ConsumerGroupRecords.Replay replay = new ConsumerGroupRecords.Replay();
+            offsets.loadPartition(partition, lastRecordOf(stored, replay));
             restore(stored);
+            replay.groups().values().forEach(consumers::restore);
             for (String groupId : offsets.groupIds()) {
-                if (groups.partitionFor(groupId) == partition) {
+                if (groups.partitionFor(groupId) == partition && consumerGroups.get(groupId) == null) {
                     groups.getOrCreate(groupId);
                 }
             }
@@ -96,13 +107,25 @@ final class GroupLoader {
         }
     }
 
-    /** Keeps, per group, the last metadata record a replay finds; a tombstone forgets the group's. */
-    private static OffsetsTopic.GroupSink lastRecordOf(Map<String, GroupMetadataRecord.StoredGroup> stored) {
-        return (groupId, group) -> {
-            if (group == null) {
-                stored.remove(groupId);
-            } else {
-                stored.put(groupId, group);
+    /**
+     * Keeps, per group, the last metadata record a replay finds (a tombstone forgets the group's), and hands
+     * consumer groups' records to their replay.
+     */
+    private static OffsetsTopic.GroupSink lastRecordOf(Map<String, GroupMetadataRecord.StoredGroup> stored,
+                                                       ConsumerGroupRecords.Replay replay) {
+        return new OffsetsTopic.GroupSink() {
+            @Override
+            public void stored(String groupId, GroupMetadataRecord.StoredGroup group) {
+                if (group == null) {
+                    stored.remove(groupId);
+                } else {
+                    stored.put(groupId, group);
+                }
+            }
+
+            @Override
+            public void consumerGroupRecord(short type, ByteBuf key, ByteBuf value) {
+                replay.apply(type, key, value);
             }
         };
     }
@@ -120,6 +143,11 @@ final class GroupLoader {
         for (ClassicGroup group : groups.all()) {
             if (groups.partitionFor(group.groupId) == partition) {
                 membership.unload(group);
+            }
+        }
+        for (ConsumerGroup group : consumerGroups.all()) {
+            if (groups.partitionFor(group.groupId) == partition) {
+                consumers.unload(group);
             }
         }
         offsets.unload(index -> index == partition);

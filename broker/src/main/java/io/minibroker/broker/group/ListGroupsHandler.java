@@ -16,11 +16,12 @@ import java.util.concurrent.CompletionStage;
  * ListGroups: every group this broker coordinates (in a cluster, those of the offsets partitions it leads),
  * optionally filtered by state (v4+, Kafka's state names, case-insensitive) and type (v5+); while one of those
  * partitions is loading, the error is COORDINATOR_LOAD_IN_PROGRESS, beside the groups already loaded, as Kafka's
- * classic coordinator answers. Every group here is a "classic" group.
+ * classic coordinator answers. A group is "classic" (JoinGroup/SyncGroup) or "consumer" (KIP-848), as Kafka types them.
  */
 public final class ListGroupsHandler implements ApiHandler {
 
     private static final String CLASSIC = "classic";
+    private static final String CONSUMER = "consumer";
 
     private final GroupCoordinator coordinator;
 
@@ -38,6 +39,9 @@ public final class ListGroupsHandler implements ApiHandler {
             // Some of this broker's groups are not known yet: listed are those that are, and the admin client asks
             // again, as with Kafka.
             response.errorCode(Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
+        }
+        if (types.isEmpty() || types.stream().anyMatch(CONSUMER::equalsIgnoreCase)) {
+            listConsumerGroups(response, states);
         }
         if (!types.isEmpty() && types.stream().noneMatch(CLASSIC::equalsIgnoreCase)) {
             return CompletableFuture.completedFuture(response.struct());
@@ -57,5 +61,21 @@ public final class ListGroupsHandler implements ApiHandler {
                     .groupState(state.kafkaName()).groupType(CLASSIC);
         }
         return CompletableFuture.completedFuture(response.struct());
+    }
+
+    /** Consumer-protocol groups: protocol type and group type "consumer", their own state names. */
+    private void listConsumerGroups(ListGroupsResponseView response, List<String> states) {
+        for (ConsumerGroup group : coordinator.allConsumerGroups()) {
+            ConsumerGroup.State state;
+            synchronized (group) {
+                state = group.state();
+            }
+            if (state == ConsumerGroup.State.DEAD
+                    || !states.isEmpty() && states.stream().noneMatch(state.displayName::equalsIgnoreCase)) {
+                continue;
+            }
+            response.addGroup().groupId(group.groupId).protocolType(CONSUMER).groupState(state.displayName)
+                    .groupType(CONSUMER);
+        }
     }
 }

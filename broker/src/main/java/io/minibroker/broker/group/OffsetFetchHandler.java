@@ -37,6 +37,7 @@ public final class OffsetFetchHandler implements ApiHandler {
     private static final int REQUIRE_STABLE_FROM_VERSION = 7;
     private static final int BATCHED_FROM_VERSION = 8;
     private static final int TOPIC_IDS_FROM_VERSION = 10;
+    private static final int MEMBER_EPOCH_FROM_VERSION = 9;
 
     private final GroupCoordinator coordinator;
     private final TopicRegistry topics;
@@ -78,6 +79,13 @@ public final class OffsetFetchHandler implements ApiHandler {
             Errors notHere = coordinator.coordinatorError(groupId);
             if (notHere != Errors.NONE) {
                 groupResponse.errorCode(notHere.code()); // its topics left empty, as Kafka answers
+                continue;
+            }
+            // KIP-848: a consumer group's member fetches at its member epoch (v9+).
+            Errors stale = request.version() >= MEMBER_EPOCH_FROM_VERSION
+                    ? coordinator.validateOffsetFetch(groupId, group.memberId(), group.memberEpoch()) : Errors.NONE;
+            if (stale != Errors.NONE) {
+                groupResponse.errorCode(stale.code());
                 continue;
             }
             List<OffsetFetchRequestTopics> asked = group.topics();

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -36,6 +37,7 @@ final class OffsetMetadataManager {
     private static final int GROUP_ID_NOT_FOUND_FROM_VERSION = 9;
 
     private final ClassicGroups groups;
+    private final ConsumerGroups consumerGroups;
     private final OffsetStore offsets;
     /** A commit from a member is a sign of life, as a heartbeat. */
     private final MemberSessions sessions;
@@ -46,9 +48,10 @@ final class OffsetMetadataManager {
     private final long offsetsRetentionMs;
     private final int offsetMetadataMaxBytes;
 
-    OffsetMetadataManager(BrokerConfig config, ClassicGroups groups, OffsetStore offsets,
-                          MemberSessions sessions, CoordinatorThread thread, BrokerClock clock) {
+    OffsetMetadataManager(BrokerConfig config, ClassicGroups groups, ConsumerGroups consumerGroups,
+                          OffsetStore offsets, MemberSessions sessions, CoordinatorThread thread, BrokerClock clock) {
         this.groups = groups;
+        this.consumerGroups = consumerGroups;
         this.offsets = offsets;
         this.sessions = sessions;
         this.thread = thread;
@@ -84,6 +87,16 @@ final class OffsetMetadataManager {
         if (notHere != Errors.NONE) {
             return CompletableFuture.completedFuture(everyPartition(commit, notHere));
         }
+        ConsumerGroup consumerGroup = consumerGroups.get(commit.groupId());
+        if (consumerGroup != null) {
+            synchronized (consumerGroup) {
+                Errors refused = consumerGroup.isDead() ? Errors.COORDINATOR_NOT_AVAILABLE
+                        : consumerGroup.validateOffsetCommit(commit.memberId(), commit.generationId(),
+                                commit.version());
+                return refused != Errors.NONE ? CompletableFuture.completedFuture(everyPartition(commit, refused))
+                        : write(consumerGroup, consumerGroup::isDead, commit);
+            }
+        }
         ClassicGroup existing = groups.get(commit.groupId());
         if (existing == null && commit.generationId() >= 0) {
             // TxnOffsetCommit never answers GROUP_ID_NOT_FOUND (Kafka's validateTransactionalOffsetCommit).
@@ -113,6 +126,15 @@ final class OffsetMetadataManager {
         if (refused != Errors.NONE) {
             return CompletableFuture.completedFuture(everyPartition(commit, refused));
         }
+        return write(group, () -> group.state() == GroupState.DEAD, commit);
+    }
+
+    /**
+     * Writes a validated commit; {@code group} is the classic or consumer group whose lock the caller holds, and
+     * {@code gone} tells, under that lock again once the write counts, whether it was deleted or unloaded meanwhile.
+     */
+    private CompletableFuture<Map<TopicPartition, Errors>> write(Object group, BooleanSupplier gone,
+                                                                 OffsetCommit commit) {
         Map<TopicPartition, Errors> errors = new HashMap<>();
         Map<TopicPartition, OffsetStore.CommittedOffset> accepted = new LinkedHashMap<>();
         commit.offsets().forEach((partition, offset) -> {
@@ -145,7 +167,7 @@ final class OffsetMetadataManager {
         }
         return written.handle((logOffset, failure) -> {
             synchronized (group) {
-                boolean counts = failure == null && group.state() != GroupState.DEAD;
+                boolean counts = failure == null && !gone.getAsBoolean();
                 if (transactionalWrite == null && counts) {
                     offsets.apply(commit.groupId(), accepted, logOffset, commitTimestamp);
                 } else if (counts) { // pending until the producer's marker lands on this partition of the topic
@@ -365,10 +387,50 @@ final class OffsetMetadataManager {
                 }
             }
         }
+        for (ConsumerGroup group : consumerGroups.all()) {
+            if (groups.coordinatorError(group.groupId) != Errors.NONE) {
+                continue;
+            }
+            synchronized (group) {
+                if (!group.isDead()) {
+                    expired += expireOffsets(group, now);
+                }
+            }
+        }
         if (expired > 0) {
             LOG.info("Removed {} expired offsets", expired);
         }
         return expired;
+    }
+
+    /**
+     * A KIP-848 consumer group's commits expire as Kafka's ConsumerGroup lets them: each from its own commit, and
+     * only for topics none of its members subscribes to now (all of them once it is empty). Unlike Kafka, an empty
+     * consumer group left without commits is kept (its records stay until DeleteGroups).
+     */
+    private int expireOffsets(ConsumerGroup group, long now) {
+        Set<String> subscribed = group.members.isEmpty() ? Set.of() : group.subscriptionMetadata.keySet();
+        List<TopicPartition> expired = new ArrayList<>();
+        offsets.settledCommitTimestamps(group.groupId).forEach((partition, committedAt) -> {
+            if (!subscribed.contains(partition.topic()) && now - committedAt >= offsetsRetentionMs) {
+                expired.add(partition);
+            }
+        });
+        if (expired.isEmpty()) {
+            return 0;
+        }
+        try {
+            offsets.deleteCommits(group.groupId, expired).whenComplete((offset, failure) -> {
+                if (failure != null) {
+                    LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", group.groupId,
+                            OffsetsWriteErrors.unwrap(failure).getMessage());
+                }
+            });
+        } catch (LogException e) {
+            LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", group.groupId, e.getMessage());
+            return 0;
+        }
+        return expired.size();
     }
 
     /**

@@ -22,6 +22,7 @@ import io.netty.buffer.Unpooled;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -89,6 +90,10 @@ final class OffsetsTopic {
     /** What replaying the topic finds of groups' metadata, in log order: the group, or null for its tombstone. */
     interface GroupSink {
         void stored(String groupId, GroupMetadataRecord.StoredGroup group);
+
+        /** A consumer group's record ({@link ConsumerGroupRecords}): its key after the type, its value or null. */
+        default void consumerGroupRecord(short type, ByteBuf key, ByteBuf value) {
+        }
     }
 
     /** One record of a batch; a null value is a tombstone. */
@@ -174,6 +179,19 @@ final class OffsetsTopic {
     CompletableFuture<Long> writeGroup(String groupId, GroupMetadataRecord.StoredGroup group) {
         return append(groupId, () -> List.of(new Entry(GroupMetadataRecord.key(groupId),
                 GroupMetadataRecord.value(group))));
+    }
+
+    /** Writes a consumer group's records ({@link ConsumerGroupRecords}; a null value deletes) as one batch. */
+    CompletableFuture<Long> writeRecords(String groupId, Map<ByteBuffer, byte[]> records) {
+        return append(groupId, () -> {
+            List<Entry> entries = new ArrayList<>();
+            records.forEach((key, value) -> {
+                byte[] keyBytes = new byte[key.remaining()];
+                key.duplicate().get(keyBytes);
+                entries.add(new Entry(keyBytes, value));
+            });
+            return entries;
+        });
     }
 
     /**
@@ -338,6 +356,10 @@ final class OffsetsTopic {
             String groupId = GroupMetadataRecord.readGroupId(key);
             ByteBuf value = record.value();
             groups.stored(groupId, value == null ? null : GroupMetadataRecord.readValue(value));
+            return;
+        }
+        if (ConsumerGroupRecords.isConsumerGroupRecord(keyVersion)) {
+            groups.consumerGroupRecord(keyVersion, key, record.value());
             return;
         }
         if (keyVersion != OFFSET_KEY_VERSION && keyVersion != 0) {

@@ -57,7 +57,16 @@ public final class MetadataHandler implements ApiHandler {
     private boolean namesAnUnknownTopic(MetadataRequestView metadataRequest) {
         List<MetadataRequestView.MetadataRequestTopic> requested = metadataRequest.topics();
         return requested != null && requested.stream()
-                .anyMatch(wanted -> wanted.name() != null && topics.get(wanted.name()).isEmpty());
+                .anyMatch(wanted -> !byId(wanted) && topics.get(wanted.name()).isEmpty());
+    }
+
+    /**
+     * Whether the topic is asked for by id (v10+): Kafka's clients leave the name null or empty then (the consumer
+     * does for the topics a KIP-848 assignment names by id), and Kafka goes by any non-zero id.
+     */
+    public static boolean byId(MetadataRequestView.MetadataRequestTopic wanted) {
+        return wanted.name() == null || wanted.name().isEmpty() && wanted.topicId() != null
+                && (wanted.topicId().getMostSignificantBits() != 0 || wanted.topicId().getLeastSignificantBits() != 0);
     }
 
     private Struct answer(RequestContext context, Request request, MetadataRequestView metadataRequest) {
@@ -80,7 +89,7 @@ public final class MetadataHandler implements ApiHandler {
 
     private void answer(MetadataRequestView.MetadataRequestTopic wanted, boolean mayCreate,
                         MetadataResponseView.MetadataResponseTopic result) {
-        if (wanted.name() == null) {
+        if (byId(wanted)) {
             Optional<TopicMetadata> byId = topics.get(wanted.topicId());
             if (byId.isPresent()) {
                 describe(byId.get(), result);

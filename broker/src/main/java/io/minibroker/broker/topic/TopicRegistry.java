@@ -358,6 +358,13 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         return get(name).or(() -> Optional.ofNullable(clusterTopics.byName().get(name)));
     }
 
+    /** Every topic this broker has or the cluster's latest image has (a single node: its own). */
+    public Collection<TopicMetadata> allKnown() {
+        Map<String, TopicMetadata> names = new HashMap<>(clusterTopics.byName());
+        names.putAll(byName);
+        return names.values();
+    }
+
     /** As {@link #known(String)}, by id. */
     public Optional<TopicMetadata> known(UUID id) {
         return get(id).or(() -> Optional.ofNullable(clusterTopics.byId().get(id)));

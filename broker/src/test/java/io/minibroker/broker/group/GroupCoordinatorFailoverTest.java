@@ -63,7 +63,7 @@ class GroupCoordinatorFailoverTest {
                 "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
                 "replica.lag.time.max.ms", "3000", "group.initial.rebalance.delay.ms", "0",
                 "offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS),
-                "offsets.topic.replication.factor", "3"));
+                "offsets.topic.replication.factor", "3", "group.consumer.heartbeat.interval.ms", "500"));
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = admin(0)) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 3))).all().get();
@@ -161,12 +161,18 @@ class GroupCoordinatorFailoverTest {
 
     @Test
     void aConsumerResumesFromItsCommitsWhenTheCoordinatorStops() throws Exception {
-        consumeThroughCoordinatorLoss(cluster::stop);
+        consumeThroughCoordinatorLoss(cluster::stop, false);
     }
 
     @Test
     void aConsumerResumesFromItsCommitsWhenTheCoordinatorCrashes() throws Exception {
-        consumeThroughCoordinatorLoss(cluster::kill);
+        consumeThroughCoordinatorLoss(cluster::kill, false);
+    }
+
+    /** The same with {@code group.protocol=consumer} (KIP-848): the new coordinator loads the consumer group too. */
+    @Test
+    void aConsumerProtocolMemberCarriesOnWhenTheCoordinatorCrashes() throws Exception {
+        consumeThroughCoordinatorLoss(cluster::kill, true);
     }
 
     /**
@@ -175,14 +181,14 @@ class GroupCoordinatorFailoverTest {
      * record below what it had committed, and gets every record. Every remaining node's admin then lists the final
      * commits, and a new consumer of the group starts after them.
      */
-    private void consumeThroughCoordinatorLoss(IntConsumer takeDown) throws Exception {
+    private void consumeThroughCoordinatorLoss(IntConsumer takeDown, boolean consumerProtocol) throws Exception {
         String group = groupNotCoordinatedByTheController();
         int coordinator = awaitCoordinator(0, group);
         produce(0, 50);
         Map<TopicPartition, Long> committed = new HashMap<>();
         Set<String> seen = new HashSet<>();
         AtomicInteger assignments = new AtomicInteger();
-        try (KafkaConsumer<String, String> consumer = consumer(group)) {
+        try (KafkaConsumer<String, String> consumer = consumer(group, consumerProtocol)) {
             consumer.subscribe(List.of(TOPIC), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
@@ -218,7 +224,7 @@ class GroupCoordinatorFailoverTest {
 
         produce(100, 110);
         Set<String> afterwards = new HashSet<>();
-        try (KafkaConsumer<String, String> consumer = consumer(group)) {
+        try (KafkaConsumer<String, String> consumer = consumer(group, consumerProtocol)) {
             consumer.subscribe(List.of(TOPIC));
             consumeAndCommit(consumer, 10, afterwards, committed);
         }
@@ -346,11 +352,21 @@ class GroupCoordinatorFailoverTest {
 
     /** A consumer of the group that bootstraps from the controller's node, which stays up. */
     private KafkaConsumer<String, String> consumer(String group) {
-        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(0),
+        return consumer(group, false);
+    }
+
+    /** A consumer of the classic protocol, or of KIP-848's (whose timeouts are the broker's to set). */
+    private KafkaConsumer<String, String> consumer(String group, boolean consumerProtocol) {
+        Map<String, Object> config = new HashMap<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(0),
                 ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "500", ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000"),
-                new StringDeserializer(), new StringDeserializer());
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"));
+        if (consumerProtocol) {
+            config.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
+        } else {
+            config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "500");
+            config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+        }
+        return new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
     }
 
     private Admin admin(int node) {

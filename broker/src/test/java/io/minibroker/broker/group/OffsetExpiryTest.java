@@ -165,6 +165,24 @@ class OffsetExpiryTest {
         return counts;
     }
 
+    @Test
+    void aConsumerProtocolGroupLosesTheOffsetsOfTopicsNoMemberSubscribesToAndAllOnceEmpty() throws Exception {
+        ConsumerGroupHeartbeat.Response joined = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request(
+                "kip848", "m1", 0, null, null, 30_000, List.of("orders"), null, null, Map.of(), "c", "h",
+                (short) 1)).get();
+        assertThat(joined.error()).isEqualTo(Errors.NONE);
+        commit("kip848", joined.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
+        long expiredAt = System.currentTimeMillis() + RETENTION_MS + 1;
+        assertThat(expire(expiredAt)).isEqualTo(1);
+        assertThat(coordinator.offsets().all("kip848")).containsOnlyKeys(ORDERS_0);
+
+        ConsumerGroupHeartbeat.Response left = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request(
+                "kip848", "m1", -1, null, null, -1, null, null, null, null, "c", "h", (short) 1)).get();
+        assertThat(left.error()).isEqualTo(Errors.NONE);
+        assertThat(expire(expiredAt)).isEqualTo(1);
+        assertThat(coordinator.offsets().all("kip848")).isEmpty();
+    }
+
     private int expire(long now) throws Exception {
         return coordinator.expireOffsets(now).get();
     }

@@ -54,7 +54,9 @@ public enum ApiKey {
     BROKER_REGISTRATION(62, BrokerRegistrationMessages.REQUEST, BrokerRegistrationMessages.RESPONSE),
     BROKER_HEARTBEAT(63, BrokerHeartbeatMessages.REQUEST, BrokerHeartbeatMessages.RESPONSE),
     DESCRIBE_TRANSACTIONS(65, DescribeTransactionsMessages.REQUEST, DescribeTransactionsMessages.RESPONSE),
-    LIST_TRANSACTIONS(66, ListTransactionsMessages.REQUEST, ListTransactionsMessages.RESPONSE);
+    LIST_TRANSACTIONS(66, ListTransactionsMessages.REQUEST, ListTransactionsMessages.RESPONSE),
+    CONSUMER_GROUP_HEARTBEAT(68, ConsumerGroupHeartbeatMessages.REQUEST, ConsumerGroupHeartbeatMessages.RESPONSE),
+    CONSUMER_GROUP_DESCRIBE(69, ConsumerGroupDescribeMessages.REQUEST, ConsumerGroupDescribeMessages.RESPONSE);
 
     private static final ApiKey[] BY_ID = indexById();
 

@@ -92,7 +92,8 @@ public final class StructSchema implements FieldType {
         for (int i = 0; i < fields.length; i++) {
             Field f = fields[i];
             if (f.existsIn(version) && !f.isTaggedIn(version)) {
-                struct.setRaw(i, f.type().read(in, version, flexible, f.isNullableIn(version)));
+                struct.setRaw(i, isNullableStruct(f, version) && in.readByte() < 0 ? null
+                        : f.type().read(in, version, flexible, f.isNullableIn(version)));
             }
         }
         if (flexible) {
@@ -167,6 +168,12 @@ public final class StructSchema implements FieldType {
             Field f = fields[i];
             if (f.existsIn(version) && !f.isTaggedIn(version)) {
                 Object v = checkNullability(f, struct.getRaw(i), version);
+                if (isNullableStruct(f, version)) {
+                    out.writeByte(v == null ? -1 : 1);
+                    if (v == null) {
+                        continue;
+                    }
+                }
                 f.type().write(out, v, version, flexible, splices);
             }
         }
@@ -225,6 +232,11 @@ public final class StructSchema implements FieldType {
         return f.isTaggedIn(version) && !f.isDefault(value);
     }
 
+    /** Kafka writes a nullable struct after an int8 marker: -1 for null, 1 for a struct that follows. */
+    private static boolean isNullableStruct(Field f, short version) {
+        return f.type() instanceof StructSchema && f.isNullableIn(version);
+    }
+
     private static Object checkNullability(Field f, Object value, short version) {
         if (value == null && !f.isNullableIn(version)) {
             throw new ProtocolException("field " + f.name() + " is null but not nullable in version " + version);
@@ -249,6 +261,12 @@ public final class StructSchema implements FieldType {
             Field f = fields[i];
             Object v = struct.getRaw(i);
             if (f.existsIn(version) && !f.isTaggedIn(version)) {
+                if (isNullableStruct(f, version)) {
+                    size += 1;
+                    if (v == null) {
+                        continue;
+                    }
+                }
                 size += f.type().sizeOf(checkNullability(f, v, version), version, flexible);
             } else if (flexible && isWrittenTagged(f, v, version)) {
                 int valueSize = f.type().sizeOf(checkNullability(f, v, version), version, true);
@@ -271,7 +289,7 @@ public final class StructSchema implements FieldType {
         int size = flexible ? 1 : 0;
         for (Field f : fields) {
             if (f.existsIn(version) && !f.isTaggedIn(version)) {
-                size += f.type().minSize(version, flexible);
+                size += isNullableStruct(f, version) ? 1 : f.type().minSize(version, flexible);
             }
         }
         return size;

@@ -1,0 +1,183 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.protocol.error.Errors;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * A consumer-protocol group (KIP-848), Kafka's ConsumerGroup: the group epoch (bumped whenever the members or what
+ * they subscribe to change), the target assignment computed at the assignment epoch, the members reconciling
+ * towards it, and the topics their subscriptions resolve to now (the subscription metadata, whose change bumps the
+ * epoch too). Guarded by its own monitor, as a classic group is.
+ */
+final class ConsumerGroup {
+
+    /** Kafka's ConsumerGroupState, as DescribeGroups, ListGroups and ConsumerGroupDescribe name it. */
+    enum State {
+        EMPTY("Empty"), ASSIGNING("Assigning"), RECONCILING("Reconciling"), STABLE("Stable"), DEAD("Dead");
+
+        final String displayName;
+
+        State(String displayName) {
+            this.displayName = displayName;
+        }
+    }
+
+    /** A subscribed topic as the target assignment saw it: a new id or partition count bumps the group epoch. */
+    record SubscribedTopic(UUID id, String name, int partitions) {
+        static SubscribedTopic of(TopicMetadata topic) {
+            return new SubscribedTopic(topic.id(), topic.name(), topic.partitions());
+        }
+    }
+
+    /** From this OffsetCommit version the generation field carries a KIP-848 member epoch. */
+    private static final int OFFSET_COMMIT_MEMBER_EPOCH_VERSION = 9;
+
+    final String groupId;
+    int groupEpoch;
+    int assignmentEpoch;
+    /** The assignor that computed the target assignment last. */
+    String assignorName;
+    final Map<String, ConsumerGroupMember> members = new LinkedHashMap<>();
+    /** Static members' member ids, by instance id. */
+    final Map<String, String> staticMembers = new HashMap<>();
+    /** Each member's target assignment, at {@link #assignmentEpoch}. */
+    final Map<String, Map<UUID, Set<Integer>>> targetAssignment = new HashMap<>();
+    /** The topics the members subscribe to, by name, as the last target assignment was computed for. */
+    Map<String, SubscribedTopic> subscriptionMetadata = Map.of();
+    /** The group's records as last written to {@code __consumer_offsets}, by key ({@link ConsumerGroupRecords}). */
+    Map<java.nio.ByteBuffer, byte[]> written = new LinkedHashMap<>();
+    private boolean dead;
+
+    ConsumerGroup(String groupId) {
+        this.groupId = groupId;
+    }
+
+    State state() {
+        if (dead) {
+            return State.DEAD;
+        }
+        if (members.isEmpty()) {
+            return State.EMPTY;
+        }
+        if (groupEpoch > assignmentEpoch) {
+            return State.ASSIGNING;
+        }
+        for (ConsumerGroupMember member : members.values()) {
+            if (member.memberEpoch != assignmentEpoch || member.state != MemberState.STABLE) {
+                return State.RECONCILING;
+            }
+        }
+        return State.STABLE;
+    }
+
+    boolean isDead() {
+        return dead;
+    }
+
+    /** Marks the group deleted or unloaded: whoever holds it sees it gone and looks again. */
+    void markDead() {
+        dead = true;
+    }
+
+    void add(ConsumerGroupMember member) {
+        members.put(member.memberId, member);
+        if (member.instanceId != null) {
+            staticMembers.put(member.instanceId, member.memberId);
+        }
+    }
+
+    void remove(String memberId) {
+        ConsumerGroupMember member = members.remove(memberId);
+        if (member != null && member.instanceId != null) {
+            staticMembers.remove(member.instanceId, memberId);
+        }
+        targetAssignment.remove(memberId);
+    }
+
+    ConsumerGroupMember staticMember(String instanceId) {
+        String memberId = staticMembers.get(instanceId);
+        return memberId == null ? null : members.get(memberId);
+    }
+
+    Map<UUID, Set<Integer>> targetOf(String memberId) {
+        return targetAssignment.getOrDefault(memberId, TopicAssignment.EMPTY);
+    }
+
+    /**
+     * Which member owns each partition now, assigned or still to revoke (Kafka's currentPartitionEpoch): a
+     * partition is given to its next owner only once it is in nobody's hands.
+     */
+    Map<UUID, Map<Integer, String>> owners() {
+        Map<UUID, Map<Integer, String>> owners = new HashMap<>();
+        for (ConsumerGroupMember member : members.values()) {
+            own(owners, member.assignedPartitions, member.memberId);
+            own(owners, member.partitionsPendingRevocation, member.memberId);
+        }
+        return owners;
+    }
+
+    private static void own(Map<UUID, Map<Integer, String>> owners, Map<UUID, Set<Integer>> partitions,
+                            String memberId) {
+        partitions.forEach((topic, numbers) -> numbers.forEach(partition ->
+                owners.computeIfAbsent(topic, t -> new HashMap<>()).put(partition, memberId)));
+    }
+
+    /** Every topic name some member subscribes to, by name or (resolved) by regex. */
+    Set<String> subscribedTopicNames(Map<String, Set<String>> regexTopics) {
+        Set<String> names = new TreeSet<>();
+        for (ConsumerGroupMember member : members.values()) {
+            names.addAll(member.subscribedTopicNames);
+            if (member.subscribedTopicRegex != null) {
+                names.addAll(regexTopics.getOrDefault(member.subscribedTopicRegex, Set.of()));
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Kafka's ConsumerGroup.validateOffsetCommit: a commit without a member epoch (an admin client, a consumer
+     * without group management) only while the group has no member; otherwise from a member at its current epoch,
+     * else STALE_MEMBER_EPOCH (ILLEGAL_GENERATION before OffsetCommit v9, which has no member epochs).
+     */
+    Errors validateOffsetCommit(String memberId, int memberEpoch, short version) {
+        if (memberEpoch < 0 && members.isEmpty()) {
+            return Errors.NONE;
+        }
+        ConsumerGroupMember member = members.get(memberId);
+        if (member == null || member.leftTemporarily()) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (memberEpoch != member.memberEpoch) {
+            return version >= OFFSET_COMMIT_MEMBER_EPOCH_VERSION
+                    ? Errors.STALE_MEMBER_EPOCH : Errors.ILLEGAL_GENERATION;
+        }
+        return Errors.NONE;
+    }
+
+    /**
+     * Kafka's ConsumerGroup.validateOffsetFetch: an OffsetFetch naming a member epoch (v9+) must come from a member
+     * at that epoch; epoch -1 (an admin client) may always fetch.
+     */
+    Errors validateOffsetFetch(String memberId, int memberEpoch) {
+        if (memberEpoch == -1) {
+            return Errors.NONE;
+        }
+        ConsumerGroupMember member = members.get(memberId);
+        if (member == null || member.leftTemporarily()) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return memberEpoch == member.memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
+    }
+
+    Collection<ConsumerGroupMember> allMembers() {
+        return members.values();
+    }
+}

@@ -1,0 +1,525 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * The consumer-protocol (KIP-848) side of the coordinator, Kafka's GroupMetadataManager.consumerGroupHeartbeat:
+ * members join, heartbeat and leave through ConsumerGroupHeartbeat; a change of members or of what they subscribe
+ * to bumps the group epoch, the target assignment is computed again at that epoch by a server-side assignor
+ * ({@link TargetAssignmentBuilder}), and each member reconciles towards its target on its own heartbeats
+ * ({@link CurrentAssignmentBuilder}). Members silent for {@code group.consumer.session.timeout.ms}, or too slow to
+ * revoke within their rebalance timeout, are fenced ({@link ConsumerGroupTimeouts}).
+ *
+ * <p>Every change is written to {@code __consumer_offsets} ({@link ConsumerGroupRecords}) on the coordinator's
+ * thread under the group's lock, and the heartbeat is answered once the write counts, as Kafka's runtime answers
+ * after its write commits. A failed write is answered with the write's error; unlike Kafka, whose timeline data
+ * structures roll the change back, the change stays in memory and is written with the next one.
+ */
+final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
+
+    private final ConsumerGroups groups;
+    private final ClassicGroups classicGroups;
+    private final OffsetsTopic log;
+    private final CoordinatorThread thread;
+    private final TargetAssignmentBuilder targets;
+    private final ConsumerGroupTimeouts timeouts;
+    private final int heartbeatIntervalMs;
+    private final int sessionTimeoutMs;
+    private final int maxSize;
+
+    ConsumerGroupCoordinator(BrokerConfig config, ConsumerGroups groups, ClassicGroups classicGroups,
+                             OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock) {
+        this.groups = groups;
+        this.classicGroups = classicGroups;
+        this.log = log;
+        this.thread = thread;
+        this.targets = new TargetAssignmentBuilder(topics, config.get(BrokerConfig.GROUP_CONSUMER_ASSIGNORS));
+        this.timeouts = new ConsumerGroupTimeouts(clock, this);
+        this.heartbeatIntervalMs = config.get(BrokerConfig.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS);
+        this.sessionTimeoutMs = config.get(BrokerConfig.GROUP_CONSUMER_SESSION_TIMEOUT_MS);
+        this.maxSize = config.get(BrokerConfig.GROUP_CONSUMER_MAX_SIZE);
+    }
+
+    TargetAssignmentBuilder targets() {
+        return targets;
+    }
+
+    // ----------------------------------------------------------------------------------------------- Heartbeat
+
+    /** A heartbeat, validated, then run on the coordinator's thread; answered once its records are written. */
+    CompletableFuture<ConsumerGroupHeartbeat.Response> heartbeat(ConsumerGroupHeartbeat.Request request) {
+        ConsumerGroupHeartbeat.Response invalid = validate(request);
+        if (invalid != null) {
+            return CompletableFuture.completedFuture(invalid);
+        }
+        Errors notHere = classicGroups.coordinatorError(request.groupId());
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(ConsumerGroupHeartbeat.Response.error(notHere, null));
+        }
+        return thread.compose(() -> heartbeatOnCoordinatorThread(request));
+    }
+
+    /** Kafka's throwIfConsumerGroupHeartbeatRequestIsInvalid, with its messages. */
+    private ConsumerGroupHeartbeat.Response validate(ConsumerGroupHeartbeat.Request request) {
+        String problem = null;
+        Errors error = Errors.INVALID_REQUEST;
+        if (request.groupId() == null || request.groupId().isEmpty()) {
+            problem = "GroupId can't be empty.";
+        } else if (request.instanceId() != null && request.instanceId().isEmpty()) {
+            problem = "InstanceId can't be empty.";
+        } else if (request.rackId() != null && request.rackId().isEmpty()) {
+            problem = "RackId can't be empty.";
+        } else if (request.version() >= 1 && request.memberId().isEmpty()) {
+            problem = "MemberId can't be empty.";
+        } else if (request.memberEpoch() > 0 || request.memberEpoch() == ConsumerGroupMember.LEAVE_GROUP_MEMBER_EPOCH) {
+            if (request.memberId().isEmpty()) {
+                problem = "MemberId can't be empty.";
+            }
+        } else if (request.memberEpoch() == 0) {
+            if (request.rebalanceTimeoutMs() == -1) {
+                problem = "RebalanceTimeoutMs must be provided in first request.";
+            } else if (request.ownedTopicPartitions() == null || !request.ownedTopicPartitions().isEmpty()) {
+                problem = "TopicPartitions must be empty when (re-)joining.";
+            } else if (request.subscribedTopicNames() == null && request.subscribedTopicRegex() == null) {
+                problem = "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.";
+            }
+        } else if (request.memberEpoch() == ConsumerGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+            if (request.instanceId() == null) {
+                problem = "InstanceId can't be null.";
+            }
+        } else {
+            problem = "MemberEpoch is invalid.";
+        }
+        if (problem == null && request.subscribedTopicRegex() != null && !request.subscribedTopicRegex().isEmpty()
+                && !targets.isValidRegex(request.subscribedTopicRegex())) {
+            error = Errors.INVALID_REGULAR_EXPRESSION;
+            problem = "SubscribedTopicRegex `" + request.subscribedTopicRegex()
+                    + "` is not a valid regular expression.";
+        }
+        if (problem == null && request.serverAssignor() != null && !targets.supports(request.serverAssignor())) {
+            error = Errors.UNSUPPORTED_ASSIGNOR;
+            problem = "ServerAssignor " + request.serverAssignor() + " is not supported. Supported assignors: "
+                    + String.join(", ", targets.assignorNames()) + ".";
+        }
+        return problem == null ? null : ConsumerGroupHeartbeat.Response.error(error, problem);
+    }
+
+    private CompletableFuture<ConsumerGroupHeartbeat.Response> heartbeatOnCoordinatorThread(
+            ConsumerGroupHeartbeat.Request request) {
+        Errors notHere = classicGroups.coordinatorError(request.groupId()); // it may have moved while queued
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(ConsumerGroupHeartbeat.Response.error(notHere, null));
+        }
+        boolean leaving = request.memberEpoch() < 0;
+        ConsumerGroup group = leaving || request.memberEpoch() > 0 ? groups.get(request.groupId()) : null;
+        if (group == null && request.memberEpoch() == 0) {
+            String refused = claimFromClassic(request.groupId());
+            if (refused != null) {
+                return CompletableFuture.completedFuture(
+                        ConsumerGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, refused));
+            }
+            group = groups.getOrCreate(request.groupId());
+        }
+        if (group == null) {
+            return CompletableFuture.completedFuture(ConsumerGroupHeartbeat.Response.error(
+                    Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
+                            + request.groupId() + "."));
+        }
+        synchronized (group) {
+            if (group.isDead()) { // deleted or unloaded meanwhile: the client retries
+                return CompletableFuture.completedFuture(
+                        ConsumerGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
+            }
+            ConsumerGroupHeartbeat.Response response = leaving ? leave(group, request) : heartbeat(group, request);
+            if (response.error() != Errors.NONE) {
+                return CompletableFuture.completedFuture(response);
+            }
+            return write(group).handle((written, failure) -> failure == null ? response
+                    : ConsumerGroupHeartbeat.Response.error(OffsetsWriteErrors.answerFor(failure), null));
+        }
+    }
+
+    /**
+     * A consumer-protocol member asking for an id that names a classic group: an empty one (commits only, or left
+     * by its members) becomes a consumer group, as Kafka converts it; one with members would need Kafka's online
+     * upgrade ({@code group.consumer.migration.policy}), which is not implemented here, so the member is refused
+     * with GROUP_ID_NOT_FOUND, as Kafka refuses it when that policy is disabled. Returns the refusal, or null.
+     */
+    private String claimFromClassic(String groupId) {
+        ClassicGroup classic = classicGroups.get(groupId);
+        if (classic == null) {
+            return null;
+        }
+        synchronized (classic) {
+            if (!classic.members.isEmpty() || !classic.pendingMembers.isEmpty()) {
+                return "Cannot upgrade classic group " + groupId + " to consumer group because the online upgrade"
+                        + " is disabled.";
+            }
+            if (classic.state() != GroupState.DEAD) {
+                classicGroups.remove(classic);
+            }
+        }
+        return null;
+    }
+
+    /** A member joining (epoch 0) or heartbeating (its epoch); the caller holds the group's lock. */
+    private ConsumerGroupHeartbeat.Response heartbeat(ConsumerGroup group, ConsumerGroupHeartbeat.Request request) {
+        boolean joining = request.memberEpoch() == 0;
+        ConsumerGroupMember member;
+        boolean bump = false;
+        if (joining) {
+            JoinOutcome joined = join(group, request);
+            if (joined.refusal() != null) {
+                return joined.refusal();
+            }
+            member = joined.member();
+            bump = joined.isNew();
+        } else {
+            member = group.members.get(request.memberId());
+            if (member == null || member.leftTemporarily()) {
+                return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member "
+                        + request.memberId() + " is not a member of group " + group.groupId + ".");
+            }
+            if (request.instanceId() != null && !Objects.equals(member.instanceId, request.instanceId())) {
+                return ConsumerGroupHeartbeat.Response.error(Errors.FENCED_INSTANCE_ID, "Static member "
+                        + request.memberId() + " with instance id " + request.instanceId()
+                        + " is not the member of that instance id.");
+            }
+            Errors fenced = checkEpoch(member, request);
+            if (fenced != Errors.NONE) {
+                return ConsumerGroupHeartbeat.Response.error(fenced, "The consumer group member has a smaller member"
+                        + " epoch (" + request.memberEpoch() + ") than the one known by the group coordinator ("
+                        + member.memberEpoch + "). The member must abandon all its partitions and rejoin.");
+            }
+        }
+        int epochBefore = member.memberEpoch;
+        Map<UUID, Set<Integer>> assignedBefore = member.assignedPartitions;
+        Map<UUID, Set<Integer>> revokingBefore = member.partitionsPendingRevocation;
+        bump |= updateSubscription(member, request);
+        Map<String, Set<String>> regexTopics = targets.resolveRegexes(group.allMembers());
+        Map<String, ConsumerGroup.SubscribedTopic> metadata = targets.subscriptionMetadata(group, regexTopics);
+        if (!metadata.equals(group.subscriptionMetadata)) {
+            group.subscriptionMetadata = metadata;
+            bump = true;
+        }
+        if (bump) {
+            group.groupEpoch++;
+        }
+        if (group.groupEpoch > group.assignmentEpoch) {
+            targets.computeTarget(group, regexTopics);
+        }
+        long revocation = member.revocationToken;
+        CurrentAssignmentBuilder.reconcile(member, group.assignmentEpoch, group.targetOf(member.memberId),
+                group.owners(), request.ownedTopicPartitions());
+        if (member.state == MemberState.UNREVOKED_PARTITIONS && member.revocationToken != revocation) {
+            timeouts.revoking(group, member);
+        }
+        timeouts.heartbeat(group, member, sessionTimeoutMs);
+        boolean fullRequest = joining || (request.rebalanceTimeoutMs() != -1 && request.subscribedTopicNames() != null
+                && request.ownedTopicPartitions() != null);
+        boolean changed = member.memberEpoch != epochBefore || !member.assignedPartitions.equals(assignedBefore)
+                || !member.partitionsPendingRevocation.equals(revokingBefore);
+        return new ConsumerGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
+                heartbeatIntervalMs, changed || fullRequest ? member.assignedPartitions : null);
+    }
+
+    private record JoinOutcome(ConsumerGroupMember member, boolean isNew, ConsumerGroupHeartbeat.Response refusal) {
+    }
+
+    /**
+     * A member joining with epoch 0: a new member (a v0 client gets its id from here), one rejoining under its id,
+     * or a static member coming back under its instance id (it takes over the member that left with epoch -2, its
+     * epoch and its partitions, without a rebalance).
+     */
+    private JoinOutcome join(ConsumerGroup group, ConsumerGroupHeartbeat.Request request) {
+        String memberId = request.memberId().isEmpty() ? UUID.randomUUID().toString() : request.memberId();
+        ConsumerGroupMember existing = group.members.get(memberId);
+        if (request.instanceId() != null) {
+            ConsumerGroupMember previous = group.staticMember(request.instanceId());
+            if (previous != null && !previous.memberId.equals(memberId)) {
+                if (!previous.leftTemporarily()) {
+                    return new JoinOutcome(null, false, ConsumerGroupHeartbeat.Response.error(
+                            Errors.UNRELEASED_INSTANCE_ID, "Static member " + memberId + " with instance id "
+                                    + request.instanceId() + " cannot join the group because the instance id is"
+                                    + " owned by " + previous.memberId + " member."));
+                }
+                ConsumerGroupMember replacement = new ConsumerGroupMember(memberId);
+                replacement.instanceId = previous.instanceId;
+                replacement.memberEpoch = previous.previousMemberEpoch;
+                replacement.previousMemberEpoch = previous.previousMemberEpoch;
+                replacement.state = previous.state;
+                replacement.assignedPartitions = previous.assignedPartitions;
+                replacement.partitionsPendingRevocation = previous.partitionsPendingRevocation;
+                replacement.subscribedTopicNames = previous.subscribedTopicNames;
+                replacement.subscribedTopicRegex = previous.subscribedTopicRegex;
+                replacement.serverAssignor = previous.serverAssignor;
+                replacement.rackId = previous.rackId;
+                timeouts.end(previous);
+                Map<UUID, Set<Integer>> target = group.targetOf(previous.memberId);
+                group.remove(previous.memberId);
+                group.add(replacement);
+                group.targetAssignment.put(memberId, target);
+                return new JoinOutcome(replacement, false, null);
+            }
+        }
+        if (existing != null) {
+            return new JoinOutcome(existing, false, null);
+        }
+        if (group.members.size() >= maxSize) {
+            return new JoinOutcome(null, false, ConsumerGroupHeartbeat.Response.error(Errors.GROUP_MAX_SIZE_REACHED,
+                    "The consumer group has reached its maximum capacity of " + maxSize + " members."));
+        }
+        ConsumerGroupMember member = new ConsumerGroupMember(memberId);
+        member.instanceId = request.instanceId();
+        group.add(member);
+        return new JoinOutcome(member, true, null);
+    }
+
+    /**
+     * Kafka's epoch check: the member's current epoch, or its previous one if the answer that moved it on was lost
+     * (it then owns nothing beyond what it is assigned); anything else is FENCED_MEMBER_EPOCH.
+     */
+    private static Errors checkEpoch(ConsumerGroupMember member, ConsumerGroupHeartbeat.Request request) {
+        int received = request.memberEpoch();
+        if (received == member.memberEpoch) {
+            return Errors.NONE;
+        }
+        if (received < member.memberEpoch && received == member.previousMemberEpoch
+                && request.ownedTopicPartitions() != null
+                && TopicAssignment.containsAll(member.assignedPartitions, request.ownedTopicPartitions())) {
+            return Errors.NONE;
+        }
+        return Errors.FENCED_MEMBER_EPOCH;
+    }
+
+    /** Takes what the heartbeat says of the member; whether its subscription or assignor changed (an epoch bump). */
+    private static boolean updateSubscription(ConsumerGroupMember member, ConsumerGroupHeartbeat.Request request) {
+        boolean changed = false;
+        if (request.subscribedTopicNames() != null) {
+            List<String> names = request.subscribedTopicNames().stream().distinct().sorted().toList();
+            changed |= !names.equals(member.subscribedTopicNames);
+            member.subscribedTopicNames = names;
+        }
+        if (request.subscribedTopicRegex() != null) {
+            String regex = request.subscribedTopicRegex().isEmpty() ? null : request.subscribedTopicRegex();
+            changed |= !Objects.equals(regex, member.subscribedTopicRegex);
+            member.subscribedTopicRegex = regex;
+        }
+        if (request.serverAssignor() != null) {
+            changed |= !request.serverAssignor().equals(member.serverAssignor);
+            member.serverAssignor = request.serverAssignor();
+        }
+        if (request.rackId() != null) {
+            member.rackId = request.rackId();
+        }
+        if (request.rebalanceTimeoutMs() != -1) {
+            member.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
+        }
+        member.clientId = request.clientId();
+        member.clientHost = request.clientHost();
+        return changed;
+    }
+
+    /**
+     * Epoch -1: the member leaves for good (the group epoch moves on and its partitions go to the others). Epoch
+     * -2: a static member leaves for now, keeping its partitions for its instance id until its session runs out.
+     */
+    private ConsumerGroupHeartbeat.Response leave(ConsumerGroup group, ConsumerGroupHeartbeat.Request request) {
+        ConsumerGroupMember member = request.instanceId() != null
+                ? group.staticMember(request.instanceId()) : group.members.get(request.memberId());
+        if (member == null) {
+            return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId()
+                    + " is not a member of group " + group.groupId + ".");
+        }
+        if (!member.memberId.equals(request.memberId())) {
+            return ConsumerGroupHeartbeat.Response.error(Errors.FENCED_INSTANCE_ID, "Static member "
+                    + request.memberId() + " with instance id " + request.instanceId()
+                    + " is not the member of that instance id.");
+        }
+        if (request.memberEpoch() == ConsumerGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+            if (!member.leftTemporarily()) {
+                member.previousMemberEpoch = member.memberEpoch;
+                member.memberEpoch = ConsumerGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH;
+            }
+            timeouts.heartbeat(group, member, sessionTimeoutMs);
+        } else {
+            removeMember(group, member);
+        }
+        return new ConsumerGroupHeartbeat.Response(Errors.NONE, null, request.memberId(), request.memberEpoch(), 0,
+                null);
+    }
+
+    /** Removes a member; the group epoch moves on, so the others get its partitions. */
+    private void removeMember(ConsumerGroup group, ConsumerGroupMember member) {
+        timeouts.end(member);
+        group.remove(member.memberId);
+        group.groupEpoch++;
+    }
+
+    // ----------------------------------------------------------------------------------------------- Timeouts
+
+    @Override
+    public void sessionExpired(ConsumerGroup group, ConsumerGroupMember member, long token) {
+        fenceIf(group, member, () -> member.sessionToken == token);
+    }
+
+    @Override
+    public void rebalanceExpired(ConsumerGroup group, ConsumerGroupMember member, long token) {
+        fenceIf(group, member, () -> member.revocationToken == token
+                && member.state == MemberState.UNREVOKED_PARTITIONS);
+    }
+
+    /** Fences a member whose timeout ran out, on the coordinator's thread, if nothing superseded it meanwhile. */
+    private void fenceIf(ConsumerGroup group, ConsumerGroupMember member, java.util.function.BooleanSupplier still) {
+        thread.run(() -> {
+            synchronized (group) {
+                if (group.isDead() || group.members.get(member.memberId) != member || !still.getAsBoolean()) {
+                    return;
+                }
+                removeMember(group, member);
+                write(group);
+            }
+        });
+    }
+
+    // -------------------------------------------------------------------------------------------- Persistence
+
+    /**
+     * Writes what changed in the group since its last write, as one batch; the caller holds the group's lock, on the
+     * coordinator's thread. Completes when the write counts.
+     */
+    CompletableFuture<Long> write(ConsumerGroup group) {
+        Map<ByteBuffer, byte[]> now = ConsumerGroupRecords.snapshot(group);
+        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.diff(group.written, now);
+        if (changes.isEmpty()) {
+            return CompletableFuture.completedFuture(-1L);
+        }
+        CompletableFuture<Long> written;
+        try {
+            written = log.writeRecords(group.groupId, changes);
+        } catch (LogException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return written.thenApply(offset -> {
+            synchronized (group) {
+                group.written = now;
+            }
+            return offset;
+        });
+    }
+
+    /**
+     * DeleteGroups of a consumer group, on the coordinator's thread: NON_EMPTY_GROUP while it has members; else
+     * tombstones for its records and its commits, and it is forgotten; answered once both writes count.
+     */
+    CompletableFuture<Errors> delete(String groupId, OffsetStore offsets) {
+        return whenEmpty(groupId, Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP,
+                group -> writeTombstones(group).thenCombine(offsets.deleteGroup(groupId), (a, b) -> a));
+    }
+
+    /**
+     * A classic JoinGroup naming a consumer group: an empty one gives way, as Kafka converts an empty consumer group
+     * to a classic one (its records are tombstoned, its commits stay with the id), and the join goes on (NONE);
+     * one with members is refused INCONSISTENT_GROUP_PROTOCOL, since classic members inside a consumer group
+     * (Kafka's mixed groups) are not implemented here.
+     */
+    CompletableFuture<Errors> yieldToClassic(String groupId) {
+        return whenEmpty(groupId, Errors.NONE, Errors.INCONSISTENT_GROUP_PROTOCOL, this::writeTombstones);
+    }
+
+    /**
+     * What DeleteGroups and a classic join share, on the coordinator's thread: with the group coordinated here
+     * (else the coordinator's error), present (else {@code absent}) and empty (else {@code withMembers}), its writes
+     * are made under its lock and it is forgotten; the answer is NONE once they count, else the write's error.
+     */
+    private CompletableFuture<Errors> whenEmpty(String groupId, Errors absent, Errors withMembers,
+                                                Function<ConsumerGroup, CompletableFuture<Long>> writes) {
+        return thread.compose(() -> {
+            Errors notHere = classicGroups.coordinatorError(groupId);
+            ConsumerGroup group = groups.get(groupId);
+            if (notHere != Errors.NONE || group == null) {
+                return CompletableFuture.completedFuture(notHere != Errors.NONE ? notHere : absent);
+            }
+            CompletableFuture<Long> written;
+            synchronized (group) {
+                if (group.isDead()) {
+                    return CompletableFuture.completedFuture(absent);
+                }
+                if (!group.members.isEmpty()) {
+                    return CompletableFuture.completedFuture(withMembers);
+                }
+                try {
+                    written = writes.apply(group);
+                } catch (LogException e) {
+                    return CompletableFuture.completedFuture(OffsetsWriteErrors.answerFor(e));
+                }
+                groups.remove(group);
+            }
+            return written.handle((offset, failure) -> failure == null ? Errors.NONE
+                    : OffsetsWriteErrors.answerFor(failure));
+        });
+    }
+
+    /** Tombstones for every record the group wrote; the caller holds its lock. */
+    private CompletableFuture<Long> writeTombstones(ConsumerGroup group) {
+        Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
+        return tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
+                : log.writeRecords(group.groupId, tombstones);
+    }
+
+    // ---------------------------------------------------------------------------------------- Loads, unloads
+
+    /** A group replayed from the offsets topic: listed again, its members' sessions started afresh. */
+    void restore(ConsumerGroup group) {
+        synchronized (group) {
+            ClassicGroup classic = classicGroups.get(group.groupId);
+            if (classic != null) { // a group id names one group; the consumer group's records came later
+                synchronized (classic) {
+                    classicGroups.remove(classic);
+                }
+            }
+            // Kafka keeps a hash of the subscribed topics' metadata in the group's record to tell, on load, whether
+            // they changed; here they are taken as they are now: a change while no coordinator ran waits for the
+            // next change to bump the epoch.
+            group.subscriptionMetadata = targets.subscriptionMetadata(group,
+                    targets.resolveRegexes(group.allMembers()));
+            groups.restored(group);
+            for (ConsumerGroupMember member : group.allMembers()) {
+                timeouts.heartbeat(group, member, sessionTimeoutMs);
+                if (member.state == MemberState.UNREVOKED_PARTITIONS) {
+                    timeouts.revoking(group, member);
+                }
+            }
+        }
+    }
+
+    /** Forgets a group whose partition this broker no longer leads; its members' timeouts end. */
+    void unload(ConsumerGroup group) {
+        synchronized (group) {
+            group.allMembers().forEach(timeouts::end);
+            groups.remove(group);
+        }
+    }
+
+    void bindMetersTo(MeterRegistry registry) {
+        timeouts.bindMetersTo(registry);
+    }
+
+    void close() throws InterruptedException {
+        timeouts.close();
+    }
+}

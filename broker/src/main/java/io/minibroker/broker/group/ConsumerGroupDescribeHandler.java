@@ -1,0 +1,94 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView.DescribedGroup;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * ConsumerGroupDescribe (KIP-848): each consumer-protocol group's epochs, assignor and members with their current
+ * and target assignments. As Kafka answers: a group that does not exist is GROUP_ID_NOT_FOUND "Group … not found.",
+ * a classic group GROUP_ID_NOT_FOUND "Group … is not a consumer group.", one coordinated elsewhere NOT_COORDINATOR.
+ */
+public final class ConsumerGroupDescribeHandler implements ApiHandler {
+
+    /** Kafka's MemberType of a member that heartbeats with the consumer protocol (v1+). */
+    private static final byte CONSUMER_MEMBER = 1;
+
+    private final GroupCoordinator coordinator;
+    private final TopicRegistry topics;
+
+    public ConsumerGroupDescribeHandler(GroupCoordinator coordinator, TopicRegistry topics) {
+        this.coordinator = coordinator;
+        this.topics = topics;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        ConsumerGroupDescribeResponseView response = new ConsumerGroupDescribeResponseView();
+        for (String groupId : new ConsumerGroupDescribeRequestView(request.body()).groupIds()) {
+            DescribedGroup described = response.addGroup().groupId(groupId).groupState("").assignorName("");
+            Errors notHere = coordinator.coordinatorError(groupId);
+            if (notHere != Errors.NONE) {
+                described.errorCode(notHere.code());
+                continue;
+            }
+            ConsumerGroup group = coordinator.consumerGroup(groupId);
+            if (group == null) {
+                boolean classic = coordinator.group(groupId).isPresent();
+                described.errorCode(Errors.GROUP_ID_NOT_FOUND.code()).errorMessage("Group " + groupId
+                        + (classic ? " is not a consumer group." : " not found."));
+                continue;
+            }
+            synchronized (group) {
+                describe(group, described, request.version());
+            }
+        }
+        return CompletableFuture.completedFuture(response.struct());
+    }
+
+    private void describe(ConsumerGroup group, DescribedGroup described, short version) {
+        if (group.isDead()) {
+            described.errorCode(Errors.GROUP_ID_NOT_FOUND.code()).errorMessage("Group " + group.groupId
+                    + " not found.");
+            return;
+        }
+        described.groupState(group.state().displayName).groupEpoch(group.groupEpoch)
+                .assignmentEpoch(group.assignmentEpoch)
+                .assignorName(group.assignorName == null ? UniformAssignor.NAME : group.assignorName);
+        for (ConsumerGroupMember member : group.allMembers()) {
+            ConsumerGroupDescribeResponseView.Member entry = described.addMember().memberId(member.memberId)
+                    .instanceId(member.instanceId).rackId(member.rackId).memberEpoch(member.memberEpoch)
+                    .clientId(member.clientId).clientHost(member.clientHost)
+                    .subscribedTopicNames(member.subscribedTopicNames)
+                    .subscribedTopicRegex(member.subscribedTopicRegex);
+            fill(entry.assignment(), member.assignedPartitions);
+            fill(entry.targetAssignment(), group.targetOf(member.memberId));
+            if (version >= 1) {
+                entry.memberType(CONSUMER_MEMBER);
+            }
+        }
+    }
+
+    private void fill(ConsumerGroupDescribeResponseView.Assignment assignment, Map<UUID, Set<Integer>> partitions) {
+        partitions.forEach((topicId, numbers) -> {
+            Optional<TopicMetadata> topic = topics.known(topicId);
+            assignment.addTopicPartition().topicId(topicId).topicName(topic.map(TopicMetadata::name).orElse(""))
+                    .partitions(List.copyOf(numbers));
+        });
+    }
+}

@@ -1,0 +1,49 @@
+package io.minibroker.broker.group;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A member of a consumer-protocol group (KIP-848), Kafka's ConsumerGroupMember: what it subscribes to and with
+ * which assignor, and where its reconciliation stands: its epoch and the one before, the partitions it owns and
+ * those it must still revoke. Guarded by its group's lock; the session and rebalance tokens are volatile so that
+ * their timeouts can tell, without the lock, that they were superseded.
+ */
+final class ConsumerGroupMember {
+
+    /** The epoch a member leaves with for good, and the one a static member leaves with to come back. */
+    static final int LEAVE_GROUP_MEMBER_EPOCH = -1;
+    static final int LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2;
+
+    final String memberId;
+    String instanceId;
+    String rackId;
+    String clientId = "";
+    String clientHost = "";
+    List<String> subscribedTopicNames = List.of();
+    String subscribedTopicRegex;
+    String serverAssignor;
+    int rebalanceTimeoutMs = -1;
+
+    int memberEpoch;
+    int previousMemberEpoch;
+    MemberState state = MemberState.STABLE;
+    Map<UUID, Set<Integer>> assignedPartitions = TopicAssignment.EMPTY;
+    Map<UUID, Set<Integer>> partitionsPendingRevocation = TopicAssignment.EMPTY;
+
+    /** Bumped by every heartbeat: a session timeout scheduled before sees it and ends quietly. */
+    volatile long sessionToken;
+    /** Bumped whenever the member's revocation ends or restarts: the rebalance timeout watches it. */
+    volatile long revocationToken;
+
+    ConsumerGroupMember(String memberId) {
+        this.memberId = memberId;
+    }
+
+    /** Whether this is a static member that left with epoch -2 and whose instance id may come back. */
+    boolean leftTemporarily() {
+        return memberEpoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH;
+    }
+}

@@ -1,0 +1,298 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.protocol.types.Wire;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * A consumer group's records in {@code __consumer_offsets}, in Kafka's layouts, so that Kafka's tools read them and
+ * the group survives a restart or a coordinator's failover: ConsumerGroupMetadata (type 3: the group epoch),
+ * ConsumerGroupMemberMetadata (5: a member's subscription), ConsumerGroupTargetAssignmentMetadata (6: the
+ * assignment epoch), ConsumerGroupTargetAssignmentMember (7: a member's target) and
+ * ConsumerGroupCurrentMemberAssignment (8: a member's epochs, state and partitions). Keys are Kafka's
+ * non-flexible coordinator keys (the type as an int16, then int16-length strings); values are version 0 of the
+ * flexible value schemas (compact strings and arrays, an empty tagged-field section). Kafka 4.1 stopped writing
+ * ConsumerGroupPartitionMetadata (type 4, replaced by a metadata hash): it is neither written nor needed here,
+ * the subscribed topics being looked up again on load.
+ *
+ * <p>{@link #snapshot} gives a group's records keyed by their key bytes; the coordinator writes what differs
+ * from what it wrote last (and tombstones for what is gone). {@link Replay} folds what a replay reads back into
+ * groups.
+ */
+final class ConsumerGroupRecords {
+
+    static final short METADATA = 3;
+    static final short PARTITION_METADATA = 4;
+    static final short MEMBER_METADATA = 5;
+    static final short TARGET_ASSIGNMENT_METADATA = 6;
+    static final short TARGET_ASSIGNMENT_MEMBER = 7;
+    static final short CURRENT_MEMBER_ASSIGNMENT = 8;
+    private static final short VALUE_VERSION = 0;
+
+    private ConsumerGroupRecords() {
+    }
+
+    static boolean isConsumerGroupRecord(short keyType) {
+        return keyType >= METADATA && keyType <= CURRENT_MEMBER_ASSIGNMENT;
+    }
+
+    /** Every record of the group as it is now, by key bytes, in the order Kafka writes a new member's. */
+    static Map<ByteBuffer, byte[]> snapshot(ConsumerGroup group) {
+        Map<ByteBuffer, byte[]> records = new LinkedHashMap<>();
+        for (ConsumerGroupMember member : group.allMembers()) {
+            records.put(key(MEMBER_METADATA, group.groupId, member.memberId), memberMetadata(member));
+        }
+        records.put(key(METADATA, group.groupId, null), epochValue(group.groupEpoch));
+        for (ConsumerGroupMember member : group.allMembers()) {
+            records.put(key(TARGET_ASSIGNMENT_MEMBER, group.groupId, member.memberId),
+                    targetValue(group.targetOf(member.memberId)));
+        }
+        records.put(key(TARGET_ASSIGNMENT_METADATA, group.groupId, null), epochValue(group.assignmentEpoch));
+        for (ConsumerGroupMember member : group.allMembers()) {
+            records.put(key(CURRENT_MEMBER_ASSIGNMENT, group.groupId, member.memberId), currentValue(member));
+        }
+        return records;
+    }
+
+    /**
+     * The records to write to get from {@code written} to {@code now}: changed values, then tombstones (null values)
+     * for keys no longer there, in Kafka's order of a member's removal (assignment, target, then metadata).
+     */
+    static Map<ByteBuffer, byte[]> diff(Map<ByteBuffer, byte[]> written, Map<ByteBuffer, byte[]> now) {
+        Map<ByteBuffer, byte[]> changes = new LinkedHashMap<>();
+        now.forEach((key, value) -> {
+            if (!java.util.Arrays.equals(written.get(key), value)) {
+                changes.put(key, value);
+            }
+        });
+        List<ByteBuffer> gone = new ArrayList<>();
+        written.keySet().forEach(key -> {
+            if (!now.containsKey(key)) {
+                gone.add(key);
+            }
+        });
+        gone.sort((a, b) -> Short.compare(b.getShort(0), a.getShort(0)));
+        gone.forEach(key -> changes.put(key, null));
+        return changes;
+    }
+
+    static ByteBuffer key(short type, String groupId, String memberId) {
+        ByteBuf key = Unpooled.buffer();
+        key.writeShort(type);
+        GroupMetadataRecord.writeString(key, groupId);
+        if (memberId != null) {
+            GroupMetadataRecord.writeString(key, memberId);
+        }
+        return ByteBuffer.wrap(bytes(key)).asReadOnlyBuffer();
+    }
+
+    private static byte[] epochValue(int epoch) {
+        ByteBuf value = Unpooled.buffer();
+        value.writeShort(VALUE_VERSION);
+        value.writeInt(epoch);
+        Wire.writeUnsignedVarint(value, 0); // no tagged fields
+        return bytes(value);
+    }
+
+    private static byte[] memberMetadata(ConsumerGroupMember member) {
+        ByteBuf value = Unpooled.buffer();
+        value.writeShort(VALUE_VERSION);
+        writeCompactString(value, member.instanceId);
+        writeCompactString(value, member.rackId);
+        writeCompactString(value, member.clientId);
+        writeCompactString(value, member.clientHost);
+        Wire.writeUnsignedVarint(value, member.subscribedTopicNames.size() + 1);
+        member.subscribedTopicNames.forEach(name -> writeCompactString(value, name));
+        writeCompactString(value, member.subscribedTopicRegex);
+        value.writeInt(member.rebalanceTimeoutMs);
+        writeCompactString(value, member.serverAssignor);
+        Wire.writeUnsignedVarint(value, 0);
+        return bytes(value);
+    }
+
+    private static byte[] targetValue(Map<UUID, Set<Integer>> target) {
+        ByteBuf value = Unpooled.buffer();
+        value.writeShort(VALUE_VERSION);
+        writePartitions(value, target);
+        Wire.writeUnsignedVarint(value, 0);
+        return bytes(value);
+    }
+
+    private static byte[] currentValue(ConsumerGroupMember member) {
+        ByteBuf value = Unpooled.buffer();
+        value.writeShort(VALUE_VERSION);
+        value.writeInt(member.memberEpoch);
+        value.writeInt(member.previousMemberEpoch);
+        value.writeByte(member.state.value);
+        writePartitions(value, member.assignedPartitions);
+        writePartitions(value, member.partitionsPendingRevocation);
+        Wire.writeUnsignedVarint(value, 0);
+        return bytes(value);
+    }
+
+    private static void writePartitions(ByteBuf value, Map<UUID, Set<Integer>> partitions) {
+        Wire.writeUnsignedVarint(value, partitions.size() + 1);
+        partitions.forEach((topic, numbers) -> {
+            Wire.writeUuid(value, topic);
+            Wire.writeUnsignedVarint(value, numbers.size() + 1);
+            numbers.forEach(value::writeInt);
+            Wire.writeUnsignedVarint(value, 0);
+        });
+    }
+
+    private static void writeCompactString(ByteBuf buf, String value) {
+        if (value == null) {
+            Wire.writeUnsignedVarint(buf, 0);
+            return;
+        }
+        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        Wire.writeUnsignedVarint(buf, utf8.length + 1);
+        buf.writeBytes(utf8);
+    }
+
+    private static String readCompactString(ByteBuf buf) {
+        int length = Wire.readUnsignedVarint(buf) - 1;
+        return length < 0 ? null : buf.readCharSequence(length, StandardCharsets.UTF_8).toString();
+    }
+
+    private static Map<UUID, Set<Integer>> readPartitions(ByteBuf value) {
+        int topics = Wire.readUnsignedVarint(value) - 1;
+        Map<UUID, Set<Integer>> partitions = new HashMap<>();
+        for (int t = 0; t < topics; t++) {
+            UUID topic = Wire.readUuid(value);
+            int count = Wire.readUnsignedVarint(value) - 1;
+            Set<Integer> numbers = new TreeSet<>();
+            for (int p = 0; p < count; p++) {
+                numbers.add(value.readInt());
+            }
+            skipTaggedFields(value);
+            partitions.put(topic, numbers);
+        }
+        return TopicAssignment.copyOf(partitions);
+    }
+
+    /** Tagged fields this broker does not write (Kafka's later additions) are skipped. */
+    private static void skipTaggedFields(ByteBuf buf) {
+        int count = Wire.readUnsignedVarint(buf);
+        for (int i = 0; i < count; i++) {
+            Wire.readUnsignedVarint(buf);
+            buf.skipBytes(Wire.readUnsignedVarint(buf));
+        }
+    }
+
+    private static void checkVersion(ByteBuf value, short type) {
+        short version = value.readShort();
+        if (version != VALUE_VERSION) {
+            throw new IllegalArgumentException("consumer group record type " + type + " value version " + version
+                    + " is not one this broker reads (0)");
+        }
+    }
+
+    private static byte[] bytes(ByteBuf buf) {
+        byte[] bytes = new byte[buf.readableBytes()];
+        buf.readBytes(bytes);
+        return bytes;
+    }
+
+    /**
+     * What a replay finds of consumer groups, the last record of each key winning; a group's metadata tombstone
+     * deletes the group. {@link #groups} then rebuilds them.
+     */
+    static final class Replay {
+        private final Map<String, ConsumerGroup> groups = new LinkedHashMap<>();
+        /** The records read, by group and key: what the coordinator wrote, to diff its next write against. */
+        private final Map<String, Map<ByteBuffer, byte[]>> written = new HashMap<>();
+
+        /** Applies one record; {@code key} is positioned after its type. */
+        void apply(short type, ByteBuf key, ByteBuf value) {
+            String groupId = GroupMetadataRecord.readString(key);
+            String memberId = type == METADATA || type == TARGET_ASSIGNMENT_METADATA || type == PARTITION_METADATA
+                    ? null : GroupMetadataRecord.readString(key);
+            if (type == PARTITION_METADATA) {
+                return; // Kafka before 4.1 wrote it; the subscribed topics are looked up again instead
+            }
+            ByteBuffer keyBytes = key(type, groupId, memberId);
+            if (value == null) {
+                Map<ByteBuffer, byte[]> records = written.get(groupId);
+                if (records != null) {
+                    records.remove(keyBytes);
+                }
+                if (type == METADATA) {
+                    groups.remove(groupId);
+                    written.remove(groupId);
+                } else {
+                    ConsumerGroup group = groups.get(groupId);
+                    if (group != null && type == MEMBER_METADATA) {
+                        group.remove(memberId);
+                    }
+                }
+                return;
+            }
+            byte[] valueBytes = new byte[value.readableBytes()];
+            value.getBytes(value.readerIndex(), valueBytes);
+            written.computeIfAbsent(groupId, id -> new LinkedHashMap<>()).put(keyBytes, valueBytes);
+            ConsumerGroup group = groups.computeIfAbsent(groupId, ConsumerGroup::new);
+            checkVersion(value, type);
+            switch (type) {
+                case METADATA -> group.groupEpoch = value.readInt();
+                case TARGET_ASSIGNMENT_METADATA -> group.assignmentEpoch = value.readInt();
+                case TARGET_ASSIGNMENT_MEMBER -> group.targetAssignment.put(memberId, readPartitions(value));
+                case MEMBER_METADATA -> readMemberMetadata(group, memberId, value);
+                case CURRENT_MEMBER_ASSIGNMENT -> {
+                    ConsumerGroupMember member = member(group, memberId);
+                    member.memberEpoch = value.readInt();
+                    member.previousMemberEpoch = value.readInt();
+                    member.state = MemberState.of(value.readByte());
+                    member.assignedPartitions = readPartitions(value);
+                    member.partitionsPendingRevocation = readPartitions(value);
+                }
+                default -> {
+                }
+            }
+        }
+
+        private static void readMemberMetadata(ConsumerGroup group, String memberId, ByteBuf value) {
+            ConsumerGroupMember member = member(group, memberId);
+            member.instanceId = readCompactString(value);
+            member.rackId = readCompactString(value);
+            member.clientId = readCompactString(value);
+            member.clientHost = readCompactString(value);
+            int topics = Wire.readUnsignedVarint(value) - 1;
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < topics; i++) {
+                names.add(readCompactString(value));
+            }
+            member.subscribedTopicNames = List.copyOf(names);
+            member.subscribedTopicRegex = readCompactString(value);
+            member.rebalanceTimeoutMs = value.readInt();
+            member.serverAssignor = readCompactString(value);
+            group.add(member); // again, now that its instance id is known
+        }
+
+        private static ConsumerGroupMember member(ConsumerGroup group, String memberId) {
+            ConsumerGroupMember member = group.members.get(memberId);
+            if (member == null) {
+                member = new ConsumerGroupMember(memberId);
+                group.add(member);
+            }
+            return member;
+        }
+
+        /** The groups read, each with the records it was rebuilt from. */
+        Map<String, ConsumerGroup> groups() {
+            groups.forEach((groupId, group) -> group.written = written.getOrDefault(groupId, new LinkedHashMap<>()));
+            return groups;
+        }
+    }
+}

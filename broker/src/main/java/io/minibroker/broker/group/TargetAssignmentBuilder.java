@@ -1,0 +1,142 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.topic.InternalTopics;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * What a consumer group's members subscribe to and the target assignment it leads to (Kafka's
+ * TargetAssignmentBuilder with the subscription side of its GroupMetadataManager). Subscriptions by regular
+ * expression are resolved here, on the broker, against the topics it knows, as KIP-848 has it; Kafka compiles them
+ * with RE2/J, here with {@link java.util.regex}: the common syntax agrees, but RE2/J has no backreferences or
+ * lookaround (Kafka refuses those as INVALID_REGULAR_EXPRESSION while Java accepts them), and Java's possessive
+ * quantifiers and some character-class forms differ. RE2/J also matches in linear time, where a Java pattern with
+ * nested quantifiers can backtrack for a long time on the coordinator's thread. Internal topics never match a regex.
+ */
+final class TargetAssignmentBuilder {
+
+    private final TopicRegistry topics;
+    private final Map<String, ConsumerGroupAssignor> assignors;
+    private final ConsumerGroupAssignor defaultAssignor;
+    private final Map<String, Pattern> compiled = new ConcurrentHashMap<>();
+
+    TargetAssignmentBuilder(TopicRegistry topics, List<String> assignorNames) {
+        this.topics = topics;
+        Map<String, ConsumerGroupAssignor> byName = new java.util.LinkedHashMap<>();
+        for (String name : assignorNames) {
+            ConsumerGroupAssignor assignor = ConsumerGroupAssignor.named(name);
+            byName.putIfAbsent(assignor.name(), assignor);
+        }
+        this.assignors = byName;
+        this.defaultAssignor = byName.values().iterator().next();
+    }
+
+    /** Whether a member may ask for this assignor by name. */
+    boolean supports(String assignor) {
+        return assignors.containsKey(assignor);
+    }
+
+    Collection<String> assignorNames() {
+        return assignors.keySet();
+    }
+
+    /** Whether Kafka would take the regex: it must compile (here, in Java's syntax; see the class comment). */
+    boolean isValidRegex(String regex) {
+        try {
+            pattern(regex);
+            return true;
+        } catch (PatternSyntaxException e) {
+            return false;
+        }
+    }
+
+    private Pattern pattern(String regex) {
+        return compiled.computeIfAbsent(regex, Pattern::compile);
+    }
+
+    /** The topic names each of the members' regular expressions matches now. */
+    Map<String, Set<String>> resolveRegexes(Collection<ConsumerGroupMember> members) {
+        Map<String, Set<String>> resolved = new HashMap<>();
+        for (ConsumerGroupMember member : members) {
+            String regex = member.subscribedTopicRegex;
+            if (regex != null && !resolved.containsKey(regex)) {
+                Pattern pattern = pattern(regex);
+                Set<String> names = new TreeSet<>();
+                for (TopicMetadata topic : topics.allKnown()) {
+                    if (!InternalTopics.isInternal(topic.name()) && pattern.matcher(topic.name()).matches()) {
+                        names.add(topic.name());
+                    }
+                }
+                resolved.put(regex, names);
+            }
+        }
+        return resolved;
+    }
+
+    /** The existing topics the group's members subscribe to, by name: the subscription metadata. */
+    Map<String, ConsumerGroup.SubscribedTopic> subscriptionMetadata(ConsumerGroup group,
+                                                                    Map<String, Set<String>> regexTopics) {
+        Map<String, ConsumerGroup.SubscribedTopic> metadata = new TreeMap<>();
+        for (String name : group.subscribedTopicNames(regexTopics)) {
+            topics.known(name).ifPresent(topic -> metadata.put(name, ConsumerGroup.SubscribedTopic.of(topic)));
+        }
+        return metadata;
+    }
+
+    /**
+     * Computes the group's target assignment for its group epoch, with the assignor its members ask for most
+     * (Kafka's rule; the configured default if none asks).
+     */
+    void computeTarget(ConsumerGroup group, Map<String, Set<String>> regexTopics) {
+        ConsumerGroupAssignor assignor = chooseAssignor(group);
+        Map<UUID, Integer> partitions = new HashMap<>();
+        group.subscriptionMetadata.values().forEach(topic -> partitions.put(topic.id(), topic.partitions()));
+        List<ConsumerGroupAssignor.MemberSpec> specs = new ArrayList<>();
+        for (ConsumerGroupMember member : group.allMembers()) {
+            Set<UUID> subscribed = new HashSet<>();
+            Set<String> names = new HashSet<>(member.subscribedTopicNames);
+            if (member.subscribedTopicRegex != null) {
+                names.addAll(regexTopics.getOrDefault(member.subscribedTopicRegex, Set.of()));
+            }
+            names.forEach(name -> {
+                ConsumerGroup.SubscribedTopic topic = group.subscriptionMetadata.get(name);
+                if (topic != null) {
+                    subscribed.add(topic.id());
+                }
+            });
+            specs.add(new ConsumerGroupAssignor.MemberSpec(member.memberId, member.rackId, subscribed,
+                    group.targetOf(member.memberId)));
+        }
+        Map<String, Map<UUID, Set<Integer>>> target = assignor.assign(specs, partitions);
+        group.targetAssignment.clear();
+        group.targetAssignment.putAll(target);
+        group.assignmentEpoch = group.groupEpoch;
+        group.assignorName = assignor.name();
+    }
+
+    private ConsumerGroupAssignor chooseAssignor(ConsumerGroup group) {
+        Map<String, Integer> votes = new HashMap<>();
+        for (ConsumerGroupMember member : group.allMembers()) {
+            if (member.serverAssignor != null && assignors.containsKey(member.serverAssignor)) {
+                votes.merge(member.serverAssignor, 1, Integer::sum);
+            }
+        }
+        return votes.entrySet().stream()
+                .max(Map.Entry.<String, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+                .map(e -> assignors.get(e.getKey())).orElse(defaultAssignor);
+    }
+}
