@@ -27,7 +27,8 @@ import java.util.function.Consumer;
  * The coordinator's own {@link TransactionMarkerAppender} for the partitions of its node: each marker is a control
  * batch in Kafka's layout (transactional and control flags, the producer's id and epoch, one record whose key is
  * version 0 and the ControlRecordType, whose value is version 0 and the coordinator epoch), appended to the
- * partition's log and counted once appended, as a single node's acks=all produce.
+ * partition's log and counted once appended, as a single node's acks=all produce. It runs on the coordinator's
+ * thread, as the transactional produces do, so a producer's batches and its markers keep their order.
  *
  * <p>This covers the marker alone: it leaves the producer's state, the last stable offset, the aborted transaction
  * index and the group coordinator's pending offsets to the log's appender, which the broker uses instead once there
@@ -71,9 +72,12 @@ public final class LocalControlBatchAppender implements TransactionMarkerAppende
         if (refused != null) {
             return refused.error();
         }
-        ByteBuf batch = controlBatch(marker, leadership.leaderEpoch(partition));
+        // A leader's append refuses control batches (they are not a client's to write); written here as a
+        // replica's append is, with its offset, at the log's end. A produce that lands first makes it miss the
+        // end: refused, and the coordinator writes it again after its backoff.
+        ByteBuf batch = controlBatch(marker, log.get().logEndOffset(), leadership.leaderEpoch(partition));
         try {
-            log.get().append(batch, leadership.leaderEpoch(partition));
+            log.get().appendAsFollower(batch);
         } catch (LogException e) {
             return e.error();
         } finally {
@@ -84,13 +88,13 @@ public final class LocalControlBatchAppender implements TransactionMarkerAppende
         return Errors.NONE;
     }
 
-    private ByteBuf controlBatch(TransactionMarker marker, int leaderEpoch) {
+    private ByteBuf controlBatch(TransactionMarker marker, long baseOffset, int leaderEpoch) {
         long now = clock.wallClockMs();
         byte[] key = ByteBufUtil.getBytes(Unpooled.buffer(4).writeShort(CONTROL_RECORD_VERSION)
                 .writeShort(marker.result().controlType()));
         byte[] value = ByteBufUtil.getBytes(Unpooled.buffer(6).writeShort(CONTROL_RECORD_VERSION)
                 .writeInt(marker.coordinatorEpoch()));
-        return new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now)
+        return new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, baseOffset, now)
                 .producer(marker.producerId(), marker.producerEpoch(), -1)
                 .partitionLeaderEpoch(leaderEpoch)
                 .transactional(true)

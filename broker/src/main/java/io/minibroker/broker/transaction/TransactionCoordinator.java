@@ -237,8 +237,9 @@ public final class TransactionCoordinator implements AutoCloseable {
                 TransactionMetadata next;
                 if (TransactionMetadata.isEpochExhausted(current.producerEpoch())
                         && (!expected || expectedEpoch == current.producerEpoch())) {
+                    // The last epoch is kept when the producer named it, so that its retry is recognised.
                     next = current.transitionTo(TransactionState.EMPTY, producerIds.getAsLong(), (short) 0,
-                            TransactionMetadata.NO_EPOCH, Set.of(), -1, now);
+                            expected ? current.producerEpoch() : TransactionMetadata.NO_EPOCH, Set.of(), -1, now);
                 } else {
                     short bumped = (short) (current.producerEpoch() + 1);
                     short newEpoch;

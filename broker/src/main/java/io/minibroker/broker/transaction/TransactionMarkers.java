@@ -7,6 +7,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,7 +44,13 @@ final class TransactionMarkers {
             done.complete(null);
             return;
         }
-        appender.append(marker, remaining).whenCompleteAsync((results, failure) -> {
+        java.util.concurrent.CompletionStage<Map<TopicPartition, Errors>> appended;
+        try {
+            appended = appender.append(marker, remaining);
+        } catch (RuntimeException e) { // an appender that throws is retried as one that fails
+            appended = CompletableFuture.failedFuture(e);
+        }
+        appended.whenCompleteAsync((results, failure) -> {
             Set<TopicPartition> again = new HashSet<>();
             if (failure != null) {
                 LOG.warn("Writing {} to {} failed; retrying", marker, remaining, failure);
