@@ -139,7 +139,7 @@ public final class ProduceHandler implements ApiHandler {
                     byId ? topicData.topicId() : null);
             for (PartitionProduceData partitionData : topicData.partitionData()) {
                 ByteBuf records = partitionData.records();
-                if (topic.isEmpty() || records == null) {
+                if (topic.isEmpty() || records == null || partitionData.index() < 0) {
                     continue; // answered by the append's own checks
                 }
                 try {

@@ -67,21 +67,37 @@ public final class AddPartitionsToTxnHandler implements ApiHandler {
                 .thenApply(nothing -> response.errorCode(Errors.NONE.code()).struct());
     }
 
-    private CompletableFuture<Map<TopicPartition, Errors>> addOrVerify(String transactionalId, long producerId,
-                                                                       short epoch, Set<TopicPartition> partitions,
-                                                                       boolean verifyOnly, short version) {
-        Map<TopicPartition, Errors> unknown = new LinkedHashMap<>();
-        for (TopicPartition partition : partitions) {
-            if (!partitionExists.test(partition.topic(), partition.partition())) {
-                unknown.put(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION);
-            }
+    /** A partition as asked for: it may name no partition that could exist. */
+    private record Requested(String topic, int partition) {
+        boolean exists(BiPredicate<String, Integer> partitionExists) {
+            return TopicPartition.isValid(topic, partition) && partitionExists.test(topic, partition);
         }
-        if (!unknown.isEmpty()) {
-            Map<TopicPartition, Errors> results = new LinkedHashMap<>();
-            partitions.forEach(partition -> results.put(partition,
-                    unknown.getOrDefault(partition, Errors.OPERATION_NOT_ATTEMPTED)));
+    }
+
+    private CompletableFuture<Map<Requested, Errors>> addOrVerify(String transactionalId, long producerId,
+                                                                  short epoch, Set<Requested> requested,
+                                                                  boolean verifyOnly, short version) {
+        if (!requested.stream().allMatch(partition -> partition.exists(partitionExists))) {
+            Map<Requested, Errors> results = new LinkedHashMap<>();
+            requested.forEach(partition -> results.put(partition, partition.exists(partitionExists)
+                    ? Errors.OPERATION_NOT_ATTEMPTED : Errors.UNKNOWN_TOPIC_OR_PARTITION));
             return CompletableFuture.completedFuture(results);
         }
+        Set<TopicPartition> partitions = new LinkedHashSet<>();
+        requested.forEach(partition -> partitions.add(new TopicPartition(partition.topic(), partition.partition())));
+        return addOrVerifyExisting(transactionalId, producerId, epoch, partitions, verifyOnly, version)
+                .thenApply(results -> {
+                    Map<Requested, Errors> byRequest = new LinkedHashMap<>();
+                    results.forEach((partition, error) -> byRequest.put(
+                            new Requested(partition.topic(), partition.partition()), error));
+                    return byRequest;
+                });
+    }
+
+    private CompletableFuture<Map<TopicPartition, Errors>> addOrVerifyExisting(String transactionalId,
+                                                                               long producerId, short epoch,
+                                                                               Set<TopicPartition> partitions,
+                                                                               boolean verifyOnly, short version) {
         if (verifyOnly) {
             // KIP-890: from v5 a partition not in the transaction is abortable for the producer.
             Errors notInTransaction = version >= 5 ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;
@@ -98,17 +114,17 @@ public final class AddPartitionsToTxnHandler implements ApiHandler {
                 });
     }
 
-    private static Set<TopicPartition> partitions(List<AddPartitionsToTxnTopic> topics) {
-        Set<TopicPartition> partitions = new LinkedHashSet<>();
+    private static Set<Requested> partitions(List<AddPartitionsToTxnTopic> topics) {
+        Set<Requested> partitions = new LinkedHashSet<>();
         for (AddPartitionsToTxnTopic topic : topics) {
             for (int index : topic.partitions()) {
-                partitions.add(new TopicPartition(topic.name(), index));
+                partitions.add(new Requested(topic.name(), index));
             }
         }
         return partitions;
     }
 
-    private static void fill(Map<TopicPartition, Errors> results,
+    private static void fill(Map<Requested, Errors> results,
                              java.util.function.Supplier<AddPartitionsToTxnTopicResult> addTopic) {
         Map<String, AddPartitionsToTxnTopicResult> byTopic = new HashMap<>();
         results.forEach((partition, error) -> byTopic.computeIfAbsent(partition.topic(),

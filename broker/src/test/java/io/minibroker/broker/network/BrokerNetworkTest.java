@@ -90,7 +90,8 @@ class BrokerNetworkTest {
                             ApiKey.DESCRIBE_CLIENT_QUOTAS.id(),
                             ApiKey.DESCRIBE_LOG_DIRS.id(), ApiKey.DESCRIBE_ACLS.id(), ApiKey.CREATE_ACLS.id(),
                             ApiKey.DELETE_ACLS.id(), ApiKey.DESCRIBE_PRODUCERS.id(), ApiKey.LIST_TRANSACTIONS.id(),
-                            ApiKey.DESCRIBE_TRANSACTIONS.id());
+                            ApiKey.DESCRIBE_TRANSACTIONS.id(), ApiKey.ADD_PARTITIONS_TO_TXN.id(),
+                            ApiKey.ADD_OFFSETS_TO_TXN.id(), ApiKey.END_TXN.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -105,7 +106,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(39);
+            assertThat(view.apiKeys()).hasSize(42);
         }
     }
 
