@@ -269,11 +269,11 @@ class KafkaClientsTest {
     }
 
     /**
-     * No transactions yet: a transactional producer is told so at once (not left to retry coordinator discovery
-     * until max.block.ms), and the admin tools find no transactions.
+     * A transactional producer commits through the coordinator, and the admin tools see its transaction: listed
+     * with its producer id, described CompleteCommit; an id never used is TRANSACTIONAL_ID_NOT_FOUND.
      */
     @Test
-    void aTransactionalProducerIsRefusedAtOnceAndNoTransactionsAreListed() throws Exception {
+    void aTransactionalProducerCommitsAndTheAdminToolsSeeIt() throws Exception {
         try (Broker broker = EmbeddedBroker.start(logDir, Map.of()).broker(); Admin admin = admin(broker)) {
             String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
@@ -282,11 +282,16 @@ class KafkaClientsTest {
                     ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000,
                     ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
-                assertThatThrownBy(producer::initTransactions).isExactlyInstanceOf(KafkaException.class)
-                        .hasMessageContaining("InitProducerIdResponse").hasMessageContaining("not supported");
+                producer.initTransactions();
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>("payments", "k", "v")).get();
+                producer.commitTransaction();
             }
-            assertThat(admin.listTransactions().all().get()).isEmpty();
-            assertThat(causeOf(() -> admin.describeTransactions(List.of("payments-1")).all().get()))
+            assertThat(admin.listTransactions().all().get()).singleElement()
+                    .satisfies(listing -> assertThat(listing.transactionalId()).isEqualTo("payments-1"));
+            assertThat(admin.describeTransactions(List.of("payments-1")).description("payments-1").get().state())
+                    .isEqualTo(org.apache.kafka.clients.admin.TransactionState.COMPLETE_COMMIT);
+            assertThat(causeOf(() -> admin.describeTransactions(List.of("payments-2")).all().get()))
                     .isInstanceOf(TransactionalIdNotFoundException.class);
         }
     }

@@ -10,26 +10,42 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * ApiVersions: the advertised table. From v5 (KIP-1242) a client may name the cluster and node it expects;
+ * ApiVersions: the advertised table, and (v3+) the features: {@code transaction.version}, supported from 0 to 2 and
+ * finalized at the broker's level ({@code minibroker.transaction.version}, 2 by default as a Kafka 4 cluster
+ * formatted with its defaults; a feature at level 0 is not listed as finalized, as Kafka leaves it out). Kafka 4
+ * clients take KIP-890's transaction protocol when the finalized level is 2 or more. From v5 (KIP-1242) a client may name the cluster and node it expects;
  * if either differs from ours it gets REBOOTSTRAP_REQUIRED, so that a client whose bootstrap address now
  * leads to another cluster starts over instead of mixing metadata.
  */
 public final class ApiVersionsHandler implements ApiHandler {
 
+    public static final String TRANSACTION_VERSION = "transaction.version";
+    private static final short MAX_TRANSACTION_VERSION = 2;
+
     private final SupportedApis apis;
     private final String clusterId;
     private final int nodeId;
+    private final short transactionVersion;
 
-    public ApiVersionsHandler(SupportedApis apis, String clusterId, int nodeId) {
+    public ApiVersionsHandler(SupportedApis apis, String clusterId, int nodeId, short transactionVersion) {
         this.apis = apis;
         this.clusterId = clusterId;
         this.nodeId = nodeId;
+        this.transactionVersion = transactionVersion;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         ApiVersionsResponseView body = apis.fillApiVersions(new ApiVersionsResponseView(),
                 expectsAnotherBroker(request) ? Errors.REBOOTSTRAP_REQUIRED : Errors.NONE);
+        body.addSupportedFeature().name(TRANSACTION_VERSION).minVersion((short) 0).maxVersion(MAX_TRANSACTION_VERSION);
+        // The epoch of the finalized features: Kafka's is the metadata offset they were read at; they never change
+        // while this broker runs, and clients take any epoch above -1 (none).
+        body.finalizedFeaturesEpoch(0);
+        if (transactionVersion > 0) {
+            body.addFinalizedFeature().name(TRANSACTION_VERSION).minVersionLevel(transactionVersion)
+                    .maxVersionLevel(transactionVersion);
+        }
         return CompletableFuture.completedFuture(body.struct());
     }
 

@@ -224,6 +224,29 @@ public final class BrokerConfig {
     public static final ConfigKey<Long> OFFSETS_RETENTION_CHECK_INTERVAL_MS =
             longKey("offsets.retention.check.interval.ms", 600_000L, 1);
 
+    // Transactions (Kafka's TransactionLogConfig and TransactionStateManagerConfig keys and defaults)
+    public static final ConfigKey<Integer> TRANSACTION_STATE_LOG_NUM_PARTITIONS =
+            intKey("transaction.state.log.num.partitions", 50, 1);
+    public static final ConfigKey<Integer> TRANSACTION_STATE_LOG_REPLICATION_FACTOR =
+            intKey("transaction.state.log.replication.factor", 3, 1);
+    public static final ConfigKey<Integer> TRANSACTION_STATE_LOG_MIN_ISR = intKey("transaction.state.log.min.isr", 2, 1);
+    /** As the offsets topic's: below segment.bytes' 1 MiB the topic could not be created, so refused here. */
+    public static final ConfigKey<Integer> TRANSACTION_STATE_LOG_SEGMENT_BYTES =
+            intKey("transaction.state.log.segment.bytes", 104_857_600, 1_048_576);
+    public static final ConfigKey<Integer> TRANSACTION_MAX_TIMEOUT_MS = intKey("transaction.max.timeout.ms", 900_000, 1);
+    public static final ConfigKey<Integer> TRANSACTIONAL_ID_EXPIRATION_MS =
+            intKey("transactional.id.expiration.ms", 604_800_000, 1);
+    public static final ConfigKey<Integer> TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS =
+            intKey("transaction.abort.timed.out.transaction.cleanup.interval.ms", 10_000, 1);
+    public static final ConfigKey<Integer> TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS =
+            intKey("transaction.remove.expired.transaction.cleanup.interval.ms", 3_600_000, 1);
+    /**
+     * The finalized level of the {@code transaction.version} feature this broker advertises (Kafka sets it when the
+     * storage is formatted, {@code --feature transaction.version=N}, 2 by default since 4.0): 2 has Kafka 4 clients
+     * use KIP-890's protocol, 1 or 0 the one before, so tests can take either path.
+     */
+    public static final ConfigKey<Integer> TRANSACTION_VERSION = intKey("minibroker.transaction.version", 2, 0, 2);
+
     // Purgatories
     public static final ConfigKey<Integer> FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS =
             intKey("fetch.purgatory.purge.interval.requests", 1000, 1);
@@ -256,6 +279,10 @@ public final class BrokerConfig {
             GROUP_CONSUMER_ASSIGNORS, OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
             OFFSET_METADATA_MAX_BYTES,
             OFFSETS_COMMIT_TIMEOUT_MS, OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS,
+            TRANSACTION_STATE_LOG_NUM_PARTITIONS, TRANSACTION_STATE_LOG_REPLICATION_FACTOR, TRANSACTION_STATE_LOG_MIN_ISR,
+            TRANSACTION_STATE_LOG_SEGMENT_BYTES, TRANSACTION_MAX_TIMEOUT_MS, TRANSACTIONAL_ID_EXPIRATION_MS,
+            TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,
+            TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS, TRANSACTION_VERSION,
             FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
             PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS);
 

@@ -27,6 +27,11 @@ public record ConfigKey<T>(String name, Function<String, T> parser, T defaultVal
         return new ConfigKey<>(name, Integer::valueOf, defaultValue, v -> v >= min, "an integer >= " + min);
     }
 
+    static ConfigKey<Integer> intKey(String name, Integer defaultValue, int min, int max) {
+        return new ConfigKey<>(name, Integer::valueOf, defaultValue, v -> v >= min && v <= max,
+                "an integer from " + min + " to " + max);
+    }
+
     static ConfigKey<Long> longKey(String name, Long defaultValue, long min) {
         return new ConfigKey<>(name, Long::valueOf, defaultValue, v -> v >= min, "a long >= " + min);
     }

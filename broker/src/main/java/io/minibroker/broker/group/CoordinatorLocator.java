@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -21,14 +22,17 @@ public interface CoordinatorLocator {
 
     Coordinator locate(String key, String listenerName);
 
-    /** Where the leaders of {@code __consumer_offsets}' partitions are, as this broker knows them now. */
+    /**
+     * Where the leaders of a coordinators' topic's partitions are ({@code __consumer_offsets}',
+     * {@code __transaction_state}'s), as this broker knows them now.
+     */
     @FunctionalInterface
     interface OffsetsTopicLeaders {
         /**
-         * The leader of the group's partition at its endpoint on the listener (COORDINATOR_NOT_AVAILABLE while it
+         * The leader of the key's partition at its endpoint on the listener (COORDINATOR_NOT_AVAILABLE while it
          * has none, or none on that listener), or empty while the topic does not exist.
          */
-        Optional<Coordinator> leaderFor(String groupId, String listenerName);
+        Optional<Coordinator> leaderFor(String key, String listenerName);
     }
 
     /**
@@ -37,20 +41,37 @@ public interface CoordinatorLocator {
      * request has it created and is answered COORDINATOR_NOT_AVAILABLE, and the client asks again.
      */
     static CoordinatorLocator forGroups(OffsetsTopicLeaders leaders, TopicAutoCreation creation) {
-        return (groupId, listenerName) -> leaders.leaderFor(groupId, listenerName).orElseGet(() -> {
-            creation.create(Set.of(OffsetsTopic.NAME)); // answered whatever comes of it: the client retries
+        return leaderOf(OffsetsTopic.NAME, leaders, creation);
+    }
+
+    /**
+     * Transactional ids' coordinators, by the same rule over {@code __transaction_state}: the leader of the id's
+     * partition, the topic created on the first FindCoordinator that needs it.
+     */
+    static CoordinatorLocator forTransactions(OffsetsTopicLeaders leaders, TopicAutoCreation creation) {
+        return leaderOf(InternalTopics.TRANSACTION_STATE, leaders, creation);
+    }
+
+    private static CoordinatorLocator leaderOf(String topic, OffsetsTopicLeaders leaders, TopicAutoCreation creation) {
+        return (key, listenerName) -> leaders.leaderFor(key, listenerName).orElseGet(() -> {
+            creation.create(Set.of(topic)); // answered whatever comes of it: the client retries
             return Coordinator.notAvailable();
         });
     }
 
     /** A single node leads every partition of the offsets topic, once it has one. */
     static OffsetsTopicLeaders singleNode(LocalNode node, TopicRegistry topics) {
-        return (groupId, listenerName) -> topics.get(OffsetsTopic.NAME).map(topic -> thisNode(node, listenerName));
+        return singleNode(node, topics, OffsetsTopic.NAME);
+    }
+
+    /** A single node leads every partition of a coordinators' topic ({@code topic}), once it has one. */
+    static OffsetsTopicLeaders singleNode(LocalNode node, TopicRegistry topics, String topic) {
+        return (key, listenerName) -> topics.get(topic).map(found -> thisNode(node, listenerName));
     }
 
     /**
-     * Every key at the node asked: where transactional ids go while there is no transaction coordinator (that
-     * node's InitProducerId refuses them at once).
+     * Every key at the node asked: where a cluster's brokers send transactional ids, which have no coordinator
+     * there yet (that node's InitProducerId refuses them at once).
      */
     static CoordinatorLocator nodeAsked(LocalNode node) {
         return (key, listenerName) -> thisNode(node, listenerName);

@@ -154,6 +154,14 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /**
+     * The partition of {@code __consumer_offsets} a group's offsets go to: what AddOffsetsToTxn adds to a
+     * transaction, so that its marker lands where the group's transactional commits are.
+     */
+    public int offsetsPartitionFor(String groupId) {
+        return offsets.partitionFor(groupId);
+    }
+
+    /**
      * NONE if this broker coordinates the group now; else NOT_COORDINATOR (another broker leads its partition) or
      * COORDINATOR_LOAD_IN_PROGRESS (this broker is still loading it), as Kafka's coordinator answers.
      */

@@ -16,6 +16,7 @@ import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.TransactionalProduceCheck;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.message.Request;
@@ -34,8 +35,11 @@ import io.netty.buffer.ByteBuf;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -68,14 +72,26 @@ public final class ProduceHandler implements ApiHandler {
     private final Executor disk;
     private final PartitionLeadership leadership;
     private final BrokerTopicMetrics topicMetrics;
+    /** Asked before a transactional producer's batches are appended; null where no coordinator is asked. */
+    private final TransactionalProduceCheck transactions;
+
+    public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, ProducerStates producerStates,
+                          Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
+                          Executor disk, PartitionLeadership leadership, BrokerTopicMetrics topicMetrics) {
+        this(topics, brokerConfig, producerStates, producePurgatory, fetchPurgatory, disk, leadership, topicMetrics,
+                null);
+    }
 
     /**
      * @param disk where fsyncs run, off the event loop
      * @param leadership which partitions take produces here (the others answer NOT_LEADER_OR_FOLLOWER)
+     * @param transactions asked before a transactional producer's batches are appended (KIP-890), or null
      */
     public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, ProducerStates producerStates,
                           Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
-                          Executor disk, PartitionLeadership leadership, BrokerTopicMetrics topicMetrics) {
+                          Executor disk, PartitionLeadership leadership, BrokerTopicMetrics topicMetrics,
+                          TransactionalProduceCheck transactions) {
+        this.transactions = transactions;
         this.topicMetrics = topicMetrics;
         this.topics = topics;
         this.brokerConfig = brokerConfig;
@@ -91,9 +107,58 @@ public final class ProduceHandler implements ApiHandler {
         return Purgatory.builder("Produce").clock(clock).purgeInterval(purgeInterval).build();
     }
 
+    /**
+     * A transactional producer's request waits for the coordinator's answer on its partitions (KIP-890's implicit
+     * add, or a TV1 transaction's verification) and is then appended on the thread that answer comes on: every
+     * transactional request goes this way, in arrival order, so one producer's batches keep their order.
+     */
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         ProduceRequestView body = new ProduceRequestView(request.body());
+        TransactionalBatches transactional = transactions == null || body.transactionalId() == null
+                ? null : transactionalBatches(request.version(), body);
+        if (transactional == null) {
+            return appendAll(request, body, Map.of());
+        }
+        return transactions.beforeAppend(body.transactionalId(), transactional.producerId(),
+                        transactional.producerEpoch(), transactional.partitions(), request.version())
+                .thenCompose(refused -> appendAll(request, body, refused));
+    }
+
+    /** The producer and partitions of a request's transactional batches; null if it has none. */
+    private record TransactionalBatches(long producerId, short producerEpoch, Set<TopicPartition> partitions) {
+    }
+
+    private TransactionalBatches transactionalBatches(short version, ProduceRequestView body) {
+        boolean byId = version >= TOPIC_IDS_FROM_VERSION;
+        Set<TopicPartition> partitions = new LinkedHashSet<>();
+        long producerId = -1;
+        short epoch = -1;
+        for (TopicProduceData topicData : body.topicData()) {
+            Optional<TopicMetadata> topic = topics.resolve(byId, byId ? null : topicData.name(),
+                    byId ? topicData.topicId() : null);
+            for (PartitionProduceData partitionData : topicData.partitionData()) {
+                ByteBuf records = partitionData.records();
+                if (topic.isEmpty() || records == null || partitionData.index() < 0) {
+                    continue; // answered by the append's own checks
+                }
+                try {
+                    RecordBatch batch = RecordBatch.wrap(records);
+                    if (batch.isTransactional()) {
+                        producerId = batch.producerId();
+                        epoch = batch.producerEpoch();
+                        partitions.add(new TopicPartition(topic.get().name(), partitionData.index()));
+                    }
+                } catch (ProtocolException e) {
+                    // a malformed batch is the append's to refuse
+                }
+            }
+        }
+        return partitions.isEmpty() ? null : new TransactionalBatches(producerId, epoch, partitions);
+    }
+
+    private CompletionStage<Struct> appendAll(Request request, ProduceRequestView body,
+                                              Map<TopicPartition, Errors> coordinatorErrors) {
         short acks = body.acks();
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
         ProduceResponseView response = new ProduceResponseView();
@@ -122,6 +187,12 @@ public final class ProduceHandler implements ApiHandler {
                 Optional<PartitionLog> log = topic.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
                     result.errorCode(topics.partitionNotHere(byId, name, id, index).code());
+                    anyError = true;
+                    continue;
+                }
+                Errors byCoordinator = coordinatorErrors.getOrDefault(log.get().topicPartition(), Errors.NONE);
+                if (byCoordinator != Errors.NONE) {
+                    result.errorCode(byCoordinator.code());
                     anyError = true;
                     continue;
                 }

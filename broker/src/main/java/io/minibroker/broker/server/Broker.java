@@ -76,9 +76,19 @@ import io.minibroker.broker.topic.LocalTopicAutoCreation;
 import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.AddOffsetsToTxnHandler;
+import io.minibroker.broker.transaction.AddPartitionsToTxnHandler;
+import io.minibroker.broker.transaction.CoordinatorProduceCheck;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
+import io.minibroker.broker.transaction.EndTxnHandler;
 import io.minibroker.broker.transaction.ListTransactionsHandler;
 import io.minibroker.broker.transaction.TransactionCompletionListener;
+import io.minibroker.broker.transaction.LocalControlBatchAppender;
+import io.minibroker.broker.transaction.TransactionConfig;
+import io.minibroker.broker.transaction.TransactionCoordinator;
+import io.minibroker.broker.transaction.TransactionMarkerAppender;
+import io.minibroker.broker.transaction.TransactionStateTopic;
+import io.minibroker.broker.transaction.TransactionalInitProducerIdHandler;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
@@ -149,6 +159,8 @@ public final class Broker implements AutoCloseable {
      * visible or drops them, is in it once built).
      */
     private final List<TransactionCompletionListener> transactionCompletionListeners = new ArrayList<>();
+    /** The transaction coordinator: every partition of {@code __transaction_state} on a single node. */
+    private TransactionCoordinator transactionCoordinator;
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
     private LeaderElections elections;
@@ -272,18 +284,24 @@ public final class Broker implements AutoCloseable {
             metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                     nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply);
         }
+        transactionCoordinator = new TransactionCoordinator(config.inCluster()
+                ? TransactionStateTopic.notHere() : new TransactionStateTopic(topics, clock),
+                markerAppender(leadership), producerIds::next, transactionConfig(config), clock);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         // The table is built once: the APIs both modes serve alike, then each mode's own (SupportedApis refuses an
         // API added twice), then the groups'.
-        apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId))
+        apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId,
+                        config.get(BrokerConfig.TRANSACTION_VERSION).shortValue()))
                 .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics, leadership, deleteRecordsPurgatory)))
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
                         new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
-                                disk, leadership, new BrokerTopicMetrics(registry)))
-                .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds)))
+                                disk, leadership, new BrokerTopicMetrics(registry),
+                                config.inCluster() ? null : new CoordinatorProduceCheck(transactionCoordinator)))
+                .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
+                        config.inCluster() ? null : new TransactionalInitProducerIdHandler(transactionCoordinator))))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
@@ -296,8 +314,8 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.DESCRIBE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.CREATE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.DELETE_ACLS, new NoAuthorizerHandler())
-                .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler())
-                .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler())
+                .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler(transactionCoordinator))
+                .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler(transactionCoordinator))
                 .add(ApiKey.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler());
         if (scramCredentials != null) {
             apis.add(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, new DescribeUserScramCredentialsHandler(scramCredentials))
@@ -355,7 +373,15 @@ public final class Broker implements AutoCloseable {
             groupCoordinator = new GroupCoordinator(config, topics, clock);
             GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
                     CoordinatorLocator.singleNode(node, topics), autoCreation),
-                    CoordinatorLocator.nodeAsked(node), topics);
+                    CoordinatorLocator.forTransactions(CoordinatorLocator.singleNode(node, topics,
+                            TransactionStateTopic.NAME), autoCreation), topics);
+            apis.add(ApiKey.ADD_PARTITIONS_TO_TXN, new AddPartitionsToTxnHandler(transactionCoordinator,
+                            (topic, partition) -> topics.get(topic).filter(found -> partition >= 0
+                                    && partition < found.partitions()).isPresent()))
+                    .add(ApiKey.ADD_OFFSETS_TO_TXN, new AddOffsetsToTxnHandler(transactionCoordinator,
+                            groupCoordinator::offsetsPartitionFor))
+                    .add(ApiKey.END_TXN, new EndTxnHandler(transactionCoordinator));
+            transactionCoordinator.loadAll();
         }
         transactionCompletionListeners.add(groupCoordinator);
         groupCoordinator.bindMetersTo(registry);
@@ -414,6 +440,23 @@ public final class Broker implements AutoCloseable {
             lifecycle.start();
         }
         LOG.info("minibroker node {} of cluster {} started", nodeId, clusterId);
+    }
+
+    /**
+     * The log's side of transaction markers, which the coordinator calls for the partitions of this node: the
+     * coordinator's own {@link LocalControlBatchAppender} (the control batch alone) until the log has its appender,
+     * which takes its place here.
+     */
+    private TransactionMarkerAppender markerAppender(PartitionLeadership leadership) {
+        return new LocalControlBatchAppender(topics, leadership, clock, fetchPurgatory::checkAndComplete);
+    }
+
+    private static TransactionConfig transactionConfig(BrokerConfig config) {
+        return new TransactionConfig(config.get(BrokerConfig.TRANSACTION_MAX_TIMEOUT_MS),
+                config.get(BrokerConfig.TRANSACTIONAL_ID_EXPIRATION_MS),
+                config.get(BrokerConfig.TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS),
+                config.get(BrokerConfig.TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS),
+                config.get(BrokerConfig.TRANSACTION_VERSION).shortValue());
     }
 
     /**
@@ -534,6 +577,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly(fetchPurgatory);
         closeQuietly(deleteRecordsPurgatory);
         closeQuietly(groupCoordinator);
+        closeQuietly(transactionCoordinator);
         connections.flushAndClose(FLUSH_RESPONSES_TIMEOUT_MS);
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

@@ -7,7 +7,7 @@ public final class InternalTopics {
 
     /** Where groups' offsets and metadata live. */
     public static final String CONSUMER_OFFSETS = "__consumer_offsets";
-    /** Kafka's transaction log; minibroker has no transactions yet, but a client's listing must still hide it. */
+    /** Kafka's transaction log: the transaction coordinator's state. */
     public static final String TRANSACTION_STATE = "__transaction_state";
 
     /** Clients leave these out of topic listings and subscriptions by pattern (Metadata's IsInternal). */

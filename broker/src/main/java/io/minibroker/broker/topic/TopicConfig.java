@@ -79,6 +79,13 @@ public final class TopicConfig {
      * {@code compression.type}. Empty for any other topic.
      */
     public static Map<String, String> internalTopicOverrides(String topic, BrokerConfig broker) {
+        if (topic.equals(InternalTopics.TRANSACTION_STATE)) {
+            // Kafka's TransactionStateManager.transactionTopicConfigs: compacted, uncompressed, its own min ISR.
+            return Map.of(CLEANUP_POLICY, "compact",
+                    COMPRESSION_TYPE, BrokerCompressionType.UNCOMPRESSED.configName(),
+                    MIN_INSYNC_REPLICAS, Integer.toString(broker.get(BrokerConfig.TRANSACTION_STATE_LOG_MIN_ISR)),
+                    SEGMENT_BYTES, Integer.toString(broker.get(BrokerConfig.TRANSACTION_STATE_LOG_SEGMENT_BYTES)));
+        }
         return topic.equals(InternalTopics.CONSUMER_OFFSETS)
                 ? Map.of(CLEANUP_POLICY, "compact",
                         COMPRESSION_TYPE, BrokerCompressionType.PRODUCER.configName(),

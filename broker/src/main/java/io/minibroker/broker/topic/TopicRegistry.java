@@ -159,12 +159,13 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
 
     /**
      * Creates a topic on a client's account on a single node, with what {@link AutoCreatedTopic} gives it; but
-     * {@code __consumer_offsets} always has one replica here, whatever {@code offsets.topic.replication.factor}
-     * says (3 by default, which one node could never hold: groups would never find their coordinator).
+     * {@code __consumer_offsets} and {@code __transaction_state} always have one replica here, whatever
+     * {@code offsets.topic.replication.factor} and {@code transaction.state.log.replication.factor} say (3 by
+     * default, which one node could never hold: groups and transactions would never find their coordinator).
      */
     public Outcome autoCreate(String name) {
         AutoCreatedTopic topic = AutoCreatedTopic.of(name, config);
-        int replicationFactor = name.equals(InternalTopics.CONSUMER_OFFSETS) ? 1 : topic.replicationFactor();
+        int replicationFactor = InternalTopics.isInternal(name) ? 1 : topic.replicationFactor();
         return create(name, topic.partitions(), replicationFactor, topic.configs(), false);
     }
 

@@ -8,7 +8,10 @@ import io.minibroker.protocol.message.view.ListTransactionsRequestView;
 import io.minibroker.protocol.message.view.ListTransactionsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -16,32 +19,61 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * ListTransactions ({@code kafka-transactions.sh list}) on a broker that coordinates no transactions (there is
- * no transaction coordinator yet, and InitProducerId refuses transactional ids): no transaction states, with
- * Kafka's checks of the filters. State filters that name no state of Kafka's are listed back as unknown; an
- * unparsable transactional id pattern (v2) is INVALID_REGULAR_EXPRESSION.
+ * ListTransactions ({@code kafka-transactions.sh list}, {@code find-hanging}): the transactions this node
+ * coordinates, filtered as Kafka filters them: by state, by producer id, by duration (v1: open longer than the
+ * given milliseconds) and by a transactional id pattern (v2, a regular expression the whole id must match; an
+ * unparsable one is INVALID_REGULAR_EXPRESSION). State filters that name no state of Kafka's are listed back as
+ * unknown and match nothing.
  */
 public final class ListTransactionsHandler implements ApiHandler {
 
-    /** Kafka's transaction states, as ListTransactions names them. */
-    private static final Set<String> STATES = Set.of("Empty", "Ongoing", "PrepareCommit", "PrepareAbort",
-            "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence");
+    private static final short DURATION_FILTER_FROM = 1;
+    private static final short PATTERN_FROM = 2;
+
+    private final TransactionCoordinator coordinator;
+
+    public ListTransactionsHandler(TransactionCoordinator coordinator) {
+        this.coordinator = coordinator;
+    }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         ListTransactionsRequestView body = new ListTransactionsRequestView(request.body());
         ListTransactionsResponseView response = new ListTransactionsResponseView();
-        String pattern = request.version() >= 2 ? body.transactionalIdPattern() : null;
-        if (pattern != null && !pattern.isEmpty()) {
+        String text = request.version() >= PATTERN_FROM ? body.transactionalIdPattern() : null;
+        Pattern pattern = null;
+        if (text != null && !text.isEmpty()) {
             try {
-                Pattern.compile(pattern);
+                pattern = Pattern.compile(text);
             } catch (PatternSyntaxException e) {
                 return CompletableFuture.completedFuture(
                         response.errorCode(Errors.INVALID_REGULAR_EXPRESSION.code()).struct());
             }
         }
-        List<String> unknown = body.stateFilters().stream()
-                .filter(state -> !STATES.contains(state)).toList();
-        return CompletableFuture.completedFuture(response.unknownStateFilters(unknown).struct());
+        List<String> unknown = new ArrayList<>();
+        Set<TransactionState> states = EnumSet.noneOf(TransactionState.class);
+        for (String name : body.stateFilters()) {
+            Optional<TransactionState> state = TransactionState.fromName(name);
+            if (state.isPresent()) {
+                states.add(state.get());
+            } else {
+                unknown.add(name);
+            }
+        }
+        response.unknownStateFilters(unknown);
+        if (!unknown.isEmpty() && states.isEmpty()) {
+            return CompletableFuture.completedFuture(response.struct()); // only unknown states: nothing matches
+        }
+        long duration = request.version() >= DURATION_FILTER_FROM ? body.durationFilter() : -1;
+        TransactionCoordinator.ListFilter filter = new TransactionCoordinator.ListFilter(states,
+                Set.copyOf(body.producerIdFilters()), duration, pattern);
+        return coordinator.list(filter).thenApply(listing -> {
+            response.errorCode(listing.error().code());
+            listing.transactions().forEach(metadata -> response.addTransactionState()
+                    .transactionalId(metadata.transactionalId())
+                    .producerId(metadata.producerId())
+                    .transactionState(metadata.state().stateName()));
+            return response.struct();
+        });
     }
 }

@@ -92,7 +92,8 @@ class BrokerNetworkTest {
                             ApiKey.DESCRIBE_LOG_DIRS.id(), ApiKey.DESCRIBE_ACLS.id(), ApiKey.CREATE_ACLS.id(),
                             ApiKey.DELETE_ACLS.id(), ApiKey.DESCRIBE_PRODUCERS.id(), ApiKey.LIST_TRANSACTIONS.id(),
                             ApiKey.DESCRIBE_TRANSACTIONS.id(), ApiKey.CONSUMER_GROUP_HEARTBEAT.id(),
-                            ApiKey.CONSUMER_GROUP_DESCRIBE.id());
+                            ApiKey.CONSUMER_GROUP_DESCRIBE.id(), ApiKey.ADD_PARTITIONS_TO_TXN.id(),
+                            ApiKey.ADD_OFFSETS_TO_TXN.id(), ApiKey.END_TXN.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -107,7 +108,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(42);
+            assertThat(view.apiKeys()).hasSize(45);
         }
     }
 

@@ -89,7 +89,7 @@ class TlsPrincipalTest {
         settings.putAll(more);
         SslEngineFactory tls = SslEngineFactory.of(BrokerConfig.of(settings).sslSettings("SSL"), true);
         SupportedApis apis = new SupportedApis();
-        ApiVersionsHandler versions = new ApiVersionsHandler(apis, "cluster", 1);
+        ApiVersionsHandler versions = new ApiVersionsHandler(apis, "cluster", 1, (short) 2);
         apis.add(ApiKey.API_VERSIONS, (context, request) -> {
             seen.add(context.principal());
             return versions.handle(context, request);

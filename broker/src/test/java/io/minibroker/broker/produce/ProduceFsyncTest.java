@@ -84,7 +84,7 @@ class ProduceFsyncTest {
             assertThat(log.logEndOffset()).as("appended at once").isEqualTo(offset + 1);
             assertThat(log.recoveryPoint()).as("not yet synced").isEqualTo(offset);
             assertThat(ack).as("acks=%d waits for the fsync", acks).isNotDone();
-            CompletableFuture<Struct> versions = handle(new ApiVersionsHandler(new SupportedApis(), "c", 1),
+            CompletableFuture<Struct> versions = handle(new ApiVersionsHandler(new SupportedApis(), "c", 1, (short) 2),
                     request(ApiKey.API_VERSIONS, 3, ApiKey.API_VERSIONS.request().newMessage()
                             .set("ClientSoftwareName", "test").set("ClientSoftwareVersion", "1")));
             assertThat(versions).as("the handling thread is free while the fsync waits").isDone();

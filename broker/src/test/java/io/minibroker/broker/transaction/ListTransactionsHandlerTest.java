@@ -1,11 +1,14 @@
 package io.minibroker.broker.transaction;
 
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.time.ManualClock;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -15,7 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** ListTransactions' checks of its filters, which Kafka makes whether or not any transaction matches. */
 class ListTransactionsHandlerTest {
 
-    private final ListTransactionsHandler handler = new ListTransactionsHandler();
+    private final TransactionCoordinator coordinator = new TransactionCoordinator(new InMemoryTransactionLog(1),
+            new FakeMarkerAppender(), () -> 1, new TransactionConfig(900_000, 1, 10_000, 3_600_000, (short) 2),
+            BrokerClock.manual(new ManualClock()));
+    private final ListTransactionsHandler handler = new ListTransactionsHandler(coordinator);
+
+    @AfterEach
+    void stop() {
+        coordinator.close();
+    }
 
     @Test
     void stateFiltersThatNameNoStateAreListedBackAsUnknown() throws Exception {

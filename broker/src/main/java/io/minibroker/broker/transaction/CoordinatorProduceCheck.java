@@ -1,0 +1,62 @@
+package io.minibroker.broker.transaction;
+
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.protocol.error.Errors;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * {@link TransactionalProduceCheck} on a node that coordinates the transaction itself (a single node): the
+ * coordinator is asked directly, as a leader would ask it with AddPartitionsToTxn v5 (add) or v4 (verify only).
+ * Errors the producer should retry on (the coordinator busy, moving, loading) become NOT_ENOUGH_REPLICAS, and
+ * the others of a transaction gone wrong are the producer's to abort: TRANSACTION_ABORTABLE from Produce v11
+ * (INVALID_TXN_STATE before), as Kafka's ReplicaManager maps them; fencing errors go through as they are.
+ */
+public final class CoordinatorProduceCheck implements TransactionalProduceCheck {
+
+    /** Produce v12+: the client uses transaction version 2. */
+    private static final short IMPLICIT_ADD_FROM = 12;
+    /** Produce v11+: the client knows TRANSACTION_ABORTABLE. */
+    private static final short ABORTABLE_FROM = 11;
+
+    private final TransactionCoordinator coordinator;
+
+    public CoordinatorProduceCheck(TransactionCoordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public CompletionStage<Map<TopicPartition, Errors>> beforeAppend(String transactionalId, long producerId,
+                                                                       short producerEpoch,
+                                                                       Collection<TopicPartition> partitions,
+                                                                       short produceVersion) {
+        if (produceVersion >= IMPLICIT_ADD_FROM) {
+            return coordinator.addPartitions(transactionalId, producerId, producerEpoch, partitions, (short) 2)
+                    .thenApply(error -> {
+                        Map<TopicPartition, Errors> results = new HashMap<>();
+                        partitions.forEach(partition -> results.put(partition, forProduce(error, produceVersion)));
+                        return results;
+                    });
+        }
+        Errors notInTransaction = produceVersion >= ABORTABLE_FROM
+                ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;
+        return coordinator.verifyPartitions(transactionalId, producerId, producerEpoch, partitions, notInTransaction)
+                .thenApply(results -> {
+                    Map<TopicPartition, Errors> mapped = new HashMap<>();
+                    results.forEach((partition, error) -> mapped.put(partition, forProduce(error, produceVersion)));
+                    return mapped;
+                });
+    }
+
+    private static Errors forProduce(Errors error, short produceVersion) {
+        return switch (error) {
+            case NONE, PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, TRANSACTION_ABORTABLE, INVALID_TXN_STATE -> error;
+            case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR,
+                 REQUEST_TIMED_OUT -> Errors.NOT_ENOUGH_REPLICAS;
+            default -> produceVersion >= ABORTABLE_FROM ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;
+        };
+    }
+}

@@ -1,0 +1,656 @@
+package io.minibroker.broker.transaction;
+
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.protocol.error.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The transaction coordinator, Kafka's TransactionCoordinator with its TransactionStateManager: each transactional
+ * id's state, kept in {@code __transaction_state} ({@link TransactionStateLog}) and changed only once the new state
+ * is written there. Every request and round runs on the coordinator's own thread, so no two changes of an id
+ * interleave and no event loop waits; a change whose write is under way is "pending", and requests meeting it get
+ * CONCURRENT_TRANSACTIONS, as in Kafka.
+ *
+ * <p>EndTxn writes PrepareCommit/PrepareAbort and is answered once that write counts; the markers then go to the
+ * partitions ({@link TransactionMarkers}), and once every partition has its marker CompleteCommit/CompleteAbort is
+ * written. Until then the id answers CONCURRENT_TRANSACTIONS. Under transaction version 2 (KIP-890; the client says
+ * so with EndTxn v5+) the producer epoch is bumped at each EndTxn and the markers carry the new epoch.
+ *
+ * <p>The id's partition of {@code __transaction_state} is Kafka's {@link #partitionFor}; a node coordinates the ids of
+ * the partitions it leads and has loaded (COORDINATOR_LOAD_IN_PROGRESS while loading, NOT_COORDINATOR otherwise).
+ * After a load, transactions found prepared get their markers again; ongoing ones past their timeout are aborted by
+ * the next timeout round ({@code transaction.abort.timed.out.transaction.cleanup.interval.ms}), which bumps the
+ * epoch so the producer that left it is fenced. Ids idle past {@code transactional.id.expiration.ms} are removed
+ * (a tombstone) by the round of {@code transaction.remove.expired.transaction.cleanup.interval.ms}.
+ */
+public final class TransactionCoordinator implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionCoordinator.class);
+
+    /** InitProducerId's and EndTxn v5's answer: an error, or the producer id and epoch. */
+    public record ProducerIdAndEpoch(Errors error, long producerId, short producerEpoch) {
+        static ProducerIdAndEpoch failed(Errors error) {
+            return new ProducerIdAndEpoch(error, -1, TransactionMetadata.NO_EPOCH);
+        }
+    }
+
+    /** What ListTransactions asks: empty filters match all; a negative duration does not filter. */
+    public record ListFilter(Set<TransactionState> states, Set<Long> producerIds, long minDurationMs,
+                             java.util.regex.Pattern transactionalIdPattern) {
+    }
+
+    /** DescribeTransactions' answer for one id: an error, or its state. */
+    public record Description(Errors error, TransactionMetadata metadata) {
+    }
+
+    /** ListTransactions' answer: an error (a partition still loading) and the states found. */
+    public record Listing(Errors error, List<TransactionMetadata> transactions) {
+    }
+
+    /** An id's state and whether a change of it is being written. */
+    private static final class Entry {
+        TransactionMetadata metadata;
+        boolean pending;
+
+        Entry(TransactionMetadata metadata) {
+            this.metadata = metadata;
+        }
+    }
+
+    private final TransactionStateLog stateLog;
+    private final TransactionMarkers markers;
+    private final LongSupplier producerIds;
+    private final TransactionConfig config;
+    private final BrokerClock clock;
+    /** The coordinator's thread: every field below is touched only there. */
+    private final ScheduledExecutorService thread;
+    private final Map<String, Entry> transactions = new HashMap<>();
+    private final Set<Integer> loading = new HashSet<>();
+    private final Set<Integer> loaded = new HashSet<>();
+
+    public TransactionCoordinator(TransactionStateLog stateLog, TransactionMarkerAppender appender,
+                                  LongSupplier producerIds, TransactionConfig config, BrokerClock clock) {
+        this.stateLog = stateLog;
+        this.producerIds = producerIds;
+        this.config = config;
+        this.clock = clock;
+        this.thread = Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "transaction-coordinator"));
+        this.markers = new TransactionMarkers(appender, thread);
+        clock.scheduleWithFixedDelay(thread, "aborting timed out transactions", config.abortTimedOutIntervalMs(),
+                this::abortTimedOutTransactions);
+        clock.scheduleWithFixedDelay(thread, "removing expired transactional ids", config.removeExpiredIntervalMs(),
+                this::removeExpiredTransactionalIds);
+    }
+
+    /** Kafka's partitionFor: {@code Utils.abs(transactionalId.hashCode()) % partitions}. */
+    public static int partitionFor(String transactionalId, int partitions) {
+        int hash = transactionalId.hashCode();
+        return (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % partitions;
+    }
+
+    /**
+     * Loads every partition of {@code __transaction_state} (a single node's start; before any request, which
+     * therefore waits behind it on the coordinator's thread): the ids of a partition answer
+     * COORDINATOR_LOAD_IN_PROGRESS until its replay ends; prepared transactions then get their markers.
+     */
+    public void loadAll() {
+        thread.execute(() -> {
+            int partitions = stateLog.partitionCount();
+            for (int partition = 0; partition < partitions; partition++) {
+                loading.add(partition);
+            }
+            for (int partition = 0; partition < partitions; partition++) {
+                int loaded = partition;
+                thread.execute(() -> replay(loaded));
+            }
+        });
+    }
+
+    private void replay(int partition) {
+        Map<String, TransactionMetadata> found = new HashMap<>();
+        try {
+            stateLog.replay(partition, (id, metadata) -> {
+                if (metadata == null) {
+                    found.remove(id);
+                } else {
+                    found.put(id, metadata);
+                }
+            });
+        } finally {
+            loading.remove(partition);
+        }
+        loaded.add(partition);
+        found.forEach((id, metadata) -> transactions.put(id, new Entry(metadata)));
+        LOG.info("Loaded {} transactional ids from partition {} of {}", found.size(), partition,
+                TransactionStateTopic.NAME);
+        for (TransactionMetadata metadata : found.values()) {
+            if (metadata.state().isPrepare()) {
+                Entry entry = transactions.get(metadata.transactionalId());
+                entry.pending = true;
+                sendMarkers(entry, metadata);
+            }
+        }
+    }
+
+    /** NONE when this node coordinates the id now, else the error Kafka answers. */
+    private Errors coordinatorError(String transactionalId) {
+        int partitions = stateLog.partitionCount();
+        if (partitions == 0) {
+            return Errors.NOT_COORDINATOR;
+        }
+        int partition = partitionFor(transactionalId, partitions);
+        if (loading.contains(partition)) {
+            return Errors.COORDINATOR_LOAD_IN_PROGRESS;
+        }
+        return loaded.contains(partition) ? Errors.NONE : Errors.NOT_COORDINATOR;
+    }
+
+    /**
+     * On a single node, {@code __transaction_state} created while it runs (the first FindCoordinator of a
+     * transactional id has it created): its partitions are empty, so loaded at once.
+     */
+    private void adoptNewPartitions() {
+        int partitions = stateLog.partitionCount();
+        if (loaded.isEmpty() && loading.isEmpty()) {
+            for (int p = 0; p < partitions; p++) {
+                loaded.add(p);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- InitProducerId
+
+    /**
+     * InitProducerId with a transactional id. {@code expectedProducerId}/{@code expectedEpoch} are KIP-360's (-1 when
+     * the client names none).
+     */
+    public CompletableFuture<ProducerIdAndEpoch> initProducerId(String transactionalId, int timeoutMs,
+                                                                long expectedProducerId, short expectedEpoch) {
+        return onThread(() -> {
+            if (transactionalId.isEmpty()) {
+                return done(ProducerIdAndEpoch.failed(Errors.INVALID_REQUEST));
+            }
+            if (timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs()) {
+                return done(ProducerIdAndEpoch.failed(Errors.INVALID_TRANSACTION_TIMEOUT));
+            }
+            Errors coordinator = coordinatorError(transactionalId);
+            if (coordinator != Errors.NONE) {
+                return done(ProducerIdAndEpoch.failed(coordinator));
+            }
+            long now = clock.wallClockMs();
+            Entry entry = transactions.get(transactionalId);
+            if (entry == null) {
+                TransactionMetadata created = new TransactionMetadata(transactionalId, producerIds.getAsLong(),
+                        TransactionMetadata.NO_PRODUCER_ID, TransactionMetadata.NO_PRODUCER_ID,
+                        TransactionMetadata.NO_EPOCH, TransactionMetadata.NO_EPOCH, timeoutMs,
+                        TransactionState.EMPTY, Set.of(), -1, now, (short) 0);
+                entry = new Entry(created);
+                transactions.put(transactionalId, entry);
+            }
+            return initExisting(entry, timeoutMs, expectedProducerId, expectedEpoch, now);
+        });
+    }
+
+    private CompletableFuture<ProducerIdAndEpoch> initExisting(Entry entry, int timeoutMs, long expectedProducerId,
+                                                               short expectedEpoch, long now) {
+        TransactionMetadata current = entry.metadata;
+        boolean expected = expectedProducerId != TransactionMetadata.NO_PRODUCER_ID;
+        if (entry.pending) {
+            return done(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
+        }
+        if (expected && !isValidProducerId(current, expectedProducerId, expectedEpoch)) {
+            return done(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
+        }
+        switch (current.state()) {
+            case PREPARE_COMMIT, PREPARE_ABORT, PREPARE_EPOCH_FENCE, DEAD -> {
+                return done(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
+            }
+            case ONGOING -> {
+                // Kafka fences the producer of the open transaction and aborts it; this client retries meanwhile,
+                // and its retry bumps the epoch once more.
+                short fenced = (short) (current.producerEpoch() + 1);
+                TransactionMetadata aborting = current.transitionTo(
+                        TransactionState.PREPARE_ABORT, current.producerId(), fenced, current.producerEpoch(),
+                        current.partitions(), current.startTimestamp(), now);
+                return prepareEnd(entry, aborting).thenApply(error -> ProducerIdAndEpoch.failed(
+                        error == Errors.NONE ? Errors.CONCURRENT_TRANSACTIONS : error));
+            }
+            default -> {
+                TransactionMetadata next;
+                if (TransactionMetadata.isEpochExhausted(current.producerEpoch())
+                        && (!expected || expectedEpoch == current.producerEpoch())) {
+                    // The last epoch is kept when the producer named it, so that its retry is recognised.
+                    next = current.transitionTo(TransactionState.EMPTY, producerIds.getAsLong(), (short) 0,
+                            expected ? current.producerEpoch() : TransactionMetadata.NO_EPOCH, Set.of(), -1, now);
+                } else {
+                    short bumped = (short) (current.producerEpoch() + 1);
+                    short newEpoch;
+                    short newLast;
+                    if (!expected) {
+                        newEpoch = bumped;
+                        newLast = TransactionMetadata.NO_EPOCH;
+                    } else if (current.producerEpoch() == TransactionMetadata.NO_EPOCH
+                            || expectedEpoch == current.producerEpoch()) {
+                        newEpoch = bumped;
+                        newLast = current.producerEpoch();
+                    } else if (expectedEpoch == current.lastProducerEpoch()) {
+                        newEpoch = current.producerEpoch(); // a retried bump: the same answer again
+                        newLast = current.lastProducerEpoch();
+                    } else {
+                        return done(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
+                    }
+                    next = current.transitionTo(TransactionState.EMPTY, current.producerId(), newEpoch, newLast,
+                            Set.of(), -1, now);
+                }
+                TransactionMetadata written = next.withTimeout(timeoutMs);
+                return write(entry, written).thenApply(error -> error == Errors.NONE
+                        ? new ProducerIdAndEpoch(Errors.NONE, written.producerId(), written.producerEpoch())
+                        : ProducerIdAndEpoch.failed(error));
+            }
+        }
+    }
+
+    /**
+     * Kafka's isValidProducerId: a named producer is this id's, or its previous one after a rotation it may not have
+     * heard of; an id whose epoch is still unset takes any.
+     */
+    private static boolean isValidProducerId(TransactionMetadata metadata, long producerId, short epoch) {
+        return metadata.producerEpoch() == TransactionMetadata.NO_EPOCH
+                || producerId == metadata.producerId()
+                || (producerId == metadata.previousProducerId() && TransactionMetadata.isEpochExhausted(epoch));
+    }
+
+    // ------------------------------------------------------------------------------------------- AddPartitionsToTxn
+
+    /**
+     * Adds partitions to the producer's transaction (AddPartitionsToTxn, AddOffsetsToTxn, and a TV2 produce's
+     * implicit add); {@code clientTransactionVersion} 2 when the add comes from a TV2 produce.
+     */
+    public CompletableFuture<Errors> addPartitions(String transactionalId, long producerId, short producerEpoch,
+                                                   Collection<TopicPartition> partitions,
+                                                   short clientTransactionVersion) {
+        return onThread(() -> {
+            Errors checked = checkProducer(transactionalId, producerId, producerEpoch);
+            if (checked != Errors.NONE) {
+                return done(checked);
+            }
+            Entry entry = transactions.get(transactionalId);
+            TransactionMetadata current = entry.metadata;
+            if (entry.pending || current.state().isPrepare()) {
+                return done(Errors.CONCURRENT_TRANSACTIONS);
+            }
+            if (current.state() == TransactionState.ONGOING && current.partitions().containsAll(partitions)) {
+                return done(Errors.NONE);
+            }
+            if (current.state() != TransactionState.ONGOING && !current.state().isComplete()
+                    && current.state() != TransactionState.EMPTY) {
+                return done(Errors.INVALID_TXN_STATE);
+            }
+            long now = clock.wallClockMs();
+            Set<TopicPartition> all = new HashSet<>(current.partitions());
+            all.addAll(partitions);
+            long start = current.state() == TransactionState.ONGOING ? current.startTimestamp() : now;
+            TransactionMetadata next = current.transitionTo(TransactionState.ONGOING, current.producerId(),
+                    current.producerEpoch(), current.lastProducerEpoch(), all, start, now);
+            if (clientTransactionVersion > next.clientTransactionVersion()) {
+                next = next.withClientTransactionVersion(clientTransactionVersion);
+            }
+            return write(entry, next);
+        });
+    }
+
+    /**
+     * AddPartitionsToTxn's verify-only form (v4+, a partition leader asking a TV1 transaction): NONE for each partition
+     * in the transaction, else INVALID_TXN_STATE (TRANSACTION_ABORTABLE from v5, KIP-890).
+     */
+    public CompletableFuture<Map<TopicPartition, Errors>> verifyPartitions(String transactionalId, long producerId,
+                                                                           short producerEpoch,
+                                                                           Collection<TopicPartition> partitions,
+                                                                           Errors notInTransaction) {
+        return onThread(() -> {
+            Map<TopicPartition, Errors> result = new HashMap<>();
+            Errors checked = checkProducer(transactionalId, producerId, producerEpoch);
+            Entry entry = transactions.get(transactionalId);
+            if (checked == Errors.NONE && (entry.pending || entry.metadata.state().isPrepare())) {
+                checked = Errors.CONCURRENT_TRANSACTIONS;
+            }
+            for (TopicPartition partition : partitions) {
+                Errors error = checked;
+                if (error == Errors.NONE && (entry.metadata.state() != TransactionState.ONGOING
+                        || !entry.metadata.partitions().contains(partition))) {
+                    error = notInTransaction;
+                }
+                result.put(partition, error);
+            }
+            return done(result);
+        });
+    }
+
+    /** The checks every request of a producer in a transaction passes first, as Kafka's, in its order. */
+    private Errors checkProducer(String transactionalId, long producerId, short producerEpoch) {
+        if (transactionalId.isEmpty()) {
+            return Errors.INVALID_REQUEST;
+        }
+        Errors coordinator = coordinatorError(transactionalId);
+        if (coordinator != Errors.NONE) {
+            return coordinator;
+        }
+        Entry entry = transactions.get(transactionalId);
+        if (entry == null || entry.metadata.producerId() != producerId) {
+            return Errors.INVALID_PRODUCER_ID_MAPPING;
+        }
+        if (entry.metadata.producerEpoch() != producerEpoch) {
+            return Errors.PRODUCER_FENCED;
+        }
+        return Errors.NONE;
+    }
+
+    // ------------------------------------------------------------------------------------------------------- EndTxn
+
+    /**
+     * EndTxn: {@code transactionVersion2} when the client sent v5+ (KIP-890: the epoch is bumped, and the answer
+     * names the producer id and epoch to go on with).
+     */
+    public CompletableFuture<ProducerIdAndEpoch> endTransaction(String transactionalId, long producerId,
+                                                                short producerEpoch, TransactionResult result,
+                                                                boolean transactionVersion2) {
+        return onThread(() -> {
+            if (transactionalId.isEmpty()) {
+                return done(ProducerIdAndEpoch.failed(Errors.INVALID_REQUEST));
+            }
+            Errors coordinator = coordinatorError(transactionalId);
+            if (coordinator != Errors.NONE) {
+                return done(ProducerIdAndEpoch.failed(coordinator));
+            }
+            Entry entry = transactions.get(transactionalId);
+            if (entry == null || entry.metadata.producerId() != producerId) {
+                return done(ProducerIdAndEpoch.failed(Errors.INVALID_PRODUCER_ID_MAPPING));
+            }
+            TransactionMetadata current = entry.metadata;
+            // Under TV2 the epoch moved on at the last EndTxn: a retry of it comes with the one before.
+            boolean retryAfterBump = transactionVersion2 && producerEpoch == current.producerEpoch() - 1
+                    && current.state().isComplete();
+            if (producerEpoch != current.producerEpoch() && !retryAfterBump) {
+                return done(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
+            }
+            if (entry.pending) {
+                return done(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
+            }
+            boolean commit = result == TransactionResult.COMMIT;
+            TransactionState ended = commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT;
+            TransactionState preparing = commit ? TransactionState.PREPARE_COMMIT : TransactionState.PREPARE_ABORT;
+            switch (current.state()) {
+                case ONGOING -> {
+                    return endOngoing(entry, preparing, transactionVersion2);
+                }
+                case COMPLETE_COMMIT, COMPLETE_ABORT -> {
+                    if (current.state() == ended && (!transactionVersion2 || retryAfterBump)) {
+                        return done(answer(current)); // a retry of the EndTxn that ended it
+                    }
+                    if (transactionVersion2 && !commit && !retryAfterBump) {
+                        return endOngoing(entry, preparing, true); // KIP-890: aborting when unsure is allowed
+                    }
+                    return done(ProducerIdAndEpoch.failed(Errors.INVALID_TXN_STATE));
+                }
+                case EMPTY -> {
+                    if (transactionVersion2 && !commit) {
+                        return endOngoing(entry, preparing, true);
+                    }
+                    return done(ProducerIdAndEpoch.failed(Errors.INVALID_TXN_STATE));
+                }
+                case PREPARE_COMMIT, PREPARE_ABORT -> {
+                    return done(ProducerIdAndEpoch.failed(current.state() == preparing
+                            ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE));
+                }
+                default -> {
+                    return done(ProducerIdAndEpoch.failed(Errors.INVALID_TXN_STATE));
+                }
+            }
+        });
+    }
+
+    private CompletableFuture<ProducerIdAndEpoch> endOngoing(Entry entry, TransactionState preparing,
+                                                             boolean transactionVersion2) {
+        TransactionMetadata current = entry.metadata;
+        long now = clock.wallClockMs();
+        long producerId = current.producerId();
+        short epoch = current.producerEpoch();
+        short last = current.lastProducerEpoch();
+        if (transactionVersion2) {
+            last = epoch;
+            epoch = (short) (epoch + 1);
+        }
+        long start = current.state() == TransactionState.ONGOING ? current.startTimestamp() : now;
+        TransactionMetadata prepared = current.transitionTo(preparing, producerId, epoch, last,
+                current.partitions(), start, now);
+        if (transactionVersion2) {
+            prepared = prepared.withClientTransactionVersion((short) 2);
+        }
+        TransactionMetadata written = prepared;
+        return prepareEnd(entry, prepared).thenApply(error -> error == Errors.NONE
+                ? answer(written) : ProducerIdAndEpoch.failed(error));
+    }
+
+    private static ProducerIdAndEpoch answer(TransactionMetadata metadata) {
+        return new ProducerIdAndEpoch(Errors.NONE, metadata.producerId(), metadata.producerEpoch());
+    }
+
+    /**
+     * Writes a PrepareCommit/PrepareAbort and, once it counts, has the markers written; the id stays pending until
+     * the Complete record is written after them. Completes when the prepare counts (Kafka answers EndTxn then).
+     */
+    private CompletableFuture<Errors> prepareEnd(Entry entry, TransactionMetadata prepared) {
+        return write(entry, prepared).thenApply(error -> {
+            if (error == Errors.NONE) {
+                entry.pending = true;
+                sendMarkers(entry, prepared);
+            }
+            return error;
+        });
+    }
+
+    private void sendMarkers(Entry entry, TransactionMetadata prepared) {
+        TransactionResult result = prepared.state() == TransactionState.PREPARE_COMMIT
+                ? TransactionResult.COMMIT : TransactionResult.ABORT;
+        TransactionMarker marker = new TransactionMarker(prepared.producerId(), prepared.producerEpoch(),
+                coordinatorEpoch(), result);
+        markers.write(marker, prepared.partitions()).thenRunAsync(() -> complete(entry, prepared), thread);
+    }
+
+    /** The coordinator's epoch in its markers: the leader epoch of its partition, always 0 on a single node. */
+    private int coordinatorEpoch() {
+        return 0;
+    }
+
+    private void complete(Entry entry, TransactionMetadata prepared) {
+        if (entry.metadata != prepared) {
+            return; // the partition was unloaded meanwhile; its new leader completes it
+        }
+        TransactionState done = prepared.state() == TransactionState.PREPARE_COMMIT
+                ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT;
+        TransactionMetadata completed = prepared.transitionTo(done, prepared.producerId(), prepared.producerEpoch(),
+                prepared.lastProducerEpoch(), Set.of(), prepared.startTimestamp(), clock.wallClockMs());
+        entry.pending = false;
+        write(entry, completed).thenAccept(error -> {
+            if (error != Errors.NONE) {
+                // Kafka retries the complete write too: markers are idempotent for the partitions.
+                LOG.warn("Could not write {} of {}: {}; writing the markers again", done,
+                        prepared.transactionalId(), error);
+                entry.pending = true;
+                thread.schedule(() -> sendMarkers(entry, prepared), TransactionMarkers.RETRY_BACKOFF_MS,
+                        TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------------ the rounds
+
+    /** Aborts every ongoing transaction past its timeout, bumping the epoch so its producer is fenced. */
+    void abortTimedOutTransactions() {
+        long now = clock.wallClockMs();
+        for (Entry entry : List.copyOf(transactions.values())) {
+            TransactionMetadata current = entry.metadata;
+            if (entry.pending || current.state() != TransactionState.ONGOING
+                    || current.startTimestamp() + current.timeoutMs() >= now) {
+                continue;
+            }
+            LOG.info("Aborting transaction of {} (producer {}, epoch {}): open longer than its timeout of {} ms",
+                    current.transactionalId(), current.producerId(), current.producerEpoch(), current.timeoutMs());
+            if (TransactionMetadata.isEpochExhausted(current.producerEpoch())) {
+                prepareEnd(entry, current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
+                        current.producerEpoch(), current.lastProducerEpoch(), current.partitions(),
+                        current.startTimestamp(), now));
+            } else {
+                prepareEnd(entry, current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
+                        (short) (current.producerEpoch() + 1), current.producerEpoch(), current.partitions(),
+                        current.startTimestamp(), now));
+            }
+        }
+    }
+
+    /** Removes the ids idle (Empty or completed) for {@code transactional.id.expiration.ms}, with a tombstone each. */
+    void removeExpiredTransactionalIds() {
+        long now = clock.wallClockMs();
+        for (Entry entry : List.copyOf(transactions.values())) {
+            TransactionMetadata current = entry.metadata;
+            if (entry.pending || !current.state().expirationAllowed()
+                    || current.lastUpdateTimestamp() + config.idExpirationMs() > now) {
+                continue;
+            }
+            String id = current.transactionalId();
+            entry.pending = true;
+            int partition = partitionFor(id, stateLog.partitionCount());
+            writeRecord(partition, TransactionLogRecord.key(id), null).thenAccept(error -> {
+                entry.pending = false;
+                if (error == Errors.NONE && transactions.get(id) == entry) {
+                    transactions.remove(id);
+                    LOG.info("Removed transactional id {}, idle since {}", id, current.lastUpdateTimestamp());
+                }
+            });
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------- reading
+
+    public CompletableFuture<List<Description>> describe(List<String> transactionalIds) {
+        return onThread(() -> {
+            adoptNewPartitions();
+            List<Description> answers = new ArrayList<>();
+            for (String id : transactionalIds) {
+                Errors coordinator = coordinatorError(id);
+                Entry entry = transactions.get(id);
+                if (coordinator != Errors.NONE) {
+                    answers.add(new Description(coordinator, null));
+                } else if (entry == null) {
+                    answers.add(new Description(Errors.TRANSACTIONAL_ID_NOT_FOUND, null));
+                } else {
+                    answers.add(new Description(Errors.NONE, entry.metadata));
+                }
+            }
+            return done(answers);
+        });
+    }
+
+    public CompletableFuture<Listing> list(ListFilter filter) {
+        return onThread(() -> {
+            adoptNewPartitions();
+            long now = clock.wallClockMs();
+            List<TransactionMetadata> found = new ArrayList<>();
+            for (Entry entry : transactions.values()) {
+                TransactionMetadata metadata = entry.metadata;
+                if (metadata.state() == TransactionState.DEAD
+                        || (!filter.producerIds().isEmpty() && !filter.producerIds().contains(metadata.producerId()))
+                        || (!filter.states().isEmpty() && !filter.states().contains(metadata.state()))
+                        || (filter.minDurationMs() >= 0 && now - metadata.startTimestamp() <= filter.minDurationMs())
+                        || (filter.transactionalIdPattern() != null
+                            && !filter.transactionalIdPattern().matcher(metadata.transactionalId()).matches())) {
+                    continue;
+                }
+                found.add(metadata);
+            }
+            Errors error = loading.isEmpty() ? Errors.NONE : Errors.COORDINATOR_LOAD_IN_PROGRESS;
+            return done(new Listing(error, found));
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------------- writing
+
+    /** Writes an id's new state; once it counts the entry holds it. NONE or the error Kafka maps the failure to. */
+    private CompletableFuture<Errors> write(Entry entry, TransactionMetadata next) {
+        entry.pending = true;
+        int partition = partitionFor(next.transactionalId(), stateLog.partitionCount());
+        byte[] value = TransactionLogRecord.value(next, TransactionLogRecord.valueVersion(config.transactionVersion()));
+        return writeRecord(partition, TransactionLogRecord.key(next.transactionalId()), value).thenApply(error -> {
+            entry.pending = false;
+            if (error == Errors.NONE) {
+                entry.metadata = next;
+            } else if (entry.metadata.producerEpoch() == TransactionMetadata.NO_EPOCH) {
+                transactions.remove(next.transactionalId()); // never written: as if never asked
+            }
+            return error;
+        });
+    }
+
+    /**
+     * One record to the log, its outcome back on this thread as Kafka's appendTransactionToLog maps it: the log's
+     * own errors to COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR, anything unexpected to UNKNOWN_SERVER_ERROR.
+     */
+    private CompletableFuture<Errors> writeRecord(int partition, byte[] key, byte[] value) {
+        CompletableFuture<Void> written;
+        try {
+            written = stateLog.write(partition, key, value);
+        } catch (RuntimeException e) {
+            written = CompletableFuture.failedFuture(e);
+        }
+        return written.handleAsync((ignored, failure) -> failure == null ? Errors.NONE : writeError(failure), thread);
+    }
+
+    private static Errors writeError(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        Errors error = cause instanceof LogException log ? log.error() : Errors.UNKNOWN_SERVER_ERROR;
+        return switch (error) {
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+                 REQUEST_TIMED_OUT -> Errors.COORDINATOR_NOT_AVAILABLE;
+            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR, NOT_COORDINATOR -> Errors.NOT_COORDINATOR;
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.UNKNOWN_SERVER_ERROR;
+            default -> error;
+        };
+    }
+
+    /** Runs a step on the coordinator's thread; what it returns may complete later. */
+    private <T> CompletableFuture<T> onThread(Supplier<CompletableFuture<T>> step) {
+        return CompletableFuture.supplyAsync(() -> {
+            adoptNewPartitions();
+            return step.get();
+        }, thread).thenCompose(future -> future);
+    }
+
+    private static <T> CompletableFuture<T> done(T value) {
+        return CompletableFuture.completedFuture(value);
+    }
+
+    /** The partition's loads and writes this node started are dropped; the next leader's load takes them up. */
+    @Override
+    public void close() {
+        thread.shutdownNow();
+    }
+}

@@ -1,0 +1,138 @@
+package io.minibroker.broker.transaction;
+
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.LogReadResult;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.InternalTopics;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.Record;
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatchBuilder;
+import io.minibroker.protocol.record.RecordBatches;
+import io.minibroker.protocol.record.RecordIterator;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code __transaction_state} on a single node: a record counts once appended and flushed to this node's log, as the
+ * offsets topic's writes do there (Kafka writes with acks=-1; with one replica that is the append). Records are
+ * uncompressed, as Kafka enforces for this topic.
+ */
+public final class TransactionStateTopic implements TransactionStateLog {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionStateTopic.class);
+    public static final String NAME = InternalTopics.TRANSACTION_STATE;
+    private static final int REPLAY_READ_BYTES = 1 << 20;
+
+    private final TopicRegistry topics;
+    private final BrokerClock clock;
+
+    public TransactionStateTopic(TopicRegistry topics, BrokerClock clock) {
+        this.topics = topics;
+        this.clock = clock;
+    }
+
+    /** A cluster node's, where this coordinator leads no partition yet: every id is NOT_COORDINATOR here. */
+    public static TransactionStateLog notHere() {
+        return new TransactionStateLog() {
+            @Override
+            public int partitionCount() {
+                return 0;
+            }
+
+            @Override
+            public CompletableFuture<Void> write(int partition, byte[] key, byte[] value) {
+                return CompletableFuture.failedFuture(new LogException(Errors.NOT_COORDINATOR, "not led here"));
+            }
+
+            @Override
+            public void replay(int partition, ReplaySink sink) {
+            }
+        };
+    }
+
+    @Override
+    public int partitionCount() {
+        return topics.get(NAME).map(TopicMetadata::partitions).orElse(0);
+    }
+
+    @Override
+    public CompletableFuture<Void> write(int partition, byte[] key, byte[] value) {
+        PartitionLog log = logOf(partition).orElseThrow(() -> new LogException(Errors.NOT_COORDINATOR,
+                "no log of " + new TopicPartition(NAME, partition) + " here"));
+        long now = clock.wallClockMs();
+        ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now)
+                .append(now, key, value, List.of()).build();
+        try {
+            log.append(batch, 0);
+            return CompletableFuture.completedFuture(null);
+        } catch (LogException e) {
+            return CompletableFuture.failedFuture(e);
+        } finally {
+            batch.release();
+        }
+    }
+
+    @Override
+    public void replay(int partition, ReplaySink sink) {
+        Optional<PartitionLog> found = logOf(partition);
+        if (found.isEmpty()) {
+            return;
+        }
+        PartitionLog log = found.get();
+        long offset = log.logStartOffset();
+        long end = log.logEndOffset();
+        while (offset < end) {
+            LogReadResult read = log.read(offset, REPLAY_READ_BYTES, true, end);
+            if (read.isEmpty()) {
+                return;
+            }
+            ByteBuf buffer = read.readInto(ByteBufAllocator.DEFAULT);
+            try {
+                RecordBatches batches = RecordBatches.of(buffer);
+                while (batches.hasNext()) {
+                    RecordBatch batch = batches.next();
+                    try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
+                        while (records.hasNext()) {
+                            applyReadable(log, records.next(), sink);
+                        }
+                    }
+                    offset = batch.lastOffset() + 1;
+                }
+            } finally {
+                buffer.release();
+            }
+        }
+    }
+
+    /** One unreadable record (a later version) must not keep the partition's other ids from loading. */
+    private static void applyReadable(PartitionLog log, Record record, ReplaySink sink) {
+        try {
+            ByteBuf key = record.key();
+            String transactionalId = key == null ? null : TransactionLogRecord.readKey(key);
+            if (transactionalId == null) {
+                return;
+            }
+            ByteBuf value = record.value();
+            sink.stored(transactionalId, value == null ? null : TransactionLogRecord.readValue(transactionalId, value));
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            LOG.warn("Skipped the unreadable record at offset {} of {}: {}", record.offset(), log.topicPartition(),
+                    e.toString());
+        }
+    }
+
+    private Optional<PartitionLog> logOf(int partition) {
+        return topics.get(NAME).flatMap(topic -> topics.partitionLog(topic, partition));
+    }
+}

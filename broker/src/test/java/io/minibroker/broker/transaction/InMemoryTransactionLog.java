@@ -1,0 +1,70 @@
+package io.minibroker.broker.transaction;
+
+import io.minibroker.broker.log.LogException;
+import io.minibroker.protocol.error.Errors;
+import io.netty.buffer.Unpooled;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A {@code __transaction_state} in memory for the coordinator's tests: the records it was given in Kafka's bytes,
+ * replayed through the real codec; a write can be made to fail.
+ */
+final class InMemoryTransactionLog implements TransactionStateLog {
+
+    record Written(int partition, byte[] key, byte[] value) {
+    }
+
+    final List<Written> records = new ArrayList<>();
+    private final int partitions;
+    volatile Errors failWrites = Errors.NONE;
+
+    InMemoryTransactionLog(int partitions) {
+        this.partitions = partitions;
+    }
+
+    @Override
+    public int partitionCount() {
+        return partitions;
+    }
+
+    @Override
+    public synchronized CompletableFuture<Void> write(int partition, byte[] key, byte[] value) {
+        if (failWrites != Errors.NONE) {
+            return CompletableFuture.failedFuture(new LogException(failWrites, "refused by the test"));
+        }
+        records.add(new Written(partition, key, value));
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public synchronized void replay(int partition, ReplaySink sink) {
+        for (Written record : records) {
+            if (record.partition() != partition) {
+                continue;
+            }
+            String id = TransactionLogRecord.readKey(Unpooled.wrappedBuffer(record.key()));
+            sink.stored(id, record.value() == null ? null
+                    : TransactionLogRecord.readValue(id, Unpooled.wrappedBuffer(record.value())));
+        }
+    }
+
+    /** The states written for one id, in order. */
+    synchronized List<TransactionState> statesOf(String transactionalId) {
+        List<TransactionState> states = new ArrayList<>();
+        for (Written record : records) {
+            String id = TransactionLogRecord.readKey(Unpooled.wrappedBuffer(record.key()));
+            if (id.equals(transactionalId) && record.value() != null) {
+                states.add(TransactionLogRecord.readValue(id, Unpooled.wrappedBuffer(record.value())).state());
+            }
+        }
+        return states;
+    }
+
+    synchronized boolean hasTombstoneFor(String transactionalId) {
+        return records.stream().anyMatch(record -> record.value() == null
+                && TransactionLogRecord.readKey(Unpooled.wrappedBuffer(record.key())).equals(transactionalId));
+    }
+}
