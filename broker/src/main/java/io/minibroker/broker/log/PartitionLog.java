@@ -1,13 +1,16 @@
 package io.minibroker.broker.log;
 
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +67,8 @@ public final class PartitionLog implements AutoCloseable {
     private final LogFlushState flushState;
     /** The leader epochs of this log's batches and where each starts ({@code leader-epoch-checkpoint}). */
     private LeaderEpochCache epochCache;
+    /** The transactions open in this log: what its last stable offset is made of. Changed under this monitor. */
+    private final OngoingTransactions transactions = new OngoingTransactions();
 
     private static final long UNREPLICATED = -1;
 
@@ -96,6 +101,7 @@ public final class PartitionLog implements AutoCloseable {
         PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, segments, logStartOffset,
                 cleanShutdown ? Long.MAX_VALUE : recoveryPoint);
         partitionLog.loadEpochCache(cleanShutdown);
+        partitionLog.replayTransactions();
         if (!cleanShutdown) {
             // Whatever survived validation is now the log; make it durable so it is not recovered again.
             partitionLog.flush();
@@ -108,6 +114,32 @@ public final class PartitionLog implements AutoCloseable {
     /** Sets up the leader epoch cache as {@link LogRecovery#loadEpochCache} restores it; before the log is shared. */
     private synchronized void loadEpochCache(boolean cleanShutdown) throws IOException {
         epochCache = LogRecovery.loadEpochCache(this, cleanShutdown);
+    }
+
+    /**
+     * Rebuilds the open transactions from the log's transactional batches (no snapshot files: the batch headers are
+     * read, and the control batches whole), and writes back any aborted transaction entry a segment's
+     * {@code .txnindex} lacks (a crash between the marker and its entry, a recovered tail, a lost file). On opening,
+     * and after a truncation.
+     */
+    private synchronized void replayTransactions() throws IOException {
+        transactions.clear();
+        for (LogSegment segment : segments.all()) {
+            segment.forEachTransactionalBatch(segment.size(), new LogSegment.TransactionVisitor() {
+                @Override
+                public void batch(long producerId, long baseOffset) {
+                    transactions.onTransactionalBatch(producerId, baseOffset);
+                }
+
+                @Override
+                public void marker(long producerId, long offset, EndTransactionMarker marker) throws IOException {
+                    AbortedTxn aborted = transactions.onMarker(producerId, offset, marker.isCommit());
+                    if (aborted != null && !segment.txnIndex().contains(offset)) {
+                        segment.appendAbortedTxn(aborted);
+                    }
+                }
+            });
+        }
     }
 
     /** The leader epochs of this log: epoch to start offset, ascending. */
@@ -221,6 +253,20 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
+     * Appends a control batch the broker wrote itself (a transaction marker, {@code EndTransactionMarker}) as this
+     * log's leader: offsets, the leader epoch and the append time stamped as for a producer's batch, but none of
+     * a producer's checks, which refuse control batches. Page cache only, as {@link #appendUnflushed(ByteBuf, int)}.
+     */
+    public AppendResult appendControlUnflushed(ByteBuf controlBatch, int leaderEpoch) {
+        try (CheckedAppend checked = LogValidator.validateForAppend(this, controlBatch, config, false,
+                clock.millis())) {
+            synchronized (this) {
+                return write(checked, leaderEpoch, true);
+            }
+        }
+    }
+
+    /**
      * Appends batches a follower fetched from its leader as they are: the leader's offsets, leader epochs and
      * timestamps kept, so every replica's log is the same bytes. The first batch must start at this log's end.
      * On the follower's fetcher thread, which may wait on the disk: a new epoch is checkpointed at once.
@@ -276,6 +322,9 @@ public final class PartitionLog implements AutoCloseable {
                     }
                 }
                 active.append(batch);
+                if (batch.isTransactional() && batch.producerId() >= 0) {
+                    trackTransaction(batch, active);
+                }
                 if (batch.partitionLeaderEpoch() > epochCache.latestEpoch()) {
                     epochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset()); // a new epoch's first batch
                 }
@@ -292,6 +341,59 @@ public final class PartitionLog implements AutoCloseable {
         flushState.appended(incoming.recordCount);
         return new AppendResult(firstOffset, lastOffset, logAppendTime, maxTimestamp, offsetOfMaxTimestamp,
                 flushState.flushDue(config));
+    }
+
+    /** A transactional batch just written: it opens or continues its producer's transaction, or a marker ends it. */
+    private void trackTransaction(RecordBatch batch, LogSegment active) {
+        if (!batch.isControl()) {
+            transactions.onTransactionalBatch(batch.producerId(), batch.baseOffset());
+            return;
+        }
+        EndTransactionMarker marker = EndTransactionMarker.read(batch, UnpooledByteBufAllocator.DEFAULT);
+        if (marker == null) {
+            return; // a control batch of a type the broker does not know: no transaction ends
+        }
+        AbortedTxn aborted = transactions.onMarker(batch.producerId(), batch.baseOffset(), marker.isCommit());
+        transactions.onHighWatermark(highWatermark());
+        if (aborted != null) {
+            try {
+                active.appendAbortedTxn(aborted);
+            } catch (IOException e) {
+                throw storageError("cannot index the aborted transaction ending at " + batch.baseOffset(), e);
+            }
+        }
+    }
+
+    /**
+     * The last stable offset (Kafka's LSO): below it every transaction has its marker, below the high watermark.
+     * The first offset of the earliest transaction still open (or whose marker is not yet below the high watermark),
+     * or the high watermark if that comes first. What read_committed consumers read up to. Without a lock.
+     */
+    public long lastStableOffset() {
+        long highWatermark = highWatermark();
+        return Math.min(highWatermark, transactions.firstUnstableOffset(highWatermark));
+    }
+
+    /**
+     * The aborted transactions that overlap {@code [fetchOffset, upperBoundOffset)}, from the {@code .txnindex} of
+     * the segment holding {@code fetchOffset} on (Kafka's collectAbortedTransactions), for a read_committed fetch:
+     * the consumer drops those producers' batches from their first offset up to the abort marker. Without a lock.
+     */
+    public List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
+        List<AbortedTxn> found = new ArrayList<>();
+        Map.Entry<Long, LogSegment> start = segments.floorEntry(fetchOffset);
+        long from = start == null ? segments.firstBaseOffset() : start.getKey();
+        for (LogSegment segment : segments.all()) {
+            if (segment.baseOffset() >= from && segment.txnIndex().collect(fetchOffset, upperBoundOffset, found)) {
+                break;
+            }
+        }
+        return found;
+    }
+
+    /** Each producer with a transaction open in this log, and the offset where it starts. */
+    public Map<Long, Long> ongoingTransactions() {
+        return transactions.ongoing();
     }
 
     /** Starts a new active segment at {@code baseOffset}; under this object's monitor (appends, retention). */
@@ -407,7 +509,9 @@ public final class PartitionLog implements AutoCloseable {
      * the recovery point (so the bytes a copy replaces were fsynced, and a crash cannot bring back unsynced ones).
      */
     synchronized List<CleanableSegment> cleanableSegments() {
-        return segments.cleanableBelow(Math.min(highWatermark(), flushState.recoveryPoint()),
+        // Below the last stable offset too, as Kafka's firstUncleanableOffset: an open transaction's records are
+        // not to be compacted before its marker says whether they count.
+        return segments.cleanableBelow(Math.min(lastStableOffset(), flushState.recoveryPoint()),
                 flushState.truncations());
     }
 
@@ -523,6 +627,7 @@ public final class PartitionLog implements AutoCloseable {
             // readable, and the next append starts both again.
             logStartOffset = Math.min(logStartOffset, logEndOffset);
             flushState.cutTo(logEndOffset);
+            replayTransactions(); // transactions the cut reopens, or removes
             log.info("Truncated {} to offset {} ({} bytes cut from the active segment); log end offset now {}",
                     topicPartition, offset, removed, logEndOffset);
         } catch (IOException e) {
@@ -552,6 +657,7 @@ public final class PartitionLog implements AutoCloseable {
         logEndOffset = offset;
         flushState.restartAt(offset);
         epochCache.clear();
+        transactions.clear();
         log.info("Truncated {} fully; it restarts at offset {}", topicPartition, offset);
     }
 
@@ -596,6 +702,7 @@ public final class PartitionLog implements AutoCloseable {
             return false;
         }
         replicatedHighWatermark = offset;
+        transactions.onHighWatermark(highWatermark());
         return true;
     }
 
