@@ -75,7 +75,9 @@ import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
+import io.minibroker.broker.transaction.LeaderMarkerAppender;
 import io.minibroker.broker.transaction.ListTransactionsHandler;
+import io.minibroker.broker.transaction.WriteTxnMarkersHandler;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
@@ -138,6 +140,10 @@ public final class Broker implements AutoCloseable {
     private LogCleaner cleaner;
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
+    /** Writes transaction markers on the partitions this broker leads (WriteTxnMarkers, the coordinator). */
+    private LeaderMarkerAppender markerAppender;
+    /** How long a marker waits to be replicated: Kafka's request.timeout.ms default, which its marker appends use. */
+    private static final long MARKER_REPLICATION_TIMEOUT_MS = 30_000;
     private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
     private GroupCoordinator groupCoordinator;
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
@@ -250,6 +256,8 @@ public final class Broker implements AutoCloseable {
             metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                     nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply);
         }
+        markerAppender = new LeaderMarkerAppender(topics, config, producerStates, leadership, producePurgatory,
+                fetchPurgatory, disk, clock, MARKER_REPLICATION_TIMEOUT_MS);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         // The table is built once: the APIs both modes serve alike, then each mode's own (SupportedApis refuses an
@@ -274,6 +282,7 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.DESCRIBE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.CREATE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.DELETE_ACLS, new NoAuthorizerHandler())
+                .add(ApiKey.WRITE_TXN_MARKERS, new WriteTxnMarkersHandler(markerAppender))
                 .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler())
                 .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler())
                 .add(ApiKey.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler());
@@ -408,6 +417,15 @@ public final class Broker implements AutoCloseable {
         return registered == null ? -1 : registered.brokerEpoch();
     }
 
+
+    /**
+     * Writes transaction markers on the partitions this broker leads: what the transaction coordinator calls for its
+     * own node's partitions, and where the group coordinator registers to hear of markers on
+     * {@code __consumer_offsets}.
+     */
+    public LeaderMarkerAppender transactionMarkers() {
+        return markerAppender;
+    }
 
     /** The controller's view of the cluster's brokers; only on the controller's node. */
     public BrokerMembership membership() {
