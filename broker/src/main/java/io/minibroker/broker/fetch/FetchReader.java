@@ -79,6 +79,8 @@ final class FetchReader {
                                 Math.min(partition.maxBytes(), Math.max(remaining, 0)), total == 0, readableEnd);
                         if (plan.readCommitted()) {
                             addAbortedTransactions(result, log, partition.fetchOffset(), readableEnd, read);
+                        } else {
+                            result.abortedTransactions(null); // as Kafka answers read_uncommitted (v4+)
                         }
                         if (!read.isEmpty()) {
                             remaining -= read.length();
