@@ -138,12 +138,12 @@ final class ProducerStateTable {
         return entry;
     }
 
-    /** Every producer the table knows, with its epoch, last sequence and last batch's timestamp. */
+    /** Every producer the table knows, with its epoch, last sequence, last batch's timestamp and coordinator epoch. */
     List<ProducerStates.ActiveProducer> activeProducers() {
         List<ProducerStates.ActiveProducer> active = new ArrayList<>(producers.size());
         producers.forEach((producerId, entry) -> active.add(new ProducerStates.ActiveProducer(producerId,
                 entry.epoch, entry.recent.isEmpty() ? -1 : entry.recent.peekLast().lastSequence(),
-                entry.lastTimestamp)));
+                entry.lastTimestamp, entry.coordinatorEpoch)));
         return active;
     }
 

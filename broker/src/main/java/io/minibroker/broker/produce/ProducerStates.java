@@ -44,8 +44,12 @@ public final class ProducerStates {
 
     private final Map<PartitionLog, Holder> holders = Collections.synchronizedMap(new WeakHashMap<>());
 
-    /** A producer as DescribeProducers lists it: no transactions yet, so no coordinator or open transaction. */
-    public record ActiveProducer(long producerId, short epoch, int lastSequence, long lastTimestamp) {
+    /**
+     * A producer as DescribeProducers lists it; {@code coordinatorEpoch} is its last marker's (-1 before any). The
+     * open transaction's start is the log's ({@link PartitionLog#ongoingTransactions()}).
+     */
+    public record ActiveProducer(long producerId, short epoch, int lastSequence, long lastTimestamp,
+                                 int coordinatorEpoch) {
     }
 
     /**

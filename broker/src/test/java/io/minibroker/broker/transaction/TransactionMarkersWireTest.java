@@ -3,18 +3,29 @@ package io.minibroker.broker.transaction;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.DescribeProducersRequestView;
+import io.minibroker.protocol.message.view.DescribeProducersResponseView;
+import io.minibroker.protocol.message.view.DescribeProducersResponseView.ProducerState;
 import io.minibroker.protocol.message.view.FetchResponseView.AbortedTransaction;
 import io.minibroker.protocol.message.view.FetchResponseView.PartitionData;
 import io.minibroker.protocol.message.view.WriteTxnMarkersRequestView;
 import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
 import io.minibroker.purgatory.time.ManualClock;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.transaction.TxnWire.READ_COMMITTED;
@@ -93,6 +104,74 @@ class TransactionMarkersWireTest {
             assertThat(wire.latest(TOPIC, READ_COMMITTED).offset()).isEqualTo(8);
             assertThat(wire.fetch(TOPIC, 0, READ_UNCOMMITTED).lastStableOffset()).isEqualTo(8);
         }
+    }
+
+    @Test
+    void aReadCommittedKafkaConsumerSeesOnlyTheCommittedRecords() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of());
+             TxnWire wire = new TxnWire(broker.boundPort("PLAINTEXT"))) {
+            wire.createTopic(TOPIC);
+            produceTwoTransactions(wire);
+            wire.writeMarker(COMMITTER, (short) 0, 0, true, TOPIC);
+            wire.writeMarker(ABORTER, (short) 0, 0, false, TOPIC);
+            assertThat(wire.produce(TOPIC, ABORTER, (short) 0, 2, true, "a2").baseOffset()).isEqualTo(8); // open
+
+            assertThat(consume(broker, "read_committed", 4)).containsExactly("c0", "c1", "c2", "plain");
+            assertThat(consume(broker, "read_uncommitted", 7))
+                    .containsExactly("c0", "c1", "c2", "a0", "a1", "plain", "a2");
+        }
+    }
+
+    /** Every value a kafka-clients consumer at the isolation level reads from the start, once it has read {@code n}. */
+    private static List<String> consume(Broker broker, String isolation, int n) {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("PLAINTEXT"));
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+            TopicPartition partition = new TopicPartition(TOPIC, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            while (values.size() < n) {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
+            }
+            // Nothing more comes: the consumer is at the end its isolation level may read.
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            while (consumer.position(partition) < end) {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
+            }
+        }
+        return values;
+    }
+
+    @Test
+    void describeProducersShowsTheOpenTransactionAndTheLastCoordinatorEpoch() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of());
+             TxnWire wire = new TxnWire(broker.boundPort("PLAINTEXT"))) {
+            wire.createTopic(TOPIC);
+            wire.produce(TOPIC, -1, (short) -1, -1, false, "plain"); // 0
+            wire.produce(TOPIC, COMMITTER, (short) 0, 0, true, "c0"); // 1
+            ProducerState open = describeProducer(wire);
+            assertThat(open.currentTxnStartOffset()).isEqualTo(1);
+            assertThat(open.coordinatorEpoch()).isEqualTo(-1);
+
+            wire.writeMarker(COMMITTER, (short) 0, 9, true, TOPIC);
+            ProducerState ended = describeProducer(wire);
+            assertThat(ended.currentTxnStartOffset()).isEqualTo(-1);
+            assertThat(ended.coordinatorEpoch()).isEqualTo(9);
+        }
+    }
+
+    private static ProducerState describeProducer(TxnWire wire) throws Exception {
+        DescribeProducersRequestView request = new DescribeProducersRequestView();
+        request.addTopic().name(TOPIC).partitionIndexes(List.of(0));
+        List<ProducerState> producers = new DescribeProducersResponseView(
+                wire.call(ApiKey.DESCRIBE_PRODUCERS, (short) 0, request.struct()))
+                .topics().get(0).partitions().get(0).activeProducers();
+        assertThat(producers).hasSize(1);
+        return producers.get(0);
     }
 
     @Test
