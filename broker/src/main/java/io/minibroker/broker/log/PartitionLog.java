@@ -1,16 +1,13 @@
 package io.minibroker.broker.log;
 
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * a follower's offsets at the write), {@link LogSegments} holds the segments and their files, {@link LogReader}
  * reads without the lock, {@link LogRetention} decides which segments go from the start, {@link LogFlushState}
  * keeps the recovery point and when to flush (under this monitor), {@link LeaderEpochCache} the leader epochs
- * ({@link LogRecovery} restores it on open).
+ * ({@link LogRecovery} restores it on open), {@link LogTransactions} the open transactions, the last stable offset and
+ * the aborted transaction indexes.
  */
 public final class PartitionLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
@@ -68,7 +66,7 @@ public final class PartitionLog implements AutoCloseable {
     /** The leader epochs of this log's batches and where each starts ({@code leader-epoch-checkpoint}). */
     private LeaderEpochCache epochCache;
     /** The transactions open in this log: what its last stable offset is made of. Changed under this monitor. */
-    private final OngoingTransactions transactions = new OngoingTransactions();
+    private final LogTransactions transactions;
 
     private static final long UNREPLICATED = -1;
 
@@ -82,6 +80,7 @@ public final class PartitionLog implements AutoCloseable {
         this.logEndOffset = this.segments.active().nextOffset();
         this.logStartOffset = Math.min(Math.max(logStartOffset, this.segments.firstBaseOffset()), logEndOffset);
         this.reader = new LogReader(this, this.segments);
+        this.transactions = new LogTransactions(this.segments);
         this.flushState = new LogFlushState(Math.min(recoveryPoint, logEndOffset), clock.millis());
     }
 
@@ -116,30 +115,9 @@ public final class PartitionLog implements AutoCloseable {
         epochCache = LogRecovery.loadEpochCache(this, cleanShutdown);
     }
 
-    /**
-     * Rebuilds the open transactions from the log's transactional batches (no snapshot files: the batch headers are
-     * read, and the control batches whole), and writes back any aborted transaction entry a segment's
-     * {@code .txnindex} lacks (a crash between the marker and its entry, a recovered tail, a lost file). On opening,
-     * and after a truncation.
-     */
+    /** Rebuilds the open transactions and the aborted indexes' missing entries from the log: on opening, after a cut. */
     private synchronized void replayTransactions() throws IOException {
-        transactions.clear();
-        for (LogSegment segment : segments.all()) {
-            segment.forEachTransactionalBatch(segment.size(), new LogSegment.TransactionVisitor() {
-                @Override
-                public void batch(long producerId, long baseOffset) {
-                    transactions.onTransactionalBatch(producerId, baseOffset);
-                }
-
-                @Override
-                public void marker(long producerId, long offset, EndTransactionMarker marker) throws IOException {
-                    AbortedTxn aborted = transactions.onMarker(producerId, offset, marker.isCommit());
-                    if (aborted != null && !segment.txnIndex().contains(offset)) {
-                        segment.appendAbortedTxn(aborted);
-                    }
-                }
-            });
-        }
+        transactions.replay();
     }
 
     /** The leader epochs of this log: epoch to start offset, ascending. */
@@ -323,7 +301,11 @@ public final class PartitionLog implements AutoCloseable {
                 }
                 active.append(batch);
                 if (batch.isTransactional() && batch.producerId() >= 0) {
-                    trackTransaction(batch, active);
+                    try {
+                        transactions.written(batch, active, highWatermark());
+                    } catch (IOException e) {
+                        throw storageError("cannot index the aborted transaction ending at " + batch.baseOffset(), e);
+                    }
                 }
                 if (batch.partitionLeaderEpoch() > epochCache.latestEpoch()) {
                     epochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset()); // a new epoch's first batch
@@ -343,35 +325,13 @@ public final class PartitionLog implements AutoCloseable {
                 flushState.flushDue(config));
     }
 
-    /** A transactional batch just written: it opens or continues its producer's transaction, or a marker ends it. */
-    private void trackTransaction(RecordBatch batch, LogSegment active) {
-        if (!batch.isControl()) {
-            transactions.onTransactionalBatch(batch.producerId(), batch.baseOffset());
-            return;
-        }
-        EndTransactionMarker marker = EndTransactionMarker.read(batch, UnpooledByteBufAllocator.DEFAULT);
-        if (marker == null) {
-            return; // a control batch of a type the broker does not know: no transaction ends
-        }
-        AbortedTxn aborted = transactions.onMarker(batch.producerId(), batch.baseOffset(), marker.isCommit());
-        transactions.onHighWatermark(highWatermark());
-        if (aborted != null) {
-            try {
-                active.appendAbortedTxn(aborted);
-            } catch (IOException e) {
-                throw storageError("cannot index the aborted transaction ending at " + batch.baseOffset(), e);
-            }
-        }
-    }
-
     /**
      * The last stable offset (Kafka's LSO): below it every transaction has its marker, below the high watermark.
      * The first offset of the earliest transaction still open (or whose marker is not yet below the high watermark),
      * or the high watermark if that comes first. What read_committed consumers read up to. Without a lock.
      */
     public long lastStableOffset() {
-        long highWatermark = highWatermark();
-        return Math.min(highWatermark, transactions.firstUnstableOffset(highWatermark));
+        return transactions.lastStableOffset(highWatermark());
     }
 
     /**
@@ -380,15 +340,7 @@ public final class PartitionLog implements AutoCloseable {
      * the consumer drops those producers' batches from their first offset up to the abort marker. Without a lock.
      */
     public List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
-        List<AbortedTxn> found = new ArrayList<>();
-        Map.Entry<Long, LogSegment> start = segments.floorEntry(fetchOffset);
-        long from = start == null ? segments.firstBaseOffset() : start.getKey();
-        for (LogSegment segment : segments.all()) {
-            if (segment.baseOffset() >= from && segment.txnIndex().collect(fetchOffset, upperBoundOffset, found)) {
-                break;
-            }
-        }
-        return found;
+        return transactions.abortedTransactions(fetchOffset, upperBoundOffset);
     }
 
     /** Each producer with a transaction open in this log, and the offset where it starts. */

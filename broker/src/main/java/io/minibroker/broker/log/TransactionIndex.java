@@ -49,8 +49,8 @@ final class TransactionIndex implements AutoCloseable {
             long size = channel.size();
             while (size - position >= AbortedTxn.BYTES) {
                 buffer.clear();
-                while (buffer.hasRemaining() && channel.read(buffer, position + buffer.position()) >= 0) {
-                    // read on until the entry is whole
+                if (!readFully(channel, buffer, position)) {
+                    break;
                 }
                 buffer.flip();
                 if (buffer.getShort() != AbortedTxn.VERSION) {
@@ -73,6 +73,15 @@ final class TransactionIndex implements AutoCloseable {
             channel.close();
             throw e;
         }
+    }
+
+    private static boolean readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer, position + buffer.position()) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Appends an entry; its marker must come after every indexed one (Kafka refuses the same). */
