@@ -19,6 +19,8 @@ import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.purgatory.Purgatory;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.UncheckedIOException;
 import java.util.Collection;
@@ -44,15 +46,18 @@ import java.util.concurrent.Executor;
  * at once on a single node, where the high watermark is the log end).
  *
  * <p>Once a marker on a {@code __consumer_offsets} partition counts, each {@link TransactionCompletionListener}
- * registered is told (as Kafka tells its group coordinator from the append's callback), on the thread that completed
- * it: the caller's, the disk thread, or the one whose fetch moved the high watermark (often an event loop), so a
- * listener hands its work to its own thread.
+ * registered is told (as Kafka tells its group coordinator from the append's callback) before the partition is
+ * answered, on the thread that completed it: the caller's, the disk thread, or the one whose fetch moved the high
+ * watermark (often an event loop). A listener must be quick and never block; what it has applied when it returns is
+ * what the coordinator's EndTxn is answered after. A partition with no replica here is UNKNOWN_TOPIC_OR_PARTITION,
+ * as in Kafka, whether or not the cluster has it.
  *
  * <p>Never waits on the caller's thread: an event loop (WriteTxnMarkers) may call it.
  */
 public final class LeaderMarkerAppender implements TransactionMarkerAppender {
 
     private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false, true);
+    private static final Logger LOG = LoggerFactory.getLogger(LeaderMarkerAppender.class);
 
     private final TopicRegistry topics;
     private final BrokerConfig config;
@@ -106,9 +111,8 @@ public final class LeaderMarkerAppender implements TransactionMarkerAppender {
     private CompletableFuture<Errors> appendTo(TransactionMarker marker, TopicPartition partition) {
         Optional<TopicMetadata> topic = topics.get(partition.topic());
         Optional<PartitionLog> found = topic.flatMap(t -> topics.partitionLog(t, partition.partition()));
-        if (found.isEmpty()) {
-            return CompletableFuture.completedFuture(
-                    topics.partitionNotHere(false, partition.topic(), null, partition.partition()));
+        if (found.isEmpty()) { // as Kafka: no replica here, whether or not the cluster has the topic
+            return CompletableFuture.completedFuture(Errors.UNKNOWN_TOPIC_OR_PARTITION);
         }
         PartitionLog log = found.get();
         int minInsync = TopicConfig.minInsyncReplicas(config, topic.get().configOverrides());
@@ -135,13 +139,26 @@ public final class LeaderMarkerAppender implements TransactionMarkerAppender {
                 .thenCompose(nothing -> DelayedProduce.awaitReplication(producePurgatory, leadership, log,
                         appended.lastOffset() + 1, minInsync, replicationTimeoutMs))
                 .exceptionally(LeaderMarkerAppender::errorOf)
-                .thenApply(error -> {
-                    if (error == Errors.NONE && partition.topic().equals(InternalTopics.CONSUMER_OFFSETS)) {
-                        listeners.forEach(listener -> listener.onTransactionCompleted(partition,
-                                marker.producerId(), marker.result()));
-                    }
-                    return error;
-                });
+                .thenApply(error -> error == Errors.NONE && partition.topic().equals(InternalTopics.CONSUMER_OFFSETS)
+                        ? tellListeners(partition, marker) : error);
+    }
+
+    /**
+     * Tells the listeners of a marker that counts on an offsets partition, before the partition is answered (as
+     * Kafka since KAFKA-17507 answers only once its group coordinator has applied it); one that fails turns the
+     * answer into UNKNOWN_SERVER_ERROR, as Kafka's does, and the coordinator retries the marker.
+     */
+    private Errors tellListeners(TopicPartition partition, TransactionMarker marker) {
+        try {
+            for (TransactionCompletionListener listener : listeners) {
+                listener.onTransactionCompleted(partition, marker.producerId(), marker.result());
+            }
+            return Errors.NONE;
+        } catch (RuntimeException e) {
+            LOG.error("Applying the {} of producer {} to the offsets of {} failed", marker.result(),
+                    marker.producerId(), partition, e);
+            return Errors.UNKNOWN_SERVER_ERROR;
+        }
     }
 
     /** The fsync {@code flush.messages} asks for, or a new leader epoch's checkpoint, on the disk executor. */

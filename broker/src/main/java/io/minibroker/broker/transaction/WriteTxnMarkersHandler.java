@@ -26,7 +26,8 @@ import java.util.concurrent.CompletionStage;
  * (producer, epoch, coordinator epoch, COMMIT or ABORT) is written to each partition named through the
  * {@link TransactionMarkerAppender}, and the response answers every partition with its error once all of them count
  * (Kafka's per-partition errors: UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS,
- * INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, REQUEST_TIMED_OUT, KAFKA_STORAGE_ERROR, ...). Markers
+ * INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, REQUEST_TIMED_OUT, KAFKA_STORAGE_ERROR, ...; a name or
+ * index that cannot be a partition, such as -1, is UNKNOWN_TOPIC_OR_PARTITION without an append). Markers
  * are independent: each is written as soon as it is read, and the answer waits for the slowest.
  */
 public final class WriteTxnMarkersHandler implements ApiHandler {
@@ -48,7 +49,9 @@ public final class WriteTxnMarkersHandler implements ApiHandler {
             Set<TopicPartition> partitions = new LinkedHashSet<>();
             for (WritableTxnMarkerTopic topic : requested.topics()) {
                 for (int partition : topic.partitionIndexes()) {
-                    partitions.add(new TopicPartition(topic.name(), partition));
+                    if (TopicPartition.isValid(topic.name(), partition)) { // the others cannot exist here
+                        partitions.add(new TopicPartition(topic.name(), partition));
+                    }
                 }
             }
             WritableTxnMarkerResult result = response.addMarker().producerId(requested.producerId());
@@ -65,8 +68,8 @@ public final class WriteTxnMarkersHandler implements ApiHandler {
         for (WritableTxnMarkerTopic topic : requested.topics()) {
             WritableTxnMarkerTopicResult topicResult = result.addTopic().name(topic.name());
             for (int partition : topic.partitionIndexes()) {
-                Errors error = errors.getOrDefault(new TopicPartition(topic.name(), partition),
-                        Errors.UNKNOWN_SERVER_ERROR);
+                Errors error = TopicPartition.isValid(topic.name(), partition)
+                        ? errors.get(new TopicPartition(topic.name(), partition)) : Errors.UNKNOWN_TOPIC_OR_PARTITION;
                 topicResult.addPartition().partitionIndex(partition).errorCode(error.code());
             }
         }
