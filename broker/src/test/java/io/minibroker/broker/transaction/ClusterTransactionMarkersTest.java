@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * followers' logs with the transactions still open, so a new leader after a failover answers read_committed fetches
  * with the same last stable offset and aborted transactions.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS) // a parked fetch never woken fails here
 class ClusterTransactionMarkersTest {
 
     private static final String TOPIC = "txn-replicated";
@@ -114,11 +114,16 @@ class ClusterTransactionMarkersTest {
         cluster.kill(1);
         await(() -> leader() == 0 || leader() == 2, "a new leader from the ISR");
         int newLeader = leader();
-        try (TxnWire wire = wireTo(newLeader)) {
+        try (TxnWire wire = wireTo(newLeader); TxnWire consumer = wireTo(newLeader)) {
             // The follower's log tracked the open transaction and indexed the abort as it replicated them.
             await(() -> stableAt(wire, 2, ABORTER), "the new leader to answer LSO 2 with the aborted transaction");
+            // Parked at the LSO for longer than the test may run: only the commit's replication can answer it.
+            consumer.sendFetch(TOPIC, 2, READ_COMMITTED, 600_000);
             assertThat(errorOf(wire.writeMarker(OPEN, (short) 0, 1, true, TOPIC))).isZero(); // offset 4
-            await(() -> stableAt(wire, 5, ABORTER), "the commit to move the last stable offset to the end");
+            PartitionData woken = consumer.receiveFetch();
+            assertThat(woken.lastStableOffset()).isEqualTo(5);
+            assertThat(TxnWire.batches(woken)).extracting(TxnWire.FetchedBatch::baseOffset).containsExactly(2L, 3L, 4L);
+            assertThat(stableAt(wire, 5, ABORTER)).isTrue();
         }
     }
 }
