@@ -20,8 +20,13 @@ import java.util.UUID;
  * A fetch request resolved against the topics: for each requested partition, its log (or the error that
  * replaces it) and where to read. Built once; both the immediate answer and a parked fetch read from it.
  */
-record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, int maxBytes, List<TopicPlan> topics,
-                 PartitionLeadership leadership) {
+record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, int maxBytes, byte isolationLevel,
+                 List<TopicPlan> topics, PartitionLeadership leadership) {
+
+    /** IsolationLevel READ_COMMITTED (1): read up to the last stable offset, told of the aborted transactions. */
+    private static final byte READ_COMMITTED = 1;
+    /** IsolationLevel came with v4; before, every fetch is read_uncommitted. */
+    private static final int ISOLATION_LEVEL_FROM_VERSION = 4;
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
     private static final int LOG_START_OFFSET_FROM_VERSION = 5;
@@ -69,13 +74,19 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
         ReplicaState replicaState = request.version() >= REPLICA_STATE_FROM_VERSION ? body.replicaState() : null;
         int replicaId = replicaState == null ? body.replicaId() : replicaState.replicaId();
         long replicaEpoch = replicaState == null ? -1 : replicaState.replicaEpoch();
-        return new FetchPlan(request.version(), replicaId, replicaEpoch, body.minBytes(), maxBytes, topics,
-                leadership);
+        byte isolationLevel = request.version() >= ISOLATION_LEVEL_FROM_VERSION ? body.isolationLevel() : 0;
+        return new FetchPlan(request.version(), replicaId, replicaEpoch, body.minBytes(), maxBytes, isolationLevel,
+                topics, leadership);
     }
 
     /** Whether this broker still leads the partition (a parked fetch outlives leadership changes). */
     boolean stillLeads(PartitionLog log) {
         return leadership.isLeader(log.topicPartition());
+    }
+
+    /** Whether a consumer asked for committed records only (a follower's fetch reads the whole log anyway). */
+    boolean readCommitted() {
+        return isolationLevel == READ_COMMITTED && !fromFollower();
     }
 
     /** Whether a follower replica sent this fetch (a replica id of 0 or more), not a consumer. */

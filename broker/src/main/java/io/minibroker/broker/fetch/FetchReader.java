@@ -1,5 +1,6 @@
 package io.minibroker.broker.fetch;
 
+import io.minibroker.broker.log.AbortedTxn;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
@@ -13,12 +14,13 @@ import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.Unpooled;
 
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 
 /**
  * Reads what a fetch asks for and builds its response: per partition up to its {@code PartitionMaxBytes}, in
  * all up to the request's {@code MaxBytes}, but always at least one whole batch for the first partition with
  * data (so a batch larger than the limits still gets through, as in Kafka). Only data below the high watermark
- * is returned.
+ * is returned, below the last stable offset for read_committed, with the aborted transactions it overlaps.
  *
  * <p>The records are not copied: each partition's are a {@link io.minibroker.broker.log.SegmentFileRegion},
  * which the response encoder leaves out of its buffers and the connection sends from the segment file. The
@@ -68,13 +70,18 @@ final class FetchReader {
                     error = log.isDeleted() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
                 } else if (log != null) {
                     long highWatermark = log.highWatermark();
+                    long readableEnd = readableEnd(plan, log);
                     result.highWatermark(highWatermark)
-                            .lastStableOffset(highWatermark)
+                            .lastStableOffset(log.lastStableOffset())
                             .logStartOffset(log.logStartOffset());
                     try {
                         LogReadResult read = log.read(partition.fetchOffset(),
-                                Math.min(partition.maxBytes(), Math.max(remaining, 0)), total == 0,
-                                readableEnd(plan, log));
+                                Math.min(partition.maxBytes(), Math.max(remaining, 0)), total == 0, readableEnd);
+                        if (plan.readCommitted()) {
+                            addAbortedTransactions(result, log, partition.fetchOffset(), readableEnd, read);
+                        } else {
+                            result.abortedTransactions(null); // as Kafka answers read_uncommitted (v4+)
+                        }
                         if (!read.isEmpty()) {
                             remaining -= read.length();
                             total += read.length();
@@ -133,8 +140,31 @@ final class FetchReader {
         return false;
     }
 
-    /** Consumers read below the high watermark; followers read the whole log, which is how they replicate it. */
+    /**
+     * A read_committed answer names the aborted transactions its records overlap (Kafka's AbortedTransactions), so
+     * the consumer drops their batches; an empty list when there are none or no records. The range searched ends at
+     * the readable end rather than after the batches read, which may name transactions beyond them: a consumer only
+     * acts on one when it meets that producer's batches.
+     */
+    private static void addAbortedTransactions(PartitionData result, PartitionLog log, long fetchOffset,
+                                               long readableEnd, LogReadResult read) {
+        result.abortedTransactions(new ArrayList<>());
+        if (read.isEmpty()) {
+            return;
+        }
+        for (AbortedTxn aborted : log.abortedTransactions(fetchOffset, readableEnd)) {
+            result.addAbortedTransaction().producerId(aborted.producerId()).firstOffset(aborted.firstOffset());
+        }
+    }
+
+    /**
+     * Consumers read below the high watermark, or with read_committed below the last stable offset; followers read
+     * the whole log, which is how they replicate it.
+     */
     private static long readableEnd(FetchPlan plan, PartitionLog log) {
-        return plan.fromFollower() ? log.logEndOffset() : log.highWatermark();
+        if (plan.fromFollower()) {
+            return log.logEndOffset();
+        }
+        return plan.readCommitted() ? log.lastStableOffset() : log.highWatermark();
     }
 }

@@ -54,6 +54,8 @@ public final class ListOffsetsHandler implements ApiHandler {
     /** A client's ListOffsets, bounded by the high watermark; a replica's (or the debugging id's) by the log end. */
     private static final int CONSUMER_REPLICA_ID = -1;
     private static final int NO_EPOCH = -1;
+    private static final int ISOLATION_LEVEL_FROM_VERSION = 2;
+    private static final byte READ_COMMITTED = 1;
 
     private final TopicRegistry topics;
     private final PartitionLeadership leadership;
@@ -91,8 +93,10 @@ public final class ListOffsetsHandler implements ApiHandler {
                     continue;
                 }
                 boolean committedOnly = replicaId == CONSUMER_REPLICA_ID;
+                boolean readCommitted = request.version() >= ISOLATION_LEVEL_FROM_VERSION
+                        && body.isolationLevel() == READ_COMMITTED;
                 try {
-                    lookUp(log.get(), partition.timestamp(), committedOnly, result);
+                    lookUp(log.get(), partition.timestamp(), committedOnly, readCommitted, result);
                 } catch (LogException e) {
                     result.errorCode(e.error().code());
                 }
@@ -101,9 +105,10 @@ public final class ListOffsetsHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response.struct());
     }
 
-    private static void lookUp(PartitionLog log, long timestamp, boolean committedOnly,
+    private static void lookUp(PartitionLog log, long timestamp, boolean committedOnly, boolean readCommitted,
                                ListOffsetsPartitionResponse result) {
-        long fetchableEnd = committedOnly ? log.highWatermark() : log.logEndOffset();
+        long fetchableEnd = !committedOnly ? log.logEndOffset()
+                : readCommitted ? log.lastStableOffset() : log.highWatermark();
         if (timestamp == LATEST) {
             if (committedOnly && highWatermarkBehindItsEpoch(log)) {
                 result.errorCode(Errors.OFFSET_NOT_AVAILABLE.code());

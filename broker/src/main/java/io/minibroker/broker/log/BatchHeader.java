@@ -11,8 +11,8 @@ import java.nio.channels.FileChannel;
  * whole batch in memory; only the fields of the v2 layout documented there that a scan needs are read:
  *
  * <pre>
- *  0  base offset (8)   8  batch length (4)   16  magic (1)   23  last offset delta (4)   35  max timestamp (8)
- * 43  producer id (8)
+ *  0  base offset (8)   8  batch length (4)   16  magic (1)   21  attributes (2)   23  last offset delta (4)
+ * 35  max timestamp (8)   43  producer id (8)   51  producer epoch (2)
  * </pre>
  * One instance per reader or writer: it reuses its buffer, so a scan allocates nothing per batch.
  */
@@ -22,8 +22,12 @@ final class BatchHeader {
     private static final int MAGIC = 16;
     private static final int LAST_OFFSET_DELTA = 23;
     private static final int MAX_TIMESTAMP = 35;
+    private static final int ATTRIBUTES = 21;
     private static final int PRODUCER_ID = 43;
-    static final int BYTES = PRODUCER_ID + 8;
+    private static final int PRODUCER_EPOCH = 51;
+    private static final int TRANSACTIONAL_FLAG = 0x10;
+    private static final int CONTROL_FLAG = 0x20;
+    static final int BYTES = PRODUCER_EPOCH + 2;
 
     private final ByteBuffer buffer = ByteBuffer.allocate(BYTES);
     private long position = -1;
@@ -79,6 +83,18 @@ final class BatchHeader {
 
     long producerId() {
         return buffer.getLong(PRODUCER_ID);
+    }
+
+    short producerEpoch() {
+        return buffer.getShort(PRODUCER_EPOCH);
+    }
+
+    boolean isTransactional() {
+        return (buffer.getShort(ATTRIBUTES) & TRANSACTIONAL_FLAG) != 0;
+    }
+
+    boolean isControl() {
+        return (buffer.getShort(ATTRIBUTES) & CONTROL_FLAG) != 0;
     }
 
     /** The position right after this batch. */

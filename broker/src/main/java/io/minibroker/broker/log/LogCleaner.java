@@ -49,7 +49,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code b=null} stays until a later round finds its segment last modified {@code delete.retention.ms} before the
  * newest already-cleaned segment was (Kafka's rule before KIP-534's per-batch delete horizon).
  *
- * <p>Only segments below the active one, the high watermark and the recovery point are cleaned. Each is read
+ * <p>Transactions, as Kafka's cleaner treats them: an aborted transaction's records (known from the segments'
+ * {@code .txnindex}, {@link AbortedBatches}) are dropped and never enter the key map, so they cannot supersede a
+ * committed value; markers are kept (Kafka drops a marker once its transaction's records are gone and
+ * {@code delete.retention.ms} has passed: not done here); nothing at or past the last stable offset is cleaned.
+ *
+ * <p>Only segments below the active one, the high watermark, the last stable offset and the recovery point are
+ * cleaned. Each is read
  * whole, its CRCs checked (a damaged segment is left as it is, never cleaned into a shorter one), written beside
  * the old one ({@code .cleaned} files) and swapped in by renames that a crash cannot leave half done
  * ({@link PartitionLog#replaceSegment}); the log's appends, reads and retention go on meanwhile. One thread cleans every log in turn every {@code log.cleaner.backoff.ms}; the key map holds at most
@@ -211,12 +217,17 @@ public final class LogCleaner implements AutoCloseable {
         }
         KeyMap latest = new KeyMap(dedupeBufferBytes);
         int mapped = firstDirtyIndex;
+        long cleanableEnd = cleanable.get(cleanable.size() - 1).segment().nextOffset();
+        AbortedBatches abortedInDirty = new AbortedBatches(log.abortedTransactions(
+                cleanable.get(firstDirtyIndex).segment().baseOffset(), cleanableEnd));
         try {
             while (mapped < cleanable.size()) {
                 PartitionLog.CleanableSegment segment = cleanable.get(mapped);
                 segment.segment().forEachBatch(segment.size(), batch -> {
                     checkOpen();
-                    latest.add(batch);
+                    if (!abortedInDirty.isAborted(batch)) { // an aborted record supersedes nothing
+                        latest.add(batch);
+                    }
                 });
                 mapped++;
             }
@@ -233,9 +244,11 @@ public final class LogCleaner implements AutoCloseable {
         long deleteHorizonMs = firstDirtyIndex == 0 ? Long.MIN_VALUE
                 : cleanable.get(firstDirtyIndex - 1).segment().lastModifiedMs() - config.deleteRetentionMs();
         int replaced = 0;
+        AbortedBatches aborted = new AbortedBatches(log.abortedTransactions(toClean.get(0).segment().baseOffset(),
+                toClean.get(toClean.size() - 1).segment().nextOffset()));
         for (PartitionLog.CleanableSegment segment : toClean) {
             boolean dropTombstones = segment.segment().lastModifiedMs() <= deleteHorizonMs;
-            if (cleanSegment(log, segment, latest, producersLastBatches, dropTombstones, now)) {
+            if (cleanSegment(log, segment, latest, aborted, producersLastBatches, dropTombstones, now)) {
                 replaced++;
                 segmentsCleaned.incrementAndGet();
             }
@@ -314,14 +327,18 @@ public final class LogCleaner implements AutoCloseable {
      * written if every record stays. Returns whether the segment was replaced.
      */
     private boolean cleanSegment(PartitionLog log, PartitionLog.CleanableSegment cleanable, KeyMap latest,
-                                 Set<Long> keptEmpty, boolean dropTombstones, long now) throws IOException {
+                                 AbortedBatches aborted, Set<Long> keptEmpty, boolean dropTombstones, long now)
+            throws IOException {
         LogSegment segment = cleanable.segment();
         LogSegment copy = LogSegment.create(log.dir(), segment.baseOffset(), log.config(), now, CLEANED_SUFFIX);
         boolean[] changed = {false};
         try {
             segment.forEachBatch(cleanable.size(), batch -> {
                 checkOpen();
-                ByteBuf rewritten = batch.isControl() ? null : retained(batch, latest, dropTombstones);
+                // An aborted transaction's records all go; its marker stays (Kafka drops a marker only once its
+                // transaction's records are gone and delete.retention.ms passed: not done here yet).
+                ByteBuf rewritten = aborted.isAborted(batch) ? HEAP.buffer(0)
+                        : batch.isControl() ? null : retained(batch, latest, dropTombstones);
                 if (rewritten == null) {
                     copy.append(batch);
                     return;

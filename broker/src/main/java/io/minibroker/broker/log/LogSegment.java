@@ -1,5 +1,6 @@
 package io.minibroker.broker.log;
 
+import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordIterator;
 import io.minibroker.protocol.record.Record;
@@ -26,6 +27,8 @@ import org.slf4j.LoggerFactory;
  * orders-0/00000000000000000000.log        batches as received, base offsets assigned, back to back
  *          00000000000000000000.index      sparse offset index ({@link OffsetIndex})
  *          00000000000000000000.timeindex  sparse time index ({@link TimeIndex})
+ *          00000000000000000000.txnindex   aborted transactions whose marker is here ({@link TransactionIndex};
+ *                                          only once there is one)
  *          00000000000000001234.log        the next segment starts at offset 1234
  * </pre>
  * Appends come from the partition's single writer; reads may run alongside and see only what
@@ -46,6 +49,7 @@ final class LogSegment implements AutoCloseable {
     private final SharedFileChannel file;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
+    private final TransactionIndex txnIndex;
     private final int indexIntervalBytes;
     private final int maxOffsetIndexEntries;
     private final int maxTimeIndexEntries;
@@ -76,18 +80,23 @@ final class LogSegment implements AutoCloseable {
         this.size = (int) fileSize;
         this.nextOffset = baseOffset;
         OffsetIndex offsets = null;
+        TimeIndex times = null;
         try { // an index that cannot be opened (its directory deleted under a cleaner) must not leak the log's channel
             offsets = OffsetIndex.open(dir.resolve(fileName(baseOffset, INDEX_SUFFIX) + fileSuffix), baseOffset,
                     fileSize);
-            this.timeIndex = TimeIndex.open(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix),
-                    baseOffset);
+            times = TimeIndex.open(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix), baseOffset);
+            this.txnIndex = TransactionIndex.open(txnIndexPath(dir, baseOffset, fileSuffix));
         } catch (IOException | RuntimeException e) {
             if (offsets != null) {
                 offsets.close();
             }
+            if (times != null) {
+                times.close();
+            }
             channel.close();
             throw e;
         }
+        this.timeIndex = times;
         this.offsetIndex = offsets;
         this.indexIntervalBytes = config.indexIntervalBytes();
         // segment.index.bytes bounds each index file, as it bounds Kafka's preallocated ones.
@@ -108,6 +117,15 @@ final class LogSegment implements AutoCloseable {
                 dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix)};
     }
 
+    /**
+     * The aborted transaction index of the segment at {@code baseOffset}: apart from {@link #files}, which the
+     * cleaner's copy and swap move, since a copy keeps its segment's markers at their offsets and so the index
+     * stays the segment's own.
+     */
+    static Path txnIndexPath(Path dir, long baseOffset, String fileSuffix) {
+        return dir.resolve(fileName(baseOffset, TransactionIndex.SUFFIX) + fileSuffix);
+    }
+
     /** A new, empty segment; leftover files of that name (from a truncation before a crash) are dropped. */
     static LogSegment create(Path dir, long baseOffset, LogConfig config, long nowMs) throws IOException {
         return create(dir, baseOffset, config, nowMs, "");
@@ -121,6 +139,9 @@ final class LogSegment implements AutoCloseable {
             throws IOException {
         for (Path file : files(dir, baseOffset, fileSuffix)) {
             Files.deleteIfExists(file);
+        }
+        if (fileSuffix.isEmpty()) { // a cleaner's copy (a suffix) shares the segment's index, and never writes one
+            Files.deleteIfExists(txnIndexPath(dir, baseOffset, fileSuffix));
         }
         return new LogSegment(dir, baseOffset, config, nowMs, fileSuffix);
     }
@@ -215,6 +236,7 @@ final class LogSegment implements AutoCloseable {
             channel.truncate(position);
         }
         size = (int) position;
+        txnIndex.truncateTo(nextOffset); // markers cut with the tail; the log's replay restores any entry missing
         loadFirstBatchTimestamp();
         return truncated;
     }
@@ -430,6 +452,7 @@ final class LogSegment implements AutoCloseable {
         channel.truncate(position);
         offsetIndex.truncateToPosition(position);
         timeIndex.truncateToOffset(writerHeader.baseOffset());
+        txnIndex.truncateTo(writerHeader.baseOffset());
         size = position;
         nextOffset = baseOffset;
         maxTimestamp = -1;
@@ -489,6 +512,55 @@ final class LogSegment implements AutoCloseable {
         }
     }
 
+    /** What {@link #forEachTransactionalBatch} hands on: a transaction's data batch, or its marker. */
+    interface TransactionVisitor {
+        void batch(long producerId, long baseOffset);
+
+        void marker(long producerId, long offset, EndTransactionMarker marker) throws IOException;
+    }
+
+    /**
+     * The transactional batches of the first {@code limit} bytes, in order, for a replay of the log's transactions:
+     * a data batch by its header alone, a control batch read whole for its marker (one the broker cannot read, an
+     * unknown control type, is passed over as Kafka passes it over).
+     */
+    void forEachTransactionalBatch(int limit, TransactionVisitor visitor) throws IOException {
+        BatchHeader header = new BatchHeader();
+        ByteBuf bytes = Unpooled.buffer(RecordBatch.HEADER_BYTES);
+        try {
+            long position = 0;
+            while (header.readAt(channel, position, limit)) {
+                if (header.producerId() >= 0 && header.isTransactional()) {
+                    if (!header.isControl()) {
+                        visitor.batch(header.producerId(), header.baseOffset());
+                    } else {
+                        bytes.clear().ensureWritable(header.sizeInBytes());
+                        if (readFully(bytes, position, header.sizeInBytes())) {
+                            EndTransactionMarker marker = EndTransactionMarker.read(RecordBatch.wrap(bytes),
+                                    UnpooledByteBufAllocator.DEFAULT);
+                            if (marker != null) {
+                                visitor.marker(header.producerId(), header.baseOffset(), marker);
+                            }
+                        }
+                    }
+                }
+                position = header.end();
+            }
+        } finally {
+            bytes.release();
+        }
+    }
+
+    /** Indexes an aborted transaction whose marker this segment holds; the log's writer only. */
+    void appendAbortedTxn(AbortedTxn entry) throws IOException {
+        txnIndex.append(entry);
+    }
+
+    /** The aborted transactions whose marker this segment holds. */
+    TransactionIndex txnIndex() {
+        return txnIndex;
+    }
+
     /** The log file's modification time: what the cleaner measures {@code delete.retention.ms} from, as Kafka. */
     long lastModifiedMs() throws IOException {
         return Files.getLastModifiedTime(logPath).toMillis();
@@ -529,12 +601,13 @@ final class LogSegment implements AutoCloseable {
         channel.force(true);
         offsetIndex.flush();
         timeIndex.flush();
+        txnIndex.flush();
     }
 
     /** Closes the indexes and lets go of the log file, which closes once no read holds it any more. */
     @Override
     public void close() throws IOException {
-        try (offsetIndex; timeIndex) {
+        try (offsetIndex; timeIndex; txnIndex) {
             file.release();
         }
     }
@@ -548,6 +621,7 @@ final class LogSegment implements AutoCloseable {
         Files.deleteIfExists(logPath);
         offsetIndex.closeAndDelete();
         timeIndex.closeAndDelete();
+        txnIndex.closeAndDelete();
     }
 
     @Override

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * a follower's offsets at the write), {@link LogSegments} holds the segments and their files, {@link LogReader}
  * reads without the lock, {@link LogRetention} decides which segments go from the start, {@link LogFlushState}
  * keeps the recovery point and when to flush (under this monitor), {@link LeaderEpochCache} the leader epochs
- * ({@link LogRecovery} restores it on open).
+ * ({@link LogRecovery} restores it on open), {@link LogTransactions} the open transactions, the last stable offset and
+ * the aborted transaction indexes.
  */
 public final class PartitionLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
@@ -64,6 +65,8 @@ public final class PartitionLog implements AutoCloseable {
     private final LogFlushState flushState;
     /** The leader epochs of this log's batches and where each starts ({@code leader-epoch-checkpoint}). */
     private LeaderEpochCache epochCache;
+    /** The transactions open in this log: what its last stable offset is made of. Changed under this monitor. */
+    private final LogTransactions transactions;
 
     private static final long UNREPLICATED = -1;
 
@@ -77,6 +80,7 @@ public final class PartitionLog implements AutoCloseable {
         this.logEndOffset = this.segments.active().nextOffset();
         this.logStartOffset = Math.min(Math.max(logStartOffset, this.segments.firstBaseOffset()), logEndOffset);
         this.reader = new LogReader(this, this.segments);
+        this.transactions = new LogTransactions(this.segments);
         this.flushState = new LogFlushState(Math.min(recoveryPoint, logEndOffset), clock.millis());
     }
 
@@ -96,6 +100,7 @@ public final class PartitionLog implements AutoCloseable {
         PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, segments, logStartOffset,
                 cleanShutdown ? Long.MAX_VALUE : recoveryPoint);
         partitionLog.loadEpochCache(cleanShutdown);
+        partitionLog.replayTransactions();
         if (!cleanShutdown) {
             // Whatever survived validation is now the log; make it durable so it is not recovered again.
             partitionLog.flush();
@@ -108,6 +113,11 @@ public final class PartitionLog implements AutoCloseable {
     /** Sets up the leader epoch cache as {@link LogRecovery#loadEpochCache} restores it; before the log is shared. */
     private synchronized void loadEpochCache(boolean cleanShutdown) throws IOException {
         epochCache = LogRecovery.loadEpochCache(this, cleanShutdown);
+    }
+
+    /** Rebuilds the open transactions and the aborted indexes' missing entries from the log: on opening, after a cut. */
+    private synchronized void replayTransactions() throws IOException {
+        transactions.replay();
     }
 
     /** The leader epochs of this log: epoch to start offset, ascending. */
@@ -221,6 +231,20 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
+     * Appends a control batch the broker wrote itself (a transaction marker, {@code EndTransactionMarker}) as this
+     * log's leader: offsets, the leader epoch and the append time stamped as for a producer's batch, but none of
+     * a producer's checks, which refuse control batches. Page cache only, as {@link #appendUnflushed(ByteBuf, int)}.
+     */
+    public AppendResult appendControlUnflushed(ByteBuf controlBatch, int leaderEpoch) {
+        try (CheckedAppend checked = LogValidator.validateForAppend(this, controlBatch, config, false,
+                clock.millis())) {
+            synchronized (this) {
+                return write(checked, leaderEpoch, true);
+            }
+        }
+    }
+
+    /**
      * Appends batches a follower fetched from its leader as they are: the leader's offsets, leader epochs and
      * timestamps kept, so every replica's log is the same bytes. The first batch must start at this log's end.
      * On the follower's fetcher thread, which may wait on the disk: a new epoch is checkpointed at once.
@@ -276,6 +300,13 @@ public final class PartitionLog implements AutoCloseable {
                     }
                 }
                 active.append(batch);
+                if (batch.isTransactional() && batch.producerId() >= 0) {
+                    try {
+                        transactions.written(batch, active, highWatermark());
+                    } catch (IOException e) {
+                        throw storageError("cannot index the aborted transaction ending at " + batch.baseOffset(), e);
+                    }
+                }
                 if (batch.partitionLeaderEpoch() > epochCache.latestEpoch()) {
                     epochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset()); // a new epoch's first batch
                 }
@@ -292,6 +323,29 @@ public final class PartitionLog implements AutoCloseable {
         flushState.appended(incoming.recordCount);
         return new AppendResult(firstOffset, lastOffset, logAppendTime, maxTimestamp, offsetOfMaxTimestamp,
                 flushState.flushDue(config));
+    }
+
+    /**
+     * The last stable offset (Kafka's LSO): below it every transaction has its marker, below the high watermark.
+     * The first offset of the earliest transaction still open (or whose marker is not yet below the high watermark),
+     * or the high watermark if that comes first. What read_committed consumers read up to. Without a lock.
+     */
+    public long lastStableOffset() {
+        return transactions.lastStableOffset(highWatermark());
+    }
+
+    /**
+     * The aborted transactions that overlap {@code [fetchOffset, upperBoundOffset)}, from the {@code .txnindex} of
+     * the segment holding {@code fetchOffset} on (Kafka's collectAbortedTransactions), for a read_committed fetch:
+     * the consumer drops those producers' batches from their first offset up to the abort marker. Without a lock.
+     */
+    public List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
+        return transactions.abortedTransactions(fetchOffset, upperBoundOffset);
+    }
+
+    /** Each producer with a transaction open in this log, and the offset where it starts. */
+    public Map<Long, Long> ongoingTransactions() {
+        return transactions.ongoing();
     }
 
     /** Starts a new active segment at {@code baseOffset}; under this object's monitor (appends, retention). */
@@ -407,7 +461,9 @@ public final class PartitionLog implements AutoCloseable {
      * the recovery point (so the bytes a copy replaces were fsynced, and a crash cannot bring back unsynced ones).
      */
     synchronized List<CleanableSegment> cleanableSegments() {
-        return segments.cleanableBelow(Math.min(highWatermark(), flushState.recoveryPoint()),
+        // Below the last stable offset too, as Kafka's firstUncleanableOffset: an open transaction's records are
+        // not to be compacted before its marker says whether they count.
+        return segments.cleanableBelow(Math.min(lastStableOffset(), flushState.recoveryPoint()),
                 flushState.truncations());
     }
 
@@ -523,6 +579,7 @@ public final class PartitionLog implements AutoCloseable {
             // readable, and the next append starts both again.
             logStartOffset = Math.min(logStartOffset, logEndOffset);
             flushState.cutTo(logEndOffset);
+            replayTransactions(); // transactions the cut reopens, or removes
             log.info("Truncated {} to offset {} ({} bytes cut from the active segment); log end offset now {}",
                     topicPartition, offset, removed, logEndOffset);
         } catch (IOException e) {
@@ -552,6 +609,7 @@ public final class PartitionLog implements AutoCloseable {
         logEndOffset = offset;
         flushState.restartAt(offset);
         epochCache.clear();
+        transactions.clear();
         log.info("Truncated {} fully; it restarts at offset {}", topicPartition, offset);
     }
 
@@ -596,6 +654,7 @@ public final class PartitionLog implements AutoCloseable {
             return false;
         }
         replicatedHighWatermark = offset;
+        transactions.onHighWatermark(highWatermark());
         return true;
     }
 

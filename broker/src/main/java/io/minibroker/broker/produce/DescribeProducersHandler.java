@@ -16,22 +16,21 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * DescribeProducers ({@code kafka-transactions.sh describe-producers}, Admin.describeProducers): the producers
- * each asked partition's log holds batches of, with their epochs, last sequences and last timestamps, from its
+ * each asked partition's log holds batches of, with their epochs, last sequences, last timestamps, last markers'
+ * coordinator epochs and the start of the transaction each has open (kafka-transactions.sh find-hanging), from its
  * idempotent-producer table on the leader; a follower answers from its own log as Kafka's do, reading it through,
  * since it keeps no table while it replicates. UNKNOWN_TOPIC_OR_PARTITION for a partition it does not know, and
  * NOT_LEADER_OR_FOLLOWER for one of the topic's partitions that has no replica here. Building a table may read a
  * whole log, so the broker runs this handler on its disk thread.
  */
 public final class DescribeProducersHandler implements ApiHandler {
-
-    /** No transaction coordinator has written markers for these producers. */
-    private static final int NO_COORDINATOR_EPOCH = -1;
 
     private final TopicRegistry topics;
     private final ProducerStates producerStates;
@@ -62,14 +61,15 @@ public final class DescribeProducersHandler implements ApiHandler {
                         ? producerStates.activeProducers(log.get())
                         : ProducerStates.activeProducersInLog(log.get());
                 producers.sort(Comparator.comparingLong(ProducerStates.ActiveProducer::producerId));
+                Map<Long, Long> openTransactions = log.get().ongoingTransactions();
                 for (ProducerStates.ActiveProducer producer : producers) {
                     result.addActiveProducer()
                             .producerId(producer.producerId())
                             .producerEpoch(producer.epoch())
                             .lastSequence(producer.lastSequence())
                             .lastTimestamp(producer.lastTimestamp())
-                            .coordinatorEpoch(NO_COORDINATOR_EPOCH)
-                            .currentTxnStartOffset(-1L);
+                            .coordinatorEpoch(producer.coordinatorEpoch())
+                            .currentTxnStartOffset(openTransactions.getOrDefault(producer.producerId(), -1L));
                 }
             }
         }

@@ -1,7 +1,9 @@
 package io.minibroker.broker.produce;
 
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.RecordBatch;
+import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -42,6 +44,8 @@ final class ProducerStateTable {
 
     private static final class ProducerEntry {
         short epoch;
+        /** The coordinator epoch of its last transaction marker, -1 before any. */
+        int coordinatorEpoch = -1;
         /** The largest timestamp of its last batch, as Kafka's lastTimestamp. */
         long lastTimestamp = -1;
         final ArrayDeque<BatchSequence> recent = new ArrayDeque<>(RETAINED_BATCHES);
@@ -81,11 +85,14 @@ final class ProducerStateTable {
      * leader may have stored a recompressed copy, leaving the producer's batch with the offset it was sent with.
      */
     void record(RecordBatch batch, long firstOffset) {
-        ProducerEntry entry = producers.computeIfAbsent(batch.producerId(), id -> new ProducerEntry());
-        if (batch.producerEpoch() != entry.epoch) {
-            entry.epoch = batch.producerEpoch();
-            entry.recent.clear();
+        if (batch.isControl()) { // read back from the log: a marker carries no sequence, only epochs
+            EndTransactionMarker marker = EndTransactionMarker.read(batch, UnpooledByteBufAllocator.DEFAULT);
+            if (marker != null) {
+                recordMarker(batch.producerId(), batch.producerEpoch(), marker.coordinatorEpoch());
+            }
+            return;
         }
+        ProducerEntry entry = entry(batch.producerId(), batch.producerEpoch());
         if (entry.recent.size() == RETAINED_BATCHES) {
             entry.recent.pollFirst();
         }
@@ -94,12 +101,49 @@ final class ProducerStateTable {
         entry.lastTimestamp = batch.maxTimestamp();
     }
 
-    /** Every producer the table knows, with its epoch, last sequence and last batch's timestamp. */
+    /**
+     * Decides on a transaction marker for {@code producerId}, as Kafka's ProducerAppendInfo checks one from a
+     * coordinator: INVALID_PRODUCER_EPOCH if the producer already wrote with a newer epoch (the marker is a fenced
+     * instance's), TRANSACTION_COORDINATOR_FENCED if a marker came from a newer coordinator already.
+     */
+    Errors checkMarker(long producerId, short producerEpoch, int coordinatorEpoch) {
+        ProducerEntry entry = producers.get(producerId);
+        if (entry == null) {
+            return Errors.NONE;
+        }
+        if (producerEpoch < entry.epoch) {
+            return Errors.INVALID_PRODUCER_EPOCH;
+        }
+        if (coordinatorEpoch < entry.coordinatorEpoch) {
+            return Errors.TRANSACTION_COORDINATOR_FENCED;
+        }
+        return Errors.NONE;
+    }
+
+    /**
+     * Records a marker written for {@code producerId}: its epoch becomes the producer's (a bumped one, with
+     * transactions version 2, fences the batches of the epoch before), with no sequence of its own.
+     */
+    void recordMarker(long producerId, short producerEpoch, int coordinatorEpoch) {
+        entry(producerId, producerEpoch).coordinatorEpoch = coordinatorEpoch;
+    }
+
+    /** The producer's entry at {@code epoch}: a new epoch starts its sequences afresh. */
+    private ProducerEntry entry(long producerId, short epoch) {
+        ProducerEntry entry = producers.computeIfAbsent(producerId, id -> new ProducerEntry());
+        if (epoch != entry.epoch) {
+            entry.epoch = epoch;
+            entry.recent.clear();
+        }
+        return entry;
+    }
+
+    /** Every producer the table knows, with its epoch, last sequence, last batch's timestamp and coordinator epoch. */
     List<ProducerStates.ActiveProducer> activeProducers() {
         List<ProducerStates.ActiveProducer> active = new ArrayList<>(producers.size());
         producers.forEach((producerId, entry) -> active.add(new ProducerStates.ActiveProducer(producerId,
                 entry.epoch, entry.recent.isEmpty() ? -1 : entry.recent.peekLast().lastSequence(),
-                entry.lastTimestamp)));
+                entry.lastTimestamp, entry.coordinatorEpoch)));
         return active;
     }
 

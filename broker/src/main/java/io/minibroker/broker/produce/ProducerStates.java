@@ -1,7 +1,10 @@
 package io.minibroker.broker.produce;
 
+import io.minibroker.broker.log.AppendResult;
+import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
@@ -41,8 +44,12 @@ public final class ProducerStates {
 
     private final Map<PartitionLog, Holder> holders = Collections.synchronizedMap(new WeakHashMap<>());
 
-    /** A producer as DescribeProducers lists it: no transactions yet, so no coordinator or open transaction. */
-    public record ActiveProducer(long producerId, short epoch, int lastSequence, long lastTimestamp) {
+    /**
+     * A producer as DescribeProducers lists it; {@code coordinatorEpoch} is its last marker's (-1 before any). The
+     * open transaction's start is the log's ({@link PartitionLog#ongoingTransactions()}).
+     */
+    public record ActiveProducer(long producerId, short epoch, int lastSequence, long lastTimestamp,
+                                 int coordinatorEpoch) {
     }
 
     /**
@@ -62,6 +69,29 @@ public final class ProducerStates {
      */
     public static List<ActiveProducer> activeProducersInLog(PartitionLog log) {
         return rebuild(log).activeProducers();
+    }
+
+    /**
+     * Appends a transaction marker's control batch for {@code producerId} as the partition's leader, checked against
+     * and recorded in the producer's state under the same lock a produce takes (so a batch of the epoch the marker
+     * fences cannot slip in between). Page cache only.
+     *
+     * @throws LogException INVALID_PRODUCER_EPOCH or TRANSACTION_COORDINATOR_FENCED if the marker is refused, or
+     *     the log's error
+     */
+    public AppendResult appendMarker(PartitionLog log, long producerId, short producerEpoch, int coordinatorEpoch,
+                                     ByteBuf controlBatch, int leaderEpoch) {
+        ProducerStateTable table = table(log);
+        synchronized (table) {
+            Errors refused = table.checkMarker(producerId, producerEpoch, coordinatorEpoch);
+            if (refused != Errors.NONE) {
+                throw new LogException(refused, "marker of producer " + producerId + " at epoch " + producerEpoch
+                        + " (coordinator epoch " + coordinatorEpoch + ") refused in " + log.topicPartition());
+            }
+            AppendResult appended = log.appendControlUnflushed(controlBatch, leaderEpoch);
+            table.recordMarker(producerId, producerEpoch, coordinatorEpoch);
+            return appended;
+        }
     }
 
     ProducerStateTable table(PartitionLog log) {

@@ -81,14 +81,13 @@ import io.minibroker.broker.transaction.AddPartitionsToTxnHandler;
 import io.minibroker.broker.transaction.CoordinatorProduceCheck;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
 import io.minibroker.broker.transaction.EndTxnHandler;
+import io.minibroker.broker.transaction.LeaderMarkerAppender;
 import io.minibroker.broker.transaction.ListTransactionsHandler;
-import io.minibroker.broker.transaction.TransactionCompletionListener;
-import io.minibroker.broker.transaction.LocalControlBatchAppender;
 import io.minibroker.broker.transaction.TransactionConfig;
 import io.minibroker.broker.transaction.TransactionCoordinator;
-import io.minibroker.broker.transaction.TransactionMarkerAppender;
 import io.minibroker.broker.transaction.TransactionStateTopic;
 import io.minibroker.broker.transaction.TransactionalInitProducerIdHandler;
+import io.minibroker.broker.transaction.WriteTxnMarkersHandler;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
@@ -151,14 +150,12 @@ public final class Broker implements AutoCloseable {
     private LogCleaner cleaner;
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
+    /** Writes transaction markers on the partitions this broker leads (WriteTxnMarkers, the coordinator). */
+    private LeaderMarkerAppender markerAppender;
+    /** How long a marker waits to be replicated: Kafka's request.timeout.ms default, which its marker appends use. */
+    private static final long MARKER_REPLICATION_TIMEOUT_MS = 30_000;
     private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
     private GroupCoordinator groupCoordinator;
-    /**
-     * Told after a transaction marker lands on a partition of {@code __consumer_offsets} here: whatever builds the
-     * TransactionMarkerAppender hands it this list (the group coordinator, which makes transactional offsets
-     * visible or drops them, is in it once built).
-     */
-    private final List<TransactionCompletionListener> transactionCompletionListeners = new ArrayList<>();
     /** The transaction coordinator: every partition of {@code __transaction_state} on a single node. */
     private TransactionCoordinator transactionCoordinator;
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
@@ -284,9 +281,11 @@ public final class Broker implements AutoCloseable {
             metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                     nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply);
         }
+        markerAppender = new LeaderMarkerAppender(topics, config, producerStates, leadership, producePurgatory,
+                fetchPurgatory, disk, clock, MARKER_REPLICATION_TIMEOUT_MS);
         transactionCoordinator = new TransactionCoordinator(config.inCluster()
                 ? TransactionStateTopic.notHere() : new TransactionStateTopic(topics, clock),
-                markerAppender(leadership), producerIds::next, transactionConfig(config), clock);
+                markerAppender, producerIds::next, transactionConfig(config), clock);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         // The table is built once: the APIs both modes serve alike, then each mode's own (SupportedApis refuses an
@@ -314,6 +313,7 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.DESCRIBE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.CREATE_ACLS, new NoAuthorizerHandler())
                 .add(ApiKey.DELETE_ACLS, new NoAuthorizerHandler())
+                .add(ApiKey.WRITE_TXN_MARKERS, new WriteTxnMarkersHandler(markerAppender))
                 .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler(transactionCoordinator))
                 .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler(transactionCoordinator))
                 .add(ApiKey.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler());
@@ -383,7 +383,7 @@ public final class Broker implements AutoCloseable {
                     .add(ApiKey.END_TXN, new EndTxnHandler(transactionCoordinator));
             transactionCoordinator.loadAll();
         }
-        transactionCompletionListeners.add(groupCoordinator);
+        markerAppender.addCompletionListener(groupCoordinator);
         groupCoordinator.bindMetersTo(registry);
         if (replicas != null) {
             replicas.bindMetersTo(registry);
@@ -442,15 +442,6 @@ public final class Broker implements AutoCloseable {
         LOG.info("minibroker node {} of cluster {} started", nodeId, clusterId);
     }
 
-    /**
-     * The log's side of transaction markers, which the coordinator calls for the partitions of this node: the
-     * coordinator's own {@link LocalControlBatchAppender} (the control batch alone) until the log has its appender,
-     * which takes its place here.
-     */
-    private TransactionMarkerAppender markerAppender(PartitionLeadership leadership) {
-        return new LocalControlBatchAppender(topics, leadership, clock, fetchPurgatory::checkAndComplete);
-    }
-
     private static TransactionConfig transactionConfig(BrokerConfig config) {
         return new TransactionConfig(config.get(BrokerConfig.TRANSACTION_MAX_TIMEOUT_MS),
                 config.get(BrokerConfig.TRANSACTIONAL_ID_EXPIRATION_MS),
@@ -476,6 +467,15 @@ public final class Broker implements AutoCloseable {
         return registered == null ? -1 : registered.brokerEpoch();
     }
 
+
+    /**
+     * Writes transaction markers on the partitions this broker leads: what the transaction coordinator calls for its
+     * own node's partitions, and where the group coordinator registers to hear of markers on
+     * {@code __consumer_offsets}.
+     */
+    public LeaderMarkerAppender transactionMarkers() {
+        return markerAppender;
+    }
 
     /** The controller's view of the cluster's brokers; only on the controller's node. */
     public BrokerMembership membership() {
@@ -518,15 +518,6 @@ public final class Broker implements AutoCloseable {
     }
 
     /** The broker's meters (also served at {@code metrics.port} when it is set). */
-    /**
-     * What the TransactionMarkerAppender tells after a marker lands on a partition of {@code __consumer_offsets}:
-     * every registered {@link TransactionCompletionListener} (the group coordinator), in turn.
-     */
-    public TransactionCompletionListener transactionCompletions() {
-        return (offsetsPartition, producerId, result) -> transactionCompletionListeners.forEach(listener ->
-                listener.onTransactionCompleted(offsetsPartition, producerId, result));
-    }
-
     public PrometheusMeterRegistry meterRegistry() {
         return registry;
     }

@@ -3,6 +3,7 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.broker.transaction.TransactionMarker;
 import io.minibroker.broker.transaction.TransactionResult;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -33,8 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * TxnOffsetCommit and OffsetFetch's requireStable spoken by hand against a single node: Kafka's errors for the group
  * fields (v3+), unknown topics, metadata too long and a fenced producer epoch, and KIP-447's UNSTABLE_OFFSET_COMMIT
- * until the producer's marker. The marker is told to the broker as the log side's appender would tell it
- * ({@link Broker#transactionCompletions()}).
+ * until the producer's marker, written through the broker's marker appender ({@link Broker#transactionMarkers()}).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TxnOffsetCommitTest {
@@ -84,6 +84,12 @@ class TxnOffsetCommitTest {
         Struct response = client.call(ApiKey.TXN_OFFSET_COMMIT, version, request.struct());
         return Errors.forCode(new TxnOffsetCommitResponseView(response).topics().get(0).partitions().get(0)
                 .errorCode());
+    }
+
+    /** The producer's marker on the group's offsets partition, as its transaction coordinator has it written. */
+    private void writeMarker(TransactionResult result) throws Exception {
+        assertThat(broker.transactionMarkers().append(new TransactionMarker(PRODUCER_ID, (short) 0, 0, result),
+                List.of(OFFSETS_0)).toCompletableFuture().get()).containsEntry(OFFSETS_0, Errors.NONE);
     }
 
     private Errors simpleTxnCommit(String groupId, long offset) throws IOException {
@@ -141,7 +147,7 @@ class TxnOffsetCommitTest {
                 .containsExactly(Errors.NONE, 5L, Errors.NONE, -1L);
         assertThat(fetchAllV8("g", true)).containsExactly(Errors.UNSTABLE_OFFSET_COMMIT, -1L);
 
-        broker.transactionCompletions().onTransactionCompleted(OFFSETS_0, PRODUCER_ID, TransactionResult.COMMIT);
+        writeMarker(TransactionResult.COMMIT);
 
         assertThat(fetchV7("g", true)).containsExactly(Errors.NONE, 10L, Errors.NONE, -1L);
         assertThat(fetchAllV8("g", true)).containsExactly(Errors.NONE, 10L);
@@ -152,7 +158,7 @@ class TxnOffsetCommitTest {
         plainCommit("g", 5);
         simpleTxnCommit("g", 10);
 
-        broker.transactionCompletions().onTransactionCompleted(OFFSETS_0, PRODUCER_ID, TransactionResult.ABORT);
+        writeMarker(TransactionResult.ABORT);
 
         assertThat(fetchV7("g", true)).containsExactly(Errors.NONE, 5L, Errors.NONE, -1L);
     }

@@ -93,7 +93,7 @@ class BrokerNetworkTest {
                             ApiKey.DELETE_ACLS.id(), ApiKey.DESCRIBE_PRODUCERS.id(), ApiKey.LIST_TRANSACTIONS.id(),
                             ApiKey.DESCRIBE_TRANSACTIONS.id(), ApiKey.CONSUMER_GROUP_HEARTBEAT.id(),
                             ApiKey.CONSUMER_GROUP_DESCRIBE.id(), ApiKey.ADD_PARTITIONS_TO_TXN.id(),
-                            ApiKey.ADD_OFFSETS_TO_TXN.id(), ApiKey.END_TXN.id());
+                            ApiKey.ADD_OFFSETS_TO_TXN.id(), ApiKey.END_TXN.id(), ApiKey.WRITE_TXN_MARKERS.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -108,7 +108,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(45);
+            assertThat(view.apiKeys()).hasSize(46);
         }
     }
 
@@ -358,8 +358,9 @@ class BrokerNetworkTest {
     @Test
     void anApiThatIsNotAdvertisedClosesTheConnection() throws Exception {
         try (RawClient client = new RawClient(port)) {
-            client.send(RawClient.request(ApiKey.WRITE_TXN_MARKERS, (short) 1, 1,
-                    ApiKey.WRITE_TXN_MARKERS.request().newMessage()));
+            // AlterPartition is served on a controller's listener only.
+            client.send(RawClient.request(ApiKey.ALTER_PARTITION, (short) 3, 1,
+                    ApiKey.ALTER_PARTITION.request().newMessage()));
             assertThat(client.closedByBroker()).isTrue();
         }
     }

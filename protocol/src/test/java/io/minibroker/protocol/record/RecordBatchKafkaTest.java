@@ -226,6 +226,30 @@ class RecordBatchKafkaTest {
     }
 
     @Test
+    void kafkaReadsOurTransactionMarkerAndWeReadItsMarker() {
+        ByteBuf ours = new io.minibroker.protocol.record.EndTransactionMarker(
+                io.minibroker.protocol.record.EndTransactionMarker.ABORT, 9).toBatch(ALLOC, PRODUCER_ID, PRODUCER_EPOCH, T0);
+        try {
+            MutableRecordBatch kafkaBatch = MemoryRecords.readableRecords(ours.nioBuffer()).batches().iterator().next();
+            kafkaBatch.ensureValid();
+            assertThat(kafkaBatch.isControlBatch()).isTrue();
+            assertThat(kafkaBatch.isTransactional()).isTrue();
+            org.apache.kafka.common.record.internal.Record record = kafkaBatch.iterator().next();
+            assertThat(ControlRecordType.parse(record.key())).isEqualTo(ControlRecordType.ABORT);
+            EndTransactionMarker theirs = EndTransactionMarker.deserialize(record);
+            assertThat(theirs.coordinatorEpoch()).isEqualTo(9);
+        } finally {
+            ours.release();
+        }
+        MemoryRecords kafkas = MemoryRecords.withEndTransactionMarker(BASE_OFFSET, T0, LEADER_EPOCH, PRODUCER_ID,
+                PRODUCER_EPOCH, new EndTransactionMarker(ControlRecordType.COMMIT, 5));
+        RecordBatch batch = RecordBatches.of(Unpooled.wrappedBuffer(kafkas.buffer())).next();
+        assertThat(io.minibroker.protocol.record.EndTransactionMarker.read(batch, ALLOC))
+                .isEqualTo(new io.minibroker.protocol.record.EndTransactionMarker(
+                        io.minibroker.protocol.record.EndTransactionMarker.COMMIT, 5));
+    }
+
+    @Test
     void detectsCrcCorruption() {
         ByteBuf bytes = kafkaBatch(CompressionType.NONE, false);
         int last = bytes.writerIndex() - 1;

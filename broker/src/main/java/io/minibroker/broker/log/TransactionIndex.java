@@ -1,0 +1,176 @@
+package io.minibroker.broker.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A segment's aborted transaction index, Kafka's {@code .txnindex}: one {@link AbortedTxn} per ABORT marker the
+ * segment holds, in marker order. The file is created with its first entry, so a segment without aborted
+ * transactions has none, as in Kafka. Entries are also kept in memory (a transaction index is small): fetches read
+ * them without a lock, from an immutable list the single writer replaces.
+ *
+ * <p>Opening keeps the whole entries of an existing file and cuts a torn or unreadable tail: the log's recovery
+ * replays the markers and writes back any entry missing.
+ */
+final class TransactionIndex implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(TransactionIndex.class);
+    static final String SUFFIX = ".txnindex";
+
+    private final Path path;
+    /** Opened with the first entry written (or on opening an existing file). */
+    private FileChannel channel;
+    private volatile List<AbortedTxn> entries;
+
+    private TransactionIndex(Path path, FileChannel channel, List<AbortedTxn> entries) {
+        this.path = path;
+        this.channel = channel;
+        this.entries = entries;
+    }
+
+    /** The index at {@code path}: its entries if the file exists, empty (and no file yet) otherwise. */
+    static TransactionIndex open(Path path) throws IOException {
+        if (!Files.exists(path)) {
+            return new TransactionIndex(path, null, List.of());
+        }
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            List<AbortedTxn> read = new ArrayList<>();
+            ByteBuffer buffer = ByteBuffer.allocate(AbortedTxn.BYTES);
+            long position = 0;
+            long size = channel.size();
+            while (size - position >= AbortedTxn.BYTES) {
+                buffer.clear();
+                if (!readFully(channel, buffer, position)) {
+                    break;
+                }
+                buffer.flip();
+                if (buffer.getShort() != AbortedTxn.VERSION) {
+                    break;
+                }
+                AbortedTxn entry = new AbortedTxn(buffer.getLong(), buffer.getLong(), buffer.getLong(),
+                        buffer.getLong());
+                if (!read.isEmpty() && entry.lastOffset() <= read.get(read.size() - 1).lastOffset()) {
+                    break;
+                }
+                read.add(entry);
+                position += AbortedTxn.BYTES;
+            }
+            if (position != size) {
+                log.warn("Cutting {} at {} bytes of {}: a torn or unreadable entry", path, position, size);
+                channel.truncate(position);
+            }
+            return new TransactionIndex(path, channel, Collections.unmodifiableList(read));
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private static boolean readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer, position + buffer.position()) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Appends an entry; its marker must come after every indexed one (Kafka refuses the same). */
+    void append(AbortedTxn entry) throws IOException {
+        List<AbortedTxn> current = entries;
+        if (!current.isEmpty() && entry.lastOffset() <= current.get(current.size() - 1).lastOffset()) {
+            throw new IllegalArgumentException("aborted transaction ending at " + entry.lastOffset()
+                    + " is not after the last one indexed in " + path);
+        }
+        if (channel == null) {
+            channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+        }
+        ByteBuffer buffer = ByteBuffer.allocate(AbortedTxn.BYTES);
+        buffer.putShort(AbortedTxn.VERSION).putLong(entry.producerId()).putLong(entry.firstOffset())
+                .putLong(entry.lastOffset()).putLong(entry.lastStableOffset()).flip();
+        long position = (long) current.size() * AbortedTxn.BYTES;
+        while (buffer.hasRemaining()) {
+            position += channel.write(buffer, position);
+        }
+        List<AbortedTxn> next = new ArrayList<>(current.size() + 1);
+        next.addAll(current);
+        next.add(entry);
+        entries = Collections.unmodifiableList(next);
+    }
+
+    /** The entries, oldest marker first. */
+    List<AbortedTxn> entries() {
+        return entries;
+    }
+
+    /** Whether an entry for the marker at {@code lastOffset} is indexed. */
+    boolean contains(long lastOffset) {
+        for (AbortedTxn entry : entries) {
+            if (entry.lastOffset() == lastOffset) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Adds to {@code into} the entries of transactions that overlap {@code [fetchOffset, upperBoundOffset)} (Kafka's
+     * collectAbortedTxns); true when the search may stop here: an entry's last stable offset reached the bound, so no
+     * later segment holds a transaction that starts below it.
+     */
+    boolean collect(long fetchOffset, long upperBoundOffset, List<AbortedTxn> into) {
+        for (AbortedTxn entry : entries) {
+            if (entry.lastOffset() >= fetchOffset && entry.firstOffset() < upperBoundOffset) {
+                into.add(entry);
+            }
+            if (entry.lastStableOffset() >= upperBoundOffset) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Removes the entries of markers at or past {@code offset} (the log was cut there). */
+    void truncateTo(long offset) throws IOException {
+        List<AbortedTxn> current = entries;
+        int keep = 0;
+        while (keep < current.size() && current.get(keep).lastOffset() < offset) {
+            keep++;
+        }
+        if (keep == current.size()) {
+            return;
+        }
+        entries = List.copyOf(current.subList(0, keep));
+        if (channel != null) {
+            channel.truncate((long) keep * AbortedTxn.BYTES);
+        }
+    }
+
+    void flush() throws IOException {
+        if (channel != null) {
+            channel.force(true);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    void closeAndDelete() throws IOException {
+        close();
+        Files.deleteIfExists(path);
+    }
+}

@@ -1,0 +1,129 @@
+package io.minibroker.broker.transaction;
+
+import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.view.FetchResponseView.AbortedTransaction;
+import io.minibroker.protocol.message.view.FetchResponseView.PartitionData;
+import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Node;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static io.minibroker.broker.transaction.TxnWire.READ_COMMITTED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Markers on three nodes: written by the partition's leader only, answered once replicated, and carried by the
+ * followers' logs with the transactions still open, so a new leader after a failover answers read_committed fetches
+ * with the same last stable offset and aborted transactions.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS) // a parked fetch never woken fails here
+class ClusterTransactionMarkersTest {
+
+    private static final String TOPIC = "txn-replicated";
+    private static final long ABORTER = 7000;
+    private static final long OPEN = 8000;
+
+    private MiniCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
+                "replica.lag.time.max.ms", "3000", "min.insync.replicas", "2"));
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+        try (Admin admin = admin()) {
+            // Led by node 1, so that killing the leader leaves the controller's node up.
+            admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 0))))).all().get();
+        }
+        await(() -> partition() != null && partition().isr().size() == 3, "the ISR to be every replica");
+    }
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    private Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + cluster.controller().boundPort("PLAINTEXT")));
+    }
+
+    private TopicPartitionInfo partition() {
+        try (Admin admin = admin()) {
+            return admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC).partitions().get(0);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private int leader() {
+        TopicPartitionInfo info = partition();
+        Node leader = info == null ? null : info.leader();
+        return leader == null ? -1 : leader.id();
+    }
+
+    private TxnWire wireTo(int node) throws IOException {
+        return new TxnWire(cluster.node(node).boundPort("PLAINTEXT"));
+    }
+
+    private static short errorOf(WriteTxnMarkersResponseView response) {
+        return response.markers().get(0).topics().get(0).partitions().get(0).errorCode();
+    }
+
+    private static boolean stableAt(TxnWire wire, long lastStableOffset, long abortedProducer) {
+        try {
+            PartitionData fetched = wire.fetch(TOPIC, 0, READ_COMMITTED);
+            return fetched.errorCode() == 0 && fetched.lastStableOffset() == lastStableOffset
+                    && fetched.abortedTransactions().stream().map(AbortedTransaction::producerId).toList()
+                    .equals(List.of(abortedProducer));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void theLeaderWritesTheMarkerAndANewLeaderKeepsTheLastStableOffset() throws Exception {
+        try (TxnWire leader = wireTo(1); TxnWire follower = wireTo(0)) {
+            assertThat(leader.produce(TOPIC, ABORTER, (short) 0, 0, true, "a0", "a1").errorCode()).isZero(); // 0..1
+            assertThat(leader.produce(TOPIC, OPEN, (short) 0, 0, true, "o0").baseOffset()).isEqualTo(2);
+
+            assertThat(errorOf(follower.writeMarker(ABORTER, (short) 0, 0, false, TOPIC)))
+                    .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER.code());
+            // Answered once replicated (min.insync.replicas 2, acks=all's rule): at offset 3.
+            assertThat(errorOf(leader.writeMarker(ABORTER, (short) 0, 0, false, TOPIC))).isZero();
+            PartitionData fetched = leader.fetch(TOPIC, 0, READ_COMMITTED);
+            assertThat(fetched.highWatermark()).isEqualTo(4);
+            assertThat(fetched.lastStableOffset()).isEqualTo(2); // the open transaction holds it
+            assertThat(fetched.abortedTransactions()).extracting(AbortedTransaction::producerId)
+                    .containsExactly(ABORTER);
+        }
+
+        cluster.kill(1);
+        await(() -> leader() == 0 || leader() == 2, "a new leader from the ISR");
+        int newLeader = leader();
+        try (TxnWire wire = wireTo(newLeader); TxnWire consumer = wireTo(newLeader)) {
+            // The follower's log tracked the open transaction and indexed the abort as it replicated them.
+            await(() -> stableAt(wire, 2, ABORTER), "the new leader to answer LSO 2 with the aborted transaction");
+            // Parked at the LSO for longer than the test may run: only the commit's replication can answer it.
+            consumer.sendFetch(TOPIC, 2, READ_COMMITTED, 600_000);
+            assertThat(errorOf(wire.writeMarker(OPEN, (short) 0, 1, true, TOPIC))).isZero(); // offset 4
+            PartitionData woken = consumer.receiveFetch();
+            assertThat(woken.lastStableOffset()).isEqualTo(5);
+            assertThat(TxnWire.batches(woken)).extracting(TxnWire.FetchedBatch::baseOffset).containsExactly(2L, 3L, 4L);
+            assertThat(stableAt(wire, 5, ABORTER)).isTrue();
+        }
+    }
+}
