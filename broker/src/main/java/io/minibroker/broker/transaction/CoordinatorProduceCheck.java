@@ -1,6 +1,7 @@
 package io.minibroker.broker.transaction;
 
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.Collection;

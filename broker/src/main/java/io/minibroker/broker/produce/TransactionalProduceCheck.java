@@ -1,4 +1,4 @@
-package io.minibroker.broker.transaction;
+package io.minibroker.broker.produce;
 
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
