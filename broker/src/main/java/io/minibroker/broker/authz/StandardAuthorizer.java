@@ -1,0 +1,111 @@
+package io.minibroker.broker.authz;
+
+import io.minibroker.broker.security.KafkaPrincipal;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Decides whether a principal may perform an operation on a resource, with the semantics of Kafka's
+ * StandardAuthorizer: super users may do everything; otherwise the ACLs whose pattern covers the resource (its
+ * literal name, the literal {@code *}, any prefix of it) and whose principal ({@code User:*} too) and host
+ * ({@code *} too) match are read, and a matching DENY wins over any ALLOW; an ALLOW of READ, WRITE, DELETE or ALTER
+ * also allows DESCRIBE, of ALTER_CONFIGS also DESCRIBE_CONFIGS, of ALL everything. A resource no ACL covers at all
+ * is allowed only with {@code allow.everyone.if.no.acl.found}.
+ *
+ * <p>The bindings are an immutable list replaced on each change, so checks on the event loops never lock.
+ */
+public final class StandardAuthorizer {
+
+    /** The {@code authorizer.class.name} that turns this authorizer on, Kafka 4's only built-in one. */
+    public static final String CLASS_NAME = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+
+    private final Set<String> superUsers;
+    private final boolean allowEveryoneIfNoAclFound;
+    private final AclFile file;
+    private volatile List<AclBinding> bindings;
+
+    private StandardAuthorizer(Set<String> superUsers, boolean allowEveryoneIfNoAclFound, AclFile file,
+                               List<AclBinding> bindings) {
+        this.superUsers = superUsers;
+        this.allowEveryoneIfNoAclFound = allowEveryoneIfNoAclFound;
+        this.file = file;
+        this.bindings = List.copyOf(bindings);
+    }
+
+    /** Loads the ACLs kept in {@code logDir}; {@code superUsers} is {@code super.users}, semicolon-separated. */
+    public static StandardAuthorizer open(Path logDir, String superUsers, boolean allowEveryoneIfNoAclFound)
+            throws IOException {
+        AclFile file = new AclFile(logDir);
+        return new StandardAuthorizer(parseSuperUsers(superUsers), allowEveryoneIfNoAclFound, file, file.load());
+    }
+
+    static Set<String> parseSuperUsers(String value) {
+        if (value == null) {
+            return Set.of();
+        }
+        return Arrays.stream(value.split(";")).map(String::trim).filter(s -> !s.isEmpty())
+                .collect(Collectors.toUnmodifiableSet());
+    }
+
+    public boolean authorize(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type,
+                             String name) {
+        String who = principal.toString();
+        if (superUsers.contains(who)) {
+            return true;
+        }
+        boolean anyCovering = false;
+        boolean allowed = false;
+        for (AclBinding binding : bindings) {
+            if (!binding.covers(type, name)) {
+                continue;
+            }
+            anyCovering = true;
+            if (!binding.principal().equals(who) && !binding.principal().equals(AclBinding.WILDCARD_PRINCIPAL)) {
+                continue;
+            }
+            if (!binding.host().equals(AclBinding.WILDCARD) && !binding.host().equals(host)) {
+                continue;
+            }
+            if (binding.permission() == AclPermissionType.DENY) {
+                if (binding.operation() == operation || binding.operation() == AclOperation.ALL) {
+                    return false;
+                }
+            } else if (operation.allowedBy().contains(binding.operation())) {
+                allowed = true;
+            }
+        }
+        return allowed || (!anyCovering && allowEveryoneIfNoAclFound);
+    }
+
+    public List<AclBinding> describe(AclBindingFilter filter) {
+        return bindings.stream().filter(filter::matches).toList();
+    }
+
+    /** Adds the bindings not already present and keeps them on disk before answering. */
+    public synchronized void create(List<AclBinding> added) throws IOException {
+        List<AclBinding> next = new ArrayList<>(bindings);
+        added.stream().filter(b -> !next.contains(b)).distinct().forEach(next::add);
+        file.save(next);
+        bindings = List.copyOf(next);
+    }
+
+    /** Removes and returns the bindings each filter matches, in the filters' order. */
+    public synchronized List<List<AclBinding>> delete(List<AclBindingFilter> filters) throws IOException {
+        List<List<AclBinding>> removed = new ArrayList<>();
+        List<AclBinding> next = new ArrayList<>(bindings);
+        for (AclBindingFilter filter : filters) {
+            // Kafka answers each filter with what it matched before this request, even if another filter took it.
+            removed.add(bindings.stream().filter(filter::matches).toList());
+            next.removeIf(filter::matches);
+        }
+        file.save(next);
+        bindings = List.copyOf(next);
+        return removed;
+    }
+}
