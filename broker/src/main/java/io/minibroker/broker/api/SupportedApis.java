@@ -37,6 +37,15 @@ public final class SupportedApis {
         return this;
     }
 
+    /**
+     * Puts a step in front of every handler of the finished table (the authorizer's), given each API and its
+     * handler, keeping the advertised versions.
+     */
+    public void wrapHandlers(java.util.function.BiFunction<ApiKey, ApiHandler, ApiHandler> step) {
+        entries.replaceAll((api, entry) -> new Entry(api, entry.minVersion(), entry.maxVersion(),
+                step.apply(api, entry.handler())));
+    }
+
     /** The handler for this API and version, or null if the broker does not accept it. */
     public Entry lookup(short apiKey, short version) {
         for (Entry entry : entries.values()) {

@@ -22,9 +22,6 @@ import java.util.stream.Collectors;
  */
 public final class StandardAuthorizer {
 
-    /** The {@code authorizer.class.name} that turns this authorizer on, Kafka 4's only built-in one. */
-    public static final String CLASS_NAME = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
-
     private final Set<String> superUsers;
     private final boolean allowEveryoneIfNoAclFound;
     private final AclFile file;
@@ -81,6 +78,39 @@ public final class StandardAuthorizer {
             }
         }
         return allowed || (!anyCovering && allowEveryoneIfNoAclFound);
+    }
+
+    public boolean isSuperUser(KafkaPrincipal principal) {
+        return superUsers.contains(principal.toString());
+    }
+
+    /**
+     * Whether the principal may perform the operation on some resource of the type, as Kafka's
+     * authorizeByResourceType answers (an idempotent producer needs WRITE on any topic): some matching ALLOW and no
+     * DENY of the operation on every resource of the type (the literal {@code *}).
+     */
+    public boolean allowsAny(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type) {
+        if (isSuperUser(principal)) {
+            return true;
+        }
+        if (deniesEverything(principal, host, operation, type)) {
+            return false;
+        }
+        String who = principal.toString();
+        return bindings.stream().anyMatch(b -> b.resourceType() == type && b.permission() == AclPermissionType.ALLOW
+                && (b.principal().equals(who) || b.principal().equals(AclBinding.WILDCARD_PRINCIPAL))
+                && (b.host().equals(AclBinding.WILDCARD) || b.host().equals(host))
+                && operation.allowedBy().contains(b.operation()));
+    }
+
+    private boolean deniesEverything(KafkaPrincipal principal, String host, AclOperation operation,
+                                     ResourceType type) {
+        String who = principal.toString();
+        return bindings.stream().anyMatch(b -> b.resourceType() == type && b.permission() == AclPermissionType.DENY
+                && b.patternType() == PatternType.LITERAL && b.resourceName().equals(AclBinding.WILDCARD)
+                && (b.principal().equals(who) || b.principal().equals(AclBinding.WILDCARD_PRINCIPAL))
+                && (b.host().equals(AclBinding.WILDCARD) || b.host().equals(host))
+                && (b.operation() == operation || b.operation() == AclOperation.ALL));
     }
 
     public List<AclBinding> describe(AclBindingFilter filter) {

@@ -110,6 +110,11 @@ public final class BrokerConfig {
      * sizes to anyone who asks; empty binds every interface (a container whose port is mapped needs that).
      */
     public static final ConfigKey<String> METRICS_HOST = stringKey("metrics.host", "127.0.0.1");
+    // Authorization: empty turns it off, as in Kafka; the one class offered is Kafka 4's StandardAuthorizer.
+    public static final ConfigKey<String> AUTHORIZER_CLASS_NAME = stringKey("authorizer.class.name", "");
+    public static final ConfigKey<String> SUPER_USERS = stringKey("super.users", "");
+    public static final ConfigKey<Boolean> ALLOW_EVERYONE_IF_NO_ACL_FOUND =
+            booleanKey("allow.everyone.if.no.acl.found", false);
 
     // Cluster membership (KRaft's keys). Without controller.quorum.voters the node is a cluster of its own.
     /** {@code broker}, {@code controller} or both; Kafka has no default. */
@@ -259,7 +264,8 @@ public final class BrokerConfig {
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
             TLS_HANDSHAKE_TIMEOUT_MS,
             SASL_SERVER_MAX_RECEIVE_SIZE, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, SASL_MECHANISM_INTER_BROKER_PROTOCOL,
-            SASL_MECHANISM_CONTROLLER_PROTOCOL, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, METRICS_HOST, PROCESS_ROLES,
+            SASL_MECHANISM_CONTROLLER_PROTOCOL, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, METRICS_HOST,
+            AUTHORIZER_CLASS_NAME, SUPER_USERS, ALLOW_EVERYONE_IF_NO_ACL_FOUND, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
@@ -285,6 +291,9 @@ public final class BrokerConfig {
             TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS, TRANSACTION_VERSION,
             FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
             PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS);
+
+    /** The class name of Kafka 4's StandardAuthorizer, which turns ACLs on. */
+    public static final String STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
 
     private final Map<ConfigKey<?>, Object> values;
     private final Set<String> unknownKeys;
@@ -493,7 +502,29 @@ public final class BrokerConfig {
      * What this broker can serve: TLS (its keys are checked where the listener's engine is built); SASL with PLAIN and SCRAM, SCRAM on a single node only; in a cluster,
      * nodes that sign in to each other's SASL listeners do so with PLAIN.
      */
+    /** Whether {@code authorizer.class.name} turns ACLs on. */
+    public boolean authorizerEnabled() {
+        return !get(AUTHORIZER_CLASS_NAME).isBlank();
+    }
+
+    private void checkAuthorizer() {
+        String className = get(AUTHORIZER_CLASS_NAME).trim();
+        if (className.isEmpty()) {
+            return;
+        }
+        if (!className.equals(STANDARD_AUTHORIZER)) {
+            throw new ConfigException(AUTHORIZER_CLASS_NAME.name(), className, "the only authorizer offered is "
+                    + STANDARD_AUTHORIZER + " (Kafka 4 removed AclAuthorizer); another would run less secure than"
+                    + " configured, so the broker does not start");
+        }
+        if (inCluster()) {
+            throw new ConfigException(AUTHORIZER_CLASS_NAME.name(), className, "ACLs are kept by a single node;"
+                    + " this controller does not yet hand them to brokers, so a cluster does not start with them");
+        }
+    }
+
     private void checkSecurityProtocols(List<Endpoint> listeners) {
+        checkAuthorizer();
         boolean sasl = false;
         for (Endpoint listener : listeners) {
             if (isSet(LISTENER_SECURITY_PROTOCOL_MAP)

@@ -6,16 +6,14 @@ import java.util.regex.Pattern;
 
 /**
  * Kafka's security keys that this broker does not implement. An unknown key is otherwise only warned about, which
- * for these would serve a broker less secure than its file asks for: ACLs configured but every authenticated user
- * allowed everything. So each of them stops the start, naming the key. A key moves out of here when the broker
+ * for these would serve a broker less secure than its file asks for: re-authentication configured but never
+ * asked for. So each of them stops the start, naming the key. A key moves out of here when the broker
  * implements it (the {@code ssl.*} keys have: {@link SslKeys} refuses those of them it does not implement).
  */
 final class UnofferedSecurityKeys {
 
     /** Keys refused whatever their value. */
     private static final List<Pattern> ANY_VALUE = List.of(
-            Pattern.compile("super\\.users"),
-            Pattern.compile("allow\\.everyone\\.if\\.no\\.acl\\.found"),
             Pattern.compile("principal\\.builder\\.class"),
             // Kerberos, OAUTHBEARER and custom SASL callbacks, globally or per listener and mechanism.
             Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.(kerberos|oauthbearer|login)\\..+"),
@@ -24,7 +22,6 @@ final class UnofferedSecurityKeys {
 
     /** Keys whose default turns the feature off: refused only when set to something else. */
     private static final Map<String, Pattern> UNLESS_DEFAULT = Map.of(
-            "authorizer.class.name", Pattern.compile("\\s*"),
             "connections.max.reauth.ms", Pattern.compile("\\s*0\\s*"));
 
     private UnofferedSecurityKeys() {
@@ -61,6 +58,6 @@ final class UnofferedSecurityKeys {
         if (key.equals("principal.builder.class")) {
             return "custom principal builders";
         }
-        return "authorizer (ACLs)";
+        throw new IllegalArgumentException(key);
     }
 }

@@ -18,6 +18,9 @@ import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.authz.AclApisHandler;
+import io.minibroker.broker.authz.AuthorizingHandler;
+import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.cluster.BrokerLifecycle;
 import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadataHandler;
@@ -286,8 +289,12 @@ public final class Broker implements AutoCloseable {
         transactionCoordinator = new TransactionCoordinator(config.inCluster()
                 ? TransactionStateTopic.notHere() : new TransactionStateTopic(topics, clock),
                 markerAppender, producerIds::next, transactionConfig(config), clock);
+        StandardAuthorizer authorizer = config.authorizerEnabled() ? StandardAuthorizer.open(config.logDirs().get(0),
+                config.get(BrokerConfig.SUPER_USERS), config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null;
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
+        ApiHandler aclHandler = authorizer != null ? onDisk.apply(new AclApisHandler(authorizer))
+                : new NoAuthorizerHandler();
         // The table is built once: the APIs both modes serve alike, then each mode's own (SupportedApis refuses an
         // API added twice), then the groups'.
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId,
@@ -310,9 +317,9 @@ public final class Broker implements AutoCloseable {
                 // v0 too, as Kafka: librdkafka takes a broker without it for one without SASL, though it sends v1.
                 .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())
                 .add(ApiKey.SASL_AUTHENTICATE, new SaslAuthenticateHandler())
-                .add(ApiKey.DESCRIBE_ACLS, new NoAuthorizerHandler())
-                .add(ApiKey.CREATE_ACLS, new NoAuthorizerHandler())
-                .add(ApiKey.DELETE_ACLS, new NoAuthorizerHandler())
+                .add(ApiKey.DESCRIBE_ACLS, aclHandler)
+                .add(ApiKey.CREATE_ACLS, aclHandler)
+                .add(ApiKey.DELETE_ACLS, aclHandler)
                 .add(ApiKey.WRITE_TXN_MARKERS, new WriteTxnMarkersHandler(markerAppender))
                 .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler(transactionCoordinator))
                 .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler(transactionCoordinator))
@@ -389,6 +396,9 @@ public final class Broker implements AutoCloseable {
             replicas.bindMetersTo(registry);
         } else {
             ReplicaManagerMeters.singleNode(registry, topics.logs().allLogs());
+        }
+        if (authorizer != null) {
+            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topics::nameOf));
         }
         SupportedApis controllerApis = null;
         if (config.isController()) {

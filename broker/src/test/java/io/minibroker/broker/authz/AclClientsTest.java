@@ -1,0 +1,156 @@
+package io.minibroker.broker.authz;
+
+import io.minibroker.broker.config.ConfigException;
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AccessControlEntryFilter;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourcePatternFilter;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * ACLs as kafka-clients users meet them, on a SASL PLAIN listener with the StandardAuthorizer: the super user
+ * manages ACLs through Admin; a user produces only where an ALLOW (here prefixed) grants WRITE and no DENY
+ * takes it back, sees in Metadata only the topics it may describe; the ACLs survive a restart.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class AclClientsTest {
+
+    private static final String JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required"
+            + " username=\"admin\" password=\"admin-secret\" user_admin=\"admin-secret\""
+            + " user_alice=\"alice-secret\" user_bob=\"bob-secret\";";
+
+    @TempDir
+    Path logDir;
+    private Broker broker;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void usersDoOnlyWhatTheirAclsGrantAndTheAclsSurviveARestart() throws Exception {
+        broker = TestBrokers.start(logDir, settings());
+        try (Admin admin = Admin.create(client("admin"))) {
+            admin.createTopics(List.of(new NewTopic("orders-1", 1, (short) 1), new NewTopic("orders-secret", 1,
+                    (short) 1), new NewTopic("payments", 1, (short) 1))).all().get();
+            admin.createAcls(List.of(
+                    acl(new ResourcePattern(ResourceType.TOPIC, "orders-", PatternType.PREFIXED), "User:alice",
+                            AclOperation.WRITE, AclPermissionType.ALLOW),
+                    acl(new ResourcePattern(ResourceType.TOPIC, "orders-secret", PatternType.LITERAL), "User:alice",
+                            AclOperation.WRITE, AclPermissionType.DENY))).all().get();
+            assertThat(admin.describeAcls(AclBindingFilter.ANY).values().get()).hasSize(2);
+        }
+        assertThat(topicsSeenBy("alice")).containsExactlyInAnyOrder("orders-1", "orders-secret");
+        assertThat(topicsSeenBy("bob")).isEmpty();
+        assertThat(topicsSeenBy("admin")).contains("orders-1", "orders-secret", "payments");
+
+        try (KafkaProducer<String, String> alice = producer("alice", true)) {
+            alice.send(new ProducerRecord<>("orders-1", "k", "v")).get();
+            assertThatThrownBy(() -> alice.send(new ProducerRecord<>("orders-secret", "k", "v")).get())
+                    .as("DENY beats the prefixed ALLOW").hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
+        try (KafkaProducer<String, String> bob = producer("bob", false)) {
+            assertThatThrownBy(() -> bob.send(new ProducerRecord<>("orders-1", "k", "v")).get())
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
+        try (Admin bob = Admin.create(client("bob"))) {
+            assertThatThrownBy(() -> bob.describeAcls(AclBindingFilter.ANY).values().get())
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+        }
+
+        broker.close();
+        broker = TestBrokers.start(logDir, settings());
+        try (Admin admin = Admin.create(client("admin"))) {
+            assertThat(admin.describeAcls(new AclBindingFilter(new ResourcePatternFilter(ResourceType.TOPIC,
+                    "orders-secret", PatternType.MATCH), AccessControlEntryFilter.ANY)).values().get())
+                    .as("both bindings apply to orders-secret, after the restart too").hasSize(2);
+            assertThat(admin.deleteAcls(List.of(new AclBindingFilter(ResourcePatternFilter.ANY,
+                    new AccessControlEntryFilter("User:alice", null, AclOperation.WRITE, AclPermissionType.DENY))))
+                    .all().get()).hasSize(1);
+        }
+        try (KafkaProducer<String, String> alice = producer("alice", true)) {
+            alice.send(new ProducerRecord<>("orders-secret", "k", "v")).get();
+        }
+    }
+
+    @Test
+    void anotherAuthorizerClassStopsTheStartNamingTheKey() {
+        Map<String, String> settings = settings();
+        settings.put("authorizer.class.name", "kafka.security.authorizer.AclAuthorizer");
+        assertThatThrownBy(() -> TestBrokers.start(logDir, settings)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("authorizer.class.name");
+    }
+
+    private static org.apache.kafka.common.acl.AclBinding acl(ResourcePattern pattern, String principal,
+                                                             AclOperation operation, AclPermissionType permission) {
+        return new org.apache.kafka.common.acl.AclBinding(pattern,
+                new AccessControlEntry(principal, "*", operation, permission));
+    }
+
+    private java.util.Set<String> topicsSeenBy(String user) throws Exception {
+        try (Admin admin = Admin.create(client(user))) {
+            return admin.listTopics().names().get();
+        }
+    }
+
+    private KafkaProducer<String, String> producer(String user, boolean idempotent) {
+        Map<String, Object> config = client(user);
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, idempotent);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "20000");
+        return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+    }
+
+    private static Map<String, String> settings() {
+        return new HashMap<>(Map.of(
+                "listeners", "SASL_PLAINTEXT://localhost:0",
+                "sasl.enabled.mechanisms", "PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS,
+                "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "super.users", "User:admin"));
+    }
+
+    private Map<String, Object> client(String user) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("SASL_PLAINTEXT"));
+        config.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        config.put(SaslConfigs.SASL_MECHANISM, "PLAIN");
+        config.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                + " username=\"" + user + "\" password=\"" + user + "-secret\";");
+        return config;
+    }
+}
