@@ -13,9 +13,6 @@ class UnofferedSecurityKeysTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "authorizer.class.name | org.apache.kafka.metadata.authorizer.StandardAuthorizer | authorizer (ACLs)",
-            "super.users | User:admin | authorizer (ACLs)",
-            "allow.everyone.if.no.acl.found | false | authorizer (ACLs)",
             "sasl.kerberos.service.name | kafka | Kerberos (GSSAPI)",
             "listener.name.sasl_plaintext.gssapi.sasl.kerberos.service.name | kafka | Kerberos (GSSAPI)",
             "sasl.oauthbearer.jwks.endpoint.url | https://idp/keys | OAUTHBEARER",
@@ -35,7 +32,6 @@ class UnofferedSecurityKeysTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "authorizer.class.name | ''",
             "connections.max.reauth.ms | 0",
             "sasl.mechanism.inter.broker.protocol | PLAIN",
             "listener.name.sasl_plaintext.plain.sasl.jaas.config | x required user_a=\"a\";",
