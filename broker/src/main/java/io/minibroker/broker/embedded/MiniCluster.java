@@ -1,5 +1,6 @@
 package io.minibroker.broker.embedded;
 
+import io.minibroker.broker.control.BrokerControls;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.LocalCluster;
 import io.minibroker.broker.time.BrokerClock;
@@ -106,6 +107,11 @@ public final class MiniCluster implements AutoCloseable {
     /** The log directory of a node, running or not, which outlives its restarts: where its partitions' are. */
     public Path logDir(int id) {
         return root.resolve("node-" + id);
+    }
+
+    /** A running node's test controls (each node has its own: errors and latency are per broker). */
+    public BrokerControls controls(int id) {
+        return node(id).controls();
     }
 
     public Broker controller() {

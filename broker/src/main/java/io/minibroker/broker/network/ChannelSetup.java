@@ -1,6 +1,7 @@
 package io.minibroker.broker.network;
 
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.control.BrokerControls;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.security.SaslSession;
 import io.netty.channel.ChannelInitializer;
@@ -24,15 +25,18 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     private final NetworkMetrics metrics;
     /** A new connection's authentication, on a SASL_PLAINTEXT listener; null on a PLAINTEXT one. */
     private final Supplier<SaslSession> saslSessions;
+    /** A test's controls, on a client listener; null on a controller's. */
+    private final BrokerControls controls;
 
     public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs,
-                        NetworkMetrics metrics, Supplier<SaslSession> saslSessions) {
+                        NetworkMetrics metrics, Supplier<SaslSession> saslSessions, BrokerControls controls) {
         this.apis = apis;
         this.listenerName = listenerName;
         this.maxFrameBytes = maxFrameBytes;
         this.idleMs = idleMs;
         this.metrics = metrics;
         this.saslSessions = saslSessions;
+        this.controls = controls;
     }
 
     @Override
@@ -45,6 +49,6 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         channel.pipeline()
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
                 .addLast("frame", frames)
-                .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl));
+                .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl, controls));
     }
 }
