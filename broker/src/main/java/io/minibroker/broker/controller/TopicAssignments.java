@@ -531,6 +531,29 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         return moved;
     }
 
+    /**
+     * A test's leader move (a MiniCluster's controls): {@code leader} leads the partition from now on, as an
+     * election would make it (the next leader epoch, the ISR as it was), if it may: a live member of the ISR.
+     * Otherwise nothing changes and the answer says why. With {@code auto.leader.rebalance.enable} the next
+     * imbalance check moves the leader back to the preferred replica, as it would in Kafka.
+     */
+    public synchronized ElectionResult moveLeader(String topic, int partition, int leader) {
+        TopicImage image = topics.get(topic);
+        if (image == null) {
+            return ElectionResult.noSuchTopic(topic);
+        }
+        return electIn(image, List.of(partition), current -> {
+            if (current.leader() == leader) {
+                return Election.unchanged(ElectionResult.NOT_NEEDED);
+            }
+            if (!mayLead(current, leader)) {
+                return Election.unchanged(new ElectionResult(Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE,
+                        "node " + leader + " is not a live member of the ISR " + current.isr()));
+            }
+            return new Election(ElectionResult.ELECTED, ledBy(current, leader));
+        }).get(0);
+    }
+
     private Function<PartitionImage, Election> electionOf(ElectableTopics.Type type) {
         return type == ElectableTopics.Type.PREFERRED ? this::preferredElection : this::uncleanElection;
     }

@@ -148,6 +148,7 @@ public final class Broker implements AutoCloseable {
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
     private LeaderElections elections;
+    private TopicAssignments assignments;
     /** Only on the controller's node: the image's version, where brokers' metadata fetches wait for a change. */
     private ImageVersion imageVersion;
     /** Only in a cluster: this broker's registration and heartbeats. */
@@ -352,7 +353,7 @@ public final class Broker implements AutoCloseable {
             new PurgatoryMeters(imageVersion.purgatory()).bindTo(registry);
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS), clock::monotonicMs,
                     imageVersion::changed);
-            TopicAssignments assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0),
+            assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0),
                     imageVersion::changed);
             controllerApis = ControllerApis.create(config, node, membership, assignments, imageVersion, disk);
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
@@ -445,6 +446,14 @@ public final class Broker implements AutoCloseable {
         return registered == null ? -1 : registered.brokerEpoch();
     }
 
+
+    /** The controller's topics, their leaders and ISRs; only on the controller's node. */
+    public TopicAssignments topicAssignments() {
+        if (assignments == null) {
+            throw new IllegalStateException("node " + config.get(BrokerConfig.NODE_ID) + " is not the controller");
+        }
+        return assignments;
+    }
 
     /** The controller's view of the cluster's brokers; only on the controller's node. */
     public BrokerMembership membership() {
