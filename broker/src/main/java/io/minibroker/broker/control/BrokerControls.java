@@ -1,6 +1,9 @@
 package io.minibroker.broker.control;
 
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.group.GroupCoordinator;
+import io.minibroker.broker.topic.ElectableTopics.ElectionResult;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -44,6 +47,8 @@ public final class BrokerControls implements AutoCloseable {
     private final BrokerClock clock;
     private final Function<UUID, Optional<String>> topicNames;
     private final RequestLog log;
+    /** The controller's leader moves, on a cluster's controller node; null elsewhere. */
+    private final LeaderMoves leaders;
 
     /** Whether any rule, delay or hang is set: the request path's test. */
     private volatile boolean engaged;
@@ -61,9 +66,11 @@ public final class BrokerControls implements AutoCloseable {
     /**
      * @param clientApis the table the client listeners serve (version caps apply to it)
      * @param topicNames names a topic that a request sends by id, for matching and the log
+     * @param leaders the controller's leader moves, on a cluster's controller node; null elsewhere
      */
     public BrokerControls(SupportedApis clientApis, ConnectionControl connections, BrokerClock clock,
-                          Function<UUID, Optional<String>> topicNames) {
+                          Function<UUID, Optional<String>> topicNames, LeaderMoves leaders) {
+        this.leaders = leaders;
         this.clientApis = clientApis;
         this.connections = connections;
         this.clock = clock;
@@ -234,6 +241,38 @@ public final class BrokerControls implements AutoCloseable {
 
     public void clearVersionCaps() {
         clientApis.clearVersionCaps();
+    }
+
+    // ---- topology (a cluster's controller node)
+
+    /**
+     * Moves a partition's leadership to {@code node} (a live member of its ISR), as the controller would elect it;
+     * brokers learn it from the next image, clients from NOT_LEADER_OR_FOLLOWER and their next Metadata. Only a
+     * cluster's controller node moves leaders; moving to the leader there is does nothing.
+     */
+    public void moveLeader(String topic, int partition, int node) {
+        if (leaders == null) {
+            throw new IllegalStateException("only a cluster's controller node moves leaders");
+        }
+        ElectionResult result = leaders.moveLeader(topic, partition, node);
+        if (result.error() != Errors.NONE && result.error() != Errors.ELECTION_NOT_NEEDED) {
+            throw new IllegalStateException("cannot move " + topic + "-" + partition + " to node " + node + ": "
+                    + result.error() + " (" + result.message() + ")");
+        }
+    }
+
+    /**
+     * Makes {@code node} the coordinator of {@code group}: moves the leader of the {@code __consumer_offsets}
+     * partition the group hashes to (Kafka's rule: every group of that partition moves with it). The offsets topic
+     * must exist (a first FindCoordinator creates it) with a replica on {@code node}.
+     */
+    public void moveGroupCoordinator(String group, int node) {
+        int partitions = leaders == null ? -1 : leaders.partitionCount(InternalTopics.CONSUMER_OFFSETS);
+        if (partitions <= 0) {
+            moveLeader(InternalTopics.CONSUMER_OFFSETS, 0, node); // says why: not the controller, or no such topic
+            return;
+        }
+        moveLeader(InternalTopics.CONSUMER_OFFSETS, GroupCoordinator.offsetsPartitionFor(group, partitions), node);
     }
 
     // ---- request log and time

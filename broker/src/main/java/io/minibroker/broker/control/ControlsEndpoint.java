@@ -140,6 +140,10 @@ public final class ControlsEndpoint implements AutoCloseable {
             case "POST /requests/await" -> {
                 return awaitRequest(in);
             }
+            case "POST /leaders/move" -> controls.moveLeader(required(in, "topic"), (int) number(in, "partition"),
+                    (int) number(in, "node"));
+            case "POST /coordinators/move" -> controls.moveGroupCoordinator(required(in, "group"),
+                    (int) number(in, "node"));
             case "POST /clock/advance" -> controls.advanceClock(Duration.ofMillis(number(in, "ms")));
             case "POST /reset" -> controls.reset();
             default -> {

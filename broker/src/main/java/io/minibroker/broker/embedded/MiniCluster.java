@@ -1,10 +1,6 @@
 package io.minibroker.broker.embedded;
 
 import io.minibroker.broker.control.BrokerControls;
-import io.minibroker.broker.group.GroupCoordinator;
-import io.minibroker.broker.topic.ElectableTopics;
-import io.minibroker.broker.topic.InternalTopics;
-import io.minibroker.protocol.error.Errors;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.LocalCluster;
 import io.minibroker.broker.time.BrokerClock;
@@ -118,30 +114,14 @@ public final class MiniCluster implements AutoCloseable {
         return node(id).controls();
     }
 
-    /**
-     * Moves a partition's leadership to {@code node}, as the controller would elect it: the image's next version
-     * tells every broker, and clients learn it from NOT_LEADER_OR_FOLLOWER and their next Metadata. The node must
-     * be a live member of the partition's ISR; a move it is already the leader of does nothing.
-     */
+    /** Moves a partition's leadership to {@code node}: see {@link BrokerControls#moveLeader}. */
     public void moveLeader(String topic, int partition, int node) {
-        ElectableTopics.ElectionResult result = controller().topicAssignments().moveLeader(topic, partition, node);
-        if (result.error() != Errors.NONE && result.error() != Errors.ELECTION_NOT_NEEDED) {
-            throw new IllegalStateException("cannot move " + topic + "-" + partition + " to node " + node + ": "
-                    + result.error() + " (" + result.message() + ")");
-        }
+        controls(CONTROLLER_ID).moveLeader(topic, partition, node);
     }
 
-    /**
-     * Makes {@code node} the coordinator of {@code group}: the leader of the {@code __consumer_offsets} partition
-     * the group hashes to (Kafka's rule, so every group of that partition moves with it). The offsets topic must
-     * exist (a first FindCoordinator creates it) with a replica on {@code node}.
-     */
+    /** Makes {@code node} the coordinator of {@code group}: see {@link BrokerControls#moveGroupCoordinator}. */
     public void moveGroupCoordinator(String group, int node) {
-        int partitions = controller().topicAssignments().partitionCount(InternalTopics.CONSUMER_OFFSETS);
-        if (partitions <= 0) {
-            throw new IllegalStateException(InternalTopics.CONSUMER_OFFSETS + " does not exist yet");
-        }
-        moveLeader(InternalTopics.CONSUMER_OFFSETS, GroupCoordinator.offsetsPartitionFor(group, partitions), node);
+        controls(CONTROLLER_ID).moveGroupCoordinator(group, node);
     }
 
     public Broker controller() {

@@ -367,7 +367,8 @@ public final class Broker implements AutoCloseable {
             ControllerMeters.bindTo(registry, !config.inCluster(), null);
         }
         controls = new BrokerControls(apis, connections, clock,
-                id -> topics.known(id).map(io.minibroker.broker.topic.TopicMetadata::name));
+                id -> topics.known(id).map(io.minibroker.broker.topic.TopicMetadata::name),
+                config.inCluster() ? assignments : null);
         startControlsEndpoint();
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {

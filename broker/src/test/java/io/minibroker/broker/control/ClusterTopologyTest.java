@@ -21,6 +21,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +51,8 @@ class ClusterTopologyTest {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
                 "replica.fetch.wait.max.ms", "100", "group.initial.rebalance.delay.ms", "0",
                 "offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS),
-                "offsets.topic.replication.factor", "3", "auto.leader.rebalance.enable", "false"));
+                "offsets.topic.replication.factor", "3", "auto.leader.rebalance.enable", "false",
+                "minibroker.controls.port", "0"));
         await(() -> cluster.controller().membership().liveBrokers().size() == 3);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3))).all().get();
@@ -102,6 +107,38 @@ class ClusterTopologyTest {
                             && logged.answered() && logged.errors().isEmpty(), WAIT).orElseThrow();
             assertThat(commit.facts().topics()).containsKey(TOPIC);
         }
+    }
+
+    @Test
+    void leadersAndCoordinatorsMoveOverTheControllerNodesEndpoint() throws Exception {
+        int to = (leaderOf(TOPIC, 0) + 1) % 3;
+        assertThat(post(MiniCluster.CONTROLLER_ID, "/leaders/move",
+                "{\"topic\": \"" + TOPIC + "\", \"partition\": 0, \"node\": " + to + "}").statusCode()).isEqualTo(200);
+        assertThat(leaderOf(TOPIC, 0)).isEqualTo(to);
+        HttpResponse<String> notController = post(1, "/leaders/move",
+                "{\"topic\": \"" + TOPIC + "\", \"partition\": 0, \"node\": 0}");
+        assertThat(notController.statusCode()).isEqualTo(400);
+        assertThat(notController.body()).contains("controller");
+
+        try (KafkaConsumer<String, String> consumer = consumer("web-group")) {
+            consumer.subscribe(List.of(TOPIC));
+            // Its FindCoordinator creates __consumer_offsets.
+            await(() -> {
+                consumer.poll(Duration.ofMillis(50));
+                return cluster.controller().topicAssignments().partitionCount(InternalTopics.CONSUMER_OFFSETS) > 0;
+            });
+        }
+        int offsetsPartition = GroupCoordinator.offsetsPartitionFor("web-group", OFFSETS_PARTITIONS);
+        int coordinator = (leaderOf(InternalTopics.CONSUMER_OFFSETS, offsetsPartition) + 1) % 3;
+        assertThat(post(MiniCluster.CONTROLLER_ID, "/coordinators/move",
+                "{\"group\": \"web-group\", \"node\": " + coordinator + "}").statusCode()).isEqualTo(200);
+        assertThat(leaderOf(InternalTopics.CONSUMER_OFFSETS, offsetsPartition)).isEqualTo(coordinator);
+    }
+
+    private HttpResponse<String> post(int node, String path, String json) throws Exception {
+        URI endpoint = URI.create("http://127.0.0.1:" + cluster.node(node).controlsAddress().getPort() + path);
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(endpoint)
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private int leaderOf(String topic, int partition) {
