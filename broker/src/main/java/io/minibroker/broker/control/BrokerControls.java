@@ -36,17 +36,13 @@ import java.util.function.Function;
  * The request path asks {@link #engaged()}, one or two volatile reads, and pays nothing more while no control is set.
  * Latency is real time (it plays a network), as are a hung broker's held answers.
  */
-public final class BrokerControls implements AutoCloseable {
-
-    /** An error rule as set: its id (to remove it) and how many requests it has left (-1: until removed). */
-    public record InstalledRule(long id, ErrorRule rule, int remaining) {
-    }
+public final class BrokerControls implements Controls, AutoCloseable {
 
     private final SupportedApis clientApis;
     private final ConnectionControl connections;
     private final BrokerClock clock;
     private final Function<UUID, Optional<String>> topicNames;
-    private final RequestLog log;
+    private final RecordedRequests log;
     /** The controller's leader moves, on a cluster's controller node; null elsewhere. */
     private final LeaderMoves leaders;
 
@@ -75,7 +71,7 @@ public final class BrokerControls implements AutoCloseable {
         this.connections = connections;
         this.clock = clock;
         this.topicNames = topicNames;
-        this.log = new RequestLog(clock::wallClockMs);
+        this.log = new RecordedRequests(clock::wallClockMs);
     }
 
     /** Whether a request must go through {@link #intercept}: false, the usual case, when nothing is set. */
@@ -102,7 +98,7 @@ public final class BrokerControls implements AutoCloseable {
 
     // ---- errors
 
-    /** Sets a rule; returns its id. An error answered instead of serving needs the API to have a shape for it. */
+    @Override
     public synchronized long inject(ErrorRule rule) {
         if (!rule.servedFirst() && !ErrorAnswers.canAnswerInstead(rule.match().api())) {
             throw new IllegalArgumentException(rule.match().api()
@@ -114,23 +110,19 @@ public final class BrokerControls implements AutoCloseable {
         return id;
     }
 
-    /** The next {@code n} requests of {@code api} answer {@code error} instead of being served. */
-    public long failNext(ApiKey api, Errors error, int n) {
-        return inject(ErrorRule.answer(RequestMatch.api(api), error).times(n));
-    }
-
-    /** The rules set, in the order they fire. */
+    @Override
     public synchronized List<InstalledRule> errorRules() {
         return List.copyOf(rules);
     }
 
-    /** Removes a rule; false if it was not set (or has fired its count). */
+    @Override
     public synchronized boolean removeErrorRule(long id) {
         boolean removed = rules.removeIf(installed -> installed.id() == id);
         updateEngaged();
         return removed;
     }
 
+    @Override
     public synchronized void clearErrorRules() {
         rules.clear();
         updateEngaged();
@@ -156,7 +148,7 @@ public final class BrokerControls implements AutoCloseable {
 
     // ---- latency and silence
 
-    /** Every answer of {@code api} waits {@code ms} more before it is written (0 removes the delay). */
+    @Override
     public synchronized void delay(ApiKey api, long ms) {
         Map<ApiKey, Long> delays = new EnumMap<>(ApiKey.class);
         delays.putAll(apiDelaysMs);
@@ -169,12 +161,13 @@ public final class BrokerControls implements AutoCloseable {
         updateEngaged();
     }
 
-    /** Every answer of this broker waits {@code ms} before it is written (a round trip time; 0 removes it). */
+    @Override
     public synchronized void delayAll(long ms) {
         brokerDelayMs = Math.max(0, ms);
         updateEngaged();
     }
 
+    @Override
     public synchronized void clearDelays() {
         brokerDelayMs = 0;
         apiDelaysMs = Map.of();
@@ -186,12 +179,13 @@ public final class BrokerControls implements AutoCloseable {
      * open, as a broker stuck in a long pause looks to its clients (whose requests time out). {@link #resume}
      * writes the held answers.
      */
+    @Override
     public synchronized void hang() {
         hung = true;
         updateEngaged();
     }
 
-    /** Ends a {@link #hang}: the held answers are written, in each connection's order. */
+    @Override
     public void resume() {
         List<Held> release;
         synchronized (this) {
@@ -209,6 +203,7 @@ public final class BrokerControls implements AutoCloseable {
         }
     }
 
+    @Override
     public boolean hung() {
         return hung;
     }
@@ -222,23 +217,24 @@ public final class BrokerControls implements AutoCloseable {
         return true;
     }
 
-    /** Closes every client connection now; clients reconnect (unless {@link #refuseConnections} is set). */
+    @Override
     public void closeConnections() {
         connections.closeAll();
     }
 
-    /** While {@code refuse}, each new client connection is closed as soon as it is accepted. */
+    @Override
     public void refuseConnections(boolean refuse) {
         connections.refuseNew(refuse);
     }
 
     // ---- versions
 
-    /** Advertises and accepts {@code api} only up to {@code maxVersion}, as an older broker would. */
+    @Override
     public void capVersion(ApiKey api, int maxVersion) {
         clientApis.capVersion(api, (short) maxVersion);
     }
 
+    @Override
     public void clearVersionCaps() {
         clientApis.clearVersionCaps();
     }
@@ -250,6 +246,7 @@ public final class BrokerControls implements AutoCloseable {
      * brokers learn it from the next image, clients from NOT_LEADER_OR_FOLLOWER and their next Metadata. Only a
      * cluster's controller node moves leaders; moving to the leader there is does nothing.
      */
+    @Override
     public void moveLeader(String topic, int partition, int node) {
         if (leaders == null) {
             throw new IllegalStateException("only a cluster's controller node moves leaders");
@@ -266,6 +263,7 @@ public final class BrokerControls implements AutoCloseable {
      * partition the group hashes to (Kafka's rule: every group of that partition moves with it). The offsets topic
      * must exist (a first FindCoordinator creates it) with a replica on {@code node}.
      */
+    @Override
     public void moveGroupCoordinator(String group, int node) {
         int partitions = leaders == null ? -1 : leaders.partitionCount(InternalTopics.CONSUMER_OFFSETS);
         if (partitions <= 0) {
@@ -277,21 +275,22 @@ public final class BrokerControls implements AutoCloseable {
 
     // ---- request log and time
 
-    public RequestLog requestLog() {
+    @Override
+    public RecordedRequests requestLog() {
         return log;
     }
 
-    /** Moves the broker's manual clock: sessions, timeouts and rounds that come due fire before this returns. */
+    @Override
     public void advanceClock(Duration by) {
         clock.advance(by.toMillis());
     }
 
-    /** Whether the broker runs on a manual clock that {@link #advanceClock} moves. */
+    @Override
     public boolean clockIsManual() {
         return clock.isManual();
     }
 
-    /** Every control off: no rules, delays, hang, refusal or version caps; the log stops and is cleared. */
+    @Override
     public void reset() {
         clearErrorRules();
         clearDelays();

@@ -2,8 +2,6 @@ package io.minibroker.broker.control;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,13 +13,20 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+
+import static io.minibroker.broker.control.ControlsJson.api;
+import static io.minibroker.broker.control.ControlsJson.error;
+import static io.minibroker.broker.control.ControlsJson.errorRule;
+import static io.minibroker.broker.control.ControlsJson.flag;
+import static io.minibroker.broker.control.ControlsJson.match;
+import static io.minibroker.broker.control.ControlsJson.number;
+import static io.minibroker.broker.control.ControlsJson.required;
+import static io.minibroker.broker.control.ControlsJson.text;
 
 /**
  * The controls over HTTP, JSON in and out, so that a test in any language (or a container's user) has what an
@@ -112,7 +117,7 @@ public final class ControlsEndpoint implements AutoCloseable {
                 return Map.of("id", controls.inject(errorRule(in)));
             }
             case "GET /errors" -> {
-                return controls.errorRules().stream().map(ControlsEndpoint::json).toList();
+                return controls.errorRules().stream().map(ControlsJson::json).toList();
             }
             case "DELETE /errors" -> controls.clearErrorRules();
             case "POST /delay" -> {
@@ -135,7 +140,7 @@ public final class ControlsEndpoint implements AutoCloseable {
             case "POST /requests/stop" -> controls.requestLog().stop();
             case "DELETE /requests" -> controls.requestLog().clear();
             case "GET /requests" -> {
-                return controls.requestLog().find(match(query(query))).stream().map(ControlsEndpoint::json).toList();
+                return controls.requestLog().find(match(query(query))).stream().map(ControlsJson::json).toList();
             }
             case "POST /requests/await" -> {
                 return awaitRequest(in);
@@ -160,149 +165,16 @@ public final class ControlsEndpoint implements AutoCloseable {
         Optional<LoggedRequest> found = error == null
                 ? controls.requestLog().await(match, Duration.ofMillis(timeoutMs))
                 : controls.requestLog().awaitAnswer(match, error(error), Duration.ofMillis(timeoutMs));
-        return found.<Object>map(ControlsEndpoint::json).orElse(TimedOut.INSTANCE);
+        return found.<Object>map(ControlsJson::json).orElse(TimedOut.INSTANCE);
     }
 
     private Map<String, Object> state() {
         Map<String, Object> state = new LinkedHashMap<>();
-        state.put("errors", controls.errorRules().stream().map(ControlsEndpoint::json).toList());
+        state.put("errors", controls.errorRules().stream().map(ControlsJson::json).toList());
         state.put("hung", controls.hung());
         state.put("recording", controls.requestLog().recording());
         state.put("manualClock", controls.clockIsManual());
         return state;
-    }
-
-    private static ErrorRule errorRule(Map<String, Object> in) {
-        ErrorRule rule = ErrorRule.answer(match(in).andApi(api(required(in, "api"))), error(required(in, "error")));
-        if (in.containsKey("count")) {
-            rule = rule.times((int) number(in, "count"));
-        }
-        return flag(in, "afterServing", false) ? rule.afterServing() : rule;
-    }
-
-    private static RequestMatch match(Map<String, Object> in) {
-        RequestMatch match = RequestMatch.any();
-        String api = text(in, "api");
-        if (api != null) {
-            match = match.andApi(api(api));
-        }
-        if (text(in, "topic") != null) {
-            match = match.topic(text(in, "topic"));
-        }
-        if (in.get("partition") != null) {
-            match = match.partition((int) number(in, "partition"));
-        }
-        if (text(in, "group") != null) {
-            match = match.group(text(in, "group"));
-        }
-        if (text(in, "clientId") != null) {
-            match = match.clientId(text(in, "clientId"));
-        }
-        if (text(in, "connection") != null) {
-            match = match.connection(text(in, "connection"));
-        }
-        return match;
-    }
-
-    private static Map<String, Object> json(BrokerControls.InstalledRule installed) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", installed.id());
-        out.putAll(json(installed.rule().match()));
-        out.put("error", installed.rule().error().name());
-        out.put("remaining", installed.remaining());
-        out.put("afterServing", installed.rule().servedFirst());
-        return out;
-    }
-
-    private static Map<String, Object> json(RequestMatch match) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("api", match.api() == null ? null : match.api().name());
-        out.put("topic", match.topic());
-        out.put("partition", match.partition());
-        out.put("group", match.group());
-        out.put("clientId", match.clientId());
-        out.put("connection", match.connection());
-        out.values().removeIf(value -> value == null);
-        return out;
-    }
-
-    private static Map<String, Object> json(LoggedRequest logged) {
-        RequestFacts facts = logged.facts();
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("api", facts.api().name());
-        out.put("version", facts.version());
-        out.put("clientId", facts.clientId());
-        out.put("correlationId", facts.correlationId());
-        out.put("connection", facts.connection());
-        out.put("topics", facts.topics());
-        out.put("groups", facts.groups());
-        out.put("arrivalMs", logged.arrivalMs());
-        out.put("answeredMs", logged.answeredMs());
-        out.put("errors", logged.errors().stream().map(Errors::name).toList());
-        return out;
-    }
-
-    /** An API by Kafka's name ({@code OffsetCommit}) or the enum's ({@code OFFSET_COMMIT}), or by its key number. */
-    static ApiKey api(String name) {
-        if (name.chars().allMatch(Character::isDigit)) {
-            ApiKey api = ApiKey.forId(Short.parseShort(name));
-            if (api == null) {
-                throw new IllegalArgumentException("no API with key " + name);
-            }
-            return api;
-        }
-        String wanted = squash(name);
-        for (ApiKey api : ApiKey.values()) {
-            if (squash(api.name()).equals(wanted)) {
-                return api;
-            }
-        }
-        throw new IllegalArgumentException("no API named " + name);
-    }
-
-    /** An error by Kafka's name ({@code NOT_LEADER_OR_FOLLOWER}) or code. */
-    static Errors error(String name) {
-        if (name.matches("-?\\d+")) {
-            return Errors.forCode(Short.parseShort(name));
-        }
-        try {
-            return Errors.valueOf(name.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("no error named " + name);
-        }
-    }
-
-    private static String squash(String name) {
-        return name.replace("_", "").toUpperCase(Locale.ROOT);
-    }
-
-    private static String text(Map<String, Object> in, String key) {
-        Object value = in.get(key);
-        return value == null ? null : String.valueOf(value);
-    }
-
-    private static String required(Map<String, Object> in, String key) {
-        String value = text(in, key);
-        if (value == null) {
-            throw new IllegalArgumentException("\"" + key + "\" is required");
-        }
-        return value;
-    }
-
-    private static long number(Map<String, Object> in, String key) {
-        Object value = in.get(key);
-        if (value instanceof Number number) {
-            return number.longValue();
-        }
-        if (value instanceof String string) {
-            return Long.parseLong(string); // a query parameter
-        }
-        throw new IllegalArgumentException("\"" + key + "\" must be a number");
-    }
-
-    private static boolean flag(Map<String, Object> in, String key, boolean absent) {
-        Object value = in.get(key);
-        return value == null ? absent : Boolean.parseBoolean(String.valueOf(value));
     }
 
     @SuppressWarnings("unchecked")

@@ -1,130 +1,40 @@
 package io.minibroker.broker.control;
 
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.schema.ErrorCodes;
-import io.minibroker.protocol.schema.Struct;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
-import java.util.function.Predicate;
 
 /**
- * The requests a broker received while recording was on ({@link #start}), the latest {@value #CAPACITY} of them,
- * for a test to query or to await: "wait until the consumer has committed partition 3". Waiting is on this log's
- * monitor, woken by each arrival and each answer, never by polling.
+ * The requests a broker received while recording was on ({@link #start}), for a test to query or to await: "wait
+ * until the consumer has committed partition 3". The broker's own ({@link RecordedRequests}) or, over HTTP,
+ * {@link HttpControls}'.
  */
-public final class RequestLog {
+public interface RequestLog {
 
     /** The most requests kept; older ones are dropped first, so a long test's log stays bounded. */
-    public static final int CAPACITY = 10_000;
-
-    private final LongSupplier wallClockMs;
-    private final ArrayDeque<LoggedRequest> requests = new ArrayDeque<>();
-    private volatile boolean recording;
-
-    RequestLog(LongSupplier wallClockMs) {
-        this.wallClockMs = wallClockMs;
-    }
+    int CAPACITY = 10_000;
 
     /** Records every request from now on (those already logged stay). */
-    public void start() {
-        recording = true;
-    }
+    void start();
 
-    public void stop() {
-        recording = false;
-    }
+    void stop();
 
-    public boolean recording() {
-        return recording;
-    }
+    boolean recording();
 
-    public synchronized void clear() {
-        requests.clear();
-    }
+    void clear();
 
     /** The logged requests {@code match} names, oldest first. */
-    public List<LoggedRequest> find(RequestMatch match) {
-        return find(logged -> match.matches(logged.facts()));
-    }
-
-    public synchronized List<LoggedRequest> find(Predicate<LoggedRequest> which) {
-        List<LoggedRequest> found = new ArrayList<>();
-        for (LoggedRequest logged : requests) {
-            if (which.test(logged)) {
-                found.add(logged);
-            }
-        }
-        return found;
-    }
-
-    /** Waits until a request that {@code match} names has arrived (logged earlier counts), at most {@code timeout}. */
-    public Optional<LoggedRequest> await(RequestMatch match, Duration timeout) throws InterruptedException {
-        return await(logged -> match.matches(logged.facts()), timeout);
-    }
-
-    /** Waits until a request that {@code match} names has been answered with {@code error}. */
-    public Optional<LoggedRequest> awaitAnswer(RequestMatch match, Errors error, Duration timeout)
-            throws InterruptedException {
-        return await(logged -> match.matches(logged.facts()) && logged.errors().contains(error), timeout);
-    }
+    List<LoggedRequest> find(RequestMatch match);
 
     /**
-     * Waits until a logged request satisfies {@code which}, at most {@code timeout} (real time: it waits on the
-     * clients); empty if none did. Recording must be on for new requests to be seen.
+     * Waits until a request that {@code match} names has arrived (one logged earlier counts), at most
+     * {@code timeout} (real time: it waits on the clients); empty if none did.
      */
-    public synchronized Optional<LoggedRequest> await(Predicate<LoggedRequest> which, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            for (LoggedRequest logged : requests) {
-                if (which.test(logged)) {
-                    return Optional.of(logged);
-                }
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return Optional.empty();
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
-    }
+    Optional<LoggedRequest> await(RequestMatch match, Duration timeout) throws InterruptedException;
 
-    /** A request arrived: logged if recording, else null. */
-    LoggedRequest arrived(RequestFacts facts) {
-        if (!recording) {
-            return null;
-        }
-        LoggedRequest logged = new LoggedRequest(facts, wallClockMs.getAsLong());
-        synchronized (this) {
-            if (requests.size() == CAPACITY) {
-                requests.removeFirst();
-            }
-            requests.addLast(logged);
-            notifyAll();
-        }
-        return logged;
-    }
-
-    /** Its answer is written: its time and error codes ({@code body} null for a request never answered). */
-    void answered(LoggedRequest logged, short version, Struct body) {
-        List<Errors> errors = new ArrayList<>(1);
-        if (body != null) {
-            ErrorCodes.forEach(body, version, code -> {
-                Errors error = Errors.forCode((short) code);
-                if (error != Errors.NONE && !errors.contains(error)) {
-                    errors.add(error);
-                }
-            });
-        }
-        synchronized (this) {
-            logged.answer(wallClockMs.getAsLong(), List.copyOf(errors));
-            notifyAll();
-        }
-    }
+    /** Waits until a request that {@code match} names has been answered with {@code error}. */
+    Optional<LoggedRequest> awaitAnswer(RequestMatch match, Errors error, Duration timeout)
+            throws InterruptedException;
 }
