@@ -23,6 +23,11 @@ public final class SupportedApis {
     }
 
     private final Map<ApiKey, Entry> entries = new EnumMap<>(ApiKey.class);
+    /**
+     * A test's caps on the versions advertised and accepted, by {@link ApiKey#ordinal()} (-1: none); null, the usual
+     * case, when nothing is capped, so that a lookup pays one volatile read for the feature.
+     */
+    private volatile short[] versionCaps;
 
     /** Advertises every version the codec supports (its stable range). */
     public SupportedApis add(ApiKey api, ApiHandler handler) {
@@ -50,7 +55,7 @@ public final class SupportedApis {
     public Entry lookup(short apiKey, short version) {
         for (Entry entry : entries.values()) {
             if (entry.api().id() == apiKey) {
-                return entry.accepts(version) ? entry : null;
+                return entry.accepts(version) && version <= maxVersion(entry) ? entry : null;
             }
         }
         return null;
@@ -67,8 +72,45 @@ public final class SupportedApis {
             body.addApiKey()
                     .apiKey(entry.api().id())
                     .minVersion(entry.minVersion())
-                    .maxVersion(entry.maxVersion());
+                    .maxVersion(maxVersion(entry));
         }
         return body;
+    }
+
+    /**
+     * Advertises and accepts {@code api} only up to {@code maxVersion} from now on, as an older broker would (a
+     * request above it is refused as an unadvertised version is); a cap above the table's maximum changes nothing.
+     */
+    public synchronized void capVersion(ApiKey api, short maxVersion) {
+        Entry entry = entries.get(api);
+        if (entry == null) {
+            throw new IllegalArgumentException(api + " is not served here");
+        }
+        if (maxVersion < entry.minVersion()) {
+            throw new IllegalArgumentException(api + " cannot be capped below its lowest version " + entry.minVersion());
+        }
+        short[] caps = versionCaps == null ? newCaps() : versionCaps.clone();
+        caps[api.ordinal()] = maxVersion;
+        versionCaps = caps;
+    }
+
+    /** Lifts every cap: the table's own ranges again. */
+    public synchronized void clearVersionCaps() {
+        versionCaps = null;
+    }
+
+    /** The highest version of {@code entry} advertised and accepted now. */
+    private short maxVersion(Entry entry) {
+        short[] caps = versionCaps;
+        if (caps == null || caps[entry.api().ordinal()] < 0) {
+            return entry.maxVersion();
+        }
+        return (short) Math.min(entry.maxVersion(), caps[entry.api().ordinal()]);
+    }
+
+    private static short[] newCaps() {
+        short[] caps = new short[ApiKey.values().length];
+        java.util.Arrays.fill(caps, (short) -1);
+        return caps;
     }
 }

@@ -115,6 +115,15 @@ public final class BrokerConfig {
     public static final ConfigKey<String> SUPER_USERS = stringKey("super.users", "");
     public static final ConfigKey<Boolean> ALLOW_EVERYONE_IF_NO_ACL_FOUND =
             booleanKey("allow.everyone.if.no.acl.found", false);
+    /**
+     * Not a Kafka key: the port of the test controls' HTTP endpoint (inject errors, delays, hangs; see
+     * docs/test-controls.md); -1, the default, serves none. Prefixed, unlike {@code metrics.port}, because it lets
+     * anyone who reaches it break the broker on purpose: no production configuration should ever carry it by
+     * mistake for a Kafka key.
+     */
+    public static final ConfigKey<Integer> CONTROLS_PORT = intKey("minibroker.controls.port", -1, -1);
+    /** Not a Kafka key: the address the controls' endpoint binds; loopback unless set, empty for every interface. */
+    public static final ConfigKey<String> CONTROLS_HOST = stringKey("minibroker.controls.host", "127.0.0.1");
 
     // Cluster membership (KRaft's keys). Without controller.quorum.voters the node is a cluster of its own.
     /** {@code broker}, {@code controller} or both; Kafka has no default. */
@@ -264,7 +273,7 @@ public final class BrokerConfig {
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
             TLS_HANDSHAKE_TIMEOUT_MS,
             SASL_SERVER_MAX_RECEIVE_SIZE, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, SASL_MECHANISM_INTER_BROKER_PROTOCOL,
-            SASL_MECHANISM_CONTROLLER_PROTOCOL, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, METRICS_HOST,
+            SASL_MECHANISM_CONTROLLER_PROTOCOL, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, METRICS_HOST, CONTROLS_PORT, CONTROLS_HOST,
             AUTHORIZER_CLASS_NAME, SUPER_USERS, ALLOW_EVERYONE_IF_NO_ACL_FOUND, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,

@@ -5,6 +5,7 @@ import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.control.LeaderMoves;
 import io.minibroker.broker.topic.ConfigurableTopics;
 import io.minibroker.broker.topic.DeletableTopics;
 import io.minibroker.broker.topic.ElectableTopics;
@@ -38,7 +39,7 @@ import java.util.function.Function;
  * seen outlives a restart of the controller, and a deleted one stays deleted. Thread-safe: every method holds
  * this object's lock, so images are taken between changes, never during one.
  */
-public final class TopicAssignments implements DeletableTopics, ConfigurableTopics, ElectableTopics {
+public final class TopicAssignments implements DeletableTopics, ConfigurableTopics, ElectableTopics, LeaderMoves {
 
     /** What creating a topic answers: an error and its message, or the new topic. */
     public record Outcome(Errors error, String message, TopicImage topic) {
@@ -250,6 +251,7 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     }
 
     /** A topic's partition count, or -1 if there is no such topic. */
+    @Override
     public synchronized int partitionCount(String name) {
         TopicImage topic = topics.get(name);
         return topic == null ? -1 : topic.partitions().size();
@@ -529,6 +531,30 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
             }
         }
         return moved;
+    }
+
+    /**
+     * A test's leader move (a MiniCluster's controls): {@code leader} leads the partition from now on, as an
+     * election would make it (the next leader epoch, the ISR as it was), if it may: a live member of the ISR.
+     * Otherwise nothing changes and the answer says why. With {@code auto.leader.rebalance.enable} the next
+     * imbalance check moves the leader back to the preferred replica, as it would in Kafka.
+     */
+    @Override
+    public synchronized ElectionResult moveLeader(String topic, int partition, int leader) {
+        TopicImage image = topics.get(topic);
+        if (image == null) {
+            return ElectionResult.noSuchTopic(topic);
+        }
+        return electIn(image, List.of(partition), current -> {
+            if (current.leader() == leader) {
+                return Election.unchanged(ElectionResult.NOT_NEEDED);
+            }
+            if (!mayLead(current, leader)) {
+                return Election.unchanged(new ElectionResult(Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE,
+                        "node " + leader + " is not a live member of the ISR " + current.isr()));
+            }
+            return new Election(ElectionResult.ELECTED, ledBy(current, leader));
+        }).get(0);
     }
 
     private Function<PartitionImage, Election> electionOf(ElectableTopics.Type type) {

@@ -2,6 +2,7 @@ package io.minibroker.broker.embedded;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.control.BrokerControls;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.purgatory.time.ManualClock;
@@ -103,6 +104,14 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     public Broker broker() {
         return broker;
+    }
+
+    /**
+     * This broker's test controls: make it misbehave on purpose (errors, latency, a hang, closed or refused
+     * connections, capped versions), log its requests, move its manual clock. See docs/test-controls.md.
+     */
+    public BrokerControls controls() {
+        return broker.controls();
     }
 
     public Path logDir() {

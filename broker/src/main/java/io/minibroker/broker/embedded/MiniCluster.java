@@ -1,5 +1,6 @@
 package io.minibroker.broker.embedded;
 
+import io.minibroker.broker.control.BrokerControls;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.LocalCluster;
 import io.minibroker.broker.time.BrokerClock;
@@ -106,6 +107,21 @@ public final class MiniCluster implements AutoCloseable {
     /** The log directory of a node, running or not, which outlives its restarts: where its partitions' are. */
     public Path logDir(int id) {
         return root.resolve("node-" + id);
+    }
+
+    /** A running node's test controls (each node has its own: errors and latency are per broker). */
+    public BrokerControls controls(int id) {
+        return node(id).controls();
+    }
+
+    /** Moves a partition's leadership to {@code node}: see {@link BrokerControls#moveLeader}. */
+    public void moveLeader(String topic, int partition, int node) {
+        controls(CONTROLLER_ID).moveLeader(topic, partition, node);
+    }
+
+    /** Makes {@code node} the coordinator of {@code group}: see {@link BrokerControls#moveGroupCoordinator}. */
+    public void moveGroupCoordinator(String group, int node) {
+        controls(CONTROLLER_ID).moveGroupCoordinator(group, node);
     }
 
     public Broker controller() {

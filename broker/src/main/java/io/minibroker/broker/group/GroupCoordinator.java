@@ -71,6 +71,14 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /**
+     * The partition of {@code __consumer_offsets} whose leader coordinates {@code groupId} in a cluster of
+     * {@code partitions} offsets partitions (Kafka's {@code partitionFor}): what moving a group's coordinator moves.
+     */
+    public static int offsetsPartitionFor(String groupId, int partitions) {
+        return OffsetsTopic.partitionFor(groupId, partitions);
+    }
+
+    /**
      * A cluster broker's coordinator: coordinates no group until it leads partitions of {@code __consumer_offsets}
      * ({@link #onLeading}); its commits count once replicated.
      */

@@ -1,6 +1,7 @@
 package io.minibroker.broker.network;
 
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.control.BrokerControls;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.security.SslEngineFactory;
@@ -31,10 +32,12 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     /** The listener's TLS on an SSL or SASL_SSL listener; null otherwise. */
     private final SslEngineFactory tls;
     private final long tlsHandshakeTimeoutMs;
+    /** A test's controls, on a client listener; null on a controller's. */
+    private final BrokerControls controls;
 
     public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs,
                         NetworkMetrics metrics, Supplier<SaslSession> saslSessions, SslEngineFactory tls,
-                        long tlsHandshakeTimeoutMs) {
+                        long tlsHandshakeTimeoutMs, BrokerControls controls) {
         this.apis = apis;
         this.listenerName = listenerName;
         this.maxFrameBytes = maxFrameBytes;
@@ -43,6 +46,7 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         this.saslSessions = saslSessions;
         this.tls = tls;
         this.tlsHandshakeTimeoutMs = tlsHandshakeTimeoutMs;
+        this.controls = controls;
     }
 
     @Override
@@ -63,6 +67,6 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         channel.pipeline()
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
                 .addLast("frame", frames)
-                .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl));
+                .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl, controls));
     }
 }

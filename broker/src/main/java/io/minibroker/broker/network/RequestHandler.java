@@ -3,6 +3,8 @@ package io.minibroker.broker.network;
 import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.control.BrokerControls;
+import io.minibroker.broker.control.InterceptedRequest;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.protocol.error.Errors;
@@ -61,13 +63,17 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private final NetworkMetrics metrics;
     /** The connection's authentication on a SASL_PLAINTEXT listener; null on a PLAINTEXT one. */
     private final SaslSession sasl;
+    /** A test's controls over this broker's clients (null on a controller's listener, which they leave alone). */
+    private final BrokerControls controls;
     private final ResponseQueue responses = new ResponseQueue();
 
-    public RequestHandler(SupportedApis apis, String listenerName, NetworkMetrics metrics, SaslSession sasl) {
+    public RequestHandler(SupportedApis apis, String listenerName, NetworkMetrics metrics, SaslSession sasl,
+                          BrokerControls controls) {
         this.apis = apis;
         this.listenerName = listenerName;
         this.metrics = metrics;
         this.sasl = sasl;
+        this.controls = controls;
     }
 
     @Override
@@ -133,20 +139,30 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         Object place = responses.reserve();
         RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress(), sasl,
                 ctx.channel().attr(TlsHandshakeWatcher.PRINCIPAL).get());
+        // One volatile read when no control is set; otherwise the controls may answer in the handler's place.
+        InterceptedRequest intercepted = controls != null && controls.engaged()
+                ? controls.intercept(request, ctx.channel().remoteAddress()) : null;
         // The frame stays retained until the handler is done: record fields of the request are slices of it.
         CompletionStage<Struct> answer;
         try {
-            answer = entry.handler().handle(context, request);
+            Struct instead = intercepted == null ? null : intercepted.answerInstead();
+            answer = instead != null ? CompletableFuture.completedFuture(instead)
+                    : entry.handler().handle(context, request);
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e); // respond() releases the frame and closes the connection
         }
-        answer.whenComplete((body, failure) -> {
+        answer.whenComplete((served, failure) -> {
+            Struct body = intercepted == null ? served : intercepted.served(served);
+            Runnable send = () -> respond(ctx, place, request, frame, receivedNanos, body, failure, intercepted);
+            if (intercepted != null && intercepted.holdsBack(send, ctx.executor())) {
+                return;
+            }
             if (ctx.executor().inEventLoop()) {
-                respond(ctx, place, request, frame, receivedNanos, body, failure);
+                send.run();
                 return;
             }
             try {
-                ctx.executor().execute(() -> respond(ctx, place, request, frame, receivedNanos, body, failure));
+                ctx.executor().execute(send);
             } catch (RejectedExecutionException e) { // the broker is closing: nothing will be written
                 frame.release();
                 releasePayloads(body);
@@ -200,7 +216,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
      * back every later response on it.
      */
     private void respond(ChannelHandlerContext ctx, Object place, Request request, ByteBuf frame, long receivedNanos,
-                         Struct body, Throwable failure) {
+                         Struct body, Throwable failure, InterceptedRequest intercepted) {
         frame.release();
         if (!ctx.channel().isActive()) {
             releasePayloads(body);
@@ -221,6 +237,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         try {
             if (body != null) {
                 metrics.responseErrors(request.api(), request.version(), body);
+            }
+            if (intercepted != null) {
+                intercepted.answered(body);
             }
             OutboundFrame response = body == null ? null : MessageCodec.encodeResponse(ctx.alloc(), request.api(),
                     request.version(), request.header().correlationId(), body);

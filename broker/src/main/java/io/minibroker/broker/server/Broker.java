@@ -31,6 +31,8 @@ import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.control.BrokerControls;
+import io.minibroker.broker.control.ControlsEndpoint;
 import io.minibroker.broker.controller.BrokerMembership;
 import io.minibroker.broker.controller.ControllerApis;
 import io.minibroker.broker.controller.ImageVersion;
@@ -146,6 +148,9 @@ public final class Broker implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicBoolean closed = new AtomicBoolean();
     private PrometheusEndpoint metricsEndpoint;
+    /** A test's controls over this broker's clients; the endpoint serving them only when configured. */
+    private BrokerControls controls;
+    private ControlsEndpoint controlsEndpoint;
     private JvmMeters jvmMeters;
     private TopicRegistry topics;
     private LogMaintenance maintenance;
@@ -164,6 +169,7 @@ public final class Broker implements AutoCloseable {
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
     private LeaderElections elections;
+    private TopicAssignments assignments;
     /** Only on the controller's node: the image's version, where brokers' metadata fetches wait for a change. */
     private ImageVersion imageVersion;
     /** Only in a cluster: this broker's registration and heartbeats. */
@@ -406,7 +412,7 @@ public final class Broker implements AutoCloseable {
             new PurgatoryMeters(imageVersion.purgatory()).bindTo(registry);
             membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS), clock::monotonicMs,
                     imageVersion::changed);
-            TopicAssignments assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0),
+            assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0),
                     imageVersion::changed);
             controllerApis = ControllerApis.create(config, node, membership, assignments, imageVersion, disk);
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
@@ -419,15 +425,19 @@ public final class Broker implements AutoCloseable {
             // A single node is its own controller, with no partition ever offline; a cluster's other brokers are not.
             ControllerMeters.bindTo(registry, !config.inCluster(), null);
         }
+        controls = new BrokerControls(apis, connections, clock,
+                id -> topics.known(id).map(io.minibroker.broker.topic.TopicMetadata::name),
+                config.inCluster() ? assignments : null);
+        startControlsEndpoint();
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
-            SupportedApis served = controllerApis != null && controllerListeners.contains(listener.listenerName())
-                    ? controllerApis : apis;
+            boolean clientListener = !controllerListeners.contains(listener.listenerName());
+            SupportedApis served = controllerApis != null && !clientListener ? controllerApis : apis;
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptors, workers)
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
-                    .handler(connections.acceptor())
+                    .handler(connections.acceptor(clientListener))
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelSetup(served, listener.listenerName(),
                             config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES),
@@ -435,7 +445,8 @@ public final class Broker implements AutoCloseable {
                             new NetworkMetrics(registry, listener.listenerName(), served.entries().keySet(), clock),
                             saslSessions.get(listener.listenerName()),
                             listenerTls.get(listener.listenerName()),
-                            config.get(BrokerConfig.TLS_HANDSHAKE_TIMEOUT_MS)));
+                            config.get(BrokerConfig.TLS_HANDSHAKE_TIMEOUT_MS),
+                            clientListener ? controls : null));
             InetSocketAddress address = listener.host().isEmpty()
                     ? new InetSocketAddress(listener.port())
                     : new InetSocketAddress(listener.host(), listener.port());
@@ -458,6 +469,35 @@ public final class Broker implements AutoCloseable {
                 config.get(BrokerConfig.TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS),
                 config.get(BrokerConfig.TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS),
                 config.get(BrokerConfig.TRANSACTION_VERSION).shortValue());
+    }
+
+    /** Serves the controls over HTTP when {@code minibroker.controls.port} is set (off by default). */
+    private void startControlsEndpoint() {
+        int port = config.get(BrokerConfig.CONTROLS_PORT);
+        if (port < 0) {
+            return;
+        }
+        try {
+            controlsEndpoint = new ControlsEndpoint(controls, config.get(BrokerConfig.CONTROLS_HOST), port);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serve the controls on minibroker.controls.port " + port, e);
+        }
+    }
+
+    /**
+     * This broker's test controls: inject errors, delay or withhold answers, cap versions, log requests, move a
+     * manual clock (see {@link BrokerControls}).
+     */
+    public BrokerControls controls() {
+        return controls;
+    }
+
+    /** Where the controls' HTTP endpoint listens ({@code minibroker.controls.port}). */
+    public InetSocketAddress controlsAddress() {
+        if (controlsEndpoint == null) {
+            throw new IllegalStateException("minibroker.controls.port is not set");
+        }
+        return controlsEndpoint.address();
     }
 
     /**
@@ -485,6 +525,14 @@ public final class Broker implements AutoCloseable {
      */
     public LeaderMarkerAppender transactionMarkers() {
         return markerAppender;
+    }
+
+    /** The controller's topics, their leaders and ISRs; only on the controller's node. */
+    public TopicAssignments topicAssignments() {
+        if (assignments == null) {
+            throw new IllegalStateException("node " + config.get(BrokerConfig.NODE_ID) + " is not the controller");
+        }
+        return assignments;
     }
 
     /** The controller's view of the cluster's brokers; only on the controller's node. */
@@ -564,6 +612,10 @@ public final class Broker implements AutoCloseable {
         if (metricsEndpoint != null) {
             metricsEndpoint.close();
         }
+        if (controlsEndpoint != null) {
+            controlsEndpoint.close();
+        }
+        closeQuietly(controls); // answers held by a hang go out, so that the connections can be flushed
         closeQuietly(jvmMeters);
         for (Channel channel : serverChannels.values()) {
             channel.close().awaitUninterruptibly();

@@ -1,5 +1,6 @@
 package io.minibroker.broker.server;
 
+import io.minibroker.broker.control.ConnectionControl;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -27,23 +28,31 @@ import java.util.concurrent.TimeUnit;
  * <p>Its {@link #acceptor()} sits on each listening channel, so the per-connection pipeline (in {@code network/})
  * knows nothing of stopping: each accepted connection is recorded here and gets a gate in front of its pipeline.
  */
-final class Connections {
+final class Connections implements ConnectionControl {
 
     private static final Logger LOG = LoggerFactory.getLogger(Connections.class);
 
     private final ChannelGroup open = new DefaultChannelGroup("connections", GlobalEventExecutor.INSTANCE);
+    /** The connections of client listeners, which a test's controls close or refuse (a controller's are left be). */
+    private final ChannelGroup clients = new DefaultChannelGroup("client-connections", GlobalEventExecutor.INSTANCE);
     private final EventLoopGroup eventLoops;
     private final ChannelHandler gate = new Gate();
     private volatile boolean reading = true;
+    /** A test's refusal of new connections ({@link #refuseNew}). */
+    private volatile boolean refusing;
 
     /** @param eventLoops the loops the connections run on */
     Connections(EventLoopGroup eventLoops) {
         this.eventLoops = eventLoops;
     }
 
-    /** The handler for a listening channel: records each connection it accepts and gates its reads. */
-    ChannelHandler acceptor() {
-        return new Acceptor();
+    /**
+     * The handler for a listening channel: records each connection it accepts and gates its reads.
+     *
+     * @param clientListener whether the listener serves clients (the controls' to close and refuse)
+     */
+    ChannelHandler acceptor(boolean clientListener) {
+        return new Acceptor(clientListener);
     }
 
     /**
@@ -91,11 +100,34 @@ final class Connections {
         }
     }
 
+    @Override
+    public void closeAll() {
+        clients.close().awaitUninterruptibly();
+    }
+
+    @Override
+    public void refuseNew(boolean refuse) {
+        refusing = refuse;
+    }
+
     @ChannelHandler.Sharable
     private final class Acceptor extends ChannelInboundHandlerAdapter {
+        private final boolean clientListener;
+
+        Acceptor(boolean clientListener) {
+            this.clientListener = clientListener;
+        }
+
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object accepted) {
             Channel connection = (Channel) accepted;
+            if (clientListener && refusing) {
+                connection.unsafe().closeForcibly(); // never registered: the client sees its connection reset
+                return;
+            }
+            if (clientListener) {
+                clients.add(connection);
+            }
             open.add(connection);
             connection.pipeline().addFirst("stop-gate", gate);
             ctx.fireChannelRead(accepted);

@@ -71,6 +71,22 @@ public final class BrokerClock {
         return new BrokerClock(clock, System.currentTimeMillis() - clock.nowMs());
     }
 
+    /**
+     * Moves a manual clock {@code ms} forward (what is due fires before this returns; see {@link ManualClock#advance});
+     * the system clock cannot be moved, and says so.
+     */
+    public void advance(long ms) {
+        if (!(monotonic instanceof ManualClock manualClock)) {
+            throw new IllegalStateException("the broker runs on the system clock; start it on a ManualClock to move time");
+        }
+        manualClock.advance(ms);
+    }
+
+    /** Whether this is a test's manual clock, which {@link #advance} moves. */
+    public boolean isManual() {
+        return manual;
+    }
+
     /** Milliseconds of a clock that never jumps: for deadlines and durations only. */
     public long monotonicMs() {
         return monotonic.nowMs();

@@ -5,6 +5,7 @@ import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,14 @@ class GroupMetadataRestartTest {
         client.close();
         broker.close();
         broker = TestBrokers.start(logDir, CONFIG);
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+    }
+
+    /** A restart onto a clock that moves only when the test says, so a session cannot run out unseen. */
+    private void restartOn(ManualClock clock) throws Exception {
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, CONFIG, clock);
         client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
     }
 
@@ -133,8 +142,12 @@ class GroupMetadataRestartTest {
         Struct joined = joinAndSyncAlone("gone", 1_000);
         String memberId = joined.getString("MemberId");
 
-        restart();
+        ManualClock clock = new ManualClock();
+        restartOn(clock);
         assertThat(described("gone").getString("GroupState")).isEqualTo("Stable");
+        clock.advance(999);
+        assertThat(stateOf("gone")).as("within the session").isEqualTo("Stable");
+        clock.advance(1);
         await(() -> stateOf("gone").equals("Empty"), "the member's session to expire");
         assertThat(heartbeat("gone", joined.getInt32("GenerationId"), memberId)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
 

@@ -97,7 +97,7 @@ class TlsPrincipalTest {
         Channel server = new ServerBootstrap().group(loop).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelSetup(apis, "SSL", 1 << 20, 60_000,
                         new NetworkMetrics(new SimpleMeterRegistry(), "SSL", List.of(ApiKey.API_VERSIONS),
-                                BrokerClock.system()), null, tls, 10_000))
+                                BrokerClock.system()), null, tls, 10_000, null))
                 .bind(new InetSocketAddress("localhost", 0)).sync().channel();
         return ((InetSocketAddress) server.localAddress()).getPort();
     }

@@ -39,6 +39,33 @@ public final class ErrorCodes {
     }
 
     /**
+     * Sets every error code {@code message} carries in {@code version}, at any depth, to {@code code}, and returns
+     * how many it set: a response made to fail after it was served, or a fresh response's top-level code (0 when
+     * the message has no error code outside its arrays, which are then empty).
+     */
+    public static int overwrite(Struct message, short version, short code) {
+        StructSchema schema = message.schema();
+        int set = 0;
+        for (int i : schema.errorCodeWalk()) {
+            if (!schema.field(i).existsIn(version)) {
+                continue;
+            }
+            Object value = message.getRaw(i);
+            if (value instanceof Short) {
+                message.setRaw(i, code);
+                set++;
+            } else if (value instanceof Struct nested) {
+                set += overwrite(nested, version, code);
+            } else if (value instanceof List<?> elements) {
+                for (Object element : elements) {
+                    set += overwrite((Struct) element, version, code);
+                }
+            }
+        }
+        return set;
+    }
+
+    /**
      * The indexes of the fields a walk visits, worked out once per struct schema so that counting a response's
      * codes compares no field names: each int16 {@code ErrorCode}, each struct and each array of structs.
      */

@@ -1,0 +1,85 @@
+package io.minibroker.broker.control;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What a test can make a broker do (docs/test-controls.md): the same operations in process ({@link BrokerControls},
+ * from {@code EmbeddedBroker.controls()} or {@code MiniCluster.controls(node)}) and over HTTP ({@link HttpControls},
+ * for a broker in another process or a container).
+ */
+public interface Controls {
+
+    // ---- errors
+
+    /** Sets a rule; returns its id. An error answered instead of serving needs the API to have a shape for it. */
+    long inject(ErrorRule rule);
+
+    /** The next {@code n} requests of {@code api} answer {@code error} instead of being served. */
+    default long failNext(ApiKey api, Errors error, int n) {
+        return inject(ErrorRule.answer(RequestMatch.api(api), error).times(n));
+    }
+
+    /** The rules set, in the order they fire. */
+    List<InstalledRule> errorRules();
+
+    /** Removes a rule; false if it was not set (or has fired its count). */
+    boolean removeErrorRule(long id);
+
+    void clearErrorRules();
+
+    // ---- latency and silence
+
+    /** Every answer of {@code api} waits {@code ms} more before it is written (0 removes the delay). */
+    void delay(ApiKey api, long ms);
+
+    /** Every answer of this broker waits {@code ms} before it is written (a round trip time; 0 removes it). */
+    void delayAll(long ms);
+
+    void clearDelays();
+
+    /** The broker stops answering: requests are read and served, answers held, connections kept. */
+    void hang();
+
+    /** Ends a {@link #hang}: the held answers are written, in each connection's order. */
+    void resume();
+
+    boolean hung();
+
+    /** Closes every client connection now; clients reconnect (unless {@link #refuseConnections} is set). */
+    void closeConnections();
+
+    /** While {@code refuse}, each new client connection is closed as soon as it is accepted. */
+    void refuseConnections(boolean refuse);
+
+    // ---- versions
+
+    /** Advertises and accepts {@code api} only up to {@code maxVersion}, as an older broker would. */
+    void capVersion(ApiKey api, int maxVersion);
+
+    void clearVersionCaps();
+
+    // ---- topology (asked of a cluster's controller node)
+
+    /** Moves a partition's leadership to {@code node}, a live member of its ISR. */
+    void moveLeader(String topic, int partition, int node);
+
+    /** Makes {@code node} the coordinator of {@code group} (the leader of its {@code __consumer_offsets} partition). */
+    void moveGroupCoordinator(String group, int node);
+
+    // ---- request log and time
+
+    RequestLog requestLog();
+
+    /** Moves the broker's manual clock: what comes due fires before this returns. */
+    void advanceClock(Duration by);
+
+    /** Whether the broker runs on a manual clock that {@link #advanceClock} moves. */
+    boolean clockIsManual();
+
+    /** Every control off: no rules, delays, hang, refusal or version caps; the log stops and is cleared. */
+    void reset();
+}

@@ -1,0 +1,130 @@
+package io.minibroker.broker.control;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.schema.ErrorCodes;
+import io.minibroker.protocol.schema.Struct;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+
+/**
+ * A broker's own {@link RequestLog}: the requests it received while recording was on, the latest {@value #CAPACITY}
+ * of them. Waiting is on this log's monitor, woken by each arrival and each answer, never by polling. In process, a
+ * test may also query and await with any predicate over {@link LoggedRequest}.
+ */
+public final class RecordedRequests implements RequestLog {
+
+    private final LongSupplier wallClockMs;
+    private final ArrayDeque<LoggedRequest> requests = new ArrayDeque<>();
+    private volatile boolean recording;
+
+    RecordedRequests(LongSupplier wallClockMs) {
+        this.wallClockMs = wallClockMs;
+    }
+
+    @Override
+    public void start() {
+        recording = true;
+    }
+
+    @Override
+    public void stop() {
+        recording = false;
+    }
+
+    @Override
+    public boolean recording() {
+        return recording;
+    }
+
+    @Override
+    public synchronized void clear() {
+        requests.clear();
+    }
+
+    @Override
+    public List<LoggedRequest> find(RequestMatch match) {
+        return find(logged -> match.matches(logged.facts()));
+    }
+
+    public synchronized List<LoggedRequest> find(Predicate<LoggedRequest> which) {
+        List<LoggedRequest> found = new ArrayList<>();
+        for (LoggedRequest logged : requests) {
+            if (which.test(logged)) {
+                found.add(logged);
+            }
+        }
+        return found;
+    }
+
+    @Override
+    public Optional<LoggedRequest> await(RequestMatch match, Duration timeout) throws InterruptedException {
+        return await(logged -> match.matches(logged.facts()), timeout);
+    }
+
+    @Override
+    public Optional<LoggedRequest> awaitAnswer(RequestMatch match, Errors error, Duration timeout)
+            throws InterruptedException {
+        return await(logged -> match.matches(logged.facts()) && logged.errors().contains(error), timeout);
+    }
+
+    /**
+     * Waits until a logged request satisfies {@code which}, at most {@code timeout} (real time: it waits on the
+     * clients); empty if none did. Recording must be on for new requests to be seen.
+     */
+    public synchronized Optional<LoggedRequest> await(Predicate<LoggedRequest> which, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (LoggedRequest logged : requests) {
+                if (which.test(logged)) {
+                    return Optional.of(logged);
+                }
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return Optional.empty();
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+    }
+
+    /** A request arrived: logged if recording, else null. */
+    LoggedRequest arrived(RequestFacts facts) {
+        if (!recording) {
+            return null;
+        }
+        LoggedRequest logged = new LoggedRequest(facts, wallClockMs.getAsLong());
+        synchronized (this) {
+            if (requests.size() == CAPACITY) {
+                requests.removeFirst();
+            }
+            requests.addLast(logged);
+            notifyAll();
+        }
+        return logged;
+    }
+
+    /** Its answer is written: its time and error codes ({@code body} null for a request never answered). */
+    void answered(LoggedRequest logged, short version, Struct body) {
+        List<Errors> errors = new ArrayList<>(1);
+        if (body != null) {
+            ErrorCodes.forEach(body, version, code -> {
+                Errors error = Errors.forCode((short) code);
+                if (error != Errors.NONE && !errors.contains(error)) {
+                    errors.add(error);
+                }
+            });
+        }
+        synchronized (this) {
+            logged.answer(wallClockMs.getAsLong(), List.copyOf(errors));
+            notifyAll();
+        }
+    }
+}
