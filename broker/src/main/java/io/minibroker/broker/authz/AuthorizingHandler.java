@@ -7,7 +7,17 @@ import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.FindCoordinatorRequestView;
+import io.minibroker.protocol.message.view.FindCoordinatorResponseView;
+import io.minibroker.protocol.message.view.HeartbeatRequestView;
+import io.minibroker.protocol.message.view.HeartbeatResponseView;
 import io.minibroker.protocol.message.view.InitProducerIdResponseView;
+import io.minibroker.protocol.message.view.JoinGroupRequestView;
+import io.minibroker.protocol.message.view.JoinGroupResponseView;
+import io.minibroker.protocol.message.view.LeaveGroupRequestView;
+import io.minibroker.protocol.message.view.LeaveGroupResponseView;
+import io.minibroker.protocol.message.view.SyncGroupRequestView;
+import io.minibroker.protocol.message.view.SyncGroupResponseView;
 import io.minibroker.protocol.message.view.InitProducerIdRequestView;
 import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
@@ -31,7 +41,8 @@ import java.util.function.Function;
  * TOPIC_AUTHORIZATION_FAILED) and WRITE on its transactional id; Metadata answers only topics the principal may
  * DESCRIBE (hiding the others from an all-topics request) and auto-creates only with CREATE; InitProducerId needs
  * WRITE on the transactional id, or for an idempotent producer IDEMPOTENT_WRITE on the cluster or WRITE on some
- * topic. The APIs that need no authorization (ApiVersions, SASL) pass, the ACL APIs check for themselves.
+ * topic; FindCoordinator needs DESCRIBE on the group or transactional id, the classic group membership APIs READ
+ * on the group. The APIs that need no authorization (ApiVersions, SASL) pass, the ACL APIs check for themselves.
  *
  * <p>Every other API is not yet checked resource by resource; rather than serve it less securely than configured,
  * it is served to super users only and closes the connection of anyone else (Kafka would answer an authorization
@@ -41,7 +52,10 @@ public final class AuthorizingHandler implements ApiHandler {
 
     private static final Set<ApiKey> UNCHECKED = EnumSet.of(ApiKey.API_VERSIONS, ApiKey.SASL_HANDSHAKE,
             ApiKey.SASL_AUTHENTICATE, ApiKey.DESCRIBE_ACLS, ApiKey.CREATE_ACLS, ApiKey.DELETE_ACLS);
-    private static final Set<ApiKey> CHECKED = EnumSet.of(ApiKey.PRODUCE, ApiKey.METADATA, ApiKey.INIT_PRODUCER_ID);
+    private static final Set<ApiKey> CHECKED = EnumSet.of(ApiKey.PRODUCE, ApiKey.METADATA, ApiKey.INIT_PRODUCER_ID,
+            ApiKey.FIND_COORDINATOR, ApiKey.JOIN_GROUP, ApiKey.SYNC_GROUP, ApiKey.HEARTBEAT, ApiKey.LEAVE_GROUP);
+    private static final byte TRANSACTION_KEY_TYPE = 1;
+    private static final short BATCHED_FIND_COORDINATOR_VERSION = 4;
     private static final short PRODUCE_TOPIC_IDS_FROM_VERSION = 13;
 
     private final StandardAuthorizer authorizer;
@@ -74,6 +88,8 @@ public final class AuthorizingHandler implements ApiHandler {
             case PRODUCE -> produce(context, request, check);
             case METADATA -> metadata(context, request, check);
             case INIT_PRODUCER_ID -> initProducerId(context, request, check);
+            case FIND_COORDINATOR -> findCoordinator(context, request, check);
+            case JOIN_GROUP, SYNC_GROUP, HEARTBEAT, LEAVE_GROUP -> groupMembership(context, request, check);
             default -> throw new IllegalStateException(request.api() + " has no check");
         };
     }
@@ -162,6 +178,59 @@ public final class AuthorizingHandler implements ApiHandler {
         }
         return CompletableFuture.completedFuture(new InitProducerIdResponseView().errorCode(refusal.code())
                 .producerId(-1L).struct());
+    }
+
+    /**
+     * FindCoordinator needs DESCRIBE on the group, or on the transactional id: a refused key is answered
+     * GROUP_AUTHORIZATION_FAILED (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), the others as usual.
+     */
+    private CompletionStage<Struct> findCoordinator(RequestContext context, Request request, Check check) {
+        FindCoordinatorRequestView body = new FindCoordinatorRequestView(request.body());
+        boolean transactional = body.keyType() == TRANSACTION_KEY_TYPE;
+        ResourceType type = transactional ? ResourceType.TRANSACTIONAL_ID : ResourceType.GROUP;
+        Errors refusal = transactional ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+                : Errors.GROUP_AUTHORIZATION_FAILED;
+        if (request.version() < BATCHED_FIND_COORDINATOR_VERSION) {
+            if (check.allowed(AclOperation.DESCRIBE, type, body.key())) {
+                return handler.handle(context, request);
+            }
+            return CompletableFuture.completedFuture(new FindCoordinatorResponseView().errorCode(refusal.code())
+                    .nodeId(-1).host("").port(-1).struct());
+        }
+        List<String> allowed = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        body.coordinatorKeys().forEach(key -> (check.allowed(AclOperation.DESCRIBE, type, key) ? allowed : refused)
+                .add(key));
+        if (refused.isEmpty()) {
+            return handler.handle(context, request);
+        }
+        body.coordinatorKeys(allowed);
+        return handler.handle(context, request).thenApply(answer -> {
+            FindCoordinatorResponseView response = new FindCoordinatorResponseView(answer);
+            refused.forEach(key -> response.addCoordinator().key(key).nodeId(-1).host("").port(-1)
+                    .errorCode(refusal.code()));
+            return answer;
+        });
+    }
+
+    /** JoinGroup, SyncGroup, Heartbeat and LeaveGroup need READ on the group, else GROUP_AUTHORIZATION_FAILED. */
+    private CompletionStage<Struct> groupMembership(RequestContext context, Request request, Check check) {
+        String groupId = switch (request.api()) {
+            case JOIN_GROUP -> new JoinGroupRequestView(request.body()).groupId();
+            case SYNC_GROUP -> new SyncGroupRequestView(request.body()).groupId();
+            case HEARTBEAT -> new HeartbeatRequestView(request.body()).groupId();
+            default -> new LeaveGroupRequestView(request.body()).groupId();
+        };
+        if (check.allowed(AclOperation.READ, ResourceType.GROUP, groupId)) {
+            return handler.handle(context, request);
+        }
+        short code = Errors.GROUP_AUTHORIZATION_FAILED.code();
+        return CompletableFuture.completedFuture(switch (request.api()) {
+            case JOIN_GROUP -> new JoinGroupResponseView().errorCode(code).struct();
+            case SYNC_GROUP -> new SyncGroupResponseView().errorCode(code).struct();
+            case HEARTBEAT -> new HeartbeatResponseView().errorCode(code).struct();
+            default -> new LeaveGroupResponseView().errorCode(code).struct();
+        });
     }
 
     private final class Check {

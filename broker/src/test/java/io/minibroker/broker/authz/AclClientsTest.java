@@ -15,7 +15,11 @@ import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
@@ -28,6 +32,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +52,7 @@ class AclClientsTest {
 
     private static final String JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required"
             + " username=\"admin\" password=\"admin-secret\" user_admin=\"admin-secret\""
-            + " user_alice=\"alice-secret\" user_bob=\"bob-secret\";";
+            + " user_alice=\"alice-secret\" user_bob=\"bob-secret\" user_carol=\"carol-secret\";";
 
     @TempDir
     Path logDir;
@@ -70,8 +75,10 @@ class AclClientsTest {
                     acl(new ResourcePattern(ResourceType.TOPIC, "orders-", PatternType.PREFIXED), "User:alice",
                             AclOperation.WRITE, AclPermissionType.ALLOW),
                     acl(new ResourcePattern(ResourceType.TOPIC, "orders-secret", PatternType.LITERAL), "User:alice",
-                            AclOperation.WRITE, AclPermissionType.DENY))).all().get();
-            assertThat(admin.describeAcls(AclBindingFilter.ANY).values().get()).hasSize(2);
+                            AclOperation.WRITE, AclPermissionType.DENY),
+                    acl(new ResourcePattern(ResourceType.TOPIC, "orders-1", PatternType.LITERAL), "User:carol",
+                            AclOperation.READ, AclPermissionType.ALLOW))).all().get();
+            assertThat(admin.describeAcls(AclBindingFilter.ANY).values().get()).hasSize(3);
         }
         assertThat(topicsSeenBy("alice")).containsExactlyInAnyOrder("orders-1", "orders-secret");
         assertThat(topicsSeenBy("bob")).isEmpty();
@@ -85,6 +92,14 @@ class AclClientsTest {
         try (KafkaProducer<String, String> bob = producer("bob", false)) {
             assertThatThrownBy(() -> bob.send(new ProducerRecord<>("orders-1", "k", "v")).get())
                     .hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
+        Map<String, Object> carol = client("carol");
+        carol.put(ConsumerConfig.GROUP_ID_CONFIG, "carols-group");
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(carol, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of("orders-1"));
+            assertThatThrownBy(() -> consumer.poll(Duration.ofSeconds(20)))
+                    .as("READ on the topic but none on the group").isInstanceOf(GroupAuthorizationException.class);
         }
         try (Admin bob = Admin.create(client("bob"))) {
             assertThatThrownBy(() -> bob.describeAcls(AclBindingFilter.ANY).values().get())
