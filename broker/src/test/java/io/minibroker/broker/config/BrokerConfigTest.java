@@ -159,6 +159,18 @@ class BrokerConfigTest {
     }
 
     @Test
+    void aclsStopTheStartOfAClusterNodeNamingTheKey() {
+        Map<String, String> broker = Map.of("node.id", "1", "process.roles", "broker",
+                "controller.quorum.voters", "0@localhost:9093", "controller.listener.names", "CONTROLLER",
+                "listeners", "PLAINTEXT://localhost:9094",
+                "authorizer.class.name", BrokerConfig.STANDARD_AUTHORIZER);
+        assertThatThrownBy(() -> BrokerConfig.of(broker)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("authorizer.class.name");
+        assertThat(BrokerConfig.of(Map.of("authorizer.class.name", BrokerConfig.STANDARD_AUTHORIZER,
+                "super.users", "User:admin")).authorizerEnabled()).isTrue();
+    }
+
+    @Test
     void rolesVotersAndControllerListenersMustAgree() {
         Map<String, String> broker = Map.of("node.id", "1", "process.roles", "broker",
                 "controller.quorum.voters", "0@localhost:9093", "controller.listener.names", "CONTROLLER",
