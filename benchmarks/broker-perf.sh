@@ -27,18 +27,6 @@ wanted() { [[ ",$cases," == *",$1,"* ]]; }
 # Ports 29190-29199 for minibroker, 29290-29299 for Kafka.
 work="$(mktemp -d)"
 declare -A pids # role -> pid, e.g. minibroker-0, kafka-1
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  if [[ -n "${KEEP_WORK:-}" ]]; then echo "# kept $work" >&2; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-
-cd "$root"
-# shellcheck source=perf-lib.sh
-source "$here/perf-lib.sh"
-build_and_resolve
-ticks="$(getconf CLK_TCK)"
 
 # --- brokers -------------------------------------------------------------------------------------------------
 
@@ -50,10 +38,31 @@ start_minibroker() { # NAME CONFIG [--override ...]; the log directory starts em
   pids["$name"]=$!
 }
 
+# Stops every broker at once. A Kafka node that outlives its cluster's quorum can wait for it indefinitely in its
+# controlled shutdown, so whatever is still running after 30 s is killed.
 stop_all() {
-  for role in "${!pids[@]}"; do kill "${pids[$role]}" 2>/dev/null || true; wait "${pids[$role]}" 2>/dev/null || true; done
+  local pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for _ in $(seq 1 30); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    (( alive )) || break
+    sleep 1
+  done
+  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   pids=()
 }
+cleanup() {
+  stop_all
+  if [[ -n "${KEEP_WORK:-}" ]]; then echo "# kept $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+cd "$root"
+# shellcheck source=perf-lib.sh
+source "$here/perf-lib.sh"
+build_and_resolve
+ticks="$(getconf CLK_TCK)"
 
 start_one_node_each() {
   echo "# one node each: minibroker on 29190, Kafka 4.3.1 on 29290" >&2
