@@ -2,29 +2,31 @@
 # minibroker side by side with Apache Kafka 4.3.1 in one run, with kafka-tools 4.3.1's own load tools (issue 21):
 #   benchmarks/broker-perf.sh                         every case, full record counts
 #   benchmarks/broker-perf.sh --quick                 small record counts: checks the harness
-#   benchmarks/broker-perf.sh --cases produce,e2e     some cases only (produce, produce-rf3, consume, e2e)
+#   benchmarks/broker-perf.sh --cases produce,e2e     some cases only (produce, produce-rf3, consume, e2e, ceiling)
 # Starts both brokers itself: one minibroker (heap 256 MB, its default) and one Kafka KRaft node (heap 1 GB)
 # for the one-node cases, then three of each for produce-rf3; both keep their default flush policy (no fsync
 # per write) and get the same topics, created before each case. Each case runs on minibroker, then on Kafka,
-# before the next case. One line per case and metric, see benchmarks/README.md.
+# before the next case. With "ceiling" (a default case) the one-node produce cases also run against a null broker
+# (benchmarks/src/.../ceiling/NullBroker.java), whose figures end their lines. One line per case and metric, see
+# benchmarks/README.md.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 
 quick=0
-cases="produce,consume,e2e,produce-rf3"
+cases="produce,consume,e2e,ceiling,produce-rf3"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1; shift ;;
     --cases) cases="$2"; shift 2 ;;
-    *) echo "usage: $0 [--quick] [--cases produce,produce-rf3,consume,e2e]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--quick] [--cases produce,produce-rf3,consume,e2e,ceiling]" >&2; exit 2 ;;
   esac
 done
 if (( quick )); then small=50000; large=10000; consume_records=20000; e2e_records=500
 else small=1000000; large=200000; consume_records=1000000; e2e_records=10000; fi
 wanted() { [[ ",$cases," == *",$1,"* ]]; }
 
-# Ports 29190-29199 for minibroker, 29290-29299 for Kafka.
+# Ports 29190-29199 for minibroker (29199: the null broker), 29290-29299 for Kafka.
 work="$(mktemp -d)"
 declare -A pids # role -> pid, e.g. minibroker-0, kafka-1
 
@@ -62,6 +64,9 @@ cd "$root"
 # shellcheck source=perf-lib.sh
 source "$here/perf-lib.sh"
 build_and_resolve
+if wanted ceiling && [[ -z "${SKIP_BUILD:-}" ]]; then # the null broker lives in benchmarks.jar
+  mvn -q -B -pl benchmarks -am package -DskipTests >&2
+fi
 ticks="$(getconf CLK_TCK)"
 
 start_one_node_each() {
@@ -72,6 +77,12 @@ start_one_node_each() {
   pids[kafka-1]=$kafka_pid
   wait_for_port 29190; wait_for_port 29290
   boot_minibroker=localhost:29190; boot_kafka=localhost:29290
+  if wanted ceiling; then
+    java -Xmx256m -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.ceiling.NullBroker 29199 \
+      > "$work/null-broker.log" 2>&1 &
+    pids[ceiling-0]=$!
+    wait_for_port 29199; boot_ceiling=localhost:29199
+  fi
 }
 
 start_three_nodes_each() {
@@ -117,39 +128,45 @@ peak_rss_mb() { # IMPL: summed VmHWM (peak resident set since the process starte
   awk -v kb="$sum" 'BEGIN { printf "%.1f", kb / 1024 }'
 }
 
-# line CASE METRIC UNIT MINIBROKER KAFKA BETTER
+# line CASE METRIC UNIT MINIBROKER KAFKA BETTER [CEILING]
 line() {
-  awk -v c="$1" -v m="$2" -v u="$3" -v mb="$4" -v k="$5" -v b="$6" 'BEGIN {
+  awk -v c="$1" -v m="$2" -v u="$3" -v mb="$4" -v k="$5" -v b="$6" -v ceil="${7:-}" 'BEGIN {
     r = (k + 0 != 0) ? sprintf("%.2f", mb / k) : "n/a"
-    printf "case=%s metric=%s unit=%s minibroker=%s kafka=%s ratio=%s better=%s\n", c, m, u, mb, k, r, b }'
+    printf "case=%s metric=%s unit=%s minibroker=%s kafka=%s ratio=%s better=%s%s\n", c, m, u, mb, k, r, b,
+      (ceil == "" ? "" : " ceiling=" ceil) }'
 }
 
-# measure CASE RECORDS FUNCTION: runs "FUNCTION IMPL BOOTSTRAP" on minibroker, then on Kafka; the function prints
-# "metric unit better value" lines. Prints those side by side, then the brokers' CPU per million records (the
-# records the case produced plus those it consumed) and peak RSS.
+# measure CASE RECORDS FUNCTION [ceiling]: runs "FUNCTION IMPL BOOTSTRAP" on minibroker, then on Kafka (then on
+# the null broker, if asked and running); the function prints "metric unit better value" lines. Prints those side
+# by side, then the brokers' CPU per million records (the records the case produced plus those it consumed) and
+# peak RSS.
 measure() {
-  local name="$1" records="$2" fn="$3" impl boot before
+  local name="$1" records="$2" fn="$3" impl boot before impls=(minibroker kafka)
+  [[ "${4:-}" == ceiling && -n "${pids[ceiling-0]:-}" ]] && impls+=(ceiling)
   declare -A out cpu rss
-  for impl in minibroker kafka; do
+  for impl in "${impls[@]}"; do
     boot="boot_$impl"; before=$(cpu_ticks "$impl")
     out[$impl]="$("$fn" "$impl" "${!boot}")"
     cpu[$impl]=$(awk -v t=$(( $(cpu_ticks "$impl") - before )) -v hz="$ticks" -v n="$records" \
       'BEGIN { printf "%.2f", t / hz / n * 1000000 }')
     rss[$impl]=$(peak_rss_mb "$impl")
   done
-  paste -d' ' <(echo "${out[minibroker]}") <(echo "${out[kafka]}") | while read -r metric unit better mv _ _ _ kv; do
-    line "$name" "$metric" "$unit" "$mv" "$kv" "$better"
-  done
-  line "$name" broker_cpu_per_m_records s "${cpu[minibroker]}" "${cpu[kafka]}" lower
-  line "$name" broker_peak_rss MB "${rss[minibroker]}" "${rss[kafka]}" lower
+  paste -d' ' <(echo "${out[minibroker]}") <(echo "${out[kafka]}") <(echo "${out[ceiling]:-}") |
+    while read -r metric unit better mv _ _ _ kv _ _ _ cv; do
+      line "$name" "$metric" "$unit" "$mv" "$kv" "$better" "${cv:-}"
+    done
+  line "$name" broker_cpu_per_m_records s "${cpu[minibroker]}" "${cpu[kafka]}" lower "${cpu[ceiling]:-}"
+  line "$name" broker_peak_rss MB "${rss[minibroker]}" "${rss[kafka]}" lower "${rss[ceiling]:-}"
 }
 
 # --- cases ---------------------------------------------------------------------------------------------------
 
 # Cases run in subshells, so names are made unique by the clock rather than a counter.
+# The null broker answers Metadata for any topic, so nothing is created there.
 fresh_topic() { # IMPL BOOTSTRAP PARTITIONS RF -> a new topic's name
   local t; t="bp-$1-$(date +%s%N)"
-  create_topic "$2" "$t" "$3" "$4"; echo "$t"
+  [[ "$1" == ceiling ]] || create_topic "$2" "$t" "$3" "$4"
+  echo "$t"
 }
 
 produce_case() { # IMPL BOOTSTRAP, with $acks $records $size $partitions $rf set
@@ -165,7 +182,7 @@ run_produce() { # PREFIX PARTITIONS RF
     read -r label records size <<< "$spec"
     for acks in 1 all; do
       [[ "$1" == produce-rf3 && "$acks" == 1 ]] && continue
-      measure "$1-$label-acks$acks" "$records" produce_case
+      measure "$1-$label-acks$acks" "$records" produce_case ceiling
     done
   done
 }
