@@ -2,7 +2,7 @@
 # minibroker side by side with Apache Kafka 4.3.1 in one run, with kafka-tools 4.3.1's own load tools (issue 21):
 #   benchmarks/broker-perf.sh                         every case, full record counts
 #   benchmarks/broker-perf.sh --quick                 small record counts: checks the harness
-#   benchmarks/broker-perf.sh --cases produce,e2e     some cases only (produce, produce-rf3, consume, e2e, ceiling)
+#   benchmarks/broker-perf.sh --cases produce,e2e     some cases only (produce, produce-rf3, consume, e2e, ceiling, scale)
 # Starts both brokers itself: one minibroker (heap 256 MB, its default) and one Kafka KRaft node (heap 1 GB)
 # for the one-node cases, then three of each for produce-rf3; both keep their default flush policy (no fsync
 # per write) and get the same topics, created before each case. Each case runs on minibroker, then on Kafka,
@@ -14,16 +14,18 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 
 quick=0
-cases="produce,consume,e2e,ceiling,produce-rf3"
+cases="produce,consume,e2e,ceiling,scale,produce-rf3"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1; shift ;;
     --cases) cases="$2"; shift 2 ;;
-    *) echo "usage: $0 [--quick] [--cases produce,produce-rf3,consume,e2e,ceiling]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--quick] [--cases produce,produce-rf3,consume,e2e,ceiling,scale]" >&2; exit 2 ;;
   esac
 done
 if (( quick )); then small=50000; large=10000; consume_records=20000; e2e_records=500
-else small=1000000; large=200000; consume_records=1000000; e2e_records=10000; fi
+  connection_counts=(10 100 1000); idle_window=3
+else small=1000000; large=200000; consume_records=1000000; e2e_records=10000
+  connection_counts=(10 1000 10000); idle_window=10; fi
 wanted() { [[ ",$cases," == *",$1,"* ]]; }
 
 # Ports 29190-29199 for minibroker (29199: the null broker), 29290-29299 for Kafka.
@@ -64,7 +66,7 @@ cd "$root"
 # shellcheck source=perf-lib.sh
 source "$here/perf-lib.sh"
 build_and_resolve
-if wanted ceiling && [[ -z "${SKIP_BUILD:-}" ]]; then # the null broker lives in benchmarks.jar
+if { wanted ceiling || wanted scale; } && [[ -z "${SKIP_BUILD:-}" ]]; then # the null broker and the scale driver
   mvn -q -B -pl benchmarks -am package -DskipTests >&2
 fi
 ticks="$(getconf CLK_TCK)"
@@ -119,11 +121,13 @@ cpu_ticks() { # IMPL: summed utime + stime of that implementation's broker proce
   echo "$sum"
 }
 
-peak_rss_mb() { # IMPL: summed VmHWM (peak resident set since the process started) of its broker processes
+# rss_mb IMPL FIELD: summed VmHWM (peak resident set since the process started) or VmRSS (now) of that
+# implementation's broker processes, in MB
+rss_mb() {
   local sum=0 role
   for role in "${!pids[@]}"; do
     [[ "$role" == "$1"-* ]] || continue
-    sum=$(( sum + $(awk '/^VmHWM:/ {print $2}' "/proc/${pids[$role]}/status") ))
+    sum=$(( sum + $(awk -v f="$2:" '$1 == f {print $2}' "/proc/${pids[$role]}/status") ))
   done
   awk -v kb="$sum" 'BEGIN { printf "%.1f", kb / 1024 }'
 }
@@ -149,7 +153,7 @@ measure() {
     out[$impl]="$("$fn" "$impl" "${!boot}")"
     cpu[$impl]=$(awk -v t=$(( $(cpu_ticks "$impl") - before )) -v hz="$ticks" -v n="$records" \
       'BEGIN { printf "%.2f", t / hz / n * 1000000 }')
-    rss[$impl]=$(peak_rss_mb "$impl")
+    rss[$impl]=$(rss_mb "$impl" VmHWM)
   done
   paste -d' ' <(echo "${out[minibroker]}") <(echo "${out[kafka]}") <(echo "${out[ceiling]:-}") |
     while read -r metric unit better mv _ _ _ kv _ _ _ cv; do
@@ -230,13 +234,40 @@ e2e_case() {
     "$work/e2e.out" | sed -E 's/latency_([0-9.]+)th/latency_p\1/'
 }
 
-if wanted produce || wanted consume || wanted e2e; then
+# scale_connections N: N connections, each after one ApiVersions round trip, held idle; the broker's CPU over an
+# idle window (in % of one core) and its resident set at the end of it.
+scale_connections() {
+  local n="$1" impl boot before driver
+  declare -A cpu rss
+  for impl in minibroker kafka; do
+    boot="boot_$impl"
+    java -Xmx256m -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.scale.IdleConnections \
+      "${!boot%%:*}" "${!boot##*:}" "$n" $(( idle_window + 3 )) > "$work/idle.out" 2>&1 &
+    driver=$!
+    until grep -q ready "$work/idle.out"; do
+      kill -0 "$driver" 2>/dev/null || { cat "$work/idle.out" >&2; return 1; }
+      sleep 0.2
+    done
+    sleep 1 # the last answers are flushed and the broker settles
+    before=$(cpu_ticks "$impl")
+    sleep "$idle_window"
+    cpu[$impl]=$(awk -v t=$(( $(cpu_ticks "$impl") - before )) -v hz="$ticks" -v w="$idle_window" \
+      'BEGIN { printf "%.2f", t / hz / w * 100 }')
+    rss[$impl]=$(rss_mb "$impl" VmRSS)
+    wait "$driver"
+  done
+  line "scale-connections-$n" idle_cpu %core "${cpu[minibroker]}" "${cpu[kafka]}" lower
+  line "scale-connections-$n" rss MB "${rss[minibroker]}" "${rss[kafka]}" lower
+}
+
+if wanted produce || wanted consume || wanted e2e || wanted scale; then
   start_one_node_each
   wanted produce && run_produce produce 1 1
   # The consume cases' records are produced and consumed: CPU is counted over both.
   wanted consume && measure consume-log-1kb $(( 2 * consume_records )) consume_log_case
   wanted consume && measure consume-tail-1kb $(( 2 * consume_records )) consume_tail_case
   wanted e2e && measure e2e-acksall-100b $(( 2 * e2e_records )) e2e_case
+  if wanted scale; then for n in "${connection_counts[@]}"; do scale_connections "$n"; done; fi
   stop_all
 fi
 if wanted produce-rf3; then
