@@ -37,7 +37,7 @@ declare -A pids # role -> pid, e.g. minibroker-0, kafka-1
 start_minibroker() { # NAME CONFIG [--override ...]; the log directory starts empty
   local name="$1" config="$2"; shift 2
   rm -rf "${work:?}/$name"
-  java -Xmx256m -jar broker/target/minibroker.jar "$config" --override "log.dirs=$work/$name" \
+  java -Xmx256m -jar server/target/minibroker.jar "$config" --override "log.dirs=$work/$name" \
     --override group.initial.rebalance.delay.ms=0 "$@" > "$work/$name.log" 2>&1 &
   pids["$name"]=$!
 }

@@ -4,8 +4,8 @@
 
 build_and_resolve() {
   echo "# building minibroker and resolving Apache Kafka 4.3.1 ..." >&2
-  # SKIP_BUILD=1 reuses broker/target/minibroker.jar.
-  [[ -n "${SKIP_BUILD:-}" ]] || (cd "$root" && mvn -q -B -pl broker -am package -DskipTests) >&2
+  # SKIP_BUILD=1 reuses server/target/minibroker.jar.
+  [[ -n "${SKIP_BUILD:-}" ]] || (cd "$root" && mvn -q -B -pl server -am package -DskipTests) >&2
   (cd "$root" && mvn -q -B -f benchmarks/producer-perf/pom.xml dependency:build-classpath \
     -Dmdep.outputFile="$work/kafka.cp") >&2
   kafka_cp="$(cat "$work/kafka.cp")"
