@@ -25,29 +25,17 @@ build_and_resolve
 
 echo "# three minibroker nodes (heap 256 MB each), node 0 also the controller" >&2
 for node in 0 1 2; do
-  java -Xmx256m -jar broker/target/minibroker.jar "config/cluster/node-$node.properties" \
+  java -Xmx256m -jar server/target/minibroker.jar "config/cluster/node-$node.properties" \
     --override "log.dirs=$work/node-$node" > "$work/node-$node.log" 2>&1 &
   pids+=("$!")
 done
 for port in 9092 9094 9096; do wait_for_port "$port"; done
 bootstrap=localhost:9092,localhost:9094,localhost:9096
 
-create_topic() {
-  # Retried: the brokers need a heartbeat or two to register with the controller before RF 3 can be placed.
-  for _ in $(seq 1 30); do
-    if java $log4j -cp "$kafka_cp" org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" \
-         --create --topic "$1" --partitions 3 --replication-factor 3 > "$work/create-$1.log" 2>&1; then
-      return 0
-    fi
-    sleep 1
-  done
-  cat "$work/create-$1.log" >&2; return 1
-}
-
 declare -A result
 for acks in 1 all; do
   topic="cluster-perf-acks-$acks"
-  create_topic "$topic"
+  create_topic "$bootstrap" "$topic" 3 3
   result["$acks"]="$(perf "$bootstrap" "$topic" "$acks" "$records")"
   echo "impl=minibroker-3-nodes rf=3 acks=$acks records=$records ${result["$acks"]}" | \
     awk '{printf "%s %s %s %s records_per_sec=%s mb_per_sec=%s p50_ms=%s p99_ms=%s\n", $1, $2, $3, $4, $5, $6, $7, $8}'

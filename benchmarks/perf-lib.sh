@@ -1,10 +1,11 @@
-# Shared by producer-perf.sh and cluster-perf.sh (sourced, not run): builds minibroker, resolves Apache Kafka
-# 4.3.1's tools, and runs kafka-producer-perf-test. Expects $root (the repository) and $work (a temporary
-# directory) to be set.
+# Shared by producer-perf.sh, cluster-perf.sh and broker-perf.sh (sourced, not run): builds minibroker, resolves
+# Apache Kafka 4.3.1's tools, starts Kafka KRaft nodes, creates topics and runs kafka-producer-perf-test.
+# Expects $root (the repository) and $work (a temporary directory) to be set.
 
 build_and_resolve() {
   echo "# building minibroker and resolving Apache Kafka 4.3.1 ..." >&2
-  (cd "$root" && mvn -q -B -pl broker -am package -DskipTests) >&2
+  # SKIP_BUILD=1 reuses server/target/minibroker.jar.
+  [[ -n "${SKIP_BUILD:-}" ]] || (cd "$root" && mvn -q -B -pl server -am package -DskipTests) >&2
   (cd "$root" && mvn -q -B -f benchmarks/producer-perf/pom.xml dependency:build-classpath \
     -Dmdep.outputFile="$work/kafka.cp") >&2
   kafka_cp="$(cat "$work/kafka.cp")"
@@ -20,10 +21,55 @@ wait_for_port() {
   echo "nothing listened on $1" >&2; return 1
 }
 
-# perf BOOTSTRAP TOPIC ACKS RECORDS; prints: records_per_sec mb_per_sec p50_ms p99_ms
+# perf BOOTSTRAP TOPIC ACKS RECORDS [RECORD_SIZE, default 100]; prints: records_per_sec mb_per_sec p50_ms p99_ms
 perf() {
   java -Xmx512m $log4j -cp "$kafka_cp" org.apache.kafka.tools.ProducerPerformance \
-    --topic "$2" --num-records "$4" --record-size 100 --throughput -1 \
+    --topic "$2" --num-records "$4" --record-size "${5:-100}" --throughput -1 \
     --producer-props bootstrap.servers="$1" acks="$3" 2>/dev/null | tail -n 1 |
   sed -E 's/.*records sent, ([0-9.]+) records\/sec \(([0-9.]+) MB\/sec\).* ([0-9]+) ms 50th, [0-9]+ ms 95th, ([0-9]+) ms 99th.*/\1 \2 \3 \4/'
+}
+
+# create_topic BOOTSTRAP TOPIC PARTITIONS REPLICATION_FACTOR. Retried: in a cluster the brokers need a heartbeat
+# or two to register with the controller before a topic can be placed.
+create_topic() {
+  for _ in $(seq 1 30); do
+    if java $log4j -cp "$kafka_cp" org.apache.kafka.tools.TopicCommand --bootstrap-server "$1" \
+         --create --topic "$2" --partitions "$3" --replication-factor "$4" > "$work/create-$2.log" 2>&1; then
+      return 0
+    fi
+    sleep 1
+  done
+  cat "$work/create-$2.log" >&2; return 1
+}
+
+# start_kafka NODE_ID PORT CONTROLLER_PORT VOTERS CLUSTER_ID: formats and starts one Apache Kafka 4.3.1 KRaft node
+# (broker and controller in one process, heap 1 GB, Kafka's default flush policy) in the background, logging to
+# $work/kafka-NODE_ID.log; sets kafka_pid. VOTERS is controller.quorum.voters (id@host:port,...); every node of
+# a cluster must be given the same CLUSTER_ID (from new_kafka_cluster_id). The log directory starts empty.
+start_kafka() {
+  local props="$work/kafka-$1.properties" rf
+  rm -rf "$work/kafka-$1"
+  rf=$(( $(tr ',' '\n' <<< "$4" | wc -l) ))
+  cat > "$props" <<PROPS
+process.roles=broker,controller
+node.id=$1
+controller.quorum.voters=$4
+listeners=PLAINTEXT://localhost:$2,CONTROLLER://localhost:$3
+advertised.listeners=PLAINTEXT://localhost:$2
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=$work/kafka-$1
+num.partitions=1
+offsets.topic.replication.factor=$rf
+transaction.state.log.replication.factor=$rf
+transaction.state.log.min.isr=1
+group.initial.rebalance.delay.ms=0
+PROPS
+  java $log4j -cp "$kafka_cp" kafka.tools.StorageTool format -t "$5" -c "$props" > "$work/format-$1.log" 2>&1
+  java -Xmx1g -Xms1g $log4j -cp "$kafka_cp" kafka.Kafka "$props" > "$work/kafka-$1.log" 2>&1 &
+  kafka_pid=$!
+}
+
+new_kafka_cluster_id() {
+  java -cp "$kafka_cp" kafka.tools.StorageTool random-uuid 2>/dev/null
 }

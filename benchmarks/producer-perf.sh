@@ -39,7 +39,7 @@ run_all() {
 }
 
 echo "# minibroker (heap 256 MB)" >&2
-java -Xmx256m -jar broker/target/minibroker.jar config/server.properties \
+java -Xmx256m -jar server/target/minibroker.jar config/server.properties \
   --override "listeners=PLAINTEXT://localhost:$port" --override "advertised.listeners=PLAINTEXT://localhost:$port" \
   --override "log.dirs=$work/minibroker" > "$work/minibroker.log" 2>&1 &
 broker_pid=$!
@@ -48,25 +48,8 @@ run_all minibroker
 stop_broker
 
 echo "# Apache Kafka 4.3.1, KRaft single node (heap 1 GB)" >&2
-cat > "$work/kafka.properties" <<PROPS
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@localhost:$controller_port
-listeners=PLAINTEXT://localhost:$port,CONTROLLER://localhost:$controller_port
-advertised.listeners=PLAINTEXT://localhost:$port
-controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-log.dirs=$work/kafka
-num.partitions=1
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-group.initial.rebalance.delay.ms=0
-PROPS
-java $log4j -cp "$kafka_cp" kafka.tools.StorageTool format -t "$(java -cp "$kafka_cp" kafka.tools.StorageTool random-uuid 2>/dev/null)" \
-  -c "$work/kafka.properties" > "$work/format.log" 2>&1
-java -Xmx1g -Xms1g $log4j -cp "$kafka_cp" kafka.Kafka "$work/kafka.properties" > "$work/kafka.log" 2>&1 &
-broker_pid=$!
+start_kafka 1 "$port" "$controller_port" "1@localhost:$controller_port" "$(new_kafka_cluster_id)"
+broker_pid=$kafka_pid
 wait_for_port "$port"
 sleep 3 # the controller elects itself and the broker registers before the first metadata request
 run_all kafka-4.3.1
