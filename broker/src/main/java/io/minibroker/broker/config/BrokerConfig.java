@@ -66,6 +66,30 @@ public final class BrokerConfig {
     public static final ConfigKey<String> INTER_BROKER_LISTENER_NAME = new ConfigKey<>("inter.broker.listener.name",
             text -> text.trim().toUpperCase(java.util.Locale.ROOT), null, v -> !v.isEmpty(), "a listener name");
     public static final ConfigKey<Integer> SOCKET_REQUEST_MAX_BYTES = intKey("socket.request.max.bytes", 104_857_600, 1);
+    /**
+     * Bytes of requests being read that all connections may hold together (see network/MemoryBudget). Kafka's
+     * default -1 leaves it unbounded, which lets many connections each holding a partial large frame exhaust
+     * memory; -1 here means the larger of socket.request.max.bytes (so the largest frame can always be read) and a
+     * quarter of the JVM's maximum heap.
+     */
+    public static final ConfigKey<Long> QUEUED_MAX_REQUEST_BYTES = new ConfigKey<>("queued.max.request.bytes",
+            Long::valueOf, -1L, v -> v == -1 || v > 0, "-1 or a positive long");
+    /** Not a Kafka key: the bytes of partial frames all unauthenticated SASL connections may hold together. */
+    public static final ConfigKey<Long> UNAUTHENTICATED_MAX_REQUEST_BYTES =
+            longKey("unauthenticated.max.request.bytes", 8L * 1024 * 1024, 1);
+    /** Not a Kafka key: how many SASL connections may be open and not yet authenticated at once. */
+    public static final ConfigKey<Integer> UNAUTHENTICATED_MAX_CONNECTIONS =
+            intKey("unauthenticated.max.connections", 1000, 1);
+    public static final ConfigKey<Integer> MAX_CONNECTIONS = intKey("max.connections", Integer.MAX_VALUE, 0);
+    public static final ConfigKey<Integer> MAX_CONNECTIONS_PER_IP =
+            intKey("max.connections.per.ip", Integer.MAX_VALUE, 0);
+    /** {@code host:count,...}: a per-ip limit for the hosts named. */
+    public static final ConfigKey<Map<String, Integer>> MAX_CONNECTIONS_PER_IP_OVERRIDES = new ConfigKey<>(
+            "max.connections.per.ip.overrides", BrokerConfig::parseIpOverrides, Map.of(), v -> true,
+            "a list of host:count");
+    /** New connections a second, over all listeners; Kafka throttles past it, here they are closed. */
+    public static final ConfigKey<Integer> MAX_CONNECTION_CREATION_RATE =
+            intKey("max.connection.creation.rate", Integer.MAX_VALUE, 0);
     public static final ConfigKey<Long> CONNECTIONS_MAX_IDLE_MS = longKey("connections.max.idle.ms", 600_000L, 1);
     /**
      * Which security protocol each listener speaks: PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL are offered. When the map is set, a listener it does not
@@ -225,7 +249,9 @@ public final class BrokerConfig {
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
             TLS_HANDSHAKE_TIMEOUT_MS,
             SASL_SERVER_MAX_RECEIVE_SIZE, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, SASL_MECHANISM_INTER_BROKER_PROTOCOL,
-            SASL_MECHANISM_CONTROLLER_PROTOCOL, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, METRICS_HOST, PROCESS_ROLES,
+            SASL_MECHANISM_CONTROLLER_PROTOCOL, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUEST_BYTES,
+            UNAUTHENTICATED_MAX_REQUEST_BYTES, UNAUTHENTICATED_MAX_CONNECTIONS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
+            MAX_CONNECTIONS_PER_IP_OVERRIDES, MAX_CONNECTION_CREATION_RATE, METRICS_PORT, METRICS_HOST, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
@@ -532,6 +558,21 @@ public final class BrokerConfig {
     }
 
     /** {@code NAME:PROTOCOL,...}, names and protocols in upper case as Kafka takes them. */
+    private static Map<String, Integer> parseIpOverrides(String text) {
+        Map<String, Integer> overrides = new HashMap<>();
+        for (String entry : text.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int colon = entry.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("not host:count: " + entry);
+            }
+            overrides.put(entry.substring(0, colon).trim(), Integer.valueOf(entry.substring(colon + 1).trim()));
+        }
+        return Map.copyOf(overrides);
+    }
+
     private static Map<String, String> parseProtocolMap(String text) {
         Map<String, String> map = new LinkedHashMap<>();
         for (String entry : parseNames(text)) {

@@ -8,7 +8,10 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.net.InetAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -21,6 +24,8 @@ import java.util.function.Supplier;
  */
 public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelSetup.class);
+
     private final SupportedApis apis;
     private final String listenerName;
     private final int maxFrameBytes;
@@ -31,10 +36,11 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     /** The listener's TLS on an SSL or SASL_SSL listener; null otherwise. */
     private final SslEngineFactory tls;
     private final long tlsHandshakeTimeoutMs;
+    private final ConnectionLimits limits;
 
     public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs,
                         NetworkMetrics metrics, Supplier<SaslSession> saslSessions, SslEngineFactory tls,
-                        long tlsHandshakeTimeoutMs) {
+                        long tlsHandshakeTimeoutMs, ConnectionLimits limits) {
         this.apis = apis;
         this.listenerName = listenerName;
         this.maxFrameBytes = maxFrameBytes;
@@ -43,15 +49,27 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         this.saslSessions = saslSessions;
         this.tls = tls;
         this.tlsHandshakeTimeoutMs = tlsHandshakeTimeoutMs;
+        this.limits = limits;
     }
 
     @Override
     protected void initChannel(SocketChannel channel) {
         channel.config().setMessageSizeEstimator(SendfileAwareSizeEstimator.INSTANCE);
         SaslSession sasl = saslSessions == null ? null : saslSessions.get();
-        FrameDecoder frames = sasl == null ? new FrameDecoder(maxFrameBytes)
-                : new FrameDecoder(() -> sasl.isAuthenticated() ? maxFrameBytes
-                        : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()));
+        InetAddress peer = channel.remoteAddress().getAddress();
+        String refusedBy = limits.quotas().tryAccept(peer, sasl != null);
+        if (refusedBy != null) {
+            LOG.warn("Refusing connection from {} on {}: {} reached", channel.remoteAddress(), listenerName, refusedBy);
+            channel.close();
+            return;
+        }
+        Authentication authentication = new Authentication(sasl);
+        channel.closeFuture().addListener(closed -> limits.quotas().closed(peer, !authentication.counted));
+        ReadGate gate = new ReadGate();
+        FrameDecoder frames = new FrameDecoder(() -> authentication.isAuthenticated() ? maxFrameBytes
+                : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()), authentication::isAuthenticated,
+                limits.requestBytes(), limits.unauthenticatedRequestBytes(), gate);
+        channel.pipeline().addLast("read-gate", gate);
         if (tls != null) {
             SslHandler ssl = new SslHandler(tls.newServerEngine());
             ssl.setHandshakeTimeoutMillis(tlsHandshakeTimeoutMs);
@@ -64,5 +82,25 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
                 .addLast("frame", frames)
                 .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl));
+    }
+
+    /** Tells the quotas once, the first time it is asked after the connection authenticated. */
+    private final class Authentication {
+        private final SaslSession sasl;
+        /** Counted as authenticated: a connection of a listener without SASL from the start. */
+        private boolean counted;
+
+        Authentication(SaslSession sasl) {
+            this.sasl = sasl;
+            this.counted = sasl == null;
+        }
+
+        boolean isAuthenticated() {
+            if (!counted && sasl.isAuthenticated()) {
+                counted = true;
+                limits.quotas().authenticated();
+            }
+            return counted;
+        }
     }
 }
