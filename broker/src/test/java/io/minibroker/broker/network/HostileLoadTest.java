@@ -2,12 +2,22 @@ package io.minibroker.broker.network;
 
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.Unpooled;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The attack of issue 20, scaled down by the budget: many connections to a SASL listener, each sending most of
  * a pre-authentication frame of the largest size allowed (512 KiB) and then nothing. Unauthenticated connections
  * may hold {@code unauthenticated.max.request.bytes} of partial frames together; the attackers past that are
- * closed, and a client with credentials is served during the attack and right after it.
+ * closed, and a client with credentials is served during the attack and right after it. And the decompression
+ * bomb: see {@link #batchesThatInflateHugelyAreRefusedAndTheBrokerServesOn}.
  */
 class HostileLoadTest {
 
@@ -88,6 +99,62 @@ class HostileLoadTest {
             attacker.close();
         }
         produce("right after the attack");
+    }
+
+    /**
+     * The second attack: produces of a zstd batch of a few KB that inflates past the limit of one batch, on several
+     * connections at once and repeated. Each is refused with INVALID_RECORD, and a producer is served afterwards.
+     */
+    @Test
+    @Timeout(120)
+    void batchesThatInflateHugelyAreRefusedAndTheBrokerServesOn() throws Exception {
+        broker = TestBrokers.start(logDir, Map.of("listeners", "PLAINTEXT://localhost:0"));
+        byte[] zeros = new byte[10 * 1024 * 1024];
+        SimpleRecord[] records = new SimpleRecord[8]; // 80 MiB once inflated, over the 64 MiB of one batch
+        java.util.Arrays.fill(records, new SimpleRecord(zeros));
+        byte[] bomb = Utils.toArray(MemoryRecords.withRecords(Compression.zstd().build(), records).buffer());
+        assertThat(bomb.length).as("the compressed batch is small").isLessThan(64 * 1024);
+        try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap("PLAINTEXT")))) {
+            admin.createTopics(List.of(new NewTopic("bombed", 1, (short) 1))).all().get();
+        }
+        List<RawClient> senders = new ArrayList<>();
+        try {
+            for (int i = 0; i < 8; i++) {
+                senders.add(new RawClient(broker.boundPort("PLAINTEXT")));
+            }
+            for (int round = 0; round < 3; round++) {
+                for (RawClient sender : senders) { // all sent before any answer is read: validated concurrently
+                    sender.send(RawClient.request(ApiKey.PRODUCE, (short) 9, round, produceBody(bomb)));
+                }
+                for (RawClient sender : senders) {
+                    Struct answer = sender.receive(ApiKey.PRODUCE, (short) 9).body().getStructs("Responses").get(0)
+                            .getStructs("PartitionResponses").get(0);
+                    assertThat(answer.getInt16("ErrorCode")).isEqualTo(Errors.INVALID_RECORD.code());
+                }
+            }
+        } finally {
+            for (RawClient sender : senders) {
+                sender.close();
+            }
+        }
+        Map<String, Object> config = new HashMap<>();
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap("PLAINTEXT"));
+        config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
+                new StringSerializer())) {
+            assertThat(producer.send(new ProducerRecord<>("bombed", "legitimate")).get().offset()).isZero();
+        }
+    }
+
+    private static Struct produceBody(byte[] records) {
+        Struct body = ApiKey.PRODUCE.request().newMessage().set("Acks", (short) -1).set("TimeoutMs", 5000);
+        body.addElement("TopicData").set("Name", "bombed")
+                .addElement("PartitionData").set("Index", 0).set("Records", Unpooled.wrappedBuffer(records));
+        return body;
+    }
+
+    private String bootstrap(String listener) {
+        return "localhost:" + broker.boundPort(listener);
     }
 
     private void produce(String value) throws Exception {
