@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The pipeline of one connection: on an SSL or SASL_SSL listener TLS first (its handshake bounded by
+ * The pipeline of one connection, once {@link ConnectionQuotas} admitted it (else it is closed with a log line):
+ * first the {@link ReadGate} that pauses reading while the request budget is spent; on an SSL or SASL_SSL listener TLS first (its handshake bounded by
  * {@code tls.handshake.timeout.ms}, the client's certificate naming the connection's principal, fetched records
  * copied out of their files since TLS cannot send them with {@code sendfile}); then idle watch, bytes to frames,
  * frames to requests and responses (on a SASL listener, after the connection authenticated); and write watermarks
