@@ -8,6 +8,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 
@@ -92,7 +93,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     /** From another connection's thread, once bytes were released: retry on this connection's own. */
     private void wakeUp() {
-        ctx.executor().execute(gate::resume);
+        try {
+            ctx.executor().execute(gate::resume);
+        } catch (RejectedExecutionException e) {
+            // the broker is stopping and its event loops with it: nothing is left to resume
+        }
     }
 
     private void release() {
