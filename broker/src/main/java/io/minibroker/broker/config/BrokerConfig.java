@@ -47,6 +47,10 @@ public final class BrokerConfig {
     private static final java.util.regex.Pattern JAAS_KEY = java.util.regex.Pattern.compile(
             "listener\\.name\\.([^.]+)\\.(plain|scram-sha-256|scram-sha-512)\\.sasl\\.jaas\\.config");
 
+    /** Kafka's per-listener {@code listener.name.<listener, lower case>.max.connections}. */
+    private static final java.util.regex.Pattern LISTENER_MAX_CONNECTIONS_KEY = java.util.regex.Pattern.compile(
+            "listener\\.name\\.([^.]+)\\.max\\.connections");
+
     // Identity and network
     public static final ConfigKey<Integer> NODE_ID = intKey("node.id", 1, 0); // Kafka requires it in KRaft; 1 here
     /**
@@ -279,13 +283,17 @@ public final class BrokerConfig {
     private final Map<String, String> plainJaasConfigs;
     /** The {@link SslKeys} entries set, by the name they were set under. */
     private final Map<String, String> sslEntries;
+    /** The {@link #LISTENER_MAX_CONNECTIONS_KEY} values, by listener name in upper case. */
+    private final Map<String, Integer> listenerMaxConnections;
 
     private BrokerConfig(Map<ConfigKey<?>, Object> values, Set<String> unknownKeys,
-                         Map<String, String> plainJaasConfigs, Map<String, String> sslEntries) {
+                         Map<String, String> plainJaasConfigs, Map<String, String> sslEntries,
+                         Map<String, Integer> listenerMaxConnections) {
         this.values = values;
         this.unknownKeys = unknownKeys;
         this.plainJaasConfigs = plainJaasConfigs;
         this.sslEntries = sslEntries;
+        this.listenerMaxConnections = listenerMaxConnections;
     }
 
     /** Parses and checks every entry; throws {@link ConfigException} on the first invalid value. */
@@ -294,12 +302,17 @@ public final class BrokerConfig {
         Set<String> unknown = new TreeSet<>();
         Map<String, String> plainJaasConfigs = new HashMap<>();
         Map<String, String> sslEntries = new HashMap<>();
+        Map<String, Integer> listenerMaxConnections = new HashMap<>();
         for (Map.Entry<String, String> entry : properties.entrySet()) {
             String name = entry.getKey().trim();
             ConfigKey<?> key = KEYS.get(name);
             java.util.regex.Matcher jaas = JAAS_KEY.matcher(name);
+            java.util.regex.Matcher maxConnections = LISTENER_MAX_CONNECTIONS_KEY.matcher(name);
             if (key != null) {
                 values.put(key, key.parse(entry.getValue()));
+            } else if (maxConnections.matches()) {
+                listenerMaxConnections.put(maxConnections.group(1).toUpperCase(java.util.Locale.ROOT),
+                        intKey(name, null, 0).parse(entry.getValue()));
             } else if (jaas.matches()) {
                 if (jaas.group(2).equals("plain")) {
                     plainJaasConfigs.put(jaas.group(1).toUpperCase(java.util.Locale.ROOT), entry.getValue());
@@ -316,7 +329,7 @@ public final class BrokerConfig {
             LOG.warn("Ignoring configuration keys this broker does not know: {}", unknown);
         }
         BrokerConfig config = new BrokerConfig(values, Collections.unmodifiableSet(unknown), Map.copyOf(plainJaasConfigs),
-                Map.copyOf(sslEntries));
+                Map.copyOf(sslEntries), Map.copyOf(listenerMaxConnections));
         config.checkConsistency();
         return config;
     }
@@ -384,6 +397,11 @@ public final class BrokerConfig {
     }
 
     /** The value of {@code listener.name.<listener>.plain.sasl.jaas.config}, if set. */
+    /** {@code listener.name.<listener>.max.connections}, else {@code max.connections} as Kafka reads it. */
+    public int maxConnections(String listenerName) {
+        return listenerMaxConnections.getOrDefault(listenerName, get(MAX_CONNECTIONS));
+    }
+
     public Optional<String> plainJaasConfig(String listenerName) {
         return Optional.ofNullable(plainJaasConfigs.get(listenerName));
     }

@@ -58,14 +58,15 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         channel.config().setMessageSizeEstimator(SendfileAwareSizeEstimator.INSTANCE);
         SaslSession sasl = saslSessions == null ? null : saslSessions.get();
         InetAddress peer = channel.remoteAddress().getAddress();
-        String refusedBy = limits.quotas().tryAccept(peer, sasl != null);
+        String refusedBy = limits.quotas().tryAccept(listenerName, peer, sasl != null);
         if (refusedBy != null) {
             LOG.warn("Refusing connection from {} on {}: {} reached", channel.remoteAddress(), listenerName, refusedBy);
             channel.close();
             return;
         }
         Authentication authentication = new Authentication(sasl);
-        channel.closeFuture().addListener(closed -> limits.quotas().closed(peer, !authentication.counted));
+        channel.closeFuture().addListener(closed -> limits.quotas().closed(listenerName, peer,
+                !authentication.counted));
         ReadGate gate = new ReadGate();
         FrameDecoder frames = new FrameDecoder(() -> authentication.isAuthenticated() ? maxFrameBytes
                 : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()), authentication::isAuthenticated,

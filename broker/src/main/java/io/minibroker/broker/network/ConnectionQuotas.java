@@ -4,9 +4,11 @@ import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
 
 /**
- * Kafka's connection quotas over all listeners: {@code max.connections}, {@code max.connections.per.ip} (with
+ * Kafka's connection quotas: {@code max.connections} over all listeners and each listener's
+ * {@code listener.name.<l>.max.connections} (which defaults to it), {@code max.connections.per.ip} (with
  * {@code max.connections.per.ip.overrides}, by address or host name) and {@code max.connection.creation.rate} (new
  * connections a second; Kafka delays the accept past it, here the connection is refused), plus a cap of its own
  * on connections of SASL listeners that have not authenticated yet. A refused connection is closed at once by
@@ -15,6 +17,8 @@ import java.util.function.LongSupplier;
 public final class ConnectionQuotas {
 
     private final int maxConnections;
+    private final ToIntFunction<String> listenerMaxConnections;
+    private final Map<String, Integer> byListener = new HashMap<>();
     private final int maxPerIp;
     private final Map<String, Integer> perIpOverrides;
     private final int maxCreationRate;
@@ -26,9 +30,10 @@ public final class ConnectionQuotas {
     private long windowStartMs = Long.MIN_VALUE;
     private int createdInWindow;
 
-    public ConnectionQuotas(int maxConnections, int maxPerIp, Map<String, Integer> perIpOverrides,
+    public ConnectionQuotas(int maxConnections, ToIntFunction<String> listenerMaxConnections, int maxPerIp, Map<String, Integer> perIpOverrides,
                             int maxCreationRate, int maxUnauthenticated, LongSupplier monotonicMs) {
         this.maxConnections = maxConnections;
+        this.listenerMaxConnections = listenerMaxConnections;
         this.maxPerIp = maxPerIp;
         this.perIpOverrides = perIpOverrides;
         this.maxCreationRate = maxCreationRate;
@@ -37,7 +42,7 @@ public final class ConnectionQuotas {
     }
 
     /** Counts a new connection in, or returns the limit that refuses it (and counts nothing). */
-    public synchronized String tryAccept(InetAddress address, boolean unauthenticated) {
+    public synchronized String tryAccept(String listener, InetAddress address, boolean unauthenticated) {
         long now = monotonicMs.getAsLong();
         if (now - windowStartMs >= 1000 || windowStartMs == Long.MIN_VALUE) {
             windowStartMs = now;
@@ -48,6 +53,11 @@ public final class ConnectionQuotas {
         }
         if (total >= maxConnections) {
             return "max.connections (" + maxConnections + ")";
+        }
+        int onListener = byListener.getOrDefault(listener, 0);
+        int listenerLimit = listenerMaxConnections.applyAsInt(listener);
+        if (onListener >= listenerLimit) {
+            return "max.connections of listener " + listener + " (" + listenerLimit + ")";
         }
         int fromAddress = byAddress.getOrDefault(address, 0);
         int perIp = limitFor(address);
@@ -60,6 +70,7 @@ public final class ConnectionQuotas {
         createdInWindow++;
         total++;
         byAddress.put(address, fromAddress + 1);
+        byListener.put(listener, onListener + 1);
         if (unauthenticated) {
             this.unauthenticated++;
         }
@@ -84,8 +95,9 @@ public final class ConnectionQuotas {
     }
 
     /** A counted connection closed; {@code unauthenticated} if it never authenticated. */
-    public synchronized void closed(InetAddress address, boolean unauthenticated) {
+    public synchronized void closed(String listener, InetAddress address, boolean unauthenticated) {
         total--;
+        byListener.computeIfPresent(listener, (l, n) -> n == 1 ? null : n - 1);
         byAddress.computeIfPresent(address, (a, n) -> n == 1 ? null : n - 1);
         if (unauthenticated) {
             this.unauthenticated--;

@@ -429,7 +429,7 @@ public final class Broker implements AutoCloseable {
                 : Math.max(largestFrame, queued);
         long unauthenticatedBytes = Math.max(config.get(BrokerConfig.UNAUTHENTICATED_MAX_REQUEST_BYTES),
                 config.get(BrokerConfig.SASL_SERVER_MAX_RECEIVE_SIZE) + (long) Frames.SIZE_PREFIX_BYTES);
-        ConnectionQuotas quotas = new ConnectionQuotas(config.get(BrokerConfig.MAX_CONNECTIONS),
+        ConnectionQuotas quotas = new ConnectionQuotas(config.get(BrokerConfig.MAX_CONNECTIONS), config::maxConnections,
                 config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP), config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES),
                 config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE),
                 config.get(BrokerConfig.UNAUTHENTICATED_MAX_CONNECTIONS), clock::monotonicMs);

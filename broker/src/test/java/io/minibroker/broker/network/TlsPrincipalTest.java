@@ -98,7 +98,7 @@ class TlsPrincipalTest {
                 .childHandler(new ChannelSetup(apis, "SSL", 1 << 20, 60_000,
                         new NetworkMetrics(new SimpleMeterRegistry(), "SSL", List.of(ApiKey.API_VERSIONS),
                                 BrokerClock.system()), null, tls, 10_000,
-                        new ConnectionLimits(new ConnectionQuotas(Integer.MAX_VALUE, Integer.MAX_VALUE, Map.of(),
+                        new ConnectionLimits(new ConnectionQuotas(Integer.MAX_VALUE, l -> Integer.MAX_VALUE, Integer.MAX_VALUE, Map.of(),
                                 Integer.MAX_VALUE, Integer.MAX_VALUE, () -> 0L), new MemoryBudget(1 << 21),
                                 new MemoryBudget(1 << 21))))
                 .bind(new InetSocketAddress("localhost", 0)).sync().channel();
