@@ -47,6 +47,10 @@ public final class BrokerConfig {
     private static final java.util.regex.Pattern JAAS_KEY = java.util.regex.Pattern.compile(
             "listener\\.name\\.([^.]+)\\.(plain|scram-sha-256|scram-sha-512)\\.sasl\\.jaas\\.config");
 
+    /** Kafka's per-listener {@code listener.name.<listener, lower case>.max.connections}. */
+    private static final java.util.regex.Pattern LISTENER_MAX_CONNECTIONS_KEY = java.util.regex.Pattern.compile(
+            "listener\\.name\\.([^.]+)\\.max\\.connections");
+
     // Identity and network
     public static final ConfigKey<Integer> NODE_ID = intKey("node.id", 1, 0); // Kafka requires it in KRaft; 1 here
     /**
@@ -66,6 +70,30 @@ public final class BrokerConfig {
     public static final ConfigKey<String> INTER_BROKER_LISTENER_NAME = new ConfigKey<>("inter.broker.listener.name",
             text -> text.trim().toUpperCase(java.util.Locale.ROOT), null, v -> !v.isEmpty(), "a listener name");
     public static final ConfigKey<Integer> SOCKET_REQUEST_MAX_BYTES = intKey("socket.request.max.bytes", 104_857_600, 1);
+    /**
+     * Bytes of requests being read that all connections may hold together (see network/MemoryBudget). Kafka's
+     * default -1 leaves it unbounded, which lets many connections each holding a partial large frame exhaust
+     * memory; -1 here means the larger of socket.request.max.bytes (so the largest frame can always be read) and a
+     * quarter of the JVM's maximum heap.
+     */
+    public static final ConfigKey<Long> QUEUED_MAX_REQUEST_BYTES = new ConfigKey<>("queued.max.request.bytes",
+            Long::valueOf, -1L, v -> v == -1 || v > 0, "-1 or a positive long");
+    /** Not a Kafka key: the bytes of partial frames all unauthenticated SASL connections may hold together. */
+    public static final ConfigKey<Long> UNAUTHENTICATED_MAX_REQUEST_BYTES =
+            longKey("unauthenticated.max.request.bytes", 8L * 1024 * 1024, 1);
+    /** Not a Kafka key: how many SASL connections may be open and not yet authenticated at once. */
+    public static final ConfigKey<Integer> UNAUTHENTICATED_MAX_CONNECTIONS =
+            intKey("unauthenticated.max.connections", 1000, 1);
+    public static final ConfigKey<Integer> MAX_CONNECTIONS = intKey("max.connections", Integer.MAX_VALUE, 0);
+    public static final ConfigKey<Integer> MAX_CONNECTIONS_PER_IP =
+            intKey("max.connections.per.ip", Integer.MAX_VALUE, 0);
+    /** {@code host:count,...}: a per-ip limit for the hosts named. */
+    public static final ConfigKey<Map<String, Integer>> MAX_CONNECTIONS_PER_IP_OVERRIDES = new ConfigKey<>(
+            "max.connections.per.ip.overrides", BrokerConfig::parseIpOverrides, Map.of(), v -> true,
+            "a list of host:count");
+    /** New connections a second, over all listeners; Kafka throttles past it, here they are closed. */
+    public static final ConfigKey<Integer> MAX_CONNECTION_CREATION_RATE =
+            intKey("max.connection.creation.rate", Integer.MAX_VALUE, 0);
     public static final ConfigKey<Long> CONNECTIONS_MAX_IDLE_MS = longKey("connections.max.idle.ms", 600_000L, 1);
     /**
      * Which security protocol each listener speaks: PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL are offered. When the map is set, a listener it does not
@@ -273,8 +301,10 @@ public final class BrokerConfig {
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
             TLS_HANDSHAKE_TIMEOUT_MS,
             SASL_SERVER_MAX_RECEIVE_SIZE, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, SASL_MECHANISM_INTER_BROKER_PROTOCOL,
-            SASL_MECHANISM_CONTROLLER_PROTOCOL, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, METRICS_PORT, METRICS_HOST, CONTROLS_PORT, CONTROLS_HOST,
-            AUTHORIZER_CLASS_NAME, SUPER_USERS, ALLOW_EVERYONE_IF_NO_ACL_FOUND, PROCESS_ROLES,
+            SASL_MECHANISM_CONTROLLER_PROTOCOL, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUEST_BYTES,
+            UNAUTHENTICATED_MAX_REQUEST_BYTES, UNAUTHENTICATED_MAX_CONNECTIONS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
+            MAX_CONNECTIONS_PER_IP_OVERRIDES, MAX_CONNECTION_CREATION_RATE, METRICS_PORT, METRICS_HOST, CONTROLS_PORT,
+            CONTROLS_HOST, AUTHORIZER_CLASS_NAME, SUPER_USERS, ALLOW_EVERYONE_IF_NO_ACL_FOUND, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
@@ -310,13 +340,17 @@ public final class BrokerConfig {
     private final Map<String, String> plainJaasConfigs;
     /** The {@link SslKeys} entries set, by the name they were set under. */
     private final Map<String, String> sslEntries;
+    /** The {@link #LISTENER_MAX_CONNECTIONS_KEY} values, by listener name in upper case. */
+    private final Map<String, Integer> listenerMaxConnections;
 
     private BrokerConfig(Map<ConfigKey<?>, Object> values, Set<String> unknownKeys,
-                         Map<String, String> plainJaasConfigs, Map<String, String> sslEntries) {
+                         Map<String, String> plainJaasConfigs, Map<String, String> sslEntries,
+                         Map<String, Integer> listenerMaxConnections) {
         this.values = values;
         this.unknownKeys = unknownKeys;
         this.plainJaasConfigs = plainJaasConfigs;
         this.sslEntries = sslEntries;
+        this.listenerMaxConnections = listenerMaxConnections;
     }
 
     /** Parses and checks every entry; throws {@link ConfigException} on the first invalid value. */
@@ -325,12 +359,17 @@ public final class BrokerConfig {
         Set<String> unknown = new TreeSet<>();
         Map<String, String> plainJaasConfigs = new HashMap<>();
         Map<String, String> sslEntries = new HashMap<>();
+        Map<String, Integer> listenerMaxConnections = new HashMap<>();
         for (Map.Entry<String, String> entry : properties.entrySet()) {
             String name = entry.getKey().trim();
             ConfigKey<?> key = KEYS.get(name);
             java.util.regex.Matcher jaas = JAAS_KEY.matcher(name);
+            java.util.regex.Matcher maxConnections = LISTENER_MAX_CONNECTIONS_KEY.matcher(name);
             if (key != null) {
                 values.put(key, key.parse(entry.getValue()));
+            } else if (maxConnections.matches()) {
+                listenerMaxConnections.put(maxConnections.group(1).toUpperCase(java.util.Locale.ROOT),
+                        intKey(name, null, 0).parse(entry.getValue()));
             } else if (jaas.matches()) {
                 if (jaas.group(2).equals("plain")) {
                     plainJaasConfigs.put(jaas.group(1).toUpperCase(java.util.Locale.ROOT), entry.getValue());
@@ -347,7 +386,7 @@ public final class BrokerConfig {
             LOG.warn("Ignoring configuration keys this broker does not know: {}", unknown);
         }
         BrokerConfig config = new BrokerConfig(values, Collections.unmodifiableSet(unknown), Map.copyOf(plainJaasConfigs),
-                Map.copyOf(sslEntries));
+                Map.copyOf(sslEntries), Map.copyOf(listenerMaxConnections));
         config.checkConsistency();
         return config;
     }
@@ -415,6 +454,11 @@ public final class BrokerConfig {
     }
 
     /** The value of {@code listener.name.<listener>.plain.sasl.jaas.config}, if set. */
+    /** {@code listener.name.<listener>.max.connections}, else {@code max.connections} as Kafka reads it. */
+    public int maxConnections(String listenerName) {
+        return listenerMaxConnections.getOrDefault(listenerName, get(MAX_CONNECTIONS));
+    }
+
     public Optional<String> plainJaasConfig(String listenerName) {
         return Optional.ofNullable(plainJaasConfigs.get(listenerName));
     }
@@ -616,6 +660,21 @@ public final class BrokerConfig {
     }
 
     /** {@code NAME:PROTOCOL,...}, names and protocols in upper case as Kafka takes them. */
+    private static Map<String, Integer> parseIpOverrides(String text) {
+        Map<String, Integer> overrides = new HashMap<>();
+        for (String entry : text.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int colon = entry.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("not host:count: " + entry);
+            }
+            overrides.put(entry.substring(0, colon).trim(), Integer.valueOf(entry.substring(colon + 1).trim()));
+        }
+        return Map.copyOf(overrides);
+    }
+
     private static Map<String, String> parseProtocolMap(String text) {
         Map<String, String> map = new LinkedHashMap<>();
         for (String entry : parseNames(text)) {

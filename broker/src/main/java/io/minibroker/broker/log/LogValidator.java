@@ -3,6 +3,7 @@ package io.minibroker.broker.log;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.InflationBudget;
 import io.minibroker.protocol.record.Record;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
@@ -44,6 +45,15 @@ import java.util.List;
 final class LogValidator {
 
     private static final Logger LOG = LoggerFactory.getLogger(LogValidator.class);
+
+    /**
+     * Heap for the decompressed records of batches being validated, shared by every partition and thread of the
+     * JVM: a quarter of the heap, and never less than one batch's limit. Without it, each event loop could inflate
+     * a batch into its own buffer of up to that limit at once (a few KB of zstd can announce a GiB), and together
+     * they could exhaust the heap.
+     */
+    static final InflationBudget INFLATION = new InflationBudget(Math.max(RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES,
+            Runtime.getRuntime().maxMemory() / 4));
 
     private final TopicPartition topicPartition;
     private final LogConfig config;
@@ -182,7 +192,7 @@ final class LogValidator {
         CompressionType target = config.compressionType().targetFor(batch.compression());
         ByteBuf plain;
         try {
-            plain = batch.plainRecords(ByteBufAllocator.DEFAULT, RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES);
+            plain = batch.plainRecords(INFLATION, RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES);
         } catch (ProtocolException e) { // a payload that does not decompress
             throw new LogException(Errors.INVALID_RECORD, e.getMessage() + " in " + topicPartition, e);
         }

@@ -9,18 +9,24 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.net.InetAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The pipeline of one connection: on an SSL or SASL_SSL listener TLS first (its handshake bounded by
+ * The pipeline of one connection, once {@link ConnectionQuotas} admitted it (else it is closed with a log line):
+ * first the {@link ReadGate} that pauses reading while the request budget is spent; on an SSL or SASL_SSL listener TLS first (its handshake bounded by
  * {@code tls.handshake.timeout.ms}, the client's certificate naming the connection's principal, fetched records
  * copied out of their files since TLS cannot send them with {@code sendfile}); then idle watch, bytes to frames,
  * frames to requests and responses (on a SASL listener, after the connection authenticated); and write watermarks
  * that count fetched records sent from files.
  */
 public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelSetup.class);
 
     private final SupportedApis apis;
     private final String listenerName;
@@ -32,12 +38,13 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     /** The listener's TLS on an SSL or SASL_SSL listener; null otherwise. */
     private final SslEngineFactory tls;
     private final long tlsHandshakeTimeoutMs;
+    private final ConnectionLimits limits;
     /** A test's controls, on a client listener; null on a controller's. */
     private final BrokerControls controls;
 
     public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs,
                         NetworkMetrics metrics, Supplier<SaslSession> saslSessions, SslEngineFactory tls,
-                        long tlsHandshakeTimeoutMs, BrokerControls controls) {
+                        long tlsHandshakeTimeoutMs, ConnectionLimits limits, BrokerControls controls) {
         this.apis = apis;
         this.listenerName = listenerName;
         this.maxFrameBytes = maxFrameBytes;
@@ -46,6 +53,7 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         this.saslSessions = saslSessions;
         this.tls = tls;
         this.tlsHandshakeTimeoutMs = tlsHandshakeTimeoutMs;
+        this.limits = limits;
         this.controls = controls;
     }
 
@@ -53,9 +61,21 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     protected void initChannel(SocketChannel channel) {
         channel.config().setMessageSizeEstimator(SendfileAwareSizeEstimator.INSTANCE);
         SaslSession sasl = saslSessions == null ? null : saslSessions.get();
-        FrameDecoder frames = sasl == null ? new FrameDecoder(maxFrameBytes)
-                : new FrameDecoder(() -> sasl.isAuthenticated() ? maxFrameBytes
-                        : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()));
+        InetAddress peer = channel.remoteAddress().getAddress();
+        String refusedBy = limits.quotas().tryAccept(listenerName, peer, sasl != null);
+        if (refusedBy != null) {
+            LOG.warn("Refusing connection from {} on {}: {} reached", channel.remoteAddress(), listenerName, refusedBy);
+            channel.close();
+            return;
+        }
+        Authentication authentication = new Authentication(sasl);
+        channel.closeFuture().addListener(closed -> limits.quotas().closed(listenerName, peer,
+                !authentication.counted));
+        ReadGate gate = new ReadGate();
+        FrameDecoder frames = new FrameDecoder(() -> authentication.isAuthenticated() ? maxFrameBytes
+                : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()), authentication::isAuthenticated,
+                limits.requestBytes(), limits.unauthenticatedRequestBytes(), gate);
+        channel.pipeline().addLast("read-gate", gate);
         if (tls != null) {
             SslHandler ssl = new SslHandler(tls.newServerEngine());
             ssl.setHandshakeTimeoutMillis(tlsHandshakeTimeoutMs);
@@ -68,5 +88,25 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
                 .addLast("frame", frames)
                 .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl, controls));
+    }
+
+    /** Tells the quotas once, the first time it is asked after the connection authenticated. */
+    private final class Authentication {
+        private final SaslSession sasl;
+        /** Counted as authenticated: a connection of a listener without SASL from the start. */
+        private boolean counted;
+
+        Authentication(SaslSession sasl) {
+            this.sasl = sasl;
+            this.counted = sasl == null;
+        }
+
+        boolean isAuthenticated() {
+            if (!counted && sasl.isAuthenticated()) {
+                counted = true;
+                limits.quotas().authenticated();
+            }
+            return counted;
+        }
     }
 }

@@ -59,6 +59,10 @@ import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.metrics.ReplicaManagerMeters;
 import io.minibroker.broker.network.ChannelSetup;
+import io.minibroker.broker.network.ConnectionLimits;
+import io.minibroker.broker.network.ConnectionQuotas;
+import io.minibroker.broker.network.MemoryBudget;
+import io.minibroker.protocol.frame.Frames;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.DescribeProducersHandler;
 import io.minibroker.broker.produce.InitProducerIdHandler;
@@ -430,6 +434,7 @@ public final class Broker implements AutoCloseable {
                 config.inCluster() ? assignments : null);
         startControlsEndpoint();
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
+        ConnectionLimits connectionLimits = connectionLimits();
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             boolean clientListener = !controllerListeners.contains(listener.listenerName());
             SupportedApis served = controllerApis != null && !clientListener ? controllerApis : apis;
@@ -445,7 +450,7 @@ public final class Broker implements AutoCloseable {
                             new NetworkMetrics(registry, listener.listenerName(), served.entries().keySet(), clock),
                             saslSessions.get(listener.listenerName()),
                             listenerTls.get(listener.listenerName()),
-                            config.get(BrokerConfig.TLS_HANDSHAKE_TIMEOUT_MS),
+                            config.get(BrokerConfig.TLS_HANDSHAKE_TIMEOUT_MS), connectionLimits,
                             clientListener ? controls : null));
             InetSocketAddress address = listener.host().isEmpty()
                     ? new InetSocketAddress(listener.port())
@@ -498,6 +503,21 @@ public final class Broker implements AutoCloseable {
             throw new IllegalStateException("minibroker.controls.port is not set");
         }
         return controlsEndpoint.address();
+    }
+
+    /** Shared by all listeners; see docs/configuration.md for why queued.max.request.bytes' -1 is bounded here. */
+    private ConnectionLimits connectionLimits() {
+        long queued = config.get(BrokerConfig.QUEUED_MAX_REQUEST_BYTES);
+        long largestFrame = config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES) + (long) Frames.SIZE_PREFIX_BYTES;
+        long requestBytes = queued == -1 ? Math.max(largestFrame, Runtime.getRuntime().maxMemory() / 4)
+                : Math.max(largestFrame, queued);
+        long unauthenticatedBytes = Math.max(config.get(BrokerConfig.UNAUTHENTICATED_MAX_REQUEST_BYTES),
+                config.get(BrokerConfig.SASL_SERVER_MAX_RECEIVE_SIZE) + (long) Frames.SIZE_PREFIX_BYTES);
+        ConnectionQuotas quotas = new ConnectionQuotas(config.get(BrokerConfig.MAX_CONNECTIONS), config::maxConnections,
+                config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP), config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES),
+                config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE),
+                config.get(BrokerConfig.UNAUTHENTICATED_MAX_CONNECTIONS), clock::monotonicMs);
+        return new ConnectionLimits(quotas, new MemoryBudget(requestBytes), new MemoryBudget(unauthenticatedBytes));
     }
 
     /**

@@ -219,4 +219,25 @@ class BrokerConfigTest {
         changed.put(key, value);
         return changed;
     }
+
+    @Test
+    void connectionLimitsHaveKafkasKeysAndDefaults() {
+        BrokerConfig defaults = BrokerConfig.of(Map.of());
+        assertThat(defaults.get(BrokerConfig.MAX_CONNECTIONS)).isEqualTo(Integer.MAX_VALUE);
+        assertThat(defaults.get(BrokerConfig.MAX_CONNECTIONS_PER_IP)).isEqualTo(Integer.MAX_VALUE);
+        assertThat(defaults.get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES)).isEmpty();
+        assertThat(defaults.get(BrokerConfig.QUEUED_MAX_REQUEST_BYTES)).isEqualTo(-1L);
+        BrokerConfig set = BrokerConfig.of(Map.of("max.connections.per.ip.overrides", "10.0.0.1:5, broker-2:100",
+                "queued.max.request.bytes", "209715200", "max.connections", "50",
+                "listener.name.client.max.connections", "10"));
+        assertThat(set.maxConnections("CLIENT")).isEqualTo(10);
+        assertThat(set.maxConnections("BROKER")).as("max.connections, as Kafka falls back").isEqualTo(50);
+        assertThat(set.unknownKeys()).isEmpty();
+        assertThat(set.get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES))
+                .isEqualTo(Map.of("10.0.0.1", 5, "broker-2", 100));
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("max.connections.per.ip.overrides", "10.0.0.1")))
+                .hasMessageContaining("max.connections.per.ip.overrides");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("queued.max.request.bytes", "0")))
+                .hasMessageContaining("queued.max.request.bytes");
+    }
 }

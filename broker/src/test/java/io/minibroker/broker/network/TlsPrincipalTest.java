@@ -97,7 +97,10 @@ class TlsPrincipalTest {
         Channel server = new ServerBootstrap().group(loop).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelSetup(apis, "SSL", 1 << 20, 60_000,
                         new NetworkMetrics(new SimpleMeterRegistry(), "SSL", List.of(ApiKey.API_VERSIONS),
-                                BrokerClock.system()), null, tls, 10_000, null))
+                                BrokerClock.system()), null, tls, 10_000,
+                        new ConnectionLimits(new ConnectionQuotas(Integer.MAX_VALUE, l -> Integer.MAX_VALUE, Integer.MAX_VALUE, Map.of(),
+                                Integer.MAX_VALUE, Integer.MAX_VALUE, () -> 0L), new MemoryBudget(1 << 21),
+                                new MemoryBudget(1 << 21)), null))
                 .bind(new InetSocketAddress("localhost", 0)).sync().channel();
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
