@@ -1,7 +1,6 @@
 package io.minibroker.it;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
-import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -53,9 +52,12 @@ class TransactionsTest {
         }
     }
 
-    private void start(String transactionVersion, ManualClock clock, String topic, int partitions) throws Exception {
-        Map<String, String> overrides = Map.of("minibroker.transaction.version", transactionVersion);
-        broker = clock == null ? EmbeddedBroker.start(overrides) : EmbeddedBroker.start(overrides, clock);
+    private void start(String transactionVersion, String topic, int partitions) throws Exception {
+        start(Map.of("minibroker.transaction.version", transactionVersion), topic, partitions);
+    }
+
+    private void start(Map<String, String> overrides, String topic, int partitions) throws Exception {
+        broker = EmbeddedBroker.start(overrides);
         closeables.add(broker);
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
@@ -92,7 +94,7 @@ class TransactionsTest {
     @ParameterizedTest(name = "transaction version {0}")
     @ValueSource(strings = {"1", "2"})
     void eachIsolationLevelSeesWhatItShould(String transactionVersion) throws Exception {
-        start(transactionVersion, null, "orders", 1);
+        start(transactionVersion, "orders", 1);
         TopicPartition tp = new TopicPartition("orders", 0);
         KafkaProducer<String, String> writer = producer("writer", Map.of());
         KafkaProducer<String, String> slow = producer("slow", Map.of());
@@ -148,7 +150,7 @@ class TransactionsTest {
     @ParameterizedTest(name = "transaction version {0}")
     @ValueSource(strings = {"1", "2"})
     void aSecondInstanceFencesTheFirst(String transactionVersion) throws Exception {
-        start(transactionVersion, null, "fenced", 1);
+        start(transactionVersion, "fenced", 1);
         TopicPartition tp = new TopicPartition("fenced", 0);
         KafkaProducer<String, String> first = producer("shared", Map.of());
         first.initTransactions();
@@ -175,23 +177,23 @@ class TransactionsTest {
     }
 
     /**
-     * A transaction left open past its transaction.timeout.ms is aborted by the coordinator's round, on a manual
-     * clock: read_committed moves past it and never sees its records; the producer learns it was fenced.
+     * A transaction left open past its transaction.timeout.ms (one second) is aborted by the coordinator's round
+     * (every 100 ms here), waited for as the describe it shows: read_committed moves past it and never sees its
+     * records; the producer learns it was fenced. (On a ManualClock this passes too, but each client's parked
+     * fetch then waits for a clock that does not move, and every consumer's close takes its 30 s.)
      */
     @ParameterizedTest(name = "transaction version {0}")
     @ValueSource(strings = {"1", "2"})
     void aTransactionOpenPastItsTimeoutIsAborted(String transactionVersion) throws Exception {
-        ManualClock clock = new ManualClock();
-        start(transactionVersion, clock, "timed", 1);
+        start(Map.of("minibroker.transaction.version", transactionVersion,
+                "transaction.abort.timed.out.transaction.cleanup.interval.ms", "100"), "timed", 1);
         TopicPartition tp = new TopicPartition("timed", 0);
         KafkaProducer<String, String> producer = producer("forgetful",
-                Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 60_000));
+                Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 1_000));
         producer.initTransactions();
         producer.beginTransaction();
         send(producer, "timed", "left", 0, 3);
         try (Admin admin = admin()) {
-            assertThat(readToEnd(broker.bootstrapServers(), "read_committed", List.of(tp))).isEmpty();
-            clock.advance(70_000);
             Eventually.await(() -> describeState(admin, "forgetful") == TransactionState.COMPLETE_ABORT,
                     "the coordinator's abort of the timed-out transaction");
         }
@@ -199,7 +201,7 @@ class TransactionsTest {
         try (KafkaConsumer<String, String> consumer = TxClients.consumer(broker.bootstrapServers(), "read_committed",
                 Map.of())) {
             // 3 records and the ABORT marker: the last stable offset is past them all.
-            Eventually.await(() -> consumer.endOffsets(List.of(tp)).get(tp) == 4, "the LSO past the abort marker");
+            assertThat(consumer.endOffsets(List.of(tp)).get(tp)).isEqualTo(4);
         }
         assertThat(readToEnd(broker.bootstrapServers(), "read_committed", List.of(tp))).isEmpty();
         assertThat(values(readToEnd(broker.bootstrapServers(), "read_uncommitted", List.of(tp))))
@@ -222,7 +224,7 @@ class TransactionsTest {
     @ParameterizedTest(name = "transaction version {0}")
     @ValueSource(strings = {"1", "2"})
     void consumeTransformProduceOutputsEachInputOnce(String transactionVersion) throws Exception {
-        start(transactionVersion, null, "input", 3);
+        start(transactionVersion, "input", 3);
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic("output", 2, (short) 1))).all().get();
         }
@@ -232,80 +234,9 @@ class TransactionsTest {
                 plain.send(new ProducerRecord<>("input", i % 3, "k" + i, "in-" + i));
             }
         }
-        KafkaProducer<String, String> producer = producer("transformer", Map.of());
-        producer.initTransactions();
-        List<TopicPartition> inputPartitions = IntStream.range(0, 3).mapToObj(p -> new TopicPartition("input", p))
-                .toList();
-        try (KafkaConsumer<String, String> consumer = TxClients.consumer(broker.bootstrapServers(), "read_committed",
-                Map.of("group.id", "transformers", "max.poll.records", 50, "auto.offset.reset", "earliest"))) {
-            consumer.subscribe(List.of("input"));
-            int transactions = 0;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (!atEnd(consumer, inputPartitions)) {
-                assertThat(System.nanoTime()).as("consumed all input in time").isLessThan(deadline);
-                ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(100));
-                if (records.isEmpty()) {
-                    continue;
-                }
-                producer.beginTransaction();
-                Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-                for (ConsumerRecord<String, String> record : records) {
-                    producer.send(new ProducerRecord<>("output", record.key(), record.value().replace("in-", "out-")));
-                    offsets.put(new TopicPartition(record.topic(), record.partition()),
-                            new OffsetAndMetadata(record.offset() + 1));
-                }
-                producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
-                if (++transactions % 3 == 0) {
-                    producer.abortTransaction();
-                    rewindToCommitted(consumer);
-                } else {
-                    producer.commitTransaction();
-                }
-            }
-            assertThat(transactions).isGreaterThan(3);
-        }
-        assertOutputOnceAndOffsetsAtEnd(broker.bootstrapServers(), inputs, inputPartitions);
-    }
-
-    private static boolean atEnd(KafkaConsumer<String, String> consumer, List<TopicPartition> partitions) {
-        Set<TopicPartition> assigned = consumer.assignment();
-        if (!assigned.containsAll(partitions)) {
-            return false;
-        }
-        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(partitions));
-        return partitions.stream().allMatch(tp -> committed.get(tp) != null
-                && committed.get(tp).offset() == ends.get(tp));
-    }
-
-    /** After an abort, the consumer goes back to the group's committed offsets (the aborted ones never were). */
-    static void rewindToCommitted(KafkaConsumer<String, String> consumer) {
-        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(consumer.assignment());
-        for (TopicPartition tp : consumer.assignment()) {
-            OffsetAndMetadata offset = committed.get(tp);
-            if (offset == null) {
-                consumer.seekToBeginning(List.of(tp));
-            } else {
-                consumer.seek(tp, offset);
-            }
-        }
-    }
-
-    /** The output, read_committed, holds each input's output exactly once, and the group committed every input. */
-    static void assertOutputOnceAndOffsetsAtEnd(String bootstrap, int inputs, List<TopicPartition> inputPartitions) {
-        List<TopicPartition> outputPartitions = List.of(new TopicPartition("output", 0),
-                new TopicPartition("output", 1));
-        List<String> output = values(readToEnd(bootstrap, "read_committed", outputPartitions));
-        assertThat(output).as("every input's output, once")
-                .containsExactlyInAnyOrderElementsOf(named("out-", 0, inputs));
-        try (KafkaConsumer<String, String> consumer = TxClients.consumer(bootstrap, "read_committed",
-                Map.of("group.id", "transformers"))) {
-            Map<TopicPartition, Long> ends = consumer.endOffsets(inputPartitions);
-            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(inputPartitions));
-            for (TopicPartition tp : inputPartitions) {
-                assertThat(committed.get(tp)).as("committed offset of " + tp).isNotNull();
-                assertThat(committed.get(tp).offset()).as("committed offset of " + tp).isEqualTo(ends.get(tp));
-            }
-        }
+        TransformLoop loop = new TransformLoop(broker.bootstrapServers(), 3, 3, Map.of());
+        loop.run();
+        assertThat(loop.committed.get()).isGreaterThan(3);
+        TransformLoop.assertOutputOnceAndOffsetsAtEnd(broker.bootstrapServers(), inputs, 3, 2);
     }
 }
