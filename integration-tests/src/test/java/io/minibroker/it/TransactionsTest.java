@@ -174,8 +174,9 @@ class TransactionsTest {
     /**
      * A transaction left open past its transaction.timeout.ms (one second) is aborted by the coordinator's round
      * (every 100 ms here), waited for as the describe it shows: read_committed moves past it and never sees its
-     * records; the producer learns it was fenced. (On a ManualClock this passes too, but each client's parked
-     * fetch then waits for a clock that does not move, and every consumer's close takes its 30 s.)
+     * records; the producer learns it was fenced. (On a ManualClock this passes too, but slowly: a consumer's close
+     * waits behind its parked fetch, whose fetch.max.wait.ms never passes on a clock nobody moves, so every close
+     * takes the client's 30 s.)
      */
     @ParameterizedTest(name = "transaction version {0}")
     @ValueSource(strings = {"1", "2"})
