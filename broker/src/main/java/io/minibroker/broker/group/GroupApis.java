@@ -2,6 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.TransactionalOffsetsCheck;
 import io.minibroker.protocol.message.ApiKey;
 
 /**
@@ -17,6 +18,13 @@ public final class GroupApis {
     public static SupportedApis register(SupportedApis apis, GroupCoordinator coordinator,
                                          CoordinatorLocator locator, CoordinatorLocator transactions,
                                          TopicRegistry topics) {
+        return register(apis, coordinator, locator, transactions, topics, null);
+    }
+
+    /** The same, TxnOffsetCommit asking {@code offsetsCheck} of the transaction coordinator first (null: nothing). */
+    public static SupportedApis register(SupportedApis apis, GroupCoordinator coordinator,
+                                         CoordinatorLocator locator, CoordinatorLocator transactions,
+                                         TopicRegistry topics, TransactionalOffsetsCheck offsetsCheck) {
         return apis.add(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(locator, transactions))
                 .add(ApiKey.JOIN_GROUP, new JoinGroupHandler(coordinator))
                 .add(ApiKey.SYNC_GROUP, new SyncGroupHandler(coordinator))
@@ -28,7 +36,7 @@ public final class GroupApis {
                 .add(ApiKey.DESCRIBE_GROUPS, new DescribeGroupsHandler(coordinator))
                 .add(ApiKey.DELETE_GROUPS, new DeleteGroupsHandler(coordinator))
                 .add(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(coordinator, topics))
-                .add(ApiKey.TXN_OFFSET_COMMIT, new TxnOffsetCommitHandler(coordinator, topics))
+                .add(ApiKey.TXN_OFFSET_COMMIT, new TxnOffsetCommitHandler(coordinator, topics, offsetsCheck))
                 .add(ApiKey.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(coordinator))
                 .add(ApiKey.CONSUMER_GROUP_DESCRIBE, new ConsumerGroupDescribeHandler(coordinator, topics));
     }

@@ -3,8 +3,10 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.TransactionalOffsetsCheck;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.TxnOffsetCommitRequestView;
@@ -29,9 +31,10 @@ import java.util.concurrent.CompletionStage;
  * without the group state check) and writes the rest as a transactional batch of the producer, where they stay
  * pending until the producer's marker. v6 names topics by id.
  *
- * <p>Not done here yet: KIP-890's check with the transaction coordinator that the producer's transaction includes
- * this group's partition of {@code __consumer_offsets} (added by AddOffsetsToTxn, or implicitly from v5, transaction
- * version 2), which the transaction coordinator's side provides.
+ * <p>Before writing, the transaction coordinator is asked ({@link TransactionalOffsetsCheck}) to add this group's
+ * partition of {@code __consumer_offsets} to the transaction, which v5+ clients (transaction version 2) leave to the
+ * broker instead of sending AddOffsetsToTxn: without it no marker would reach that partition and the offsets would
+ * stay pending for ever. With no check (a cluster node, where the coordinator may be elsewhere) nothing is asked.
  */
 public final class TxnOffsetCommitHandler implements ApiHandler {
 
@@ -43,10 +46,14 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
 
     private final GroupCoordinator coordinator;
     private final TopicRegistry topics;
+    private final TransactionalOffsetsCheck transactions;
 
-    public TxnOffsetCommitHandler(GroupCoordinator coordinator, TopicRegistry topics) {
+    /** @param transactions the transaction coordinator's check before the offsets are written, or null for none */
+    public TxnOffsetCommitHandler(GroupCoordinator coordinator, TopicRegistry topics,
+                                  TransactionalOffsetsCheck transactions) {
         this.coordinator = coordinator;
         this.topics = topics;
+        this.transactions = transactions;
     }
 
     @Override
@@ -91,7 +98,12 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
                 groupFields ? body.generationIdOrMemberEpoch() : -1, groupFields ? body.memberId() : "",
                 groupFields ? body.groupInstanceId() : null, offsets, version,
                 new OffsetCommit.Transaction(body.producerId(), body.producerEpoch()));
-        return coordinator.commitTransactionalOffsets(commit).thenApply(errors -> {
+        CompletionStage<Errors> checked = transactions == null ? CompletableFuture.completedFuture(Errors.NONE)
+                : transactions.beforeCommit(body.transactionalId(), body.producerId(), body.producerEpoch(),
+                        new TopicPartition(InternalTopics.CONSUMER_OFFSETS,
+                                coordinator.offsetsPartitionFor(body.groupId())), version);
+        return checked.thenCompose(error -> error == Errors.NONE ? coordinator.commitTransactionalOffsets(commit)
+                : CompletableFuture.completedFuture(everyPartition(offsets, error))).thenApply(errors -> {
             awaiting.forEach((partitionResponse, partition) -> {
                 Errors error = errors.get(partition);
                 if (error == Errors.COORDINATOR_LOAD_IN_PROGRESS && version < LOAD_IN_PROGRESS_FROM_VERSION) {
@@ -101,5 +113,11 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
             });
             return response.struct();
         });
+    }
+
+    private static Map<TopicPartition, Errors> everyPartition(Map<TopicPartition, ?> offsets, Errors error) {
+        Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
+        offsets.keySet().forEach(partition -> errors.put(partition, error));
+        return errors;
     }
 }

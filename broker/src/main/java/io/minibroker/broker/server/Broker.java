@@ -87,6 +87,7 @@ import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.AddOffsetsToTxnHandler;
 import io.minibroker.broker.transaction.AddPartitionsToTxnHandler;
+import io.minibroker.broker.transaction.CoordinatorOffsetsCheck;
 import io.minibroker.broker.transaction.CoordinatorProduceCheck;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
 import io.minibroker.broker.transaction.EndTxnHandler;
@@ -391,7 +392,8 @@ public final class Broker implements AutoCloseable {
             GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
                     CoordinatorLocator.singleNode(node, topics), autoCreation),
                     CoordinatorLocator.forTransactions(CoordinatorLocator.singleNode(node, topics,
-                            TransactionStateTopic.NAME), autoCreation), topics);
+                            TransactionStateTopic.NAME), autoCreation), topics,
+                    new CoordinatorOffsetsCheck(transactionCoordinator));
             apis.add(ApiKey.ADD_PARTITIONS_TO_TXN, new AddPartitionsToTxnHandler(transactionCoordinator,
                             (topic, partition) -> topics.get(topic).filter(found -> partition >= 0
                                     && partition < found.partitions()).isPresent()))

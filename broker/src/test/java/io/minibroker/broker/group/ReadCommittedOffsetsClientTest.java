@@ -91,7 +91,7 @@ class ReadCommittedOffsetsClientTest {
                 .committedLeaderEpoch(-1).committedMetadata("");
         try (GroupWireClient client = new GroupWireClient(broker.broker().boundPort("PLAINTEXT"))) {
             TxnOffsetCommitResponseView response = new TxnOffsetCommitResponseView(
-                    client.call(ApiKey.TXN_OFFSET_COMMIT, 5, request.struct()));
+                    client.call(ApiKey.TXN_OFFSET_COMMIT, 4, request.struct()));
             assertThat(response.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
         }
     }

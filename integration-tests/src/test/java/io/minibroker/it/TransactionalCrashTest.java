@@ -1,0 +1,101 @@
+package io.minibroker.it;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Exactly-once through a kill -9: a consume-transform-produce loop (kafka-clients 4.4.0, transaction version 2)
+ * against a broker process, which is killed (SIGKILL) while the loop runs, from another thread, once five
+ * transactions have committed, wherever the loop then is. A new loop (same transactional.id, same group) against
+ * the broker restarted on the same log directory finishes the input: read_committed, every input's output appears
+ * exactly once, and the group's committed offsets are the input's ends.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class TransactionalCrashTest {
+
+    private static final int INPUTS = 3_000;
+    /**
+     * Clients give up on a dead broker within seconds, not the defaults' minutes; and the dead consumer's session
+     * (restored with its group by the restarted broker) expires after Kafka's minimum, 6 s, not 45, before the new
+     * consumer's join completes.
+     */
+    private static final Map<String, Object> IMPATIENT = Map.of(
+            "session.timeout.ms", 6_000,
+            ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000,
+            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000,
+            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 4_000,
+            "default.api.timeout.ms", 5_000);
+
+    @TempDir
+    Path logDir;
+
+    @Test
+    void everyInputIsOutputOnceThroughAKillMinus9() throws Exception {
+        BrokerProcess first = BrokerProcess.start(logDir, "log.flush.interval.messages=1",
+                "group.initial.rebalance.delay.ms=0");
+        BrokerProcess second = null;
+        try {
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, first.bootstrap()))) {
+                admin.createTopics(List.of(new NewTopic("input", 3, (short) 1), new NewTopic("output", 2, (short) 1)))
+                        .all().get();
+            }
+            try (KafkaProducer<String, String> plain = Clients.producer(first.bootstrap(), Map.of("acks", "all"))) {
+                for (int i = 0; i < INPUTS; i++) {
+                    plain.send(new ProducerRecord<>("input", i % 3, "k" + i, "in-" + i));
+                }
+            }
+            TransformLoop before = new TransformLoop(first.bootstrap(), 3, 0, IMPATIENT);
+            Thread killer = new Thread(() -> {
+                Eventually.await(() -> before.committed.get() >= 5, "five committed transactions");
+                try {
+                    first.kill();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            killer.start();
+            AtomicReference<RuntimeException> failure = new AtomicReference<>();
+            try {
+                before.run();
+            } catch (RuntimeException | AssertionError e) {
+                failure.set(new RuntimeException(e));
+            }
+            killer.join();
+            assertThat(failure.get()).as("the loop broke off when the broker died").isNotNull();
+            assertThat(before.committed.get()).as("it did not finish before the kill").isLessThan(INPUTS / 50);
+
+            second = BrokerProcess.start(logDir, "log.flush.interval.messages=1", "group.initial.rebalance.delay.ms=0");
+            TransformLoop after = new TransformLoop(second.bootstrap(), 3, 0, Map.of());
+            after.run();
+            TransformLoop.assertOutputOnceAndOffsetsAtEnd(second.bootstrap(), INPUTS, 3, 2);
+        } catch (Throwable e) {
+            first.saveOutput(Path.of("target", "crash-logs", "transactional-first.log"));
+            if (second != null) {
+                second.saveOutput(Path.of("target", "crash-logs", "transactional-second.log"));
+            }
+            throw e;
+        } finally {
+            if (first.process().isAlive()) {
+                first.kill();
+            }
+            if (second != null) {
+                second.stop();
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package io.minibroker.streams;
+
+import io.minibroker.broker.embedded.EmbeddedBroker;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Kafka Streams 4.3 with exactly_once_v2 against one broker: the word count of {@link ExactlyOnceWordCount} runs
+ * in a child JVM, which is killed with SIGKILL (no close, no commit, its open transaction left to the broker) once
+ * it has committed part of its input; a second instance, in this JVM on an empty state directory, restores the
+ * counts from the changelog and finishes. Read committed, each word's updates are exactly 1, 2, ..., its count:
+ * no update lost, none repeated, however the kill fell.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class ExactlyOnceStreamsTest {
+
+    private static final int SENTENCES = 1_500;
+
+    @TempDir
+    Path logDir;
+    @TempDir
+    Path firstStateDir;
+    @TempDir
+    Path secondStateDir;
+
+    @Test
+    void aKilledInstanceAndItsSuccessorCountEachWordExactlyOnce() throws Exception {
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"));
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(ExactlyOnceWordCount.INPUT, 3, (short) 1),
+                    new NewTopic(ExactlyOnceWordCount.OUTPUT, 1, (short) 1))).all().get();
+            Map<String, Long> expected = new HashMap<>();
+            try (KafkaProducer<String, String> producer = StreamsApps.producer(kafka.bootstrapServers())) {
+                for (int i = 0; i < SENTENCES; i++) {
+                    String sentence = "w" + i % 10 + " x" + i % 7;
+                    for (String word : sentence.split(" ")) {
+                        expected.merge(word, 1L, Long::sum);
+                    }
+                    producer.send(new ProducerRecord<>(ExactlyOnceWordCount.INPUT, "s" + i, sentence));
+                }
+            }
+
+            Process first = startChild(kafka.bootstrapServers(), firstStateDir);
+            try {
+                awaitCommittedInput(admin, committed -> committed >= 100);
+            } finally {
+                first.destroyForcibly(); // SIGKILL
+                first.waitFor();
+            }
+            long committedAtKill = committedInput(admin);
+            assertThat(committedAtKill).as("killed mid-stream").isLessThan(SENTENCES);
+
+            try (KafkaStreams second = ExactlyOnceWordCount.create(kafka.bootstrapServers(), secondStateDir)) {
+                second.start();
+                Map<String, List<Long>> updates = awaitUpdates(kafka.bootstrapServers(), expected);
+                updates.forEach((word, counts) -> assertThat(counts).as("updates of " + word)
+                        .containsExactlyElementsOf(oneTo(expected.get(word))));
+                assertThat(updates.keySet()).isEqualTo(expected.keySet());
+            }
+        }
+    }
+
+    private static Process startChild(String bootstrap, Path stateDir) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                ExactlyOnceWordCount.class.getName(), bootstrap, stateDir.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(new File("target/eos-word-count-child.log"))
+                .start();
+    }
+
+    private static long committedInput(Admin admin) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin
+                .listConsumerGroupOffsets(ExactlyOnceWordCount.APPLICATION).partitionsToOffsetAndMetadata().get();
+        return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(ExactlyOnceWordCount.INPUT))
+                .mapToLong(e -> e.getValue().offset()).sum();
+    }
+
+    private static void awaitCommittedInput(Admin admin, java.util.function.LongPredicate condition)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (!condition.test(committedInput(admin))) {
+            assertThat(System.nanoTime()).as("the first instance committed input in time").isLessThan(deadline);
+            Thread.sleep(20); // polling an observable condition
+        }
+    }
+
+    private static List<Long> oneTo(long n) {
+        List<Long> counts = new ArrayList<>();
+        for (long i = 1; i <= n; i++) {
+            counts.add(i);
+        }
+        return counts;
+    }
+
+    /** Every update of each word, read committed, until each word's latest is its expected count. */
+    private static Map<String, List<Long>> awaitUpdates(String bootstrap, Map<String, Long> expected) {
+        Map<String, List<Long>> updates = new HashMap<>();
+        Map<String, Long> latest = new HashMap<>();
+        try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class))) {
+            TopicPartition tp = new TopicPartition(ExactlyOnceWordCount.OUTPUT, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!latest.equals(expected)) {
+                assertThat(System.nanoTime()).as("all counts reached in time; latest " + latest)
+                        .isLessThan(deadline);
+                for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
+                    updates.computeIfAbsent(record.key(), word -> new ArrayList<>()).add(record.value());
+                    latest.put(record.key(), record.value());
+                }
+            }
+            // Anything committed after the expected counts would be a duplicate: read to the last stable offset.
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            while (consumer.position(tp) < end) {
+                for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
+                    updates.computeIfAbsent(record.key(), word -> new ArrayList<>()).add(record.value());
+                }
+            }
+        }
+        return updates;
+    }
+}
