@@ -112,8 +112,12 @@ class ClusterTransactionMarkersTest {
         }
 
         cluster.kill(1);
-        await(() -> leader() == 0 || leader() == 2, "a new leader from the ISR");
-        int newLeader = leader();
+        int[] elected = {-1}; // read once per check: a second read may catch the metadata between leaders
+        await(() -> {
+            elected[0] = leader();
+            return elected[0] == 0 || elected[0] == 2;
+        }, "a new leader from the ISR");
+        int newLeader = elected[0];
         try (TxnWire wire = wireTo(newLeader); TxnWire consumer = wireTo(newLeader)) {
             // The follower's log tracked the open transaction and indexed the abort as it replicated them.
             await(() -> stableAt(wire, 2, ABORTER), "the new leader to answer LSO 2 with the aborted transaction");
