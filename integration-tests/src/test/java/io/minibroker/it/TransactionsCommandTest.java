@@ -133,17 +133,16 @@ class TransactionsCommandTest {
     }
 
     /**
-     * The test's class path with the kafka-clients the tool was built with (its own version, 4.3.1, next to this
-     * one in the local repository): kafka-tools 4.3.1 calls a class kafka-clients 4.4.0 moved.
+     * The test's class path with the kafka-clients the tool was built with in place of this module's 4.4.0
+     * (kafka-tools 4.3.1 calls a class 4.4.0 moved): the copy the build makes of it, named by the
+     * {@code kafka.tools.clients.jar} property (integration-tests/pom.xml).
      */
     private static String toolClassPath() {
-        String toolsVersion = TransactionsCommand.class.getPackage().getImplementationVersion();
-        String version = toolsVersion != null ? toolsVersion : "4.3.1";
+        String toolsClients = System.getProperty("kafka.tools.clients.jar");
+        assertThat(toolsClients).as("kafka.tools.clients.jar (set by the build)").isNotNull();
+        assertThat(Path.of(toolsClients)).exists();
         return Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
-                .map(entry -> entry.matches(".*kafka-clients/[^/]+/kafka-clients-[^/]+\\.jar")
-                        ? entry.replaceAll("kafka-clients/[^/]+/kafka-clients-[^/]+\\.jar",
-                                "kafka-clients/" + version + "/kafka-clients-" + version + ".jar")
-                        : entry)
+                .map(entry -> entry.matches(".*kafka-clients-[^/]+\\.jar") ? toolsClients : entry)
                 .reduce((a, b) -> a + java.io.File.pathSeparator + b).orElseThrow();
     }
 
