@@ -23,6 +23,9 @@ import java.util.UUID;
  * only where an object is asked for: {@link #get}, {@link #set(int, Object)} and the elements of scalar arrays.
  */
 public final class Struct {
+    /** The object slots of every struct without object fields: an empty array is never written to. */
+    private static final Object[] NO_OBJECTS = new Object[0];
+
     private final StructSchema schema;
     private final long[] numbers;
     private final Object[] objects;
@@ -40,7 +43,7 @@ public final class Struct {
     Struct(StructSchema schema, short version) {
         this.schema = schema;
         this.numbers = schema.newNumberSlots();
-        this.objects = new Object[schema.objectSlotCount()];
+        this.objects = schema.objectSlotCount() == 0 ? NO_OBJECTS : new Object[schema.objectSlotCount()];
         for (int i : schema.objectFields()) {
             Field f = schema.field(i);
             if (!(f.existsIn(version) && !f.isTaggedIn(version))) {

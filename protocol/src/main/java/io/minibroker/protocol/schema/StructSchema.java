@@ -92,8 +92,9 @@ public final class StructSchema implements FieldType {
         return slots[index];
     }
 
+    /** A struct's number slots at their defaults; a schema without numeric fields shares one empty array. */
     long[] newNumberSlots() {
-        return numberDefaults.clone();
+        return numberDefaults.length == 0 ? numberDefaults : numberDefaults.clone();
     }
 
     int objectSlotCount() {
