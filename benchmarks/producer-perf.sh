@@ -35,10 +35,14 @@ stop_broker() {
 declare -A result
 run_all() {
   local impl="$1"
+  local load_before load_after
   for acks in 1 all; do
+    read -r load_before _ < /proc/loadavg
     result["$impl,$acks"]="$(perf "localhost:$port" "perf-$impl-acks-$acks" "$acks" "$records")"
-    echo "impl=$impl acks=$acks records=$records ${result["$impl,$acks"]}" | \
-      awk '{printf "%s %s %s records_per_sec=%s mb_per_sec=%s p50_ms=%s p99_ms=%s\n", $1, $2, $3, $4, $5, $6, $7}'
+    read -r load_after _ < /proc/loadavg
+    # The machine's one-minute load average before and after the run: figures taken under other load differ.
+    echo "impl=$impl acks=$acks records=$records ${result["$impl,$acks"]} $load_before $load_after" | \
+      awk '{printf "%s %s %s records_per_sec=%s mb_per_sec=%s p50_ms=%s p99_ms=%s load1=%s..%s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9}'
   done
 }
 
