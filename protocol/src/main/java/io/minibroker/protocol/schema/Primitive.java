@@ -333,22 +333,13 @@ public enum Primitive implements FieldType {
 
     /** Converts a default written in a schema as a plain number to the class this type carries. */
     Object coerceNumber(long number) {
-        switch (this) {
-            case INT8:
-                return (byte) number;
-            case INT16:
-                return (short) number;
-            case INT32:
-            case UINT16:
-                return (int) number;
-            case INT64:
-            case UINT32:
-                return number;
-            case FLOAT64:
-                return (double) number;
-            default:
-                throw new IllegalArgumentException("numeric default on " + this);
+        if (this == FLOAT64) {
+            return (double) number;
         }
+        if (!numeric || this == BOOL) {
+            throw new IllegalArgumentException("numeric default on " + this);
+        }
+        return box(number); // an integer's slot holds the number itself
     }
 
     private static int readLengthOrNull(ByteBuf in, boolean compact, boolean wide, boolean nullable) {
