@@ -57,6 +57,9 @@ JAVA_TYPES = {'int8': ('byte', 'Byte'), 'int16': ('short', 'Short'), 'int32': ('
               'int64': ('long', 'Long'), 'uint16': ('int', 'Integer'), 'uint32': ('long', 'Long'),
               'float64': ('double', 'Double'), 'bool': ('boolean', 'Boolean'), 'uuid': ('UUID', 'UUID'),
               'string': ('String', 'String'), 'bytes': ('byte[]', 'byte[]'), 'records': ('ByteBuf', 'ByteBuf')}
+# Struct's primitive accessors: numeric fields are read and written by index without boxing.
+NUMBER_ACCESSORS = {'int8': 'Int8', 'int16': 'Int16', 'int32': 'Int32', 'int64': 'Int64', 'uint16': 'Uint16',
+                    'uint32': 'Uint32', 'float64': 'Float64', 'bool': 'Bool'}
 
 
 def output(path):
@@ -235,6 +238,11 @@ def view_class(cls, fields, schema_expr, common, indent, top, classes, imports):
                 imports.add('java.util.List')
                 out += ['', q + 'public List<%s> %s() {' % (box, m), q + '    return Views.scalars(struct.get(%s));' % c, q + '}',
                         '', q + 'public %s %s(List<%s> value) {' % (cls, m, box), q + '    struct.set(%s, value);' % c,
+                        q + '    return this;', q + '}']
+            elif base in NUMBER_ACCESSORS:
+                a = NUMBER_ACCESSORS[base]
+                out += ['', q + 'public %s %s() {' % (prim, m), q + '    return struct.get%s(%s);' % (a, c), q + '}',
+                        '', q + 'public %s %s(%s value) {' % (cls, m, prim), q + '    struct.set%s(%s, value);' % (a, c),
                         q + '    return this;', q + '}']
             else:
                 out += ['', q + 'public %s %s() {' % (prim, m), q + '    return (%s) struct.get(%s);' % (box, c), q + '}',

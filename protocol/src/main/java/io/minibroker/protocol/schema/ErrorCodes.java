@@ -25,10 +25,12 @@ public final class ErrorCodes {
             if (!field.existsIn(version)) {
                 continue;
             }
-            Object value = message.getRaw(i);
-            if (value instanceof Short code) {
-                each.accept(code);
-            } else if (value instanceof Struct nested) {
+            if (schema.numberType(i) != null) { // only int16 ErrorCode fields are walked among numbers
+                each.accept((short) message.numbers()[schema.slot(i)]);
+                continue;
+            }
+            Object value = message.objects()[schema.slot(i)];
+            if (value instanceof Struct nested) {
                 forEach(nested, version, each);
             } else if (value instanceof List<?> elements) {
                 for (Object element : elements) {
@@ -50,11 +52,13 @@ public final class ErrorCodes {
             if (!schema.field(i).existsIn(version)) {
                 continue;
             }
-            Object value = message.getRaw(i);
-            if (value instanceof Short) {
-                message.setRaw(i, code);
+            if (schema.numberType(i) != null) { // only int16 ErrorCode fields are walked among numbers
+                message.numbers()[schema.slot(i)] = code;
                 set++;
-            } else if (value instanceof Struct nested) {
+                continue;
+            }
+            Object value = message.objects()[schema.slot(i)];
+            if (value instanceof Struct nested) {
                 set += overwrite(nested, version, code);
             } else if (value instanceof List<?> elements) {
                 for (Object element : elements) {

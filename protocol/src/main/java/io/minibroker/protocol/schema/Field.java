@@ -101,6 +101,17 @@ public final class Field {
         return type.implicitDefault();
     }
 
+    /** The default of a field held in a number slot ({@link Primitive#isNumeric}), in the slot's encoding. */
+    long numberDefault() {
+        if (!explicitDefault) {
+            return 0; // 0, 0.0 and false all encode as 0
+        }
+        if (defaultValue == null) {
+            throw new IllegalArgumentException(name + " is a number and cannot default to null");
+        }
+        return ((Primitive) type).unbox(defaultValue);
+    }
+
     /** Whether {@code value} equals this field's default; tagged fields holding their default are omitted. */
     boolean isDefault(Object value) {
         if (explicitDefault) {

@@ -11,104 +11,107 @@ import java.util.UUID;
  * The scalar field types of Kafka message specs and the Java class each decodes to: int8 {@link Byte},
  * int16 {@link Short}, int32 and uint16 {@link Integer}, int64 and uint32 {@link Long}, float64
  * {@link Double}, bool {@link Boolean}, uuid {@link UUID}, string {@link String}, bytes {@code byte[]}.
+ * The numeric ones (all up to bool) are those classes only when seen as objects: a {@link Struct} keeps them
+ * unboxed in {@code long} slots ({@link #isNumeric}), read and written by {@link #readNumber} and
+ * {@link #writeNumber}.
  * Records decode to a {@link ByteBuf} slice of the frame, not a copy: it is valid while the frame is; to
  * encode they may also be a {@link RecordsPayload}, whose bytes the transport sends.
  */
 public enum Primitive implements FieldType {
     INT8(1, (byte) 0, Byte.class) {
         @Override
-        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+        public long readNumber(ByteBuf in) {
             return Wire.readInt8(in);
         }
 
         @Override
-        public void write(ByteBuf out, Object value, short version, boolean flexible) {
-            out.writeByte((Byte) value);
+        public void writeNumber(ByteBuf out, long value) {
+            out.writeByte((int) value);
         }
     },
     INT16(2, (short) 0, Short.class) {
         @Override
-        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+        public long readNumber(ByteBuf in) {
             return Wire.readInt16(in);
         }
 
         @Override
-        public void write(ByteBuf out, Object value, short version, boolean flexible) {
-            out.writeShort((Short) value);
+        public void writeNumber(ByteBuf out, long value) {
+            out.writeShort((int) value);
         }
     },
     INT32(4, 0, Integer.class) {
         @Override
-        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+        public long readNumber(ByteBuf in) {
             return Wire.readInt32(in);
         }
 
         @Override
-        public void write(ByteBuf out, Object value, short version, boolean flexible) {
-            out.writeInt((Integer) value);
+        public void writeNumber(ByteBuf out, long value) {
+            out.writeInt((int) value);
         }
     },
     INT64(8, 0L, Long.class) {
         @Override
-        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+        public long readNumber(ByteBuf in) {
             return Wire.readInt64(in);
         }
 
         @Override
-        public void write(ByteBuf out, Object value, short version, boolean flexible) {
-            out.writeLong((Long) value);
+        public void writeNumber(ByteBuf out, long value) {
+            out.writeLong(value);
         }
     },
     UINT16(2, 0, Integer.class) {
         @Override
-        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+        public long readNumber(ByteBuf in) {
             return Wire.readUint16(in);
         }
 
         @Override
-        public void write(ByteBuf out, Object value, short version, boolean flexible) {
-            int v = (Integer) value;
-            if (v < 0 || v > 0xffff) {
-                throw new ProtocolException("uint16 out of range: " + v);
+        public void writeNumber(ByteBuf out, long value) {
+            if (value < 0 || value > 0xffff) {
+                throw new ProtocolException("uint16 out of range: " + value);
             }
-            out.writeShort(v);
+            out.writeShort((int) value);
         }
     },
     UINT32(4, 0L, Long.class) {
         @Override
-        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+        public long readNumber(ByteBuf in) {
             return Wire.readUint32(in);
         }
 
         @Override
-        public void write(ByteBuf out, Object value, short version, boolean flexible) {
-            long v = (Long) value;
-            if (v < 0 || v > 0xffff_ffffL) {
-                throw new ProtocolException("uint32 out of range: " + v);
+        public void writeNumber(ByteBuf out, long value) {
+            if (value < 0 || value > 0xffff_ffffL) {
+                throw new ProtocolException("uint32 out of range: " + value);
             }
-            out.writeInt((int) v);
+            out.writeInt((int) value);
         }
     },
+    /** Held in a number slot as its raw IEEE 754 bits. */
     FLOAT64(8, 0.0, Double.class) {
         @Override
-        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
-            return Wire.readFloat64(in);
+        public long readNumber(ByteBuf in) {
+            return Double.doubleToRawLongBits(Wire.readFloat64(in));
         }
 
         @Override
-        public void write(ByteBuf out, Object value, short version, boolean flexible) {
-            out.writeDouble((Double) value);
+        public void writeNumber(ByteBuf out, long value) {
+            out.writeLong(value);
         }
     },
+    /** Held in a number slot as 1 or 0. */
     BOOL(1, false, Boolean.class) {
         @Override
-        public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
-            return Wire.readBoolean(in);
+        public long readNumber(ByteBuf in) {
+            return Wire.readBoolean(in) ? 1 : 0;
         }
 
         @Override
-        public void write(ByteBuf out, Object value, short version, boolean flexible) {
-            out.writeByte((Boolean) value ? 1 : 0);
+        public void writeNumber(ByteBuf out, long value) {
+            out.writeByte(value != 0 ? 1 : 0);
         }
     },
     UUID_TYPE(16, new UUID(0, 0), UUID.class) {
@@ -220,11 +223,89 @@ public enum Primitive implements FieldType {
     private final int fixedSize;
     private final Object implicitDefault;
     private final Class<?> javaClass;
+    private final boolean numeric;
 
     Primitive(int fixedSize, Object implicitDefault, Class<?> javaClass) {
         this.fixedSize = fixedSize;
         this.implicitDefault = implicitDefault;
         this.javaClass = javaClass;
+        this.numeric = implicitDefault instanceof Number || implicitDefault instanceof Boolean;
+    }
+
+    /**
+     * Whether a struct holds this type in a {@code long} slot instead of an object one: the integer types, and
+     * float64 and bool encoded as {@link #box} says. Those are read and written without boxing.
+     */
+    public boolean isNumeric() {
+        return numeric;
+    }
+
+    /** Reads a value of a numeric type into its slot encoding. */
+    public long readNumber(ByteBuf in) {
+        throw new UnsupportedOperationException(this + " is not held in a number slot");
+    }
+
+    /** Writes a value of a numeric type from its slot encoding, checking the range of the unsigned types. */
+    public void writeNumber(ByteBuf out, long value) {
+        throw new UnsupportedOperationException(this + " is not held in a number slot");
+    }
+
+    /**
+     * Numeric types read and write as objects (in arrays of scalars, and through {@link Struct#get}) by boxing
+     * their slot encoding; the other types override these.
+     */
+    @Override
+    public Object read(ByteBuf in, short version, boolean flexible, boolean nullable) {
+        return box(readNumber(in));
+    }
+
+    @Override
+    public void write(ByteBuf out, Object value, short version, boolean flexible) {
+        writeNumber(out, unbox(value));
+    }
+
+    /** The object a slot encoding stands for: a {@link Byte} for int8, a {@link Double} for float64's bits, ... */
+    Object box(long slot) {
+        switch (this) {
+            case INT8:
+                return (byte) slot;
+            case INT16:
+                return (short) slot;
+            case INT32:
+            case UINT16:
+                return (int) slot;
+            case INT64:
+            case UINT32:
+                return slot;
+            case FLOAT64:
+                return Double.longBitsToDouble(slot);
+            case BOOL:
+                return slot != 0;
+            default:
+                throw new UnsupportedOperationException(this + " is not held in a number slot");
+        }
+    }
+
+    /** The slot encoding of a value of this type's Java class (checked by {@link #accepts} before). */
+    long unbox(Object value) {
+        switch (this) {
+            case INT8:
+                return (Byte) value;
+            case INT16:
+                return (Short) value;
+            case INT32:
+            case UINT16:
+                return (Integer) value;
+            case INT64:
+            case UINT32:
+                return (Long) value;
+            case FLOAT64:
+                return Double.doubleToRawLongBits((Double) value);
+            case BOOL:
+                return (Boolean) value ? 1 : 0;
+            default:
+                throw new UnsupportedOperationException(this + " is not held in a number slot");
+        }
     }
 
     @Override
@@ -252,22 +333,13 @@ public enum Primitive implements FieldType {
 
     /** Converts a default written in a schema as a plain number to the class this type carries. */
     Object coerceNumber(long number) {
-        switch (this) {
-            case INT8:
-                return (byte) number;
-            case INT16:
-                return (short) number;
-            case INT32:
-            case UINT16:
-                return (int) number;
-            case INT64:
-            case UINT32:
-                return number;
-            case FLOAT64:
-                return (double) number;
-            default:
-                throw new IllegalArgumentException("numeric default on " + this);
+        if (this == FLOAT64) {
+            return (double) number;
         }
+        if (!numeric || this == BOOL) {
+            throw new IllegalArgumentException("numeric default on " + this);
+        }
+        return box(number); // an integer's slot holds the number itself
     }
 
     private static int readLengthOrNull(ByteBuf in, boolean compact, boolean wide, boolean nullable) {

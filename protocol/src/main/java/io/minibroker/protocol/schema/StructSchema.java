@@ -25,6 +25,14 @@ public final class StructSchema implements FieldType {
     private final Map<String, Integer> indexByName;
     /** The fields {@link ErrorCodes} visits: error codes, and structs or struct arrays that may hold some. */
     private final int[] errorCodeWalk;
+    /** Per field, its type if a struct holds it in a number slot, else null. */
+    private final Primitive[] numberTypes;
+    /** Per field, its index among the number slots or among the object slots of a {@link Struct}. */
+    private final int[] slots;
+    /** The number slots of a new struct: each numeric field's default. */
+    private final long[] numberDefaults;
+    /** The fields held in object slots. */
+    private final int[] objectFields;
 
     StructSchema(String name, Field... fields) {
         this.name = name;
@@ -36,6 +44,24 @@ public final class StructSchema implements FieldType {
             }
         }
         this.errorCodeWalk = ErrorCodes.fieldsToVisit(this.fields);
+        this.numberTypes = new Primitive[fields.length];
+        this.slots = new int[fields.length];
+        long[] defaults = new long[fields.length];
+        int[] objectIndexes = new int[fields.length];
+        int numberCount = 0;
+        int objectCount = 0;
+        for (int i = 0; i < fields.length; i++) {
+            if (fields[i].type() instanceof Primitive p && p.isNumeric()) {
+                numberTypes[i] = p;
+                defaults[numberCount] = fields[i].numberDefault();
+                slots[i] = numberCount++;
+            } else {
+                objectIndexes[objectCount] = i;
+                slots[i] = objectCount++;
+            }
+        }
+        this.numberDefaults = Arrays.copyOf(defaults, numberCount);
+        this.objectFields = Arrays.copyOf(objectIndexes, objectCount);
     }
 
     public String name() {
@@ -56,6 +82,34 @@ public final class StructSchema implements FieldType {
 
     int fieldCount() {
         return fields.length;
+    }
+
+    Primitive numberType(int index) {
+        return numberTypes[index];
+    }
+
+    int slot(int index) {
+        return slots[index];
+    }
+
+    /** A struct's number slots at their defaults; a schema without numeric fields shares one empty array. */
+    long[] newNumberSlots() {
+        return numberDefaults.length == 0 ? numberDefaults : numberDefaults.clone();
+    }
+
+    int objectSlotCount() {
+        return objectFields.length;
+    }
+
+    int[] objectFields() {
+        return objectFields;
+    }
+
+    /** Whether field {@code index} of {@code struct} holds its default; tagged fields holding it are omitted. */
+    boolean isDefault(Struct struct, int index) {
+        int slot = slots[index];
+        return numberTypes[index] != null ? struct.numbers()[slot] == numberDefaults[slot]
+                : fields[index].isDefault(struct.objects()[slot]);
     }
 
     public int indexOf(String fieldName) {
@@ -88,12 +142,15 @@ public final class StructSchema implements FieldType {
 
     @Override
     public Struct read(ByteBuf in, short version, boolean flexible, boolean nullable) {
-        Struct struct = new Struct(this);
+        Struct struct = new Struct(this, version);
         for (int i = 0; i < fields.length; i++) {
             Field f = fields[i];
             if (f.existsIn(version) && !f.isTaggedIn(version)) {
-                struct.setRaw(i, isNullableStruct(f, version) && in.readByte() < 0 ? null
-                        : f.type().read(in, version, flexible, f.isNullableIn(version)));
+                if (isNullableStruct(f, version) && in.readByte() < 0) {
+                    struct.objects()[slots[i]] = null;
+                } else {
+                    readField(in, struct, i, version, flexible);
+                }
             }
         }
         if (flexible) {
@@ -119,8 +176,7 @@ public final class StructSchema implements FieldType {
             int size = Wire.readUnsignedVarint(in);
             int index = taggedFieldIndex(tag, version);
             if (index >= 0) {
-                Field f = fields[index];
-                struct.setRaw(index, f.type().read(in, version, true, f.isNullableIn(version)));
+                readField(in, struct, index, version, true);
             } else if (tagsAnotherVersion(tag)) {
                 throw new ProtocolException("tag " + tag + " is not valid for " + name + " v" + version);
             } else {
@@ -132,6 +188,16 @@ public final class StructSchema implements FieldType {
                 in.readBytes(data);
                 struct.addUnknownTag(new RawTaggedField(tag, data));
             }
+        }
+    }
+
+    private void readField(ByteBuf in, Struct struct, int index, short version, boolean flexible) {
+        Primitive number = numberTypes[index];
+        if (number != null) {
+            struct.numbers()[slots[index]] = number.readNumber(in);
+        } else {
+            Field f = fields[index];
+            struct.objects()[slots[index]] = f.type().read(in, version, flexible, f.isNullableIn(version));
         }
     }
 
@@ -167,14 +233,14 @@ public final class StructSchema implements FieldType {
         for (int i = 0; i < fields.length; i++) {
             Field f = fields[i];
             if (f.existsIn(version) && !f.isTaggedIn(version)) {
-                Object v = checkNullability(f, struct.getRaw(i), version);
                 if (isNullableStruct(f, version)) {
-                    out.writeByte(v == null ? -1 : 1);
-                    if (v == null) {
+                    boolean absent = checkNullability(f, struct.objects()[slots[i]], version) == null;
+                    out.writeByte(absent ? -1 : 1);
+                    if (absent) {
                         continue;
                     }
                 }
-                f.type().write(out, v, version, flexible, splices);
+                writeField(out, struct, i, version, flexible, splices);
             }
         }
         if (flexible) {
@@ -190,7 +256,7 @@ public final class StructSchema implements FieldType {
         List<RawTaggedField> unknown = struct.unknownTags();
         int count = unknown.size();
         for (int i = 0; i < fields.length; i++) {
-            if (isWrittenTagged(fields[i], struct.getRaw(i), version)) {
+            if (isWrittenTagged(struct, i, version)) {
                 count++;
             }
         }
@@ -205,7 +271,7 @@ public final class StructSchema implements FieldType {
             int bestTag = Integer.MAX_VALUE;
             for (int i = 0; i < fields.length; i++) {
                 Field f = fields[i];
-                if (f.tag() > lastTag && f.tag() < bestTag && isWrittenTagged(f, struct.getRaw(i), version)) {
+                if (f.tag() > lastTag && f.tag() < bestTag && isWrittenTagged(struct, i, version)) {
                     bestIndex = i;
                     bestTag = f.tag();
                 }
@@ -219,17 +285,34 @@ public final class StructSchema implements FieldType {
             if (bestIndex < 0) {
                 return;
             }
-            Field f = fields[bestIndex];
-            Object v = checkNullability(f, struct.getRaw(bestIndex), version);
-            Wire.writeUnsignedVarint(out, f.tag());
-            Wire.writeUnsignedVarint(out, f.type().sizeOf(v, version, true));
-            f.type().write(out, v, version, true, splices);
+            Wire.writeUnsignedVarint(out, bestTag);
+            Wire.writeUnsignedVarint(out, sizeOfField(struct, bestIndex, version, true));
+            writeField(out, struct, bestIndex, version, true, splices);
             lastTag = bestTag;
         }
     }
 
-    private static boolean isWrittenTagged(Field f, Object value, short version) {
-        return f.isTaggedIn(version) && !f.isDefault(value);
+    private void writeField(ByteBuf out, Struct struct, int index, short version, boolean flexible, Splices splices) {
+        Primitive number = numberTypes[index];
+        if (number != null) {
+            number.writeNumber(out, struct.numbers()[slots[index]]);
+        } else {
+            Field f = fields[index];
+            f.type().write(out, checkNullability(f, struct.objects()[slots[index]], version), version, flexible, splices);
+        }
+    }
+
+    private int sizeOfField(Struct struct, int index, short version, boolean flexible) {
+        Primitive number = numberTypes[index];
+        if (number != null) {
+            return number.sizeOf(null, version, flexible); // fixed
+        }
+        Field f = fields[index];
+        return f.type().sizeOf(checkNullability(f, struct.objects()[slots[index]], version), version, flexible);
+    }
+
+    private boolean isWrittenTagged(Struct struct, int index, short version) {
+        return fields[index].isTaggedIn(version) && !isDefault(struct, index);
     }
 
     /** Kafka writes a nullable struct after an int8 marker: -1 for null, 1 for a struct that follows. */
@@ -259,17 +342,16 @@ public final class StructSchema implements FieldType {
         int tagBytes = 0;
         for (int i = 0; i < fields.length; i++) {
             Field f = fields[i];
-            Object v = struct.getRaw(i);
             if (f.existsIn(version) && !f.isTaggedIn(version)) {
                 if (isNullableStruct(f, version)) {
                     size += 1;
-                    if (v == null) {
+                    if (struct.objects()[slots[i]] == null) {
                         continue;
                     }
                 }
-                size += f.type().sizeOf(checkNullability(f, v, version), version, flexible);
-            } else if (flexible && isWrittenTagged(f, v, version)) {
-                int valueSize = f.type().sizeOf(checkNullability(f, v, version), version, true);
+                size += sizeOfField(struct, i, version, flexible);
+            } else if (flexible && isWrittenTagged(struct, i, version)) {
+                int valueSize = sizeOfField(struct, i, version, true);
                 tagCount++;
                 tagBytes += Wire.sizeOfUnsignedVarint(f.tag()) + Wire.sizeOfUnsignedVarint(valueSize) + valueSize;
             }

@@ -52,20 +52,20 @@ public final class AddPartitionsToTxnRequestView {
     }
 
     public long v3AndBelowProducerId() {
-        return (Long) struct.get(V3_AND_BELOW_PRODUCER_ID);
+        return struct.getInt64(V3_AND_BELOW_PRODUCER_ID);
     }
 
     public AddPartitionsToTxnRequestView v3AndBelowProducerId(long value) {
-        struct.set(V3_AND_BELOW_PRODUCER_ID, value);
+        struct.setInt64(V3_AND_BELOW_PRODUCER_ID, value);
         return this;
     }
 
     public short v3AndBelowProducerEpoch() {
-        return (Short) struct.get(V3_AND_BELOW_PRODUCER_EPOCH);
+        return struct.getInt16(V3_AND_BELOW_PRODUCER_EPOCH);
     }
 
     public AddPartitionsToTxnRequestView v3AndBelowProducerEpoch(short value) {
-        struct.set(V3_AND_BELOW_PRODUCER_EPOCH, value);
+        struct.setInt16(V3_AND_BELOW_PRODUCER_EPOCH, value);
         return this;
     }
 
@@ -114,29 +114,29 @@ public final class AddPartitionsToTxnRequestView {
         }
 
         public long producerId() {
-            return (Long) struct.get(PRODUCER_ID);
+            return struct.getInt64(PRODUCER_ID);
         }
 
         public AddPartitionsToTxnTransaction producerId(long value) {
-            struct.set(PRODUCER_ID, value);
+            struct.setInt64(PRODUCER_ID, value);
             return this;
         }
 
         public short producerEpoch() {
-            return (Short) struct.get(PRODUCER_EPOCH);
+            return struct.getInt16(PRODUCER_EPOCH);
         }
 
         public AddPartitionsToTxnTransaction producerEpoch(short value) {
-            struct.set(PRODUCER_EPOCH, value);
+            struct.setInt16(PRODUCER_EPOCH, value);
             return this;
         }
 
         public boolean verifyOnly() {
-            return (Boolean) struct.get(VERIFY_ONLY);
+            return struct.getBool(VERIFY_ONLY);
         }
 
         public AddPartitionsToTxnTransaction verifyOnly(boolean value) {
-            struct.set(VERIFY_ONLY, value);
+            struct.setBool(VERIFY_ONLY, value);
             return this;
         }
 

@@ -29,20 +29,20 @@ public final class AddPartitionsToTxnResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public AddPartitionsToTxnResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public AddPartitionsToTxnResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -176,20 +176,20 @@ public final class AddPartitionsToTxnResponseView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public AddPartitionsToTxnPartitionResult partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public short partitionErrorCode() {
-            return (Short) struct.get(PARTITION_ERROR_CODE);
+            return struct.getInt16(PARTITION_ERROR_CODE);
         }
 
         public AddPartitionsToTxnPartitionResult partitionErrorCode(short value) {
-            struct.set(PARTITION_ERROR_CODE, value);
+            struct.setInt16(PARTITION_ERROR_CODE, value);
             return this;
         }
     }

@@ -40,11 +40,11 @@ public final class AlterConfigsRequestView {
     }
 
     public boolean validateOnly() {
-        return (Boolean) struct.get(VALIDATE_ONLY);
+        return struct.getBool(VALIDATE_ONLY);
     }
 
     public AlterConfigsRequestView validateOnly(boolean value) {
-        struct.set(VALIDATE_ONLY, value);
+        struct.setBool(VALIDATE_ONLY, value);
         return this;
     }
 
@@ -69,11 +69,11 @@ public final class AlterConfigsRequestView {
         }
 
         public byte resourceType() {
-            return (Byte) struct.get(RESOURCE_TYPE);
+            return struct.getInt8(RESOURCE_TYPE);
         }
 
         public AlterConfigsResource resourceType(byte value) {
-            struct.set(RESOURCE_TYPE, value);
+            struct.setInt8(RESOURCE_TYPE, value);
             return this;
         }
 

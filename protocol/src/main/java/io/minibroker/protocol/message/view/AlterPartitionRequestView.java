@@ -29,20 +29,20 @@ public final class AlterPartitionRequestView {
     }
 
     public int brokerId() {
-        return (Integer) struct.get(BROKER_ID);
+        return struct.getInt32(BROKER_ID);
     }
 
     public AlterPartitionRequestView brokerId(int value) {
-        struct.set(BROKER_ID, value);
+        struct.setInt32(BROKER_ID, value);
         return this;
     }
 
     public long brokerEpoch() {
-        return (Long) struct.get(BROKER_EPOCH);
+        return struct.getInt64(BROKER_EPOCH);
     }
 
     public AlterPartitionRequestView brokerEpoch(long value) {
-        struct.set(BROKER_EPOCH, value);
+        struct.setInt64(BROKER_EPOCH, value);
         return this;
     }
 
@@ -125,20 +125,20 @@ public final class AlterPartitionRequestView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public PartitionData partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public int leaderEpoch() {
-            return (Integer) struct.get(LEADER_EPOCH);
+            return struct.getInt32(LEADER_EPOCH);
         }
 
         public PartitionData leaderEpoch(int value) {
-            struct.set(LEADER_EPOCH, value);
+            struct.setInt32(LEADER_EPOCH, value);
             return this;
         }
 
@@ -165,20 +165,20 @@ public final class AlterPartitionRequestView {
         }
 
         public byte leaderRecoveryState() {
-            return (Byte) struct.get(LEADER_RECOVERY_STATE);
+            return struct.getInt8(LEADER_RECOVERY_STATE);
         }
 
         public PartitionData leaderRecoveryState(byte value) {
-            struct.set(LEADER_RECOVERY_STATE, value);
+            struct.setInt8(LEADER_RECOVERY_STATE, value);
             return this;
         }
 
         public int partitionEpoch() {
-            return (Integer) struct.get(PARTITION_EPOCH);
+            return struct.getInt32(PARTITION_EPOCH);
         }
 
         public PartitionData partitionEpoch(int value) {
-            struct.set(PARTITION_EPOCH, value);
+            struct.setInt32(PARTITION_EPOCH, value);
             return this;
         }
     }
@@ -203,20 +203,20 @@ public final class AlterPartitionRequestView {
         }
 
         public int brokerId() {
-            return (Integer) struct.get(BROKER_ID);
+            return struct.getInt32(BROKER_ID);
         }
 
         public BrokerState brokerId(int value) {
-            struct.set(BROKER_ID, value);
+            struct.setInt32(BROKER_ID, value);
             return this;
         }
 
         public long brokerEpoch() {
-            return (Long) struct.get(BROKER_EPOCH);
+            return struct.getInt64(BROKER_EPOCH);
         }
 
         public BrokerState brokerEpoch(long value) {
-            struct.set(BROKER_EPOCH, value);
+            struct.setInt64(BROKER_EPOCH, value);
             return this;
         }
     }

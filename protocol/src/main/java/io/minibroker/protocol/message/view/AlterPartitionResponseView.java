@@ -29,20 +29,20 @@ public final class AlterPartitionResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public AlterPartitionResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public AlterPartitionResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -126,38 +126,38 @@ public final class AlterPartitionResponseView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public PartitionData partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public PartitionData errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
         public int leaderId() {
-            return (Integer) struct.get(LEADER_ID);
+            return struct.getInt32(LEADER_ID);
         }
 
         public PartitionData leaderId(int value) {
-            struct.set(LEADER_ID, value);
+            struct.setInt32(LEADER_ID, value);
             return this;
         }
 
         public int leaderEpoch() {
-            return (Integer) struct.get(LEADER_EPOCH);
+            return struct.getInt32(LEADER_EPOCH);
         }
 
         public PartitionData leaderEpoch(int value) {
-            struct.set(LEADER_EPOCH, value);
+            struct.setInt32(LEADER_EPOCH, value);
             return this;
         }
 
@@ -171,20 +171,20 @@ public final class AlterPartitionResponseView {
         }
 
         public byte leaderRecoveryState() {
-            return (Byte) struct.get(LEADER_RECOVERY_STATE);
+            return struct.getInt8(LEADER_RECOVERY_STATE);
         }
 
         public PartitionData leaderRecoveryState(byte value) {
-            struct.set(LEADER_RECOVERY_STATE, value);
+            struct.setInt8(LEADER_RECOVERY_STATE, value);
             return this;
         }
 
         public int partitionEpoch() {
-            return (Integer) struct.get(PARTITION_EPOCH);
+            return struct.getInt32(PARTITION_EPOCH);
         }
 
         public PartitionData partitionEpoch(int value) {
-            struct.set(PARTITION_EPOCH, value);
+            struct.setInt32(PARTITION_EPOCH, value);
             return this;
         }
     }

@@ -81,11 +81,11 @@ public final class AlterUserScramCredentialsRequestView {
         }
 
         public byte mechanism() {
-            return (Byte) struct.get(MECHANISM);
+            return struct.getInt8(MECHANISM);
         }
 
         public ScramCredentialDeletion mechanism(byte value) {
-            struct.set(MECHANISM, value);
+            struct.setInt8(MECHANISM, value);
             return this;
         }
     }
@@ -122,20 +122,20 @@ public final class AlterUserScramCredentialsRequestView {
         }
 
         public byte mechanism() {
-            return (Byte) struct.get(MECHANISM);
+            return struct.getInt8(MECHANISM);
         }
 
         public ScramCredentialUpsertion mechanism(byte value) {
-            struct.set(MECHANISM, value);
+            struct.setInt8(MECHANISM, value);
             return this;
         }
 
         public int iterations() {
-            return (Integer) struct.get(ITERATIONS);
+            return struct.getInt32(ITERATIONS);
         }
 
         public ScramCredentialUpsertion iterations(int value) {
-            struct.set(ITERATIONS, value);
+            struct.setInt32(ITERATIONS, value);
             return this;
         }
 

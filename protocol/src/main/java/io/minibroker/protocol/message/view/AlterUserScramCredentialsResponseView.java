@@ -27,11 +27,11 @@ public final class AlterUserScramCredentialsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public AlterUserScramCredentialsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -78,11 +78,11 @@ public final class AlterUserScramCredentialsResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public AlterUserScramCredentialsResult errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 

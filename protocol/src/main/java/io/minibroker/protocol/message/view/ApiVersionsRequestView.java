@@ -55,11 +55,11 @@ public final class ApiVersionsRequestView {
     }
 
     public int nodeId() {
-        return (Integer) struct.get(NODE_ID);
+        return struct.getInt32(NODE_ID);
     }
 
     public ApiVersionsRequestView nodeId(int value) {
-        struct.set(NODE_ID, value);
+        struct.setInt32(NODE_ID, value);
         return this;
     }
 }

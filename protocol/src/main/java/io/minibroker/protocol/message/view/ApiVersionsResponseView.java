@@ -32,11 +32,11 @@ public final class ApiVersionsResponseView {
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public ApiVersionsResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -54,11 +54,11 @@ public final class ApiVersionsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public ApiVersionsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -76,11 +76,11 @@ public final class ApiVersionsResponseView {
     }
 
     public long finalizedFeaturesEpoch() {
-        return (Long) struct.get(FINALIZED_FEATURES_EPOCH);
+        return struct.getInt64(FINALIZED_FEATURES_EPOCH);
     }
 
     public ApiVersionsResponseView finalizedFeaturesEpoch(long value) {
-        struct.set(FINALIZED_FEATURES_EPOCH, value);
+        struct.setInt64(FINALIZED_FEATURES_EPOCH, value);
         return this;
     }
 
@@ -98,11 +98,11 @@ public final class ApiVersionsResponseView {
     }
 
     public boolean zkMigrationReady() {
-        return (Boolean) struct.get(ZK_MIGRATION_READY);
+        return struct.getBool(ZK_MIGRATION_READY);
     }
 
     public ApiVersionsResponseView zkMigrationReady(boolean value) {
-        struct.set(ZK_MIGRATION_READY, value);
+        struct.setBool(ZK_MIGRATION_READY, value);
         return this;
     }
 
@@ -127,29 +127,29 @@ public final class ApiVersionsResponseView {
         }
 
         public short apiKey() {
-            return (Short) struct.get(API_KEY);
+            return struct.getInt16(API_KEY);
         }
 
         public ApiVersion apiKey(short value) {
-            struct.set(API_KEY, value);
+            struct.setInt16(API_KEY, value);
             return this;
         }
 
         public short minVersion() {
-            return (Short) struct.get(MIN_VERSION);
+            return struct.getInt16(MIN_VERSION);
         }
 
         public ApiVersion minVersion(short value) {
-            struct.set(MIN_VERSION, value);
+            struct.setInt16(MIN_VERSION, value);
             return this;
         }
 
         public short maxVersion() {
-            return (Short) struct.get(MAX_VERSION);
+            return struct.getInt16(MAX_VERSION);
         }
 
         public ApiVersion maxVersion(short value) {
-            struct.set(MAX_VERSION, value);
+            struct.setInt16(MAX_VERSION, value);
             return this;
         }
     }
@@ -184,20 +184,20 @@ public final class ApiVersionsResponseView {
         }
 
         public short minVersion() {
-            return (Short) struct.get(MIN_VERSION);
+            return struct.getInt16(MIN_VERSION);
         }
 
         public SupportedFeatureKey minVersion(short value) {
-            struct.set(MIN_VERSION, value);
+            struct.setInt16(MIN_VERSION, value);
             return this;
         }
 
         public short maxVersion() {
-            return (Short) struct.get(MAX_VERSION);
+            return struct.getInt16(MAX_VERSION);
         }
 
         public SupportedFeatureKey maxVersion(short value) {
-            struct.set(MAX_VERSION, value);
+            struct.setInt16(MAX_VERSION, value);
             return this;
         }
     }
@@ -232,20 +232,20 @@ public final class ApiVersionsResponseView {
         }
 
         public short maxVersionLevel() {
-            return (Short) struct.get(MAX_VERSION_LEVEL);
+            return struct.getInt16(MAX_VERSION_LEVEL);
         }
 
         public FinalizedFeatureKey maxVersionLevel(short value) {
-            struct.set(MAX_VERSION_LEVEL, value);
+            struct.setInt16(MAX_VERSION_LEVEL, value);
             return this;
         }
 
         public short minVersionLevel() {
-            return (Short) struct.get(MIN_VERSION_LEVEL);
+            return struct.getInt16(MIN_VERSION_LEVEL);
         }
 
         public FinalizedFeatureKey minVersionLevel(short value) {
-            struct.set(MIN_VERSION_LEVEL, value);
+            struct.setInt16(MIN_VERSION_LEVEL, value);
             return this;
         }
     }

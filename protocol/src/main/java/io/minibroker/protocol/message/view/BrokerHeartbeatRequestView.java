@@ -33,47 +33,47 @@ public final class BrokerHeartbeatRequestView {
     }
 
     public int brokerId() {
-        return (Integer) struct.get(BROKER_ID);
+        return struct.getInt32(BROKER_ID);
     }
 
     public BrokerHeartbeatRequestView brokerId(int value) {
-        struct.set(BROKER_ID, value);
+        struct.setInt32(BROKER_ID, value);
         return this;
     }
 
     public long brokerEpoch() {
-        return (Long) struct.get(BROKER_EPOCH);
+        return struct.getInt64(BROKER_EPOCH);
     }
 
     public BrokerHeartbeatRequestView brokerEpoch(long value) {
-        struct.set(BROKER_EPOCH, value);
+        struct.setInt64(BROKER_EPOCH, value);
         return this;
     }
 
     public long currentMetadataOffset() {
-        return (Long) struct.get(CURRENT_METADATA_OFFSET);
+        return struct.getInt64(CURRENT_METADATA_OFFSET);
     }
 
     public BrokerHeartbeatRequestView currentMetadataOffset(long value) {
-        struct.set(CURRENT_METADATA_OFFSET, value);
+        struct.setInt64(CURRENT_METADATA_OFFSET, value);
         return this;
     }
 
     public boolean wantFence() {
-        return (Boolean) struct.get(WANT_FENCE);
+        return struct.getBool(WANT_FENCE);
     }
 
     public BrokerHeartbeatRequestView wantFence(boolean value) {
-        struct.set(WANT_FENCE, value);
+        struct.setBool(WANT_FENCE, value);
         return this;
     }
 
     public boolean wantShutDown() {
-        return (Boolean) struct.get(WANT_SHUT_DOWN);
+        return struct.getBool(WANT_SHUT_DOWN);
     }
 
     public BrokerHeartbeatRequestView wantShutDown(boolean value) {
-        struct.set(WANT_SHUT_DOWN, value);
+        struct.setBool(WANT_SHUT_DOWN, value);
         return this;
     }
 

@@ -29,47 +29,47 @@ public final class BrokerHeartbeatResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public BrokerHeartbeatResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public BrokerHeartbeatResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
     public boolean isCaughtUp() {
-        return (Boolean) struct.get(IS_CAUGHT_UP);
+        return struct.getBool(IS_CAUGHT_UP);
     }
 
     public BrokerHeartbeatResponseView isCaughtUp(boolean value) {
-        struct.set(IS_CAUGHT_UP, value);
+        struct.setBool(IS_CAUGHT_UP, value);
         return this;
     }
 
     public boolean isFenced() {
-        return (Boolean) struct.get(IS_FENCED);
+        return struct.getBool(IS_FENCED);
     }
 
     public BrokerHeartbeatResponseView isFenced(boolean value) {
-        struct.set(IS_FENCED, value);
+        struct.setBool(IS_FENCED, value);
         return this;
     }
 
     public boolean shouldShutDown() {
-        return (Boolean) struct.get(SHOULD_SHUT_DOWN);
+        return struct.getBool(SHOULD_SHUT_DOWN);
     }
 
     public BrokerHeartbeatResponseView shouldShutDown(boolean value) {
-        struct.set(SHOULD_SHUT_DOWN, value);
+        struct.setBool(SHOULD_SHUT_DOWN, value);
         return this;
     }
 }

@@ -35,11 +35,11 @@ public final class BrokerRegistrationRequestView {
     }
 
     public int brokerId() {
-        return (Integer) struct.get(BROKER_ID);
+        return struct.getInt32(BROKER_ID);
     }
 
     public BrokerRegistrationRequestView brokerId(int value) {
-        struct.set(BROKER_ID, value);
+        struct.setInt32(BROKER_ID, value);
         return this;
     }
 
@@ -97,11 +97,11 @@ public final class BrokerRegistrationRequestView {
     }
 
     public boolean isMigratingZkBroker() {
-        return (Boolean) struct.get(IS_MIGRATING_ZK_BROKER);
+        return struct.getBool(IS_MIGRATING_ZK_BROKER);
     }
 
     public BrokerRegistrationRequestView isMigratingZkBroker(boolean value) {
-        struct.set(IS_MIGRATING_ZK_BROKER, value);
+        struct.setBool(IS_MIGRATING_ZK_BROKER, value);
         return this;
     }
 
@@ -115,11 +115,11 @@ public final class BrokerRegistrationRequestView {
     }
 
     public long previousBrokerEpoch() {
-        return (Long) struct.get(PREVIOUS_BROKER_EPOCH);
+        return struct.getInt64(PREVIOUS_BROKER_EPOCH);
     }
 
     public BrokerRegistrationRequestView previousBrokerEpoch(long value) {
-        struct.set(PREVIOUS_BROKER_EPOCH, value);
+        struct.setInt64(PREVIOUS_BROKER_EPOCH, value);
         return this;
     }
 
@@ -163,20 +163,20 @@ public final class BrokerRegistrationRequestView {
         }
 
         public int port() {
-            return (Integer) struct.get(PORT);
+            return struct.getUint16(PORT);
         }
 
         public Listener port(int value) {
-            struct.set(PORT, value);
+            struct.setUint16(PORT, value);
             return this;
         }
 
         public short securityProtocol() {
-            return (Short) struct.get(SECURITY_PROTOCOL);
+            return struct.getInt16(SECURITY_PROTOCOL);
         }
 
         public Listener securityProtocol(short value) {
-            struct.set(SECURITY_PROTOCOL, value);
+            struct.setInt16(SECURITY_PROTOCOL, value);
             return this;
         }
     }
@@ -211,20 +211,20 @@ public final class BrokerRegistrationRequestView {
         }
 
         public short minSupportedVersion() {
-            return (Short) struct.get(MIN_SUPPORTED_VERSION);
+            return struct.getInt16(MIN_SUPPORTED_VERSION);
         }
 
         public Feature minSupportedVersion(short value) {
-            struct.set(MIN_SUPPORTED_VERSION, value);
+            struct.setInt16(MIN_SUPPORTED_VERSION, value);
             return this;
         }
 
         public short maxSupportedVersion() {
-            return (Short) struct.get(MAX_SUPPORTED_VERSION);
+            return struct.getInt16(MAX_SUPPORTED_VERSION);
         }
 
         public Feature maxSupportedVersion(short value) {
-            struct.set(MAX_SUPPORTED_VERSION, value);
+            struct.setInt16(MAX_SUPPORTED_VERSION, value);
             return this;
         }
     }

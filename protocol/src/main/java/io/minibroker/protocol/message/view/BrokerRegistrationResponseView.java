@@ -27,29 +27,29 @@ public final class BrokerRegistrationResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public BrokerRegistrationResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public BrokerRegistrationResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
     public long brokerEpoch() {
-        return (Long) struct.get(BROKER_EPOCH);
+        return struct.getInt64(BROKER_EPOCH);
     }
 
     public BrokerRegistrationResponseView brokerEpoch(long value) {
-        struct.set(BROKER_EPOCH, value);
+        struct.setInt64(BROKER_EPOCH, value);
         return this;
     }
 }

@@ -28,11 +28,11 @@ public final class ConsumerGroupDescribeResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public ConsumerGroupDescribeResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -76,11 +76,11 @@ public final class ConsumerGroupDescribeResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public DescribedGroup errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
@@ -112,20 +112,20 @@ public final class ConsumerGroupDescribeResponseView {
         }
 
         public int groupEpoch() {
-            return (Integer) struct.get(GROUP_EPOCH);
+            return struct.getInt32(GROUP_EPOCH);
         }
 
         public DescribedGroup groupEpoch(int value) {
-            struct.set(GROUP_EPOCH, value);
+            struct.setInt32(GROUP_EPOCH, value);
             return this;
         }
 
         public int assignmentEpoch() {
-            return (Integer) struct.get(ASSIGNMENT_EPOCH);
+            return struct.getInt32(ASSIGNMENT_EPOCH);
         }
 
         public DescribedGroup assignmentEpoch(int value) {
-            struct.set(ASSIGNMENT_EPOCH, value);
+            struct.setInt32(ASSIGNMENT_EPOCH, value);
             return this;
         }
 
@@ -152,11 +152,11 @@ public final class ConsumerGroupDescribeResponseView {
         }
 
         public int authorizedOperations() {
-            return (Integer) struct.get(AUTHORIZED_OPERATIONS);
+            return struct.getInt32(AUTHORIZED_OPERATIONS);
         }
 
         public DescribedGroup authorizedOperations(int value) {
-            struct.set(AUTHORIZED_OPERATIONS, value);
+            struct.setInt32(AUTHORIZED_OPERATIONS, value);
             return this;
         }
     }
@@ -217,11 +217,11 @@ public final class ConsumerGroupDescribeResponseView {
         }
 
         public int memberEpoch() {
-            return (Integer) struct.get(MEMBER_EPOCH);
+            return struct.getInt32(MEMBER_EPOCH);
         }
 
         public Member memberEpoch(int value) {
-            struct.set(MEMBER_EPOCH, value);
+            struct.setInt32(MEMBER_EPOCH, value);
             return this;
         }
 
@@ -270,11 +270,11 @@ public final class ConsumerGroupDescribeResponseView {
         }
 
         public byte memberType() {
-            return (Byte) struct.get(MEMBER_TYPE);
+            return struct.getInt8(MEMBER_TYPE);
         }
 
         public Member memberType(byte value) {
-            struct.set(MEMBER_TYPE, value);
+            struct.setInt8(MEMBER_TYPE, value);
             return this;
         }
     }

@@ -54,11 +54,11 @@ public final class ConsumerGroupHeartbeatRequestView {
     }
 
     public int memberEpoch() {
-        return (Integer) struct.get(MEMBER_EPOCH);
+        return struct.getInt32(MEMBER_EPOCH);
     }
 
     public ConsumerGroupHeartbeatRequestView memberEpoch(int value) {
-        struct.set(MEMBER_EPOCH, value);
+        struct.setInt32(MEMBER_EPOCH, value);
         return this;
     }
 
@@ -81,11 +81,11 @@ public final class ConsumerGroupHeartbeatRequestView {
     }
 
     public int rebalanceTimeoutMs() {
-        return (Integer) struct.get(REBALANCE_TIMEOUT_MS);
+        return struct.getInt32(REBALANCE_TIMEOUT_MS);
     }
 
     public ConsumerGroupHeartbeatRequestView rebalanceTimeoutMs(int value) {
-        struct.set(REBALANCE_TIMEOUT_MS, value);
+        struct.setInt32(REBALANCE_TIMEOUT_MS, value);
         return this;
     }
 

@@ -33,20 +33,20 @@ public final class ConsumerGroupHeartbeatResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public ConsumerGroupHeartbeatResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public ConsumerGroupHeartbeatResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -69,20 +69,20 @@ public final class ConsumerGroupHeartbeatResponseView {
     }
 
     public int memberEpoch() {
-        return (Integer) struct.get(MEMBER_EPOCH);
+        return struct.getInt32(MEMBER_EPOCH);
     }
 
     public ConsumerGroupHeartbeatResponseView memberEpoch(int value) {
-        struct.set(MEMBER_EPOCH, value);
+        struct.setInt32(MEMBER_EPOCH, value);
         return this;
     }
 
     public int heartbeatIntervalMs() {
-        return (Integer) struct.get(HEARTBEAT_INTERVAL_MS);
+        return struct.getInt32(HEARTBEAT_INTERVAL_MS);
     }
 
     public ConsumerGroupHeartbeatResponseView heartbeatIntervalMs(int value) {
-        struct.set(HEARTBEAT_INTERVAL_MS, value);
+        struct.setInt32(HEARTBEAT_INTERVAL_MS, value);
         return this;
     }
 

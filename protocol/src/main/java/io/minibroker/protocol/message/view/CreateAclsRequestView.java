@@ -63,11 +63,11 @@ public final class CreateAclsRequestView {
         }
 
         public byte resourceType() {
-            return (Byte) struct.get(RESOURCE_TYPE);
+            return struct.getInt8(RESOURCE_TYPE);
         }
 
         public AclCreation resourceType(byte value) {
-            struct.set(RESOURCE_TYPE, value);
+            struct.setInt8(RESOURCE_TYPE, value);
             return this;
         }
 
@@ -81,11 +81,11 @@ public final class CreateAclsRequestView {
         }
 
         public byte resourcePatternType() {
-            return (Byte) struct.get(RESOURCE_PATTERN_TYPE);
+            return struct.getInt8(RESOURCE_PATTERN_TYPE);
         }
 
         public AclCreation resourcePatternType(byte value) {
-            struct.set(RESOURCE_PATTERN_TYPE, value);
+            struct.setInt8(RESOURCE_PATTERN_TYPE, value);
             return this;
         }
 
@@ -108,20 +108,20 @@ public final class CreateAclsRequestView {
         }
 
         public byte operation() {
-            return (Byte) struct.get(OPERATION);
+            return struct.getInt8(OPERATION);
         }
 
         public AclCreation operation(byte value) {
-            struct.set(OPERATION, value);
+            struct.setInt8(OPERATION, value);
             return this;
         }
 
         public byte permissionType() {
-            return (Byte) struct.get(PERMISSION_TYPE);
+            return struct.getInt8(PERMISSION_TYPE);
         }
 
         public AclCreation permissionType(byte value) {
-            struct.set(PERMISSION_TYPE, value);
+            struct.setInt8(PERMISSION_TYPE, value);
             return this;
         }
     }

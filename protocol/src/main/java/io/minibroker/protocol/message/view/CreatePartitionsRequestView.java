@@ -41,20 +41,20 @@ public final class CreatePartitionsRequestView {
     }
 
     public int timeoutMs() {
-        return (Integer) struct.get(TIMEOUT_MS);
+        return struct.getInt32(TIMEOUT_MS);
     }
 
     public CreatePartitionsRequestView timeoutMs(int value) {
-        struct.set(TIMEOUT_MS, value);
+        struct.setInt32(TIMEOUT_MS, value);
         return this;
     }
 
     public boolean validateOnly() {
-        return (Boolean) struct.get(VALIDATE_ONLY);
+        return struct.getBool(VALIDATE_ONLY);
     }
 
     public CreatePartitionsRequestView validateOnly(boolean value) {
-        struct.set(VALIDATE_ONLY, value);
+        struct.setBool(VALIDATE_ONLY, value);
         return this;
     }
 
@@ -88,11 +88,11 @@ public final class CreatePartitionsRequestView {
         }
 
         public int count() {
-            return (Integer) struct.get(COUNT);
+            return struct.getInt32(COUNT);
         }
 
         public CreatePartitionsTopic count(int value) {
-            struct.set(COUNT, value);
+            struct.setInt32(COUNT, value);
             return this;
         }
 

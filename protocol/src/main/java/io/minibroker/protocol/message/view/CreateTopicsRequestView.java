@@ -41,20 +41,20 @@ public final class CreateTopicsRequestView {
     }
 
     public int timeoutMs() {
-        return (Integer) struct.get(TIMEOUT_MS);
+        return struct.getInt32(TIMEOUT_MS);
     }
 
     public CreateTopicsRequestView timeoutMs(int value) {
-        struct.set(TIMEOUT_MS, value);
+        struct.setInt32(TIMEOUT_MS, value);
         return this;
     }
 
     public boolean validateOnly() {
-        return (Boolean) struct.get(VALIDATE_ONLY);
+        return struct.getBool(VALIDATE_ONLY);
     }
 
     public CreateTopicsRequestView validateOnly(boolean value) {
-        struct.set(VALIDATE_ONLY, value);
+        struct.setBool(VALIDATE_ONLY, value);
         return this;
     }
 
@@ -90,20 +90,20 @@ public final class CreateTopicsRequestView {
         }
 
         public int numPartitions() {
-            return (Integer) struct.get(NUM_PARTITIONS);
+            return struct.getInt32(NUM_PARTITIONS);
         }
 
         public CreatableTopic numPartitions(int value) {
-            struct.set(NUM_PARTITIONS, value);
+            struct.setInt32(NUM_PARTITIONS, value);
             return this;
         }
 
         public short replicationFactor() {
-            return (Short) struct.get(REPLICATION_FACTOR);
+            return struct.getInt16(REPLICATION_FACTOR);
         }
 
         public CreatableTopic replicationFactor(short value) {
-            struct.set(REPLICATION_FACTOR, value);
+            struct.setInt16(REPLICATION_FACTOR, value);
             return this;
         }
 
@@ -154,11 +154,11 @@ public final class CreateTopicsRequestView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public CreatableReplicaAssignment partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 

@@ -28,11 +28,11 @@ public final class CreateTopicsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public CreateTopicsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -93,11 +93,11 @@ public final class CreateTopicsResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public CreatableTopicResult errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
@@ -111,29 +111,29 @@ public final class CreateTopicsResponseView {
         }
 
         public short topicConfigErrorCode() {
-            return (Short) struct.get(TOPIC_CONFIG_ERROR_CODE);
+            return struct.getInt16(TOPIC_CONFIG_ERROR_CODE);
         }
 
         public CreatableTopicResult topicConfigErrorCode(short value) {
-            struct.set(TOPIC_CONFIG_ERROR_CODE, value);
+            struct.setInt16(TOPIC_CONFIG_ERROR_CODE, value);
             return this;
         }
 
         public int numPartitions() {
-            return (Integer) struct.get(NUM_PARTITIONS);
+            return struct.getInt32(NUM_PARTITIONS);
         }
 
         public CreatableTopicResult numPartitions(int value) {
-            struct.set(NUM_PARTITIONS, value);
+            struct.setInt32(NUM_PARTITIONS, value);
             return this;
         }
 
         public short replicationFactor() {
-            return (Short) struct.get(REPLICATION_FACTOR);
+            return struct.getInt16(REPLICATION_FACTOR);
         }
 
         public CreatableTopicResult replicationFactor(short value) {
-            struct.set(REPLICATION_FACTOR, value);
+            struct.setInt16(REPLICATION_FACTOR, value);
             return this;
         }
 
@@ -192,29 +192,29 @@ public final class CreateTopicsResponseView {
         }
 
         public boolean readOnly() {
-            return (Boolean) struct.get(READ_ONLY);
+            return struct.getBool(READ_ONLY);
         }
 
         public CreatableTopicConfigs readOnly(boolean value) {
-            struct.set(READ_ONLY, value);
+            struct.setBool(READ_ONLY, value);
             return this;
         }
 
         public byte configSource() {
-            return (Byte) struct.get(CONFIG_SOURCE);
+            return struct.getInt8(CONFIG_SOURCE);
         }
 
         public CreatableTopicConfigs configSource(byte value) {
-            struct.set(CONFIG_SOURCE, value);
+            struct.setInt8(CONFIG_SOURCE, value);
             return this;
         }
 
         public boolean isSensitive() {
-            return (Boolean) struct.get(IS_SENSITIVE);
+            return struct.getBool(IS_SENSITIVE);
         }
 
         public CreatableTopicConfigs isSensitive(boolean value) {
-            struct.set(IS_SENSITIVE, value);
+            struct.setBool(IS_SENSITIVE, value);
             return this;
         }
     }

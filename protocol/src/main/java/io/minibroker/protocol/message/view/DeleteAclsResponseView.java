@@ -27,11 +27,11 @@ public final class DeleteAclsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public DeleteAclsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -69,11 +69,11 @@ public final class DeleteAclsResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public DeleteAclsFilterResult errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
@@ -127,11 +127,11 @@ public final class DeleteAclsResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public DeleteAclsMatchingAcl errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
@@ -145,11 +145,11 @@ public final class DeleteAclsResponseView {
         }
 
         public byte resourceType() {
-            return (Byte) struct.get(RESOURCE_TYPE);
+            return struct.getInt8(RESOURCE_TYPE);
         }
 
         public DeleteAclsMatchingAcl resourceType(byte value) {
-            struct.set(RESOURCE_TYPE, value);
+            struct.setInt8(RESOURCE_TYPE, value);
             return this;
         }
 
@@ -163,11 +163,11 @@ public final class DeleteAclsResponseView {
         }
 
         public byte patternType() {
-            return (Byte) struct.get(PATTERN_TYPE);
+            return struct.getInt8(PATTERN_TYPE);
         }
 
         public DeleteAclsMatchingAcl patternType(byte value) {
-            struct.set(PATTERN_TYPE, value);
+            struct.setInt8(PATTERN_TYPE, value);
             return this;
         }
 
@@ -190,20 +190,20 @@ public final class DeleteAclsResponseView {
         }
 
         public byte operation() {
-            return (Byte) struct.get(OPERATION);
+            return struct.getInt8(OPERATION);
         }
 
         public DeleteAclsMatchingAcl operation(byte value) {
-            struct.set(OPERATION, value);
+            struct.setInt8(OPERATION, value);
             return this;
         }
 
         public byte permissionType() {
-            return (Byte) struct.get(PERMISSION_TYPE);
+            return struct.getInt8(PERMISSION_TYPE);
         }
 
         public DeleteAclsMatchingAcl permissionType(byte value) {
-            struct.set(PERMISSION_TYPE, value);
+            struct.setInt8(PERMISSION_TYPE, value);
             return this;
         }
     }

@@ -40,11 +40,11 @@ public final class DeleteRecordsRequestView {
     }
 
     public int timeoutMs() {
-        return (Integer) struct.get(TIMEOUT_MS);
+        return struct.getInt32(TIMEOUT_MS);
     }
 
     public DeleteRecordsRequestView timeoutMs(int value) {
-        struct.set(TIMEOUT_MS, value);
+        struct.setInt32(TIMEOUT_MS, value);
         return this;
     }
 
@@ -110,20 +110,20 @@ public final class DeleteRecordsRequestView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public DeleteRecordsPartition partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public long offset() {
-            return (Long) struct.get(OFFSET);
+            return struct.getInt64(OFFSET);
         }
 
         public DeleteRecordsPartition offset(long value) {
-            struct.set(OFFSET, value);
+            struct.setInt64(OFFSET, value);
             return this;
         }
     }

@@ -27,11 +27,11 @@ public final class DeleteRecordsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public DeleteRecordsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -111,29 +111,29 @@ public final class DeleteRecordsResponseView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public DeleteRecordsPartitionResult partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public long lowWatermark() {
-            return (Long) struct.get(LOW_WATERMARK);
+            return struct.getInt64(LOW_WATERMARK);
         }
 
         public DeleteRecordsPartitionResult lowWatermark(long value) {
-            struct.set(LOW_WATERMARK, value);
+            struct.setInt64(LOW_WATERMARK, value);
             return this;
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public DeleteRecordsPartitionResult errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
     }

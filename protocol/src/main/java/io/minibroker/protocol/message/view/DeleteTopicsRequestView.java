@@ -51,11 +51,11 @@ public final class DeleteTopicsRequestView {
     }
 
     public int timeoutMs() {
-        return (Integer) struct.get(TIMEOUT_MS);
+        return struct.getInt32(TIMEOUT_MS);
     }
 
     public DeleteTopicsRequestView timeoutMs(int value) {
-        struct.set(TIMEOUT_MS, value);
+        struct.setInt32(TIMEOUT_MS, value);
         return this;
     }
 

@@ -31,11 +31,11 @@ public final class DescribeAclsRequestView {
     }
 
     public byte resourceTypeFilter() {
-        return (Byte) struct.get(RESOURCE_TYPE_FILTER);
+        return struct.getInt8(RESOURCE_TYPE_FILTER);
     }
 
     public DescribeAclsRequestView resourceTypeFilter(byte value) {
-        struct.set(RESOURCE_TYPE_FILTER, value);
+        struct.setInt8(RESOURCE_TYPE_FILTER, value);
         return this;
     }
 
@@ -49,11 +49,11 @@ public final class DescribeAclsRequestView {
     }
 
     public byte patternTypeFilter() {
-        return (Byte) struct.get(PATTERN_TYPE_FILTER);
+        return struct.getInt8(PATTERN_TYPE_FILTER);
     }
 
     public DescribeAclsRequestView patternTypeFilter(byte value) {
-        struct.set(PATTERN_TYPE_FILTER, value);
+        struct.setInt8(PATTERN_TYPE_FILTER, value);
         return this;
     }
 
@@ -76,20 +76,20 @@ public final class DescribeAclsRequestView {
     }
 
     public byte operation() {
-        return (Byte) struct.get(OPERATION);
+        return struct.getInt8(OPERATION);
     }
 
     public DescribeAclsRequestView operation(byte value) {
-        struct.set(OPERATION, value);
+        struct.setInt8(OPERATION, value);
         return this;
     }
 
     public byte permissionType() {
-        return (Byte) struct.get(PERMISSION_TYPE);
+        return struct.getInt8(PERMISSION_TYPE);
     }
 
     public DescribeAclsRequestView permissionType(byte value) {
-        struct.set(PERMISSION_TYPE, value);
+        struct.setInt8(PERMISSION_TYPE, value);
         return this;
     }
 }

@@ -29,20 +29,20 @@ public final class DescribeAclsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public DescribeAclsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public DescribeAclsResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -90,11 +90,11 @@ public final class DescribeAclsResponseView {
         }
 
         public byte resourceType() {
-            return (Byte) struct.get(RESOURCE_TYPE);
+            return struct.getInt8(RESOURCE_TYPE);
         }
 
         public DescribeAclsResource resourceType(byte value) {
-            struct.set(RESOURCE_TYPE, value);
+            struct.setInt8(RESOURCE_TYPE, value);
             return this;
         }
 
@@ -108,11 +108,11 @@ public final class DescribeAclsResponseView {
         }
 
         public byte patternType() {
-            return (Byte) struct.get(PATTERN_TYPE);
+            return struct.getInt8(PATTERN_TYPE);
         }
 
         public DescribeAclsResource patternType(byte value) {
-            struct.set(PATTERN_TYPE, value);
+            struct.setInt8(PATTERN_TYPE, value);
             return this;
         }
 
@@ -170,20 +170,20 @@ public final class DescribeAclsResponseView {
         }
 
         public byte operation() {
-            return (Byte) struct.get(OPERATION);
+            return struct.getInt8(OPERATION);
         }
 
         public AclDescription operation(byte value) {
-            struct.set(OPERATION, value);
+            struct.setInt8(OPERATION, value);
             return this;
         }
 
         public byte permissionType() {
-            return (Byte) struct.get(PERMISSION_TYPE);
+            return struct.getInt8(PERMISSION_TYPE);
         }
 
         public AclDescription permissionType(byte value) {
-            struct.set(PERMISSION_TYPE, value);
+            struct.setInt8(PERMISSION_TYPE, value);
             return this;
         }
     }

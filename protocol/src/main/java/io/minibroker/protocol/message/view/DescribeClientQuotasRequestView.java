@@ -40,11 +40,11 @@ public final class DescribeClientQuotasRequestView {
     }
 
     public boolean strict() {
-        return (Boolean) struct.get(STRICT);
+        return struct.getBool(STRICT);
     }
 
     public DescribeClientQuotasRequestView strict(boolean value) {
-        struct.set(STRICT, value);
+        struct.setBool(STRICT, value);
         return this;
     }
 
@@ -78,11 +78,11 @@ public final class DescribeClientQuotasRequestView {
         }
 
         public byte matchType() {
-            return (Byte) struct.get(MATCH_TYPE);
+            return struct.getInt8(MATCH_TYPE);
         }
 
         public ComponentData matchType(byte value) {
-            struct.set(MATCH_TYPE, value);
+            struct.setInt8(MATCH_TYPE, value);
             return this;
         }
 

@@ -29,20 +29,20 @@ public final class DescribeClientQuotasResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public DescribeClientQuotasResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public DescribeClientQuotasResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -181,11 +181,11 @@ public final class DescribeClientQuotasResponseView {
         }
 
         public double value() {
-            return (Double) struct.get(VALUE);
+            return struct.getFloat64(VALUE);
         }
 
         public ValueData value(double value) {
-            struct.set(VALUE, value);
+            struct.setFloat64(VALUE, value);
             return this;
         }
     }

@@ -27,29 +27,29 @@ public final class DescribeClusterRequestView {
     }
 
     public boolean includeClusterAuthorizedOperations() {
-        return (Boolean) struct.get(INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS);
+        return struct.getBool(INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS);
     }
 
     public DescribeClusterRequestView includeClusterAuthorizedOperations(boolean value) {
-        struct.set(INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS, value);
+        struct.setBool(INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS, value);
         return this;
     }
 
     public byte endpointType() {
-        return (Byte) struct.get(ENDPOINT_TYPE);
+        return struct.getInt8(ENDPOINT_TYPE);
     }
 
     public DescribeClusterRequestView endpointType(byte value) {
-        struct.set(ENDPOINT_TYPE, value);
+        struct.setInt8(ENDPOINT_TYPE, value);
         return this;
     }
 
     public boolean includeFencedBrokers() {
-        return (Boolean) struct.get(INCLUDE_FENCED_BROKERS);
+        return struct.getBool(INCLUDE_FENCED_BROKERS);
     }
 
     public DescribeClusterRequestView includeFencedBrokers(boolean value) {
-        struct.set(INCLUDE_FENCED_BROKERS, value);
+        struct.setBool(INCLUDE_FENCED_BROKERS, value);
         return this;
     }
 }

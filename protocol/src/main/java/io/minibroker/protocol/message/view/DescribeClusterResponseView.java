@@ -33,20 +33,20 @@ public final class DescribeClusterResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public DescribeClusterResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public DescribeClusterResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -60,11 +60,11 @@ public final class DescribeClusterResponseView {
     }
 
     public byte endpointType() {
-        return (Byte) struct.get(ENDPOINT_TYPE);
+        return struct.getInt8(ENDPOINT_TYPE);
     }
 
     public DescribeClusterResponseView endpointType(byte value) {
-        struct.set(ENDPOINT_TYPE, value);
+        struct.setInt8(ENDPOINT_TYPE, value);
         return this;
     }
 
@@ -78,11 +78,11 @@ public final class DescribeClusterResponseView {
     }
 
     public int controllerId() {
-        return (Integer) struct.get(CONTROLLER_ID);
+        return struct.getInt32(CONTROLLER_ID);
     }
 
     public DescribeClusterResponseView controllerId(int value) {
-        struct.set(CONTROLLER_ID, value);
+        struct.setInt32(CONTROLLER_ID, value);
         return this;
     }
 
@@ -100,11 +100,11 @@ public final class DescribeClusterResponseView {
     }
 
     public int clusterAuthorizedOperations() {
-        return (Integer) struct.get(CLUSTER_AUTHORIZED_OPERATIONS);
+        return struct.getInt32(CLUSTER_AUTHORIZED_OPERATIONS);
     }
 
     public DescribeClusterResponseView clusterAuthorizedOperations(int value) {
-        struct.set(CLUSTER_AUTHORIZED_OPERATIONS, value);
+        struct.setInt32(CLUSTER_AUTHORIZED_OPERATIONS, value);
         return this;
     }
 
@@ -131,11 +131,11 @@ public final class DescribeClusterResponseView {
         }
 
         public int brokerId() {
-            return (Integer) struct.get(BROKER_ID);
+            return struct.getInt32(BROKER_ID);
         }
 
         public DescribeClusterBroker brokerId(int value) {
-            struct.set(BROKER_ID, value);
+            struct.setInt32(BROKER_ID, value);
             return this;
         }
 
@@ -149,11 +149,11 @@ public final class DescribeClusterResponseView {
         }
 
         public int port() {
-            return (Integer) struct.get(PORT);
+            return struct.getInt32(PORT);
         }
 
         public DescribeClusterBroker port(int value) {
-            struct.set(PORT, value);
+            struct.setInt32(PORT, value);
             return this;
         }
 
@@ -167,11 +167,11 @@ public final class DescribeClusterResponseView {
         }
 
         public boolean isFenced() {
-            return (Boolean) struct.get(IS_FENCED);
+            return struct.getBool(IS_FENCED);
         }
 
         public DescribeClusterBroker isFenced(boolean value) {
-            struct.set(IS_FENCED, value);
+            struct.setBool(IS_FENCED, value);
             return this;
         }
     }

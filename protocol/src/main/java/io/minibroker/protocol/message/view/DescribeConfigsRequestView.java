@@ -41,20 +41,20 @@ public final class DescribeConfigsRequestView {
     }
 
     public boolean includeSynonyms() {
-        return (Boolean) struct.get(INCLUDE_SYNONYMS);
+        return struct.getBool(INCLUDE_SYNONYMS);
     }
 
     public DescribeConfigsRequestView includeSynonyms(boolean value) {
-        struct.set(INCLUDE_SYNONYMS, value);
+        struct.setBool(INCLUDE_SYNONYMS, value);
         return this;
     }
 
     public boolean includeDocumentation() {
-        return (Boolean) struct.get(INCLUDE_DOCUMENTATION);
+        return struct.getBool(INCLUDE_DOCUMENTATION);
     }
 
     public DescribeConfigsRequestView includeDocumentation(boolean value) {
-        struct.set(INCLUDE_DOCUMENTATION, value);
+        struct.setBool(INCLUDE_DOCUMENTATION, value);
         return this;
     }
 
@@ -79,11 +79,11 @@ public final class DescribeConfigsRequestView {
         }
 
         public byte resourceType() {
-            return (Byte) struct.get(RESOURCE_TYPE);
+            return struct.getInt8(RESOURCE_TYPE);
         }
 
         public DescribeConfigsResource resourceType(byte value) {
-            struct.set(RESOURCE_TYPE, value);
+            struct.setInt8(RESOURCE_TYPE, value);
             return this;
         }
 

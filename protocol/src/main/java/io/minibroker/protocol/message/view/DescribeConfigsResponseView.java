@@ -27,11 +27,11 @@ public final class DescribeConfigsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public DescribeConfigsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -71,11 +71,11 @@ public final class DescribeConfigsResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public DescribeConfigsResult errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
@@ -89,11 +89,11 @@ public final class DescribeConfigsResponseView {
         }
 
         public byte resourceType() {
-            return (Byte) struct.get(RESOURCE_TYPE);
+            return struct.getInt8(RESOURCE_TYPE);
         }
 
         public DescribeConfigsResult resourceType(byte value) {
-            struct.set(RESOURCE_TYPE, value);
+            struct.setInt8(RESOURCE_TYPE, value);
             return this;
         }
 
@@ -164,29 +164,29 @@ public final class DescribeConfigsResponseView {
         }
 
         public boolean readOnly() {
-            return (Boolean) struct.get(READ_ONLY);
+            return struct.getBool(READ_ONLY);
         }
 
         public DescribeConfigsResourceResult readOnly(boolean value) {
-            struct.set(READ_ONLY, value);
+            struct.setBool(READ_ONLY, value);
             return this;
         }
 
         public byte configSource() {
-            return (Byte) struct.get(CONFIG_SOURCE);
+            return struct.getInt8(CONFIG_SOURCE);
         }
 
         public DescribeConfigsResourceResult configSource(byte value) {
-            struct.set(CONFIG_SOURCE, value);
+            struct.setInt8(CONFIG_SOURCE, value);
             return this;
         }
 
         public boolean isSensitive() {
-            return (Boolean) struct.get(IS_SENSITIVE);
+            return struct.getBool(IS_SENSITIVE);
         }
 
         public DescribeConfigsResourceResult isSensitive(boolean value) {
-            struct.set(IS_SENSITIVE, value);
+            struct.setBool(IS_SENSITIVE, value);
             return this;
         }
 
@@ -204,11 +204,11 @@ public final class DescribeConfigsResponseView {
         }
 
         public byte configType() {
-            return (Byte) struct.get(CONFIG_TYPE);
+            return struct.getInt8(CONFIG_TYPE);
         }
 
         public DescribeConfigsResourceResult configType(byte value) {
-            struct.set(CONFIG_TYPE, value);
+            struct.setInt8(CONFIG_TYPE, value);
             return this;
         }
 
@@ -261,11 +261,11 @@ public final class DescribeConfigsResponseView {
         }
 
         public byte source() {
-            return (Byte) struct.get(SOURCE);
+            return struct.getInt8(SOURCE);
         }
 
         public DescribeConfigsSynonym source(byte value) {
-            struct.set(SOURCE, value);
+            struct.setInt8(SOURCE, value);
             return this;
         }
     }

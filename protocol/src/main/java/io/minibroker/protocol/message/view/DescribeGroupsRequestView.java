@@ -36,11 +36,11 @@ public final class DescribeGroupsRequestView {
     }
 
     public boolean includeAuthorizedOperations() {
-        return (Boolean) struct.get(INCLUDE_AUTHORIZED_OPERATIONS);
+        return struct.getBool(INCLUDE_AUTHORIZED_OPERATIONS);
     }
 
     public DescribeGroupsRequestView includeAuthorizedOperations(boolean value) {
-        struct.set(INCLUDE_AUTHORIZED_OPERATIONS, value);
+        struct.setBool(INCLUDE_AUTHORIZED_OPERATIONS, value);
         return this;
     }
 }

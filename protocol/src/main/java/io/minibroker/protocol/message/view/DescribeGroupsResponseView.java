@@ -27,11 +27,11 @@ public final class DescribeGroupsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public DescribeGroupsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -74,11 +74,11 @@ public final class DescribeGroupsResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public DescribedGroup errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
@@ -141,11 +141,11 @@ public final class DescribeGroupsResponseView {
         }
 
         public int authorizedOperations() {
-            return (Integer) struct.get(AUTHORIZED_OPERATIONS);
+            return struct.getInt32(AUTHORIZED_OPERATIONS);
         }
 
         public DescribedGroup authorizedOperations(int value) {
-            struct.set(AUTHORIZED_OPERATIONS, value);
+            struct.setInt32(AUTHORIZED_OPERATIONS, value);
             return this;
         }
     }

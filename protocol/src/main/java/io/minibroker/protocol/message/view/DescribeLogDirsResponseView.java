@@ -28,20 +28,20 @@ public final class DescribeLogDirsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public DescribeLogDirsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public DescribeLogDirsResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -82,11 +82,11 @@ public final class DescribeLogDirsResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public DescribeLogDirsResult errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
@@ -113,29 +113,29 @@ public final class DescribeLogDirsResponseView {
         }
 
         public long totalBytes() {
-            return (Long) struct.get(TOTAL_BYTES);
+            return struct.getInt64(TOTAL_BYTES);
         }
 
         public DescribeLogDirsResult totalBytes(long value) {
-            struct.set(TOTAL_BYTES, value);
+            struct.setInt64(TOTAL_BYTES, value);
             return this;
         }
 
         public long usableBytes() {
-            return (Long) struct.get(USABLE_BYTES);
+            return struct.getInt64(USABLE_BYTES);
         }
 
         public DescribeLogDirsResult usableBytes(long value) {
-            struct.set(USABLE_BYTES, value);
+            struct.setInt64(USABLE_BYTES, value);
             return this;
         }
 
         public boolean isCordoned() {
-            return (Boolean) struct.get(IS_CORDONED);
+            return struct.getBool(IS_CORDONED);
         }
 
         public DescribeLogDirsResult isCordoned(boolean value) {
-            struct.set(IS_CORDONED, value);
+            struct.setBool(IS_CORDONED, value);
             return this;
         }
     }
@@ -204,38 +204,38 @@ public final class DescribeLogDirsResponseView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public DescribeLogDirsPartition partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public long partitionSize() {
-            return (Long) struct.get(PARTITION_SIZE);
+            return struct.getInt64(PARTITION_SIZE);
         }
 
         public DescribeLogDirsPartition partitionSize(long value) {
-            struct.set(PARTITION_SIZE, value);
+            struct.setInt64(PARTITION_SIZE, value);
             return this;
         }
 
         public long offsetLag() {
-            return (Long) struct.get(OFFSET_LAG);
+            return struct.getInt64(OFFSET_LAG);
         }
 
         public DescribeLogDirsPartition offsetLag(long value) {
-            struct.set(OFFSET_LAG, value);
+            struct.setInt64(OFFSET_LAG, value);
             return this;
         }
 
         public boolean isFutureKey() {
-            return (Boolean) struct.get(IS_FUTURE_KEY);
+            return struct.getBool(IS_FUTURE_KEY);
         }
 
         public DescribeLogDirsPartition isFutureKey(boolean value) {
-            struct.set(IS_FUTURE_KEY, value);
+            struct.setBool(IS_FUTURE_KEY, value);
             return this;
         }
     }

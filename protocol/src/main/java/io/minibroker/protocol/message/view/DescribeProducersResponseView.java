@@ -27,11 +27,11 @@ public final class DescribeProducersResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public DescribeProducersResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -112,20 +112,20 @@ public final class DescribeProducersResponseView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public PartitionResponse partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public PartitionResponse errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
@@ -176,56 +176,56 @@ public final class DescribeProducersResponseView {
         }
 
         public long producerId() {
-            return (Long) struct.get(PRODUCER_ID);
+            return struct.getInt64(PRODUCER_ID);
         }
 
         public ProducerState producerId(long value) {
-            struct.set(PRODUCER_ID, value);
+            struct.setInt64(PRODUCER_ID, value);
             return this;
         }
 
         public int producerEpoch() {
-            return (Integer) struct.get(PRODUCER_EPOCH);
+            return struct.getInt32(PRODUCER_EPOCH);
         }
 
         public ProducerState producerEpoch(int value) {
-            struct.set(PRODUCER_EPOCH, value);
+            struct.setInt32(PRODUCER_EPOCH, value);
             return this;
         }
 
         public int lastSequence() {
-            return (Integer) struct.get(LAST_SEQUENCE);
+            return struct.getInt32(LAST_SEQUENCE);
         }
 
         public ProducerState lastSequence(int value) {
-            struct.set(LAST_SEQUENCE, value);
+            struct.setInt32(LAST_SEQUENCE, value);
             return this;
         }
 
         public long lastTimestamp() {
-            return (Long) struct.get(LAST_TIMESTAMP);
+            return struct.getInt64(LAST_TIMESTAMP);
         }
 
         public ProducerState lastTimestamp(long value) {
-            struct.set(LAST_TIMESTAMP, value);
+            struct.setInt64(LAST_TIMESTAMP, value);
             return this;
         }
 
         public int coordinatorEpoch() {
-            return (Integer) struct.get(COORDINATOR_EPOCH);
+            return struct.getInt32(COORDINATOR_EPOCH);
         }
 
         public ProducerState coordinatorEpoch(int value) {
-            struct.set(COORDINATOR_EPOCH, value);
+            struct.setInt32(COORDINATOR_EPOCH, value);
             return this;
         }
 
         public long currentTxnStartOffset() {
-            return (Long) struct.get(CURRENT_TXN_START_OFFSET);
+            return struct.getInt64(CURRENT_TXN_START_OFFSET);
         }
 
         public ProducerState currentTxnStartOffset(long value) {
-            struct.set(CURRENT_TXN_START_OFFSET, value);
+            struct.setInt64(CURRENT_TXN_START_OFFSET, value);
             return this;
         }
     }

@@ -27,11 +27,11 @@ public final class DescribeTransactionsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public DescribeTransactionsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -74,11 +74,11 @@ public final class DescribeTransactionsResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public TransactionState errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
@@ -101,38 +101,38 @@ public final class DescribeTransactionsResponseView {
         }
 
         public int transactionTimeoutMs() {
-            return (Integer) struct.get(TRANSACTION_TIMEOUT_MS);
+            return struct.getInt32(TRANSACTION_TIMEOUT_MS);
         }
 
         public TransactionState transactionTimeoutMs(int value) {
-            struct.set(TRANSACTION_TIMEOUT_MS, value);
+            struct.setInt32(TRANSACTION_TIMEOUT_MS, value);
             return this;
         }
 
         public long transactionStartTimeMs() {
-            return (Long) struct.get(TRANSACTION_START_TIME_MS);
+            return struct.getInt64(TRANSACTION_START_TIME_MS);
         }
 
         public TransactionState transactionStartTimeMs(long value) {
-            struct.set(TRANSACTION_START_TIME_MS, value);
+            struct.setInt64(TRANSACTION_START_TIME_MS, value);
             return this;
         }
 
         public long producerId() {
-            return (Long) struct.get(PRODUCER_ID);
+            return struct.getInt64(PRODUCER_ID);
         }
 
         public TransactionState producerId(long value) {
-            struct.set(PRODUCER_ID, value);
+            struct.setInt64(PRODUCER_ID, value);
             return this;
         }
 
         public short producerEpoch() {
-            return (Short) struct.get(PRODUCER_EPOCH);
+            return struct.getInt16(PRODUCER_EPOCH);
         }
 
         public TransactionState producerEpoch(short value) {
-            struct.set(PRODUCER_EPOCH, value);
+            struct.setInt16(PRODUCER_EPOCH, value);
             return this;
         }
 

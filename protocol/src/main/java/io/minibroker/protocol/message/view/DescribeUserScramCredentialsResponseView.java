@@ -29,20 +29,20 @@ public final class DescribeUserScramCredentialsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public DescribeUserScramCredentialsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public DescribeUserScramCredentialsResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -99,11 +99,11 @@ public final class DescribeUserScramCredentialsResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public DescribeUserScramCredentialsResult errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
@@ -150,20 +150,20 @@ public final class DescribeUserScramCredentialsResponseView {
         }
 
         public byte mechanism() {
-            return (Byte) struct.get(MECHANISM);
+            return struct.getInt8(MECHANISM);
         }
 
         public CredentialInfo mechanism(byte value) {
-            struct.set(MECHANISM, value);
+            struct.setInt8(MECHANISM, value);
             return this;
         }
 
         public int iterations() {
-            return (Integer) struct.get(ITERATIONS);
+            return struct.getInt32(ITERATIONS);
         }
 
         public CredentialInfo iterations(int value) {
-            struct.set(ITERATIONS, value);
+            struct.setInt32(ITERATIONS, value);
             return this;
         }
     }

@@ -28,11 +28,11 @@ public final class ElectLeadersRequestView {
     }
 
     public byte electionType() {
-        return (Byte) struct.get(ELECTION_TYPE);
+        return struct.getInt8(ELECTION_TYPE);
     }
 
     public ElectLeadersRequestView electionType(byte value) {
-        struct.set(ELECTION_TYPE, value);
+        struct.setInt8(ELECTION_TYPE, value);
         return this;
     }
 
@@ -50,11 +50,11 @@ public final class ElectLeadersRequestView {
     }
 
     public int timeoutMs() {
-        return (Integer) struct.get(TIMEOUT_MS);
+        return struct.getInt32(TIMEOUT_MS);
     }
 
     public ElectLeadersRequestView timeoutMs(int value) {
-        struct.set(TIMEOUT_MS, value);
+        struct.setInt32(TIMEOUT_MS, value);
         return this;
     }
 

@@ -28,20 +28,20 @@ public final class ElectLeadersResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public ElectLeadersResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public ElectLeadersResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -121,20 +121,20 @@ public final class ElectLeadersResponseView {
         }
 
         public int partitionId() {
-            return (Integer) struct.get(PARTITION_ID);
+            return struct.getInt32(PARTITION_ID);
         }
 
         public PartitionResult partitionId(int value) {
-            struct.set(PARTITION_ID, value);
+            struct.setInt32(PARTITION_ID, value);
             return this;
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public PartitionResult errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 

@@ -37,29 +37,29 @@ public final class EndTxnRequestView {
     }
 
     public long producerId() {
-        return (Long) struct.get(PRODUCER_ID);
+        return struct.getInt64(PRODUCER_ID);
     }
 
     public EndTxnRequestView producerId(long value) {
-        struct.set(PRODUCER_ID, value);
+        struct.setInt64(PRODUCER_ID, value);
         return this;
     }
 
     public short producerEpoch() {
-        return (Short) struct.get(PRODUCER_EPOCH);
+        return struct.getInt16(PRODUCER_EPOCH);
     }
 
     public EndTxnRequestView producerEpoch(short value) {
-        struct.set(PRODUCER_EPOCH, value);
+        struct.setInt16(PRODUCER_EPOCH, value);
         return this;
     }
 
     public boolean committed() {
-        return (Boolean) struct.get(COMMITTED);
+        return struct.getBool(COMMITTED);
     }
 
     public EndTxnRequestView committed(boolean value) {
-        struct.set(COMMITTED, value);
+        struct.setBool(COMMITTED, value);
         return this;
     }
 }

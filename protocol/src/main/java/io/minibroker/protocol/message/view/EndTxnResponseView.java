@@ -28,38 +28,38 @@ public final class EndTxnResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public EndTxnResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public EndTxnResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
     public long producerId() {
-        return (Long) struct.get(PRODUCER_ID);
+        return struct.getInt64(PRODUCER_ID);
     }
 
     public EndTxnResponseView producerId(long value) {
-        struct.set(PRODUCER_ID, value);
+        struct.setInt64(PRODUCER_ID, value);
         return this;
     }
 
     public short producerEpoch() {
-        return (Short) struct.get(PRODUCER_EPOCH);
+        return struct.getInt16(PRODUCER_EPOCH);
     }
 
     public EndTxnResponseView producerEpoch(short value) {
-        struct.set(PRODUCER_EPOCH, value);
+        struct.setInt16(PRODUCER_EPOCH, value);
         return this;
     }
 }

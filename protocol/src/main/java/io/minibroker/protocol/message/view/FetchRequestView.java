@@ -47,11 +47,11 @@ public final class FetchRequestView {
     }
 
     public int replicaId() {
-        return (Integer) struct.get(REPLICA_ID);
+        return struct.getInt32(REPLICA_ID);
     }
 
     public FetchRequestView replicaId(int value) {
-        struct.set(REPLICA_ID, value);
+        struct.setInt32(REPLICA_ID, value);
         return this;
     }
 
@@ -60,56 +60,56 @@ public final class FetchRequestView {
     }
 
     public int maxWaitMs() {
-        return (Integer) struct.get(MAX_WAIT_MS);
+        return struct.getInt32(MAX_WAIT_MS);
     }
 
     public FetchRequestView maxWaitMs(int value) {
-        struct.set(MAX_WAIT_MS, value);
+        struct.setInt32(MAX_WAIT_MS, value);
         return this;
     }
 
     public int minBytes() {
-        return (Integer) struct.get(MIN_BYTES);
+        return struct.getInt32(MIN_BYTES);
     }
 
     public FetchRequestView minBytes(int value) {
-        struct.set(MIN_BYTES, value);
+        struct.setInt32(MIN_BYTES, value);
         return this;
     }
 
     public int maxBytes() {
-        return (Integer) struct.get(MAX_BYTES);
+        return struct.getInt32(MAX_BYTES);
     }
 
     public FetchRequestView maxBytes(int value) {
-        struct.set(MAX_BYTES, value);
+        struct.setInt32(MAX_BYTES, value);
         return this;
     }
 
     public byte isolationLevel() {
-        return (Byte) struct.get(ISOLATION_LEVEL);
+        return struct.getInt8(ISOLATION_LEVEL);
     }
 
     public FetchRequestView isolationLevel(byte value) {
-        struct.set(ISOLATION_LEVEL, value);
+        struct.setInt8(ISOLATION_LEVEL, value);
         return this;
     }
 
     public int sessionId() {
-        return (Integer) struct.get(SESSION_ID);
+        return struct.getInt32(SESSION_ID);
     }
 
     public FetchRequestView sessionId(int value) {
-        struct.set(SESSION_ID, value);
+        struct.setInt32(SESSION_ID, value);
         return this;
     }
 
     public int sessionEpoch() {
-        return (Integer) struct.get(SESSION_EPOCH);
+        return struct.getInt32(SESSION_EPOCH);
     }
 
     public FetchRequestView sessionEpoch(int value) {
-        struct.set(SESSION_EPOCH, value);
+        struct.setInt32(SESSION_EPOCH, value);
         return this;
     }
 
@@ -168,20 +168,20 @@ public final class FetchRequestView {
         }
 
         public int replicaId() {
-            return (Integer) struct.get(REPLICA_ID);
+            return struct.getInt32(REPLICA_ID);
         }
 
         public ReplicaState replicaId(int value) {
-            struct.set(REPLICA_ID, value);
+            struct.setInt32(REPLICA_ID, value);
             return this;
         }
 
         public long replicaEpoch() {
-            return (Long) struct.get(REPLICA_EPOCH);
+            return struct.getInt64(REPLICA_EPOCH);
         }
 
         public ReplicaState replicaEpoch(long value) {
-            struct.set(REPLICA_EPOCH, value);
+            struct.setInt64(REPLICA_EPOCH, value);
             return this;
         }
     }
@@ -312,56 +312,56 @@ public final class FetchRequestView {
         }
 
         public int partition() {
-            return (Integer) struct.get(PARTITION);
+            return struct.getInt32(PARTITION);
         }
 
         public FetchPartition partition(int value) {
-            struct.set(PARTITION, value);
+            struct.setInt32(PARTITION, value);
             return this;
         }
 
         public int currentLeaderEpoch() {
-            return (Integer) struct.get(CURRENT_LEADER_EPOCH);
+            return struct.getInt32(CURRENT_LEADER_EPOCH);
         }
 
         public FetchPartition currentLeaderEpoch(int value) {
-            struct.set(CURRENT_LEADER_EPOCH, value);
+            struct.setInt32(CURRENT_LEADER_EPOCH, value);
             return this;
         }
 
         public long fetchOffset() {
-            return (Long) struct.get(FETCH_OFFSET);
+            return struct.getInt64(FETCH_OFFSET);
         }
 
         public FetchPartition fetchOffset(long value) {
-            struct.set(FETCH_OFFSET, value);
+            struct.setInt64(FETCH_OFFSET, value);
             return this;
         }
 
         public int lastFetchedEpoch() {
-            return (Integer) struct.get(LAST_FETCHED_EPOCH);
+            return struct.getInt32(LAST_FETCHED_EPOCH);
         }
 
         public FetchPartition lastFetchedEpoch(int value) {
-            struct.set(LAST_FETCHED_EPOCH, value);
+            struct.setInt32(LAST_FETCHED_EPOCH, value);
             return this;
         }
 
         public long logStartOffset() {
-            return (Long) struct.get(LOG_START_OFFSET);
+            return struct.getInt64(LOG_START_OFFSET);
         }
 
         public FetchPartition logStartOffset(long value) {
-            struct.set(LOG_START_OFFSET, value);
+            struct.setInt64(LOG_START_OFFSET, value);
             return this;
         }
 
         public int partitionMaxBytes() {
-            return (Integer) struct.get(PARTITION_MAX_BYTES);
+            return struct.getInt32(PARTITION_MAX_BYTES);
         }
 
         public FetchPartition partitionMaxBytes(int value) {
-            struct.set(PARTITION_MAX_BYTES, value);
+            struct.setInt32(PARTITION_MAX_BYTES, value);
             return this;
         }
 
@@ -375,11 +375,11 @@ public final class FetchRequestView {
         }
 
         public long highWatermark() {
-            return (Long) struct.get(HIGH_WATERMARK);
+            return struct.getInt64(HIGH_WATERMARK);
         }
 
         public FetchPartition highWatermark(long value) {
-            struct.set(HIGH_WATERMARK, value);
+            struct.setInt64(HIGH_WATERMARK, value);
             return this;
         }
     }

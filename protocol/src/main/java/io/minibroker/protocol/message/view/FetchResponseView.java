@@ -32,29 +32,29 @@ public final class FetchResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public FetchResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public FetchResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
     public int sessionId() {
-        return (Integer) struct.get(SESSION_ID);
+        return struct.getInt32(SESSION_ID);
     }
 
     public FetchResponseView sessionId(int value) {
-        struct.set(SESSION_ID, value);
+        struct.setInt32(SESSION_ID, value);
         return this;
     }
 
@@ -158,11 +158,11 @@ public final class FetchResponseView {
         }
 
         public int nodeId() {
-            return (Integer) struct.get(NODE_ID);
+            return struct.getInt32(NODE_ID);
         }
 
         public NodeEndpoint nodeId(int value) {
-            struct.set(NODE_ID, value);
+            struct.setInt32(NODE_ID, value);
             return this;
         }
 
@@ -176,11 +176,11 @@ public final class FetchResponseView {
         }
 
         public int port() {
-            return (Integer) struct.get(PORT);
+            return struct.getInt32(PORT);
         }
 
         public NodeEndpoint port(int value) {
-            struct.set(PORT, value);
+            struct.setInt32(PORT, value);
             return this;
         }
 
@@ -223,47 +223,47 @@ public final class FetchResponseView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public PartitionData partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public PartitionData errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
         public long highWatermark() {
-            return (Long) struct.get(HIGH_WATERMARK);
+            return struct.getInt64(HIGH_WATERMARK);
         }
 
         public PartitionData highWatermark(long value) {
-            struct.set(HIGH_WATERMARK, value);
+            struct.setInt64(HIGH_WATERMARK, value);
             return this;
         }
 
         public long lastStableOffset() {
-            return (Long) struct.get(LAST_STABLE_OFFSET);
+            return struct.getInt64(LAST_STABLE_OFFSET);
         }
 
         public PartitionData lastStableOffset(long value) {
-            struct.set(LAST_STABLE_OFFSET, value);
+            struct.setInt64(LAST_STABLE_OFFSET, value);
             return this;
         }
 
         public long logStartOffset() {
-            return (Long) struct.get(LOG_START_OFFSET);
+            return struct.getInt64(LOG_START_OFFSET);
         }
 
         public PartitionData logStartOffset(long value) {
-            struct.set(LOG_START_OFFSET, value);
+            struct.setInt64(LOG_START_OFFSET, value);
             return this;
         }
 
@@ -293,11 +293,11 @@ public final class FetchResponseView {
         }
 
         public int preferredReadReplica() {
-            return (Integer) struct.get(PREFERRED_READ_REPLICA);
+            return struct.getInt32(PREFERRED_READ_REPLICA);
         }
 
         public PartitionData preferredReadReplica(int value) {
-            struct.set(PREFERRED_READ_REPLICA, value);
+            struct.setInt32(PREFERRED_READ_REPLICA, value);
             return this;
         }
 
@@ -331,20 +331,20 @@ public final class FetchResponseView {
         }
 
         public int epoch() {
-            return (Integer) struct.get(EPOCH);
+            return struct.getInt32(EPOCH);
         }
 
         public EpochEndOffset epoch(int value) {
-            struct.set(EPOCH, value);
+            struct.setInt32(EPOCH, value);
             return this;
         }
 
         public long endOffset() {
-            return (Long) struct.get(END_OFFSET);
+            return struct.getInt64(END_OFFSET);
         }
 
         public EpochEndOffset endOffset(long value) {
-            struct.set(END_OFFSET, value);
+            struct.setInt64(END_OFFSET, value);
             return this;
         }
     }
@@ -369,20 +369,20 @@ public final class FetchResponseView {
         }
 
         public int leaderId() {
-            return (Integer) struct.get(LEADER_ID);
+            return struct.getInt32(LEADER_ID);
         }
 
         public LeaderIdAndEpoch leaderId(int value) {
-            struct.set(LEADER_ID, value);
+            struct.setInt32(LEADER_ID, value);
             return this;
         }
 
         public int leaderEpoch() {
-            return (Integer) struct.get(LEADER_EPOCH);
+            return struct.getInt32(LEADER_EPOCH);
         }
 
         public LeaderIdAndEpoch leaderEpoch(int value) {
-            struct.set(LEADER_EPOCH, value);
+            struct.setInt32(LEADER_EPOCH, value);
             return this;
         }
     }
@@ -407,20 +407,20 @@ public final class FetchResponseView {
         }
 
         public long endOffset() {
-            return (Long) struct.get(END_OFFSET);
+            return struct.getInt64(END_OFFSET);
         }
 
         public SnapshotId endOffset(long value) {
-            struct.set(END_OFFSET, value);
+            struct.setInt64(END_OFFSET, value);
             return this;
         }
 
         public int epoch() {
-            return (Integer) struct.get(EPOCH);
+            return struct.getInt32(EPOCH);
         }
 
         public SnapshotId epoch(int value) {
-            struct.set(EPOCH, value);
+            struct.setInt32(EPOCH, value);
             return this;
         }
     }
@@ -445,20 +445,20 @@ public final class FetchResponseView {
         }
 
         public long producerId() {
-            return (Long) struct.get(PRODUCER_ID);
+            return struct.getInt64(PRODUCER_ID);
         }
 
         public AbortedTransaction producerId(long value) {
-            struct.set(PRODUCER_ID, value);
+            struct.setInt64(PRODUCER_ID, value);
             return this;
         }
 
         public long firstOffset() {
-            return (Long) struct.get(FIRST_OFFSET);
+            return struct.getInt64(FIRST_OFFSET);
         }
 
         public AbortedTransaction firstOffset(long value) {
-            struct.set(FIRST_OFFSET, value);
+            struct.setInt64(FIRST_OFFSET, value);
             return this;
         }
     }

@@ -37,11 +37,11 @@ public final class FindCoordinatorRequestView {
     }
 
     public byte keyType() {
-        return (Byte) struct.get(KEY_TYPE);
+        return struct.getInt8(KEY_TYPE);
     }
 
     public FindCoordinatorRequestView keyType(byte value) {
-        struct.set(KEY_TYPE, value);
+        struct.setInt8(KEY_TYPE, value);
         return this;
     }
 

@@ -32,20 +32,20 @@ public final class FindCoordinatorResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public FindCoordinatorResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public FindCoordinatorResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -59,11 +59,11 @@ public final class FindCoordinatorResponseView {
     }
 
     public int nodeId() {
-        return (Integer) struct.get(NODE_ID);
+        return struct.getInt32(NODE_ID);
     }
 
     public FindCoordinatorResponseView nodeId(int value) {
-        struct.set(NODE_ID, value);
+        struct.setInt32(NODE_ID, value);
         return this;
     }
 
@@ -77,11 +77,11 @@ public final class FindCoordinatorResponseView {
     }
 
     public int port() {
-        return (Integer) struct.get(PORT);
+        return struct.getInt32(PORT);
     }
 
     public FindCoordinatorResponseView port(int value) {
-        struct.set(PORT, value);
+        struct.setInt32(PORT, value);
         return this;
     }
 
@@ -131,11 +131,11 @@ public final class FindCoordinatorResponseView {
         }
 
         public int nodeId() {
-            return (Integer) struct.get(NODE_ID);
+            return struct.getInt32(NODE_ID);
         }
 
         public Coordinator nodeId(int value) {
-            struct.set(NODE_ID, value);
+            struct.setInt32(NODE_ID, value);
             return this;
         }
 
@@ -149,20 +149,20 @@ public final class FindCoordinatorResponseView {
         }
 
         public int port() {
-            return (Integer) struct.get(PORT);
+            return struct.getInt32(PORT);
         }
 
         public Coordinator port(int value) {
-            struct.set(PORT, value);
+            struct.setInt32(PORT, value);
             return this;
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public Coordinator errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 

@@ -37,11 +37,11 @@ public final class HeartbeatRequestView {
     }
 
     public int generationId() {
-        return (Integer) struct.get(GENERATION_ID);
+        return struct.getInt32(GENERATION_ID);
     }
 
     public HeartbeatRequestView generationId(int value) {
-        struct.set(GENERATION_ID, value);
+        struct.setInt32(GENERATION_ID, value);
         return this;
     }
 

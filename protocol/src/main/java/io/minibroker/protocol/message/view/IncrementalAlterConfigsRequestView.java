@@ -40,11 +40,11 @@ public final class IncrementalAlterConfigsRequestView {
     }
 
     public boolean validateOnly() {
-        return (Boolean) struct.get(VALIDATE_ONLY);
+        return struct.getBool(VALIDATE_ONLY);
     }
 
     public IncrementalAlterConfigsRequestView validateOnly(boolean value) {
-        struct.set(VALIDATE_ONLY, value);
+        struct.setBool(VALIDATE_ONLY, value);
         return this;
     }
 
@@ -69,11 +69,11 @@ public final class IncrementalAlterConfigsRequestView {
         }
 
         public byte resourceType() {
-            return (Byte) struct.get(RESOURCE_TYPE);
+            return struct.getInt8(RESOURCE_TYPE);
         }
 
         public AlterConfigsResource resourceType(byte value) {
-            struct.set(RESOURCE_TYPE, value);
+            struct.setInt8(RESOURCE_TYPE, value);
             return this;
         }
 
@@ -130,11 +130,11 @@ public final class IncrementalAlterConfigsRequestView {
         }
 
         public byte configOperation() {
-            return (Byte) struct.get(CONFIG_OPERATION);
+            return struct.getInt8(CONFIG_OPERATION);
         }
 
         public AlterableConfig configOperation(byte value) {
-            struct.set(CONFIG_OPERATION, value);
+            struct.setInt8(CONFIG_OPERATION, value);
             return this;
         }
 

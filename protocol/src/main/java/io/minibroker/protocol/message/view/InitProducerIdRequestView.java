@@ -39,47 +39,47 @@ public final class InitProducerIdRequestView {
     }
 
     public int transactionTimeoutMs() {
-        return (Integer) struct.get(TRANSACTION_TIMEOUT_MS);
+        return struct.getInt32(TRANSACTION_TIMEOUT_MS);
     }
 
     public InitProducerIdRequestView transactionTimeoutMs(int value) {
-        struct.set(TRANSACTION_TIMEOUT_MS, value);
+        struct.setInt32(TRANSACTION_TIMEOUT_MS, value);
         return this;
     }
 
     public long producerId() {
-        return (Long) struct.get(PRODUCER_ID);
+        return struct.getInt64(PRODUCER_ID);
     }
 
     public InitProducerIdRequestView producerId(long value) {
-        struct.set(PRODUCER_ID, value);
+        struct.setInt64(PRODUCER_ID, value);
         return this;
     }
 
     public short producerEpoch() {
-        return (Short) struct.get(PRODUCER_EPOCH);
+        return struct.getInt16(PRODUCER_EPOCH);
     }
 
     public InitProducerIdRequestView producerEpoch(short value) {
-        struct.set(PRODUCER_EPOCH, value);
+        struct.setInt16(PRODUCER_EPOCH, value);
         return this;
     }
 
     public boolean enable2Pc() {
-        return (Boolean) struct.get(ENABLE2_PC);
+        return struct.getBool(ENABLE2_PC);
     }
 
     public InitProducerIdRequestView enable2Pc(boolean value) {
-        struct.set(ENABLE2_PC, value);
+        struct.setBool(ENABLE2_PC, value);
         return this;
     }
 
     public boolean keepPreparedTxn() {
-        return (Boolean) struct.get(KEEP_PREPARED_TXN);
+        return struct.getBool(KEEP_PREPARED_TXN);
     }
 
     public InitProducerIdRequestView keepPreparedTxn(boolean value) {
-        struct.set(KEEP_PREPARED_TXN, value);
+        struct.setBool(KEEP_PREPARED_TXN, value);
         return this;
     }
 }

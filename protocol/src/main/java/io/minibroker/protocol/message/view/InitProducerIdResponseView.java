@@ -30,56 +30,56 @@ public final class InitProducerIdResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public InitProducerIdResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public InitProducerIdResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
     public long producerId() {
-        return (Long) struct.get(PRODUCER_ID);
+        return struct.getInt64(PRODUCER_ID);
     }
 
     public InitProducerIdResponseView producerId(long value) {
-        struct.set(PRODUCER_ID, value);
+        struct.setInt64(PRODUCER_ID, value);
         return this;
     }
 
     public short producerEpoch() {
-        return (Short) struct.get(PRODUCER_EPOCH);
+        return struct.getInt16(PRODUCER_EPOCH);
     }
 
     public InitProducerIdResponseView producerEpoch(short value) {
-        struct.set(PRODUCER_EPOCH, value);
+        struct.setInt16(PRODUCER_EPOCH, value);
         return this;
     }
 
     public long ongoingTxnProducerId() {
-        return (Long) struct.get(ONGOING_TXN_PRODUCER_ID);
+        return struct.getInt64(ONGOING_TXN_PRODUCER_ID);
     }
 
     public InitProducerIdResponseView ongoingTxnProducerId(long value) {
-        struct.set(ONGOING_TXN_PRODUCER_ID, value);
+        struct.setInt64(ONGOING_TXN_PRODUCER_ID, value);
         return this;
     }
 
     public short ongoingTxnProducerEpoch() {
-        return (Short) struct.get(ONGOING_TXN_PRODUCER_EPOCH);
+        return struct.getInt16(ONGOING_TXN_PRODUCER_EPOCH);
     }
 
     public InitProducerIdResponseView ongoingTxnProducerEpoch(short value) {
-        struct.set(ONGOING_TXN_PRODUCER_EPOCH, value);
+        struct.setInt16(ONGOING_TXN_PRODUCER_EPOCH, value);
         return this;
     }
 }

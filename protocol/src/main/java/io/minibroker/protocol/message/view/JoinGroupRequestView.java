@@ -42,20 +42,20 @@ public final class JoinGroupRequestView {
     }
 
     public int sessionTimeoutMs() {
-        return (Integer) struct.get(SESSION_TIMEOUT_MS);
+        return struct.getInt32(SESSION_TIMEOUT_MS);
     }
 
     public JoinGroupRequestView sessionTimeoutMs(int value) {
-        struct.set(SESSION_TIMEOUT_MS, value);
+        struct.setInt32(SESSION_TIMEOUT_MS, value);
         return this;
     }
 
     public int rebalanceTimeoutMs() {
-        return (Integer) struct.get(REBALANCE_TIMEOUT_MS);
+        return struct.getInt32(REBALANCE_TIMEOUT_MS);
     }
 
     public JoinGroupRequestView rebalanceTimeoutMs(int value) {
-        struct.set(REBALANCE_TIMEOUT_MS, value);
+        struct.setInt32(REBALANCE_TIMEOUT_MS, value);
         return this;
     }
 

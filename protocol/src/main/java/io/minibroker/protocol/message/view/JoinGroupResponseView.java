@@ -34,29 +34,29 @@ public final class JoinGroupResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public JoinGroupResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public JoinGroupResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
     public int generationId() {
-        return (Integer) struct.get(GENERATION_ID);
+        return struct.getInt32(GENERATION_ID);
     }
 
     public JoinGroupResponseView generationId(int value) {
-        struct.set(GENERATION_ID, value);
+        struct.setInt32(GENERATION_ID, value);
         return this;
     }
 
@@ -88,11 +88,11 @@ public final class JoinGroupResponseView {
     }
 
     public boolean skipAssignment() {
-        return (Boolean) struct.get(SKIP_ASSIGNMENT);
+        return struct.getBool(SKIP_ASSIGNMENT);
     }
 
     public JoinGroupResponseView skipAssignment(boolean value) {
-        struct.set(SKIP_ASSIGNMENT, value);
+        struct.setBool(SKIP_ASSIGNMENT, value);
         return this;
     }
 

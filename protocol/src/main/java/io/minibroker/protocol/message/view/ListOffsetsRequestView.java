@@ -29,20 +29,20 @@ public final class ListOffsetsRequestView {
     }
 
     public int replicaId() {
-        return (Integer) struct.get(REPLICA_ID);
+        return struct.getInt32(REPLICA_ID);
     }
 
     public ListOffsetsRequestView replicaId(int value) {
-        struct.set(REPLICA_ID, value);
+        struct.setInt32(REPLICA_ID, value);
         return this;
     }
 
     public byte isolationLevel() {
-        return (Byte) struct.get(ISOLATION_LEVEL);
+        return struct.getInt8(ISOLATION_LEVEL);
     }
 
     public ListOffsetsRequestView isolationLevel(byte value) {
-        struct.set(ISOLATION_LEVEL, value);
+        struct.setInt8(ISOLATION_LEVEL, value);
         return this;
     }
 
@@ -60,11 +60,11 @@ public final class ListOffsetsRequestView {
     }
 
     public int timeoutMs() {
-        return (Integer) struct.get(TIMEOUT_MS);
+        return struct.getInt32(TIMEOUT_MS);
     }
 
     public ListOffsetsRequestView timeoutMs(int value) {
-        struct.set(TIMEOUT_MS, value);
+        struct.setInt32(TIMEOUT_MS, value);
         return this;
     }
 
@@ -131,29 +131,29 @@ public final class ListOffsetsRequestView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public ListOffsetsPartition partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public int currentLeaderEpoch() {
-            return (Integer) struct.get(CURRENT_LEADER_EPOCH);
+            return struct.getInt32(CURRENT_LEADER_EPOCH);
         }
 
         public ListOffsetsPartition currentLeaderEpoch(int value) {
-            struct.set(CURRENT_LEADER_EPOCH, value);
+            struct.setInt32(CURRENT_LEADER_EPOCH, value);
             return this;
         }
 
         public long timestamp() {
-            return (Long) struct.get(TIMESTAMP);
+            return struct.getInt64(TIMESTAMP);
         }
 
         public ListOffsetsPartition timestamp(long value) {
-            struct.set(TIMESTAMP, value);
+            struct.setInt64(TIMESTAMP, value);
             return this;
         }
     }

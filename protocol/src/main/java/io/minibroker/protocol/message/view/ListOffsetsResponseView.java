@@ -27,11 +27,11 @@ public final class ListOffsetsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public ListOffsetsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -113,47 +113,47 @@ public final class ListOffsetsResponseView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public ListOffsetsPartitionResponse partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public ListOffsetsPartitionResponse errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
         public long timestamp() {
-            return (Long) struct.get(TIMESTAMP);
+            return struct.getInt64(TIMESTAMP);
         }
 
         public ListOffsetsPartitionResponse timestamp(long value) {
-            struct.set(TIMESTAMP, value);
+            struct.setInt64(TIMESTAMP, value);
             return this;
         }
 
         public long offset() {
-            return (Long) struct.get(OFFSET);
+            return struct.getInt64(OFFSET);
         }
 
         public ListOffsetsPartitionResponse offset(long value) {
-            struct.set(OFFSET, value);
+            struct.setInt64(OFFSET, value);
             return this;
         }
 
         public int leaderEpoch() {
-            return (Integer) struct.get(LEADER_EPOCH);
+            return struct.getInt32(LEADER_EPOCH);
         }
 
         public ListOffsetsPartitionResponse leaderEpoch(int value) {
-            struct.set(LEADER_EPOCH, value);
+            struct.setInt32(LEADER_EPOCH, value);
             return this;
         }
     }

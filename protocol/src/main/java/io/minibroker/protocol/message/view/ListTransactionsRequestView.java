@@ -47,11 +47,11 @@ public final class ListTransactionsRequestView {
     }
 
     public long durationFilter() {
-        return (Long) struct.get(DURATION_FILTER);
+        return struct.getInt64(DURATION_FILTER);
     }
 
     public ListTransactionsRequestView durationFilter(long value) {
-        struct.set(DURATION_FILTER, value);
+        struct.setInt64(DURATION_FILTER, value);
         return this;
     }
 

@@ -29,20 +29,20 @@ public final class ListTransactionsResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public ListTransactionsResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public ListTransactionsResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -98,11 +98,11 @@ public final class ListTransactionsResponseView {
         }
 
         public long producerId() {
-            return (Long) struct.get(PRODUCER_ID);
+            return struct.getInt64(PRODUCER_ID);
         }
 
         public TransactionState producerId(long value) {
-            struct.set(PRODUCER_ID, value);
+            struct.setInt64(PRODUCER_ID, value);
             return this;
         }
 

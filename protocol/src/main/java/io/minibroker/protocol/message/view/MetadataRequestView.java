@@ -43,29 +43,29 @@ public final class MetadataRequestView {
     }
 
     public boolean allowAutoTopicCreation() {
-        return (Boolean) struct.get(ALLOW_AUTO_TOPIC_CREATION);
+        return struct.getBool(ALLOW_AUTO_TOPIC_CREATION);
     }
 
     public MetadataRequestView allowAutoTopicCreation(boolean value) {
-        struct.set(ALLOW_AUTO_TOPIC_CREATION, value);
+        struct.setBool(ALLOW_AUTO_TOPIC_CREATION, value);
         return this;
     }
 
     public boolean includeClusterAuthorizedOperations() {
-        return (Boolean) struct.get(INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS);
+        return struct.getBool(INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS);
     }
 
     public MetadataRequestView includeClusterAuthorizedOperations(boolean value) {
-        struct.set(INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS, value);
+        struct.setBool(INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS, value);
         return this;
     }
 
     public boolean includeTopicAuthorizedOperations() {
-        return (Boolean) struct.get(INCLUDE_TOPIC_AUTHORIZED_OPERATIONS);
+        return struct.getBool(INCLUDE_TOPIC_AUTHORIZED_OPERATIONS);
     }
 
     public MetadataRequestView includeTopicAuthorizedOperations(boolean value) {
-        struct.set(INCLUDE_TOPIC_AUTHORIZED_OPERATIONS, value);
+        struct.setBool(INCLUDE_TOPIC_AUTHORIZED_OPERATIONS, value);
         return this;
     }
 

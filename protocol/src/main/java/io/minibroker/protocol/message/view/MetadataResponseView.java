@@ -33,11 +33,11 @@ public final class MetadataResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public MetadataResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -64,11 +64,11 @@ public final class MetadataResponseView {
     }
 
     public int controllerId() {
-        return (Integer) struct.get(CONTROLLER_ID);
+        return struct.getInt32(CONTROLLER_ID);
     }
 
     public MetadataResponseView controllerId(int value) {
-        struct.set(CONTROLLER_ID, value);
+        struct.setInt32(CONTROLLER_ID, value);
         return this;
     }
 
@@ -86,20 +86,20 @@ public final class MetadataResponseView {
     }
 
     public int clusterAuthorizedOperations() {
-        return (Integer) struct.get(CLUSTER_AUTHORIZED_OPERATIONS);
+        return struct.getInt32(CLUSTER_AUTHORIZED_OPERATIONS);
     }
 
     public MetadataResponseView clusterAuthorizedOperations(int value) {
-        struct.set(CLUSTER_AUTHORIZED_OPERATIONS, value);
+        struct.setInt32(CLUSTER_AUTHORIZED_OPERATIONS, value);
         return this;
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public MetadataResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -125,11 +125,11 @@ public final class MetadataResponseView {
         }
 
         public int nodeId() {
-            return (Integer) struct.get(NODE_ID);
+            return struct.getInt32(NODE_ID);
         }
 
         public MetadataResponseBroker nodeId(int value) {
-            struct.set(NODE_ID, value);
+            struct.setInt32(NODE_ID, value);
             return this;
         }
 
@@ -143,11 +143,11 @@ public final class MetadataResponseView {
         }
 
         public int port() {
-            return (Integer) struct.get(PORT);
+            return struct.getInt32(PORT);
         }
 
         public MetadataResponseBroker port(int value) {
-            struct.set(PORT, value);
+            struct.setInt32(PORT, value);
             return this;
         }
 
@@ -185,11 +185,11 @@ public final class MetadataResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public MetadataResponseTopic errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
@@ -212,11 +212,11 @@ public final class MetadataResponseView {
         }
 
         public boolean isInternal() {
-            return (Boolean) struct.get(IS_INTERNAL);
+            return struct.getBool(IS_INTERNAL);
         }
 
         public MetadataResponseTopic isInternal(boolean value) {
-            struct.set(IS_INTERNAL, value);
+            struct.setBool(IS_INTERNAL, value);
             return this;
         }
 
@@ -234,11 +234,11 @@ public final class MetadataResponseView {
         }
 
         public int topicAuthorizedOperations() {
-            return (Integer) struct.get(TOPIC_AUTHORIZED_OPERATIONS);
+            return struct.getInt32(TOPIC_AUTHORIZED_OPERATIONS);
         }
 
         public MetadataResponseTopic topicAuthorizedOperations(int value) {
-            struct.set(TOPIC_AUTHORIZED_OPERATIONS, value);
+            struct.setInt32(TOPIC_AUTHORIZED_OPERATIONS, value);
             return this;
         }
     }
@@ -268,38 +268,38 @@ public final class MetadataResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public MetadataResponsePartition errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public MetadataResponsePartition partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public int leaderId() {
-            return (Integer) struct.get(LEADER_ID);
+            return struct.getInt32(LEADER_ID);
         }
 
         public MetadataResponsePartition leaderId(int value) {
-            struct.set(LEADER_ID, value);
+            struct.setInt32(LEADER_ID, value);
             return this;
         }
 
         public int leaderEpoch() {
-            return (Integer) struct.get(LEADER_EPOCH);
+            return struct.getInt32(LEADER_EPOCH);
         }
 
         public MetadataResponsePartition leaderEpoch(int value) {
-            struct.set(LEADER_EPOCH, value);
+            struct.setInt32(LEADER_EPOCH, value);
             return this;
         }
 

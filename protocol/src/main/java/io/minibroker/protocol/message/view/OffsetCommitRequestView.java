@@ -41,11 +41,11 @@ public final class OffsetCommitRequestView {
     }
 
     public int generationIdOrMemberEpoch() {
-        return (Integer) struct.get(GENERATION_ID_OR_MEMBER_EPOCH);
+        return struct.getInt32(GENERATION_ID_OR_MEMBER_EPOCH);
     }
 
     public OffsetCommitRequestView generationIdOrMemberEpoch(int value) {
-        struct.set(GENERATION_ID_OR_MEMBER_EPOCH, value);
+        struct.setInt32(GENERATION_ID_OR_MEMBER_EPOCH, value);
         return this;
     }
 
@@ -68,11 +68,11 @@ public final class OffsetCommitRequestView {
     }
 
     public long retentionTimeMs() {
-        return (Long) struct.get(RETENTION_TIME_MS);
+        return struct.getInt64(RETENTION_TIME_MS);
     }
 
     public OffsetCommitRequestView retentionTimeMs(long value) {
-        struct.set(RETENTION_TIME_MS, value);
+        struct.setInt64(RETENTION_TIME_MS, value);
         return this;
     }
 
@@ -163,29 +163,29 @@ public final class OffsetCommitRequestView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public OffsetCommitRequestPartition partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public long committedOffset() {
-            return (Long) struct.get(COMMITTED_OFFSET);
+            return struct.getInt64(COMMITTED_OFFSET);
         }
 
         public OffsetCommitRequestPartition committedOffset(long value) {
-            struct.set(COMMITTED_OFFSET, value);
+            struct.setInt64(COMMITTED_OFFSET, value);
             return this;
         }
 
         public int committedLeaderEpoch() {
-            return (Integer) struct.get(COMMITTED_LEADER_EPOCH);
+            return struct.getInt32(COMMITTED_LEADER_EPOCH);
         }
 
         public OffsetCommitRequestPartition committedLeaderEpoch(int value) {
-            struct.set(COMMITTED_LEADER_EPOCH, value);
+            struct.setInt32(COMMITTED_LEADER_EPOCH, value);
             return this;
         }
 

@@ -65,11 +65,11 @@ public final class OffsetFetchRequestView {
     }
 
     public boolean requireStable() {
-        return (Boolean) struct.get(REQUIRE_STABLE);
+        return struct.getBool(REQUIRE_STABLE);
     }
 
     public OffsetFetchRequestView requireStable(boolean value) {
-        struct.set(REQUIRE_STABLE, value);
+        struct.setBool(REQUIRE_STABLE, value);
         return this;
     }
 
@@ -151,11 +151,11 @@ public final class OffsetFetchRequestView {
         }
 
         public int memberEpoch() {
-            return (Integer) struct.get(MEMBER_EPOCH);
+            return struct.getInt32(MEMBER_EPOCH);
         }
 
         public OffsetFetchRequestGroup memberEpoch(int value) {
-            struct.set(MEMBER_EPOCH, value);
+            struct.setInt32(MEMBER_EPOCH, value);
             return this;
         }
 

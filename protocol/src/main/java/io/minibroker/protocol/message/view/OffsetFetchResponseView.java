@@ -30,11 +30,11 @@ public final class OffsetFetchResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public OffsetFetchResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -52,11 +52,11 @@ public final class OffsetFetchResponseView {
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public OffsetFetchResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -158,11 +158,11 @@ public final class OffsetFetchResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public OffsetFetchResponseGroup errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
     }
@@ -190,29 +190,29 @@ public final class OffsetFetchResponseView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public OffsetFetchResponsePartition partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public long committedOffset() {
-            return (Long) struct.get(COMMITTED_OFFSET);
+            return struct.getInt64(COMMITTED_OFFSET);
         }
 
         public OffsetFetchResponsePartition committedOffset(long value) {
-            struct.set(COMMITTED_OFFSET, value);
+            struct.setInt64(COMMITTED_OFFSET, value);
             return this;
         }
 
         public int committedLeaderEpoch() {
-            return (Integer) struct.get(COMMITTED_LEADER_EPOCH);
+            return struct.getInt32(COMMITTED_LEADER_EPOCH);
         }
 
         public OffsetFetchResponsePartition committedLeaderEpoch(int value) {
-            struct.set(COMMITTED_LEADER_EPOCH, value);
+            struct.setInt32(COMMITTED_LEADER_EPOCH, value);
             return this;
         }
 
@@ -226,11 +226,11 @@ public final class OffsetFetchResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public OffsetFetchResponsePartition errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
     }
@@ -310,29 +310,29 @@ public final class OffsetFetchResponseView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public OffsetFetchResponsePartitions partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public long committedOffset() {
-            return (Long) struct.get(COMMITTED_OFFSET);
+            return struct.getInt64(COMMITTED_OFFSET);
         }
 
         public OffsetFetchResponsePartitions committedOffset(long value) {
-            struct.set(COMMITTED_OFFSET, value);
+            struct.setInt64(COMMITTED_OFFSET, value);
             return this;
         }
 
         public int committedLeaderEpoch() {
-            return (Integer) struct.get(COMMITTED_LEADER_EPOCH);
+            return struct.getInt32(COMMITTED_LEADER_EPOCH);
         }
 
         public OffsetFetchResponsePartitions committedLeaderEpoch(int value) {
-            struct.set(COMMITTED_LEADER_EPOCH, value);
+            struct.setInt32(COMMITTED_LEADER_EPOCH, value);
             return this;
         }
 
@@ -346,11 +346,11 @@ public final class OffsetFetchResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public OffsetFetchResponsePartitions errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
     }

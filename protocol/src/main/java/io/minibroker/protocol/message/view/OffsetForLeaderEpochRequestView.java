@@ -27,11 +27,11 @@ public final class OffsetForLeaderEpochRequestView {
     }
 
     public int replicaId() {
-        return (Integer) struct.get(REPLICA_ID);
+        return struct.getInt32(REPLICA_ID);
     }
 
     public OffsetForLeaderEpochRequestView replicaId(int value) {
-        struct.set(REPLICA_ID, value);
+        struct.setInt32(REPLICA_ID, value);
         return this;
     }
 
@@ -111,29 +111,29 @@ public final class OffsetForLeaderEpochRequestView {
         }
 
         public int partition() {
-            return (Integer) struct.get(PARTITION);
+            return struct.getInt32(PARTITION);
         }
 
         public OffsetForLeaderPartition partition(int value) {
-            struct.set(PARTITION, value);
+            struct.setInt32(PARTITION, value);
             return this;
         }
 
         public int currentLeaderEpoch() {
-            return (Integer) struct.get(CURRENT_LEADER_EPOCH);
+            return struct.getInt32(CURRENT_LEADER_EPOCH);
         }
 
         public OffsetForLeaderPartition currentLeaderEpoch(int value) {
-            struct.set(CURRENT_LEADER_EPOCH, value);
+            struct.setInt32(CURRENT_LEADER_EPOCH, value);
             return this;
         }
 
         public int leaderEpoch() {
-            return (Integer) struct.get(LEADER_EPOCH);
+            return struct.getInt32(LEADER_EPOCH);
         }
 
         public OffsetForLeaderPartition leaderEpoch(int value) {
-            struct.set(LEADER_EPOCH, value);
+            struct.setInt32(LEADER_EPOCH, value);
             return this;
         }
     }

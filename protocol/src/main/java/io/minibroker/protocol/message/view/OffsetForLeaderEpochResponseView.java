@@ -27,11 +27,11 @@ public final class OffsetForLeaderEpochResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public OffsetForLeaderEpochResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -112,38 +112,38 @@ public final class OffsetForLeaderEpochResponseView {
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public EpochEndOffset errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
         public int partition() {
-            return (Integer) struct.get(PARTITION);
+            return struct.getInt32(PARTITION);
         }
 
         public EpochEndOffset partition(int value) {
-            struct.set(PARTITION, value);
+            struct.setInt32(PARTITION, value);
             return this;
         }
 
         public int leaderEpoch() {
-            return (Integer) struct.get(LEADER_EPOCH);
+            return struct.getInt32(LEADER_EPOCH);
         }
 
         public EpochEndOffset leaderEpoch(int value) {
-            struct.set(LEADER_EPOCH, value);
+            struct.setInt32(LEADER_EPOCH, value);
             return this;
         }
 
         public long endOffset() {
-            return (Long) struct.get(END_OFFSET);
+            return struct.getInt64(END_OFFSET);
         }
 
         public EpochEndOffset endOffset(long value) {
-            struct.set(END_OFFSET, value);
+            struct.setInt64(END_OFFSET, value);
             return this;
         }
     }

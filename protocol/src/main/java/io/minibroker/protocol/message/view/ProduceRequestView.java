@@ -40,20 +40,20 @@ public final class ProduceRequestView {
     }
 
     public short acks() {
-        return (Short) struct.get(ACKS);
+        return struct.getInt16(ACKS);
     }
 
     public ProduceRequestView acks(short value) {
-        struct.set(ACKS, value);
+        struct.setInt16(ACKS, value);
         return this;
     }
 
     public int timeoutMs() {
-        return (Integer) struct.get(TIMEOUT_MS);
+        return struct.getInt32(TIMEOUT_MS);
     }
 
     public ProduceRequestView timeoutMs(int value) {
-        struct.set(TIMEOUT_MS, value);
+        struct.setInt32(TIMEOUT_MS, value);
         return this;
     }
 
@@ -142,11 +142,11 @@ public final class ProduceRequestView {
         }
 
         public int index() {
-            return (Integer) struct.get(INDEX);
+            return struct.getInt32(INDEX);
         }
 
         public PartitionProduceData index(int value) {
-            struct.set(INDEX, value);
+            struct.setInt32(INDEX, value);
             return this;
         }
 

@@ -42,11 +42,11 @@ public final class ProduceResponseView {
     }
 
     public int throttleTimeMs() {
-        return (Integer) struct.get(THROTTLE_TIME_MS);
+        return struct.getInt32(THROTTLE_TIME_MS);
     }
 
     public ProduceResponseView throttleTimeMs(int value) {
-        struct.set(THROTTLE_TIME_MS, value);
+        struct.setInt32(THROTTLE_TIME_MS, value);
         return this;
     }
 
@@ -137,11 +137,11 @@ public final class ProduceResponseView {
         }
 
         public int nodeId() {
-            return (Integer) struct.get(NODE_ID);
+            return struct.getInt32(NODE_ID);
         }
 
         public NodeEndpoint nodeId(int value) {
-            struct.set(NODE_ID, value);
+            struct.setInt32(NODE_ID, value);
             return this;
         }
 
@@ -155,11 +155,11 @@ public final class ProduceResponseView {
         }
 
         public int port() {
-            return (Integer) struct.get(PORT);
+            return struct.getInt32(PORT);
         }
 
         public NodeEndpoint port(int value) {
-            struct.set(PORT, value);
+            struct.setInt32(PORT, value);
             return this;
         }
 
@@ -199,47 +199,47 @@ public final class ProduceResponseView {
         }
 
         public int index() {
-            return (Integer) struct.get(INDEX);
+            return struct.getInt32(INDEX);
         }
 
         public PartitionProduceResponse index(int value) {
-            struct.set(INDEX, value);
+            struct.setInt32(INDEX, value);
             return this;
         }
 
         public short errorCode() {
-            return (Short) struct.get(ERROR_CODE);
+            return struct.getInt16(ERROR_CODE);
         }
 
         public PartitionProduceResponse errorCode(short value) {
-            struct.set(ERROR_CODE, value);
+            struct.setInt16(ERROR_CODE, value);
             return this;
         }
 
         public long baseOffset() {
-            return (Long) struct.get(BASE_OFFSET);
+            return struct.getInt64(BASE_OFFSET);
         }
 
         public PartitionProduceResponse baseOffset(long value) {
-            struct.set(BASE_OFFSET, value);
+            struct.setInt64(BASE_OFFSET, value);
             return this;
         }
 
         public long logAppendTimeMs() {
-            return (Long) struct.get(LOG_APPEND_TIME_MS);
+            return struct.getInt64(LOG_APPEND_TIME_MS);
         }
 
         public PartitionProduceResponse logAppendTimeMs(long value) {
-            struct.set(LOG_APPEND_TIME_MS, value);
+            struct.setInt64(LOG_APPEND_TIME_MS, value);
             return this;
         }
 
         public long logStartOffset() {
-            return (Long) struct.get(LOG_START_OFFSET);
+            return struct.getInt64(LOG_START_OFFSET);
         }
 
         public PartitionProduceResponse logStartOffset(long value) {
-            struct.set(LOG_START_OFFSET, value);
+            struct.setInt64(LOG_START_OFFSET, value);
             return this;
         }
 
@@ -290,11 +290,11 @@ public final class ProduceResponseView {
         }
 
         public int batchIndex() {
-            return (Integer) struct.get(BATCH_INDEX);
+            return struct.getInt32(BATCH_INDEX);
         }
 
         public BatchIndexAndErrorMessage batchIndex(int value) {
-            struct.set(BATCH_INDEX, value);
+            struct.setInt32(BATCH_INDEX, value);
             return this;
         }
 
@@ -328,20 +328,20 @@ public final class ProduceResponseView {
         }
 
         public int leaderId() {
-            return (Integer) struct.get(LEADER_ID);
+            return struct.getInt32(LEADER_ID);
         }
 
         public LeaderIdAndEpoch leaderId(int value) {
-            struct.set(LEADER_ID, value);
+            struct.setInt32(LEADER_ID, value);
             return this;
         }
 
         public int leaderEpoch() {
-            return (Integer) struct.get(LEADER_EPOCH);
+            return struct.getInt32(LEADER_EPOCH);
         }
 
         public LeaderIdAndEpoch leaderEpoch(int value) {
-            struct.set(LEADER_EPOCH, value);
+            struct.setInt32(LEADER_EPOCH, value);
             return this;
         }
     }

@@ -28,11 +28,11 @@ public final class SaslAuthenticateResponseView {
     }
 
     public short errorCode() {
-        return (Short) struct.get(ERROR_CODE);
+        return struct.getInt16(ERROR_CODE);
     }
 
     public SaslAuthenticateResponseView errorCode(short value) {
-        struct.set(ERROR_CODE, value);
+        struct.setInt16(ERROR_CODE, value);
         return this;
     }
 
@@ -55,11 +55,11 @@ public final class SaslAuthenticateResponseView {
     }
 
     public long sessionLifetimeMs() {
-        return (Long) struct.get(SESSION_LIFETIME_MS);
+        return struct.getInt64(SESSION_LIFETIME_MS);
     }
 
     public SaslAuthenticateResponseView sessionLifetimeMs(long value) {
-        struct.set(SESSION_LIFETIME_MS, value);
+        struct.setInt64(SESSION_LIFETIME_MS, value);
         return this;
     }
 }

@@ -52,29 +52,29 @@ public final class TxnOffsetCommitRequestView {
     }
 
     public long producerId() {
-        return (Long) struct.get(PRODUCER_ID);
+        return struct.getInt64(PRODUCER_ID);
     }
 
     public TxnOffsetCommitRequestView producerId(long value) {
-        struct.set(PRODUCER_ID, value);
+        struct.setInt64(PRODUCER_ID, value);
         return this;
     }
 
     public short producerEpoch() {
-        return (Short) struct.get(PRODUCER_EPOCH);
+        return struct.getInt16(PRODUCER_EPOCH);
     }
 
     public TxnOffsetCommitRequestView producerEpoch(short value) {
-        struct.set(PRODUCER_EPOCH, value);
+        struct.setInt16(PRODUCER_EPOCH, value);
         return this;
     }
 
     public int generationIdOrMemberEpoch() {
-        return (Integer) struct.get(GENERATION_ID_OR_MEMBER_EPOCH);
+        return struct.getInt32(GENERATION_ID_OR_MEMBER_EPOCH);
     }
 
     public TxnOffsetCommitRequestView generationIdOrMemberEpoch(int value) {
-        struct.set(GENERATION_ID_OR_MEMBER_EPOCH, value);
+        struct.setInt32(GENERATION_ID_OR_MEMBER_EPOCH, value);
         return this;
     }
 
@@ -183,29 +183,29 @@ public final class TxnOffsetCommitRequestView {
         }
 
         public int partitionIndex() {
-            return (Integer) struct.get(PARTITION_INDEX);
+            return struct.getInt32(PARTITION_INDEX);
         }
 
         public TxnOffsetCommitRequestPartition partitionIndex(int value) {
-            struct.set(PARTITION_INDEX, value);
+            struct.setInt32(PARTITION_INDEX, value);
             return this;
         }
 
         public long committedOffset() {
-            return (Long) struct.get(COMMITTED_OFFSET);
+            return struct.getInt64(COMMITTED_OFFSET);
         }
 
         public TxnOffsetCommitRequestPartition committedOffset(long value) {
-            struct.set(COMMITTED_OFFSET, value);
+            struct.setInt64(COMMITTED_OFFSET, value);
             return this;
         }
 
         public int committedLeaderEpoch() {
-            return (Integer) struct.get(COMMITTED_LEADER_EPOCH);
+            return struct.getInt32(COMMITTED_LEADER_EPOCH);
         }
 
         public TxnOffsetCommitRequestPartition committedLeaderEpoch(int value) {
-            struct.set(COMMITTED_LEADER_EPOCH, value);
+            struct.setInt32(COMMITTED_LEADER_EPOCH, value);
             return this;
         }
 

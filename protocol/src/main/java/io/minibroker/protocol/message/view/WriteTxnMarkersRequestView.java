@@ -62,29 +62,29 @@ public final class WriteTxnMarkersRequestView {
         }
 
         public long producerId() {
-            return (Long) struct.get(PRODUCER_ID);
+            return struct.getInt64(PRODUCER_ID);
         }
 
         public WritableTxnMarker producerId(long value) {
-            struct.set(PRODUCER_ID, value);
+            struct.setInt64(PRODUCER_ID, value);
             return this;
         }
 
         public short producerEpoch() {
-            return (Short) struct.get(PRODUCER_EPOCH);
+            return struct.getInt16(PRODUCER_EPOCH);
         }
 
         public WritableTxnMarker producerEpoch(short value) {
-            struct.set(PRODUCER_EPOCH, value);
+            struct.setInt16(PRODUCER_EPOCH, value);
             return this;
         }
 
         public boolean transactionResult() {
-            return (Boolean) struct.get(TRANSACTION_RESULT);
+            return struct.getBool(TRANSACTION_RESULT);
         }
 
         public WritableTxnMarker transactionResult(boolean value) {
-            struct.set(TRANSACTION_RESULT, value);
+            struct.setBool(TRANSACTION_RESULT, value);
             return this;
         }
 
@@ -102,20 +102,20 @@ public final class WriteTxnMarkersRequestView {
         }
 
         public int coordinatorEpoch() {
-            return (Integer) struct.get(COORDINATOR_EPOCH);
+            return struct.getInt32(COORDINATOR_EPOCH);
         }
 
         public WritableTxnMarker coordinatorEpoch(int value) {
-            struct.set(COORDINATOR_EPOCH, value);
+            struct.setInt32(COORDINATOR_EPOCH, value);
             return this;
         }
 
         public byte transactionVersion() {
-            return (Byte) struct.get(TRANSACTION_VERSION);
+            return struct.getInt8(TRANSACTION_VERSION);
         }
 
         public WritableTxnMarker transactionVersion(byte value) {
-            struct.set(TRANSACTION_VERSION, value);
+            struct.setInt8(TRANSACTION_VERSION, value);
             return this;
         }
     }
