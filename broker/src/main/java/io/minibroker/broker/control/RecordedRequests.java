@@ -1,5 +1,6 @@
 package io.minibroker.broker.control;
 
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.schema.ErrorCodes;
 import io.minibroker.protocol.schema.Struct;
@@ -23,6 +24,9 @@ public final class RecordedRequests implements RequestLog {
     private final LongSupplier wallClockMs;
     private final ArrayDeque<LoggedRequest> requests = new ArrayDeque<>();
     private volatile boolean recording;
+
+    /** An await's timeout is the test's real time, even when the broker runs on a manual clock. */
+    private static final BrokerClock REAL_TIME = BrokerClock.system();
 
     RecordedRequests(LongSupplier wallClockMs) {
         this.wallClockMs = wallClockMs;
@@ -80,14 +84,14 @@ public final class RecordedRequests implements RequestLog {
      */
     public synchronized Optional<LoggedRequest> await(Predicate<LoggedRequest> which, Duration timeout)
             throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = REAL_TIME.monotonicNanos() + timeout.toNanos();
         while (true) {
             for (LoggedRequest logged : requests) {
                 if (which.test(logged)) {
                     return Optional.of(logged);
                 }
             }
-            long left = deadline - System.nanoTime();
+            long left = deadline - REAL_TIME.monotonicNanos();
             if (left <= 0) {
                 return Optional.empty();
             }
