@@ -368,7 +368,8 @@ public final class Broker implements AutoCloseable {
             replicas.setLeadershipListener(groupCoordinator);
             GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
                     new ClusterOffsetsTopicLeaders(metadata::current), autoCreation),
-                    CoordinatorLocator.nodeAsked(node), topics);
+                    CoordinatorLocator.forTransactions(new ClusterOffsetsTopicLeaders(metadata::current,
+                            TransactionStateTopic.NAME), autoCreation), topics);
         } else {
             groupCoordinator = new GroupCoordinator(config, topics, clock);
             GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
