@@ -58,6 +58,7 @@ import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.DescribeProducersHandler;
 import io.minibroker.broker.produce.InitProducerIdHandler;
 import io.minibroker.broker.produce.ProduceHandler;
+import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.produce.ProducerIdAllocator;
 import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.replica.ReplicaFetchers;
@@ -75,6 +76,7 @@ import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.LocalTopicAutoCreation;
 import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.AddOffsetsToTxnHandler;
 import io.minibroker.broker.transaction.AddPartitionsToTxnHandler;
@@ -152,8 +154,11 @@ public final class Broker implements AutoCloseable {
     private Purgatory<DelayedFetch> fetchPurgatory;
     /** Writes transaction markers on the partitions this broker leads (WriteTxnMarkers, the coordinator). */
     private LeaderMarkerAppender markerAppender;
-    /** How long a marker waits to be replicated: Kafka's request.timeout.ms default, which its marker appends use. */
-    private static final long MARKER_REPLICATION_TIMEOUT_MS = 30_000;
+    /**
+     * How long a transaction marker or state waits to be replicated: Kafka's request.timeout.ms default, which its
+     * coordinator's appends use.
+     */
+    private static final long TRANSACTION_REPLICATION_TIMEOUT_MS = 30_000;
     private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
     private GroupCoordinator groupCoordinator;
     /** The transaction coordinator: every partition of {@code __transaction_state} on a single node. */
@@ -282,9 +287,15 @@ public final class Broker implements AutoCloseable {
                     nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply);
         }
         markerAppender = new LeaderMarkerAppender(topics, config, producerStates, leadership, producePurgatory,
-                fetchPurgatory, disk, clock, MARKER_REPLICATION_TIMEOUT_MS);
-        transactionCoordinator = new TransactionCoordinator(config.inCluster()
-                ? TransactionStateTopic.notHere() : new TransactionStateTopic(topics, clock),
+                fetchPurgatory, disk, clock, TRANSACTION_REPLICATION_TIMEOUT_MS);
+        // In a cluster a transaction state counts once replicated, as Kafka's appendRecords with acks=-1; the
+        // coordinator takes the outcome back to its own thread.
+        CoordinatorAppender stateAppender = config.inCluster()
+                ? CoordinatorAppender.replicated(leadership, producePurgatory, fetchPurgatory,
+                        topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
+                        TRANSACTION_REPLICATION_TIMEOUT_MS, Runnable::run)
+                : CoordinatorAppender.SINGLE_NODE;
+        transactionCoordinator = new TransactionCoordinator(new TransactionStateTopic(topics, stateAppender, clock),
                 markerAppender, producerIds::next, transactionConfig(config), clock);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
@@ -365,7 +376,7 @@ public final class Broker implements AutoCloseable {
             // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
             groupCoordinator = GroupCoordinator.inCluster(config, topics, replicas, producePurgatory, fetchPurgatory,
                     clock);
-            replicas.setLeadershipListener(groupCoordinator);
+            replicas.setLeadershipListener(new CoordinatorLeadership(groupCoordinator, transactionCoordinator));
             GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
                     new ClusterOffsetsTopicLeaders(metadata::current), autoCreation),
                     CoordinatorLocator.forTransactions(new ClusterOffsetsTopicLeaders(metadata::current,

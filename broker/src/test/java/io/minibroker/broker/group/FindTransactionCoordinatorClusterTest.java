@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * FindCoordinator for transactional ids (key type 1) in a three-node cluster, as Kafka answers it: every node names
  * the leader of the id's partition of {@code __transaction_state}, which the first lookup has the controller create
  * with {@code transaction.state.log.*} (answered COORDINATOR_NOT_AVAILABLE meanwhile, and while too few brokers live
- * for its replication factor).
+ * for its replication factor). That leader loads the partition and coordinates its ids (seen through
+ * DescribeTransactions); the other nodes answer NOT_COORDINATOR, and the next leader takes the ids over.
  */
 @Timeout(120)
 class FindTransactionCoordinatorClusterTest {
@@ -68,6 +69,28 @@ class FindTransactionCoordinatorClusterTest {
     }
 
     @Test
+    void theLeaderOfThePartitionCoordinatesItsIdsAndItsSuccessorTakesThemOverWhenItStops() {
+        String transactionalId = "payments-2";
+        findCoordinator(0, transactionalId); // has the topic created
+        int coordinator = awaitCoordinator(0, transactionalId);
+        await(() -> describeError(coordinator, transactionalId) == Errors.TRANSACTIONAL_ID_NOT_FOUND,
+                "the leader to load the id's partition");
+        int other = (coordinator + 1) % 3;
+        assertThat(describeError(other, transactionalId)).isEqualTo(Errors.NOT_COORDINATOR);
+
+        cluster.stop(coordinator);
+        int survivor = other;
+        int[] successor = {-1};
+        await(() -> {
+            Found found = findCoordinator(survivor, transactionalId);
+            successor[0] = found.error == Errors.NONE && found.nodeId != coordinator ? found.nodeId : -1;
+            return successor[0] >= 0;
+        }, "another leader of the id's partition");
+        await(() -> describeError(successor[0], transactionalId) == Errors.TRANSACTIONAL_ID_NOT_FOUND,
+                "the new leader to load the id's partition");
+    }
+
+    @Test
     void noCoordinatorUntilEnoughBrokersLiveForTheStateTopicsReplicationFactor() throws Exception {
         cluster.stop(2);
         await(() -> cluster.controller().membership().liveBrokers().size() == 2, "two live brokers");
@@ -102,9 +125,20 @@ class FindTransactionCoordinatorClusterTest {
         return found[0];
     }
 
+    private Errors describeError(int node, String transactionalId) {
+        Struct request = ApiKey.DESCRIBE_TRANSACTIONS.request().newMessage()
+                .set("TransactionalIds", List.of(transactionalId));
+        Struct answer = call(node, ApiKey.DESCRIBE_TRANSACTIONS, 0, request).getStructs("TransactionStates").get(0);
+        return Errors.forCode(answer.getInt16("ErrorCode"));
+    }
+
     private Struct call(int node, Struct request) {
+        return call(node, ApiKey.FIND_COORDINATOR, 4, request);
+    }
+
+    private Struct call(int node, ApiKey api, int version, Struct request) {
         try (GroupWireClient client = new GroupWireClient(cluster.node(node).boundPort("PLAINTEXT"))) {
-            return client.call(ApiKey.FIND_COORDINATOR, 4, request);
+            return client.call(api, version, request);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
