@@ -89,6 +89,8 @@ import io.minibroker.broker.transaction.TransactionConfig;
 import io.minibroker.broker.transaction.TransactionCoordinator;
 import io.minibroker.broker.transaction.TransactionStateTopic;
 import io.minibroker.broker.transaction.TransactionalInitProducerIdHandler;
+import io.minibroker.broker.transaction.ClusterMarkerAppender;
+import io.minibroker.broker.transaction.TransactionMarkerAppender;
 import io.minibroker.broker.transaction.WriteTxnMarkersHandler;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
@@ -163,6 +165,8 @@ public final class Broker implements AutoCloseable {
     private GroupCoordinator groupCoordinator;
     /** The transaction coordinator: every partition of {@code __transaction_state} on a single node. */
     private TransactionCoordinator transactionCoordinator;
+    /** A cluster's: the coordinator's markers to other nodes' partitions, over its own channels. */
+    private ClusterMarkerAppender clusterMarkers;
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
     private LeaderElections elections;
@@ -295,14 +299,23 @@ public final class Broker implements AutoCloseable {
                         topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
                         TRANSACTION_REPLICATION_TIMEOUT_MS, Runnable::run)
                 : CoordinatorAppender.SINGLE_NODE;
+        TransactionMarkerAppender coordinatorMarkers = markerAppender;
+        if (config.inCluster()) {
+            // Markers to partitions other nodes lead go there as WriteTxnMarkers, on the inter-broker listener.
+            clusterMarkers = new ClusterMarkerAppender(nodeId, metadata::current, markerAppender,
+                    config.interBrokerListenerName(),
+                    ClientSecurity.forListener(config, config.interBrokerListenerName()),
+                    (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
+            coordinatorMarkers = clusterMarkers;
+        }
         transactionCoordinator = new TransactionCoordinator(new TransactionStateTopic(topics, stateAppender, clock),
-                markerAppender, producerIds::next, transactionConfig(config), clock);
+                coordinatorMarkers, producerIds::next, transactionConfig(config), clock);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         // The table is built once: the APIs both modes serve alike, then each mode's own (SupportedApis refuses an
         // API added twice), then the groups'.
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId,
-                        config.get(BrokerConfig.TRANSACTION_VERSION).shortValue()))
+                        transactionVersion(config)))
                 .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics, leadership, deleteRecordsPurgatory)))
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
@@ -311,7 +324,7 @@ public final class Broker implements AutoCloseable {
                                 disk, leadership, new BrokerTopicMetrics(registry),
                                 config.inCluster() ? null : new CoordinatorProduceCheck(transactionCoordinator)))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
-                        config.inCluster() ? null : new TransactionalInitProducerIdHandler(transactionCoordinator))))
+                        new TransactionalInitProducerIdHandler(transactionCoordinator))))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
@@ -387,14 +400,16 @@ public final class Broker implements AutoCloseable {
                     CoordinatorLocator.singleNode(node, topics), autoCreation),
                     CoordinatorLocator.forTransactions(CoordinatorLocator.singleNode(node, topics,
                             TransactionStateTopic.NAME), autoCreation), topics);
-            apis.add(ApiKey.ADD_PARTITIONS_TO_TXN, new AddPartitionsToTxnHandler(transactionCoordinator,
-                            (topic, partition) -> topics.get(topic).filter(found -> partition >= 0
-                                    && partition < found.partitions()).isPresent()))
-                    .add(ApiKey.ADD_OFFSETS_TO_TXN, new AddOffsetsToTxnHandler(transactionCoordinator,
-                            groupCoordinator::offsetsPartitionFor))
-                    .add(ApiKey.END_TXN, new EndTxnHandler(transactionCoordinator));
             transactionCoordinator.loadAll();
         }
+        apis.add(ApiKey.ADD_PARTITIONS_TO_TXN, new AddPartitionsToTxnHandler(transactionCoordinator,
+                        config.inCluster() ? (topic, partition) -> metadata.current().topic(topic)
+                                .filter(found -> partition >= 0 && partition < found.partitions().size()).isPresent()
+                                : (topic, partition) -> topics.get(topic).filter(found -> partition >= 0
+                                        && partition < found.partitions()).isPresent()))
+                .add(ApiKey.ADD_OFFSETS_TO_TXN, new AddOffsetsToTxnHandler(transactionCoordinator,
+                        groupCoordinator::offsetsPartitionFor))
+                .add(ApiKey.END_TXN, new EndTxnHandler(transactionCoordinator));
         markerAppender.addCompletionListener(groupCoordinator);
         groupCoordinator.bindMetersTo(registry);
         if (replicas != null) {
@@ -459,7 +474,17 @@ public final class Broker implements AutoCloseable {
                 config.get(BrokerConfig.TRANSACTIONAL_ID_EXPIRATION_MS),
                 config.get(BrokerConfig.TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS),
                 config.get(BrokerConfig.TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS),
-                config.get(BrokerConfig.TRANSACTION_VERSION).shortValue());
+                transactionVersion(config));
+    }
+
+    /**
+     * The finalized {@code transaction.version}. A cluster finalizes at most 1 for now: under version 2 clients
+     * leave adding partitions to the Produce their leaders receive, and a leader here cannot yet ask a coordinator
+     * on another node to add them, so clients keep sending AddPartitionsToTxn themselves.
+     */
+    private static short transactionVersion(BrokerConfig config) {
+        short configured = config.get(BrokerConfig.TRANSACTION_VERSION).shortValue();
+        return config.inCluster() ? (short) Math.min(configured, 1) : configured;
     }
 
     /**
@@ -581,6 +606,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly(deleteRecordsPurgatory);
         closeQuietly(groupCoordinator);
         closeQuietly(transactionCoordinator);
+        closeQuietly(clusterMarkers);
         connections.flushAndClose(FLUSH_RESPONSES_TIMEOUT_MS);
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
