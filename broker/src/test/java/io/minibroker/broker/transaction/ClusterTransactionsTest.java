@@ -5,6 +5,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -52,7 +54,7 @@ class ClusterTransactionsTest {
                 "transaction.state.log.num.partitions", "3", "transaction.state.log.replication.factor", "3",
                 "offsets.topic.num.partitions", "3", "offsets.topic.replication.factor", "3"));
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+        try (Admin admin = admin()) {
             // One partition led by each node, so that every commit needs markers on other nodes.
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(0, 1, 2), 1, List.of(1, 2, 0),
                     2, List.of(2, 0, 1))))).all().get();
@@ -95,6 +97,112 @@ class ClusterTransactionsTest {
             }
         }
         assertThat(readCommitted(PARTITIONS)).containsExactlyInAnyOrder("second-0", "second-1", "second-2");
+    }
+
+    @Test
+    void aTransactionOutlivesItsCoordinatorsNodeAndTheNextOneCommits() throws Exception {
+        String id = idCoordinatedAwayFromTheController();
+        try (KafkaProducer<String, String> producer = producer(id)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            sendToEveryPartition(producer, "before-kill");
+            producer.flush();
+            int coordinator = coordinatorOf(id);
+            assertThat(coordinator).isNotEqualTo(MiniCluster.CONTROLLER_ID);
+            cluster.kill(coordinator); // its partition of __transaction_state and one data partition move
+            producer.commitTransaction(); // the producer finds the new coordinator, which loaded the Ongoing state
+            producer.beginTransaction();
+            sendToEveryPartition(producer, "after-kill");
+            producer.commitTransaction();
+        }
+        assertThat(readCommitted(2 * PARTITIONS)).containsExactlyInAnyOrder("before-kill-0", "before-kill-1",
+                "before-kill-2", "after-kill-0", "after-kill-1", "after-kill-2");
+    }
+
+    @Test
+    void anOpenTransactionOfAKilledCoordinatorIsAbortedByTheNextInstance() throws Exception {
+        String id = idCoordinatedAwayFromTheController();
+        try (KafkaProducer<String, String> zombie = producer(id)) {
+            zombie.initTransactions();
+            zombie.beginTransaction();
+            sendToEveryPartition(zombie, "zombie");
+            zombie.flush();
+            cluster.kill(coordinatorOf(id));
+            try (KafkaProducer<String, String> next = producer(id)) {
+                next.initTransactions(); // at the new coordinator: aborts the zombie's transaction
+                next.beginTransaction();
+                sendToEveryPartition(next, "next");
+                next.commitTransaction();
+            }
+        }
+        assertThat(readCommitted(PARTITIONS)).containsExactlyInAnyOrder("next-0", "next-1", "next-2");
+    }
+
+    @Test
+    void offsetsSentToTheTransactionCommitWithItAtTheGroupsCoordinator() throws Exception {
+        String id = idCoordinatedAwayFromTheController();
+        String group = "txn-group";
+        Map<TopicPartition, OffsetAndMetadata> offsets = Map.of(new TopicPartition(TOPIC, 0),
+                new OffsetAndMetadata(42));
+        try (KafkaProducer<String, String> producer = producer(id)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            sendToEveryPartition(producer, "with-offsets");
+            producer.sendOffsetsToTransaction(offsets, new ConsumerGroupMetadata(group));
+            producer.commitTransaction();
+        }
+        try (Admin admin = admin()) {
+            await(() -> {
+                try {
+                    return offsets.equals(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                            .get());
+                } catch (Exception e) {
+                    return false;
+                }
+            }, "the group's committed offsets");
+            int groupCoordinator = admin.describeConsumerGroups(List.of(group)).all().get().get(group)
+                    .coordinator().id();
+            assertThat(groupCoordinator).as("the offsets are another node's than the transaction's")
+                    .isNotEqualTo(coordinatorOf(id));
+        }
+    }
+
+    /**
+     * A transactional id whose coordinator is neither the controller's node (which the test keeps) nor the group
+     * {@code txn-group}'s coordinator, once {@code __transaction_state} exists.
+     */
+    private String idCoordinatedAwayFromTheController() throws Exception {
+        try (KafkaProducer<String, String> creator = producer("creates-the-state-topic")) {
+            creator.initTransactions();
+        }
+        try (Admin admin = admin()) {
+            admin.listConsumerGroupOffsets("txn-group").partitionsToOffsetAndMetadata().get(); // creates the topic
+            int groupCoordinator = leaderOf(admin, "__consumer_offsets",
+                    TransactionCoordinator.partitionFor("txn-group", 3));
+            for (int i = 0; ; i++) {
+                String id = "tx-" + i;
+                int leader = leaderOf(admin, TransactionStateTopic.NAME, TransactionCoordinator.partitionFor(id, 3));
+                if (leader != MiniCluster.CONTROLLER_ID && leader != groupCoordinator) {
+                    return id;
+                }
+            }
+        }
+    }
+
+    private static int leaderOf(Admin admin, String topic, int partition) throws Exception {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().get(partition)
+                .leader().id();
+    }
+
+    private int coordinatorOf(String transactionalId) throws Exception {
+        try (Admin admin = admin()) {
+            return admin.describeTransactions(List.of(transactionalId)).description(transactionalId).get()
+                    .coordinatorId();
+        }
+    }
+
+    private Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()));
     }
 
     private static void sendToEveryPartition(KafkaProducer<String, String> producer, String prefix) {
