@@ -90,6 +90,8 @@ import io.minibroker.broker.transaction.TransactionCoordinator;
 import io.minibroker.broker.transaction.TransactionStateTopic;
 import io.minibroker.broker.transaction.TransactionalInitProducerIdHandler;
 import io.minibroker.broker.transaction.ClusterMarkerAppender;
+import io.minibroker.broker.transaction.ClusterProduceCheck;
+import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.transaction.TransactionMarkerAppender;
 import io.minibroker.broker.transaction.WriteTxnMarkersHandler;
 import io.minibroker.protocol.message.ApiKey;
@@ -167,6 +169,8 @@ public final class Broker implements AutoCloseable {
     private TransactionCoordinator transactionCoordinator;
     /** A cluster's: the coordinator's markers to other nodes' partitions, over its own channels. */
     private ClusterMarkerAppender clusterMarkers;
+    /** A cluster's: a leader's questions to other nodes' transaction coordinators, over its own channels. */
+    private ClusterProduceCheck clusterProduceCheck;
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
     private LeaderElections elections;
@@ -315,14 +319,14 @@ public final class Broker implements AutoCloseable {
         // The table is built once: the APIs both modes serve alike, then each mode's own (SupportedApis refuses an
         // API added twice), then the groups'.
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId,
-                        transactionVersion(config)))
+                        config.get(BrokerConfig.TRANSACTION_VERSION).shortValue()))
                 .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics, leadership, deleteRecordsPurgatory)))
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
                         new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
                                 disk, leadership, new BrokerTopicMetrics(registry),
-                                config.inCluster() ? null : new CoordinatorProduceCheck(transactionCoordinator)))
+                                produceCheck(config, nodeId)))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
                         new TransactionalInitProducerIdHandler(transactionCoordinator))))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
@@ -474,17 +478,21 @@ public final class Broker implements AutoCloseable {
                 config.get(BrokerConfig.TRANSACTIONAL_ID_EXPIRATION_MS),
                 config.get(BrokerConfig.TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS),
                 config.get(BrokerConfig.TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS),
-                transactionVersion(config));
+                config.get(BrokerConfig.TRANSACTION_VERSION).shortValue());
     }
 
     /**
-     * The finalized {@code transaction.version}. A cluster finalizes at most 1 for now: under version 2 clients
-     * leave adding partitions to the Produce their leaders receive, and a leader here cannot yet ask a coordinator
-     * on another node to add them, so clients keep sending AddPartitionsToTxn themselves.
+     * What a leader asks before appending a transactional produce (KIP-890): in a cluster, the coordinator of the
+     * id, which may be another node.
      */
-    private static short transactionVersion(BrokerConfig config) {
-        short configured = config.get(BrokerConfig.TRANSACTION_VERSION).shortValue();
-        return config.inCluster() ? (short) Math.min(configured, 1) : configured;
+    private TransactionalProduceCheck produceCheck(BrokerConfig config, int nodeId) {
+        if (!config.inCluster()) {
+            return new CoordinatorProduceCheck(transactionCoordinator);
+        }
+        clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, transactionCoordinator,
+                config.interBrokerListenerName(), ClientSecurity.forListener(config, config.interBrokerListenerName()),
+                (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
+        return clusterProduceCheck;
     }
 
     /**
@@ -607,6 +615,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly(groupCoordinator);
         closeQuietly(transactionCoordinator);
         closeQuietly(clusterMarkers);
+        closeQuietly(clusterProduceCheck);
         connections.flushAndClose(FLUSH_RESPONSES_TIMEOUT_MS);
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

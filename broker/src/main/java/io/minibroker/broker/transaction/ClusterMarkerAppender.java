@@ -3,7 +3,6 @@ package io.minibroker.broker.transaction;
 import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
-import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.protocol.error.Errors;
@@ -14,7 +13,6 @@ import io.minibroker.protocol.schema.Struct;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -23,8 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
@@ -40,17 +36,11 @@ public final class ClusterMarkerAppender implements TransactionMarkerAppender, A
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterMarkerAppender.class);
 
-    /** One node's channel (to this address) and the thread it is used from. */
-    private record Destination(String host, int port, NodeChannel channel, ExecutorService thread) {
-    }
-
     private final int nodeId;
     private final Supplier<ClusterMetadata> image;
     private final TransactionMarkerAppender local;
     private final String listenerName;
-    private final ClientSecurity security;
-    private final int timeoutMs;
-    private final Map<Integer, Destination> destinations = new HashMap<>();
+    private final NodeChannels channels;
 
     public ClusterMarkerAppender(int nodeId, Supplier<ClusterMetadata> image, TransactionMarkerAppender local,
                                  String listenerName, ClientSecurity security, int timeoutMs) {
@@ -58,8 +48,7 @@ public final class ClusterMarkerAppender implements TransactionMarkerAppender, A
         this.image = image;
         this.local = local;
         this.listenerName = listenerName;
-        this.security = security;
-        this.timeoutMs = timeoutMs;
+        this.channels = new NodeChannels("broker-" + nodeId + "-txn-markers", security, timeoutMs);
     }
 
     @Override
@@ -100,32 +89,14 @@ public final class ClusterMarkerAppender implements TransactionMarkerAppender, A
         if (node.isEmpty()) {
             return CompletableFuture.completedFuture(every(partitions, Errors.NOT_LEADER_OR_FOLLOWER));
         }
-        Destination destination = destinationOf(node.get());
-        Struct request = request(marker, partitions);
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return errorsOf(destination.channel().send(ApiKey.WRITE_TXN_MARKERS, request), partitions);
-            } catch (IOException e) {
-                LOG.debug("WriteTxnMarkers to node {} failed: {}", leader, e.toString());
-                return every(partitions, Errors.NOT_LEADER_OR_FOLLOWER);
-            }
-        }, destination.thread());
-    }
-
-    /** A node's channel, made on first need and kept; a node moving address gets a new one. */
-    private synchronized Destination destinationOf(BrokerNode node) {
-        Destination known = destinations.get(node.id());
-        if (known != null && known.host().equals(node.host()) && known.port() == node.port()) {
-            return known;
-        }
-        if (known != null) {
-            close(known);
-        }
-        String name = "broker-" + nodeId + "-txn-markers-" + node.id();
-        Destination made = new Destination(node.host(), node.port(), new NodeChannel(node.host(), node.port(), name, timeoutMs, security),
-                Executors.newSingleThreadExecutor(task -> new Thread(task, name)));
-        destinations.put(node.id(), made);
-        return made;
+        return channels.send(node.get(), ApiKey.WRITE_TXN_MARKERS, ApiKey.WRITE_TXN_MARKERS.highestStableVersion(),
+                request(marker, partitions)).handle((response, failure) -> {
+                    if (failure != null) {
+                        LOG.debug("WriteTxnMarkers to node {} failed: {}", leader, failure.toString());
+                        return every(partitions, Errors.NOT_LEADER_OR_FOLLOWER);
+                    }
+                    return errorsOf(response, partitions);
+                });
     }
 
     private static Struct request(TransactionMarker marker, List<TopicPartition> partitions) {
@@ -161,15 +132,8 @@ public final class ClusterMarkerAppender implements TransactionMarkerAppender, A
         return errors;
     }
 
-    private static void close(Destination destination) {
-        destination.channel().abort();
-        destination.thread().shutdownNow();
-        destination.channel().close();
-    }
-
     @Override
-    public synchronized void close() {
-        destinations.values().forEach(ClusterMarkerAppender::close);
-        destinations.clear();
+    public void close() {
+        channels.close();
     }
 }

@@ -18,7 +18,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
@@ -36,23 +38,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A transactional producer (kafka-clients) against three nodes, {@code __transaction_state} and the data topic
  * replicated three times with {@code min.insync.replicas} 2: the coordinator is the leader of the id's state
  * partition, its markers reach the partitions other nodes lead over WriteTxnMarkers, and a read_committed consumer
- * sees the committed records and none of the aborted.
+ * sees the committed records and none of the aborted. Under transaction version 2 (the default) the leaders of the
+ * data partitions add them to the transaction at its coordinator, on another node for most of them.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ClusterTransactionsTest {
 
     private static final String TOPIC = "txn-orders";
     private static final int PARTITIONS = 3;
+    private static final String TRANSACTION_VERSION_1 = "transaction-version-1";
 
     private MiniCluster cluster;
 
     @BeforeEach
-    void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+    void start(TestInfo test) throws Exception {
+        Map<String, String> overrides = new HashMap<>(Map.of("broker.heartbeat.interval.ms", "100",
                 "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
                 "replica.lag.time.max.ms", "3000", "min.insync.replicas", "2",
                 "transaction.state.log.num.partitions", "3", "transaction.state.log.replication.factor", "3",
                 "offsets.topic.num.partitions", "3", "offsets.topic.replication.factor", "3"));
+        if (test.getTags().contains(TRANSACTION_VERSION_1)) {
+            overrides.put("minibroker.transaction.version", "1");
+        }
+        cluster = MiniCluster.start(3, overrides);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = admin()) {
             // One partition led by each node, so that every commit needs markers on other nodes.
@@ -138,7 +146,12 @@ class ClusterTransactionsTest {
         assertThat(readCommitted(PARTITIONS)).containsExactlyInAnyOrder("next-0", "next-1", "next-2");
     }
 
+    /**
+     * Under transaction version 1: from version 2 clients send no AddOffsetsToTxn, and TxnOffsetCommit v5's implicit
+     * add of the group's offsets partition to the transaction is not done yet (on a single node either).
+     */
     @Test
+    @Tag(TRANSACTION_VERSION_1)
     void offsetsSentToTheTransactionCommitWithItAtTheGroupsCoordinator() throws Exception {
         String id = idCoordinatedAwayFromTheController();
         String group = "txn-group";
