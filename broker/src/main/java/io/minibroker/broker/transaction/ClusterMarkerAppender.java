@@ -104,9 +104,7 @@ public final class ClusterMarkerAppender implements TransactionMarkerAppender, A
         WriteTxnMarkersRequestView.WritableTxnMarker written = request.addMarker().producerId(marker.producerId())
                 .producerEpoch(marker.producerEpoch()).coordinatorEpoch(marker.coordinatorEpoch())
                 .transactionResult(marker.result() == TransactionResult.COMMIT);
-        Map<String, List<Integer>> byTopic = new HashMap<>();
-        partitions.forEach(p -> byTopic.computeIfAbsent(p.topic(), t -> new ArrayList<>()).add(p.partition()));
-        byTopic.forEach((topic, indexes) -> written.addTopic().name(topic).partitionIndexes(indexes));
+        byTopic(partitions).forEach((topic, indexes) -> written.addTopic().name(topic).partitionIndexes(indexes));
         return request.struct();
     }
 
@@ -126,7 +124,15 @@ public final class ClusterMarkerAppender implements TransactionMarkerAppender, A
         return errors;
     }
 
-    private static Map<TopicPartition, Errors> every(Collection<TopicPartition> partitions, Errors error) {
+    /** Partition indexes by topic, as requests name them. */
+    static Map<String, List<Integer>> byTopic(Collection<TopicPartition> partitions) {
+        Map<String, List<Integer>> byTopic = new HashMap<>();
+        partitions.forEach(p -> byTopic.computeIfAbsent(p.topic(), t -> new ArrayList<>()).add(p.partition()));
+        return byTopic;
+    }
+
+    /** The same error for each partition. */
+    static Map<TopicPartition, Errors> every(Collection<TopicPartition> partitions, Errors error) {
         Map<TopicPartition, Errors> errors = new HashMap<>();
         partitions.forEach(partition -> errors.put(partition, error));
         return errors;

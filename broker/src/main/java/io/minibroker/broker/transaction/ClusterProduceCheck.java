@@ -11,15 +11,15 @@ import io.minibroker.protocol.message.view.AddPartitionsToTxnRequestView;
 import io.minibroker.protocol.message.view.AddPartitionsToTxnResponseView;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
+
+import static io.minibroker.broker.transaction.ClusterMarkerAppender.byTopic;
+import static io.minibroker.broker.transaction.ClusterMarkerAppender.every;
 
 /**
  * {@link TransactionalProduceCheck} on a cluster's partition leader, as Kafka's AddPartitionsToTxnManager: the
@@ -80,9 +80,7 @@ public final class ClusterProduceCheck implements TransactionalProduceCheck, Aut
         AddPartitionsToTxnRequestView.AddPartitionsToTxnTransaction transaction = request.addTransaction()
                 .transactionalId(transactionalId).producerId(producerId).producerEpoch(producerEpoch)
                 .verifyOnly(verifyOnly);
-        Map<String, List<Integer>> byTopic = new HashMap<>();
-        partitions.forEach(p -> byTopic.computeIfAbsent(p.topic(), t -> new ArrayList<>()).add(p.partition()));
-        byTopic.forEach((topic, indexes) -> transaction.addTopic().name(topic).partitions(indexes));
+        byTopic(partitions).forEach((topic, indexes) -> transaction.addTopic().name(topic).partitions(indexes));
         return request.struct();
     }
 
@@ -104,12 +102,6 @@ public final class ClusterProduceCheck implements TransactionalProduceCheck, Aut
             }
         }
         errors.replaceAll((partition, error) -> CoordinatorProduceCheck.forProduce(error, produceVersion));
-        return errors;
-    }
-
-    private static Map<TopicPartition, Errors> every(Collection<TopicPartition> partitions, Errors error) {
-        Map<TopicPartition, Errors> errors = new HashMap<>();
-        partitions.forEach(partition -> errors.put(partition, error));
         return errors;
     }
 
