@@ -11,26 +11,36 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The leaders of {@code __consumer_offsets}' partitions in a cluster, from the latest image: a group's coordinator is
- * the leader of its partition (Kafka's partitionFor), at that broker's endpoint on the listener the request came on.
+ * The leaders of a coordinators' topic's partitions in a cluster ({@code __consumer_offsets}',
+ * {@code __transaction_state}'s), from the latest image: a key's coordinator is the leader of its partition (Kafka's
+ * partitionFor, {@code abs(hashCode) % partitions} for groups and transactional ids alike), at that broker's
+ * endpoint on the listener the request came on.
  */
 public final class ClusterOffsetsTopicLeaders implements CoordinatorLocator.OffsetsTopicLeaders {
 
     private final Supplier<ClusterMetadata> image;
+    private final String topicName;
 
+    /** The leaders of {@code __consumer_offsets}' partitions. */
     public ClusterOffsetsTopicLeaders(Supplier<ClusterMetadata> image) {
+        this(image, OffsetsTopic.NAME);
+    }
+
+    /** The leaders of {@code topicName}'s partitions. */
+    public ClusterOffsetsTopicLeaders(Supplier<ClusterMetadata> image, String topicName) {
         this.image = image;
+        this.topicName = topicName;
     }
 
     @Override
-    public Optional<Coordinator> leaderFor(String groupId, String listenerName) {
+    public Optional<Coordinator> leaderFor(String key, String listenerName) {
         ClusterMetadata current = image.get();
-        return current.topic(OffsetsTopic.NAME).map(topic -> leaderFor(groupId, listenerName, current, topic));
+        return current.topic(topicName).map(topic -> leaderFor(key, listenerName, current, topic));
     }
 
-    private static Coordinator leaderFor(String groupId, String listenerName, ClusterMetadata current,
+    private static Coordinator leaderFor(String key, String listenerName, ClusterMetadata current,
                                          TopicImage topic) {
-        PartitionImage partition = topic.partitions().get(OffsetsTopic.partitionFor(groupId, topic.partitions().size()));
+        PartitionImage partition = topic.partitions().get(OffsetsTopic.partitionFor(key, topic.partitions().size()));
         return current.brokers(listenerName).stream()
                 .filter(broker -> broker.id() == partition.leader())
                 .findFirst()

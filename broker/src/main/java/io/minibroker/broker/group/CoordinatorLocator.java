@@ -69,14 +69,6 @@ public interface CoordinatorLocator {
         return (key, listenerName) -> topics.get(topic).map(found -> thisNode(node, listenerName));
     }
 
-    /**
-     * Every key at the node asked: where a cluster's brokers send transactional ids, which have no coordinator
-     * there yet (that node's InitProducerId refuses them at once).
-     */
-    static CoordinatorLocator nodeAsked(LocalNode node) {
-        return (key, listenerName) -> thisNode(node, listenerName);
-    }
-
     private static Coordinator thisNode(LocalNode node, String listenerName) {
         return node.endpointFor(listenerName)
                 .map(endpoint -> new Coordinator(Errors.NONE, node.nodeId(), endpoint.host(), endpoint.port()))

@@ -17,8 +17,8 @@ import java.util.concurrent.CompletionStage;
  * FindCoordinator: the coordinator of a group (key type 0) as the {@link CoordinatorLocator} finds it (the leader of
  * the group's offsets partition: this node on a single node; COORDINATOR_NOT_AVAILABLE while the offsets topic is
  * being created), at its endpoint on the listener the request came in on; a transactional id (key type 1) as the
- * transactions' locator finds it (on a single node the leader of its {@code __transaction_state} partition, the
- * topic created on first need; in a cluster, for now, the node asked). Other key types have no coordinator:
+ * transactions' locator finds it (the leader of its {@code __transaction_state} partition, on a single node and in a
+ * cluster alike, the topic created on first need). Other key types have no coordinator:
  * COORDINATOR_NOT_AVAILABLE. v0-3 ask for one key; v4+ for a batch, each key answered on its own.
  */
 public final class FindCoordinatorHandler implements ApiHandler {

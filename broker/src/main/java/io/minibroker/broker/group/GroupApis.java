@@ -15,13 +15,7 @@ public final class GroupApis {
     private GroupApis() {
     }
 
-    public static SupportedApis register(SupportedApis apis, GroupCoordinator coordinator,
-                                         CoordinatorLocator locator, CoordinatorLocator transactions,
-                                         TopicRegistry topics) {
-        return register(apis, coordinator, locator, transactions, topics, null);
-    }
-
-    /** The same, TxnOffsetCommit asking {@code offsetsCheck} of the transaction coordinator first (null: nothing). */
+    /** TxnOffsetCommit asks {@code offsetsCheck} of the transaction coordinator before it writes. */
     public static SupportedApis register(SupportedApis apis, GroupCoordinator coordinator,
                                          CoordinatorLocator locator, CoordinatorLocator transactions,
                                          TopicRegistry topics, TransactionalOffsetsCheck offsetsCheck) {

@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.produce.CoordinatorAppender;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.config.BrokerConfig;
@@ -65,7 +66,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics, BrokerClock clock) {
         this(config, topics, new CoordinatorThread(), CoordinatedPartitions.singleNode(), clock,
                 thread -> new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
-                        OffsetsAppender.SINGLE_NODE, true, clock));
+                        CoordinatorAppender.SINGLE_NODE, true, clock));
         loader.loadAll();
         offsetManager.scheduleExpiry(config);
     }
@@ -89,7 +90,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 CoordinatedPartitions.cluster(), clock, thread -> {
                     // A write counts when a follower's fetch moves the high watermark, on that fetch's event loop:
                     // what the coordinator does then (under a group's lock) is handed back to its own thread.
-                    OffsetsAppender replicated = OffsetsAppender.replicated(leadership, producePurgatory,
+                    CoordinatorAppender replicated = CoordinatorAppender.replicated(leadership, producePurgatory,
                             fetchPurgatory,
                             topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
                             config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), thread.executor());

@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
@@ -44,7 +45,7 @@ import java.util.function.Supplier;
  * single node here, with one replica, and replayed whole on start; in a cluster by the controller, each partition
  * replayed by the broker that comes to lead it. A single node still creates it on a group's first write if no
  * FindCoordinator came first (a client that knows its coordinator already). How a write counts is the
- * {@link OffsetsAppender}'s business.
+ * {@link CoordinatorAppender}'s business.
  *
  * <p>Both records are Kafka's layouts: GroupMetadataKey and GroupMetadataValue v3 ({@link GroupMetadataRecord}),
  * OffsetCommitKey (type 1: group, topic, partition, strings with int16 lengths) and OffsetCommitValue v3 (offset,
@@ -106,7 +107,7 @@ final class OffsetsTopic {
 
     private final TopicRegistry topics;
     private final int configuredPartitions;
-    private final OffsetsAppender appender;
+    private final CoordinatorAppender appender;
     private final boolean singleNode;
     /** Stamps the records written, as Kafka stamps its coordinator's writes. */
     private final BrokerClock clock;
@@ -116,7 +117,7 @@ final class OffsetsTopic {
      *                   placement it always had; in a cluster the controller creates it and this broker only
      *                   writes to partitions it hosts
      */
-    OffsetsTopic(TopicRegistry topics, int configuredPartitions, OffsetsAppender appender, boolean singleNode,
+    OffsetsTopic(TopicRegistry topics, int configuredPartitions, CoordinatorAppender appender, boolean singleNode,
                  BrokerClock clock) {
         this.topics = topics;
         this.clock = clock;

@@ -48,7 +48,7 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
     private final TopicRegistry topics;
     private final TransactionalOffsetsCheck transactions;
 
-    /** @param transactions the transaction coordinator's check before the offsets are written, or null for none */
+    /** @param transactions the transaction coordinator's check before the offsets are written */
     public TxnOffsetCommitHandler(GroupCoordinator coordinator, TopicRegistry topics,
                                   TransactionalOffsetsCheck transactions) {
         this.coordinator = coordinator;
@@ -98,8 +98,7 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
                 groupFields ? body.generationIdOrMemberEpoch() : -1, groupFields ? body.memberId() : "",
                 groupFields ? body.groupInstanceId() : null, offsets, version,
                 new OffsetCommit.Transaction(body.producerId(), body.producerEpoch()));
-        CompletionStage<Errors> checked = transactions == null ? CompletableFuture.completedFuture(Errors.NONE)
-                : transactions.beforeCommit(body.transactionalId(), body.producerId(), body.producerEpoch(),
+        CompletionStage<Errors> checked = transactions.beforeCommit(body.transactionalId(), body.producerId(), body.producerEpoch(),
                         new TopicPartition(InternalTopics.CONSUMER_OFFSETS,
                                 coordinator.offsetsPartitionFor(body.groupId())), version);
         return checked.thenCompose(error -> error == Errors.NONE ? coordinator.commitTransactionalOffsets(commit)

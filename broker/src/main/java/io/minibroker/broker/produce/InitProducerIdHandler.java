@@ -15,13 +15,13 @@ import java.util.concurrent.CompletionStage;
  * InitProducerId. For idempotent producers: always a fresh producer id with epoch 0, as Kafka answers a request
  * without a transactional id (bumping a client-named id would let one client take over another's, and an epoch
  * the partitions have already passed would be fenced). A transactional id goes to the transaction coordinator's
- * handler; where there is none (a cluster, for now) it gets UNSUPPORTED_VERSION, which clients treat as fatal
- * rather than retrying.
+ * handler. Producer ids are unique across a cluster's nodes: each node hands out its own range
+ * ({@link ProducerIdAllocator}), where Kafka's brokers take blocks from the controller.
  */
 public final class InitProducerIdHandler implements ApiHandler {
 
     private final ProducerIdAllocator ids;
-    /** InitProducerId with a transactional id; null where no transaction coordinator runs. */
+    /** InitProducerId with a transactional id: the transaction coordinator's. */
     private final ApiHandler transactional;
 
     public InitProducerIdHandler(ProducerIdAllocator ids, ApiHandler transactional) {
@@ -32,15 +32,10 @@ public final class InitProducerIdHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         InitProducerIdRequestView body = new InitProducerIdRequestView(request.body());
-        InitProducerIdResponseView response = new InitProducerIdResponseView();
-        if (body.transactionalId() != null && transactional != null) {
+        if (body.transactionalId() != null) {
             return transactional.handle(context, request);
         }
-        if (body.transactionalId() != null) {
-            return CompletableFuture.completedFuture(response.errorCode(Errors.UNSUPPORTED_VERSION.code())
-                    .producerEpoch((short) -1).struct());
-        }
-        return CompletableFuture.completedFuture(response.errorCode(Errors.NONE.code())
+        return CompletableFuture.completedFuture(new InitProducerIdResponseView().errorCode(Errors.NONE.code())
                 .producerId(ids.next()).producerEpoch((short) 0).struct());
     }
 }

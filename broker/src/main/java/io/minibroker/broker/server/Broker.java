@@ -62,13 +62,14 @@ import io.minibroker.broker.network.ChannelSetup;
 import io.minibroker.broker.network.ConnectionLimits;
 import io.minibroker.broker.network.ConnectionQuotas;
 import io.minibroker.broker.network.MemoryBudget;
-import io.minibroker.protocol.frame.Frames;
+import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.DescribeProducersHandler;
 import io.minibroker.broker.produce.InitProducerIdHandler;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.produce.ProducerIdAllocator;
 import io.minibroker.broker.produce.ProducerStates;
+import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
@@ -84,9 +85,12 @@ import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.LocalTopicAutoCreation;
 import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.AddOffsetsToTxnHandler;
 import io.minibroker.broker.transaction.AddPartitionsToTxnHandler;
+import io.minibroker.broker.transaction.ClusterMarkerAppender;
+import io.minibroker.broker.transaction.ClusterProduceCheck;
 import io.minibroker.broker.transaction.CoordinatorOffsetsCheck;
 import io.minibroker.broker.transaction.CoordinatorProduceCheck;
 import io.minibroker.broker.transaction.DescribeTransactionsHandler;
@@ -95,9 +99,11 @@ import io.minibroker.broker.transaction.LeaderMarkerAppender;
 import io.minibroker.broker.transaction.ListTransactionsHandler;
 import io.minibroker.broker.transaction.TransactionConfig;
 import io.minibroker.broker.transaction.TransactionCoordinator;
+import io.minibroker.broker.transaction.TransactionMarkerAppender;
 import io.minibroker.broker.transaction.TransactionStateTopic;
 import io.minibroker.broker.transaction.TransactionalInitProducerIdHandler;
 import io.minibroker.broker.transaction.WriteTxnMarkersHandler;
+import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
@@ -165,12 +171,19 @@ public final class Broker implements AutoCloseable {
     private Purgatory<DelayedFetch> fetchPurgatory;
     /** Writes transaction markers on the partitions this broker leads (WriteTxnMarkers, the coordinator). */
     private LeaderMarkerAppender markerAppender;
-    /** How long a marker waits to be replicated: Kafka's request.timeout.ms default, which its marker appends use. */
-    private static final long MARKER_REPLICATION_TIMEOUT_MS = 30_000;
+    /**
+     * How long a transaction marker or state waits to be replicated: Kafka's request.timeout.ms default, which its
+     * coordinator's appends use.
+     */
+    private static final long TRANSACTION_REPLICATION_TIMEOUT_MS = 30_000;
     private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
     private GroupCoordinator groupCoordinator;
     /** The transaction coordinator: every partition of {@code __transaction_state} on a single node. */
     private TransactionCoordinator transactionCoordinator;
+    /** A cluster's: the coordinator's markers to other nodes' partitions, over its own channels. */
+    private ClusterMarkerAppender clusterMarkers;
+    /** A cluster's: a leader's questions to other nodes' transaction coordinators, over its own channels. */
+    private ClusterProduceCheck clusterProduceCheck;
     /** Only on the controller's node: which brokers are in the cluster, and who elects new leaders. */
     private BrokerMembership membership;
     private LeaderElections elections;
@@ -296,12 +309,29 @@ public final class Broker implements AutoCloseable {
                     nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply);
         }
         markerAppender = new LeaderMarkerAppender(topics, config, producerStates, leadership, producePurgatory,
-                fetchPurgatory, disk, clock, MARKER_REPLICATION_TIMEOUT_MS);
-        transactionCoordinator = new TransactionCoordinator(config.inCluster()
-                ? TransactionStateTopic.notHere() : new TransactionStateTopic(topics, clock),
-                markerAppender, producerIds::next, transactionConfig(config), clock);
+                fetchPurgatory, disk, clock, TRANSACTION_REPLICATION_TIMEOUT_MS);
+        // In a cluster a transaction state counts once replicated, as Kafka's appendRecords with acks=-1; the
+        // coordinator takes the outcome back to its own thread.
+        CoordinatorAppender stateAppender = config.inCluster()
+                ? CoordinatorAppender.replicated(leadership, producePurgatory, fetchPurgatory,
+                        topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
+                        TRANSACTION_REPLICATION_TIMEOUT_MS, Runnable::run)
+                : CoordinatorAppender.SINGLE_NODE;
+        TransactionMarkerAppender coordinatorMarkers = markerAppender;
+        if (config.inCluster()) {
+            // Markers to partitions other nodes lead go there as WriteTxnMarkers, on the inter-broker listener.
+            clusterMarkers = new ClusterMarkerAppender(nodeId, metadata::current, markerAppender,
+                    config.interBrokerListenerName(),
+                    ClientSecurity.forListener(config, config.interBrokerListenerName()),
+                    (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
+            coordinatorMarkers = clusterMarkers;
+        }
+        transactionCoordinator = new TransactionCoordinator(new TransactionStateTopic(topics, stateAppender, clock),
+                coordinatorMarkers, producerIds::next, transactionConfig(config), clock);
         StandardAuthorizer authorizer = config.authorizerEnabled() ? StandardAuthorizer.open(config.logDirs().get(0),
                 config.get(BrokerConfig.SUPER_USERS), config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null;
+        // What a transactional produce asks first (KIP-890); TxnOffsetCommit v5 adds its offsets partition through it too.
+        TransactionalProduceCheck transactionalAdds = produceCheck(config, nodeId);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         ApiHandler aclHandler = authorizer != null ? onDisk.apply(new AclApisHandler(authorizer))
@@ -316,9 +346,9 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
                         new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
                                 disk, leadership, new BrokerTopicMetrics(registry),
-                                config.inCluster() ? null : new CoordinatorProduceCheck(transactionCoordinator)))
+                                transactionalAdds))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
-                        config.inCluster() ? null : new TransactionalInitProducerIdHandler(transactionCoordinator))))
+                        new TransactionalInitProducerIdHandler(transactionCoordinator))))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
@@ -383,25 +413,29 @@ public final class Broker implements AutoCloseable {
             // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
             groupCoordinator = GroupCoordinator.inCluster(config, topics, replicas, producePurgatory, fetchPurgatory,
                     clock);
-            replicas.setLeadershipListener(groupCoordinator);
+            replicas.setLeadershipListener(new CoordinatorLeadership(groupCoordinator, transactionCoordinator));
             GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
                     new ClusterOffsetsTopicLeaders(metadata::current), autoCreation),
-                    CoordinatorLocator.nodeAsked(node), topics);
+                    CoordinatorLocator.forTransactions(new ClusterOffsetsTopicLeaders(metadata::current,
+                            TransactionStateTopic.NAME), autoCreation), topics,
+                    new CoordinatorOffsetsCheck(transactionalAdds));
         } else {
             groupCoordinator = new GroupCoordinator(config, topics, clock);
             GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
                     CoordinatorLocator.singleNode(node, topics), autoCreation),
                     CoordinatorLocator.forTransactions(CoordinatorLocator.singleNode(node, topics,
                             TransactionStateTopic.NAME), autoCreation), topics,
-                    new CoordinatorOffsetsCheck(transactionCoordinator));
-            apis.add(ApiKey.ADD_PARTITIONS_TO_TXN, new AddPartitionsToTxnHandler(transactionCoordinator,
-                            (topic, partition) -> topics.get(topic).filter(found -> partition >= 0
-                                    && partition < found.partitions()).isPresent()))
-                    .add(ApiKey.ADD_OFFSETS_TO_TXN, new AddOffsetsToTxnHandler(transactionCoordinator,
-                            groupCoordinator::offsetsPartitionFor))
-                    .add(ApiKey.END_TXN, new EndTxnHandler(transactionCoordinator));
+                    new CoordinatorOffsetsCheck(transactionalAdds));
             transactionCoordinator.loadAll();
         }
+        apis.add(ApiKey.ADD_PARTITIONS_TO_TXN, new AddPartitionsToTxnHandler(transactionCoordinator,
+                        config.inCluster() ? (topic, partition) -> metadata.current().topic(topic)
+                                .filter(found -> partition >= 0 && partition < found.partitions().size()).isPresent()
+                                : (topic, partition) -> topics.get(topic).filter(found -> partition >= 0
+                                        && partition < found.partitions()).isPresent()))
+                .add(ApiKey.ADD_OFFSETS_TO_TXN, new AddOffsetsToTxnHandler(transactionCoordinator,
+                        groupCoordinator::offsetsPartitionFor))
+                .add(ApiKey.END_TXN, new EndTxnHandler(transactionCoordinator));
         markerAppender.addCompletionListener(groupCoordinator);
         groupCoordinator.bindMetersTo(registry);
         if (replicas != null) {
@@ -520,6 +554,20 @@ public final class Broker implements AutoCloseable {
                 config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE),
                 config.get(BrokerConfig.UNAUTHENTICATED_MAX_CONNECTIONS), clock::monotonicMs);
         return new ConnectionLimits(quotas, new MemoryBudget(requestBytes), new MemoryBudget(unauthenticatedBytes));
+    }
+
+    /**
+     * What a leader asks before appending a transactional produce (KIP-890): in a cluster, the coordinator of the
+     * id, which may be another node.
+     */
+    private TransactionalProduceCheck produceCheck(BrokerConfig config, int nodeId) {
+        if (!config.inCluster()) {
+            return new CoordinatorProduceCheck(transactionCoordinator);
+        }
+        clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, transactionCoordinator,
+                config.interBrokerListenerName(), ClientSecurity.forListener(config, config.interBrokerListenerName()),
+                (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
+        return clusterProduceCheck;
     }
 
     /**
@@ -653,6 +701,8 @@ public final class Broker implements AutoCloseable {
         closeQuietly(deleteRecordsPurgatory);
         closeQuietly(groupCoordinator);
         closeQuietly(transactionCoordinator);
+        closeQuietly(clusterMarkers);
+        closeQuietly(clusterProduceCheck);
         connections.flushAndClose(FLUSH_RESPONSES_TIMEOUT_MS);
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

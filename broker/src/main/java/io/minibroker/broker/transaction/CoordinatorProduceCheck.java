@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 /**
- * {@link TransactionalProduceCheck} on a node that coordinates the transaction itself (a single node): the
+ * {@link TransactionalProduceCheck} on a node that coordinates the transaction itself (a single node, or a cluster's
+ * node leading the id's {@code __transaction_state} partition, through {@link ClusterProduceCheck}): the
  * coordinator is asked directly, as a leader would ask it with AddPartitionsToTxn v5 (add) or v4 (verify only).
  * Errors the producer should retry on (the coordinator busy, moving, loading) become NOT_ENOUGH_REPLICAS, and
  * the others of a transaction gone wrong are the producer's to abort: TRANSACTION_ABORTABLE from Produce v11
@@ -34,7 +35,7 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
                                                                        short producerEpoch,
                                                                        Collection<TopicPartition> partitions,
                                                                        short produceVersion) {
-        if (produceVersion >= IMPLICIT_ADD_FROM) {
+        if (addsImplicitly(produceVersion)) {
             return coordinator.addPartitions(transactionalId, producerId, producerEpoch, partitions, (short) 2)
                     .thenApply(error -> {
                         Map<TopicPartition, Errors> results = new HashMap<>();
@@ -52,11 +53,22 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
                 });
     }
 
-    private static Errors forProduce(Errors error, short produceVersion) {
+    /** Produce v12+ adds the partitions to the transaction; below, they are only verified. */
+    static boolean addsImplicitly(short produceVersion) {
+        return produceVersion >= IMPLICIT_ADD_FROM;
+    }
+
+    /**
+     * A coordinator's answer as the produce answers it. Also for a coordinator on another node, whose answer may be
+     * about the request (a partition its image does not have yet: retried) or be v5's TRANSACTION_ABORTABLE for a
+     * client that predates it.
+     */
+    static Errors forProduce(Errors error, short produceVersion) {
         return switch (error) {
-            case NONE, PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, TRANSACTION_ABORTABLE, INVALID_TXN_STATE -> error;
+            case NONE, PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, INVALID_TXN_STATE -> error;
+            case TRANSACTION_ABORTABLE -> produceVersion >= ABORTABLE_FROM ? error : Errors.INVALID_TXN_STATE;
             case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR,
-                 REQUEST_TIMED_OUT -> Errors.NOT_ENOUGH_REPLICAS;
+                 REQUEST_TIMED_OUT, UNKNOWN_TOPIC_OR_PARTITION, OPERATION_NOT_ATTEMPTED -> Errors.NOT_ENOUGH_REPLICAS;
             default -> produceVersion >= ABORTABLE_FROM ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;
         };
     }

@@ -85,6 +85,10 @@ public final class TransactionCoordinator implements AutoCloseable {
     private final Map<String, Entry> transactions = new HashMap<>();
     private final Set<Integer> loading = new HashSet<>();
     private final Set<Integer> loaded = new HashSet<>();
+    /** The leader epoch at which this node leads each partition it loads (a cluster's): its markers' epoch. */
+    private final Map<Integer, Integer> coordinatorEpochs = new HashMap<>();
+    /** A single node leads every partition, including those of a topic created while it runs. */
+    private boolean singleNode;
 
     public TransactionCoordinator(TransactionStateLog stateLog, TransactionMarkerAppender appender,
                                   LongSupplier producerIds, TransactionConfig config, BrokerClock clock) {
@@ -113,6 +117,7 @@ public final class TransactionCoordinator implements AutoCloseable {
      */
     public void loadAll() {
         thread.execute(() -> {
+            singleNode = true;
             int partitions = stateLog.partitionCount();
             for (int partition = 0; partition < partitions; partition++) {
                 loading.add(partition);
@@ -122,6 +127,37 @@ public final class TransactionCoordinator implements AutoCloseable {
                 thread.execute(() -> replay(loaded));
             }
         });
+    }
+
+    /**
+     * A cluster's node now leads a partition of {@code __transaction_state} at this leader epoch (Kafka's
+     * onElection): whatever an earlier term left is dropped, and the partition is replayed on the coordinator's
+     * thread; its ids answer COORDINATOR_LOAD_IN_PROGRESS until then, and its markers carry this epoch.
+     */
+    public void onLeading(int partition, int leaderEpoch) {
+        thread.execute(() -> {
+            unload(partition);
+            loading.add(partition);
+            coordinatorEpochs.put(partition, leaderEpoch);
+            thread.execute(() -> {
+                if (loading.contains(partition) && coordinatorEpochs.get(partition) == leaderEpoch) {
+                    replay(partition); // unless resigned, or led again, meanwhile
+                }
+            });
+        });
+    }
+
+    /** No longer leading the partition (Kafka's onResignation): its ids are NOT_COORDINATOR here from now. */
+    public void onResigned(int partition) {
+        thread.execute(() -> unload(partition));
+    }
+
+    private void unload(int partition) {
+        loading.remove(partition);
+        loaded.remove(partition);
+        coordinatorEpochs.remove(partition);
+        int partitions = stateLog.partitionCount();
+        transactions.keySet().removeIf(id -> partitions == 0 || partitionFor(id, partitions) == partition);
     }
 
     private void replay(int partition) {
@@ -169,7 +205,7 @@ public final class TransactionCoordinator implements AutoCloseable {
      */
     private void adoptNewPartitions() {
         int partitions = stateLog.partitionCount();
-        if (loaded.isEmpty() && loading.isEmpty()) {
+        if (singleNode && loaded.isEmpty() && loading.isEmpty()) {
             for (int p = 0; p < partitions; p++) {
                 loaded.add(p);
             }
@@ -471,17 +507,18 @@ public final class TransactionCoordinator implements AutoCloseable {
         TransactionResult result = prepared.state() == TransactionState.PREPARE_COMMIT
                 ? TransactionResult.COMMIT : TransactionResult.ABORT;
         TransactionMarker marker = new TransactionMarker(prepared.producerId(), prepared.producerEpoch(),
-                coordinatorEpoch(), result);
+                coordinatorEpoch(prepared.transactionalId()), result);
         markers.write(marker, prepared.partitions()).thenRunAsync(() -> complete(entry, prepared), thread);
     }
 
-    /** The coordinator's epoch in its markers: the leader epoch of its partition, always 0 on a single node. */
-    private int coordinatorEpoch() {
-        return 0;
+    /** The coordinator's epoch in its markers: the leader epoch of the id's partition, always 0 on a single node. */
+    private int coordinatorEpoch(String transactionalId) {
+        int partitions = stateLog.partitionCount();
+        return partitions == 0 ? 0 : coordinatorEpochs.getOrDefault(partitionFor(transactionalId, partitions), 0);
     }
 
     private void complete(Entry entry, TransactionMetadata prepared) {
-        if (entry.metadata != prepared) {
+        if (entry.metadata != prepared || transactions.get(prepared.transactionalId()) != entry) {
             return; // the partition was unloaded meanwhile; its new leader completes it
         }
         TransactionState done = prepared.state() == TransactionState.PREPARE_COMMIT

@@ -4,6 +4,7 @@ import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
@@ -25,9 +26,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code __transaction_state} on a single node: a record counts once appended and flushed to this node's log, as the
- * offsets topic's writes do there (Kafka writes with acks=-1; with one replica that is the append). Records are
- * uncompressed, as Kafka enforces for this topic.
+ * {@code __transaction_state} in this node's logs. A record counts as its {@link CoordinatorAppender} says, as the
+ * offsets topic's writes do (Kafka writes with acks=-1): on a single node once appended and flushed; in a cluster
+ * once the partition's leader (this node, or the write is NOT_LEADER_OR_FOLLOWER) has it replicated to
+ * {@code min.insync.replicas}. Records are uncompressed, as Kafka enforces for this topic.
  */
 public final class TransactionStateTopic implements TransactionStateLog {
 
@@ -36,30 +38,13 @@ public final class TransactionStateTopic implements TransactionStateLog {
     private static final int REPLAY_READ_BYTES = 1 << 20;
 
     private final TopicRegistry topics;
+    private final CoordinatorAppender appender;
     private final BrokerClock clock;
 
-    public TransactionStateTopic(TopicRegistry topics, BrokerClock clock) {
+    public TransactionStateTopic(TopicRegistry topics, CoordinatorAppender appender, BrokerClock clock) {
         this.topics = topics;
+        this.appender = appender;
         this.clock = clock;
-    }
-
-    /** A cluster node's, where this coordinator leads no partition yet: every id is NOT_COORDINATOR here. */
-    public static TransactionStateLog notHere() {
-        return new TransactionStateLog() {
-            @Override
-            public int partitionCount() {
-                return 0;
-            }
-
-            @Override
-            public CompletableFuture<Void> write(int partition, byte[] key, byte[] value) {
-                return CompletableFuture.failedFuture(new LogException(Errors.NOT_COORDINATOR, "not led here"));
-            }
-
-            @Override
-            public void replay(int partition, ReplaySink sink) {
-            }
-        };
     }
 
     @Override
@@ -75,8 +60,7 @@ public final class TransactionStateTopic implements TransactionStateLog {
         ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now)
                 .append(now, key, value, List.of()).build();
         try {
-            log.append(batch, 0);
-            return CompletableFuture.completedFuture(null);
+            return appender.append(log, batch).thenApply(firstOffset -> null);
         } catch (LogException e) {
             return CompletableFuture.failedFuture(e);
         } finally {

@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
@@ -95,7 +96,7 @@ class OffsetExpiryTest {
     @Test
     void anEmptyGroupsOffsetsExpireRetentionAfterItBecameEmptyHoweverRecentThenTheGroupIsDeleted() throws Exception {
         long emptySince = System.currentTimeMillis() - RETENTION_MS - 1;
-        new OffsetsTopic(topics, 1, OffsetsAppender.SINGLE_NODE, true, BrokerClock.system())
+        new OffsetsTopic(topics, 1, CoordinatorAppender.SINGLE_NODE, true, BrokerClock.system())
                 .writeGroup("idle", new GroupMetadataRecord.StoredGroup("consumer", 4, null, null, emptySince,
                         List.of())).get();
         restart();

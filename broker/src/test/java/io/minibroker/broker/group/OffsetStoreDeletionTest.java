@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.TopicPartition;
@@ -37,7 +38,7 @@ class OffsetStoreDeletionTest {
     @BeforeEach
     void open() throws Exception {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
-        OffsetsAppender appendNowSettleLater = (log, batch) -> {
+        CoordinatorAppender appendNowSettleLater = (log, batch) -> {
             long offset = log.append(batch, 0).firstOffset();
             CompletableFuture<Long> settled = new CompletableFuture<>();
             unsettled.add(() -> settled.complete(offset));

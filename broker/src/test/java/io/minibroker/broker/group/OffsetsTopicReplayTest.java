@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
@@ -48,7 +49,7 @@ class OffsetsTopicReplayTest {
         // One partition, which the tests read: the topic is created with offsets.topic.num.partitions.
         BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "offsets.topic.num.partitions", "1"));
         topics = TopicRegistry.open(config, Clock.systemUTC());
-        offsetsTopic = new OffsetsTopic(topics, 1, OffsetsAppender.SINGLE_NODE, true, BrokerClock.system());
+        offsetsTopic = new OffsetsTopic(topics, 1, CoordinatorAppender.SINGLE_NODE, true, BrokerClock.system());
     }
 
     @AfterEach

@@ -1,4 +1,4 @@
-package io.minibroker.broker.group;
+package io.minibroker.broker.produce;
 
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.fetch.DelayedFetch;
@@ -6,7 +6,6 @@ import io.minibroker.broker.log.AppendResult;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
-import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.purgatory.Purgatory;
 import io.netty.buffer.ByteBuf;
@@ -16,14 +15,14 @@ import java.util.concurrent.Executor;
 import java.util.function.ToIntFunction;
 
 /**
- * How a batch the group coordinator writes to {@code __consumer_offsets} comes to count. On a single node it counts
- * once appended and flushed. In a cluster Kafka appends commits with acks=-1: here the leader appends it (with
+ * How a batch a coordinator writes to its topic ({@code __consumer_offsets}, {@code __transaction_state}) comes to
+ * count. On a single node it counts once appended and flushed. In a cluster Kafka appends them with acks=-1: here the leader appends it (with
  * its leader epoch) and it counts once the high watermark passes it, waited for in the produce purgatory as an
  * acks=all produce is ({@link DelayedProduce#awaitReplication}); the followers' parked fetches are woken as a
  * produce wakes them.
  */
 @FunctionalInterface
-interface OffsetsAppender {
+public interface CoordinatorAppender {
 
     /**
      * Appends a batch (the caller keeps and releases it). Throws LogException if the log refuses it at once; the
@@ -32,15 +31,16 @@ interface OffsetsAppender {
     CompletableFuture<Long> append(PartitionLog log, ByteBuf batch);
 
     /** A single node's: appended and flushed before it answers. */
-    OffsetsAppender SINGLE_NODE = (log, batch) -> CompletableFuture.completedFuture(log.append(batch, 0).firstOffset());
+    CoordinatorAppender SINGLE_NODE = (log, batch) -> CompletableFuture.completedFuture(log.append(batch, 0).firstOffset());
 
     /**
      * A cluster's: only the partition's leader appends, with the topic's {@code min.insync.replicas} in sync (else
      * NOT_ENOUGH_REPLICAS before any append, as an acks=all produce); the write counts once replicated within
-     * {@code timeoutMs} ({@code offsets.commit.timeout.ms}). The future completes on {@code completions} (the
+     * {@code timeoutMs} ({@code offsets.commit.timeout.ms} for commits, {@code request.timeout.ms} for transaction
+     * states, as Kafka). The future completes on {@code completions} (the
      * coordinator's thread), not on the thread whose fetch moved the high watermark, often an event loop.
      */
-    static OffsetsAppender replicated(PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
+    static CoordinatorAppender replicated(PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
                                       Purgatory<DelayedFetch> fetchPurgatory, ToIntFunction<String> minInsync,
                                       long timeoutMs, Executor completions) {
         return (log, batch) -> {
@@ -57,7 +57,7 @@ interface OffsetsAppender {
             return DelayedProduce.awaitReplication(producePurgatory, leadership, log, appended.lastOffset() + 1,
                     minInsyncReplicas, timeoutMs).thenApplyAsync(error -> {
                         if (error != Errors.NONE) {
-                            throw new LogException(error, "commit to " + partition + " not replicated: " + error);
+                            throw new LogException(error, "write to " + partition + " not replicated: " + error);
                         }
                         return appended.firstOffset();
                     }, completions);

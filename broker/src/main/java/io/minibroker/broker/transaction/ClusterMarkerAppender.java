@@ -1,0 +1,145 @@
+package io.minibroker.broker.transaction;
+
+import io.minibroker.broker.cluster.ClusterMetadata;
+import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
+import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.security.ClientSecurity;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.WriteTxnMarkersRequestView;
+import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
+import io.minibroker.protocol.schema.Struct;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * A cluster coordinator's markers, as Kafka's TransactionMarkerChannelManager sends them: each partition's leader is
+ * looked up in the latest metadata image at every attempt (so a retry after NOT_LEADER_OR_FOLLOWER goes to the new
+ * leader); this node's own partitions go straight to the {@link LeaderMarkerAppender}, the others' in one
+ * WriteTxnMarkers request per leader, over a channel to that node on the inter-broker listener, sent from the
+ * channel's own thread (the channel blocks). A partition without a leader, or whose leader cannot be reached, is
+ * NOT_LEADER_OR_FOLLOWER, which {@link TransactionMarkers} retries; one whose topic the image no longer has is
+ * UNKNOWN_TOPIC_OR_PARTITION (deleted: it needs no marker).
+ */
+public final class ClusterMarkerAppender implements TransactionMarkerAppender, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterMarkerAppender.class);
+
+    private final int nodeId;
+    private final Supplier<ClusterMetadata> image;
+    private final TransactionMarkerAppender local;
+    private final String listenerName;
+    private final NodeChannels channels;
+
+    public ClusterMarkerAppender(int nodeId, Supplier<ClusterMetadata> image, TransactionMarkerAppender local,
+                                 String listenerName, ClientSecurity security, int timeoutMs) {
+        this.nodeId = nodeId;
+        this.image = image;
+        this.local = local;
+        this.listenerName = listenerName;
+        this.channels = new NodeChannels("broker-" + nodeId + "-txn-markers", security, timeoutMs);
+    }
+
+    @Override
+    public CompletionStage<Map<TopicPartition, Errors>> append(TransactionMarker marker,
+                                                               Collection<TopicPartition> partitions) {
+        ClusterMetadata current = image.get();
+        Map<TopicPartition, Errors> known = new HashMap<>();
+        Map<Integer, List<TopicPartition>> byLeader = new HashMap<>();
+        for (TopicPartition partition : partitions) {
+            Optional<PartitionImage> found = current.topic(partition.topic())
+                    .filter(topic -> partition.partition() < topic.partitions().size())
+                    .map(topic -> topic.partitions().get(partition.partition()));
+            if (found.isEmpty()) {
+                known.put(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            } else if (found.get().leader() < 0) {
+                known.put(partition, Errors.NOT_LEADER_OR_FOLLOWER);
+            } else {
+                byLeader.computeIfAbsent(found.get().leader(), leader -> new ArrayList<>()).add(partition);
+            }
+        }
+        List<CompletableFuture<Map<TopicPartition, Errors>>> answers = new ArrayList<>();
+        answers.add(CompletableFuture.completedFuture(known));
+        byLeader.forEach((leader, led) -> answers.add(leader == nodeId
+                ? local.append(marker, led).toCompletableFuture()
+                : remote(current, leader, marker, led)));
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Map<TopicPartition, Errors> all = new HashMap<>();
+            answers.forEach(answer -> all.putAll(answer.join()));
+            return all;
+        });
+    }
+
+    private CompletableFuture<Map<TopicPartition, Errors>> remote(ClusterMetadata current, int leader,
+                                                                  TransactionMarker marker,
+                                                                  List<TopicPartition> partitions) {
+        Optional<BrokerNode> node = current.brokers(listenerName).stream()
+                .filter(broker -> broker.id() == leader).findFirst();
+        if (node.isEmpty()) {
+            return CompletableFuture.completedFuture(every(partitions, Errors.NOT_LEADER_OR_FOLLOWER));
+        }
+        return channels.send(node.get(), ApiKey.WRITE_TXN_MARKERS, ApiKey.WRITE_TXN_MARKERS.highestStableVersion(),
+                request(marker, partitions)).handle((response, failure) -> {
+                    if (failure != null) {
+                        LOG.debug("WriteTxnMarkers to node {} failed: {}", leader, failure.toString());
+                        return every(partitions, Errors.NOT_LEADER_OR_FOLLOWER);
+                    }
+                    return errorsOf(response, partitions);
+                });
+    }
+
+    private static Struct request(TransactionMarker marker, List<TopicPartition> partitions) {
+        WriteTxnMarkersRequestView request = new WriteTxnMarkersRequestView();
+        WriteTxnMarkersRequestView.WritableTxnMarker written = request.addMarker().producerId(marker.producerId())
+                .producerEpoch(marker.producerEpoch()).coordinatorEpoch(marker.coordinatorEpoch())
+                .transactionResult(marker.result() == TransactionResult.COMMIT);
+        byTopic(partitions).forEach((topic, indexes) -> written.addTopic().name(topic).partitionIndexes(indexes));
+        return request.struct();
+    }
+
+    private static Map<TopicPartition, Errors> errorsOf(Struct response, List<TopicPartition> asked) {
+        Map<TopicPartition, Errors> errors = every(asked, Errors.UNKNOWN_SERVER_ERROR); // one left unanswered
+        for (WriteTxnMarkersResponseView.WritableTxnMarkerResult marker
+                : new WriteTxnMarkersResponseView(response).markers()) {
+            for (WriteTxnMarkersResponseView.WritableTxnMarkerTopicResult topic : marker.topics()) {
+                for (WriteTxnMarkersResponseView.WritableTxnMarkerPartitionResult partition : topic.partitions()) {
+                    TopicPartition answered = new TopicPartition(topic.name(), partition.partitionIndex());
+                    if (errors.containsKey(answered)) {
+                        errors.put(answered, Errors.forCode(partition.errorCode()));
+                    }
+                }
+            }
+        }
+        return errors;
+    }
+
+    /** Partition indexes by topic, as requests name them. */
+    static Map<String, List<Integer>> byTopic(Collection<TopicPartition> partitions) {
+        Map<String, List<Integer>> byTopic = new HashMap<>();
+        partitions.forEach(p -> byTopic.computeIfAbsent(p.topic(), t -> new ArrayList<>()).add(p.partition()));
+        return byTopic;
+    }
+
+    /** The same error for each partition. */
+    static Map<TopicPartition, Errors> every(Collection<TopicPartition> partitions, Errors error) {
+        Map<TopicPartition, Errors> errors = new HashMap<>();
+        partitions.forEach(partition -> errors.put(partition, error));
+        return errors;
+    }
+
+    @Override
+    public void close() {
+        channels.close();
+    }
+}

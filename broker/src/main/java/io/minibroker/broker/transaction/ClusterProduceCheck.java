@@ -1,0 +1,112 @@
+package io.minibroker.broker.transaction;
+
+import io.minibroker.broker.cluster.ClusterMetadata;
+import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.produce.TransactionalProduceCheck;
+import io.minibroker.broker.security.ClientSecurity;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.AddPartitionsToTxnRequestView;
+import io.minibroker.protocol.message.view.AddPartitionsToTxnResponseView;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+import static io.minibroker.broker.transaction.ClusterMarkerAppender.byTopic;
+import static io.minibroker.broker.transaction.ClusterMarkerAppender.every;
+
+/**
+ * {@link TransactionalProduceCheck} on a cluster's partition leader, as Kafka's AddPartitionsToTxnManager: the
+ * transaction's coordinator is the leader of its id's {@code __transaction_state} partition in the latest image;
+ * when that is this node the coordinator is asked directly ({@link CoordinatorProduceCheck}), else with
+ * AddPartitionsToTxn v5 over a channel to it (VerifyOnly for a Produce below v12, whose client added the
+ * partitions itself). No coordinator known or reachable is an error the producer retries.
+ */
+public final class ClusterProduceCheck implements TransactionalProduceCheck, AutoCloseable {
+
+    private static final short ADD_PARTITIONS_VERSION = 5;
+
+    private final int nodeId;
+    private final Supplier<ClusterMetadata> image;
+    private final CoordinatorProduceCheck local;
+    private final String listenerName;
+    private final NodeChannels channels;
+
+    public ClusterProduceCheck(int nodeId, Supplier<ClusterMetadata> image, TransactionCoordinator coordinator,
+                               String listenerName, ClientSecurity security, int timeoutMs) {
+        this.nodeId = nodeId;
+        this.image = image;
+        this.local = new CoordinatorProduceCheck(coordinator);
+        this.listenerName = listenerName;
+        this.channels = new NodeChannels("broker-" + nodeId + "-txn-verification", security, timeoutMs);
+    }
+
+    @Override
+    public CompletionStage<Map<TopicPartition, Errors>> beforeAppend(String transactionalId, long producerId,
+                                                                       short producerEpoch,
+                                                                       Collection<TopicPartition> partitions,
+                                                                       short produceVersion) {
+        ClusterMetadata current = image.get();
+        Optional<Integer> coordinator = current.topic(TransactionStateTopic.NAME)
+                .map(topic -> topic.partitions().get(TransactionCoordinator.partitionFor(transactionalId,
+                        topic.partitions().size())).leader());
+        if (coordinator.isPresent() && coordinator.get() == nodeId) {
+            return local.beforeAppend(transactionalId, producerId, producerEpoch, partitions, produceVersion);
+        }
+        Optional<BrokerNode> node = coordinator.flatMap(id -> current.brokers(listenerName).stream()
+                .filter(broker -> broker.id() == id).findFirst());
+        if (node.isEmpty()) {
+            return CompletableFuture.completedFuture(every(partitions,
+                    CoordinatorProduceCheck.forProduce(Errors.COORDINATOR_NOT_AVAILABLE, produceVersion)));
+        }
+        boolean verifyOnly = !CoordinatorProduceCheck.addsImplicitly(produceVersion);
+        return channels.send(node.get(), ApiKey.ADD_PARTITIONS_TO_TXN, ADD_PARTITIONS_VERSION,
+                        request(transactionalId, producerId, producerEpoch, partitions, verifyOnly))
+                .handle((response, failure) -> failure != null
+                        ? every(partitions, CoordinatorProduceCheck.forProduce(Errors.COORDINATOR_NOT_AVAILABLE,
+                                produceVersion))
+                        : errorsOf(response, partitions, produceVersion));
+    }
+
+    private static Struct request(String transactionalId, long producerId, short producerEpoch,
+                                  Collection<TopicPartition> partitions, boolean verifyOnly) {
+        AddPartitionsToTxnRequestView request = new AddPartitionsToTxnRequestView();
+        AddPartitionsToTxnRequestView.AddPartitionsToTxnTransaction transaction = request.addTransaction()
+                .transactionalId(transactionalId).producerId(producerId).producerEpoch(producerEpoch)
+                .verifyOnly(verifyOnly);
+        byTopic(partitions).forEach((topic, indexes) -> transaction.addTopic().name(topic).partitions(indexes));
+        return request.struct();
+    }
+
+    /** Each partition's answer, as the produce answers it; a whole-request error is every partition's. */
+    private static Map<TopicPartition, Errors> errorsOf(Struct response, Collection<TopicPartition> asked,
+                                                        short produceVersion) {
+        AddPartitionsToTxnResponseView answer = new AddPartitionsToTxnResponseView(response);
+        Errors whole = Errors.forCode(answer.errorCode());
+        Map<TopicPartition, Errors> errors = every(asked, whole == Errors.NONE ? Errors.UNKNOWN_SERVER_ERROR : whole);
+        for (AddPartitionsToTxnResponseView.AddPartitionsToTxnResult transaction : answer.resultsByTransaction()) {
+            for (AddPartitionsToTxnResponseView.AddPartitionsToTxnTopicResult topic : transaction.topicResults()) {
+                for (AddPartitionsToTxnResponseView.AddPartitionsToTxnPartitionResult partition
+                        : topic.resultsByPartition()) {
+                    TopicPartition answered = new TopicPartition(topic.name(), partition.partitionIndex());
+                    if (errors.containsKey(answered)) {
+                        errors.put(answered, Errors.forCode(partition.partitionErrorCode()));
+                    }
+                }
+            }
+        }
+        errors.replaceAll((partition, error) -> CoordinatorProduceCheck.forProduce(error, produceVersion));
+        return errors;
+    }
+
+    @Override
+    public void close() {
+        channels.close();
+    }
+}
