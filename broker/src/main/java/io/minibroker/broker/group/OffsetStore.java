@@ -179,10 +179,27 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     PendingTransactionalOffsets.Write writeTransactional(String groupId, long producerId, short producerEpoch,
                                                          Map<TopicPartition, CommittedOffset> offsets,
                                                          long commitTimestamp) {
-        CompletableFuture<Long> written = unsettled(groupId, offsets.keySet(),
-                log.writeTransactionalCommits(groupId, producerId, producerEpoch, offsets, commitTimestamp));
+        // Registered before the append: a marker of its producer that lands after the batch, even one told before
+        // this method returns, must find the write in flight (a marker that lands before the batch and is told
+        // after ends it too, which only the aborting coordinator of a transaction the write belongs to can cause).
+        CompletableFuture<Long> written = new CompletableFuture<>();
+        PendingTransactionalOffsets.Write write = transactional.appending(producerId, groupId, written);
+        CompletableFuture<Long> appended;
+        try {
+            appended = log.writeTransactionalCommits(groupId, producerId, producerEpoch, offsets, commitTimestamp);
+        } catch (RuntimeException e) {
+            transactional.settled(write);
+            throw e;
+        }
+        unsettled(groupId, offsets.keySet(), appended).whenComplete((offset, failure) -> {
+            if (failure != null) {
+                written.completeExceptionally(failure);
+            } else {
+                written.complete(offset);
+            }
+        });
         producerEpochs.observe(log.partitionFor(groupId), producerId, producerEpoch);
-        return transactional.appended(producerId, groupId, written);
+        return write;
     }
 
     private CompletableFuture<Long> unsettled(String groupId, Collection<TopicPartition> partitions,

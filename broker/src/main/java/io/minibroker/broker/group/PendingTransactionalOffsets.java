@@ -84,8 +84,8 @@ final class PendingTransactionalOffsets {
         openByGroup.computeIfAbsent(groupId, g -> new HashSet<>()).add(producerId);
     }
 
-    /** A transactional write appended (its batch is in the log, after any marker already told). */
-    synchronized Write appended(long producerId, String groupId, CompletableFuture<Long> written) {
+    /** A transactional write about to be appended: in flight until {@link #settled}. */
+    synchronized Write appending(long producerId, String groupId, CompletableFuture<Long> written) {
         Write write = new Write(producerId, groupId, written);
         inFlight.add(write);
         return write;
