@@ -25,7 +25,7 @@ build_and_resolve
 
 echo "# three minibroker nodes (heap 256 MB each), node 0 also the controller" >&2
 for node in 0 1 2; do
-  java -Xmx256m -jar broker/target/minibroker.jar "config/cluster/node-$node.properties" \
+  java -Xmx256m -jar server/target/minibroker.jar "config/cluster/node-$node.properties" \
     --override "log.dirs=$work/node-$node" > "$work/node-$node.log" 2>&1 &
   pids+=("$!")
 done

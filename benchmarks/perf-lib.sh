@@ -4,7 +4,7 @@
 
 build_and_resolve() {
   echo "# building minibroker and resolving Apache Kafka 4.3.1 ..." >&2
-  (cd "$root" && mvn -q -B -pl broker -am package -DskipTests) >&2
+  (cd "$root" && mvn -q -B -pl server -am package -DskipTests) >&2
   (cd "$root" && mvn -q -B -f benchmarks/producer-perf/pom.xml dependency:build-classpath \
     -Dmdep.outputFile="$work/kafka.cp") >&2
   kafka_cp="$(cat "$work/kafka.cp")"

@@ -39,7 +39,7 @@ run_all() {
 }
 
 echo "# minibroker (heap 256 MB)" >&2
-java -Xmx256m -jar broker/target/minibroker.jar config/server.properties \
+java -Xmx256m -jar server/target/minibroker.jar config/server.properties \
   --override "listeners=PLAINTEXT://localhost:$port" --override "advertised.listeners=PLAINTEXT://localhost:$port" \
   --override "log.dirs=$work/minibroker" > "$work/minibroker.log" 2>&1 &
 broker_pid=$!
