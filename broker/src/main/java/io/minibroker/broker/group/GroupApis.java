@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 
@@ -16,7 +17,7 @@ public final class GroupApis {
 
     public static SupportedApis register(SupportedApis apis, GroupCoordinator coordinator,
                                          CoordinatorLocator locator, CoordinatorLocator transactions,
-                                         TopicRegistry topics) {
+                                         TopicRegistry topics, TransactionalProduceCheck offsetsInTransaction) {
         return apis.add(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(locator, transactions))
                 .add(ApiKey.JOIN_GROUP, new JoinGroupHandler(coordinator))
                 .add(ApiKey.SYNC_GROUP, new SyncGroupHandler(coordinator))
@@ -28,7 +29,7 @@ public final class GroupApis {
                 .add(ApiKey.DESCRIBE_GROUPS, new DescribeGroupsHandler(coordinator))
                 .add(ApiKey.DELETE_GROUPS, new DeleteGroupsHandler(coordinator))
                 .add(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(coordinator, topics))
-                .add(ApiKey.TXN_OFFSET_COMMIT, new TxnOffsetCommitHandler(coordinator, topics))
+                .add(ApiKey.TXN_OFFSET_COMMIT, new TxnOffsetCommitHandler(coordinator, topics, offsetsInTransaction))
                 .add(ApiKey.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(coordinator))
                 .add(ApiKey.CONSUMER_GROUP_DESCRIBE, new ConsumerGroupDescribeHandler(coordinator, topics));
     }

@@ -2,7 +2,9 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -17,6 +19,7 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -29,9 +32,9 @@ import java.util.concurrent.CompletionStage;
  * without the group state check) and writes the rest as a transactional batch of the producer, where they stay
  * pending until the producer's marker. v6 names topics by id.
  *
- * <p>Not done here yet: KIP-890's check with the transaction coordinator that the producer's transaction includes
- * this group's partition of {@code __consumer_offsets} (added by AddOffsetsToTxn, or implicitly from v5, transaction
- * version 2), which the transaction coordinator's side provides.
+ * <p>From v5 (KIP-890, transaction version 2) a client sends no AddOffsetsToTxn: the group's partition of
+ * {@code __consumer_offsets} is added to the transaction here, through the same check a v12 Produce makes, so that
+ * EndTxn writes a marker there and the offsets become visible. Without that check (a cluster, for now) it is not.
  */
 public final class TxnOffsetCommitHandler implements ApiHandler {
 
@@ -40,13 +43,20 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
     private static final int LOAD_IN_PROGRESS_FROM_VERSION = 2;
     private static final int GROUP_FIELDS_FROM_VERSION = 3;
     private static final int TOPIC_IDS_FROM_VERSION = 6;
+    private static final int IMPLICIT_ADD_FROM_VERSION = 5;
+    /** The Produce version whose check adds partitions implicitly (transaction version 2). */
+    private static final short IMPLICIT_ADD_PRODUCE_VERSION = 12;
 
     private final GroupCoordinator coordinator;
     private final TopicRegistry topics;
+    /** Adds the group's offsets partition to a v5+ request's transaction; null where none is wired (a cluster). */
+    private final TransactionalProduceCheck transactions;
 
-    public TxnOffsetCommitHandler(GroupCoordinator coordinator, TopicRegistry topics) {
+    public TxnOffsetCommitHandler(GroupCoordinator coordinator, TopicRegistry topics,
+                                  TransactionalProduceCheck transactions) {
         this.coordinator = coordinator;
         this.topics = topics;
+        this.transactions = transactions;
     }
 
     @Override
@@ -91,6 +101,28 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
                 groupFields ? body.generationIdOrMemberEpoch() : -1, groupFields ? body.memberId() : "",
                 groupFields ? body.groupInstanceId() : null, offsets, version,
                 new OffsetCommit.Transaction(body.producerId(), body.producerEpoch()));
+        if (transactions == null || version < IMPLICIT_ADD_FROM_VERSION) {
+            return commit(commit, response, awaiting, version);
+        }
+        TopicPartition offsetsPartition = new TopicPartition(OffsetsTopic.NAME,
+                coordinator.offsetsPartitionFor(body.groupId()));
+        return transactions.beforeAppend(body.transactionalId(), body.producerId(), body.producerEpoch(),
+                List.of(offsetsPartition), IMPLICIT_ADD_PRODUCE_VERSION).thenCompose(added -> {
+                    Errors error = added.getOrDefault(offsetsPartition, Errors.NONE);
+                    if (error == Errors.NONE) {
+                        return commit(commit, response, awaiting, version);
+                    }
+                    // The check answers as to a Produce; a commit's client retries what a write refusal maps to.
+                    Errors answer = OffsetsWriteErrors.answerFor(
+                            new LogException(error, "not added to the transaction"));
+                    awaiting.keySet().forEach(partitionResponse -> partitionResponse.errorCode(answer.code()));
+                    return CompletableFuture.completedFuture(response.struct());
+                });
+    }
+
+    private CompletionStage<Struct> commit(OffsetCommit commit, TxnOffsetCommitResponseView response,
+                                           Map<TxnOffsetCommitResponsePartition, TopicPartition> awaiting,
+                                           short version) {
         return coordinator.commitTransactionalOffsets(commit).thenApply(errors -> {
             awaiting.forEach((partitionResponse, partition) -> {
                 Errors error = errors.get(partition);

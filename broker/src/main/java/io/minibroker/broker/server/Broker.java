@@ -374,13 +374,14 @@ public final class Broker implements AutoCloseable {
             replicas.setLeadershipListener(groupCoordinator);
             GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
                     new ClusterOffsetsTopicLeaders(metadata::current), autoCreation),
-                    CoordinatorLocator.nodeAsked(node), topics);
+                    CoordinatorLocator.nodeAsked(node), topics, null);
         } else {
             groupCoordinator = new GroupCoordinator(config, topics, clock);
             GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
                     CoordinatorLocator.singleNode(node, topics), autoCreation),
                     CoordinatorLocator.forTransactions(CoordinatorLocator.singleNode(node, topics,
-                            TransactionStateTopic.NAME), autoCreation), topics);
+                            TransactionStateTopic.NAME), autoCreation), topics,
+                    new CoordinatorProduceCheck(transactionCoordinator));
             apis.add(ApiKey.ADD_PARTITIONS_TO_TXN, new AddPartitionsToTxnHandler(transactionCoordinator,
                             (topic, partition) -> topics.get(topic).filter(found -> partition >= 0
                                     && partition < found.partitions()).isPresent()))
