@@ -3,8 +3,10 @@
 //
 //	franzsmoke <bootstrap servers>
 //	franzsmoke regex <bootstrap servers>
+//	franzsmoke transact <bootstrap servers>
 //
-// The second form is franz-go's own TestConsumeRegex on a fresh broker (see regex.go). The first creates a topic with kadm, produces 300 zstd-compressed records idempotently, consumes them with two
+// The second form is franz-go's own TestConsumeRegex on a fresh broker (see regex.go); the third a
+// consume-transform-produce loop with GroupTransactSession (see transact.go). The first creates a topic with kadm, produces 300 zstd-compressed records idempotently, consumes them with two
 // members of one group under the cooperative-sticky balancer (the second joining while the first consumes),
 // commits, then reads the group's lag, end offsets, topic configs and log dirs back, deletes the group and the
 // topic, and prints one line of what it saw. Any error ends it with a non-zero exit and the error on stderr.
@@ -34,6 +36,10 @@ func fail(format string, args ...any) {
 }
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "transact" {
+		transact(os.Args[2])
+		return
+	}
 	if len(os.Args) == 3 && os.Args[1] == "regex" {
 		consumeRegex(os.Args[2])
 		return

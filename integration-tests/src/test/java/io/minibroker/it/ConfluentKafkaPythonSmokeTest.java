@@ -65,6 +65,27 @@ class ConfluentKafkaPythonSmokeTest {
     }
 
     /**
+     * src/test/confluent-kafka-python/transactions.py: librdkafka's transactional producer commits five records and
+     * aborts five; read_committed sees only the committed ones, read_uncommitted all ten; a consume-transform-produce
+     * step with send_offsets_to_transaction writes the committed input upper-cased and commits the group's offset
+     * (5: the position after the last committed record; the marker at 5 is not read yet) in the same transaction.
+     */
+    @Test
+    void confluentKafkaPythonCommitsAndAbortsTransactions() throws Exception {
+        assumeInstalled();
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
+            String output = Commands.run(PROGRAM_DIR, "", "python3", "transactions.py", kafka.bootstrapServers(),
+                    "txn-input", "txn-output");
+
+            assertThat(output.strip()).isEqualTo("{\"group_committed\": 5, "
+                    + "\"sink_read_committed\": [\"C0\", \"C1\", \"C2\", \"C3\", \"C4\"], "
+                    + "\"source_read_committed\": [\"c0\", \"c1\", \"c2\", \"c3\", \"c4\"], "
+                    + "\"source_read_uncommitted\": [\"c0\", \"c1\", \"c2\", \"c3\", \"c4\", "
+                    + "\"a0\", \"a1\", \"a2\", \"a3\", \"a4\"]}");
+        }
+    }
+
+    /**
      * The same over an SSL listener that requires client certificates, with the PEM files librdkafka reads: its
      * Fetch responses are the copied file regions of a TLS connection.
      */

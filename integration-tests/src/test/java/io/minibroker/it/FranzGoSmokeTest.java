@@ -56,6 +56,22 @@ class FranzGoSmokeTest {
         }
     }
 
+    /**
+     * transact.go: kgo.GroupTransactSession consume-transform-produce, read_committed, its first transaction aborted
+     * on purpose: each of the 200 inputs appears once in the output a read_committed consumer reads, and the group's
+     * offsets, committed in the transactions (TxnOffsetCommit v6, no AddOffsetsToTxn: transaction version 2), sum to
+     * 200.
+     */
+    @Test
+    void franzGoGroupTransactSessionTransformsExactlyOnce() throws Exception {
+        Path program = build();
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
+            String output = Commands.run("", program.toString(), "transact", kafka.bootstrapServers());
+
+            assertThat(output.strip()).isEqualTo("read=200 distinct=200 all=true committed=200");
+        }
+    }
+
     private static Path build() throws Exception {
         Assumptions.assumeTrue(Commands.onPath("go"), "Go is not installed (see .ci/run); skipping");
         Path program = Path.of("target", "franzsmoke").toAbsolutePath();

@@ -51,6 +51,25 @@ class KafkajsSmokeTest {
         }
     }
 
+    /**
+     * src/test/kafkajs/transactions.js: a transactional producer commits five records and aborts five; a
+     * readUncommitted: false consumer sees only the committed ones, a readUncommitted: true one all ten; a second
+     * transaction writes the input upper-cased and commits the group's offset with sendOffsets.
+     */
+    @Test
+    void kafkajsCommitsAndAbortsTransactions() throws Exception {
+        assumeKafkajs();
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
+            String output = Commands.run(SCRIPT_DIR, "", "node", "--dns-result-order=ipv4first", "transactions.js",
+                    kafka.bootstrapServers(), "txn-input", "txn-output").strip();
+
+            assertThat(output).isEqualTo("{\"source_read_committed\":[\"c0\",\"c1\",\"c2\",\"c3\",\"c4\"],"
+                    + "\"source_read_uncommitted\":[\"c0\",\"c1\",\"c2\",\"c3\",\"c4\",\"a0\",\"a1\",\"a2\",\"a3\","
+                    + "\"a4\"],\"sink_read_committed\":[\"C0\",\"C1\",\"C2\",\"C3\",\"C4\"],"
+                    + "\"group_committed\":5}");
+        }
+    }
+
     private static void assumeKafkajs() {
         Assumptions.assumeTrue(Commands.onPath("node"), "Node.js is not installed (apt-get install nodejs); skipping");
         Assumptions.assumeTrue(Files.isDirectory(SCRIPT_DIR.resolve("node_modules").resolve("kafkajs")),

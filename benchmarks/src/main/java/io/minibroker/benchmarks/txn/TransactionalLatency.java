@@ -1,0 +1,84 @@
+package io.minibroker.benchmarks.txn;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The end-to-end latency a read_committed consumer sees: a transactional producer sends {@code --rate} records a
+ * second of {@code --size} bytes and commits every {@code --commit-ms}; a read_committed consumer, assigned the
+ * topic's partition 0 at its end, reads them. Each record carries its send time (System.nanoTime, both clients
+ * in this one process); latency is receive time minus send time, so it includes the wait for the commit marker.
+ * Prints one line: records, p50, p99, p99.9 in ms. Run by benchmarks/transactional-perf.sh (Kafka's EndToEndLatency
+ * tool has no transactional mode).
+ */
+public final class TransactionalLatency {
+
+    public static void main(String[] args) throws Exception {
+        String bootstrap = args[0];
+        String topic = args[1];
+        int records = Integer.parseInt(args[2]);
+        int rate = Integer.parseInt(args[3]);
+        long commitNanos = Long.parseLong(args[4]) * 1_000_000L;
+        int size = Integer.parseInt(args[5]);
+        long[] latencies = new long[records];
+        TopicPartition partition = new TopicPartition(topic, 0);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap,
+                "transactional.id", "txn-latency-" + topic, "linger.ms", "0"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap,
+                     "isolation.level", "read_committed", "fetch.max.wait.ms", "500"),
+                     new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            producer.initTransactions();
+            consumer.assign(List.of(partition));
+            consumer.seekToEnd(List.of(partition));
+            consumer.position(partition); // resolves the end now, before anything is sent
+            Thread reader = new Thread(() -> {
+                int seen = 0;
+                while (seen < records) {
+                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                        latencies[seen++] = System.nanoTime() - ByteBuffer.wrap(record.value()).getLong();
+                    }
+                }
+            });
+            reader.start();
+            long start = System.nanoTime();
+            long intervalNanos = 1_000_000_000L / rate;
+            long transactionStart = start;
+            producer.beginTransaction();
+            for (int i = 0; i < records; i++) {
+                long due = start + i * intervalNanos;
+                while (System.nanoTime() < due) {
+                    Thread.onSpinWait();
+                }
+                if (System.nanoTime() - transactionStart >= commitNanos) {
+                    producer.commitTransaction();
+                    producer.beginTransaction();
+                    transactionStart = System.nanoTime();
+                }
+                byte[] value = new byte[size];
+                ByteBuffer.wrap(value).putLong(System.nanoTime());
+                producer.send(new ProducerRecord<>(topic, 0, null, value));
+            }
+            producer.commitTransaction();
+            reader.join(120_000);
+        }
+        long[] sorted = Arrays.stream(latencies).filter(l -> l > 0).sorted().toArray();
+        System.out.printf("records=%d p50_ms=%.1f p99_ms=%.1f p999_ms=%.1f%n", sorted.length,
+                percentile(sorted, 0.5), percentile(sorted, 0.99), percentile(sorted, 0.999));
+    }
+
+    private static double percentile(long[] sorted, double p) {
+        return sorted.length == 0 ? -1 : sorted[(int) Math.min(sorted.length - 1, p * sorted.length)] / 1e6;
+    }
+}
