@@ -9,7 +9,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -26,13 +25,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 
+import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -53,7 +51,7 @@ class ClusterTopologyTest {
                 "offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS),
                 "offsets.topic.replication.factor", "3", "auto.leader.rebalance.enable", "false",
                 "minibroker.controls.port", "0"));
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3);
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3))).all().get();
         }
@@ -76,7 +74,7 @@ class ClusterTopologyTest {
         }
         try (KafkaConsumer<String, String> consumer = consumer("check")) {
             consumer.subscribe(List.of(TOPIC));
-            assertThat(consume(consumer, 100)).containsExactlyElementsOf(
+            assertThat(Clients.consume(consumer, 100, WAIT)).containsExactlyElementsOf(
                     IntStream.range(0, 100).mapToObj(i -> "v" + i).toList());
         }
         assertThatThrownBy(() -> cluster.moveLeader(TOPIC, 7, 0)).isInstanceOf(IllegalStateException.class);
@@ -89,7 +87,7 @@ class ClusterTopologyTest {
              KafkaConsumer<String, String> consumer = consumer(group)) {
             send(producer, 0, 10);
             consumer.subscribe(List.of(TOPIC));
-            assertThat(consume(consumer, 10)).hasSize(10);
+            assertThat(Clients.consume(consumer, 10, WAIT)).hasSize(10);
             consumer.commitSync();
             int offsetsPartition = GroupCoordinator.offsetsPartitionFor(group, OFFSETS_PARTITIONS);
             int to = (leaderOf(InternalTopics.CONSUMER_OFFSETS, offsetsPartition) + 1) % 3;
@@ -99,7 +97,7 @@ class ClusterTopologyTest {
             assertThat(leaderOf(InternalTopics.CONSUMER_OFFSETS, offsetsPartition)).isEqualTo(to);
 
             send(producer, 10, 20);
-            assertThat(consume(consumer, 10)).containsExactlyElementsOf(
+            assertThat(Clients.consume(consumer, 10, WAIT)).containsExactlyElementsOf(
                     IntStream.range(10, 20).mapToObj(i -> "v" + i).toList());
             consumer.commitSync();
             LoggedRequest commit = newCoordinator.requestLog().await(logged ->
@@ -126,7 +124,7 @@ class ClusterTopologyTest {
             await(() -> {
                 consumer.poll(Duration.ofMillis(50));
                 return cluster.controller().topicAssignments().partitionCount(InternalTopics.CONSUMER_OFFSETS) > 0;
-            });
+            }, "__consumer_offsets to be created");
         }
         int offsetsPartition = GroupCoordinator.offsetsPartitionFor("web-group", OFFSETS_PARTITIONS);
         int coordinator = (leaderOf(InternalTopics.CONSUMER_OFFSETS, offsetsPartition) + 1) % 3;
@@ -161,24 +159,6 @@ class ClusterTopologyTest {
     private static void send(KafkaProducer<String, String> producer, int from, int to) throws Exception {
         for (int i = from; i < to; i++) {
             producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i)).get();
-        }
-    }
-
-    private static List<String> consume(KafkaConsumer<String, String> consumer, int count) {
-        List<String> values = new ArrayList<>();
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (values.size() < count && System.nanoTime() < deadline) {
-            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                values.add(record.value());
-            }
-        }
-        return values;
-    }
-
-    /** Polls an observable condition of the cluster until it holds (the tests' timeout bounds it). */
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        while (!condition.getAsBoolean()) {
-            TimeUnit.MILLISECONDS.sleep(20);
         }
     }
 }
