@@ -43,27 +43,10 @@ start_minibroker() {
   wait_for_port "$port"
 }
 
-start_kafka() {
-  cat > "$work/kafka.properties" <<PROPS
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@localhost:$controller_port
-listeners=PLAINTEXT://localhost:$port,CONTROLLER://localhost:$controller_port
-advertised.listeners=PLAINTEXT://localhost:$port
-controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-log.dirs=$work/kafka-$1
-num.partitions=1
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-group.initial.rebalance.delay.ms=0
-PROPS
-  java $log4j -cp "$kafka_cp" kafka.tools.StorageTool format \
-    -t "$(java -cp "$kafka_cp" kafka.tools.StorageTool random-uuid 2>/dev/null)" \
-    -c "$work/kafka.properties" > "$work/format.log" 2>&1
-  java -Xmx1g -Xms1g $log4j -cp "$kafka_cp" kafka.Kafka "$work/kafka.properties" > "$work/kafka.log" 2>&1 &
-  broker_pid=$!
+# start_kafka_single: one Kafka 4.3.1 KRaft node on $port (perf-lib.sh's start_kafka, fresh log directory).
+start_kafka_single() {
+  start_kafka 1 "$port" "$controller_port" "1@localhost:$controller_port" "$(new_kafka_cluster_id)"
+  broker_pid=$kafka_pid
   wait_for_port "$port"
   sleep 3 # the controller elects itself and the broker registers before the first metadata request
 }
@@ -85,7 +68,7 @@ run() {
 echo "# load: $(uptime)"
 for round in $(seq 1 "$rounds"); do
   start_minibroker "$round"; run minibroker "$round"; stop_broker
-  start_kafka "$round"; run kafka-4.3.1 "$round"; stop_broker
+  start_kafka_single; run kafka-4.3.1 "$round"; stop_broker
 done
 echo "# load: $(uptime)"
 echo "# reproduce: RECORDS=$records ROUNDS=$rounds LATENCY_RECORDS=$latency_records LATENCY_RATE=$latency_rate benchmarks/transactional-perf.sh"
