@@ -248,6 +248,11 @@ def view_class(cls, fields, schema_expr, common, indent, top, classes, imports):
                 out += ['', q + 'public %s %s() {' % (prim, m), q + '    return (%s) struct.get(%s);' % (box, c), q + '}',
                         '', q + 'public %s %s(%s value) {' % (cls, m, prim), q + '    struct.set(%s, value);' % c,
                         q + '    return this;', q + '}']
+                if base == 'records':
+                    # Records may also be a payload the network sends itself (a file region, zero-copy).
+                    imports.add('io.minibroker.protocol.schema.RecordsPayload')
+                    out += ['', q + 'public %s %s(RecordsPayload value) {' % (cls, m),
+                            q + '    struct.set(%s, value);' % c, q + '    return this;', q + '}']
         else:
             if base not in classes:
                 classes[base] = (f.get('fields') or common[base], '%s.SCHEMA.structOf("%s")' % (cls, f['name']))

@@ -5,7 +5,6 @@ import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.FetchResponseView.FetchableTopicResponse;
 import io.minibroker.protocol.message.view.FetchResponseView.PartitionData;
@@ -27,13 +26,6 @@ import java.util.ArrayList;
  * response owns the regions until then.
  */
 final class FetchReader {
-
-    /**
-     * Where a partition's {@code Records} sit in its struct, resolved once: the view's setter takes a buffer, and
-     * the records here are a file region ({@link RecordsPayload}), which the field holds as well.
-     */
-    private static final int RECORDS = ApiKey.FETCH.response().body().structOf("Responses").structOf("Partitions")
-            .indexOf("Records");
 
     private FetchReader() {
     }
@@ -85,7 +77,7 @@ final class FetchReader {
                         if (!read.isEmpty()) {
                             remaining -= read.length();
                             total += read.length();
-                            result.struct().set(RECORDS, read.toFileRegion()); // zero-copy: sent from the file
+                            result.records(read.toFileRegion()); // zero-copy: sent from the file
                         }
                     } catch (LogException e) {
                         error = e.error();

@@ -2,6 +2,7 @@
 package io.minibroker.protocol.message.view;
 
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.RecordsPayload;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.protocol.schema.StructSchema;
 import io.netty.buffer.ByteBuf;
@@ -306,6 +307,11 @@ public final class FetchResponseView {
         }
 
         public PartitionData records(ByteBuf value) {
+            struct.set(RECORDS, value);
+            return this;
+        }
+
+        public PartitionData records(RecordsPayload value) {
             struct.set(RECORDS, value);
             return this;
         }
