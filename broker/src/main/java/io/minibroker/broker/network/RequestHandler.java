@@ -148,7 +148,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             Struct instead = intercepted == null ? null : intercepted.answerInstead();
             answer = instead != null ? CompletableFuture.completedFuture(instead)
                     : entry.handler().handle(context, request);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error too: a handler's bug must not leak the frame or its slot
             answer = CompletableFuture.failedFuture(e); // respond() releases the frame and closes the connection
         }
         answer.whenComplete((served, failure) -> {
@@ -250,7 +250,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             }
             responses.complete(place, response, ctx.channel());
             updateAutoRead(ctx);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // the slot stays unfilled: only closing frees the later responses
             LOG.error("Cannot encode the {} v{} response; closing the connection", request.api(), request.version(), e);
             ctx.close();
         }
