@@ -8,6 +8,8 @@ import io.minibroker.protocol.record.Record;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
 import io.minibroker.protocol.record.RecordIterator;
+import io.minibroker.protocol.record.SkimmedRecord;
+import io.minibroker.protocol.record.SkimmedRecords;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.slf4j.Logger;
@@ -185,11 +187,17 @@ final class LogValidator {
 
     /**
      * Checks a batch whose framing and CRC are sound; returns null to store it as it is, or its copy in the topic's
-     * codec, which the caller releases.
+     * codec, which the caller releases. A compressed batch stored as it came is read through a piece at a time
+     * ({@link RecordBatch#skimmedRecords}); one stored in another codec is decompressed whole, once, for both the
+     * checks and the copy, within the shared {@link #INFLATION} budget.
      */
     ByteBuf validate(RecordBatch batch) {
         validateHeader(batch);
         CompressionType target = config.compressionType().targetFor(batch.compression());
+        if (target == batch.compression() && batch.compression() != CompressionType.NONE) {
+            validateSkimmed(batch);
+            return null;
+        }
         ByteBuf plain;
         try {
             plain = batch.plainRecords(INFLATION, RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES);
@@ -227,46 +235,87 @@ final class LogValidator {
      * record (one reason each, the key's before the timestamp's) so the producer can tell them from the rest.
      */
     private void validateRecords(RecordBatch batch, ByteBuf plain) {
-        boolean flaggedLogAppendTime = batch.isLogAppendTime();
-        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
-        long expectedOffset = batch.baseOffset();
-        List<RecordValidationException.RecordError> recordErrors = null;
-        boolean anyTimestampError = false;
-        int batchIndex = 0;
+        RecordChecks checks = new RecordChecks(batch);
         try (RecordIterator records = batch.records(plain)) {
             while (records.hasNext()) {
                 Record record = records.next();
-                if (record.offset() != expectedOffset++) {
-                    throw new LogException(Errors.INVALID_RECORD, "record offset delta "
-                            + (record.offset() - batch.baseOffset()) + " where " + (expectedOffset - 1
-                            - batch.baseOffset()) + " was due in a batch for " + topicPartition);
-                }
-                String keyError = keyError(record);
-                String timestampError = keyError == null ? timestampError(record, flaggedLogAppendTime) : null;
-                if (keyError != null || timestampError != null) {
-                    if (recordErrors == null) {
-                        recordErrors = new ArrayList<>(1);
-                    }
-                    recordErrors.add(new RecordValidationException.RecordError(batchIndex,
-                            keyError != null ? keyError : timestampError));
-                    anyTimestampError |= timestampError != null;
-                }
-                maxTimestamp = Math.max(maxTimestamp, record.timestamp());
-                batchIndex++;
+                checks.check(record.offset(), record.timestamp(), lengthOf(record.key()), lengthOf(record.value()));
             }
         } catch (ProtocolException e) { // malformed records after a sound CRC: Kafka's InvalidRecordException
             throw new LogException(Errors.INVALID_RECORD, e.getMessage() + " in " + topicPartition, e);
         }
-        if (recordErrors != null) {
-            throw RecordValidationException.of(recordErrors, anyTimestampError);
+        checks.finish();
+    }
+
+    /** {@link #validateRecords} for a compressed batch stored as it came, holding a piece of it at a time. */
+    private void validateSkimmed(RecordBatch batch) {
+        RecordChecks checks = new RecordChecks(batch);
+        try (SkimmedRecords records = batch.skimmedRecords(INFLATION, RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES)) {
+            while (records.hasNext()) {
+                SkimmedRecord record = records.next();
+                checks.check(record.offset(), record.timestamp(), record.keyLength(), record.valueLength());
+            }
+        } catch (ProtocolException e) { // a payload that does not decompress, or malformed records
+            throw new LogException(Errors.INVALID_RECORD, e.getMessage() + " in " + topicPartition, e);
         }
-        if (createTime && (flaggedLogAppendTime || maxTimestamp != batch.maxTimestamp())) {
-            batch.setCreateTime(maxTimestamp);
+        checks.finish();
+    }
+
+    private static int lengthOf(ByteBuf field) {
+        return field == null ? -1 : field.readableBytes();
+    }
+
+    /** The checks of one batch's records, in order, and what they found. */
+    private final class RecordChecks {
+        private final RecordBatch batch;
+        private final boolean flaggedLogAppendTime;
+        private long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+        private long expectedOffset;
+        private List<RecordValidationException.RecordError> recordErrors;
+        private boolean anyTimestampError;
+        private int batchIndex;
+
+        RecordChecks(RecordBatch batch) {
+            this.batch = batch;
+            this.flaggedLogAppendTime = batch.isLogAppendTime();
+            this.expectedOffset = batch.baseOffset();
+        }
+
+        /** One record; {@code keyLength} and {@code valueLength} are -1 for null. */
+        void check(long offset, long timestamp, int keyLength, int valueLength) {
+            if (offset != expectedOffset++) {
+                throw new LogException(Errors.INVALID_RECORD, "record offset delta " + (offset - batch.baseOffset())
+                        + " where " + (expectedOffset - 1 - batch.baseOffset()) + " was due in a batch for "
+                        + topicPartition);
+            }
+            String keyError = keyError(keyLength);
+            String timestampError = keyError == null
+                    ? timestampError(offset, timestamp, keyLength, valueLength, flaggedLogAppendTime) : null;
+            if (keyError != null || timestampError != null) {
+                if (recordErrors == null) {
+                    recordErrors = new ArrayList<>(1);
+                }
+                recordErrors.add(new RecordValidationException.RecordError(batchIndex,
+                        keyError != null ? keyError : timestampError));
+                anyTimestampError |= timestampError != null;
+            }
+            maxTimestamp = Math.max(maxTimestamp, timestamp);
+            batchIndex++;
+        }
+
+        /** After the last record: the refusal, if any record was bad, or the header's timestamp set right. */
+        void finish() {
+            if (recordErrors != null) {
+                throw RecordValidationException.of(recordErrors, anyTimestampError);
+            }
+            if (createTime && (flaggedLogAppendTime || maxTimestamp != batch.maxTimestamp())) {
+                batch.setCreateTime(maxTimestamp);
+            }
         }
     }
 
-    private String keyError(Record record) {
-        return config.compacted() && record.key() == null
+    private String keyError(int keyLength) {
+        return config.compacted() && keyLength < 0
                 ? "Compacted topic cannot accept message without key in topic partition " + topicPartition
                 : null;
     }
@@ -275,26 +324,21 @@ final class LogValidator {
      * A CreateTime topic checks a stamped record against its bounds; otherwise (a LogAppendTime topic, or a record
      * without a timestamp) a batch the producer flagged LogAppendTime is refused, as Kafka refuses it.
      */
-    private String timestampError(Record record, boolean flaggedLogAppendTime) {
-        long timestamp = record.timestamp();
+    private String timestampError(long offset, long timestamp, int keyLength, int valueLength,
+                                  boolean flaggedLogAppendTime) {
         if (createTime && timestamp != RecordBatch.NO_TIMESTAMP) {
             return timestamp < earliestTimestamp || timestamp > latestTimestamp
-                    ? "Timestamp " + timestamp + " of message with offset " + record.offset()
+                    ? "Timestamp " + timestamp + " of message with offset " + offset
                             + " is out of range. The timestamp should be within [" + earliestTimestamp + ", "
                             + latestTimestamp + "]"
                     : null;
         }
+        // A record as Kafka's messages describe one (its DefaultRecord's form).
         return flaggedLogAppendTime
-                ? "Invalid timestamp type in message " + describe(record)
-                        + ". Producer should not set timestamp type to LogAppendTime."
+                ? "Invalid timestamp type in message DefaultRecord(offset=" + offset + ", timestamp=" + timestamp
+                        + ", key=" + Math.max(0, keyLength) + " bytes, value=" + Math.max(0, valueLength)
+                        + " bytes). Producer should not set timestamp type to LogAppendTime."
                 : null;
-    }
-
-    /** A record as Kafka's messages describe one (its DefaultRecord's form). */
-    private static String describe(Record record) {
-        return "DefaultRecord(offset=" + record.offset() + ", timestamp=" + record.timestamp() + ", key="
-                + (record.key() == null ? 0 : record.key().readableBytes()) + " bytes, value="
-                + (record.value() == null ? 0 : record.value().readableBytes()) + " bytes)";
     }
 
     private ByteBuf recompressed(RecordBatch batch, CompressionType target, ByteBuf plain) {

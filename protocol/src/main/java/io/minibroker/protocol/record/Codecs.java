@@ -26,34 +26,71 @@ final class Codecs {
 
     /** Appends the decompressed form of {@code compressed}'s readable bytes to {@code out}. */
     static void decompress(CompressionType type, ByteBuf compressed, ByteBuf out, int maxBytes) {
-        if (type == CompressionType.LZ4) {
-            Lz4Frame.decompress(compressed, out, maxBytes);
-            return;
+        try (PlainChunks chunks = chunks(type, compressed)) {
+            while (chunks.readBlock(out, maxBytes)) {
+                // each piece appends to out
+            }
         }
-        if (type == CompressionType.SNAPPY) {
-            SnappyFrames.decompress(compressed, out, maxBytes);
-            return;
+    }
+
+    /** {@code compressed}'s readable bytes, to be decompressed a piece at a time; the caller closes it. */
+    static PlainChunks chunks(CompressionType type, ByteBuf compressed) {
+        switch (type) {
+            case LZ4:
+                return new Lz4Frame.Reader(compressed);
+            case SNAPPY:
+                return new SnappyFrames.Reader(compressed);
+            default:
+                return new StreamChunks(type, compressed);
         }
-        // The codec libraries signal corrupt input with assorted runtime exceptions of their own as well as
-        // IOExceptions; all of them mean the batch is corrupt.
-        try (InputStream in = open(type, new ByteBufInputStream(compressed.duplicate()))) {
-            int read;
-            do {
+    }
+
+    /** A gzip or zstd stream, read a slice at a time. */
+    private static final class StreamChunks implements PlainChunks {
+        private final CompressionType type;
+        private final InputStream in;
+
+        StreamChunks(CompressionType type, ByteBuf compressed) {
+            this.type = type;
+            try {
+                this.in = open(type, new ByteBufInputStream(compressed.duplicate()));
+            } catch (IOException | RuntimeException e) {
+                throw corrupt(type, e);
+            }
+        }
+
+        @Override
+        public boolean readBlock(ByteBuf out, int maxBytes) {
+            // The codec libraries signal corrupt input with assorted runtime exceptions of their own as well as
+            // IOExceptions; all of them mean the batch is corrupt.
+            try {
                 if (out.readableBytes() >= maxBytes) {
                     if (in.read() >= 0) {
-                        throw new ProtocolException(Errors.CORRUPT_MESSAGE, "decompressed batch exceeds " + maxBytes + " bytes");
+                        throw new ProtocolException(Errors.CORRUPT_MESSAGE,
+                                "decompressed batch exceeds " + maxBytes + " bytes");
                     }
-                    return;
+                    return false;
                 }
                 out.ensureWritable(Math.min(COPY_CHUNK, maxBytes - out.readableBytes()));
-                read = out.writeBytes(in, Math.min(out.writableBytes(), maxBytes - out.readableBytes()));
-            } while (read >= 0);
-        } catch (IOException | RuntimeException e) {
-            if (e instanceof ProtocolException) {
-                throw (ProtocolException) e;
+                return out.writeBytes(in, Math.min(out.writableBytes(), maxBytes - out.readableBytes())) >= 0;
+            } catch (IOException | RuntimeException e) {
+                throw corrupt(type, e);
             }
-            throw new ProtocolException(Errors.CORRUPT_MESSAGE, type + " decompression failed: " + e.getMessage(), e);
         }
+
+        @Override
+        public void close() {
+            try {
+                in.close();
+            } catch (IOException e) {
+                throw corrupt(type, e);
+            }
+        }
+    }
+
+    private static ProtocolException corrupt(CompressionType type, Exception e) {
+        return e instanceof ProtocolException protocol ? protocol
+                : new ProtocolException(Errors.CORRUPT_MESSAGE, type + " decompression failed: " + e.getMessage(), e);
     }
 
     private static InputStream open(CompressionType type, InputStream in) throws IOException {

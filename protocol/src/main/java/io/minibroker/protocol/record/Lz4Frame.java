@@ -48,41 +48,74 @@ final class Lz4Frame {
 
     /** Appends the decompressed content of the frame in {@code in} to {@code out}, at most {@code maxBytes}. */
     static void decompress(ByteBuf in, ByteBuf out, int maxBytes) {
-        ByteBuf frame = in.duplicate();
-        require(frame, 7);
-        if (frame.readIntLE() != MAGIC) {
-            throw corrupt("bad LZ4 frame magic");
+        Reader reader = new Reader(in);
+        while (reader.readBlock(out, maxBytes)) {
+            // each block appends its content
         }
-        int descriptorStart = frame.readerIndex();
-        int flg = frame.readUnsignedByte();
-        int bd = frame.readUnsignedByte();
-        if ((flg & FLG_VERSION_MASK) != FLG_VERSION_1 || (flg & (FLG_RESERVED | FLG_DICTIONARY)) != 0) {
-            throw corrupt("unsupported LZ4 frame flags " + Integer.toHexString(flg));
+    }
+
+    /**
+     * A frame read block by block: the descriptor is checked when the reader is made, and each
+     * {@link #readBlock} appends one block's content, so a caller may hold one block at a time.
+     */
+    static final class Reader implements PlainChunks {
+        private final ByteBuf frame;
+        private final int maxBlockBytes;
+        private final boolean blockChecksums;
+        private final boolean contentChecksum;
+        private boolean ended;
+
+        Reader(ByteBuf in) {
+            frame = in.duplicate();
+            require(frame, 7);
+            if (frame.readIntLE() != MAGIC) {
+                throw corrupt("bad LZ4 frame magic");
+            }
+            int descriptorStart = frame.readerIndex();
+            int flg = frame.readUnsignedByte();
+            int bd = frame.readUnsignedByte();
+            if ((flg & FLG_VERSION_MASK) != FLG_VERSION_1 || (flg & (FLG_RESERVED | FLG_DICTIONARY)) != 0) {
+                throw corrupt("unsupported LZ4 frame flags " + Integer.toHexString(flg));
+            }
+            if ((flg & FLG_BLOCK_INDEPENDENCE) == 0) {
+                throw corrupt("dependent LZ4 blocks are not supported");
+            }
+            if ((bd & 0x8F) != 0 || ((bd >> 4) & 7) < 4) {
+                throw corrupt("bad LZ4 block descriptor " + Integer.toHexString(bd));
+            }
+            maxBlockBytes = 1 << (8 + 2 * ((bd >> 4) & 7));
+            if ((flg & FLG_CONTENT_SIZE) != 0) {
+                require(frame, 8);
+                frame.skipBytes(8);
+            }
+            int descriptorLength = frame.readerIndex() - descriptorStart;
+            require(frame, 1);
+            int expectedHc = (hash(frame, descriptorStart, descriptorLength) >> 8) & 0xFF;
+            if (frame.readUnsignedByte() != expectedHc) {
+                throw corrupt("LZ4 frame descriptor checksum mismatch");
+            }
+            blockChecksums = (flg & FLG_BLOCK_CHECKSUM) != 0;
+            contentChecksum = (flg & FLG_CONTENT_CHECKSUM) != 0;
         }
-        if ((flg & FLG_BLOCK_INDEPENDENCE) == 0) {
-            throw corrupt("dependent LZ4 blocks are not supported");
-        }
-        if ((bd & 0x8F) != 0 || ((bd >> 4) & 7) < 4) {
-            throw corrupt("bad LZ4 block descriptor " + Integer.toHexString(bd));
-        }
-        int maxBlockBytes = 1 << (8 + 2 * ((bd >> 4) & 7));
-        if ((flg & FLG_CONTENT_SIZE) != 0) {
-            require(frame, 8);
-            frame.skipBytes(8);
-        }
-        int descriptorLength = frame.readerIndex() - descriptorStart;
-        require(frame, 1);
-        int expectedHc = (hash(frame, descriptorStart, descriptorLength) >> 8) & 0xFF;
-        if (frame.readUnsignedByte() != expectedHc) {
-            throw corrupt("LZ4 frame descriptor checksum mismatch");
-        }
-        boolean blockChecksums = (flg & FLG_BLOCK_CHECKSUM) != 0;
-        while (true) {
+
+        /**
+         * Appends the next block's content to {@code out}, which may then hold at most {@code maxBytes}; false once
+         * the end mark is read.
+         */
+        @Override
+        public boolean readBlock(ByteBuf out, int maxBytes) {
+            if (ended) {
+                return false;
+            }
             require(frame, 4);
             int header = frame.readIntLE();
             int size = header & ~UNCOMPRESSED_BLOCK;
             if (size == 0) {
-                break;
+                ended = true;
+                if (contentChecksum) {
+                    require(frame, 4);
+                }
+                return false;
             }
             if (size > maxBlockBytes) {
                 throw corrupt("LZ4 block of " + size + " bytes exceeds " + maxBlockBytes);
@@ -100,9 +133,7 @@ final class Lz4Frame {
                 decompressBlock(frame, blockStart, size, out, Math.min(maxBlockBytes, maxBytes - out.readableBytes()));
             }
             frame.skipBytes(size + (blockChecksums ? 4 : 0));
-        }
-        if ((flg & FLG_CONTENT_CHECKSUM) != 0) {
-            require(frame, 4);
+            return true;
         }
     }
 

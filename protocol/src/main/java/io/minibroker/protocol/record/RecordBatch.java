@@ -251,6 +251,18 @@ public final class RecordBatch {
         return compression() == CompressionType.NONE ? body().retain() : decompressedBody(alloc, maxDecompressedBytes);
     }
 
+    /**
+     * The records of a compressed batch, read through once holding one decompressed piece at a time, their keys,
+     * values and headers skipped ({@link SkimmedRecords}); the caller closes it. Each piece's buffer comes from
+     * {@code alloc}.
+     */
+    public SkimmedRecords skimmedRecords(ByteBufAllocator alloc, int maxDecompressedBytes) {
+        if (compression() == CompressionType.NONE) {
+            throw new IllegalStateException("skimming is for compressed batches: " + this);
+        }
+        return new SkimmedRecords(this, Codecs.chunks(compression(), body()), alloc, maxDecompressedBytes);
+    }
+
     /** Iterates records taken from {@link #plainRecords}; the caller keeps and releases them. */
     public RecordIterator records(ByteBuf plainRecords) {
         return new RecordIterator(this, plainRecords.duplicate(), false);

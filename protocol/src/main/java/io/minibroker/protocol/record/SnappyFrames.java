@@ -26,14 +26,41 @@ final class SnappyFrames {
     }
 
     static void decompress(ByteBuf in, ByteBuf out, int maxBytes) {
-        int position = in.readerIndex();
-        int end = in.writerIndex();
-        if (!hasMagic(in)) {
-            decompressBlock(in, position, end - position, out, maxBytes);
-            return;
+        Reader reader = new Reader(in);
+        while (reader.readBlock(out, maxBytes)) {
+            // each chunk appends its content
         }
-        position += HEADER_BYTES;
-        while (position < end) {
+    }
+
+    /** The framing read chunk by chunk, so that a caller may hold one chunk's content at a time. */
+    static final class Reader implements PlainChunks {
+        private final ByteBuf in;
+        private final boolean framed;
+        private int position;
+        private final int end;
+        private boolean rawBlockRead;
+
+        Reader(ByteBuf in) {
+            this.in = in;
+            this.framed = hasMagic(in);
+            this.position = in.readerIndex() + (framed ? HEADER_BYTES : 0);
+            this.end = in.writerIndex();
+        }
+
+        /** Appends the next chunk's content to {@code out}, which may then hold at most {@code maxBytes}. */
+        @Override
+        public boolean readBlock(ByteBuf out, int maxBytes) {
+            if (!framed) { // one raw block, read once (an empty one is refused as snappy-java refuses it)
+                if (rawBlockRead) {
+                    return false;
+                }
+                rawBlockRead = true;
+                decompressBlock(in, position, end - position, out, maxBytes);
+                return true;
+            }
+            if (position >= end) {
+                return false;
+            }
             if (end - position < 4) {
                 throw corrupt("snappy chunk header truncated");
             }
@@ -44,6 +71,7 @@ final class SnappyFrames {
             }
             decompressBlock(in, position, length, out, maxBytes);
             position += length;
+            return true;
         }
     }
 

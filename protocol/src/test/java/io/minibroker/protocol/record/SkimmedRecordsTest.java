@@ -1,0 +1,148 @@
+package io.minibroker.protocol.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.error.ProtocolException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Skimming a compressed batch finds what reading it whole finds: the same records, or a refusal, for every codec;
+ * and it holds one piece of the records at a time, however far they inflate.
+ */
+class SkimmedRecordsTest {
+    private static final UnpooledByteBufAllocator ALLOC = new UnpooledByteBufAllocator(false);
+    private static final int LIMIT = RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES;
+
+    /** Records with null and empty keys, values of several sizes, and headers with null and set values. */
+    private static RecordBatch sample(CompressionType type, int records, int valueBytes) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(ALLOC, type, 40, 1_000);
+        for (int i = 0; i < records; i++) {
+            byte[] key = i % 3 == 0 ? null : i % 3 == 1 ? new byte[0] : ("k" + i).getBytes();
+            byte[] value = new byte[valueBytes + i % 7];
+            Arrays.fill(value, (byte) i);
+            builder.append(1_000 + i * 3L, key, value, List.of(new Header("h" + i,
+                    i % 2 == 0 ? null : Unpooled.wrappedBuffer(new byte[] {1, 2, 3}))));
+        }
+        return RecordBatch.wrap(builder.build());
+    }
+
+    private static List<SkimmedRecord> readWhole(RecordBatch batch) {
+        ByteBuf plain = batch.plainRecords(ALLOC, LIMIT);
+        List<SkimmedRecord> found = new ArrayList<>();
+        try (RecordIterator records = batch.records(plain)) {
+            while (records.hasNext()) {
+                Record r = records.next();
+                found.add(new SkimmedRecord(r.offset(), r.timestamp(), r.key() == null ? -1 : r.key().readableBytes(),
+                        r.value() == null ? -1 : r.value().readableBytes()));
+            }
+        } finally {
+            plain.release();
+        }
+        return found;
+    }
+
+    private static List<SkimmedRecord> skim(RecordBatch batch, int limit) {
+        List<SkimmedRecord> found = new ArrayList<>();
+        try (SkimmedRecords records = batch.skimmedRecords(ALLOC, limit)) {
+            while (records.hasNext()) {
+                found.add(records.next());
+            }
+        }
+        return found;
+    }
+
+    private static boolean compressed(CompressionType type) {
+        return type != CompressionType.NONE;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = CompressionType.class, mode = EnumSource.Mode.EXCLUDE, names = "NONE")
+    void skimmingFindsTheRecordsReadingWholeFinds(CompressionType type) {
+        RecordBatch batch = sample(type, 300, 500);
+        List<SkimmedRecord> skimmed = skim(batch, LIMIT);
+
+        assertThat(skimmed).hasSize(300).isEqualTo(readWhole(batch));
+        assertThat(skimmed.get(0)).isEqualTo(new SkimmedRecord(40, 1_000, -1, 500));
+        assertThat(skimmed.get(2)).isEqualTo(new SkimmedRecord(42, 1_006, 2, 502));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = CompressionType.class, mode = EnumSource.Mode.EXCLUDE, names = "NONE")
+    void recordsInflatingPastTheLimitAreRefused(CompressionType type) {
+        RecordBatch batch = sample(type, 40, 1_000);
+
+        assertThatThrownBy(() -> skim(batch, 20_000)).isInstanceOf(ProtocolException.class)
+                .extracting(e -> ((ProtocolException) e).error()).isEqualTo(Errors.CORRUPT_MESSAGE);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = CompressionType.class, mode = EnumSource.Mode.EXCLUDE, names = "NONE")
+    void aBatchInflatingFarBeyondOnePieceIsReadHoldingOnePiece(CompressionType type) {
+        InflationBudget budget = new InflationBudget(5L << 20); // 5 MB for a batch that inflates to 30 MB
+        RecordBatch batch = sample(type, 30, 1 << 20);
+
+        List<SkimmedRecord> skimmed = new ArrayList<>();
+        try (SkimmedRecords records = batch.skimmedRecords(budget, LIMIT)) {
+            while (records.hasNext()) {
+                skimmed.add(records.next());
+            }
+        }
+
+        assertThat(skimmed).hasSize(30);
+        assertThat(skimmed.get(29).valueLength()).isEqualTo((1 << 20) + 29 % 7);
+        assertThat(budget.inUse()).as("every piece given back").isZero();
+        assertThatThrownBy(() -> batch.plainRecords(budget, LIMIT).release())
+                .as("the whole batch does not fit the same budget").isInstanceOf(ProtocolException.class);
+    }
+
+    /**
+     * The plain records of a sample, mutated, then compressed afresh (so the codec reads them back as they are):
+     * skimming them and reading them whole agree on every mutation, records or refusal.
+     */
+    @Property(tries = 1500)
+    void skimmingAndReadingWholeAgreeOnMutatedRecords(@ForAll CompressionType type, @ForAll long seed,
+                                                      @ForAll @IntRange(min = 1, max = 4) int mutations) {
+        if (!compressed(type)) {
+            return;
+        }
+        Random random = new Random(seed);
+        RecordBatch plainBatch = sample(CompressionType.NONE, 6, 5);
+        ByteBuf body = plainBatch.plainRecords(ALLOC, LIMIT);
+        byte[] plain = ByteBufUtil.getBytes(body);
+        body.release();
+        for (int m = 0; m < mutations; m++) {
+            plain[random.nextInt(plain.length)] = (byte) (random.nextInt(10) < 5 ? random.nextInt(256) : 0x7f);
+        }
+        if (random.nextInt(8) == 0) {
+            plain = Arrays.copyOf(plain, plain.length + random.nextInt(5) - 2); // cut or extend the end
+        }
+        RecordBatch batch = RecordBatch.wrap(plainBatch.recompressed(ALLOC, type, Unpooled.wrappedBuffer(plain)));
+
+        Object whole = outcome(() -> readWhole(batch));
+        Object skimmed = outcome(() -> skim(batch, LIMIT));
+        assertThat(skimmed).isEqualTo(whole);
+    }
+
+    /** The records found, or the class of the refusal (the messages may differ). */
+    private static Object outcome(java.util.function.Supplier<List<SkimmedRecord>> read) {
+        try {
+            return read.get();
+        } catch (ProtocolException e) {
+            return ProtocolException.class;
+        }
+    }
+}
