@@ -444,7 +444,8 @@ public final class Broker implements AutoCloseable {
             ReplicaManagerMeters.singleNode(registry, topics.logs().allLogs());
         }
         if (authorizer != null) {
-            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topics::nameOf));
+            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topics::nameOf,
+                    name -> topics.get(name).isPresent()));
         }
         SupportedApis controllerApis = null;
         if (config.isController()) {
