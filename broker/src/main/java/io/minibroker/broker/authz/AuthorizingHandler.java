@@ -63,7 +63,7 @@ public final class AuthorizingHandler implements ApiHandler {
                                      Predicate<String> topicExists) {
         TopicApiChecks topics = new TopicApiChecks(topicNames, topicExists);
         GroupApiChecks groups = new GroupApiChecks(topicNames);
-        TransactionApiChecks transactions = new TransactionApiChecks(topicExists);
+        TransactionApiChecks transactions = new TransactionApiChecks(topicNames, topicExists);
         AdminApiChecks admin = new AdminApiChecks(topicNames, topicExists);
         return switch (api) {
             case PRODUCE -> topics::produce;

@@ -18,7 +18,10 @@ import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -35,9 +38,13 @@ final class TransactionApiChecks {
 
     private static final short ADD_PARTITIONS_BROKER_VERSION = 4;
 
+    private static final short TXN_OFFSET_COMMIT_TOPIC_IDS_FROM_VERSION = 6;
+
+    private final Function<UUID, Optional<String>> topicNames;
     private final Predicate<String> topicExists;
 
-    TransactionApiChecks(Predicate<String> topicExists) {
+    TransactionApiChecks(Function<UUID, Optional<String>> topicNames, Predicate<String> topicExists) {
+        this.topicNames = topicNames;
         this.topicExists = topicExists;
     }
 
@@ -120,8 +127,12 @@ final class TransactionApiChecks {
             body.topics().forEach(t -> addTxnOffsetCommitErrors(response, t, refusal));
             return Access.answer(response.struct());
         }
-        return access.serveAllowed(body.topics(), topic -> access.allowed(AclOperation.READ, ResourceType.TOPIC,
-                topic.name()) ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) ->
+        boolean byId = access.request().version() >= TXN_OFFSET_COMMIT_TOPIC_IDS_FROM_VERSION;
+        return access.serveAllowed(body.topics(), topic -> {
+            String name = byId ? topicNames.apply(topic.topicId()).orElse(null) : topic.name();
+            return name == null || access.allowed(AclOperation.READ, ResourceType.TOPIC, name) ? null
+                    : Errors.TOPIC_AUTHORIZATION_FAILED;
+        }, body::topics, (answer, refused) ->
                 addTxnOffsetCommitErrors(new TxnOffsetCommitResponseView(answer), refused.item(), refused.error()));
     }
 
