@@ -37,15 +37,24 @@ final class SecuredBroker implements AutoCloseable {
             + " user_alice=\"alice-secret\" user_bob=\"bob-secret\" user_carol=\"carol-secret\";";
 
     private final Path logDir;
+    private final Map<String, String> settings;
     private Broker broker;
 
-    private SecuredBroker(Path logDir, Broker broker) {
+    private SecuredBroker(Path logDir, Map<String, String> settings, Broker broker) {
         this.logDir = logDir;
+        this.settings = settings;
         this.broker = broker;
     }
 
     static SecuredBroker start(Path logDir) throws Exception {
-        return new SecuredBroker(logDir, TestBrokers.start(logDir, settings()));
+        return start(logDir, Map.of());
+    }
+
+    /** With {@code overrides} over {@link #settings()}, on every start. */
+    static SecuredBroker start(Path logDir, Map<String, String> overrides) throws Exception {
+        Map<String, String> settings = settings();
+        settings.putAll(overrides);
+        return new SecuredBroker(logDir, settings, TestBrokers.start(logDir, settings));
     }
 
     static Map<String, String> settings() {
@@ -60,7 +69,7 @@ final class SecuredBroker implements AutoCloseable {
     /** Stops the broker and starts it again on the same directory. */
     void restart() throws Exception {
         broker.close();
-        broker = TestBrokers.start(logDir, settings());
+        broker = TestBrokers.start(logDir, settings);
     }
 
     Map<String, Object> client(String user) {
