@@ -96,10 +96,16 @@ final class Access {
      * Serves the request with only the {@code items} that {@code refusal} finds no error for (put back with
      * {@code keep}), then adds an answer for each refused item to the response with {@code answer}, as Kafka's
      * handlers merge the authorized results with the unauthorized ones. With nothing refused the request is served
-     * untouched.
+     * untouched; with everything refused it is not served at all (a fetch left with no partitions must not wait).
      */
     <T> CompletionStage<Struct> serveAllowed(List<T> items, Function<T, Errors> refusal, Consumer<List<T>> keep,
                                              BiConsumer<Struct, Refused<T>> answer) {
+        return serveAllowed(items, refusal, keep, answer, false);
+    }
+
+    /** As above, but served even with every item refused, for a response that carries more than the items. */
+    <T> CompletionStage<Struct> serveAllowed(List<T> items, Function<T, Errors> refusal, Consumer<List<T>> keep,
+                                             BiConsumer<Struct, Refused<T>> answer, boolean serveEmpty) {
         List<T> kept = new ArrayList<>(items.size());
         List<Refused<T>> refused = new ArrayList<>();
         for (T item : items) {
@@ -113,8 +119,14 @@ final class Access {
         if (refused.isEmpty()) {
             return serve();
         }
-        keep.accept(kept);
-        return serve().thenApply(body -> {
+        CompletionStage<Struct> served;
+        if (kept.isEmpty() && !serveEmpty) {
+            served = answer(request.api().response().newMessage());
+        } else {
+            keep.accept(kept);
+            served = serve();
+        }
+        return served.thenApply(body -> {
             if (body != null) {
                 refused.forEach(r -> answer.accept(body, r));
             }

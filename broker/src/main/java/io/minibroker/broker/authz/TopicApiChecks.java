@@ -178,7 +178,7 @@ final class TopicApiChecks {
             }
             return refused;
         }, body::topics, (answer, refused) -> new MetadataResponseView(answer).addTopic()
-                .name(refused.item().name()).errorCode(refused.error().code()).partitions(new ArrayList<>()));
+                .name(refused.item().name()).errorCode(refused.error().code()).partitions(new ArrayList<>()), true);
     }
 
     /** The refused topics of a request, for the checks that refuse a whole request when any topic is refused. */
