@@ -19,13 +19,10 @@ import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,20 +49,8 @@ class AdminAclsTest {
 
     private static final String CLUSTER = "kafka-cluster";
 
-    @TempDir
-    Path logDir;
-    private SecuredBroker broker;
-
-    @BeforeEach
-    void start() throws Exception {
-        broker = SecuredBroker.start(logDir, Map.of("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256"));
-        broker.createTopics("victim");
-    }
-
-    @AfterEach
-    void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    final SecuredBroker broker = SecuredBroker.perTest(Map.of("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256"), "victim");
 
     @Test
     void creatingTopicsNeedsCreateOnTheTopicOrTheCluster() throws Exception {

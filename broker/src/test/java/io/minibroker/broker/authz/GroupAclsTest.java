@@ -13,13 +13,11 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.resource.ResourceType;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -45,22 +43,14 @@ class GroupAclsTest {
     private static final TopicPartition ORDERS = new TopicPartition("orders", 0);
     private static final TopicPartition SECRET = new TopicPartition("secret", 0);
 
-    @TempDir
-    Path logDir;
-    private SecuredBroker broker;
+    @RegisterExtension
+    final SecuredBroker broker = SecuredBroker.perTest(Map.of(), "orders", "secret");
 
     @BeforeEach
-    void start() throws Exception {
-        broker = SecuredBroker.start(logDir);
-        broker.createTopics("orders", "secret");
+    void produceOne() throws Exception {
         try (KafkaProducer<String, String> admin = broker.producer("admin", Map.of())) {
             admin.send(new ProducerRecord<>("orders", "k", "v")).get();
         }
-    }
-
-    @AfterEach
-    void stop() {
-        broker.close();
     }
 
     private void commitAsAdmin(String group, Map<TopicPartition, OffsetAndMetadata> offsets) {

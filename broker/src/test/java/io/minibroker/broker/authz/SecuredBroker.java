@@ -19,42 +19,72 @@ import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * A broker with ACLs on a SASL PLAIN listener for the ACL tests: {@code admin} is the super user, {@code alice},
  * {@code bob} and {@code carol} are users with no rights until a test grants them; and kafka-clients for each.
+ * Started by a test ({@link #start}) or, registered as an extension ({@link #perTest}), before each test on a fresh
+ * directory.
  */
-final class SecuredBroker implements AutoCloseable {
+final class SecuredBroker implements AutoCloseable, BeforeEachCallback, AfterEachCallback {
 
     static final String JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required"
             + " username=\"admin\" password=\"admin-secret\" user_admin=\"admin-secret\""
             + " user_alice=\"alice-secret\" user_bob=\"bob-secret\" user_carol=\"carol-secret\";";
 
-    private final Path logDir;
     private final Map<String, String> settings;
+    private final String[] topics;
+    private Path logDir;
     private Broker broker;
 
-    private SecuredBroker(Path logDir, Map<String, String> settings, Broker broker) {
-        this.logDir = logDir;
-        this.settings = settings;
-        this.broker = broker;
+    private SecuredBroker(Map<String, String> overrides, String... topics) {
+        this.settings = settings();
+        this.settings.putAll(overrides);
+        this.topics = topics;
     }
 
+    /** A broker for each test, with {@code overrides} over {@link #settings()} and single-partition topics. */
+    static SecuredBroker perTest(Map<String, String> overrides, String... topics) {
+        return new SecuredBroker(overrides, topics);
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws Exception {
+        logDir = Files.createTempDirectory("secured-broker");
+        broker = TestBrokers.start(logDir, settings);
+        if (topics.length > 0) {
+            createTopics(topics);
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        close();
+        try (Stream<Path> files = Files.walk(logDir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+
+    /** A broker started now on {@code logDir}; the caller closes it. */
     static SecuredBroker start(Path logDir) throws Exception {
-        return start(logDir, Map.of());
-    }
-
-    /** With {@code overrides} over {@link #settings()}, on every start. */
-    static SecuredBroker start(Path logDir, Map<String, String> overrides) throws Exception {
-        Map<String, String> settings = settings();
-        settings.putAll(overrides);
-        return new SecuredBroker(logDir, settings, TestBrokers.start(logDir, settings));
+        SecuredBroker secured = new SecuredBroker(Map.of());
+        secured.logDir = logDir;
+        secured.broker = TestBrokers.start(logDir, secured.settings);
+        return secured;
     }
 
     static Map<String, String> settings() {

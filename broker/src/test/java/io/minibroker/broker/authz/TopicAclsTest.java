@@ -11,13 +11,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.resource.ResourceType;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -43,22 +41,14 @@ class TopicAclsTest {
 
     private static final TopicPartition LOGS = new TopicPartition("logs", 0);
 
-    @TempDir
-    Path logDir;
-    private SecuredBroker broker;
+    @RegisterExtension
+    final SecuredBroker broker = SecuredBroker.perTest(Map.of(), "logs");
 
     @BeforeEach
-    void start() throws Exception {
-        broker = SecuredBroker.start(logDir);
-        broker.createTopics("logs");
+    void produceOne() throws Exception {
         try (KafkaProducer<String, String> admin = broker.producer("admin", Map.of())) {
             admin.send(new ProducerRecord<>("logs", "k", "v")).get();
         }
-    }
-
-    @AfterEach
-    void stop() {
-        broker.close();
     }
 
     @Test

@@ -13,13 +13,10 @@ import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.ResourceType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -40,20 +37,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TransactionAclsTest {
 
-    @TempDir
-    Path logDir;
-    private SecuredBroker broker;
-
-    @BeforeEach
-    void start() throws Exception {
-        broker = SecuredBroker.start(logDir);
-        broker.createTopics("payments", "audit");
-    }
-
-    @AfterEach
-    void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    final SecuredBroker broker = SecuredBroker.perTest(Map.of(), "payments", "audit");
 
     private KafkaProducer<String, String> transactional(String user, String transactionalId) {
         return broker.producer(user, Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId));
