@@ -24,10 +24,8 @@ import io.minibroker.protocol.schema.Struct;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -48,12 +46,10 @@ final class AdminApiChecks {
     private static final byte GROUP_RESOURCE = 32;
     private static final Set<Byte> CLUSTER_RESOURCES = Set.of((byte) 4, (byte) 8, (byte) 16); // broker, logger, metrics
 
-    private final Function<UUID, Optional<String>> topicNames;
-    private final Predicate<String> topicExists;
+    private final TopicFacts topics;
 
-    AdminApiChecks(Function<UUID, Optional<String>> topicNames, Predicate<String> topicExists) {
-        this.topicNames = topicNames;
-        this.topicExists = topicExists;
+    AdminApiChecks(TopicFacts topics) {
+        this.topics = topics;
     }
 
     private static boolean topicAllowed(Access access, AclOperation operation, String topic) {
@@ -100,7 +96,7 @@ final class AdminApiChecks {
             return access.serve();
         }
         Function<String, Errors> byName = name -> topicAllowed(access, AclOperation.DELETE, name)
-                || (topicAllowed(access, AclOperation.DESCRIBE, name) && !topicExists.test(name))
+                || (topicAllowed(access, AclOperation.DESCRIBE, name) && !topics.exists().test(name))
                 ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
         if (request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION) {
             return access.serveAllowed(body.topicNames(), byName, body::topicNames, (answer, refused) ->
@@ -111,12 +107,12 @@ final class AdminApiChecks {
             if (topic.name() != null) {
                 return byName.apply(topic.name());
             }
-            Optional<String> name = topicNames.apply(topic.topicId());
+            Optional<String> name = topics.nameOf(topic.topicId());
             return name.isEmpty() || topicAllowed(access, AclOperation.DELETE, name.get()) ? null
                     : Errors.TOPIC_AUTHORIZATION_FAILED;
         }, body::topics, (answer, refused) -> {
             String name = refused.item().name() != null ? refused.item().name()
-                    : topicNames.apply(refused.item().topicId())
+                    : topics.nameOf(refused.item().topicId())
                     .filter(n -> topicAllowed(access, AclOperation.DESCRIBE, n)).orElse(null);
             new DeleteTopicsResponseView(answer).addResponse().name(name).topicId(refused.item().topicId())
                     .errorCode(refused.error().code()).errorMessage(Access.message(refused.error()));

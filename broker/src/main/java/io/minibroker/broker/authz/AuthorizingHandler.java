@@ -8,12 +8,8 @@ import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.EnumSet;
-import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * The authorization step in front of every API's handler: each API checks what Kafka's request handlers check, by
@@ -47,24 +43,19 @@ public final class AuthorizingHandler implements ApiHandler {
 
     /**
      * The handler to register for {@code api}: {@code handler} itself where no authorization is needed.
-     * {@code topicNames} resolves a topic id (requests that name topics by id are checked by name, as in Kafka) and
-     * {@code topicExists} says whether a topic exists, for the answers that depend on it once the principal may
-     * describe the topic.
      */
-    public static ApiHandler wrap(ApiKey api, ApiHandler handler, StandardAuthorizer authorizer,
-                                  Function<UUID, Optional<String>> topicNames, Predicate<String> topicExists) {
+    public static ApiHandler wrap(ApiKey api, ApiHandler handler, StandardAuthorizer authorizer, TopicFacts topics) {
         if (UNCHECKED.contains(api)) {
             return handler;
         }
-        return new AuthorizingHandler(authorizer, handler, checkFor(api, topicNames, topicExists));
+        return new AuthorizingHandler(authorizer, handler, checkFor(api, topics));
     }
 
-    private static ApiCheck checkFor(ApiKey api, Function<UUID, Optional<String>> topicNames,
-                                     Predicate<String> topicExists) {
-        TopicApiChecks topics = new TopicApiChecks(topicNames, topicExists);
-        GroupApiChecks groups = new GroupApiChecks(topicNames);
-        TransactionApiChecks transactions = new TransactionApiChecks(topicNames, topicExists);
-        AdminApiChecks admin = new AdminApiChecks(topicNames, topicExists);
+    private static ApiCheck checkFor(ApiKey api, TopicFacts facts) {
+        TopicApiChecks topics = new TopicApiChecks(facts);
+        GroupApiChecks groups = new GroupApiChecks(facts);
+        TransactionApiChecks transactions = new TransactionApiChecks(facts);
+        AdminApiChecks admin = new AdminApiChecks(facts);
         return switch (api) {
             case PRODUCE -> topics::produce;
             case FETCH -> topics::fetch;
@@ -76,7 +67,7 @@ public final class AuthorizingHandler implements ApiHandler {
             case FIND_COORDINATOR -> groups::findCoordinator;
             case JOIN_GROUP, SYNC_GROUP, HEARTBEAT, LEAVE_GROUP -> groups::membership;
             case OFFSET_COMMIT -> groups::offsetCommit;
-            case OFFSET_FETCH -> new OffsetFetchCheck(topicNames)::check;
+            case OFFSET_FETCH -> new OffsetFetchCheck(facts)::check;
             case OFFSET_DELETE -> groups::offsetDelete;
             case DESCRIBE_GROUPS -> groups::describeGroups;
             case LIST_GROUPS -> groups::listGroups;

@@ -24,10 +24,7 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -47,10 +44,10 @@ final class GroupApiChecks {
     private static final String UNAUTHORIZED_ASSIGNMENT =
             "The group has described topic(s) that the client is not authorized to describe.";
 
-    private final Function<UUID, Optional<String>> topicNames;
+    private final TopicFacts topics;
 
-    GroupApiChecks(Function<UUID, Optional<String>> topicNames) {
-        this.topicNames = topicNames;
+    GroupApiChecks(TopicFacts topics) {
+        this.topics = topics;
     }
 
     private static boolean groupAllowed(Access access, AclOperation operation, String group) {
@@ -110,7 +107,7 @@ final class GroupApiChecks {
             return Access.answer(response.struct());
         }
         return access.serveAllowed(body.topics(), topic -> {
-            String name = byId ? topicNames.apply(topic.topicId()).orElse(null) : topic.name();
+            String name = byId ? topics.nameOf(topic.topicId()).orElse(null) : topic.name();
             return name == null || access.allowed(AclOperation.READ, ResourceType.TOPIC, name) ? null
                     : Errors.TOPIC_AUTHORIZATION_FAILED;
         }, body::topics, (answer, refused) -> addOffsetCommitErrors(new OffsetCommitResponseView(answer),

@@ -14,10 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -33,10 +30,10 @@ final class OffsetFetchCheck {
     private static final short GROUPS_FROM_VERSION = 8;
     private static final short TOPIC_IDS_FROM_VERSION = 10;
 
-    private final Function<UUID, Optional<String>> topicNames;
+    private final TopicFacts topics;
 
-    OffsetFetchCheck(Function<UUID, Optional<String>> topicNames) {
-        this.topicNames = topicNames;
+    OffsetFetchCheck(TopicFacts topics) {
+        this.topics = topics;
     }
 
     CompletionStage<Struct> check(Access access) {
@@ -94,7 +91,7 @@ final class OffsetFetchCheck {
             }
             List<OffsetFetchRequestTopics> allowed = new ArrayList<>();
             for (OffsetFetchRequestTopics topic : group.topics()) {
-                String name = byId && topic.name().isEmpty() ? topicNames.apply(topic.topicId()).orElse(null)
+                String name = byId && topic.name().isEmpty() ? topics.nameOf(topic.topicId()).orElse(null)
                         : topic.name();
                 if (name == null || describable(access, name)) {
                     allowed.add(topic);
@@ -113,7 +110,7 @@ final class OffsetFetchCheck {
             for (OffsetFetchResponseGroup group : response.groups()) {
                 if (allTopicsGroups.contains(group.groupId())) {
                     group.topics(group.topics().stream().filter(t -> describable(access, byId && t.name().isEmpty()
-                            ? topicNames.apply(t.topicId()).orElse("") : t.name()))
+                            ? topics.nameOf(t.topicId()).orElse("") : t.name()))
                             .collect(Collectors.toCollection(ArrayList::new)));
                 }
                 refusedTopics.getOrDefault(group.groupId(), List.of()).forEach(topic -> {

@@ -22,11 +22,8 @@ import io.netty.buffer.Unpooled;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * The checks of the APIs that read or write a topic's partitions, as Kafka's KafkaApis makes them: Produce (WRITE on
@@ -41,12 +38,10 @@ final class TopicApiChecks {
     private static final short FETCH_TOPIC_IDS_FROM_VERSION = 13;
     private static final short FETCH_REPLICA_STATE_FROM_VERSION = 15;
 
-    private final Function<UUID, Optional<String>> topicNames;
-    private final Predicate<String> topicExists;
+    private final TopicFacts topics;
 
-    TopicApiChecks(Function<UUID, Optional<String>> topicNames, Predicate<String> topicExists) {
-        this.topicNames = topicNames;
-        this.topicExists = topicExists;
+    TopicApiChecks(TopicFacts topics) {
+        this.topics = topics;
     }
 
     private Errors refusal(Access access, AclOperation operation, String name) {
@@ -61,24 +56,44 @@ final class TopicApiChecks {
         String transactionalId = body.transactionalId();
         boolean transactionAllowed = transactionalId == null
                 || access.allowed(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId);
-        if (body.acks() == 0 && (!transactionAllowed || body.topicData().stream().anyMatch(t -> refusal(access,
-                AclOperation.WRITE, byId ? topicNames.apply(t.topicId()).orElse(null) : t.name()) != null))) {
-            // No answer to carry the refusal: the client learns of it by the disconnect, as in Kafka.
+        Function<ProduceRequestView.TopicProduceData, Errors> refusal = topic -> !transactionAllowed
+                ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+                : refusal(access, AclOperation.WRITE, byId ? topics.nameOf(topic.topicId()).orElse(null)
+                : topic.name());
+        if (body.acks() == 0) {
+            return produceWithoutAnswer(access, body, refusal);
+        }
+        return access.serveAllowed(body.topicData(), refusal, body::topicData, (answer, refused) -> {
+            ProduceResponseView.TopicProduceResponse topic = new ProduceResponseView(answer).addResponse();
+            if (byId) {
+                topic.topicId(refused.item().topicId());
+            } else {
+                topic.name(refused.item().name());
+            }
+            refused.item().partitionData().forEach(p -> topic.addPartitionResponse().index(p.index())
+                    .errorCode(refused.error().code()).baseOffset(-1L));
+        });
+    }
+
+    /**
+     * An acks=0 produce has no answer to carry a refusal: as Kafka, the allowed topics are appended and then the
+     * connection is closed, which is how the client learns of it.
+     */
+    private static CompletionStage<Struct> produceWithoutAnswer(
+            Access access, ProduceRequestView body,
+            Function<ProduceRequestView.TopicProduceData, Errors> refusal) {
+        List<ProduceRequestView.TopicProduceData> kept = body.topicData().stream().filter(t -> refusal.apply(t) == null)
+                .toList();
+        if (kept.size() == body.topicData().size()) {
+            return access.serve();
+        }
+        if (kept.isEmpty()) {
             throw new CloseConnection("produce refused by the authorizer");
         }
-        return access.serveAllowed(body.topicData(), topic -> !transactionAllowed
-                        ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
-                        : refusal(access, AclOperation.WRITE, byId ? topicNames.apply(topic.topicId()).orElse(null)
-                        : topic.name()), body::topicData, (answer, refused) -> {
-                    ProduceResponseView.TopicProduceResponse topic = new ProduceResponseView(answer).addResponse();
-                    if (byId) {
-                        topic.topicId(refused.item().topicId());
-                    } else {
-                        topic.name(refused.item().name());
-                    }
-                    refused.item().partitionData().forEach(p -> topic.addPartitionResponse().index(p.index())
-                            .errorCode(refused.error().code()).baseOffset(-1L));
-                });
+        body.topicData(new ArrayList<>(kept));
+        return access.serve().thenApply(answer -> {
+            throw new CloseConnection("produce refused by the authorizer");
+        });
     }
 
     /** A follower's fetch needs CLUSTER_ACTION; a consumer's READ on each topic. */
@@ -92,7 +107,7 @@ final class TopicApiChecks {
         boolean replicaAllowed = !follower || access.allowedOnCluster(AclOperation.CLUSTER_ACTION);
         return access.serveAllowed(body.topics(), topic -> follower
                         ? (replicaAllowed ? null : Errors.TOPIC_AUTHORIZATION_FAILED)
-                        : refusal(access, AclOperation.READ, byId ? topicNames.apply(topic.topicId()).orElse(null)
+                        : refusal(access, AclOperation.READ, byId ? topics.nameOf(topic.topicId()).orElse(null)
                         : topic.topic()), body::topics, (answer, refused) -> {
                     FetchResponseView.FetchableTopicResponse topic = new FetchResponseView(answer).addResponse();
                     if (byId) {
@@ -167,18 +182,22 @@ final class TopicApiChecks {
                         || access.allowed(AclOperation.DESCRIBE, ResourceType.TOPIC, t.name())).toList());
             });
         }
-        boolean autoCreate = body.allowAutoTopicCreation();
+        boolean autoCreate = body.allowAutoTopicCreation() && topics.autoCreate();
         boolean clusterCreate = autoCreate && access.allowedOnCluster(AclOperation.CREATE);
         return access.serveAllowed(body.topics(), topic -> {
             String name = topic.name();
+            if (name == null) { // named by id: the id is not secret, the refusal names it (Kafka's answer too)
+                return refusal(access, AclOperation.DESCRIBE, topics.nameOf(topic.topicId()).orElse(null));
+            }
             Errors refused = refusal(access, AclOperation.DESCRIBE, name);
-            if (refused == null && autoCreate && !clusterCreate && name != null && !topicExists.test(name)
+            if (refused == null && autoCreate && !clusterCreate && !topics.exists().test(name)
                     && !access.allowed(AclOperation.CREATE, ResourceType.TOPIC, name)) {
                 refused = Errors.TOPIC_AUTHORIZATION_FAILED;
             }
             return refused;
         }, body::topics, (answer, refused) -> new MetadataResponseView(answer).addTopic()
-                .name(refused.item().name()).errorCode(refused.error().code()).partitions(new ArrayList<>()), true);
+                .name(refused.item().name()).topicId(refused.item().topicId()).errorCode(refused.error().code())
+                .partitions(new ArrayList<>()), true);
     }
 
     /** The refused topics of a request, for the checks that refuse a whole request when any topic is refused. */

@@ -18,11 +18,7 @@ import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -40,12 +36,10 @@ final class TransactionApiChecks {
 
     private static final short TXN_OFFSET_COMMIT_TOPIC_IDS_FROM_VERSION = 6;
 
-    private final Function<UUID, Optional<String>> topicNames;
-    private final Predicate<String> topicExists;
+    private final TopicFacts topics;
 
-    TransactionApiChecks(Function<UUID, Optional<String>> topicNames, Predicate<String> topicExists) {
-        this.topicNames = topicNames;
-        this.topicExists = topicExists;
+    TransactionApiChecks(TopicFacts topics) {
+        this.topics = topics;
     }
 
     private static boolean mayWrite(Access access, String transactionalId) {
@@ -92,7 +86,7 @@ final class TransactionApiChecks {
             } else if (!access.allowed(AclOperation.WRITE, ResourceType.TOPIC, topic.name())) {
                 error = Errors.TOPIC_AUTHORIZATION_FAILED;
             } else {
-                error = topicExists.test(topic.name()) ? Errors.OPERATION_NOT_ATTEMPTED
+                error = topics.exists().test(topic.name()) ? Errors.OPERATION_NOT_ATTEMPTED
                         : Errors.UNKNOWN_TOPIC_OR_PARTITION;
             }
             AddPartitionsToTxnResponseView.AddPartitionsToTxnTopicResult answered =
@@ -129,7 +123,7 @@ final class TransactionApiChecks {
         }
         boolean byId = access.request().version() >= TXN_OFFSET_COMMIT_TOPIC_IDS_FROM_VERSION;
         return access.serveAllowed(body.topics(), topic -> {
-            String name = byId ? topicNames.apply(topic.topicId()).orElse(null) : topic.name();
+            String name = byId ? topics.nameOf(topic.topicId()).orElse(null) : topic.name();
             return name == null || access.allowed(AclOperation.READ, ResourceType.TOPIC, name) ? null
                     : Errors.TOPIC_AUTHORIZATION_FAILED;
         }, body::topics, (answer, refused) ->

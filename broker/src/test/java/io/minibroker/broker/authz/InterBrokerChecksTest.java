@@ -66,8 +66,8 @@ class InterBrokerChecksTest {
             served.add(request);
             return CompletableFuture.completedFuture(response.get());
         };
-        ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer, id -> Optional.empty(),
-                name -> true);
+        ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer,
+                new TopicFacts(id -> Optional.empty(), name -> true, true));
         RequestContext context = new RequestContext("SSL", new InetSocketAddress("127.0.0.1", 5555), null,
                 principal);
         return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))

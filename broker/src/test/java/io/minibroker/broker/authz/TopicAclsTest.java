@@ -1,5 +1,6 @@
 package io.minibroker.broker.authz;
 
+import io.minibroker.broker.server.Eventually;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -67,6 +69,29 @@ class TopicAclsTest {
             alice.seek(LOGS, 0);
             ConsumerRecords<String, String> records = alice.poll(Duration.ofSeconds(20));
             assertThat(records.count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anAcksZeroProduceIsAppendedOnlyWhereAllowed() throws Exception {
+        broker.allow("bob", ResourceType.TOPIC, "logs", DESCRIBE);
+        broker.allow("alice", ResourceType.TOPIC, "logs", WRITE);
+        Map<String, Object> acksZero = Map.of(ProducerConfig.ACKS_CONFIG, "0",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        for (String user : List.of("bob", "alice")) {
+            try (KafkaProducer<String, String> producer = broker.producer(user, acksZero)) {
+                producer.send(new ProducerRecord<>("logs", "k", user)).get();
+            }
+        }
+        try (KafkaConsumer<String, String> admin = broker.consumer("admin", null, Map.of())) {
+            Eventually.await(() -> admin.endOffsets(List.of(LOGS)).get(LOGS) == 2, "alice's record appended");
+            admin.assign(List.of(LOGS));
+            admin.seek(LOGS, 0);
+            List<String> values = new ArrayList<>();
+            while (values.size() < 2) {
+                admin.poll(Duration.ofSeconds(1)).forEach(r -> values.add(r.value()));
+            }
+            assertThat(values).as("bob's record refused, the connection closed").containsExactly("v", "alice");
         }
     }
 
