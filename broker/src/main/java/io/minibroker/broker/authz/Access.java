@@ -10,6 +10,7 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
@@ -54,6 +55,38 @@ final class Access {
     boolean allowedOnAny(AclOperation operation, ResourceType type) {
         return authorizer.allowsAny(principal, host, operation, type);
     }
+
+    /**
+     * Kafka's authorized-operations field for a resource: a bit (at the operation's code) for each operation Kafka
+     * supports on the resource type that this principal is allowed, as Kafka's AuthHelper.authorizedOperations
+     * reads them.
+     */
+    int authorizedOperations(ResourceType type, String name) {
+        int bits = 0;
+        for (AclOperation operation : SUPPORTED.get(type)) {
+            if (allowed(operation, type, name)) {
+                bits |= 1 << operation.code();
+            }
+        }
+        return bits;
+    }
+
+    /** The cluster's authorized operations where DESCRIBE on it is allowed, else none (0), as Kafka answers. */
+    int clusterAuthorizedOperations() {
+        return allowedOnCluster(AclOperation.DESCRIBE)
+                ? authorizedOperations(ResourceType.CLUSTER, AclApisHandler.CLUSTER_NAME) : 0;
+    }
+
+    /** The operations Kafka's AclEntry.supportedOperations names per resource type. */
+    private static final Map<ResourceType, List<AclOperation>> SUPPORTED = Map.of(
+            ResourceType.TOPIC, List.of(AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE,
+                    AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE_CONFIGS,
+                    AclOperation.ALTER_CONFIGS),
+            ResourceType.GROUP, List.of(AclOperation.READ, AclOperation.DESCRIBE, AclOperation.DELETE,
+                    AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS),
+            ResourceType.CLUSTER, List.of(AclOperation.CREATE, AclOperation.CLUSTER_ACTION,
+                    AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE,
+                    AclOperation.ALTER, AclOperation.DESCRIBE));
 
     /** The request served as it came. */
     CompletionStage<Struct> serve() {

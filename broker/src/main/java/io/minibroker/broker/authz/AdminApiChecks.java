@@ -12,6 +12,8 @@ import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView;
 import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
 import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
+import io.minibroker.protocol.message.view.DescribeClusterRequestView;
+import io.minibroker.protocol.message.view.DescribeClusterResponseView;
 import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
 import io.minibroker.protocol.message.view.DescribeConfigsResponseView;
 import io.minibroker.protocol.message.view.DescribeLogDirsResponseView;
@@ -216,6 +218,15 @@ final class AdminApiChecks {
         users.forEach(user -> response.addResult().user(user).errorCode(error.code())
                 .errorMessage(Access.message(error)));
         return Access.answer(response.struct());
+    }
+
+    /** DescribeCluster needs no right, as in Kafka; the cluster's authorized operations are added when asked for. */
+    CompletionStage<Struct> describeCluster(Access access) {
+        if (!new DescribeClusterRequestView(access.request().body()).includeClusterAuthorizedOperations()) {
+            return access.serve();
+        }
+        return access.serveFiltered(answer -> new DescribeClusterResponseView(answer)
+                .clusterAuthorizedOperations(access.clusterAuthorizedOperations()));
     }
 
     /** An API answered with a top-level error code that needs {@code operation} on the cluster. */

@@ -15,15 +15,14 @@ import java.util.concurrent.CompletionStage;
  * The authorization step in front of every API's handler: each API checks what Kafka's request handlers check, by
  * family in {@link TopicApiChecks}, {@link GroupApiChecks}, {@link OffsetFetchCheck}, {@link TransactionApiChecks}
  * and {@link AdminApiChecks} (docs/acls.md has the table). The APIs Kafka serves without authorization (ApiVersions,
- * the SASL steps, DescribeCluster) pass; the ACL APIs check for themselves. An API added to the table without a
+ * the SASL steps) pass; the ACL APIs check for themselves. An API added to the table without a
  * check here is served to super users only (and closes anyone else's connection) rather than less securely than
  * configured.
  */
 public final class AuthorizingHandler implements ApiHandler {
 
     private static final Set<ApiKey> UNCHECKED = EnumSet.of(ApiKey.API_VERSIONS, ApiKey.SASL_HANDSHAKE,
-            ApiKey.SASL_AUTHENTICATE, ApiKey.DESCRIBE_ACLS, ApiKey.CREATE_ACLS, ApiKey.DELETE_ACLS,
-            ApiKey.DESCRIBE_CLUSTER);
+            ApiKey.SASL_AUTHENTICATE, ApiKey.DESCRIBE_ACLS, ApiKey.CREATE_ACLS, ApiKey.DELETE_ACLS);
 
     /** One API's check: serves the request through {@link Access} as far as the principal may have it served. */
     @FunctionalInterface
@@ -92,6 +91,7 @@ public final class AuthorizingHandler implements ApiHandler {
             case ELECT_LEADERS -> admin::electLeaders;
             case ALTER_USER_SCRAM_CREDENTIALS -> admin::alterUserScramCredentials;
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE);
+            case DESCRIBE_CLUSTER -> admin::describeCluster;
             case DESCRIBE_CLIENT_QUOTAS -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE_CONFIGS);
             case ALTER_PARTITION, BROKER_REGISTRATION, BROKER_HEARTBEAT ->
                     access -> AdminApiChecks.onCluster(access, AclOperation.CLUSTER_ACTION);

@@ -3,6 +3,8 @@ package io.minibroker.broker.authz;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
@@ -34,6 +36,7 @@ import static org.apache.kafka.common.acl.AclOperation.CREATE;
 import static org.apache.kafka.common.acl.AclOperation.DELETE;
 import static org.apache.kafka.common.acl.AclOperation.DESCRIBE;
 import static org.apache.kafka.common.acl.AclOperation.DESCRIBE_CONFIGS;
+import static org.apache.kafka.common.acl.AclOperation.READ;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -149,6 +152,24 @@ class AdminAclsTest {
             bob.describeClientQuotas(ClientQuotaFilter.all()).entities().get();
             bob.alterUserScramCredentials(List.of(carol)).all().get();
             assertThat(bob.describeUserScramCredentials().all().get()).containsKey("carol");
+        }
+    }
+
+    @Test
+    void authorizedOperationsAreTheOnesGranted() throws Exception {
+        broker.allow("alice", ResourceType.CLUSTER, CLUSTER, DESCRIBE, ALTER_CONFIGS);
+        broker.allow("alice", ResourceType.TOPIC, "victim", READ);
+        try (Admin alice = broker.admin("alice")) {
+            assertThat(alice.describeCluster(new DescribeClusterOptions().includeAuthorizedOperations(true))
+                    .authorizedOperations().get()).containsExactlyInAnyOrder(DESCRIBE, ALTER_CONFIGS,
+                    DESCRIBE_CONFIGS);
+            assertThat(alice.describeTopics(List.of("victim"), new DescribeTopicsOptions()
+                    .includeAuthorizedOperations(true)).allTopicNames().get().get("victim").authorizedOperations())
+                    .containsExactlyInAnyOrder(READ, DESCRIBE);
+        }
+        try (Admin bob = broker.admin("bob")) {
+            assertThat(bob.describeCluster(new DescribeClusterOptions().includeAuthorizedOperations(true))
+                    .authorizedOperations().get()).as("no DESCRIBE on the cluster: none told").isEmpty();
         }
     }
 }

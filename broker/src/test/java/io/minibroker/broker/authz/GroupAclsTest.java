@@ -2,6 +2,7 @@ package io.minibroker.broker.authz;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupListing;
+import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -104,7 +105,9 @@ class GroupAclsTest {
         broker.allow("alice", ResourceType.GROUP, "g1", DESCRIBE);
         try (Admin alice = broker.admin("alice")) {
             assertThat(alice.listGroups().all().get()).extracting(GroupListing::groupId).containsExactly("g1");
-            assertThat(alice.describeConsumerGroups(List.of("g1")).all().get()).containsKey("g1");
+            assertThat(alice.describeConsumerGroups(List.of("g1"), new DescribeConsumerGroupsOptions()
+                    .includeAuthorizedOperations(true)).all().get().get("g1").authorizedOperations())
+                    .containsExactly(DESCRIBE);
             assertThatThrownBy(() -> alice.describeConsumerGroups(List.of("g2")).all().get())
                     .hasCauseInstanceOf(GroupAuthorizationException.class);
             assertThatThrownBy(() -> alice.deleteConsumerGroups(List.of("g1")).all().get())
