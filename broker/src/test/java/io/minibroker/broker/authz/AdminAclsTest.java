@@ -3,6 +3,7 @@ package io.minibroker.broker.authz;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewPartitions;
@@ -60,7 +61,10 @@ class AdminAclsTest {
         broker.add(new ResourcePattern(ResourceType.TOPIC, "team-", PatternType.PREFIXED), "alice",
                 org.apache.kafka.common.acl.AclPermissionType.ALLOW, CREATE);
         try (Admin alice = broker.admin("alice")) {
-            alice.createTopics(List.of(new NewTopic("team-a", 1, (short) 1))).all().get();
+            CreateTopicsResult created = alice.createTopics(List.of(new NewTopic("team-a", 1, (short) 1)));
+            created.all().get();
+            assertThatThrownBy(() -> created.config("team-a").get()).as("created, but no DESCRIBE_CONFIGS on it")
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
             assertThatThrownBy(() -> alice.createTopics(List.of(new NewTopic("other", 1, (short) 1))).all().get())
                     .hasCauseInstanceOf(TopicAuthorizationException.class);
         }

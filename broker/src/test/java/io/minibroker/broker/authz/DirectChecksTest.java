@@ -1,6 +1,7 @@
 package io.minibroker.broker.authz;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.protocol.error.Errors;
@@ -17,9 +18,12 @@ import io.minibroker.protocol.message.view.ListOffsetsRequestView;
 import io.minibroker.protocol.message.view.ListOffsetsResponseView;
 import io.minibroker.protocol.message.view.OffsetForLeaderEpochRequestView;
 import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView;
+import io.minibroker.protocol.message.view.ProduceRequestView;
+import io.minibroker.protocol.message.view.ProduceResponseView;
 import io.minibroker.protocol.message.view.WriteTxnMarkersRequestView;
 import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
 import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,14 +37,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The checks no kafka-clients user reaches, driven through {@link AuthorizingHandler} with a recording handler
- * behind it: the requests brokers send each other need CLUSTER_ACTION (a follower's Fetch and OffsetForLeaderEpoch,
- * WriteTxnMarkers, AddPartitionsToTxn's verification from v4, AlterPartition, BrokerHeartbeat), and ListOffsets is
- * checked per topic before anything is looked up (a client's Metadata would refuse first).
+ * The checks no kafka-clients user reaches on its own, driven through {@link AuthorizingHandler} with a recording
+ * handler behind it: the requests brokers send each other need CLUSTER_ACTION (a follower's Fetch and
+ * OffsetForLeaderEpoch, WriteTxnMarkers, AddPartitionsToTxn's verification from v4, AlterPartition,
+ * BrokerHeartbeat); ListOffsets and Produce are checked per topic before anything is looked up (a client's Metadata
+ * or InitProducerId would refuse first), the refused topics answered next to the served ones; an acks=0 produce
+ * that is refused closes the connection.
  */
-class InterBrokerChecksTest {
+class DirectChecksTest {
 
     private static final KafkaPrincipal BROKER = KafkaPrincipal.user("broker");
     private static final KafkaPrincipal CLIENT = KafkaPrincipal.user("client");
@@ -179,5 +186,42 @@ class InterBrokerChecksTest {
         call(BROKER, ApiKey.BROKER_HEARTBEAT, (short) 1, ApiKey.BROKER_HEARTBEAT.request().newMessage(),
                 () -> new BrokerHeartbeatResponseView().struct());
         assertThat(served).hasSize(1);
+    }
+
+    private static Struct produce(String transactionalId, short acks) {
+        ProduceRequestView request = new ProduceRequestView().transactionalId(transactionalId).acks(acks)
+                .timeoutMs(1000);
+        request.addTopicData().name("open").addPartitionData().index(0).records(Unpooled.EMPTY_BUFFER);
+        request.addTopicData().name("closed").addPartitionData().index(1).records(Unpooled.EMPTY_BUFFER);
+        return request.struct();
+    }
+
+    @Test
+    void produceIsServedForTheWritableTopicsAndRefusedForTheOthers() throws Exception {
+        authorizer.create(List.of(new AclBinding(ResourceType.TOPIC, "open", PatternType.LITERAL, "User:client", "*",
+                AclOperation.WRITE, AclPermissionType.ALLOW)));
+        ProduceResponseView response = new ProduceResponseView(call(CLIENT, ApiKey.PRODUCE, (short) 9,
+                produce(null, (short) -1), () -> {
+                    ProduceResponseView served = new ProduceResponseView();
+                    served.addResponse().name("open").addPartitionResponse().index(0).baseOffset(7L);
+                    return served.struct();
+                }));
+        assertThat(new ProduceRequestView(served.get(0).body()).topicData()).extracting(t -> t.name())
+                .containsExactly("open");
+        assertThat(response.responses()).extracting(t -> t.name()).containsExactly("open", "closed");
+        assertThat(response.responses().get(1).partitionResponses().get(0).errorCode())
+                .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+
+        ProduceResponseView transactional = new ProduceResponseView(call(CLIENT, ApiKey.PRODUCE, (short) 9,
+                produce("tx", (short) -1), () -> new ProduceResponseView().struct()));
+        assertThat(served).as("no WRITE on the transactional id: nothing served").hasSize(1);
+        assertThat(transactional.responses()).flatExtracting(t -> t.partitionResponses())
+                .extracting(p -> p.errorCode()).containsOnly(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+
+        assertThatThrownBy(() -> call(CLIENT, ApiKey.PRODUCE, (short) 9, produce(null, (short) 0),
+                () -> null)).as("acks=0: the open topic appended, then the connection closed")
+                .hasRootCauseInstanceOf(CloseConnection.class);
+        assertThat(new ProduceRequestView(served.get(1).body()).topicData()).extracting(t -> t.name())
+                .containsExactly("open");
     }
 }
