@@ -4,11 +4,15 @@ import io.minibroker.broker.embedded.EmbeddedBroker;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.tools.AclCommand;
 import org.junit.jupiter.api.Test;
@@ -17,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -30,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * kafka-acls.sh (kafka-tools 4.3.1's AclCommand, in a child JVM as the script runs it) against a broker with ACLs on
  * a SASL PLAIN listener, as the super user through --command-config: --add grants a user WRITE on a prefixed topic
- * pattern (the --producer convenience), --list shows it, and the user's producer works; --remove takes it away and
- * the producer is refused again.
+ * pattern (the --producer convenience), --list shows it, and the user's producer works; --consumer lets the user
+ * read the topic in a group; --remove takes the producer's rights away and the producer is refused again.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class KafkaAclsCommandTest {
@@ -70,12 +75,17 @@ class KafkaAclsCommandTest {
                     .contains("(principal=User:alice, host=*, operation=WRITE, permissionType=ALLOW)")
                     .contains("(principal=User:alice, host=*, operation=CREATE, permissionType=ALLOW)");
             produce(bootstrap);
+            acls(bootstrap, adminConfig, "--add", "--allow-principal", "User:alice", "--consumer",
+                    "--topic", "orders-eu", "--group", "billing");
+            assertThat(consume(bootstrap)).containsExactly("v");
 
             acls(bootstrap, adminConfig, "--remove", "--force", "--allow-principal", "User:alice", "--producer",
                     "--topic", "orders-", "--resource-pattern-type", "prefixed");
             assertThat(acls(bootstrap, adminConfig, "--list", "--topic", "orders-", "--resource-pattern-type",
                     "prefixed")).doesNotContain("User:alice");
-            assertThatThrownBy(() -> produce(bootstrap)).hasCauseInstanceOf(TopicAuthorizationException.class);
+            assertThatThrownBy(() -> produce(bootstrap))
+                    .as("no WRITE on any topic left: not even an idempotent producer id")
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
         }
     }
 
@@ -94,6 +104,24 @@ class KafkaAclsCommandTest {
                 new StringSerializer())) {
             producer.send(new ProducerRecord<>("orders-eu", "k", "v")).get();
         }
+    }
+
+    /** orders-eu's records as alice, in the group billing, committing what it read. */
+    private static List<String> consume(String bootstrap) {
+        Map<String, Object> config = client(bootstrap, "alice");
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, "billing");
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of("orders-eu"));
+            Eventually.await(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
+                return !values.isEmpty();
+            }, "alice reads orders-eu");
+            consumer.commitSync();
+        }
+        return values;
     }
 
     private static Map<String, Object> client(String bootstrap, String user) {
