@@ -25,8 +25,6 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -110,40 +108,11 @@ class TransactionsCommandTest {
         }
     }
 
-    /** Runs kafka-transactions.sh with these arguments in a child JVM; its standard output, failing on exit != 0. */
+    /** Runs kafka-transactions.sh with these arguments in a child JVM; its standard output. */
     private static String tool(String bootstrap, String... args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-cp", toolClassPath(),
-                TransactionsCommand.class.getName(), "--bootstrap-server", bootstrap));
-        command.addAll(Arrays.asList(args));
-        Path out = Files.createTempFile("kafka-transactions", ".out");
-        Path err = Files.createTempFile("kafka-transactions", ".err");
-        try {
-            Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
-                    .start();
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("kafka-transactions " + List.of(args)).isTrue();
-            String stdout = Files.readString(out);
-            assertThat(process.exitValue()).as("exit of kafka-transactions " + List.of(args) + ": " + stdout
-                    + Files.readString(err)).isZero();
-            return stdout;
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
-    }
-
-    /**
-     * The test's class path with the kafka-clients the tool was built with in place of this module's 4.4.0
-     * (kafka-tools 4.3.1 calls a class 4.4.0 moved): the copy the build makes of it, named by the
-     * {@code kafka.tools.clients.jar} property (integration-tests/pom.xml).
-     */
-    private static String toolClassPath() {
-        String toolsClients = System.getProperty("kafka.tools.clients.jar");
-        assertThat(toolsClients).as("kafka.tools.clients.jar (set by the build)").isNotNull();
-        assertThat(Path.of(toolsClients)).exists();
-        return Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
-                .map(entry -> entry.matches(".*kafka-clients-[^/]+\\.jar") ? toolsClients : entry)
-                .reduce((a, b) -> a + java.io.File.pathSeparator + b).orElseThrow();
+        List<String> line = new ArrayList<>(List.of("--bootstrap-server", bootstrap));
+        line.addAll(Arrays.asList(args));
+        return KafkaTool.run(TransactionsCommand.class, line.toArray(String[]::new));
     }
 
     /**

@@ -40,14 +40,4 @@ public record AclBinding(ResourceType resourceType, String resourceName, Pattern
         }
         return null;
     }
-
-    /** Whether this binding's pattern covers the named resource of its type. */
-    boolean covers(ResourceType type, String name) {
-        if (type != resourceType) {
-            return false;
-        }
-        return patternType == PatternType.PREFIXED
-                ? name.startsWith(resourceName)
-                : resourceName.equals(WILDCARD) || resourceName.equals(name);
-    }
 }

@@ -18,21 +18,23 @@ import java.util.stream.Collectors;
  * also allows DESCRIBE, of ALTER_CONFIGS also DESCRIBE_CONFIGS, of ALL everything. A resource no ACL covers at all
  * is allowed only with {@code allow.everyone.if.no.acl.found}.
  *
- * <p>The bindings are an immutable list replaced on each change, so checks on the event loops never lock.
+ * <p>The bindings are kept in an {@link AclIndex} by resource type and pattern, so a check reads only the bindings
+ * that cover its resource.
  */
 public final class StandardAuthorizer {
 
-    private final Set<String> superUsers;
+    private final Set<KafkaPrincipal> superUsers;
     private final boolean allowEveryoneIfNoAclFound;
     private final AclFile file;
-    private volatile List<AclBinding> bindings;
+    /** Replaced as a whole on each change, so checks on the event loops never lock. */
+    private volatile AclIndex index = AclIndex.EMPTY;
 
-    private StandardAuthorizer(Set<String> superUsers, boolean allowEveryoneIfNoAclFound, AclFile file,
+    private StandardAuthorizer(Set<KafkaPrincipal> superUsers, boolean allowEveryoneIfNoAclFound, AclFile file,
                                List<AclBinding> bindings) {
         this.superUsers = superUsers;
         this.allowEveryoneIfNoAclFound = allowEveryoneIfNoAclFound;
         this.file = file;
-        this.bindings = List.copyOf(bindings);
+        replace(bindings);
     }
 
     /** Loads the ACLs kept in {@code logDir}; {@code superUsers} is {@code super.users}, semicolon-separated. */
@@ -42,46 +44,38 @@ public final class StandardAuthorizer {
         return new StandardAuthorizer(parseSuperUsers(superUsers), allowEveryoneIfNoAclFound, file, file.load());
     }
 
-    static Set<String> parseSuperUsers(String value) {
+    static Set<KafkaPrincipal> parseSuperUsers(String value) {
         if (value == null) {
             return Set.of();
         }
         return Arrays.stream(value.split(";")).map(String::trim).filter(s -> !s.isEmpty())
+                .map(s -> s.indexOf(':') < 0 ? new KafkaPrincipal(s, "") : new KafkaPrincipal(
+                        s.substring(0, s.indexOf(':')), s.substring(s.indexOf(':') + 1)))
                 .collect(Collectors.toUnmodifiableSet());
+    }
+
+    private void replace(List<AclBinding> next) {
+        index = new AclIndex(next);
+    }
+
+    private List<AclBinding> bindings() {
+        return index.bindings();
     }
 
     public boolean authorize(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type,
                              String name) {
-        String who = principal.toString();
-        if (superUsers.contains(who)) {
+        if (superUsers.contains(principal)) {
             return true;
         }
-        boolean anyCovering = false;
-        boolean allowed = false;
-        for (AclBinding binding : bindings) {
-            if (!binding.covers(type, name)) {
-                continue;
-            }
-            anyCovering = true;
-            if (!binding.principal().equals(who) && !binding.principal().equals(AclBinding.WILDCARD_PRINCIPAL)) {
-                continue;
-            }
-            if (!binding.host().equals(AclBinding.WILDCARD) && !binding.host().equals(host)) {
-                continue;
-            }
-            if (binding.permission() == AclPermissionType.DENY) {
-                if (binding.operation() == operation || binding.operation() == AclOperation.ALL) {
-                    return false;
-                }
-            } else if (operation.allowedBy().contains(binding.operation())) {
-                allowed = true;
-            }
-        }
-        return allowed || (!anyCovering && allowEveryoneIfNoAclFound);
+        return switch (index.check(principal, host, operation, type, name)) {
+            case ALLOWED -> true;
+            case DENIED, NO_MATCHING_ALLOW -> false;
+            case NOT_COVERED -> allowEveryoneIfNoAclFound;
+        };
     }
 
     public boolean isSuperUser(KafkaPrincipal principal) {
-        return superUsers.contains(principal.toString());
+        return superUsers.contains(principal);
     }
 
     /**
@@ -97,16 +91,16 @@ public final class StandardAuthorizer {
             return false;
         }
         String who = principal.toString();
-        return bindings.stream().anyMatch(b -> b.resourceType() == type && b.permission() == AclPermissionType.ALLOW
+        return bindings().stream().anyMatch(b -> b.resourceType() == type && b.permission() == AclPermissionType.ALLOW
                 && (b.principal().equals(who) || b.principal().equals(AclBinding.WILDCARD_PRINCIPAL))
                 && (b.host().equals(AclBinding.WILDCARD) || b.host().equals(host))
-                && operation.allowedBy().contains(b.operation()));
+                && operation.isAllowedBy(b.operation()));
     }
 
     private boolean deniesEverything(KafkaPrincipal principal, String host, AclOperation operation,
                                      ResourceType type) {
         String who = principal.toString();
-        return bindings.stream().anyMatch(b -> b.resourceType() == type && b.permission() == AclPermissionType.DENY
+        return bindings().stream().anyMatch(b -> b.resourceType() == type && b.permission() == AclPermissionType.DENY
                 && b.patternType() == PatternType.LITERAL && b.resourceName().equals(AclBinding.WILDCARD)
                 && (b.principal().equals(who) || b.principal().equals(AclBinding.WILDCARD_PRINCIPAL))
                 && (b.host().equals(AclBinding.WILDCARD) || b.host().equals(host))
@@ -114,28 +108,28 @@ public final class StandardAuthorizer {
     }
 
     public List<AclBinding> describe(AclBindingFilter filter) {
-        return bindings.stream().filter(filter::matches).toList();
+        return bindings().stream().filter(filter::matches).toList();
     }
 
     /** Adds the bindings not already present and keeps them on disk before answering. */
     public synchronized void create(List<AclBinding> added) throws IOException {
-        List<AclBinding> next = new ArrayList<>(bindings);
+        List<AclBinding> next = new ArrayList<>(bindings());
         added.stream().filter(b -> !next.contains(b)).distinct().forEach(next::add);
         file.save(next);
-        bindings = List.copyOf(next);
+        replace(next);
     }
 
     /** Removes and returns the bindings each filter matches, in the filters' order. */
     public synchronized List<List<AclBinding>> delete(List<AclBindingFilter> filters) throws IOException {
         List<List<AclBinding>> removed = new ArrayList<>();
-        List<AclBinding> next = new ArrayList<>(bindings);
+        List<AclBinding> next = new ArrayList<>(bindings());
         for (AclBindingFilter filter : filters) {
             // Kafka answers each filter with what it matched before this request, even if another filter took it.
-            removed.add(bindings.stream().filter(filter::matches).toList());
+            removed.add(bindings().stream().filter(filter::matches).toList());
             next.removeIf(filter::matches);
         }
         file.save(next);
-        bindings = List.copyOf(next);
+        replace(next);
         return removed;
     }
 }

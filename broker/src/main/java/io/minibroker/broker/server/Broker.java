@@ -21,6 +21,7 @@ import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.authz.AclApisHandler;
 import io.minibroker.broker.authz.AuthorizingHandler;
 import io.minibroker.broker.authz.StandardAuthorizer;
+import io.minibroker.broker.authz.TopicFacts;
 import io.minibroker.broker.cluster.BrokerLifecycle;
 import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadataHandler;
@@ -444,7 +445,9 @@ public final class Broker implements AutoCloseable {
             ReplicaManagerMeters.singleNode(registry, topics.logs().allLogs());
         }
         if (authorizer != null) {
-            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topics::nameOf));
+            TopicFacts topicFacts = new TopicFacts(topics::nameOf, name -> topics.get(name).isPresent(),
+                    config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE));
+            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topicFacts));
         }
         SupportedApis controllerApis = null;
         if (config.isController()) {

@@ -1,9 +1,7 @@
 package io.minibroker.broker.authz;
 
 import io.minibroker.broker.config.ConfigException;
-import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -14,7 +12,6 @@ import org.apache.kafka.common.acl.AccessControlEntryFilter;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
@@ -25,7 +22,6 @@ import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourcePatternFilter;
 import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,7 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -50,16 +45,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class AclClientsTest {
 
-    private static final String JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required"
-            + " username=\"admin\" password=\"admin-secret\" user_admin=\"admin-secret\""
-            + " user_alice=\"alice-secret\" user_bob=\"bob-secret\" user_carol=\"carol-secret\";";
-
     @TempDir
     Path logDir;
-    private Broker broker;
+    private SecuredBroker broker;
 
     @AfterEach
-    void stop() throws Exception {
+    void stop() {
         if (broker != null) {
             broker.close();
         }
@@ -67,8 +58,8 @@ class AclClientsTest {
 
     @Test
     void usersDoOnlyWhatTheirAclsGrantAndTheAclsSurviveARestart() throws Exception {
-        broker = TestBrokers.start(logDir, settings());
-        try (Admin admin = Admin.create(client("admin"))) {
+        broker = SecuredBroker.start(logDir);
+        try (Admin admin = broker.admin("admin")) {
             admin.createTopics(List.of(new NewTopic("orders-1", 1, (short) 1), new NewTopic("orders-secret", 1,
                     (short) 1), new NewTopic("payments", 1, (short) 1))).all().get();
             admin.createAcls(List.of(
@@ -93,7 +84,7 @@ class AclClientsTest {
             assertThatThrownBy(() -> bob.send(new ProducerRecord<>("orders-1", "k", "v")).get())
                     .hasCauseInstanceOf(TopicAuthorizationException.class);
         }
-        Map<String, Object> carol = client("carol");
+        Map<String, Object> carol = broker.client("carol");
         carol.put(ConsumerConfig.GROUP_ID_CONFIG, "carols-group");
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(carol, new StringDeserializer(),
                 new StringDeserializer())) {
@@ -101,15 +92,14 @@ class AclClientsTest {
             assertThatThrownBy(() -> consumer.poll(Duration.ofSeconds(20)))
                     .as("READ on the topic but none on the group").isInstanceOf(GroupAuthorizationException.class);
         }
-        try (Admin bob = Admin.create(client("bob"))) {
+        try (Admin bob = broker.admin("bob")) {
             assertThatThrownBy(() -> bob.describeAcls(AclBindingFilter.ANY).values().get())
                     .isInstanceOf(ExecutionException.class)
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);
         }
 
-        broker.close();
-        broker = TestBrokers.start(logDir, settings());
-        try (Admin admin = Admin.create(client("admin"))) {
+        broker.restart();
+        try (Admin admin = broker.admin("admin")) {
             assertThat(admin.describeAcls(new AclBindingFilter(new ResourcePatternFilter(ResourceType.TOPIC,
                     "orders-secret", PatternType.MATCH), AccessControlEntryFilter.ANY)).values().get())
                     .as("both bindings apply to orders-secret, after the restart too").hasSize(2);
@@ -124,7 +114,7 @@ class AclClientsTest {
 
     @Test
     void anotherAuthorizerClassStopsTheStartNamingTheKey() {
-        Map<String, String> settings = settings();
+        Map<String, String> settings = SecuredBroker.settings();
         settings.put("authorizer.class.name", "kafka.security.authorizer.AclAuthorizer");
         assertThatThrownBy(() -> TestBrokers.start(logDir, settings)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("authorizer.class.name");
@@ -137,35 +127,12 @@ class AclClientsTest {
     }
 
     private java.util.Set<String> topicsSeenBy(String user) throws Exception {
-        try (Admin admin = Admin.create(client(user))) {
+        try (Admin admin = broker.admin(user)) {
             return admin.listTopics().names().get();
         }
     }
 
     private KafkaProducer<String, String> producer(String user, boolean idempotent) {
-        Map<String, Object> config = client(user);
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, idempotent);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "20000");
-        return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
-    }
-
-    private static Map<String, String> settings() {
-        return new HashMap<>(Map.of(
-                "listeners", "SASL_PLAINTEXT://localhost:0",
-                "sasl.enabled.mechanisms", "PLAIN",
-                "listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS,
-                "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-                "super.users", "User:admin"));
-    }
-
-    private Map<String, Object> client(String user) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("SASL_PLAINTEXT"));
-        config.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
-        config.put(SaslConfigs.SASL_MECHANISM, "PLAIN");
-        config.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.plain.PlainLoginModule required"
-                + " username=\"" + user + "\" password=\"" + user + "-secret\";");
-        return config;
+        return broker.producer(user, Map.of(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, idempotent));
     }
 }

@@ -1,0 +1,179 @@
+package io.minibroker.broker.authz;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.security.KafkaPrincipal;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.schema.ErrorCodes;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * One request's questions to the authorizer, as Kafka's AuthHelper asks them: the principal and client address
+ * of the connection, read once per request, and the shapes of answer a refused request or resource gets.
+ */
+final class Access {
+
+    private final StandardAuthorizer authorizer;
+    private final KafkaPrincipal principal;
+    private final String host;
+    private final RequestContext context;
+    private final Request request;
+    private final ApiHandler handler;
+
+    Access(StandardAuthorizer authorizer, RequestContext context, Request request, ApiHandler handler) {
+        this.authorizer = authorizer;
+        this.principal = context.principal();
+        this.host = AclApisHandler.host(context.clientAddress());
+        this.context = context;
+        this.request = request;
+        this.handler = handler;
+    }
+
+    Request request() {
+        return request;
+    }
+
+    boolean allowed(AclOperation operation, ResourceType type, String name) {
+        return authorizer.authorize(principal, host, operation, type, name);
+    }
+
+    boolean allowedOnCluster(AclOperation operation) {
+        return allowed(operation, ResourceType.CLUSTER, AclApisHandler.CLUSTER_NAME);
+    }
+
+    /** Kafka's authorizeByResourceType: the operation is allowed on some resource of the type. */
+    boolean allowedOnAny(AclOperation operation, ResourceType type) {
+        return authorizer.allowsAny(principal, host, operation, type);
+    }
+
+    /**
+     * Kafka's authorized-operations field for a resource: a bit (at the operation's code) for each operation Kafka
+     * supports on the resource type that this principal is allowed, as Kafka's AuthHelper.authorizedOperations
+     * reads them.
+     */
+    int authorizedOperations(ResourceType type, String name) {
+        int bits = 0;
+        for (AclOperation operation : SUPPORTED.get(type)) {
+            if (allowed(operation, type, name)) {
+                bits |= 1 << operation.code();
+            }
+        }
+        return bits;
+    }
+
+    /** The cluster's authorized operations where DESCRIBE on it is allowed, else none (0), as Kafka answers. */
+    int clusterAuthorizedOperations() {
+        return allowedOnCluster(AclOperation.DESCRIBE)
+                ? authorizedOperations(ResourceType.CLUSTER, AclApisHandler.CLUSTER_NAME) : 0;
+    }
+
+    /** The operations Kafka's AclEntry.supportedOperations names per resource type. */
+    private static final Map<ResourceType, List<AclOperation>> SUPPORTED = Map.of(
+            ResourceType.TOPIC, List.of(AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE,
+                    AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE_CONFIGS,
+                    AclOperation.ALTER_CONFIGS),
+            ResourceType.GROUP, List.of(AclOperation.READ, AclOperation.DESCRIBE, AclOperation.DELETE,
+                    AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS),
+            ResourceType.CLUSTER, List.of(AclOperation.CREATE, AclOperation.CLUSTER_ACTION,
+                    AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE,
+                    AclOperation.ALTER, AclOperation.DESCRIBE));
+
+    /** The request served as it came. */
+    CompletionStage<Struct> serve() {
+        return handler.handle(context, request);
+    }
+
+    /**
+     * The refusal of the whole request in Kafka's {@code getErrorResponse} shape for an API answered with a top-level
+     * error code: that code set, every other field at its default.
+     */
+    CompletionStage<Struct> refuse(Errors error) {
+        Struct body = request.api().response().newMessage();
+        if (ErrorCodes.overwrite(body, request.version(), error.code()) == 0) {
+            throw new IllegalStateException(request.api() + " v" + request.version() + " has no top-level error code");
+        }
+        return CompletableFuture.completedFuture(body);
+    }
+
+    /** The refusal of the whole request in the shape {@code answer} builds. */
+    static CompletionStage<Struct> answer(Struct body) {
+        return CompletableFuture.completedFuture(body);
+    }
+
+    /** Kafka's description of an authorization error, which answers carrying an error message repeat. */
+    static String message(Errors error) {
+        return switch (error) {
+            case TOPIC_AUTHORIZATION_FAILED -> "Topic authorization failed.";
+            case GROUP_AUTHORIZATION_FAILED -> "Group authorization failed.";
+            case CLUSTER_AUTHORIZATION_FAILED -> "Cluster authorization failed.";
+            case TRANSACTIONAL_ID_AUTHORIZATION_FAILED -> "Transactional Id authorization failed.";
+            default -> null;
+        };
+    }
+
+    /** A request item (topic, group, resource) this request may not act on, and the error it is answered with. */
+    record Refused<T>(T item, Errors error) {
+    }
+
+    /**
+     * Serves the request with only the {@code items} that {@code refusal} finds no error for (put back with
+     * {@code keep}), then adds an answer for each refused item to the response with {@code answer}, as Kafka's
+     * handlers merge the authorized results with the unauthorized ones. With nothing refused the request is served
+     * untouched; with everything refused it is not served at all (a fetch left with no partitions must not wait).
+     */
+    <T> CompletionStage<Struct> serveAllowed(List<T> items, Function<T, Errors> refusal, Consumer<List<T>> keep,
+                                             BiConsumer<Struct, Refused<T>> answer) {
+        return serveAllowed(items, refusal, keep, answer, false);
+    }
+
+    /** As above, but served even with every item refused, for a response that carries more than the items. */
+    <T> CompletionStage<Struct> serveAllowed(List<T> items, Function<T, Errors> refusal, Consumer<List<T>> keep,
+                                             BiConsumer<Struct, Refused<T>> answer, boolean serveEmpty) {
+        List<T> kept = new ArrayList<>(items.size());
+        List<Refused<T>> refused = new ArrayList<>();
+        for (T item : items) {
+            Errors error = refusal.apply(item);
+            if (error == null) {
+                kept.add(item);
+            } else {
+                refused.add(new Refused<>(item, error));
+            }
+        }
+        if (refused.isEmpty()) {
+            return serve();
+        }
+        CompletionStage<Struct> served;
+        if (kept.isEmpty() && !serveEmpty) {
+            served = answer(request.api().response().newMessage());
+        } else {
+            keep.accept(kept);
+            served = serve();
+        }
+        return served.thenApply(body -> {
+            if (body != null) {
+                refused.forEach(r -> answer.accept(body, r));
+            }
+            return body;
+        });
+    }
+
+    /** Serves the request and then hands its response to {@code filter} (which hides what may not be seen). */
+    CompletionStage<Struct> serveFiltered(Consumer<Struct> filter) {
+        return serve().thenApply(body -> {
+            if (body != null) {
+                filter.accept(body);
+            }
+            return body;
+        });
+    }
+}

@@ -1,0 +1,237 @@
+package io.minibroker.broker.authz;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.AlterConfigsRequestView;
+import io.minibroker.protocol.message.view.AlterConfigsResponseView;
+import io.minibroker.protocol.message.view.AlterUserScramCredentialsRequestView;
+import io.minibroker.protocol.message.view.AlterUserScramCredentialsResponseView;
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
+import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.CreateTopicsResponseView;
+import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
+import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
+import io.minibroker.protocol.message.view.DescribeClusterRequestView;
+import io.minibroker.protocol.message.view.DescribeClusterResponseView;
+import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
+import io.minibroker.protocol.message.view.DescribeConfigsResponseView;
+import io.minibroker.protocol.message.view.DescribeLogDirsResponseView;
+import io.minibroker.protocol.message.view.ElectLeadersRequestView;
+import io.minibroker.protocol.message.view.ElectLeadersResponseView;
+import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
+import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * The checks of the admin APIs, as Kafka's KafkaApis, ControllerApis and ConfigHelper make them: CreateTopics needs
+ * CREATE on the cluster or the topic (and DESCRIBE_CONFIGS on the topic to see its configs), DeleteTopics DELETE,
+ * CreatePartitions ALTER on the topic; the config APIs DESCRIBE_CONFIGS or ALTER_CONFIGS on the topic, the group, or
+ * the cluster for a broker, broker logger or client metrics resource; DescribeLogDirs DESCRIBE and ElectLeaders ALTER
+ * on the cluster; DescribeClientQuotas DESCRIBE_CONFIGS on the cluster; the SCRAM credential APIs DESCRIBE and ALTER on
+ * the cluster; the brokers' own requests to the controller CLUSTER_ACTION.
+ */
+final class AdminApiChecks {
+
+    private static final short CREATE_TOPICS_CONFIGS_FROM_VERSION = 5;
+    private static final short DELETE_TOPICS_BY_ID_FROM_VERSION = 6;
+    private static final short LOG_DIRS_ERROR_FROM_VERSION = 3;
+    private static final short ELECT_LEADERS_ERROR_FROM_VERSION = 1;
+    private static final byte TOPIC_RESOURCE = 2;
+    private static final byte GROUP_RESOURCE = 32;
+    private static final Set<Byte> CLUSTER_RESOURCES = Set.of((byte) 4, (byte) 8, (byte) 16); // broker, logger, metrics
+
+    private final TopicFacts topics;
+
+    AdminApiChecks(TopicFacts topics) {
+        this.topics = topics;
+    }
+
+    private static boolean topicAllowed(Access access, AclOperation operation, String topic) {
+        return access.allowed(operation, ResourceType.TOPIC, topic);
+    }
+
+    /**
+     * CREATE on the cluster or on each topic (else TOPIC_AUTHORIZATION_FAILED, "Authorization failed."); a created
+     * topic's configs are answered only with DESCRIBE_CONFIGS on it, else its config error is
+     * TOPIC_AUTHORIZATION_FAILED.
+     */
+    CompletionStage<Struct> createTopics(Access access) {
+        Request request = access.request();
+        CreateTopicsRequestView body = new CreateTopicsRequestView(request.body());
+        boolean cluster = access.allowedOnCluster(AclOperation.CREATE);
+        return access.serveAllowed(body.topics(), topic -> cluster || topicAllowed(access, AclOperation.CREATE,
+                        topic.name()) ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) ->
+                        new CreateTopicsResponseView(answer).addTopic().name(refused.item().name())
+                                .errorCode(refused.error().code()).errorMessage("Authorization failed.")
+                                .numPartitions(-1).replicationFactor((short) -1))
+                .thenApply(answer -> {
+                    if (answer != null && request.version() >= CREATE_TOPICS_CONFIGS_FROM_VERSION) {
+                        new CreateTopicsResponseView(answer).topics().stream()
+                                .filter(t -> t.errorCode() == Errors.NONE.code()
+                                        && !topicAllowed(access, AclOperation.DESCRIBE_CONFIGS, t.name()))
+                                .forEach(t -> t.topicConfigErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                                        .configs(null));
+                    }
+                    return answer;
+                });
+    }
+
+    /**
+     * DELETE on the cluster or each topic. Named, a topic the principal may not delete is answered
+     * TOPIC_AUTHORIZATION_FAILED, unless it may describe it and it does not exist (then the handler answers
+     * UNKNOWN_TOPIC_OR_PARTITION); by id, an unknown id is the handler's to answer, a refused one gets its name only
+     * if the principal may describe it.
+     */
+    CompletionStage<Struct> deleteTopics(Access access) {
+        Request request = access.request();
+        DeleteTopicsRequestView body = new DeleteTopicsRequestView(request.body());
+        boolean cluster = access.allowedOnCluster(AclOperation.DELETE);
+        if (cluster) {
+            return access.serve();
+        }
+        Function<String, Errors> byName = name -> topicAllowed(access, AclOperation.DELETE, name)
+                || (topicAllowed(access, AclOperation.DESCRIBE, name) && !topics.exists().test(name))
+                ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
+        if (request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION) {
+            return access.serveAllowed(body.topicNames(), byName, body::topicNames, (answer, refused) ->
+                    new DeleteTopicsResponseView(answer).addResponse().name(refused.item())
+                            .errorCode(refused.error().code()));
+        }
+        return access.serveAllowed(body.topics(), topic -> {
+            if (topic.name() != null) {
+                return byName.apply(topic.name());
+            }
+            Optional<String> name = topics.nameOf(topic.topicId());
+            return name.isEmpty() || topicAllowed(access, AclOperation.DELETE, name.get()) ? null
+                    : Errors.TOPIC_AUTHORIZATION_FAILED;
+        }, body::topics, (answer, refused) -> {
+            String name = refused.item().name() != null ? refused.item().name()
+                    : topics.nameOf(refused.item().topicId())
+                    .filter(n -> topicAllowed(access, AclOperation.DESCRIBE, n)).orElse(null);
+            new DeleteTopicsResponseView(answer).addResponse().name(name).topicId(refused.item().topicId())
+                    .errorCode(refused.error().code()).errorMessage(Access.message(refused.error()));
+        });
+    }
+
+    CompletionStage<Struct> createPartitions(Access access) {
+        CreatePartitionsRequestView body = new CreatePartitionsRequestView(access.request().body());
+        return access.serveAllowed(body.topics(), topic -> topicAllowed(access, AclOperation.ALTER, topic.name())
+                ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) ->
+                new CreatePartitionsResponseView(answer).addResult().name(refused.item().name())
+                        .errorCode(refused.error().code()));
+    }
+
+    /** The refusal of one config resource for {@code operation}, or null; an unknown type is the handler's. */
+    private static Errors configRefusal(Access access, AclOperation operation, byte type, String name) {
+        if (type == TOPIC_RESOURCE) {
+            return topicAllowed(access, operation, name) ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
+        }
+        if (type == GROUP_RESOURCE) {
+            return access.allowed(operation, ResourceType.GROUP, name) ? null : Errors.GROUP_AUTHORIZATION_FAILED;
+        }
+        if (CLUSTER_RESOURCES.contains(type)) {
+            return access.allowedOnCluster(operation) ? null : Errors.CLUSTER_AUTHORIZATION_FAILED;
+        }
+        return null;
+    }
+
+    CompletionStage<Struct> describeConfigs(Access access) {
+        DescribeConfigsRequestView body = new DescribeConfigsRequestView(access.request().body());
+        return access.serveAllowed(body.resources(), r -> configRefusal(access, AclOperation.DESCRIBE_CONFIGS,
+                r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
+                new DescribeConfigsResponseView(answer).addResult().resourceType(refused.item().resourceType())
+                        .resourceName(refused.item().resourceName()).errorCode(refused.error().code())
+                        .errorMessage(Access.message(refused.error())));
+    }
+
+    CompletionStage<Struct> alterConfigs(Access access) {
+        AlterConfigsRequestView body = new AlterConfigsRequestView(access.request().body());
+        return access.serveAllowed(body.resources(), r -> configRefusal(access, AclOperation.ALTER_CONFIGS,
+                r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
+                new AlterConfigsResponseView(answer).addResponse().resourceType(refused.item().resourceType())
+                        .resourceName(refused.item().resourceName()).errorCode(refused.error().code())
+                        .errorMessage(Access.message(refused.error())));
+    }
+
+    CompletionStage<Struct> incrementalAlterConfigs(Access access) {
+        IncrementalAlterConfigsRequestView body = new IncrementalAlterConfigsRequestView(access.request().body());
+        return access.serveAllowed(body.resources(), r -> configRefusal(access, AclOperation.ALTER_CONFIGS,
+                r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
+                new IncrementalAlterConfigsResponseView(answer).addResponse()
+                        .resourceType(refused.item().resourceType()).resourceName(refused.item().resourceName())
+                        .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
+    }
+
+    /** DESCRIBE on the cluster, else no log dirs (and CLUSTER_AUTHORIZATION_FAILED from v3, which carries it). */
+    CompletionStage<Struct> describeLogDirs(Access access) {
+        if (access.allowedOnCluster(AclOperation.DESCRIBE)) {
+            return access.serve();
+        }
+        DescribeLogDirsResponseView response = new DescribeLogDirsResponseView();
+        if (access.request().version() >= LOG_DIRS_ERROR_FROM_VERSION) {
+            response.errorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        }
+        return Access.answer(response.struct());
+    }
+
+    /** ALTER on the cluster, else every partition asked for is answered CLUSTER_AUTHORIZATION_FAILED. */
+    CompletionStage<Struct> electLeaders(Access access) {
+        if (access.allowedOnCluster(AclOperation.ALTER)) {
+            return access.serve();
+        }
+        Errors error = Errors.CLUSTER_AUTHORIZATION_FAILED;
+        ElectLeadersRequestView body = new ElectLeadersRequestView(access.request().body());
+        ElectLeadersResponseView response = new ElectLeadersResponseView();
+        if (access.request().version() >= ELECT_LEADERS_ERROR_FROM_VERSION) {
+            response.errorCode(error.code());
+        }
+        if (body.topicPartitions() != null) {
+            body.topicPartitions().forEach(topic -> {
+                ElectLeadersResponseView.ReplicaElectionResult result = response.addReplicaElectionResult()
+                        .topic(topic.topic());
+                topic.partitions().forEach(p -> result.addPartitionResult().partitionId(p).errorCode(error.code())
+                        .errorMessage(Access.message(error)));
+            });
+        }
+        return Access.answer(response.struct());
+    }
+
+    /** ALTER on the cluster, else every user named is answered CLUSTER_AUTHORIZATION_FAILED. */
+    CompletionStage<Struct> alterUserScramCredentials(Access access) {
+        if (access.allowedOnCluster(AclOperation.ALTER)) {
+            return access.serve();
+        }
+        AlterUserScramCredentialsRequestView body = new AlterUserScramCredentialsRequestView(access.request().body());
+        Set<String> users = new LinkedHashSet<>();
+        Stream.concat(body.deletions().stream().map(d -> d.name()), body.upsertions().stream().map(u -> u.name()))
+                .forEach(users::add);
+        AlterUserScramCredentialsResponseView response = new AlterUserScramCredentialsResponseView();
+        Errors error = Errors.CLUSTER_AUTHORIZATION_FAILED;
+        users.forEach(user -> response.addResult().user(user).errorCode(error.code())
+                .errorMessage(Access.message(error)));
+        return Access.answer(response.struct());
+    }
+
+    /** DescribeCluster needs no right, as in Kafka; the cluster's authorized operations are added when asked for. */
+    CompletionStage<Struct> describeCluster(Access access) {
+        if (!new DescribeClusterRequestView(access.request().body()).includeClusterAuthorizedOperations()) {
+            return access.serve();
+        }
+        return access.serveFiltered(answer -> new DescribeClusterResponseView(answer)
+                .clusterAuthorizedOperations(access.clusterAuthorizedOperations()));
+    }
+
+    /** An API answered with a top-level error code that needs {@code operation} on the cluster. */
+    static CompletionStage<Struct> onCluster(Access access, AclOperation operation) {
+        return access.allowedOnCluster(operation) ? access.serve()
+                : access.refuse(Errors.CLUSTER_AUTHORIZATION_FAILED);
+    }
+}

@@ -1,0 +1,221 @@
+package io.minibroker.broker.authz;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.DeleteGroupsRequestView;
+import io.minibroker.protocol.message.view.DeleteGroupsResponseView;
+import io.minibroker.protocol.message.view.DescribeGroupsRequestView;
+import io.minibroker.protocol.message.view.DescribeGroupsResponseView;
+import io.minibroker.protocol.message.view.FindCoordinatorRequestView;
+import io.minibroker.protocol.message.view.FindCoordinatorResponseView;
+import io.minibroker.protocol.message.view.HeartbeatRequestView;
+import io.minibroker.protocol.message.view.JoinGroupRequestView;
+import io.minibroker.protocol.message.view.LeaveGroupRequestView;
+import io.minibroker.protocol.message.view.ListGroupsResponseView;
+import io.minibroker.protocol.message.view.OffsetCommitRequestView;
+import io.minibroker.protocol.message.view.OffsetCommitResponseView;
+import io.minibroker.protocol.message.view.OffsetDeleteRequestView;
+import io.minibroker.protocol.message.view.OffsetDeleteResponseView;
+import io.minibroker.protocol.message.view.SyncGroupRequestView;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.stream.Stream;
+
+/**
+ * The checks of the group APIs, as Kafka's KafkaApis makes them: the classic membership APIs and
+ * ConsumerGroupHeartbeat need READ on the group (the latter DESCRIBE on each subscribed topic too), OffsetCommit READ
+ * on the group and each topic, OffsetDelete DELETE on the group and READ on each topic, DescribeGroups and
+ * ConsumerGroupDescribe DESCRIBE on each group (the latter hides a group whose assignment names a topic the principal
+ * may not describe), ListGroups DESCRIBE on the cluster or lists only the groups it may describe, DeleteGroups
+ * DELETE on each group, FindCoordinator DESCRIBE on the group or transactional id. OffsetFetch is in
+ * {@link OffsetFetchCheck}.
+ */
+final class GroupApiChecks {
+
+    private static final byte TRANSACTION_KEY_TYPE = 1;
+    private static final short BATCHED_FIND_COORDINATOR_VERSION = 4;
+    private static final short OFFSET_COMMIT_TOPIC_IDS_FROM_VERSION = 10;
+    private static final short DESCRIBE_GROUPS_OPERATIONS_FROM_VERSION = 3;
+    private static final String UNAUTHORIZED_ASSIGNMENT =
+            "The group has described topic(s) that the client is not authorized to describe.";
+
+    private final TopicFacts topics;
+
+    GroupApiChecks(TopicFacts topics) {
+        this.topics = topics;
+    }
+
+    private static boolean groupAllowed(Access access, AclOperation operation, String group) {
+        return access.allowed(operation, ResourceType.GROUP, group);
+    }
+
+    /** JoinGroup, SyncGroup, Heartbeat and LeaveGroup need READ on the group, else GROUP_AUTHORIZATION_FAILED. */
+    CompletionStage<Struct> membership(Access access) {
+        Request request = access.request();
+        String groupId = switch (request.api()) {
+            case JOIN_GROUP -> new JoinGroupRequestView(request.body()).groupId();
+            case SYNC_GROUP -> new SyncGroupRequestView(request.body()).groupId();
+            case HEARTBEAT -> new HeartbeatRequestView(request.body()).groupId();
+            default -> new LeaveGroupRequestView(request.body()).groupId();
+        };
+        return groupAllowed(access, AclOperation.READ, groupId) ? access.serve()
+                : access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+    }
+
+    /**
+     * FindCoordinator needs DESCRIBE on the group, or on the transactional id: a refused key is answered
+     * GROUP_AUTHORIZATION_FAILED (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), the others as usual.
+     */
+    CompletionStage<Struct> findCoordinator(Access access) {
+        Request request = access.request();
+        FindCoordinatorRequestView body = new FindCoordinatorRequestView(request.body());
+        boolean transactional = body.keyType() == TRANSACTION_KEY_TYPE;
+        ResourceType type = transactional ? ResourceType.TRANSACTIONAL_ID : ResourceType.GROUP;
+        Errors refusal = transactional ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+                : Errors.GROUP_AUTHORIZATION_FAILED;
+        if (request.version() < BATCHED_FIND_COORDINATOR_VERSION) {
+            if (access.allowed(AclOperation.DESCRIBE, type, body.key())) {
+                return access.serve();
+            }
+            return Access.answer(new FindCoordinatorResponseView().errorCode(refusal.code()).nodeId(-1).host("")
+                    .port(-1).struct());
+        }
+        return access.serveAllowed(body.coordinatorKeys(), key -> access.allowed(AclOperation.DESCRIBE, type, key)
+                ? null : refusal, body::coordinatorKeys, (answer, refused) -> new FindCoordinatorResponseView(answer)
+                .addCoordinator().key(refused.item()).nodeId(-1).host("").port(-1)
+                .errorCode(refused.error().code()));
+    }
+
+    /**
+     * READ on the group, else every partition is answered GROUP_AUTHORIZATION_FAILED; then READ on each topic, else
+     * its partitions are answered TOPIC_AUTHORIZATION_FAILED. A topic id this broker does not know is the handler's
+     * to answer (UNKNOWN_TOPIC_ID).
+     */
+    CompletionStage<Struct> offsetCommit(Access access) {
+        Request request = access.request();
+        OffsetCommitRequestView body = new OffsetCommitRequestView(request.body());
+        boolean byId = request.version() >= OFFSET_COMMIT_TOPIC_IDS_FROM_VERSION;
+        boolean groupAllowed = groupAllowed(access, AclOperation.READ, body.groupId());
+        if (!groupAllowed) {
+            OffsetCommitResponseView response = new OffsetCommitResponseView();
+            body.topics().forEach(t -> addOffsetCommitErrors(response, t, Errors.GROUP_AUTHORIZATION_FAILED));
+            return Access.answer(response.struct());
+        }
+        return access.serveAllowed(body.topics(), topic -> {
+            String name = byId ? topics.nameOf(topic.topicId()).orElse(null) : topic.name();
+            return name == null || access.allowed(AclOperation.READ, ResourceType.TOPIC, name) ? null
+                    : Errors.TOPIC_AUTHORIZATION_FAILED;
+        }, body::topics, (answer, refused) -> addOffsetCommitErrors(new OffsetCommitResponseView(answer),
+                refused.item(), refused.error()));
+    }
+
+    private static void addOffsetCommitErrors(OffsetCommitResponseView response,
+                                              OffsetCommitRequestView.OffsetCommitRequestTopic topic, Errors error) {
+        OffsetCommitResponseView.OffsetCommitResponseTopic answered = response.addTopic().name(topic.name())
+                .topicId(topic.topicId());
+        topic.partitions().forEach(p -> answered.addPartition().partitionIndex(p.partitionIndex())
+                .errorCode(error.code()));
+    }
+
+    /** DELETE on the group (else GROUP_AUTHORIZATION_FAILED for the request), READ on each topic. */
+    CompletionStage<Struct> offsetDelete(Access access) {
+        OffsetDeleteRequestView body = new OffsetDeleteRequestView(access.request().body());
+        if (!groupAllowed(access, AclOperation.DELETE, body.groupId())) {
+            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+        }
+        return access.serveAllowed(body.topics(), topic -> access.allowed(AclOperation.READ, ResourceType.TOPIC,
+                topic.name()) ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) -> {
+                    OffsetDeleteResponseView.OffsetDeleteResponseTopic topic = new OffsetDeleteResponseView(answer)
+                            .addTopic().name(refused.item().name());
+                    refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
+                            .errorCode(refused.error().code()));
+                });
+    }
+
+    /** DESCRIBE on each group; the authorized operations of each described group when asked for (v3+). */
+    CompletionStage<Struct> describeGroups(Access access) {
+        DescribeGroupsRequestView body = new DescribeGroupsRequestView(access.request().body());
+        boolean operations = access.request().version() >= DESCRIBE_GROUPS_OPERATIONS_FROM_VERSION
+                && body.includeAuthorizedOperations();
+        return access.serveAllowed(body.groups(), group -> groupAllowed(access, AclOperation.DESCRIBE, group) ? null
+                : Errors.GROUP_AUTHORIZATION_FAILED, body::groups, (answer, refused) -> new DescribeGroupsResponseView(
+                answer).addGroup().groupId(refused.item()).errorCode(refused.error().code()).groupState("")
+                .protocolType("").protocolData("")).thenApply(answer -> {
+                    if (operations) {
+                        new DescribeGroupsResponseView(answer).groups().stream()
+                                .filter(g -> g.errorCode() == Errors.NONE.code())
+                                .forEach(g -> g.authorizedOperations(access.authorizedOperations(ResourceType.GROUP,
+                                        g.groupId())));
+                    }
+                    return answer;
+                });
+    }
+
+    /** DESCRIBE on the cluster lists every group; without it only the groups the principal may describe. */
+    CompletionStage<Struct> listGroups(Access access) {
+        if (access.allowedOnCluster(AclOperation.DESCRIBE)) {
+            return access.serve();
+        }
+        return access.serveFiltered(answer -> {
+            ListGroupsResponseView response = new ListGroupsResponseView(answer);
+            response.groups(response.groups().stream().filter(g -> groupAllowed(access, AclOperation.DESCRIBE,
+                    g.groupId())).toList());
+        });
+    }
+
+    CompletionStage<Struct> deleteGroups(Access access) {
+        DeleteGroupsRequestView body = new DeleteGroupsRequestView(access.request().body());
+        return access.serveAllowed(body.groupsNames(), group -> groupAllowed(access, AclOperation.DELETE, group)
+                ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groupsNames, (answer, refused) ->
+                new DeleteGroupsResponseView(answer).addResult().groupId(refused.item())
+                        .errorCode(refused.error().code()));
+    }
+
+    /** READ on the group, and DESCRIBE on every subscribed topic named (else TOPIC_AUTHORIZATION_FAILED). */
+    CompletionStage<Struct> consumerGroupHeartbeat(Access access) {
+        ConsumerGroupHeartbeatRequestView body = new ConsumerGroupHeartbeatRequestView(access.request().body());
+        if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
+            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+        }
+        List<String> subscribed = body.subscribedTopicNames();
+        if (subscribed != null && !TopicApiChecks.refusedTopics(access, AclOperation.DESCRIBE, subscribed)
+                .isEmpty()) {
+            return access.refuse(Errors.TOPIC_AUTHORIZATION_FAILED);
+        }
+        return access.serve();
+    }
+
+    /**
+     * DESCRIBE on each group; a described group whose members' assignments name a topic the principal may not
+     * describe is answered TOPIC_AUTHORIZATION_FAILED without its members.
+     */
+    CompletionStage<Struct> consumerGroupDescribe(Access access) {
+        ConsumerGroupDescribeRequestView body = new ConsumerGroupDescribeRequestView(access.request().body());
+        return access.serveAllowed(body.groupIds(), group -> groupAllowed(access, AclOperation.DESCRIBE, group)
+                ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groupIds, (answer, refused) ->
+                new ConsumerGroupDescribeResponseView(answer).addGroup().groupId(refused.item())
+                        .errorCode(refused.error().code())).thenApply(answer -> {
+                            new ConsumerGroupDescribeResponseView(answer).groups().forEach(group -> {
+                                if (body.includeAuthorizedOperations() && group.errorCode() == Errors.NONE.code()) {
+                                    group.authorizedOperations(access.authorizedOperations(ResourceType.GROUP,
+                                            group.groupId()));
+                                }
+                                if (group.members().stream().flatMap(m -> Stream.of(m.assignment(),
+                                        m.targetAssignment())).flatMap(a -> a.topicPartitions().stream())
+                                        .anyMatch(tp -> !access.allowed(AclOperation.DESCRIBE, ResourceType.TOPIC,
+                                                tp.topicName()))) {
+                                    group.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                                            .errorMessage(UNAUTHORIZED_ASSIGNMENT).groupState("").groupEpoch(0)
+                                            .assignmentEpoch(0).assignorName("").members(new ArrayList<>());
+                                }
+                            });
+                            return answer;
+                        });
+    }
+}

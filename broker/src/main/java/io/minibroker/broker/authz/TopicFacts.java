@@ -1,0 +1,19 @@
+package io.minibroker.broker.authz;
+
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * What some checks must know of the topics, as Kafka's handlers ask their metadata cache: a topic id's name (requests
+ * that name topics by id are checked by name), whether a topic exists (for the answers that may tell it once the
+ * principal may describe the topic), and whether Metadata may auto-create topics at all
+ * ({@code auto.create.topics.enable}).
+ */
+public record TopicFacts(Function<UUID, Optional<String>> names, Predicate<String> exists, boolean autoCreate) {
+
+    Optional<String> nameOf(UUID id) {
+        return names.apply(id);
+    }
+}

@@ -1,0 +1,227 @@
+package io.minibroker.broker.authz;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.CloseConnection;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.security.KafkaPrincipal;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.AddPartitionsToTxnRequestView;
+import io.minibroker.protocol.message.view.AddPartitionsToTxnResponseView;
+import io.minibroker.protocol.message.view.AlterPartitionResponseView;
+import io.minibroker.protocol.message.view.BrokerHeartbeatResponseView;
+import io.minibroker.protocol.message.view.FetchRequestView;
+import io.minibroker.protocol.message.view.FetchResponseView;
+import io.minibroker.protocol.message.view.ListOffsetsRequestView;
+import io.minibroker.protocol.message.view.ListOffsetsResponseView;
+import io.minibroker.protocol.message.view.OffsetForLeaderEpochRequestView;
+import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView;
+import io.minibroker.protocol.message.view.ProduceRequestView;
+import io.minibroker.protocol.message.view.ProduceResponseView;
+import io.minibroker.protocol.message.view.WriteTxnMarkersRequestView;
+import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The checks no kafka-clients user reaches on its own, driven through {@link AuthorizingHandler} with a recording
+ * handler behind it: the requests brokers send each other need CLUSTER_ACTION (a follower's Fetch and
+ * OffsetForLeaderEpoch, WriteTxnMarkers, AddPartitionsToTxn's verification from v4, AlterPartition,
+ * BrokerHeartbeat); ListOffsets and Produce are checked per topic before anything is looked up (a client's Metadata
+ * or InitProducerId would refuse first), the refused topics answered next to the served ones; an acks=0 produce
+ * that is refused closes the connection.
+ */
+class DirectChecksTest {
+
+    private static final KafkaPrincipal BROKER = KafkaPrincipal.user("broker");
+    private static final KafkaPrincipal CLIENT = KafkaPrincipal.user("client");
+
+    @TempDir
+    Path dir;
+    private StandardAuthorizer authorizer;
+    private final List<Request> served = new ArrayList<>();
+
+    @BeforeEach
+    void grants() throws Exception {
+        authorizer = StandardAuthorizer.open(dir, null, false);
+        authorizer.create(List.of(
+                new AclBinding(ResourceType.CLUSTER, AclApisHandler.CLUSTER_NAME, PatternType.LITERAL, "User:broker",
+                        "*", AclOperation.CLUSTER_ACTION, AclPermissionType.ALLOW),
+                new AclBinding(ResourceType.TOPIC, "open", PatternType.LITERAL, "User:client", "*",
+                        AclOperation.READ, AclPermissionType.ALLOW)));
+    }
+
+    private Struct call(KafkaPrincipal principal, ApiKey api, short version, Struct body,
+                        Supplier<Struct> response) {
+        ApiHandler recording = (context, request) -> {
+            served.add(request);
+            return CompletableFuture.completedFuture(response.get());
+        };
+        ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer,
+                new TopicFacts(id -> Optional.empty(), name -> true, true));
+        RequestContext context = new RequestContext("SSL", new InetSocketAddress("127.0.0.1", 5555), null,
+                principal);
+        return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))
+                .toCompletableFuture().join();
+    }
+
+    /** A follower names itself in ReplicaId before v15, in ReplicaState from v15. */
+    private static Struct followerFetch(short version) {
+        FetchRequestView request = new FetchRequestView();
+        if (version >= 15) {
+            request.replicaState().replicaId(2).replicaEpoch(7);
+        } else {
+            request.replicaId(2);
+        }
+        request.addTopic().topic("open").addPartition().partition(0);
+        return request.struct();
+    }
+
+    @Test
+    void aFollowersFetchNeedsClusterAction() {
+        for (short version : new short[] {12, 15}) {
+            served.clear();
+            FetchResponseView refused = new FetchResponseView(call(CLIENT, ApiKey.FETCH, version,
+                    followerFetch(version), () -> new FetchResponseView().struct()));
+            assertThat(served).as("refused before the handler, v" + version).isEmpty();
+            assertThat(refused.responses().get(0).partitions().get(0).errorCode())
+                    .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+            call(BROKER, ApiKey.FETCH, version, followerFetch(version), () -> new FetchResponseView().struct());
+            assertThat(served).hasSize(1);
+        }
+    }
+
+    @Test
+    void listOffsetsNeedsDescribeOnEachTopicAndAnswersTheRefusedOnes() {
+        ListOffsetsRequestView request = new ListOffsetsRequestView();
+        request.addTopic().name("open").addPartition().partitionIndex(0);
+        request.addTopic().name("closed").addPartition().partitionIndex(3);
+        ListOffsetsResponseView response = new ListOffsetsResponseView(call(CLIENT, ApiKey.LIST_OFFSETS, (short) 9,
+                request.struct(), () -> {
+                    ListOffsetsResponseView served = new ListOffsetsResponseView();
+                    served.addTopic().name("open").addPartition().partitionIndex(0).offset(42L);
+                    return served.struct();
+                }));
+        assertThat(new ListOffsetsRequestView(served.get(0).body()).topics()).extracting(t -> t.name())
+                .containsExactly("open");
+        assertThat(response.topics()).extracting(t -> t.name()).containsExactly("open", "closed");
+        assertThat(response.topics().get(1).partitions().get(0).partitionIndex()).isEqualTo(3);
+        assertThat(response.topics().get(1).partitions().get(0).errorCode())
+                .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    private static Struct leaderEpochRequest() {
+        OffsetForLeaderEpochRequestView request = new OffsetForLeaderEpochRequestView().replicaId(2);
+        request.addTopic().topic("closed").addPartition().partition(0);
+        return request.struct();
+    }
+
+    @Test
+    void offsetForLeaderEpochNeedsClusterActionOrDescribe() {
+        OffsetForLeaderEpochResponseView refused = new OffsetForLeaderEpochResponseView(call(CLIENT,
+                ApiKey.OFFSET_FOR_LEADER_EPOCH, (short) 4, leaderEpochRequest(),
+                () -> new OffsetForLeaderEpochResponseView().struct()));
+        assertThat(served).isEmpty();
+        assertThat(refused.topics().get(0).partitions().get(0).errorCode())
+                .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        call(BROKER, ApiKey.OFFSET_FOR_LEADER_EPOCH, (short) 4, leaderEpochRequest(),
+                () -> new OffsetForLeaderEpochResponseView().struct());
+        assertThat(new OffsetForLeaderEpochRequestView(served.get(0).body()).topics()).hasSize(1);
+    }
+
+    @Test
+    void writeTxnMarkersNeedsClusterActionForEveryPartition() {
+        WriteTxnMarkersRequestView request = new WriteTxnMarkersRequestView();
+        request.addMarker().producerId(5L).addTopic().name("open").partitionIndexes(List.of(0, 1));
+        WriteTxnMarkersResponseView refused = new WriteTxnMarkersResponseView(call(CLIENT, ApiKey.WRITE_TXN_MARKERS,
+                (short) 1, request.struct(), () -> new WriteTxnMarkersResponseView().struct()));
+        assertThat(served).isEmpty();
+        assertThat(refused.markers().get(0).producerId()).isEqualTo(5L);
+        assertThat(refused.markers().get(0).topics().get(0).partitions()).extracting(p -> p.errorCode())
+                .containsOnly(Errors.CLUSTER_AUTHORIZATION_FAILED.code()).hasSize(2);
+        call(BROKER, ApiKey.WRITE_TXN_MARKERS, (short) 1, request.struct(),
+                () -> new WriteTxnMarkersResponseView().struct());
+        assertThat(served).hasSize(1);
+    }
+
+    @Test
+    void theBrokersVerificationOfTransactionsNeedsClusterAction() {
+        AddPartitionsToTxnRequestView request = new AddPartitionsToTxnRequestView();
+        request.addTransaction().transactionalId("tx").verifyOnly(true).addTopic().name("open")
+                .partitions(List.of(0));
+        AddPartitionsToTxnResponseView refused = new AddPartitionsToTxnResponseView(call(CLIENT,
+                ApiKey.ADD_PARTITIONS_TO_TXN, (short) 4, request.struct(),
+                () -> new AddPartitionsToTxnResponseView().struct()));
+        assertThat(refused.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        call(BROKER, ApiKey.ADD_PARTITIONS_TO_TXN, (short) 4, request.struct(),
+                () -> new AddPartitionsToTxnResponseView().struct());
+        assertThat(served).hasSize(1);
+    }
+
+    @Test
+    void controllerRequestsFromBrokersNeedClusterAction() {
+        assertThat(new AlterPartitionResponseView(call(CLIENT, ApiKey.ALTER_PARTITION, (short) 3,
+                ApiKey.ALTER_PARTITION.request().newMessage(), () -> new AlterPartitionResponseView().struct()))
+                .errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        assertThat(new BrokerHeartbeatResponseView(call(CLIENT, ApiKey.BROKER_HEARTBEAT, (short) 1,
+                ApiKey.BROKER_HEARTBEAT.request().newMessage(), () -> new BrokerHeartbeatResponseView().struct()))
+                .errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        assertThat(served).isEmpty();
+        call(BROKER, ApiKey.BROKER_HEARTBEAT, (short) 1, ApiKey.BROKER_HEARTBEAT.request().newMessage(),
+                () -> new BrokerHeartbeatResponseView().struct());
+        assertThat(served).hasSize(1);
+    }
+
+    private static Struct produce(String transactionalId, short acks) {
+        ProduceRequestView request = new ProduceRequestView().transactionalId(transactionalId).acks(acks)
+                .timeoutMs(1000);
+        request.addTopicData().name("open").addPartitionData().index(0).records(Unpooled.EMPTY_BUFFER);
+        request.addTopicData().name("closed").addPartitionData().index(1).records(Unpooled.EMPTY_BUFFER);
+        return request.struct();
+    }
+
+    @Test
+    void produceIsServedForTheWritableTopicsAndRefusedForTheOthers() throws Exception {
+        authorizer.create(List.of(new AclBinding(ResourceType.TOPIC, "open", PatternType.LITERAL, "User:client", "*",
+                AclOperation.WRITE, AclPermissionType.ALLOW)));
+        ProduceResponseView response = new ProduceResponseView(call(CLIENT, ApiKey.PRODUCE, (short) 9,
+                produce(null, (short) -1), () -> {
+                    ProduceResponseView served = new ProduceResponseView();
+                    served.addResponse().name("open").addPartitionResponse().index(0).baseOffset(7L);
+                    return served.struct();
+                }));
+        assertThat(new ProduceRequestView(served.get(0).body()).topicData()).extracting(t -> t.name())
+                .containsExactly("open");
+        assertThat(response.responses()).extracting(t -> t.name()).containsExactly("open", "closed");
+        assertThat(response.responses().get(1).partitionResponses().get(0).errorCode())
+                .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+
+        ProduceResponseView transactional = new ProduceResponseView(call(CLIENT, ApiKey.PRODUCE, (short) 9,
+                produce("tx", (short) -1), () -> new ProduceResponseView().struct()));
+        assertThat(served).as("no WRITE on the transactional id: nothing served").hasSize(1);
+        assertThat(transactional.responses()).flatExtracting(t -> t.partitionResponses())
+                .extracting(p -> p.errorCode()).containsOnly(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+
+        assertThatThrownBy(() -> call(CLIENT, ApiKey.PRODUCE, (short) 9, produce(null, (short) 0),
+                () -> null)).as("acks=0: the open topic appended, then the connection closed")
+                .hasRootCauseInstanceOf(CloseConnection.class);
+        assertThat(new ProduceRequestView(served.get(1).body()).topicData()).extracting(t -> t.name())
+                .containsExactly("open");
+    }
+}
