@@ -112,6 +112,15 @@ public final class MiniCluster implements ClusterNodes, AutoCloseable {
         nodes.set(id, null);
     }
 
+    /** How many nodes the cluster has, running or not. */
+    public synchronized int size() {
+        return nodes.size();
+    }
+
+    public synchronized boolean isRunning(int id) {
+        return nodes.get(id) != null;
+    }
+
     public Broker node(int id) {
         return running(id).broker();
     }

@@ -96,6 +96,15 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
     /** Followers a test holds out of a partition's ISR while this broker leads it, whatever their fetches say. */
     private final Map<TopicPartition, Set<Integer>> heldOutOfIsr = new ConcurrentHashMap<>();
+    /** Notified when an image's roles are taken: a test's ISR control may wait for a leadership it just moved here. */
+    private final Object imageApplied = new Object();
+    /** The ISR controls wait for leadership in the test's real time, even when the broker runs on a manual clock. */
+    private static final BrokerClock REAL_TIME = BrokerClock.system();
+    /**
+     * How long an ISR control waits for an image making this broker leader: images reach the brokers within
+     * milliseconds (each parks a fetch for the next change at the controller), so this only bounds a wrong guess.
+     */
+    private static final long LEADERSHIP_WAIT_MS = 2_000;
     /** The checkpointed high watermarks of the partitions not hosted since the start; each is used once. */
     private final Map<TopicPartition, Long> checkpointedHighWatermarks;
     private final HighWatermarkCheckpointer highWatermarkCheckpointer;
@@ -243,6 +252,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
         Map<TopicPartition, HostedPartition> previous = hosted;
         hosted = Map.copyOf(next);
+        synchronized (imageApplied) {
+            imageApplied.notifyAll();
+        }
         boolean liveBrokersChanged = !liveBrokers.equals(this.liveBrokers);
         this.liveBrokers = Set.copyOf(liveBrokers);
         Map<Integer, BrokerNode> brokers = new HashMap<>();
@@ -518,8 +530,19 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         return state.leader().isr();
     }
 
-    private HostedPartition ledHere(TopicPartition partition) {
+    /**
+     * The partition led here, waiting up to {@value #LEADERSHIP_WAIT_MS} ms for a leadership the controller may just
+     * have moved to us (a test moves a leader, then asks the new one to shrink its ISR).
+     */
+    private HostedPartition ledHere(TopicPartition partition) throws InterruptedException {
+        long deadline = REAL_TIME.monotonicNanos() + TimeUnit.MILLISECONDS.toNanos(LEADERSHIP_WAIT_MS);
         HostedPartition state = hosted.get(partition);
+        synchronized (imageApplied) {
+            while ((state == null || state.leader() == null) && deadline - REAL_TIME.monotonicNanos() > 0) {
+                TimeUnit.NANOSECONDS.timedWait(imageApplied, deadline - REAL_TIME.monotonicNanos());
+                state = hosted.get(partition);
+            }
+        }
         if (state == null || state.leader() == null) {
             int leader = state == null ? NO_LEADER : state.image().leader();
             throw new IllegalStateException("node " + nodeId + " does not lead " + partition
