@@ -5,10 +5,12 @@ import io.minibroker.broker.group.GroupCoordinator;
 import io.minibroker.broker.topic.ElectableTopics.ElectionResult;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.transaction.TransactionCoordinator;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
@@ -21,6 +23,7 @@ import java.util.UUID;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
+import java.util.function.IntUnaryOperator;
 
 /**
  * A broker's test controls: make it misbehave on purpose and watch the clients cope. One engine, driven from Java
@@ -31,6 +34,8 @@ import java.util.function.Function;
  *       {@link #closeConnections}, {@link #refuseConnections};</li>
  *   <li>versions: {@link #capVersion} advertises and accepts an API only up to a version, as an older broker;</li>
  *   <li>the {@link #requestLog()}: every request, queried or awaited;</li>
+ *   <li>topology, in a cluster: {@link #moveLeader} and coordinators (on the controller's node), {@link #shrinkIsr}
+ *       (on the leader), {@link #lagFollower} (on a follower), {@link #killNode} and {@link #restartNode};</li>
  *   <li>time: {@link #advanceClock} on a broker started on a manual clock.</li>
  * </ul>
  * The request path asks {@link #engaged()}, one or two volatile reads, and pays nothing more while no control is set.
@@ -45,6 +50,11 @@ public final class BrokerControls implements Controls, AutoCloseable {
     private final RecordedRequests log;
     /** The controller's leader moves, on a cluster's controller node; null elsewhere. */
     private final LeaderMoves leaders;
+    /** This node's replication, in a cluster; null on a single node. */
+    private final ReplicaFaults replication;
+    /** The cluster's nodes, when whoever runs them in this process handed them over; null otherwise. */
+    private volatile ClusterNodes nodes;
+    private volatile int self = -1;
 
     /** Whether any rule, delay or hang is set: the request path's test. */
     private volatile boolean engaged;
@@ -63,10 +73,13 @@ public final class BrokerControls implements Controls, AutoCloseable {
      * @param clientApis the table the client listeners serve (version caps apply to it)
      * @param topicNames names a topic that a request sends by id, for matching and the log
      * @param leaders the controller's leader moves, on a cluster's controller node; null elsewhere
+     * @param replication this node's replication in a cluster; null on a single node
      */
     public BrokerControls(SupportedApis clientApis, ConnectionControl connections, BrokerClock clock,
-                          Function<UUID, Optional<String>> topicNames, LeaderMoves leaders) {
+                          Function<UUID, Optional<String>> topicNames, LeaderMoves leaders,
+                          ReplicaFaults replication) {
         this.leaders = leaders;
+        this.replication = replication;
         this.clientApis = clientApis;
         this.connections = connections;
         this.clock = clock;
@@ -265,12 +278,113 @@ public final class BrokerControls implements Controls, AutoCloseable {
      */
     @Override
     public void moveGroupCoordinator(String group, int node) {
-        int partitions = leaders == null ? -1 : leaders.partitionCount(InternalTopics.CONSUMER_OFFSETS);
+        moveCoordinator(InternalTopics.CONSUMER_OFFSETS,
+                partitions -> GroupCoordinator.offsetsPartitionFor(group, partitions), node);
+    }
+
+    /**
+     * Makes {@code node} the coordinator of {@code transactionalId}: moves the leader of its
+     * {@code __transaction_state} partition (every id of that partition moves with it), which must exist (a first
+     * FindCoordinator or InitProducerId creates it) with a replica on {@code node}.
+     */
+    @Override
+    public void moveTransactionCoordinator(String transactionalId, int node) {
+        moveCoordinator(InternalTopics.TRANSACTION_STATE,
+                partitions -> TransactionCoordinator.partitionFor(transactionalId, partitions), node);
+    }
+
+    /** Moves the leader of the partition of {@code topic} (an internal topic) that {@code partitionFor} picks. */
+    private void moveCoordinator(String topic, IntUnaryOperator partitionFor, int node) {
+        int partitions = leaders == null ? -1 : leaders.partitionCount(topic);
         if (partitions <= 0) {
-            moveLeader(InternalTopics.CONSUMER_OFFSETS, 0, node); // says why: not the controller, or no such topic
+            moveLeader(topic, 0, node); // says why: not the controller, or no such topic
             return;
         }
-        moveLeader(InternalTopics.CONSUMER_OFFSETS, GroupCoordinator.offsetsPartitionFor(group, partitions), node);
+        moveLeader(topic, partitionFor.applyAsInt(partitions), node);
+    }
+
+    @Override
+    public List<Integer> shrinkIsr(String topic, int partition, int node) {
+        try {
+            return replication().shrinkIsr(topic, partition, node);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while shrinking the ISR", e);
+        }
+    }
+
+    @Override
+    public List<Integer> growIsr(String topic, int partition, int node) {
+        try {
+            return replication().growIsr(topic, partition, node);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while growing the ISR", e);
+        }
+    }
+
+    @Override
+    public void lagFollower(String topic, int partition) {
+        replication().lagFollower(topic, partition);
+    }
+
+    @Override
+    public void resumeFollower(String topic, int partition) {
+        replication().resumeFollower(topic, partition);
+    }
+
+    private ReplicaFaults replication() {
+        if (replication == null) {
+            throw new IllegalStateException("a single node replicates nothing: ISRs and followers are a cluster's");
+        }
+        return replication;
+    }
+
+    // ---- nodes
+
+    /**
+     * Hands over the cluster's nodes, so that these controls can take them down and bring them back; {@code self}
+     * is the id of the node these controls belong to.
+     */
+    public void serveNodes(int self, ClusterNodes clusterNodes) {
+        this.self = self;
+        this.nodes = clusterNodes;
+    }
+
+    /** Whether {@code node} is the one these controls belong to (its endpoint cannot outlive stopping it). */
+    boolean isSelf(int node) {
+        return nodes != null && self == node;
+    }
+
+    @Override
+    public void killNode(int node) {
+        nodes().kill(node);
+    }
+
+    @Override
+    public void stopNode(int node) {
+        nodes().stop(node);
+    }
+
+    @Override
+    public void restartNode(int node) {
+        try {
+            nodes().restart(node);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot restart node " + node + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while restarting node " + node, e);
+        }
+    }
+
+    private ClusterNodes nodes() {
+        ClusterNodes clusterNodes = nodes;
+        if (clusterNodes == null) {
+            throw new IllegalStateException("nodes go down and up only in a cluster run in one process "
+                    + "(MiniCluster, minibroker --nodes)");
+        }
+        return clusterNodes;
     }
 
     // ---- request log and time
@@ -297,6 +411,9 @@ public final class BrokerControls implements Controls, AutoCloseable {
         resume();
         refuseConnections(false);
         clearVersionCaps();
+        if (replication != null) {
+            replication.clear();
+        }
         log.stop();
         log.clear();
     }

@@ -70,6 +70,45 @@ public interface Controls {
     /** Makes {@code node} the coordinator of {@code group} (the leader of its {@code __consumer_offsets} partition). */
     void moveGroupCoordinator(String group, int node);
 
+    /**
+     * Makes {@code node} the coordinator of {@code transactionalId} (the leader of its {@code __transaction_state}
+     * partition).
+     */
+    void moveTransactionCoordinator(String transactionalId, int node);
+
+    // ---- topology (asked of a partition's leader or of a follower)
+
+    /**
+     * Asked of the partition's leader: takes {@code node} out of the ISR now, as if it lagged, and keeps it out until
+     * {@link #growIsr}; returns the ISR. Clients see it in Metadata, and acks=all produces answer
+     * NOT_ENOUGH_REPLICAS while the ISR is smaller than {@code min.insync.replicas}.
+     */
+    List<Integer> shrinkIsr(String topic, int partition, int node);
+
+    /** Asked of the partition's leader: lets {@code node} back into the ISR, at once if it has caught up. */
+    List<Integer> growIsr(String topic, int partition, int node);
+
+    /**
+     * Asked of a follower: it stops replicating the partition ({@code partition} -1: the whole topic; a null topic:
+     * everything it follows), so it falls behind and its leader drops it from the ISR after
+     * {@code replica.lag.time.max.ms}.
+     */
+    void lagFollower(String topic, int partition);
+
+    /** Asked of a follower: it replicates again what {@link #lagFollower} stopped (a null topic: everything). */
+    void resumeFollower(String topic, int partition);
+
+    // ---- nodes (a cluster in one process: MiniCluster, minibroker --nodes)
+
+    /** Stops {@code node} as a crash would (no word to the controller). Over HTTP, ask another node's endpoint. */
+    void killNode(int node);
+
+    /** Stops {@code node} cleanly. Over HTTP, ask another node's endpoint. */
+    void stopNode(int node);
+
+    /** Starts {@code node} again on its data, after {@link #killNode} or {@link #stopNode}. */
+    void restartNode(int node);
+
     // ---- request log and time
 
     RequestLog requestLog();
@@ -80,6 +119,9 @@ public interface Controls {
     /** Whether the broker runs on a manual clock that {@link #advanceClock} moves. */
     boolean clockIsManual();
 
-    /** Every control off: no rules, delays, hang, refusal or version caps; the log stops and is cleared. */
+    /**
+     * Every control off: no rules, delays, hang, refusal or version caps, no lagging follower or ISR held smaller;
+     * the log stops and is cleared. Nodes taken down stay down.
+     */
     void reset();
 }

@@ -147,8 +147,20 @@ public final class ControlsEndpoint implements AutoCloseable {
             }
             case "POST /leaders/move" -> controls.moveLeader(required(in, "topic"), (int) number(in, "partition"),
                     (int) number(in, "node"));
-            case "POST /coordinators/move" -> controls.moveGroupCoordinator(required(in, "group"),
-                    (int) number(in, "node"));
+            case "POST /coordinators/move" -> moveCoordinator(in);
+            case "POST /isr/shrink" -> {
+                return Map.of("isr", controls.shrinkIsr(required(in, "topic"), (int) number(in, "partition"),
+                        (int) number(in, "node")));
+            }
+            case "POST /isr/grow" -> {
+                return Map.of("isr", controls.growIsr(required(in, "topic"), (int) number(in, "partition"),
+                        (int) number(in, "node")));
+            }
+            case "POST /followers/lag" -> controls.lagFollower(text(in, "topic"), partitionOrAll(in));
+            case "POST /followers/resume" -> controls.resumeFollower(text(in, "topic"), partitionOrAll(in));
+            case "POST /nodes/kill" -> controls.killNode(otherNode(in));
+            case "POST /nodes/stop" -> controls.stopNode(otherNode(in));
+            case "POST /nodes/restart" -> controls.restartNode((int) number(in, "node"));
             case "POST /clock/advance" -> controls.advanceClock(Duration.ofMillis(number(in, "ms")));
             case "POST /reset" -> controls.reset();
             default -> {
@@ -156,6 +168,28 @@ public final class ControlsEndpoint implements AutoCloseable {
             }
         }
         return state();
+    }
+
+    private void moveCoordinator(Map<String, Object> in) {
+        String transactionalId = text(in, "transactionalId");
+        if (transactionalId != null) {
+            controls.moveTransactionCoordinator(transactionalId, (int) number(in, "node"));
+        } else {
+            controls.moveGroupCoordinator(required(in, "group"), (int) number(in, "node"));
+        }
+    }
+
+    private static int partitionOrAll(Map<String, Object> in) {
+        return in.get("partition") == null ? -1 : (int) number(in, "partition");
+    }
+
+    /** The node to take down, which must not be this endpoint's own: it would stop before it could answer. */
+    private int otherNode(Map<String, Object> in) {
+        int node = (int) number(in, "node");
+        if (controls.isSelf(node)) {
+            throw new IllegalArgumentException("node " + node + " serves this endpoint: ask another node's to stop it");
+        }
+        return node;
     }
 
     private Object awaitRequest(Map<String, Object> in) throws InterruptedException {

@@ -126,6 +126,62 @@ public final class HttpControls implements Controls {
     }
 
     @Override
+    public void moveTransactionCoordinator(String transactionalId, int node) {
+        call("POST", "/coordinators/move", Map.of("transactionalId", transactionalId, "node", node));
+    }
+
+    @Override
+    public List<Integer> shrinkIsr(String topic, int partition, int node) {
+        return isr(call("POST", "/isr/shrink", Map.of("topic", topic, "partition", partition, "node", node)));
+    }
+
+    @Override
+    public List<Integer> growIsr(String topic, int partition, int node) {
+        return isr(call("POST", "/isr/grow", Map.of("topic", topic, "partition", partition, "node", node)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Integer> isr(HttpResponse<String> response) {
+        return ((List<Number>) object(response).get("isr")).stream().map(Number::intValue).toList();
+    }
+
+    @Override
+    public void lagFollower(String topic, int partition) {
+        call("POST", "/followers/lag", followed(topic, partition));
+    }
+
+    @Override
+    public void resumeFollower(String topic, int partition) {
+        call("POST", "/followers/resume", followed(topic, partition));
+    }
+
+    private static Map<String, Object> followed(String topic, int partition) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (topic != null) {
+            body.put("topic", topic);
+        }
+        if (partition >= 0) {
+            body.put("partition", partition);
+        }
+        return body;
+    }
+
+    @Override
+    public void killNode(int node) {
+        call("POST", "/nodes/kill", Map.of("node", node));
+    }
+
+    @Override
+    public void stopNode(int node) {
+        call("POST", "/nodes/stop", Map.of("node", node));
+    }
+
+    @Override
+    public void restartNode(int node) {
+        call("POST", "/nodes/restart", Map.of("node", node));
+    }
+
+    @Override
     public RequestLog requestLog() {
         return log;
     }

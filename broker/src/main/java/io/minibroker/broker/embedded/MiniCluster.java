@@ -1,6 +1,8 @@
 package io.minibroker.broker.embedded;
 
 import io.minibroker.broker.control.BrokerControls;
+import io.minibroker.broker.control.ClusterNodes;
+import io.minibroker.broker.control.Controls;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.LocalCluster;
 import io.minibroker.broker.time.BrokerClock;
@@ -23,9 +25,9 @@ import java.util.stream.Stream;
  * A cluster of N brokers in this JVM for tests: node 0 also plays the controller, as in Kafka's combined mode.
  * Each node has its own free client port and log directory under one temporary directory, deleted on close. A
  * test can stop a node (a controlled shutdown), kill it (no word to the controller, as a crash) and restart it on
- * its data.
+ * its data, from the test or through any node's controls ({@link BrokerControls#killNode}), in Java or over HTTP.
  */
-public final class MiniCluster implements AutoCloseable {
+public final class MiniCluster implements ClusterNodes, AutoCloseable {
 
     public static final int CONTROLLER_ID = LocalCluster.CONTROLLER_ID;
 
@@ -33,6 +35,8 @@ public final class MiniCluster implements AutoCloseable {
     private final Map<String, String> overrides;
     private final int controllerPort;
     private final List<EmbeddedBroker> nodes = new ArrayList<>();
+    /** Set by {@link #close}: a restart asked through a node's controls meanwhile must not start a node again. */
+    private boolean closed;
 
     /** Every node's clock: one, so that the nodes agree on the time as a cluster's machines do. */
     private final BrokerClock clock;
@@ -76,7 +80,11 @@ public final class MiniCluster implements AutoCloseable {
     }
 
     /** Starts a node that is not running, on the data it had. */
-    public void restart(int id) throws IOException, InterruptedException {
+    @Override
+    public synchronized void restart(int id) throws IOException, InterruptedException {
+        if (closed) {
+            throw new IllegalStateException("the cluster is closed");
+        }
         if (nodes.get(id) != null) {
             throw new IllegalStateException("node " + id + " is running");
         }
@@ -85,19 +93,32 @@ public final class MiniCluster implements AutoCloseable {
         Map<String, String> properties = new HashMap<>(LocalCluster.layout(id, "PLAINTEXT://localhost:0",
                 controllerPort));
         properties.putAll(overrides);
-        nodes.set(id, EmbeddedBroker.start(dir, properties, clock));
+        EmbeddedBroker started = EmbeddedBroker.start(dir, properties, clock);
+        started.controls().serveNodes(id, this);
+        nodes.set(id, started);
     }
 
     /** Stops a node cleanly: it tells the controller, which fences it at once. */
-    public void stop(int id) {
+    @Override
+    public synchronized void stop(int id) {
         running(id).close();
         nodes.set(id, null);
     }
 
     /** Stops a node without a word to the controller, which fences it when its session times out. */
-    public void kill(int id) {
+    @Override
+    public synchronized void kill(int id) {
         running(id).broker().halt();
         nodes.set(id, null);
+    }
+
+    /** How many nodes the cluster has, running or not. */
+    public synchronized int size() {
+        return nodes.size();
+    }
+
+    public synchronized boolean isRunning(int id) {
+        return nodes.get(id) != null;
     }
 
     public Broker node(int id) {
@@ -124,17 +145,39 @@ public final class MiniCluster implements AutoCloseable {
         controls(CONTROLLER_ID).moveGroupCoordinator(group, node);
     }
 
+    /** Makes {@code node} the coordinator of a transactional id: see {@link BrokerControls#moveTransactionCoordinator}. */
+    public void moveTransactionCoordinator(String transactionalId, int node) {
+        controls(CONTROLLER_ID).moveTransactionCoordinator(transactionalId, node);
+    }
+
+    /** Takes {@code node} out of a partition's ISR and holds it out, asking its leader: see {@link Controls#shrinkIsr}. */
+    public List<Integer> shrinkIsr(String topic, int partition, int node) {
+        return controls(leaderOf(topic, partition)).shrinkIsr(topic, partition, node);
+    }
+
+    /** Lets {@code node} back into a partition's ISR, asking its leader: see {@link Controls#growIsr}. */
+    public List<Integer> growIsr(String topic, int partition, int node) {
+        return controls(leaderOf(topic, partition)).growIsr(topic, partition, node);
+    }
+
+    /** The partition's leader as the controller has it now (-1: none). */
+    public int leaderOf(String topic, int partition) {
+        return controller().topicAssignments().image().topic(topic)
+                .orElseThrow(() -> new IllegalArgumentException("no topic " + topic))
+                .partitions().get(partition).leader();
+    }
+
     public Broker controller() {
         return node(CONTROLLER_ID);
     }
 
     /** {@code bootstrap.servers} naming every running node. */
-    public String bootstrapServers() {
+    public synchronized String bootstrapServers() {
         return nodes.stream().filter(node -> node != null).map(EmbeddedBroker::bootstrapServers)
                 .collect(Collectors.joining(","));
     }
 
-    private EmbeddedBroker running(int id) {
+    private synchronized EmbeddedBroker running(int id) {
         EmbeddedBroker node = nodes.get(id);
         if (node == null) {
             throw new IllegalStateException("node " + id + " is not running");
@@ -144,7 +187,8 @@ public final class MiniCluster implements AutoCloseable {
 
     /** Stops the brokers, the controller's node last so that the others' shutdowns reach it, then deletes the data. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         for (int id = nodes.size() - 1; id >= 0; id--) {
             if (nodes.get(id) != null) {
                 stop(id);

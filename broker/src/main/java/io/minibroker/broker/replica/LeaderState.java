@@ -101,9 +101,10 @@ final class LeaderState {
      * The ISR to ask the controller for, or null if it should stay: without the followers not caught up for
      * {@code lagMs}, with the ones outside it that reached {@code highWatermark} and are among
      * {@code liveBrokers} (KIP-841: a fenced broker is not taken back on the strength of its last fetch; the
-     * controller would refuse it). Marks a change pending.
+     * controller would refuse it), and without those a test holds {@code heldOut}. Marks a change pending.
      */
-    synchronized List<Integer> wantedIsr(long nowMs, long lagMs, long highWatermark, Set<Integer> liveBrokers) {
+    synchronized List<Integer> wantedIsr(long nowMs, long lagMs, long highWatermark, Set<Integer> liveBrokers,
+                                         Set<Integer> heldOut) {
         if (changePending) {
             return null;
         }
@@ -112,6 +113,9 @@ final class LeaderState {
         followers.forEach((id, follower) -> {
             boolean inIsr = isr.contains(id);
             boolean lagging = nowMs - follower.lastCaughtUpMs > lagMs;
+            if (heldOut.contains(id)) {
+                return;
+            }
             if (inIsr ? !lagging : follower.logEnd >= highWatermark && !lagging && liveBrokers.contains(id)) {
                 wanted.add(id);
             }

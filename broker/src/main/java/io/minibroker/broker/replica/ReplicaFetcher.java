@@ -55,6 +55,8 @@ final class ReplicaFetcher implements AutoCloseable {
     private final int fetchWaitMaxMs;
     private final int fetchMinBytes;
     private final NodeChannel channel;
+    /** The partitions a test paused: not fetched while paused. */
+    private final FetchPauses pauses;
     private final Thread thread;
     private volatile List<FollowedPartition> partitions = List.of();
     private final List<FollowedPartition> toTruncate = new ArrayList<>();
@@ -63,8 +65,9 @@ final class ReplicaFetcher implements AutoCloseable {
     private final Object wakeUp = new Object();
 
     private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                           int fetchMinBytes, ClientSecurity security) {
+                           int fetchMinBytes, ClientSecurity security, FetchPauses pauses) {
         this.nodeId = nodeId;
+        this.pauses = pauses;
         this.brokerEpoch = brokerEpoch;
         this.leader = leader;
         this.fetchWaitMaxMs = fetchWaitMaxMs;
@@ -76,8 +79,9 @@ final class ReplicaFetcher implements AutoCloseable {
     }
 
     static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                                int fetchMinBytes, ClientSecurity security) {
-        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes, security);
+                                int fetchMinBytes, ClientSecurity security, FetchPauses pauses) {
+        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes,
+                security, pauses);
         fetcher.thread.start();
         return fetcher;
     }
@@ -127,8 +131,9 @@ final class ReplicaFetcher implements AutoCloseable {
                 }
                 List<FollowedPartition> ready = new ArrayList<>(followed);
                 ready.removeAll(pendingTruncations());
+                ready.removeIf(partition -> pauses.paused(partition.log().topicPartition()));
                 if (ready.isEmpty()) {
-                    pause(Math.min(BACKOFF_MS, fetchWaitMaxMs)); // the leader cannot answer yet
+                    pause(Math.min(BACKOFF_MS, fetchWaitMaxMs)); // the leader cannot answer yet, or a test paused us
                     continue;
                 }
                 fetchOnce(ready);

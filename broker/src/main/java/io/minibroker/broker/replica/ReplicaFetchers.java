@@ -22,6 +22,7 @@ public final class ReplicaFetchers implements AutoCloseable {
     /** How to connect to the leaders' inter-broker listener (TLS, SASL sign-in). */
     private final ClientSecurity security;
     private final Map<Integer, ReplicaFetcher> byLeader = new HashMap<>();
+    private final FetchPauses pauses = new FetchPauses();
 
     /** @param brokerEpoch this broker's epoch from its registration (-1 before it has one) */
     public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, int fetchWaitMaxMs, int fetchMinBytes,
@@ -49,8 +50,21 @@ public final class ReplicaFetchers implements AutoCloseable {
                 return;
             }
             byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, fetchWaitMaxMs,
-                    fetchMinBytes, security)).setPartitions(partitions);
+                    fetchMinBytes, security, pauses)).setPartitions(partitions);
         });
+    }
+
+    /**
+     * A test's control: stops fetching a partition ({@code partition} -1: the whole topic; a null topic: every
+     * partition), so that this follower falls behind and its leaders drop it from their ISRs.
+     */
+    public void pause(String topic, int partition) {
+        pauses.pause(topic, partition);
+    }
+
+    /** Fetches again what {@link #pause} of the same arguments stopped (a null topic: everything). */
+    public void resume(String topic, int partition) {
+        pauses.resume(topic, partition);
     }
 
     @Override

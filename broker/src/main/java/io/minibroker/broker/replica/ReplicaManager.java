@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -92,6 +94,17 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
+    /** Followers a test holds out of a partition's ISR while this broker leads it, whatever their fetches say. */
+    private final Map<TopicPartition, Set<Integer>> heldOutOfIsr = new ConcurrentHashMap<>();
+    /** Notified when an image's roles are taken: a test's ISR control may wait for a leadership it just moved here. */
+    private final Object imageApplied = new Object();
+    /** The ISR controls wait for leadership in the test's real time, even when the broker runs on a manual clock. */
+    private static final BrokerClock REAL_TIME = BrokerClock.system();
+    /**
+     * How long an ISR control waits for an image making this broker leader: images reach the brokers within
+     * milliseconds (each parks a fetch for the next change at the controller), so this only bounds a wrong guess.
+     */
+    private static final long LEADERSHIP_WAIT_MS = 2_000;
     /** The checkpointed high watermarks of the partitions not hosted since the start; each is used once. */
     private final Map<TopicPartition, Long> checkpointedHighWatermarks;
     private final HighWatermarkCheckpointer highWatermarkCheckpointer;
@@ -239,6 +252,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
         Map<TopicPartition, HostedPartition> previous = hosted;
         hosted = Map.copyOf(next);
+        synchronized (imageApplied) {
+            imageApplied.notifyAll();
+        }
         boolean liveBrokersChanged = !liveBrokers.equals(this.liveBrokers);
         this.liveBrokers = Set.copyOf(liveBrokers);
         Map<Integer, BrokerNode> brokers = new HashMap<>();
@@ -411,7 +427,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private void changeIsr(TopicPartition partition, HostedPartition state) {
         LeaderState leader = state.leader();
         List<Integer> wanted = leader.wantedIsr(clock.monotonicMs(), replicaLagTimeMaxMs,
-                state.log().highWatermark(), liveBrokers);
+                state.log().highWatermark(), liveBrokers, heldOutOfIsr.getOrDefault(partition, Set.of()));
         if (wanted == null) {
             return;
         }
@@ -453,6 +469,86 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             LOG.warn("Could not send ISR {} for {} to the controller: {}", wanted, partition, e.toString());
             leader.changeAnswered(null, -1, clock.monotonicMs());
         }
+    }
+
+    /**
+     * A test's control, on the partition's leader: takes {@code replica} out of the ISR now (through the controller,
+     * as a lagging follower would be) and keeps it out, caught up or not, until {@link #releaseToIsr}. Returns the
+     * ISR once the controller has answered.
+     *
+     * @throws IllegalStateException if this broker does not lead the partition, or the controller refused
+     * @throws IllegalArgumentException if {@code replica} is the leader or not a replica of the partition
+     */
+    public List<Integer> holdOutOfIsr(TopicPartition partition, int replica) throws InterruptedException {
+        HostedPartition state = ledHere(partition);
+        if (replica == nodeId || !state.image().replicas().contains(replica)) {
+            throw new IllegalArgumentException("node " + replica + " is " + (replica == nodeId ? "the leader"
+                    : "not a replica") + " of " + partition + " (replicas " + state.image().replicas() + ")");
+        }
+        heldOutOfIsr.computeIfAbsent(partition, p -> ConcurrentHashMap.newKeySet()).add(replica);
+        List<Integer> isr = changeIsrNow(partition);
+        if (isr.contains(replica)) {
+            throw new IllegalStateException("the controller kept node " + replica + " in the ISR of " + partition
+                    + " (see this broker's log); it stays held out and leaves at the next ISR check");
+        }
+        return isr;
+    }
+
+    /**
+     * Ends {@link #holdOutOfIsr}: the follower is taken back as soon as it has caught up (at once if it has).
+     * Returns the ISR after this broker asked.
+     */
+    public List<Integer> releaseToIsr(TopicPartition partition, int replica) throws InterruptedException {
+        ledHere(partition);
+        Set<Integer> held = heldOutOfIsr.get(partition);
+        if (held != null) {
+            held.remove(replica);
+        }
+        return changeIsrNow(partition);
+    }
+
+    /** Ends every {@link #holdOutOfIsr}: the followers come back as their next fetches show them caught up. */
+    public void releaseAllFromIsrHolds() {
+        heldOutOfIsr.clear();
+    }
+
+    /** This broker's replica fetchers, which a test's control may pause ({@link ReplicaFetchers#pause}). */
+    public ReplicaFetchers fetchers() {
+        return fetchers;
+    }
+
+    /** Runs the ISR check of one partition now, on {@code isr-changes}, and returns its ISR after it. */
+    private List<Integer> changeIsrNow(TopicPartition partition) throws InterruptedException {
+        HostedPartition state = ledHere(partition);
+        try {
+            isrChanges.submit(() -> changeIsr(partition, state)).get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the ISR check of " + partition + " failed", e.getCause());
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException("the broker is stopping", e);
+        }
+        return state.leader().isr();
+    }
+
+    /**
+     * The partition led here, waiting up to {@value #LEADERSHIP_WAIT_MS} ms for a leadership the controller may just
+     * have moved to us (a test moves a leader, then asks the new one to shrink its ISR).
+     */
+    private HostedPartition ledHere(TopicPartition partition) throws InterruptedException {
+        long deadline = REAL_TIME.monotonicNanos() + TimeUnit.MILLISECONDS.toNanos(LEADERSHIP_WAIT_MS);
+        HostedPartition state = hosted.get(partition);
+        synchronized (imageApplied) {
+            while ((state == null || state.leader() == null) && deadline - REAL_TIME.monotonicNanos() > 0) {
+                TimeUnit.NANOSECONDS.timedWait(imageApplied, deadline - REAL_TIME.monotonicNanos());
+                state = hosted.get(partition);
+            }
+        }
+        if (state == null || state.leader() == null) {
+            int leader = state == null ? NO_LEADER : state.image().leader();
+            throw new IllegalStateException("node " + nodeId + " does not lead " + partition
+                    + (leader == NO_LEADER ? "" : ": node " + leader + " does, ask its controls"));
+        }
+        return state;
     }
 
     /** Stops changing ISRs and fetching, then checkpoints the high watermarks as they ended. */

@@ -470,7 +470,7 @@ public final class Broker implements AutoCloseable {
         }
         controls = new BrokerControls(apis, connections, clock,
                 id -> topics.known(id).map(io.minibroker.broker.topic.TopicMetadata::name),
-                config.inCluster() ? assignments : null);
+                config.inCluster() ? assignments : null, replicas == null ? null : new ReplicationControls(replicas));
         startControlsEndpoint();
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         ConnectionLimits connectionLimits = connectionLimits();

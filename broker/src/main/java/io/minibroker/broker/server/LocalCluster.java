@@ -1,7 +1,7 @@
 package io.minibroker.broker.server;
 
 import io.minibroker.broker.config.BrokerConfig;
-import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.control.ClusterNodes;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,9 +16,10 @@ import java.util.Set;
  * {@code 9092 + 10 * i}; node 0 also plays the controller, on {@value #CONTROLLER_PORT}; node i keeps its logs in
  * {@code <log.dirs>/node-i}. Every node gets the common configuration except the keys that lay the cluster out
  * (a single node's file names one node.id and one set of listeners); a key written {@code node.<i>.<key>} goes to
- * node i only and overrides anything, layout keys included.
+ * node i only and overrides anything, layout keys included. The nodes' controls can take a node down and bring it
+ * back ({@code POST /nodes/kill}, docs/test-controls.md), on the same ports and data.
  */
-public final class LocalCluster implements AutoCloseable {
+public final class LocalCluster implements ClusterNodes, AutoCloseable {
 
     public static final int CONTROLLER_ID = 0;
     public static final int CONTROLLER_PORT = 9099;
@@ -30,25 +31,60 @@ public final class LocalCluster implements AutoCloseable {
     private static final Set<String> LAYOUT_KEYS = Set.of("node.id", "process.roles", "listeners",
             "advertised.listeners", "controller.quorum.voters", "controller.listener.names", "log.dirs", "log.dir");
 
-    private final List<Broker> nodes;
+    /** Each node's broker, null while it is down. */
+    private final List<Broker> nodes = new ArrayList<>();
+    private final List<Map<String, String>> configs;
+    private boolean closed;
 
-    private LocalCluster(List<Broker> nodes) {
-        this.nodes = nodes;
+    private LocalCluster(List<Map<String, String>> configs) {
+        this.configs = configs;
     }
 
     /** Starts the nodes, the controller's first; stops those started if one fails. */
     public static LocalCluster start(int size, Map<String, String> common) throws IOException, InterruptedException {
-        List<Broker> started = new ArrayList<>();
-        LocalCluster cluster = new LocalCluster(started);
+        LocalCluster cluster = new LocalCluster(nodeConfigs(size, common));
         try {
-            for (Map<String, String> properties : nodeConfigs(size, common)) {
-                started.add(Broker.start(BrokerConfig.of(properties)));
+            for (int id = 0; id < size; id++) {
+                cluster.nodes.add(null);
+                cluster.restart(id);
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
             cluster.close();
             throw e;
         }
         return cluster;
+    }
+
+    @Override
+    public synchronized void restart(int node) throws IOException, InterruptedException {
+        if (closed) {
+            throw new IllegalStateException("the cluster is closed");
+        }
+        if (nodes.get(node) != null) {
+            throw new IllegalStateException("node " + node + " is running");
+        }
+        Broker started = Broker.start(BrokerConfig.of(configs.get(node)));
+        started.controls().serveNodes(node, this);
+        nodes.set(node, started);
+    }
+
+    @Override
+    public synchronized void kill(int node) {
+        running(node).halt();
+        nodes.set(node, null);
+    }
+
+    @Override
+    public synchronized void stop(int node) {
+        running(node).close();
+        nodes.set(node, null);
+    }
+
+    private Broker running(int node) {
+        if (node < 0 || node >= nodes.size() || nodes.get(node) == null) {
+            throw new IllegalStateException("node " + node + " is not running");
+        }
+        return nodes.get(node);
     }
 
     /** Each node's configuration, node 0's first. */
@@ -95,15 +131,20 @@ public final class LocalCluster implements AutoCloseable {
         return properties;
     }
 
-    public List<Broker> nodes() {
-        return List.copyOf(nodes);
+    /** The running nodes. */
+    public synchronized List<Broker> nodes() {
+        return nodes.stream().filter(node -> node != null).toList();
     }
 
     /** Stops the nodes, the controller's last so that the others' shutdowns reach it. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         RuntimeException failure = null;
         for (int id = nodes.size() - 1; id >= 0; id--) {
+            if (nodes.get(id) == null) {
+                continue;
+            }
             try {
                 nodes.get(id).close();
             } catch (RuntimeException e) {

@@ -30,7 +30,7 @@ class LeaderStateTest {
     void keepsAMemberItTookInUntilAnImageNewerThanThatConfirmsItsRemoval() {
         LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
         leader.onFetch(2, 7, 0, 0, 0, 0); // caught up
-        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2))).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
         leader.changeAnswered(List.of(0, 1, 2), 4, 5_000);
 
         assertThat(leader.takeFencingShrink(List.of(0, 1), Set.of(0, 1), 5_500, IMAGE_MAX_AGE_MS))
@@ -43,7 +43,7 @@ class LeaderStateTest {
     @Test
     void takesNothingWhileAChangeOfItsOwnIsPending() {
         LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1, 2), 0);
-        assertThat(leader.wantedIsr(60_000, 1_000, 0, Set.of(0, 1, 2))).containsExactly(0); // both followers lag
+        assertThat(leader.wantedIsr(60_000, 1_000, 0, Set.of(0, 1, 2), Set.of())).containsExactly(0); // both followers lag
         assertThat(leader.takeFencingShrink(List.of(0, 1), Set.of(0, 1), 60_000, IMAGE_MAX_AGE_MS)).isFalse();
     }
 
@@ -52,7 +52,18 @@ class LeaderStateTest {
         LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
         leader.onFetch(2, 7, 0, 0, 0, 0); // caught up, then fenced
 
-        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1))).as("node 2 is fenced").isNull();
-        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2))).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1), Set.of())).as("node 2 is fenced").isNull();
+        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
+    void leavesOutAFollowerHeldOutEvenWhenItIsCaughtUp() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1, 2), 0);
+        leader.onFetch(1, 7, 0, 0, 0, 0);
+        leader.onFetch(2, 7, 0, 0, 0, 0);
+        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of(2))).containsExactlyInAnyOrder(0, 1);
+        leader.changeAnswered(List.of(0, 1), 1, 0);
+        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of(2))).as("stays out").isNull();
+        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
     }
 }

@@ -1,17 +1,23 @@
 package io.minibroker.testkit.junit;
 
+import io.minibroker.broker.control.BrokerControls;
+import io.minibroker.broker.control.Controls;
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.broker.embedded.MiniCluster;
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.jupiter.api.extension.TestInstancePostProcessor;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,13 +31,17 @@ import java.util.Optional;
  *   static final MiniKafkaExtension KAFKA = MiniKafkaExtension.withConfig(Map.of("num.partitions", "3"));
  *   ...  KAFKA.bootstrapServers() ...
  * </pre>
- * Parameters it fills: {@code @BootstrapServers String}, {@link TopicNamespace}, and {@link EmbeddedBroker} for a
- * single broker or {@link MiniCluster} for {@link MiniKafka#nodes} &gt; 1. The broker lives in JUnit's extension
+ * Parameters it fills: {@code @BootstrapServers String}, {@link TopicNamespace}, {@link EmbeddedBroker} for a
+ * single broker or {@link MiniCluster} for {@link MiniKafka#nodes} &gt; 1, and {@link Controls} or
+ * {@link BrokerControls} (a node's test controls, see {@link ControlsOf}, which also marks fields to fill). The broker lives in JUnit's extension
  * store, so JUnit closes it when the class (or, per run, the whole run) is done, even when a test fails.
  */
-public final class MiniKafkaExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+public final class MiniKafkaExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver,
+        TestInstancePostProcessor, AfterEachCallback {
 
     private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(MiniKafkaExtension.class);
+    /** A test's store key: it was handed controls, which are reset after it. */
+    private static final String HANDED_CONTROLS = "handed controls";
     /** The class store's key for the value the bootstrap property had before the class's tests. */
     private static final String PREVIOUS_PROPERTY = "previous bootstrap servers property";
 
@@ -90,12 +100,48 @@ public final class MiniKafkaExtension implements BeforeAllCallback, AfterAllCall
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
         Class<?> type = parameter.getParameter().getType();
         return type == EmbeddedBroker.class || type == MiniCluster.class || type == TopicNamespace.class
+                || type == Controls.class || type == BrokerControls.class
                 || (type == String.class && parameter.isAnnotated(BootstrapServers.class));
+    }
+
+    /** Fills the test instance's {@link ControlsOf} fields. */
+    @Override
+    public void postProcessTestInstance(Object testInstance, ExtensionContext context) throws IllegalAccessException {
+        for (Field field : AnnotationSupport.findAnnotatedFields(testInstance.getClass(), ControlsOf.class)) {
+            if (Modifier.isStatic(field.getModifiers())
+                    || (field.getType() != Controls.class && field.getType() != BrokerControls.class)) {
+                throw new ExtensionConfigurationException("@ControlsOf marks an instance field of type Controls or "
+                        + "BrokerControls, not " + field);
+            }
+            field.setAccessible(true);
+            // The instance may serve several tests (PER_CLASS lifecycle): the controls are reset after each one.
+            field.set(testInstance, controls(context, field.getAnnotation(ControlsOf.class).node()));
+            context.getStore(STORE).put(HANDED_CONTROLS, Boolean.TRUE);
+        }
+    }
+
+    /** Resets every running node's controls after a test that was handed some. */
+    @Override
+    public void afterEach(ExtensionContext context) {
+        boolean handed = context.getStore(STORE).remove(HANDED_CONTROLS) != null
+                || classContext(context).getStore(STORE).get(HANDED_CONTROLS) != null;
+        if (handed) {
+            broker(context).resetControls();
+        }
+    }
+
+    private BrokerControls controls(ExtensionContext context, int node) {
+        return broker(context).controls(node);
     }
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         Class<?> type = parameter.getParameter().getType();
+        if (type == Controls.class || type == BrokerControls.class) {
+            int node = parameter.findAnnotation(ControlsOf.class).map(ControlsOf::node).orElse(0);
+            context.getStore(STORE).put(HANDED_CONTROLS, Boolean.TRUE);
+            return controls(context, node);
+        }
         if (type == TopicNamespace.class) {
             String owner = context.getTestMethod().map(method -> method.getName())
                     .orElseGet(() -> context.getRequiredTestClass().getSimpleName());
@@ -210,6 +256,32 @@ public final class MiniKafkaExtension implements BeforeAllCallback, AfterAllCall
 
         String bootstrapServers() {
             return single != null ? single.bootstrapServers() : cluster.bootstrapServers();
+        }
+
+        BrokerControls controls(int node) {
+            if (single != null) {
+                if (node != 0) {
+                    throw new ParameterResolutionException("a single broker is node 0, there is no node " + node);
+                }
+                return single.controls();
+            }
+            if (node < 0 || node >= cluster.size()) {
+                throw new ParameterResolutionException("the cluster has nodes 0 to " + (cluster.size() - 1)
+                        + ", not " + node);
+            }
+            return cluster.controls(node);
+        }
+
+        void resetControls() {
+            if (single != null) {
+                single.controls().reset();
+                return;
+            }
+            for (int node = 0; node < cluster.size(); node++) {
+                if (cluster.isRunning(node)) {
+                    cluster.controls(node).reset();
+                }
+            }
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.minibroker.testkit.junit;
 
+import io.minibroker.broker.control.Controls;
 import io.minibroker.broker.embedded.MiniCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -68,6 +69,15 @@ class MiniKafkaClusterTest {
                 assertThat(written.offset()).isZero();
             }
         }
+    }
+
+    @Test
+    void aNodesControlsMoveALeaderAndShrinkAnIsr(MiniCluster cluster, @ControlsOf(node = 2) Controls nodeTwo)
+            throws Exception {
+        assertThat(nodeTwo).isSameAs(cluster.controls(2));
+        cluster.moveLeader("orders", 0, 2);
+        assertThat(nodeTwo.shrinkIsr("orders", 0, 1)).containsExactlyInAnyOrder(2, 0);
+        assertThat(nodeTwo.growIsr("orders", 0, 1)).containsExactlyInAnyOrder(0, 1, 2);
     }
 
     private static Admin admin() {
