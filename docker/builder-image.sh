@@ -49,6 +49,9 @@ while read -r lib; do
   if [ -e "$lib" ]; then cp -L --parents "$lib" "$root"; fi
 done < "$work/libs"
 
+# A UTF-8 locale, so that Java's platform encoding (console output, file names) is not ASCII.
+if [ -d /usr/lib/locale/C.utf8 ]; then cp -r --parents /usr/lib/locale/C.utf8 "$root"; fi
+
 # Maven's user.home comes from the password database: /root, where the Dockerfile mounts the settings secret and the
 # repository cache.
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
