@@ -57,7 +57,7 @@ step "cloned $(git -C "$work/clone" rev-parse --short HEAD) (committed work only
 
 DOCKER_BUILDKIT=1 "$docker_cli" build "${build_args[@]}" -t "$IMAGE" "$work/clone" > "$work/build.log" 2>&1 \
   || { tail -n 40 "$work/build.log" >&2; fail "docker build (client $docker_cli)"; }
-step "built $IMAGE from source with BuildKit (base $BASE_IMAGE, builder ${BUILDER_IMAGE:-the Dockerfile's default})"
+step "built $IMAGE from source with BuildKit (base $BASE_IMAGE, builder ${BUILDER_IMAGE:-as the Dockerfile defaults})"
 
 # The published port is the advertised one, so that kcat's second connection (to the advertised address) lands too.
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
