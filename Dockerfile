@@ -14,8 +14,11 @@
 #                  docker build --secret id=maven-settings,src=$HOME/.m2/settings.xml -t minibroker .
 #
 # Two ways to the jar, each a stage ending in the same image:
-#   (default)          compiles it in the build stage. Needs BuildKit (Docker's builder since 23.0, or buildx),
-#                      which builds only the stages the image needs.
+#   (default)          compiles it in the build stage. Needs BuildKit, which builds only the stages the image
+#                      needs: Docker's builder since 23.0, or buildx; on Docker 20.10 to 22.x, DOCKER_BUILDKIT=1 with
+#                      a client of that age (a client of 23.0 or later talking to an older engine wants buildx).
+#                      No "# syntax" line: the engine's own Dockerfile frontend (20.10 and later) has RUN --mount,
+#                      and a syntax line would pull a frontend image from a registry.
 #   --target prebuilt  takes the jar that `mvn -pl server -am package` left in server/target: how CI and the Docker
 #                      tests build, and the way with Docker's legacy builder (DOCKER_BUILDKIT=0), which builds every
 #                      stage before the target in order.
