@@ -9,8 +9,9 @@
 # Build arguments:
 #   BASE_IMAGE     the runtime: any image with a Java 17+ runtime on PATH (default eclipse-temurin:17-jre). CI builds
 #                  on a local one (no registry is reachable there); nothing here needs a shell in it.
-#   BUILDER_IMAGE  the build stage: a JDK 17 with Maven (default maven:3.9-eclipse-temurin-17). Maven runs with that
-#                  image's settings, or with yours (mirrors, proxies) handed in as a secret:
+#   BUILDER_IMAGE  the build stage: a JDK 17 with Maven (default maven:3.9-eclipse-temurin-17; without a registry,
+#                  docker/builder-image.sh makes a local one). Maven runs with that image's settings, or with yours
+#                  (mirrors, proxies) handed in as a secret:
 #                  docker build --secret id=maven-settings,src=$HOME/.m2/settings.xml -t minibroker .
 #
 # Two ways to the jar, each a stage ending in the same image:

@@ -15,6 +15,7 @@
 #   MAVEN_SETTINGS  Maven settings handed to the build as the maven-settings secret (default ~/.m2/settings.xml
 #                   when it exists; none otherwise, and Maven in the build stage uses the builder image's settings)
 #   IMAGE           the tag built (default minibroker-src)
+#   REMOVE_IMAGE    1: remove that image once checked (CI, so that runs do not pile up images)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 BASE_IMAGE="${BASE_IMAGE:-${MINIBROKER_BASE_IMAGE:-eclipse-temurin:17-jre}}"
@@ -90,4 +91,8 @@ step "produced and consumed a record with kcat; HealthCheck passes"
 "$docker_cli" stop -t 30 "$container" >/dev/null
 "$docker_cli" logs "$container" 2>&1 | grep -q 'cleanly' || fail "the broker did not close its logs cleanly on docker stop"
 step "stopped cleanly"
+if [ "${REMOVE_IMAGE:-0}" = 1 ]; then
+  "$docker_cli" rm "$container" >/dev/null && container=""
+  "$docker_cli" rmi "$IMAGE" >/dev/null
+fi
 echo "check: ok"
