@@ -32,32 +32,17 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>In a cluster the controller keeps the ACLs: a broker answers DescribeAcls from its copy of the controller's
  * image and forwards CreateAcls and DeleteAcls once it has checked ALTER on the cluster ({@link #forwarding}); the
- * controller applies what brokers forward without checking again ({@link #forwardedTo}), as Kafka's controller
- * trusts the principal a forwarding broker names.
+ * controller's own handler checks again, the forwarding broker's principal (which {@code super.users} names, as
+ * Kafka's brokers must be), so that a client reaching the controller's listener directly changes nothing.
  */
 public final class AclApisHandler implements ApiHandler {
 
     static final String CLUSTER_NAME = "kafka-cluster";
 
     private final StandardAuthorizer authorizer;
-    /** Whether the requests come checked: at the controller, from the broker that forwarded them. */
-    private final boolean checked;
 
     public AclApisHandler(StandardAuthorizer authorizer) {
-        this(authorizer, false);
-    }
-
-    private AclApisHandler(StandardAuthorizer authorizer, boolean checked) {
         this.authorizer = authorizer;
-        this.checked = checked;
-    }
-
-    /**
-     * The controller's handler of the CreateAcls and DeleteAcls brokers forward, over the cluster's ACLs; the
-     * broker checked the client's rights before forwarding.
-     */
-    public static AclApisHandler forwardedTo(StandardAuthorizer clusterAcls) {
-        return new AclApisHandler(clusterAcls, true);
     }
 
     /**
@@ -79,7 +64,7 @@ public final class AclApisHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        boolean allowed = checked || allowed(context, request);
+        boolean allowed = allowed(context, request);
         try {
             return CompletableFuture.completedFuture(switch (request.api()) {
                 case DESCRIBE_ACLS -> describe(new DescribeAclsRequestView(request.body()), allowed);

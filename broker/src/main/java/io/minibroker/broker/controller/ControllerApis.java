@@ -9,6 +9,7 @@ import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.authz.AclApisHandler;
+import io.minibroker.broker.authz.AuthorizingHandler;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.config.BrokerConfig;
@@ -20,6 +21,7 @@ import io.minibroker.broker.sasl.SaslHandshakeHandler;
 import io.minibroker.protocol.message.ApiKey;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
@@ -40,7 +42,8 @@ public final class ControllerApis {
      * @param node this node, whose configs a DescribeConfigs of a broker resource lists
      * @param disk where the requests on topics run: a change writes and fsyncs the topic's file under the lock that
      *             the image's readers (Metadata, DescribeConfigs) take too, which no event loop may wait for
-     * @param acls the cluster's ACLs, which brokers forward CreateAcls and DeleteAcls to; null without an authorizer
+     * @param acls the cluster's ACLs, which brokers forward CreateAcls and DeleteAcls to, checked against the
+     *             forwarding broker's principal as this node's {@code super.users} name it; null without an authorizer
      * @param credentials the cluster's SCRAM credentials, which brokers forward AlterUserScramCredentials to
      */
     public static SupportedApis create(BrokerConfig config, LocalNode node, BrokerMembership membership,
@@ -74,10 +77,12 @@ public final class ControllerApis {
                 .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)));
         // The security changes brokers forward: saved on the disk thread, then the image's version moves on, so
         // that every broker fetches them.
-        apis.add(ApiKey.ALTER_USER_SCRAM_CREDENTIALS,
-                changesImage(onDisk.apply(new AlterUserScramCredentialsHandler(credentials)), version));
+        ApiHandler scramChanges = changesImage(onDisk.apply(new AlterUserScramCredentialsHandler(credentials)), version);
+        apis.add(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, acls == null ? scramChanges
+                : AuthorizingHandler.wrap(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, scramChanges, acls, id -> Optional.empty()));
         if (acls != null) {
-            ApiHandler aclChanges = changesImage(onDisk.apply(AclApisHandler.forwardedTo(acls)), version);
+            // Checked again here, against the forwarding broker's principal: the listener is reachable by others.
+            ApiHandler aclChanges = changesImage(onDisk.apply(new AclApisHandler(acls)), version);
             apis.add(ApiKey.CREATE_ACLS, aclChanges).add(ApiKey.DELETE_ACLS, aclChanges);
         }
         return apis;
