@@ -47,10 +47,12 @@ import io.minibroker.broker.group.GroupApis;
 import io.minibroker.broker.group.GroupCoordinator;
 import io.minibroker.broker.log.LogCleaner;
 import io.minibroker.broker.log.LogMaintenance;
+import io.minibroker.broker.log.LogValidator;
 import io.minibroker.broker.metadata.DescribeClusterHandler;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.metadata.MetadataHandler;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
+import io.minibroker.broker.metrics.MemoryBudgetMeters;
 import io.minibroker.broker.metrics.ControllerMeters;
 import io.minibroker.broker.metrics.JvmMeters;
 import io.minibroker.broker.metrics.LogMeters;
@@ -294,6 +296,7 @@ public final class Broker implements AutoCloseable {
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
         new PurgatoryMeters(deleteRecordsPurgatory).bindTo(registry);
         ProducerStates producerStates = new ProducerStates();
+        BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(registry);
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (config.inCluster()) {
             replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
@@ -342,11 +345,11 @@ public final class Broker implements AutoCloseable {
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
                         new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
-                                disk, leadership, new BrokerTopicMetrics(registry),
+                                disk, leadership, topicMetrics,
                                 transactionalAdds))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
                         new TransactionalInitProducerIdHandler(transactionCoordinator))))
-                .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
+                .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership, topicMetrics))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
@@ -466,6 +469,13 @@ public final class Broker implements AutoCloseable {
         startControlsEndpoint();
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         ConnectionLimits connectionLimits = connectionLimits();
+        MemoryBudgetMeters.bindTo(registry, new MemoryBudgetMeters.Budget("requests",
+                        connectionLimits.requestBytes()::reserved, connectionLimits.requestBytes().limit()),
+                new MemoryBudgetMeters.Budget("unauthenticated-requests",
+                        connectionLimits.unauthenticatedRequestBytes()::reserved,
+                        connectionLimits.unauthenticatedRequestBytes().limit()),
+                new MemoryBudgetMeters.Budget("decompression", LogValidator.inflationBudget()::inUse,
+                        LogValidator.inflationBudget().limit()));
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             boolean clientListener = !controllerListeners.contains(listener.listenerName());
             SupportedApis served = controllerApis != null && !clientListener ? controllerApis : apis;

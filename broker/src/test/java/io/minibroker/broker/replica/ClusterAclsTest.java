@@ -80,6 +80,10 @@ class ClusterAclsTest {
             // acks=all answered once every replica in the ISR had them: each node's log holds the 11 records.
             for (int node = 0; node < 3; node++) {
                 assertThat(SecuredClusters.logEndOffset(cluster, node, "guarded")).as("node " + node).isEqualTo(11);
+                var bytesOut = cluster.node(node).meterRegistry().find("kafka.server.brokertopicmetrics.bytesout")
+                        .tag("topic", "guarded").counter();
+                assertThat(bytesOut == null ? 0 : bytesOut.count()).as("followers' fetches are not BytesOut, as in"
+                        + " Kafka").isZero();
             }
         }
     }
