@@ -29,7 +29,7 @@ public final class AssignmentStore {
     record StoredTopic(TopicImage topic, int[] partitionEpochs) {
     }
 
-    /** The controller's directory in its first log directory: its topics, and the cluster's ACLs and SCRAM credentials. */
+    /** The controller's directory in its first log directory: its topics, the cluster's ACLs and SCRAM credentials. */
     public static final String DIR = ".minibroker-controller";
     private static final String SUFFIX = ".properties";
     private static final String CONFIG_PREFIX = "config.";

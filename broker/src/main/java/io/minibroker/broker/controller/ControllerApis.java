@@ -16,8 +16,8 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
-import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
+import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.protocol.message.ApiKey;
 
 import java.util.List;
@@ -30,8 +30,8 @@ import java.util.function.Function;
  * controller, as Kafka's controller listener does (the SASL steps when it is SASL_PLAINTEXT, registration,
  * heartbeats, the image and the parked Fetch that follows its version, ISR changes, and the admin requests brokers
  * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterConfigs and IncrementalAlterConfigs,
- * CreateAcls and DeleteAcls, AlterUserScramCredentials, plus DescribeConfigs, which brokers send for the topics' config overrides); clients are never told of this
- * listener.
+ * CreateAcls, DeleteAcls and AlterUserScramCredentials, plus DescribeConfigs, which brokers send for the topics'
+ * config overrides); clients are never told of this listener.
  */
 public final class ControllerApis {
 
@@ -77,9 +77,11 @@ public final class ControllerApis {
                 .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)));
         // The security changes brokers forward: saved on the disk thread, then the image's version moves on, so
         // that every broker fetches them.
-        ApiHandler scramChanges = changesImage(onDisk.apply(new AlterUserScramCredentialsHandler(credentials)), version);
+        ApiHandler scramChanges = changesImage(onDisk.apply(new AlterUserScramCredentialsHandler(credentials)),
+                version);
         apis.add(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, acls == null ? scramChanges
-                : AuthorizingHandler.wrap(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, scramChanges, acls, id -> Optional.empty()));
+                : AuthorizingHandler.wrap(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, scramChanges, acls,
+                        id -> Optional.empty()));
         if (acls != null) {
             // Checked again here, against the forwarding broker's principal: the listener is reachable by others.
             ApiHandler aclChanges = changesImage(onDisk.apply(new AclApisHandler(acls)), version);

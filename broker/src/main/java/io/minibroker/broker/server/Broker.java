@@ -450,8 +450,9 @@ public final class Broker implements AutoCloseable {
                     imageVersion::changed);
             Path controllerDir = Files.createDirectories(config.logDirs().get(0).resolve(AssignmentStore.DIR));
             controllerApis = ControllerApis.create(config, node, membership, assignments, imageVersion, disk,
-                    config.authorizerEnabled() ? StandardAuthorizer.open(controllerDir, config.get(BrokerConfig.SUPER_USERS),
-                            config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
+                    config.authorizerEnabled() ? StandardAuthorizer.open(controllerDir,
+                            config.get(BrokerConfig.SUPER_USERS), config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND))
+                            : null,
                     ScramCredentials.open(controllerDir));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             elections = new LeaderElections(membership, assignments,

@@ -165,7 +165,8 @@ class BrokerConfigTest {
                 "listeners", "PLAINTEXT://localhost:9094",
                 "authorizer.class.name", BrokerConfig.STANDARD_AUTHORIZER);
         assertThat(BrokerConfig.of(broker).authorizerEnabled()).isTrue();
-        assertThatThrownBy(() -> BrokerConfig.of(Map.of("authorizer.class.name", "kafka.security.authorizer.AclAuthorizer")))
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("authorizer.class.name",
+                "kafka.security.authorizer.AclAuthorizer")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("authorizer.class.name");
         assertThat(BrokerConfig.of(Map.of("authorizer.class.name", BrokerConfig.STANDARD_AUTHORIZER,
                 "super.users", "User:admin")).authorizerEnabled()).isTrue();

@@ -34,7 +34,8 @@ final class SecuredClusters {
     static final String BROKER_PRINCIPAL = "User:CN=localhost,OU=brokers,O=minibroker";
     /** The PLAIN users of every SASL listener: the nodes' own, and alice's. */
     static final String PLAIN_JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required"
-            + " username=\"broker\" password=\"broker-secret\" user_broker=\"broker-secret\" user_alice=\"alice-secret\";";
+            + " username=\"broker\" password=\"broker-secret\" user_broker=\"broker-secret\""
+            + " user_alice=\"alice-secret\";";
 
     private SecuredClusters() {
     }
