@@ -65,7 +65,12 @@ public final class SecurityRecords {
         }
         snapshot.credentials().forEach((user, byMechanism) -> byMechanism.forEach((mechanism, credential) ->
                 batch.append(RecordBatch.NO_TIMESTAMP, null, scramRecord(user, mechanism, credential), List.of())));
-        return batch.build();
+        ByteBuf built = batch.build();
+        try { // on the heap, so that a response that never releases its records leaks nothing
+            return Unpooled.wrappedBuffer(ByteBufUtil.getBytes(built));
+        } finally {
+            built.release();
+        }
     }
 
     /**

@@ -2,6 +2,11 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.network.RawClient;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.CreateAclsRequestView;
+import io.minibroker.protocol.message.view.CreateAclsResponseView;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
@@ -140,6 +145,28 @@ class ClusterAclsTest {
             try (KafkaProducer<String, String> producer = SecuredClusters.producer(SecuredClusters.at(cluster, bob))) {
                 await(() -> refused(producer, "shared"), "the deletion applied by node 2");
             }
+        }
+    }
+
+    /**
+     * The controller checks a forwarded change against the principal that sends it: a client that reaches the
+     * controller's listener itself, not a super user, changes nothing.
+     */
+    @Test
+    void theControllerRefusesAclChangesFromAPrincipalThatIsNotASuperUser() throws Exception {
+        try (MiniCluster cluster = MiniCluster.start(1, Map.of("authorizer.class.name",
+                BrokerConfig.STANDARD_AUTHORIZER, "super.users", "User:admin"));
+             RawClient client = new RawClient(cluster.controller().boundPort("CONTROLLER"))) {
+            CreateAclsRequestView create = new CreateAclsRequestView();
+            create.addCreation().resourceType(ResourceType.TOPIC.code()).resourceName("orders")
+                    .resourcePatternType(PatternType.LITERAL.code()).principal("User:ANONYMOUS").host("*")
+                    .operation(AclOperation.ALL.code()).permissionType(AclPermissionType.ALLOW.code());
+            short version = ApiKey.CREATE_ACLS.highestStableVersion();
+            client.send(RawClient.request(ApiKey.CREATE_ACLS, version, 1, create.struct()));
+            CreateAclsResponseView response = new CreateAclsResponseView(
+                    client.receive(ApiKey.CREATE_ACLS, version).body());
+            assertThat(response.results()).singleElement().satisfies(result -> assertThat(result.errorCode())
+                    .isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code()));
         }
     }
 
