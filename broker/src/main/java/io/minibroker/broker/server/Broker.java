@@ -47,12 +47,10 @@ import io.minibroker.broker.group.GroupApis;
 import io.minibroker.broker.group.GroupCoordinator;
 import io.minibroker.broker.log.LogCleaner;
 import io.minibroker.broker.log.LogMaintenance;
-import io.minibroker.broker.log.LogValidator;
 import io.minibroker.broker.metadata.DescribeClusterHandler;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.metadata.MetadataHandler;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
-import io.minibroker.broker.metrics.MemoryBudgetMeters;
 import io.minibroker.broker.metrics.ControllerMeters;
 import io.minibroker.broker.metrics.JvmMeters;
 import io.minibroker.broker.metrics.LogMeters;
@@ -61,8 +59,6 @@ import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.metrics.ReplicaManagerMeters;
 import io.minibroker.broker.network.ChannelSetup;
 import io.minibroker.broker.network.ConnectionLimits;
-import io.minibroker.broker.network.ConnectionQuotas;
-import io.minibroker.broker.network.MemoryBudget;
 import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.DescribeProducersHandler;
@@ -102,7 +98,6 @@ import io.minibroker.broker.transaction.TransactionMarkerAppender;
 import io.minibroker.broker.transaction.TransactionStateTopic;
 import io.minibroker.broker.transaction.TransactionalInitProducerIdHandler;
 import io.minibroker.broker.transaction.WriteTxnMarkersHandler;
-import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
@@ -469,14 +464,7 @@ public final class Broker implements AutoCloseable {
                 config.inCluster() ? assignments : null);
         startControlsEndpoint();
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
-        ConnectionLimits connectionLimits = connectionLimits();
-        MemoryBudgetMeters.bindTo(registry, new MemoryBudgetMeters.Budget("requests",
-                        connectionLimits.requestBytes()::reserved, connectionLimits.requestBytes().limit()),
-                new MemoryBudgetMeters.Budget("unauthenticated-requests",
-                        connectionLimits.unauthenticatedRequestBytes()::reserved,
-                        connectionLimits.unauthenticatedRequestBytes().limit()),
-                new MemoryBudgetMeters.Budget("decompression", LogValidator.inflationBudget()::inUse,
-                        LogValidator.inflationBudget().limit()));
+        ConnectionLimits connectionLimits = ConnectionBudgets.of(config, clock, registry);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             boolean clientListener = !controllerListeners.contains(listener.listenerName());
             SupportedApis served = controllerApis != null && !clientListener ? controllerApis : apis;
@@ -545,21 +533,6 @@ public final class Broker implements AutoCloseable {
             throw new IllegalStateException("minibroker.controls.port is not set");
         }
         return controlsEndpoint.address();
-    }
-
-    /** Shared by all listeners; see docs/configuration.md for why queued.max.request.bytes' -1 is bounded here. */
-    private ConnectionLimits connectionLimits() {
-        long queued = config.get(BrokerConfig.QUEUED_MAX_REQUEST_BYTES);
-        long largestFrame = config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES) + (long) Frames.SIZE_PREFIX_BYTES;
-        long requestBytes = queued == -1 ? Math.max(largestFrame, Runtime.getRuntime().maxMemory() / 4)
-                : Math.max(largestFrame, queued);
-        long unauthenticatedBytes = Math.max(config.get(BrokerConfig.UNAUTHENTICATED_MAX_REQUEST_BYTES),
-                config.get(BrokerConfig.SASL_SERVER_MAX_RECEIVE_SIZE) + (long) Frames.SIZE_PREFIX_BYTES);
-        ConnectionQuotas quotas = new ConnectionQuotas(config.get(BrokerConfig.MAX_CONNECTIONS), config::maxConnections,
-                config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP), config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES),
-                config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE),
-                config.get(BrokerConfig.UNAUTHENTICATED_MAX_CONNECTIONS), clock::monotonicMs);
-        return new ConnectionLimits(quotas, new MemoryBudget(requestBytes), new MemoryBudget(unauthenticatedBytes));
     }
 
     /**
