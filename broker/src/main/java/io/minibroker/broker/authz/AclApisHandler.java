@@ -3,6 +3,7 @@ package io.minibroker.broker.authz;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreateAclsRequestView;
 import io.minibroker.protocol.message.view.CreateAclsResponseView;
@@ -28,6 +29,11 @@ import java.util.concurrent.CompletionStage;
  * on the cluster to list, ALTER on the cluster to change (else CLUSTER_AUTHORIZATION_FAILED), an invalid binding
  * or filter answered INVALID_REQUEST for itself while the others proceed. Creating and deleting rewrite the ACL
  * file, so this handler belongs on the disk thread.
+ *
+ * <p>In a cluster the controller keeps the ACLs: a broker answers DescribeAcls from its copy of the controller's
+ * image and forwards CreateAcls and DeleteAcls once it has checked ALTER on the cluster ({@link #forwarding}); the
+ * controller's own handler checks again, the forwarding broker's principal (which {@code super.users} names, as
+ * Kafka's brokers must be), so that a client reaching the controller's listener directly changes nothing.
  */
 public final class AclApisHandler implements ApiHandler {
 
@@ -39,6 +45,17 @@ public final class AclApisHandler implements ApiHandler {
         this.authorizer = authorizer;
     }
 
+    /**
+     * A cluster broker's handler: DescribeAcls, and the changes the client may not make, answered here from
+     * {@code image}'s ACLs (the refusals write nothing, so this runs on the event loop); the changes it may make
+     * go to {@code controller}.
+     */
+    public static ApiHandler forwarding(StandardAuthorizer image, ApiHandler controller) {
+        AclApisHandler local = new AclApisHandler(image);
+        return (context, request) -> request.api() == ApiKey.DESCRIBE_ACLS || !local.allowed(context, request)
+                ? local.handle(context, request) : controller.handle(context, request);
+    }
+
     /** The host ACLs name: the client's IP address as text. */
     public static String host(SocketAddress address) {
         return address instanceof InetSocketAddress inet && inet.getAddress() != null
@@ -47,10 +64,7 @@ public final class AclApisHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        AclOperation needed = request.api() == io.minibroker.protocol.message.ApiKey.DESCRIBE_ACLS
-                ? AclOperation.DESCRIBE : AclOperation.ALTER;
-        boolean allowed = authorizer.authorize(context.principal(), host(context.clientAddress()), needed,
-                ResourceType.CLUSTER, CLUSTER_NAME);
+        boolean allowed = allowed(context, request);
         try {
             return CompletableFuture.completedFuture(switch (request.api()) {
                 case DESCRIBE_ACLS -> describe(new DescribeAclsRequestView(request.body()), allowed);
@@ -61,6 +75,13 @@ public final class AclApisHandler implements ApiHandler {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot keep the ACLs", e);
         }
+    }
+
+    /** DESCRIBE on the cluster to list, ALTER to change. */
+    private boolean allowed(RequestContext context, Request request) {
+        AclOperation needed = request.api() == ApiKey.DESCRIBE_ACLS ? AclOperation.DESCRIBE : AclOperation.ALTER;
+        return authorizer.authorize(context.principal(), host(context.clientAddress()), needed,
+                ResourceType.CLUSTER, CLUSTER_NAME);
     }
 
     private Struct describe(DescribeAclsRequestView request, boolean allowed) {

@@ -44,6 +44,14 @@ public final class StandardAuthorizer {
         return new StandardAuthorizer(parseSuperUsers(superUsers), allowEveryoneIfNoAclFound, file, file.load());
     }
 
+    /**
+     * A cluster broker's authorizer: no file of its own, its ACLs the controller's, replaced whole by each image
+     * ({@link #replaceAll}); none until the first image arrives.
+     */
+    public static StandardAuthorizer following(String superUsers, boolean allowEveryoneIfNoAclFound) {
+        return new StandardAuthorizer(parseSuperUsers(superUsers), allowEveryoneIfNoAclFound, null, List.of());
+    }
+
     static Set<KafkaPrincipal> parseSuperUsers(String value) {
         if (value == null) {
             return Set.of();
@@ -58,7 +66,8 @@ public final class StandardAuthorizer {
         index = new AclIndex(next);
     }
 
-    private List<AclBinding> bindings() {
+    /** Every binding: what the controller hands its brokers. */
+    public List<AclBinding> bindings() {
         return index.bindings();
     }
 
@@ -111,11 +120,16 @@ public final class StandardAuthorizer {
         return bindings().stream().filter(filter::matches).toList();
     }
 
+    /** Replaces every binding with {@code replacement}, as a following broker applies an image. */
+    public synchronized void replaceAll(List<AclBinding> replacement) {
+        replace(List.copyOf(replacement));
+    }
+
     /** Adds the bindings not already present and keeps them on disk before answering. */
     public synchronized void create(List<AclBinding> added) throws IOException {
         List<AclBinding> next = new ArrayList<>(bindings());
         added.stream().filter(b -> !next.contains(b)).distinct().forEach(next::add);
-        file.save(next);
+        save(next);
         replace(next);
     }
 
@@ -128,8 +142,15 @@ public final class StandardAuthorizer {
             removed.add(bindings().stream().filter(filter::matches).toList());
             next.removeIf(filter::matches);
         }
-        file.save(next);
+        save(next);
         replace(next);
         return removed;
+    }
+
+    private void save(List<AclBinding> next) throws IOException {
+        if (file == null) {
+            throw new IllegalStateException("a following broker's ACLs change only through the controller");
+        }
+        file.save(next);
     }
 }

@@ -13,6 +13,9 @@ import java.util.function.Predicate;
  */
 public record TopicFacts(Function<UUID, Optional<String>> names, Predicate<String> exists, boolean autoCreate) {
 
+    /** For a table whose checks look up no topic: the controller's, served to the nodes' principals. */
+    public static final TopicFacts NONE = new TopicFacts(id -> Optional.empty(), name -> false, false);
+
     Optional<String> nameOf(UUID id) {
         return names.apply(id);
     }

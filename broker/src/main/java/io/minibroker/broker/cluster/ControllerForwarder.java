@@ -16,7 +16,8 @@ import java.util.function.Function;
 
 /**
  * How a broker in a cluster has the controller make the changes only it may make (CreateTopics, DeleteTopics,
- * CreatePartitions, ElectLeaders, AlterConfigs, IncrementalAlterConfigs), as Kafka's brokers forward them: the request goes to
+ * CreatePartitions, ElectLeaders, AlterConfigs, IncrementalAlterConfigs, CreateAcls, DeleteAcls,
+ * AlterUserScramCredentials), as Kafka's brokers forward them: the request goes to
  * the controller as it came (same version, same body) and its answer back to the client, after this broker has
  * fetched the new image, so that the client's next request here sees the change. The wait runs on
  * {@code forwarding}, never on an event loop. One connection carries them all, one at a time, in order.
@@ -55,7 +56,7 @@ public final class ControllerForwarder {
         return CompletableFuture.supplyAsync(() -> {
             Struct response;
             try {
-                response = controller.send(api, version, body);
+                response = sendResendingOnce(api, version, body);
             } catch (IOException e) {
                 throw new CompletionException(new UncheckedIOException(e));
             }
@@ -67,5 +68,21 @@ public final class ControllerForwarder {
             }
             return response;
         }, forwarding);
+    }
+
+    /**
+     * Sends the request, and once more on a new connection if the first fails: the connection may be one the
+     * controller closed while it was idle (it restarted since the last request), which fails at the first use, as
+     * Kafka's brokers resend what was in flight when their channel to the controller disconnects. A request the
+     * controller did apply before the failure is applied twice, which these requests' answers tolerate (a topic or
+     * credential that exists, an ACL already there or already gone).
+     */
+    private Struct sendResendingOnce(ApiKey api, short version, Struct body) throws IOException {
+        try {
+            return controller.send(api, version, body);
+        } catch (IOException first) {
+            LOG.debug("Resending {} to the controller on a new connection after: {}", api, first.toString());
+            return controller.send(api, version, body);
+        }
     }
 }

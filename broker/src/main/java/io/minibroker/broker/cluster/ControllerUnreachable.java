@@ -3,6 +3,12 @@ package io.minibroker.broker.cluster;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AlterConfigsRequestView;
+import io.minibroker.protocol.message.view.AlterUserScramCredentialsRequestView;
+import io.minibroker.protocol.message.view.AlterUserScramCredentialsResponseView;
+import io.minibroker.protocol.message.view.CreateAclsRequestView;
+import io.minibroker.protocol.message.view.CreateAclsResponseView;
+import io.minibroker.protocol.message.view.DeleteAclsRequestView;
+import io.minibroker.protocol.message.view.DeleteAclsResponseView;
 import io.minibroker.protocol.message.view.AlterConfigsResponseView;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
 import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
@@ -16,7 +22,9 @@ import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The answers a broker gives to a forwarded request when the controller cannot be reached: every topic or
@@ -97,6 +105,31 @@ public final class ControllerUnreachable {
                 }
             }
         }
+        return response.struct();
+    }
+
+    public static Struct createAcls(Request request) {
+        CreateAclsResponseView response = new CreateAclsResponseView();
+        new CreateAclsRequestView(request.body()).creations()
+                .forEach(creation -> response.addResult().errorCode(TIMED_OUT).errorMessage(MESSAGE));
+        return response.struct();
+    }
+
+    public static Struct deleteAcls(Request request) {
+        DeleteAclsResponseView response = new DeleteAclsResponseView();
+        new DeleteAclsRequestView(request.body()).filters()
+                .forEach(filter -> response.addFilterResult().errorCode(TIMED_OUT).errorMessage(MESSAGE));
+        return response.struct();
+    }
+
+    /** Each user named once, as Kafka's answer lists them. */
+    public static Struct alterUserScramCredentials(Request request) {
+        AlterUserScramCredentialsRequestView alter = new AlterUserScramCredentialsRequestView(request.body());
+        Set<String> users = new LinkedHashSet<>();
+        alter.deletions().forEach(deletion -> users.add(deletion.name()));
+        alter.upsertions().forEach(upsertion -> users.add(upsertion.name()));
+        AlterUserScramCredentialsResponseView response = new AlterUserScramCredentialsResponseView();
+        users.forEach(user -> response.addResult().user(user).errorCode(TIMED_OUT).errorMessage(MESSAGE));
         return response.struct();
     }
 }

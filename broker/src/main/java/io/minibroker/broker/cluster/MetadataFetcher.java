@@ -59,6 +59,7 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
     private final int nodeId;
     private final String interBrokerListener;
     private final Consumer<ClusterMetadata> onImage;
+    private final Consumer<SecurityRecords.Snapshot> onSecurity;
     private final Thread follower;
     private final Object wakeUp = new Object();
     private volatile boolean running = true;
@@ -70,14 +71,18 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
      * @param interBrokerListener the listener whose endpoints {@code onImage} is given: replica fetchers connect
      *                            to a leader there, never at the address a client was told
      * @param onImage             given each image fetched, in order, before any later one
+     * @param onSecurity          given the ACLs and SCRAM credentials of each image fetched, in order, after its
+     *                            topics
      */
     public MetadataFetcher(NodeChannel controller, NodeChannel changes, int nodeId, int controllerId,
-                           String interBrokerListener, Consumer<ClusterMetadata> onImage) {
+                           String interBrokerListener, Consumer<ClusterMetadata> onImage,
+                           Consumer<SecurityRecords.Snapshot> onSecurity) {
         this.controller = controller;
         this.changes = changes;
         this.nodeId = nodeId;
         this.interBrokerListener = interBrokerListener;
         this.onImage = onImage;
+        this.onSecurity = onSecurity;
         this.current = ClusterMetadata.empty(controllerId);
         this.follower = new Thread(this::follow, "metadata-fetcher");
         follower.setDaemon(true);
@@ -166,6 +171,29 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
         }
         onImage.accept(image.forListener(interBrokerListener)); // hosts the image's partitions before clients are told of them
         current = image;
+        onSecurity.accept(fetchSecurity());
+    }
+
+    /**
+     * The controller's ACLs and SCRAM credentials: a Fetch of {@code __cluster_metadata} from no version that
+     * asks for records and waits for nothing, answered with them at once. It names no replica, so the controller
+     * does not take it for what this broker has applied.
+     */
+    private SecurityRecords.Snapshot fetchSecurity() throws IOException {
+        FetchRequestView request = new FetchRequestView().maxWaitMs(0).minBytes(0).maxBytes(Integer.MAX_VALUE);
+        request.replicaState().replicaId(-1).replicaEpoch(-1);
+        request.addTopic().topic(METADATA_TOPIC).topicId(TopicIds.METADATA_TOPIC_ID)
+                .addPartition().partition(0).fetchOffset(NO_VERSION).partitionMaxBytes(Integer.MAX_VALUE);
+        FetchResponseView response = new FetchResponseView(controller.send(ApiKey.FETCH, request.struct()));
+        if (response.errorCode() != Errors.NONE.code() || response.responses().isEmpty()
+                || response.responses().get(0).partitions().isEmpty()) {
+            throw new IOException("the controller refused the metadata fetch: " + Errors.forCode(response.errorCode()));
+        }
+        try {
+            return SecurityRecords.decode(response.responses().get(0).partitions().get(0).records());
+        } catch (IllegalArgumentException e) {
+            throw new IOException("unreadable ACL or SCRAM records from the controller", e);
+        }
     }
 
     /** Each topic's config overrides, as the controller lists them: the configs whose source is the topic. */

@@ -109,7 +109,7 @@ public final class BrokerConfig {
                     + SECURITY_PROTOCOLS);
     /**
      * Kafka's default is GSSAPI, which is not offered: a SASL_PLAINTEXT listener needs PLAIN, SCRAM-SHA-256 or
-     * SCRAM-SHA-512 here (SCRAM on a single node only).
+     * SCRAM-SHA-512 here.
      */
     public static final ConfigKey<List<String>> SASL_ENABLED_MECHANISMS = new ConfigKey<>("sasl.enabled.mechanisms",
             BrokerConfig::parseNames, List.of("GSSAPI"), v -> true, "a list of SASL mechanism names");
@@ -551,10 +551,6 @@ public final class BrokerConfig {
         }
     }
 
-    /**
-     * What this broker can serve: TLS (its keys are checked where the listener's engine is built); SASL with PLAIN and SCRAM, SCRAM on a single node only; in a cluster,
-     * nodes that sign in to each other's SASL listeners do so with PLAIN.
-     */
     /** Whether {@code authorizer.class.name} turns ACLs on. */
     public boolean authorizerEnabled() {
         return !get(AUTHORIZER_CLASS_NAME).isBlank();
@@ -569,10 +565,6 @@ public final class BrokerConfig {
             throw new ConfigException(AUTHORIZER_CLASS_NAME.name(), className, "the only authorizer offered is "
                     + STANDARD_AUTHORIZER + " (Kafka 4 removed AclAuthorizer); another would run less secure than"
                     + " configured, so the broker does not start");
-        }
-        if (inCluster()) {
-            throw new ConfigException(AUTHORIZER_CLASS_NAME.name(), className, "ACLs are kept by a single node;"
-                    + " this controller does not yet hand them to brokers, so a cluster does not start with them");
         }
     }
 
@@ -591,10 +583,6 @@ public final class BrokerConfig {
         if (sasl && (mechanisms.isEmpty() || !SASL_MECHANISMS.containsAll(mechanisms))) {
             throw new ConfigException(SASL_ENABLED_MECHANISMS.name(), mechanisms,
                     "must name only mechanisms offered for a SASL listener: " + SASL_MECHANISMS);
-        }
-        if (sasl && inCluster() && !mechanisms.stream().allMatch("PLAIN"::equals)) {
-            throw new ConfigException(SASL_ENABLED_MECHANISMS.name(), mechanisms, "must be PLAIN in a cluster: SCRAM"
-                    + " credentials are kept by a single node, and this controller does not hand them to brokers");
         }
         if (inCluster()) {
             // Nodes sign in to each other's SASL listeners with PLAIN, the one mechanism they speak as clients.

@@ -23,13 +23,14 @@ import java.util.stream.Stream;
  * {@value #DIR} in the controller node's first log directory, with the topic id and each partition's replicas,
  * ISR, leader, leader epoch and partition epoch, and its config overrides ({@code config.<key>}).
  */
-final class AssignmentStore {
+public final class AssignmentStore {
 
     /** A topic as saved: its image and each partition's epoch (the version of its ISR). */
     record StoredTopic(TopicImage topic, int[] partitionEpochs) {
     }
 
-    static final String DIR = ".minibroker-controller";
+    /** The controller's directory in its first log directory: its topics, the cluster's ACLs and SCRAM credentials. */
+    public static final String DIR = ".minibroker-controller";
     private static final String SUFFIX = ".properties";
     private static final String CONFIG_PREFIX = "config.";
 

@@ -8,12 +8,20 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.authz.AclApisHandler;
+import io.minibroker.broker.authz.AuthorizingHandler;
+import io.minibroker.broker.authz.TopicFacts;
+import io.minibroker.broker.authz.StandardAuthorizer;
+import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
+import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.protocol.message.ApiKey;
 
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
@@ -22,8 +30,8 @@ import java.util.function.Function;
  * controller, as Kafka's controller listener does (the SASL steps when it is SASL_PLAINTEXT, registration,
  * heartbeats, the image and the parked Fetch that follows its version, ISR changes, and the admin requests brokers
  * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterConfigs and IncrementalAlterConfigs,
- * plus DescribeConfigs, which brokers send for the topics' config overrides); clients are never told of this
- * listener.
+ * CreateAcls, DeleteAcls and AlterUserScramCredentials, plus DescribeConfigs, which brokers send for the topics'
+ * config overrides); clients are never told of this listener.
  */
 public final class ControllerApis {
 
@@ -34,13 +42,17 @@ public final class ControllerApis {
      * @param node this node, whose configs a DescribeConfigs of a broker resource lists
      * @param disk where the requests on topics run: a change writes and fsyncs the topic's file under the lock that
      *             the image's readers (Metadata, DescribeConfigs) take too, which no event loop may wait for
+     * @param acls the cluster's ACLs, which brokers forward CreateAcls and DeleteAcls to, checked against the
+     *             forwarding broker's principal as this node's {@code super.users} name it; null without an authorizer
+     * @param credentials the cluster's SCRAM credentials, which brokers forward AlterUserScramCredentials to
      */
     public static SupportedApis create(BrokerConfig config, LocalNode node, BrokerMembership membership,
-                                       TopicAssignments assignments, ImageVersion version, Executor disk) {
+                                       TopicAssignments assignments, ImageVersion version, Executor disk,
+                                       StandardAuthorizer acls, ScramCredentials credentials) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         SupportedApis apis = new SupportedApis();
-        return apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, config.get(BrokerConfig.NODE_ID),
+        apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, config.get(BrokerConfig.NODE_ID),
                         config.get(BrokerConfig.TRANSACTION_VERSION).shortValue()))
                 // A SASL_PLAINTEXT controller listener: brokers sign in first (sasl.mechanism.controller.protocol).
                 .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())
@@ -48,7 +60,8 @@ public final class ControllerApis {
                 .add(ApiKey.BROKER_REGISTRATION, new BrokerRegistrationHandler(clusterId, membership))
                 .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership))
                 .add(ApiKey.METADATA, onDisk.apply(new ControllerMetadataHandler(clusterId, assignments)))
-                .add(ApiKey.FETCH, new ControllerFetchHandler(version))
+                .add(ApiKey.FETCH, new ControllerFetchHandler(version, () -> new SecurityRecords.Snapshot(
+                        acls == null ? List.of() : acls.bindings(), credentials.all())))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, version,
                         membership, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
@@ -62,5 +75,27 @@ public final class ControllerApis {
                 .add(ApiKey.DESCRIBE_CONFIGS, onDisk.apply(new DescribeConfigsHandler(assignments::overrides, config,
                         node)))
                 .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)));
+        // The security changes brokers forward: saved on the disk thread, then the image's version moves on, so
+        // that every broker fetches them.
+        ApiHandler scramChanges = changesImage(onDisk.apply(new AlterUserScramCredentialsHandler(credentials)),
+                version);
+        apis.add(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, scramChanges);
+        if (acls != null) {
+            // Checked again here, against the forwarding broker's principal: the listener is reachable by others.
+            ApiHandler aclChanges = changesImage(onDisk.apply(new AclApisHandler(acls)), version);
+            apis.add(ApiKey.CREATE_ACLS, aclChanges).add(ApiKey.DELETE_ACLS, aclChanges);
+            // As Kafka's ControllerApis: every request is checked (CLUSTER_ACTION for registration, heartbeats and
+            // ISR changes; the admin APIs' own rights for what brokers forward), so only the nodes' principals,
+            // which super.users names, are served.
+            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, acls, TopicFacts.NONE));
+        }
+        return apis;
+    }
+
+    private static ApiHandler changesImage(ApiHandler handler, ImageVersion version) {
+        return (context, request) -> handler.handle(context, request).thenApply(response -> {
+            version.changed();
+            return response;
+        });
     }
 }

@@ -3,6 +3,7 @@ package io.minibroker.broker.controller;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.cluster.MetadataFetcher;
+import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
@@ -13,22 +14,28 @@ import io.netty.buffer.Unpooled;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
  * Fetch, on the controller's listener: how a broker follows the controller's image, as Kafka's brokers follow the
  * metadata log with a Fetch of {@code __cluster_metadata}. The fetch offset is the image version the broker has
  * applied, which the controller notes ({@link ImageVersion#appliedBy}) for the CreateTopics waiting on it; the
  * request parks ({@link ImageVersion#awaitChange}) until the version moves on or MaxWaitMs runs out, and the
- * answer's high watermark is the version then. It carries no records: a broker that sees a version other than its
- * own fetches the whole image (Metadata, then DescribeConfigs) on its other connection. Runs on the event loop: it
- * only reads the version, never the topics' lock.
+ * answer's high watermark is the version then. A broker that sees a version other than its own fetches the whole
+ * image on its other connection: the topics with Metadata and DescribeConfigs, and the ACLs and SCRAM credentials
+ * with a Fetch that asks for records (a partition max bytes above 0) and waits for nothing, answered with them as
+ * metadata records ({@link SecurityRecords}) whenever the version is not the one the fetch names. Runs on the event
+ * loop: it reads only the version and the immutable snapshots of the ACLs and credentials, never the topics' lock.
  */
 public final class ControllerFetchHandler implements ApiHandler {
 
     private final ImageVersion version;
+    private final Supplier<SecurityRecords.Snapshot> security;
 
-    public ControllerFetchHandler(ImageVersion version) {
+    /** @param security the cluster's ACLs and SCRAM credentials as they are now */
+    public ControllerFetchHandler(ImageVersion version, Supplier<SecurityRecords.Snapshot> security) {
         this.version = version;
+        this.security = security;
     }
 
     @Override
@@ -47,7 +54,9 @@ public final class ControllerFetchHandler implements ApiHandler {
             FetchResponseView.FetchableTopicResponse topic = response.addResponse()
                     .topic(MetadataFetcher.METADATA_TOPIC).topicId(TopicIds.METADATA_TOPIC_ID);
             topic.addPartition().partitionIndex(0).errorCode(Errors.NONE.code()).highWatermark(current)
-                    .lastStableOffset(current).logStartOffset(0).records(Unpooled.EMPTY_BUFFER);
+                    .lastStableOffset(current).logStartOffset(0)
+                    .records(current != asked.fetchOffset() && asked.partitionMaxBytes() > 0
+                            ? SecurityRecords.encode(security.get()) : Unpooled.EMPTY_BUFFER);
             return response.struct();
         });
     }

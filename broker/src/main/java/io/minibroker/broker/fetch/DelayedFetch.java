@@ -1,5 +1,6 @@
 package io.minibroker.broker.fetch;
 
+import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.DelayedOperation;
 
@@ -14,11 +15,13 @@ public final class DelayedFetch extends DelayedOperation {
 
     private final FetchPlan plan;
     private final CompletableFuture<Struct> answer;
+    private final BrokerTopicMetrics metrics;
 
-    DelayedFetch(long maxWaitMs, FetchPlan plan, CompletableFuture<Struct> answer) {
+    DelayedFetch(long maxWaitMs, FetchPlan plan, CompletableFuture<Struct> answer, BrokerTopicMetrics metrics) {
         super(maxWaitMs);
         this.plan = plan;
         this.answer = answer;
+        this.metrics = metrics;
     }
 
     @Override
@@ -29,7 +32,7 @@ public final class DelayedFetch extends DelayedOperation {
     @Override
     protected void onComplete() {
         try {
-            answer.complete(FetchReader.read(plan));
+            answer.complete(FetchReader.read(plan, metrics));
         } catch (RuntimeException e) { // never leave the answer pending: its connection would hold every later response
             answer.completeExceptionally(e);
         }

@@ -4,6 +4,7 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
@@ -37,11 +38,14 @@ public final class FetchHandler implements ApiHandler {
     private final TopicRegistry topics;
     private final Purgatory<DelayedFetch> purgatory;
     private final PartitionLeadership leadership;
+    private final BrokerTopicMetrics metrics;
 
-    public FetchHandler(TopicRegistry topics, Purgatory<DelayedFetch> purgatory, PartitionLeadership leadership) {
+    public FetchHandler(TopicRegistry topics, Purgatory<DelayedFetch> purgatory, PartitionLeadership leadership,
+                        BrokerTopicMetrics metrics) {
         this.topics = topics;
         this.purgatory = purgatory;
         this.leadership = leadership;
+        this.metrics = metrics;
     }
 
     private static boolean isFull(int sessionEpoch) {
@@ -75,10 +79,10 @@ public final class FetchHandler implements ApiHandler {
         int maxWaitMs = body.maxWaitMs();
         List<PartitionLog> logs = plan.logs();
         if (maxWaitMs <= 0 || logs.isEmpty() || plan.hasErrors() || FetchReader.canAnswer(plan)) {
-            return CompletableFuture.completedFuture(FetchReader.read(plan));
+            return CompletableFuture.completedFuture(FetchReader.read(plan, metrics));
         }
         CompletableFuture<Struct> answer = new CompletableFuture<>();
-        purgatory.tryCompleteElseWatch(new DelayedFetch(maxWaitMs, plan, answer),
+        purgatory.tryCompleteElseWatch(new DelayedFetch(maxWaitMs, plan, answer, metrics),
                 logs.stream().map(PartitionLog::topicPartition).toList());
         return answer;
     }

@@ -4,6 +4,7 @@ import io.minibroker.broker.log.AbortedTxn;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.FetchResponseView.FetchableTopicResponse;
@@ -30,10 +31,11 @@ final class FetchReader {
     private FetchReader() {
     }
 
-    static Struct read(FetchPlan plan) {
+    /** The answer to the plan; the record bytes a consumer is sent are counted in {@code metrics}' BytesOut. */
+    static Struct read(FetchPlan plan, BrokerTopicMetrics metrics) {
         FetchResponseView response = new FetchResponseView().sessionId(0);
         try {
-            readInto(response, plan);
+            readInto(response, plan, metrics);
             return response.struct();
         } catch (RuntimeException e) { // the regions read so far would hold their segments' files open
             response.struct().recordsPayloads().forEach(RecordsPayload::release);
@@ -41,7 +43,7 @@ final class FetchReader {
         }
     }
 
-    private static void readInto(FetchResponseView response, FetchPlan plan) {
+    private static void readInto(FetchResponseView response, FetchPlan plan, BrokerTopicMetrics metrics) {
         int remaining = plan.maxBytes();
         int total = 0;
         for (FetchPlan.TopicPlan topic : plan.topics()) {
@@ -78,6 +80,9 @@ final class FetchReader {
                             remaining -= read.length();
                             total += read.length();
                             result.records(read.toFileRegion()); // zero-copy: sent from the file
+                            if (!plan.fromFollower()) {
+                                metrics.fetched(log.topicPartition().topic(), read.length());
+                            }
                         }
                     } catch (LogException e) {
                         error = e.error();

@@ -44,7 +44,7 @@ import java.util.List;
  * {@link RecordValidationException}, names each bad one by its index, as Kafka's RecordErrors do. A CreateTime header whose max timestamp (or flag) disagrees with its records gets theirs, in place, as Kafka
  * sets it.
  */
-final class LogValidator {
+public final class LogValidator {
 
     private static final Logger LOG = LoggerFactory.getLogger(LogValidator.class);
 
@@ -56,6 +56,11 @@ final class LogValidator {
      */
     static final InflationBudget INFLATION = new InflationBudget(Math.max(RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES,
             Runtime.getRuntime().maxMemory() / 4));
+
+    /** The decompression budget every validation draws on: what the broker's memory gauges read. */
+    public static InflationBudget inflationBudget() {
+        return INFLATION;
+    }
 
     private final TopicPartition topicPartition;
     private final LogConfig config;

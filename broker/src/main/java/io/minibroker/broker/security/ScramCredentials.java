@@ -41,6 +41,14 @@ public final class ScramCredentials {
         this.file = file;
     }
 
+    /**
+     * A cluster broker's copy of the controller's credentials, kept in memory only and replaced whole by each
+     * image ({@link #replaceAll}); the controller keeps the saved ones.
+     */
+    public static ScramCredentials following() {
+        return new ScramCredentials(null);
+    }
+
     /** The credentials saved in {@code dir} (none, the first time). */
     public static ScramCredentials open(Path dir) throws IOException {
         ScramCredentials credentials = new ScramCredentials(dir.resolve(FILE_NAME));
@@ -75,6 +83,18 @@ public final class ScramCredentials {
         return described;
     }
 
+    /** Every user's credentials, by user name and mechanism: what the controller hands its brokers. */
+    public Map<String, Map<ScramMechanism, ScramCredential>> all() {
+        return byUser;
+    }
+
+    /** Replaces every credential with {@code credentials}, as a following broker applies an image. */
+    public void replaceAll(Map<String, Map<ScramMechanism, ScramCredential>> credentials) {
+        synchronized (changes) {
+            byUser = frozen(credentials);
+        }
+    }
+
     /** Applies the changes together and saves them; on a failed save nothing changes. */
     public void apply(List<Change> toApply) throws IOException {
         synchronized (changes) {
@@ -91,6 +111,9 @@ public final class ScramCredentials {
                 if (credentials.isEmpty()) {
                     next.remove(change.user());
                 }
+            }
+            if (file == null) {
+                throw new IllegalStateException("a following broker's credentials change only through the controller");
             }
             save(next);
             byUser = frozen(next);

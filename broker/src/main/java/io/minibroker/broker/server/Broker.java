@@ -12,13 +12,11 @@ import io.minibroker.broker.admin.DescribeClientQuotasHandler;
 import io.minibroker.broker.admin.DescribeConfigsHandler;
 import io.minibroker.broker.admin.DescribeLogDirsHandler;
 import io.minibroker.broker.admin.ElectLeadersHandler;
-import io.minibroker.broker.admin.NoAuthorizerHandler;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.SupportedApis;
-import io.minibroker.broker.authz.AclApisHandler;
 import io.minibroker.broker.authz.AuthorizingHandler;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.authz.TopicFacts;
@@ -35,6 +33,7 @@ import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.control.BrokerControls;
 import io.minibroker.broker.control.ControlsEndpoint;
 import io.minibroker.broker.controller.BrokerMembership;
+import io.minibroker.broker.controller.AssignmentStore;
 import io.minibroker.broker.controller.ControllerApis;
 import io.minibroker.broker.controller.ImageVersion;
 import io.minibroker.broker.controller.LeaderElections;
@@ -61,8 +60,6 @@ import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.metrics.ReplicaManagerMeters;
 import io.minibroker.broker.network.ChannelSetup;
 import io.minibroker.broker.network.ConnectionLimits;
-import io.minibroker.broker.network.ConnectionQuotas;
-import io.minibroker.broker.network.MemoryBudget;
 import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.DescribeProducersHandler;
@@ -73,8 +70,6 @@ import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
-import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
-import io.minibroker.broker.sasl.DescribeUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
 import io.minibroker.broker.security.ClientSecurity;
@@ -104,7 +99,6 @@ import io.minibroker.broker.transaction.TransactionMarkerAppender;
 import io.minibroker.broker.transaction.TransactionStateTopic;
 import io.minibroker.broker.transaction.TransactionalInitProducerIdHandler;
 import io.minibroker.broker.transaction.WriteTxnMarkersHandler;
-import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
@@ -119,6 +113,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -211,8 +207,8 @@ public final class Broker implements AutoCloseable {
     /** Only in a cluster: how this broker connects to the controller's listener; built at start, as its checks. */
     private final ClientSecurity controllerSecurity;
 
-    /** The users' SCRAM credentials, on a single node (AlterUserScramCredentials); null in a cluster. */
-    private final ScramCredentials scramCredentials;
+    /** The ACLs and the users' SCRAM credentials: this node's own, or in a cluster its copy of the controller's. */
+    private final SecurityApis security;
 
     /**
      * Reads the listeners' SASL users and TLS key material first, so that a listener without them stops the start
@@ -221,10 +217,10 @@ public final class Broker implements AutoCloseable {
     private Broker(BrokerConfig config, BrokerClock clock) throws IOException {
         this.config = config;
         this.clock = clock;
-        this.scramCredentials = config.inCluster() ? null : ScramCredentials.open(config.logDirs().get(0));
+        this.security = SecurityApis.open(config);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             Supplier<SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName(),
-                    scramCredentials);
+                    security.credentials());
             if (sessions != null) {
                 saslSessions.put(listener.listenerName(), sessions);
             }
@@ -296,6 +292,7 @@ public final class Broker implements AutoCloseable {
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);
         new PurgatoryMeters(deleteRecordsPurgatory).bindTo(registry);
         ProducerStates producerStates = new ProducerStates();
+        BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(registry);
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (config.inCluster()) {
             replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
@@ -307,7 +304,8 @@ public final class Broker implements AutoCloseable {
                     config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);
             leadership = replicas;
             metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
-                    nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply);
+                    nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply,
+                    security::apply);
         }
         markerAppender = new LeaderMarkerAppender(topics, config, producerStates, leadership, producePurgatory,
                 fetchPurgatory, disk, clock, TRANSACTION_REPLICATION_TIMEOUT_MS);
@@ -329,14 +327,11 @@ public final class Broker implements AutoCloseable {
         }
         transactionCoordinator = new TransactionCoordinator(new TransactionStateTopic(topics, stateAppender, clock),
                 coordinatorMarkers, producerIds::next, transactionConfig(config), clock);
-        StandardAuthorizer authorizer = config.authorizerEnabled() ? StandardAuthorizer.open(config.logDirs().get(0),
-                config.get(BrokerConfig.SUPER_USERS), config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null;
+        StandardAuthorizer authorizer = security.authorizer();
         // What a transactional produce asks first (KIP-890); TxnOffsetCommit v5 adds its offsets partition through it too.
         TransactionalProduceCheck transactionalAdds = produceCheck(config, nodeId);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
-        ApiHandler aclHandler = authorizer != null ? onDisk.apply(new AclApisHandler(authorizer))
-                : new NoAuthorizerHandler();
         // The table is built once: the APIs both modes serve alike, then each mode's own (SupportedApis refuses an
         // API added twice), then the groups'.
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId,
@@ -346,11 +341,11 @@ public final class Broker implements AutoCloseable {
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
                         new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
-                                disk, leadership, new BrokerTopicMetrics(registry),
+                                disk, leadership, topicMetrics,
                                 transactionalAdds))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
                         new TransactionalInitProducerIdHandler(transactionCoordinator))))
-                .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
+                .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership, topicMetrics))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
@@ -359,18 +354,10 @@ public final class Broker implements AutoCloseable {
                 // v0 too, as Kafka: librdkafka takes a broker without it for one without SASL, though it sends v1.
                 .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())
                 .add(ApiKey.SASL_AUTHENTICATE, new SaslAuthenticateHandler())
-                .add(ApiKey.DESCRIBE_ACLS, aclHandler)
-                .add(ApiKey.CREATE_ACLS, aclHandler)
-                .add(ApiKey.DELETE_ACLS, aclHandler)
                 .add(ApiKey.WRITE_TXN_MARKERS, new WriteTxnMarkersHandler(markerAppender))
                 .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler(transactionCoordinator))
                 .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler(transactionCoordinator))
                 .add(ApiKey.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler());
-        if (scramCredentials != null) {
-            apis.add(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, new DescribeUserScramCredentialsHandler(scramCredentials))
-                    .add(ApiKey.ALTER_USER_SCRAM_CREDENTIALS,
-                            onDisk.apply(new AlterUserScramCredentialsHandler(scramCredentials)));
-        }
         ControllerForwarder controller = null;
         TopicAutoCreation autoCreation; // of topics created on a client's account, by the controller in a cluster
         if (config.inCluster()) {
@@ -378,6 +365,7 @@ public final class Broker implements AutoCloseable {
             forwardingChannel = controllerChannel("forwarding");
             controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
             autoCreation = new ControllerTopicAutoCreation(controller, config);
+            security.register(apis, controller, onDisk);
             // The admin requests that change topics go to the controller; what clients read comes from its image.
             apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata,
                     config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE) ? autoCreation : null))
@@ -398,6 +386,7 @@ public final class Broker implements AutoCloseable {
                             topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config, node));
         } else {
             autoCreation = new LocalTopicAutoCreation(topics, disk);
+            security.register(apis, null, onDisk);
             apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
                     .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
                     .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
@@ -457,7 +446,12 @@ public final class Broker implements AutoCloseable {
                     imageVersion::changed);
             assignments = TopicAssignments.open(nodeId, membership, config.logDirs().get(0),
                     imageVersion::changed);
-            controllerApis = ControllerApis.create(config, node, membership, assignments, imageVersion, disk);
+            Path controllerDir = Files.createDirectories(config.logDirs().get(0).resolve(AssignmentStore.DIR));
+            controllerApis = ControllerApis.create(config, node, membership, assignments, imageVersion, disk,
+                    config.authorizerEnabled() ? StandardAuthorizer.open(controllerDir,
+                            config.get(BrokerConfig.SUPER_USERS), config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND))
+                            : null,
+                    ScramCredentials.open(controllerDir));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             elections = new LeaderElections(membership, assignments,
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
@@ -473,7 +467,7 @@ public final class Broker implements AutoCloseable {
                 config.inCluster() ? assignments : null, replicas == null ? null : new ReplicationControls(replicas));
         startControlsEndpoint();
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
-        ConnectionLimits connectionLimits = connectionLimits();
+        ConnectionLimits connectionLimits = ConnectionBudgets.of(config, clock, registry);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             boolean clientListener = !controllerListeners.contains(listener.listenerName());
             SupportedApis served = controllerApis != null && !clientListener ? controllerApis : apis;
@@ -542,21 +536,6 @@ public final class Broker implements AutoCloseable {
             throw new IllegalStateException("minibroker.controls.port is not set");
         }
         return controlsEndpoint.address();
-    }
-
-    /** Shared by all listeners; see docs/configuration.md for why queued.max.request.bytes' -1 is bounded here. */
-    private ConnectionLimits connectionLimits() {
-        long queued = config.get(BrokerConfig.QUEUED_MAX_REQUEST_BYTES);
-        long largestFrame = config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES) + (long) Frames.SIZE_PREFIX_BYTES;
-        long requestBytes = queued == -1 ? Math.max(largestFrame, Runtime.getRuntime().maxMemory() / 4)
-                : Math.max(largestFrame, queued);
-        long unauthenticatedBytes = Math.max(config.get(BrokerConfig.UNAUTHENTICATED_MAX_REQUEST_BYTES),
-                config.get(BrokerConfig.SASL_SERVER_MAX_RECEIVE_SIZE) + (long) Frames.SIZE_PREFIX_BYTES);
-        ConnectionQuotas quotas = new ConnectionQuotas(config.get(BrokerConfig.MAX_CONNECTIONS), config::maxConnections,
-                config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP), config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES),
-                config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE),
-                config.get(BrokerConfig.UNAUTHENTICATED_MAX_CONNECTIONS), clock::monotonicMs);
-        return new ConnectionLimits(quotas, new MemoryBudget(requestBytes), new MemoryBudget(unauthenticatedBytes));
     }
 
     /**

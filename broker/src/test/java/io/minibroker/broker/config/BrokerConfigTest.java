@@ -159,13 +159,15 @@ class BrokerConfigTest {
     }
 
     @Test
-    void aclsStopTheStartOfAClusterNodeNamingTheKey() {
+    void theStandardAuthorizerRunsOnClusterNodesToo() {
         Map<String, String> broker = Map.of("node.id", "1", "process.roles", "broker",
                 "controller.quorum.voters", "0@localhost:9093", "controller.listener.names", "CONTROLLER",
                 "listeners", "PLAINTEXT://localhost:9094",
                 "authorizer.class.name", BrokerConfig.STANDARD_AUTHORIZER);
-        assertThatThrownBy(() -> BrokerConfig.of(broker)).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("authorizer.class.name");
+        assertThat(BrokerConfig.of(broker).authorizerEnabled()).isTrue();
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("authorizer.class.name",
+                "kafka.security.authorizer.AclAuthorizer")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("authorizer.class.name");
         assertThat(BrokerConfig.of(Map.of("authorizer.class.name", BrokerConfig.STANDARD_AUTHORIZER,
                 "super.users", "User:admin")).authorizerEnabled()).isTrue();
     }

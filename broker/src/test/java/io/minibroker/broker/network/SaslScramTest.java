@@ -139,15 +139,6 @@ class SaslScramTest {
         }
     }
 
-    @Test
-    void scramIsRefusedInAClusterWhereBrokersWouldNotKnowTheCredentials() {
-        assertThatThrownBy(() -> TestBrokers.start(logDir, Map.of("listeners",
-                "SASL_PLAINTEXT://localhost:0,PLAINTEXT://localhost:0,CONTROLLER://localhost:0",
-                "sasl.enabled.mechanisms", "SCRAM-SHA-256", "process.roles", "broker,controller",
-                "controller.quorum.voters", "1@localhost:1", "controller.listener.names", "CONTROLLER")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("must be PLAIN in a cluster");
-    }
-
     /** Whether a producer authenticating so gets a record acknowledged; false if authentication fails. */
     private boolean produce(String mechanism, String user, String password) throws Exception {
         Map<String, Object> config = new HashMap<>();

@@ -1,0 +1,189 @@
+package io.minibroker.broker.cluster;
+
+import io.minibroker.broker.authz.AclBinding;
+import io.minibroker.broker.authz.AclOperation;
+import io.minibroker.broker.authz.AclPermissionType;
+import io.minibroker.broker.authz.PatternType;
+import io.minibroker.broker.authz.ResourceType;
+import io.minibroker.broker.security.ScramCredential;
+import io.minibroker.broker.security.ScramMechanism;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.Record;
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatchBuilder;
+import io.minibroker.protocol.record.RecordBatches;
+import io.minibroker.protocol.record.RecordIterator;
+import io.minibroker.protocol.types.Wire;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * The cluster's ACLs and SCRAM credentials as records of Kafka's metadata log, which the controller hands brokers
+ * in the answer to a Fetch of {@code __cluster_metadata}: one record batch holding the whole of both, an
+ * AccessControlEntryRecord (metadata api key 18) per ACL and a UserScramCredentialRecord (api key 11) per user and
+ * mechanism, each framed as Kafka's MetadataRecordSerde frames a record value (frame version 1, api key, record
+ * version, then the record in the flexible encoding). A broker that fetches it replaces its ACLs and credentials
+ * with what it holds: the batch is a snapshot of both, so a removal is the record's absence and the Remove*
+ * records Kafka's log also carries are never needed.
+ */
+public final class SecurityRecords {
+
+    private static final int FRAME_VERSION = 1;
+    private static final int USER_SCRAM_CREDENTIAL_RECORD = 11;
+    private static final int ACCESS_CONTROL_ENTRY_RECORD = 18;
+    private static final int RECORD_VERSION = 0;
+
+    /** The ACLs and credentials one snapshot holds; credentials by user, then by mechanism. */
+    public record Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials) {
+        public static final Snapshot EMPTY = new Snapshot(List.of(), Map.of());
+    }
+
+    private SecurityRecords() {
+    }
+
+    /** One record batch holding the snapshot; an empty buffer when it holds nothing. */
+    public static ByteBuf encode(Snapshot snapshot) {
+        if (snapshot.acls().isEmpty() && snapshot.credentials().isEmpty()) {
+            return Unpooled.EMPTY_BUFFER;
+        }
+        RecordBatchBuilder batch = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
+                RecordBatch.NO_TIMESTAMP);
+        for (AclBinding acl : snapshot.acls()) {
+            batch.append(RecordBatch.NO_TIMESTAMP, null, aclRecord(acl), List.of());
+        }
+        snapshot.credentials().forEach((user, byMechanism) -> byMechanism.forEach((mechanism, credential) ->
+                batch.append(RecordBatch.NO_TIMESTAMP, null, scramRecord(user, mechanism, credential), List.of())));
+        ByteBuf built = batch.build();
+        try { // on the heap, so that a response that never releases its records leaks nothing
+            return Unpooled.wrappedBuffer(ByteBufUtil.getBytes(built));
+        } finally {
+            built.release();
+        }
+    }
+
+    /**
+     * The snapshot the batches hold; records of other types are skipped, as a broker skips what it does not
+     * follow.
+     *
+     * @throws IllegalArgumentException if a record cannot be read
+     */
+    public static Snapshot decode(ByteBuf records) {
+        List<AclBinding> acls = new ArrayList<>();
+        Map<String, Map<ScramMechanism, ScramCredential>> credentials = new TreeMap<>();
+        RecordBatches batches = RecordBatches.of(records);
+        while (batches.hasNext()) {
+            try (RecordIterator iterator = batches.next().records(ByteBufAllocator.DEFAULT)) {
+                while (iterator.hasNext()) {
+                    Record record = iterator.next();
+                    if (record.value() != null) {
+                        read(record.value().duplicate(), acls, credentials);
+                    }
+                }
+            }
+        }
+        credentials.replaceAll((user, byMechanism) -> Collections.unmodifiableMap(byMechanism));
+        return new Snapshot(List.copyOf(acls), Collections.unmodifiableMap(credentials));
+    }
+
+    private static byte[] aclRecord(AclBinding acl) {
+        ByteBuf out = header(ACCESS_CONTROL_ENTRY_RECORD);
+        // The record's id: Kafka's controller gives each ACL a random one; a snapshot's ids name nothing later.
+        UUID id = UUID.nameUUIDFromBytes(acl.toString().getBytes(StandardCharsets.UTF_8));
+        out.writeLong(id.getMostSignificantBits()).writeLong(id.getLeastSignificantBits());
+        out.writeByte(acl.resourceType().code());
+        writeString(out, acl.resourceName());
+        out.writeByte(acl.patternType().code());
+        writeString(out, acl.principal());
+        writeString(out, acl.host());
+        out.writeByte(acl.operation().code());
+        out.writeByte(acl.permission().code());
+        Wire.writeUnsignedVarint(out, 0); // no tagged fields
+        return ByteBufUtil.getBytes(out);
+    }
+
+    /** Kafka's UserScramCredentialRecord v0 since 3.5: name, mechanism, salt, stored key, server key, iterations. */
+    private static byte[] scramRecord(String user, ScramMechanism mechanism, ScramCredential credential) {
+        ByteBuf out = header(USER_SCRAM_CREDENTIAL_RECORD);
+        writeString(out, user);
+        out.writeByte(mechanism.type());
+        writeBytes(out, credential.salt());
+        writeBytes(out, credential.storedKey());
+        writeBytes(out, credential.serverKey());
+        out.writeInt(credential.iterations());
+        Wire.writeUnsignedVarint(out, 0);
+        return ByteBufUtil.getBytes(out);
+    }
+
+    private static ByteBuf header(int apiKey) {
+        ByteBuf out = Unpooled.buffer();
+        Wire.writeUnsignedVarint(out, FRAME_VERSION);
+        Wire.writeUnsignedVarint(out, apiKey);
+        Wire.writeUnsignedVarint(out, RECORD_VERSION);
+        return out;
+    }
+
+    private static void read(ByteBuf in, List<AclBinding> acls,
+                             Map<String, Map<ScramMechanism, ScramCredential>> credentials) {
+        if (Wire.readUnsignedVarint(in) != FRAME_VERSION) {
+            throw new IllegalArgumentException("unknown metadata record frame version");
+        }
+        int apiKey = Wire.readUnsignedVarint(in);
+        Wire.readUnsignedVarint(in); // the record's version: 0 is the only one of both
+        if (apiKey == ACCESS_CONTROL_ENTRY_RECORD) {
+            in.skipBytes(16); // the id
+            ResourceType type = ResourceType.fromCode(in.readByte());
+            String name = readString(in);
+            PatternType pattern = PatternType.fromCode(in.readByte());
+            String principal = readString(in);
+            String host = readString(in);
+            acls.add(new AclBinding(type, name, pattern, principal, host, AclOperation.fromCode(in.readByte()),
+                    AclPermissionType.fromCode(in.readByte())));
+        } else if (apiKey == USER_SCRAM_CREDENTIAL_RECORD) {
+            String user = readString(in);
+            ScramMechanism mechanism = ScramMechanism.byType(in.readByte());
+            if (mechanism == null) {
+                throw new IllegalArgumentException("unknown SCRAM mechanism in a credential record");
+            }
+            byte[] salt = readBytes(in);
+            byte[] storedKey = readBytes(in);
+            byte[] serverKey = readBytes(in);
+            credentials.computeIfAbsent(user, u -> new EnumMap<>(ScramMechanism.class))
+                    .put(mechanism, new ScramCredential(salt, storedKey, serverKey, in.readInt()));
+        }
+    }
+
+    private static void writeString(ByteBuf out, String value) {
+        writeBytes(out, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void writeBytes(ByteBuf out, byte[] value) {
+        Wire.writeLength(out, value.length, true, false);
+        out.writeBytes(value);
+    }
+
+    private static String readString(ByteBuf in) {
+        return new String(readBytes(in), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] readBytes(ByteBuf in) {
+        int length = Wire.readLength(in, true, false);
+        if (length < 0 || length > in.readableBytes()) {
+            throw new IllegalArgumentException("a metadata record's field runs past its end");
+        }
+        byte[] bytes = new byte[length];
+        in.readBytes(bytes);
+        return bytes;
+    }
+}

@@ -1,0 +1,43 @@
+package io.minibroker.broker.server;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.LogValidator;
+import io.minibroker.broker.metrics.MemoryBudgetMeters;
+import io.minibroker.broker.network.ConnectionLimits;
+import io.minibroker.broker.network.ConnectionQuotas;
+import io.minibroker.broker.network.MemoryBudget;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.protocol.frame.Frames;
+
+/**
+ * The limits every listener shares (connections, and the memory of requests being read), made from the config,
+ * with the gauges of every memory budget ({@link MemoryBudgetMeters}), decompression's included.
+ */
+final class ConnectionBudgets {
+
+    private ConnectionBudgets() {
+    }
+
+    /** See docs/configuration.md for why queued.max.request.bytes' -1 is bounded here. */
+    static ConnectionLimits of(BrokerConfig config, BrokerClock clock, MeterRegistry registry) {
+        long queued = config.get(BrokerConfig.QUEUED_MAX_REQUEST_BYTES);
+        long largestFrame = config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES) + (long) Frames.SIZE_PREFIX_BYTES;
+        long requestBytes = queued == -1 ? Math.max(largestFrame, Runtime.getRuntime().maxMemory() / 4)
+                : Math.max(largestFrame, queued);
+        long unauthenticatedBytes = Math.max(config.get(BrokerConfig.UNAUTHENTICATED_MAX_REQUEST_BYTES),
+                config.get(BrokerConfig.SASL_SERVER_MAX_RECEIVE_SIZE) + (long) Frames.SIZE_PREFIX_BYTES);
+        ConnectionQuotas quotas = new ConnectionQuotas(config.get(BrokerConfig.MAX_CONNECTIONS), config::maxConnections,
+                config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP), config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES),
+                config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE),
+                config.get(BrokerConfig.UNAUTHENTICATED_MAX_CONNECTIONS), clock::monotonicMs);
+        MemoryBudget requests = new MemoryBudget(requestBytes);
+        MemoryBudget unauthenticated = new MemoryBudget(unauthenticatedBytes);
+        MemoryBudgetMeters.bindTo(registry, new MemoryBudgetMeters.Budget("requests", requests::reserved, requestBytes),
+                new MemoryBudgetMeters.Budget("unauthenticated-requests", unauthenticated::reserved,
+                        unauthenticatedBytes),
+                new MemoryBudgetMeters.Budget("decompression", LogValidator.inflationBudget()::inUse,
+                        LogValidator.inflationBudget().limit()));
+        return new ConnectionLimits(quotas, requests, unauthenticated);
+    }
+}

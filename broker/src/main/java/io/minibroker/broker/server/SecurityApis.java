@@ -1,0 +1,93 @@
+package io.minibroker.broker.server;
+
+import io.minibroker.broker.admin.NoAuthorizerHandler;
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.authz.AclApisHandler;
+import io.minibroker.broker.authz.StandardAuthorizer;
+import io.minibroker.broker.cluster.ControllerForwarder;
+import io.minibroker.broker.cluster.ControllerUnreachable;
+import io.minibroker.broker.cluster.SecurityRecords;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
+import io.minibroker.broker.sasl.DescribeUserScramCredentialsHandler;
+import io.minibroker.broker.security.ScramCredentials;
+import io.minibroker.protocol.message.ApiKey;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.function.Function;
+
+/**
+ * Where a broker keeps its ACLs and SCRAM credentials, and the APIs that read and change them, in either mode. A
+ * single node keeps both in files of its first log directory and changes them itself. In a cluster the controller
+ * keeps them (in its directory, {@code .minibroker-controller}), every broker forwards the changes to it and holds
+ * a copy in memory that each image it fetches replaces ({@link #apply}), from which it authorizes, signs SCRAM
+ * users in and answers DescribeAcls and DescribeUserScramCredentials.
+ */
+final class SecurityApis {
+
+    private final StandardAuthorizer authorizer;
+    private final ScramCredentials credentials;
+
+    private SecurityApis(StandardAuthorizer authorizer, ScramCredentials credentials) {
+        this.authorizer = authorizer;
+        this.credentials = credentials;
+    }
+
+    /** This broker's ACLs (none without an authorizer) and credentials: its own files, or a cluster's copy. */
+    static SecurityApis open(BrokerConfig config) throws IOException {
+        Path logDir = config.logDirs().get(0);
+        String superUsers = config.get(BrokerConfig.SUPER_USERS);
+        boolean allowEveryone = config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND);
+        if (config.inCluster()) {
+            return new SecurityApis(config.authorizerEnabled()
+                    ? StandardAuthorizer.following(superUsers, allowEveryone) : null, ScramCredentials.following());
+        }
+        return new SecurityApis(config.authorizerEnabled()
+                ? StandardAuthorizer.open(logDir, superUsers, allowEveryone) : null, ScramCredentials.open(logDir));
+    }
+
+    /** The ACLs this broker authorizes with; null without an authorizer. */
+    StandardAuthorizer authorizer() {
+        return authorizer;
+    }
+
+    ScramCredentials credentials() {
+        return credentials;
+    }
+
+    /** A cluster broker's copy takes the ACLs and credentials of the image just fetched. */
+    void apply(SecurityRecords.Snapshot snapshot) {
+        if (authorizer != null) {
+            authorizer.replaceAll(snapshot.acls());
+        }
+        credentials.replaceAll(snapshot.credentials());
+    }
+
+    /**
+     * Adds the ACL and SCRAM APIs to the table: on a single node over this node's files (changes on the disk
+     * thread), in a cluster the changes through {@code controller} (null on a single node).
+     */
+    void register(SupportedApis apis, ControllerForwarder controller, Function<ApiHandler, ApiHandler> onDisk) {
+        ApiHandler acls;
+        if (authorizer == null) {
+            acls = new NoAuthorizerHandler();
+        } else if (controller == null) {
+            acls = onDisk.apply(new AclApisHandler(authorizer));
+        } else {
+            ApiHandler create = controller.handlerFor(ApiKey.CREATE_ACLS, ControllerUnreachable::createAcls);
+            ApiHandler delete = controller.handlerFor(ApiKey.DELETE_ACLS, ControllerUnreachable::deleteAcls);
+            acls = AclApisHandler.forwarding(authorizer, (context, request) ->
+                    (request.api() == ApiKey.CREATE_ACLS ? create : delete).handle(context, request));
+        }
+        apis.add(ApiKey.DESCRIBE_ACLS, acls)
+                .add(ApiKey.CREATE_ACLS, acls)
+                .add(ApiKey.DELETE_ACLS, acls)
+                .add(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, new DescribeUserScramCredentialsHandler(credentials))
+                .add(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, controller == null
+                        ? onDisk.apply(new AlterUserScramCredentialsHandler(credentials))
+                        : controller.handlerFor(ApiKey.ALTER_USER_SCRAM_CREDENTIALS,
+                                ControllerUnreachable::alterUserScramCredentials));
+    }
+}
