@@ -73,7 +73,11 @@ import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
+import io.minibroker.broker.share.AlterShareGroupOffsetsHandler;
+import io.minibroker.broker.share.DeleteShareGroupOffsetsHandler;
+import io.minibroker.broker.share.DescribeShareGroupOffsetsHandler;
 import io.minibroker.broker.share.ShareAcknowledgeHandler;
+import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.broker.share.ShareFetchHandler;
 import io.minibroker.broker.share.ShareGroupConfigs;
 import io.minibroker.broker.share.ShareGroupSettings;
@@ -346,6 +350,7 @@ public final class Broker implements AutoCloseable {
                 config.get(BrokerConfig.SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
         ShareSessionCache shareSessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
         ShareLogs shareLogs = new ShareLogs(topics, leadership);
+        ShareGroupMembership shareMembership = ShareGroupMembership.fromSessions(shareSessions, sharePartitions);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         ApiHandler aclHandler = authorizer != null ? onDisk.apply(new AclApisHandler(authorizer))
@@ -367,6 +372,12 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
                 .add(ApiKey.SHARE_FETCH, new ShareFetchHandler(sharePartitions, shareSessions, shareLogs))
                 .add(ApiKey.SHARE_ACKNOWLEDGE, new ShareAcknowledgeHandler(sharePartitions, shareSessions, shareLogs))
+                .add(ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS, new DescribeShareGroupOffsetsHandler(sharePartitions,
+                        shareMembership, topics, shareLogs))
+                .add(ApiKey.ALTER_SHARE_GROUP_OFFSETS, new AlterShareGroupOffsetsHandler(sharePartitions,
+                        shareMembership, topics))
+                .add(ApiKey.DELETE_SHARE_GROUP_OFFSETS, new DeleteShareGroupOffsetsHandler(sharePartitions,
+                        shareMembership, topics))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))

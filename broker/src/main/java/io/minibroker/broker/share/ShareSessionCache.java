@@ -122,6 +122,11 @@ public final class ShareSessionCache {
         return sessions.remove(new SessionKey(session.groupId, session.memberId), session);
     }
 
+    /** Whether some member of {@code groupId} has a session open. */
+    public boolean hasSessions(String groupId) {
+        return sessions.keySet().stream().anyMatch(k -> k.groupId().equals(groupId));
+    }
+
     public int size() {
         return sessions.size();
     }

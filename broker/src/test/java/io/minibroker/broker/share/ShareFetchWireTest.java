@@ -1,26 +1,16 @@
 package io.minibroker.broker.share;
 
-import io.minibroker.broker.server.Broker;
-import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.ShareAcknowledgeResponseView;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
-import io.minibroker.purgatory.time.ManualClock;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.share.ShareWire.acquired;
@@ -35,57 +25,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ShareFetchWireTest {
 
-    private static final String TOPIC = "shared";
-
     @TempDir
     Path logDir;
 
-    private final ManualClock clock = new ManualClock();
-    private Broker broker;
-    private UUID topicId;
+    private ShareBroker broker;
 
-    private void start() throws Exception {
-        broker = TestBrokers.start(logDir, Map.of(), clock);
+    @BeforeEach
+    void start() throws Exception {
+        broker = new ShareBroker(logDir);
     }
 
     @AfterEach
     void stop() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
-    private int port() {
-        return broker.boundPort("PLAINTEXT");
-    }
-
-    private void createTopic() throws Exception {
-        try (Admin admin = TestBrokers.admin(broker)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
-            topicId = admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC).topicId().toString()
-                    .transform(ShareFetchWireTest::uuid);
-        }
-    }
-
-    private static UUID uuid(String kafkaUuid) {
-        byte[] bytes = java.util.Base64.getUrlDecoder().decode(kafkaUuid);
-        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
-        return new UUID(buffer.getLong(), buffer.getLong());
-    }
-
-    private void produce(int count) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + port(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
-            for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(TOPIC, "v" + i)).get(); // one batch each
-            }
-        }
-    }
-
-    private static short partitionError(ShareFetchResponseView response) {
-        return response.responses().get(0).partitions().get(0).errorCode();
+        broker.close();
     }
 
     private static short acknowledgeError(ShareFetchResponseView response) {
@@ -94,15 +46,13 @@ class ShareFetchWireTest {
 
     @Test
     void twoMembersShareAPartitionAndReleasedRecordsGoToTheOther() throws Exception {
-        start();
-        createTopic();
-        try (ShareWire a = new ShareWire(port(), "g", "member-a", topicId);
-             ShareWire b = new ShareWire(port(), "g", "member-b", topicId)) {
+        try (ShareWire a = broker.member("g", "member-a");
+             ShareWire b = broker.member("g", "member-b")) {
             ShareFetchResponseView opened = a.fetch(100); // opens the session: latest is the start
             assertThat(opened.errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(opened.acquisitionLockTimeoutMs()).isEqualTo(30_000);
             assertThat(acquired(opened)).isEmpty();
-            produce(10);
+            broker.produce(10);
             assertThat(acquired(a.fetch(4))).containsExactly(List.of(0L, 3L, 1L));
             assertThat(acquired(b.fetch(100))).containsExactly(List.of(4L, 9L, 1L));
             ShareAcknowledgeResponseView acked = a.acknowledge(ack(0, 1, AcknowledgeType.ACCEPT),
@@ -121,9 +71,7 @@ class ShareFetchWireTest {
 
     @Test
     void sessionEpochsAreCheckedAsKafkaChecksThem() throws Exception {
-        start();
-        createTopic();
-        try (ShareWire a = new ShareWire(port(), "g", "member-a", topicId)) {
+        try (ShareWire a = broker.member("g", "member-a")) {
             a.epoch = 3;
             assertThat(a.fetch(10).errorCode()).isEqualTo(Errors.SHARE_SESSION_NOT_FOUND.code());
             a.epoch = 0;
@@ -147,16 +95,14 @@ class ShareFetchWireTest {
 
     @Test
     void expiredLocksAndAClosedSessionMakeRecordsAvailableAgain() throws Exception {
-        start();
-        createTopic();
-        try (ShareWire a = new ShareWire(port(), "g", "member-a", topicId);
-             ShareWire b = new ShareWire(port(), "g", "member-b", topicId)) {
+        try (ShareWire a = broker.member("g", "member-a");
+             ShareWire b = broker.member("g", "member-b")) {
             a.fetch(10);
             b.fetch(10);
-            produce(3);
+            broker.produce(3);
             assertThat(acquired(a.fetch(10))).containsExactly(List.of(0L, 2L, 1L));
             assertThat(acquired(b.fetch(10))).isEmpty();
-            clock.advance(30_000);
+            broker.clock.advance(30_000);
             assertThat(acquired(b.fetch(10))).containsExactly(List.of(0L, 2L, 2L));
             b.epoch = -1;
             assertThat(b.acknowledge(ack(0, 0, AcknowledgeType.ACCEPT)).errorCode()).isEqualTo(Errors.NONE.code());
@@ -166,14 +112,12 @@ class ShareFetchWireTest {
 
     @Test
     void aParkedShareFetchIsCompletedByAnAppendAndByARelease() throws Exception {
-        start();
-        createTopic();
-        try (ShareWire a = new ShareWire(port(), "g", "member-a", topicId);
-             ShareWire b = new ShareWire(port(), "g", "member-b", topicId)) {
+        try (ShareWire a = broker.member("g", "member-a");
+             ShareWire b = broker.member("g", "member-b")) {
             a.fetch(10);
             b.fetch(10);
             a.sendFetch(60_000, 10); // the clock never reaches its timeout: only the append can answer it
-            produce(1);
+            broker.produce(1);
             assertThat(acquired(a.receiveFetch())).containsExactly(List.of(0L, 0L, 1L));
             b.sendFetch(60_000, 10);
             a.acknowledge(ack(0, 0, AcknowledgeType.RELEASE));
@@ -183,19 +127,16 @@ class ShareFetchWireTest {
 
     @Test
     void theStateSurvivesARestart() throws Exception {
-        start();
-        createTopic();
-        try (ShareWire a = new ShareWire(port(), "g", "member-a", topicId)) {
+        try (ShareWire a = broker.member("g", "member-a")) {
             a.fetch(10);
-            produce(6);
+            broker.produce(6);
             assertThat(acquired(a.fetch(10))).containsExactly(List.of(0L, 5L, 1L));
             assertThat(a.acknowledge(ack(0, 1, AcknowledgeType.ACCEPT), ack(3, 3, AcknowledgeType.REJECT),
                     ack(4, 4, AcknowledgeType.RELEASE)).responses().get(0).partitions().get(0).errorCode())
                     .isEqualTo(Errors.NONE.code());
         }
-        broker.close();
-        start();
-        try (ShareWire b = new ShareWire(port(), "g", "member-b", topicId)) {
+        broker.restart();
+        try (ShareWire b = broker.member("g", "member-b")) {
             // 0-1 accepted and 3 rejected stay done; 2 and 5 were held when the broker stopped, 4 released
             assertThat(acquired(b.fetch(10))).containsExactly(List.of(2L, 2L, 2L), List.of(4L, 5L, 2L));
         }
