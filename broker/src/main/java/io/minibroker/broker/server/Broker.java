@@ -351,6 +351,8 @@ public final class Broker implements AutoCloseable {
         ShareSessionCache shareSessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
         ShareLogs shareLogs = new ShareLogs(topics, leadership);
         ShareGroupMembership shareMembership = ShareGroupMembership.fromSessions(shareSessions, sharePartitions);
+        SharePartitionManager shares = sharePartitions;
+        connections.onClientClosed(client -> shares.releaseSessions(shareSessions.closeConnection(client)));
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         ApiHandler aclHandler = authorizer != null ? onDisk.apply(new AclApisHandler(authorizer))

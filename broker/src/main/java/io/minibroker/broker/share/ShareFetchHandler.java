@@ -64,7 +64,8 @@ public final class ShareFetchHandler implements ApiHandler {
         if (epoch == ShareSessionCache.INITIAL_EPOCH && !acks.isEmpty()) {
             return error(Errors.INVALID_REQUEST); // nothing can be acquired before a session opens
         }
-        Resolution resolution = sessions.forFetch(groupId, memberId, epoch, added, forgotten);
+        Resolution resolution = sessions.forFetch(groupId, memberId, epoch, added, forgotten,
+                context.clientAddress());
         if (resolution.error() != Errors.NONE) {
             return error(resolution.error());
         }

@@ -127,6 +127,13 @@ public final class SharePartitionManager implements AutoCloseable {
         }
     }
 
+    /** Sessions ended without a final request (their connection closed): their members' records are released. */
+    public void releaseSessions(List<ShareSessionCache.ShareSession> ended) {
+        for (ShareSessionCache.ShareSession session : ended) {
+            releaseAll(session.groupId(), session.memberId(), session.partitions());
+        }
+    }
+
     /** An append to {@code partition}: parked share fetches on it may now acquire. */
     public void onAppend(TopicPartition partition) {
         fetchPurgatory.checkAndComplete(partition);

@@ -2,6 +2,7 @@ package io.minibroker.broker.share;
 
 import io.minibroker.protocol.error.Errors;
 
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * and the epoch its next request must carry. A request with epoch 0 opens a session (replacing the member's earlier
  * one), -1 closes it, and any other epoch must be the session's next one: an unknown session is
  * SHARE_SESSION_NOT_FOUND, another epoch INVALID_SHARE_SESSION_EPOCH, as in Kafka. At most
- * {@code group.share.max.share.sessions} sessions are open (SHARE_SESSION_LIMIT_REACHED).
+ * {@code group.share.max.share.sessions} sessions are open (SHARE_SESSION_LIMIT_REACHED). A session also ends with
+ * the connection that opened it.
  */
 public final class ShareSessionCache {
 
@@ -31,11 +33,14 @@ public final class ShareSessionCache {
         private final String groupId;
         private final String memberId;
         private final Set<TopicIdPartition> partitions = new LinkedHashSet<>();
+        /** The connection that opened the session: it ends with it, as Kafka's ends with its connection id. */
+        private final SocketAddress connection;
         private int epoch = 1;
 
-        ShareSession(String groupId, String memberId) {
+        ShareSession(String groupId, String memberId, SocketAddress connection) {
             this.groupId = groupId;
             this.memberId = memberId;
+            this.connection = connection;
         }
 
         public String groupId() {
@@ -75,14 +80,14 @@ public final class ShareSessionCache {
      * other epoch finds the session, checks and advances its epoch and applies {@code added} and {@code forgotten}.
      */
     public synchronized Resolution forFetch(String groupId, String memberId, int epoch, List<TopicIdPartition> added,
-                                            List<TopicIdPartition> forgotten) {
+                                            List<TopicIdPartition> forgotten, SocketAddress connection) {
         SessionKey key = new SessionKey(groupId, memberId);
         if (epoch == INITIAL_EPOCH) {
             sessions.remove(key);
             if (sessions.size() >= maxSessions) {
                 return new Resolution(null, Errors.SHARE_SESSION_LIMIT_REACHED);
             }
-            ShareSession session = new ShareSession(groupId, memberId);
+            ShareSession session = new ShareSession(groupId, memberId, connection);
             session.update(added, List.of());
             sessions.put(key, session);
             return new Resolution(session, Errors.NONE);
@@ -120,6 +125,19 @@ public final class ShareSessionCache {
     /** Closes {@code session} if it is still the member's (a final-epoch request, after its acknowledgements). */
     public synchronized boolean remove(ShareSession session) {
         return sessions.remove(new SessionKey(session.groupId, session.memberId), session);
+    }
+
+    /** The connection from {@code connection} closed: the sessions it opened end, and are returned. */
+    public synchronized List<ShareSession> closeConnection(SocketAddress connection) {
+        List<ShareSession> closed = new ArrayList<>();
+        sessions.values().removeIf(session -> {
+            boolean ends = connection.equals(session.connection);
+            if (ends) {
+                closed.add(session);
+            }
+            return ends;
+        });
+        return closed;
     }
 
     /** Whether some member of {@code groupId} has a session open. */

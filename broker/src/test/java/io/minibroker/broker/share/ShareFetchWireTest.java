@@ -111,6 +111,20 @@ class ShareFetchWireTest {
     }
 
     @Test
+    void aMemberWhoseConnectionDropsLosesItsRecordsToTheOthersAtOnce() throws Exception {
+        try (ShareWire b = broker.member("g", "member-b")) {
+            b.fetch(10);
+            try (ShareWire a = broker.member("g", "member-a")) {
+                a.fetch(10);
+                broker.produce(2);
+                assertThat(acquired(a.fetch(10))).containsExactly(List.of(0L, 1L, 1L));
+                b.sendFetch(60_000, 10); // parked: no lock expires on this clock, only the close can free them
+            }
+            assertThat(acquired(b.receiveFetch())).containsExactly(List.of(0L, 1L, 2L));
+        }
+    }
+
+    @Test
     void aParkedShareFetchIsCompletedByAnAppendAndByARelease() throws Exception {
         try (ShareWire a = broker.member("g", "member-a");
              ShareWire b = broker.member("g", "member-b")) {
