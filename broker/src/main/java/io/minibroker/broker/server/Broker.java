@@ -348,6 +348,7 @@ public final class Broker implements AutoCloseable {
         sharePartitions = new SharePartitionManager(clock.purgatoryClock(), shareGroupConfigs(config),
                 new ShareStateFiles(config.logDirs().get(0), disk),
                 config.get(BrokerConfig.SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
+        new PurgatoryMeters(sharePartitions.fetchPurgatory()).bindTo(registry);
         ShareSessionCache shareSessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
         ShareLogs shareLogs = new ShareLogs(topics, leadership);
         ShareGroupMembership shareMembership = ShareGroupMembership.fromSessions(shareSessions, sharePartitions);
