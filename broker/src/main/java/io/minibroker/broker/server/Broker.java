@@ -73,6 +73,18 @@ import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
+import io.minibroker.broker.share.AlterShareGroupOffsetsHandler;
+import io.minibroker.broker.share.DeleteShareGroupOffsetsHandler;
+import io.minibroker.broker.share.DescribeShareGroupOffsetsHandler;
+import io.minibroker.broker.share.ShareAcknowledgeHandler;
+import io.minibroker.broker.share.ShareGroupMembership;
+import io.minibroker.broker.share.ShareFetchHandler;
+import io.minibroker.broker.share.ShareGroupConfigs;
+import io.minibroker.broker.share.ShareGroupSettings;
+import io.minibroker.broker.share.ShareLogs;
+import io.minibroker.broker.share.SharePartitionManager;
+import io.minibroker.broker.share.ShareSessionCache;
+import io.minibroker.broker.share.ShareStateFiles;
 import io.minibroker.broker.sasl.DescribeUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
@@ -178,6 +190,7 @@ public final class Broker implements AutoCloseable {
     private static final long TRANSACTION_REPLICATION_TIMEOUT_MS = 30_000;
     private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
     private GroupCoordinator groupCoordinator;
+    private SharePartitionManager sharePartitions;
     /** The transaction coordinator: every partition of {@code __transaction_state} on a single node. */
     private TransactionCoordinator transactionCoordinator;
     /** A cluster's: the coordinator's markers to other nodes' partitions, over its own channels. */
@@ -332,6 +345,15 @@ public final class Broker implements AutoCloseable {
                 config.get(BrokerConfig.SUPER_USERS), config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null;
         // What a transactional produce asks first (KIP-890); TxnOffsetCommit v5 adds its offsets partition through it too.
         TransactionalProduceCheck transactionalAdds = produceCheck(config, nodeId);
+        sharePartitions = new SharePartitionManager(clock.purgatoryClock(), shareGroupConfigs(config),
+                new ShareStateFiles(config.logDirs().get(0), disk),
+                config.get(BrokerConfig.SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
+        new PurgatoryMeters(sharePartitions.fetchPurgatory()).bindTo(registry);
+        ShareSessionCache shareSessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
+        ShareLogs shareLogs = new ShareLogs(topics, leadership);
+        ShareGroupMembership shareMembership = ShareGroupMembership.fromSessions(shareSessions, sharePartitions);
+        SharePartitionManager shares = sharePartitions;
+        connections.onClientClosed(client -> shares.releaseSessions(shareSessions.closeConnection(client)));
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         ApiHandler aclHandler = authorizer != null ? onDisk.apply(new AclApisHandler(authorizer))
@@ -345,11 +367,20 @@ public final class Broker implements AutoCloseable {
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
                         new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
-                                disk, leadership, new BrokerTopicMetrics(registry),
+                                disk, SharePartitionManager.wakingOnAppend(leadership, sharePartitions),
+                                new BrokerTopicMetrics(registry),
                                 transactionalAdds))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
                         new TransactionalInitProducerIdHandler(transactionCoordinator))))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
+                .add(ApiKey.SHARE_FETCH, new ShareFetchHandler(sharePartitions, shareSessions, shareLogs))
+                .add(ApiKey.SHARE_ACKNOWLEDGE, new ShareAcknowledgeHandler(sharePartitions, shareSessions, shareLogs))
+                .add(ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS, new DescribeShareGroupOffsetsHandler(sharePartitions,
+                        shareMembership, topics, shareLogs))
+                .add(ApiKey.ALTER_SHARE_GROUP_OFFSETS, new AlterShareGroupOffsetsHandler(sharePartitions,
+                        shareMembership, topics))
+                .add(ApiKey.DELETE_SHARE_GROUP_OFFSETS, new DeleteShareGroupOffsetsHandler(sharePartitions,
+                        shareMembership, topics))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
@@ -502,6 +533,13 @@ public final class Broker implements AutoCloseable {
             lifecycle.start();
         }
         LOG.info("minibroker node {} of cluster {} started", nodeId, clusterId);
+    }
+
+    /** The share groups' settings: the broker's group.share.* defaults (group configs come with share groups). */
+    private static ShareGroupConfigs shareGroupConfigs(BrokerConfig config) {
+        return ShareGroupConfigs.fixed(new ShareGroupSettings(config.get(BrokerConfig.GROUP_SHARE_RECORD_LOCK_DURATION_MS),
+                config.get(BrokerConfig.GROUP_SHARE_DELIVERY_COUNT_LIMIT),
+                config.get(BrokerConfig.GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS), false));
     }
 
     private static TransactionConfig transactionConfig(BrokerConfig config) {
@@ -695,6 +733,7 @@ public final class Broker implements AutoCloseable {
         if (forwarding != null) {
             forwarding.shutdown(); // requests already forwarded still get their answers
         }
+        closeQuietly(sharePartitions); // parked share fetches answered, lock releases written before the disk stops
         finishDiskWork();
         closeQuietly(producePurgatory);
         closeQuietly(fetchPurgatory);
