@@ -4,6 +4,9 @@ import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -16,6 +19,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
@@ -34,10 +39,12 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Unmodified kafka-clients 4.4.0 {@link KafkaShareConsumer}s joining a share group through ShareGroupHeartbeat and
- * reading through ShareFetch, two of them sharing one partition, and the Admin client's share-group calls.
+ * reading through ShareFetch, two of them sharing one partition, the Admin client's share-group calls, and the
+ * group configs ({@code share.auto.offset.reset}) through IncrementalAlterConfigs and DescribeConfigs.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ShareGroupClientsTest {
@@ -197,6 +204,64 @@ class ShareGroupClientsTest {
             admin.deleteShareGroups(List.of(GROUP)).all().get();
             assertThat(admin.listGroups(new ListGroupsOptions().withTypes(Set.of(GroupType.SHARE))).all().get())
                     .isEmpty();
+        }
+    }
+
+    @Test
+    void shareAutoOffsetResetIsAGroupConfig() throws Exception {
+        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, GROUP);
+        try (Admin admin = admin()) {
+            Config defaults = admin.describeConfigs(List.of(group)).all().get().get(group);
+            assertThat(defaults.get("share.auto.offset.reset").value()).isEqualTo("latest");
+            assertThat(defaults.get("share.delivery.count.limit").value()).isEqualTo("5");
+            assertThat(defaults.get("share.record.lock.duration.ms").source())
+                    .isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+
+            assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                    new ConfigEntry("share.auto.offset.reset", "sometimes"), AlterConfigOp.OpType.SET))))
+                    .all().get()).hasCauseInstanceOf(InvalidConfigurationException.class);
+            assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                    new ConfigEntry("share.no.such.config", "1"), AlterConfigOp.OpType.SET))))
+                    .all().get()).hasCauseInstanceOf(InvalidConfigurationException.class);
+            assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                    new ConfigEntry("share.delivery.count.limit", "11"), AlterConfigOp.OpType.SET))))
+                    .all().get()).hasCauseInstanceOf(InvalidConfigurationException.class);
+            admin.incrementalAlterConfigs(Map.of(group, List.of(
+                    new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET),
+                    new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", "3"), AlterConfigOp.OpType.SET))))
+                    .all().get();
+        }
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()), new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < 5; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, "k" + i, "before" + i)).get();
+            }
+        }
+
+        broker.close(); // the group's configs outlive the node
+        broker = TestBrokers.start(logDir, Map.of());
+        try (Admin admin = admin()) {
+            Config configs = admin.describeConfigs(List.of(group)).all().get().get(group);
+            assertThat(configs.get("share.auto.offset.reset").value()).isEqualTo("earliest");
+            assertThat(configs.get("share.auto.offset.reset").source())
+                    .isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_GROUP_CONFIG);
+            assertThat(configs.get("share.delivery.count.limit").value()).isEqualTo("3");
+        }
+        // Earliest: the records written before the group's first fetch are delivered.
+        KafkaShareConsumer<String, String> consumer = shareConsumer();
+        Set<String> received = new HashSet<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (received.size() < 5) {
+            assertThat(System.nanoTime()).isLessThan(deadline);
+            consumer.poll(Duration.ofMillis(200)).forEach(r -> received.add(r.value()));
+        }
+        assertThat(received).containsExactlyInAnyOrder("before0", "before1", "before2", "before3", "before4");
+
+        try (Admin admin = admin()) {
+            admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                    new ConfigEntry("share.auto.offset.reset", ""), AlterConfigOp.OpType.DELETE)))).all().get();
+            assertThat(admin.describeConfigs(List.of(group)).all().get().get(group)
+                    .get("share.auto.offset.reset").value()).isEqualTo("latest");
         }
     }
 }
