@@ -355,8 +355,14 @@ public final class Broker implements AutoCloseable {
         new PurgatoryMeters(sharePartitions.fetchPurgatory()).bindTo(registry);
         ShareSessionCache shareSessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
         ShareLogs shareLogs = new ShareLogs(topics, leadership);
-        // The share groups' membership is the group coordinator's, made below, before any request is served.
-        ShareGroupMembership shareMembership = groupId -> groupCoordinator.shareGroupMembership().status(groupId);
+        // The share groups' membership is the group coordinator's, made below, before any request is served; a
+        // group it does not know (share sessions opened without heartbeats, as raw-wire tests do) is as the data
+        // side sees it.
+        ShareGroupMembership sessionsView = ShareGroupMembership.fromSessions(shareSessions, sharePartitions);
+        ShareGroupMembership shareMembership = groupId -> {
+            ShareGroupMembership.Status status = groupCoordinator.shareGroupMembership().status(groupId);
+            return status != ShareGroupMembership.Status.UNKNOWN ? status : sessionsView.status(groupId);
+        };
         SharePartitionManager shares = sharePartitions;
         connections.onClientClosed(client -> shares.releaseSessions(shareSessions.closeConnection(client)));
         SupportedApis apis = new SupportedApis();
