@@ -9,6 +9,7 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.share.ShareGroupMembership;
+import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -67,9 +68,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * left it, and a group that only has commits is listed as Empty until a member joins.
      */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics, BrokerClock clock) {
+        this(config, topics, clock, ShareGroupTimings.of(config));
+    }
+
+    /** As above, with share groups' heartbeat intervals and session timeouts from {@code shareTimings}. */
+    public GroupCoordinator(BrokerConfig config, TopicRegistry topics, BrokerClock clock,
+                            ShareGroupTimings shareTimings) {
         this(config, topics, new CoordinatorThread(), CoordinatedPartitions.singleNode(), clock,
                 thread -> new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
-                        CoordinatorAppender.SINGLE_NODE, true, clock));
+                        CoordinatorAppender.SINGLE_NODE, true, clock), shareTimings);
         loader.loadAll();
         offsetManager.scheduleExpiry(config);
     }
@@ -99,14 +106,14 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                             config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), thread.executor());
                     return new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
                             replicated, false, clock);
-                });
+                }, ShareGroupTimings.of(config));
         coordinator.offsetManager.scheduleExpiry(config);
         return coordinator;
     }
 
     private GroupCoordinator(BrokerConfig config, TopicRegistry topics, CoordinatorThread thread,
                              CoordinatedPartitions coordinated, BrokerClock clock,
-                             Function<CoordinatorThread, OffsetsTopic> offsetsTopic) {
+                             Function<CoordinatorThread, OffsetsTopic> offsetsTopic, ShareGroupTimings shareTimings) {
         OffsetsTopic log = offsetsTopic.apply(thread); // in a cluster, its writes complete on the thread
         this.thread = thread;
         this.offsets = new OffsetStore(log);
@@ -117,7 +124,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.offsetManager = new OffsetMetadataManager(config, groups, consumerGroups, offsets, membership.sessions(),
                 thread, clock);
         this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock);
-        this.shares = new ShareGroupCoordinator(config, groups, consumerGroups, log, thread, topics, clock);
+        this.shares = new ShareGroupCoordinator(config, groups, consumerGroups, log, thread, topics, clock,
+                shareTimings);
         this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shares);
     }
 

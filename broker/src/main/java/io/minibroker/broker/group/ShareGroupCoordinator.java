@@ -2,6 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -22,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * or of those topics' partitions, bumps the group epoch, and the target assignment is computed again at that epoch
  * by the simple assignor ({@link ShareGroupAssignor}). A share-group member needs no reconciliation (a partition may
  * be shared), so each member takes its target, and the group's assignment epoch as its member epoch, on its next
- * heartbeat. Members silent for {@code group.share.session.timeout.ms} are removed ({@link ShareGroupSessions}).
+ * heartbeat. Members silent for their group's session timeout ({@link ShareGroupTimings}) are removed
+ * ({@link ShareGroupSessions}).
  *
  * <p>As for consumer groups, every change is written to {@code __consumer_offsets} ({@link ShareGroupRecords}) on
  * the coordinator's thread under the group's lock, and the heartbeat answered once the write counts. A group id
@@ -38,20 +40,19 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
     private final CoordinatorThread thread;
     private final ShareGroupAssignor assignor;
     private final ShareGroupSessions sessions;
-    private final int heartbeatIntervalMs;
-    private final int sessionTimeoutMs;
+    private final ShareGroupTimings timings;
     private final int maxSize;
 
     ShareGroupCoordinator(BrokerConfig config, ClassicGroups classicGroups, ConsumerGroups consumerGroups,
-                          OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock) {
+                          OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock,
+                          ShareGroupTimings timings) {
         this.classicGroups = classicGroups;
         this.consumerGroups = consumerGroups;
         this.log = log;
         this.thread = thread;
         this.assignor = new ShareGroupAssignor(topics);
         this.sessions = new ShareGroupSessions(clock, this);
-        this.heartbeatIntervalMs = config.get(BrokerConfig.GROUP_SHARE_HEARTBEAT_INTERVAL_MS);
-        this.sessionTimeoutMs = config.get(BrokerConfig.GROUP_SHARE_SESSION_TIMEOUT_MS);
+        this.timings = timings;
         this.maxSize = config.get(BrokerConfig.GROUP_SHARE_MAX_SIZE);
     }
 
@@ -186,11 +187,11 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
             member.memberEpoch = group.assignmentEpoch;
         }
         member.assignedPartitions = group.targetOf(member.memberId);
-        sessions.heartbeat(group, member, sessionTimeoutMs);
+        sessions.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
         boolean changed = joining || member.memberEpoch != epochBefore
                 || !member.assignedPartitions.equals(assignedBefore);
         return new ShareGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
-                heartbeatIntervalMs, changed ? member.assignedPartitions : null);
+                timings.heartbeatIntervalMs(group.groupId), changed ? member.assignedPartitions : null);
     }
 
     private static ShareGroupHeartbeat.Response unknownMember(ShareGroup group, ShareGroupHeartbeat.Request request) {
@@ -311,7 +312,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
             group.subscribedPartitions = assignor.subscribedPartitions(group);
             groups.put(group.groupId, group);
             for (ShareGroupMember member : group.members.values()) {
-                sessions.heartbeat(group, member, sessionTimeoutMs);
+                sessions.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
             }
         }
     }

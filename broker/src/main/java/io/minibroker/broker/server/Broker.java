@@ -464,7 +464,7 @@ public final class Broker implements AutoCloseable {
                             TransactionStateTopic.NAME), autoCreation), topics,
                     new CoordinatorOffsetsCheck(transactionalAdds));
         } else {
-            groupCoordinator = new GroupCoordinator(config, topics, clock);
+            groupCoordinator = new GroupCoordinator(config, topics, clock, groupConfigs);
             GroupApis.register(apis, groupCoordinator, CoordinatorLocator.forGroups(
                     CoordinatorLocator.singleNode(node, topics), autoCreation),
                     CoordinatorLocator.forTransactions(CoordinatorLocator.singleNode(node, topics,

@@ -22,28 +22,33 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Group configs (Kafka's GroupConfig: ConfigResource type GROUP, {@code kafka-configs.sh --entity-type groups}), the
  * share groups' ones: {@code share.auto.offset.reset}, {@code share.record.lock.duration.ms},
- * {@code share.delivery.count.limit} and {@code share.partition.max.record.locks}, each defaulting to the broker's
- * {@code group.share.*} key, as Kafka's do. A group id needs no group to carry configs (Kafka resolves a group's
- * configs before it exists). The data side reads them through {@link ShareGroupConfigs}.
+ * {@code share.delivery.count.limit}, {@code share.partition.max.record.locks}, {@code share.session.timeout.ms}
+ * and {@code share.heartbeat.interval.ms}, each defaulting to the broker's {@code group.share.*} key, as Kafka's do.
+ * A group id needs no group to carry configs (Kafka resolves a group's configs before it exists). The data side
+ * reads them through {@link ShareGroupConfigs}, the share-group coordinator through {@link ShareGroupTimings}.
  *
  * <p>Kafka keeps them in the cluster metadata log; here they are this node's, in one file
  * ({@code <first log.dir>/.minibroker-group-configs}, a line per group: the URL-encoded group id, then
  * {@code name=value} pairs URL-encoded), replaced whole through {@link DurableFiles} by the disk thread that
  * IncrementalAlterConfigs runs on; reads take the in-memory copy.
  */
-public final class GroupConfigs implements ShareGroupConfigs {
+public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings {
 
     public static final String SHARE_AUTO_OFFSET_RESET = "share.auto.offset.reset";
     public static final String SHARE_RECORD_LOCK_DURATION_MS = "share.record.lock.duration.ms";
     public static final String SHARE_DELIVERY_COUNT_LIMIT = "share.delivery.count.limit";
     public static final String SHARE_PARTITION_MAX_RECORD_LOCKS = "share.partition.max.record.locks";
+    public static final String SHARE_SESSION_TIMEOUT_MS = "share.session.timeout.ms";
+    public static final String SHARE_HEARTBEAT_INTERVAL_MS = "share.heartbeat.interval.ms";
     private static final String FILE = ".minibroker-group-configs";
 
     /** The integer configs and the broker key each defaults to (and takes its valid range from). */
     private static final Map<String, ConfigKey<Integer>> INT_CONFIGS = Map.of(
             SHARE_RECORD_LOCK_DURATION_MS, BrokerConfig.GROUP_SHARE_RECORD_LOCK_DURATION_MS,
             SHARE_DELIVERY_COUNT_LIMIT, BrokerConfig.GROUP_SHARE_DELIVERY_COUNT_LIMIT,
-            SHARE_PARTITION_MAX_RECORD_LOCKS, BrokerConfig.GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS);
+            SHARE_PARTITION_MAX_RECORD_LOCKS, BrokerConfig.GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS,
+            SHARE_SESSION_TIMEOUT_MS, BrokerConfig.GROUP_SHARE_SESSION_TIMEOUT_MS,
+            SHARE_HEARTBEAT_INTERVAL_MS, BrokerConfig.GROUP_SHARE_HEARTBEAT_INTERVAL_MS);
 
     /** The outcome of a change: NONE, or why not. */
     public record Change(boolean ok, String message) {
@@ -81,8 +86,8 @@ public final class GroupConfigs implements ShareGroupConfigs {
 
     /** The names Kafka lists for a group that this broker serves, in order. */
     public static List<String> names() {
-        return List.of(SHARE_AUTO_OFFSET_RESET, SHARE_DELIVERY_COUNT_LIMIT, SHARE_PARTITION_MAX_RECORD_LOCKS,
-                SHARE_RECORD_LOCK_DURATION_MS);
+        return List.of(SHARE_AUTO_OFFSET_RESET, SHARE_DELIVERY_COUNT_LIMIT, SHARE_HEARTBEAT_INTERVAL_MS,
+                SHARE_PARTITION_MAX_RECORD_LOCKS, SHARE_RECORD_LOCK_DURATION_MS, SHARE_SESSION_TIMEOUT_MS);
     }
 
     /** The group's overrides (none for a group that has none). */
@@ -92,10 +97,15 @@ public final class GroupConfigs implements ShareGroupConfigs {
 
     /** Every config's effective value for the group, by name. */
     public Map<String, String> effective(String groupId) {
+        Map<String, String> values = defaults();
+        values.putAll(overrides(groupId));
+        return values;
+    }
+
+    private Map<String, String> defaults() {
         Map<String, String> values = new TreeMap<>();
         values.put(SHARE_AUTO_OFFSET_RESET, "latest");
         INT_CONFIGS.forEach((name, key) -> values.put(name, Integer.toString(broker.get(key))));
-        values.putAll(overrides(groupId));
         return values;
     }
 
@@ -114,6 +124,12 @@ public final class GroupConfigs implements ShareGroupConfigs {
             if (problem != null) {
                 return new Change(false, problem);
             }
+        }
+        Map<String, String> after = defaults();
+        after.putAll(wanted);
+        if (Integer.parseInt(after.get(SHARE_SESSION_TIMEOUT_MS).trim())
+                <= Integer.parseInt(after.get(SHARE_HEARTBEAT_INTERVAL_MS).trim())) {
+            return new Change(false, SHARE_SESSION_TIMEOUT_MS + " must be greater than " + SHARE_HEARTBEAT_INTERVAL_MS);
         }
         if (validateOnly) {
             return new Change(true, null);
@@ -167,6 +183,16 @@ public final class GroupConfigs implements ShareGroupConfigs {
             text.append('\n');
         });
         return text.toString();
+    }
+
+    @Override
+    public int heartbeatIntervalMs(String groupId) {
+        return Integer.parseInt(effective(groupId).get(SHARE_HEARTBEAT_INTERVAL_MS));
+    }
+
+    @Override
+    public int sessionTimeoutMs(String groupId) {
+        return Integer.parseInt(effective(groupId).get(SHARE_SESSION_TIMEOUT_MS));
     }
 
     @Override

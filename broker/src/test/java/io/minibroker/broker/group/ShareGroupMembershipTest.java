@@ -20,6 +20,12 @@ import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatResponseView;
 import io.minibroker.purgatory.time.ManualClock;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,6 +41,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Share-group membership (KIP-932) on the wire, time driven by a ManualClock: joining, the group and member epochs,
@@ -146,6 +153,27 @@ class ShareGroupMembershipTest {
         clock.advance(SESSION_MS);
         waitUntilMembers(0);
         assertThat(describe("g").groupState()).isEqualTo("Empty");
+    }
+
+    @Test
+    void aGroupsOwnSessionTimeoutAndHeartbeatInterval() throws Exception {
+        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, "g");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + broker.boundPort("PLAINTEXT")))) {
+            assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                    new ConfigEntry("share.heartbeat.interval.ms", "50000"), AlterConfigOp.OpType.SET))))
+                    .all().get()).hasCauseInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageContaining("share.session.timeout.ms must be greater than share.heartbeat.interval.ms");
+            admin.incrementalAlterConfigs(Map.of(group, List.of(
+                    new AlterConfigOp(new ConfigEntry("share.session.timeout.ms", "10000"), AlterConfigOp.OpType.SET),
+                    new AlterConfigOp(new ConfigEntry("share.heartbeat.interval.ms", "2000"),
+                            AlterConfigOp.OpType.SET)))).all().get();
+        }
+        assertThat(heartbeat(join("m1")).heartbeatIntervalMs()).isEqualTo(2000);
+        clock.advance(9_999);
+        assertThat(describe("g").members()).hasSize(1);
+        clock.advance(1);
+        waitUntilMembers(0);
     }
 
     /** The expiry is handed to the coordinator's thread: it is observed, not timed. */
