@@ -50,6 +50,7 @@ APIS = [
     ('ShareFetch', 'SHARE_FETCH'), ('ShareAcknowledge', 'SHARE_ACKNOWLEDGE'),
     ('DescribeShareGroupOffsets', 'DESCRIBE_SHARE_GROUP_OFFSETS'), ('AlterShareGroupOffsets', 'ALTER_SHARE_GROUP_OFFSETS'),
     ('DeleteShareGroupOffsets', 'DELETE_SHARE_GROUP_OFFSETS'),
+    ('ShareGroupHeartbeat', 'SHARE_GROUP_HEARTBEAT'), ('ShareGroupDescribe', 'SHARE_GROUP_DESCRIBE'),
 ]
 VIEWED = [api for api, _ in APIS]
 

@@ -308,6 +308,12 @@ public final class BrokerConfig {
             intKey("group.share.partition.max.record.locks", 2000, 100, 10_000);
     public static final ConfigKey<Integer> GROUP_SHARE_MAX_SHARE_SESSIONS =
             intKey("group.share.max.share.sessions", 2000, 1);
+    // Share groups' membership (KIP-932): the defaults of the share.heartbeat/session group configs, and the group size
+    public static final ConfigKey<Integer> GROUP_SHARE_HEARTBEAT_INTERVAL_MS =
+            intKey("group.share.heartbeat.interval.ms", 5000, 1);
+    public static final ConfigKey<Integer> GROUP_SHARE_SESSION_TIMEOUT_MS =
+            intKey("group.share.session.timeout.ms", 45_000, 1);
+    public static final ConfigKey<Integer> GROUP_SHARE_MAX_SIZE = intKey("group.share.max.size", 200, 1);
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
@@ -343,7 +349,8 @@ public final class BrokerConfig {
             FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
             PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS,
             SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS, GROUP_SHARE_RECORD_LOCK_DURATION_MS,
-            GROUP_SHARE_DELIVERY_COUNT_LIMIT, GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS, GROUP_SHARE_MAX_SHARE_SESSIONS);
+            GROUP_SHARE_DELIVERY_COUNT_LIMIT, GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS, GROUP_SHARE_MAX_SHARE_SESSIONS,
+            GROUP_SHARE_HEARTBEAT_INTERVAL_MS, GROUP_SHARE_SESSION_TIMEOUT_MS, GROUP_SHARE_MAX_SIZE);
 
     /** The class name of Kafka 4's StandardAuthorizer, which turns ACLs on. */
     public static final String STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";

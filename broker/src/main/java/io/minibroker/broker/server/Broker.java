@@ -351,7 +351,8 @@ public final class Broker implements AutoCloseable {
         new PurgatoryMeters(sharePartitions.fetchPurgatory()).bindTo(registry);
         ShareSessionCache shareSessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
         ShareLogs shareLogs = new ShareLogs(topics, leadership);
-        ShareGroupMembership shareMembership = ShareGroupMembership.fromSessions(shareSessions, sharePartitions);
+        // The share groups' membership is the group coordinator's, made below, before any request is served.
+        ShareGroupMembership shareMembership = groupId -> groupCoordinator.shareGroupMembership().status(groupId);
         SharePartitionManager shares = sharePartitions;
         connections.onClientClosed(client -> shares.releaseSessions(shareSessions.closeConnection(client)));
         SupportedApis apis = new SupportedApis();
