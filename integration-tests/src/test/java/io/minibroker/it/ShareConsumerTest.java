@@ -15,7 +15,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +36,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * closed consumer held going to the other, the delivery-count limit, and explicit acknowledgement (release,
  * reject).
  */
-@Disabled("needs share-group membership (ShareGroupHeartbeat), built on branch wip-sharegroup: enable once merged")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ShareConsumerTest {
 

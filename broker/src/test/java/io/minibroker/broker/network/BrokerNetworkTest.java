@@ -96,7 +96,8 @@ class BrokerNetworkTest {
                             ApiKey.ADD_OFFSETS_TO_TXN.id(), ApiKey.END_TXN.id(), ApiKey.WRITE_TXN_MARKERS.id(),
                             ApiKey.SHARE_FETCH.id(), ApiKey.SHARE_ACKNOWLEDGE.id(),
                             ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS.id(), ApiKey.ALTER_SHARE_GROUP_OFFSETS.id(),
-                            ApiKey.DELETE_SHARE_GROUP_OFFSETS.id());
+                            ApiKey.DELETE_SHARE_GROUP_OFFSETS.id(), ApiKey.SHARE_GROUP_HEARTBEAT.id(),
+                            ApiKey.SHARE_GROUP_DESCRIBE.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -111,7 +112,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(51);
+            assertThat(view.apiKeys()).hasSize(53);
         }
     }
 
