@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -200,11 +199,6 @@ public final class SharePartitionManager implements AutoCloseable {
             partition.resetTo(offset);
             return persister.write(key, partition.snapshot());
         }
-    }
-
-    /** The topic was deleted or is unknown: its share partitions go. */
-    public void forgetTopic(String groupId, UUID topicId) {
-        partitions.keySet().removeIf(k -> k.groupId().equals(groupId) && k.topicId().equals(topicId));
     }
 
     private void changed(SharePartition partition, boolean releasedAny) {

@@ -139,13 +139,4 @@ public final class ShareSessionCache {
         });
         return closed;
     }
-
-    /** Whether some member of {@code groupId} has a session open. */
-    public boolean hasSessions(String groupId) {
-        return sessions.keySet().stream().anyMatch(k -> k.groupId().equals(groupId));
-    }
-
-    public int size() {
-        return sessions.size();
-    }
 }
