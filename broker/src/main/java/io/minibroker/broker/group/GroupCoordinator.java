@@ -173,11 +173,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         };
     }
 
-    /** Whether {@code memberId} is a member of share group {@code groupId} now (joined, not left or expired). */
-    public boolean isShareGroupMember(String groupId, String memberId) {
-        return shares.isMember(groupId, memberId);
-    }
-
     /** The consumer-protocol group of that id, or null if there is none. */
     ConsumerGroup consumerGroup(String groupId) {
         return consumerGroups.get(groupId);

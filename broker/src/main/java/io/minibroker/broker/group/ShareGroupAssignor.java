@@ -45,27 +45,37 @@ final class ShareGroupAssignor {
 
     /** Computes the group's target assignment at its group epoch; the caller holds its lock. */
     void computeTarget(ShareGroup group) {
-        Map<String, Map<UUID, Set<Integer>>> target = new HashMap<>();
-        group.members.keySet().forEach(id -> target.put(id, new HashMap<>()));
-        Map<UUID, List<String>> subscribers = new TreeMap<>();
+        Map<String, Set<UUID>> subscriptions = new HashMap<>();
         for (ShareGroupMember member : group.members.values()) {
-            for (String name : member.subscribedTopicNames) {
-                topics.known(name).map(TopicMetadata::id).ifPresent(id ->
-                        subscribers.computeIfAbsent(id, key -> new ArrayList<>()).add(member.memberId));
-            }
+            Set<UUID> ids = new TreeSet<>();
+            member.subscribedTopicNames.forEach(name -> topics.known(name).map(TopicMetadata::id).ifPresent(ids::add));
+            subscriptions.put(member.memberId, ids);
         }
-        subscribers.forEach((topicId, memberIds) -> {
-            int partitions = group.subscribedPartitions.getOrDefault(topicId, 0);
-            List<String> sorted = new ArrayList<>(new TreeSet<>(memberIds));
-            int count = Math.max(partitions, sorted.size());
-            for (int i = 0; partitions > 0 && i < count; i++) {
-                target.get(sorted.get(i % sorted.size())).computeIfAbsent(topicId, id -> new TreeSet<>())
-                        .add(i % partitions);
+        group.targetAssignment.clear();
+        group.targetAssignment.putAll(assign(subscriptions, group.subscribedPartitions));
+        group.assignmentEpoch = group.groupEpoch;
+    }
+
+    /**
+     * The assignment of {@code partitions} (count by topic id) to members subscribing to topic ids, as the class
+     * comment describes: every member listed, with nothing if it subscribes to nothing that exists.
+     */
+    static Map<String, Map<UUID, Set<Integer>>> assign(Map<String, Set<UUID>> subscriptions,
+                                                       Map<UUID, Integer> partitions) {
+        Map<String, Map<UUID, Set<Integer>>> target = new HashMap<>();
+        subscriptions.keySet().forEach(id -> target.put(id, new HashMap<>()));
+        Map<UUID, List<String>> subscribers = new TreeMap<>();
+        new TreeMap<>(subscriptions).forEach((memberId, topicIds) -> topicIds.forEach(topicId ->
+                subscribers.computeIfAbsent(topicId, key -> new ArrayList<>()).add(memberId)));
+        subscribers.forEach((topicId, members) -> {
+            int count = partitions.getOrDefault(topicId, 0);
+            for (int i = 0; count > 0 && i < Math.max(count, members.size()); i++) {
+                target.get(members.get(i % members.size())).computeIfAbsent(topicId, id -> new TreeSet<>())
+                        .add(i % count);
             }
         });
-        group.targetAssignment.clear();
-        target.forEach((memberId, assignment) -> group.targetAssignment.put(memberId,
-                TopicAssignment.copyOf(assignment)));
-        group.assignmentEpoch = group.groupEpoch;
+        Map<String, Map<UUID, Set<Integer>>> result = new HashMap<>();
+        target.forEach((memberId, assignment) -> result.put(memberId, TopicAssignment.copyOf(assignment)));
+        return result;
     }
 }

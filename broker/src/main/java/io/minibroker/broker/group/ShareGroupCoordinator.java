@@ -247,19 +247,6 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
         });
     }
 
-    // ------------------------------------------------------------------------------- What the data side asks
-
-    /** Whether the member is in the share group now. */
-    boolean isMember(String groupId, String memberId) {
-        ShareGroup group = groups.get(groupId);
-        if (group == null) {
-            return false;
-        }
-        synchronized (group) {
-            return !group.isDead() && group.members.containsKey(memberId);
-        }
-    }
-
     // -------------------------------------------------------------------------------------------- Persistence
 
     /** Writes what changed since the group's last write, as one batch; the caller holds its lock. */

@@ -80,6 +80,7 @@ import io.minibroker.broker.share.ShareAcknowledgeHandler;
 import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.broker.share.ShareFetchHandler;
 import io.minibroker.broker.share.ShareGroupConfigs;
+import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.share.ShareGroupSettings;
 import io.minibroker.broker.share.ShareLogs;
 import io.minibroker.broker.share.SharePartitionManager;
@@ -345,14 +346,23 @@ public final class Broker implements AutoCloseable {
                 config.get(BrokerConfig.SUPER_USERS), config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null;
         // What a transactional produce asks first (KIP-890); TxnOffsetCommit v5 adds its offsets partition through it too.
         TransactionalProduceCheck transactionalAdds = produceCheck(config, nodeId);
-        sharePartitions = new SharePartitionManager(clock.purgatoryClock(), shareGroupConfigs(config),
+        // Group configs are a single node's (kept in its log dir); a cluster's brokers use the group.share.* defaults.
+        GroupConfigs groupConfigs = config.inCluster() ? null : GroupConfigs.open(config, config.logDirs().get(0));
+        sharePartitions = new SharePartitionManager(clock.purgatoryClock(),
+                groupConfigs != null ? groupConfigs : shareGroupConfigs(config),
                 new ShareStateFiles(config.logDirs().get(0), disk),
                 config.get(BrokerConfig.SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
         new PurgatoryMeters(sharePartitions.fetchPurgatory()).bindTo(registry);
         ShareSessionCache shareSessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
         ShareLogs shareLogs = new ShareLogs(topics, leadership);
-        // The share groups' membership is the group coordinator's, made below, before any request is served.
-        ShareGroupMembership shareMembership = groupId -> groupCoordinator.shareGroupMembership().status(groupId);
+        // The share groups' membership is the group coordinator's, made below, before any request is served; a
+        // group it does not know (share sessions opened without heartbeats, as raw-wire tests do) is as the data
+        // side sees it.
+        ShareGroupMembership sessionsView = ShareGroupMembership.fromSessions(shareSessions, sharePartitions);
+        ShareGroupMembership shareMembership = groupId -> {
+            ShareGroupMembership.Status status = groupCoordinator.shareGroupMembership().status(groupId);
+            return status != ShareGroupMembership.Status.UNKNOWN ? status : sessionsView.status(groupId);
+        };
         SharePartitionManager shares = sharePartitions;
         connections.onClientClosed(client -> shares.releaseSessions(shareSessions.closeConnection(client)));
         // Appends (produce) and high-watermark moves (followers' fetches) are where parked share fetches wake.
@@ -438,10 +448,12 @@ public final class Broker implements AutoCloseable {
                             config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
                     .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
                     .add(ApiKey.ELECT_LEADERS, new ElectLeadersHandler(new SingleNodeElections(topics)))
-                    .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS)))
-                    .add(ApiKey.INCREMENTAL_ALTER_CONFIGS,
-                            onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.INCREMENTAL_ALTER_CONFIGS)))
-                    .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node));
+                    .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS,
+                            groupConfigs)))
+                    .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics,
+                            ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs)))
+                    .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
+                            groupConfigs));
         }
         if (config.inCluster()) {
             // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
@@ -538,7 +550,7 @@ public final class Broker implements AutoCloseable {
         LOG.info("minibroker node {} of cluster {} started", nodeId, clusterId);
     }
 
-    /** The share groups' settings: the broker's group.share.* defaults (group configs come with share groups). */
+    /** The share groups' settings in a cluster: the broker's group.share.* defaults (group configs are a single node's). */
     private static ShareGroupConfigs shareGroupConfigs(BrokerConfig config) {
         return ShareGroupConfigs.fixed(new ShareGroupSettings(config.get(BrokerConfig.GROUP_SHARE_RECORD_LOCK_DURATION_MS),
                 config.get(BrokerConfig.GROUP_SHARE_DELIVERY_COUNT_LIMIT),

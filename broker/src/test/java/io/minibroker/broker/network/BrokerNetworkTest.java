@@ -94,10 +94,10 @@ class BrokerNetworkTest {
                             ApiKey.DESCRIBE_TRANSACTIONS.id(), ApiKey.CONSUMER_GROUP_HEARTBEAT.id(),
                             ApiKey.CONSUMER_GROUP_DESCRIBE.id(), ApiKey.ADD_PARTITIONS_TO_TXN.id(),
                             ApiKey.ADD_OFFSETS_TO_TXN.id(), ApiKey.END_TXN.id(), ApiKey.WRITE_TXN_MARKERS.id(),
+                            ApiKey.SHARE_GROUP_HEARTBEAT.id(), ApiKey.SHARE_GROUP_DESCRIBE.id(),
                             ApiKey.SHARE_FETCH.id(), ApiKey.SHARE_ACKNOWLEDGE.id(),
                             ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS.id(), ApiKey.ALTER_SHARE_GROUP_OFFSETS.id(),
-                            ApiKey.DELETE_SHARE_GROUP_OFFSETS.id(), ApiKey.SHARE_GROUP_HEARTBEAT.id(),
-                            ApiKey.SHARE_GROUP_DESCRIBE.id());
+                            ApiKey.DELETE_SHARE_GROUP_OFFSETS.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
