@@ -365,6 +365,8 @@ public final class Broker implements AutoCloseable {
         };
         SharePartitionManager shares = sharePartitions;
         connections.onClientClosed(client -> shares.releaseSessions(shareSessions.closeConnection(client)));
+        // Appends (produce) and high-watermark moves (followers' fetches) are where parked share fetches wake.
+        PartitionLeadership dataWakesShareFetches = SharePartitionManager.wakingOnNewData(leadership, sharePartitions);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         ApiHandler aclHandler = authorizer != null ? onDisk.apply(new AclApisHandler(authorizer))
@@ -378,12 +380,12 @@ public final class Broker implements AutoCloseable {
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
                         new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
-                                disk, SharePartitionManager.wakingOnAppend(leadership, sharePartitions),
+                                disk, dataWakesShareFetches,
                                 new BrokerTopicMetrics(registry),
                                 transactionalAdds))
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
                         new TransactionalInitProducerIdHandler(transactionCoordinator))))
-                .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, leadership))
+                .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, dataWakesShareFetches))
                 .add(ApiKey.SHARE_FETCH, new ShareFetchHandler(sharePartitions, shareSessions, shareLogs))
                 .add(ApiKey.SHARE_ACKNOWLEDGE, new ShareAcknowledgeHandler(sharePartitions, shareSessions, shareLogs))
                 .add(ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS, new DescribeShareGroupOffsetsHandler(sharePartitions,

@@ -33,9 +33,4 @@ public final class ShareLogs {
         }
         return new Resolved(null, topics.partitionNotHere(true, null, topicId, partition));
     }
-
-    /** Whether this broker still leads the log (a parked share fetch outlives leadership changes). */
-    boolean leads(PartitionLog log) {
-        return !log.isDeleted() && leadership.isLeader(log.topicPartition());
-    }
 }

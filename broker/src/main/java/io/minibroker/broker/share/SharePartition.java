@@ -264,11 +264,6 @@ public final class SharePartition {
         return record == null ? RecordState.AVAILABLE : record.state;
     }
 
-    public synchronized int deliveryCountOf(long offset) {
-        InFlight record = inFlight.get(offset);
-        return record == null ? 0 : record.deliveryCount;
-    }
-
     /** The durable state now: the window as runs of equal state and count, acquired records as available. */
     public synchronized ShareStateSnapshot snapshot() {
         List<ShareStateSnapshot.StateBatch> batches = new ArrayList<>();

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -134,17 +133,17 @@ public final class SharePartitionManager implements AutoCloseable {
         }
     }
 
-    /** An append to {@code partition}: parked share fetches on it may now acquire. */
+    /** New records in {@code partition} (an append, or the high watermark moving): parked share fetches may acquire. */
     public void onAppend(TopicPartition partition) {
         fetchPurgatory.checkAndComplete(partition);
     }
 
     /**
-     * {@code leadership} as the produce path sees it, telling {@code manager} of each leader append too: that is
-     * where parked share fetches learn of new records, as parked fetches do. (In a cluster records become readable
-     * when the high watermark passes them, which a parked share fetch sees at its timeout at the latest.)
+     * {@code leadership} as the produce and fetch paths see it, telling {@code manager} of each leader append and
+     * each follower fetch too: that is where parked share fetches learn of new records (on a single node an append
+     * makes them readable; in a cluster the high watermark passing them does, which only a follower's fetch moves).
      */
-    public static PartitionLeadership wakingOnAppend(PartitionLeadership leadership, SharePartitionManager manager) {
+    public static PartitionLeadership wakingOnNewData(PartitionLeadership leadership, SharePartitionManager manager) {
         return new PartitionLeadership() {
             @Override
             public boolean isLeader(TopicPartition partition) {
@@ -165,6 +164,7 @@ public final class SharePartitionManager implements AutoCloseable {
             public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
                                         long logStartOffset) {
                 leadership.onFollowerFetch(partition, replicaId, replicaEpoch, fetchOffset, logStartOffset);
+                manager.onAppend(partition);
             }
 
             @Override
@@ -200,11 +200,6 @@ public final class SharePartitionManager implements AutoCloseable {
             partition.resetTo(offset);
             return persister.write(key, partition.snapshot());
         }
-    }
-
-    /** The topic was deleted or is unknown: its share partitions go. */
-    public void forgetTopic(String groupId, UUID topicId) {
-        partitions.keySet().removeIf(k -> k.groupId().equals(groupId) && k.topicId().equals(topicId));
     }
 
     private void changed(SharePartition partition, boolean releasedAny) {

@@ -5,9 +5,12 @@ import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.nio.ByteBuffer;
@@ -49,6 +52,16 @@ final class ShareBroker implements AutoCloseable {
 
     ShareWire member(String groupId, String memberId) throws Exception {
         return new ShareWire(port(), groupId, memberId, topicId);
+    }
+
+    /** A kafka-clients share consumer of {@link #TOPIC} in {@code groupId}, acknowledging explicitly. */
+    KafkaShareConsumer<String, String> shareConsumer(String groupId) {
+        KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + port(),
+                ConsumerConfig.GROUP_ID_CONFIG, groupId,
+                "share.acknowledgement.mode", "explicit"), new StringDeserializer(), new StringDeserializer());
+        consumer.subscribe(List.of(TOPIC));
+        return consumer;
     }
 
     void restart() throws Exception {

@@ -3,6 +3,9 @@ package io.minibroker.broker.share;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
@@ -13,22 +16,25 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import static io.minibroker.broker.share.ShareWire.ack;
-import static io.minibroker.broker.share.ShareWire.acquired;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** kafka-clients 4.4's Admin list/alter/deleteShareGroupOffsets against the share state. */
+/**
+ * kafka-clients 4.4's Admin list/alter/deleteShareGroupOffsets against the share state of a group whose member is
+ * a {@code KafkaShareConsumer}: offsets change only while the group has no members.
+ */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ShareGroupOffsetsAdminTest {
 
     private static final TopicPartition PARTITION = new TopicPartition(ShareBroker.TOPIC, 0);
+    private static final Duration POLL = Duration.ofMillis(100);
 
     @TempDir
     Path logDir;
@@ -45,36 +51,64 @@ class ShareGroupOffsetsAdminTest {
         broker.close();
     }
 
-    private static SharePartitionOffsetInfo offsets(Admin admin, String group) throws Exception {
-        return admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec())).partitionsToOffsetInfo(group)
-                .get().get(PARTITION);
+    private static Map<TopicPartition, SharePartitionOffsetInfo> offsets(Admin admin, String group) throws Exception {
+        return admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
+                .partitionsToOffsetInfo(group).get();
+    }
+
+    /** Polls until {@code count} records came, acknowledging each as {@code decide} says. */
+    private static List<String> consume(KafkaShareConsumer<String, String> consumer, int count,
+                                        java.util.function.Function<String, AcknowledgeType> decide) {
+        List<String> values = new ArrayList<>();
+        while (values.size() < count) {
+            for (ConsumerRecord<String, String> record : consumer.poll(POLL)) {
+                values.add(record.value());
+                AcknowledgeType type = decide.apply(record.value());
+                if (type != null) {
+                    consumer.acknowledge(record, type);
+                }
+            }
+        }
+        consumer.commitSync();
+        return values;
+    }
+
+    /** Polls until the consumer has joined and fetched once: the share partition exists, at the log end. */
+    private static void awaitSharePartition(Admin admin, KafkaShareConsumer<String, String> consumer) {
+        boolean exists = false;
+        while (!exists) {
+            consumer.poll(POLL);
+            try {
+                exists = offsets(admin, "g").containsKey(PARTITION);
+            } catch (Exception groupNotThereYet) {
+                exists = false;
+            }
+        }
     }
 
     @Test
     void offsetsAreListedAlteredAndDeletedOnlyWhileTheGroupIsEmpty() throws Exception {
-        try (Admin admin = broker.admin(); ShareWire a = broker.member("g", "member-a")) {
-            assertThatThrownBy(() -> offsets(admin, "g")).isInstanceOf(ExecutionException.class)
-                    .hasCauseInstanceOf(GroupIdNotFoundException.class);
-            a.fetch(10);
+        try (Admin admin = broker.admin()) {
+            assertThatThrownBy(() -> offsets(admin, "g")).hasCauseInstanceOf(GroupIdNotFoundException.class);
+            KafkaShareConsumer<String, String> first = broker.shareConsumer("g");
+            awaitSharePartition(admin, first);
             broker.produce(5);
-            assertThat(acquired(a.fetch(10))).containsExactly(List.of(0L, 4L, 1L));
-            a.acknowledge(ack(0, 1, AcknowledgeType.ACCEPT), ack(3, 3, AcknowledgeType.ACCEPT));
-            SharePartitionOffsetInfo listed = offsets(admin, "g");
+            assertThat(consume(first, 5, v -> v.equals("v2") || v.equals("v4") ? null : AcknowledgeType.ACCEPT))
+                    .containsExactly("v0", "v1", "v2", "v3", "v4");
+            SharePartitionOffsetInfo listed = offsets(admin, "g").get(PARTITION);
             assertThat(listed.startOffset()).isEqualTo(2);
-            assertThat(listed.lag()).contains(2L); // 2 and 4 still to be finished with; 3 is done
+            assertThat(listed.lag()).contains(2L); // v2 and v4 are still held; v3 is done
             assertThatThrownBy(() -> admin.alterShareGroupOffsets("g", Map.of(PARTITION, 4L)).all().get())
                     .hasCauseInstanceOf(GroupNotEmptyException.class);
-            a.epoch = -1;
-            a.acknowledge();
+            first.close(); // leaves the group: it is empty now, and v2 and v4 are released
+
             admin.alterShareGroupOffsets("g", Map.of(PARTITION, 4L)).all().get();
-            assertThat(offsets(admin, "g").startOffset()).isEqualTo(4);
-            try (ShareWire b = broker.member("g", "member-b")) {
-                assertThat(acquired(b.fetch(10))).containsExactly(List.of(4L, 4L, 1L)); // an opening fetch acquires too
-                b.epoch = -1;
-                b.acknowledge(ack(4, 4, AcknowledgeType.ACCEPT));
+            assertThat(offsets(admin, "g").get(PARTITION).startOffset()).isEqualTo(4);
+            try (KafkaShareConsumer<String, String> second = broker.shareConsumer("g")) {
+                assertThat(consume(second, 1, v -> AcknowledgeType.ACCEPT)).containsExactly("v4");
             }
             admin.deleteShareGroupOffsets("g", Set.of(ShareBroker.TOPIC)).all().get();
-            assertThatThrownBy(() -> offsets(admin, "g")).hasCauseInstanceOf(GroupIdNotFoundException.class);
+            assertThat(offsets(admin, "g")).doesNotContainKey(PARTITION);
         }
     }
 }
