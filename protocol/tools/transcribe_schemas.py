@@ -47,6 +47,10 @@ APIS = [
     ('AlterUserScramCredentials', 'ALTER_USER_SCRAM_CREDENTIALS'), ('DescribeClientQuotas', 'DESCRIBE_CLIENT_QUOTAS'),
     ('DescribeAcls', 'DESCRIBE_ACLS'), ('CreateAcls', 'CREATE_ACLS'), ('DeleteAcls', 'DELETE_ACLS'),
     ('ConsumerGroupHeartbeat', 'CONSUMER_GROUP_HEARTBEAT'), ('ConsumerGroupDescribe', 'CONSUMER_GROUP_DESCRIBE'),
+    ('ShareFetch', 'SHARE_FETCH'), ('ShareAcknowledge', 'SHARE_ACKNOWLEDGE'),
+    ('DescribeShareGroupOffsets', 'DESCRIBE_SHARE_GROUP_OFFSETS'), ('AlterShareGroupOffsets', 'ALTER_SHARE_GROUP_OFFSETS'),
+    ('DeleteShareGroupOffsets', 'DELETE_SHARE_GROUP_OFFSETS'),
+    ('ShareGroupHeartbeat', 'SHARE_GROUP_HEARTBEAT'), ('ShareGroupDescribe', 'SHARE_GROUP_DESCRIBE'),
 ]
 VIEWED = [api for api, _ in APIS]
 

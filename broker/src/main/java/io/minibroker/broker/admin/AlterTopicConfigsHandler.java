@@ -2,6 +2,7 @@ package io.minibroker.broker.admin;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.topic.ConfigurableTopics;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.protocol.error.Errors;
@@ -43,11 +44,18 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
 
     private final ConfigurableTopics topics;
     private final ApiKey api;
+    private final GroupConfigs groups;
 
-    /** {@code api} is ALTER_CONFIGS or INCREMENTAL_ALTER_CONFIGS. */
+    /** {@code api} is ALTER_CONFIGS or INCREMENTAL_ALTER_CONFIGS; topic configs only. */
     public AlterTopicConfigsHandler(ConfigurableTopics topics, ApiKey api) {
+        this(topics, api, null);
+    }
+
+    /** As above, and group configs (resource type GROUP) into {@code groups}, a single node's. */
+    public AlterTopicConfigsHandler(ConfigurableTopics topics, ApiKey api, GroupConfigs groups) {
         this.topics = topics;
         this.api = api;
+        this.groups = groups;
     }
 
     /** One config of a resource, from either request shape; AlterConfigs' have no operation and read as SET. */
@@ -88,6 +96,9 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         if (nullValues != null) { // Kafka's ConfigAdminManager refuses these before looking at anything else
             return new ConfigurableTopics.Change(Errors.INVALID_REQUEST, "Null value not supported for : " + nullValues);
         }
+        if (type == ConfigResources.GROUP && groups != null) {
+            return alterGroup(name, configs, validateOnly);
+        }
         if (type != ConfigResources.TOPIC) {
             return new ConfigurableTopics.Change(Errors.INVALID_REQUEST,
                     "only topic configs can be changed on this broker");
@@ -105,6 +116,21 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
             return new ConfigurableTopics.Change(Errors.INVALID_CONFIG, e.getMessage());
         }
         return topics.replaceOverrides(name, overrides, validateOnly);
+    }
+
+    /** A group's configs: Kafka's INVALID_CONFIG for an unknown name, a bad value, or APPEND/SUBTRACT. */
+    private ConfigurableTopics.Change alterGroup(String groupId, List<Config> configs, boolean validateOnly) {
+        Map<String, String> overrides;
+        try {
+            overrides = api == ApiKey.INCREMENTAL_ALTER_CONFIGS
+                    ? applyIncrementally(groups.overrides(groupId), configs)
+                    : replacement(configs);
+        } catch (IllegalArgumentException e) {
+            return new ConfigurableTopics.Change(Errors.INVALID_CONFIG, e.getMessage());
+        }
+        GroupConfigs.Change change = groups.replace(groupId, overrides, validateOnly);
+        return change.ok() ? new ConfigurableTopics.Change(Errors.NONE, null)
+                : new ConfigurableTopics.Change(Errors.INVALID_CONFIG, change.message());
     }
 
     private static Map<String, String> replacement(List<Config> configs) {

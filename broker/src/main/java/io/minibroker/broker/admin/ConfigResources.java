@@ -5,10 +5,14 @@ public final class ConfigResources {
 
     public static final byte TOPIC = 2;
     public static final byte BROKER = 4;
+    /** Kafka's ConfigResource.Type.GROUP (group configs, KIP-848). */
+    public static final byte GROUP = 32;
 
     public static final byte DYNAMIC_TOPIC_CONFIG = 1;
     public static final byte STATIC_BROKER_CONFIG = 4;
     public static final byte DEFAULT_CONFIG = 5;
+    /** Kafka's ConfigSource DYNAMIC_GROUP_CONFIG: a group's own config. */
+    public static final byte DYNAMIC_GROUP_CONFIG = 8;
 
     private ConfigResources() {
     }

@@ -5,6 +5,7 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.ConfigKey;
 import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
@@ -38,13 +39,21 @@ public final class DescribeConfigsHandler implements ApiHandler {
     private final Function<String, Optional<Map<String, String>>> topicOverrides;
     private final BrokerConfig config;
     private final LocalNode node;
+    private final GroupConfigs groups;
 
     /** @param topicOverrides a topic's config overrides, empty if there is no such topic */
     public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
                                   BrokerConfig config, LocalNode node) {
+        this(topicOverrides, config, node, null);
+    }
+
+    /** As above, and group configs (resource type GROUP) from {@code groups}, a single node's. */
+    public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
+                                  BrokerConfig config, LocalNode node, GroupConfigs groups) {
         this.topicOverrides = topicOverrides;
         this.config = config;
         this.node = node;
+        this.groups = groups;
     }
 
     /** One synonym of a config: where a value comes from, and the name it has there. */
@@ -68,6 +77,8 @@ public final class DescribeConfigsHandler implements ApiHandler {
                 result.errorCode(Errors.NONE.code());
             } else if (type == ConfigResources.BROKER && name.equals(Integer.toString(node.nodeId()))) {
                 describeBroker(keys, result, includeSynonyms);
+            } else if (type == ConfigResources.GROUP && groups != null) {
+                describeGroup(name, keys, result, includeSynonyms);
             } else if (type == ConfigResources.BROKER) {
                 result.errorCode(Errors.INVALID_REQUEST.code()).errorMessage(isInteger(name)
                         ? "Unexpected broker id, expected " + node.nodeId() + " or empty string, but received " + name
@@ -110,6 +121,31 @@ public final class DescribeConfigsHandler implements ApiHandler {
                 }
                 addConfig(result, key, value, synonyms, includeSynonyms);
             }
+        });
+        result.errorCode(Errors.NONE.code());
+    }
+
+    /**
+     * A group's configs (any group id: Kafka describes a group's configs whether or not it exists): its own value
+     * (DYNAMIC_GROUP_CONFIG), then the broker key it defaults to, set in the file or by default.
+     */
+    private void describeGroup(String groupId, List<String> keys, DescribeConfigsResult result,
+                               boolean includeSynonyms) {
+        Map<String, String> overrides = groups.overrides(groupId);
+        groups.effective(groupId).forEach((name, value) -> {
+            if (keys != null && !keys.contains(name)) {
+                return;
+            }
+            List<Synonym> synonyms = new ArrayList<>();
+            if (overrides.containsKey(name)) {
+                synonyms.add(new Synonym(name, value, ConfigResources.DYNAMIC_GROUP_CONFIG));
+            }
+            ConfigKey<Integer> brokerKey = GroupConfigs.brokerDefault(name);
+            if (brokerKey != null) {
+                synonyms.add(new Synonym(brokerKey.name(), text(config.get(brokerKey)), config.isSet(brokerKey)
+                        ? ConfigResources.STATIC_BROKER_CONFIG : ConfigResources.DEFAULT_CONFIG));
+            }
+            addConfig(result, name, value, synonyms, includeSynonyms);
         });
         result.errorCode(Errors.NONE.code());
     }

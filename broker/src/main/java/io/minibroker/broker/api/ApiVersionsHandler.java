@@ -10,7 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * ApiVersions: the advertised table, and (v3+) the features: {@code transaction.version}, supported from 0 to 2 and
+ * ApiVersions: the advertised table, and (v3+) the features: {@code share.version} at 1 (share groups on), and
+ * {@code transaction.version}, supported from 0 to 2 and
  * finalized at the broker's level ({@code minibroker.transaction.version}, 2 by default as a Kafka 4 cluster
  * formatted with its defaults; a feature at level 0 is not listed as finalized, as Kafka leaves it out). Kafka 4
  * clients take KIP-890's transaction protocol when the finalized level is 2 or more. From v5 (KIP-1242) a client may name the cluster and node it expects;
@@ -21,6 +22,12 @@ public final class ApiVersionsHandler implements ApiHandler {
 
     public static final String TRANSACTION_VERSION = "transaction.version";
     private static final short MAX_TRANSACTION_VERSION = 2;
+    /**
+     * KIP-932's feature: level 1 (SV_1) turns share groups on; Kafka 4.2+ finalizes it at 1 in a cluster formatted
+     * with its defaults, and this broker always serves share groups.
+     */
+    public static final String SHARE_VERSION = "share.version";
+    private static final short SHARE_VERSION_LEVEL = 1;
 
     private final SupportedApis apis;
     private final String clusterId;
@@ -39,6 +46,7 @@ public final class ApiVersionsHandler implements ApiHandler {
         ApiVersionsResponseView body = apis.fillApiVersions(new ApiVersionsResponseView(),
                 expectsAnotherBroker(request) ? Errors.REBOOTSTRAP_REQUIRED : Errors.NONE);
         body.addSupportedFeature().name(TRANSACTION_VERSION).minVersion((short) 0).maxVersion(MAX_TRANSACTION_VERSION);
+        body.addSupportedFeature().name(SHARE_VERSION).minVersion((short) 0).maxVersion(SHARE_VERSION_LEVEL);
         // The epoch of the finalized features: Kafka's is the metadata offset they were read at; they never change
         // while this broker runs, and clients take any epoch above -1 (none).
         body.finalizedFeaturesEpoch(0);
@@ -46,6 +54,8 @@ public final class ApiVersionsHandler implements ApiHandler {
             body.addFinalizedFeature().name(TRANSACTION_VERSION).minVersionLevel(transactionVersion)
                     .maxVersionLevel(transactionVersion);
         }
+        body.addFinalizedFeature().name(SHARE_VERSION).minVersionLevel(SHARE_VERSION_LEVEL)
+                .maxVersionLevel(SHARE_VERSION_LEVEL);
         return CompletableFuture.completedFuture(body.struct());
     }
 

@@ -296,6 +296,24 @@ public final class BrokerConfig {
             intKey("producer.purgatory.purge.interval.requests", 1000, 1);
     public static final ConfigKey<Integer> DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS =
             intKey("delete.records.purgatory.purge.interval.requests", 1, 1);
+    public static final ConfigKey<Integer> SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS =
+            intKey("share.fetch.purgatory.purge.interval.requests", 1000, 1);
+
+    // Share groups' delivery (KIP-932): the defaults of the share.* group configs, and the share sessions' limit
+    public static final ConfigKey<Integer> GROUP_SHARE_RECORD_LOCK_DURATION_MS =
+            intKey("group.share.record.lock.duration.ms", 30_000, 1000, 3_600_000);
+    public static final ConfigKey<Integer> GROUP_SHARE_DELIVERY_COUNT_LIMIT =
+            intKey("group.share.delivery.count.limit", 5, 2, 10);
+    public static final ConfigKey<Integer> GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS =
+            intKey("group.share.partition.max.record.locks", 2000, 100, 10_000);
+    public static final ConfigKey<Integer> GROUP_SHARE_MAX_SHARE_SESSIONS =
+            intKey("group.share.max.share.sessions", 2000, 1);
+    // Share groups' membership (KIP-932): the defaults of the share.heartbeat/session group configs, and the group size
+    public static final ConfigKey<Integer> GROUP_SHARE_HEARTBEAT_INTERVAL_MS =
+            intKey("group.share.heartbeat.interval.ms", 5000, 1);
+    public static final ConfigKey<Integer> GROUP_SHARE_SESSION_TIMEOUT_MS =
+            intKey("group.share.session.timeout.ms", 45_000, 1);
+    public static final ConfigKey<Integer> GROUP_SHARE_MAX_SIZE = intKey("group.share.max.size", 200, 1);
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
             ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
@@ -329,7 +347,10 @@ public final class BrokerConfig {
             TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,
             TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS, TRANSACTION_VERSION,
             FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
-            PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS);
+            PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS,
+            SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS, GROUP_SHARE_RECORD_LOCK_DURATION_MS,
+            GROUP_SHARE_DELIVERY_COUNT_LIMIT, GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS, GROUP_SHARE_MAX_SHARE_SESSIONS,
+            GROUP_SHARE_HEARTBEAT_INTERVAL_MS, GROUP_SHARE_SESSION_TIMEOUT_MS, GROUP_SHARE_MAX_SIZE);
 
     /** The class name of Kafka 4's StandardAuthorizer, which turns ACLs on. */
     public static final String STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";

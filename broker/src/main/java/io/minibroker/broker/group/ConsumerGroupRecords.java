@@ -97,7 +97,7 @@ final class ConsumerGroupRecords {
         return ByteBuffer.wrap(bytes(key)).asReadOnlyBuffer();
     }
 
-    private static byte[] epochValue(int epoch) {
+    static byte[] epochValue(int epoch) {
         ByteBuf value = Unpooled.buffer();
         value.writeShort(VALUE_VERSION);
         value.writeInt(epoch);
@@ -141,7 +141,7 @@ final class ConsumerGroupRecords {
         return bytes(value);
     }
 
-    private static void writePartitions(ByteBuf value, Map<UUID, Set<Integer>> partitions) {
+    static void writePartitions(ByteBuf value, Map<UUID, Set<Integer>> partitions) {
         Wire.writeUnsignedVarint(value, partitions.size() + 1);
         partitions.forEach((topic, numbers) -> {
             Wire.writeUuid(value, topic);
@@ -151,7 +151,7 @@ final class ConsumerGroupRecords {
         });
     }
 
-    private static void writeCompactString(ByteBuf buf, String value) {
+    static void writeCompactString(ByteBuf buf, String value) {
         if (value == null) {
             Wire.writeUnsignedVarint(buf, 0);
             return;
@@ -161,12 +161,12 @@ final class ConsumerGroupRecords {
         buf.writeBytes(utf8);
     }
 
-    private static String readCompactString(ByteBuf buf) {
+    static String readCompactString(ByteBuf buf) {
         int length = Wire.readUnsignedVarint(buf) - 1;
         return length < 0 ? null : buf.readCharSequence(length, StandardCharsets.UTF_8).toString();
     }
 
-    private static Map<UUID, Set<Integer>> readPartitions(ByteBuf value) {
+    static Map<UUID, Set<Integer>> readPartitions(ByteBuf value) {
         int topics = Wire.readUnsignedVarint(value) - 1;
         Map<UUID, Set<Integer>> partitions = new HashMap<>();
         for (int t = 0; t < topics; t++) {
@@ -191,7 +191,7 @@ final class ConsumerGroupRecords {
         }
     }
 
-    private static void checkVersion(ByteBuf value, short type) {
+    static void checkVersion(ByteBuf value, short type) {
         short version = value.readShort();
         if (version != VALUE_VERSION) {
             throw new IllegalArgumentException("consumer group record type " + type + " value version " + version
@@ -199,7 +199,7 @@ final class ConsumerGroupRecords {
         }
     }
 
-    private static byte[] bytes(ByteBuf buf) {
+    static byte[] bytes(ByteBuf buf) {
         byte[] bytes = new byte[buf.readableBytes()];
         buf.readBytes(bytes);
         return bytes;

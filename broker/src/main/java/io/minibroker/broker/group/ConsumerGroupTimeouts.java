@@ -1,13 +1,11 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.time.BrokerClock;
-import io.minibroker.purgatory.DelayedOperation;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.List;
-import java.util.function.LongSupplier;
 
 /**
  * The timers of consumer-protocol members, in a purgatory of their own ("ConsumerGroupHeartbeat"): a session
@@ -25,7 +23,7 @@ final class ConsumerGroupTimeouts {
         void rebalanceExpired(ConsumerGroup group, ConsumerGroupMember member, long token);
     }
 
-    private final Purgatory<Timeout> purgatory;
+    private final Purgatory<TokenTimeout> purgatory;
     private final Expiry expiry;
 
     ConsumerGroupTimeouts(BrokerClock clock, Expiry expiry) {
@@ -37,7 +35,7 @@ final class ConsumerGroupTimeouts {
     void heartbeat(ConsumerGroup group, ConsumerGroupMember member, int sessionTimeoutMs) {
         long token = ++member.sessionToken;
         purgatory.checkAndComplete(member);
-        purgatory.tryCompleteElseWatch(new Timeout(sessionTimeoutMs, () -> member.sessionToken, token,
+        purgatory.tryCompleteElseWatch(new TokenTimeout(sessionTimeoutMs, () -> member.sessionToken, token,
                 () -> expiry.sessionExpired(group, member, token)), List.of(member));
     }
 
@@ -45,7 +43,7 @@ final class ConsumerGroupTimeouts {
     void revoking(ConsumerGroup group, ConsumerGroupMember member) {
         long token = member.revocationToken;
         int timeoutMs = Math.max(member.rebalanceTimeoutMs, 0);
-        purgatory.tryCompleteElseWatch(new Timeout(timeoutMs, () -> member.revocationToken, token,
+        purgatory.tryCompleteElseWatch(new TokenTimeout(timeoutMs, () -> member.revocationToken, token,
                 () -> expiry.rebalanceExpired(group, member, token)), List.of(member));
     }
 
@@ -62,34 +60,5 @@ final class ConsumerGroupTimeouts {
 
     void close() throws InterruptedException {
         purgatory.close();
-    }
-
-    /** One timeout: done once its token moves on; expired, it calls back. */
-    private static final class Timeout extends DelayedOperation {
-        private final LongSupplier current;
-        private final long token;
-        private final Runnable onExpiry;
-
-        Timeout(long delayMs, LongSupplier current, long token, Runnable onExpiry) {
-            super(delayMs);
-            this.current = current;
-            this.token = token;
-            this.onExpiry = onExpiry;
-        }
-
-        @Override
-        public boolean tryComplete() {
-            return current.getAsLong() != token && forceComplete();
-        }
-
-        @Override
-        protected void onComplete() {
-            // Superseded: the member showed signs of life or finished revoking.
-        }
-
-        @Override
-        protected void onExpiration() {
-            onExpiry.run();
-        }
     }
 }

@@ -6,7 +6,7 @@ import io.minibroker.broker.transaction.TransactionalOffsetsCheck;
 import io.minibroker.protocol.message.ApiKey;
 
 /**
- * Registers the group and offset APIs (classic and KIP-848 consumer groups, and TxnOffsetCommit, the group side of transactions), all served by one coordinator;
+ * Registers the group and offset APIs (classic and KIP-848 consumer groups, KIP-932 share groups' membership, and TxnOffsetCommit, the group side of transactions), all served by one coordinator;
  * FindCoordinator answers from the locators (one for groups, one for transactional ids), and offset requests check
  * their topics against {@code topics}.
  */
@@ -32,6 +32,8 @@ public final class GroupApis {
                 .add(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(coordinator, topics))
                 .add(ApiKey.TXN_OFFSET_COMMIT, new TxnOffsetCommitHandler(coordinator, topics, offsetsCheck))
                 .add(ApiKey.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(coordinator))
-                .add(ApiKey.CONSUMER_GROUP_DESCRIBE, new ConsumerGroupDescribeHandler(coordinator, topics));
+                .add(ApiKey.CONSUMER_GROUP_DESCRIBE, new ConsumerGroupDescribeHandler(coordinator, topics))
+                .add(ApiKey.SHARE_GROUP_HEARTBEAT, new ShareGroupHeartbeatHandler(coordinator))
+                .add(ApiKey.SHARE_GROUP_DESCRIBE, new ShareGroupDescribeHandler(coordinator, topics));
     }
 }

@@ -8,6 +8,8 @@ import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.replica.ReplicaManager;
+import io.minibroker.broker.share.ShareGroupMembership;
+import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -27,7 +29,8 @@ import java.util.function.Function;
 /**
  * The group coordinator, as the handlers see it (Kafka's GroupCoordinatorService): it wires its parts and hands
  * each request to the one whose job it is. {@link ConsumerGroupCoordinator} runs KIP-848 consumer groups
- * (ConsumerGroupHeartbeat, {@link ConsumerGroups}). {@link ClassicGroupCoordinator} runs the classic groups'
+ * (ConsumerGroupHeartbeat, {@link ConsumerGroups}), {@link ShareGroupCoordinator} KIP-932 share groups' membership
+ * (ShareGroupHeartbeat). {@link ClassicGroupCoordinator} runs the classic groups'
  * membership and rebalances (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, session expiry, the "Rebalance" and
  * "Heartbeat" purgatories), writing groups' metadata through {@link GroupMetadataWriter}; {@link OffsetMetadataManager} their
  * offsets (OffsetCommit, TxnOffsetCommit, DeleteGroups, OffsetDelete, expiry; a transaction's marker on an offsets
@@ -58,15 +61,22 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final GroupLoader loader;
     private final ConsumerGroups consumerGroups;
     private final ConsumerGroupCoordinator consumers;
+    private final ShareGroupCoordinator shares;
 
     /**
      * A single node's coordinator: replays the offsets topic; each group comes back as its last metadata record
      * left it, and a group that only has commits is listed as Empty until a member joins.
      */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics, BrokerClock clock) {
+        this(config, topics, clock, ShareGroupTimings.of(config));
+    }
+
+    /** As above, with share groups' heartbeat intervals and session timeouts from {@code shareTimings}. */
+    public GroupCoordinator(BrokerConfig config, TopicRegistry topics, BrokerClock clock,
+                            ShareGroupTimings shareTimings) {
         this(config, topics, new CoordinatorThread(), CoordinatedPartitions.singleNode(), clock,
                 thread -> new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
-                        CoordinatorAppender.SINGLE_NODE, true, clock));
+                        CoordinatorAppender.SINGLE_NODE, true, clock), shareTimings);
         loader.loadAll();
         offsetManager.scheduleExpiry(config);
     }
@@ -96,14 +106,14 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                             config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), thread.executor());
                     return new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
                             replicated, false, clock);
-                });
+                }, ShareGroupTimings.of(config));
         coordinator.offsetManager.scheduleExpiry(config);
         return coordinator;
     }
 
     private GroupCoordinator(BrokerConfig config, TopicRegistry topics, CoordinatorThread thread,
                              CoordinatedPartitions coordinated, BrokerClock clock,
-                             Function<CoordinatorThread, OffsetsTopic> offsetsTopic) {
+                             Function<CoordinatorThread, OffsetsTopic> offsetsTopic, ShareGroupTimings shareTimings) {
         OffsetsTopic log = offsetsTopic.apply(thread); // in a cluster, its writes complete on the thread
         this.thread = thread;
         this.offsets = new OffsetStore(log);
@@ -114,19 +124,61 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.offsetManager = new OffsetMetadataManager(config, groups, consumerGroups, offsets, membership.sessions(),
                 thread, clock);
         this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock);
-        this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers);
+        this.shares = new ShareGroupCoordinator(config, groups, consumerGroups, log, thread, topics, clock,
+                shareTimings);
+        this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shares);
     }
 
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
     public void bindMetersTo(MeterRegistry registry) {
         membership.bindMetersTo(registry);
         consumers.bindMetersTo(registry);
+        shares.bindMetersTo(registry);
     }
 
     // ------------------------------------------------------------------------- Consumer groups (KIP-848)
 
     CompletableFuture<ConsumerGroupHeartbeat.Response> consumerGroupHeartbeat(ConsumerGroupHeartbeat.Request request) {
+        if (shares.get(request.groupId()) != null) {
+            return CompletableFuture.completedFuture(ConsumerGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
+                    "Group " + request.groupId() + " is not a consumer group."));
+        }
         return consumers.heartbeat(request);
+    }
+
+    // ---------------------------------------------------------------------------------- Share groups (KIP-932)
+
+    CompletableFuture<ShareGroupHeartbeat.Response> shareGroupHeartbeat(ShareGroupHeartbeat.Request request) {
+        return shares.heartbeat(request);
+    }
+
+    /** The share group of that id, or null if there is none. */
+    ShareGroup shareGroup(String groupId) {
+        return shares.get(groupId);
+    }
+
+    List<ShareGroup> allShareGroups() {
+        return shares.all();
+    }
+
+    /**
+     * What the share groups' delivery side asks of their membership: whether a group is known here and has
+     * members (the share-group offsets admin APIs).
+     */
+    public ShareGroupMembership shareGroupMembership() {
+        return groupId -> {
+            ShareGroup group = shares.get(groupId);
+            if (group == null) {
+                return ShareGroupMembership.Status.UNKNOWN;
+            }
+            synchronized (group) {
+                return switch (group.state()) {
+                    case DEAD -> ShareGroupMembership.Status.UNKNOWN;
+                    case EMPTY -> ShareGroupMembership.Status.EMPTY;
+                    case STABLE -> ShareGroupMembership.Status.HAS_MEMBERS;
+                };
+            }
+        };
     }
 
     /** The consumer-protocol group of that id, or null if there is none. */
@@ -150,6 +202,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * group by the offset manager.
      */
     CompletableFuture<Errors> delete(String groupId) {
+        if (shares.get(groupId) != null) {
+            return shares.delete(groupId);
+        }
         return consumerGroups.get(groupId) != null ? consumers.delete(groupId, offsets)
                 : offsetManager.delete(groupId);
     }
@@ -216,6 +271,10 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * in through the classic protocol, a mixed group, which is not implemented here).
      */
     CompletableFuture<Struct> join(JoinRequest request) {
+        if (shares.get(request.groupId()) != null) { // Kafka: a share group is not one classic members may join
+            return CompletableFuture.completedFuture(
+                    GroupResponses.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+        }
         if (consumerGroups.get(request.groupId()) != null) {
             return consumers.yieldToClassic(request.groupId()).thenCompose(error -> error == Errors.NONE
                     ? membership.join(request)
@@ -293,5 +352,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         thread.close();
         membership.close();
         consumers.close();
+        shares.close();
     }
 }

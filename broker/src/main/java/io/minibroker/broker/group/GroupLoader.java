@@ -33,9 +33,12 @@ final class GroupLoader {
     private final CoordinatorThread thread;
     private final ConsumerGroups consumerGroups;
     private final ConsumerGroupCoordinator consumers;
+    private final ShareGroupCoordinator shares;
 
     GroupLoader(ClassicGroups groups, OffsetStore offsets, ClassicGroupCoordinator membership,
-                CoordinatorThread thread, ConsumerGroups consumerGroups, ConsumerGroupCoordinator consumers) {
+                CoordinatorThread thread, ConsumerGroups consumerGroups, ConsumerGroupCoordinator consumers,
+                ShareGroupCoordinator shares) {
+        this.shares = shares;
         this.consumerGroups = consumerGroups;
         this.consumers = consumers;
         this.groups = groups;
@@ -48,11 +51,13 @@ final class GroupLoader {
     void loadAll() {
         Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
         ConsumerGroupRecords.Replay replay = new ConsumerGroupRecords.Replay();
-        offsets.loadAll(lastRecordOf(stored, replay));
+        ShareGroupRecords.Replay shareReplay = new ShareGroupRecords.Replay();
+        offsets.loadAll(lastRecordOf(stored, replay, shareReplay));
         restore(stored);
         replay.groups().values().forEach(consumers::restore);
+        shareReplay.groups().values().forEach(shares::restore);
         for (String groupId : offsets.groupIds()) {
-            if (consumerGroups.get(groupId) == null) {
+            if (consumerGroups.get(groupId) == null && shares.get(groupId) == null) {
                 groups.getOrCreate(groupId);
             }
         }
@@ -85,11 +90,14 @@ final class GroupLoader {
         try {
             Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
             ConsumerGroupRecords.Replay replay = new ConsumerGroupRecords.Replay();
-            offsets.loadPartition(partition, lastRecordOf(stored, replay));
+            ShareGroupRecords.Replay shareReplay = new ShareGroupRecords.Replay();
+            offsets.loadPartition(partition, lastRecordOf(stored, replay, shareReplay));
             restore(stored);
             replay.groups().values().forEach(consumers::restore);
+            shareReplay.groups().values().forEach(shares::restore);
             for (String groupId : offsets.groupIds()) {
-                if (groups.partitionFor(groupId) == partition && consumerGroups.get(groupId) == null) {
+                if (groups.partitionFor(groupId) == partition && consumerGroups.get(groupId) == null
+                        && shares.get(groupId) == null) {
                     groups.getOrCreate(groupId);
                 }
             }
@@ -109,10 +117,11 @@ final class GroupLoader {
 
     /**
      * Keeps, per group, the last metadata record a replay finds (a tombstone forgets the group's), and hands
-     * consumer groups' records to their replay.
+     * consumer and share groups' records to their replays.
      */
     private static OffsetsTopic.GroupSink lastRecordOf(Map<String, GroupMetadataRecord.StoredGroup> stored,
-                                                       ConsumerGroupRecords.Replay replay) {
+                                                       ConsumerGroupRecords.Replay replay,
+                                                       ShareGroupRecords.Replay shareReplay) {
         return new OffsetsTopic.GroupSink() {
             @Override
             public void stored(String groupId, GroupMetadataRecord.StoredGroup group) {
@@ -126,6 +135,11 @@ final class GroupLoader {
             @Override
             public void consumerGroupRecord(short type, ByteBuf key, ByteBuf value) {
                 replay.apply(type, key, value);
+            }
+
+            @Override
+            public void shareGroupRecord(short type, ByteBuf key, ByteBuf value) {
+                shareReplay.apply(type, key, value);
             }
         };
     }
@@ -148,6 +162,11 @@ final class GroupLoader {
         for (ConsumerGroup group : consumerGroups.all()) {
             if (groups.partitionFor(group.groupId) == partition) {
                 consumers.unload(group);
+            }
+        }
+        for (ShareGroup group : shares.all()) {
+            if (groups.partitionFor(group.groupId) == partition) {
+                shares.unload(group);
             }
         }
         offsets.unload(index -> index == partition);

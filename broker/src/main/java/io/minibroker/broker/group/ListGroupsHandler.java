@@ -16,12 +16,14 @@ import java.util.concurrent.CompletionStage;
  * ListGroups: every group this broker coordinates (in a cluster, those of the offsets partitions it leads),
  * optionally filtered by state (v4+, Kafka's state names, case-insensitive) and type (v5+); while one of those
  * partitions is loading, the error is COORDINATOR_LOAD_IN_PROGRESS, beside the groups already loaded, as Kafka's
- * classic coordinator answers. A group is "classic" (JoinGroup/SyncGroup) or "consumer" (KIP-848), as Kafka types them.
+ * classic coordinator answers. A group is "classic" (JoinGroup/SyncGroup), "consumer" (KIP-848) or "share" (KIP-932), as Kafka types
+ * them.
  */
 public final class ListGroupsHandler implements ApiHandler {
 
     private static final String CLASSIC = "classic";
     private static final String CONSUMER = "consumer";
+    private static final String SHARE = "share";
 
     private final GroupCoordinator coordinator;
 
@@ -43,6 +45,9 @@ public final class ListGroupsHandler implements ApiHandler {
         if (types.isEmpty() || types.stream().anyMatch(CONSUMER::equalsIgnoreCase)) {
             listConsumerGroups(response, states);
         }
+        if (types.isEmpty() || types.stream().anyMatch(SHARE::equalsIgnoreCase)) {
+            listShareGroups(response, states);
+        }
         if (!types.isEmpty() && types.stream().noneMatch(CLASSIC::equalsIgnoreCase)) {
             return CompletableFuture.completedFuture(response.struct());
         }
@@ -61,6 +66,22 @@ public final class ListGroupsHandler implements ApiHandler {
                     .groupState(state.kafkaName()).groupType(CLASSIC);
         }
         return CompletableFuture.completedFuture(response.struct());
+    }
+
+    /** Share groups: protocol type and group type "share", their own state names. */
+    private void listShareGroups(ListGroupsResponseView response, List<String> states) {
+        for (ShareGroup group : coordinator.allShareGroups()) {
+            ShareGroup.State state;
+            synchronized (group) {
+                state = group.state();
+            }
+            if (state == ShareGroup.State.DEAD
+                    || !states.isEmpty() && states.stream().noneMatch(state.displayName::equalsIgnoreCase)) {
+                continue;
+            }
+            response.addGroup().groupId(group.groupId).protocolType(SHARE).groupState(state.displayName)
+                    .groupType(SHARE);
+        }
     }
 
     /** Consumer-protocol groups: protocol type and group type "consumer", their own state names. */

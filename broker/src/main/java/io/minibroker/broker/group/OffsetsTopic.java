@@ -95,6 +95,10 @@ final class OffsetsTopic {
         /** A consumer group's record ({@link ConsumerGroupRecords}): its key after the type, its value or null. */
         default void consumerGroupRecord(short type, ByteBuf key, ByteBuf value) {
         }
+
+        /** A share group's record ({@link ShareGroupRecords}): its key after the type, its value or null. */
+        default void shareGroupRecord(short type, ByteBuf key, ByteBuf value) {
+        }
     }
 
     /** One record of a batch; a null value is a tombstone. */
@@ -361,6 +365,10 @@ final class OffsetsTopic {
         }
         if (ConsumerGroupRecords.isConsumerGroupRecord(keyVersion)) {
             groups.consumerGroupRecord(keyVersion, key, record.value());
+            return;
+        }
+        if (ShareGroupRecords.isShareGroupRecord(keyVersion)) {
+            groups.shareGroupRecord(keyVersion, key, record.value());
             return;
         }
         if (keyVersion != OFFSET_KEY_VERSION && keyVersion != 0) {

@@ -16,9 +16,11 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The broker's accepted connections, and how they end when it stops: first no more requests are read
@@ -40,6 +42,8 @@ final class Connections implements ConnectionControl {
     private volatile boolean reading = true;
     /** A test's refusal of new connections ({@link #refuseNew}). */
     private volatile boolean refusing;
+    /** Told of each client connection's end, by its client's address (share sessions end with theirs). */
+    private volatile Consumer<SocketAddress> clientClosed = address -> { };
 
     /** @param eventLoops the loops the connections run on */
     Connections(EventLoopGroup eventLoops) {
@@ -53,6 +57,11 @@ final class Connections implements ConnectionControl {
      */
     ChannelHandler acceptor(boolean clientListener) {
         return new Acceptor(clientListener);
+    }
+
+    /** Sets who is told, on the connection's event loop, when a client connection closes. */
+    void onClientClosed(Consumer<SocketAddress> listener) {
+        this.clientClosed = listener;
     }
 
     /**
@@ -127,6 +136,8 @@ final class Connections implements ConnectionControl {
             }
             if (clientListener) {
                 clients.add(connection);
+                SocketAddress client = connection.remoteAddress();
+                connection.closeFuture().addListener(closed -> clientClosed.accept(client));
             }
             open.add(connection);
             connection.pipeline().addFirst("stop-gate", gate);

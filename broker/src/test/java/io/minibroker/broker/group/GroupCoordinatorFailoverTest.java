@@ -3,6 +3,10 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.ShareGroupHeartbeatResponseView;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -157,6 +161,39 @@ class GroupCoordinatorFailoverTest {
             assertThat(m.getString("MemberId")).isEqualTo(memberId);
             assertThat(m.getBytes("MemberAssignment")).containsExactly(7);
         });
+    }
+
+    /** A share group's member (KIP-932) keeps its epoch and partitions at the node that takes the group over. */
+    @Test
+    void aShareGroupMemberCarriesOnAtTheNewCoordinatorWhenTheCoordinatorCrashes() throws Exception {
+        String group = groupNotCoordinatedByTheController();
+        int coordinator = awaitCoordinator(0, group);
+        await(() -> offsetFetchError(coordinator, group) == Errors.NONE, "the coordinator to serve the group");
+        ShareGroupHeartbeatResponseView joined = new ShareGroupHeartbeatResponseView(call(coordinator,
+                ApiKey.SHARE_GROUP_HEARTBEAT, 1, new ShareGroupHeartbeatRequestView().groupId(group).memberId("m1")
+                        .memberEpoch(0).subscribedTopicNames(List.of(TOPIC)).struct()));
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(joined.assignment().topicPartitions().get(0).partitions()).containsExactly(0, 1, 2);
+
+        cluster.kill(coordinator);
+        int[] successor = {-1};
+        await(() -> {
+            successor[0] = awaitCoordinator(0, group);
+            return successor[0] != coordinator && offsetFetchError(successor[0], group) == Errors.NONE;
+        }, "another node to coordinate " + group + " with its partition loaded");
+
+        ShareGroupHeartbeatResponseView carriesOn = new ShareGroupHeartbeatResponseView(call(successor[0],
+                ApiKey.SHARE_GROUP_HEARTBEAT, 1, new ShareGroupHeartbeatRequestView().groupId(group).memberId("m1")
+                        .memberEpoch(joined.memberEpoch()).struct()));
+        assertThat(carriesOn.errorCode()).as("the member's epoch, known to the new coordinator")
+                .isEqualTo(Errors.NONE.code());
+        assertThat(carriesOn.memberEpoch()).isEqualTo(joined.memberEpoch());
+        ShareGroupDescribeResponseView.DescribedGroup described = new ShareGroupDescribeResponseView(call(
+                successor[0], ApiKey.SHARE_GROUP_DESCRIBE, 1,
+                new ShareGroupDescribeRequestView().groupIds(List.of(group)).struct())).groups().get(0);
+        assertThat(described.groupState()).isEqualTo("Stable");
+        assertThat(described.members()).singleElement().satisfies(m -> assertThat(m.assignment().topicPartitions()
+                .get(0).partitions()).containsExactly(0, 1, 2));
     }
 
     @Test

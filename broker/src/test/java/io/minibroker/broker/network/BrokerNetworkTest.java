@@ -93,7 +93,11 @@ class BrokerNetworkTest {
                             ApiKey.DELETE_ACLS.id(), ApiKey.DESCRIBE_PRODUCERS.id(), ApiKey.LIST_TRANSACTIONS.id(),
                             ApiKey.DESCRIBE_TRANSACTIONS.id(), ApiKey.CONSUMER_GROUP_HEARTBEAT.id(),
                             ApiKey.CONSUMER_GROUP_DESCRIBE.id(), ApiKey.ADD_PARTITIONS_TO_TXN.id(),
-                            ApiKey.ADD_OFFSETS_TO_TXN.id(), ApiKey.END_TXN.id(), ApiKey.WRITE_TXN_MARKERS.id());
+                            ApiKey.ADD_OFFSETS_TO_TXN.id(), ApiKey.END_TXN.id(), ApiKey.WRITE_TXN_MARKERS.id(),
+                            ApiKey.SHARE_GROUP_HEARTBEAT.id(), ApiKey.SHARE_GROUP_DESCRIBE.id(),
+                            ApiKey.SHARE_FETCH.id(), ApiKey.SHARE_ACKNOWLEDGE.id(),
+                            ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS.id(), ApiKey.ALTER_SHARE_GROUP_OFFSETS.id(),
+                            ApiKey.DELETE_SHARE_GROUP_OFFSETS.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -108,7 +112,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(46);
+            assertThat(view.apiKeys()).hasSize(53);
         }
     }
 

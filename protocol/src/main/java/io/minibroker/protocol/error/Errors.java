@@ -120,9 +120,14 @@ public enum Errors {
     TELEMETRY_TOO_LARGE(118, false),
     INVALID_REGISTRATION(119, false),
     TRANSACTION_ABORTABLE(120, false),
+    INVALID_RECORD_STATE(121, false),
+    SHARE_SESSION_NOT_FOUND(122, true),
+    INVALID_SHARE_SESSION_EPOCH(123, true),
+    FENCED_STATE_EPOCH(124, false),
     INVALID_REGULAR_EXPRESSION(128, false),
     /** KIP-1242: an ApiVersions v5 request named another cluster or node; the client must bootstrap again. */
-    REBOOTSTRAP_REQUIRED(129, false);
+    REBOOTSTRAP_REQUIRED(129, false),
+    SHARE_SESSION_LIMIT_REACHED(133, true);
 
     private static final Errors[] BY_CODE = indexByCode();
 

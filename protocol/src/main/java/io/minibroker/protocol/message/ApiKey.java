@@ -56,7 +56,14 @@ public enum ApiKey {
     DESCRIBE_TRANSACTIONS(65, DescribeTransactionsMessages.REQUEST, DescribeTransactionsMessages.RESPONSE),
     LIST_TRANSACTIONS(66, ListTransactionsMessages.REQUEST, ListTransactionsMessages.RESPONSE),
     CONSUMER_GROUP_HEARTBEAT(68, ConsumerGroupHeartbeatMessages.REQUEST, ConsumerGroupHeartbeatMessages.RESPONSE),
-    CONSUMER_GROUP_DESCRIBE(69, ConsumerGroupDescribeMessages.REQUEST, ConsumerGroupDescribeMessages.RESPONSE);
+    CONSUMER_GROUP_DESCRIBE(69, ConsumerGroupDescribeMessages.REQUEST, ConsumerGroupDescribeMessages.RESPONSE),
+    SHARE_GROUP_HEARTBEAT(76, ShareGroupHeartbeatMessages.REQUEST, ShareGroupHeartbeatMessages.RESPONSE),
+    SHARE_GROUP_DESCRIBE(77, ShareGroupDescribeMessages.REQUEST, ShareGroupDescribeMessages.RESPONSE),
+    SHARE_FETCH(78, ShareFetchMessages.REQUEST, ShareFetchMessages.RESPONSE),
+    SHARE_ACKNOWLEDGE(79, ShareAcknowledgeMessages.REQUEST, ShareAcknowledgeMessages.RESPONSE),
+    DESCRIBE_SHARE_GROUP_OFFSETS(90, DescribeShareGroupOffsetsMessages.REQUEST, DescribeShareGroupOffsetsMessages.RESPONSE),
+    ALTER_SHARE_GROUP_OFFSETS(91, AlterShareGroupOffsetsMessages.REQUEST, AlterShareGroupOffsetsMessages.RESPONSE),
+    DELETE_SHARE_GROUP_OFFSETS(92, DeleteShareGroupOffsetsMessages.REQUEST, DeleteShareGroupOffsetsMessages.RESPONSE);
 
     private static final ApiKey[] BY_ID = indexById();
 

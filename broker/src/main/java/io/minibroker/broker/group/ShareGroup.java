@@ -1,0 +1,62 @@
+package io.minibroker.broker.group;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A share group (KIP-932), Kafka's ShareGroup: the group epoch (bumped when members come or go, or what they
+ * subscribe to changes), the target assignment computed at the assignment epoch ({@link ShareGroupAssignor}), and
+ * the members. Guarded by its own monitor, as the other groups are.
+ */
+final class ShareGroup {
+
+    /** Kafka's ShareGroupState, as ListGroups, DescribeGroups and ShareGroupDescribe name it. */
+    enum State {
+        EMPTY("Empty"), STABLE("Stable"), DEAD("Dead");
+
+        final String displayName;
+
+        State(String displayName) {
+            this.displayName = displayName;
+        }
+    }
+
+    final String groupId;
+    int groupEpoch;
+    int assignmentEpoch;
+    final Map<String, ShareGroupMember> members = new LinkedHashMap<>();
+    /** Each member's target assignment, at {@link #assignmentEpoch}. */
+    final Map<String, Map<UUID, Set<Integer>>> targetAssignment = new HashMap<>();
+    /** The subscribed topics' partition counts, by topic id, as the last target assignment saw them. */
+    Map<UUID, Integer> subscribedPartitions = Map.of();
+    /** The group's records as last written to {@code __consumer_offsets}, by key ({@link ShareGroupRecords}). */
+    Map<ByteBuffer, byte[]> written = new LinkedHashMap<>();
+    private boolean dead;
+
+    ShareGroup(String groupId) {
+        this.groupId = groupId;
+    }
+
+    State state() {
+        if (dead) {
+            return State.DEAD;
+        }
+        return members.isEmpty() ? State.EMPTY : State.STABLE;
+    }
+
+    Map<UUID, Set<Integer>> targetOf(String memberId) {
+        return targetAssignment.getOrDefault(memberId, Map.of());
+    }
+
+    boolean isDead() {
+        return dead;
+    }
+
+    void markDead() {
+        dead = true;
+    }
+}

@@ -1,0 +1,81 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * The share groups' server-side assignor, in the spirit of Kafka's SimpleAssignor ("simple"): every partition of a
+ * subscribed topic goes to at least one of the members subscribing to it, and, since share groups deliver each
+ * record to one member at a time whoever holds the partition, a partition may go to several members. Topic by
+ * topic, with its subscribers in member-id order: with no more members than partitions the partitions are dealt out
+ * round robin; with more members than partitions each member gets one, the partitions taken round robin, so that
+ * every member has work. Not sticky as Kafka's is: a change of members may move partitions, which costs a share
+ * group nothing to reconcile (no revocation), only the records a member held being released when it loses a
+ * partition's session.
+ */
+final class ShareGroupAssignor {
+
+    static final String NAME = "simple";
+
+    private final TopicRegistry topics;
+
+    ShareGroupAssignor(TopicRegistry topics) {
+        this.topics = topics;
+    }
+
+    /** The subscribed topics that exist now, by id, with their partition counts. */
+    Map<UUID, Integer> subscribedPartitions(ShareGroup group) {
+        Map<UUID, Integer> partitions = new TreeMap<>();
+        for (ShareGroupMember member : group.members.values()) {
+            for (String name : member.subscribedTopicNames) {
+                topics.known(name).ifPresent(topic -> partitions.put(topic.id(), topic.partitions()));
+            }
+        }
+        return partitions;
+    }
+
+    /** Computes the group's target assignment at its group epoch; the caller holds its lock. */
+    void computeTarget(ShareGroup group) {
+        Map<String, Set<UUID>> subscriptions = new HashMap<>();
+        for (ShareGroupMember member : group.members.values()) {
+            Set<UUID> ids = new TreeSet<>();
+            member.subscribedTopicNames.forEach(name -> topics.known(name).map(TopicMetadata::id).ifPresent(ids::add));
+            subscriptions.put(member.memberId, ids);
+        }
+        group.targetAssignment.clear();
+        group.targetAssignment.putAll(assign(subscriptions, group.subscribedPartitions));
+        group.assignmentEpoch = group.groupEpoch;
+    }
+
+    /**
+     * The assignment of {@code partitions} (count by topic id) to members subscribing to topic ids, as the class
+     * comment describes: every member listed, with nothing if it subscribes to nothing that exists.
+     */
+    static Map<String, Map<UUID, Set<Integer>>> assign(Map<String, Set<UUID>> subscriptions,
+                                                       Map<UUID, Integer> partitions) {
+        Map<String, Map<UUID, Set<Integer>>> target = new HashMap<>();
+        subscriptions.keySet().forEach(id -> target.put(id, new HashMap<>()));
+        Map<UUID, List<String>> subscribers = new TreeMap<>();
+        new TreeMap<>(subscriptions).forEach((memberId, topicIds) -> topicIds.forEach(topicId ->
+                subscribers.computeIfAbsent(topicId, key -> new ArrayList<>()).add(memberId)));
+        subscribers.forEach((topicId, members) -> {
+            int count = partitions.getOrDefault(topicId, 0);
+            for (int i = 0; count > 0 && i < Math.max(count, members.size()); i++) {
+                target.get(members.get(i % members.size())).computeIfAbsent(topicId, id -> new TreeSet<>())
+                        .add(i % count);
+            }
+        });
+        Map<String, Map<UUID, Set<Integer>>> result = new HashMap<>();
+        target.forEach((memberId, assignment) -> result.put(memberId, TopicAssignment.copyOf(assignment)));
+        return result;
+    }
+}

@@ -1,0 +1,345 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.sharegroup.ShareGroupTimings;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The membership side of share groups (KIP-932), Kafka's GroupMetadataManager.shareGroupHeartbeat: members join,
+ * heartbeat and leave through ShareGroupHeartbeat; a member coming or going, or a change of what they subscribe to
+ * or of those topics' partitions, bumps the group epoch, and the target assignment is computed again at that epoch
+ * by the simple assignor ({@link ShareGroupAssignor}). A share-group member needs no reconciliation (a partition may
+ * be shared), so each member takes its target, and the group's assignment epoch as its member epoch, on its next
+ * heartbeat. Members silent for their group's session timeout ({@link ShareGroupTimings}) are removed
+ * ({@link ShareGroupSessions}).
+ *
+ * <p>As for consumer groups, every change is written to {@code __consumer_offsets} ({@link ShareGroupRecords}) on
+ * the coordinator's thread under the group's lock, and the heartbeat answered once the write counts. A group id
+ * names one group: an id held by a classic or consumer group is refused here (GROUP_ID_NOT_FOUND, "is not a share
+ * group"), and those protocols refuse an id held by a share group.
+ */
+final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
+
+    private final Map<String, ShareGroup> groups = new ConcurrentHashMap<>();
+    private final ClassicGroups classicGroups;
+    private final ConsumerGroups consumerGroups;
+    private final OffsetsTopic log;
+    private final CoordinatorThread thread;
+    private final ShareGroupAssignor assignor;
+    private final ShareGroupSessions sessions;
+    private final ShareGroupTimings timings;
+    private final int maxSize;
+
+    ShareGroupCoordinator(BrokerConfig config, ClassicGroups classicGroups, ConsumerGroups consumerGroups,
+                          OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock,
+                          ShareGroupTimings timings) {
+        this.classicGroups = classicGroups;
+        this.consumerGroups = consumerGroups;
+        this.log = log;
+        this.thread = thread;
+        this.assignor = new ShareGroupAssignor(topics);
+        this.sessions = new ShareGroupSessions(clock, this);
+        this.timings = timings;
+        this.maxSize = config.get(BrokerConfig.GROUP_SHARE_MAX_SIZE);
+    }
+
+    /** The share group of that id, or null if there is none. */
+    ShareGroup get(String groupId) {
+        return groups.get(groupId);
+    }
+
+    List<ShareGroup> all() {
+        return new ArrayList<>(groups.values());
+    }
+
+    // ----------------------------------------------------------------------------------------------- Heartbeat
+
+    /** A heartbeat, validated, then run on the coordinator's thread; answered once its records are written. */
+    CompletableFuture<ShareGroupHeartbeat.Response> heartbeat(ShareGroupHeartbeat.Request request) {
+        String problem = invalid(request);
+        if (problem != null) {
+            return done(ShareGroupHeartbeat.Response.error(Errors.INVALID_REQUEST, problem));
+        }
+        Errors notHere = classicGroups.coordinatorError(request.groupId());
+        if (notHere != Errors.NONE) {
+            return done(ShareGroupHeartbeat.Response.error(notHere, null));
+        }
+        return thread.compose(() -> heartbeatOnCoordinatorThread(request));
+    }
+
+    /** Kafka's throwIfShareGroupHeartbeatRequestIsInvalid, with its messages; null if valid. */
+    private static String invalid(ShareGroupHeartbeat.Request request) {
+        if (request.groupId() == null || request.groupId().isEmpty()) {
+            return "GroupId can't be empty.";
+        }
+        if (request.rackId() != null && request.rackId().isEmpty()) {
+            return "RackId can't be empty.";
+        }
+        if (request.memberId() == null || request.memberId().isEmpty()) {
+            return "MemberId can't be empty.";
+        }
+        if (request.memberEpoch() == 0) {
+            if (request.subscribedTopicNames() == null || request.subscribedTopicNames().isEmpty()) {
+                return "SubscribedTopicNames must be set in first request.";
+            }
+        } else if (request.memberEpoch() < ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH) {
+            return "MemberEpoch is invalid.";
+        }
+        return null;
+    }
+
+    private CompletableFuture<ShareGroupHeartbeat.Response> heartbeatOnCoordinatorThread(
+            ShareGroupHeartbeat.Request request) {
+        String groupId = request.groupId();
+        Errors notHere = classicGroups.coordinatorError(groupId); // it may have moved while queued
+        if (notHere != Errors.NONE) {
+            return done(ShareGroupHeartbeat.Response.error(notHere, null));
+        }
+        ShareGroup group = groups.get(groupId);
+        if (group == null) {
+            if (classicGroups.get(groupId) != null || consumerGroups.get(groupId) != null) {
+                return done(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
+                        "Group " + groupId + " is not a share group."));
+            }
+            if (request.memberEpoch() != 0) {
+                return done(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
+                        "Share group " + groupId + " not found."));
+            }
+            group = groups.computeIfAbsent(groupId, ShareGroup::new);
+        }
+        synchronized (group) {
+            if (group.isDead()) { // deleted or unloaded meanwhile: the client retries
+                return done(ShareGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
+            }
+            ShareGroupHeartbeat.Response response = request.memberEpoch() == ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH
+                    ? leave(group, request) : heartbeat(group, request);
+            if (response.error() != Errors.NONE) {
+                if (group.members.isEmpty() && group.written.isEmpty()) {
+                    forget(group); // a first join refused: no group was made
+                }
+                return done(response);
+            }
+            return write(group).handle((written, failure) -> failure == null ? response
+                    : ShareGroupHeartbeat.Response.error(OffsetsWriteErrors.answerFor(failure), null));
+        }
+    }
+
+    /** A member joining (epoch 0) or heartbeating (its epoch); the caller holds the group's lock. */
+    private ShareGroupHeartbeat.Response heartbeat(ShareGroup group, ShareGroupHeartbeat.Request request) {
+        boolean joining = request.memberEpoch() == 0;
+        ShareGroupMember member = group.members.get(request.memberId());
+        boolean bump = false;
+        if (member == null) {
+            if (!joining) {
+                return unknownMember(group, request);
+            }
+            if (group.members.size() >= maxSize) {
+                return ShareGroupHeartbeat.Response.error(Errors.GROUP_MAX_SIZE_REACHED,
+                        "The share group has reached its maximum capacity of " + maxSize + " members.");
+            }
+            member = new ShareGroupMember(request.memberId());
+            group.members.put(member.memberId, member);
+            bump = true;
+        } else if (!joining) {
+            String fenced = fencedBecause(member, request.memberEpoch());
+            if (fenced != null) {
+                return ShareGroupHeartbeat.Response.error(Errors.FENCED_MEMBER_EPOCH, fenced);
+            }
+        }
+        int epochBefore = member.memberEpoch;
+        Map<UUID, Set<Integer>> assignedBefore = member.assignedPartitions;
+        if (request.subscribedTopicNames() != null) {
+            List<String> names = request.subscribedTopicNames().stream().distinct().sorted().toList();
+            bump |= !names.equals(member.subscribedTopicNames);
+            member.subscribedTopicNames = names;
+        }
+        if (request.rackId() != null) {
+            member.rackId = request.rackId();
+        }
+        member.clientId = request.clientId();
+        member.clientHost = request.clientHost();
+        Map<UUID, Integer> partitions = assignor.subscribedPartitions(group);
+        if (!partitions.equals(group.subscribedPartitions)) {
+            group.subscribedPartitions = partitions;
+            bump = true;
+        }
+        if (bump) {
+            group.groupEpoch++;
+        }
+        if (group.groupEpoch > group.assignmentEpoch) {
+            assignor.computeTarget(group);
+        }
+        if (member.memberEpoch != group.assignmentEpoch) {
+            member.previousMemberEpoch = member.memberEpoch;
+            member.memberEpoch = group.assignmentEpoch;
+        }
+        member.assignedPartitions = group.targetOf(member.memberId);
+        sessions.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
+        boolean changed = joining || member.memberEpoch != epochBefore
+                || !member.assignedPartitions.equals(assignedBefore);
+        return new ShareGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
+                timings.heartbeatIntervalMs(group.groupId), changed ? member.assignedPartitions : null);
+    }
+
+    private static ShareGroupHeartbeat.Response unknownMember(ShareGroup group, ShareGroupHeartbeat.Request request) {
+        return ShareGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId()
+                + " is not a member of group " + group.groupId + ".");
+    }
+
+    /**
+     * Kafka's epoch check for share-group members: the member's epoch, or its previous one if the answer that moved
+     * it on was lost; a greater or any other smaller epoch is fenced. Null if the epoch is accepted.
+     */
+    private static String fencedBecause(ShareGroupMember member, int received) {
+        if (received > member.memberEpoch) {
+            return "The share group member has a greater member epoch (" + received + ") than the one known by the"
+                    + " group coordinator (" + member.memberEpoch + "). The member must abandon all its partitions"
+                    + " and rejoin.";
+        }
+        if (received < member.memberEpoch && received != member.previousMemberEpoch) {
+            return "The share group member has a smaller member epoch (" + received + ") than the one known by the"
+                    + " group coordinator (" + member.memberEpoch + "). The member must abandon all its partitions"
+                    + " and rejoin.";
+        }
+        return null;
+    }
+
+    /** Epoch -1: the member leaves; the group epoch moves on, so its partitions go to the others. */
+    private ShareGroupHeartbeat.Response leave(ShareGroup group, ShareGroupHeartbeat.Request request) {
+        ShareGroupMember member = group.members.get(request.memberId());
+        if (member == null) {
+            return unknownMember(group, request);
+        }
+        removeMember(group, member);
+        return new ShareGroupHeartbeat.Response(Errors.NONE, null, member.memberId,
+                ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH, 0, null);
+    }
+
+    private void removeMember(ShareGroup group, ShareGroupMember member) {
+        sessions.end(member);
+        group.members.remove(member.memberId);
+        group.targetAssignment.remove(member.memberId);
+        group.groupEpoch++;
+    }
+
+    @Override
+    public void sessionExpired(ShareGroup group, ShareGroupMember member, long token) {
+        thread.run(() -> {
+            synchronized (group) {
+                if (group.isDead() || group.members.get(member.memberId) != member || member.sessionToken != token) {
+                    return;
+                }
+                removeMember(group, member);
+                write(group);
+            }
+        });
+    }
+
+    // -------------------------------------------------------------------------------------------- Persistence
+
+    /** Writes what changed since the group's last write, as one batch; the caller holds its lock. */
+    private CompletableFuture<Long> write(ShareGroup group) {
+        Map<ByteBuffer, byte[]> now = ShareGroupRecords.snapshot(group);
+        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.diff(group.written, now);
+        if (changes.isEmpty()) {
+            return CompletableFuture.completedFuture(-1L);
+        }
+        CompletableFuture<Long> written;
+        try {
+            written = log.writeRecords(group.groupId, changes);
+        } catch (LogException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return written.thenApply(offset -> {
+            synchronized (group) {
+                group.written = now;
+            }
+            return offset;
+        });
+    }
+
+    /**
+     * DeleteGroups of a share group, on the coordinator's thread: NON_EMPTY_GROUP while it has members; else
+     * tombstones for its records, and it is forgotten; answered once the write counts.
+     */
+    CompletableFuture<Errors> delete(String groupId) {
+        return thread.compose(() -> {
+            Errors notHere = classicGroups.coordinatorError(groupId);
+            ShareGroup group = groups.get(groupId);
+            if (notHere != Errors.NONE || group == null) {
+                return done(notHere != Errors.NONE ? notHere : Errors.GROUP_ID_NOT_FOUND);
+            }
+            CompletableFuture<Long> written;
+            synchronized (group) {
+                if (group.isDead()) {
+                    return done(Errors.GROUP_ID_NOT_FOUND);
+                }
+                if (!group.members.isEmpty()) {
+                    return done(Errors.NON_EMPTY_GROUP);
+                }
+                Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
+                try {
+                    written = tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
+                            : log.writeRecords(groupId, tombstones);
+                } catch (LogException e) {
+                    return done(OffsetsWriteErrors.answerFor(e));
+                }
+                forget(group);
+            }
+            return written.handle((offset, failure) -> failure == null ? Errors.NONE
+                    : OffsetsWriteErrors.answerFor(failure));
+        });
+    }
+
+    // ---------------------------------------------------------------------------------------- Loads, unloads
+
+    /** A group replayed from the offsets topic: listed again, its members' sessions started afresh. */
+    void restore(ShareGroup group) {
+        synchronized (group) {
+            group.subscribedPartitions = assignor.subscribedPartitions(group);
+            groups.put(group.groupId, group);
+            for (ShareGroupMember member : group.members.values()) {
+                sessions.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
+            }
+        }
+    }
+
+    /** Forgets a group whose partition this broker no longer leads; its members' sessions end. */
+    void unload(ShareGroup group) {
+        synchronized (group) {
+            group.members.values().forEach(sessions::end);
+            forget(group);
+        }
+    }
+
+    /** Marks the group dead and forgets it; the caller holds its lock. */
+    private void forget(ShareGroup group) {
+        group.markDead();
+        groups.remove(group.groupId, group);
+    }
+
+    private static <T> CompletableFuture<T> done(T value) {
+        return CompletableFuture.completedFuture(value);
+    }
+
+    void bindMetersTo(MeterRegistry registry) {
+        sessions.bindMetersTo(registry);
+    }
+
+    void close() throws InterruptedException {
+        sessions.close();
+    }
+}

@@ -1,0 +1,181 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.protocol.types.Wire;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.minibroker.broker.group.ConsumerGroupRecords.bytes;
+import static io.minibroker.broker.group.ConsumerGroupRecords.checkVersion;
+import static io.minibroker.broker.group.ConsumerGroupRecords.key;
+import static io.minibroker.broker.group.ConsumerGroupRecords.readCompactString;
+import static io.minibroker.broker.group.ConsumerGroupRecords.readPartitions;
+import static io.minibroker.broker.group.ConsumerGroupRecords.writeCompactString;
+import static io.minibroker.broker.group.ConsumerGroupRecords.writePartitions;
+
+/**
+ * A share group's records in {@code __consumer_offsets}, in Kafka's layouts (the group coordinator's
+ * ShareGroup*Key/Value specs), so that the group survives a restart or a coordinator's failover:
+ * ShareGroupMemberMetadata (type 10: a member's rack, client and subscription), ShareGroupMetadata (11: the group
+ * epoch and the topics' metadata hash), ShareGroupTargetAssignmentMetadata (12: the assignment epoch),
+ * ShareGroupTargetAssignmentMember (13: a member's target) and ShareGroupCurrentMemberAssignment (14: a member's
+ * epochs, state and partitions). Keys and values are framed as {@link ConsumerGroupRecords}' are. Not written:
+ * ShareGroupPartitionMetadata (9, gone from Kafka 4.1) and ShareGroupStatePartitionMetadata (15, which tells
+ * Kafka's share coordinator which share-partitions' state it initialized: the delivery side here keeps its state
+ * itself); both are skipped on replay. The metadata hash is written as 0: the subscribed topics are looked up again
+ * on load, as for consumer groups.
+ */
+final class ShareGroupRecords {
+
+    static final short PARTITION_METADATA = 9;
+    static final short MEMBER_METADATA = 10;
+    static final short METADATA = 11;
+    static final short TARGET_ASSIGNMENT_METADATA = 12;
+    static final short TARGET_ASSIGNMENT_MEMBER = 13;
+    static final short CURRENT_MEMBER_ASSIGNMENT = 14;
+    static final short STATE_PARTITION_METADATA = 15;
+    private static final short VALUE_VERSION = 0;
+
+    private ShareGroupRecords() {
+    }
+
+    static boolean isShareGroupRecord(short keyType) {
+        return keyType >= PARTITION_METADATA && keyType <= STATE_PARTITION_METADATA;
+    }
+
+    /** Every record of the group as it is now, by key bytes, in the order Kafka writes a new member's. */
+    static Map<ByteBuffer, byte[]> snapshot(ShareGroup group) {
+        Map<ByteBuffer, byte[]> records = new LinkedHashMap<>();
+        for (ShareGroupMember member : group.members.values()) {
+            records.put(key(MEMBER_METADATA, group.groupId, member.memberId), memberMetadata(member));
+        }
+        records.put(key(METADATA, group.groupId, null), groupMetadata(group.groupEpoch));
+        for (ShareGroupMember member : group.members.values()) {
+            ByteBuf target = Unpooled.buffer();
+            target.writeShort(VALUE_VERSION);
+            writePartitions(target, group.targetOf(member.memberId));
+            Wire.writeUnsignedVarint(target, 0);
+            records.put(key(TARGET_ASSIGNMENT_MEMBER, group.groupId, member.memberId), bytes(target));
+        }
+        records.put(key(TARGET_ASSIGNMENT_METADATA, group.groupId, null),
+                ConsumerGroupRecords.epochValue(group.assignmentEpoch));
+        for (ShareGroupMember member : group.members.values()) {
+            records.put(key(CURRENT_MEMBER_ASSIGNMENT, group.groupId, member.memberId), currentValue(member));
+        }
+        return records;
+    }
+
+    private static byte[] groupMetadata(int epoch) {
+        ByteBuf value = Unpooled.buffer();
+        value.writeShort(VALUE_VERSION);
+        value.writeInt(epoch);
+        value.writeLong(0L); // MetadataHash: not kept (see the class comment)
+        Wire.writeUnsignedVarint(value, 0);
+        return bytes(value);
+    }
+
+    private static byte[] memberMetadata(ShareGroupMember member) {
+        ByteBuf value = Unpooled.buffer();
+        value.writeShort(VALUE_VERSION);
+        writeCompactString(value, member.rackId);
+        writeCompactString(value, member.clientId);
+        writeCompactString(value, member.clientHost);
+        Wire.writeUnsignedVarint(value, member.subscribedTopicNames.size() + 1);
+        member.subscribedTopicNames.forEach(name -> writeCompactString(value, name));
+        Wire.writeUnsignedVarint(value, 0);
+        return bytes(value);
+    }
+
+    private static byte[] currentValue(ShareGroupMember member) {
+        ByteBuf value = Unpooled.buffer();
+        value.writeShort(VALUE_VERSION);
+        value.writeInt(member.memberEpoch);
+        value.writeInt(member.previousMemberEpoch);
+        value.writeByte(ShareGroupMember.STABLE);
+        writePartitions(value, member.assignedPartitions);
+        Wire.writeUnsignedVarint(value, 0);
+        return bytes(value);
+    }
+
+    /**
+     * What a replay finds of share groups, the last record of each key winning; the group's metadata tombstone
+     * deletes it, a member's metadata tombstone removes the member.
+     */
+    static final class Replay {
+        private final Map<String, ShareGroup> groups = new LinkedHashMap<>();
+        private final Map<String, Map<ByteBuffer, byte[]>> written = new HashMap<>();
+
+        /** Applies one record; {@code key} is positioned after its type. */
+        void apply(short type, ByteBuf key, ByteBuf value) {
+            if (type == PARTITION_METADATA || type == STATE_PARTITION_METADATA) {
+                return; // not kept here (see the class comment)
+            }
+            String groupId = GroupMetadataRecord.readString(key);
+            String memberId = type == METADATA || type == TARGET_ASSIGNMENT_METADATA
+                    ? null : GroupMetadataRecord.readString(key);
+            ByteBuffer keyBytes = key(type, groupId, memberId);
+            if (value == null) {
+                Map<ByteBuffer, byte[]> records = written.get(groupId);
+                if (records != null) {
+                    records.remove(keyBytes);
+                }
+                ShareGroup group = groups.get(groupId);
+                if (type == METADATA) {
+                    groups.remove(groupId);
+                    written.remove(groupId);
+                } else if (group != null && type == MEMBER_METADATA) {
+                    group.members.remove(memberId);
+                    group.targetAssignment.remove(memberId);
+                }
+                return;
+            }
+            byte[] valueBytes = new byte[value.readableBytes()];
+            value.getBytes(value.readerIndex(), valueBytes);
+            written.computeIfAbsent(groupId, id -> new LinkedHashMap<>()).put(keyBytes, valueBytes);
+            ShareGroup group = groups.computeIfAbsent(groupId, ShareGroup::new);
+            checkVersion(value, type);
+            switch (type) {
+                case METADATA -> group.groupEpoch = value.readInt();
+                case TARGET_ASSIGNMENT_METADATA -> group.assignmentEpoch = value.readInt();
+                case TARGET_ASSIGNMENT_MEMBER -> group.targetAssignment.put(memberId, readPartitions(value));
+                case MEMBER_METADATA -> {
+                    ShareGroupMember member = member(group, memberId);
+                    member.rackId = readCompactString(value);
+                    member.clientId = readCompactString(value);
+                    member.clientHost = readCompactString(value);
+                    int topics = Wire.readUnsignedVarint(value) - 1;
+                    List<String> names = new ArrayList<>();
+                    for (int i = 0; i < topics; i++) {
+                        names.add(readCompactString(value));
+                    }
+                    member.subscribedTopicNames = List.copyOf(names);
+                }
+                case CURRENT_MEMBER_ASSIGNMENT -> {
+                    ShareGroupMember member = member(group, memberId);
+                    member.memberEpoch = value.readInt();
+                    member.previousMemberEpoch = value.readInt();
+                    value.readByte(); // the state: always stable
+                    member.assignedPartitions = readPartitions(value);
+                }
+                default -> {
+                }
+            }
+        }
+
+        private static ShareGroupMember member(ShareGroup group, String memberId) {
+            return group.members.computeIfAbsent(memberId, ShareGroupMember::new);
+        }
+
+        /** The groups read, each with the records it was rebuilt from. */
+        Map<String, ShareGroup> groups() {
+            groups.forEach((groupId, group) -> group.written = written.getOrDefault(groupId, new LinkedHashMap<>()));
+            return groups;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.minibroker.broker.share;
+
+import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.DelayedOperation;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A ShareFetch waiting for records it can acquire, or {@code MaxWaitMs} (Kafka's DelayedShareFetch): watched on its
+ * partitions, where appends check it, and on its share partitions, where released records and expired locks check
+ * it. Records are acquired only when it completes, once.
+ */
+public final class DelayedShareFetch extends DelayedOperation {
+
+    private final ShareFetchWork work;
+    private final CompletableFuture<Struct> answer;
+
+    DelayedShareFetch(long maxWaitMs, ShareFetchWork work, CompletableFuture<Struct> answer) {
+        super(maxWaitMs);
+        this.work = work;
+        this.answer = answer;
+    }
+
+    @Override
+    public boolean tryComplete() {
+        return work.canAnswer() && forceComplete();
+    }
+
+    @Override
+    protected void onComplete() {
+        try {
+            answer.complete(work.respond());
+        } catch (RuntimeException e) { // never leave the answer pending: its connection would hold every later one
+            answer.completeExceptionally(e);
+        }
+    }
+
+    @Override
+    protected void onExpiration() {
+        // Counted by the purgatory; the answer carries whatever could be acquired by then, possibly nothing.
+    }
+}

@@ -1,0 +1,69 @@
+package io.minibroker.broker.share;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DeleteShareGroupOffsetsRequestView;
+import io.minibroker.protocol.message.view.DeleteShareGroupOffsetsResponseView;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * DeleteShareGroupOffsets (Admin.deleteShareGroupOffsets): forgets a group's state of whole topics, so that its next
+ * fetch starts where {@code share.auto.offset.reset} says; only while the group has no members. Kafka's errors:
+ * INVALID_GROUP_ID, GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP for the request, UNKNOWN_TOPIC_OR_PARTITION for a topic.
+ */
+public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
+
+    private final SharePartitionManager manager;
+    private final ShareGroupMembership membership;
+    private final TopicRegistry topics;
+
+    public DeleteShareGroupOffsetsHandler(SharePartitionManager manager, ShareGroupMembership membership,
+                                          TopicRegistry topics) {
+        this.manager = manager;
+        this.membership = membership;
+        this.topics = topics;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        DeleteShareGroupOffsetsRequestView body = new DeleteShareGroupOffsetsRequestView(request.body());
+        DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView();
+        String groupId = body.groupId();
+        Errors refused = groupId == null || groupId.isEmpty() ? Errors.INVALID_GROUP_ID
+                : switch (membership.status(groupId)) {
+                    case UNKNOWN -> Errors.GROUP_ID_NOT_FOUND;
+                    case HAS_MEMBERS -> Errors.NON_EMPTY_GROUP;
+                    case EMPTY -> Errors.NONE;
+                };
+        if (refused != Errors.NONE) {
+            return CompletableFuture.completedFuture(response.errorCode(refused.code()).struct());
+        }
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (DeleteShareGroupOffsetsRequestView.DeleteShareGroupOffsetsRequestTopic topic : body.topics()) {
+            Optional<TopicMetadata> metadata = topics.get(topic.topicName());
+            var out = response.addResponse().topicName(topic.topicName())
+                    .topicId(metadata.map(TopicMetadata::id).orElse(new UUID(0, 0)));
+            if (metadata.isEmpty()) {
+                out.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                continue;
+            }
+            for (SharePartitionKey key : manager.keysOf(groupId)) {
+                if (key.topicId().equals(metadata.get().id())) {
+                    writes.add(manager.reset(key, null).toCompletableFuture());
+                }
+            }
+        }
+        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).thenApply(done -> response.struct());
+    }
+}

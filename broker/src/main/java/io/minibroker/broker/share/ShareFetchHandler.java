@@ -1,0 +1,98 @@
+package io.minibroker.broker.share;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.share.ShareSessionCache.Resolution;
+import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.ShareFetchRequestView;
+import io.minibroker.protocol.message.view.ShareFetchResponseView;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * ShareFetch (KIP-932): the member's share session is resolved by its epoch, the acknowledgements it carries are
+ * applied and made durable, then records are acquired for the member from the session's partitions, at once when
+ * there are some (or no wait is allowed), otherwise after parking in the "ShareFetch" purgatory until there are or
+ * {@code MaxWaitMs} passes. A final-epoch request only acknowledges: the session closes and whatever the member
+ * still holds is released to the others. {@code MinBytes} is read as "any record", as a share consumer's default is.
+ */
+public final class ShareFetchHandler implements ApiHandler {
+
+    private static final int MAX_RECORDS_FROM_VERSION = 1;
+    private static final int RENEW_FROM_VERSION = 2;
+
+    private final SharePartitionManager manager;
+    private final ShareSessionCache sessions;
+    private final ShareLogs logs;
+
+    public ShareFetchHandler(SharePartitionManager manager, ShareSessionCache sessions, ShareLogs logs) {
+        this.manager = manager;
+        this.sessions = sessions;
+        this.logs = logs;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        ShareFetchRequestView body = new ShareFetchRequestView(request.body());
+        String groupId = body.groupId();
+        String memberId = body.memberId();
+        int epoch = body.shareSessionEpoch();
+        if (!ShareRequests.namesMember(groupId, memberId)) {
+            return error(Errors.INVALID_REQUEST);
+        }
+        List<TopicIdPartition> added = new ArrayList<>();
+        Map<TopicIdPartition, List<Acknowledgement>> acks = ShareRequests.newAcknowledgements();
+        for (ShareFetchRequestView.FetchTopic topic : body.topics()) {
+            for (ShareFetchRequestView.FetchPartition partition : topic.partitions()) {
+                TopicIdPartition tp = new TopicIdPartition(topic.topicId(), partition.partitionIndex());
+                added.add(tp);
+                ShareRequests.addAcknowledgements(acks, tp, partition.acknowledgementBatches(),
+                        b -> new Acknowledgement(b.firstOffset(), b.lastOffset(), b.acknowledgeTypes()));
+            }
+        }
+        List<TopicIdPartition> forgotten = new ArrayList<>();
+        for (ShareFetchRequestView.ForgottenTopic topic : body.forgottenTopicsData()) {
+            topic.partitions().forEach(p -> forgotten.add(new TopicIdPartition(topic.topicId(), p)));
+        }
+        if (epoch == ShareSessionCache.INITIAL_EPOCH && !acks.isEmpty()) {
+            return error(Errors.INVALID_REQUEST); // nothing can be acquired before a session opens
+        }
+        Resolution resolution = sessions.forFetch(groupId, memberId, epoch, added, forgotten,
+                context.clientAddress());
+        if (resolution.error() != Errors.NONE) {
+            return error(resolution.error());
+        }
+        ShareSessionCache.ShareSession session = resolution.session();
+        int maxRecords = request.version() >= MAX_RECORDS_FROM_VERSION && body.maxRecords() > 0
+                ? body.maxRecords() : Integer.MAX_VALUE;
+        boolean renewOnly = request.version() >= RENEW_FROM_VERSION && body.isRenewAck();
+        return ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks).thenCompose(ackErrors -> {
+            if (epoch == ShareSessionCache.FINAL_EPOCH) {
+                manager.releaseAll(groupId, memberId, session.partitions());
+                sessions.remove(session);
+            }
+            List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
+                    ? List.of() : session.partitions();
+            ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched, body.maxBytes(),
+                    maxRecords, ackErrors);
+            if (fetched.isEmpty() || body.maxWaitMs() <= 0 || work.canAnswer()) {
+                return CompletableFuture.completedFuture(work.respond());
+            }
+            CompletableFuture<Struct> answer = new CompletableFuture<>();
+            manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(body.maxWaitMs(), work, answer),
+                    work.watchKeys());
+            return answer;
+        });
+    }
+
+    private static CompletionStage<Struct> error(Errors error) {
+        return CompletableFuture.completedFuture(new ShareFetchResponseView().errorCode(error.code()).struct());
+    }
+}

@@ -1,0 +1,205 @@
+package io.minibroker.broker.share;
+
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.log.LogReadResult;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.view.ShareFetchResponseView;
+import io.minibroker.protocol.message.view.ShareFetchResponseView.PartitionData;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The fetch part of one ShareFetch: the session's partitions, what its acknowledgements answered, and, when it is
+ * answered, the records acquired for the member. Both the immediate answer and a parked {@link DelayedShareFetch}
+ * use it; it acquires only in {@link #respond()}, which runs once, so no records are acquired for an answer that is
+ * never sent.
+ *
+ * <p>Records are copied from the log rather than sent as a file region: the batches sent must be cut to those
+ * holding acquired records, whose bounds are known only after reading their headers.
+ */
+final class ShareFetchWork {
+
+    /** Where in a v2 batch header its length and last offset delta are; 12 bytes of offset and length first. */
+    private static final int LENGTH_OFFSET = 8;
+    private static final int LAST_OFFSET_DELTA_OFFSET = 23;
+    private static final int LOG_OVERHEAD = 12;
+    private static final int HEADER_SIZE = 61;
+
+    private final SharePartitionManager manager;
+    private final ShareLogs logs;
+    private final String groupId;
+    private final String memberId;
+    private final List<TopicIdPartition> partitions;
+    private final int maxBytes;
+    private final int maxRecords;
+    private final Map<TopicIdPartition, Errors> acknowledgeErrors;
+
+    ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
+                   List<TopicIdPartition> partitions, int maxBytes, int maxRecords,
+                   Map<TopicIdPartition, Errors> acknowledgeErrors) {
+        this.manager = manager;
+        this.logs = logs;
+        this.groupId = groupId;
+        this.memberId = memberId;
+        this.partitions = partitions;
+        this.maxBytes = maxBytes;
+        this.maxRecords = maxRecords;
+        this.acknowledgeErrors = acknowledgeErrors;
+    }
+
+    private SharePartitionKey keyOf(TopicIdPartition tp) {
+        return new SharePartitionKey(groupId, tp.topicId(), tp.partition());
+    }
+
+    /** Whether the answer should go now: a partition with records to acquire, or one that cannot be read. */
+    boolean canAnswer() {
+        for (TopicIdPartition tp : partitions) {
+            ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
+            if (resolved.log() == null) {
+                return true;
+            }
+            SharePartition partition = manager.partition(keyOf(tp), resolved.log());
+            partition.moveStartTo(resolved.log().logStartOffset());
+            if (partition.canAcquire(resolved.log().highWatermark())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** What a parked fetch is watched on: appends to its logs and releases in its share partitions. */
+    List<Object> watchKeys() {
+        List<Object> keys = new ArrayList<>();
+        for (TopicIdPartition tp : partitions) {
+            ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
+            if (resolved.log() != null) {
+                keys.add(resolved.log().topicPartition());
+            }
+            keys.add(keyOf(tp));
+        }
+        return keys;
+    }
+
+    /** Acquires and reads what there is, and builds the response with the acknowledgements' answers. */
+    Struct respond() {
+        ShareFetchResponseView response = new ShareFetchResponseView()
+                .acquisitionLockTimeoutMs(manager.settings(groupId).recordLockDurationMs());
+        Map<UUID, ShareFetchResponseView.ShareFetchableTopicResponse> topics = new LinkedHashMap<>();
+        int remainingBytes = maxBytes;
+        int remainingRecords = maxRecords;
+        List<TopicIdPartition> answered = new ArrayList<>(partitions);
+        acknowledgeErrors.keySet().stream().filter(tp -> !answered.contains(tp)).forEach(answered::add);
+        for (TopicIdPartition tp : answered) {
+            Errors ackError = acknowledgeErrors.get(tp);
+            Errors error = Errors.NONE;
+            Acquired acquired = Acquired.NOTHING;
+            if (partitions.contains(tp)) {
+                ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
+                error = resolved.error();
+                if (resolved.log() != null && remainingRecords > 0 && remainingBytes > 0) {
+                    try {
+                        acquired = acquire(resolved.log(), manager.partition(keyOf(tp), resolved.log()),
+                                remainingBytes, remainingRecords);
+                        remainingBytes -= acquired.records().readableBytes();
+                        remainingRecords -= acquired.count();
+                    } catch (LogException e) {
+                        error = e.error();
+                    } catch (UncheckedIOException e) { // the segment went away under the read
+                        error = Errors.KAFKA_STORAGE_ERROR;
+                    }
+                }
+            }
+            if (acquired.runs().isEmpty() && error == Errors.NONE && ackError == null) {
+                continue; // nothing to say about this partition
+            }
+            PartitionData data = topics.computeIfAbsent(tp.topicId(), id -> response.addResponse().topicId(id))
+                    .addPartition()
+                    .partitionIndex(tp.partition())
+                    .errorCode(error.code())
+                    .acknowledgeErrorCode((ackError == null ? Errors.NONE : ackError).code())
+                    .records(acquired.records());
+            data.currentLeader().leaderId(-1).leaderEpoch(-1);
+            for (AcquiredRecords run : acquired.runs()) {
+                data.addAcquiredRecord().firstOffset(run.firstOffset()).lastOffset(run.lastOffset())
+                        .deliveryCount((short) run.deliveryCount());
+            }
+        }
+        return response.struct();
+    }
+
+    /** What one share partition gave: its acquired runs and the batches that hold them. */
+    private record Acquired(List<AcquiredRecords> runs, ByteBuf records) {
+        static final Acquired NOTHING = new Acquired(List.of(), Unpooled.EMPTY_BUFFER);
+
+        int count() {
+            return runs.stream().mapToInt(r -> (int) (r.lastOffset() - r.firstOffset() + 1)).sum();
+        }
+    }
+
+    /** Acquires from one share partition up to the limits. */
+    private Acquired acquire(PartitionLog log, SharePartition partition, int bytes, int records) {
+        partition.moveStartTo(log.logStartOffset());
+        long fetchOffset = partition.nextFetchOffset();
+        long highWatermark = log.highWatermark();
+        if (fetchOffset >= highWatermark) {
+            return Acquired.NOTHING;
+        }
+        LogReadResult read = log.read(fetchOffset, bytes, true, highWatermark);
+        if (read.isEmpty()) {
+            read.release();
+            return Acquired.NOTHING;
+        }
+        ByteBuf buffer = read.readInto(UnpooledByteBufAllocator.DEFAULT);
+        try {
+            List<long[]> batches = batches(buffer);
+            List<AcquiredRecords> acquired = partition.acquire(memberId, records, batches);
+            if (acquired.isEmpty()) {
+                return Acquired.NOTHING;
+            }
+            manager.locksTaken(partition);
+            long first = acquired.get(0).firstOffset();
+            long last = acquired.get(acquired.size() - 1).lastOffset();
+            int start = -1;
+            int end = 0;
+            for (long[] batch : batches) { // only the batches holding acquired records are sent
+                if (batch[1] >= first && batch[0] <= last) {
+                    start = start < 0 ? (int) batch[2] : start;
+                    end = (int) batch[3];
+                }
+            }
+            byte[] copy = new byte[end - start];
+            buffer.getBytes(start, copy);
+            return new Acquired(acquired, Unpooled.wrappedBuffer(copy));
+        } finally {
+            buffer.release();
+        }
+    }
+
+    /** Each whole batch of a read: base offset, last offset, and its start and end in the buffer. */
+    private static List<long[]> batches(ByteBuf buffer) {
+        List<long[]> batches = new ArrayList<>();
+        int position = 0;
+        while (buffer.readableBytes() - position >= HEADER_SIZE) {
+            long baseOffset = buffer.getLong(position);
+            int size = LOG_OVERHEAD + buffer.getInt(position + LENGTH_OFFSET);
+            if (size > buffer.readableBytes() - position) {
+                break; // the read cut the last batch: it is left for the next fetch
+            }
+            long lastOffset = baseOffset + buffer.getInt(position + LAST_OFFSET_DELTA_OFFSET);
+            batches.add(new long[] {baseOffset, lastOffset, position, position + size});
+            position += size;
+        }
+        return batches;
+    }
+}

@@ -1,0 +1,336 @@
+package io.minibroker.broker.share;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.purgatory.time.Clock;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One share group's delivery state of one topic partition (Kafka's SharePartition). Every offset from the share
+ * partition start offset (SPSO) up to the end offset (one past the last offset ever acquired) has a state: acquired
+ * by one member under a lock until a deadline, available for delivery again, acknowledged or archived. Records past
+ * the end offset were never delivered. The start offset moves over acknowledged and archived records; the window
+ * between the two is bounded by {@code share.partition.max.record.locks}, so a consumer that never acknowledges stops
+ * the group receiving more than that.
+ *
+ * <p>Each acquisition adds one to an offset's delivery count; a record released or whose lock expires with its count
+ * at {@code share.delivery.count.limit} is archived instead of made available, so a poison record is delivered at
+ * most that many times. All methods are synchronized: fetches, acknowledgements and lock expiry come from event
+ * loops and the purgatory's reaper.
+ */
+public final class SharePartition {
+
+    private static final class InFlight {
+        RecordState state;
+        int deliveryCount;
+        String owner;
+        long lockDeadlineMs;
+
+        InFlight(RecordState state, int deliveryCount) {
+            this.state = state;
+            this.deliveryCount = deliveryCount;
+        }
+    }
+
+    private final SharePartitionKey key;
+    private final Clock clock;
+    /** Every offset in [startOffset, endOffset), in order. */
+    private final TreeMap<Long, InFlight> inFlight = new TreeMap<>();
+    private long startOffset;
+    private long endOffset;
+    private ShareGroupSettings settings;
+
+    private SharePartition(SharePartitionKey key, Clock clock, ShareGroupSettings settings, long startOffset) {
+        this.key = key;
+        this.clock = clock;
+        this.settings = settings;
+        this.startOffset = startOffset;
+        this.endOffset = startOffset;
+    }
+
+    /** A share partition with no state yet, starting at {@code startOffset} (from share.auto.offset.reset). */
+    public static SharePartition startingAt(SharePartitionKey key, Clock clock, ShareGroupSettings settings,
+                                            long startOffset) {
+        return new SharePartition(key, clock, settings, startOffset);
+    }
+
+    /** A share partition restored from its persisted state. */
+    public static SharePartition restored(SharePartitionKey key, Clock clock, ShareGroupSettings settings,
+                                          ShareStateSnapshot snapshot) {
+        SharePartition partition = new SharePartition(key, clock, settings, snapshot.startOffset());
+        for (ShareStateSnapshot.StateBatch batch : snapshot.batches()) {
+            for (long offset = Math.max(batch.firstOffset(), snapshot.startOffset()); offset <= batch.lastOffset();
+                 offset++) {
+                RecordState state = batch.state() == RecordState.ACQUIRED ? RecordState.AVAILABLE : batch.state();
+                partition.inFlight.put(offset, new InFlight(state, batch.deliveryCount()));
+                partition.endOffset = offset + 1;
+            }
+        }
+        // Gaps between persisted batches were never delivered: keep the window contiguous.
+        for (long offset = partition.startOffset; offset < partition.endOffset; offset++) {
+            partition.inFlight.putIfAbsent(offset, new InFlight(RecordState.AVAILABLE, 0));
+        }
+        partition.advanceStart();
+        return partition;
+    }
+
+    public SharePartitionKey key() {
+        return key;
+    }
+
+    /** The group's settings may change (IncrementalAlterConfigs of the group); new acquisitions use the latest. */
+    public synchronized void updateSettings(ShareGroupSettings latest) {
+        this.settings = latest;
+    }
+
+    public synchronized ShareGroupSettings settings() {
+        return settings;
+    }
+
+    public synchronized long startOffset() {
+        return startOffset;
+    }
+
+    public synchronized long endOffset() {
+        return endOffset;
+    }
+
+    /** Where the next fetch should read the log from: the first available record, else the end offset. */
+    public synchronized long nextFetchOffset() {
+        expireLocks();
+        for (Map.Entry<Long, InFlight> entry : inFlight.entrySet()) {
+            if (entry.getValue().state == RecordState.AVAILABLE) {
+                return entry.getKey();
+            }
+        }
+        return endOffset;
+    }
+
+    /**
+     * Whether a fetch could acquire something now, with the log readable below {@code readableEnd}: a record
+     * available for redelivery, or records past the end offset and room in the window for them.
+     */
+    public synchronized boolean canAcquire(long readableEnd) {
+        expireLocks();
+        if (inFlight.values().stream().anyMatch(r -> r.state == RecordState.AVAILABLE)) {
+            return true;
+        }
+        return endOffset < readableEnd && endOffset - startOffset < settings.partitionMaxRecordLocks();
+    }
+
+    /**
+     * The log's start moved past records of the window (retention, DeleteRecords): they can never be delivered, so
+     * the share partition starts at the log start, as Kafka's SharePartition does on OFFSET_OUT_OF_RANGE.
+     */
+    public synchronized boolean moveStartTo(long logStartOffset) {
+        if (logStartOffset <= startOffset) {
+            return false;
+        }
+        inFlight.headMap(logStartOffset).clear();
+        startOffset = logStartOffset;
+        endOffset = Math.max(endOffset, logStartOffset);
+        return true;
+    }
+
+    /**
+     * Acquires for {@code memberId} up to {@code maxRecords} records of the given log batches (each the inclusive
+     * offsets of one batch, in order, as read from the log at {@link #nextFetchOffset()}): records available again
+     * inside the window, then records never delivered, while the window has room. Returns the acquired runs.
+     */
+    public synchronized List<AcquiredRecords> acquire(String memberId, int maxRecords, List<long[]> batches) {
+        expireLocks();
+        List<AcquiredRecords> acquired = new ArrayList<>();
+        long deadline = clock.nowMs() + settings.recordLockDurationMs();
+        int count = 0;
+        for (long[] batch : batches) {
+            for (long offset = Math.max(batch[0], startOffset); offset <= batch[1] && count < maxRecords; offset++) {
+                InFlight record;
+                if (offset < endOffset) {
+                    record = inFlight.get(offset);
+                    if (record.state != RecordState.AVAILABLE) {
+                        continue;
+                    }
+                } else {
+                    if (offset - startOffset >= settings.partitionMaxRecordLocks()) {
+                        return acquired; // the window is full until the start offset moves
+                    }
+                    for (long gap = endOffset; gap < offset; gap++) { // offsets no batch holds (compacted away)
+                        inFlight.put(gap, new InFlight(RecordState.ARCHIVED, 0));
+                    }
+                    record = new InFlight(RecordState.AVAILABLE, 0);
+                    inFlight.put(offset, record);
+                    endOffset = offset + 1;
+                }
+                record.state = RecordState.ACQUIRED;
+                record.deliveryCount++;
+                record.owner = memberId;
+                record.lockDeadlineMs = deadline;
+                count++;
+                add(acquired, offset, record.deliveryCount);
+            }
+        }
+        advanceStart();
+        return acquired;
+    }
+
+    private static void add(List<AcquiredRecords> runs, long offset, int deliveryCount) {
+        AcquiredRecords last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+        if (last != null && last.lastOffset() == offset - 1 && last.deliveryCount() == deliveryCount) {
+            runs.set(runs.size() - 1, new AcquiredRecords(last.firstOffset(), offset, deliveryCount));
+        } else {
+            runs.add(new AcquiredRecords(offset, offset, deliveryCount));
+        }
+    }
+
+    /**
+     * Applies one partition's acknowledgements from {@code memberId}, all or none: every offset named must be
+     * acquired by that member (INVALID_RECORD_STATE otherwise, as Kafka), and every batch well formed
+     * (INVALID_REQUEST). Returns NONE when applied.
+     */
+    public synchronized Errors acknowledge(String memberId, List<Acknowledgement> acknowledgements) {
+        expireLocks();
+        for (Acknowledgement ack : acknowledgements) {
+            if (!ack.isValid()) {
+                return Errors.INVALID_REQUEST;
+            }
+            for (long offset = ack.firstOffset(); offset <= ack.lastOffset(); offset++) {
+                InFlight record = inFlight.get(offset);
+                if (record == null || record.state != RecordState.ACQUIRED || !memberId.equals(record.owner)) {
+                    return Errors.INVALID_RECORD_STATE;
+                }
+            }
+        }
+        long renewedDeadline = clock.nowMs() + settings.recordLockDurationMs();
+        for (Acknowledgement ack : acknowledgements) {
+            for (long offset = ack.firstOffset(); offset <= ack.lastOffset(); offset++) {
+                InFlight record = inFlight.get(offset);
+                switch (ack.typeOf(offset)) {
+                    case ACCEPT -> finish(record, RecordState.ACKNOWLEDGED);
+                    case GAP, REJECT -> finish(record, RecordState.ARCHIVED);
+                    case RELEASE -> release(record);
+                    case RENEW -> record.lockDeadlineMs = renewedDeadline;
+                }
+            }
+        }
+        advanceStart();
+        return Errors.NONE;
+    }
+
+    /** Releases every record {@code memberId} holds (its share session ended). Returns whether any was. */
+    public synchronized boolean releaseAll(String memberId) {
+        boolean released = false;
+        for (InFlight record : inFlight.values()) {
+            if (record.state == RecordState.ACQUIRED && memberId.equals(record.owner)) {
+                release(record);
+                released = true;
+            }
+        }
+        advanceStart();
+        return released;
+    }
+
+    /** Releases the records whose lock has passed its deadline. Returns whether any was. */
+    public synchronized boolean expireLocks() {
+        long now = clock.nowMs();
+        boolean expired = false;
+        for (InFlight record : inFlight.values()) {
+            if (record.state == RecordState.ACQUIRED && record.lockDeadlineMs <= now) {
+                release(record);
+                expired = true;
+            }
+        }
+        if (expired) {
+            advanceStart();
+        }
+        return expired;
+    }
+
+    /** How many records members hold now. */
+    public synchronized int acquiredCount() {
+        return (int) inFlight.values().stream().filter(r -> r.state == RecordState.ACQUIRED).count();
+    }
+
+    /** The state of {@code offset}: below the start offset it is done with, past the end never delivered. */
+    public synchronized RecordState stateOf(long offset) {
+        if (offset < startOffset) {
+            return RecordState.ARCHIVED;
+        }
+        InFlight record = inFlight.get(offset);
+        return record == null ? RecordState.AVAILABLE : record.state;
+    }
+
+    /** The durable state now: the window as runs of equal state and count, acquired records as available. */
+    public synchronized ShareStateSnapshot snapshot() {
+        List<ShareStateSnapshot.StateBatch> batches = new ArrayList<>();
+        long first = -1;
+        RecordState runState = null;
+        int runCount = 0;
+        long previous = -1;
+        for (Map.Entry<Long, InFlight> entry : inFlight.entrySet()) {
+            InFlight record = entry.getValue();
+            RecordState state = record.state == RecordState.ACQUIRED ? RecordState.AVAILABLE : record.state;
+            if (runState != state || runCount != record.deliveryCount) {
+                if (runState != null) {
+                    batches.add(new ShareStateSnapshot.StateBatch(first, previous, runState, runCount));
+                }
+                first = entry.getKey();
+                runState = state;
+                runCount = record.deliveryCount;
+            }
+            previous = entry.getKey();
+        }
+        if (runState != null) {
+            batches.add(new ShareStateSnapshot.StateBatch(first, previous, runState, runCount));
+        }
+        return new ShareStateSnapshot(startOffset, batches);
+    }
+
+    /**
+     * Resets the start offset (AlterShareGroupOffsets, only while no member holds records): the window is
+     * forgotten and delivery starts at {@code offset}.
+     */
+    public synchronized void resetTo(long offset) {
+        inFlight.clear();
+        startOffset = offset;
+        endOffset = offset;
+    }
+
+    private void release(InFlight record) {
+        if (record.deliveryCount >= settings.deliveryCountLimit()) {
+            finish(record, RecordState.ARCHIVED); // delivered as often as the group allows
+        } else {
+            record.state = RecordState.AVAILABLE;
+            record.owner = null;
+        }
+    }
+
+    private static void finish(InFlight record, RecordState state) {
+        record.state = state;
+        record.owner = null;
+    }
+
+    private void advanceStart() {
+        Iterator<Map.Entry<Long, InFlight>> it = inFlight.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Long, InFlight> entry = it.next();
+            if (!entry.getValue().state.isTerminal()) {
+                break;
+            }
+            it.remove();
+            startOffset = entry.getKey() + 1;
+        }
+        if (inFlight.isEmpty()) {
+            startOffset = Math.max(startOffset, endOffset);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SharePartition(" + Objects.toString(key) + ", start " + startOffset + ", end " + endOffset + ")";
+    }
+}

@@ -1,0 +1,248 @@
+package io.minibroker.broker.share;
+
+import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.purgatory.DelayedOperation;
+import io.minibroker.purgatory.Purgatory;
+import io.minibroker.purgatory.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The share partitions of this broker (Kafka's SharePartitionManager): each created on first fetch, from its
+ * persisted state or at the position {@code share.auto.offset.reset} gives; acknowledgements and releases applied
+ * and persisted; the "ShareFetch" purgatory of parked fetches, woken by appends to a partition and by records made
+ * available again (released, or their locks expired), and the "ShareLockExpiry" purgatory whose timeouts release
+ * expired locks on the broker clock even when no request comes.
+ */
+public final class SharePartitionManager implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SharePartitionManager.class);
+
+    private final Clock clock;
+    private final ShareGroupConfigs configs;
+    private final Persister persister;
+    private final Map<SharePartitionKey, ShareStateSnapshot> persisted;
+    private final Map<SharePartitionKey, SharePartition> partitions = new ConcurrentHashMap<>();
+    private final Purgatory<DelayedShareFetch> fetchPurgatory;
+    private final Purgatory<LockExpiry> lockPurgatory;
+
+    public SharePartitionManager(Clock clock, ShareGroupConfigs configs, Persister persister, int purgeInterval) {
+        this.clock = clock;
+        this.configs = configs;
+        this.persister = persister;
+        this.persisted = new ConcurrentHashMap<>(persister.readAll());
+        this.fetchPurgatory = Purgatory.builder("ShareFetch").clock(clock).purgeInterval(purgeInterval).build();
+        this.lockPurgatory = Purgatory.builder("ShareLockExpiry").clock(clock).purgeInterval(purgeInterval).build();
+    }
+
+    public Purgatory<DelayedShareFetch> fetchPurgatory() {
+        return fetchPurgatory;
+    }
+
+    public ShareGroupSettings settings(String groupId) {
+        return configs.settings(groupId);
+    }
+
+    /** The share partition of {@code key} over {@code log}, created now if this is its first fetch. */
+    public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog) {
+        ShareGroupSettings settings = configs.settings(key.groupId());
+        SharePartition partition = partitions.computeIfAbsent(key, k -> {
+            ShareStateSnapshot snapshot = persisted.remove(k);
+            if (snapshot != null) {
+                return SharePartition.restored(k, clock, settings, snapshot);
+            }
+            long start = settings.autoOffsetResetEarliest() ? partitionLog.logStartOffset()
+                    : partitionLog.highWatermark();
+            return SharePartition.startingAt(k, clock, settings, start);
+        });
+        partition.updateSettings(settings);
+        return partition;
+    }
+
+    /** The share partition of {@code key} if it has been fetched or has persisted state. */
+    public Optional<ShareStateSnapshot> state(SharePartitionKey key) {
+        SharePartition partition = partitions.get(key);
+        if (partition != null) {
+            return Optional.of(partition.snapshot());
+        }
+        return Optional.ofNullable(persisted.get(key));
+    }
+
+    /** Every share partition of {@code groupId} known here, live or persisted. */
+    public List<SharePartitionKey> keysOf(String groupId) {
+        List<SharePartitionKey> keys = new ArrayList<>();
+        partitions.keySet().stream().filter(k -> k.groupId().equals(groupId)).forEach(keys::add);
+        persisted.keySet().stream().filter(k -> k.groupId().equals(groupId) && !keys.contains(k)).forEach(keys::add);
+        return keys;
+    }
+
+    /** Records were acquired: their locks expire after the group's lock duration unless acknowledged first. */
+    void locksTaken(SharePartition partition) {
+        lockPurgatory.tryCompleteElseWatch(new LockExpiry(partition), List.of(partition.key()));
+    }
+
+    /**
+     * Applies {@code memberId}'s acknowledgements to one share partition. The stage completes with the partition's
+     * error once the new state is durable (at once for an error: nothing changed).
+     */
+    public CompletionStage<Errors> acknowledge(SharePartition partition, String memberId,
+                                               List<Acknowledgement> acknowledgements) {
+        Errors error;
+        CompletionStage<Void> written;
+        synchronized (partition) { // snapshots reach the persister in the order the partition took them
+            error = partition.acknowledge(memberId, acknowledgements);
+            if (error != Errors.NONE) {
+                return CompletableFuture.completedFuture(error);
+            }
+            written = persister.write(partition.key(), partition.snapshot());
+        }
+        if (acknowledgements.stream().anyMatch(Acknowledgement::releasesAny)) {
+            fetchPurgatory.checkAndComplete(partition.key()); // released records are there for parked fetches
+        }
+        if (acknowledgements.stream().anyMatch(Acknowledgement::renewsAny)) {
+            locksTaken(partition);
+        }
+        return written.handle((ok, failure) -> failure == null ? Errors.NONE : Errors.KAFKA_STORAGE_ERROR);
+    }
+
+    /** A member's session ended: whatever it still holds in these partitions goes to the other members. */
+    public void releaseAll(String groupId, String memberId, List<ShareSessionCache.TopicIdPartition> sessionPartitions) {
+        for (ShareSessionCache.TopicIdPartition tp : sessionPartitions) {
+            SharePartition partition = partitions.get(new SharePartitionKey(groupId, tp.topicId(), tp.partition()));
+            if (partition != null) {
+                changed(partition, partition.releaseAll(memberId));
+            }
+        }
+    }
+
+    /** Sessions ended without a final request (their connection closed): their members' records are released. */
+    public void releaseSessions(List<ShareSessionCache.ShareSession> ended) {
+        for (ShareSessionCache.ShareSession session : ended) {
+            releaseAll(session.groupId(), session.memberId(), session.partitions());
+        }
+    }
+
+    /** New records in {@code partition} (an append, or the high watermark moving): parked share fetches may acquire. */
+    public void onAppend(TopicPartition partition) {
+        fetchPurgatory.checkAndComplete(partition);
+    }
+
+    /**
+     * {@code leadership} as the produce and fetch paths see it, telling {@code manager} of each leader append and
+     * each follower fetch too: that is where parked share fetches learn of new records (on a single node an append
+     * makes them readable; in a cluster the high watermark passing them does, which only a follower's fetch moves).
+     */
+    public static PartitionLeadership wakingOnNewData(PartitionLeadership leadership, SharePartitionManager manager) {
+        return new PartitionLeadership() {
+            @Override
+            public boolean isLeader(TopicPartition partition) {
+                return leadership.isLeader(partition);
+            }
+
+            @Override
+            public int leaderEpoch(TopicPartition partition) {
+                return leadership.leaderEpoch(partition);
+            }
+
+            @Override
+            public int inSyncReplicas(TopicPartition partition) {
+                return leadership.inSyncReplicas(partition);
+            }
+
+            @Override
+            public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
+                                        long logStartOffset) {
+                leadership.onFollowerFetch(partition, replicaId, replicaEpoch, fetchOffset, logStartOffset);
+                manager.onAppend(partition);
+            }
+
+            @Override
+            public void onLeaderAppend(TopicPartition partition) {
+                leadership.onLeaderAppend(partition);
+                manager.onAppend(partition);
+            }
+
+            @Override
+            public long lowWatermark(PartitionLog log) {
+                return leadership.lowWatermark(log);
+            }
+        };
+    }
+
+    /**
+     * Resets a share partition's start offset (AlterShareGroupOffsets) or, with a null offset, forgets its state
+     * (DeleteShareGroupOffsets). The caller has checked the group has no members.
+     */
+    public CompletionStage<Void> reset(SharePartitionKey key, Long offset) {
+        SharePartition partition = partitions.get(key);
+        if (offset == null) {
+            partitions.remove(key);
+            persisted.remove(key);
+            return persister.delete(key);
+        }
+        if (partition == null) {
+            ShareStateSnapshot snapshot = new ShareStateSnapshot(offset, List.of());
+            persisted.put(key, snapshot);
+            return persister.write(key, snapshot);
+        }
+        synchronized (partition) {
+            partition.resetTo(offset);
+            return persister.write(key, partition.snapshot());
+        }
+    }
+
+    private void changed(SharePartition partition, boolean releasedAny) {
+        if (!releasedAny) {
+            return;
+        }
+        synchronized (partition) {
+            persister.write(partition.key(), partition.snapshot()).exceptionally(failure -> {
+                log.warn("Cannot persist the state of {}", partition.key(), failure);
+                return null;
+            });
+        }
+        fetchPurgatory.checkAndComplete(partition.key());
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        fetchPurgatory.close();
+        lockPurgatory.close();
+    }
+
+    /** Fires when locks taken now would expire, releasing whatever of the partition's locks has expired by then. */
+    final class LockExpiry extends DelayedOperation {
+        private final SharePartition partition;
+
+        LockExpiry(SharePartition partition) {
+            super(partition.settings().recordLockDurationMs());
+            this.partition = partition;
+        }
+
+        @Override
+        public boolean tryComplete() {
+            return false; // only the timeout ends it
+        }
+
+        @Override
+        protected void onComplete() {
+            changed(partition, partition.expireLocks());
+        }
+
+        @Override
+        protected void onExpiration() {
+            // onComplete did the work
+        }
+    }
+}

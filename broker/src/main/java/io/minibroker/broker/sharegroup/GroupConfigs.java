@@ -1,0 +1,214 @@
+package io.minibroker.broker.sharegroup;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.ConfigKey;
+import io.minibroker.broker.log.DurableFiles;
+import io.minibroker.broker.share.ShareGroupConfigs;
+import io.minibroker.broker.share.ShareGroupSettings;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Group configs (Kafka's GroupConfig: ConfigResource type GROUP, {@code kafka-configs.sh --entity-type groups}), the
+ * share groups' ones: {@code share.auto.offset.reset}, {@code share.record.lock.duration.ms},
+ * {@code share.delivery.count.limit}, {@code share.partition.max.record.locks}, {@code share.session.timeout.ms}
+ * and {@code share.heartbeat.interval.ms}, each defaulting to the broker's {@code group.share.*} key, as Kafka's do.
+ * A group id needs no group to carry configs (Kafka resolves a group's configs before it exists). The data side
+ * reads them through {@link ShareGroupConfigs}, the share-group coordinator through {@link ShareGroupTimings}.
+ *
+ * <p>Kafka keeps them in the cluster metadata log; here they are this node's, in one file
+ * ({@code <first log.dir>/.minibroker-group-configs}, a line per group: the URL-encoded group id, then
+ * {@code name=value} pairs URL-encoded), replaced whole through {@link DurableFiles} by the disk thread that
+ * IncrementalAlterConfigs runs on; reads take the in-memory copy.
+ */
+public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings {
+
+    public static final String SHARE_AUTO_OFFSET_RESET = "share.auto.offset.reset";
+    public static final String SHARE_RECORD_LOCK_DURATION_MS = "share.record.lock.duration.ms";
+    public static final String SHARE_DELIVERY_COUNT_LIMIT = "share.delivery.count.limit";
+    public static final String SHARE_PARTITION_MAX_RECORD_LOCKS = "share.partition.max.record.locks";
+    public static final String SHARE_SESSION_TIMEOUT_MS = "share.session.timeout.ms";
+    public static final String SHARE_HEARTBEAT_INTERVAL_MS = "share.heartbeat.interval.ms";
+    private static final String FILE = ".minibroker-group-configs";
+
+    /** The integer configs and the broker key each defaults to (and takes its valid range from). */
+    private static final Map<String, ConfigKey<Integer>> INT_CONFIGS = Map.of(
+            SHARE_RECORD_LOCK_DURATION_MS, BrokerConfig.GROUP_SHARE_RECORD_LOCK_DURATION_MS,
+            SHARE_DELIVERY_COUNT_LIMIT, BrokerConfig.GROUP_SHARE_DELIVERY_COUNT_LIMIT,
+            SHARE_PARTITION_MAX_RECORD_LOCKS, BrokerConfig.GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS,
+            SHARE_SESSION_TIMEOUT_MS, BrokerConfig.GROUP_SHARE_SESSION_TIMEOUT_MS,
+            SHARE_HEARTBEAT_INTERVAL_MS, BrokerConfig.GROUP_SHARE_HEARTBEAT_INTERVAL_MS);
+
+    /** The outcome of a change: NONE, or why not. */
+    public record Change(boolean ok, String message) {
+    }
+
+    private final BrokerConfig broker;
+    private final Path file;
+    private final Map<String, Map<String, String>> overrides = new ConcurrentHashMap<>();
+
+    private GroupConfigs(BrokerConfig broker, Path file) {
+        this.broker = broker;
+        this.file = file;
+    }
+
+    /** Reads the overrides this node keeps in {@code logDir}, if any. */
+    public static GroupConfigs open(BrokerConfig broker, Path logDir) {
+        GroupConfigs configs = new GroupConfigs(broker, logDir.resolve(FILE));
+        if (Files.exists(configs.file)) {
+            try {
+                for (String line : Files.readAllLines(configs.file, StandardCharsets.UTF_8)) {
+                    String[] fields = line.split(" ");
+                    Map<String, String> group = new LinkedHashMap<>();
+                    for (int i = 1; i < fields.length; i++) {
+                        String[] pair = fields[i].split("=", 2);
+                        group.put(decode(pair[0]), decode(pair[1]));
+                    }
+                    configs.overrides.put(decode(fields[0]), group);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + configs.file, e);
+            }
+        }
+        return configs;
+    }
+
+    /** The names Kafka lists for a group that this broker serves, in order. */
+    public static List<String> names() {
+        return List.of(SHARE_AUTO_OFFSET_RESET, SHARE_DELIVERY_COUNT_LIMIT, SHARE_HEARTBEAT_INTERVAL_MS,
+                SHARE_PARTITION_MAX_RECORD_LOCKS, SHARE_RECORD_LOCK_DURATION_MS, SHARE_SESSION_TIMEOUT_MS);
+    }
+
+    /** The group's overrides (none for a group that has none). */
+    public Map<String, String> overrides(String groupId) {
+        return Map.copyOf(overrides.getOrDefault(groupId, Map.of()));
+    }
+
+    /** Every config's effective value for the group, by name. */
+    public Map<String, String> effective(String groupId) {
+        Map<String, String> values = defaults();
+        values.putAll(overrides(groupId));
+        return values;
+    }
+
+    private Map<String, String> defaults() {
+        Map<String, String> values = new TreeMap<>();
+        values.put(SHARE_AUTO_OFFSET_RESET, "latest");
+        INT_CONFIGS.forEach((name, key) -> values.put(name, Integer.toString(broker.get(key))));
+        return values;
+    }
+
+    /** The broker key a group config defaults to, or null if it has none ({@code share.auto.offset.reset}). */
+    public static ConfigKey<Integer> brokerDefault(String name) {
+        return INT_CONFIGS.get(name);
+    }
+
+    /**
+     * Replaces the group's overrides with {@code wanted}, if each is a known name with a valid value (Kafka's
+     * INVALID_CONFIG otherwise, with its message); written to disk before it is answered. Called on the disk thread.
+     */
+    public synchronized Change replace(String groupId, Map<String, String> wanted, boolean validateOnly) {
+        for (Map.Entry<String, String> entry : wanted.entrySet()) {
+            String problem = invalid(entry.getKey(), entry.getValue());
+            if (problem != null) {
+                return new Change(false, problem);
+            }
+        }
+        Map<String, String> after = defaults();
+        after.putAll(wanted);
+        if (Integer.parseInt(after.get(SHARE_SESSION_TIMEOUT_MS).trim())
+                <= Integer.parseInt(after.get(SHARE_HEARTBEAT_INTERVAL_MS).trim())) {
+            return new Change(false, SHARE_SESSION_TIMEOUT_MS + " must be greater than " + SHARE_HEARTBEAT_INTERVAL_MS);
+        }
+        if (validateOnly) {
+            return new Change(true, null);
+        }
+        Map<String, String> trimmed = new LinkedHashMap<>();
+        wanted.forEach((name, value) -> trimmed.put(name, value.trim()));
+        Map<String, Map<String, String>> next = new TreeMap<>(overrides);
+        if (trimmed.isEmpty()) {
+            next.remove(groupId);
+        } else {
+            next.put(groupId, trimmed);
+        }
+        try {
+            DurableFiles.writeAtomically(file, text(next));
+        } catch (IOException e) {
+            return new Change(false, "cannot write " + file + ": " + e.getMessage());
+        }
+        if (trimmed.isEmpty()) {
+            overrides.remove(groupId);
+        } else {
+            overrides.put(groupId, Map.copyOf(trimmed));
+        }
+        return new Change(true, null);
+    }
+
+    private static String invalid(String name, String value) {
+        if (name.equals(SHARE_AUTO_OFFSET_RESET)) {
+            // Kafka 4.3 also takes by_duration:<ISO-8601 duration>; the share partitions here start only at the
+            // log's start or end, so it is refused rather than taken and ignored.
+            return value.trim().equals("latest") || value.trim().equals("earliest") ? null : "Invalid value " + value
+                    + " for configuration " + name + ": String must be one of: latest, earliest";
+        }
+        ConfigKey<Integer> key = INT_CONFIGS.get(name);
+        if (key == null) {
+            return "Unknown group config name: " + name;
+        }
+        try {
+            int parsed = Integer.parseInt(value.trim());
+            return key.valid().test(parsed) ? null : "Invalid value " + value + " for configuration " + name
+                    + ": must be " + key.validDescription();
+        } catch (NumberFormatException e) {
+            return "Invalid value " + value + " for configuration " + name + ": Not a number of type INT";
+        }
+    }
+
+    private static String text(Map<String, Map<String, String>> all) {
+        StringBuilder text = new StringBuilder();
+        all.forEach((groupId, configs) -> {
+            text.append(encode(groupId));
+            configs.forEach((name, value) -> text.append(' ').append(encode(name)).append('=').append(encode(value)));
+            text.append('\n');
+        });
+        return text.toString();
+    }
+
+    @Override
+    public int heartbeatIntervalMs(String groupId) {
+        return Integer.parseInt(effective(groupId).get(SHARE_HEARTBEAT_INTERVAL_MS));
+    }
+
+    @Override
+    public int sessionTimeoutMs(String groupId) {
+        return Integer.parseInt(effective(groupId).get(SHARE_SESSION_TIMEOUT_MS));
+    }
+
+    @Override
+    public ShareGroupSettings settings(String groupId) {
+        Map<String, String> values = effective(groupId);
+        return new ShareGroupSettings(Integer.parseInt(values.get(SHARE_RECORD_LOCK_DURATION_MS)),
+                Integer.parseInt(values.get(SHARE_DELIVERY_COUNT_LIMIT)),
+                Integer.parseInt(values.get(SHARE_PARTITION_MAX_RECORD_LOCKS)),
+                values.get(SHARE_AUTO_OFFSET_RESET).equals("earliest"));
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+
+    private static String decode(String text) {
+        return URLDecoder.decode(text, StandardCharsets.UTF_8);
+    }
+}

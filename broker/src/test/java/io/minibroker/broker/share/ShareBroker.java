@@ -1,0 +1,88 @@
+package io.minibroker.broker.share;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.purgatory.time.ManualClock;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** A broker on a manual clock with one single-partition topic, for the share tests; restartable on its directory. */
+final class ShareBroker implements AutoCloseable {
+
+    static final String TOPIC = "shared";
+
+    private final Path logDir;
+    final ManualClock clock = new ManualClock();
+    private Broker broker;
+    UUID topicId;
+
+    ShareBroker(Path logDir) throws Exception {
+        this.logDir = logDir;
+        broker = TestBrokers.start(logDir, Map.of(), clock);
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+            byte[] id = Base64.getUrlDecoder().decode(admin.describeTopics(List.of(TOPIC)).allTopicNames().get()
+                    .get(TOPIC).topicId().toString());
+            ByteBuffer buffer = ByteBuffer.wrap(id);
+            topicId = new UUID(buffer.getLong(), buffer.getLong());
+        }
+    }
+
+    int port() {
+        return broker.boundPort("PLAINTEXT");
+    }
+
+    Admin admin() {
+        return TestBrokers.admin(broker);
+    }
+
+    ShareWire member(String groupId, String memberId) throws Exception {
+        return new ShareWire(port(), groupId, memberId, topicId);
+    }
+
+    /** A kafka-clients share consumer of {@link #TOPIC} in {@code groupId}, acknowledging explicitly. */
+    KafkaShareConsumer<String, String> shareConsumer(String groupId) {
+        KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + port(),
+                ConsumerConfig.GROUP_ID_CONFIG, groupId,
+                "share.acknowledgement.mode", "explicit"), new StringDeserializer(), new StringDeserializer());
+        consumer.subscribe(List.of(TOPIC));
+        return consumer;
+    }
+
+    void restart() throws Exception {
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of(), clock);
+    }
+
+    /** {@code count} records, one batch each. */
+    void produce(int count) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + port(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, "v" + i)).get();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        broker.close();
+    }
+}

@@ -1,0 +1,114 @@
+package io.minibroker.broker.share;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * kafka-clients 4.4's Admin list/alter/deleteShareGroupOffsets against the share state of a group whose member is
+ * a {@code KafkaShareConsumer}: offsets change only while the group has no members.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ShareGroupOffsetsAdminTest {
+
+    private static final TopicPartition PARTITION = new TopicPartition(ShareBroker.TOPIC, 0);
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    @TempDir
+    Path logDir;
+
+    private ShareBroker broker;
+
+    @BeforeEach
+    void start() throws Exception {
+        broker = new ShareBroker(logDir);
+    }
+
+    @AfterEach
+    void stop() {
+        broker.close();
+    }
+
+    private static Map<TopicPartition, SharePartitionOffsetInfo> offsets(Admin admin, String group) throws Exception {
+        return admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
+                .partitionsToOffsetInfo(group).get();
+    }
+
+    /** Polls until {@code count} records came, acknowledging each as {@code decide} says. */
+    private static List<String> consume(KafkaShareConsumer<String, String> consumer, int count,
+                                        java.util.function.Function<String, AcknowledgeType> decide) {
+        List<String> values = new ArrayList<>();
+        while (values.size() < count) {
+            for (ConsumerRecord<String, String> record : consumer.poll(POLL)) {
+                values.add(record.value());
+                AcknowledgeType type = decide.apply(record.value());
+                if (type != null) {
+                    consumer.acknowledge(record, type);
+                }
+            }
+        }
+        consumer.commitSync();
+        return values;
+    }
+
+    /** Polls until the consumer has joined and fetched once: the share partition exists, at the log end. */
+    private static void awaitSharePartition(Admin admin, KafkaShareConsumer<String, String> consumer) {
+        boolean exists = false;
+        while (!exists) {
+            consumer.poll(POLL);
+            try {
+                exists = offsets(admin, "g").containsKey(PARTITION);
+            } catch (Exception groupNotThereYet) {
+                exists = false;
+            }
+        }
+    }
+
+    @Test
+    void offsetsAreListedAlteredAndDeletedOnlyWhileTheGroupIsEmpty() throws Exception {
+        try (Admin admin = broker.admin()) {
+            assertThatThrownBy(() -> offsets(admin, "g")).hasCauseInstanceOf(GroupIdNotFoundException.class);
+            KafkaShareConsumer<String, String> first = broker.shareConsumer("g");
+            awaitSharePartition(admin, first);
+            broker.produce(5);
+            assertThat(consume(first, 5, v -> v.equals("v2") || v.equals("v4") ? null : AcknowledgeType.ACCEPT))
+                    .containsExactly("v0", "v1", "v2", "v3", "v4");
+            SharePartitionOffsetInfo listed = offsets(admin, "g").get(PARTITION);
+            assertThat(listed.startOffset()).isEqualTo(2);
+            assertThat(listed.lag()).contains(2L); // v2 and v4 are still held; v3 is done
+            assertThatThrownBy(() -> admin.alterShareGroupOffsets("g", Map.of(PARTITION, 4L)).all().get())
+                    .hasCauseInstanceOf(GroupNotEmptyException.class);
+            first.close(); // leaves the group: it is empty now, and v2 and v4 are released
+
+            admin.alterShareGroupOffsets("g", Map.of(PARTITION, 4L)).all().get();
+            assertThat(offsets(admin, "g").get(PARTITION).startOffset()).isEqualTo(4);
+            try (KafkaShareConsumer<String, String> second = broker.shareConsumer("g")) {
+                assertThat(consume(second, 1, v -> AcknowledgeType.ACCEPT)).containsExactly("v4");
+            }
+            admin.deleteShareGroupOffsets("g", Set.of(ShareBroker.TOPIC)).all().get();
+            assertThat(offsets(admin, "g")).doesNotContainKey(PARTITION);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package io.minibroker.broker.share;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.purgatory.time.ManualClock;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A share partition's states, locks, delivery counts and start offset, on a manual clock. */
+class SharePartitionTest {
+
+    private static final SharePartitionKey KEY = new SharePartitionKey("g", UUID.randomUUID(), 0);
+    private static final ShareGroupSettings SETTINGS = new ShareGroupSettings(30_000, 3, 100, false);
+
+    private final ManualClock clock = new ManualClock();
+
+    private SharePartition partition(ShareGroupSettings settings) {
+        return SharePartition.startingAt(KEY, clock, settings, 0);
+    }
+
+    /** Batches of single records 0..n-1, as a log without batching holds them. */
+    private static List<long[]> records(long from, long to) {
+        return java.util.stream.LongStream.rangeClosed(from, to).mapToObj(o -> new long[] {o, o}).toList();
+    }
+
+    private static Acknowledgement ack(long first, long last, AcknowledgeType type) {
+        return new Acknowledgement(first, last, List.of(type.id()));
+    }
+
+    @Test
+    void twoMembersAcquireDistinctRecords() {
+        SharePartition partition = partition(SETTINGS);
+        List<long[]> log = records(0, 9);
+        assertThat(partition.acquire("a", 4, log)).containsExactly(new AcquiredRecords(0, 3, 1));
+        assertThat(partition.acquire("b", 100, log)).containsExactly(new AcquiredRecords(4, 9, 1));
+        assertThat(partition.acquire("c", 100, log)).isEmpty();
+        assertThat(partition.acquiredCount()).isEqualTo(10);
+        assertThat(partition.endOffset()).isEqualTo(10);
+    }
+
+    @Test
+    void anExpiredLockMakesTheRecordsAvailableAgainWithTheirCountRaised() {
+        SharePartition partition = partition(SETTINGS);
+        partition.acquire("a", 100, records(0, 4));
+        clock.advance(29_999);
+        assertThat(partition.expireLocks()).isFalse();
+        assertThat(partition.acquire("b", 100, records(0, 4))).isEmpty();
+        clock.advance(1);
+        assertThat(partition.nextFetchOffset()).isZero();
+        assertThat(partition.stateOf(0)).isEqualTo(RecordState.AVAILABLE);
+        assertThat(partition.acquire("b", 100, records(0, 4))).containsExactly(new AcquiredRecords(0, 4, 2));
+        assertThat(partition.acknowledge("a", List.of(ack(0, 4, AcknowledgeType.ACCEPT))))
+                .isEqualTo(Errors.INVALID_RECORD_STATE); // its locks went: the records are b's now
+    }
+
+    @Test
+    void aRecordDeliveredUpToTheLimitIsArchivedAndTheStartOffsetPassesIt() {
+        SharePartition partition = partition(SETTINGS);
+        for (int delivery = 1; delivery <= 3; delivery++) {
+            assertThat(partition.acquire("a", 100, records(0, 1)))
+                    .containsExactly(new AcquiredRecords(0, 1, delivery));
+            if (delivery < 3) {
+                assertThat(partition.acknowledge("a", List.of(ack(0, 1, AcknowledgeType.RELEASE))))
+                        .isEqualTo(Errors.NONE);
+            } else {
+                clock.advance(30_000); // the last one by lock expiry: the same limit applies
+            }
+        }
+        assertThat(partition.nextFetchOffset()).isEqualTo(2);
+        assertThat(partition.stateOf(0)).isEqualTo(RecordState.ARCHIVED);
+        assertThat(partition.startOffset()).isEqualTo(2);
+        assertThat(partition.acquire("a", 100, records(0, 1))).isEmpty();
+    }
+
+    @Test
+    void acceptRejectAndReleaseMoveTheStartOffsetOnlyOverFinishedRecords() {
+        SharePartition partition = partition(SETTINGS);
+        partition.acquire("a", 100, records(0, 5));
+        Acknowledgement mixed = new Acknowledgement(0, 5, List.of(AcknowledgeType.ACCEPT.id(),
+                AcknowledgeType.REJECT.id(), AcknowledgeType.RELEASE.id(), AcknowledgeType.ACCEPT.id(),
+                AcknowledgeType.GAP.id(), AcknowledgeType.ACCEPT.id()));
+        assertThat(partition.acknowledge("a", List.of(mixed))).isEqualTo(Errors.NONE);
+        assertThat(partition.startOffset()).isEqualTo(2); // 2 was released: it is delivered again
+        assertThat(partition.stateOf(1)).isEqualTo(RecordState.ARCHIVED);
+        assertThat(partition.stateOf(3)).isEqualTo(RecordState.ACKNOWLEDGED);
+        assertThat(partition.stateOf(4)).isEqualTo(RecordState.ARCHIVED);
+        assertThat(partition.acquire("b", 100, records(2, 7))).containsExactly(new AcquiredRecords(2, 2, 2),
+                new AcquiredRecords(6, 7, 1));
+        assertThat(partition.acknowledge("b", List.of(ack(2, 2, AcknowledgeType.ACCEPT),
+                ack(6, 7, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.NONE);
+        assertThat(partition.startOffset()).isEqualTo(8);
+        assertThat(partition.endOffset()).isEqualTo(8);
+    }
+
+    @Test
+    void acknowledgementsAreAllOrNothingAndOnlyForTheHoldersRecords() {
+        SharePartition partition = partition(SETTINGS);
+        partition.acquire("a", 2, records(0, 3));
+        partition.acquire("b", 2, records(0, 3));
+        assertThat(partition.acknowledge("a", List.of(ack(0, 1, AcknowledgeType.ACCEPT),
+                ack(2, 2, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.INVALID_RECORD_STATE);
+        assertThat(partition.stateOf(0)).isEqualTo(RecordState.ACQUIRED); // nothing applied
+        assertThat(partition.acknowledge("a", List.of(ack(5, 5, AcknowledgeType.ACCEPT))))
+                .isEqualTo(Errors.INVALID_RECORD_STATE); // never delivered
+        assertThat(partition.acknowledge("a", List.of(new Acknowledgement(0, 1, List.of((byte) 9)))))
+                .isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(partition.acknowledge("a", List.of(new Acknowledgement(1, 0, List.of((byte) 1)))))
+                .isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(partition.acknowledge("a", List.of(ack(0, 1, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void theWindowStopsAtTheRecordLockLimitUntilTheStartOffsetMoves() {
+        SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 100, false));
+        assertThat(partition.acquire("a", 1000, records(0, 199))).containsExactly(new AcquiredRecords(0, 99, 1));
+        assertThat(partition.canAcquire(200)).isFalse();
+        assertThat(partition.acknowledge("a", List.of(ack(0, 9, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.NONE);
+        assertThat(partition.canAcquire(200)).isTrue();
+        assertThat(partition.acquire("b", 1000, records(100, 199))).containsExactly(new AcquiredRecords(100, 109, 1));
+    }
+
+    @Test
+    void renewKeepsTheLockForAnotherDuration() {
+        SharePartition partition = partition(SETTINGS);
+        partition.acquire("a", 10, records(0, 0));
+        clock.advance(20_000);
+        assertThat(partition.acknowledge("a", List.of(ack(0, 0, AcknowledgeType.RENEW)))).isEqualTo(Errors.NONE);
+        clock.advance(20_000);
+        assertThat(partition.stateOf(0)).isEqualTo(RecordState.ACQUIRED);
+        assertThat(partition.expireLocks()).isFalse();
+        clock.advance(10_000);
+        assertThat(partition.expireLocks()).isTrue();
+    }
+
+    @Test
+    void aMemberLeavingReleasesOnlyItsRecords() {
+        SharePartition partition = partition(SETTINGS);
+        partition.acquire("a", 2, records(0, 3));
+        partition.acquire("b", 2, records(0, 3));
+        assertThat(partition.releaseAll("a")).isTrue();
+        assertThat(partition.stateOf(0)).isEqualTo(RecordState.AVAILABLE);
+        assertThat(partition.stateOf(2)).isEqualTo(RecordState.ACQUIRED);
+        assertThat(partition.acquire("b", 10, records(0, 3))).containsExactly(new AcquiredRecords(0, 1, 2));
+    }
+
+    @Test
+    void compactedOffsetsBetweenBatchesAreArchivedAndTheLogStartMovesTheStart() {
+        SharePartition partition = partition(SETTINGS);
+        assertThat(partition.acquire("a", 10, List.of(new long[] {0, 1}, new long[] {5, 6})))
+                .containsExactly(new AcquiredRecords(0, 1, 1), new AcquiredRecords(5, 6, 1));
+        assertThat(partition.stateOf(3)).isEqualTo(RecordState.ARCHIVED);
+        assertThat(partition.moveStartTo(6)).isTrue();
+        assertThat(partition.startOffset()).isEqualTo(6);
+        assertThat(partition.acknowledge("a", List.of(ack(6, 6, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.NONE);
+        assertThat(partition.startOffset()).isEqualTo(7);
+    }
+
+    @Test
+    void aSnapshotRestoresStatesAndCountsWithLocksDropped() {
+        SharePartition partition = partition(SETTINGS);
+        partition.acquire("a", 10, records(0, 4));
+        partition.acknowledge("a", List.of(ack(0, 0, AcknowledgeType.ACCEPT), ack(2, 2, AcknowledgeType.REJECT)));
+        ShareStateSnapshot snapshot = ShareStateSnapshot.decode(partition.snapshot().encode());
+        assertThat(snapshot).isEqualTo(partition.snapshot());
+        SharePartition restored = SharePartition.restored(KEY, clock, SETTINGS, snapshot);
+        assertThat(restored.startOffset()).isEqualTo(1);
+        assertThat(restored.endOffset()).isEqualTo(5);
+        assertThat(restored.stateOf(1)).isEqualTo(RecordState.AVAILABLE);
+        assertThat(restored.stateOf(2)).isEqualTo(RecordState.ARCHIVED);
+        assertThat(restored.acquire("b", 10, records(0, 6))).containsExactly(new AcquiredRecords(1, 1, 2),
+                new AcquiredRecords(3, 4, 2), new AcquiredRecords(5, 6, 1));
+    }
+}
