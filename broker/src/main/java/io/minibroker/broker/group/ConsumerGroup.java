@@ -54,6 +54,8 @@ final class ConsumerGroup {
     Map<String, SubscribedTopic> subscriptionMetadata = Map.of();
     /** The group's records as last written to {@code __consumer_offsets}, by key ({@link ConsumerGroupRecords}). */
     Map<java.nio.ByteBuffer, byte[]> written = new LinkedHashMap<>();
+    /** Set when upgraded from a classic group whose metadata record the next write deletes. */
+    boolean replacesClassicGroup;
     private boolean dead;
 
     ConsumerGroup(String groupId) {

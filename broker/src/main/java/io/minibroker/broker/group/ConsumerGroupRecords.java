@@ -39,6 +39,8 @@ final class ConsumerGroupRecords {
     static final short TARGET_ASSIGNMENT_MEMBER = 7;
     static final short CURRENT_MEMBER_ASSIGNMENT = 8;
     private static final short VALUE_VERSION = 0;
+    /** The tag of ConsumerGroupMemberMetadataValue's ClassicMemberMetadata, set for classic-protocol members. */
+    private static final int CLASSIC_MEMBER_METADATA_TAG = 0;
 
     private ConsumerGroupRecords() {
     }
@@ -117,7 +119,24 @@ final class ConsumerGroupRecords {
         writeCompactString(value, member.subscribedTopicRegex);
         value.writeInt(member.rebalanceTimeoutMs);
         writeCompactString(value, member.serverAssignor);
-        Wire.writeUnsignedVarint(value, 0);
+        if (member.classic == null) {
+            Wire.writeUnsignedVarint(value, 0);
+        } else { // tagged field 0: ClassicMemberMetadata
+            ByteBuf classic = Unpooled.buffer();
+            classic.writeInt(member.classic.sessionTimeoutMs());
+            Wire.writeUnsignedVarint(classic, member.classic.protocols().size() + 1);
+            member.classic.protocols().forEach((name, metadata) -> {
+                writeCompactString(classic, name);
+                Wire.writeUnsignedVarint(classic, metadata.length + 1);
+                classic.writeBytes(metadata);
+                Wire.writeUnsignedVarint(classic, 0);
+            });
+            Wire.writeUnsignedVarint(classic, 0);
+            Wire.writeUnsignedVarint(value, 1);
+            Wire.writeUnsignedVarint(value, CLASSIC_MEMBER_METADATA_TAG);
+            Wire.writeUnsignedVarint(value, classic.readableBytes());
+            value.writeBytes(classic);
+        }
         return bytes(value);
     }
 
@@ -277,7 +296,32 @@ final class ConsumerGroupRecords {
             member.subscribedTopicRegex = readCompactString(value);
             member.rebalanceTimeoutMs = value.readInt();
             member.serverAssignor = readCompactString(value);
+            member.classic = null;
+            int tagged = Wire.readUnsignedVarint(value);
+            for (int i = 0; i < tagged; i++) {
+                int tag = Wire.readUnsignedVarint(value);
+                int size = Wire.readUnsignedVarint(value);
+                if (tag == CLASSIC_MEMBER_METADATA_TAG) {
+                    member.classic = readClassicMetadata(value.readSlice(size));
+                } else {
+                    value.skipBytes(size);
+                }
+            }
             group.add(member); // again, now that its instance id is known
+        }
+
+        private static ConsumerGroupMember.ClassicMetadata readClassicMetadata(ByteBuf value) {
+            int sessionTimeoutMs = value.readInt();
+            int count = Wire.readUnsignedVarint(value) - 1;
+            java.util.LinkedHashMap<String, byte[]> protocols = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < count; i++) {
+                String name = readCompactString(value);
+                byte[] metadata = new byte[Wire.readUnsignedVarint(value) - 1];
+                value.readBytes(metadata);
+                skipTaggedFields(value);
+                protocols.put(name, metadata);
+            }
+            return new ConsumerGroupMember.ClassicMetadata(sessionTimeoutMs, protocols);
         }
 
         private static ConsumerGroupMember member(ConsumerGroup group, String memberId) {
