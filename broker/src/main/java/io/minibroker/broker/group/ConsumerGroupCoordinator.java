@@ -191,9 +191,9 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             return null;
         }
         synchronized (classic) {
-            if (classic.members.isEmpty() && classic.pendingMembers.isEmpty()) {
+            if (classic.members.isEmpty()) { // Empty, whatever joins are still pending (they are told to rejoin)
                 if (classic.state() != GroupState.DEAD) {
-                    classicGroups.remove(classic);
+                    migration.releaseEmpty(classic);
                 }
                 return null;
             }
@@ -398,8 +398,9 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             }
             timeouts.heartbeat(group, member, sessionTimeoutMs);
         } else {
-            removeMember(group, member);
-            migration.downgradeIfOnlyClassicLeft(group);
+            if (!migration.downgradeWithout(group, member)) {
+                removeMember(group, member);
+            }
         }
         return new ConsumerGroupHeartbeat.Response(Errors.NONE, null, request.memberId(), request.memberEpoch(), 0,
                 null);
@@ -432,8 +433,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                 if (group.isDead() || group.members.get(member.memberId) != member || !still.getAsBoolean()) {
                     return;
                 }
-                removeMember(group, member);
-                if (!migration.downgradeIfOnlyClassicLeft(group)) {
+                if (!migration.downgradeWithout(group, member)) {
+                    removeMember(group, member);
                     write(group);
                 }
             }

@@ -77,6 +77,11 @@ final class ConsumerGroupMigration {
         return null;
     }
 
+    /** An empty classic group (the caller holds its lock) gives way to a consumer group of that id. */
+    void releaseEmpty(ClassicGroup classic) {
+        membership.release(classic);
+    }
+
     /** A classic member as a classic-protocol member of the consumer group, at the classic group's generation. */
     private ConsumerGroupMember fromClassic(GroupMember classicMember, ClassicGroup classic) {
         ConsumerGroupMember member = new ConsumerGroupMember(classicMember.memberId);
@@ -100,21 +105,23 @@ final class ConsumerGroupMigration {
     }
 
     /**
-     * After a member left or was fenced (the caller holds the group's lock, on the coordinator's thread): if every
-     * member left speaks the classic protocol and the policy allows it, the group becomes a classic group (Kafka's
-     * convertToClassicGroup), which rebalances. Returns whether it did.
+     * A member leaving or fenced (the caller holds the group's lock, on the coordinator's thread): if every other
+     * member speaks the classic protocol and the policy allows it, the group becomes, without it, a classic group at
+     * the group epoch (Kafka's validateOnlineDowngradeWithFencedMember and convertToClassicGroup), which rebalances.
+     * Returns whether it did; if not, the caller removes the member as usual.
      */
-    boolean downgradeIfOnlyClassicLeft(ConsumerGroup group) {
-        if (!downgradeEnabled || group.members.isEmpty()
-                || !group.allMembers().stream().allMatch(ConsumerGroupMember::usesClassicProtocol)) {
+    boolean downgradeWithout(ConsumerGroup group, ConsumerGroupMember leaving) {
+        List<ConsumerGroupMember> staying = group.allMembers().stream().filter(m -> m != leaving).toList();
+        if (!downgradeEnabled || staying.isEmpty()
+                || !staying.stream().allMatch(ConsumerGroupMember::usesClassicProtocol)) {
             return false;
         }
-        String protocol = commonProtocol(group);
+        String protocol = commonProtocol(staying);
         if (protocol == null) {
             return false;
         }
         List<GroupMetadataRecord.StoredMember> members = new ArrayList<>();
-        for (ConsumerGroupMember member : group.allMembers()) {
+        for (ConsumerGroupMember member : staying) {
             members.add(new GroupMetadataRecord.StoredMember(member.memberId, member.instanceId, member.clientId,
                     member.clientHost, member.rebalanceTimeoutMs, member.classic.sessionTimeoutMs(),
                     member.classic.protocols().get(protocol),
@@ -129,10 +136,9 @@ final class ConsumerGroupMigration {
     }
 
     /** The first protocol of the first member that every member supports, as a classic group selects one. */
-    private static String commonProtocol(ConsumerGroup group) {
-        ConsumerGroupMember first = group.allMembers().iterator().next();
-        for (String name : first.classic.protocols().keySet()) {
-            if (group.allMembers().stream().allMatch(m -> m.classic.protocols().containsKey(name))) {
+    private static String commonProtocol(List<ConsumerGroupMember> members) {
+        for (String name : members.get(0).classic.protocols().keySet()) {
+            if (members.stream().allMatch(m -> m.classic.protocols().containsKey(name))) {
                 return name;
             }
         }
