@@ -6,7 +6,9 @@ import io.minibroker.protocol.message.view.JoinGroupResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
@@ -16,11 +18,15 @@ import java.util.concurrent.CompletableFuture;
  * them: a JoinGroup updates the member's subscription from its embedded consumer protocol and reconciles it like a
  * consumer-protocol heartbeat (the partitions it reports owning in its subscription are the ones it still holds;
  * an eager client reports none), and is answered at once with the member's epoch as the generation and no leader;
- * the SyncGroup that follows gets its assigned partitions; a Heartbeat is answered REBALANCE_IN_PROGRESS while the
- * member has a newer target to reach, so that it rejoins. The group's lock guards each; joins run on the
+ * the SyncGroup that follows gets its assigned partitions; a Heartbeat is answered REBALANCE_IN_PROGRESS when the
+ * member should rejoin: the group epoch moved past it, it has partitions to revoke, or partitions it waited for
+ * are free now. The group's lock guards each; joins run on the
  * coordinator's thread and are answered once their records are written.
  */
 final class ClassicMembersOfConsumerGroups {
+
+    /** From this JoinGroup version a dynamic member joining with no id is sent one to join with (KIP-394). */
+    private static final int KNOWN_MEMBER_ID_VERSION = 4;
 
     private final ConsumerGroupCoordinator consumers;
 
@@ -63,10 +69,14 @@ final class ClassicMembersOfConsumerGroups {
             } catch (ProtocolException e) {
                 return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId());
             }
+            if (request.memberId().isEmpty() && request.groupInstanceId() == null
+                    && request.version() >= KNOWN_MEMBER_ID_VERSION) {
+                return refuse(Errors.MEMBER_ID_REQUIRED, UUID.randomUUID().toString());
+            }
             ConsumerGroupMember member = memberFor(group, request);
             if (member == null) {
-                return refuse(request.memberId().isEmpty() ? Errors.GROUP_MAX_SIZE_REACHED
-                        : Errors.UNKNOWN_MEMBER_ID, request.memberId());
+                return refuse(group.members.containsKey(request.memberId()) ? Errors.UNKNOWN_MEMBER_ID
+                        : Errors.GROUP_MAX_SIZE_REACHED, request.memberId());
             }
             boolean bump = !group.members.containsKey(member.memberId);
             if (bump) {
@@ -99,13 +109,14 @@ final class ClassicMembersOfConsumerGroups {
     }
 
     /**
-     * The member the join is for: a new one for an empty member id (a static member's own if its instance id is
-     * known: it takes its place), the classic-protocol member of that id, or null (unknown, or the group is full).
+     * The member the join is for: the classic-protocol member of that id; else a new one, under the id it was given
+     * with MEMBER_ID_REQUIRED (or a fresh one), a static member's own if its instance id is known (it takes its
+     * place); null if the id names a consumer-protocol member or the group is full.
      */
     private ConsumerGroupMember memberFor(ConsumerGroup group, JoinRequest request) {
-        if (!request.memberId().isEmpty()) {
-            ConsumerGroupMember member = group.members.get(request.memberId());
-            return member != null && member.usesClassicProtocol() ? member : null;
+        ConsumerGroupMember existing = group.members.get(request.memberId());
+        if (existing != null) {
+            return existing.usesClassicProtocol() ? existing : null;
         }
         if (request.groupInstanceId() != null) {
             ConsumerGroupMember previous = group.staticMember(request.groupInstanceId());
@@ -116,7 +127,8 @@ final class ClassicMembersOfConsumerGroups {
         if (group.members.size() >= consumers.maxSize()) {
             return null;
         }
-        ConsumerGroupMember member = new ConsumerGroupMember(UUID.randomUUID().toString());
+        ConsumerGroupMember member = new ConsumerGroupMember(request.memberId().isEmpty()
+                ? UUID.randomUUID().toString() : request.memberId());
         member.instanceId = request.groupInstanceId();
         return member;
     }
@@ -151,10 +163,22 @@ final class ClassicMembersOfConsumerGroups {
                 return refused;
             }
             consumers.sessionAlive(group, member);
-            boolean reconciled = group.groupEpoch == group.assignmentEpoch
-                    && member.memberEpoch == group.assignmentEpoch && member.state == MemberState.STABLE;
-            return reconciled ? Errors.NONE : Errors.REBALANCE_IN_PROGRESS;
+            boolean rejoin = member.memberEpoch < group.groupEpoch
+                    || member.state == MemberState.UNREVOKED_PARTITIONS
+                    || member.state == MemberState.UNRELEASED_PARTITIONS && !waitingOnUnreleased(group, member);
+            return rejoin ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
         }
+    }
+
+    /** Whether another member still holds some partition of the member's target it has not got yet. */
+    private static boolean waitingOnUnreleased(ConsumerGroup group, ConsumerGroupMember member) {
+        Map<UUID, Map<Integer, String>> owners = group.owners();
+        Map<UUID, Set<Integer>> pending = TopicAssignment.difference(group.targetOf(member.memberId),
+                member.assignedPartitions);
+        return pending.entrySet().stream().anyMatch(topic -> topic.getValue().stream().anyMatch(partition -> {
+            String owner = owners.getOrDefault(topic.getKey(), Map.of()).get(partition);
+            return owner != null && !owner.equals(member.memberId);
+        }));
     }
 
     /** A LeaveGroup of a classic-protocol member: it goes, the group epoch moves on. */

@@ -490,8 +490,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     /**
      * A classic JoinGroup naming a consumer group: an empty one gives way, as Kafka converts an empty consumer group
      * to a classic one (its records are tombstoned, its commits stay with the id), and the join goes on (NONE);
-     * one with members is refused INCONSISTENT_GROUP_PROTOCOL, since classic members inside a consumer group
-     * (Kafka's mixed groups) are not implemented here.
+     * one with members answers INCONSISTENT_GROUP_PROTOCOL, which {@link ClassicMembersOfConsumerGroups} takes as
+     * "take the member in" (a mixed group).
      */
     CompletableFuture<Errors> yieldToClassic(String groupId) {
         return whenEmpty(groupId, Errors.NONE, Errors.INCONSISTENT_GROUP_PROTOCOL, this::writeTombstones);
@@ -583,11 +583,6 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         } catch (LogException e) {
             LOG.warn("Could not write the downgrade of group {}: {}", group.groupId, e.getMessage());
         }
-    }
-
-    /** Ends a member's session and rebalance timeouts. */
-    void endTimeouts(ConsumerGroupMember member) {
-        timeouts.end(member);
     }
 
     /** Forgets a group whose partition this broker no longer leads; its members' timeouts end. */

@@ -18,11 +18,12 @@ import java.util.UUID;
 /**
  * A consumer group's records in {@code __consumer_offsets}, in Kafka's layouts, so that Kafka's tools read them and
  * the group survives a restart or a coordinator's failover: ConsumerGroupMetadata (type 3: the group epoch),
- * ConsumerGroupMemberMetadata (5: a member's subscription), ConsumerGroupTargetAssignmentMetadata (6: the
+ * ConsumerGroupMemberMetadata (5: a member's subscription; a classic-protocol member's session timeout and
+ * protocols in its tagged field 0, ClassicMemberMetadata), ConsumerGroupTargetAssignmentMetadata (6: the
  * assignment epoch), ConsumerGroupTargetAssignmentMember (7: a member's target) and
  * ConsumerGroupCurrentMemberAssignment (8: a member's epochs, state and partitions). Keys are Kafka's
  * non-flexible coordinator keys (the type as an int16, then int16-length strings); values are version 0 of the
- * flexible value schemas (compact strings and arrays, an empty tagged-field section). Kafka 4.1 stopped writing
+ * flexible value schemas (compact strings and arrays, tagged fields). Kafka 4.1 stopped writing
  * ConsumerGroupPartitionMetadata (type 4, replaced by a metadata hash): it is neither written nor needed here,
  * the subscribed topics being looked up again on load.
  *

@@ -166,6 +166,18 @@ class ConsumerGroupMigrationTest {
     }
 
     @Test
+    void aNewClassicMemberJoinsTheMixedGroup() throws Exception {
+        upgradedAndReconciled();
+        JoinGroupResponseView required = classicJoin("");
+        assertThat(required.errorCode()).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        JoinGroupResponseView joined = classicJoin(required.memberId());
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(joined.generationId()).as("the group epoch its join moved to").isEqualTo(3);
+        assertThat(describe().members()).hasSize(3);
+        assertThat(describe().groupEpoch()).isEqualTo(3);
+    }
+
+    @Test
     void theMixedGroupSurvivesARestart() throws Exception {
         String classic = upgradedAndReconciled();
         client.close();
