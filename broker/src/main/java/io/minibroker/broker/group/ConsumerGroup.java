@@ -158,7 +158,8 @@ final class ConsumerGroup {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         if (memberEpoch != member.memberEpoch) {
-            return version >= OFFSET_COMMIT_MEMBER_EPOCH_VERSION
+            // A classic-protocol member knows generations, not member epochs: it is told ILLEGAL_GENERATION.
+            return version >= OFFSET_COMMIT_MEMBER_EPOCH_VERSION && !member.usesClassicProtocol()
                     ? Errors.STALE_MEMBER_EPOCH : Errors.ILLEGAL_GENERATION;
         }
         return Errors.NONE;

@@ -13,6 +13,8 @@ import io.minibroker.protocol.message.view.HeartbeatRequestView;
 import io.minibroker.protocol.message.view.HeartbeatResponseView;
 import io.minibroker.protocol.message.view.JoinGroupRequestView;
 import io.minibroker.protocol.message.view.JoinGroupResponseView;
+import io.minibroker.protocol.message.view.OffsetCommitRequestView;
+import io.minibroker.protocol.message.view.OffsetCommitResponseView;
 import io.minibroker.protocol.message.view.SyncGroupRequestView;
 import io.minibroker.protocol.message.view.SyncGroupResponseView;
 import io.minibroker.purgatory.time.ManualClock;
@@ -163,6 +165,15 @@ class ConsumerGroupMigrationTest {
         String classic = upgradedAndReconciled();
         assertThat(classicHeartbeat(classic, 1)).isEqualTo(Errors.ILLEGAL_GENERATION.code());
         assertThat(describe().groupState()).isEqualTo("Stable");
+        assertThat(describe().members()).extracting(m -> m.memberId() + ":" + m.memberType())
+                .containsExactlyInAnyOrder(classic + ":0", "m1:1");
+
+        OffsetCommitRequestView stale = new OffsetCommitRequestView().groupId("g").memberId(classic)
+                .generationIdOrMemberEpoch(1);
+        stale.addTopic().name("t").addPartition().partitionIndex(0).committedOffset(5);
+        assertThat(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9, stale.struct())).topics()
+                .get(0).partitions().get(0).errorCode()).as("a classic member is told of generations")
+                .isEqualTo(Errors.ILLEGAL_GENERATION.code());
     }
 
     @Test
