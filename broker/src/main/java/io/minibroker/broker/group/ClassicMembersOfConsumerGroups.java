@@ -137,7 +137,11 @@ final class ClassicMembersOfConsumerGroups {
         return CompletableFuture.completedFuture(GroupResponses.joinError(error, memberId));
     }
 
-    /** A SyncGroup: the member's assigned partitions, at its epoch. */
+    /**
+     * A SyncGroup: the member's assigned partitions, at its epoch; REBALANCE_IN_PROGRESS if the group epoch moved
+     * on meanwhile (unless the member is still revoking: it rejoins once it has). The protocol type and name the
+     * request carries are not checked against the join's (the classic path does not check them either).
+     */
     Struct sync(ConsumerGroup group, int generationId, String memberId, String groupInstanceId) {
         synchronized (group) {
             ConsumerGroupMember member = group.isDead() ? null : group.members.get(memberId);
@@ -146,6 +150,10 @@ final class ClassicMembersOfConsumerGroups {
                 return GroupResponses.syncResponse(refused, new byte[0]);
             }
             consumers.sessionAlive(group, member);
+            if (group.groupEpoch > member.memberEpoch && member.state != MemberState.UNREVOKED_PARTITIONS) {
+                // Kafka's throwIfRebalanceInProgress: a newer epoch to catch up with, unless still revoking
+                return GroupResponses.syncResponse(Errors.REBALANCE_IN_PROGRESS, new byte[0]);
+            }
             return GroupResponses.syncResponse(Errors.NONE,
                     ConsumerProtocol.assignmentBytes(consumers.migration().byName(member.assignedPartitions)));
         }
