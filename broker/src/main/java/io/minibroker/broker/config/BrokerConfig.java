@@ -258,8 +258,10 @@ public final class BrokerConfig {
      * KIP-848's online migration between classic and consumer groups: a classic group upgraded when a
      * consumer-protocol member joins it, a consumer group downgraded when its last consumer-protocol member leaves.
      */
-    public static final ConfigKey<String> GROUP_CONSUMER_MIGRATION_POLICY = oneOf("group.consumer.migration.policy",
-            "bidirectional", "bidirectional", "upgrade", "downgrade", "disabled");
+    public static final ConfigKey<String> GROUP_CONSUMER_MIGRATION_POLICY = new ConfigKey<>(
+            "group.consumer.migration.policy", value -> value.toLowerCase(java.util.Locale.ROOT), "bidirectional",
+            List.of("bidirectional", "upgrade", "downgrade", "disabled")::contains,
+            "one of bidirectional, upgrade, downgrade, disabled (any case, as Kafka)");
     public static final ConfigKey<Integer> OFFSETS_TOPIC_NUM_PARTITIONS = intKey("offsets.topic.num.partitions", 50, 1);
     public static final ConfigKey<Integer> OFFSETS_TOPIC_REPLICATION_FACTOR =
             intKey("offsets.topic.replication.factor", 3, 1);

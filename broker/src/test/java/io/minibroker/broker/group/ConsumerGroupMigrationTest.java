@@ -237,7 +237,7 @@ class ConsumerGroupMigrationTest {
 
     @Test
     void theDisabledPolicyRefusesTheUpgrade() throws Exception {
-        start(Map.of("group.consumer.migration.policy", "disabled"));
+        start(Map.of("group.consumer.migration.policy", "DISABLED")); // any case, as Kafka takes it
         createTopic();
         stableClassicGroup();
         ConsumerGroupHeartbeatResponseView refused = heartbeat("m1", 0);
