@@ -40,12 +40,16 @@ func main() {
 		transact(os.Args[2])
 		return
 	}
+	if len(os.Args) == 3 && os.Args[1] == "migrate" {
+		migrate(os.Args[2])
+		return
+	}
 	if len(os.Args) == 3 && os.Args[1] == "regex" {
 		consumeRegex(os.Args[2])
 		return
 	}
 	if len(os.Args) != 2 {
-		fail("usage: franzsmoke [regex] <bootstrap servers>")
+		fail("usage: franzsmoke [regex|transact|migrate] <bootstrap servers>")
 	}
 	bootstrap := os.Args[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)

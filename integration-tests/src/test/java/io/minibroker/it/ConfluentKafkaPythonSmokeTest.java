@@ -65,6 +65,26 @@ class ConfluentKafkaPythonSmokeTest {
     }
 
     /**
+     * src/test/confluent-kafka-python/migrate.py: KIP-848's online migration with librdkafka: a classic group of two
+     * consumers upgraded when a {@code group.protocol=consumer} consumer joins, downgraded when it leaves; every
+     * record read, no partition ever held by two consumers, the partitions spread at each stage.
+     */
+    @Test
+    void confluentKafkaPythonClassicGroupIsUpgradedAndDowngradedOnline() throws Exception {
+        assumeInstalled();
+        Assumptions.assumeTrue(Commands.succeeds("python3", "-c", "import confluent_kafka"),
+                "confluent-kafka is not installed; skipping");
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.consumer.heartbeat.interval.ms",
+                "300", "group.initial.rebalance.delay.ms", "0"))) {
+            String output = Commands.run(PROGRAM_DIR, "", "python3", "migrate.py", kafka.bootstrapServers(),
+                    "migrate-group");
+
+            assertThat(output.strip()).isEqualTo("{\"both_held\": 0, \"ends\": [[2, 2], [1, 1, 2], [2, 2]], "
+                    + "\"read\": 120, \"types\": [\"classic\", \"consumer\", \"classic\"]}");
+        }
+    }
+
+    /**
      * src/test/confluent-kafka-python/transactions.py: librdkafka's transactional producer commits five records and
      * aborts five; read_committed sees only the committed ones, read_uncommitted all ten; a consume-transform-produce
      * step with send_offsets_to_transaction writes the committed input upper-cased and commits the group's offset

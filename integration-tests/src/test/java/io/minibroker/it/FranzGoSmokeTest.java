@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A client that shares no code with Kafka's Java client, librdkafka or kafkajs, and asks for the newest API
  * versions it knows: franz-go 1.22 (src/test/franz-go/main.go: kadm creates a topic, an idempotent zstd producer,
  * two members of a group under the cooperative-sticky balancer, commits, then the group's lag, end offsets,
- * topic configs and log dirs, and deletes; regex.go: franz-go's own TestConsumeRegex). The test builds the program
+ * topic configs and log dirs, and deletes; regex.go: franz-go's own TestConsumeRegex; migrate.go: a classic
+ * group upgraded by a KIP-848 member and downgraded again). The test builds the program
  * with the Go toolchain on the PATH (the version go.mod names or newer; CI fetches one and the modules); without Go
  * it is skipped, saying so.
  */
@@ -69,6 +70,22 @@ class FranzGoSmokeTest {
             String output = Commands.run("", program.toString(), "transact", kafka.bootstrapServers());
 
             assertThat(output.strip()).isEqualTo("read=200 distinct=200 all=true committed=200");
+        }
+    }
+
+    /**
+     * migrate.go: KIP-848's online migration with franz-go members: a classic group of two (cooperative-sticky) is
+     * upgraded when a third with the server-side balancer joins, the three share the partitions, none ever held by
+     * two; when the third leaves, the group is classic again and the two hold every partition.
+     */
+    @Test
+    void franzGoClassicGroupIsUpgradedByAKip848MemberAndDowngradedWhenItLeaves() throws Exception {
+        Path program = build();
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0",
+                "group.consumer.heartbeat.interval.ms", "300"))) {
+            String output = Commands.run("", program.toString(), "migrate", kafka.bootstrapServers());
+
+            assertThat(output.strip()).isEqualTo("consumed=180 types=classic,consumer,classic both_held=0");
         }
     }
 

@@ -254,6 +254,14 @@ public final class BrokerConfig {
             BrokerConfig::parseNames, List.of("uniform", "range"),
             names -> !names.isEmpty() && names.stream().allMatch(BrokerConfig::isConsumerGroupAssignor),
             "a list of uniform, range (or their Kafka class names)");
+    /**
+     * KIP-848's online migration between classic and consumer groups: a classic group upgraded when a
+     * consumer-protocol member joins it, a consumer group downgraded when its last consumer-protocol member leaves.
+     */
+    public static final ConfigKey<String> GROUP_CONSUMER_MIGRATION_POLICY = new ConfigKey<>(
+            "group.consumer.migration.policy", value -> value.toLowerCase(java.util.Locale.ROOT), "bidirectional",
+            List.of("bidirectional", "upgrade", "downgrade", "disabled")::contains,
+            "one of bidirectional, upgrade, downgrade, disabled (any case, as Kafka)");
     public static final ConfigKey<Integer> OFFSETS_TOPIC_NUM_PARTITIONS = intKey("offsets.topic.num.partitions", 50, 1);
     public static final ConfigKey<Integer> OFFSETS_TOPIC_REPLICATION_FACTOR =
             intKey("offsets.topic.replication.factor", 3, 1);
@@ -339,7 +347,7 @@ public final class BrokerConfig {
             DEFAULT_REPLICATION_FACTOR, AUTO_CREATE_TOPICS_ENABLE, DELETE_TOPIC_ENABLE, MIN_INSYNC_REPLICAS,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,
             GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, GROUP_CONSUMER_SESSION_TIMEOUT_MS, GROUP_CONSUMER_MAX_SIZE,
-            GROUP_CONSUMER_ASSIGNORS, OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
+            GROUP_CONSUMER_ASSIGNORS, GROUP_CONSUMER_MIGRATION_POLICY, OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
             OFFSET_METADATA_MAX_BYTES,
             OFFSETS_COMMIT_TIMEOUT_MS, OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS,
             TRANSACTION_STATE_LOG_NUM_PARTITIONS, TRANSACTION_STATE_LOG_REPLICATION_FACTOR, TRANSACTION_STATE_LOG_MIN_ISR,

@@ -82,6 +82,33 @@ final class ClassicGroupCoordinator {
     }
 
     /**
+     * The group is being upgraded to a consumer group (the caller holds its lock, on the coordinator's thread): as
+     * Kafka's convertToConsumerGroup, its parked joins and syncs are answered REBALANCE_IN_PROGRESS so that their
+     * members rejoin the consumer group, its sessions end (the consumer group times its members out now) and it is
+     * forgotten.
+     */
+    void release(ClassicGroup group) {
+        answerWaiters(group, Errors.REBALANCE_IN_PROGRESS);
+        group.members.values().forEach(sessions::end);
+        group.pendingMembers.values().forEach(member -> {
+            member.failJoin(Errors.REBALANCE_IN_PROGRESS);
+            sessions.end(member);
+        });
+        groups.remove(group);
+    }
+
+    /**
+     * A consumer group downgraded to this classic group (Kafka's convertToClassicGroup): listed with its members'
+     * sessions started, then rebalanced so that every member rejoins through the classic protocol.
+     */
+    void adopt(ClassicGroup group) {
+        restore(group);
+        synchronized (group) {
+            rebalancer.rebalanceOrCheck(group);
+        }
+    }
+
+    /**
      * Makes every group Dead and answers its parked JoinGroups and SyncGroups NOT_COORDINATOR (the client looks for
      * its coordinator again), then stops both purgatories: the joins and sessions they expire on closing start no
      * rebalance, the groups being dead.

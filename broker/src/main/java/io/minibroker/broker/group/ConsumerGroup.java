@@ -54,6 +54,8 @@ final class ConsumerGroup {
     Map<String, SubscribedTopic> subscriptionMetadata = Map.of();
     /** The group's records as last written to {@code __consumer_offsets}, by key ({@link ConsumerGroupRecords}). */
     Map<java.nio.ByteBuffer, byte[]> written = new LinkedHashMap<>();
+    /** Set when upgraded from a classic group whose metadata record the next write deletes. */
+    boolean replacesClassicGroup;
     private boolean dead;
 
     ConsumerGroup(String groupId) {
@@ -156,7 +158,8 @@ final class ConsumerGroup {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         if (memberEpoch != member.memberEpoch) {
-            return version >= OFFSET_COMMIT_MEMBER_EPOCH_VERSION
+            // A classic-protocol member knows generations, not member epochs: it is told ILLEGAL_GENERATION.
+            return version >= OFFSET_COMMIT_MEMBER_EPOCH_VERSION && !member.usesClassicProtocol()
                     ? Errors.STALE_MEMBER_EPOCH : Errors.ILLEGAL_GENERATION;
         }
         return Errors.NONE;

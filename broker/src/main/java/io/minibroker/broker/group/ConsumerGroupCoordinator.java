@@ -6,6 +6,8 @@ import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -31,6 +33,8 @@ import java.util.function.Function;
  */
 final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumerGroupCoordinator.class);
+
     private final ConsumerGroups groups;
     private final ClassicGroups classicGroups;
     private final OffsetsTopic log;
@@ -40,9 +44,11 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     private final int heartbeatIntervalMs;
     private final int sessionTimeoutMs;
     private final int maxSize;
+    private final ConsumerGroupMigration migration;
 
     ConsumerGroupCoordinator(BrokerConfig config, ConsumerGroups groups, ClassicGroups classicGroups,
-                             OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock) {
+                             OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock,
+                             ClassicGroupCoordinator membership) {
         this.groups = groups;
         this.classicGroups = classicGroups;
         this.log = log;
@@ -52,6 +58,25 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         this.heartbeatIntervalMs = config.get(BrokerConfig.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS);
         this.sessionTimeoutMs = config.get(BrokerConfig.GROUP_CONSUMER_SESSION_TIMEOUT_MS);
         this.maxSize = config.get(BrokerConfig.GROUP_CONSUMER_MAX_SIZE);
+        this.migration = new ConsumerGroupMigration(config.get(BrokerConfig.GROUP_CONSUMER_MIGRATION_POLICY), groups,
+                membership, topics, this);
+    }
+
+    CoordinatorThread thread() {
+        return thread;
+    }
+
+    /** The consumer group of that id, or null. */
+    ConsumerGroup group(String groupId) {
+        return groups.get(groupId);
+    }
+
+    int maxSize() {
+        return maxSize;
+    }
+
+    ConsumerGroupMigration migration() {
+        return migration;
     }
 
     TargetAssignmentBuilder targets() {
@@ -145,7 +170,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                         ConsumerGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
             }
             ConsumerGroupHeartbeat.Response response = leaving ? leave(group, request) : heartbeat(group, request);
-            if (response.error() != Errors.NONE) {
+            if (response.error() != Errors.NONE || group.isDead()) { // dead: downgraded, its records written
                 return CompletableFuture.completedFuture(response);
             }
             return write(group).handle((written, failure) -> failure == null ? response
@@ -155,9 +180,10 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
 
     /**
      * A consumer-protocol member asking for an id that names a classic group: an empty one (commits only, or left
-     * by its members) becomes a consumer group, as Kafka converts it; one with members would need Kafka's online
-     * upgrade ({@code group.consumer.migration.policy}), which is not implemented here, so the member is refused
-     * with GROUP_ID_NOT_FOUND, as Kafka refuses it when that policy is disabled. Returns the refusal, or null.
+     * by its members) becomes a consumer group, as Kafka converts it; one with members is upgraded online
+     * ({@link ConsumerGroupMigration#upgrade}) if {@code group.consumer.migration.policy} allows it and its members
+     * speak the consumer protocol, else the member is refused GROUP_ID_NOT_FOUND, as Kafka refuses it. Returns the
+     * refusal, or null.
      */
     private String claimFromClassic(String groupId) {
         ClassicGroup classic = classicGroups.get(groupId);
@@ -165,15 +191,14 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             return null;
         }
         synchronized (classic) {
-            if (!classic.members.isEmpty() || !classic.pendingMembers.isEmpty()) {
-                return "Cannot upgrade classic group " + groupId + " to consumer group because the online upgrade"
-                        + " is disabled.";
+            if (classic.members.isEmpty()) { // Empty, whatever joins are still pending (they are told to rejoin)
+                if (classic.state() != GroupState.DEAD) {
+                    migration.releaseEmpty(classic);
+                }
+                return null;
             }
-            if (classic.state() != GroupState.DEAD) {
-                classicGroups.remove(classic);
-            }
+            return migration.upgrade(classic, maxSize);
         }
-        return null;
     }
 
     /** A member joining (epoch 0) or heartbeating (its epoch); the caller holds the group's lock. */
@@ -210,6 +235,22 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         Map<UUID, Set<Integer>> assignedBefore = member.assignedPartitions;
         Map<UUID, Set<Integer>> revokingBefore = member.partitionsPendingRevocation;
         bump |= updateSubscription(member, request);
+        reconcile(group, member, bump, request.ownedTopicPartitions());
+        boolean fullRequest = joining || (request.rebalanceTimeoutMs() != -1 && request.subscribedTopicNames() != null
+                && request.ownedTopicPartitions() != null);
+        boolean changed = member.memberEpoch != epochBefore || !member.assignedPartitions.equals(assignedBefore)
+                || !member.partitionsPendingRevocation.equals(revokingBefore);
+        return new ConsumerGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
+                heartbeatIntervalMs, changed || fullRequest ? member.assignedPartitions : null);
+    }
+
+    /**
+     * What follows a member's heartbeat or (classic) join, whichever protocol it speaks: the group epoch moves on if
+     * {@code bump} or the subscribed topics changed, the target is computed again if it is behind, and the member
+     * reconciles towards its target given the partitions it reports owning (null: not reported); its session and,
+     * if it has partitions to revoke, its rebalance timeout start again. The caller holds the group's lock.
+     */
+    void reconcile(ConsumerGroup group, ConsumerGroupMember member, boolean bump, Map<UUID, Set<Integer>> owned) {
         Map<String, Set<String>> regexTopics = targets.resolveRegexes(group.allMembers());
         Map<String, ConsumerGroup.SubscribedTopic> metadata = targets.subscriptionMetadata(group, regexTopics);
         if (!metadata.equals(group.subscriptionMetadata)) {
@@ -224,17 +265,17 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         }
         long revocation = member.revocationToken;
         CurrentAssignmentBuilder.reconcile(member, group.assignmentEpoch, group.targetOf(member.memberId),
-                group.owners(), request.ownedTopicPartitions());
+                group.owners(), owned);
         if (member.state == MemberState.UNREVOKED_PARTITIONS && member.revocationToken != revocation) {
             timeouts.revoking(group, member);
         }
-        timeouts.heartbeat(group, member, sessionTimeoutMs);
-        boolean fullRequest = joining || (request.rebalanceTimeoutMs() != -1 && request.subscribedTopicNames() != null
-                && request.ownedTopicPartitions() != null);
-        boolean changed = member.memberEpoch != epochBefore || !member.assignedPartitions.equals(assignedBefore)
-                || !member.partitionsPendingRevocation.equals(revokingBefore);
-        return new ConsumerGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
-                heartbeatIntervalMs, changed || fullRequest ? member.assignedPartitions : null);
+        sessionAlive(group, member);
+    }
+
+    /** Starts the member's session timeout again: a classic-protocol member's own, else the group config's. */
+    void sessionAlive(ConsumerGroup group, ConsumerGroupMember member) {
+        timeouts.heartbeat(group, member,
+                member.usesClassicProtocol() ? member.classic.sessionTimeoutMs() : sessionTimeoutMs);
     }
 
     private record JoinOutcome(ConsumerGroupMember member, boolean isNew, ConsumerGroupHeartbeat.Response refusal) {
@@ -357,14 +398,16 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             }
             timeouts.heartbeat(group, member, sessionTimeoutMs);
         } else {
-            removeMember(group, member);
+            if (!migration.downgradeWithout(group, member)) {
+                removeMember(group, member);
+            }
         }
         return new ConsumerGroupHeartbeat.Response(Errors.NONE, null, request.memberId(), request.memberEpoch(), 0,
                 null);
     }
 
     /** Removes a member; the group epoch moves on, so the others get its partitions. */
-    private void removeMember(ConsumerGroup group, ConsumerGroupMember member) {
+    void removeMember(ConsumerGroup group, ConsumerGroupMember member) {
         timeouts.end(member);
         group.remove(member.memberId);
         group.groupEpoch++;
@@ -390,8 +433,10 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                 if (group.isDead() || group.members.get(member.memberId) != member || !still.getAsBoolean()) {
                     return;
                 }
-                removeMember(group, member);
-                write(group);
+                if (!migration.downgradeWithout(group, member)) {
+                    removeMember(group, member);
+                    write(group);
+                }
             }
         });
     }
@@ -403,8 +448,18 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * coordinator's thread. Completes when the write counts.
      */
     CompletableFuture<Long> write(ConsumerGroup group) {
+        return write(group, Map.of());
+    }
+
+    /** As {@link #write(ConsumerGroup)}, with other records of the group in the same batch (a conversion's). */
+    CompletableFuture<Long> write(ConsumerGroup group, Map<ByteBuffer, byte[]> alongside) {
         Map<ByteBuffer, byte[]> now = ConsumerGroupRecords.snapshot(group);
-        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.diff(group.written, now);
+        Map<ByteBuffer, byte[]> changes = new java.util.LinkedHashMap<>(alongside);
+        boolean replacesClassic = group.replacesClassicGroup;
+        if (replacesClassic) { // upgraded: the classic group's metadata goes in the same batch (Kafka's tombstone)
+            changes.put(ByteBuffer.wrap(GroupMetadataRecord.key(group.groupId)), null);
+        }
+        changes.putAll(ConsumerGroupRecords.diff(group.written, now));
         if (changes.isEmpty()) {
             return CompletableFuture.completedFuture(-1L);
         }
@@ -417,6 +472,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         return written.thenApply(offset -> {
             synchronized (group) {
                 group.written = now;
+                group.replacesClassicGroup &= !replacesClassic;
             }
             return offset;
         });
@@ -434,8 +490,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     /**
      * A classic JoinGroup naming a consumer group: an empty one gives way, as Kafka converts an empty consumer group
      * to a classic one (its records are tombstoned, its commits stay with the id), and the join goes on (NONE);
-     * one with members is refused INCONSISTENT_GROUP_PROTOCOL, since classic members inside a consumer group
-     * (Kafka's mixed groups) are not implemented here.
+     * one with members answers INCONSISTENT_GROUP_PROTOCOL, which {@link ClassicMembersOfConsumerGroups} takes as
+     * "take the member in" (a mixed group).
      */
     CompletableFuture<Errors> yieldToClassic(String groupId) {
         return whenEmpty(groupId, Errors.NONE, Errors.INCONSISTENT_GROUP_PROTOCOL, this::writeTombstones);
@@ -475,7 +531,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     }
 
     /** Tombstones for every record the group wrote; the caller holds its lock. */
-    private CompletableFuture<Long> writeTombstones(ConsumerGroup group) {
+    CompletableFuture<Long> writeTombstones(ConsumerGroup group) {
         Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
         return tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
                 : log.writeRecords(group.groupId, tombstones);
@@ -499,11 +555,33 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                     targets.resolveRegexes(group.allMembers()));
             groups.restored(group);
             for (ConsumerGroupMember member : group.allMembers()) {
-                timeouts.heartbeat(group, member, sessionTimeoutMs);
+                sessionAlive(group, member);
                 if (member.state == MemberState.UNREVOKED_PARTITIONS) {
                     timeouts.revoking(group, member);
                 }
             }
+        }
+    }
+
+    /**
+     * Downgraded (Kafka's convertToClassicGroup): in one batch, tombstones for the consumer group's records and the
+     * classic group's metadata; the consumer group is forgotten, its members' timeouts end. The caller holds its
+     * lock, on the coordinator's thread; a failed write is logged, the classic group goes on in memory.
+     */
+    void replaceWithClassic(ConsumerGroup group, GroupMetadataRecord.StoredGroup classic) {
+        Map<ByteBuffer, byte[]> records = new java.util.LinkedHashMap<>(ConsumerGroupRecords.diff(group.written,
+                Map.of()));
+        records.put(ByteBuffer.wrap(GroupMetadataRecord.key(group.groupId)), GroupMetadataRecord.value(classic));
+        group.allMembers().forEach(timeouts::end);
+        groups.remove(group);
+        try {
+            log.writeRecords(group.groupId, records).exceptionally(failure -> {
+                LOG.warn("Could not write the downgrade of group {}: {}", group.groupId,
+                        OffsetsWriteErrors.unwrap(failure).getMessage());
+                return -1L;
+            });
+        } catch (LogException e) {
+            LOG.warn("Could not write the downgrade of group {}: {}", group.groupId, e.getMessage());
         }
     }
 

@@ -26,8 +26,9 @@ import java.util.concurrent.CompletionStage;
  */
 public final class ConsumerGroupDescribeHandler implements ApiHandler {
 
-    /** Kafka's MemberType of a member that heartbeats with the consumer protocol (v1+). */
+    /** Kafka's MemberType (v1+) of a member that heartbeats with the consumer protocol, and of a classic one. */
     private static final byte CONSUMER_MEMBER = 1;
+    private static final byte CLASSIC_MEMBER = 0;
 
     private final GroupCoordinator coordinator;
     private final TopicRegistry topics;
@@ -79,7 +80,7 @@ public final class ConsumerGroupDescribeHandler implements ApiHandler {
             fill(entry.assignment(), member.assignedPartitions);
             fill(entry.targetAssignment(), group.targetOf(member.memberId));
             if (version >= 1) {
-                entry.memberType(CONSUMER_MEMBER);
+                entry.memberType(member.usesClassicProtocol() ? CLASSIC_MEMBER : CONSUMER_MEMBER);
             }
         }
     }

@@ -26,6 +26,8 @@ final class ConsumerGroupMember {
     String subscribedTopicRegex;
     String serverAssignor;
     int rebalanceTimeoutMs = -1;
+    /** Set for a member that joined through the classic protocol (a mixed group); null for a KIP-848 member. */
+    ClassicMetadata classic;
 
     int memberEpoch;
     int previousMemberEpoch;
@@ -38,8 +40,19 @@ final class ConsumerGroupMember {
     /** Bumped whenever the member's revocation ends or restarts: the rebalance timeout watches it. */
     volatile long revocationToken;
 
+    /**
+     * What a classic-protocol member of a consumer group joined with (Kafka's ClassicMemberMetadata): its session
+     * timeout and its protocols, name to metadata, in its order of preference.
+     */
+    record ClassicMetadata(int sessionTimeoutMs, java.util.LinkedHashMap<String, byte[]> protocols) {
+    }
+
     ConsumerGroupMember(String memberId) {
         this.memberId = memberId;
+    }
+
+    boolean usesClassicProtocol() {
+        return classic != null;
     }
 
     /** Whether this is a static member that left with epoch -2 and whose instance id may come back. */

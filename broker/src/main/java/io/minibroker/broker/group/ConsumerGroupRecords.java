@@ -18,11 +18,12 @@ import java.util.UUID;
 /**
  * A consumer group's records in {@code __consumer_offsets}, in Kafka's layouts, so that Kafka's tools read them and
  * the group survives a restart or a coordinator's failover: ConsumerGroupMetadata (type 3: the group epoch),
- * ConsumerGroupMemberMetadata (5: a member's subscription), ConsumerGroupTargetAssignmentMetadata (6: the
+ * ConsumerGroupMemberMetadata (5: a member's subscription; a classic-protocol member's session timeout and
+ * protocols in its tagged field 0, ClassicMemberMetadata), ConsumerGroupTargetAssignmentMetadata (6: the
  * assignment epoch), ConsumerGroupTargetAssignmentMember (7: a member's target) and
  * ConsumerGroupCurrentMemberAssignment (8: a member's epochs, state and partitions). Keys are Kafka's
  * non-flexible coordinator keys (the type as an int16, then int16-length strings); values are version 0 of the
- * flexible value schemas (compact strings and arrays, an empty tagged-field section). Kafka 4.1 stopped writing
+ * flexible value schemas (compact strings and arrays, tagged fields). Kafka 4.1 stopped writing
  * ConsumerGroupPartitionMetadata (type 4, replaced by a metadata hash): it is neither written nor needed here,
  * the subscribed topics being looked up again on load.
  *
@@ -39,6 +40,8 @@ final class ConsumerGroupRecords {
     static final short TARGET_ASSIGNMENT_MEMBER = 7;
     static final short CURRENT_MEMBER_ASSIGNMENT = 8;
     private static final short VALUE_VERSION = 0;
+    /** The tag of ConsumerGroupMemberMetadataValue's ClassicMemberMetadata, set for classic-protocol members. */
+    private static final int CLASSIC_MEMBER_METADATA_TAG = 0;
 
     private ConsumerGroupRecords() {
     }
@@ -117,7 +120,24 @@ final class ConsumerGroupRecords {
         writeCompactString(value, member.subscribedTopicRegex);
         value.writeInt(member.rebalanceTimeoutMs);
         writeCompactString(value, member.serverAssignor);
-        Wire.writeUnsignedVarint(value, 0);
+        if (member.classic == null) {
+            Wire.writeUnsignedVarint(value, 0);
+        } else { // tagged field 0: ClassicMemberMetadata
+            ByteBuf classic = Unpooled.buffer();
+            classic.writeInt(member.classic.sessionTimeoutMs());
+            Wire.writeUnsignedVarint(classic, member.classic.protocols().size() + 1);
+            member.classic.protocols().forEach((name, metadata) -> {
+                writeCompactString(classic, name);
+                Wire.writeUnsignedVarint(classic, metadata.length + 1);
+                classic.writeBytes(metadata);
+                Wire.writeUnsignedVarint(classic, 0);
+            });
+            Wire.writeUnsignedVarint(classic, 0);
+            Wire.writeUnsignedVarint(value, 1);
+            Wire.writeUnsignedVarint(value, CLASSIC_MEMBER_METADATA_TAG);
+            Wire.writeUnsignedVarint(value, classic.readableBytes());
+            value.writeBytes(classic);
+        }
         return bytes(value);
     }
 
@@ -277,7 +297,32 @@ final class ConsumerGroupRecords {
             member.subscribedTopicRegex = readCompactString(value);
             member.rebalanceTimeoutMs = value.readInt();
             member.serverAssignor = readCompactString(value);
+            member.classic = null;
+            int tagged = Wire.readUnsignedVarint(value);
+            for (int i = 0; i < tagged; i++) {
+                int tag = Wire.readUnsignedVarint(value);
+                int size = Wire.readUnsignedVarint(value);
+                if (tag == CLASSIC_MEMBER_METADATA_TAG) {
+                    member.classic = readClassicMetadata(value.readSlice(size));
+                } else {
+                    value.skipBytes(size);
+                }
+            }
             group.add(member); // again, now that its instance id is known
+        }
+
+        private static ConsumerGroupMember.ClassicMetadata readClassicMetadata(ByteBuf value) {
+            int sessionTimeoutMs = value.readInt();
+            int count = Wire.readUnsignedVarint(value) - 1;
+            java.util.LinkedHashMap<String, byte[]> protocols = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < count; i++) {
+                String name = readCompactString(value);
+                byte[] metadata = new byte[Wire.readUnsignedVarint(value) - 1];
+                value.readBytes(metadata);
+                skipTaggedFields(value);
+                protocols.put(name, metadata);
+            }
+            return new ConsumerGroupMember.ClassicMetadata(sessionTimeoutMs, protocols);
         }
 
         private static ConsumerGroupMember member(ConsumerGroup group, String memberId) {

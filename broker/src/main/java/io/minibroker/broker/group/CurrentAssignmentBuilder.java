@@ -29,17 +29,17 @@ final class CurrentAssignmentBuilder {
         switch (member.state) {
             case STABLE -> {
                 if (member.memberEpoch != targetEpoch) {
-                    next(member, targetEpoch, target, owners, member.assignedPartitions);
+                    next(member, targetEpoch, target, owners, reported);
                 }
             }
             case UNREVOKED_PARTITIONS -> {
                 // Nothing moves until the member has revoked, whatever newer target came meanwhile: its rebalance
                 // timeout runs for this revocation. Then it reconciles towards the latest target.
                 if (!stillOwnsAny(reported, member.partitionsPendingRevocation)) {
-                    next(member, targetEpoch, target, owners, member.assignedPartitions);
+                    next(member, targetEpoch, target, owners, reported);
                 }
             }
-            case UNRELEASED_PARTITIONS -> next(member, targetEpoch, target, owners, member.assignedPartitions);
+            case UNRELEASED_PARTITIONS -> next(member, targetEpoch, target, owners, reported);
         }
     }
 
@@ -51,8 +51,14 @@ final class CurrentAssignmentBuilder {
         return !TopicAssignment.intersection(revoking, reported).isEmpty();
     }
 
+    /**
+     * Towards the target: the member keeps what it still may, and is asked to revoke the rest first; unless what
+     * it reports owning already leaves those out (Kafka's ownsRevokedPartitions: a classic member rejoining after
+     * an eager revocation), when it moves to the target epoch at once.
+     */
     private static void next(ConsumerGroupMember member, int targetEpoch, Map<UUID, Set<Integer>> target,
-                             Map<UUID, Map<Integer, String>> owners, Map<UUID, Set<Integer>> current) {
+                             Map<UUID, Map<Integer, String>> owners, Map<UUID, Set<Integer>> reported) {
+        Map<UUID, Set<Integer>> current = member.assignedPartitions;
         Map<UUID, Set<Integer>> retained = TopicAssignment.intersection(current, target);
         Map<UUID, Set<Integer>> revoking = TopicAssignment.difference(current, target);
         Map<UUID, Set<Integer>> assigning = TopicAssignment.difference(target, current);
@@ -69,7 +75,7 @@ final class CurrentAssignmentBuilder {
                 }
             }
         }
-        if (!revoking.isEmpty()) {
+        if (stillOwnsAny(reported, revoking)) {
             member.state = MemberState.UNREVOKED_PARTITIONS;
             member.assignedPartitions = retained;
             member.partitionsPendingRevocation = revoking;

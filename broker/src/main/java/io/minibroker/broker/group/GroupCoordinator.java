@@ -62,6 +62,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final ConsumerGroups consumerGroups;
     private final ConsumerGroupCoordinator consumers;
     private final ShareGroupCoordinator shares;
+    private final ClassicMembersOfConsumerGroups classicMembers;
 
     /**
      * A single node's coordinator: replays the offsets topic; each group comes back as its last metadata record
@@ -123,7 +124,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.consumerGroups = new ConsumerGroups();
         this.offsetManager = new OffsetMetadataManager(config, groups, consumerGroups, offsets, membership.sessions(),
                 thread, clock);
-        this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock);
+        this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock,
+                membership);
+        this.classicMembers = new ClassicMembersOfConsumerGroups(consumers);
         this.shares = new ShareGroupCoordinator(config, groups, consumerGroups, log, thread, topics, clock,
                 shareTimings);
         this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shares);
@@ -267,8 +270,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     /**
      * A classic JoinGroup for an id that names a consumer-protocol group: an empty one becomes a classic group, as
-     * Kafka converts it; one with members refuses the join INCONSISTENT_GROUP_PROTOCOL (Kafka would take the member
-     * in through the classic protocol, a mixed group, which is not implemented here).
+     * Kafka converts it; one with members takes the member in through the classic protocol, a mixed group
+     * ({@link ClassicMembersOfConsumerGroups}). SyncGroup, Heartbeat and LeaveGroup of such a member go there too.
      */
     CompletableFuture<Struct> join(JoinRequest request) {
         if (shares.get(request.groupId()) != null) { // Kafka: a share group is not one classic members may join
@@ -276,23 +279,35 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                     GroupResponses.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
         }
         if (consumerGroups.get(request.groupId()) != null) {
-            return consumers.yieldToClassic(request.groupId()).thenCompose(error -> error == Errors.NONE
-                    ? membership.join(request)
-                    : CompletableFuture.completedFuture(GroupResponses.joinError(error, request.memberId())));
+            return classicMembers.join(request).thenCompose(answer -> answer != null
+                    ? CompletableFuture.completedFuture(answer) : membership.join(request));
         }
         return membership.join(request);
     }
 
     CompletableFuture<Struct> sync(String groupId, int generationId, String memberId, String groupInstanceId,
                                    Map<String, byte[]> assignments) {
+        ConsumerGroup group = consumerGroups.get(groupId);
+        if (group != null) {
+            return CompletableFuture.completedFuture(classicMembers.sync(group, generationId, memberId,
+                    groupInstanceId));
+        }
         return membership.sync(groupId, generationId, memberId, groupInstanceId, assignments);
     }
 
     Errors heartbeat(String groupId, int generationId, String memberId, String groupInstanceId) {
+        ConsumerGroup group = consumerGroups.get(groupId);
+        if (group != null) {
+            return classicMembers.heartbeat(group, generationId, memberId, groupInstanceId);
+        }
         return membership.heartbeat(groupId, generationId, memberId, groupInstanceId);
     }
 
     Errors leave(String groupId, String memberId, String groupInstanceId) {
+        ConsumerGroup group = consumerGroups.get(groupId);
+        if (group != null) {
+            return classicMembers.leave(group, memberId, groupInstanceId);
+        }
         return membership.leave(groupId, memberId, groupInstanceId);
     }
 

@@ -14,8 +14,9 @@ import java.util.UUID;
  * subscriptions allow while moving as few as it can (sticky). Each member keeps the partitions of its current target
  * that it still subscribes to, up to its fair share; the partitions left go one by one to the subscribed member with
  * the fewest; then, while some member has two more than another member that could take one of its partitions, one
- * moves. Kafka's implementation differs in its details (it is also rack-aware); the outcome it aims for, balanced and
- * sticky, is the same.
+ * moves. Kafka's implementation differs in its details; the outcome it aims for, balanced and sticky, is the same.
+ * Like Kafka 4.x's built-in assignors it ignores the members' racks (its SubscribedTopicDescriber offers the
+ * partitions' racks to custom assignors only, and this broker has no {@code broker.rack}).
  */
 final class UniformAssignor implements ConsumerGroupAssignor {
 

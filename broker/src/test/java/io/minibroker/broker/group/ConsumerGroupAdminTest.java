@@ -165,8 +165,8 @@ class ConsumerGroupAdminTest {
         ConsumerGroupHeartbeatResponseView refused = heartbeat(new ConsumerGroupHeartbeatRequestView()
                 .groupId("classic").memberId("m9").memberEpoch(0).rebalanceTimeoutMs(30_000)
                 .subscribedTopicNames(List.of("t")).topicPartitions(List.of()));
-        assertThat(refused.errorCode()).as("no online upgrade of a classic group with members")
-                .isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(refused.errorCode()).as("a classic group with only a pending member is taken over")
+                .isEqualTo(Errors.NONE.code());
 
         OffsetCommitRequestView simple = new OffsetCommitRequestView().groupId("simple").memberId("")
                 .generationIdOrMemberEpoch(-1);

@@ -83,4 +83,25 @@ class ConsumerGroupAssignorsTest {
         assertThat(ConsumerGroupAssignor.named("org.apache.kafka.coordinator.group.assignor.RangeAssignor"))
                 .isInstanceOf(RangeAssignor.class);
     }
+
+    /**
+     * Kafka 4.x's built-in server-side assignors (UniformHomogeneous/HeterogeneousAssignmentBuilder, RangeAssignor)
+     * do not look at racks: the rack a member sends is kept (ConsumerGroupDescribe, the records) and reaches the
+     * assignor, but the assignment is the one it would be without racks.
+     */
+    @Test
+    void racksDoNotChangeTheBuiltInAssignments() {
+        Map<UUID, Integer> partitions = Map.of(A, 5, B, 3);
+        for (ConsumerGroupAssignor assignor : List.of(new UniformAssignor(), new RangeAssignor())) {
+            Map<String, Map<UUID, Set<Integer>>> withoutRacks = assignor.assign(List.of(
+                    member("m1", Set.of(A, B), Map.of()), member("m2", Set.of(A), Map.of()),
+                    member("m3", Set.of(A, B), Map.of())), partitions);
+            Map<String, Map<UUID, Set<Integer>>> withRacks = assignor.assign(List.of(
+                    new ConsumerGroupAssignor.MemberSpec("m1", "rack-c", Set.of(A, B), Map.of()),
+                    new ConsumerGroupAssignor.MemberSpec("m2", "rack-a", Set.of(A), Map.of()),
+                    new ConsumerGroupAssignor.MemberSpec("m3", "rack-b", Set.of(A, B), Map.of())), partitions);
+            assertComplete(withRacks, partitions);
+            assertThat(withRacks).as(assignor.name()).isEqualTo(withoutRacks);
+        }
+    }
 }

@@ -39,6 +39,17 @@ class CurrentAssignmentBuilderTest {
         assertThat(m.assignedPartitions).isEqualTo(Map.of(T, Set.of(0, 1)));
     }
 
+    /** Kafka's ownsRevokedPartitions: a member reporting it holds none of them (an eager classic rejoin) moves on. */
+    @Test
+    void aMemberThatAlreadyGaveUpWhatItMustRevokeTakesTheTargetAtOnce() {
+        ConsumerGroupMember m = member("m", 1, Set.of(0, 1));
+        CurrentAssignmentBuilder.reconcile(m, 2, Map.of(T, Set.of(0, 2)), owners(m), Map.of());
+        assertThat(m.state).isEqualTo(MemberState.STABLE);
+        assertThat(m.memberEpoch).isEqualTo(2);
+        assertThat(m.assignedPartitions).isEqualTo(Map.of(T, Set.of(0, 2)));
+        assertThat(m.partitionsPendingRevocation).isEmpty();
+    }
+
     @Test
     void partitionsToRevokeComeFirstAndTheEpochWaitsForThem() {
         ConsumerGroupMember m = member("m", 1, Set.of(0, 1));

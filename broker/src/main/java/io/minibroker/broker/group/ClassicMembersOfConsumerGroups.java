@@ -1,0 +1,232 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.error.ProtocolException;
+import io.minibroker.protocol.message.view.JoinGroupResponseView;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Classic-protocol members of a consumer group (a mixed group, after an online upgrade), answered as Kafka's
+ * classicGroupJoinToConsumerGroup, classicGroupSyncToConsumerGroup and classicGroupHeartbeatToConsumerGroup answer
+ * them: a JoinGroup updates the member's subscription from its embedded consumer protocol and reconciles it like a
+ * consumer-protocol heartbeat (the partitions it reports owning in its subscription are the ones it still holds;
+ * an eager client reports none), and is answered at once with the member's epoch as the generation and no leader;
+ * the SyncGroup that follows gets its assigned partitions; a Heartbeat is answered REBALANCE_IN_PROGRESS when the
+ * member should rejoin: the group epoch moved past it, it has partitions to revoke, or partitions it waited for
+ * are free now. The group's lock guards each; joins run on the
+ * coordinator's thread and are answered once their records are written.
+ */
+final class ClassicMembersOfConsumerGroups {
+
+    /** From this JoinGroup version a dynamic member joining with no id is sent one to join with (KIP-394). */
+    private static final int KNOWN_MEMBER_ID_VERSION = 4;
+
+    private final ConsumerGroupCoordinator consumers;
+
+    ClassicMembersOfConsumerGroups(ConsumerGroupCoordinator consumers) {
+        this.consumers = consumers;
+    }
+
+    /**
+     * A JoinGroup naming a consumer group. An empty one gives way to a classic group (the answer is null: the
+     * classic membership takes the join); one with members takes it in.
+     */
+    CompletableFuture<Struct> join(JoinRequest request) {
+        return consumers.yieldToClassic(request.groupId()).thenCompose(error -> {
+            if (error == Errors.NONE) {
+                return CompletableFuture.completedFuture(null);
+            }
+            if (error != Errors.INCONSISTENT_GROUP_PROTOCOL) { // the refusal "it has members" means: take it in
+                return CompletableFuture.completedFuture(GroupResponses.joinError(error, request.memberId()));
+            }
+            return consumers.thread().compose(() -> joinOnCoordinatorThread(request));
+        });
+    }
+
+    private CompletableFuture<Struct> joinOnCoordinatorThread(JoinRequest request) {
+        ConsumerGroup group = consumers.group(request.groupId());
+        if (group == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        synchronized (group) {
+            if (group.isDead()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            if (!ConsumerSubscription.PROTOCOL_TYPE.equals(request.protocolType()) || request.protocols().isEmpty()) {
+                return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId());
+            }
+            String protocolName = request.protocols().keySet().iterator().next();
+            ConsumerProtocol.Subscription subscription;
+            try {
+                subscription = ConsumerProtocol.subscription(request.protocols().get(protocolName));
+            } catch (ProtocolException e) {
+                return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId());
+            }
+            if (request.memberId().isEmpty() && request.groupInstanceId() == null
+                    && request.version() >= KNOWN_MEMBER_ID_VERSION) {
+                return refuse(Errors.MEMBER_ID_REQUIRED, UUID.randomUUID().toString());
+            }
+            ConsumerGroupMember member = memberFor(group, request);
+            if (member == null) {
+                return refuse(group.members.containsKey(request.memberId()) ? Errors.UNKNOWN_MEMBER_ID
+                        : Errors.GROUP_MAX_SIZE_REACHED, request.memberId());
+            }
+            boolean bump = !group.members.containsKey(member.memberId);
+            if (bump) {
+                group.add(member);
+            }
+            member.clientId = request.clientId();
+            member.clientHost = request.clientHost();
+            member.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
+            member.classic = new ConsumerGroupMember.ClassicMetadata(request.sessionTimeoutMs(),
+                    new java.util.LinkedHashMap<>(request.protocols()));
+            List<String> names = subscription.topics().stream().distinct().sorted().toList();
+            bump |= !names.equals(member.subscribedTopicNames);
+            member.subscribedTopicNames = names;
+            member.rackId = subscription.rackId();
+            consumers.reconcile(group, member, bump,
+                    consumers.migration().byId(subscription.ownedPartitions()));
+            int generation = member.memberEpoch;
+            String memberId = member.memberId;
+            return consumers.write(group).handle((written, failure) -> failure == null
+                    ? new JoinGroupResponseView()
+                            .errorCode(Errors.NONE.code())
+                            .generationId(generation)
+                            .protocolType(ConsumerSubscription.PROTOCOL_TYPE)
+                            .protocolName(protocolName)
+                            .leader("")
+                            .memberId(memberId)
+                            .struct()
+                    : GroupResponses.joinError(OffsetsWriteErrors.answerFor(failure), memberId));
+        }
+    }
+
+    /**
+     * The member the join is for: the classic-protocol member of that id; else a new one, under the id it was given
+     * with MEMBER_ID_REQUIRED (or a fresh one), a static member's own if its instance id is known (it takes its
+     * place); null if the id names a consumer-protocol member or the group is full.
+     */
+    private ConsumerGroupMember memberFor(ConsumerGroup group, JoinRequest request) {
+        ConsumerGroupMember existing = group.members.get(request.memberId());
+        if (existing != null) {
+            return existing.usesClassicProtocol() ? existing : null;
+        }
+        if (request.groupInstanceId() != null) {
+            ConsumerGroupMember previous = group.staticMember(request.groupInstanceId());
+            if (previous != null && previous.usesClassicProtocol()) {
+                return previous;
+            }
+        }
+        if (group.members.size() >= consumers.maxSize()) {
+            return null;
+        }
+        ConsumerGroupMember member = new ConsumerGroupMember(request.memberId().isEmpty()
+                ? UUID.randomUUID().toString() : request.memberId());
+        member.instanceId = request.groupInstanceId();
+        return member;
+    }
+
+    private static CompletableFuture<Struct> refuse(Errors error, String memberId) {
+        return CompletableFuture.completedFuture(GroupResponses.joinError(error, memberId));
+    }
+
+    /**
+     * A SyncGroup: the member's assigned partitions, at its epoch; REBALANCE_IN_PROGRESS if the group epoch moved
+     * on meanwhile (unless the member is still revoking: it rejoins once it has). The protocol type and name the
+     * request carries are not checked against the join's (the classic path does not check them either).
+     */
+    Struct sync(ConsumerGroup group, int generationId, String memberId, String groupInstanceId) {
+        synchronized (group) {
+            ConsumerGroupMember member = group.isDead() ? null : group.members.get(memberId);
+            Errors refused = check(group, member, generationId, groupInstanceId);
+            if (refused != Errors.NONE) {
+                return GroupResponses.syncResponse(refused, new byte[0]);
+            }
+            consumers.sessionAlive(group, member);
+            if (group.groupEpoch > member.memberEpoch && member.state != MemberState.UNREVOKED_PARTITIONS) {
+                // Kafka's throwIfRebalanceInProgress: a newer epoch to catch up with, unless still revoking
+                return GroupResponses.syncResponse(Errors.REBALANCE_IN_PROGRESS, new byte[0]);
+            }
+            return GroupResponses.syncResponse(Errors.NONE,
+                    ConsumerProtocol.assignmentBytes(consumers.migration().byName(member.assignedPartitions)));
+        }
+    }
+
+    /**
+     * A Heartbeat: the session goes on; REBALANCE_IN_PROGRESS while the member is not at the group's target epoch,
+     * has partitions to revoke or waits for some (its rejoin reconciles it).
+     */
+    Errors heartbeat(ConsumerGroup group, int generationId, String memberId, String groupInstanceId) {
+        synchronized (group) {
+            ConsumerGroupMember member = group.isDead() ? null : group.members.get(memberId);
+            Errors refused = check(group, member, generationId, groupInstanceId);
+            if (refused != Errors.NONE) {
+                return refused;
+            }
+            consumers.sessionAlive(group, member);
+            boolean rejoin = member.memberEpoch < group.groupEpoch
+                    || member.state == MemberState.UNREVOKED_PARTITIONS
+                    || member.state == MemberState.UNRELEASED_PARTITIONS && !waitingOnUnreleased(group, member);
+            return rejoin ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
+        }
+    }
+
+    /** Whether another member still holds some partition of the member's target it has not got yet. */
+    private static boolean waitingOnUnreleased(ConsumerGroup group, ConsumerGroupMember member) {
+        Map<UUID, Map<Integer, String>> owners = group.owners();
+        Map<UUID, Set<Integer>> pending = TopicAssignment.difference(group.targetOf(member.memberId),
+                member.assignedPartitions);
+        return pending.entrySet().stream().anyMatch(topic -> topic.getValue().stream().anyMatch(partition -> {
+            String owner = owners.getOrDefault(topic.getKey(), Map.of()).get(partition);
+            return owner != null && !owner.equals(member.memberId);
+        }));
+    }
+
+    /** A LeaveGroup of a classic-protocol member: it goes, the group epoch moves on. */
+    Errors leave(ConsumerGroup group, String memberId, String groupInstanceId) {
+        synchronized (group) {
+            if (group.isDead()) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+            ConsumerGroupMember member = groupInstanceId != null ? group.staticMember(groupInstanceId)
+                    : group.members.get(memberId);
+            if (member == null || !member.usesClassicProtocol()) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+            if (groupInstanceId != null && !memberId.isEmpty() && !member.memberId.equals(memberId)) {
+                return Errors.FENCED_INSTANCE_ID;
+            }
+            consumers.removeMember(group, member);
+        }
+        consumers.thread().run(() -> {
+            synchronized (group) {
+                if (!group.isDead()) {
+                    consumers.write(group);
+                }
+            }
+        });
+        return Errors.NONE;
+    }
+
+    /** Kafka's validation of a classic member's SyncGroup and Heartbeat in a consumer group. */
+    private static Errors check(ConsumerGroup group, ConsumerGroupMember member, int generationId,
+                                String groupInstanceId) {
+        if (group.isDead()) {
+            return Errors.REBALANCE_IN_PROGRESS; // downgraded meanwhile: rejoining finds the classic group
+        }
+        if (member == null || !member.usesClassicProtocol()) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (groupInstanceId != null && !Objects.equals(groupInstanceId, member.instanceId)) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        return generationId == member.memberEpoch ? Errors.NONE : Errors.ILLEGAL_GENERATION;
+    }
+}

@@ -1,0 +1,248 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatResponseView;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.HeartbeatRequestView;
+import io.minibroker.protocol.message.view.HeartbeatResponseView;
+import io.minibroker.protocol.message.view.JoinGroupRequestView;
+import io.minibroker.protocol.message.view.JoinGroupResponseView;
+import io.minibroker.protocol.message.view.OffsetCommitRequestView;
+import io.minibroker.protocol.message.view.OffsetCommitResponseView;
+import io.minibroker.protocol.message.view.SyncGroupRequestView;
+import io.minibroker.protocol.message.view.SyncGroupResponseView;
+import io.minibroker.purgatory.time.ManualClock;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The online migration on the wire, time driven by a ManualClock: a classic member played by hand (its embedded
+ * protocol written by kafka-clients' own ConsumerProtocol) in a group a KIP-848 member joins; the group upgraded,
+ * the classic member reconciled through JoinGroup/SyncGroup/Heartbeat, the group kept across a restart, the
+ * classic member's own session timeout, the downgrade when the KIP-848 member leaves, and the policy refusing.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ConsumerGroupMigrationTest {
+
+    private static final int CLASSIC_SESSION_MS = 10_000;
+
+    @TempDir
+    Path logDir;
+    private final ManualClock clock = new ManualClock();
+    private Broker broker;
+    private GroupWireClient client;
+
+    @AfterEach
+    void stop() throws Exception {
+        client.close();
+        broker.close();
+    }
+
+    private void start(Map<String, String> config) throws Exception {
+        broker = TestBrokers.start(logDir, config, clock);
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+    }
+
+    private void createTopic() throws IOException {
+        CreateTopicsRequestView create = new CreateTopicsRequestView().timeoutMs(10_000);
+        create.addTopic().name("t").numPartitions(4).replicationFactor((short) 1);
+        client.call(ApiKey.CREATE_TOPICS, 7, create.struct());
+    }
+
+    private static byte[] subscription(List<TopicPartition> owned) {
+        ByteBuffer buffer = org.apache.kafka.clients.consumer.internals.ConsumerProtocol.serializeSubscription(
+                new ConsumerPartitionAssignor.Subscription(List.of("t"), null, owned));
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+
+    private static List<TopicPartition> partitions(byte[] assignment) {
+        return org.apache.kafka.clients.consumer.internals.ConsumerProtocol.deserializeAssignment(
+                ByteBuffer.wrap(assignment)).partitions();
+    }
+
+    private JoinGroupResponseView classicJoin(String memberId) throws IOException {
+        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
+                .rebalanceTimeoutMs(30_000).memberId(memberId).protocolType("consumer");
+        join.addProtocol().name("range").metadata(subscription(List.of()));
+        return new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9, join.struct()));
+    }
+
+    private SyncGroupResponseView classicSync(String memberId, int generation, byte[] leaderAssignment)
+            throws IOException {
+        SyncGroupRequestView sync = new SyncGroupRequestView().groupId("g").generationId(generation)
+                .memberId(memberId).protocolType("consumer").protocolName("range");
+        if (leaderAssignment != null) {
+            sync.addAssignment().memberId(memberId).assignment(leaderAssignment);
+        }
+        return new SyncGroupResponseView(client.call(ApiKey.SYNC_GROUP, 5, sync.struct()));
+    }
+
+    private short classicHeartbeat(String memberId, int generation) throws IOException {
+        return new HeartbeatResponseView(client.call(ApiKey.HEARTBEAT, 4, new HeartbeatRequestView().groupId("g")
+                .generationId(generation).memberId(memberId).struct())).errorCode();
+    }
+
+    private ConsumerGroupHeartbeatResponseView heartbeat(String memberId, int epoch) throws IOException {
+        ConsumerGroupHeartbeatRequestView request = new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId(memberId).memberEpoch(epoch);
+        if (epoch == 0) {
+            request.rebalanceTimeoutMs(30_000).subscribedTopicNames(List.of("t")).topicPartitions(List.of());
+        }
+        return new ConsumerGroupHeartbeatResponseView(client.call(ApiKey.CONSUMER_GROUP_HEARTBEAT, 1,
+                request.struct()));
+    }
+
+    private ConsumerGroupDescribeResponseView.DescribedGroup describe() throws IOException {
+        return new ConsumerGroupDescribeResponseView(client.call(ApiKey.CONSUMER_GROUP_DESCRIBE, 1,
+                new ConsumerGroupDescribeRequestView().groupIds(List.of("g")).struct())).groups().get(0);
+    }
+
+    /** A classic group of one member owning all four partitions at generation 1; returns its member id. */
+    private String stableClassicGroup() throws IOException {
+        String memberId = classicJoin("").memberId(); // MEMBER_ID_REQUIRED
+        JoinGroupResponseView joined = classicJoin(memberId);
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(joined.generationId()).isEqualTo(1);
+        byte[] all = ConsumerProtocol.assignmentBytes(Map.of("t", java.util.Set.of(0, 1, 2, 3)));
+        assertThat(classicSync(memberId, 1, all).errorCode()).isEqualTo(Errors.NONE.code());
+        return memberId;
+    }
+
+    /** The group upgraded by m1's join, the classic member reconciled to half the partitions at epoch 2. */
+    private String upgradedAndReconciled() throws Exception {
+        start(Map.of());
+        createTopic();
+        String classic = stableClassicGroup();
+
+        ConsumerGroupHeartbeatResponseView joined = heartbeat("m1", 0);
+        assertThat(joined.errorCode()).as("the classic group upgraded").isEqualTo(Errors.NONE.code());
+        assertThat(joined.memberEpoch()).isEqualTo(2);
+        assertThat(joined.assignment().topicPartitions()).as("its partitions still held by the classic member")
+                .isEmpty();
+        assertThat(describe().members()).hasSize(2);
+
+        assertThat(classicHeartbeat(classic, 1)).as("told to rejoin").isEqualTo(Errors.REBALANCE_IN_PROGRESS.code());
+        JoinGroupResponseView rejoined = classicJoin(classic); // eager: it owns nothing now
+        assertThat(rejoined.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(rejoined.generationId()).isEqualTo(2);
+        assertThat(rejoined.leader()).isEmpty();
+        SyncGroupResponseView synced = classicSync(classic, 2, null);
+        assertThat(synced.errorCode()).isEqualTo(Errors.NONE.code());
+        List<TopicPartition> kept = partitions(synced.assignment());
+        assertThat(kept).hasSize(2);
+        assertThat(classicHeartbeat(classic, 2)).isEqualTo(Errors.NONE.code());
+
+        ConsumerGroupHeartbeatResponseView released = heartbeat("m1", 2);
+        assertThat(released.assignment().topicPartitions()).singleElement()
+                .satisfies(tp -> assertThat(tp.partitions()).hasSize(2)
+                        .doesNotContainAnyElementsOf(kept.stream().map(TopicPartition::partition).toList()));
+        return classic;
+    }
+
+    @Test
+    void aClassicGroupIsUpgradedAndItsClassicMemberReconciledThroughTheClassicProtocol() throws Exception {
+        String classic = upgradedAndReconciled();
+        assertThat(classicHeartbeat(classic, 1)).isEqualTo(Errors.ILLEGAL_GENERATION.code());
+        assertThat(describe().groupState()).isEqualTo("Stable");
+        assertThat(describe().members()).extracting(m -> m.memberId() + ":" + m.memberType())
+                .containsExactlyInAnyOrder(classic + ":0", "m1:1");
+
+        OffsetCommitRequestView stale = new OffsetCommitRequestView().groupId("g").memberId(classic)
+                .generationIdOrMemberEpoch(1);
+        stale.addTopic().name("t").addPartition().partitionIndex(0).committedOffset(5);
+        assertThat(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9, stale.struct())).topics()
+                .get(0).partitions().get(0).errorCode()).as("a classic member is told of generations")
+                .isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    }
+
+    @Test
+    void aNewClassicMemberJoinsTheMixedGroup() throws Exception {
+        upgradedAndReconciled();
+        JoinGroupResponseView required = classicJoin("");
+        assertThat(required.errorCode()).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        JoinGroupResponseView joined = classicJoin(required.memberId());
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(joined.generationId()).as("the group epoch its join moved to").isEqualTo(3);
+        assertThat(describe().members()).hasSize(3);
+        assertThat(describe().groupEpoch()).isEqualTo(3);
+    }
+
+    @Test
+    void theMixedGroupSurvivesARestart() throws Exception {
+        String classic = upgradedAndReconciled();
+        client.close();
+        broker.close();
+        start(Map.of());
+        assertThat(describe().members()).hasSize(2);
+        assertThat(classicHeartbeat(classic, 2)).as("still a classic-protocol member").isEqualTo(Errors.NONE.code());
+        assertThat(heartbeat("m1", 2).errorCode()).isEqualTo(Errors.NONE.code());
+    }
+
+    @Test
+    void aClassicMemberIsFencedAfterItsOwnSessionTimeout() throws Exception {
+        String classic = upgradedAndReconciled();
+        clock.advance(CLASSIC_SESSION_MS - 1);
+        assertThat(heartbeat("m1", 2).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(describe().members()).hasSize(2);
+        clock.advance(1);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (describe().members().size() != 1) {
+            assertThat(System.nanoTime()).isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        assertThat(classicHeartbeat(classic, 2)).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    @Test
+    void theGroupIsDowngradedWhenTheLastConsumerProtocolMemberLeaves() throws Exception {
+        String classic = upgradedAndReconciled();
+        assertThat(heartbeat("m1", -1).errorCode()).isEqualTo(Errors.NONE.code());
+
+        assertThat(describe().errorCode()).as("no longer a consumer group").isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(client.describedState("g")).isEqualTo("PreparingRebalance");
+        assertThat(classicHeartbeat(classic, 2)).isEqualTo(Errors.REBALANCE_IN_PROGRESS.code());
+        JoinGroupResponseView rejoined = classicJoin(classic);
+        assertThat(rejoined.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(rejoined.generationId()).as("the consumer group's epoch, 2, then a rebalance").isEqualTo(3);
+        assertThat(rejoined.leader()).isEqualTo(classic);
+
+        client.close();
+        broker.close();
+        start(Map.of());
+        assertThat(describe().errorCode()).as("still classic after a restart")
+                .isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(client.describedMemberCount("g")).isEqualTo(1);
+    }
+
+    @Test
+    void theDisabledPolicyRefusesTheUpgrade() throws Exception {
+        start(Map.of("group.consumer.migration.policy", "DISABLED")); // any case, as Kafka takes it
+        createTopic();
+        stableClassicGroup();
+        ConsumerGroupHeartbeatResponseView refused = heartbeat("m1", 0);
+        assertThat(refused.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(refused.errorMessage()).isEqualTo("Cannot upgrade classic group g to consumer group because the"
+                + " online upgrade is disabled.");
+    }
+}
