@@ -70,19 +70,7 @@ import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
-import io.minibroker.broker.share.AlterShareGroupOffsetsHandler;
-import io.minibroker.broker.share.DeleteShareGroupOffsetsHandler;
-import io.minibroker.broker.share.DescribeShareGroupOffsetsHandler;
-import io.minibroker.broker.share.ShareAcknowledgeHandler;
-import io.minibroker.broker.share.ShareGroupMembership;
-import io.minibroker.broker.share.ShareFetchHandler;
-import io.minibroker.broker.share.ShareGroupConfigs;
 import io.minibroker.broker.sharegroup.GroupConfigs;
-import io.minibroker.broker.share.ShareGroupSettings;
-import io.minibroker.broker.share.ShareLogs;
-import io.minibroker.broker.share.SharePartitionManager;
-import io.minibroker.broker.share.ShareSessionCache;
-import io.minibroker.broker.share.ShareStateFiles;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
 import io.minibroker.broker.security.ClientSecurity;
@@ -188,7 +176,7 @@ public final class Broker implements AutoCloseable {
     private static final long TRANSACTION_REPLICATION_TIMEOUT_MS = 30_000;
     private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
     private GroupCoordinator groupCoordinator;
-    private SharePartitionManager sharePartitions;
+    private ShareGroupApis shareGroups;
     /** The transaction coordinator: every partition of {@code __transaction_state} on a single node. */
     private TransactionCoordinator transactionCoordinator;
     /** A cluster's: the coordinator's markers to other nodes' partitions, over its own channels. */
@@ -346,25 +334,9 @@ public final class Broker implements AutoCloseable {
         TransactionalProduceCheck transactionalAdds = produceCheck(config, nodeId);
         // Group configs are a single node's (kept in its log dir); a cluster's brokers use the group.share.* defaults.
         GroupConfigs groupConfigs = config.inCluster() ? null : GroupConfigs.open(config, config.logDirs().get(0));
-        sharePartitions = new SharePartitionManager(clock.purgatoryClock(),
-                groupConfigs != null ? groupConfigs : shareGroupConfigs(config),
-                new ShareStateFiles(config.logDirs().get(0), disk),
-                config.get(BrokerConfig.SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
-        new PurgatoryMeters(sharePartitions.fetchPurgatory()).bindTo(registry);
-        ShareSessionCache shareSessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
-        ShareLogs shareLogs = new ShareLogs(topics, leadership);
-        // The share groups' membership is the group coordinator's, made below, before any request is served; a
-        // group it does not know (share sessions opened without heartbeats, as raw-wire tests do) is as the data
-        // side sees it.
-        ShareGroupMembership sessionsView = ShareGroupMembership.fromSessions(shareSessions, sharePartitions);
-        ShareGroupMembership shareMembership = groupId -> {
-            ShareGroupMembership.Status status = groupCoordinator.shareGroupMembership().status(groupId);
-            return status != ShareGroupMembership.Status.UNKNOWN ? status : sessionsView.status(groupId);
-        };
-        SharePartitionManager shares = sharePartitions;
-        connections.onClientClosed(client -> shares.releaseSessions(shareSessions.closeConnection(client)));
-        // Appends (produce) and high-watermark moves (followers' fetches) are where parked share fetches wake.
-        PartitionLeadership dataWakesShareFetches = SharePartitionManager.wakingOnNewData(leadership, sharePartitions);
+        shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, disk, connections, registry,
+                () -> groupCoordinator);
+        PartitionLeadership dataWakesShareFetches = shareGroups.wakingOnNewData(leadership);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         // The table is built once: the APIs both modes serve alike, then each mode's own (SupportedApis refuses an
@@ -381,14 +353,6 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
                         new TransactionalInitProducerIdHandler(transactionCoordinator))))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, dataWakesShareFetches, topicMetrics))
-                .add(ApiKey.SHARE_FETCH, new ShareFetchHandler(sharePartitions, shareSessions, shareLogs))
-                .add(ApiKey.SHARE_ACKNOWLEDGE, new ShareAcknowledgeHandler(sharePartitions, shareSessions, shareLogs))
-                .add(ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS, new DescribeShareGroupOffsetsHandler(sharePartitions,
-                        shareMembership, topics, shareLogs))
-                .add(ApiKey.ALTER_SHARE_GROUP_OFFSETS, new AlterShareGroupOffsetsHandler(sharePartitions,
-                        shareMembership, topics))
-                .add(ApiKey.DELETE_SHARE_GROUP_OFFSETS, new DeleteShareGroupOffsetsHandler(sharePartitions,
-                        shareMembership, topics))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
@@ -401,6 +365,7 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler(transactionCoordinator))
                 .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler(transactionCoordinator))
                 .add(ApiKey.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler());
+        shareGroups.register(apis);
         ControllerForwarder controller = null;
         TopicAutoCreation autoCreation; // of topics created on a client's account, by the controller in a cluster
         if (config.inCluster()) {
@@ -544,13 +509,6 @@ public final class Broker implements AutoCloseable {
             lifecycle.start();
         }
         LOG.info("minibroker node {} of cluster {} started", nodeId, clusterId);
-    }
-
-    /** The share groups' settings in a cluster: the broker's group.share.* defaults (group configs are a single node's). */
-    private static ShareGroupConfigs shareGroupConfigs(BrokerConfig config) {
-        return ShareGroupConfigs.fixed(new ShareGroupSettings(config.get(BrokerConfig.GROUP_SHARE_RECORD_LOCK_DURATION_MS),
-                config.get(BrokerConfig.GROUP_SHARE_DELIVERY_COUNT_LIMIT),
-                config.get(BrokerConfig.GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS), false));
     }
 
     private static TransactionConfig transactionConfig(BrokerConfig config) {
@@ -729,7 +687,7 @@ public final class Broker implements AutoCloseable {
         if (forwarding != null) {
             forwarding.shutdown(); // requests already forwarded still get their answers
         }
-        closeQuietly(sharePartitions); // parked share fetches answered, lock releases written before the disk stops
+        closeQuietly(shareGroups); // parked share fetches answered, lock releases written before the disk stops
         finishDiskWork();
         closeQuietly(producePurgatory);
         closeQuietly(fetchPurgatory);
