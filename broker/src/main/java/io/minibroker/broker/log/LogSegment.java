@@ -16,6 +16,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,18 +111,18 @@ final class LogSegment implements AutoCloseable {
         return String.format("%020d%s", offset, suffix);
     }
 
-    /** The log, offset index and time index files of the segment at {@code baseOffset}, each name plus {@code fileSuffix}. */
+    /**
+     * The log, offset index, time index and aborted transaction index files of the segment at {@code baseOffset}, each
+     * name plus {@code fileSuffix}: what the cleaner's copy writes and its swap moves (the log file first here, moved
+     * last). The transaction index may be absent, as a segment without aborted transactions has none.
+     */
     static Path[] files(Path dir, long baseOffset, String fileSuffix) {
         return new Path[] {dir.resolve(fileName(baseOffset, LOG_SUFFIX) + fileSuffix),
                 dir.resolve(fileName(baseOffset, INDEX_SUFFIX) + fileSuffix),
-                dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix)};
+                dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix),
+                txnIndexPath(dir, baseOffset, fileSuffix)};
     }
 
-    /**
-     * The aborted transaction index of the segment at {@code baseOffset}: apart from {@link #files}, which the
-     * cleaner's copy and swap move, since a copy keeps its segment's markers at their offsets and so the index
-     * stays the segment's own.
-     */
     static Path txnIndexPath(Path dir, long baseOffset, String fileSuffix) {
         return dir.resolve(fileName(baseOffset, TransactionIndex.SUFFIX) + fileSuffix);
     }
@@ -139,9 +140,6 @@ final class LogSegment implements AutoCloseable {
             throws IOException {
         for (Path file : files(dir, baseOffset, fileSuffix)) {
             Files.deleteIfExists(file);
-        }
-        if (fileSuffix.isEmpty()) { // a cleaner's copy (a suffix) shares the segment's index, and never writes one
-            Files.deleteIfExists(txnIndexPath(dir, baseOffset, fileSuffix));
         }
         return new LogSegment(dir, baseOffset, config, nowMs, fileSuffix);
     }
@@ -554,6 +552,11 @@ final class LogSegment implements AutoCloseable {
     /** Indexes an aborted transaction whose marker this segment holds; the log's writer only. */
     void appendAbortedTxn(AbortedTxn entry) throws IOException {
         txnIndex.append(entry);
+    }
+
+    /** Writes a cleaner's copy's aborted transaction index whole, a file even when empty. */
+    void writeTxnIndex(List<AbortedTxn> entries) throws IOException {
+        txnIndex.rewrite(entries);
     }
 
     /** The aborted transactions whose marker this segment holds. */

@@ -41,7 +41,7 @@ final class LogTransactions {
                 @Override
                 public void marker(long producerId, long offset, EndTransactionMarker marker) throws IOException {
                     AbortedTxn aborted = ongoing.onMarker(producerId, offset, marker.isCommit());
-                    if (aborted != null && !segment.txnIndex().contains(offset)) {
+                    if (aborted != null && aborted.firstOffset() < offset && segment.txnIndex().endsBefore(offset)) {
                         segment.appendAbortedTxn(aborted);
                     }
                 }
