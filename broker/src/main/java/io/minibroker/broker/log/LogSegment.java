@@ -510,34 +510,36 @@ final class LogSegment implements AutoCloseable {
         }
     }
 
-    /** What {@link #forEachTransactionalBatch} hands on: a transaction's data batch, or its marker. */
-    interface TransactionVisitor {
-        void batch(long producerId, long baseOffset);
+    /** What {@link #forEachProducerBatch} hands on: a producer's data batch (its header), or a marker. */
+    interface ProducerBatchVisitor {
+        void batch(BatchHeader header);
 
-        void marker(long producerId, long offset, EndTransactionMarker marker) throws IOException;
+        void marker(BatchHeader header, EndTransactionMarker marker, long timestamp) throws IOException;
     }
 
     /**
-     * The transactional batches of the first {@code limit} bytes, in order, for a replay of the log's transactions:
-     * a data batch by its header alone, a control batch read whole for its marker (one the broker cannot read, an
-     * unknown control type, is passed over as Kafka passes it over).
+     * The producers' batches of the first {@code limit} bytes that end at or past {@code fromOffset}, in order, for a
+     * replay of the log's producer state and transactions: a data batch by its header alone, a control batch read
+     * whole for its marker (one the broker cannot read, an unknown control type, is passed over as Kafka passes it
+     * over).
      */
-    void forEachTransactionalBatch(int limit, TransactionVisitor visitor) throws IOException {
+    void forEachProducerBatch(int limit, long fromOffset, ProducerBatchVisitor visitor) throws IOException {
         BatchHeader header = new BatchHeader();
         ByteBuf bytes = Unpooled.buffer(RecordBatch.HEADER_BYTES);
         try {
             long position = 0;
             while (header.readAt(channel, position, limit)) {
-                if (header.producerId() >= 0 && header.isTransactional()) {
+                if (header.producerId() >= 0 && header.lastOffset() >= fromOffset) {
                     if (!header.isControl()) {
-                        visitor.batch(header.producerId(), header.baseOffset());
-                    } else {
+                        visitor.batch(header);
+                    } else if (header.isTransactional()) {
                         bytes.clear().ensureWritable(header.sizeInBytes());
                         if (readFully(bytes, position, header.sizeInBytes())) {
-                            EndTransactionMarker marker = EndTransactionMarker.read(RecordBatch.wrap(bytes),
+                            RecordBatch batch = RecordBatch.wrap(bytes);
+                            EndTransactionMarker marker = EndTransactionMarker.read(batch,
                                     UnpooledByteBufAllocator.DEFAULT);
                             if (marker != null) {
-                                visitor.marker(header.producerId(), header.baseOffset(), marker);
+                                visitor.marker(header, marker, batch.maxTimestamp());
                             }
                         }
                     }
