@@ -57,6 +57,12 @@ final class LogProducers {
         return producer;
     }
 
+    /** The producer's epoch, -1 if the log has no batch of it. */
+    int epoch(long producerId) {
+        Producer producer = producers.get(producerId);
+        return producer == null ? -1 : producer.epoch;
+    }
+
     /** Every producer as a snapshot entry, with its open transaction's first offset from {@code ongoing}. */
     List<ProducerSnapshot.Entry> entries(Map<Long, Long> ongoing) {
         List<ProducerSnapshot.Entry> entries = new ArrayList<>(producers.size());

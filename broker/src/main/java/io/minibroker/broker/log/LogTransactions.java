@@ -135,6 +135,10 @@ final class LogTransactions {
         ProducerSnapshot.deleteBefore(dir, segments.firstBaseOffset());
     }
 
+    boolean hasOngoingTransaction(long producerId, short epoch) {
+        return ongoing.isOpen(producerId) && producers.epoch(producerId) == epoch;
+    }
+
     /** The newest snapshot written or loaded, from which a leader's producer table reads the log on. */
     ProducerSnapshot base() {
         return base;

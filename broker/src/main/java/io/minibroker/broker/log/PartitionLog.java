@@ -352,6 +352,14 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
+     * Whether {@code producerId} has a transaction open in this log at {@code epoch} (Kafka's hasOngoingTransaction):
+     * then its leader need not ask the coordinator to add the partition before appending more of it.
+     */
+    public synchronized boolean hasOngoingTransaction(long producerId, short epoch) {
+        return transactions.hasOngoingTransaction(producerId, epoch);
+    }
+
+    /**
      * The newest producer-state snapshot written or loaded: a leader's producer table starts from its producers and
      * reads the log from its offset on, rather than from the log start.
      */
