@@ -75,8 +75,12 @@ final class ProducerStateTable {
                 return new Verdict(Errors.NONE, seen.firstOffset(), seen.lastOffset());
             }
         }
+        // A known producer with no batch at this epoch yet (a marker bumped it, transaction version 2) starts at 0, as
+        // Kafka's checkSequence has it (last sequence -1): a later batch of a pipelined producer whose first one was
+        // refused (retriably) must not go in before it, or that one could never follow.
         BatchSequence newest = entry.recent.peekLast();
-        if (newest != null && firstSequence != next(newest.lastSequence())) {
+        int expected = newest == null ? 0 : next(newest.lastSequence());
+        if (firstSequence != expected) {
             return Verdict.refuse(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
         }
         return Verdict.APPEND;
