@@ -5,7 +5,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,13 +39,6 @@ class ClusterTransactionalCrashTest {
             "replica.lag.time.max.ms", "4000",
             "min.insync.replicas", "2",
             "group.initial.rebalance.delay.ms", "0");
-    /** As TransactionalCrashTest's: clients give up on a dead node within seconds. */
-    private static final Map<String, Object> IMPATIENT = Map.of(
-            "session.timeout.ms", 6_000,
-            ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000,
-            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000,
-            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 4_000,
-            "default.api.timeout.ms", 5_000);
 
     @TempDir
     Path root;
@@ -63,7 +55,7 @@ class ClusterTransactionalCrashTest {
                         plain.send(new ProducerRecord<>("input", i % 3, "k" + i, "in-" + i));
                     }
                 }
-                TransformLoop before = new TransformLoop(bootstrap, 3, 0, IMPATIENT);
+                TransformLoop before = new TransformLoop(bootstrap, 3, 0, TxClients.IMPATIENT);
                 AtomicInteger killed = new AtomicInteger(-1);
                 Thread killer = new Thread(() -> {
                     try {

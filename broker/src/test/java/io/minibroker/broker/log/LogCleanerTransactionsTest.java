@@ -123,11 +123,7 @@ class LogCleanerTransactionsTest {
     @Test
     void markersStayAndAnAbortedValueNeitherSurvivesNorSupersedesTheCommittedOne() throws IOException {
         PartitionLog log = open();
-        put(log, 1, 0, "k", "committed"); // 0
-        end(log, 1, true); // 1
-        put(log, 2, 0, "k", "aborted"); // 2
-        put(log, 2, 1, "j", "aborted"); // 3
-        end(log, 2, false); // 4
+        commitAndAbort(log); // 0..4
         for (int i = 0; i < 12; i++) {
             put(log, -1, -1, "filler-" + (i % 3), "v" + i); // segments roll; the last ones stay active
         }
@@ -157,11 +153,7 @@ class LogCleanerTransactionsTest {
     @Test
     void aMarkerGoesOnceItsRecordsAreGoneAndItsDeleteHorizonPassed() throws Exception {
         PartitionLog log = open();
-        put(log, 1, 0, "k", "committed"); // 0
-        end(log, 1, true); // 1
-        put(log, 2, 0, "k", "aborted"); // 2
-        put(log, 2, 1, "j", "aborted"); // 3
-        end(log, 2, false); // 4
+        commitAndAbort(log); // 0..4
         put(log, -1, -1, "k", "plain"); // 5: supersedes the committed k
         fill(log, 12);
 
@@ -222,6 +214,15 @@ class LogCleanerTransactionsTest {
         // The abort's marker and entry are gone; the commit still guards its record, so it and the record stay.
         assertThat(contents(log)).doesNotContain("ABORT@1").contains("k=committed", "COMMIT@3");
         assertThat(log.abortedTransactions(0, log.logEndOffset())).isEmpty();
+    }
+
+    /** At 0 producer 1's k=committed, at 1 its COMMIT; at 2-3 producer 2's k=aborted and j=aborted, at 4 its ABORT. */
+    private static void commitAndAbort(PartitionLog log) {
+        put(log, 1, 0, "k", "committed");
+        end(log, 1, true);
+        put(log, 2, 0, "k", "aborted");
+        put(log, 2, 1, "j", "aborted");
+        end(log, 2, false);
     }
 
     /** {@code count} non-transactional records of distinct keys: dirty bytes enough for the next round to run. */
