@@ -75,8 +75,11 @@ public final class ProduceHandler implements ApiHandler {
     private final BrokerTopicMetrics topicMetrics;
     /** Asked before a transactional producer's batches are appended; null where no coordinator is asked. */
     private final TransactionalProduceCheck transactions;
-    /** Per producer id, its requests waiting for the coordinator's answer: while any do, no request skips ahead. */
-    private final ConcurrentHashMap<Long, Integer> waitingForCoordinator = new ConcurrentHashMap<>();
+    /**
+     * Per producer id, the append of its last request that asked the coordinator, done or not: a later request of the
+     * producer asks (or appends) only after it, so that its batches keep their order however long an answer takes.
+     */
+    private final ConcurrentHashMap<Long, CompletableFuture<Void>> lastAsking = new ConcurrentHashMap<>();
 
     public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, ProducerStates producerStates,
                           Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
@@ -115,7 +118,8 @@ public final class ProduceHandler implements ApiHandler {
      * add, or a TV1 transaction's verification) and is then appended on the thread that answer comes on. Unless every
      * one of its partitions already has this producer's transaction open at this epoch (Kafka's
      * hasOngoingTransaction, under which its leader asks no coordinator either): then it is appended at once, but only
-     * while none of the producer's earlier requests still waits for the coordinator, so its batches keep their order.
+     * while none of the producer's earlier requests still waits for the coordinator. Requests that ask go one after
+     * the other per producer, so that its batches keep their order.
      */
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
@@ -126,12 +130,15 @@ public final class ProduceHandler implements ApiHandler {
             return appendAll(request, body, Map.of());
         }
         long producerId = transactional.producerId();
-        if (transactional.allOngoing() && !waitingForCoordinator.containsKey(producerId)) {
+        if (transactional.allOngoing() && !lastAsking.containsKey(producerId)) {
             return appendAll(request, body, Map.of());
         }
-        waitingForCoordinator.merge(producerId, 1, Integer::sum);
-        return transactions.beforeAppend(body.transactionalId(), producerId, transactional.producerEpoch(),
-                        transactional.partitions(), request.version())
+        // A producer's requests arrive in order on its one connection, so this chains them in that order.
+        CompletableFuture<Void> appendedHere = new CompletableFuture<>();
+        CompletableFuture<Void> before = lastAsking.put(producerId, appendedHere);
+        return (before == null ? CompletableFuture.<Void>completedFuture(null) : before)
+                .thenCompose(previousDone -> transactions.beforeAppend(body.transactionalId(), producerId,
+                        transactional.producerEpoch(), transactional.partitions(), request.version()))
                 .handle((refused, failure) -> {
                     try {
                         if (failure != null) {
@@ -139,9 +146,9 @@ public final class ProduceHandler implements ApiHandler {
                                     : new CompletionException(failure);
                         }
                         return appendAll(request, body, refused);
-                    } finally { // appended (or failed): a later request of the producer may go straight in
-                        waitingForCoordinator.computeIfPresent(producerId, (id, waiting) -> waiting == 1 ? null
-                                : waiting - 1);
+                    } finally { // appended (or failed): the producer's next request may go on
+                        appendedHere.complete(null);
+                        lastAsking.remove(producerId, appendedHere);
                     }
                 })
                 .thenCompose(appended -> appended);

@@ -44,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A transactional Produce asks the coordinator (KIP-890's implicit add) only for partitions where the producer has no
  * transaction open at its epoch yet; one whose partitions all have it is appended at once, as Kafka's leader skips
- * the verification then, but never ahead of an earlier request of the producer still waiting for the coordinator.
+ * the verification then, but never ahead of an earlier request of the producer still waiting for the coordinator;
+ * requests that ask go one after the other per producer.
  */
 class TransactionalProduceFastPathTest {
 
@@ -115,10 +116,12 @@ class TransactionalProduceFastPathTest {
         CompletableFuture<Struct> waiting = produce.handle(CONTEXT, both).toCompletableFuture();
         assertThat(asked).hasSize(2);
         CompletableFuture<Struct> later = send(0, (short) 0, 2); // p0 only, but must not go ahead of seq 1
-        assertThat(asked).as("queued behind the waiting request").hasSize(3);
+        assertThat(asked).as("it asks only once the waiting request is appended").hasSize(2);
         assertThat(p0.logEndOffset()).isEqualTo(1);
 
         grant(1);
+        assertThat(asked).as("now it asks, queued behind").hasSize(3);
+        assertThat(later).isNotDone();
         grant(2);
         assertThat(errors(waiting)).containsOnly(Errors.NONE);
         assertThat(errors(later)).containsExactly(Errors.NONE);
