@@ -7,6 +7,8 @@
 # Latency: benchmarks/src/.../txn/TransactionalLatency.java, a transactional producer at LATENCY_RATE records/s
 # (default 2000) committing every 100 ms, LATENCY_RECORDS records (default 20000), read by a read_committed
 # consumer; p50/p99/p99.9 of send-to-receive. Heaps: minibroker 256 MB, Kafka 1 GB; fresh log directories.
+# IMPLS="minibroker" runs minibroker alone (default "minibroker kafka"); MINIBROKER_JAR another build of it (with
+# SKIP_BUILD=1: a before/after comparison); PORT and CONTROLLER_PORT the ports (default 29292, 29293).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -14,8 +16,10 @@ records="${RECORDS:-1000000}"
 rounds="${ROUNDS:-1}"
 latency_records="${LATENCY_RECORDS:-20000}"
 latency_rate="${LATENCY_RATE:-2000}"
-port=29292
-controller_port=29293
+port="${PORT:-29292}"
+controller_port="${CONTROLLER_PORT:-29293}"
+impls="${IMPLS:-minibroker kafka}"
+minibroker_jar="${MINIBROKER_JAR:-server/target/minibroker.jar}"
 work="$(mktemp -d)"
 broker_pid=""
 cleanup() {
@@ -35,7 +39,7 @@ stop_broker() {
 }
 
 start_minibroker() {
-  java -Xmx256m -jar server/target/minibroker.jar config/server.properties \
+  java -Xmx256m -jar "$minibroker_jar" config/server.properties \
     --override "listeners=PLAINTEXT://localhost:$port" --override "advertised.listeners=PLAINTEXT://localhost:$port" \
     --override "log.dirs=$work/minibroker-$1" --override group.initial.rebalance.delay.ms=0 \
     > "$work/minibroker.log" 2>&1 &
@@ -67,8 +71,8 @@ run() {
 
 echo "# load: $(uptime)"
 for round in $(seq 1 "$rounds"); do
-  start_minibroker "$round"; run minibroker "$round"; stop_broker
-  start_kafka_single; run kafka-4.3.1 "$round"; stop_broker
+  if [[ " $impls " == *" minibroker "* ]]; then start_minibroker "$round"; run minibroker "$round"; stop_broker; fi
+  if [[ " $impls " == *" kafka "* ]]; then start_kafka_single; run kafka-4.3.1 "$round"; stop_broker; fi
 done
 echo "# load: $(uptime)"
 echo "# reproduce: RECORDS=$records ROUNDS=$rounds LATENCY_RECORDS=$latency_records LATENCY_RATE=$latency_rate benchmarks/transactional-perf.sh"

@@ -94,8 +94,12 @@ class ConfluentKafkaPythonSmokeTest {
     void confluentKafkaPythonCommitsAndAbortsTransactions() throws Exception {
         assumeInstalled();
         try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
+            kafka.controls().requestLog().start();
             String output = Commands.run(PROGRAM_DIR, "", "python3", "transactions.py", kafka.bootstrapServers(),
                     "txn-input", "txn-output");
+
+            // librdkafka (2.16) sends AddPartitionsToTxn and Produce below v12: transaction version 1.
+            assertThat(TransactionVersionOnTheWire.used(kafka.controls().requestLog())).isEqualTo(1);
 
             assertThat(output.strip()).isEqualTo("{\"group_committed\": 5, "
                     + "\"sink_read_committed\": [\"C0\", \"C1\", \"C2\", \"C3\", \"C4\"], "

@@ -67,9 +67,12 @@ class FranzGoSmokeTest {
     void franzGoGroupTransactSessionTransformsExactlyOnce() throws Exception {
         Path program = build();
         try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"))) {
+            kafka.controls().requestLog().start();
             String output = Commands.run("", program.toString(), "transact", kafka.bootstrapServers());
 
             assertThat(output.strip()).isEqualTo("read=200 distinct=200 all=true committed=200");
+            // franz-go 1.22 follows the finalized transaction.version: 2 here, partitions added through Produce.
+            assertThat(TransactionVersionOnTheWire.used(kafka.controls().requestLog())).isEqualTo(2);
         }
     }
 

@@ -4,7 +4,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,17 +28,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TransactionalCrashTest {
 
     private static final int INPUTS = 3_000;
-    /**
-     * Clients give up on a dead broker within seconds, not the defaults' minutes; and the dead consumer's session
-     * (restored with its group by the restarted broker) expires after Kafka's minimum, 6 s, not 45, before the new
-     * consumer's join completes.
-     */
-    private static final Map<String, Object> IMPATIENT = Map.of(
-            "session.timeout.ms", 6_000,
-            ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000,
-            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000,
-            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 4_000,
-            "default.api.timeout.ms", 5_000);
 
     @TempDir
     Path logDir;
@@ -59,7 +47,7 @@ class TransactionalCrashTest {
                     plain.send(new ProducerRecord<>("input", i % 3, "k" + i, "in-" + i));
                 }
             }
-            TransformLoop before = new TransformLoop(first.bootstrap(), 3, 0, IMPATIENT);
+            TransformLoop before = new TransformLoop(first.bootstrap(), 3, 0, TxClients.IMPATIENT);
             Thread killer = new Thread(() -> {
                 Eventually.await(() -> before.committed.get() >= 5, "five committed transactions");
                 try {

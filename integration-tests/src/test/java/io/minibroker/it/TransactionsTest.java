@@ -90,6 +90,7 @@ class TransactionsTest {
     @ValueSource(strings = {"1", "2"})
     void eachIsolationLevelSeesWhatItShould(String transactionVersion) throws Exception {
         start(transactionVersion, "orders", 1);
+        broker.controls().requestLog().start();
         TopicPartition tp = new TopicPartition("orders", 0);
         KafkaProducer<String, String> writer = producer("writer", Map.of());
         KafkaProducer<String, String> slow = producer("slow", Map.of());
@@ -139,6 +140,9 @@ class TransactionsTest {
             }, "the late transaction");
             assertThat(late).containsExactlyElementsOf(named("late", 0, 3));
         }
+        // The client takes the version the broker finalizes (ApiVersions' transaction.version), as the wire shows.
+        assertThat(TransactionVersionOnTheWire.used(broker.controls().requestLog()))
+                .isEqualTo(Integer.parseInt(transactionVersion));
     }
 
     /** A second instance with the same transactional.id fences the first; the first's open records are aborted. */

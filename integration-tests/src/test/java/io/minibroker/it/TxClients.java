@@ -19,6 +19,18 @@ import java.util.Map;
 /** Transactional producers and consumers of an isolation level, for the exactly-once tests. */
 final class TxClients {
 
+    /**
+     * Clients give up on a dead broker within seconds, not the defaults' minutes; and the dead consumer's session
+     * (restored with its group by the restarted broker) expires after Kafka's minimum, 6 s, not 45, before the new
+     * consumer's join completes.
+     */
+    static final Map<String, Object> IMPATIENT = Map.of(
+            "session.timeout.ms", 6_000,
+            ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000,
+            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000,
+            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 4_000,
+            "default.api.timeout.ms", 5_000);
+
     private TxClients() {
     }
 

@@ -12,7 +12,7 @@ import java.nio.channels.FileChannel;
  *
  * <pre>
  *  0  base offset (8)   8  batch length (4)   16  magic (1)   21  attributes (2)   23  last offset delta (4)
- * 35  max timestamp (8)   43  producer id (8)   51  producer epoch (2)
+ * 35  max timestamp (8)   43  producer id (8)   51  producer epoch (2)   53  base sequence (4)
  * </pre>
  * One instance per reader or writer: it reuses its buffer, so a scan allocates nothing per batch.
  */
@@ -25,9 +25,10 @@ final class BatchHeader {
     private static final int ATTRIBUTES = 21;
     private static final int PRODUCER_ID = 43;
     private static final int PRODUCER_EPOCH = 51;
+    private static final int BASE_SEQUENCE = 53;
     private static final int TRANSACTIONAL_FLAG = 0x10;
     private static final int CONTROL_FLAG = 0x20;
-    static final int BYTES = PRODUCER_EPOCH + 2;
+    static final int BYTES = BASE_SEQUENCE + 4;
 
     private final ByteBuffer buffer = ByteBuffer.allocate(BYTES);
     private long position = -1;
@@ -87,6 +88,14 @@ final class BatchHeader {
 
     short producerEpoch() {
         return buffer.getShort(PRODUCER_EPOCH);
+    }
+
+    int baseSequence() {
+        return buffer.getInt(BASE_SEQUENCE);
+    }
+
+    int lastOffsetDelta() {
+        return buffer.getInt(LAST_OFFSET_DELTA);
     }
 
     boolean isTransactional() {

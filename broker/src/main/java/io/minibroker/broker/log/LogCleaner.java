@@ -1,5 +1,6 @@
 package io.minibroker.broker.log;
 
+import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.Record;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatchBuilder;
@@ -49,10 +50,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code b=null} stays until a later round finds its segment last modified {@code delete.retention.ms} before the
  * newest already-cleaned segment was (Kafka's rule before KIP-534's per-batch delete horizon).
  *
- * <p>Transactions, as Kafka's cleaner treats them: an aborted transaction's records (known from the segments'
- * {@code .txnindex}, {@link AbortedBatches}) are dropped and never enter the key map, so they cannot supersede a
- * committed value; markers are kept (Kafka drops a marker once its transaction's records are gone and
- * {@code delete.retention.ms} has passed: not done here); nothing at or past the last stable offset is cleaned.
+ * <p>Transactions, as Kafka's cleaner treats them ({@link CleanedTransactions}): an aborted transaction's records
+ * (known from the segments' {@code .txnindex}) are dropped and never enter the key map, so they cannot supersede a
+ * committed value; a marker stays while any record of its transaction is left before it. A round that finds none
+ * left stamps the marker with a delete horizon of now plus {@code delete.retention.ms} (KIP-534: attribute bit 6,
+ * the horizon in the base timestamp), and the first round past that horizon drops it (or empties it, where a batch
+ * must stay as above). A cleaned segment's {@code .txnindex} keeps only the aborted transactions with records still
+ * before their marker, and is swapped in with the segment. Nothing at or past the last stable offset is cleaned.
  *
  * <p>Only segments below the active one, the high watermark, the last stable offset and the recovery point are
  * cleaned. Each is read
@@ -218,14 +222,14 @@ public final class LogCleaner implements AutoCloseable {
         KeyMap latest = new KeyMap(dedupeBufferBytes);
         int mapped = firstDirtyIndex;
         long cleanableEnd = cleanable.get(cleanable.size() - 1).segment().nextOffset();
-        AbortedBatches abortedInDirty = new AbortedBatches(log.abortedTransactions(
+        CleanedTransactions abortedInDirty = new CleanedTransactions(log.abortedTransactions(
                 cleanable.get(firstDirtyIndex).segment().baseOffset(), cleanableEnd));
         try {
             while (mapped < cleanable.size()) {
                 PartitionLog.CleanableSegment segment = cleanable.get(mapped);
                 segment.segment().forEachBatch(segment.size(), batch -> {
                     checkOpen();
-                    if (!abortedInDirty.isAborted(batch)) { // an aborted record supersedes nothing
+                    if (!batch.isControl() && !abortedInDirty.onDataBatch(batch)) { // an aborted record supersedes nothing
                         latest.add(batch);
                     }
                 });
@@ -244,11 +248,11 @@ public final class LogCleaner implements AutoCloseable {
         long deleteHorizonMs = firstDirtyIndex == 0 ? Long.MIN_VALUE
                 : cleanable.get(firstDirtyIndex - 1).segment().lastModifiedMs() - config.deleteRetentionMs();
         int replaced = 0;
-        AbortedBatches aborted = new AbortedBatches(log.abortedTransactions(toClean.get(0).segment().baseOffset(),
-                toClean.get(toClean.size() - 1).segment().nextOffset()));
+        CleanedTransactions transactions = new CleanedTransactions(log.abortedTransactions(
+                toClean.get(0).segment().baseOffset(), toClean.get(toClean.size() - 1).segment().nextOffset()));
         for (PartitionLog.CleanableSegment segment : toClean) {
             boolean dropTombstones = segment.segment().lastModifiedMs() <= deleteHorizonMs;
-            if (cleanSegment(log, segment, latest, aborted, producersLastBatches, dropTombstones, now)) {
+            if (cleanSegment(log, segment, latest, transactions, producersLastBatches, dropTombstones, now)) {
                 replaced++;
                 segmentsCleaned.incrementAndGet();
             }
@@ -327,18 +331,18 @@ public final class LogCleaner implements AutoCloseable {
      * written if every record stays. Returns whether the segment was replaced.
      */
     private boolean cleanSegment(PartitionLog log, PartitionLog.CleanableSegment cleanable, KeyMap latest,
-                                 AbortedBatches aborted, Set<Long> keptEmpty, boolean dropTombstones, long now)
-            throws IOException {
+                                 CleanedTransactions transactions, Set<Long> keptEmpty, boolean dropTombstones,
+                                 long now) throws IOException {
         LogSegment segment = cleanable.segment();
         LogSegment copy = LogSegment.create(log.dir(), segment.baseOffset(), log.config(), now, CLEANED_SUFFIX);
         boolean[] changed = {false};
+        long markerHorizon = now + log.config().deleteRetentionMs();
         try {
             segment.forEachBatch(cleanable.size(), batch -> {
                 checkOpen();
-                // An aborted transaction's records all go; its marker stays (Kafka drops a marker only once its
-                // transaction's records are gone and delete.retention.ms passed: not done here yet).
-                ByteBuf rewritten = aborted.isAborted(batch) ? HEAP.buffer(0)
-                        : batch.isControl() ? null : retained(batch, latest, dropTombstones);
+                ByteBuf rewritten = batch.isControl() ? cleanedMarker(batch, transactions, now, markerHorizon)
+                        : transactions.onDataBatch(batch) ? HEAP.buffer(0) // an aborted transaction's records all go
+                        : retained(batch, latest, dropTombstones);
                 if (rewritten == null) {
                     copy.append(batch);
                     return;
@@ -348,9 +352,11 @@ public final class LogCleaner implements AutoCloseable {
                     if (!rewritten.isReadable() && (batch.lastOffset() + 1 == segment.nextOffset()
                             || keptEmpty.contains(batch.lastOffset()))) {
                         // A producer's last batch keeps its state; a segment's keeps the segment ending where the
-                        // next begins. Either stays as an empty batch.
+                        // next begins. Either stays as an empty batch; a data batch of a completed transaction (never
+                        // a producer's last: its marker follows) not as a transactional one, which a replay would
+                        // take for an open transaction once the marker is gone.
                         rewritten.release();
-                        rewritten = batch.emptyCopy(HEAP);
+                        rewritten = batch.emptyCopy(HEAP, batch.isControl() && batch.isTransactional());
                     }
                     if (rewritten.isReadable()) {
                         copy.append(RecordBatch.wrap(rewritten));
@@ -361,6 +367,15 @@ public final class LogCleaner implements AutoCloseable {
             });
             if (copy.nextOffset() != segment.nextOffset()) {
                 throw new IOException("the cleaned copy of " + segment + " ends at " + copy.nextOffset());
+            }
+            List<AbortedTxn> indexed = transactions.retainedAbortedTxns().stream()
+                    .filter(txn -> txn.lastOffset() >= segment.baseOffset() && txn.lastOffset() < segment.nextOffset())
+                    .toList();
+            if (!indexed.equals(segment.txnIndex().entries())) {
+                changed[0] = true;
+            }
+            if (segment.txnIndex().exists() || !indexed.isEmpty()) {
+                copy.writeTxnIndex(indexed); // swapped in with the segment: an empty file replaces one with entries
             }
             copy.flush();
         } catch (IOException | RuntimeException e) {
@@ -374,6 +389,29 @@ public final class LogCleaner implements AutoCloseable {
             return false;
         }
         return log.replaceSegment(cleanable);
+    }
+
+    /**
+     * What becomes of a marker: null to keep it as it is, an empty buffer to drop it (its delete horizon passed), or
+     * the marker stamped with {@code horizon} (the first round to find that it guards no record any more).
+     */
+    private static ByteBuf cleanedMarker(RecordBatch batch, CleanedTransactions transactions, long now, long horizon) {
+        EndTransactionMarker marker = EndTransactionMarker.read(batch, HEAP);
+        if (!transactions.onControlBatch(batch, marker)) {
+            return null;
+        }
+        long stamped = batch.deleteHorizonMs();
+        if (batch.recordCount() == 0 || stamped != RecordBatch.NO_TIMESTAMP && stamped <= now) {
+            return HEAP.buffer(0); // an emptied marker was emptied once past its horizon
+        }
+        if (stamped != RecordBatch.NO_TIMESTAMP) {
+            return null;
+        }
+        try (RecordIterator records = batch.records(HEAP)) {
+            List<Record> all = new ArrayList<>();
+            records.forEachRemaining(all::add);
+            return rebuild(batch, all, horizon, true);
+        }
     }
 
     /**
@@ -398,19 +436,29 @@ public final class LogCleaner implements AutoCloseable {
             if (kept.isEmpty()) {
                 return HEAP.buffer(0);
             }
-            RecordBatchBuilder builder = new RecordBatchBuilder(HEAP, batch.compression(), batch.baseOffset(),
-                    kept.get(0).timestamp())
-                    .producer(batch.producerId(), batch.producerEpoch(), batch.baseSequence())
-                    .partitionLeaderEpoch(batch.partitionLeaderEpoch())
-                    .transactional(batch.isTransactional())
-                    .logAppendTime(batch.isLogAppendTime())
-                    .lastOffsetDelta(batch.lastOffsetDelta());
-            for (Record record : kept) {
-                builder.append((int) (record.offset() - batch.baseOffset()), record.timestamp(), bytes(record.key()),
-                        bytes(record.value()), record.headers());
-            }
-            return builder.build();
+            return rebuild(batch, kept, kept.get(0).timestamp(), false);
         }
+    }
+
+    /**
+     * {@code batch} rewritten with only {@code kept} of its records, at their offsets, in its codec, with its offset
+     * range, producer fields and flags; {@code baseTimestamp} a delete horizon if {@code deleteHorizon}.
+     */
+    private static ByteBuf rebuild(RecordBatch batch, List<Record> kept, long baseTimestamp, boolean deleteHorizon) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(HEAP, batch.compression(), batch.baseOffset(),
+                baseTimestamp)
+                .producer(batch.producerId(), batch.producerEpoch(), batch.baseSequence())
+                .partitionLeaderEpoch(batch.partitionLeaderEpoch())
+                .transactional(batch.isTransactional())
+                .control(batch.isControl())
+                .deleteHorizon(deleteHorizon)
+                .logAppendTime(batch.isLogAppendTime())
+                .lastOffsetDelta(batch.lastOffsetDelta());
+        for (Record record : kept) {
+            builder.append((int) (record.offset() - batch.baseOffset()), record.timestamp(), bytes(record.key()),
+                    bytes(record.value()), record.headers());
+        }
+        return builder.build();
     }
 
     private static byte[] bytes(ByteBuf buf) {

@@ -16,6 +16,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,18 +111,18 @@ final class LogSegment implements AutoCloseable {
         return String.format("%020d%s", offset, suffix);
     }
 
-    /** The log, offset index and time index files of the segment at {@code baseOffset}, each name plus {@code fileSuffix}. */
+    /**
+     * The log, offset index, time index and aborted transaction index files of the segment at {@code baseOffset}, each
+     * name plus {@code fileSuffix}: what the cleaner's copy writes and its swap moves (the log file first here, moved
+     * last). The transaction index may be absent, as a segment without aborted transactions has none.
+     */
     static Path[] files(Path dir, long baseOffset, String fileSuffix) {
         return new Path[] {dir.resolve(fileName(baseOffset, LOG_SUFFIX) + fileSuffix),
                 dir.resolve(fileName(baseOffset, INDEX_SUFFIX) + fileSuffix),
-                dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix)};
+                dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix),
+                txnIndexPath(dir, baseOffset, fileSuffix)};
     }
 
-    /**
-     * The aborted transaction index of the segment at {@code baseOffset}: apart from {@link #files}, which the
-     * cleaner's copy and swap move, since a copy keeps its segment's markers at their offsets and so the index
-     * stays the segment's own.
-     */
     static Path txnIndexPath(Path dir, long baseOffset, String fileSuffix) {
         return dir.resolve(fileName(baseOffset, TransactionIndex.SUFFIX) + fileSuffix);
     }
@@ -139,9 +140,6 @@ final class LogSegment implements AutoCloseable {
             throws IOException {
         for (Path file : files(dir, baseOffset, fileSuffix)) {
             Files.deleteIfExists(file);
-        }
-        if (fileSuffix.isEmpty()) { // a cleaner's copy (a suffix) shares the segment's index, and never writes one
-            Files.deleteIfExists(txnIndexPath(dir, baseOffset, fileSuffix));
         }
         return new LogSegment(dir, baseOffset, config, nowMs, fileSuffix);
     }
@@ -512,34 +510,36 @@ final class LogSegment implements AutoCloseable {
         }
     }
 
-    /** What {@link #forEachTransactionalBatch} hands on: a transaction's data batch, or its marker. */
-    interface TransactionVisitor {
-        void batch(long producerId, long baseOffset);
+    /** What {@link #forEachProducerBatch} hands on: a producer's data batch (its header), or a marker. */
+    interface ProducerBatchVisitor {
+        void batch(BatchHeader header);
 
-        void marker(long producerId, long offset, EndTransactionMarker marker) throws IOException;
+        void marker(BatchHeader header, EndTransactionMarker marker, long timestamp) throws IOException;
     }
 
     /**
-     * The transactional batches of the first {@code limit} bytes, in order, for a replay of the log's transactions:
-     * a data batch by its header alone, a control batch read whole for its marker (one the broker cannot read, an
-     * unknown control type, is passed over as Kafka passes it over).
+     * The producers' batches of the first {@code limit} bytes that end at or past {@code fromOffset}, in order, for a
+     * replay of the log's producer state and transactions: a data batch by its header alone, a control batch read
+     * whole for its marker (one the broker cannot read, an unknown control type, is passed over as Kafka passes it
+     * over).
      */
-    void forEachTransactionalBatch(int limit, TransactionVisitor visitor) throws IOException {
+    void forEachProducerBatch(int limit, long fromOffset, ProducerBatchVisitor visitor) throws IOException {
         BatchHeader header = new BatchHeader();
         ByteBuf bytes = Unpooled.buffer(RecordBatch.HEADER_BYTES);
         try {
             long position = 0;
             while (header.readAt(channel, position, limit)) {
-                if (header.producerId() >= 0 && header.isTransactional()) {
+                if (header.producerId() >= 0 && header.lastOffset() >= fromOffset) {
                     if (!header.isControl()) {
-                        visitor.batch(header.producerId(), header.baseOffset());
-                    } else {
+                        visitor.batch(header);
+                    } else if (header.isTransactional()) {
                         bytes.clear().ensureWritable(header.sizeInBytes());
                         if (readFully(bytes, position, header.sizeInBytes())) {
-                            EndTransactionMarker marker = EndTransactionMarker.read(RecordBatch.wrap(bytes),
+                            RecordBatch batch = RecordBatch.wrap(bytes);
+                            EndTransactionMarker marker = EndTransactionMarker.read(batch,
                                     UnpooledByteBufAllocator.DEFAULT);
                             if (marker != null) {
-                                visitor.marker(header.producerId(), header.baseOffset(), marker);
+                                visitor.marker(header, marker, batch.maxTimestamp());
                             }
                         }
                     }
@@ -554,6 +554,11 @@ final class LogSegment implements AutoCloseable {
     /** Indexes an aborted transaction whose marker this segment holds; the log's writer only. */
     void appendAbortedTxn(AbortedTxn entry) throws IOException {
         txnIndex.append(entry);
+    }
+
+    /** Writes a cleaner's copy's aborted transaction index whole, a file even when empty. */
+    void writeTxnIndex(List<AbortedTxn> entries) throws IOException {
+        txnIndex.rewrite(entries);
     }
 
     /** The aborted transactions whose marker this segment holds. */

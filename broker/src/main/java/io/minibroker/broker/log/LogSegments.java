@@ -254,6 +254,9 @@ final class LogSegments {
         Path[] target = LogSegment.files(dir, baseOffset, "");
         try {
             for (int i = copy.length - 1; i >= 0; i--) { // the log file last: its .swap name marks a whole copy
+                if (i != 0 && !Files.exists(copy[i])) {
+                    continue; // no transaction index: the segment had none either (a cleaning only drops entries)
+                }
                 Files.move(copy[i], swap[i], StandardCopyOption.ATOMIC_MOVE);
             }
             DurableFiles.fsyncDirectory(dir);
@@ -266,7 +269,9 @@ final class LogSegments {
         }
         try {
             for (int i = swap.length - 1; i >= 0; i--) {
-                Files.move(swap[i], target[i], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                if (i == 0 || Files.exists(swap[i])) {
+                    Files.move(swap[i], target[i], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                }
             }
             Files.setLastModifiedTime(target[0], FileTime.fromMillis(lastModified));
             DurableFiles.fsyncDirectory(dir);
@@ -276,8 +281,9 @@ final class LogSegments {
             for (int i = 0; i < swap.length; i++) {
                 Files.deleteIfExists(swap[i]);
             }
-            Files.deleteIfExists(target[1]);
-            Files.deleteIfExists(target[2]);
+            for (int i = 1; i < target.length; i++) { // the log's replay writes back the aborted transactions' entries
+                Files.deleteIfExists(target[i]);
+            }
             throw LogException.storageError(topicPartition, "cannot swap in the cleaned copy of segment "
                     + baseOffset, e);
         }

@@ -3,45 +3,95 @@ package io.minibroker.broker.log;
 import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.RecordBatch;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * A log's transactions, its part that keeps them (Kafka's UnifiedLog's share of the work with the
- * ProducerStateManager): each transactional batch written opens or continues its producer's transaction in
- * {@link OngoingTransactions}, each marker ends it and, for an abort, indexes it in the {@code .txnindex} of the
- * segment the marker lands in; on opening and after a truncation the log's batches are replayed instead (there are
- * no producer snapshot files: the batch headers are read, the control batches whole), which also writes back any
- * entry a segment's index lacks (a crash between the marker and its entry, a recovered tail, a lost file).
+ * A log's producers and transactions, its part that keeps them (Kafka's ProducerStateManager with UnifiedLog's share
+ * of the work): each producer batch written updates its producer in {@link LogProducers}; each transactional batch
+ * opens or continues its producer's transaction in {@link OngoingTransactions}, each marker ends it and, for an abort,
+ * indexes it in the {@code .txnindex} of the segment the marker lands in.
+ *
+ * <p>Both are saved in producer-state snapshots ({@link ProducerSnapshot}, Kafka's {@code <offset>.snapshot}) at each
+ * roll and at a clean close. Opening the log, and a truncation, load the newest snapshot at or below the log end (at
+ * or below the recovery point after a crash; newer ones past the log end deleted, as is one that does not read back)
+ * and replay only the batches from its offset on: their
+ * headers, the control batches whole. Without a snapshot the whole log is replayed. The replay also writes back any
+ * aborted-index entry a replayed segment lacks (a crash between the marker and its entry, a recovered tail).
  *
  * <p>Changes run under the log's monitor; the last stable offset and the aborted transactions are read without it.
  */
 final class LogTransactions {
+    private static final Logger log = LoggerFactory.getLogger(LogTransactions.class);
 
+    private final Path dir;
     private final LogSegments segments;
     private final OngoingTransactions ongoing = new OngoingTransactions();
+    private final LogProducers producers = new LogProducers();
+    /** The newest snapshot written or loaded: where a leader's producer table starts reading the log. */
+    private volatile ProducerSnapshot base;
+    /** Where the last replay started reading batches (tests: that a snapshot spared the rest). */
+    private long replayedFrom;
 
-    LogTransactions(LogSegments segments) {
+    LogTransactions(Path dir, LogSegments segments) {
+        this.dir = dir;
         this.segments = segments;
+        this.base = new ProducerSnapshot(segments.firstBaseOffset(), List.of());
     }
 
-    /** Rebuilds the open transactions from every segment's transactional batches. */
-    void replay() throws IOException {
+    /**
+     * Rebuilds the producers and open transactions: from the newest snapshot at or below {@code replayFrom} (a
+     * recovery's recovery point, so that the segments it checked are replayed and their aborted indexes completed; else
+     * the log end), then the batches after it.
+     */
+    void replay(long logEnd, long replayFrom) throws IOException {
         ongoing.clear();
+        producers.clear();
+        Optional<ProducerSnapshot> snapshot = ProducerSnapshot.latest(dir, logEnd, Math.min(logEnd, replayFrom), log);
+        long from = segments.firstBaseOffset();
+        if (snapshot.isPresent()) {
+            base = snapshot.get();
+            producers.load(base.entries());
+            for (ProducerSnapshot.Entry entry : base.entries()) {
+                if (entry.currentTxnFirstOffset() >= 0) {
+                    ongoing.onTransactionalBatch(entry.producerId(), entry.currentTxnFirstOffset());
+                }
+            }
+            from = base.offset();
+        } else {
+            base = new ProducerSnapshot(from, List.of());
+        }
+        replayedFrom = from;
         for (LogSegment segment : segments.all()) {
-            segment.forEachTransactionalBatch(segment.size(), new LogSegment.TransactionVisitor() {
+            if (segment.nextOffset() <= from) {
+                continue;
+            }
+            segment.forEachProducerBatch(segment.size(), from, new LogSegment.ProducerBatchVisitor() {
                 @Override
-                public void batch(long producerId, long baseOffset) {
-                    ongoing.onTransactionalBatch(producerId, baseOffset);
+                public void batch(BatchHeader header) {
+                    producers.onDataBatch(header.producerId(), header.producerEpoch(), header.baseSequence(),
+                            header.lastOffsetDelta(), header.baseOffset(), header.maxTimestamp());
+                    if (header.isTransactional()) {
+                        ongoing.onTransactionalBatch(header.producerId(), header.baseOffset());
+                    }
                 }
 
                 @Override
-                public void marker(long producerId, long offset, EndTransactionMarker marker) throws IOException {
-                    AbortedTxn aborted = ongoing.onMarker(producerId, offset, marker.isCommit());
-                    if (aborted != null && !segment.txnIndex().contains(offset)) {
+                public void marker(BatchHeader header, EndTransactionMarker marker, long timestamp)
+                        throws IOException {
+                    long offset = header.baseOffset();
+                    producers.onMarker(header.producerId(), header.producerEpoch(), marker.coordinatorEpoch(),
+                            timestamp);
+                    AbortedTxn aborted = ongoing.onMarker(header.producerId(), offset, marker.isCommit());
+                    if (aborted != null && aborted.firstOffset() < offset && segment.txnIndex().endsBefore(offset)) {
                         segment.appendAbortedTxn(aborted);
                     }
                 }
@@ -49,16 +99,24 @@ final class LogTransactions {
         }
     }
 
-    /** A transactional batch just written to {@code active}: it opens or continues a transaction, or ends one. */
+    /**
+     * A producer's batch ({@code producerId >= 0}) just written to {@code active}: it updates its producer, and a
+     * transactional one opens or continues a transaction, or ends one.
+     */
     void written(RecordBatch batch, LogSegment active, long highWatermark) throws IOException {
         if (!batch.isControl()) {
-            ongoing.onTransactionalBatch(batch.producerId(), batch.baseOffset());
+            producers.onDataBatch(batch.producerId(), batch.producerEpoch(), batch.baseSequence(),
+                    batch.lastOffsetDelta(), batch.baseOffset(), batch.maxTimestamp());
+            if (batch.isTransactional()) {
+                ongoing.onTransactionalBatch(batch.producerId(), batch.baseOffset());
+            }
             return;
         }
         EndTransactionMarker marker = EndTransactionMarker.read(batch, UnpooledByteBufAllocator.DEFAULT);
-        if (marker == null) {
+        if (marker == null || !batch.isTransactional()) {
             return; // a control batch of a type the broker does not know: no transaction ends
         }
+        producers.onMarker(batch.producerId(), batch.producerEpoch(), marker.coordinatorEpoch(), batch.maxTimestamp());
         AbortedTxn aborted = ongoing.onMarker(batch.producerId(), batch.baseOffset(), marker.isCommit());
         ongoing.onHighWatermark(highWatermark);
         if (aborted != null) {
@@ -66,14 +124,48 @@ final class LogTransactions {
         }
     }
 
+    /**
+     * Writes a snapshot of the producers at {@code offset} (the log end: the state of every batch below it), fsynced
+     * if {@code sync}; older snapshots below the log's first segment go, the newest of them kept.
+     */
+    void takeSnapshot(long offset, boolean sync) throws IOException {
+        ProducerSnapshot snapshot = new ProducerSnapshot(offset, List.copyOf(producers.entries(ongoing.ongoing())));
+        snapshot.write(dir, sync);
+        base = snapshot;
+        ProducerSnapshot.deleteBefore(dir, segments.firstBaseOffset());
+    }
+
+    boolean hasOngoingTransaction(long producerId, short epoch) {
+        return ongoing.isOpen(producerId) && producers.epoch(producerId) == epoch;
+    }
+
+    /** The newest snapshot written or loaded, from which a leader's producer table reads the log on. */
+    ProducerSnapshot base() {
+        return base;
+    }
+
+    /** Each producer as it stands now, as a snapshot would hold it. */
+    List<ProducerSnapshot.Entry> producers() {
+        return producers.entries(ongoing.ongoing());
+    }
+
+    long replayedFrom() {
+        return replayedFrom;
+    }
+
     /** The high watermark moved: completed transactions whose marker it passed stop holding the LSO back. */
     void onHighWatermark(long highWatermark) {
         ongoing.onHighWatermark(highWatermark);
     }
 
-    /** Forgets every transaction: the log was emptied. */
-    void clear() {
+    /** Forgets every producer and transaction, snapshots included: the log was emptied and restarts at {@code offset}. */
+    void clear(long offset) throws IOException {
         ongoing.clear();
+        producers.clear();
+        for (long snapshot : ProducerSnapshot.offsets(dir)) {
+            Files.deleteIfExists(ProducerSnapshot.path(dir, snapshot));
+        }
+        base = new ProducerSnapshot(offset, List.of());
     }
 
     long lastStableOffset(long highWatermark) {

@@ -88,6 +88,11 @@ final class OngoingTransactions {
         return first;
     }
 
+    /** Whether {@code producerId} has a transaction open; under the log's monitor. */
+    boolean isOpen(long producerId) {
+        return ongoing.containsKey(producerId);
+    }
+
     /** Each producer with an open transaction and where it starts. */
     Map<Long, Long> ongoing() {
         Map<Long, Long> open = new HashMap<>();

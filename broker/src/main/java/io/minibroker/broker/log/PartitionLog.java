@@ -80,7 +80,7 @@ public final class PartitionLog implements AutoCloseable {
         this.logEndOffset = this.segments.active().nextOffset();
         this.logStartOffset = Math.min(Math.max(logStartOffset, this.segments.firstBaseOffset()), logEndOffset);
         this.reader = new LogReader(this, this.segments);
-        this.transactions = new LogTransactions(this.segments);
+        this.transactions = new LogTransactions(dir, this.segments);
         this.flushState = new LogFlushState(Math.min(recoveryPoint, logEndOffset), clock.millis());
     }
 
@@ -100,7 +100,7 @@ public final class PartitionLog implements AutoCloseable {
         PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, segments, logStartOffset,
                 cleanShutdown ? Long.MAX_VALUE : recoveryPoint);
         partitionLog.loadEpochCache(cleanShutdown);
-        partitionLog.replayTransactions();
+        partitionLog.replayTransactions(partitionLog.recoveryPoint());
         if (!cleanShutdown) {
             // Whatever survived validation is now the log; make it durable so it is not recovered again.
             partitionLog.flush();
@@ -115,9 +115,12 @@ public final class PartitionLog implements AutoCloseable {
         epochCache = LogRecovery.loadEpochCache(this, cleanShutdown);
     }
 
-    /** Rebuilds the open transactions and the aborted indexes' missing entries from the log: on opening, after a cut. */
-    private synchronized void replayTransactions() throws IOException {
-        transactions.replay();
+    /**
+     * Rebuilds the producers, the open transactions and the aborted indexes' missing entries from the newest
+     * producer snapshot and the log after it: on opening, after a cut.
+     */
+    private synchronized void replayTransactions(long replayFrom) throws IOException {
+        transactions.replay(logEndOffset, replayFrom);
     }
 
     /** The leader epochs of this log: epoch to start offset, ascending. */
@@ -300,7 +303,7 @@ public final class PartitionLog implements AutoCloseable {
                     }
                 }
                 active.append(batch);
-                if (batch.isTransactional() && batch.producerId() >= 0) {
+                if (batch.producerId() >= 0) {
                     try {
                         transactions.written(batch, active, highWatermark());
                     } catch (IOException e) {
@@ -348,10 +351,40 @@ public final class PartitionLog implements AutoCloseable {
         return transactions.ongoing();
     }
 
+    /**
+     * Whether {@code producerId} has a transaction open in this log at {@code epoch} (Kafka's hasOngoingTransaction):
+     * then its leader need not ask the coordinator to add the partition before appending more of it.
+     */
+    public synchronized boolean hasOngoingTransaction(long producerId, short epoch) {
+        return transactions.hasOngoingTransaction(producerId, epoch);
+    }
+
+    /**
+     * The newest producer-state snapshot written or loaded: a leader's producer table starts from its producers and
+     * reads the log from its offset on, rather than from the log start.
+     */
+    public ProducerSnapshot producerSnapshotBase() {
+        return transactions.base();
+    }
+
+    /** Every producer this log holds batches of, as it stands now (what a snapshot taken now would hold). */
+    public synchronized List<ProducerSnapshot.Entry> producers() {
+        return transactions.producers();
+    }
+
+    /** Where opening (or the last truncation) started replaying batches: a snapshot's offset, else the log's start. */
+    synchronized long producerStateReplayedFrom() {
+        return transactions.replayedFrom();
+    }
+
     /** Starts a new active segment at {@code baseOffset}; under this object's monitor (appends, retention). */
     void roll(long baseOffset, long now) {
         LogSegment previous = segments.active();
         try {
+            // The producers as of the finished segments, so that opening the log replays only what follows (Kafka
+            // snapshots at each roll too). Not fsynced here, on an appender's thread: one a crash tore fails its
+            // CRC, and the replay starts from an older one or from the log start.
+            transactions.takeSnapshot(logEndOffset, false);
             previous.onRolled(); // its fsync is left to the background (flushIfRolled): rolls happen on event loops
             flushState.rolled();
             segments.roll(baseOffset, config, now);
@@ -579,7 +612,7 @@ public final class PartitionLog implements AutoCloseable {
             // readable, and the next append starts both again.
             logStartOffset = Math.min(logStartOffset, logEndOffset);
             flushState.cutTo(logEndOffset);
-            replayTransactions(); // transactions the cut reopens, or removes
+            replayTransactions(logEndOffset); // transactions the cut reopens, or removes
             log.info("Truncated {} to offset {} ({} bytes cut from the active segment); log end offset now {}",
                     topicPartition, offset, removed, logEndOffset);
         } catch (IOException e) {
@@ -609,7 +642,7 @@ public final class PartitionLog implements AutoCloseable {
         logEndOffset = offset;
         flushState.restartAt(offset);
         epochCache.clear();
-        transactions.clear();
+        transactions.clear(offset);
         log.info("Truncated {} fully; it restarts at offset {}", topicPartition, offset);
     }
 
@@ -689,6 +722,9 @@ public final class PartitionLog implements AutoCloseable {
     @Override
     public synchronized void close() throws IOException {
         flush();
+        if (!deleted) {
+            transactions.takeSnapshot(logEndOffset, true); // a clean start then replays nothing
+        }
         segments.closeAll();
     }
 

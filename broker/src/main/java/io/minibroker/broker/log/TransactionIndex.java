@@ -108,19 +108,40 @@ final class TransactionIndex implements AutoCloseable {
         entries = Collections.unmodifiableList(next);
     }
 
+    /**
+     * Writes {@code written} as the whole index, creating the file even when empty: a cleaner's copy, whose file
+     * replaces the segment's when it is swapped in.
+     */
+    void rewrite(List<AbortedTxn> written) throws IOException {
+        if (channel == null) {
+            channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+        }
+        channel.truncate(0);
+        entries = List.of();
+        for (AbortedTxn entry : written) {
+            append(entry);
+        }
+    }
+
+    /** Whether the index has a file (it has had an entry). */
+    boolean exists() {
+        return channel != null;
+    }
+
     /** The entries, oldest marker first. */
     List<AbortedTxn> entries() {
         return entries;
     }
 
-    /** Whether an entry for the marker at {@code lastOffset} is indexed. */
-    boolean contains(long lastOffset) {
-        for (AbortedTxn entry : entries) {
-            if (entry.lastOffset() == lastOffset) {
-                return true;
-            }
-        }
-        return false;
+    /**
+     * Whether every entry indexed is of a marker before {@code lastOffset}: an entry for the marker there is missing
+     * and may be written back. (One the cleaner dropped, its transaction having no record left, is not: a replay
+     * writes back only transactions with a batch before their marker.)
+     */
+    boolean endsBefore(long lastOffset) {
+        List<AbortedTxn> current = entries;
+        return current.isEmpty() || current.get(current.size() - 1).lastOffset() < lastOffset;
     }
 
     /**

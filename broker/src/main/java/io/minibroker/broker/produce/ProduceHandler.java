@@ -41,7 +41,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
@@ -73,6 +75,11 @@ public final class ProduceHandler implements ApiHandler {
     private final BrokerTopicMetrics topicMetrics;
     /** Asked before a transactional producer's batches are appended; null where no coordinator is asked. */
     private final TransactionalProduceCheck transactions;
+    /**
+     * Per producer id, the append of its last request that asked the coordinator, done or not: a later request of the
+     * producer asks (or appends) only after it, so that its batches keep their order however long an answer takes.
+     */
+    private final ConcurrentHashMap<Long, CompletableFuture<Void>> lastAsking = new ConcurrentHashMap<>();
 
     public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, ProducerStates producerStates,
                           Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
@@ -108,8 +115,11 @@ public final class ProduceHandler implements ApiHandler {
 
     /**
      * A transactional producer's request waits for the coordinator's answer on its partitions (KIP-890's implicit
-     * add, or a TV1 transaction's verification) and is then appended on the thread that answer comes on: every
-     * transactional request goes this way, in arrival order, so one producer's batches keep their order.
+     * add, or a TV1 transaction's verification) and is then appended on the thread that answer comes on. Unless every
+     * one of its partitions already has this producer's transaction open at this epoch (Kafka's
+     * hasOngoingTransaction, under which its leader asks no coordinator either): then it is appended at once, but only
+     * while none of the producer's earlier requests still waits for the coordinator. Requests that ask go one after
+     * the other per producer, so that its batches keep their order.
      */
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
@@ -119,13 +129,37 @@ public final class ProduceHandler implements ApiHandler {
         if (transactional == null) {
             return appendAll(request, body, Map.of());
         }
-        return transactions.beforeAppend(body.transactionalId(), transactional.producerId(),
-                        transactional.producerEpoch(), transactional.partitions(), request.version())
-                .thenCompose(refused -> appendAll(request, body, refused));
+        long producerId = transactional.producerId();
+        if (transactional.allOngoing() && !lastAsking.containsKey(producerId)) {
+            return appendAll(request, body, Map.of());
+        }
+        // A producer's requests arrive in order on its one connection, so this chains them in that order.
+        CompletableFuture<Void> appendedHere = new CompletableFuture<>();
+        CompletableFuture<Void> before = lastAsking.put(producerId, appendedHere);
+        return (before == null ? CompletableFuture.<Void>completedFuture(null) : before)
+                .thenCompose(previousDone -> transactions.beforeAppend(body.transactionalId(), producerId,
+                        transactional.producerEpoch(), transactional.partitions(), request.version()))
+                .handle((refused, failure) -> {
+                    try {
+                        if (failure != null) {
+                            throw failure instanceof CompletionException completion ? completion
+                                    : new CompletionException(failure);
+                        }
+                        return appendAll(request, body, refused);
+                    } finally { // appended (or failed): the producer's next request may go on
+                        appendedHere.complete(null);
+                        lastAsking.remove(producerId, appendedHere);
+                    }
+                })
+                .thenCompose(appended -> appended);
     }
 
-    /** The producer and partitions of a request's transactional batches; null if it has none. */
-    private record TransactionalBatches(long producerId, short producerEpoch, Set<TopicPartition> partitions) {
+    /**
+     * The producer and partitions of a request's transactional batches (null if it has none), and whether each of
+     * those partitions has this producer's transaction open at its epoch already.
+     */
+    private record TransactionalBatches(long producerId, short producerEpoch, Set<TopicPartition> partitions,
+                                        boolean allOngoing) {
     }
 
     private TransactionalBatches transactionalBatches(short version, ProduceRequestView body) {
@@ -133,6 +167,7 @@ public final class ProduceHandler implements ApiHandler {
         Set<TopicPartition> partitions = new LinkedHashSet<>();
         long producerId = -1;
         short epoch = -1;
+        boolean allOngoing = true;
         for (TopicProduceData topicData : body.topicData()) {
             Optional<TopicMetadata> topic = topics.resolve(byId, byId ? null : topicData.name(),
                     byId ? topicData.topicId() : null);
@@ -147,13 +182,17 @@ public final class ProduceHandler implements ApiHandler {
                         producerId = batch.producerId();
                         epoch = batch.producerEpoch();
                         partitions.add(new TopicPartition(topic.get().name(), partitionData.index()));
+                        long id = producerId;
+                        short batchEpoch = epoch;
+                        allOngoing &= topics.partitionLog(topic.get(), partitionData.index())
+                                .map(log -> log.hasOngoingTransaction(id, batchEpoch)).orElse(false);
                     }
                 } catch (ProtocolException e) {
                     // a malformed batch is the append's to refuse
                 }
             }
         }
-        return partitions.isEmpty() ? null : new TransactionalBatches(producerId, epoch, partitions);
+        return partitions.isEmpty() ? null : new TransactionalBatches(producerId, epoch, partitions, allOngoing);
     }
 
     private CompletionStage<Struct> appendAll(Request request, ProduceRequestView body,

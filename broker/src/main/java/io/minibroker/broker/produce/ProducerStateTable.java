@@ -1,5 +1,6 @@
 package io.minibroker.broker.produce;
 
+import io.minibroker.broker.log.ProducerSnapshot;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.RecordBatch;
@@ -19,8 +20,9 @@ import java.util.Map;
  * <p>Checking a batch and recording it after the append must happen under one lock together with the append
  * itself; the caller holds this table's monitor for all three.
  *
- * <p>A producer the table does not know (new, or whose batches retention has removed) may start at any
- * sequence: nothing is known to compare with. Kafka keeps state longer through snapshots; not yet here.
+ * <p>A producer the table does not know (new, or whose batches retention has removed and no snapshot kept) may start
+ * at any sequence: nothing is known to compare with. A producer from a snapshot ({@link #seed}) is known by its last
+ * batch only, as Kafka's after loading one.
  */
 final class ProducerStateTable {
 
@@ -73,8 +75,12 @@ final class ProducerStateTable {
                 return new Verdict(Errors.NONE, seen.firstOffset(), seen.lastOffset());
             }
         }
+        // A known producer with no batch at this epoch yet (a marker bumped it, transaction version 2) starts at 0, as
+        // Kafka's checkSequence has it (last sequence -1): a later batch of a pipelined producer whose first one was
+        // refused (retriably) must not go in before it, or that one could never follow.
         BatchSequence newest = entry.recent.peekLast();
-        if (newest != null && firstSequence != next(newest.lastSequence())) {
+        int expected = newest == null ? 0 : next(newest.lastSequence());
+        if (firstSequence != expected) {
             return Verdict.refuse(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
         }
         return Verdict.APPEND;
@@ -99,6 +105,19 @@ final class ProducerStateTable {
         entry.recent.addLast(new BatchSequence(batch.baseSequence(), lastSequence(batch), firstOffset,
                 firstOffset + batch.lastOffsetDelta()));
         entry.lastTimestamp = batch.maxTimestamp();
+    }
+
+    /** Starts a producer from a producer-state snapshot's entry: its epochs, and its last batch if it has one. */
+    void seed(ProducerSnapshot.Entry snapshot) {
+        ProducerEntry entry = entry(snapshot.producerId(), snapshot.epoch());
+        entry.coordinatorEpoch = snapshot.coordinatorEpoch();
+        entry.lastTimestamp = snapshot.timestamp();
+        if (snapshot.lastOffset() >= 0) {
+            int last = snapshot.lastSequence();
+            int delta = snapshot.offsetDelta();
+            int first = last >= delta ? last - delta : Integer.MAX_VALUE - (delta - last) + 1; // wrapped past the max
+            entry.recent.addLast(new BatchSequence(first, last, snapshot.lastOffset() - delta, snapshot.lastOffset()));
+        }
     }
 
     /**

@@ -4,12 +4,14 @@ import io.minibroker.broker.log.AppendResult;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.ProducerSnapshot;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +24,8 @@ import java.util.WeakHashMap;
  * Tables are keyed by the log object, so a deleted and recreated topic starts clean and a deleted log's table
  * is collected with it.
  *
- * <p>The rebuild reads the whole log once, on the thread of the first write (an event loop); Kafka bounds this
- * with snapshot files, which are still to come.
+ * <p>The rebuild starts from the log's newest producer snapshot ({@link PartitionLog#producerSnapshotBase}, written
+ * at each roll and clean close, as Kafka's) and reads only the batches after it, on the thread of the first write.
  */
 public final class ProducerStates {
 
@@ -68,7 +70,12 @@ public final class ProducerStates {
      * it replicates (a table it kept would fall behind its log).
      */
     public static List<ActiveProducer> activeProducersInLog(PartitionLog log) {
-        return rebuild(log).activeProducers();
+        List<ActiveProducer> active = new ArrayList<>();
+        for (ProducerSnapshot.Entry producer : log.producers()) {
+            active.add(new ActiveProducer(producer.producerId(), producer.epoch(), producer.lastSequence(),
+                    producer.timestamp(), producer.coordinatorEpoch()));
+        }
+        return active;
     }
 
     /**
@@ -108,7 +115,9 @@ public final class ProducerStates {
 
     private static ProducerStateTable rebuild(PartitionLog log) {
         ProducerStateTable table = new ProducerStateTable();
-        long offset = log.logStartOffset();
+        ProducerSnapshot base = log.producerSnapshotBase();
+        base.entries().forEach(table::seed);
+        long offset = Math.max(base.offset(), log.logStartOffset());
         long end = log.logEndOffset();
         while (offset < end) {
             LogReadResult read = log.read(offset, READ_CHUNK_BYTES, true, end);

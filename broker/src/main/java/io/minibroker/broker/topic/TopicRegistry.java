@@ -145,13 +145,13 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         }
         try {
             store.save(topic);
-            byName.put(name, topic);
-            byId.put(topic.id(), topic);
             createLogs(topic, partition -> true);
         } catch (IOException | UncheckedIOException e) {
+            publish(topic);
             LOG.error("Could not create topic {}", name, e);
             return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not create topic " + name + ": " + e.getMessage());
         }
+        publish(topic);
         LOG.info("Created topic {} with {} partitions, id {}, overrides {}", name, partitionCount,
                 TopicIds.toText(topic.id()), overrides);
         return new Outcome(Errors.NONE, null, topic);
@@ -196,13 +196,13 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
                 existing == null ? 0 : existing.partitions()), overrides);
         try {
             store.save(topic);
-            byName.put(name, topic);
-            byId.put(id, topic);
             createLogs(topic, replicated::contains);
         } catch (IOException | UncheckedIOException e) {
+            publish(topic);
             LOG.error("Could not create topic {} from the cluster's metadata", name, e);
             return Errors.KAFKA_STORAGE_ERROR;
         }
+        publish(topic);
         if (existing == null) {
             LOG.info("Hosting topic {} ({} partitions, id {}) from the cluster's metadata", name, partitions,
                     TopicIds.toText(id));
@@ -229,13 +229,13 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         }
         try {
             store.save(grown);
-            byName.put(name, grown);
-            byId.put(grown.id(), grown);
             createLogs(grown, partition -> true);
         } catch (IOException | UncheckedIOException e) {
+            publish(grown);
             LOG.error("Could not add partitions to topic {}", name, e);
             return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not add partitions to " + name + ": " + e.getMessage());
         }
+        publish(grown);
         LOG.info("Topic {} now has {} partitions", name, count);
         return new Outcome(Errors.NONE, null, grown);
     }
@@ -325,6 +325,17 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     @Override
     public void close() throws IOException {
         logs.close();
+    }
+
+    /**
+     * Makes the topic (new, or grown) what {@link #get} answers: only once its logs exist, so that nothing finds a
+     * partition without its log. A single node's FindCoordinator answers itself as soon as {@code __consumer_offsets}
+     * is found; a group whose partition's log was still being created then got COORDINATOR_NOT_AVAILABLE for its
+     * first write (a SyncGroup's), where Kafka's coordinator of a loaded partition never answers that.
+     */
+    private void publish(TopicMetadata topic) {
+        byName.put(topic.name(), topic);
+        byId.put(topic.id(), topic);
     }
 
     private void createLogs(TopicMetadata topic, IntPredicate kept) throws IOException {

@@ -21,20 +21,23 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The cleaner on a transactional compacted log: markers stay, an aborted transaction's records neither survive nor
- * supersede a committed value of their key, and an open transaction is not cleaned before its marker.
+ * The cleaner on a transactional compacted log: an aborted transaction's records neither survive nor supersede a
+ * committed value of their key, markers stay while records of their transaction do and go {@code delete.retention.ms}
+ * after that, and an open transaction is not cleaned before its marker.
  */
 class LogCleanerTransactionsTest {
     private static final TopicPartition TP = new TopicPartition("txn-changelog", 0);
     private static final long T0 = 1_700_000_000_000L;
+    private static final long DELETE_RETENTION_MS = 86_400_000L;
     private static final LogConfig COMPACTED = LogConfig.defaults().withSegmentBytes(250).withIndexIntervalBytes(0)
-            .withCompaction(86_400_000L, 0, 0.5);
+            .withCompaction(DELETE_RETENTION_MS, 0, 0.5);
 
     @TempDir
     Path logDir;
     private final MutableClock clock = new MutableClock(T0);
     private LogManager logs;
     private LogCleaner cleaner;
+    private int fills;
 
     @AfterEach
     void close() throws Exception {
@@ -96,7 +99,10 @@ class LogCleanerTransactionsTest {
                     offset = batch.lastOffset() + 1;
                     if (batch.isControl()) {
                         EndTransactionMarker marker = EndTransactionMarker.read(batch, TestBatches.ALLOC);
-                        found.add((marker.isCommit() ? "COMMIT@" : "ABORT@") + batch.baseOffset());
+                        String type = marker == null ? "EMPTY" : marker.isCommit() ? "COMMIT" : "ABORT";
+                        long horizon = batch.deleteHorizonMs();
+                        found.add(type + "@" + batch.baseOffset()
+                                + (horizon == RecordBatch.NO_TIMESTAMP ? "" : " until " + (horizon - T0)));
                         continue;
                     }
                     try (RecordIterator records = batch.records(TestBatches.ALLOC)) {
@@ -117,11 +123,7 @@ class LogCleanerTransactionsTest {
     @Test
     void markersStayAndAnAbortedValueNeitherSurvivesNorSupersedesTheCommittedOne() throws IOException {
         PartitionLog log = open();
-        put(log, 1, 0, "k", "committed"); // 0
-        end(log, 1, true); // 1
-        put(log, 2, 0, "k", "aborted"); // 2
-        put(log, 2, 1, "j", "aborted"); // 3
-        end(log, 2, false); // 4
+        commitAndAbort(log); // 0..4
         for (int i = 0; i < 12; i++) {
             put(log, -1, -1, "filler-" + (i % 3), "v" + i); // segments roll; the last ones stay active
         }
@@ -146,5 +148,87 @@ class LogCleanerTransactionsTest {
         assertThat(log.lastStableOffset()).isZero();
         assertThat(round()).isZero();
         assertThat(contents(log)).contains("k=open", "k=later-0");
+    }
+
+    @Test
+    void aMarkerGoesOnceItsRecordsAreGoneAndItsDeleteHorizonPassed() throws Exception {
+        PartitionLog log = open();
+        commitAndAbort(log); // 0..4
+        put(log, -1, -1, "k", "plain"); // 5: supersedes the committed k
+        fill(log, 12);
+
+        // Round 1 drops the aborted records and the superseded committed one; both markers saw records, so stay.
+        assertThat(round()).isPositive();
+        assertThat(contents(log)).contains("COMMIT@1", "ABORT@4", "k=plain")
+                .doesNotContain("k=committed", "k=aborted", "j=aborted");
+        assertThat(log.abortedTransactions(0, 5)).containsExactly(new AbortedTxn(2, 2, 4, 5));
+
+        // Round 2 finds no record before either marker: each is stamped now + delete.retention.ms, and the aborted
+        // transaction leaves the index (a read_committed reader has nothing of it to skip).
+        clock.advance(1_000);
+        fill(log, 24);
+        assertThat(round()).isPositive();
+        assertThat(contents(log)).contains("COMMIT@1 until " + (1_000 + DELETE_RETENTION_MS),
+                "ABORT@4 until " + (1_000 + DELETE_RETENTION_MS));
+        assertThat(log.abortedTransactions(0, 5)).isEmpty();
+
+        // Before the horizon they stay.
+        clock.advance(DELETE_RETENTION_MS - 1);
+        fill(log, 48);
+        round();
+        assertThat(contents(log)).contains("COMMIT@1 until " + (1_000 + DELETE_RETENTION_MS));
+
+        // Past it they go: no marker is left (at most an empty batch where a segment must end).
+        clock.advance(1);
+        fill(log, 96);
+        assertThat(round()).isPositive();
+        assertThat(contents(log)).noneMatch(entry -> entry.startsWith("COMMIT@") || entry.startsWith("ABORT@"))
+                .contains("k=plain");
+        assertThat(log.lastStableOffset()).isEqualTo(log.logEndOffset());
+
+        // A restart replays the cleaned log: nothing open, and no index entry written back for the gone markers.
+        logs.close();
+        cleaner.close();
+        PartitionLog reopened = open();
+        assertThat(reopened.abortedTransactions(0, reopened.logEndOffset())).isEmpty();
+        assertThat(reopened.ongoingTransactions()).isEmpty();
+        assertThat(reopened.lastStableOffset()).isEqualTo(reopened.logEndOffset());
+    }
+
+    @Test
+    void anAbortedTransactionWhoseMarkerStaysKeepsItsIndexEntryAndALaterCommitIsRead() throws IOException {
+        PartitionLog log = open();
+        put(log, 2, 0, "k", "aborted"); // 0
+        end(log, 2, false); // 1
+        put(log, 2, 1, "k", "committed"); // 2: the same producer's next transaction
+        end(log, 2, true); // 3
+        fill(log, 12);
+        round();
+        assertThat(contents(log)).contains("ABORT@1", "k=committed", "COMMIT@3").doesNotContain("k=aborted");
+        clock.advance(1_000);
+        fill(log, 24);
+        round();
+        clock.advance(DELETE_RETENTION_MS);
+        fill(log, 48);
+        round();
+        // The abort's marker and entry are gone; the commit still guards its record, so it and the record stay.
+        assertThat(contents(log)).doesNotContain("ABORT@1").contains("k=committed", "COMMIT@3");
+        assertThat(log.abortedTransactions(0, log.logEndOffset())).isEmpty();
+    }
+
+    /** At 0 producer 1's k=committed, at 1 its COMMIT; at 2-3 producer 2's k=aborted and j=aborted, at 4 its ABORT. */
+    private static void commitAndAbort(PartitionLog log) {
+        put(log, 1, 0, "k", "committed");
+        end(log, 1, true);
+        put(log, 2, 0, "k", "aborted");
+        put(log, 2, 1, "j", "aborted");
+        end(log, 2, false);
+    }
+
+    /** {@code count} non-transactional records of distinct keys: dirty bytes enough for the next round to run. */
+    private void fill(PartitionLog log, int count) {
+        for (int i = 0; i < count; i++) {
+            put(log, -1, -1, "fill-" + fills++, "v");
+        }
     }
 }

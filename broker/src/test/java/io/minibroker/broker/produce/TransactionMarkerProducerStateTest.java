@@ -134,4 +134,25 @@ class TransactionMarkerProducerStateTest {
         assertThat(produce((short) 0, 3)).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
         assertThat(produce((short) 0, 2)).isEqualTo(Errors.NONE);
     }
+
+    /**
+     * Transaction version 2: after a marker bumped the epoch, the new epoch's first batch must be sequence 0. A
+     * pipelined producer whose first batch of the next transaction was refused retriably (the coordinator still
+     * completing the last one) sends its next batches meanwhile; one of those let in first would leave the retried
+     * first batch OUT_OF_ORDER_SEQUENCE_NUMBER for good (the producer then hangs until its transaction times out).
+     */
+    @Test
+    void afterAMarkerBumpedTheEpochTheFirstBatchMustBeSequenceZero() throws IOException {
+        open();
+        assertThat(produce((short) 0, 0)).isEqualTo(Errors.NONE);
+        assertThat(marker((short) 1, 0, true)).isEqualTo(Errors.NONE);
+        assertThat(produce((short) 1, 1)).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        assertThat(produce((short) 1, 0)).isEqualTo(Errors.NONE);
+        assertThat(produce((short) 1, 1)).isEqualTo(Errors.NONE);
+
+        assertThat(marker((short) 2, 0, true)).isEqualTo(Errors.NONE);
+        states = new ProducerStates(); // the same from a table rebuilt from the log (its snapshot and tail)
+        assertThat(produce((short) 2, 1)).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        assertThat(produce((short) 2, 0)).isEqualTo(Errors.NONE);
+    }
 }

@@ -1,9 +1,13 @@
 package io.minibroker.broker.transaction;
 
+import io.minibroker.broker.control.LoggedRequest;
+import io.minibroker.broker.control.RequestMatch;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.protocol.message.ApiKey;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -191,6 +195,42 @@ class ClusterTransactionsTest {
     }
 
     /**
+     * A transaction's markers for several partitions led by one other node go there as one WriteTxnMarkers request
+     * naming them all, as Kafka's TransactionMarkerChannelManager sends them: not one request per partition.
+     */
+    @Test
+    void markersForSeveralPartitionsOfOneNodeGoInOneRequest() throws Exception {
+        String id = idCoordinatedAwayFromTheController();
+        try (Admin admin = admin()) {
+            // Its coordinator (not yet asked: the id has no state) leads its partition of the state topic.
+            int coordinator = leaderOf(admin, TransactionStateTopic.NAME, TransactionCoordinator.partitionFor(id, 3));
+            int leader = coordinator == 1 ? 2 : 1; // the coordinator is node 1 or 2, never the controller's node 0
+            List<Integer> replicas = List.of(leader, coordinator, MiniCluster.CONTROLLER_ID);
+            admin.createTopics(List.of(new NewTopic("wide", Map.of(0, replicas, 1, replicas, 2, replicas))))
+                    .all().get();
+            markersThroughOneRequest(id, leader);
+        }
+    }
+
+    private void markersThroughOneRequest(String id, int leader) {
+        cluster.controls(leader).requestLog().start();
+        try (KafkaProducer<String, String> producer = producer(id)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            for (int partition = 0; partition < 3; partition++) {
+                producer.send(new ProducerRecord<>("wide", partition, null, "v" + partition));
+            }
+            producer.commitTransaction(); // answered once PrepareCommit is written: the markers follow
+        }
+        await(() -> completed(id), "the transaction's markers written");
+        // The request log names no topics of a WriteTxnMarkers; the leader gets markers of this transaction only.
+        List<LoggedRequest> markers = cluster.controls(leader).requestLog()
+                .find(RequestMatch.api(ApiKey.WRITE_TXN_MARKERS));
+        assertThat(markers).as("WriteTxnMarkers requests at the leader of the three partitions").hasSize(1);
+        assertThat(markers.get(0).errors()).as("errors in its answer").isEmpty();
+    }
+
+    /**
      * A transactional id whose coordinator is neither the controller's node (which the test keeps) nor the group
      * {@code txn-group}'s coordinator, once {@code __transaction_state} exists.
      */
@@ -209,6 +249,15 @@ class ClusterTransactionsTest {
                     return id;
                 }
             }
+        }
+    }
+
+    private boolean completed(String transactionalId) {
+        try (Admin admin = admin()) {
+            return admin.describeTransactions(List.of(transactionalId)).description(transactionalId).get().state()
+                    == TransactionState.COMPLETE_COMMIT;
+        } catch (Exception e) {
+            return false; // asked again
         }
     }
 

@@ -18,7 +18,8 @@ import java.util.zip.CRC32C;
  *      12     4  partition leader epoch
  *      16     1  magic (2)
  *      17     4  CRC-32C of everything from attributes to the end
- *      21     2  attributes: bits 0-2 compression, 3 log-append time, 4 transactional, 5 control
+ *      21     2  attributes: bits 0-2 compression, 3 log-append time, 4 transactional, 5 control,
+ *                6 delete horizon (KIP-534: the base timestamp is when a cleaner may drop the batch's markers)
  *      23     4  last offset delta
  *      27     8  base timestamp
  *      35     8  max timestamp
@@ -60,6 +61,7 @@ public final class RecordBatch {
     static final int LOG_APPEND_TIME_FLAG = 0x08;
     static final int TRANSACTIONAL_FLAG = 0x10;
     static final int CONTROL_FLAG = 0x20;
+    static final int DELETE_HORIZON_FLAG = 0x40;
 
     private final ByteBuf buf;
     private final int start;
@@ -150,6 +152,15 @@ public final class RecordBatch {
 
     public long maxTimestamp() {
         return buf.getLong(start + MAX_TIMESTAMP);
+    }
+
+    /**
+     * When a log cleaner may drop this batch (KIP-534: a cleaner that found a transaction marker removable stamps it
+     * with now plus {@code delete.retention.ms} in the base timestamp and sets attribute bit 6), or
+     * {@link #NO_TIMESTAMP} if no horizon is set.
+     */
+    public long deleteHorizonMs() {
+        return (attributes() & DELETE_HORIZON_FLAG) != 0 ? baseTimestamp() : NO_TIMESTAMP;
     }
 
     public long producerId() {
@@ -304,10 +315,20 @@ public final class RecordBatch {
      * returned buffer.
      */
     public ByteBuf emptyCopy(ByteBufAllocator alloc) {
+        return emptyCopy(alloc, isTransactional());
+    }
+
+    /**
+     * {@link #emptyCopy(ByteBufAllocator)}, with the transactional flag set only if {@code transactional}: a cleaner
+     * keeps a completed transaction's emptied data batch only to span its offsets, and a transactional batch there
+     * would open a transaction again for whoever rebuilds transactions from the log once its marker is gone.
+     */
+    public ByteBuf emptyCopy(ByteBufAllocator alloc, boolean transactional) {
         ByteBuf out = alloc.buffer(HEADER_BYTES);
         out.writeBytes(buf, start, HEADER_BYTES);
         out.setInt(BATCH_LENGTH, HEADER_BYTES - LOG_OVERHEAD);
-        out.setShort(ATTRIBUTES, attributes() & ~COMPRESSION_MASK);
+        int attributes = attributes() & ~COMPRESSION_MASK;
+        out.setShort(ATTRIBUTES, transactional ? attributes | TRANSACTIONAL_FLAG : attributes & ~TRANSACTIONAL_FLAG);
         out.setInt(RECORD_COUNT, 0);
         out.setInt(CRC, (int) computeChecksum(out, 0));
         return out;

@@ -32,6 +32,7 @@ public final class RecordBatchBuilder {
     private boolean transactional;
     private boolean control;
     private boolean logAppendTime;
+    private boolean deleteHorizon;
     private int count;
     /** The offset delta the next record gets unless told otherwise: one past the last record's. */
     private int nextOffsetDelta;
@@ -74,6 +75,15 @@ public final class RecordBatchBuilder {
 
     public RecordBatchBuilder logAppendTime(boolean logAppendTime) {
         this.logAppendTime = logAppendTime;
+        return this;
+    }
+
+    /**
+     * Marks the base timestamp given to the constructor as the batch's delete horizon (KIP-534): how a log cleaner
+     * rewrites a transaction marker it will drop once that time has passed. Records keep their own timestamps.
+     */
+    public RecordBatchBuilder deleteHorizon(boolean deleteHorizon) {
+        this.deleteHorizon = deleteHorizon;
         return this;
     }
 
@@ -178,6 +188,9 @@ public final class RecordBatchBuilder {
         }
         if (control) {
             attributes |= RecordBatch.CONTROL_FLAG;
+        }
+        if (deleteHorizon) {
+            attributes |= RecordBatch.DELETE_HORIZON_FLAG;
         }
         int at = out.readerIndex();
         out.setLong(at + RecordBatch.BASE_OFFSET, baseOffset);
