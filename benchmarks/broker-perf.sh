@@ -27,10 +27,10 @@ while [[ $# -gt 0 ]]; do
 done
 if (( quick )); then small=50000; large=10000; consume_records=20000; e2e_records=500
   connection_counts=(10 100 1000); fetch_counts=(10 1000 10000); idle_window=3
-  partition_counts=(1 1000 10000); partition_records=20000; metadata_requests=100
+  partition_counts=(1 1000 10000); partition_records=100000; metadata_requests=500
 else small=1000000; large=200000; consume_records=1000000; e2e_records=10000
   connection_counts=(10 1000 10000); fetch_counts=(10 1000 10000); idle_window=10
-  partition_counts=(1 100 1000 10000); partition_records=1000000; metadata_requests=1000; fi
+  partition_counts=(1 100 1000 10000); partition_records=1000000; metadata_requests=2000; fi
 wanted() { [[ ",$cases," == *",$1,"* ]]; }
 wanted_scale() { wanted scale || wanted "scale-$1"; } # "scale" is all three scale cases
 
@@ -301,6 +301,19 @@ scale_fetches() {
   line "scale-fetches-$n" complete_all ms "${done_ms[minibroker]}" "${done_ms[kafka]}" lower
 }
 
+# create_partitions BOOTSTRAP TOPIC N: a topic of N partitions, in steps of at most 5,000, since Kafka's controller
+# refuses an operation of more than 10,000 records (a topic of 10,000 partitions is 10,001).
+create_partitions() {
+  local step=5000 have
+  have=$(( $3 < step ? $3 : step ))
+  create_topic "$1" "$2" "$have" 1
+  while (( have < $3 )); do
+    have=$(( have + step < $3 ? have + step : $3 ))
+    java $log4j -cp "$kafka_cp" org.apache.kafka.tools.TopicCommand --bootstrap-server "$1" --alter --topic "$2" \
+      --partitions "$have" > "$work/alter-$2.log" 2>&1 || { cat "$work/alter-$2.log" >&2; return 1; }
+  done
+}
+
 # scale_partitions N: fresh one-node brokers get one topic of N partitions and are stopped; then each is started
 # again alone on its log, and measured: the time from its launch until Metadata shows a leader for every partition,
 # its resident set then, the Metadata latency for that topic and the throughput of kafka-producer-perf-test spreading
@@ -310,8 +323,8 @@ scale_partitions() {
   declare -A start_ms rss p50 p99 tput
   stop_all
   start_one_node_each
-  create_topic "$boot_minibroker" "$t" "$n" 1
-  create_topic "$boot_kafka" "$t" "$n" 1
+  create_partitions "$boot_minibroker" "$t" "$n"
+  create_partitions "$boot_kafka" "$t" "$n"
   stop_all
   for impl in minibroker kafka; do
     launch=$(date +%s%3N)

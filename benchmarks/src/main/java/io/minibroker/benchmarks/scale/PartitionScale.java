@@ -18,7 +18,8 @@ import org.apache.kafka.common.requests.MetadataResponse;
  *   partitions has a leader, and prints the milliseconds since SINCE_EPOCH_MS (the broker's launch): its start time
  *   as a client sees it.</li>
  *   <li>{@code metadata HOST PORT TOPIC REQUESTS}: that many Metadata requests for the topic, one at a time on one
- *   connection, after 10% as warm-up; prints {@code p50_ms p99_ms}.</li>
+ *   connection, after as many again as warm-up (the broker has just started: its JIT is cold); prints
+ *   {@code p50_ms p99_ms}.</li>
  * </ul>
  */
 public final class PartitionScale {
@@ -57,7 +58,7 @@ public final class PartitionScale {
     }
 
     private static void latency(InetSocketAddress broker, String topic, int requests) throws IOException {
-        int warmUp = Math.max(1, requests / 10);
+        int warmUp = requests;
         long[] nanos = new long[requests];
         try (SocketChannel channel = SocketChannel.open(broker)) {
             for (int i = -warmUp; i < requests; i++) {
