@@ -27,10 +27,14 @@ while [[ $# -gt 0 ]]; do
 done
 if (( quick )); then small=50000; large=10000; consume_records=20000; e2e_records=500
   connection_counts=(10 100 1000); fetch_counts=(10 1000 10000); idle_window=3
-  partition_counts=(1 1000 10000); partition_records=100000; metadata_requests=500
+  partition_counts=(1 1000); partition_records=100000; metadata_requests=500
 else small=1000000; large=200000; consume_records=1000000; e2e_records=10000
   connection_counts=(10 1000 10000); fetch_counts=(10 1000 10000); idle_window=10
   partition_counts=(1 100 1000 10000); partition_records=1000000; metadata_requests=2000; fi
+# PARTITION_COUNTS="1000 10000" (and FETCH_COUNTS, CONNECTION_COUNTS) replace a scale case's counts.
+[[ -n "${PARTITION_COUNTS:-}" ]] && read -r -a partition_counts <<< "$PARTITION_COUNTS"
+[[ -n "${FETCH_COUNTS:-}" ]] && read -r -a fetch_counts <<< "$FETCH_COUNTS"
+[[ -n "${CONNECTION_COUNTS:-}" ]] && read -r -a connection_counts <<< "$CONNECTION_COUNTS"
 wanted() { [[ ",$cases," == *",$1,"* ]]; }
 wanted_scale() { wanted scale || wanted "scale-$1"; } # "scale" is all three scale cases
 
