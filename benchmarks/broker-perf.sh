@@ -2,7 +2,9 @@
 # minibroker side by side with Apache Kafka 4.3.1 in one run, with kafka-tools 4.3.1's own load tools (issue 21):
 #   benchmarks/broker-perf.sh                         every case, full record counts
 #   benchmarks/broker-perf.sh --quick                 small record counts: checks the harness
-#   benchmarks/broker-perf.sh --cases produce,e2e     some cases only (produce, produce-rf3, consume, e2e, ceiling, scale)
+#   benchmarks/broker-perf.sh --cases produce,e2e     some cases only (produce, produce-rf3, consume, e2e, ceiling,
+#                                                     scale = scale-connections, scale-fetches, scale-partitions)
+#   PERF_PORT_BASE=19300 benchmarks/broker-perf.sh    other ports (default 29190; uses base..base+9, base+100..+109)
 # Starts both brokers itself: one minibroker (heap 256 MB, its default) and one Kafka KRaft node (heap 1 GB)
 # for the one-node cases, then three of each for produce-rf3; both keep their default flush policy (no fsync
 # per write) and get the same topics, created before each case. Each case runs on minibroker, then on Kafka,
@@ -19,26 +21,35 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1; shift ;;
     --cases) cases="$2"; shift 2 ;;
-    *) echo "usage: $0 [--quick] [--cases produce,produce-rf3,consume,e2e,ceiling,scale]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--quick] [--cases produce,produce-rf3,consume,e2e,ceiling,scale,scale-connections,scale-fetches,scale-partitions]" >&2
+       exit 2 ;;
   esac
 done
 if (( quick )); then small=50000; large=10000; consume_records=20000; e2e_records=500
-  connection_counts=(10 100 1000); idle_window=3
+  connection_counts=(10 100 1000); fetch_counts=(10 1000 10000); idle_window=3
+  partition_counts=(1 1000); partition_records=100000; metadata_requests=500
 else small=1000000; large=200000; consume_records=1000000; e2e_records=10000
-  connection_counts=(10 1000 10000); idle_window=10; fi
+  connection_counts=(10 1000 10000); fetch_counts=(10 1000 10000); idle_window=10
+  partition_counts=(1 100 1000 10000); partition_records=1000000; metadata_requests=2000; fi
+# PARTITION_COUNTS="1000 10000" (and FETCH_COUNTS, CONNECTION_COUNTS) replace a scale case's counts.
+[[ -n "${PARTITION_COUNTS:-}" ]] && read -r -a partition_counts <<< "$PARTITION_COUNTS"
+[[ -n "${FETCH_COUNTS:-}" ]] && read -r -a fetch_counts <<< "$FETCH_COUNTS"
+[[ -n "${CONNECTION_COUNTS:-}" ]] && read -r -a connection_counts <<< "$CONNECTION_COUNTS"
 wanted() { [[ ",$cases," == *",$1,"* ]]; }
+wanted_scale() { wanted scale || wanted "scale-$1"; } # "scale" is all three scale cases
 
-# Ports 29190-29199 for minibroker (29199: the null broker), 29290-29299 for Kafka.
+# Ports: PERF_PORT_BASE (default 29190) to +9 for minibroker (+9: the null broker), +100 to +109 for Kafka.
+base="${PERF_PORT_BASE:-29190}"
 work="$(mktemp -d)"
 declare -A pids # role -> pid, e.g. minibroker-0, kafka-1
 
 # --- brokers -------------------------------------------------------------------------------------------------
 
-start_minibroker() { # NAME CONFIG [--override ...]; the log directory starts empty
+start_minibroker() { # NAME CONFIG [--keep-log] [--override ...]; the log directory starts empty unless kept
   local name="$1" config="$2"; shift 2
-  rm -rf "${work:?}/$name"
+  if [[ "${1:-}" == --keep-log ]]; then shift; else rm -rf "${work:?}/$name"; fi
   java -Xmx256m -jar server/target/minibroker.jar "$config" --override "log.dirs=$work/$name" \
-    --override group.initial.rebalance.delay.ms=0 "$@" > "$work/$name.log" 2>&1 &
+    --override group.initial.rebalance.delay.ms=0 "$@" >> "$work/$name.log" 2>&1 &
   pids["$name"]=$!
 }
 
@@ -66,47 +77,47 @@ cd "$root"
 # shellcheck source=perf-lib.sh
 source "$here/perf-lib.sh"
 build_and_resolve
-if { wanted ceiling || wanted scale; } && [[ -z "${SKIP_BUILD:-}" ]]; then # the null broker and the scale driver
+if { wanted ceiling || wanted_scale connections || wanted_scale fetches || wanted_scale partitions; } && [[ -z "${SKIP_BUILD:-}" ]]; then # the null broker and the scale driver
   mvn -q -B -pl benchmarks -am package -DskipTests >&2
 fi
 ticks="$(getconf CLK_TCK)"
 
 start_one_node_each() {
-  echo "# one node each: minibroker on 29190, Kafka 4.3.1 on 29290" >&2
+  echo "# one node each: minibroker on $base, Kafka 4.3.1 on $((base + 100))" >&2
   start_minibroker minibroker-0 config/server.properties \
-    --override "listeners=PLAINTEXT://localhost:29190" --override "advertised.listeners=PLAINTEXT://localhost:29190"
-  start_kafka 1 29290 29291 "1@localhost:29291" "$(new_kafka_cluster_id)"
+    --override "listeners=PLAINTEXT://localhost:$base" --override "advertised.listeners=PLAINTEXT://localhost:$base"
+  start_kafka 1 $((base + 100)) $((base + 101)) "1@localhost:$((base + 101))" "$(new_kafka_cluster_id)"
   pids[kafka-1]=$kafka_pid
-  wait_for_port 29190; wait_for_port 29290
-  boot_minibroker=localhost:29190; boot_kafka=localhost:29290
+  wait_for_port $base; wait_for_port $((base + 100))
+  boot_minibroker=localhost:$base; boot_kafka=localhost:$((base + 100))
   if wanted ceiling; then
-    java -Xmx256m -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.ceiling.NullBroker 29199 \
+    java -Xmx256m -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.ceiling.NullBroker $((base + 9)) \
       > "$work/null-broker.log" 2>&1 &
     pids[ceiling-0]=$!
-    wait_for_port 29199; boot_ceiling=localhost:29199
+    wait_for_port $((base + 9)); boot_ceiling=localhost:$((base + 9))
   fi
 }
 
 start_three_nodes_each() {
-  echo "# three nodes each: minibroker on 29192/29194/29196 (controller 29193), Kafka on 29292/29294/29296" >&2
-  local voters="0@localhost:29193"
+  echo "# three nodes each: minibroker on $((base + 2))/$((base + 4))/$((base + 6)) (controller $((base + 3))), Kafka on $((base + 102))/$((base + 104))/$((base + 106))" >&2
+  local voters="0@localhost:$((base + 3))"
   start_minibroker minibroker-0 config/cluster/node-0.properties --override "controller.quorum.voters=$voters" \
-    --override "listeners=PLAINTEXT://localhost:29192,CONTROLLER://localhost:29193" \
-    --override "advertised.listeners=PLAINTEXT://localhost:29192"
+    --override "listeners=PLAINTEXT://localhost:$((base + 2)),CONTROLLER://localhost:$((base + 3))" \
+    --override "advertised.listeners=PLAINTEXT://localhost:$((base + 2))"
   for node in 1 2; do
-    local port=$(( 29192 + 2 * node ))
+    local port=$(( base + 2 + 2 * node ))
     start_minibroker "minibroker-$node" "config/cluster/node-$node.properties" --override "controller.quorum.voters=$voters" \
       --override "listeners=PLAINTEXT://localhost:$port" --override "advertised.listeners=PLAINTEXT://localhost:$port"
   done
   local id; id="$(new_kafka_cluster_id)"
-  local kvoters="1@localhost:29293,2@localhost:29295,3@localhost:29297"
+  local kvoters="1@localhost:$((base + 103)),2@localhost:$((base + 105)),3@localhost:$((base + 107))"
   for node in 1 2 3; do
-    start_kafka "$node" $(( 29290 + 2 * node )) $(( 29291 + 2 * node )) "$kvoters" "$id"
+    start_kafka "$node" $(( base + 102 + 2 * node - 2 )) $(( base + 103 + 2 * node - 2 )) "$kvoters" "$id"
     pids["kafka-$node"]=$kafka_pid
   done
-  for port in 29192 29194 29196 29292 29294 29296; do wait_for_port "$port"; done
-  boot_minibroker=localhost:29192,localhost:29194,localhost:29196
-  boot_kafka=localhost:29292,localhost:29294,localhost:29296
+  for port in 2 4 6 102 104 106; do wait_for_port $(( base + port )); done
+  boot_minibroker=localhost:$((base + 2)),localhost:$((base + 4)),localhost:$((base + 6))
+  boot_kafka=localhost:$((base + 102)),localhost:$((base + 104)),localhost:$((base + 106))
 }
 
 # --- cost accounting: the broker processes' CPU and peak RSS, from /proc ----------------------------------------
@@ -234,25 +245,38 @@ e2e_case() {
     "$work/e2e.out" | sed -E 's/latency_([0-9.]+)th/latency_p\1/'
 }
 
+# --- scale: how cost grows with partitions, connections and parked fetches ----------------------------------
+
+scale_driver() { # CLASS ARGS...: one of benchmarks/src/.../scale
+  local class="$1"; shift
+  java -Xmx512m -cp benchmarks/target/benchmarks.jar "io.minibroker.benchmarks.scale.$class" "$@"
+}
+
+# idle_cpu IMPL OUT DRIVER_PID: waits until the driver (writing to OUT) prints "ready", lets the broker settle for
+# a second, then prints the broker's CPU over $idle_window seconds in % of one core. The driver must hold its load
+# for at least idle_window + 1 seconds after "ready".
+idle_cpu() {
+  local before
+  until grep -q ready "$2"; do
+    kill -0 "$3" 2>/dev/null || { cat "$2" >&2; return 1; }
+    sleep 0.2
+  done
+  sleep 1 # the last answers are flushed and the broker settles
+  before=$(cpu_ticks "$1")
+  sleep "$idle_window"
+  awk -v t=$(( $(cpu_ticks "$1") - before )) -v hz="$ticks" -v w="$idle_window" 'BEGIN { printf "%.2f", t / hz / w * 100 }'
+}
+
 # scale_connections N: N connections, each after one ApiVersions round trip, held idle; the broker's CPU over an
 # idle window (in % of one core) and its resident set at the end of it.
 scale_connections() {
-  local n="$1" impl boot before driver
+  local n="$1" impl boot driver
   declare -A cpu rss
   for impl in minibroker kafka; do
     boot="boot_$impl"
-    java -Xmx256m -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.scale.IdleConnections \
-      "${!boot%%:*}" "${!boot##*:}" "$n" $(( idle_window + 3 )) > "$work/idle.out" 2>&1 &
+    scale_driver IdleConnections "${!boot%%:*}" "${!boot##*:}" "$n" $(( idle_window + 3 )) > "$work/idle.out" 2>&1 &
     driver=$!
-    until grep -q ready "$work/idle.out"; do
-      kill -0 "$driver" 2>/dev/null || { cat "$work/idle.out" >&2; return 1; }
-      sleep 0.2
-    done
-    sleep 1 # the last answers are flushed and the broker settles
-    before=$(cpu_ticks "$impl")
-    sleep "$idle_window"
-    cpu[$impl]=$(awk -v t=$(( $(cpu_ticks "$impl") - before )) -v hz="$ticks" -v w="$idle_window" \
-      'BEGIN { printf "%.2f", t / hz / w * 100 }')
+    cpu[$impl]=$(idle_cpu "$impl" "$work/idle.out" "$driver")
     rss[$impl]=$(rss_mb "$impl" VmRSS)
     wait "$driver"
   done
@@ -260,14 +284,86 @@ scale_connections() {
   line "scale-connections-$n" rss MB "${rss[minibroker]}" "${rss[kafka]}" lower
 }
 
-if wanted produce || wanted consume || wanted e2e || wanted scale; then
+# scale_fetches N: N connections each park one long-poll Fetch (min bytes 1) at the log end of a fresh one-partition
+# topic; the broker's CPU over an idle window and its resident set, then the time from one produced record to the
+# last of the N fetch answers.
+scale_fetches() {
+  local n="$1" impl boot driver t
+  declare -A cpu rss done_ms
+  for impl in minibroker kafka; do
+    boot="boot_$impl"; t=$(fresh_topic "$impl" "${!boot}" 1 1)
+    scale_driver ParkedFetches "${!boot%%:*}" "${!boot##*:}" "$t" "$n" $(( idle_window + 2 )) > "$work/parked.out" 2>&1 &
+    driver=$!
+    cpu[$impl]=$(idle_cpu "$impl" "$work/parked.out" "$driver")
+    rss[$impl]=$(rss_mb "$impl" VmRSS)
+    wait "$driver"
+    grep -q "early=0 answered=$n" "$work/parked.out" || echo "# $impl parked fetches: $(tail -n 1 "$work/parked.out")" >&2
+    done_ms[$impl]=$(sed -nE 's/.*complete_ms=([0-9.]+).*/\1/p' "$work/parked.out")
+  done
+  line "scale-fetches-$n" idle_cpu %core "${cpu[minibroker]}" "${cpu[kafka]}" lower
+  line "scale-fetches-$n" rss MB "${rss[minibroker]}" "${rss[kafka]}" lower
+  line "scale-fetches-$n" complete_all ms "${done_ms[minibroker]}" "${done_ms[kafka]}" lower
+}
+
+# create_partitions BOOTSTRAP TOPIC N: a topic of N partitions, in steps of at most 5,000, since Kafka's controller
+# refuses an operation of more than 10,000 records (a topic of 10,000 partitions is 10,001).
+create_partitions() {
+  local step=5000 have
+  have=$(( $3 < step ? $3 : step ))
+  create_topic "$1" "$2" "$have" 1
+  while (( have < $3 )); do
+    have=$(( have + step < $3 ? have + step : $3 ))
+    java $log4j -cp "$kafka_cp" org.apache.kafka.tools.TopicCommand --bootstrap-server "$1" --alter --topic "$2" \
+      --partitions "$have" > "$work/alter-$2.log" 2>&1 || { cat "$work/alter-$2.log" >&2; return 1; }
+  done
+}
+
+# scale_partitions N: fresh one-node brokers get one topic of N partitions and are stopped; then each is started
+# again alone on its log, and measured: the time from its launch until Metadata shows a leader for every partition,
+# its resident set then, the Metadata latency for that topic and the throughput of kafka-producer-perf-test spreading
+# $partition_records 100-byte records over the partitions.
+scale_partitions() {
+  local n="$1" impl boot t="scale-p$1" launch meta
+  declare -A start_ms rss p50 p99 tput
+  stop_all
+  start_one_node_each
+  create_partitions "$boot_minibroker" "$t" "$n"
+  create_partitions "$boot_kafka" "$t" "$n"
+  stop_all
+  for impl in minibroker kafka; do
+    launch=$(date +%s%3N)
+    if [[ "$impl" == minibroker ]]; then
+      start_minibroker minibroker-0 config/server.properties --keep-log \
+        --override "listeners=PLAINTEXT://localhost:$base" --override "advertised.listeners=PLAINTEXT://localhost:$base"
+    else
+      restart_kafka 1; pids[kafka-1]=$kafka_pid
+    fi
+    boot="boot_$impl"
+    start_ms[$impl]=$(scale_driver PartitionScale ready "${!boot%%:*}" "${!boot##*:}" "$t" "$n" "$launch")
+    rss[$impl]=$(rss_mb "$impl" VmRSS)
+    read -r meta < <(scale_driver PartitionScale metadata "${!boot%%:*}" "${!boot##*:}" "$t" "$metadata_requests")
+    read -r p50[$impl] p99[$impl] <<< "$meta"
+    tput[$impl]=$(perf "${!boot}" "$t" 1 "$partition_records" 100 | awk '{ print $1 }')
+  done
+  line "scale-partitions-$n" start_time ms "${start_ms[minibroker]}" "${start_ms[kafka]}" lower
+  line "scale-partitions-$n" rss_after_start MB "${rss[minibroker]}" "${rss[kafka]}" lower
+  line "scale-partitions-$n" metadata_p50 ms "${p50[minibroker]}" "${p50[kafka]}" lower
+  line "scale-partitions-$n" metadata_p99 ms "${p99[minibroker]}" "${p99[kafka]}" lower
+  line "scale-partitions-$n" produce_throughput records/s "${tput[minibroker]}" "${tput[kafka]}" higher
+}
+
+if wanted produce || wanted consume || wanted e2e || wanted_scale connections || wanted_scale fetches ||
+   wanted_scale partitions; then
   start_one_node_each
   wanted produce && run_produce produce 1 1
   # The consume cases' records are produced and consumed: CPU is counted over both.
   wanted consume && measure consume-log-1kb $(( 2 * consume_records )) consume_log_case
   wanted consume && measure consume-tail-1kb $(( 2 * consume_records )) consume_tail_case
   wanted e2e && measure e2e-acksall-100b $(( 2 * e2e_records )) e2e_case
-  if wanted scale; then for n in "${connection_counts[@]}"; do scale_connections "$n"; done; fi
+  if wanted_scale connections; then for n in "${connection_counts[@]}"; do scale_connections "$n"; done; fi
+  if wanted_scale fetches; then for n in "${fetch_counts[@]}"; do scale_fetches "$n"; done; fi
+  # Last of the one-node cases: each partition count restarts both brokers on a fresh log.
+  if wanted_scale partitions; then for n in "${partition_counts[@]}"; do scale_partitions "$n"; done; fi
   stop_all
 fi
 if wanted produce-rf3; then

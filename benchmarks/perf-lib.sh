@@ -37,6 +37,8 @@ create_topic() {
          --create --topic "$2" --partitions "$3" --replication-factor "$4" > "$work/create-$2.log" 2>&1; then
       return 0
     fi
+    # A slow creation (thousands of partitions) can time the tool out and still finish.
+    grep -q 'already exists' "$work/create-$2.log" && return 0
     sleep 1
   done
   cat "$work/create-$2.log" >&2; return 1
@@ -66,7 +68,13 @@ transaction.state.log.min.isr=1
 group.initial.rebalance.delay.ms=0
 PROPS
   java $log4j -cp "$kafka_cp" kafka.tools.StorageTool format -t "$5" -c "$props" > "$work/format-$1.log" 2>&1
-  java -Xmx1g -Xms1g $log4j -cp "$kafka_cp" kafka.Kafka "$props" > "$work/kafka-$1.log" 2>&1 &
+  restart_kafka "$1"
+}
+
+# restart_kafka NODE_ID: starts a node that start_kafka set up before (and that has stopped since) on the log
+# directory it left; sets kafka_pid.
+restart_kafka() {
+  java -Xmx1g -Xms1g $log4j -cp "$kafka_cp" kafka.Kafka "$work/kafka-$1.properties" >> "$work/kafka-$1.log" 2>&1 &
   kafka_pid=$!
 }
 

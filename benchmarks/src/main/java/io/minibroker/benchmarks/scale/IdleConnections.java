@@ -47,20 +47,7 @@ public final class IdleConnections {
         ByteBuffer request = ByteBuffer.allocate(4 + 10);
         request.putInt(10).putShort(API_VERSIONS).putShort((short) 0).putInt(correlationId).putShort((short) -1);
         request.flip();
-        while (request.hasRemaining()) {
-            channel.write(request);
-        }
-        ByteBuffer size = readFully(channel, 4);
-        readFully(channel, size.getInt(0));
-    }
-
-    private static ByteBuffer readFully(SocketChannel channel, int bytes) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(bytes);
-        while (buffer.hasRemaining()) {
-            if (channel.read(buffer) < 0) {
-                throw new IOException("the broker closed connection after " + buffer.position() + " of " + bytes + " bytes");
-            }
-        }
-        return buffer;
+        Wire.write(channel, request);
+        Wire.readFully(channel, Wire.readFully(channel, 4).getInt(0));
     }
 }
