@@ -120,13 +120,21 @@ public final class LogManager implements AutoCloseable {
     }
 
     /** The partition's log, created empty in the least loaded directory if it has none. */
-    public synchronized PartitionLog getOrCreateLog(TopicPartition tp) throws IOException {
+    public PartitionLog getOrCreateLog(TopicPartition tp) throws IOException {
+        return getOrCreateLog(tp, topicConfigs.apply(tp.topic()));
+    }
+
+    /**
+     * The partition's log, created with {@code config} if it has none yet: for a topic being created, whose config
+     * the registry does not answer until its logs exist.
+     */
+    public synchronized PartitionLog getOrCreateLog(TopicPartition tp, LogConfig config) throws IOException {
         PartitionLog existing = logs.get(tp);
         if (existing != null) {
             return existing;
         }
         Path logDir = leastLoadedDir();
-        PartitionLog created = PartitionLog.open(logDir, tp, topicConfigs.apply(tp.topic()), clock, 0, 0, true);
+        PartitionLog created = PartitionLog.open(logDir, tp, config, clock, 0, 0, true);
         created.onRoll(rolls);
         logs.put(tp, created);
         listeners.forEach(listener -> listener.logOpened(created));

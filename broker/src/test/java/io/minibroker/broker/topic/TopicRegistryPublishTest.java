@@ -60,4 +60,20 @@ class TopicRegistryPublishTest {
         assertThat(topics.get("__consumer_offsets")).isPresent();
         assertThat(topics.get("orders").orElseThrow().partitions()).isEqualTo(6);
     }
+
+    @Test
+    void aNewTopicsLogsHaveItsOverridesFromTheStart() throws IOException {
+        topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
+        Map<String, String> overrides = Map.of("cleanup.policy", "compact", "segment.bytes", "1048576");
+
+        assertThat(topics.create("compacted", 2, 1, overrides, false).error()).isEqualTo(Errors.NONE);
+        assertThat(topics.addPartitions("compacted", 3, false).error()).isEqualTo(Errors.NONE);
+
+        for (int partition = 0; partition < 3; partition++) {
+            PartitionLog log = topics.logs().log(new io.minibroker.broker.log.TopicPartition("compacted", partition))
+                    .orElseThrow();
+            assertThat(log.config().compacted()).as("partition %d", partition).isTrue();
+            assertThat(log.config().segmentBytes()).as("partition %d", partition).isEqualTo(1_048_576);
+        }
+    }
 }
