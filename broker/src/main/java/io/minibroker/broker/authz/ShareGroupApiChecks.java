@@ -18,6 +18,7 @@ import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
 import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.Unpooled;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -116,7 +117,9 @@ final class ShareGroupApiChecks {
                             .addResponse().topicId(refused.item().topicId());
                     refused.item().partitions().forEach(p -> {
                         ShareFetchResponseView.PartitionData partition = topic.addPartition()
-                                .partitionIndex(p.partitionIndex()).errorCode(refused.error().code());
+                                .partitionIndex(p.partitionIndex()).errorCode(refused.error().code())
+                                .records(Unpooled.EMPTY_BUFFER);
+                        partition.currentLeader().leaderId(-1).leaderEpoch(-1);
                         if (p.acknowledgementBatches() != null && !p.acknowledgementBatches().isEmpty()) {
                             partition.acknowledgeErrorCode(refused.error().code());
                         }
@@ -135,7 +138,7 @@ final class ShareGroupApiChecks {
                     ShareAcknowledgeResponseView.ShareAcknowledgeTopicResponse topic =
                             new ShareAcknowledgeResponseView(answer).addResponse().topicId(refused.item().topicId());
                     refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
-                            .errorCode(refused.error().code()));
+                            .errorCode(refused.error().code()).currentLeader().leaderId(-1).leaderEpoch(-1));
                 }, true);
     }
 
