@@ -18,6 +18,7 @@ import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
 import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
 import java.util.ArrayList;
@@ -104,7 +105,10 @@ final class ShareGroupApiChecks {
     /**
      * READ on the group, else the request is refused GROUP_AUTHORIZATION_FAILED; READ on each topic, else its
      * partitions are answered TOPIC_AUTHORIZATION_FAILED (and so are the acknowledgements they carried) and do not
-     * join the share session. Served even with every topic refused: the response carries the session's answer.
+     * join the share session. Served even with every topic refused: the response carries the session's answer. The
+     * session also fetches the partitions earlier requests named, which Kafka checks on every fetch: a topic whose
+     * READ was taken away since is answered refused, without its records (what was acquired for it is released when
+     * its acquisition lock times out).
      */
     CompletionStage<Struct> shareFetch(Access access) {
         ShareFetchRequestView body = new ShareFetchRequestView(access.request().body());
@@ -124,7 +128,25 @@ final class ShareGroupApiChecks {
                             partition.acknowledgeErrorCode(refused.error().code());
                         }
                     });
-                }, true);
+                }, true).thenApply(answer -> {
+                    if (answer != null) {
+                        new ShareFetchResponseView(answer).responses().stream()
+                                .filter(topic -> readById(access, topic.topicId()) != null)
+                                .flatMap(topic -> topic.partitions().stream())
+                                .forEach(ShareGroupApiChecks::withholdRecords);
+                    }
+                    return answer;
+                });
+    }
+
+    /** A session partition whose topic may no longer be read: refused, and the records read for it dropped. */
+    private static void withholdRecords(ShareFetchResponseView.PartitionData partition) {
+        ByteBuf records = partition.records();
+        if (records != null && records.refCnt() > 0) {
+            records.release();
+        }
+        partition.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).records(Unpooled.EMPTY_BUFFER)
+                .acquiredRecords(new ArrayList<>());
     }
 
     /** As ShareFetch: READ on the group for the request, READ on each topic for its partitions. */

@@ -14,6 +14,8 @@ import io.minibroker.protocol.message.view.ShareAcknowledgeResponseView;
 import io.minibroker.protocol.message.view.ShareFetchRequestView;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The share-group checks no kafka-clients call isolates, driven through {@link AuthorizingHandler} with a recording
  * handler behind it: ShareFetch and ShareAcknowledge name topics by id, check READ on the named topic, answer the
- * refused ones next to the served ones and leave an unknown id to the handler; DescribeShareGroupOffsets answers a
+ * refused ones next to the served ones and leave an unknown id to the handler; a share session's partition whose
+ * topic may no longer be read is withheld from the answer; DescribeShareGroupOffsets answers a
  * refused group and a refused topic of an allowed group, and still serves the rest.
  */
 class ShareChecksTest {
@@ -90,6 +93,30 @@ class ShareChecksTest {
         assertThat(response.responses().get(0).topicId()).isEqualTo(CLOSED);
         assertThat(refused.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
         assertThat(refused.acknowledgeErrorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    @Test
+    void aSessionPartitionWhoseTopicMayNoLongerBeReadIsWithheld() {
+        ByteBuf records = Unpooled.buffer().writeBytes(new byte[] {1, 2, 3});
+        ShareFetchRequestView request = new ShareFetchRequestView().groupId("g").memberId("m").shareSessionEpoch(1);
+        ShareFetchResponseView response = new ShareFetchResponseView(call(ApiKey.SHARE_FETCH, (short) 1,
+                request.struct(), () -> {
+                    ShareFetchResponseView answer = new ShareFetchResponseView();
+                    for (UUID id : List.of(OPEN, CLOSED)) {
+                        answer.addResponse().topicId(id).addPartition().partitionIndex(0)
+                                .records(id == OPEN ? Unpooled.EMPTY_BUFFER : records).addAcquiredRecord()
+                                .firstOffset(0).lastOffset(0).deliveryCount((short) 1);
+                    }
+                    return answer.struct();
+                }));
+        ShareFetchResponseView.PartitionData open = response.responses().get(0).partitions().get(0);
+        ShareFetchResponseView.PartitionData closed = response.responses().get(1).partitions().get(0);
+        assertThat(open.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(open.acquiredRecords()).hasSize(1);
+        assertThat(closed.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(closed.acquiredRecords()).isEmpty();
+        assertThat(closed.records().readableBytes()).isZero();
+        assertThat(records.refCnt()).as("the withheld records are released").isZero();
     }
 
     @Test
