@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import static org.apache.kafka.common.acl.AclOperation.ALTER_CONFIGS;
 import static org.apache.kafka.common.acl.AclOperation.DELETE;
 import static org.apache.kafka.common.acl.AclOperation.DESCRIBE;
+import static org.apache.kafka.common.acl.AclOperation.DESCRIBE_CONFIGS;
 import static org.apache.kafka.common.acl.AclOperation.READ;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The share-group APIs' ACLs as kafka-clients 4.4 users meet them: a {@code KafkaShareConsumer} needs READ on the
  * group (ShareGroupHeartbeat, ShareFetch) and READ on the topic (ShareFetch) besides DESCRIBE on it; the Admin's
  * share-group calls need DESCRIBE (describe, list offsets), READ (alter offsets) or DELETE (delete offsets) on the
- * group and DESCRIBE or READ on the topic; the group's configs ALTER_CONFIGS on the group.
+ * group and DESCRIBE or READ on the topic; the group's configs DESCRIBE_CONFIGS and ALTER_CONFIGS on the group.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ShareGroupAclsTest {
@@ -105,12 +106,16 @@ class ShareGroupAclsTest {
     }
 
     @Test
-    void theGroupsConfigsNeedAlterConfigsOnTheGroup() throws Exception {
+    void theGroupsConfigsNeedDescribeConfigsAndAlterConfigsOnTheGroup() throws Exception {
         try (Admin alice = broker.admin("alice")) {
+            assertThatThrownBy(() -> alice.describeConfigs(List.of(group("g"))).all().get())
+                    .hasCauseInstanceOf(GroupAuthorizationException.class);
             assertThatThrownBy(() -> alice.incrementalAlterConfigs(Map.of(group("g"), earliest())).all().get())
                     .hasCauseInstanceOf(GroupAuthorizationException.class);
-            broker.allow("alice", ResourceType.GROUP, "g", ALTER_CONFIGS);
+            broker.allow("alice", ResourceType.GROUP, "g", DESCRIBE_CONFIGS, ALTER_CONFIGS);
             alice.incrementalAlterConfigs(Map.of(group("g"), earliest())).all().get();
+            assertThat(alice.describeConfigs(List.of(group("g"))).all().get().get(group("g"))
+                    .get("share.auto.offset.reset").value()).isEqualTo("earliest");
         }
     }
 
