@@ -13,11 +13,11 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The authorization step in front of every API's handler: each API checks what Kafka's request handlers check, by
- * family in {@link TopicApiChecks}, {@link GroupApiChecks}, {@link OffsetFetchCheck}, {@link TransactionApiChecks}
- * and {@link AdminApiChecks} (docs/acls.md has the table). The APIs Kafka serves without authorization (ApiVersions,
- * the SASL steps) pass; the ACL APIs check for themselves. An API added to the table without a
- * check here is served to super users only (and closes anyone else's connection) rather than less securely than
- * configured.
+ * family in {@link TopicApiChecks}, {@link GroupApiChecks}, {@link ShareGroupApiChecks}, {@link OffsetFetchCheck},
+ * {@link TransactionApiChecks} and {@link AdminApiChecks} (docs/acls.md has the table). The APIs Kafka serves without
+ * authorization (ApiVersions, the SASL steps) pass; the ACL APIs check for themselves. An API added to the table
+ * without a check here is served to super users only (and closes anyone else's connection) rather than less securely
+ * than configured.
  */
 public final class AuthorizingHandler implements ApiHandler {
 
@@ -55,6 +55,7 @@ public final class AuthorizingHandler implements ApiHandler {
         GroupApiChecks groups = new GroupApiChecks(facts);
         TransactionApiChecks transactions = new TransactionApiChecks(facts);
         AdminApiChecks admin = new AdminApiChecks(facts);
+        ShareGroupApiChecks shares = new ShareGroupApiChecks(facts);
         return switch (api) {
             case PRODUCE -> topics::produce;
             case FETCH -> topics::fetch;
@@ -73,6 +74,13 @@ public final class AuthorizingHandler implements ApiHandler {
             case DELETE_GROUPS -> groups::deleteGroups;
             case CONSUMER_GROUP_HEARTBEAT -> groups::consumerGroupHeartbeat;
             case CONSUMER_GROUP_DESCRIBE -> groups::consumerGroupDescribe;
+            case SHARE_GROUP_HEARTBEAT -> shares::heartbeat;
+            case SHARE_GROUP_DESCRIBE -> shares::describe;
+            case SHARE_FETCH -> shares::shareFetch;
+            case SHARE_ACKNOWLEDGE -> shares::shareAcknowledge;
+            case DESCRIBE_SHARE_GROUP_OFFSETS -> shares::describeOffsets;
+            case ALTER_SHARE_GROUP_OFFSETS -> shares::alterOffsets;
+            case DELETE_SHARE_GROUP_OFFSETS -> shares::deleteOffsets;
             case INIT_PRODUCER_ID -> transactions::initProducerId;
             case ADD_PARTITIONS_TO_TXN -> transactions::addPartitionsToTxn;
             case ADD_OFFSETS_TO_TXN -> transactions::addOffsetsToTxn;

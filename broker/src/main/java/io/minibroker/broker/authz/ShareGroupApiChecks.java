@@ -1,0 +1,257 @@
+package io.minibroker.broker.authz;
+
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.view.AlterShareGroupOffsetsRequestView;
+import io.minibroker.protocol.message.view.AlterShareGroupOffsetsResponseView;
+import io.minibroker.protocol.message.view.DeleteShareGroupOffsetsRequestView;
+import io.minibroker.protocol.message.view.DeleteShareGroupOffsetsResponseView;
+import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsRequestView;
+import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsRequestView.DescribeShareGroupOffsetsRequestGroup;
+import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsRequestView.DescribeShareGroupOffsetsRequestTopic;
+import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsResponseView;
+import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsResponseView.DescribeShareGroupOffsetsResponseGroup;
+import io.minibroker.protocol.message.view.ShareAcknowledgeRequestView;
+import io.minibroker.protocol.message.view.ShareAcknowledgeResponseView;
+import io.minibroker.protocol.message.view.ShareFetchRequestView;
+import io.minibroker.protocol.message.view.ShareFetchResponseView;
+import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The checks of the KIP-932 share-group APIs, as Kafka's KafkaApis makes them: ShareGroupHeartbeat needs READ on the
+ * group and DESCRIBE on each subscribed topic; ShareGroupDescribe DESCRIBE on each group (hiding a group whose
+ * assignments name a topic the principal may not describe); ShareFetch and ShareAcknowledge READ on the group (else
+ * the whole request is refused) and READ on each topic (else its partitions are answered
+ * TOPIC_AUTHORIZATION_FAILED); DescribeShareGroupOffsets DESCRIBE on each group and topic; AlterShareGroupOffsets
+ * READ on the group and each topic; DeleteShareGroupOffsets DELETE on the group and READ on each topic.
+ */
+final class ShareGroupApiChecks {
+
+    private static final String UNAUTHORIZED_ASSIGNMENT =
+            "The group has described topic(s) that the client is not authorized to describe.";
+
+    private final TopicFacts topics;
+
+    ShareGroupApiChecks(TopicFacts topics) {
+        this.topics = topics;
+    }
+
+    private static boolean groupAllowed(Access access, AclOperation operation, String group) {
+        return access.allowed(operation, ResourceType.GROUP, group);
+    }
+
+    private static boolean topicAllowed(Access access, AclOperation operation, String topic) {
+        return access.allowed(operation, ResourceType.TOPIC, topic);
+    }
+
+    /** READ on the group, then DESCRIBE on every subscribed topic named (else TOPIC_AUTHORIZATION_FAILED). */
+    CompletionStage<Struct> heartbeat(Access access) {
+        ShareGroupHeartbeatRequestView body = new ShareGroupHeartbeatRequestView(access.request().body());
+        if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
+            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+        }
+        List<String> subscribed = body.subscribedTopicNames();
+        if (subscribed != null && !TopicApiChecks.refusedTopics(access, AclOperation.DESCRIBE, subscribed)
+                .isEmpty()) {
+            return access.refuse(Errors.TOPIC_AUTHORIZATION_FAILED);
+        }
+        return access.serve();
+    }
+
+    /**
+     * DESCRIBE on each group; a described group whose members' assignments name a topic the principal may not
+     * describe is answered TOPIC_AUTHORIZATION_FAILED without its members.
+     */
+    CompletionStage<Struct> describe(Access access) {
+        ShareGroupDescribeRequestView body = new ShareGroupDescribeRequestView(access.request().body());
+        return access.serveAllowed(body.groupIds(), group -> groupAllowed(access, AclOperation.DESCRIBE, group)
+                ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groupIds, (answer, refused) ->
+                new ShareGroupDescribeResponseView(answer).addGroup().groupId(refused.item())
+                        .errorCode(refused.error().code())).thenApply(answer -> {
+                            new ShareGroupDescribeResponseView(answer).groups().forEach(group -> {
+                                if (body.includeAuthorizedOperations() && group.errorCode() == Errors.NONE.code()) {
+                                    group.authorizedOperations(access.authorizedOperations(ResourceType.GROUP,
+                                            group.groupId()));
+                                }
+                                if (group.members().stream().flatMap(m -> m.assignment().topicPartitions().stream())
+                                        .anyMatch(tp -> !topicAllowed(access, AclOperation.DESCRIBE,
+                                                tp.topicName()))) {
+                                    group.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                                            .errorMessage(UNAUTHORIZED_ASSIGNMENT).groupState("").groupEpoch(0)
+                                            .assignmentEpoch(0).assignorName("").members(new ArrayList<>());
+                                }
+                            });
+                            return answer;
+                        });
+    }
+
+    /** READ on a topic named by id; an id this broker does not know is the handler's to answer (UNKNOWN_TOPIC_ID). */
+    private Errors readById(Access access, UUID topicId) {
+        String name = topics.nameOf(topicId).orElse(null);
+        return name == null || topicAllowed(access, AclOperation.READ, name) ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
+    }
+
+    /**
+     * READ on the group, else the request is refused GROUP_AUTHORIZATION_FAILED; READ on each topic, else its
+     * partitions are answered TOPIC_AUTHORIZATION_FAILED (and so are the acknowledgements they carried) and do not
+     * join the share session. Served even with every topic refused: the response carries the session's answer. The
+     * session also fetches the partitions earlier requests named, which Kafka checks on every fetch: a topic whose
+     * READ was taken away since is answered refused, without its records (what was acquired for it is released when
+     * its acquisition lock times out).
+     */
+    CompletionStage<Struct> shareFetch(Access access) {
+        ShareFetchRequestView body = new ShareFetchRequestView(access.request().body());
+        if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
+            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+        }
+        return access.serveAllowed(body.topics(), topic -> readById(access, topic.topicId()), body::topics,
+                (answer, refused) -> {
+                    ShareFetchResponseView.ShareFetchableTopicResponse topic = new ShareFetchResponseView(answer)
+                            .addResponse().topicId(refused.item().topicId());
+                    refused.item().partitions().forEach(p -> {
+                        ShareFetchResponseView.PartitionData partition = topic.addPartition()
+                                .partitionIndex(p.partitionIndex()).errorCode(refused.error().code())
+                                .records(Unpooled.EMPTY_BUFFER);
+                        partition.currentLeader().leaderId(-1).leaderEpoch(-1);
+                        if (p.acknowledgementBatches() != null && !p.acknowledgementBatches().isEmpty()) {
+                            partition.acknowledgeErrorCode(refused.error().code());
+                        }
+                    });
+                }, true).thenApply(answer -> {
+                    if (answer != null) {
+                        new ShareFetchResponseView(answer).responses().stream()
+                                .filter(topic -> readById(access, topic.topicId()) != null)
+                                .flatMap(topic -> topic.partitions().stream())
+                                .forEach(ShareGroupApiChecks::withholdRecords);
+                    }
+                    return answer;
+                });
+    }
+
+    /** A session partition whose topic may no longer be read: refused, and the records read for it dropped. */
+    private static void withholdRecords(ShareFetchResponseView.PartitionData partition) {
+        ByteBuf records = partition.records();
+        if (records != null && records.refCnt() > 0) {
+            records.release();
+        }
+        partition.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).records(Unpooled.EMPTY_BUFFER)
+                .acquiredRecords(new ArrayList<>());
+    }
+
+    /** As ShareFetch: READ on the group for the request, READ on each topic for its partitions. */
+    CompletionStage<Struct> shareAcknowledge(Access access) {
+        ShareAcknowledgeRequestView body = new ShareAcknowledgeRequestView(access.request().body());
+        if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
+            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+        }
+        return access.serveAllowed(body.topics(), topic -> readById(access, topic.topicId()), body::topics,
+                (answer, refused) -> {
+                    ShareAcknowledgeResponseView.ShareAcknowledgeTopicResponse topic =
+                            new ShareAcknowledgeResponseView(answer).addResponse().topicId(refused.item().topicId());
+                    refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
+                            .errorCode(refused.error().code()).currentLeader().leaderId(-1).leaderEpoch(-1));
+                }, true);
+    }
+
+    /**
+     * DESCRIBE on each group, else the group is answered GROUP_AUTHORIZATION_FAILED; DESCRIBE on each topic asked
+     * for, else its partitions are answered TOPIC_AUTHORIZATION_FAILED (start offset -1); a group asked for whole
+     * (no topics) shows only the topics the principal may describe.
+     */
+    CompletionStage<Struct> describeOffsets(Access access) {
+        DescribeShareGroupOffsetsRequestView body = new DescribeShareGroupOffsetsRequestView(access.request().body());
+        Map<String, List<DescribeShareGroupOffsetsRequestTopic>> refusedTopics = new HashMap<>();
+        for (DescribeShareGroupOffsetsRequestGroup group : body.groups()) {
+            if (group.topics() == null || !groupAllowed(access, AclOperation.DESCRIBE, group.groupId())) {
+                continue;
+            }
+            List<DescribeShareGroupOffsetsRequestTopic> kept = new ArrayList<>();
+            List<DescribeShareGroupOffsetsRequestTopic> refused = new ArrayList<>();
+            group.topics().forEach(t -> (topicAllowed(access, AclOperation.DESCRIBE, t.topicName()) ? kept : refused)
+                    .add(t));
+            if (!refused.isEmpty()) {
+                group.topics(kept);
+                refusedTopics.put(group.groupId(), refused);
+            }
+        }
+        return access.serveAllowed(body.groups(), group -> groupAllowed(access, AclOperation.DESCRIBE,
+                group.groupId()) ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groups, (answer, refused) ->
+                new DescribeShareGroupOffsetsResponseView(answer).addGroup().groupId(refused.item().groupId())
+                        .errorCode(refused.error().code()), false).thenApply(answer -> {
+                            if (answer != null) {
+                                new DescribeShareGroupOffsetsResponseView(answer).groups()
+                                        .forEach(g -> hideOffsets(access, g, refusedTopics.get(g.groupId())));
+                            }
+                            return answer;
+                        });
+    }
+
+    /** Leaves out of a described group the topics the principal may not describe, and answers the refused ones. */
+    private static void hideOffsets(Access access, DescribeShareGroupOffsetsResponseGroup group,
+                                    List<DescribeShareGroupOffsetsRequestTopic> refused) {
+        if (group.errorCode() != Errors.NONE.code()) {
+            return;
+        }
+        group.topics(new ArrayList<>(group.topics().stream()
+                .filter(t -> topicAllowed(access, AclOperation.DESCRIBE, t.topicName())).toList()));
+        if (refused == null) {
+            return;
+        }
+        Errors error = Errors.TOPIC_AUTHORIZATION_FAILED;
+        refused.forEach(t -> {
+            DescribeShareGroupOffsetsResponseView.DescribeShareGroupOffsetsResponseTopic topic = group.addTopic()
+                    .topicName(t.topicName()).topicId(new UUID(0, 0));
+            t.partitions().forEach(p -> topic.addPartition().partitionIndex(p).startOffset(-1)
+                    .errorCode(error.code()).errorMessage(Access.message(error)));
+        });
+    }
+
+    /**
+     * READ on the group, else the request is refused; READ on each topic, else its partitions are answered
+     * TOPIC_AUTHORIZATION_FAILED. Served even with every topic refused, as the group's own errors still apply.
+     */
+    CompletionStage<Struct> alterOffsets(Access access) {
+        AlterShareGroupOffsetsRequestView body = new AlterShareGroupOffsetsRequestView(access.request().body());
+        if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
+            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+        }
+        return access.serveAllowed(body.topics(), topic -> topicAllowed(access, AclOperation.READ, topic.topicName())
+                ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) -> {
+                    AlterShareGroupOffsetsResponseView response = new AlterShareGroupOffsetsResponseView(answer);
+                    if (response.errorCode() != Errors.NONE.code()) {
+                        return;
+                    }
+                    AlterShareGroupOffsetsResponseView.AlterShareGroupOffsetsResponseTopic topic =
+                            response.addResponse().topicName(refused.item().topicName());
+                    refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
+                            .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
+                }, true);
+    }
+
+    /** DELETE on the group, else the request is refused; READ on each topic, else the topic is answered refused. */
+    CompletionStage<Struct> deleteOffsets(Access access) {
+        DeleteShareGroupOffsetsRequestView body = new DeleteShareGroupOffsetsRequestView(access.request().body());
+        if (!groupAllowed(access, AclOperation.DELETE, body.groupId())) {
+            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+        }
+        return access.serveAllowed(body.topics(), topic -> topicAllowed(access, AclOperation.READ, topic.topicName())
+                ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) -> {
+                    DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView(answer);
+                    if (response.errorCode() == Errors.NONE.code()) {
+                        response.addResponse().topicName(refused.item().topicName())
+                                .errorCode(refused.error().code()).errorMessage(Access.message(refused.error()));
+                    }
+                }, true);
+    }
+}

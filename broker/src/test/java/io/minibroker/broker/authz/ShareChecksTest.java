@@ -1,0 +1,169 @@
+package io.minibroker.broker.authz;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.security.KafkaPrincipal;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsRequestView;
+import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsResponseView;
+import io.minibroker.protocol.message.view.ShareAcknowledgeRequestView;
+import io.minibroker.protocol.message.view.ShareAcknowledgeResponseView;
+import io.minibroker.protocol.message.view.ShareFetchRequestView;
+import io.minibroker.protocol.message.view.ShareFetchResponseView;
+import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The share-group checks no kafka-clients call isolates, driven through {@link AuthorizingHandler} with a recording
+ * handler behind it: ShareFetch and ShareAcknowledge name topics by id, check READ on the named topic, answer the
+ * refused ones next to the served ones and leave an unknown id to the handler; a share session's partition whose
+ * topic may no longer be read is withheld from the answer; DescribeShareGroupOffsets answers a
+ * refused group and a refused topic of an allowed group, and still serves the rest.
+ */
+class ShareChecksTest {
+
+    private static final KafkaPrincipal CLIENT = KafkaPrincipal.user("client");
+    private static final UUID OPEN = new UUID(1, 1);
+    private static final UUID CLOSED = new UUID(2, 2);
+    private static final UUID UNKNOWN = new UUID(3, 3);
+
+    @TempDir
+    Path dir;
+    private StandardAuthorizer authorizer;
+    private final List<Request> served = new ArrayList<>();
+
+    @BeforeEach
+    void grants() throws Exception {
+        authorizer = StandardAuthorizer.open(dir, null, false);
+        authorizer.create(List.of(
+                new AclBinding(ResourceType.TOPIC, "open", PatternType.LITERAL, "User:client", "*",
+                        AclOperation.READ, AclPermissionType.ALLOW),
+                new AclBinding(ResourceType.TOPIC, "open", PatternType.LITERAL, "User:client", "*",
+                        AclOperation.DESCRIBE, AclPermissionType.ALLOW),
+                new AclBinding(ResourceType.GROUP, "g", PatternType.LITERAL, "User:client", "*",
+                        AclOperation.READ, AclPermissionType.ALLOW),
+                new AclBinding(ResourceType.GROUP, "g", PatternType.LITERAL, "User:client", "*",
+                        AclOperation.DESCRIBE, AclPermissionType.ALLOW)));
+    }
+
+    private Struct call(ApiKey api, short version, Struct body, Supplier<Struct> response) {
+        ApiHandler recording = (context, request) -> {
+            served.add(request);
+            return CompletableFuture.completedFuture(response.get());
+        };
+        Map<UUID, String> names = Map.of(OPEN, "open", CLOSED, "closed");
+        ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer,
+                new TopicFacts(id -> Optional.ofNullable(names.get(id)), names::containsValue, false));
+        RequestContext context = new RequestContext("SSL", new InetSocketAddress("127.0.0.1", 5555), null, CLIENT);
+        return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))
+                .toCompletableFuture().join();
+    }
+
+    @Test
+    void shareFetchNeedsReadOnEachTopicNamedById() {
+        ShareFetchRequestView request = new ShareFetchRequestView().groupId("g").memberId("m");
+        for (UUID id : List.of(OPEN, CLOSED, UNKNOWN)) {
+            request.addTopic().topicId(id).addPartition().partitionIndex(0).addAcknowledgementBatche()
+                    .firstOffset(0).lastOffset(0).acknowledgeTypes(List.of((byte) 1));
+        }
+        ShareFetchResponseView response = new ShareFetchResponseView(call(ApiKey.SHARE_FETCH, (short) 1,
+                request.struct(), () -> new ShareFetchResponseView().struct()));
+        assertThat(new ShareFetchRequestView(served.get(0).body()).topics()).extracting(t -> t.topicId())
+                .containsExactly(OPEN, UNKNOWN);
+        ShareFetchResponseView.PartitionData refused = response.responses().get(0).partitions().get(0);
+        assertThat(response.responses().get(0).topicId()).isEqualTo(CLOSED);
+        assertThat(refused.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(refused.acknowledgeErrorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    @Test
+    void aSessionPartitionWhoseTopicMayNoLongerBeReadIsWithheld() {
+        ByteBuf records = Unpooled.buffer().writeBytes(new byte[] {1, 2, 3});
+        ShareFetchRequestView request = new ShareFetchRequestView().groupId("g").memberId("m").shareSessionEpoch(1);
+        ShareFetchResponseView response = new ShareFetchResponseView(call(ApiKey.SHARE_FETCH, (short) 1,
+                request.struct(), () -> {
+                    ShareFetchResponseView answer = new ShareFetchResponseView();
+                    for (UUID id : List.of(OPEN, CLOSED)) {
+                        answer.addResponse().topicId(id).addPartition().partitionIndex(0)
+                                .records(id == OPEN ? Unpooled.EMPTY_BUFFER : records).addAcquiredRecord()
+                                .firstOffset(0).lastOffset(0).deliveryCount((short) 1);
+                    }
+                    return answer.struct();
+                }));
+        ShareFetchResponseView.PartitionData open = response.responses().get(0).partitions().get(0);
+        ShareFetchResponseView.PartitionData closed = response.responses().get(1).partitions().get(0);
+        assertThat(open.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(open.acquiredRecords()).hasSize(1);
+        assertThat(closed.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(closed.acquiredRecords()).isEmpty();
+        assertThat(closed.records().readableBytes()).isZero();
+        assertThat(records.refCnt()).as("the withheld records are released").isZero();
+    }
+
+    @Test
+    void shareAcknowledgeNeedsReadOnTheGroupThenOnEachTopic() {
+        ShareAcknowledgeRequestView request = new ShareAcknowledgeRequestView().groupId("other").memberId("m");
+        request.addTopic().topicId(CLOSED).addPartition().partitionIndex(4);
+        ShareAcknowledgeResponseView refusedGroup = new ShareAcknowledgeResponseView(call(ApiKey.SHARE_ACKNOWLEDGE,
+                (short) 1, request.struct(), () -> new ShareAcknowledgeResponseView().struct()));
+        assertThat(served).isEmpty();
+        assertThat(refusedGroup.errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code());
+
+        request.groupId("g");
+        ShareAcknowledgeResponseView response = new ShareAcknowledgeResponseView(call(ApiKey.SHARE_ACKNOWLEDGE,
+                (short) 1, request.struct(), () -> new ShareAcknowledgeResponseView().struct()));
+        assertThat(served).hasSize(1); // served with no topics: the session's epoch still moves on
+        assertThat(response.responses().get(0).topicId()).isEqualTo(CLOSED);
+        assertThat(response.responses().get(0).partitions().get(0).partitionIndex()).isEqualTo(4);
+        assertThat(response.responses().get(0).partitions().get(0).errorCode())
+                .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    @Test
+    void describeShareGroupOffsetsNeedsDescribeOnTheGroupAndEachTopic() {
+        DescribeShareGroupOffsetsRequestView request = new DescribeShareGroupOffsetsRequestView();
+        DescribeShareGroupOffsetsRequestView.DescribeShareGroupOffsetsRequestGroup group = request.addGroup()
+                .groupId("g");
+        group.addTopic().topicName("open").partitions(List.of(0));
+        group.addTopic().topicName("closed").partitions(List.of(1));
+        request.addGroup().groupId("other").topics(null);
+        DescribeShareGroupOffsetsResponseView response = new DescribeShareGroupOffsetsResponseView(call(
+                ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS, (short) 0, request.struct(), () -> {
+                    DescribeShareGroupOffsetsResponseView answer = new DescribeShareGroupOffsetsResponseView();
+                    answer.addGroup().groupId("g").addTopic().topicName("open").topicId(OPEN).addPartition()
+                            .partitionIndex(0).startOffset(7);
+                    return answer.struct();
+                }));
+        DescribeShareGroupOffsetsRequestView servedRequest = new DescribeShareGroupOffsetsRequestView(
+                served.get(0).body());
+        assertThat(servedRequest.groups()).extracting(g -> g.groupId()).containsExactly("g");
+        assertThat(servedRequest.groups().get(0).topics()).extracting(t -> t.topicName()).containsExactly("open");
+
+        assertThat(response.groups()).extracting(g -> g.groupId()).containsExactly("g", "other");
+        assertThat(response.groups().get(1).errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code());
+        DescribeShareGroupOffsetsResponseView.DescribeShareGroupOffsetsResponseTopic closed =
+                response.groups().get(0).topics().get(1);
+        assertThat(closed.topicName()).isEqualTo("closed");
+        assertThat(closed.partitions().get(0).startOffset()).isEqualTo(-1);
+        assertThat(closed.partitions().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+}
