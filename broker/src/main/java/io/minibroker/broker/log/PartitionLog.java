@@ -1,8 +1,6 @@
 package io.minibroker.broker.log;
 
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.record.RecordBatch;
-import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,13 +28,14 @@ import org.slf4j.LoggerFactory;
  * the writer after each write. A flush holds the monitor only to note what to fsync and, afterwards, how far
  * it got: the fsync itself runs unlocked, so an append on an event loop never waits for a disk sync.
  *
- * <p>It coordinates parts that each have one job, and owns the lock and the offsets (log start, log end, high
- * watermark) they are kept under: {@link LogValidator} checks an append before the lock is taken (and its size and
- * a follower's offsets at the write), {@link LogSegments} holds the segments and their files, {@link LogReader}
- * reads without the lock, {@link LogRetention} decides which segments go from the start, {@link LogFlushState}
- * keeps the recovery point and when to flush (under this monitor), {@link LeaderEpochCache} the leader epochs
- * ({@link LogRecovery} restores it on open), {@link LogTransactions} the open transactions, the last stable offset and
- * the aborted transaction indexes.
+ * <p>It coordinates parts that each have one job, and owns the lock they are kept under: {@link LogOffsets} holds
+ * the offsets (log start, log end, high watermark), {@link LogValidator} checks an append before the lock is taken
+ * (and its size and a follower's offsets at the write), {@link LogWriter} stamps and writes it and rolls segments,
+ * {@link LogSegments} holds the segments and their files, {@link LogReader} reads without the lock,
+ * {@link LogRetention} decides which segments go from the start, {@link LogTruncation} cuts the log back for a
+ * follower, {@link LogFlushState} keeps the recovery point and when to flush (under this monitor),
+ * {@link LeaderEpochCache} the leader epochs ({@link LogRecovery} restores it on open), {@link LogTransactions} the
+ * open transactions, the last stable offset and the aborted transaction indexes.
  */
 public final class PartitionLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
@@ -49,26 +48,20 @@ public final class PartitionLog implements AutoCloseable {
     /** Reads, searches: without a lock. */
     private final LogReader reader;
     private volatile LogConfig config;
-    private volatile long logStartOffset;
-    private volatile long logEndOffset;
-    /**
-     * The high watermark replication maintains, or {@link #UNREPLICATED} while this log is the only replica, in
-     * which case the high watermark is the log end offset.
-     */
-    private volatile long replicatedHighWatermark = UNREPLICATED;
+    /** The log start, log end and high watermark: changed under this object's monitor, read without a lock. */
+    private final LogOffsets offsets;
     /** Its topic was deleted: what was parked on it is answered UNKNOWN_TOPIC_OR_PARTITION. */
     private volatile boolean deleted;
-    /** Told of each roll; the log manager's, which passes it on to its listeners. */
-    private volatile LogListener rollListener = new LogListener() {
-    };
     /** The recovery point and what decides the next flush: guarded by this object's monitor. */
     private final LogFlushState flushState;
     /** The leader epochs of this log's batches and where each starts ({@code leader-epoch-checkpoint}). */
     private LeaderEpochCache epochCache;
     /** The transactions open in this log: what its last stable offset is made of. Changed under this monitor. */
     private final LogTransactions transactions;
-
-    private static final long UNREPLICATED = -1;
+    /** Stamps and writes checked batches, and rolls: under this monitor. */
+    private final LogWriter writer;
+    /** Cuts the log back for a follower: under this monitor. */
+    private final LogTruncation truncation;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
                          NavigableMap<Long, LogSegment> segments, long logStartOffset, long recoveryPoint) {
@@ -77,11 +70,13 @@ public final class PartitionLog implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         this.segments = new LogSegments(topicPartition, dir, segments);
-        this.logEndOffset = this.segments.active().nextOffset();
-        this.logStartOffset = Math.min(Math.max(logStartOffset, this.segments.firstBaseOffset()), logEndOffset);
+        this.offsets = new LogOffsets(logStartOffset, this.segments.firstBaseOffset(),
+                this.segments.active().nextOffset());
         this.reader = new LogReader(this, this.segments);
         this.transactions = new LogTransactions(dir, this.segments);
-        this.flushState = new LogFlushState(Math.min(recoveryPoint, logEndOffset), clock.millis());
+        this.flushState = new LogFlushState(Math.min(recoveryPoint, offsets.logEndOffset()), clock.millis());
+        this.writer = new LogWriter(this, this.segments, offsets, transactions, flushState);
+        this.truncation = new LogTruncation(topicPartition, this.segments, offsets, flushState, transactions);
     }
 
     /**
@@ -105,8 +100,8 @@ public final class PartitionLog implements AutoCloseable {
             // Whatever survived validation is now the log; make it durable so it is not recovered again.
             partitionLog.flush();
         }
-        log.info("Opened {} with offsets {}..{} in {} segments{}", topicPartition, partitionLog.logStartOffset,
-                partitionLog.logEndOffset, segments.size(), cleanShutdown ? "" : " after recovery");
+        log.info("Opened {} with offsets {}..{} in {} segments{}", topicPartition, partitionLog.logStartOffset(),
+                partitionLog.logEndOffset(), segments.size(), cleanShutdown ? "" : " after recovery");
         return partitionLog;
     }
 
@@ -120,7 +115,7 @@ public final class PartitionLog implements AutoCloseable {
      * producer snapshot and the log after it: on opening, after a cut.
      */
     private synchronized void replayTransactions(long replayFrom) throws IOException {
-        transactions.replay(logEndOffset, replayFrom);
+        transactions.replay(offsets.logEndOffset(), replayFrom);
     }
 
     /** The leader epochs of this log: epoch to start offset, ascending. */
@@ -134,7 +129,7 @@ public final class PartitionLog implements AutoCloseable {
      */
     public void assignLeaderEpoch(int epoch) {
         synchronized (this) {
-            epochCache.assign(epoch, logEndOffset);
+            epochCache.assign(epoch, offsets.logEndOffset());
         }
         writeLeaderEpochCheckpoint(); // written before the caller leads, outside the lock appends need
     }
@@ -176,7 +171,7 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Where {@code epoch} ends in this log, as OffsetForLeaderEpoch answers (Kafka's endOffsetForEpoch). */
     public synchronized LeaderEpochCache.EpochEnd endOffsetForEpoch(int epoch) {
-        return epochCache.endOffsetFor(epoch, logEndOffset);
+        return epochCache.endOffsetFor(epoch, offsets.logEndOffset());
     }
 
     /**
@@ -263,69 +258,12 @@ public final class PartitionLog implements AutoCloseable {
         return appended;
     }
 
-    /** Writes checked batches: offsets, epoch and append time stamped by a leader, the leader's kept by a follower. */
+    /** Writes checked batches through {@link LogWriter}, unless the log was deleted; under this monitor. */
     private AppendResult write(CheckedAppend incoming, int leaderEpoch, boolean asLeader) {
-        LogConfig config = incoming.config;
-        long now = incoming.nowMs;
         if (deleted) { // a produce or a follower's fetch that resolved the log before its topic was deleted
             throw new LogException(Errors.UNKNOWN_TOPIC_OR_PARTITION, topicPartition + " was deleted with its topic");
         }
-        LogValidator.checkFitsSegment(incoming, topicPartition);
-        ByteBuf records = incoming.batches;
-        int totalBytes = incoming.totalBytes;
-        long incomingMaxTimestamp = incoming.maxTimestamp;
-        long logAppendTime = config.logAppendTime() && asLeader ? now : -1;
-        if (logAppendTime >= 0) {
-            incomingMaxTimestamp = now;
-        }
-        long firstOffset = logEndOffset;
-        long lastOffset = firstOffset + incoming.offsetCount - 1;
-        if (!asLeader) {
-            firstOffset = LogValidator.fetchedBaseOffset(incoming, logEndOffset, topicPartition);
-            lastOffset = incoming.lastOffset;
-        }
-        if (segments.active().shouldRoll(totalBytes, lastOffset, incomingMaxTimestamp, now, config)) {
-            roll(firstOffset, now);
-        }
-        LogSegment active = segments.active();
-        long maxTimestamp = -1;
-        long offsetOfMaxTimestamp = -1;
-        long nextOffset = firstOffset;
-        RecordBatches batches = RecordBatches.of(records);
-        try {
-            while (batches.hasNext()) {
-                RecordBatch batch = batches.next();
-                if (asLeader) {
-                    batch.setBaseOffset(nextOffset);
-                    batch.setPartitionLeaderEpoch(leaderEpoch);
-                    if (logAppendTime >= 0) {
-                        batch.setLogAppendTime(logAppendTime);
-                    }
-                }
-                active.append(batch);
-                if (batch.producerId() >= 0) {
-                    try {
-                        transactions.written(batch, active, highWatermark());
-                    } catch (IOException e) {
-                        throw storageError("cannot index the aborted transaction ending at " + batch.baseOffset(), e);
-                    }
-                }
-                if (batch.partitionLeaderEpoch() > epochCache.latestEpoch()) {
-                    epochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset()); // a new epoch's first batch
-                }
-                nextOffset = batch.lastOffset() + 1;
-                if (batch.maxTimestamp() > maxTimestamp) {
-                    maxTimestamp = batch.maxTimestamp();
-                    offsetOfMaxTimestamp = batch.lastOffset();
-                }
-            }
-        } finally {
-            // If a write failed part way, the batches before it are in the segment: offsets go on from them.
-            logEndOffset = active.nextOffset();
-        }
-        flushState.appended(incoming.recordCount);
-        return new AppendResult(firstOffset, lastOffset, logAppendTime, maxTimestamp, offsetOfMaxTimestamp,
-                flushState.flushDue(config));
+        return writer.write(incoming, leaderEpoch, asLeader, epochCache);
     }
 
     /**
@@ -379,21 +317,7 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Starts a new active segment at {@code baseOffset}; under this object's monitor (appends, retention). */
     void roll(long baseOffset, long now) {
-        LogSegment previous = segments.active();
-        try {
-            // The producers as of the finished segments, so that opening the log replays only what follows (Kafka
-            // snapshots at each roll too). Not fsynced here, on an appender's thread: one a crash tore fails its
-            // CRC, and the replay starts from an older one or from the log start.
-            transactions.takeSnapshot(logEndOffset, false);
-            previous.onRolled(); // its fsync is left to the background (flushIfRolled): rolls happen on event loops
-            flushState.rolled();
-            segments.roll(baseOffset, config, now);
-            rollListener.segmentRolled(this);
-        } catch (IOException e) {
-            throw storageError("cannot roll a new segment at offset " + baseOffset, e);
-        }
-        log.info("Rolled {} to a new segment at offset {} after {} ({} bytes)", topicPartition, baseOffset,
-                previous.logPath().getFileName(), previous.size());
+        writer.roll(baseOffset, now, config);
     }
 
     /**
@@ -445,7 +369,7 @@ public final class PartitionLog implements AutoCloseable {
             if (deleted) {
                 return; // a flush queued before its topic was deleted: nothing is left to make durable
             }
-            start = flushState.start(logEndOffset);
+            start = flushState.start(offsets.logEndOffset());
             unsynced = segments.reachingPast(flushState.recoveryPoint());
         }
         // After the snapshot: every epoch started below the target is in the cache by now, so the recovery point
@@ -459,7 +383,7 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Whom to tell of each roll (see {@link LogListener#segmentRolled}). */
     void onRoll(LogListener listener) {
-        this.rollListener = listener;
+        writer.onRoll(listener);
     }
 
     /**
@@ -480,7 +404,7 @@ public final class PartitionLog implements AutoCloseable {
     /** For the broker's scheduler: flushes if unflushed data has waited {@code flush.ms}. */
     public boolean flushIfDue() {
         synchronized (this) {
-            if (!flushState.flushIntervalPassed(logEndOffset, clock.millis(), config)) {
+            if (!flushState.flushIntervalPassed(offsets.logEndOffset(), clock.millis(), config)) {
                 return false;
             }
         }
@@ -560,11 +484,11 @@ public final class PartitionLog implements AutoCloseable {
      * @return the log start offset afterwards
      */
     public synchronized long deleteRecordsBefore(long offset) {
-        if (offset > logEndOffset || offset < 0) {
+        if (offset > offsets.logEndOffset() || offset < 0) {
             throw new LogException(Errors.OFFSET_OUT_OF_RANGE, "cannot delete records before " + offset + " in "
-                    + topicPartition + ", whose log ends at " + logEndOffset);
+                    + topicPartition + ", whose log ends at " + offsets.logEndOffset());
         }
-        if (offset > logStartOffset) {
+        if (offset > offsets.logStartOffset()) {
             log.info("Log start offset of {} advanced to {} by DeleteRecords", topicPartition, offset);
         }
         advanceLogStartOffset(offset);
@@ -573,7 +497,7 @@ public final class PartitionLog implements AutoCloseable {
         } catch (IOException e) {
             throw storageError("cannot delete segments", e);
         }
-        return logStartOffset;
+        return offsets.logStartOffset();
     }
 
     /**
@@ -581,8 +505,7 @@ public final class PartitionLog implements AutoCloseable {
      * this object's monitor (DeleteRecords, retention).
      */
     void advanceLogStartOffset(long offset) {
-        logStartOffset = Math.max(logStartOffset, offset);
-        epochCache.truncateFromStart(logStartOffset);
+        epochCache.truncateFromStart(offsets.advanceLogStartOffset(offset));
     }
 
     /**
@@ -596,25 +519,8 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private synchronized void truncateToUnderLock(long offset) {
-        if (offset >= logEndOffset) {
-            return;
-        }
-        flushState.truncating();
         try {
-            if (offset <= logStartOffset || offset <= segments.firstBaseOffset()) {
-                truncateFullyAndStartAt(offset);
-                return;
-            }
-            int removed = segments.truncateTo(offset);
-            logEndOffset = segments.active().nextOffset();
-            epochCache.truncateFromEnd(logEndOffset);
-            // Cutting the whole batch holding the offset can end the log before its start; nothing is then
-            // readable, and the next append starts both again.
-            logStartOffset = Math.min(logStartOffset, logEndOffset);
-            flushState.cutTo(logEndOffset);
-            replayTransactions(logEndOffset); // transactions the cut reopens, or removes
-            log.info("Truncated {} to offset {} ({} bytes cut from the active segment); log end offset now {}",
-                    topicPartition, offset, removed, logEndOffset);
+            truncation.truncateTo(offset, epochCache, config, clock.millis());
         } catch (IOException e) {
             throw storageError("cannot truncate to " + offset, e);
         }
@@ -626,24 +532,13 @@ public final class PartitionLog implements AutoCloseable {
      */
     public void restartAt(long offset) {
         synchronized (this) {
-            flushState.truncating();
             try {
-                truncateFullyAndStartAt(offset);
+                truncation.restartAt(offset, epochCache, config, clock.millis());
             } catch (IOException e) {
                 throw storageError("cannot restart at " + offset, e);
             }
         }
         writeLeaderEpochCheckpoint();
-    }
-
-    private void truncateFullyAndStartAt(long offset) throws IOException {
-        segments.restartAt(offset, config, clock.millis());
-        logStartOffset = offset;
-        logEndOffset = offset;
-        flushState.restartAt(offset);
-        epochCache.clear();
-        transactions.clear(offset);
-        log.info("Truncated {} fully; it restarts at offset {}", topicPartition, offset);
     }
 
     public TopicPartition topicPartition() {
@@ -655,12 +550,12 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     public long logStartOffset() {
-        return logStartOffset;
+        return offsets.logStartOffset();
     }
 
     /** The offset the next record will get. */
     public long logEndOffset() {
-        return logEndOffset;
+        return offsets.logEndOffset();
     }
 
     /**
@@ -669,13 +564,12 @@ public final class PartitionLog implements AutoCloseable {
      * this log's end.
      */
     public long highWatermark() {
-        long replicated = replicatedHighWatermark;
-        return replicated == UNREPLICATED ? logEndOffset : Math.min(replicated, logEndOffset);
+        return offsets.highWatermark();
     }
 
     /** Sets the high watermark replication keeps: a follower's is its leader's; a new leader's starts at 0. */
     public void setReplicatedHighWatermark(long offset) {
-        replicatedHighWatermark = Math.max(offset, 0);
+        offsets.setReplicatedHighWatermark(offset);
     }
 
     /**
@@ -683,10 +577,9 @@ public final class PartitionLog implements AutoCloseable {
      * Followers' fetches race to call it: the lock keeps the high watermark from ever moving back.
      */
     public synchronized boolean advanceReplicatedHighWatermark(long offset) {
-        if (offset <= highWatermark()) {
+        if (!offsets.advanceHighWatermark(offset)) {
             return false;
         }
-        replicatedHighWatermark = offset;
         transactions.onHighWatermark(highWatermark());
         return true;
     }
@@ -723,7 +616,7 @@ public final class PartitionLog implements AutoCloseable {
     public synchronized void close() throws IOException {
         flush();
         if (!deleted) {
-            transactions.takeSnapshot(logEndOffset, true); // a clean start then replays nothing
+            transactions.takeSnapshot(offsets.logEndOffset(), true); // a clean start then replays nothing
         }
         segments.closeAll();
     }

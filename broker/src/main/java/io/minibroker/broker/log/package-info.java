@@ -15,10 +15,11 @@
  *
  * <p>{@link io.minibroker.broker.log.LogManager} opens every partition directory of {@code log.dirs};
  * {@link io.minibroker.broker.log.PartitionLog} appends (assigning offsets in place), reads (a file region
- * for the network layer), answers offset lookups and applies retention, coordinating {@code LogValidator} (append
- * checks), {@code LogSegments} (the segment map), {@code LogReader} (lock-free reads), {@code LogRetention} and
- * {@code LogFlushState} (the recovery point and flush bookkeeping); {@code LogSegment} holds one
- * segment's three files, {@code OffsetIndex} and {@code TimeIndex} its sparse indexes, {@code SharedFileChannel}
+ * for the network layer), answers offset lookups and applies retention, coordinating {@code LogOffsets} (log start,
+ * log end, high watermark), {@code LogValidator} (append checks), {@code LogWriter} (stamping, writing, rolling),
+ * {@code LogSegments} (the segment map), {@code LogReader} (lock-free reads), {@code LogRetention},
+ * {@code LogTruncation} and {@code LogFlushState} (the recovery point and flush bookkeeping); {@code LogSegment}
+ * holds one segment's three files, {@code OffsetIndex} and {@code TimeIndex} its sparse indexes, {@code SharedFileChannel}
  * keeps a segment's log file open while reads hold it, even after deletion, {@code LogRecovery} revalidates
  * what a crash may have torn, and {@code OffsetCheckpointFile} reads and writes the checkpoints.
  */

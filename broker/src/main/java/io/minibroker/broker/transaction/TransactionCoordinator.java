@@ -1,6 +1,5 @@
 package io.minibroker.broker.transaction;
 
-import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
@@ -15,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,11 +33,10 @@ import java.util.function.Supplier;
  * so with EndTxn v5+) the producer epoch is bumped at each EndTxn and the markers carry the new epoch.
  *
  * <p>The id's partition of {@code __transaction_state} is Kafka's {@link #partitionFor}; a node coordinates the ids of
- * the partitions it leads and has loaded (COORDINATOR_LOAD_IN_PROGRESS while loading, NOT_COORDINATOR otherwise).
- * After a load, transactions found prepared get their markers again; ongoing ones past their timeout are aborted by
- * the next timeout round ({@code transaction.abort.timed.out.transaction.cleanup.interval.ms}), which bumps the
- * epoch so the producer that left it is fenced. Ids idle past {@code transactional.id.expiration.ms} are removed
- * (a tombstone) by the round of {@code transaction.remove.expired.transaction.cleanup.interval.ms}.
+ * the partitions it leads and has loaded ({@link TransactionPartitions}: COORDINATOR_LOAD_IN_PROGRESS while loading,
+ * NOT_COORDINATOR otherwise). After a load, transactions found prepared get their markers again; ongoing ones past
+ * their timeout are aborted, and ids idle past {@code transactional.id.expiration.ms} removed, by the rounds of
+ * {@link TransactionExpiry}. Each state is written by {@link TransactionStateWriter}.
  */
 public final class TransactionCoordinator implements AutoCloseable {
 
@@ -66,7 +63,7 @@ public final class TransactionCoordinator implements AutoCloseable {
     }
 
     /** An id's state and whether a change of it is being written. */
-    private static final class Entry {
+    static final class Entry {
         TransactionMetadata metadata;
         boolean pending;
 
@@ -76,6 +73,8 @@ public final class TransactionCoordinator implements AutoCloseable {
     }
 
     private final TransactionStateLog stateLog;
+    /** Each id's state record to {@code __transaction_state}. */
+    private final TransactionStateWriter writer;
     private final TransactionMarkers markers;
     private final LongSupplier producerIds;
     private final TransactionConfig config;
@@ -83,25 +82,25 @@ public final class TransactionCoordinator implements AutoCloseable {
     /** The coordinator's thread: every field below is touched only there. */
     private final ScheduledExecutorService thread;
     private final Map<String, Entry> transactions = new HashMap<>();
-    private final Set<Integer> loading = new HashSet<>();
-    private final Set<Integer> loaded = new HashSet<>();
-    /** The leader epoch at which this node leads each partition it loads (a cluster's): its markers' epoch. */
-    private final Map<Integer, Integer> coordinatorEpochs = new HashMap<>();
-    /** A single node leads every partition, including those of a topic created while it runs. */
-    private boolean singleNode;
+    /** The partitions of {@code __transaction_state} this node leads and has loaded. */
+    private final TransactionPartitions partitions;
 
     public TransactionCoordinator(TransactionStateLog stateLog, TransactionMarkerAppender appender,
                                   LongSupplier producerIds, TransactionConfig config, BrokerClock clock) {
         this.stateLog = stateLog;
+        this.partitions = new TransactionPartitions(stateLog);
         this.producerIds = producerIds;
         this.config = config;
         this.clock = clock;
         this.thread = Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "transaction-coordinator"));
         this.markers = new TransactionMarkers(appender, thread);
+        this.writer = new TransactionStateWriter(stateLog, partitions, config.transactionVersion(), thread);
+        TransactionExpiry expiry = new TransactionExpiry(transactions, writer, this::prepareEnd,
+                config.idExpirationMs(), clock);
         clock.scheduleWithFixedDelay(thread, "aborting timed out transactions", config.abortTimedOutIntervalMs(),
-                this::abortTimedOutTransactions);
+                expiry::abortTimedOutTransactions);
         clock.scheduleWithFixedDelay(thread, "removing expired transactional ids", config.removeExpiredIntervalMs(),
-                this::removeExpiredTransactionalIds);
+                expiry::removeExpiredTransactionalIds);
     }
 
     /** Kafka's partitionFor: {@code Utils.abs(transactionalId.hashCode()) % partitions}. */
@@ -117,12 +116,8 @@ public final class TransactionCoordinator implements AutoCloseable {
      */
     public void loadAll() {
         thread.execute(() -> {
-            singleNode = true;
-            int partitions = stateLog.partitionCount();
-            for (int partition = 0; partition < partitions; partition++) {
-                loading.add(partition);
-            }
-            for (int partition = 0; partition < partitions; partition++) {
+            int count = partitions.loadingAll();
+            for (int partition = 0; partition < count; partition++) {
                 int loaded = partition;
                 thread.execute(() -> replay(loaded));
             }
@@ -137,10 +132,9 @@ public final class TransactionCoordinator implements AutoCloseable {
     public void onLeading(int partition, int leaderEpoch) {
         thread.execute(() -> {
             unload(partition);
-            loading.add(partition);
-            coordinatorEpochs.put(partition, leaderEpoch);
+            partitions.loading(partition, leaderEpoch);
             thread.execute(() -> {
-                if (loading.contains(partition) && coordinatorEpochs.get(partition) == leaderEpoch) {
+                if (partitions.stillLoading(partition, leaderEpoch)) {
                     replay(partition); // unless resigned, or led again, meanwhile
                 }
             });
@@ -153,11 +147,8 @@ public final class TransactionCoordinator implements AutoCloseable {
     }
 
     private void unload(int partition) {
-        loading.remove(partition);
-        loaded.remove(partition);
-        coordinatorEpochs.remove(partition);
-        int partitions = stateLog.partitionCount();
-        transactions.keySet().removeIf(id -> partitions == 0 || partitionFor(id, partitions) == partition);
+        partitions.unload(partition);
+        transactions.keySet().removeIf(id -> partitions.holds(partition, id));
     }
 
     private void replay(int partition) {
@@ -171,9 +162,9 @@ public final class TransactionCoordinator implements AutoCloseable {
                 }
             });
         } finally {
-            loading.remove(partition);
+            partitions.loadEnded(partition);
         }
-        loaded.add(partition);
+        partitions.loaded(partition);
         found.forEach((id, metadata) -> transactions.put(id, new Entry(metadata)));
         LOG.info("Loaded {} transactional ids from partition {} of {}", found.size(), partition,
                 TransactionStateTopic.NAME);
@@ -182,32 +173,6 @@ public final class TransactionCoordinator implements AutoCloseable {
                 Entry entry = transactions.get(metadata.transactionalId());
                 entry.pending = true;
                 sendMarkers(entry, metadata);
-            }
-        }
-    }
-
-    /** NONE when this node coordinates the id now, else the error Kafka answers. */
-    private Errors coordinatorError(String transactionalId) {
-        int partitions = stateLog.partitionCount();
-        if (partitions == 0) {
-            return Errors.NOT_COORDINATOR;
-        }
-        int partition = partitionFor(transactionalId, partitions);
-        if (loading.contains(partition)) {
-            return Errors.COORDINATOR_LOAD_IN_PROGRESS;
-        }
-        return loaded.contains(partition) ? Errors.NONE : Errors.NOT_COORDINATOR;
-    }
-
-    /**
-     * On a single node, {@code __transaction_state} created while it runs (the first FindCoordinator of a
-     * transactional id has it created): its partitions are empty, so loaded at once.
-     */
-    private void adoptNewPartitions() {
-        int partitions = stateLog.partitionCount();
-        if (singleNode && loaded.isEmpty() && loading.isEmpty()) {
-            for (int p = 0; p < partitions; p++) {
-                loaded.add(p);
             }
         }
     }
@@ -227,7 +192,7 @@ public final class TransactionCoordinator implements AutoCloseable {
             if (timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs()) {
                 return done(ProducerIdAndEpoch.failed(Errors.INVALID_TRANSACTION_TIMEOUT));
             }
-            Errors coordinator = coordinatorError(transactionalId);
+            Errors coordinator = partitions.error(transactionalId);
             if (coordinator != Errors.NONE) {
                 return done(ProducerIdAndEpoch.failed(coordinator));
             }
@@ -418,7 +383,7 @@ public final class TransactionCoordinator implements AutoCloseable {
         if (transactionalId.isEmpty()) {
             return Errors.INVALID_REQUEST;
         }
-        Errors coordinator = coordinatorError(transactionalId);
+        Errors coordinator = partitions.error(transactionalId);
         if (coordinator != Errors.NONE) {
             return coordinator;
         }
@@ -445,7 +410,7 @@ public final class TransactionCoordinator implements AutoCloseable {
             if (transactionalId.isEmpty()) {
                 return done(ProducerIdAndEpoch.failed(Errors.INVALID_REQUEST));
             }
-            Errors coordinator = coordinatorError(transactionalId);
+            Errors coordinator = partitions.error(transactionalId);
             if (coordinator != Errors.NONE) {
                 return done(ProducerIdAndEpoch.failed(coordinator));
             }
@@ -540,14 +505,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         TransactionResult result = prepared.state() == TransactionState.PREPARE_COMMIT
                 ? TransactionResult.COMMIT : TransactionResult.ABORT;
         TransactionMarker marker = new TransactionMarker(prepared.producerId(), prepared.producerEpoch(),
-                coordinatorEpoch(prepared.transactionalId()), result);
+                partitions.coordinatorEpoch(prepared.transactionalId()), result);
         markers.write(marker, prepared.partitions()).thenRunAsync(() -> complete(entry, prepared), thread);
-    }
-
-    /** The coordinator's epoch in its markers: the leader epoch of the id's partition, always 0 on a single node. */
-    private int coordinatorEpoch(String transactionalId) {
-        int partitions = stateLog.partitionCount();
-        return partitions == 0 ? 0 : coordinatorEpochs.getOrDefault(partitionFor(transactionalId, partitions), 0);
     }
 
     private void complete(Entry entry, TransactionMetadata prepared) {
@@ -571,61 +530,14 @@ public final class TransactionCoordinator implements AutoCloseable {
         });
     }
 
-    // ------------------------------------------------------------------------------------------------ the rounds
-
-    /** Aborts every ongoing transaction past its timeout, bumping the epoch so its producer is fenced. */
-    void abortTimedOutTransactions() {
-        long now = clock.wallClockMs();
-        for (Entry entry : List.copyOf(transactions.values())) {
-            TransactionMetadata current = entry.metadata;
-            if (entry.pending || current.state() != TransactionState.ONGOING
-                    || current.startTimestamp() + current.timeoutMs() >= now) {
-                continue;
-            }
-            LOG.info("Aborting transaction of {} (producer {}, epoch {}): open longer than its timeout of {} ms",
-                    current.transactionalId(), current.producerId(), current.producerEpoch(), current.timeoutMs());
-            if (TransactionMetadata.isEpochExhausted(current.producerEpoch())) {
-                prepareEnd(entry, current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
-                        current.producerEpoch(), current.lastProducerEpoch(), current.partitions(),
-                        current.startTimestamp(), now));
-            } else {
-                prepareEnd(entry, current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
-                        (short) (current.producerEpoch() + 1), current.producerEpoch(), current.partitions(),
-                        current.startTimestamp(), now));
-            }
-        }
-    }
-
-    /** Removes the ids idle (Empty or completed) for {@code transactional.id.expiration.ms}, with a tombstone each. */
-    void removeExpiredTransactionalIds() {
-        long now = clock.wallClockMs();
-        for (Entry entry : List.copyOf(transactions.values())) {
-            TransactionMetadata current = entry.metadata;
-            if (entry.pending || !current.state().expirationAllowed()
-                    || current.lastUpdateTimestamp() + config.idExpirationMs() > now) {
-                continue;
-            }
-            String id = current.transactionalId();
-            entry.pending = true;
-            int partition = partitionFor(id, stateLog.partitionCount());
-            writeRecord(partition, TransactionLogRecord.key(id), null).thenAccept(error -> {
-                entry.pending = false;
-                if (error == Errors.NONE && transactions.get(id) == entry) {
-                    transactions.remove(id);
-                    LOG.info("Removed transactional id {}, idle since {}", id, current.lastUpdateTimestamp());
-                }
-            });
-        }
-    }
-
     // ------------------------------------------------------------------------------------------------- reading
 
     public CompletableFuture<List<Description>> describe(List<String> transactionalIds) {
         return onThread(() -> {
-            adoptNewPartitions();
+            partitions.adoptNew();
             List<Description> answers = new ArrayList<>();
             for (String id : transactionalIds) {
-                Errors coordinator = coordinatorError(id);
+                Errors coordinator = partitions.error(id);
                 Entry entry = transactions.get(id);
                 if (coordinator != Errors.NONE) {
                     answers.add(new Description(coordinator, null));
@@ -641,7 +553,7 @@ public final class TransactionCoordinator implements AutoCloseable {
 
     public CompletableFuture<Listing> list(ListFilter filter) {
         return onThread(() -> {
-            adoptNewPartitions();
+            partitions.adoptNew();
             long now = clock.wallClockMs();
             List<TransactionMetadata> found = new ArrayList<>();
             for (Entry entry : transactions.values()) {
@@ -656,7 +568,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                 }
                 found.add(metadata);
             }
-            Errors error = loading.isEmpty() ? Errors.NONE : Errors.COORDINATOR_LOAD_IN_PROGRESS;
+            Errors error = partitions.anyLoading() ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.NONE;
             return done(new Listing(error, found));
         });
     }
@@ -666,9 +578,7 @@ public final class TransactionCoordinator implements AutoCloseable {
     /** Writes an id's new state; once it counts the entry holds it. NONE or the error Kafka maps the failure to. */
     private CompletableFuture<Errors> write(Entry entry, TransactionMetadata next) {
         entry.pending = true;
-        int partition = partitionFor(next.transactionalId(), stateLog.partitionCount());
-        byte[] value = TransactionLogRecord.value(next, TransactionLogRecord.valueVersion(config.transactionVersion()));
-        return writeRecord(partition, TransactionLogRecord.key(next.transactionalId()), value).thenApply(error -> {
+        return writer.write(next).thenApply(error -> {
             entry.pending = false;
             if (error == Errors.NONE) {
                 entry.metadata = next;
@@ -679,37 +589,10 @@ public final class TransactionCoordinator implements AutoCloseable {
         });
     }
 
-    /**
-     * One record to the log, its outcome back on this thread as Kafka's appendTransactionToLog maps it: the log's
-     * own errors to COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR, anything unexpected to UNKNOWN_SERVER_ERROR.
-     */
-    private CompletableFuture<Errors> writeRecord(int partition, byte[] key, byte[] value) {
-        CompletableFuture<Void> written;
-        try {
-            written = stateLog.write(partition, key, value);
-        } catch (RuntimeException e) {
-            written = CompletableFuture.failedFuture(e);
-        }
-        return written.handleAsync((ignored, failure) -> failure == null ? Errors.NONE : writeError(failure), thread);
-    }
-
-    private static Errors writeError(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        Errors error = cause instanceof LogException log ? log.error() : Errors.UNKNOWN_SERVER_ERROR;
-        return switch (error) {
-            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND,
-                 REQUEST_TIMED_OUT -> Errors.COORDINATOR_NOT_AVAILABLE;
-            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR, NOT_COORDINATOR -> Errors.NOT_COORDINATOR;
-            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.UNKNOWN_SERVER_ERROR;
-            default -> error;
-        };
-    }
-
     /** Runs a step on the coordinator's thread; what it returns may complete later. */
     private <T> CompletableFuture<T> onThread(Supplier<CompletableFuture<T>> step) {
         return CompletableFuture.supplyAsync(() -> {
-            adoptNewPartitions();
+            partitions.adoptNew();
             return step.get();
         }, thread).thenCompose(future -> future);
     }

@@ -1,0 +1,71 @@
+package io.minibroker.broker.transaction;
+
+import io.minibroker.broker.log.LogException;
+import io.minibroker.protocol.error.Errors;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+
+/**
+ * Writes an id's record to its partition of {@code __transaction_state} and hands the outcome back on the
+ * coordinator's thread as the error Kafka's appendTransactionToLog maps it to. Kept out of the coordinator so that
+ * its rules (which record version the finalized {@code transaction.version} asks for, how a failed write answers the
+ * client) stay apart from the rules of the states, which only need to know whether a write counted.
+ */
+final class TransactionStateWriter {
+
+    private final TransactionStateLog stateLog;
+    private final TransactionPartitions partitions;
+    private final short valueVersion;
+    /** The coordinator's thread, where every outcome is handed back. */
+    private final Executor thread;
+
+    TransactionStateWriter(TransactionStateLog stateLog, TransactionPartitions partitions, short transactionVersion,
+                           Executor thread) {
+        this.stateLog = stateLog;
+        this.partitions = partitions;
+        this.valueVersion = TransactionLogRecord.valueVersion(transactionVersion);
+        this.thread = thread;
+    }
+
+    /** Writes an id's new state: NONE once it counts, or the error Kafka maps the failure to. */
+    CompletableFuture<Errors> write(TransactionMetadata next) {
+        String id = next.transactionalId();
+        int partition = partitions.partitionOf(id);
+        return writeRecord(partition, TransactionLogRecord.key(id), TransactionLogRecord.value(next, valueVersion));
+    }
+
+    /** Writes the tombstone that removes an expired id. */
+    CompletableFuture<Errors> remove(String transactionalId) {
+        int partition = partitions.partitionOf(transactionalId);
+        return writeRecord(partition, TransactionLogRecord.key(transactionalId), null);
+    }
+
+    /**
+     * One record to the log, its outcome back on the coordinator's thread: the log's own errors become
+     * COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR, anything unexpected UNKNOWN_SERVER_ERROR.
+     */
+    private CompletableFuture<Errors> writeRecord(int partition, byte[] key, byte[] value) {
+        CompletableFuture<Void> written;
+        try {
+            written = stateLog.write(partition, key, value);
+        } catch (RuntimeException e) {
+            written = CompletableFuture.failedFuture(e);
+        }
+        return written.handleAsync((ignored, failure) -> failure == null ? Errors.NONE : writeError(failure), thread);
+    }
+
+    private static Errors writeError(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        Errors error = cause instanceof LogException log ? log.error() : Errors.UNKNOWN_SERVER_ERROR;
+        return switch (error) {
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+                 REQUEST_TIMED_OUT -> Errors.COORDINATOR_NOT_AVAILABLE;
+            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR, NOT_COORDINATOR -> Errors.NOT_COORDINATOR;
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.UNKNOWN_SERVER_ERROR;
+            default -> error;
+        };
+    }
+}
