@@ -85,6 +85,7 @@ public final class LogManager implements AutoCloseable {
     /** Opens the logs of every directory. */
     public synchronized void startup() throws IOException {
         for (Path logDir : logDirs) {
+            long startMs = clock.millis();
             Files.createDirectories(logDir);
             Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
             boolean clean = Files.exists(marker);
@@ -116,8 +117,8 @@ public final class LogManager implements AutoCloseable {
             if (partitionDirs.isEmpty()) {
                 log.info("No partition logs in {} yet", logDir);
             } else {
-                log.info("Loaded {} partition logs from {} after {} shutdown", partitionDirs.size(), logDir,
-                        clean ? "a clean" : "an unclean");
+                log.info("Loaded {} partition logs from {} in {} ms after {} shutdown", partitionDirs.size(), logDir,
+                        clock.millis() - startMs, clean ? "a clean" : "an unclean");
             }
         }
     }
