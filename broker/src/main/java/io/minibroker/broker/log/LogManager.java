@@ -9,16 +9,17 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -98,6 +99,7 @@ public final class LogManager implements AutoCloseable {
                 entries.forEach(partitionDirs::add);
             }
             List<TopicPartition> partitions = new ArrayList<>();
+            Set<TopicPartition> found = new HashSet<>(); // a list's contains would make this quadratic
             for (Path partitionDir : partitionDirs) {
                 Optional<TopicPartition> parsed = TopicPartition.parseDirName(partitionDir.getFileName().toString());
                 if (parsed.isEmpty()) {
@@ -105,7 +107,7 @@ public final class LogManager implements AutoCloseable {
                     continue;
                 }
                 TopicPartition tp = parsed.get();
-                if (logs.containsKey(tp) || partitions.contains(tp)) {
+                if (logs.containsKey(tp) || !found.add(tp)) {
                     throw new IOException(tp + " has a log in two directories, the second in " + logDir);
                 }
                 partitions.add(tp);
@@ -158,12 +160,12 @@ public final class LogManager implements AutoCloseable {
                     }
                 }
             }
-            pool.shutdown();
-            pool.awaitTermination(1, TimeUnit.MINUTES); // every task is done: its thread only has to end
         } catch (InterruptedException e) {
             pool.shutdownNow(); // the logs still opening are dropped with the start that is given up
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while opening the logs of " + logDir);
+        } finally {
+            pool.shutdown(); // every task is done: its threads end
         }
         if (failure instanceof IOException ioFailure) {
             throw ioFailure;
