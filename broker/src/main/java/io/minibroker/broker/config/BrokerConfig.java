@@ -213,6 +213,8 @@ public final class BrokerConfig {
 
     // The log cleaner (compaction)
     public static final ConfigKey<Boolean> LOG_CLEANER_ENABLE = booleanKey("log.cleaner.enable", true);
+    public static final ConfigKey<Integer> NUM_RECOVERY_THREADS_PER_DATA_DIR =
+            intKey("num.recovery.threads.per.data.dir", 2, 1);
     public static final ConfigKey<Long> LOG_CLEANER_BACKOFF_MS = longKey("log.cleaner.backoff.ms", 15_000L, 0);
     /** Bounds the cleaner's key map, as it bounds Kafka's (whose entries are 24 bytes; here a key's bytes and more). */
     public static final ConfigKey<Long> LOG_CLEANER_DEDUPE_BUFFER_SIZE =
@@ -338,7 +340,8 @@ public final class BrokerConfig {
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
             LOG_INDEX_SIZE_MAX_BYTES, LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS,
-            LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE,
+            LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, NUM_RECOVERY_THREADS_PER_DATA_DIR,
+            LOG_MESSAGE_TIMESTAMP_TYPE,
             LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
             LOG_CLEANER_ENABLE, LOG_CLEANER_BACKOFF_MS, LOG_CLEANER_DEDUPE_BUFFER_SIZE, LOG_CLEANER_DELETE_RETENTION_MS,
             LOG_CLEANER_MIN_COMPACTION_LAG_MS, LOG_CLEANER_MAX_COMPACTION_LAG_MS, LOG_CLEANER_MIN_CLEANABLE_RATIO,

@@ -1,6 +1,7 @@
 package io.minibroker.broker.log;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,11 +9,18 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,11 +44,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class LogManager implements AutoCloseable {
     static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
+    /** Kafka's default of {@code num.recovery.threads.per.data.dir} (since 4.0). */
+    public static final int DEFAULT_RECOVERY_THREADS_PER_DATA_DIR = 2;
     private static final Logger log = LoggerFactory.getLogger(LogManager.class);
 
     private final List<Path> logDirs;
     private final Function<String, LogConfig> topicConfigs;
     private final Clock clock;
+    private final int recoveryThreadsPerDataDir;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     /** Changed under this manager's lock; read without it too, by logs that roll on appending threads. */
     private final List<LogListener> listeners = new CopyOnWriteArrayList<>();
@@ -52,21 +63,30 @@ public final class LogManager implements AutoCloseable {
         }
     };
 
+    /** With Kafka's default number of threads opening each directory's logs. */
+    public LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock) {
+        this(logDirs, topicConfigs, clock, DEFAULT_RECOVERY_THREADS_PER_DATA_DIR);
+    }
+
     /**
      * @param topicConfigs the settings for a topic's partitions (defaults plus the topic's overrides)
+     * @param recoveryThreadsPerDataDir {@code num.recovery.threads.per.data.dir}: threads opening each directory's logs
      */
-    public LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock) {
+    public LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock,
+                      int recoveryThreadsPerDataDir) {
         if (logDirs.isEmpty()) {
             throw new IllegalArgumentException("log.dirs is empty");
         }
         this.logDirs = List.copyOf(logDirs);
         this.topicConfigs = topicConfigs;
         this.clock = clock;
+        this.recoveryThreadsPerDataDir = recoveryThreadsPerDataDir;
     }
 
     /** Opens the logs of every directory. */
     public synchronized void startup() throws IOException {
         for (Path logDir : logDirs) {
+            long startMs = clock.millis();
             Files.createDirectories(logDir);
             Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
             boolean clean = Files.exists(marker);
@@ -78,6 +98,8 @@ public final class LogManager implements AutoCloseable {
                     entry -> Files.isDirectory(entry) && !entry.getFileName().toString().startsWith("."))) {
                 entries.forEach(partitionDirs::add);
             }
+            List<TopicPartition> partitions = new ArrayList<>();
+            Set<TopicPartition> found = new HashSet<>(); // a list's contains would make this quadratic
             for (Path partitionDir : partitionDirs) {
                 Optional<TopicPartition> parsed = TopicPartition.parseDirName(partitionDir.getFileName().toString());
                 if (parsed.isEmpty()) {
@@ -85,23 +107,72 @@ public final class LogManager implements AutoCloseable {
                     continue;
                 }
                 TopicPartition tp = parsed.get();
-                if (logs.containsKey(tp)) {
+                if (logs.containsKey(tp) || !found.add(tp)) {
                     throw new IOException(tp + " has a log in two directories, the second in " + logDir);
                 }
-                PartitionLog opened = PartitionLog.open(logDir, tp, topicConfigs.apply(tp.topic()), clock,
-                        recoveryPoints.getOrDefault(tp, 0L), startOffsets.getOrDefault(tp, 0L), clean);
-                opened.onRoll(rolls);
-                logs.put(tp, opened);
+                partitions.add(tp);
             }
+            openLogs(logDir, partitions, clean, recoveryPoints, startOffsets);
             // From here on a crash must be noticed at the next start.
             Files.deleteIfExists(marker);
             DurableFiles.fsyncDirectory(logDir);
             if (partitionDirs.isEmpty()) {
                 log.info("No partition logs in {} yet", logDir);
             } else {
-                log.info("Loaded {} partition logs from {} after {} shutdown", partitionDirs.size(), logDir,
-                        clean ? "a clean" : "an unclean");
+                log.info("Loaded {} partition logs from {} in {} ms after {} shutdown", partitionDirs.size(), logDir,
+                        clock.millis() - startMs, clean ? "a clean" : "an unclean");
             }
+        }
+    }
+
+    /**
+     * Opens the logs of one directory on {@code num.recovery.threads.per.data.dir} threads, as Kafka does: with
+     * thousands of partitions the time goes to opening files, which threads overlap. The pool lives only for this
+     * call. Every log is tried; the first failure (in listing order) is thrown, the others added to it as
+     * suppressed, and the logs that did open are kept, as when they were opened one after another.
+     */
+    private void openLogs(Path logDir, List<TopicPartition> partitions, boolean clean,
+                          Map<TopicPartition, Long> recoveryPoints, Map<TopicPartition, Long> startOffsets)
+            throws IOException {
+        Map<String, LogConfig> configs = new HashMap<>(); // one per topic, not one per partition
+        partitions.forEach(tp -> configs.computeIfAbsent(tp.topic(), topicConfigs));
+        AtomicInteger threadNumber = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(recoveryThreadsPerDataDir,
+                partitions.size())), task -> new Thread(task, "log-recovery-" + logDir.getFileName() + "-"
+                        + threadNumber.incrementAndGet()));
+        List<Future<PartitionLog>> opening = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            opening.add(pool.submit(() -> PartitionLog.open(logDir, tp, configs.get(tp.topic()), clock,
+                    recoveryPoints.getOrDefault(tp, 0L), startOffsets.getOrDefault(tp, 0L), clean)));
+        }
+        Throwable failure = null;
+        try {
+            for (Future<PartitionLog> future : opening) {
+                try {
+                    PartitionLog opened = future.get();
+                    opened.onRoll(rolls);
+                    logs.put(opened.topicPartition(), opened);
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause();
+                    } else {
+                        failure.addSuppressed(e.getCause());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            pool.shutdownNow(); // the logs still opening are dropped with the start that is given up
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while opening the logs of " + logDir);
+        } finally {
+            pool.shutdown(); // every task is done: its threads end
+        }
+        if (failure instanceof IOException ioFailure) {
+            throw ioFailure;
+        } else if (failure instanceof RuntimeException runtimeFailure) {
+            throw runtimeFailure;
+        } else if (failure instanceof Error error) {
+            throw error;
         }
     }
 

@@ -10,9 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,8 +48,9 @@ final class LogRecovery {
     /** The recovered segments by base offset, never empty: an empty directory gets a segment at {@code logStartOffset}. */
     static NavigableMap<Long, LogSegment> load(Path dir, LogConfig config, long nowMs, long recoveryPoint,
                                                long logStartOffset, boolean cleanShutdown) throws IOException {
-        finishCleanerSwaps(dir);
-        List<Long> baseOffsets = scanBaseOffsets(dir);
+        Set<String> names = listNames(dir);
+        finishCleanerSwaps(dir, names);
+        List<Long> baseOffsets = scanBaseOffsets(dir, names);
         NavigableMap<Long, LogSegment> segments = new TreeMap<>();
         try {
             for (int i = 0; i < baseOffsets.size(); i++) {
@@ -130,45 +133,51 @@ final class LogRecovery {
     }
 
     /**
+     * The names in the partition directory. It is listed once: the steps below keep this set in step with the
+     * renames and deletes they make, since with thousands of partitions each listing is a start-up cost of its own.
+     */
+    private static Set<String> listNames(Path dir) throws IOException {
+        Set<String> names = new HashSet<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                names.add(file.getFileName().toString());
+            }
+        }
+        return names;
+    }
+
+    /**
      * Finishes what the cleaner left when the broker stopped mid-swap
      * ({@link LogSegments#replaceWithCleanedCopy}): a {@code .log.swap} file is a whole cleaned copy, so it and its
      * index files replace the segment's; any other {@code .swap} or {@code .cleaned} file is part of a copy never
-     * finished, and is deleted.
+     * finished, and is deleted. {@code names} follows the changes.
      */
-    private static void finishCleanerSwaps(Path dir) throws IOException {
+    private static void finishCleanerSwaps(Path dir, Set<String> names) throws IOException {
         String logSwap = LogSegment.LOG_SUFFIX + LogCleaner.SWAP_SUFFIX;
-        List<Path> leftovers = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-            for (Path file : files) {
-                String name = file.getFileName().toString();
-                if (name.endsWith(logSwap)) {
-                    Optional<Long> baseOffset = parseBaseOffset(name, logSwap);
-                    if (baseOffset.isPresent()) {
-                        Path[] swap = LogSegment.files(dir, baseOffset.get(), LogCleaner.SWAP_SUFFIX);
-                        Path[] target = LogSegment.files(dir, baseOffset.get(), "");
-                        for (int i = swap.length - 1; i >= 0; i--) {
-                            if (Files.exists(swap[i])) {
-                                Files.move(swap[i], target[i], StandardCopyOption.REPLACE_EXISTING);
-                            } else if (i > 0) {
-                                Files.deleteIfExists(target[i]); // moved before, or lost: rebuilt from the log
-                            }
-                        }
-                        log.info("Finished the cleaner's swap of segment {} of {}", baseOffset.get(), dir);
+        for (String name : List.copyOf(names)) {
+            Optional<Long> baseOffset = name.endsWith(logSwap) ? parseBaseOffset(name, logSwap) : Optional.empty();
+            if (baseOffset.isPresent()) {
+                Path[] swap = LogSegment.files(dir, baseOffset.get(), LogCleaner.SWAP_SUFFIX);
+                Path[] target = LogSegment.files(dir, baseOffset.get(), "");
+                for (int i = swap.length - 1; i >= 0; i--) {
+                    String targetName = target[i].getFileName().toString();
+                    if (names.remove(swap[i].getFileName().toString())) {
+                        Files.move(swap[i], target[i], StandardCopyOption.REPLACE_EXISTING);
+                        names.add(targetName);
+                    } else if (i > 0) {
+                        Files.deleteIfExists(target[i]); // moved before, or lost: rebuilt from the log
+                        names.remove(targetName);
                     }
                 }
+                log.info("Finished the cleaner's swap of segment {} of {}", baseOffset.get(), dir);
             }
         }
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-            for (Path file : files) {
-                String name = file.getFileName().toString();
-                if (name.endsWith(LogCleaner.SWAP_SUFFIX) || name.endsWith(LogCleaner.CLEANED_SUFFIX)) {
-                    leftovers.add(file);
-                }
+        for (String name : List.copyOf(names)) {
+            if (name.endsWith(LogCleaner.SWAP_SUFFIX) || name.endsWith(LogCleaner.CLEANED_SUFFIX)) {
+                log.info("Deleting {}, part of a cleaning a stop cut short", dir.resolve(name));
+                Files.deleteIfExists(dir.resolve(name));
+                names.remove(name);
             }
-        }
-        for (Path leftover : leftovers) {
-            log.info("Deleting {}, part of a cleaning a stop cut short", leftover);
-            Files.deleteIfExists(leftover);
         }
     }
 
@@ -185,28 +194,25 @@ final class LogRecovery {
      * The base offsets of the {@code .log} files, ascending. Index files without a log (left by a crash
      * between deletes) are removed, as are temporary files.
      */
-    private static List<Long> scanBaseOffsets(Path dir) throws IOException {
+    private static List<Long> scanBaseOffsets(Path dir, Set<String> names) throws IOException {
         List<Long> baseOffsets = new ArrayList<>();
-        List<Path> orphans = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-            for (Path file : files) {
-                String name = file.getFileName().toString();
-                if (name.endsWith(LogSegment.LOG_SUFFIX)) {
-                    parseBaseOffset(name, LogSegment.LOG_SUFFIX).ifPresent(baseOffsets::add);
-                } else if (name.endsWith(LogSegment.INDEX_SUFFIX) || name.endsWith(LogSegment.TIME_INDEX_SUFFIX)) {
-                    String suffix = name.endsWith(LogSegment.INDEX_SUFFIX) ? LogSegment.INDEX_SUFFIX : LogSegment.TIME_INDEX_SUFFIX;
-                    Long baseOffset = parseBaseOffset(name, suffix).orElse(null);
-                    if (baseOffset != null && !Files.exists(dir.resolve(LogSegment.fileName(baseOffset, LogSegment.LOG_SUFFIX)))) {
-                        orphans.add(file);
-                    }
-                } else if (name.endsWith(".tmp")) {
-                    orphans.add(file);
+        List<String> orphans = new ArrayList<>();
+        for (String name : names) {
+            if (name.endsWith(LogSegment.LOG_SUFFIX)) {
+                parseBaseOffset(name, LogSegment.LOG_SUFFIX).ifPresent(baseOffsets::add);
+            } else if (name.endsWith(LogSegment.INDEX_SUFFIX) || name.endsWith(LogSegment.TIME_INDEX_SUFFIX)) {
+                String suffix = name.endsWith(LogSegment.INDEX_SUFFIX) ? LogSegment.INDEX_SUFFIX : LogSegment.TIME_INDEX_SUFFIX;
+                Long baseOffset = parseBaseOffset(name, suffix).orElse(null);
+                if (baseOffset != null && !names.contains(LogSegment.fileName(baseOffset, LogSegment.LOG_SUFFIX))) {
+                    orphans.add(name);
                 }
+            } else if (name.endsWith(".tmp")) {
+                orphans.add(name);
             }
         }
-        for (Path orphan : orphans) {
-            log.info("Deleting stray file {}", orphan);
-            Files.deleteIfExists(orphan);
+        for (String orphan : orphans) {
+            log.info("Deleting stray file {}", dir.resolve(orphan));
+            Files.deleteIfExists(dir.resolve(orphan));
         }
         baseOffsets.sort(null);
         return baseOffsets;

@@ -52,7 +52,8 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     private TopicRegistry(BrokerConfig config, TopicStore store, Clock clock) {
         this.config = config;
         this.store = store;
-        this.logs = new LogManager(config.logDirs(), this::logConfigFor, clock);
+        this.logs = new LogManager(config.logDirs(), this::logConfigFor, clock,
+                config.get(BrokerConfig.NUM_RECOVERY_THREADS_PER_DATA_DIR));
     }
 
     /** Loads the stored topics, then opens (and if needed recovers) their logs. */

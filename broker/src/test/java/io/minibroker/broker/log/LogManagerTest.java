@@ -3,7 +3,9 @@ package io.minibroker.broker.log;
 import static io.minibroker.broker.log.TestBatches.append;
 import static io.minibroker.broker.log.TestBatches.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.minibroker.broker.server.Eventually;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -138,5 +140,70 @@ class LogManagerTest {
         manager.startup();
         assertThat(manager.allLogs()).isEmpty();
         manager.close();
+    }
+
+    @Test
+    void opensManyPartitionsOnItsRecoveryThreadsWithTheirOffsets() throws IOException {
+        LogConfig config = LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(200);
+        LogManager manager = new LogManager(List.of(dirA, dirB), topic -> config, clock, 3);
+        manager.startup();
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        Map<TopicPartition, Long> starts = new HashMap<>();
+        for (int p = 0; p < 300; p++) {
+            TopicPartition tp = new TopicPartition(p % 2 == 0 ? "even" : "odd", p);
+            PartitionLog log = manager.getOrCreateLog(tp);
+            for (int i = 0; i < p % 40; i++) { // up to 78 records: some logs roll segments
+                append(log, tp + "/" + i, 2, T0 + i);
+            }
+            if (p % 5 == 0 && log.logEndOffset() > 3) {
+                log.deleteRecordsBefore(3);
+            }
+            ends.put(tp, log.logEndOffset());
+            starts.put(tp, log.logStartOffset());
+        }
+        manager.close();
+
+        for (boolean clean : new boolean[] {true, false}) {
+            if (!clean) { // as if the broker had died: everything is recovered
+                Files.delete(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
+                Files.delete(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
+            }
+            LogManager reopened = new LogManager(List.of(dirA, dirB), topic -> config, clock, 3);
+            reopened.startup();
+            assertThat(reopened.allLogs()).hasSize(300);
+            for (PartitionLog log : reopened.allLogs()) {
+                assertThat(log.logEndOffset()).as(log.topicPartition() + " clean=" + clean)
+                        .isEqualTo(ends.get(log.topicPartition()));
+                assertThat(log.logStartOffset()).as(log.topicPartition() + " clean=" + clean)
+                        .isEqualTo(starts.get(log.topicPartition()));
+            }
+            awaitNoRecoveryThreads();
+            reopened.close();
+        }
+    }
+
+    @Test
+    void aLogThatCannotBeOpenedFailsTheStartAndNamesItsFile() throws IOException {
+        LogManager manager = manager();
+        manager.startup();
+        fill(manager);
+        manager.close();
+        // A segment's log file that cannot be opened: a directory where the file should be.
+        Path broken = (Files.exists(dirA.resolve("my-topic-3")) ? dirA : dirB).resolve("my-topic-3");
+        Path segment = broken.resolve(LogSegment.fileName(0, LogSegment.LOG_SUFFIX));
+        Files.delete(segment);
+        Files.createDirectory(segment);
+
+        LogManager reopened = manager();
+        assertThatThrownBy(reopened::startup).isInstanceOf(IOException.class).hasMessageContaining(segment.toString());
+        awaitNoRecoveryThreads();
+        assertThat(reopened.log(PARTITIONS.get(0))).as("the other logs open as before").isPresent();
+        reopened.close();
+    }
+
+    /** The pool is shut down once the logs are loaded: its threads end (a pool left running keeps them). */
+    private static void awaitNoRecoveryThreads() {
+        Eventually.await(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(thread -> thread.getName().startsWith("log-recovery-")), "the recovery threads to end");
     }
 }
