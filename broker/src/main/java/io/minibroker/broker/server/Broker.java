@@ -15,6 +15,7 @@ import io.minibroker.broker.authz.AuthorizingHandler;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.authz.TopicFacts;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.control.BrokerControls;
 import io.minibroker.broker.control.ControlsEndpoint;
@@ -315,7 +316,7 @@ public final class Broker implements AutoCloseable {
                             new NetworkMetrics(registry, listener.listenerName(), served.entries().keySet(), clock),
                             saslSessions.get(listener.listenerName()),
                             listenerTls.get(listener.listenerName()),
-                            config.get(BrokerConfig.TLS_HANDSHAKE_TIMEOUT_MS), connectionLimits,
+                            config.get(SecurityKeys.TLS_HANDSHAKE_TIMEOUT_MS), connectionLimits,
                             clientListener ? controls : null));
             InetSocketAddress address = listener.host().isEmpty()
                     ? new InetSocketAddress(listener.port())

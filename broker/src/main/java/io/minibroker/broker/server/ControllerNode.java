@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.controller.AssignmentStore;
 import io.minibroker.broker.controller.BrokerMembership;
 import io.minibroker.broker.controller.ControllerApis;
@@ -57,8 +58,8 @@ final class ControllerNode {
             Path controllerDir = Files.createDirectories(config.logDirs().get(0).resolve(AssignmentStore.DIR));
             SupportedApis apis = ControllerApis.create(config, node, membership, assignments, imageVersion, disk,
                     config.authorizerEnabled() ? StandardAuthorizer.open(controllerDir,
-                            config.get(BrokerConfig.SUPER_USERS),
-                            config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
+                            config.get(SecurityKeys.SUPER_USERS),
+                            config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
                     ScramCredentials.open(controllerDir));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,
