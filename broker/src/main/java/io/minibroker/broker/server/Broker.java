@@ -200,17 +200,7 @@ public final class Broker implements AutoCloseable {
         startMetricsEndpoint();
         LocalNode node = new LocalNode(config.get(BrokerConfig.NODE_ID), config.get(BrokerConfig.CLUSTER_ID),
                 this::advertisedListeners);
-        producePurgatory = ProduceHandler.newPurgatory(config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS),
-                clock.purgatoryClock());
-        fetchPurgatory = FetchHandler.newPurgatory(config.get(BrokerConfig.FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS),
-                clock.purgatoryClock());
-        deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory(
-                config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS), clock.purgatoryClock());
-        topics.logs().addListener(new LogMeters(registry));
-        jvmMeters = JvmMeters.bindTo(registry);
-        new PurgatoryMeters(producePurgatory).bindTo(registry);
-        new PurgatoryMeters(fetchPurgatory).bindTo(registry);
-        new PurgatoryMeters(deleteRecordsPurgatory).bindTo(registry);
+        openPurgatories();
         ProducerStates producerStates = new ProducerStates();
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (cluster != null) {
@@ -326,6 +316,21 @@ public final class Broker implements AutoCloseable {
             LOG.info("Listening on {} ({}), advertised as {}", channel.localAddress(), listener.listenerName(),
                     node.endpointFor(listener.listenerName()).map(Endpoint::toString).orElse("nothing"));
         }
+    }
+
+    /** Where Produce (acks=all), Fetch and DeleteRecords wait, with their meters and the logs' and JVM's. */
+    private void openPurgatories() {
+        producePurgatory = ProduceHandler.newPurgatory(
+                config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS), clock.purgatoryClock());
+        fetchPurgatory = FetchHandler.newPurgatory(config.get(BrokerConfig.FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS),
+                clock.purgatoryClock());
+        deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory(
+                config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS), clock.purgatoryClock());
+        topics.logs().addListener(new LogMeters(registry));
+        jvmMeters = JvmMeters.bindTo(registry);
+        new PurgatoryMeters(producePurgatory).bindTo(registry);
+        new PurgatoryMeters(fetchPurgatory).bindTo(registry);
+        new PurgatoryMeters(deleteRecordsPurgatory).bindTo(registry);
     }
 
     /** Serves the meters over HTTP when {@code metrics.port} is set (off by default). */

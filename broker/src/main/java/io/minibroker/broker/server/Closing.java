@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Closing {
 
+    /** Under the broker's name: what failed to close is part of its stop. */
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
 
     private Closing() {
