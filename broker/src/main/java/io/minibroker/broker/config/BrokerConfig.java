@@ -28,24 +28,12 @@ import static io.minibroker.broker.config.ConfigKey.stringKey;
 /**
  * The broker's configuration, read from a Kafka-style properties file with Kafka's key names and defaults.
  * Every value is parsed and checked at start: an invalid one stops the broker with a message naming the key.
- * Keys the broker does not know are logged as warnings (a Kafka config may carry many we do not need).
+ * Keys the broker does not know are logged as warnings (a Kafka config may carry many we do not need). The security
+ * keys are declared, and checked together, in {@link SecurityKeys}; the {@code ssl.*} family in {@link SslKeys}.
  */
 public final class BrokerConfig {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerConfig.class);
-
-    /** The SASL mechanisms offered. */
-    private static final List<String> SASL_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
-    /** Kafka's security protocols, by the names listener.security.protocol.map uses. */
-    private static final List<String> SECURITY_PROTOCOLS = List.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
-    /**
-     * Kafka's per-listener JAAS keys, {@code listener.name.<listener, lower case>.<mechanism>.sasl.jaas.config}: a
-     * family of keys rather than one, so kept apart from {@link #KEYS}. PLAIN's gives the users; SCRAM's, which
-     * Kafka requires and which names only the login module, is accepted and not needed here (the users come from
-     * AlterUserScramCredentials either way).
-     */
-    private static final java.util.regex.Pattern JAAS_KEY = java.util.regex.Pattern.compile(
-            "listener\\.name\\.([^.]+)\\.(plain|scram-sha-256|scram-sha-512)\\.sasl\\.jaas\\.config");
 
     /** Kafka's per-listener {@code listener.name.<listener, lower case>.max.connections}. */
     private static final java.util.regex.Pattern LISTENER_MAX_CONNECTIONS_KEY = java.util.regex.Pattern.compile(
@@ -95,42 +83,6 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> MAX_CONNECTION_CREATION_RATE =
             intKey("max.connection.creation.rate", Integer.MAX_VALUE, 0);
     public static final ConfigKey<Long> CONNECTIONS_MAX_IDLE_MS = longKey("connections.max.idle.ms", 600_000L, 1);
-    /**
-     * Which security protocol each listener speaks: PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL are offered. When the map is set, a listener it does not
-     * name stops the broker too, as in Kafka, so that a misspelt name never serves a port without authentication;
-     * left at its default, a listener it does not name (CLIENT, BROKER, CONTROLLER...) is PLAINTEXT, where Kafka
-     * would refuse to start but for controller listeners: configurations written before this key was read keep
-     * working.
-     */
-    public static final ConfigKey<Map<String, String>> LISTENER_SECURITY_PROTOCOL_MAP = new ConfigKey<>(
-            "listener.security.protocol.map", BrokerConfig::parseProtocolMap,
-            parseProtocolMap("PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL"),
-            map -> SECURITY_PROTOCOLS.containsAll(map.values()), "a list of LISTENER:PROTOCOL, each protocol one of "
-                    + SECURITY_PROTOCOLS);
-    /**
-     * Kafka's default is GSSAPI, which is not offered: a SASL_PLAINTEXT listener needs PLAIN, SCRAM-SHA-256 or
-     * SCRAM-SHA-512 here.
-     */
-    public static final ConfigKey<List<String>> SASL_ENABLED_MECHANISMS = new ConfigKey<>("sasl.enabled.mechanisms",
-            BrokerConfig::parseNames, List.of("GSSAPI"), v -> true, "a list of SASL mechanism names");
-    /** The mechanism brokers sign in with to each other's SASL_PLAINTEXT inter-broker listener; only PLAIN here. */
-    public static final ConfigKey<String> SASL_MECHANISM_INTER_BROKER_PROTOCOL =
-            stringKey("sasl.mechanism.inter.broker.protocol", "GSSAPI");
-    /** The mechanism brokers sign in with to the controller's SASL_PLAINTEXT listener; only PLAIN here. */
-    public static final ConfigKey<String> SASL_MECHANISM_CONTROLLER_PROTOCOL =
-            stringKey("sasl.mechanism.controller.protocol", "GSSAPI");
-    /** The largest frame a SASL_PLAINTEXT connection may send before it has authenticated. */
-    public static final ConfigKey<Integer> SASL_SERVER_MAX_RECEIVE_SIZE =
-            intKey("sasl.server.max.receive.size", 524_288, 1);
-    /** How long the answer to a failed SASL step waits before it is written and the connection closed. */
-    public static final ConfigKey<Integer> CONNECTION_FAILED_AUTHENTICATION_DELAY_MS =
-            intKey("connection.failed.authentication.delay.ms", 100, 0);
-    /**
-     * Not a Kafka key (Kafka bounds a handshake only by connections.max.idle.ms): how long a connection to an SSL or
-     * SASL_SSL listener may take to finish its TLS handshake before it is closed, so that a client that connects
-     * and never (or only byte by byte) handshakes does not hold its connection for the idle timeout.
-     */
-    public static final ConfigKey<Long> TLS_HANDSHAKE_TIMEOUT_MS = longKey("tls.handshake.timeout.ms", 10_000L, 1);
     /** Not a Kafka key: the port of the Prometheus scrape endpoint; -1 disables it. */
     public static final ConfigKey<Integer> METRICS_PORT = intKey("metrics.port", -1, -1);
     /**
@@ -138,11 +90,6 @@ public final class BrokerConfig {
      * sizes to anyone who asks; empty binds every interface (a container whose port is mapped needs that).
      */
     public static final ConfigKey<String> METRICS_HOST = stringKey("metrics.host", "127.0.0.1");
-    // Authorization: empty turns it off, as in Kafka; the one class offered is Kafka 4's StandardAuthorizer.
-    public static final ConfigKey<String> AUTHORIZER_CLASS_NAME = stringKey("authorizer.class.name", "");
-    public static final ConfigKey<String> SUPER_USERS = stringKey("super.users", "");
-    public static final ConfigKey<Boolean> ALLOW_EVERYONE_IF_NO_ACL_FOUND =
-            booleanKey("allow.everyone.if.no.acl.found", false);
     /**
      * Not a Kafka key: the port of the test controls' HTTP endpoint (inject errors, delays, hangs; see
      * docs/test-controls.md); -1, the default, serves none. Prefixed, unlike {@code metrics.port}, because it lets
@@ -156,7 +103,7 @@ public final class BrokerConfig {
     // Cluster membership (KRaft's keys). Without controller.quorum.voters the node is a cluster of its own.
     /** {@code broker}, {@code controller} or both; Kafka has no default. */
     public static final ConfigKey<List<String>> PROCESS_ROLES = new ConfigKey<>("process.roles",
-            BrokerConfig::parseNames, List.of(), roles -> List.of("broker", "controller").containsAll(roles),
+            ConfigKey::parseNames, List.of(), roles -> List.of("broker", "controller").containsAll(roles),
             "a list of broker, controller");
     /** {@code id@host:port}; one voter only (Kafka's combined mode with a single controller). */
     public static final ConfigKey<List<QuorumVoter>> CONTROLLER_QUORUM_VOTERS = new ConfigKey<>(
@@ -253,7 +200,7 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> GROUP_CONSUMER_MAX_SIZE = intKey("group.consumer.max.size", Integer.MAX_VALUE, 1);
     /** Kafka's short names or class names of its UniformAssignor and RangeAssignor; the first is the default. */
     public static final ConfigKey<List<String>> GROUP_CONSUMER_ASSIGNORS = new ConfigKey<>("group.consumer.assignors",
-            BrokerConfig::parseNames, List.of("uniform", "range"),
+            ConfigKey::parseNames, List.of("uniform", "range"),
             names -> !names.isEmpty() && names.stream().allMatch(BrokerConfig::isConsumerGroupAssignor),
             "a list of uniform, range (or their Kafka class names)");
     /**
@@ -325,14 +272,12 @@ public final class BrokerConfig {
             intKey("group.share.session.timeout.ms", 45_000, 1);
     public static final ConfigKey<Integer> GROUP_SHARE_MAX_SIZE = intKey("group.share.max.size", 200, 1);
 
-    private static final Map<String, ConfigKey<?>> KEYS = keysByName(NODE_ID, CLUSTER_ID, LISTENERS,
-            ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
-            TLS_HANDSHAKE_TIMEOUT_MS,
-            SASL_SERVER_MAX_RECEIVE_SIZE, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, SASL_MECHANISM_INTER_BROKER_PROTOCOL,
-            SASL_MECHANISM_CONTROLLER_PROTOCOL, SOCKET_REQUEST_MAX_BYTES, CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUEST_BYTES,
+    private static final Map<String, ConfigKey<?>> KEYS = keysByName(SecurityKeys.KEYS, NODE_ID, CLUSTER_ID,
+            LISTENERS, ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, SOCKET_REQUEST_MAX_BYTES,
+            CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUEST_BYTES,
             UNAUTHENTICATED_MAX_REQUEST_BYTES, UNAUTHENTICATED_MAX_CONNECTIONS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
             MAX_CONNECTIONS_PER_IP_OVERRIDES, MAX_CONNECTION_CREATION_RATE, METRICS_PORT, METRICS_HOST, CONTROLS_PORT,
-            CONTROLS_HOST, AUTHORIZER_CLASS_NAME, SUPER_USERS, ALLOW_EVERYONE_IF_NO_ACL_FOUND, PROCESS_ROLES,
+            CONTROLS_HOST, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
@@ -368,7 +313,7 @@ public final class BrokerConfig {
 
     private final Map<ConfigKey<?>, Object> values;
     private final Set<String> unknownKeys;
-    /** The values of PLAIN's {@link #JAAS_KEY} keys, by listener name in upper case. */
+    /** The values of PLAIN's {@code listener.name.<listener>.plain.sasl.jaas.config}, by listener name in upper case. */
     private final Map<String, String> plainJaasConfigs;
     /** The {@link SslKeys} entries set, by the name they were set under. */
     private final Map<String, String> sslEntries;
@@ -395,17 +340,15 @@ public final class BrokerConfig {
         for (Map.Entry<String, String> entry : properties.entrySet()) {
             String name = entry.getKey().trim();
             ConfigKey<?> key = KEYS.get(name);
-            java.util.regex.Matcher jaas = JAAS_KEY.matcher(name);
             java.util.regex.Matcher maxConnections = LISTENER_MAX_CONNECTIONS_KEY.matcher(name);
             if (key != null) {
                 values.put(key, key.parse(entry.getValue()));
             } else if (maxConnections.matches()) {
                 listenerMaxConnections.put(maxConnections.group(1).toUpperCase(java.util.Locale.ROOT),
                         intKey(name, null, 0).parse(entry.getValue()));
-            } else if (jaas.matches()) {
-                if (jaas.group(2).equals("plain")) {
-                    plainJaasConfigs.put(jaas.group(1).toUpperCase(java.util.Locale.ROOT), entry.getValue());
-                }
+            } else if (SecurityKeys.isJaasKey(name)) {
+                SecurityKeys.plainJaasListener(name)
+                        .ifPresent(listener -> plainJaasConfigs.put(listener, entry.getValue()));
             } else if (SslKeys.isSslKey(name)) {
                 SslKeys.check(name, entry.getValue());
                 sslEntries.put(name, entry.getValue());
@@ -482,15 +425,15 @@ public final class BrokerConfig {
 
     /** The security protocol a listener speaks: its entry in listener.security.protocol.map, else PLAINTEXT. */
     public String securityProtocol(String listenerName) {
-        return get(LISTENER_SECURITY_PROTOCOL_MAP).getOrDefault(listenerName, "PLAINTEXT");
+        return get(SecurityKeys.LISTENER_SECURITY_PROTOCOL_MAP).getOrDefault(listenerName, "PLAINTEXT");
     }
 
-    /** The value of {@code listener.name.<listener>.plain.sasl.jaas.config}, if set. */
     /** {@code listener.name.<listener>.max.connections}, else {@code max.connections} as Kafka reads it. */
     public int maxConnections(String listenerName) {
         return listenerMaxConnections.getOrDefault(listenerName, get(MAX_CONNECTIONS));
     }
 
+    /** The value of {@code listener.name.<listener>.plain.sasl.jaas.config}, if set. */
     public Optional<String> plainJaasConfig(String listenerName) {
         return Optional.ofNullable(plainJaasConfigs.get(listenerName));
     }
@@ -571,11 +514,12 @@ public final class BrokerConfig {
                         "names a listener that is not in listeners");
             }
         }
-        checkSecurityProtocols(listeners);
+        SecurityKeys.check(this, listeners);
         checkClusterRoles(listeners);
-        if (get(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS) >= get(CONNECTIONS_MAX_IDLE_MS)) {
-            throw new ConfigException(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS.name(),
-                    get(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS), "must be lower than connections.max.idle.ms");
+        if (get(SecurityKeys.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS) >= get(CONNECTIONS_MAX_IDLE_MS)) {
+            throw new ConfigException(SecurityKeys.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS.name(),
+                    get(SecurityKeys.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS),
+                    "must be lower than connections.max.idle.ms");
         }
         if (get(GROUP_MIN_SESSION_TIMEOUT_MS) > get(GROUP_MAX_SESSION_TIMEOUT_MS)) {
             throw new ConfigException(GROUP_MIN_SESSION_TIMEOUT_MS.name(), get(GROUP_MIN_SESSION_TIMEOUT_MS),
@@ -585,56 +529,7 @@ public final class BrokerConfig {
 
     /** Whether {@code authorizer.class.name} turns ACLs on. */
     public boolean authorizerEnabled() {
-        return !get(AUTHORIZER_CLASS_NAME).isBlank();
-    }
-
-    private void checkAuthorizer() {
-        String className = get(AUTHORIZER_CLASS_NAME).trim();
-        if (className.isEmpty()) {
-            return;
-        }
-        if (!className.equals(STANDARD_AUTHORIZER)) {
-            throw new ConfigException(AUTHORIZER_CLASS_NAME.name(), className, "the only authorizer offered is "
-                    + STANDARD_AUTHORIZER + " (Kafka 4 removed AclAuthorizer); another would run less secure than"
-                    + " configured, so the broker does not start");
-        }
-    }
-
-    private void checkSecurityProtocols(List<Endpoint> listeners) {
-        checkAuthorizer();
-        boolean sasl = false;
-        for (Endpoint listener : listeners) {
-            if (isSet(LISTENER_SECURITY_PROTOCOL_MAP)
-                    && !get(LISTENER_SECURITY_PROTOCOL_MAP).containsKey(listener.listenerName())) {
-                throw new ConfigException(LISTENER_SECURITY_PROTOCOL_MAP.name(), get(LISTENER_SECURITY_PROTOCOL_MAP),
-                        "No security protocol defined for listener " + listener.listenerName());
-            }
-            sasl |= usesSasl(listener.listenerName());
-        }
-        List<String> mechanisms = get(SASL_ENABLED_MECHANISMS);
-        if (sasl && (mechanisms.isEmpty() || !SASL_MECHANISMS.containsAll(mechanisms))) {
-            throw new ConfigException(SASL_ENABLED_MECHANISMS.name(), mechanisms,
-                    "must name only mechanisms offered for a SASL listener: " + SASL_MECHANISMS);
-        }
-        if (inCluster()) {
-            // Nodes sign in to each other's SASL listeners with PLAIN, the one mechanism they speak as clients.
-            if (usesSasl(interBrokerListenerName())) {
-                requirePlain(SASL_MECHANISM_INTER_BROKER_PROTOCOL, mechanisms, interBrokerListenerName());
-            }
-            for (String name : get(CONTROLLER_LISTENER_NAMES)) {
-                if (usesSasl(name)) {
-                    requirePlain(SASL_MECHANISM_CONTROLLER_PROTOCOL, mechanisms, name);
-                }
-            }
-        }
-    }
-
-    private void requirePlain(ConfigKey<String> mechanismKey, List<String> enabled, String listener) {
-        if (!get(mechanismKey).equals("PLAIN") || !enabled.contains("PLAIN")) {
-            throw new ConfigException(mechanismKey.name(), get(mechanismKey), "must be PLAIN, and PLAIN enabled in"
-                    + " sasl.enabled.mechanisms, for nodes to sign in to each other's SASL_PLAINTEXT listener "
-                    + listener);
-        }
+        return !get(SecurityKeys.AUTHORIZER_CLASS_NAME).isBlank();
     }
 
     /** The checks Kafka's KafkaConfig makes of a KRaft node's roles, voters and controller listeners. */
@@ -675,11 +570,7 @@ public final class BrokerConfig {
                 || name.endsWith(".RangeAssignor");
     }
 
-    private static List<String> parseNames(String text) {
-        return java.util.Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-    }
-
-    /** {@code NAME:PROTOCOL,...}, names and protocols in upper case as Kafka takes them. */
+    /** {@code host:count,...}. */
     private static Map<String, Integer> parseIpOverrides(String text) {
         Map<String, Integer> overrides = new HashMap<>();
         for (String entry : text.split(",")) {
@@ -695,25 +586,13 @@ public final class BrokerConfig {
         return Map.copyOf(overrides);
     }
 
-    private static Map<String, String> parseProtocolMap(String text) {
-        Map<String, String> map = new LinkedHashMap<>();
-        for (String entry : parseNames(text)) {
-            int colon = entry.indexOf(':');
-            if (colon <= 0 || colon == entry.length() - 1) {
-                throw new IllegalArgumentException("expected LISTENER:PROTOCOL, got " + entry);
-            }
-            map.put(entry.substring(0, colon).trim().toUpperCase(java.util.Locale.ROOT),
-                    entry.substring(colon + 1).trim().toUpperCase(java.util.Locale.ROOT));
-        }
-        return Collections.unmodifiableMap(map);
-    }
-
     private static List<String> parseListenerNames(String text) {
-        return parseNames(text).stream().map(name -> name.toUpperCase(java.util.Locale.ROOT)).toList();
+        return ConfigKey.parseNames(text).stream().map(name -> name.toUpperCase(java.util.Locale.ROOT)).toList();
     }
 
-    private static Map<String, ConfigKey<?>> keysByName(ConfigKey<?>... keys) {
+    private static Map<String, ConfigKey<?>> keysByName(List<ConfigKey<?>> family, ConfigKey<?>... keys) {
         Map<String, ConfigKey<?>> byName = new HashMap<>();
+        family.forEach(key -> byName.put(key.name(), key));
         for (ConfigKey<?> key : keys) {
             byName.put(key.name(), key);
         }

@@ -49,6 +49,11 @@ public record ConfigKey<T>(String name, Function<String, T> parser, T defaultVal
         return new ConfigKey<>(name, Function.identity(), defaultValue, values::contains, "one of " + values);
     }
 
+    /** A comma-separated list, each entry trimmed, empty ones left out. */
+    static java.util.List<String> parseNames(String text) {
+        return java.util.Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
     static Boolean parseBoolean(String text) {
         if (text.equalsIgnoreCase("true")) {
             return true;

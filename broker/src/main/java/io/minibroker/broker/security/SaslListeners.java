@@ -1,6 +1,7 @@
 package io.minibroker.broker.security;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.config.ConfigException;
 
 import java.io.IOException;
@@ -39,10 +40,10 @@ public final class SaslListeners {
         if (!config.usesSasl(listenerName)) {
             return null;
         }
-        List<String> mechanisms = config.get(BrokerConfig.SASL_ENABLED_MECHANISMS);
+        List<String> mechanisms = config.get(SecurityKeys.SASL_ENABLED_MECHANISMS);
         PlainUsers users = mechanisms.contains(SaslSession.PLAIN) ? plainUsers(config, listenerName) : null;
-        SaslSession.Limits limits = new SaslSession.Limits(config.get(BrokerConfig.SASL_SERVER_MAX_RECEIVE_SIZE),
-                config.get(BrokerConfig.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS));
+        SaslSession.Limits limits = new SaslSession.Limits(config.get(SecurityKeys.SASL_SERVER_MAX_RECEIVE_SIZE),
+                config.get(SecurityKeys.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS));
         return () -> new SaslSession(mechanisms, users, scramCredentials, limits);
     }
 

@@ -2,6 +2,7 @@ package io.minibroker.broker.server;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.log.LogValidator;
 import io.minibroker.broker.metrics.MemoryBudgetMeters;
 import io.minibroker.broker.network.ConnectionLimits;
@@ -26,7 +27,7 @@ final class ConnectionBudgets {
         long requestBytes = queued == -1 ? Math.max(largestFrame, Runtime.getRuntime().maxMemory() / 4)
                 : Math.max(largestFrame, queued);
         long unauthenticatedBytes = Math.max(config.get(BrokerConfig.UNAUTHENTICATED_MAX_REQUEST_BYTES),
-                config.get(BrokerConfig.SASL_SERVER_MAX_RECEIVE_SIZE) + (long) Frames.SIZE_PREFIX_BYTES);
+                config.get(SecurityKeys.SASL_SERVER_MAX_RECEIVE_SIZE) + (long) Frames.SIZE_PREFIX_BYTES);
         ConnectionQuotas quotas = new ConnectionQuotas(config.get(BrokerConfig.MAX_CONNECTIONS), config::maxConnections,
                 config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP), config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES),
                 config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE),

@@ -9,6 +9,7 @@ import io.minibroker.broker.cluster.ControllerForwarder;
 import io.minibroker.broker.cluster.ControllerUnreachable;
 import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.DescribeUserScramCredentialsHandler;
 import io.minibroker.broker.security.ScramCredentials;
@@ -38,8 +39,8 @@ final class SecurityApis {
     /** This broker's ACLs (none without an authorizer) and credentials: its own files, or a cluster's copy. */
     static SecurityApis open(BrokerConfig config) throws IOException {
         Path logDir = config.logDirs().get(0);
-        String superUsers = config.get(BrokerConfig.SUPER_USERS);
-        boolean allowEveryone = config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND);
+        String superUsers = config.get(SecurityKeys.SUPER_USERS);
+        boolean allowEveryone = config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND);
         if (config.inCluster()) {
             return new SecurityApis(config.authorizerEnabled()
                     ? StandardAuthorizer.following(superUsers, allowEveryone) : null, ScramCredentials.following());

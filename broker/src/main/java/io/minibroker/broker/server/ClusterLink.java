@@ -1,0 +1,185 @@
+package io.minibroker.broker.server;
+
+import io.minibroker.broker.admin.DelayedDeleteRecords;
+import io.minibroker.broker.admin.DescribeConfigsHandler;
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.cluster.BrokerLifecycle;
+import io.minibroker.broker.cluster.ClusterMetadata;
+import io.minibroker.broker.cluster.ClusterMetadataHandler;
+import io.minibroker.broker.cluster.ControllerForwarder;
+import io.minibroker.broker.cluster.ControllerTopicAutoCreation;
+import io.minibroker.broker.cluster.ControllerUnreachable;
+import io.minibroker.broker.cluster.MetadataFetcher;
+import io.minibroker.broker.cluster.NodeChannel;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.fetch.DelayedFetch;
+import io.minibroker.broker.metadata.DescribeClusterHandler;
+import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.produce.ProducerStates;
+import io.minibroker.broker.replica.ReplicaFetchers;
+import io.minibroker.broker.replica.ReplicaManager;
+import io.minibroker.broker.security.ClientSecurity;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.purgatory.Purgatory;
+
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * What makes a broker a cluster's (controller.quorum.voters set): its connections to the controller, its copy of
+ * the cluster's metadata, the partitions it hosts (led or followed), the admin requests it forwards to the
+ * controller with the APIs that read the metadata copy, and its registration and heartbeats. A single node has
+ * none of these.
+ */
+final class ClusterLink {
+
+    private final BrokerConfig config;
+    /** How this broker connects to the controller's listener; built first, as its checks stop a bad start early. */
+    private final ClientSecurity controllerSecurity;
+    /** This broker's copy of the cluster's metadata. */
+    private MetadataFetcher metadata;
+    /** The partitions this broker hosts, led or followed. */
+    private ReplicaManager replicas;
+    /** Where the admin requests forwarded to the controller (and auto-creations) wait for its answer. */
+    private ExecutorService forwarding;
+    private NodeChannel forwardingChannel;
+    /** This broker's registration and heartbeats, once its listeners are bound. */
+    private volatile BrokerLifecycle lifecycle;
+
+    ClusterLink(BrokerConfig config) {
+        this.config = config;
+        this.controllerSecurity = ClientSecurity.forListener(config,
+                config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0));
+    }
+
+    /** The partitions this broker hosts, and the metadata fetches that tell it which (also the ACLs and users). */
+    void openReplicas(TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
+                      Purgatory<DelayedFetch> fetchPurgatory, Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory,
+                      ProducerStates producerStates, SecurityApis security, BrokerClock clock) {
+        int nodeId = config.get(BrokerConfig.NODE_ID);
+        replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
+                new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
+                        config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES),
+                        ClientSecurity.forListener(config, config.interBrokerListenerName())),
+                producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
+                config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
+                config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);
+        metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
+                nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply,
+                security::apply);
+    }
+
+    ReplicaManager replicas() {
+        return replicas;
+    }
+
+    MetadataFetcher metadata() {
+        return metadata;
+    }
+
+    /**
+     * The admin requests that change topics, ACLs and users go to the controller; what clients read comes from its
+     * image. Returns how topics are created on a client's account: by the controller too.
+     */
+    TopicAutoCreation register(SupportedApis apis, LocalNode node, SecurityApis security,
+                               Function<ApiHandler, ApiHandler> onDisk) {
+        String clusterId = config.get(BrokerConfig.CLUSTER_ID);
+        forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
+        forwardingChannel = controllerChannel("forwarding");
+        ControllerForwarder controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
+        TopicAutoCreation autoCreation = new ControllerTopicAutoCreation(controller, config);
+        security.register(apis, controller, onDisk);
+        apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata,
+                        config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE) ? autoCreation : null))
+                .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))
+                .add(ApiKey.CREATE_TOPICS, controller.handlerFor(ApiKey.CREATE_TOPICS,
+                        ControllerUnreachable::createTopics))
+                .add(ApiKey.DELETE_TOPICS, controller.handlerFor(ApiKey.DELETE_TOPICS,
+                        ControllerUnreachable::deleteTopics))
+                .add(ApiKey.CREATE_PARTITIONS, controller.handlerFor(ApiKey.CREATE_PARTITIONS,
+                        ControllerUnreachable::createPartitions))
+                .add(ApiKey.ELECT_LEADERS, controller.handlerFor(ApiKey.ELECT_LEADERS,
+                        ControllerUnreachable::electLeaders))
+                .add(ApiKey.ALTER_CONFIGS, controller.handlerFor(ApiKey.ALTER_CONFIGS,
+                        ControllerUnreachable::alterConfigs))
+                .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, controller.handlerFor(ApiKey.INCREMENTAL_ALTER_CONFIGS,
+                        ControllerUnreachable::incrementalAlterConfigs))
+                .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(
+                        topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config,
+                        node));
+        return autoCreation;
+    }
+
+    /** Whether a partition is in the cluster's metadata (what AddPartitionsToTxn may add). */
+    boolean partitionExists(String topic, int partition) {
+        return metadata.current().topic(topic)
+                .filter(found -> partition >= 0 && partition < found.partitions().size()).isPresent();
+    }
+
+    /** Registers with the controller and starts heartbeats: once the listeners it advertises are bound. */
+    void registerWithController(Supplier<List<Endpoint>> advertisedListeners) {
+        lifecycle = new BrokerLifecycle(config.get(BrokerConfig.NODE_ID), config.get(BrokerConfig.CLUSTER_ID),
+                advertisedListeners, controllerChannel("lifecycle"),
+                metadata, config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS));
+        lifecycle.start();
+    }
+
+    /**
+     * A connection to the controller for one purpose (each its own, so that a slow forwarded request never
+     * delays a heartbeat); a request waits at most the session timeout, past which its answer is moot.
+     */
+    private NodeChannel controllerChannel(String purpose) {
+        return new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
+                "broker-" + config.get(BrokerConfig.NODE_ID) + "-" + purpose,
+                config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
+                controllerSecurity);
+    }
+
+    /** This broker's epoch from its registration with the controller, -1 before it has one. */
+    private long brokerEpoch() {
+        BrokerLifecycle registered = lifecycle;
+        return registered == null ? -1 : registered.brokerEpoch();
+    }
+
+    /** No word to the controller at the close that follows: it fences this broker when its session expires. */
+    void halt() {
+        if (lifecycle != null) {
+            lifecycle.halt();
+        }
+    }
+
+    /**
+     * The first step of a close: the controller fences this broker while it still answers, and no image is applied
+     * once the replicas start closing.
+     */
+    void stopHeartbeatsAndMetadata() {
+        Closing.quietly(lifecycle);
+        Closing.quietly(metadata);
+    }
+
+    /** No more appends from leaders once the logs start closing. */
+    void closeReplicas() {
+        Closing.quietly(replicas);
+    }
+
+    /** Requests already forwarded still get their answers. */
+    void stopForwarding() {
+        if (forwarding != null) {
+            forwarding.shutdown();
+        }
+    }
+
+    /** Last, once the forwarded requests are answered and the event loops released. */
+    void closeForwardingChannel() {
+        Closing.quietly(forwardingChannel);
+    }
+}

@@ -1,0 +1,100 @@
+package io.minibroker.broker.server;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.authz.StandardAuthorizer;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.SecurityKeys;
+import io.minibroker.broker.controller.AssignmentStore;
+import io.minibroker.broker.controller.BrokerMembership;
+import io.minibroker.broker.controller.ControllerApis;
+import io.minibroker.broker.controller.ImageVersion;
+import io.minibroker.broker.controller.LeaderElections;
+import io.minibroker.broker.controller.TopicAssignments;
+import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.metrics.ControllerMeters;
+import io.minibroker.broker.security.ScramCredentials;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.purgatory.PurgatoryMeters;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The cluster's controller, on the node that plays it: which brokers are in the cluster, the topics' assignments
+ * (kept in {@code .minibroker-controller} of its first log directory, with the cluster's ACLs and SCRAM users), the
+ * image's version where brokers' metadata fetches wait for a change, who elects new leaders, and the table of APIs
+ * its controller listener serves.
+ */
+final class ControllerNode {
+
+    private final BrokerMembership membership;
+    private final TopicAssignments assignments;
+    private final ImageVersion imageVersion;
+    private final LeaderElections elections;
+    private final SupportedApis apis;
+
+    private ControllerNode(BrokerMembership membership, TopicAssignments assignments, ImageVersion imageVersion,
+                           LeaderElections elections, SupportedApis apis) {
+        this.membership = membership;
+        this.assignments = assignments;
+        this.imageVersion = imageVersion;
+        this.elections = elections;
+        this.apis = apis;
+    }
+
+    static ControllerNode start(BrokerConfig config, LocalNode node, Executor disk, BrokerClock clock,
+                                MeterRegistry registry) throws IOException {
+        ImageVersion imageVersion = new ImageVersion(clock.purgatoryClock());
+        new PurgatoryMeters(imageVersion.purgatory()).bindTo(registry);
+        try {
+            BrokerMembership membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
+                    clock::monotonicMs, imageVersion::changed);
+            TopicAssignments assignments = TopicAssignments.open(config.get(BrokerConfig.NODE_ID), membership,
+                    config.logDirs().get(0), imageVersion::changed);
+            Path controllerDir = Files.createDirectories(config.logDirs().get(0).resolve(AssignmentStore.DIR));
+            SupportedApis apis = ControllerApis.create(config, node, membership, assignments, imageVersion, disk,
+                    config.authorizerEnabled() ? StandardAuthorizer.open(controllerDir,
+                            config.get(SecurityKeys.SUPER_USERS),
+                            config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
+                    ScramCredentials.open(controllerDir));
+            ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
+            LeaderElections elections = new LeaderElections(membership, assignments,
+                    config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
+                    config.get(BrokerConfig.AUTO_LEADER_REBALANCE_ENABLE)
+                            ? TimeUnit.SECONDS.toMillis(
+                                    config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS))
+                            : 0, clock);
+            return new ControllerNode(membership, assignments, imageVersion, elections, apis);
+        } catch (IOException | RuntimeException e) {
+            Closing.quietly(imageVersion); // a failed start closes what it opened
+            throw e;
+        }
+    }
+
+    /** What the controller listeners serve. */
+    SupportedApis apis() {
+        return apis;
+    }
+
+    BrokerMembership membership() {
+        return membership;
+    }
+
+    TopicAssignments assignments() {
+        return assignments;
+    }
+
+    /** No more elections: before this node's replicas close. */
+    void stopElections() {
+        Closing.quietly(elections);
+    }
+
+    /** The brokers' parked metadata fetches are answered now, not at their timeout. */
+    void answerParkedFetches() {
+        Closing.quietly(imageVersion);
+    }
+}

@@ -1,0 +1,76 @@
+package io.minibroker.broker.server;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.fetch.DelayedFetch;
+import io.minibroker.broker.group.ClusterOffsetsTopicLeaders;
+import io.minibroker.broker.group.CoordinatorLocator;
+import io.minibroker.broker.group.GroupApis;
+import io.minibroker.broker.group.GroupCoordinator;
+import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.sharegroup.GroupConfigs;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.CoordinatorOffsetsCheck;
+import io.minibroker.broker.transaction.TransactionStateTopic;
+import io.minibroker.purgatory.Purgatory;
+
+/**
+ * The group coordinator as a broker wires it, in either mode: made, told of the partitions it keeps, its APIs (and
+ * FindCoordinator, for groups and transactions) in the table, told of transaction markers, and its meters bound. The
+ * broker holds and closes it: the share groups ask it too.
+ */
+final class GroupCoordinatorApis {
+
+    private GroupCoordinatorApis() {
+    }
+
+    /**
+     * The coordinator of this broker's groups: a single node's keeps every partition of {@code __consumer_offsets};
+     * a cluster's those this broker leads, as the replica manager tells it (and the transaction coordinator those of
+     * {@code __transaction_state}).
+     *
+     * @param cluster a cluster broker's link to the controller; null on a single node
+     * @param groupConfigs a single node's group configs; null in a cluster
+     */
+    static GroupCoordinator open(BrokerConfig config, BrokerClock clock, TopicRegistry topics, ClusterLink cluster,
+                                 Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
+                                 GroupConfigs groupConfigs, TransactionApis transactions) {
+        if (cluster == null) {
+            return new GroupCoordinator(config, topics, clock, groupConfigs);
+        }
+        // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
+        GroupCoordinator coordinator = GroupCoordinator.inCluster(config, topics, cluster.replicas(),
+                producePurgatory, fetchPurgatory, clock);
+        cluster.replicas().setLeadershipListener(new CoordinatorLeadership(coordinator, transactions.coordinator()));
+        return coordinator;
+    }
+
+    /**
+     * The groups' APIs and FindCoordinator (for groups and transactions) in the table; then, on a single node, the
+     * transactions loaded; the coordinator told of transaction markers, and its meters bound.
+     *
+     * @param autoCreation how FindCoordinator creates {@code __consumer_offsets} and {@code __transaction_state}
+     */
+    static void register(SupportedApis apis, GroupCoordinator coordinator, ClusterLink cluster, LocalNode node,
+                         TopicRegistry topics, TopicAutoCreation autoCreation, TransactionApis transactions,
+                         MeterRegistry registry) {
+        CoordinatorLocator.OffsetsTopicLeaders groupLeaders = cluster != null
+                ? new ClusterOffsetsTopicLeaders(cluster.metadata()::current)
+                : CoordinatorLocator.singleNode(node, topics);
+        CoordinatorLocator.OffsetsTopicLeaders transactionLeaders = cluster != null
+                ? new ClusterOffsetsTopicLeaders(cluster.metadata()::current, TransactionStateTopic.NAME)
+                : CoordinatorLocator.singleNode(node, topics, TransactionStateTopic.NAME);
+        GroupApis.register(apis, coordinator, CoordinatorLocator.forGroups(groupLeaders, autoCreation),
+                CoordinatorLocator.forTransactions(transactionLeaders, autoCreation), topics,
+                new CoordinatorOffsetsCheck(transactions.produceCheck()));
+        if (cluster == null) {
+            transactions.coordinator().loadAll();
+        }
+        transactions.markerAppender().addCompletionListener(coordinator);
+        coordinator.bindMetersTo(registry);
+    }
+}

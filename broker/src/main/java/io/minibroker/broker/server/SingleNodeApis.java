@@ -1,0 +1,61 @@
+package io.minibroker.broker.server;
+
+import io.minibroker.broker.admin.AlterTopicConfigsHandler;
+import io.minibroker.broker.admin.CreatePartitionsHandler;
+import io.minibroker.broker.admin.CreateTopicsHandler;
+import io.minibroker.broker.admin.DeleteTopicsHandler;
+import io.minibroker.broker.admin.DescribeConfigsHandler;
+import io.minibroker.broker.admin.ElectLeadersHandler;
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.metadata.DescribeClusterHandler;
+import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.metadata.MetadataHandler;
+import io.minibroker.broker.sharegroup.GroupConfigs;
+import io.minibroker.broker.topic.LocalTopicAutoCreation;
+import io.minibroker.broker.topic.SingleNodeElections;
+import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.message.ApiKey;
+
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+/**
+ * A single node's own admin and metadata APIs: it is its own controller, so it changes its topics, configs, ACLs and
+ * users itself (on the disk thread) and answers Metadata from its own topics. A cluster's broker serves the same
+ * APIs through {@link ClusterLink}.
+ */
+final class SingleNodeApis {
+
+    private SingleNodeApis() {
+    }
+
+    /** Returns how topics are created on a client's account: here, on the disk thread. */
+    static TopicAutoCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
+                                      GroupConfigs groupConfigs, SecurityApis security, Executor disk,
+                                      Function<ApiHandler, ApiHandler> onDisk) {
+        String clusterId = config.get(BrokerConfig.CLUSTER_ID);
+        security.register(apis, null, onDisk);
+        apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
+                .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
+                .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
+                .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics,
+                        config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
+                .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
+                .add(ApiKey.ELECT_LEADERS, new ElectLeadersHandler(new SingleNodeElections(topics)))
+                .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS,
+                        groupConfigs)))
+                .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics,
+                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs)))
+                .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
+                        groupConfigs));
+        return new LocalTopicAutoCreation(topics, disk);
+    }
+
+    /** Whether a partition is one of this node's (what AddPartitionsToTxn may add). */
+    static boolean partitionExists(TopicRegistry topics, String topic, int partition) {
+        return topics.get(topic).filter(found -> partition >= 0 && partition < found.partitions()).isPresent();
+    }
+}

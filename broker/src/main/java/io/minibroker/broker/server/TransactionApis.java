@@ -1,0 +1,163 @@
+package io.minibroker.broker.server;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.cluster.MetadataFetcher;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.fetch.DelayedFetch;
+import io.minibroker.broker.produce.CoordinatorAppender;
+import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.produce.InitProducerIdHandler;
+import io.minibroker.broker.produce.ProducerIdAllocator;
+import io.minibroker.broker.produce.ProducerStates;
+import io.minibroker.broker.produce.TransactionalProduceCheck;
+import io.minibroker.broker.security.ClientSecurity;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.TopicConfig;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.AddOffsetsToTxnHandler;
+import io.minibroker.broker.transaction.AddPartitionsToTxnHandler;
+import io.minibroker.broker.transaction.ClusterMarkerAppender;
+import io.minibroker.broker.transaction.ClusterProduceCheck;
+import io.minibroker.broker.transaction.CoordinatorProduceCheck;
+import io.minibroker.broker.transaction.DescribeTransactionsHandler;
+import io.minibroker.broker.transaction.EndTxnHandler;
+import io.minibroker.broker.transaction.LeaderMarkerAppender;
+import io.minibroker.broker.transaction.ListTransactionsHandler;
+import io.minibroker.broker.transaction.TransactionConfig;
+import io.minibroker.broker.transaction.TransactionCoordinator;
+import io.minibroker.broker.transaction.TransactionMarkerAppender;
+import io.minibroker.broker.transaction.TransactionStateTopic;
+import io.minibroker.broker.transaction.TransactionalInitProducerIdHandler;
+import io.minibroker.broker.transaction.WriteTxnMarkersHandler;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.purgatory.Purgatory;
+
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+
+/**
+ * Transactions as a broker wires them, in either mode: the transaction coordinator over {@code __transaction_state},
+ * the marker appender of the partitions this broker leads, and in a cluster the coordinator's markers to, and a
+ * leader's KIP-890 questions for, other nodes, each over its own channels; and the APIs over them.
+ */
+final class TransactionApis implements AutoCloseable {
+
+    /**
+     * How long a transaction marker or state waits to be replicated: Kafka's request.timeout.ms default, which its
+     * coordinator's appends use.
+     */
+    private static final long TRANSACTION_REPLICATION_TIMEOUT_MS = 30_000;
+
+    private final ProducerIdAllocator producerIds;
+    /** Writes transaction markers on the partitions this broker leads (WriteTxnMarkers, the coordinator). */
+    private final LeaderMarkerAppender markerAppender;
+    /** A cluster's: the coordinator's markers to other nodes' partitions, over its own channels. */
+    private final ClusterMarkerAppender clusterMarkers;
+    /** The transaction coordinator: every partition of {@code __transaction_state} on a single node. */
+    private final TransactionCoordinator coordinator;
+    /** What a transactional produce asks first (KIP-890); a cluster's asks other nodes' coordinators too. */
+    private final TransactionalProduceCheck produceCheck;
+    /** A cluster's: a leader's questions to other nodes' transaction coordinators, over its own channels. */
+    private final ClusterProduceCheck clusterProduceCheck;
+
+    /** @param metadata a cluster broker's copy of the metadata; null on a single node */
+    TransactionApis(BrokerConfig config, BrokerClock clock, TopicRegistry topics, ProducerStates producerStates,
+                    PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
+                    Purgatory<DelayedFetch> fetchPurgatory, Executor disk, ProducerIdAllocator producerIds,
+                    MetadataFetcher metadata) {
+        this.producerIds = producerIds;
+        int nodeId = config.get(BrokerConfig.NODE_ID);
+        markerAppender = new LeaderMarkerAppender(topics, config, producerStates, leadership, producePurgatory,
+                fetchPurgatory, disk, clock, TRANSACTION_REPLICATION_TIMEOUT_MS);
+        // In a cluster a transaction state counts once replicated, as Kafka's appendRecords with acks=-1; the
+        // coordinator takes the outcome back to its own thread.
+        CoordinatorAppender stateAppender = config.inCluster()
+                ? CoordinatorAppender.replicated(leadership, producePurgatory, fetchPurgatory,
+                        topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
+                        TRANSACTION_REPLICATION_TIMEOUT_MS, Runnable::run)
+                : CoordinatorAppender.SINGLE_NODE;
+        TransactionMarkerAppender coordinatorMarkers = markerAppender;
+        if (config.inCluster()) {
+            // Markers to partitions other nodes lead go there as WriteTxnMarkers, on the inter-broker listener.
+            clusterMarkers = new ClusterMarkerAppender(nodeId, metadata::current, markerAppender,
+                    config.interBrokerListenerName(),
+                    ClientSecurity.forListener(config, config.interBrokerListenerName()),
+                    (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
+            coordinatorMarkers = clusterMarkers;
+        } else {
+            clusterMarkers = null;
+        }
+        coordinator = new TransactionCoordinator(new TransactionStateTopic(topics, stateAppender, clock),
+                coordinatorMarkers, producerIds::next, transactionConfig(config), clock);
+        if (config.inCluster()) {
+            clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, coordinator,
+                    config.interBrokerListenerName(),
+                    ClientSecurity.forListener(config, config.interBrokerListenerName()),
+                    (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
+            produceCheck = clusterProduceCheck;
+        } else {
+            clusterProduceCheck = null;
+            produceCheck = new CoordinatorProduceCheck(coordinator);
+        }
+    }
+
+    private static TransactionConfig transactionConfig(BrokerConfig config) {
+        return new TransactionConfig(config.get(BrokerConfig.TRANSACTION_MAX_TIMEOUT_MS),
+                config.get(BrokerConfig.TRANSACTIONAL_ID_EXPIRATION_MS),
+                config.get(BrokerConfig.TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS),
+                config.get(BrokerConfig.TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS),
+                config.get(BrokerConfig.TRANSACTION_VERSION).shortValue());
+    }
+
+    /**
+     * What a leader asks before appending a transactional produce (KIP-890): in a cluster, the coordinator of the
+     * id, which may be another node. TxnOffsetCommit v5 adds its offsets partition through it too.
+     */
+    TransactionalProduceCheck produceCheck() {
+        return produceCheck;
+    }
+
+    /**
+     * Writes transaction markers on the partitions this broker leads: what the coordinator calls for its own node's
+     * partitions, and where the group coordinator registers to hear of markers on {@code __consumer_offsets}.
+     */
+    LeaderMarkerAppender markerAppender() {
+        return markerAppender;
+    }
+
+    TransactionCoordinator coordinator() {
+        return coordinator;
+    }
+
+    /**
+     * InitProducerId (idempotent and transactional), the transactional APIs and WriteTxnMarkers.
+     *
+     * @param partitionExists whether a partition is one AddPartitionsToTxn may add: in this node's or the cluster's
+     *                        topics
+     * @param offsetsPartitionOfGroup the {@code __consumer_offsets} partition of a group, for AddOffsetsToTxn
+     */
+    void register(SupportedApis apis, Function<ApiHandler, ApiHandler> onDisk,
+                  BiPredicate<String, Integer> partitionExists, ToIntFunction<String> offsetsPartitionOfGroup) {
+        apis.add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
+                        new TransactionalInitProducerIdHandler(coordinator))))
+                .add(ApiKey.WRITE_TXN_MARKERS, new WriteTxnMarkersHandler(markerAppender))
+                .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler(coordinator))
+                .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler(coordinator))
+                .add(ApiKey.ADD_PARTITIONS_TO_TXN, new AddPartitionsToTxnHandler(coordinator, partitionExists))
+                .add(ApiKey.ADD_OFFSETS_TO_TXN, new AddOffsetsToTxnHandler(coordinator, offsetsPartitionOfGroup))
+                .add(ApiKey.END_TXN, new EndTxnHandler(coordinator));
+    }
+
+    /** The coordinator, then the cluster's channels to other nodes: after the group coordinator, as before. */
+    @Override
+    public void close() {
+        Closing.quietly(coordinator);
+        Closing.quietly(clusterMarkers);
+        Closing.quietly(clusterProduceCheck);
+    }
+}
