@@ -10,6 +10,7 @@ import io.minibroker.purgatory.time.ManualClock;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +39,9 @@ public final class MiniCluster implements ClusterNodes, AutoCloseable {
     /** Set by {@link #close}: a restart asked through a node's controls meanwhile must not start a node again. */
     private boolean closed;
 
+    /** Starts of a new cluster whose controller port was taken between being picked and being bound. */
+    private static final int MAX_BIND_ATTEMPTS = 5;
+
     /** Every node's clock: one, so that the nodes agree on the time as a cluster's machines do. */
     private final BrokerClock clock;
 
@@ -65,18 +69,27 @@ public final class MiniCluster implements ClusterNodes, AutoCloseable {
 
     private static MiniCluster start(int size, Map<String, String> overrides, BrokerClock clock)
             throws IOException, InterruptedException {
-        MiniCluster cluster = new MiniCluster(Files.createTempDirectory("minicluster-"), Map.copyOf(overrides),
-                freePort(), clock);
-        try {
-            for (int id = 0; id < size; id++) {
-                cluster.nodes.add(null);
-                cluster.restart(id);
+        for (int attempt = 1; ; attempt++) {
+            MiniCluster cluster = new MiniCluster(Files.createTempDirectory("minicluster-"), Map.copyOf(overrides),
+                    freePort(), clock);
+            try {
+                for (int id = 0; id < size; id++) {
+                    cluster.nodes.add(null);
+                    cluster.restart(id);
+                }
+                return cluster;
+            } catch (BindException e) {
+                // The controller's port was free when picked and taken before node 0 bound it (by any socket of
+                // this machine): nothing knows the port yet, so a new cluster on another one is the same cluster.
+                cluster.close();
+                if (attempt == MAX_BIND_ATTEMPTS) {
+                    throw e;
+                }
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                cluster.close();
+                throw e;
             }
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            cluster.close();
-            throw e;
         }
-        return cluster;
     }
 
     /** Starts a node that is not running, on the data it had. */
