@@ -1,7 +1,5 @@
 package io.minibroker.streams;
 
-import io.minibroker.broker.control.LoggedRequest;
-import io.minibroker.broker.control.RecordedRequests;
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.protocol.message.ApiKey;
 import org.apache.kafka.clients.admin.Admin;
@@ -25,13 +23,9 @@ import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,11 +66,10 @@ class ExactlyOnceStreamsTest {
                 }
             }
 
-            RecordedRequests requests = kafka.controls().requestLog();
-            requests.start(); // before the child, so that none of its EndTxns is missed
+            EachAnswer endTxns = new EachAnswer(kafka, ApiKey.END_TXN); // before the child: none of its EndTxns missed
             Process first = startChild(kafka.bootstrapServers(), firstStateDir);
             try {
-                awaitCommittedInput(admin, requests, committed -> committed >= 100);
+                awaitCommittedInput(admin, endTxns, committed -> committed >= 100);
             } finally {
                 first.destroyForcibly(); // SIGKILL
                 first.waitFor();
@@ -116,15 +109,11 @@ class ExactlyOnceStreamsTest {
      * are written, a little after its EndTxn is answered: a commit missed so is seen at the next EndTxn, which comes
      * while the child has input left.
      */
-    private static void awaitCommittedInput(Admin admin, RecordedRequests requests,
+    private static void awaitCommittedInput(Admin admin, EachAnswer endTxns,
                                             java.util.function.LongPredicate condition) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        Set<LoggedRequest> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         while (!condition.test(committedInput(admin))) {
-            Optional<LoggedRequest> endTxn = requests.await(logged -> logged.facts().api() == ApiKey.END_TXN
-                    && logged.answered() && !seen.contains(logged), Duration.ofNanos(deadline - System.nanoTime()));
-            assertThat(endTxn).as("the first instance committed input in time").isPresent();
-            seen.add(endTxn.get());
+            assertThat(endTxns.next(deadline)).as("the first instance committed input in time").isTrue();
         }
     }
 
