@@ -3,6 +3,7 @@ package io.minibroker.purgatory;
 import io.minibroker.purgatory.time.ManualClock;
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.List;
 
@@ -14,6 +15,8 @@ class PurgatoryMemoryTest {
     private final ManualClock clock = new ManualClock();
     private final Purgatory<TestOperation> purgatory =
             Purgatory.builder("Memory").clock(clock).purgeInterval(Integer.MAX_VALUE).build();
+    /** Where the collector puts each watched operation's reference once it has cleared it. */
+    private final ReferenceQueue<TestOperation> collected = new ReferenceQueue<>();
 
     @Test
     void anOperationCompletedByAnEventOnOneKeyIsCollectableThoughWatchedOnOthers() {
@@ -54,16 +57,19 @@ class PurgatoryMemoryTest {
     private WeakReference<TestOperation> watchOnThreeKeys() {
         TestOperation op = new TestOperation(1_000);
         purgatory.tryCompleteElseWatch(op, List.of("a", "b", "c"));
-        return new WeakReference<>(op);
+        return new WeakReference<>(op, collected);
     }
 
-    private static void assertCollected(WeakReference<?> ref) {
-        for (int i = 0; i < 50 && ref.get() != null; i++) {
+    /** Asks for collections until the reference is enqueued, waiting for that event after each (not a sleep). */
+    private void assertCollected(WeakReference<?> ref) {
+        boolean enqueued = false;
+        for (int i = 0; i < 50 && !enqueued; i++) {
             System.gc();
             try {
-                Thread.sleep(10);
+                enqueued = collected.remove(10) == ref;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                break;
             }
         }
         assertThat(ref.get()).as("collected").isNull();

@@ -1,6 +1,7 @@
 package io.minibroker.streams;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.protocol.message.ApiKey;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -63,13 +64,15 @@ class KafkaStreamsTest {
                 producer.send(new ProducerRecord<>(INPUT, "s2", "b c")).get();
             }
 
+            EachAnswer deleteRecords = new EachAnswer(kafka, ApiKey.DELETE_RECORDS); // before Streams sends any
             KafkaStreams first = wordCount(kafka.bootstrapServers(), firstStateDir);
             try {
                 first.start();
                 assertThat(StreamsApps.awaitCounts(kafka.bootstrapServers(), OUTPUT,
                         Map.of("a", 2L, "b", 2L, "c", 1L)))
                         .containsEntry("a", 2L).containsEntry("b", 2L).containsEntry("c", 1L);
-                assertThat(awaitPurgedRepartitionRecords(admin)).as("records Streams deleted from its repartition topic")
+                assertThat(awaitPurgedRepartitionRecords(admin, deleteRecords))
+                        .as("records Streams deleted from its repartition topic")
                         .isEqualTo(5); // a, b, a, b, c
             } finally {
                 // Leaving the group spares the next instance the wait for this one's session to time out.
@@ -115,21 +118,21 @@ class KafkaStreamsTest {
 
     /**
      * How far Streams has purged its repartition topic (DeleteRecords up to what it committed), summed over the
-     * partitions: waited for until all five words are purged or half a minute passes.
+     * partitions: read again at each DeleteRecords answered (Streams sends one every purge interval) until all five
+     * words are purged or half a minute passes.
      */
-    private static long awaitPurgedRepartitionRecords(Admin admin) throws Exception {
+    private static long awaitPurgedRepartitionRecords(Admin admin, EachAnswer deleteRecords) throws Exception {
         String repartition = admin.listTopics().names().get().stream().filter(name -> name.endsWith("-repartition"))
                 .findFirst().orElseThrow();
         Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
         for (int partition = 0; partition < 3; partition++) {
             earliest.put(new TopicPartition(repartition, partition), OffsetSpec.earliest());
         }
-        long purged = 0;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (purged < 5 && System.nanoTime() < deadline) {
+        long purged;
+        do {
             purged = admin.listOffsets(earliest).all().get().values().stream().mapToLong(info -> info.offset()).sum();
-            Thread.sleep(100);
-        }
+        } while (purged < 5 && deleteRecords.next(deadline));
         return purged;
     }
 }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -73,9 +74,18 @@ class WindowedJoinStreamsTest {
 
             try (KafkaStreams first = clicksByRegion(kafka.bootstrapServers(), firstStateDir);
                  KafkaStreams second = clicksByRegion(kafka.bootstrapServers(), secondStateDir)) {
+                Object stateChanged = new Object();
+                for (KafkaStreams instance : List.of(first, second)) {
+                    // Called after the new state is set: a waiter that wakes reads it.
+                    instance.setStateListener((now, before) -> {
+                        synchronized (stateChanged) {
+                            stateChanged.notifyAll();
+                        }
+                    });
+                }
                 first.start();
                 second.start();
-                awaitRunning(first, second);
+                awaitRunning(stateChanged, first, second);
                 try (KafkaProducer<String, String> producer = StreamsApps.producer(kafka.bootstrapServers())) {
                     String[] clickers = {"ann", "bob", "cid", "ann", "bob", "ann"};
                     for (int i = 0; i < clickers.length; i++) {
@@ -116,19 +126,20 @@ class WindowedJoinStreamsTest {
         return new KafkaStreams(builder.build(), config);
     }
 
-    /** Waits until both instances have settled their first rebalances and run, or a minute passes. */
-    private static void awaitRunning(KafkaStreams... instances) throws InterruptedException {
+    /**
+     * Waits until both instances have settled their first rebalances and run, or a minute passes, woken by their
+     * state listeners' {@code stateChanged.notifyAll()}.
+     */
+    private static void awaitRunning(Object stateChanged, KafkaStreams... instances) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (System.nanoTime() < deadline) {
-            boolean allRunning = true;
-            for (KafkaStreams instance : instances) {
-                allRunning &= instance.state() == KafkaStreams.State.RUNNING;
+        synchronized (stateChanged) {
+            while (!Arrays.stream(instances).allMatch(instance -> instance.state() == KafkaStreams.State.RUNNING)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("instances not running after a minute");
+                }
+                TimeUnit.NANOSECONDS.timedWait(stateChanged, left);
             }
-            if (allRunning) {
-                return;
-            }
-            Thread.sleep(50);
         }
-        throw new AssertionError("instances not running after a minute");
     }
 }

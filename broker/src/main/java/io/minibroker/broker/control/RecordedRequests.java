@@ -24,6 +24,8 @@ public final class RecordedRequests implements RequestLog {
     private final LongSupplier wallClockMs;
     private final ArrayDeque<LoggedRequest> requests = new ArrayDeque<>();
     private volatile boolean recording;
+    /** Arrivals and answers logged so far: an await scans again only when it has moved. */
+    private long changes;
 
     /** An await's timeout is the test's real time, even when the broker runs on a manual clock. */
     private static final BrokerClock REAL_TIME = BrokerClock.system();
@@ -80,22 +82,34 @@ public final class RecordedRequests implements RequestLog {
 
     /**
      * Waits until a logged request satisfies {@code which}, at most {@code timeout} (real time: it waits on the
-     * clients); empty if none did. Recording must be on for new requests to be seen.
+     * clients); empty if none did. Recording must be on for new requests to be seen. {@code which} runs on a copy
+     * of the log, off its monitor: the event loops that log each arrival and answer never wait for a scan.
      */
-    public synchronized Optional<LoggedRequest> await(Predicate<LoggedRequest> which, Duration timeout)
+    public Optional<LoggedRequest> await(Predicate<LoggedRequest> which, Duration timeout)
             throws InterruptedException {
         long deadline = REAL_TIME.monotonicNanos() + timeout.toNanos();
+        long scanned = -1;
         while (true) {
-            for (LoggedRequest logged : requests) {
+            LoggedRequest[] snapshot;
+            synchronized (this) {
+                while (changes == scanned) {
+                    long left = deadline - REAL_TIME.monotonicNanos();
+                    if (left <= 0) {
+                        return Optional.empty();
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                }
+                scanned = changes;
+                snapshot = requests.toArray(new LoggedRequest[0]);
+            }
+            for (LoggedRequest logged : snapshot) {
                 if (which.test(logged)) {
                     return Optional.of(logged);
                 }
             }
-            long left = deadline - REAL_TIME.monotonicNanos();
-            if (left <= 0) {
+            if (REAL_TIME.monotonicNanos() >= deadline) {
                 return Optional.empty();
             }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
         }
     }
 
@@ -110,6 +124,7 @@ public final class RecordedRequests implements RequestLog {
                 requests.removeFirst();
             }
             requests.addLast(logged);
+            changes++;
             notifyAll();
         }
         return logged;
@@ -128,6 +143,7 @@ public final class RecordedRequests implements RequestLog {
         }
         synchronized (this) {
             logged.answer(wallClockMs.getAsLong(), List.copyOf(errors));
+            changes++;
             notifyAll();
         }
     }

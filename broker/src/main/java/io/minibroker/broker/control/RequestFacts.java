@@ -2,6 +2,8 @@ package io.minibroker.broker.control;
 
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.AddOffsetsToTxnRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FindCoordinatorRequestView;
 import io.minibroker.protocol.message.view.HeartbeatRequestView;
@@ -12,7 +14,9 @@ import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.OffsetCommitRequestView;
 import io.minibroker.protocol.message.view.OffsetFetchRequestView;
 import io.minibroker.protocol.message.view.ProduceRequestView;
+import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.SyncGroupRequestView;
+import io.minibroker.protocol.message.view.TxnOffsetCommitRequestView;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,8 +29,9 @@ import java.util.function.Function;
 /**
  * What the controls know of a request to match rules and log it: its API, version, client id, correlation id,
  * connection, the topics and partitions it names and the groups it is about. Topics and groups are read for the
- * APIs users aim faults at (the data path and the classic group protocol); for the others they are empty, and
- * such a request matches only rules that name neither. A topic sent by id is named by the broker's metadata.
+ * APIs users aim faults at (the data path, the classic group protocol, the consumer and share groups' heartbeats
+ * and a transaction's offsets); for the others they are empty, and such a request matches only rules that name
+ * neither. A topic sent by id is named by the broker's metadata.
  *
  * @param connection the client's address as the broker sees it, {@code host:port}
  * @param topics each topic named, with the partitions named for it (empty when the request names none)
@@ -67,6 +72,18 @@ public record RequestFacts(ApiKey api, short version, String clientId, int corre
             }
             case OFFSET_FETCH -> offsetFetch(new OffsetFetchRequestView(request.body()), request.version(), names,
                     topics, groups);
+            case TXN_OFFSET_COMMIT -> {
+                TxnOffsetCommitRequestView commit = new TxnOffsetCommitRequestView(request.body());
+                groups.add(commit.groupId());
+                commit.topics().forEach(topic -> topics.put(names.of(topic.name(), topic.topicId()),
+                        topic.partitions().stream()
+                                .map(TxnOffsetCommitRequestView.TxnOffsetCommitRequestPartition::partitionIndex)
+                                .toList()));
+            }
+            case ADD_OFFSETS_TO_TXN -> groups.add(new AddOffsetsToTxnRequestView(request.body()).groupId());
+            case CONSUMER_GROUP_HEARTBEAT ->
+                    groups.add(new ConsumerGroupHeartbeatRequestView(request.body()).groupId());
+            case SHARE_GROUP_HEARTBEAT -> groups.add(new ShareGroupHeartbeatRequestView(request.body()).groupId());
             case JOIN_GROUP -> groups.add(new JoinGroupRequestView(request.body()).groupId());
             case SYNC_GROUP -> groups.add(new SyncGroupRequestView(request.body()).groupId());
             case HEARTBEAT -> groups.add(new HeartbeatRequestView(request.body()).groupId());

@@ -5,9 +5,13 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -68,6 +72,25 @@ class VersionsLogAndClockTest {
                 assertThat(commit.facts().clientId()).isEqualTo("committer");
                 assertThat(commit.arrivalMs()).isPositive();
             }
+        }
+    }
+
+    @Test
+    void theRequestLogNamesTheGroupAndPartitionsOfATransactionsOffsets() throws Exception {
+        try (EmbeddedBroker broker = EmbeddedBroker.start()) {
+            Clients.createTopic(broker, "consumed", 2);
+            BrokerControls controls = broker.controls();
+            controls.requestLog().start();
+            try (KafkaProducer<String, String> producer = Clients.producer(broker,
+                    Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "offsets-in-a-transaction"))) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                producer.sendOffsetsToTransaction(Map.of(new TopicPartition("consumed", 1), new OffsetAndMetadata(5)),
+                        new ConsumerGroupMetadata("transactional-readers"));
+                producer.commitTransaction();
+            }
+            assertThat(controls.requestLog().find(RequestMatch.api(ApiKey.TXN_OFFSET_COMMIT)
+                    .group("transactional-readers").topic("consumed").partition(1))).hasSize(1);
         }
     }
 

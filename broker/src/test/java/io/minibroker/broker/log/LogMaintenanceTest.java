@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,18 +23,16 @@ class LogMaintenanceTest {
         LogConfig config = LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(200);
         LogManager manager = new LogManager(List.of(dir), topic -> config, new MutableClock(T0));
         manager.startup();
-        try (LogMaintenance maintenance = new LogMaintenance(manager, BrokerClock.system(), NEVER, NEVER, NEVER)) {
-            manager.addListener(maintenance);
-            PartitionLog log = manager.getOrCreateLog(new TopicPartition("rolled", 0));
-            for (int i = 0; log.segmentCount() < 2; i++) { // until the append that rolls
-                append(log, "record-" + i, 2, T0 + i);
-            }
+        try {
+            PartitionLog log;
+            try (LogMaintenance maintenance = new LogMaintenance(manager, BrokerClock.system(), NEVER, NEVER, NEVER)) {
+                manager.addListener(maintenance);
+                log = manager.getOrCreateLog(new TopicPartition("rolled", 0));
+                for (int i = 0; log.segmentCount() < 2; i++) { // until the append that rolls
+                    append(log, "record-" + i, 2, T0 + i);
+                }
+            } // closing the maintenance waits for its thread to run what is queued: the flush the roll asked for
             long end = log.logEndOffset(); // nothing else appends: the flush after the roll reaches it
-
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (log.recoveryPoint() < end && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
             assertThat(log.recoveryPoint()).as("the finished segment is on disk and recovery starts after it")
                     .isGreaterThanOrEqualTo(end);
         } finally {

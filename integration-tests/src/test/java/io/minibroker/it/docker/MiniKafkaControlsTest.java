@@ -40,7 +40,7 @@ class MiniKafkaControlsTest {
 
     @Test
     void aProducerRidesThroughErrorsInjectedInTheContainerAndTheLogSeesThem() throws Exception {
-        try (MiniKafkaContainer kafka = MiniKafkaControls.enable(new MiniKafkaContainer(DockerImages.broker()), 1)) {
+        try (MiniKafkaContainer kafka = MiniKafkaControls.enable(new MiniKafkaContainer(DockerImages.broker()))) {
             kafka.start();
             Controls controls = MiniKafkaControls.of(kafka);
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -75,7 +75,7 @@ class MiniKafkaControlsTest {
                 .withBrokerConfig("broker.heartbeat.interval.ms", "100")
                 .withBrokerConfig("broker.session.timeout.ms", "2000")
                 .withBrokerConfig("replica.fetch.wait.max.ms", "100")
-                .withBrokerConfig("auto.leader.rebalance.enable", "false"), 3);
+                .withBrokerConfig("auto.leader.rebalance.enable", "false"));
              Admin admin = startAndConnect(kafka)) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 3)
                     .configs(Map.of("min.insync.replicas", "2")))).all().get();

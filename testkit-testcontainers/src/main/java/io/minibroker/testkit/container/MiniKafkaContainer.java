@@ -181,6 +181,11 @@ public class MiniKafkaContainer extends GenericContainer<MiniKafkaContainer> {
     }
 
     /** A broker configuration override, Kafka's key names: {@code withBrokerConfig("num.partitions", "3")}. */
+    /** How many nodes the container runs: 1, or what {@link #withBrokers} set. */
+    int brokers() {
+        return brokers;
+    }
+
     public MiniKafkaContainer withBrokerConfig(String key, String value) {
         brokerConfig.put(key, value);
         return self();

@@ -7,7 +7,7 @@ import io.minibroker.broker.control.HttpControls;
  * The test controls of the brokers in a {@link MiniKafkaContainer}: the same Java API an in-process test has from
  * {@code EmbeddedBroker.controls()}, over each broker's controls endpoint (docs/test-controls.md), its port mapped.
  * <pre>
- *   MiniKafkaContainer kafka = MiniKafkaControls.enable(new MiniKafkaContainer(image), 1);
+ *   MiniKafkaContainer kafka = MiniKafkaControls.enable(new MiniKafkaContainer(image));
  *   kafka.start();
  *   MiniKafkaControls.of(kafka).failNext(ApiKey.PRODUCE, Errors.NOT_LEADER_OR_FOLLOWER, 2);
  * </pre>
@@ -23,12 +23,12 @@ public final class MiniKafkaControls {
     }
 
     /**
-     * Turns on the controls endpoint of each of the container's {@code brokers} nodes (the container's
-     * {@code withBrokers} count, 1 by default), bound to every interface of the container and exposed so that its
-     * port is mapped. Call it after {@code withBrokers} (which sets the exposed ports afresh) and before
-     * {@code start}.
+     * Turns on the controls endpoint of each of the container's nodes (its {@code withBrokers} count, 1 by
+     * default), bound to every interface of the container and exposed so that its port is mapped. Call it after
+     * {@code withBrokers} (which sets the exposed ports afresh) and before {@code start}.
      */
-    public static MiniKafkaContainer enable(MiniKafkaContainer container, int brokers) {
+    public static MiniKafkaContainer enable(MiniKafkaContainer container) {
+        int brokers = container.brokers();
         container.withBrokerConfig("minibroker.controls.host", "");
         if (brokers == 1) {
             container.withBrokerConfig("minibroker.controls.port", Integer.toString(CONTROLS_PORT));
