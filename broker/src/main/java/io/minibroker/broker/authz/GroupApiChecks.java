@@ -107,12 +107,9 @@ final class GroupApiChecks {
             body.topics().forEach(t -> addOffsetCommitErrors(response, t, Errors.GROUP_AUTHORIZATION_FAILED));
             return Access.answer(response.struct());
         }
-        return access.serveAllowed(body.topics(), topic -> {
-            String name = byId ? topics.nameOf(topic.topicId()).orElse(null) : topic.name();
-            return name == null || access.allowed(AclOperation.READ, ResourceType.TOPIC, name) ? null
-                    : Errors.TOPIC_AUTHORIZATION_FAILED;
-        }, body::topics, (answer, refused) -> addOffsetCommitErrors(new OffsetCommitResponseView(answer),
-                refused.item(), refused.error()));
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ,
+                byId ? topics.nameOf(topic.topicId()).orElse(null) : topic.name()), body::topics, (answer, refused) ->
+                addOffsetCommitErrors(new OffsetCommitResponseView(answer), refused.item(), refused.error()));
     }
 
     private static void addOffsetCommitErrors(OffsetCommitResponseView response,
@@ -129,8 +126,8 @@ final class GroupApiChecks {
         if (!groupAllowed(access, AclOperation.DELETE, body.groupId())) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
-        return access.serveAllowed(body.topics(), topic -> access.allowed(AclOperation.READ, ResourceType.TOPIC,
-                topic.name()) ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) -> {
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.name()),
+                body::topics, (answer, refused) -> {
                     OffsetDeleteResponseView.OffsetDeleteResponseTopic topic = new OffsetDeleteResponseView(answer)
                             .addTopic().name(refused.item().name());
                     refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())

@@ -98,8 +98,7 @@ final class ShareGroupApiChecks {
 
     /** READ on a topic named by id; an id this broker does not know is the handler's to answer (UNKNOWN_TOPIC_ID). */
     private Errors readById(Access access, UUID topicId) {
-        String name = topics.nameOf(topicId).orElse(null);
-        return name == null || topicAllowed(access, AclOperation.READ, name) ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
+        return access.topicRefusal(AclOperation.READ, topics.nameOf(topicId).orElse(null));
     }
 
     /**
@@ -226,8 +225,8 @@ final class ShareGroupApiChecks {
         if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
-        return access.serveAllowed(body.topics(), topic -> topicAllowed(access, AclOperation.READ, topic.topicName())
-                ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) -> {
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
+                body::topics, (answer, refused) -> {
                     AlterShareGroupOffsetsResponseView response = new AlterShareGroupOffsetsResponseView(answer);
                     if (response.errorCode() != Errors.NONE.code()) {
                         return;
@@ -245,8 +244,8 @@ final class ShareGroupApiChecks {
         if (!groupAllowed(access, AclOperation.DELETE, body.groupId())) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
-        return access.serveAllowed(body.topics(), topic -> topicAllowed(access, AclOperation.READ, topic.topicName())
-                ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) -> {
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
+                body::topics, (answer, refused) -> {
                     DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView(answer);
                     if (response.errorCode() == Errors.NONE.code()) {
                         response.addResponse().topicName(refused.item().topicName())

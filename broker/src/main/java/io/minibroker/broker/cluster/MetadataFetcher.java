@@ -191,7 +191,8 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
         FetchResponseView response = new FetchResponseView(controller.send(ApiKey.FETCH, request.struct()));
         if (response.errorCode() != Errors.NONE.code() || response.responses().isEmpty()
                 || response.responses().get(0).partitions().isEmpty()) {
-            throw new IOException("the controller refused the metadata fetch: " + Errors.forCode(response.errorCode()));
+            throw new IOException("the controller refused the metadata fetch: "
+                    + Errors.forCode(response.errorCode()));
         }
         FetchResponseView.PartitionData answer = response.responses().get(0).partitions().get(0);
         if (answer.highWatermark() == securityDigest) {
