@@ -38,9 +38,6 @@ import java.util.concurrent.CompletionStage;
  */
 final class ShareGroupApiChecks {
 
-    private static final String UNAUTHORIZED_ASSIGNMENT =
-            "The group has described topic(s) that the client is not authorized to describe.";
-
     private final TopicFacts topics;
 
     ShareGroupApiChecks(TopicFacts topics) {
@@ -55,18 +52,9 @@ final class ShareGroupApiChecks {
         return access.allowed(operation, ResourceType.TOPIC, topic);
     }
 
-    /** READ on the group, then DESCRIBE on every subscribed topic named (else TOPIC_AUTHORIZATION_FAILED). */
     CompletionStage<Struct> heartbeat(Access access) {
         ShareGroupHeartbeatRequestView body = new ShareGroupHeartbeatRequestView(access.request().body());
-        if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
-            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
-        }
-        List<String> subscribed = body.subscribedTopicNames();
-        if (subscribed != null && !TopicApiChecks.refusedTopics(access, AclOperation.DESCRIBE, subscribed)
-                .isEmpty()) {
-            return access.refuse(Errors.TOPIC_AUTHORIZATION_FAILED);
-        }
-        return access.serve();
+        return GroupApiChecks.heartbeat(access, body.groupId(), body.subscribedTopicNames());
     }
 
     /**
@@ -88,8 +76,9 @@ final class ShareGroupApiChecks {
                                         .anyMatch(tp -> !topicAllowed(access, AclOperation.DESCRIBE,
                                                 tp.topicName()))) {
                                     group.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
-                                            .errorMessage(UNAUTHORIZED_ASSIGNMENT).groupState("").groupEpoch(0)
-                                            .assignmentEpoch(0).assignorName("").members(new ArrayList<>());
+                                            .errorMessage(GroupApiChecks.UNAUTHORIZED_ASSIGNMENT).groupState("")
+                                            .groupEpoch(0).assignmentEpoch(0).assignorName("")
+                                            .members(new ArrayList<>());
                                 }
                             });
                             return answer;
