@@ -5,6 +5,9 @@ public final class ConfigResources {
 
     public static final byte TOPIC = 2;
     public static final byte BROKER = 4;
+    public static final byte BROKER_LOGGER = 8;
+    /** Kafka's ConfigResource.Type.CLIENT_METRICS (KIP-714 subscriptions). */
+    public static final byte CLIENT_METRICS = 16;
     /** Kafka's ConfigResource.Type.GROUP (group configs, KIP-848). */
     public static final byte GROUP = 32;
 

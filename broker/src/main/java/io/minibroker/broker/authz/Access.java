@@ -47,6 +47,15 @@ final class Access {
         return authorizer.authorize(principal, host, operation, type, name);
     }
 
+    /**
+     * TOPIC_AUTHORIZATION_FAILED unless {@code operation} is allowed on the topic, else null; null for a topic
+     * without a name too (named by an id this broker does not know), which its handler answers UNKNOWN_TOPIC_ID, as
+     * Kafka resolves ids before it authorizes.
+     */
+    Errors topicRefusal(AclOperation operation, String name) {
+        return name == null || allowed(operation, ResourceType.TOPIC, name) ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
+    }
+
     boolean allowedOnCluster(AclOperation operation) {
         return allowed(operation, ResourceType.CLUSTER, AclApisHandler.CLUSTER_NAME);
     }

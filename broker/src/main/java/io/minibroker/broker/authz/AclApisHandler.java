@@ -28,7 +28,7 @@ import java.util.concurrent.CompletionStage;
  * DescribeAcls, CreateAcls and DeleteAcls against the {@link StandardAuthorizer}, as Kafka answers them: DESCRIBE
  * on the cluster to list, ALTER on the cluster to change (else CLUSTER_AUTHORIZATION_FAILED), an invalid binding
  * or filter answered INVALID_REQUEST for itself while the others proceed. Creating and deleting rewrite the ACL
- * file, so this handler belongs on the disk thread.
+ * file, so they belong on the disk thread; describing reads only the authorizer's immutable index.
  *
  * <p>In a cluster the controller keeps the ACLs: a broker answers DescribeAcls from its copy of the controller's
  * image and forwards CreateAcls and DeleteAcls once it has checked ALTER on the cluster ({@link #forwarding}); the

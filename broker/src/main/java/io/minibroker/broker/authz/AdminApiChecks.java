@@ -1,5 +1,6 @@
 package io.minibroker.broker.authz;
 
+import io.minibroker.broker.admin.ConfigResources;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AlterConfigsRequestView;
@@ -44,9 +45,9 @@ final class AdminApiChecks {
     private static final short DELETE_TOPICS_BY_ID_FROM_VERSION = 6;
     private static final short LOG_DIRS_ERROR_FROM_VERSION = 3;
     private static final short ELECT_LEADERS_ERROR_FROM_VERSION = 1;
-    private static final byte TOPIC_RESOURCE = 2;
-    private static final byte GROUP_RESOURCE = 32;
-    private static final Set<Byte> CLUSTER_RESOURCES = Set.of((byte) 4, (byte) 8, (byte) 16); // broker, logger, metrics
+    /** The config resources Kafka authorizes on the cluster. */
+    private static final Set<Byte> CLUSTER_RESOURCES = Set.of(ConfigResources.BROKER, ConfigResources.BROKER_LOGGER,
+            ConfigResources.CLIENT_METRICS);
 
     private final TopicFacts topics;
 
@@ -123,18 +124,18 @@ final class AdminApiChecks {
 
     CompletionStage<Struct> createPartitions(Access access) {
         CreatePartitionsRequestView body = new CreatePartitionsRequestView(access.request().body());
-        return access.serveAllowed(body.topics(), topic -> topicAllowed(access, AclOperation.ALTER, topic.name())
-                ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) ->
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.ALTER, topic.name()),
+                body::topics, (answer, refused) ->
                 new CreatePartitionsResponseView(answer).addResult().name(refused.item().name())
                         .errorCode(refused.error().code()));
     }
 
     /** The refusal of one config resource for {@code operation}, or null; an unknown type is the handler's. */
     private static Errors configRefusal(Access access, AclOperation operation, byte type, String name) {
-        if (type == TOPIC_RESOURCE) {
-            return topicAllowed(access, operation, name) ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
+        if (type == ConfigResources.TOPIC) {
+            return access.topicRefusal(operation, name);
         }
-        if (type == GROUP_RESOURCE) {
+        if (type == ConfigResources.GROUP) {
             return access.allowed(operation, ResourceType.GROUP, name) ? null : Errors.GROUP_AUTHORIZATION_FAILED;
         }
         if (CLUSTER_RESOURCES.contains(type)) {

@@ -50,6 +50,19 @@ public final class AuthorizingHandler implements ApiHandler {
         return new AuthorizingHandler(authorizer, handler, checkFor(api, topics));
     }
 
+    /**
+     * The handler to register for {@code api} on the controller's listener: as {@link #wrap}, except that a Fetch
+     * (there, of the cluster's metadata, ACLs and SCRAM credentials among them) needs CLUSTER_ACTION on the cluster
+     * whoever sends it and whatever it names, as Kafka's ControllerApis checks it.
+     */
+    public static ApiHandler wrapOnController(ApiKey api, ApiHandler handler, StandardAuthorizer authorizer) {
+        if (api == ApiKey.FETCH) {
+            return new AuthorizingHandler(authorizer, handler,
+                    access -> AdminApiChecks.onCluster(access, AclOperation.CLUSTER_ACTION));
+        }
+        return wrap(api, handler, authorizer, TopicFacts.NONE);
+    }
+
     private static ApiCheck checkFor(ApiKey api, TopicFacts facts) {
         TopicApiChecks topics = new TopicApiChecks(facts);
         GroupApiChecks groups = new GroupApiChecks(facts);

@@ -42,7 +42,8 @@ final class GroupApiChecks {
     private static final short BATCHED_FIND_COORDINATOR_VERSION = 4;
     private static final short OFFSET_COMMIT_TOPIC_IDS_FROM_VERSION = 10;
     private static final short DESCRIBE_GROUPS_OPERATIONS_FROM_VERSION = 3;
-    private static final String UNAUTHORIZED_ASSIGNMENT =
+    /** Kafka's message for a described group whose assignments name a topic the principal may not describe. */
+    static final String UNAUTHORIZED_ASSIGNMENT =
             "The group has described topic(s) that the client is not authorized to describe.";
 
     private final TopicFacts topics;
@@ -107,12 +108,9 @@ final class GroupApiChecks {
             body.topics().forEach(t -> addOffsetCommitErrors(response, t, Errors.GROUP_AUTHORIZATION_FAILED));
             return Access.answer(response.struct());
         }
-        return access.serveAllowed(body.topics(), topic -> {
-            String name = byId ? topics.nameOf(topic.topicId()).orElse(null) : topic.name();
-            return name == null || access.allowed(AclOperation.READ, ResourceType.TOPIC, name) ? null
-                    : Errors.TOPIC_AUTHORIZATION_FAILED;
-        }, body::topics, (answer, refused) -> addOffsetCommitErrors(new OffsetCommitResponseView(answer),
-                refused.item(), refused.error()));
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ,
+                byId ? topics.nameOf(topic.topicId()).orElse(null) : topic.name()), body::topics, (answer, refused) ->
+                addOffsetCommitErrors(new OffsetCommitResponseView(answer), refused.item(), refused.error()));
     }
 
     private static void addOffsetCommitErrors(OffsetCommitResponseView response,
@@ -129,8 +127,8 @@ final class GroupApiChecks {
         if (!groupAllowed(access, AclOperation.DELETE, body.groupId())) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
-        return access.serveAllowed(body.topics(), topic -> access.allowed(AclOperation.READ, ResourceType.TOPIC,
-                topic.name()) ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) -> {
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.name()),
+                body::topics, (answer, refused) -> {
                     OffsetDeleteResponseView.OffsetDeleteResponseTopic topic = new OffsetDeleteResponseView(answer)
                             .addTopic().name(refused.item().name());
                     refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
@@ -177,13 +175,19 @@ final class GroupApiChecks {
                         .errorCode(refused.error().code()));
     }
 
-    /** READ on the group, and DESCRIBE on every subscribed topic named (else TOPIC_AUTHORIZATION_FAILED). */
     CompletionStage<Struct> consumerGroupHeartbeat(Access access) {
         ConsumerGroupHeartbeatRequestView body = new ConsumerGroupHeartbeatRequestView(access.request().body());
-        if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
+        return heartbeat(access, body.groupId(), body.subscribedTopicNames());
+    }
+
+    /**
+     * A KIP-848 or KIP-932 member's heartbeat: READ on the group (else GROUP_AUTHORIZATION_FAILED), and DESCRIBE on
+     * every subscribed topic named (else TOPIC_AUTHORIZATION_FAILED).
+     */
+    static CompletionStage<Struct> heartbeat(Access access, String groupId, List<String> subscribed) {
+        if (!groupAllowed(access, AclOperation.READ, groupId)) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
-        List<String> subscribed = body.subscribedTopicNames();
         if (subscribed != null && !TopicApiChecks.refusedTopics(access, AclOperation.DESCRIBE, subscribed)
                 .isEmpty()) {
             return access.refuse(Errors.TOPIC_AUTHORIZATION_FAILED);

@@ -60,8 +60,8 @@ final class OffsetFetchCheck {
                 response.topics(response.topics().stream().filter(t -> describable(access, t.name())).toList());
             });
         }
-        return access.serveAllowed(topics, t -> describable(access, t.name()) ? null
-                : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) ->
+        return access.serveAllowed(topics, t -> access.topicRefusal(AclOperation.DESCRIBE, t.name()), body::topics,
+                (answer, refused) ->
                 addRefused(new OffsetFetchResponseView(answer), refused.item(), refused.error()));
     }
 

@@ -38,9 +38,6 @@ import java.util.concurrent.CompletionStage;
  */
 final class ShareGroupApiChecks {
 
-    private static final String UNAUTHORIZED_ASSIGNMENT =
-            "The group has described topic(s) that the client is not authorized to describe.";
-
     private final TopicFacts topics;
 
     ShareGroupApiChecks(TopicFacts topics) {
@@ -55,18 +52,9 @@ final class ShareGroupApiChecks {
         return access.allowed(operation, ResourceType.TOPIC, topic);
     }
 
-    /** READ on the group, then DESCRIBE on every subscribed topic named (else TOPIC_AUTHORIZATION_FAILED). */
     CompletionStage<Struct> heartbeat(Access access) {
         ShareGroupHeartbeatRequestView body = new ShareGroupHeartbeatRequestView(access.request().body());
-        if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
-            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
-        }
-        List<String> subscribed = body.subscribedTopicNames();
-        if (subscribed != null && !TopicApiChecks.refusedTopics(access, AclOperation.DESCRIBE, subscribed)
-                .isEmpty()) {
-            return access.refuse(Errors.TOPIC_AUTHORIZATION_FAILED);
-        }
-        return access.serve();
+        return GroupApiChecks.heartbeat(access, body.groupId(), body.subscribedTopicNames());
     }
 
     /**
@@ -88,8 +76,9 @@ final class ShareGroupApiChecks {
                                         .anyMatch(tp -> !topicAllowed(access, AclOperation.DESCRIBE,
                                                 tp.topicName()))) {
                                     group.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
-                                            .errorMessage(UNAUTHORIZED_ASSIGNMENT).groupState("").groupEpoch(0)
-                                            .assignmentEpoch(0).assignorName("").members(new ArrayList<>());
+                                            .errorMessage(GroupApiChecks.UNAUTHORIZED_ASSIGNMENT).groupState("")
+                                            .groupEpoch(0).assignmentEpoch(0).assignorName("")
+                                            .members(new ArrayList<>());
                                 }
                             });
                             return answer;
@@ -98,8 +87,7 @@ final class ShareGroupApiChecks {
 
     /** READ on a topic named by id; an id this broker does not know is the handler's to answer (UNKNOWN_TOPIC_ID). */
     private Errors readById(Access access, UUID topicId) {
-        String name = topics.nameOf(topicId).orElse(null);
-        return name == null || topicAllowed(access, AclOperation.READ, name) ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
+        return access.topicRefusal(AclOperation.READ, topics.nameOf(topicId).orElse(null));
     }
 
     /**
@@ -226,8 +214,8 @@ final class ShareGroupApiChecks {
         if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
-        return access.serveAllowed(body.topics(), topic -> topicAllowed(access, AclOperation.READ, topic.topicName())
-                ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) -> {
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
+                body::topics, (answer, refused) -> {
                     AlterShareGroupOffsetsResponseView response = new AlterShareGroupOffsetsResponseView(answer);
                     if (response.errorCode() != Errors.NONE.code()) {
                         return;
@@ -245,8 +233,8 @@ final class ShareGroupApiChecks {
         if (!groupAllowed(access, AclOperation.DELETE, body.groupId())) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
-        return access.serveAllowed(body.topics(), topic -> topicAllowed(access, AclOperation.READ, topic.topicName())
-                ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) -> {
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
+                body::topics, (answer, refused) -> {
                     DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView(answer);
                     if (response.errorCode() == Errors.NONE.code()) {
                         response.addResponse().topicName(refused.item().topicName())

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -22,6 +23,9 @@ import java.util.stream.Collectors;
  * that cover its resource.
  */
 public final class StandardAuthorizer {
+
+    /** The name Kafka's authorizeByResourceType asks about first (Authorizer's "hardcode"). */
+    private static final String ANY_RESOURCE_NAME = "hardcode";
 
     private final Set<KafkaPrincipal> superUsers;
     private final boolean allowEveryoneIfNoAclFound;
@@ -89,31 +93,50 @@ public final class StandardAuthorizer {
 
     /**
      * Whether the principal may perform the operation on some resource of the type, as Kafka's
-     * authorizeByResourceType answers (an idempotent producer needs WRITE on any topic): some matching ALLOW and no
-     * DENY of the operation on every resource of the type (the literal {@code *}).
+     * authorizeByResourceType answers (an idempotent producer needs WRITE on any topic). As Kafka's, it first asks
+     * about a resource named {@value #ANY_RESOURCE_NAME}, which a super user may always act on, and anyone with
+     * {@code allow.everyone.if.no.acl.found} when no binding covers that name. Then only the bindings of exactly the
+     * operation (or ALL) count, without implications: a DENY of the literal {@code *} refuses; an ALLOW of the name
+     * {@code *} allows; otherwise some other ALLOW must name a resource no DENY covers (a literal DENY of the same
+     * name, or a prefixed DENY of a prefix of it).
      */
     public boolean allowsAny(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type) {
-        if (isSuperUser(principal)) {
+        if (authorize(principal, host, operation, type, ANY_RESOURCE_NAME)) {
             return true;
         }
-        if (deniesEverything(principal, host, operation, type)) {
-            return false;
-        }
         String who = principal.toString();
-        return bindings().stream().anyMatch(b -> b.resourceType() == type && b.permission() == AclPermissionType.ALLOW
-                && (b.principal().equals(who) || b.principal().equals(AclBinding.WILDCARD_PRINCIPAL))
-                && (b.host().equals(AclBinding.WILDCARD) || b.host().equals(host))
-                && operation.isAllowedBy(b.operation()));
+        Set<String> deniedLiterals = new HashSet<>();
+        Set<String> deniedPrefixes = new HashSet<>();
+        List<AclBinding> allows = new ArrayList<>();
+        for (AclBinding b : bindings()) {
+            if (b.resourceType() != type || (b.operation() != operation && b.operation() != AclOperation.ALL)
+                    || !(b.principal().equals(who) || b.principal().equals(AclBinding.WILDCARD_PRINCIPAL))
+                    || !(b.host().equals(AclBinding.WILDCARD) || b.host().equals(host))) {
+                continue;
+            }
+            boolean literal = b.patternType() == PatternType.LITERAL;
+            if (b.permission() == AclPermissionType.ALLOW) {
+                allows.add(b);
+            } else if (literal && b.resourceName().equals(AclBinding.WILDCARD)) {
+                return false;
+            } else {
+                (literal ? deniedLiterals : deniedPrefixes).add(b.resourceName());
+            }
+        }
+        if (allows.stream().anyMatch(b -> b.resourceName().equals(AclBinding.WILDCARD))) {
+            return true;
+        }
+        return allows.stream().anyMatch(b -> !(b.patternType() == PatternType.LITERAL
+                && deniedLiterals.contains(b.resourceName())) && !deniedByPrefix(b.resourceName(), deniedPrefixes));
     }
 
-    private boolean deniesEverything(KafkaPrincipal principal, String host, AclOperation operation,
-                                     ResourceType type) {
-        String who = principal.toString();
-        return bindings().stream().anyMatch(b -> b.resourceType() == type && b.permission() == AclPermissionType.DENY
-                && b.patternType() == PatternType.LITERAL && b.resourceName().equals(AclBinding.WILDCARD)
-                && (b.principal().equals(who) || b.principal().equals(AclBinding.WILDCARD_PRINCIPAL))
-                && (b.host().equals(AclBinding.WILDCARD) || b.host().equals(host))
-                && (b.operation() == operation || b.operation() == AclOperation.ALL));
+    private static boolean deniedByPrefix(String name, Set<String> deniedPrefixes) {
+        for (int end = 1; end <= name.length(); end++) {
+            if (deniedPrefixes.contains(name.substring(0, end))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public List<AclBinding> describe(AclBindingFilter filter) {

@@ -46,11 +46,6 @@ final class TopicApiChecks {
         this.topics = topics;
     }
 
-    private Errors refusal(Access access, AclOperation operation, String name) {
-        return name == null || access.allowed(operation, ResourceType.TOPIC, name) ? null
-                : Errors.TOPIC_AUTHORIZATION_FAILED;
-    }
-
     CompletionStage<Struct> produce(Access access) {
         Request request = access.request();
         ProduceRequestView body = new ProduceRequestView(request.body());
@@ -60,8 +55,8 @@ final class TopicApiChecks {
                 || access.allowed(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId);
         Function<ProduceRequestView.TopicProduceData, Errors> refusal = topic -> !transactionAllowed
                 ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
-                : refusal(access, AclOperation.WRITE, byId ? topics.nameOf(topic.topicId()).orElse(null)
-                : topic.name());
+                : access.topicRefusal(AclOperation.WRITE,
+                byId ? topics.nameOf(topic.topicId()).orElse(null) : topic.name());
         if (body.acks() == 0) {
             return produceWithoutAnswer(access, body, refusal);
         }
@@ -109,8 +104,9 @@ final class TopicApiChecks {
         boolean replicaAllowed = !follower || access.allowedOnCluster(AclOperation.CLUSTER_ACTION);
         return access.serveAllowed(body.topics(), topic -> follower
                         ? (replicaAllowed ? null : Errors.TOPIC_AUTHORIZATION_FAILED)
-                        : refusal(access, AclOperation.READ, byId ? topics.nameOf(topic.topicId()).orElse(null)
-                        : topic.topic()), body::topics, (answer, refused) -> {
+                        : access.topicRefusal(AclOperation.READ,
+                        byId ? topics.nameOf(topic.topicId()).orElse(null) : topic.topic()), body::topics,
+                (answer, refused) -> {
                     FetchResponseView.FetchableTopicResponse topic = new FetchResponseView(answer).addResponse();
                     if (byId) {
                         topic.topicId(refused.item().topicId());
@@ -125,7 +121,7 @@ final class TopicApiChecks {
 
     CompletionStage<Struct> listOffsets(Access access) {
         ListOffsetsRequestView body = new ListOffsetsRequestView(access.request().body());
-        return access.serveAllowed(body.topics(), topic -> refusal(access, AclOperation.DESCRIBE, topic.name()),
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.DESCRIBE, topic.name()),
                 body::topics, (answer, refused) -> {
                     ListOffsetsResponseView.ListOffsetsTopicResponse topic = new ListOffsetsResponseView(answer)
                             .addTopic().name(refused.item().name());
@@ -140,7 +136,8 @@ final class TopicApiChecks {
         OffsetForLeaderEpochRequestView body = new OffsetForLeaderEpochRequestView(request.body());
         boolean clusterAction = access.allowedOnCluster(AclOperation.CLUSTER_ACTION);
         return access.serveAllowed(body.topics(), topic -> clusterAction ? null
-                        : refusal(access, AclOperation.DESCRIBE, topic.topic()), body::topics, (answer, refused) -> {
+                        : access.topicRefusal(AclOperation.DESCRIBE, topic.topic()), body::topics,
+                (answer, refused) -> {
                     OffsetForLeaderEpochResponseView.OffsetForLeaderTopicResult topic =
                             new OffsetForLeaderEpochResponseView(answer).addTopic().topic(refused.item().topic());
                     refused.item().partitions().forEach(p -> topic.addPartition().partition(p.partition())
@@ -150,7 +147,7 @@ final class TopicApiChecks {
 
     CompletionStage<Struct> deleteRecords(Access access) {
         DeleteRecordsRequestView body = new DeleteRecordsRequestView(access.request().body());
-        return access.serveAllowed(body.topics(), topic -> refusal(access, AclOperation.DELETE, topic.name()),
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.DELETE, topic.name()),
                 body::topics, (answer, refused) -> {
                     DeleteRecordsResponseView.DeleteRecordsTopicResult topic = new DeleteRecordsResponseView(answer)
                             .addTopic().name(refused.item().name());
@@ -161,7 +158,7 @@ final class TopicApiChecks {
 
     CompletionStage<Struct> describeProducers(Access access) {
         DescribeProducersRequestView body = new DescribeProducersRequestView(access.request().body());
-        return access.serveAllowed(body.topics(), topic -> refusal(access, AclOperation.READ, topic.name()),
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.name()),
                 body::topics, (answer, refused) -> {
                     DescribeProducersResponseView.TopicResponse topic = new DescribeProducersResponseView(answer)
                             .addTopic().name(refused.item().name());
@@ -217,9 +214,9 @@ final class TopicApiChecks {
         return access.serveAllowed(body.topics(), topic -> {
             String name = topic.name();
             if (name == null) { // named by id: the id is not secret, the refusal names it (Kafka's answer too)
-                return refusal(access, AclOperation.DESCRIBE, topics.nameOf(topic.topicId()).orElse(null));
+                return access.topicRefusal(AclOperation.DESCRIBE, topics.nameOf(topic.topicId()).orElse(null));
             }
-            Errors refused = refusal(access, AclOperation.DESCRIBE, name);
+            Errors refused = access.topicRefusal(AclOperation.DESCRIBE, name);
             if (refused == null && autoCreate && !clusterCreate && !topics.exists().test(name)
                     && !access.allowed(AclOperation.CREATE, ResourceType.TOPIC, name)) {
                 refused = Errors.TOPIC_AUTHORIZATION_FAILED;

@@ -122,11 +122,8 @@ final class TransactionApiChecks {
             return Access.answer(response.struct());
         }
         boolean byId = access.request().version() >= TXN_OFFSET_COMMIT_TOPIC_IDS_FROM_VERSION;
-        return access.serveAllowed(body.topics(), topic -> {
-            String name = byId ? topics.nameOf(topic.topicId()).orElse(null) : topic.name();
-            return name == null || access.allowed(AclOperation.READ, ResourceType.TOPIC, name) ? null
-                    : Errors.TOPIC_AUTHORIZATION_FAILED;
-        }, body::topics, (answer, refused) ->
+        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ,
+                byId ? topics.nameOf(topic.topicId()).orElse(null) : topic.name()), body::topics, (answer, refused) ->
                 addTxnOffsetCommitErrors(new TxnOffsetCommitResponseView(answer), refused.item(), refused.error()));
     }
 

@@ -64,6 +64,8 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
     private final Object wakeUp = new Object();
     private volatile boolean running = true;
     private volatile ClusterMetadata current;
+    /** The digest of the ACLs and credentials last handed to {@code onSecurity}; written under this object's lock. */
+    private long securityDigest = NO_VERSION;
 
     /**
      * @param controller          where images are fetched
@@ -71,8 +73,8 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
      * @param interBrokerListener the listener whose endpoints {@code onImage} is given: replica fetchers connect
      *                            to a leader there, never at the address a client was told
      * @param onImage             given each image fetched, in order, before any later one
-     * @param onSecurity          given the ACLs and SCRAM credentials of each image fetched, in order, after its
-     *                            topics
+     * @param onSecurity          given the ACLs and SCRAM credentials of an image fetched, in order, after its
+     *                            topics, when they differ from those it was last given
      */
     public MetadataFetcher(NodeChannel controller, NodeChannel changes, int nodeId, int controllerId,
                            String interBrokerListener, Consumer<ClusterMetadata> onImage,
@@ -171,29 +173,37 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
         }
         onImage.accept(image.forListener(interBrokerListener)); // hosts the image's partitions before clients are told of them
         current = image;
-        onSecurity.accept(fetchSecurity());
+        refreshSecurity();
     }
 
     /**
-     * The controller's ACLs and SCRAM credentials: a Fetch of {@code __cluster_metadata} from no version that
-     * asks for records and waits for nothing, answered with them at once. It names no replica, so the controller
+     * The controller's ACLs and SCRAM credentials, handed on when they are not the ones this broker holds: a Fetch
+     * of {@code __cluster_metadata} that asks for records and waits for nothing, naming the digest of the snapshot
+     * this broker holds as its offset; the controller answers the digest of its own as the high watermark, with the
+     * records only when the two differ (most images change only topics). It names no replica, so the controller
      * does not take it for what this broker has applied.
      */
-    private SecurityRecords.Snapshot fetchSecurity() throws IOException {
+    private void refreshSecurity() throws IOException {
         FetchRequestView request = new FetchRequestView().maxWaitMs(0).minBytes(0).maxBytes(Integer.MAX_VALUE);
         request.replicaState().replicaId(-1).replicaEpoch(-1);
         request.addTopic().topic(METADATA_TOPIC).topicId(TopicIds.METADATA_TOPIC_ID)
-                .addPartition().partition(0).fetchOffset(NO_VERSION).partitionMaxBytes(Integer.MAX_VALUE);
+                .addPartition().partition(0).fetchOffset(securityDigest).partitionMaxBytes(Integer.MAX_VALUE);
         FetchResponseView response = new FetchResponseView(controller.send(ApiKey.FETCH, request.struct()));
         if (response.errorCode() != Errors.NONE.code() || response.responses().isEmpty()
                 || response.responses().get(0).partitions().isEmpty()) {
-            throw new IOException("the controller refused the metadata fetch: " + Errors.forCode(response.errorCode()));
+            throw new IOException("the controller refused the metadata fetch: "
+                    + Errors.forCode(response.errorCode()));
+        }
+        FetchResponseView.PartitionData answer = response.responses().get(0).partitions().get(0);
+        if (answer.highWatermark() == securityDigest) {
+            return;
         }
         try {
-            return SecurityRecords.decode(response.responses().get(0).partitions().get(0).records());
+            onSecurity.accept(SecurityRecords.decode(answer.records()));
         } catch (IllegalArgumentException e) {
             throw new IOException("unreadable ACL or SCRAM records from the controller", e);
         }
+        securityDigest = answer.highWatermark();
     }
 
     /** Each topic's config overrides, as the controller lists them: the configs whose source is the topic. */

@@ -10,7 +10,6 @@ import io.minibroker.broker.api.DiskBoundHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.authz.AclApisHandler;
 import io.minibroker.broker.authz.AuthorizingHandler;
-import io.minibroker.broker.authz.TopicFacts;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.config.BrokerConfig;
@@ -84,10 +83,10 @@ public final class ControllerApis {
             // Checked again here, against the forwarding broker's principal: the listener is reachable by others.
             ApiHandler aclChanges = changesImage(onDisk.apply(new AclApisHandler(acls)), version);
             apis.add(ApiKey.CREATE_ACLS, aclChanges).add(ApiKey.DELETE_ACLS, aclChanges);
-            // As Kafka's ControllerApis: every request is checked (CLUSTER_ACTION for registration, heartbeats and
-            // ISR changes; the admin APIs' own rights for what brokers forward), so only the nodes' principals,
-            // which super.users names, are served.
-            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, acls, TopicFacts.NONE));
+            // As Kafka's ControllerApis: every request is checked (CLUSTER_ACTION for registration, heartbeats,
+            // ISR changes and the metadata fetches; the admin APIs' own rights for what brokers forward), so only
+            // the nodes' principals, which super.users names, are served.
+            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrapOnController(api, handler, acls));
         }
         return apis;
     }

@@ -71,20 +71,23 @@ final class SecurityApis {
      * thread), in a cluster the changes through {@code controller} (null on a single node).
      */
     void register(SupportedApis apis, ControllerForwarder controller, Function<ApiHandler, ApiHandler> onDisk) {
-        ApiHandler acls;
+        ApiHandler describeAcls;
+        ApiHandler changeAcls;
         if (authorizer == null) {
-            acls = new NoAuthorizerHandler();
+            describeAcls = changeAcls = new NoAuthorizerHandler();
         } else if (controller == null) {
-            acls = onDisk.apply(new AclApisHandler(authorizer));
+            // Listing reads the immutable index on the event loop; only the changes write the file.
+            describeAcls = new AclApisHandler(authorizer);
+            changeAcls = onDisk.apply(describeAcls);
         } else {
             ApiHandler create = controller.handlerFor(ApiKey.CREATE_ACLS, ControllerUnreachable::createAcls);
             ApiHandler delete = controller.handlerFor(ApiKey.DELETE_ACLS, ControllerUnreachable::deleteAcls);
-            acls = AclApisHandler.forwarding(authorizer, (context, request) ->
+            describeAcls = changeAcls = AclApisHandler.forwarding(authorizer, (context, request) ->
                     (request.api() == ApiKey.CREATE_ACLS ? create : delete).handle(context, request));
         }
-        apis.add(ApiKey.DESCRIBE_ACLS, acls)
-                .add(ApiKey.CREATE_ACLS, acls)
-                .add(ApiKey.DELETE_ACLS, acls)
+        apis.add(ApiKey.DESCRIBE_ACLS, describeAcls)
+                .add(ApiKey.CREATE_ACLS, changeAcls)
+                .add(ApiKey.DELETE_ACLS, changeAcls)
                 .add(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, new DescribeUserScramCredentialsHandler(credentials))
                 .add(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, controller == null
                         ? onDisk.apply(new AlterUserScramCredentialsHandler(credentials))

@@ -72,6 +72,37 @@ class StandardAuthorizerTest {
         assertFalse(authorizer.authorize(ALICE, "10.0.0.2", READ, GROUP, "g"));
     }
 
+    /** Kafka's authorizeByResourceType, which an idempotent producer's InitProducerId asks for WRITE on topics. */
+    @Test
+    void someResourceOfTheTypeIsAllowedUnlessDeniesCoverEveryAllow() throws IOException {
+        StandardAuthorizer authorizer = StandardAuthorizer.open(dir, null, false);
+        authorizer.create(List.of(acl("a", LITERAL, "User:alice", WRITE, ALLOW),
+                acl("a", LITERAL, "User:alice", WRITE, DENY),
+                acl("orders-", PREFIXED, "User:alice", WRITE, ALLOW),
+                acl("ord", PREFIXED, "User:*", ALL, DENY)));
+        assertFalse(authorizer.allowsAny(ALICE, "h", WRITE, TOPIC), "each ALLOW is covered by a DENY");
+
+        authorizer.create(List.of(acl("b", LITERAL, "User:alice", ALL, ALLOW)));
+        assertTrue(authorizer.allowsAny(ALICE, "h", WRITE, TOPIC), "b is allowed and no DENY covers it");
+        assertFalse(authorizer.allowsAny(BOB, "h", WRITE, TOPIC));
+
+        authorizer.create(List.of(acl("c", LITERAL, "User:bob", READ, ALLOW)));
+        assertFalse(authorizer.allowsAny(BOB, "h", WRITE, TOPIC), "READ is not WRITE, nor implies it");
+
+        authorizer.create(List.of(acl("*", LITERAL, "User:alice", WRITE, DENY)));
+        assertFalse(authorizer.allowsAny(ALICE, "h", WRITE, TOPIC), "a DENY of every topic wins");
+    }
+
+    @Test
+    void someResourceOfTheTypeIsAllowedToSuperUsersAndWhereNoAclCoversKafkasProbe() throws IOException {
+        StandardAuthorizer authorizer = StandardAuthorizer.open(dir, "User:admin", true);
+        authorizer.create(List.of(acl("t", LITERAL, "User:bob", READ, ALLOW)));
+        assertTrue(authorizer.allowsAny(ALICE, "h", WRITE, TOPIC), "allow.everyone.if.no.acl.found, as Kafka");
+        authorizer.create(List.of(acl("*", LITERAL, "User:*", WRITE, DENY)));
+        assertFalse(authorizer.allowsAny(ALICE, "h", WRITE, TOPIC));
+        assertTrue(authorizer.allowsAny(KafkaPrincipal.user("admin"), "h", WRITE, TOPIC));
+    }
+
     @Test
     void aclsSurviveReopeningAndFiltersDescribeAndDelete() throws IOException {
         StandardAuthorizer authorizer = StandardAuthorizer.open(dir, null, false);

@@ -1,12 +1,16 @@
 package io.minibroker.broker.replica;
 
+import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.network.RawClient;
+import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.CreateAclsRequestView;
 import io.minibroker.protocol.message.view.CreateAclsResponseView;
+import io.minibroker.protocol.message.view.FetchRequestView;
+import io.minibroker.protocol.message.view.FetchResponseView;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
@@ -169,6 +173,27 @@ class ClusterAclsTest {
                     client.receive(ApiKey.CREATE_ACLS, version).body());
             assertThat(response.results()).singleElement().satisfies(result -> assertThat(result.errorCode())
                     .isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code()));
+        }
+    }
+
+    /**
+     * The controller's Fetch of the metadata, which carries every ACL and SCRAM credential, is served to the nodes'
+     * principals only: Kafka's ControllerApis needs CLUSTER_ACTION on the cluster, whatever replica the fetch names.
+     */
+    @Test
+    void theControllerHandsItsMetadataRecordsToSuperUsersOnly() throws Exception {
+        try (MiniCluster cluster = MiniCluster.start(1, Map.of("authorizer.class.name",
+                BrokerConfig.STANDARD_AUTHORIZER, "super.users", "User:admin"));
+             RawClient client = new RawClient(cluster.controller().boundPort("CONTROLLER"))) {
+            FetchRequestView fetch = new FetchRequestView().maxWaitMs(0).minBytes(0).maxBytes(Integer.MAX_VALUE);
+            fetch.replicaState().replicaId(-1).replicaEpoch(-1);
+            fetch.addTopic().topic(MetadataFetcher.METADATA_TOPIC).topicId(TopicIds.METADATA_TOPIC_ID)
+                    .addPartition().partition(0).fetchOffset(-1).partitionMaxBytes(Integer.MAX_VALUE);
+            short version = ApiKey.FETCH.highestStableVersion();
+            client.send(RawClient.request(ApiKey.FETCH, version, 1, fetch.struct()));
+            FetchResponseView response = new FetchResponseView(client.receive(ApiKey.FETCH, version).body());
+            assertThat(response.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+            assertThat(response.responses()).isEmpty();
         }
     }
 
