@@ -237,7 +237,13 @@ public final class SharePartitionManager implements AutoCloseable {
 
         @Override
         protected void onComplete() {
-            changed(partition, partition.expireLocks());
+            boolean released = partition.expireLocks();
+            changed(partition, released);
+            if (!released) {
+                // A fetch or acknowledgement past the deadline may have released these locks first (SharePartition
+                // expires locks inline), telling no parked fetch: they learn of the records here either way.
+                fetchPurgatory.checkAndComplete(partition.key());
+            }
         }
 
         @Override
