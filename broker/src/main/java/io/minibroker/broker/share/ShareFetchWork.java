@@ -7,6 +7,8 @@ import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import io.minibroker.protocol.message.view.ShareFetchResponseView.PartitionData;
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatches;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -29,12 +31,6 @@ import java.util.UUID;
  * holding acquired records, whose bounds are known only after reading their headers.
  */
 final class ShareFetchWork {
-
-    /** Where in a v2 batch header its length and last offset delta are; 12 bytes of offset and length first. */
-    private static final int LENGTH_OFFSET = 8;
-    private static final int LAST_OFFSET_DELTA_OFFSET = 23;
-    private static final int LOG_OVERHEAD = 12;
-    private static final int HEADER_SIZE = 61;
 
     private final SharePartitionManager manager;
     private final ShareLogs logs;
@@ -186,19 +182,17 @@ final class ShareFetchWork {
         }
     }
 
-    /** Each whole batch of a read: base offset, last offset, and its start and end in the buffer. */
+    /**
+     * Each whole batch of a read: base offset, last offset, and its start and end in the buffer. A batch the read
+     * cut short is left for the next fetch (RecordBatches stops before it).
+     */
     private static List<long[]> batches(ByteBuf buffer) {
         List<long[]> batches = new ArrayList<>();
-        int position = 0;
-        while (buffer.readableBytes() - position >= HEADER_SIZE) {
-            long baseOffset = buffer.getLong(position);
-            int size = LOG_OVERHEAD + buffer.getInt(position + LENGTH_OFFSET);
-            if (size > buffer.readableBytes() - position) {
-                break; // the read cut the last batch: it is left for the next fetch
-            }
-            long lastOffset = baseOffset + buffer.getInt(position + LAST_OFFSET_DELTA_OFFSET);
-            batches.add(new long[] {baseOffset, lastOffset, position, position + size});
-            position += size;
+        int position = buffer.readerIndex();
+        for (RecordBatches read = RecordBatches.of(buffer); read.hasNext(); ) {
+            RecordBatch batch = read.next();
+            batches.add(new long[] {batch.baseOffset(), batch.lastOffset(), position, position + batch.sizeInBytes()});
+            position += batch.sizeInBytes();
         }
         return batches;
     }
