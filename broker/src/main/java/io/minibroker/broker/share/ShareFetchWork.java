@@ -16,9 +16,12 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -94,13 +97,15 @@ final class ShareFetchWork {
         Map<UUID, ShareFetchResponseView.ShareFetchableTopicResponse> topics = new LinkedHashMap<>();
         int remainingBytes = maxBytes;
         int remainingRecords = maxRecords;
-        List<TopicIdPartition> answered = new ArrayList<>(partitions);
-        acknowledgeErrors.keySet().stream().filter(tp -> !answered.contains(tp)).forEach(answered::add);
+        // The fetched partitions, then those only acknowledged; sets, as a session may hold thousands of partitions.
+        Set<TopicIdPartition> fetched = new HashSet<>(partitions);
+        Set<TopicIdPartition> answered = new LinkedHashSet<>(partitions);
+        answered.addAll(acknowledgeErrors.keySet());
         for (TopicIdPartition tp : answered) {
             Errors ackError = acknowledgeErrors.get(tp);
             Errors error = Errors.NONE;
             Acquired acquired = Acquired.NOTHING;
-            if (partitions.contains(tp)) {
+            if (fetched.contains(tp)) {
                 ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
                 error = resolved.error();
                 if (resolved.log() != null && remainingRecords > 0 && remainingBytes > 0) {
