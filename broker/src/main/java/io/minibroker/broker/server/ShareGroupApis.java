@@ -28,9 +28,8 @@ import java.util.function.Supplier;
 
 /**
  * The share groups' data side as a broker wires it (KIP-932): the share partitions with their parked ShareFetches
- * and lock expiries, the share sessions, and the APIs that use them. Membership is the group coordinator's; a group
- * it does not know (share sessions opened without heartbeats, as raw-wire tests open them) is as the sessions show
- * it. Group configs ({@code share.auto.offset.reset} and the rest) are a single node's, kept in its log directory;
+ * and lock expiries, the share sessions, and the APIs that use them. Membership is the group coordinator's. Group
+ * configs ({@code share.auto.offset.reset} and the rest) are a single node's, kept in its log directory;
  * a cluster's brokers use the {@code group.share.*} defaults.
  */
 final class ShareGroupApis implements AutoCloseable {
@@ -56,11 +55,7 @@ final class ShareGroupApis implements AutoCloseable {
         new PurgatoryMeters(partitions.fetchPurgatory()).bindTo(registry);
         this.sessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
         this.logs = new ShareLogs(topics, leadership);
-        ShareGroupMembership sessionsView = ShareGroupMembership.fromSessions(sessions, partitions);
-        this.membership = groupId -> {
-            ShareGroupMembership.Status status = coordinator.get().shareGroupMembership().status(groupId);
-            return status != ShareGroupMembership.Status.UNKNOWN ? status : sessionsView.status(groupId);
-        };
+        this.membership = groupId -> coordinator.get().shareGroupMembership().status(groupId);
         // A closed connection ends its share sessions and releases what their members held, at once.
         connections.onClientClosed(client -> partitions.releaseSessions(sessions.closeConnection(client)));
     }

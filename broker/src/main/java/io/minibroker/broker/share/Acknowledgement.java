@@ -13,11 +13,6 @@ public record Acknowledgement(long firstOffset, long lastOffset, List<Byte> type
         return AcknowledgeType.forId(id);
     }
 
-    /** Whether some offset of the batch is released, which makes it available to other members' fetches. */
-    boolean releasesAny() {
-        return types.contains(AcknowledgeType.RELEASE.id());
-    }
-
     /** Whether the batch renews a lock, which then needs a new expiry. */
     boolean renewsAny() {
         return types.contains(AcknowledgeType.RENEW.id());

@@ -7,6 +7,8 @@ import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import io.minibroker.protocol.message.view.ShareFetchResponseView.PartitionData;
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatches;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -14,9 +16,12 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -29,12 +34,6 @@ import java.util.UUID;
  * holding acquired records, whose bounds are known only after reading their headers.
  */
 final class ShareFetchWork {
-
-    /** Where in a v2 batch header its length and last offset delta are; 12 bytes of offset and length first. */
-    private static final int LENGTH_OFFSET = 8;
-    private static final int LAST_OFFSET_DELTA_OFFSET = 23;
-    private static final int LOG_OVERHEAD = 12;
-    private static final int HEADER_SIZE = 61;
 
     private final SharePartitionManager manager;
     private final ShareLogs logs;
@@ -98,13 +97,15 @@ final class ShareFetchWork {
         Map<UUID, ShareFetchResponseView.ShareFetchableTopicResponse> topics = new LinkedHashMap<>();
         int remainingBytes = maxBytes;
         int remainingRecords = maxRecords;
-        List<TopicIdPartition> answered = new ArrayList<>(partitions);
-        acknowledgeErrors.keySet().stream().filter(tp -> !answered.contains(tp)).forEach(answered::add);
+        // The fetched partitions, then those only acknowledged; sets, as a session may hold thousands of partitions.
+        Set<TopicIdPartition> fetched = new HashSet<>(partitions);
+        Set<TopicIdPartition> answered = new LinkedHashSet<>(partitions);
+        answered.addAll(acknowledgeErrors.keySet());
         for (TopicIdPartition tp : answered) {
             Errors ackError = acknowledgeErrors.get(tp);
             Errors error = Errors.NONE;
             Acquired acquired = Acquired.NOTHING;
-            if (partitions.contains(tp)) {
+            if (fetched.contains(tp)) {
                 ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
                 error = resolved.error();
                 if (resolved.log() != null && remainingRecords > 0 && remainingBytes > 0) {
@@ -186,19 +187,17 @@ final class ShareFetchWork {
         }
     }
 
-    /** Each whole batch of a read: base offset, last offset, and its start and end in the buffer. */
+    /**
+     * Each whole batch of a read: base offset, last offset, and its start and end in the buffer. A batch the read
+     * cut short is left for the next fetch (RecordBatches stops before it).
+     */
     private static List<long[]> batches(ByteBuf buffer) {
         List<long[]> batches = new ArrayList<>();
-        int position = 0;
-        while (buffer.readableBytes() - position >= HEADER_SIZE) {
-            long baseOffset = buffer.getLong(position);
-            int size = LOG_OVERHEAD + buffer.getInt(position + LENGTH_OFFSET);
-            if (size > buffer.readableBytes() - position) {
-                break; // the read cut the last batch: it is left for the next fetch
-            }
-            long lastOffset = baseOffset + buffer.getInt(position + LAST_OFFSET_DELTA_OFFSET);
-            batches.add(new long[] {baseOffset, lastOffset, position, position + size});
-            position += size;
+        int position = buffer.readerIndex();
+        for (RecordBatches read = RecordBatches.of(buffer); read.hasNext(); ) {
+            RecordBatch batch = read.next();
+            batches.add(new long[] {batch.baseOffset(), batch.lastOffset(), position, position + batch.sizeInBytes()});
+            position += batch.sizeInBytes();
         }
         return batches;
     }

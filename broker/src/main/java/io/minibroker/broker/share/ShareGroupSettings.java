@@ -10,7 +10,4 @@ package io.minibroker.broker.share;
  */
 public record ShareGroupSettings(int recordLockDurationMs, int deliveryCountLimit, int partitionMaxRecordLocks,
                                  boolean autoOffsetResetEarliest) {
-
-    /** Kafka's broker defaults: 30 s locks, 5 deliveries, 2000 in-flight records, latest. */
-    public static final ShareGroupSettings DEFAULTS = new ShareGroupSettings(30_000, 5, 2000, false);
 }

@@ -44,6 +44,12 @@ public final class SharePartition {
     private long startOffset;
     private long endOffset;
     private ShareGroupSettings settings;
+    /**
+     * No lock expires before this: every fetch and acknowledgement expires locks first, and until then that is a
+     * clock read, not a walk of the window. It may be early (the record was acknowledged or renewed since); the
+     * walk then finds the true next deadline.
+     */
+    private long nextLockDeadlineMs = Long.MAX_VALUE;
 
     private SharePartition(SharePartitionKey key, Clock clock, ShareGroupSettings settings, long startOffset) {
         this.key = key;
@@ -170,6 +176,7 @@ public final class SharePartition {
                 record.deliveryCount++;
                 record.owner = memberId;
                 record.lockDeadlineMs = deadline;
+                nextLockDeadlineMs = Math.min(nextLockDeadlineMs, deadline);
                 count++;
                 add(acquired, offset, record.deliveryCount);
             }
@@ -217,6 +224,8 @@ public final class SharePartition {
                 }
             }
         }
+        // Renewed under a shorter lock duration, a deadline can come before every earlier one.
+        nextLockDeadlineMs = Math.min(nextLockDeadlineMs, renewedDeadline);
         advanceStart();
         return Errors.NONE;
     }
@@ -237,13 +246,23 @@ public final class SharePartition {
     /** Releases the records whose lock has passed its deadline. Returns whether any was. */
     public synchronized boolean expireLocks() {
         long now = clock.nowMs();
+        if (now < nextLockDeadlineMs) {
+            return false;
+        }
         boolean expired = false;
+        long next = Long.MAX_VALUE;
         for (InFlight record : inFlight.values()) {
-            if (record.state == RecordState.ACQUIRED && record.lockDeadlineMs <= now) {
+            if (record.state != RecordState.ACQUIRED) {
+                continue;
+            }
+            if (record.lockDeadlineMs <= now) {
                 release(record);
                 expired = true;
+            } else {
+                next = Math.min(next, record.lockDeadlineMs);
             }
         }
+        nextLockDeadlineMs = next;
         if (expired) {
             advanceStart();
         }

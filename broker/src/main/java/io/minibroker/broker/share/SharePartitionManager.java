@@ -107,9 +107,9 @@ public final class SharePartitionManager implements AutoCloseable {
             }
             written = persister.write(partition.key(), partition.snapshot());
         }
-        if (acknowledgements.stream().anyMatch(Acknowledgement::releasesAny)) {
-            fetchPurgatory.checkAndComplete(partition.key()); // released records are there for parked fetches
-        }
+        // Released records are there for parked fetches, and records finished with may move the start offset and
+        // so make room in a full window (share.partition.max.record.locks): either way, as Kafka, they are checked.
+        fetchPurgatory.checkAndComplete(partition.key());
         if (acknowledgements.stream().anyMatch(Acknowledgement::renewsAny)) {
             locksTaken(partition);
         }
@@ -237,7 +237,13 @@ public final class SharePartitionManager implements AutoCloseable {
 
         @Override
         protected void onComplete() {
-            changed(partition, partition.expireLocks());
+            boolean released = partition.expireLocks();
+            changed(partition, released);
+            if (!released) {
+                // A fetch or acknowledgement past the deadline may have released these locks first (SharePartition
+                // expires locks inline), telling no parked fetch: they learn of the records here either way.
+                fetchPurgatory.checkAndComplete(partition.key());
+            }
         }
 
         @Override

@@ -35,7 +35,7 @@ import java.util.stream.Stream;
 public final class ShareStateFiles implements Persister {
 
     private static final Logger log = LoggerFactory.getLogger(ShareStateFiles.class);
-    public static final String DIRECTORY = ".minibroker-share-state";
+    private static final String DIRECTORY = ".minibroker-share-state";
 
     private final Path root;
     private final Executor disk;

@@ -187,21 +187,27 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
 
     @Override
     public int heartbeatIntervalMs(String groupId) {
-        return Integer.parseInt(effective(groupId).get(SHARE_HEARTBEAT_INTERVAL_MS));
+        return intValue(overrides.get(groupId), SHARE_HEARTBEAT_INTERVAL_MS);
     }
 
     @Override
     public int sessionTimeoutMs(String groupId) {
-        return Integer.parseInt(effective(groupId).get(SHARE_SESSION_TIMEOUT_MS));
+        return intValue(overrides.get(groupId), SHARE_SESSION_TIMEOUT_MS);
     }
 
+    /** Read at every share fetch and heartbeat: straight from the override or the broker key, no map of all. */
     @Override
     public ShareGroupSettings settings(String groupId) {
-        Map<String, String> values = effective(groupId);
-        return new ShareGroupSettings(Integer.parseInt(values.get(SHARE_RECORD_LOCK_DURATION_MS)),
-                Integer.parseInt(values.get(SHARE_DELIVERY_COUNT_LIMIT)),
-                Integer.parseInt(values.get(SHARE_PARTITION_MAX_RECORD_LOCKS)),
-                values.get(SHARE_AUTO_OFFSET_RESET).equals("earliest"));
+        Map<String, String> group = overrides.get(groupId);
+        return new ShareGroupSettings(intValue(group, SHARE_RECORD_LOCK_DURATION_MS),
+                intValue(group, SHARE_DELIVERY_COUNT_LIMIT), intValue(group, SHARE_PARTITION_MAX_RECORD_LOCKS),
+                group != null && "earliest".equals(group.get(SHARE_AUTO_OFFSET_RESET)));
+    }
+
+    /** An integer config's value for a group with these overrides (null for none). */
+    private int intValue(Map<String, String> group, String name) {
+        String override = group == null ? null : group.get(name);
+        return override != null ? Integer.parseInt(override) : broker.get(INT_CONFIGS.get(name));
     }
 
     private static String encode(String text) {

@@ -26,13 +26,19 @@ final class ShareBroker implements AutoCloseable {
     static final String TOPIC = "shared";
 
     private final Path logDir;
+    private final Map<String, String> overrides;
     final ManualClock clock = new ManualClock();
     private Broker broker;
     UUID topicId;
 
     ShareBroker(Path logDir) throws Exception {
+        this(logDir, Map.of());
+    }
+
+    ShareBroker(Path logDir, Map<String, String> overrides) throws Exception {
         this.logDir = logDir;
-        broker = TestBrokers.start(logDir, Map.of(), clock);
+        this.overrides = overrides;
+        broker = TestBrokers.start(logDir, overrides, clock);
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
             byte[] id = Base64.getUrlDecoder().decode(admin.describeTopics(List.of(TOPIC)).allTopicNames().get()
@@ -66,7 +72,7 @@ final class ShareBroker implements AutoCloseable {
 
     void restart() throws Exception {
         broker.close();
-        broker = TestBrokers.start(logDir, Map.of(), clock);
+        broker = TestBrokers.start(logDir, overrides, clock);
     }
 
     /** {@code count} records, one batch each. */

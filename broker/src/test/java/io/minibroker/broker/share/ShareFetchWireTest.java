@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.share.ShareWire.acquired;
@@ -136,6 +137,23 @@ class ShareFetchWireTest {
             b.sendFetch(60_000, 10);
             a.acknowledge(ack(0, 0, AcknowledgeType.RELEASE));
             assertThat(acquired(b.receiveFetch())).containsExactly(List.of(0L, 0L, 2L));
+        }
+    }
+
+    @Test
+    void aParkedShareFetchIsCompletedWhenAnAcknowledgementMakesRoomInAFullWindow(@TempDir Path windowed)
+            throws Exception {
+        broker.close();
+        broker = new ShareBroker(windowed, Map.of("group.share.partition.max.record.locks", "100"));
+        try (ShareWire a = broker.member("g", "member-a");
+             ShareWire b = broker.member("g", "member-b")) {
+            a.fetch(200);
+            b.fetch(200);
+            broker.produce(101);
+            assertThat(acquired(a.fetch(200))).containsExactly(List.of(0L, 99L, 1L)); // the window is full
+            b.sendFetch(60_000, 200); // parked: offset 100 is there but out of the window until 0-99 are done
+            a.acknowledge(ack(0, 99, AcknowledgeType.ACCEPT));
+            assertThat(acquired(b.receiveFetch())).containsExactly(List.of(100L, 100L, 1L));
         }
     }
 

@@ -136,6 +136,20 @@ class SharePartitionTest {
     }
 
     @Test
+    void aLockRenewedAfterTheLockDurationShrankExpiresAtItsNewDeadline() {
+        SharePartition partition = partition(SETTINGS);
+        partition.acquire("a", 10, records(0, 0)); // locked until 30 000
+        partition.updateSettings(new ShareGroupSettings(5_000, 3, 100, false));
+        clock.advance(1_000);
+        assertThat(partition.acknowledge("a", List.of(ack(0, 0, AcknowledgeType.RENEW)))).isEqualTo(Errors.NONE);
+        clock.advance(4_999);
+        assertThat(partition.expireLocks()).isFalse();
+        clock.advance(1);
+        assertThat(partition.expireLocks()).isTrue();
+        assertThat(partition.stateOf(0)).isEqualTo(RecordState.AVAILABLE);
+    }
+
+    @Test
     void aMemberLeavingReleasesOnlyItsRecords() {
         SharePartition partition = partition(SETTINGS);
         partition.acquire("a", 2, records(0, 3));
