@@ -281,7 +281,9 @@ final class LogSegments {
             for (int i = 0; i < swap.length; i++) {
                 Files.deleteIfExists(swap[i]);
             }
-            for (int i = 1; i < target.length; i++) { // the log's replay writes back the aborted transactions' entries
+            // Not the .txnindex's entries, though: a restart replays only from a producer snapshot, past this
+            // segment, so its aborted transactions are lost from the index (a gap in this failure path only).
+            for (int i = 1; i < target.length; i++) {
                 Files.deleteIfExists(target[i]);
             }
             throw LogException.storageError(topicPartition, "cannot swap in the cleaned copy of segment "
