@@ -86,6 +86,11 @@ final class LogSegments {
         return segments.values();
     }
 
+    /** The segments from the one at {@code baseOffset} on, oldest first (a live view). */
+    Collection<LogSegment> from(long baseOffset) {
+        return segments.tailMap(baseOffset).values();
+    }
+
     int count() {
         return segments.size();
     }

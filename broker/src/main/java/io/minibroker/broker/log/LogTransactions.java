@@ -172,13 +172,15 @@ final class LogTransactions {
         return Math.min(highWatermark, ongoing.firstUnstableOffset(highWatermark));
     }
 
-    /** From the {@code .txnindex} of the segment holding {@code fetchOffset} on, until an entry says it may stop. */
+    /**
+     * From the {@code .txnindex} of the segment holding {@code fetchOffset} on, until an entry says it may stop. On
+     * every read_committed fetch: the segments before that one are not walked.
+     */
     List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
         List<AbortedTxn> found = new ArrayList<>();
         Map.Entry<Long, LogSegment> start = segments.floorEntry(fetchOffset);
-        long from = start == null ? segments.firstBaseOffset() : start.getKey();
-        for (LogSegment segment : segments.all()) {
-            if (segment.baseOffset() >= from && segment.txnIndex().collect(fetchOffset, upperBoundOffset, found)) {
+        for (LogSegment segment : segments.from(start == null ? Long.MIN_VALUE : start.getKey())) {
+            if (segment.txnIndex().collect(fetchOffset, upperBoundOffset, found)) {
                 break;
             }
         }
