@@ -615,8 +615,10 @@ public final class PartitionLog implements AutoCloseable {
     @Override
     public synchronized void close() throws IOException {
         flush();
-        if (!deleted) {
-            transactions.takeSnapshot(offsets.logEndOffset(), true); // a clean start then replays nothing
+        // A clean start then replays nothing. A log whose newest snapshot is already at its end (one idle since it
+        // opened or rolled: most of a broker's partitions) has it on disk as it stands: not written again.
+        if (!deleted && transactions.base().offset() != offsets.logEndOffset()) {
+            transactions.takeSnapshot(offsets.logEndOffset(), true);
         }
         segments.closeAll();
     }

@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -139,6 +140,25 @@ class ProducerSnapshotTest {
             assertThat(producer.coordinatorEpoch()).isEqualTo(5);
             assertThat(producer.lastSequence()).isZero();
         });
+    }
+
+    @Test
+    void anIdleLogsCloseKeepsTheSnapshotAtItsEnd() throws IOException {
+        open(true);
+        writeManySegments();
+        long end = log.logEndOffset();
+        log.close();
+        Path snapshot = ProducerSnapshot.path(dir(), end);
+        Object written = Files.readAttributes(snapshot, BasicFileAttributes.class).fileKey();
+        assertThat(written).isNotNull();
+
+        open(true);
+        log.close();
+
+        // Rewritten, the file would be a new one renamed over it.
+        assertThat(Files.readAttributes(snapshot, BasicFileAttributes.class).fileKey()).isEqualTo(written);
+        open(true);
+        assertThat(log.producerStateReplayedFrom()).isEqualTo(end);
     }
 
     @Test
