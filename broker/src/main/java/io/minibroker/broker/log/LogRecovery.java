@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -45,9 +46,16 @@ final class LogRecovery {
     private LogRecovery() {
     }
 
-    /** The recovered segments by base offset, never empty: an empty directory gets a segment at {@code logStartOffset}. */
-    static NavigableMap<Long, LogSegment> load(Path dir, LogConfig config, long nowMs, long recoveryPoint,
-                                               long logStartOffset, boolean cleanShutdown) throws IOException {
+    /**
+     * A log's directory as loaded: the recovered segments by base offset, never empty, and the offsets of its
+     * producer snapshots (from the same listing).
+     */
+    record Loaded(NavigableMap<Long, LogSegment> segments, NavigableSet<Long> snapshotOffsets) {
+    }
+
+    /** Loads the segments (an empty directory gets one at {@code logStartOffset}) and the snapshots' offsets. */
+    static Loaded load(Path dir, LogConfig config, long nowMs, long recoveryPoint, long logStartOffset,
+                       boolean cleanShutdown) throws IOException {
         Set<String> names = listNames(dir);
         finishCleanerSwaps(dir, names);
         List<Long> baseOffsets = scanBaseOffsets(dir, names);
@@ -74,7 +82,7 @@ final class LogRecovery {
         if (segments.isEmpty()) {
             segments.put(logStartOffset, LogSegment.create(dir, logStartOffset, config, nowMs));
         }
-        return segments;
+        return new Loaded(segments, ProducerSnapshot.offsets(names));
     }
 
     /**

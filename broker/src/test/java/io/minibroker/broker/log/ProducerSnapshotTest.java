@@ -162,6 +162,22 @@ class ProducerSnapshotTest {
     }
 
     @Test
+    void aRollDeletesTheSnapshotsBelowTheFirstSegmentButTheNewestOfThem() throws IOException {
+        open(true);
+        writeManySegments();
+        List<Long> bases = baseOffsets();
+        log.deleteRecordsBefore(bases.get(bases.size() - 2)); // every segment but the last two goes
+        assertThat(log.segmentCount()).isEqualTo(2);
+        long rolledAt = log.logEndOffset();
+        while (log.segmentCount() == 2) {
+            batch(log, 9, (short) 0, (int) (log.logEndOffset() - rolledAt), 3, false);
+        }
+
+        long first = baseOffsets().get(0);
+        assertThat(ProducerSnapshot.offsets(dir()).headSet(first)).as("below the first segment").hasSize(1);
+    }
+
+    @Test
     void afterACrashTheNewestRollSnapshotIsLoadedAndOnlyTheTailReplayed() throws IOException {
         open(true);
         writeManySegments();
