@@ -286,10 +286,16 @@ final class LogSegments {
             for (int i = 0; i < swap.length; i++) {
                 Files.deleteIfExists(swap[i]);
             }
-            // Not the .txnindex's entries, though: a restart replays only from a producer snapshot, past this
-            // segment, so its aborted transactions are lost from the index (a gap in this failure path only).
             for (int i = 1; i < target.length; i++) {
                 Files.deleteIfExists(target[i]);
+            }
+            // Not so the .txnindex, which a restart would not rebuild (it replays from a producer snapshot past
+            // this segment): written back from the old segment's entries, which cover either log file (the copy
+            // keeps a subset of them, and the markers of all).
+            try (TransactionIndex restored = TransactionIndex.open(LogSegment.txnIndexPath(dir, baseOffset, ""))) {
+                if (!old.txnIndex().entries().isEmpty()) {
+                    restored.rewrite(old.txnIndex().entries());
+                }
             }
             throw LogException.storageError(topicPartition, "cannot swap in the cleaned copy of segment "
                     + baseOffset, e);

@@ -227,18 +227,43 @@ class LogCleanerTransactionsTest {
         cleaner.close();
         logs.close();
         Path dir = logDir.resolve(TP.dirName());
-        Path txnIndex;
-        try (var files = Files.list(dir)) {
-            txnIndex = files.filter(file -> file.getFileName().toString().endsWith(TransactionIndex.SUFFIX))
-                    .findFirst().orElseThrow();
-        }
-        long baseOffset = Long.parseLong(txnIndex.getFileName().toString().substring(0, 20));
+        long baseOffset = txnIndexBaseOffset(dir);
         // The stop came after the copy's .txnindex.swap replaced the segment's, before its .log.swap did.
         Files.copy(LogSegment.files(dir, baseOffset, "")[0], LogSegment.files(dir, baseOffset, LogCleaner.SWAP_SUFFIX)[0]);
 
         PartitionLog reopened = open();
 
         assertThat(reopened.abortedTransactions(0, reopened.logEndOffset())).isEqualTo(aborted);
+    }
+
+    @Test
+    void aSwapThatFailsPartWayKeepsTheSegmentsAbortedTransactionsForTheNextStart() throws Exception {
+        PartitionLog log = open();
+        commitAndAbort(log);
+        fill(log, 12);
+        List<AbortedTxn> aborted = log.abortedTransactions(0, log.logEndOffset());
+        Path dir = logDir.resolve(TP.dirName());
+        long baseOffset = txnIndexBaseOffset(dir);
+        // The swap renames the .txnindex first, then fails on the .timeindex: a directory is in its place.
+        Path timeIndex = LogSegment.files(dir, baseOffset, "")[2];
+        Files.delete(timeIndex);
+        Files.createDirectory(timeIndex);
+
+        round();
+        assertThat(log.abortedTransactions(0, log.logEndOffset())).as("served by the old segment").isEqualTo(aborted);
+        cleaner.close();
+        logs.close();
+
+        PartitionLog reopened = open();
+        assertThat(reopened.abortedTransactions(0, reopened.logEndOffset())).isEqualTo(aborted);
+    }
+
+    private static long txnIndexBaseOffset(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            Path txnIndex = files.filter(file -> file.getFileName().toString().endsWith(TransactionIndex.SUFFIX))
+                    .findFirst().orElseThrow();
+            return Long.parseLong(txnIndex.getFileName().toString().substring(0, 20));
+        }
     }
 
     /** At 0 producer 1's k=committed, at 1 its COMMIT; at 2-3 producer 2's k=aborted and j=aborted, at 4 its ABORT. */
