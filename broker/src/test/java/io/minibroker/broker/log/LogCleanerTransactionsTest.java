@@ -220,9 +220,7 @@ class LogCleanerTransactionsTest {
     @Test
     void aStopMidSwapKeepsTheTransactionIndexAlreadySwappedIn() throws Exception {
         PartitionLog log = open();
-        commitAndAbort(log);
-        fill(log, 12);
-        List<AbortedTxn> aborted = log.abortedTransactions(0, log.logEndOffset());
+        List<AbortedTxn> aborted = abortAcrossSegments(log);
         assertThat(aborted).hasSize(1);
         cleaner.close();
         logs.close();
@@ -239,9 +237,7 @@ class LogCleanerTransactionsTest {
     @Test
     void aSwapThatFailsPartWayKeepsTheSegmentsAbortedTransactionsForTheNextStart() throws Exception {
         PartitionLog log = open();
-        commitAndAbort(log);
-        fill(log, 12);
-        List<AbortedTxn> aborted = log.abortedTransactions(0, log.logEndOffset());
+        List<AbortedTxn> aborted = abortAcrossSegments(log);
         Path dir = logDir.resolve(TP.dirName());
         long baseOffset = txnIndexBaseOffset(dir);
         // The swap renames the .txnindex first, then fails on the .timeindex: a directory is in its place.
@@ -256,6 +252,13 @@ class LogCleanerTransactionsTest {
 
         PartitionLog reopened = open();
         assertThat(reopened.abortedTransactions(0, reopened.logEndOffset())).isEqualTo(aborted);
+    }
+
+    /** {@link #commitAndAbort}, then segments after it; the aborted transactions the log indexes then. */
+    private List<AbortedTxn> abortAcrossSegments(PartitionLog log) {
+        commitAndAbort(log);
+        fill(log, 12);
+        return log.abortedTransactions(0, log.logEndOffset());
     }
 
     private static long txnIndexBaseOffset(Path dir) throws IOException {
