@@ -1,6 +1,7 @@
 package io.minibroker.broker.config;
 
 import io.minibroker.broker.log.BrokerCompressionType;
+import io.minibroker.broker.log.LogManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -157,11 +158,11 @@ public final class BrokerConfig {
     public static final ConfigKey<Long> LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS =
             longKey("log.message.timestamp.after.max.ms", 3_600_000L, 0);
     public static final ConfigKey<Integer> MESSAGE_MAX_BYTES = intKey("message.max.bytes", 1_048_588, 0);
+    public static final ConfigKey<Integer> NUM_RECOVERY_THREADS_PER_DATA_DIR = intKey(
+            "num.recovery.threads.per.data.dir", LogManager.DEFAULT_RECOVERY_THREADS_PER_DATA_DIR, 1);
 
     // The log cleaner (compaction)
     public static final ConfigKey<Boolean> LOG_CLEANER_ENABLE = booleanKey("log.cleaner.enable", true);
-    public static final ConfigKey<Integer> NUM_RECOVERY_THREADS_PER_DATA_DIR =
-            intKey("num.recovery.threads.per.data.dir", 2, 1);
     public static final ConfigKey<Long> LOG_CLEANER_BACKOFF_MS = longKey("log.cleaner.backoff.ms", 15_000L, 0);
     /** Bounds the cleaner's key map, as it bounds Kafka's (whose entries are 24 bytes; here a key's bytes and more). */
     public static final ConfigKey<Long> LOG_CLEANER_DEDUPE_BUFFER_SIZE =

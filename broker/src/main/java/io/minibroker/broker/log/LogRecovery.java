@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -45,9 +46,16 @@ final class LogRecovery {
     private LogRecovery() {
     }
 
-    /** The recovered segments by base offset, never empty: an empty directory gets a segment at {@code logStartOffset}. */
-    static NavigableMap<Long, LogSegment> load(Path dir, LogConfig config, long nowMs, long recoveryPoint,
-                                               long logStartOffset, boolean cleanShutdown) throws IOException {
+    /**
+     * A log's directory as loaded: the recovered segments by base offset, never empty, and the offsets of its
+     * producer snapshots (from the same listing).
+     */
+    record Loaded(NavigableMap<Long, LogSegment> segments, NavigableSet<Long> snapshotOffsets) {
+    }
+
+    /** Loads the segments (an empty directory gets one at {@code logStartOffset}) and the snapshots' offsets. */
+    static Loaded load(Path dir, LogConfig config, long nowMs, long recoveryPoint, long logStartOffset,
+                       boolean cleanShutdown) throws IOException {
         Set<String> names = listNames(dir);
         finishCleanerSwaps(dir, names);
         List<Long> baseOffsets = scanBaseOffsets(dir, names);
@@ -74,7 +82,7 @@ final class LogRecovery {
         if (segments.isEmpty()) {
             segments.put(logStartOffset, LogSegment.create(dir, logStartOffset, config, nowMs));
         }
-        return segments;
+        return new Loaded(segments, ProducerSnapshot.offsets(names));
     }
 
     /**
@@ -164,8 +172,11 @@ final class LogRecovery {
                     if (names.remove(swap[i].getFileName().toString())) {
                         Files.move(swap[i], target[i], StandardCopyOption.REPLACE_EXISTING);
                         names.add(targetName);
-                    } else if (i > 0) {
-                        Files.deleteIfExists(target[i]); // moved before, or lost: rebuilt from the log
+                    } else if (i > 0 && !targetName.endsWith(TransactionIndex.SUFFIX)) {
+                        // Moved before, or lost: rebuilt from the log. Not a .txnindex: its .swap is missing only
+                        // because it was moved (the copy has one whenever the segment had one), and nothing would
+                        // rebuild a cleaned segment's aborted entries (the replay starts at a snapshot past them).
+                        Files.deleteIfExists(target[i]);
                         names.remove(targetName);
                     }
                 }
@@ -184,10 +195,20 @@ final class LogRecovery {
     private static void deleteLaterSegments(Path dir, List<Long> baseOffsets) throws IOException {
         for (long baseOffset : baseOffsets) {
             log.warn("Recovery deleted segment {} of {}: it follows a truncated segment", baseOffset, dir);
-            for (String suffix : new String[] {LogSegment.LOG_SUFFIX, LogSegment.INDEX_SUFFIX, LogSegment.TIME_INDEX_SUFFIX}) {
-                Files.deleteIfExists(dir.resolve(LogSegment.fileName(baseOffset, suffix)));
+            for (Path file : LogSegment.files(dir, baseOffset, "")) { // its .txnindex too
+                Files.deleteIfExists(file);
             }
         }
+    }
+
+    /** The suffix of a segment's index file (offset, time or aborted transaction index), null for any other name. */
+    private static String indexSuffix(String name) {
+        for (String suffix : List.of(LogSegment.INDEX_SUFFIX, LogSegment.TIME_INDEX_SUFFIX, TransactionIndex.SUFFIX)) {
+            if (name.endsWith(suffix)) {
+                return suffix;
+            }
+        }
+        return null;
     }
 
     /**
@@ -200,8 +221,8 @@ final class LogRecovery {
         for (String name : names) {
             if (name.endsWith(LogSegment.LOG_SUFFIX)) {
                 parseBaseOffset(name, LogSegment.LOG_SUFFIX).ifPresent(baseOffsets::add);
-            } else if (name.endsWith(LogSegment.INDEX_SUFFIX) || name.endsWith(LogSegment.TIME_INDEX_SUFFIX)) {
-                String suffix = name.endsWith(LogSegment.INDEX_SUFFIX) ? LogSegment.INDEX_SUFFIX : LogSegment.TIME_INDEX_SUFFIX;
+            } else if (indexSuffix(name) != null) {
+                String suffix = indexSuffix(name);
                 Long baseOffset = parseBaseOffset(name, suffix).orElse(null);
                 if (baseOffset != null && !names.contains(LogSegment.fileName(baseOffset, LogSegment.LOG_SUFFIX))) {
                     orphans.add(name);

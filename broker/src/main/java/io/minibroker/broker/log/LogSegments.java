@@ -86,6 +86,11 @@ final class LogSegments {
         return segments.values();
     }
 
+    /** The segments from the one at {@code baseOffset} on, oldest first (a live view). */
+    Collection<LogSegment> from(long baseOffset) {
+        return segments.tailMap(baseOffset).values();
+    }
+
     int count() {
         return segments.size();
     }
@@ -281,8 +286,16 @@ final class LogSegments {
             for (int i = 0; i < swap.length; i++) {
                 Files.deleteIfExists(swap[i]);
             }
-            for (int i = 1; i < target.length; i++) { // the log's replay writes back the aborted transactions' entries
+            for (int i = 1; i < target.length; i++) {
                 Files.deleteIfExists(target[i]);
+            }
+            // Not so the .txnindex, which a restart would not rebuild (it replays from a producer snapshot past
+            // this segment): written back from the old segment's entries, which cover either log file (the copy
+            // keeps a subset of them, and the markers of all).
+            try (TransactionIndex restored = TransactionIndex.open(LogSegment.txnIndexPath(dir, baseOffset, ""))) {
+                if (!old.txnIndex().entries().isEmpty()) {
+                    restored.rewrite(old.txnIndex().entries());
+                }
             }
             throw LogException.storageError(topicPartition, "cannot swap in the cleaned copy of segment "
                     + baseOffset, e);

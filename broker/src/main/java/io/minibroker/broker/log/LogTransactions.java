@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * A log's producers and transactions, its part that keeps them (Kafka's ProducerStateManager with UnifiedLog's share
@@ -34,6 +36,11 @@ final class LogTransactions {
 
     private final Path dir;
     private final LogSegments segments;
+    /**
+     * The offsets of the snapshot files in the log's directory, kept in step with what this writes and deletes, so
+     * that no roll, truncation or open lists the directory again.
+     */
+    private final NavigableSet<Long> snapshotOffsets;
     private final OngoingTransactions ongoing = new OngoingTransactions();
     private final LogProducers producers = new LogProducers();
     /** The newest snapshot written or loaded: where a leader's producer table starts reading the log. */
@@ -41,9 +48,11 @@ final class LogTransactions {
     /** Where the last replay started reading batches (tests: that a snapshot spared the rest). */
     private long replayedFrom;
 
-    LogTransactions(Path dir, LogSegments segments) {
+    /** @param snapshotOffsets the offsets of the snapshot files in {@code dir} as the log opens */
+    LogTransactions(Path dir, LogSegments segments, NavigableSet<Long> snapshotOffsets) {
         this.dir = dir;
         this.segments = segments;
+        this.snapshotOffsets = new TreeSet<>(snapshotOffsets);
         this.base = new ProducerSnapshot(segments.firstBaseOffset(), List.of());
     }
 
@@ -55,7 +64,8 @@ final class LogTransactions {
     void replay(long logEnd, long replayFrom) throws IOException {
         ongoing.clear();
         producers.clear();
-        Optional<ProducerSnapshot> snapshot = ProducerSnapshot.latest(dir, logEnd, Math.min(logEnd, replayFrom), log);
+        Optional<ProducerSnapshot> snapshot = ProducerSnapshot.latest(dir, snapshotOffsets, logEnd,
+                Math.min(logEnd, replayFrom), log);
         long from = segments.firstBaseOffset();
         if (snapshot.isPresent()) {
             base = snapshot.get();
@@ -131,8 +141,9 @@ final class LogTransactions {
     void takeSnapshot(long offset, boolean sync) throws IOException {
         ProducerSnapshot snapshot = new ProducerSnapshot(offset, List.copyOf(producers.entries(ongoing.ongoing())));
         snapshot.write(dir, sync);
+        snapshotOffsets.add(offset);
         base = snapshot;
-        ProducerSnapshot.deleteBefore(dir, segments.firstBaseOffset());
+        ProducerSnapshot.deleteBefore(dir, snapshotOffsets, segments.firstBaseOffset());
     }
 
     boolean hasOngoingTransaction(long producerId, short epoch) {
@@ -162,9 +173,10 @@ final class LogTransactions {
     void clear(long offset) throws IOException {
         ongoing.clear();
         producers.clear();
-        for (long snapshot : ProducerSnapshot.offsets(dir)) {
+        for (long snapshot : snapshotOffsets) {
             Files.deleteIfExists(ProducerSnapshot.path(dir, snapshot));
         }
+        snapshotOffsets.clear();
         base = new ProducerSnapshot(offset, List.of());
     }
 
@@ -172,13 +184,15 @@ final class LogTransactions {
         return Math.min(highWatermark, ongoing.firstUnstableOffset(highWatermark));
     }
 
-    /** From the {@code .txnindex} of the segment holding {@code fetchOffset} on, until an entry says it may stop. */
+    /**
+     * From the {@code .txnindex} of the segment holding {@code fetchOffset} on, until an entry says it may stop. On
+     * every read_committed fetch: the segments before that one are not walked.
+     */
     List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
         List<AbortedTxn> found = new ArrayList<>();
         Map.Entry<Long, LogSegment> start = segments.floorEntry(fetchOffset);
-        long from = start == null ? segments.firstBaseOffset() : start.getKey();
-        for (LogSegment segment : segments.all()) {
-            if (segment.baseOffset() >= from && segment.txnIndex().collect(fetchOffset, upperBoundOffset, found)) {
+        for (LogSegment segment : segments.from(start == null ? Long.MIN_VALUE : start.getKey())) {
+            if (segment.txnIndex().collect(fetchOffset, upperBoundOffset, found)) {
                 break;
             }
         }

@@ -9,7 +9,6 @@ import java.time.Clock;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,16 +63,16 @@ public final class PartitionLog implements AutoCloseable {
     private final LogTruncation truncation;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
-                         NavigableMap<Long, LogSegment> segments, long logStartOffset, long recoveryPoint) {
+                         LogRecovery.Loaded loaded, long logStartOffset, long recoveryPoint) {
         this.topicPartition = topicPartition;
         this.dir = dir;
         this.config = config;
         this.clock = clock;
-        this.segments = new LogSegments(topicPartition, dir, segments);
+        this.segments = new LogSegments(topicPartition, dir, loaded.segments());
         this.offsets = new LogOffsets(logStartOffset, this.segments.firstBaseOffset(),
                 this.segments.active().nextOffset());
         this.reader = new LogReader(this, this.segments);
-        this.transactions = new LogTransactions(dir, this.segments);
+        this.transactions = new LogTransactions(dir, this.segments, loaded.snapshotOffsets());
         this.flushState = new LogFlushState(Math.min(recoveryPoint, offsets.logEndOffset()), clock.millis());
         this.writer = new LogWriter(this, this.segments, offsets, transactions, flushState);
         this.truncation = new LogTruncation(topicPartition, this.segments, offsets, flushState, transactions);
@@ -90,9 +89,9 @@ public final class PartitionLog implements AutoCloseable {
                                     long recoveryPoint, long logStartOffset, boolean cleanShutdown) throws IOException {
         Path dir = logDir.resolve(topicPartition.dirName());
         Files.createDirectories(dir);
-        NavigableMap<Long, LogSegment> segments = LogRecovery.load(dir, config, clock.millis(), recoveryPoint,
-                logStartOffset, cleanShutdown);
-        PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, segments, logStartOffset,
+        LogRecovery.Loaded loaded = LogRecovery.load(dir, config, clock.millis(), recoveryPoint, logStartOffset,
+                cleanShutdown);
+        PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, loaded, logStartOffset,
                 cleanShutdown ? Long.MAX_VALUE : recoveryPoint);
         partitionLog.loadEpochCache(cleanShutdown);
         partitionLog.replayTransactions(partitionLog.recoveryPoint());
@@ -101,7 +100,7 @@ public final class PartitionLog implements AutoCloseable {
             partitionLog.flush();
         }
         log.info("Opened {} with offsets {}..{} in {} segments{}", topicPartition, partitionLog.logStartOffset(),
-                partitionLog.logEndOffset(), segments.size(), cleanShutdown ? "" : " after recovery");
+                partitionLog.logEndOffset(), partitionLog.segmentCount(), cleanShutdown ? "" : " after recovery");
         return partitionLog;
     }
 
@@ -615,8 +614,10 @@ public final class PartitionLog implements AutoCloseable {
     @Override
     public synchronized void close() throws IOException {
         flush();
-        if (!deleted) {
-            transactions.takeSnapshot(offsets.logEndOffset(), true); // a clean start then replays nothing
+        // A clean start then replays nothing. A log whose newest snapshot is already at its end (one idle since it
+        // opened or rolled: most of a broker's partitions) has it on disk as it stands: not written again.
+        if (!deleted && transactions.base().offset() != offsets.logEndOffset()) {
+            transactions.takeSnapshot(offsets.logEndOffset(), true);
         }
         segments.closeAll();
     }

@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -56,16 +59,20 @@ public record ProducerSnapshot(long offset, List<Entry> entries) {
 
     /** The offsets of the snapshot files in {@code dir}, ascending. */
     static TreeSet<Long> offsets(Path dir) throws IOException {
-        TreeSet<Long> offsets = new TreeSet<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.toList()) {
-                String name = file.getFileName().toString();
-                if (name.endsWith(SUFFIX) && name.length() == 20 + SUFFIX.length()) {
-                    try {
-                        offsets.add(Long.parseLong(name.substring(0, 20)));
-                    } catch (NumberFormatException e) {
-                        // not one of ours
-                    }
+            return offsets(files.map(file -> file.getFileName().toString()).toList());
+        }
+    }
+
+    /** The offsets of the snapshot files among the file {@code names} of a partition directory, ascending. */
+    static TreeSet<Long> offsets(Collection<String> names) {
+        TreeSet<Long> offsets = new TreeSet<>();
+        for (String name : names) {
+            if (name.endsWith(SUFFIX) && name.length() == 20 + SUFFIX.length()) {
+                try {
+                    offsets.add(Long.parseLong(name.substring(0, 20)));
+                } catch (NumberFormatException e) {
+                    // not one of ours
                 }
             }
         }
@@ -126,13 +133,16 @@ public record ProducerSnapshot(long offset, List<Entry> entries) {
     }
 
     /**
-     * The newest snapshot in {@code dir} at or below {@code maxOffset}, deleting those past {@code logEnd} (a cut
-     * log's) and any that does not read back; empty if none is left.
+     * The newest snapshot in {@code dir} at or below {@code maxOffset}, of those at {@code offsets} (the files there,
+     * kept in step: the ones deleted are removed), deleting those past {@code logEnd} (a cut log's) and any that does
+     * not read back; empty if none is left.
      */
-    static Optional<ProducerSnapshot> latest(Path dir, long logEnd, long maxOffset, Logger log) throws IOException {
-        for (long offset : offsets(dir).descendingSet()) {
+    static Optional<ProducerSnapshot> latest(Path dir, NavigableSet<Long> offsets, long logEnd, long maxOffset,
+                                             Logger log) throws IOException {
+        for (long offset : List.copyOf(offsets.descendingSet())) {
             if (offset > logEnd) {
                 Files.deleteIfExists(path(dir, offset));
+                offsets.remove(offset);
                 continue;
             }
             if (offset > maxOffset) {
@@ -140,22 +150,27 @@ public record ProducerSnapshot(long offset, List<Entry> entries) {
             }
             try {
                 return Optional.of(read(dir, offset));
-            } catch (Corrupt e) {
+            } catch (Corrupt | NoSuchFileException e) {
                 log.warn("Deleting a producer snapshot that does not read back: {}", e.getMessage());
                 Files.deleteIfExists(path(dir, offset));
+                offsets.remove(offset);
             }
         }
         return Optional.empty();
     }
 
-    /** Deletes the snapshots in {@code dir} below {@code offset}, keeping the newest of them (a base to replay from). */
-    static void deleteBefore(Path dir, long offset) throws IOException {
-        TreeSet<Long> below = new TreeSet<>(offsets(dir).headSet(offset, false));
+    /**
+     * Deletes the snapshots at {@code offsets} in {@code dir} below {@code offset}, keeping the newest of them (a base
+     * to replay from); {@code offsets} follows.
+     */
+    static void deleteBefore(Path dir, NavigableSet<Long> offsets, long offset) throws IOException {
+        TreeSet<Long> below = new TreeSet<>(offsets.headSet(offset, false));
         if (!below.isEmpty()) {
             below.pollLast();
         }
         for (long old : below) {
             Files.deleteIfExists(path(dir, old));
+            offsets.remove(old);
         }
     }
 

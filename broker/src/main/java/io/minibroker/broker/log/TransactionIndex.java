@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * A segment's aborted transaction index, Kafka's {@code .txnindex}: one {@link AbortedTxn} per ABORT marker the
  * segment holds, in marker order. The file is created with its first entry, so a segment without aborted
  * transactions has none, as in Kafka. Entries are also kept in memory (a transaction index is small): fetches read
- * them without a lock, from an immutable list the single writer replaces.
+ * them without a lock, from an immutable list the single writer replaces. As {@link IndexFile}'s, the file is held
+ * open only from its next change on: a rolled segment's index is read once when it opens and rarely written again,
+ * and every segment with an aborted transaction holding a descriptor would multiply the broker's descriptors.
  *
  * <p>Opening keeps the whole entries of an existing file and cuts a torn or unreadable tail: the log's recovery
  * replays the markers and writes back any entry missing.
@@ -26,23 +28,27 @@ final class TransactionIndex implements AutoCloseable {
     static final String SUFFIX = ".txnindex";
 
     private final Path path;
-    /** Opened with the first entry written (or on opening an existing file). */
-    private FileChannel channel;
+    /** Whether the file exists: from its first entry on, or it did when the index was opened. */
+    private volatile boolean exists;
+    /**
+     * Null until the first change. Opened and used by the partition's single writer; volatile for the flusher and
+     * closer, which only flush or close what is open.
+     */
+    private volatile FileChannel channel;
     private volatile List<AbortedTxn> entries;
 
-    private TransactionIndex(Path path, FileChannel channel, List<AbortedTxn> entries) {
+    private TransactionIndex(Path path, boolean exists, List<AbortedTxn> entries) {
         this.path = path;
-        this.channel = channel;
+        this.exists = exists;
         this.entries = entries;
     }
 
     /** The index at {@code path}: its entries if the file exists, empty (and no file yet) otherwise. */
     static TransactionIndex open(Path path) throws IOException {
         if (!Files.exists(path)) {
-            return new TransactionIndex(path, null, List.of());
+            return new TransactionIndex(path, false, List.of());
         }
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        try {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             List<AbortedTxn> read = new ArrayList<>();
             ByteBuffer buffer = ByteBuffer.allocate(AbortedTxn.BYTES);
             long position = 0;
@@ -68,11 +74,19 @@ final class TransactionIndex implements AutoCloseable {
                 log.warn("Cutting {} at {} bytes of {}: a torn or unreadable entry", path, position, size);
                 channel.truncate(position);
             }
-            return new TransactionIndex(path, channel, Collections.unmodifiableList(read));
-        } catch (IOException | RuntimeException e) {
-            channel.close();
-            throw e;
+            return new TransactionIndex(path, true, Collections.unmodifiableList(read));
         }
+    }
+
+    /** The file, created if it does not exist yet, held open from here on. */
+    private FileChannel openForWrite() throws IOException {
+        FileChannel open = channel;
+        if (open == null) {
+            open = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = open;
+            exists = true;
+        }
+        return open;
     }
 
     private static boolean readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
@@ -91,16 +105,13 @@ final class TransactionIndex implements AutoCloseable {
             throw new IllegalArgumentException("aborted transaction ending at " + entry.lastOffset()
                     + " is not after the last one indexed in " + path);
         }
-        if (channel == null) {
-            channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-        }
+        FileChannel open = openForWrite();
         ByteBuffer buffer = ByteBuffer.allocate(AbortedTxn.BYTES);
         buffer.putShort(AbortedTxn.VERSION).putLong(entry.producerId()).putLong(entry.firstOffset())
                 .putLong(entry.lastOffset()).putLong(entry.lastStableOffset()).flip();
         long position = (long) current.size() * AbortedTxn.BYTES;
         while (buffer.hasRemaining()) {
-            position += channel.write(buffer, position);
+            position += open.write(buffer, position);
         }
         List<AbortedTxn> next = new ArrayList<>(current.size() + 1);
         next.addAll(current);
@@ -113,11 +124,7 @@ final class TransactionIndex implements AutoCloseable {
      * replaces the segment's when it is swapped in.
      */
     void rewrite(List<AbortedTxn> written) throws IOException {
-        if (channel == null) {
-            channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-        }
-        channel.truncate(0);
+        openForWrite().truncate(0);
         entries = List.of();
         for (AbortedTxn entry : written) {
             append(entry);
@@ -126,6 +133,11 @@ final class TransactionIndex implements AutoCloseable {
 
     /** Whether the index has a file (it has had an entry). */
     boolean exists() {
+        return exists;
+    }
+
+    /** Whether the file is held open (it is from its next change on), for tests of the descriptors kept. */
+    boolean isOpen() {
         return channel != null;
     }
 
@@ -172,21 +184,23 @@ final class TransactionIndex implements AutoCloseable {
             return;
         }
         entries = List.copyOf(current.subList(0, keep));
-        if (channel != null) {
-            channel.truncate((long) keep * AbortedTxn.BYTES);
+        if (exists) {
+            openForWrite().truncate((long) keep * AbortedTxn.BYTES);
         }
     }
 
     void flush() throws IOException {
-        if (channel != null) {
-            channel.force(true);
+        FileChannel open = channel;
+        if (open != null) {
+            open.force(true);
         }
     }
 
     @Override
     public void close() throws IOException {
-        if (channel != null) {
-            channel.close();
+        FileChannel open = channel;
+        if (open != null) {
+            open.close();
         }
     }
 

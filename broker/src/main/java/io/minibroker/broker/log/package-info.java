@@ -18,9 +18,10 @@
  * for the network layer), answers offset lookups and applies retention, coordinating {@code LogOffsets} (log start,
  * log end, high watermark), {@code LogValidator} (append checks), {@code LogWriter} (stamping, writing, rolling),
  * {@code LogSegments} (the segment map), {@code LogReader} (lock-free reads), {@code LogRetention},
- * {@code LogTruncation} and {@code LogFlushState} (the recovery point and flush bookkeeping); {@code LogSegment}
- * holds one segment's three files, {@code OffsetIndex} and {@code TimeIndex} its sparse indexes, {@code SharedFileChannel}
- * keeps a segment's log file open while reads hold it, even after deletion, {@code LogRecovery} revalidates
+ * {@code LogTruncation}, {@code LogFlushState} (the recovery point and flush bookkeeping) and {@code LogTransactions}
+ * (producers and open transactions, {@code ProducerSnapshot} files, the last stable offset); {@code LogSegment} holds
+ * one segment's files, {@code OffsetIndex} and {@code TimeIndex} its sparse indexes, {@code TransactionIndex} its
+ * aborted transactions, {@code SharedFileChannel} keeps a segment's log file open while reads hold it, even after deletion, {@code LogRecovery} revalidates
  * what a crash may have torn, and {@code OffsetCheckpointFile} reads and writes the checkpoints.
  */
 package io.minibroker.broker.log;

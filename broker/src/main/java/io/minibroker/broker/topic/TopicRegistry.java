@@ -145,14 +145,11 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             return new Outcome(Errors.NONE, null, topic);
         }
         try {
-            store.save(topic);
-            createLogs(topic, partition -> true);
+            saveAndCreateLogs(topic, partition -> true);
         } catch (IOException | UncheckedIOException e) {
-            publish(topic);
             LOG.error("Could not create topic {}", name, e);
             return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not create topic " + name + ": " + e.getMessage());
         }
-        publish(topic);
         LOG.info("Created topic {} with {} partitions, id {}, overrides {}", name, partitionCount,
                 TopicIds.toText(topic.id()), overrides);
         return new Outcome(Errors.NONE, null, topic);
@@ -196,14 +193,11 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         TopicMetadata topic = new TopicMetadata(name, id, Math.max(partitions,
                 existing == null ? 0 : existing.partitions()), overrides);
         try {
-            store.save(topic);
-            createLogs(topic, replicated::contains);
+            saveAndCreateLogs(topic, replicated::contains);
         } catch (IOException | UncheckedIOException e) {
-            publish(topic);
             LOG.error("Could not create topic {} from the cluster's metadata", name, e);
             return Errors.KAFKA_STORAGE_ERROR;
         }
-        publish(topic);
         if (existing == null) {
             LOG.info("Hosting topic {} ({} partitions, id {}) from the cluster's metadata", name, partitions,
                     TopicIds.toText(id));
@@ -229,14 +223,11 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             return new Outcome(Errors.NONE, null, grown);
         }
         try {
-            store.save(grown);
-            createLogs(grown, partition -> true);
+            saveAndCreateLogs(grown, partition -> true);
         } catch (IOException | UncheckedIOException e) {
-            publish(grown);
             LOG.error("Could not add partitions to topic {}", name, e);
             return Outcome.failed(Errors.KAFKA_STORAGE_ERROR, "Could not add partitions to " + name + ": " + e.getMessage());
         }
-        publish(grown);
         LOG.info("Topic {} now has {} partitions", name, count);
         return new Outcome(Errors.NONE, null, grown);
     }
@@ -337,6 +328,19 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     private void publish(TopicMetadata topic) {
         byName.put(topic.name(), topic);
         byId.put(topic.id(), topic);
+    }
+
+    /**
+     * Saves the topic, creates the logs of its partitions {@code kept}, then {@link #publish}es it: once saved even if
+     * a log could not be created (the store holds it from then on), never if the save failed.
+     */
+    private void saveAndCreateLogs(TopicMetadata topic, IntPredicate kept) throws IOException {
+        store.save(topic);
+        try {
+            createLogs(topic, kept);
+        } finally {
+            publish(topic);
+        }
     }
 
     /** The topic's logs, with its own config: it is not yet what {@link #logConfigFor} looks up ({@link #publish}). */

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -214,6 +215,58 @@ class LogCleanerTransactionsTest {
         // The abort's marker and entry are gone; the commit still guards its record, so it and the record stay.
         assertThat(contents(log)).doesNotContain("ABORT@1").contains("k=committed", "COMMIT@3");
         assertThat(log.abortedTransactions(0, log.logEndOffset())).isEmpty();
+    }
+
+    @Test
+    void aStopMidSwapKeepsTheTransactionIndexAlreadySwappedIn() throws Exception {
+        PartitionLog log = open();
+        List<AbortedTxn> aborted = abortAcrossSegments(log);
+        assertThat(aborted).hasSize(1);
+        cleaner.close();
+        logs.close();
+        Path dir = logDir.resolve(TP.dirName());
+        long baseOffset = txnIndexBaseOffset(dir);
+        // The stop came after the copy's .txnindex.swap replaced the segment's, before its .log.swap did.
+        Files.copy(LogSegment.files(dir, baseOffset, "")[0], LogSegment.files(dir, baseOffset, LogCleaner.SWAP_SUFFIX)[0]);
+
+        PartitionLog reopened = open();
+
+        assertThat(reopened.abortedTransactions(0, reopened.logEndOffset())).isEqualTo(aborted);
+    }
+
+    @Test
+    void aSwapThatFailsPartWayKeepsTheSegmentsAbortedTransactionsForTheNextStart() throws Exception {
+        PartitionLog log = open();
+        List<AbortedTxn> aborted = abortAcrossSegments(log);
+        Path dir = logDir.resolve(TP.dirName());
+        long baseOffset = txnIndexBaseOffset(dir);
+        // The swap renames the .txnindex first, then fails on the .timeindex: a directory is in its place.
+        Path timeIndex = LogSegment.files(dir, baseOffset, "")[2];
+        Files.delete(timeIndex);
+        Files.createDirectory(timeIndex);
+
+        round();
+        assertThat(log.abortedTransactions(0, log.logEndOffset())).as("served by the old segment").isEqualTo(aborted);
+        cleaner.close();
+        logs.close();
+
+        PartitionLog reopened = open();
+        assertThat(reopened.abortedTransactions(0, reopened.logEndOffset())).isEqualTo(aborted);
+    }
+
+    /** {@link #commitAndAbort}, then segments after it; the aborted transactions the log indexes then. */
+    private List<AbortedTxn> abortAcrossSegments(PartitionLog log) {
+        commitAndAbort(log);
+        fill(log, 12);
+        return log.abortedTransactions(0, log.logEndOffset());
+    }
+
+    private static long txnIndexBaseOffset(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            Path txnIndex = files.filter(file -> file.getFileName().toString().endsWith(TransactionIndex.SUFFIX))
+                    .findFirst().orElseThrow();
+            return Long.parseLong(txnIndex.getFileName().toString().substring(0, 20));
+        }
     }
 
     /** At 0 producer 1's k=committed, at 1 its COMMIT; at 2-3 producer 2's k=aborted and j=aborted, at 4 its ABORT. */

@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -139,6 +140,41 @@ class ProducerSnapshotTest {
             assertThat(producer.coordinatorEpoch()).isEqualTo(5);
             assertThat(producer.lastSequence()).isZero();
         });
+    }
+
+    @Test
+    void anIdleLogsCloseKeepsTheSnapshotAtItsEnd() throws IOException {
+        open(true);
+        writeManySegments();
+        long end = log.logEndOffset();
+        log.close();
+        Path snapshot = ProducerSnapshot.path(dir(), end);
+        Object written = Files.readAttributes(snapshot, BasicFileAttributes.class).fileKey();
+        assertThat(written).isNotNull();
+
+        open(true);
+        log.close();
+
+        // Rewritten, the file would be a new one renamed over it.
+        assertThat(Files.readAttributes(snapshot, BasicFileAttributes.class).fileKey()).isEqualTo(written);
+        open(true);
+        assertThat(log.producerStateReplayedFrom()).isEqualTo(end);
+    }
+
+    @Test
+    void aRollDeletesTheSnapshotsBelowTheFirstSegmentButTheNewestOfThem() throws IOException {
+        open(true);
+        writeManySegments();
+        List<Long> bases = baseOffsets();
+        log.deleteRecordsBefore(bases.get(bases.size() - 2)); // every segment but the last two goes
+        assertThat(log.segmentCount()).isEqualTo(2);
+        long rolledAt = log.logEndOffset();
+        while (log.segmentCount() == 2) {
+            batch(log, 9, (short) 0, (int) (log.logEndOffset() - rolledAt), 3, false);
+        }
+
+        long first = baseOffsets().get(0);
+        assertThat(ProducerSnapshot.offsets(dir()).headSet(first)).as("below the first segment").hasSize(1);
     }
 
     @Test

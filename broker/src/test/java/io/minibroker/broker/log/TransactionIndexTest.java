@@ -45,6 +45,24 @@ class TransactionIndexTest {
     }
 
     @Test
+    void aReopenedIndexHoldsNoDescriptorUntilItsNextChange() throws IOException {
+        try (TransactionIndex index = TransactionIndex.open(path())) {
+            assertThat(index.exists()).isFalse();
+            index.append(new AbortedTxn(1, 0, 5, 6));
+            index.append(new AbortedTxn(2, 3, 9, 10));
+            assertThat(index.isOpen()).isTrue();
+        }
+        try (TransactionIndex reopened = TransactionIndex.open(path())) {
+            assertThat(reopened.exists()).isTrue();
+            assertThat(reopened.isOpen()).isFalse();
+            reopened.flush(); // nothing to force, and no failure
+            reopened.truncateTo(9);
+            assertThat(reopened.isOpen()).isTrue();
+        }
+        assertThat(Files.size(path())).isEqualTo(34);
+    }
+
+    @Test
     void truncationDropsTheEntriesOfMarkersAtOrPastTheOffset() throws IOException {
         try (TransactionIndex index = TransactionIndex.open(path())) {
             index.append(new AbortedTxn(1, 0, 5, 6));

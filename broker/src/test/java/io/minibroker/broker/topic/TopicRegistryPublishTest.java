@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -59,6 +60,17 @@ class TopicRegistryPublishTest {
         assertThat(seenWhileCreating).isEmpty();
         assertThat(topics.get("__consumer_offsets")).isPresent();
         assertThat(topics.get("orders").orElseThrow().partitions()).isEqualTo(6);
+    }
+
+    @Test
+    void aTopicWhoseSaveFailedIsNotFound() throws IOException {
+        topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
+        // A non-empty directory where the topic's file goes: the store's rename onto it fails.
+        Files.createDirectories(logDir.resolve(TopicStore.DIR).resolve("broken.properties").resolve("in-the-way"));
+
+        assertThat(topics.create("broken", 1, 1, Map.of(), false).error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+
+        assertThat(topics.get("broken")).isEmpty();
     }
 
     @Test
