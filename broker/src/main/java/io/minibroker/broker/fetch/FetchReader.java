@@ -53,6 +53,8 @@ final class FetchReader {
             } else {
                 topicResponse.topic(topic.name());
             }
+            int topicBytes = 0; // metered once per topic: one look-up of its meter however many partitions it has
+            String topicName = null; // the request names it by id from v13; its logs know the name
             for (FetchPlan.PartitionPlan partition : topic.partitions()) {
                 PartitionData result = topicResponse.addPartition()
                         .partitionIndex(partition.index())
@@ -79,10 +81,9 @@ final class FetchReader {
                         if (!read.isEmpty()) {
                             remaining -= read.length();
                             total += read.length();
+                            topicBytes += read.length();
+                            topicName = log.topicPartition().topic();
                             result.records(read.toFileRegion()); // zero-copy: sent from the file
-                            if (!plan.fromFollower()) {
-                                metrics.fetched(log.topicPartition().topic(), read.length());
-                            }
                         }
                     } catch (LogException e) {
                         error = e.error();
@@ -93,6 +94,9 @@ final class FetchReader {
                     result.highWatermark(-1L);
                 }
                 result.errorCode(error.code());
+            }
+            if (topicBytes > 0 && !plan.fromFollower()) {
+                metrics.fetched(topicName, topicBytes);
             }
         }
     }
