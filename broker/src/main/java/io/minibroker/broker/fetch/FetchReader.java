@@ -67,8 +67,11 @@ final class FetchReader {
                 } else if (log != null) {
                     long highWatermark = log.highWatermark();
                     long readableEnd = readableEnd(plan, log);
+                    // read_committed is told the LSO it read up to: one look-up, which a transaction ending
+                    // meanwhile cannot split in two
+                    long lastStableOffset = plan.readCommitted() ? readableEnd : log.lastStableOffset();
                     result.highWatermark(highWatermark)
-                            .lastStableOffset(log.lastStableOffset())
+                            .lastStableOffset(lastStableOffset)
                             .logStartOffset(log.logStartOffset());
                     try {
                         LogReadResult read = log.read(partition.fetchOffset(),
