@@ -11,11 +11,11 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * ApiVersions: the advertised table, and (v3+) the features: {@code share.version} at 1 (share groups on), and
- * {@code transaction.version}, supported from 0 to 2 and
- * finalized at the broker's level ({@code minibroker.transaction.version}, 2 by default as a Kafka 4 cluster
- * formatted with its defaults; a feature at level 0 is not listed as finalized, as Kafka leaves it out). Kafka 4
- * clients take KIP-890's transaction protocol when the finalized level is 2 or more. From v5 (KIP-1242) a client may name the cluster and node it expects;
- * if either differs from ours it gets REBOOTSTRAP_REQUIRED, so that a client whose bootstrap address now
+ * {@code transaction.version}, supported from 0 to 2 and finalized at the broker's level
+ * ({@code minibroker.transaction.version}, 2 by default as a Kafka 4 cluster formatted with its defaults; a feature
+ * at level 0 is not listed as finalized, as Kafka leaves it out). Kafka 4 clients take KIP-890's transaction
+ * protocol when the finalized level is 2 or more. From v5 (KIP-1242) a client may name the cluster and node it
+ * expects; if either differs from ours it gets REBOOTSTRAP_REQUIRED, so that a client whose bootstrap address now
  * leads to another cluster starts over instead of mixing metadata.
  */
 public final class ApiVersionsHandler implements ApiHandler {

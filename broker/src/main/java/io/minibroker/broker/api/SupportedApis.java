@@ -4,9 +4,11 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * The one table of what this broker advertises: for each API it implements, the version range and the handler.
@@ -46,19 +48,16 @@ public final class SupportedApis {
      * Puts a step in front of every handler of the finished table (the authorizer's), given each API and its
      * handler, keeping the advertised versions.
      */
-    public void wrapHandlers(java.util.function.BiFunction<ApiKey, ApiHandler, ApiHandler> step) {
+    public void wrapHandlers(BiFunction<ApiKey, ApiHandler, ApiHandler> step) {
         entries.replaceAll((api, entry) -> new Entry(api, entry.minVersion(), entry.maxVersion(),
                 step.apply(api, entry.handler())));
     }
 
     /** The handler for this API and version, or null if the broker does not accept it. */
     public Entry lookup(short apiKey, short version) {
-        for (Entry entry : entries.values()) {
-            if (entry.api().id() == apiKey) {
-                return entry.accepts(version) && version <= maxVersion(entry) ? entry : null;
-            }
-        }
-        return null;
+        ApiKey api = ApiKey.forId(apiKey);
+        Entry entry = api == null ? null : entries.get(api);
+        return entry != null && entry.accepts(version) && version <= maxVersion(entry) ? entry : null;
     }
 
     public Map<ApiKey, Entry> entries() {
@@ -110,7 +109,7 @@ public final class SupportedApis {
 
     private static short[] newCaps() {
         short[] caps = new short[ApiKey.values().length];
-        java.util.Arrays.fill(caps, (short) -1);
+        Arrays.fill(caps, (short) -1);
         return caps;
     }
 }

@@ -76,6 +76,11 @@ public final class ControllerForwarder {
      * Kafka's brokers resend what was in flight when their channel to the controller disconnects. A request the
      * controller did apply before the failure is applied twice, which these requests' answers tolerate (a topic or
      * credential that exists, an ACL already there or already gone).
+     *
+     * <p>Once, not Kafka's depth: Kafka's forwarding channel keeps requeueing a disconnected request, reconnecting
+     * after a backoff, until 60 s have passed since it came (then REQUEST_TIMED_OUT). Here the one
+     * {@code forwarding} thread would be held that long for every request behind it, so a controller still down at
+     * the resend is answered REQUEST_TIMED_OUT at once, and the client's own retry (or its user) tries again later.
      */
     private Struct sendResendingOnce(ApiKey api, short version, Struct body) throws IOException {
         try {

@@ -53,6 +53,8 @@ final class FetchReader {
             } else {
                 topicResponse.topic(topic.name());
             }
+            int topicBytes = 0; // metered once per topic: one look-up of its meter however many partitions it has
+            String topicName = null; // the request names it by id from v13; its logs know the name
             for (FetchPlan.PartitionPlan partition : topic.partitions()) {
                 PartitionData result = topicResponse.addPartition()
                         .partitionIndex(partition.index())
@@ -65,8 +67,11 @@ final class FetchReader {
                 } else if (log != null) {
                     long highWatermark = log.highWatermark();
                     long readableEnd = readableEnd(plan, log);
+                    // read_committed is told the LSO it read up to: one look-up, which a transaction ending
+                    // meanwhile cannot split in two
+                    long lastStableOffset = plan.readCommitted() ? readableEnd : log.lastStableOffset();
                     result.highWatermark(highWatermark)
-                            .lastStableOffset(log.lastStableOffset())
+                            .lastStableOffset(lastStableOffset)
                             .logStartOffset(log.logStartOffset());
                     try {
                         LogReadResult read = log.read(partition.fetchOffset(),
@@ -79,10 +84,9 @@ final class FetchReader {
                         if (!read.isEmpty()) {
                             remaining -= read.length();
                             total += read.length();
+                            topicBytes += read.length();
+                            topicName = log.topicPartition().topic();
                             result.records(read.toFileRegion()); // zero-copy: sent from the file
-                            if (!plan.fromFollower()) {
-                                metrics.fetched(log.topicPartition().topic(), read.length());
-                            }
                         }
                     } catch (LogException e) {
                         error = e.error();
@@ -93,6 +97,9 @@ final class FetchReader {
                     result.highWatermark(-1L);
                 }
                 result.errorCode(error.code());
+            }
+            if (topicBytes > 0 && !plan.fromFollower()) {
+                metrics.fetched(topicName, topicBytes);
             }
         }
     }

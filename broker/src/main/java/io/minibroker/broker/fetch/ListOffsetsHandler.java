@@ -71,6 +71,9 @@ public final class ListOffsetsHandler implements ApiHandler {
         ListOffsetsResponseView response = new ListOffsetsResponseView();
         int replicaId = body.replicaId();
         boolean fromAnyReplica = replicaId == DEBUGGING_REPLICA_ID;
+        boolean committedOnly = replicaId == CONSUMER_REPLICA_ID;
+        boolean readCommitted = request.version() >= ISOLATION_LEVEL_FROM_VERSION
+                && body.isolationLevel() == READ_COMMITTED;
         for (ListOffsetsTopic topic : body.topics()) {
             String name = topic.name();
             ListOffsetsTopicResponse topicResponse = response.addTopic().name(name);
@@ -92,9 +95,6 @@ public final class ListOffsetsHandler implements ApiHandler {
                     result.errorCode(refused.code());
                     continue;
                 }
-                boolean committedOnly = replicaId == CONSUMER_REPLICA_ID;
-                boolean readCommitted = request.version() >= ISOLATION_LEVEL_FROM_VERSION
-                        && body.isolationLevel() == READ_COMMITTED;
                 try {
                     lookUp(log.get(), partition.timestamp(), committedOnly, readCommitted, result);
                 } catch (LogException e) {

@@ -6,15 +6,19 @@ import io.minibroker.broker.server.ReadFromStart;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +63,43 @@ class BytesOutAndMemoryBudgetsTest {
                     .isPositive();
             assertThat(meters.get("minibroker.memory.budget.used").tag("budget", "unauthenticated-requests").gauge()
                     .value()).isZero();
+        }
+    }
+
+    /** One fetch of several partitions of a topic counts each partition's bytes (they are metered per topic). */
+    @Test
+    void aFetchOfSeveralPartitionsCountsTheBytesOfEach() throws Exception {
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(Map.of());
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+             KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                     ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new StringSerializer());
+             KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                     ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                     ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(),
+                     new StringDeserializer())) {
+            admin.createTopics(List.of(new NewTopic("payments", 3, (short) 1))).all().get();
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (int partition = 0; partition < 3; partition++) {
+                partitions.add(new TopicPartition("payments", partition));
+                for (int i = 0; i < 3; i++) {
+                    producer.send(new ProducerRecord<>("payments", partition, "k" + i, "v" + i)).get();
+                }
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            int read = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (read < 9 && System.nanoTime() < deadline) {
+                read += consumer.poll(Duration.ofMillis(200)).count();
+            }
+            assertThat(read).isEqualTo(9);
+
+            MeterRegistry meters = kafka.broker().meterRegistry();
+            assertThat(meters.get("kafka.server.brokertopicmetrics.bytesout").tag("topic", "payments").counter()
+                    .count()).as("every partition's batches, sent once")
+                    .isEqualTo(meters.get("kafka.server.brokertopicmetrics.bytesin").tag("topic", "payments")
+                            .counter().count());
         }
     }
 }

@@ -46,14 +46,6 @@ final class Lz4Frame {
     private Lz4Frame() {
     }
 
-    /** Appends the decompressed content of the frame in {@code in} to {@code out}, at most {@code maxBytes}. */
-    static void decompress(ByteBuf in, ByteBuf out, int maxBytes) {
-        Reader reader = new Reader(in);
-        while (reader.readBlock(out, maxBytes)) {
-            // each block appends its content
-        }
-    }
-
     /**
      * A frame read block by block: the descriptor is checked when the reader is made, and each
      * {@link #readBlock} appends one block's content, so a caller may hold one block at a time.

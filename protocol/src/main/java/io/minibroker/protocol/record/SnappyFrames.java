@@ -25,13 +25,6 @@ final class SnappyFrames {
     private SnappyFrames() {
     }
 
-    static void decompress(ByteBuf in, ByteBuf out, int maxBytes) {
-        Reader reader = new Reader(in);
-        while (reader.readBlock(out, maxBytes)) {
-            // each chunk appends its content
-        }
-    }
-
     /** The framing read chunk by chunk, so that a caller may hold one chunk's content at a time. */
     static final class Reader implements PlainChunks {
         private final ByteBuf in;

@@ -35,7 +35,8 @@ class Lz4FrameTest {
             out.write(data);
         }
         ByteBuf plain = Unpooled.buffer();
-        Lz4Frame.decompress(Unpooled.wrappedBuffer(compressed.toByteArray()), plain, Integer.MAX_VALUE);
+        Codecs.decompress(CompressionType.LZ4, Unpooled.wrappedBuffer(compressed.toByteArray()), plain,
+                Integer.MAX_VALUE);
         assertThat(ByteBufUtil.getBytes(plain)).isEqualTo(data);
     }
 
@@ -58,7 +59,8 @@ class Lz4FrameTest {
         Lz4Frame.compress(Unpooled.wrappedBuffer(content(1000)), good);
         byte[] badHc = ByteBufUtil.getBytes(good);
         badHc[6] ^= 1;
-        assertThatThrownBy(() -> Lz4Frame.decompress(Unpooled.wrappedBuffer(badHc), Unpooled.buffer(), 1 << 20))
+        assertThatThrownBy(() -> Codecs.decompress(CompressionType.LZ4, Unpooled.wrappedBuffer(badHc),
+                Unpooled.buffer(), 1 << 20))
                 .isInstanceOf(ProtocolException.class).hasMessageContaining("descriptor checksum");
 
         ByteArrayOutputStream compressed = new ByteArrayOutputStream();
@@ -68,7 +70,8 @@ class Lz4FrameTest {
         }
         byte[] badBlock = compressed.toByteArray();
         badBlock[12] ^= 1;
-        assertThatThrownBy(() -> Lz4Frame.decompress(Unpooled.wrappedBuffer(badBlock), Unpooled.buffer(), 1 << 20))
+        assertThatThrownBy(() -> Codecs.decompress(CompressionType.LZ4, Unpooled.wrappedBuffer(badBlock),
+                Unpooled.buffer(), 1 << 20))
                 .isInstanceOf(ProtocolException.class).hasMessageContaining("block checksum");
     }
 
@@ -76,7 +79,7 @@ class Lz4FrameTest {
     void decompressionStopsAtTheLimit() {
         ByteBuf compressed = Unpooled.buffer();
         Lz4Frame.compress(Unpooled.wrappedBuffer(new byte[200_000]), compressed);
-        assertThatThrownBy(() -> Lz4Frame.decompress(compressed, Unpooled.buffer(), 100_000))
+        assertThatThrownBy(() -> Codecs.decompress(CompressionType.LZ4, compressed, Unpooled.buffer(), 100_000))
                 .isInstanceOf(ProtocolException.class);
     }
 }
