@@ -65,15 +65,23 @@ public final class FetchHandler implements ApiHandler {
                     .errorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code()).struct());
         }
         FetchPlan plan = FetchPlan.of(request, topics, leadership);
-        if (plan.fromFollower()) {
-            // Where a follower fetches from is where its log ends: that may move the high watermark first.
-            for (FetchPlan.TopicPlan topic : plan.topics()) {
-                for (FetchPlan.PartitionPlan partition : topic.partitions()) {
-                    if (partition.log() != null) {
-                        leadership.onFollowerFetch(partition.log().topicPartition(), plan.replicaId(),
-                                plan.replicaEpoch(), partition.fetchOffset(), partition.logStartOffset());
-                    }
+        for (FetchPlan.TopicPlan topic : plan.topics()) {
+            int partitionsRead = 0;
+            String topicName = null; // named by id from v13; its logs know the name
+            for (FetchPlan.PartitionPlan partition : topic.partitions()) {
+                if (partition.log() == null) {
+                    continue;
                 }
+                partitionsRead++;
+                topicName = partition.log().topicPartition().topic();
+                if (plan.fromFollower()) {
+                    // Where a follower fetches from is where its log ends: that may move the high watermark first.
+                    leadership.onFollowerFetch(partition.log().topicPartition(), plan.replicaId(),
+                            plan.replicaEpoch(), partition.fetchOffset(), partition.logStartOffset());
+                }
+            }
+            if (partitionsRead > 0) { // counted once per request, as Kafka does, not again when a parked fetch ends
+                metrics.topic(topicName).totalFetchRequests().increment(partitionsRead);
             }
         }
         int maxWaitMs = body.maxWaitMs();

@@ -31,7 +31,11 @@ final class FetchReader {
     private FetchReader() {
     }
 
-    /** The answer to the plan; the record bytes a consumer is sent are counted in {@code metrics}' BytesOut. */
+    /**
+     * The answer to the plan; the record bytes a consumer is sent are counted in {@code metrics}' BytesOut, a
+     * follower's in ReplicationBytesOut, and the partitions of a read that failed unexpectedly in
+     * FailedFetchRequests.
+     */
     static Struct read(FetchPlan plan, BrokerTopicMetrics metrics) {
         FetchResponseView response = new FetchResponseView().sessionId(0);
         try {
@@ -39,7 +43,18 @@ final class FetchReader {
             return response.struct();
         } catch (RuntimeException e) { // the regions read so far would hold their segments' files open
             response.struct().recordsPayloads().forEach(RecordsPayload::release);
+            countFailed(plan, metrics);
             throw e;
+        }
+    }
+
+    private static void countFailed(FetchPlan plan, BrokerTopicMetrics metrics) {
+        for (FetchPlan.TopicPlan topic : plan.topics()) {
+            for (FetchPlan.PartitionPlan partition : topic.partitions()) {
+                if (partition.log() != null) {
+                    metrics.topic(partition.log().topicPartition().topic()).failedFetchRequests().increment();
+                }
+            }
         }
     }
 
@@ -98,8 +113,12 @@ final class FetchReader {
                 }
                 result.errorCode(error.code());
             }
-            if (topicBytes > 0 && !plan.fromFollower()) {
-                metrics.fetched(topicName, topicBytes);
+            if (topicBytes > 0) {
+                if (plan.fromFollower()) {
+                    metrics.replicatedOut(topicBytes);
+                } else {
+                    metrics.topic(topicName).bytesOut().increment(topicBytes);
+                }
             }
         }
     }

@@ -234,16 +234,20 @@ public final class ProduceHandler implements ApiHandler {
                     anyError = true;
                     continue;
                 }
+                BrokerTopicMetrics.TopicMeters meters = topicMetrics.topic(log.get().topicPartition().topic());
+                meters.totalProduceRequests().increment();
                 int minInsync = acks == -1 ? minInsyncReplicas(topic.get()) : 0;
                 LogException refused = leadership.appendRefusal(log.get().topicPartition(), minInsync);
+                AppendResult appended = null;
                 if (refused != null) {
                     result.errorCode(refused.error().code()).errorMessage(refused.getMessage());
-                    anyError = true;
-                    continue;
+                } else {
+                    appended = append(request.version(), log.get(), partitionData.records(), result, meters);
                 }
-                AppendResult appended = append(request.version(), log.get(), partitionData.records(),
-                        result);
                 if (appended == null) {
+                    if (BrokerTopicMetrics.failsProduce(Errors.forCode(result.errorCode()))) {
+                        meters.failedProduceRequests().increment();
+                    }
                     anyError = true;
                     continue;
                 }
@@ -285,7 +289,7 @@ public final class ProduceHandler implements ApiHandler {
      * time, as Kafka does.
      */
     private AppendResult append(short version, PartitionLog log, ByteBuf records,
-                                PartitionProduceResponse result) {
+                                PartitionProduceResponse result, BrokerTopicMetrics.TopicMeters meters) {
         try {
             if (records == null) {
                 throw new ProtocolException(Errors.CORRUPT_MESSAGE, "no records");
@@ -312,8 +316,7 @@ public final class ProduceHandler implements ApiHandler {
             result.baseOffset(appended.firstOffset())
                     .logAppendTimeMs(appended.logAppendTime())
                     .logStartOffset(log.logStartOffset());
-            topicMetrics.produced(log.topicPartition().topic(), appended.lastOffset() - appended.firstOffset() + 1,
-                    batch.sizeInBytes());
+            meters.produced(appended.lastOffset() - appended.firstOffset() + 1, batch.sizeInBytes());
             return appended;
         } catch (ProtocolException e) {
             result.errorCode(e.error().code()).errorMessage(e.getMessage());

@@ -5,6 +5,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.log.LeaderEpochCache;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -57,6 +58,7 @@ final class ReplicaFetcher implements AutoCloseable {
     private final NodeChannel channel;
     /** The partitions a test paused: not fetched while paused. */
     private final FetchPauses pauses;
+    private final BrokerTopicMetrics metrics;
     private final Thread thread;
     private volatile List<FollowedPartition> partitions = List.of();
     private final List<FollowedPartition> toTruncate = new ArrayList<>();
@@ -65,9 +67,11 @@ final class ReplicaFetcher implements AutoCloseable {
     private final Object wakeUp = new Object();
 
     private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                           int fetchMinBytes, ClientSecurity security, FetchPauses pauses) {
+                           int fetchMinBytes, ClientSecurity security, FetchPauses pauses,
+                           BrokerTopicMetrics metrics) {
         this.nodeId = nodeId;
         this.pauses = pauses;
+        this.metrics = metrics;
         this.brokerEpoch = brokerEpoch;
         this.leader = leader;
         this.fetchWaitMaxMs = fetchWaitMaxMs;
@@ -79,9 +83,10 @@ final class ReplicaFetcher implements AutoCloseable {
     }
 
     static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                                int fetchMinBytes, ClientSecurity security, FetchPauses pauses) {
+                                int fetchMinBytes, ClientSecurity security, FetchPauses pauses,
+                                BrokerTopicMetrics metrics) {
         ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes,
-                security, pauses);
+                security, pauses, metrics);
         fetcher.thread.start();
         return fetcher;
     }
@@ -262,6 +267,7 @@ final class ReplicaFetcher implements AutoCloseable {
                 }
                 ByteBuf records = partition.records();
                 if (records != null && records.isReadable()) {
+                    metrics.replicatedIn(records.readableBytes());
                     if (log.appendAsFollower(records).flushDue()) {
                         log.flush(); // our own thread: it may wait on the disk
                     }

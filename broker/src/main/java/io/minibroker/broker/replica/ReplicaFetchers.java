@@ -1,5 +1,6 @@
 package io.minibroker.broker.replica;
 
+import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 
@@ -21,17 +22,20 @@ public final class ReplicaFetchers implements AutoCloseable {
     private final int fetchMinBytes;
     /** How to connect to the leaders' inter-broker listener (TLS, SASL sign-in). */
     private final ClientSecurity security;
+    /** Where the followers count the bytes they append (ReplicationBytesIn). */
+    private final BrokerTopicMetrics metrics;
     private final Map<Integer, ReplicaFetcher> byLeader = new HashMap<>();
     private final FetchPauses pauses = new FetchPauses();
 
     /** @param brokerEpoch this broker's epoch from its registration (-1 before it has one) */
     public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, int fetchWaitMaxMs, int fetchMinBytes,
-                           ClientSecurity security) {
+                           ClientSecurity security, BrokerTopicMetrics metrics) {
         this.nodeId = nodeId;
         this.brokerEpoch = brokerEpoch;
         this.fetchWaitMaxMs = fetchWaitMaxMs;
         this.fetchMinBytes = fetchMinBytes;
         this.security = security;
+        this.metrics = metrics;
     }
 
     /** Follows these partitions, by leader id; a leader not among the live {@code brokers} is not fetched from. */
@@ -50,7 +54,7 @@ public final class ReplicaFetchers implements AutoCloseable {
                 return;
             }
             byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, fetchWaitMaxMs,
-                    fetchMinBytes, security, pauses)).setPartitions(partitions);
+                    fetchMinBytes, security, pauses, metrics)).setPartitions(partitions);
         });
     }
 

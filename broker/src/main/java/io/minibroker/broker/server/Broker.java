@@ -106,6 +106,7 @@ public final class Broker implements AutoCloseable {
      */
     private final ExecutorService disk = Executors.newSingleThreadExecutor(task -> new Thread(task, "disk-io"));
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(registry);
     private final AtomicBoolean closed = new AtomicBoolean();
     private PrometheusEndpoint metricsEndpoint;
     /** A test's controls over this broker's clients; the endpoint serving them only when configured. */
@@ -205,7 +206,7 @@ public final class Broker implements AutoCloseable {
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (cluster != null) {
             cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, producerStates,
-                    security, clock);
+                    security, clock, topicMetrics);
             leadership = cluster.replicas();
         }
         transactions = new TransactionApis(config, clock, topics, producerStates, leadership, producePurgatory,
@@ -263,7 +264,6 @@ public final class Broker implements AutoCloseable {
      */
     private void registerDataApis(SupportedApis apis, ProducerStates producerStates, PartitionLeadership leadership,
                                   Function<ApiHandler, ApiHandler> onDisk) {
-        BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(registry);
         PartitionLeadership dataWakesShareFetches = shareGroups.wakingOnNewData(leadership);
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, config.get(BrokerConfig.CLUSTER_ID),
                         config.get(BrokerConfig.NODE_ID), config.get(BrokerConfig.TRANSACTION_VERSION).shortValue()))

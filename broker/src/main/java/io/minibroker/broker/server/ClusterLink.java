@@ -16,6 +16,7 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.metadata.DescribeClusterHandler;
+import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.ProducerStates;
@@ -64,12 +65,13 @@ final class ClusterLink {
     /** The partitions this broker hosts, and the metadata fetches that tell it which (also the ACLs and users). */
     void openReplicas(TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                       Purgatory<DelayedFetch> fetchPurgatory, Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory,
-                      ProducerStates producerStates, SecurityApis security, BrokerClock clock) {
+                      ProducerStates producerStates, SecurityApis security, BrokerClock clock,
+                      BrokerTopicMetrics topicMetrics) {
         int nodeId = config.get(BrokerConfig.NODE_ID);
         replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
                 new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
                         config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES),
-                        ClientSecurity.forListener(config, config.interBrokerListenerName())),
+                        ClientSecurity.forListener(config, config.interBrokerListenerName()), topicMetrics),
                 producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                 config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);

@@ -90,6 +90,21 @@ class ReplicationTest {
                     && logGauge(1, "kafka.log.log.size", p).equals(logGauge(2, "kafka.log.log.size", p)),
                     "the three copies of partition " + p + " to be the same size");
         }
+        // ReplicationBytesIn/Out (all topics, as in Kafka): the two followers of each partition appended the bytes
+        // its leader took from producers, and the leaders sent followers exactly those.
+        double producedBytes = 0;
+        double replicatedIn = 0;
+        double replicatedOut = 0;
+        for (int node = 0; node < 3; node++) {
+            MeterRegistry meters = cluster.node(node).meterRegistry();
+            var bytesIn = meters.find("kafka.server.brokertopicmetrics.bytesin").tag("topic", TOPIC).counter();
+            producedBytes += bytesIn == null ? 0 : bytesIn.count();
+            replicatedIn += meters.get("kafka.server.brokertopicmetrics.replicationbytesin").counter().count();
+            replicatedOut += meters.get("kafka.server.brokertopicmetrics.replicationbytesout").counter().count();
+        }
+        assertThat(producedBytes).isPositive();
+        assertThat(replicatedIn).as("two followers' copies of the produced bytes").isEqualTo(2 * producedBytes);
+        assertThat(replicatedOut).as("what leaders sent followers").isEqualTo(replicatedIn);
         double completed = 0;
         for (int node = 0; node < 3; node++) {
             completed += purgatoryCounter(node, "purgatory.completions");
