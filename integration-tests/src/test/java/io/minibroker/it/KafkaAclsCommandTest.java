@@ -1,6 +1,7 @@
 package io.minibroker.it;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.embedded.MiniCluster;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -86,6 +87,73 @@ class KafkaAclsCommandTest {
             assertThatThrownBy(() -> produce(bootstrap))
                     .as("no WRITE on any topic left: not even an idempotent producer id")
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);
+        }
+    }
+
+    /**
+     * The same commands against a three-node cluster, each through another node than the last: an ACL added
+     * through node 2 (forwarded to the controller) is listed by node 1 and lets alice produce to a partition
+     * whose replicas are on all three; removed through node 1, node 2 stops listing it and alice is refused.
+     * Brokers sign in to the controller and to each other as admin, the super user.
+     */
+    @Test
+    void addListAndRemoveAclsThroughDifferentNodesOfACluster() throws Exception {
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "listener.security.protocol.map", "PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT",
+                "sasl.enabled.mechanisms", "PLAIN",
+                "sasl.mechanism.inter.broker.protocol", "PLAIN",
+                "sasl.mechanism.controller.protocol", "PLAIN",
+                "listener.name.plaintext.plain.sasl.jaas.config", JAAS,
+                "listener.name.controller.plain.sasl.jaas.config", JAAS,
+                "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "super.users", "User:admin",
+                "broker.heartbeat.interval.ms", "100"));
+        try (MiniCluster cluster = MiniCluster.start(3, settings)) {
+            Eventually.await(() -> cluster.controller().membership().liveBrokers().size() == 3,
+                    "three brokers registered");
+            String bootstrap = cluster.bootstrapServers();
+            try (Admin admin = Admin.create(client(bootstrap, "admin"))) {
+                admin.createTopics(List.of(new NewTopic("orders-eu", 1, (short) 3))).all().get();
+            }
+            Path adminConfig = dir.resolve("admin.properties");
+            Files.writeString(adminConfig, "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+                    + "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required"
+                    + " username=\"admin\" password=\"admin-secret\";\n");
+            assertThatThrownBy(() -> produce(bootstrap)).hasCauseInstanceOf(TopicAuthorizationException.class);
+
+            acls(nodeAddress(cluster, 2), adminConfig, "--add", "--allow-principal", "User:alice", "--producer",
+                    "--topic", "orders-", "--resource-pattern-type", "prefixed");
+            Eventually.await(() -> listedByNode(cluster, 1, adminConfig).contains("User:alice"),
+                    "node 1 lists the ACL added through node 2");
+            Eventually.await(() -> produces(bootstrap), "alice produces once the leader has the ACL");
+
+            acls(nodeAddress(cluster, 1), adminConfig, "--remove", "--force", "--allow-principal", "User:alice",
+                    "--producer", "--topic", "orders-", "--resource-pattern-type", "prefixed");
+            Eventually.await(() -> !listedByNode(cluster, 2, adminConfig).contains("User:alice"),
+                    "node 2 no longer lists the ACL removed through node 1");
+            Eventually.await(() -> !produces(bootstrap), "alice refused once the leader dropped the ACL");
+        }
+    }
+
+    private static String nodeAddress(MiniCluster cluster, int node) {
+        return "localhost:" + cluster.node(node).boundPort("PLAINTEXT");
+    }
+
+    private static String listedByNode(MiniCluster cluster, int node, Path adminConfig) {
+        try {
+            return acls(nodeAddress(cluster, node), adminConfig, "--list", "--topic", "orders-",
+                    "--resource-pattern-type", "prefixed");
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean produces(String bootstrap) {
+        try {
+            produce(bootstrap);
+            return true;
+        } catch (Exception refused) {
+            return false;
         }
     }
 
