@@ -58,13 +58,7 @@ class KafkaAclsCommandTest {
                 "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
                 "super.users", "User:admin"))) {
             String bootstrap = broker.bootstrapServers();
-            try (Admin admin = Admin.create(client(bootstrap, "admin"))) {
-                admin.createTopics(List.of(new NewTopic("orders-eu", 1, (short) 1))).all().get();
-            }
-            Path adminConfig = dir.resolve("admin.properties");
-            Files.writeString(adminConfig, "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
-                    + "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required"
-                    + " username=\"admin\" password=\"admin-secret\";\n");
+            Path adminConfig = ordersTopicAndAdminConfig(bootstrap, 1);
 
             assertThatThrownBy(() -> produce(bootstrap)).hasCauseInstanceOf(TopicAuthorizationException.class);
 
@@ -112,13 +106,7 @@ class KafkaAclsCommandTest {
             Eventually.await(() -> cluster.controller().membership().liveBrokers().size() == 3,
                     "three brokers registered");
             String bootstrap = cluster.bootstrapServers();
-            try (Admin admin = Admin.create(client(bootstrap, "admin"))) {
-                admin.createTopics(List.of(new NewTopic("orders-eu", 1, (short) 3))).all().get();
-            }
-            Path adminConfig = dir.resolve("admin.properties");
-            Files.writeString(adminConfig, "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
-                    + "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required"
-                    + " username=\"admin\" password=\"admin-secret\";\n");
+            Path adminConfig = ordersTopicAndAdminConfig(bootstrap, 3);
             assertThatThrownBy(() -> produce(bootstrap)).hasCauseInstanceOf(TopicAuthorizationException.class);
 
             acls(nodeAddress(cluster, 2), adminConfig, "--add", "--allow-principal", "User:alice", "--producer",
@@ -133,6 +121,18 @@ class KafkaAclsCommandTest {
                     "node 2 no longer lists the ACL removed through node 1");
             Eventually.await(() -> !produces(bootstrap), "alice refused once the leader dropped the ACL");
         }
+    }
+
+    /** Creates orders-eu with this replication factor as admin, and writes admin's --command-config file. */
+    private Path ordersTopicAndAdminConfig(String bootstrap, int replicationFactor) throws Exception {
+        try (Admin admin = Admin.create(client(bootstrap, "admin"))) {
+            admin.createTopics(List.of(new NewTopic("orders-eu", 1, (short) replicationFactor))).all().get();
+        }
+        Path adminConfig = dir.resolve("admin.properties");
+        Files.writeString(adminConfig, "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+                + "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required"
+                + " username=\"admin\" password=\"admin-secret\";\n");
+        return adminConfig;
     }
 
     private static String nodeAddress(MiniCluster cluster, int node) {
