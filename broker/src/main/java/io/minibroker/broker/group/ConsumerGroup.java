@@ -43,8 +43,6 @@ final class ConsumerGroup {
     final String groupId;
     int groupEpoch;
     int assignmentEpoch;
-    /** The assignor that computed the target assignment last. */
-    String assignorName;
     final Map<String, ConsumerGroupMember> members = new LinkedHashMap<>();
     /** Static members' member ids, by instance id. */
     final Map<String, String> staticMembers = new HashMap<>();

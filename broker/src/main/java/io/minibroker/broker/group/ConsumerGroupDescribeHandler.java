@@ -70,7 +70,7 @@ public final class ConsumerGroupDescribeHandler implements ApiHandler {
         }
         described.groupState(group.state().displayName).groupEpoch(group.groupEpoch)
                 .assignmentEpoch(group.assignmentEpoch)
-                .assignorName(group.assignorName == null ? UniformAssignor.NAME : group.assignorName);
+                .assignorName(coordinator.preferredAssignor(group));
         for (ConsumerGroupMember member : group.allMembers()) {
             ConsumerGroupDescribeResponseView.Member entry = described.addMember().memberId(member.memberId)
                     .instanceId(member.instanceId).rackId(member.rackId).memberEpoch(member.memberEpoch)

@@ -102,7 +102,7 @@ final class TargetAssignmentBuilder {
      * (Kafka's rule; the configured default if none asks).
      */
     void computeTarget(ConsumerGroup group, Map<String, Set<String>> regexTopics) {
-        ConsumerGroupAssignor assignor = chooseAssignor(group);
+        ConsumerGroupAssignor assignor = preferredAssignor(group);
         Map<UUID, Integer> partitions = new HashMap<>();
         group.subscriptionMetadata.values().forEach(topic -> partitions.put(topic.id(), topic.partitions()));
         List<ConsumerGroupAssignor.MemberSpec> specs = new ArrayList<>();
@@ -125,10 +125,14 @@ final class TargetAssignmentBuilder {
         group.targetAssignment.clear();
         group.targetAssignment.putAll(target);
         group.assignmentEpoch = group.groupEpoch;
-        group.assignorName = assignor.name();
     }
 
-    private ConsumerGroupAssignor chooseAssignor(ConsumerGroup group) {
+    /**
+     * The assignor the group's members ask for most, else the first of {@code group.consumer.assignors}: what
+     * computes its target, and the name ConsumerGroupDescribe gives (Kafka's preferred server assignor). The caller
+     * holds the group's lock.
+     */
+    ConsumerGroupAssignor preferredAssignor(ConsumerGroup group) {
         Map<String, Integer> votes = new HashMap<>();
         for (ConsumerGroupMember member : group.allMembers()) {
             if (member.serverAssignor != null && assignors.containsKey(member.serverAssignor)) {

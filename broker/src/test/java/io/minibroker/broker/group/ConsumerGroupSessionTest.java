@@ -176,4 +176,16 @@ class ConsumerGroupSessionTest {
         assertThat(taken.assignment().topicPartitions().get(0).partitions()).hasSize(2).doesNotContainAnyElementsOf(kept);
         assertThat(describe().groupState()).isEqualTo("Stable");
     }
+
+    @Test
+    void theAssignorDescribedIsTheOneTheMembersAskForAlsoAfterARestart() throws Exception {
+        assertThat(heartbeat(join("m1").serverAssignor("range")).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(describe().assignorName()).isEqualTo("range");
+
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of(), clock);
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+        assertThat(describe().assignorName()).isEqualTo("range");
+    }
 }
