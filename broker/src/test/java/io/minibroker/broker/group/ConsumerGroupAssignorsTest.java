@@ -11,7 +11,7 @@ import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The server-side assignors of consumer-protocol groups: balanced, complete, sticky (uniform), ranged (range). */
+/** The server-side assignors of consumer-protocol groups: balanced, complete, sticky (both), ranged (range). */
 class ConsumerGroupAssignorsTest {
 
     private static final UUID A = new UUID(0, 1);
@@ -75,6 +75,19 @@ class ConsumerGroupAssignorsTest {
         assertComplete(assignment, partitions);
         assertThat(assignment.get("m1")).isEqualTo(Map.of(A, Set.of(0, 1, 2), B, Set.of(0, 1, 2)));
         assertThat(assignment.get("m2")).isEqualTo(Map.of(A, Set.of(3, 4), B, Set.of(3, 4)));
+    }
+
+    /** Kafka's range assignor is sticky: a member joining takes what the others can spare, not new ranges. */
+    @Test
+    void rangeKeepsWhatEachMemberHadUpToItsShare() {
+        Map<UUID, Integer> partitions = Map.of(A, 5);
+        Map<String, Map<UUID, Set<Integer>>> assignment = new RangeAssignor().assign(List.of(
+                member("m1", Set.of(A), Map.of(A, Set.of(0, 1, 2))), member("m2", Set.of(A), Map.of(A, Set.of(3, 4))),
+                member("m0", Set.of(A), Map.of())), partitions);
+        assertComplete(assignment, partitions);
+        assertThat(assignment.get("m1")).isEqualTo(Map.of(A, Set.of(0, 1)));
+        assertThat(assignment.get("m2")).isEqualTo(Map.of(A, Set.of(3, 4)));
+        assertThat(assignment.get("m0")).isEqualTo(Map.of(A, Set.of(2)));
     }
 
     @Test
