@@ -21,6 +21,7 @@ import io.minibroker.protocol.message.view.OffsetCommitRequestView;
 import io.minibroker.protocol.message.view.OffsetCommitResponseView;
 import io.minibroker.protocol.message.view.OffsetFetchRequestView;
 import io.minibroker.protocol.message.view.OffsetFetchResponseView;
+import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -182,6 +183,18 @@ class ConsumerGroupAdminTest {
         assertThat(new OffsetFetchResponseView(client.call(ApiKey.OFFSET_FETCH, 9, fetch.struct())).groups().get(0)
                 .topics()).as("its commits kept").singleElement()
                 .satisfies(topic -> assertThat(topic.partitions().get(0).committedOffset()).isEqualTo(3));
+    }
+
+    /** As Kafka: an id naming a group of another type is "not a consumer group", whatever that type. */
+    @Test
+    void aShareGroupIsNotDescribedAsAConsumerGroup() throws Exception {
+        client.call(ApiKey.SHARE_GROUP_HEARTBEAT, 1, new ShareGroupHeartbeatRequestView().groupId("shared")
+                .memberId("s1").memberEpoch(0).subscribedTopicNames(List.of("t")).struct());
+        ConsumerGroupDescribeResponseView described = new ConsumerGroupDescribeResponseView(client.call(
+                ApiKey.CONSUMER_GROUP_DESCRIBE, 1, new ConsumerGroupDescribeRequestView()
+                        .groupIds(List.of("shared")).struct()));
+        assertThat(described.groups().get(0).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(described.groups().get(0).errorMessage()).isEqualTo("Group shared is not a consumer group.");
     }
 
     private short delete() throws IOException {
