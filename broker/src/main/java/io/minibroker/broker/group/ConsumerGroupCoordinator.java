@@ -395,6 +395,10 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             if (!member.leftTemporarily()) {
                 member.previousMemberEpoch = member.memberEpoch;
                 member.memberEpoch = ConsumerGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH;
+                // As Kafka's consumerGroupStaticMemberGroupLeave: what it was revoking is released now, so that
+                // the others need not wait for its timeouts to take those partitions; so ends that revocation.
+                member.partitionsPendingRevocation = TopicAssignment.EMPTY;
+                member.revocationToken++;
             }
             timeouts.heartbeat(group, member, sessionTimeoutMs);
         } else {

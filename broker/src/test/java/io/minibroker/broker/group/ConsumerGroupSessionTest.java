@@ -188,4 +188,21 @@ class ConsumerGroupSessionTest {
         client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
         assertThat(describe().assignorName()).isEqualTo("range");
     }
+
+    /** As Kafka: a static member leaving for now gives up what it was revoking; the others need not wait for it. */
+    @Test
+    void aStaticMemberLeavingForNowReleasesWhatItWasRevoking() throws Exception {
+        heartbeat(join("m1").instanceId("i1"));
+        assertThat(heartbeat(join("m2")).memberEpoch()).isEqualTo(2);
+        ConsumerGroupHeartbeatResponseView revoke = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(1));
+        assertThat(revoke.memberEpoch()).isEqualTo(1); // two partitions to revoke, which it does not do
+        assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").instanceId("i1")
+                .memberEpoch(-2)).errorCode()).isEqualTo(Errors.NONE.code());
+
+        ConsumerGroupHeartbeatResponseView taken = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m2").memberEpoch(2));
+        assertThat(taken.assignment().topicPartitions().get(0).partitions()).hasSize(2)
+                .doesNotContainAnyElementsOf(revoke.assignment().topicPartitions().get(0).partitions());
+    }
 }
