@@ -144,11 +144,18 @@ final class ConsumerGroup {
 
     /**
      * Kafka's ConsumerGroup.validateOffsetCommit: a commit without a member epoch (an admin client, a consumer
-     * without group management) only while the group has no member; otherwise from a member at its current epoch,
-     * else STALE_MEMBER_EPOCH (ILLEGAL_GENERATION before OffsetCommit v9, which has no member epochs).
+     * without group management) only while the group has no member, or a TxnOffsetCommit with none of the member
+     * fields (a producer that knows only the group id, TxnOffsetCommit before v3); otherwise from a member at its
+     * current epoch, else STALE_MEMBER_EPOCH (ILLEGAL_GENERATION before OffsetCommit v9, which has no member
+     * epochs).
      */
-    Errors validateOffsetCommit(String memberId, int memberEpoch, short version) {
+    Errors validateOffsetCommit(OffsetCommit commit) {
+        String memberId = commit.memberId();
+        int memberEpoch = commit.generationId();
         if (memberEpoch < 0 && members.isEmpty()) {
+            return Errors.NONE;
+        }
+        if (commit.transactional() && memberEpoch < 0 && memberId.isEmpty() && commit.groupInstanceId() == null) {
             return Errors.NONE;
         }
         ConsumerGroupMember member = members.get(memberId);
@@ -157,7 +164,7 @@ final class ConsumerGroup {
         }
         if (memberEpoch != member.memberEpoch) {
             // A classic-protocol member knows generations, not member epochs: it is told ILLEGAL_GENERATION.
-            return version >= OFFSET_COMMIT_MEMBER_EPOCH_VERSION && !member.usesClassicProtocol()
+            return commit.version() >= OFFSET_COMMIT_MEMBER_EPOCH_VERSION && !member.usesClassicProtocol()
                     ? Errors.STALE_MEMBER_EPOCH : Errors.ILLEGAL_GENERATION;
         }
         return Errors.NONE;

@@ -22,6 +22,8 @@ import io.minibroker.protocol.message.view.OffsetCommitResponseView;
 import io.minibroker.protocol.message.view.OffsetFetchRequestView;
 import io.minibroker.protocol.message.view.OffsetFetchResponseView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.TxnOffsetCommitRequestView;
+import io.minibroker.protocol.message.view.TxnOffsetCommitResponseView;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -195,6 +197,20 @@ class ConsumerGroupAdminTest {
                         .groupIds(List.of("shared")).struct()));
         assertThat(described.groups().get(0).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
         assertThat(described.groups().get(0).errorMessage()).isEqualTo("Group shared is not a consumer group.");
+    }
+
+    /** As Kafka (and as a classic group): a TxnOffsetCommit naming no member is taken whatever the members. */
+    @Test
+    void aTransactionalCommitWithoutMemberFieldsIsTaken() throws Exception {
+        join();
+        TxnOffsetCommitRequestView commit = new TxnOffsetCommitRequestView().transactionalId("tx").groupId("g")
+                .producerId(1L).producerEpoch((short) 0).generationIdOrMemberEpoch(-1).memberId("")
+                .groupInstanceId(null);
+        commit.addTopic().name("t").addPartition().partitionIndex(0).committedOffset(5).committedLeaderEpoch(-1)
+                .committedMetadata("");
+        assertThat(new TxnOffsetCommitResponseView(client.call(ApiKey.TXN_OFFSET_COMMIT, 3, commit.struct()))
+                .topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(commit("", -1)).as("an OffsetCommit so is not").isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
     }
 
     private short delete() throws IOException {
