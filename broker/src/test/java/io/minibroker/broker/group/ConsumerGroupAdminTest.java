@@ -213,6 +213,18 @@ class ConsumerGroupAdminTest {
         assertThat(commit("", -1)).as("an OffsetCommit so is not").isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
     }
 
+    /** As Kafka: a KIP-848 member commits with OffsetCommit v9+, whose generation field is its member epoch. */
+    @Test
+    void anOffsetCommitBeforeV9FromAConsumerProtocolMemberIsUnsupported() throws Exception {
+        join();
+        OffsetCommitRequestView request = new OffsetCommitRequestView().groupId("g").memberId("m1")
+                .generationIdOrMemberEpoch(1);
+        request.addTopic().name("t").addPartition().partitionIndex(0).committedOffset(5);
+        assertThat(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 8, request.struct()))
+                .topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
+        assertThat(commit("m1", 1)).isEqualTo(Errors.NONE.code());
+    }
+
     private short delete() throws IOException {
         return new DeleteGroupsResponseView(client.call(ApiKey.DELETE_GROUPS, 2,
                 new DeleteGroupsRequestView().groupsNames(List.of("g")).struct())).results().get(0).errorCode();
