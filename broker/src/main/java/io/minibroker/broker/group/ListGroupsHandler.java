@@ -11,6 +11,7 @@ import io.minibroker.protocol.schema.Struct;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * ListGroups: every group this broker coordinates (in a cluster, those of the offsets partitions it leads),
@@ -43,24 +44,12 @@ public final class ListGroupsHandler implements ApiHandler {
             response.errorCode(Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
         }
         if (wanted(types, CONSUMER)) {
-            for (ConsumerGroup group : coordinator.allConsumerGroups()) {
-                ConsumerGroup.State state;
-                synchronized (group) {
-                    state = group.state();
-                }
-                list(response, states, group.groupId, CONSUMER,
-                        state == ConsumerGroup.State.DEAD ? null : state.displayName, CONSUMER);
-            }
+            listGroupsOfType(response, states, CONSUMER, coordinator.allConsumerGroups(), group -> group.groupId,
+                    group -> group.state() == ConsumerGroup.State.DEAD ? null : group.state().displayName);
         }
         if (wanted(types, SHARE)) {
-            for (ShareGroup group : coordinator.allShareGroups()) {
-                ShareGroup.State state;
-                synchronized (group) {
-                    state = group.state();
-                }
-                list(response, states, group.groupId, SHARE,
-                        state == ShareGroup.State.DEAD ? null : state.displayName, SHARE);
-            }
+            listGroupsOfType(response, states, SHARE, coordinator.allShareGroups(), group -> group.groupId,
+                    group -> group.state() == ShareGroup.State.DEAD ? null : group.state().displayName);
         }
         if (wanted(types, CLASSIC)) {
             for (ClassicGroup group : coordinator.allGroups()) {
@@ -80,6 +69,22 @@ public final class ListGroupsHandler implements ApiHandler {
     /** Whether the types filter (v5+; empty: every type) asks for groups of this type. */
     private static boolean wanted(List<String> types, String type) {
         return types.isEmpty() || types.stream().anyMatch(type::equalsIgnoreCase);
+    }
+
+    /**
+     * Lists groups of a type that is also their protocol type (consumer, share), each with its state name (null
+     * when dead) read under its lock.
+     */
+    private static <G> void listGroupsOfType(ListGroupsResponseView response, List<String> states, String type,
+                                             List<G> groups, Function<G, String> groupId,
+                                             Function<G, String> stateUnlessDead) {
+        for (G group : groups) {
+            String state;
+            synchronized (group) {
+                state = stateUnlessDead.apply(group);
+            }
+            list(response, states, groupId.apply(group), type, state, type);
+        }
     }
 
     /** Lists a group unless it is dead ({@code state} null) or the states filter leaves its state out. */
