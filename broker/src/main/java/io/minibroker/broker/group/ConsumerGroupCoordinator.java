@@ -173,7 +173,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             if (response.error() != Errors.NONE || group.isDead()) { // dead: downgraded, its records written
                 return CompletableFuture.completedFuture(response);
             }
-            return write(group).handle((written, failure) -> failure == null ? response
+            return write(group, group.members.get(response.memberId())).handle((written, failure) -> failure == null
+                    ? response
                     : ConsumerGroupHeartbeat.Response.error(OffsetsWriteErrors.answerFor(failure), null));
         }
     }
@@ -453,6 +454,40 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      */
     CompletableFuture<Long> write(ConsumerGroup group) {
         return write(group, Map.of());
+    }
+
+    /**
+     * As {@link #write(ConsumerGroup)}, after a change that may touch only {@code member} (null: gone): while the
+     * group's epochs and members are as last written, only that member's records are built and compared, not
+     * every member's, so that a heartbeat costs the same in a group of any size. Otherwise, the whole group.
+     */
+    CompletableFuture<Long> write(ConsumerGroup group, ConsumerGroupMember member) {
+        if (member == null || group.replacesClassicGroup) {
+            return write(group);
+        }
+        Map<ByteBuffer, byte[]> now = ConsumerGroupRecords.snapshot(group, List.of(member));
+        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.changed(group.written, now);
+        boolean onlyTheMember = group.written.size() == ConsumerGroupRecords.recordCount(group.members.size())
+                && group.written.keySet().containsAll(now.keySet())
+                && changes.keySet().stream().allMatch(ConsumerGroupRecords::isMemberRecord);
+        if (!onlyTheMember) {
+            return write(group);
+        }
+        if (changes.isEmpty()) {
+            return CompletableFuture.completedFuture(-1L);
+        }
+        CompletableFuture<Long> appended;
+        try {
+            appended = log.writeRecords(group.groupId, changes);
+        } catch (LogException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return appended.thenApply(offset -> {
+            synchronized (group) {
+                group.written.putAll(changes);
+            }
+            return offset;
+        });
     }
 
     /** As {@link #write(ConsumerGroup)}, with other records of the group in the same batch (a conversion's). */

@@ -205,4 +205,34 @@ class ConsumerGroupSessionTest {
         assertThat(taken.assignment().topicPartitions().get(0).partitions()).hasSize(2)
                 .doesNotContainAnyElementsOf(revoke.assignment().topicPartitions().get(0).partitions());
     }
+
+    /** A heartbeat writes only its member's records: what the others' heartbeats wrote is all there after a restart. */
+    @Test
+    void eachMembersReconciliationSurvivesARestart() throws Exception {
+        heartbeat(join("m1"));
+        heartbeat(join("m2"));
+        ConsumerGroupHeartbeatResponseView revoke = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(1));
+        List<Integer> kept = revoke.assignment().topicPartitions().get(0).partitions();
+        ConsumerGroupHeartbeatRequestView revoked = new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(1);
+        revoked.addTopicPartition().topicId(revoke.assignment().topicPartitions().get(0).topicId()).partitions(kept);
+        assertThat(heartbeat(revoked).memberEpoch()).isEqualTo(2);
+        heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m2").memberEpoch(2)
+                .rebalanceTimeoutMs(20_000));
+        assertThat(describe().groupState()).isEqualTo("Stable");
+
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of(), clock);
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+        ConsumerGroupDescribeResponseView.DescribedGroup described = describe();
+        assertThat(described.groupState()).isEqualTo("Stable");
+        assertThat(described.members()).hasSize(2).allSatisfy(member -> {
+            assertThat(member.memberEpoch()).isEqualTo(2);
+            assertThat(member.assignment().topicPartitions().get(0).partitions()).hasSize(2);
+        });
+        assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m2").memberEpoch(2))
+                .errorCode()).isEqualTo(Errors.NONE.code());
+    }
 }
