@@ -453,7 +453,17 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * coordinator's thread. Completes when the write counts.
      */
     CompletableFuture<Long> write(ConsumerGroup group) {
-        return write(group, Map.of());
+        Map<ByteBuffer, byte[]> now = ConsumerGroupRecords.snapshot(group);
+        Map<ByteBuffer, byte[]> changes = new java.util.LinkedHashMap<>();
+        boolean replacesClassic = group.replacesClassicGroup;
+        if (replacesClassic) { // upgraded: the classic group's metadata goes in the same batch (Kafka's tombstone)
+            changes.put(ByteBuffer.wrap(GroupMetadataRecord.key(group.groupId)), null);
+        }
+        changes.putAll(ConsumerGroupRecords.diff(group.written, now));
+        return append(group, changes, () -> {
+            group.written = now;
+            group.replacesClassicGroup &= !replacesClassic;
+        });
     }
 
     /**
@@ -470,9 +480,11 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         boolean onlyTheMember = group.written.size() == ConsumerGroupRecords.recordCount(group.members.size())
                 && group.written.keySet().containsAll(now.keySet())
                 && changes.keySet().stream().allMatch(ConsumerGroupRecords::isMemberRecord);
-        if (!onlyTheMember) {
-            return write(group);
-        }
+        return onlyTheMember ? append(group, changes, () -> group.written.putAll(changes)) : write(group);
+    }
+
+    /** Appends the group's changed records as one batch; once they count, {@code written} runs under its lock. */
+    private CompletableFuture<Long> append(ConsumerGroup group, Map<ByteBuffer, byte[]> changes, Runnable written) {
         if (changes.isEmpty()) {
             return CompletableFuture.completedFuture(-1L);
         }
@@ -484,34 +496,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         }
         return appended.thenApply(offset -> {
             synchronized (group) {
-                group.written.putAll(changes);
-            }
-            return offset;
-        });
-    }
-
-    /** As {@link #write(ConsumerGroup)}, with other records of the group in the same batch (a conversion's). */
-    CompletableFuture<Long> write(ConsumerGroup group, Map<ByteBuffer, byte[]> alongside) {
-        Map<ByteBuffer, byte[]> now = ConsumerGroupRecords.snapshot(group);
-        Map<ByteBuffer, byte[]> changes = new java.util.LinkedHashMap<>(alongside);
-        boolean replacesClassic = group.replacesClassicGroup;
-        if (replacesClassic) { // upgraded: the classic group's metadata goes in the same batch (Kafka's tombstone)
-            changes.put(ByteBuffer.wrap(GroupMetadataRecord.key(group.groupId)), null);
-        }
-        changes.putAll(ConsumerGroupRecords.diff(group.written, now));
-        if (changes.isEmpty()) {
-            return CompletableFuture.completedFuture(-1L);
-        }
-        CompletableFuture<Long> written;
-        try {
-            written = log.writeRecords(group.groupId, changes);
-        } catch (LogException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return written.thenApply(offset -> {
-            synchronized (group) {
-                group.written = now;
-                group.replacesClassicGroup &= !replacesClassic;
+                written.run();
             }
             return offset;
         });
