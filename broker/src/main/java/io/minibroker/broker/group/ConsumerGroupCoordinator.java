@@ -469,7 +469,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     /**
      * As {@link #write(ConsumerGroup)}, after a change that may touch only {@code member} (null: gone): while the
      * group's epochs and members are as last written, only that member's records are built and compared, not
-     * every member's, so that a heartbeat costs the same in a group of any size. Otherwise, the whole group.
+     * every member's (three records each, encoded on every heartbeat). Otherwise, the whole group.
      */
     CompletableFuture<Long> write(ConsumerGroup group, ConsumerGroupMember member) {
         if (member == null || group.replacesClassicGroup) {
