@@ -504,11 +504,12 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
 
     /**
      * DeleteGroups of a consumer group, on the coordinator's thread: NON_EMPTY_GROUP while it has members; else
-     * tombstones for its records and its commits, and it is forgotten; answered once both writes count.
+     * tombstones for its commits and its records, in one batch as Kafka writes them (a crash cannot leave one
+     * without the other), and it is forgotten; answered once the write counts.
      */
     CompletableFuture<Errors> delete(String groupId, OffsetStore offsets) {
         return whenEmpty(groupId, Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP,
-                group -> writeTombstones(group).thenCombine(offsets.deleteGroup(groupId), (a, b) -> a));
+                group -> offsets.deleteGroup(groupId, ConsumerGroupRecords.diff(group.written, Map.of()).keySet()));
     }
 
     /**

@@ -144,6 +144,25 @@ class ConsumerGroupAdminTest {
                 .get(0).topics()).as("its commits went with it").isEmpty();
     }
 
+    /** The group's records and its commits go in one batch: after a restart neither comes back. */
+    @Test
+    void aDeletedGroupStaysDeletedAfterARestart() throws Exception {
+        join();
+        commit("m1", 1);
+        heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(-1));
+        assertThat(delete()).isEqualTo(Errors.NONE.code());
+
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of());
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+        assertThat(delete()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        OffsetFetchRequestView request = new OffsetFetchRequestView();
+        request.addGroup().groupId("g").topics(null);
+        assertThat(new OffsetFetchResponseView(client.call(ApiKey.OFFSET_FETCH, 9, request.struct())).groups()
+                .get(0).topics()).isEmpty();
+    }
+
     private short classicJoin(String groupId) throws IOException {
         JoinGroupRequestView join = new JoinGroupRequestView().groupId(groupId).sessionTimeoutMs(10_000)
                 .rebalanceTimeoutMs(10_000).memberId("").protocolType("consumer");
