@@ -237,7 +237,10 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         Map<UUID, Set<Integer>> revokingBefore = member.partitionsPendingRevocation;
         bump |= updateSubscription(member, request);
         reconcile(group, member, bump, request.ownedTopicPartitions());
-        boolean fullRequest = joining || (request.rebalanceTimeoutMs() != -1 && request.subscribedTopicNames() != null
+        // A full request (what a member sends after an error, its state possibly lost) is answered with the whole
+        // assignment: Kafka tells one by its non-optional fields, the subscription by names or by regex.
+        boolean fullRequest = joining || (request.rebalanceTimeoutMs() != -1
+                && (request.subscribedTopicNames() != null || request.subscribedTopicRegex() != null)
                 && request.ownedTopicPartitions() != null);
         boolean changed = member.memberEpoch != epochBefore || !member.assignedPartitions.equals(assignedBefore)
                 || !member.partitionsPendingRevocation.equals(revokingBefore);

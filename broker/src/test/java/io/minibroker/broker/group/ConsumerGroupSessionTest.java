@@ -235,4 +235,24 @@ class ConsumerGroupSessionTest {
         assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m2").memberEpoch(2))
                 .errorCode()).isEqualTo(Errors.NONE.code());
     }
+
+    /** As Kafka since regex subscriptions: a full request by regex gets the whole assignment, changed or not. */
+    @Test
+    void aFullRequestSubscribedByRegexIsAnsweredWithTheAssignment() throws Exception {
+        ConsumerGroupHeartbeatResponseView joined = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(0).rebalanceTimeoutMs(30_000).subscribedTopicRegex("t.*")
+                .topicPartitions(List.of()));
+        assertThat(joined.assignment().topicPartitions()).singleElement()
+                .satisfies(topic -> assertThat(topic.partitions()).hasSize(4));
+
+        ConsumerGroupHeartbeatRequestView full = new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1")
+                .memberEpoch(joined.memberEpoch()).rebalanceTimeoutMs(30_000).subscribedTopicRegex("t.*");
+        full.addTopicPartition().topicId(joined.assignment().topicPartitions().get(0).topicId())
+                .partitions(joined.assignment().topicPartitions().get(0).partitions());
+        ConsumerGroupHeartbeatResponseView answered = heartbeat(full);
+        assertThat(answered.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(answered.assignment()).as("the whole assignment, though unchanged").isNotNull();
+        assertThat(answered.assignment().topicPartitions()).singleElement()
+                .satisfies(topic -> assertThat(topic.partitions()).hasSize(4));
+    }
 }
