@@ -202,7 +202,7 @@ public final class BrokerConfig {
     /** Kafka's short names or class names of its UniformAssignor and RangeAssignor; the first is the default. */
     public static final ConfigKey<List<String>> GROUP_CONSUMER_ASSIGNORS = new ConfigKey<>("group.consumer.assignors",
             ConfigKey::parseNames, List.of("uniform", "range"),
-            names -> !names.isEmpty() && names.stream().allMatch(BrokerConfig::isConsumerGroupAssignor),
+            names -> !names.isEmpty() && names.stream().allMatch(name -> consumerGroupAssignor(name) != null),
             "a list of uniform, range (or their Kafka class names)");
     /**
      * KIP-848's online migration between classic and consumer groups: a classic group upgraded when a
@@ -566,9 +566,19 @@ public final class BrokerConfig {
         }
     }
 
-    private static boolean isConsumerGroupAssignor(String name) {
-        return name.equals("uniform") || name.equals("range") || name.endsWith(".UniformAssignor")
-                || name.endsWith(".RangeAssignor");
+    /**
+     * The built-in assignor ("uniform" or "range") a name in {@code group.consumer.assignors} means: Kafka's short
+     * name or its class name; null for any other. The one table of those names, so that the broker starts with no
+     * name its groups could not then build.
+     */
+    public static String consumerGroupAssignor(String name) {
+        return switch (name) {
+            case "uniform", "org.apache.kafka.coordinator.group.assignor.UniformAssignor",
+                 "org.apache.kafka.coordinator.group.api.assignor.UniformAssignor" -> "uniform";
+            case "range", "org.apache.kafka.coordinator.group.assignor.RangeAssignor",
+                 "org.apache.kafka.coordinator.group.api.assignor.RangeAssignor" -> "range";
+            default -> null;
+        };
     }
 
     /** {@code host:count,...}. */

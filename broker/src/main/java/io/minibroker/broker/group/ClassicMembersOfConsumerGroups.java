@@ -95,7 +95,7 @@ final class ClassicMembersOfConsumerGroups {
                     consumers.migration().byId(subscription.ownedPartitions()));
             int generation = member.memberEpoch;
             String memberId = member.memberId;
-            return consumers.write(group).handle((written, failure) -> failure == null
+            return consumers.write(group, member).handle((written, failure) -> failure == null
                     ? new JoinGroupResponseView()
                             .errorCode(Errors.NONE.code())
                             .generationId(generation)

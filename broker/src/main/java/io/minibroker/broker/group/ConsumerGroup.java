@@ -37,14 +37,12 @@ final class ConsumerGroup {
         }
     }
 
-    /** From this OffsetCommit version the generation field carries a KIP-848 member epoch. */
+    /** The first OffsetCommit version a KIP-848 member may commit with (its generation field, a member epoch). */
     private static final int OFFSET_COMMIT_MEMBER_EPOCH_VERSION = 9;
 
     final String groupId;
     int groupEpoch;
     int assignmentEpoch;
-    /** The assignor that computed the target assignment last. */
-    String assignorName;
     final Map<String, ConsumerGroupMember> members = new LinkedHashMap<>();
     /** Static members' member ids, by instance id. */
     final Map<String, String> staticMembers = new HashMap<>();
@@ -146,21 +144,30 @@ final class ConsumerGroup {
 
     /**
      * Kafka's ConsumerGroup.validateOffsetCommit: a commit without a member epoch (an admin client, a consumer
-     * without group management) only while the group has no member; otherwise from a member at its current epoch,
-     * else STALE_MEMBER_EPOCH (ILLEGAL_GENERATION before OffsetCommit v9, which has no member epochs).
+     * without group management) only while the group has no member, or a TxnOffsetCommit with none of the member
+     * fields (a producer that knows only the group id, TxnOffsetCommit before v3); otherwise from a member at its
+     * current epoch, else STALE_MEMBER_EPOCH (ILLEGAL_GENERATION for a classic-protocol member, which knows
+     * generations); an OffsetCommit before v9 from a KIP-848 member is UNSUPPORTED_VERSION.
      */
-    Errors validateOffsetCommit(String memberId, int memberEpoch, short version) {
+    Errors validateOffsetCommit(OffsetCommit commit) {
+        String memberId = commit.memberId();
+        int memberEpoch = commit.generationId();
         if (memberEpoch < 0 && members.isEmpty()) {
+            return Errors.NONE;
+        }
+        if (commit.transactional() && memberEpoch == -1 && memberId.isEmpty() && commit.groupInstanceId() == null) {
             return Errors.NONE;
         }
         ConsumerGroupMember member = members.get(memberId);
         if (member == null || member.leftTemporarily()) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
+        if (!commit.transactional() && !member.usesClassicProtocol()
+                && commit.version() < OFFSET_COMMIT_MEMBER_EPOCH_VERSION) {
+            return Errors.UNSUPPORTED_VERSION;
+        }
         if (memberEpoch != member.memberEpoch) {
-            // A classic-protocol member knows generations, not member epochs: it is told ILLEGAL_GENERATION.
-            return version >= OFFSET_COMMIT_MEMBER_EPOCH_VERSION && !member.usesClassicProtocol()
-                    ? Errors.STALE_MEMBER_EPOCH : Errors.ILLEGAL_GENERATION;
+            return member.usesClassicProtocol() ? Errors.ILLEGAL_GENERATION : Errors.STALE_MEMBER_EPOCH;
         }
         return Errors.NONE;
     }

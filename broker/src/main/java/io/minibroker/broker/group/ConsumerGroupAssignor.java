@@ -1,5 +1,7 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.config.BrokerConfig;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,12 +31,13 @@ interface ConsumerGroupAssignor {
 
     /** The assignors {@code group.consumer.assignors} names, Kafka's short names or class names. */
     static ConsumerGroupAssignor named(String name) {
-        return switch (name) {
-            case UniformAssignor.NAME, "org.apache.kafka.coordinator.group.assignor.UniformAssignor",
-                 "org.apache.kafka.coordinator.group.api.assignor.UniformAssignor" -> new UniformAssignor();
-            case RangeAssignor.NAME, "org.apache.kafka.coordinator.group.assignor.RangeAssignor",
-                 "org.apache.kafka.coordinator.group.api.assignor.RangeAssignor" -> new RangeAssignor();
-            default -> throw new IllegalArgumentException("unknown consumer group assignor " + name);
-        };
+        String builtIn = BrokerConfig.consumerGroupAssignor(name);
+        if (UniformAssignor.NAME.equals(builtIn)) {
+            return new UniformAssignor();
+        }
+        if (RangeAssignor.NAME.equals(builtIn)) {
+            return new RangeAssignor();
+        }
+        throw new IllegalArgumentException("unknown consumer group assignor " + name);
     }
 }

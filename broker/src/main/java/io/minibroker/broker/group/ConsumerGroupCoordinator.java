@@ -173,7 +173,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             if (response.error() != Errors.NONE || group.isDead()) { // dead: downgraded, its records written
                 return CompletableFuture.completedFuture(response);
             }
-            return write(group).handle((written, failure) -> failure == null ? response
+            return write(group, group.members.get(response.memberId())).handle((written, failure) -> failure == null
+                    ? response
                     : ConsumerGroupHeartbeat.Response.error(OffsetsWriteErrors.answerFor(failure), null));
         }
     }
@@ -236,7 +237,10 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         Map<UUID, Set<Integer>> revokingBefore = member.partitionsPendingRevocation;
         bump |= updateSubscription(member, request);
         reconcile(group, member, bump, request.ownedTopicPartitions());
-        boolean fullRequest = joining || (request.rebalanceTimeoutMs() != -1 && request.subscribedTopicNames() != null
+        // A full request (what a member sends after an error, its state possibly lost) is answered with the whole
+        // assignment: Kafka tells one by its non-optional fields, the subscription by names or by regex.
+        boolean fullRequest = joining || (request.rebalanceTimeoutMs() != -1
+                && (request.subscribedTopicNames() != null || request.subscribedTopicRegex() != null)
                 && request.ownedTopicPartitions() != null);
         boolean changed = member.memberEpoch != epochBefore || !member.assignedPartitions.equals(assignedBefore)
                 || !member.partitionsPendingRevocation.equals(revokingBefore);
@@ -395,6 +399,10 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             if (!member.leftTemporarily()) {
                 member.previousMemberEpoch = member.memberEpoch;
                 member.memberEpoch = ConsumerGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH;
+                // As Kafka's consumerGroupStaticMemberGroupLeave: what it was revoking is released now, so that
+                // the others need not wait for its timeouts to take those partitions; so ends that revocation.
+                member.partitionsPendingRevocation = TopicAssignment.EMPTY;
+                member.revocationToken++;
             }
             timeouts.heartbeat(group, member, sessionTimeoutMs);
         } else {
@@ -448,31 +456,50 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * coordinator's thread. Completes when the write counts.
      */
     CompletableFuture<Long> write(ConsumerGroup group) {
-        return write(group, Map.of());
-    }
-
-    /** As {@link #write(ConsumerGroup)}, with other records of the group in the same batch (a conversion's). */
-    CompletableFuture<Long> write(ConsumerGroup group, Map<ByteBuffer, byte[]> alongside) {
         Map<ByteBuffer, byte[]> now = ConsumerGroupRecords.snapshot(group);
-        Map<ByteBuffer, byte[]> changes = new java.util.LinkedHashMap<>(alongside);
+        Map<ByteBuffer, byte[]> changes = new java.util.LinkedHashMap<>();
         boolean replacesClassic = group.replacesClassicGroup;
         if (replacesClassic) { // upgraded: the classic group's metadata goes in the same batch (Kafka's tombstone)
             changes.put(ByteBuffer.wrap(GroupMetadataRecord.key(group.groupId)), null);
         }
         changes.putAll(ConsumerGroupRecords.diff(group.written, now));
+        return append(group, changes, () -> {
+            group.written = now;
+            group.replacesClassicGroup &= !replacesClassic;
+        });
+    }
+
+    /**
+     * As {@link #write(ConsumerGroup)}, after a change that may touch only {@code member} (null: gone): while the
+     * group's epochs and members are as last written, only that member's records are built and compared, not
+     * every member's (three records each, encoded on every heartbeat). Otherwise, the whole group.
+     */
+    CompletableFuture<Long> write(ConsumerGroup group, ConsumerGroupMember member) {
+        if (member == null || group.replacesClassicGroup) {
+            return write(group);
+        }
+        Map<ByteBuffer, byte[]> now = ConsumerGroupRecords.snapshot(group, List.of(member));
+        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.changed(group.written, now);
+        boolean onlyTheMember = group.written.size() == ConsumerGroupRecords.recordCount(group.members.size())
+                && group.written.keySet().containsAll(now.keySet())
+                && changes.keySet().stream().allMatch(ConsumerGroupRecords::isMemberRecord);
+        return onlyTheMember ? append(group, changes, () -> group.written.putAll(changes)) : write(group);
+    }
+
+    /** Appends the group's changed records as one batch; once they count, {@code written} runs under its lock. */
+    private CompletableFuture<Long> append(ConsumerGroup group, Map<ByteBuffer, byte[]> changes, Runnable written) {
         if (changes.isEmpty()) {
             return CompletableFuture.completedFuture(-1L);
         }
-        CompletableFuture<Long> written;
+        CompletableFuture<Long> appended;
         try {
-            written = log.writeRecords(group.groupId, changes);
+            appended = log.writeRecords(group.groupId, changes);
         } catch (LogException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return written.thenApply(offset -> {
+        return appended.thenApply(offset -> {
             synchronized (group) {
-                group.written = now;
-                group.replacesClassicGroup &= !replacesClassic;
+                written.run();
             }
             return offset;
         });
@@ -480,11 +507,12 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
 
     /**
      * DeleteGroups of a consumer group, on the coordinator's thread: NON_EMPTY_GROUP while it has members; else
-     * tombstones for its records and its commits, and it is forgotten; answered once both writes count.
+     * tombstones for its commits and its records, in one batch as Kafka writes them (a crash cannot leave one
+     * without the other), and it is forgotten; answered once the write counts.
      */
     CompletableFuture<Errors> delete(String groupId, OffsetStore offsets) {
         return whenEmpty(groupId, Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP,
-                group -> writeTombstones(group).thenCombine(offsets.deleteGroup(groupId), (a, b) -> a));
+                group -> offsets.deleteGroup(groupId, ConsumerGroupRecords.diff(group.written, Map.of()).keySet()));
     }
 
     /**

@@ -22,7 +22,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * ConsumerGroupDescribe (KIP-848): each consumer-protocol group's epochs, assignor and members with their current
  * and target assignments. As Kafka answers: a group that does not exist is GROUP_ID_NOT_FOUND "Group … not found.",
- * a classic group GROUP_ID_NOT_FOUND "Group … is not a consumer group.", one coordinated elsewhere NOT_COORDINATOR.
+ * a classic or share group GROUP_ID_NOT_FOUND "Group … is not a consumer group.", one coordinated elsewhere
+ * NOT_COORDINATOR.
  */
 public final class ConsumerGroupDescribeHandler implements ApiHandler {
 
@@ -50,9 +51,9 @@ public final class ConsumerGroupDescribeHandler implements ApiHandler {
             }
             ConsumerGroup group = coordinator.consumerGroup(groupId);
             if (group == null) {
-                boolean classic = coordinator.group(groupId).isPresent();
+                boolean otherType = coordinator.group(groupId).isPresent() || coordinator.shareGroup(groupId) != null;
                 described.errorCode(Errors.GROUP_ID_NOT_FOUND.code()).errorMessage("Group " + groupId
-                        + (classic ? " is not a consumer group." : " not found."));
+                        + (otherType ? " is not a consumer group." : " not found."));
                 continue;
             }
             synchronized (group) {
@@ -70,7 +71,7 @@ public final class ConsumerGroupDescribeHandler implements ApiHandler {
         }
         described.groupState(group.state().displayName).groupEpoch(group.groupEpoch)
                 .assignmentEpoch(group.assignmentEpoch)
-                .assignorName(group.assignorName == null ? UniformAssignor.NAME : group.assignorName);
+                .assignorName(coordinator.preferredAssignor(group));
         for (ConsumerGroupMember member : group.allMembers()) {
             ConsumerGroupDescribeResponseView.Member entry = described.addMember().memberId(member.memberId)
                     .instanceId(member.instanceId).rackId(member.rackId).memberEpoch(member.memberEpoch)

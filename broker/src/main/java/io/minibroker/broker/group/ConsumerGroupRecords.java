@@ -7,6 +7,7 @@ import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,20 +53,33 @@ final class ConsumerGroupRecords {
 
     /** Every record of the group as it is now, by key bytes, in the order Kafka writes a new member's. */
     static Map<ByteBuffer, byte[]> snapshot(ConsumerGroup group) {
+        return snapshot(group, group.allMembers());
+    }
+
+    /**
+     * The group's two epoch records and the records of these of its members (three each), as {@link #snapshot}
+     * gives them: what one member's heartbeat can change while the group's members and epochs stay as they are.
+     */
+    static Map<ByteBuffer, byte[]> snapshot(ConsumerGroup group, Collection<ConsumerGroupMember> members) {
         Map<ByteBuffer, byte[]> records = new LinkedHashMap<>();
-        for (ConsumerGroupMember member : group.allMembers()) {
+        for (ConsumerGroupMember member : members) {
             records.put(key(MEMBER_METADATA, group.groupId, member.memberId), memberMetadata(member));
         }
         records.put(key(METADATA, group.groupId, null), epochValue(group.groupEpoch));
-        for (ConsumerGroupMember member : group.allMembers()) {
+        for (ConsumerGroupMember member : members) {
             records.put(key(TARGET_ASSIGNMENT_MEMBER, group.groupId, member.memberId),
                     targetValue(group.targetOf(member.memberId)));
         }
         records.put(key(TARGET_ASSIGNMENT_METADATA, group.groupId, null), epochValue(group.assignmentEpoch));
-        for (ConsumerGroupMember member : group.allMembers()) {
+        for (ConsumerGroupMember member : members) {
             records.put(key(CURRENT_MEMBER_ASSIGNMENT, group.groupId, member.memberId), currentValue(member));
         }
         return records;
+    }
+
+    /** How many records {@link #snapshot} gives for a group of that many members. */
+    static int recordCount(int members) {
+        return 3 * members + 2;
     }
 
     /**
@@ -73,12 +87,7 @@ final class ConsumerGroupRecords {
      * for keys no longer there, in Kafka's order of a member's removal (assignment, target, then metadata).
      */
     static Map<ByteBuffer, byte[]> diff(Map<ByteBuffer, byte[]> written, Map<ByteBuffer, byte[]> now) {
-        Map<ByteBuffer, byte[]> changes = new LinkedHashMap<>();
-        now.forEach((key, value) -> {
-            if (!java.util.Arrays.equals(written.get(key), value)) {
-                changes.put(key, value);
-            }
-        });
+        Map<ByteBuffer, byte[]> changes = changed(written, now);
         List<ByteBuffer> gone = new ArrayList<>();
         written.keySet().forEach(key -> {
             if (!now.containsKey(key)) {
@@ -88,6 +97,23 @@ final class ConsumerGroupRecords {
         gone.sort((a, b) -> Short.compare(b.getShort(0), a.getShort(0)));
         gone.forEach(key -> changes.put(key, null));
         return changes;
+    }
+
+    /** The records of {@code now} whose value differs from the one {@code written} has (or that it lacks). */
+    static Map<ByteBuffer, byte[]> changed(Map<ByteBuffer, byte[]> written, Map<ByteBuffer, byte[]> now) {
+        Map<ByteBuffer, byte[]> changes = new LinkedHashMap<>();
+        now.forEach((key, value) -> {
+            if (!java.util.Arrays.equals(written.get(key), value)) {
+                changes.put(key, value);
+            }
+        });
+        return changes;
+    }
+
+    /** Whether the key is one of a member's records, not one of the group's epochs. */
+    static boolean isMemberRecord(ByteBuffer key) {
+        short type = key.getShort(0);
+        return type == MEMBER_METADATA || type == TARGET_ASSIGNMENT_MEMBER || type == CURRENT_MEMBER_ASSIGNMENT;
     }
 
     static ByteBuffer key(short type, String groupId, String memberId) {

@@ -189,6 +189,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return consumerGroups.get(groupId);
     }
 
+    /** The name of the assignor the consumer group's target is computed with; the caller holds its lock. */
+    String preferredAssignor(ConsumerGroup group) {
+        return consumers.targets().preferredAssignor(group).name();
+    }
+
     /** NONE unless the group is a consumer group and the fetch is not from one of its members at its epoch. */
     Errors validateOffsetFetch(String groupId, String memberId, int memberEpoch) {
         ConsumerGroup group = consumerGroups.get(groupId);

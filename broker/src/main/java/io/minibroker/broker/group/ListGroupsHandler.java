@@ -11,13 +11,14 @@ import io.minibroker.protocol.schema.Struct;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * ListGroups: every group this broker coordinates (in a cluster, those of the offsets partitions it leads),
  * optionally filtered by state (v4+, Kafka's state names, case-insensitive) and type (v5+); while one of those
  * partitions is loading, the error is COORDINATOR_LOAD_IN_PROGRESS, beside the groups already loaded, as Kafka's
- * classic coordinator answers. A group is "classic" (JoinGroup/SyncGroup), "consumer" (KIP-848) or "share" (KIP-932), as Kafka types
- * them.
+ * classic coordinator answers. A group is "classic" (JoinGroup/SyncGroup), "consumer" (KIP-848) or "share"
+ * (KIP-932), as Kafka types them.
  */
 public final class ListGroupsHandler implements ApiHandler {
 
@@ -42,61 +43,56 @@ public final class ListGroupsHandler implements ApiHandler {
             // again, as with Kafka.
             response.errorCode(Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
         }
-        if (types.isEmpty() || types.stream().anyMatch(CONSUMER::equalsIgnoreCase)) {
-            listConsumerGroups(response, states);
+        if (wanted(types, CONSUMER)) {
+            listGroupsOfType(response, states, CONSUMER, coordinator.allConsumerGroups(), group -> group.groupId,
+                    group -> group.state() == ConsumerGroup.State.DEAD ? null : group.state().displayName);
         }
-        if (types.isEmpty() || types.stream().anyMatch(SHARE::equalsIgnoreCase)) {
-            listShareGroups(response, states);
+        if (wanted(types, SHARE)) {
+            listGroupsOfType(response, states, SHARE, coordinator.allShareGroups(), group -> group.groupId,
+                    group -> group.state() == ShareGroup.State.DEAD ? null : group.state().displayName);
         }
-        if (!types.isEmpty() && types.stream().noneMatch(CLASSIC::equalsIgnoreCase)) {
-            return CompletableFuture.completedFuture(response.struct());
-        }
-        for (ClassicGroup group : coordinator.allGroups()) {
-            GroupState state;
-            String protocolType;
-            synchronized (group) {
-                state = group.state();
-                protocolType = group.protocolType == null ? "" : group.protocolType;
+        if (wanted(types, CLASSIC)) {
+            for (ClassicGroup group : coordinator.allGroups()) {
+                GroupState state;
+                String protocolType;
+                synchronized (group) {
+                    state = group.state();
+                    protocolType = group.protocolType == null ? "" : group.protocolType;
+                }
+                list(response, states, group.groupId, protocolType,
+                        state == GroupState.DEAD ? null : state.kafkaName(), CLASSIC);
             }
-            if (state == GroupState.DEAD
-                    || !states.isEmpty() && states.stream().noneMatch(state.kafkaName()::equalsIgnoreCase)) {
-                continue;
-            }
-            response.addGroup().groupId(group.groupId).protocolType(protocolType)
-                    .groupState(state.kafkaName()).groupType(CLASSIC);
         }
         return CompletableFuture.completedFuture(response.struct());
     }
 
-    /** Share groups: protocol type and group type "share", their own state names. */
-    private void listShareGroups(ListGroupsResponseView response, List<String> states) {
-        for (ShareGroup group : coordinator.allShareGroups()) {
-            ShareGroup.State state;
+    /** Whether the types filter (v5+; empty: every type) asks for groups of this type. */
+    private static boolean wanted(List<String> types, String type) {
+        return types.isEmpty() || types.stream().anyMatch(type::equalsIgnoreCase);
+    }
+
+    /**
+     * Lists groups of a type that is also their protocol type (consumer, share), each with its state name (null
+     * when dead) read under its lock.
+     */
+    private static <G> void listGroupsOfType(ListGroupsResponseView response, List<String> states, String type,
+                                             List<G> groups, Function<G, String> groupId,
+                                             Function<G, String> stateUnlessDead) {
+        for (G group : groups) {
+            String state;
             synchronized (group) {
-                state = group.state();
+                state = stateUnlessDead.apply(group);
             }
-            if (state == ShareGroup.State.DEAD
-                    || !states.isEmpty() && states.stream().noneMatch(state.displayName::equalsIgnoreCase)) {
-                continue;
-            }
-            response.addGroup().groupId(group.groupId).protocolType(SHARE).groupState(state.displayName)
-                    .groupType(SHARE);
+            list(response, states, groupId.apply(group), type, state, type);
         }
     }
 
-    /** Consumer-protocol groups: protocol type and group type "consumer", their own state names. */
-    private void listConsumerGroups(ListGroupsResponseView response, List<String> states) {
-        for (ConsumerGroup group : coordinator.allConsumerGroups()) {
-            ConsumerGroup.State state;
-            synchronized (group) {
-                state = group.state();
-            }
-            if (state == ConsumerGroup.State.DEAD
-                    || !states.isEmpty() && states.stream().noneMatch(state.displayName::equalsIgnoreCase)) {
-                continue;
-            }
-            response.addGroup().groupId(group.groupId).protocolType(CONSUMER).groupState(state.displayName)
-                    .groupType(CONSUMER);
+    /** Lists a group unless it is dead ({@code state} null) or the states filter leaves its state out. */
+    private static void list(ListGroupsResponseView response, List<String> states, String groupId,
+                             String protocolType, String state, String groupType) {
+        if (state == null || !states.isEmpty() && states.stream().noneMatch(state::equalsIgnoreCase)) {
+            return;
         }
+        response.addGroup().groupId(groupId).protocolType(protocolType).groupState(state).groupType(groupType);
     }
 }

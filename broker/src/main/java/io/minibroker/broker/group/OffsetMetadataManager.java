@@ -91,8 +91,7 @@ final class OffsetMetadataManager {
         if (consumerGroup != null) {
             synchronized (consumerGroup) {
                 Errors refused = consumerGroup.isDead() ? Errors.COORDINATOR_NOT_AVAILABLE
-                        : consumerGroup.validateOffsetCommit(commit.memberId(), commit.generationId(),
-                                commit.version());
+                        : consumerGroup.validateOffsetCommit(commit);
                 return refused != Errors.NONE ? CompletableFuture.completedFuture(everyPartition(commit, refused))
                         : write(consumerGroup, consumerGroup::isDead, commit);
             }

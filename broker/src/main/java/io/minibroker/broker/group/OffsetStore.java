@@ -3,9 +3,11 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.transaction.TransactionResult;
 
+import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -355,12 +357,20 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      * markers, with nothing of this group left to commit.
      */
     CompletableFuture<Long> deleteGroup(String groupId) {
+        return deleteGroup(groupId, List.of(ByteBuffer.wrap(GroupMetadataRecord.key(groupId))));
+    }
+
+    /**
+     * As {@link #deleteGroup(String)}, the group's own records being these keys (a consumer group's), tombstoned in
+     * the same batch as its commits, as Kafka's DeleteGroups writes its one batch.
+     */
+    CompletableFuture<Long> deleteGroup(String groupId, Collection<ByteBuffer> groupKeys) {
         Set<TopicPartition> partitions = new HashSet<>(byGroup.getOrDefault(groupId, Map.of()).keySet());
         partitions.addAll(pending.getOrDefault(groupId, Map.of()).keySet());
         Set<TopicPartition> inTransactions = transactional.partitions(groupId);
         partitions.addAll(inTransactions);
         CompletableFuture<Long> written = log.writeGroupDeletion(groupId, partitions,
-                legacyKeyed.getOrDefault(groupId, Set.of()));
+                legacyKeyed.getOrDefault(groupId, Set.of()), groupKeys);
         synchronized (transactional) { // see completeTransaction
             inTransactions.forEach(partition -> transactional.remove(groupId, partition));
             byGroup.remove(groupId);

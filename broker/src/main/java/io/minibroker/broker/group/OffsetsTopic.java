@@ -190,13 +190,15 @@ final class OffsetsTopic {
     CompletableFuture<Long> writeRecords(String groupId, Map<ByteBuffer, byte[]> records) {
         return append(groupId, () -> {
             List<Entry> entries = new ArrayList<>();
-            records.forEach((key, value) -> {
-                byte[] keyBytes = new byte[key.remaining()];
-                key.duplicate().get(keyBytes);
-                entries.add(new Entry(keyBytes, value));
-            });
+            records.forEach((key, value) -> entries.add(new Entry(bytes(key), value)));
             return entries;
         });
+    }
+
+    private static byte[] bytes(ByteBuffer key) {
+        byte[] keyBytes = new byte[key.remaining()];
+        key.duplicate().get(keyBytes);
+        return keyBytes;
     }
 
     /**
@@ -206,9 +208,17 @@ final class OffsetsTopic {
      */
     CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions,
                                                Collection<TopicPartition> legacyKeyed) {
+        return writeGroupDeletion(groupId, partitions, legacyKeyed,
+                List.of(ByteBuffer.wrap(GroupMetadataRecord.key(groupId))));
+    }
+
+    /** As above, with tombstones for these keys of the group's own records (a consumer group's) after them. */
+    CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions,
+                                               Collection<TopicPartition> legacyKeyed,
+                                               Collection<ByteBuffer> groupKeys) {
         return append(groupId, () -> {
             List<Entry> entries = commitTombstones(groupId, partitions, legacyKeyed);
-            entries.add(new Entry(GroupMetadataRecord.key(groupId), null));
+            groupKeys.forEach(key -> entries.add(new Entry(bytes(key), null)));
             return entries;
         });
     }

@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -32,7 +31,6 @@ final class TargetAssignmentBuilder {
     private final TopicRegistry topics;
     private final Map<String, ConsumerGroupAssignor> assignors;
     private final ConsumerGroupAssignor defaultAssignor;
-    private final Map<String, Pattern> compiled = new ConcurrentHashMap<>();
 
     TargetAssignmentBuilder(TopicRegistry topics, List<String> assignorNames) {
         this.topics = topics;
@@ -57,24 +55,24 @@ final class TargetAssignmentBuilder {
     /** Whether Kafka would take the regex: it must compile (here, in Java's syntax; see the class comment). */
     boolean isValidRegex(String regex) {
         try {
-            pattern(regex);
+            Pattern.compile(regex);
             return true;
         } catch (PatternSyntaxException e) {
             return false;
         }
     }
 
-    private Pattern pattern(String regex) {
-        return compiled.computeIfAbsent(regex, Pattern::compile);
-    }
-
-    /** The topic names each of the members' regular expressions matches now. */
+    /**
+     * The topic names each of the members' regular expressions matches now. Each is compiled again here rather
+     * than kept: compiling costs less than the scan of every topic that follows, and a cache keyed by what clients
+     * send would grow with every regex any client ever sent.
+     */
     Map<String, Set<String>> resolveRegexes(Collection<ConsumerGroupMember> members) {
         Map<String, Set<String>> resolved = new HashMap<>();
         for (ConsumerGroupMember member : members) {
             String regex = member.subscribedTopicRegex;
             if (regex != null && !resolved.containsKey(regex)) {
-                Pattern pattern = pattern(regex);
+                Pattern pattern = Pattern.compile(regex);
                 Set<String> names = new TreeSet<>();
                 for (TopicMetadata topic : topics.allKnown()) {
                     if (!InternalTopics.isInternal(topic.name()) && pattern.matcher(topic.name()).matches()) {
@@ -102,7 +100,7 @@ final class TargetAssignmentBuilder {
      * (Kafka's rule; the configured default if none asks).
      */
     void computeTarget(ConsumerGroup group, Map<String, Set<String>> regexTopics) {
-        ConsumerGroupAssignor assignor = chooseAssignor(group);
+        ConsumerGroupAssignor assignor = preferredAssignor(group);
         Map<UUID, Integer> partitions = new HashMap<>();
         group.subscriptionMetadata.values().forEach(topic -> partitions.put(topic.id(), topic.partitions()));
         List<ConsumerGroupAssignor.MemberSpec> specs = new ArrayList<>();
@@ -125,10 +123,14 @@ final class TargetAssignmentBuilder {
         group.targetAssignment.clear();
         group.targetAssignment.putAll(target);
         group.assignmentEpoch = group.groupEpoch;
-        group.assignorName = assignor.name();
     }
 
-    private ConsumerGroupAssignor chooseAssignor(ConsumerGroup group) {
+    /**
+     * The assignor the group's members ask for most, else the first of {@code group.consumer.assignors}: what
+     * computes its target, and the name ConsumerGroupDescribe gives (Kafka's preferred server assignor). The caller
+     * holds the group's lock.
+     */
+    ConsumerGroupAssignor preferredAssignor(ConsumerGroup group) {
         Map<String, Integer> votes = new HashMap<>();
         for (ConsumerGroupMember member : group.allMembers()) {
             if (member.serverAssignor != null && assignors.containsKey(member.serverAssignor)) {

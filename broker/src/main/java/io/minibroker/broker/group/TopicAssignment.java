@@ -63,8 +63,4 @@ final class TopicAssignment {
     static boolean containsAll(Map<UUID, Set<Integer>> b, Map<UUID, Set<Integer>> a) {
         return a.entrySet().stream().allMatch(e -> b.getOrDefault(e.getKey(), Set.of()).containsAll(e.getValue()));
     }
-
-    static int size(Map<UUID, Set<Integer>> assignment) {
-        return assignment.values().stream().mapToInt(Set::size).sum();
-    }
 }

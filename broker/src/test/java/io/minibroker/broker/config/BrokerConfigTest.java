@@ -47,6 +47,18 @@ class BrokerConfigTest {
                 .isEqualTo(-1);
     }
 
+    /** A class name the broker has no assignor for stops the start, naming the key, rather than failing later. */
+    @Test
+    void onlyTheBuiltInConsumerGroupAssignorsAreTaken() {
+        assertThat(BrokerConfig.of(Map.of("group.consumer.assignors",
+                "range,org.apache.kafka.coordinator.group.assignor.UniformAssignor"))
+                .get(BrokerConfig.GROUP_CONSUMER_ASSIGNORS))
+                .containsExactly("range", "org.apache.kafka.coordinator.group.assignor.UniformAssignor");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("group.consumer.assignors",
+                "org.apache.kafka.clients.consumer.RangeAssignor")))
+                .hasMessageContaining("group.consumer.assignors");
+    }
+
     @Test
     void anInvalidValueStopsTheBrokerNamingTheKey() {
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("num.partitions", "zero")))

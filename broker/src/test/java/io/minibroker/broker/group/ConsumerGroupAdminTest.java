@@ -21,6 +21,9 @@ import io.minibroker.protocol.message.view.OffsetCommitRequestView;
 import io.minibroker.protocol.message.view.OffsetCommitResponseView;
 import io.minibroker.protocol.message.view.OffsetFetchRequestView;
 import io.minibroker.protocol.message.view.OffsetFetchResponseView;
+import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.TxnOffsetCommitRequestView;
+import io.minibroker.protocol.message.view.TxnOffsetCommitResponseView;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -141,6 +144,25 @@ class ConsumerGroupAdminTest {
                 .get(0).topics()).as("its commits went with it").isEmpty();
     }
 
+    /** The group's records and its commits go in one batch: after a restart neither comes back. */
+    @Test
+    void aDeletedGroupStaysDeletedAfterARestart() throws Exception {
+        join();
+        commit("m1", 1);
+        heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(-1));
+        assertThat(delete()).isEqualTo(Errors.NONE.code());
+
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of());
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+        assertThat(delete()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        OffsetFetchRequestView request = new OffsetFetchRequestView();
+        request.addGroup().groupId("g").topics(null);
+        assertThat(new OffsetFetchResponseView(client.call(ApiKey.OFFSET_FETCH, 9, request.struct())).groups()
+                .get(0).topics()).isEmpty();
+    }
+
     private short classicJoin(String groupId) throws IOException {
         JoinGroupRequestView join = new JoinGroupRequestView().groupId(groupId).sessionTimeoutMs(10_000)
                 .rebalanceTimeoutMs(10_000).memberId("").protocolType("consumer");
@@ -182,6 +204,44 @@ class ConsumerGroupAdminTest {
         assertThat(new OffsetFetchResponseView(client.call(ApiKey.OFFSET_FETCH, 9, fetch.struct())).groups().get(0)
                 .topics()).as("its commits kept").singleElement()
                 .satisfies(topic -> assertThat(topic.partitions().get(0).committedOffset()).isEqualTo(3));
+    }
+
+    /** As Kafka: an id naming a group of another type is "not a consumer group", whatever that type. */
+    @Test
+    void aShareGroupIsNotDescribedAsAConsumerGroup() throws Exception {
+        client.call(ApiKey.SHARE_GROUP_HEARTBEAT, 1, new ShareGroupHeartbeatRequestView().groupId("shared")
+                .memberId("s1").memberEpoch(0).subscribedTopicNames(List.of("t")).struct());
+        ConsumerGroupDescribeResponseView described = new ConsumerGroupDescribeResponseView(client.call(
+                ApiKey.CONSUMER_GROUP_DESCRIBE, 1, new ConsumerGroupDescribeRequestView()
+                        .groupIds(List.of("shared")).struct()));
+        assertThat(described.groups().get(0).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(described.groups().get(0).errorMessage()).isEqualTo("Group shared is not a consumer group.");
+    }
+
+    /** As Kafka (and as a classic group): a TxnOffsetCommit naming no member is taken whatever the members. */
+    @Test
+    void aTransactionalCommitWithoutMemberFieldsIsTaken() throws Exception {
+        join();
+        TxnOffsetCommitRequestView commit = new TxnOffsetCommitRequestView().transactionalId("tx").groupId("g")
+                .producerId(1L).producerEpoch((short) 0).generationIdOrMemberEpoch(-1).memberId("")
+                .groupInstanceId(null);
+        commit.addTopic().name("t").addPartition().partitionIndex(0).committedOffset(5).committedLeaderEpoch(-1)
+                .committedMetadata("");
+        assertThat(new TxnOffsetCommitResponseView(client.call(ApiKey.TXN_OFFSET_COMMIT, 3, commit.struct()))
+                .topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(commit("", -1)).as("an OffsetCommit so is not").isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    /** As Kafka: a KIP-848 member commits with OffsetCommit v9+, whose generation field is its member epoch. */
+    @Test
+    void anOffsetCommitBeforeV9FromAConsumerProtocolMemberIsUnsupported() throws Exception {
+        join();
+        OffsetCommitRequestView request = new OffsetCommitRequestView().groupId("g").memberId("m1")
+                .generationIdOrMemberEpoch(1);
+        request.addTopic().name("t").addPartition().partitionIndex(0).committedOffset(5);
+        assertThat(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 8, request.struct()))
+                .topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
+        assertThat(commit("m1", 1)).isEqualTo(Errors.NONE.code());
     }
 
     private short delete() throws IOException {

@@ -11,7 +11,7 @@ import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The server-side assignors of consumer-protocol groups: balanced, complete, sticky (uniform), ranged (range). */
+/** The server-side assignors of consumer-protocol groups: balanced, complete, sticky (both), ranged (range). */
 class ConsumerGroupAssignorsTest {
 
     private static final UUID A = new UUID(0, 1);
@@ -20,6 +20,11 @@ class ConsumerGroupAssignorsTest {
     private static ConsumerGroupAssignor.MemberSpec member(String id, Set<UUID> topics,
                                                            Map<UUID, Set<Integer>> current) {
         return new ConsumerGroupAssignor.MemberSpec(id, null, topics, current);
+    }
+
+    /** How many partitions a member's assignment has. */
+    private static int size(Map<UUID, Set<Integer>> assignment) {
+        return assignment.values().stream().mapToInt(Set::size).sum();
     }
 
     /** Every partition of every topic is assigned to exactly one member. */
@@ -39,7 +44,7 @@ class ConsumerGroupAssignorsTest {
                 member("m1", Set.of(A, B), Map.of()), member("m2", Set.of(A, B), Map.of()),
                 member("m3", Set.of(A, B), Map.of())), partitions);
         assertComplete(assignment, partitions);
-        assertThat(assignment.values()).allSatisfy(target -> assertThat(TopicAssignment.size(target))
+        assertThat(assignment.values()).allSatisfy(target -> assertThat(size(target))
                 .isBetween(2, 3));
     }
 
@@ -54,7 +59,7 @@ class ConsumerGroupAssignorsTest {
         assertComplete(second, partitions);
         assertThat(first.get("m1").get(A)).containsAll(second.get("m1").get(A));
         assertThat(first.get("m2").get(A)).containsAll(second.get("m2").get(A));
-        assertThat(second.values()).allSatisfy(target -> assertThat(TopicAssignment.size(target)).isEqualTo(2));
+        assertThat(second.values()).allSatisfy(target -> assertThat(size(target)).isEqualTo(2));
     }
 
     @Test
@@ -75,6 +80,19 @@ class ConsumerGroupAssignorsTest {
         assertComplete(assignment, partitions);
         assertThat(assignment.get("m1")).isEqualTo(Map.of(A, Set.of(0, 1, 2), B, Set.of(0, 1, 2)));
         assertThat(assignment.get("m2")).isEqualTo(Map.of(A, Set.of(3, 4), B, Set.of(3, 4)));
+    }
+
+    /** Kafka's range assignor is sticky: a member joining takes what the others can spare, not new ranges. */
+    @Test
+    void rangeKeepsWhatEachMemberHadUpToItsShare() {
+        Map<UUID, Integer> partitions = Map.of(A, 5);
+        Map<String, Map<UUID, Set<Integer>>> assignment = new RangeAssignor().assign(List.of(
+                member("m1", Set.of(A), Map.of(A, Set.of(0, 1, 2))), member("m2", Set.of(A), Map.of(A, Set.of(3, 4))),
+                member("m0", Set.of(A), Map.of())), partitions);
+        assertComplete(assignment, partitions);
+        assertThat(assignment.get("m1")).isEqualTo(Map.of(A, Set.of(0, 1)));
+        assertThat(assignment.get("m2")).isEqualTo(Map.of(A, Set.of(3, 4)));
+        assertThat(assignment.get("m0")).isEqualTo(Map.of(A, Set.of(2)));
     }
 
     @Test

@@ -176,4 +176,83 @@ class ConsumerGroupSessionTest {
         assertThat(taken.assignment().topicPartitions().get(0).partitions()).hasSize(2).doesNotContainAnyElementsOf(kept);
         assertThat(describe().groupState()).isEqualTo("Stable");
     }
+
+    @Test
+    void theAssignorDescribedIsTheOneTheMembersAskForAlsoAfterARestart() throws Exception {
+        assertThat(heartbeat(join("m1").serverAssignor("range")).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(describe().assignorName()).isEqualTo("range");
+
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of(), clock);
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+        assertThat(describe().assignorName()).isEqualTo("range");
+    }
+
+    /** As Kafka: a static member leaving for now gives up what it was revoking; the others need not wait for it. */
+    @Test
+    void aStaticMemberLeavingForNowReleasesWhatItWasRevoking() throws Exception {
+        heartbeat(join("m1").instanceId("i1"));
+        assertThat(heartbeat(join("m2")).memberEpoch()).isEqualTo(2);
+        ConsumerGroupHeartbeatResponseView revoke = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(1));
+        assertThat(revoke.memberEpoch()).isEqualTo(1); // two partitions to revoke, which it does not do
+        assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").instanceId("i1")
+                .memberEpoch(-2)).errorCode()).isEqualTo(Errors.NONE.code());
+
+        ConsumerGroupHeartbeatResponseView taken = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m2").memberEpoch(2));
+        assertThat(taken.assignment().topicPartitions().get(0).partitions()).hasSize(2)
+                .doesNotContainAnyElementsOf(revoke.assignment().topicPartitions().get(0).partitions());
+    }
+
+    /** A heartbeat writes only its member's records: what the others' heartbeats wrote is all there after a restart. */
+    @Test
+    void eachMembersReconciliationSurvivesARestart() throws Exception {
+        heartbeat(join("m1"));
+        heartbeat(join("m2"));
+        ConsumerGroupHeartbeatResponseView revoke = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(1));
+        List<Integer> kept = revoke.assignment().topicPartitions().get(0).partitions();
+        ConsumerGroupHeartbeatRequestView revoked = new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(1);
+        revoked.addTopicPartition().topicId(revoke.assignment().topicPartitions().get(0).topicId()).partitions(kept);
+        assertThat(heartbeat(revoked).memberEpoch()).isEqualTo(2);
+        heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m2").memberEpoch(2)
+                .rebalanceTimeoutMs(20_000));
+        assertThat(describe().groupState()).isEqualTo("Stable");
+
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of(), clock);
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+        ConsumerGroupDescribeResponseView.DescribedGroup described = describe();
+        assertThat(described.groupState()).isEqualTo("Stable");
+        assertThat(described.members()).hasSize(2).allSatisfy(member -> {
+            assertThat(member.memberEpoch()).isEqualTo(2);
+            assertThat(member.assignment().topicPartitions().get(0).partitions()).hasSize(2);
+        });
+        assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m2").memberEpoch(2))
+                .errorCode()).isEqualTo(Errors.NONE.code());
+    }
+
+    /** As Kafka since regex subscriptions: a full request by regex gets the whole assignment, changed or not. */
+    @Test
+    void aFullRequestSubscribedByRegexIsAnsweredWithTheAssignment() throws Exception {
+        ConsumerGroupHeartbeatResponseView joined = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(0).rebalanceTimeoutMs(30_000).subscribedTopicRegex("t.*")
+                .topicPartitions(List.of()));
+        assertThat(joined.assignment().topicPartitions()).singleElement()
+                .satisfies(topic -> assertThat(topic.partitions()).hasSize(4));
+
+        ConsumerGroupHeartbeatRequestView full = new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1")
+                .memberEpoch(joined.memberEpoch()).rebalanceTimeoutMs(30_000).subscribedTopicRegex("t.*");
+        full.addTopicPartition().topicId(joined.assignment().topicPartitions().get(0).topicId())
+                .partitions(joined.assignment().topicPartitions().get(0).partitions());
+        ConsumerGroupHeartbeatResponseView answered = heartbeat(full);
+        assertThat(answered.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(answered.assignment()).as("the whole assignment, though unchanged").isNotNull();
+        assertThat(answered.assignment().topicPartitions()).singleElement()
+                .satisfies(topic -> assertThat(topic.partitions()).hasSize(4));
+    }
 }
