@@ -94,15 +94,18 @@ final class TransactionApis implements AutoCloseable {
         }
         coordinator = new TransactionCoordinator(new TransactionStateTopic(topics, stateAppender, clock),
                 coordinatorMarkers, producerIds::next, transactionConfig(config), clock);
+        CoordinatorProduceCheck localProduceCheck = new CoordinatorProduceCheck(coordinator,
+                config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS),
+                config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS));
         if (config.inCluster()) {
-            clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, coordinator,
+            clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, localProduceCheck,
                     config.interBrokerListenerName(),
                     ClientSecurity.forListener(config, config.interBrokerListenerName()),
                     (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
             produceCheck = clusterProduceCheck;
         } else {
             clusterProduceCheck = null;
-            produceCheck = new CoordinatorProduceCheck(coordinator);
+            produceCheck = localProduceCheck;
         }
     }
 

@@ -38,11 +38,12 @@ public final class ClusterProduceCheck implements TransactionalProduceCheck, Aut
     private final String listenerName;
     private final NodeChannels channels;
 
-    public ClusterProduceCheck(int nodeId, Supplier<ClusterMetadata> image, TransactionCoordinator coordinator,
+    /** @param local the check of this node's own coordinator, for the ids whose partition this node leads */
+    public ClusterProduceCheck(int nodeId, Supplier<ClusterMetadata> image, CoordinatorProduceCheck local,
                                String listenerName, ClientSecurity security, int timeoutMs) {
         this.nodeId = nodeId;
         this.image = image;
-        this.local = new CoordinatorProduceCheck(coordinator);
+        this.local = local;
         this.listenerName = listenerName;
         this.channels = new NodeChannels("broker-" + nodeId + "-txn-verification", security, timeoutMs);
     }

@@ -16,22 +16,29 @@ import java.util.concurrent.CompletionStage;
  * Errors the producer should retry on (the coordinator busy, moving, loading) become NOT_ENOUGH_REPLICAS, and
  * the others of a transaction gone wrong are the producer's to abort: TRANSACTION_ABORTABLE from Produce v11
  * (INVALID_TXN_STATE before), as Kafka's ReplicaManager maps them; fencing errors go through as they are. An implicit
- * add that finds the last transaction still completing is asked again for up to 100 ms first, as Kafka's leader does.
+ * add that finds the last transaction still completing is asked again first, as Kafka's leader does
+ * ({@code add.partitions.to.txn.retry.backoff.ms}, {@code add.partitions.to.txn.retry.backoff.max.ms}).
  */
 public final class CoordinatorProduceCheck implements TransactionalProduceCheck {
 
     /** Produce v12+: the client uses transaction version 2. */
     private static final short IMPLICIT_ADD_FROM = 12;
-    /** Kafka's add.partitions.to.txn.retry.backoff.ms and .max.ms defaults (not configurable here yet). */
-    static final long ADD_RETRY_BACKOFF_MS = 20;
-    static final long ADD_RETRY_BACKOFF_MAX_MS = 100;
     /** Produce v11+: the client knows TRANSACTION_ABORTABLE. */
     private static final short ABORTABLE_FROM = 11;
 
     private final TransactionCoordinator coordinator;
+    private final long addRetryBackoffMs;
+    private final long addRetryBackoffMaxMs;
 
-    public CoordinatorProduceCheck(TransactionCoordinator coordinator) {
+    /**
+     * @param addRetryBackoffMs    {@code add.partitions.to.txn.retry.backoff.ms}: the wait before asking again
+     * @param addRetryBackoffMaxMs {@code add.partitions.to.txn.retry.backoff.max.ms}: how long to keep asking
+     */
+    public CoordinatorProduceCheck(TransactionCoordinator coordinator, long addRetryBackoffMs,
+                                   long addRetryBackoffMaxMs) {
         this.coordinator = coordinator;
+        this.addRetryBackoffMs = addRetryBackoffMs;
+        this.addRetryBackoffMaxMs = addRetryBackoffMaxMs;
     }
 
     @Override
@@ -41,7 +48,7 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
                                                                        short produceVersion) {
         if (addsImplicitly(produceVersion)) {
             return coordinator.addPartitionsRetrying(transactionalId, producerId, producerEpoch, partitions,
-                            ADD_RETRY_BACKOFF_MS, ADD_RETRY_BACKOFF_MAX_MS)
+                            addRetryBackoffMs, addRetryBackoffMaxMs)
                     .thenApply(error -> {
                         Map<TopicPartition, Errors> results = new HashMap<>();
                         partitions.forEach(partition -> results.put(partition, forProduce(error, produceVersion)));
