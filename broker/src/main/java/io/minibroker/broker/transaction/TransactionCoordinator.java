@@ -506,11 +506,17 @@ public final class TransactionCoordinator implements AutoCloseable {
                 ? TransactionResult.COMMIT : TransactionResult.ABORT;
         TransactionMarker marker = new TransactionMarker(prepared.producerId(), prepared.producerEpoch(),
                 partitions.coordinatorEpoch(prepared.transactionalId()), result);
-        markers.write(marker, prepared.partitions()).thenRunAsync(() -> complete(entry, prepared), thread);
+        markers.write(marker, prepared.partitions(), () -> owns(entry, prepared))
+                .thenRunAsync(() -> complete(entry, prepared), thread);
+    }
+
+    /** Whether the id's state is still {@code prepared}, in this entry: not unloaded (nor loaded anew) meanwhile. */
+    private boolean owns(Entry entry, TransactionMetadata prepared) {
+        return entry.metadata == prepared && transactions.get(prepared.transactionalId()) == entry;
     }
 
     private void complete(Entry entry, TransactionMetadata prepared) {
-        if (entry.metadata != prepared || transactions.get(prepared.transactionalId()) != entry) {
+        if (!owns(entry, prepared)) {
             return; // the partition was unloaded meanwhile; its new leader completes it
         }
         TransactionState done = prepared.state() == TransactionState.PREPARE_COMMIT
