@@ -82,11 +82,13 @@ final class TransactionApis implements AutoCloseable {
                         TRANSACTION_REPLICATION_TIMEOUT_MS, Runnable::run)
                 : CoordinatorAppender.SINGLE_NODE;
         TransactionMarkerAppender coordinatorMarkers = markerAppender;
+        // A cluster's two kinds of channels to other nodes share one client security of the inter-broker listener.
+        ClientSecurity interBroker = config.inCluster()
+                ? ClientSecurity.forListener(config, config.interBrokerListenerName()) : null;
         if (config.inCluster()) {
             // Markers to partitions other nodes lead go there as WriteTxnMarkers, on the inter-broker listener.
             clusterMarkers = new ClusterMarkerAppender(nodeId, metadata::current, markerAppender,
-                    config.interBrokerListenerName(),
-                    ClientSecurity.forListener(config, config.interBrokerListenerName()),
+                    config.interBrokerListenerName(), interBroker,
                     (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
             coordinatorMarkers = clusterMarkers;
         } else {
@@ -99,8 +101,7 @@ final class TransactionApis implements AutoCloseable {
                 config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS));
         if (config.inCluster()) {
             clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, localProduceCheck,
-                    config.interBrokerListenerName(),
-                    ClientSecurity.forListener(config, config.interBrokerListenerName()),
+                    config.interBrokerListenerName(), interBroker,
                     (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
             produceCheck = clusterProduceCheck;
         } else {
