@@ -147,8 +147,8 @@ final class TransactionApis implements AutoCloseable {
      */
     void register(SupportedApis apis, Function<ApiHandler, ApiHandler> onDisk,
                   BiPredicate<String, Integer> partitionExists, ToIntFunction<String> offsetsPartitionOfGroup) {
-        apis.add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
-                        new TransactionalInitProducerIdHandler(coordinator))))
+        apis.add(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds,
+                        new TransactionalInitProducerIdHandler(coordinator), onDisk))
                 .add(ApiKey.WRITE_TXN_MARKERS, new WriteTxnMarkersHandler(markerAppender))
                 .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler(coordinator))
                 .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler(coordinator))
