@@ -246,6 +246,12 @@ public final class BrokerConfig {
      * use KIP-890's protocol, 1 or 0 the one before, so tests can take either path.
      */
     public static final ConfigKey<Integer> TRANSACTION_VERSION = intKey("minibroker.transaction.version", 2, 0, 2);
+    // A leader's asking again when a transaction version 2 produce's implicit add meets CONCURRENT_TRANSACTIONS
+    // (Kafka's AddPartitionsToTxnConfig keys, defaults and lower bounds)
+    public static final ConfigKey<Integer> ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS =
+            intKey("add.partitions.to.txn.retry.backoff.ms", 20, 1);
+    public static final ConfigKey<Integer> ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS =
+            intKey("add.partitions.to.txn.retry.backoff.max.ms", 100, 0);
 
     // Purgatories
     public static final ConfigKey<Integer> FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS =
@@ -303,6 +309,7 @@ public final class BrokerConfig {
             TRANSACTION_STATE_LOG_SEGMENT_BYTES, TRANSACTION_MAX_TIMEOUT_MS, TRANSACTIONAL_ID_EXPIRATION_MS,
             TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,
             TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS, TRANSACTION_VERSION,
+            ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS, ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS,
             FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
             PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS,
             SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS, GROUP_SHARE_RECORD_LOCK_DURATION_MS,

@@ -2,7 +2,6 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
-import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -15,9 +14,6 @@ import io.minibroker.protocol.message.view.OffsetCommitResponseView.OffsetCommit
 import io.minibroker.protocol.message.view.OffsetCommitResponseView.OffsetCommitResponseTopic;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -29,6 +25,8 @@ import java.util.concurrent.CompletionStage;
  */
 public final class OffsetCommitHandler implements ApiHandler {
 
+    private static final int LEADER_EPOCH_FROM_VERSION = 6;
+    private static final int GROUP_INSTANCE_ID_FROM_VERSION = 7;
     private static final int TOPIC_IDS_FROM_VERSION = 10;
 
     private final GroupCoordinator coordinator;
@@ -44,44 +42,35 @@ public final class OffsetCommitHandler implements ApiHandler {
         OffsetCommitRequestView body = new OffsetCommitRequestView(request.body());
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
         OffsetCommitResponseView response = new OffsetCommitResponseView();
-        // Each answer for a known partition, filled in once the coordinator has decided (by identity: each view
-        // wraps its own answer).
-        Map<OffsetCommitResponsePartition, TopicPartition> awaiting = new IdentityHashMap<>();
-        Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
+        OffsetCommitPartitions<OffsetCommitResponsePartition> partitions = new OffsetCommitPartitions<>(topics, byId);
         for (OffsetCommitRequestTopic topic : body.topics()) {
             OffsetCommitResponseTopic topicResponse = response.addTopic();
-            Optional<TopicMetadata> metadata;
             if (byId) {
                 topicResponse.topicId(topic.topicId());
-                metadata = topics.known(topic.topicId());
             } else {
                 topicResponse.name(topic.name());
-                metadata = topics.known(topic.name());
             }
+            Optional<TopicMetadata> metadata = partitions.topic(topic.topicId(), topic.name());
             for (OffsetCommitRequestPartition partition : topic.partitions()) {
-                int index = partition.partitionIndex();
-                OffsetCommitResponsePartition partitionResponse = topicResponse.addPartition().partitionIndex(index);
-                if (metadata.isEmpty() || !metadata.get().hasPartition(index)) {
-                    Errors unknown = byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                OffsetCommitResponsePartition partitionResponse = topicResponse.addPartition()
+                        .partitionIndex(partition.partitionIndex());
+                Errors unknown = partitions.add(metadata, partition.partitionIndex(), partitionResponse,
+                        new OffsetStore.CommittedOffset(partition.committedOffset(),
+                                request.version() >= LEADER_EPOCH_FROM_VERSION ? partition.committedLeaderEpoch() : -1,
+                                partition.committedMetadata()));
+                if (unknown != Errors.NONE) {
                     partitionResponse.errorCode(unknown.code());
-                    continue;
                 }
-                TopicPartition topicPartition = new TopicPartition(metadata.get().name(), index);
-                awaiting.put(partitionResponse, topicPartition);
-                offsets.put(topicPartition, new OffsetStore.CommittedOffset(partition.committedOffset(),
-                        request.version() >= 6 ? partition.committedLeaderEpoch() : -1,
-                        partition.committedMetadata()));
             }
         }
-        if (offsets.isEmpty()) {
+        if (partitions.offsets().isEmpty()) {
             return CompletableFuture.completedFuture(response.struct()); // nothing for the group: it is not even created
         }
-        OffsetCommit commit = new OffsetCommit(body.groupId(),
-                body.generationIdOrMemberEpoch(), body.memberId(),
-                request.version() >= 7 ? body.groupInstanceId() : null, offsets, request.version());
+        OffsetCommit commit = new OffsetCommit(body.groupId(), body.generationIdOrMemberEpoch(), body.memberId(),
+                request.version() >= GROUP_INSTANCE_ID_FROM_VERSION ? body.groupInstanceId() : null,
+                partitions.offsets(), request.version());
         return coordinator.commitOffsets(commit).thenApply(errors -> {
-            awaiting.forEach((partitionResponse, partition) ->
-                    partitionResponse.errorCode(errors.get(partition).code()));
+            partitions.answer(errors, (partitionResponse, error) -> partitionResponse.errorCode(error.code()));
             return response.struct();
         });
     }

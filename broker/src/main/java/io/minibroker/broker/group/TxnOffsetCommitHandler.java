@@ -17,9 +17,6 @@ import io.minibroker.protocol.message.view.TxnOffsetCommitResponseView.TxnOffset
 import io.minibroker.protocol.message.view.TxnOffsetCommitResponseView.TxnOffsetCommitResponseTopic;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -62,49 +59,42 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
         short version = request.version();
         boolean byId = version >= TOPIC_IDS_FROM_VERSION;
         TxnOffsetCommitResponseView response = new TxnOffsetCommitResponseView();
-        // Each answer for a known partition, filled in once the coordinator has decided (by identity).
-        Map<TxnOffsetCommitResponsePartition, TopicPartition> awaiting = new IdentityHashMap<>();
-        Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
+        OffsetCommitPartitions<TxnOffsetCommitResponsePartition> partitions =
+                new OffsetCommitPartitions<>(topics, byId);
         for (TxnOffsetCommitRequestTopic topic : body.topics()) {
             TxnOffsetCommitResponseTopic topicResponse = response.addTopic();
-            Optional<TopicMetadata> metadata;
             if (byId) {
                 topicResponse.topicId(topic.topicId());
-                metadata = topics.known(topic.topicId());
             } else {
                 topicResponse.name(topic.name());
-                metadata = topics.known(topic.name());
             }
+            Optional<TopicMetadata> metadata = partitions.topic(topic.topicId(), topic.name());
             for (TxnOffsetCommitRequestPartition partition : topic.partitions()) {
-                int index = partition.partitionIndex();
-                TxnOffsetCommitResponsePartition partitionResponse = topicResponse.addPartition().partitionIndex(index);
-                if (metadata.isEmpty() || !metadata.get().hasPartition(index)) {
-                    Errors unknown = byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                TxnOffsetCommitResponsePartition partitionResponse = topicResponse.addPartition()
+                        .partitionIndex(partition.partitionIndex());
+                Errors unknown = partitions.add(metadata, partition.partitionIndex(), partitionResponse,
+                        new OffsetStore.CommittedOffset(partition.committedOffset(),
+                                version >= LEADER_EPOCH_FROM_VERSION ? partition.committedLeaderEpoch() : -1,
+                                partition.committedMetadata()));
+                if (unknown != Errors.NONE) {
                     partitionResponse.errorCode(unknown.code());
-                    continue;
                 }
-                TopicPartition topicPartition = new TopicPartition(metadata.get().name(), index);
-                awaiting.put(partitionResponse, topicPartition);
-                offsets.put(topicPartition, new OffsetStore.CommittedOffset(partition.committedOffset(),
-                        version >= LEADER_EPOCH_FROM_VERSION ? partition.committedLeaderEpoch() : -1,
-                        partition.committedMetadata()));
             }
         }
-        if (offsets.isEmpty()) {
+        if (partitions.offsets().isEmpty()) {
             return CompletableFuture.completedFuture(response.struct());
         }
         boolean groupFields = version >= GROUP_FIELDS_FROM_VERSION;
         OffsetCommit commit = new OffsetCommit(body.groupId(),
                 groupFields ? body.generationIdOrMemberEpoch() : -1, groupFields ? body.memberId() : "",
-                groupFields ? body.groupInstanceId() : null, offsets, version,
+                groupFields ? body.groupInstanceId() : null, partitions.offsets(), version,
                 new OffsetCommit.Transaction(body.producerId(), body.producerEpoch()));
-        CompletionStage<Errors> checked = transactions.beforeCommit(body.transactionalId(), body.producerId(), body.producerEpoch(),
-                        new TopicPartition(InternalTopics.CONSUMER_OFFSETS,
-                                coordinator.offsetsPartitionFor(body.groupId())), version);
+        CompletionStage<Errors> checked = transactions.beforeCommit(body.transactionalId(), body.producerId(),
+                body.producerEpoch(), new TopicPartition(InternalTopics.CONSUMER_OFFSETS,
+                        coordinator.offsetsPartitionFor(body.groupId())), version);
         return checked.thenCompose(error -> error == Errors.NONE ? coordinator.commitTransactionalOffsets(commit)
-                : CompletableFuture.completedFuture(everyPartition(offsets, error))).thenApply(errors -> {
-            awaiting.forEach((partitionResponse, partition) -> {
-                Errors error = errors.get(partition);
+                : CompletableFuture.completedFuture(partitions.every(error))).thenApply(errors -> {
+            partitions.answer(errors, (partitionResponse, error) -> {
                 if (error == Errors.COORDINATOR_LOAD_IN_PROGRESS && version < LOAD_IN_PROGRESS_FROM_VERSION) {
                     error = Errors.COORDINATOR_NOT_AVAILABLE;
                 }
@@ -112,11 +102,5 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
             });
             return response.struct();
         });
-    }
-
-    private static Map<TopicPartition, Errors> everyPartition(Map<TopicPartition, ?> offsets, Errors error) {
-        Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
-        offsets.keySet().forEach(partition -> errors.put(partition, error));
-        return errors;
     }
 }

@@ -10,6 +10,7 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * InitProducerId. For idempotent producers: always a fresh producer id with epoch 0, as Kafka answers a request
@@ -20,22 +21,26 @@ import java.util.concurrent.CompletionStage;
  */
 public final class InitProducerIdHandler implements ApiHandler {
 
-    private final ProducerIdAllocator ids;
-    /** InitProducerId with a transactional id: the transaction coordinator's. */
+    /** InitProducerId without a transactional id, on the disk thread: a new block of ids is fsynced first. */
+    private final ApiHandler idempotent;
+    /** InitProducerId with a transactional id: the transaction coordinator's, on its own thread. */
     private final ApiHandler transactional;
 
-    public InitProducerIdHandler(ProducerIdAllocator ids, ApiHandler transactional) {
-        this.ids = ids;
+    /**
+     * @param onDisk what runs a handler on the disk thread; only the idempotent path needs it (the transaction
+     *               coordinator runs on its own thread, and would only wait there behind other disk work)
+     */
+    public InitProducerIdHandler(ProducerIdAllocator ids, ApiHandler transactional,
+                                 Function<ApiHandler, ApiHandler> onDisk) {
+        this.idempotent = onDisk.apply((context, request) -> CompletableFuture.completedFuture(
+                new InitProducerIdResponseView().errorCode(Errors.NONE.code()).producerId(ids.next())
+                        .producerEpoch((short) 0).struct()));
         this.transactional = transactional;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        InitProducerIdRequestView body = new InitProducerIdRequestView(request.body());
-        if (body.transactionalId() != null) {
-            return transactional.handle(context, request);
-        }
-        return CompletableFuture.completedFuture(new InitProducerIdResponseView().errorCode(Errors.NONE.code())
-                .producerId(ids.next()).producerEpoch((short) 0).struct());
+        boolean hasTransactionalId = new InitProducerIdRequestView(request.body()).transactionalId() != null;
+        return (hasTransactionalId ? transactional : idempotent).handle(context, request);
     }
 }

@@ -81,13 +81,6 @@ public final class ProduceHandler implements ApiHandler {
      */
     private final ConcurrentHashMap<Long, CompletableFuture<Void>> lastAsking = new ConcurrentHashMap<>();
 
-    public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, ProducerStates producerStates,
-                          Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
-                          Executor disk, PartitionLeadership leadership, BrokerTopicMetrics topicMetrics) {
-        this(topics, brokerConfig, producerStates, producePurgatory, fetchPurgatory, disk, leadership, topicMetrics,
-                null);
-    }
-
     /**
      * @param disk where fsyncs run, off the event loop
      * @param leadership which partitions take produces here (the others answer NOT_LEADER_OR_FOLLOWER)

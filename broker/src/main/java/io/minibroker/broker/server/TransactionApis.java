@@ -82,11 +82,13 @@ final class TransactionApis implements AutoCloseable {
                         TRANSACTION_REPLICATION_TIMEOUT_MS, Runnable::run)
                 : CoordinatorAppender.SINGLE_NODE;
         TransactionMarkerAppender coordinatorMarkers = markerAppender;
+        // A cluster's two kinds of channels to other nodes share one client security of the inter-broker listener.
+        ClientSecurity interBroker = config.inCluster()
+                ? ClientSecurity.forListener(config, config.interBrokerListenerName()) : null;
         if (config.inCluster()) {
             // Markers to partitions other nodes lead go there as WriteTxnMarkers, on the inter-broker listener.
             clusterMarkers = new ClusterMarkerAppender(nodeId, metadata::current, markerAppender,
-                    config.interBrokerListenerName(),
-                    ClientSecurity.forListener(config, config.interBrokerListenerName()),
+                    config.interBrokerListenerName(), interBroker,
                     (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
             coordinatorMarkers = clusterMarkers;
         } else {
@@ -94,15 +96,17 @@ final class TransactionApis implements AutoCloseable {
         }
         coordinator = new TransactionCoordinator(new TransactionStateTopic(topics, stateAppender, clock),
                 coordinatorMarkers, producerIds::next, transactionConfig(config), clock);
+        CoordinatorProduceCheck localProduceCheck = new CoordinatorProduceCheck(coordinator,
+                config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS),
+                config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS));
         if (config.inCluster()) {
-            clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, coordinator,
-                    config.interBrokerListenerName(),
-                    ClientSecurity.forListener(config, config.interBrokerListenerName()),
+            clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, localProduceCheck,
+                    config.interBrokerListenerName(), interBroker,
                     (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
             produceCheck = clusterProduceCheck;
         } else {
             clusterProduceCheck = null;
-            produceCheck = new CoordinatorProduceCheck(coordinator);
+            produceCheck = localProduceCheck;
         }
     }
 
@@ -143,8 +147,8 @@ final class TransactionApis implements AutoCloseable {
      */
     void register(SupportedApis apis, Function<ApiHandler, ApiHandler> onDisk,
                   BiPredicate<String, Integer> partitionExists, ToIntFunction<String> offsetsPartitionOfGroup) {
-        apis.add(ApiKey.INIT_PRODUCER_ID, onDisk.apply(new InitProducerIdHandler(producerIds,
-                        new TransactionalInitProducerIdHandler(coordinator))))
+        apis.add(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds,
+                        new TransactionalInitProducerIdHandler(coordinator), onDisk))
                 .add(ApiKey.WRITE_TXN_MARKERS, new WriteTxnMarkersHandler(markerAppender))
                 .add(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler(coordinator))
                 .add(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler(coordinator))

@@ -26,7 +26,9 @@ import static io.minibroker.broker.transaction.ClusterMarkerAppender.every;
  * transaction's coordinator is the leader of its id's {@code __transaction_state} partition in the latest image;
  * when that is this node the coordinator is asked directly ({@link CoordinatorProduceCheck}), else with
  * AddPartitionsToTxn v5 over a channel to it (VerifyOnly for a Produce below v12, whose client added the
- * partitions itself). No coordinator known or reachable is an error the producer retries.
+ * partitions itself). No coordinator known or reachable is an error the producer retries. An implicit add that meets
+ * CONCURRENT_TRANSACTIONS is asked again as {@link CoordinatorProduceCheck#askAgainWhileConcurrent} says, the
+ * coordinator looked up anew each time.
  */
 public final class ClusterProduceCheck implements TransactionalProduceCheck, AutoCloseable {
 
@@ -38,11 +40,12 @@ public final class ClusterProduceCheck implements TransactionalProduceCheck, Aut
     private final String listenerName;
     private final NodeChannels channels;
 
-    public ClusterProduceCheck(int nodeId, Supplier<ClusterMetadata> image, TransactionCoordinator coordinator,
+    /** @param local the check of this node's own coordinator, for the ids whose partition this node leads */
+    public ClusterProduceCheck(int nodeId, Supplier<ClusterMetadata> image, CoordinatorProduceCheck local,
                                String listenerName, ClientSecurity security, int timeoutMs) {
         this.nodeId = nodeId;
         this.image = image;
-        this.local = new CoordinatorProduceCheck(coordinator);
+        this.local = local;
         this.listenerName = listenerName;
         this.channels = new NodeChannels("broker-" + nodeId + "-txn-verification", security, timeoutMs);
     }
@@ -52,26 +55,33 @@ public final class ClusterProduceCheck implements TransactionalProduceCheck, Aut
                                                                        short producerEpoch,
                                                                        Collection<TopicPartition> partitions,
                                                                        short produceVersion) {
+        return local.askAgainWhileConcurrent(() -> ask(transactionalId, producerId, producerEpoch, partitions,
+                produceVersion), produceVersion)
+                .thenApply(errors -> CoordinatorProduceCheck.forProduce(errors, produceVersion));
+    }
+
+    /** The coordinator's answer for each partition, asked once of the id's coordinator in the latest image. */
+    private CompletionStage<Map<TopicPartition, Errors>> ask(String transactionalId, long producerId,
+                                                             short producerEpoch,
+                                                             Collection<TopicPartition> partitions,
+                                                             short produceVersion) {
         ClusterMetadata current = image.get();
         Optional<Integer> coordinator = current.topic(TransactionStateTopic.NAME)
                 .map(topic -> topic.partitions().get(TransactionCoordinator.partitionFor(transactionalId,
                         topic.partitions().size())).leader());
         if (coordinator.isPresent() && coordinator.get() == nodeId) {
-            return local.beforeAppend(transactionalId, producerId, producerEpoch, partitions, produceVersion);
+            return local.ask(transactionalId, producerId, producerEpoch, partitions, produceVersion);
         }
         Optional<BrokerNode> node = coordinator.flatMap(id -> current.brokers(listenerName).stream()
                 .filter(broker -> broker.id() == id).findFirst());
         if (node.isEmpty()) {
-            return CompletableFuture.completedFuture(every(partitions,
-                    CoordinatorProduceCheck.forProduce(Errors.COORDINATOR_NOT_AVAILABLE, produceVersion)));
+            return CompletableFuture.completedFuture(every(partitions, Errors.COORDINATOR_NOT_AVAILABLE));
         }
         boolean verifyOnly = !CoordinatorProduceCheck.addsImplicitly(produceVersion);
         return channels.send(node.get(), ApiKey.ADD_PARTITIONS_TO_TXN, ADD_PARTITIONS_VERSION,
                         request(transactionalId, producerId, producerEpoch, partitions, verifyOnly))
                 .handle((response, failure) -> failure != null
-                        ? every(partitions, CoordinatorProduceCheck.forProduce(Errors.COORDINATOR_NOT_AVAILABLE,
-                                produceVersion))
-                        : errorsOf(response, partitions, produceVersion));
+                        ? every(partitions, Errors.COORDINATOR_NOT_AVAILABLE) : errorsOf(response, partitions));
     }
 
     private static Struct request(String transactionalId, long producerId, short producerEpoch,
@@ -84,9 +94,8 @@ public final class ClusterProduceCheck implements TransactionalProduceCheck, Aut
         return request.struct();
     }
 
-    /** Each partition's answer, as the produce answers it; a whole-request error is every partition's. */
-    private static Map<TopicPartition, Errors> errorsOf(Struct response, Collection<TopicPartition> asked,
-                                                        short produceVersion) {
+    /** Each partition's answer; a whole-request error is every partition's. */
+    private static Map<TopicPartition, Errors> errorsOf(Struct response, Collection<TopicPartition> asked) {
         AddPartitionsToTxnResponseView answer = new AddPartitionsToTxnResponseView(response);
         Errors whole = Errors.forCode(answer.errorCode());
         Map<TopicPartition, Errors> errors = every(asked, whole == Errors.NONE ? Errors.UNKNOWN_SERVER_ERROR : whole);
@@ -101,7 +110,6 @@ public final class ClusterProduceCheck implements TransactionalProduceCheck, Aut
                 }
             }
         }
-        errors.replaceAll((partition, error) -> CoordinatorProduceCheck.forProduce(error, produceVersion));
         return errors;
     }
 

@@ -7,7 +7,11 @@ import io.minibroker.protocol.error.Errors;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * {@link TransactionalProduceCheck} on a node that coordinates the transaction itself (a single node, or a cluster's
@@ -16,22 +20,30 @@ import java.util.concurrent.CompletionStage;
  * Errors the producer should retry on (the coordinator busy, moving, loading) become NOT_ENOUGH_REPLICAS, and
  * the others of a transaction gone wrong are the producer's to abort: TRANSACTION_ABORTABLE from Produce v11
  * (INVALID_TXN_STATE before), as Kafka's ReplicaManager maps them; fencing errors go through as they are. An implicit
- * add that finds the last transaction still completing is asked again for up to 100 ms first, as Kafka's leader does.
+ * add that finds the last transaction still completing is asked again first, as Kafka's leader does
+ * ({@code add.partitions.to.txn.retry.backoff.ms}, {@code add.partitions.to.txn.retry.backoff.max.ms}), whichever
+ * node coordinates the transaction: {@link ClusterProduceCheck} retries through {@link #askAgainWhileConcurrent} too.
  */
 public final class CoordinatorProduceCheck implements TransactionalProduceCheck {
 
     /** Produce v12+: the client uses transaction version 2. */
     private static final short IMPLICIT_ADD_FROM = 12;
-    /** Kafka's add.partitions.to.txn.retry.backoff.ms and .max.ms defaults (not configurable here yet). */
-    static final long ADD_RETRY_BACKOFF_MS = 20;
-    static final long ADD_RETRY_BACKOFF_MAX_MS = 100;
     /** Produce v11+: the client knows TRANSACTION_ABORTABLE. */
     private static final short ABORTABLE_FROM = 11;
 
     private final TransactionCoordinator coordinator;
+    private final long addRetryBackoffMs;
+    private final long addRetryBackoffMaxMs;
 
-    public CoordinatorProduceCheck(TransactionCoordinator coordinator) {
+    /**
+     * @param addRetryBackoffMs    {@code add.partitions.to.txn.retry.backoff.ms}: the wait before asking again
+     * @param addRetryBackoffMaxMs {@code add.partitions.to.txn.retry.backoff.max.ms}: how long to keep asking
+     */
+    public CoordinatorProduceCheck(TransactionCoordinator coordinator, long addRetryBackoffMs,
+                                   long addRetryBackoffMaxMs) {
         this.coordinator = coordinator;
+        this.addRetryBackoffMs = addRetryBackoffMs;
+        this.addRetryBackoffMaxMs = addRetryBackoffMaxMs;
     }
 
     @Override
@@ -39,28 +51,57 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
                                                                        short producerEpoch,
                                                                        Collection<TopicPartition> partitions,
                                                                        short produceVersion) {
+        return askAgainWhileConcurrent(() -> ask(transactionalId, producerId, producerEpoch, partitions,
+                produceVersion), produceVersion).thenApply(errors -> forProduce(errors, produceVersion));
+    }
+
+    /** This node's coordinator's own answer for each partition, asked once. */
+    CompletionStage<Map<TopicPartition, Errors>> ask(String transactionalId, long producerId, short producerEpoch,
+                                                     Collection<TopicPartition> partitions, short produceVersion) {
         if (addsImplicitly(produceVersion)) {
-            return coordinator.addPartitionsRetrying(transactionalId, producerId, producerEpoch, partitions,
-                            ADD_RETRY_BACKOFF_MS, ADD_RETRY_BACKOFF_MAX_MS)
-                    .thenApply(error -> {
-                        Map<TopicPartition, Errors> results = new HashMap<>();
-                        partitions.forEach(partition -> results.put(partition, forProduce(error, produceVersion)));
-                        return results;
-                    });
+            return coordinator.addPartitions(transactionalId, producerId, producerEpoch, partitions, (short) 2)
+                    .thenApply(error -> ClusterMarkerAppender.every(partitions, error));
         }
         Errors notInTransaction = produceVersion >= ABORTABLE_FROM
                 ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;
-        return coordinator.verifyPartitions(transactionalId, producerId, producerEpoch, partitions, notInTransaction)
-                .thenApply(results -> {
-                    Map<TopicPartition, Errors> mapped = new HashMap<>();
-                    results.forEach((partition, error) -> mapped.put(partition, forProduce(error, produceVersion)));
-                    return mapped;
-                });
+        return coordinator.verifyPartitions(transactionalId, producerId, producerEpoch, partitions, notInTransaction);
+    }
+
+    /**
+     * Kafka's leader retry, wherever the coordinator is: an implicit add whose answer is CONCURRENT_TRANSACTIONS (the
+     * transaction's last markers still being written) is asked again every {@code addRetryBackoffMs} for up to
+     * {@code addRetryBackoffMaxMs} before the producer is answered, whose own retry would wait
+     * {@code retry.backoff.ms}. A verification is asked once.
+     *
+     * @param ask the coordinator's answers, asked anew at each call
+     */
+    CompletionStage<Map<TopicPartition, Errors>> askAgainWhileConcurrent(
+            Supplier<CompletionStage<Map<TopicPartition, Errors>>> ask, short produceVersion) {
+        return addsImplicitly(produceVersion) ? askAgain(ask, addRetryBackoffMaxMs) : ask.get();
+    }
+
+    private CompletionStage<Map<TopicPartition, Errors>> askAgain(
+            Supplier<CompletionStage<Map<TopicPartition, Errors>>> ask, long budgetMs) {
+        return ask.get().thenCompose(errors -> {
+            if (!errors.containsValue(Errors.CONCURRENT_TRANSACTIONS) || budgetMs < addRetryBackoffMs) {
+                return CompletableFuture.completedFuture(errors);
+            }
+            Executor afterBackoff = CompletableFuture.delayedExecutor(addRetryBackoffMs, TimeUnit.MILLISECONDS);
+            return CompletableFuture.supplyAsync(() -> budgetMs - addRetryBackoffMs, afterBackoff)
+                    .thenCompose(left -> askAgain(ask, left));
+        });
     }
 
     /** Produce v12+ adds the partitions to the transaction; below, they are only verified. */
     static boolean addsImplicitly(short produceVersion) {
         return produceVersion >= IMPLICIT_ADD_FROM;
+    }
+
+    /** Each partition's coordinator answer as the produce answers it. */
+    static Map<TopicPartition, Errors> forProduce(Map<TopicPartition, Errors> errors, short produceVersion) {
+        Map<TopicPartition, Errors> mapped = new HashMap<>();
+        errors.forEach((partition, error) -> mapped.put(partition, forProduce(error, produceVersion)));
+        return mapped;
     }
 
     /**

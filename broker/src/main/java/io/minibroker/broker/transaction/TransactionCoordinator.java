@@ -282,39 +282,6 @@ public final class TransactionCoordinator implements AutoCloseable {
     // ------------------------------------------------------------------------------------------- AddPartitionsToTxn
 
     /**
-     * {@link #addPartitions} for a transaction version 2 produce's implicit add, asked again every
-     * {@code retryBackoffMs} while the id answers CONCURRENT_TRANSACTIONS (its last transaction's markers still being
-     * written), for at most {@code retryBackoffMaxMs}, as Kafka's leader retries it
-     * ({@code add.partitions.to.txn.retry.backoff.ms}, {@code .max.ms}) before answering the producer, whose own
-     * retry would wait {@code retry.backoff.ms}.
-     */
-    public CompletableFuture<Errors> addPartitionsRetrying(String transactionalId, long producerId,
-                                                           short producerEpoch, Collection<TopicPartition> partitions,
-                                                           long retryBackoffMs, long retryBackoffMaxMs) {
-        CompletableFuture<Errors> answer = new CompletableFuture<>();
-        addPartitionsRetrying(transactionalId, producerId, producerEpoch, partitions, retryBackoffMs,
-                retryBackoffMaxMs, answer);
-        return answer;
-    }
-
-    private void addPartitionsRetrying(String transactionalId, long producerId, short producerEpoch,
-                                       Collection<TopicPartition> partitions, long retryBackoffMs, long budgetMs,
-                                       CompletableFuture<Errors> answer) {
-        CompletableFuture<Errors> added = addPartitions(transactionalId, producerId, producerEpoch, partitions,
-                (short) 2);
-        added.whenComplete((error, failure) -> {
-            if (failure != null) {
-                answer.completeExceptionally(failure);
-            } else if (error != Errors.CONCURRENT_TRANSACTIONS || budgetMs < retryBackoffMs) {
-                answer.complete(error);
-            } else {
-                thread.schedule(() -> addPartitionsRetrying(transactionalId, producerId, producerEpoch, partitions,
-                        retryBackoffMs, budgetMs - retryBackoffMs, answer), retryBackoffMs, TimeUnit.MILLISECONDS);
-            }
-        });
-    }
-
-    /**
      * Adds partitions to the producer's transaction (AddPartitionsToTxn, AddOffsetsToTxn, and a TV2 produce's
      * implicit add); {@code clientTransactionVersion} 2 when the add comes from a TV2 produce.
      */
@@ -506,11 +473,17 @@ public final class TransactionCoordinator implements AutoCloseable {
                 ? TransactionResult.COMMIT : TransactionResult.ABORT;
         TransactionMarker marker = new TransactionMarker(prepared.producerId(), prepared.producerEpoch(),
                 partitions.coordinatorEpoch(prepared.transactionalId()), result);
-        markers.write(marker, prepared.partitions()).thenRunAsync(() -> complete(entry, prepared), thread);
+        markers.write(marker, prepared.partitions(), () -> owns(entry, prepared))
+                .thenRunAsync(() -> complete(entry, prepared), thread);
+    }
+
+    /** Whether the id's state is still {@code prepared}, in this entry: not unloaded (nor loaded anew) meanwhile. */
+    private boolean owns(Entry entry, TransactionMetadata prepared) {
+        return entry.metadata == prepared && transactions.get(prepared.transactionalId()) == entry;
     }
 
     private void complete(Entry entry, TransactionMetadata prepared) {
-        if (entry.metadata != prepared || transactions.get(prepared.transactionalId()) != entry) {
+        if (!owns(entry, prepared)) {
             return; // the partition was unloaded meanwhile; its new leader completes it
         }
         TransactionState done = prepared.state() == TransactionState.PREPARE_COMMIT

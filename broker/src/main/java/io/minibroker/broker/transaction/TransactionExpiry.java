@@ -52,15 +52,12 @@ final class TransactionExpiry {
             }
             LOG.info("Aborting transaction of {} (producer {}, epoch {}): open longer than its timeout of {} ms",
                     current.transactionalId(), current.producerId(), current.producerEpoch(), current.timeoutMs());
-            if (TransactionMetadata.isEpochExhausted(current.producerEpoch())) {
-                prepareEnd.accept(entry, current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
-                        current.producerEpoch(), current.lastProducerEpoch(), current.partitions(),
-                        current.startTimestamp(), now));
-            } else {
-                prepareEnd.accept(entry, current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
-                        (short) (current.producerEpoch() + 1), current.producerEpoch(), current.partitions(),
-                        current.startTimestamp(), now));
-            }
+            // An exhausted epoch cannot be bumped (it would overflow): the abort keeps it.
+            boolean bump = !TransactionMetadata.isEpochExhausted(current.producerEpoch());
+            prepareEnd.accept(entry, current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
+                    bump ? (short) (current.producerEpoch() + 1) : current.producerEpoch(),
+                    bump ? current.producerEpoch() : current.lastProducerEpoch(), current.partitions(),
+                    current.startTimestamp(), now));
         }
     }
 

@@ -12,12 +12,17 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Gets a transaction's marker written to each of its partitions, as Kafka's TransactionMarkerChannelManager: through
  * the {@link TransactionMarkerAppender}, again after a backoff for the partitions that failed with a retriable
  * error (a leader moving, a replica behind), until every partition has it. A partition that no longer exists
- * (UNKNOWN_TOPIC_OR_PARTITION) needs none, as Kafka drops a deleted topic's markers.
+ * (UNKNOWN_TOPIC_OR_PARTITION) needs none, as Kafka drops a deleted topic's markers. As Kafka's
+ * TransactionMarkerRequestCompletionHandler, sending stops for good, the write never completing, when a partition
+ * answers that the producer or the coordinator has moved on (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED:
+ * no retry could succeed), or once this coordinator no longer owns the transaction (its partition of
+ * {@code __transaction_state} resigned or loaded anew): the one that owns it now writes the markers.
  */
 final class TransactionMarkers {
 
@@ -32,14 +37,20 @@ final class TransactionMarkers {
         this.thread = thread;
     }
 
-    /** Completes, on the coordinator's thread, once every partition has the marker. */
-    CompletableFuture<Void> write(TransactionMarker marker, Collection<TopicPartition> partitions) {
+    /**
+     * Completes, on the coordinator's thread, once every partition has the marker.
+     *
+     * @param owned whether this coordinator still owns the transaction, asked on its thread before each retry
+     */
+    CompletableFuture<Void> write(TransactionMarker marker, Collection<TopicPartition> partitions,
+                                  BooleanSupplier owned) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        attempt(marker, Set.copyOf(partitions), done);
+        attempt(marker, Set.copyOf(partitions), owned, done);
         return done;
     }
 
-    private void attempt(TransactionMarker marker, Set<TopicPartition> remaining, CompletableFuture<Void> done) {
+    private void attempt(TransactionMarker marker, Set<TopicPartition> remaining, BooleanSupplier owned,
+                         CompletableFuture<Void> done) {
         if (remaining.isEmpty()) {
             done.complete(null);
             return;
@@ -58,6 +69,11 @@ final class TransactionMarkers {
             } else {
                 for (TopicPartition partition : remaining) {
                     Errors error = results.getOrDefault(partition, Errors.UNKNOWN_SERVER_ERROR);
+                    if (error == Errors.INVALID_PRODUCER_EPOCH || error == Errors.TRANSACTION_COORDINATOR_FENCED) {
+                        LOG.info("Writing {} to {} failed for good ({}); no more of its markers are sent", marker,
+                                partition, error);
+                        return;
+                    }
                     if (error != Errors.NONE && error != Errors.UNKNOWN_TOPIC_OR_PARTITION) {
                         again.add(partition);
                     }
@@ -65,9 +81,11 @@ final class TransactionMarkers {
             }
             if (again.isEmpty()) {
                 done.complete(null);
+            } else if (!owned.getAsBoolean()) {
+                LOG.debug("Markers of {} left to the transaction's new coordinator", marker);
             } else if (!thread.isShutdown()) {
                 LOG.debug("Markers of {} not yet written to {}: {}", marker, again, results);
-                thread.schedule(() -> attempt(marker, again, done), RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS);
+                thread.schedule(() -> attempt(marker, again, owned, done), RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS);
             }
         }, thread);
     }

@@ -54,8 +54,4 @@ public record TransactionMetadata(String transactionalId, long producerId, long 
         return new TransactionMetadata(transactionalId, producerId, previousProducerId, nextProducerId, producerEpoch,
                 lastProducerEpoch, timeoutMs, state, partitions, startTimestamp, lastUpdateTimestamp, version);
     }
-
-    public boolean usesEpochBump() {
-        return clientTransactionVersion >= 2;
-    }
 }

@@ -74,6 +74,17 @@ class BrokerConfigTest {
     }
 
     @Test
+    void aLeadersAddPartitionsRetriesHaveKafkasKeysDefaultsAndBounds() {
+        BrokerConfig defaults = BrokerConfig.of(Map.of());
+        assertThat(defaults.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS)).isEqualTo(20);
+        assertThat(defaults.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS)).isEqualTo(100);
+        BrokerConfig noRetry = BrokerConfig.of(Map.of("add.partitions.to.txn.retry.backoff.max.ms", "0"));
+        assertThat(noRetry.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS)).isZero();
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("add.partitions.to.txn.retry.backoff.ms", "0")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("add.partitions.to.txn.retry.backoff.ms");
+    }
+
+    @Test
     void advertisedListenersMustNameConfiguredListeners() {
         assertThatThrownBy(() -> BrokerConfig.of(Map.of(
                 "listeners", "PLAINTEXT://:9092", "advertised.listeners", "EXTERNAL://example.com:19092")))

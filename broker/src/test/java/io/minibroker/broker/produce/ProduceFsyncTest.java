@@ -65,7 +65,7 @@ class ProduceFsyncTest {
         topics.create("durable", 1, 1, Map.of(), false);
         log = topics.partitionLog(topics.get("durable").orElseThrow(), 0).orElseThrow();
         produce = new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory, disk,
-                PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()));
+                PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()), null);
     }
 
     @AfterEach

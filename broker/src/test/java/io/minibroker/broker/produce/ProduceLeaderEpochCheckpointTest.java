@@ -64,7 +64,7 @@ class ProduceLeaderEpochCheckpointTest {
         topics.create("epochs", 1, 1, Map.of(), false);
         log = topics.partitionLog(topics.get("epochs").orElseThrow(), 0).orElseThrow();
         produce = new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory, disk,
-                PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()));
+                PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()), null);
     }
 
     @AfterEach
