@@ -382,13 +382,21 @@ public final class TransactionCoordinator implements AutoCloseable {
                 return done(ProducerIdAndEpoch.failed(coordinator));
             }
             Entry entry = transactions.get(transactionalId);
-            if (entry == null || entry.metadata.producerId() != producerId) {
+            if (entry == null) {
                 return done(ProducerIdAndEpoch.failed(Errors.INVALID_PRODUCER_ID_MAPPING));
             }
             TransactionMetadata current = entry.metadata;
-            // Under TV2 the epoch moved on at the last EndTxn: a retry of it comes with the one before.
-            boolean retryAfterBump = transactionVersion2 && producerEpoch == current.producerEpoch() - 1
-                    && current.state().isComplete();
+            // Under TV2 the epoch moved on at the last EndTxn: a retry of it comes with the one before, or, where
+            // that EndTxn moved the producer to a new id (its epoch was exhausted), with the old id and its last
+            // epoch (named, not read from the state: the log does not keep the last epoch across a load).
+            boolean retryAfterRotation = transactionVersion2 && current.state().isComplete()
+                    && producerId == current.previousProducerId() && producerEpoch == Short.MAX_VALUE - 1
+                    && current.producerEpoch() == 0;
+            if (current.producerId() != producerId && !retryAfterRotation) {
+                return done(ProducerIdAndEpoch.failed(Errors.INVALID_PRODUCER_ID_MAPPING));
+            }
+            boolean retryAfterBump = retryAfterRotation || (transactionVersion2
+                    && producerEpoch == current.producerEpoch() - 1 && current.state().isComplete());
             if (producerEpoch != current.producerEpoch() && !retryAfterBump) {
                 return done(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
             }
@@ -444,14 +452,22 @@ public final class TransactionCoordinator implements AutoCloseable {
                 current.partitions(), start, now);
         if (transactionVersion2) {
             prepared = prepared.withClientTransactionVersion((short) 2);
+            if (TransactionMetadata.isEpochExhausted(last)) {
+                // KIP-890: the bump took the producer id's last epoch, which only its markers carry; the producer
+                // goes on with a new id at epoch 0 (Kafka's nextProducerId, taken once the transaction completes).
+                prepared = prepared.withNextProducerId(producerIds.getAsLong());
+            }
         }
         TransactionMetadata written = prepared;
         return prepareEnd(entry, prepared).thenApply(error -> error == Errors.NONE
                 ? answer(written) : ProducerIdAndEpoch.failed(error));
     }
 
+    /** The producer id and epoch to go on with: a rotating transaction's next id, at epoch 0. */
     private static ProducerIdAndEpoch answer(TransactionMetadata metadata) {
-        return new ProducerIdAndEpoch(Errors.NONE, metadata.producerId(), metadata.producerEpoch());
+        return metadata.nextProducerId() != TransactionMetadata.NO_PRODUCER_ID
+                ? new ProducerIdAndEpoch(Errors.NONE, metadata.nextProducerId(), (short) 0)
+                : new ProducerIdAndEpoch(Errors.NONE, metadata.producerId(), metadata.producerEpoch());
     }
 
     /**
@@ -488,8 +504,12 @@ public final class TransactionCoordinator implements AutoCloseable {
         }
         TransactionState done = prepared.state() == TransactionState.PREPARE_COMMIT
                 ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT;
-        TransactionMetadata completed = prepared.transitionTo(done, prepared.producerId(), prepared.producerEpoch(),
-                prepared.lastProducerEpoch(), Set.of(), prepared.startTimestamp(), clock.wallClockMs());
+        boolean rotates = prepared.nextProducerId() != TransactionMetadata.NO_PRODUCER_ID;
+        TransactionMetadata completed = prepared.transitionTo(done,
+                rotates ? prepared.nextProducerId() : prepared.producerId(),
+                rotates ? 0 : prepared.producerEpoch(), prepared.lastProducerEpoch(), Set.of(),
+                prepared.startTimestamp(), clock.wallClockMs())
+                .withNextProducerId(TransactionMetadata.NO_PRODUCER_ID);
         entry.pending = false;
         write(entry, completed).thenAccept(error -> {
             if (error != Errors.NONE) {

@@ -50,6 +50,12 @@ public record TransactionMetadata(String transactionalId, long producerId, long 
                 clientTransactionVersion);
     }
 
+    public TransactionMetadata withNextProducerId(long nextProducerId) {
+        return new TransactionMetadata(transactionalId, producerId, previousProducerId, nextProducerId, producerEpoch,
+                lastProducerEpoch, timeoutMs, state, partitions, startTimestamp, lastUpdateTimestamp,
+                clientTransactionVersion);
+    }
+
     public TransactionMetadata withClientTransactionVersion(short version) {
         return new TransactionMetadata(transactionalId, producerId, previousProducerId, nextProducerId, producerEpoch,
                 lastProducerEpoch, timeoutMs, state, partitions, startTimestamp, lastUpdateTimestamp, version);

@@ -225,6 +225,41 @@ class TransactionCoordinatorTest {
         assertThat(describe().clientTransactionVersion()).isEqualTo((short) 2);
     }
 
+    @Test
+    void underTv2AnEndOnTheLastEpochMovesTheProducerToANewIdAtEpoch0() {
+        coordinator.close();
+        short last = (short) (Short.MAX_VALUE - 1);
+        TransactionMetadata stored = new TransactionMetadata(ID, 7, -1, -1, last, (short) (last - 1), TIMEOUT_MS,
+                COMPLETE_COMMIT, Set.of(), 1, 1, (short) 2);
+        log.write(TransactionCoordinator.partitionFor(ID, 50), TransactionLogRecord.key(ID),
+                TransactionLogRecord.value(stored, (short) 1));
+        coordinator = newCoordinator();
+        markers.hold = true;
+        add(7, last, P0);
+
+        assertThat(end(7, last, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 0));
+        // The markers carry the old id's very last epoch; the transaction, prepared, names the id to move to, so
+        // that a coordinator loading it mid-way moves there too.
+        assertThat(markers.calls().get(0).marker().producerId()).isEqualTo(7);
+        assertThat(markers.calls().get(0).marker().producerEpoch()).isEqualTo(Short.MAX_VALUE);
+        assertThat(describe().nextProducerId()).isEqualTo(1000);
+        coordinator.close(); // mid-way: the next coordinator's load writes the markers again and completes it
+        markers.hold = false;
+        coordinator = newCoordinator();
+        awaitState(COMPLETE_COMMIT);
+        assertThat(describe().producerId()).isEqualTo(1000);
+        assertThat(describe().producerEpoch()).isZero();
+        assertThat(describe().previousProducerId()).isEqualTo(7);
+        assertThat(describe().nextProducerId()).isEqualTo(-1);
+
+        // A retry of that EndTxn (its answer lost) still names the old id: it is answered alike.
+        assertThat(end(7, last, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 0));
+        assertThat(end(7, (short) 3, TransactionResult.COMMIT, true).error())
+                .isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING);
+        add(1000, (short) 0, P0);
+        assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 1));
+    }
+
     // --------------------------------------------------------------------------------------------- the rounds
 
     @Test
