@@ -62,8 +62,8 @@ final class TransactionApiChecks {
     /**
      * A client's request (before v4): WRITE on the transactional id, else every partition is answered
      * TRANSACTIONAL_ID_AUTHORIZATION_FAILED; then WRITE on each topic: if one is refused nothing is added, the refused
-     * topics answered TOPIC_AUTHORIZATION_FAILED, topics that do not exist UNKNOWN_TOPIC_OR_PARTITION and the rest
-     * OPERATION_NOT_ATTEMPTED. The brokers' batched verification (v4 on) needs CLUSTER_ACTION.
+     * topics answered TOPIC_AUTHORIZATION_FAILED, partitions that do not exist UNKNOWN_TOPIC_OR_PARTITION and the
+     * rest OPERATION_NOT_ATTEMPTED (Kafka's KafkaApis, which asks its metadata cache per partition). The brokers' batched verification (v4 on) needs CLUSTER_ACTION.
      */
     CompletionStage<Struct> addPartitionsToTxn(Access access) {
         Request request = access.request();
@@ -80,19 +80,17 @@ final class TransactionApiChecks {
         }
         AddPartitionsToTxnResponseView response = new AddPartitionsToTxnResponseView();
         for (AddPartitionsToTxnTopic topic : body.v3AndBelowTopics()) {
-            Errors error;
-            if (!transactionAllowed) {
-                error = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
-            } else if (!access.allowed(AclOperation.WRITE, ResourceType.TOPIC, topic.name())) {
-                error = Errors.TOPIC_AUTHORIZATION_FAILED;
-            } else {
-                error = topics.exists().test(topic.name()) ? Errors.OPERATION_NOT_ATTEMPTED
-                        : Errors.UNKNOWN_TOPIC_OR_PARTITION;
-            }
+            Errors refused = !transactionAllowed ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+                    : !access.allowed(AclOperation.WRITE, ResourceType.TOPIC, topic.name())
+                    ? Errors.TOPIC_AUTHORIZATION_FAILED : null;
             AddPartitionsToTxnResponseView.AddPartitionsToTxnTopicResult answered =
                     response.addResultsByTopicV3AndBelow().name(topic.name());
-            topic.partitions().forEach(p -> answered.addResultsByPartition().partitionIndex(p)
-                    .partitionErrorCode(error.code()));
+            for (int partition : topic.partitions()) {
+                Errors error = refused != null ? refused
+                        : topics.partitionExists().test(topic.name(), partition) ? Errors.OPERATION_NOT_ATTEMPTED
+                        : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                answered.addResultsByPartition().partitionIndex(partition).partitionErrorCode(error.code());
+            }
         }
         return Access.answer(response.struct());
     }

@@ -76,6 +76,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -226,9 +227,9 @@ public final class Broker implements AutoCloseable {
                 groupConfigs, transactions);
         GroupCoordinatorApis.register(apis, groupCoordinator, cluster, node, topics, autoCreation, transactions,
                 registry);
-        transactions.register(apis, onDisk, cluster != null ? cluster::partitionExists
-                : (topic, partition) -> SingleNodeApis.partitionExists(topics, topic, partition),
-                groupCoordinator::offsetsPartitionFor);
+        BiPredicate<String, Integer> partitionExists = cluster != null ? cluster::partitionExists
+                : (topic, partition) -> SingleNodeApis.partitionExists(topics, topic, partition);
+        transactions.register(apis, onDisk, partitionExists, groupCoordinator::offsetsPartitionFor);
         if (cluster != null) {
             cluster.replicas().bindMetersTo(registry);
         } else {
@@ -237,7 +238,7 @@ public final class Broker implements AutoCloseable {
         StandardAuthorizer authorizer = security.authorizer();
         if (authorizer != null) {
             TopicFacts topicFacts = new TopicFacts(topics::nameOf, name -> topics.get(name).isPresent(),
-                    config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE));
+                    partitionExists, config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE));
             apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topicFacts));
         }
         if (config.isController()) {

@@ -74,7 +74,8 @@ class DirectChecksTest {
             return CompletableFuture.completedFuture(response.get());
         };
         ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer,
-                new TopicFacts(id -> Optional.empty(), name -> true, true));
+                new TopicFacts(id -> Optional.empty(), name -> true,
+                (name, partition) -> partition < 3, true));
         RequestContext context = new RequestContext("SSL", new InetSocketAddress("127.0.0.1", 5555), null,
                 principal);
         return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))
@@ -123,6 +124,35 @@ class DirectChecksTest {
         assertThat(response.topics()).extracting(t -> t.name()).containsExactly("open", "closed");
         assertThat(response.topics().get(1).partitions().get(0).partitionIndex()).isEqualTo(3);
         assertThat(response.topics().get(1).partitions().get(0).errorCode())
+                .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    /**
+     * A client's AddPartitionsToTxn (v3) with one topic refused: nothing is added; the refused topic answers
+     * TOPIC_AUTHORIZATION_FAILED, a partition the allowed topic does not have UNKNOWN_TOPIC_OR_PARTITION (Kafka asks
+     * its metadata cache per partition), the allowed partition OPERATION_NOT_ATTEMPTED.
+     */
+    @Test
+    void aClientsAddPartitionsToTxnWithARefusedTopicAnswersEachPartitionByWhatItIs() throws Exception {
+        authorizer.create(List.of(
+                new AclBinding(ResourceType.TRANSACTIONAL_ID, "tx", PatternType.LITERAL, "User:client", "*",
+                        AclOperation.WRITE, AclPermissionType.ALLOW),
+                new AclBinding(ResourceType.TOPIC, "open", PatternType.LITERAL, "User:client", "*",
+                        AclOperation.WRITE, AclPermissionType.ALLOW)));
+        AddPartitionsToTxnRequestView request = new AddPartitionsToTxnRequestView().v3AndBelowTransactionalId("tx")
+                .v3AndBelowProducerId(1).v3AndBelowProducerEpoch((short) 0);
+        request.addV3AndBelowTopic().name("open").partitions(List.of(0, 7)); // the fake topics have partitions 0-2
+        request.addV3AndBelowTopic().name("closed").partitions(List.of(0));
+        AddPartitionsToTxnResponseView response = new AddPartitionsToTxnResponseView(call(CLIENT,
+                ApiKey.ADD_PARTITIONS_TO_TXN, (short) 3, request.struct(),
+                () -> new AddPartitionsToTxnResponseView().struct()));
+
+        assertThat(served).isEmpty();
+        var open = response.resultsByTopicV3AndBelow().get(0).resultsByPartition();
+        assertThat(open.get(0).partitionErrorCode()).isEqualTo(Errors.OPERATION_NOT_ATTEMPTED.code());
+        assertThat(open.get(1).partitionIndex()).isEqualTo(7);
+        assertThat(open.get(1).partitionErrorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        assertThat(response.resultsByTopicV3AndBelow().get(1).resultsByPartition().get(0).partitionErrorCode())
                 .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
     }
 

@@ -72,7 +72,8 @@ class ShareChecksTest {
         };
         Map<UUID, String> names = Map.of(OPEN, "open", CLOSED, "closed");
         ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer,
-                new TopicFacts(id -> Optional.ofNullable(names.get(id)), names::containsValue, false));
+                new TopicFacts(id -> Optional.ofNullable(names.get(id)), names::containsValue,
+                        (name, partition) -> names.containsValue(name), false));
         RequestContext context = new RequestContext("SSL", new InetSocketAddress("127.0.0.1", 5555), null, CLIENT);
         return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))
                 .toCompletableFuture().join();
