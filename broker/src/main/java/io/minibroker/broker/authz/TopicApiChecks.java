@@ -1,6 +1,7 @@
 package io.minibroker.broker.authz;
 
 import io.minibroker.broker.api.CloseConnection;
+import io.minibroker.broker.metadata.MetadataHandler;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DeleteRecordsRequestView;
@@ -213,7 +214,9 @@ final class TopicApiChecks {
         boolean clusterCreate = autoCreate && access.allowedOnCluster(AclOperation.CREATE);
         return access.serveAllowed(body.topics(), topic -> {
             String name = topic.name();
-            if (name == null) { // named by id: the id is not secret, the refusal names it (Kafka's answer too)
+            // Named by id (the name null or empty, as a KIP-848 consumer sends it): the id is not secret, the
+            // refusal names it (Kafka's answer too).
+            if (MetadataHandler.byId(topic)) {
                 return access.topicRefusal(AclOperation.DESCRIBE, topics.nameOf(topic.topicId()).orElse(null));
             }
             Errors refused = access.topicRefusal(AclOperation.DESCRIBE, name);

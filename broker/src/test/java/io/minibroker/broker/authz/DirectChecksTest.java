@@ -16,6 +16,8 @@ import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.ListOffsetsRequestView;
 import io.minibroker.protocol.message.view.ListOffsetsResponseView;
+import io.minibroker.protocol.message.view.MetadataRequestView;
+import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.message.view.OffsetForLeaderEpochRequestView;
 import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView;
 import io.minibroker.protocol.message.view.ProduceRequestView;
@@ -154,6 +156,18 @@ class DirectChecksTest {
         assertThat(open.get(1).partitionErrorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
         assertThat(response.resultsByTopicV3AndBelow().get(1).resultsByPartition().get(0).partitionErrorCode())
                 .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    /**
+     * A Metadata request naming a topic by id with an empty name (what a KIP-848 consumer sends for the topics of its
+     * assignment) is checked by the id's topic, not refused as a topic named "".
+     */
+    @Test
+    void metadataForATopicNamedByIdWithAnEmptyNameIsCheckedByTheId() {
+        MetadataRequestView request = new MetadataRequestView();
+        request.addTopic().name("").topicId(java.util.UUID.randomUUID());
+        call(CLIENT, ApiKey.METADATA, (short) 12, request.struct(), () -> new MetadataResponseView().struct());
+        assertThat(served).as("served: the id names no topic this broker knows, which its handler answers").hasSize(1);
     }
 
     private static Struct leaderEpochRequest() {
