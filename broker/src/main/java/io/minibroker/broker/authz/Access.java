@@ -102,6 +102,12 @@ final class Access {
         return handler.handle(context, request);
     }
 
+    /** Serves the request, telling its handler which topics the principal may describe. */
+    CompletionStage<Struct> serveWithDescribableTopics() {
+        return handler.handle(context.withDescribableTopics(
+                topic -> allowed(AclOperation.DESCRIBE, ResourceType.TOPIC, topic)), request);
+    }
+
     /**
      * The refusal of the whole request in Kafka's {@code getErrorResponse} shape for an API answered with a top-level
      * error code: that code set, every other field at its default.

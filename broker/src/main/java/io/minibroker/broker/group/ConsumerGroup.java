@@ -134,10 +134,7 @@ final class ConsumerGroup {
     Set<String> subscribedTopicNames(Map<String, Set<String>> regexTopics) {
         Set<String> names = new TreeSet<>();
         for (ConsumerGroupMember member : members.values()) {
-            names.addAll(member.subscribedTopicNames);
-            if (member.subscribedTopicRegex != null) {
-                names.addAll(regexTopics.getOrDefault(member.subscribedTopicRegex, Set.of()));
-            }
+            member.addSubscribedTopics(regexTopics, names);
         }
         return names;
     }

@@ -311,6 +311,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                 replacement.partitionsPendingRevocation = previous.partitionsPendingRevocation;
                 replacement.subscribedTopicNames = previous.subscribedTopicNames;
                 replacement.subscribedTopicRegex = previous.subscribedTopicRegex;
+                replacement.describableTopics = previous.describableTopics;
                 replacement.serverAssignor = previous.serverAssignor;
                 replacement.rackId = previous.rackId;
                 timeouts.end(previous);
@@ -354,6 +355,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     /** Takes what the heartbeat says of the member; whether its subscription or assignor changed (an epoch bump). */
     private static boolean updateSubscription(ConsumerGroupMember member, ConsumerGroupHeartbeat.Request request) {
         boolean changed = false;
+        member.describableTopics = request.describableTopics();
         if (request.subscribedTopicNames() != null) {
             List<String> names = request.subscribedTopicNames().stream().distinct().sorted().toList();
             changed |= !names.equals(member.subscribedTopicNames);

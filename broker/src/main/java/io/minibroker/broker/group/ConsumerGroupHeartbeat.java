@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /** A ConsumerGroupHeartbeat as the coordinator sees it, and its answer. */
 final class ConsumerGroupHeartbeat {
@@ -21,7 +22,7 @@ final class ConsumerGroupHeartbeat {
     record Request(String groupId, String memberId, int memberEpoch, String instanceId, String rackId,
                    int rebalanceTimeoutMs, List<String> subscribedTopicNames, String subscribedTopicRegex,
                    String serverAssignor, Map<UUID, Set<Integer>> ownedTopicPartitions, String clientId,
-                   String clientHost, short version) {
+                   String clientHost, short version, Predicate<String> describableTopics) {
     }
 
     /** The answer; {@code assignment} is null when it is not sent (the member's is unchanged). */

@@ -39,7 +39,7 @@ public final class ConsumerGroupHeartbeatHandler implements ApiHandler {
         ConsumerGroupHeartbeat.Request heartbeat = new ConsumerGroupHeartbeat.Request(body.groupId(),
                 body.memberId(), body.memberEpoch(), body.instanceId(), body.rackId(), body.rebalanceTimeoutMs(),
                 body.subscribedTopicNames(), request.version() >= 1 ? body.subscribedTopicRegex() : null,
-                body.serverAssignor(), owned, clientId, clientHost, request.version());
+                body.serverAssignor(), owned, clientId, clientHost, request.version(), context.describableTopics());
         return coordinator.consumerGroupHeartbeat(heartbeat).thenApply(ConsumerGroupHeartbeatHandler::response);
     }
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
  * A member of a consumer-protocol group (KIP-848), Kafka's ConsumerGroupMember: what it subscribes to and with
@@ -24,6 +25,11 @@ final class ConsumerGroupMember {
     String clientHost = "";
     List<String> subscribedTopicNames = List.of();
     String subscribedTopicRegex;
+    /**
+     * The topics the member's principal may describe, as its last heartbeat's authorization said: what its regular
+     * expression may match. Not kept in the group's records: until a member heartbeats after a load, every topic.
+     */
+    Predicate<String> describableTopics = topic -> true;
     String serverAssignor;
     int rebalanceTimeoutMs = -1;
     /** Set for a member that joined through the classic protocol (a mixed group); null for a KIP-848 member. */
@@ -39,6 +45,21 @@ final class ConsumerGroupMember {
     volatile long sessionToken;
     /** Bumped whenever the member's revocation ends or restarts: the rebalance timeout watches it. */
     volatile long revocationToken;
+
+    /**
+     * Adds to {@code into} the topics the member subscribes to: those it names, and those its regular expression
+     * matched ({@code regexTopics}, by expression) that its principal may describe.
+     */
+    void addSubscribedTopics(Map<String, Set<String>> regexTopics, Set<String> into) {
+        into.addAll(subscribedTopicNames);
+        if (subscribedTopicRegex != null) {
+            for (String topic : regexTopics.getOrDefault(subscribedTopicRegex, Set.of())) {
+                if (describableTopics.test(topic)) {
+                    into.add(topic);
+                }
+            }
+        }
+    }
 
     /**
      * What a classic-protocol member of a consumer group joined with (Kafka's ClassicMemberMetadata): its session

@@ -106,10 +106,8 @@ final class TargetAssignmentBuilder {
         List<ConsumerGroupAssignor.MemberSpec> specs = new ArrayList<>();
         for (ConsumerGroupMember member : group.allMembers()) {
             Set<UUID> subscribed = new HashSet<>();
-            Set<String> names = new HashSet<>(member.subscribedTopicNames);
-            if (member.subscribedTopicRegex != null) {
-                names.addAll(regexTopics.getOrDefault(member.subscribedTopicRegex, Set.of()));
-            }
+            Set<String> names = new HashSet<>();
+            member.addSubscribedTopics(regexTopics, names);
             names.forEach(name -> {
                 ConsumerGroup.SubscribedTopic topic = group.subscriptionMetadata.get(name);
                 if (topic != null) {

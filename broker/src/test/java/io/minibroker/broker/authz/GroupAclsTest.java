@@ -7,6 +7,7 @@ import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -170,6 +171,27 @@ class GroupAclsTest {
                 assertThat(bob.describeConsumerGroups(List.of("g848")).all().get().get("g848").members())
                         .hasSize(1);
             }
+        }
+    }
+
+    /**
+     * A member subscribed by regular expression is assigned only the matching topics its principal may describe,
+     * as Kafka's group coordinator filters a regex's matches: alice may read orders but not secret, and her pattern
+     * matches both.
+     */
+    @Test
+    void aRegexSubscriptionLeavesOutTopicsTheMemberMayNotDescribe() throws Exception {
+        broker.allow("alice", ResourceType.GROUP, "g-regex", READ);
+        broker.allow("alice", ResourceType.TOPIC, "orders", READ);
+        try (KafkaConsumer<String, String> alice = broker.consumer("alice", "g-regex",
+                Map.of(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer"))) {
+            alice.subscribe(new SubscriptionPattern("orders|secret"));
+            ConsumerRecords<String, String> records = ConsumerRecords.empty();
+            for (int i = 0; i < 20 && records.isEmpty(); i++) {
+                records = alice.poll(Duration.ofSeconds(1));
+            }
+            assertThat(records.count()).isEqualTo(1);
+            assertThat(alice.assignment()).extracting(TopicPartition::topic).containsOnly("orders");
         }
     }
 }

@@ -170,7 +170,7 @@ class OffsetExpiryTest {
     void aConsumerProtocolGroupLosesTheOffsetsOfTopicsNoMemberSubscribesToAndAllOnceEmpty() throws Exception {
         ConsumerGroupHeartbeat.Response joined = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request(
                 "kip848", "m1", 0, null, null, 30_000, List.of("orders"), null, null, Map.of(), "c", "h",
-                (short) 1)).get();
+                (short) 1, topic -> true)).get();
         assertThat(joined.error()).isEqualTo(Errors.NONE);
         commit("kip848", joined.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
         long expiredAt = System.currentTimeMillis() + RETENTION_MS + 1;
@@ -178,7 +178,7 @@ class OffsetExpiryTest {
         assertThat(coordinator.offsets().all("kip848")).containsOnlyKeys(ORDERS_0);
 
         ConsumerGroupHeartbeat.Response left = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request(
-                "kip848", "m1", -1, null, null, -1, null, null, null, null, "c", "h", (short) 1)).get();
+                "kip848", "m1", -1, null, null, -1, null, null, null, null, "c", "h", (short) 1, topic -> true)).get();
         assertThat(left.error()).isEqualTo(Errors.NONE);
         assertThat(expire(expiredAt)).isEqualTo(1);
         assertThat(coordinator.offsets().all("kip848")).isEmpty();
