@@ -19,9 +19,9 @@ import java.util.concurrent.CompletionStage;
 /**
  * ShareFetch (KIP-932): the member's share session is resolved by its epoch, the acknowledgements it carries are
  * applied and made durable, then records are acquired for the member from the session's partitions, at once when
- * there are some (or no wait is allowed), otherwise after parking in the "ShareFetch" purgatory until there are or
- * {@code MaxWaitMs} passes. A final-epoch request only acknowledges: the session closes and whatever the member
- * still holds is released to the others. {@code MinBytes} is read as "any record", as a share consumer's default is.
+ * there are {@code MinBytes} of them (or no wait is allowed), otherwise after parking in the "ShareFetch" purgatory
+ * until there are or {@code MaxWaitMs} passes. A final-epoch request only acknowledges: the session closes and
+ * whatever the member still holds is released to the others.
  */
 public final class ShareFetchHandler implements ApiHandler {
 
@@ -80,8 +80,8 @@ public final class ShareFetchHandler implements ApiHandler {
             }
             List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
                     ? List.of() : session.partitions();
-            ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched, body.maxBytes(),
-                    maxRecords, ackErrors);
+            ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched, body.minBytes(),
+                    body.maxBytes(), maxRecords, ackErrors);
             if (fetched.isEmpty() || body.maxWaitMs() <= 0 || work.canAnswer()) {
                 return CompletableFuture.completedFuture(work.respond());
             }

@@ -40,13 +40,16 @@ final class ShareFetchWork {
     private final String groupId;
     private final String memberId;
     private final List<TopicIdPartition> partitions;
+    /** MinBytes: a parked fetch waits for this many bytes of records it could acquire (or its MaxWaitMs). */
+    private final int minBytes;
     private final int maxBytes;
     private final int maxRecords;
     private final Map<TopicIdPartition, Errors> acknowledgeErrors;
 
     ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
-                   List<TopicIdPartition> partitions, int maxBytes, int maxRecords,
+                   List<TopicIdPartition> partitions, int minBytes, int maxBytes, int maxRecords,
                    Map<TopicIdPartition, Errors> acknowledgeErrors) {
+        this.minBytes = minBytes;
         this.manager = manager;
         this.logs = logs;
         this.groupId = groupId;
@@ -61,16 +64,36 @@ final class ShareFetchWork {
         return new SharePartitionKey(groupId, tp.topicId(), tp.partition());
     }
 
-    /** Whether the answer should go now: a partition with records to acquire, or one that cannot be read. */
+    /**
+     * Whether the answer should go now: a partition that cannot be read, or records to acquire amounting to
+     * {@code MinBytes}. As Kafka's DelayedShareFetch, a partition with something to acquire counts the log's bytes
+     * from its next fetch offset to the high watermark; a share consumer's default MinBytes (1) needs just one.
+     */
     boolean canAnswer() {
+        int bytes = 0;
         for (TopicIdPartition tp : partitions) {
             ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
-            if (resolved.log() == null) {
+            PartitionLog log = resolved.log();
+            if (log == null) {
                 return true;
             }
-            SharePartition partition = manager.partition(keyOf(tp), resolved.log());
-            partition.moveStartTo(resolved.log().logStartOffset());
-            if (partition.canAcquire(resolved.log().highWatermark())) {
+            SharePartition partition = manager.partition(keyOf(tp), log);
+            partition.moveStartTo(log.logStartOffset());
+            long readableEnd = log.highWatermark();
+            if (!partition.canAcquire(readableEnd)) {
+                continue;
+            }
+            if (minBytes <= 1) {
+                return true;
+            }
+            try {
+                LogReadResult read = log.read(partition.nextFetchOffset(), maxBytes, bytes == 0, readableEnd);
+                bytes += read.length();
+                read.release();
+            } catch (LogException | UncheckedIOException e) {
+                return true; // the partition changed under the fetch: answer now
+            }
+            if (bytes >= minBytes) {
                 return true;
             }
         }

@@ -75,6 +75,12 @@ final class ShareBroker implements AutoCloseable {
         broker = TestBrokers.start(logDir, overrides, clock);
     }
 
+    /** The ShareFetches parked in the broker's "ShareFetch" purgatory now. */
+    double parkedShareFetches() {
+        return broker.meterRegistry().get("purgatory.delayed.operations").tag("delayedOperation", "ShareFetch")
+                .gauge().value();
+    }
+
     /** {@code count} records, one batch each. */
     void produce(int count) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(

@@ -140,6 +140,28 @@ class ShareFetchWireTest {
         }
     }
 
+    /**
+     * MinBytes, as Kafka's DelayedShareFetch reads it: a parked fetch waits until the records it could acquire amount
+     * to that many bytes, or answers what there is at its MaxWaitMs.
+     */
+    @Test
+    void aParkedShareFetchWaitsForMinBytesOfRecordsOrItsMaxWait() throws Exception {
+        try (ShareWire a = broker.member("g", "member-a")) {
+            a.fetch(100);
+            a.sendFetch(60_000, 1_000, 100);
+            broker.produce(1); // one batch of some 70 bytes: not enough
+            assertThat(broker.parkedShareFetches()).isEqualTo(1.0);
+            broker.clock.advance(60_000);
+            assertThat(acquired(a.receiveFetch())).as("what there was, at MaxWaitMs")
+                    .containsExactly(List.of(0L, 0L, 1L));
+
+            a.sendFetch(60_000, 1_000, 100);
+            broker.produce(20); // twenty batches: past 1,000 bytes before the clock moves
+            assertThat(acquired(a.receiveFetch()).get(0).get(0)).isEqualTo(1L);
+            assertThat(broker.parkedShareFetches()).isZero();
+        }
+    }
+
     @Test
     void aParkedShareFetchIsCompletedWhenAnAcknowledgementMakesRoomInAFullWindow(@TempDir Path windowed)
             throws Exception {

@@ -33,8 +33,13 @@ final class ShareWire implements AutoCloseable {
 
     /** A ShareFetch of partition 0 at the member's current epoch, carrying {@code acks}; sent, not awaited. */
     void sendFetch(int maxWaitMs, int maxRecords, Acknowledgement... acks) throws IOException {
+        sendFetch(maxWaitMs, 1, maxRecords, acks);
+    }
+
+    /** As above, waiting for {@code minBytes} of records when parked. */
+    void sendFetch(int maxWaitMs, int minBytes, int maxRecords, Acknowledgement... acks) throws IOException {
         ShareFetchRequestView request = new ShareFetchRequestView().groupId(groupId).memberId(memberId)
-                .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(1).maxBytes(1 << 20)
+                .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(minBytes).maxBytes(1 << 20)
                 .maxRecords(maxRecords).batchSize(maxRecords);
         ShareFetchRequestView.FetchPartition partition = request.addTopic().topicId(topicId).addPartition()
                 .partitionIndex(0);
