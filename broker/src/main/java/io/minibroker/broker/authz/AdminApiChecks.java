@@ -99,7 +99,7 @@ final class AdminApiChecks {
             return access.serve();
         }
         Function<String, Errors> byName = name -> topicAllowed(access, AclOperation.DELETE, name)
-                || (topicAllowed(access, AclOperation.DESCRIBE, name) && !topics.exists().test(name))
+                || (topicAllowed(access, AclOperation.DESCRIBE, name) && !topics.exists(name))
                 ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
         if (request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION) {
             return access.serveAllowed(body.topicNames(), byName, body::topicNames, (answer, refused) ->

@@ -186,7 +186,7 @@ final class ShareGroupApiChecks {
     }
 
     /** Leaves out of a described group the topics the principal may not describe, and answers the refused ones. */
-    private static void hideOffsets(Access access, DescribeShareGroupOffsetsResponseGroup group,
+    private void hideOffsets(Access access, DescribeShareGroupOffsetsResponseGroup group,
                                     List<DescribeShareGroupOffsetsRequestTopic> refused) {
         if (group.errorCode() != Errors.NONE.code()) {
             return;
@@ -199,7 +199,7 @@ final class ShareGroupApiChecks {
         Errors error = Errors.TOPIC_AUTHORIZATION_FAILED;
         refused.forEach(t -> {
             DescribeShareGroupOffsetsResponseView.DescribeShareGroupOffsetsResponseTopic topic = group.addTopic()
-                    .topicName(t.topicName()).topicId(new UUID(0, 0));
+                    .topicName(t.topicName()).topicId(topics.idOrZero(t.topicName()));
             t.partitions().forEach(p -> topic.addPartition().partitionIndex(p).startOffset(-1)
                     .errorCode(error.code()).errorMessage(Access.message(error)));
         });
@@ -221,7 +221,8 @@ final class ShareGroupApiChecks {
                         return;
                     }
                     AlterShareGroupOffsetsResponseView.AlterShareGroupOffsetsResponseTopic topic =
-                            response.addResponse().topicName(refused.item().topicName());
+                            response.addResponse().topicName(refused.item().topicName())
+                                    .topicId(topics.idOrZero(refused.item().topicName()));
                     refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
                             .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
                 }, true);
@@ -238,6 +239,7 @@ final class ShareGroupApiChecks {
                     DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView(answer);
                     if (response.errorCode() == Errors.NONE.code()) {
                         response.addResponse().topicName(refused.item().topicName())
+                                .topicId(topics.idOrZero(refused.item().topicName()))
                                 .errorCode(refused.error().code()).errorMessage(Access.message(refused.error()));
                     }
                 }, true);

@@ -220,7 +220,7 @@ final class TopicApiChecks {
                 return access.topicRefusal(AclOperation.DESCRIBE, topics.nameOf(topic.topicId()).orElse(null));
             }
             Errors refused = access.topicRefusal(AclOperation.DESCRIBE, name);
-            if (refused == null && autoCreate && !clusterCreate && !topics.exists().test(name)
+            if (refused == null && autoCreate && !clusterCreate && !topics.exists(name)
                     && !access.allowed(AclOperation.CREATE, ResourceType.TOPIC, name)) {
                 refused = Errors.TOPIC_AUTHORIZATION_FAILED;
             }

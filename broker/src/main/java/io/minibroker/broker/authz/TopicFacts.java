@@ -4,22 +4,32 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * What some checks must know of the topics, as Kafka's handlers ask their metadata cache: a topic id's name (requests
- * that name topics by id are checked by name), whether a topic or one of its partitions exists (for the answers
- * that may tell it once the principal may describe the topic), and whether Metadata may auto-create topics at all
- * ({@code auto.create.topics.enable}).
+ * that name topics by id are checked by name) and a topic name's id (refusals that carry both), whether a topic or
+ * one of its partitions exists (for the answers that may tell it once the principal may describe the topic), and
+ * whether Metadata may auto-create topics at all ({@code auto.create.topics.enable}).
  */
-public record TopicFacts(Function<UUID, Optional<String>> names, Predicate<String> exists,
+public record TopicFacts(Function<UUID, Optional<String>> names, Function<String, Optional<UUID>> ids,
                          BiPredicate<String, Integer> partitionExists, boolean autoCreate) {
 
     /** For a table whose checks look up no topic: the controller's, served to the nodes' principals. */
-    public static final TopicFacts NONE = new TopicFacts(id -> Optional.empty(), name -> false,
+    public static final TopicFacts NONE = new TopicFacts(id -> Optional.empty(), name -> Optional.empty(),
             (name, partition) -> false, false);
+
+    private static final UUID ZERO_ID = new UUID(0, 0);
 
     Optional<String> nameOf(UUID id) {
         return names.apply(id);
+    }
+
+    /** The topic's id, or the zero id Kafka answers for a topic it does not know. */
+    UUID idOrZero(String name) {
+        return ids.apply(name).orElse(ZERO_ID);
+    }
+
+    boolean exists(String name) {
+        return ids.apply(name).isPresent();
     }
 }

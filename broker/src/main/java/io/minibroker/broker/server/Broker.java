@@ -51,6 +51,7 @@ import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.security.SslEngineFactory;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.LeaderMarkerAppender;
 import io.minibroker.protocol.message.ApiKey;
@@ -237,7 +238,7 @@ public final class Broker implements AutoCloseable {
         }
         StandardAuthorizer authorizer = security.authorizer();
         if (authorizer != null) {
-            TopicFacts topicFacts = new TopicFacts(topics::nameOf, name -> topics.get(name).isPresent(),
+            TopicFacts topicFacts = new TopicFacts(topics::nameOf, name -> topics.get(name).map(TopicMetadata::id),
                     partitionExists, config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE));
             apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topicFacts));
         }

@@ -76,7 +76,7 @@ class DirectChecksTest {
             return CompletableFuture.completedFuture(response.get());
         };
         ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer,
-                new TopicFacts(id -> Optional.empty(), name -> true,
+                new TopicFacts(id -> Optional.empty(), name -> Optional.of(java.util.UUID.randomUUID()),
                 (name, partition) -> partition < 3, true));
         RequestContext context = new RequestContext("SSL", new InetSocketAddress("127.0.0.1", 5555), null,
                 principal);

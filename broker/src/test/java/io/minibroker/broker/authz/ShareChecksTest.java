@@ -7,6 +7,8 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.AlterShareGroupOffsetsRequestView;
+import io.minibroker.protocol.message.view.AlterShareGroupOffsetsResponseView;
 import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsRequestView;
 import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsResponseView;
 import io.minibroker.protocol.message.view.ShareAcknowledgeRequestView;
@@ -72,7 +74,8 @@ class ShareChecksTest {
         };
         Map<UUID, String> names = Map.of(OPEN, "open", CLOSED, "closed");
         ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer,
-                new TopicFacts(id -> Optional.ofNullable(names.get(id)), names::containsValue,
+                new TopicFacts(id -> Optional.ofNullable(names.get(id)), name -> names.entrySet().stream()
+                        .filter(e -> e.getValue().equals(name)).map(Map.Entry::getKey).findFirst(),
                         (name, partition) -> names.containsValue(name), false));
         RequestContext context = new RequestContext("SSL", new InetSocketAddress("127.0.0.1", 5555), null, CLIENT);
         return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))
@@ -164,7 +167,21 @@ class ShareChecksTest {
         DescribeShareGroupOffsetsResponseView.DescribeShareGroupOffsetsResponseTopic closed =
                 response.groups().get(0).topics().get(1);
         assertThat(closed.topicName()).isEqualTo("closed");
+        assertThat(closed.topicId()).as("the refused topic's id, from the metadata, as Kafka").isEqualTo(CLOSED);
         assertThat(closed.partitions().get(0).startOffset()).isEqualTo(-1);
+        assertThat(closed.partitions().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    @Test
+    void alterShareGroupOffsetsAnswersARefusedTopicWithItsId() {
+        AlterShareGroupOffsetsRequestView request = new AlterShareGroupOffsetsRequestView().groupId("g");
+        request.addTopic().topicName("closed").addPartition().partitionIndex(1).startOffset(0);
+        AlterShareGroupOffsetsResponseView response = new AlterShareGroupOffsetsResponseView(call(
+                ApiKey.ALTER_SHARE_GROUP_OFFSETS, (short) 0, request.struct(),
+                () -> new AlterShareGroupOffsetsResponseView().struct()));
+        AlterShareGroupOffsetsResponseView.AlterShareGroupOffsetsResponseTopic closed = response.responses().get(0);
+        assertThat(closed.topicName()).isEqualTo("closed");
+        assertThat(closed.topicId()).isEqualTo(CLOSED);
         assertThat(closed.partitions().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
     }
 }
