@@ -190,6 +190,15 @@ public final class LogManager implements AutoCloseable {
         logs.values().forEach(listener::logOpened);
     }
 
+    /**
+     * Adds a listener for the logs opened and deleted from now on, and returns the logs open now, which it is not
+     * told about: for a listener that takes its time over them off this lock (see {@code metrics/LogMeters}).
+     */
+    public synchronized List<PartitionLog> addListenerForNewLogs(LogListener listener) {
+        listeners.add(listener);
+        return List.copyOf(logs.values());
+    }
+
     /** The partition's log, created empty in the least loaded directory if it has none. */
     public PartitionLog getOrCreateLog(TopicPartition tp) throws IOException {
         return getOrCreateLog(tp, topicConfigs.apply(tp.topic()));

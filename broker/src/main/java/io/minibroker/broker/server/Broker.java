@@ -328,7 +328,11 @@ public final class Broker implements AutoCloseable {
                 clock.purgatoryClock());
         deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory(
                 config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS), clock.purgatoryClock());
-        topics.logs().addListener(new LogMeters(registry));
+        LogMeters.registerOnStart(topics.logs(), registry, registering -> {
+            Thread thread = new Thread(registering, "log-meters");
+            thread.setDaemon(true);
+            thread.start();
+        });
         jvmMeters = JvmMeters.bindTo(registry);
         new PurgatoryMeters(producePurgatory).bindTo(registry);
         new PurgatoryMeters(fetchPurgatory).bindTo(registry);

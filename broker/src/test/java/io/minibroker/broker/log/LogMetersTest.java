@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,6 +42,32 @@ class LogMetersTest {
 
             assertThat(registry.find("kafka.log.log.logendoffset").tag("topic", "after").gauges()).isEmpty();
             assertThat(registry.find("kafka.log.log.logendoffset").tag("topic", "before").gauges()).hasSize(1);
+        }
+    }
+
+    @Test
+    void theLogsOpenAtTheStartGetTheirGaugesInTheRegisteringTaskUnlessDeletedMeanwhile() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (LogManager logs = new LogManager(List.of(dir), topic -> LogConfig.defaults(), Clock.systemUTC())) {
+            logs.startup();
+            TopicPartition kept = new TopicPartition("kept", 0);
+            TopicPartition gone = new TopicPartition("gone", 0);
+            TestBatches.append(logs.getOrCreateLog(kept), "k", 3, 1_000L);
+            logs.getOrCreateLog(gone);
+            List<Runnable> registering = new ArrayList<>();
+
+            LogMeters.registerOnStart(logs, registry, registering::add);
+            TopicPartition created = new TopicPartition("created", 0);
+            logs.getOrCreateLog(created);
+            assertThat(gauge(registry, "kafka.log.log.logendoffset", created).value()).as("a new log: at once")
+                    .isZero();
+            assertThat(registry.find("kafka.log.log.logendoffset").tag("topic", "kept").gauges()).isEmpty();
+            logs.deleteLog(gone);
+
+            registering.forEach(Runnable::run);
+            assertThat(gauge(registry, "kafka.log.log.logendoffset", kept).value()).isEqualTo(3.0);
+            assertThat(registry.find("kafka.log.log.logendoffset").tag("topic", "gone").gauges())
+                    .as("deleted before its turn: never metered").isEmpty();
         }
     }
 
