@@ -46,15 +46,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * producer's last batch, unless older than {@code producer.id.expiration.ms}, so that its state (rebuilt from
  * batch headers) survives, as Kafka's cleaner keeps it; and a segment's last batch (segment 0's b=1 here), so each
  * segment still ends where the next begins and nothing else in the log has to allow for segments that end early.
- * Records without a key are dropped, as Kafka drops them. The tombstone
- * {@code b=null} stays until a later round finds its segment last modified {@code delete.retention.ms} before the
- * newest already-cleaned segment was (Kafka's rule before KIP-534's per-batch delete horizon).
+ * Records without a key are dropped, as Kafka drops them. A tombstone that is the last record of its key
+ * ({@code b=null}) stays for {@code delete.retention.ms} from the first round that finds it, as KIP-534 has it: that
+ * round stamps its batch with a delete horizon of now plus {@code delete.retention.ms} (attribute bit 6, the horizon
+ * in the base timestamp), and the first round past the horizon drops the batch's tombstones.
  *
  * <p>Transactions, as Kafka's cleaner treats them ({@link CleanedTransactions}): an aborted transaction's records
  * (known from the segments' {@code .txnindex}) are dropped and never enter the key map, so they cannot supersede a
  * committed value; a marker stays while any record of its transaction is left before it. A round that finds none
- * left stamps the marker with a delete horizon of now plus {@code delete.retention.ms} (KIP-534: attribute bit 6,
- * the horizon in the base timestamp), and the first round past that horizon drops it (or empties it, where a batch
+ * left stamps the marker with a delete horizon of now plus {@code delete.retention.ms}, as it stamps tombstones, and
+ * the first round past that horizon drops it (or empties it, where a batch
  * must stay as above). A cleaned segment's {@code .txnindex} keeps only the aborted transactions with records still
  * before their marker, and is swapped in with the segment. Nothing at or past the last stable offset is cleaned.
  *
@@ -245,14 +246,11 @@ public final class LogCleaner implements AutoCloseable {
         }
         List<PartitionLog.CleanableSegment> toClean = cleanable.subList(0, mapped);
         Set<Long> producersLastBatches = producersLastBatches(toClean, now);
-        long deleteHorizonMs = firstDirtyIndex == 0 ? Long.MIN_VALUE
-                : cleanable.get(firstDirtyIndex - 1).segment().lastModifiedMs() - config.deleteRetentionMs();
         int replaced = 0;
         CleanedTransactions transactions = new CleanedTransactions(log.abortedTransactions(
                 toClean.get(0).segment().baseOffset(), toClean.get(toClean.size() - 1).segment().nextOffset()));
         for (PartitionLog.CleanableSegment segment : toClean) {
-            boolean dropTombstones = segment.segment().lastModifiedMs() <= deleteHorizonMs;
-            if (cleanSegment(log, segment, latest, transactions, producersLastBatches, dropTombstones, now)) {
+            if (cleanSegment(log, segment, latest, transactions, producersLastBatches, now)) {
                 replaced++;
                 segmentsCleaned.incrementAndGet();
             }
@@ -331,18 +329,18 @@ public final class LogCleaner implements AutoCloseable {
      * written if every record stays. Returns whether the segment was replaced.
      */
     private boolean cleanSegment(PartitionLog log, PartitionLog.CleanableSegment cleanable, KeyMap latest,
-                                 CleanedTransactions transactions, Set<Long> keptEmpty, boolean dropTombstones,
-                                 long now) throws IOException {
+                                 CleanedTransactions transactions, Set<Long> keptEmpty, long now)
+            throws IOException {
         LogSegment segment = cleanable.segment();
         LogSegment copy = LogSegment.create(log.dir(), segment.baseOffset(), log.config(), now, CLEANED_SUFFIX);
         boolean[] changed = {false};
-        long markerHorizon = now + log.config().deleteRetentionMs();
+        long horizon = now + log.config().deleteRetentionMs();
         try {
             segment.forEachBatch(cleanable.size(), batch -> {
                 checkOpen();
-                ByteBuf rewritten = batch.isControl() ? cleanedMarker(batch, transactions, now, markerHorizon)
+                ByteBuf rewritten = batch.isControl() ? cleanedMarker(batch, transactions, now, horizon)
                         : transactions.onDataBatch(batch) ? HEAP.buffer(0) // an aborted transaction's records all go
-                        : retained(batch, latest, dropTombstones);
+                        : retained(batch, latest, now, horizon);
                 if (rewritten == null) {
                     copy.append(batch);
                     return;
@@ -415,28 +413,39 @@ public final class LogCleaner implements AutoCloseable {
     }
 
     /**
-     * The batch without its superseded records: null if it keeps them all, an empty buffer if it keeps none,
-     * else the batch rebuilt with the others at their offsets, in its codec, with its offset range and producer
-     * fields.
+     * The batch without its superseded records, and without its tombstones once its delete horizon has passed: null
+     * if it keeps them all and needs no horizon, an empty buffer if it keeps none, else the batch rebuilt with the
+     * others at their offsets, in its codec, with its offset range and producer fields, and stamped with
+     * {@code horizon} if it keeps a tombstone and had no horizon yet (Kafka's filterTo).
      */
-    private static ByteBuf retained(RecordBatch batch, KeyMap latest, boolean dropTombstones) {
+    private static ByteBuf retained(RecordBatch batch, KeyMap latest, long now, long horizon) {
+        long stamped = batch.deleteHorizonMs();
+        boolean tombstonesExpired = stamped != RecordBatch.NO_TIMESTAMP && stamped <= now;
         try (RecordIterator records = batch.records(HEAP)) {
             List<Record> kept = new ArrayList<>();
             int count = 0;
+            boolean keptTombstone = false;
             while (records.hasNext()) {
                 Record record = records.next();
                 count++;
-                if (record.key() != null && !latest.supersedes(record) && !(dropTombstones && record.value() == null)) {
+                if (record.key() != null && !latest.supersedes(record)
+                        && !(tombstonesExpired && record.value() == null)) {
                     kept.add(record);
+                    keptTombstone |= record.value() == null;
                 }
             }
-            if (kept.size() == count) {
+            boolean stamp = keptTombstone && stamped == RecordBatch.NO_TIMESTAMP;
+            if (kept.size() == count && !stamp) {
                 return null;
             }
             if (kept.isEmpty()) {
                 return HEAP.buffer(0);
             }
-            return rebuild(batch, kept, kept.get(0).timestamp(), false);
+            if (stamp) {
+                return rebuild(batch, kept, horizon, true);
+            }
+            return stamped != RecordBatch.NO_TIMESTAMP ? rebuild(batch, kept, stamped, true)
+                    : rebuild(batch, kept, kept.get(0).timestamp(), false);
         }
     }
 

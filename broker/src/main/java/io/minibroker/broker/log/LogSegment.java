@@ -578,7 +578,7 @@ final class LogSegment implements AutoCloseable {
         return txnIndex;
     }
 
-    /** The log file's modification time: what the cleaner measures {@code delete.retention.ms} from, as Kafka. */
+    /** The log file's modification time, which a cleaned copy keeps (as Kafka's cleaner keeps it). */
     long lastModifiedMs() throws IOException {
         return Files.getLastModifiedTime(logPath).toMillis();
     }

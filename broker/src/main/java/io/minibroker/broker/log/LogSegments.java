@@ -248,7 +248,7 @@ final class LogSegments {
      * closed) in its place. Crash-safe by Kafka's renames: each {@code .cleaned} file becomes {@code .swap}, the log
      * file's last, so a {@code .log.swap} file says the copy is whole; then each {@code .swap} file replaces its
      * original, the log file's last ({@link LogRecovery} finishes a swap a crash cut short). The copy keeps the old
-     * file's modification time, from which tombstones age. The old segment is closed: a read already holding its file
+     * file's modification time, as Kafka's cleaner keeps it. The old segment is closed: a read already holding its file
      * reads on from it, one that had not yet taken it reads the copy.
      */
     void replaceWithCleanedCopy(LogSegment old, LogConfig config, long now) throws IOException {

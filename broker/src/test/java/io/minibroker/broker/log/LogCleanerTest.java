@@ -18,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -136,15 +135,17 @@ class LogCleanerTest {
         round();
         assertThat(readAll(log)).as("kept through the first cleaning").contains(new Kv(1, "gone", null));
 
-        // The tombstone's segment was last modified 30 s ago by the cleaner's clock, within delete.retention.ms of
-        // now, but the newest cleaned segment a whole hour after it: Kafka measures from the latter.
-        for (Path segment : segmentFiles(log)) {
-            Files.setLastModifiedTime(segment, FileTime.fromMillis(T0 - 30_000));
-        }
-        Path newestClean = segmentFiles(log).get(segmentFiles(log).size() - 2);
-        Files.setLastModifiedTime(newestClean, FileTime.fromMillis(T0 + 3_600_000));
+        // KIP-534: that round stamped the tombstone's batch with a delete horizon of then plus delete.retention.ms.
+        clock.advance(59_000);
         for (int i = 0; i < 30; i++) {
             put(log, "k" + i % 12, "again"); // enough dirt for another round
+        }
+        round();
+        assertThat(readAll(log)).as("a round before the horizon keeps it").contains(new Kv(1, "gone", null));
+
+        clock.advance(1_000);
+        for (int i = 0; i < 30; i++) {
+            put(log, "k" + i % 12, "more"); // and for a third
         }
         round();
 
