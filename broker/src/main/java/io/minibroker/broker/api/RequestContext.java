@@ -4,19 +4,15 @@ import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.broker.security.SaslSession;
 
 import java.net.SocketAddress;
-import java.util.function.Predicate;
 
 /**
  * Where a request came from: the listener it arrived on (Metadata answers with that listener's addresses); on a
  * SASL listener, its connection's authentication (null elsewhere); on an SSL listener, the principal its client
- * certificate names (null elsewhere, or ANONYMOUS when the client sent none). {@code describableTopics} says which
- * topics the principal may describe, for the handlers that must leave out the others themselves (a KIP-848 member's
- * regular expression matches topics the request never names): every topic unless the authorizer's checks set it.
+ * certificate names (null elsewhere, or ANONYMOUS when the client sent none); what the principal may do with topics
+ * the request does not name ({@link TopicRights}, everything unless the authorizer's checks set it).
  */
 public record RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
-                             KafkaPrincipal tlsPrincipal, Predicate<String> describableTopics) {
-
-    private static final Predicate<String> EVERY_TOPIC = topic -> true;
+                             KafkaPrincipal tlsPrincipal, TopicRights topicRights) {
 
     /** A request on a listener without authentication. */
     public RequestContext(String listenerName, SocketAddress clientAddress) {
@@ -28,15 +24,15 @@ public record RequestContext(String listenerName, SocketAddress clientAddress, S
         this(listenerName, clientAddress, sasl, null);
     }
 
-    /** A request as it arrives, before any authorization: every topic describable. */
+    /** A request as it arrives, before any authorization: every right on every topic. */
     public RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
                           KafkaPrincipal tlsPrincipal) {
-        this(listenerName, clientAddress, sasl, tlsPrincipal, EVERY_TOPIC);
+        this(listenerName, clientAddress, sasl, tlsPrincipal, TopicRights.ALL);
     }
 
-    /** This context, with the topics the authorizer lets its principal describe. */
-    public RequestContext withDescribableTopics(Predicate<String> describable) {
-        return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, describable);
+    /** This context, with the rights the authorizer gives its principal. */
+    public RequestContext withTopicRights(TopicRights rights) {
+        return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, rights);
     }
 
     /**

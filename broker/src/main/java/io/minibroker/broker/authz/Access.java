@@ -2,6 +2,7 @@ package io.minibroker.broker.authz;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
@@ -19,9 +20,10 @@ import java.util.function.Function;
 
 /**
  * One request's questions to the authorizer, as Kafka's AuthHelper asks them: the principal and client address
- * of the connection, read once per request, and the shapes of answer a refused request or resource gets.
+ * of the connection, read once per request, and the shapes of answer a refused request or resource gets. It is
+ * also the {@link TopicRights} its handler is served with.
  */
-final class Access {
+final class Access implements TopicRights {
 
     private final StandardAuthorizer authorizer;
     private final KafkaPrincipal principal;
@@ -98,14 +100,19 @@ final class Access {
                     AclOperation.ALTER, AclOperation.DESCRIBE));
 
     /** The request served as it came. */
+    /** Serves the request, telling its handler what the principal may do with topics the request does not name. */
     CompletionStage<Struct> serve() {
-        return handler.handle(context, request);
+        return handler.handle(context.withTopicRights(this), request);
     }
 
-    /** Serves the request, telling its handler which topics the principal may describe. */
-    CompletionStage<Struct> serveWithDescribableTopics() {
-        return handler.handle(context.withDescribableTopics(
-                topic -> allowed(AclOperation.DESCRIBE, ResourceType.TOPIC, topic)), request);
+    @Override
+    public boolean mayDescribe(String topic) {
+        return allowed(AclOperation.DESCRIBE, ResourceType.TOPIC, topic);
+    }
+
+    @Override
+    public boolean mayRead(String topic) {
+        return allowed(AclOperation.READ, ResourceType.TOPIC, topic);
     }
 
     /**

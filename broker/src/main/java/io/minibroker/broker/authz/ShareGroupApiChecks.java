@@ -94,9 +94,9 @@ final class ShareGroupApiChecks {
      * READ on the group, else the request is refused GROUP_AUTHORIZATION_FAILED; READ on each topic, else its
      * partitions are answered TOPIC_AUTHORIZATION_FAILED (and so are the acknowledgements they carried) and do not
      * join the share session. Served even with every topic refused: the response carries the session's answer. The
-     * session also fetches the partitions earlier requests named, which Kafka checks on every fetch: a topic whose
-     * READ was taken away since is answered refused, without its records (what was acquired for it is released when
-     * its acquisition lock times out).
+     * session also fetches the partitions earlier requests named, which Kafka checks on every fetch: the handler,
+     * told what the principal may read ({@link Access#serve}), answers a topic whose READ was taken away since
+     * refused, and acquires nothing from it.
      */
     CompletionStage<Struct> shareFetch(Access access) {
         ShareFetchRequestView body = new ShareFetchRequestView(access.request().body());
@@ -116,25 +116,7 @@ final class ShareGroupApiChecks {
                             partition.acknowledgeErrorCode(refused.error().code());
                         }
                     });
-                }, true).thenApply(answer -> {
-                    if (answer != null) {
-                        new ShareFetchResponseView(answer).responses().stream()
-                                .filter(topic -> readById(access, topic.topicId()) != null)
-                                .flatMap(topic -> topic.partitions().stream())
-                                .forEach(ShareGroupApiChecks::withholdRecords);
-                    }
-                    return answer;
-                });
-    }
-
-    /** A session partition whose topic may no longer be read: refused, and the records read for it dropped. */
-    private static void withholdRecords(ShareFetchResponseView.PartitionData partition) {
-        ByteBuf records = partition.records();
-        if (records != null && records.refCnt() > 0) {
-            records.release();
-        }
-        partition.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).records(Unpooled.EMPTY_BUFFER)
-                .acquiredRecords(new ArrayList<>());
+                }, true);
     }
 
     /** As ShareFetch: READ on the group for the request, READ on each topic for its partitions. */

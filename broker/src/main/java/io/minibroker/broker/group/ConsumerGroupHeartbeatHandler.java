@@ -39,7 +39,8 @@ public final class ConsumerGroupHeartbeatHandler implements ApiHandler {
         ConsumerGroupHeartbeat.Request heartbeat = new ConsumerGroupHeartbeat.Request(body.groupId(),
                 body.memberId(), body.memberEpoch(), body.instanceId(), body.rackId(), body.rebalanceTimeoutMs(),
                 body.subscribedTopicNames(), request.version() >= 1 ? body.subscribedTopicRegex() : null,
-                body.serverAssignor(), owned, clientId, clientHost, request.version(), context.describableTopics());
+                body.serverAssignor(), owned, clientId, clientHost, request.version(),
+                context.topicRights()::mayDescribe);
         return coordinator.consumerGroupHeartbeat(heartbeat).thenApply(ConsumerGroupHeartbeatHandler::response);
     }
 

@@ -80,8 +80,8 @@ public final class ShareFetchHandler implements ApiHandler {
             }
             List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
                     ? List.of() : session.partitions();
-            ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched, body.minBytes(),
-                    body.maxBytes(), maxRecords, ackErrors);
+            ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
+                    context.topicRights(), body.minBytes(), body.maxBytes(), maxRecords, ackErrors);
             if (fetched.isEmpty() || body.maxWaitMs() <= 0 || work.canAnswer()) {
                 return CompletableFuture.completedFuture(work.respond());
             }

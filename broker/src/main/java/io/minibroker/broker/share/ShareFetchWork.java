@@ -1,5 +1,6 @@
 package io.minibroker.broker.share;
 
+import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
@@ -40,6 +41,8 @@ final class ShareFetchWork {
     private final String groupId;
     private final String memberId;
     private final List<TopicIdPartition> partitions;
+    /** What the member's principal may read: a session partition of a topic it may not is refused, not acquired. */
+    private final TopicRights rights;
     /** MinBytes: a parked fetch waits for this many bytes of records it could acquire (or its MaxWaitMs). */
     private final int minBytes;
     private final int maxBytes;
@@ -47,8 +50,9 @@ final class ShareFetchWork {
     private final Map<TopicIdPartition, Errors> acknowledgeErrors;
 
     ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
-                   List<TopicIdPartition> partitions, int minBytes, int maxBytes, int maxRecords,
-                   Map<TopicIdPartition, Errors> acknowledgeErrors) {
+                   List<TopicIdPartition> partitions, TopicRights rights, int minBytes, int maxBytes,
+                   int maxRecords, Map<TopicIdPartition, Errors> acknowledgeErrors) {
+        this.rights = rights;
         this.minBytes = minBytes;
         this.manager = manager;
         this.logs = logs;
@@ -76,6 +80,9 @@ final class ShareFetchWork {
             PartitionLog log = resolved.log();
             if (log == null) {
                 return true;
+            }
+            if (!rights.mayRead(log.topicPartition().topic())) {
+                return true; // answered refused now
             }
             SharePartition partition = manager.partition(keyOf(tp), log);
             partition.moveStartTo(log.logStartOffset());
@@ -131,7 +138,10 @@ final class ShareFetchWork {
             if (fetched.contains(tp)) {
                 ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
                 error = resolved.error();
-                if (resolved.log() != null && remainingRecords > 0 && remainingBytes > 0) {
+                if (resolved.log() != null && !rights.mayRead(resolved.log().topicPartition().topic())) {
+                    // A session partition whose READ was taken away since it joined: refused, nothing acquired.
+                    error = Errors.TOPIC_AUTHORIZATION_FAILED;
+                } else if (resolved.log() != null && remainingRecords > 0 && remainingBytes > 0) {
                     try {
                         acquired = acquire(resolved.log(), manager.partition(keyOf(tp), resolved.log()),
                                 remainingBytes, remainingRecords);
