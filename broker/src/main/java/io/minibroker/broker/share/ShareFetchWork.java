@@ -82,7 +82,7 @@ final class ShareFetchWork {
                 return true;
             }
             if (!rights.mayRead(log.topicPartition().topic())) {
-                return true; // answered refused now
+                continue; // answered refused whenever the fetch is answered; it does not hurry the answer (Kafka)
             }
             SharePartition partition = manager.partition(keyOf(tp), log);
             partition.moveStartTo(log.logStartOffset());
