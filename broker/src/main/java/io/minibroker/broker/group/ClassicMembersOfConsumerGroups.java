@@ -5,6 +5,7 @@ import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.message.view.JoinGroupResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -86,7 +87,7 @@ final class ClassicMembersOfConsumerGroups {
             member.clientHost = request.clientHost();
             member.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
             member.classic = new ConsumerGroupMember.ClassicMetadata(request.sessionTimeoutMs(),
-                    new java.util.LinkedHashMap<>(request.protocols()));
+                    new LinkedHashMap<>(request.protocols()));
             List<String> names = subscription.topics().stream().distinct().sorted().toList();
             bump |= !names.equals(member.subscribedTopicNames);
             member.subscribedTopicNames = names;

@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -459,7 +460,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      */
     CompletableFuture<Long> write(ConsumerGroup group) {
         Map<ByteBuffer, byte[]> now = ConsumerGroupRecords.snapshot(group);
-        Map<ByteBuffer, byte[]> changes = new java.util.LinkedHashMap<>();
+        Map<ByteBuffer, byte[]> changes = new LinkedHashMap<>();
         boolean replacesClassic = group.replacesClassicGroup;
         if (replacesClassic) { // upgraded: the classic group's metadata goes in the same batch (Kafka's tombstone)
             changes.put(ByteBuffer.wrap(GroupMetadataRecord.key(group.groupId)), null);
@@ -599,7 +600,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * lock, on the coordinator's thread; a failed write is logged, the classic group goes on in memory.
      */
     void replaceWithClassic(ConsumerGroup group, GroupMetadataRecord.StoredGroup classic) {
-        Map<ByteBuffer, byte[]> records = new java.util.LinkedHashMap<>(ConsumerGroupRecords.diff(group.written,
+        Map<ByteBuffer, byte[]> records = new LinkedHashMap<>(ConsumerGroupRecords.diff(group.written,
                 Map.of()));
         records.put(ByteBuffer.wrap(GroupMetadataRecord.key(group.groupId)), GroupMetadataRecord.value(classic));
         group.allMembers().forEach(timeouts::end);

@@ -9,6 +9,7 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -52,7 +53,7 @@ public final class ConsumerGroupHeartbeatHandler implements ApiHandler {
             ConsumerGroupHeartbeatResponseView.Assignment assignment =
                     new ConsumerGroupHeartbeatResponseView.Assignment();
             answer.assignment().forEach((topic, partitions) -> assignment.addTopicPartition().topicId(topic)
-                    .partitions(java.util.List.copyOf(partitions)));
+                    .partitions(List.copyOf(partitions)));
             response.assignment(assignment);
         }
         return response.struct();

@@ -7,6 +7,7 @@ import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -103,7 +104,7 @@ final class ConsumerGroupRecords {
     static Map<ByteBuffer, byte[]> changed(Map<ByteBuffer, byte[]> written, Map<ByteBuffer, byte[]> now) {
         Map<ByteBuffer, byte[]> changes = new LinkedHashMap<>();
         now.forEach((key, value) -> {
-            if (!java.util.Arrays.equals(written.get(key), value)) {
+            if (!Arrays.equals(written.get(key), value)) {
                 changes.put(key, value);
             }
         });
@@ -340,7 +341,7 @@ final class ConsumerGroupRecords {
         private static ConsumerGroupMember.ClassicMetadata readClassicMetadata(ByteBuf value) {
             int sessionTimeoutMs = value.readInt();
             int count = Wire.readUnsignedVarint(value) - 1;
-            java.util.LinkedHashMap<String, byte[]> protocols = new java.util.LinkedHashMap<>();
+            LinkedHashMap<String, byte[]> protocols = new LinkedHashMap<>();
             for (int i = 0; i < count; i++) {
                 String name = readCompactString(value);
                 byte[] metadata = new byte[Wire.readUnsignedVarint(value) - 1];

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,7 +35,7 @@ final class TargetAssignmentBuilder {
 
     TargetAssignmentBuilder(TopicRegistry topics, List<String> assignorNames) {
         this.topics = topics;
-        Map<String, ConsumerGroupAssignor> byName = new java.util.LinkedHashMap<>();
+        Map<String, ConsumerGroupAssignor> byName = new LinkedHashMap<>();
         for (String name : assignorNames) {
             ConsumerGroupAssignor assignor = ConsumerGroupAssignor.named(name);
             byName.putIfAbsent(assignor.name(), assignor);
