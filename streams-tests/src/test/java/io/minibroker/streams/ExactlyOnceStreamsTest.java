@@ -4,6 +4,7 @@ import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.protocol.message.ApiKey;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -74,7 +75,7 @@ class ExactlyOnceStreamsTest {
                 first.destroyForcibly(); // SIGKILL
                 first.waitFor();
             }
-            long committedAtKill = committedInput(admin);
+            long committedAtKill = committedInput(admin, false);
             assertThat(committedAtKill).as("killed mid-stream").isLessThan(SENTENCES);
 
             try (KafkaStreams second = ExactlyOnceWordCount.create(kafka.bootstrapServers(), secondStateDir)) {
@@ -96,9 +97,12 @@ class ExactlyOnceStreamsTest {
                 .start();
     }
 
-    private static long committedInput(Admin admin) throws Exception {
+    /** The input offsets committed; with {@code requireStable}, once no transaction's commit is pending (KIP-447). */
+    private static long committedInput(Admin admin, boolean requireStable) throws Exception {
+        ListConsumerGroupOffsetsOptions options = new ListConsumerGroupOffsetsOptions().requireStable(requireStable);
         Map<TopicPartition, OffsetAndMetadata> offsets = admin
-                .listConsumerGroupOffsets(ExactlyOnceWordCount.APPLICATION).partitionsToOffsetAndMetadata().get();
+                .listConsumerGroupOffsets(ExactlyOnceWordCount.APPLICATION, options).partitionsToOffsetAndMetadata()
+                .get();
         return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(ExactlyOnceWordCount.INPUT))
                 .mapToLong(e -> e.getValue().offset()).sum();
     }
@@ -106,13 +110,13 @@ class ExactlyOnceStreamsTest {
     /**
      * Waits, at most 90 s, until the input committed satisfies {@code condition}, looking again at each EndTxn the
      * broker answers (only the child's transactions end meanwhile). The offsets of a commit count once its markers
-     * are written, a little after its EndTxn is answered: a commit missed so is seen at the next EndTxn, which comes
-     * while the child has input left.
+     * are written, a little after its EndTxn is answered: the look asks for stable offsets, which the broker gives
+     * only once no commit is pending, so the transaction just ended is in it.
      */
     private static void awaitCommittedInput(Admin admin, EachAnswer endTxns,
                                             java.util.function.LongPredicate condition) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (!condition.test(committedInput(admin))) {
+        while (!condition.test(committedInput(admin, true))) {
             assertThat(endTxns.next(deadline)).as("the first instance committed input in time").isTrue();
         }
     }
