@@ -6,13 +6,10 @@ import io.minibroker.broker.server.ReadFromStart;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -73,11 +70,7 @@ class BytesOutAndMemoryBudgetsTest {
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
              KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                     ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new StringSerializer());
-             KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                     ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                     ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(),
-                     new StringDeserializer())) {
+                     ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new StringSerializer())) {
             admin.createTopics(List.of(new NewTopic("payments", 3, (short) 1))).all().get();
             List<TopicPartition> partitions = new ArrayList<>();
             for (int partition = 0; partition < 3; partition++) {
@@ -86,13 +79,7 @@ class BytesOutAndMemoryBudgetsTest {
                     producer.send(new ProducerRecord<>("payments", partition, "k" + i, "v" + i)).get();
                 }
             }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            int read = 0;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (read < 9 && System.nanoTime() < deadline) {
-                read += consumer.poll(Duration.ofMillis(200)).count();
-            }
+            int read = ReadFromStart.values(kafka.bootstrapServers(), partitions, 9, Duration.ofSeconds(20)).size();
             assertThat(read).isEqualTo(9);
 
             MeterRegistry meters = kafka.broker().meterRegistry();

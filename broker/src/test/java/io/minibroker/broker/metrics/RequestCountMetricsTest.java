@@ -3,18 +3,16 @@ package io.minibroker.broker.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.server.ReadFromStart;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -66,21 +64,10 @@ class RequestCountMetricsTest {
             assertThat(count(meters, "messagesin", "orders")).isEqualTo(3);
             assertThat(count(meters, "totalfetchrequests", "orders")).as("nothing fetched yet").isZero();
 
-            try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(),
-                    new StringDeserializer())) {
-                List<TopicPartition> partitions = List.of(new TopicPartition("orders", 0),
-                        new TopicPartition("orders", 1), new TopicPartition("orders", 2));
-                consumer.assign(partitions);
-                consumer.seekToBeginning(partitions);
-                int read = 0;
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (read < 3 && System.nanoTime() < deadline) {
-                    read += consumer.poll(Duration.ofMillis(200)).count();
-                }
-                assertThat(read).isEqualTo(3);
-            }
+            List<TopicPartition> partitions = List.of(new TopicPartition("orders", 0),
+                    new TopicPartition("orders", 1), new TopicPartition("orders", 2));
+            int read = ReadFromStart.values(kafka.bootstrapServers(), partitions, 3, Duration.ofSeconds(20)).size();
+            assertThat(read).isEqualTo(3);
             assertThat(count(meters, "totalfetchrequests", "orders")).as("each partition read at least once")
                     .isGreaterThanOrEqualTo(3);
             assertThat(count(meters, "failedfetchrequests", "orders")).isZero();

@@ -28,13 +28,23 @@ public final class ReadFromStart {
     /** As {@link #values(String, TopicPartition, int, Duration)}, for a consumer of this config (SASL, say). */
     public static List<String> values(Map<String, Object> clientConfig, TopicPartition partition, int upTo,
                                       Duration within) {
+        return values(clientConfig, List.of(partition), upTo, within);
+    }
+
+    /** As above, from several partitions in one consumer (one fetch names them all). */
+    public static List<String> values(String bootstrap, List<TopicPartition> partitions, int upTo, Duration within) {
+        return values(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), partitions, upTo, within);
+    }
+
+    private static List<String> values(Map<String, Object> clientConfig, List<TopicPartition> partitions, int upTo,
+                                       Duration within) {
         Map<String, Object> config = new HashMap<>(clientConfig);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
                 new StringDeserializer())) {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + within.toNanos();
             while (values.size() < upTo && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
