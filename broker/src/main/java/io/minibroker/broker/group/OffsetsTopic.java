@@ -130,13 +130,9 @@ final class OffsetsTopic {
         this.singleNode = singleNode;
     }
 
-    /**
-     * Kafka's {@code partitionFor}: {@code Utils.abs(groupId.hashCode()) % partitions}, where {@code Utils.abs}
-     * maps Integer.MIN_VALUE to 0.
-     */
+    /** Kafka's {@code partitionFor} of a group id ({@link InternalTopics#partitionFor}). */
     static int partitionFor(String groupId, int partitions) {
-        int hash = groupId.hashCode();
-        return (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % partitions;
+        return InternalTopics.partitionFor(groupId, partitions);
     }
 
     /**
