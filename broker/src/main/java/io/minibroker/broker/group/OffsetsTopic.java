@@ -199,16 +199,10 @@ final class OffsetsTopic {
 
     /**
      * Writes one batch of tombstones deleting a group: one for each of these commits, one more with the legacy key
-     * for each of {@code legacyKeyed} (see {@link #writeCommitDeletion}), and one for its metadata, as
-     * {@link #writeCommits} writes commits.
+     * for each of {@code legacyKeyed} (see {@link #writeCommitDeletion}), then one for each key of the group's own
+     * records ({@code groupKeys}: a classic group's metadata, a consumer group's records), as {@link #writeCommits}
+     * writes commits.
      */
-    CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions,
-                                               Collection<TopicPartition> legacyKeyed) {
-        return writeGroupDeletion(groupId, partitions, legacyKeyed,
-                List.of(ByteBuffer.wrap(GroupMetadataRecord.key(groupId))));
-    }
-
-    /** As above, with tombstones for these keys of the group's own records (a consumer group's) after them. */
     CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions,
                                                Collection<TopicPartition> legacyKeyed,
                                                Collection<ByteBuffer> groupKeys) {
