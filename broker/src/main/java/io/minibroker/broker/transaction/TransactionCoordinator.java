@@ -97,7 +97,7 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.markers = new TransactionMarkers(appender, thread);
         this.writer = new TransactionStateWriter(stateLog, partitions, config.transactionVersion(), thread);
         TransactionExpiry expiry = new TransactionExpiry(transactions, writer, this::prepareEnd,
-                config.idExpirationMs(), clock);
+                config.idExpirationMs(), producerIds, clock);
         clock.scheduleWithFixedDelay(thread, "aborting timed out transactions", config.abortTimedOutIntervalMs(),
                 expiry::abortTimedOutTransactions);
         clock.scheduleWithFixedDelay(thread, "removing expired transactional ids", config.removeExpiredIntervalMs(),

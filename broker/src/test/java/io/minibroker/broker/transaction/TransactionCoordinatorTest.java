@@ -260,6 +260,30 @@ class TransactionCoordinatorTest {
         assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 1));
     }
 
+    @Test
+    void underTv2ATimedOutTransactionOnTheLastEpochIsFencedAndMovesTheProducerToANewId() {
+        coordinator.close();
+        short last = (short) (Short.MAX_VALUE - 1);
+        TransactionMetadata stored = new TransactionMetadata(ID, 7, -1, -1, last, (short) (last - 1), TIMEOUT_MS,
+                COMPLETE_COMMIT, Set.of(), 1, 1, (short) 2);
+        log.write(TransactionCoordinator.partitionFor(ID, 50), TransactionLogRecord.key(ID),
+                TransactionLogRecord.value(stored, (short) 1));
+        coordinator = newCoordinator();
+        add(7, last, P0);
+
+        clock.advance(TIMEOUT_MS + 10_000);
+        awaitState(COMPLETE_ABORT);
+        // Fenced as Kafka fences: the markers carry the bumped epoch, the id's very last.
+        assertThat(markers.calls()).singleElement().satisfies(call -> assertThat(call.marker())
+                .isEqualTo(new TransactionMarker(7, Short.MAX_VALUE, 0, TransactionResult.ABORT)));
+        assertThat(describe().producerId()).isEqualTo(1000);
+        assertThat(describe().producerEpoch()).isZero();
+        assertThat(describe().previousProducerId()).isEqualTo(7);
+        // The producer's abort after the timeout, on the old id, goes on with the new id rather than past the last
+        // epoch.
+        assertThat(end(7, last, TransactionResult.ABORT, true)).isEqualTo(ok(1000, 0));
+    }
+
     // --------------------------------------------------------------------------------------------- the rounds
 
     @Test
