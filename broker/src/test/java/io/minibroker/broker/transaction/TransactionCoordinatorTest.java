@@ -227,13 +227,7 @@ class TransactionCoordinatorTest {
 
     @Test
     void underTv2AnEndOnTheLastEpochMovesTheProducerToANewIdAtEpoch0() {
-        coordinator.close();
-        short last = (short) (Short.MAX_VALUE - 1);
-        TransactionMetadata stored = new TransactionMetadata(ID, 7, -1, -1, last, (short) (last - 1), TIMEOUT_MS,
-                COMPLETE_COMMIT, Set.of(), 1, 1, (short) 2);
-        log.write(TransactionCoordinator.partitionFor(ID, 50), TransactionLogRecord.key(ID),
-                TransactionLogRecord.value(stored, (short) 1));
-        coordinator = newCoordinator();
+        short last = restartWithProducer7CompletedUnderTv2OnItsLastEpoch();
         markers.hold = true;
         add(7, last, P0);
 
@@ -262,13 +256,7 @@ class TransactionCoordinatorTest {
 
     @Test
     void underTv2ATimedOutTransactionOnTheLastEpochIsFencedAndMovesTheProducerToANewId() {
-        coordinator.close();
-        short last = (short) (Short.MAX_VALUE - 1);
-        TransactionMetadata stored = new TransactionMetadata(ID, 7, -1, -1, last, (short) (last - 1), TIMEOUT_MS,
-                COMPLETE_COMMIT, Set.of(), 1, 1, (short) 2);
-        log.write(TransactionCoordinator.partitionFor(ID, 50), TransactionLogRecord.key(ID),
-                TransactionLogRecord.value(stored, (short) 1));
-        coordinator = newCoordinator();
+        short last = restartWithProducer7CompletedUnderTv2OnItsLastEpoch();
         add(7, last, P0);
 
         clock.advance(TIMEOUT_MS + 10_000);
@@ -380,6 +368,18 @@ class TransactionCoordinatorTest {
 
     private TransactionCoordinator.ProducerIdAndEpoch init(long producerId, short epoch) {
         return get(coordinator.initProducerId(ID, TIMEOUT_MS, producerId, epoch));
+    }
+
+    /** A new coordinator that loads producer 7's committed TV2 transaction at epoch 32766; returns that epoch. */
+    private short restartWithProducer7CompletedUnderTv2OnItsLastEpoch() {
+        coordinator.close();
+        short last = (short) (Short.MAX_VALUE - 1);
+        TransactionMetadata stored = new TransactionMetadata(ID, 7, -1, -1, last, (short) (last - 1), TIMEOUT_MS,
+                COMPLETE_COMMIT, Set.of(), 1, 1, (short) 2);
+        log.write(TransactionCoordinator.partitionFor(ID, 50), TransactionLogRecord.key(ID),
+                TransactionLogRecord.value(stored, (short) 1));
+        coordinator = newCoordinator();
+        return last;
     }
 
     private Errors add(long producerId, short epoch, TopicPartition... partitions) {
