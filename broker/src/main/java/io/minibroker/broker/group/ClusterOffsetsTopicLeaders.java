@@ -5,6 +5,7 @@ import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
 import io.minibroker.broker.group.CoordinatorLocator.Coordinator;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.Optional;
@@ -13,7 +14,7 @@ import java.util.function.Supplier;
 /**
  * The leaders of a coordinators' topic's partitions in a cluster ({@code __consumer_offsets}',
  * {@code __transaction_state}'s), from the latest image: a key's coordinator is the leader of its partition (Kafka's
- * partitionFor, {@code abs(hashCode) % partitions} for groups and transactional ids alike), at that broker's
+ * partitionFor, {@link InternalTopics#partitionFor} for groups and transactional ids alike), at that broker's
  * endpoint on the listener the request came on.
  */
 public final class ClusterOffsetsTopicLeaders implements CoordinatorLocator.OffsetsTopicLeaders {
@@ -40,7 +41,8 @@ public final class ClusterOffsetsTopicLeaders implements CoordinatorLocator.Offs
 
     private static Coordinator leaderFor(String key, String listenerName, ClusterMetadata current,
                                          TopicImage topic) {
-        PartitionImage partition = topic.partitions().get(OffsetsTopic.partitionFor(key, topic.partitions().size()));
+        PartitionImage partition = topic.partitions()
+                .get(InternalTopics.partitionFor(key, topic.partitions().size()));
         return current.brokers(listenerName).stream()
                 .filter(broker -> broker.id() == partition.leader())
                 .findFirst()

@@ -312,7 +312,6 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                 replacement.partitionsPendingRevocation = previous.partitionsPendingRevocation;
                 replacement.subscribedTopicNames = previous.subscribedTopicNames;
                 replacement.subscribedTopicRegex = previous.subscribedTopicRegex;
-                replacement.describableTopics = previous.describableTopics;
                 replacement.serverAssignor = previous.serverAssignor;
                 replacement.rackId = previous.rackId;
                 timeouts.end(previous);

@@ -130,13 +130,9 @@ final class OffsetsTopic {
         this.singleNode = singleNode;
     }
 
-    /**
-     * Kafka's {@code partitionFor}: {@code Utils.abs(groupId.hashCode()) % partitions}, where {@code Utils.abs}
-     * maps Integer.MIN_VALUE to 0.
-     */
+    /** Kafka's {@code partitionFor} of a group id ({@link InternalTopics#partitionFor}). */
     static int partitionFor(String groupId, int partitions) {
-        int hash = groupId.hashCode();
-        return (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % partitions;
+        return InternalTopics.partitionFor(groupId, partitions);
     }
 
     /**
@@ -203,16 +199,10 @@ final class OffsetsTopic {
 
     /**
      * Writes one batch of tombstones deleting a group: one for each of these commits, one more with the legacy key
-     * for each of {@code legacyKeyed} (see {@link #writeCommitDeletion}), and one for its metadata, as
-     * {@link #writeCommits} writes commits.
+     * for each of {@code legacyKeyed} (see {@link #writeCommitDeletion}), then one for each key of the group's own
+     * records ({@code groupKeys}: a classic group's metadata, a consumer group's records), as {@link #writeCommits}
+     * writes commits.
      */
-    CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions,
-                                               Collection<TopicPartition> legacyKeyed) {
-        return writeGroupDeletion(groupId, partitions, legacyKeyed,
-                List.of(ByteBuffer.wrap(GroupMetadataRecord.key(groupId))));
-    }
-
-    /** As above, with tombstones for these keys of the group's own records (a consumer group's) after them. */
     CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions,
                                                Collection<TopicPartition> legacyKeyed,
                                                Collection<ByteBuffer> groupKeys) {

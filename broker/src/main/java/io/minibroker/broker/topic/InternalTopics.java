@@ -15,6 +15,15 @@ public final class InternalTopics {
         return NAMES.contains(topic);
     }
 
+    /**
+     * Kafka's partitionFor of a group id or transactional id: {@code Utils.abs(key.hashCode()) % partitions}, where
+     * {@code Utils.abs} maps Integer.MIN_VALUE to 0.
+     */
+    public static int partitionFor(String key, int partitions) {
+        int hash = key.hashCode();
+        return (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % partitions;
+    }
+
     private static final Set<String> NAMES = Set.of(CONSUMER_OFFSETS, TRANSACTION_STATE);
 
     private InternalTopics() {

@@ -2,6 +2,7 @@ package io.minibroker.broker.transaction;
 
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.error.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,17 +97,16 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.markers = new TransactionMarkers(appender, thread);
         this.writer = new TransactionStateWriter(stateLog, partitions, config.transactionVersion(), thread);
         TransactionExpiry expiry = new TransactionExpiry(transactions, writer, this::prepareEnd,
-                config.idExpirationMs(), clock);
+                config.idExpirationMs(), producerIds, clock);
         clock.scheduleWithFixedDelay(thread, "aborting timed out transactions", config.abortTimedOutIntervalMs(),
                 expiry::abortTimedOutTransactions);
         clock.scheduleWithFixedDelay(thread, "removing expired transactional ids", config.removeExpiredIntervalMs(),
                 expiry::removeExpiredTransactionalIds);
     }
 
-    /** Kafka's partitionFor: {@code Utils.abs(transactionalId.hashCode()) % partitions}. */
+    /** Kafka's partitionFor of a transactional id ({@link InternalTopics#partitionFor}). */
     public static int partitionFor(String transactionalId, int partitions) {
-        int hash = transactionalId.hashCode();
-        return (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % partitions;
+        return InternalTopics.partitionFor(transactionalId, partitions);
     }
 
     /**

@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * The coordinator's two background rounds over its ids, Kafka's abortTimedOutTransactions and
@@ -29,15 +30,18 @@ final class TransactionExpiry {
     /** The coordinator's way to end a transaction: writes the PrepareAbort, then the markers and the Complete. */
     private final BiConsumer<TransactionCoordinator.Entry, TransactionMetadata> prepareEnd;
     private final long idExpirationMs;
+    /** New producer ids, for a producer moved off its id's last epoch. */
+    private final LongSupplier producerIds;
     private final BrokerClock clock;
 
     TransactionExpiry(Map<String, TransactionCoordinator.Entry> transactions, TransactionStateWriter writer,
                       BiConsumer<TransactionCoordinator.Entry, TransactionMetadata> prepareEnd, long idExpirationMs,
-                      BrokerClock clock) {
+                      LongSupplier producerIds, BrokerClock clock) {
         this.transactions = transactions;
         this.writer = writer;
         this.prepareEnd = prepareEnd;
         this.idExpirationMs = idExpirationMs;
+        this.producerIds = producerIds;
         this.clock = clock;
     }
 
@@ -52,12 +56,19 @@ final class TransactionExpiry {
             }
             LOG.info("Aborting transaction of {} (producer {}, epoch {}): open longer than its timeout of {} ms",
                     current.transactionalId(), current.producerId(), current.producerEpoch(), current.timeoutMs());
-            // An exhausted epoch cannot be bumped (it would overflow): the abort keeps it.
-            boolean bump = !TransactionMetadata.isEpochExhausted(current.producerEpoch());
-            prepareEnd.accept(entry, current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
-                    bump ? (short) (current.producerEpoch() + 1) : current.producerEpoch(),
-                    bump ? current.producerEpoch() : current.lastProducerEpoch(), current.partitions(),
-                    current.startTimestamp(), now));
+            // As Kafka's prepareFenceProducerEpoch, the epoch is bumped up to Short.MAX_VALUE (an ongoing
+            // transaction's is below it; only that one would overflow). Under transaction version 2 a bump onto the
+            // id's last epoch also moves the producer to a new id at completion, as an EndTxn's does (KIP-890):
+            // else its EndTxn retried after this abort would go on from Short.MAX_VALUE.
+            short epoch = current.producerEpoch();
+            boolean bump = epoch < Short.MAX_VALUE;
+            TransactionMetadata prepared = current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
+                    bump ? (short) (epoch + 1) : epoch, bump ? epoch : current.lastProducerEpoch(),
+                    current.partitions(), current.startTimestamp(), now);
+            if (current.clientTransactionVersion() >= 2 && TransactionMetadata.isEpochExhausted(epoch)) {
+                prepared = prepared.withNextProducerId(producerIds.getAsLong());
+            }
+            prepareEnd.accept(entry, prepared);
         }
     }
 

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -75,7 +76,8 @@ class OffsetsTopicReplayTest {
         offsetsTopic.writeCommits("deleted", commit(20), T0).get();
         offsetsTopic.writeGroup("kept", stable(2, "c")).get();
         offsetsTopic.writeCommits("kept", commit(11), T0).get();
-        offsetsTopic.writeGroupDeletion("deleted", List.of(ORDERS_0), List.of()).get();
+        offsetsTopic.writeGroupDeletion("deleted", List.of(ORDERS_0), List.of(),
+                List.of(ByteBuffer.wrap(GroupMetadataRecord.key("deleted")))).get();
 
         OffsetStore offsets = new OffsetStore(offsetsTopic);
         Map<String, GroupMetadataRecord.StoredGroup> groups = new HashMap<>();

@@ -227,13 +227,7 @@ class TransactionCoordinatorTest {
 
     @Test
     void underTv2AnEndOnTheLastEpochMovesTheProducerToANewIdAtEpoch0() {
-        coordinator.close();
-        short last = (short) (Short.MAX_VALUE - 1);
-        TransactionMetadata stored = new TransactionMetadata(ID, 7, -1, -1, last, (short) (last - 1), TIMEOUT_MS,
-                COMPLETE_COMMIT, Set.of(), 1, 1, (short) 2);
-        log.write(TransactionCoordinator.partitionFor(ID, 50), TransactionLogRecord.key(ID),
-                TransactionLogRecord.value(stored, (short) 1));
-        coordinator = newCoordinator();
+        short last = restartWithProducer7CompletedUnderTv2OnItsLastEpoch();
         markers.hold = true;
         add(7, last, P0);
 
@@ -258,6 +252,24 @@ class TransactionCoordinatorTest {
                 .isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING);
         add(1000, (short) 0, P0);
         assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 1));
+    }
+
+    @Test
+    void underTv2ATimedOutTransactionOnTheLastEpochIsFencedAndMovesTheProducerToANewId() {
+        short last = restartWithProducer7CompletedUnderTv2OnItsLastEpoch();
+        add(7, last, P0);
+
+        clock.advance(TIMEOUT_MS + 10_000);
+        awaitState(COMPLETE_ABORT);
+        // Fenced as Kafka fences: the markers carry the bumped epoch, the id's very last.
+        assertThat(markers.calls()).singleElement().satisfies(call -> assertThat(call.marker())
+                .isEqualTo(new TransactionMarker(7, Short.MAX_VALUE, 0, TransactionResult.ABORT)));
+        assertThat(describe().producerId()).isEqualTo(1000);
+        assertThat(describe().producerEpoch()).isZero();
+        assertThat(describe().previousProducerId()).isEqualTo(7);
+        // The producer's abort after the timeout, on the old id, goes on with the new id rather than past the last
+        // epoch.
+        assertThat(end(7, last, TransactionResult.ABORT, true)).isEqualTo(ok(1000, 0));
     }
 
     // --------------------------------------------------------------------------------------------- the rounds
@@ -356,6 +368,18 @@ class TransactionCoordinatorTest {
 
     private TransactionCoordinator.ProducerIdAndEpoch init(long producerId, short epoch) {
         return get(coordinator.initProducerId(ID, TIMEOUT_MS, producerId, epoch));
+    }
+
+    /** A new coordinator that loads producer 7's committed TV2 transaction at epoch 32766; returns that epoch. */
+    private short restartWithProducer7CompletedUnderTv2OnItsLastEpoch() {
+        coordinator.close();
+        short last = (short) (Short.MAX_VALUE - 1);
+        TransactionMetadata stored = new TransactionMetadata(ID, 7, -1, -1, last, (short) (last - 1), TIMEOUT_MS,
+                COMPLETE_COMMIT, Set.of(), 1, 1, (short) 2);
+        log.write(TransactionCoordinator.partitionFor(ID, 50), TransactionLogRecord.key(ID),
+                TransactionLogRecord.value(stored, (short) 1));
+        coordinator = newCoordinator();
+        return last;
     }
 
     private Errors add(long producerId, short epoch, TopicPartition... partitions) {
