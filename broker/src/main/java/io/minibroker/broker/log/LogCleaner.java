@@ -441,10 +441,8 @@ public final class LogCleaner implements AutoCloseable {
             if (kept.isEmpty()) {
                 return HEAP.buffer(0);
             }
-            if (stamp) {
-                return rebuild(batch, kept, horizon, true);
-            }
-            return stamped != RecordBatch.NO_TIMESTAMP ? rebuild(batch, kept, stamped, true)
+            long keptHorizon = stamp ? horizon : stamped; // a rewritten batch keeps the horizon it had
+            return keptHorizon != RecordBatch.NO_TIMESTAMP ? rebuild(batch, kept, keptHorizon, true)
                     : rebuild(batch, kept, kept.get(0).timestamp(), false);
         }
     }

@@ -42,6 +42,9 @@ import org.slf4j.LoggerFactory;
  */
 final class LogRecovery {
     private static final Logger log = LoggerFactory.getLogger(LogRecovery.class);
+    /** The suffixes of a segment's index files: offset, time and aborted transaction index. */
+    private static final List<String> INDEX_SUFFIXES = List.of(LogSegment.INDEX_SUFFIX, LogSegment.TIME_INDEX_SUFFIX,
+            TransactionIndex.SUFFIX);
 
     private LogRecovery() {
     }
@@ -203,7 +206,7 @@ final class LogRecovery {
 
     /** The suffix of a segment's index file (offset, time or aborted transaction index), null for any other name. */
     private static String indexSuffix(String name) {
-        for (String suffix : List.of(LogSegment.INDEX_SUFFIX, LogSegment.TIME_INDEX_SUFFIX, TransactionIndex.SUFFIX)) {
+        for (String suffix : INDEX_SUFFIXES) {
             if (name.endsWith(suffix)) {
                 return suffix;
             }
@@ -219,10 +222,10 @@ final class LogRecovery {
         List<Long> baseOffsets = new ArrayList<>();
         List<String> orphans = new ArrayList<>();
         for (String name : names) {
+            String suffix = indexSuffix(name);
             if (name.endsWith(LogSegment.LOG_SUFFIX)) {
                 parseBaseOffset(name, LogSegment.LOG_SUFFIX).ifPresent(baseOffsets::add);
-            } else if (indexSuffix(name) != null) {
-                String suffix = indexSuffix(name);
+            } else if (suffix != null) {
                 Long baseOffset = parseBaseOffset(name, suffix).orElse(null);
                 if (baseOffset != null && !names.contains(LogSegment.fileName(baseOffset, LogSegment.LOG_SUFFIX))) {
                     orphans.add(name);

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 
@@ -55,13 +54,6 @@ public record ProducerSnapshot(long offset, List<Entry> entries) {
 
     static Path path(Path dir, long offset) {
         return dir.resolve(LogSegment.fileName(offset, SUFFIX));
-    }
-
-    /** The offsets of the snapshot files in {@code dir}, ascending. */
-    static TreeSet<Long> offsets(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return offsets(files.map(file -> file.getFileName().toString()).toList());
-        }
     }
 
     /** The offsets of the snapshot files among the file {@code names} of a partition directory, ascending. */

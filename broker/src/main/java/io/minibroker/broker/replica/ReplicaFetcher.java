@@ -267,8 +267,10 @@ final class ReplicaFetcher implements AutoCloseable {
                 }
                 ByteBuf records = partition.records();
                 if (records != null && records.isReadable()) {
-                    metrics.replicatedIn(records.readableBytes());
-                    if (log.appendAsFollower(records).flushDue()) {
+                    int bytes = records.readableBytes();
+                    boolean flushDue = log.appendAsFollower(records).flushDue();
+                    metrics.replicatedIn(bytes); // once appended, as Kafka counts them: not a refused append's
+                    if (flushDue) {
                         log.flush(); // our own thread: it may wait on the disk
                     }
                 }

@@ -19,6 +19,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,6 +60,13 @@ class ProducerSnapshotTest {
 
     private Path dir() {
         return logDir.resolve(TP.dirName());
+    }
+
+    /** The offsets of the snapshot files in the partition's directory, ascending. */
+    private TreeSet<Long> snapshotOffsets() throws IOException {
+        try (Stream<Path> files = Files.list(dir())) {
+            return ProducerSnapshot.offsets(files.map(file -> file.getFileName().toString()).toList());
+        }
     }
 
     private static void batch(PartitionLog log, long producerId, short epoch, int sequence, int records,
@@ -174,7 +183,7 @@ class ProducerSnapshotTest {
         }
 
         long first = baseOffsets().get(0);
-        assertThat(ProducerSnapshot.offsets(dir()).headSet(first)).as("below the first segment").hasSize(1);
+        assertThat(snapshotOffsets().headSet(first)).as("below the first segment").hasSize(1);
     }
 
     @Test
@@ -192,7 +201,7 @@ class ProducerSnapshotTest {
         // The newest roll's snapshot at or below the recovery point: recovery checked what follows, and it is replayed.
         assertThat(log.producerStateReplayedFrom()).isEqualTo(bases.get(bases.size() - 2));
         assertThat(state()).isEqualTo(before);
-        assertThat(ProducerSnapshot.offsets(dir())).contains(bases.get(bases.size() - 1)); // kept: below the log end
+        assertThat(snapshotOffsets()).contains(bases.get(bases.size() - 1)); // kept: below the log end
     }
 
     @Test
@@ -201,17 +210,17 @@ class ProducerSnapshotTest {
         writeManySegments();
         State before = state();
         log.close();
-        Set<Long> snapshots = ProducerSnapshot.offsets(dir());
+        Set<Long> snapshots = snapshotOffsets();
         assertThat(snapshots).hasSizeGreaterThan(1);
 
-        long newest = ProducerSnapshot.offsets(dir()).last();
+        long newest = snapshotOffsets().last();
         flipAByte(ProducerSnapshot.path(dir(), newest));
         open(true);
         assertThat(log.producerStateReplayedFrom()).isLessThan(newest).isPositive();
         assertThat(state()).isEqualTo(before);
         log.close();
 
-        for (long offset : ProducerSnapshot.offsets(dir())) {
+        for (long offset : snapshotOffsets()) {
             flipAByte(ProducerSnapshot.path(dir(), offset));
         }
         open(true);
@@ -225,10 +234,10 @@ class ProducerSnapshotTest {
         writeManySegments();
         long cut = baseOffsets().get(log.segmentCount() / 2) + 1;
         log.truncateTo(cut);
-        assertThat(ProducerSnapshot.offsets(dir()).last()).isLessThanOrEqualTo(log.logEndOffset());
+        assertThat(snapshotOffsets().last()).isLessThanOrEqualTo(log.logEndOffset());
         State afterCut = state();
         log.close();
-        for (long offset : ProducerSnapshot.offsets(dir())) {
+        for (long offset : snapshotOffsets()) {
             Files.delete(ProducerSnapshot.path(dir(), offset));
         }
         open(true); // a whole replay of the cut log: the oracle
