@@ -237,6 +237,37 @@ class ClusterAclsTest {
         }
     }
 
+    /**
+     * The brokers follow the controller's image whatever their principal may describe, as Kafka's brokers read the
+     * whole metadata log: a topic its principal (here ANONYMOUS, as the clients') is denied DESCRIBE on stays in
+     * every broker's image, and so on its leader, through later changes of the image.
+     */
+    @Test
+    void aTopicTheNodesPrincipalMayNotDescribeStaysInTheirImage() throws Exception {
+        try (MiniCluster cluster = MiniCluster.start(2, Map.of("authorizer.class.name",
+                BrokerConfig.STANDARD_AUTHORIZER, "allow.everyone.if.no.acl.found", "true"));
+             Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+                     cluster.bootstrapServers()))) {
+            await(() -> cluster.controller().membership().liveBrokers().size() == 2, "two brokers registered");
+            admin.createTopics(List.of(new NewTopic("kept", 1, (short) 1))).all().get();
+            int leader = cluster.leaderOf("kept", 0);
+            try (RawClient client = new RawClient(cluster.node(leader).boundPort("PLAINTEXT"))) {
+                await(() -> metadata(client, "kept", null).errorCode() == Errors.NONE.code(), "kept led here");
+                UUID id = metadata(client, "kept", null).topicId();
+                admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.TOPIC, "kept",
+                        PatternType.LITERAL), new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.DESCRIBE,
+                        AclPermissionType.DENY)))).all().get();
+                await(() -> metadata(client, "kept", null).errorCode() == Errors.TOPIC_AUTHORIZATION_FAILED.code(),
+                        "the ACL applied by the leader");
+                admin.createTopics(List.of(new NewTopic("later", 1, (short) 1))).all().get();
+                await(() -> metadata(client, "later", null).errorCode() == Errors.NONE.code(),
+                        "a later image applied by the leader");
+                assertThat(metadata(client, null, id).errorCode()).as("refused by its id, not unknown")
+                        .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+            }
+        }
+    }
+
     /** The one topic a v12 Metadata request names, by name or by id, as the node answers it. */
     private static MetadataResponseView.MetadataResponseTopic metadata(RawClient client, String name,
                                                                        UUID id) {
