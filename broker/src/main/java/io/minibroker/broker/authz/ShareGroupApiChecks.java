@@ -18,7 +18,6 @@ import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
 import io.minibroker.protocol.schema.Struct;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
 import java.util.ArrayList;
