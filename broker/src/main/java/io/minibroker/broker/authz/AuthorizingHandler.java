@@ -51,14 +51,23 @@ public final class AuthorizingHandler implements ApiHandler {
     }
 
     /**
-     * The handler to register for {@code api} on the controller's listener: as {@link #wrap}, except that a Fetch
-     * (there, of the cluster's metadata, ACLs and SCRAM credentials among them) needs CLUSTER_ACTION on the cluster
-     * whoever sends it and whatever it names, as Kafka's ControllerApis checks it.
+     * The handler to register for {@code api} on the controller's listener: as {@link #wrap}, except for what the
+     * brokers follow the controller's image with. A Fetch (there, of the cluster's metadata, ACLs and SCRAM
+     * credentials among them) needs CLUSTER_ACTION on the cluster whoever sends it and whatever it names, as Kafka's
+     * ControllerApis checks it; so does Metadata, which Kafka's controller does not serve at all and which here
+     * carries the image's topics, and a node's principal gets DescribeConfigs unfiltered. Filtered by the topics
+     * that principal may describe, a topic would drop out of the brokers' image, and its logs with it, as Kafka's
+     * brokers, reading the metadata log, never see.
      */
     public static ApiHandler wrapOnController(ApiKey api, ApiHandler handler, StandardAuthorizer authorizer) {
-        if (api == ApiKey.FETCH) {
+        if (api == ApiKey.FETCH || api == ApiKey.METADATA) {
             return new AuthorizingHandler(authorizer, handler,
                     access -> AdminApiChecks.onCluster(access, AclOperation.CLUSTER_ACTION));
+        }
+        if (api == ApiKey.DESCRIBE_CONFIGS) {
+            ApiCheck resources = checkFor(api, TopicFacts.NONE);
+            return new AuthorizingHandler(authorizer, handler, access ->
+                    access.allowedOnCluster(AclOperation.CLUSTER_ACTION) ? access.serve() : resources.check(access));
         }
         return wrap(api, handler, authorizer, TopicFacts.NONE);
     }

@@ -18,7 +18,6 @@ import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
 import io.minibroker.protocol.schema.Struct;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
 import java.util.ArrayList;
@@ -105,13 +104,21 @@ final class ShareGroupApiChecks {
         }
         return access.serveAllowed(body.topics(), topic -> readById(access, topic.topicId()), body::topics,
                 (answer, refused) -> {
-                    ShareFetchResponseView.ShareFetchableTopicResponse topic = new ShareFetchResponseView(answer)
-                            .addResponse().topicId(refused.item().topicId());
+                    // A partition already in the session the handler answered itself (refused, by the rights it
+                    // was told): the one answer for it gets the refusal of its acknowledgements too.
+                    ShareFetchResponseView response = new ShareFetchResponseView(answer);
+                    ShareFetchResponseView.ShareFetchableTopicResponse topic = response.responses().stream()
+                            .filter(t -> t.topicId().equals(refused.item().topicId())).findFirst()
+                            .orElseGet(() -> response.addResponse().topicId(refused.item().topicId()));
                     refused.item().partitions().forEach(p -> {
-                        ShareFetchResponseView.PartitionData partition = topic.addPartition()
-                                .partitionIndex(p.partitionIndex()).errorCode(refused.error().code())
-                                .records(Unpooled.EMPTY_BUFFER);
-                        partition.currentLeader().leaderId(-1).leaderEpoch(-1);
+                        ShareFetchResponseView.PartitionData partition = topic.partitions().stream()
+                                .filter(answered -> answered.partitionIndex() == p.partitionIndex()).findFirst()
+                                .orElseGet(() -> {
+                                    ShareFetchResponseView.PartitionData added = topic.addPartition()
+                                            .partitionIndex(p.partitionIndex()).records(Unpooled.EMPTY_BUFFER);
+                                    added.currentLeader().leaderId(-1).leaderEpoch(-1);
+                                    return added;
+                                }).errorCode(refused.error().code());
                         if (p.acknowledgementBatches() != null && !p.acknowledgementBatches().isEmpty()) {
                             partition.acknowledgeErrorCode(refused.error().code());
                         }

@@ -238,8 +238,10 @@ public final class Broker implements AutoCloseable {
         }
         StandardAuthorizer authorizer = security.authorizer();
         if (authorizer != null) {
-            TopicFacts topicFacts = new TopicFacts(topics::nameOf, name -> topics.get(name).map(TopicMetadata::id),
-                    partitionExists, config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE));
+            // Known topics, as Kafka's metadata cache: in a cluster, also those this broker holds no replica of.
+            TopicFacts topicFacts = new TopicFacts(id -> topics.known(id).map(TopicMetadata::name),
+                    name -> topics.known(name).map(TopicMetadata::id), partitionExists,
+                    config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE));
             apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topicFacts));
         }
         if (config.isController()) {

@@ -102,6 +102,27 @@ class ShareChecksTest {
     }
 
     @Test
+    void aRefusedPartitionTheHandlerAnsweredFromTheSessionIsAnsweredOnce() {
+        ShareFetchRequestView request = new ShareFetchRequestView().groupId("g").memberId("m").shareSessionEpoch(1);
+        request.addTopic().topicId(CLOSED).addPartition().partitionIndex(0).addAcknowledgementBatche()
+                .firstOffset(0).lastOffset(0).acknowledgeTypes(List.of((byte) 1));
+        ShareFetchResponseView response = new ShareFetchResponseView(call(ApiKey.SHARE_FETCH, (short) 1,
+                request.struct(), () -> {
+                    ShareFetchResponseView answered = new ShareFetchResponseView(); // the session's partition
+                    answered.addResponse().topicId(CLOSED).addPartition().partitionIndex(0)
+                            .errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).currentLeader().leaderId(-1);
+                    return answered.struct();
+                }));
+        assertThat(response.responses()).singleElement().satisfies(topic -> {
+            assertThat(topic.topicId()).isEqualTo(CLOSED);
+            assertThat(topic.partitions()).singleElement().satisfies(partition -> {
+                assertThat(partition.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                assertThat(partition.acknowledgeErrorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+            });
+        });
+    }
+
+    @Test
     void theHandlerIsToldWhichTopicsTheMemberMayReadForItsSessionPartitions() {
         ShareFetchRequestView request = new ShareFetchRequestView().groupId("g").memberId("m").shareSessionEpoch(1);
         call(ApiKey.SHARE_FETCH, (short) 1, request.struct(), () -> new ShareFetchResponseView().struct());

@@ -11,8 +11,11 @@ import io.minibroker.protocol.message.view.CreateAclsRequestView;
 import io.minibroker.protocol.message.view.CreateAclsResponseView;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
+import io.minibroker.protocol.message.view.MetadataRequestView;
+import io.minibroker.protocol.message.view.MetadataResponseView;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
@@ -34,9 +37,12 @@ import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -194,6 +200,85 @@ class ClusterAclsTest {
             FetchResponseView response = new FetchResponseView(client.receive(ApiKey.FETCH, version).body());
             assertThat(response.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
             assertThat(response.responses()).isEmpty();
+        }
+    }
+
+    /**
+     * A broker checks a topic named by id against the topic the cluster's image names, even one it holds no replica
+     * of (as Kafka's metadata cache knows every topic): a principal denied DESCRIBE learns nothing of it by its id.
+     */
+    @Test
+    void aTopicNamedByIdIsCheckedOnABrokerWithoutAReplicaOfIt() throws Exception {
+        // The nodes fetch the metadata as a super user (on the SASL controller listener); the client is ANONYMOUS.
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SASL_PLAINTEXT",
+                "sasl.enabled.mechanisms", "PLAIN", "sasl.mechanism.controller.protocol", "PLAIN",
+                "listener.name.controller.plain.sasl.jaas.config", SecuredClusters.PLAIN_JAAS,
+                "authorizer.class.name", BrokerConfig.STANDARD_AUTHORIZER, "super.users", "User:broker",
+                "allow.everyone.if.no.acl.found", "true"));
+        try (MiniCluster cluster = MiniCluster.start(2, settings);
+             Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+                     cluster.bootstrapServers()))) {
+            await(() -> cluster.controller().membership().liveBrokers().size() == 2, "two brokers registered");
+            admin.createTopics(List.of(new NewTopic("hidden", 1, (short) 1))).all().get();
+            int withoutReplica = 1 - cluster.leaderOf("hidden", 0);
+            try (RawClient client = new RawClient(cluster.node(withoutReplica).boundPort("PLAINTEXT"))) {
+                await(() -> metadata(client, "hidden", null).errorCode() == Errors.NONE.code(),
+                        "the topic in node " + withoutReplica + "'s image");
+                UUID id = metadata(client, "hidden", null).topicId();
+                assertThat(metadata(client, null, id).errorCode()).as("described by its id before the ACL")
+                        .isEqualTo(Errors.NONE.code());
+                admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.TOPIC, "hidden",
+                        PatternType.LITERAL), new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.DESCRIBE,
+                        AclPermissionType.DENY)))).all().get();
+                await(() -> metadata(client, null, id).errorCode() == Errors.TOPIC_AUTHORIZATION_FAILED.code(),
+                        "the topic refused by its id on node " + withoutReplica);
+            }
+        }
+    }
+
+    /**
+     * The brokers follow the controller's image whatever their principal may describe, as Kafka's brokers read the
+     * whole metadata log: a topic its principal (here ANONYMOUS, as the clients') is denied DESCRIBE on stays in
+     * every broker's image, and so on its leader, through later changes of the image.
+     */
+    @Test
+    void aTopicTheNodesPrincipalMayNotDescribeStaysInTheirImage() throws Exception {
+        try (MiniCluster cluster = MiniCluster.start(2, Map.of("authorizer.class.name",
+                BrokerConfig.STANDARD_AUTHORIZER, "allow.everyone.if.no.acl.found", "true"));
+             Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+                     cluster.bootstrapServers()))) {
+            await(() -> cluster.controller().membership().liveBrokers().size() == 2, "two brokers registered");
+            admin.createTopics(List.of(new NewTopic("kept", 1, (short) 1))).all().get();
+            int leader = cluster.leaderOf("kept", 0);
+            try (RawClient client = new RawClient(cluster.node(leader).boundPort("PLAINTEXT"))) {
+                await(() -> metadata(client, "kept", null).errorCode() == Errors.NONE.code(), "kept led here");
+                UUID id = metadata(client, "kept", null).topicId();
+                admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.TOPIC, "kept",
+                        PatternType.LITERAL), new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.DESCRIBE,
+                        AclPermissionType.DENY)))).all().get();
+                await(() -> metadata(client, "kept", null).errorCode() == Errors.TOPIC_AUTHORIZATION_FAILED.code(),
+                        "the ACL applied by the leader");
+                admin.createTopics(List.of(new NewTopic("later", 1, (short) 1))).all().get();
+                await(() -> metadata(client, "later", null).errorCode() == Errors.NONE.code(),
+                        "a later image applied by the leader");
+                assertThat(metadata(client, null, id).errorCode()).as("refused by its id, not unknown")
+                        .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+            }
+        }
+    }
+
+    /** The one topic a v12 Metadata request names, by name or by id, as the node answers it. */
+    private static MetadataResponseView.MetadataResponseTopic metadata(RawClient client, String name,
+                                                                       UUID id) {
+        MetadataRequestView request = new MetadataRequestView();
+        request.addTopic().name(name).topicId(id == null ? new UUID(0, 0) : id);
+        short version = 12;
+        try {
+            client.send(RawClient.request(ApiKey.METADATA, version, 1, request.struct()));
+            return new MetadataResponseView(client.receive(ApiKey.METADATA, version).body()).topics().get(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
