@@ -20,10 +20,10 @@ import java.util.function.Function;
 
 /**
  * One request's questions to the authorizer, as Kafka's AuthHelper asks them: the principal and client address
- * of the connection, read once per request, and the shapes of answer a refused request or resource gets. It is
- * also the {@link TopicRights} its handler is served with.
+ * of the connection, read once per request, and the shapes of answer a refused request or resource gets; a served
+ * handler gets the principal's {@link TopicRights} with it.
  */
-final class Access implements TopicRights {
+final class Access {
 
     private final StandardAuthorizer authorizer;
     private final KafkaPrincipal principal;
@@ -99,20 +99,28 @@ final class Access implements TopicRights {
                     AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE,
                     AclOperation.ALTER, AclOperation.DESCRIBE));
 
-    /** The request served as it came. */
-    /** Serves the request, telling its handler what the principal may do with topics the request does not name. */
+    /**
+     * Serves the request, telling its handler what the principal may do with topics the request does not name: rights
+     * that hold the authorizer, principal and host only, as a handler may keep them past the request (a KIP-848
+     * member keeps its heartbeat's until the next one) and must not keep the request's buffers alive with them.
+     */
     CompletionStage<Struct> serve() {
-        return handler.handle(context.withTopicRights(this), request);
+        return handler.handle(context.withTopicRights(new PrincipalRights(authorizer, principal, host)), request);
     }
 
-    @Override
-    public boolean mayDescribe(String topic) {
-        return allowed(AclOperation.DESCRIBE, ResourceType.TOPIC, topic);
-    }
+    /** A principal's rights on topics, as the authorizer answers them now. */
+    private record PrincipalRights(StandardAuthorizer authorizer, KafkaPrincipal principal, String host)
+            implements TopicRights {
 
-    @Override
-    public boolean mayRead(String topic) {
-        return allowed(AclOperation.READ, ResourceType.TOPIC, topic);
+        @Override
+        public boolean mayDescribe(String topic) {
+            return authorizer.authorize(principal, host, AclOperation.DESCRIBE, ResourceType.TOPIC, topic);
+        }
+
+        @Override
+        public boolean mayRead(String topic) {
+            return authorizer.authorize(principal, host, AclOperation.READ, ResourceType.TOPIC, topic);
+        }
     }
 
     /**
