@@ -15,9 +15,11 @@ import java.util.function.BiConsumer;
 
 /**
  * The partitions one OffsetCommit or TxnOffsetCommit names, as both handlers sort them before asking the
- * coordinator (Kafka's KafkaApis does the same for both): a partition of a topic this broker or the cluster does not
- * know is answered at once, UNKNOWN_TOPIC_ID when the request names topics by id, else UNKNOWN_TOPIC_OR_PARTITION;
- * the others' offsets go to the coordinator and their answers wait for its decision.
+ * coordinator (Kafka's KafkaApis does the same for both): a topic this broker or the cluster does not know is
+ * answered at once, UNKNOWN_TOPIC_ID when the request names topics by id, else UNKNOWN_TOPIC_OR_PARTITION, and a
+ * partition a known topic does not have UNKNOWN_TOPIC_OR_PARTITION either way (as Kafka 4.3's KafkaApis, which looks
+ * the partition up by the name it resolved); the others' offsets go to the coordinator and their answers wait for its
+ * decision.
  *
  * @param <P> the response's partition view of the request's API
  */
@@ -47,8 +49,11 @@ final class OffsetCommitPartitions<P> {
      * @return NONE when kept
      */
     Errors add(Optional<TopicMetadata> topic, int partition, P answer, OffsetStore.CommittedOffset offset) {
-        if (topic.isEmpty() || !topic.get().hasPartition(partition)) {
+        if (topic.isEmpty()) {
             return byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        if (!topic.get().hasPartition(partition)) {
+            return Errors.UNKNOWN_TOPIC_OR_PARTITION;
         }
         TopicPartition topicPartition = new TopicPartition(topic.get().name(), partition);
         awaiting.put(answer, topicPartition);

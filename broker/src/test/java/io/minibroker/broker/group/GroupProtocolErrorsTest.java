@@ -226,11 +226,16 @@ class GroupProtocolErrorsTest {
                 .set("CommittedOffset", 7L).set("CommittedMetadata", null);
         commit.addElement("Topics").set("TopicId", unknown).addElement("Partitions").set("PartitionIndex", 0)
                 .set("CommittedOffset", 7L).set("CommittedMetadata", null);
+        commit.addElement("Topics").set("TopicId", id).addElement("Partitions").set("PartitionIndex", 5)
+                .set("CommittedOffset", 7L).set("CommittedMetadata", null);
         List<Struct> committed = client.call(ApiKey.OFFSET_COMMIT, 10, commit).getStructs("Topics");
         assertThat(committed.get(0).getStructs("Partitions").get(0).getInt16("ErrorCode"))
                 .isEqualTo(Errors.NONE.code());
         assertThat(committed.get(1).getStructs("Partitions").get(0).getInt16("ErrorCode"))
                 .isEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
+        // A known topic's missing partition, named by id: Kafka 4.3's KafkaApis answers UNKNOWN_TOPIC_OR_PARTITION.
+        assertThat(committed.get(2).getStructs("Partitions").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
 
         Struct fetch = ApiKey.OFFSET_FETCH.request().newMessage();
         Struct group = fetch.addElement("Groups").set("GroupId", "ids");

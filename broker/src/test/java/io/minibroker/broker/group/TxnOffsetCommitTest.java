@@ -194,6 +194,9 @@ class TxnOffsetCommitTest {
         assertThat(topic.topicId()).isEqualTo(known);
         // Known by its id; v6 asks the transaction coordinator, which has no transaction of this producer.
         assertThat(topic.partitions().get(0).errorCode()).isNotEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
+        // A partition the topic known by its id does not have: UNKNOWN_TOPIC_OR_PARTITION, as Kafka's KafkaApis.
+        byId.topics().get(0).partitions().get(0).partitionIndex(7);
+        assertThat(txnCommit(byId, 6)).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
         assertThat(fetchV7("g", true)).as("nothing written").containsExactly(Errors.NONE, -1L, Errors.NONE, -1L);
     }
 
