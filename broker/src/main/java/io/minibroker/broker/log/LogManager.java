@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -127,31 +128,48 @@ public final class LogManager implements AutoCloseable {
 
     /**
      * Opens the logs of one directory on {@code num.recovery.threads.per.data.dir} threads, as Kafka does: with
-     * thousands of partitions the time goes to opening files, which threads overlap. The pool lives only for this
-     * call. Every log is tried; the first failure (in listing order) is thrown, the others added to it as
-     * suppressed, and the logs that did open are kept, as when they were opened one after another.
+     * thousands of partitions the time goes to opening files, which threads overlap. Every log is tried; the logs
+     * that did open are kept, as when they were opened one after another.
      */
     private void openLogs(Path logDir, List<TopicPartition> partitions, boolean clean,
                           Map<TopicPartition, Long> recoveryPoints, Map<TopicPartition, Long> startOffsets)
             throws IOException {
         Map<String, LogConfig> configs = new HashMap<>(); // one per topic, not one per partition
         partitions.forEach(tp -> configs.computeIfAbsent(tp.topic(), topicConfigs));
+        onThreads("log-recovery-" + logDir.getFileName(), recoveryThreadsPerDataDir, partitions,
+                tp -> PartitionLog.open(logDir, tp, configs.get(tp.topic()), clock,
+                        recoveryPoints.getOrDefault(tp, 0L), startOffsets.getOrDefault(tp, 0L), clean),
+                opened -> {
+                    opened.onRoll(rolls);
+                    logs.put(opened.topicPartition(), opened);
+                });
+    }
+
+    /** One step of {@link #onThreads}: opening or closing one log. */
+    @FunctionalInterface
+    private interface LogTask<T, R> {
+        R run(T item) throws IOException;
+    }
+
+    /**
+     * Runs {@code task} on every item on up to {@code threads} threads (named {@code threadName-N}), hands each
+     * result to {@code done} on this thread in the items' order, and then throws the first failure (in that order)
+     * with the others added to it as suppressed. The pool lives only for this call.
+     */
+    private static <T, R> void onThreads(String threadName, int threads, List<T> items, LogTask<T, R> task,
+                                         Consumer<R> done) throws IOException {
         AtomicInteger threadNumber = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(recoveryThreadsPerDataDir,
-                partitions.size())), task -> new Thread(task, "log-recovery-" + logDir.getFileName() + "-"
-                        + threadNumber.incrementAndGet()));
-        List<Future<PartitionLog>> opening = new ArrayList<>();
-        for (TopicPartition tp : partitions) {
-            opening.add(pool.submit(() -> PartitionLog.open(logDir, tp, configs.get(tp.topic()), clock,
-                    recoveryPoints.getOrDefault(tp, 0L), startOffsets.getOrDefault(tp, 0L), clean)));
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, items.size())),
+                runnable -> new Thread(runnable, threadName + "-" + threadNumber.incrementAndGet()));
+        List<Future<R>> running = new ArrayList<>();
+        for (T item : items) {
+            running.add(pool.submit(() -> task.run(item)));
         }
         Throwable failure = null;
         try {
-            for (Future<PartitionLog> future : opening) {
+            for (Future<R> future : running) {
                 try {
-                    PartitionLog opened = future.get();
-                    opened.onRoll(rolls);
-                    logs.put(opened.topicPartition(), opened);
+                    done.accept(future.get());
                 } catch (ExecutionException e) {
                     if (failure == null) {
                         failure = e.getCause();
@@ -161,9 +179,9 @@ public final class LogManager implements AutoCloseable {
                 }
             }
         } catch (InterruptedException e) {
-            pool.shutdownNow(); // the logs still opening are dropped with the start that is given up
+            pool.shutdownNow(); // the steps still running are given up with the call
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while opening the logs of " + logDir);
+            throw new InterruptedIOException("interrupted on the " + threadName + " threads");
         } finally {
             pool.shutdown(); // every task is done: its threads end
         }
@@ -348,12 +366,19 @@ public final class LogManager implements AutoCloseable {
         return new OffsetCheckpointFile(logDir.resolve(name));
     }
 
-    /** Flushes and closes every log, checkpoints, and marks each directory as cleanly shut down. */
+    /**
+     * Flushes and closes every log, checkpoints, and marks each directory as cleanly shut down. The logs close on
+     * {@code num.recovery.threads.per.data.dir} threads per directory, as Kafka's shutdown does: each flushes and
+     * may write a producer snapshot, which one thread would do ten thousand times in a row. If any log fails to
+     * close, no checkpoint or marker is written, so the next start recovers.
+     */
     @Override
     public synchronized void close() throws IOException {
-        for (PartitionLog partitionLog : logs.values()) {
-            partitionLog.close();
-        }
+        onThreads("log-close", recoveryThreadsPerDataDir * logDirs.size(), List.copyOf(logs.values()),
+                partitionLog -> {
+                    partitionLog.close();
+                    return partitionLog;
+                }, closed -> { });
         checkpoint();
         for (Path logDir : logDirs) {
             Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);

@@ -201,6 +201,34 @@ class LogManagerTest {
         reopened.close();
     }
 
+    @Test
+    void aLogThatCannotBeClosedLeavesNoCleanShutdownMarkerAndTheOthersClose() throws IOException {
+        LogManager manager = manager();
+        manager.startup();
+        fill(manager);
+        // The directory of one partition gone under the broker: its close cannot write its producer snapshot.
+        Path gone = (Files.exists(dirA.resolve("my-topic-3")) ? dirA : dirB).resolve("my-topic-3");
+        try (var files = Files.walk(gone)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+        }
+
+        assertThatThrownBy(manager::close).hasMessageContaining("my-topic-3");
+        Eventually.await(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(thread -> thread.getName().startsWith("log-close-")), "the closing threads to end");
+        assertThat(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).as("the next start recovers").doesNotExist();
+        assertThat(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).doesNotExist();
+
+        LogManager reopened = manager();
+        reopened.startup();
+        for (TopicPartition tp : PARTITIONS) {
+            if (!tp.equals(new TopicPartition("my-topic", 3))) {
+                assertThat(reopened.log(tp).orElseThrow().logEndOffset()).as("%s was flushed and closed", tp)
+                        .isEqualTo(60);
+            }
+        }
+        reopened.close();
+    }
+
     /** The pool is shut down once the logs are loaded: its threads end (a pool left running keeps them). */
     private static void awaitNoRecoveryThreads() {
         Eventually.await(() -> Thread.getAllStackTraces().keySet().stream()
