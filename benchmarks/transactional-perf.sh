@@ -6,7 +6,9 @@
 # Throughput: ProducerPerformance (kafka-tools 4.3.1) with --transactional-id and --transaction-duration-ms 100.
 # Latency: benchmarks/src/.../txn/TransactionalLatency.java, a transactional producer at LATENCY_RATE records/s
 # (default 2000) committing every 100 ms, LATENCY_RECORDS records (default 20000), read by a read_committed
-# consumer; p50/p99/p99.9 of send-to-receive. Heaps: minibroker 256 MB, Kafka 1 GB; fresh log directories.
+# consumer; p50/p99/p99.9 of send-to-receive, and of commit-to-receive per transaction (commitTransaction() called
+# to its first record read: the broker's share of the wait). Heaps: minibroker 256 MB, Kafka 1 GB; fresh log
+# directories.
 # IMPLS="minibroker" runs minibroker alone (default "minibroker kafka"); MINIBROKER_JAR another build of it (with
 # SKIP_BUILD=1: a before/after comparison); PORT and CONTROLLER_PORT the ports (default 29292, 29293).
 set -euo pipefail
