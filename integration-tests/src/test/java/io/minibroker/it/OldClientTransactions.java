@@ -58,13 +58,21 @@ public final class OldClientTransactions {
     }
 
     /**
-     * The classes of the error a fenced producer meets on its next send and commit and of its causes, outermost
-     * first; none if none.
+     * What a fenced producer meets: on its next send, then on its abort, the classes of the error and of its causes,
+     * outermost first ("none" if none), as "send: ...; abort: ...".
      */
     private static String fenced(KafkaProducer<String, String> producer) {
+        return "send: " + errorOf(() -> producer.send(new ProducerRecord<>("old", 0, "k", "fenced1")).get())
+                + "; abort: " + errorOf(producer::abortTransaction);
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    private static String errorOf(Step step) {
         try {
-            producer.send(new ProducerRecord<>("old", 0, "k", "fenced1")).get();
-            producer.commitTransaction();
+            step.run();
             return "none";
         } catch (Exception e) {
             StringBuilder chain = new StringBuilder();

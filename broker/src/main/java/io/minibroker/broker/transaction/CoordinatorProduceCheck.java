@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  * coordinator is asked directly, as a leader would ask it with AddPartitionsToTxn v5 (add) or v4 (verify only).
  * Errors the producer should retry on (the coordinator busy, moving, loading) become NOT_ENOUGH_REPLICAS, and
  * the others of a transaction gone wrong are the producer's to abort: TRANSACTION_ABORTABLE from Produce v11
- * (INVALID_TXN_STATE before), as Kafka's ReplicaManager maps them; fencing errors go through as they are. An implicit
+ * (INVALID_TXN_STATE before), as Kafka's ReplicaManager maps them; a fenced producer is told INVALID_PRODUCER_EPOCH,
+ * as Kafka's AddPartitionsToTxnManager tells it (PRODUCER_FENCED comes with its EndTxn). An implicit
  * add that finds the last transaction still completing is asked again first, as Kafka's leader does
  * ({@code add.partitions.to.txn.retry.backoff.ms}, {@code add.partitions.to.txn.retry.backoff.max.ms}, waited on
  * the broker's clock), whichever node coordinates the transaction: {@link ClusterProduceCheck} retries through
@@ -112,7 +113,10 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck,
      */
     static Errors forProduce(Errors error, short produceVersion) {
         return switch (error) {
-            case NONE, PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, INVALID_TXN_STATE -> error;
+            case NONE, INVALID_PRODUCER_EPOCH, INVALID_TXN_STATE -> error;
+            // As Kafka's AddPartitionsToTxnManager: a producer handles a fenced epoch on a produce as
+            // INVALID_PRODUCER_EPOCH (abortable); its EndTxn then meets PRODUCER_FENCED, which is fatal.
+            case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
             case TRANSACTION_ABORTABLE -> produceVersion >= ABORTABLE_FROM ? error : Errors.INVALID_TXN_STATE;
             case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR,
                  REQUEST_TIMED_OUT, UNKNOWN_TOPIC_OR_PARTITION, OPERATION_NOT_ATTEMPTED -> Errors.NOT_ENOUGH_REPLICAS;

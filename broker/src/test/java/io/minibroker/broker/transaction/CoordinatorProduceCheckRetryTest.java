@@ -116,4 +116,15 @@ class CoordinatorProduceCheckRetryTest {
         assertThat(answered(ask(1, 100, fenced, IMPLICIT_ADD))).containsEntry(PARTITION, Errors.PRODUCER_FENCED);
         assertThat(fenced.asked).hasValue(1);
     }
+
+    /** As Kafka's AddPartitionsToTxnManager answers a produce: a fenced producer hears INVALID_PRODUCER_EPOCH. */
+    @Test
+    void aFencedProducerIsToldItsEpochIsInvalid() {
+        assertThat(CoordinatorProduceCheck.forProduce(Errors.PRODUCER_FENCED, IMPLICIT_ADD))
+                .isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        assertThat(CoordinatorProduceCheck.forProduce(Errors.PRODUCER_FENCED, VERIFY_ONLY))
+                .isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        assertThat(CoordinatorProduceCheck.forProduce(Errors.CONCURRENT_TRANSACTIONS, IMPLICIT_ADD))
+                .isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
+    }
 }
