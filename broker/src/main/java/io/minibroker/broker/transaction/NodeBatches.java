@@ -101,7 +101,11 @@ final class NodeBatches<I, R> {
             response = CompletableFuture.failedFuture(e);
         }
         response.whenComplete((answered, failure) -> {
-            answerer.answer(node, items, answered, failure);
+            try {
+                answerer.answer(node, items, answered, failure);
+            } catch (RuntimeException unreadable) { // a response that cannot be read answers as a failed request
+                answerer.answer(node, items, null, unreadable);
+            }
             List<Queued<I>> next;
             synchronized (this) {
                 Destination<I> destination = destinations.get(nodeId);
