@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs one of kafka-tools 4.3.1's commands (what kafka-transactions.sh, kafka-acls.sh and the other scripts start) in
- * a child JVM, as the scripts run them, on this module's class path with the kafka-clients the tools were built with.
+ * a child JVM, as the scripts run them, on this module's class path with the kafka-clients the tools were built with;
+ * or a test's own main class with an older kafka-clients.
  */
 final class KafkaTool {
 
@@ -20,8 +21,17 @@ final class KafkaTool {
 
     /** The command's standard output, failing the test on an exit other than 0. */
     static String run(Class<?> command, String... args) throws Exception {
+        return runWithClients("kafka.tools.clients.jar", command, args);
+    }
+
+    /**
+     * The same for any main class, with the kafka-clients jar the build copied to where this system property
+     * names (integration-tests/pom.xml) in place of this module's 4.4.0.
+     */
+    static String runWithClients(String clientsJarProperty, Class<?> command, String... args) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> line = new ArrayList<>(List.of(java, "-Xmx128m", "-cp", toolClassPath(), command.getName()));
+        List<String> line = new ArrayList<>(List.of(java, "-Xmx128m", "-cp", classPathWith(clientsJarProperty),
+                command.getName()));
         line.addAll(Arrays.asList(args));
         String name = command.getSimpleName();
         Path out = Files.createTempFile(name, ".out");
@@ -29,7 +39,11 @@ final class KafkaTool {
         try {
             Process process = new ProcessBuilder(line).redirectOutput(out.toFile()).redirectError(err.toFile())
                     .start();
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(name + " " + List.of(args)).isTrue();
+            if (!process.waitFor(90, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError(name + " " + List.of(args) + " still running after 90 s: "
+                        + Files.readString(out) + Files.readString(err));
+            }
             String stdout = Files.readString(out);
             assertThat(process.exitValue()).as("exit of " + name + " " + List.of(args) + ": " + stdout
                     + Files.readString(err)).isZero();
@@ -41,16 +55,16 @@ final class KafkaTool {
     }
 
     /**
-     * The test's class path with the kafka-clients the tools were built with in place of this module's 4.4.0
-     * (kafka-tools 4.3.1 calls a class 4.4.0 moved): the copy the build makes of it, named by the
-     * {@code kafka.tools.clients.jar} property (integration-tests/pom.xml).
+     * The test's class path with another kafka-clients in place of this module's 4.4.0 (kafka-tools 4.3.1 calls a
+     * class 4.4.0 moved; an older client line is under test): the copy the build makes of it, named by this
+     * property (integration-tests/pom.xml).
      */
-    private static String toolClassPath() {
-        String toolsClients = System.getProperty("kafka.tools.clients.jar");
-        assertThat(toolsClients).as("kafka.tools.clients.jar (set by the build)").isNotNull();
-        assertThat(Path.of(toolsClients)).exists();
+    private static String classPathWith(String clientsJarProperty) {
+        String clients = System.getProperty(clientsJarProperty);
+        assertThat(clients).as(clientsJarProperty + " (set by the build)").isNotNull();
+        assertThat(Path.of(clients)).exists();
         return Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
-                .map(entry -> entry.matches(".*kafka-clients-[^/]+\\.jar") ? toolsClients : entry)
+                .map(entry -> entry.matches(".*kafka-clients-[^/]+\\.jar") ? clients : entry)
                 .reduce((a, b) -> a + java.io.File.pathSeparator + b).orElseThrow();
     }
 }

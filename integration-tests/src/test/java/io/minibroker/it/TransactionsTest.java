@@ -11,6 +11,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
@@ -158,12 +159,11 @@ class TransactionsTest {
 
         KafkaProducer<String, String> second = producer("shared", Map.of());
         second.initTransactions();
-        assertThatThrownBy(() -> {
-            first.send(new ProducerRecord<>("fenced", 0, "k", "first-after")).get();
-            first.commitTransaction();
-        }).satisfiesAnyOf(
-                error -> assertThat(error).isInstanceOf(ProducerFencedException.class),
-                error -> assertThat(error).hasCauseInstanceOf(ProducerFencedException.class));
+        // As Kafka's leader answers a fenced producer's produce (AddPartitionsToTxnManager): INVALID_PRODUCER_EPOCH,
+        // an abortable error; the abort's EndTxn then meets PRODUCER_FENCED, which is fatal.
+        assertThatThrownBy(() -> first.send(new ProducerRecord<>("fenced", 0, "k", "first-after")).get())
+                .hasCauseInstanceOf(InvalidProducerEpochException.class);
+        assertThatThrownBy(first::abortTransaction).isInstanceOf(ProducerFencedException.class);
         second.beginTransaction();
         send(second, "fenced", "second", 0, 3);
         second.commitTransaction();

@@ -64,6 +64,8 @@ final class TransactionApis implements AutoCloseable {
     private final TransactionalProduceCheck produceCheck;
     /** A cluster's: a leader's questions to other nodes' transaction coordinators, over its own channels. */
     private final ClusterProduceCheck clusterProduceCheck;
+    /** The coordinator's answers to this node's produces, with the backoffs of their retries. */
+    private final CoordinatorProduceCheck localProduceCheck;
 
     /** @param metadata a cluster broker's copy of the metadata; null on a single node */
     TransactionApis(BrokerConfig config, BrokerClock clock, TopicRegistry topics, ProducerStates producerStates,
@@ -96,9 +98,9 @@ final class TransactionApis implements AutoCloseable {
         }
         coordinator = new TransactionCoordinator(new TransactionStateTopic(topics, stateAppender, clock),
                 coordinatorMarkers, producerIds::next, transactionConfig(config), clock);
-        CoordinatorProduceCheck localProduceCheck = new CoordinatorProduceCheck(coordinator,
+        localProduceCheck = new CoordinatorProduceCheck(coordinator,
                 config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS),
-                config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS));
+                config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS), clock);
         if (config.inCluster()) {
             clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, localProduceCheck,
                     config.interBrokerListenerName(), interBroker,
@@ -157,9 +159,13 @@ final class TransactionApis implements AutoCloseable {
                 .add(ApiKey.END_TXN, new EndTxnHandler(coordinator));
     }
 
-    /** The coordinator, then the cluster's channels to other nodes: after the group coordinator, as before. */
+    /**
+     * The produces' backoffs (while the coordinator still answers their last ask), the coordinator, then the
+     * cluster's channels to other nodes: after the group coordinator, as before.
+     */
     @Override
     public void close() {
+        Closing.quietly(localProduceCheck);
         Closing.quietly(coordinator);
         Closing.quietly(clusterMarkers);
         Closing.quietly(clusterProduceCheck);

@@ -7,11 +7,6 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.message.view.WriteTxnMarkersRequestView;
-import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
-import io.minibroker.protocol.schema.Struct;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,21 +21,21 @@ import java.util.function.Supplier;
 /**
  * A cluster coordinator's markers, as Kafka's TransactionMarkerChannelManager sends them: each partition's leader is
  * looked up in the latest metadata image at every attempt (so a retry after NOT_LEADER_OR_FOLLOWER goes to the new
- * leader); this node's own partitions go straight to the {@link LeaderMarkerAppender}, the others' in one
- * WriteTxnMarkers request per leader, over a channel to that node on the inter-broker listener, sent from the
- * channel's own thread (the channel blocks). A partition without a leader, or whose leader cannot be reached, is
+ * leader); this node's own partitions go straight to the {@link LeaderMarkerAppender}, the others' through the
+ * leader's queue ({@link MarkerQueues}: one WriteTxnMarkers in flight per leader, carrying every marker queued
+ * meanwhile), over a channel to that node on the inter-broker listener, sent from the channel's own thread (the
+ * channel blocks). A partition without a leader, or whose leader cannot be reached, is
  * NOT_LEADER_OR_FOLLOWER, which {@link TransactionMarkers} retries; one whose topic the image no longer has is
  * UNKNOWN_TOPIC_OR_PARTITION (deleted: it needs no marker).
  */
 public final class ClusterMarkerAppender implements TransactionMarkerAppender, AutoCloseable {
-
-    private static final Logger LOG = LoggerFactory.getLogger(ClusterMarkerAppender.class);
 
     private final int nodeId;
     private final Supplier<ClusterMetadata> image;
     private final TransactionMarkerAppender local;
     private final String listenerName;
     private final NodeChannels channels;
+    private final MarkerQueues queues;
 
     public ClusterMarkerAppender(int nodeId, Supplier<ClusterMetadata> image, TransactionMarkerAppender local,
                                  String listenerName, ClientSecurity security, int timeoutMs) {
@@ -49,6 +44,8 @@ public final class ClusterMarkerAppender implements TransactionMarkerAppender, A
         this.local = local;
         this.listenerName = listenerName;
         this.channels = new NodeChannels("broker-" + nodeId + "-txn-markers", security, timeoutMs);
+        this.queues = new MarkerQueues((node, request) -> channels.send(node, ApiKey.WRITE_TXN_MARKERS,
+                ApiKey.WRITE_TXN_MARKERS.highestStableVersion(), request));
     }
 
     @Override
@@ -89,39 +86,7 @@ public final class ClusterMarkerAppender implements TransactionMarkerAppender, A
         if (node.isEmpty()) {
             return CompletableFuture.completedFuture(every(partitions, Errors.NOT_LEADER_OR_FOLLOWER));
         }
-        return channels.send(node.get(), ApiKey.WRITE_TXN_MARKERS, ApiKey.WRITE_TXN_MARKERS.highestStableVersion(),
-                request(marker, partitions)).handle((response, failure) -> {
-                    if (failure != null) {
-                        LOG.debug("WriteTxnMarkers to node {} failed: {}", leader, failure.toString());
-                        return every(partitions, Errors.NOT_LEADER_OR_FOLLOWER);
-                    }
-                    return errorsOf(response, partitions);
-                });
-    }
-
-    private static Struct request(TransactionMarker marker, List<TopicPartition> partitions) {
-        WriteTxnMarkersRequestView request = new WriteTxnMarkersRequestView();
-        WriteTxnMarkersRequestView.WritableTxnMarker written = request.addMarker().producerId(marker.producerId())
-                .producerEpoch(marker.producerEpoch()).coordinatorEpoch(marker.coordinatorEpoch())
-                .transactionResult(marker.result() == TransactionResult.COMMIT);
-        byTopic(partitions).forEach((topic, indexes) -> written.addTopic().name(topic).partitionIndexes(indexes));
-        return request.struct();
-    }
-
-    private static Map<TopicPartition, Errors> errorsOf(Struct response, List<TopicPartition> asked) {
-        Map<TopicPartition, Errors> errors = every(asked, Errors.UNKNOWN_SERVER_ERROR); // one left unanswered
-        for (WriteTxnMarkersResponseView.WritableTxnMarkerResult marker
-                : new WriteTxnMarkersResponseView(response).markers()) {
-            for (WriteTxnMarkersResponseView.WritableTxnMarkerTopicResult topic : marker.topics()) {
-                for (WriteTxnMarkersResponseView.WritableTxnMarkerPartitionResult partition : topic.partitions()) {
-                    TopicPartition answered = new TopicPartition(topic.name(), partition.partitionIndex());
-                    if (errors.containsKey(answered)) {
-                        errors.put(answered, Errors.forCode(partition.errorCode()));
-                    }
-                }
-            }
-        }
-        return errors;
+        return queues.enqueue(node.get(), marker, partitions);
     }
 
     /** Partition indexes by topic, as requests name them. */

@@ -7,9 +7,6 @@ import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.message.view.AddPartitionsToTxnRequestView;
-import io.minibroker.protocol.message.view.AddPartitionsToTxnResponseView;
-import io.minibroker.protocol.schema.Struct;
 
 import java.util.Collection;
 import java.util.Map;
@@ -18,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
-import static io.minibroker.broker.transaction.ClusterMarkerAppender.byTopic;
 import static io.minibroker.broker.transaction.ClusterMarkerAppender.every;
 
 /**
@@ -26,7 +22,8 @@ import static io.minibroker.broker.transaction.ClusterMarkerAppender.every;
  * transaction's coordinator is the leader of its id's {@code __transaction_state} partition in the latest image;
  * when that is this node the coordinator is asked directly ({@link CoordinatorProduceCheck}), else with
  * AddPartitionsToTxn v5 over a channel to it (VerifyOnly for a Produce below v12, whose client added the
- * partitions itself). No coordinator known or reachable is an error the producer retries. An implicit add that meets
+ * partitions itself), the questions to one node batched as Kafka batches them ({@link AddPartitionsQueues}). No
+ * coordinator known or reachable is an error the producer retries. An implicit add that meets
  * CONCURRENT_TRANSACTIONS is asked again as {@link CoordinatorProduceCheck#askAgainWhileConcurrent} says, the
  * coordinator looked up anew each time.
  */
@@ -39,6 +36,7 @@ public final class ClusterProduceCheck implements TransactionalProduceCheck, Aut
     private final CoordinatorProduceCheck local;
     private final String listenerName;
     private final NodeChannels channels;
+    private final AddPartitionsQueues queues;
 
     /** @param local the check of this node's own coordinator, for the ids whose partition this node leads */
     public ClusterProduceCheck(int nodeId, Supplier<ClusterMetadata> image, CoordinatorProduceCheck local,
@@ -48,6 +46,8 @@ public final class ClusterProduceCheck implements TransactionalProduceCheck, Aut
         this.local = local;
         this.listenerName = listenerName;
         this.channels = new NodeChannels("broker-" + nodeId + "-txn-verification", security, timeoutMs);
+        this.queues = new AddPartitionsQueues((node, request) -> channels.send(node, ApiKey.ADD_PARTITIONS_TO_TXN,
+                ADD_PARTITIONS_VERSION, request));
     }
 
     @Override
@@ -77,40 +77,8 @@ public final class ClusterProduceCheck implements TransactionalProduceCheck, Aut
         if (node.isEmpty()) {
             return CompletableFuture.completedFuture(every(partitions, Errors.COORDINATOR_NOT_AVAILABLE));
         }
-        boolean verifyOnly = !CoordinatorProduceCheck.addsImplicitly(produceVersion);
-        return channels.send(node.get(), ApiKey.ADD_PARTITIONS_TO_TXN, ADD_PARTITIONS_VERSION,
-                        request(transactionalId, producerId, producerEpoch, partitions, verifyOnly))
-                .handle((response, failure) -> failure != null
-                        ? every(partitions, Errors.COORDINATOR_NOT_AVAILABLE) : errorsOf(response, partitions));
-    }
-
-    private static Struct request(String transactionalId, long producerId, short producerEpoch,
-                                  Collection<TopicPartition> partitions, boolean verifyOnly) {
-        AddPartitionsToTxnRequestView request = new AddPartitionsToTxnRequestView();
-        AddPartitionsToTxnRequestView.AddPartitionsToTxnTransaction transaction = request.addTransaction()
-                .transactionalId(transactionalId).producerId(producerId).producerEpoch(producerEpoch)
-                .verifyOnly(verifyOnly);
-        byTopic(partitions).forEach((topic, indexes) -> transaction.addTopic().name(topic).partitions(indexes));
-        return request.struct();
-    }
-
-    /** Each partition's answer; a whole-request error is every partition's. */
-    private static Map<TopicPartition, Errors> errorsOf(Struct response, Collection<TopicPartition> asked) {
-        AddPartitionsToTxnResponseView answer = new AddPartitionsToTxnResponseView(response);
-        Errors whole = Errors.forCode(answer.errorCode());
-        Map<TopicPartition, Errors> errors = every(asked, whole == Errors.NONE ? Errors.UNKNOWN_SERVER_ERROR : whole);
-        for (AddPartitionsToTxnResponseView.AddPartitionsToTxnResult transaction : answer.resultsByTransaction()) {
-            for (AddPartitionsToTxnResponseView.AddPartitionsToTxnTopicResult topic : transaction.topicResults()) {
-                for (AddPartitionsToTxnResponseView.AddPartitionsToTxnPartitionResult partition
-                        : topic.resultsByPartition()) {
-                    TopicPartition answered = new TopicPartition(topic.name(), partition.partitionIndex());
-                    if (errors.containsKey(answered)) {
-                        errors.put(answered, Errors.forCode(partition.partitionErrorCode()));
-                    }
-                }
-            }
-        }
-        return errors;
+        return queues.enqueue(node.get(), transactionalId, producerId, producerEpoch, partitions,
+                !CoordinatorProduceCheck.addsImplicitly(produceVersion));
     }
 
     @Override

@@ -15,8 +15,8 @@ import java.util.concurrent.CompletionStage;
  * coordinator's node in a cluster). Below v5 the client has sent AddOffsetsToTxn itself and nothing is asked. The
  * produce-shaped answer is turned into TxnOffsetCommit's: a retriable one (the transaction busy with its previous
  * EndTxn, the coordinator loading, moving or unreachable, which a produce answers NOT_ENOUGH_REPLICAS) becomes
- * COORDINATOR_NOT_AVAILABLE, so the client looks the coordinator up again; fencing errors go through; any other
- * means the transaction went wrong: TRANSACTION_ABORTABLE, which v5 clients know.
+ * COORDINATOR_NOT_AVAILABLE, so the client looks the coordinator up again; a fenced producer's INVALID_PRODUCER_EPOCH
+ * goes through; any other means the transaction went wrong: TRANSACTION_ABORTABLE, which v5 clients know.
  */
 public final class CoordinatorOffsetsCheck implements TransactionalOffsetsCheck {
 
@@ -44,7 +44,7 @@ public final class CoordinatorOffsetsCheck implements TransactionalOffsetsCheck 
 
     private static Errors forTxnOffsetCommit(Errors error) {
         return switch (error) {
-            case NONE, PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, TRANSACTION_ABORTABLE -> error;
+            case NONE, INVALID_PRODUCER_EPOCH, TRANSACTION_ABORTABLE -> error;
             case NOT_ENOUGH_REPLICAS, CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE,
                  NOT_COORDINATOR, REQUEST_TIMED_OUT -> Errors.COORDINATOR_NOT_AVAILABLE;
             default -> Errors.TRANSACTION_ABORTABLE;

@@ -2,6 +2,7 @@ package io.minibroker.broker.transaction;
 
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.TransactionalProduceCheck;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.Collection;
@@ -9,8 +10,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -19,12 +18,14 @@ import java.util.function.Supplier;
  * coordinator is asked directly, as a leader would ask it with AddPartitionsToTxn v5 (add) or v4 (verify only).
  * Errors the producer should retry on (the coordinator busy, moving, loading) become NOT_ENOUGH_REPLICAS, and
  * the others of a transaction gone wrong are the producer's to abort: TRANSACTION_ABORTABLE from Produce v11
- * (INVALID_TXN_STATE before), as Kafka's ReplicaManager maps them; fencing errors go through as they are. An implicit
+ * (INVALID_TXN_STATE before), as Kafka's ReplicaManager maps them; a fenced producer is told INVALID_PRODUCER_EPOCH,
+ * as Kafka's AddPartitionsToTxnManager tells it (PRODUCER_FENCED comes with its EndTxn). An implicit
  * add that finds the last transaction still completing is asked again first, as Kafka's leader does
- * ({@code add.partitions.to.txn.retry.backoff.ms}, {@code add.partitions.to.txn.retry.backoff.max.ms}), whichever
- * node coordinates the transaction: {@link ClusterProduceCheck} retries through {@link #askAgainWhileConcurrent} too.
+ * ({@code add.partitions.to.txn.retry.backoff.ms}, {@code add.partitions.to.txn.retry.backoff.max.ms}, waited on
+ * the broker's clock), whichever node coordinates the transaction: {@link ClusterProduceCheck} retries through
+ * {@link #askAgainWhileConcurrent} too.
  */
-public final class CoordinatorProduceCheck implements TransactionalProduceCheck {
+public final class CoordinatorProduceCheck implements TransactionalProduceCheck, AutoCloseable {
 
     /** Produce v12+: the client uses transaction version 2. */
     private static final short IMPLICIT_ADD_FROM = 12;
@@ -34,16 +35,18 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
     private final TransactionCoordinator coordinator;
     private final long addRetryBackoffMs;
     private final long addRetryBackoffMaxMs;
+    private final BackoffTimer backoffs;
 
     /**
      * @param addRetryBackoffMs    {@code add.partitions.to.txn.retry.backoff.ms}: the wait before asking again
      * @param addRetryBackoffMaxMs {@code add.partitions.to.txn.retry.backoff.max.ms}: how long to keep asking
      */
     public CoordinatorProduceCheck(TransactionCoordinator coordinator, long addRetryBackoffMs,
-                                   long addRetryBackoffMaxMs) {
+                                   long addRetryBackoffMaxMs, BrokerClock clock) {
         this.coordinator = coordinator;
         this.addRetryBackoffMs = addRetryBackoffMs;
         this.addRetryBackoffMaxMs = addRetryBackoffMaxMs;
+        this.backoffs = new BackoffTimer("AddPartitionsToTxnRetry", clock);
     }
 
     @Override
@@ -86,9 +89,8 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
             if (!errors.containsValue(Errors.CONCURRENT_TRANSACTIONS) || budgetMs < addRetryBackoffMs) {
                 return CompletableFuture.completedFuture(errors);
             }
-            Executor afterBackoff = CompletableFuture.delayedExecutor(addRetryBackoffMs, TimeUnit.MILLISECONDS);
-            return CompletableFuture.supplyAsync(() -> budgetMs - addRetryBackoffMs, afterBackoff)
-                    .thenCompose(left -> askAgain(ask, left));
+            return backoffs.after(addRetryBackoffMs)
+                    .thenCompose(waited -> askAgain(ask, budgetMs - addRetryBackoffMs));
         });
     }
 
@@ -111,11 +113,20 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
      */
     static Errors forProduce(Errors error, short produceVersion) {
         return switch (error) {
-            case NONE, PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, INVALID_TXN_STATE -> error;
+            case NONE, INVALID_PRODUCER_EPOCH, INVALID_TXN_STATE -> error;
+            // As Kafka's AddPartitionsToTxnManager: a producer handles a fenced epoch on a produce as
+            // INVALID_PRODUCER_EPOCH (abortable); its EndTxn then meets PRODUCER_FENCED, which is fatal.
+            case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
             case TRANSACTION_ABORTABLE -> produceVersion >= ABORTABLE_FROM ? error : Errors.INVALID_TXN_STATE;
             case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR,
                  REQUEST_TIMED_OUT, UNKNOWN_TOPIC_OR_PARTITION, OPERATION_NOT_ATTEMPTED -> Errors.NOT_ENOUGH_REPLICAS;
             default -> produceVersion >= ABORTABLE_FROM ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;
         };
+    }
+
+    /** Ends the backoffs under way: their produces are asked again at once. */
+    @Override
+    public void close() throws InterruptedException {
+        backoffs.close();
     }
 }

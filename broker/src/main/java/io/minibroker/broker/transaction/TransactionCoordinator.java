@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -77,6 +76,8 @@ public final class TransactionCoordinator implements AutoCloseable {
     /** Each id's state record to {@code __transaction_state}. */
     private final TransactionStateWriter writer;
     private final TransactionMarkers markers;
+    /** The markers' retry backoffs, on the broker's clock. */
+    private final BackoffTimer backoffs;
     private final LongSupplier producerIds;
     private final TransactionConfig config;
     private final BrokerClock clock;
@@ -94,7 +95,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         this.thread = Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "transaction-coordinator"));
-        this.markers = new TransactionMarkers(appender, thread);
+        this.backoffs = new BackoffTimer("TransactionMarkerRetry", clock);
+        this.markers = new TransactionMarkers(appender, thread, backoffs);
         this.writer = new TransactionStateWriter(stateLog, partitions, config.transactionVersion(), thread);
         TransactionExpiry expiry = new TransactionExpiry(transactions, writer, this::prepareEnd,
                 config.idExpirationMs(), producerIds, clock);
@@ -517,8 +519,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                 LOG.warn("Could not write {} of {}: {}; writing the markers again", done,
                         prepared.transactionalId(), error);
                 entry.pending = true;
-                thread.schedule(() -> sendMarkers(entry, prepared), TransactionMarkers.RETRY_BACKOFF_MS,
-                        TimeUnit.MILLISECONDS);
+                markers.afterBackoff(() -> sendMarkers(entry, prepared));
             }
         });
     }
@@ -598,5 +599,10 @@ public final class TransactionCoordinator implements AutoCloseable {
     @Override
     public void close() {
         thread.shutdownNow();
+        try {
+            backoffs.close(); // the retries it ends find the thread stopped
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -10,14 +10,14 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutorService;
 import java.util.function.BooleanSupplier;
 
 /**
  * Gets a transaction's marker written to each of its partitions, as Kafka's TransactionMarkerChannelManager: through
  * the {@link TransactionMarkerAppender}, again after a backoff for the partitions that failed with a retriable
- * error (a leader moving, a replica behind), until every partition has it. A partition that no longer exists
+ * error (a leader moving, a replica behind), until every partition has it; the backoff passes on the broker's clock
+ * ({@link BackoffTimer}). A partition that no longer exists
  * (UNKNOWN_TOPIC_OR_PARTITION) needs none, as Kafka drops a deleted topic's markers. As Kafka's
  * TransactionMarkerRequestCompletionHandler, sending stops for good, the write never completing, when a partition
  * answers that the producer or the coordinator has moved on (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED:
@@ -30,11 +30,14 @@ final class TransactionMarkers {
     static final long RETRY_BACKOFF_MS = 100;
 
     private final TransactionMarkerAppender appender;
-    private final ScheduledExecutorService thread;
+    private final ExecutorService thread;
+    private final BackoffTimer backoffs;
 
-    TransactionMarkers(TransactionMarkerAppender appender, ScheduledExecutorService thread) {
+    /** @param thread the coordinator's, where every answer is handled and every retry runs */
+    TransactionMarkers(TransactionMarkerAppender appender, ExecutorService thread, BackoffTimer backoffs) {
         this.appender = appender;
         this.thread = thread;
+        this.backoffs = backoffs;
     }
 
     /**
@@ -83,10 +86,20 @@ final class TransactionMarkers {
                 done.complete(null);
             } else if (!owned.getAsBoolean()) {
                 LOG.debug("Markers of {} left to the transaction's new coordinator", marker);
-            } else if (!thread.isShutdown()) {
+            } else {
                 LOG.debug("Markers of {} not yet written to {}: {}", marker, again, results);
-                thread.schedule(() -> attempt(marker, again, owned, done), RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS);
+                afterBackoff(() -> attempt(marker, again, owned, done));
             }
         }, thread);
+    }
+
+    /**
+     * Runs {@code task} on the coordinator's thread once the retry backoff has passed on the broker's clock; not at
+     * all once the thread has stopped.
+     */
+    void afterBackoff(Runnable task) {
+        if (!thread.isShutdown()) {
+            backoffs.after(RETRY_BACKOFF_MS).thenRunAsync(task, thread);
+        }
     }
 }

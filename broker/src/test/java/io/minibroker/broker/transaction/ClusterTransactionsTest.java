@@ -212,6 +212,60 @@ class ClusterTransactionsTest {
         }
     }
 
+    /**
+     * Transactions ending while a WriteTxnMarkers to a leader is in flight share the next request, as Kafka's
+     * TransactionMarkerChannelManager sends them: the leader's answers held (hung) while the first transaction's
+     * markers are out, two more commit; their markers go in one request once it answers. Three transactions, two
+     * requests.
+     */
+    @Test
+    void markersOfTransactionsEndingTogetherShareOneRequest() throws Exception {
+        String first = idCoordinatedAwayFromTheController();
+        int statePartition = TransactionCoordinator.partitionFor(first, 3);
+        List<String> ids = new ArrayList<>(List.of(first));
+        for (int i = 0; ids.size() < 3; i++) {
+            if (!ids.contains("tx-" + i) && TransactionCoordinator.partitionFor("tx-" + i, 3) == statePartition) {
+                ids.add("tx-" + i); // coordinated where the first is
+            }
+        }
+        int leader;
+        try (Admin admin = admin()) {
+            int coordinator = leaderOf(admin, TransactionStateTopic.NAME, statePartition);
+            leader = coordinator == 1 ? 2 : 1; // the coordinator is node 1 or 2, never the controller's node 0
+            // One replica: a marker counts once appended, so the hung leader's answer is all that holds it.
+            admin.createTopics(List.of(new NewTopic("together", Map.of(0, List.of(leader)))
+                    .configs(Map.of("min.insync.replicas", "1")))).all().get();
+        }
+        List<KafkaProducer<String, String>> producers = new ArrayList<>();
+        try {
+            for (String id : ids) {
+                KafkaProducer<String, String> producer = producer(id);
+                producers.add(producer);
+                producer.initTransactions();
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>("together", 0, null, id)).get();
+            }
+            cluster.controls(leader).requestLog().start();
+            cluster.controls(leader).hang();
+            producers.get(0).commitTransaction(); // answered by the coordinator: its markers are out, unanswered
+            cluster.controls(leader).requestLog().await(RequestMatch.api(ApiKey.WRITE_TXN_MARKERS),
+                    Duration.ofSeconds(30));
+            producers.get(1).commitTransaction(); // each queued before its EndTxn is answered
+            producers.get(2).commitTransaction();
+            cluster.controls(leader).resume();
+            for (String id : ids) {
+                await(() -> completed(id), "the markers of " + id);
+            }
+        } finally {
+            producers.forEach(producer -> producer.close(Duration.ZERO));
+        }
+        List<LoggedRequest> markers = cluster.controls(leader).requestLog()
+                .find(RequestMatch.api(ApiKey.WRITE_TXN_MARKERS));
+        assertThat(markers).as("the first transaction's request, then one for the two that ended meanwhile")
+                .hasSize(2);
+        assertThat(markers).allSatisfy(request -> assertThat(request.errors()).isEmpty());
+    }
+
     private void markersThroughOneRequest(String id, int leader) {
         cluster.controls(leader).requestLog().start();
         try (KafkaProducer<String, String> producer = producer(id)) {

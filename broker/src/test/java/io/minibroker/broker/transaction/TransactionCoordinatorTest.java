@@ -203,7 +203,11 @@ class TransactionCoordinatorTest {
         assertThat(init(-1, (short) -1).error()).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
         // A partition whose leader is not ready is retried; a deleted one needs no marker.
         markers.release(Map.of(P0, Errors.NOT_LEADER_OR_FOLLOWER));
-        await(() -> markers.calls().size() == 2);
+        // The retry's backoff passes on the broker's clock (moved until the coordinator's thread has started it).
+        await(() -> {
+            clock.advance(TransactionMarkers.RETRY_BACKOFF_MS);
+            return markers.calls().size() == 2;
+        });
         markers.release(Map.of(P0, Errors.UNKNOWN_TOPIC_OR_PARTITION));
         awaitState(COMPLETE_ABORT);
         assertThat(init(-1, (short) -1)).isEqualTo(ok(1000, 1));

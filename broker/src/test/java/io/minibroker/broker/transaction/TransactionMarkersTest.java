@@ -1,64 +1,59 @@
 package io.minibroker.broker.transaction;
 
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.purgatory.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** When the coordinator writes a marker again, and when it stops for good, as Kafka's marker completion handler. */
+/**
+ * When the coordinator writes a marker again, and when it stops for good, as Kafka's marker completion handler; the
+ * retry's backoff passes on the broker's clock, here a manual one.
+ */
 class TransactionMarkersTest {
 
     private static final TopicPartition PARTITION = new TopicPartition("orders", 0);
     private static final TransactionMarker MARKER = new TransactionMarker(7, (short) 1, 0, TransactionResult.COMMIT);
 
-    /** The coordinator's thread, counting the backed-off retries it is asked to schedule instead of running them. */
-    private static final class CountingThread extends ScheduledThreadPoolExecutor {
-        final AtomicInteger retries = new AtomicInteger();
-
-        CountingThread() {
-            super(1);
-        }
-
-        /** A backed-off retry is counted, not run; execute's own (undelayed) scheduling runs as usual. */
-        @Override
-        public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-            if (delay == 0) {
-                return super.schedule(command, delay, unit);
-            }
-            retries.incrementAndGet();
-            return null;
-        }
-
-        /** Returns once every task submitted before has run. */
-        void drain() {
-            CompletableFuture.runAsync(() -> { }, this).join();
-        }
-    }
-
-    private final CountingThread thread = new CountingThread();
+    private final ExecutorService thread = Executors.newSingleThreadExecutor();
+    private final ManualClock clock = new ManualClock();
+    private final BackoffTimer backoffs = new BackoffTimer("TransactionMarkerRetry", BrokerClock.manual(clock));
     private final FakeMarkerAppender appender = new FakeMarkerAppender();
-    private final TransactionMarkers markers = new TransactionMarkers(appender, thread);
+    private final TransactionMarkers markers = new TransactionMarkers(appender, thread, backoffs);
 
     @AfterEach
-    void stop() {
+    void stop() throws InterruptedException {
         thread.shutdownNow();
+        backoffs.close();
+    }
+
+    /** Returns once every task submitted to the coordinator's thread before has run. */
+    private void drain() {
+        CompletableFuture.runAsync(() -> { }, thread).join();
+    }
+
+    /** How many times the marker was sent again once the retry backoff has passed on the broker's clock. */
+    private int retriesAfterTheBackoff() {
+        int before = appender.calls().size();
+        clock.advance(TransactionMarkers.RETRY_BACKOFF_MS);
+        drain();
+        return appender.calls().size() - before;
     }
 
     private CompletableFuture<Void> writeAnswered(Errors error, boolean owned) {
         appender.hold = true;
         CompletableFuture<Void> done = markers.write(MARKER, List.of(PARTITION), () -> owned);
         appender.release(Map.of(PARTITION, error));
-        thread.drain();
+        drain();
         return done;
     }
 
@@ -66,15 +61,21 @@ class TransactionMarkersTest {
     void aRetriableErrorIsRetriedWhileTheCoordinatorOwnsTheTransaction() {
         CompletableFuture<Void> done = writeAnswered(Errors.NOT_LEADER_OR_FOLLOWER, true);
 
-        assertThat(thread.retries).hasValue(1);
+        clock.advance(TransactionMarkers.RETRY_BACKOFF_MS - 1);
+        drain();
+        assertThat(appender.calls()).as("not before the backoff has passed").hasSize(1);
+        assertThat(retriesAfterTheBackoff()).isEqualTo(1);
         assertThat(done).isNotDone();
+        appender.release(Map.of(PARTITION, Errors.NONE));
+        drain();
+        assertThat(done).isCompleted();
     }
 
     @Test
     void aCoordinatorThatNoLongerOwnsTheTransactionLeavesItsMarkersToTheNewOne() {
         CompletableFuture<Void> done = writeAnswered(Errors.NOT_LEADER_OR_FOLLOWER, false);
 
-        assertThat(thread.retries).hasValue(0);
+        assertThat(retriesAfterTheBackoff()).isZero();
         assertThat(done).isNotDone();
     }
 
@@ -83,7 +84,7 @@ class TransactionMarkersTest {
         for (Errors fenced : List.of(Errors.INVALID_PRODUCER_EPOCH, Errors.TRANSACTION_COORDINATOR_FENCED)) {
             CompletableFuture<Void> done = writeAnswered(fenced, true);
 
-            assertThat(thread.retries).as("%s", fenced).hasValue(0);
+            assertThat(retriesAfterTheBackoff()).as("%s", fenced).isZero();
             assertThat(done).isNotDone();
         }
     }
@@ -92,6 +93,6 @@ class TransactionMarkersTest {
     void aPartitionAnsweredOrDeletedNeedsNoMoreMarkers() {
         assertThat(writeAnswered(Errors.NONE, true)).isCompleted();
         assertThat(writeAnswered(Errors.UNKNOWN_TOPIC_OR_PARTITION, true)).isCompleted();
-        assertThat(thread.retries).hasValue(0);
+        assertThat(retriesAfterTheBackoff()).isZero();
     }
 }

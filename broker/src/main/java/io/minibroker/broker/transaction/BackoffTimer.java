@@ -1,0 +1,58 @@
+package io.minibroker.broker.transaction;
+
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.purgatory.DelayedOperation;
+import io.minibroker.purgatory.Purgatory;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Backoffs on the broker's clock, as Kafka's leader waits {@code add.partitions.to.txn.retry.backoff.ms} on its
+ * scheduler: each wait is a purgatory timeout that nothing completes early, so a test's {@code ManualClock} moves it
+ * as it moves every other timeout. A wait still running when the timer closes ends then.
+ */
+final class BackoffTimer implements AutoCloseable {
+
+    private final Purgatory<Backoff> purgatory;
+
+    BackoffTimer(String name, BrokerClock clock) {
+        purgatory = Purgatory.builder(name).clock(clock.purgatoryClock()).build();
+    }
+
+    /** Completes, on the thread that drives the clock, once {@code delayMs} have passed on the broker's clock. */
+    CompletableFuture<Void> after(long delayMs) {
+        Backoff backoff = new Backoff(delayMs);
+        purgatory.tryCompleteElseWatch(backoff, List.of(backoff));
+        return backoff.done;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        purgatory.close();
+    }
+
+    /** One wait: only its timeout ends it. */
+    static final class Backoff extends DelayedOperation {
+        private final CompletableFuture<Void> done = new CompletableFuture<>();
+
+        Backoff(long delayMs) {
+            super(delayMs);
+        }
+
+        @Override
+        public boolean tryComplete() {
+            return false;
+        }
+
+        @Override
+        protected void onComplete() {
+            done.complete(null);
+        }
+
+        @Override
+        protected void onExpiration() {
+            // onComplete has answered already.
+        }
+    }
+}
