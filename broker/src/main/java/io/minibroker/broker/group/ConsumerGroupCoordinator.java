@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * The consumer-protocol (KIP-848) side of the coordinator, Kafka's GroupMetadataManager.consumerGroupHeartbeat:
@@ -434,6 +435,27 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     public void rebalanceExpired(ConsumerGroup group, ConsumerGroupMember member, long token) {
         fenceIf(group, member, () -> member.revocationToken == token
                 && member.state == MemberState.UNREVOKED_PARTITIONS);
+    }
+
+    @Override
+    public void classicRebalanceExpired(ConsumerGroup group, ConsumerGroupMember member,
+                                        LongSupplier current, long token) {
+        fenceIf(group, member, () -> current.getAsLong() == token);
+    }
+
+    /** A classic-protocol member's join was written: Kafka's sync timeout replaces its join timeout. */
+    void classicJoined(ConsumerGroup group, ConsumerGroupMember member, int rebalanceTimeoutMs) {
+        timeouts.joined(group, member, rebalanceTimeoutMs);
+    }
+
+    /** A classic-protocol member synced: its sync timeout ends. */
+    void classicSynced(ConsumerGroupMember member) {
+        timeouts.synced(member);
+    }
+
+    /** A classic-protocol member told REBALANCE_IN_PROGRESS: its join timeout starts, if none runs. */
+    void classicMustRejoin(ConsumerGroup group, ConsumerGroupMember member) {
+        timeouts.mustRejoin(group, member);
     }
 
     /** Fences a member whose timeout ran out, on the coordinator's thread, if nothing superseded it meanwhile. */
