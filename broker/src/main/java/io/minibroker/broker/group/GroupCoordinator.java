@@ -92,11 +92,13 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     /**
      * A cluster broker's coordinator: coordinates no group until it leads partitions of {@code __consumer_offsets}
-     * ({@link #onLeading}); its commits count once replicated.
+     * ({@link #onLeading}); its commits count once replicated. Share groups' heartbeat intervals and session timeouts
+     * come from {@code shareTimings}: the group configs as the controller's image has them.
      */
     public static GroupCoordinator inCluster(BrokerConfig config, TopicRegistry topics, PartitionLeadership leadership,
                                              Purgatory<DelayedProduce> producePurgatory,
-                                             Purgatory<DelayedFetch> fetchPurgatory, BrokerClock clock) {
+                                             Purgatory<DelayedFetch> fetchPurgatory, BrokerClock clock,
+                                             ShareGroupTimings shareTimings) {
         GroupCoordinator coordinator = new GroupCoordinator(config, topics, new CoordinatorThread(),
                 CoordinatedPartitions.cluster(), clock, thread -> {
                     // A write counts when a follower's fetch moves the high watermark, on that fetch's event loop:
@@ -107,7 +109,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                             config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), thread.executor());
                     return new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
                             replicated, false, clock);
-                }, ShareGroupTimings.of(config));
+                }, shareTimings);
         coordinator.offsetManager.scheduleExpiry(config);
         return coordinator;
     }

@@ -13,11 +13,11 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Group configs (Kafka's GroupConfig: ConfigResource type GROUP, {@code kafka-configs.sh --entity-type groups}), the
@@ -27,10 +27,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * A group id needs no group to carry configs (Kafka resolves a group's configs before it exists). The data side
  * reads them through {@link ShareGroupConfigs}, the share-group coordinator through {@link ShareGroupTimings}.
  *
- * <p>Kafka keeps them in the cluster metadata log; here they are this node's, in one file
- * ({@code <first log.dir>/.minibroker-group-configs}, a line per group: the URL-encoded group id, then
- * {@code name=value} pairs URL-encoded), replaced whole through {@link DurableFiles} by the disk thread that
- * IncrementalAlterConfigs runs on; reads take the in-memory copy.
+ * <p>Kafka keeps them in the cluster metadata log, as ConfigRecords every broker applies. Here a single node keeps
+ * them in one file ({@code <first log.dir>/.minibroker-group-configs}, a line per group: the URL-encoded group id,
+ * then {@code name=value} pairs URL-encoded), replaced whole through {@link DurableFiles} by the disk thread that
+ * IncrementalAlterConfigs runs on; so does a cluster's controller (under its {@code .minibroker-controller}), where
+ * brokers forward the changes, and each broker holds a {@linkplain #mirror mirror} that every image it fetches
+ * replaces ({@link #install}). Reads take the in-memory copy, a map replaced whole on each change.
  */
 public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings {
 
@@ -55,18 +57,29 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
     }
 
     private final BrokerConfig broker;
+    /** Where changes are kept; null for a broker's mirror of the controller's. */
     private final Path file;
-    private final Map<String, Map<String, String>> overrides = new ConcurrentHashMap<>();
+    /** Told of each change made here (the controller's image version moves on); nothing elsewhere. */
+    private final Runnable onChange;
+    /** Every group's overrides, by group id: immutable, replaced whole on each change. */
+    private volatile Map<String, Map<String, String>> overrides = Map.of();
 
-    private GroupConfigs(BrokerConfig broker, Path file) {
+    private GroupConfigs(BrokerConfig broker, Path file, Runnable onChange) {
         this.broker = broker;
         this.file = file;
+        this.onChange = onChange;
     }
 
     /** Reads the overrides this node keeps in {@code logDir}, if any. */
     public static GroupConfigs open(BrokerConfig broker, Path logDir) {
-        GroupConfigs configs = new GroupConfigs(broker, logDir.resolve(FILE));
+        return open(broker, logDir, () -> { });
+    }
+
+    /** As {@link #open(BrokerConfig, Path)}, telling {@code onChange} of each change made. */
+    public static GroupConfigs open(BrokerConfig broker, Path logDir, Runnable onChange) {
+        GroupConfigs configs = new GroupConfigs(broker, logDir.resolve(FILE), onChange);
         if (Files.exists(configs.file)) {
+            Map<String, Map<String, String>> read = new TreeMap<>();
             try {
                 for (String line : Files.readAllLines(configs.file, StandardCharsets.UTF_8)) {
                     String[] fields = line.split(" ");
@@ -75,13 +88,36 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
                         String[] pair = fields[i].split("=", 2);
                         group.put(decode(pair[0]), decode(pair[1]));
                     }
-                    configs.overrides.put(decode(fields[0]), group);
+                    read.put(decode(fields[0]), Map.copyOf(group));
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + configs.file, e);
             }
+            configs.overrides = Collections.unmodifiableMap(read);
         }
         return configs;
+    }
+
+    /**
+     * A cluster broker's copy of the controller's group configs: nothing until the first image, changed only by
+     * {@link #install}, never by {@link #replace} (brokers forward changes to the controller).
+     */
+    public static GroupConfigs mirror(BrokerConfig broker) {
+        return new GroupConfigs(broker, null, () -> { });
+    }
+
+    /** Every group's overrides, by group id: the same map until the next change (what the controller hands out). */
+    public Map<String, Map<String, String>> all() {
+        return overrides;
+    }
+
+    /** Replaces every group's overrides with the image's: a mirror's only change. */
+    public void install(Map<String, Map<String, String>> all) {
+        if (!all.equals(overrides)) {
+            Map<String, Map<String, String>> copy = new TreeMap<>();
+            all.forEach((groupId, configs) -> copy.put(groupId, Map.copyOf(configs)));
+            overrides = Collections.unmodifiableMap(copy);
+        }
     }
 
     /** The names Kafka lists for a group that this broker serves, in order. */
@@ -134,6 +170,9 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
         if (validateOnly) {
             return new Change(true, null);
         }
+        if (file == null) {
+            throw new IllegalStateException("a broker's group configs change only at the controller");
+        }
         Map<String, String> trimmed = new LinkedHashMap<>();
         wanted.forEach((name, value) -> trimmed.put(name, value.trim()));
         Map<String, Map<String, String>> next = new TreeMap<>(overrides);
@@ -147,11 +186,9 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
         } catch (IOException e) {
             return new Change(false, "cannot write " + file + ": " + e.getMessage());
         }
-        if (trimmed.isEmpty()) {
-            overrides.remove(groupId);
-        } else {
-            overrides.put(groupId, Map.copyOf(trimmed));
-        }
+        next.replaceAll((group, configs) -> Map.copyOf(configs));
+        overrides = Collections.unmodifiableMap(next);
+        onChange.run();
         return new Change(true, null);
     }
 
