@@ -40,11 +40,11 @@ final class GroupCoordinatorApis {
                                  Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
                                  GroupConfigs groupConfigs, TransactionApis transactions) {
         if (cluster == null) {
-            return new GroupCoordinator(config, topics, clock, groupConfigs);
+            return new GroupCoordinator(config, topics, clock, groupConfigs, groupConfigs);
         }
         // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
         GroupCoordinator coordinator = GroupCoordinator.inCluster(config, topics, cluster.replicas(),
-                producePurgatory, fetchPurgatory, clock, groupConfigs);
+                producePurgatory, fetchPurgatory, clock, groupConfigs, groupConfigs);
         cluster.replicas().setLeadershipListener(new CoordinatorLeadership(coordinator, transactions.coordinator()));
         return coordinator;
     }

@@ -2,8 +2,11 @@ package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.admin.ConfigResources;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.group.GroupCoordinator;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatResponseView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatResponseView;
 import io.minibroker.protocol.schema.Struct;
@@ -52,6 +55,7 @@ class ClusterGroupConfigsTest {
     private static final int ALTERED_ON = 1;
     private static final int DESCRIBED_ON = MiniCluster.CONTROLLER_ID;
     private static final int COORDINATOR = 2;
+    private static final int OFFSETS_PARTITIONS = 3;
 
     private MiniCluster cluster;
 
@@ -59,7 +63,7 @@ class ClusterGroupConfigsTest {
     void start() throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
                 "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
-                "offsets.topic.num.partitions", "3", "offsets.topic.replication.factor", "3"));
+                "offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS), "offsets.topic.replication.factor", "3"));
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
@@ -95,6 +99,15 @@ class ClusterGroupConfigsTest {
         }
 
         assertThat(heartbeatIntervalAt(COORDINATOR)).as("the coordinator's answer").isEqualTo(7_000);
+        // A KIP-848 consumer group coordinated by the same offsets partition: its own configs, the same path.
+        String consumers = sameCoordinatorAs(GROUP);
+        try (Admin admin = admin(ALTERED_ON)) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, consumers), List.of(
+                    new AlterConfigOp(new ConfigEntry("consumer.heartbeat.interval.ms", "6000"),
+                            AlterConfigOp.OpType.SET)))).all().get();
+        }
+        await(() -> consumerHeartbeatIntervalAt(COORDINATOR, consumers) == 6_000,
+                "the coordinator to give " + consumers + " its heartbeat interval");
         try (KafkaShareConsumer<String, String> consumer = shareConsumer();
              KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
@@ -196,6 +209,25 @@ class ClusterGroupConfigsTest {
             return interval[0] >= 0;
         }, "node " + node + " to coordinate " + GROUP);
         return interval[0];
+    }
+
+    /** A consumer group id of the same offsets partition as {@code group}, so of the same coordinator. */
+    private static String sameCoordinatorAs(String group) {
+        int partition = GroupCoordinator.offsetsPartitionFor(group, OFFSETS_PARTITIONS);
+        for (int i = 0; ; i++) {
+            if (GroupCoordinator.offsetsPartitionFor("consumers-" + i, OFFSETS_PARTITIONS) == partition) {
+                return "consumers-" + i;
+            }
+        }
+    }
+
+    /** The heartbeat interval a new consumer-protocol member of {@code group} is given by this node; -1 on error. */
+    private int consumerHeartbeatIntervalAt(int node, String group) {
+        ConsumerGroupHeartbeatResponseView joined = new ConsumerGroupHeartbeatResponseView(call(node,
+                ApiKey.CONSUMER_GROUP_HEARTBEAT, 1, new ConsumerGroupHeartbeatRequestView().groupId(group)
+                        .memberId(UUID.randomUUID().toString()).memberEpoch(0).rebalanceTimeoutMs(30_000)
+                        .subscribedTopicNames(List.of(TOPIC)).topicPartitions(List.of()).struct()));
+        return joined.errorCode() == Errors.NONE.code() ? joined.heartbeatIntervalMs() : -1;
     }
 
     /** The group's coordinator as {@code node} names it (FindCoordinator v4), once it names one. */
