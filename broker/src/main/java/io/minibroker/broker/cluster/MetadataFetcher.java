@@ -64,7 +64,10 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
     private final Object wakeUp = new Object();
     private volatile boolean running = true;
     private volatile ClusterMetadata current;
-    /** The digest of the ACLs and credentials last handed to {@code onSecurity}; written under this object's lock. */
+    /**
+     * The digest of the ACLs, credentials and group configs last handed to {@code onSecurity}; written under this
+     * object's lock.
+     */
     private long securityDigest = NO_VERSION;
 
     /**
@@ -73,8 +76,8 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
      * @param interBrokerListener the listener whose endpoints {@code onImage} is given: replica fetchers connect
      *                            to a leader there, never at the address a client was told
      * @param onImage             given each image fetched, in order, before any later one
-     * @param onSecurity          given the ACLs and SCRAM credentials of an image fetched, in order, after its
-     *                            topics, when they differ from those it was last given
+     * @param onSecurity          given the ACLs, SCRAM credentials and group configs of an image fetched, in
+     *                            order, after its topics, when they differ from those it was last given
      */
     public MetadataFetcher(NodeChannel controller, NodeChannel changes, int nodeId, int controllerId,
                            String interBrokerListener, Consumer<ClusterMetadata> onImage,
@@ -177,11 +180,11 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
     }
 
     /**
-     * The controller's ACLs and SCRAM credentials, handed on when they are not the ones this broker holds: a Fetch
-     * of {@code __cluster_metadata} that asks for records and waits for nothing, naming the digest of the snapshot
-     * this broker holds as its offset; the controller answers the digest of its own as the high watermark, with the
-     * records only when the two differ (most images change only topics). It names no replica, so the controller
-     * does not take it for what this broker has applied.
+     * The controller's ACLs, SCRAM credentials and group configs, handed on when they are not the ones this broker
+     * holds: a Fetch of {@code __cluster_metadata} that asks for records and waits for nothing, naming the digest of
+     * the snapshot this broker holds as its offset; the controller answers the digest of its own as the high
+     * watermark, with the records only when the two differ (most images change only topics). It names no replica,
+     * so the controller does not take it for what this broker has applied.
      */
     private void refreshSecurity() throws IOException {
         FetchRequestView request = new FetchRequestView().maxWaitMs(0).minBytes(0).maxBytes(Integer.MAX_VALUE);

@@ -1,5 +1,6 @@
 package io.minibroker.broker.cluster;
 
+import io.minibroker.broker.admin.ConfigResources;
 import io.minibroker.broker.authz.AclBinding;
 import io.minibroker.broker.authz.AclOperation;
 import io.minibroker.broker.authz.AclPermissionType;
@@ -30,24 +31,35 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * The cluster's ACLs and SCRAM credentials as records of Kafka's metadata log, which the controller hands brokers
- * in the answer to a Fetch of {@code __cluster_metadata}: one record batch holding the whole of both, an
- * AccessControlEntryRecord (metadata api key 18) per ACL and a UserScramCredentialRecord (api key 11) per user and
- * mechanism, each framed as Kafka's MetadataRecordSerde frames a record value (frame version 1, api key, record
- * version, then the record in the flexible encoding). A broker that fetches it replaces its ACLs and credentials
- * with what it holds: the batch is a snapshot of both, so a removal is the record's absence and the Remove*
- * records Kafka's log also carries are never needed.
+ * The cluster's ACLs, SCRAM credentials and group configs as records of Kafka's metadata log, which the controller
+ * hands brokers in the answer to a Fetch of {@code __cluster_metadata}: one record batch holding the whole of them,
+ * an AccessControlEntryRecord (metadata api key 18) per ACL, a UserScramCredentialRecord (api key 11) per user and
+ * mechanism and a ConfigRecord (api key 4, resource type GROUP) per group config, each framed as Kafka's
+ * MetadataRecordSerde frames a record value (frame version 1, api key, record version, then the record in the
+ * flexible encoding). A broker that fetches it replaces its ACLs, credentials and group configs with what it holds:
+ * the batch is a snapshot of them, so a removal is the record's absence and the Remove* records (and the
+ * ConfigRecords with a null value) Kafka's log also carries are never needed.
  */
 public final class SecurityRecords {
 
     private static final int FRAME_VERSION = 1;
+    private static final int CONFIG_RECORD = 4;
     private static final int USER_SCRAM_CREDENTIAL_RECORD = 11;
     private static final int ACCESS_CONTROL_ENTRY_RECORD = 18;
     private static final int RECORD_VERSION = 0;
 
-    /** The ACLs and credentials one snapshot holds; credentials by user, then by mechanism. */
-    public record Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials) {
+    /**
+     * The ACLs, credentials and group configs one snapshot holds; credentials by user, then by mechanism; group
+     * configs by group id, then by name.
+     */
+    public record Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
+                           Map<String, Map<String, String>> groupConfigs) {
         public static final Snapshot EMPTY = new Snapshot(List.of(), Map.of());
+
+        /** A snapshot without group configs. */
+        public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials) {
+            this(acls, credentials, Map.of());
+        }
     }
 
     private SecurityRecords() {
@@ -55,7 +67,7 @@ public final class SecurityRecords {
 
     /** One record batch holding the snapshot; an empty buffer when it holds nothing. */
     public static ByteBuf encode(Snapshot snapshot) {
-        if (snapshot.acls().isEmpty() && snapshot.credentials().isEmpty()) {
+        if (snapshot.acls().isEmpty() && snapshot.credentials().isEmpty() && snapshot.groupConfigs().isEmpty()) {
             return Unpooled.EMPTY_BUFFER;
         }
         RecordBatchBuilder batch = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
@@ -65,6 +77,8 @@ public final class SecurityRecords {
         }
         snapshot.credentials().forEach((user, byMechanism) -> byMechanism.forEach((mechanism, credential) ->
                 batch.append(RecordBatch.NO_TIMESTAMP, null, scramRecord(user, mechanism, credential), List.of())));
+        snapshot.groupConfigs().forEach((groupId, configs) -> configs.forEach((name, value) ->
+                batch.append(RecordBatch.NO_TIMESTAMP, null, groupConfigRecord(groupId, name, value), List.of())));
         ByteBuf built = batch.build();
         try { // on the heap, so that a response that never releases its records leaks nothing
             return Unpooled.wrappedBuffer(ByteBufUtil.getBytes(built));
@@ -82,19 +96,22 @@ public final class SecurityRecords {
     public static Snapshot decode(ByteBuf records) {
         List<AclBinding> acls = new ArrayList<>();
         Map<String, Map<ScramMechanism, ScramCredential>> credentials = new TreeMap<>();
+        Map<String, Map<String, String>> groupConfigs = new TreeMap<>();
         RecordBatches batches = RecordBatches.of(records);
         while (batches.hasNext()) {
             try (RecordIterator iterator = batches.next().records(ByteBufAllocator.DEFAULT)) {
                 while (iterator.hasNext()) {
                     Record record = iterator.next();
                     if (record.value() != null) {
-                        read(record.value().duplicate(), acls, credentials);
+                        read(record.value().duplicate(), acls, credentials, groupConfigs);
                     }
                 }
             }
         }
         credentials.replaceAll((user, byMechanism) -> Collections.unmodifiableMap(byMechanism));
-        return new Snapshot(List.copyOf(acls), Collections.unmodifiableMap(credentials));
+        groupConfigs.replaceAll((groupId, configs) -> Collections.unmodifiableMap(configs));
+        return new Snapshot(List.copyOf(acls), Collections.unmodifiableMap(credentials),
+                Collections.unmodifiableMap(groupConfigs));
     }
 
     private static byte[] aclRecord(AclBinding acl) {
@@ -126,6 +143,17 @@ public final class SecurityRecords {
         return ByteBufUtil.getBytes(out);
     }
 
+    /** Kafka's ConfigRecord v0: resource type, resource name, config name, value (null for a removal). */
+    private static byte[] groupConfigRecord(String groupId, String name, String value) {
+        ByteBuf out = header(CONFIG_RECORD);
+        out.writeByte(ConfigResources.GROUP);
+        writeString(out, groupId);
+        writeString(out, name);
+        writeString(out, value);
+        Wire.writeUnsignedVarint(out, 0);
+        return ByteBufUtil.getBytes(out);
+    }
+
     private static ByteBuf header(int apiKey) {
         ByteBuf out = Unpooled.buffer();
         Wire.writeUnsignedVarint(out, FRAME_VERSION);
@@ -135,7 +163,8 @@ public final class SecurityRecords {
     }
 
     private static void read(ByteBuf in, List<AclBinding> acls,
-                             Map<String, Map<ScramMechanism, ScramCredential>> credentials) {
+                             Map<String, Map<ScramMechanism, ScramCredential>> credentials,
+                             Map<String, Map<String, String>> groupConfigs) {
         if (Wire.readUnsignedVarint(in) != FRAME_VERSION) {
             throw new IllegalArgumentException("unknown metadata record frame version");
         }
@@ -161,6 +190,14 @@ public final class SecurityRecords {
             byte[] serverKey = readBytes(in);
             credentials.computeIfAbsent(user, u -> new EnumMap<>(ScramMechanism.class))
                     .put(mechanism, new ScramCredential(salt, storedKey, serverKey, in.readInt()));
+        } else if (apiKey == CONFIG_RECORD && in.readByte() == ConfigResources.GROUP) {
+            String groupId = readString(in);
+            String name = readString(in);
+            byte[] value = readNullableBytes(in);
+            if (value != null) { // a null value removes the config: a snapshot never carries one
+                groupConfigs.computeIfAbsent(groupId, g -> new TreeMap<>())
+                        .put(name, new String(value, StandardCharsets.UTF_8));
+            }
         }
     }
 
@@ -178,8 +215,19 @@ public final class SecurityRecords {
     }
 
     private static byte[] readBytes(ByteBuf in) {
+        byte[] bytes = readNullableBytes(in);
+        if (bytes == null) {
+            throw new IllegalArgumentException("a metadata record's field is null where it may not be");
+        }
+        return bytes;
+    }
+
+    private static byte[] readNullableBytes(ByteBuf in) {
         int length = Wire.readLength(in, true, false);
-        if (length < 0 || length > in.readableBytes()) {
+        if (length < 0) {
+            return null;
+        }
+        if (length > in.readableBytes()) {
             throw new IllegalArgumentException("a metadata record's field runs past its end");
         }
         byte[] bytes = new byte[length];

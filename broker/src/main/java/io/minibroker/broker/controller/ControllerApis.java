@@ -18,6 +18,7 @@ import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
 import io.minibroker.broker.security.ScramCredentials;
+import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.protocol.message.ApiKey;
 
 import java.util.List;
@@ -28,9 +29,9 @@ import java.util.function.Function;
  * What the controller's listener ({@code controller.listener.names}) serves: only the requests brokers send their
  * controller, as Kafka's controller listener does (the SASL steps when it is SASL_PLAINTEXT, registration,
  * heartbeats, the image and the parked Fetch that follows its version, ISR changes, and the admin requests brokers
- * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterConfigs and IncrementalAlterConfigs,
- * CreateAcls, DeleteAcls and AlterUserScramCredentials, plus DescribeConfigs, which brokers send for the topics'
- * config overrides); clients are never told of this listener.
+ * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterConfigs and IncrementalAlterConfigs (of
+ * topics and of groups), CreateAcls, DeleteAcls and AlterUserScramCredentials, plus DescribeConfigs, which brokers
+ * send for the topics' config overrides); clients are never told of this listener.
  */
 public final class ControllerApis {
 
@@ -44,10 +45,13 @@ public final class ControllerApis {
      * @param acls the cluster's ACLs, which brokers forward CreateAcls and DeleteAcls to, checked against the
      *             forwarding broker's principal as this node's {@code super.users} name it; null without an authorizer
      * @param credentials the cluster's SCRAM credentials, which brokers forward AlterUserScramCredentials to
+     * @param groupConfigs the cluster's group configs (resource type GROUP), which brokers forward AlterConfigs and
+     *                     IncrementalAlterConfigs of a group to; each change moves the image version on itself
      */
     public static SupportedApis create(BrokerConfig config, LocalNode node, BrokerMembership membership,
                                        TopicAssignments assignments, ImageVersion version, Executor disk,
-                                       StandardAuthorizer acls, ScramCredentials credentials) {
+                                       StandardAuthorizer acls, ScramCredentials credentials,
+                                       GroupConfigs groupConfigs) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         SupportedApis apis = new SupportedApis();
@@ -60,7 +64,7 @@ public final class ControllerApis {
                 .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership))
                 .add(ApiKey.METADATA, onDisk.apply(new ControllerMetadataHandler(clusterId, assignments)))
                 .add(ApiKey.FETCH, new ControllerFetchHandler(version, () -> new SecurityRecords.Snapshot(
-                        acls == null ? List.of() : acls.bindings(), credentials.all())))
+                        acls == null ? List.of() : acls.bindings(), credentials.all(), groupConfigs.all())))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, version,
                         membership, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
@@ -68,11 +72,11 @@ public final class ControllerApis {
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new ControllerCreatePartitionsHandler(assignments)))
                 .add(ApiKey.ELECT_LEADERS, onDisk.apply(new ElectLeadersHandler(assignments)))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
-                        ApiKey.ALTER_CONFIGS)))
+                        ApiKey.ALTER_CONFIGS, groupConfigs)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
-                        ApiKey.INCREMENTAL_ALTER_CONFIGS)))
+                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs)))
                 .add(ApiKey.DESCRIBE_CONFIGS, onDisk.apply(new DescribeConfigsHandler(assignments::overrides, config,
-                        node)))
+                        node, groupConfigs)))
                 .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)));
         // The security changes brokers forward: saved on the disk thread, then the image's version moves on, so
         // that every broker fetches them.

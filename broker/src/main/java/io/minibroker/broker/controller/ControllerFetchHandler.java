@@ -27,9 +27,9 @@ import java.util.function.Supplier;
  * applied, which the controller notes ({@link ImageVersion#appliedBy}) for the CreateTopics waiting on it; the
  * request parks ({@link ImageVersion#awaitChange}) until the version moves on or MaxWaitMs runs out, and the
  * answer's high watermark is the version then. A broker that sees a version other than its own fetches the whole
- * image on its other connection: the topics with Metadata and DescribeConfigs, and the ACLs and SCRAM credentials
- * with a Fetch that asks for records (a partition max bytes above 0), answered at once with them as metadata
- * records ({@link SecurityRecords}).
+ * image on its other connection: the topics with Metadata and DescribeConfigs, and the ACLs, SCRAM credentials and
+ * group configs with a Fetch that asks for records (a partition max bytes above 0), answered at once with them as
+ * metadata records ({@link SecurityRecords}).
  *
  * <p>Most image changes (a topic, an ISR, a broker's fencing) leave the ACLs and credentials as they were, so the
  * fetch that asks for them counts them by a digest of their records instead of by image version: its fetch offset
@@ -88,11 +88,12 @@ public final class ControllerFetchHandler implements ApiHandler {
                 .addPartition().partitionIndex(0).errorCode(Errors.NONE.code()).logStartOffset(0);
     }
 
-    /** The current snapshot's records, encoded again only when the ACLs or the credentials have been replaced. */
+    /** The current snapshot's records, encoded again only when the ACLs, credentials or group configs were replaced. */
     private EncodedSecurity encodedSecurity() {
         SecurityRecords.Snapshot now = security.get();
         EncodedSecurity last = encoded;
-        if (last == null || last.acls() != now.acls() || last.credentials() != now.credentials()) {
+        if (last == null || last.acls() != now.acls() || last.credentials() != now.credentials()
+                || last.groupConfigs() != now.groupConfigs()) {
             last = EncodedSecurity.of(now); // two event loops may both encode one change: the same bytes
             encoded = last;
         }
@@ -100,7 +101,7 @@ public final class ControllerFetchHandler implements ApiHandler {
     }
 
     /** A snapshot's records, and their digest: 63 bits of SHA-256, never the -1 of a broker that holds nothing. */
-    private record EncodedSecurity(Object acls, Object credentials, byte[] bytes, long digest) {
+    private record EncodedSecurity(Object acls, Object credentials, Object groupConfigs, byte[] bytes, long digest) {
 
         static EncodedSecurity of(SecurityRecords.Snapshot snapshot) {
             ByteBuf records = SecurityRecords.encode(snapshot);
@@ -108,7 +109,8 @@ public final class ControllerFetchHandler implements ApiHandler {
             records.release();
             try {
                 long digest = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(bytes)).getLong();
-                return new EncodedSecurity(snapshot.acls(), snapshot.credentials(), bytes, digest & Long.MAX_VALUE);
+                return new EncodedSecurity(snapshot.acls(), snapshot.credentials(), snapshot.groupConfigs(), bytes,
+                        digest & Long.MAX_VALUE);
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("every JVM has SHA-256", e);
             }

@@ -22,7 +22,10 @@ import java.util.concurrent.CompletableFuture;
  * the SyncGroup that follows gets its assigned partitions; a Heartbeat is answered REBALANCE_IN_PROGRESS when the
  * member should rejoin: the group epoch moved past it, it has partitions to revoke, or partitions it waited for
  * are free now. The group's lock guards each; joins run on the
- * coordinator's thread and are answered once their records are written.
+ * coordinator's thread and are answered once their records are written. Besides its session, a classic member has
+ * Kafka's two rebalance timeouts on the broker clock ({@link ConsumerGroupTimeouts}): after a join, it must sync
+ * within the join's rebalance timeout; told to rejoin, it must rejoin within its rebalance timeout; else it is
+ * fenced as an expired session is.
  */
 final class ClassicMembersOfConsumerGroups {
 
@@ -96,16 +99,24 @@ final class ClassicMembersOfConsumerGroups {
                     consumers.migration().byId(subscription.ownedPartitions()));
             int generation = member.memberEpoch;
             String memberId = member.memberId;
-            return consumers.write(group, member).handle((written, failure) -> failure == null
-                    ? new JoinGroupResponseView()
-                            .errorCode(Errors.NONE.code())
-                            .generationId(generation)
-                            .protocolType(ConsumerSubscription.PROTOCOL_TYPE)
-                            .protocolName(protocolName)
-                            .leader("")
-                            .memberId(memberId)
-                            .struct()
-                    : GroupResponses.joinError(OffsetsWriteErrors.answerFor(failure), memberId));
+            return consumers.write(group, member).handle((written, failure) -> {
+                if (failure != null) {
+                    return GroupResponses.joinError(OffsetsWriteErrors.answerFor(failure), memberId);
+                }
+                synchronized (group) { // as Kafka, once the join counts: the sync timeout replaces the join's
+                    if (!group.isDead() && group.members.get(memberId) == member) {
+                        consumers.classicJoined(group, member, request.rebalanceTimeoutMs());
+                    }
+                }
+                return new JoinGroupResponseView()
+                        .errorCode(Errors.NONE.code())
+                        .generationId(generation)
+                        .protocolType(ConsumerSubscription.PROTOCOL_TYPE)
+                        .protocolName(protocolName)
+                        .leader("")
+                        .memberId(memberId)
+                        .struct();
+            });
         }
     }
 
@@ -153,8 +164,10 @@ final class ClassicMembersOfConsumerGroups {
             consumers.sessionAlive(group, member);
             if (group.groupEpoch > member.memberEpoch && member.state != MemberState.UNREVOKED_PARTITIONS) {
                 // Kafka's throwIfRebalanceInProgress: a newer epoch to catch up with, unless still revoking
+                consumers.classicMustRejoin(group, member);
                 return GroupResponses.syncResponse(Errors.REBALANCE_IN_PROGRESS, new byte[0]);
             }
+            consumers.classicSynced(member);
             return GroupResponses.syncResponse(Errors.NONE,
                     ConsumerProtocol.assignmentBytes(consumers.migration().byName(member.assignedPartitions)));
         }
@@ -175,7 +188,11 @@ final class ClassicMembersOfConsumerGroups {
             boolean rejoin = member.memberEpoch < group.groupEpoch
                     || member.state == MemberState.UNREVOKED_PARTITIONS
                     || member.state == MemberState.UNRELEASED_PARTITIONS && !waitingOnUnreleased(group, member);
-            return rejoin ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
+            if (!rejoin) {
+                return Errors.NONE;
+            }
+            consumers.classicMustRejoin(group, member);
+            return Errors.REBALANCE_IN_PROGRESS;
         }
     }
 

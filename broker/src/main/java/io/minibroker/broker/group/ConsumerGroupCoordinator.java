@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.sharegroup.ConsumerGroupTimings;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * The consumer-protocol (KIP-848) side of the coordinator, Kafka's GroupMetadataManager.consumerGroupHeartbeat:
@@ -42,22 +44,21 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     private final CoordinatorThread thread;
     private final TargetAssignmentBuilder targets;
     private final ConsumerGroupTimeouts timeouts;
-    private final int heartbeatIntervalMs;
-    private final int sessionTimeoutMs;
+    /** A group's heartbeat interval and session timeout: its group configs, else the broker's keys. */
+    private final ConsumerGroupTimings timings;
     private final int maxSize;
     private final ConsumerGroupMigration migration;
 
     ConsumerGroupCoordinator(BrokerConfig config, ConsumerGroups groups, ClassicGroups classicGroups,
                              OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock,
-                             ClassicGroupCoordinator membership) {
+                             ClassicGroupCoordinator membership, ConsumerGroupTimings timings) {
         this.groups = groups;
         this.classicGroups = classicGroups;
         this.log = log;
         this.thread = thread;
         this.targets = new TargetAssignmentBuilder(topics, config.get(BrokerConfig.GROUP_CONSUMER_ASSIGNORS));
         this.timeouts = new ConsumerGroupTimeouts(clock, this);
-        this.heartbeatIntervalMs = config.get(BrokerConfig.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS);
-        this.sessionTimeoutMs = config.get(BrokerConfig.GROUP_CONSUMER_SESSION_TIMEOUT_MS);
+        this.timings = timings;
         this.maxSize = config.get(BrokerConfig.GROUP_CONSUMER_MAX_SIZE);
         this.migration = new ConsumerGroupMigration(config.get(BrokerConfig.GROUP_CONSUMER_MIGRATION_POLICY), groups,
                 membership, topics, this);
@@ -246,7 +247,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         boolean changed = member.memberEpoch != epochBefore || !member.assignedPartitions.equals(assignedBefore)
                 || !member.partitionsPendingRevocation.equals(revokingBefore);
         return new ConsumerGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
-                heartbeatIntervalMs, changed || fullRequest ? member.assignedPartitions : null);
+                timings.consumerHeartbeatIntervalMs(group.groupId),
+                changed || fullRequest ? member.assignedPartitions : null);
     }
 
     /**
@@ -280,7 +282,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     /** Starts the member's session timeout again: a classic-protocol member's own, else the group config's. */
     void sessionAlive(ConsumerGroup group, ConsumerGroupMember member) {
         timeouts.heartbeat(group, member,
-                member.usesClassicProtocol() ? member.classic.sessionTimeoutMs() : sessionTimeoutMs);
+                member.usesClassicProtocol() ? member.classic.sessionTimeoutMs()
+                        : timings.consumerSessionTimeoutMs(group.groupId));
     }
 
     private record JoinOutcome(ConsumerGroupMember member, boolean isNew, ConsumerGroupHeartbeat.Response refusal) {
@@ -406,7 +409,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                 member.partitionsPendingRevocation = TopicAssignment.EMPTY;
                 member.revocationToken++;
             }
-            timeouts.heartbeat(group, member, sessionTimeoutMs);
+            timeouts.heartbeat(group, member, timings.consumerSessionTimeoutMs(group.groupId));
         } else {
             if (!migration.downgradeWithout(group, member)) {
                 removeMember(group, member);
@@ -434,6 +437,27 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     public void rebalanceExpired(ConsumerGroup group, ConsumerGroupMember member, long token) {
         fenceIf(group, member, () -> member.revocationToken == token
                 && member.state == MemberState.UNREVOKED_PARTITIONS);
+    }
+
+    @Override
+    public void classicRebalanceExpired(ConsumerGroup group, ConsumerGroupMember member,
+                                        LongSupplier current, long token) {
+        fenceIf(group, member, () -> current.getAsLong() == token);
+    }
+
+    /** A classic-protocol member's join was written: Kafka's sync timeout replaces its join timeout. */
+    void classicJoined(ConsumerGroup group, ConsumerGroupMember member, int rebalanceTimeoutMs) {
+        timeouts.joined(group, member, rebalanceTimeoutMs);
+    }
+
+    /** A classic-protocol member synced: its sync timeout ends. */
+    void classicSynced(ConsumerGroupMember member) {
+        timeouts.synced(member);
+    }
+
+    /** A classic-protocol member told REBALANCE_IN_PROGRESS: its join timeout starts, if none runs. */
+    void classicMustRejoin(ConsumerGroup group, ConsumerGroupMember member) {
+        timeouts.mustRejoin(group, member);
     }
 
     /** Fences a member whose timeout ran out, on the coordinator's thread, if nothing superseded it meanwhile. */

@@ -45,6 +45,14 @@ final class ConsumerGroupMember {
     volatile long sessionToken;
     /** Bumped whenever the member's revocation ends or restarts: the rebalance timeout watches it. */
     volatile long revocationToken;
+    /**
+     * A classic-protocol member's two rebalance timeouts (Kafka's consumer-group join and sync timers): bumped when
+     * the member rejoins, or syncs, after which the timeout watching the old value ends quietly.
+     */
+    volatile long joinToken;
+    volatile long syncToken;
+    /** Whether a join timeout is running: one told to rejoin is timed from the first telling (Kafka's IfAbsent). */
+    boolean awaitingRejoin;
 
     /**
      * Adds to {@code into} the topics the member subscribes to: those it names, and those its regular expression

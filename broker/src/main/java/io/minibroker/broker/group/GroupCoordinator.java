@@ -9,6 +9,7 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.share.ShareGroupMembership;
+import io.minibroker.broker.sharegroup.ConsumerGroupTimings;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicConfig;
@@ -69,15 +70,18 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * left it, and a group that only has commits is listed as Empty until a member joins.
      */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics, BrokerClock clock) {
-        this(config, topics, clock, ShareGroupTimings.of(config));
+        this(config, topics, clock, ShareGroupTimings.of(config), ConsumerGroupTimings.of(config));
     }
 
-    /** As above, with share groups' heartbeat intervals and session timeouts from {@code shareTimings}. */
+    /**
+     * As above, with share groups' heartbeat intervals and session timeouts from {@code shareTimings}, consumer
+     * groups' from {@code consumerTimings}.
+     */
     public GroupCoordinator(BrokerConfig config, TopicRegistry topics, BrokerClock clock,
-                            ShareGroupTimings shareTimings) {
+                            ShareGroupTimings shareTimings, ConsumerGroupTimings consumerTimings) {
         this(config, topics, new CoordinatorThread(), CoordinatedPartitions.singleNode(), clock,
                 thread -> new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
-                        CoordinatorAppender.SINGLE_NODE, true, clock), shareTimings);
+                        CoordinatorAppender.SINGLE_NODE, true, clock), shareTimings, consumerTimings);
         loader.loadAll();
         offsetManager.scheduleExpiry(config);
     }
@@ -92,11 +96,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     /**
      * A cluster broker's coordinator: coordinates no group until it leads partitions of {@code __consumer_offsets}
-     * ({@link #onLeading}); its commits count once replicated.
+     * ({@link #onLeading}); its commits count once replicated. Share and consumer groups' heartbeat intervals and
+     * session timeouts come from {@code shareTimings} and {@code consumerTimings}: the group configs as the
+     * controller's image has them.
      */
     public static GroupCoordinator inCluster(BrokerConfig config, TopicRegistry topics, PartitionLeadership leadership,
                                              Purgatory<DelayedProduce> producePurgatory,
-                                             Purgatory<DelayedFetch> fetchPurgatory, BrokerClock clock) {
+                                             Purgatory<DelayedFetch> fetchPurgatory, BrokerClock clock,
+                                             ShareGroupTimings shareTimings,
+                                             ConsumerGroupTimings consumerTimings) {
         GroupCoordinator coordinator = new GroupCoordinator(config, topics, new CoordinatorThread(),
                 CoordinatedPartitions.cluster(), clock, thread -> {
                     // A write counts when a follower's fetch moves the high watermark, on that fetch's event loop:
@@ -107,14 +115,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                             config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), thread.executor());
                     return new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
                             replicated, false, clock);
-                }, ShareGroupTimings.of(config));
+                }, shareTimings, consumerTimings);
         coordinator.offsetManager.scheduleExpiry(config);
         return coordinator;
     }
 
     private GroupCoordinator(BrokerConfig config, TopicRegistry topics, CoordinatorThread thread,
                              CoordinatedPartitions coordinated, BrokerClock clock,
-                             Function<CoordinatorThread, OffsetsTopic> offsetsTopic, ShareGroupTimings shareTimings) {
+                             Function<CoordinatorThread, OffsetsTopic> offsetsTopic, ShareGroupTimings shareTimings,
+                             ConsumerGroupTimings consumerTimings) {
         OffsetsTopic log = offsetsTopic.apply(thread); // in a cluster, its writes complete on the thread
         this.thread = thread;
         this.offsets = new OffsetStore(log);
@@ -125,7 +134,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.offsetManager = new OffsetMetadataManager(config, groups, consumerGroups, offsets, membership.sessions(),
                 thread, clock);
         this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock,
-                membership);
+                membership, consumerTimings);
         this.classicMembers = new ClassicMembersOfConsumerGroups(consumers);
         this.shares = new ShareGroupCoordinator(config, groups, consumerGroups, log, thread, topics, clock,
                 shareTimings);

@@ -205,16 +205,17 @@ public final class Broker implements AutoCloseable {
                 this::advertisedListeners);
         openPurgatories();
         ProducerStates producerStates = new ProducerStates();
+        // Group configs: a single node's own (kept in its log dir); in a cluster the controller's, from the image.
+        GroupConfigs groupConfigs = config.inCluster() ? GroupConfigs.mirror(config)
+                : GroupConfigs.open(config, config.logDirs().get(0));
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (cluster != null) {
             cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, producerStates,
-                    security, clock, topicMetrics);
+                    security, groupConfigs, clock, topicMetrics);
             leadership = cluster.replicas();
         }
         transactions = new TransactionApis(config, clock, topics, producerStates, leadership, producePurgatory,
                 fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null);
-        // Group configs are a single node's (kept in its log dir); a cluster's brokers use the group.share.* defaults.
-        GroupConfigs groupConfigs = config.inCluster() ? null : GroupConfigs.open(config, config.logDirs().get(0));
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, disk, connections, registry,
                 () -> groupCoordinator);
         SupportedApis apis = new SupportedApis();
@@ -222,7 +223,7 @@ public final class Broker implements AutoCloseable {
         registerDataApis(apis, producerStates, leadership, onDisk);
         shareGroups.register(apis);
         // Topics created on a client's account: by the controller in a cluster.
-        TopicAutoCreation autoCreation = cluster != null ? cluster.register(apis, node, security, onDisk)
+        TopicAutoCreation autoCreation = cluster != null ? cluster.register(apis, node, security, groupConfigs, onDisk)
                 : SingleNodeApis.register(apis, config, node, topics, groupConfigs, security, disk, onDisk);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions);

@@ -23,6 +23,7 @@ import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.security.ClientSecurity;
+import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -62,11 +63,14 @@ final class ClusterLink {
                 config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0));
     }
 
-    /** The partitions this broker hosts, and the metadata fetches that tell it which (also the ACLs and users). */
+    /**
+     * The partitions this broker hosts, and the metadata fetches that tell it which (also the ACLs, the users and
+     * the group configs, which {@code groupConfigs} mirrors).
+     */
     void openReplicas(TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                       Purgatory<DelayedFetch> fetchPurgatory, Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory,
-                      ProducerStates producerStates, SecurityApis security, BrokerClock clock,
-                      BrokerTopicMetrics topicMetrics) {
+                      ProducerStates producerStates, SecurityApis security, GroupConfigs groupConfigs,
+                      BrokerClock clock, BrokerTopicMetrics topicMetrics) {
         int nodeId = config.get(BrokerConfig.NODE_ID);
         replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
                 new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
@@ -77,7 +81,10 @@ final class ClusterLink {
                 config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                 nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply,
-                security::apply);
+                snapshot -> {
+                    security.apply(snapshot);
+                    groupConfigs.install(snapshot.groupConfigs());
+                });
     }
 
     ReplicaManager replicas() {
@@ -89,10 +96,11 @@ final class ClusterLink {
     }
 
     /**
-     * The admin requests that change topics, ACLs and users go to the controller; what clients read comes from its
-     * image. Returns how topics are created on a client's account: by the controller too.
+     * The admin requests that change topics, ACLs, users and group configs go to the controller; what clients read
+     * comes from its image (group configs from {@code groupConfigs}, the image's mirror). Returns how topics are
+     * created on a client's account: by the controller too.
      */
-    TopicAutoCreation register(SupportedApis apis, LocalNode node, SecurityApis security,
+    TopicAutoCreation register(SupportedApis apis, LocalNode node, SecurityApis security, GroupConfigs groupConfigs,
                                Function<ApiHandler, ApiHandler> onDisk) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
@@ -117,7 +125,7 @@ final class ClusterLink {
                         ControllerUnreachable::incrementalAlterConfigs))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(
                         topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config,
-                        node));
+                        node, groupConfigs));
         return autoCreation;
     }
 

@@ -14,6 +14,7 @@ import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.metrics.ControllerMeters;
 import io.minibroker.broker.security.ScramCredentials;
+import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.purgatory.PurgatoryMeters;
 
@@ -25,9 +26,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The cluster's controller, on the node that plays it: which brokers are in the cluster, the topics' assignments
- * (kept in {@code .minibroker-controller} of its first log directory, with the cluster's ACLs and SCRAM users), the
- * image's version where brokers' metadata fetches wait for a change, who elects new leaders, and the table of APIs
- * its controller listener serves.
+ * (kept in {@code .minibroker-controller} of its first log directory, with the cluster's ACLs, SCRAM users and group
+ * configs), the image's version where brokers' metadata fetches wait for a change, who elects new leaders, and the
+ * table of APIs its controller listener serves.
  */
 final class ControllerNode {
 
@@ -60,7 +61,8 @@ final class ControllerNode {
                     config.authorizerEnabled() ? StandardAuthorizer.open(controllerDir,
                             config.get(SecurityKeys.SUPER_USERS),
                             config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
-                    ScramCredentials.open(controllerDir));
+                    ScramCredentials.open(controllerDir),
+                    GroupConfigs.open(config, controllerDir, imageVersion::changed));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),

@@ -34,17 +34,17 @@ final class GroupCoordinatorApis {
      * {@code __transaction_state}).
      *
      * @param cluster a cluster broker's link to the controller; null on a single node
-     * @param groupConfigs a single node's group configs; null in a cluster
+     * @param groupConfigs the group configs: a single node's own, a cluster broker's mirror of the controller's
      */
     static GroupCoordinator open(BrokerConfig config, BrokerClock clock, TopicRegistry topics, ClusterLink cluster,
                                  Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
                                  GroupConfigs groupConfigs, TransactionApis transactions) {
         if (cluster == null) {
-            return new GroupCoordinator(config, topics, clock, groupConfigs);
+            return new GroupCoordinator(config, topics, clock, groupConfigs, groupConfigs);
         }
         // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
         GroupCoordinator coordinator = GroupCoordinator.inCluster(config, topics, cluster.replicas(),
-                producePurgatory, fetchPurgatory, clock);
+                producePurgatory, fetchPurgatory, clock, groupConfigs, groupConfigs);
         cluster.replicas().setLeadershipListener(new CoordinatorLeadership(coordinator, transactions.coordinator()));
         return coordinator;
     }

@@ -10,9 +10,7 @@ import io.minibroker.broker.share.DeleteShareGroupOffsetsHandler;
 import io.minibroker.broker.share.DescribeShareGroupOffsetsHandler;
 import io.minibroker.broker.share.ShareAcknowledgeHandler;
 import io.minibroker.broker.share.ShareFetchHandler;
-import io.minibroker.broker.share.ShareGroupConfigs;
 import io.minibroker.broker.share.ShareGroupMembership;
-import io.minibroker.broker.share.ShareGroupSettings;
 import io.minibroker.broker.share.ShareLogs;
 import io.minibroker.broker.share.SharePartitionManager;
 import io.minibroker.broker.share.ShareSessionCache;
@@ -41,7 +39,7 @@ final class ShareGroupApis implements AutoCloseable {
     private final TopicRegistry topics;
 
     /**
-     * @param groupConfigs a single node's group configs; null in a cluster
+     * @param groupConfigs the group configs: a single node's own, a cluster broker's mirror of the controller's
      * @param coordinator the group coordinator, made after this: asked only once requests are served
      */
     ShareGroupApis(BrokerConfig config, BrokerClock clock, GroupConfigs groupConfigs, TopicRegistry topics,
@@ -49,7 +47,7 @@ final class ShareGroupApis implements AutoCloseable {
                    Supplier<GroupCoordinator> coordinator) {
         this.topics = topics;
         this.partitions = new SharePartitionManager(clock.purgatoryClock(),
-                groupConfigs != null ? groupConfigs : brokerDefaults(config),
+                groupConfigs,
                 new ShareStateFiles(config.logDirs().get(0), disk),
                 config.get(BrokerConfig.SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
         new PurgatoryMeters(partitions.fetchPurgatory()).bindTo(registry);
@@ -81,11 +79,5 @@ final class ShareGroupApis implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         partitions.close();
-    }
-
-    private static ShareGroupConfigs brokerDefaults(BrokerConfig config) {
-        return ShareGroupConfigs.fixed(new ShareGroupSettings(config.get(BrokerConfig.GROUP_SHARE_RECORD_LOCK_DURATION_MS),
-                config.get(BrokerConfig.GROUP_SHARE_DELIVERY_COUNT_LIMIT),
-                config.get(BrokerConfig.GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS), false));
     }
 }

@@ -9,9 +9,4 @@ public interface ShareGroupConfigs {
 
     /** The settings in force for {@code groupId} now; the broker's defaults for a group without configs. */
     ShareGroupSettings settings(String groupId);
-
-    /** Every group on the broker's {@code group.share.*} defaults. */
-    static ShareGroupConfigs fixed(ShareGroupSettings settings) {
-        return groupId -> settings;
-    }
 }

@@ -13,27 +13,34 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Group configs (Kafka's GroupConfig: ConfigResource type GROUP, {@code kafka-configs.sh --entity-type groups}), the
  * share groups' ones: {@code share.auto.offset.reset}, {@code share.record.lock.duration.ms},
  * {@code share.delivery.count.limit}, {@code share.partition.max.record.locks}, {@code share.session.timeout.ms}
- * and {@code share.heartbeat.interval.ms}, each defaulting to the broker's {@code group.share.*} key, as Kafka's do.
- * A group id needs no group to carry configs (Kafka resolves a group's configs before it exists). The data side
- * reads them through {@link ShareGroupConfigs}, the share-group coordinator through {@link ShareGroupTimings}.
+ * and {@code share.heartbeat.interval.ms}, each defaulting to the broker's {@code group.share.*} key, as Kafka's do;
+ * and the KIP-848 consumer groups' {@code consumer.session.timeout.ms} and {@code consumer.heartbeat.interval.ms},
+ * defaulting to {@code group.consumer.*}. A group id needs no group to carry configs (Kafka resolves a group's
+ * configs before it exists). The data side reads them through {@link ShareGroupConfigs}, the share-group
+ * coordinator through {@link ShareGroupTimings}, the consumer-group coordinator through
+ * {@link ConsumerGroupTimings}.
  *
- * <p>Kafka keeps them in the cluster metadata log; here they are this node's, in one file
- * ({@code <first log.dir>/.minibroker-group-configs}, a line per group: the URL-encoded group id, then
- * {@code name=value} pairs URL-encoded), replaced whole through {@link DurableFiles} by the disk thread that
- * IncrementalAlterConfigs runs on; reads take the in-memory copy.
+ * <p>Kafka keeps them in the cluster metadata log, as ConfigRecords every broker applies. Here a single node keeps
+ * them in one file ({@code <first log.dir>/.minibroker-group-configs}, a line per group: the URL-encoded group id,
+ * then {@code name=value} pairs URL-encoded), replaced whole through {@link DurableFiles} by the disk thread that
+ * IncrementalAlterConfigs runs on; so does a cluster's controller (under its {@code .minibroker-controller}), where
+ * brokers forward the changes, and each broker holds a {@linkplain #mirror mirror} that every image it fetches
+ * replaces ({@link #install}). Reads take the in-memory copy, a map replaced whole on each change.
  */
-public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings {
+public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings, ConsumerGroupTimings {
 
+    public static final String CONSUMER_SESSION_TIMEOUT_MS = "consumer.session.timeout.ms";
+    public static final String CONSUMER_HEARTBEAT_INTERVAL_MS = "consumer.heartbeat.interval.ms";
     public static final String SHARE_AUTO_OFFSET_RESET = "share.auto.offset.reset";
     public static final String SHARE_RECORD_LOCK_DURATION_MS = "share.record.lock.duration.ms";
     public static final String SHARE_DELIVERY_COUNT_LIMIT = "share.delivery.count.limit";
@@ -44,29 +51,55 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
 
     /** The integer configs and the broker key each defaults to (and takes its valid range from). */
     private static final Map<String, ConfigKey<Integer>> INT_CONFIGS = Map.of(
+            CONSUMER_SESSION_TIMEOUT_MS, BrokerConfig.GROUP_CONSUMER_SESSION_TIMEOUT_MS,
+            CONSUMER_HEARTBEAT_INTERVAL_MS, BrokerConfig.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
             SHARE_RECORD_LOCK_DURATION_MS, BrokerConfig.GROUP_SHARE_RECORD_LOCK_DURATION_MS,
             SHARE_DELIVERY_COUNT_LIMIT, BrokerConfig.GROUP_SHARE_DELIVERY_COUNT_LIMIT,
             SHARE_PARTITION_MAX_RECORD_LOCKS, BrokerConfig.GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS,
             SHARE_SESSION_TIMEOUT_MS, BrokerConfig.GROUP_SHARE_SESSION_TIMEOUT_MS,
             SHARE_HEARTBEAT_INTERVAL_MS, BrokerConfig.GROUP_SHARE_HEARTBEAT_INTERVAL_MS);
 
+    /**
+     * The bounds Kafka checks the consumer configs against: its {@code group.consumer.min/max.*} broker keys, which
+     * this broker does not have, so their defaults apply.
+     */
+    private record Bounds(int min, String minKey, int max, String maxKey) {
+    }
+
+    private static final Map<String, Bounds> CONSUMER_BOUNDS = Map.of(
+            CONSUMER_SESSION_TIMEOUT_MS, new Bounds(45_000, "group.consumer.min.session.timeout.ms",
+                    60_000, "group.consumer.max.session.timeout.ms"),
+            CONSUMER_HEARTBEAT_INTERVAL_MS, new Bounds(5_000, "group.consumer.min.heartbeat.interval.ms",
+                    15_000, "group.consumer.max.heartbeat.interval.ms"));
+
     /** The outcome of a change: NONE, or why not. */
     public record Change(boolean ok, String message) {
     }
 
     private final BrokerConfig broker;
+    /** Where changes are kept; null for a broker's mirror of the controller's. */
     private final Path file;
-    private final Map<String, Map<String, String>> overrides = new ConcurrentHashMap<>();
+    /** Told of each change made here (the controller's image version moves on); nothing elsewhere. */
+    private final Runnable onChange;
+    /** Every group's overrides, by group id: immutable, replaced whole on each change. */
+    private volatile Map<String, Map<String, String>> overrides = Map.of();
 
-    private GroupConfigs(BrokerConfig broker, Path file) {
+    private GroupConfigs(BrokerConfig broker, Path file, Runnable onChange) {
         this.broker = broker;
         this.file = file;
+        this.onChange = onChange;
     }
 
     /** Reads the overrides this node keeps in {@code logDir}, if any. */
     public static GroupConfigs open(BrokerConfig broker, Path logDir) {
-        GroupConfigs configs = new GroupConfigs(broker, logDir.resolve(FILE));
+        return open(broker, logDir, () -> { });
+    }
+
+    /** As {@link #open(BrokerConfig, Path)}, telling {@code onChange} of each change made. */
+    public static GroupConfigs open(BrokerConfig broker, Path logDir, Runnable onChange) {
+        GroupConfigs configs = new GroupConfigs(broker, logDir.resolve(FILE), onChange);
         if (Files.exists(configs.file)) {
+            Map<String, Map<String, String>> read = new TreeMap<>();
             try {
                 for (String line : Files.readAllLines(configs.file, StandardCharsets.UTF_8)) {
                     String[] fields = line.split(" ");
@@ -75,19 +108,43 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
                         String[] pair = fields[i].split("=", 2);
                         group.put(decode(pair[0]), decode(pair[1]));
                     }
-                    configs.overrides.put(decode(fields[0]), group);
+                    read.put(decode(fields[0]), Map.copyOf(group));
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + configs.file, e);
             }
+            configs.overrides = Collections.unmodifiableMap(read);
         }
         return configs;
     }
 
+    /**
+     * A cluster broker's copy of the controller's group configs: nothing until the first image, changed only by
+     * {@link #install}, never by {@link #replace} (brokers forward changes to the controller).
+     */
+    public static GroupConfigs mirror(BrokerConfig broker) {
+        return new GroupConfigs(broker, null, () -> { });
+    }
+
+    /** Every group's overrides, by group id: the same map until the next change (what the controller hands out). */
+    public Map<String, Map<String, String>> all() {
+        return overrides;
+    }
+
+    /** Replaces every group's overrides with the image's: a mirror's only change. */
+    public void install(Map<String, Map<String, String>> all) {
+        if (!all.equals(overrides)) {
+            Map<String, Map<String, String>> copy = new TreeMap<>();
+            all.forEach((groupId, configs) -> copy.put(groupId, Map.copyOf(configs)));
+            overrides = Collections.unmodifiableMap(copy);
+        }
+    }
+
     /** The names Kafka lists for a group that this broker serves, in order. */
     public static List<String> names() {
-        return List.of(SHARE_AUTO_OFFSET_RESET, SHARE_DELIVERY_COUNT_LIMIT, SHARE_HEARTBEAT_INTERVAL_MS,
-                SHARE_PARTITION_MAX_RECORD_LOCKS, SHARE_RECORD_LOCK_DURATION_MS, SHARE_SESSION_TIMEOUT_MS);
+        return List.of(CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, SHARE_AUTO_OFFSET_RESET,
+                SHARE_DELIVERY_COUNT_LIMIT, SHARE_HEARTBEAT_INTERVAL_MS, SHARE_PARTITION_MAX_RECORD_LOCKS,
+                SHARE_RECORD_LOCK_DURATION_MS, SHARE_SESSION_TIMEOUT_MS);
     }
 
     /** The group's overrides (none for a group that has none). */
@@ -134,6 +191,9 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
         if (validateOnly) {
             return new Change(true, null);
         }
+        if (file == null) {
+            throw new IllegalStateException("a broker's group configs change only at the controller");
+        }
         Map<String, String> trimmed = new LinkedHashMap<>();
         wanted.forEach((name, value) -> trimmed.put(name, value.trim()));
         Map<String, Map<String, String>> next = new TreeMap<>(overrides);
@@ -147,11 +207,9 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
         } catch (IOException e) {
             return new Change(false, "cannot write " + file + ": " + e.getMessage());
         }
-        if (trimmed.isEmpty()) {
-            overrides.remove(groupId);
-        } else {
-            overrides.put(groupId, Map.copyOf(trimmed));
-        }
+        next.replaceAll((group, configs) -> Map.copyOf(configs));
+        overrides = Collections.unmodifiableMap(next);
+        onChange.run();
         return new Change(true, null);
     }
 
@@ -168,8 +226,15 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
         }
         try {
             int parsed = Integer.parseInt(value.trim());
-            return key.valid().test(parsed) ? null : "Invalid value " + value + " for configuration " + name
-                    + ": must be " + key.validDescription();
+            if (!key.valid().test(parsed)) {
+                return "Invalid value " + value + " for configuration " + name + ": must be " + key.validDescription();
+            }
+            Bounds bounds = CONSUMER_BOUNDS.get(name);
+            if (bounds != null && parsed < bounds.min()) {
+                return name + " must be greater than or equal to " + bounds.minKey();
+            }
+            return bounds != null && parsed > bounds.max() ? name + " must be less than or equal to " + bounds.maxKey()
+                    : null;
         } catch (NumberFormatException e) {
             return "Invalid value " + value + " for configuration " + name + ": Not a number of type INT";
         }
@@ -183,6 +248,16 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
             text.append('\n');
         });
         return text.toString();
+    }
+
+    @Override
+    public int consumerHeartbeatIntervalMs(String groupId) {
+        return intValue(overrides.get(groupId), CONSUMER_HEARTBEAT_INTERVAL_MS);
+    }
+
+    @Override
+    public int consumerSessionTimeoutMs(String groupId) {
+        return intValue(overrides.get(groupId), CONSUMER_SESSION_TIMEOUT_MS);
     }
 
     @Override

@@ -13,7 +13,9 @@ import io.minibroker.protocol.record.RecordIterator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.metadata.AccessControlEntryRecord;
+import org.apache.kafka.common.metadata.ConfigRecord;
 import org.apache.kafka.common.metadata.UserScramCredentialRecord;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -27,7 +29,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The ACL and SCRAM records against Kafka's own generated record classes. */
+/** The ACL, SCRAM and group config records against Kafka's own generated record classes. */
 class SecurityRecordsTest {
 
     private static final AclBinding ACL = new AclBinding(ResourceType.TOPIC, "orders", PatternType.PREFIXED,
@@ -77,6 +79,22 @@ class SecurityRecordsTest {
         assertThat(read.storedKey()).isEqualTo(CREDENTIAL.storedKey());
         assertThat(read.serverKey()).isEqualTo(CREDENTIAL.serverKey());
         assertThat(read.iterations()).isEqualTo(8192);
+    }
+
+    @Test
+    void groupConfigsAreKafkasConfigRecordsAndReadBack() {
+        SecurityRecords.Snapshot snapshot = new SecurityRecords.Snapshot(List.of(), Map.of(),
+                Map.of("workers", Map.of("share.record.lock.duration.ms", "15000")));
+        List<ByteBuffer> values = values(SecurityRecords.encode(snapshot));
+        assertThat(values).hasSize(1);
+        ConfigRecord config = (ConfigRecord) read(values.get(0), new ConfigRecord());
+        assertThat(config.resourceType()).isEqualTo(ConfigResource.Type.GROUP.id());
+        assertThat(config.resourceName()).isEqualTo("workers");
+        assertThat(config.name()).isEqualTo("share.record.lock.duration.ms");
+        assertThat(config.value()).isEqualTo("15000");
+
+        assertThat(SecurityRecords.decode(SecurityRecords.encode(snapshot)).groupConfigs())
+                .isEqualTo(snapshot.groupConfigs());
     }
 
     @Test

@@ -63,6 +63,20 @@ class ControllerFetchHandlerTest {
     }
 
     @Test
+    void aGroupConfigChangeAloneIsSent() {
+        security = new SecurityRecords.Snapshot(List.of(ACL), Map.of());
+        long digest = securityFetch(NOTHING_HELD).highWatermark();
+
+        security = new SecurityRecords.Snapshot(List.of(ACL), Map.of(),
+                Map.of("workers", Map.of("share.delivery.count.limit", "3")));
+        FetchResponseView.PartitionData changed = securityFetch(digest);
+        assertThat(changed.highWatermark()).isNotEqualTo(digest);
+        SecurityRecords.Snapshot received = SecurityRecords.decode(changed.records());
+        assertThat(received.acls()).containsExactly(ACL);
+        assertThat(received.groupConfigs()).isEqualTo(Map.of("workers", Map.of("share.delivery.count.limit", "3")));
+    }
+
+    @Test
     void equalSetsHaveEqualDigestsWhateverTheirCollections() {
         security = new SecurityRecords.Snapshot(List.of(ACL), Map.of());
         long digest = securityFetch(NOTHING_HELD).highWatermark();

@@ -8,6 +8,8 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.ProduceHandler;
+import io.minibroker.broker.sharegroup.ConsumerGroupTimings;
+import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.TransactionMarker;
@@ -75,7 +77,7 @@ class ClusterGroupCoordinatorTest {
         assertThat(topics.adopt(OffsetsTopic.NAME, UUID.randomUUID(), 1, Map.of(), Set.of(0))).isEqualTo(Errors.NONE);
         offsetsLog().setReplicatedHighWatermark(0); // replicated: only the test's "followers" move it
         coordinator = GroupCoordinator.inCluster(config, topics, leadership, producePurgatory, fetchPurgatory,
-                BrokerClock.system());
+                BrokerClock.system(), ShareGroupTimings.of(config), ConsumerGroupTimings.of(config));
     }
 
     @AfterEach

@@ -82,8 +82,12 @@ class ConsumerGroupMigrationTest {
     }
 
     private JoinGroupResponseView classicJoin(String memberId) throws IOException {
+        return classicJoin(memberId, 30_000);
+    }
+
+    private JoinGroupResponseView classicJoin(String memberId, int rebalanceTimeoutMs) throws IOException {
         JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
-                .rebalanceTimeoutMs(30_000).memberId(memberId).protocolType("consumer");
+                .rebalanceTimeoutMs(rebalanceTimeoutMs).memberId(memberId).protocolType("consumer");
         join.addProtocol().name("range").metadata(subscription(List.of()));
         return new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9, join.struct()));
     }
@@ -206,12 +210,80 @@ class ConsumerGroupMigrationTest {
         assertThat(heartbeat("m1", 2).errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(describe().members()).hasSize(2);
         clock.advance(1);
+        awaitMembers(1);
+        assertThat(classicHeartbeat(classic, 2)).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    /** Waits (on the coordinator's thread, not on time: the clock stands still) until the group has that many. */
+    private void awaitMembers(int count) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (describe().members().size() != 1) {
+        while (describe().members().size() != count) {
             assertThat(System.nanoTime()).isLessThan(deadline);
             Thread.onSpinWait();
         }
+    }
+
+    @Test
+    void aClassicMemberThatJoinsButNeverSyncsIsFencedAfterItsRebalanceTimeout() throws Exception {
+        upgradedAndReconciled();
+        String joiner = classicJoin("", 4_000).memberId();
+        JoinGroupResponseView joined = classicJoin(joiner, 4_000);
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(describe().members()).hasSize(3);
+        clock.advance(3_999);
+        assertThat(classicHeartbeat(joiner, joined.generationId())).as("its session goes on, unsynced")
+                .isIn(Errors.NONE.code(), Errors.REBALANCE_IN_PROGRESS.code());
+        assertThat(describe().members()).hasSize(3);
+        clock.advance(1);
+        awaitMembers(2);
+        assertThat(classicHeartbeat(joiner, joined.generationId())).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    @Test
+    void aClassicMemberThatSyncsIsNotFencedByItsRebalanceTimeout() throws Exception {
+        upgradedAndReconciled();
+        String joiner = classicJoin("", 4_000).memberId();
+        JoinGroupResponseView joined = classicJoin(joiner, 4_000);
+        assertThat(classicSync(joiner, joined.generationId(), null).errorCode()).isEqualTo(Errors.NONE.code());
+        clock.advance(4_000);
+        assertThat(classicHeartbeat(joiner, joined.generationId())).as("still a member")
+                .isIn(Errors.NONE.code(), Errors.REBALANCE_IN_PROGRESS.code());
+        assertThat(describe().members()).hasSize(3);
+    }
+
+    @Test
+    void aClassicMemberToldToRejoinThatNeverDoesIsFencedAfterItsRebalanceTimeout() throws Exception {
+        String classic = upgradedAndReconciled();
+        assertThat(heartbeat("m2", 0).errorCode()).as("a new member moves the group epoch on")
+                .isEqualTo(Errors.NONE.code());
+        // Its session kept alive by heartbeats, each told to rejoin; timed from the first telling, not the last.
+        for (int i = 0; i < 3; i++) {
+            assertThat(classicHeartbeat(classic, 2)).isEqualTo(Errors.REBALANCE_IN_PROGRESS.code());
+            clock.advance(9_000);
+        }
+        assertThat(classicHeartbeat(classic, 2)).isEqualTo(Errors.REBALANCE_IN_PROGRESS.code());
+        clock.advance(2_999);
+        assertThat(describe().members()).hasSize(3);
+        clock.advance(1);
+        awaitMembers(2);
         assertThat(classicHeartbeat(classic, 2)).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    @Test
+    void aClassicMemberThatRejoinsInTimeStays() throws Exception {
+        String classic = upgradedAndReconciled();
+        assertThat(heartbeat("m2", 0).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(classicHeartbeat(classic, 2)).isEqualTo(Errors.REBALANCE_IN_PROGRESS.code());
+        clock.advance(9_000);
+        JoinGroupResponseView rejoined = classicJoin(classic);
+        assertThat(rejoined.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(classicSync(classic, rejoined.generationId(), null).errorCode()).isEqualTo(Errors.NONE.code());
+        for (int step : new int[] {9_000, 9_000, 4_000}) { // past the first telling's 30 s, heartbeating
+            clock.advance(step);
+            assertThat(classicHeartbeat(classic, rejoined.generationId()))
+                    .isIn(Errors.NONE.code(), Errors.REBALANCE_IN_PROGRESS.code());
+        }
+        assertThat(describe().members()).extracting(m -> m.memberId()).contains(classic);
     }
 
     @Test

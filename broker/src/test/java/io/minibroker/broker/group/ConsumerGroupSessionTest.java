@@ -9,6 +9,8 @@ import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatResponseView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
+import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
 import io.minibroker.purgatory.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -91,6 +93,30 @@ class ConsumerGroupSessionTest {
         ConsumerGroupHeartbeatResponseView late = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
                 .memberId("m1").memberEpoch(1));
         assertThat(late.errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    @Test
+    void theGroupsOwnConfigsSetItsHeartbeatIntervalAndSessionTimeout() throws Exception {
+        assertThat(alterGroupConfig("consumer.session.timeout.ms", "40000")).as("below Kafka's minimum bound")
+                .isEqualTo(Errors.INVALID_CONFIG.code());
+        assertThat(alterGroupConfig("consumer.heartbeat.interval.ms", "6000")).isEqualTo(Errors.NONE.code());
+        assertThat(alterGroupConfig("consumer.session.timeout.ms", "50000")).isEqualTo(Errors.NONE.code());
+
+        ConsumerGroupHeartbeatResponseView joined = heartbeat(join("m1"));
+        assertThat(joined.heartbeatIntervalMs()).isEqualTo(6000);
+        clock.advance(49_999);
+        assertThat(describe().members()).as("alive past the broker's 45 s").hasSize(1);
+        clock.advance(1);
+        waitUntilMembers(0);
+    }
+
+    /** IncrementalAlterConfigs SET of one config of group g; the resource's error code. */
+    private short alterGroupConfig(String name, String value) throws IOException {
+        IncrementalAlterConfigsRequestView alter = new IncrementalAlterConfigsRequestView();
+        alter.addResource().resourceType((byte) 32).resourceName("g").addConfig().name(name).configOperation((byte) 0)
+                .value(value);
+        return new IncrementalAlterConfigsResponseView(client.call(ApiKey.INCREMENTAL_ALTER_CONFIGS, 1,
+                alter.struct())).responses().get(0).errorCode();
     }
 
     /** The expiry is handed to the coordinator's thread: it is observed, not timed. */

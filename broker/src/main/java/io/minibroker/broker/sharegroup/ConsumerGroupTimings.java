@@ -1,0 +1,32 @@
+package io.minibroker.broker.sharegroup;
+
+import io.minibroker.broker.config.BrokerConfig;
+
+/**
+ * A KIP-848 consumer group's heartbeat interval and session timeout: the group configs
+ * {@code consumer.heartbeat.interval.ms} and {@code consumer.session.timeout.ms} where the broker keeps group configs,
+ * else the broker's {@code group.consumer.heartbeat.interval.ms} and {@code group.consumer.session.timeout.ms}.
+ */
+public interface ConsumerGroupTimings {
+
+    int consumerHeartbeatIntervalMs(String groupId);
+
+    int consumerSessionTimeoutMs(String groupId);
+
+    /** Every group on the broker's keys. */
+    static ConsumerGroupTimings of(BrokerConfig config) {
+        int heartbeat = config.get(BrokerConfig.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS);
+        int session = config.get(BrokerConfig.GROUP_CONSUMER_SESSION_TIMEOUT_MS);
+        return new ConsumerGroupTimings() {
+            @Override
+            public int consumerHeartbeatIntervalMs(String groupId) {
+                return heartbeat;
+            }
+
+            @Override
+            public int consumerSessionTimeoutMs(String groupId) {
+                return session;
+            }
+        };
+    }
+}
