@@ -22,6 +22,7 @@ import io.netty.buffer.Unpooled;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -36,6 +37,9 @@ import java.util.concurrent.CompletionStage;
  * READ on the group and each topic; DeleteShareGroupOffsets DELETE on the group and READ on each topic.
  */
 final class ShareGroupApiChecks {
+
+    /** The share session epoch of a request that opens a session. */
+    private static final int OPENING_EPOCH = 0;
 
     private final TopicFacts topics;
 
@@ -91,39 +95,71 @@ final class ShareGroupApiChecks {
 
     /**
      * READ on the group, else the request is refused GROUP_AUTHORIZATION_FAILED; READ on each topic, else its
-     * partitions are answered TOPIC_AUTHORIZATION_FAILED (and so are the acknowledgements they carried) and do not
-     * join the share session. Served even with every topic refused: the response carries the session's answer. The
-     * session also fetches the partitions earlier requests named, which Kafka checks on every fetch: the handler,
-     * told what the principal may read ({@link Access#serve}), answers a topic whose READ was taken away since
-     * refused, and acquires nothing from it.
+     * partitions are answered TOPIC_AUTHORIZATION_FAILED, and so are the acknowledgements they carried, which are not
+     * applied. As Kafka's share session does, a refused partition still joins the session (Kafka authorizes after
+     * it builds the session's context): the handler, told what the principal may read ({@link Access#serve}),
+     * answers it refused on this and every later fetch and acquires nothing from it, until READ is granted.
      */
     CompletionStage<Struct> shareFetch(Access access) {
         ShareFetchRequestView body = new ShareFetchRequestView(access.request().body());
         if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
-        return access.serveAllowed(body.topics(), topic -> readById(access, topic.topicId()), body::topics,
-                (answer, refused) -> {
-                    // A partition already in the session the handler answered itself (refused, by the rights it
-                    // was told): the one answer for it gets the refusal of its acknowledgements too.
-                    ShareFetchResponseView response = new ShareFetchResponseView(answer);
-                    ShareFetchResponseView.ShareFetchableTopicResponse topic = response.responses().stream()
-                            .filter(t -> t.topicId().equals(refused.item().topicId())).findFirst()
-                            .orElseGet(() -> response.addResponse().topicId(refused.item().topicId()));
-                    refused.item().partitions().forEach(p -> {
-                        ShareFetchResponseView.PartitionData partition = topic.partitions().stream()
-                                .filter(answered -> answered.partitionIndex() == p.partitionIndex()).findFirst()
-                                .orElseGet(() -> {
-                                    ShareFetchResponseView.PartitionData added = topic.addPartition()
-                                            .partitionIndex(p.partitionIndex()).records(Unpooled.EMPTY_BUFFER);
-                                    added.currentLeader().leaderId(-1).leaderEpoch(-1);
-                                    return added;
-                                }).errorCode(refused.error().code());
-                        if (p.acknowledgementBatches() != null && !p.acknowledgementBatches().isEmpty()) {
-                            partition.acknowledgeErrorCode(refused.error().code());
-                        }
-                    });
-                }, true);
+        // topic id -> partition -> whether it carried acknowledgements
+        Map<UUID, Map<Integer, Boolean>> refused = new LinkedHashMap<>();
+        for (ShareFetchRequestView.FetchTopic topic : body.topics()) {
+            if (readById(access, topic.topicId()) == null) {
+                continue;
+            }
+            Map<Integer, Boolean> partitions = refused.computeIfAbsent(topic.topicId(), id -> new LinkedHashMap<>());
+            for (ShareFetchRequestView.FetchPartition partition : topic.partitions()) {
+                boolean acknowledged = !partition.acknowledgementBatches().isEmpty();
+                partitions.merge(partition.partitionIndex(), acknowledged, Boolean::logicalOr);
+                // Left to the handler at the opening epoch, which refuses acknowledgements there whatever the topic.
+                if (acknowledged && body.shareSessionEpoch() != OPENING_EPOCH) {
+                    partition.acknowledgementBatches(new ArrayList<>());
+                }
+            }
+        }
+        if (refused.isEmpty()) {
+            return access.serve();
+        }
+        return access.serve().thenApply(answer -> {
+            if (answer != null) {
+                answerRefused(new ShareFetchResponseView(answer), refused);
+            }
+            return answer;
+        });
+    }
+
+    /**
+     * Answers each refused partition TOPIC_AUTHORIZATION_FAILED in the handler's response, in the entry the handler
+     * gave it (a session partition it answered refused itself) or a new one (when it fetched nothing, as on the
+     * closing epoch); a response refused whole keeps its shape.
+     */
+    private static void answerRefused(ShareFetchResponseView response, Map<UUID, Map<Integer, Boolean>> refused) {
+        if (response.errorCode() != Errors.NONE.code()) {
+            return;
+        }
+        short error = Errors.TOPIC_AUTHORIZATION_FAILED.code();
+        refused.forEach((topicId, partitions) -> {
+            ShareFetchResponseView.ShareFetchableTopicResponse topic = response.responses().stream()
+                    .filter(t -> t.topicId().equals(topicId)).findFirst()
+                    .orElseGet(() -> response.addResponse().topicId(topicId));
+            partitions.forEach((index, acknowledged) -> {
+                ShareFetchResponseView.PartitionData partition = topic.partitions().stream()
+                        .filter(answered -> answered.partitionIndex() == index).findFirst()
+                        .orElseGet(() -> {
+                            ShareFetchResponseView.PartitionData added = topic.addPartition().partitionIndex(index)
+                                    .records(Unpooled.EMPTY_BUFFER);
+                            added.currentLeader().leaderId(-1).leaderEpoch(-1);
+                            return added;
+                        }).errorCode(error);
+                if (acknowledged) {
+                    partition.acknowledgeErrorCode(error);
+                }
+            });
+        });
     }
 
     /** As ShareFetch: READ on the group for the request, READ on each topic for its partitions. */

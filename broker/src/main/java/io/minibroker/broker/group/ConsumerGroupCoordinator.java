@@ -48,6 +48,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     private final ConsumerGroupTimings timings;
     private final int maxSize;
     private final ConsumerGroupMigration migration;
+    /** Whether members' rights on topics are checked (an authorizer is configured): they bound their regexes. */
+    private final boolean authorizerEnabled;
 
     ConsumerGroupCoordinator(BrokerConfig config, ConsumerGroups groups, ClassicGroups classicGroups,
                              OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock,
@@ -60,6 +62,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         this.timeouts = new ConsumerGroupTimeouts(clock, this);
         this.timings = timings;
         this.maxSize = config.get(BrokerConfig.GROUP_CONSUMER_MAX_SIZE);
+        this.authorizerEnabled = config.authorizerEnabled();
         this.migration = new ConsumerGroupMigration(config.get(BrokerConfig.GROUP_CONSUMER_MIGRATION_POLICY), groups,
                 membership, topics, this);
     }
@@ -600,6 +603,15 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             if (classic != null) { // a group id names one group; the consumer group's records came later
                 synchronized (classic) {
                     classicGroups.remove(classic);
+                }
+            }
+            // A member's rights on topics are not in the records (Kafka keeps each regex's resolved topics, resolved
+            // with the rights of the member that asked, in its ConsumerGroupRegularExpression records): until its
+            // next heartbeat tells them again, a member's regex matches no topic beyond those it holds, so that no
+            // assignment computed meanwhile widens past what its principal may describe.
+            if (authorizerEnabled) {
+                for (ConsumerGroupMember member : group.allMembers()) {
+                    member.describableTopics = targets.heldTopics(group, member);
                 }
             }
             // Kafka keeps a hash of the subscribed topics' metadata in the group's record to tell, on load, whether

@@ -27,7 +27,8 @@ final class ConsumerGroupMember {
     String subscribedTopicRegex;
     /**
      * The topics the member's principal may describe, as its last heartbeat's authorization said: what its regular
-     * expression may match. Not kept in the group's records: until a member heartbeats after a load, every topic.
+     * expression may match. Not kept in the group's records: after a load, with an authorizer, only the topics the
+     * member holds until it heartbeats again (see ConsumerGroupCoordinator.restore).
      */
     Predicate<String> describableTopics = topic -> true;
     String serverAssignor;

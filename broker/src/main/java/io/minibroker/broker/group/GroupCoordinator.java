@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
@@ -178,17 +179,25 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * members (the share-group offsets admin APIs).
      */
     public ShareGroupMembership shareGroupMembership() {
-        return groupId -> {
-            ShareGroup group = shares.get(groupId);
-            if (group == null) {
-                return ShareGroupMembership.Status.UNKNOWN;
+        return new ShareGroupMembership() {
+            @Override
+            public Status status(String groupId) {
+                ShareGroup group = shares.get(groupId);
+                if (group == null) {
+                    return Status.UNKNOWN;
+                }
+                synchronized (group) {
+                    return switch (group.state()) {
+                        case DEAD -> Status.UNKNOWN;
+                        case EMPTY -> Status.EMPTY;
+                        case STABLE -> Status.HAS_MEMBERS;
+                    };
+                }
             }
-            synchronized (group) {
-                return switch (group.state()) {
-                    case DEAD -> ShareGroupMembership.Status.UNKNOWN;
-                    case EMPTY -> ShareGroupMembership.Status.EMPTY;
-                    case STABLE -> ShareGroupMembership.Status.HAS_MEMBERS;
-                };
+
+            @Override
+            public CompletionStage<Errors> createIfAbsent(String groupId) {
+                return shares.createIfAbsent(groupId);
             }
         };
     }

@@ -272,6 +272,39 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
     }
 
     /**
+     * An empty share group made when there is none (Kafka's AlterShareGroupOffsets on a new group id), on the
+     * coordinator's thread; answered once its records are written, so that it survives a restart.
+     */
+    CompletableFuture<Errors> createIfAbsent(String groupId) {
+        return thread.compose(() -> {
+            Errors notHere = classicGroups.coordinatorError(groupId);
+            if (notHere != Errors.NONE) {
+                return done(notHere);
+            }
+            if (groups.containsKey(groupId)) {
+                return done(Errors.NONE);
+            }
+            if (classicGroups.get(groupId) != null || consumerGroups.get(groupId) != null) {
+                return done(Errors.GROUP_ID_NOT_FOUND);
+            }
+            ShareGroup group = groups.computeIfAbsent(groupId, ShareGroup::new);
+            synchronized (group) {
+                return write(group).handle((written, failure) -> {
+                    if (failure == null) {
+                        return Errors.NONE;
+                    }
+                    synchronized (group) {
+                        if (group.members.isEmpty() && group.written.isEmpty()) {
+                            forget(group); // nothing of it reached the log
+                        }
+                    }
+                    return OffsetsWriteErrors.answerFor(failure);
+                });
+            }
+        });
+    }
+
+    /**
      * DeleteGroups of a share group, on the coordinator's thread: NON_EMPTY_GROUP while it has members; else
      * tombstones for its records, and it is forgotten; answered once the write counts.
      */

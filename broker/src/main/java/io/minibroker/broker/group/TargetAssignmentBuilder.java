@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -84,6 +85,18 @@ final class TargetAssignmentBuilder {
             }
         }
         return resolved;
+    }
+
+    /**
+     * The topics a member holds or is to hold (its assignment, what it still revokes, its target), matched by id:
+     * all its regular expression may match after a load until its next heartbeat brings its principal's rights,
+     * which the group's records do not keep. A topic deleted and created again under its name is not held.
+     */
+    Predicate<String> heldTopics(ConsumerGroup group, ConsumerGroupMember member) {
+        Set<UUID> held = new HashSet<>(member.assignedPartitions.keySet());
+        held.addAll(member.partitionsPendingRevocation.keySet());
+        held.addAll(group.targetOf(member.memberId).keySet());
+        return name -> topics.known(name).map(topic -> held.contains(topic.id())).orElse(false);
     }
 
     /** The existing topics the group's members subscribe to, by name: the subscription metadata. */

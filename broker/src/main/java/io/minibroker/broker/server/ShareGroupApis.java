@@ -18,9 +18,11 @@ import io.minibroker.broker.share.ShareStateFiles;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.PurgatoryMeters;
 
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -53,7 +55,17 @@ final class ShareGroupApis implements AutoCloseable {
         new PurgatoryMeters(partitions.fetchPurgatory()).bindTo(registry);
         this.sessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
         this.logs = new ShareLogs(topics, leadership);
-        this.membership = groupId -> coordinator.get().shareGroupMembership().status(groupId);
+        this.membership = new ShareGroupMembership() {
+            @Override
+            public Status status(String groupId) {
+                return coordinator.get().shareGroupMembership().status(groupId);
+            }
+
+            @Override
+            public CompletionStage<Errors> createIfAbsent(String groupId) {
+                return coordinator.get().shareGroupMembership().createIfAbsent(groupId);
+            }
+        };
         // A closed connection ends its share sessions and releases what their members held, at once.
         connections.onClientClosed(client -> partitions.releaseSessions(sessions.closeConnection(client)));
     }

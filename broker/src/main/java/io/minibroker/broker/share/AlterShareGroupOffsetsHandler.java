@@ -19,9 +19,9 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * AlterShareGroupOffsets (Admin.alterShareGroupOffsets): sets share partitions' start offsets, forgetting their
- * in-flight records, only while the group has no members (NON_EMPTY_GROUP, as Kafka); an empty group id is
- * INVALID_GROUP_ID, an unknown topic or partition UNKNOWN_TOPIC_OR_PARTITION. Answered once the new states are
- * durable.
+ * in-flight records, only while the group has no members (NON_EMPTY_GROUP, as Kafka); a group id no group has yet
+ * gets an empty share group first, as Kafka makes one; an empty group id is INVALID_GROUP_ID, an unknown topic or
+ * partition UNKNOWN_TOPIC_OR_PARTITION. Answered once the new states are durable.
  */
 public final class AlterShareGroupOffsetsHandler implements ApiHandler {
 
@@ -48,6 +48,15 @@ public final class AlterShareGroupOffsetsHandler implements ApiHandler {
             return CompletableFuture.completedFuture(response.errorCode(Errors.NON_EMPTY_GROUP.code())
                     .errorMessage("The group has active members.").struct());
         }
+        // As Kafka, a group id no group has yet gets an empty share group, which the offsets then belong to.
+        return membership.createIfAbsent(groupId).thenCompose(error -> error == Errors.NONE
+                ? alter(groupId, body) : CompletableFuture.completedFuture(new AlterShareGroupOffsetsResponseView()
+                        .errorCode(error.code()).errorMessage(error == Errors.GROUP_ID_NOT_FOUND
+                                ? "Group " + groupId + " is not a share group." : null).struct()));
+    }
+
+    private CompletionStage<Struct> alter(String groupId, AlterShareGroupOffsetsRequestView body) {
+        AlterShareGroupOffsetsResponseView response = new AlterShareGroupOffsetsResponseView();
         List<CompletableFuture<Void>> writes = new ArrayList<>();
         for (AlterShareGroupOffsetsRequestView.AlterShareGroupOffsetsRequestTopic topic : body.topics()) {
             Optional<TopicMetadata> metadata = topics.get(topic.topicName());

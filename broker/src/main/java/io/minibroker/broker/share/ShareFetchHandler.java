@@ -11,6 +11,7 @@ import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -79,7 +80,7 @@ public final class ShareFetchHandler implements ApiHandler {
                 sessions.remove(session);
             }
             List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
-                    ? List.of() : session.partitions();
+                    ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
                     context.topicRights(), body.minBytes(), body.maxBytes(), maxRecords, ackErrors);
             if (fetched.isEmpty() || body.maxWaitMs() <= 0 || work.canAnswer()) {
@@ -90,6 +91,21 @@ public final class ShareFetchHandler implements ApiHandler {
                     work.watchKeys());
             return answer;
         });
+    }
+
+    /**
+     * The session's partitions starting one further along at each epoch (Kafka's round-robin
+     * PartitionRotateStrategy: moved left by the epoch modulo their count; the opening epoch keeps their order), so
+     * that the records and bytes limits of an answer do not spend themselves on the same first partitions each
+     * time while a busy partition starves the ones after it.
+     */
+    private static List<TopicIdPartition> rotated(List<TopicIdPartition> partitions, int epoch) {
+        if (partitions.size() < 2 || epoch < 1 || epoch % partitions.size() == 0) {
+            return partitions;
+        }
+        List<TopicIdPartition> rotated = new ArrayList<>(partitions);
+        Collections.rotate(rotated, -(epoch % partitions.size()));
+        return rotated;
     }
 
     private static CompletionStage<Struct> error(Errors error) {

@@ -71,10 +71,12 @@ final class ShareFetchWork {
     /**
      * Whether the answer should go now: a partition that cannot be read, or records to acquire amounting to
      * {@code MinBytes}. As Kafka's DelayedShareFetch, a partition with something to acquire counts the log's bytes
-     * from its next fetch offset to the high watermark; a share consumer's default MinBytes (1) needs just one.
+     * from its next fetch offset to the high watermark; a share consumer's default MinBytes (1) needs just one. A
+     * session with no partition the member may read has nothing to wait for, and Kafka answers it at once.
      */
     boolean canAnswer() {
         int bytes = 0;
+        boolean anyReadable = false;
         for (TopicIdPartition tp : partitions) {
             ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
             PartitionLog log = resolved.log();
@@ -84,6 +86,7 @@ final class ShareFetchWork {
             if (!rights.mayRead(log.topicPartition().topic())) {
                 continue; // answered refused whenever the fetch is answered; it does not hurry the answer (Kafka)
             }
+            anyReadable = true;
             SharePartition partition = manager.partition(keyOf(tp), log);
             partition.moveStartTo(log.logStartOffset());
             long readableEnd = log.highWatermark();
@@ -104,7 +107,7 @@ final class ShareFetchWork {
                 return true;
             }
         }
-        return false;
+        return !anyReadable;
     }
 
     /** What a parked fetch is watched on: appends to its logs and releases in its share partitions. */

@@ -98,7 +98,13 @@ final class SecuredBroker implements AutoCloseable, BeforeEachCallback, AfterEac
 
     /** Stops the broker and starts it again on the same directory. */
     void restart() throws Exception {
+        restart(() -> { });
+    }
+
+    /** Stops the broker, runs {@code whileDown} (clients it closes cannot say goodbye), and starts it again. */
+    void restart(Runnable whileDown) throws Exception {
         broker.close();
+        whileDown.run();
         broker = TestBrokers.start(logDir, settings);
     }
 

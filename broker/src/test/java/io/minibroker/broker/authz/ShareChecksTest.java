@@ -86,19 +86,37 @@ class ShareChecksTest {
 
     @Test
     void shareFetchNeedsReadOnEachTopicNamedById() {
-        ShareFetchRequestView request = new ShareFetchRequestView().groupId("g").memberId("m");
+        ShareFetchRequestView request = new ShareFetchRequestView().groupId("g").memberId("m").shareSessionEpoch(1);
         for (UUID id : List.of(OPEN, CLOSED, UNKNOWN)) {
             request.addTopic().topicId(id).addPartition().partitionIndex(0).addAcknowledgementBatche()
                     .firstOffset(0).lastOffset(0).acknowledgeTypes(List.of((byte) 1));
         }
         ShareFetchResponseView response = new ShareFetchResponseView(call(ApiKey.SHARE_FETCH, (short) 1,
                 request.struct(), () -> new ShareFetchResponseView().struct()));
+        // the refused partition still reaches the handler, for the session (as Kafka's), without its acknowledgements
         assertThat(new ShareFetchRequestView(served.get(0).body()).topics()).extracting(t -> t.topicId())
-                .containsExactly(OPEN, UNKNOWN);
+                .containsExactly(OPEN, CLOSED, UNKNOWN);
+        assertThat(new ShareFetchRequestView(served.get(0).body()).topics())
+                .extracting(t -> t.partitions().get(0).acknowledgementBatches().size()).containsExactly(1, 0, 1);
         ShareFetchResponseView.PartitionData refused = response.responses().get(0).partitions().get(0);
         assertThat(response.responses().get(0).topicId()).isEqualTo(CLOSED);
         assertThat(refused.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
         assertThat(refused.acknowledgeErrorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    /** At the opening epoch the handler refuses any acknowledgement (INVALID_REQUEST), a refused topic's too. */
+    @Test
+    void anOpeningFetchKeepsARefusedPartitionsAcknowledgementsForTheHandlerToRefuse() {
+        ShareFetchRequestView request = new ShareFetchRequestView().groupId("g").memberId("m").shareSessionEpoch(0);
+        request.addTopic().topicId(CLOSED).addPartition().partitionIndex(0).addAcknowledgementBatche()
+                .firstOffset(0).lastOffset(0).acknowledgeTypes(List.of((byte) 1));
+        ShareFetchResponseView response = new ShareFetchResponseView(call(ApiKey.SHARE_FETCH, (short) 1,
+                request.struct(), () -> new ShareFetchResponseView().errorCode(Errors.INVALID_REQUEST.code())
+                        .struct()));
+        assertThat(new ShareFetchRequestView(served.get(0).body()).topics().get(0).partitions().get(0)
+                .acknowledgementBatches()).hasSize(1);
+        assertThat(response.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(response.responses()).isEmpty();
     }
 
     @Test

@@ -39,12 +39,17 @@ final class ShareBroker implements AutoCloseable {
         this.logDir = logDir;
         this.overrides = overrides;
         broker = TestBrokers.start(logDir, overrides, clock);
+        topicId = createTopic(TOPIC);
+    }
+
+    /** Creates a single-partition topic and gives its id. */
+    UUID createTopic(String name) throws Exception {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
-            byte[] id = Base64.getUrlDecoder().decode(admin.describeTopics(List.of(TOPIC)).allTopicNames().get()
-                    .get(TOPIC).topicId().toString());
+            admin.createTopics(List.of(new NewTopic(name, 1, (short) 1))).all().get();
+            byte[] id = Base64.getUrlDecoder().decode(admin.describeTopics(List.of(name)).allTopicNames().get()
+                    .get(name).topicId().toString());
             ByteBuffer buffer = ByteBuffer.wrap(id);
-            topicId = new UUID(buffer.getLong(), buffer.getLong());
+            return new UUID(buffer.getLong(), buffer.getLong());
         }
     }
 
@@ -81,14 +86,19 @@ final class ShareBroker implements AutoCloseable {
                 .gauge().value();
     }
 
-    /** {@code count} records, one batch each. */
+    /** {@code count} records to {@link #TOPIC}, one batch each. */
     void produce(int count) throws Exception {
+        produce(TOPIC, count);
+    }
+
+    /** {@code count} records to {@code topic}, one batch each. */
+    void produce(String topic, int count) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + port(),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
             for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(TOPIC, "v" + i)).get();
+                producer.send(new ProducerRecord<>(topic, "v" + i)).get();
             }
         }
     }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.share.ShareWire.acquired;
@@ -176,6 +177,30 @@ class ShareFetchWireTest {
             b.sendFetch(60_000, 200); // parked: offset 100 is there but out of the window until 0-99 are done
             a.acknowledge(ack(0, 99, AcknowledgeType.ACCEPT));
             assertThat(acquired(b.receiveFetch())).containsExactly(List.of(100L, 100L, 1L));
+        }
+    }
+
+    /**
+     * As Kafka's round-robin PartitionRotateStrategy, each fetch of a session starts one partition further along, so
+     * a busy first partition does not starve the others: with five records allowed per answer and ten waiting in each
+     * of two partitions, the first fetch after the opening one takes from the second partition, the next from the
+     * first.
+     */
+    @Test
+    void eachFetchOfASessionStartsAtTheNextPartition() throws Exception {
+        UUID other = broker.createTopic("other");
+        try (ShareWire a = broker.member("g", "member-a")) {
+            a.fetchOf(0, List.of(broker.topicId, other)); // opens the session: latest is the start of both
+            broker.produce(10);
+            broker.produce("other", 10);
+            ShareFetchResponseView first = a.fetchOf(0, 5, List.of());
+            assertThat(first.responses()).extracting(ShareFetchResponseView.ShareFetchableTopicResponse::topicId)
+                    .containsExactly(other);
+            assertThat(acquired(first)).containsExactly(List.of(0L, 4L, 1L));
+            ShareFetchResponseView second = a.fetchOf(0, 5, List.of());
+            assertThat(second.responses()).extracting(ShareFetchResponseView.ShareFetchableTopicResponse::topicId)
+                    .containsExactly(broker.topicId);
+            assertThat(acquired(second)).containsExactly(List.of(0L, 4L, 1L));
         }
     }
 

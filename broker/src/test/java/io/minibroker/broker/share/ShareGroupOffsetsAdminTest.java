@@ -86,6 +86,28 @@ class ShareGroupOffsetsAdminTest {
         }
     }
 
+    /**
+     * As Kafka, altering the offsets of a group id no group has makes an empty share group that holds them, which a
+     * restart keeps (franz-go's TestShareGroupOffsetsAdmin).
+     */
+    @Test
+    void alteringTheOffsetsOfANewGroupIdMakesAnEmptyShareGroup() throws Exception {
+        broker.produce(3);
+        try (Admin admin = broker.admin()) {
+            admin.alterShareGroupOffsets("fresh", Map.of(PARTITION, 1L)).all().get();
+            assertThat(offsets(admin, "fresh").get(PARTITION).startOffset()).isEqualTo(1);
+            assertThat(admin.describeShareGroups(List.of("fresh")).all().get().get("fresh").groupState())
+                    .isEqualTo(org.apache.kafka.common.GroupState.EMPTY);
+        }
+        broker.restart();
+        try (Admin admin = broker.admin()) {
+            assertThat(offsets(admin, "fresh").get(PARTITION).startOffset()).isEqualTo(1);
+        }
+        try (KafkaShareConsumer<String, String> consumer = broker.shareConsumer("fresh")) {
+            assertThat(consume(consumer, 2, v -> AcknowledgeType.ACCEPT)).containsExactly("v1", "v2");
+        }
+    }
+
     @Test
     void offsetsAreListedAlteredAndDeletedOnlyWhileTheGroupIsEmpty() throws Exception {
         try (Admin admin = broker.admin()) {

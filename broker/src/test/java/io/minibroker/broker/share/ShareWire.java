@@ -56,6 +56,24 @@ final class ShareWire implements AutoCloseable {
         return response;
     }
 
+    /**
+     * A ShareFetch naming partition 0 of each of {@code topicIds} (none: the session's partitions only), waiting up
+     * to {@code maxWaitMs} for records.
+     */
+    ShareFetchResponseView fetchOf(int maxWaitMs, List<UUID> topicIds) throws IOException {
+        return fetchOf(maxWaitMs, 100, topicIds);
+    }
+
+    /** As above, acquiring up to {@code maxRecords} records. */
+    ShareFetchResponseView fetchOf(int maxWaitMs, int maxRecords, List<UUID> topicIds) throws IOException {
+        ShareFetchRequestView request = new ShareFetchRequestView().groupId(groupId).memberId(memberId)
+                .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(1).maxBytes(1 << 20).maxRecords(maxRecords)
+                .batchSize(maxRecords);
+        topicIds.forEach(id -> request.addTopic().topicId(id).addPartition().partitionIndex(0));
+        client.send(RawClient.request(ApiKey.SHARE_FETCH, VERSION, ++correlationId, request.struct()));
+        return receiveFetch();
+    }
+
     ShareFetchResponseView fetch(int maxRecords, Acknowledgement... acks) throws IOException {
         sendFetch(0, maxRecords, acks);
         return receiveFetch();
