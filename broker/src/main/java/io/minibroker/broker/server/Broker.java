@@ -211,12 +211,14 @@ public final class Broker implements AutoCloseable {
                     security, clock, topicMetrics);
             leadership = cluster.replicas();
         }
-        transactions = new TransactionApis(config, clock, topics, producerStates, leadership, producePurgatory,
-                fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null);
         // Group configs are a single node's (kept in its log dir); a cluster's brokers use the group.share.* defaults.
         GroupConfigs groupConfigs = config.inCluster() ? null : GroupConfigs.open(config, config.logDirs().get(0));
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, disk, connections, registry,
                 () -> groupCoordinator);
+        // A transaction's marker moves the last stable offset, up to which read_committed share groups acquire.
+        PartitionLeadership markersWakeShareFetches = shareGroups.wakingOnNewData(leadership);
+        transactions = new TransactionApis(config, clock, topics, producerStates, markersWakeShareFetches,
+                producePurgatory, fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         registerDataApis(apis, producerStates, leadership, onDisk);
