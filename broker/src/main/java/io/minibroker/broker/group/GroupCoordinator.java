@@ -166,22 +166,10 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     /**
      * What the share groups' delivery side asks of their membership: whether a group is known here and has
-     * members (the share-group offsets admin APIs).
+     * members, and the coordinator's part of altering and deleting its offsets (the share-group offsets admin APIs).
      */
     public ShareGroupMembership shareGroupMembership() {
-        return groupId -> {
-            ShareGroup group = shares.get(groupId);
-            if (group == null) {
-                return ShareGroupMembership.Status.UNKNOWN;
-            }
-            synchronized (group) {
-                return switch (group.state()) {
-                    case DEAD -> ShareGroupMembership.Status.UNKNOWN;
-                    case EMPTY -> ShareGroupMembership.Status.EMPTY;
-                    case STABLE -> ShareGroupMembership.Status.HAS_MEMBERS;
-                };
-            }
-        };
+        return shares;
     }
 
     /** The consumer-protocol group of that id, or null if there is none. */

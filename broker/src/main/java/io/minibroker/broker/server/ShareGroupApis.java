@@ -55,7 +55,7 @@ final class ShareGroupApis implements AutoCloseable {
         new PurgatoryMeters(partitions.fetchPurgatory()).bindTo(registry);
         this.sessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
         this.logs = new ShareLogs(topics, leadership);
-        this.membership = groupId -> coordinator.get().shareGroupMembership().status(groupId);
+        this.membership = ShareGroupMembership.deferred(() -> coordinator.get().shareGroupMembership());
         // A closed connection ends its share sessions and releases what their members held, at once.
         connections.onClientClosed(client -> partitions.releaseSessions(sessions.closeConnection(client)));
     }

@@ -6,8 +6,6 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.AcknowledgeType;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -162,22 +160,13 @@ class ShareIsolationLevelTest {
             transaction(false, "a0", "a1");
             broker.produce(1);
             transaction(true, "c2");
-            List<String> received = new ArrayList<>();
-            try (KafkaShareConsumer<String, String> consumer = broker.shareConsumer("g")) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (received.size() < 4) {
-                    assertThat(System.nanoTime()).isLessThan(deadline);
-                    for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
-                        received.add(record.value());
-                        consumer.acknowledge(record, AcknowledgeType.ACCEPT);
-                    }
-                }
-                consumer.commitSync();
-                assertThat(received).containsExactly("c0", "c1", "v0", "c2");
-                // Everything up to the last marker is done with: the aborted records were archived, not held back.
-                assertThat(admin.listShareGroupOffsets(Map.of("g", new ListShareGroupOffsetsSpec()))
-                        .partitionsToOffsetInfo("g").get().get(PARTITION).startOffset()).isEqualTo(9);
-            }
+            KafkaShareConsumer<String, String> consumer = broker.shareConsumer("g");
+            List<String> received = ShareBroker.acceptEach(consumer, 4);
+            assertThat(received).containsExactly("c0", "c1", "v0", "c2");
+            // Everything up to the last marker is done with: the aborted records were archived, not held back.
+            assertThat(admin.listShareGroupOffsets(Map.of("g", new ListShareGroupOffsetsSpec()))
+                    .partitionsToOffsetInfo("g").get().get(PARTITION).startOffset()).isEqualTo(9);
+            broker.close(consumer);
         }
     }
 }
