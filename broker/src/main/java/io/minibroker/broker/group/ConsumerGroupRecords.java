@@ -230,7 +230,7 @@ final class ConsumerGroupRecords {
     }
 
     /** Tagged fields this broker does not write (Kafka's later additions) are skipped. */
-    private static void skipTaggedFields(ByteBuf buf) {
+    static void skipTaggedFields(ByteBuf buf) {
         int count = Wire.readUnsignedVarint(buf);
         for (int i = 0; i < count; i++) {
             Wire.readUnsignedVarint(buf);

@@ -176,30 +176,10 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     /**
      * What the share groups' delivery side asks of their membership: whether a group is known here and has
-     * members (the share-group offsets admin APIs).
+     * members, and the coordinator's part of altering and deleting its offsets (the share-group offsets admin APIs).
      */
     public ShareGroupMembership shareGroupMembership() {
-        return new ShareGroupMembership() {
-            @Override
-            public Status status(String groupId) {
-                ShareGroup group = shares.get(groupId);
-                if (group == null) {
-                    return Status.UNKNOWN;
-                }
-                synchronized (group) {
-                    return switch (group.state()) {
-                        case DEAD -> Status.UNKNOWN;
-                        case EMPTY -> Status.EMPTY;
-                        case STABLE -> Status.HAS_MEMBERS;
-                    };
-                }
-            }
-
-            @Override
-            public CompletionStage<Errors> createIfAbsent(String groupId) {
-                return shares.createIfAbsent(groupId);
-            }
-        };
+        return shares;
     }
 
     /** The consumer-protocol group of that id, or null if there is none. */

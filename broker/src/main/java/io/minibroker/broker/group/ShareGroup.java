@@ -33,6 +33,11 @@ final class ShareGroup {
     final Map<String, Map<UUID, Set<Integer>>> targetAssignment = new HashMap<>();
     /** The subscribed topics' partition counts, by topic id, as the last target assignment saw them. */
     Map<UUID, Integer> subscribedPartitions = Map.of();
+    /**
+     * The share partitions the group has state for (record 15), or null while it has none, as Kafka writes that
+     * record first when there is something to initialize.
+     */
+    ShareGroupStatePartitions statePartitions;
     /** The group's records as last written to {@code __consumer_offsets}, by key ({@link ShareGroupRecords}). */
     Map<ByteBuffer, byte[]> written = new LinkedHashMap<>();
     private boolean dead;
@@ -50,6 +55,14 @@ final class ShareGroup {
 
     Map<UUID, Set<Integer>> targetOf(String memberId) {
         return targetAssignment.getOrDefault(memberId, Map.of());
+    }
+
+    /** The share partitions the group has state for, an empty set made now if it had none. */
+    ShareGroupStatePartitions statePartitions() {
+        if (statePartitions == null) {
+            statePartitions = new ShareGroupStatePartitions();
+        }
+        return statePartitions;
     }
 
     boolean isDead() {

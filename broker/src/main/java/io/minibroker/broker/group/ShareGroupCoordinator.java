@@ -2,6 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -13,8 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -30,8 +33,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * the coordinator's thread under the group's lock, and the heartbeat answered once the write counts. A group id
  * names one group: an id held by a classic or consumer group is refused here (GROUP_ID_NOT_FOUND, "is not a share
  * group"), and those protocols refuse an id held by a share group.
+ *
+ * <p>It also answers the share-group offsets admin APIs' questions ({@link ShareGroupMembership}) and keeps which
+ * share partitions each group has state for (record 15, {@link ShareGroupStatePartitions}): the subscribed topics'
+ * partitions from a member's heartbeat on, and those AlterShareGroupOffsets sets, which makes the group if there is
+ * none, as Kafka's GroupMetadataManager does.
  */
-final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
+final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGroupMembership {
 
     private final Map<String, ShareGroup> groups = new ConcurrentHashMap<>();
     private final ClassicGroups classicGroups;
@@ -39,6 +47,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
     private final OffsetsTopic log;
     private final CoordinatorThread thread;
     private final ShareGroupAssignor assignor;
+    private final TopicRegistry topics;
     private final ShareGroupSessions sessions;
     private final ShareGroupTimings timings;
     private final int maxSize;
@@ -51,6 +60,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
         this.log = log;
         this.thread = thread;
         this.assignor = new ShareGroupAssignor(topics);
+        this.topics = topics;
         this.sessions = new ShareGroupSessions(clock, this);
         this.timings = timings;
         this.maxSize = config.get(BrokerConfig.GROUP_SHARE_MAX_SIZE);
@@ -179,6 +189,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
         if (bump) {
             group.groupEpoch++;
         }
+        initializeSubscribed(group);
         if (group.groupEpoch > group.assignmentEpoch) {
             assignor.computeTarget(group);
         }
@@ -192,6 +203,26 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
                 || !member.assignedPartitions.equals(assignedBefore);
         return new ShareGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
                 timings.heartbeatIntervalMs(group.groupId), changed ? member.assignedPartitions : null);
+    }
+
+    /**
+     * The subscribed topics' partitions have share state from now on, as Kafka's heartbeat initializes them (its
+     * record 15 lists them); topics deleted since are dropped from the record. The caller holds the group's lock.
+     */
+    private void initializeSubscribed(ShareGroup group) {
+        if (group.statePartitions != null) {
+            group.statePartitions.retainExisting(topicId -> topics.known(topicId).isPresent());
+        }
+        group.subscribedPartitions.forEach((topicId, count) -> topics.known(topicId).ifPresent(topic ->
+                group.statePartitions().initialize(topicId, topic.name(), partitionsUpTo(count))));
+    }
+
+    private static Set<Integer> partitionsUpTo(int count) {
+        Set<Integer> partitions = new TreeSet<>();
+        for (int i = 0; i < count; i++) {
+            partitions.add(i);
+        }
+        return partitions;
     }
 
     private static ShareGroupHeartbeat.Response unknownMember(ShareGroup group, ShareGroupHeartbeat.Request request) {
@@ -272,39 +303,6 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
     }
 
     /**
-     * An empty share group made when there is none (Kafka's AlterShareGroupOffsets on a new group id), on the
-     * coordinator's thread; answered once its records are written, so that it survives a restart.
-     */
-    CompletableFuture<Errors> createIfAbsent(String groupId) {
-        return thread.compose(() -> {
-            Errors notHere = classicGroups.coordinatorError(groupId);
-            if (notHere != Errors.NONE) {
-                return done(notHere);
-            }
-            if (groups.containsKey(groupId)) {
-                return done(Errors.NONE);
-            }
-            if (classicGroups.get(groupId) != null || consumerGroups.get(groupId) != null) {
-                return done(Errors.GROUP_ID_NOT_FOUND);
-            }
-            ShareGroup group = groups.computeIfAbsent(groupId, ShareGroup::new);
-            synchronized (group) {
-                return write(group).handle((written, failure) -> {
-                    if (failure == null) {
-                        return Errors.NONE;
-                    }
-                    synchronized (group) {
-                        if (group.members.isEmpty() && group.written.isEmpty()) {
-                            forget(group); // nothing of it reached the log
-                        }
-                    }
-                    return OffsetsWriteErrors.answerFor(failure);
-                });
-            }
-        });
-    }
-
-    /**
      * DeleteGroups of a share group, on the coordinator's thread: NON_EMPTY_GROUP while it has members; else
      * tombstones for its records, and it is forgotten; answered once the write counts.
      */
@@ -335,6 +333,72 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
             return written.handle((offset, failure) -> failure == null ? Errors.NONE
                     : OffsetsWriteErrors.answerFor(failure));
         });
+    }
+
+    // ------------------------------------------------------------------------------- The offsets admin APIs
+
+    @Override
+    public Status status(String groupId) {
+        ShareGroup group = groups.get(groupId);
+        if (group == null) {
+            return Status.UNKNOWN;
+        }
+        synchronized (group) {
+            return switch (group.state()) {
+                case DEAD -> Status.UNKNOWN;
+                case EMPTY -> Status.EMPTY;
+                case STABLE -> Status.HAS_MEMBERS;
+            };
+        }
+    }
+
+    @Override
+    public CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions) {
+        return thread.compose(() -> {
+            Errors notHere = classicGroups.coordinatorError(groupId);
+            if (notHere != Errors.NONE) {
+                return done(new Outcome(notHere, null));
+            }
+            if (groups.get(groupId) == null
+                    && (classicGroups.get(groupId) != null || consumerGroups.get(groupId) != null)) {
+                return done(new Outcome(Errors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a share group."));
+            }
+            ShareGroup group = groups.computeIfAbsent(groupId, ShareGroup::new); // if none, an empty one, as Kafka
+            synchronized (group) {
+                if (group.isDead()) { // deleted or unloaded meanwhile: the client retries
+                    return done(new Outcome(Errors.COORDINATOR_NOT_AVAILABLE, null));
+                }
+                if (!group.members.isEmpty()) {
+                    return done(new Outcome(Errors.NON_EMPTY_GROUP, "The group is not empty.")); // Kafka's message
+                }
+                partitions.forEach((topicId, numbers) -> topics.known(topicId).ifPresent(topic ->
+                        group.statePartitions().initialize(topicId, topic.name(), numbers)));
+                return written(group);
+            }
+        });
+    }
+
+    @Override
+    public CompletionStage<Outcome> offsetsDeleted(String groupId, Set<UUID> topicIds) {
+        return thread.compose(() -> {
+            ShareGroup group = groups.get(groupId);
+            if (group == null) {
+                return done(new Outcome(Errors.GROUP_ID_NOT_FOUND, null));
+            }
+            synchronized (group) {
+                if (group.statePartitions == null) {
+                    return done(Outcome.NONE);
+                }
+                group.statePartitions.forget(topicIds);
+                return written(group);
+            }
+        });
+    }
+
+    /** Writes the group's changes, answering the admin API once they count; the caller holds its lock. */
+    private CompletableFuture<Outcome> written(ShareGroup group) {
+        return write(group).handle((offset, failure) -> failure == null ? Outcome.NONE
+                : new Outcome(OffsetsWriteErrors.answerFor(failure), null));
     }
 
     // ---------------------------------------------------------------------------------------- Loads, unloads

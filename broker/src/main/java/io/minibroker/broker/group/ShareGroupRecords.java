@@ -10,12 +10,16 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.UUID;
 
 import static io.minibroker.broker.group.ConsumerGroupRecords.bytes;
 import static io.minibroker.broker.group.ConsumerGroupRecords.checkVersion;
 import static io.minibroker.broker.group.ConsumerGroupRecords.key;
 import static io.minibroker.broker.group.ConsumerGroupRecords.readCompactString;
 import static io.minibroker.broker.group.ConsumerGroupRecords.readPartitions;
+import static io.minibroker.broker.group.ConsumerGroupRecords.skipTaggedFields;
 import static io.minibroker.broker.group.ConsumerGroupRecords.writeCompactString;
 import static io.minibroker.broker.group.ConsumerGroupRecords.writePartitions;
 
@@ -25,11 +29,12 @@ import static io.minibroker.broker.group.ConsumerGroupRecords.writePartitions;
  * ShareGroupMemberMetadata (type 10: a member's rack, client and subscription), ShareGroupMetadata (11: the group
  * epoch and the topics' metadata hash), ShareGroupTargetAssignmentMetadata (12: the assignment epoch),
  * ShareGroupTargetAssignmentMember (13: a member's target) and ShareGroupCurrentMemberAssignment (14: a member's
- * epochs, state and partitions). Keys and values are framed as {@link ConsumerGroupRecords}' are. Not written:
- * ShareGroupPartitionMetadata (9, gone from Kafka 4.1) and ShareGroupStatePartitionMetadata (15, which tells
- * Kafka's share coordinator which share-partitions' state it initialized: the delivery side here keeps its state
- * itself); both are skipped on replay. The metadata hash is written as 0: the subscribed topics are looked up again
- * on load, as for consumer groups.
+ * epochs, state and partitions) and ShareGroupStatePartitionMetadata (15: the topics whose share partitions the
+ * group has state for, {@link ShareGroupStatePartitions}), which comes last, as in Kafka's batches. Keys and values
+ * are framed as {@link ConsumerGroupRecords}' are. A group no member has joined yet (made by AlterShareGroupOffsets)
+ * has no epoch records, as in Kafka: record 15 alone makes it on replay. Not written: ShareGroupPartitionMetadata
+ * (9, gone from Kafka 4.1), skipped on replay. The metadata hash is written as 0: the subscribed topics are looked
+ * up again on load, as for consumer groups.
  */
 final class ShareGroupRecords {
 
@@ -55,7 +60,9 @@ final class ShareGroupRecords {
         for (ShareGroupMember member : group.members.values()) {
             records.put(key(MEMBER_METADATA, group.groupId, member.memberId), memberMetadata(member));
         }
-        records.put(key(METADATA, group.groupId, null), groupMetadata(group.groupEpoch));
+        if (group.groupEpoch > 0) {
+            records.put(key(METADATA, group.groupId, null), groupMetadata(group.groupEpoch));
+        }
         for (ShareGroupMember member : group.members.values()) {
             ByteBuf target = Unpooled.buffer();
             target.writeShort(VALUE_VERSION);
@@ -63,12 +70,75 @@ final class ShareGroupRecords {
             Wire.writeUnsignedVarint(target, 0);
             records.put(key(TARGET_ASSIGNMENT_MEMBER, group.groupId, member.memberId), bytes(target));
         }
-        records.put(key(TARGET_ASSIGNMENT_METADATA, group.groupId, null),
-                ConsumerGroupRecords.epochValue(group.assignmentEpoch));
+        if (group.groupEpoch > 0) {
+            records.put(key(TARGET_ASSIGNMENT_METADATA, group.groupId, null),
+                    ConsumerGroupRecords.epochValue(group.assignmentEpoch));
+        }
         for (ShareGroupMember member : group.members.values()) {
             records.put(key(CURRENT_MEMBER_ASSIGNMENT, group.groupId, member.memberId), currentValue(member));
         }
+        if (group.statePartitions != null) {
+            records.put(key(STATE_PARTITION_METADATA, group.groupId, null), statePartitions(group.statePartitions));
+        }
         return records;
+    }
+
+    /**
+     * ShareGroupStatePartitionMetadataValue v0 (flexible): InitializingTopics and InitializedTopics (each a topic's
+     * id, name and partitions), then DeletingTopics (id and name).
+     */
+    static byte[] statePartitions(ShareGroupStatePartitions state) {
+        ByteBuf value = Unpooled.buffer();
+        value.writeShort(VALUE_VERSION);
+        writeStateTopics(value, state.initializing);
+        writeStateTopics(value, state.initialized);
+        Wire.writeUnsignedVarint(value, state.deleting.size() + 1);
+        state.deleting.forEach((topicId, name) -> {
+            Wire.writeUuid(value, topicId);
+            writeCompactString(value, name);
+            Wire.writeUnsignedVarint(value, 0);
+        });
+        Wire.writeUnsignedVarint(value, 0);
+        return bytes(value);
+    }
+
+    private static void writeStateTopics(ByteBuf value, Map<UUID, ShareGroupStatePartitions.Topic> topics) {
+        Wire.writeUnsignedVarint(value, topics.size() + 1);
+        topics.forEach((topicId, topic) -> {
+            Wire.writeUuid(value, topicId);
+            writeCompactString(value, topic.name());
+            Wire.writeUnsignedVarint(value, topic.partitions().size() + 1);
+            topic.partitions().forEach(value::writeInt);
+            Wire.writeUnsignedVarint(value, 0);
+        });
+    }
+
+    private static ShareGroupStatePartitions readStatePartitions(ByteBuf value) {
+        ShareGroupStatePartitions state = new ShareGroupStatePartitions();
+        readStateTopics(value, state.initializing);
+        readStateTopics(value, state.initialized);
+        int deleting = Wire.readUnsignedVarint(value) - 1;
+        for (int i = 0; i < deleting; i++) {
+            UUID topicId = Wire.readUuid(value);
+            state.deleting.put(topicId, readCompactString(value));
+            skipTaggedFields(value);
+        }
+        return state;
+    }
+
+    private static void readStateTopics(ByteBuf value, Map<UUID, ShareGroupStatePartitions.Topic> topics) {
+        int count = Wire.readUnsignedVarint(value) - 1;
+        for (int i = 0; i < count; i++) {
+            UUID topicId = Wire.readUuid(value);
+            String name = readCompactString(value);
+            int partitions = Wire.readUnsignedVarint(value) - 1;
+            SortedSet<Integer> numbers = new TreeSet<>();
+            for (int p = 0; p < partitions; p++) {
+                numbers.add(value.readInt());
+            }
+            skipTaggedFields(value);
+            topics.put(topicId, new ShareGroupStatePartitions.Topic(name, numbers));
+        }
     }
 
     private static byte[] groupMetadata(int epoch) {
@@ -105,20 +175,25 @@ final class ShareGroupRecords {
 
     /**
      * What a replay finds of share groups, the last record of each key winning; the group's metadata tombstone
-     * deletes it, a member's metadata tombstone removes the member.
+     * deletes it, a member's metadata tombstone removes the member. Record 15 makes a group, as Kafka's replay of
+     * it does.
      */
     static final class Replay {
         private final Map<String, ShareGroup> groups = new LinkedHashMap<>();
         private final Map<String, Map<ByteBuffer, byte[]>> written = new HashMap<>();
 
-        /** Applies one record; {@code key} is positioned after its type. */
+        /**
+         * Applies one record; {@code key} is positioned after its type. A tombstone that leaves a group without
+         * records deletes it (one that AlterShareGroupOffsets made has record 15 alone).
+         */
         void apply(short type, ByteBuf key, ByteBuf value) {
-            if (type == PARTITION_METADATA || type == STATE_PARTITION_METADATA) {
+            if (type == PARTITION_METADATA) {
                 return; // not kept here (see the class comment)
             }
             String groupId = GroupMetadataRecord.readString(key);
-            String memberId = type == METADATA || type == TARGET_ASSIGNMENT_METADATA
-                    ? null : GroupMetadataRecord.readString(key);
+            boolean memberKey = type == MEMBER_METADATA || type == TARGET_ASSIGNMENT_MEMBER
+                    || type == CURRENT_MEMBER_ASSIGNMENT;
+            String memberId = memberKey ? GroupMetadataRecord.readString(key) : null;
             ByteBuffer keyBytes = key(type, groupId, memberId);
             if (value == null) {
                 Map<ByteBuffer, byte[]> records = written.get(groupId);
@@ -126,12 +201,14 @@ final class ShareGroupRecords {
                     records.remove(keyBytes);
                 }
                 ShareGroup group = groups.get(groupId);
-                if (type == METADATA) {
+                if (type == METADATA || records == null || records.isEmpty()) {
                     groups.remove(groupId);
                     written.remove(groupId);
                 } else if (group != null && type == MEMBER_METADATA) {
                     group.members.remove(memberId);
                     group.targetAssignment.remove(memberId);
+                } else if (group != null && type == STATE_PARTITION_METADATA) {
+                    group.statePartitions = null;
                 }
                 return;
             }
@@ -144,6 +221,7 @@ final class ShareGroupRecords {
                 case METADATA -> group.groupEpoch = value.readInt();
                 case TARGET_ASSIGNMENT_METADATA -> group.assignmentEpoch = value.readInt();
                 case TARGET_ASSIGNMENT_MEMBER -> group.targetAssignment.put(memberId, readPartitions(value));
+                case STATE_PARTITION_METADATA -> group.statePartitions = readStatePartitions(value);
                 case MEMBER_METADATA -> {
                     ShareGroupMember member = member(group, memberId);
                     member.rackId = readCompactString(value);

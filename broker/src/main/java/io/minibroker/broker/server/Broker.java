@@ -214,10 +214,12 @@ public final class Broker implements AutoCloseable {
                     security, groupConfigs, clock, topicMetrics);
             leadership = cluster.replicas();
         }
-        transactions = new TransactionApis(config, clock, topics, producerStates, leadership, producePurgatory,
-                fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null);
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, disk, connections, registry,
                 () -> groupCoordinator);
+        // A transaction's marker moves the last stable offset, up to which read_committed share groups acquire.
+        PartitionLeadership markersWakeShareFetches = shareGroups.wakingOnNewData(leadership);
+        transactions = new TransactionApis(config, clock, topics, producerStates, markersWakeShareFetches,
+                producePurgatory, fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         registerDataApis(apis, producerStates, leadership, onDisk);

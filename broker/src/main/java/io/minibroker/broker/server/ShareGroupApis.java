@@ -55,17 +55,7 @@ final class ShareGroupApis implements AutoCloseable {
         new PurgatoryMeters(partitions.fetchPurgatory()).bindTo(registry);
         this.sessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
         this.logs = new ShareLogs(topics, leadership);
-        this.membership = new ShareGroupMembership() {
-            @Override
-            public Status status(String groupId) {
-                return coordinator.get().shareGroupMembership().status(groupId);
-            }
-
-            @Override
-            public CompletionStage<Errors> createIfAbsent(String groupId) {
-                return coordinator.get().shareGroupMembership().createIfAbsent(groupId);
-            }
-        };
+        this.membership = ShareGroupMembership.deferred(() -> coordinator.get().shareGroupMembership());
         // A closed connection ends its share sessions and releases what their members held, at once.
         connections.onClientClosed(client -> partitions.releaseSessions(sessions.closeConnection(client)));
     }

@@ -11,17 +11,22 @@ import io.minibroker.protocol.message.view.AlterShareGroupOffsetsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * AlterShareGroupOffsets (Admin.alterShareGroupOffsets): sets share partitions' start offsets, forgetting their
- * in-flight records, only while the group has no members (NON_EMPTY_GROUP, as Kafka); a group id no group has yet
- * gets an empty share group first, as Kafka makes one; an empty group id is INVALID_GROUP_ID, an unknown topic or
- * partition UNKNOWN_TOPIC_OR_PARTITION. Answered once the new states are durable.
+ * in-flight records, only while the group has no members (NON_EMPTY_GROUP, as Kafka); an empty group id is
+ * INVALID_GROUP_ID, an unknown topic or partition UNKNOWN_TOPIC_OR_PARTITION. The coordinator goes first
+ * ({@link ShareGroupMembership#alterOffsets}): as Kafka's, it makes the share group if there is none. Answered once
+ * the new states are durable.
  */
 public final class AlterShareGroupOffsetsHandler implements ApiHandler {
 
@@ -44,20 +49,7 @@ public final class AlterShareGroupOffsetsHandler implements ApiHandler {
         if (groupId == null || groupId.isEmpty()) {
             return CompletableFuture.completedFuture(response.errorCode(Errors.INVALID_GROUP_ID.code()).struct());
         }
-        if (membership.status(groupId) == ShareGroupMembership.Status.HAS_MEMBERS) {
-            return CompletableFuture.completedFuture(response.errorCode(Errors.NON_EMPTY_GROUP.code())
-                    .errorMessage("The group has active members.").struct());
-        }
-        // As Kafka, a group id no group has yet gets an empty share group, which the offsets then belong to.
-        return membership.createIfAbsent(groupId).thenCompose(error -> error == Errors.NONE
-                ? alter(groupId, body) : CompletableFuture.completedFuture(new AlterShareGroupOffsetsResponseView()
-                        .errorCode(error.code()).errorMessage(error == Errors.GROUP_ID_NOT_FOUND
-                                ? "Group " + groupId + " is not a share group." : null).struct()));
-    }
-
-    private CompletionStage<Struct> alter(String groupId, AlterShareGroupOffsetsRequestView body) {
-        AlterShareGroupOffsetsResponseView response = new AlterShareGroupOffsetsResponseView();
-        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        Map<SharePartitionKey, Long> resets = new LinkedHashMap<>();
         for (AlterShareGroupOffsetsRequestView.AlterShareGroupOffsetsRequestTopic topic : body.topics()) {
             Optional<TopicMetadata> metadata = topics.get(topic.topicName());
             var out = response.addResponse().topicName(topic.topicName())
@@ -70,12 +62,23 @@ public final class AlterShareGroupOffsetsHandler implements ApiHandler {
                 } else if (partition.startOffset() < 0) {
                     entry.errorCode(Errors.INVALID_REQUEST.code());
                 } else {
-                    SharePartitionKey key = new SharePartitionKey(groupId, metadata.get().id(),
-                            partition.partitionIndex());
-                    writes.add(manager.reset(key, partition.startOffset()).toCompletableFuture());
+                    resets.put(new SharePartitionKey(groupId, metadata.get().id(), partition.partitionIndex()),
+                            partition.startOffset());
                 }
             }
         }
-        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).thenApply(done -> response.struct());
+        Map<UUID, Set<Integer>> partitions = new LinkedHashMap<>();
+        resets.keySet().forEach(key -> partitions.computeIfAbsent(key.topicId(), id -> new TreeSet<>())
+                .add(key.partition()));
+        return membership.alterOffsets(groupId, partitions).thenCompose(outcome -> {
+            if (outcome.error() != Errors.NONE) { // the whole request is refused, as Kafka answers it
+                return CompletableFuture.completedFuture(new AlterShareGroupOffsetsResponseView()
+                        .errorCode(outcome.error().code()).errorMessage(outcome.message()).struct());
+            }
+            List<CompletableFuture<Void>> writes = new ArrayList<>();
+            resets.forEach((key, offset) -> writes.add(manager.reset(key, offset).toCompletableFuture()));
+            return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
+                    .thenApply(done -> response.struct());
+        });
     }
 }

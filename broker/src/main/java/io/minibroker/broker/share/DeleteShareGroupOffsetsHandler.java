@@ -11,8 +11,10 @@ import io.minibroker.protocol.message.view.DeleteShareGroupOffsetsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -21,6 +23,8 @@ import java.util.concurrent.CompletionStage;
  * DeleteShareGroupOffsets (Admin.deleteShareGroupOffsets): forgets a group's state of whole topics, so that its next
  * fetch starts where {@code share.auto.offset.reset} says; only while the group has no members. Kafka's errors:
  * INVALID_GROUP_ID, GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP for the request, UNKNOWN_TOPIC_OR_PARTITION for a topic.
+ * Once the states are gone the coordinator drops the topics from the group's record of them
+ * ({@link ShareGroupMembership#offsetsDeleted}).
  */
 public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
 
@@ -50,6 +54,7 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
             return CompletableFuture.completedFuture(response.errorCode(refused.code()).struct());
         }
         List<CompletableFuture<Void>> writes = new ArrayList<>();
+        Set<UUID> deleted = new HashSet<>();
         for (DeleteShareGroupOffsetsRequestView.DeleteShareGroupOffsetsRequestTopic topic : body.topics()) {
             Optional<TopicMetadata> metadata = topics.get(topic.topicName());
             var out = response.addResponse().topicName(topic.topicName())
@@ -63,7 +68,11 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
                     writes.add(manager.reset(key, null).toCompletableFuture());
                 }
             }
+            deleted.add(metadata.get().id());
         }
-        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).thenApply(done -> response.struct());
+        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
+                .thenCompose(done -> membership.offsetsDeleted(groupId, deleted))
+                .thenApply(outcome -> response.errorCode(outcome.error().code()).errorMessage(outcome.message())
+                        .struct());
     }
 }

@@ -1,6 +1,7 @@
 package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.TopicRights;
+import io.minibroker.broker.log.AbortedTxn;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
@@ -89,7 +90,7 @@ final class ShareFetchWork {
             anyReadable = true;
             SharePartition partition = manager.partition(keyOf(tp), log);
             partition.moveStartTo(log.logStartOffset());
-            long readableEnd = log.highWatermark();
+            long readableEnd = partition.settings().readableEnd(log);
             if (!partition.canAcquire(readableEnd)) {
                 continue;
             }
@@ -184,23 +185,33 @@ final class ShareFetchWork {
         }
     }
 
-    /** Acquires from one share partition up to the limits. */
+    /**
+     * Acquires from one share partition up to the limits: below the high watermark, or for a read_committed group
+     * below the last stable offset, archiving what aborted transactions wrote.
+     */
     private Acquired acquire(PartitionLog log, SharePartition partition, int bytes, int records) {
         partition.moveStartTo(log.logStartOffset());
         long fetchOffset = partition.nextFetchOffset();
-        long highWatermark = log.highWatermark();
-        if (fetchOffset >= highWatermark) {
+        boolean readCommitted = partition.settings().readCommitted();
+        long readableEnd = partition.settings().readableEnd(log);
+        if (fetchOffset >= readableEnd) {
             return Acquired.NOTHING;
         }
-        LogReadResult read = log.read(fetchOffset, bytes, true, highWatermark);
+        LogReadResult read = log.read(fetchOffset, bytes, true, readableEnd);
         if (read.isEmpty()) {
             read.release();
             return Acquired.NOTHING;
         }
         ByteBuf buffer = read.readInto(UnpooledByteBufAllocator.DEFAULT);
         try {
-            List<long[]> batches = batches(buffer);
-            List<AcquiredRecords> acquired = partition.acquire(memberId, records, batches);
+            List<LogBatch> batches = batches(buffer);
+            List<long[]> offsets = batches.stream().map(b -> new long[] {b.baseOffset(), b.lastOffset()}).toList();
+            List<long[]> aborted = readCommitted
+                    ? abortedBatches(batches, log.abortedTransactions(fetchOffset, readableEnd)) : List.of();
+            List<AcquiredRecords> acquired;
+            synchronized (partition) { // no other request sees the aborted records acquired
+                acquired = partition.archiveAborted(partition.acquire(memberId, records, offsets), aborted);
+            }
             if (acquired.isEmpty()) {
                 return Acquired.NOTHING;
             }
@@ -209,10 +220,10 @@ final class ShareFetchWork {
             long last = acquired.get(acquired.size() - 1).lastOffset();
             int start = -1;
             int end = 0;
-            for (long[] batch : batches) { // only the batches holding acquired records are sent
-                if (batch[1] >= first && batch[0] <= last) {
-                    start = start < 0 ? (int) batch[2] : start;
-                    end = (int) batch[3];
+            for (LogBatch batch : batches) { // only the batches holding acquired records are sent
+                if (batch.lastOffset() >= first && batch.baseOffset() <= last) {
+                    start = start < 0 ? batch.start() : start;
+                    end = batch.end();
                 }
             }
             byte[] copy = new byte[end - start];
@@ -224,17 +235,43 @@ final class ShareFetchWork {
     }
 
     /**
-     * Each whole batch of a read: base offset, last offset, and its start and end in the buffer. A batch the read
-     * cut short is left for the next fetch (RecordBatches stops before it).
+     * One whole batch of a read: its offsets, its start and end in the buffer, and the producer whose transaction
+     * it is part of if it is a transaction's data (-1 otherwise: not transactional, or a marker).
      */
-    private static List<long[]> batches(ByteBuf buffer) {
-        List<long[]> batches = new ArrayList<>();
+    private record LogBatch(long baseOffset, long lastOffset, int start, int end, long transactionalProducerId) {
+    }
+
+    /** Each whole batch of a read; one cut short is left for the next fetch (RecordBatches stops before it). */
+    private static List<LogBatch> batches(ByteBuf buffer) {
+        List<LogBatch> batches = new ArrayList<>();
         int position = buffer.readerIndex();
         for (RecordBatches read = RecordBatches.of(buffer); read.hasNext(); ) {
             RecordBatch batch = read.next();
-            batches.add(new long[] {batch.baseOffset(), batch.lastOffset(), position, position + batch.sizeInBytes()});
+            long producerId = batch.isTransactional() && !batch.isControl() ? batch.producerId() : -1;
+            batches.add(new LogBatch(batch.baseOffset(), batch.lastOffset(), position,
+                    position + batch.sizeInBytes(), producerId));
             position += batch.sizeInBytes();
         }
         return batches;
+    }
+
+    /**
+     * The offsets of the batches read that aborted transactions wrote, in order: a transaction's data batch of a
+     * producer whose aborted transaction (from the {@code .txnindex}) began at or before it and ended, with its
+     * ABORT marker, after it. Markers are not among them: as in Kafka, they are acquired like any record and the
+     * consumer acknowledges them as gaps.
+     */
+    private static List<long[]> abortedBatches(List<LogBatch> batches, List<AbortedTxn> abortedTransactions) {
+        List<long[]> aborted = new ArrayList<>();
+        for (LogBatch batch : batches) {
+            for (AbortedTxn txn : abortedTransactions) {
+                if (txn.producerId() == batch.transactionalProducerId() && txn.firstOffset() <= batch.baseOffset()
+                        && batch.lastOffset() < txn.lastOffset()) {
+                    aborted.add(new long[] {batch.baseOffset(), batch.lastOffset()});
+                    break;
+                }
+            }
+        }
+        return aborted;
     }
 }

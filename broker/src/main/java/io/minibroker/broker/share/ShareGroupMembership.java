@@ -2,23 +2,57 @@ package io.minibroker.broker.share;
 
 import io.minibroker.protocol.error.Errors;
 
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
- * Whether a share group exists and has members, as the offsets admin APIs ask it (Kafka: GROUP_ID_NOT_FOUND,
- * NON_EMPTY_GROUP). The membership side provides it ({@code group/GroupCoordinator.shareGroupMembership}): as in
- * Kafka, a group exists only once the coordinator knows it, whatever share sessions or share state the data side has.
+ * What the share-group offsets admin APIs ask of the membership side ({@code group/GroupCoordinator
+ * .shareGroupMembership}): whether a share group exists and has members (Kafka: GROUP_ID_NOT_FOUND,
+ * NON_EMPTY_GROUP), and the coordinator's part of altering and deleting its offsets. As in Kafka, a group exists
+ * only once the coordinator knows it, whatever share sessions or share state the data side has.
  */
 public interface ShareGroupMembership {
 
     enum Status { UNKNOWN, EMPTY, HAS_MEMBERS }
 
+    /** The coordinator's answer: NONE, or the error (with Kafka's message) the whole request gets. */
+    record Outcome(Errors error, String message) {
+        public static final Outcome NONE = new Outcome(Errors.NONE, null);
+    }
+
     Status status(String groupId);
 
     /**
-     * Makes an empty share group of that id if there is none, as Kafka's AlterShareGroupOffsets does: NONE once it
-     * exists (written to the group's records), GROUP_ID_NOT_FOUND if the id names a group of another type, or the
-     * coordinator's error.
+     * AlterShareGroupOffsets at the coordinator, before the data side resets the partitions (Kafka's
+     * GroupMetadataManager.alterShareGroupOffsets): the share group is made if there is none, refused if it has
+     * members (NON_EMPTY_GROUP) or the id is another type's (GROUP_ID_NOT_FOUND), and has state for these partitions
+     * (by topic id) from now on; completes once that is written.
      */
-    CompletionStage<Errors> createIfAbsent(String groupId);
+    CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions);
+
+    /** DeleteShareGroupOffsets deleted the state of these topics' partitions: the group has none of them any more. */
+    CompletionStage<Outcome> offsetsDeleted(String groupId, Set<UUID> topicIds);
+
+    /** One that answers with {@code membership}'s, made after this one (the coordinator after the data side). */
+    static ShareGroupMembership deferred(Supplier<ShareGroupMembership> membership) {
+        return new ShareGroupMembership() {
+            @Override
+            public Status status(String groupId) {
+                return membership.get().status(groupId);
+            }
+
+            @Override
+            public CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions) {
+                return membership.get().alterOffsets(groupId, partitions);
+            }
+
+            @Override
+            public CompletionStage<Outcome> offsetsDeleted(String groupId, Set<UUID> topicIds) {
+                return membership.get().offsetsDeleted(groupId, topicIds);
+            }
+        };
+    }
 }

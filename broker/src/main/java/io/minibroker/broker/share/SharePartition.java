@@ -185,6 +185,35 @@ public final class SharePartition {
         return acquired;
     }
 
+    /**
+     * Archives the records of {@code acquired}, just acquired, that lie in {@code abortedBatches} (the inclusive
+     * offsets of data batches of aborted transactions, in order) and returns the runs left: a read_committed group
+     * never delivers an aborted transaction's records, as Kafka's SharePartition archives them right after acquiring
+     * them (their delivery counted). Called under the partition's lock together with {@link #acquire}.
+     */
+    public synchronized List<AcquiredRecords> archiveAborted(List<AcquiredRecords> acquired,
+                                                             List<long[]> abortedBatches) {
+        if (abortedBatches.isEmpty()) {
+            return acquired;
+        }
+        List<AcquiredRecords> left = new ArrayList<>();
+        int next = 0; // both lists are in offset order: one pass over each
+        for (AcquiredRecords run : acquired) {
+            for (long offset = run.firstOffset(); offset <= run.lastOffset(); offset++) {
+                while (next < abortedBatches.size() && abortedBatches.get(next)[1] < offset) {
+                    next++;
+                }
+                if (next < abortedBatches.size() && abortedBatches.get(next)[0] <= offset) {
+                    finish(inFlight.get(offset), RecordState.ARCHIVED);
+                } else {
+                    add(left, offset, run.deliveryCount());
+                }
+            }
+        }
+        advanceStart();
+        return left;
+    }
+
     private static void add(List<AcquiredRecords> runs, long offset, int deliveryCount) {
         AcquiredRecords last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
         if (last != null && last.lastOffset() == offset - 1 && last.deliveryCount() == deliveryCount) {

@@ -21,9 +21,10 @@ import java.util.TreeMap;
 
 /**
  * Group configs (Kafka's GroupConfig: ConfigResource type GROUP, {@code kafka-configs.sh --entity-type groups}), the
- * share groups' ones: {@code share.auto.offset.reset}, {@code share.record.lock.duration.ms},
- * {@code share.delivery.count.limit}, {@code share.partition.max.record.locks}, {@code share.session.timeout.ms}
- * and {@code share.heartbeat.interval.ms}, each defaulting to the broker's {@code group.share.*} key, as Kafka's do;
+ * share groups' ones: {@code share.auto.offset.reset}, {@code share.isolation.level},
+ * {@code share.record.lock.duration.ms}, {@code share.delivery.count.limit}, {@code share.partition.max.record.locks},
+ * {@code share.session.timeout.ms} and {@code share.heartbeat.interval.ms}, the integer ones defaulting to the
+ * broker's {@code group.share.*} key, as Kafka's do (the two others have no broker key: latest, read_uncommitted);
  * and the KIP-848 consumer groups' {@code consumer.session.timeout.ms} and {@code consumer.heartbeat.interval.ms},
  * defaulting to {@code group.consumer.*}. A group id needs no group to carry configs (Kafka resolves a group's
  * configs before it exists). The data side reads them through {@link ShareGroupConfigs}, the share-group
@@ -42,11 +43,14 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings,
     public static final String CONSUMER_SESSION_TIMEOUT_MS = "consumer.session.timeout.ms";
     public static final String CONSUMER_HEARTBEAT_INTERVAL_MS = "consumer.heartbeat.interval.ms";
     public static final String SHARE_AUTO_OFFSET_RESET = "share.auto.offset.reset";
+    public static final String SHARE_ISOLATION_LEVEL = "share.isolation.level";
     public static final String SHARE_RECORD_LOCK_DURATION_MS = "share.record.lock.duration.ms";
     public static final String SHARE_DELIVERY_COUNT_LIMIT = "share.delivery.count.limit";
     public static final String SHARE_PARTITION_MAX_RECORD_LOCKS = "share.partition.max.record.locks";
     public static final String SHARE_SESSION_TIMEOUT_MS = "share.session.timeout.ms";
     public static final String SHARE_HEARTBEAT_INTERVAL_MS = "share.heartbeat.interval.ms";
+    private static final String READ_COMMITTED = "read_committed";
+    private static final String READ_UNCOMMITTED = "read_uncommitted";
     private static final String FILE = ".minibroker-group-configs";
 
     /** The integer configs and the broker key each defaults to (and takes its valid range from). */
@@ -143,8 +147,8 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings,
     /** The names Kafka lists for a group that this broker serves, in order. */
     public static List<String> names() {
         return List.of(CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, SHARE_AUTO_OFFSET_RESET,
-                SHARE_DELIVERY_COUNT_LIMIT, SHARE_HEARTBEAT_INTERVAL_MS, SHARE_PARTITION_MAX_RECORD_LOCKS,
-                SHARE_RECORD_LOCK_DURATION_MS, SHARE_SESSION_TIMEOUT_MS);
+                SHARE_DELIVERY_COUNT_LIMIT, SHARE_HEARTBEAT_INTERVAL_MS, SHARE_ISOLATION_LEVEL,
+                SHARE_PARTITION_MAX_RECORD_LOCKS, SHARE_RECORD_LOCK_DURATION_MS, SHARE_SESSION_TIMEOUT_MS);
     }
 
     /** The group's overrides (none for a group that has none). */
@@ -162,11 +166,12 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings,
     private Map<String, String> defaults() {
         Map<String, String> values = new TreeMap<>();
         values.put(SHARE_AUTO_OFFSET_RESET, "latest");
+        values.put(SHARE_ISOLATION_LEVEL, READ_UNCOMMITTED);
         INT_CONFIGS.forEach((name, key) -> values.put(name, Integer.toString(broker.get(key))));
         return values;
     }
 
-    /** The broker key a group config defaults to, or null if it has none ({@code share.auto.offset.reset}). */
+    /** The broker key a group config defaults to, or null if it has none (the two string configs). */
     public static ConfigKey<Integer> brokerDefault(String name) {
         return INT_CONFIGS.get(name);
     }
@@ -219,6 +224,11 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings,
             // log's start or end, so it is refused rather than taken and ignored.
             return value.trim().equals("latest") || value.trim().equals("earliest") ? null : "Invalid value " + value
                     + " for configuration " + name + ": String must be one of: latest, earliest";
+        }
+        if (name.equals(SHARE_ISOLATION_LEVEL)) { // Kafka's IsolationLevel names, as its ValidString takes them
+            return value.trim().equals(READ_COMMITTED) || value.trim().equals(READ_UNCOMMITTED) ? null
+                    : "Invalid value " + value + " for configuration " + name
+                    + ": String must be one of: read_committed, read_uncommitted";
         }
         ConfigKey<Integer> key = INT_CONFIGS.get(name);
         if (key == null) {
@@ -276,7 +286,8 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings,
         Map<String, String> group = overrides.get(groupId);
         return new ShareGroupSettings(intValue(group, SHARE_RECORD_LOCK_DURATION_MS),
                 intValue(group, SHARE_DELIVERY_COUNT_LIMIT), intValue(group, SHARE_PARTITION_MAX_RECORD_LOCKS),
-                group != null && "earliest".equals(group.get(SHARE_AUTO_OFFSET_RESET)));
+                group != null && "earliest".equals(group.get(SHARE_AUTO_OFFSET_RESET)),
+                group != null && READ_COMMITTED.equals(group.get(SHARE_ISOLATION_LEVEL)));
     }
 
     /** An integer config's value for a group with these overrides (null for none). */

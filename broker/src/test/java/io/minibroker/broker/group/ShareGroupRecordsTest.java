@@ -34,7 +34,7 @@ class ShareGroupRecordsTest {
         return group;
     }
 
-    private static void replay(ShareGroupRecords.Replay replay, Map<ByteBuffer, byte[]> records) {
+    static void replay(ShareGroupRecords.Replay replay, Map<ByteBuffer, byte[]> records) {
         records.forEach((key, value) -> {
             ByteBuf keyBuf = Unpooled.wrappedBuffer(key.duplicate());
             short type = keyBuf.readShort();

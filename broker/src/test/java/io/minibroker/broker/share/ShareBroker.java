@@ -5,7 +5,9 @@ import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -15,10 +17,15 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** A broker on a manual clock with one single-partition topic, for the share tests; restartable on its directory. */
 final class ShareBroker implements AutoCloseable {
@@ -73,6 +80,39 @@ final class ShareBroker implements AutoCloseable {
                 "share.acknowledgement.mode", "explicit"), new StringDeserializer(), new StringDeserializer());
         consumer.subscribe(List.of(TOPIC));
         return consumer;
+    }
+
+    /** Polls until {@code count} records came, accepting each; their values in the order received. */
+    static List<String> acceptEach(KafkaShareConsumer<String, String> consumer, int count) {
+        List<String> received = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (received.size() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("only " + received + " of " + count + " records came");
+            }
+            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
+                received.add(record.value());
+                consumer.acknowledge(record, AcknowledgeType.ACCEPT);
+            }
+        }
+        consumer.commitSync();
+        return received;
+    }
+
+    /**
+     * Closes a share consumer while moving this clock on: a ShareFetch parked on it until its MaxWaitMs would hold
+     * the consumer's connection, and its leave queued behind it, until the request timed out.
+     */
+    void close(KafkaShareConsumer<?, ?> consumer) throws Exception {
+        CompletableFuture<Void> closed = CompletableFuture.runAsync(consumer::close);
+        while (true) {
+            try {
+                closed.get(50, TimeUnit.MILLISECONDS);
+                return;
+            } catch (TimeoutException stillClosing) {
+                clock.advance(500); // a share consumer's fetch.max.wait.ms
+            }
+        }
     }
 
     void restart() throws Exception {
