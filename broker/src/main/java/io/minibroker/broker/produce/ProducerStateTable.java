@@ -48,7 +48,7 @@ final class ProducerStateTable {
         short epoch;
         /** The coordinator epoch of its last transaction marker, -1 before any. */
         int coordinatorEpoch = -1;
-        /** The largest timestamp of its last batch, as Kafka's lastTimestamp. */
+        /** The largest timestamp of its last batch, or its last marker's, as Kafka's lastTimestamp. */
         long lastTimestamp = -1;
         final ArrayDeque<BatchSequence> recent = new ArrayDeque<>(RETAINED_BATCHES);
     }
@@ -94,7 +94,7 @@ final class ProducerStateTable {
         if (batch.isControl()) { // read back from the log: a marker carries no sequence, only epochs
             EndTransactionMarker marker = EndTransactionMarker.read(batch, UnpooledByteBufAllocator.DEFAULT);
             if (marker != null) {
-                recordMarker(batch.producerId(), batch.producerEpoch(), marker.coordinatorEpoch());
+                recordMarker(batch.producerId(), batch.producerEpoch(), marker.coordinatorEpoch(), batch.maxTimestamp());
             }
             return;
         }
@@ -140,11 +140,24 @@ final class ProducerStateTable {
     }
 
     /**
-     * Records a marker written for {@code producerId}: its epoch becomes the producer's (a bumped one, with
-     * transactions version 2, fences the batches of the epoch before), with no sequence of its own.
+     * Records a marker written for {@code producerId} at {@code timestamp}: its epoch becomes the producer's (a bumped
+     * one, with transactions version 2, fences the batches of the epoch before), with no sequence of its own; its
+     * timestamp the producer's last, as Kafka's marker updates lastTimestamp (what expiry counts from).
      */
-    void recordMarker(long producerId, short producerEpoch, int coordinatorEpoch) {
-        entry(producerId, producerEpoch).coordinatorEpoch = coordinatorEpoch;
+    void recordMarker(long producerId, short producerEpoch, int coordinatorEpoch, long timestamp) {
+        ProducerEntry entry = entry(producerId, producerEpoch);
+        entry.coordinatorEpoch = coordinatorEpoch;
+        entry.lastTimestamp = timestamp;
+    }
+
+    /**
+     * Drops each producer whose last batch or marker is stamped {@code expirationMs} or more before {@code now} and
+     * that has no transaction open in the log ({@code ongoing}), by the rule the log's own producer state follows
+     * (Kafka's isProducerExpired); its next batch is then a new producer's, taken at any sequence.
+     */
+    void removeExpired(long now, long expirationMs, Map<Long, Long> ongoing) {
+        producers.entrySet().removeIf(entry -> !ongoing.containsKey(entry.getKey())
+                && now - entry.getValue().lastTimestamp >= expirationMs);
     }
 
     /** The producer's entry at {@code epoch}: a new epoch starts its sequences afresh. */

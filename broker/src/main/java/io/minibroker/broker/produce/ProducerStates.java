@@ -13,6 +13,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -34,12 +35,18 @@ public final class ProducerStates {
 
     /** Builds one partition's table at most once; only writers to that partition wait for the rebuild. */
     private static final class Holder {
-        private ProducerStateTable table;
+        /** Set once by the rebuild; read without the lock by {@link #built}. */
+        private volatile ProducerStateTable table;
 
         synchronized ProducerStateTable get(PartitionLog log) {
             if (table == null) {
                 table = rebuild(log);
             }
+            return table;
+        }
+
+        /** The table if it is built, null if not (without waiting for a rebuild under way). */
+        ProducerStateTable built() {
             return table;
         }
     }
@@ -96,9 +103,30 @@ public final class ProducerStates {
                         + " (coordinator epoch " + coordinatorEpoch + ") refused in " + log.topicPartition());
             }
             AppendResult appended = log.appendControlUnflushed(controlBatch, leaderEpoch);
-            table.recordMarker(producerId, producerEpoch, coordinatorEpoch);
+            table.recordMarker(producerId, producerEpoch, coordinatorEpoch, appended.maxTimestamp());
             return appended;
         }
+    }
+
+    /**
+     * Drops, from every table built, the producers idle for {@code expirationMs} at {@code now} with no transaction
+     * open, as each log drops them from its own state ({@link PartitionLog#removeExpiredProducers}). A table rebuilt
+     * later from an older snapshot may take one back from the batches it replays; the next round drops it again, as
+     * Kafka's next check does after a replay.
+     */
+    public void removeExpiredProducers(long now, long expirationMs) {
+        Map<PartitionLog, Holder> built;
+        synchronized (holders) { // iterating a synchronized map takes its lock; the tables' own are taken after
+            built = new HashMap<>(holders);
+        }
+        built.forEach((log, holder) -> {
+            ProducerStateTable table = holder.built();
+            if (table != null) {
+                synchronized (table) {
+                    table.removeExpired(now, expirationMs, log.ongoingTransactions());
+                }
+            }
+        });
     }
 
     ProducerStateTable table(PartitionLog log) {
