@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One partition's idempotent-producer state: per producer id, its epoch and its last
@@ -158,6 +159,11 @@ final class ProducerStateTable {
     void removeExpired(long now, long expirationMs, Map<Long, Long> ongoing) {
         producers.entrySet().removeIf(entry -> !ongoing.containsKey(entry.getKey())
                 && now - entry.getValue().lastTimestamp >= expirationMs);
+    }
+
+    /** Forgets every producer but those in {@code producerIds}. */
+    void retainOnly(Set<Long> producerIds) {
+        producers.keySet().retainAll(producerIds);
     }
 
     /** The producer's entry at {@code epoch}: a new epoch starts its sequences afresh. */

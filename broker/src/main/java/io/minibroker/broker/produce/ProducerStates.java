@@ -14,8 +14,10 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.WeakHashMap;
 
 /**
@@ -26,7 +28,8 @@ import java.util.WeakHashMap;
  * is collected with it.
  *
  * <p>The rebuild starts from the log's newest producer snapshot ({@link PartitionLog#producerSnapshotBase}, written
- * at each roll and clean close, as Kafka's) and reads only the batches after it, on the thread of the first write.
+ * at each roll and clean close, as Kafka's) and reads only the batches after it, on the thread of the first write;
+ * of the producers they name it keeps those the log's own state still has (not those expired since).
  */
 public final class ProducerStates {
 
@@ -110,9 +113,8 @@ public final class ProducerStates {
 
     /**
      * Drops, from every table built, the producers idle for {@code expirationMs} at {@code now} with no transaction
-     * open, as each log drops them from its own state ({@link PartitionLog#removeExpiredProducers}). A table rebuilt
-     * later from an older snapshot may take one back from the batches it replays; the next round drops it again, as
-     * Kafka's next check does after a replay.
+     * open, as each log drops them from its own state ({@link PartitionLog#removeExpiredProducers}). A table built
+     * later keeps only the producers its log still has, whatever the older snapshot and batches it reads name.
      */
     public void removeExpiredProducers(long now, long expirationMs) {
         Map<PartitionLog, Holder> built;
@@ -166,6 +168,11 @@ public final class ProducerStates {
             }
             offset = next;
         }
+        // The snapshot and the batches after it may name producers the log has expired since (at the start, or by a
+        // round): the log's producers are the ones that exist, as a single state (Kafka's) would have them.
+        Set<Long> existing = new HashSet<>();
+        log.producers().forEach(producer -> existing.add(producer.producerId()));
+        table.retainOnly(existing);
         return table;
     }
 }

@@ -65,6 +65,13 @@ class ProducerIdExpirationTest {
         return clock;
     }
 
+    /** A broker whose round comes only after a day: what expires before that goes as it starts, or not at all. */
+    private void startWithoutRounds() throws Exception {
+        Map<String, String> config = new HashMap<>(CONFIG);
+        config.put("producer.id.expiration.check.interval.ms", "86400000");
+        broker = TestBrokers.start(logDir, config, new ManualClock());
+    }
+
     private KafkaProducer<String, String> producer(Map<String, String> extra) {
         Map<String, Object> config = new HashMap<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("PLAINTEXT"),
@@ -127,6 +134,22 @@ class ProducerIdExpirationTest {
         assertThat(next.offset()).isEqualTo(4); // after i0-i2 and t0
         assertThat(producers().get(idempotentId).lastSequence()).isEqualTo(3);
         transactional.commitTransaction();
+    }
+
+    @Test
+    void aProducerAlreadyIdleLongEnoughWhenTheBrokerStartsIsLeftOutAtOnce() throws Exception {
+        startWithoutRounds();
+        createTopic();
+        KafkaProducer<String, String> idempotent = producer(Map.of());
+        long anHourAgo = System.currentTimeMillis() - 3_600_000; // CreateTime: the producer's own timestamp counts
+        idempotent.send(new ProducerRecord<>(TOPIC, 0, anHourAgo, "k", "old")).get();
+        assertThat(producers()).as("no round has run").hasSize(1);
+        idempotent.close(Duration.ofSeconds(5));
+        broker.close(); // its snapshot holds the producer
+
+        startWithoutRounds();
+
+        assertThat(producers()).as("left out as the snapshot is loaded, as Kafka loads one").isEmpty();
     }
 
     @Test
