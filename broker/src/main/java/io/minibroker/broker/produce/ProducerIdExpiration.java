@@ -10,13 +10,13 @@ import java.time.Clock;
  * The round that expires idle producers (Kafka's PeriodicProducerExpirationCheck, every
  * {@code producer.id.expiration.check.interval.ms}): a producer whose last batch or marker is stamped
  * {@code producer.id.expiration.ms} or more before the broker's time, with no transaction open, leaves each log's
- * producer state and each leader's idempotence table, so that a broker that runs for months with short-lived
- * producers does not keep every producer id it ever saw. Such a producer's next batch is then a new producer's, taken
- * at any sequence, as Kafka 4 takes an idempotent producer's batch when it has no state for it.
+ * producer state, and then each leader's idempotence table follows its log, so that a broker that runs for months
+ * with short-lived producers does not keep every producer id it ever saw. Such a producer's next batch is then a new
+ * producer's, taken at any sequence, as Kafka 4 takes an idempotent producer's batch when it has no state for it.
  *
  * <p>One round for all the logs, on the log-maintenance thread; it also runs once as the broker starts, before
- * clients connect, dropping those a crash's replay of older snapshots brought back (Kafka leaves expired producers
- * out as it loads a snapshot).
+ * clients connect, dropping those that the snapshots and batches read on opening the logs name but that are idle
+ * long enough (Kafka leaves them out as it loads a snapshot).
  */
 public final class ProducerIdExpiration implements Runnable {
 
@@ -42,8 +42,8 @@ public final class ProducerIdExpiration implements Runnable {
     public void run() {
         long now = clock.millis();
         int removed = logs.removeExpiredProducers(now, expirationMs);
-        producerStates.removeExpiredProducers(now, expirationMs);
         if (removed > 0) {
+            producerStates.retainLogsProducers();
             LOG.info("Expired {} producer ids idle for {} ms or more", removed, expirationMs);
         }
     }

@@ -95,7 +95,8 @@ final class ProducerStateTable {
         if (batch.isControl()) { // read back from the log: a marker carries no sequence, only epochs
             EndTransactionMarker marker = EndTransactionMarker.read(batch, UnpooledByteBufAllocator.DEFAULT);
             if (marker != null) {
-                recordMarker(batch.producerId(), batch.producerEpoch(), marker.coordinatorEpoch(), batch.maxTimestamp());
+                recordMarker(batch.producerId(), batch.producerEpoch(), marker.coordinatorEpoch(),
+                        batch.maxTimestamp());
             }
             return;
         }
@@ -143,7 +144,7 @@ final class ProducerStateTable {
     /**
      * Records a marker written for {@code producerId} at {@code timestamp}: its epoch becomes the producer's (a bumped
      * one, with transactions version 2, fences the batches of the epoch before), with no sequence of its own; its
-     * timestamp the producer's last, as Kafka's marker updates lastTimestamp (what expiry counts from).
+     * timestamp the producer's last, as Kafka's marker updates lastTimestamp (and as the log's state has it).
      */
     void recordMarker(long producerId, short producerEpoch, int coordinatorEpoch, long timestamp) {
         ProducerEntry entry = entry(producerId, producerEpoch);
@@ -151,17 +152,7 @@ final class ProducerStateTable {
         entry.lastTimestamp = timestamp;
     }
 
-    /**
-     * Drops each producer whose last batch or marker is stamped {@code expirationMs} or more before {@code now} and
-     * that has no transaction open in the log ({@code ongoing}), by the rule the log's own producer state follows
-     * (Kafka's isProducerExpired); its next batch is then a new producer's, taken at any sequence.
-     */
-    void removeExpired(long now, long expirationMs, Map<Long, Long> ongoing) {
-        producers.entrySet().removeIf(entry -> !ongoing.containsKey(entry.getKey())
-                && now - entry.getValue().lastTimestamp >= expirationMs);
-    }
-
-    /** Forgets every producer but those in {@code producerIds}. */
+    /** Forgets every producer but those in {@code producerIds} (those its log still has: the others expired). */
     void retainOnly(Set<Long> producerIds) {
         producers.keySet().retainAll(producerIds);
     }

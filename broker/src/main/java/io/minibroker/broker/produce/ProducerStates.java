@@ -112,11 +112,11 @@ public final class ProducerStates {
     }
 
     /**
-     * Drops, from every table built, the producers idle for {@code expirationMs} at {@code now} with no transaction
-     * open, as each log drops them from its own state ({@link PartitionLog#removeExpiredProducers}). A table built
-     * later keeps only the producers its log still has, whatever the older snapshot and batches it reads name.
+     * Makes every table built keep only the producers its log still has: after the logs expired some
+     * ({@link PartitionLog#removeExpiredProducers}), so that the leader's checks and the log's state agree on who is
+     * known. A table built later keeps only those too, whatever the older snapshot and batches it reads name.
      */
-    public void removeExpiredProducers(long now, long expirationMs) {
+    public void retainLogsProducers() {
         Map<PartitionLog, Holder> built;
         synchronized (holders) { // iterating a synchronized map takes its lock; the tables' own are taken after
             built = new HashMap<>(holders);
@@ -125,10 +125,16 @@ public final class ProducerStates {
             ProducerStateTable table = holder.built();
             if (table != null) {
                 synchronized (table) {
-                    table.removeExpired(now, expirationMs, log.ongoingTransactions());
+                    table.retainOnly(producerIds(log));
                 }
             }
         });
+    }
+
+    private static Set<Long> producerIds(PartitionLog log) {
+        Set<Long> ids = new HashSet<>();
+        log.producers().forEach(producer -> ids.add(producer.producerId()));
+        return ids;
     }
 
     ProducerStateTable table(PartitionLog log) {
@@ -170,9 +176,7 @@ public final class ProducerStates {
         }
         // The snapshot and the batches after it may name producers the log has expired since (at the start, or by a
         // round): the log's producers are the ones that exist, as a single state (Kafka's) would have them.
-        Set<Long> existing = new HashSet<>();
-        log.producers().forEach(producer -> existing.add(producer.producerId()));
-        table.retainOnly(existing);
+        table.retainOnly(producerIds(log));
         return table;
     }
 }

@@ -26,9 +26,10 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A leader's idempotence table expires producers by the rule its log follows: idle for {@code producer.id.expiration.ms}
- * since its last batch or marker, no transaction open. An expired producer's next batch is taken at any sequence, as
- * Kafka 4 takes an idempotent producer's batch when it has no state for it.
+ * A leader's idempotence table follows its log's producer state as producers expire from it (idle for
+ * {@code producer.id.expiration.ms} since their last batch or marker, no transaction open), also when it is built
+ * afterwards. An expired producer's next batch is taken at any sequence, as Kafka 4 takes an idempotent producer's
+ * batch when it has no state for it.
  */
 class ProducerStatesExpiryTest {
 
@@ -84,10 +85,10 @@ class ProducerStatesExpiryTest {
         }
     }
 
-    /** Expires in the log and in the table at {@code now}, as the broker's round does. */
+    /** Expires in the log at {@code now}, and the table follows, as the broker's round does. */
     private void expireAt(long now) {
         log.removeExpiredProducers(now, EXPIRATION_MS);
-        states.removeExpiredProducers(now, EXPIRATION_MS);
+        states.retainLogsProducers();
     }
 
     private List<Long> tableProducers() {
