@@ -310,10 +310,10 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Drops the producers whose last batch or marker is stamped {@code expirationMs} ({@code producer.id.expiration.ms})
-     * or more before {@code now}, unless they have a transaction open, as Kafka's removeExpiredProducers: the log's
-     * producer state stays bounded however many producers came and went. In memory: the next snapshot (a roll, the
-     * close) leaves them out. Returns how many went.
+     * Drops the producers whose last batch or marker is stamped {@code expirationMs}
+     * ({@code producer.id.expiration.ms}) or more before {@code now}, unless they have a transaction open, as Kafka's
+     * removeExpiredProducers: the log's producer state stays bounded however many producers came and went. In memory:
+     * the next snapshot (a roll, the close) leaves them out. Returns how many went.
      */
     public synchronized int removeExpiredProducers(long now, long expirationMs) {
         return transactions.removeExpiredProducers(now, expirationMs);
