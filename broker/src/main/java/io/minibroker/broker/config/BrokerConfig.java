@@ -173,8 +173,10 @@ public final class BrokerConfig {
             longKey("log.cleaner.min.compaction.lag.ms", 0L, 0);
     public static final ConfigKey<Long> LOG_CLEANER_MAX_COMPACTION_LAG_MS =
             longKey("log.cleaner.max.compaction.lag.ms", Long.MAX_VALUE, 1);
-    /** Here only how long the cleaner keeps a producer's last batch; idempotent state itself is kept while the log is. */
+    /** How long a producer idle with no transaction open keeps its state, and the cleaner its last batch. */
     public static final ConfigKey<Long> PRODUCER_ID_EXPIRATION_MS = longKey("producer.id.expiration.ms", 86_400_000L, 1);
+    public static final ConfigKey<Integer> PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS =
+            intKey("producer.id.expiration.check.interval.ms", 600_000, 1);
     public static final ConfigKey<Double> LOG_CLEANER_MIN_CLEANABLE_RATIO = new ConfigKey<>(
             "log.cleaner.min.cleanable.ratio", Double::valueOf, 0.5, v -> v >= 0 && v <= 1, "a number in [0, 1]");
     public static final ConfigKey<String> COMPRESSION_TYPE = oneOf("compression.type",
@@ -297,7 +299,7 @@ public final class BrokerConfig {
             LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
             LOG_CLEANER_ENABLE, LOG_CLEANER_BACKOFF_MS, LOG_CLEANER_DEDUPE_BUFFER_SIZE, LOG_CLEANER_DELETE_RETENTION_MS,
             LOG_CLEANER_MIN_COMPACTION_LAG_MS, LOG_CLEANER_MAX_COMPACTION_LAG_MS, LOG_CLEANER_MIN_CLEANABLE_RATIO,
-            PRODUCER_ID_EXPIRATION_MS,
+            PRODUCER_ID_EXPIRATION_MS, PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS,
             NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, AUTO_CREATE_TOPICS_ENABLE, DELETE_TOPIC_ENABLE, MIN_INSYNC_REPLICAS,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,

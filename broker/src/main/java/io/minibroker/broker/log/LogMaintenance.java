@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * every {@code log.flush.offset.checkpoint.interval.ms}, as Kafka schedules them. A log that rolls a segment is
  * flushed here right after, as Kafka schedules a flush at each roll (an append that rolls runs on an event loop
  * and leaves that fsync to this thread), so the recovery point, where recovery after a crash starts, follows the
- * finished segments; the checkpoint round flushes any roll that was missed too.
+ * finished segments; the checkpoint round flushes any roll that was missed too. The broker adds the producer ids'
+ * expiry ({@link #scheduleEvery}).
  */
 public final class LogMaintenance implements LogListener, AutoCloseable {
 
@@ -85,7 +86,11 @@ public final class LogMaintenance implements LogListener, AutoCloseable {
         }
     }
 
-    private void scheduleEvery(long intervalMs, String what, Runnable task) {
+    /**
+     * Runs {@code task} every {@code intervalMs} on this thread, with the rounds above: for a round over the logs
+     * that needs more than the log manager (the producer ids' expiry, which also reaches the leaders' tables).
+     */
+    public void scheduleEvery(long intervalMs, String what, Runnable task) {
         if (intervalMs <= 0 || intervalMs == Long.MAX_VALUE) {
             return; // Kafka's "never"
         }

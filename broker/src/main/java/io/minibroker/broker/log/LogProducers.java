@@ -10,7 +10,9 @@ import java.util.Map;
  * ProducerStateManager, to the snapshot's depth): per producer id its epoch, its last batch's sequences, offset and
  * timestamp, and the coordinator epoch of its last marker. Fed every producer batch the log writes, a leader's and a
  * follower's alike, and rebuilt on opening from the newest snapshot and the batches after it. A leader's sequence
- * checks keep more (the last five batches, {@code produce/}'s table), starting from this.
+ * checks keep more (the last five batches, {@code produce/}'s table), starting from this. A producer idle for
+ * {@code producer.id.expiration.ms} with no transaction open is dropped ({@link #removeExpired}), as Kafka's
+ * ProducerStateManager drops it, so that a long-running log's producers stay bounded.
  *
  * <p>Changed and read under the log's monitor.
  */
@@ -55,6 +57,17 @@ final class LogProducers {
             producer.offsetDelta = 0;
         }
         return producer;
+    }
+
+    /**
+     * Drops each producer whose last batch or marker is stamped {@code expirationMs} or more before {@code now} and
+     * that has no transaction in {@code ongoing} (Kafka's isProducerExpired); returns how many went.
+     */
+    int removeExpired(long now, long expirationMs, Map<Long, Long> ongoing) {
+        int before = producers.size();
+        producers.entrySet().removeIf(entry -> !ongoing.containsKey(entry.getKey())
+                && now - entry.getValue().timestamp >= expirationMs);
+        return before - producers.size();
     }
 
     /** The producer's epoch, -1 if the log has no batch of it. */

@@ -47,6 +47,8 @@ final class LogTransactions {
     private volatile ProducerSnapshot base;
     /** Where the last replay started reading batches (tests: that a snapshot spared the rest). */
     private long replayedFrom;
+    /** Producers expired since {@link #base} was written or loaded: it holds some that are gone. */
+    private boolean expiredSinceBase;
 
     /** @param snapshotOffsets the offsets of the snapshot files in {@code dir} as the log opens */
     LogTransactions(Path dir, LogSegments segments, NavigableSet<Long> snapshotOffsets) {
@@ -64,6 +66,7 @@ final class LogTransactions {
     void replay(long logEnd, long replayFrom) throws IOException {
         ongoing.clear();
         producers.clear();
+        expiredSinceBase = false;
         Optional<ProducerSnapshot> snapshot = ProducerSnapshot.latest(dir, snapshotOffsets, logEnd,
                 Math.min(logEnd, replayFrom), log);
         long from = segments.firstBaseOffset();
@@ -143,7 +146,28 @@ final class LogTransactions {
         snapshot.write(dir, sync);
         snapshotOffsets.add(offset);
         base = snapshot;
+        expiredSinceBase = false;
         ProducerSnapshot.deleteBefore(dir, snapshotOffsets, segments.firstBaseOffset());
+    }
+
+    /**
+     * Drops the producers idle for {@code expirationMs} at {@code now} with no transaction open (see
+     * {@link LogProducers#removeExpired}); the next snapshot leaves them out. Returns how many went.
+     */
+    int removeExpiredProducers(long now, long expirationMs) {
+        int removed = producers.removeExpired(now, expirationMs, ongoing.ongoing());
+        if (removed > 0) {
+            expiredSinceBase = true;
+        }
+        return removed;
+    }
+
+    /**
+     * Whether a snapshot taken at {@code logEnd} would hold what the newest one does not: batches after it, or fewer
+     * producers (some expired since), so that a close writes one and a restart does not bring expired producers back.
+     */
+    boolean snapshotStale(long logEnd) {
+        return base.offset() != logEnd || expiredSinceBase;
     }
 
     boolean hasOngoingTransaction(long producerId, short epoch) {
@@ -173,6 +197,7 @@ final class LogTransactions {
     void clear(long offset) throws IOException {
         ongoing.clear();
         producers.clear();
+        expiredSinceBase = false;
         for (long snapshot : snapshotOffsets) {
             Files.deleteIfExists(ProducerSnapshot.path(dir, snapshot));
         }

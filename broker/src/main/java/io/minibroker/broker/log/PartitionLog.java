@@ -309,6 +309,16 @@ public final class PartitionLog implements AutoCloseable {
         return transactions.producers();
     }
 
+    /**
+     * Drops the producers whose last batch or marker is stamped {@code expirationMs}
+     * ({@code producer.id.expiration.ms}) or more before {@code now}, unless they have a transaction open, as Kafka's
+     * removeExpiredProducers: the log's producer state stays bounded however many producers came and went. In memory:
+     * the next snapshot (a roll, the close) leaves them out. Returns how many went.
+     */
+    public synchronized int removeExpiredProducers(long now, long expirationMs) {
+        return transactions.removeExpiredProducers(now, expirationMs);
+    }
+
     /** Where opening (or the last truncation) started replaying batches: a snapshot's offset, else the log's start. */
     synchronized long producerStateReplayedFrom() {
         return transactions.replayedFrom();
@@ -615,8 +625,9 @@ public final class PartitionLog implements AutoCloseable {
     public synchronized void close() throws IOException {
         flush();
         // A clean start then replays nothing. A log whose newest snapshot is already at its end (one idle since it
-        // opened or rolled: most of a broker's partitions) has it on disk as it stands: not written again.
-        if (!deleted && transactions.base().offset() != offsets.logEndOffset()) {
+        // opened or rolled: most of a broker's partitions) has it on disk as it stands: not written again, unless
+        // producers expired since, which the restart must not bring back.
+        if (!deleted && transactions.snapshotStale(offsets.logEndOffset())) {
             transactions.takeSnapshot(offsets.logEndOffset(), true);
         }
         segments.closeAll();

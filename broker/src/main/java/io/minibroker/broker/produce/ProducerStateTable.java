@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One partition's idempotent-producer state: per producer id, its epoch and its last
@@ -48,7 +49,7 @@ final class ProducerStateTable {
         short epoch;
         /** The coordinator epoch of its last transaction marker, -1 before any. */
         int coordinatorEpoch = -1;
-        /** The largest timestamp of its last batch, as Kafka's lastTimestamp. */
+        /** The largest timestamp of its last batch, or its last marker's, as Kafka's lastTimestamp. */
         long lastTimestamp = -1;
         final ArrayDeque<BatchSequence> recent = new ArrayDeque<>(RETAINED_BATCHES);
     }
@@ -94,7 +95,8 @@ final class ProducerStateTable {
         if (batch.isControl()) { // read back from the log: a marker carries no sequence, only epochs
             EndTransactionMarker marker = EndTransactionMarker.read(batch, UnpooledByteBufAllocator.DEFAULT);
             if (marker != null) {
-                recordMarker(batch.producerId(), batch.producerEpoch(), marker.coordinatorEpoch());
+                recordMarker(batch.producerId(), batch.producerEpoch(), marker.coordinatorEpoch(),
+                        batch.maxTimestamp());
             }
             return;
         }
@@ -140,11 +142,19 @@ final class ProducerStateTable {
     }
 
     /**
-     * Records a marker written for {@code producerId}: its epoch becomes the producer's (a bumped one, with
-     * transactions version 2, fences the batches of the epoch before), with no sequence of its own.
+     * Records a marker written for {@code producerId} at {@code timestamp}: its epoch becomes the producer's (a bumped
+     * one, with transactions version 2, fences the batches of the epoch before), with no sequence of its own; its
+     * timestamp the producer's last, as Kafka's marker updates lastTimestamp (and as the log's state has it).
      */
-    void recordMarker(long producerId, short producerEpoch, int coordinatorEpoch) {
-        entry(producerId, producerEpoch).coordinatorEpoch = coordinatorEpoch;
+    void recordMarker(long producerId, short producerEpoch, int coordinatorEpoch, long timestamp) {
+        ProducerEntry entry = entry(producerId, producerEpoch);
+        entry.coordinatorEpoch = coordinatorEpoch;
+        entry.lastTimestamp = timestamp;
+    }
+
+    /** Forgets every producer but those in {@code producerIds} (those its log still has: the others expired). */
+    void retainOnly(Set<Long> producerIds) {
+        producers.keySet().retainAll(producerIds);
     }
 
     /** The producer's entry at {@code epoch}: a new epoch starts its sequences afresh. */

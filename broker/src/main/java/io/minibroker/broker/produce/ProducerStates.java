@@ -13,8 +13,11 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.WeakHashMap;
 
 /**
@@ -25,7 +28,8 @@ import java.util.WeakHashMap;
  * is collected with it.
  *
  * <p>The rebuild starts from the log's newest producer snapshot ({@link PartitionLog#producerSnapshotBase}, written
- * at each roll and clean close, as Kafka's) and reads only the batches after it, on the thread of the first write.
+ * at each roll and clean close, as Kafka's) and reads only the batches after it, on the thread of the first write;
+ * of the producers they name it keeps those the log's own state still has (not those expired since).
  */
 public final class ProducerStates {
 
@@ -34,12 +38,18 @@ public final class ProducerStates {
 
     /** Builds one partition's table at most once; only writers to that partition wait for the rebuild. */
     private static final class Holder {
-        private ProducerStateTable table;
+        /** Set once by the rebuild; read without the lock by {@link #built}. */
+        private volatile ProducerStateTable table;
 
         synchronized ProducerStateTable get(PartitionLog log) {
             if (table == null) {
                 table = rebuild(log);
             }
+            return table;
+        }
+
+        /** The table if it is built, null if not (without waiting for a rebuild under way). */
+        ProducerStateTable built() {
             return table;
         }
     }
@@ -96,9 +106,35 @@ public final class ProducerStates {
                         + " (coordinator epoch " + coordinatorEpoch + ") refused in " + log.topicPartition());
             }
             AppendResult appended = log.appendControlUnflushed(controlBatch, leaderEpoch);
-            table.recordMarker(producerId, producerEpoch, coordinatorEpoch);
+            table.recordMarker(producerId, producerEpoch, coordinatorEpoch, appended.maxTimestamp());
             return appended;
         }
+    }
+
+    /**
+     * Makes every table built keep only the producers its log still has: after the logs expired some
+     * ({@link PartitionLog#removeExpiredProducers}), so that the leader's checks and the log's state agree on who is
+     * known. A table built later keeps only those too, whatever the older snapshot and batches it reads name.
+     */
+    public void retainLogsProducers() {
+        Map<PartitionLog, Holder> built;
+        synchronized (holders) { // iterating a synchronized map takes its lock; the tables' own are taken after
+            built = new HashMap<>(holders);
+        }
+        built.forEach((log, holder) -> {
+            ProducerStateTable table = holder.built();
+            if (table != null) {
+                synchronized (table) {
+                    table.retainOnly(producerIds(log));
+                }
+            }
+        });
+    }
+
+    private static Set<Long> producerIds(PartitionLog log) {
+        Set<Long> ids = new HashSet<>();
+        log.producers().forEach(producer -> ids.add(producer.producerId()));
+        return ids;
     }
 
     ProducerStateTable table(PartitionLog log) {
@@ -138,6 +174,9 @@ public final class ProducerStates {
             }
             offset = next;
         }
+        // The snapshot and the batches after it may name producers the log has expired since (at the start, or by a
+        // round): the log's producers are the ones that exist, as a single state (Kafka's) would have them.
+        table.retainOnly(producerIds(log));
         return table;
     }
 }

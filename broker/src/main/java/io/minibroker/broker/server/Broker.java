@@ -42,6 +42,7 @@ import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.DescribeProducersHandler;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.produce.ProducerIdAllocator;
+import io.minibroker.broker.produce.ProducerIdExpiration;
 import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
@@ -205,6 +206,11 @@ public final class Broker implements AutoCloseable {
                 this::advertisedListeners);
         openPurgatories();
         ProducerStates producerStates = new ProducerStates();
+        ProducerIdExpiration producerIdExpiration = new ProducerIdExpiration(topics.logs(), producerStates,
+                clock.wallClock(), config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
+        producerIdExpiration.run(); // before any client: what a crash's replay brought back goes at once
+        maintenance.scheduleEvery(config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS),
+                "producer id expiration", producerIdExpiration);
         // Group configs: a single node's own (kept in its log dir); in a cluster the controller's, from the image.
         GroupConfigs groupConfigs = config.inCluster() ? GroupConfigs.mirror(config)
                 : GroupConfigs.open(config, config.logDirs().get(0));

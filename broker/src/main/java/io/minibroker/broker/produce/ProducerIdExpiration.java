@@ -1,0 +1,50 @@
+package io.minibroker.broker.produce;
+
+import io.minibroker.broker.log.LogManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+
+/**
+ * The round that expires idle producers (Kafka's PeriodicProducerExpirationCheck, every
+ * {@code producer.id.expiration.check.interval.ms}): a producer whose last batch or marker is stamped
+ * {@code producer.id.expiration.ms} or more before the broker's time, with no transaction open, leaves each log's
+ * producer state, and then each leader's idempotence table follows its log, so that a broker that runs for months
+ * with short-lived producers does not keep every producer id it ever saw. Such a producer's next batch is then a new
+ * producer's, taken at any sequence, as Kafka 4 takes an idempotent producer's batch when it has no state for it.
+ *
+ * <p>One round for all the logs, on the log-maintenance thread; it also runs once as the broker starts, before
+ * clients connect, dropping those that the snapshots and batches read on opening the logs name but that are idle
+ * long enough (Kafka leaves them out as it loads a snapshot).
+ */
+public final class ProducerIdExpiration implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProducerIdExpiration.class);
+
+    private final LogManager logs;
+    private final ProducerStates producerStates;
+    private final Clock clock;
+    private final long expirationMs;
+
+    /**
+     * @param clock        the broker's wall clock, which the batches' timestamps are compared with
+     * @param expirationMs {@code producer.id.expiration.ms}
+     */
+    public ProducerIdExpiration(LogManager logs, ProducerStates producerStates, Clock clock, long expirationMs) {
+        this.logs = logs;
+        this.producerStates = producerStates;
+        this.clock = clock;
+        this.expirationMs = expirationMs;
+    }
+
+    @Override
+    public void run() {
+        long now = clock.millis();
+        int removed = logs.removeExpiredProducers(now, expirationMs);
+        if (removed > 0) {
+            producerStates.retainLogsProducers();
+            LOG.info("Expired {} producer ids idle for {} ms or more", removed, expirationMs);
+        }
+    }
+}
