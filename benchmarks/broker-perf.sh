@@ -8,7 +8,7 @@
 # Starts both brokers itself: one minibroker (heap 256 MB, its default) and one Kafka KRaft node (heap 1 GB)
 # for the one-node cases, then three of each for produce-rf3; both keep their default flush policy (no fsync
 # per write) and get the same topics, created before each case. Each case runs on minibroker, then on Kafka,
-# before the next case. With "ceiling" (a default case) the one-node produce cases also run against a null broker
+# before the next case. With "ceiling" (a default case) the one-node produce and e2e cases also run against a null broker
 # (benchmarks/src/.../ceiling/NullBroker.java), whose figures end their lines. One line per case and metric, see
 # benchmarks/README.md.
 set -euo pipefail
