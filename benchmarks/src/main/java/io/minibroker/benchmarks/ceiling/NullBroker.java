@@ -41,8 +41,9 @@ import java.util.UUID;
  * and keeps only each partition's most recent batches ({@link RecentBatches}), so that Fetch and ListOffsets can
  * serve a consumer at the log end (EndToEndLatency's; CreateTopics is accepted and forgotten, as every topic
  * exists). A produce or end-to-end figure against it is what this machine and the client allow at all. Any other
- * request closes the connection (and is named on stderr); FindCoordinator names the null broker itself and OffsetCommit is accepted and forgotten, for the consumer's close. Benchmark-only; not a broker: no fetch waits, no
- * sessions, no validation.
+ * request closes the connection (and is named on stderr); FindCoordinator names the null broker itself and
+ * OffsetCommit is accepted and forgotten, for the consumer's close. Benchmark-only; not a broker: no fetch waits,
+ * no sessions, no validation.
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.minibroker.benchmarks.ceiling.NullBroker PORT}
  */
