@@ -8,7 +8,7 @@
 # Starts both brokers itself: one minibroker (heap 256 MB, its default) and one Kafka KRaft node (heap 1 GB)
 # for the one-node cases, then three of each for produce-rf3; both keep their default flush policy (no fsync
 # per write) and get the same topics, created before each case. Each case runs on minibroker, then on Kafka,
-# before the next case. With "ceiling" (a default case) the one-node produce cases also run against a null broker
+# before the next case. With "ceiling" (a default case) the one-node produce and e2e cases also run against a null broker
 # (benchmarks/src/.../ceiling/NullBroker.java), whose figures end their lines. One line per case and metric, see
 # benchmarks/README.md.
 set -euo pipefail
@@ -359,7 +359,7 @@ if wanted produce || wanted consume || wanted e2e || wanted_scale connections ||
   # The consume cases' records are produced and consumed: CPU is counted over both.
   wanted consume && measure consume-log-1kb $(( 2 * consume_records )) consume_log_case
   wanted consume && measure consume-tail-1kb $(( 2 * consume_records )) consume_tail_case
-  wanted e2e && measure e2e-acksall-100b $(( 2 * e2e_records )) e2e_case
+  wanted e2e && measure e2e-acksall-100b $(( 2 * e2e_records )) e2e_case ceiling
   if wanted_scale connections; then for n in "${connection_counts[@]}"; do scale_connections "$n"; done; fi
   if wanted_scale fetches; then for n in "${fetch_counts[@]}"; do scale_fetches "$n"; done; fi
   # Last of the one-node cases: each partition count restarts both brokers on a fresh log.

@@ -5,9 +5,19 @@ import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.header.ResponseHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.ApiVersionsResponseView;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.CreateTopicsResponseView;
+import io.minibroker.protocol.message.view.FetchRequestView;
+import io.minibroker.protocol.message.view.FetchResponseView;
+import io.minibroker.protocol.message.view.FindCoordinatorRequestView;
+import io.minibroker.protocol.message.view.FindCoordinatorResponseView;
 import io.minibroker.protocol.message.view.InitProducerIdResponseView;
+import io.minibroker.protocol.message.view.ListOffsetsRequestView;
+import io.minibroker.protocol.message.view.ListOffsetsResponseView;
 import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
+import io.minibroker.protocol.message.view.OffsetCommitRequestView;
+import io.minibroker.protocol.message.view.OffsetCommitResponseView;
 import io.minibroker.protocol.message.view.ProduceRequestView;
 import io.minibroker.protocol.message.view.ProduceResponseView;
 import io.minibroker.protocol.schema.Struct;
@@ -20,27 +30,42 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The ceiling of broker-perf.sh: a broker that does nothing. It answers ApiVersions, Metadata (every topic
- * asked for exists with one partition led by itself), InitProducerId and Produce at once on the event loop and
- * stores nothing, so a produce figure against it is what this machine and the client allow at all. Any other
- * request closes the connection. Benchmark-only; not a broker.
+ * The ceiling of broker-perf.sh: a broker that does next to nothing. It answers ApiVersions, Metadata (every topic
+ * asked for exists with one partition led by itself), InitProducerId and Produce at once on its one event loop,
+ * and keeps only each partition's most recent batches ({@link RecentBatches}), so that Fetch and ListOffsets can
+ * serve a consumer at the log end (EndToEndLatency's; CreateTopics is accepted and forgotten, as every topic
+ * exists). A produce or end-to-end figure against it is what this machine and the client allow at all. Any other
+ * request closes the connection (and is named on stderr); FindCoordinator names the null broker itself and
+ * OffsetCommit is accepted and forgotten, for the consumer's close. Benchmark-only; not a broker: no fetch waits,
+ * no sessions, no validation.
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.minibroker.benchmarks.ceiling.NullBroker PORT}
  */
 public final class NullBroker {
     private static final int NODE_ID = 0;
-    private static final List<ApiKey> ANSWERED =
-            List.of(ApiKey.API_VERSIONS, ApiKey.METADATA, ApiKey.INIT_PRODUCER_ID, ApiKey.PRODUCE);
+    private static final List<ApiKey> ANSWERED = List.of(ApiKey.API_VERSIONS, ApiKey.METADATA,
+            ApiKey.INIT_PRODUCER_ID, ApiKey.PRODUCE, ApiKey.FETCH, ApiKey.LIST_OFFSETS, ApiKey.CREATE_TOPICS,
+            ApiKey.FIND_COORDINATOR, ApiKey.OFFSET_COMMIT);
+    /** Batches kept per partition: enough for a consumer a few produce requests behind the log end. */
+    private static final int KEPT_BATCHES = 16;
+    private static final short NONE = 0;
+    private static final short OFFSET_OUT_OF_RANGE = 1;
+    private static final long EARLIEST_TIMESTAMP = -2;
+    private static final long EARLIEST_LOCAL_TIMESTAMP = -4;
 
     private final int port;
-    /** Offsets only make the answers plausible; one counter for every partition is enough. */
-    private final AtomicLong nextOffset = new AtomicLong();
-    private final AtomicLong nextProducerId = new AtomicLong();
+    /** Touched on the single event loop only. */
+    private final Map<PartitionKey, RecentBatches> partitions = new HashMap<>();
+    private long nextProducerId;
+
+    /** A partition by its topic's id, which the null broker derives from the name ({@link #topicId}). */
+    private record PartitionKey(UUID topicId, int partition) { }
 
     private NullBroker(int port) {
         this.port = port;
@@ -84,6 +109,7 @@ public final class NullBroker {
             ApiKey api = ApiKey.forId(header.apiKey());
             short version = header.apiVersion();
             if (!ANSWERED.contains(api) || !api.supports(version)) {
+                System.err.println("closing the connection on " + api + " v" + version);
                 ctx.close();
                 return;
             }
@@ -92,7 +118,12 @@ public final class NullBroker {
                 case API_VERSIONS -> apiVersions();
                 case METADATA -> metadata(new MetadataRequestView(request));
                 case INIT_PRODUCER_ID -> new InitProducerIdResponseView()
-                        .producerId(nextProducerId.getAndIncrement()).producerEpoch((short) 0).struct();
+                        .producerId(nextProducerId++).producerEpoch((short) 0).struct();
+                case FETCH -> fetch(new FetchRequestView(request));
+                case LIST_OFFSETS -> listOffsets(new ListOffsetsRequestView(request));
+                case CREATE_TOPICS -> createTopics(new CreateTopicsRequestView(request));
+                case FIND_COORDINATOR -> findCoordinator(new FindCoordinatorRequestView(request), version);
+                case OFFSET_COMMIT -> offsetCommit(new OffsetCommitRequestView(request));
                 default -> {
                     ProduceRequestView produce = new ProduceRequestView(request);
                     yield produce.acks() == 0 ? null : produce(produce);
@@ -141,12 +172,102 @@ public final class NullBroker {
         for (ProduceRequestView.TopicProduceData topic : request.topicData()) {
             ProduceResponseView.TopicProduceResponse answer =
                     view.addResponse().name(topic.name()).topicId(topic.topicId());
+            UUID id = topicId(topic.name(), topic.topicId());
             for (ProduceRequestView.PartitionProduceData partition : topic.partitionData()) {
+                RecentBatches log = partition(id, partition.index());
                 answer.addPartitionResponse().index(partition.index())
-                        .baseOffset(nextOffset.getAndIncrement()).logAppendTimeMs(-1);
+                        .baseOffset(log.append(partition.records())).logAppendTimeMs(-1)
+                        .logStartOffset(log.logStart());
             }
         }
         return view.struct();
+    }
+
+    /** Answers at once whatever is kept past each fetch offset: the null broker never parks a fetch. */
+    private Struct fetch(FetchRequestView request) {
+        FetchResponseView view = new FetchResponseView().sessionId(0);
+        for (FetchRequestView.FetchTopic topic : request.topics()) {
+            FetchResponseView.FetchableTopicResponse answer =
+                    view.addResponse().topic(topic.topic()).topicId(topic.topicId());
+            UUID id = topicId(topic.topic(), topic.topicId());
+            for (FetchRequestView.FetchPartition asked : topic.partitions()) {
+                RecentBatches log = partition(id, asked.partition());
+                FetchResponseView.PartitionData data = answer.addPartition().partitionIndex(asked.partition())
+                        .highWatermark(log.logEnd()).lastStableOffset(log.logEnd()).logStartOffset(log.logStart());
+                long offset = asked.fetchOffset();
+                if (offset < log.logStart() || offset > log.logEnd()) {
+                    data.errorCode(OFFSET_OUT_OF_RANGE);
+                } else {
+                    data.errorCode(NONE).records(log.read(offset, asked.partitionMaxBytes()));
+                }
+            }
+        }
+        return view.struct();
+    }
+
+    private Struct listOffsets(ListOffsetsRequestView request) {
+        ListOffsetsResponseView view = new ListOffsetsResponseView();
+        for (ListOffsetsRequestView.ListOffsetsTopic topic : request.topics()) {
+            ListOffsetsResponseView.ListOffsetsTopicResponse answer = view.addTopic().name(topic.name());
+            UUID id = topicId(topic.name());
+            for (ListOffsetsRequestView.ListOffsetsPartition asked : topic.partitions()) {
+                RecentBatches log = partition(id, asked.partitionIndex());
+                boolean earliest = asked.timestamp() == EARLIEST_TIMESTAMP
+                        || asked.timestamp() == EARLIEST_LOCAL_TIMESTAMP;
+                // Any other timestamp (latest, max, a time) is answered with the log end: no index is kept.
+                answer.addPartition().partitionIndex(asked.partitionIndex()).errorCode(NONE).timestamp(-1)
+                        .offset(earliest ? log.logStart() : log.logEnd()).leaderEpoch(0);
+            }
+        }
+        return view.struct();
+    }
+
+    /** Every topic exists already (Metadata says so); creating one only has to succeed. */
+    private static Struct createTopics(CreateTopicsRequestView request) {
+        CreateTopicsResponseView view = new CreateTopicsResponseView();
+        for (CreateTopicsRequestView.CreatableTopic topic : request.topics()) {
+            view.addTopic().name(topic.name()).topicId(topicId(topic.name())).errorCode(NONE)
+                    .numPartitions(1).replicationFactor((short) 1);
+        }
+        return view.struct();
+    }
+
+    /**
+     * The null broker is every group's coordinator (a consumer with a group id asks when it closes); versions
+     * before 4 ask for one key and are answered at the top level, later ones in a list.
+     */
+    private Struct findCoordinator(FindCoordinatorRequestView request, short version) {
+        FindCoordinatorResponseView view = new FindCoordinatorResponseView();
+        if (version < 4) {
+            return view.errorCode(NONE).nodeId(NODE_ID).host("localhost").port(port).struct();
+        }
+        for (String key : request.coordinatorKeys()) {
+            view.addCoordinator().key(key).errorCode(NONE).nodeId(NODE_ID).host("localhost").port(port);
+        }
+        return view.struct();
+    }
+
+    /** A consumer with a group id commits as it closes; the commit is accepted and forgotten. */
+    private static Struct offsetCommit(OffsetCommitRequestView request) {
+        OffsetCommitResponseView view = new OffsetCommitResponseView();
+        for (OffsetCommitRequestView.OffsetCommitRequestTopic topic : request.topics()) {
+            OffsetCommitResponseView.OffsetCommitResponseTopic answer =
+                    view.addTopic().name(topic.name()).topicId(topic.topicId());
+            for (OffsetCommitRequestView.OffsetCommitRequestPartition partition : topic.partitions()) {
+                answer.addPartition().partitionIndex(partition.partitionIndex()).errorCode(NONE);
+            }
+        }
+        return view.struct();
+    }
+
+    private RecentBatches partition(UUID topicId, int partition) {
+        return partitions.computeIfAbsent(new PartitionKey(topicId, partition), key -> new RecentBatches(KEPT_BATCHES));
+    }
+
+    /** Requests name a topic by id from version 13 of Produce and Fetch on, by name before. */
+    private static UUID topicId(String name, UUID id) {
+        return id != null && (id.getMostSignificantBits() != 0 || id.getLeastSignificantBits() != 0)
+                ? id : topicId(name);
     }
 
     /** A topic's id is derived from its name, so Metadata and Produce agree without any state. */

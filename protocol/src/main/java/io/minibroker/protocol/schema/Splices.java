@@ -43,6 +43,15 @@ public final class Splices {
         return payloads.get(index);
     }
 
+    /** The bytes of all the payloads: what the frame carries beyond the encoded buffer. */
+    public int payloadBytes() {
+        int bytes = 0;
+        for (RecordsPayload payload : payloads) {
+            bytes += payload.sizeInBytes();
+        }
+        return bytes;
+    }
+
     public int position(int index) {
         return positions.get(index);
     }

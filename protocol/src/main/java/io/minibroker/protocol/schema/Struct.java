@@ -260,20 +260,19 @@ public final class Struct {
         return found;
     }
 
+    /** Only the fields that may hold payloads ({@link StructSchema#recordsWalk}): a Metadata answer is not walked. */
     private static void collectPayloads(Struct struct, List<RecordsPayload> found) {
-        for (Object value : struct.objects) {
-            collectPayloads(value, found);
-        }
-    }
-
-    private static void collectPayloads(Object value, List<RecordsPayload> found) {
-        if (value instanceof RecordsPayload payload) {
-            found.add(payload);
-        } else if (value instanceof Struct struct) {
-            collectPayloads(struct, found);
-        } else if (value instanceof List<?> list) {
-            for (int i = 0; i < list.size(); i++) { // by index: no iterator per list
-                collectPayloads(list.get(i), found);
+        StructSchema schema = struct.schema;
+        for (int i : schema.recordsWalk()) {
+            Object value = struct.objects[schema.slot(i)];
+            if (value instanceof RecordsPayload payload) {
+                found.add(payload);
+            } else if (value instanceof Struct nested) {
+                collectPayloads(nested, found);
+            } else if (value instanceof List<?> elements) {
+                for (int e = 0; e < elements.size(); e++) { // by index: no iterator per list
+                    collectPayloads((Struct) elements.get(e), found);
+                }
             }
         }
     }

@@ -25,6 +25,11 @@ public final class StructSchema implements FieldType {
     private final Map<String, Integer> indexByName;
     /** The fields {@link ErrorCodes} visits: error codes, and structs or struct arrays that may hold some. */
     private final int[] errorCodeWalk;
+    /**
+     * The fields a search for {@link RecordsPayload}s visits: records fields, and structs or struct arrays whose
+     * schema has some at any depth. Empty for most messages (Metadata among them), which are then not walked.
+     */
+    private final int[] recordsWalk;
     /** Per field, its type if a struct holds it in a number slot, else null. */
     private final Primitive[] numberTypes;
     /** Per field, its index among the number slots or among the object slots of a {@link Struct}. */
@@ -44,6 +49,7 @@ public final class StructSchema implements FieldType {
             }
         }
         this.errorCodeWalk = ErrorCodes.fieldsToVisit(this.fields);
+        this.recordsWalk = recordsFields(this.fields);
         this.numberTypes = new Primitive[fields.length];
         this.slots = new int[fields.length];
         long[] defaults = new long[fields.length];
@@ -78,6 +84,26 @@ public final class StructSchema implements FieldType {
 
     int[] errorCodeWalk() {
         return errorCodeWalk;
+    }
+
+    int[] recordsWalk() {
+        return recordsWalk;
+    }
+
+    /** Nested schemas are built before the schema holding them, so theirs is known already. */
+    private static int[] recordsFields(Field[] fields) {
+        int[] visit = new int[fields.length];
+        int count = 0;
+        for (int i = 0; i < fields.length; i++) {
+            FieldType type = fields[i].type();
+            if (type instanceof ArrayType array) {
+                type = array.elementType();
+            }
+            if (type == Primitive.RECORDS || type instanceof StructSchema nested && nested.recordsWalk.length > 0) {
+                visit[count++] = i;
+            }
+        }
+        return Arrays.copyOf(visit, count);
     }
 
     int fieldCount() {

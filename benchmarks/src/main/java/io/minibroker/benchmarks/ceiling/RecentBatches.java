@@ -1,0 +1,90 @@
+package io.minibroker.benchmarks.ceiling;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The null broker's whole "log" of one partition: only its most recent record batches, in a small ring, so that a
+ * consumer following the log end (EndToEndLatency's) can fetch what was just produced, at the cost of one copy of
+ * each produced batch and nothing else. Older batches are dropped; the log start offset moves with them. Used on
+ * the null broker's single event loop only, so it is not thread-safe.
+ */
+final class RecentBatches {
+    /** Batch header layout (magic 2): where the base offset and the last offset delta sit. */
+    private static final int BASE_OFFSET = 0;
+    private static final int BATCH_LENGTH = 8;
+    private static final int LAST_OFFSET_DELTA = 23;
+    private static final int LOG_OVERHEAD = 12;
+
+    private final int capacity;
+    private final ArrayDeque<Batch> ring;
+    private long logEnd;
+
+    /** Plain arrays: wrapped into a response without reference counts to keep. */
+    private record Batch(long baseOffset, long nextOffset, byte[] bytes) { }
+
+    RecentBatches(int capacity) {
+        this.capacity = capacity;
+        this.ring = new ArrayDeque<>(capacity);
+    }
+
+    /**
+     * Keeps a copy of each batch in {@code records} (left as it is), its base offset set to the log end, as a
+     * broker assigns offsets; returns the first batch's offset.
+     */
+    long append(ByteBuf records) {
+        long first = logEnd;
+        int at = records.readerIndex();
+        int end = records.writerIndex();
+        while (end - at >= LOG_OVERHEAD) {
+            int size = LOG_OVERHEAD + records.getInt(at + BATCH_LENGTH);
+            if (size > end - at || size < LAST_OFFSET_DELTA + 4) {
+                break; // a truncated or malformed batch: the null broker judges nothing, it just stops keeping
+            }
+            byte[] copy = new byte[size];
+            records.getBytes(at, copy);
+            ByteBuf header = Unpooled.wrappedBuffer(copy);
+            header.setLong(BASE_OFFSET, logEnd);
+            long next = logEnd + header.getInt(LAST_OFFSET_DELTA) + 1;
+            if (ring.size() == capacity) {
+                ring.removeFirst();
+            }
+            ring.addLast(new Batch(logEnd, next, copy));
+            logEnd = next;
+            at += size;
+        }
+        return first;
+    }
+
+    long logStart() {
+        return ring.isEmpty() ? logEnd : ring.peekFirst().baseOffset();
+    }
+
+    long logEnd() {
+        return logEnd;
+    }
+
+    /**
+     * The kept batches from the one holding {@code offset} on, up to {@code maxBytes} but at least one, as one
+     * buffer sharing their bytes (the encoder copies them); empty at the log end. The caller checks that the
+     * offset lies between {@link #logStart()} and {@link #logEnd()}.
+     */
+    ByteBuf read(long offset, int maxBytes) {
+        List<byte[]> found = new ArrayList<>(ring.size());
+        int bytes = 0;
+        for (Batch batch : ring) {
+            if (batch.nextOffset() <= offset) {
+                continue;
+            }
+            if (!found.isEmpty() && bytes + batch.bytes().length > maxBytes) {
+                break;
+            }
+            found.add(batch.bytes());
+            bytes += batch.bytes().length;
+        }
+        return Unpooled.wrappedBuffer(found.toArray(new byte[0][]));
+    }
+}
