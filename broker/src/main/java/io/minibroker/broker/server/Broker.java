@@ -215,7 +215,8 @@ public final class Broker implements AutoCloseable {
                 fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null);
         // Group configs are a single node's (kept in its log dir); a cluster's brokers use the group.share.* defaults.
         GroupConfigs groupConfigs = config.inCluster() ? null : GroupConfigs.open(config, config.logDirs().get(0));
-        shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, disk, connections, registry,
+        shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, producePurgatory,
+                fetchPurgatory, cluster != null ? cluster.metadata() : null, connections, registry,
                 () -> groupCoordinator);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
@@ -224,6 +225,7 @@ public final class Broker implements AutoCloseable {
         // Topics created on a client's account: by the controller in a cluster.
         TopicAutoCreation autoCreation = cluster != null ? cluster.register(apis, node, security, onDisk)
                 : SingleNodeApis.register(apis, config, node, topics, groupConfigs, security, disk, onDisk);
+        shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions);
         GroupCoordinatorApis.register(apis, groupCoordinator, cluster, node, topics, autoCreation, transactions,
