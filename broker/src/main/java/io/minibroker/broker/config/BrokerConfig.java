@@ -289,6 +289,8 @@ public final class BrokerConfig {
             intKey("share.coordinator.state.topic.segment.bytes", 104_857_600, 1_048_576);
     public static final ConfigKey<Integer> SHARE_COORDINATOR_WRITE_TIMEOUT_MS =
             intKey("share.coordinator.write.timeout.ms", 5000, 1);
+    public static final ConfigKey<Integer> SHARE_COORDINATOR_STATE_TOPIC_PRUNE_INTERVAL_MS =
+            intKey("share.coordinator.state.topic.prune.interval.ms", 300_000, 1);
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(SecurityKeys.KEYS, NODE_ID, CLUSTER_ID,
             LISTENERS, ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, SOCKET_REQUEST_MAX_BYTES,
@@ -328,7 +330,7 @@ public final class BrokerConfig {
             GROUP_SHARE_HEARTBEAT_INTERVAL_MS, GROUP_SHARE_SESSION_TIMEOUT_MS, GROUP_SHARE_MAX_SIZE,
             SHARE_COORDINATOR_STATE_TOPIC_NUM_PARTITIONS, SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR,
             SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR, SHARE_COORDINATOR_STATE_TOPIC_SEGMENT_BYTES,
-            SHARE_COORDINATOR_WRITE_TIMEOUT_MS);
+            SHARE_COORDINATOR_WRITE_TIMEOUT_MS, SHARE_COORDINATOR_STATE_TOPIC_PRUNE_INTERVAL_MS);
 
     /** The class name of Kafka 4's StandardAuthorizer, which turns ACLs on. */
     public static final String STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";

@@ -77,6 +77,7 @@ final class ShareGroupApis implements AutoCloseable {
                         loadWaitMs, Runnable::run)
                 : CoordinatorAppender.SINGLE_NODE;
         this.stateCoordinator = new ShareCoordinator(topics, leadership, appender, clock, !config.inCluster(),
+                config.get(BrokerConfig.SHARE_COORDINATOR_STATE_TOPIC_PRUNE_INTERVAL_MS),
                 "broker-" + nodeId + "-share-coordinator");
         this.persister = config.inCluster()
                 ? ShareStatePersister.cluster(nodeId, stateCoordinator, metadata::current,

@@ -43,8 +43,9 @@ import java.util.function.Supplier;
  * On its own thread: a partition of the topic is replayed into memory the first time it is asked for under a leader
  * epoch (so a node that becomes its leader reads what the previous leader wrote), and each write appends a
  * ShareSnapshot record through the replicated log, counting once the log says so (on a cluster, replicated to
- * {@code min.insync.replicas}). A write or read from a share-partition leader older than the last one seen is
- * FENCED_LEADER_EPOCH, so a node that lost a partition's leadership cannot overwrite its new leader's state.
+ * {@code min.insync.replicas}); the records every share partition has superseded are pruned every
+ * {@code share.coordinator.state.topic.prune.interval.ms}. A write or read from a share-partition leader older than
+ * the last one seen is FENCED_LEADER_EPOCH, so a node that lost a partition's leadership cannot overwrite its new leader's state.
  */
 public final class ShareCoordinator implements AutoCloseable {
 
@@ -59,8 +60,15 @@ public final class ShareCoordinator implements AutoCloseable {
         }
     }
 
-    /** One partition of the topic as replayed under one leader epoch. */
-    private record Loaded(int leaderEpoch, Map<SharePartitionKey, Stored> states) {
+    /**
+     * One partition of the topic as replayed under one leader epoch: each share partition's state, and the offset of
+     * its latest record (below the least of which every record is superseded, so may be pruned).
+     */
+    private record Loaded(int leaderEpoch, Map<SharePartitionKey, Stored> states,
+                          Map<SharePartitionKey, Long> latestOffsets) {
+        Loaded(int leaderEpoch) {
+            this(leaderEpoch, new HashMap<>(), new HashMap<>());
+        }
     }
 
     private final TopicRegistry topics;
@@ -70,12 +78,17 @@ public final class ShareCoordinator implements AutoCloseable {
     private final ExecutorService thread;
     /** A single node creates the topic itself when first asked; a cluster's share-partition leaders have it created. */
     private final boolean createsTopic;
+    /** share.coordinator.state.topic.prune.interval.ms: how often a partition's superseded records are deleted. */
+    private final long pruneIntervalMs;
+    /** When each partition of the topic was last pruned (or first written here); on {@link #thread} only. */
+    private final Map<Integer, Long> lastPrunes = new HashMap<>();
     /** By partition of the topic; touched on {@link #thread} only. */
     private final Map<Integer, Loaded> loaded = new HashMap<>();
 
     public ShareCoordinator(TopicRegistry topics, PartitionLeadership leadership, CoordinatorAppender appender,
-                            BrokerClock clock, boolean createsTopic, String threadName) {
+                            BrokerClock clock, boolean createsTopic, long pruneIntervalMs, String threadName) {
         this.createsTopic = createsTopic;
+        this.pruneIntervalMs = pruneIntervalMs;
         this.topics = topics;
         this.leadership = leadership;
         this.appender = appender;
@@ -118,7 +131,7 @@ public final class ShareCoordinator implements AutoCloseable {
             Stored next = previous == null ? new Stored(snapshot, 0, 0, leaderEpoch, now)
                     : new Stored(snapshot, previous.snapshotEpoch() + 1, previous.stateEpoch(), leaderEpoch,
                             previous.createTimestamp());
-            CompletableFuture<Errors> written = append(key, ShareStateRecords.key(key),
+            CompletableFuture<Errors> written = append(partition, key, ShareStateRecords.key(key),
                     ShareStateRecords.value(next, now));
             partition.states().put(key, next);
             return written;
@@ -132,7 +145,7 @@ public final class ShareCoordinator implements AutoCloseable {
             if (partition.states().remove(key) == null) {
                 return CompletableFuture.completedFuture(Errors.NONE);
             }
-            return append(key, ShareStateRecords.key(key), null);
+            return append(partition, key, ShareStateRecords.key(key), null);
         });
     }
 
@@ -164,7 +177,7 @@ public final class ShareCoordinator implements AutoCloseable {
         if (known != null && known.leaderEpoch() == epoch) {
             return known;
         }
-        Loaded replayed = new Loaded(epoch, replay(log));
+        Loaded replayed = replay(log, epoch);
         loaded.put(index, replayed);
         return replayed;
     }
@@ -177,7 +190,8 @@ public final class ShareCoordinator implements AutoCloseable {
         return topics.get(NAME);
     }
 
-    private CompletableFuture<Errors> append(SharePartitionKey key, byte[] recordKey, byte[] value) {
+    private CompletableFuture<Errors> append(Loaded partition, SharePartitionKey key, byte[] recordKey,
+                                             byte[] value) {
         PartitionLog log = topics.get(NAME).flatMap(t -> topics.partitionLog(t, partitionFor(key, t.partitions())))
                 .orElseThrow(() -> new LogException(Errors.NOT_COORDINATOR, "no log of " + NAME + " here"));
         long now = clock.wallClockMs();
@@ -193,13 +207,42 @@ public final class ShareCoordinator implements AutoCloseable {
         }
         int index = log.topicPartition().partition();
         return appended.handleAsync((offset, failure) -> {
-            if (failure == null) {
-                return Errors.NONE;
+            if (failure != null) {
+                // What is in memory may now be ahead of the log: read the log again at the next request.
+                loaded.remove(index);
+                return writeError(failure);
             }
-            // What is in memory may now be ahead of the log: read the log again at the next request.
-            loaded.remove(index);
-            return writeError(failure);
+            if (value == null) {
+                partition.latestOffsets().remove(key);
+            } else {
+                partition.latestOffsets().merge(key, offset, Math::max);
+            }
+            maybePrune(partition, log);
+            return Errors.NONE;
         }, thread);
+    }
+
+    /**
+     * Every {@code share.coordinator.state.topic.prune.interval.ms}, deletes the records of a partition of the topic
+     * below the latest record of each share partition it holds, as Kafka's share coordinator prunes the topic (whose
+     * records are kept by no retention), so that a new leader's replay reads little more than the live states.
+     */
+    private void maybePrune(Loaded partition, PartitionLog log) {
+        long now = clock.monotonicMs();
+        long last = lastPrunes.computeIfAbsent(log.topicPartition().partition(), index -> now);
+        if (now - last < pruneIntervalMs || !leadership.isLeader(log.topicPartition())) {
+            return;
+        }
+        lastPrunes.put(log.topicPartition().partition(), now);
+        long below = Math.min(log.highWatermark(), partition.latestOffsets().values().stream()
+                .mapToLong(Long::longValue).min().orElse(Long.MAX_VALUE));
+        if (below > log.logStartOffset()) {
+            try {
+                log.deleteRecordsBefore(below);
+            } catch (LogException | java.io.UncheckedIOException e) {
+                LOG.warn("Cannot prune {} below {}: {}", log.topicPartition(), below, e.toString());
+            }
+        }
     }
 
     /** The log's errors as Kafka's share coordinator answers them: retriable for the share-partition leader. */
@@ -216,8 +259,8 @@ public final class ShareCoordinator implements AutoCloseable {
     }
 
     /** Every share partition's last state in one partition of the topic, read to its end. */
-    private static Map<SharePartitionKey, Stored> replay(PartitionLog log) {
-        Map<SharePartitionKey, Stored> states = new HashMap<>();
+    private static Loaded replay(PartitionLog log, int epoch) {
+        Loaded replayed = new Loaded(epoch);
         long offset = log.logStartOffset();
         long end = log.logEndOffset();
         while (offset < end) {
@@ -232,7 +275,7 @@ public final class ShareCoordinator implements AutoCloseable {
                     RecordBatch batch = batches.next();
                     try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
                         while (records.hasNext()) {
-                            applyReadable(log.topicPartition(), records.next(), states);
+                            applyReadable(log.topicPartition(), records.next(), replayed);
                         }
                     }
                     offset = batch.lastOffset() + 1;
@@ -241,11 +284,11 @@ public final class ShareCoordinator implements AutoCloseable {
                 buffer.release();
             }
         }
-        return states;
+        return replayed;
     }
 
     /** One unreadable record (a later version, a ShareUpdate) must not keep the partition's others from loading. */
-    private static void applyReadable(TopicPartition partition, Record record, Map<SharePartitionKey, Stored> states) {
+    private static void applyReadable(TopicPartition partition, Record record, Loaded replayed) {
         try {
             ByteBuf key = record.key();
             SharePartitionKey shareKey = key == null ? null : ShareStateRecords.readKey(key);
@@ -254,9 +297,11 @@ public final class ShareCoordinator implements AutoCloseable {
             }
             ByteBuf value = record.value();
             if (value == null) {
-                states.remove(shareKey);
+                replayed.states().remove(shareKey);
+                replayed.latestOffsets().remove(shareKey);
             } else {
-                states.put(shareKey, ShareStateRecords.readValue(value));
+                replayed.states().put(shareKey, ShareStateRecords.readValue(value));
+                replayed.latestOffsets().put(shareKey, record.offset());
             }
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             LOG.warn("Skipped the unreadable record at offset {} of {}: {}", record.offset(), partition, e.toString());
