@@ -1,6 +1,7 @@
 package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToIntFunction;
@@ -154,7 +156,21 @@ public final class SharePartitionManager implements AutoCloseable {
         if (acknowledgements.stream().anyMatch(Acknowledgement::renewsAny)) {
             locksTaken(partition);
         }
-        return written.handle((ok, failure) -> failure == null ? Errors.NONE : Errors.KAFKA_STORAGE_ERROR);
+        return written.handle((ok, failure) -> failure == null ? Errors.NONE : writeError(failure));
+    }
+
+    /** A failed state write as Kafka's SharePartition answers it (its fetchPersisterError). */
+    private static Errors writeError(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        Errors error = cause instanceof LogException e ? e.error() : Errors.UNKNOWN_SERVER_ERROR;
+        return switch (error) {
+            case NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS ->
+                    Errors.COORDINATOR_NOT_AVAILABLE;
+            case GROUP_ID_NOT_FOUND, UNKNOWN_TOPIC_OR_PARTITION -> error;
+            case FENCED_LEADER_EPOCH, FENCED_STATE_EPOCH -> Errors.NOT_LEADER_OR_FOLLOWER;
+            default -> Errors.UNKNOWN_SERVER_ERROR;
+        };
     }
 
     /** A member's session ended: whatever it still holds in these partitions goes to the other members. */

@@ -6,6 +6,7 @@ import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.CoordinatorAppender;
+import io.minibroker.broker.share.Persister;
 import io.minibroker.broker.share.SharePartitionKey;
 import io.minibroker.broker.share.ShareStateSnapshot;
 import io.minibroker.broker.sharestate.ShareStateRecords.Stored;
@@ -124,12 +125,15 @@ public final class ShareCoordinator implements AutoCloseable {
         return onThread(Function.identity(), () -> {
             Loaded partition = load(key);
             Stored previous = partition.states().get(key);
-            if (previous != null && leaderEpoch < previous.leaderEpoch()) {
+            boolean fromLeader = leaderEpoch != Persister.NO_LEADER_EPOCH;
+            if (previous != null && fromLeader && leaderEpoch < previous.leaderEpoch()) {
                 return CompletableFuture.completedFuture(Errors.FENCED_LEADER_EPOCH);
             }
             long now = clock.wallClockMs();
-            Stored next = previous == null ? new Stored(snapshot, 0, 0, leaderEpoch, now)
-                    : new Stored(snapshot, previous.snapshotEpoch() + 1, previous.stateEpoch(), leaderEpoch,
+            // An administrator's write (no leader epoch) keeps the epoch that fences the leaders before the last.
+            int epoch = fromLeader || previous == null ? leaderEpoch : previous.leaderEpoch();
+            Stored next = previous == null ? new Stored(snapshot, 0, 0, epoch, now)
+                    : new Stored(snapshot, previous.snapshotEpoch() + 1, previous.stateEpoch(), epoch,
                             previous.createTimestamp());
             CompletableFuture<Errors> written = append(partition, key, ShareStateRecords.key(key),
                     ShareStateRecords.value(next, now));
