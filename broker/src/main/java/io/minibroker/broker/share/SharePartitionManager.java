@@ -74,22 +74,22 @@ public final class SharePartitionManager implements AutoCloseable {
         ShareGroupSettings settings = configs.settings(key.groupId());
         int epoch = leaderEpochs.applyAsInt(partitionLog.topicPartition());
         SharePartition partition = partitions.get(key);
-        if (partition != null && partition.leaderEpoch() == epoch) {
-            partition.updateSettings(settings);
-            return partition;
+        if (partition == null || partition.leaderEpoch() != epoch) {
+            if (!loading.add(key)) {
+                return null;
+            }
+            partition = partitions.get(key); // a load may have ended between the two looks
+            if (partition == null || partition.leaderEpoch() != epoch) {
+                if (partition != null) {
+                    partitions.remove(key, partition);
+                }
+                load(key, partitionLog, settings, epoch);
+                return null;
+            }
+            loading.remove(key);
         }
-        if (partition != null) {
-            partitions.remove(key, partition);
-        }
-        if (loading.add(key)) {
-            load(key, partitionLog, settings, epoch);
-        }
-        return null;
-    }
-
-    /** Whether {@code key}'s state is being read now. */
-    public boolean isLoading(SharePartitionKey key) {
-        return loading.contains(key);
+        partition.updateSettings(settings);
+        return partition;
     }
 
     private void load(SharePartitionKey key, PartitionLog partitionLog, ShareGroupSettings settings, int epoch) {

@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -105,7 +106,7 @@ public final class ShareCoordinator implements AutoCloseable {
 
     public CompletableFuture<ReadResult> read(SharePartitionKey key, int leaderEpoch) {
         return onThread(ReadResult::failed, () -> {
-            Loaded partition = load(key);
+            Loaded partition = load(valid(key));
             Stored stored = partition.states().get(key);
             if (stored == null) {
                 return CompletableFuture.completedFuture(new ReadResult(Errors.NONE, null, -1));
@@ -123,7 +124,7 @@ public final class ShareCoordinator implements AutoCloseable {
 
     public CompletableFuture<Errors> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch) {
         return onThread(Function.identity(), () -> {
-            Loaded partition = load(key);
+            Loaded partition = load(valid(key));
             Stored previous = partition.states().get(key);
             boolean fromLeader = leaderEpoch != Persister.NO_LEADER_EPOCH;
             if (previous != null && fromLeader && leaderEpoch < previous.leaderEpoch()) {
@@ -145,7 +146,7 @@ public final class ShareCoordinator implements AutoCloseable {
     /** Forgets a share partition's state (DeleteShareGroupState): a tombstone. */
     public CompletableFuture<Errors> delete(SharePartitionKey key) {
         return onThread(Function.identity(), () -> {
-            Loaded partition = load(key);
+            Loaded partition = load(valid(key));
             if (partition.states().remove(key) == null) {
                 return CompletableFuture.completedFuture(Errors.NONE);
             }
@@ -166,6 +167,15 @@ public final class ShareCoordinator implements AutoCloseable {
                 return CompletableFuture.completedFuture(failed.apply(e.error()));
             }
         }, thread).thenCompose(Function.identity());
+    }
+
+    /** A share partition names a group, a topic id and a partition, as Kafka's share coordinator checks. */
+    private static SharePartitionKey valid(SharePartitionKey key) {
+        if (key.groupId() == null || key.groupId().isEmpty() || key.topicId().equals(new UUID(0, 0))
+                || key.partition() < 0) {
+            throw new LogException(Errors.INVALID_REQUEST, "no share partition " + key);
+        }
+        return key;
     }
 
     /** The key's partition of the topic, replayed now if this node has not yet under its current leader epoch. */

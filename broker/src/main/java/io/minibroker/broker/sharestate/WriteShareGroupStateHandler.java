@@ -5,6 +5,7 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.share.RecordState;
 import io.minibroker.broker.share.SharePartitionKey;
 import io.minibroker.broker.share.ShareStateSnapshot;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.WriteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateResponseView;
@@ -39,11 +40,35 @@ public final class WriteShareGroupStateHandler implements ApiHandler {
                 WriteShareGroupStateResponseView.PartitionResult answer = result.addPartition()
                         .partition(partition.partition());
                 SharePartitionKey key = new SharePartitionKey(body.groupId(), topic.topicId(), partition.partition());
+                if (!isValid(partition)) {
+                    answer.errorCode(Errors.INVALID_REQUEST.code());
+                    continue;
+                }
                 answers.add(coordinator.write(key, snapshotOf(partition), partition.leaderEpoch())
                         .thenAccept(error -> answer.errorCode(error.code())));
             }
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(done -> response.struct());
+    }
+
+    /**
+     * A start offset (or -1, none) and state batches of offsets in order, each in a state a stored record may have
+     * (available, acknowledged, archived: never acquired) with a delivery count.
+     */
+    private static boolean isValid(WriteShareGroupStateRequestView.PartitionData partition) {
+        if (partition.startOffset() < -1) {
+            return false;
+        }
+        for (WriteShareGroupStateRequestView.StateBatch batch : partition.stateBatches()) {
+            byte state = batch.deliveryState();
+            boolean stored = state == RecordState.AVAILABLE.id() || state == RecordState.ACKNOWLEDGED.id()
+                    || state == RecordState.ARCHIVED.id();
+            if (!stored || batch.firstOffset() < 0 || batch.lastOffset() < batch.firstOffset()
+                    || batch.deliveryCount() < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static ShareStateSnapshot snapshotOf(WriteShareGroupStateRequestView.PartitionData partition) {

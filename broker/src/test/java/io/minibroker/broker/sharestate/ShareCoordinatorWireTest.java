@@ -101,4 +101,20 @@ class ShareCoordinatorWireTest {
                 .results().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(read(6).startOffset()).isEqualTo(-1);
     }
+
+    @Test
+    void badStatesAreInvalidRequests() throws Exception {
+        WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId("g");
+        WriteShareGroupStateRequestView.WriteStateData topic = request.addTopic().topicId(TOPIC);
+        topic.addPartition().partition(0).startOffset(5).addStateBatche().firstOffset(5).lastOffset(6)
+                .deliveryState((byte) 1).deliveryCount((short) 1); // acquired: never stored
+        topic.addPartition().partition(1).startOffset(5).addStateBatche().firstOffset(6).lastOffset(5)
+                .deliveryState((byte) 0).deliveryCount((short) 1);
+        topic.addPartition().partition(-1).startOffset(5);
+        topic.addPartition().partition(2).startOffset(5);
+        assertThat(new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, request.struct()))
+                .results().get(0).partitions()).extracting(p -> (int) p.errorCode())
+                .containsExactly((int) Errors.INVALID_REQUEST.code(), (int) Errors.INVALID_REQUEST.code(),
+                        (int) Errors.INVALID_REQUEST.code(), (int) Errors.NONE.code());
+    }
 }
