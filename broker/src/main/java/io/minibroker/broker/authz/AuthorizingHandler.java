@@ -125,6 +125,9 @@ public final class AuthorizingHandler implements ApiHandler {
             case DESCRIBE_CLIENT_QUOTAS -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE_CONFIGS);
             case ALTER_PARTITION, BROKER_REGISTRATION, BROKER_HEARTBEAT ->
                     access -> AdminApiChecks.onCluster(access, AclOperation.CLUSTER_ACTION);
+            case READ_SHARE_GROUP_STATE -> ShareStateApiChecks::read;
+            case WRITE_SHARE_GROUP_STATE -> ShareStateApiChecks::write;
+            case DELETE_SHARE_GROUP_STATE -> ShareStateApiChecks::delete;
             default -> null;
         };
     }

@@ -280,6 +280,19 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> GROUP_SHARE_SESSION_TIMEOUT_MS =
             intKey("group.share.session.timeout.ms", 45_000, 1);
     public static final ConfigKey<Integer> GROUP_SHARE_MAX_SIZE = intKey("group.share.max.size", 200, 1);
+    // The share coordinator's __share_group_state (Kafka's ShareCoordinatorConfig keys and defaults)
+    public static final ConfigKey<Integer> SHARE_COORDINATOR_STATE_TOPIC_NUM_PARTITIONS =
+            intKey("share.coordinator.state.topic.num.partitions", 50, 1);
+    public static final ConfigKey<Integer> SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR =
+            intKey("share.coordinator.state.topic.replication.factor", 3, 1);
+    public static final ConfigKey<Integer> SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR =
+            intKey("share.coordinator.state.topic.min.isr", 2, 1);
+    public static final ConfigKey<Integer> SHARE_COORDINATOR_STATE_TOPIC_SEGMENT_BYTES =
+            intKey("share.coordinator.state.topic.segment.bytes", 104_857_600, 1_048_576);
+    public static final ConfigKey<Integer> SHARE_COORDINATOR_WRITE_TIMEOUT_MS =
+            intKey("share.coordinator.write.timeout.ms", 5000, 1);
+    public static final ConfigKey<Integer> SHARE_COORDINATOR_STATE_TOPIC_PRUNE_INTERVAL_MS =
+            intKey("share.coordinator.state.topic.prune.interval.ms", 300_000, 1);
 
     private static final Map<String, ConfigKey<?>> KEYS = keysByName(SecurityKeys.KEYS, NODE_ID, CLUSTER_ID,
             LISTENERS, ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, SOCKET_REQUEST_MAX_BYTES,
@@ -316,7 +329,10 @@ public final class BrokerConfig {
             PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS,
             SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS, GROUP_SHARE_RECORD_LOCK_DURATION_MS,
             GROUP_SHARE_DELIVERY_COUNT_LIMIT, GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS, GROUP_SHARE_MAX_SHARE_SESSIONS,
-            GROUP_SHARE_HEARTBEAT_INTERVAL_MS, GROUP_SHARE_SESSION_TIMEOUT_MS, GROUP_SHARE_MAX_SIZE);
+            GROUP_SHARE_HEARTBEAT_INTERVAL_MS, GROUP_SHARE_SESSION_TIMEOUT_MS, GROUP_SHARE_MAX_SIZE,
+            SHARE_COORDINATOR_STATE_TOPIC_NUM_PARTITIONS, SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR,
+            SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR, SHARE_COORDINATOR_STATE_TOPIC_SEGMENT_BYTES,
+            SHARE_COORDINATOR_WRITE_TIMEOUT_MS, SHARE_COORDINATOR_STATE_TOPIC_PRUNE_INTERVAL_MS);
 
     /** The class name of Kafka 4's StandardAuthorizer, which turns ACLs on. */
     public static final String STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";

@@ -220,7 +220,8 @@ public final class Broker implements AutoCloseable {
                     security, groupConfigs, clock, topicMetrics);
             leadership = cluster.replicas();
         }
-        shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, disk, connections, registry,
+        shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, producePurgatory,
+                fetchPurgatory, cluster != null ? cluster.metadata() : null, connections, registry,
                 () -> groupCoordinator);
         // A transaction's marker moves the last stable offset, up to which read_committed share groups acquire.
         PartitionLeadership markersWakeShareFetches = shareGroups.wakingOnNewData(leadership);
@@ -233,6 +234,7 @@ public final class Broker implements AutoCloseable {
         // Topics created on a client's account: by the controller in a cluster.
         TopicAutoCreation autoCreation = cluster != null ? cluster.register(apis, node, security, groupConfigs, onDisk)
                 : SingleNodeApis.register(apis, config, node, topics, groupConfigs, security, disk, onDisk);
+        shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions);
         GroupCoordinatorApis.register(apis, groupCoordinator, cluster, node, topics, autoCreation, transactions,

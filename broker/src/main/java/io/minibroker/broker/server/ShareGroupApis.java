@@ -14,23 +14,35 @@ import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.broker.share.ShareLogs;
 import io.minibroker.broker.share.SharePartitionManager;
 import io.minibroker.broker.share.ShareSessionCache;
-import io.minibroker.broker.share.ShareStateFiles;
 import io.minibroker.broker.sharegroup.GroupConfigs;
+import io.minibroker.broker.sharestate.DeleteShareGroupStateHandler;
+import io.minibroker.broker.sharestate.ReadShareGroupStateHandler;
+import io.minibroker.broker.sharestate.ShareCoordinator;
+import io.minibroker.broker.sharestate.ShareStatePersister;
+import io.minibroker.broker.sharestate.WriteShareGroupStateHandler;
+import io.minibroker.broker.cluster.MetadataFetcher;
+import io.minibroker.broker.fetch.DelayedFetch;
+import io.minibroker.broker.produce.CoordinatorAppender;
+import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
-import io.minibroker.protocol.error.Errors;
+import io.minibroker.broker.transaction.NodeChannels;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
 
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * The share groups' data side as a broker wires it (KIP-932): the share partitions with their parked ShareFetches
  * and lock expiries, the share sessions, and the APIs that use them. Membership is the group coordinator's. Group
- * configs ({@code share.auto.offset.reset} and the rest) are a single node's, kept in its log directory;
- * a cluster's brokers use the {@code group.share.*} defaults.
+ * configs ({@code share.auto.offset.reset} and the rest) are a single node's, kept in its log directory, or in a
+ * cluster the controller's, mirrored from the image. The share partitions' state is the share coordinator's, in
+ * {@code __share_group_state}.
  */
 final class ShareGroupApis implements AutoCloseable {
 
@@ -39,18 +51,40 @@ final class ShareGroupApis implements AutoCloseable {
     private final ShareLogs logs;
     private final ShareGroupMembership membership;
     private final TopicRegistry topics;
+    /** This node's share coordinator: the state of the share partitions whose key its partitions of the topic hold. */
+    private final ShareCoordinator stateCoordinator;
+    private final ShareStatePersister persister;
+    private final long loadWaitMs;
 
     /**
      * @param groupConfigs the group configs: a single node's own, a cluster broker's mirror of the controller's
+     * @param metadata a cluster broker's copy of the metadata; null on a single node
      * @param coordinator the group coordinator, made after this: asked only once requests are served
      */
     ShareGroupApis(BrokerConfig config, BrokerClock clock, GroupConfigs groupConfigs, TopicRegistry topics,
-                   PartitionLeadership leadership, Executor disk, Connections connections, MeterRegistry registry,
-                   Supplier<GroupCoordinator> coordinator) {
+                   PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
+                   Purgatory<DelayedFetch> fetchPurgatory, MetadataFetcher metadata, Connections connections,
+                   MeterRegistry registry, Supplier<GroupCoordinator> coordinator) {
         this.topics = topics;
+        this.loadWaitMs = config.get(BrokerConfig.SHARE_COORDINATOR_WRITE_TIMEOUT_MS);
+        int nodeId = config.get(BrokerConfig.NODE_ID);
+        // As Kafka's share coordinator, a state counts once replicated to the topic's min.insync.replicas.
+        CoordinatorAppender appender = config.inCluster()
+                ? CoordinatorAppender.replicated(leadership, producePurgatory, fetchPurgatory,
+                        topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
+                        loadWaitMs, Runnable::run)
+                : CoordinatorAppender.SINGLE_NODE;
+        this.stateCoordinator = new ShareCoordinator(topics, leadership, appender, clock, !config.inCluster(),
+                config.get(BrokerConfig.SHARE_COORDINATOR_STATE_TOPIC_PRUNE_INTERVAL_MS),
+                "broker-" + nodeId + "-share-coordinator");
+        this.persister = config.inCluster()
+                ? ShareStatePersister.cluster(nodeId, stateCoordinator, metadata::current,
+                        new NodeChannels("broker-" + nodeId + "-share-state",
+                                ClientSecurity.forListener(config, config.interBrokerListenerName()), (int) loadWaitMs),
+                        config.interBrokerListenerName())
+                : ShareStatePersister.singleNode(stateCoordinator);
         this.partitions = new SharePartitionManager(clock.purgatoryClock(),
-                groupConfigs,
-                new ShareStateFiles(config.logDirs().get(0), disk),
+                groupConfigs, persister, leadership::leaderEpoch,
                 config.get(BrokerConfig.SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
         new PurgatoryMeters(partitions.fetchPurgatory()).bindTo(registry);
         this.sessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
@@ -60,26 +94,35 @@ final class ShareGroupApis implements AutoCloseable {
         connections.onClientClosed(client -> partitions.releaseSessions(sessions.closeConnection(client)));
     }
 
+    /** How a cluster broker has {@code __share_group_state} created: known once the broker's APIs are. */
+    void createStateTopicWith(TopicAutoCreation autoCreation) {
+        persister.createTopicWith(autoCreation);
+    }
+
     /** {@code leadership}, also waking parked share fetches on appends and high-watermark moves (followers' fetches). */
     PartitionLeadership wakingOnNewData(PartitionLeadership leadership) {
         return SharePartitionManager.wakingOnNewData(leadership, partitions);
     }
 
-    /** ShareFetch, ShareAcknowledge and the share-group offsets admin APIs. */
+    /** ShareFetch, ShareAcknowledge, the share-group offsets admin APIs and the share coordinator's. */
     void register(SupportedApis apis) {
-        apis.add(ApiKey.SHARE_FETCH, new ShareFetchHandler(partitions, sessions, logs))
+        apis.add(ApiKey.SHARE_FETCH, new ShareFetchHandler(partitions, sessions, logs, loadWaitMs))
                 .add(ApiKey.SHARE_ACKNOWLEDGE, new ShareAcknowledgeHandler(partitions, sessions, logs))
                 .add(ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS, new DescribeShareGroupOffsetsHandler(partitions,
                         membership, topics, logs))
                 .add(ApiKey.ALTER_SHARE_GROUP_OFFSETS, new AlterShareGroupOffsetsHandler(partitions,
                         membership, topics))
                 .add(ApiKey.DELETE_SHARE_GROUP_OFFSETS, new DeleteShareGroupOffsetsHandler(partitions,
-                        membership, topics));
+                        membership, topics))
+                .add(ApiKey.READ_SHARE_GROUP_STATE, new ReadShareGroupStateHandler(stateCoordinator))
+                .add(ApiKey.WRITE_SHARE_GROUP_STATE, new WriteShareGroupStateHandler(stateCoordinator))
+                .add(ApiKey.DELETE_SHARE_GROUP_STATE, new DeleteShareGroupStateHandler(stateCoordinator));
     }
 
     /** Parked share fetches answered and lock releases written: before the disk thread stops. */
     @Override
     public void close() throws InterruptedException {
         partitions.close();
+        persister.close();
     }
 }

@@ -1,21 +1,27 @@
 package io.minibroker.broker.share;
 
-import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Where share partitions' state is kept across restarts (Kafka's Persister, whose default writes
- * {@code __share_group_state}). Writes complete off the caller's thread; a later write of a key supersedes an
- * earlier one still pending.
+ * Where share partitions' state is kept across restarts and leadership moves (Kafka's Persister, whose default
+ * reads and writes it through the share coordinator, in {@code __share_group_state}). Everything completes off the
+ * caller's thread; a failure carries the coordinator's error in a {@link io.minibroker.broker.log.LogException}.
+ * Each call names the leader epoch of the partition its caller leads: the coordinator refuses a write from a leader
+ * older than the last it heard from (FENCED_LEADER_EPOCH), so a node that lost a partition's leadership cannot
+ * overwrite the state its new leader works on.
  */
 public interface Persister {
 
-    /** Every share partition's last written state, read once before the broker serves. */
-    Map<SharePartitionKey, ShareStateSnapshot> readAll();
+    /** An administrator's write (AlterShareGroupOffsets), from no share partition's leader: never fenced. */
+    int NO_LEADER_EPOCH = -1;
 
-    /** Writes {@code snapshot} as the state of {@code key}; completes once it is durable. */
-    CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot);
+    /** The share partition's state, or empty if it has none yet; a leader reads it before serving the partition. */
+    CompletionStage<Optional<ShareStateSnapshot>> read(SharePartitionKey key, int leaderEpoch);
 
-    /** Forgets the state of {@code key} (DeleteShareGroupOffsets); completes once that is durable. */
+    /** Writes {@code snapshot} as the state of {@code key}; completes once it counts. */
+    CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch);
+
+    /** Forgets the state of {@code key} (DeleteShareGroupOffsets); completes once that counts. */
     CompletionStage<Void> delete(SharePartitionKey key);
 }

@@ -25,7 +25,7 @@ public enum RecordState {
         return this == ACKNOWLEDGED || this == ARCHIVED;
     }
 
-    static RecordState forId(int id) {
+    public static RecordState forId(int id) {
         for (RecordState state : values()) {
             if (state.id == id) {
                 return state;

@@ -29,6 +29,10 @@ final class ShareAcknowledgements {
             }
             SharePartition partition = manager.partition(
                     new SharePartitionKey(groupId, tp.topicId(), tp.partition()), resolved.log());
+            if (partition == null) { // its state is still loading (Kafka's SharePartition answers so while initializing)
+                pending.put(tp, CompletableFuture.completedFuture(Errors.LEADER_NOT_AVAILABLE));
+                return;
+            }
             pending.put(tp, manager.acknowledge(partition, memberId, batches).toCompletableFuture());
         });
         return CompletableFuture.allOf(pending.values().toArray(CompletableFuture[]::new)).thenApply(done -> {

@@ -32,11 +32,15 @@ public final class ShareFetchHandler implements ApiHandler {
     private final SharePartitionManager manager;
     private final ShareSessionCache sessions;
     private final ShareLogs logs;
+    /** How long a fetch asking not to wait waits for its share partitions' state to load. */
+    private final long loadWaitMs;
 
-    public ShareFetchHandler(SharePartitionManager manager, ShareSessionCache sessions, ShareLogs logs) {
+    public ShareFetchHandler(SharePartitionManager manager, ShareSessionCache sessions, ShareLogs logs,
+                             long loadWaitMs) {
         this.manager = manager;
         this.sessions = sessions;
         this.logs = logs;
+        this.loadWaitMs = loadWaitMs;
     }
 
     @Override
@@ -82,13 +86,13 @@ public final class ShareFetchHandler implements ApiHandler {
             List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
-                    context.topicRights(), body.minBytes(), body.maxBytes(), maxRecords, ackErrors);
-            if (fetched.isEmpty() || body.maxWaitMs() <= 0 || work.canAnswer()) {
+                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), maxRecords, ackErrors);
+            if (fetched.isEmpty() || work.canAnswer()) {
                 return CompletableFuture.completedFuture(work.respond());
             }
             CompletableFuture<Struct> answer = new CompletableFuture<>();
-            manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(body.maxWaitMs(), work, answer),
-                    work.watchKeys());
+            manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(work.waitMs(loadWaitMs), work,
+                    answer), work.watchKeys());
             return answer;
         });
     }

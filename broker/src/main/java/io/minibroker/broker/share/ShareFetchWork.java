@@ -46,15 +46,18 @@ final class ShareFetchWork {
     private final TopicRights rights;
     /** MinBytes: a parked fetch waits for this many bytes of records it could acquire (or its MaxWaitMs). */
     private final int minBytes;
+    /** MaxWaitMs: with none, the fetch is answered at once, but for share partitions whose state is loading. */
+    private final int maxWaitMs;
     private final int maxBytes;
     private final int maxRecords;
     private final Map<TopicIdPartition, Errors> acknowledgeErrors;
 
     ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
-                   List<TopicIdPartition> partitions, TopicRights rights, int minBytes, int maxBytes,
+                   List<TopicIdPartition> partitions, TopicRights rights, int minBytes, int maxWaitMs, int maxBytes,
                    int maxRecords, Map<TopicIdPartition, Errors> acknowledgeErrors) {
         this.rights = rights;
         this.minBytes = minBytes;
+        this.maxWaitMs = maxWaitMs;
         this.manager = manager;
         this.logs = logs;
         this.groupId = groupId;
@@ -78,6 +81,7 @@ final class ShareFetchWork {
     boolean canAnswer() {
         int bytes = 0;
         boolean anyReadable = false;
+        boolean loading = false;
         for (TopicIdPartition tp : partitions) {
             ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
             PartitionLog log = resolved.log();
@@ -89,6 +93,10 @@ final class ShareFetchWork {
             }
             anyReadable = true;
             SharePartition partition = manager.partition(keyOf(tp), log);
+            if (partition == null) {
+                loading = true; // nothing to acquire until its state is loaded, which wakes this fetch
+                continue;
+            }
             partition.moveStartTo(log.logStartOffset());
             long readableEnd = partition.settings().readableEnd(log);
             if (!partition.canAcquire(readableEnd)) {
@@ -108,7 +116,15 @@ final class ShareFetchWork {
                 return true;
             }
         }
-        return !anyReadable;
+        return !anyReadable || maxWaitMs <= 0 && !loading;
+    }
+
+    /**
+     * How long a parked fetch may wait: its MaxWaitMs, or, for one asking not to wait whose share partitions are
+     * loading, as long as the share coordinator may take to write (the load wakes it far sooner).
+     */
+    long waitMs(long loadWaitMs) {
+        return maxWaitMs > 0 ? maxWaitMs : loadWaitMs;
     }
 
     /** What a parked fetch is watched on: appends to its logs and releases in its share partitions. */
@@ -146,9 +162,10 @@ final class ShareFetchWork {
                     // A session partition whose READ was taken away since it joined: refused, nothing acquired.
                     error = Errors.TOPIC_AUTHORIZATION_FAILED;
                 } else if (resolved.log() != null && remainingRecords > 0 && remainingBytes > 0) {
+                    SharePartition partition = manager.partition(keyOf(tp), resolved.log());
                     try {
-                        acquired = acquire(resolved.log(), manager.partition(keyOf(tp), resolved.log()),
-                                remainingBytes, remainingRecords);
+                        acquired = partition == null ? Acquired.NOTHING // still loading: nothing yet
+                                : acquire(resolved.log(), partition, remainingBytes, remainingRecords);
                         remainingBytes -= acquired.records().readableBytes();
                         remainingRecords -= acquired.count();
                     } catch (LogException e) {

@@ -50,6 +50,8 @@ public final class SharePartition {
      * walk then finds the true next deadline.
      */
     private long nextLockDeadlineMs = Long.MAX_VALUE;
+    /** The partition's leader epoch this node loaded the state under, which its writes of the state carry. */
+    private int leaderEpoch = Persister.NO_LEADER_EPOCH;
 
     private SharePartition(SharePartitionKey key, Clock clock, ShareGroupSettings settings, long startOffset) {
         this.key = key;
@@ -87,6 +89,14 @@ public final class SharePartition {
 
     public SharePartitionKey key() {
         return key;
+    }
+
+    synchronized void ledUnder(int epoch) {
+        this.leaderEpoch = epoch;
+    }
+
+    public synchronized int leaderEpoch() {
+        return leaderEpoch;
     }
 
     /** The group's settings may change (IncrementalAlterConfigs of the group); new acquisitions use the latest. */

@@ -1,6 +1,7 @@
 package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
@@ -14,13 +15,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
 
 /**
- * The share partitions of this broker (Kafka's SharePartitionManager): each created on first fetch, from its
- * persisted state or at the position {@code share.auto.offset.reset} gives; acknowledgements and releases applied
+ * The share partitions of this broker (Kafka's SharePartitionManager): each loaded at its first fetch under a leader
+ * epoch, from the state the share coordinator holds or at the position {@code share.auto.offset.reset} gives; acknowledgements and releases applied
  * and persisted; the "ShareFetch" purgatory of parked fetches, woken by appends to a partition and by records made
  * available again (released, or their locks expired), and the "ShareLockExpiry" purgatory whose timeouts release
  * expired locks on the broker clock even when no request comes.
@@ -32,16 +36,22 @@ public final class SharePartitionManager implements AutoCloseable {
     private final Clock clock;
     private final ShareGroupConfigs configs;
     private final Persister persister;
-    private final Map<SharePartitionKey, ShareStateSnapshot> persisted;
+    /** The leader epoch of each partition this node leads: a share partition's state is loaded under one. */
+    private final ToIntFunction<TopicPartition> leaderEpochs;
     private final Map<SharePartitionKey, SharePartition> partitions = new ConcurrentHashMap<>();
+    /** Share partitions whose state is being read from the share coordinator. */
+    private final Set<SharePartitionKey> loading = ConcurrentHashMap.newKeySet();
+    /** States AlterShareGroupOffsets wrote here for share partitions not loaded here (what Describe answers). */
+    private final Map<SharePartitionKey, ShareStateSnapshot> altered = new ConcurrentHashMap<>();
     private final Purgatory<DelayedShareFetch> fetchPurgatory;
     private final Purgatory<LockExpiry> lockPurgatory;
 
-    public SharePartitionManager(Clock clock, ShareGroupConfigs configs, Persister persister, int purgeInterval) {
+    public SharePartitionManager(Clock clock, ShareGroupConfigs configs, Persister persister,
+                                 ToIntFunction<TopicPartition> leaderEpochs, int purgeInterval) {
         this.clock = clock;
         this.configs = configs;
         this.persister = persister;
-        this.persisted = new ConcurrentHashMap<>(persister.readAll());
+        this.leaderEpochs = leaderEpochs;
         this.fetchPurgatory = Purgatory.builder("ShareFetch").clock(clock).purgeInterval(purgeInterval).build();
         this.lockPurgatory = Purgatory.builder("ShareLockExpiry").clock(clock).purgeInterval(purgeInterval).build();
     }
@@ -54,36 +64,69 @@ public final class SharePartitionManager implements AutoCloseable {
         return configs.settings(groupId);
     }
 
-    /** The share partition of {@code key} over {@code log}, created now if this is its first fetch. */
+    /**
+     * The share partition of {@code key} over {@code log}, or null while its state is being read from the share
+     * coordinator: that starts at its first fetch under the partition's current leader epoch, as Kafka's
+     * SharePartition initializes, and parked fetches are woken when it is done. A share partition this node led under
+     * an earlier epoch is dropped first: another leader may have changed its state since.
+     */
     public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog) {
         ShareGroupSettings settings = configs.settings(key.groupId());
-        SharePartition partition = partitions.computeIfAbsent(key, k -> {
-            ShareStateSnapshot snapshot = persisted.remove(k);
-            if (snapshot != null) {
-                return SharePartition.restored(k, clock, settings, snapshot);
+        int epoch = leaderEpochs.applyAsInt(partitionLog.topicPartition());
+        SharePartition partition = partitions.get(key);
+        if (partition == null || partition.leaderEpoch() != epoch) {
+            if (!loading.add(key)) {
+                return null;
             }
-            long start = settings.autoOffsetResetEarliest() ? partitionLog.logStartOffset()
-                    : partitionLog.highWatermark();
-            return SharePartition.startingAt(k, clock, settings, start);
-        });
+            partition = partitions.get(key); // a load may have ended between the two looks
+            if (partition == null || partition.leaderEpoch() != epoch) {
+                if (partition != null) {
+                    partitions.remove(key, partition);
+                }
+                load(key, partitionLog, settings, epoch);
+                return null;
+            }
+            loading.remove(key);
+        }
         partition.updateSettings(settings);
         return partition;
     }
 
-    /** The share partition of {@code key} if it has been fetched or has persisted state. */
+    private void load(SharePartitionKey key, PartitionLog partitionLog, ShareGroupSettings settings, int epoch) {
+        // With no state yet, the share partition starts where share.auto.offset.reset says at its first fetch.
+        long resetStart = settings.autoOffsetResetEarliest() ? partitionLog.logStartOffset()
+                : partitionLog.highWatermark();
+        persister.read(key, epoch).whenComplete((state, failure) -> {
+            if (failure != null) {
+                // Asked again at the next fetch; a parked one answers at its timeout.
+                log.warn("Cannot load the state of share partition {}: {}", key, failure.toString());
+                loading.remove(key);
+                return;
+            }
+            SharePartition loaded = state.map(s -> SharePartition.restored(key, clock, settings, s))
+                    .orElseGet(() -> SharePartition.startingAt(key, clock, settings, resetStart));
+            loaded.ledUnder(epoch);
+            partitions.put(key, loaded);
+            altered.remove(key);
+            loading.remove(key);
+            fetchPurgatory.checkAndComplete(key);
+        });
+    }
+
+    /** The state of {@code key} as this node knows it: loaded here, or written here by AlterShareGroupOffsets. */
     public Optional<ShareStateSnapshot> state(SharePartitionKey key) {
         SharePartition partition = partitions.get(key);
         if (partition != null) {
             return Optional.of(partition.snapshot());
         }
-        return Optional.ofNullable(persisted.get(key));
+        return Optional.ofNullable(altered.get(key));
     }
 
-    /** Every share partition of {@code groupId} known here, live or persisted. */
+    /** Every share partition of {@code groupId} known here, loaded or altered. */
     public List<SharePartitionKey> keysOf(String groupId) {
         List<SharePartitionKey> keys = new ArrayList<>();
         partitions.keySet().stream().filter(k -> k.groupId().equals(groupId)).forEach(keys::add);
-        persisted.keySet().stream().filter(k -> k.groupId().equals(groupId) && !keys.contains(k)).forEach(keys::add);
+        altered.keySet().stream().filter(k -> k.groupId().equals(groupId) && !keys.contains(k)).forEach(keys::add);
         return keys;
     }
 
@@ -105,7 +148,7 @@ public final class SharePartitionManager implements AutoCloseable {
             if (error != Errors.NONE) {
                 return CompletableFuture.completedFuture(error);
             }
-            written = persister.write(partition.key(), partition.snapshot());
+            written = persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch());
         }
         // Released records are there for parked fetches, and records finished with may move the start offset and
         // so make room in a full window (share.partition.max.record.locks): either way, as Kafka, they are checked.
@@ -113,7 +156,21 @@ public final class SharePartitionManager implements AutoCloseable {
         if (acknowledgements.stream().anyMatch(Acknowledgement::renewsAny)) {
             locksTaken(partition);
         }
-        return written.handle((ok, failure) -> failure == null ? Errors.NONE : Errors.KAFKA_STORAGE_ERROR);
+        return written.handle((ok, failure) -> failure == null ? Errors.NONE : writeError(failure));
+    }
+
+    /** A failed state write as Kafka's SharePartition answers it (its fetchPersisterError). */
+    private static Errors writeError(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        Errors error = cause instanceof LogException e ? e.error() : Errors.UNKNOWN_SERVER_ERROR;
+        return switch (error) {
+            case NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS ->
+                    Errors.COORDINATOR_NOT_AVAILABLE;
+            case GROUP_ID_NOT_FOUND, UNKNOWN_TOPIC_OR_PARTITION -> error;
+            case FENCED_LEADER_EPOCH, FENCED_STATE_EPOCH -> Errors.NOT_LEADER_OR_FOLLOWER;
+            default -> Errors.UNKNOWN_SERVER_ERROR;
+        };
     }
 
     /** A member's session ended: whatever it still holds in these partitions goes to the other members. */
@@ -188,17 +245,17 @@ public final class SharePartitionManager implements AutoCloseable {
         SharePartition partition = partitions.get(key);
         if (offset == null) {
             partitions.remove(key);
-            persisted.remove(key);
+            altered.remove(key);
             return persister.delete(key);
         }
         if (partition == null) {
             ShareStateSnapshot snapshot = new ShareStateSnapshot(offset, List.of());
-            persisted.put(key, snapshot);
-            return persister.write(key, snapshot);
+            altered.put(key, snapshot);
+            return persister.write(key, snapshot, Persister.NO_LEADER_EPOCH);
         }
         synchronized (partition) {
             partition.resetTo(offset);
-            return persister.write(key, partition.snapshot());
+            return persister.write(key, partition.snapshot(), partition.leaderEpoch());
         }
     }
 
@@ -207,7 +264,7 @@ public final class SharePartitionManager implements AutoCloseable {
             return;
         }
         synchronized (partition) {
-            persister.write(partition.key(), partition.snapshot()).exceptionally(failure -> {
+            persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch()).exceptionally(failure -> {
                 log.warn("Cannot persist the state of {}", partition.key(), failure);
                 return null;
             });

@@ -9,6 +9,8 @@ public final class InternalTopics {
     public static final String CONSUMER_OFFSETS = "__consumer_offsets";
     /** Kafka's transaction log: the transaction coordinator's state. */
     public static final String TRANSACTION_STATE = "__transaction_state";
+    /** The share coordinator's state of share partitions (KIP-932). */
+    public static final String SHARE_GROUP_STATE = "__share_group_state";
 
     /** Clients leave these out of topic listings and subscriptions by pattern (Metadata's IsInternal). */
     public static boolean isInternal(String topic) {
@@ -24,7 +26,7 @@ public final class InternalTopics {
         return (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % partitions;
     }
 
-    private static final Set<String> NAMES = Set.of(CONSUMER_OFFSETS, TRANSACTION_STATE);
+    private static final Set<String> NAMES = Set.of(CONSUMER_OFFSETS, TRANSACTION_STATE, SHARE_GROUP_STATE);
 
     private InternalTopics() {
     }

@@ -86,6 +86,14 @@ public final class TopicConfig {
                     MIN_INSYNC_REPLICAS, Integer.toString(broker.get(BrokerConfig.TRANSACTION_STATE_LOG_MIN_ISR)),
                     SEGMENT_BYTES, Integer.toString(broker.get(BrokerConfig.TRANSACTION_STATE_LOG_SEGMENT_BYTES)));
         }
+        if (topic.equals(InternalTopics.SHARE_GROUP_STATE)) {
+            // Kafka's ShareCoordinatorService.shareGroupStateTopicConfigs: kept forever (Kafka prunes it with
+            // DeleteRecords below the snapshots still needed), uncompressed, its own min ISR.
+            return Map.of(CLEANUP_POLICY, "delete", RETENTION_MS, "-1",
+                    COMPRESSION_TYPE, BrokerCompressionType.UNCOMPRESSED.configName(),
+                    MIN_INSYNC_REPLICAS, Integer.toString(broker.get(BrokerConfig.SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR)),
+                    SEGMENT_BYTES, Integer.toString(broker.get(BrokerConfig.SHARE_COORDINATOR_STATE_TOPIC_SEGMENT_BYTES)));
+        }
         return topic.equals(InternalTopics.CONSUMER_OFFSETS)
                 ? Map.of(CLEANUP_POLICY, "compact",
                         COMPRESSION_TYPE, BrokerCompressionType.PRODUCER.configName(),

@@ -20,7 +20,7 @@ import java.util.concurrent.Executors;
  * blocks: requests to one node go in order, and a slow node holds up no other. A node found at a new address gets a
  * new channel.
  */
-final class NodeChannels implements AutoCloseable {
+public final class NodeChannels implements AutoCloseable {
 
     private record Destination(String host, int port, NodeChannel channel, ExecutorService thread) {
     }
@@ -31,14 +31,14 @@ final class NodeChannels implements AutoCloseable {
     private final Map<Integer, Destination> destinations = new HashMap<>();
 
     /** {@code name} names the channels' clients and threads, with the destination's node id. */
-    NodeChannels(String name, ClientSecurity security, int timeoutMs) {
+    public NodeChannels(String name, ClientSecurity security, int timeoutMs) {
         this.name = name;
         this.security = security;
         this.timeoutMs = timeoutMs;
     }
 
     /** Sends a request to a node, in the API's highest stable version; fails with the channel's IOException. */
-    CompletableFuture<Struct> send(BrokerNode node, ApiKey api, short version, Struct request) {
+    public CompletableFuture<Struct> send(BrokerNode node, ApiKey api, short version, Struct request) {
         Destination destination = destinationOf(node);
         return CompletableFuture.supplyAsync(() -> {
             try {

@@ -12,6 +12,8 @@ import io.minibroker.protocol.message.view.AddPartitionsToTxnRequestView;
 import io.minibroker.protocol.message.view.AddPartitionsToTxnResponseView;
 import io.minibroker.protocol.message.view.AlterPartitionResponseView;
 import io.minibroker.protocol.message.view.BrokerHeartbeatResponseView;
+import io.minibroker.protocol.message.view.DeleteShareGroupStateRequestView;
+import io.minibroker.protocol.message.view.DeleteShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.ListOffsetsRequestView;
@@ -22,6 +24,10 @@ import io.minibroker.protocol.message.view.OffsetForLeaderEpochRequestView;
 import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView;
 import io.minibroker.protocol.message.view.ProduceRequestView;
 import io.minibroker.protocol.message.view.ProduceResponseView;
+import io.minibroker.protocol.message.view.ReadShareGroupStateRequestView;
+import io.minibroker.protocol.message.view.ReadShareGroupStateResponseView;
+import io.minibroker.protocol.message.view.WriteShareGroupStateRequestView;
+import io.minibroker.protocol.message.view.WriteShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.WriteTxnMarkersRequestView;
 import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
 import io.minibroker.protocol.schema.Struct;
@@ -34,6 +40,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -202,6 +209,38 @@ class DirectChecksTest {
         call(BROKER, ApiKey.WRITE_TXN_MARKERS, (short) 1, request.struct(),
                 () -> new WriteTxnMarkersResponseView().struct());
         assertThat(served).hasSize(1);
+    }
+
+    @Test
+    void theShareCoordinatorsRequestsNeedClusterActionForEveryPartition() {
+        UUID topicId = new UUID(1, 2);
+        WriteShareGroupStateRequestView write = new WriteShareGroupStateRequestView().groupId("g");
+        write.addTopic().topicId(topicId).addPartition().partition(3).startOffset(7);
+        WriteShareGroupStateResponseView refused = new WriteShareGroupStateResponseView(call(CLIENT,
+                ApiKey.WRITE_SHARE_GROUP_STATE, (short) 0, write.struct(),
+                () -> new WriteShareGroupStateResponseView().struct()));
+        assertThat(served).isEmpty();
+        assertThat(refused.results().get(0).topicId()).isEqualTo(topicId);
+        assertThat(refused.results().get(0).partitions()).extracting(p -> List.of(p.partition(), (int) p.errorCode()))
+                .containsExactly(List.of(3, (int) Errors.CLUSTER_AUTHORIZATION_FAILED.code()));
+        ReadShareGroupStateRequestView read = new ReadShareGroupStateRequestView().groupId("g");
+        read.addTopic().topicId(topicId).addPartition().partition(3);
+        assertThat(new ReadShareGroupStateResponseView(call(CLIENT, ApiKey.READ_SHARE_GROUP_STATE, (short) 0,
+                read.struct(), () -> new ReadShareGroupStateResponseView().struct())).results().get(0).partitions()
+                .get(0).errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        DeleteShareGroupStateRequestView delete = new DeleteShareGroupStateRequestView().groupId("g");
+        delete.addTopic().topicId(topicId).addPartition().partition(3);
+        assertThat(new DeleteShareGroupStateResponseView(call(CLIENT, ApiKey.DELETE_SHARE_GROUP_STATE, (short) 0,
+                delete.struct(), () -> new DeleteShareGroupStateResponseView().struct())).results().get(0)
+                .partitions().get(0).errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        assertThat(served).isEmpty();
+        call(BROKER, ApiKey.WRITE_SHARE_GROUP_STATE, (short) 0, write.struct(),
+                () -> new WriteShareGroupStateResponseView().struct());
+        call(BROKER, ApiKey.READ_SHARE_GROUP_STATE, (short) 0, read.struct(),
+                () -> new ReadShareGroupStateResponseView().struct());
+        call(BROKER, ApiKey.DELETE_SHARE_GROUP_STATE, (short) 0, delete.struct(),
+                () -> new DeleteShareGroupStateResponseView().struct());
+        assertThat(served).hasSize(3);
     }
 
     @Test

@@ -97,7 +97,8 @@ class BrokerNetworkTest {
                             ApiKey.SHARE_GROUP_HEARTBEAT.id(), ApiKey.SHARE_GROUP_DESCRIBE.id(),
                             ApiKey.SHARE_FETCH.id(), ApiKey.SHARE_ACKNOWLEDGE.id(),
                             ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS.id(), ApiKey.ALTER_SHARE_GROUP_OFFSETS.id(),
-                            ApiKey.DELETE_SHARE_GROUP_OFFSETS.id());
+                            ApiKey.DELETE_SHARE_GROUP_OFFSETS.id(), ApiKey.READ_SHARE_GROUP_STATE.id(),
+                            ApiKey.WRITE_SHARE_GROUP_STATE.id(), ApiKey.DELETE_SHARE_GROUP_STATE.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -112,7 +113,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(53);
+            assertThat(view.apiKeys()).hasSize(56);
         }
     }
 

@@ -3,6 +3,9 @@ package io.minibroker.broker.share;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.ShareAcknowledgeResponseView;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -218,6 +221,37 @@ class ShareFetchWireTest {
         try (ShareWire b = broker.member("g", "member-b")) {
             // 0-1 accepted and 3 rejected stay done; 2 and 5 were held when the broker stopped, 4 released
             assertThat(acquired(b.fetch(10))).containsExactly(List.of(2L, 2L, 2L), List.of(4L, 5L, 2L));
+        }
+    }
+
+    @Test
+    void theStateTopicIsPrunedBelowEachShareStatesLatestRecord() throws Exception {
+        broker.close();
+        broker = new ShareBroker(logDir.resolve("pruned"), Map.of("share.coordinator.state.topic.num.partitions", "1",
+                "share.coordinator.state.topic.prune.interval.ms", "1000"));
+        try (ShareWire a = broker.member("g", "member-a")) {
+            a.fetch(10);
+            broker.produce(3);
+            assertThat(acquired(a.fetch(10))).containsExactly(List.of(0L, 2L, 1L));
+            a.acknowledge(ack(0, 0, AcknowledgeType.ACCEPT)); // the state's records at offsets 0 and 1
+            a.acknowledge(ack(1, 1, AcknowledgeType.RELEASE));
+            assertThat(stateTopicStart()).isZero();
+            broker.clock.advance(1000);
+            a.acknowledge(ack(2, 2, AcknowledgeType.ACCEPT)); // at offset 2, superseding the two before
+            assertThat(stateTopicStart()).isEqualTo(2);
+        }
+        broker.restart();
+        broker.produce(1);
+        try (ShareWire b = broker.member("g", "member-b")) {
+            b.sendFetch(60_000, 10); // waits for the share partition's state to load from the pruned topic
+            assertThat(acquired(b.receiveFetch())).containsExactly(List.of(1L, 1L, 2L), List.of(3L, 3L, 1L));
+        }
+    }
+
+    private long stateTopicStart() throws Exception {
+        TopicPartition state = new TopicPartition("__share_group_state", 0);
+        try (Admin admin = broker.admin()) {
+            return admin.listOffsets(Map.of(state, OffsetSpec.earliest())).partitionResult(state).get().offset();
         }
     }
 }

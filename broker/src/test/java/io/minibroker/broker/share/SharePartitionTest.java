@@ -177,8 +177,7 @@ class SharePartitionTest {
         SharePartition partition = partition(SETTINGS);
         partition.acquire("a", 10, records(0, 4));
         partition.acknowledge("a", List.of(ack(0, 0, AcknowledgeType.ACCEPT), ack(2, 2, AcknowledgeType.REJECT)));
-        ShareStateSnapshot snapshot = ShareStateSnapshot.decode(partition.snapshot().encode());
-        assertThat(snapshot).isEqualTo(partition.snapshot());
+        ShareStateSnapshot snapshot = partition.snapshot();
         SharePartition restored = SharePartition.restored(KEY, clock, SETTINGS, snapshot);
         assertThat(restored.startOffset()).isEqualTo(1);
         assertThat(restored.endOffset()).isEqualTo(5);
