@@ -1,5 +1,7 @@
 package io.minibroker.broker.group;
 
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -16,17 +18,14 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * What a consumer group's members subscribe to and the target assignment it leads to (Kafka's
  * TargetAssignmentBuilder with the subscription side of its GroupMetadataManager). Subscriptions by regular
- * expression are resolved here, on the broker, against the topics it knows, as KIP-848 has it; Kafka compiles them
- * with RE2/J, here with {@link java.util.regex}: the common syntax agrees, but RE2/J has no backreferences or
- * lookaround (Kafka refuses those as INVALID_REGULAR_EXPRESSION while Java accepts them), and Java's possessive
- * quantifiers and some character-class forms differ. RE2/J also matches in linear time, where a Java pattern with
- * nested quantifiers can backtrack for a long time on the coordinator's thread. Internal topics never match a regex.
+ * expression are resolved here, on the broker, against the topics it knows, as KIP-848 has it, in RE2/J's syntax
+ * as Kafka compiles them (the same library): no backreferences or lookaround (INVALID_REGULAR_EXPRESSION), and
+ * matching in time linear in the topic name, so no pattern can hold the coordinator's thread by backtracking.
+ * Internal topics never match a regex.
  */
 final class TargetAssignmentBuilder {
 

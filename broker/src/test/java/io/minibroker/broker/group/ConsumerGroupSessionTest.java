@@ -174,6 +174,11 @@ class ConsumerGroupSessionTest {
         assertThat(heartbeat(join("").groupId("g")).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
         assertThat(heartbeat(join("m1").subscribedTopicNames(null).subscribedTopicRegex("[unclosed")).errorCode())
                 .isEqualTo(Errors.INVALID_REGULAR_EXPRESSION.code());
+        // RE2/J's syntax, as Kafka's: lookaround and backreferences, which java.util.regex would take, are refused.
+        assertThat(heartbeat(join("m1").subscribedTopicNames(null).subscribedTopicRegex("(?!internal).*"))
+                .errorCode()).isEqualTo(Errors.INVALID_REGULAR_EXPRESSION.code());
+        assertThat(heartbeat(join("m1").subscribedTopicNames(null).subscribedTopicRegex("(a)\\1")).errorCode())
+                .isEqualTo(Errors.INVALID_REGULAR_EXPRESSION.code());
         assertThat(heartbeat(join("m1").instanceId("i")).errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(heartbeat(join("m2").instanceId("i")).errorCode())
                 .isEqualTo(Errors.UNRELEASED_INSTANCE_ID.code());
