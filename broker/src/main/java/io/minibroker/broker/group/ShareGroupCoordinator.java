@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -349,6 +350,23 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 case EMPTY -> Status.EMPTY;
                 case STABLE -> Status.HAS_MEMBERS;
             };
+        }
+    }
+
+    @Override
+    public Map<UUID, Set<Integer>> statePartitions(String groupId) {
+        ShareGroup group = groups.get(groupId);
+        if (group == null) {
+            return Map.of();
+        }
+        synchronized (group) {
+            if (group.statePartitions == null) {
+                return Map.of();
+            }
+            Map<UUID, Set<Integer>> partitions = new LinkedHashMap<>();
+            group.statePartitions.initialized.forEach((topicId, topic) ->
+                    partitions.put(topicId, Set.copyOf(topic.partitions())));
+            return partitions;
         }
     }
 

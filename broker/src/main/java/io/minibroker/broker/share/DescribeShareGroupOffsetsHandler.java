@@ -2,6 +2,7 @@ package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -14,19 +15,26 @@ import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsResponseView
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
  * DescribeShareGroupOffsets (Admin.listShareGroupOffsets): each share partition's start offset and, from v1, its lag
  * (KIP-1226: records below the high watermark not yet finished with, the acknowledged and archived ones of the
  * window not counted). A partition without state has start offset -1; an unknown group is GROUP_ID_NOT_FOUND, an
- * unknown topic UNKNOWN_TOPIC_OR_PARTITION, as Kafka answers them. Null topics: every partition with state.
+ * unknown topic UNKNOWN_TOPIC_OR_PARTITION, as Kafka answers them. Null topics: every partition with state (those
+ * the group's ShareGroupStatePartitionMetadata lists, and any this node holds). A state this node neither leads nor
+ * altered is read from the share coordinator, as Kafka's group coordinator reads its summary; a partition whose
+ * state cannot be read is answered with the coordinator's error.
  */
 public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
 
@@ -46,6 +54,7 @@ public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         DescribeShareGroupOffsetsResponseView response = new DescribeShareGroupOffsetsResponseView();
+        List<CompletableFuture<Void>> reads = new ArrayList<>(); // each fills in its partition's entry
         for (DescribeShareGroupOffsetsRequestGroup group : new DescribeShareGroupOffsetsRequestView(request.body())
                 .groups()) {
             DescribeShareGroupOffsetsResponseGroup described = response.addGroup().groupId(group.groupId());
@@ -65,18 +74,25 @@ public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
                         continue;
                     }
                     SharePartitionKey key = new SharePartitionKey(group.groupId(), metadata.get().id(), partition);
-                    manager.state(key).ifPresent(state -> {
-                        entry.startOffset(state.startOffset());
-                        ShareLogs.Resolved resolved = logs.resolve(key.topicId(), partition);
-                        if (resolved.log() != null) {
-                            entry.lag(Math.max(0, resolved.log().highWatermark() - state.startOffset()
-                                    - finished(state)));
+                    reads.add(manager.describe(key).toCompletableFuture().handle((state, failure) -> {
+                        if (failure != null) {
+                            entry.errorCode(readError(failure).code());
+                        } else {
+                            state.ifPresent(found -> {
+                                entry.startOffset(found.startOffset());
+                                ShareLogs.Resolved resolved = logs.resolve(key.topicId(), partition);
+                                if (resolved.log() != null) {
+                                    entry.lag(Math.max(0, resolved.log().highWatermark() - found.startOffset()
+                                            - finished(found)));
+                                }
+                            });
                         }
-                    });
+                        return null;
+                    }));
                 }
             }
         }
-        return CompletableFuture.completedFuture(response.struct());
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(done -> response.struct());
     }
 
     /** The partitions asked for by name, or with null topics every share partition of the group with state. */
@@ -87,12 +103,23 @@ public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
                     .addAll(t.partitions()));
             return wanted;
         }
+        Map<UUID, Set<Integer>> withState = new HashMap<>();
+        membership.statePartitions(group.groupId()).forEach((topicId, partitions) ->
+                withState.computeIfAbsent(topicId, id -> new TreeSet<>()).addAll(partitions));
         for (SharePartitionKey key : manager.keysOf(group.groupId())) {
-            topics.nameOf(key.topicId()).ifPresent(name -> wanted.computeIfAbsent(name, n -> new ArrayList<>())
-                    .add(key.partition()));
+            withState.computeIfAbsent(key.topicId(), id -> new TreeSet<>()).add(key.partition());
         }
+        withState.forEach((topicId, partitions) -> topics.nameOf(topicId).ifPresent(name ->
+                wanted.computeIfAbsent(name, n -> new ArrayList<>()).addAll(partitions)));
         wanted.values().forEach(list -> list.sort(Integer::compare));
         return wanted;
+    }
+
+    /** The share coordinator's error for a state it could not read (an unexpected failure: UNKNOWN_SERVER_ERROR). */
+    private static Errors readError(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return cause instanceof LogException e ? e.error() : Errors.UNKNOWN_SERVER_ERROR;
     }
 
     /** Records of the window no longer to be delivered: they do not count in the lag. */

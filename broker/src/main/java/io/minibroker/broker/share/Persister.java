@@ -13,7 +13,10 @@ import java.util.concurrent.CompletionStage;
  */
 public interface Persister {
 
-    /** An administrator's write (AlterShareGroupOffsets), from no share partition's leader: never fenced. */
+    /**
+     * An administrator's read or write (DescribeShareGroupOffsets, AlterShareGroupOffsets), from no share partition's
+     * leader: never fenced, and a read fences no leader.
+     */
     int NO_LEADER_EPOCH = -1;
 
     /** The share partition's state, or empty if it has none yet; a leader reads it before serving the partition. */

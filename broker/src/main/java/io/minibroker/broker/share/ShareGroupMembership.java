@@ -36,6 +36,12 @@ public interface ShareGroupMembership {
     /** DeleteShareGroupOffsets deleted the state of these topics' partitions: the group has none of them any more. */
     CompletionStage<Outcome> offsetsDeleted(String groupId, Set<UUID> topicIds);
 
+    /**
+     * The share partitions the group has state for, by topic id (its ShareGroupStatePartitionMetadata's initialized
+     * topics, as Kafka's DescribeShareGroupOffsets lists them when asked for every topic); empty for an unknown group.
+     */
+    Map<UUID, Set<Integer>> statePartitions(String groupId);
+
     /** One that answers with {@code membership}'s, made after this one (the coordinator after the data side). */
     static ShareGroupMembership deferred(Supplier<ShareGroupMembership> membership) {
         return new ShareGroupMembership() {
@@ -52,6 +58,11 @@ public interface ShareGroupMembership {
             @Override
             public CompletionStage<Outcome> offsetsDeleted(String groupId, Set<UUID> topicIds) {
                 return membership.get().offsetsDeleted(groupId, topicIds);
+            }
+
+            @Override
+            public Map<UUID, Set<Integer>> statePartitions(String groupId) {
+                return membership.get().statePartitions(groupId);
             }
         };
     }

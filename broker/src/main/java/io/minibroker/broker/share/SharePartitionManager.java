@@ -122,6 +122,16 @@ public final class SharePartitionManager implements AutoCloseable {
         return Optional.ofNullable(altered.get(key));
     }
 
+    /**
+     * The state of {@code key} for an administrator (DescribeShareGroupOffsets): as this node knows it, or else as
+     * the share coordinator keeps it, read without leading the partition; empty if it has none.
+     */
+    public CompletionStage<Optional<ShareStateSnapshot>> describe(SharePartitionKey key) {
+        Optional<ShareStateSnapshot> here = state(key);
+        return here.isPresent() ? CompletableFuture.completedFuture(here)
+                : persister.read(key, Persister.NO_LEADER_EPOCH);
+    }
+
     /** Every share partition of {@code groupId} known here, loaded or altered. */
     public List<SharePartitionKey> keysOf(String groupId) {
         List<SharePartitionKey> keys = new ArrayList<>();

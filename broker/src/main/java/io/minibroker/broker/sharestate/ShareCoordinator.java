@@ -111,6 +111,10 @@ public final class ShareCoordinator implements AutoCloseable {
             if (stored == null) {
                 return CompletableFuture.completedFuture(new ReadResult(Errors.NONE, null, -1));
             }
+            if (leaderEpoch == Persister.NO_LEADER_EPOCH) { // an administrator's look: it leads nothing, fences nothing
+                return CompletableFuture.completedFuture(new ReadResult(Errors.NONE, stored.snapshot(),
+                        stored.stateEpoch()));
+            }
             if (leaderEpoch < stored.leaderEpoch()) {
                 return CompletableFuture.completedFuture(ReadResult.failed(Errors.FENCED_LEADER_EPOCH));
             }
