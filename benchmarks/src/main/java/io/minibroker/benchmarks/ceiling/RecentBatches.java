@@ -1,5 +1,8 @@
 package io.minibroker.benchmarks.ceiling;
 
+import io.minibroker.protocol.error.ProtocolException;
+import io.minibroker.protocol.record.RecordBatch;
+import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayDeque;
@@ -13,12 +16,6 @@ import java.util.List;
  * the null broker's single event loop only, so it is not thread-safe.
  */
 final class RecentBatches {
-    /** Batch header layout (magic 2): where the base offset and the last offset delta sit. */
-    private static final int BASE_OFFSET = 0;
-    private static final int BATCH_LENGTH = 8;
-    private static final int LAST_OFFSET_DELTA = 23;
-    private static final int LOG_OVERHEAD = 12;
-
     private final int capacity;
     private final ArrayDeque<Batch> ring;
     private long logEnd;
@@ -37,24 +34,22 @@ final class RecentBatches {
      */
     long append(ByteBuf records) {
         long first = logEnd;
-        int at = records.readerIndex();
-        int end = records.writerIndex();
-        while (end - at >= LOG_OVERHEAD) {
-            int size = LOG_OVERHEAD + records.getInt(at + BATCH_LENGTH);
-            if (size > end - at || size < LAST_OFFSET_DELTA + 4) {
-                break; // a truncated or malformed batch: the null broker judges nothing, it just stops keeping
+        try {
+            for (RecordBatches batches = RecordBatches.of(records); batches.hasNext(); ) {
+                RecordBatch batch = batches.next();
+                byte[] copy = new byte[batch.sizeInBytes()];
+                batch.slice().getBytes(0, copy);
+                RecordBatch kept = RecordBatch.wrap(Unpooled.wrappedBuffer(copy));
+                kept.setBaseOffset(logEnd);
+                long next = kept.lastOffset() + 1;
+                if (ring.size() == capacity) {
+                    ring.removeFirst();
+                }
+                ring.addLast(new Batch(logEnd, next, copy));
+                logEnd = next;
             }
-            byte[] copy = new byte[size];
-            records.getBytes(at, copy);
-            ByteBuf header = Unpooled.wrappedBuffer(copy);
-            header.setLong(BASE_OFFSET, logEnd);
-            long next = logEnd + header.getInt(LAST_OFFSET_DELTA) + 1;
-            if (ring.size() == capacity) {
-                ring.removeFirst();
-            }
-            ring.addLast(new Batch(logEnd, next, copy));
-            logEnd = next;
-            at += size;
+        } catch (ProtocolException malformed) {
+            // the null broker judges nothing: it just stops keeping at a malformed batch
         }
         return first;
     }
