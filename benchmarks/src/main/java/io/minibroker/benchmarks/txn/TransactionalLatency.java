@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The end-to-end latency a read_committed consumer sees: a transactional producer sends {@code --rate} records a
@@ -37,8 +36,9 @@ public final class TransactionalLatency {
         long commitNanos = Long.parseLong(args[4]) * 1_000_000L;
         int size = Integer.parseInt(args[5]);
         long[] latencies = new long[records];
-        // Per transaction: when its commit was asked for, and when its first record arrived (0 until then).
-        AtomicLongArray commitCalled = new AtomicLongArray(records + 1);
+        // Per transaction: when its commit was asked for (this thread's only) and when its first record arrived
+        // (the reader's only; read here after joining it), 0 until then.
+        long[] commitCalled = new long[records + 1];
         long[] firstSeen = new long[records + 1];
         TopicPartition partition = new TopicPartition(topic, 0);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap,
@@ -77,7 +77,7 @@ public final class TransactionalLatency {
                     Thread.onSpinWait();
                 }
                 if (System.nanoTime() - transactionStart >= commitNanos) {
-                    commitCalled.set(transaction, System.nanoTime());
+                    commitCalled[transaction] = System.nanoTime();
                     producer.commitTransaction();
                     producer.beginTransaction();
                     transactionStart = System.nanoTime();
@@ -87,15 +87,15 @@ public final class TransactionalLatency {
                 ByteBuffer.wrap(value).putLong(System.nanoTime()).putInt(transaction);
                 producer.send(new ProducerRecord<>(topic, 0, null, value));
             }
-            commitCalled.set(transaction, System.nanoTime());
+            commitCalled[transaction] = System.nanoTime();
             producer.commitTransaction();
             reader.join(120_000);
         }
         long[] commits = new long[firstSeen.length];
         int transactions = 0;
         for (int t = 0; t < firstSeen.length; t++) {
-            if (firstSeen[t] > 0 && commitCalled.get(t) > 0) {
-                commits[transactions++] = firstSeen[t] - commitCalled.get(t);
+            if (firstSeen[t] > 0 && commitCalled[t] > 0) {
+                commits[transactions++] = firstSeen[t] - commitCalled[t];
             }
         }
         long[] commitSorted = Arrays.stream(commits, 0, transactions).sorted().toArray();
