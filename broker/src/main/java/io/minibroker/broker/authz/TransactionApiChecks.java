@@ -63,7 +63,8 @@ final class TransactionApiChecks {
      * A client's request (before v4): WRITE on the transactional id, else every partition is answered
      * TRANSACTIONAL_ID_AUTHORIZATION_FAILED; then WRITE on each topic: if one is refused nothing is added, the refused
      * topics answered TOPIC_AUTHORIZATION_FAILED, partitions that do not exist UNKNOWN_TOPIC_OR_PARTITION and the
-     * rest OPERATION_NOT_ATTEMPTED (Kafka's KafkaApis, which asks its metadata cache per partition). The brokers' batched verification (v4 on) needs CLUSTER_ACTION.
+     * rest OPERATION_NOT_ATTEMPTED (Kafka's KafkaApis, which asks its metadata cache per partition). The brokers'
+     * batched verification (v4 on) needs CLUSTER_ACTION.
      */
     CompletionStage<Struct> addPartitionsToTxn(Access access) {
         Request request = access.request();

@@ -12,6 +12,7 @@ import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.broker.sharegroup.ConsumerGroupTimings;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.TransactionCompletionListener;
@@ -92,7 +93,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * {@code partitions} offsets partitions (Kafka's {@code partitionFor}): what moving a group's coordinator moves.
      */
     public static int offsetsPartitionFor(String groupId, int partitions) {
-        return OffsetsTopic.partitionFor(groupId, partitions);
+        return InternalTopics.partitionFor(groupId, partitions);
     }
 
     /**

@@ -130,11 +130,6 @@ final class OffsetsTopic {
         this.singleNode = singleNode;
     }
 
-    /** Kafka's {@code partitionFor} of a group id ({@link InternalTopics#partitionFor}). */
-    static int partitionFor(String groupId, int partitions) {
-        return InternalTopics.partitionFor(groupId, partitions);
-    }
-
     /**
      * The partition a group's commits go to, by the topic's partition count (the configured one before it exists).
      * A single node keeps the placement it always had, {@code floorMod(hashCode, partitions)}, which differs from
@@ -143,7 +138,8 @@ final class OffsetsTopic {
      */
     int partitionFor(String groupId) {
         int partitions = topics.get(NAME).map(TopicMetadata::partitions).orElse(configuredPartitions);
-        return singleNode ? Math.floorMod(groupId.hashCode(), partitions) : partitionFor(groupId, partitions);
+        return singleNode ? Math.floorMod(groupId.hashCode(), partitions)
+                : InternalTopics.partitionFor(groupId, partitions);
     }
 
     /**

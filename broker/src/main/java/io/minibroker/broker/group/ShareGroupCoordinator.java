@@ -404,6 +404,9 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 return done(new Outcome(Errors.GROUP_ID_NOT_FOUND, null));
             }
             synchronized (group) {
+                if (group.isDead()) { // deleted meanwhile: writing its record 15 would make it again on replay
+                    return done(new Outcome(Errors.GROUP_ID_NOT_FOUND, null));
+                }
                 if (group.statePartitions == null) {
                     return done(Outcome.NONE);
                 }

@@ -31,10 +31,16 @@ final class ShareGroupStatePartitions {
     /** The topics whose state is being deleted, by id: their names. */
     final Map<UUID, String> deleting = new TreeMap<>();
 
-    /** These partitions of the topic have state now, besides those that had. */
+    /**
+     * These partitions of the topic have state now, besides those that had. Every share heartbeat asks this of its
+     * subscribed topics, so a topic that has them all already is left as it is.
+     */
     void initialize(UUID topicId, String name, Collection<Integer> partitions) {
         initializing.remove(topicId);
         Topic known = initialized.get(topicId);
+        if (known != null && known.name.equals(name) && known.partitions.containsAll(partitions)) {
+            return;
+        }
         SortedSet<Integer> all = new TreeSet<>(partitions);
         if (known != null) {
             all.addAll(known.partitions);

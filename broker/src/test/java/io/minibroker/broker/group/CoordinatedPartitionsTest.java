@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.error.Errors;
 import org.junit.jupiter.api.Test;
 
@@ -11,10 +12,10 @@ class CoordinatedPartitionsTest {
     @Test
     void aGroupsPartitionIsKafkasAbsOfItsHashModuloThePartitions() {
         assertThat("polygenelubricants".hashCode()).isEqualTo(Integer.MIN_VALUE);
-        assertThat(OffsetsTopic.partitionFor("polygenelubricants", 50)).as("Utils.abs(MIN_VALUE) is 0").isZero();
+        assertThat(InternalTopics.partitionFor("polygenelubricants", 50)).as("Utils.abs(MIN_VALUE) is 0").isZero();
         String negative = "group-with-a-negative-hash-3";
         assertThat(negative.hashCode()).isNegative();
-        assertThat(OffsetsTopic.partitionFor(negative, 50)).isEqualTo(Math.abs(negative.hashCode()) % 50);
+        assertThat(InternalTopics.partitionFor(negative, 50)).isEqualTo(Math.abs(negative.hashCode()) % 50);
     }
 
     @Test

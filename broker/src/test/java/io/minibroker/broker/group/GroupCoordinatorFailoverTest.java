@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
@@ -88,7 +89,7 @@ class GroupCoordinatorFailoverTest {
             assertThat(findCoordinatorV3(node, group)).as("v3, on node %d", node).isEqualTo(coordinator);
         }
         assertThat(coordinator).as("the leader of __consumer_offsets-partitionFor(group)")
-                .isEqualTo(offsetsLeader(OffsetsTopic.partitionFor(group, OFFSETS_PARTITIONS)));
+                .isEqualTo(offsetsLeader(InternalTopics.partitionFor(group, OFFSETS_PARTITIONS)));
         assertThat(offsetsTopic().partitions()).allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
         try (Admin admin = admin(coordinator)) {
             ConfigResource offsets = new ConfigResource(ConfigResource.Type.TOPIC, OffsetsTopic.NAME);
@@ -300,7 +301,7 @@ class GroupCoordinatorFailoverTest {
         TopicDescription offsets = offsetsTopic();
         for (int i = 0; ; i++) {
             String group = "group-" + i;
-            Node leader = offsets.partitions().get(OffsetsTopic.partitionFor(group, OFFSETS_PARTITIONS)).leader();
+            Node leader = offsets.partitions().get(InternalTopics.partitionFor(group, OFFSETS_PARTITIONS)).leader();
             if (leader != null && leader.id() != MiniCluster.CONTROLLER_ID) {
                 return group;
             }

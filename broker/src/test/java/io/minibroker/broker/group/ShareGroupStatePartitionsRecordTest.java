@@ -138,4 +138,17 @@ class ShareGroupStatePartitionsRecordTest {
         assertThat(loaded.members).containsOnlyKeys("m");
         assertThat(loaded.groupEpoch).isEqualTo(1);
     }
+
+    @Test
+    void initializingPartitionsAlreadyInitializedChangesNothingAndNewOnesAreAdded() {
+        ShareGroupStatePartitions state = new ShareGroup("g").statePartitions();
+        state.initialize(INITIALIZED, "orders", List.of(0, 1));
+        ShareGroupStatePartitions.Topic before = state.initialized.get(INITIALIZED);
+
+        state.initialize(INITIALIZED, "orders", List.of(1, 0));
+        assertThat(state.initialized.get(INITIALIZED)).as("a heartbeat's unchanged topic").isSameAs(before);
+
+        state.initialize(INITIALIZED, "orders", List.of(2));
+        assertThat(state.initialized.get(INITIALIZED).partitions()).containsExactly(0, 1, 2);
+    }
 }
