@@ -99,12 +99,19 @@ final class Access {
                     AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE,
                     AclOperation.ALTER, AclOperation.DESCRIBE));
 
+    /** Serves the request as it stands. */
+    CompletionStage<Struct> serve() {
+        return handler.handle(context, request);
+    }
+
     /**
      * Serves the request, telling its handler what the principal may do with topics the request does not name: rights
      * that hold the authorizer, principal and host only, as a handler may keep them past the request (a KIP-848
-     * member keeps its heartbeat's until the next one) and must not keep the request's buffers alive with them.
+     * member keeps its heartbeat's until the next one) and must not keep the request's buffers alive with them. Only
+     * for the handlers that read them (ConsumerGroupHeartbeat's regular expressions, ShareFetch's session partitions):
+     * the others' requests, Produce and Fetch among them, allocate no rights and no second context.
      */
-    CompletionStage<Struct> serve() {
+    CompletionStage<Struct> serveWithTopicRights() {
         return handler.handle(context.withTopicRights(new PrincipalRights(authorizer, principal, host)), request);
     }
 

@@ -183,8 +183,8 @@ final class GroupApiChecks {
     /**
      * A KIP-848 or KIP-932 member's heartbeat: READ on the group (else GROUP_AUTHORIZATION_FAILED), and DESCRIBE on
      * every subscribed topic named (else TOPIC_AUTHORIZATION_FAILED). The handler is told which topics the member may
-     * describe ({@link Access#serve}): a regular expression's matches leave out the others, as Kafka's group
-     * coordinator filters them.
+     * describe ({@link Access#serveWithTopicRights}): a regular expression's matches leave out the others, as Kafka's
+     * group coordinator filters them.
      */
     static CompletionStage<Struct> heartbeat(Access access, String groupId, List<String> subscribed) {
         if (!groupAllowed(access, AclOperation.READ, groupId)) {
@@ -194,7 +194,7 @@ final class GroupApiChecks {
                 .isEmpty()) {
             return access.refuse(Errors.TOPIC_AUTHORIZATION_FAILED);
         }
-        return access.serve();
+        return access.serveWithTopicRights();
     }
 
     /**

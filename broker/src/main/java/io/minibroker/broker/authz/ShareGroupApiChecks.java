@@ -97,7 +97,7 @@ final class ShareGroupApiChecks {
      * READ on the group, else the request is refused GROUP_AUTHORIZATION_FAILED; READ on each topic, else its
      * partitions are answered TOPIC_AUTHORIZATION_FAILED, and so are the acknowledgements they carried, which are not
      * applied. As Kafka's share session does, a refused partition still joins the session (Kafka authorizes after
-     * it builds the session's context): the handler, told what the principal may read ({@link Access#serve}),
+     * it builds the session's context): the handler, told what the principal may read ({@link Access#serveWithTopicRights}),
      * answers it refused on this and every later fetch and acquires nothing from it, until READ is granted.
      */
     CompletionStage<Struct> shareFetch(Access access) {
@@ -122,9 +122,9 @@ final class ShareGroupApiChecks {
             }
         }
         if (refused.isEmpty()) {
-            return access.serve();
+            return access.serveWithTopicRights();
         }
-        return access.serve().thenApply(answer -> {
+        return access.serveWithTopicRights().thenApply(answer -> {
             if (answer != null) {
                 answerRefused(new ShareFetchResponseView(answer), refused);
             }
