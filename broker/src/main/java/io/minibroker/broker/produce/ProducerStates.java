@@ -13,7 +13,6 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -112,23 +111,18 @@ public final class ProducerStates {
     }
 
     /**
-     * Makes every table built keep only the producers its log still has: after the logs expired some
+     * Makes the log's table, if built, keep only the producers the log still has: after the log expired some
      * ({@link PartitionLog#removeExpiredProducers}), so that the leader's checks and the log's state agree on who is
      * known. A table built later keeps only those too, whatever the older snapshot and batches it reads name.
      */
-    public void retainLogsProducers() {
-        Map<PartitionLog, Holder> built;
-        synchronized (holders) { // iterating a synchronized map takes its lock; the tables' own are taken after
-            built = new HashMap<>(holders);
-        }
-        built.forEach((log, holder) -> {
-            ProducerStateTable table = holder.built();
-            if (table != null) {
-                synchronized (table) {
-                    table.retainOnly(producerIds(log));
-                }
+    public void retainLogsProducers(PartitionLog log) {
+        Holder holder = holders.get(log);
+        ProducerStateTable table = holder == null ? null : holder.built();
+        if (table != null) {
+            synchronized (table) { // the table's lock, then the log's, as a produce takes them
+                table.retainOnly(producerIds(log));
             }
-        });
+        }
     }
 
     private static Set<Long> producerIds(PartitionLog log) {
