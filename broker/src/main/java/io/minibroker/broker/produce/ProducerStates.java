@@ -37,18 +37,12 @@ public final class ProducerStates {
 
     /** Builds one partition's table at most once; only writers to that partition wait for the rebuild. */
     private static final class Holder {
-        /** Set once by the rebuild; read without the lock by {@link #built}. */
-        private volatile ProducerStateTable table;
+        private ProducerStateTable table;
 
         synchronized ProducerStateTable get(PartitionLog log) {
             if (table == null) {
                 table = rebuild(log);
             }
-            return table;
-        }
-
-        /** The table if it is built, null if not (without waiting for a rebuild under way). */
-        ProducerStateTable built() {
             return table;
         }
     }
@@ -111,14 +105,15 @@ public final class ProducerStates {
     }
 
     /**
-     * Makes the log's table, if built, keep only the producers the log still has: after the log expired some
+     * Makes the log's table, if it has one, keep only the producers the log still has: after the log expired some
      * ({@link PartitionLog#removeExpiredProducers}), so that the leader's checks and the log's state agree on who is
-     * known. A table built later keeps only those too, whatever the older snapshot and batches it reads name.
+     * known. A table built later keeps only those too, whatever the older snapshot and batches it reads name; one
+     * being built is waited for, since its rebuild may have read the log's producers before they expired.
      */
     public void retainLogsProducers(PartitionLog log) {
-        Holder holder = holders.get(log);
-        ProducerStateTable table = holder == null ? null : holder.built();
-        if (table != null) {
+        Holder holder = holders.get(log); // none if no write or read asked for its table: nothing to follow
+        if (holder != null) {
+            ProducerStateTable table = holder.get(log);
             synchronized (table) { // the table's lock, then the log's, as a produce takes them
                 table.retainOnly(producerIds(log));
             }
