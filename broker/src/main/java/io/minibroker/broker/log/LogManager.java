@@ -283,18 +283,6 @@ public final class LogManager implements AutoCloseable {
         return deleted;
     }
 
-    /**
-     * For the broker's scheduler: every log drops the producers idle for {@code expirationMs} at {@code now} (see
-     * {@link PartitionLog#removeExpiredProducers}); returns how many went.
-     */
-    public int removeExpiredProducers(long now, long expirationMs) {
-        int removed = 0;
-        for (PartitionLog partitionLog : logs.values()) {
-            removed += partitionLog.removeExpiredProducers(now, expirationMs);
-        }
-        return removed;
-    }
-
     /** Flushes the logs that rolled a segment since their last flush (see {@link PartitionLog#flushIfRolled}). */
     public void flushRolledLogs() {
         for (PartitionLog partitionLog : logs.values()) {

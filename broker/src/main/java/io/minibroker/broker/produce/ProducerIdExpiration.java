@@ -1,6 +1,7 @@
 package io.minibroker.broker.produce;
 
 import io.minibroker.broker.log.LogManager;
+import io.minibroker.broker.log.PartitionLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +42,15 @@ public final class ProducerIdExpiration implements Runnable {
     @Override
     public void run() {
         long now = clock.millis();
-        int removed = logs.removeExpiredProducers(now, expirationMs);
+        int removed = 0;
+        for (PartitionLog log : logs.allLogs()) {
+            int removedFromLog = log.removeExpiredProducers(now, expirationMs);
+            if (removedFromLog > 0) { // only then can its table know a producer the log does not
+                producerStates.retainLogsProducers(log);
+                removed += removedFromLog;
+            }
+        }
         if (removed > 0) {
-            producerStates.retainLogsProducers();
             LOG.info("Expired {} producer ids idle for {} ms or more", removed, expirationMs);
         }
     }

@@ -13,7 +13,6 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -38,18 +37,12 @@ public final class ProducerStates {
 
     /** Builds one partition's table at most once; only writers to that partition wait for the rebuild. */
     private static final class Holder {
-        /** Set once by the rebuild; read without the lock by {@link #built}. */
-        private volatile ProducerStateTable table;
+        private ProducerStateTable table;
 
         synchronized ProducerStateTable get(PartitionLog log) {
             if (table == null) {
                 table = rebuild(log);
             }
-            return table;
-        }
-
-        /** The table if it is built, null if not (without waiting for a rebuild under way). */
-        ProducerStateTable built() {
             return table;
         }
     }
@@ -112,23 +105,19 @@ public final class ProducerStates {
     }
 
     /**
-     * Makes every table built keep only the producers its log still has: after the logs expired some
+     * Makes the log's table, if it has one, keep only the producers the log still has: after the log expired some
      * ({@link PartitionLog#removeExpiredProducers}), so that the leader's checks and the log's state agree on who is
-     * known. A table built later keeps only those too, whatever the older snapshot and batches it reads name.
+     * known. A table built later keeps only those too, whatever the older snapshot and batches it reads name; one
+     * being built is waited for, since its rebuild may have read the log's producers before they expired.
      */
-    public void retainLogsProducers() {
-        Map<PartitionLog, Holder> built;
-        synchronized (holders) { // iterating a synchronized map takes its lock; the tables' own are taken after
-            built = new HashMap<>(holders);
-        }
-        built.forEach((log, holder) -> {
-            ProducerStateTable table = holder.built();
-            if (table != null) {
-                synchronized (table) {
-                    table.retainOnly(producerIds(log));
-                }
+    public void retainLogsProducers(PartitionLog log) {
+        Holder holder = holders.get(log); // none if no write or read asked for its table: nothing to follow
+        if (holder != null) {
+            ProducerStateTable table = holder.get(log);
+            synchronized (table) { // the table's lock, then the log's, as a produce takes them
+                table.retainOnly(producerIds(log));
             }
-        });
+        }
     }
 
     private static Set<Long> producerIds(PartitionLog log) {

@@ -88,7 +88,7 @@ class ProducerStatesExpiryTest {
     /** Expires in the log at {@code now}, and the table follows, as the broker's round does. */
     private void expireAt(long now) {
         log.removeExpiredProducers(now, EXPIRATION_MS);
-        states.retainLogsProducers();
+        states.retainLogsProducers(log);
     }
 
     private List<Long> tableProducers() {
