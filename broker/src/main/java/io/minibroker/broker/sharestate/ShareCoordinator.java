@@ -2,7 +2,7 @@ package io.minibroker.broker.sharestate;
 
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.log.LogException;
-import io.minibroker.broker.log.LogReadResult;
+import io.minibroker.broker.log.LogReplay;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.CoordinatorAppender;
@@ -18,10 +18,7 @@ import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.Record;
-import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatchBuilder;
-import io.minibroker.protocol.record.RecordBatches;
-import io.minibroker.protocol.record.RecordIterator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.slf4j.Logger;
@@ -53,7 +50,6 @@ public final class ShareCoordinator implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShareCoordinator.class);
     public static final String NAME = InternalTopics.SHARE_GROUP_STATE;
-    private static final int REPLAY_READ_BYTES = 1 << 20;
 
     /** A read's answer: NONE and the state (null when the share partition has none), or the error. */
     public record ReadResult(Errors error, ShareStateSnapshot snapshot, int stateEpoch) {
@@ -279,29 +275,7 @@ public final class ShareCoordinator implements AutoCloseable {
     /** Every share partition's last state in one partition of the topic, read to its end. */
     private static Loaded replay(PartitionLog log, int epoch) {
         Loaded replayed = new Loaded(epoch);
-        long offset = log.logStartOffset();
-        long end = log.logEndOffset();
-        while (offset < end) {
-            LogReadResult read = log.read(offset, REPLAY_READ_BYTES, true, end);
-            if (read.isEmpty()) {
-                break;
-            }
-            ByteBuf buffer = read.readInto(ByteBufAllocator.DEFAULT);
-            try {
-                RecordBatches batches = RecordBatches.of(buffer);
-                while (batches.hasNext()) {
-                    RecordBatch batch = batches.next();
-                    try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
-                        while (records.hasNext()) {
-                            applyReadable(log.topicPartition(), records.next(), replayed);
-                        }
-                    }
-                    offset = batch.lastOffset() + 1;
-                }
-            } finally {
-                buffer.release();
-            }
-        }
+        LogReplay.replay(log, (batch, record) -> applyReadable(log.topicPartition(), record, replayed));
         return replayed;
     }
 
