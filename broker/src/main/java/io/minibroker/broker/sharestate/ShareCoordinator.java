@@ -102,7 +102,7 @@ public final class ShareCoordinator implements AutoCloseable {
 
     public CompletableFuture<ReadResult> read(SharePartitionKey key, int leaderEpoch) {
         return onThread(ReadResult::failed, () -> {
-            Loaded partition = load(valid(key));
+            Loaded partition = load(leaderLog(valid(key)));
             Stored stored = partition.states().get(key);
             if (stored == null) {
                 return CompletableFuture.completedFuture(new ReadResult(Errors.NONE, null, -1));
@@ -124,7 +124,8 @@ public final class ShareCoordinator implements AutoCloseable {
 
     public CompletableFuture<Errors> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch) {
         return onThread(Function.identity(), () -> {
-            Loaded partition = load(valid(key));
+            PartitionLog log = leaderLog(valid(key));
+            Loaded partition = load(log);
             Stored previous = partition.states().get(key);
             boolean fromLeader = leaderEpoch != Persister.NO_LEADER_EPOCH;
             if (previous != null && fromLeader && leaderEpoch < previous.leaderEpoch()) {
@@ -136,7 +137,7 @@ public final class ShareCoordinator implements AutoCloseable {
             Stored next = previous == null ? new Stored(snapshot, 0, 0, epoch, now)
                     : new Stored(snapshot, previous.snapshotEpoch() + 1, previous.stateEpoch(), epoch,
                             previous.createTimestamp());
-            CompletableFuture<Errors> written = append(partition, key, ShareStateRecords.key(key),
+            CompletableFuture<Errors> written = append(partition, log, key, ShareStateRecords.key(key),
                     ShareStateRecords.value(next, now));
             partition.states().put(key, next);
             return written;
@@ -146,11 +147,12 @@ public final class ShareCoordinator implements AutoCloseable {
     /** Forgets a share partition's state (DeleteShareGroupState): a tombstone. */
     public CompletableFuture<Errors> delete(SharePartitionKey key) {
         return onThread(Function.identity(), () -> {
-            Loaded partition = load(valid(key));
+            PartitionLog log = leaderLog(valid(key));
+            Loaded partition = load(log);
             if (partition.states().remove(key) == null) {
                 return CompletableFuture.completedFuture(Errors.NONE);
             }
-            return append(partition, key, ShareStateRecords.key(key), null);
+            return append(partition, log, key, ShareStateRecords.key(key), null);
         });
     }
 
@@ -178,14 +180,19 @@ public final class ShareCoordinator implements AutoCloseable {
         return key;
     }
 
-    /** The key's partition of the topic, replayed now if this node has not yet under its current leader epoch. */
-    private Loaded load(SharePartitionKey key) {
-        TopicMetadata topic = topics.get(NAME).or(this::createdNow).orElseThrow(() -> new LogException(Errors.COORDINATOR_NOT_AVAILABLE,
-                NAME + " does not exist yet"));
+    /** The log of the key's partition of the topic, if this node leads it (else NOT_COORDINATOR). */
+    private PartitionLog leaderLog(SharePartitionKey key) {
+        TopicMetadata topic = topics.get(NAME).or(this::createdNow).orElseThrow(() ->
+                new LogException(Errors.COORDINATOR_NOT_AVAILABLE, NAME + " does not exist yet"));
         int index = partitionFor(key, topic.partitions());
-        PartitionLog log = topics.partitionLog(topic, index)
+        return topics.partitionLog(topic, index)
                 .filter(l -> leadership.isLeader(l.topicPartition()))
                 .orElseThrow(() -> new LogException(Errors.NOT_COORDINATOR, "not the leader of " + NAME + "-" + index));
+    }
+
+    /** The partition of the topic in {@code log}, replayed now if this node has not yet under its leader epoch. */
+    private Loaded load(PartitionLog log) {
+        int index = log.topicPartition().partition();
         int epoch = leadership.leaderEpoch(log.topicPartition());
         Loaded known = loaded.get(index);
         if (known != null && known.leaderEpoch() == epoch) {
@@ -204,10 +211,9 @@ public final class ShareCoordinator implements AutoCloseable {
         return topics.get(NAME);
     }
 
-    private CompletableFuture<Errors> append(Loaded partition, SharePartitionKey key, byte[] recordKey,
-                                             byte[] value) {
-        PartitionLog log = topics.get(NAME).flatMap(t -> topics.partitionLog(t, partitionFor(key, t.partitions())))
-                .orElseThrow(() -> new LogException(Errors.NOT_COORDINATOR, "no log of " + NAME + " here"));
+    /** Appends one record to {@code log}, the partition's, found led by this node as the request began. */
+    private CompletableFuture<Errors> append(Loaded partition, PartitionLog log, SharePartitionKey key,
+                                             byte[] recordKey, byte[] value) {
         long now = clock.wallClockMs();
         ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now)
                 .append(now, recordKey, value, List.of()).build();
