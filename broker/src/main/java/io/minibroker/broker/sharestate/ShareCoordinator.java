@@ -44,7 +44,8 @@ import java.util.function.Supplier;
  * ShareSnapshot record through the replicated log, counting once the log says so (on a cluster, replicated to
  * {@code min.insync.replicas}); the records every share partition has superseded are pruned every
  * {@code share.coordinator.state.topic.prune.interval.ms}. A write or read from a share-partition leader older than
- * the last one seen is FENCED_LEADER_EPOCH, so a node that lost a partition's leadership cannot overwrite its new leader's state.
+ * the last one seen is FENCED_LEADER_EPOCH, so a node that lost a partition's leadership cannot overwrite its new
+ * leader's state.
  */
 public final class ShareCoordinator implements AutoCloseable {
 
