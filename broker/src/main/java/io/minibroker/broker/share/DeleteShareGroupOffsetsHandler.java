@@ -13,8 +13,10 @@ import io.minibroker.protocol.schema.Struct;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -55,6 +57,9 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
         }
         List<CompletableFuture<Void>> writes = new ArrayList<>();
         Set<UUID> deleted = new HashSet<>();
+        // Not only the share partitions this node has loaded: the share coordinator also holds the state of those
+        // the group's ShareGroupStatePartitionMetadata lists (led elsewhere, or not fetched since a restart).
+        Map<UUID, Set<Integer>> withState = membership.statePartitions(groupId);
         for (DeleteShareGroupOffsetsRequestView.DeleteShareGroupOffsetsRequestTopic topic : body.topics()) {
             Optional<TopicMetadata> metadata = topics.get(topic.topicName());
             var out = response.addResponse().topicName(topic.topicName())
@@ -63,12 +68,13 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
                 out.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
                 continue;
             }
-            for (SharePartitionKey key : manager.keysOf(groupId)) {
-                if (key.topicId().equals(metadata.get().id())) {
-                    writes.add(manager.reset(key, null).toCompletableFuture());
-                }
-            }
-            deleted.add(metadata.get().id());
+            UUID topicId = metadata.get().id();
+            Set<Integer> partitions = new TreeSet<>(withState.getOrDefault(topicId, Set.of()));
+            manager.keysOf(groupId).stream().filter(key -> key.topicId().equals(topicId))
+                    .forEach(key -> partitions.add(key.partition()));
+            partitions.forEach(partition -> writes.add(manager.reset(new SharePartitionKey(groupId, topicId, partition),
+                    null).toCompletableFuture()));
+            deleted.add(topicId);
         }
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
                 .thenCompose(done -> membership.offsetsDeleted(groupId, deleted))

@@ -17,12 +17,6 @@ import io.minibroker.broker.log.PartitionLog;
 public record ShareGroupSettings(int recordLockDurationMs, int deliveryCountLimit, int partitionMaxRecordLocks,
                                  boolean autoOffsetResetEarliest, boolean readCommitted) {
 
-    /** Settings of a read_uncommitted group. */
-    public ShareGroupSettings(int recordLockDurationMs, int deliveryCountLimit, int partitionMaxRecordLocks,
-                              boolean autoOffsetResetEarliest) {
-        this(recordLockDurationMs, deliveryCountLimit, partitionMaxRecordLocks, autoOffsetResetEarliest, false);
-    }
-
     /** Where acquisition stops in {@code log}: its last stable offset for read_committed, else its high watermark. */
     long readableEnd(PartitionLog log) {
         return readCommitted ? log.lastStableOffset() : log.highWatermark();

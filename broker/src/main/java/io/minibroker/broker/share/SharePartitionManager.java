@@ -24,8 +24,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * The share partitions of this broker (Kafka's SharePartitionManager): each loaded at its first fetch under a leader
- * epoch, from the state the share coordinator holds or at the position {@code share.auto.offset.reset} gives; acknowledgements and releases applied
- * and persisted; the "ShareFetch" purgatory of parked fetches, woken by appends to a partition and by records made
+ * epoch, from the state the share coordinator holds or at the position {@code share.auto.offset.reset} gives;
+ * acknowledgements and releases applied and persisted; the "ShareFetch" purgatory of parked fetches, woken by appends to a partition and by records made
  * available again (released, or their locks expired), and the "ShareLockExpiry" purgatory whose timeouts release
  * expired locks on the broker clock even when no request comes.
  */

@@ -2,7 +2,7 @@ package io.minibroker.broker.sharestate;
 
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.log.LogException;
-import io.minibroker.broker.log.LogReadResult;
+import io.minibroker.broker.log.LogReplay;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.CoordinatorAppender;
@@ -18,10 +18,7 @@ import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.Record;
-import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatchBuilder;
-import io.minibroker.protocol.record.RecordBatches;
-import io.minibroker.protocol.record.RecordIterator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.slf4j.Logger;
@@ -47,13 +44,13 @@ import java.util.function.Supplier;
  * ShareSnapshot record through the replicated log, counting once the log says so (on a cluster, replicated to
  * {@code min.insync.replicas}); the records every share partition has superseded are pruned every
  * {@code share.coordinator.state.topic.prune.interval.ms}. A write or read from a share-partition leader older than
- * the last one seen is FENCED_LEADER_EPOCH, so a node that lost a partition's leadership cannot overwrite its new leader's state.
+ * the last one seen is FENCED_LEADER_EPOCH, so a node that lost a partition's leadership cannot overwrite its new
+ * leader's state.
  */
 public final class ShareCoordinator implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShareCoordinator.class);
     public static final String NAME = InternalTopics.SHARE_GROUP_STATE;
-    private static final int REPLAY_READ_BYTES = 1 << 20;
 
     /** A read's answer: NONE and the state (null when the share partition has none), or the error. */
     public record ReadResult(Errors error, ShareStateSnapshot snapshot, int stateEpoch) {
@@ -106,7 +103,7 @@ public final class ShareCoordinator implements AutoCloseable {
 
     public CompletableFuture<ReadResult> read(SharePartitionKey key, int leaderEpoch) {
         return onThread(ReadResult::failed, () -> {
-            Loaded partition = load(valid(key));
+            Loaded partition = load(leaderLog(valid(key)));
             Stored stored = partition.states().get(key);
             if (stored == null) {
                 return CompletableFuture.completedFuture(new ReadResult(Errors.NONE, null, -1));
@@ -128,7 +125,8 @@ public final class ShareCoordinator implements AutoCloseable {
 
     public CompletableFuture<Errors> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch) {
         return onThread(Function.identity(), () -> {
-            Loaded partition = load(valid(key));
+            PartitionLog log = leaderLog(valid(key));
+            Loaded partition = load(log);
             Stored previous = partition.states().get(key);
             boolean fromLeader = leaderEpoch != Persister.NO_LEADER_EPOCH;
             if (previous != null && fromLeader && leaderEpoch < previous.leaderEpoch()) {
@@ -140,7 +138,7 @@ public final class ShareCoordinator implements AutoCloseable {
             Stored next = previous == null ? new Stored(snapshot, 0, 0, epoch, now)
                     : new Stored(snapshot, previous.snapshotEpoch() + 1, previous.stateEpoch(), epoch,
                             previous.createTimestamp());
-            CompletableFuture<Errors> written = append(partition, key, ShareStateRecords.key(key),
+            CompletableFuture<Errors> written = append(partition, log, key, ShareStateRecords.key(key),
                     ShareStateRecords.value(next, now));
             partition.states().put(key, next);
             return written;
@@ -150,11 +148,12 @@ public final class ShareCoordinator implements AutoCloseable {
     /** Forgets a share partition's state (DeleteShareGroupState): a tombstone. */
     public CompletableFuture<Errors> delete(SharePartitionKey key) {
         return onThread(Function.identity(), () -> {
-            Loaded partition = load(valid(key));
+            PartitionLog log = leaderLog(valid(key));
+            Loaded partition = load(log);
             if (partition.states().remove(key) == null) {
                 return CompletableFuture.completedFuture(Errors.NONE);
             }
-            return append(partition, key, ShareStateRecords.key(key), null);
+            return append(partition, log, key, ShareStateRecords.key(key), null);
         });
     }
 
@@ -182,14 +181,19 @@ public final class ShareCoordinator implements AutoCloseable {
         return key;
     }
 
-    /** The key's partition of the topic, replayed now if this node has not yet under its current leader epoch. */
-    private Loaded load(SharePartitionKey key) {
-        TopicMetadata topic = topics.get(NAME).or(this::createdNow).orElseThrow(() -> new LogException(Errors.COORDINATOR_NOT_AVAILABLE,
-                NAME + " does not exist yet"));
+    /** The log of the key's partition of the topic, if this node leads it (else NOT_COORDINATOR). */
+    private PartitionLog leaderLog(SharePartitionKey key) {
+        TopicMetadata topic = topics.get(NAME).or(this::createdNow).orElseThrow(() ->
+                new LogException(Errors.COORDINATOR_NOT_AVAILABLE, NAME + " does not exist yet"));
         int index = partitionFor(key, topic.partitions());
-        PartitionLog log = topics.partitionLog(topic, index)
+        return topics.partitionLog(topic, index)
                 .filter(l -> leadership.isLeader(l.topicPartition()))
                 .orElseThrow(() -> new LogException(Errors.NOT_COORDINATOR, "not the leader of " + NAME + "-" + index));
+    }
+
+    /** The partition of the topic in {@code log}, replayed now if this node has not yet under its leader epoch. */
+    private Loaded load(PartitionLog log) {
+        int index = log.topicPartition().partition();
         int epoch = leadership.leaderEpoch(log.topicPartition());
         Loaded known = loaded.get(index);
         if (known != null && known.leaderEpoch() == epoch) {
@@ -208,10 +212,9 @@ public final class ShareCoordinator implements AutoCloseable {
         return topics.get(NAME);
     }
 
-    private CompletableFuture<Errors> append(Loaded partition, SharePartitionKey key, byte[] recordKey,
-                                             byte[] value) {
-        PartitionLog log = topics.get(NAME).flatMap(t -> topics.partitionLog(t, partitionFor(key, t.partitions())))
-                .orElseThrow(() -> new LogException(Errors.NOT_COORDINATOR, "no log of " + NAME + " here"));
+    /** Appends one record to {@code log}, the partition's, found led by this node as the request began. */
+    private CompletableFuture<Errors> append(Loaded partition, PartitionLog log, SharePartitionKey key,
+                                             byte[] recordKey, byte[] value) {
         long now = clock.wallClockMs();
         ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now)
                 .append(now, recordKey, value, List.of()).build();
@@ -279,29 +282,7 @@ public final class ShareCoordinator implements AutoCloseable {
     /** Every share partition's last state in one partition of the topic, read to its end. */
     private static Loaded replay(PartitionLog log, int epoch) {
         Loaded replayed = new Loaded(epoch);
-        long offset = log.logStartOffset();
-        long end = log.logEndOffset();
-        while (offset < end) {
-            LogReadResult read = log.read(offset, REPLAY_READ_BYTES, true, end);
-            if (read.isEmpty()) {
-                break;
-            }
-            ByteBuf buffer = read.readInto(ByteBufAllocator.DEFAULT);
-            try {
-                RecordBatches batches = RecordBatches.of(buffer);
-                while (batches.hasNext()) {
-                    RecordBatch batch = batches.next();
-                    try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
-                        while (records.hasNext()) {
-                            applyReadable(log.topicPartition(), records.next(), replayed);
-                        }
-                    }
-                    offset = batch.lastOffset() + 1;
-                }
-            } finally {
-                buffer.release();
-            }
-        }
+        LogReplay.replay(log, (batch, record) -> applyReadable(log.topicPartition(), record, replayed));
         return replayed;
     }
 

@@ -34,8 +34,8 @@ import java.util.function.Supplier;
  * {@code __share_group_state} — this node's {@link ShareCoordinator} directly, another node's with
  * ReadShareGroupState, WriteShareGroupState and DeleteShareGroupState on the inter-broker listener. In a cluster
  * with no such topic yet it is created through the controller (as Kafka's FindCoordinator for a share key has it
- * created) and the request fails with COORDINATOR_NOT_AVAILABLE, for the leader to try again. Requests to one node go in order, so a share partition's
- * writes reach its coordinator in the order they were made.
+ * created) and the request fails with COORDINATOR_NOT_AVAILABLE, for the leader to try again. Requests to one node
+ * go in order, so a share partition's writes reach its coordinator in the order they were made.
  */
 public final class ShareStatePersister implements Persister, AutoCloseable {
 
@@ -65,7 +65,8 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
         return new ShareStatePersister(nodeId, local, image, channels, listenerName);
     }
 
-    private ShareStatePersister(int nodeId, ShareCoordinator local, Supplier<ClusterMetadata> image, NodeChannels channels, String listenerName) {
+    private ShareStatePersister(int nodeId, ShareCoordinator local, Supplier<ClusterMetadata> image,
+                                NodeChannels channels, String listenerName) {
         this.nodeId = nodeId;
         this.local = local;
         this.image = image;

@@ -133,4 +133,34 @@ class ShareGroupOffsetsAdminTest {
             assertThat(offsets(admin, "g")).doesNotContainKey(PARTITION);
         }
     }
+
+    /**
+     * DeleteShareGroupOffsets forgets the share coordinator's state of every share partition the group has state
+     * for, not only those this node has loaded since it started: after a restart the next member starts where
+     * {@code share.auto.offset.reset} (latest) says, not where the deleted state left off.
+     */
+    @Test
+    void deletingOffsetsAfterARestartForgetsTheStoredState() throws Exception {
+        try (Admin admin = broker.admin()) {
+            try (KafkaShareConsumer<String, String> first = broker.shareConsumer("g")) {
+                awaitSharePartition(admin, first);
+                broker.produce(5);
+                consume(first, 5, v -> v.equals("v0") || v.equals("v1") ? AcknowledgeType.ACCEPT : null);
+            } // v2..v4 released: the stored state starts at offset 2
+        }
+        broker.restart();
+        try (Admin admin = broker.admin()) {
+            admin.deleteShareGroupOffsets("g", Set.of(ShareBroker.TOPIC)).all().get();
+            try (KafkaShareConsumer<String, String> second = broker.shareConsumer("g")) {
+                SharePartitionOffsetInfo loaded = null;
+                while (loaded == null || loaded.startOffset() < 0) { // until the member's fetch loaded it here
+                    second.poll(POLL);
+                    loaded = offsets(admin, "g").get(PARTITION);
+                }
+                assertThat(loaded.startOffset()).isEqualTo(5); // the log end, not the deleted state's 2
+                broker.produce(5); // v0..v4 again, at offsets 5..9
+                assertThat(consume(second, 1, v -> AcknowledgeType.ACCEPT).get(0)).isEqualTo("v0");
+            }
+        }
+    }
 }

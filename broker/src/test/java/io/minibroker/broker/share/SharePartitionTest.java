@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SharePartitionTest {
 
     private static final SharePartitionKey KEY = new SharePartitionKey("g", UUID.randomUUID(), 0);
-    private static final ShareGroupSettings SETTINGS = new ShareGroupSettings(30_000, 3, 100, false);
+    private static final ShareGroupSettings SETTINGS = new ShareGroupSettings(30_000, 3, 100, false, false);
 
     private final ManualClock clock = new ManualClock();
 
@@ -114,7 +114,7 @@ class SharePartitionTest {
 
     @Test
     void theWindowStopsAtTheRecordLockLimitUntilTheStartOffsetMoves() {
-        SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 100, false));
+        SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 100, false, false));
         assertThat(partition.acquire("a", 1000, records(0, 199))).containsExactly(new AcquiredRecords(0, 99, 1));
         assertThat(partition.canAcquire(200)).isFalse();
         assertThat(partition.acknowledge("a", List.of(ack(0, 9, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.NONE);
@@ -139,7 +139,7 @@ class SharePartitionTest {
     void aLockRenewedAfterTheLockDurationShrankExpiresAtItsNewDeadline() {
         SharePartition partition = partition(SETTINGS);
         partition.acquire("a", 10, records(0, 0)); // locked until 30 000
-        partition.updateSettings(new ShareGroupSettings(5_000, 3, 100, false));
+        partition.updateSettings(new ShareGroupSettings(5_000, 3, 100, false, false));
         clock.advance(1_000);
         assertThat(partition.acknowledge("a", List.of(ack(0, 0, AcknowledgeType.RENEW)))).isEqualTo(Errors.NONE);
         clock.advance(4_999);
