@@ -2,7 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.log.LogException;
-import io.minibroker.broker.log.LogReadResult;
+import io.minibroker.broker.log.LogReplay;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.InternalTopics;
@@ -15,8 +15,6 @@ import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.Record;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatchBuilder;
-import io.minibroker.protocol.record.RecordBatches;
-import io.minibroker.protocol.record.RecordIterator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -64,7 +62,6 @@ final class OffsetsTopic {
     /** OffsetCommitKey's record type; 0 is the same key, as written before Kafka 0.9's version 1. */
     private static final short OFFSET_KEY_VERSION = 1;
     private static final short OFFSET_VALUE_VERSION = 3;
-    private static final int REPLAY_READ_BYTES = 1 << 20;
     /** Kafka's RecordBatch.NO_PRODUCER_ID: a batch of no transaction. */
     static final long NO_PRODUCER_ID = -1L;
     /** The base sequence of a coordinator's transactional batch, Kafka's (its log does not check it). */
@@ -281,38 +278,24 @@ final class OffsetsTopic {
     }
 
     private static void replay(int index, PartitionLog log, ReplaySink sink, GroupSink groups) {
-        long offset = log.logStartOffset();
-        long end = log.logEndOffset();
-        while (offset < end) {
-            LogReadResult read = log.read(offset, REPLAY_READ_BYTES, true, end);
-            if (read.isEmpty()) {
-                return;
-            }
-            ByteBuf buffer = read.readInto(ByteBufAllocator.DEFAULT);
-            try {
-                RecordBatches batches = RecordBatches.of(buffer);
-                while (batches.hasNext()) {
-                    RecordBatch batch = batches.next();
-                    long producerId = batch.isTransactional() ? batch.producerId() : NO_PRODUCER_ID;
-                    if (producerId != NO_PRODUCER_ID) {
-                        sink.producerEpoch(index, producerId, batch.producerEpoch());
-                    }
-                    try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
-                        while (records.hasNext()) {
-                            Record record = records.next();
-                            if (batch.isControl()) {
-                                applyMarker(index, producerId, record, sink);
-                            } else {
-                                applyReadable(log, record, producerId, sink, groups);
-                            }
-                        }
-                    }
-                    offset = batch.lastOffset() + 1;
+        LogReplay.replay(log, new LogReplay.RecordVisitor() {
+            @Override
+            public void batch(RecordBatch batch) {
+                if (batch.isTransactional()) {
+                    sink.producerEpoch(index, batch.producerId(), batch.producerEpoch());
                 }
-            } finally {
-                buffer.release();
             }
-        }
+
+            @Override
+            public void record(RecordBatch batch, Record record) {
+                long producerId = batch.isTransactional() ? batch.producerId() : NO_PRODUCER_ID;
+                if (batch.isControl()) {
+                    applyMarker(index, producerId, record, sink);
+                } else {
+                    applyReadable(log, record, producerId, sink, groups);
+                }
+            }
+        });
     }
 
     /**

@@ -9,8 +9,8 @@ import io.netty.buffer.ByteBufAllocator;
 
 /**
  * Reads a partition from its log start to its current end, batch by batch, for the coordinators that rebuild their
- * state from an internal topic when they become its leader (the share coordinator; the offsets and transaction
- * state topics read the same way).
+ * state from an internal topic when they become its leader (the share coordinator, the transaction state topic and the
+ * offsets topic).
  */
 public final class LogReplay {
 
@@ -20,6 +20,10 @@ public final class LogReplay {
     /** What a replay hands each record to, with the batch that holds it. */
     @FunctionalInterface
     public interface RecordVisitor {
+        /** Each batch before its records, even one with none left (a compacted transactional batch keeps its producer). */
+        default void batch(RecordBatch batch) {
+        }
+
         void record(RecordBatch batch, Record record);
     }
 
@@ -40,6 +44,7 @@ public final class LogReplay {
                 RecordBatches batches = RecordBatches.of(buffer);
                 while (batches.hasNext()) {
                     RecordBatch batch = batches.next();
+                    visitor.batch(batch);
                     try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
                         while (records.hasNext()) {
                             visitor.record(batch, records.next());

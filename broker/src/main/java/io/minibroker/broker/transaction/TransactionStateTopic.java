@@ -1,7 +1,7 @@
 package io.minibroker.broker.transaction;
 
 import io.minibroker.broker.log.LogException;
-import io.minibroker.broker.log.LogReadResult;
+import io.minibroker.broker.log.LogReplay;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.CoordinatorAppender;
@@ -12,10 +12,7 @@ import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.Record;
-import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatchBuilder;
-import io.minibroker.protocol.record.RecordBatches;
-import io.minibroker.protocol.record.RecordIterator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.slf4j.Logger;
@@ -35,7 +32,6 @@ public final class TransactionStateTopic implements TransactionStateLog {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransactionStateTopic.class);
     public static final String NAME = InternalTopics.TRANSACTION_STATE;
-    private static final int REPLAY_READ_BYTES = 1 << 20;
 
     private final TopicRegistry topics;
     private final CoordinatorAppender appender;
@@ -75,29 +71,7 @@ public final class TransactionStateTopic implements TransactionStateLog {
             return;
         }
         PartitionLog log = found.get();
-        long offset = log.logStartOffset();
-        long end = log.logEndOffset();
-        while (offset < end) {
-            LogReadResult read = log.read(offset, REPLAY_READ_BYTES, true, end);
-            if (read.isEmpty()) {
-                return;
-            }
-            ByteBuf buffer = read.readInto(ByteBufAllocator.DEFAULT);
-            try {
-                RecordBatches batches = RecordBatches.of(buffer);
-                while (batches.hasNext()) {
-                    RecordBatch batch = batches.next();
-                    try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
-                        while (records.hasNext()) {
-                            applyReadable(log, records.next(), sink);
-                        }
-                    }
-                    offset = batch.lastOffset() + 1;
-                }
-            } finally {
-                buffer.release();
-            }
-        }
+        LogReplay.replay(log, (batch, record) -> applyReadable(log, record, sink));
     }
 
     /** One unreadable record (a later version) must not keep the partition's other ids from loading. */
