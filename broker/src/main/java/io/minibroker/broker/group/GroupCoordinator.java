@@ -9,6 +9,7 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.share.ShareGroupMembership;
+import io.minibroker.broker.share.ShareStateDeletion;
 import io.minibroker.broker.sharegroup.ConsumerGroupTimings;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
@@ -202,6 +203,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         synchronized (group) {
             return group.validateOffsetFetch(memberId, memberEpoch);
         }
+    }
+
+    /** How DeleteGroups of a share group deletes its share-partition state (the delivery side's). */
+    public void deleteShareStateWith(ShareStateDeletion deletion) {
+        shares.deleteStateWith(deletion);
     }
 
     /**

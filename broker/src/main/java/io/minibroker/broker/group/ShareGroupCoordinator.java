@@ -3,6 +3,7 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.share.ShareGroupMembership;
+import io.minibroker.broker.share.ShareStateDeletion;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -52,6 +54,8 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     private final ShareGroupSessions sessions;
     private final ShareGroupTimings timings;
     private final int maxSize;
+    /** The delivery side's, known once the broker has made both; none for the membership side alone. */
+    private volatile ShareStateDeletion stateDeletion = ShareStateDeletion.NONE;
 
     ShareGroupCoordinator(BrokerConfig config, ClassicGroups classicGroups, ConsumerGroups consumerGroups,
                           OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock,
@@ -65,6 +69,11 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
         this.sessions = new ShareGroupSessions(clock, this);
         this.timings = timings;
         this.maxSize = config.get(BrokerConfig.GROUP_SHARE_MAX_SIZE);
+    }
+
+    /** How DeleteGroups deletes a share group's share-partition state first. */
+    void deleteStateWith(ShareStateDeletion deletion) {
+        this.stateDeletion = deletion;
     }
 
     /** The share group of that id, or null if there is none. */
@@ -304,36 +313,96 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     }
 
     /**
-     * DeleteGroups of a share group, on the coordinator's thread: NON_EMPTY_GROUP while it has members; else
-     * tombstones for its records, and it is forgotten; answered once the write counts.
+     * DeleteGroups of a share group, as Kafka's GroupCoordinatorService: NON_EMPTY_GROUP while it has members; else
+     * the state of its share partitions is deleted first (its record 15's partitions and those the delivery side
+     * holds), and only once that counts are its records tombstoned and the group forgotten, answered once that write
+     * counts. A failed state deletion keeps the group and answers the error the share coordinator gave (Kafka's
+     * per-partition error of DeleteShareGroupState), UNKNOWN_SERVER_ERROR for any other failure.
      */
     CompletableFuture<Errors> delete(String groupId) {
         return thread.compose(() -> {
-            Errors notHere = classicGroups.coordinatorError(groupId);
-            ShareGroup group = groups.get(groupId);
-            if (notHere != Errors.NONE || group == null) {
-                return done(notHere != Errors.NONE ? notHere : Errors.GROUP_ID_NOT_FOUND);
+            ShareGroup group = deletable(groupId);
+            if (group == null) {
+                return done(deletableError(groupId));
             }
-            CompletableFuture<Long> written;
+            Map<UUID, Set<Integer>> partitions;
             synchronized (group) {
-                if (group.isDead()) {
-                    return done(Errors.GROUP_ID_NOT_FOUND);
-                }
-                if (!group.members.isEmpty()) {
-                    return done(Errors.NON_EMPTY_GROUP);
-                }
-                Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
-                try {
-                    written = tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
-                            : log.writeRecords(groupId, tombstones);
-                } catch (LogException e) {
-                    return done(OffsetsWriteErrors.answerFor(e));
-                }
-                forget(group);
+                partitions = withState(group);
             }
-            return written.handle((offset, failure) -> failure == null ? Errors.NONE
-                    : OffsetsWriteErrors.answerFor(failure));
+            return stateDeletion.deleteState(groupId, partitions).toCompletableFuture().handle((ok, failure) ->
+                    failure == null ? Errors.NONE : stateDeletionError(failure))
+                    .thenCompose(error -> error != Errors.NONE ? done(error)
+                            : thread.compose(() -> deleteRecords(groupId)));
         });
+    }
+
+    /** The share group DeleteGroups may delete now (on the coordinator's thread), or null. */
+    private ShareGroup deletable(String groupId) {
+        return deletableError(groupId) == Errors.NONE ? groups.get(groupId) : null;
+    }
+
+    private Errors deletableError(String groupId) {
+        Errors notHere = classicGroups.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return notHere;
+        }
+        ShareGroup group = groups.get(groupId);
+        if (group == null) {
+            return Errors.GROUP_ID_NOT_FOUND;
+        }
+        synchronized (group) {
+            return group.isDead() ? Errors.GROUP_ID_NOT_FOUND
+                    : group.members.isEmpty() ? Errors.NONE : Errors.NON_EMPTY_GROUP;
+        }
+    }
+
+    /**
+     * The share partitions the group has state for, as Kafka's shareGroupBuildPartitionDeleteRequest lists them:
+     * its initializing and initialized topics' partitions, and every partition of a topic being deleted.
+     */
+    private Map<UUID, Set<Integer>> withState(ShareGroup group) {
+        Map<UUID, Set<Integer>> partitions = new LinkedHashMap<>();
+        ShareGroupStatePartitions state = group.statePartitions;
+        if (state == null) {
+            return partitions;
+        }
+        state.initializing.forEach((topicId, topic) -> partitions.computeIfAbsent(topicId, id -> new TreeSet<>())
+                .addAll(topic.partitions()));
+        state.initialized.forEach((topicId, topic) -> partitions.computeIfAbsent(topicId, id -> new TreeSet<>())
+                .addAll(topic.partitions()));
+        state.deleting.keySet().forEach(topicId -> topics.known(topicId).ifPresent(topic ->
+                partitions.computeIfAbsent(topicId, id -> new TreeSet<>()).addAll(partitionsUpTo(topic.partitions()))));
+        return partitions;
+    }
+
+    private static Errors stateDeletionError(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return cause instanceof LogException e ? e.error() : Errors.UNKNOWN_SERVER_ERROR;
+    }
+
+    /**
+     * The group's state is gone: tombstones for its records, and it is forgotten. Checked again, as Kafka's
+     * deleteGroups validates the group once more: a member may have joined while the state was being deleted.
+     */
+    private CompletableFuture<Errors> deleteRecords(String groupId) {
+        ShareGroup group = deletable(groupId);
+        if (group == null) {
+            return done(deletableError(groupId));
+        }
+        CompletableFuture<Long> written;
+        synchronized (group) {
+            Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
+            try {
+                written = tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
+                        : log.writeRecords(groupId, tombstones);
+            } catch (LogException e) {
+                return done(OffsetsWriteErrors.answerFor(e));
+            }
+            forget(group);
+        }
+        return written.handle((offset, failure) -> failure == null ? Errors.NONE
+                : OffsetsWriteErrors.answerFor(failure));
     }
 
     // ------------------------------------------------------------------------------- The offsets admin APIs

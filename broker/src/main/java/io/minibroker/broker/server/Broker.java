@@ -237,6 +237,7 @@ public final class Broker implements AutoCloseable {
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions);
+        groupCoordinator.deleteShareStateWith(shareGroups.stateDeletion());
         GroupCoordinatorApis.register(apis, groupCoordinator, cluster, node, topics, autoCreation, transactions,
                 registry);
         BiPredicate<String, Integer> partitionExists = cluster != null ? cluster::partitionExists

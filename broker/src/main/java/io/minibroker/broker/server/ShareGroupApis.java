@@ -14,6 +14,7 @@ import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.broker.share.ShareLogs;
 import io.minibroker.broker.share.SharePartitionManager;
 import io.minibroker.broker.share.ShareSessionCache;
+import io.minibroker.broker.share.ShareStateDeletion;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.sharestate.DeleteShareGroupStateHandler;
 import io.minibroker.broker.sharestate.ReadShareGroupStateHandler;
@@ -97,6 +98,11 @@ final class ShareGroupApis implements AutoCloseable {
     /** How a cluster broker has {@code __share_group_state} created: known once the broker's APIs are. */
     void createStateTopicWith(TopicAutoCreation autoCreation) {
         persister.createTopicWith(autoCreation);
+    }
+
+    /** How DeleteGroups of a share group deletes its share partitions' state. */
+    ShareStateDeletion stateDeletion() {
+        return partitions;
     }
 
     /** {@code leadership}, also waking parked share fetches on appends and high-watermark moves (followers' fetches). */

@@ -12,10 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -29,7 +31,7 @@ import java.util.function.ToIntFunction;
  * available again (released, or their locks expired), and the "ShareLockExpiry" purgatory whose timeouts release
  * expired locks on the broker clock even when no request comes.
  */
-public final class SharePartitionManager implements AutoCloseable {
+public final class SharePartitionManager implements ShareStateDeletion, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SharePartitionManager.class);
 
@@ -267,6 +269,19 @@ public final class SharePartitionManager implements AutoCloseable {
             partition.resetTo(offset);
             return persister.write(key, partition.snapshot(), partition.leaderEpoch());
         }
+    }
+
+    /**
+     * DeleteGroups of a share group: the state of the partitions its coordinator lists and of those known here goes,
+     * here (so the group made again starts where {@code share.auto.offset.reset} says) and at the share coordinators.
+     */
+    @Override
+    public CompletionStage<Void> deleteState(String groupId, Map<UUID, Set<Integer>> statePartitions) {
+        Set<SharePartitionKey> keys = new LinkedHashSet<>(keysOf(groupId));
+        statePartitions.forEach((topicId, numbers) -> numbers.forEach(partition ->
+                keys.add(new SharePartitionKey(groupId, topicId, partition))));
+        return CompletableFuture.allOf(keys.stream().map(key -> reset(key, null).toCompletableFuture())
+                .toArray(CompletableFuture[]::new));
     }
 
     private void changed(SharePartition partition, boolean releasedAny) {
