@@ -147,9 +147,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
             ShareGroupHeartbeat.Response response = request.memberEpoch() == ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH
                     ? leave(group, request) : heartbeat(group, request);
             if (response.error() != Errors.NONE) {
-                if (group.members.isEmpty() && group.written.isEmpty()) {
-                    forget(group); // a first join refused: no group was made
-                }
+                forgetIfUnwritten(group); // a first join refused: no group was made
                 return done(response);
             }
             return write(group).handle((written, failure) -> failure == null ? response
@@ -450,6 +448,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                     && (classicGroups.get(groupId) != null || consumerGroups.get(groupId) != null)) {
                 return done(new Outcome(Errors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a share group."));
             }
+            boolean made = groups.get(groupId) == null;
             ShareGroup group = groups.computeIfAbsent(groupId, ShareGroup::new); // if none, an empty one, as Kafka
             synchronized (group) {
                 if (group.isDead()) { // deleted or unloaded meanwhile: the client retries
@@ -460,7 +459,12 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 }
                 partitions.forEach((topicId, numbers) -> topics.known(topicId).ifPresent(topic ->
                         group.statePartitions().initialize(topicId, topic.name(), numbers)));
-                return written(group);
+                return written(group).thenApply(outcome -> {
+                    if (made && outcome.error() != Errors.NONE) {
+                        forgetIfUnwritten(group); // Kafka's failed write leaves no group behind either
+                    }
+                    return outcome;
+                });
             }
         });
     }
@@ -509,6 +513,15 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
         synchronized (group) {
             group.members.values().forEach(sessions::end);
             forget(group);
+        }
+    }
+
+    /** Forgets a group that has no members and nothing written: one made by a request that failed. */
+    private void forgetIfUnwritten(ShareGroup group) {
+        synchronized (group) {
+            if (!group.isDead() && group.members.isEmpty() && group.written.isEmpty()) {
+                forget(group);
+            }
         }
     }
 
