@@ -207,30 +207,29 @@ final class ClassicMembersOfConsumerGroups {
         }));
     }
 
-    /** A LeaveGroup of a classic-protocol member: it goes, the group epoch moves on. */
-    Errors leave(ConsumerGroup group, String memberId, String groupInstanceId) {
-        synchronized (group) {
-            if (group.isDead()) {
-                return Errors.UNKNOWN_MEMBER_ID;
-            }
-            ConsumerGroupMember member = groupInstanceId != null ? group.staticMember(groupInstanceId)
-                    : group.members.get(memberId);
-            if (member == null || !member.usesClassicProtocol()) {
-                return Errors.UNKNOWN_MEMBER_ID;
-            }
-            if (groupInstanceId != null && !memberId.isEmpty() && !member.memberId.equals(memberId)) {
-                return Errors.FENCED_INSTANCE_ID;
-            }
-            consumers.removeMember(group, member);
-        }
-        consumers.thread().run(() -> {
+    /**
+     * A LeaveGroup of a classic-protocol member: it goes, the group epoch moves on. On the coordinator's thread, as
+     * Kafka's classicGroupLeaveToConsumerGroup (a coordinator write): answered once the records of its removal are
+     * written; a failed write fails the stage with the log's refusal.
+     */
+    CompletableFuture<Errors> leave(ConsumerGroup group, String memberId, String groupInstanceId) {
+        return consumers.thread().compose(() -> {
             synchronized (group) {
-                if (!group.isDead()) {
-                    consumers.write(group);
+                if (group.isDead()) {
+                    return CompletableFuture.completedFuture(Errors.UNKNOWN_MEMBER_ID);
                 }
+                ConsumerGroupMember member = groupInstanceId != null ? group.staticMember(groupInstanceId)
+                        : group.members.get(memberId);
+                if (member == null || !member.usesClassicProtocol()) {
+                    return CompletableFuture.completedFuture(Errors.UNKNOWN_MEMBER_ID);
+                }
+                if (groupInstanceId != null && !memberId.isEmpty() && !member.memberId.equals(memberId)) {
+                    return CompletableFuture.completedFuture(Errors.FENCED_INSTANCE_ID);
+                }
+                consumers.removeMember(group, member);
+                return consumers.write(group).thenApply(offset -> Errors.NONE);
             }
         });
-        return Errors.NONE;
     }
 
     /** Kafka's validation of a classic member's SyncGroup and Heartbeat in a consumer group. */

@@ -313,12 +313,16 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return membership.heartbeat(groupId, generationId, memberId, groupInstanceId);
     }
 
-    Errors leave(String groupId, String memberId, String groupInstanceId) {
+    /**
+     * A LeaveGroup's member: a classic group's is answered at once, a classic-protocol member of a consumer group once
+     * its removal is written (the stage fails with the write's failure).
+     */
+    CompletableFuture<Errors> leave(String groupId, String memberId, String groupInstanceId) {
         ConsumerGroup group = consumerGroups.get(groupId);
         if (group != null) {
             return classicMembers.leave(group, memberId, groupInstanceId);
         }
-        return membership.leave(groupId, memberId, groupInstanceId);
+        return CompletableFuture.completedFuture(membership.leave(groupId, memberId, groupInstanceId));
     }
 
     // ---------------------------------------------------------------------------------------------- Offsets

@@ -9,12 +9,14 @@ import io.minibroker.protocol.message.view.LeaveGroupRequestView.MemberIdentity;
 import io.minibroker.protocol.message.view.LeaveGroupResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * LeaveGroup: v0-2 remove one member (the error is top-level); v3+ a batch, each with its own error and the
- * top-level error NONE. A group not coordinated here is answered with the top-level error alone.
+ * top-level error NONE. A group not coordinated here is answered with the top-level error alone; so is a leave
+ * whose removal could not be written (a member of a consumer group), as Kafka answers a failed coordinator write.
  */
 public final class LeaveGroupHandler implements ApiHandler {
 
@@ -36,15 +38,24 @@ public final class LeaveGroupHandler implements ApiHandler {
             return CompletableFuture.completedFuture(response.errorCode(notHere.code()).struct());
         }
         if (request.version() < BATCHED_FROM_VERSION) {
-            Errors error = coordinator.leave(groupId, body.memberId(), null);
-            return CompletableFuture.completedFuture(response.errorCode(error.code()).struct());
+            return coordinator.leave(groupId, body.memberId(), null).handle((error, failure) ->
+                    response.errorCode((failure == null ? error : OffsetsWriteErrors.answerFor(failure)).code())
+                            .struct());
         }
-        response.errorCode(Errors.NONE.code());
-        for (MemberIdentity member : body.members()) {
-            Errors error = coordinator.leave(groupId, member.memberId(), member.groupInstanceId());
-            response.addMember().memberId(member.memberId()).groupInstanceId(member.groupInstanceId())
-                    .errorCode(error.code());
-        }
-        return CompletableFuture.completedFuture(response.struct());
+        List<MemberIdentity> members = body.members();
+        List<CompletableFuture<Errors>> results = members.stream()
+                .map(member -> coordinator.leave(groupId, member.memberId(), member.groupInstanceId())).toList();
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).handle((done, failure) -> {
+            if (failure != null) { // as Kafka's failed coordinator write: the whole request gets its error
+                return response.errorCode(OffsetsWriteErrors.answerFor(failure).code()).struct();
+            }
+            response.errorCode(Errors.NONE.code());
+            for (int i = 0; i < members.size(); i++) {
+                MemberIdentity member = members.get(i);
+                response.addMember().memberId(member.memberId()).groupInstanceId(member.groupInstanceId())
+                        .errorCode(results.get(i).join().code());
+            }
+            return response.struct();
+        });
     }
 }

@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -328,7 +327,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 partitions = withState(group);
             }
             return stateDeletion.deleteState(groupId, partitions).toCompletableFuture().handle((ok, failure) ->
-                    failure == null ? Errors.NONE : stateDeletionError(failure))
+                    failure == null ? Errors.NONE : OffsetsWriteErrors.unwrap(failure).error())
                     .thenCompose(error -> error != Errors.NONE ? done(error)
                             : thread.compose(() -> deleteRecords(groupId)));
         });
@@ -371,12 +370,6 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
         state.deleting.keySet().forEach(topicId -> topics.known(topicId).ifPresent(topic ->
                 partitions.computeIfAbsent(topicId, id -> new TreeSet<>()).addAll(partitionsUpTo(topic.partitions()))));
         return partitions;
-    }
-
-    private static Errors stateDeletionError(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        return cause instanceof LogException e ? e.error() : Errors.UNKNOWN_SERVER_ERROR;
     }
 
     /**
