@@ -46,7 +46,12 @@ public final class ClusterMetadataHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         MetadataRequestView metadataRequest = new MetadataRequestView(request.body());
         List<MetadataRequestView.MetadataRequestTopic> requested = metadataRequest.topics();
-        if (autoCreation != null && metadataRequest.allowAutoTopicCreation() && requested != null) {
+        Errors invalid = MetadataHandler.requestError(request, requested);
+        if (invalid != Errors.NONE) {
+            return CompletableFuture.completedFuture(MetadataHandler.errorResponse(requested, invalid));
+        }
+        if (autoCreation != null && metadataRequest.allowAutoTopicCreation() && requested != null
+                && !MetadataHandler.answersByIdOnly(requested)) {
             ClusterMetadata image = metadata.current();
             Set<String> creatable = requested.stream()
                     .map(MetadataRequestView.MetadataRequestTopic::name)
@@ -69,9 +74,13 @@ public final class ClusterMetadataHandler implements ApiHandler {
             image.topics().values().forEach(topic -> ClusterMetadata.describe(topic, response.addTopic()));
             return response.struct();
         }
+        boolean idsOnly = MetadataHandler.answersByIdOnly(requested);
         for (MetadataRequestView.MetadataRequestTopic wanted : requested) {
-            MetadataResponseView.MetadataResponseTopic result = response.addTopic();
             boolean byId = MetadataHandler.byId(wanted);
+            if (idsOnly && !byId) {
+                continue;
+            }
+            MetadataResponseView.MetadataResponseTopic result = response.addTopic();
             Optional<ClusterMetadata.TopicImage> topic = byId
                     ? image.topic(wanted.topicId()) : image.topic(wanted.name());
             if (topic.isPresent()) {

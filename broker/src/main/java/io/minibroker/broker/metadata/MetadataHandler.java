@@ -12,8 +12,11 @@ import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -31,6 +34,8 @@ import java.util.concurrent.Executor;
 public final class MetadataHandler implements ApiHandler {
 
     private static final int LEADER_EPOCH = 0;
+    /** From this version a topic may be asked for by id (Kafka's KafkaApis refuses ids and null names before). */
+    private static final int TOPIC_IDS_VERSION = 12;
 
     private final LocalNode node;
     private final TopicRegistry topics;
@@ -48,6 +53,10 @@ public final class MetadataHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         MetadataRequestView metadataRequest = new MetadataRequestView(request.body());
+        Errors invalid = requestError(request, metadataRequest.topics());
+        if (invalid != Errors.NONE) {
+            return CompletableFuture.completedFuture(errorResponse(metadataRequest.topics(), invalid));
+        }
         if (autoCreate && metadataRequest.allowAutoTopicCreation() && namesAnUnknownTopic(metadataRequest)) {
             return CompletableFuture.supplyAsync(() -> answer(context, request, metadataRequest), disk);
         }
@@ -56,17 +65,58 @@ public final class MetadataHandler implements ApiHandler {
 
     private boolean namesAnUnknownTopic(MetadataRequestView metadataRequest) {
         List<MetadataRequestView.MetadataRequestTopic> requested = metadataRequest.topics();
-        return requested != null && requested.stream()
-                .anyMatch(wanted -> !byId(wanted) && topics.get(wanted.name()).isEmpty());
+        return requested != null && !answersByIdOnly(requested) && requested.stream()
+                .anyMatch(wanted -> topics.get(wanted.name()).isEmpty());
     }
 
     /**
-     * Whether the topic is asked for by id (v10+): Kafka's clients leave the name null or empty then (the consumer
-     * does for the topics a KIP-848 assignment names by id), and Kafka goes by any non-zero id.
+     * Whether the topic is asked for by id: a non-zero id (v12+; Kafka's clients leave the name null or empty then,
+     * as the consumer does for the topics a KIP-848 assignment names by id). Kafka goes by any non-zero id.
      */
     public static boolean byId(MetadataRequestView.MetadataRequestTopic wanted) {
-        return wanted.name() == null || wanted.name().isEmpty() && wanted.topicId() != null
-                && (wanted.topicId().getMostSignificantBits() != 0 || wanted.topicId().getLeastSignificantBits() != 0);
+        UUID id = wanted.topicId();
+        return id != null && (id.getMostSignificantBits() != 0 || id.getLeastSignificantBits() != 0);
+    }
+
+    /**
+     * Whether the topics asked for are the ones named by id alone: as Kafka's KafkaApis, once any topic has a non-zero
+     * id, the others (a zero id) are not answered.
+     */
+    public static boolean answersByIdOnly(List<MetadataRequestView.MetadataRequestTopic> requested) {
+        return requested != null && requested.stream().anyMatch(MetadataHandler::byId);
+    }
+
+    /**
+     * The error every topic of the request gets, or NONE, as Kafka 4.3's KafkaApis.handleTopicMetadataRequest
+     * answers: before v12 a null name or a non-zero id is INVALID_REQUEST; from v12 a null name with a zero id, in a
+     * request that names no topic by id, is UNKNOWN_SERVER_ERROR (Kafka takes the null as a topic name and fails on
+     * it: its whole response is then the error).
+     */
+    public static Errors requestError(Request request, List<MetadataRequestView.MetadataRequestTopic> requested) {
+        if (requested == null) {
+            return Errors.NONE;
+        }
+        boolean nullName = requested.stream().anyMatch(wanted -> wanted.name() == null);
+        if (request.version() < TOPIC_IDS_VERSION) {
+            return nullName || answersByIdOnly(requested) ? Errors.INVALID_REQUEST : Errors.NONE;
+        }
+        return nullName && !answersByIdOnly(requested) ? Errors.UNKNOWN_SERVER_ERROR : Errors.NONE;
+    }
+
+    /**
+     * Kafka's error response to a Metadata request (MetadataRequest.getErrorResponse): each topic asked for, its name
+     * (empty for none; a name once) and id, with the error; the top-level error too (v13+).
+     */
+    public static Struct errorResponse(List<MetadataRequestView.MetadataRequestTopic> requested, Errors error) {
+        MetadataResponseView response = new MetadataResponseView().errorCode(error.code());
+        Set<String> names = new HashSet<>();
+        for (MetadataRequestView.MetadataRequestTopic wanted : requested) {
+            String name = wanted.name() == null ? "" : wanted.name();
+            if (names.add(name)) {
+                response.addTopic().name(name).topicId(wanted.topicId()).errorCode(error.code()).isInternal(false);
+            }
+        }
+        return response.struct();
     }
 
     private Struct answer(RequestContext context, Request request, MetadataRequestView metadataRequest) {
@@ -80,8 +130,11 @@ public final class MetadataHandler implements ApiHandler {
             topics.all().forEach(topic -> describe(topic, response.addTopic()));
         } else {
             boolean mayCreate = autoCreate && metadataRequest.allowAutoTopicCreation();
+            boolean idsOnly = answersByIdOnly(requested);
             for (MetadataRequestView.MetadataRequestTopic wanted : requested) {
-                answer(wanted, mayCreate, response.addTopic());
+                if (!idsOnly || byId(wanted)) {
+                    answer(wanted, mayCreate, response.addTopic());
+                }
             }
         }
         return response.struct();
@@ -108,7 +161,8 @@ public final class MetadataHandler implements ApiHandler {
             topic = topics.get(wanted.name());
         }
         if (topic.isEmpty()) {
-            result.name(wanted.name()).errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            result.name(wanted.name()).errorCode(TopicRegistry.invalidName(wanted.name()) != null
+                    ? Errors.INVALID_TOPIC_EXCEPTION.code() : Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
             return;
         }
         describe(topic.get(), result);
