@@ -87,12 +87,12 @@ public final class ShareFetchHandler implements ApiHandler {
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
                     context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), maxRecords, ackErrors);
-            if (fetched.isEmpty() || work.canAnswer()) {
+            if (fetched.isEmpty() || work.readiness(false) == ShareFetchWork.Readiness.ANSWER) {
                 return CompletableFuture.completedFuture(work.respond());
             }
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(work.waitMs(loadWaitMs), work,
-                    answer), work.watchKeys());
+                    answer, manager.diskReads()), work.watchKeys());
             return answer;
         });
     }

@@ -47,10 +47,13 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
     private final Map<SharePartitionKey, ShareStateSnapshot> altered = new ConcurrentHashMap<>();
     private final Purgatory<DelayedShareFetch> fetchPurgatory;
     private final Purgatory<LockExpiry> lockPurgatory;
+    /** Where parked fetches count their MinBytes from the log. */
+    private final DiskReads diskReads;
 
     public SharePartitionManager(Clock clock, ShareGroupConfigs configs, Persister persister,
-                                 ToIntFunction<TopicPartition> leaderEpochs, int purgeInterval) {
+                                 ToIntFunction<TopicPartition> leaderEpochs, int purgeInterval, DiskReads diskReads) {
         this.clock = clock;
+        this.diskReads = diskReads;
         this.configs = configs;
         this.persister = persister;
         this.leaderEpochs = leaderEpochs;
@@ -60,6 +63,10 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
 
     public Purgatory<DelayedShareFetch> fetchPurgatory() {
         return fetchPurgatory;
+    }
+
+    DiskReads diskReads() {
+        return diskReads;
     }
 
     public ShareGroupSettings settings(String groupId) {

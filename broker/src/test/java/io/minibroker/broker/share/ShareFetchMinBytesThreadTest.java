@@ -1,0 +1,133 @@
+package io.minibroker.broker.share;
+
+import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.api.TopicRights;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.RecordBatchBuilder;
+import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.time.ManualClock;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A parked ShareFetch whose MinBytes must be counted from the log's batch headers is checked where new records are
+ * announced (an append's event loop, here the test's thread) without reading the log there: the count, and so the
+ * answer with its records, is made on the disk-io thread.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ShareFetchMinBytesThreadTest {
+
+    private static final String DISK_THREAD = "test-disk-io";
+
+    @TempDir
+    Path logDir;
+    private TopicRegistry topics;
+    private ExecutorService disk;
+    private SharePartitionManager manager;
+
+    /** A share coordinator with no state for anyone, that forgets what it is told. */
+    private static final Persister NO_STATE = new Persister() {
+        @Override
+        public CompletionStage<Optional<ShareStateSnapshot>> read(SharePartitionKey key, int leaderEpoch) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+
+        @Override
+        public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletionStage<Void> delete(SharePartitionKey key) {
+            return CompletableFuture.completedFuture(null);
+        }
+    };
+
+    @BeforeEach
+    void start() throws Exception {
+        topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
+        topics.create("t", 1, 1, Map.of(), false);
+        disk = Executors.newSingleThreadExecutor(task -> new Thread(task, DISK_THREAD));
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
+        manager = new SharePartitionManager(new ManualClock(), groupId -> earliest, NO_STATE, tp -> 0, 1000,
+                new DiskReads(disk));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        manager.close();
+        disk.shutdown();
+        disk.awaitTermination(10, TimeUnit.SECONDS);
+        topics.close();
+    }
+
+    private PartitionLog log() {
+        return topics.partitionLog(topics.get("t").orElseThrow(), 0).orElseThrow();
+    }
+
+    private void append(int batches) {
+        for (int i = 0; i < batches; i++) {
+            RecordBatchBuilder builder = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE,
+                    0, 0);
+            ByteBuf batch = builder.append(0, null, ("value-" + i).getBytes(StandardCharsets.UTF_8), List.of())
+                    .build();
+            try {
+                log().append(batch, 0);
+            } finally {
+                batch.release();
+            }
+        }
+    }
+
+    /** Waits for what the disk thread was given so far. */
+    private void diskIdle() throws Exception {
+        disk.submit(() -> { }).get();
+    }
+
+    @Test
+    void theMinBytesCountAndTheAnswerAreMadeOnTheDiskThread() throws Exception {
+        append(1); // one batch: fewer bytes than MinBytes
+        UUID topicId = topics.get("t").orElseThrow().id();
+        ShareFetchWork work = new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
+                "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 500, 10_000, 1 << 20,
+                Integer.MAX_VALUE, Map.of());
+        assertThat(work.readiness(false)).as("its state loading").isEqualTo(ShareFetchWork.Readiness.WAIT);
+        assertThat(work.readiness(false)).as("records to acquire, their bytes not counted off the disk thread")
+                .isEqualTo(ShareFetchWork.Readiness.COUNT_ON_DISK);
+
+        CompletableFuture<Struct> answer = new CompletableFuture<>();
+        CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
+        manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, work, answer,
+                manager.diskReads()), work.watchKeys());
+        diskIdle();
+        assertThat(answer).as("counted on the disk thread: too few bytes yet").isNotDone();
+
+        append(10);
+        manager.onAppend(log().topicPartition()); // as the append's event loop tells the purgatory
+        assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo(DISK_THREAD);
+    }
+}
