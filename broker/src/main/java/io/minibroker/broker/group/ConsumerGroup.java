@@ -50,6 +50,14 @@ final class ConsumerGroup {
     final Map<String, Map<UUID, Set<Integer>>> targetAssignment = new HashMap<>();
     /** The topics the members subscribe to, by name, as the last target assignment was computed for. */
     Map<String, SubscribedTopic> subscriptionMetadata = Map.of();
+    /**
+     * What heartbeats need not compute again while the known topics stay as they were (Kafka keeps the group's
+     * subscribed topic names and a hash of their metadata for the same purpose): the members' regexes resolved, the
+     * subscribed names the metadata was last looked up for, both at {@code topicsVersion} of the topic registry.
+     */
+    long topicsVersion = -1;
+    Map<String, Set<String>> resolvedRegexes = Map.of();
+    Set<String> subscribedNames = Set.of();
     /** The group's records as last written to {@code __consumer_offsets}, by key ({@link ConsumerGroupRecords}). */
     Map<java.nio.ByteBuffer, byte[]> written = new LinkedHashMap<>();
     /** Set when upgraded from a classic group whose metadata record the next write deletes. */

@@ -261,7 +261,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * if it has partitions to revoke, its rebalance timeout start again. The caller holds the group's lock.
      */
     void reconcile(ConsumerGroup group, ConsumerGroupMember member, boolean bump, Map<UUID, Set<Integer>> owned) {
-        Map<String, Set<String>> regexTopics = targets.resolveRegexes(group.allMembers());
+        Map<String, Set<String>> regexTopics = targets.resolveRegexes(group);
         Map<String, ConsumerGroup.SubscribedTopic> metadata = targets.subscriptionMetadata(group, regexTopics);
         if (!metadata.equals(group.subscriptionMetadata)) {
             group.subscriptionMetadata = metadata;
@@ -618,7 +618,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             // they changed; here they are taken as they are now: a change while no coordinator ran waits for the
             // next change to bump the epoch.
             group.subscriptionMetadata = targets.subscriptionMetadata(group,
-                    targets.resolveRegexes(group.allMembers()));
+                    targets.resolveRegexes(group));
             groups.restored(group);
             for (ConsumerGroupMember member : group.allMembers()) {
                 sessionAlive(group, member);

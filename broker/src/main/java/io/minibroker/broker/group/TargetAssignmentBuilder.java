@@ -64,26 +64,38 @@ final class TargetAssignmentBuilder {
     }
 
     /**
-     * The topic names each of the members' regular expressions matches now. Each is compiled again here rather
-     * than kept: compiling costs less than the scan of every topic that follows, and a cache keyed by what clients
-     * send would grow with every regex any client ever sent.
+     * The topic names each of the group's members' regular expressions matches now. A regex is matched against every
+     * topic only when the known topics changed since the group's last look or no member had it then; only the
+     * members' current regexes are kept, so what is kept does not grow with every regex a client ever sent. The
+     * caller holds the group's lock.
      */
-    Map<String, Set<String>> resolveRegexes(Collection<ConsumerGroupMember> members) {
+    Map<String, Set<String>> resolveRegexes(ConsumerGroup group) {
+        long version = topics.version(); // read before the topics: a change meanwhile moves it past what is kept
+        Map<String, Set<String>> known = group.topicsVersion == version ? group.resolvedRegexes : Map.of();
+        if (group.topicsVersion != version) {
+            group.subscribedNames = Set.of(); // the subscription metadata is to be looked up again too
+        }
         Map<String, Set<String>> resolved = new HashMap<>();
-        for (ConsumerGroupMember member : members) {
+        for (ConsumerGroupMember member : group.allMembers()) {
             String regex = member.subscribedTopicRegex;
             if (regex != null && !resolved.containsKey(regex)) {
-                Pattern pattern = Pattern.compile(regex);
-                Set<String> names = new TreeSet<>();
-                for (TopicMetadata topic : topics.allKnown()) {
-                    if (!InternalTopics.isInternal(topic.name()) && pattern.matcher(topic.name()).matches()) {
-                        names.add(topic.name());
-                    }
-                }
-                resolved.put(regex, names);
+                Set<String> names = known.get(regex);
+                resolved.put(regex, names != null ? names : matching(Pattern.compile(regex)));
             }
         }
+        group.resolvedRegexes = resolved;
+        group.topicsVersion = version;
         return resolved;
+    }
+
+    private Set<String> matching(Pattern pattern) {
+        Set<String> names = new TreeSet<>();
+        for (TopicMetadata topic : topics.allKnown()) {
+            if (!InternalTopics.isInternal(topic.name()) && pattern.matcher(topic.name()).matches()) {
+                names.add(topic.name());
+            }
+        }
+        return names;
     }
 
     /**
@@ -98,13 +110,22 @@ final class TargetAssignmentBuilder {
         return name -> topics.known(name).map(topic -> held.contains(topic.id())).orElse(false);
     }
 
-    /** The existing topics the group's members subscribe to, by name: the subscription metadata. */
+    /**
+     * The existing topics the group's members subscribe to, by name: the subscription metadata. Looked up again only
+     * when the subscribed names or the known topics ({@link #resolveRegexes}, called first, tells) changed since the
+     * group's last look; otherwise it is what the group has. The caller holds the group's lock.
+     */
     Map<String, ConsumerGroup.SubscribedTopic> subscriptionMetadata(ConsumerGroup group,
                                                                     Map<String, Set<String>> regexTopics) {
+        Set<String> names = group.subscribedTopicNames(regexTopics);
+        if (names.equals(group.subscribedNames)) {
+            return group.subscriptionMetadata;
+        }
         Map<String, ConsumerGroup.SubscribedTopic> metadata = new TreeMap<>();
-        for (String name : group.subscribedTopicNames(regexTopics)) {
+        for (String name : names) {
             topics.known(name).ifPresent(topic -> metadata.put(name, ConsumerGroup.SubscribedTopic.of(topic)));
         }
+        group.subscribedNames = names;
         return metadata;
     }
 

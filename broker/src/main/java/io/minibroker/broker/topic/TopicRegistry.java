@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
 import java.util.regex.Pattern;
 
@@ -48,6 +49,8 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     private final Map<String, TopicMetadata> byName = new ConcurrentHashMap<>();
     private final Map<UUID, TopicMetadata> byId = new ConcurrentHashMap<>();
     private volatile ClusterTopics clusterTopics = new ClusterTopics(Map.of(), Map.of());
+    /** Moves on after each change to what {@link #known} and {@link #allKnown} answer. */
+    private final AtomicLong version = new AtomicLong();
 
     private TopicRegistry(BrokerConfig config, TopicStore store, Clock clock) {
         this.config = config;
@@ -253,6 +256,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         }
         byName.put(name, changed);
         byId.put(changed.id(), changed);
+        version.incrementAndGet();
         applyLogConfig(changed);
         LOG.info("Topic {} config overrides are now {}", name, overrides);
         return new Outcome(Errors.NONE, null, changed);
@@ -295,6 +299,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             return Errors.UNKNOWN_TOPIC_OR_PARTITION;
         }
         byId.remove(topic.id());
+        version.incrementAndGet();
         try {
             store.delete(name);
             for (int partition = 0; partition < topic.partitions(); partition++) {
@@ -328,6 +333,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     private void publish(TopicMetadata topic) {
         byName.put(topic.name(), topic);
         byId.put(topic.id(), topic);
+        version.incrementAndGet();
     }
 
     /**
@@ -369,7 +375,18 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             names.put(topic.name(), topic);
             ids.put(topic.id(), topic);
         }
-        clusterTopics = new ClusterTopics(Map.copyOf(names), Map.copyOf(ids));
+        if (!names.equals(clusterTopics.byName())) {
+            clusterTopics = new ClusterTopics(Map.copyOf(names), Map.copyOf(ids));
+            version.incrementAndGet();
+        }
+    }
+
+    /**
+     * A number that moves on (after the change) whenever a topic is created, deleted, grown or reconfigured here or
+     * in the cluster's image: what is computed from the known topics holds while it stays the same.
+     */
+    public long version() {
+        return version.get();
     }
 
     /** A topic this broker has, or else one the cluster's latest image has (a single node has only its own). */
