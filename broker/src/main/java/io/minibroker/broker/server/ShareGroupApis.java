@@ -95,7 +95,7 @@ final class ShareGroupApis implements AutoCloseable {
         this.logs = new ShareLogs(topics, leadership);
         this.membership = ShareGroupMembership.deferred(() -> coordinator.get().shareGroupMembership());
         // A closed connection ends its share sessions and releases what their members held, at once.
-        connections.onClientClosed(client -> partitions.releaseSessions(sessions.closeConnection(client)));
+        connections.onClientClosed(client -> partitions.releaseSessions(sessions.closeConnection(client), sessions));
     }
 
     /** How a cluster broker has {@code __share_group_state} created: known once the broker's APIs are. */

@@ -62,6 +62,7 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());
                 sessions.remove(session);
+                manager.sessionEnded(groupId, sessions);
             }
             ShareAcknowledgeResponseView response = new ShareAcknowledgeResponseView();
             if (request.version() >= LOCK_TIMEOUT_FROM_VERSION) {

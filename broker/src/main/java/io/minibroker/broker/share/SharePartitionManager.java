@@ -203,9 +203,24 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
     }
 
     /** Sessions ended without a final request (their connection closed): their members' records are released. */
-    public void releaseSessions(List<ShareSessionCache.ShareSession> ended) {
+    public void releaseSessions(List<ShareSessionCache.ShareSession> ended, ShareSessionCache sessions) {
         for (ShareSessionCache.ShareSession session : ended) {
             releaseAll(session.groupId(), session.memberId(), session.partitions());
+        }
+        ended.stream().map(ShareSessionCache.ShareSession::groupId).distinct()
+                .forEach(groupId -> sessionEnded(groupId, sessions));
+    }
+
+    /**
+     * A session of {@code groupId} ended (its records released): with none of the group's left here, its share
+     * partitions are dropped from memory, as Kafka's SharePartitionManager drops them when its share group listener
+     * hears the group is empty here (onGroupEmpty). Their state is the share coordinator's; a later fetch loads it
+     * again, so what was deleted or altered elsewhere meanwhile (DeleteGroups, the offsets admin APIs through another
+     * node) is what it finds.
+     */
+    public void sessionEnded(String groupId, ShareSessionCache sessions) {
+        if (!sessions.hasSessions(groupId)) {
+            partitions.keySet().removeIf(key -> key.groupId().equals(groupId));
         }
     }
 

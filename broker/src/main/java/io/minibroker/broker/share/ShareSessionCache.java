@@ -127,6 +127,11 @@ public final class ShareSessionCache {
         return sessions.remove(new SessionKey(session.groupId, session.memberId), session);
     }
 
+    /** Whether some member of {@code groupId} has a session here. */
+    public boolean hasSessions(String groupId) {
+        return sessions.keySet().stream().anyMatch(key -> key.groupId().equals(groupId));
+    }
+
     /** The connection from {@code connection} closed: the sessions it opened end, and are returned. */
     public synchronized List<ShareSession> closeConnection(SocketAddress connection) {
         List<ShareSession> closed = new ArrayList<>();

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,12 +35,13 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A parked ShareFetch whose MinBytes must be counted from the log's batch headers is checked where new records are
- * announced (an append's event loop, here the test's thread) without reading the log there: the count, and so the
- * answer with its records, is made on the disk-io thread.
+ * The share partitions of a node, from inside: a parked ShareFetch whose MinBytes must be counted from the log's
+ * batch headers is checked where new records are announced (an append's event loop, here the test's thread) without
+ * reading the log there, the count, and so the answer with its records, made on the disk-io thread; and a group's
+ * share partitions are dropped from memory once it has no share session left here (Kafka's onGroupEmpty).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ShareFetchMinBytesThreadTest {
+class SharePartitionManagerTest {
 
     private static final String DISK_THREAD = "test-disk-io";
 
@@ -108,13 +110,17 @@ class ShareFetchMinBytesThreadTest {
         disk.submit(() -> { }).get();
     }
 
+    private ShareFetchWork work(String groupId, int minBytes) {
+        UUID topicId = topics.get("t").orElseThrow().id();
+        return new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), groupId, "m",
+                List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, minBytes, 10_000, 1 << 20,
+                Integer.MAX_VALUE, Map.of());
+    }
+
     @Test
     void theMinBytesCountAndTheAnswerAreMadeOnTheDiskThread() throws Exception {
         append(1); // one batch: fewer bytes than MinBytes
-        UUID topicId = topics.get("t").orElseThrow().id();
-        ShareFetchWork work = new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
-                "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 500, 10_000, 1 << 20,
-                Integer.MAX_VALUE, Map.of());
+        ShareFetchWork work = work("g", 500);
         assertThat(work.readiness(false)).as("its state loading").isEqualTo(ShareFetchWork.Readiness.WAIT);
         assertThat(work.readiness(false)).as("records to acquire, their bytes not counted off the disk thread")
                 .isEqualTo(ShareFetchWork.Readiness.COUNT_ON_DISK);
@@ -129,5 +135,25 @@ class ShareFetchMinBytesThreadTest {
         append(10);
         manager.onAppend(log().topicPartition()); // as the append's event loop tells the purgatory
         assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo(DISK_THREAD);
+    }
+
+    @Test
+    void aGroupsSharePartitionsAreDroppedWhenItsLastSessionHereEnds() throws Exception {
+        append(1);
+        ShareSessionCache sessions = new ShareSessionCache(10);
+        UUID topicId = topics.get("t").orElseThrow().id();
+        List<TopicIdPartition> partitions = List.of(new TopicIdPartition(topicId, 0));
+        InetSocketAddress first = new InetSocketAddress("127.0.0.1", 1001);
+        InetSocketAddress second = new InetSocketAddress("127.0.0.1", 1002);
+        sessions.forFetch("g", "m1", ShareSessionCache.INITIAL_EPOCH, partitions, List.of(), first);
+        sessions.forFetch("g", "m2", ShareSessionCache.INITIAL_EPOCH, partitions, List.of(), second);
+        work("g", 1).readiness(false); // loads the share partition
+        assertThat(work("g", 1).readiness(false)).isEqualTo(ShareFetchWork.Readiness.ANSWER);
+        assertThat(manager.keysOf("g")).hasSize(1);
+
+        manager.releaseSessions(sessions.closeConnection(first), sessions);
+        assertThat(manager.keysOf("g")).as("another member's session is open here").hasSize(1);
+        manager.releaseSessions(sessions.closeConnection(second), sessions);
+        assertThat(manager.keysOf("g")).isEmpty();
     }
 }
