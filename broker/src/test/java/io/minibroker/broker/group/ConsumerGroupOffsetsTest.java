@@ -8,14 +8,18 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.RecordBatches;
+import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -29,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The coordinator's offset writes seen from inside: how they reach {@code __consumer_offsets}, on which thread,
- * and what a DeleteGroups racing them leaves behind. The offsets topic has one partition, so every group's
+ * and what a DeleteGroups racing them leaves behind; and a classic member's leave of a consumer group, answered
+ * after its write. The offsets topic has one partition, so every group's
  * records land in the same log.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -141,6 +146,41 @@ class ConsumerGroupOffsetsTest {
         assertThat(delete.get()).isEqualTo(Errors.NONE);
         assertThat(coordinator.group("raced")).isEmpty();
         assertThat(coordinator.offsets().all("raced")).isEmpty();
+    }
+
+    /**
+     * A classic LeaveGroup of a classic-protocol member of a KIP-848 consumer group is answered once the records of
+     * its removal are written, as Kafka's classicGroupLeaveToConsumerGroup is a coordinator write.
+     */
+    @Test
+    void aClassicLeaveOfAConsumerGroupIsAnsweredOnceItsRemovalIsWritten() throws Exception {
+        ConsumerGroupHeartbeat.Response joined = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request(
+                "mixed", "m1", 0, null, null, 30_000, List.of("orders"), null, null, Map.of(), "c", "h",
+                (short) 1, topic -> true)).get();
+        assertThat(joined.error()).isEqualTo(Errors.NONE);
+        LinkedHashMap<String, byte[]> protocols = new LinkedHashMap<>();
+        protocols.put("range", subscription("orders"));
+        Struct classic = coordinator.join(new JoinRequest("mixed", "", null, "client", "/127.0.0.1", 10_000, 30_000,
+                "consumer", protocols, (short) 3)).get();
+        assertThat(classic.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        long endBefore = offsetsLog().logEndOffset();
+
+        CompletableFuture<Errors> leave;
+        synchronized (offsetsLog()) { // the coordinator's write of the removal waits for the log
+            leave = coordinator.leave("mixed", classic.getString("MemberId"), null);
+            awaitBlocked("group-coordinator");
+            assertThat(leave).isNotDone();
+        }
+
+        assertThat(leave.get()).isEqualTo(Errors.NONE);
+        assertThat(offsetsLog().logEndOffset()).isGreaterThan(endBefore);
+    }
+
+    /** ConsumerProtocolSubscription v0: the topic, then no user data. */
+    private static byte[] subscription(String topic) {
+        byte[] name = topic.getBytes(StandardCharsets.UTF_8);
+        return ByteBufUtil.getBytes(Unpooled.buffer().writeShort(0).writeInt(1).writeShort(name.length)
+                .writeBytes(name).writeInt(-1));
     }
 
     private static void awaitBlocked(String threadName) throws InterruptedException {

@@ -49,9 +49,9 @@ class ConsumerGroupTopicChangesTest {
 
     private ConsumerGroupHeartbeat.Response heartbeat(String group, String member, int epoch, List<String> names,
                                                       String regex) throws Exception {
-        ConsumerGroupHeartbeat.Response response = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request(
-                group, member, epoch, null, null, epoch == 0 ? 30_000 : -1, names, regex, null,
-                epoch == 0 ? Map.of() : null, "c", "h", (short) 1, topic -> true)).get();
+        ConsumerGroupHeartbeat.Response response = coordinator.consumerGroupHeartbeat(
+                new ConsumerGroupHeartbeat.Request(group, member, epoch, null, null, epoch == 0 ? 30_000 : -1, names,
+                        regex, null, epoch == 0 ? Map.of() : null, "c", "h", (short) 1, topic -> true)).get();
         assertThat(response.error()).isEqualTo(Errors.NONE);
         return response;
     }

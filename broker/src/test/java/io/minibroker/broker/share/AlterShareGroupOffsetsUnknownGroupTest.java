@@ -3,7 +3,6 @@ package io.minibroker.broker.share;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
-import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -56,11 +55,6 @@ class AlterShareGroupOffsetsUnknownGroupTest {
         return admin.describeShareGroups(List.of(group)).all().get().get(group);
     }
 
-    private static long startOffset(Admin admin, String group) throws Exception {
-        return admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
-                .partitionsToOffsetInfo(group).get().get(PARTITION).startOffset();
-    }
-
     private static List<String> shareGroups(Admin admin) throws Exception {
         return admin.listGroups(new ListGroupsOptions().withTypes(Set.of(GroupType.SHARE))).all().get().stream()
                 .map(GroupListing::groupId).toList();
@@ -75,14 +69,14 @@ class AlterShareGroupOffsetsUnknownGroupTest {
             assertThat(describe(admin, "fresh").groupState()).isEqualTo(GroupState.EMPTY);
             assertThat(describe(admin, "fresh").members()).isEmpty();
             assertThat(shareGroups(admin)).containsExactly("fresh");
-            assertThat(startOffset(admin, "fresh")).isEqualTo(3);
+            assertThat(ShareBroker.startOffset(admin, "fresh")).isEqualTo(3);
         }
 
         broker.restart(); // the group is in __consumer_offsets: its record 15 brings it back
         try (Admin admin = broker.admin()) {
             assertThat(shareGroups(admin)).containsExactly("fresh");
             assertThat(describe(admin, "fresh").groupState()).isEqualTo(GroupState.EMPTY);
-            assertThat(startOffset(admin, "fresh")).isEqualTo(3);
+            assertThat(ShareBroker.startOffset(admin, "fresh")).isEqualTo(3);
         }
         KafkaShareConsumer<String, String> consumer = broker.shareConsumer("fresh");
         List<String> received = ShareBroker.acceptEach(consumer, 2);

@@ -1,7 +1,6 @@
 package io.minibroker.broker.share;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
@@ -49,11 +48,6 @@ class DeleteShareGroupStateTest {
         broker.close();
     }
 
-    private static long startOffset(Admin admin, String group) throws Exception {
-        return admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
-                .partitionsToOffsetInfo(group).get().get(PARTITION).startOffset();
-    }
-
     @Test
     void aDeletedShareGroupMadeAgainStartsAtTheResetPosition() throws Exception {
         broker.produce(5);
@@ -65,12 +59,13 @@ class DeleteShareGroupStateTest {
         try (Admin admin = broker.admin()) {
             assertThatThrownBy(() -> admin.deleteShareGroups(List.of("g")).all().get())
                     .hasCauseInstanceOf(GroupNotEmptyException.class);
-            assertThat(startOffset(admin, "g")).isEqualTo(5);
+            assertThat(ShareBroker.startOffset(admin, "g")).isEqualTo(5);
         }
         broker.close(first);
         try (Admin admin = broker.admin()) {
             admin.deleteShareGroups(List.of("g")).all().get();
-            assertThatThrownBy(() -> startOffset(admin, "g")).hasCauseInstanceOf(GroupIdNotFoundException.class);
+            assertThatThrownBy(() -> ShareBroker.startOffset(admin, "g"))
+                    .hasCauseInstanceOf(GroupIdNotFoundException.class);
         }
 
         broker.produce(3); // offsets 5 to 7: the deleted group's state (start offset 5) would deliver them

@@ -4,6 +4,7 @@ import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -12,6 +13,7 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -113,6 +115,12 @@ final class ShareBroker implements AutoCloseable {
                 clock.advance(500); // a share consumer's fetch.max.wait.ms
             }
         }
+    }
+
+    /** The share-partition start offset of {@link #TOPIC}'s partition 0 that Admin.listShareGroupOffsets gives. */
+    static long startOffset(Admin admin, String group) throws Exception {
+        return admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
+                .partitionsToOffsetInfo(group).get().get(new TopicPartition(TOPIC, 0)).startOffset();
     }
 
     void restart() throws Exception {
