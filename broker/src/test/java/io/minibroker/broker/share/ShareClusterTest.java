@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,13 +65,65 @@ class ShareClusterTest {
         return consumer;
     }
 
+    private KafkaProducer<String, String> producer() {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()));
+    }
+
+    /** Produces {@code prefix}-numbered records, polling {@code consumer}, until it receives one; what it received. */
+    private static List<String> produceUntilDelivered(KafkaProducer<String, String> producer,
+                                                      KafkaShareConsumer<String, String> consumer, String prefix)
+            throws Exception {
+        List<String> received = new ArrayList<>();
+        int[] produced = {0};
+        await(() -> {
+            producer.send(new ProducerRecord<>(TOPIC, prefix + produced[0]++));
+            producer.flush();
+            consumer.poll(POLL).forEach(r -> received.add(r.value()));
+            return !received.isEmpty();
+        }, "a first delivery");
+        return received;
+    }
+
+    /**
+     * DeleteGroups of a share group in a cluster: its state goes at the share coordinator, and the partition's leader
+     * (whichever node it is) dropped the group's share partition when its last session there ended, so the group made
+     * again starts at the high watermark of its first fetch rather than where the deleted group was.
+     */
+    @Test
+    void aDeletedShareGroupMadeAgainStartsAfreshOnTheLeader() throws Exception {
+        try (KafkaProducer<String, String> producer = producer();
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                     cluster.bootstrapServers()))) {
+            try (KafkaShareConsumer<String, String> first = consumer()) {
+                produceUntilDelivered(producer, first, "old");
+                first.poll(POLL); // acknowledges what it received (implicit acknowledgement)
+            }
+            await(() -> {
+                try {
+                    admin.deleteShareGroups(List.of("workers")).all().get();
+                    return true;
+                } catch (ExecutionException notYet) { // the member's leave not yet handled
+                    return false;
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, "the group deleted");
+            for (int i = 0; i < 3; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, "stale" + i)); // the old state would deliver these
+            }
+            producer.flush();
+            try (KafkaShareConsumer<String, String> again = consumer()) {
+                assertThat(produceUntilDelivered(producer, again, "fresh")).allMatch(v -> v.startsWith("fresh"));
+            }
+        }
+    }
+
     @Test
     void twoConsumersShareAReplicatedPartitionThroughItsLeader() throws Exception {
         try (KafkaShareConsumer<String, String> a = consumer(); KafkaShareConsumer<String, String> b = consumer();
-             KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
-                     ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
-                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
+             KafkaProducer<String, String> producer = producer()) {
             List<String> byA = new ArrayList<>();
             List<String> byB = new ArrayList<>();
             // Produce until the share partition (started at the high watermark by the first fetch) delivers.
