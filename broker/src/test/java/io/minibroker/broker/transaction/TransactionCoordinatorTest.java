@@ -214,6 +214,21 @@ class TransactionCoordinatorTest {
     }
 
     @Test
+    void markersAnsweredAtOnceCompleteTheTransactionBeforeItsEndIsAnsweredOrARequestQueuedMeanwhileServed() {
+        init(-1, (short) -1);
+        add(1000, (short) 0, P0);
+        // The producer's next transaction asks while the markers are being written (queued on the coordinator's
+        // thread behind the EndTxn): it must find the transaction complete, not CONCURRENT_TRANSACTIONS.
+        List<CompletableFuture<Errors>> next = new java.util.ArrayList<>();
+        markers.onAppend = () -> next.add(coordinator.addPartitions(ID, 1000, (short) 1, List.of(P1), (short) 2));
+        assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 1));
+        assertThat(log.statesOf(ID)).startsWith(EMPTY, ONGOING, PREPARE_COMMIT, COMPLETE_COMMIT);
+        assertThat(next).singleElement().satisfies(add -> assertThat(get(add)).isEqualTo(Errors.NONE));
+        assertThat(describe().state()).isEqualTo(ONGOING);
+        assertThat(describe().partitions()).containsExactly(P1);
+    }
+
+    @Test
     void underTv2EachEndBumpsTheEpochAndARetryWithTheOldOneIsAnsweredAlike() {
         init(-1, (short) -1);
         add(1000, (short) 0, P0);
