@@ -495,7 +495,7 @@ public final class TransactionCoordinator implements AutoCloseable {
         TransactionResult result = prepared.state() == TransactionState.PREPARE_COMMIT
                 ? TransactionResult.COMMIT : TransactionResult.ABORT;
         TransactionMarker marker = new TransactionMarker(prepared.producerId(), prepared.producerEpoch(),
-                partitions.coordinatorEpoch(prepared.transactionalId()), result);
+                partitions.coordinatorEpoch(prepared.transactionalId()), result, prepared.clientTransactionVersion());
         // On the coordinator's thread already: in this very task when every partition answered at once.
         markers.write(marker, prepared.partitions(), () -> owns(entry, prepared))
                 .thenRun(() -> complete(entry, prepared));
