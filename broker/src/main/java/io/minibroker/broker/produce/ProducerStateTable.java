@@ -28,6 +28,8 @@ import java.util.Set;
 final class ProducerStateTable {
 
     static final int RETAINED_BATCHES = 5;
+    /** The transaction version from which a marker carries an epoch bumped past its transaction's (KIP-890). */
+    private static final short BUMPED_MARKER_EPOCH_FROM_VERSION = 2;
 
     /** What to do with an incoming batch: append it, refuse it, or answer with where it was written before. */
     record Verdict(Errors error, long duplicateFirstOffset, long duplicateLastOffset) {
@@ -125,14 +127,22 @@ final class ProducerStateTable {
     /**
      * Decides on a transaction marker for {@code producerId}, as Kafka's ProducerAppendInfo checks one from a
      * coordinator: INVALID_PRODUCER_EPOCH if the producer already wrote with a newer epoch (the marker is a fenced
-     * instance's), TRANSACTION_COORDINATOR_FENCED if a marker came from a newer coordinator already.
+     * instance's), TRANSACTION_COORDINATOR_FENCED if a marker came from a newer coordinator already. A marker of
+     * transaction version 2 (KIP-1228: its coordinator bumped the epoch past its transaction's) must be above the
+     * producer's epoch; at it, it is a late or duplicate marker, refused too unless the producer has no transaction
+     * open here, which is a retry of a marker already written (KAFKA-19999), written again.
+     *
+     * @param transactionOpen whether the producer has a transaction open in this partition
      */
-    Errors checkMarker(long producerId, short producerEpoch, int coordinatorEpoch) {
+    Errors checkMarker(long producerId, short producerEpoch, int coordinatorEpoch, short transactionVersion,
+                       boolean transactionOpen) {
         ProducerEntry entry = producers.get(producerId);
         if (entry == null) {
             return Errors.NONE;
         }
-        if (producerEpoch < entry.epoch) {
+        boolean bumpedEpochs = transactionVersion >= BUMPED_MARKER_EPOCH_FROM_VERSION;
+        if (producerEpoch < entry.epoch
+                || (bumpedEpochs && producerEpoch == entry.epoch && transactionOpen)) {
             return Errors.INVALID_PRODUCER_EPOCH;
         }
         if (coordinatorEpoch < entry.coordinatorEpoch) {

@@ -86,14 +86,17 @@ public final class ProducerStates {
      * and recorded in the producer's state under the same lock a produce takes (so a batch of the epoch the marker
      * fences cannot slip in between). Page cache only.
      *
+     * @param transactionVersion the marker's, as its coordinator sent it (WriteTxnMarkers v2's TransactionVersion;
+     *     0 for an older request): from 2 its epoch must be above the producer's (KIP-1228)
      * @throws LogException INVALID_PRODUCER_EPOCH or TRANSACTION_COORDINATOR_FENCED if the marker is refused, or
      *     the log's error
      */
     public AppendResult appendMarker(PartitionLog log, long producerId, short producerEpoch, int coordinatorEpoch,
-                                     ByteBuf controlBatch, int leaderEpoch) {
+                                     short transactionVersion, ByteBuf controlBatch, int leaderEpoch) {
         ProducerStateTable table = table(log);
         synchronized (table) {
-            Errors refused = table.checkMarker(producerId, producerEpoch, coordinatorEpoch);
+            Errors refused = table.checkMarker(producerId, producerEpoch, coordinatorEpoch, transactionVersion,
+                    log.ongoingTransactions().containsKey(producerId));
             if (refused != Errors.NONE) {
                 throw new LogException(refused, "marker of producer " + producerId + " at epoch " + producerEpoch
                         + " (coordinator epoch " + coordinatorEpoch + ") refused in " + log.topicPartition());

@@ -125,7 +125,7 @@ public final class LeaderMarkerAppender implements TransactionMarkerAppender {
                 .toBatch(HEAP, marker.producerId(), marker.producerEpoch(), clock.wallClockMs());
         try {
             appended = producerStates.appendMarker(log, marker.producerId(), marker.producerEpoch(),
-                    marker.coordinatorEpoch(), batch, leadership.leaderEpoch(partition));
+                    marker.coordinatorEpoch(), marker.transactionVersion(), batch, leadership.leaderEpoch(partition));
         } catch (LogException e) {
             return CompletableFuture.completedFuture(e.error());
         } catch (UncheckedIOException e) { // a full disk, or a log closed by a topic deletion under us

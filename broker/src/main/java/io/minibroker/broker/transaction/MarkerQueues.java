@@ -67,7 +67,8 @@ final class MarkerQueues {
             WriteTxnMarkersRequestView.WritableTxnMarker written = request.addMarker()
                     .producerId(marker.producerId()).producerEpoch(marker.producerEpoch())
                     .coordinatorEpoch(marker.coordinatorEpoch())
-                    .transactionResult(marker.result() == TransactionResult.COMMIT);
+                    .transactionResult(marker.result() == TransactionResult.COMMIT)
+                    .transactionVersion((byte) marker.transactionVersion());
             byTopic(pending.partitions()).forEach((topic, indexes) ->
                     written.addTopic().name(topic).partitionIndexes(indexes));
         }

@@ -27,9 +27,13 @@ import java.util.function.Supplier;
  * interleave and no event loop waits; a change whose write is under way is "pending", and requests meeting it get
  * CONCURRENT_TRANSACTIONS, as in Kafka.
  *
- * <p>EndTxn writes PrepareCommit/PrepareAbort and is answered once that write counts; the markers then go to the
- * partitions ({@link TransactionMarkers}), and once every partition has its marker CompleteCommit/CompleteAbort is
- * written. Until then the id answers CONCURRENT_TRANSACTIONS. Under transaction version 2 (KIP-890; the client says
+ * <p>EndTxn writes PrepareCommit/PrepareAbort; once that write counts the markers go to the partitions
+ * ({@link TransactionMarkers}), and once every partition has its marker CompleteCommit/CompleteAbort is written.
+ * Until then the id answers CONCURRENT_TRANSACTIONS. EndTxn is answered once the markers are on their way, never
+ * before the prepare counts (Kafka's moment); where the writes and the markers' appends count at once (this node's
+ * own partitions, a single node's log) all of it happens in the EndTxn's own task, so the answer finds the
+ * transaction complete and the producer's next transaction is not told CONCURRENT_TRANSACTIONS (which a leader
+ * retries only after {@code add.partitions.to.txn.retry.backoff.ms}). Under transaction version 2 (KIP-890; the client says
  * so with EndTxn v5+) the producer epoch is bumped at each EndTxn and the markers carry the new epoch.
  *
  * <p>The id's partition of {@code __transaction_state} is Kafka's {@link #partitionFor}; a node coordinates the ids of
@@ -474,7 +478,8 @@ public final class TransactionCoordinator implements AutoCloseable {
 
     /**
      * Writes a PrepareCommit/PrepareAbort and, once it counts, has the markers written; the id stays pending until
-     * the Complete record is written after them. Completes when the prepare counts (Kafka answers EndTxn then).
+     * the Complete record is written after them. Completes once the markers are sent: after the Complete record too
+     * when they and the writes counted at once.
      */
     private CompletableFuture<Errors> prepareEnd(Entry entry, TransactionMetadata prepared) {
         return write(entry, prepared).thenApply(error -> {
@@ -490,9 +495,10 @@ public final class TransactionCoordinator implements AutoCloseable {
         TransactionResult result = prepared.state() == TransactionState.PREPARE_COMMIT
                 ? TransactionResult.COMMIT : TransactionResult.ABORT;
         TransactionMarker marker = new TransactionMarker(prepared.producerId(), prepared.producerEpoch(),
-                partitions.coordinatorEpoch(prepared.transactionalId()), result);
+                partitions.coordinatorEpoch(prepared.transactionalId()), result, prepared.clientTransactionVersion());
+        // On the coordinator's thread already: in this very task when every partition answered at once.
         markers.write(marker, prepared.partitions(), () -> owns(entry, prepared))
-                .thenRunAsync(() -> complete(entry, prepared), thread);
+                .thenRun(() -> complete(entry, prepared));
     }
 
     /** Whether the id's state is still {@code prepared}, in this entry: not unloaded (nor loaded anew) meanwhile. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -41,7 +42,8 @@ final class TransactionMarkers {
     }
 
     /**
-     * Completes, on the coordinator's thread, once every partition has the marker.
+     * Completes, on the coordinator's thread, once every partition has the marker: within this call when every
+     * partition answered at once.
      *
      * @param owned whether this coordinator still owns the transaction, asked on its thread before each retry
      */
@@ -58,13 +60,13 @@ final class TransactionMarkers {
             done.complete(null);
             return;
         }
-        java.util.concurrent.CompletionStage<Map<TopicPartition, Errors>> appended;
+        CompletableFuture<Map<TopicPartition, Errors>> appended;
         try {
-            appended = appender.append(marker, remaining);
+            appended = appender.append(marker, remaining).toCompletableFuture();
         } catch (RuntimeException e) { // an appender that throws is retried as one that fails
             appended = CompletableFuture.failedFuture(e);
         }
-        appended.whenCompleteAsync((results, failure) -> {
+        BiConsumer<Map<TopicPartition, Errors>, Throwable> answered = (results, failure) -> {
             Set<TopicPartition> again = new HashSet<>();
             if (failure != null) {
                 LOG.warn("Writing {} to {} failed; retrying", marker, remaining, failure);
@@ -90,7 +92,14 @@ final class TransactionMarkers {
                 LOG.debug("Markers of {} not yet written to {}: {}", marker, again, results);
                 afterBackoff(() -> attempt(marker, again, owned, done));
             }
-        }, thread);
+        };
+        // Attempts run on the coordinator's thread: an answer given at once (this node's own partitions) is taken
+        // in the same task, so that the transaction completes before any request queued meanwhile is served.
+        if (appended.isDone()) {
+            appended.whenComplete(answered);
+        } else {
+            appended.whenCompleteAsync(answered, thread);
+        }
     }
 
     /**

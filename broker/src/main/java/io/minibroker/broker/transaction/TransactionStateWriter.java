@@ -6,12 +6,14 @@ import io.minibroker.protocol.error.Errors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.function.BiFunction;
 
 /**
  * Writes an id's record to its partition of {@code __transaction_state} and hands the outcome back on the
- * coordinator's thread as the error Kafka's appendTransactionToLog maps it to. Kept out of the coordinator so that
- * its rules (which record version the finalized {@code transaction.version} asks for, how a failed write answers the
- * client) stay apart from the rules of the states, which only need to know whether a write counted.
+ * coordinator's thread (where every write starts) as the error Kafka's appendTransactionToLog maps it to. Kept out
+ * of the coordinator so that its rules (which record version the finalized {@code transaction.version} asks for, how
+ * a failed write answers the client) stay apart from the rules of the states, which only need to know whether a
+ * write counted.
  */
 final class TransactionStateWriter {
 
@@ -53,7 +55,11 @@ final class TransactionStateWriter {
         } catch (RuntimeException e) {
             written = CompletableFuture.failedFuture(e);
         }
-        return written.handleAsync((ignored, failure) -> failure == null ? Errors.NONE : writeError(failure), thread);
+        BiFunction<Void, Throwable, Errors> outcome =
+                (ignored, failure) -> failure == null ? Errors.NONE : writeError(failure);
+        // Writes start on the coordinator's thread: one that counted at once (a single node's) is taken in the same
+        // task, so that no request queued meanwhile finds the id still pending.
+        return written.isDone() ? written.handle(outcome) : written.handleAsync(outcome, thread);
     }
 
     private static Errors writeError(Throwable failure) {

@@ -23,7 +23,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * WriteTxnMarkers, which a transaction coordinator sends the leaders of a transaction's partitions: each marker
- * (producer, epoch, coordinator epoch, COMMIT or ABORT) is written to each partition named through the
+ * (producer, epoch, coordinator epoch, COMMIT or ABORT, and from v2 its transaction version, by which a TV2 marker's
+ * epoch must be above the producer's) is written to each partition named through the
  * {@link TransactionMarkerAppender}, and the response answers every partition with its error once all of them count
  * (Kafka's per-partition errors: UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS,
  * INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, REQUEST_TIMED_OUT, KAFKA_STORAGE_ERROR, ...; a name or
@@ -45,7 +46,8 @@ public final class WriteTxnMarkersHandler implements ApiHandler {
         List<CompletableFuture<Void>> answered = new ArrayList<>();
         for (WritableTxnMarker requested : body.markers()) {
             TransactionMarker marker = new TransactionMarker(requested.producerId(), requested.producerEpoch(),
-                    requested.coordinatorEpoch(), TransactionResult.of(requested.transactionResult()));
+                    requested.coordinatorEpoch(), TransactionResult.of(requested.transactionResult()),
+                    requested.transactionVersion());
             Set<TopicPartition> partitions = new LinkedHashSet<>();
             for (WritableTxnMarkerTopic topic : requested.topics()) {
                 for (int partition : topic.partitionIndexes()) {

@@ -243,7 +243,7 @@ class ClusterGroupCoordinatorTest {
     /** The producer's marker appended to the offsets partition, and told to the coordinator. */
     private void marker(TransactionResult result) throws Exception {
         new FakeMarkerAppender(topics, List.of(coordinator))
-                .append(new TransactionMarker(PRODUCER_ID, (short) 0, 0, result), List.of(OFFSETS))
+                .append(new TransactionMarker(PRODUCER_ID, (short) 0, 0, result, (short) 0), List.of(OFFSETS))
                 .toCompletableFuture().get();
     }
 

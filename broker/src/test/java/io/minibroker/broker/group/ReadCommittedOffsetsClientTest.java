@@ -138,7 +138,7 @@ class ReadCommittedOffsetsClientTest {
                 Clock.systemUTC());
         try {
             new FakeMarkerAppender(topics, List.of()).append(
-                    new TransactionMarker(PRODUCER_ID, (short) 0, 0, TransactionResult.COMMIT),
+                    new TransactionMarker(PRODUCER_ID, (short) 0, 0, TransactionResult.COMMIT, (short) 0),
                     List.of(new TopicPartition(OffsetsTopic.NAME, 0))).toCompletableFuture().get();
         } finally {
             topics.close();

@@ -87,7 +87,7 @@ class TransactionalOffsetsTest {
     private void end(String groupId, long producerId, TransactionResult result) throws Exception {
         TopicPartition offsetsPartition = new TopicPartition(OffsetsTopic.NAME,
                 coordinator.offsets().partitionFor(groupId));
-        markers.append(new TransactionMarker(producerId, (short) 0, 0, result), List.of(offsetsPartition))
+        markers.append(new TransactionMarker(producerId, (short) 0, 0, result, (short) 0), List.of(offsetsPartition))
                 .toCompletableFuture().get();
     }
 

@@ -93,7 +93,7 @@ class TxnOffsetCommitTest {
 
     /** The producer's marker on the group's offsets partition, as its transaction coordinator has it written. */
     private void writeMarker(TransactionResult result) throws Exception {
-        assertThat(broker.transactionMarkers().append(new TransactionMarker(PRODUCER_ID, (short) 0, 0, result),
+        assertThat(broker.transactionMarkers().append(new TransactionMarker(PRODUCER_ID, (short) 0, 0, result, (short) 0),
                 List.of(OFFSETS_0)).toCompletableFuture().get()).containsEntry(OFFSETS_0, Errors.NONE);
     }
 

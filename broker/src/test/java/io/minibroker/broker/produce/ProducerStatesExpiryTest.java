@@ -79,7 +79,7 @@ class ProducerStatesExpiryTest {
         ByteBuf marker = new EndTransactionMarker(EndTransactionMarker.COMMIT, 0)
                 .toBatch(ALLOC, producerId, (short) 0, timestamp);
         try {
-            states.appendMarker(log, producerId, (short) 0, 0, marker, 0);
+            states.appendMarker(log, producerId, (short) 0, 0, (short) 0, marker, 0);
         } finally {
             marker.release();
         }

@@ -80,7 +80,7 @@ class TransactionMarkerProducerStateTest {
         ByteBuf batch = new EndTransactionMarker(commit ? EndTransactionMarker.COMMIT : EndTransactionMarker.ABORT,
                 coordinatorEpoch).toBatch(ALLOC, PID, epoch, 1L);
         try {
-            states.appendMarker(log, PID, epoch, coordinatorEpoch, batch, 0);
+            states.appendMarker(log, PID, epoch, coordinatorEpoch, (short) 0, batch, 0);
             return Errors.NONE;
         } catch (LogException e) {
             return e.error();

@@ -12,7 +12,7 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Records the markers asked for; answers at once (every partition NONE) unless held, when each call waits for the
- * test to {@link #release} it.
+ * test to {@link #release} it. {@link #onAppend}, if set, runs within each call first (on the caller's thread).
  */
 final class FakeMarkerAppender implements TransactionMarkerAppender {
 
@@ -22,10 +22,15 @@ final class FakeMarkerAppender implements TransactionMarkerAppender {
 
     final List<Call> calls = new ArrayList<>();
     volatile boolean hold;
+    volatile Runnable onAppend;
 
     @Override
     public synchronized CompletionStage<Map<TopicPartition, Errors>> append(TransactionMarker marker,
                                                                             Collection<TopicPartition> partitions) {
+        Runnable first = onAppend;
+        if (first != null) {
+            first.run();
+        }
         CompletableFuture<Map<TopicPartition, Errors>> answer = new CompletableFuture<>();
         calls.add(new Call(marker, List.copyOf(partitions), answer));
         if (!hold) {

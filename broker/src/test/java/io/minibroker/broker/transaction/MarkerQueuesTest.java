@@ -3,13 +3,18 @@ package io.minibroker.broker.transaction;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.view.WriteTxnMarkersRequestView;
 import io.minibroker.protocol.message.view.WriteTxnMarkersRequestView.WritableTxnMarker;
 import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
 import io.minibroker.protocol.schema.Struct;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -63,7 +68,7 @@ class MarkerQueuesTest {
     });
 
     private static TransactionMarker commit(long producerId) {
-        return new TransactionMarker(producerId, (short) 0, 0, TransactionResult.COMMIT);
+        return new TransactionMarker(producerId, (short) 0, 0, TransactionResult.COMMIT, (short) 0);
     }
 
     @Test
@@ -74,7 +79,7 @@ class MarkerQueuesTest {
 
         // Two transactions end together while the first request is in flight: they wait, then go as one request.
         var second = queues.enqueue(NODE_2, commit(11), List.of(ORDERS, PAYMENTS));
-        var third = queues.enqueue(NODE_2, new TransactionMarker(12, (short) 3, 0, TransactionResult.ABORT),
+        var third = queues.enqueue(NODE_2, new TransactionMarker(12, (short) 3, 0, TransactionResult.ABORT, (short) 0),
                 List.of(PAYMENTS));
         assertThat(sent).as("one request in flight per node").hasSize(1);
 
@@ -115,6 +120,36 @@ class MarkerQueuesTest {
                 .containsExactly(20L);
         sent.get(3).answer(Errors.NONE);
         assertThat(sameProducer).isCompletedWithValue(Map.of(PAYMENTS, Errors.NONE));
+    }
+
+    @Test
+    void eachMarkerCarriesItsTransactionVersionAsKafkaReadsWriteTxnMarkersV2() {
+        queues.enqueue(NODE_2, new TransactionMarker(10, (short) 5, 3, TransactionResult.COMMIT, (short) 2),
+                List.of(ORDERS));
+        queues.enqueue(NODE_2, commit(11), List.of(PAYMENTS));
+        sent.get(0).answer(Errors.NONE);
+
+        assertThat(kafkasMarkers(sent.get(0).request()))
+                .singleElement().satisfies(marker -> {
+                    assertThat(marker.producerId()).isEqualTo(10L);
+                    assertThat(marker.producerEpoch()).isEqualTo((short) 5);
+                    assertThat(marker.coordinatorEpoch()).isEqualTo(3);
+                    assertThat(marker.transactionVersion()).isEqualTo((short) 2);
+                });
+        assertThat(kafkasMarkers(sent.get(1).request()))
+                .singleElement().satisfies(marker -> assertThat(marker.transactionVersion()).isZero());
+    }
+
+    /** The request as sent (WriteTxnMarkers at the version the cluster's channels use), parsed by kafka-clients. */
+    private static List<org.apache.kafka.common.requests.WriteTxnMarkersRequest.TxnMarkerEntry> kafkasMarkers(
+            WriteTxnMarkersRequestView request) {
+        short version = ApiKey.WRITE_TXN_MARKERS.highestStableVersion();
+        byte[] frame = MessageCodec.encodeRequestToArray(
+                new RequestHeader(ApiKey.WRITE_TXN_MARKERS.id(), version, 1, "test"), request.struct());
+        ByteBuffer buffer = ByteBuffer.wrap(frame, 4, frame.length - 4);
+        org.apache.kafka.common.requests.RequestHeader.parse(buffer);
+        return org.apache.kafka.common.requests.WriteTxnMarkersRequest
+                .parse(new ByteBufferAccessor(buffer), version).markers();
     }
 
     @Test

@@ -85,7 +85,7 @@ class TransactionCoordinatorLeadershipTest {
         assertThat(markers.calls()).hasSize(2);
         assertThat(markers.calls().get(1).marker())
                 .isEqualTo(new TransactionMarker(producer.producerId(), producer.producerEpoch(), 6,
-                        TransactionResult.COMMIT));
+                        TransactionResult.COMMIT, (short) 0));
         assertThat(markers.calls().get(1).partitions()).containsExactly(DATA);
     }
 

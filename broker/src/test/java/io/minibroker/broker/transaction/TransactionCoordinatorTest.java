@@ -107,7 +107,7 @@ class TransactionCoordinatorTest {
         add(1000, (short) 0, P0);
         assertThat(init(-1, (short) -1).error()).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
         assertThat(markers.calls()).singleElement().satisfies(call -> {
-            assertThat(call.marker()).isEqualTo(new TransactionMarker(1000, (short) 1, 0, TransactionResult.ABORT));
+            assertThat(call.marker()).isEqualTo(new TransactionMarker(1000, (short) 1, 0, TransactionResult.ABORT, (short) 0));
             assertThat(call.partitions()).containsExactly(P0);
         });
         awaitState(COMPLETE_ABORT);
@@ -171,7 +171,7 @@ class TransactionCoordinatorTest {
         awaitState(COMPLETE_COMMIT);
         assertThat(log.statesOf(ID)).containsExactly(EMPTY, ONGOING, PREPARE_COMMIT, COMPLETE_COMMIT);
         assertThat(markers.calls()).singleElement().satisfies(call -> {
-            assertThat(call.marker()).isEqualTo(new TransactionMarker(1000, (short) 0, 0, TransactionResult.COMMIT));
+            assertThat(call.marker()).isEqualTo(new TransactionMarker(1000, (short) 0, 0, TransactionResult.COMMIT, (short) 0));
             assertThat(call.partitions()).containsExactlyInAnyOrder(P0, P1);
         });
         assertThat(describe().partitions()).isEmpty();
@@ -214,11 +214,27 @@ class TransactionCoordinatorTest {
     }
 
     @Test
+    void markersAnsweredAtOnceCompleteTheTransactionBeforeItsEndIsAnsweredOrARequestQueuedMeanwhileServed() {
+        init(-1, (short) -1);
+        add(1000, (short) 0, P0);
+        // The producer's next transaction asks while the markers are being written (queued on the coordinator's
+        // thread behind the EndTxn): it must find the transaction complete, not CONCURRENT_TRANSACTIONS.
+        List<CompletableFuture<Errors>> next = new java.util.ArrayList<>();
+        markers.onAppend = () -> next.add(coordinator.addPartitions(ID, 1000, (short) 1, List.of(P1), (short) 2));
+        assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 1));
+        assertThat(log.statesOf(ID)).startsWith(EMPTY, ONGOING, PREPARE_COMMIT, COMPLETE_COMMIT);
+        assertThat(next).singleElement().satisfies(add -> assertThat(get(add)).isEqualTo(Errors.NONE));
+        assertThat(describe().state()).isEqualTo(ONGOING);
+        assertThat(describe().partitions()).containsExactly(P1);
+    }
+
+    @Test
     void underTv2EachEndBumpsTheEpochAndARetryWithTheOldOneIsAnsweredAlike() {
         init(-1, (short) -1);
         add(1000, (short) 0, P0);
         assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 1));
         assertThat(markers.calls().get(0).marker().producerEpoch()).isEqualTo((short) 1);
+        assertThat(markers.calls().get(0).marker().transactionVersion()).isEqualTo((short) 2);
         awaitState(COMPLETE_COMMIT);
         assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 1));
         // KIP-890: an abort with nothing open is allowed, and bumps the epoch too; no partition needs a marker.
@@ -265,9 +281,10 @@ class TransactionCoordinatorTest {
 
         clock.advance(TIMEOUT_MS + 10_000);
         awaitState(COMPLETE_ABORT);
-        // Fenced as Kafka fences: the markers carry the bumped epoch, the id's very last.
+        // Fenced as Kafka fences: the markers carry the bumped epoch, the id's very last, and the transaction's
+        // version, 2, for the leaders to check the epoch is above the producer's (KIP-1228).
         assertThat(markers.calls()).singleElement().satisfies(call -> assertThat(call.marker())
-                .isEqualTo(new TransactionMarker(7, Short.MAX_VALUE, 0, TransactionResult.ABORT)));
+                .isEqualTo(new TransactionMarker(7, Short.MAX_VALUE, 0, TransactionResult.ABORT, (short) 2)));
         assertThat(describe().producerId()).isEqualTo(1000);
         assertThat(describe().producerEpoch()).isZero();
         assertThat(describe().previousProducerId()).isEqualTo(7);
@@ -287,7 +304,7 @@ class TransactionCoordinatorTest {
         clock.advance(20_000);
         awaitState(COMPLETE_ABORT);
         assertThat(markers.calls()).singleElement().satisfies(call -> assertThat(call.marker())
-                .isEqualTo(new TransactionMarker(1000, (short) 1, 0, TransactionResult.ABORT)));
+                .isEqualTo(new TransactionMarker(1000, (short) 1, 0, TransactionResult.ABORT, (short) 0)));
         assertThat(add(1000, (short) 0, P0)).isEqualTo(Errors.PRODUCER_FENCED);
     }
 
@@ -322,7 +339,7 @@ class TransactionCoordinatorTest {
         awaitState(COMPLETE_COMMIT);
         assertThat(markers.calls()).hasSize(2);
         assertThat(markers.calls().get(1).marker())
-                .isEqualTo(new TransactionMarker(1000, (short) 0, 0, TransactionResult.COMMIT));
+                .isEqualTo(new TransactionMarker(1000, (short) 0, 0, TransactionResult.COMMIT, (short) 0));
         assertThat(init(-1, (short) -1)).isEqualTo(ok(1000, 1));
     }
 

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TransactionMarkersTest {
 
     private static final TopicPartition PARTITION = new TopicPartition("orders", 0);
-    private static final TransactionMarker MARKER = new TransactionMarker(7, (short) 1, 0, TransactionResult.COMMIT);
+    private static final TransactionMarker MARKER = new TransactionMarker(7, (short) 1, 0, TransactionResult.COMMIT, (short) 0);
 
     private final ExecutorService thread = Executors.newSingleThreadExecutor();
     private final ManualClock clock = new ManualClock();

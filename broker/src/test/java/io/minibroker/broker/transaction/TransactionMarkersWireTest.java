@@ -199,6 +199,30 @@ class TransactionMarkersWireTest {
     }
 
     @Test
+    void aTransactionVersion2MarkerMustCarryAnEpochAboveTheProducersUnlessItRepeatsOneWritten() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of());
+             TxnWire wire = new TxnWire(broker.boundPort("PLAINTEXT"))) {
+            wire.createTopic(TOPIC);
+            assertThat(wire.produce(TOPIC, COMMITTER, (short) 4, 0, true, "x").errorCode()).isZero();
+
+            // KIP-1228: a TV2 coordinator bumps the epoch for the marker; one at the transaction's epoch is stale.
+            assertThat(errorOf(wire.writeMarkerV2(COMMITTER, (short) 4, true, (byte) 2, TOPIC), 0, 0))
+                    .isEqualTo(Errors.INVALID_PRODUCER_EPOCH.code());
+            assertThat(wire.fetch(TOPIC, 0, READ_COMMITTED).lastStableOffset()).isZero(); // still open
+            // Legacy markers (TransactionVersion 0, or WriteTxnMarkers v1) carry the transaction's own epoch.
+            assertThat(errorOf(wire.writeMarkerV2(COMMITTER, (short) 4, false, (byte) 0, TOPIC), 0, 0)).isZero();
+            assertThat(wire.fetch(TOPIC, 0, READ_COMMITTED).lastStableOffset()).isEqualTo(2);
+
+            assertThat(wire.produce(TOPIC, COMMITTER, (short) 4, 1, true, "y").errorCode()).isZero();
+            assertThat(errorOf(wire.writeMarkerV2(COMMITTER, (short) 5, true, (byte) 2, TOPIC), 0, 0)).isZero();
+            assertThat(wire.fetch(TOPIC, 0, READ_COMMITTED).lastStableOffset()).isEqualTo(4);
+            // The same marker again with no transaction open is a retry of one written (KAFKA-19999): accepted.
+            assertThat(errorOf(wire.writeMarkerV2(COMMITTER, (short) 5, true, (byte) 2, TOPIC), 0, 0)).isZero();
+            assertThat(wire.fetch(TOPIC, 0, READ_COMMITTED).lastStableOffset()).isEqualTo(5);
+        }
+    }
+
+    @Test
     void aParkedReadCommittedFetchIsAnsweredWhenAMarkerMovesTheLastStableOffset() throws Exception {
         // On a manual clock the fetch can never time out: only the marker can answer it.
         try (Broker broker = TestBrokers.start(logDir, Map.of(), new ManualClock(0));

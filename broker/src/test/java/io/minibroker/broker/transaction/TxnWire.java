@@ -114,6 +114,15 @@ final class TxnWire implements AutoCloseable {
         }
     }
 
+    /** One WriteTxnMarkers v2 marker for partition 0 of {@code topics}, coordinator epoch 0; the answer. */
+    WriteTxnMarkersResponseView writeMarkerV2(long producerId, short epoch, boolean commit, byte transactionVersion,
+                                              String... topics) throws IOException {
+        WriteTxnMarkersRequestView request = new WriteTxnMarkersRequestView();
+        addMarker(request, producerId, epoch, 0, commit, topics);
+        request.markers().get(0).transactionVersion(transactionVersion);
+        return new WriteTxnMarkersResponseView(call(ApiKey.WRITE_TXN_MARKERS, (short) 2, request.struct()));
+    }
+
     WriteTxnMarkersResponseView writeMarkers(WriteTxnMarkersRequestView request) throws IOException {
         return new WriteTxnMarkersResponseView(call(ApiKey.WRITE_TXN_MARKERS, MARKERS_VERSION, request.struct()));
     }
