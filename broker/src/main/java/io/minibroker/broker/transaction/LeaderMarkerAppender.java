@@ -1,5 +1,6 @@
 package io.minibroker.broker.transaction;
 
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
@@ -29,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -173,8 +173,6 @@ public final class LeaderMarkerAppender implements TransactionMarkerAppender {
     }
 
     private static Errors errorOf(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        return cause instanceof LogException e ? e.error() : Errors.KAFKA_STORAGE_ERROR;
+        return Failures.logError(failure, Errors.KAFKA_STORAGE_ERROR);
     }
 }
