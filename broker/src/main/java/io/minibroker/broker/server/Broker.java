@@ -54,6 +54,7 @@ import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.BackoffTimer;
 import io.minibroker.broker.transaction.LeaderMarkerAppender;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
@@ -123,6 +124,8 @@ public final class Broker implements AutoCloseable {
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
     private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
+    /** The transactions' retry backoffs (the coordinator's markers, the produces' AddPartitionsToTxn). */
+    private BackoffTimer transactionBackoffs;
     private TransactionApis transactions;
     private GroupCoordinator groupCoordinator;
     private ShareGroupApis shareGroups;
@@ -226,7 +229,8 @@ public final class Broker implements AutoCloseable {
         // A transaction's marker moves the last stable offset, up to which read_committed share groups acquire.
         PartitionLeadership markersWakeShareFetches = shareGroups.wakingOnNewData(leadership);
         transactions = new TransactionApis(config, clock, topics, producerStates, markersWakeShareFetches,
-                producePurgatory, fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null);
+                producePurgatory, fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null,
+                transactionBackoffs);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         registerDataApis(apis, producerStates, leadership, onDisk);
@@ -333,7 +337,10 @@ public final class Broker implements AutoCloseable {
         }
     }
 
-    /** Where Produce (acks=all), Fetch and DeleteRecords wait, with their meters and the logs' and JVM's. */
+    /**
+     * Where Produce (acks=all), Fetch and DeleteRecords wait, and the transactions' backoffs, with their meters and
+     * the logs' and JVM's.
+     */
     private void openPurgatories() {
         producePurgatory = ProduceHandler.newPurgatory(
                 config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS), clock.purgatoryClock());
@@ -341,6 +348,7 @@ public final class Broker implements AutoCloseable {
                 clock.purgatoryClock());
         deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory(
                 config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS), clock.purgatoryClock());
+        transactionBackoffs = new BackoffTimer(clock);
         LogMeters.registerOnStart(topics.logs(), registry, registering -> {
             Thread thread = new Thread(registering, "log-meters");
             thread.setDaemon(true);
@@ -514,6 +522,7 @@ public final class Broker implements AutoCloseable {
         Closing.quietly(producePurgatory);
         Closing.quietly(fetchPurgatory);
         Closing.quietly(deleteRecordsPurgatory);
+        Closing.quietly(transactionBackoffs); // the produces waiting on one are asked again, the coordinator still up
         Closing.quietly(groupCoordinator);
         Closing.quietly(transactions);
         connections.flushAndClose(FLUSH_RESPONSES_TIMEOUT_MS);

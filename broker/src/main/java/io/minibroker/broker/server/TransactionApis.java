@@ -18,6 +18,7 @@ import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.AddOffsetsToTxnHandler;
 import io.minibroker.broker.transaction.AddPartitionsToTxnHandler;
+import io.minibroker.broker.transaction.BackoffTimer;
 import io.minibroker.broker.transaction.ClusterMarkerAppender;
 import io.minibroker.broker.transaction.ClusterProduceCheck;
 import io.minibroker.broker.transaction.CoordinatorProduceCheck;
@@ -67,11 +68,15 @@ final class TransactionApis implements AutoCloseable {
     /** The coordinator's answers to this node's produces, with the backoffs of their retries. */
     private final CoordinatorProduceCheck localProduceCheck;
 
-    /** @param metadata a cluster broker's copy of the metadata; null on a single node */
+    /**
+     * @param metadata a cluster broker's copy of the metadata; null on a single node
+     * @param backoffs the broker's, where the coordinator's marker retries and the produces' AddPartitionsToTxn
+     *                 retries wait (closed by the broker, before this)
+     */
     TransactionApis(BrokerConfig config, BrokerClock clock, TopicRegistry topics, ProducerStates producerStates,
                     PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
                     Purgatory<DelayedFetch> fetchPurgatory, Executor disk, ProducerIdAllocator producerIds,
-                    MetadataFetcher metadata) {
+                    MetadataFetcher metadata, BackoffTimer backoffs) {
         this.producerIds = producerIds;
         int nodeId = config.get(BrokerConfig.NODE_ID);
         markerAppender = new LeaderMarkerAppender(topics, config, producerStates, leadership, producePurgatory,
@@ -97,10 +102,10 @@ final class TransactionApis implements AutoCloseable {
             clusterMarkers = null;
         }
         coordinator = new TransactionCoordinator(new TransactionStateTopic(topics, stateAppender, clock),
-                coordinatorMarkers, producerIds::next, transactionConfig(config), clock);
+                coordinatorMarkers, producerIds::next, transactionConfig(config), clock, backoffs);
         localProduceCheck = new CoordinatorProduceCheck(coordinator,
                 config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS),
-                config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS), clock);
+                config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS), backoffs);
         if (config.inCluster()) {
             clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, localProduceCheck,
                     config.interBrokerListenerName(), interBroker,
@@ -160,12 +165,11 @@ final class TransactionApis implements AutoCloseable {
     }
 
     /**
-     * The produces' backoffs (while the coordinator still answers their last ask), the coordinator, then the
-     * cluster's channels to other nodes: after the group coordinator, as before.
+     * The coordinator, then the cluster's channels to other nodes: after the group coordinator, and after the
+     * broker's backoffs, whose closing answers the produces waiting on one while the coordinator still answers.
      */
     @Override
     public void close() {
-        Closing.quietly(localProduceCheck);
         Closing.quietly(coordinator);
         Closing.quietly(clusterMarkers);
         Closing.quietly(clusterProduceCheck);
