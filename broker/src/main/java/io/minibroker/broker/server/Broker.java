@@ -43,7 +43,6 @@ import io.minibroker.broker.produce.DescribeProducersHandler;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.produce.ProducerIdAllocator;
 import io.minibroker.broker.produce.ProducerIdExpiration;
-import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
@@ -208,9 +207,7 @@ public final class Broker implements AutoCloseable {
         LocalNode node = new LocalNode(config.get(BrokerConfig.NODE_ID), config.get(BrokerConfig.CLUSTER_ID),
                 this::advertisedListeners);
         openPurgatories();
-        ProducerStates producerStates = new ProducerStates();
-        ProducerIdExpiration producerIdExpiration = new ProducerIdExpiration(topics.logs(), producerStates,
-                clock.wallClock(), config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
+        ProducerIdExpiration producerIdExpiration = new ProducerIdExpiration(topics.logs(), clock.wallClock(), config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
         producerIdExpiration.run(); // before any client: what a crash's replay brought back goes at once
         maintenance.scheduleEvery(config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS),
                 "producer id expiration", producerIdExpiration);
@@ -219,8 +216,7 @@ public final class Broker implements AutoCloseable {
                 : GroupConfigs.open(config, config.logDirs().get(0));
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (cluster != null) {
-            cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, producerStates,
-                    security, groupConfigs, clock, topicMetrics);
+            cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, security, groupConfigs, clock, topicMetrics);
             leadership = cluster.replicas();
         }
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, producePurgatory,
@@ -228,12 +224,12 @@ public final class Broker implements AutoCloseable {
                 () -> groupCoordinator);
         // A transaction's marker moves the last stable offset, up to which read_committed share groups acquire.
         PartitionLeadership markersWakeShareFetches = shareGroups.wakingOnNewData(leadership);
-        transactions = new TransactionApis(config, clock, topics, producerStates, markersWakeShareFetches,
+        transactions = new TransactionApis(config, clock, topics, markersWakeShareFetches,
                 producePurgatory, fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null,
                 transactionBackoffs);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
-        registerDataApis(apis, producerStates, leadership, onDisk);
+        registerDataApis(apis, leadership, onDisk);
         shareGroups.register(apis);
         // Topics created on a client's account: by the controller in a cluster.
         TopicAutoCreation autoCreation = cluster != null ? cluster.register(apis, node, security, groupConfigs, onDisk)
@@ -281,7 +277,7 @@ public final class Broker implements AutoCloseable {
      * The APIs both modes serve alike: ApiVersions, the data's (Produce, Fetch and the rest, on the partitions this
      * broker leads), SASL's and DescribeClientQuotas.
      */
-    private void registerDataApis(SupportedApis apis, ProducerStates producerStates, PartitionLeadership leadership,
+    private void registerDataApis(SupportedApis apis, PartitionLeadership leadership,
                                   Function<ApiHandler, ApiHandler> onDisk) {
         PartitionLeadership dataWakesShareFetches = shareGroups.wakingOnNewData(leadership);
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, config.get(BrokerConfig.CLUSTER_ID),
@@ -291,14 +287,13 @@ public final class Broker implements AutoCloseable {
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
-                        new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
+                        new ProduceHandler(topics, config, producePurgatory, fetchPurgatory,
                                 disk, dataWakesShareFetches, topicMetrics, transactions.produceCheck()))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, dataWakesShareFetches, topicMetrics))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
-                .add(ApiKey.DESCRIBE_PRODUCERS, onDisk.apply(new DescribeProducersHandler(topics, producerStates,
-                        leadership)))
+                .add(ApiKey.DESCRIBE_PRODUCERS, new DescribeProducersHandler(topics))
                 // v0 too, as Kafka: librdkafka takes a broker without it for one without SASL, though it sends v1.
                 .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())
                 .add(ApiKey.SASL_AUTHENTICATE, new SaslAuthenticateHandler())

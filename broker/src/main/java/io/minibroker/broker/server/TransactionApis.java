@@ -10,7 +10,6 @@ import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.InitProducerIdHandler;
 import io.minibroker.broker.produce.ProducerIdAllocator;
-import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.time.BrokerClock;
@@ -73,13 +72,13 @@ final class TransactionApis implements AutoCloseable {
      * @param backoffs the broker's, where the coordinator's marker retries and the produces' AddPartitionsToTxn
      *                 retries wait (closed by the broker, before this)
      */
-    TransactionApis(BrokerConfig config, BrokerClock clock, TopicRegistry topics, ProducerStates producerStates,
+    TransactionApis(BrokerConfig config, BrokerClock clock, TopicRegistry topics,
                     PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
                     Purgatory<DelayedFetch> fetchPurgatory, Executor disk, ProducerIdAllocator producerIds,
                     MetadataFetcher metadata, BackoffTimer backoffs) {
         this.producerIds = producerIds;
         int nodeId = config.get(BrokerConfig.NODE_ID);
-        markerAppender = new LeaderMarkerAppender(topics, config, producerStates, leadership, producePurgatory,
+        markerAppender = new LeaderMarkerAppender(topics, config, leadership, producePurgatory,
                 fetchPurgatory, disk, clock, TRANSACTION_REPLICATION_TIMEOUT_MS);
         // In a cluster a transaction state counts once replicated, as Kafka's appendRecords with acks=-1; the
         // coordinator takes the outcome back to its own thread.
