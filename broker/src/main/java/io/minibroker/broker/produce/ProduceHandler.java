@@ -85,9 +85,9 @@ public final class ProduceHandler implements ApiHandler {
      * @param leadership which partitions take produces here (the others answer NOT_LEADER_OR_FOLLOWER)
      * @param transactions asked before a transactional producer's batches are appended (KIP-890), or null
      */
-    public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
-                          Executor disk, PartitionLeadership leadership, BrokerTopicMetrics topicMetrics,
-                          TransactionalProduceCheck transactions) {
+    public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, Purgatory<DelayedProduce> producePurgatory,
+                          Purgatory<DelayedFetch> fetchPurgatory, Executor disk, PartitionLeadership leadership,
+                          BrokerTopicMetrics topicMetrics, TransactionalProduceCheck transactions) {
         this.transactions = transactions;
         this.topicMetrics = topicMetrics;
         this.topics = topics;
