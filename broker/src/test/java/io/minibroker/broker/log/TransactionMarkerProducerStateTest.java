@@ -18,7 +18,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * Markers against a partition's producer state, as Kafka's ProducerAppendInfo checks them: a fenced epoch's marker,
