@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.produce.CoordinatorWriteErrors;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.message.view.JoinGroupResponseView;
@@ -101,7 +102,7 @@ final class ClassicMembersOfConsumerGroups {
             String memberId = member.memberId;
             return consumers.write(group, member).handle((written, failure) -> {
                 if (failure != null) {
-                    return GroupResponses.joinError(OffsetsWriteErrors.answerFor(failure), memberId);
+                    return GroupResponses.joinError(CoordinatorWriteErrors.answerFor(failure), memberId);
                 }
                 synchronized (group) { // as Kafka, once the join counts: the sync timeout replaces the join's
                     if (!group.isDead() && group.members.get(memberId) == member) {

@@ -1,7 +1,8 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.config.BrokerConfig;
-import io.minibroker.broker.sharegroup.ConsumerGroupTimings;
+import io.minibroker.broker.produce.CoordinatorWriteErrors;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -180,7 +181,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             }
             return write(group, group.members.get(response.memberId())).handle((written, failure) -> failure == null
                     ? response
-                    : ConsumerGroupHeartbeat.Response.error(OffsetsWriteErrors.answerFor(failure), null));
+                    : ConsumerGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null));
         }
     }
 
@@ -578,12 +579,12 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                 try {
                     written = writes.apply(group);
                 } catch (LogException e) {
-                    return CompletableFuture.completedFuture(OffsetsWriteErrors.answerFor(e));
+                    return CompletableFuture.completedFuture(CoordinatorWriteErrors.answerFor(e));
                 }
                 groups.remove(group);
             }
             return written.handle((offset, failure) -> failure == null ? Errors.NONE
-                    : OffsetsWriteErrors.answerFor(failure));
+                    : CoordinatorWriteErrors.answerFor(failure));
         });
     }
 
@@ -643,7 +644,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         try {
             log.writeRecords(group.groupId, records).exceptionally(failure -> {
                 LOG.warn("Could not write the downgrade of group {}: {}", group.groupId,
-                        OffsetsWriteErrors.unwrap(failure).getMessage());
+                        Failures.cause(failure).getMessage());
                 return -1L;
             });
         } catch (LogException e) {

@@ -10,7 +10,6 @@ import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.broker.share.ShareStateDeletion;
-import io.minibroker.broker.sharegroup.ConsumerGroupTimings;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.InternalTopics;

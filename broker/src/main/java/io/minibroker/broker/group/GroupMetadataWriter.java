@@ -1,6 +1,8 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.produce.CoordinatorWriteErrors;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
 import org.slf4j.Logger;
@@ -54,7 +56,7 @@ final class GroupMetadataWriter {
                 try {
                     written = log.writeGroup(group.groupId, group.toStored(assignments.get(), clock.wallClockMs()));
                 } catch (LogException e) {
-                    onFailed.accept(OffsetsWriteErrors.answerFor(e));
+                    onFailed.accept(CoordinatorWriteErrors.answerFor(e));
                     return;
                 }
             }
@@ -66,7 +68,7 @@ final class GroupMetadataWriter {
                     if (failure == null) {
                         onStored.run();
                     } else {
-                        onFailed.accept(OffsetsWriteErrors.answerFor(failure));
+                        onFailed.accept(CoordinatorWriteErrors.answerFor(failure));
                     }
                 }
             });
@@ -86,7 +88,7 @@ final class GroupMetadataWriter {
                 log.writeGroup(group.groupId, empty).whenComplete((logOffset, failure) -> {
                     if (failure != null) {
                         LOG.warn("Could not store the Empty group {}: {}", group.groupId,
-                                OffsetsWriteErrors.unwrap(failure).getMessage());
+                                Failures.cause(failure).getMessage());
                     }
                 });
             } catch (LogException e) {

@@ -2,6 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.produce.CoordinatorWriteErrors;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.LeaveGroupRequestView;
@@ -39,7 +40,7 @@ public final class LeaveGroupHandler implements ApiHandler {
         }
         if (request.version() < BATCHED_FROM_VERSION) {
             return coordinator.leave(groupId, body.memberId(), null).handle((error, failure) ->
-                    response.errorCode((failure == null ? error : OffsetsWriteErrors.answerFor(failure)).code())
+                    response.errorCode((failure == null ? error : CoordinatorWriteErrors.answerFor(failure)).code())
                             .struct());
         }
         List<MemberIdentity> members = body.members();
@@ -47,7 +48,7 @@ public final class LeaveGroupHandler implements ApiHandler {
                 .map(member -> coordinator.leave(groupId, member.memberId(), member.groupInstanceId())).toList();
         return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).handle((done, failure) -> {
             if (failure != null) { // as Kafka's failed coordinator write: the whole request gets its error
-                return response.errorCode(OffsetsWriteErrors.answerFor(failure).code()).struct();
+                return response.errorCode(CoordinatorWriteErrors.answerFor(failure).code()).struct();
             }
             response.errorCode(Errors.NONE.code());
             for (int i = 0; i < members.size(); i++) {

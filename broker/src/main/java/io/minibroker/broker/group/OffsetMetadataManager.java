@@ -1,8 +1,10 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.produce.CoordinatorWriteErrors;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
 import io.netty.buffer.ByteBufUtil;
@@ -162,7 +164,7 @@ final class OffsetMetadataManager {
             written = transaction == null ? offsets.write(commit.groupId(), accepted, commitTimestamp)
                     : transactionalWrite.written();
         } catch (LogException e) {
-            return CompletableFuture.completedFuture(everyPartition(commit, OffsetsWriteErrors.answerFor(e)));
+            return CompletableFuture.completedFuture(everyPartition(commit, CoordinatorWriteErrors.answerFor(e)));
         }
         return written.handle((logOffset, failure) -> {
             synchronized (group) {
@@ -178,7 +180,7 @@ final class OffsetMetadataManager {
                 }
             }
             // A failure fails the whole request, as in Kafka.
-            return failure == null ? errors : everyPartition(commit, OffsetsWriteErrors.answerFor(failure));
+            return failure == null ? errors : everyPartition(commit, CoordinatorWriteErrors.answerFor(failure));
         });
     }
 
@@ -341,14 +343,14 @@ final class OffsetMetadataManager {
                 try {
                     outcome = body.apply(group);
                 } catch (LogException e) { // the offsets topic refused the write at once: nothing changed
-                    return CompletableFuture.completedFuture(error.apply(OffsetsWriteErrors.answerFor(e)));
+                    return CompletableFuture.completedFuture(error.apply(CoordinatorWriteErrors.answerFor(e)));
                 }
             }
             if (outcome.written() == null) {
                 return CompletableFuture.completedFuture(outcome.answer());
             }
             return outcome.written().handle((offset, failure) -> failure == null ? outcome.answer()
-                    : error.apply(OffsetsWriteErrors.answerFor(failure)));
+                    : error.apply(CoordinatorWriteErrors.answerFor(failure)));
         });
     }
 
@@ -422,7 +424,7 @@ final class OffsetMetadataManager {
             offsets.deleteCommits(group.groupId, expired).whenComplete((offset, failure) -> {
                 if (failure != null) {
                     LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", group.groupId,
-                            OffsetsWriteErrors.unwrap(failure).getMessage());
+                            Failures.cause(failure).getMessage());
                 }
             });
         } catch (LogException e) {
@@ -460,7 +462,7 @@ final class OffsetMetadataManager {
         written.whenComplete((offset, failure) -> {
             if (failure != null) {
                 LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", group.groupId,
-                        OffsetsWriteErrors.unwrap(failure).getMessage());
+                        Failures.cause(failure).getMessage());
             }
         });
         if (emptied) {

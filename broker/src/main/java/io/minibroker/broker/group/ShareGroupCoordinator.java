@@ -1,7 +1,9 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.produce.CoordinatorWriteErrors;
 import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.broker.share.ShareStateDeletion;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
@@ -150,7 +152,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 return done(response);
             }
             return write(group).handle((written, failure) -> failure == null ? response
-                    : ShareGroupHeartbeat.Response.error(OffsetsWriteErrors.answerFor(failure), null));
+                    : ShareGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null));
         }
     }
 
@@ -327,7 +329,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 partitions = withState(group);
             }
             return stateDeletion.deleteState(groupId, partitions).toCompletableFuture().handle((ok, failure) ->
-                    failure == null ? Errors.NONE : OffsetsWriteErrors.unwrap(failure).error())
+                    failure == null ? Errors.NONE : Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR))
                     .thenCompose(error -> error != Errors.NONE ? done(error)
                             : thread.compose(() -> deleteRecords(groupId)));
         });
@@ -388,12 +390,12 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 written = tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
                         : log.writeRecords(groupId, tombstones);
             } catch (LogException e) {
-                return done(OffsetsWriteErrors.answerFor(e));
+                return done(CoordinatorWriteErrors.answerFor(e));
             }
             forget(group);
         }
         return written.handle((offset, failure) -> failure == null ? Errors.NONE
-                : OffsetsWriteErrors.answerFor(failure));
+                : CoordinatorWriteErrors.answerFor(failure));
     }
 
     // ------------------------------------------------------------------------------- The offsets admin APIs
@@ -485,7 +487,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     /** Writes the group's changes, answering the admin API once they count; the caller holds its lock. */
     private CompletableFuture<Outcome> written(ShareGroup group) {
         return write(group).handle((offset, failure) -> failure == null ? Outcome.NONE
-                : new Outcome(OffsetsWriteErrors.answerFor(failure), null));
+                : new Outcome(CoordinatorWriteErrors.answerFor(failure), null));
     }
 
     // ---------------------------------------------------------------------------------------- Loads, unloads

@@ -1,5 +1,6 @@
 package io.minibroker.broker.log;
 
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.RecordBatch;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -43,8 +44,8 @@ final class LogTransactions {
     private final NavigableSet<Long> snapshotOffsets;
     private final OngoingTransactions ongoing = new OngoingTransactions();
     private final LogProducers producers = new LogProducers();
-    /** The newest snapshot written or loaded: where a leader's producer table starts reading the log. */
-    private volatile ProducerSnapshot base;
+    /** The newest snapshot written or loaded. */
+    private ProducerSnapshot base;
     /** Where the last replay started reading batches (tests: that a snapshot spared the rest). */
     private long replayedFrom;
     /** Producers expired since {@link #base} was written or loaded: it holds some that are gone. */
@@ -170,13 +171,19 @@ final class LogTransactions {
         return base.offset() != logEnd || expiredSinceBase;
     }
 
-    boolean hasOngoingTransaction(long producerId, short epoch) {
-        return ongoing.isOpen(producerId) && producers.epoch(producerId) == epoch;
+    /** A leader's check of a client's producer batch: see {@link LogProducers#checkBatch}. */
+    LogProducers.BatchMetadata checkBatch(RecordBatch batch) {
+        return producers.checkBatch(batch);
     }
 
-    /** The newest snapshot written or loaded, from which a leader's producer table reads the log on. */
-    ProducerSnapshot base() {
-        return base;
+    /** A leader's check of a transaction marker: see {@link LogProducers#checkMarker}. */
+    Errors checkMarker(long producerId, short producerEpoch, int coordinatorEpoch, short transactionVersion) {
+        return producers.checkMarker(producerId, producerEpoch, coordinatorEpoch, transactionVersion,
+                ongoing.isOpen(producerId));
+    }
+
+    boolean hasOngoingTransaction(long producerId, short epoch) {
+        return ongoing.isOpen(producerId) && producers.epoch(producerId) == epoch;
     }
 
     /** Each producer as it stands now, as a snapshot would hold it. */

@@ -1,6 +1,7 @@
 package io.minibroker.broker.log;
 
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.record.RecordBatch;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -228,14 +229,47 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Appends a control batch the broker wrote itself (a transaction marker, {@code EndTransactionMarker}) as this
-     * log's leader: offsets, the leader epoch and the append time stamped as for a producer's batch, but none of
-     * a producer's checks, which refuse control batches. Page cache only, as {@link #appendUnflushed(ByteBuf, int)}.
+     * {@link #appendUnflushed(CheckedAppend, int)} of an idempotent producer's batch ({@code batch}, the client's, whose
+     * records {@code checked} holds), checked against the producer's state under the lock of the write, so two
+     * retries cannot both append (Kafka's ProducerAppendInfo for a client's batch): a repeat of one of the
+     * producer's last five batches is not written again but answered with the offsets it got then.
+     *
+     * @throws LogException INVALID_PRODUCER_EPOCH or OUT_OF_ORDER_SEQUENCE_NUMBER if the producer's state refuses
+     *     it, or the log's error
      */
-    public AppendResult appendControlUnflushed(ByteBuf controlBatch, int leaderEpoch) {
+    public AppendResult appendIdempotentUnflushed(CheckedAppend checked, RecordBatch batch, int leaderEpoch) {
+        synchronized (this) {
+            LogProducers.BatchMetadata duplicate = transactions.checkBatch(batch);
+            if (duplicate != null) {
+                return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), -1, -1, -1, flushDue());
+            }
+            return appendUnflushed(checked, leaderEpoch);
+        }
+    }
+
+    /**
+     * Appends a transaction marker's control batch the broker wrote itself ({@code EndTransactionMarker}) for
+     * {@code producerId} as this log's leader: checked against the producer's state under the lock of the write (so a
+     * batch of the epoch the marker fences cannot slip in between); offsets, the leader epoch and the append time
+     * stamped as for a producer's batch, but none of a producer's checks, which refuse control batches. Page cache
+     * only, as {@link #appendUnflushed(ByteBuf, int)}.
+     *
+     * @param transactionVersion the marker's, as its coordinator sent it (WriteTxnMarkers v2's TransactionVersion;
+     *     0 for an older request): from 2 its epoch must be above the producer's (KIP-1228)
+     * @throws LogException INVALID_PRODUCER_EPOCH or TRANSACTION_COORDINATOR_FENCED if the marker is refused, or the
+     *     log's error
+     */
+    public AppendResult appendMarkerUnflushed(ByteBuf controlBatch, long producerId, short producerEpoch,
+                                              int coordinatorEpoch, short transactionVersion, int leaderEpoch) {
         try (CheckedAppend checked = LogValidator.validateForAppend(this, controlBatch, config, false,
                 clock.millis())) {
             synchronized (this) {
+                Errors refused = transactions.checkMarker(producerId, producerEpoch, coordinatorEpoch,
+                        transactionVersion);
+                if (refused != Errors.NONE) {
+                    throw new LogException(refused, "marker of producer " + producerId + " at epoch " + producerEpoch
+                            + " (coordinator epoch " + coordinatorEpoch + ") refused in " + topicPartition);
+                }
                 return write(checked, leaderEpoch, true);
             }
         }
@@ -294,14 +328,6 @@ public final class PartitionLog implements AutoCloseable {
      */
     public synchronized boolean hasOngoingTransaction(long producerId, short epoch) {
         return transactions.hasOngoingTransaction(producerId, epoch);
-    }
-
-    /**
-     * The newest producer-state snapshot written or loaded: a leader's producer table starts from its producers and
-     * reads the log from its offset on, rather than from the log start.
-     */
-    public ProducerSnapshot producerSnapshotBase() {
-        return transactions.base();
     }
 
     /** Every producer this log holds batches of, as it stands now (what a snapshot taken now would hold). */

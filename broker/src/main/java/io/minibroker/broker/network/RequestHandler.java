@@ -1,6 +1,7 @@
 package io.minibroker.broker.network;
 
 import io.minibroker.broker.api.CloseConnection;
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.control.BrokerControls;
@@ -29,7 +30,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -222,8 +222,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             releasePayloads(body);
             return;
         }
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
+        Throwable cause = Failures.cause(failure);
         if (cause instanceof CloseConnection) {
             LOG.info("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
             ctx.close();

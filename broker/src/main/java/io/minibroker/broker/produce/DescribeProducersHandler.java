@@ -1,9 +1,9 @@
 package io.minibroker.broker.produce;
 
 import io.minibroker.broker.api.ApiHandler;
-import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.ProducerSnapshot;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.Request;
@@ -14,9 +14,9 @@ import io.minibroker.protocol.message.view.DescribeProducersResponseView.Partiti
 import io.minibroker.protocol.message.view.DescribeProducersResponseView.TopicResponse;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -24,23 +24,16 @@ import java.util.concurrent.CompletionStage;
 /**
  * DescribeProducers ({@code kafka-transactions.sh describe-producers}, Admin.describeProducers): the producers
  * each asked partition's log holds batches of, with their epochs, last sequences, last timestamps, last markers'
- * coordinator epochs and the start of the transaction each has open (kafka-transactions.sh find-hanging), from its
- * idempotent-producer table on the leader; a follower answers from its own log as Kafka's do, reading it through,
- * since it keeps no table while it replicates. UNKNOWN_TOPIC_OR_PARTITION for a partition it does not know, and
- * NOT_LEADER_OR_FOLLOWER for one of the topic's partitions that has no replica here. Building a table may read a
- * whole log, so the broker runs this handler on its disk thread.
+ * coordinator epochs and the start of the transaction each has open (kafka-transactions.sh find-hanging), from the
+ * log's producer state, a leader's and a follower's alike, as Kafka's. UNKNOWN_TOPIC_OR_PARTITION for a partition it
+ * does not know, and NOT_LEADER_OR_FOLLOWER for one of the topic's partitions that has no replica here.
  */
 public final class DescribeProducersHandler implements ApiHandler {
 
     private final TopicRegistry topics;
-    private final ProducerStates producerStates;
-    private final PartitionLeadership leadership;
 
-    public DescribeProducersHandler(TopicRegistry topics, ProducerStates producerStates,
-                                    PartitionLeadership leadership) {
+    public DescribeProducersHandler(TopicRegistry topics) {
         this.topics = topics;
-        this.producerStates = producerStates;
-        this.leadership = leadership;
     }
 
     @Override
@@ -57,19 +50,16 @@ public final class DescribeProducersHandler implements ApiHandler {
                     result.errorCode(topics.partitionNotHere(false, name, null, index).code());
                     continue;
                 }
-                List<ProducerStates.ActiveProducer> producers = leadership.isLeader(log.get().topicPartition())
-                        ? producerStates.activeProducers(log.get())
-                        : ProducerStates.activeProducersInLog(log.get());
-                producers.sort(Comparator.comparingLong(ProducerStates.ActiveProducer::producerId));
-                Map<Long, Long> openTransactions = log.get().ongoingTransactions();
-                for (ProducerStates.ActiveProducer producer : producers) {
+                List<ProducerSnapshot.Entry> producers = new ArrayList<>(log.get().producers());
+                producers.sort(Comparator.comparingLong(ProducerSnapshot.Entry::producerId));
+                for (ProducerSnapshot.Entry producer : producers) {
                     result.addActiveProducer()
                             .producerId(producer.producerId())
                             .producerEpoch(producer.epoch())
                             .lastSequence(producer.lastSequence())
-                            .lastTimestamp(producer.lastTimestamp())
+                            .lastTimestamp(producer.timestamp())
                             .coordinatorEpoch(producer.coordinatorEpoch())
-                            .currentTxnStartOffset(openTransactions.getOrDefault(producer.producerId(), -1L));
+                            .currentTxnStartOffset(producer.currentTxnFirstOffset());
                 }
             }
         }

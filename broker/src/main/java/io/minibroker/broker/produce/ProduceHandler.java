@@ -67,7 +67,6 @@ public final class ProduceHandler implements ApiHandler {
 
     private final TopicRegistry topics;
     private final BrokerConfig brokerConfig;
-    private final ProducerStates producerStates;
     private final Purgatory<DelayedProduce> producePurgatory;
     private final Purgatory<DelayedFetch> fetchPurgatory;
     private final Executor disk;
@@ -86,15 +85,13 @@ public final class ProduceHandler implements ApiHandler {
      * @param leadership which partitions take produces here (the others answer NOT_LEADER_OR_FOLLOWER)
      * @param transactions asked before a transactional producer's batches are appended (KIP-890), or null
      */
-    public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, ProducerStates producerStates,
-                          Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
-                          Executor disk, PartitionLeadership leadership, BrokerTopicMetrics topicMetrics,
-                          TransactionalProduceCheck transactions) {
+    public ProduceHandler(TopicRegistry topics, BrokerConfig brokerConfig, Purgatory<DelayedProduce> producePurgatory,
+                          Purgatory<DelayedFetch> fetchPurgatory, Executor disk, PartitionLeadership leadership,
+                          BrokerTopicMetrics topicMetrics, TransactionalProduceCheck transactions) {
         this.transactions = transactions;
         this.topicMetrics = topicMetrics;
         this.topics = topics;
         this.brokerConfig = brokerConfig;
-        this.producerStates = producerStates;
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
         this.disk = disk;
@@ -297,14 +294,10 @@ public final class ProduceHandler implements ApiHandler {
             }
             AppendResult appended;
             try (CheckedAppend checked = log.checkForAppend(records)) {
-                if (batch.producerId() < 0) {
-                    appended = log.appendUnflushed(checked, leadership.leaderEpoch(log.topicPartition()));
-                } else {
-                    appended = appendIdempotent(log, checked, batch, result);
-                    if (appended == null) {
-                        return null;
-                    }
-                }
+                int leaderEpoch = leadership.leaderEpoch(log.topicPartition());
+                // An idempotent producer's batch is checked against its state in the log, under the write's lock.
+                appended = batch.producerId() < 0 ? log.appendUnflushed(checked, leaderEpoch)
+                        : log.appendIdempotentUnflushed(checked, batch, leaderEpoch);
             }
             result.baseOffset(appended.firstOffset())
                     .logAppendTimeMs(appended.logAppendTime())
@@ -331,28 +324,5 @@ public final class ProduceHandler implements ApiHandler {
 
     private int minInsyncReplicas(TopicMetadata topic) {
         return TopicConfig.minInsyncReplicas(brokerConfig, topic.configOverrides());
-    }
-
-    /**
-     * Checks the producer's state, appends and records under the partition's producer-state lock, so two retries
-     * cannot both append. The records were validated before, as Kafka validates them before this check.
-     */
-    private AppendResult appendIdempotent(PartitionLog log, CheckedAppend records, RecordBatch batch,
-                                          PartitionProduceResponse result) {
-        ProducerStateTable table = producerStates.table(log);
-        synchronized (table) {
-            ProducerStateTable.Verdict verdict = table.check(batch);
-            if (verdict.error() != Errors.NONE) {
-                result.errorCode(verdict.error().code());
-                return null;
-            }
-            if (verdict.isDuplicate()) {
-                return new AppendResult(verdict.duplicateFirstOffset(), verdict.duplicateLastOffset(), -1, -1, -1,
-                        log.flushDue());
-            }
-            AppendResult appended = log.appendUnflushed(records, leadership.leaderEpoch(log.topicPartition()));
-            table.record(batch, appended.firstOffset());
-            return appended;
-        }
     }
 }

@@ -11,7 +11,7 @@ import java.time.Clock;
  * The round that expires idle producers (Kafka's PeriodicProducerExpirationCheck, every
  * {@code producer.id.expiration.check.interval.ms}): a producer whose last batch or marker is stamped
  * {@code producer.id.expiration.ms} or more before the broker's time, with no transaction open, leaves each log's
- * producer state, and then each leader's idempotence table follows its log, so that a broker that runs for months
+ * producer state (the one a leader checks a produce against), so that a broker that runs for months
  * with short-lived producers does not keep every producer id it ever saw. Such a producer's next batch is then a new
  * producer's, taken at any sequence, as Kafka 4 takes an idempotent producer's batch when it has no state for it.
  *
@@ -24,7 +24,6 @@ public final class ProducerIdExpiration implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ProducerIdExpiration.class);
 
     private final LogManager logs;
-    private final ProducerStates producerStates;
     private final Clock clock;
     private final long expirationMs;
 
@@ -32,9 +31,8 @@ public final class ProducerIdExpiration implements Runnable {
      * @param clock        the broker's wall clock, which the batches' timestamps are compared with
      * @param expirationMs {@code producer.id.expiration.ms}
      */
-    public ProducerIdExpiration(LogManager logs, ProducerStates producerStates, Clock clock, long expirationMs) {
+    public ProducerIdExpiration(LogManager logs, Clock clock, long expirationMs) {
         this.logs = logs;
-        this.producerStates = producerStates;
         this.clock = clock;
         this.expirationMs = expirationMs;
     }
@@ -44,11 +42,7 @@ public final class ProducerIdExpiration implements Runnable {
         long now = clock.millis();
         int removed = 0;
         for (PartitionLog log : logs.allLogs()) {
-            int removedFromLog = log.removeExpiredProducers(now, expirationMs);
-            if (removedFromLog > 0) { // only then can its table know a producer the log does not
-                producerStates.retainLogsProducers(log);
-                removed += removedFromLog;
-            }
+            removed += log.removeExpiredProducers(now, expirationMs);
         }
         if (removed > 0) {
             LOG.info("Expired {} producer ids idle for {} ms or more", removed, expirationMs);

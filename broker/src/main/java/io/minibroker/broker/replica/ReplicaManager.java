@@ -13,7 +13,6 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.ReplicaManagerMeters;
 import io.minibroker.broker.produce.DelayedProduce;
-import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -80,7 +79,6 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     /** The live brokers of the latest image: DeleteRecords waits for the log starts of these followers only. */
     private volatile Set<Integer> liveBrokers = Set.of();
     private final ReplicaFetchers fetchers;
-    private final ProducerStates producerStates;
     private final NodeChannel controller;
     private final long replicaLagTimeMaxMs;
     /**
@@ -137,9 +135,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     public ReplicaManager(int nodeId, TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                           Purgatory<DelayedFetch> fetchPurgatory,
                           Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory, ReplicaFetchers fetchers,
-                          ProducerStates producerStates, NodeChannel controller, long replicaLagTimeMaxMs,
+                          NodeChannel controller, long replicaLagTimeMaxMs,
                           long controllerChannelTimeoutMs, long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch, BrokerClock clock) {
-        this.producerStates = producerStates;
         this.nodeId = nodeId;
         this.topics = topics;
         this.producePurgatory = producePurgatory;
@@ -338,7 +335,6 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         if (image.replicas().size() > 1 && !wasHosted) {
             restoreHighWatermark(log);
         }
-        producerStates.forget(log); // idempotent producers' state comes from the log as it is now
         log.assignLeaderEpoch(image.leaderEpoch()); // the previous epoch ends at our log end
         LOG.info("Leading {} at epoch {} with replicas {}, ISR {}", partition, image.leaderEpoch(),
                 image.replicas(), image.isr());

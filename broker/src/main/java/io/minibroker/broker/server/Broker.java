@@ -43,7 +43,6 @@ import io.minibroker.broker.produce.DescribeProducersHandler;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.produce.ProducerIdAllocator;
 import io.minibroker.broker.produce.ProducerIdExpiration;
-import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
@@ -54,6 +53,7 @@ import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.BackoffTimer;
 import io.minibroker.broker.transaction.LeaderMarkerAppender;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
@@ -123,6 +123,8 @@ public final class Broker implements AutoCloseable {
     private Purgatory<DelayedProduce> producePurgatory;
     private Purgatory<DelayedFetch> fetchPurgatory;
     private Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory;
+    /** The transactions' retry backoffs (the coordinator's markers, the produces' AddPartitionsToTxn). */
+    private BackoffTimer transactionBackoffs;
     private TransactionApis transactions;
     private GroupCoordinator groupCoordinator;
     private ShareGroupApis shareGroups;
@@ -205,9 +207,7 @@ public final class Broker implements AutoCloseable {
         LocalNode node = new LocalNode(config.get(BrokerConfig.NODE_ID), config.get(BrokerConfig.CLUSTER_ID),
                 this::advertisedListeners);
         openPurgatories();
-        ProducerStates producerStates = new ProducerStates();
-        ProducerIdExpiration producerIdExpiration = new ProducerIdExpiration(topics.logs(), producerStates,
-                clock.wallClock(), config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
+        ProducerIdExpiration producerIdExpiration = new ProducerIdExpiration(topics.logs(), clock.wallClock(), config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
         producerIdExpiration.run(); // before any client: what a crash's replay brought back goes at once
         maintenance.scheduleEvery(config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS),
                 "producer id expiration", producerIdExpiration);
@@ -216,8 +216,7 @@ public final class Broker implements AutoCloseable {
                 : GroupConfigs.open(config, config.logDirs().get(0));
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (cluster != null) {
-            cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, producerStates,
-                    security, groupConfigs, clock, topicMetrics);
+            cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, security, groupConfigs, clock, topicMetrics);
             leadership = cluster.replicas();
         }
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, producePurgatory,
@@ -225,11 +224,12 @@ public final class Broker implements AutoCloseable {
                 () -> groupCoordinator, disk);
         // A transaction's marker moves the last stable offset, up to which read_committed share groups acquire.
         PartitionLeadership markersWakeShareFetches = shareGroups.wakingOnNewData(leadership);
-        transactions = new TransactionApis(config, clock, topics, producerStates, markersWakeShareFetches,
-                producePurgatory, fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null);
+        transactions = new TransactionApis(config, clock, topics, markersWakeShareFetches,
+                producePurgatory, fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null,
+                transactionBackoffs);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
-        registerDataApis(apis, producerStates, leadership, onDisk);
+        registerDataApis(apis, leadership, onDisk);
         shareGroups.register(apis);
         // Topics created on a client's account: by the controller in a cluster.
         TopicAutoCreation autoCreation = cluster != null ? cluster.register(apis, node, security, groupConfigs, onDisk)
@@ -278,7 +278,7 @@ public final class Broker implements AutoCloseable {
      * The APIs both modes serve alike: ApiVersions, the data's (Produce, Fetch and the rest, on the partitions this
      * broker leads), SASL's and DescribeClientQuotas.
      */
-    private void registerDataApis(SupportedApis apis, ProducerStates producerStates, PartitionLeadership leadership,
+    private void registerDataApis(SupportedApis apis, PartitionLeadership leadership,
                                   Function<ApiHandler, ApiHandler> onDisk) {
         PartitionLeadership dataWakesShareFetches = shareGroups.wakingOnNewData(leadership);
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, config.get(BrokerConfig.CLUSTER_ID),
@@ -288,14 +288,13 @@ public final class Broker implements AutoCloseable {
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's
                 // advertised minimum is above 0 (KAFKA-18659), so Kafka 4 advertises them too.
                 .add(ApiKey.PRODUCE, (short) 0, ApiKey.PRODUCE.highestStableVersion(),
-                        new ProduceHandler(topics, config, producerStates, producePurgatory, fetchPurgatory,
+                        new ProduceHandler(topics, config, producePurgatory, fetchPurgatory,
                                 disk, dataWakesShareFetches, topicMetrics, transactions.produceCheck()))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, dataWakesShareFetches, topicMetrics))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
-                .add(ApiKey.DESCRIBE_PRODUCERS, onDisk.apply(new DescribeProducersHandler(topics, producerStates,
-                        leadership)))
+                .add(ApiKey.DESCRIBE_PRODUCERS, new DescribeProducersHandler(topics))
                 // v0 too, as Kafka: librdkafka takes a broker without it for one without SASL, though it sends v1.
                 .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())
                 .add(ApiKey.SASL_AUTHENTICATE, new SaslAuthenticateHandler())
@@ -334,7 +333,10 @@ public final class Broker implements AutoCloseable {
         }
     }
 
-    /** Where Produce (acks=all), Fetch and DeleteRecords wait, with their meters and the logs' and JVM's. */
+    /**
+     * Where Produce (acks=all), Fetch and DeleteRecords wait, and the transactions' backoffs, with their meters and
+     * the logs' and JVM's.
+     */
     private void openPurgatories() {
         producePurgatory = ProduceHandler.newPurgatory(
                 config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS), clock.purgatoryClock());
@@ -342,6 +344,7 @@ public final class Broker implements AutoCloseable {
                 clock.purgatoryClock());
         deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory(
                 config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS), clock.purgatoryClock());
+        transactionBackoffs = new BackoffTimer(clock);
         LogMeters.registerOnStart(topics.logs(), registry, registering -> {
             Thread thread = new Thread(registering, "log-meters");
             thread.setDaemon(true);
@@ -515,6 +518,7 @@ public final class Broker implements AutoCloseable {
         Closing.quietly(producePurgatory);
         Closing.quietly(fetchPurgatory);
         Closing.quietly(deleteRecordsPurgatory);
+        Closing.quietly(transactionBackoffs); // the produces waiting on one are asked again, the coordinator still up
         Closing.quietly(groupCoordinator);
         Closing.quietly(transactions);
         connections.flushAndClose(FLUSH_RESPONSES_TIMEOUT_MS);

@@ -19,7 +19,6 @@ import io.minibroker.broker.metadata.DescribeClusterHandler;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.produce.DelayedProduce;
-import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.security.ClientSecurity;
@@ -69,14 +68,14 @@ final class ClusterLink {
      */
     void openReplicas(TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                       Purgatory<DelayedFetch> fetchPurgatory, Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory,
-                      ProducerStates producerStates, SecurityApis security, GroupConfigs groupConfigs,
+                      SecurityApis security, GroupConfigs groupConfigs,
                       BrokerClock clock, BrokerTopicMetrics topicMetrics) {
         int nodeId = config.get(BrokerConfig.NODE_ID);
         replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
                 new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
                         config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES),
                         ClientSecurity.forListener(config, config.interBrokerListenerName()), topicMetrics),
-                producerStates, controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
+                controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                 config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),

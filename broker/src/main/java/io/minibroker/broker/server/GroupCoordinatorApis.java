@@ -5,6 +5,7 @@ import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.group.ClusterOffsetsTopicLeaders;
+import io.minibroker.broker.group.ConsumerGroupTimings;
 import io.minibroker.broker.group.CoordinatorLocator;
 import io.minibroker.broker.group.GroupApis;
 import io.minibroker.broker.group.GroupCoordinator;
@@ -40,11 +41,11 @@ final class GroupCoordinatorApis {
                                  Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
                                  GroupConfigs groupConfigs, TransactionApis transactions) {
         if (cluster == null) {
-            return new GroupCoordinator(config, topics, clock, groupConfigs, groupConfigs);
+            return new GroupCoordinator(config, topics, clock, groupConfigs, ConsumerGroupTimings.of(groupConfigs));
         }
         // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
         GroupCoordinator coordinator = GroupCoordinator.inCluster(config, topics, cluster.replicas(),
-                producePurgatory, fetchPurgatory, clock, groupConfigs, groupConfigs);
+                producePurgatory, fetchPurgatory, clock, groupConfigs, ConsumerGroupTimings.of(groupConfigs));
         cluster.replicas().setLeadershipListener(new CoordinatorLeadership(coordinator, transactions.coordinator()));
         return coordinator;
     }

@@ -10,7 +10,6 @@ import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.InitProducerIdHandler;
 import io.minibroker.broker.produce.ProducerIdAllocator;
-import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.time.BrokerClock;
@@ -18,6 +17,7 @@ import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.AddOffsetsToTxnHandler;
 import io.minibroker.broker.transaction.AddPartitionsToTxnHandler;
+import io.minibroker.broker.transaction.BackoffTimer;
 import io.minibroker.broker.transaction.ClusterMarkerAppender;
 import io.minibroker.broker.transaction.ClusterProduceCheck;
 import io.minibroker.broker.transaction.CoordinatorProduceCheck;
@@ -67,14 +67,18 @@ final class TransactionApis implements AutoCloseable {
     /** The coordinator's answers to this node's produces, with the backoffs of their retries. */
     private final CoordinatorProduceCheck localProduceCheck;
 
-    /** @param metadata a cluster broker's copy of the metadata; null on a single node */
-    TransactionApis(BrokerConfig config, BrokerClock clock, TopicRegistry topics, ProducerStates producerStates,
+    /**
+     * @param metadata a cluster broker's copy of the metadata; null on a single node
+     * @param backoffs the broker's, where the coordinator's marker retries and the produces' AddPartitionsToTxn
+     *                 retries wait (closed by the broker, before this)
+     */
+    TransactionApis(BrokerConfig config, BrokerClock clock, TopicRegistry topics,
                     PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
                     Purgatory<DelayedFetch> fetchPurgatory, Executor disk, ProducerIdAllocator producerIds,
-                    MetadataFetcher metadata) {
+                    MetadataFetcher metadata, BackoffTimer backoffs) {
         this.producerIds = producerIds;
         int nodeId = config.get(BrokerConfig.NODE_ID);
-        markerAppender = new LeaderMarkerAppender(topics, config, producerStates, leadership, producePurgatory,
+        markerAppender = new LeaderMarkerAppender(topics, config, leadership, producePurgatory,
                 fetchPurgatory, disk, clock, TRANSACTION_REPLICATION_TIMEOUT_MS);
         // In a cluster a transaction state counts once replicated, as Kafka's appendRecords with acks=-1; the
         // coordinator takes the outcome back to its own thread.
@@ -97,10 +101,10 @@ final class TransactionApis implements AutoCloseable {
             clusterMarkers = null;
         }
         coordinator = new TransactionCoordinator(new TransactionStateTopic(topics, stateAppender, clock),
-                coordinatorMarkers, producerIds::next, transactionConfig(config), clock);
+                coordinatorMarkers, producerIds::next, transactionConfig(config), clock, backoffs);
         localProduceCheck = new CoordinatorProduceCheck(coordinator,
                 config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS),
-                config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS), clock);
+                config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS), backoffs);
         if (config.inCluster()) {
             clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, localProduceCheck,
                     config.interBrokerListenerName(), interBroker,
@@ -160,12 +164,11 @@ final class TransactionApis implements AutoCloseable {
     }
 
     /**
-     * The produces' backoffs (while the coordinator still answers their last ask), the coordinator, then the
-     * cluster's channels to other nodes: after the group coordinator, as before.
+     * The coordinator, then the cluster's channels to other nodes: after the group coordinator, and after the
+     * broker's backoffs, whose closing answers the produces waiting on one while the coordinator still answers.
      */
     @Override
     public void close() {
-        Closing.quietly(localProduceCheck);
         Closing.quietly(coordinator);
         Closing.quietly(clusterMarkers);
         Closing.quietly(clusterProduceCheck);

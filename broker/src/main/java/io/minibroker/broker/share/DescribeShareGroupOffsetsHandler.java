@@ -1,8 +1,8 @@
 package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.RequestContext;
-import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -24,7 +24,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -117,9 +116,7 @@ public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
 
     /** The share coordinator's error for a state it could not read (an unexpected failure: UNKNOWN_SERVER_ERROR). */
     private static Errors readError(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        return cause instanceof LogException e ? e.error() : Errors.UNKNOWN_SERVER_ERROR;
+        return Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR);
     }
 
     /** Records of the window no longer to be delivered: they do not count in the lag. */

@@ -1,7 +1,7 @@
 package io.minibroker.broker.share;
 
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.PartitionLeadership;
-import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
@@ -19,7 +19,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToIntFunction;
@@ -180,9 +179,7 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
 
     /** A failed state write as Kafka's SharePartition answers it (its fetchPersisterError). */
     private static Errors writeError(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        Errors error = cause instanceof LogException e ? e.error() : Errors.UNKNOWN_SERVER_ERROR;
+        Errors error = Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR);
         return switch (error) {
             case NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS ->
                     Errors.COORDINATOR_NOT_AVAILABLE;

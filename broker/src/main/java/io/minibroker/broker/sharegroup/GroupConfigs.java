@@ -29,7 +29,7 @@ import java.util.TreeMap;
  * defaulting to {@code group.consumer.*}. A group id needs no group to carry configs (Kafka resolves a group's
  * configs before it exists). The data side reads them through {@link ShareGroupConfigs}, the share-group
  * coordinator through {@link ShareGroupTimings}, the consumer-group coordinator through
- * {@link ConsumerGroupTimings}.
+ * {@code group/ConsumerGroupTimings}.
  *
  * <p>Kafka keeps them in the cluster metadata log, as ConfigRecords every broker applies. Here a single node keeps
  * them in one file ({@code <first log.dir>/.minibroker-group-configs}, a line per group: the URL-encoded group id,
@@ -38,7 +38,7 @@ import java.util.TreeMap;
  * brokers forward the changes, and each broker holds a {@linkplain #mirror mirror} that every image it fetches
  * replaces ({@link #install}). Reads take the in-memory copy, a map replaced whole on each change.
  */
-public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings, ConsumerGroupTimings {
+public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings {
 
     public static final String CONSUMER_SESSION_TIMEOUT_MS = "consumer.session.timeout.ms";
     public static final String CONSUMER_HEARTBEAT_INTERVAL_MS = "consumer.heartbeat.interval.ms";
@@ -260,12 +260,12 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings,
         return text.toString();
     }
 
-    @Override
+    /** {@code consumer.heartbeat.interval.ms}, else {@code group.consumer.heartbeat.interval.ms}. */
     public int consumerHeartbeatIntervalMs(String groupId) {
         return intValue(overrides.get(groupId), CONSUMER_HEARTBEAT_INTERVAL_MS);
     }
 
-    @Override
+    /** {@code consumer.session.timeout.ms}, else {@code group.consumer.session.timeout.ms}. */
     public int consumerSessionTimeoutMs(String groupId) {
         return intValue(overrides.get(groupId), CONSUMER_SESSION_TIMEOUT_MS);
     }

@@ -6,6 +6,7 @@ import io.minibroker.broker.log.LogReplay;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.CoordinatorAppender;
+import io.minibroker.broker.produce.CoordinatorWriteErrors;
 import io.minibroker.broker.share.Persister;
 import io.minibroker.broker.share.SharePartitionKey;
 import io.minibroker.broker.share.ShareStateSnapshot;
@@ -30,7 +31,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -231,7 +231,7 @@ public final class ShareCoordinator implements AutoCloseable {
             if (failure != null) {
                 // What is in memory may now be ahead of the log: read the log again at the next request.
                 loaded.remove(index);
-                return writeError(failure);
+                return CoordinatorWriteErrors.answerFor(failure);
             }
             if (value == null) {
                 partition.latestOffsets().remove(key);
@@ -264,19 +264,6 @@ public final class ShareCoordinator implements AutoCloseable {
                 LOG.warn("Cannot prune {} below {}: {}", log.topicPartition(), below, e.toString());
             }
         }
-    }
-
-    /** The log's errors as Kafka's share coordinator answers them: retriable for the share-partition leader. */
-    private static Errors writeError(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        Errors error = cause instanceof LogException log ? log.error() : Errors.UNKNOWN_SERVER_ERROR;
-        return switch (error) {
-            case NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT, UNKNOWN_TOPIC_OR_PARTITION ->
-                    Errors.COORDINATOR_NOT_AVAILABLE;
-            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR -> Errors.NOT_COORDINATOR;
-            default -> error;
-        };
     }
 
     /** Every share partition's last state in one partition of the topic, read to its end. */

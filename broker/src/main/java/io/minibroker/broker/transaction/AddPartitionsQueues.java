@@ -10,11 +10,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 
+import static io.minibroker.broker.transaction.ClusterMarkerAppender.answersFor;
 import static io.minibroker.broker.transaction.ClusterMarkerAppender.byTopic;
 import static io.minibroker.broker.transaction.ClusterMarkerAppender.every;
 
@@ -86,26 +88,26 @@ final class AddPartitionsQueues {
             batch.forEach(pending -> pending.answer().complete(every(pending.partitions(), error)));
             return;
         }
-        batch.forEach(pending -> pending.answer().complete(errorsOf(answer, pending)));
+        Map<String, Map<TopicPartition, Errors>> byTransaction = answersByTransaction(answer);
+        batch.forEach(pending -> pending.answer().complete(answersFor(pending.partitions(),
+                byTransaction.getOrDefault(pending.transactionalId(), Map.of()))));
     }
 
-    /** The answer for the transaction's id, partition by partition; one left unanswered is an unknown error. */
-    private static Map<TopicPartition, Errors> errorsOf(AddPartitionsToTxnResponseView answer, Pending pending) {
-        Map<TopicPartition, Errors> errors = every(pending.partitions(), Errors.UNKNOWN_SERVER_ERROR);
+    /** Each transaction's answer for each partition, read once per response. */
+    private static Map<String, Map<TopicPartition, Errors>> answersByTransaction(
+            AddPartitionsToTxnResponseView answer) {
+        Map<String, Map<TopicPartition, Errors>> byTransaction = new HashMap<>();
         for (AddPartitionsToTxnResponseView.AddPartitionsToTxnResult transaction : answer.resultsByTransaction()) {
-            if (!transaction.transactionalId().equals(pending.transactionalId())) {
-                continue;
-            }
+            Map<TopicPartition, Errors> answers = byTransaction.computeIfAbsent(transaction.transactionalId(),
+                    id -> new HashMap<>());
             for (AddPartitionsToTxnResponseView.AddPartitionsToTxnTopicResult topic : transaction.topicResults()) {
                 for (AddPartitionsToTxnResponseView.AddPartitionsToTxnPartitionResult partition
                         : topic.resultsByPartition()) {
-                    TopicPartition answered = new TopicPartition(topic.name(), partition.partitionIndex());
-                    if (errors.containsKey(answered)) {
-                        errors.put(answered, Errors.forCode(partition.partitionErrorCode()));
-                    }
+                    answers.put(new TopicPartition(topic.name(), partition.partitionIndex()),
+                            Errors.forCode(partition.partitionErrorCode()));
                 }
             }
         }
-        return errors;
+        return byTransaction;
     }
 }

@@ -10,14 +10,16 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Backoffs on the broker's clock, as Kafka's leader waits {@code add.partitions.to.txn.retry.backoff.ms} on its
  * scheduler: each wait is a purgatory timeout that nothing completes early, so a test's {@code ManualClock} moves it
- * as it moves every other timeout. A wait still running when the timer closes ends then.
+ * as it moves every other timeout. One per broker (its purgatory has one reaper thread), shared by the transaction
+ * coordinator's marker retries and the produce check's AddPartitionsToTxn retries, and closed by the broker with its
+ * other purgatories, before the coordinator: a wait still running then ends at once.
  */
-final class BackoffTimer implements AutoCloseable {
+public final class BackoffTimer implements AutoCloseable {
 
     private final Purgatory<Backoff> purgatory;
 
-    BackoffTimer(String name, BrokerClock clock) {
-        purgatory = Purgatory.builder(name).clock(clock.purgatoryClock()).build();
+    public BackoffTimer(BrokerClock clock) {
+        purgatory = Purgatory.builder("TransactionRetryBackoff").clock(clock.purgatoryClock()).build();
     }
 
     /** Completes, on the thread that drives the clock, once {@code delayMs} have passed on the broker's clock. */

@@ -103,6 +103,18 @@ public final class ClusterMarkerAppender implements TransactionMarkerAppender, A
         return errors;
     }
 
+    /**
+     * The answer a node gave for each partition asked about ({@code answered}: what its response says, indexed once
+     * per response); one it left unanswered is an unknown error.
+     */
+    static Map<TopicPartition, Errors> answersFor(Collection<TopicPartition> asked,
+                                                  Map<TopicPartition, Errors> answered) {
+        Map<TopicPartition, Errors> errors = new HashMap<>();
+        asked.forEach(partition -> errors.put(partition,
+                answered.getOrDefault(partition, Errors.UNKNOWN_SERVER_ERROR)));
+        return errors;
+    }
+
     @Override
     public void close() {
         channels.close();

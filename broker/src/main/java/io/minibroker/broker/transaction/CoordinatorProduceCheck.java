@@ -2,7 +2,6 @@ package io.minibroker.broker.transaction;
 
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.TransactionalProduceCheck;
-import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.Collection;
@@ -25,7 +24,7 @@ import java.util.function.Supplier;
  * the broker's clock), whichever node coordinates the transaction: {@link ClusterProduceCheck} retries through
  * {@link #askAgainWhileConcurrent} too.
  */
-public final class CoordinatorProduceCheck implements TransactionalProduceCheck, AutoCloseable {
+public final class CoordinatorProduceCheck implements TransactionalProduceCheck {
 
     /** Produce v12+: the client uses transaction version 2. */
     private static final short IMPLICIT_ADD_FROM = 12;
@@ -40,13 +39,14 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck,
     /**
      * @param addRetryBackoffMs    {@code add.partitions.to.txn.retry.backoff.ms}: the wait before asking again
      * @param addRetryBackoffMaxMs {@code add.partitions.to.txn.retry.backoff.max.ms}: how long to keep asking
+     * @param backoffs             the broker's, where the retries wait
      */
     public CoordinatorProduceCheck(TransactionCoordinator coordinator, long addRetryBackoffMs,
-                                   long addRetryBackoffMaxMs, BrokerClock clock) {
+                                   long addRetryBackoffMaxMs, BackoffTimer backoffs) {
         this.coordinator = coordinator;
         this.addRetryBackoffMs = addRetryBackoffMs;
         this.addRetryBackoffMaxMs = addRetryBackoffMaxMs;
-        this.backoffs = new BackoffTimer("AddPartitionsToTxnRetry", clock);
+        this.backoffs = backoffs;
     }
 
     @Override
@@ -122,11 +122,5 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck,
                  REQUEST_TIMED_OUT, UNKNOWN_TOPIC_OR_PARTITION, OPERATION_NOT_ATTEMPTED -> Errors.NOT_ENOUGH_REPLICAS;
             default -> produceVersion >= ABORTABLE_FROM ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;
         };
-    }
-
-    /** Ends the backoffs under way: their produces are asked again at once. */
-    @Override
-    public void close() throws InterruptedException {
-        backoffs.close();
     }
 }

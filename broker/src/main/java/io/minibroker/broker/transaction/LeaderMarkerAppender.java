@@ -1,5 +1,6 @@
 package io.minibroker.broker.transaction;
 
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
@@ -8,7 +9,6 @@ import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.DelayedProduce;
-import io.minibroker.broker.produce.ProducerStates;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicConfig;
@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -38,9 +37,9 @@ import java.util.concurrent.Executor;
  * Writes transaction markers on the partitions this broker leads, one rule for a single node and a cluster's
  * leader, as Kafka's ReplicaManager appends them for the coordinator (origin COORDINATOR, acks=all): the partition
  * must be led here with its topic's {@code min.insync.replicas} in sync (NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS
- * before any append); the marker is checked against the producer's state and appended under its lock
- * ({@link ProducerStates#appendMarker}: INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED); parked fetches are
- * woken, since the last stable offset may have moved; and the partition is answered once the marker counts as an
+ * before any append); the marker is checked against the producer's state in the log and appended under the log's
+ * lock ({@link PartitionLog#appendMarkerUnflushed}: INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED); parked
+ * fetches are woken, since the last stable offset may have moved; and the partition is answered once the marker counts as an
  * acks=all produce would: fsynced first when {@code flush.messages} (or a new leader epoch) asks it, on the disk
  * executor, then past the high watermark, waited for in the produce purgatory ({@link DelayedProduce#awaitReplication};
  * at once on a single node, where the high watermark is the log end).
@@ -61,7 +60,6 @@ public final class LeaderMarkerAppender implements TransactionMarkerAppender {
 
     private final TopicRegistry topics;
     private final BrokerConfig config;
-    private final ProducerStates producerStates;
     private final PartitionLeadership leadership;
     private final Purgatory<DelayedProduce> producePurgatory;
     private final Purgatory<DelayedFetch> fetchPurgatory;
@@ -74,13 +72,11 @@ public final class LeaderMarkerAppender implements TransactionMarkerAppender {
      * @param replicationTimeoutMs how long a marker may wait for the high watermark (Kafka's request.timeout.ms,
      *     which its coordinator's marker appends use), then REQUEST_TIMED_OUT
      */
-    public LeaderMarkerAppender(TopicRegistry topics, BrokerConfig config, ProducerStates producerStates,
-                                PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
+    public LeaderMarkerAppender(TopicRegistry topics, BrokerConfig config, PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
                                 Purgatory<DelayedFetch> fetchPurgatory, Executor disk, BrokerClock clock,
                                 long replicationTimeoutMs) {
         this.topics = topics;
         this.config = config;
-        this.producerStates = producerStates;
         this.leadership = leadership;
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
@@ -124,8 +120,8 @@ public final class LeaderMarkerAppender implements TransactionMarkerAppender {
         ByteBuf batch = new EndTransactionMarker(marker.result().controlType(), marker.coordinatorEpoch())
                 .toBatch(HEAP, marker.producerId(), marker.producerEpoch(), clock.wallClockMs());
         try {
-            appended = producerStates.appendMarker(log, marker.producerId(), marker.producerEpoch(),
-                    marker.coordinatorEpoch(), marker.transactionVersion(), batch, leadership.leaderEpoch(partition));
+            appended = log.appendMarkerUnflushed(batch, marker.producerId(), marker.producerEpoch(),
+                    marker.coordinatorEpoch(), marker.transactionVersion(), leadership.leaderEpoch(partition));
         } catch (LogException e) {
             return CompletableFuture.completedFuture(e.error());
         } catch (UncheckedIOException e) { // a full disk, or a log closed by a topic deletion under us
@@ -173,8 +169,6 @@ public final class LeaderMarkerAppender implements TransactionMarkerAppender {
     }
 
     private static Errors errorOf(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        return cause instanceof LogException e ? e.error() : Errors.KAFKA_STORAGE_ERROR;
+        return Failures.logError(failure, Errors.KAFKA_STORAGE_ERROR);
     }
 }

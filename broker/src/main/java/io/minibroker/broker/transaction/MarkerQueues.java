@@ -9,11 +9,13 @@ import io.minibroker.protocol.schema.Struct;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 
+import static io.minibroker.broker.transaction.ClusterMarkerAppender.answersFor;
 import static io.minibroker.broker.transaction.ClusterMarkerAppender.byTopic;
 import static io.minibroker.broker.transaction.ClusterMarkerAppender.every;
 
@@ -45,10 +47,14 @@ final class MarkerQueues {
     private static void answer(BrokerNode node, List<Pending> batch, Struct response, Throwable failure) {
         if (failure != null) {
             LOG.debug("WriteTxnMarkers to node {} failed: {}", node.id(), failure.toString());
+            batch.forEach(pending -> pending.answer().complete(every(pending.partitions(),
+                    Errors.NOT_LEADER_OR_FOLLOWER)));
+            return;
         }
+        Map<Long, Map<TopicPartition, Errors>> byProducer = answersByProducer(response);
         for (Pending pending : batch) {
-            pending.answer().complete(failure != null
-                    ? every(pending.partitions(), Errors.NOT_LEADER_OR_FOLLOWER) : errorsOf(response, pending));
+            pending.answer().complete(answersFor(pending.partitions(),
+                    byProducer.getOrDefault(pending.marker().producerId(), Map.of())));
         }
     }
 
@@ -75,23 +81,20 @@ final class MarkerQueues {
         return request.struct();
     }
 
-    /** The answer of the marker's producer for each of its partitions; one left unanswered is an unknown error. */
-    private static Map<TopicPartition, Errors> errorsOf(Struct response, Pending pending) {
-        Map<TopicPartition, Errors> errors = every(pending.partitions(), Errors.UNKNOWN_SERVER_ERROR);
+    /** Each producer's answer for each partition, read once per response (a marker's answer is its producer's). */
+    private static Map<Long, Map<TopicPartition, Errors>> answersByProducer(Struct response) {
+        Map<Long, Map<TopicPartition, Errors>> byProducer = new HashMap<>();
         for (WriteTxnMarkersResponseView.WritableTxnMarkerResult marker
                 : new WriteTxnMarkersResponseView(response).markers()) {
-            if (marker.producerId() != pending.marker().producerId()) {
-                continue;
-            }
+            Map<TopicPartition, Errors> answers = byProducer.computeIfAbsent(marker.producerId(),
+                    id -> new HashMap<>());
             for (WriteTxnMarkersResponseView.WritableTxnMarkerTopicResult topic : marker.topics()) {
                 for (WriteTxnMarkersResponseView.WritableTxnMarkerPartitionResult partition : topic.partitions()) {
-                    TopicPartition answered = new TopicPartition(topic.name(), partition.partitionIndex());
-                    if (errors.containsKey(answered)) {
-                        errors.put(answered, Errors.forCode(partition.errorCode()));
-                    }
+                    answers.put(new TopicPartition(topic.name(), partition.partitionIndex()),
+                            Errors.forCode(partition.errorCode()));
                 }
             }
         }
-        return errors;
+        return byProducer;
     }
 }

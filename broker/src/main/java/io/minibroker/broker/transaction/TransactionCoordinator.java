@@ -80,8 +80,6 @@ public final class TransactionCoordinator implements AutoCloseable {
     /** Each id's state record to {@code __transaction_state}. */
     private final TransactionStateWriter writer;
     private final TransactionMarkers markers;
-    /** The markers' retry backoffs, on the broker's clock. */
-    private final BackoffTimer backoffs;
     private final LongSupplier producerIds;
     private final TransactionConfig config;
     private final BrokerClock clock;
@@ -91,15 +89,16 @@ public final class TransactionCoordinator implements AutoCloseable {
     /** The partitions of {@code __transaction_state} this node leads and has loaded. */
     private final TransactionPartitions partitions;
 
+    /** @param backoffs the broker's, where the markers' retries wait (its owner closes it, before this) */
     public TransactionCoordinator(TransactionStateLog stateLog, TransactionMarkerAppender appender,
-                                  LongSupplier producerIds, TransactionConfig config, BrokerClock clock) {
+                                  LongSupplier producerIds, TransactionConfig config, BrokerClock clock,
+                                  BackoffTimer backoffs) {
         this.stateLog = stateLog;
         this.partitions = new TransactionPartitions(stateLog);
         this.producerIds = producerIds;
         this.config = config;
         this.clock = clock;
         this.thread = Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "transaction-coordinator"));
-        this.backoffs = new BackoffTimer("TransactionMarkerRetry", clock);
         this.markers = new TransactionMarkers(appender, thread, backoffs);
         this.writer = new TransactionStateWriter(stateLog, partitions, config.transactionVersion(), thread);
         TransactionExpiry expiry = new TransactionExpiry(transactions, writer, this::prepareEnd,
@@ -605,10 +604,5 @@ public final class TransactionCoordinator implements AutoCloseable {
     @Override
     public void close() {
         thread.shutdownNow();
-        try {
-            backoffs.close(); // the retries it ends find the thread stopped
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -1,10 +1,9 @@
 package io.minibroker.broker.transaction;
 
-import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.produce.CoordinatorWriteErrors;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
 
@@ -56,22 +55,9 @@ final class TransactionStateWriter {
             written = CompletableFuture.failedFuture(e);
         }
         BiFunction<Void, Throwable, Errors> outcome =
-                (ignored, failure) -> failure == null ? Errors.NONE : writeError(failure);
+                (ignored, failure) -> failure == null ? Errors.NONE : CoordinatorWriteErrors.answerFor(failure);
         // Writes start on the coordinator's thread: one that counted at once (a single node's) is taken in the same
         // task, so that no request queued meanwhile finds the id still pending.
         return written.isDone() ? written.handle(outcome) : written.handleAsync(outcome, thread);
-    }
-
-    private static Errors writeError(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        Errors error = cause instanceof LogException log ? log.error() : Errors.UNKNOWN_SERVER_ERROR;
-        return switch (error) {
-            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND,
-                 REQUEST_TIMED_OUT -> Errors.COORDINATOR_NOT_AVAILABLE;
-            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR, NOT_COORDINATOR -> Errors.NOT_COORDINATOR;
-            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.UNKNOWN_SERVER_ERROR;
-            default -> error;
-        };
     }
 }

@@ -81,7 +81,7 @@ class LogCleanerTransactionsTest {
         ByteBuf batch = new EndTransactionMarker(commit ? EndTransactionMarker.COMMIT : EndTransactionMarker.ABORT, 0)
                 .toBatch(TestBatches.ALLOC, producerId, (short) 0, T0);
         try {
-            log.appendControlUnflushed(batch, 0);
+            log.appendMarkerUnflushed(batch, producerId, (short) 0, 0, (short) 0, 0);
         } finally {
             batch.release();
         }

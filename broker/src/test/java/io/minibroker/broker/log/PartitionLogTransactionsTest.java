@@ -67,7 +67,7 @@ class PartitionLogTransactionsTest {
         ByteBuf batch = new EndTransactionMarker(commit ? EndTransactionMarker.COMMIT : EndTransactionMarker.ABORT, 3)
                 .toBatch(TestBatches.ALLOC, producerId, (short) 0, T0);
         try {
-            return log.appendControlUnflushed(batch, 0);
+            return log.appendMarkerUnflushed(batch, producerId, (short) 0, 3, (short) 0, 0);
         } finally {
             batch.release();
         }

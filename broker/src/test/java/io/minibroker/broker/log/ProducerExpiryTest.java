@@ -60,7 +60,7 @@ class ProducerExpiryTest {
         ByteBuf marker = new EndTransactionMarker(EndTransactionMarker.COMMIT, 0)
                 .toBatch(TestBatches.ALLOC, producerId, (short) 0, timestamp);
         try {
-            log.appendControlUnflushed(marker, 0);
+            log.appendMarkerUnflushed(marker, producerId, (short) 0, 0, (short) 0, 0);
         } finally {
             marker.release();
         }

@@ -89,7 +89,7 @@ class ProducerSnapshotTest {
         ByteBuf batch = new EndTransactionMarker(commit ? EndTransactionMarker.COMMIT : EndTransactionMarker.ABORT,
                 coordinatorEpoch).toBatch(TestBatches.ALLOC, producerId, epoch, T0 + 1_000);
         try {
-            log.appendControlUnflushed(batch, 0);
+            log.appendMarkerUnflushed(batch, producerId, epoch, coordinatorEpoch, (short) 0, 0);
         } finally {
             batch.release();
         }

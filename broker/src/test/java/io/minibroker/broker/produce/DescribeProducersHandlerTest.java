@@ -1,8 +1,6 @@
 package io.minibroker.broker.produce;
 
-import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
-import io.minibroker.broker.api.TestLeadership;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -58,8 +56,7 @@ class DescribeProducersHandlerTest {
         append(followed, 7L, (short) 2, 0, 3, 1_000L);
         append(followed, 7L, (short) 2, 3, 2, 2_000L); // sequences 3 and 4
         append(followed, 9L, (short) 0, 0, 1, 1_500L);
-        PartitionLeadership leadsOnlyLed = new TestLeadership(partition -> partition.topic().equals("led"), 1);
-        DescribeProducersHandler handler = new DescribeProducersHandler(topics, new ProducerStates(), leadsOnlyLed);
+        DescribeProducersHandler handler = new DescribeProducersHandler(topics);
         Struct body = ApiKey.DESCRIBE_PRODUCERS.request().newMessage();
         body.addElement("Topics").set("Name", "led").set("PartitionIndexes", List.of(0, 7, -1));
         body.addElement("Topics").set("Name", "followed").set("PartitionIndexes", List.of(0));

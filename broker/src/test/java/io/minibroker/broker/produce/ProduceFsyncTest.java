@@ -64,7 +64,7 @@ class ProduceFsyncTest {
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("durable", 1, 1, Map.of(), false);
         log = topics.partitionLog(topics.get("durable").orElseThrow(), 0).orElseThrow();
-        produce = new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory, disk,
+        produce = new ProduceHandler(topics, config, producePurgatory, fetchPurgatory, disk,
                 PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()), null);
     }
 

@@ -63,7 +63,7 @@ class ProduceLeaderEpochCheckpointTest {
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("epochs", 1, 1, Map.of(), false);
         log = topics.partitionLog(topics.get("epochs").orElseThrow(), 0).orElseThrow();
-        produce = new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory, disk,
+        produce = new ProduceHandler(topics, config, producePurgatory, fetchPurgatory, disk,
                 PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()), null);
     }
 

@@ -78,7 +78,7 @@ class TransactionalProduceFastPathTest {
             askedFor.add(List.copyOf(partitions));
             return answer;
         };
-        produce = new ProduceHandler(topics, config, new ProducerStates(), producePurgatory, fetchPurgatory,
+        produce = new ProduceHandler(topics, config, producePurgatory, fetchPurgatory,
                 Runnable::run, PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()),
                 coordinator);
     }

@@ -26,13 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CoordinatorProduceCheckRetryTest {
 
     private final ManualClock clock = new ManualClock();
-    private CoordinatorProduceCheck check;
+    private final BackoffTimer backoffs = new BackoffTimer(BrokerClock.manual(clock));
 
     @AfterEach
     void close() throws InterruptedException {
-        if (check != null) {
-            check.close();
-        }
+        backoffs.close();
     }
 
     private static final TopicPartition PARTITION = new TopicPartition("orders", 0);
@@ -59,7 +57,7 @@ class CoordinatorProduceCheckRetryTest {
     /** The check's answer as it stands, the backoffs it waits on passing only as the test advances the clock. */
     private CompletableFuture<Map<TopicPartition, Errors>> ask(long backoffMs, long maxMs, Coordinator coordinator,
                                                              short produceVersion) {
-        check = new CoordinatorProduceCheck(null, backoffMs, maxMs, BrokerClock.manual(clock));
+        CoordinatorProduceCheck check = new CoordinatorProduceCheck(null, backoffMs, maxMs, backoffs);
         return check.askAgainWhileConcurrent(coordinator, produceVersion).toCompletableFuture();
     }
 

@@ -18,14 +18,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** ListTransactions' checks of its filters, which Kafka makes whether or not any transaction matches. */
 class ListTransactionsHandlerTest {
 
+    private final BrokerClock clock = BrokerClock.manual(new ManualClock());
+    private final BackoffTimer backoffs = new BackoffTimer(clock);
     private final TransactionCoordinator coordinator = new TransactionCoordinator(new InMemoryTransactionLog(1),
             new FakeMarkerAppender(), () -> 1, new TransactionConfig(900_000, 1, 10_000, 3_600_000, (short) 2),
-            BrokerClock.manual(new ManualClock()));
+            clock, backoffs);
     private final ListTransactionsHandler handler = new ListTransactionsHandler(coordinator);
 
     @AfterEach
-    void stop() {
+    void stop() throws InterruptedException {
         coordinator.close();
+        backoffs.close();
     }
 
     @Test

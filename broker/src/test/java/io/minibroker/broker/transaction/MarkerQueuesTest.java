@@ -162,4 +162,18 @@ class MarkerQueuesTest {
         sent.get(1).answer(Errors.NONE);
         assertThat(queued).isCompletedWithValue(Map.of(ORDERS, Errors.NONE));
     }
+
+    @Test
+    void aPartitionOrAProducerTheResponseLeavesOutIsAnUnknownError() {
+        var answered = queues.enqueue(NODE_2, commit(10), List.of(ORDERS, PAYMENTS));
+        WriteTxnMarkersResponseView partial = new WriteTxnMarkersResponseView();
+        partial.addMarker().producerId(10).addTopic().name(ORDERS.topic()).addPartition()
+                .partitionIndex(ORDERS.partition()).errorCode(Errors.NONE.code());
+        sent.get(0).response().complete(partial.struct());
+        assertThat(answered).isCompletedWithValue(Map.of(ORDERS, Errors.NONE, PAYMENTS, Errors.UNKNOWN_SERVER_ERROR));
+
+        var forgotten = queues.enqueue(NODE_2, commit(11), List.of(ORDERS));
+        sent.get(1).response().complete(new WriteTxnMarkersResponseView().struct());
+        assertThat(forgotten).isCompletedWithValue(Map.of(ORDERS, Errors.UNKNOWN_SERVER_ERROR));
+    }
 }

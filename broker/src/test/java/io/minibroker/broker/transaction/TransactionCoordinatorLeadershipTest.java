@@ -33,17 +33,19 @@ class TransactionCoordinatorLeadershipTest {
     private final InMemoryTransactionLog log = new InMemoryTransactionLog(PARTITIONS);
     private final FakeMarkerAppender markers = new FakeMarkerAppender();
     private final AtomicLong producerIds = new AtomicLong(1000);
+    private final BackoffTimer backoffs = new BackoffTimer(BrokerClock.manual(clock));
     private TransactionCoordinator coordinator;
 
     @BeforeEach
     void start() {
         coordinator = new TransactionCoordinator(log, markers, producerIds::getAndIncrement, CONFIG,
-                BrokerClock.manual(clock));
+                BrokerClock.manual(clock), backoffs);
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws InterruptedException {
         coordinator.close();
+        backoffs.close();
     }
 
     @Test

@@ -40,6 +40,7 @@ class TransactionCoordinatorTest {
     private final InMemoryTransactionLog log = new InMemoryTransactionLog(50);
     private final FakeMarkerAppender markers = new FakeMarkerAppender();
     private final AtomicLong producerIds = new AtomicLong(1000);
+    private final BackoffTimer backoffs = new BackoffTimer(BrokerClock.manual(clock));
     private TransactionCoordinator coordinator;
 
     @BeforeEach
@@ -48,13 +49,14 @@ class TransactionCoordinatorTest {
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws InterruptedException {
         coordinator.close();
+        backoffs.close();
     }
 
     private TransactionCoordinator newCoordinator() {
         TransactionCoordinator started = new TransactionCoordinator(log, markers, producerIds::getAndIncrement,
-                CONFIG, BrokerClock.manual(clock));
+                CONFIG, BrokerClock.manual(clock), backoffs);
         started.loadAll();
         // Its partitions answer COORDINATOR_LOAD_IN_PROGRESS until replayed.
         await(() -> get(started.describe(List.of(ID))).get(0).error() != Errors.COORDINATOR_LOAD_IN_PROGRESS);

@@ -26,7 +26,7 @@ class TransactionMarkersTest {
 
     private final ExecutorService thread = Executors.newSingleThreadExecutor();
     private final ManualClock clock = new ManualClock();
-    private final BackoffTimer backoffs = new BackoffTimer("TransactionMarkerRetry", BrokerClock.manual(clock));
+    private final BackoffTimer backoffs = new BackoffTimer(BrokerClock.manual(clock));
     private final FakeMarkerAppender appender = new FakeMarkerAppender();
     private final TransactionMarkers markers = new TransactionMarkers(appender, thread, backoffs);
 

@@ -1,13 +1,8 @@
-package io.minibroker.broker.produce;
+package io.minibroker.broker.log;
 
-import io.minibroker.broker.log.LogConfig;
-import io.minibroker.broker.log.LogException;
-import io.minibroker.broker.log.PartitionLog;
-import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.EndTransactionMarker;
-import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -23,12 +18,11 @@ import java.time.ZoneOffset;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * Markers against a partition's producer state, as Kafka's ProducerAppendInfo checks them: a fenced epoch's marker,
  * a stale coordinator's, and a bumped epoch (transactions version 2) fencing the batches of the epoch before, kept
- * through a rebuild of the state from the log.
+ * through a rebuild of the state from the log (its snapshot and the batches after it, on reopening it).
  */
 class TransactionMarkerProducerStateTest {
 
@@ -38,7 +32,6 @@ class TransactionMarkerProducerStateTest {
     @TempDir
     Path logDir;
     private PartitionLog log;
-    private ProducerStates states = new ProducerStates();
 
     @AfterEach
     void close() throws IOException {
@@ -52,25 +45,25 @@ class TransactionMarkerProducerStateTest {
                 Clock.fixed(Instant.ofEpochMilli(1_700_000_000_000L), ZoneOffset.UTC), 0, 0, true);
     }
 
+    /** As after a restart: the producer state rebuilt from the log's snapshot and the batches after it. */
+    private void reopen() throws IOException {
+        log.close();
+        open();
+    }
+
     private static ByteBuf transactional(short epoch, int sequence) {
         return new RecordBatchBuilder(ALLOC, CompressionType.NONE, 0, 1L).producer(PID, epoch, sequence)
                 .transactional(true).append(1L, null, new byte[] {1}, List.of()).build();
     }
 
-    /** A produce of one transactional record, checked and recorded as the produce path does; its error. */
+    /** A produce of one transactional record, checked and appended as the produce path does; its error. */
     private Errors produce(short epoch, int sequence) {
         ByteBuf batch = transactional(epoch, sequence);
         try {
-            ProducerStateTable table = states.table(log);
-            synchronized (table) {
-                ProducerStateTable.Verdict verdict = table.check(RecordBatch.wrap(batch));
-                if (verdict.error() != Errors.NONE) {
-                    return verdict.error();
-                }
-                long offset = log.appendUnflushed(batch, 0).firstOffset();
-                table.record(RecordBatch.wrap(batch), offset);
-                return Errors.NONE;
-            }
+            ProducerStateCheckTest.appendChecked(log, batch);
+            return Errors.NONE;
+        } catch (LogException e) {
+            return e.error();
         } finally {
             batch.release();
         }
@@ -80,7 +73,7 @@ class TransactionMarkerProducerStateTest {
         ByteBuf batch = new EndTransactionMarker(commit ? EndTransactionMarker.COMMIT : EndTransactionMarker.ABORT,
                 coordinatorEpoch).toBatch(ALLOC, PID, epoch, 1L);
         try {
-            states.appendMarker(log, PID, epoch, coordinatorEpoch, (short) 0, batch, 0);
+            log.appendMarkerUnflushed(batch, PID, epoch, coordinatorEpoch, (short) 0, 0);
             return Errors.NONE;
         } catch (LogException e) {
             return e.error();
@@ -118,7 +111,7 @@ class TransactionMarkerProducerStateTest {
         assertThat(marker((short) 1, 0, true)).isEqualTo(Errors.NONE); // transactions version 2: epoch bumped
         assertThat(produce((short) 0, 1)).isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
 
-        states = new ProducerStates(); // as after a restart or a new leadership: rebuilt from the log
+        reopen(); // rebuilt from the log
         assertThat(produce((short) 0, 1)).isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
         assertThat(marker((short) 0, 0, false)).isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
         assertThat(produce((short) 1, 0)).isEqualTo(Errors.NONE); // the new epoch's sequences start afresh
@@ -130,7 +123,7 @@ class TransactionMarkerProducerStateTest {
         assertThat(produce((short) 0, 0)).isEqualTo(Errors.NONE);
         assertThat(marker((short) 0, 0, true)).isEqualTo(Errors.NONE);
         assertThat(produce((short) 0, 1)).isEqualTo(Errors.NONE);
-        states = new ProducerStates();
+        reopen();
         assertThat(produce((short) 0, 3)).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
         assertThat(produce((short) 0, 2)).isEqualTo(Errors.NONE);
     }
@@ -151,7 +144,7 @@ class TransactionMarkerProducerStateTest {
         assertThat(produce((short) 1, 1)).isEqualTo(Errors.NONE);
 
         assertThat(marker((short) 2, 0, true)).isEqualTo(Errors.NONE);
-        states = new ProducerStates(); // the same from a table rebuilt from the log (its snapshot and tail)
+        reopen(); // the same from a state rebuilt from the log (its snapshot and tail)
         assertThat(produce((short) 2, 1)).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
         assertThat(produce((short) 2, 0)).isEqualTo(Errors.NONE);
     }

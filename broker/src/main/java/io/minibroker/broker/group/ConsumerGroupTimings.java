@@ -1,6 +1,7 @@
-package io.minibroker.broker.sharegroup;
+package io.minibroker.broker.group;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.sharegroup.GroupConfigs;
 
 /**
  * A KIP-848 consumer group's heartbeat interval and session timeout: the group configs
@@ -26,6 +27,21 @@ public interface ConsumerGroupTimings {
             @Override
             public int consumerSessionTimeoutMs(String groupId) {
                 return session;
+            }
+        };
+    }
+
+    /** Each group on its own configs where it has them, else on the broker's keys. */
+    static ConsumerGroupTimings of(GroupConfigs configs) {
+        return new ConsumerGroupTimings() {
+            @Override
+            public int consumerHeartbeatIntervalMs(String groupId) {
+                return configs.consumerHeartbeatIntervalMs(groupId);
+            }
+
+            @Override
+            public int consumerSessionTimeoutMs(String groupId) {
+                return configs.consumerSessionTimeoutMs(groupId);
             }
         };
     }
