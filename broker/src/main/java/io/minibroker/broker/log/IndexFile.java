@@ -176,9 +176,15 @@ abstract class IndexFile implements AutoCloseable {
         return entries;
     }
 
-    /** Keeps the first {@code count} entries. */
+    /**
+     * Keeps the first {@code count} entries. Keeping them all changes nothing (the file holds exactly the entries
+     * once read): the file is not opened for it, so recovering 10,000 empty segments holds no index descriptors.
+     */
     final void truncateEntries(int count) {
         ensureLoaded();
+        if (count == entries) {
+            return;
+        }
         try {
             openForWrite().truncate((long) count * entryBytes);
         } catch (IOException e) {

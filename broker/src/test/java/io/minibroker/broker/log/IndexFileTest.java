@@ -51,6 +51,16 @@ class IndexFileTest {
         }
     }
 
+    @Test
+    void clearingAnEmptyIndexHoldsNoDescriptor() throws Exception {
+        Path path = dir.resolve("00000000000000000000.timeindex");
+        TimeIndex.open(path, 0, false, false).close();
+        try (TimeIndex index = TimeIndex.open(path, 0, true, false)) {
+            index.clear(); // what recovering an empty segment does
+            assertThat(index.isOpen()).isFalse();
+        }
+    }
+
     /** Two entries at (109, 4200) and (119, 8500) in a file of a segment based at 100. */
     private Path twoEntries() throws Exception {
         Path path = dir.resolve("00000000000000000100.index");
