@@ -7,6 +7,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The file under an index: fixed-size entries appended at the end, nothing else. Files are kept at their
@@ -20,8 +22,16 @@ import java.nio.file.StandardOpenOption;
  * {@code index.interval.bytes} of log, and a rolled segment's indexes are final), so keeping both index files of
  * every segment open would triple the broker's descriptors per partition against Kafka's one (whose indexes are
  * memory maps) and exhaust a 20,000-descriptor limit at ~6,700 partitions.
+ *
+ * <p>A trusted segment's index (after a clean shutdown, or flushed before the recovery point) may be opened
+ * lazily, as Kafka's {@code LazyIndex}: its file is read at the first use of its entries (a lookup, an append, a
+ * truncation), not when the log opens, so a start reads no index its broker does not need. A file found torn or
+ * disordered then is emptied, as one found so on opening: lookups in its segment scan from the segment's start,
+ * which is slower but finds the same batches.
  */
 abstract class IndexFile implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(IndexFile.class);
+
     private final Path path;
     /**
      * Null until the first write or truncation. Opened and used by the partition's single writer; volatile for
@@ -36,18 +46,87 @@ abstract class IndexFile implements AutoCloseable {
      * are filled before this count moves, so a reader that reads the count first sees them.
      */
     private volatile int entries;
+    /**
+     * Whether the file's entries have been read (and checked) into the subclass's arrays: written once, under this
+     * object's monitor, after the arrays and {@link #entries}, so a thread that reads it true sees them.
+     */
+    private volatile boolean loaded;
+    /** Whether the file was found torn or disordered when read, and emptied. */
+    private volatile boolean corrupt;
 
-    IndexFile(Path path, int entryBytes) throws IOException {
+    /**
+     * @param fileExists whether the file is there (as the segment's directory listing says): if not, it is
+     *                   created empty, as Kafka gives every segment its index files from the start
+     */
+    IndexFile(Path path, int entryBytes, boolean fileExists) throws IOException {
         this.path = path;
         this.entryBytes = entryBytes;
         this.entryBuffer = ByteBuffer.allocate(entryBytes);
-        if (!Files.exists(path)) {
-            Files.createFile(path); // as Kafka, every segment has its index files from the start
+        if (!fileExists) {
+            Files.createFile(path);
+            loaded = true; // nothing to read
         }
     }
 
-    /** The whole file, for a subclass to parse and check when it opens; null if its size is torn. */
-    final ByteBuffer readAll() throws IOException {
+    /**
+     * Reads the entries now (an index opened eagerly) or at their first use ({@code lazily}, for a trusted segment):
+     * for the subclasses' {@code open}.
+     */
+    final void load(boolean lazily) throws IOException {
+        if (!lazily) {
+            loadNow();
+        }
+    }
+
+    /**
+     * Checks the {@code count} entries of {@code all} and keeps them in the subclass's arrays; false if they are
+     * disordered or out of bounds. Called once, before {@link #entries()} says how many there are.
+     */
+    abstract boolean parse(ByteBuffer all, int count);
+
+    private synchronized void loadNow() throws IOException {
+        if (loaded) {
+            return;
+        }
+        ByteBuffer all = readAll();
+        boolean sound = all != null && parse(all, all.remaining() / entryBytes);
+        if (sound) {
+            entries = all.limit() / entryBytes;
+        } else {
+            corrupt = true;
+            openForWrite().truncate(0); // emptied: the caller rebuilds it, or lookups scan from the segment's start
+            entries = 0;
+        }
+        loaded = true;
+    }
+
+    /** Loads a lazily opened index's entries at their first use. */
+    private void ensureLoaded() {
+        if (!loaded) {
+            try {
+                loadNow();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read index " + path, e);
+            }
+            if (corrupt) {
+                log.warn("Emptied the index {}: torn or disordered when first read", path);
+            }
+        }
+    }
+
+    /** Whether the file was torn or disordered, and emptied; reads it if that has not been done yet. */
+    final boolean wasCorrupt() {
+        ensureLoaded();
+        return corrupt;
+    }
+
+    /** Whether the entries have been read from the file yet (they are at their first use), for tests. */
+    final boolean isLoaded() {
+        return loaded;
+    }
+
+    /** The whole file; null if its size is torn. */
+    private ByteBuffer readAll() throws IOException {
         try (FileChannel reader = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = reader.size();
             if (size % entryBytes != 0) {
@@ -59,7 +138,6 @@ abstract class IndexFile implements AutoCloseable {
                     return null;
                 }
             }
-            entries = (int) (size / entryBytes);
             return all.flip();
         }
     }
@@ -92,12 +170,21 @@ abstract class IndexFile implements AutoCloseable {
         entries++;
     }
 
+    /** How many entries there are: the subclasses' arrays are read up to it, so this loads a lazy index. */
     final int entries() {
+        ensureLoaded();
         return entries;
     }
 
-    /** Keeps the first {@code count} entries. */
+    /**
+     * Keeps the first {@code count} entries. Keeping them all changes nothing (the file holds exactly the entries
+     * once read): the file is not opened for it, so recovering 10,000 empty segments holds no index descriptors.
+     */
     final void truncateEntries(int count) {
+        ensureLoaded();
+        if (count == entries) {
+            return;
+        }
         try {
             openForWrite().truncate((long) count * entryBytes);
         } catch (IOException e) {

@@ -54,6 +54,11 @@ public final class LogManager implements AutoCloseable {
     private final Clock clock;
     private final int recoveryThreadsPerDataDir;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+    /**
+     * Whether {@link #startup()} opened every directory: a start that failed part way leaves logs unopened (and
+     * unrecovered), which a close must not mark as shut down cleanly nor drop from the checkpoints.
+     */
+    private boolean started;
     /** Changed under this manager's lock; read without it too, by logs that roll on appending threads. */
     private final List<LogListener> listeners = new CopyOnWriteArrayList<>();
     /** Passes each log's rolls on to the listeners. */
@@ -124,6 +129,7 @@ public final class LogManager implements AutoCloseable {
                         clock.millis() - startMs, clean ? "a clean" : "an unclean");
             }
         }
+        started = true;
     }
 
     /**
@@ -370,7 +376,8 @@ public final class LogManager implements AutoCloseable {
      * Flushes and closes every log, checkpoints, and marks each directory as cleanly shut down. The logs close on
      * {@code num.recovery.threads.per.data.dir} threads per directory, as Kafka's shutdown does: each flushes and
      * may write a producer snapshot, which one thread would do ten thousand times in a row. If any log fails to
-     * close, no checkpoint or marker is written, so the next start recovers.
+     * close, or the start failed before every log was open, no checkpoint or marker is written, so the next start
+     * recovers.
      */
     @Override
     public synchronized void close() throws IOException {
@@ -379,6 +386,12 @@ public final class LogManager implements AutoCloseable {
                     partitionLog.close();
                     return partitionLog;
                 }, closed -> { });
+        if (!started) {
+            // The start failed: the logs it did not open keep their checkpoints, and all are recovered next time.
+            logs.clear();
+            log.warn("Closed the logs of {} without a clean-shutdown marker: their start did not finish", logDirs);
+            return;
+        }
         checkpoint();
         for (Path logDir : logDirs) {
             Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);

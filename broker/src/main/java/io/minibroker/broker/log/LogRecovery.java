@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -50,13 +51,17 @@ final class LogRecovery {
     }
 
     /**
-     * A log's directory as loaded: the recovered segments by base offset, never empty, and the offsets of its
-     * producer snapshots (from the same listing).
+     * A log's directory as loaded: the recovered segments by base offset, never empty, the offsets of its
+     * producer snapshots (from the same listing) and its {@code partition.metadata}.
      */
-    record Loaded(NavigableMap<Long, LogSegment> segments, NavigableSet<Long> snapshotOffsets) {
+    record Loaded(NavigableMap<Long, LogSegment> segments, NavigableSet<Long> snapshotOffsets,
+                  PartitionMetadataFile partitionMetadata) {
     }
 
-    /** Loads the segments (an empty directory gets one at {@code logStartOffset}) and the snapshots' offsets. */
+    /**
+     * Loads the segments (an empty directory gets one at {@code logStartOffset}), the snapshots' offsets and the
+     * partition metadata.
+     */
     static Loaded load(Path dir, LogConfig config, long nowMs, long recoveryPoint, long logStartOffset,
                        boolean cleanShutdown) throws IOException {
         Set<String> names = listNames(dir);
@@ -68,10 +73,9 @@ final class LogRecovery {
                 long baseOffset = baseOffsets.get(i);
                 boolean flushed = i + 1 < baseOffsets.size() && baseOffsets.get(i + 1) <= recoveryPoint;
                 boolean trust = cleanShutdown || flushed;
-                long sizeBefore = Files.size(dir.resolve(LogSegment.fileName(baseOffset, LogSegment.LOG_SUFFIX)));
-                LogSegment segment = LogSegment.open(dir, baseOffset, config, nowMs, trust);
+                LogSegment segment = LogSegment.open(dir, baseOffset, config, nowMs, trust, names::contains);
                 segments.put(baseOffset, segment);
-                if (segment.size() < sizeBefore) {
+                if (segment.bytesCutOnOpen() > 0) {
                     deleteLaterSegments(dir, baseOffsets.subList(i + 1, baseOffsets.size()));
                     break;
                 }
@@ -85,7 +89,8 @@ final class LogRecovery {
         if (segments.isEmpty()) {
             segments.put(logStartOffset, LogSegment.create(dir, logStartOffset, config, nowMs));
         }
-        return new Loaded(segments, ProducerSnapshot.offsets(names));
+        return new Loaded(segments, ProducerSnapshot.offsets(names),
+                PartitionMetadataFile.read(dir, names.contains(PartitionMetadataFile.FILE_NAME)));
     }
 
     /**
@@ -144,15 +149,19 @@ final class LogRecovery {
     }
 
     /**
-     * The names in the partition directory. It is listed once: the steps below keep this set in step with the
-     * renames and deletes they make, since with thousands of partitions each listing is a start-up cost of its own.
+     * The names in the partition directory, created empty if missing. It is listed once: the steps below keep this
+     * set in step with the renames and deletes they make, and it answers which files exist (a segment's indexes, the
+     * producer snapshots, {@code partition.metadata}), since with thousands of partitions each listing or check
+     * of a file is a start-up cost of its own.
      */
-    private static Set<String> listNames(Path dir) throws IOException {
+    static Set<String> listNames(Path dir) throws IOException {
         Set<String> names = new HashSet<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
             for (Path file : files) {
                 names.add(file.getFileName().toString());
             }
+        } catch (NoSuchFileException e) {
+            Files.createDirectories(dir); // a new log
         }
         return names;
     }
@@ -237,6 +246,7 @@ final class LogRecovery {
         for (String orphan : orphans) {
             log.info("Deleting stray file {}", dir.resolve(orphan));
             Files.deleteIfExists(dir.resolve(orphan));
+            names.remove(orphan);
         }
         baseOffsets.sort(null);
         return baseOffsets;

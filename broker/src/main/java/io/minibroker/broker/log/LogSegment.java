@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,8 +70,15 @@ final class LogSegment implements AutoCloseable {
     private volatile long offsetOfMaxTimestamp = -1;
     private long firstBatchMaxTimestamp = -1;
     private int bytesSinceLastIndexEntry;
+    /** How many bytes of a torn tail {@link #open} cut off the log file (0 if it was whole). */
+    private long bytesCutOnOpen;
 
-    private LogSegment(Path dir, long baseOffset, LogConfig config, long nowMs, String fileSuffix) throws IOException {
+    /**
+     * @param existing which of the segment's file names are in its directory (from one listing of it)
+     * @param lazyIndexes whether the offset and time indexes are read at their first use rather than now
+     */
+    private LogSegment(Path dir, long baseOffset, LogConfig config, long nowMs, String fileSuffix,
+                       Predicate<String> existing, boolean lazyIndexes) throws IOException {
         this.baseOffset = baseOffset;
         this.logPath = dir.resolve(fileName(baseOffset, LOG_SUFFIX) + fileSuffix);
         this.channel = FileChannel.open(logPath, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -85,10 +93,13 @@ final class LogSegment implements AutoCloseable {
         OffsetIndex offsets = null;
         TimeIndex times = null;
         try { // an index that cannot be opened (its directory deleted under a cleaner) must not leak the log's channel
-            offsets = OffsetIndex.open(dir.resolve(fileName(baseOffset, INDEX_SUFFIX) + fileSuffix), baseOffset,
-                    fileSize);
-            times = TimeIndex.open(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix), baseOffset);
-            this.txnIndex = TransactionIndex.open(txnIndexPath(dir, baseOffset, fileSuffix));
+            String offsetsName = fileName(baseOffset, INDEX_SUFFIX) + fileSuffix;
+            offsets = OffsetIndex.open(dir.resolve(offsetsName), baseOffset, fileSize, existing.test(offsetsName),
+                    lazyIndexes);
+            String timesName = fileName(baseOffset, TIME_INDEX_SUFFIX) + fileSuffix;
+            times = TimeIndex.open(dir.resolve(timesName), baseOffset, existing.test(timesName), lazyIndexes);
+            String txnName = fileName(baseOffset, TransactionIndex.SUFFIX) + fileSuffix;
+            this.txnIndex = TransactionIndex.open(dir.resolve(txnName), existing.test(txnName));
         } catch (IOException | RuntimeException e) {
             if (offsets != null) {
                 offsets.close();
@@ -153,25 +164,34 @@ final class LogSegment implements AutoCloseable {
         for (Path file : files(dir, baseOffset, fileSuffix)) {
             Files.deleteIfExists(file);
         }
-        return new LogSegment(dir, baseOffset, config, nowMs, fileSuffix);
+        return new LogSegment(dir, baseOffset, config, nowMs, fileSuffix, name -> false, false);
+    }
+
+    /** {@link #open(Path, long, LogConfig, long, boolean, Predicate)}, asking the file system which files exist. */
+    static LogSegment open(Path dir, long baseOffset, LogConfig config, long nowMs, boolean trustContents)
+            throws IOException {
+        return open(dir, baseOffset, config, nowMs, trustContents, name -> Files.exists(dir.resolve(name)));
     }
 
     /**
-     * Opens an existing segment. With {@code trustContents}, its end state is taken from the last index
-     * entries and a scan of the batches after them; otherwise, or if an index is missing or corrupt, every
-     * batch is validated and the indexes rebuilt ({@link #recover()}).
+     * Opens an existing segment, {@code existing} saying which file names its directory holds. With
+     * {@code trustContents}, its end state is taken from the last index entries and a scan of the batches after
+     * them, and its indexes are read only then, not at all if the segment is empty (a lazy index, as Kafka's: a
+     * lookup or an append reads them later); otherwise, or if an index is missing or corrupt, every batch is
+     * validated and the indexes rebuilt ({@link #recover()}).
      */
-    static LogSegment open(Path dir, long baseOffset, LogConfig config, long nowMs, boolean trustContents) throws IOException {
-        boolean indexesExisted = Files.exists(dir.resolve(fileName(baseOffset, INDEX_SUFFIX)))
-                && Files.exists(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX)));
-        LogSegment segment = new LogSegment(dir, baseOffset, config, nowMs, "");
+    static LogSegment open(Path dir, long baseOffset, LogConfig config, long nowMs, boolean trustContents,
+                           Predicate<String> existing) throws IOException {
+        boolean indexesExisted = existing.test(fileName(baseOffset, INDEX_SUFFIX))
+                && existing.test(fileName(baseOffset, TIME_INDEX_SUFFIX));
+        boolean lazy = trustContents && indexesExisted;
+        LogSegment segment = new LogSegment(dir, baseOffset, config, nowMs, "", existing, lazy);
         try {
-            boolean indexesSound = indexesExisted && !segment.offsetIndex.wasCorrupt() && !segment.timeIndex.wasCorrupt();
-            if (!indexesSound) {
+            if (!indexesExisted || (!lazy && (segment.offsetIndex.wasCorrupt() || segment.timeIndex.wasCorrupt()))) {
                 log.warn("Rebuilding the indexes of {}: {}", segment.logPath, indexesExisted ? "corrupt" : "missing");
-            }
-            if (!trustContents || !indexesSound || !segment.loadTail()) {
-                segment.recover();
+                segment.bytesCutOnOpen = segment.recover();
+            } else if (!trustContents || !segment.loadTail()) {
+                segment.bytesCutOnOpen = segment.recover();
             }
             return segment;
         } catch (IOException | RuntimeException e) {
@@ -180,8 +200,28 @@ final class LogSegment implements AutoCloseable {
         }
     }
 
-    /** Restores the in-memory end state from the last index entries; false if the tail does not scan cleanly. */
+    /** Whether either index's entries have been read from its file yet (a lazy index's are at first use), for tests. */
+    boolean indexesLoaded() {
+        return offsetIndex.isLoaded() || timeIndex.isLoaded();
+    }
+
+    /** How many bytes of a torn tail opening the segment cut off its log file: 0 if none. */
+    long bytesCutOnOpen() {
+        return bytesCutOnOpen;
+    }
+
+    /**
+     * Restores the in-memory end state from the last index entries; false if the tail does not scan cleanly or an
+     * index was found corrupt (reading it now, if it was opened lazily). An empty segment needs no index read.
+     */
     private boolean loadTail() throws IOException {
+        if (size == 0) {
+            return true; // nothing written: no end state to restore
+        }
+        if (offsetIndex.wasCorrupt() || timeIndex.wasCorrupt()) {
+            log.warn("Rebuilding the indexes of {}: corrupt", logPath);
+            return false;
+        }
         long position = offsetIndex.lastPosition();
         maxTimestamp = timeIndex.lastTimestamp();
         offsetOfMaxTimestamp = timeIndex.lastTimestampOffset();

@@ -25,40 +25,31 @@ final class OffsetIndex extends IndexFile {
     static final int ENTRY_BYTES = 8;
 
     private final long baseOffset;
-    private boolean corrupt;
+    /** The log's size when the index was opened: no entry may point at or past it. */
+    private final long logSize;
     private int[] relativeOffsets = new int[16];
     private int[] positions = new int[16];
 
-    private OffsetIndex(Path path, long baseOffset) throws IOException {
-        super(path, ENTRY_BYTES);
+    private OffsetIndex(Path path, long baseOffset, long logSize, boolean fileExists) throws IOException {
+        super(path, ENTRY_BYTES, fileExists);
         this.baseOffset = baseOffset;
+        this.logSize = logSize;
     }
 
     /**
-     * Opens (or creates) the index and checks it: a torn size, offsets or positions that do not increase,
-     * or positions beyond {@code logSize} make it corrupt, and it is then emptied for the caller to rebuild.
-     *
-     * @return the index, with {@link #wasCorrupt()} telling whether it was emptied
+     * Opens (or, if {@code fileExists} is false, creates) the index, reading it now or, {@code lazily}, at its first
+     * use, and checks it then: a torn size, offsets or positions that do not increase, or positions beyond
+     * {@code logSize} make it corrupt, and it is then emptied ({@link #wasCorrupt()}), for the caller to rebuild.
      */
-    static OffsetIndex open(Path path, long baseOffset, long logSize) throws IOException {
-        OffsetIndex index = new OffsetIndex(path, baseOffset);
-        index.corrupt = !index.load(logSize);
-        if (index.corrupt) {
-            index.truncateEntries(0);
-        }
+    static OffsetIndex open(Path path, long baseOffset, long logSize, boolean fileExists, boolean lazily)
+            throws IOException {
+        OffsetIndex index = new OffsetIndex(path, baseOffset, logSize, fileExists);
+        index.load(lazily);
         return index;
     }
 
-    boolean wasCorrupt() {
-        return corrupt;
-    }
-
-    private boolean load(long logSize) throws IOException {
-        ByteBuffer all = readAll();
-        if (all == null) {
-            return false;
-        }
-        int count = entries();
+    @Override
+    boolean parse(ByteBuffer all, int count) {
         relativeOffsets = new int[Math.max(16, count)];
         positions = new int[Math.max(16, count)];
         for (int i = 0; i < count; i++) {

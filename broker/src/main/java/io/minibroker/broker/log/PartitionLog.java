@@ -4,7 +4,6 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.RecordBatch;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Iterator;
@@ -62,6 +61,8 @@ public final class PartitionLog implements AutoCloseable {
     private final LogWriter writer;
     /** Cuts the log back for a follower: under this monitor. */
     private final LogTruncation truncation;
+    /** Kafka's {@code partition.metadata}: the topic id, as read when the log opened. */
+    private final PartitionMetadataFile partitionMetadata;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
                          LogRecovery.Loaded loaded, long logStartOffset, long recoveryPoint) {
@@ -77,6 +78,7 @@ public final class PartitionLog implements AutoCloseable {
         this.flushState = new LogFlushState(Math.min(recoveryPoint, offsets.logEndOffset()), clock.millis());
         this.writer = new LogWriter(this, this.segments, offsets, transactions, flushState);
         this.truncation = new LogTruncation(topicPartition, this.segments, offsets, flushState, transactions);
+        this.partitionMetadata = loaded.partitionMetadata();
     }
 
     /**
@@ -89,7 +91,6 @@ public final class PartitionLog implements AutoCloseable {
     public static PartitionLog open(Path logDir, TopicPartition topicPartition, LogConfig config, Clock clock,
                                     long recoveryPoint, long logStartOffset, boolean cleanShutdown) throws IOException {
         Path dir = logDir.resolve(topicPartition.dirName());
-        Files.createDirectories(dir);
         LogRecovery.Loaded loaded = LogRecovery.load(dir, config, clock.millis(), recoveryPoint, logStartOffset,
                 cleanShutdown);
         PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, loaded, logStartOffset,
@@ -578,6 +579,11 @@ public final class PartitionLog implements AutoCloseable {
 
     public TopicPartition topicPartition() {
         return topicPartition;
+    }
+
+    /** Kafka's {@code partition.metadata} of this log: written by the topic registry, which knows the topic id. */
+    public PartitionMetadataFile partitionMetadata() {
+        return partitionMetadata;
     }
 
     public Path dir() {

@@ -28,35 +28,26 @@ final class TimeIndex extends IndexFile {
     static final int ENTRY_BYTES = 12;
 
     private final long baseOffset;
-    private boolean corrupt;
     private long[] timestamps = new long[16];
     private int[] relativeOffsets = new int[16];
 
-    private TimeIndex(Path path, long baseOffset) throws IOException {
-        super(path, ENTRY_BYTES);
+    private TimeIndex(Path path, long baseOffset, boolean fileExists) throws IOException {
+        super(path, ENTRY_BYTES, fileExists);
         this.baseOffset = baseOffset;
     }
 
-    /** Opens (or creates) the index; a torn or disordered file is emptied and {@link #wasCorrupt()} says so. */
-    static TimeIndex open(Path path, long baseOffset) throws IOException {
-        TimeIndex index = new TimeIndex(path, baseOffset);
-        index.corrupt = !index.load();
-        if (index.corrupt) {
-            index.truncateEntries(0);
-        }
+    /**
+     * Opens (or, if {@code fileExists} is false, creates) the index, read now or, {@code lazily}, at its first use; a
+     * torn or disordered file is emptied then and {@link #wasCorrupt()} says so.
+     */
+    static TimeIndex open(Path path, long baseOffset, boolean fileExists, boolean lazily) throws IOException {
+        TimeIndex index = new TimeIndex(path, baseOffset, fileExists);
+        index.load(lazily);
         return index;
     }
 
-    boolean wasCorrupt() {
-        return corrupt;
-    }
-
-    private boolean load() throws IOException {
-        ByteBuffer all = readAll();
-        if (all == null) {
-            return false;
-        }
-        int count = entries();
+    @Override
+    boolean parse(ByteBuffer all, int count) {
         timestamps = new long[Math.max(16, count)];
         relativeOffsets = new int[Math.max(16, count)];
         for (int i = 0; i < count; i++) {

@@ -45,7 +45,12 @@ final class TransactionIndex implements AutoCloseable {
 
     /** The index at {@code path}: its entries if the file exists, empty (and no file yet) otherwise. */
     static TransactionIndex open(Path path) throws IOException {
-        if (!Files.exists(path)) {
+        return open(path, Files.exists(path));
+    }
+
+    /** {@link #open(Path)} where a directory listing already said whether the file exists. */
+    static TransactionIndex open(Path path, boolean fileExists) throws IOException {
+        if (!fileExists) {
             return new TransactionIndex(path, false, List.of());
         }
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {

@@ -268,6 +268,7 @@ public final class Broker implements AutoCloseable {
                 cluster != null ? new ReplicationControls(cluster.replicas()) : null);
         startControlsEndpoint();
         bindListeners(node, apis, controller != null ? controller.apis() : null);
+        meterLogs();
         if (cluster != null) {
             cluster.registerWithController(this::advertisedListeners);
         }
@@ -335,7 +336,7 @@ public final class Broker implements AutoCloseable {
 
     /**
      * Where Produce (acks=all), Fetch and DeleteRecords wait, and the transactions' backoffs, with their meters and
-     * the logs' and JVM's.
+     * the JVM's.
      */
     private void openPurgatories() {
         producePurgatory = ProduceHandler.newPurgatory(
@@ -345,15 +346,23 @@ public final class Broker implements AutoCloseable {
         deleteRecordsPurgatory = DelayedDeleteRecords.newPurgatory(
                 config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS), clock.purgatoryClock());
         transactionBackoffs = new BackoffTimer(clock);
+        jvmMeters = JvmMeters.bindTo(registry);
+        new PurgatoryMeters(producePurgatory).bindTo(registry);
+        new PurgatoryMeters(fetchPurgatory).bindTo(registry);
+        new PurgatoryMeters(deleteRecordsPurgatory).bindTo(registry);
+    }
+
+    /**
+     * The logs' meters: those of the logs open now on a thread of their own, started once the listeners are bound.
+     * Their 40,000 gauges at 10,000 partitions take the registry's lock one by one, and running alongside the start
+     * they made each meter the start registers itself (the JVM's, the purgatories', the listeners') wait for it.
+     */
+    private void meterLogs() {
         LogMeters.registerOnStart(topics.logs(), registry, registering -> {
             Thread thread = new Thread(registering, "log-meters");
             thread.setDaemon(true);
             thread.start();
         });
-        jvmMeters = JvmMeters.bindTo(registry);
-        new PurgatoryMeters(producePurgatory).bindTo(registry);
-        new PurgatoryMeters(fetchPurgatory).bindTo(registry);
-        new PurgatoryMeters(deleteRecordsPurgatory).bindTo(registry);
     }
 
     /** Serves the meters over HTTP when {@code metrics.port} is set (off by default). */

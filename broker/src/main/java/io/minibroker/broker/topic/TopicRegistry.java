@@ -352,10 +352,11 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     /** The topic's logs, with its own config: it is not yet what {@link #logConfigFor} looks up ({@link #publish}). */
     private void createLogs(TopicMetadata topic, IntPredicate kept) throws IOException {
         LogConfig logConfig = TopicConfig.logConfig(config, topic.configOverrides());
+        String metadata = TopicStore.partitionMetadata(topic.id());
         for (int partition = 0; partition < topic.partitions(); partition++) {
             if (kept.test(partition)) {
                 PartitionLog log = logs.getOrCreateLog(new TopicPartition(topic.name(), partition), logConfig);
-                TopicStore.writePartitionMetadata(log.dir(), topic.id());
+                log.partitionMetadata().write(metadata);
             }
         }
     }

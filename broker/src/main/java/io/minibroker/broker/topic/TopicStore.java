@@ -31,7 +31,6 @@ import java.util.stream.Stream;
 public final class TopicStore {
 
     static final String DIR = ".minibroker-topics";
-    static final String PARTITION_METADATA = "partition.metadata";
     private static final String SUFFIX = ".properties";
     private static final String CONFIG_PREFIX = "config.";
 
@@ -74,17 +73,12 @@ public final class TopicStore {
     }
 
     /**
-     * Writes Kafka's {@code partition.metadata} into a partition directory unless it already says exactly that:
-     * every start of a single node passes each partition here, and rewriting 10,000 unchanged files took half
-     * of a 10,000-partition broker's start (broker-perf.sh scale-partitions).
+     * The text of Kafka's {@code partition.metadata} for a partition of the topic {@code topicId}, which each
+     * partition directory gets ({@link io.minibroker.broker.log.PartitionMetadataFile} writes it only when it says
+     * something else: every start of a single node passes each partition there).
      */
-    public static void writePartitionMetadata(Path partitionDir, java.util.UUID topicId) throws IOException {
-        Path file = partitionDir.resolve(PARTITION_METADATA);
-        String content = "version: 0\ntopic_id: " + TopicIds.toText(topicId) + "\n";
-        if (Files.exists(file) && Files.readString(file, StandardCharsets.UTF_8).equals(content)) {
-            return;
-        }
-        Files.writeString(file, content, StandardCharsets.UTF_8);
+    public static String partitionMetadata(java.util.UUID topicId) {
+        return "version: 0\ntopic_id: " + TopicIds.toText(topicId) + "\n";
     }
 
     private static TopicMetadata read(String name, Path file) throws IOException {

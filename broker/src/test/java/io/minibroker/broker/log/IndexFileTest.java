@@ -7,7 +7,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** An index file is created at once but held open only from its first change (a descriptor per written index). */
+/**
+ * An index file is created at once but held open only from its first change (a descriptor per written index); a
+ * lazily opened one is read at the first use of its entries.
+ */
 class IndexFileTest {
     @TempDir
     Path dir;
@@ -15,7 +18,7 @@ class IndexFileTest {
     @Test
     void anUnwrittenIndexExistsButHoldsNoDescriptor() throws Exception {
         Path path = dir.resolve("00000000000000000000.index");
-        try (OffsetIndex index = OffsetIndex.open(path, 0, 0)) {
+        try (OffsetIndex index = OffsetIndex.open(path, 0, 0, false, false)) {
             assertThat(path).exists();
             assertThat(index.isOpen()).isFalse();
             index.flush(); // nothing to force, and no failure
@@ -25,13 +28,13 @@ class IndexFileTest {
     @Test
     void theFirstEntryOpensTheFileAndEntriesSurviveAReopen() throws Exception {
         Path path = dir.resolve("00000000000000000100.index");
-        try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000)) {
+        try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000, false, false)) {
             index.append(109, 4200);
             index.append(119, 8500);
             assertThat(index.isOpen()).isTrue();
         }
         assertThat(Files.size(path)).isEqualTo(2L * OffsetIndex.ENTRY_BYTES);
-        try (OffsetIndex reopened = OffsetIndex.open(path, 100, 10_000)) {
+        try (OffsetIndex reopened = OffsetIndex.open(path, 100, 10_000, true, false)) {
             assertThat(reopened.wasCorrupt()).isFalse();
             assertThat(reopened.entries()).isEqualTo(2);
             assertThat(reopened.isOpen()).isFalse();
@@ -42,9 +45,93 @@ class IndexFileTest {
     void aTornIndexIsEmptiedOnOpen() throws Exception {
         Path path = dir.resolve("00000000000000000000.index");
         Files.write(path, new byte[OffsetIndex.ENTRY_BYTES + 3]);
-        try (OffsetIndex index = OffsetIndex.open(path, 0, 10_000)) {
+        try (OffsetIndex index = OffsetIndex.open(path, 0, 10_000, true, false)) {
             assertThat(index.wasCorrupt()).isTrue();
             assertThat(Files.size(path)).isZero();
         }
+    }
+
+    @Test
+    void clearingAnEmptyIndexHoldsNoDescriptor() throws Exception {
+        Path path = dir.resolve("00000000000000000000.timeindex");
+        TimeIndex.open(path, 0, false, false).close();
+        try (TimeIndex index = TimeIndex.open(path, 0, true, false)) {
+            index.clear(); // what recovering an empty segment does
+            assertThat(index.isOpen()).isFalse();
+        }
+    }
+
+    /** Two entries at (109, 4200) and (119, 8500) in a file of a segment based at 100. */
+    private Path twoEntries() throws Exception {
+        Path path = dir.resolve("00000000000000000100.index");
+        try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000, false, false)) {
+            index.append(109, 4200);
+            index.append(119, 8500);
+        }
+        return path;
+    }
+
+    @Test
+    void aLazyIndexIsReadAtItsFirstLookup() throws Exception {
+        Path path = twoEntries();
+        try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000, true, true)) {
+            assertThat(index.isLoaded()).isFalse();
+            assertThat(index.lookup(115)).isEqualTo(4200);
+            assertThat(index.isLoaded()).isTrue();
+            assertThat(index.lastPosition()).isEqualTo(8500);
+        }
+    }
+
+    @Test
+    void aLazyIndexAppendsAfterTheEntriesOnDisk() throws Exception {
+        Path path = twoEntries();
+        try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000, true, true)) {
+            index.append(129, 9000);
+        }
+        try (OffsetIndex reopened = OffsetIndex.open(path, 100, 10_000, true, false)) {
+            assertThat(reopened.wasCorrupt()).isFalse();
+            assertThat(reopened.entries()).isEqualTo(3);
+            assertThat(reopened.lookup(125)).isEqualTo(8500);
+            assertThat(reopened.lookup(130)).isEqualTo(9000);
+        }
+    }
+
+    @Test
+    void aLazyIndexTruncatesTheEntriesOnDisk() throws Exception {
+        Path path = twoEntries();
+        try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000, true, true)) {
+            index.truncateToPosition(8500);
+            assertThat(index.entries()).isEqualTo(1);
+        }
+        assertThat(Files.size(path)).isEqualTo(OffsetIndex.ENTRY_BYTES);
+    }
+
+    @Test
+    void aTornLazyIndexIsEmptiedAtItsFirstUseAndLookupsScanFromTheStart() throws Exception {
+        Path path = dir.resolve("00000000000000000000.index");
+        Files.write(path, new byte[OffsetIndex.ENTRY_BYTES + 3]);
+        try (OffsetIndex index = OffsetIndex.open(path, 0, 10_000, true, true)) {
+            assertThat(Files.size(path)).isEqualTo(OffsetIndex.ENTRY_BYTES + 3L); // not read yet
+            assertThat(index.lookup(5)).isZero();
+            assertThat(index.wasCorrupt()).isTrue();
+            assertThat(Files.size(path)).isZero();
+        }
+    }
+
+    @Test
+    void aLazyTimeIndexIsReadAtItsFirstSearch() throws Exception {
+        Path path = dir.resolve("00000000000000000100.timeindex");
+        try (TimeIndex index = TimeIndex.open(path, 100, false, false)) {
+            index.maybeAppend(1000, 104);
+            index.maybeAppend(1500, 119);
+        }
+        try (TimeIndex index = TimeIndex.open(path, 100, true, true)) {
+            assertThat(index.isLoaded()).isFalse();
+            assertThat(index.lastOffsetBefore(1200)).isEqualTo(104);
+            assertThat(index.lastTimestamp()).isEqualTo(1500);
+            index.truncateToOffset(119);
+            assertThat(index.lastTimestamp()).isEqualTo(1000);
+        }
+        assertThat(Files.size(path)).isEqualTo(TimeIndex.ENTRY_BYTES);
     }
 }

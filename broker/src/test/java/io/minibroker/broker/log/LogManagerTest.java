@@ -198,7 +198,17 @@ class LogManagerTest {
         assertThatThrownBy(reopened::startup).isInstanceOf(IOException.class).hasMessageContaining(segment.toString());
         awaitNoRecoveryThreads();
         assertThat(reopened.log(PARTITIONS.get(0))).as("the other logs open as before").isPresent();
+        boolean markerA = Files.exists(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
+        boolean markerB = Files.exists(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
         reopened.close();
+        // A start that failed is not a clean shutdown: the close writes no marker (a directory the start did not
+        // reach keeps its own), and the logs the start did not open keep their checkpointed offsets.
+        assertThat(Files.exists(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE))).isEqualTo(markerA);
+        assertThat(Files.exists(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE))).isEqualTo(markerB);
+        Map<TopicPartition, Long> startOffsets = new HashMap<>();
+        startOffsets.putAll(new OffsetCheckpointFile(dirA.resolve(OffsetCheckpointFile.LOG_START_OFFSET)).read());
+        startOffsets.putAll(new OffsetCheckpointFile(dirB.resolve(OffsetCheckpointFile.LOG_START_OFFSET)).read());
+        assertThat(startOffsets).containsKey(new TopicPartition("my-topic", 3));
     }
 
     @Test

@@ -2,44 +2,74 @@ package io.minibroker.broker.topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.minibroker.broker.log.LogConfig;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.PartitionMetadataFile;
+import io.minibroker.broker.log.TopicPartition;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Kafka's partition.metadata: written when missing or different, left alone when it already names the topic. */
+/**
+ * Kafka's partition.metadata, as the registry writes it through a partition's log: written when missing or
+ * different, left alone when it already names the topic, also across a restart (the log reads it when it opens).
+ */
 class TopicStoreTest {
     private static final FileTime LONG_AGO = FileTime.fromMillis(1_000_000_000_000L);
+    private static final TopicPartition TP = new TopicPartition("t", 0);
+    private static final Clock CLOCK = Clock.fixed(Instant.ofEpochMilli(1_700_000_000_000L), ZoneOffset.UTC);
 
     @TempDir
-    Path partitionDir;
+    Path logDir;
+
+    private Path file() {
+        return logDir.resolve(TP.dirName()).resolve(PartitionMetadataFile.FILE_NAME);
+    }
+
+    /** Opens the partition's log (as a start does), writes the topic id through it, and closes it. */
+    private void writeThroughLog(UUID topicId) throws IOException {
+        try (PartitionLog log = PartitionLog.open(logDir, TP, LogConfig.defaults(), CLOCK, 0, 0, true)) {
+            log.partitionMetadata().write(TopicStore.partitionMetadata(topicId));
+        }
+    }
 
     @Test
     void writesTheTopicIdInKafkasFormat() throws Exception {
         UUID id = UUID.randomUUID();
-        TopicStore.writePartitionMetadata(partitionDir, id);
-        assertThat(partitionDir.resolve(TopicStore.PARTITION_METADATA))
-                .hasContent("version: 0\ntopic_id: " + TopicIds.toText(id));
+        writeThroughLog(id);
+        assertThat(file()).hasContent("version: 0\ntopic_id: " + TopicIds.toText(id));
     }
 
     @Test
-    void leavesAFileThatAlreadyNamesTheTopicUntouched() throws Exception {
+    void leavesAFileThatAlreadyNamesTheTopicUntouchedAfterARestart() throws Exception {
         UUID id = UUID.randomUUID();
-        Path file = partitionDir.resolve(TopicStore.PARTITION_METADATA);
-        TopicStore.writePartitionMetadata(partitionDir, id);
-        Files.setLastModifiedTime(file, LONG_AGO);
-        TopicStore.writePartitionMetadata(partitionDir, id);
-        assertThat(Files.getLastModifiedTime(file)).isEqualTo(LONG_AGO);
+        writeThroughLog(id);
+        Files.setLastModifiedTime(file(), LONG_AGO);
+        writeThroughLog(id);
+        assertThat(Files.getLastModifiedTime(file())).isEqualTo(LONG_AGO);
     }
 
     @Test
     void rewritesAFileThatNamesAnotherTopic() throws Exception {
         UUID id = UUID.randomUUID();
-        TopicStore.writePartitionMetadata(partitionDir, UUID.randomUUID());
-        TopicStore.writePartitionMetadata(partitionDir, id);
-        assertThat(partitionDir.resolve(TopicStore.PARTITION_METADATA))
-                .hasContent("version: 0\ntopic_id: " + TopicIds.toText(id));
+        writeThroughLog(UUID.randomUUID());
+        writeThroughLog(id);
+        assertThat(file()).hasContent("version: 0\ntopic_id: " + TopicIds.toText(id));
+    }
+
+    @Test
+    void rewritesAFileChangedBehindTheLogsBackAtTheNextStart() throws Exception {
+        UUID id = UUID.randomUUID();
+        writeThroughLog(id);
+        Files.writeString(file(), "version: 0\ntopic_id: garbage\n");
+        writeThroughLog(id);
+        assertThat(file()).hasContent("version: 0\ntopic_id: " + TopicIds.toText(id));
     }
 }

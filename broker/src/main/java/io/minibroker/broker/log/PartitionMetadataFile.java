@@ -1,0 +1,43 @@
+package io.minibroker.broker.log;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Kafka's {@code partition.metadata} in a partition directory, naming the topic id the log belongs to
+ * ({@code version: 0\ntopic_id: <id>\n}; the topic registry composes the text). It is read when the log opens, on the
+ * threads opening the logs, as Kafka's log loading reads it, and written only when it is missing or says something
+ * else: every start of a single node passes each partition's topic id here, and with 10,000 partitions reading (let
+ * alone rewriting) each file afterwards on the starting thread was a start-up cost of its own.
+ */
+public final class PartitionMetadataFile {
+    public static final String FILE_NAME = "partition.metadata";
+
+    private final Path file;
+    /** The file's text as last read or written; null while there is no file. */
+    private String content;
+
+    private PartitionMetadataFile(Path file, String content) {
+        this.file = file;
+        this.content = content;
+    }
+
+    /** The file of the partition directory {@code dir}, read if {@code exists} (as the directory's listing says). */
+    static PartitionMetadataFile read(Path dir, boolean exists) throws IOException {
+        Path file = dir.resolve(FILE_NAME);
+        // Bytes that are not UTF-8 make a text that differs from any written, not a failure to open the log.
+        return new PartitionMetadataFile(file,
+                exists ? new String(Files.readAllBytes(file), StandardCharsets.UTF_8) : null);
+    }
+
+    /** Writes {@code text} unless the file already says exactly that. */
+    public synchronized void write(String text) throws IOException {
+        if (text.equals(content)) {
+            return;
+        }
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        content = text;
+    }
+}

@@ -1,0 +1,128 @@
+package io.minibroker.broker.log;
+
+import static io.minibroker.broker.log.TestBatches.append;
+import static io.minibroker.broker.log.TestBatches.readAll;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.minibroker.protocol.record.RecordBatch;
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A trusted segment's indexes are read at their first use, not when the log opens (Kafka's lazy index): what is
+ * appended, read, searched by time and truncated after such an opening is what it would be with indexes read at once.
+ */
+class LazyIndexTest {
+    private static final TopicPartition TP = new TopicPartition("lazy", 0);
+    private static final long T0 = 1_700_000_000_000L;
+    private static final LogConfig CONFIG = LogConfig.defaults().withSegmentBytes(4096).withIndexIntervalBytes(150);
+
+    @TempDir
+    Path logDir;
+    private final MutableClock clock = new MutableClock(T0);
+
+    private Path partitionDir() {
+        return logDir.resolve(TP.dirName());
+    }
+
+    private LogSegment openTrusted() throws IOException {
+        Set<String> names = LogRecovery.listNames(partitionDir());
+        return LogSegment.open(partitionDir(), 0, CONFIG, T0, true, names::contains);
+    }
+
+    private static void appendBatch(LogSegment segment, long baseOffset, int records, long timestamp) {
+        ByteBuf bytes = TestBatches.batch("v" + baseOffset, records, timestamp);
+        try {
+            RecordBatch batch = RecordBatch.wrap(bytes);
+            batch.setBaseOffset(baseOffset);
+            segment.append(batch);
+        } finally {
+            bytes.release();
+        }
+    }
+
+    @Test
+    void anEmptySegmentOpensWithoutReadingItsIndexesAndTheFirstAppendIndexesAfterThem() throws Exception {
+        Files.createDirectories(partitionDir());
+        LogSegment.create(partitionDir(), 0, CONFIG, T0).close();
+        try (LogSegment segment = openTrusted()) {
+            assertThat(segment.indexesLoaded()).isFalse();
+            for (int i = 0; i < 10; i++) {
+                appendBatch(segment, i * 3L, 3, T0 + i);
+            }
+            assertThat(segment.indexesLoaded()).isTrue();
+            segment.flush();
+        }
+        try (LogSegment reopened = openTrusted()) {
+            assertThat(reopened.indexesLoaded()).isTrue(); // a segment with batches reads them for its end state
+            assertThat(reopened.nextOffset()).isEqualTo(30);
+            assertThat(Files.size(partitionDir().resolve(LogSegment.fileName(0, LogSegment.INDEX_SUFFIX))))
+                    .isPositive();
+        }
+    }
+
+    @Test
+    void aCorruptIndexOfAnEmptySegmentIsEmptiedAtItsFirstUseAndThenIndexesWhatIsAppended() throws Exception {
+        Files.createDirectories(partitionDir());
+        LogSegment.create(partitionDir(), 0, CONFIG, T0).close();
+        // An entry pointing past the end of the empty log: corrupt, found so only when first read.
+        Files.write(partitionDir().resolve(LogSegment.fileName(0, LogSegment.INDEX_SUFFIX)), new byte[] {
+            0, 0, 0, 5, 0, 0, 1, 0});
+        try (LogSegment segment = openTrusted()) {
+            for (int i = 0; i < 10; i++) {
+                appendBatch(segment, i * 3L, 3, T0 + i);
+            }
+            segment.flush();
+        }
+        Set<String> names = LogRecovery.listNames(partitionDir());
+        try (LogSegment reopened = LogSegment.open(partitionDir(), 0, CONFIG, T0, false, names::contains)) {
+            assertThat(reopened.bytesCutOnOpen()).isZero();
+            assertThat(reopened.nextOffset()).isEqualTo(30);
+        }
+    }
+
+    @Test
+    void aLogRestartedCleanlyReadsSearchesAppendsAndTruncatesAsBefore() throws Exception {
+        PartitionLog log = PartitionLog.open(logDir, TP, CONFIG, clock, 0, 0, true);
+        for (int i = 0; i < 200; i++) {
+            append(log, "a" + i, 1 + i % 3, T0 + i * 10);
+        }
+        assertThat(log.segmentCount()).isGreaterThan(3);
+        List<TestBatches.Entry> before = readAll(log);
+        Optional<TimestampAndOffset> byTime = log.offsetForTimestamp(T0 + 305);
+        Optional<TimestampAndOffset> early = log.offsetForTimestamp(T0 + 105);
+        assertThat(early).isPresent();
+        log.close();
+
+        log = PartitionLog.open(logDir, TP, CONFIG, clock, Long.MAX_VALUE, 0, true);
+        assertThat(log.offsetForTimestamp(T0 + 305)).isEqualTo(byTime);
+        assertThat(readAll(log)).isEqualTo(before);
+        long end = log.logEndOffset();
+        append(log, "after", 2, T0 + 1000);
+        assertThat(readAll(log)).hasSize(before.size() + 2);
+        long cut = before.get(before.size() / 2).offset();
+        log.truncateTo(cut);
+        assertThat(readAll(log)).isEqualTo(before.subList(0, before.size() / 2));
+        append(log, "again", 1, T0 + 2000);
+        List<TestBatches.Entry> expected = readAll(log);
+        assertThat(expected).hasSize(before.size() / 2 + 1);
+        assertThat(end).isGreaterThan(cut);
+        log.close();
+
+        // After a crash the indexes are rebuilt from the log: the same records, found by time alike.
+        log = PartitionLog.open(logDir, TP, CONFIG, clock, 0, 0, false);
+        try {
+            assertThat(readAll(log)).isEqualTo(expected);
+            assertThat(log.offsetForTimestamp(T0 + 105)).isEqualTo(early);
+        } finally {
+            log.close();
+        }
+    }
+}
