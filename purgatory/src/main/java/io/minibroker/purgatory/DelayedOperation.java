@@ -40,7 +40,13 @@ public abstract class DelayedOperation extends TimerTask {
     @SuppressWarnings("unused") // accessed through COMPLETED
     private volatile boolean completed;
     private volatile WatchSlots watchSlots;
-    private volatile PurgatoryStats stats;
+    /**
+     * Not volatile: it is written before the operation is first tried, and every thread that completes the
+     * operation through the purgatory reached it through a slot or a timer bucket published after that write. A
+     * caller that completes it concurrently with its own submission may miss the count, as it could when this
+     * field was volatile (a write per request that cost a full fence on the submitting thread).
+     */
+    private PurgatoryStats stats;
 
     protected DelayedOperation(long delayMs) {
         super(delayMs);
@@ -100,9 +106,9 @@ public abstract class DelayedOperation extends TimerTask {
     /**
      * Publishes slots (a chain linked through {@code nextOfOperation}) that now hold this operation in lists. If
      * the operation completed meanwhile, its release may have missed them: the completing side writes
-     * {@code completed} before taking {@code watchSlots} and this side does the reverse, so either the completer
-     * takes these slots or this side sees the completion and releases the chain it was given itself (not what the
-     * field holds then, which the completer may already have taken). Only the first release of a slot counts.
+     * {@code completed} before reading {@code watchSlots} and this side does the reverse, so the completer sees
+     * these slots, or this side sees the completion and releases the chain it was given itself (not what the field
+     * holds then, which the completer may already have emptied), or both. Releasing a slot twice is harmless.
      */
     void watchedBy(WatchSlots slots) {
         WatchSlots last = slots;
@@ -122,17 +128,18 @@ public abstract class DelayedOperation extends TimerTask {
      * response queue...) must not pin the chunks of its slots, or each would pin the chunks linked after it.
      */
     private void releaseWatchSlots() {
-        release((WatchSlots) WATCH_SLOTS.getAndSet(this, null));
+        // A read and a plain clear, not a getAndSet: the completion's compare-and-set has fenced already, and a
+        // watcher racing with this sees the completion and releases the same chain again, which is harmless.
+        WatchSlots chain = watchSlots;
+        if (chain != null) {
+            WATCH_SLOTS.setOpaque(this, (WatchSlots) null);
+            release(chain);
+        }
     }
 
-    private void release(WatchSlots chain) {
-        int released = 0;
+    private static void release(WatchSlots chain) {
         for (WatchSlots slots = chain; slots != null; slots = slots.nextOfOperation) {
-            released += slots.release(this);
-        }
-        PurgatoryStats owner = stats;
-        if (released > 0 && owner != null) {
-            owner.watched.add(-released);
+            slots.release();
         }
     }
 }

@@ -93,8 +93,6 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             return true;
         }
         int n = keys.size();
-        // Counted before any slot is published, so that a release never takes the count below zero.
-        stats.watched.add(n);
         int watchedKeys = 0;
         WatchSlots slots = new WatchSlots();
         try {
@@ -112,9 +110,6 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             WatchSlots taken = slots.isEmpty() ? slots.nextOfOperation : slots;
             if (taken != null) {
                 operation.watchedBy(taken); // one publication for all keys: it costs a fence
-            }
-            if (watchedKeys < n) {
-                stats.watched.add(watchedKeys - n);
             }
         }
         // Counted even if it completed midway: its emptied slots need a purge or a sweep all the same.
@@ -186,10 +181,21 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
 
     /**
      * Watch entries across all keys, counting an operation once per key (Kafka's PurgatorySize, which in Kafka also
-     * counts completed operations not yet purged; here there are none); O(1).
+     * counts completed operations not yet purged; here there are none). Exact when no watch or completion is under
+     * way, otherwise a recent value.
+     *
+     * <p>O(slots), like Kafka's, which sums the sizes of its watcher queues: a gauge is read a few times a minute,
+     * while a running count cost every request two atomic additions (one per watch, one per completion) on a
+     * counter the watching and the completing threads share.
      */
     public long watched() {
-        return stats.watched.sum();
+        long watched = 0;
+        for (ConcurrentHashMap<Object, WatcherList> shard : shards) {
+            for (WatcherList list : shard.values()) {
+                watched += list.countWatched();
+            }
+        }
+        return watched;
     }
 
     public long completions() {
@@ -234,7 +240,7 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         while (true) {
             WatcherList list = shard.get(key);
             if (list == null) {
-                WatcherList fresh = new WatcherList(key, shard, stats.watched);
+                WatcherList fresh = new WatcherList(key, shard);
                 list = shard.putIfAbsent(key, fresh);
                 if (list == null) {
                     list = fresh;

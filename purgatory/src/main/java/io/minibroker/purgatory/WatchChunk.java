@@ -56,9 +56,32 @@ final class WatchChunk {
         return index;
     }
 
-    /** Clears slot {@code index} if it still holds {@code operation}; true for the one caller that cleared it. */
+    /**
+     * Clears slot {@code index} if it still holds {@code operation}; true for the one caller that cleared it. For
+     * {@link WatcherList#detachAll}, which hands each operation it takes back exactly once.
+     */
     boolean clear(int index, DelayedOperation operation) {
         return SLOTS.compareAndSet(slots, index, operation, null);
+    }
+
+    /**
+     * Empties slot {@code index} for the operation it was handed to, once that operation has completed: a plain
+     * store, not a compare-and-set, since a slot is never reused and so holds that operation or nothing. Nobody
+     * reads anything into the null but "skip": a checker that still sees the operation finds it completed.
+     */
+    void release(int index) {
+        SLOTS.setOpaque(slots, index, null);
+    }
+
+    /** How many slots hold an operation; read without the list's lock (unwritten slots read null). */
+    int countHeld() {
+        int held = 0;
+        for (int i = 0, n = slots.length; i < n; i++) {
+            if (get(i) != null) {
+                held++;
+            }
+        }
+        return held;
     }
 
     /** Whether no slot handed out so far still holds an operation. */

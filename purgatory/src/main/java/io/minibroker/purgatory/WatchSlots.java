@@ -48,25 +48,19 @@ final class WatchSlots {
         }
     }
 
-    /** Empties each place that still holds {@code operation}; answers how many this call emptied. */
-    int release(DelayedOperation operation) {
-        int released = 0;
+    /** Empties each place; the operation has completed. */
+    void release() {
         if (size > 0) {
-            released += clear(chunk0, index0, operation);
+            chunk0.release(index0);
         }
         if (size > 1) {
-            released += clear(chunk1, index1, operation);
+            chunk1.release(index1);
         }
         if (size > 2) {
-            released += clear(chunk2, index2, operation);
+            chunk2.release(index2);
         }
         if (size > 3) {
-            released += clear(chunk3, index3, operation);
+            chunk3.release(index3);
         }
-        return released;
-    }
-
-    private static int clear(WatchChunk chunk, int index, DelayedOperation operation) {
-        return chunk.clear(index, operation) ? 1 : 0;
     }
 }

@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,8 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WatcherListTest {
 
     private final ConcurrentHashMap<Object, WatcherList> shard = new ConcurrentHashMap<>();
-    private final LongAdder watched = new LongAdder();
-    private final WatcherList list = new WatcherList("key", shard, watched);
+    private final WatcherList list = new WatcherList("key", shard);
 
     WatcherListTest() {
         shard.put("key", list);
@@ -28,14 +26,20 @@ class WatcherListTest {
     }
 
     @Test
-    void aReleasedSlotIsEmptiedOnceAndHoldsNoOperation() {
+    void aReleasedSlotHoldsNoOperationAndASecondReleaseIsHarmless() {
         TestOperation op = new TestOperation(100);
+        TestOperation other = new TestOperation(100);
         WatchSlots slots = new WatchSlots();
         assertThat(list.add(op, slots)).isTrue();
+        assertThat(list.add(other, new WatchSlots())).isTrue();
+        assertThat(list.countWatched()).isEqualTo(2);
 
-        assertThat(slots.release(op)).isEqualTo(1);
-        assertThat(slots.release(op)).as("a second release of the same slot").isZero();
+        slots.release();
         assertThat(list.head().get(0)).isNull();
+        slots.release();
+        assertThat(list.head().get(0)).as("a second release of the same slot").isNull();
+        assertThat(list.head().get(1)).as("the neighbour's slot").isSameAs(other);
+        assertThat(list.countWatched()).isEqualTo(1);
     }
 
     @Test
@@ -113,7 +117,7 @@ class WatcherListTest {
         list.add(op, slots);
         assertThat(list.purge()).isFalse();
 
-        slots.release(op);
+        slots.release();
 
         assertThat(list.purge()).isTrue();
         assertThat(shard).doesNotContainKey("key");
@@ -121,15 +125,15 @@ class WatcherListTest {
     }
 
     @Test
-    void detachAllReturnsTheWaitersAndTakesTheirSlotsFromTheCount() {
+    void detachAllReturnsTheWaitersAndEmptiesTheirSlots() {
         List<TestOperation> ops = watch(6).stream().map(Watch::op).toList();
-        watched.add(6);
         ops.get(0).forceComplete(); // completed, but its slot here was never released: not returned
+        WatchChunk first = list.head();
 
         List<DelayedOperation> waiting = list.detachAll();
 
         assertThat(waiting).containsExactlyElementsOf(ops.subList(1, 6));
-        assertThat(watched.sum()).isZero();
+        assertThat(first.countHeld()).isZero();
         assertThat(shard).doesNotContainKey("key");
         assertThat(list.head()).as("the chunks are forgotten; the waiters handed back hold their slots").isNull();
     }
@@ -182,7 +186,7 @@ class WatcherListTest {
     /** An operation and its slot in the list, as its completion would release it. */
     private record Watch(TestOperation op, WatchSlots slots) {
         void release() {
-            slots.release(op);
+            slots.release();
         }
     }
 }
