@@ -109,6 +109,9 @@ public abstract class DelayedOperation extends TimerTask {
      * {@code completed} before reading {@code watchSlots} and this side does the reverse, so the completer sees
      * these slots, or this side sees the completion and releases the chain it was given itself (not what the field
      * holds then, which the completer may already have emptied), or both. Releasing a slot twice is harmless.
+     *
+     * <p>The volatile write here is also the fence that orders the slots' release stores ({@link WatchChunk#append})
+     * before the purgatory's second try: do not weaken it.
      */
     void watchedBy(WatchSlots slots) {
         WatchSlots last = slots;

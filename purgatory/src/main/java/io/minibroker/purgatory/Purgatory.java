@@ -109,7 +109,7 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             // The head group is empty if the key after a full group threw: publish the full ones behind it.
             WatchSlots taken = slots.isEmpty() ? slots.nextOfOperation : slots;
             if (taken != null) {
-                operation.watchedBy(taken); // one publication for all keys: it costs a fence
+                operation.watchedBy(taken); // one publication for all keys; its fence also orders the slot writes before the second try
             }
         }
         // Counted even if it completed midway: its emptied slots need a purge or a sweep all the same.

@@ -43,16 +43,18 @@ final class WatchChunk {
     /**
      * Writes the next free slot; the caller holds the list's lock and has checked that the chunk is not full.
      *
-     * <p>Volatile on both sides, not release and acquire: a watcher writes its slot and then reads the event state
-     * (its second try), a checker's caller writes the event state and then reads the slots, and only sequentially
-     * consistent accesses guarantee that one of the two sees the other's write. (A volatile read costs nothing
-     * more than an acquire on x86 or AArch64; the write costs a fence per key watched. Release stores with one full
-     * fence per watch before the second try were measured instead, on 2026-11-23: 4-21% fewer requests a second
-     * at saturation in three paired runs, so the volatile stores stay.)
+     * <p>A release store, and no fence of its own. A watcher writes its slot and then reads the event state (its
+     * second try); a checker's caller writes the event state and then reads the slots (volatile); one of the two
+     * must see the other's write, which takes a full fence between the watcher's write and its read. That fence
+     * is {@link DelayedOperation#watchedBy}'s volatile write, which {@link Purgatory#tryCompleteElseWatch} makes
+     * after its last slot and before the second try (a volatile write orders every earlier write before every
+     * later volatile read), so one fence serves all the keys of a request. Volatile stores here cost a fence per
+     * key. (On 2026-11-23 release stores plus an <em>extra</em> full fence per watch measured slower at
+     * saturation than the volatile stores; this version adds no fence at all: 2026-11-27 in docs/performance.md.)
      */
     int append(DelayedOperation operation) {
         int index = used++;
-        SLOTS.setVolatile(slots, index, operation);
+        SLOTS.setRelease(slots, index, operation);
         return index;
     }
 
