@@ -131,6 +131,70 @@ class PurgatoryConcurrencyTest {
         assertThat(purgatory.watched()).as("no completed operation left in a slot").isZero();
     }
 
+    /**
+     * checkAndComplete's promise against a watch in flight: an event fired while an operation is being watched
+     * either is seen by the operation's second try or finds the operation's slot, never neither. Each operation
+     * has a key of its own, so no later event can mask a lost one, and the event fires the moment the watcher
+     * starts (the slots are written with release stores; one fence per watch orders them before the second try).
+     * The clock is manual, so nothing expires: an operation left waiting at the end was lost by its event.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void anEventRacingAWatchIsNeverLostBetweenTheSlotAndTheSecondTry() throws Exception {
+        int operations = 200_000;
+        Purgatory<DelayedOperation> purgatory =
+                Purgatory.builder("Wakeup").clock(new ManualClock()).purgeInterval(1000).build();
+        AtomicInteger progress = new AtomicInteger(-1);
+        AtomicInteger started = new AtomicInteger(-1);
+        ThresholdOperation[] ops = new ThresholdOperation[operations];
+        Thread events = new Thread(() -> {
+            for (int i = 0; i < operations; i++) {
+                while (started.get() < i) {
+                    Thread.onSpinWait();
+                }
+                progress.set(i);
+                purgatory.checkAndComplete(i);
+            }
+        }, "events");
+        events.start();
+        for (int i = 0; i < operations; i++) {
+            ops[i] = new ThresholdOperation(progress, i);
+            started.set(i);
+            purgatory.tryCompleteElseWatch(ops[i], List.of(i, -1 - i)); // two keys: the fence serves both
+        }
+        events.join();
+
+        for (ThresholdOperation op : ops) {
+            assertThat(op.isCompleted()).as("operation %d, whose event has fired", op.threshold).isTrue();
+        }
+        assertThat(purgatory.watched()).isZero();
+    }
+
+    /** Completes once a shared progress counter reaches its threshold. */
+    private static final class ThresholdOperation extends DelayedOperation {
+        private final AtomicInteger progress;
+        private final int threshold;
+
+        ThresholdOperation(AtomicInteger progress, int threshold) {
+            super(60_000);
+            this.progress = progress;
+            this.threshold = threshold;
+        }
+
+        @Override
+        public boolean tryComplete() {
+            return progress.get() >= threshold && forceComplete();
+        }
+
+        @Override
+        protected void onComplete() {
+        }
+
+        @Override
+        protected void onExpiration() {
+        }
+    }
+
     @Test
     void aKeyThatCannotBeHashedLeavesNoSlotBehind() {
         Purgatory<TestOperation> purgatory =
