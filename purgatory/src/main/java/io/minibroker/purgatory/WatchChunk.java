@@ -86,6 +86,18 @@ final class WatchChunk {
         return held;
     }
 
+    /** How many slots hold an operation that has not completed; reads every such operation's state. */
+    int countLive() {
+        int live = 0;
+        for (int i = 0, n = slots.length; i < n; i++) {
+            DelayedOperation op = get(i);
+            if (op != null && !op.isCompleted()) {
+                live++;
+            }
+        }
+        return live;
+    }
+
     /** Whether no slot handed out so far still holds an operation. */
     boolean isEmpty() {
         for (int i = 0; i < used; i++) {
