@@ -88,28 +88,24 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("an operation must be watched on at least one key");
         }
+        if (operation.places() > 0) {
+            throw new IllegalStateException("an operation is watched once: " + operation);
+        }
         operation.attachTo(stats);
         if (operation.tryComplete()) {
             return true;
         }
         int n = keys.size();
         int watchedKeys = 0;
-        WatchSlots slots = new WatchSlots();
         try {
             while (watchedKeys < n && !operation.isCompleted()) {
-                if (slots.isFull()) {
-                    WatchSlots more = new WatchSlots();
-                    more.nextOfOperation = slots;
-                    slots = more;
-                }
-                watch(keys.get(watchedKeys), operation, slots);
+                watch(keys.get(watchedKeys), operation);
                 watchedKeys++;
             }
         } finally { // a key whose hashCode or equals throws must not strand the slots already taken
-            // The head group is empty if the key after a full group threw: publish the full ones behind it.
-            WatchSlots taken = slots.isEmpty() ? slots.nextOfOperation : slots;
-            if (taken != null) {
-                operation.watchedBy(taken); // one publication for all keys; its fence also orders the slot writes before the second try
+            if (operation.places() > 0) {
+                // One publication for all keys; its fence also orders the slot writes before the second try.
+                operation.publishPlaces();
             }
         }
         // Counted even if it completed midway: its emptied slots need a purge or a sweep all the same.
@@ -241,8 +237,8 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         }
     }
 
-    /** Appends the operation to the key's list, creating the list if need be, and records its slot in {@code slots}. */
-    private void watch(Object key, DelayedOperation operation, WatchSlots slots) {
+    /** Appends the operation to the key's list, creating the list if need be, and records its place in it. */
+    private void watch(Object key, DelayedOperation operation) {
         ConcurrentHashMap<Object, WatcherList> shard = shardOf(key);
         while (true) {
             WatcherList list = shard.get(key);
@@ -253,7 +249,7 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
                     list = fresh;
                 }
             }
-            if (list.add(operation, slots)) {
+            if (list.add(operation)) {
                 return;
             }
             list.removeFromShard(); // detached by a check or purge that has not yet removed it; help and retry

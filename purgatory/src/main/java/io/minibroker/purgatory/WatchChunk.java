@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * A run of slots in one key's {@link WatcherList}, filled in order by watchers and emptied in any order by
  * completions. A slot is written once (under the list's lock) and cleared once; it is never reused, so the place
- * an operation's {@link WatchSlots} records stays valid for as long as the operation lives, and clearing it needs
+ * an operation's {@link WatchPlaces} record stays valid for as long as the operation lives, and clearing it needs
  * no lock.
  *
  * <p>Why slots rather than a linked list of nodes: a completing operation clears one array element per key, one
@@ -46,7 +46,7 @@ final class WatchChunk {
      * <p>A release store, and no fence of its own. A watcher writes its slot and then reads the event state (its
      * second try); a checker's caller writes the event state and then reads the slots (volatile); one of the two
      * must see the other's write, which takes a full fence between the watcher's write and its read. That fence
-     * is {@link DelayedOperation#watchedBy}'s volatile write, which {@link Purgatory#tryCompleteElseWatch} makes
+     * is {@link DelayedOperation#publishPlaces}'s volatile write, which {@link Purgatory#tryCompleteElseWatch} makes
      * after its last slot and before the second try (a volatile write orders every earlier write before every
      * later volatile read), so one fence serves all the keys of a request. Volatile stores here cost a fence per
      * key. (On 2026-11-23 release stores plus an <em>extra</em> full fence per watch measured slower at

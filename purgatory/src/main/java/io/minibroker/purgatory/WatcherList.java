@@ -31,7 +31,7 @@ import java.util.concurrent.ConcurrentMap;
 final class WatcherList extends SpinLocked {
 
     private static final int FIRST_CHUNK_CAPACITY = 4;
-    static final int MAX_CHUNK_CAPACITY = 64; // WatchSlots keeps indexes in bytes
+    static final int MAX_CHUNK_CAPACITY = 64; // WatchPlaces keeps indexes in bytes
 
     private final Object key;
     private final ConcurrentMap<Object, WatcherList> shard;
@@ -53,10 +53,10 @@ final class WatcherList extends SpinLocked {
     }
 
     /**
-     * Appends the operation and records its slot in {@code slots}, which must not be full; false if the list was
-     * detached and the caller must use a fresh one.
+     * Appends the operation and records its place in it; false if the list was detached and the caller must use a
+     * fresh one.
      */
-    boolean add(DelayedOperation operation, WatchSlots slots) {
+    boolean add(DelayedOperation operation) {
         WatchChunk chunk;
         int index;
         lock();
@@ -73,7 +73,7 @@ final class WatcherList extends SpinLocked {
         } finally {
             unlock();
         }
-        slots.record(chunk, index);
+        operation.record(chunk, index);
         return true;
     }
 

@@ -132,6 +132,38 @@ class PurgatoryConcurrencyTest {
     }
 
     /**
+     * The same race for an operation watched on six keys, whose places are partly fields of the operation and
+     * partly arrays: the completer (a checker on any of the keys, or the operation's own second try) and the
+     * watcher's publication may both empty the places, and between them every slot must be emptied.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aCompletionRacingThePublicationOfPlacesBeyondTheFirstFourEmptiesThemAll() throws Exception {
+        Purgatory<DelayedOperation> purgatory =
+                Purgatory.builder("Race6").clock(new ManualClock()).purgeInterval(Integer.MAX_VALUE).build();
+        List<String> keys = List.of("k0", "k1", "k2", "k3", "k4", "k5");
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread checker = new Thread(() -> {
+            for (int i = 0; !stop.get(); i++) {
+                purgatory.checkAndComplete(keys.get(i % keys.size()));
+            }
+        }, "checker");
+        checker.start();
+        try {
+            for (int i = 0; i < 300_000; i++) {
+                SatisfiedOnSecondTry op = new SatisfiedOnSecondTry();
+                purgatory.tryCompleteElseWatch(op, keys);
+                assertThat(op.isCompleted()).isTrue();
+            }
+        } finally {
+            stop.set(true);
+            checker.join();
+        }
+
+        assertThat(purgatory.watched()).as("no completed operation left in a slot").isZero();
+    }
+
+    /**
      * checkAndComplete's promise against a watch in flight: an event fired while an operation is being watched
      * either is seen by the operation's second try or finds the operation's slot, never neither. Each operation
      * has a key of its own, so no later event can mask a lost one, and the event fires the moment the watcher

@@ -29,14 +29,13 @@ class WatcherListTest {
     void aReleasedSlotHoldsNoOperationAndASecondReleaseIsHarmless() {
         TestOperation op = new TestOperation(100);
         TestOperation other = new TestOperation(100);
-        WatchSlots slots = new WatchSlots();
-        assertThat(list.add(op, slots)).isTrue();
-        assertThat(list.add(other, new WatchSlots())).isTrue();
+        assertThat(list.add(op)).isTrue();
+        assertThat(list.add(other)).isTrue();
         assertThat(list.countWatched()).isEqualTo(2);
 
-        slots.release();
+        op.releasePlaces();
         assertThat(list.head().get(0)).isNull();
-        slots.release();
+        op.releasePlaces();
         assertThat(list.head().get(0)).as("a second release of the same slot").isNull();
         assertThat(list.head().get(1)).as("the neighbour's slot").isSameAs(other);
         assertThat(list.countWatched()).isEqualTo(1);
@@ -70,7 +69,7 @@ class WatcherListTest {
         assertThat(capacities()).as("no sweep before a new chunk is needed").containsExactly(4, 8);
 
         TestOperation next = new TestOperation(100);
-        list.add(next, new WatchSlots());
+        list.add(next);
 
         assertThat(capacities()).containsExactly(8, 16);
         assertThat(liveOperations()).containsExactly(watches.get(5).op(), next);
@@ -107,21 +106,20 @@ class WatcherListTest {
     void purgeDetachesAListWhoseFirstWatcherHasNotAppendedYet() {
         assertThat(list.purge()).isTrue();
         assertThat(shard).doesNotContainKey("key");
-        assertThat(list.add(new TestOperation(100), new WatchSlots())).isFalse();
+        assertThat(list.add(new TestOperation(100))).isFalse();
     }
 
     @Test
     void purgeDetachesAWhollyEmptyListAndAddsToItFailAfterwards() {
         TestOperation op = new TestOperation(100);
-        WatchSlots slots = new WatchSlots();
-        list.add(op, slots);
+        list.add(op);
         assertThat(list.purge()).isFalse();
 
-        slots.release();
+        op.releasePlaces();
 
         assertThat(list.purge()).isTrue();
         assertThat(shard).doesNotContainKey("key");
-        assertThat(list.add(new TestOperation(100), new WatchSlots())).as("a watcher must fetch a fresh list").isFalse();
+        assertThat(list.add(new TestOperation(100))).as("a watcher must fetch a fresh list").isFalse();
     }
 
     @Test
@@ -156,9 +154,8 @@ class WatcherListTest {
         List<Watch> watches = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             TestOperation op = new TestOperation(100);
-            WatchSlots slots = new WatchSlots();
-            assertThat(list.add(op, slots)).isTrue();
-            watches.add(new Watch(op, slots));
+            assertThat(list.add(op)).isTrue();
+            watches.add(new Watch(op));
         }
         return watches;
     }
@@ -183,10 +180,10 @@ class WatcherListTest {
         return live;
     }
 
-    /** An operation and its slot in the list, as its completion would release it. */
-    private record Watch(TestOperation op, WatchSlots slots) {
+    /** An operation watched in the list, whose place its completion would release. */
+    private record Watch(TestOperation op) {
         void release() {
-            slots.release();
+            op.releasePlaces();
         }
     }
 }

@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 public class PurgatoryPathBenchmark {
 
-    private static final int RING = 1 << 16;
+    static final int RING = 1 << 16;
 
     @Param({MinibrokerAdapter.IMPL, KafkaAdapter.IMPL})
     public String impl;
@@ -70,9 +70,14 @@ public class PurgatoryPathBenchmark {
 
     @Benchmark
     public boolean watchThenForceComplete() {
+        return submit().forceCompleteNow();
+    }
+
+    /** Submits the next request of the ring; it waits until completed or until the seed's timeout. */
+    BenchOperation submit() {
         int request = next;
         next = (request + 1) & (RING - 1);
         int base = request * RunSpec.KEYS_PER_REQUEST;
-        return adapter.submit(request, keys[base], keys[base + 1], keys[base + 2]).forceCompleteNow();
+        return adapter.submit(request, keys[base], keys[base + 1], keys[base + 2]);
     }
 }
