@@ -1,7 +1,5 @@
 package io.minibroker.purgatory;
 
-import io.minibroker.purgatory.timer.TimerTask;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -22,16 +20,14 @@ import java.lang.invoke.VarHandle;
  * No callback ever runs while a purgatory or timer lock is held, so a callback may itself add to or check any
  * purgatory (Kafka's deadlocks KAFKA-3994, KAFKA-5970 and KAFKA-8334 came from callbacks under such locks).
  */
-public abstract class DelayedOperation extends TimerTask {
+public abstract class DelayedOperation extends WatchPlaces {
 
     private static final VarHandle COMPLETED;
-    private static final VarHandle WATCH_SLOTS;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             COMPLETED = lookup.findVarHandle(DelayedOperation.class, "completed", boolean.class);
-            WATCH_SLOTS = lookup.findVarHandle(DelayedOperation.class, "watchSlots", WatchSlots.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -39,8 +35,15 @@ public abstract class DelayedOperation extends TimerTask {
 
     @SuppressWarnings("unused") // accessed through COMPLETED
     private volatile boolean completed;
-    private volatile WatchSlots watchSlots;
-    private volatile PurgatoryStats stats;
+    /** Set once the watcher has recorded all its places ({@link #publishPlaces()}). */
+    private volatile boolean placesPublished;
+    /**
+     * Not volatile: it is written before the operation is first tried, and every thread that completes the
+     * operation through the purgatory reached it through a slot or a timer bucket published after that write. A
+     * caller that completes it concurrently with its own submission may miss the count, as it could when this
+     * field was volatile (a write per request that cost a full fence on the submitting thread).
+     */
+    private PurgatoryStats stats;
 
     protected DelayedOperation(long delayMs) {
         super(delayMs);
@@ -78,7 +81,9 @@ public abstract class DelayedOperation extends TimerTask {
             return false;
         }
         cancel();
-        releaseWatchSlots();
+        if (placesPublished) { // else the watcher, still recording, sees this completion and releases them
+            releasePlaces();
+        }
         PurgatoryStats owner = stats;
         try {
             onComplete();
@@ -98,41 +103,18 @@ public abstract class DelayedOperation extends TimerTask {
     }
 
     /**
-     * Publishes slots (a chain linked through {@code nextOfOperation}) that now hold this operation in lists. If
-     * the operation completed meanwhile, its release may have missed them: the completing side writes
-     * {@code completed} before taking {@code watchSlots} and this side does the reverse, so either the completer
-     * takes these slots or this side sees the completion and releases the chain it was given itself (not what the
-     * field holds then, which the completer may already have taken). Only the first release of a slot counts.
+     * Publishes the places this operation's watcher recorded. If the operation completed meanwhile, its completion
+     * may have skipped them: the completing side writes {@code completed} before reading
+     * {@code placesPublished} and this side does the reverse, so the completer sees the publication, or this side
+     * sees the completion and releases the places itself, or both (emptying a place twice is harmless).
+     *
+     * <p>The volatile write here is also the fence that orders the slots' release stores ({@link WatchChunk#append})
+     * before the purgatory's second try: do not weaken it.
      */
-    void watchedBy(WatchSlots slots) {
-        WatchSlots last = slots;
-        while (last.nextOfOperation != null) {
-            last = last.nextOfOperation;
-        }
-        last.nextOfOperation = watchSlots;
-        watchSlots = slots;
+    void publishPlaces() {
+        placesPublished = true;
         if (isCompleted()) {
-            watchSlots = null; // the chain must not stay pinned by a completed operation
-            release(slots);
-        }
-    }
-
-    /**
-     * Empties every slot and forgets them: a completed operation that is still referenced (by its caller, a
-     * response queue...) must not pin the chunks of its slots, or each would pin the chunks linked after it.
-     */
-    private void releaseWatchSlots() {
-        release((WatchSlots) WATCH_SLOTS.getAndSet(this, null));
-    }
-
-    private void release(WatchSlots chain) {
-        int released = 0;
-        for (WatchSlots slots = chain; slots != null; slots = slots.nextOfOperation) {
-            released += slots.release(this);
-        }
-        PurgatoryStats owner = stats;
-        if (released > 0 && owner != null) {
-            owner.watched.add(-released);
+            releasePlaces();
         }
     }
 }

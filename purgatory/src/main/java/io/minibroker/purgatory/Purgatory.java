@@ -88,33 +88,24 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("an operation must be watched on at least one key");
         }
+        if (operation.places() > 0) {
+            throw new IllegalStateException("an operation is watched once: " + operation);
+        }
         operation.attachTo(stats);
         if (operation.tryComplete()) {
             return true;
         }
         int n = keys.size();
-        // Counted before any slot is published, so that a release never takes the count below zero.
-        stats.watched.add(n);
         int watchedKeys = 0;
-        WatchSlots slots = new WatchSlots();
         try {
             while (watchedKeys < n && !operation.isCompleted()) {
-                if (slots.isFull()) {
-                    WatchSlots more = new WatchSlots();
-                    more.nextOfOperation = slots;
-                    slots = more;
-                }
-                watch(keys.get(watchedKeys), operation, slots);
+                watch(keys.get(watchedKeys), operation);
                 watchedKeys++;
             }
         } finally { // a key whose hashCode or equals throws must not strand the slots already taken
-            // The head group is empty if the key after a full group threw: publish the full ones behind it.
-            WatchSlots taken = slots.isEmpty() ? slots.nextOfOperation : slots;
-            if (taken != null) {
-                operation.watchedBy(taken); // one publication for all keys: it costs a fence
-            }
-            if (watchedKeys < n) {
-                stats.watched.add(watchedKeys - n);
+            if (operation.places() > 0) {
+                // One publication for all keys; its fence also orders the slot writes before the second try.
+                operation.publishPlaces();
             }
         }
         // Counted even if it completed midway: its emptied slots need a purge or a sweep all the same.
@@ -145,7 +136,14 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         int completed = 0;
         boolean waiting = false;
         for (WatchChunk chunk = list.head(); chunk != null; chunk = chunk.next) {
-            for (int i = 0, n = chunk.capacity(); i < n; i++) { // past the used slots, all read null
+            int n = chunk.capacity(); // past the used slots, all read null
+            // Two passes: the first only loads each operation's state, loads that do not depend on one another,
+            // so the processor fetches many operations' cache lines at once; the second tries them, from cache.
+            // In one pass each try waits for its own operation's line to arrive.
+            if (chunk.countLive() == 0) {
+                continue;
+            }
+            for (int i = 0; i < n; i++) {
                 DelayedOperation op = chunk.get(i);
                 if (op != null && !op.isCompleted()) {
                     if (op.tryComplete()) {
@@ -186,10 +184,21 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
 
     /**
      * Watch entries across all keys, counting an operation once per key (Kafka's PurgatorySize, which in Kafka also
-     * counts completed operations not yet purged; here there are none); O(1).
+     * counts completed operations not yet purged; here there are none). Exact when no watch or completion is under
+     * way, otherwise a recent value.
+     *
+     * <p>O(slots), like Kafka's, which sums the sizes of its watcher queues: a gauge is read a few times a minute,
+     * while a running count cost every request two atomic additions (one per watch, one per completion) on a
+     * counter the watching and the completing threads share.
      */
     public long watched() {
-        return stats.watched.sum();
+        long watched = 0;
+        for (ConcurrentHashMap<Object, WatcherList> shard : shards) {
+            for (WatcherList list : shard.values()) {
+                watched += list.countWatched();
+            }
+        }
+        return watched;
     }
 
     public long completions() {
@@ -228,19 +237,19 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         }
     }
 
-    /** Appends the operation to the key's list, creating the list if need be, and records its slot in {@code slots}. */
-    private void watch(Object key, DelayedOperation operation, WatchSlots slots) {
+    /** Appends the operation to the key's list, creating the list if need be, and records its place in it. */
+    private void watch(Object key, DelayedOperation operation) {
         ConcurrentHashMap<Object, WatcherList> shard = shardOf(key);
         while (true) {
             WatcherList list = shard.get(key);
             if (list == null) {
-                WatcherList fresh = new WatcherList(key, shard, stats.watched);
+                WatcherList fresh = new WatcherList(key, shard);
                 list = shard.putIfAbsent(key, fresh);
                 if (list == null) {
                     list = fresh;
                 }
             }
-            if (list.add(operation, slots)) {
+            if (list.add(operation)) {
                 return;
             }
             list.removeFromShard(); // detached by a check or purge that has not yet removed it; help and retry

@@ -8,8 +8,6 @@ final class PurgatoryStats {
     final LongAdder completions = new LongAdder();
     final LongAdder expirations = new LongAdder();
     final LongAdder purges = new LongAdder();
-    /** Slots holding an operation across all keys: added once per watched operation, taken once per release. */
-    final LongAdder watched = new LongAdder();
 
     void recordCompletion(boolean expired) {
         (expired ? expirations : completions).increment();

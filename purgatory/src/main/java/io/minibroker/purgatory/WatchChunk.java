@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * A run of slots in one key's {@link WatcherList}, filled in order by watchers and emptied in any order by
  * completions. A slot is written once (under the list's lock) and cleared once; it is never reused, so the place
- * an operation's {@link WatchSlots} records stays valid for as long as the operation lives, and clearing it needs
+ * an operation's {@link WatchPlaces} record stays valid for as long as the operation lives, and clearing it needs
  * no lock.
  *
  * <p>Why slots rather than a linked list of nodes: a completing operation clears one array element per key, one
@@ -43,22 +43,59 @@ final class WatchChunk {
     /**
      * Writes the next free slot; the caller holds the list's lock and has checked that the chunk is not full.
      *
-     * <p>Volatile on both sides, not release and acquire: a watcher writes its slot and then reads the event state
-     * (its second try), a checker's caller writes the event state and then reads the slots, and only sequentially
-     * consistent accesses guarantee that one of the two sees the other's write. (A volatile read costs nothing
-     * more than an acquire on x86 or AArch64; the write costs a fence per key watched. Release stores with one full
-     * fence per watch before the second try were measured instead, on 2026-11-23: 4-21% fewer requests a second
-     * at saturation in three paired runs, so the volatile stores stay.)
+     * <p>A release store, and no fence of its own. A watcher writes its slot and then reads the event state (its
+     * second try); a checker's caller writes the event state and then reads the slots (volatile); one of the two
+     * must see the other's write, which takes a full fence between the watcher's write and its read. That fence
+     * is {@link DelayedOperation#publishPlaces}'s volatile write, which {@link Purgatory#tryCompleteElseWatch} makes
+     * after its last slot and before the second try (a volatile write orders every earlier write before every
+     * later volatile read), so one fence serves all the keys of a request. Volatile stores here cost a fence per
+     * key. (On 2026-11-23 release stores plus an <em>extra</em> full fence per watch measured slower at
+     * saturation than the volatile stores; this version adds no fence at all: 2026-11-27 in docs/performance.md.)
      */
     int append(DelayedOperation operation) {
         int index = used++;
-        SLOTS.setVolatile(slots, index, operation);
+        SLOTS.setRelease(slots, index, operation);
         return index;
     }
 
-    /** Clears slot {@code index} if it still holds {@code operation}; true for the one caller that cleared it. */
+    /**
+     * Clears slot {@code index} if it still holds {@code operation}; true for the one caller that cleared it. For
+     * {@link WatcherList#detachAll}, which hands each operation it takes back exactly once.
+     */
     boolean clear(int index, DelayedOperation operation) {
         return SLOTS.compareAndSet(slots, index, operation, null);
+    }
+
+    /**
+     * Empties slot {@code index} for the operation it was handed to, once that operation has completed: a plain
+     * store, not a compare-and-set, since a slot is never reused and so holds that operation or nothing. Nobody
+     * reads anything into the null but "skip": a checker that still sees the operation finds it completed.
+     */
+    void release(int index) {
+        SLOTS.setOpaque(slots, index, null);
+    }
+
+    /** How many slots hold an operation; read without the list's lock (unwritten slots read null). */
+    int countHeld() {
+        int held = 0;
+        for (int i = 0, n = slots.length; i < n; i++) {
+            if (get(i) != null) {
+                held++;
+            }
+        }
+        return held;
+    }
+
+    /** How many slots hold an operation that has not completed; reads every such operation's state. */
+    int countLive() {
+        int live = 0;
+        for (int i = 0, n = slots.length; i < n; i++) {
+            DelayedOperation op = get(i);
+            if (op != null && !op.isCompleted()) {
+                live++;
+            }
+        }
+        return live;
     }
 
     /** Whether no slot handed out so far still holds an operation. */

@@ -5,7 +5,6 @@ import io.minibroker.purgatory.lock.SpinLocked;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The operations watched on one key, in watch order: a singly linked list of {@link WatchChunk}s whose slots
@@ -32,11 +31,10 @@ import java.util.concurrent.atomic.LongAdder;
 final class WatcherList extends SpinLocked {
 
     private static final int FIRST_CHUNK_CAPACITY = 4;
-    static final int MAX_CHUNK_CAPACITY = 64; // WatchSlots keeps indexes in bytes
+    static final int MAX_CHUNK_CAPACITY = 64; // WatchPlaces keeps indexes in bytes
 
     private final Object key;
     private final ConcurrentMap<Object, WatcherList> shard;
-    private final LongAdder watched;
 
     private volatile WatchChunk head;
     private WatchChunk tail;
@@ -45,10 +43,9 @@ final class WatcherList extends SpinLocked {
     private boolean appendedSincePurge;
     private boolean detached;
 
-    WatcherList(Object key, ConcurrentMap<Object, WatcherList> shard, LongAdder watched) {
+    WatcherList(Object key, ConcurrentMap<Object, WatcherList> shard) {
         this.key = key;
         this.shard = shard;
-        this.watched = watched;
     }
 
     WatchChunk head() {
@@ -56,10 +53,10 @@ final class WatcherList extends SpinLocked {
     }
 
     /**
-     * Appends the operation and records its slot in {@code slots}, which must not be full; false if the list was
-     * detached and the caller must use a fresh one.
+     * Appends the operation and records its place in it; false if the list was detached and the caller must use a
+     * fresh one.
      */
-    boolean add(DelayedOperation operation, WatchSlots slots) {
+    boolean add(DelayedOperation operation) {
         WatchChunk chunk;
         int index;
         lock();
@@ -76,7 +73,7 @@ final class WatcherList extends SpinLocked {
         } finally {
             unlock();
         }
-        slots.record(chunk, index);
+        operation.record(chunk, index);
         return true;
     }
 
@@ -111,6 +108,15 @@ final class WatcherList extends SpinLocked {
         return detachedNow;
     }
 
+    /** Slots holding an operation, for {@link Purgatory#watched()}; without the lock, so a recent value. */
+    long countWatched() {
+        long held = 0;
+        for (WatchChunk chunk = head; chunk != null; chunk = chunk.next) {
+            held += chunk.countHeld();
+        }
+        return held;
+    }
+
     /** Detaches the list from its shard if no slot holds an operation. O(slots). */
     void detachIfEmpty() {
         lock();
@@ -132,19 +138,14 @@ final class WatcherList extends SpinLocked {
         List<DelayedOperation> waiting = new ArrayList<>();
         lock();
         try {
-            int cleared = 0;
             for (WatchChunk chunk = head; chunk != null; chunk = chunk.next) {
                 for (int i = 0; i < chunk.used; i++) {
                     DelayedOperation op = chunk.get(i);
-                    if (op != null && chunk.clear(i, op)) {
-                        cleared++;
-                        if (!op.isCompleted()) {
-                            waiting.add(op);
-                        }
+                    if (op != null && chunk.clear(i, op) && !op.isCompleted()) {
+                        waiting.add(op);
                     }
                 }
             }
-            watched.add(-cleared);
             detached = true;
             // Forget the chunks: the operations handed back still hold slots in them until they end.
             head = null;

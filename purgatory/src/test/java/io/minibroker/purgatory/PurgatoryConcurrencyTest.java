@@ -131,6 +131,102 @@ class PurgatoryConcurrencyTest {
         assertThat(purgatory.watched()).as("no completed operation left in a slot").isZero();
     }
 
+    /**
+     * The same race for an operation watched on six keys, whose places are partly fields of the operation and
+     * partly arrays: the completer (a checker on any of the keys, or the operation's own second try) and the
+     * watcher's publication may both empty the places, and between them every slot must be emptied.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aCompletionRacingThePublicationOfPlacesBeyondTheFirstFourEmptiesThemAll() throws Exception {
+        Purgatory<DelayedOperation> purgatory =
+                Purgatory.builder("Race6").clock(new ManualClock()).purgeInterval(Integer.MAX_VALUE).build();
+        List<String> keys = List.of("k0", "k1", "k2", "k3", "k4", "k5");
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread checker = new Thread(() -> {
+            for (int i = 0; !stop.get(); i++) {
+                purgatory.checkAndComplete(keys.get(i % keys.size()));
+            }
+        }, "checker");
+        checker.start();
+        try {
+            for (int i = 0; i < 300_000; i++) {
+                SatisfiedOnSecondTry op = new SatisfiedOnSecondTry();
+                purgatory.tryCompleteElseWatch(op, keys);
+                assertThat(op.isCompleted()).isTrue();
+            }
+        } finally {
+            stop.set(true);
+            checker.join();
+        }
+
+        assertThat(purgatory.watched()).as("no completed operation left in a slot").isZero();
+    }
+
+    /**
+     * checkAndComplete's promise against a watch in flight: an event fired while an operation is being watched
+     * either is seen by the operation's second try or finds the operation's slot, never neither. Each operation
+     * has a key of its own, so no later event can mask a lost one, and the event fires the moment the watcher
+     * starts (the slots are written with release stores; one fence per watch orders them before the second try).
+     * The clock is manual, so nothing expires: an operation left waiting at the end was lost by its event.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void anEventRacingAWatchIsNeverLostBetweenTheSlotAndTheSecondTry() throws Exception {
+        int operations = 200_000;
+        Purgatory<DelayedOperation> purgatory =
+                Purgatory.builder("Wakeup").clock(new ManualClock()).purgeInterval(1000).build();
+        AtomicInteger progress = new AtomicInteger(-1);
+        AtomicInteger started = new AtomicInteger(-1);
+        ThresholdOperation[] ops = new ThresholdOperation[operations];
+        Thread events = new Thread(() -> {
+            for (int i = 0; i < operations; i++) {
+                while (started.get() < i) {
+                    Thread.onSpinWait();
+                }
+                progress.set(i);
+                purgatory.checkAndComplete(i);
+            }
+        }, "events");
+        events.start();
+        for (int i = 0; i < operations; i++) {
+            ops[i] = new ThresholdOperation(progress, i);
+            started.set(i);
+            purgatory.tryCompleteElseWatch(ops[i], List.of(i, -1 - i)); // two keys: the fence serves both
+        }
+        events.join();
+
+        for (ThresholdOperation op : ops) {
+            assertThat(op.isCompleted()).as("operation %d, whose event has fired", op.threshold).isTrue();
+        }
+        assertThat(purgatory.watched()).isZero();
+    }
+
+    /** Completes once a shared progress counter reaches its threshold. */
+    private static final class ThresholdOperation extends DelayedOperation {
+        private final AtomicInteger progress;
+        private final int threshold;
+
+        ThresholdOperation(AtomicInteger progress, int threshold) {
+            super(60_000);
+            this.progress = progress;
+            this.threshold = threshold;
+        }
+
+        @Override
+        public boolean tryComplete() {
+            return progress.get() >= threshold && forceComplete();
+        }
+
+        @Override
+        protected void onComplete() {
+        }
+
+        @Override
+        protected void onExpiration() {
+        }
+    }
+
     @Test
     void aKeyThatCannotBeHashedLeavesNoSlotBehind() {
         Purgatory<TestOperation> purgatory =

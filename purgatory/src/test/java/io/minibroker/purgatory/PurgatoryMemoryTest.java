@@ -3,9 +3,12 @@ package io.minibroker.purgatory;
 import io.minibroker.purgatory.time.ManualClock;
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,6 +57,42 @@ class PurgatoryMemoryTest {
         assertThat(ref.get()).as("the purgatory holds it while it waits").isNotNull();
     }
 
+    /**
+     * The operation keeps its places in fields of its own (and, past four keys, in arrays); a completed one that
+     * its caller still holds must have forgotten the chunks, or it would pin them and every chunk linked after.
+     */
+    @Test
+    void aCompletedOperationStillHeldDoesNotPinTheChunksOfItsLists() {
+        ReferenceQueue<WatchChunk> chunks = new ReferenceQueue<>();
+        TestOperation op = new TestOperation(1_000);
+        List<WeakReference<WatchChunk>> refs = new ArrayList<>();
+        ConcurrentHashMap<Object, WatcherList> shard = new ConcurrentHashMap<>();
+        for (int k = 0; k < 6; k++) { // four places inline, two in the arrays
+            WatcherList list = new WatcherList("k" + k, shard);
+            assertThat(list.add(op)).isTrue();
+            refs.add(new WeakReference<>(list.head(), chunks));
+        }
+        op.publishPlaces();
+        op.forceComplete();
+
+        for (WeakReference<WatchChunk> ref : refs) {
+            assertCollected(chunks, ref); // the lists are gone; only the operation could hold their chunks
+        }
+        assertThat(op.places()).isEqualTo(6);
+        Reference.reachabilityFence(op);
+    }
+
+    @Test
+    void anOperationIsWatchedOnce() {
+        TestOperation op = new TestOperation(1_000);
+        purgatory.tryCompleteElseWatch(op, List.of("a"));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> purgatory.tryCompleteElseWatch(op, List.of("b")))
+                .isInstanceOf(IllegalStateException.class);
+        op.forceComplete();
+        assertThat(purgatory.watched()).isZero();
+    }
+
     private WeakReference<TestOperation> watchOnThreeKeys() {
         TestOperation op = new TestOperation(1_000);
         purgatory.tryCompleteElseWatch(op, List.of("a", "b", "c"));
@@ -62,11 +101,15 @@ class PurgatoryMemoryTest {
 
     /** Asks for collections until the reference is enqueued, waiting for that event after each (not a sleep). */
     private void assertCollected(WeakReference<?> ref) {
-        boolean enqueued = false;
+        assertCollected(collected, ref);
+    }
+
+    private static void assertCollected(ReferenceQueue<?> queue, WeakReference<?> ref) {
+        boolean enqueued = ref.refersTo(null);
         for (int i = 0; i < 50 && !enqueued; i++) {
             System.gc();
             try {
-                enqueued = collected.remove(10) == ref;
+                enqueued = queue.remove(10) == ref || ref.refersTo(null);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;

@@ -54,6 +54,52 @@ class PurgatoryTest {
         assertThat(purgatory.expirations()).isZero();
     }
 
+    /**
+     * The walk's two passes over a chunk (load every operation's state, then try them) must still try every
+     * waiting operation exactly once per check, skip completed ones and chunks with none waiting, and complete
+     * exactly the satisfied ones, across chunks of every size. Random subsets, a fixed seed per round.
+     */
+    @Test
+    void aCheckTriesEveryWaitingOperationOnceAndCompletesExactlyTheSatisfiedOnes() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(21);
+        for (int round = 0; round < 50; round++) {
+            String key = "walk-" + round;
+            int count = 1 + random.nextInt(400); // up to seven chunks: 4, 8, 16, 32, 64, 64...
+            List<TestOperation> ops = new java.util.ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                TestOperation op = new TestOperation(100);
+                purgatory.tryCompleteElseWatch(op, List.of(key));
+                ops.add(op);
+            }
+            int expected = 0;
+            boolean[] forced = new boolean[count];
+            for (int i = 0; i < count; i++) {
+                TestOperation op = ops.get(i);
+                switch (random.nextInt(4)) {
+                    case 0 -> forced[i] = op.forceComplete(); // already gone: not tried again
+                    case 1 -> {
+                        op.satisfy();
+                        expected++;
+                    }
+                    default -> { // keeps waiting
+                    }
+                }
+            }
+            List<Integer> triesBefore = ops.stream().map(op -> op.tryCompletes.get()).toList();
+
+            assertThat(purgatory.checkAndComplete(key)).isEqualTo(expected);
+
+            for (int i = 0; i < count; i++) {
+                TestOperation op = ops.get(i);
+                int tried = op.tryCompletes.get() - triesBefore.get(i);
+                assertThat(tried).as("round %d, operation %d", round, i).isEqualTo(forced[i] ? 0 : 1);
+                assertThat(op.completions).hasValue(op.isCompleted() ? 1 : 0);
+            }
+            ops.forEach(TestOperation::forceComplete);
+        }
+        assertThat(purgatory.watched()).isZero();
+    }
+
     @Test
     void tryCompleteElseWatchTriesAtMostTwiceWhateverTheNumberOfKeys() {
         TestOperation op = new TestOperation(100);

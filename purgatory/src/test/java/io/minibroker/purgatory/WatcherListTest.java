@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,8 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WatcherListTest {
 
     private final ConcurrentHashMap<Object, WatcherList> shard = new ConcurrentHashMap<>();
-    private final LongAdder watched = new LongAdder();
-    private final WatcherList list = new WatcherList("key", shard, watched);
+    private final WatcherList list = new WatcherList("key", shard);
 
     WatcherListTest() {
         shard.put("key", list);
@@ -28,14 +26,19 @@ class WatcherListTest {
     }
 
     @Test
-    void aReleasedSlotIsEmptiedOnceAndHoldsNoOperation() {
+    void aReleasedSlotHoldsNoOperationAndASecondReleaseIsHarmless() {
         TestOperation op = new TestOperation(100);
-        WatchSlots slots = new WatchSlots();
-        assertThat(list.add(op, slots)).isTrue();
+        TestOperation other = new TestOperation(100);
+        assertThat(list.add(op)).isTrue();
+        assertThat(list.add(other)).isTrue();
+        assertThat(list.countWatched()).isEqualTo(2);
 
-        assertThat(slots.release(op)).isEqualTo(1);
-        assertThat(slots.release(op)).as("a second release of the same slot").isZero();
+        op.releasePlaces();
         assertThat(list.head().get(0)).isNull();
+        op.releasePlaces();
+        assertThat(list.head().get(0)).as("a second release of the same slot").isNull();
+        assertThat(list.head().get(1)).as("the neighbour's slot").isSameAs(other);
+        assertThat(list.countWatched()).isEqualTo(1);
     }
 
     @Test
@@ -66,7 +69,7 @@ class WatcherListTest {
         assertThat(capacities()).as("no sweep before a new chunk is needed").containsExactly(4, 8);
 
         TestOperation next = new TestOperation(100);
-        list.add(next, new WatchSlots());
+        list.add(next);
 
         assertThat(capacities()).containsExactly(8, 16);
         assertThat(liveOperations()).containsExactly(watches.get(5).op(), next);
@@ -103,33 +106,32 @@ class WatcherListTest {
     void purgeDetachesAListWhoseFirstWatcherHasNotAppendedYet() {
         assertThat(list.purge()).isTrue();
         assertThat(shard).doesNotContainKey("key");
-        assertThat(list.add(new TestOperation(100), new WatchSlots())).isFalse();
+        assertThat(list.add(new TestOperation(100))).isFalse();
     }
 
     @Test
     void purgeDetachesAWhollyEmptyListAndAddsToItFailAfterwards() {
         TestOperation op = new TestOperation(100);
-        WatchSlots slots = new WatchSlots();
-        list.add(op, slots);
+        list.add(op);
         assertThat(list.purge()).isFalse();
 
-        slots.release(op);
+        op.releasePlaces();
 
         assertThat(list.purge()).isTrue();
         assertThat(shard).doesNotContainKey("key");
-        assertThat(list.add(new TestOperation(100), new WatchSlots())).as("a watcher must fetch a fresh list").isFalse();
+        assertThat(list.add(new TestOperation(100))).as("a watcher must fetch a fresh list").isFalse();
     }
 
     @Test
-    void detachAllReturnsTheWaitersAndTakesTheirSlotsFromTheCount() {
+    void detachAllReturnsTheWaitersAndEmptiesTheirSlots() {
         List<TestOperation> ops = watch(6).stream().map(Watch::op).toList();
-        watched.add(6);
         ops.get(0).forceComplete(); // completed, but its slot here was never released: not returned
+        WatchChunk first = list.head();
 
         List<DelayedOperation> waiting = list.detachAll();
 
         assertThat(waiting).containsExactlyElementsOf(ops.subList(1, 6));
-        assertThat(watched.sum()).isZero();
+        assertThat(first.countHeld()).isZero();
         assertThat(shard).doesNotContainKey("key");
         assertThat(list.head()).as("the chunks are forgotten; the waiters handed back hold their slots").isNull();
     }
@@ -152,9 +154,8 @@ class WatcherListTest {
         List<Watch> watches = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             TestOperation op = new TestOperation(100);
-            WatchSlots slots = new WatchSlots();
-            assertThat(list.add(op, slots)).isTrue();
-            watches.add(new Watch(op, slots));
+            assertThat(list.add(op)).isTrue();
+            watches.add(new Watch(op));
         }
         return watches;
     }
@@ -179,10 +180,10 @@ class WatcherListTest {
         return live;
     }
 
-    /** An operation and its slot in the list, as its completion would release it. */
-    private record Watch(TestOperation op, WatchSlots slots) {
+    /** An operation watched in the list, whose place its completion would release. */
+    private record Watch(TestOperation op) {
         void release() {
-            slots.release(op);
+            op.releasePlaces();
         }
     }
 }
