@@ -33,7 +33,7 @@ build_and_resolve
 overrides=()
 for kv in ${OVERRIDES:-}; do overrides+=(--override "$kv"); done
 start() {
-  java -Xmx256m -jar "$jar" config/server.properties --override "log.dirs=$data" "${overrides[@]}" \
+  MINIBROKER_JAR="$jar" bin/minibroker config/server.properties --override "log.dirs=$data" "${overrides[@]}" \
     --override "listeners=PLAINTEXT://localhost:$port" --override "advertised.listeners=PLAINTEXT://localhost:$port" \
     > "$work/broker.log" 2>&1 &
   pid=$!
