@@ -95,7 +95,10 @@ start_one_node_each() {
   wait_for_port $base; wait_for_port $((base + 100))
   boot_minibroker=localhost:$base; boot_kafka=localhost:$((base + 100))
   if wanted ceiling; then
-    java -Xmx256m -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.ceiling.NullBroker $((base + 9)) \
+    # With minibroker's JVM options, as bin/minibroker picks them, so that the two differ only in their code.
+    # shellcheck disable=SC2086
+    java ${KAFKA_HEAP_OPTS:-@config/jvm-heap.options} ${KAFKA_JVM_PERFORMANCE_OPTS:-@config/jvm-performance.options} \
+      -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.ceiling.NullBroker $((base + 9)) \
       > "$work/null-broker.log" 2>&1 &
     pids[ceiling-0]=$!
     wait_for_port $((base + 9)); boot_ceiling=localhost:$((base + 9))
