@@ -3,8 +3,9 @@
 #   docker run -p 9092:9092 -v minibroker-data:/var/lib/minibroker minibroker
 # Broker configuration as the apache/kafka image takes it: KAFKA_* environment variables (-e KAFKA_NUM_PARTITIONS=3:
 # KAFKA_ and the key upper-cased, '.' as '_', '_' as '__', '-' as '___'), or, after the image name,
-# --override key=value (which wins). The JVM's heap: -e KAFKA_HEAP_OPTS=-Xmx1g (default -Xmx256m); other JVM
-# options: KAFKA_OPTS.
+# --override key=value (which wins). The JVM's heap: -e KAFKA_HEAP_OPTS=-Xmx1g (default -Xms32m -Xmx256m,
+# config/jvm-heap.options); its collector and Netty's buffer pool: KAFKA_JVM_PERFORMANCE_OPTS (default
+# -XX:+UseSerialGC -Dio.netty.allocator.maxOrder=8, config/jvm-performance.options); other JVM options: KAFKA_OPTS.
 #
 # Build arguments:
 #   BASE_IMAGE     the runtime: any image with a Java 17+ runtime on PATH (default eclipse-temurin:17-jre). CI builds
@@ -28,7 +29,7 @@ ARG BUILDER_IMAGE=maven:3.9-eclipse-temurin-17
 
 # The runtime, without its jar.
 FROM ${BASE_IMAGE} AS runtime
-COPY config/server.properties /opt/minibroker/config/server.properties
+COPY config/server.properties config/jvm-heap.options config/jvm-performance.options /opt/minibroker/config/
 # The data volume belongs to the user the broker runs as: a uid without a name, as a base without a shell has no
 # useradd. Data outlives the container in the volume.
 COPY --chown=10001:10001 docker/data/ /var/lib/minibroker/
@@ -41,10 +42,12 @@ WORKDIR /opt/minibroker
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
   CMD ["java", "-XX:SharedArchiveFile=/opt/minibroker/minibroker.jsa", "-Xmx32m", "-XX:TieredStopAtLevel=1", \
        "-cp", "/opt/minibroker/minibroker.jar", "io.minibroker.server.HealthCheck", "localhost:9092"]
-# Exec form: java is PID 1 and gets Docker's SIGTERM, on which the broker closes its logs cleanly. -Xmx256m is the
-# default heap; Launcher starts the broker in a JVM of its own when KAFKA_HEAP_OPTS or KAFKA_OPTS is set.
+# Exec form: java is PID 1 and gets Docker's SIGTERM, on which the broker closes its logs cleanly. The JVM's
+# default options come from the argument files that bin/minibroker uses too; Launcher starts the broker in a JVM
+# of its own when KAFKA_HEAP_OPTS, KAFKA_JVM_PERFORMANCE_OPTS or KAFKA_OPTS is set.
 # advertised.listeners stays localhost:9092 (server.properties) so that "docker run -p 9092:9092" just works.
-ENTRYPOINT ["java", "-XX:SharedArchiveFile=/opt/minibroker/minibroker.jsa", "-Xmx256m", \
+ENTRYPOINT ["java", "@/opt/minibroker/config/jvm-heap.options", "@/opt/minibroker/config/jvm-performance.options", \
+            "-XX:SharedArchiveFile=/opt/minibroker/minibroker.jsa", \
             "-cp", "/opt/minibroker/minibroker.jar", "io.minibroker.server.Launcher", \
             "/opt/minibroker/config/server.properties"]
 
@@ -52,10 +55,11 @@ ENTRYPOINT ["java", "-XX:SharedArchiveFile=/opt/minibroker/minibroker.jsa", "-Xm
 FROM runtime AS prebuilt
 COPY server/target/minibroker.jar /opt/minibroker/minibroker.jar
 # Class-data sharing, for start time: the runtime's own archive (a jlink'ed runtime has none; elsewhere this
-# rebuilds it), then a self-check start of the broker that records the classes a start loads. A broken image
-# fails here, at build time. Both as root: the first writes into the runtime.
+# rebuilds it), then a self-check start of the broker, with the entry point's JVM options, that records the classes
+# a start loads. A broken image fails here, at build time. Both as root: the first writes into the runtime.
 RUN ["java", "-Xshare:dump"]
-RUN ["java", "-XX:ArchiveClassesAtExit=/opt/minibroker/minibroker.jsa", "-Xmx256m", \
+RUN ["java", "@/opt/minibroker/config/jvm-heap.options", "@/opt/minibroker/config/jvm-performance.options", \
+     "-XX:ArchiveClassesAtExit=/opt/minibroker/minibroker.jsa", \
      "-cp", "/opt/minibroker/minibroker.jar", "io.minibroker.broker.server.SelfCheck"]
 USER 10001:10001
 
@@ -72,6 +76,7 @@ RUN --mount=type=secret,id=maven-settings,target=/root/.m2/settings.xml \
 FROM runtime
 COPY --from=build /src/server/target/minibroker.jar /opt/minibroker/minibroker.jar
 RUN ["java", "-Xshare:dump"]
-RUN ["java", "-XX:ArchiveClassesAtExit=/opt/minibroker/minibroker.jsa", "-Xmx256m", \
+RUN ["java", "@/opt/minibroker/config/jvm-heap.options", "@/opt/minibroker/config/jvm-performance.options", \
+     "-XX:ArchiveClassesAtExit=/opt/minibroker/minibroker.jsa", \
      "-cp", "/opt/minibroker/minibroker.jar", "io.minibroker.broker.server.SelfCheck"]
 USER 10001:10001

@@ -5,7 +5,11 @@
 #   benchmarks/broker-perf.sh --cases produce,e2e     some cases only (produce, produce-rf3, consume, e2e, ceiling,
 #                                                     scale = scale-connections, scale-fetches, scale-partitions)
 #   PERF_PORT_BASE=19300 benchmarks/broker-perf.sh    other ports (default 29190; uses base..base+9, base+100..+109)
-# Starts both brokers itself: one minibroker (heap 256 MB, its default) and one Kafka KRaft node (heap 1 GB)
+#   KAFKA_HEAP_OPTS=-Xmx256m KAFKA_JVM_PERFORMANCE_OPTS=-XX:+UseG1GC benchmarks/broker-perf.sh
+#                                                     minibroker with other JVM options, as bin/minibroker takes
+#                                                     them (MINIBROKER_JAR=path: another build of it)
+# Starts both brokers itself: one minibroker through bin/minibroker (its default JVM options, config/jvm-*.options:
+# heap 32 to 256 MB, serial collector) and one Kafka KRaft node (heap 1 GB)
 # for the one-node cases, then three of each for produce-rf3; both keep their default flush policy (no fsync
 # per write) and get the same topics, created before each case. Each case runs on minibroker, then on Kafka,
 # before the next case. With "ceiling" (a default case) the one-node produce and e2e cases also run against a null broker
@@ -48,7 +52,7 @@ declare -A pids # role -> pid, e.g. minibroker-0, kafka-1
 start_minibroker() { # NAME CONFIG [--keep-log] [--override ...]; the log directory starts empty unless kept
   local name="$1" config="$2"; shift 2
   if [[ "${1:-}" == --keep-log ]]; then shift; else rm -rf "${work:?}/$name"; fi
-  java -Xmx256m -jar server/target/minibroker.jar "$config" --override "log.dirs=$work/$name" \
+  MINIBROKER_JAR="${MINIBROKER_JAR:-server/target/minibroker.jar}" bin/minibroker "$config" --override "log.dirs=$work/$name" \
     --override group.initial.rebalance.delay.ms=0 "$@" >> "$work/$name.log" 2>&1 &
   pids["$name"]=$!
 }
@@ -91,7 +95,10 @@ start_one_node_each() {
   wait_for_port $base; wait_for_port $((base + 100))
   boot_minibroker=localhost:$base; boot_kafka=localhost:$((base + 100))
   if wanted ceiling; then
-    java -Xmx256m -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.ceiling.NullBroker $((base + 9)) \
+    # With minibroker's JVM options, as bin/minibroker picks them, so that the two differ only in their code.
+    # shellcheck disable=SC2086
+    java ${KAFKA_HEAP_OPTS:-@config/jvm-heap.options} ${KAFKA_JVM_PERFORMANCE_OPTS:-@config/jvm-performance.options} \
+      -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.ceiling.NullBroker $((base + 9)) \
       > "$work/null-broker.log" 2>&1 &
     pids[ceiling-0]=$!
     wait_for_port $((base + 9)); boot_ceiling=localhost:$((base + 9))

@@ -4,7 +4,7 @@
 # replication factor 3: acks=1 then acks=all, one after the other in one run, with acks=all / acks=1.
 #   benchmarks/cluster-perf.sh                 1,000,000 records of 100 bytes per run
 #   RECORDS=200000 benchmarks/cluster-perf.sh  a shorter run
-# Heaps 256 MB per node. Each node gets a fresh log directory.
+# Each node through bin/minibroker, with its default JVM options (config/jvm-*.options). Each node gets a fresh log directory.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -23,9 +23,9 @@ cd "$root"
 source "$here/perf-lib.sh"
 build_and_resolve
 
-echo "# three minibroker nodes (heap 256 MB each), node 0 also the controller" >&2
+echo "# three minibroker nodes (bin/minibroker's JVM options), node 0 also the controller" >&2
 for node in 0 1 2; do
-  java -Xmx256m -jar server/target/minibroker.jar "config/cluster/node-$node.properties" \
+  MINIBROKER_JAR=server/target/minibroker.jar bin/minibroker "config/cluster/node-$node.properties" \
     --override "log.dirs=$work/node-$node" > "$work/node-$node.log" 2>&1 &
   pids+=("$!")
 done

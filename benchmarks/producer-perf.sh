@@ -7,7 +7,7 @@
 #       also runs that build of minibroker (say, another commit's, built in a worktree of its own) as
 #       "minibroker-baseline", right before this one, so that a change is measured against it in the same run;
 #       BASELINE_LAST=1 runs it right after this one instead, to alternate the order between runs
-# Heaps: minibroker 256 MB, Kafka 1 GB. Each broker gets a fresh log directory and a fresh topic per run.
+# JVMs: minibroker through bin/minibroker (its default options, config/jvm-*.options), Kafka with a 1 GB heap. Each broker gets a fresh log directory and a fresh topic per run.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -48,8 +48,8 @@ run_all() {
 
 # run_minibroker IMPL JAR: one build of minibroker, fresh log directory
 run_minibroker() {
-  echo "# $1 (heap 256 MB): $2" >&2
-  java -Xmx256m -jar "$2" config/server.properties \
+  echo "# $1 (bin/minibroker's JVM options): $2" >&2
+  MINIBROKER_JAR="$2" bin/minibroker config/server.properties \
     --override "listeners=PLAINTEXT://localhost:$port" --override "advertised.listeners=PLAINTEXT://localhost:$port" \
     --override "log.dirs=$work/$1" > "$work/$1.log" 2>&1 &
   broker_pid=$!

@@ -7,8 +7,8 @@
 # Latency: benchmarks/src/.../txn/TransactionalLatency.java, a transactional producer at LATENCY_RATE records/s
 # (default 2000) committing every 100 ms, LATENCY_RECORDS records (default 20000), read by a read_committed
 # consumer; p50/p99/p99.9 of send-to-receive, and of commit-to-receive per transaction (commitTransaction() called
-# to its first record read: the broker's share of the wait). Heaps: minibroker 256 MB, Kafka 1 GB; fresh log
-# directories.
+# to its first record read: the broker's share of the wait). JVMs: minibroker through bin/minibroker (its default
+# options), Kafka with a 1 GB heap; fresh log directories.
 # IMPLS="minibroker" runs minibroker alone (default "minibroker kafka"); MINIBROKER_JAR another build of it (with
 # SKIP_BUILD=1: a before/after comparison); PORT and CONTROLLER_PORT the ports (default 29292, 29293).
 set -euo pipefail
@@ -41,7 +41,7 @@ stop_broker() {
 }
 
 start_minibroker() {
-  java -Xmx256m -jar "$minibroker_jar" config/server.properties \
+  MINIBROKER_JAR="$minibroker_jar" bin/minibroker config/server.properties \
     --override "listeners=PLAINTEXT://localhost:$port" --override "advertised.listeners=PLAINTEXT://localhost:$port" \
     --override "log.dirs=$work/minibroker-$1" --override group.initial.rebalance.delay.ms=0 \
     > "$work/minibroker.log" 2>&1 &

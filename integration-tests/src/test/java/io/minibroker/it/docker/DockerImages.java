@@ -78,7 +78,8 @@ final class DockerImages {
     static ImageFromDockerfile broker() {
         ImageFromDockerfile image = new ImageFromDockerfile("minibroker-it", false)
                 .withFileFromPath("Dockerfile", REPOSITORY.resolve("Dockerfile"));
-        for (String file : List.of("server/target/minibroker.jar", "config/server.properties", "docker/data/README")) {
+        for (String file : List.of("server/target/minibroker.jar", "config/server.properties",
+                "config/jvm-heap.options", "config/jvm-performance.options", "docker/data/README")) {
             image.withFileFromPath(file, REPOSITORY.resolve(file));
         }
         return image.withTarget("prebuilt").withBuildArg("BASE_IMAGE", BASE_IMAGE);

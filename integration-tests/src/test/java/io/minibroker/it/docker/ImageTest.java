@@ -58,8 +58,9 @@ class ImageTest {
             kafka.start();
 
             List<String> commands = processes(docker, kafka.getContainerId(), "CMD");
-            assertThat(commands).anyMatch(command -> command.contains("-Xmx123m")
-                    && command.contains("io.minibroker.broker.server.Main"));
+            // The variable replaces the default heap (config/jvm-heap.options); the default collector stays.
+            assertThat(commands).anyMatch(command -> command.contains("-Xmx123m") && !command.contains("-Xms32m")
+                    && command.contains("-XX:+UseSerialGC") && command.contains("io.minibroker.broker.server.Main"));
             try (KafkaProducer<String, String> producer = Clients.producer(kafka.getBootstrapServers())) {
                 producer.send(new ProducerRecord<>("heap", "v")).get(30, TimeUnit.SECONDS);
             }
