@@ -45,7 +45,8 @@ public final class Main {
 
             Environment variables named as the apache/kafka image names them set keys too, winning over the file:
             KAFKA_ and the key upper-cased, '.' as '_', '_' as '__', '-' as '___' (KAFKA_NUM_PARTITIONS=3).
-            KAFKA_HEAP_OPTS and KAFKA_OPTS are the JVM's options, not keys (bin/minibroker and the image pass them).
+            KAFKA_HEAP_OPTS, KAFKA_JVM_PERFORMANCE_OPTS and KAFKA_OPTS are the JVM's options, not keys
+            (bin/minibroker and the image pass them).
             """;
 
     public static void main(String[] args) throws Exception {
