@@ -23,11 +23,13 @@ import java.lang.invoke.VarHandle;
 public abstract class DelayedOperation extends WatchPlaces {
 
     private static final VarHandle COMPLETED;
+    private static final VarHandle PLACES_PUBLISHED;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             COMPLETED = lookup.findVarHandle(DelayedOperation.class, "completed", boolean.class);
+            PLACES_PUBLISHED = lookup.findVarHandle(DelayedOperation.class, "placesPublished", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -35,7 +37,7 @@ public abstract class DelayedOperation extends WatchPlaces {
 
     @SuppressWarnings("unused") // accessed through COMPLETED
     private volatile boolean completed;
-    /** Set once the watcher has recorded all its places ({@link #publishPlaces()}). */
+    /** Set once the watcher has recorded all its places ({@link #publishPlaces()}); read as a volatile. */
     private volatile boolean placesPublished;
     /**
      * Not volatile: it is written before the operation is first tried, and every thread that completes the
@@ -68,6 +70,11 @@ public abstract class DelayedOperation extends WatchPlaces {
 
     public final boolean isCompleted() {
         return completed;
+    }
+
+    /** {@link #isCompleted()} as an opaque load, for a pass that only gathers hints ({@link WatchChunk#countLive}). */
+    final boolean isCompletedOpaque() {
+        return (boolean) COMPLETED.getOpaque(this);
     }
 
     /** Called by the timer when the delay runs out; use {@link #forceComplete()} to complete it yourself. */
@@ -104,15 +111,20 @@ public abstract class DelayedOperation extends WatchPlaces {
 
     /**
      * Publishes the places this operation's watcher recorded. If the operation completed meanwhile, its completion
-     * may have skipped them: the completing side writes {@code completed} before reading
-     * {@code placesPublished} and this side does the reverse, so the completer sees the publication, or this side
-     * sees the completion and releases the places itself, or both (emptying a place twice is harmless).
+     * may have skipped them: the completing side writes {@code completed} (a compare-and-set) before reading
+     * {@code placesPublished}, and this side writes {@code placesPublished} and then, past the fence, reads
+     * {@code completed}; so the completer sees the publication, or this side sees the completion and releases the
+     * places itself, or both (emptying a place twice is harmless).
      *
-     * <p>The volatile write here is also the fence that orders the slots' release stores ({@link WatchChunk#append})
-     * before the purgatory's second try: do not weaken it.
+     * <p>The full fence is also the one that orders the slots' release stores ({@link WatchChunk#append}) before
+     * the purgatory's second try, which reads the event state: a volatile write alone would not, under the Java
+     * memory model, since no checker reads {@code placesPublished} (x86 happens to give a volatile write a full
+     * fence, AArch64 does not). Hence a release write and one fence here, the cost of the volatile write before
+     * on x86: do not drop the fence.
      */
     void publishPlaces() {
-        placesPublished = true;
+        PLACES_PUBLISHED.setRelease(this, true);
+        VarHandle.fullFence();
         if (isCompleted()) {
             releasePlaces();
         }

@@ -104,7 +104,8 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             }
         } finally { // a key whose hashCode or equals throws must not strand the slots already taken
             if (operation.places() > 0) {
-                // One publication for all keys; its fence also orders the slot writes before the second try.
+                // One publication for all keys; its full fence also orders the slot writes before the second
+                // try's reads of the event state (WatchChunk#append says why it is needed).
                 operation.publishPlaces();
             }
         }
@@ -127,6 +128,13 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
     /**
      * Tries to complete every operation watched on {@code key}, as after an event on that key (an append, a
      * high-watermark move, a member joining). Returns how many this call completed.
+     *
+     * <p>The caller writes the event's state before calling, with a volatile write or an atomic update (the
+     * log's offsets and high watermark are volatile), or under a lock it releases before calling. That write is
+     * the checker's half of the ordering that {@link WatchChunk#append} describes: the list's head and the
+     * chunks' {@code next} links are volatile reads, which the memory model keeps after an earlier volatile write
+     * (or unlock) of the same thread, and every slot read comes after one of them; so a watcher that did not see
+     * the event in its second try has its slot seen here. A plain or release write of the state would not do.
      */
     public int checkAndComplete(Object key) {
         WatcherList list = shardOf(key).get(key);

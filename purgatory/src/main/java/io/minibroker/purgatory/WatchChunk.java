@@ -35,22 +35,27 @@ final class WatchChunk {
         return used == slots.length;
     }
 
-    /** The operation in slot {@code index}, or null if the slot is unwritten or cleared. */
+    /**
+     * The operation in slot {@code index}, or null if the slot is unwritten or cleared. An acquire load: it pairs
+     * with {@link #append}'s release store, so the caller sees the operation as its watcher built it before
+     * watching it (what {@link DelayedOperation#tryComplete} reads).
+     */
     DelayedOperation get(int index) {
-        return (DelayedOperation) SLOTS.getVolatile(slots, index);
+        return (DelayedOperation) SLOTS.getAcquire(slots, index);
     }
 
     /**
      * Writes the next free slot; the caller holds the list's lock and has checked that the chunk is not full.
      *
      * <p>A release store, and no fence of its own. A watcher writes its slot and then reads the event state (its
-     * second try); a checker's caller writes the event state and then reads the slots (volatile); one of the two
-     * must see the other's write, which takes a full fence between the watcher's write and its read. That fence
-     * is {@link DelayedOperation#publishPlaces}'s volatile write, which {@link Purgatory#tryCompleteElseWatch} makes
-     * after its last slot and before the second try (a volatile write orders every earlier write before every
-     * later volatile read), so one fence serves all the keys of a request. Volatile stores here cost a fence per
-     * key. (On 2026-11-23 release stores plus an <em>extra</em> full fence per watch measured slower at
-     * saturation than the volatile stores; this version adds no fence at all: 2026-11-27 in docs/performance.md.)
+     * second try); a checker's caller writes the event state and then reads the slots; one of the two must see the
+     * other's write (Dekker's pattern), which takes store-then-load ordering on both sides, and neither a release
+     * store nor any later store gives it. The watcher's is the full fence in {@link DelayedOperation#publishPlaces},
+     * which {@link Purgatory#tryCompleteElseWatch} reaches after its last slot and before the second try, so one
+     * fence serves all the keys of a request; the checker's is described at {@link Purgatory#checkAndComplete}.
+     * Volatile stores here would cost a fence per key. (On 2026-11-23 release stores plus an <em>extra</em> full
+     * fence per watch measured slower at saturation than volatile stores; 2026-11-27 in docs/performance.md has
+     * the release stores with the publication's single fence.)
      */
     int append(DelayedOperation operation) {
         int index = used++;
@@ -86,12 +91,21 @@ final class WatchChunk {
         return held;
     }
 
-    /** How many slots hold an operation that has not completed; reads every such operation's state. */
+    /**
+     * How many slots hold an operation that has not completed; reads every such operation's state. Opaque loads,
+     * slot and state alike: this pass only brings the operations' cache lines in and skips chunks with nothing
+     * live, and its loads, independent of one another, are meant to be in flight together, which an acquire or
+     * volatile load forbids (on AArch64 no later load passes one). Opaque is enough: each load still reads the
+     * slot afresh and in order after the checker's event write (see {@link Purgatory#checkAndComplete}), so an
+     * operation watched before the event is counted; an operation's state only goes from not completed to
+     * completed, so a stale read costs a try and no more; and the second pass reads the slot again with
+     * {@link #get} before trying what it holds.
+     */
     int countLive() {
         int live = 0;
         for (int i = 0, n = slots.length; i < n; i++) {
-            DelayedOperation op = get(i);
-            if (op != null && !op.isCompleted()) {
+            DelayedOperation op = (DelayedOperation) SLOTS.getOpaque(slots, i);
+            if (op != null && !op.isCompletedOpaque()) {
                 live++;
             }
         }
