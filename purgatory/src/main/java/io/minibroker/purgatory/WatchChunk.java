@@ -72,9 +72,10 @@ final class WatchChunk {
     }
 
     /**
-     * Empties slot {@code index} for the operation it was handed to, once that operation has completed: a plain
-     * store, not a compare-and-set, since a slot is never reused and so holds that operation or nothing. Nobody
-     * reads anything into the null but "skip": a checker that still sees the operation finds it completed.
+     * Empties slot {@code index} for the operation it was handed to, once that operation has completed: an opaque
+     * store (a plain one may be delayed or dropped by the compiler; no ordering is needed), not a compare-and-set,
+     * since a slot is never reused and so holds that operation or nothing. Nobody reads anything into the null but
+     * "skip": a checker that still sees the operation finds it completed.
      */
     void release(int index) {
         SLOTS.setOpaque(slots, index, null);
