@@ -51,7 +51,7 @@ abstract class IndexFile implements AutoCloseable {
      * object's monitor, after the arrays and {@link #entries}, so a thread that reads it true sees them.
      */
     private volatile boolean loaded;
-    /** Whether the file was found torn or disordered when read, and emptied. */
+    /** Whether the file was found torn or disordered when read, and emptied: until it is rebuilt ({@link #clear}). */
     private volatile boolean corrupt;
 
     /**
@@ -191,6 +191,15 @@ abstract class IndexFile implements AutoCloseable {
             throw new UncheckedIOException("cannot truncate index " + path, e);
         }
         entries = count;
+    }
+
+    /**
+     * Empties the index for its segment's recovery to rebuild it: a corruption found before no longer holds, so that
+     * a later truncation of the segment takes the rebuilt index as sound rather than recovering it all again.
+     */
+    final void clear() {
+        truncateEntries(0);
+        corrupt = false;
     }
 
     Path path() {

@@ -4,16 +4,21 @@ import static io.minibroker.broker.log.TestBatches.append;
 import static io.minibroker.broker.log.TestBatches.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.minibroker.protocol.record.RecordBatch;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * A trusted segment's indexes are read at their first use, not when the log opens (Kafka's lazy index): what is
@@ -86,6 +91,41 @@ class LazyIndexTest {
             assertThat(reopened.bytesCutOnOpen()).isZero();
             assertThat(reopened.nextOffset()).isEqualTo(30);
         }
+    }
+
+    /**
+     * A torn index found on opening is rebuilt by the segment's recovery; a later truncation of the segment then
+     * takes the rebuilt index as sound, not as still corrupt (it would warn so and recover the whole segment again).
+     */
+    @Test
+    void aTruncationAfterATornIndexWasRebuiltDoesNotRebuildItAgain() throws Exception {
+        Files.createDirectories(partitionDir());
+        try (LogSegment segment = LogSegment.create(partitionDir(), 0, CONFIG, T0)) {
+            for (int i = 0; i < 10; i++) {
+                appendBatch(segment, i * 3L, 3, T0 + i);
+            }
+            segment.flush();
+        }
+        Files.write(partitionDir().resolve(LogSegment.fileName(0, LogSegment.INDEX_SUFFIX)), new byte[] {1, 2, 3},
+                StandardOpenOption.APPEND); // a torn last entry
+        Logger segmentLog = (Logger) LoggerFactory.getLogger(LogSegment.class);
+        ListAppender<ILoggingEvent> warnings = new ListAppender<>();
+        warnings.start();
+        segmentLog.addAppender(warnings);
+        try (LogSegment segment = openTrusted()) {
+            assertThat(rebuilds(warnings)).as("rebuilt on opening").isEqualTo(1);
+
+            assertThat(segment.truncateTo(15)).isPositive();
+
+            assertThat(rebuilds(warnings)).as("not again at the truncation").isEqualTo(1);
+            assertThat(segment.nextOffset()).isEqualTo(15);
+        } finally {
+            segmentLog.detachAppender(warnings);
+        }
+    }
+
+    private static long rebuilds(ListAppender<ILoggingEvent> events) {
+        return events.list.stream().filter(event -> event.getFormattedMessage().startsWith("Rebuilding")).count();
     }
 
     @Test
