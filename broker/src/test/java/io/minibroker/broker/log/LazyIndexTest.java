@@ -21,8 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
- * A trusted segment's indexes are read at their first use, not when the log opens (Kafka's lazy index): what is
- * appended, read, searched by time and truncated after such an opening is what it would be with indexes read at once.
+ * A trusted segment's indexes are read at their first use (Kafka's lazy index): an empty segment's not when it opens,
+ * a non-empty segment's as it opens (its end state comes from their last entries). What is appended, read, searched
+ * by time and truncated after such an opening is what it would be with indexes read at once.
  */
 class LazyIndexTest {
     private static final TopicPartition TP = new TopicPartition("lazy", 0);
