@@ -644,7 +644,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         try {
             log.writeRecords(group.groupId, records).exceptionally(failure -> {
                 LOG.warn("Could not write the downgrade of group {}: {}", group.groupId,
-                        Failures.cause(failure).getMessage());
+                        Failures.cause(failure).toString());
                 return -1L;
             });
         } catch (LogException e) {

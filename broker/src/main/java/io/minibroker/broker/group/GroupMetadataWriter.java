@@ -88,7 +88,7 @@ final class GroupMetadataWriter {
                 log.writeGroup(group.groupId, empty).whenComplete((logOffset, failure) -> {
                     if (failure != null) {
                         LOG.warn("Could not store the Empty group {}: {}", group.groupId,
-                                Failures.cause(failure).getMessage());
+                                Failures.cause(failure).toString());
                     }
                 });
             } catch (LogException e) {

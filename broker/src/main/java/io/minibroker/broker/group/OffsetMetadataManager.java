@@ -424,7 +424,7 @@ final class OffsetMetadataManager {
             offsets.deleteCommits(group.groupId, expired).whenComplete((offset, failure) -> {
                 if (failure != null) {
                     LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", group.groupId,
-                            Failures.cause(failure).getMessage());
+                            Failures.cause(failure).toString());
                 }
             });
         } catch (LogException e) {
@@ -462,7 +462,7 @@ final class OffsetMetadataManager {
         written.whenComplete((offset, failure) -> {
             if (failure != null) {
                 LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", group.groupId,
-                        Failures.cause(failure).getMessage());
+                        Failures.cause(failure).toString());
             }
         });
         if (emptied) {

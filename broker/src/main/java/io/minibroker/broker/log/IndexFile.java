@@ -25,9 +25,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A trusted segment's index (after a clean shutdown, or flushed before the recovery point) may be opened
  * lazily, as Kafka's {@code LazyIndex}: its file is read at the first use of its entries (a lookup, an append, a
- * truncation), not when the log opens, so a start reads no index its broker does not need. A file found torn or
- * disordered then is emptied, as one found so on opening: lookups in its segment scan from the segment's start,
- * which is slower but finds the same batches.
+ * truncation), not by the constructor. Opening a segment with batches uses them at once (its end state is restored
+ * from the last entries), so a start still reads both indexes of every non-empty segment; only an empty segment's
+ * stay unread until it is written to or searched. A file found torn or disordered when read is emptied: lookups in
+ * its segment scan from the segment's start, which is slower but finds the same batches, until the segment's
+ * recovery rebuilds it.
  */
 abstract class IndexFile implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IndexFile.class);
@@ -51,7 +53,7 @@ abstract class IndexFile implements AutoCloseable {
      * object's monitor, after the arrays and {@link #entries}, so a thread that reads it true sees them.
      */
     private volatile boolean loaded;
-    /** Whether the file was found torn or disordered when read, and emptied. */
+    /** Whether the file was found torn or disordered when read, and emptied: until it is rebuilt ({@link #clear}). */
     private volatile boolean corrupt;
 
     /**
@@ -191,6 +193,15 @@ abstract class IndexFile implements AutoCloseable {
             throw new UncheckedIOException("cannot truncate index " + path, e);
         }
         entries = count;
+    }
+
+    /**
+     * Empties the index for its segment's recovery to rebuild it: a corruption found before no longer holds, so that
+     * a later truncation of the segment takes the rebuilt index as sound rather than recovering it all again.
+     */
+    final void clear() {
+        truncateEntries(0);
+        corrupt = false;
     }
 
     Path path() {

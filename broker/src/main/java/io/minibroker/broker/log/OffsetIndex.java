@@ -104,10 +104,6 @@ final class OffsetIndex extends IndexFile {
         truncateEntries(keep);
     }
 
-    void clear() {
-        truncateEntries(0);
-    }
-
     private int floorSlot(long offset) {
         long relative = offset - baseOffset;
         if (relative < 0) {

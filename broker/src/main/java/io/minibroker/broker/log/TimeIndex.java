@@ -123,8 +123,4 @@ final class TimeIndex extends IndexFile {
         }
         truncateEntries(keep);
     }
-
-    void clear() {
-        truncateEntries(0);
-    }
 }

@@ -171,7 +171,9 @@ public final class Broker implements AutoCloseable {
         return start(config, BrokerClock.system());
     }
 
-    /** {@link #start(BrokerConfig)} on the given clock: a test's {@link BrokerClock#manual} moves this broker's time. */
+    /**
+     * {@link #start(BrokerConfig)} on the given clock: a test's {@link BrokerClock#manual} moves this broker's time.
+     */
     public static Broker start(BrokerConfig config, BrokerClock clock) throws InterruptedException, IOException {
         Broker broker = new Broker(config, clock);
         try {
@@ -207,7 +209,8 @@ public final class Broker implements AutoCloseable {
         LocalNode node = new LocalNode(config.get(BrokerConfig.NODE_ID), config.get(BrokerConfig.CLUSTER_ID),
                 this::advertisedListeners);
         openPurgatories();
-        ProducerIdExpiration producerIdExpiration = new ProducerIdExpiration(topics.logs(), clock.wallClock(), config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
+        ProducerIdExpiration producerIdExpiration = new ProducerIdExpiration(topics.logs(), clock.wallClock(),
+                config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
         producerIdExpiration.run(); // before any client: what a crash's replay brought back goes at once
         maintenance.scheduleEvery(config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS),
                 "producer id expiration", producerIdExpiration);
@@ -216,7 +219,8 @@ public final class Broker implements AutoCloseable {
                 : GroupConfigs.open(config, config.logDirs().get(0));
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (cluster != null) {
-            cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, security, groupConfigs, clock, topicMetrics);
+            cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, security,
+                    groupConfigs, clock, topicMetrics);
             leadership = cluster.replicas();
         }
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, producePurgatory,

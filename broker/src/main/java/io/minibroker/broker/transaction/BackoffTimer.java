@@ -12,11 +12,14 @@ import java.util.concurrent.CompletableFuture;
  * scheduler: each wait is a purgatory timeout that nothing completes early, so a test's {@code ManualClock} moves it
  * as it moves every other timeout. One per broker (its purgatory has one reaper thread), shared by the transaction
  * coordinator's marker retries and the produce check's AddPartitionsToTxn retries, and closed by the broker with its
- * other purgatories, before the coordinator: a wait still running then ends at once.
+ * other purgatories, before the coordinator: a wait still running then ends at once, so that a waiting produce is
+ * asked again while the coordinator still answers. A wait asked for after that would end at once too: a retry loop
+ * checks {@link #isClosed()} rather than spin through it.
  */
 public final class BackoffTimer implements AutoCloseable {
 
     private final Purgatory<Backoff> purgatory;
+    private volatile boolean closed;
 
     public BackoffTimer(BrokerClock clock) {
         purgatory = Purgatory.builder("TransactionRetryBackoff").clock(clock.purgatoryClock()).build();
@@ -29,8 +32,14 @@ public final class BackoffTimer implements AutoCloseable {
         return backoff.done;
     }
 
+    /** Whether the broker has closed it: no wait asked for from now on would pass any time. */
+    boolean isClosed() {
+        return closed;
+    }
+
     @Override
     public void close() throws InterruptedException {
+        closed = true; // before the waits end, so that a retry they run sees it
         purgatory.close();
     }
 

@@ -39,10 +39,10 @@ import java.util.concurrent.Executor;
  * must be led here with its topic's {@code min.insync.replicas} in sync (NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS
  * before any append); the marker is checked against the producer's state in the log and appended under the log's
  * lock ({@link PartitionLog#appendMarkerUnflushed}: INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED); parked
- * fetches are woken, since the last stable offset may have moved; and the partition is answered once the marker counts as an
- * acks=all produce would: fsynced first when {@code flush.messages} (or a new leader epoch) asks it, on the disk
- * executor, then past the high watermark, waited for in the produce purgatory ({@link DelayedProduce#awaitReplication};
- * at once on a single node, where the high watermark is the log end).
+ * fetches are woken, since the last stable offset may have moved; and the partition is answered once the marker
+ * counts as an acks=all produce would: fsynced first when {@code flush.messages} (or a new leader epoch) asks it, on
+ * the disk executor, then past the high watermark, waited for in the produce purgatory
+ * ({@link DelayedProduce#awaitReplication}; at once on a single node, where the high watermark is the log end).
  *
  * <p>Once a marker on a {@code __consumer_offsets} partition counts, each {@link TransactionCompletionListener}
  * registered is told (as Kafka tells its group coordinator from the append's callback) before the partition is
@@ -72,9 +72,9 @@ public final class LeaderMarkerAppender implements TransactionMarkerAppender {
      * @param replicationTimeoutMs how long a marker may wait for the high watermark (Kafka's request.timeout.ms,
      *     which its coordinator's marker appends use), then REQUEST_TIMED_OUT
      */
-    public LeaderMarkerAppender(TopicRegistry topics, BrokerConfig config, PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
-                                Purgatory<DelayedFetch> fetchPurgatory, Executor disk, BrokerClock clock,
-                                long replicationTimeoutMs) {
+    public LeaderMarkerAppender(TopicRegistry topics, BrokerConfig config, PartitionLeadership leadership,
+                                Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
+                                Executor disk, BrokerClock clock, long replicationTimeoutMs) {
         this.topics = topics;
         this.config = config;
         this.leadership = leadership;

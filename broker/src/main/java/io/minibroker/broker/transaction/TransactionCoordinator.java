@@ -33,8 +33,8 @@ import java.util.function.Supplier;
  * before the prepare counts (Kafka's moment); where the writes and the markers' appends count at once (this node's
  * own partitions, a single node's log) all of it happens in the EndTxn's own task, so the answer finds the
  * transaction complete and the producer's next transaction is not told CONCURRENT_TRANSACTIONS (which a leader
- * retries only after {@code add.partitions.to.txn.retry.backoff.ms}). Under transaction version 2 (KIP-890; the client says
- * so with EndTxn v5+) the producer epoch is bumped at each EndTxn and the markers carry the new epoch.
+ * retries only after {@code add.partitions.to.txn.retry.backoff.ms}). Under transaction version 2 (KIP-890; the
+ * client says so with EndTxn v5+) the producer epoch is bumped at each EndTxn and the markers carry the new epoch.
  *
  * <p>The id's partition of {@code __transaction_state} is Kafka's {@link #partitionFor}; a node coordinates the ids of
  * the partitions it leads and has loaded ({@link TransactionPartitions}: COORDINATOR_LOAD_IN_PROGRESS while loading,

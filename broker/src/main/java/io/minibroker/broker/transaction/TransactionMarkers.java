@@ -104,10 +104,11 @@ final class TransactionMarkers {
 
     /**
      * Runs {@code task} on the coordinator's thread once the retry backoff has passed on the broker's clock; not at
-     * all once the thread has stopped.
+     * all once the thread has stopped or the timer has closed (the broker stopping: a closed timer waits no time, so
+     * the retry would spin; the partition's next coordinator sends the markers again when it loads the transaction).
      */
     void afterBackoff(Runnable task) {
-        if (!thread.isShutdown()) {
+        if (!thread.isShutdown() && !backoffs.isClosed()) {
             backoffs.after(RETRY_BACKOFF_MS).thenRunAsync(task, thread);
         }
     }

@@ -4,20 +4,28 @@ import static io.minibroker.broker.log.TestBatches.append;
 import static io.minibroker.broker.log.TestBatches.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.minibroker.protocol.record.RecordBatch;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
- * A trusted segment's indexes are read at their first use, not when the log opens (Kafka's lazy index): what is
- * appended, read, searched by time and truncated after such an opening is what it would be with indexes read at once.
+ * A trusted segment's indexes are read at their first use (Kafka's lazy index): an empty segment's not when it opens,
+ * a non-empty segment's as it opens (its end state comes from their last entries). What is appended, read, searched
+ * by time and truncated after such an opening is what it would be with indexes read at once.
  */
 class LazyIndexTest {
     private static final TopicPartition TP = new TopicPartition("lazy", 0);
@@ -27,6 +35,25 @@ class LazyIndexTest {
     @TempDir
     Path logDir;
     private final MutableClock clock = new MutableClock(T0);
+    private final Logger segmentLog = (Logger) LoggerFactory.getLogger(LogSegment.class);
+    private final ListAppender<ILoggingEvent> segmentWarnings = new ListAppender<>();
+
+    @BeforeEach
+    void watchSegmentWarnings() {
+        segmentWarnings.start();
+        segmentLog.addAppender(segmentWarnings);
+    }
+
+    @AfterEach
+    void stopWatching() {
+        segmentLog.detachAppender(segmentWarnings);
+    }
+
+    /** How many times a segment said it rebuilt its indexes (a recovery from an index found missing or corrupt). */
+    private long rebuilds() {
+        return segmentWarnings.list.stream().filter(event -> event.getFormattedMessage().startsWith("Rebuilding"))
+                .count();
+    }
 
     private Path partitionDir() {
         return logDir.resolve(TP.dirName());
@@ -81,15 +108,50 @@ class LazyIndexTest {
             }
             segment.flush();
         }
-        Set<String> names = LogRecovery.listNames(partitionDir());
-        try (LogSegment reopened = LogSegment.open(partitionDir(), 0, CONFIG, T0, false, names::contains)) {
-            assertThat(reopened.bytesCutOnOpen()).isZero();
+        // Reopened trusted, so that the index written after the emptying is read as it is, not rebuilt.
+        try (LogSegment reopened = openTrusted()) {
+            assertThat(reopened.indexesLoaded()).isTrue();
+            assertThat(rebuilds()).as("the index found sound").isZero();
             assertThat(reopened.nextOffset()).isEqualTo(30);
+            BatchHeader header = new BatchHeader();
+            for (long offset = 0; offset < 30; offset++) {
+                assertThat(reopened.findBatch(offset, reopened.size(), header)).isTrue();
+                assertThat(header.baseOffset()).as("the batch holding %d", offset).isEqualTo(offset / 3 * 3);
+            }
         }
     }
 
+    /**
+     * A torn index found on opening is rebuilt by the segment's recovery; a later truncation of the segment then
+     * takes the rebuilt index as sound, not as still corrupt (it would warn so and recover the whole segment again).
+     */
     @Test
-    void aLogRestartedCleanlyReadsSearchesAppendsAndTruncatesAsBefore() throws Exception {
+    void aTruncationAfterATornIndexWasRebuiltDoesNotRebuildItAgain() throws Exception {
+        Files.createDirectories(partitionDir());
+        try (LogSegment segment = LogSegment.create(partitionDir(), 0, CONFIG, T0)) {
+            for (int i = 0; i < 10; i++) {
+                appendBatch(segment, i * 3L, 3, T0 + i);
+            }
+            segment.flush();
+        }
+        Files.write(partitionDir().resolve(LogSegment.fileName(0, LogSegment.INDEX_SUFFIX)), new byte[] {1, 2, 3},
+                StandardOpenOption.APPEND); // a torn last entry
+        try (LogSegment segment = openTrusted()) {
+            assertThat(rebuilds()).as("rebuilt on opening").isEqualTo(1);
+
+            assertThat(segment.truncateTo(15)).isPositive();
+
+            assertThat(rebuilds()).as("not again at the truncation").isEqualTo(1);
+            assertThat(segment.nextOffset()).isEqualTo(15);
+        }
+    }
+
+    /**
+     * A clean restart takes each segment's end state from its indexes' last entries instead of rebuilding them: the
+     * log then reads, searches, appends and truncates as before the restart, and as after a crash's rebuild.
+     */
+    @Test
+    void aLogRestartedCleanlyFromItsIndexesReadsSearchesAppendsAndTruncatesAsBefore() throws Exception {
         PartitionLog log = PartitionLog.open(logDir, TP, CONFIG, clock, 0, 0, true);
         for (int i = 0; i < 200; i++) {
             append(log, "a" + i, 1 + i % 3, T0 + i * 10);

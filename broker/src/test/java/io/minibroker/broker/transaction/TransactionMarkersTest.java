@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -87,6 +88,29 @@ class TransactionMarkersTest {
             assertThat(retriesAfterTheBackoff()).as("%s", fenced).isZero();
             assertThat(done).isNotDone();
         }
+    }
+
+    /**
+     * The broker closes the shared timer while the coordinator's thread still runs: the wait in progress ends at once
+     * and its retry is sent, but a retry that fails then is not sent again (a closed timer waits no time, so it
+     * would loop); the transaction's next coordinator sends its markers when it loads it.
+     */
+    @Test
+    void aRetryThatFailsOnceTheTimerIsClosedIsNotSentAgain() throws InterruptedException {
+        CompletableFuture<Void> done = writeAnswered(Errors.NOT_LEADER_OR_FOLLOWER, true);
+        AtomicInteger failedRetries = new AtomicInteger();
+        appender.onAppend = () -> {
+            failedRetries.incrementAndGet();
+            throw new IllegalStateException("the peer is gone"); // as ClusterMarkerAppender's fail-fast
+        };
+
+        backoffs.close();
+        for (int i = 0; i < 5; i++) {
+            drain();
+        }
+
+        assertThat(failedRetries).as("the retry whose wait the close ended, then no more").hasValue(1);
+        assertThat(done).isNotDone();
     }
 
     @Test
