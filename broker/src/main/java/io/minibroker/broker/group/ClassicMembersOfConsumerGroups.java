@@ -6,6 +6,7 @@ import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.message.view.JoinGroupResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -209,28 +210,43 @@ final class ClassicMembersOfConsumerGroups {
     }
 
     /**
-     * A LeaveGroup of a classic-protocol member: it goes, the group epoch moves on. On the coordinator's thread, as
-     * Kafka's classicGroupLeaveToConsumerGroup (a coordinator write): answered once the records of its removal are
-     * written; a failed write fails the stage with the log's refusal.
+     * A LeaveGroup of classic-protocol members: they go, the group epoch moves on once. On the coordinator's thread,
+     * as Kafka's classicGroupLeaveToConsumerGroup: each member named gets its own error, and the removals of all that
+     * may leave are one coordinator write, answered once it is written; a failed write fails the stage with the
+     * log's refusal, and no member's removal was written.
      */
-    CompletableFuture<Errors> leave(ConsumerGroup group, String memberId, String groupInstanceId) {
+    CompletableFuture<List<Errors>> leave(ConsumerGroup group, List<LeavingMember> leaving) {
         return consumers.thread().compose(() -> {
             synchronized (group) {
-                if (group.isDead()) {
-                    return CompletableFuture.completedFuture(Errors.UNKNOWN_MEMBER_ID);
+                List<Errors> errors = new ArrayList<>();
+                List<ConsumerGroupMember> leavers = new ArrayList<>();
+                for (LeavingMember named : leaving) {
+                    ConsumerGroupMember member = group.isDead() ? null : named.groupInstanceId() != null
+                            ? group.staticMember(named.groupInstanceId()) : group.members.get(named.memberId());
+                    Errors error = leaveError(member, named);
+                    errors.add(error);
+                    if (error == Errors.NONE && !leavers.contains(member)) {
+                        leavers.add(member);
+                    }
                 }
-                ConsumerGroupMember member = groupInstanceId != null ? group.staticMember(groupInstanceId)
-                        : group.members.get(memberId);
-                if (member == null || !member.usesClassicProtocol()) {
-                    return CompletableFuture.completedFuture(Errors.UNKNOWN_MEMBER_ID);
+                if (leavers.isEmpty()) {
+                    return CompletableFuture.completedFuture(errors);
                 }
-                if (groupInstanceId != null && !memberId.isEmpty() && !member.memberId.equals(memberId)) {
-                    return CompletableFuture.completedFuture(Errors.FENCED_INSTANCE_ID);
-                }
-                consumers.removeMember(group, member);
-                return consumers.write(group).thenApply(offset -> Errors.NONE);
+                consumers.removeMembers(group, leavers);
+                return consumers.write(group).thenApply(offset -> errors);
             }
         });
+    }
+
+    private static Errors leaveError(ConsumerGroupMember member, LeavingMember named) {
+        if (member == null || !member.usesClassicProtocol()) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (named.groupInstanceId() != null && !named.memberId().isEmpty()
+                && !member.memberId.equals(named.memberId())) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        return Errors.NONE;
     }
 
     /** Kafka's validation of a classic member's SyncGroup and Heartbeat in a consumer group. */

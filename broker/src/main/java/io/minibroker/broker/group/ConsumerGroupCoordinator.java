@@ -425,8 +425,15 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
 
     /** Removes a member; the group epoch moves on, so the others get its partitions. */
     void removeMember(ConsumerGroup group, ConsumerGroupMember member) {
-        timeouts.end(member);
-        group.remove(member.memberId);
+        removeMembers(group, List.of(member));
+    }
+
+    /** Removes members at once (a batched LeaveGroup): the group epoch moves on once, as Kafka fences them. */
+    void removeMembers(ConsumerGroup group, List<ConsumerGroupMember> members) {
+        for (ConsumerGroupMember member : members) {
+            timeouts.end(member);
+            group.remove(member.memberId);
+        }
         group.groupEpoch++;
     }
 

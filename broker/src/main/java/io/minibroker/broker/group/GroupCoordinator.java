@@ -313,15 +313,16 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /**
-     * A LeaveGroup's member: a classic group's is answered at once, a classic-protocol member of a consumer group once
-     * its removal is written (the stage fails with the write's failure).
+     * A LeaveGroup's members, each answered with its error: a classic group's at once, the classic-protocol members
+     * of a consumer group once their removals are written, in one write (the stage fails with the write's failure).
      */
-    CompletableFuture<Errors> leave(String groupId, String memberId, String groupInstanceId) {
+    CompletableFuture<List<Errors>> leave(String groupId, List<LeavingMember> members) {
         ConsumerGroup group = consumerGroups.get(groupId);
         if (group != null) {
-            return classicMembers.leave(group, memberId, groupInstanceId);
+            return classicMembers.leave(group, members);
         }
-        return CompletableFuture.completedFuture(membership.leave(groupId, memberId, groupInstanceId));
+        return CompletableFuture.completedFuture(members.stream()
+                .map(member -> membership.leave(groupId, member.memberId(), member.groupInstanceId())).toList());
     }
 
     // ---------------------------------------------------------------------------------------------- Offsets

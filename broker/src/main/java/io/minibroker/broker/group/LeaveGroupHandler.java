@@ -17,7 +17,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * LeaveGroup: v0-2 remove one member (the error is top-level); v3+ a batch, each with its own error and the
  * top-level error NONE. A group not coordinated here is answered with the top-level error alone; so is a leave
- * whose removal could not be written (a member of a consumer group), as Kafka answers a failed coordinator write.
+ * whose removal could not be written (classic-protocol members of a consumer group: all the request's removals are
+ * one write, as Kafka's), as Kafka answers a failed coordinator write.
  */
 public final class LeaveGroupHandler implements ApiHandler {
 
@@ -39,24 +40,24 @@ public final class LeaveGroupHandler implements ApiHandler {
             return CompletableFuture.completedFuture(response.errorCode(notHere.code()).struct());
         }
         if (request.version() < BATCHED_FROM_VERSION) {
-            return coordinator.leave(groupId, body.memberId(), null).handle((error, failure) ->
-                    response.errorCode((failure == null ? error : CoordinatorWriteErrors.answerFor(failure)).code())
-                            .struct());
+            return coordinator.leave(groupId, List.of(new LeavingMember(body.memberId(), null))).handle(
+                    (errors, failure) -> response.errorCode((failure == null ? errors.get(0)
+                            : CoordinatorWriteErrors.answerFor(failure)).code()).struct());
         }
         List<MemberIdentity> members = body.members();
-        List<CompletableFuture<Errors>> results = members.stream()
-                .map(member -> coordinator.leave(groupId, member.memberId(), member.groupInstanceId())).toList();
-        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).handle((done, failure) -> {
-            if (failure != null) { // as Kafka's failed coordinator write: the whole request gets its error
-                return response.errorCode(CoordinatorWriteErrors.answerFor(failure).code()).struct();
-            }
-            response.errorCode(Errors.NONE.code());
-            for (int i = 0; i < members.size(); i++) {
-                MemberIdentity member = members.get(i);
-                response.addMember().memberId(member.memberId()).groupInstanceId(member.groupInstanceId())
-                        .errorCode(results.get(i).join().code());
-            }
-            return response.struct();
-        });
+        return coordinator.leave(groupId, members.stream()
+                .map(member -> new LeavingMember(member.memberId(), member.groupInstanceId())).toList())
+                .handle((errors, failure) -> {
+                    if (failure != null) { // as Kafka's failed coordinator write: the whole request gets its error
+                        return response.errorCode(CoordinatorWriteErrors.answerFor(failure).code()).struct();
+                    }
+                    response.errorCode(Errors.NONE.code());
+                    for (int i = 0; i < members.size(); i++) {
+                        MemberIdentity member = members.get(i);
+                        response.addMember().memberId(member.memberId()).groupInstanceId(member.groupInstanceId())
+                                .errorCode(errors.get(i).code());
+                    }
+                    return response.struct();
+                });
     }
 }

@@ -454,12 +454,14 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 }
                 partitions.forEach((topicId, numbers) -> topics.known(topicId).ifPresent(topic ->
                         group.statePartitions().initialize(topicId, topic.name(), numbers)));
-                return written(group).thenApply(outcome -> {
-                    if (made && outcome.error() != Errors.NONE) {
-                        forgetIfUnwritten(group); // Kafka's failed write leaves no group behind either
-                    }
-                    return outcome;
-                });
+                // Kafka's failed write leaves no group behind either. The write completes on whichever thread
+                // finished it; like every change to the groups, forgetting one is made on the coordinator thread.
+                return written(group).thenCompose(outcome -> made && outcome.error() != Errors.NONE
+                        ? thread.supply(() -> {
+                            forgetIfUnwritten(group);
+                            return outcome;
+                        })
+                        : done(outcome));
             }
         });
     }

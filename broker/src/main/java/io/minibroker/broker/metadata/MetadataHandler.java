@@ -12,10 +12,8 @@ import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -105,16 +103,14 @@ public final class MetadataHandler implements ApiHandler {
 
     /**
      * Kafka's error response to a Metadata request (MetadataRequest.getErrorResponse): each topic asked for, its name
-     * (empty for none; a name once) and id, with the error; the top-level error too (v13+).
+     * (empty for none) and id, with the error, once for each time it is asked for (Kafka's response topics are a
+     * multi-collection, which keeps a name asked for twice twice); the top-level error too (v13+).
      */
     public static Struct errorResponse(List<MetadataRequestView.MetadataRequestTopic> requested, Errors error) {
         MetadataResponseView response = new MetadataResponseView().errorCode(error.code());
-        Set<String> names = new HashSet<>();
         for (MetadataRequestView.MetadataRequestTopic wanted : requested) {
             String name = wanted.name() == null ? "" : wanted.name();
-            if (names.add(name)) {
-                response.addTopic().name(name).topicId(wanted.topicId()).errorCode(error.code()).isInternal(false);
-            }
+            response.addTopic().name(name).topicId(wanted.topicId()).errorCode(error.code()).isInternal(false);
         }
         return response.struct();
     }

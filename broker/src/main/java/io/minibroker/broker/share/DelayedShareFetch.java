@@ -50,13 +50,13 @@ public final class DelayedShareFetch extends DelayedOperation {
         };
     }
 
+    /**
+     * Completed wherever it was checked or timed out (an event loop, the purgatory's timer): the records are read,
+     * and the answer made, on the disk-io thread.
+     */
     @Override
     protected void onComplete() {
-        try {
-            answer.complete(work.respond());
-        } catch (RuntimeException e) { // never leave the answer pending: its connection would hold every later one
-            answer.completeExceptionally(e);
-        }
+        disk.complete(answer, work::respond);
     }
 
     @Override

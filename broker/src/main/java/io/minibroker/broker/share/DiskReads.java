@@ -1,13 +1,15 @@
 package io.minibroker.broker.share;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 
 /**
  * The broker's disk-io thread as the share fetch path uses it: counting a parked ShareFetch's {@code MinBytes} reads
- * batch headers from the log's segment files, which must not happen on an event loop (an append or a follower's
- * fetch checks parked fetches on its own event loop); such a count is handed here, and {@link #here()} tells a check
- * whether it may read.
+ * batch headers from the log's segment files, and its answer reads its records from them, neither of which may
+ * happen on an event loop (the handler's, or an append's or a follower fetch's, which checks parked fetches on its
+ * own event loop); such work is handed here, and {@link #here()} tells a check whether it may read.
  */
 public final class DiskReads implements Executor {
 
@@ -29,16 +31,44 @@ public final class DiskReads implements Executor {
     @Override
     public void execute(Runnable task) {
         try {
-            disk.execute(() -> {
-                HERE.set(true);
-                try {
-                    task.run();
-                } finally {
-                    HERE.set(false);
-                }
-            });
+            handOver(task);
         } catch (RejectedExecutionException stopping) {
             // the broker is stopping: the purgatory's close answers what is parked
         }
+    }
+
+    /**
+     * Completes {@code answer} with what {@code response} makes (it reads the log) on the disk-io thread: at once on
+     * it, else handed to it. The answer is never left pending, whose connection would hold every later one: a
+     * failure, or the broker stopping, completes it exceptionally.
+     */
+    <T> void complete(CompletableFuture<T> answer, Supplier<T> response) {
+        Runnable make = () -> {
+            try {
+                answer.complete(response.get());
+            } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
+            }
+        };
+        if (here()) {
+            make.run();
+            return;
+        }
+        try {
+            handOver(make);
+        } catch (RejectedExecutionException stopping) {
+            answer.completeExceptionally(stopping);
+        }
+    }
+
+    private void handOver(Runnable task) {
+        disk.execute(() -> {
+            HERE.set(true);
+            try {
+                task.run();
+            } finally {
+                HERE.set(false);
+            }
+        });
     }
 }

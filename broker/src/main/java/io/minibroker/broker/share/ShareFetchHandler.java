@@ -88,10 +88,14 @@ public final class ShareFetchHandler implements ApiHandler {
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
                     context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), maxRecords, ackErrors);
-            if (fetched.isEmpty() || work.readiness(false) == ShareFetchWork.Readiness.ANSWER) {
-                return CompletableFuture.completedFuture(work.respond());
+            if (fetched.isEmpty()) {
+                return CompletableFuture.completedFuture(work.respond()); // no log to read
             }
             CompletableFuture<Struct> answer = new CompletableFuture<>();
+            if (work.readiness(false) == ShareFetchWork.Readiness.ANSWER) {
+                manager.diskReads().complete(answer, work::respond); // it reads the records: not on an event loop
+                return answer;
+            }
             manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(work.waitMs(loadWaitMs), work,
                     answer, manager.diskReads()), work.watchKeys());
             return answer;

@@ -213,12 +213,11 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
      * partitions are dropped from memory, as Kafka's SharePartitionManager drops them when its share group listener
      * hears the group is empty here (onGroupEmpty). Their state is the share coordinator's; a later fetch loads it
      * again, so what was deleted or altered elsewhere meanwhile (DeleteGroups, the offsets admin APIs through another
-     * node) is what it finds.
+     * node) is what it finds. The look for sessions and the drop are one step under the session cache's lock, which
+     * a session opens under before its first fetch looks a share partition up.
      */
     public void sessionEnded(String groupId, ShareSessionCache sessions) {
-        if (!sessions.hasSessions(groupId)) {
-            partitions.keySet().removeIf(key -> key.groupId().equals(groupId));
-        }
+        sessions.dropIfNoSessions(groupId, () -> partitions.keySet().removeIf(key -> key.groupId().equals(groupId)));
     }
 
     /** New records in {@code partition} (an append, or the high watermark moving): parked share fetches may acquire. */

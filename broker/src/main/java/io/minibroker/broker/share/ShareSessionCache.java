@@ -127,9 +127,15 @@ public final class ShareSessionCache {
         return sessions.remove(new SessionKey(session.groupId, session.memberId), session);
     }
 
-    /** Whether some member of {@code groupId} has a session here. */
-    public boolean hasSessions(String groupId) {
-        return sessions.keySet().stream().anyMatch(key -> key.groupId().equals(groupId));
+    /**
+     * Runs {@code drop} if no member of {@code groupId} has a session here, under the lock that opening a session
+     * takes: a session opening meanwhile waits for the drop, so it never picks up a share partition about to be
+     * dropped (its acquisitions would be made in an object no later fetch sees, and the records delivered again).
+     */
+    public synchronized void dropIfNoSessions(String groupId, Runnable drop) {
+        if (sessions.keySet().stream().noneMatch(key -> key.groupId().equals(groupId))) {
+            drop.run();
+        }
     }
 
     /** The connection from {@code connection} closed: the sessions it opened end, and are returned. */

@@ -165,15 +165,49 @@ class ConsumerGroupOffsetsTest {
         assertThat(classic.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
         long endBefore = offsetsLog().logEndOffset();
 
-        CompletableFuture<Errors> leave;
+        CompletableFuture<List<Errors>> leave;
         synchronized (offsetsLog()) { // the coordinator's write of the removal waits for the log
-            leave = coordinator.leave("mixed", classic.getString("MemberId"), null);
+            leave = coordinator.leave("mixed", List.of(new LeavingMember(classic.getString("MemberId"), null)));
             awaitBlocked("group-coordinator");
             assertThat(leave).isNotDone();
         }
 
-        assertThat(leave.get()).isEqualTo(Errors.NONE);
+        assertThat(leave.get()).containsExactly(Errors.NONE);
         assertThat(offsetsLog().logEndOffset()).isGreaterThan(endBefore);
+    }
+
+    /**
+     * A batched LeaveGroup of classic-protocol members of a consumer group is one coordinator write, as Kafka's
+     * classicGroupLeaveToConsumerGroup: the group epoch moves on once for all of them, and each member named gets
+     * its own error.
+     */
+    @Test
+    void aBatchedClassicLeaveOfAConsumerGroupIsOneWrite() throws Exception {
+        assertThat(coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request("mixed", "m1", 0, null, null,
+                30_000, List.of("orders"), null, null, Map.of(), "c", "h", (short) 1, topic -> true)).get().error())
+                .isEqualTo(Errors.NONE);
+        LinkedHashMap<String, byte[]> protocols = new LinkedHashMap<>();
+        protocols.put("range", subscription("orders"));
+        List<LeavingMember> leaving = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Struct classic = coordinator.join(new JoinRequest("mixed", "", null, "client", "/127.0.0.1", 10_000,
+                    30_000, "consumer", protocols, (short) 3)).get();
+            assertThat(classic.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            leaving.add(new LeavingMember(classic.getString("MemberId"), null));
+        }
+        leaving.add(new LeavingMember("unknown", null));
+        ConsumerGroup group = coordinator.consumerGroup("mixed");
+        int epochBefore;
+        synchronized (group) {
+            epochBefore = group.groupEpoch;
+        }
+
+        assertThat(coordinator.leave("mixed", leaving).get())
+                .containsExactly(Errors.NONE, Errors.NONE, Errors.UNKNOWN_MEMBER_ID);
+        synchronized (group) {
+            assertThat(group.groupEpoch).as("one write, one new epoch").isEqualTo(epochBefore + 1);
+            assertThat(group.members).containsOnlyKeys("m1");
+        }
     }
 
     /** ConsumerProtocolSubscription v0: the topic, then no user data. */

@@ -104,6 +104,18 @@ class MetadataTopicIdsTest {
     }
 
     @Test
+    void theErrorResponseAnswersEachTopicAsOftenAsItIsAskedFor() throws Exception {
+        MetadataRequestView request = request();
+        request.addTopic().name(null).topicId(ZERO);
+        request.addTopic().name("orders").topicId(ZERO);
+        request.addTopic().name("orders").topicId(ZERO);
+        request.addTopic().name(null).topicId(ZERO);
+        assertThat(metadata(12, request).topics()).extracting(MetadataResponseView.MetadataResponseTopic::name)
+                .as("as Kafka's MetadataRequest.getErrorResponse: one entry per topic asked for")
+                .containsExactly("", "orders", "orders", "");
+    }
+
+    @Test
     void onceATopicIsNamedByIdOnlyTopicsNamedByIdAreAnswered() throws Exception {
         UUID unknown = UUID.randomUUID();
         MetadataRequestView request = request();

@@ -37,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The share partitions of a node, from inside: a parked ShareFetch whose MinBytes must be counted from the log's
  * batch headers is checked where new records are announced (an append's event loop, here the test's thread) without
- * reading the log there, the count, and so the answer with its records, made on the disk-io thread; and a group's
+ * reading the log there, the count, and so the answer with its records, made on the disk-io thread (with the
+ * default MinBytes, the answer too); and a group's
  * share partitions are dropped from memory once it has no share session left here (Kafka's onGroupEmpty).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -134,6 +135,42 @@ class SharePartitionManagerTest {
 
         append(10);
         manager.onAppend(log().topicPartition()); // as the append's event loop tells the purgatory
+        assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo(DISK_THREAD);
+    }
+
+    /** Parks {@code work} from this thread, as a handler's event loop does; completes with its answer's thread. */
+    private CompletableFuture<String> parkedAnswerThread(ShareFetchWork work) {
+        CompletableFuture<Struct> answer = new CompletableFuture<>();
+        CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
+        manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, work, answer,
+                manager.diskReads()), work.watchKeys());
+        return answeredOn;
+    }
+
+    @Test
+    void withTheDefaultMinBytesTheRecordsAreReadOnTheDiskThreadWhenAnAppendCompletesTheFetch() throws Exception {
+        ShareFetchWork work = work("g", 1);
+        CompletableFuture<String> answeredOn = parkedAnswerThread(work);
+        diskIdle();
+        assertThat(answeredOn).as("nothing to acquire yet").isNotDone();
+
+        append(1);
+        manager.onAppend(log().topicPartition()); // as the append's event loop tells the purgatory
+        assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo(DISK_THREAD);
+    }
+
+    @Test
+    void withTheDefaultMinBytesAFetchReadyAtOnceReadsItsRecordsOnTheDiskThread() throws Exception {
+        append(1);
+        ShareFetchWork work = work("g", 1);
+        work.readiness(false); // loads the share partition
+        assertThat(work.readiness(false)).isEqualTo(ShareFetchWork.Readiness.ANSWER);
+        assertThat(parkedAnswerThread(work).get(10, TimeUnit.SECONDS)).isEqualTo(DISK_THREAD);
+
+        append(1);
+        CompletableFuture<Struct> answer = new CompletableFuture<>();
+        CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
+        manager.diskReads().complete(answer, work("g", 1)::respond); // the handler's immediate answer
         assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo(DISK_THREAD);
     }
 
