@@ -102,17 +102,20 @@ final class NodeBatches<I, R> {
         }
         response.whenComplete((answered, failure) -> {
             try {
-                answerer.answer(node, items, answered, failure);
-            } catch (RuntimeException unreadable) { // a response that cannot be read answers as a failed request
-                answerer.answer(node, items, null, unreadable);
+                try {
+                    answerer.answer(node, items, answered, failure);
+                } catch (RuntimeException unreadable) { // a response that cannot be read answers as a failed request
+                    answerer.answer(node, items, null, unreadable);
+                }
+            } finally { // an answerer that throws must not leave the node's queue waiting for good
+                List<Queued<I>> next;
+                synchronized (this) {
+                    Destination<I> destination = destinations.get(nodeId);
+                    destination.inFlight = false;
+                    next = takeBatch(destination);
+                }
+                send(nodeId, next);
             }
-            List<Queued<I>> next;
-            synchronized (this) {
-                Destination<I> destination = destinations.get(nodeId);
-                destination.inFlight = false;
-                next = takeBatch(destination);
-            }
-            send(nodeId, next);
         });
     }
 }
