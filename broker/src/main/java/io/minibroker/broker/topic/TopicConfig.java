@@ -88,9 +88,10 @@ public final class TopicConfig {
         }
         if (topic.equals(InternalTopics.SHARE_GROUP_STATE)) {
             // Kafka's ShareCoordinatorService.shareGroupStateTopicConfigs: kept forever (Kafka prunes it with
-            // DeleteRecords below the snapshots still needed), uncompressed, its own min ISR.
+            // DeleteRecords below the snapshots still needed), the coordinator's batches kept as written, its own
+            // min ISR.
             return Map.of(CLEANUP_POLICY, "delete", RETENTION_MS, "-1",
-                    COMPRESSION_TYPE, BrokerCompressionType.UNCOMPRESSED.configName(),
+                    COMPRESSION_TYPE, BrokerCompressionType.PRODUCER.configName(),
                     MIN_INSYNC_REPLICAS, Integer.toString(broker.get(BrokerConfig.SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR)),
                     SEGMENT_BYTES, Integer.toString(broker.get(BrokerConfig.SHARE_COORDINATOR_STATE_TOPIC_SEGMENT_BYTES)));
         }
