@@ -13,7 +13,6 @@ import io.minibroker.broker.share.ShareStateDeletion;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.InternalTopics;
-import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.TransactionCompletionListener;
 import io.minibroker.broker.transaction.TransactionResult;
@@ -113,7 +112,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                     // what the coordinator does then (under a group's lock) is handed back to its own thread.
                     CoordinatorAppender replicated = CoordinatorAppender.replicated(leadership, producePurgatory,
                             fetchPurgatory,
-                            topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
+                            topics::minInsyncReplicas,
                             config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), thread.executor());
                     return new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
                             replicated, false, clock);

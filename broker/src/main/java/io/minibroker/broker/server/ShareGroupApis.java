@@ -29,14 +29,12 @@ import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicAutoCreation;
-import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.NodeChannels;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
 
-import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -75,7 +73,7 @@ final class ShareGroupApis implements AutoCloseable {
         // As Kafka's share coordinator, a state counts once replicated to the topic's min.insync.replicas.
         CoordinatorAppender appender = config.inCluster()
                 ? CoordinatorAppender.replicated(leadership, producePurgatory, fetchPurgatory,
-                        topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
+                        topics::minInsyncReplicas,
                         loadWaitMs, Runnable::run)
                 : CoordinatorAppender.SINGLE_NODE;
         this.stateCoordinator = new ShareCoordinator(topics, leadership, appender, clock, !config.inCluster(),

@@ -13,7 +13,6 @@ import io.minibroker.broker.produce.ProducerIdAllocator;
 import io.minibroker.broker.produce.TransactionalProduceCheck;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.time.BrokerClock;
-import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.AddOffsetsToTxnHandler;
 import io.minibroker.broker.transaction.AddPartitionsToTxnHandler;
@@ -34,7 +33,6 @@ import io.minibroker.broker.transaction.WriteTxnMarkersHandler;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 
-import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
@@ -84,7 +82,7 @@ final class TransactionApis implements AutoCloseable {
         // coordinator takes the outcome back to its own thread.
         CoordinatorAppender stateAppender = config.inCluster()
                 ? CoordinatorAppender.replicated(leadership, producePurgatory, fetchPurgatory,
-                        topic -> TopicConfig.minInsyncReplicas(config, topics.overrides(topic).orElse(Map.of())),
+                        topics::minInsyncReplicas,
                         TRANSACTION_REPLICATION_TIMEOUT_MS, Runnable::run)
                 : CoordinatorAppender.SINGLE_NODE;
         TransactionMarkerAppender coordinatorMarkers = markerAppender;

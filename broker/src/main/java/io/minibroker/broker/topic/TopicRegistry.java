@@ -285,6 +285,14 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         return get(topic).map(TopicMetadata::configOverrides);
     }
 
+    /**
+     * The {@code min.insync.replicas} a write to {@code topic} needs: its override, else the broker's (also for a
+     * topic not known here), as the coordinators' appends to their internal topics ask it.
+     */
+    public int minInsyncReplicas(String topic) {
+        return TopicConfig.minInsyncReplicas(config, overrides(topic).orElse(Map.of()));
+    }
+
     @Override
     public Change replaceOverrides(String topic, Map<String, String> overrides, boolean validateOnly) {
         Outcome outcome = updateConfigs(topic, overrides, validateOnly);
