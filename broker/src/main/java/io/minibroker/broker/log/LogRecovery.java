@@ -1,9 +1,5 @@
 package io.minibroker.broker.log;
 
-import io.minibroker.protocol.record.RecordBatch;
-import io.minibroker.protocol.record.RecordBatches;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -128,24 +124,8 @@ final class LogRecovery {
     /** Adds to the epoch cache the epochs of the log's batches from {@code offset} to its end (newer ones only). */
     private static void assignEpochsOfBatches(PartitionLog partitionLog, LeaderEpochCache epochCache, long offset) {
         long logStartOffset = partitionLog.logStartOffset();
-        long logEndOffset = partitionLog.logEndOffset();
-        while (offset < logEndOffset) {
-            LogReadResult read = partitionLog.read(offset, 1 << 20, true, logEndOffset);
-            if (read.isEmpty()) {
-                break;
-            }
-            ByteBuf bytes = read.readInto(ByteBufAllocator.DEFAULT);
-            try {
-                RecordBatches batches = RecordBatches.of(bytes);
-                while (batches.hasNext()) {
-                    RecordBatch batch = batches.next();
-                    epochCache.assign(batch.partitionLeaderEpoch(), Math.max(batch.baseOffset(), logStartOffset));
-                    offset = batch.lastOffset() + 1;
-                }
-            } finally {
-                bytes.release();
-            }
-        }
+        LogReplay.replayBatches(partitionLog, offset, batch ->
+                epochCache.assign(batch.partitionLeaderEpoch(), Math.max(batch.baseOffset(), logStartOffset)));
     }
 
     /**

@@ -7,6 +7,8 @@ import io.minibroker.protocol.record.RecordIterator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
+import java.util.function.Consumer;
+
 /**
  * Reads a partition from its log start to its current end, batch by batch, for the coordinators that rebuild their
  * state from an internal topic when they become its leader (the share coordinator, the transaction state topic and the
@@ -32,7 +34,22 @@ public final class LogReplay {
 
     /** Visits every record of {@code log} below the log end offset it has when the replay starts. */
     public static void replay(PartitionLog log, RecordVisitor visitor) {
-        long offset = log.logStartOffset();
+        replayBatches(log, log.logStartOffset(), batch -> {
+            visitor.batch(batch);
+            try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
+                while (records.hasNext()) {
+                    visitor.record(batch, records.next());
+                }
+            }
+        });
+    }
+
+    /**
+     * Hands {@code visitor} each batch of {@code log} from the one holding {@code from} to the log end offset it has
+     * when the replay starts, without reading their records (a batch is valid only during its call).
+     */
+    public static void replayBatches(PartitionLog log, long from, Consumer<RecordBatch> visitor) {
+        long offset = from;
         long end = log.logEndOffset();
         while (offset < end) {
             LogReadResult read = log.read(offset, READ_BYTES, true, end);
@@ -44,12 +61,7 @@ public final class LogReplay {
                 RecordBatches batches = RecordBatches.of(buffer);
                 while (batches.hasNext()) {
                     RecordBatch batch = batches.next();
-                    visitor.batch(batch);
-                    try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
-                        while (records.hasNext()) {
-                            visitor.record(batch, records.next());
-                        }
-                    }
+                    visitor.accept(batch);
                     offset = batch.lastOffset() + 1;
                 }
             } finally {
