@@ -6,7 +6,7 @@
 #                                                     scale = scale-connections, scale-fetches, scale-partitions)
 #   PERF_PORT_BASE=19300 benchmarks/broker-perf.sh    other ports (default 29190; uses base..base+9, base+100..+109)
 #   KAFKA_HEAP_OPTS=-Xmx256m KAFKA_JVM_PERFORMANCE_OPTS=-XX:+UseG1GC benchmarks/broker-perf.sh
-#                                                     minibroker with other JVM options, as bin/minibroker takes
+#                                                     minibroker and the null broker with other JVM options, as bin/minibroker takes
 #                                                     them (MINIBROKER_JAR=path: another build of it)
 # Starts both brokers itself: one minibroker through bin/minibroker (its default JVM options, config/jvm-*.options:
 # heap 32 to 256 MB, serial collector) and one Kafka KRaft node (heap 1 GB)
@@ -95,7 +95,8 @@ start_one_node_each() {
   wait_for_port $base; wait_for_port $((base + 100))
   boot_minibroker=localhost:$base; boot_kafka=localhost:$((base + 100))
   if wanted ceiling; then
-    # With minibroker's JVM options, as bin/minibroker picks them, so that the two differ only in their code.
+    # With minibroker's heap and collector, as bin/minibroker picks them, so that their throughput differs only in their
+    # code (minibroker alone also starts with its class-data-sharing archive, which changes its start, not its speed).
     # shellcheck disable=SC2086
     java ${KAFKA_HEAP_OPTS:-@config/jvm-heap.options} ${KAFKA_JVM_PERFORMANCE_OPTS:-@config/jvm-performance.options} \
       -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.ceiling.NullBroker $((base + 9)) \

@@ -11,7 +11,8 @@ import java.util.Map;
  * Starts a broker on a free port and a temporary directory, answers one Metadata request, stops, and exits 0
  * (1 if any of that failed). The Docker image runs it at build time, for two reasons: a broken image fails its
  * build, not its first user; and the run records the classes a start loads into a class-data-sharing archive
- * ({@code -XX:ArchiveClassesAtExit}), which halves the container's start time.
+ * ({@code -XX:ArchiveClassesAtExit}), which halves the container's start time. bin/minibroker runs it at the first
+ * start of a jar for the second reason.
  */
 public final class SelfCheck {
 
