@@ -1,6 +1,6 @@
 package io.minibroker.broker.transaction;
 
-import io.minibroker.broker.produce.CoordinatorWriteErrors;
+import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.concurrent.CompletableFuture;
