@@ -45,7 +45,8 @@ HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
 # Exec form: java is PID 1 and gets Docker's SIGTERM, on which the broker closes its logs cleanly. The JVM's
 # default options come from the argument files that bin/minibroker uses too; Launcher starts the broker in a JVM
 # of its own when KAFKA_HEAP_OPTS, KAFKA_JVM_PERFORMANCE_OPTS or KAFKA_OPTS is set, without the options of the
-# file each set variable replaces (it finds the files by name on this command line: keep them as @ arguments).
+# file each set variable replaces (it reads them from the files in /opt/minibroker/config, the config directory
+# beside its jar, so the files must stay there, and the JVM must have been started with their options).
 # advertised.listeners stays localhost:9092 (server.properties) so that "docker run -p 9092:9092" just works.
 ENTRYPOINT ["java", "@/opt/minibroker/config/jvm-heap.options", "@/opt/minibroker/config/jvm-performance.options", \
             "-XX:SharedArchiveFile=/opt/minibroker/minibroker.jsa", \

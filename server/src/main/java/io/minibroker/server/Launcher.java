@@ -20,6 +20,11 @@ import java.util.Map;
  * config/jvm-heap.options and config/jvm-performance.options); with any set it starts the broker in a JVM of its
  * own with those options, and stays as the container's first process, passing on the stop signal and ending with
  * the broker's exit status.
+ *
+ * <p>A variable replaces the options of its default file, as bin/minibroker puts the variable where the file would
+ * be. Which options those are is read from the files themselves, in the {@code config} directory beside this jar
+ * (where the image puts them, {@code /opt/minibroker/config}), and dropped from this JVM's own options; how the entry
+ * point named the files on its command line does not matter.
  */
 public final class Launcher {
 
@@ -32,6 +37,8 @@ public final class Launcher {
      */
     private static final Map<String, String> DEFAULTS_FILES = Map.of(HEAP_OPTS, "jvm-heap.options",
             PERFORMANCE_OPTS, "jvm-performance.options");
+    /** Where the default files are, beside the jar. */
+    private static final String CONFIG_DIRECTORY = "config";
 
     private Launcher() {
     }
@@ -42,14 +49,10 @@ public final class Launcher {
             Main.main(args);
             return;
         }
-        // The command line as it was typed, argument files unexpanded (Linux's /proc has it): which options came
-        // from which file is known only there.
-        List<String> commandLine = ProcessHandle.current().info().arguments().map(List::of)
-                .orElseThrow(() -> new IllegalStateException("this JVM's command line cannot be read: cannot tell "
-                        + "which of its options " + HEAP_OPTS + " and " + PERFORMANCE_OPTS + " replace"));
+        Path jar = ownJar();
         List<String> command = command(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                ManagementFactory.getRuntimeMXBean().getInputArguments(), replacedDefaults(environment, commandLine),
-                jvmOptions(environment), ownJar(), args);
+                ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                replacedDefaults(environment, configDirectory(jar)), jvmOptions(environment), jar.toString(), args);
         Process broker = new ProcessBuilder(command).inheritIO().start();
         // SIGTERM here (docker stop) becomes SIGTERM there, on which the broker stops cleanly; then we end as it did.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -86,49 +89,97 @@ public final class Launcher {
         return options;
     }
 
+    /** The directory of the default argument files: {@code config} beside the jar, as the image has it. */
+    static Path configDirectory(Path jar) {
+        return jar.toAbsolutePath().getParent().resolve(CONFIG_DIRECTORY);
+    }
+
     /**
-     * The options of the default argument files (the {@code @file} arguments of this JVM's command line, before
-     * its main class) whose variable is set: the options those variables replace.
+     * The options the set variables replace: those of each one's default file in {@code configDirectory}. A file
+     * that is not there gave this JVM no options to replace.
      */
-    static List<String> replacedDefaults(Map<String, String> environment, List<String> commandLine)
-            throws IOException {
+    static List<String> replacedDefaults(Map<String, String> environment, Path configDirectory) throws IOException {
         List<String> replaced = new ArrayList<>();
-        for (String argument : commandLine) {
-            if (argument.equals(Launcher.class.getName())) {
-                break; // the java launcher expands no argument file after the main class
-            }
-            if (!argument.startsWith("@") || argument.startsWith("@@")) {
-                continue; // "@@x" is java's escape for a literal "@x"
-            }
-            Path file = Path.of(argument.substring(1));
-            for (Map.Entry<String, String> variable : DEFAULTS_FILES.entrySet()) {
-                if (isSet(environment, variable.getKey())
-                        && file.getFileName().toString().equals(variable.getValue())) {
-                    replaced.addAll(argumentFileOptions(Files.readAllLines(file)));
-                }
+        for (String variable : List.of(HEAP_OPTS, PERFORMANCE_OPTS)) {
+            Path file = configDirectory.resolve(DEFAULTS_FILES.get(variable));
+            if (isSet(environment, variable) && Files.isRegularFile(file)) {
+                replaced.addAll(argumentFileOptions(Files.readString(file)));
             }
         }
         return replaced;
     }
 
     /**
-     * An argument file's options: white-space separated, a word starting with {@code #} starting a comment to the
-     * end of its line, as java reads the file. Quoting is not read: the default files have none (LauncherTest
-     * checks).
+     * An argument file's options, as the java launcher of JDK 17 reads the file: white space separates them; a
+     * {@code #} outside quotes starts a comment to the end of its line, and drops the unquoted text of the option
+     * it interrupts; single or double quotes keep white space in an option and end, unclosed, at the end of their
+     * line; inside quotes a backslash escapes the next character ({@code \n}, {@code \t}, {@code \r}, {@code \f}
+     * stand for those characters) or, at the end of a line, continues the quote on the next one, without that line's
+     * leading white space. Outside quotes a backslash is itself. LauncherTest checks these rules against the JDK's
+     * own launcher.
      */
-    static List<String> argumentFileOptions(List<String> lines) {
+    static List<String> argumentFileOptions(String text) {
         List<String> options = new ArrayList<>();
-        for (String line : lines) {
-            for (String word : line.trim().split("\\s+")) {
-                if (word.startsWith("#")) {
-                    break;
+        StringBuilder taken = new StringBuilder(); // the option so far, up to its last quote
+        StringBuilder unquoted = new StringBuilder(); // what followed that quote, which a comment drops
+        char quote = 0;
+        boolean comment = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (comment) {
+                comment = c != '\n' && c != '\r'; // the option interrupted goes on after the comment's line
+            } else if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                } else if (c == '\n' || c == '\r') {
+                    quote = 0;
+                    emit(options, taken, unquoted);
+                } else if (c == '\\' && i + 1 < text.length()) {
+                    char escaped = text.charAt(++i);
+                    if (escaped == '\n' || escaped == '\r') {
+                        if (escaped == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
+                            i++;
+                        }
+                        while (i + 1 < text.length() && (text.charAt(i + 1) == ' ' || text.charAt(i + 1) == '\t')) {
+                            i++;
+                        }
+                    } else {
+                        taken.append(switch (escaped) {
+                            case 'n' -> '\n';
+                            case 't' -> '\t';
+                            case 'r' -> '\r';
+                            case 'f' -> '\f';
+                            default -> escaped;
+                        });
+                    }
+                } else {
+                    taken.append(c);
                 }
-                if (!word.isEmpty()) {
-                    options.add(word);
-                }
+            } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+                emit(options, taken, unquoted);
+            } else if (c == '#') {
+                unquoted.setLength(0);
+                comment = true;
+            } else if (c == '"' || c == '\'') {
+                taken.append(unquoted);
+                unquoted.setLength(0);
+                quote = c;
+            } else {
+                unquoted.append(c);
             }
         }
+        emit(options, taken, unquoted);
         return options;
+    }
+
+    /** Adds the option that ends here, if it has any text (an empty one is no option), and starts the next. */
+    private static void emit(List<String> options, StringBuilder taken, StringBuilder unquoted) {
+        taken.append(unquoted);
+        if (!taken.isEmpty()) {
+            options.add(taken.toString());
+        }
+        taken.setLength(0);
+        unquoted.setLength(0);
     }
 
     /**
@@ -148,7 +199,7 @@ public final class Launcher {
         return command;
     }
 
-    private static String ownJar() throws URISyntaxException {
-        return Path.of(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    private static Path ownJar() throws URISyntaxException {
+        return Path.of(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 }

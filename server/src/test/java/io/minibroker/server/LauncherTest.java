@@ -4,11 +4,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,13 +20,10 @@ class LauncherTest {
     private static final String ARCHIVE = "-XX:SharedArchiveFile=/opt/minibroker/minibroker.jsa";
     private static final String JAR = "/opt/minibroker/minibroker.jar";
     private static final String CONFIG = "/opt/minibroker/config/server.properties";
-    /** The repository's default argument files, which the image copies to /opt/minibroker/config. */
-    private static final Path HEAP_FILE = Path.of("../config/jvm-heap.options").toAbsolutePath().normalize();
-    private static final Path PERFORMANCE_FILE =
-            Path.of("../config/jvm-performance.options").toAbsolutePath().normalize();
-    /** The image's entry point, as the JVM's command line has it. */
-    private static final List<String> COMMAND_LINE = List.of("@" + HEAP_FILE, "@" + PERFORMANCE_FILE, ARCHIVE,
-            "-cp", JAR, "io.minibroker.server.Launcher", CONFIG);
+    /** The repository's config directory, whose default argument files the image copies to /opt/minibroker/config. */
+    private static final Path CONFIG_DIRECTORY = Path.of("../config").toAbsolutePath().normalize();
+    private static final Path HEAP_FILE = CONFIG_DIRECTORY.resolve("jvm-heap.options");
+    private static final Path PERFORMANCE_FILE = CONFIG_DIRECTORY.resolve("jvm-performance.options");
 
     @Test
     void takesHeapThenPerformanceThenOtherOptionsSplitAtWhiteSpace() {
@@ -42,15 +42,27 @@ class LauncherTest {
 
     @Test
     void readsAnArgumentFileAsJavaDoes() {
-        assertThat(Launcher.argumentFileOptions(List.of("# a comment", "  -Xms32m\t-Xmx256m  # sizes", "",
-                "-Da=b#c # -Dnot=read"))).containsExactly("-Xms32m", "-Xmx256m", "-Da=b#c");
+        assertThat(Launcher.argumentFileOptions(String.join("\n", "# a comment", "  -Xms32m\t-Xmx256m  # sizes", "",
+                "-Da=b#c -Dnot=read", "-Dd=e"))).containsExactly("-Xms32m", "-Xmx256m", "-Dd=e");
+        assertThat(Launcher.argumentFileOptions(String.join("\n", "-Dq=\"x y\"z '-Ds=it \"is\"' \"-Dh=#1\"",
+                "-De=\"a\\tb\\\\c\\\"d\" -Dplain=back\\slash", "-Dc=\"con\\", "    tinued\"",
+                "-Du=\"unclosed -Dv=1", "-Dw=2")))
+                .containsExactly("-Dq=x yz", "-Ds=it \"is\"", "-Dh=#1", "-De=a\tb\\c\"d", "-Dplain=back\\slash",
+                        "-Dc=continued", "-Du=unclosed -Dv=1", "-Dw=2");
     }
 
+    /** The rules above, and the default files, read as this JDK's own launcher reads them. */
     @Test
-    void theDefaultArgumentFilesHaveNoQuotingWhichTheLauncherDoesNotRead() throws IOException {
-        for (Path file : List.of(HEAP_FILE, PERFORMANCE_FILE)) {
-            assertThat(Launcher.argumentFileOptions(Files.readAllLines(file)))
-                    .isNotEmpty().noneMatch(option -> option.contains("\"") || option.contains("'"));
+    void readsArgumentFilesAsTheJavaLauncherDoes(@TempDir Path directory) throws Exception {
+        Path file = Files.writeString(directory.resolve("tricky.options"), String.join("\n",
+                "# a comment -Dt.not=1", "-Dt.a=1 -Dt.b=2\t-Dt.c=3 # -Dt.not=2", "-Dt.d=x#dropped -Dt.not=3",
+                "-Dt.e=5 -Dt.f=\"with space\" '-Dt.g=single \"double\" inside' \"-Dt.h=#in quotes\"",
+                "-Dt.i=\"tab\\there\\\\back\\\"q\\\"\" -Dt.j=back\\slash -Dt.k=a\"b c\"d",
+                "-Dt.l=\"cont\\", "      inued\"", "-Dt.m=\"unclosed -Dt.n=6", "-Dt.o=7", ""));
+        for (Path options : List.of(file, HEAP_FILE, PERFORMANCE_FILE)) {
+            List<String> read = Launcher.argumentFileOptions(Files.readString(options));
+            assertThat(read).as(options.toString()).isNotEmpty();
+            assertThat(javaLauncherReads(options)).as(options.toString()).containsExactlyElementsOf(read);
         }
     }
 
@@ -87,9 +99,8 @@ class LauncherTest {
     }
 
     @Test
-    void onlyOptionsFromTheFileAreDroppedNotEqualOnesGivenBesideIt() throws IOException {
-        List<String> commandLine = List.of("@" + HEAP_FILE, "-Xmx256m", "-cp", JAR, "io.minibroker.server.Launcher");
-        List<String> replaced = Launcher.replacedDefaults(Map.of("KAFKA_HEAP_OPTS", "-Xms1g"), commandLine);
+    void eachOptionOfTheFileIsDroppedOnceNotEqualOnesGivenBesideIt() throws IOException {
+        List<String> replaced = Launcher.replacedDefaults(Map.of("KAFKA_HEAP_OPTS", "-Xms1g"), CONFIG_DIRECTORY);
 
         assertThat(Launcher.command("/jre/bin/java", List.of("-Xms32m", "-Xmx256m", "-Xmx256m"), replaced,
                 List.of("-Xms1g"), JAR, new String[0]))
@@ -97,19 +108,60 @@ class LauncherTest {
     }
 
     @Test
-    void argumentFilesAfterTheMainClassOrEscapedAreNotTheDefaults(@TempDir Path directory) throws IOException {
-        Path heap = Files.writeString(directory.resolve("jvm-heap.options"), "-Xmx1m");
-        List<String> commandLine = List.of("@@" + heap, "-cp", JAR, "io.minibroker.server.Launcher", "@" + heap);
+    void withoutTheDefaultFilesNothingIsReplaced(@TempDir Path directory) throws IOException {
+        assertThat(Launcher.replacedDefaults(Map.of("KAFKA_HEAP_OPTS", "-Xmx1g", "KAFKA_JVM_PERFORMANCE_OPTS",
+                "-XX:+UseG1GC"), directory)).isEmpty();
+    }
 
-        assertThat(Launcher.replacedDefaults(Map.of("KAFKA_HEAP_OPTS", "-Xmx1g"), commandLine)).isEmpty();
+    /**
+     * The defaults are read from config/ beside the jar: where the Dockerfile puts both (the entry point's jar, and
+     * the files its runtime stage copies), so that a variable set in a container replaces what the entry point's
+     * own argument files gave.
+     */
+    @Test
+    void theImageKeepsTheDefaultFilesWhereTheLauncherReadsThem() throws IOException {
+        String dockerfile = Files.readString(Path.of("../Dockerfile"));
+        assertThat(dockerfile).contains("\"-cp\", \"" + JAR + "\", \"io.minibroker.server.Launcher\"");
+        String configDirectory = Launcher.configDirectory(Path.of(JAR)).toString();
+        assertThat(configDirectory).isEqualTo("/opt/minibroker/config");
+        assertThat(dockerfile.lines().filter(line -> line.startsWith("COPY ") && line.contains(" config/jvm-heap.options")
+                && line.contains(" config/jvm-performance.options") && line.endsWith(" " + configDirectory + "/")))
+                .as("the runtime stage copies both default files to " + configDirectory).hasSize(1);
     }
 
     /** The command the image's entry point starts the broker with, in this environment. */
     private static List<String> brokerCommand(Map<String, String> environment) throws IOException {
-        List<String> ownOptions = new ArrayList<>(Launcher.argumentFileOptions(Files.readAllLines(HEAP_FILE)));
-        ownOptions.addAll(Launcher.argumentFileOptions(Files.readAllLines(PERFORMANCE_FILE)));
+        List<String> ownOptions = new ArrayList<>(Launcher.argumentFileOptions(Files.readString(HEAP_FILE)));
+        ownOptions.addAll(Launcher.argumentFileOptions(Files.readString(PERFORMANCE_FILE)));
         ownOptions.add(ARCHIVE);
-        return Launcher.command("/jre/bin/java", ownOptions, Launcher.replacedDefaults(environment, COMMAND_LINE),
+        return Launcher.command("/jre/bin/java", ownOptions, Launcher.replacedDefaults(environment, CONFIG_DIRECTORY),
                 Launcher.jvmOptions(environment), JAR, new String[] {CONFIG});
+    }
+
+    /** The options a JVM started with {@code @file} has, as this JDK's java launcher read them from the file. */
+    private static List<String> javaLauncherReads(Path file) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "@" + file, "-cp", System.getProperty("java.class.path"), InputArguments.class.getName())
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().remove("JDK_JAVA_OPTIONS"); // options of its own, which the launcher would add
+        builder.environment().remove("JAVA_TOOL_OPTIONS");
+        Process java = builder.start();
+        String output = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(java.exitValue()).as(output).isZero();
+        List<String> options = new ArrayList<>(Arrays.asList(output.split("\0", -1)));
+        options.remove(options.size() - 1); // after the last NUL
+        return options;
+    }
+
+    /** Prints its JVM's input arguments, each followed by a NUL (an option may hold a line break). */
+    public static final class InputArguments {
+        public static void main(String[] args) {
+            StringBuilder out = new StringBuilder();
+            for (String argument : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+                out.append(argument).append('\0');
+            }
+            System.out.print(out);
+        }
     }
 }

@@ -1,6 +1,6 @@
 package io.minibroker.broker.group;
 
-import io.minibroker.broker.produce.CoordinatorWriteErrors;
+import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.message.view.JoinGroupResponseView;

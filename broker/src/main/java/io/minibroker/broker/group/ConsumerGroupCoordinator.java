@@ -2,7 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.config.BrokerConfig;
-import io.minibroker.broker.produce.CoordinatorWriteErrors;
+import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;

@@ -2,7 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
-import io.minibroker.broker.produce.CoordinatorWriteErrors;
+import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.LeaveGroupRequestView;

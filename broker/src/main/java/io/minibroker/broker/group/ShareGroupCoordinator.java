@@ -2,8 +2,8 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
 import io.minibroker.broker.log.LogException;
-import io.minibroker.broker.produce.CoordinatorWriteErrors;
 import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.broker.share.ShareStateDeletion;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;

@@ -64,7 +64,7 @@ final class ClusterLink {
 
     /**
      * The partitions this broker hosts, and the metadata fetches that tell it which (also the ACLs, the users and
-     * the group configs, which {@code groupConfigs} mirrors).
+     * the group configs, which {@code groupConfigs} mirrors: each replaced only when the image changed it).
      */
     void openReplicas(TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                       Purgatory<DelayedFetch> fetchPurgatory, Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory,
@@ -80,10 +80,7 @@ final class ClusterLink {
                 config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                 nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply,
-                snapshot -> {
-                    security.apply(snapshot);
-                    groupConfigs.install(snapshot.groupConfigs());
-                });
+                new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install));
     }
 
     ReplicaManager replicas() {

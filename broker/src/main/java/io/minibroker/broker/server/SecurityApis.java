@@ -4,26 +4,31 @@ import io.minibroker.broker.admin.NoAuthorizerHandler;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.authz.AclApisHandler;
+import io.minibroker.broker.authz.AclBinding;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.cluster.ControllerForwarder;
 import io.minibroker.broker.cluster.ControllerUnreachable;
-import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.DescribeUserScramCredentialsHandler;
+import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramCredentials;
+import io.minibroker.broker.security.ScramMechanism;
 import io.minibroker.protocol.message.ApiKey;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
  * Where a broker keeps its ACLs and SCRAM credentials, and the APIs that read and change them, in either mode. A
  * single node keeps both in files of its first log directory and changes them itself. In a cluster the controller
  * keeps them (in its directory, {@code .minibroker-controller}), every broker forwards the changes to it and holds
- * a copy in memory that each image it fetches replaces ({@link #apply}), from which it authorizes, signs SCRAM
+ * a copy in memory that each image it fetches replaces ({@link #replaceAcls}, {@link #replaceCredentials}: only
+ * what the image changed, {@link SnapshotChanges}), from which it authorizes, signs SCRAM
  * users in and answers DescribeAcls and DescribeUserScramCredentials.
  */
 final class SecurityApis {
@@ -58,12 +63,16 @@ final class SecurityApis {
         return credentials;
     }
 
-    /** A cluster broker's copy takes the ACLs and credentials of the image just fetched. */
-    void apply(SecurityRecords.Snapshot snapshot) {
+    /** A cluster broker's copy takes the ACLs of the image just fetched (nothing to take without an authorizer). */
+    void replaceAcls(List<AclBinding> acls) {
         if (authorizer != null) {
-            authorizer.replaceAll(snapshot.acls());
+            authorizer.replaceAll(acls);
         }
-        credentials.replaceAll(snapshot.credentials());
+    }
+
+    /** A cluster broker's copy takes the SCRAM credentials of the image just fetched. */
+    void replaceCredentials(Map<String, Map<ScramMechanism, ScramCredential>> replacement) {
+        credentials.replaceAll(replacement);
     }
 
     /**

@@ -135,12 +135,15 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
         return overrides;
     }
 
-    /** Replaces every group's overrides with the image's: a mirror's only change. */
+    /**
+     * Replaces every group's overrides with the image's: a mirror's only change.
+     *
+     * @param all unmodifiable, inner maps too, and held by no one who changes it (the image's, as
+     *            {@code cluster/SecurityRecords.decode} reads it): kept as it is, not copied
+     */
     public void install(Map<String, Map<String, String>> all) {
         if (!all.equals(overrides)) {
-            Map<String, Map<String, String>> copy = new TreeMap<>();
-            all.forEach((groupId, configs) -> copy.put(groupId, Map.copyOf(configs)));
-            overrides = Collections.unmodifiableMap(copy);
+            overrides = all;
         }
     }
 

@@ -1,12 +1,12 @@
 package io.minibroker.broker.sharestate;
 
 import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReplay;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.CoordinatorAppender;
-import io.minibroker.broker.produce.CoordinatorWriteErrors;
 import io.minibroker.broker.share.Persister;
 import io.minibroker.broker.share.SharePartitionKey;
 import io.minibroker.broker.share.ShareStateSnapshot;

@@ -18,6 +18,13 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class BackoffTimer implements AutoCloseable {
 
+    /**
+     * The one key every wait is watched on. The purgatory wants a key, but nothing ever checks one here: a key per
+     * wait would cost a watcher list and a map entry each, left for the purge to drop once the wait ends, where one
+     * shared list only has its emptied slots swept.
+     */
+    private static final List<Object> NO_EVENT = List.of(new Object());
+
     private final Purgatory<Backoff> purgatory;
     private volatile boolean closed;
 
@@ -28,7 +35,7 @@ public final class BackoffTimer implements AutoCloseable {
     /** Completes, on the thread that drives the clock, once {@code delayMs} have passed on the broker's clock. */
     CompletableFuture<Void> after(long delayMs) {
         Backoff backoff = new Backoff(delayMs);
-        purgatory.tryCompleteElseWatch(backoff, List.of(backoff));
+        purgatory.tryCompleteElseWatch(backoff, NO_EVENT);
         return backoff.done;
     }
 

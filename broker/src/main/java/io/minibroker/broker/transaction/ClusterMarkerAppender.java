@@ -84,35 +84,10 @@ public final class ClusterMarkerAppender implements TransactionMarkerAppender, A
         Optional<BrokerNode> node = current.brokers(listenerName).stream()
                 .filter(broker -> broker.id() == leader).findFirst();
         if (node.isEmpty()) {
-            return CompletableFuture.completedFuture(every(partitions, Errors.NOT_LEADER_OR_FOLLOWER));
+            return CompletableFuture.completedFuture(PartitionErrors.every(partitions,
+                    Errors.NOT_LEADER_OR_FOLLOWER));
         }
         return queues.enqueue(node.get(), marker, partitions);
-    }
-
-    /** Partition indexes by topic, as requests name them. */
-    static Map<String, List<Integer>> byTopic(Collection<TopicPartition> partitions) {
-        Map<String, List<Integer>> byTopic = new HashMap<>();
-        partitions.forEach(p -> byTopic.computeIfAbsent(p.topic(), t -> new ArrayList<>()).add(p.partition()));
-        return byTopic;
-    }
-
-    /** The same error for each partition. */
-    static Map<TopicPartition, Errors> every(Collection<TopicPartition> partitions, Errors error) {
-        Map<TopicPartition, Errors> errors = new HashMap<>();
-        partitions.forEach(partition -> errors.put(partition, error));
-        return errors;
-    }
-
-    /**
-     * The answer a node gave for each partition asked about ({@code answered}: what its response says, indexed once
-     * per response); one it left unanswered is an unknown error.
-     */
-    static Map<TopicPartition, Errors> answersFor(Collection<TopicPartition> asked,
-                                                  Map<TopicPartition, Errors> answered) {
-        Map<TopicPartition, Errors> errors = new HashMap<>();
-        asked.forEach(partition -> errors.put(partition,
-                answered.getOrDefault(partition, Errors.UNKNOWN_SERVER_ERROR)));
-        return errors;
     }
 
     @Override

@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
-import static io.minibroker.broker.transaction.ClusterMarkerAppender.every;
+import static io.minibroker.broker.transaction.PartitionErrors.every;
 
 /**
  * {@link TransactionalProduceCheck} on a cluster's partition leader, as Kafka's AddPartitionsToTxnManager: the

@@ -63,7 +63,7 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
                                                      Collection<TopicPartition> partitions, short produceVersion) {
         if (addsImplicitly(produceVersion)) {
             return coordinator.addPartitions(transactionalId, producerId, producerEpoch, partitions, (short) 2)
-                    .thenApply(error -> ClusterMarkerAppender.every(partitions, error));
+                    .thenApply(error -> PartitionErrors.every(partitions, error));
         }
         Errors notInTransaction = produceVersion >= ABORTABLE_FROM
                 ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;

@@ -15,9 +15,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 
-import static io.minibroker.broker.transaction.ClusterMarkerAppender.answersFor;
-import static io.minibroker.broker.transaction.ClusterMarkerAppender.byTopic;
-import static io.minibroker.broker.transaction.ClusterMarkerAppender.every;
+import static io.minibroker.broker.transaction.PartitionErrors.answersFor;
+import static io.minibroker.broker.transaction.PartitionErrors.byTopic;
+import static io.minibroker.broker.transaction.PartitionErrors.every;
 
 /**
  * A cluster coordinator's markers for other nodes, queued per destination node as Kafka's

@@ -30,10 +30,8 @@ import java.util.function.Supplier;
  * <p>EndTxn writes PrepareCommit/PrepareAbort; once that write counts the markers go to the partitions
  * ({@link TransactionMarkers}), and once every partition has its marker CompleteCommit/CompleteAbort is written.
  * Until then the id answers CONCURRENT_TRANSACTIONS. EndTxn is answered once the markers are on their way, never
- * before the prepare counts (Kafka's moment); where the writes and the markers' appends count at once (this node's
- * own partitions, a single node's log) all of it happens in the EndTxn's own task, so the answer finds the
- * transaction complete and the producer's next transaction is not told CONCURRENT_TRANSACTIONS (which a leader
- * retries only after {@code add.partitions.to.txn.retry.backoff.ms}). Under transaction version 2 (KIP-890; the
+ * before the prepare counts (Kafka's moment); where the writes and the markers' appends count at once all of it
+ * happens in the EndTxn's own task ({@link CoordinatorOutcomes}). Under transaction version 2 (KIP-890; the
  * client says so with EndTxn v5+) the producer epoch is bumped at each EndTxn and the markers carry the new epoch.
  *
  * <p>The id's partition of {@code __transaction_state} is Kafka's {@link #partitionFor}; a node coordinates the ids of
@@ -495,7 +493,6 @@ public final class TransactionCoordinator implements AutoCloseable {
                 ? TransactionResult.COMMIT : TransactionResult.ABORT;
         TransactionMarker marker = new TransactionMarker(prepared.producerId(), prepared.producerEpoch(),
                 partitions.coordinatorEpoch(prepared.transactionalId()), result, prepared.clientTransactionVersion());
-        // On the coordinator's thread already: in this very task when every partition answered at once.
         markers.write(marker, prepared.partitions(), () -> owns(entry, prepared))
                 .thenRun(() -> complete(entry, prepared));
     }

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -66,7 +65,7 @@ final class TransactionMarkers {
         } catch (RuntimeException e) { // an appender that throws is retried as one that fails
             appended = CompletableFuture.failedFuture(e);
         }
-        BiConsumer<Map<TopicPartition, Errors>, Throwable> answered = (results, failure) -> {
+        CoordinatorOutcomes.handle(appended, (results, failure) -> {
             Set<TopicPartition> again = new HashSet<>();
             if (failure != null) {
                 LOG.warn("Writing {} to {} failed; retrying", marker, remaining, failure);
@@ -77,7 +76,7 @@ final class TransactionMarkers {
                     if (error == Errors.INVALID_PRODUCER_EPOCH || error == Errors.TRANSACTION_COORDINATOR_FENCED) {
                         LOG.info("Writing {} to {} failed for good ({}); no more of its markers are sent", marker,
                                 partition, error);
-                        return;
+                        return null;
                     }
                     if (error != Errors.NONE && error != Errors.UNKNOWN_TOPIC_OR_PARTITION) {
                         again.add(partition);
@@ -92,14 +91,8 @@ final class TransactionMarkers {
                 LOG.debug("Markers of {} not yet written to {}: {}", marker, again, results);
                 afterBackoff(() -> attempt(marker, again, owned, done));
             }
-        };
-        // Attempts run on the coordinator's thread: an answer given at once (this node's own partitions) is taken
-        // in the same task, so that the transaction completes before any request queued meanwhile is served.
-        if (appended.isDone()) {
-            appended.whenComplete(answered);
-        } else {
-            appended.whenCompleteAsync(answered, thread);
-        }
+            return null;
+        }, thread);
     }
 
     /**

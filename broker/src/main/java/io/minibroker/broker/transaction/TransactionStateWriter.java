@@ -1,6 +1,6 @@
 package io.minibroker.broker.transaction;
 
-import io.minibroker.broker.produce.CoordinatorWriteErrors;
+import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.concurrent.CompletableFuture;
@@ -56,8 +56,6 @@ final class TransactionStateWriter {
         }
         BiFunction<Void, Throwable, Errors> outcome =
                 (ignored, failure) -> failure == null ? Errors.NONE : CoordinatorWriteErrors.answerFor(failure);
-        // Writes start on the coordinator's thread: one that counted at once (a single node's) is taken in the same
-        // task, so that no request queued meanwhile finds the id still pending.
-        return written.isDone() ? written.handle(outcome) : written.handleAsync(outcome, thread);
+        return CoordinatorOutcomes.handle(written, outcome, thread);
     }
 }

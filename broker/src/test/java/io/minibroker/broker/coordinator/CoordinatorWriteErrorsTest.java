@@ -1,4 +1,4 @@
-package io.minibroker.broker.produce;
+package io.minibroker.broker.coordinator;
 
 import io.minibroker.broker.log.LogException;
 import io.minibroker.protocol.error.Errors;

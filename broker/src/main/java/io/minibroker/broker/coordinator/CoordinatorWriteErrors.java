@@ -1,6 +1,7 @@
-package io.minibroker.broker.produce;
+package io.minibroker.broker.coordinator;
 
 import io.minibroker.broker.api.Failures;
+import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.protocol.error.Errors;
 
 /**

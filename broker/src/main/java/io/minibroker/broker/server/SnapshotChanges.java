@@ -1,0 +1,49 @@
+package io.minibroker.broker.server;
+
+import io.minibroker.broker.authz.AclBinding;
+import io.minibroker.broker.cluster.SecurityRecords.Snapshot;
+import io.minibroker.broker.security.ScramCredential;
+import io.minibroker.broker.security.ScramMechanism;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A cluster broker's copies of what the image carries beside its topics (the ACLs, the SCRAM credentials, the group
+ * configs), each replaced only when a fetched snapshot changed it. The metadata fetcher hands on a whole snapshot
+ * whenever any part of it moved; replacing every copy each time would rebuild the authorizer's index and the
+ * credentials for a group config set, and the other way round.
+ *
+ * <p>Called on the metadata fetcher's thread only, in order, which alone reads and writes {@code applied}.
+ */
+final class SnapshotChanges implements Consumer<Snapshot> {
+
+    private final Consumer<List<AclBinding>> acls;
+    private final Consumer<Map<String, Map<ScramMechanism, ScramCredential>>> credentials;
+    private final Consumer<Map<String, Map<String, String>>> groupConfigs;
+    /** What the copies hold: nothing before the first snapshot, as each copy starts empty. */
+    private Snapshot applied = Snapshot.EMPTY;
+
+    SnapshotChanges(Consumer<List<AclBinding>> acls,
+                    Consumer<Map<String, Map<ScramMechanism, ScramCredential>>> credentials,
+                    Consumer<Map<String, Map<String, String>>> groupConfigs) {
+        this.acls = acls;
+        this.credentials = credentials;
+        this.groupConfigs = groupConfigs;
+    }
+
+    @Override
+    public void accept(Snapshot next) {
+        if (!next.acls().equals(applied.acls())) {
+            acls.accept(next.acls());
+        }
+        if (!next.credentials().equals(applied.credentials())) {
+            credentials.accept(next.credentials());
+        }
+        if (!next.groupConfigs().equals(applied.groupConfigs())) {
+            groupConfigs.accept(next.groupConfigs());
+        }
+        applied = next;
+    }
+}

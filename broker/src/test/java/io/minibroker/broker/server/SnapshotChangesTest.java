@@ -1,0 +1,78 @@
+package io.minibroker.broker.server;
+
+import io.minibroker.broker.authz.AclBinding;
+import io.minibroker.broker.authz.AclOperation;
+import io.minibroker.broker.authz.AclPermissionType;
+import io.minibroker.broker.authz.PatternType;
+import io.minibroker.broker.authz.ResourceType;
+import io.minibroker.broker.cluster.SecurityRecords;
+import io.minibroker.broker.cluster.SecurityRecords.Snapshot;
+import io.minibroker.broker.security.ScramCredential;
+import io.minibroker.broker.security.ScramMechanism;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A cluster broker replaces only the copies a fetched snapshot changed, as the image decodes it. */
+class SnapshotChangesTest {
+
+    private static final AclBinding ACL = new AclBinding(ResourceType.TOPIC, "orders", PatternType.LITERAL,
+            "User:alice", "*", AclOperation.READ, AclPermissionType.ALLOW);
+    private static final Map<String, Map<ScramMechanism, ScramCredential>> CREDENTIALS = Map.of("bob",
+            Map.of(ScramMechanism.SCRAM_SHA_256, new ScramCredential(new byte[] {1, 2}, new byte[] {3}, new byte[] {4},
+                    4096)));
+
+    private final List<Object> acls = new ArrayList<>();
+    private final List<Object> credentials = new ArrayList<>();
+    private final List<Object> groupConfigs = new ArrayList<>();
+    private final SnapshotChanges changes = new SnapshotChanges(acls::add, credentials::add, groupConfigs::add);
+
+    /** The snapshot as a broker receives it: encoded by the controller, decoded anew at each fetch. */
+    private void fetched(Map<String, Map<String, String>> configs) {
+        changes.accept(SecurityRecords.decode(SecurityRecords.encode(new Snapshot(List.of(ACL), CREDENTIALS,
+                configs))));
+    }
+
+    @Test
+    void aGroupConfigChangeReplacesTheGroupConfigsAlone() {
+        fetched(Map.of("workers", Map.of("share.record.lock.duration.ms", "15000")));
+        assertThat(acls).hasSize(1);
+        assertThat(credentials).hasSize(1);
+        assertThat(groupConfigs).hasSize(1);
+
+        fetched(Map.of("workers", Map.of("share.record.lock.duration.ms", "20000")));
+
+        assertThat(acls).as("ACLs replaced").hasSize(1);
+        assertThat(credentials).as("credentials replaced").hasSize(1);
+        assertThat(groupConfigs).hasSize(2);
+        assertThat(groupConfigs.get(1)).isEqualTo(Map.of("workers", Map.of("share.record.lock.duration.ms", "20000")));
+    }
+
+    @Test
+    void eachPartIsReplacedWhenItChanges() {
+        fetched(Map.of());
+        assertThat(groupConfigs).as("empty, as the copy starts").isEmpty();
+
+        changes.accept(new Snapshot(List.of(), CREDENTIALS, Map.of()));
+        assertThat(acls).containsExactly(List.of(ACL), List.of());
+        assertThat(credentials).hasSize(1);
+
+        changes.accept(new Snapshot(List.of(), Map.of(), Map.of()));
+        assertThat(credentials).hasSize(2);
+        assertThat(credentials.get(1)).isEqualTo(Map.of());
+        assertThat(acls).hasSize(2);
+    }
+
+    @Test
+    void aFirstSnapshotWithNothingTouchesNothing() {
+        changes.accept(SecurityRecords.decode(SecurityRecords.encode(Snapshot.EMPTY)));
+
+        assertThat(acls).isEmpty();
+        assertThat(credentials).isEmpty();
+        assertThat(groupConfigs).isEmpty();
+    }
+}
