@@ -46,13 +46,10 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
     private final Map<SharePartitionKey, ShareStateSnapshot> altered = new ConcurrentHashMap<>();
     private final Purgatory<DelayedShareFetch> fetchPurgatory;
     private final Purgatory<LockExpiry> lockPurgatory;
-    /** Where parked fetches count their MinBytes from the log. */
-    private final DiskReads diskReads;
 
     public SharePartitionManager(Clock clock, ShareGroupConfigs configs, Persister persister,
-                                 ToIntFunction<TopicPartition> leaderEpochs, int purgeInterval, DiskReads diskReads) {
+                                 ToIntFunction<TopicPartition> leaderEpochs, int purgeInterval) {
         this.clock = clock;
-        this.diskReads = diskReads;
         this.configs = configs;
         this.persister = persister;
         this.leaderEpochs = leaderEpochs;
@@ -62,10 +59,6 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
 
     public Purgatory<DelayedShareFetch> fetchPurgatory() {
         return fetchPurgatory;
-    }
-
-    DiskReads diskReads() {
-        return diskReads;
     }
 
     public ShareGroupSettings settings(String groupId) {
