@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.share.ShareWire.acquired;
@@ -29,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Where a ShareFetch reads its records: on the thread that answers it, as Fetch does, not on the disk-io thread, so
  * an fsync or admin change that holds that thread delays no share fetch, answered at once or parked and woken by a
- * produce (docs/architecture.md, "Where log reads run"). The disk-io thread is held by a blocking task throughout;
- * a read queued behind it would leave the member's socket read to time out.
+ * produce (docs/architecture.md, "Where log reads run"): the disk-io thread is held by a blocking task throughout,
+ * and a read queued behind it would leave the member's socket read to time out. A fetch parked when the broker stops
+ * is answered, with what it can acquire, before its connection closes.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ShareFetchReadsTest {
@@ -134,6 +136,23 @@ class ShareFetchReadsTest {
                 assertThat(acquired(counted)).containsExactly(List.of(2L, 4L, 1L));
                 assertThat(values(counted)).containsExactly("second", "third", "fourth");
             }
+        }
+    }
+
+    @Test
+    void aShareFetchParkedAtAStopIsAnsweredWithTheRecordsThereAre() throws Exception {
+        try (ShareWire member = broker.member("g", "member-a")) {
+            member.fetch(100);
+            produce("zero");
+            member.sendFetch(60_000, 10_000, 100); // one small batch is far under its MinBytes: it stays parked
+            awaitParked(1);
+
+            CompletableFuture<Void> stopped = CompletableFuture.runAsync(broker::close);
+            ShareFetchResponseView answered = member.receiveFetch(); // the stop flushes it before closing the socket
+            assertThat(answered.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(acquired(answered)).containsExactly(List.of(0L, 0L, 1L));
+            assertThat(values(answered)).containsExactly("zero");
+            stopped.get();
         }
     }
 }

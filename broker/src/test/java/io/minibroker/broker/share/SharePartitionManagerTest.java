@@ -31,6 +31,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,8 +50,11 @@ class SharePartitionManagerTest {
     private TopicRegistry topics;
     private SharePartitionManager manager;
 
-    /** A share coordinator with no state for anyone, that forgets what it is told. */
-    private static final Persister NO_STATE = new Persister() {
+    /** How many states were written to {@link #noState}. */
+    private final AtomicInteger writes = new AtomicInteger();
+
+    /** A share coordinator with no state for anyone, that counts and forgets what it is told. */
+    private final Persister noState = new Persister() {
         @Override
         public CompletionStage<Optional<ShareStateSnapshot>> read(SharePartitionKey key, int leaderEpoch) {
             return CompletableFuture.completedFuture(Optional.empty());
@@ -58,6 +62,7 @@ class SharePartitionManagerTest {
 
         @Override
         public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch) {
+            writes.incrementAndGet();
             return CompletableFuture.completedFuture(null);
         }
 
@@ -72,7 +77,7 @@ class SharePartitionManagerTest {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
         topics.create("t", 1, 1, Map.of(), false);
         ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
-        manager = new SharePartitionManager(new ManualClock(), groupId -> earliest, NO_STATE, tp -> 0, 1000);
+        manager = new SharePartitionManager(new ManualClock(), groupId -> earliest, noState, tp -> 0, 1000);
     }
 
     @AfterEach
@@ -170,6 +175,24 @@ class SharePartitionManagerTest {
         assertThat(late.answer()).isDone().isNotCompletedExceptionally();
         assertThat(new ShareFetchResponseView(late.answer().get()).errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(acquired(late.answer().get())).isEmpty();
+    }
+
+    @Test
+    void aStopDropsTheReleasesOfClosedConnectionsAndAnswersAnAcknowledgementWithoutWriting() throws Exception {
+        append(2);
+        ShareFetchWork work = work("g", 1);
+        work.canAnswer(); // loads the share partition
+        assertThat(acquired(park(work).answer().get())).containsExactly(List.of(0L, 1L));
+        UUID topicId = topics.get("t").orElseThrow().id();
+        SharePartition partition = manager.partition(new SharePartitionKey("g", topicId, 0), log());
+        int written = writes.get();
+
+        manager.close(); // the share coordinator stops with it: a write now would be refused
+        manager.releaseAll("g", "m", List.of(new TopicIdPartition(topicId, 0))); // as a connection closed by the stop
+        assertThat(writes).as("the release is dropped, not failed").hasValue(written);
+        assertThat(manager.acknowledge(partition, "m", List.of(ShareWire.ack(0, 1, AcknowledgeType.ACCEPT)))
+                .toCompletableFuture().get()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(writes).hasValue(written);
     }
 
     @Test
