@@ -225,7 +225,7 @@ public final class Broker implements AutoCloseable {
         }
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, producePurgatory,
                 fetchPurgatory, cluster != null ? cluster.metadata() : null, connections, registry,
-                () -> groupCoordinator, disk);
+                () -> groupCoordinator);
         // A transaction's marker moves the last stable offset, up to which read_committed share groups acquire.
         PartitionLeadership markersWakeShareFetches = shareGroups.wakingOnNewData(leadership);
         transactions = new TransactionApis(config, clock, topics, markersWakeShareFetches,

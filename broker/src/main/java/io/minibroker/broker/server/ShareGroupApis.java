@@ -8,7 +8,6 @@ import io.minibroker.broker.group.GroupCoordinator;
 import io.minibroker.broker.share.AlterShareGroupOffsetsHandler;
 import io.minibroker.broker.share.DeleteShareGroupOffsetsHandler;
 import io.minibroker.broker.share.DescribeShareGroupOffsetsHandler;
-import io.minibroker.broker.share.DiskReads;
 import io.minibroker.broker.share.ShareAcknowledgeHandler;
 import io.minibroker.broker.share.ShareFetchHandler;
 import io.minibroker.broker.share.ShareGroupMembership;
@@ -35,7 +34,6 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
 
-import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -61,12 +59,11 @@ final class ShareGroupApis implements AutoCloseable {
      * @param groupConfigs the group configs: a single node's own, a cluster broker's mirror of the controller's
      * @param metadata a cluster broker's copy of the metadata; null on a single node
      * @param coordinator the group coordinator, made after this: asked only once requests are served
-     * @param disk the disk-io thread, where parked share fetches count their MinBytes from the log
      */
     ShareGroupApis(BrokerConfig config, BrokerClock clock, GroupConfigs groupConfigs, TopicRegistry topics,
                    PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
                    Purgatory<DelayedFetch> fetchPurgatory, MetadataFetcher metadata, Connections connections,
-                   MeterRegistry registry, Supplier<GroupCoordinator> coordinator, Executor disk) {
+                   MeterRegistry registry, Supplier<GroupCoordinator> coordinator) {
         this.topics = topics;
         this.loadWaitMs = config.get(BrokerConfig.SHARE_COORDINATOR_WRITE_TIMEOUT_MS);
         int nodeId = config.get(BrokerConfig.NODE_ID);
@@ -87,7 +84,7 @@ final class ShareGroupApis implements AutoCloseable {
                 : ShareStatePersister.singleNode(stateCoordinator);
         this.partitions = new SharePartitionManager(clock.purgatoryClock(),
                 groupConfigs, persister, leadership::leaderEpoch,
-                config.get(BrokerConfig.SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS), new DiskReads(disk));
+                config.get(BrokerConfig.SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
         new PurgatoryMeters(partitions.fetchPurgatory()).bindTo(registry);
         this.sessions = new ShareSessionCache(config.get(BrokerConfig.GROUP_SHARE_MAX_SHARE_SESSIONS));
         this.logs = new ShareLogs(topics, leadership);

@@ -88,16 +88,12 @@ public final class ShareFetchHandler implements ApiHandler {
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
                     context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), maxRecords, ackErrors);
-            if (fetched.isEmpty()) {
-                return CompletableFuture.completedFuture(work.respond()); // no log to read
+            if (fetched.isEmpty() || work.canAnswer()) {
+                return CompletableFuture.completedFuture(work.respond()); // read here, as Fetch reads
             }
             CompletableFuture<Struct> answer = new CompletableFuture<>();
-            if (work.readiness(false) == ShareFetchWork.Readiness.ANSWER) {
-                manager.diskReads().complete(answer, work::respond); // it reads the records: not on an event loop
-                return answer;
-            }
             manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(work.waitMs(loadWaitMs), work,
-                    answer, manager.diskReads()), work.watchKeys());
+                    answer), work.watchKeys());
             return answer;
         });
     }

@@ -72,32 +72,23 @@ final class ShareFetchWork {
         return new SharePartitionKey(groupId, tp.topicId(), tp.partition());
     }
 
-    /** Whether a fetch should be answered now. */
-    enum Readiness {
-        ANSWER,
-        WAIT,
-        /** Perhaps: counting its {@code MinBytes} needs the log's batch headers, read on the disk-io thread only. */
-        COUNT_ON_DISK
-    }
-
     /**
      * Whether the answer should go now: a partition that cannot be read, or records to acquire amounting to
      * {@code MinBytes}. As Kafka's DelayedShareFetch, a partition with something to acquire counts the log's bytes
      * from its next fetch offset to the high watermark; a share consumer's default MinBytes (1) needs just one, known
-     * from memory (offsets). Counting more reads batch headers from the segment files: only when
-     * {@code mayReadLog} (on the disk-io thread), else the answer is COUNT_ON_DISK. A session with no partition the
-     * member may read has nothing to wait for, and Kafka answers it at once.
+     * from memory (offsets); counting more reads batch headers (index look-ups and the headers' pread, from the page
+     * cache), on the thread that checks, as Fetch's {@code FetchReader.canAnswer} does. A session with no partition
+     * the member may read has nothing to wait for, and Kafka answers it at once.
      */
-    Readiness readiness(boolean mayReadLog) {
+    boolean canAnswer() {
         int bytes = 0;
         boolean anyReadable = false;
         boolean loading = false;
-        boolean countOnDisk = false;
         for (TopicIdPartition tp : partitions) {
             ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
             PartitionLog log = resolved.log();
             if (log == null) {
-                return Readiness.ANSWER;
+                return true;
             }
             if (!rights.mayRead(log.topicPartition().topic())) {
                 continue; // answered refused whenever the fetch is answered; it does not hurry the answer (Kafka)
@@ -114,27 +105,20 @@ final class ShareFetchWork {
                 continue;
             }
             if (minBytes <= 1) {
-                return Readiness.ANSWER;
-            }
-            if (!mayReadLog) {
-                countOnDisk = true;
-                continue;
+                return true;
             }
             try {
                 LogReadResult read = log.read(partition.nextFetchOffset(), maxBytes, bytes == 0, readableEnd);
                 bytes += read.length();
                 read.release();
             } catch (LogException | UncheckedIOException e) {
-                return Readiness.ANSWER; // the partition changed under the fetch: answer now
+                return true; // the partition changed under the fetch: answer now
             }
             if (bytes >= minBytes) {
-                return Readiness.ANSWER;
+                return true;
             }
         }
-        if (!anyReadable || maxWaitMs <= 0 && !loading) {
-            return Readiness.ANSWER;
-        }
-        return countOnDisk ? Readiness.COUNT_ON_DISK : Readiness.WAIT;
+        return !anyReadable || maxWaitMs <= 0 && !loading;
     }
 
     /**

@@ -46,13 +46,15 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
     private final Map<SharePartitionKey, ShareStateSnapshot> altered = new ConcurrentHashMap<>();
     private final Purgatory<DelayedShareFetch> fetchPurgatory;
     private final Purgatory<LockExpiry> lockPurgatory;
-    /** Where parked fetches count their MinBytes from the log. */
-    private final DiskReads diskReads;
+    /**
+     * Set at the broker's stop, when the share coordinator stops too: the releases of the connections closed then
+     * are not written (see {@link #changed}) and an acknowledgement still in flight is answered without a write.
+     */
+    private volatile boolean closed;
 
     public SharePartitionManager(Clock clock, ShareGroupConfigs configs, Persister persister,
-                                 ToIntFunction<TopicPartition> leaderEpochs, int purgeInterval, DiskReads diskReads) {
+                                 ToIntFunction<TopicPartition> leaderEpochs, int purgeInterval) {
         this.clock = clock;
-        this.diskReads = diskReads;
         this.configs = configs;
         this.persister = persister;
         this.leaderEpochs = leaderEpochs;
@@ -62,10 +64,6 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
 
     public Purgatory<DelayedShareFetch> fetchPurgatory() {
         return fetchPurgatory;
-    }
-
-    DiskReads diskReads() {
-        return diskReads;
     }
 
     public ShareGroupSettings settings(String groupId) {
@@ -159,6 +157,9 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
      */
     public CompletionStage<Errors> acknowledge(SharePartition partition, String memberId,
                                                List<Acknowledgement> acknowledgements) {
+        if (closed) { // its state could not be made durable: nothing is applied, and the member may try again elsewhere
+            return CompletableFuture.completedFuture(Errors.COORDINATOR_NOT_AVAILABLE);
+        }
         Errors error;
         CompletionStage<Void> written;
         synchronized (partition) { // snapshots reach the persister in the order the partition took them
@@ -302,13 +303,20 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
                 .toArray(CompletableFuture[]::new));
     }
 
+    /**
+     * Persists a release and tells parked fetches. Not at a stop: the share coordinator is stopping, and, as at
+     * Kafka's shutdown, the release is dropped rather than failed. Nothing is lost that a write would keep: the next
+     * leader loads the last state written, in which records acquired since are available again.
+     */
     private void changed(SharePartition partition, boolean releasedAny) {
-        if (!releasedAny) {
+        if (!releasedAny || closed) {
             return;
         }
         synchronized (partition) {
             persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch()).exceptionally(failure -> {
-                log.warn("Cannot persist the state of {}", partition.key(), failure);
+                if (!closed) { // else the stop cut the write short: dropped, as a release made after it is
+                    log.warn("Cannot persist the state of {}", partition.key(), failure);
+                }
                 return null;
             });
         }
@@ -317,6 +325,7 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
 
     @Override
     public void close() throws InterruptedException {
+        closed = true;
         fetchPurgatory.close();
         lockPurgatory.close();
     }

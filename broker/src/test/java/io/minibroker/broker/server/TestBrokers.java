@@ -6,8 +6,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 
 /** Starts a broker for a test of this module on the test's own directory (see {@link EmbeddedBroker}). */
 public final class TestBrokers {
@@ -29,5 +32,28 @@ public final class TestBrokers {
     public static Admin admin(Broker broker) {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 "localhost:" + broker.boundPort("PLAINTEXT")));
+    }
+
+    /**
+     * Occupies the broker's disk-io thread, as a long fsync or admin change would, until the result is closed; returns
+     * once the thread is taken. The executor is the broker's own (a private field, read here rather than opened in
+     * the product for tests): the point is to show what does, or does not, queue behind that thread's work.
+     */
+    public static AutoCloseable occupyDiskThread(Broker broker) throws Exception {
+        Field field = Broker.class.getDeclaredField("disk");
+        field.setAccessible(true);
+        ExecutorService disk = (ExecutorService) field.get(broker);
+        CountDownLatch taken = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        disk.execute(() -> {
+            taken.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        taken.await();
+        return release::countDown;
     }
 }

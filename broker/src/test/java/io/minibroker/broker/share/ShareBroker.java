@@ -151,6 +151,11 @@ final class ShareBroker implements AutoCloseable {
         }
     }
 
+    /** Occupies the broker's disk-io thread until the result is closed ({@link TestBrokers#occupyDiskThread}). */
+    AutoCloseable occupyDiskThread() throws Exception {
+        return TestBrokers.occupyDiskThread(broker);
+    }
+
     @Override
     public void close() {
         broker.close();

@@ -6,6 +6,8 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
@@ -28,32 +30,31 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The share partitions of a node, from inside: a parked ShareFetch whose MinBytes must be counted from the log's
- * batch headers is checked where new records are announced (an append's event loop, here the test's thread) without
- * reading the log there, the count, and so the answer with its records, made on the disk-io thread (with the
- * default MinBytes, the answer too); and a group's
- * share partitions are dropped from memory once it has no share session left here (Kafka's onGroupEmpty).
+ * The share partitions of a node, from inside: a parked ShareFetch is checked, and answered with its records, on the
+ * thread that tells the purgatory of new records (an append's event loop, here the test's thread), as a parked Fetch
+ * is, its MinBytes counted there from the log's batch headers; a stop answers a parked fetch, and one arriving after
+ * it, with what there is; and a group's share partitions are dropped from memory once it has no share session left
+ * here (Kafka's onGroupEmpty).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SharePartitionManagerTest {
 
-    private static final String DISK_THREAD = "test-disk-io";
-
     @TempDir
     Path logDir;
     private TopicRegistry topics;
-    private ExecutorService disk;
     private SharePartitionManager manager;
 
-    /** A share coordinator with no state for anyone, that forgets what it is told. */
-    private static final Persister NO_STATE = new Persister() {
+    /** How many states were written to {@link #noState}. */
+    private final AtomicInteger writes = new AtomicInteger();
+
+    /** A share coordinator with no state for anyone, that counts and forgets what it is told. */
+    private final Persister noState = new Persister() {
         @Override
         public CompletionStage<Optional<ShareStateSnapshot>> read(SharePartitionKey key, int leaderEpoch) {
             return CompletableFuture.completedFuture(Optional.empty());
@@ -61,6 +62,7 @@ class SharePartitionManagerTest {
 
         @Override
         public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch) {
+            writes.incrementAndGet();
             return CompletableFuture.completedFuture(null);
         }
 
@@ -74,17 +76,13 @@ class SharePartitionManagerTest {
     void start() throws Exception {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
         topics.create("t", 1, 1, Map.of(), false);
-        disk = Executors.newSingleThreadExecutor(task -> new Thread(task, DISK_THREAD));
         ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
-        manager = new SharePartitionManager(new ManualClock(), groupId -> earliest, NO_STATE, tp -> 0, 1000,
-                new DiskReads(disk));
+        manager = new SharePartitionManager(new ManualClock(), groupId -> earliest, noState, tp -> 0, 1000);
     }
 
     @AfterEach
     void stop() throws Exception {
         manager.close();
-        disk.shutdown();
-        disk.awaitTermination(10, TimeUnit.SECONDS);
         topics.close();
     }
 
@@ -106,11 +104,6 @@ class SharePartitionManagerTest {
         }
     }
 
-    /** Waits for what the disk thread was given so far. */
-    private void diskIdle() throws Exception {
-        disk.submit(() -> { }).get();
-    }
-
     private ShareFetchWork work(String groupId, int minBytes) {
         UUID topicId = topics.get("t").orElseThrow().id();
         return new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), groupId, "m",
@@ -118,60 +111,88 @@ class SharePartitionManagerTest {
                 Integer.MAX_VALUE, Map.of());
     }
 
-    @Test
-    void theMinBytesCountAndTheAnswerAreMadeOnTheDiskThread() throws Exception {
-        append(1); // one batch: fewer bytes than MinBytes
-        ShareFetchWork work = work("g", 500);
-        assertThat(work.readiness(false)).as("its state loading").isEqualTo(ShareFetchWork.Readiness.WAIT);
-        assertThat(work.readiness(false)).as("records to acquire, their bytes not counted off the disk thread")
-                .isEqualTo(ShareFetchWork.Readiness.COUNT_ON_DISK);
+    /** The answer of a fetch parked from this thread, as a handler's event loop parks it, and the answering thread. */
+    private record Parked(CompletableFuture<Struct> answer, CompletableFuture<String> answeredOn) {
+    }
 
+    private Parked park(ShareFetchWork work) {
         CompletableFuture<Struct> answer = new CompletableFuture<>();
         CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
-        manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, work, answer,
-                manager.diskReads()), work.watchKeys());
-        diskIdle();
-        assertThat(answer).as("counted on the disk thread: too few bytes yet").isNotDone();
+        manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, work, answer), work.watchKeys());
+        return new Parked(answer, answeredOn);
+    }
+
+    /** The acquired runs of the only partition of an answer, as {first, last}. */
+    private static List<List<Long>> acquired(Struct answer) {
+        return ShareWire.acquired(new ShareFetchResponseView(answer)).stream().map(run -> run.subList(0, 2)).toList();
+    }
+
+    @Test
+    void theMinBytesCountAndTheAnswerAreMadeOnTheThreadThatChecks() throws Exception {
+        append(1); // one batch: fewer bytes than MinBytes
+        ShareFetchWork work = work("g", 500);
+        assertThat(work.canAnswer()).as("its state loading").isFalse();
+        assertThat(work.canAnswer()).as("records to acquire, too few bytes of them").isFalse();
+
+        Parked parked = park(work);
+        assertThat(parked.answer()).isNotDone();
 
         append(10);
         manager.onAppend(log().topicPartition()); // as the append's event loop tells the purgatory
-        assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo(DISK_THREAD);
-    }
-
-    /** Parks {@code work} from this thread, as a handler's event loop does; completes with its answer's thread. */
-    private CompletableFuture<String> parkedAnswerThread(ShareFetchWork work) {
-        CompletableFuture<Struct> answer = new CompletableFuture<>();
-        CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
-        manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, work, answer,
-                manager.diskReads()), work.watchKeys());
-        return answeredOn;
+        assertThat(parked.answeredOn()).as("answered within the append's check").isDone();
+        assertThat(parked.answeredOn().get()).isEqualTo(Thread.currentThread().getName());
+        assertThat(acquired(parked.answer().get())).containsExactly(List.of(0L, 10L));
     }
 
     @Test
-    void withTheDefaultMinBytesTheRecordsAreReadOnTheDiskThreadWhenAnAppendCompletesTheFetch() throws Exception {
+    void withTheDefaultMinBytesAnAppendCompletesAndAnswersTheFetchWhereItIsTold() throws Exception {
         ShareFetchWork work = work("g", 1);
-        CompletableFuture<String> answeredOn = parkedAnswerThread(work);
-        diskIdle();
-        assertThat(answeredOn).as("nothing to acquire yet").isNotDone();
+        Parked parked = park(work);
+        assertThat(parked.answer()).as("nothing to acquire yet").isNotDone();
 
         append(1);
-        manager.onAppend(log().topicPartition()); // as the append's event loop tells the purgatory
-        assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo(DISK_THREAD);
+        manager.onAppend(log().topicPartition());
+        assertThat(parked.answeredOn()).isDone();
+        assertThat(parked.answeredOn().get()).isEqualTo(Thread.currentThread().getName());
+        assertThat(acquired(parked.answer().get())).containsExactly(List.of(0L, 0L));
     }
 
     @Test
-    void withTheDefaultMinBytesAFetchReadyAtOnceReadsItsRecordsOnTheDiskThread() throws Exception {
+    void aStopAnswersAParkedFetchAndOneArrivingAfterItWithWhatThereIs() throws Exception {
+        ShareFetchWork work = work("g", 500);
+        work.canAnswer(); // loads the share partition
+        Parked parked = park(work);
         append(1);
-        ShareFetchWork work = work("g", 1);
-        work.readiness(false); // loads the share partition
-        assertThat(work.readiness(false)).isEqualTo(ShareFetchWork.Readiness.ANSWER);
-        assertThat(parkedAnswerThread(work).get(10, TimeUnit.SECONDS)).isEqualTo(DISK_THREAD);
+        manager.onAppend(log().topicPartition());
+        assertThat(parked.answer()).as("one batch is under MinBytes").isNotDone();
 
-        append(1);
-        CompletableFuture<Struct> answer = new CompletableFuture<>();
-        CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
-        manager.diskReads().complete(answer, work("g", 1)::respond); // the handler's immediate answer
-        assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo(DISK_THREAD);
+        manager.close(); // as the broker's stop does, before the disk-io thread stops and long before the logs close
+        assertThat(parked.answer()).isDone().isNotCompletedExceptionally();
+        assertThat(acquired(parked.answer().get())).containsExactly(List.of(0L, 0L));
+
+        // One whose acknowledgements were written after the stop began: it would wait, but its purgatory is closed.
+        Parked late = park(work("g", 1));
+        assertThat(late.answer()).isDone().isNotCompletedExceptionally();
+        assertThat(new ShareFetchResponseView(late.answer().get()).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(acquired(late.answer().get())).isEmpty();
+    }
+
+    @Test
+    void aStopDropsTheReleasesOfClosedConnectionsAndAnswersAnAcknowledgementWithoutWriting() throws Exception {
+        append(2);
+        ShareFetchWork work = work("g", 1);
+        work.canAnswer(); // loads the share partition
+        assertThat(acquired(park(work).answer().get())).containsExactly(List.of(0L, 1L));
+        UUID topicId = topics.get("t").orElseThrow().id();
+        SharePartition partition = manager.partition(new SharePartitionKey("g", topicId, 0), log());
+        int written = writes.get();
+
+        manager.close(); // the share coordinator stops with it: a write now would be refused
+        manager.releaseAll("g", "m", List.of(new TopicIdPartition(topicId, 0))); // as a connection closed by the stop
+        assertThat(writes).as("the release is dropped, not failed").hasValue(written);
+        assertThat(manager.acknowledge(partition, "m", List.of(ShareWire.ack(0, 1, AcknowledgeType.ACCEPT)))
+                .toCompletableFuture().get()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(writes).hasValue(written);
     }
 
     @Test
@@ -184,8 +205,8 @@ class SharePartitionManagerTest {
         InetSocketAddress second = new InetSocketAddress("127.0.0.1", 1002);
         sessions.forFetch("g", "m1", ShareSessionCache.INITIAL_EPOCH, partitions, List.of(), first);
         sessions.forFetch("g", "m2", ShareSessionCache.INITIAL_EPOCH, partitions, List.of(), second);
-        work("g", 1).readiness(false); // loads the share partition
-        assertThat(work("g", 1).readiness(false)).isEqualTo(ShareFetchWork.Readiness.ANSWER);
+        work("g", 1).canAnswer(); // loads the share partition
+        assertThat(work("g", 1).canAnswer()).isTrue();
         assertThat(manager.keysOf("g")).hasSize(1);
 
         manager.releaseSessions(sessions.closeConnection(first), sessions);
