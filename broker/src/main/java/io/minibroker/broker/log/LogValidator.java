@@ -4,11 +4,8 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.InflationBudget;
-import io.minibroker.protocol.record.Record;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatches;
-import io.minibroker.protocol.record.RecordIterator;
-import io.minibroker.protocol.record.SkimmedRecord;
 import io.minibroker.protocol.record.SkimmedRecords;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -193,14 +190,15 @@ public final class LogValidator {
     /**
      * Checks a batch whose framing and CRC are sound; returns null to store it as it is, or its copy in the topic's
      * codec, which the caller releases. A compressed batch stored as it came is read through a piece at a time
-     * ({@link RecordBatch#skimmedRecords}); one stored in another codec is decompressed whole, once, for both the
-     * checks and the copy, within the shared {@link #INFLATION} budget.
+     * ({@link RecordBatch#skimmedRecords(ByteBufAllocator, int)}); one stored in another codec is decompressed
+     * whole, once, for both the checks and the copy, within the shared {@link #INFLATION} budget; an uncompressed
+     * one is read in place.
      */
     ByteBuf validate(RecordBatch batch) {
         validateHeader(batch);
         CompressionType target = config.compressionType().targetFor(batch.compression());
         if (target == batch.compression() && batch.compression() != CompressionType.NONE) {
-            validateSkimmed(batch);
+            validateRecords(batch, null);
             return null;
         }
         ByteBuf plain;
@@ -237,37 +235,21 @@ public final class LogValidator {
 
     /**
      * Checks every record, as Kafka does, rather than stopping at the first bad one: the refusal names each bad
-     * record (one reason each, the key's before the timestamp's) so the producer can tell them from the rest.
+     * record (one reason each, the key's before the timestamp's) so the producer can tell them from the rest. The
+     * records are read in place, their keys, values and headers skipped, allocating nothing per record: from
+     * {@code plain} (the batch's records decompressed, or its body), or, when it is null, from the compressed
+     * batch a piece at a time.
      */
     private void validateRecords(RecordBatch batch, ByteBuf plain) {
         RecordChecks checks = new RecordChecks(batch);
-        try (RecordIterator records = batch.records(plain)) {
-            while (records.hasNext()) {
-                Record record = records.next();
-                checks.check(record.offset(), record.timestamp(), lengthOf(record.key()), lengthOf(record.value()));
-            }
-        } catch (ProtocolException e) { // malformed records after a sound CRC: Kafka's InvalidRecordException
+        try (SkimmedRecords records = plain != null ? batch.skimmedRecords(plain)
+                : batch.skimmedRecords(INFLATION, RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES)) {
+            checks.checkAll(records);
+        } catch (ProtocolException e) { // a payload that does not decompress, or malformed records after a sound
+            // CRC: Kafka's InvalidRecordException
             throw new LogException(Errors.INVALID_RECORD, e.getMessage() + " in " + topicPartition, e);
         }
         checks.finish();
-    }
-
-    /** {@link #validateRecords} for a compressed batch stored as it came, holding a piece of it at a time. */
-    private void validateSkimmed(RecordBatch batch) {
-        RecordChecks checks = new RecordChecks(batch);
-        try (SkimmedRecords records = batch.skimmedRecords(INFLATION, RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES)) {
-            while (records.hasNext()) {
-                SkimmedRecord record = records.next();
-                checks.check(record.offset(), record.timestamp(), record.keyLength(), record.valueLength());
-            }
-        } catch (ProtocolException e) { // a payload that does not decompress, or malformed records
-            throw new LogException(Errors.INVALID_RECORD, e.getMessage() + " in " + topicPartition, e);
-        }
-        checks.finish();
-    }
-
-    private static int lengthOf(ByteBuf field) {
-        return field == null ? -1 : field.readableBytes();
     }
 
     /** The checks of one batch's records, in order, and what they found. */
@@ -284,6 +266,14 @@ public final class LogValidator {
             this.batch = batch;
             this.flaggedLogAppendTime = batch.isLogAppendTime();
             this.expectedOffset = batch.baseOffset();
+        }
+
+        /** Every record the reader has left. */
+        void checkAll(SkimmedRecords records) {
+            while (records.hasNext()) {
+                records.readNext();
+                check(records.offset(), records.timestamp(), records.keyLength(), records.valueLength());
+            }
         }
 
         /** One record; {@code keyLength} and {@code valueLength} are -1 for null. */

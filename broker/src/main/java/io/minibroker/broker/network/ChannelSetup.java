@@ -7,6 +7,7 @@ import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.security.SslEngineFactory;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import org.slf4j.Logger;
@@ -20,7 +21,8 @@ import java.util.function.Supplier;
  * The pipeline of one connection, once {@link ConnectionQuotas} admitted it (else it is closed with a log line):
  * first the {@link ReadGate} that pauses reading while the request budget is spent; on an SSL or SASL_SSL listener TLS first (its handshake bounded by
  * {@code tls.handshake.timeout.ms}, the client's certificate naming the connection's principal, fetched records
- * copied out of their files since TLS cannot send them with {@code sendfile}); then idle watch, bytes to frames,
+ * copied out of their files since TLS cannot send them with {@code sendfile}); then the flushes of one read's
+ * responses made one, idle watch, bytes to frames,
  * frames to requests and responses (on a SASL listener, after the connection authenticated); and write watermarks
  * that count fetched records sent from files.
  */
@@ -85,6 +87,11 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
                     .addLast("copy-file-regions", new FileRegionCopier());
         }
         channel.pipeline()
+                // Responses finished while a read is being handled (every acks=1 produce, every fetch with data
+                // at hand) leave with one flush, one write call, at the end of the read instead of one each
+                // (at most 256 held back); one finished later (a parked request, the disk thread's) is flushed
+                // at once.
+                .addLast("flush", new FlushConsolidationHandler())
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
                 .addLast("frame", frames)
                 .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl, controls));

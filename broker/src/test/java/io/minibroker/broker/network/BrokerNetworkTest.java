@@ -148,6 +148,31 @@ class BrokerNetworkTest {
         }
     }
 
+    /**
+     * Requests read together are answered together: their responses are flushed once, at the end of the read, so
+     * they leave in one write call and the client's first read finds all of them (flushed one by one, it would
+     * wake to the first).
+     */
+    @Test
+    void responsesToRequestsReadTogetherLeaveInOneWrite() throws Exception {
+        ByteArrayOutputStream burst = new ByteArrayOutputStream();
+        for (int i = 0; i < 10; i++) {
+            burst.write(apiVersions(i));
+        }
+        try (RawClient client = new RawClient(port)) {
+            client.send(burst.toByteArray()); // one write: the broker reads all ten at once
+
+            ByteBuffer received = ByteBuffer.wrap(client.receiveOnce(1 << 16));
+            int frames = 0;
+            while (received.remaining() >= 4 && received.remaining() >= 4 + received.getInt(received.position())) {
+                received.position(received.position() + 4 + received.getInt(received.position()));
+                frames++;
+            }
+            assertThat(frames).as("responses found by the first read").isEqualTo(10);
+            assertThat(received.remaining()).isZero();
+        }
+    }
+
     @Test
     void metadataNamesThisBrokerAtItsRealPortAsController() throws Exception {
         try (RawClient client = new RawClient(port)) {

@@ -274,6 +274,14 @@ public final class RecordBatch {
         return new SkimmedRecords(this, Codecs.chunks(compression(), body()), alloc, maxDecompressedBytes);
     }
 
+    /**
+     * Reads through records taken from {@link #plainRecords} as {@link #skimmedRecords} reads a compressed batch,
+     * allocating nothing per record; the caller keeps and releases them.
+     */
+    public SkimmedRecords skimmedRecords(ByteBuf plainRecords) {
+        return new SkimmedRecords(this, plainRecords);
+    }
+
     /** Iterates records taken from {@link #plainRecords}; the caller keeps and releases them. */
     public RecordIterator records(ByteBuf plainRecords) {
         return new RecordIterator(this, plainRecords.duplicate(), false);

@@ -17,7 +17,11 @@ import java.util.NoSuchElementException;
  * checked as strictly as {@link RecordIterator} checks it.
  *
  * <p>Each piece's buffer comes from the allocator given, so a budget ({@link InflationBudget}) bounds them too;
- * closing gives it back.
+ * closing gives it back. Records already plain (an uncompressed batch's body, or {@link RecordBatch#plainRecords})
+ * are read the same way as one piece that is only looked at, never copied or released.
+ *
+ * <p>{@link #readNext} reads a record into this reader's fields and allocates nothing: the leader's validation
+ * reads every record of every produced batch this way ({@link #next} gives the same record as a value).
  */
 public final class SkimmedRecords implements AutoCloseable {
     /** Length, attributes, timestamp delta, offset delta, key length, value length, header count. */
@@ -26,6 +30,7 @@ public final class SkimmedRecords implements AutoCloseable {
     private static final int MAX_VARLONG_BYTES = 10;
 
     private final RecordBatch batch;
+    /** Null when the records are already plain: {@link #piece} is then all of them, and not ours. */
     private final PlainChunks chunks;
     private final ByteBuf piece;
     private final int count;
@@ -34,6 +39,10 @@ public final class SkimmedRecords implements AutoCloseable {
     /** Bytes of the current record read so far, to check them against its declared length. */
     private int recordBytesRead;
     private int read;
+    private long offset;
+    private long timestamp;
+    private int keyLength;
+    private int valueLength;
 
     SkimmedRecords(RecordBatch batch, PlainChunks chunks, ByteBufAllocator alloc, int maxDecompressedBytes) {
         this.batch = batch;
@@ -44,6 +53,18 @@ public final class SkimmedRecords implements AutoCloseable {
         if (count < 0 || count > maxDecompressedBytes / MIN_RECORD_BYTES) {
             close();
             throw corrupt("record count " + count + " cannot fit in " + maxDecompressedBytes + " bytes");
+        }
+    }
+
+    /** Reads through records that are plain already; {@code plainRecords} stays the caller's, untouched. */
+    SkimmedRecords(RecordBatch batch, ByteBuf plainRecords) {
+        this.batch = batch;
+        this.chunks = null;
+        this.piece = plainRecords.duplicate();
+        this.count = batch.recordCount();
+        this.bytesAllowed = 0;
+        if (count < 0 || count > piece.readableBytes() / MIN_RECORD_BYTES) {
+            throw corrupt("record count " + count + " cannot fit in " + piece.readableBytes() + " bytes");
         }
     }
 
@@ -58,19 +79,47 @@ public final class SkimmedRecords implements AutoCloseable {
     }
 
     public SkimmedRecord next() {
+        readNext();
+        return new SkimmedRecord(offset, timestamp, keyLength, valueLength);
+    }
+
+    /**
+     * Reads the next record: {@link #offset}, {@link #timestamp}, {@link #keyLength} and {@link #valueLength} then
+     * describe it, until the next call.
+     */
+    public void readNext() {
         if (read >= count) {
             throw new NoSuchElementException();
         }
         try {
-            SkimmedRecord record = readRecord();
+            readRecord();
             read++;
-            return record;
         } catch (ProtocolException e) {
             throw new ProtocolException(Errors.CORRUPT_MESSAGE, "record " + read + ": " + e.getMessage(), e);
         }
     }
 
-    private SkimmedRecord readRecord() {
+    /** The offset of the record {@link #readNext} read. */
+    public long offset() {
+        return offset;
+    }
+
+    /** Its timestamp: the batch's for a LogAppendTime batch. */
+    public long timestamp() {
+        return timestamp;
+    }
+
+    /** The length of its key, -1 for null. */
+    public int keyLength() {
+        return keyLength;
+    }
+
+    /** The length of its value, -1 for null. */
+    public int valueLength() {
+        return valueLength;
+    }
+
+    private void readRecord() {
         int length = readVarint();
         if (length < MIN_RECORD_BYTES - 1) {
             throw corrupt("record length " + length);
@@ -79,8 +128,8 @@ public final class SkimmedRecords implements AutoCloseable {
         readByte(); // attributes: nothing in them is checked, as RecordIterator does not
         long timestampDelta = readVarlong();
         int offsetDelta = readVarint();
-        int keyLength = skipNullableBytes();
-        int valueLength = skipNullableBytes();
+        int keyBytes = skipNullableBytes();
+        int valueBytes = skipNullableBytes();
         int headerCount = readVarint();
         if (headerCount < 0 || headerCount > (length - recordBytesRead) / 2) {
             throw corrupt("header count " + headerCount + " cannot fit in " + (length - recordBytesRead) + " bytes");
@@ -102,8 +151,10 @@ public final class SkimmedRecords implements AutoCloseable {
         if (recordBytesRead != length) {
             throw corrupt("record declared " + length + " bytes but used " + recordBytesRead);
         }
-        long timestamp = batch.isLogAppendTime() ? batch.maxTimestamp() : batch.baseTimestamp() + timestampDelta;
-        return new SkimmedRecord(batch.baseOffset() + offsetDelta, timestamp, keyLength, valueLength);
+        offset = batch.baseOffset() + offsetDelta;
+        timestamp = batch.isLogAppendTime() ? batch.maxTimestamp() : batch.baseTimestamp() + timestampDelta;
+        keyLength = keyBytes;
+        valueLength = valueBytes;
     }
 
     /** Skips a varint-sized field; returns its length, -1 for null. */
@@ -165,6 +216,9 @@ public final class SkimmedRecords implements AutoCloseable {
 
     /** Whether bytes remain: reads pieces until one has some, or the records end. */
     private boolean nextPieceHasBytes() {
+        if (chunks == null) {
+            return piece.isReadable();
+        }
         while (!piece.isReadable()) {
             piece.clear();
             if (!chunks.readBlock(piece, bytesAllowed)) {
@@ -177,6 +231,9 @@ public final class SkimmedRecords implements AutoCloseable {
 
     @Override
     public void close() {
+        if (chunks == null) {
+            return; // the plain records are the caller's
+        }
         try {
             chunks.close();
         } finally {

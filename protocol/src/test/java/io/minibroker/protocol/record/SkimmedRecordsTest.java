@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Skimming a compressed batch finds what reading it whole finds: the same records, or a refusal, for every codec;
- * and it holds one piece of the records at a time, however far they inflate.
+ * and it holds one piece of the records at a time, however far they inflate. Plain records read in place (an
+ * uncompressed batch's body, or a batch's records decompressed) agree with reading them whole too.
  */
 class SkimmedRecordsTest {
     private static final UnpooledByteBufAllocator ALLOC = new UnpooledByteBufAllocator(false);
@@ -65,6 +66,23 @@ class SkimmedRecordsTest {
         return found;
     }
 
+    /** The plain records read in place, through the reader's fields ({@link SkimmedRecords#readNext}). */
+    private static List<SkimmedRecord> skimPlain(RecordBatch batch) {
+        ByteBuf plain = batch.plainRecords(ALLOC, LIMIT);
+        List<SkimmedRecord> found = new ArrayList<>();
+        try (SkimmedRecords records = batch.skimmedRecords(plain)) {
+            while (records.hasNext()) {
+                records.readNext();
+                found.add(new SkimmedRecord(records.offset(), records.timestamp(), records.keyLength(),
+                        records.valueLength()));
+            }
+            assertThat(plain.readerIndex()).as("the caller's buffer is not moved").isZero();
+        } finally {
+            plain.release();
+        }
+        return found;
+    }
+
     private static boolean compressed(CompressionType type) {
         return type != CompressionType.NONE;
     }
@@ -77,6 +95,16 @@ class SkimmedRecordsTest {
 
         assertThat(skimmed).hasSize(300).isEqualTo(readWhole(batch));
         assertThat(skimmed.get(0)).isEqualTo(new SkimmedRecord(40, 1_000, -1, 500));
+        assertThat(skimmed.get(2)).isEqualTo(new SkimmedRecord(42, 1_006, 2, 502));
+    }
+
+    @ParameterizedTest
+    @EnumSource(CompressionType.class)
+    void readingPlainRecordsInPlaceFindsTheRecordsReadingWholeFinds(CompressionType type) {
+        RecordBatch batch = sample(type, 300, 500);
+        List<SkimmedRecord> skimmed = skimPlain(batch);
+
+        assertThat(skimmed).hasSize(300).isEqualTo(readWhole(batch));
         assertThat(skimmed.get(2)).isEqualTo(new SkimmedRecord(42, 1_006, 2, 502));
     }
 
@@ -116,9 +144,6 @@ class SkimmedRecordsTest {
     @Property(tries = 1500)
     void skimmingAndReadingWholeAgreeOnMutatedRecords(@ForAll CompressionType type, @ForAll long seed,
                                                       @ForAll @IntRange(min = 1, max = 4) int mutations) {
-        if (!compressed(type)) {
-            return;
-        }
         Random random = new Random(seed);
         RecordBatch plainBatch = sample(CompressionType.NONE, 6, 5);
         ByteBuf body = plainBatch.plainRecords(ALLOC, LIMIT);
@@ -133,8 +158,9 @@ class SkimmedRecordsTest {
         RecordBatch batch = RecordBatch.wrap(plainBatch.recompressed(ALLOC, type, Unpooled.wrappedBuffer(plain)));
 
         Object whole = outcome(() -> readWhole(batch));
-        Object skimmed = outcome(() -> skim(batch, LIMIT));
+        Object skimmed = outcome(() -> compressed(type) ? skim(batch, LIMIT) : skimPlain(batch));
         assertThat(skimmed).isEqualTo(whole);
+        assertThat(outcome(() -> skimPlain(batch))).as("the same records read in place").isEqualTo(whole);
     }
 
     /** The records found, or the class of the refusal (the messages may differ). */
