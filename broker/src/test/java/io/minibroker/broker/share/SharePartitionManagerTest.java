@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -55,13 +54,24 @@ class SharePartitionManagerTest {
     /** A share coordinator with no state for anyone, that forgets what it is told. */
     private static final Persister NO_STATE = new Persister() {
         @Override
-        public CompletionStage<Optional<ShareStateSnapshot>> read(SharePartitionKey key, int leaderEpoch) {
-            return CompletableFuture.completedFuture(Optional.empty());
+        public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
+            return CompletableFuture.completedFuture(new State(null, 0));
         }
 
         @Override
-        public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch) {
+        public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
+                                           int stateEpoch) {
             return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletionStage<Summary> summary(SharePartitionKey key) {
+            return CompletableFuture.completedFuture(Summary.NONE);
         }
 
         @Override
