@@ -223,7 +223,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
             group.statePartitions.retainExisting(topicId -> topics.known(topicId).isPresent());
         }
         group.subscribedPartitions.forEach((topicId, count) -> topics.known(topicId).ifPresent(topic ->
-                group.statePartitions().initialize(topicId, topic.name(), partitionsUpTo(count))));
+                group.statePartitions().initializeFirst(topicId, topic.name(), count)));
     }
 
     private static Set<Integer> partitionsUpTo(int count) {

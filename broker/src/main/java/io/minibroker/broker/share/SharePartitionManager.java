@@ -165,12 +165,19 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
         if (acknowledgements.stream().anyMatch(Acknowledgement::renewsAny)) {
             locksTaken(partition);
         }
-        return written.handle((ok, failure) -> failure == null ? Errors.NONE : writeError(failure));
+        return written.handle((ok, failure) -> failure == null ? Errors.NONE : writeError(partition, failure));
     }
 
-    /** A failed state write as Kafka's SharePartition answers it (its fetchPersisterError). */
-    private static Errors writeError(Throwable failure) {
+    /**
+     * A failed state write as Kafka's SharePartition answers it (its fetchPersisterError). A fenced write (another
+     * leader since, or the state initialized again by AlterShareGroupOffsets) drops the share partition, as Kafka's
+     * SharePartitionManager drops a fenced one: the next fetch here loads the state again.
+     */
+    private Errors writeError(SharePartition partition, Throwable failure) {
         Errors error = Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR);
+        if (error == Errors.FENCED_LEADER_EPOCH || error == Errors.FENCED_STATE_EPOCH) {
+            partitions.remove(partition.key(), partition);
+        }
         return switch (error) {
             case NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS ->
                     Errors.COORDINATOR_NOT_AVAILABLE;
@@ -305,6 +312,7 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
             persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch(),
                     partition.stateEpoch()).exceptionally(failure -> {
                 log.warn("Cannot persist the state of {}", partition.key(), failure);
+                writeError(partition, failure);
                 return null;
             });
         }
