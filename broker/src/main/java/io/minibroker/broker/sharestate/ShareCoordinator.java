@@ -44,9 +44,10 @@ import java.util.function.Supplier;
  * epoch (so a node that becomes its leader reads what the previous leader wrote), and each write appends a
  * ShareSnapshot record through the replicated log, counting once the log says so (on a cluster, replicated to
  * {@code min.insync.replicas}); the records every share partition has superseded are pruned every
- * {@code share.coordinator.state.topic.prune.interval.ms}. A write or read from a share-partition leader older than
- * the last one seen is FENCED_LEADER_EPOCH, so a node that lost a partition's leadership cannot overwrite its new
- * leader's state.
+ * {@code share.coordinator.state.topic.prune.interval.ms}. Leader and state epochs fence as in Kafka's
+ * ShareCoordinatorShard: a write or read from a share-partition leader older than the last one seen is
+ * FENCED_LEADER_EPOCH, so a node that lost a partition's leadership cannot overwrite its new leader's state, and a
+ * write made on a state initialized again since (a newer state epoch) is FENCED_STATE_EPOCH.
  */
 public final class ShareCoordinator implements AutoCloseable {
 
