@@ -53,6 +53,8 @@ APIS = [
     ('ShareGroupHeartbeat', 'SHARE_GROUP_HEARTBEAT'), ('ShareGroupDescribe', 'SHARE_GROUP_DESCRIBE'),
     ('ReadShareGroupState', 'READ_SHARE_GROUP_STATE'), ('WriteShareGroupState', 'WRITE_SHARE_GROUP_STATE'),
     ('DeleteShareGroupState', 'DELETE_SHARE_GROUP_STATE'),
+    ('InitializeShareGroupState', 'INITIALIZE_SHARE_GROUP_STATE'),
+    ('ReadShareGroupStateSummary', 'READ_SHARE_GROUP_STATE_SUMMARY'),
 ]
 VIEWED = [api for api, _ in APIS]
 

@@ -128,6 +128,8 @@ public final class AuthorizingHandler implements ApiHandler {
             case READ_SHARE_GROUP_STATE -> ShareStateApiChecks::read;
             case WRITE_SHARE_GROUP_STATE -> ShareStateApiChecks::write;
             case DELETE_SHARE_GROUP_STATE -> ShareStateApiChecks::delete;
+            case INITIALIZE_SHARE_GROUP_STATE -> ShareStateApiChecks::initialize;
+            case READ_SHARE_GROUP_STATE_SUMMARY -> ShareStateApiChecks::readSummary;
             default -> null;
         };
     }

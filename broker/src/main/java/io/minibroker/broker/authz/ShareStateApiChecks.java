@@ -3,8 +3,12 @@ package io.minibroker.broker.authz;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateResponseView;
+import io.minibroker.protocol.message.view.InitializeShareGroupStateRequestView;
+import io.minibroker.protocol.message.view.InitializeShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateResponseView;
+import io.minibroker.protocol.message.view.ReadShareGroupStateSummaryRequestView;
+import io.minibroker.protocol.message.view.ReadShareGroupStateSummaryResponseView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateResponseView;
 import io.minibroker.protocol.schema.Struct;
@@ -12,7 +16,8 @@ import io.minibroker.protocol.schema.Struct;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The share coordinator's inter-broker APIs (Read/Write/DeleteShareGroupState), as Kafka's KafkaApis checks them:
+ * The share coordinator's inter-broker APIs (Read/Write/Delete/InitializeShareGroupState,
+ * ReadShareGroupStateSummary), as Kafka's KafkaApis checks them:
  * CLUSTER_ACTION on the cluster, else every partition asked for is answered CLUSTER_AUTHORIZATION_FAILED (the
  * responses have no top-level error code).
  */
@@ -59,6 +64,36 @@ final class ShareStateApiChecks {
         for (DeleteShareGroupStateRequestView.DeleteStateData topic
                 : new DeleteShareGroupStateRequestView(access.request().body()).topics()) {
             DeleteShareGroupStateResponseView.DeleteStateResult result = response.addResult()
+                    .topicId(topic.topicId());
+            topic.partitions().forEach(p -> result.addPartition().partition(p.partition()).errorCode(REFUSED)
+                    .errorMessage(Access.message(Errors.CLUSTER_AUTHORIZATION_FAILED)));
+        }
+        return Access.answer(response.struct());
+    }
+
+    static CompletionStage<Struct> initialize(Access access) {
+        if (access.allowedOnCluster(AclOperation.CLUSTER_ACTION)) {
+            return access.serve();
+        }
+        InitializeShareGroupStateResponseView response = new InitializeShareGroupStateResponseView();
+        for (InitializeShareGroupStateRequestView.InitializeStateData topic
+                : new InitializeShareGroupStateRequestView(access.request().body()).topics()) {
+            InitializeShareGroupStateResponseView.InitializeStateResult result = response.addResult()
+                    .topicId(topic.topicId());
+            topic.partitions().forEach(p -> result.addPartition().partition(p.partition()).errorCode(REFUSED)
+                    .errorMessage(Access.message(Errors.CLUSTER_AUTHORIZATION_FAILED)));
+        }
+        return Access.answer(response.struct());
+    }
+
+    static CompletionStage<Struct> readSummary(Access access) {
+        if (access.allowedOnCluster(AclOperation.CLUSTER_ACTION)) {
+            return access.serve();
+        }
+        ReadShareGroupStateSummaryResponseView response = new ReadShareGroupStateSummaryResponseView();
+        for (ReadShareGroupStateSummaryRequestView.ReadStateSummaryData topic
+                : new ReadShareGroupStateSummaryRequestView(access.request().body()).topics()) {
+            ReadShareGroupStateSummaryResponseView.ReadStateSummaryResult result = response.addResult()
                     .topicId(topic.topicId());
             topic.partitions().forEach(p -> result.addPartition().partition(p.partition()).errorCode(REFUSED)
                     .errorMessage(Access.message(Errors.CLUSTER_AUTHORIZATION_FAILED)));

@@ -13,9 +13,9 @@ import java.util.function.Supplier;
 
 /**
  * The leaders of a coordinators' topic's partitions in a cluster ({@code __consumer_offsets}',
- * {@code __transaction_state}'s), from the latest image: a key's coordinator is the leader of its partition (Kafka's
- * partitionFor, {@link InternalTopics#partitionFor} for groups and transactional ids alike), at that broker's
- * endpoint on the listener the request came on.
+ * {@code __transaction_state}'s, {@code __share_group_state}'s), from the latest image: a key's coordinator is the
+ * leader of its partition (Kafka's partitionFor, {@link InternalTopics#partitionFor} for groups, transactional ids
+ * and share partitions' keys alike), at that broker's endpoint on the listener the request came on.
  */
 public final class ClusterOffsetsTopicLeaders implements CoordinatorLocator.OffsetsTopicLeaders {
 

@@ -223,7 +223,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
             group.statePartitions.retainExisting(topicId -> topics.known(topicId).isPresent());
         }
         group.subscribedPartitions.forEach((topicId, count) -> topics.known(topicId).ifPresent(topic ->
-                group.statePartitions().initialize(topicId, topic.name(), partitionsUpTo(count))));
+                group.statePartitions().initializeFirst(topicId, topic.name(), count)));
     }
 
     private static Set<Integer> partitionsUpTo(int count) {
@@ -454,9 +454,13 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 }
                 partitions.forEach((topicId, numbers) -> topics.known(topicId).ifPresent(topic ->
                         group.statePartitions().initialize(topicId, topic.name(), numbers)));
+                // As Kafka, the altered partitions' state is initialized with the group's epoch as its state epoch.
+                int stateEpoch = group.groupEpoch;
                 // Kafka's failed write leaves no group behind either. The write completes on whichever thread
                 // finished it; like every change to the groups, forgetting one is made on the coordinator thread.
-                return written(group).thenCompose(outcome -> made && outcome.error() != Errors.NONE
+                return written(group).thenApply(outcome -> outcome.error() == Errors.NONE
+                                ? Outcome.altered(stateEpoch) : outcome)
+                        .thenCompose(outcome -> made && outcome.error() != Errors.NONE
                         ? thread.supply(() -> {
                             forgetIfUnwritten(group);
                             return outcome;

@@ -17,7 +17,9 @@ import io.minibroker.broker.share.ShareSessionCache;
 import io.minibroker.broker.share.ShareStateDeletion;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.sharestate.DeleteShareGroupStateHandler;
+import io.minibroker.broker.sharestate.InitializeShareGroupStateHandler;
 import io.minibroker.broker.sharestate.ReadShareGroupStateHandler;
+import io.minibroker.broker.sharestate.ReadShareGroupStateSummaryHandler;
 import io.minibroker.broker.sharestate.ShareCoordinator;
 import io.minibroker.broker.sharestate.ShareStatePersister;
 import io.minibroker.broker.sharestate.WriteShareGroupStateHandler;
@@ -120,7 +122,9 @@ final class ShareGroupApis implements AutoCloseable {
                         membership, topics))
                 .add(ApiKey.READ_SHARE_GROUP_STATE, new ReadShareGroupStateHandler(stateCoordinator))
                 .add(ApiKey.WRITE_SHARE_GROUP_STATE, new WriteShareGroupStateHandler(stateCoordinator))
-                .add(ApiKey.DELETE_SHARE_GROUP_STATE, new DeleteShareGroupStateHandler(stateCoordinator));
+                .add(ApiKey.DELETE_SHARE_GROUP_STATE, new DeleteShareGroupStateHandler(stateCoordinator))
+                .add(ApiKey.INITIALIZE_SHARE_GROUP_STATE, new InitializeShareGroupStateHandler(stateCoordinator))
+                .add(ApiKey.READ_SHARE_GROUP_STATE_SUMMARY, new ReadShareGroupStateSummaryHandler(stateCoordinator));
     }
 
     /** Parked share fetches answered and lock releases written: before the disk thread stops. */

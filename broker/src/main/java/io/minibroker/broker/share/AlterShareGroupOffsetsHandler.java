@@ -76,7 +76,8 @@ public final class AlterShareGroupOffsetsHandler implements ApiHandler {
                         .errorCode(outcome.error().code()).errorMessage(outcome.message()).struct());
             }
             List<CompletableFuture<Void>> writes = new ArrayList<>();
-            resets.forEach((key, offset) -> writes.add(manager.reset(key, offset).toCompletableFuture()));
+            resets.forEach((key, offset) -> writes.add(manager.reset(key, offset, outcome.stateEpoch())
+                    .toCompletableFuture()));
             return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
                     .thenApply(done -> response.struct());
         });

@@ -72,8 +72,8 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
             Set<Integer> partitions = new TreeSet<>(withState.getOrDefault(topicId, Set.of()));
             manager.keysOf(groupId).stream().filter(key -> key.topicId().equals(topicId))
                     .forEach(key -> partitions.add(key.partition()));
-            partitions.forEach(partition -> writes.add(manager.reset(new SharePartitionKey(groupId, topicId, partition),
-                    null).toCompletableFuture()));
+            partitions.forEach(partition -> writes.add(manager.forget(new SharePartitionKey(groupId, topicId, partition))
+                    .toCompletableFuture()));
             deleted.add(topicId);
         }
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))

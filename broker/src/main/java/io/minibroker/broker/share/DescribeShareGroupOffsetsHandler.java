@@ -31,8 +31,8 @@ import java.util.concurrent.CompletionStage;
  * (KIP-1226: records below the high watermark not yet finished with, the acknowledged and archived ones of the
  * window not counted). A partition without state has start offset -1; an unknown group is GROUP_ID_NOT_FOUND, an
  * unknown topic UNKNOWN_TOPIC_OR_PARTITION, as Kafka answers them. Null topics: every partition with state (those
- * the group's ShareGroupStatePartitionMetadata lists, and any this node holds). A state this node neither leads nor
- * altered is read from the share coordinator, as Kafka's group coordinator reads its summary; a partition whose
+ * the group's ShareGroupStatePartitionMetadata lists, and any this node holds). Every state is read from its share
+ * coordinator as a summary (ReadShareGroupStateSummary), as Kafka's group coordinator reads it; a partition whose
  * state cannot be read is answered with the coordinator's error.
  */
 public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
@@ -73,18 +73,16 @@ public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
                         continue;
                     }
                     SharePartitionKey key = new SharePartitionKey(group.groupId(), metadata.get().id(), partition);
-                    reads.add(manager.describe(key).toCompletableFuture().handle((state, failure) -> {
+                    reads.add(manager.describe(key).toCompletableFuture().handle((summary, failure) -> {
                         if (failure != null) {
                             entry.errorCode(readError(failure).code());
-                        } else {
-                            state.ifPresent(found -> {
-                                entry.startOffset(found.startOffset());
-                                ShareLogs.Resolved resolved = logs.resolve(key.topicId(), partition);
-                                if (resolved.log() != null) {
-                                    entry.lag(Math.max(0, resolved.log().highWatermark() - found.startOffset()
-                                            - finished(found)));
-                                }
-                            });
+                        } else if (summary.startOffset() >= 0) {
+                            entry.startOffset(summary.startOffset());
+                            ShareLogs.Resolved resolved = logs.resolve(key.topicId(), partition);
+                            if (resolved.log() != null) {
+                                entry.lag(Math.max(0, resolved.log().highWatermark() - summary.startOffset()
+                                        - Math.max(0, summary.deliveryCompleteCount())));
+                            }
                         }
                         return null;
                     }));
@@ -117,11 +115,5 @@ public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
     /** The share coordinator's error for a state it could not read (an unexpected failure: UNKNOWN_SERVER_ERROR). */
     private static Errors readError(Throwable failure) {
         return Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR);
-    }
-
-    /** Records of the window no longer to be delivered: they do not count in the lag. */
-    private static long finished(ShareStateSnapshot state) {
-        return state.batches().stream().filter(b -> b.state().isTerminal())
-                .mapToLong(b -> b.lastOffset() - b.firstOffset() + 1).sum();
     }
 }

@@ -1,29 +1,51 @@
 package io.minibroker.broker.share;
 
-import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
  * Where share partitions' state is kept across restarts and leadership moves (Kafka's Persister, whose default
  * reads and writes it through the share coordinator, in {@code __share_group_state}). Everything completes off the
  * caller's thread; a failure carries the coordinator's error in a {@link io.minibroker.broker.log.LogException}.
- * Each call names the leader epoch of the partition its caller leads: the coordinator refuses a write from a leader
- * older than the last it heard from (FENCED_LEADER_EPOCH), so a node that lost a partition's leadership cannot
- * overwrite the state its new leader works on.
+ * A leader's read and writes name the leader epoch of the partition it leads, and its writes the state epoch its
+ * read returned: the coordinator refuses a leader older than the last it heard from (FENCED_LEADER_EPOCH), so a node
+ * that lost a partition's leadership cannot overwrite the state its new leader works on, and a write made on a state
+ * initialized again since (AlterShareGroupOffsets: FENCED_STATE_EPOCH), so a reset is not undone by a leader that
+ * loaded the state before it.
  */
 public interface Persister {
 
     /**
-     * An administrator's read or write (DescribeShareGroupOffsets, AlterShareGroupOffsets), from no share partition's
-     * leader: never fenced, and a read fences no leader.
+     * An administrator's read or write, from no share partition's leader: never fenced, and a read fences no leader.
+     * As a state epoch: not checked, the stored one kept.
      */
     int NO_LEADER_EPOCH = -1;
 
-    /** The share partition's state, or empty if it has none yet; a leader reads it before serving the partition. */
-    CompletionStage<Optional<ShareStateSnapshot>> read(SharePartitionKey key, int leaderEpoch);
+    /** A share partition's state as read by its leader: the snapshot (null when it has none) and its state epoch. */
+    record State(ShareStateSnapshot snapshot, int stateEpoch) {
+    }
+
+    /**
+     * What an administrator sees of a share partition's state (ReadShareGroupStateSummary): its start offset (-1 when
+     * it has none) and how many offsets from there on are delivered for good (acknowledged or archived).
+     */
+    record Summary(long startOffset, long deliveryCompleteCount) {
+        public static final Summary NONE = new Summary(-1, -1);
+    }
+
+    /** The share partition's state; a leader reads it before serving the partition. */
+    CompletionStage<State> read(SharePartitionKey key, int leaderEpoch);
 
     /** Writes {@code snapshot} as the state of {@code key}; completes once it counts. */
-    CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch);
+    CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch, int stateEpoch);
+
+    /**
+     * Replaces the state of {@code key} with one starting at {@code startOffset} with nothing in flight, under a new
+     * state epoch (InitializeShareGroupState; AlterShareGroupOffsets); completes once that counts.
+     */
+    CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset);
+
+    /** The state's start offset and completed deliveries, for an administrator (ReadShareGroupStateSummary). */
+    CompletionStage<Summary> summary(SharePartitionKey key);
 
     /** Forgets the state of {@code key} (DeleteShareGroupOffsets); completes once that counts. */
     CompletionStage<Void> delete(SharePartitionKey key);

@@ -18,9 +18,20 @@ public interface ShareGroupMembership {
 
     enum Status { UNKNOWN, EMPTY, HAS_MEMBERS }
 
-    /** The coordinator's answer: NONE, or the error (with Kafka's message) the whole request gets. */
-    record Outcome(Errors error, String message) {
+    /**
+     * The coordinator's answer: NONE, or the error (with Kafka's message) the whole request gets; for
+     * AlterShareGroupOffsets, the state epoch the partitions' state is initialized with (Kafka's: the group's epoch).
+     */
+    record Outcome(Errors error, String message, int stateEpoch) {
         public static final Outcome NONE = new Outcome(Errors.NONE, null);
+
+        public Outcome(Errors error, String message) {
+            this(error, message, Persister.NO_LEADER_EPOCH);
+        }
+
+        public static Outcome altered(int stateEpoch) {
+            return new Outcome(Errors.NONE, null, stateEpoch);
+        }
     }
 
     Status status(String groupId);

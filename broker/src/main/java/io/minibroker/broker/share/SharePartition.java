@@ -52,6 +52,8 @@ public final class SharePartition {
     private long nextLockDeadlineMs = Long.MAX_VALUE;
     /** The partition's leader epoch this node loaded the state under, which its writes of the state carry. */
     private int leaderEpoch = Persister.NO_LEADER_EPOCH;
+    /** The state epoch of the state loaded, which its writes carry (fenced once the state is initialized again). */
+    private int stateEpoch = Persister.NO_LEADER_EPOCH;
 
     private SharePartition(SharePartitionKey key, Clock clock, ShareGroupSettings settings, long startOffset) {
         this.key = key;
@@ -91,12 +93,17 @@ public final class SharePartition {
         return key;
     }
 
-    synchronized void ledUnder(int epoch) {
+    synchronized void ledUnder(int epoch, int loadedStateEpoch) {
         this.leaderEpoch = epoch;
+        this.stateEpoch = loadedStateEpoch;
     }
 
     public synchronized int leaderEpoch() {
         return leaderEpoch;
+    }
+
+    public synchronized int stateEpoch() {
+        return stateEpoch;
     }
 
     /** The group's settings may change (IncrementalAlterConfigs of the group); new acquisitions use the latest. */

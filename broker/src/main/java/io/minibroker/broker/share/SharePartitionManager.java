@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -42,8 +41,8 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
     private final Map<SharePartitionKey, SharePartition> partitions = new ConcurrentHashMap<>();
     /** Share partitions whose state is being read from the share coordinator. */
     private final Set<SharePartitionKey> loading = ConcurrentHashMap.newKeySet();
-    /** States AlterShareGroupOffsets wrote here for share partitions not loaded here (what Describe answers). */
-    private final Map<SharePartitionKey, ShareStateSnapshot> altered = new ConcurrentHashMap<>();
+    /** Share partitions not loaded here whose state AlterShareGroupOffsets initialized here (listed by Describe). */
+    private final Set<SharePartitionKey> altered = ConcurrentHashMap.newKeySet();
     private final Purgatory<DelayedShareFetch> fetchPurgatory;
     private final Purgatory<LockExpiry> lockPurgatory;
     /**
@@ -109,9 +108,10 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
                 loading.remove(key);
                 return;
             }
-            SharePartition loaded = state.map(s -> SharePartition.restored(key, clock, settings, s))
-                    .orElseGet(() -> SharePartition.startingAt(key, clock, settings, resetStart));
-            loaded.ledUnder(epoch);
+            SharePartition loaded = state.snapshot() != null
+                    ? SharePartition.restored(key, clock, settings, state.snapshot())
+                    : SharePartition.startingAt(key, clock, settings, resetStart);
+            loaded.ledUnder(epoch, state.stateEpoch());
             partitions.put(key, loaded);
             altered.remove(key);
             loading.remove(key);
@@ -119,30 +119,20 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
         });
     }
 
-    /** The state of {@code key} as this node knows it: loaded here, or written here by AlterShareGroupOffsets. */
-    public Optional<ShareStateSnapshot> state(SharePartitionKey key) {
-        SharePartition partition = partitions.get(key);
-        if (partition != null) {
-            return Optional.of(partition.snapshot());
-        }
-        return Optional.ofNullable(altered.get(key));
-    }
-
     /**
-     * The state of {@code key} for an administrator (DescribeShareGroupOffsets): as this node knows it, or else as
-     * the share coordinator keeps it, read without leading the partition; empty if it has none.
+     * The state of {@code key} for an administrator (DescribeShareGroupOffsets): its summary at the share coordinator,
+     * which every acknowledgement and alteration reaches before it is answered, as Kafka's group coordinator reads it
+     * (ReadShareGroupStateSummary).
      */
-    public CompletionStage<Optional<ShareStateSnapshot>> describe(SharePartitionKey key) {
-        Optional<ShareStateSnapshot> here = state(key);
-        return here.isPresent() ? CompletableFuture.completedFuture(here)
-                : persister.read(key, Persister.NO_LEADER_EPOCH);
+    public CompletionStage<Persister.Summary> describe(SharePartitionKey key) {
+        return persister.summary(key);
     }
 
     /** Every share partition of {@code groupId} known here, loaded or altered. */
     public List<SharePartitionKey> keysOf(String groupId) {
         List<SharePartitionKey> keys = new ArrayList<>();
         partitions.keySet().stream().filter(k -> k.groupId().equals(groupId)).forEach(keys::add);
-        altered.keySet().stream().filter(k -> k.groupId().equals(groupId) && !keys.contains(k)).forEach(keys::add);
+        altered.stream().filter(k -> k.groupId().equals(groupId) && !keys.contains(k)).forEach(keys::add);
         return keys;
     }
 
@@ -167,7 +157,8 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
             if (error != Errors.NONE) {
                 return CompletableFuture.completedFuture(error);
             }
-            written = persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch());
+            written = persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch(),
+                    partition.stateEpoch());
         }
         // Released records are there for parked fetches, and records finished with may move the start offset and
         // so make room in a full window (share.partition.max.record.locks): either way, as Kafka, they are checked.
@@ -175,12 +166,19 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
         if (acknowledgements.stream().anyMatch(Acknowledgement::renewsAny)) {
             locksTaken(partition);
         }
-        return written.handle((ok, failure) -> failure == null ? Errors.NONE : writeError(failure));
+        return written.handle((ok, failure) -> failure == null ? Errors.NONE : writeError(partition, failure));
     }
 
-    /** A failed state write as Kafka's SharePartition answers it (its fetchPersisterError). */
-    private static Errors writeError(Throwable failure) {
+    /**
+     * A failed state write as Kafka's SharePartition answers it (its fetchPersisterError). A fenced write (another
+     * leader since, or the state initialized again by AlterShareGroupOffsets) drops the share partition, as Kafka's
+     * SharePartitionManager drops a fenced one: the next fetch here loads the state again.
+     */
+    private Errors writeError(SharePartition partition, Throwable failure) {
         Errors error = Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR);
+        if (error == Errors.FENCED_LEADER_EPOCH || error == Errors.FENCED_STATE_EPOCH) {
+            partitions.remove(partition.key(), partition);
+        }
         return switch (error) {
             case NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS ->
                     Errors.COORDINATOR_NOT_AVAILABLE;
@@ -269,25 +267,29 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
     }
 
     /**
-     * Resets a share partition's start offset (AlterShareGroupOffsets) or, with a null offset, forgets its state
-     * (DeleteShareGroupOffsets). The caller has checked the group has no members.
+     * Resets a share partition's start offset (AlterShareGroupOffsets), as Kafka's group coordinator does through
+     * its persister's initializeState: the state is initialized at {@code offset} with nothing in flight, under
+     * {@code stateEpoch}. A share partition loaded here goes on from there under the new state epoch. The caller
+     * has checked the group has no members.
      */
-    public CompletionStage<Void> reset(SharePartitionKey key, Long offset) {
+    public CompletionStage<Void> reset(SharePartitionKey key, long offset, int stateEpoch) {
         SharePartition partition = partitions.get(key);
-        if (offset == null) {
-            partitions.remove(key);
-            altered.remove(key);
-            return persister.delete(key);
-        }
         if (partition == null) {
-            ShareStateSnapshot snapshot = new ShareStateSnapshot(offset, List.of());
-            altered.put(key, snapshot);
-            return persister.write(key, snapshot, Persister.NO_LEADER_EPOCH);
+            altered.add(key);
+            return persister.initialize(key, stateEpoch, offset);
         }
         synchronized (partition) {
             partition.resetTo(offset);
-            return persister.write(key, partition.snapshot(), partition.leaderEpoch());
+            partition.ledUnder(partition.leaderEpoch(), stateEpoch);
+            return persister.initialize(key, stateEpoch, offset);
         }
+    }
+
+    /** Forgets a share partition's state (DeleteShareGroupOffsets), here and at its share coordinator. */
+    public CompletionStage<Void> forget(SharePartitionKey key) {
+        partitions.remove(key);
+        altered.remove(key);
+        return persister.delete(key);
     }
 
     /**
@@ -299,7 +301,7 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
         Set<SharePartitionKey> keys = new LinkedHashSet<>(keysOf(groupId));
         statePartitions.forEach((topicId, numbers) -> numbers.forEach(partition ->
                 keys.add(new SharePartitionKey(groupId, topicId, partition))));
-        return CompletableFuture.allOf(keys.stream().map(key -> reset(key, null).toCompletableFuture())
+        return CompletableFuture.allOf(keys.stream().map(key -> forget(key).toCompletableFuture())
                 .toArray(CompletableFuture[]::new));
     }
 
@@ -313,9 +315,11 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
             return;
         }
         synchronized (partition) {
-            persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch()).exceptionally(failure -> {
+            persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch(),
+                    partition.stateEpoch()).exceptionally(failure -> {
                 if (!closed) { // else the stop cut the write short: dropped, as a release made after it is
                     log.warn("Cannot persist the state of {}", partition.key(), failure);
+                    writeError(partition, failure);
                 }
                 return null;
             });

@@ -8,6 +8,7 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.share.Persister;
+import io.minibroker.broker.share.RecordState;
 import io.minibroker.broker.share.SharePartitionKey;
 import io.minibroker.broker.share.ShareStateSnapshot;
 import io.minibroker.broker.sharestate.ShareStateRecords.Stored;
@@ -43,9 +44,10 @@ import java.util.function.Supplier;
  * epoch (so a node that becomes its leader reads what the previous leader wrote), and each write appends a
  * ShareSnapshot record through the replicated log, counting once the log says so (on a cluster, replicated to
  * {@code min.insync.replicas}); the records every share partition has superseded are pruned every
- * {@code share.coordinator.state.topic.prune.interval.ms}. A write or read from a share-partition leader older than
- * the last one seen is FENCED_LEADER_EPOCH, so a node that lost a partition's leadership cannot overwrite its new
- * leader's state.
+ * {@code share.coordinator.state.topic.prune.interval.ms}. Leader and state epochs fence as in Kafka's
+ * ShareCoordinatorShard: a write or read from a share-partition leader older than the last one seen is
+ * FENCED_LEADER_EPOCH, so a node that lost a partition's leadership cannot overwrite its new leader's state, and a
+ * write made on a state initialized again since (a newer state epoch) is FENCED_STATE_EPOCH.
  */
 public final class ShareCoordinator implements AutoCloseable {
 
@@ -60,13 +62,49 @@ public final class ShareCoordinator implements AutoCloseable {
     }
 
     /**
-     * One partition of the topic as replayed under one leader epoch: each share partition's state, and the offset of
-     * its latest record (below the least of which every record is superseded, so may be pruned).
+     * ReadShareGroupStateSummary's answer, as Kafka's share coordinator gives it: the start offset (-1 with no
+     * state), the epochs the state was last written with (0 with none), and the offsets from the start offset on
+     * whose delivery is complete (acknowledged or archived; -1 with no state).
+     */
+    public record Summary(Errors error, long startOffset, int leaderEpoch, int stateEpoch, int deliveryCompleteCount) {
+        static final Summary NO_STATE = new Summary(Errors.NONE, -1, 0, 0, -1);
+
+        static Summary failed(Errors error) {
+            return new Summary(error, -1, -1, -1, -1);
+        }
+    }
+
+    /**
+     * One partition of the topic as replayed under one leader epoch: each share partition's state, the offset of its
+     * latest record (below the least of which every record is superseded, so may be pruned), and, as Kafka's
+     * ShareCoordinatorShard keeps them apart from the state, the greatest leader and state epochs its records carried:
+     * what fences the requests of older leaders (FENCED_LEADER_EPOCH) and of older initializations
+     * (FENCED_STATE_EPOCH). A record written with an epoch of -1 or lower does not lower them.
      */
     private record Loaded(int leaderEpoch, Map<SharePartitionKey, Stored> states,
-                          Map<SharePartitionKey, Long> latestOffsets) {
+                          Map<SharePartitionKey, Long> latestOffsets, Map<SharePartitionKey, Integer> leaderEpochs,
+                          Map<SharePartitionKey, Integer> stateEpochs) {
         Loaded(int leaderEpoch) {
-            this(leaderEpoch, new HashMap<>(), new HashMap<>());
+            this(leaderEpoch, new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>());
+        }
+
+        void apply(SharePartitionKey key, Stored stored) {
+            states.put(key, stored);
+            leaderEpochs.merge(key, stored.leaderEpoch(), Math::max);
+            stateEpochs.merge(key, stored.stateEpoch(), Math::max);
+        }
+
+        void forget(SharePartitionKey key) {
+            states.remove(key);
+            latestOffsets.remove(key);
+            leaderEpochs.remove(key);
+            stateEpochs.remove(key);
+        }
+
+        /** {@code requested} is older than the greatest epoch seen in {@code epochs}; -1 (not given) never is. */
+        static boolean older(Map<SharePartitionKey, Integer> epochs, SharePartitionKey key, int requested) {
+            Integer known = epochs.get(key);
+            return requested != Persister.NO_LEADER_EPOCH && known != null && known > requested;
         }
     }
 
@@ -97,52 +135,124 @@ public final class ShareCoordinator implements AutoCloseable {
 
     /** Kafka's partition of a share partition in {@code __share_group_state}. */
     public static int partitionFor(SharePartitionKey key, int partitions) {
-        return InternalTopics.partitionFor(key.groupId() + ":" + TopicIds.toText(key.topicId()) + ":"
-                + key.partition(), partitions);
+        return InternalTopics.partitionFor(coordinatorKey(key), partitions);
     }
 
+    /** Kafka's coordinator key of a share partition, {@code groupId:topicId:partition}, which picks its partition. */
+    static String coordinatorKey(SharePartitionKey key) {
+        return key.groupId() + ":" + TopicIds.toText(key.topicId()) + ":" + key.partition();
+    }
+
+    /**
+     * ReadShareGroupState, as Kafka's {@code readStateAndMaybeUpdateLeaderEpoch}: a leader older than the last seen
+     * is FENCED_LEADER_EPOCH; a newer one (a new leader loading the share partition) has its epoch written in a
+     * ShareSnapshot record before it is answered, so that the writes of earlier leaders stay fenced after the
+     * coordinator reloads the topic (a restart, another node leading the partition). Leader epoch -1 (an
+     * administrator's read) fences nothing and writes nothing.
+     */
     public CompletableFuture<ReadResult> read(SharePartitionKey key, int leaderEpoch) {
         return onThread(ReadResult::failed, () -> {
-            Loaded partition = load(leaderLog(valid(key)));
-            Stored stored = partition.states().get(key);
-            if (stored == null) {
-                return CompletableFuture.completedFuture(new ReadResult(Errors.NONE, null, -1));
-            }
-            if (leaderEpoch == Persister.NO_LEADER_EPOCH) { // an administrator's look: it leads nothing, fences nothing
-                return CompletableFuture.completedFuture(new ReadResult(Errors.NONE, stored.snapshot(),
-                        stored.stateEpoch()));
-            }
-            if (leaderEpoch < stored.leaderEpoch()) {
+            PartitionLog log = leaderLog(valid(key));
+            Loaded partition = load(log);
+            if (Loaded.older(partition.leaderEpochs(), key, leaderEpoch)) {
                 return CompletableFuture.completedFuture(ReadResult.failed(Errors.FENCED_LEADER_EPOCH));
             }
-            // The reader leads the share partition now: fence the writes of its earlier leaders from here on.
-            partition.states().put(key, new Stored(stored.snapshot(), stored.snapshotEpoch(), stored.stateEpoch(),
-                    leaderEpoch, stored.createTimestamp()));
-            return CompletableFuture.completedFuture(new ReadResult(Errors.NONE, stored.snapshot(),
-                    stored.stateEpoch()));
+            Stored stored = partition.states().get(key);
+            ReadResult answer = stored == null || stored.snapshot().startOffset() < 0
+                    ? new ReadResult(Errors.NONE, null, stored == null ? 0 : stored.stateEpoch())
+                    : new ReadResult(Errors.NONE, stored.snapshot(), stored.stateEpoch());
+            Integer known = partition.leaderEpochs().get(key);
+            if (leaderEpoch == Persister.NO_LEADER_EPOCH || (known != null && known == leaderEpoch)) {
+                return CompletableFuture.completedFuture(answer);
+            }
+            long now = clock.wallClockMs();
+            // With no state yet, the record says only that this leader reads from now on (start offset -1: none).
+            Stored raised = stored == null
+                    ? new Stored(new ShareStateSnapshot(-1, List.of()), 0, 0, leaderEpoch, now)
+                    : new Stored(stored.snapshot(), stored.snapshotEpoch() + 1, stored.stateEpoch(), leaderEpoch,
+                            stored.createTimestamp());
+            return store(partition, log, key, raised)
+                    .thenApply(error -> error == Errors.NONE ? answer : ReadResult.failed(error));
         });
     }
 
-    public CompletableFuture<Errors> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch) {
+    /**
+     * WriteShareGroupState, checked as Kafka's coordinator checks it: a leader epoch older than the greatest seen is
+     * FENCED_LEADER_EPOCH, then a state epoch older than the greatest seen (the state was initialized again since, by
+     * AlterShareGroupOffsets or InitializeShareGroupState) is FENCED_STATE_EPOCH; -1 in either is not checked, and
+     * keeps the stored epoch.
+     */
+    public CompletableFuture<Errors> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
+                                           int stateEpoch) {
         return onThread(Function.identity(), () -> {
             PartitionLog log = leaderLog(valid(key));
             Loaded partition = load(log);
-            Stored previous = partition.states().get(key);
-            boolean fromLeader = leaderEpoch != Persister.NO_LEADER_EPOCH;
-            if (previous != null && fromLeader && leaderEpoch < previous.leaderEpoch()) {
+            if (Loaded.older(partition.leaderEpochs(), key, leaderEpoch)) {
                 return CompletableFuture.completedFuture(Errors.FENCED_LEADER_EPOCH);
             }
+            if (Loaded.older(partition.stateEpochs(), key, stateEpoch)) {
+                return CompletableFuture.completedFuture(Errors.FENCED_STATE_EPOCH);
+            }
+            Stored previous = partition.states().get(key);
             long now = clock.wallClockMs();
-            // An administrator's write (no leader epoch) keeps the epoch that fences the leaders before the last.
-            int epoch = fromLeader || previous == null ? leaderEpoch : previous.leaderEpoch();
-            Stored next = previous == null ? new Stored(snapshot, 0, 0, epoch, now)
-                    : new Stored(snapshot, previous.snapshotEpoch() + 1, previous.stateEpoch(), epoch,
+            Stored next = previous == null
+                    ? new Stored(snapshot, 0, Math.max(stateEpoch, 0), leaderEpoch, now)
+                    : new Stored(snapshot, previous.snapshotEpoch() + 1,
+                            stateEpoch == -1 ? previous.stateEpoch() : stateEpoch,
+                            leaderEpoch == Persister.NO_LEADER_EPOCH ? previous.leaderEpoch() : leaderEpoch,
                             previous.createTimestamp());
-            CompletableFuture<Errors> written = append(partition, log, key, ShareStateRecords.key(key),
-                    ShareStateRecords.value(next, now));
-            partition.states().put(key, next);
-            return written;
+            return store(partition, log, key, next);
         });
+    }
+
+    /**
+     * InitializeShareGroupState, as Kafka's {@code initializeState}: a state epoch older than the greatest seen is
+     * FENCED_STATE_EPOCH; otherwise the share partition's state is replaced by one starting at {@code startOffset}
+     * (-1: where {@code share.auto.offset.reset} says, at its first fetch) with nothing in flight, written with the
+     * new state epoch and leader epoch 0 (the greatest leader epoch seen still fences).
+     */
+    public CompletableFuture<Errors> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
+        return onThread(Function.identity(), () -> {
+            PartitionLog log = leaderLog(valid(key));
+            Loaded partition = load(log);
+            if (Loaded.older(partition.stateEpochs(), key, stateEpoch)) {
+                return CompletableFuture.completedFuture(Errors.FENCED_STATE_EPOCH);
+            }
+            Stored previous = partition.states().get(key);
+            long now = clock.wallClockMs();
+            Stored initialized = new Stored(new ShareStateSnapshot(startOffset, List.of()),
+                    previous == null ? 0 : previous.snapshotEpoch() + 1, stateEpoch, 0, now);
+            return store(partition, log, key, initialized);
+        });
+    }
+
+    /**
+     * ReadShareGroupStateSummary (DescribeShareGroupOffsets' read), as Kafka's {@code readStateSummary}: the state's
+     * start offset and epochs, fencing no leader and writing nothing.
+     */
+    public CompletableFuture<Summary> summary(SharePartitionKey key) {
+        return onThread(Summary::failed, () -> {
+            Stored stored = load(leaderLog(valid(key))).states().get(key);
+            if (stored == null) {
+                return CompletableFuture.completedFuture(Summary.NO_STATE);
+            }
+            ShareStateSnapshot snapshot = stored.snapshot();
+            long start = snapshot.startOffset();
+            long complete = snapshot.batches().stream()
+                    .filter(batch -> batch.state() == RecordState.ACKNOWLEDGED || batch.state() == RecordState.ARCHIVED)
+                    .mapToLong(batch -> batch.lastOffset() - Math.max(batch.firstOffset(), start) + 1)
+                    .filter(count -> count > 0).sum();
+            return CompletableFuture.completedFuture(new Summary(Errors.NONE, start, stored.leaderEpoch(),
+                    stored.stateEpoch(), start < 0 ? -1 : (int) Math.min(complete, Integer.MAX_VALUE)));
+        });
+    }
+
+    /** Writes {@code next} as the share partition's state: in memory now, counting once the log says so. */
+    private CompletableFuture<Errors> store(Loaded partition, PartitionLog log, SharePartitionKey key, Stored next) {
+        CompletableFuture<Errors> written = append(partition, log, key, ShareStateRecords.key(key),
+                ShareStateRecords.value(next, clock.wallClockMs()));
+        partition.apply(key, next);
+        return written;
     }
 
     /** Forgets a share partition's state (DeleteShareGroupState): a tombstone. */
@@ -150,9 +260,10 @@ public final class ShareCoordinator implements AutoCloseable {
         return onThread(Function.identity(), () -> {
             PartitionLog log = leaderLog(valid(key));
             Loaded partition = load(log);
-            if (partition.states().remove(key) == null) {
+            if (!partition.states().containsKey(key)) {
                 return CompletableFuture.completedFuture(Errors.NONE);
             }
+            partition.forget(key);
             return append(partition, log, key, ShareStateRecords.key(key), null);
         });
     }
@@ -283,10 +394,9 @@ public final class ShareCoordinator implements AutoCloseable {
             }
             ByteBuf value = record.value();
             if (value == null) {
-                replayed.states().remove(shareKey);
-                replayed.latestOffsets().remove(shareKey);
+                replayed.forget(shareKey);
             } else {
-                replayed.states().put(shareKey, ShareStateRecords.readValue(value));
+                replayed.apply(shareKey, ShareStateRecords.readValue(value));
                 replayed.latestOffsets().put(shareKey, record.offset());
             }
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {

@@ -2,7 +2,8 @@ package io.minibroker.broker.sharestate;
 
 import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
-import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
+import io.minibroker.broker.group.ClusterOffsetsTopicLeaders;
+import io.minibroker.broker.group.CoordinatorLocator;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.share.Persister;
 import io.minibroker.broker.share.RecordState;
@@ -14,8 +15,12 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateResponseView;
+import io.minibroker.protocol.message.view.InitializeShareGroupStateRequestView;
+import io.minibroker.protocol.message.view.InitializeShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateResponseView;
+import io.minibroker.protocol.message.view.ReadShareGroupStateSummaryRequestView;
+import io.minibroker.protocol.message.view.ReadShareGroupStateSummaryResponseView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateResponseView;
 import io.minibroker.protocol.schema.Struct;
@@ -40,11 +45,13 @@ import java.util.function.Supplier;
 public final class ShareStatePersister implements Persister, AutoCloseable {
 
     private static final short VERSION = 0;
+    /** ReadShareGroupStateSummary v1 answers the completed deliveries too (KIP-1226). */
+    private static final short SUMMARY_VERSION = 1;
 
     private final int nodeId;
     private final ShareCoordinator local;
-    /** A cluster's latest image, with its channels to other nodes; both null on a single node. */
-    private final Supplier<ClusterMetadata> image;
+    /** A cluster's leaders of the topic's partitions, with its channels to other nodes; both null on a single node. */
+    private final CoordinatorLocator.OffsetsTopicLeaders leaders;
     private final NodeChannels channels;
     private final String listenerName;
     private volatile TopicAutoCreation creation = names -> { };
@@ -69,7 +76,7 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
                                 NodeChannels channels, String listenerName) {
         this.nodeId = nodeId;
         this.local = local;
-        this.image = image;
+        this.leaders = image == null ? null : new ClusterOffsetsTopicLeaders(image, ShareCoordinator.NAME);
         this.channels = channels;
         this.listenerName = listenerName;
     }
@@ -80,7 +87,7 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
     }
 
     @Override
-    public CompletionStage<Optional<ShareStateSnapshot>> read(SharePartitionKey key, int leaderEpoch) {
+    public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
         Target target = locate(key);
         if (target.error() != Errors.NONE) {
             return failed(target.error());
@@ -88,47 +95,91 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
         if (target.remote() == null) {
             return local.read(key, leaderEpoch).thenApply(read -> {
                 check(read.error());
-                return Optional.ofNullable(read.snapshot());
+                return new State(read.snapshot(), read.stateEpoch());
             });
         }
         ReadShareGroupStateRequestView request = new ReadShareGroupStateRequestView().groupId(key.groupId());
         request.addTopic().topicId(key.topicId()).addPartition().partition(key.partition()).leaderEpoch(leaderEpoch);
-        return send(target.remote(), ApiKey.READ_SHARE_GROUP_STATE, request.struct()).thenApply(response -> {
+        return send(target.remote(), ApiKey.READ_SHARE_GROUP_STATE, VERSION, request.struct()).thenApply(response -> {
             ReadShareGroupStateResponseView.PartitionResult answer = new ReadShareGroupStateResponseView(response)
                     .results().get(0).partitions().get(0);
             check(Errors.forCode(answer.errorCode()));
             if (answer.startOffset() < 0) {
-                return Optional.empty();
+                return new State(null, answer.stateEpoch());
             }
             List<ShareStateSnapshot.StateBatch> batches = new ArrayList<>();
             for (ReadShareGroupStateResponseView.StateBatch batch : answer.stateBatches()) {
                 batches.add(new ShareStateSnapshot.StateBatch(batch.firstOffset(), batch.lastOffset(),
                         RecordState.forId(batch.deliveryState()), batch.deliveryCount()));
             }
-            return Optional.of(new ShareStateSnapshot(answer.startOffset(), batches));
+            return new State(new ShareStateSnapshot(answer.startOffset(), batches), answer.stateEpoch());
         });
     }
 
     @Override
-    public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch) {
+    public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
+                                       int stateEpoch) {
         Target target = locate(key);
         if (target.error() != Errors.NONE) {
             return failed(target.error());
         }
         if (target.remote() == null) {
-            return local.write(key, snapshot, leaderEpoch).thenAccept(ShareStatePersister::check);
+            return local.write(key, snapshot, leaderEpoch, stateEpoch).thenAccept(ShareStatePersister::check);
         }
         WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId(key.groupId());
         WriteShareGroupStateRequestView.PartitionData partition = request.addTopic().topicId(key.topicId())
-                .addPartition().partition(key.partition()).stateEpoch(0).leaderEpoch(leaderEpoch)
+                .addPartition().partition(key.partition()).stateEpoch(stateEpoch).leaderEpoch(leaderEpoch)
                 .startOffset(snapshot.startOffset());
         for (ShareStateSnapshot.StateBatch batch : snapshot.batches()) {
             partition.addStateBatche().firstOffset(batch.firstOffset()).lastOffset(batch.lastOffset())
                     .deliveryState(batch.state().id()).deliveryCount((short) batch.deliveryCount());
         }
-        return send(target.remote(), ApiKey.WRITE_SHARE_GROUP_STATE, request.struct()).thenAccept(response ->
+        return send(target.remote(), ApiKey.WRITE_SHARE_GROUP_STATE, VERSION, request.struct()).thenAccept(response ->
                 check(Errors.forCode(new WriteShareGroupStateResponseView(response).results().get(0).partitions()
                         .get(0).errorCode())));
+    }
+
+    @Override
+    public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
+        Target target = locate(key);
+        if (target.error() != Errors.NONE) {
+            return failed(target.error());
+        }
+        if (target.remote() == null) {
+            return local.initialize(key, stateEpoch, startOffset).thenAccept(ShareStatePersister::check);
+        }
+        InitializeShareGroupStateRequestView request = new InitializeShareGroupStateRequestView()
+                .groupId(key.groupId());
+        request.addTopic().topicId(key.topicId()).addPartition().partition(key.partition()).stateEpoch(stateEpoch)
+                .startOffset(startOffset);
+        return send(target.remote(), ApiKey.INITIALIZE_SHARE_GROUP_STATE, VERSION, request.struct())
+                .thenAccept(response -> check(Errors.forCode(new InitializeShareGroupStateResponseView(response)
+                        .results().get(0).partitions().get(0).errorCode())));
+    }
+
+    @Override
+    public CompletionStage<Summary> summary(SharePartitionKey key) {
+        Target target = locate(key);
+        if (target.error() != Errors.NONE) {
+            return failed(target.error());
+        }
+        if (target.remote() == null) {
+            return local.summary(key).thenApply(summary -> {
+                check(summary.error());
+                return new Summary(summary.startOffset(), summary.deliveryCompleteCount());
+            });
+        }
+        ReadShareGroupStateSummaryRequestView request = new ReadShareGroupStateSummaryRequestView()
+                .groupId(key.groupId());
+        request.addTopic().topicId(key.topicId()).addPartition().partition(key.partition())
+                .leaderEpoch(NO_LEADER_EPOCH);
+        return send(target.remote(), ApiKey.READ_SHARE_GROUP_STATE_SUMMARY, SUMMARY_VERSION, request.struct())
+                .thenApply(response -> {
+                    ReadShareGroupStateSummaryResponseView.PartitionResult answer =
+                            new ReadShareGroupStateSummaryResponseView(response).results().get(0).partitions().get(0);
+                    check(Errors.forCode(answer.errorCode()));
+                    return new Summary(answer.startOffset(), answer.deliveryCompleteCount());
+                });
     }
 
     @Override
@@ -142,34 +193,37 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
         }
         DeleteShareGroupStateRequestView request = new DeleteShareGroupStateRequestView().groupId(key.groupId());
         request.addTopic().topicId(key.topicId()).addPartition().partition(key.partition());
-        return send(target.remote(), ApiKey.DELETE_SHARE_GROUP_STATE, request.struct()).thenAccept(response ->
+        return send(target.remote(), ApiKey.DELETE_SHARE_GROUP_STATE, VERSION, request.struct()).thenAccept(response ->
                 check(Errors.forCode(new DeleteShareGroupStateResponseView(response).results().get(0).partitions()
                         .get(0).errorCode())));
     }
 
+    /**
+     * Where the key's coordinator is, found as the other coordinators' are ({@link ClusterOffsetsTopicLeaders}): the
+     * leader of its partition of the topic, or COORDINATOR_NOT_AVAILABLE while there is none (or no topic yet, which
+     * is then created).
+     */
     private Target locate(SharePartitionKey key) {
-        if (image == null) {
+        if (leaders == null) {
             return Target.HERE; // a single node's coordinator creates the topic itself
         }
-        ClusterMetadata current = image.get();
-        Optional<TopicImage> topic = current.topic(ShareCoordinator.NAME);
-        if (topic.isEmpty()) {
+        Optional<CoordinatorLocator.Coordinator> found = leaders.leaderFor(ShareCoordinator.coordinatorKey(key),
+                listenerName);
+        if (found.isEmpty()) {
             creation.create(Set.of(ShareCoordinator.NAME));
             return new Target(Errors.COORDINATOR_NOT_AVAILABLE, null);
         }
-        int leader = topic.get().partitions()
-                .get(ShareCoordinator.partitionFor(key, topic.get().partitions().size())).leader();
-        if (leader == nodeId) {
-            return Target.HERE;
+        CoordinatorLocator.Coordinator coordinator = found.get();
+        if (coordinator.error() != Errors.NONE) {
+            return new Target(coordinator.error(), null);
         }
-        return current.brokers(listenerName).stream().filter(broker -> broker.id() == leader).findFirst()
-                .map(broker -> new Target(Errors.NONE, broker))
-                .orElseGet(() -> new Target(Errors.COORDINATOR_NOT_AVAILABLE, null));
+        return coordinator.nodeId() == nodeId ? Target.HERE : new Target(Errors.NONE,
+                new BrokerNode(coordinator.nodeId(), listenerName, coordinator.host(), coordinator.port()));
     }
 
     /** A request to another node's coordinator; a node that cannot be reached is COORDINATOR_NOT_AVAILABLE. */
-    private CompletableFuture<Struct> send(BrokerNode node, ApiKey api, Struct request) {
-        return channels.send(node, api, VERSION, request).exceptionallyCompose(failure ->
+    private CompletableFuture<Struct> send(BrokerNode node, ApiKey api, short version, Struct request) {
+        return channels.send(node, api, version, request).exceptionallyCompose(failure ->
                 CompletableFuture.failedFuture(new LogException(Errors.COORDINATOR_NOT_AVAILABLE,
                         "share coordinator " + node.id() + " unreachable: " + failure)));
     }

@@ -44,7 +44,8 @@ public final class WriteShareGroupStateHandler implements ApiHandler {
                     answer.errorCode(Errors.INVALID_REQUEST.code());
                     continue;
                 }
-                answers.add(coordinator.write(key, snapshotOf(partition), partition.leaderEpoch())
+                answers.add(coordinator.write(key, snapshotOf(partition), partition.leaderEpoch(),
+                                partition.stateEpoch())
                         .thenAccept(error -> answer.errorCode(error.code())));
             }
         }

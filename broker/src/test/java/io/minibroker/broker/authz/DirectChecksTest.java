@@ -16,6 +16,8 @@ import io.minibroker.protocol.message.view.DeleteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
+import io.minibroker.protocol.message.view.InitializeShareGroupStateRequestView;
+import io.minibroker.protocol.message.view.InitializeShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.ListOffsetsRequestView;
 import io.minibroker.protocol.message.view.ListOffsetsResponseView;
 import io.minibroker.protocol.message.view.MetadataRequestView;
@@ -26,6 +28,8 @@ import io.minibroker.protocol.message.view.ProduceRequestView;
 import io.minibroker.protocol.message.view.ProduceResponseView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateResponseView;
+import io.minibroker.protocol.message.view.ReadShareGroupStateSummaryRequestView;
+import io.minibroker.protocol.message.view.ReadShareGroupStateSummaryResponseView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.WriteTxnMarkersRequestView;
@@ -241,6 +245,30 @@ class DirectChecksTest {
         call(BROKER, ApiKey.DELETE_SHARE_GROUP_STATE, (short) 0, delete.struct(),
                 () -> new DeleteShareGroupStateResponseView().struct());
         assertThat(served).hasSize(3);
+    }
+
+    @Test
+    void initializingAndSummarizingShareStateNeedClusterActionForEveryPartition() {
+        UUID topicId = new UUID(1, 2);
+        InitializeShareGroupStateRequestView initialize = new InitializeShareGroupStateRequestView().groupId("g");
+        initialize.addTopic().topicId(topicId).addPartition().partition(3).stateEpoch(1).startOffset(7);
+        InitializeShareGroupStateResponseView refused = new InitializeShareGroupStateResponseView(call(CLIENT,
+                ApiKey.INITIALIZE_SHARE_GROUP_STATE, (short) 0, initialize.struct(),
+                () -> new InitializeShareGroupStateResponseView().struct()));
+        assertThat(refused.results().get(0).topicId()).isEqualTo(topicId);
+        assertThat(refused.results().get(0).partitions()).extracting(p -> List.of(p.partition(), (int) p.errorCode()))
+                .containsExactly(List.of(3, (int) Errors.CLUSTER_AUTHORIZATION_FAILED.code()));
+        ReadShareGroupStateSummaryRequestView summary = new ReadShareGroupStateSummaryRequestView().groupId("g");
+        summary.addTopic().topicId(topicId).addPartition().partition(3);
+        assertThat(new ReadShareGroupStateSummaryResponseView(call(CLIENT, ApiKey.READ_SHARE_GROUP_STATE_SUMMARY,
+                (short) 1, summary.struct(), () -> new ReadShareGroupStateSummaryResponseView().struct())).results()
+                .get(0).partitions().get(0).errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        assertThat(served).isEmpty();
+        call(BROKER, ApiKey.INITIALIZE_SHARE_GROUP_STATE, (short) 0, initialize.struct(),
+                () -> new InitializeShareGroupStateResponseView().struct());
+        call(BROKER, ApiKey.READ_SHARE_GROUP_STATE_SUMMARY, (short) 1, summary.struct(),
+                () -> new ReadShareGroupStateSummaryResponseView().struct());
+        assertThat(served).hasSize(2);
     }
 
     @Test

@@ -151,4 +151,27 @@ class ShareGroupStatePartitionsRecordTest {
         state.initialize(INITIALIZED, "orders", List.of(2));
         assertThat(state.initialized.get(INITIALIZED).partitions()).containsExactly(0, 1, 2);
     }
+
+    /** A heartbeat's subscribed topic: partitions 0 to count - 1, left as they are when all there already. */
+    @Test
+    void aHeartbeatsTopicWithAllItsPartitionsInitializedIsLeftAsItIs() {
+        ShareGroupStatePartitions state = new ShareGroup("g").statePartitions();
+        state.initializeFirst(INITIALIZED, "orders", 3);
+        ShareGroupStatePartitions.Topic before = state.initialized.get(INITIALIZED);
+        assertThat(before.partitions()).containsExactly(0, 1, 2);
+
+        state.initializeFirst(INITIALIZED, "orders", 3);
+        state.initializeFirst(INITIALIZED, "orders", 2);
+        assertThat(state.initialized.get(INITIALIZED)).as("nothing changed, nothing made").isSameAs(before);
+
+        state.initializeFirst(INITIALIZED, "orders", 4);
+        assertThat(state.initialized.get(INITIALIZED).partitions()).containsExactly(0, 1, 2, 3);
+
+        state.initialize(INITIALIZING, "new", List.of(0, 7)); // by AlterShareGroupOffsets: not 0 to n - 1
+        ShareGroupStatePartitions.Topic altered = state.initialized.get(INITIALIZING);
+        state.initializeFirst(INITIALIZING, "new", 1);
+        assertThat(state.initialized.get(INITIALIZING)).isSameAs(altered);
+        state.initializeFirst(INITIALIZING, "new", 2);
+        assertThat(state.initialized.get(INITIALIZING).partitions()).containsExactly(0, 1, 7);
+    }
 }

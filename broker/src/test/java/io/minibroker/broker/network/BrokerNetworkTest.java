@@ -98,7 +98,8 @@ class BrokerNetworkTest {
                             ApiKey.SHARE_FETCH.id(), ApiKey.SHARE_ACKNOWLEDGE.id(),
                             ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS.id(), ApiKey.ALTER_SHARE_GROUP_OFFSETS.id(),
                             ApiKey.DELETE_SHARE_GROUP_OFFSETS.id(), ApiKey.READ_SHARE_GROUP_STATE.id(),
-                            ApiKey.WRITE_SHARE_GROUP_STATE.id(), ApiKey.DELETE_SHARE_GROUP_STATE.id());
+                            ApiKey.WRITE_SHARE_GROUP_STATE.id(), ApiKey.DELETE_SHARE_GROUP_STATE.id(),
+                            ApiKey.INITIALIZE_SHARE_GROUP_STATE.id(), ApiKey.READ_SHARE_GROUP_STATE_SUMMARY.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
         }
@@ -113,7 +114,7 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(56);
+            assertThat(view.apiKeys()).hasSize(58);
         }
     }
 

@@ -233,12 +233,14 @@ class ShareFetchWireTest {
             a.fetch(10);
             broker.produce(3);
             assertThat(acquired(a.fetch(10))).containsExactly(List.of(0L, 2L, 1L));
-            a.acknowledge(ack(0, 0, AcknowledgeType.ACCEPT)); // the state's records at offsets 0 and 1
+            // The state's records: at offset 0 the leader epoch of the first read (no state was initialized, so
+            // the read records its new leader, as Kafka's readStateAndMaybeUpdateLeaderEpoch), at 1 and 2 these.
+            a.acknowledge(ack(0, 0, AcknowledgeType.ACCEPT));
             a.acknowledge(ack(1, 1, AcknowledgeType.RELEASE));
             assertThat(stateTopicStart()).isZero();
             broker.clock.advance(1000);
-            a.acknowledge(ack(2, 2, AcknowledgeType.ACCEPT)); // at offset 2, superseding the two before
-            assertThat(stateTopicStart()).isEqualTo(2);
+            a.acknowledge(ack(2, 2, AcknowledgeType.ACCEPT)); // at offset 3, superseding the three before
+            assertThat(stateTopicStart()).isEqualTo(3);
         }
         broker.restart();
         broker.produce(1);

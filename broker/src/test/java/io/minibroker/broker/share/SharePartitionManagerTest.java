@@ -3,6 +3,7 @@ package io.minibroker.broker.share;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -26,7 +27,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -56,14 +56,25 @@ class SharePartitionManagerTest {
     /** A share coordinator with no state for anyone, that counts and forgets what it is told. */
     private final Persister noState = new Persister() {
         @Override
-        public CompletionStage<Optional<ShareStateSnapshot>> read(SharePartitionKey key, int leaderEpoch) {
-            return CompletableFuture.completedFuture(Optional.empty());
+        public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
+            return CompletableFuture.completedFuture(new State(null, 0));
         }
 
         @Override
-        public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch) {
+        public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
+                                           int stateEpoch) {
             writes.incrementAndGet();
             return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletionStage<Summary> summary(SharePartitionKey key) {
+            return CompletableFuture.completedFuture(Summary.NONE);
         }
 
         @Override
@@ -213,5 +224,60 @@ class SharePartitionManagerTest {
         assertThat(manager.keysOf("g")).as("another member's session is open here").hasSize(1);
         manager.releaseSessions(sessions.closeConnection(second), sessions);
         assertThat(manager.keysOf("g")).isEmpty();
+    }
+
+    /**
+     * A write the share coordinator fences (here FENCED_STATE_EPOCH: the state was initialized again since this node
+     * loaded it) answers the acknowledgement NOT_LEADER_OR_FOLLOWER and drops the share partition, as Kafka's
+     * SharePartitionManager drops a fenced one: the next fetch reads the state again, with its new state epoch.
+     */
+    @Test
+    void aFencedWriteDropsTheSharePartitionSoThatTheNextFetchLoadsItAgain() throws Exception {
+        AtomicInteger reads = new AtomicInteger();
+        Persister fencing = new Persister() {
+            @Override
+            public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
+                return CompletableFuture.completedFuture(new State(null, reads.incrementAndGet()));
+            }
+
+            @Override
+            public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
+                                               int stateEpoch) {
+                return CompletableFuture.failedFuture(new LogException(Errors.FENCED_STATE_EPOCH, "fenced"));
+            }
+
+            @Override
+            public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
+                return noState.initialize(key, stateEpoch, startOffset);
+            }
+
+            @Override
+            public CompletionStage<Summary> summary(SharePartitionKey key) {
+                return noState.summary(key);
+            }
+
+            @Override
+            public CompletionStage<Void> delete(SharePartitionKey key) {
+                return noState.delete(key);
+            }
+        };
+        append(1);
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
+        SharePartitionManager fenced = new SharePartitionManager(new ManualClock(), groupId -> earliest, fencing,
+                tp -> 0, 1000);
+        try {
+            SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
+            assertThat(fenced.partition(key, log())).as("loading").isNull();
+            SharePartition loaded = fenced.partition(key, log());
+            assertThat(loaded.stateEpoch()).isEqualTo(1);
+            assertThat(loaded.acquire("m", 10, List.<long[]>of(new long[] {0, 0}))).hasSize(1);
+
+            assertThat(fenced.acknowledge(loaded, "m", List.of(new Acknowledgement(0, 0, List.of((byte) 1))))
+                    .toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+            assertThat(fenced.partition(key, log())).as("dropped: loading again").isNull();
+            assertThat(fenced.partition(key, log()).stateEpoch()).isEqualTo(2);
+        } finally {
+            fenced.close();
+        }
     }
 }

@@ -7,8 +7,12 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateResponseView;
+import io.minibroker.protocol.message.view.InitializeShareGroupStateRequestView;
+import io.minibroker.protocol.message.view.InitializeShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateResponseView;
+import io.minibroker.protocol.message.view.ReadShareGroupStateSummaryRequestView;
+import io.minibroker.protocol.message.view.ReadShareGroupStateSummaryResponseView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateResponseView;
 import io.minibroker.protocol.schema.Struct;
@@ -55,14 +59,29 @@ class ShareCoordinatorWireTest {
     }
 
     private Struct call(ApiKey api, Struct body) throws Exception {
-        client.send(RawClient.request(api, (short) 0, ++correlationId, body));
-        return client.receive(api, (short) 0).body();
+        return call(api, (short) 0, body);
+    }
+
+    private Struct call(ApiKey api, short version, Struct body) throws Exception {
+        client.send(RawClient.request(api, version, ++correlationId, body));
+        return client.receive(api, version).body();
+    }
+
+    private void restart() throws Exception {
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of("share.coordinator.state.topic.num.partitions", "2"));
+        client = new RawClient(broker.boundPort("PLAINTEXT"));
     }
 
     private short write(int leaderEpoch, long startOffset) throws Exception {
+        return write(leaderEpoch, 0, startOffset);
+    }
+
+    private short write(int leaderEpoch, int stateEpoch, long startOffset) throws Exception {
         WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId("g");
-        request.addTopic().topicId(TOPIC).addPartition().partition(0).leaderEpoch(leaderEpoch).startOffset(startOffset)
-                .addStateBatche().firstOffset(startOffset).lastOffset(startOffset + 1).deliveryState((byte) 0)
+        request.addTopic().topicId(TOPIC).addPartition().partition(0).leaderEpoch(leaderEpoch).stateEpoch(stateEpoch)
+                .startOffset(startOffset).addStateBatche().firstOffset(startOffset).lastOffset(startOffset + 1).deliveryState((byte) 0)
                 .deliveryCount((short) 3);
         return new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, request.struct()))
                 .results().get(0).partitions().get(0).errorCode();
@@ -84,10 +103,7 @@ class ShareCoordinatorWireTest {
         assertThat(write(-1, 30)).as("an administrator").isEqualTo(Errors.NONE.code());
         assertThat(write(4, 40)).as("still fenced after it").isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
 
-        client.close();
-        broker.close();
-        broker = TestBrokers.start(logDir, Map.of("share.coordinator.state.topic.num.partitions", "2"));
-        client = new RawClient(broker.boundPort("PLAINTEXT"));
+        restart();
         ReadShareGroupStateResponseView.PartitionResult read = read(6);
         assertThat(read.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(read.startOffset()).isEqualTo(30);
@@ -100,6 +116,112 @@ class ShareCoordinatorWireTest {
         assertThat(new DeleteShareGroupStateResponseView(call(ApiKey.DELETE_SHARE_GROUP_STATE, delete.struct()))
                 .results().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(read(6).startOffset()).isEqualTo(-1);
+    }
+
+    private short initialize(int stateEpoch, long startOffset) throws Exception {
+        InitializeShareGroupStateRequestView request = new InitializeShareGroupStateRequestView().groupId("g");
+        request.addTopic().topicId(TOPIC).addPartition().partition(0).stateEpoch(stateEpoch).startOffset(startOffset);
+        return new InitializeShareGroupStateResponseView(call(ApiKey.INITIALIZE_SHARE_GROUP_STATE, request.struct()))
+                .results().get(0).partitions().get(0).errorCode();
+    }
+
+    private ReadShareGroupStateSummaryResponseView.PartitionResult summary(int leaderEpoch) throws Exception {
+        ReadShareGroupStateSummaryRequestView request = new ReadShareGroupStateSummaryRequestView().groupId("g");
+        request.addTopic().topicId(TOPIC).addPartition().partition(0).leaderEpoch(leaderEpoch);
+        return new ReadShareGroupStateSummaryResponseView(call(ApiKey.READ_SHARE_GROUP_STATE_SUMMARY, (short) 1,
+                request.struct())).results().get(0).partitions().get(0);
+    }
+
+    /**
+     * Kafka's readStateAndMaybeUpdateLeaderEpoch writes a newer leader's epoch: after a reload of the topic (here a
+     * restart) the leader before it is still fenced, though nothing but the read ever carried the new epoch.
+     */
+    @Test
+    void aNewerLeadersReadFencesTheOlderOneAfterAReload() throws Exception {
+        assertThat(write(3, 10)).isEqualTo(Errors.NONE.code());
+        assertThat(read(4).errorCode()).isEqualTo(Errors.NONE.code());
+        restart();
+        assertThat(write(3, 20)).as("leader 3 after leader 4 read").isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
+        assertThat(read(3).errorCode()).isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
+        assertThat(write(4, 20)).isEqualTo(Errors.NONE.code());
+
+        assertThat(read(7).startOffset()).as("a read by a new leader answers the state").isEqualTo(20);
+        restart();
+        assertThat(read(-1).errorCode()).as("an administrator's read is not fenced").isEqualTo(Errors.NONE.code());
+        assertThat(write(6, 30)).isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
+
+        assertThat(read(2).errorCode()).isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
+    }
+
+    /** A leader's first read of a share partition with no state records its epoch too. */
+    @Test
+    void aReadWithNoStateFencesOlderLeadersAfterAReload() throws Exception {
+        ReadShareGroupStateResponseView.PartitionResult none = read(5);
+        assertThat(none.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(none.startOffset()).isEqualTo(-1);
+        restart();
+        assertThat(write(4, 10)).isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
+        assertThat(read(8).startOffset()).as("still no state").isEqualTo(-1);
+        assertThat(write(5, 10)).isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
+        assertThat(write(8, 10)).isEqualTo(Errors.NONE.code());
+    }
+
+    /**
+     * The state epoch as Kafka's share coordinator checks it: InitializeShareGroupState sets it, and refuses an older
+     * one; a write with an older one is FENCED_STATE_EPOCH (after the leader epoch check), an equal or newer one is
+     * taken, -1 is not checked; reads carry none. It survives a reload.
+     */
+    @Test
+    void stateEpochsAreSetByInitializeAndFenceOlderWrites() throws Exception {
+        assertThat(write(1, 0, 5)).isEqualTo(Errors.NONE.code());
+        assertThat(initialize(3, 100)).isEqualTo(Errors.NONE.code());
+        ReadShareGroupStateResponseView.PartitionResult read = read(1);
+        assertThat(read.startOffset()).isEqualTo(100);
+        assertThat(read.stateEpoch()).isEqualTo(3);
+        assertThat(read.stateBatches()).as("nothing in flight").isEmpty();
+
+        assertThat(write(1, 2, 110)).isEqualTo(Errors.FENCED_STATE_EPOCH.code());
+        assertThat(write(0, 2, 110)).as("the leader epoch first").isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
+        assertThat(write(1, 3, 110)).isEqualTo(Errors.NONE.code());
+        assertThat(write(1, -1, 120)).isEqualTo(Errors.NONE.code());
+        assertThat(read(1).stateEpoch()).as("-1 keeps the state epoch").isEqualTo(3);
+
+        assertThat(initialize(2, 0)).isEqualTo(Errors.FENCED_STATE_EPOCH.code());
+        assertThat(initialize(3, 130)).as("the same state epoch").isEqualTo(Errors.NONE.code());
+        assertThat(initialize(-1, 140)).as("-1 is not checked").isEqualTo(Errors.NONE.code());
+        assertThat(write(1, 3, 150)).as("-1 did not lower it").isEqualTo(Errors.NONE.code());
+        assertThat(write(1, 4, 160)).as("a newer state epoch").isEqualTo(Errors.NONE.code());
+
+        restart();
+        assertThat(write(1, 3, 170)).isEqualTo(Errors.FENCED_STATE_EPOCH.code());
+        assertThat(initialize(3, 170)).isEqualTo(Errors.FENCED_STATE_EPOCH.code());
+        assertThat(read(1).startOffset()).isEqualTo(160);
+        assertThat(write(0, 4, 170)).as("the leader epoch survives an initialization").isEqualTo(
+                Errors.FENCED_LEADER_EPOCH.code());
+    }
+
+    /** ReadShareGroupStateSummary: Kafka's answer with no state, then the state's offsets and epochs; never fenced. */
+    @Test
+    void summariesAnswerTheStateAndFenceNothing() throws Exception {
+        ReadShareGroupStateSummaryResponseView.PartitionResult none = summary(0);
+        assertThat(List.of((int) none.errorCode(), none.startOffset(), (long) none.leaderEpoch(),
+                (long) none.stateEpoch(), (long) none.deliveryCompleteCount()))
+                .containsExactly(0, -1L, 0L, 0L, -1L);
+
+        WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId("g");
+        WriteShareGroupStateRequestView.PartitionData partition = request.addTopic().topicId(TOPIC).addPartition()
+                .partition(0).leaderEpoch(7).stateEpoch(2).startOffset(10);
+        partition.addStateBatche().firstOffset(10).lastOffset(12).deliveryState((byte) 2).deliveryCount((short) 1);
+        partition.addStateBatche().firstOffset(13).lastOffset(13).deliveryState((byte) 0).deliveryCount((short) 1);
+        partition.addStateBatche().firstOffset(14).lastOffset(15).deliveryState((byte) 4).deliveryCount((short) 5);
+        assertThat(new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, request.struct()))
+                .results().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+
+        ReadShareGroupStateSummaryResponseView.PartitionResult summary = summary(3);
+        assertThat(List.of((int) summary.errorCode(), summary.startOffset(), (long) summary.leaderEpoch(),
+                (long) summary.stateEpoch(), (long) summary.deliveryCompleteCount()))
+                .as("acknowledged 10-12 and archived 14-15 are complete").containsExactly(0, 10L, 7L, 2L, 5L);
+        assertThat(write(7, 2, 10)).as("the summary at leader epoch 3 fenced nothing").isEqualTo(Errors.NONE.code());
     }
 
     @Test

@@ -61,9 +61,11 @@ public enum ApiKey {
     SHARE_GROUP_DESCRIBE(77, ShareGroupDescribeMessages.REQUEST, ShareGroupDescribeMessages.RESPONSE),
     SHARE_FETCH(78, ShareFetchMessages.REQUEST, ShareFetchMessages.RESPONSE),
     SHARE_ACKNOWLEDGE(79, ShareAcknowledgeMessages.REQUEST, ShareAcknowledgeMessages.RESPONSE),
+    INITIALIZE_SHARE_GROUP_STATE(83, InitializeShareGroupStateMessages.REQUEST, InitializeShareGroupStateMessages.RESPONSE),
     READ_SHARE_GROUP_STATE(84, ReadShareGroupStateMessages.REQUEST, ReadShareGroupStateMessages.RESPONSE),
     WRITE_SHARE_GROUP_STATE(85, WriteShareGroupStateMessages.REQUEST, WriteShareGroupStateMessages.RESPONSE),
     DELETE_SHARE_GROUP_STATE(86, DeleteShareGroupStateMessages.REQUEST, DeleteShareGroupStateMessages.RESPONSE),
+    READ_SHARE_GROUP_STATE_SUMMARY(87, ReadShareGroupStateSummaryMessages.REQUEST, ReadShareGroupStateSummaryMessages.RESPONSE),
     DESCRIBE_SHARE_GROUP_OFFSETS(90, DescribeShareGroupOffsetsMessages.REQUEST, DescribeShareGroupOffsetsMessages.RESPONSE),
     ALTER_SHARE_GROUP_OFFSETS(91, AlterShareGroupOffsetsMessages.REQUEST, AlterShareGroupOffsetsMessages.RESPONSE),
     DELETE_SHARE_GROUP_OFFSETS(92, DeleteShareGroupOffsetsMessages.REQUEST, DeleteShareGroupOffsetsMessages.RESPONSE);
