@@ -346,6 +346,11 @@ public final class PartitionLog implements AutoCloseable {
         return transactions.removeExpiredProducers(now, expirationMs);
     }
 
+    /** The base offsets of the segments whose offset or time index has been read from its file, for tests. */
+    synchronized List<Long> segmentsWithIndexesRead() {
+        return segments.all().stream().filter(LogSegment::indexesLoaded).map(LogSegment::baseOffset).toList();
+    }
+
     /** Where opening (or the last truncation) started replaying batches: a snapshot's offset, else the log's start. */
     synchronized long producerStateReplayedFrom() {
         return transactions.replayedFrom();
