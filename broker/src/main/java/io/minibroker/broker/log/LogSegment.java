@@ -1,6 +1,5 @@
 package io.minibroker.broker.log;
 
-import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordIterator;
 import io.minibroker.protocol.record.Record;
@@ -53,6 +52,8 @@ final class LogSegment implements AutoCloseable {
     private final FileChannel channel;
     /** The same channel as reads hold it: closing the segment closes it only once no read holds it. */
     private final SharedFileChannel file;
+    /** The batches of the log file, walked in order. */
+    private final SegmentBatches batches;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
     private final TransactionIndex txnIndex;
@@ -95,6 +96,7 @@ final class LogSegment implements AutoCloseable {
             throw new IOException(logPath + " is larger than a segment can be: " + fileSize + " bytes");
         }
         this.file = new SharedFileChannel(channel);
+        this.batches = new SegmentBatches(channel, logPath);
         this.size = (int) fileSize;
         this.nextOffset = baseOffset;
         OffsetIndex offsets = null;
@@ -300,7 +302,7 @@ final class LogSegment implements AutoCloseable {
                 }
                 int batchSize = writerHeader.sizeInBytes();
                 batchBytes.clear().ensureWritable(batchSize);
-                if (!readFully(batchBytes, position, batchSize) || !RecordBatch.wrap(batchBytes).isValid()) {
+                if (!batches.readFully(batchBytes, position, batchSize) || !RecordBatch.wrap(batchBytes).isValid()) {
                     break;
                 }
                 indexBatch((int) position, writerHeader.lastOffset(), writerHeader.maxTimestamp());
@@ -486,7 +488,7 @@ final class LogSegment implements AutoCloseable {
         ByteBufAllocator alloc = UnpooledByteBufAllocator.DEFAULT;
         ByteBuf bytes = alloc.heapBuffer(header.sizeInBytes());
         try {
-            if (!readFully(bytes, header.position(), header.sizeInBytes())) {
+            if (!batches.readFully(bytes, header.position(), header.sizeInBytes())) {
                 return null;
             }
             RecordBatch batch = RecordBatch.wrap(bytes);
@@ -508,17 +510,6 @@ final class LogSegment implements AutoCloseable {
         } finally {
             bytes.release();
         }
-    }
-
-    private boolean readFully(ByteBuf into, long position, int length) throws IOException {
-        int start = into.writerIndex();
-        int end = start + length;
-        while (into.writerIndex() < end) {
-            if (into.writeBytes(channel, position + into.writerIndex() - start, end - into.writerIndex()) < 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
@@ -547,93 +538,9 @@ final class LogSegment implements AutoCloseable {
         return limit - position;
     }
 
-    /** What {@link #forEachBatch} hands each batch to; the batch's bytes are valid only during the call. */
-    interface BatchVisitor {
-        void visit(RecordBatch batch) throws IOException;
-    }
-
-    /**
-     * Reads the batches of the first {@code limit} bytes in order, each whole and its CRC checked, for the
-     * cleaner. One heap buffer is reused, grown to the largest batch.
-     *
-     * @throws IOException if the batches do not run whole and sound to {@code limit}: a cleaner must never take
-     *     a damaged segment for a shorter one
-     */
-    void forEachBatch(int limit, BatchVisitor visitor) throws IOException {
-        BatchHeader header = new BatchHeader();
-        ByteBuf bytes = Unpooled.buffer(RecordBatch.HEADER_BYTES);
-        try {
-            long position = 0;
-            while (header.readAt(channel, position, limit)) {
-                bytes.clear().ensureWritable(header.sizeInBytes());
-                if (!readFully(bytes, position, header.sizeInBytes()) || !RecordBatch.wrap(bytes).isValid()) {
-                    break;
-                }
-                visitor.visit(RecordBatch.wrap(bytes));
-                position = header.end();
-            }
-            if (position != limit) {
-                throw new IOException(logPath + " has no sound batch at position " + position + " of " + limit);
-            }
-        } finally {
-            bytes.release();
-        }
-    }
-
-    /** What {@link #forEachBatchHeader} hands each batch's header to. */
-    interface HeaderVisitor {
-        void visit(long producerId, long lastOffset, long maxTimestamp);
-    }
-
-    /** The headers of the batches of the first {@code limit} bytes, in order, without reading the batches. */
-    void forEachBatchHeader(int limit, HeaderVisitor visitor) throws IOException {
-        BatchHeader header = new BatchHeader();
-        long position = 0;
-        while (header.readAt(channel, position, limit)) {
-            visitor.visit(header.producerId(), header.lastOffset(), header.maxTimestamp());
-            position = header.end();
-        }
-    }
-
-    /** What {@link #forEachProducerBatch} hands on: a producer's data batch (its header), or a marker. */
-    interface ProducerBatchVisitor {
-        void batch(BatchHeader header);
-
-        void marker(BatchHeader header, EndTransactionMarker marker, long timestamp) throws IOException;
-    }
-
-    /**
-     * The producers' batches of the first {@code limit} bytes that end at or past {@code fromOffset}, in order, for a
-     * replay of the log's producer state and transactions: a data batch by its header alone, a control batch read
-     * whole for its marker (one the broker cannot read, an unknown control type, is passed over as Kafka passes it
-     * over).
-     */
-    void forEachProducerBatch(int limit, long fromOffset, ProducerBatchVisitor visitor) throws IOException {
-        BatchHeader header = new BatchHeader();
-        ByteBuf bytes = Unpooled.buffer(RecordBatch.HEADER_BYTES);
-        try {
-            long position = 0;
-            while (header.readAt(channel, position, limit)) {
-                if (header.producerId() >= 0 && header.lastOffset() >= fromOffset) {
-                    if (!header.isControl()) {
-                        visitor.batch(header);
-                    } else if (header.isTransactional()) {
-                        bytes.clear().ensureWritable(header.sizeInBytes());
-                        if (readFully(bytes, position, header.sizeInBytes())) {
-                            RecordBatch batch = RecordBatch.wrap(bytes);
-                            EndTransactionMarker marker = EndTransactionMarker.read(batch,
-                                    UnpooledByteBufAllocator.DEFAULT);
-                            if (marker != null) {
-                                visitor.marker(header, marker, batch.maxTimestamp());
-                            }
-                        }
-                    }
-                }
-                position = header.end();
-            }
-        } finally {
-            bytes.release();
-        }
+    /** The batches of the log file, for the cleaner and the replay of the producers. */
+    SegmentBatches batches() {
+        return batches;
     }
 
     /** Indexes an aborted transaction whose marker this segment holds; the log's writer only. */
@@ -706,7 +613,7 @@ final class LogSegment implements AutoCloseable {
             long[] found = {timeIndex.lastTimestamp(), timeIndex.lastTimestampOffset()};
             if (timeIndex.wasCorrupt()) {
                 try {
-                    forEachBatchHeader(size, (producerId, lastOffset, batchMaxTimestamp) -> {
+                    batches.forEachBatchHeader(size, (producerId, lastOffset, batchMaxTimestamp) -> {
                         if (batchMaxTimestamp > found[0]) {
                             found[0] = batchMaxTimestamp;
                             found[1] = lastOffset;

@@ -99,7 +99,7 @@ final class LogTransactions {
             if (segment.nextOffset() <= from) {
                 continue;
             }
-            segment.forEachProducerBatch(segment.size(), from, new LogSegment.ProducerBatchVisitor() {
+            segment.batches().forEachProducerBatch(segment.size(), from, new SegmentBatches.ProducerBatchVisitor() {
                 @Override
                 public void batch(BatchHeader header) {
                     producers.onDataBatch(header.producerId(), header.producerEpoch(), header.baseSequence(),
