@@ -43,7 +43,7 @@ start() { # JAR [extra overrides...]; under strace when STRACE=1
   pid=$!
 }
 await() { # PATTERN: waits for a line of the broker's log
-  for _ in $(seq 1 2400); do grep -q "$1" "$work/broker.log" && return 0; sleep 0.05; done
+  for _ in $(seq 1 2400); do grep -q "$1" "$work/broker.log" 2>/dev/null && return 0; sleep 0.05; done
   echo "the broker never logged '$1'" >&2; return 1
 }
 stop() { # the JVM itself (strace's child when traced), so that it shuts down cleanly
