@@ -228,7 +228,7 @@ public final class LogCleaner implements AutoCloseable {
         try {
             while (mapped < cleanable.size()) {
                 PartitionLog.CleanableSegment segment = cleanable.get(mapped);
-                segment.segment().forEachBatch(segment.size(), batch -> {
+                segment.segment().batches().forEachBatch(segment.size(), batch -> {
                     checkOpen();
                     if (!batch.isControl() && !abortedInDirty.onDataBatch(batch)) { // an aborted record supersedes nothing
                         latest.add(batch);
@@ -286,7 +286,7 @@ public final class LogCleaner implements AutoCloseable {
     private Set<Long> producersLastBatches(List<PartitionLog.CleanableSegment> segments, long now) throws IOException {
         Map<Long, long[]> lastBatches = new HashMap<>(); // producer id -> {last offset, max timestamp}
         for (PartitionLog.CleanableSegment segment : segments) {
-            segment.segment().forEachBatchHeader(segment.size(), (producerId, lastOffset, maxTimestamp) -> {
+            segment.segment().batches().forEachBatchHeader(segment.size(), (producerId, lastOffset, maxTimestamp) -> {
                 if (producerId >= 0) {
                     lastBatches.put(producerId, new long[] {lastOffset, maxTimestamp});
                 }
@@ -336,7 +336,7 @@ public final class LogCleaner implements AutoCloseable {
         boolean[] changed = {false};
         long horizon = now + log.config().deleteRetentionMs();
         try {
-            segment.forEachBatch(cleanable.size(), batch -> {
+            segment.batches().forEachBatch(cleanable.size(), batch -> {
                 checkOpen();
                 ByteBuf rewritten = batch.isControl() ? cleanedMarker(batch, transactions, now, horizon)
                         : transactions.onDataBatch(batch) ? HEAP.buffer(0) // an aborted transaction's records all go
@@ -375,6 +375,7 @@ public final class LogCleaner implements AutoCloseable {
             if (segment.txnIndex().exists() || !indexed.isEmpty()) {
                 copy.writeTxnIndex(indexed); // swapped in with the segment: an empty file replaces one with entries
             }
+            copy.onRolled(); // its time index ends with its largest timestamp, which opening it rolled reads
             copy.flush();
         } catch (IOException | RuntimeException e) {
             copy.close();

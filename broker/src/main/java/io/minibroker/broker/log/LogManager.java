@@ -53,6 +53,8 @@ public final class LogManager implements AutoCloseable {
     private final Function<String, LogConfig> topicConfigs;
     private final Clock clock;
     private final int recoveryThreadsPerDataDir;
+    /** {@code producer.id.expiration.ms}, which each log applies as it loads its producer snapshot. */
+    private final long producerIdExpirationMs;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     /**
      * Whether {@link #startup()} opened every directory: a start that failed part way leaves logs unopened (and
@@ -69,17 +71,22 @@ public final class LogManager implements AutoCloseable {
         }
     };
 
-    /** With Kafka's default number of threads opening each directory's logs. */
+    /**
+     * With Kafka's default number of threads opening each directory's logs, and producers that never expire as the
+     * logs load their snapshots.
+     */
     public LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock) {
-        this(logDirs, topicConfigs, clock, DEFAULT_RECOVERY_THREADS_PER_DATA_DIR);
+        this(logDirs, topicConfigs, clock, DEFAULT_RECOVERY_THREADS_PER_DATA_DIR, Long.MAX_VALUE);
     }
 
     /**
      * @param topicConfigs the settings for a topic's partitions (defaults plus the topic's overrides)
      * @param recoveryThreadsPerDataDir {@code num.recovery.threads.per.data.dir}: threads opening each directory's logs
+     * @param producerIdExpirationMs {@code producer.id.expiration.ms}: producers idle that long by {@code clock} are
+     *                               left out as each log loads its producer snapshot ({@link PartitionLog#open})
      */
     public LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock,
-                      int recoveryThreadsPerDataDir) {
+                      int recoveryThreadsPerDataDir, long producerIdExpirationMs) {
         if (logDirs.isEmpty()) {
             throw new IllegalArgumentException("log.dirs is empty");
         }
@@ -87,6 +94,7 @@ public final class LogManager implements AutoCloseable {
         this.topicConfigs = topicConfigs;
         this.clock = clock;
         this.recoveryThreadsPerDataDir = recoveryThreadsPerDataDir;
+        this.producerIdExpirationMs = producerIdExpirationMs;
     }
 
     /** Opens the logs of every directory. */
@@ -144,7 +152,8 @@ public final class LogManager implements AutoCloseable {
         partitions.forEach(tp -> configs.computeIfAbsent(tp.topic(), topicConfigs));
         onThreads("log-recovery-" + logDir.getFileName(), recoveryThreadsPerDataDir, partitions,
                 tp -> PartitionLog.open(logDir, tp, configs.get(tp.topic()), clock,
-                        recoveryPoints.getOrDefault(tp, 0L), startOffsets.getOrDefault(tp, 0L), clean),
+                        recoveryPoints.getOrDefault(tp, 0L), startOffsets.getOrDefault(tp, 0L), clean,
+                        producerIdExpirationMs),
                 opened -> {
                     opened.onRoll(rolls);
                     logs.put(opened.topicPartition(), opened);
@@ -238,7 +247,7 @@ public final class LogManager implements AutoCloseable {
             return existing;
         }
         Path logDir = leastLoadedDir();
-        PartitionLog created = PartitionLog.open(logDir, tp, config, clock, 0, 0, true);
+        PartitionLog created = PartitionLog.open(logDir, tp, config, clock, 0, 0, true, producerIdExpirationMs);
         created.onRoll(rolls);
         logs.put(tp, created);
         listeners.forEach(listener -> listener.logOpened(created));

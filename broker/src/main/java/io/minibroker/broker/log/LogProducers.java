@@ -150,8 +150,13 @@ final class LogProducers {
     int removeExpired(long now, long expirationMs, Map<Long, Long> ongoing) {
         int before = producers.size();
         producers.entrySet().removeIf(entry -> !ongoing.containsKey(entry.getKey())
-                && now - entry.getValue().timestamp >= expirationMs);
+                && idleSince(entry.getValue().timestamp, now, expirationMs));
         return before - producers.size();
+    }
+
+    /** Whether a producer whose last batch or marker is stamped {@code timestamp} has been idle long enough to expire. */
+    static boolean idleSince(long timestamp, long now, long expirationMs) {
+        return now - timestamp >= expirationMs;
     }
 
     /** The producer's epoch, -1 if the log has no batch of it. */

@@ -1,6 +1,5 @@
 package io.minibroker.broker.log;
 
-import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordIterator;
 import io.minibroker.protocol.record.Record;
@@ -45,12 +44,16 @@ final class LogSegment implements AutoCloseable {
     static final String TIME_INDEX_SUFFIX = ".timeindex";
     /** Kafka's file names: the base offset in twenty digits, zero-padded, then the suffix. */
     private static final int FILE_NAME_DIGITS = 20;
+    /** A timestamp not read yet: a rolled segment's are read at their first use, not when it opens. */
+    private static final long UNREAD = Long.MIN_VALUE;
 
     private final Path logPath;
     private final long baseOffset;
     private final FileChannel channel;
     /** The same channel as reads hold it: closing the segment closes it only once no read holds it. */
     private final SharedFileChannel file;
+    /** The batches of the log file, walked in order. */
+    private final SegmentBatches batches;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
     private final TransactionIndex txnIndex;
@@ -66,9 +69,14 @@ final class LogSegment implements AutoCloseable {
 
     private volatile int size;
     private volatile long nextOffset;
+    /**
+     * The largest batch max timestamp and the offset it came with, -1 if none; {@link #UNREAD} in a segment opened
+     * rolled ({@link #open}) until the first use reads them from the time index ({@link #maxTimestamp()}).
+     */
     private volatile long maxTimestamp = -1;
     private volatile long offsetOfMaxTimestamp = -1;
-    private long firstBatchMaxTimestamp = -1;
+    /** The first batch's max timestamp, -1 if none; {@link #UNREAD} until first asked in a segment opened rolled. */
+    private volatile long firstBatchMaxTimestamp = -1;
     private int bytesSinceLastIndexEntry;
     /** How many bytes of a torn tail {@link #open} cut off the log file (0 if it was whole). */
     private long bytesCutOnOpen;
@@ -88,6 +96,7 @@ final class LogSegment implements AutoCloseable {
             throw new IOException(logPath + " is larger than a segment can be: " + fileSize + " bytes");
         }
         this.file = new SharedFileChannel(channel);
+        this.batches = new SegmentBatches(channel, logPath);
         this.size = (int) fileSize;
         this.nextOffset = baseOffset;
         OffsetIndex offsets = null;
@@ -167,21 +176,26 @@ final class LogSegment implements AutoCloseable {
         return new LogSegment(dir, baseOffset, config, nowMs, fileSuffix, name -> false, false);
     }
 
-    /** {@link #open(Path, long, LogConfig, long, boolean, Predicate)}, asking the file system which files exist. */
-    static LogSegment open(Path dir, long baseOffset, LogConfig config, long nowMs, boolean trustContents)
+    /**
+     * {@link #open(Path, long, LogConfig, long, boolean, long, Predicate)}, asking the file system which files exist:
+     * a trusted segment that ends where {@code rolledEnd} says.
+     */
+    static LogSegment openRolled(Path dir, long baseOffset, LogConfig config, long nowMs, long rolledEnd)
             throws IOException {
-        return open(dir, baseOffset, config, nowMs, trustContents, name -> Files.exists(dir.resolve(name)));
+        return open(dir, baseOffset, config, nowMs, true, rolledEnd, name -> Files.exists(dir.resolve(name)));
     }
 
     /**
      * Opens an existing segment, {@code existing} saying which file names its directory holds. With
-     * {@code trustContents}, its end state is taken from the last index entries and a scan of the batches after
-     * them, and its indexes are read only then, not at all if the segment is empty (a lazy index, as Kafka's: a
-     * lookup or an append reads them later); otherwise, or if an index is missing or corrupt, every batch is
-     * validated and the indexes rebuilt ({@link #recover()}).
+     * {@code trustContents}, its indexes are read only at their first use (a lazy index, as Kafka's): a rolled
+     * segment ({@code rolledEnd}, the next segment's base offset, at least 0) ends where the next begins and its
+     * timestamps are read when first asked for, so that opening it reads neither index; the active one
+     * ({@code rolledEnd} -1) takes its end state from the last index entries and a scan of the batches after them, if
+     * it has any. Untrusted, or if an index is missing or corrupt, every batch is validated and the indexes rebuilt
+     * ({@link #recover()}).
      */
     static LogSegment open(Path dir, long baseOffset, LogConfig config, long nowMs, boolean trustContents,
-                           Predicate<String> existing) throws IOException {
+                           long rolledEnd, Predicate<String> existing) throws IOException {
         boolean indexesExisted = existing.test(fileName(baseOffset, INDEX_SUFFIX))
                 && existing.test(fileName(baseOffset, TIME_INDEX_SUFFIX));
         boolean lazy = trustContents && indexesExisted;
@@ -190,6 +204,8 @@ final class LogSegment implements AutoCloseable {
             if (!indexesExisted || (!lazy && (segment.offsetIndex.wasCorrupt() || segment.timeIndex.wasCorrupt()))) {
                 log.warn("Rebuilding the indexes of {}: {}", segment.logPath, indexesExisted ? "corrupt" : "missing");
                 segment.bytesCutOnOpen = segment.recover();
+            } else if (lazy && rolledEnd >= 0) {
+                segment.openedRolled(rolledEnd);
             } else if (!trustContents || !segment.loadTail()) {
                 segment.bytesCutOnOpen = segment.recover();
             }
@@ -200,9 +216,22 @@ final class LogSegment implements AutoCloseable {
         }
     }
 
-    /** Whether either index's entries have been read from its file yet (a lazy index's are at first use), for tests. */
+    /**
+     * A trusted segment that a newer one follows: its batches end where that one's begin (a roll starts the next
+     * segment at the end offset, and the cleaner keeps each segment's last batch), and its time index holds its
+     * largest timestamp (written as it rolled, or as it was cleaned or recovered), so nothing is read now.
+     */
+    private void openedRolled(long rolledEnd) {
+        if (size > 0) {
+            nextOffset = rolledEnd;
+            maxTimestamp = UNREAD;
+            firstBatchMaxTimestamp = UNREAD;
+        }
+    }
+
+    /** Whether any index's entries have been read from its file yet (a lazy index's are at first use), for tests. */
     boolean indexesLoaded() {
-        return offsetIndex.isLoaded() || timeIndex.isLoaded();
+        return offsetIndex.isLoaded() || timeIndex.isLoaded() || txnIndex.isLoaded();
     }
 
     /** How many bytes of a torn tail opening the segment cut off its log file: 0 if none. */
@@ -240,7 +269,12 @@ final class LogSegment implements AutoCloseable {
     }
 
     private void loadFirstBatchTimestamp() throws IOException {
-        firstBatchMaxTimestamp = size > 0 && writerHeader.readAt(channel, 0, size) ? writerHeader.maxTimestamp() : -1;
+        firstBatchMaxTimestamp = readFirstBatchTimestamp(writerHeader);
+    }
+
+    private long readFirstBatchTimestamp(BatchHeader header) throws IOException {
+        int limit = size;
+        return limit > 0 && header.readAt(channel, 0, limit) ? header.maxTimestamp() : -1;
     }
 
     /**
@@ -253,8 +287,7 @@ final class LogSegment implements AutoCloseable {
         offsetIndex.clear();
         timeIndex.clear();
         nextOffset = baseOffset;
-        maxTimestamp = -1;
-        offsetOfMaxTimestamp = -1;
+        forgetMaxTimestamp();
         bytesSinceLastIndexEntry = 0;
         long fileSize = channel.size();
         long position = 0;
@@ -269,7 +302,7 @@ final class LogSegment implements AutoCloseable {
                 }
                 int batchSize = writerHeader.sizeInBytes();
                 batchBytes.clear().ensureWritable(batchSize);
-                if (!readFully(batchBytes, position, batchSize) || !RecordBatch.wrap(batchBytes).isValid()) {
+                if (!batches.readFully(batchBytes, position, batchSize) || !RecordBatch.wrap(batchBytes).isValid()) {
                     break;
                 }
                 indexBatch((int) position, writerHeader.lastOffset(), writerHeader.maxTimestamp());
@@ -286,6 +319,8 @@ final class LogSegment implements AutoCloseable {
             channel.truncate(position);
         }
         size = (int) position;
+        // The time index ends with the largest timestamp, as after a roll: a later open may take it from there.
+        timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
         txnIndex.truncateTo(nextOffset); // markers cut with the tail; the log's replay restores any entry missing
         loadFirstBatchTimestamp();
         return truncated;
@@ -326,7 +361,7 @@ final class LogSegment implements AutoCloseable {
     }
 
     private void noteBatch(long lastOffset, long batchMaxTimestamp) {
-        if (batchMaxTimestamp > maxTimestamp) {
+        if (batchMaxTimestamp > maxTimestamp()) {
             maxTimestamp = batchMaxTimestamp;
             offsetOfMaxTimestamp = lastOffset;
         }
@@ -343,7 +378,8 @@ final class LogSegment implements AutoCloseable {
         if (size == 0) {
             return false;
         }
-        long waited = firstBatchMaxTimestamp >= 0 ? incomingMaxTimestamp - firstBatchMaxTimestamp : nowMs - createdMs;
+        long firstBatchTimestamp = firstBatchTimestamp();
+        long waited = firstBatchTimestamp >= 0 ? incomingMaxTimestamp - firstBatchTimestamp : nowMs - createdMs;
         // A compacted log rolls by max.compaction.lag.ms too, as Kafka's, so that the cleaner may reach its records.
         long rollMs = config.compacted() ? Math.min(config.segmentMs(), config.maxCompactionLagMs()) : config.segmentMs();
         return size > config.segmentBytes() - bytes
@@ -355,7 +391,7 @@ final class LogSegment implements AutoCloseable {
 
     /** Called when a newer segment takes over: the time index gets the final max timestamp. */
     void onRolled() throws IOException {
-        timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
+        timeIndex.maybeAppend(maxTimestamp(), offsetOfMaxTimestamp);
     }
 
     /**
@@ -429,7 +465,7 @@ final class LogSegment implements AutoCloseable {
      * @return null if no record of this segment is that recent
      */
     TimestampAndOffset findOffsetByTimestamp(long timestamp, long startingOffset) throws IOException {
-        if (maxTimestamp < timestamp) {
+        if (maxTimestamp() < timestamp) {
             return null;
         }
         long olderUpTo = timeIndex.lastOffsetBefore(timestamp);
@@ -452,7 +488,7 @@ final class LogSegment implements AutoCloseable {
         ByteBufAllocator alloc = UnpooledByteBufAllocator.DEFAULT;
         ByteBuf bytes = alloc.heapBuffer(header.sizeInBytes());
         try {
-            if (!readFully(bytes, header.position(), header.sizeInBytes())) {
+            if (!batches.readFully(bytes, header.position(), header.sizeInBytes())) {
                 return null;
             }
             RecordBatch batch = RecordBatch.wrap(bytes);
@@ -476,17 +512,6 @@ final class LogSegment implements AutoCloseable {
         }
     }
 
-    private boolean readFully(ByteBuf into, long position, int length) throws IOException {
-        int start = into.writerIndex();
-        int end = start + length;
-        while (into.writerIndex() < end) {
-            if (into.writeBytes(channel, position + into.writerIndex() - start, end - into.writerIndex()) < 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Cuts the segment back to the batches wholly below {@code offset}: the batch holding it goes too,
      * since batches are never split.
@@ -505,8 +530,7 @@ final class LogSegment implements AutoCloseable {
         txnIndex.truncateTo(writerHeader.baseOffset());
         size = position;
         nextOffset = baseOffset;
-        maxTimestamp = -1;
-        offsetOfMaxTimestamp = -1;
+        forgetMaxTimestamp();
         // The running max and the end offset are recomputed from what is left.
         if (!loadTail()) {
             recover();
@@ -514,93 +538,9 @@ final class LogSegment implements AutoCloseable {
         return limit - position;
     }
 
-    /** What {@link #forEachBatch} hands each batch to; the batch's bytes are valid only during the call. */
-    interface BatchVisitor {
-        void visit(RecordBatch batch) throws IOException;
-    }
-
-    /**
-     * Reads the batches of the first {@code limit} bytes in order, each whole and its CRC checked, for the
-     * cleaner. One heap buffer is reused, grown to the largest batch.
-     *
-     * @throws IOException if the batches do not run whole and sound to {@code limit}: a cleaner must never take
-     *     a damaged segment for a shorter one
-     */
-    void forEachBatch(int limit, BatchVisitor visitor) throws IOException {
-        BatchHeader header = new BatchHeader();
-        ByteBuf bytes = Unpooled.buffer(RecordBatch.HEADER_BYTES);
-        try {
-            long position = 0;
-            while (header.readAt(channel, position, limit)) {
-                bytes.clear().ensureWritable(header.sizeInBytes());
-                if (!readFully(bytes, position, header.sizeInBytes()) || !RecordBatch.wrap(bytes).isValid()) {
-                    break;
-                }
-                visitor.visit(RecordBatch.wrap(bytes));
-                position = header.end();
-            }
-            if (position != limit) {
-                throw new IOException(logPath + " has no sound batch at position " + position + " of " + limit);
-            }
-        } finally {
-            bytes.release();
-        }
-    }
-
-    /** What {@link #forEachBatchHeader} hands each batch's header to. */
-    interface HeaderVisitor {
-        void visit(long producerId, long lastOffset, long maxTimestamp);
-    }
-
-    /** The headers of the batches of the first {@code limit} bytes, in order, without reading the batches. */
-    void forEachBatchHeader(int limit, HeaderVisitor visitor) throws IOException {
-        BatchHeader header = new BatchHeader();
-        long position = 0;
-        while (header.readAt(channel, position, limit)) {
-            visitor.visit(header.producerId(), header.lastOffset(), header.maxTimestamp());
-            position = header.end();
-        }
-    }
-
-    /** What {@link #forEachProducerBatch} hands on: a producer's data batch (its header), or a marker. */
-    interface ProducerBatchVisitor {
-        void batch(BatchHeader header);
-
-        void marker(BatchHeader header, EndTransactionMarker marker, long timestamp) throws IOException;
-    }
-
-    /**
-     * The producers' batches of the first {@code limit} bytes that end at or past {@code fromOffset}, in order, for a
-     * replay of the log's producer state and transactions: a data batch by its header alone, a control batch read
-     * whole for its marker (one the broker cannot read, an unknown control type, is passed over as Kafka passes it
-     * over).
-     */
-    void forEachProducerBatch(int limit, long fromOffset, ProducerBatchVisitor visitor) throws IOException {
-        BatchHeader header = new BatchHeader();
-        ByteBuf bytes = Unpooled.buffer(RecordBatch.HEADER_BYTES);
-        try {
-            long position = 0;
-            while (header.readAt(channel, position, limit)) {
-                if (header.producerId() >= 0 && header.lastOffset() >= fromOffset) {
-                    if (!header.isControl()) {
-                        visitor.batch(header);
-                    } else if (header.isTransactional()) {
-                        bytes.clear().ensureWritable(header.sizeInBytes());
-                        if (readFully(bytes, position, header.sizeInBytes())) {
-                            RecordBatch batch = RecordBatch.wrap(bytes);
-                            EndTransactionMarker marker = EndTransactionMarker.read(batch,
-                                    UnpooledByteBufAllocator.DEFAULT);
-                            if (marker != null) {
-                                visitor.marker(header, marker, batch.maxTimestamp());
-                            }
-                        }
-                    }
-                }
-                position = header.end();
-            }
-        } finally {
-            bytes.release();
-        }
+    /** The batches of the log file, for the cleaner and the replay of the producers. */
+    SegmentBatches batches() {
+        return batches;
     }
 
     /** Indexes an aborted transaction whose marker this segment holds; the log's writer only. */
@@ -623,9 +563,23 @@ final class LogSegment implements AutoCloseable {
         return Files.getLastModifiedTime(logPath).toMillis();
     }
 
-    /** The first batch's max timestamp, -1 if none: when its records became dirty, for max.compaction.lag.ms. */
+    /**
+     * The first batch's max timestamp, -1 if none: when its records became dirty, for max.compaction.lag.ms, and the
+     * start of segment.ms. Read at the first call in a segment opened rolled (a benign race: every reader reads the
+     * same batch, and the writer sets it only for a segment it has emptied).
+     */
     long firstBatchTimestamp() {
-        return firstBatchMaxTimestamp;
+        long known = firstBatchMaxTimestamp;
+        if (known != UNREAD) {
+            return known;
+        }
+        try {
+            known = readFirstBatchTimestamp(new BatchHeader());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the first batch of " + logPath, e);
+        }
+        firstBatchMaxTimestamp = known;
+        return known;
     }
 
     long baseOffset() {
@@ -641,13 +595,49 @@ final class LogSegment implements AutoCloseable {
         return size;
     }
 
+    /**
+     * The largest batch max timestamp, -1 if none. A segment opened rolled reads it from its time index's last entry
+     * at the first call (Kafka's maxTimestampSoFar), or from the batches' headers if that index was found torn.
+     */
     long maxTimestamp() {
+        long known = maxTimestamp;
+        return known != UNREAD ? known : readMaxTimestamp();
+    }
+
+    /**
+     * Under this segment's monitor, so that a reader that found it unread cannot overwrite what another (or the
+     * writer, after reading it first, or a truncation's {@link #forgetMaxTimestamp}) set since.
+     */
+    private synchronized long readMaxTimestamp() {
+        if (maxTimestamp == UNREAD) {
+            long[] found = {timeIndex.lastTimestamp(), timeIndex.lastTimestampOffset()};
+            if (timeIndex.wasCorrupt()) {
+                try {
+                    batches.forEachBatchHeader(size, (producerId, lastOffset, batchMaxTimestamp) -> {
+                        if (batchMaxTimestamp > found[0]) {
+                            found[0] = batchMaxTimestamp;
+                            found[1] = lastOffset;
+                        }
+                    });
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read the batches of " + logPath, e);
+                }
+            }
+            offsetOfMaxTimestamp = found[1];
+            maxTimestamp = found[0];
+        }
         return maxTimestamp;
+    }
+
+    private synchronized void forgetMaxTimestamp() {
+        maxTimestamp = -1;
+        offsetOfMaxTimestamp = -1;
     }
 
     /** For time retention: the largest timestamp, or the file's modification time if no batch has one. */
     long largestTimestamp() throws IOException {
-        return maxTimestamp >= 0 ? maxTimestamp : Files.getLastModifiedTime(logPath).toMillis();
+        long largest = maxTimestamp();
+        return largest >= 0 ? largest : Files.getLastModifiedTime(logPath).toMillis();
     }
 
     Path logPath() {

@@ -50,21 +50,29 @@ final class LogTransactions {
     private long replayedFrom;
     /** Producers expired since {@link #base} was written or loaded: it holds some that are gone. */
     private boolean expiredSinceBase;
+    /** {@code producer.id.expiration.ms}: a snapshot's producers idle that long are left out as it is loaded. */
+    private final long producerIdExpirationMs;
 
-    /** @param snapshotOffsets the offsets of the snapshot files in {@code dir} as the log opens */
-    LogTransactions(Path dir, LogSegments segments, NavigableSet<Long> snapshotOffsets) {
+    /**
+     * @param snapshotOffsets        the offsets of the snapshot files in {@code dir} as the log opens
+     * @param producerIdExpirationMs {@code producer.id.expiration.ms}, for {@link #replay}
+     */
+    LogTransactions(Path dir, LogSegments segments, NavigableSet<Long> snapshotOffsets, long producerIdExpirationMs) {
         this.dir = dir;
         this.segments = segments;
         this.snapshotOffsets = new TreeSet<>(snapshotOffsets);
+        this.producerIdExpirationMs = producerIdExpirationMs;
         this.base = new ProducerSnapshot(segments.firstBaseOffset(), List.of());
     }
 
     /**
      * Rebuilds the producers and open transactions: from the newest snapshot at or below {@code replayFrom} (a
      * recovery's recovery point, so that the segments it checked are replayed and their aborted indexes completed; else
-     * the log end), then the batches after it.
+     * the log end), then the batches after it. The snapshot's producers expired at {@code now} are left out as it is
+     * loaded (Kafka's loadFromSnapshot): those the batches after it bring back wait for the next expiry round, as in
+     * Kafka.
      */
-    void replay(long logEnd, long replayFrom) throws IOException {
+    void replay(long logEnd, long replayFrom, long now) throws IOException {
         ongoing.clear();
         producers.clear();
         expiredSinceBase = false;
@@ -73,8 +81,11 @@ final class LogTransactions {
         long from = segments.firstBaseOffset();
         if (snapshot.isPresent()) {
             base = snapshot.get();
-            producers.load(base.entries());
-            for (ProducerSnapshot.Entry entry : base.entries()) {
+            List<ProducerSnapshot.Entry> live = base.entries().stream()
+                    .filter(entry -> !entry.expiredAt(now, producerIdExpirationMs)).toList();
+            expiredSinceBase = live.size() < base.entries().size();
+            producers.load(live);
+            for (ProducerSnapshot.Entry entry : live) {
                 if (entry.currentTxnFirstOffset() >= 0) {
                     ongoing.onTransactionalBatch(entry.producerId(), entry.currentTxnFirstOffset());
                 }
@@ -88,7 +99,7 @@ final class LogTransactions {
             if (segment.nextOffset() <= from) {
                 continue;
             }
-            segment.forEachProducerBatch(segment.size(), from, new LogSegment.ProducerBatchVisitor() {
+            segment.batches().forEachProducerBatch(segment.size(), from, new SegmentBatches.ProducerBatchVisitor() {
                 @Override
                 public void batch(BatchHeader header) {
                     producers.onDataBatch(header.producerId(), header.producerEpoch(), header.baseSequence(),

@@ -47,7 +47,7 @@ final class LogTruncation {
         epochCache.truncateFromEnd(logEndOffset);
         offsets.truncatedTo(logEndOffset);
         flushState.cutTo(logEndOffset);
-        transactions.replay(logEndOffset, logEndOffset); // transactions the cut reopens, or removes
+        transactions.replay(logEndOffset, logEndOffset, now); // transactions the cut reopens, or removes
         log.info("Truncated {} to offset {} ({} bytes cut from the active segment); log end offset now {}",
                 topicPartition, offset, removed, logEndOffset);
     }

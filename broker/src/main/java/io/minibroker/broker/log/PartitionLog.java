@@ -65,7 +65,8 @@ public final class PartitionLog implements AutoCloseable {
     private final PartitionMetadataFile partitionMetadata;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
-                         LogRecovery.Loaded loaded, long logStartOffset, long recoveryPoint) {
+                         LogRecovery.Loaded loaded, long logStartOffset, long recoveryPoint,
+                         long producerIdExpirationMs) {
         this.topicPartition = topicPartition;
         this.dir = dir;
         this.config = config;
@@ -74,7 +75,7 @@ public final class PartitionLog implements AutoCloseable {
         this.offsets = new LogOffsets(logStartOffset, this.segments.firstBaseOffset(),
                 this.segments.active().nextOffset());
         this.reader = new LogReader(this, this.segments);
-        this.transactions = new LogTransactions(dir, this.segments, loaded.snapshotOffsets());
+        this.transactions = new LogTransactions(dir, this.segments, loaded.snapshotOffsets(), producerIdExpirationMs);
         this.flushState = new LogFlushState(Math.min(recoveryPoint, offsets.logEndOffset()), clock.millis());
         this.writer = new LogWriter(this, this.segments, offsets, transactions, flushState);
         this.truncation = new LogTruncation(topicPartition, this.segments, offsets, flushState, transactions);
@@ -82,19 +83,31 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Opens (creating if need be) the log of {@code topicPartition} under {@code logDir}, recovering it
-     * with {@link LogRecovery} unless it was shut down cleanly.
-     *
-     * @param recoveryPoint  the checkpointed offset up to which the log was flushed (0 if unknown)
-     * @param logStartOffset the checkpointed log start offset (0 if unknown)
+     * {@link #open(Path, TopicPartition, LogConfig, Clock, long, long, boolean, long)} for a log on its own, whose
+     * producers never expire as their snapshot loads.
      */
     public static PartitionLog open(Path logDir, TopicPartition topicPartition, LogConfig config, Clock clock,
                                     long recoveryPoint, long logStartOffset, boolean cleanShutdown) throws IOException {
+        return open(logDir, topicPartition, config, clock, recoveryPoint, logStartOffset, cleanShutdown, Long.MAX_VALUE);
+    }
+
+    /**
+     * Opens (creating if need be) the log of {@code topicPartition} under {@code logDir}, recovering it
+     * with {@link LogRecovery} unless it was shut down cleanly.
+     *
+     * @param recoveryPoint          the checkpointed offset up to which the log was flushed (0 if unknown)
+     * @param logStartOffset         the checkpointed log start offset (0 if unknown)
+     * @param producerIdExpirationMs {@code producer.id.expiration.ms}: the producers of a snapshot idle that long by
+     *                               {@code clock} are left out as it loads (here and after a truncation), as Kafka's are
+     */
+    public static PartitionLog open(Path logDir, TopicPartition topicPartition, LogConfig config, Clock clock,
+                                    long recoveryPoint, long logStartOffset, boolean cleanShutdown,
+                                    long producerIdExpirationMs) throws IOException {
         Path dir = logDir.resolve(topicPartition.dirName());
         LogRecovery.Loaded loaded = LogRecovery.load(dir, config, clock.millis(), recoveryPoint, logStartOffset,
                 cleanShutdown);
         PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, loaded, logStartOffset,
-                cleanShutdown ? Long.MAX_VALUE : recoveryPoint);
+                cleanShutdown ? Long.MAX_VALUE : recoveryPoint, producerIdExpirationMs);
         partitionLog.loadEpochCache(cleanShutdown);
         partitionLog.replayTransactions(partitionLog.recoveryPoint());
         if (!cleanShutdown) {
@@ -116,7 +129,7 @@ public final class PartitionLog implements AutoCloseable {
      * producer snapshot and the log after it: on opening, after a cut.
      */
     private synchronized void replayTransactions(long replayFrom) throws IOException {
-        transactions.replay(offsets.logEndOffset(), replayFrom);
+        transactions.replay(offsets.logEndOffset(), replayFrom, clock.millis());
     }
 
     /** The leader epochs of this log: epoch to start offset, ascending. */
@@ -344,6 +357,11 @@ public final class PartitionLog implements AutoCloseable {
      */
     public synchronized int removeExpiredProducers(long now, long expirationMs) {
         return transactions.removeExpiredProducers(now, expirationMs);
+    }
+
+    /** The base offsets of the segments whose offset or time index has been read from its file, for tests. */
+    synchronized List<Long> segmentsWithIndexesRead() {
+        return segments.all().stream().filter(LogSegment::indexesLoaded).map(LogSegment::baseOffset).toList();
     }
 
     /** Where opening (or the last truncation) started replaying batches: a snapshot's offset, else the log's start. */

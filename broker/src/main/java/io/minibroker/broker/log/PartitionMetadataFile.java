@@ -7,13 +7,15 @@ import java.nio.file.Path;
 
 /**
  * Kafka's {@code partition.metadata} in a partition directory, naming the topic id the log belongs to
- * ({@code version: 0\ntopic_id: <id>\n}; the topic registry composes the text). It is read when the log opens, on the
+ * ({@code version: 0\ntopic_id: <id>\n}; the topic registry gives the id). It is read when the log opens, on the
  * threads opening the logs, as Kafka's log loading reads it, and written only when it is missing or says something
  * else: every start of a single node passes each partition's topic id here, and with 10,000 partitions reading (let
  * alone rewriting) each file afterwards on the starting thread was a start-up cost of its own.
  */
 public final class PartitionMetadataFile {
     public static final String FILE_NAME = "partition.metadata";
+    /** The only version of the file Kafka writes. */
+    private static final int VERSION = 0;
 
     private final Path file;
     /** The file's text as last read or written; null while there is no file. */
@@ -32,8 +34,12 @@ public final class PartitionMetadataFile {
                 exists ? new String(Files.readAllBytes(file), StandardCharsets.UTF_8) : null);
     }
 
-    /** Writes {@code text} unless the file already says exactly that. */
-    public synchronized void write(String text) throws IOException {
+    /**
+     * Names the topic id {@code topicId} (in Kafka's text form of a Uuid), unless the file already says exactly
+     * that.
+     */
+    public synchronized void writeTopicId(String topicId) throws IOException {
+        String text = "version: " + VERSION + "\ntopic_id: " + topicId + "\n";
         if (text.equals(content)) {
             return;
         }

@@ -43,6 +43,10 @@ public record ProducerSnapshot(long offset, List<Entry> entries) {
     /** One producer's state: its epoch, its last batch's sequences, offset and timestamp, its marker and open txn. */
     public record Entry(long producerId, short epoch, int lastSequence, long lastOffset, int offsetDelta, long timestamp,
                  int coordinatorEpoch, long currentTxnFirstOffset) {
+        /** Whether the producer has expired at {@code now}: Kafka's isProducerExpired, as {@link LogProducers}'. */
+        boolean expiredAt(long now, long expirationMs) {
+            return currentTxnFirstOffset < 0 && LogProducers.idleSince(timestamp, now, expirationMs);
+        }
     }
 
     /** A snapshot file that cannot be read back. */

@@ -15,9 +15,9 @@ import java.time.Clock;
  * with short-lived producers does not keep every producer id it ever saw. Such a producer's next batch is then a new
  * producer's, taken at any sequence, as Kafka 4 takes an idempotent producer's batch when it has no state for it.
  *
- * <p>One round for all the logs, on the log-maintenance thread; it also runs once as the broker starts, before
- * clients connect, dropping those that the snapshots and batches read on opening the logs name but that are idle
- * long enough (Kafka leaves them out as it loads a snapshot).
+ * <p>One round for all the logs, on the log-maintenance thread. Producers already idle long enough when the broker
+ * starts are left out as each log loads its producer snapshot ({@code PartitionLog.open}, as Kafka's
+ * ProducerStateManager loads one); those only the batches after a snapshot name wait for the first round, as in Kafka.
  */
 public final class ProducerIdExpiration implements Runnable {
 

@@ -211,7 +211,6 @@ public final class Broker implements AutoCloseable {
         openPurgatories();
         ProducerIdExpiration producerIdExpiration = new ProducerIdExpiration(topics.logs(), clock.wallClock(),
                 config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
-        producerIdExpiration.run(); // before any client: what a crash's replay brought back goes at once
         maintenance.scheduleEvery(config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS),
                 "producer id expiration", producerIdExpiration);
         // Group configs: a single node's own (kept in its log dir); in a cluster the controller's, from the image.

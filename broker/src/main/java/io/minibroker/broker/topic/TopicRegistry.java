@@ -56,7 +56,8 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         this.config = config;
         this.store = store;
         this.logs = new LogManager(config.logDirs(), this::logConfigFor, clock,
-                config.get(BrokerConfig.NUM_RECOVERY_THREADS_PER_DATA_DIR));
+                config.get(BrokerConfig.NUM_RECOVERY_THREADS_PER_DATA_DIR),
+                config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
     }
 
     /** Loads the stored topics, then opens (and if needed recovers) their logs. */
@@ -360,11 +361,11 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     /** The topic's logs, with its own config: it is not yet what {@link #logConfigFor} looks up ({@link #publish}). */
     private void createLogs(TopicMetadata topic, IntPredicate kept) throws IOException {
         LogConfig logConfig = TopicConfig.logConfig(config, topic.configOverrides());
-        String metadata = TopicStore.partitionMetadata(topic.id());
+        String topicId = TopicIds.toText(topic.id());
         for (int partition = 0; partition < topic.partitions(); partition++) {
             if (kept.test(partition)) {
                 PartitionLog log = logs.getOrCreateLog(new TopicPartition(topic.name(), partition), logConfig);
-                log.partitionMetadata().write(metadata);
+                log.partitionMetadata().writeTopicId(topicId);
             }
         }
     }

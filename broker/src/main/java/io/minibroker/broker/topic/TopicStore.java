@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  *       partitions=3
  *       config.retention.ms=86400000
  * </pre>
- * Each partition directory also gets Kafka's {@code partition.metadata} naming the topic id, as Kafka writes it.
+ * Each partition directory also gets Kafka's {@code partition.metadata} naming the topic id (the registry has
+ * {@link io.minibroker.broker.log.PartitionMetadataFile} write it).
  * Files are replaced atomically (write, fsync, rename), so a crash leaves the old or the new definition.
  */
 public final class TopicStore {
@@ -70,15 +71,6 @@ public final class TopicStore {
 
     public void delete(String topic) throws IOException {
         Files.deleteIfExists(dir.resolve(topic + SUFFIX));
-    }
-
-    /**
-     * The text of Kafka's {@code partition.metadata} for a partition of the topic {@code topicId}, which each
-     * partition directory gets ({@link io.minibroker.broker.log.PartitionMetadataFile} writes it only when it says
-     * something else: every start of a single node passes each partition there).
-     */
-    public static String partitionMetadata(java.util.UUID topicId) {
-        return "version: 0\ntopic_id: " + TopicIds.toText(topicId) + "\n";
     }
 
     private static TopicMetadata read(String name, Path file) throws IOException {

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A trusted segment's indexes are read at their first use (Kafka's lazy index): an empty segment's not when it opens,
- * a non-empty segment's as it opens (its end state comes from their last entries). What is appended, read, searched
+ * a non-empty active segment's as it opens (its end state comes from their last entries; a rolled one's in
+ * {@link LazySegmentOpenTest}). What is appended, read, searched
  * by time and truncated after such an opening is what it would be with indexes read at once.
  */
 class LazyIndexTest {
@@ -61,7 +62,7 @@ class LazyIndexTest {
 
     private LogSegment openTrusted() throws IOException {
         Set<String> names = LogRecovery.listNames(partitionDir());
-        return LogSegment.open(partitionDir(), 0, CONFIG, T0, true, names::contains);
+        return LogSegment.open(partitionDir(), 0, CONFIG, T0, true, -1, names::contains);
     }
 
     private static void appendBatch(LogSegment segment, long baseOffset, int records, long timestamp) {

@@ -249,6 +249,32 @@ class LogCleanerTest {
         }
     }
 
+    /**
+     * A cleaned segment's time index ends with its largest timestamp, as a rolled one's does: a clean restart takes a
+     * rolled segment's largest timestamp from there, and a search by time would otherwise pass the segment over.
+     */
+    @Test
+    void aCleanRestartFindsEachKeptRecordOfACleanedSegmentByItsTimestamp() throws Exception {
+        LogConfig sparse = COMPACTED.withIndexIntervalBytes(4096); // no index entry but what a roll or cleaning adds
+        PartitionLog log = open(sparse);
+        for (int i = 0; i < 30; i++) {
+            clock.advance(10); // record i at offset i is stamped T0 + 10 * (i + 1)
+            put(log, i % 2 == 0 ? "u" + i : "k", "v" + i); // every segment keeps some records and loses others
+        }
+        assertThat(round()).isPositive();
+        List<Kv> kept = readAll(log);
+        assertThat(kept).filteredOn(kv -> kv.offset() < 20).hasSize(10);
+        cleaner.close();
+        logs.close();
+
+        PartitionLog reopened = open(sparse);
+
+        for (Kv kv : kept) {
+            assertThat(reopened.offsetForTimestamp(T0 + 10 * (kv.offset() + 1))).as("record %d", kv.offset())
+                    .map(TimestampAndOffset::offset).contains(kv.offset());
+        }
+    }
+
     @Test
     void aFollowerTakesItsLeadersCleanedBatchesAcrossTheGaps() throws IOException {
         PartitionLog leader = open(COMPACTED);

@@ -145,7 +145,7 @@ class LogManagerTest {
     @Test
     void opensManyPartitionsOnItsRecoveryThreadsWithTheirOffsets() throws IOException {
         LogConfig config = LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(200);
-        LogManager manager = new LogManager(List.of(dirA, dirB), topic -> config, clock, 3);
+        LogManager manager = new LogManager(List.of(dirA, dirB), topic -> config, clock, 3, Long.MAX_VALUE);
         manager.startup();
         Map<TopicPartition, Long> ends = new HashMap<>();
         Map<TopicPartition, Long> starts = new HashMap<>();
@@ -168,7 +168,7 @@ class LogManagerTest {
                 Files.delete(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
                 Files.delete(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
             }
-            LogManager reopened = new LogManager(List.of(dirA, dirB), topic -> config, clock, 3);
+            LogManager reopened = new LogManager(List.of(dirA, dirB), topic -> config, clock, 3, Long.MAX_VALUE);
             reopened.startup();
             assertThat(reopened.allLogs()).hasSize(300);
             for (PartitionLog log : reopened.allLogs()) {

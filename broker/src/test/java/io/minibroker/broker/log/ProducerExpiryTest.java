@@ -1,8 +1,10 @@
 package io.minibroker.broker.log;
 
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.RecordBatchBuilder;
+import io.minibroker.purgatory.time.ManualClock;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Producer ids expire from a log's producer state as Kafka's ProducerStateManager expires them: once their last batch
  * or marker is {@code producer.id.expiration.ms} old, unless a transaction of theirs is open; and the snapshot the
- * log writes afterwards, and so a restart, no longer has them.
+ * log writes afterwards, and so a restart, no longer has them. A log opening leaves out the producers of its snapshot
+ * that have expired by then, as Kafka's loadFromSnapshot does.
  */
 class ProducerExpiryTest {
 
@@ -122,5 +125,27 @@ class ProducerExpiryTest {
                 .extracting(ProducerSnapshot.Entry::producerId).containsExactly(2L);
         open();
         assertThat(producerIds()).containsExactly(2L);
+    }
+
+    @Test
+    void openingLeavesOutTheSnapshotsProducersExpiredByThenUnlessATransactionOfTheirsIsOpen() throws IOException {
+        ManualClock manual = new ManualClock();
+        java.time.Clock wall = BrokerClock.manual(manual).wallClock();
+        long t = wall.millis();
+        log = PartitionLog.open(logDir, TP, LogConfig.defaults(), wall, 0, 0, true, EXPIRATION_MS);
+        batch(1, 0, t, false);
+        batch(2, 0, t + 30_000, false);
+        batch(3, 0, t, true); // its transaction stays open
+        long end = log.logEndOffset();
+        log.close(); // a snapshot at the log end with all three
+
+        manual.advance(EXPIRATION_MS + 10_000);
+        log = PartitionLog.open(logDir, TP, LogConfig.defaults(), wall, 0, 0, true, EXPIRATION_MS);
+
+        assertThat(producerIds()).as("1 idle for longer than the expiration, no round run").containsExactly(2L, 3L);
+        log.close(); // the snapshot at the same offset holds producer 1: written again without it
+        log = null;
+        assertThat(ProducerSnapshot.read(logDir.resolve(TP.dirName()), end).entries())
+                .extracting(ProducerSnapshot.Entry::producerId).containsExactlyInAnyOrder(2L, 3L);
     }
 }

@@ -1,11 +1,8 @@
-package io.minibroker.broker.topic;
+package io.minibroker.broker.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.minibroker.broker.log.LogConfig;
-import io.minibroker.broker.log.PartitionLog;
-import io.minibroker.broker.log.PartitionMetadataFile;
-import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.TopicIds;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,10 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kafka's partition.metadata, as the registry writes it through a partition's log: written when missing or
- * different, left alone when it already names the topic, also across a restart (the log reads it when it opens).
+ * Kafka's partition.metadata, as the registry writes it through a partition's log: written in Kafka's format when
+ * missing or different, left alone when it already names the topic, also across a restart (the log reads it when it
+ * opens).
  */
-class TopicStoreTest {
+class PartitionMetadataFileTest {
     private static final FileTime LONG_AGO = FileTime.fromMillis(1_000_000_000_000L);
     private static final TopicPartition TP = new TopicPartition("t", 0);
     private static final Clock CLOCK = Clock.fixed(Instant.ofEpochMilli(1_700_000_000_000L), ZoneOffset.UTC);
@@ -36,7 +34,7 @@ class TopicStoreTest {
     /** Opens the partition's log (as a start does), writes the topic id through it, and closes it. */
     private void writeThroughLog(UUID topicId) throws IOException {
         try (PartitionLog log = PartitionLog.open(logDir, TP, LogConfig.defaults(), CLOCK, 0, 0, true)) {
-            log.partitionMetadata().write(TopicStore.partitionMetadata(topicId));
+            log.partitionMetadata().writeTopicId(TopicIds.toText(topicId));
         }
     }
 
