@@ -267,8 +267,9 @@ final class ShareFetchWork {
                     to = batch;
                 }
             }
+            SegmentFileRegion region = read.slice(from, to).toFileRegion();
             sent = true;
-            return new Acquired(acquired, read.slice(from, to).toFileRegion());
+            return new Acquired(acquired, region);
         } finally {
             if (!sent) {
                 read.release();
