@@ -3,6 +3,8 @@
 #   benchmarks/share-consume.sh [RECORDS, default 300000] [RECORD_SIZE, default 1024] [CONSUMERS, default 1]
 #   MINIBROKER_JAR=/tmp/other.jar benchmarks/share-consume.sh    another build (else server/target/minibroker.jar)
 #   PERF_PORT_BASE=19350 (default 29290)                           the broker's port
+#   FETCH_SIZE=1048576                                            the consumers' fetch.max.bytes (default 50 MiB,
+#                                                                 the client's default; the tool's own is 1 MiB)
 #   KAFKA_CP=/path/to/classpath-file                              Kafka 4.3.1's tools (else resolved with Maven)
 # One broker through bin/minibroker (its default JVM options: heap up to 256 MB), one topic of one partition, RECORDS
 # records produced first, then the group set to share.auto.offset.reset=earliest and kafka-tools' ShareConsumerPerformance
@@ -37,7 +39,7 @@ java $log4j -cp "$kafka_cp" kafka.admin.ConfigCommand --bootstrap-server "$boots
 cpu() { sed -E 's/.*\) //' "/proc/$broker/stat" | awk '{print $12 + $13}'; }
 before=$(cpu); start=$(date +%s.%N)
 java -Xmx512m $log4j -cp "$kafka_cp" org.apache.kafka.tools.ShareConsumerPerformance --bootstrap-server "$bootstrap" \
-  --topic share-perf --group "$group" --num-records "$records" --threads "$consumers" --timeout 60000 > "$work/consume.log" 2>&1
+  --topic share-perf --group "$group" --num-records "$records" --threads "$consumers" --fetch-size "${FETCH_SIZE:-52428800}" --timeout 60000 > "$work/consume.log" 2>&1
 end=$(date +%s.%N); after=$(cpu)
 hwm=$(awk '$1 == "VmHWM:" {print $2}' "/proc/$broker/status")
 awk -v r="$records" -v s="$start" -v e="$end" -v c=$((after - before)) -v t="$(getconf CLK_TCK)" -v h="$hwm" -v n="$consumers" \
