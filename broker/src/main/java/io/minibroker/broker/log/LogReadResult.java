@@ -4,13 +4,17 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Where the bytes of a read are: a region of one segment file, to be sent as is. A non-empty result holds a
  * reference to the segment's file, so the bytes stay readable even if retention deletes the segment; it is
  * consumed exactly once, by one of {@link #toFileRegion()} (the network sends the bytes with {@code sendfile},
- * without the heap), {@link #readInto} (for code that must look inside) or {@link #release()}.
+ * without the heap), {@link #readInto} (for code that must look inside), {@link #slice} (for code that sends only
+ * part of it) or {@link #release()}. Before that, {@link #batches()} walks its batch headers without reading them.
  * Like Kafka's, the region may end with part of a batch when {@code maxBytes} cuts it; clients skip it.
  */
 public final class LogReadResult {
@@ -55,6 +59,65 @@ public final class LogReadResult {
         }
         consume();
         return new SegmentFileRegion(file, position, length);
+    }
+
+    /**
+     * The whole batches of the read, in order, each read from the file by its header alone (Kafka's
+     * {@code FileRecords.batches()}, header-only): lazily, so a walk that stops early reads no further headers; a
+     * batch that {@code maxBytes} cut short is not among them. Walked before the result is consumed.
+     */
+    public Iterable<FileChannelRecordBatch> batches() {
+        if (file == null) {
+            return List.of();
+        }
+        return () -> new Iterator<>() {
+            private final BatchHeader header = new BatchHeader();
+            private long next = position;
+            private boolean read;
+
+            @Override
+            public boolean hasNext() {
+                if (consumed.get()) {
+                    throw new IllegalStateException("the batches of a consumed read cannot be walked");
+                }
+                if (!read) {
+                    try {
+                        read = header.readAt(file.channel(), next, position + length);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    if (!read) {
+                        next = position + length; // the end of the read, or a batch it cut short: stop there
+                    }
+                }
+                return read;
+            }
+
+            @Override
+            public FileChannelRecordBatch next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                read = false;
+                next = header.end();
+                return new FileChannelRecordBatch((int) (header.position() - position), header.sizeInBytes(),
+                        header.baseOffset(), header.lastOffset(), header.producerId(), header.isTransactional(),
+                        header.isControl());
+            }
+        };
+    }
+
+    /**
+     * The batches of the read from {@code first} to {@code last}, two of its {@link #batches()}, as Kafka's
+     * {@code FileRecords.slice}: it takes over this result's hold on the file, so this one is consumed.
+     */
+    public LogReadResult slice(FileChannelRecordBatch first, FileChannelRecordBatch last) {
+        if (first.position() < 0 || last.end() > length || last.end() <= first.position()) {
+            throw new IllegalArgumentException("batches " + first + " to " + last + " are not of " + this);
+        }
+        consume();
+        return new LogReadResult(file, position + first.position(), last.end() - first.position(),
+                first.baseOffset());
     }
 
     /** The bytes, copied into a new buffer from {@code alloc} that the caller releases; this result is released. */

@@ -2,19 +2,18 @@ package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.log.AbortedTxn;
+import io.minibroker.broker.log.FileChannelRecordBatch;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.SegmentFileRegion;
 import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import io.minibroker.protocol.message.view.ShareFetchResponseView.PartitionData;
-import io.minibroker.protocol.record.RecordBatch;
-import io.minibroker.protocol.record.RecordBatches;
+import io.minibroker.protocol.schema.RecordsPayload;
 import io.minibroker.protocol.schema.Struct;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -32,8 +31,9 @@ import java.util.UUID;
  * use it; it acquires only in {@link #respond()}, which runs once, so no records are acquired for an answer that is
  * never sent.
  *
- * <p>Records are copied from the log rather than sent as a file region: the batches sent must be cut to those
- * holding acquired records, whose bounds are known only after reading their headers.
+ * <p>Records are not copied: as Kafka's share fetch, the batch headers of the log are walked to acquire by offsets,
+ * and the batches holding acquired records are sent as a slice of the segment file, as Fetch sends records (a
+ * {@link SegmentFileRegion}, which the response owns until it is sent).
  */
 final class ShareFetchWork {
 
@@ -146,6 +146,16 @@ final class ShareFetchWork {
     Struct respond() {
         ShareFetchResponseView response = new ShareFetchResponseView()
                 .acquisitionLockTimeoutMs(manager.settings(groupId).recordLockDurationMs());
+        try {
+            addPartitions(response);
+            return response.struct();
+        } catch (RuntimeException e) { // the file regions acquired so far would hold their segments' files open
+            response.struct().recordsPayloads().forEach(RecordsPayload::release);
+            throw e;
+        }
+    }
+
+    private void addPartitions(ShareFetchResponseView response) {
         Map<UUID, ShareFetchResponseView.ShareFetchableTopicResponse> topics = new LinkedHashMap<>();
         int remainingBytes = maxBytes;
         int remainingRecords = maxRecords;
@@ -168,7 +178,7 @@ final class ShareFetchWork {
                     try {
                         acquired = partition == null ? Acquired.NOTHING // still loading: nothing yet
                                 : acquire(resolved.log(), partition, remainingBytes, remainingRecords);
-                        remainingBytes -= acquired.records().readableBytes();
+                        remainingBytes -= acquired.sizeInBytes();
                         remainingRecords -= acquired.count();
                     } catch (LogException e) {
                         error = e.error();
@@ -184,29 +194,42 @@ final class ShareFetchWork {
                     .addPartition()
                     .partitionIndex(tp.partition())
                     .errorCode(error.code())
-                    .acknowledgeErrorCode((ackError == null ? Errors.NONE : ackError).code())
-                    .records(acquired.records());
+                    .acknowledgeErrorCode((ackError == null ? Errors.NONE : ackError).code());
+            if (acquired.records() == null) {
+                data.records(Unpooled.EMPTY_BUFFER);
+            } else {
+                data.records(acquired.records()); // zero-copy: sent from the segment file, as Fetch sends
+            }
             data.currentLeader().leaderId(-1).leaderEpoch(-1);
             for (AcquiredRecords run : acquired.runs()) {
                 data.addAcquiredRecord().firstOffset(run.firstOffset()).lastOffset(run.lastOffset())
                         .deliveryCount((short) run.deliveryCount());
             }
         }
-        return response.struct();
     }
 
-    /** What one share partition gave: its acquired runs and the batches that hold them. */
-    private record Acquired(List<AcquiredRecords> runs, ByteBuf records) {
-        static final Acquired NOTHING = new Acquired(List.of(), Unpooled.EMPTY_BUFFER);
+    /**
+     * What one share partition gave: its acquired runs and the batches that hold them, a region of the segment file
+     * (null with none) that the response owns until it is sent.
+     */
+    private record Acquired(List<AcquiredRecords> runs, SegmentFileRegion records) {
+        static final Acquired NOTHING = new Acquired(List.of(), null);
 
         int count() {
             return runs.stream().mapToInt(r -> (int) (r.lastOffset() - r.firstOffset() + 1)).sum();
+        }
+
+        int sizeInBytes() {
+            return records == null ? 0 : records.sizeInBytes();
         }
     }
 
     /**
      * Acquires from one share partition up to the limits: below the high watermark, or for a read_committed group
-     * below the last stable offset, archiving what aborted transactions wrote.
+     * below the last stable offset, archiving what aborted transactions wrote. As Kafka's share fetch, it reads
+     * batch headers only, up to {@code bytes} of the log and no further than {@code records} can be acquired, and
+     * answers with a slice of the segment file holding the batches of the acquired records, sent as Fetch sends
+     * records: a backlog is never copied into memory.
      */
     private Acquired acquire(PartitionLog log, SharePartition partition, int bytes, int records) {
         partition.moveStartTo(log.logStartOffset());
@@ -217,13 +240,12 @@ final class ShareFetchWork {
             return Acquired.NOTHING;
         }
         LogReadResult read = log.read(fetchOffset, bytes, true, readableEnd);
-        if (read.isEmpty()) {
-            read.release();
-            return Acquired.NOTHING;
-        }
-        ByteBuf buffer = read.readInto(UnpooledByteBufAllocator.DEFAULT);
+        boolean sent = false;
         try {
-            List<LogBatch> batches = batches(buffer);
+            List<FileChannelRecordBatch> batches = batchesToAcquire(read, fetchOffset, partition.endOffset(), records);
+            if (batches.isEmpty()) {
+                return Acquired.NOTHING;
+            }
             List<long[]> offsets = batches.stream().map(b -> new long[] {b.baseOffset(), b.lastOffset()}).toList();
             List<long[]> aborted = readCommitted
                     ? abortedBatches(batches, log.abortedTransactions(fetchOffset, readableEnd)) : List.of();
@@ -237,39 +259,40 @@ final class ShareFetchWork {
             manager.locksTaken(partition);
             long first = acquired.get(0).firstOffset();
             long last = acquired.get(acquired.size() - 1).lastOffset();
-            int start = -1;
-            int end = 0;
-            for (LogBatch batch : batches) { // only the batches holding acquired records are sent
+            FileChannelRecordBatch from = null;
+            FileChannelRecordBatch to = null;
+            for (FileChannelRecordBatch batch : batches) { // only the batches holding acquired records are sent
                 if (batch.lastOffset() >= first && batch.baseOffset() <= last) {
-                    start = start < 0 ? batch.start() : start;
-                    end = batch.end();
+                    from = from == null ? batch : from;
+                    to = batch;
                 }
             }
-            byte[] copy = new byte[end - start];
-            buffer.getBytes(start, copy);
-            return new Acquired(acquired, Unpooled.wrappedBuffer(copy));
+            SegmentFileRegion region = read.slice(from, to).toFileRegion();
+            sent = true;
+            return new Acquired(acquired, region);
         } finally {
-            buffer.release();
+            if (!sent) {
+                read.release();
+            }
         }
     }
 
     /**
-     * One whole batch of a read: its offsets, its start and end in the buffer, and the producer whose transaction
-     * it is part of if it is a transaction's data (-1 otherwise: not transactional, or a marker).
+     * The whole batches of a read that an acquisition of {@code records} records can reach, by their headers: the
+     * walk stops once the batches hold that many offsets at or past the share partition's end offset (each of which
+     * is acquired, unless the window fills first), as the records before it may be held by other members.
      */
-    private record LogBatch(long baseOffset, long lastOffset, int start, int end, long transactionalProducerId) {
-    }
-
-    /** Each whole batch of a read; one cut short is left for the next fetch (RecordBatches stops before it). */
-    private static List<LogBatch> batches(ByteBuf buffer) {
-        List<LogBatch> batches = new ArrayList<>();
-        int position = buffer.readerIndex();
-        for (RecordBatches read = RecordBatches.of(buffer); read.hasNext(); ) {
-            RecordBatch batch = read.next();
-            long producerId = batch.isTransactional() && !batch.isControl() ? batch.producerId() : -1;
-            batches.add(new LogBatch(batch.baseOffset(), batch.lastOffset(), position,
-                    position + batch.sizeInBytes(), producerId));
-            position += batch.sizeInBytes();
+    private static List<FileChannelRecordBatch> batchesToAcquire(LogReadResult read, long fetchOffset,
+                                                                 long endOffset, int records) {
+        List<FileChannelRecordBatch> batches = new ArrayList<>();
+        long fresh = 0;
+        long from = Math.max(fetchOffset, endOffset);
+        for (FileChannelRecordBatch batch : read.batches()) {
+            batches.add(batch);
+            fresh += Math.max(0, batch.lastOffset() - Math.max(batch.baseOffset(), from) + 1);
+            if (fresh >= records) {
+                break;
+            }
         }
         return batches;
     }
@@ -280,11 +303,15 @@ final class ShareFetchWork {
      * ABORT marker, after it. Markers are not among them: as in Kafka, they are acquired like any record and the
      * consumer acknowledges them as gaps.
      */
-    private static List<long[]> abortedBatches(List<LogBatch> batches, List<AbortedTxn> abortedTransactions) {
+    private static List<long[]> abortedBatches(List<FileChannelRecordBatch> batches,
+                                               List<AbortedTxn> abortedTransactions) {
         List<long[]> aborted = new ArrayList<>();
-        for (LogBatch batch : batches) {
+        for (FileChannelRecordBatch batch : batches) {
+            if (!batch.isTransactional() || batch.isControl()) {
+                continue;
+            }
             for (AbortedTxn txn : abortedTransactions) {
-                if (txn.producerId() == batch.transactionalProducerId() && txn.firstOffset() <= batch.baseOffset()
+                if (txn.producerId() == batch.producerId() && txn.firstOffset() <= batch.baseOffset()
                         && batch.lastOffset() < txn.lastOffset()) {
                     aborted.add(new long[] {batch.baseOffset(), batch.lastOffset()});
                     break;

@@ -9,11 +9,17 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.SslAuthenticationException;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * An SSL listener configured as a Kafka broker's is, key and trust stores in JKS, PKCS12 and PEM: kafka-clients
  * produce and consume over it (fetched records, sent from files on a plaintext connection, copied through TLS
- * here); with {@code ssl.client.auth=required} only a client with a trusted certificate gets in; a client that
+ * here), a share consumer's too; with {@code ssl.client.auth=required} only a client with a trusted certificate gets in; a client that
  * never handshakes, or speaks plaintext to the TLS port, is closed.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -76,6 +83,39 @@ class TlsListenerTest {
                 Duration.ofSeconds(30));
         assertThat(values).hasSize(6).startsWith("v0", "v1", "v2", "v3", "v4");
         assertThat(values.get(5)).isEqualTo(large);
+    }
+
+    /**
+     * A share fetch's records, the acquired batches as a slice of the segment file, are copied through TLS as a
+     * Fetch's are, a batch larger than a TLS record and than a copy chunk included.
+     */
+    @Test
+    void aShareConsumerReceivesItsAcquiredBatchesOverTls() throws Exception {
+        broker = startSsl(CERTIFICATES.brokerSettings("", "PKCS12"), Map.of());
+        Map<String, Object> client = clientConfig("PKCS12", null);
+        try (Admin admin = Admin.create(client)) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, "g"),
+                    List.of(new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"),
+                            AlterConfigOp.OpType.SET)))).all().get();
+        }
+        String large = "x".repeat(300_000);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(withMaxRequest(client),
+                new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>("shared", 0, null, "v0")).get();
+            producer.send(new ProducerRecord<>("shared", 0, null, large)).get();
+        }
+        Map<String, Object> consumerConfig = new HashMap<>(client);
+        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "g");
+        List<String> values = new ArrayList<>();
+        try (KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(consumerConfig,
+                new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of("shared"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (values.size() < 2 && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(100)).forEach(record -> values.add(record.value()));
+            }
+        }
+        assertThat(values).containsExactly("v0", large);
     }
 
     @Test

@@ -23,6 +23,8 @@ final class ShareWire implements AutoCloseable {
     private final UUID topicId;
     private int correlationId;
     int epoch;
+    /** The MaxBytes of the member's fetches; a share consumer sends its fetch.max.bytes (50 MiB by default). */
+    int maxBytes = 1 << 20;
 
     ShareWire(int port, String groupId, String memberId, UUID topicId) throws IOException {
         this.client = new RawClient(port);
@@ -39,7 +41,7 @@ final class ShareWire implements AutoCloseable {
     /** As above, waiting for {@code minBytes} of records when parked. */
     void sendFetch(int maxWaitMs, int minBytes, int maxRecords, Acknowledgement... acks) throws IOException {
         ShareFetchRequestView request = new ShareFetchRequestView().groupId(groupId).memberId(memberId)
-                .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(minBytes).maxBytes(1 << 20)
+                .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(minBytes).maxBytes(maxBytes)
                 .maxRecords(maxRecords).batchSize(maxRecords);
         ShareFetchRequestView.FetchPartition partition = request.addTopic().topicId(topicId).addPartition()
                 .partitionIndex(0);
@@ -67,7 +69,7 @@ final class ShareWire implements AutoCloseable {
     /** As above, acquiring up to {@code maxRecords} records. */
     ShareFetchResponseView fetchOf(int maxWaitMs, int maxRecords, List<UUID> topicIds) throws IOException {
         ShareFetchRequestView request = new ShareFetchRequestView().groupId(groupId).memberId(memberId)
-                .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(1).maxBytes(1 << 20).maxRecords(maxRecords)
+                .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(1).maxBytes(maxBytes).maxRecords(maxRecords)
                 .batchSize(maxRecords);
         topicIds.forEach(id -> request.addTopic().topicId(id).addPartition().partitionIndex(0));
         client.send(RawClient.request(ApiKey.SHARE_FETCH, VERSION, ++correlationId, request.struct()));
