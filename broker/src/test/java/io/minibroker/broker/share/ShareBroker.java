@@ -84,7 +84,12 @@ final class ShareBroker implements AutoCloseable {
         return consumer;
     }
 
-    /** Polls until {@code count} records came, accepting each; their values in the order received. */
+    /**
+     * Polls until {@code count} records came, accepting each; their values in the order received. Each poll's
+     * acknowledgements (with the gaps the consumer acknowledges itself) are committed before the next poll: a
+     * commitSync sends only the current poll's, while an earlier poll's left to the consumer would wait to ride
+     * on its next ShareFetch, which may go out after this returns, so the broker's state would lag behind.
+     */
     static List<String> acceptEach(KafkaShareConsumer<String, String> consumer, int count) {
         List<String> received = new ArrayList<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -96,8 +101,8 @@ final class ShareBroker implements AutoCloseable {
                 received.add(record.value());
                 consumer.acknowledge(record, AcknowledgeType.ACCEPT);
             }
+            consumer.commitSync();
         }
-        consumer.commitSync();
         return received;
     }
 
