@@ -16,27 +16,37 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 
-/** A broker on a manual clock with one single-partition topic, for the share tests; restartable on its directory. */
-final class ShareBroker implements AutoCloseable {
+/**
+ * A broker on a manual clock with one single-partition topic, for the share tests; restartable on its directory.
+ * Started on a test's directory by its constructor, or for each test of a class by {@link #eachTest}.
+ */
+final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachCallback {
 
     static final String TOPIC = "shared";
 
-    private final Path logDir;
     private final Map<String, String> overrides;
     final ManualClock clock = new ManualClock();
+    private Path logDir;
     private Broker broker;
     UUID topicId;
 
@@ -45,8 +55,47 @@ final class ShareBroker implements AutoCloseable {
     }
 
     ShareBroker(Path logDir, Map<String, String> overrides) throws Exception {
-        this.logDir = logDir;
+        this(overrides);
+        start(logDir);
+    }
+
+    /** Not started yet: see {@link #eachTest}. */
+    private ShareBroker(Map<String, String> overrides) {
         this.overrides = overrides;
+    }
+
+    /**
+     * A broker for a test class's {@code @RegisterExtension} field, which then needs no set-up of its own: started
+     * before each test (before the class's {@code @BeforeEach} methods) on a directory of its own, closed after it
+     * (after the class's {@code @AfterEach} methods), and the directory removed.
+     */
+    static ShareBroker eachTest() {
+        return eachTest(Map.of());
+    }
+
+    static ShareBroker eachTest(Map<String, String> overrides) {
+        return new ShareBroker(overrides);
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws Exception {
+        start(Files.createTempDirectory("share-broker-"));
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws IOException {
+        if (broker != null) {
+            close();
+        }
+        try (Stream<Path> files = Files.walk(logDir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+
+    private void start(Path directory) throws Exception {
+        logDir = directory;
         broker = TestBrokers.start(logDir, overrides, clock);
         topicId = createTopic(TOPIC);
     }

@@ -9,13 +9,10 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,20 +33,8 @@ class ShareGroupOffsetsAdminTest {
     private static final TopicPartition PARTITION = new TopicPartition(ShareBroker.TOPIC, 0);
     private static final Duration POLL = Duration.ofMillis(100);
 
-    @TempDir
-    Path logDir;
-
-    private ShareBroker broker;
-
-    @BeforeEach
-    void start() throws Exception {
-        broker = new ShareBroker(logDir);
-    }
-
-    @AfterEach
-    void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    final ShareBroker broker = ShareBroker.eachTest();
 
     private static Map<TopicPartition, SharePartitionOffsetInfo> offsets(Admin admin, String group) throws Exception {
         return admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
