@@ -38,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>The cluster runs on a manual clock: no session, replica lag or rebalance round runs out on a slow machine
  * unless the test advances it, so leadership moves only when the test means it to (node 1 stops cleanly, which
- * fences it at once; the rebalance runs when the test moves the clock by one check interval).
+ * fences it at once, and the test advances to the controller's next election round; the rebalance runs when the
+ * test moves the clock by one check interval). Each advance is shorter than the session, so no live node is fenced.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PreferredLeaderElectionTest {
@@ -46,6 +47,9 @@ class PreferredLeaderElectionTest {
     private static final String TOPIC = "preferred";
     private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
 
+    private static final long SESSION_MS = 1_500;
+    /** How often the controller acts on fenced brokers: a quarter of the session (see LeaderElections). */
+    private static final long ELECTION_ROUND_MS = SESSION_MS / 4;
     /** leader.imbalance.check.interval.seconds, in ms: less than the session timeout and the replica lag. */
     private static final long CHECK_INTERVAL_MS = 1_000;
 
@@ -100,7 +104,7 @@ class PreferredLeaderElectionTest {
     /** Three nodes; the partition placed on nodes 1, 2, 0 and written to; then node 1 stopped and node 2 leading. */
     private void startWithLeaderMovedFromNode1(String autoRebalance) throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
+                "broker.session.timeout.ms", String.valueOf(SESSION_MS), "replica.fetch.wait.max.ms", "100",
                 "replica.lag.time.max.ms", "3000", "auto.leader.rebalance.enable", autoRebalance,
                 "leader.imbalance.check.interval.seconds", String.valueOf(CHECK_INTERVAL_MS / 1_000)), clock);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
@@ -109,7 +113,8 @@ class PreferredLeaderElectionTest {
         }
         await(() -> partition().isr().size() == 3, "the ISR to be every replica");
         produce(0, 20);
-        cluster.stop(1);
+        cluster.stop(1); // fenced at once; the controller's next election round gives the partition a leader
+        clock.advance(ELECTION_ROUND_MS);
         await(() -> partition().leader() == 2, "node 2, next in the assignment, to lead");
     }
 
