@@ -34,6 +34,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -133,13 +134,20 @@ final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachC
         return consumer;
     }
 
-    /**
-     * Polls until {@code count} records came, accepting each; their values in the order received. Each poll's
-     * acknowledgements (with the gaps the consumer acknowledges itself) are committed before the next poll: a
-     * commitSync sends only the current poll's, while an earlier poll's left to the consumer would wait to ride
-     * on its next ShareFetch, which may go out after this returns, so the broker's state would lag behind.
-     */
+    /** Polls until {@code count} records came, accepting each; their values in the order received. */
     static List<String> acceptEach(KafkaShareConsumer<String, String> consumer, int count) {
+        return consume(consumer, count, value -> AcknowledgeType.ACCEPT);
+    }
+
+    /**
+     * Polls until {@code count} records came, acknowledging each as {@code decide} says (null: not at all); their
+     * values in the order received. Each poll's acknowledgements (with the gaps the consumer acknowledges itself)
+     * are committed before the next poll: a commitSync sends only the current poll's, while an earlier poll's left
+     * to the consumer wait to ride on its next ShareFetch, which may go out after this returns, so the broker's
+     * state (a start offset read next) would lag behind.
+     */
+    static List<String> consume(KafkaShareConsumer<String, String> consumer, int count,
+                                Function<String, AcknowledgeType> decide) {
         List<String> received = new ArrayList<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (received.size() < count) {
@@ -148,7 +156,10 @@ final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachC
             }
             for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
                 received.add(record.value());
-                consumer.acknowledge(record, AcknowledgeType.ACCEPT);
+                AcknowledgeType type = decide.apply(record.value());
+                if (type != null) {
+                    consumer.acknowledge(record, type);
+                }
             }
             consumer.commitSync();
         }
