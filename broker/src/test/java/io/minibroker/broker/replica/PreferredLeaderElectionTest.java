@@ -5,6 +5,7 @@ import io.minibroker.broker.server.ReadFromStart;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -135,9 +136,14 @@ class PreferredLeaderElectionTest {
         }
     }
 
+    /**
+     * With fetch.max.wait.ms 0: a fetch parked at the leader would wait on the manual clock, holding the consumer's
+     * close for its 30 s timeout once the records are read.
+     */
     private List<String> readAll(int atLeast) {
-        return ReadFromStart.values("localhost:" + cluster.controller().boundPort("PLAINTEXT"), PARTITION, atLeast,
-                Duration.ofSeconds(20));
+        return ReadFromStart.values(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + cluster.controller().boundPort("PLAINTEXT"), ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 0),
+                PARTITION, atLeast, Duration.ofSeconds(20));
     }
 
     private static List<String> values(int from, int to) {
