@@ -274,7 +274,9 @@ class ConsumerGroupClientsTest {
         ManualClock clock = new ManualClock();
         broker.close();
         broker = TestBrokers.start(logDir, CONFIG, clock);
-        KafkaConsumer<String, String> survivor = consumer("crashers");
+        // Its fetches do not wait: one parked on this clock would hold the consumer's close for 30 s.
+        KafkaConsumer<String, String> survivor = consumer("crashers",
+                Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 0));
         pollAllUntil(() -> survivor.assignment().size() == PARTITIONS, survivor);
 
         // A second member joins by hand, takes its share, then falls silent as a crashed process would.
