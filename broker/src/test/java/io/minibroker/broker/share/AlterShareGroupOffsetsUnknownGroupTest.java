@@ -64,7 +64,7 @@ class AlterShareGroupOffsetsUnknownGroupTest {
             assertThat(ShareBroker.startOffset(admin, "fresh")).isEqualTo(3);
         }
         KafkaShareConsumer<String, String> consumer = broker.shareConsumer("fresh");
-        List<String> received = ShareBroker.acceptEach(consumer, 2);
+        List<String> received = broker.acceptEach(consumer, 2);
         broker.close(consumer); // it leaves the group, which can then be deleted
         assertThat(received).containsExactly("v3", "v4");
 

@@ -40,7 +40,7 @@ class DeleteShareGroupStateTest {
             admin.alterShareGroupOffsets("g", Map.of(PARTITION, 3L)).all().get();
         }
         KafkaShareConsumer<String, String> first = broker.shareConsumer("g");
-        assertThat(ShareBroker.acceptEach(first, 2)).containsExactly("v3", "v4");
+        assertThat(broker.acceptEach(first, 2)).containsExactly("v3", "v4");
         try (Admin admin = broker.admin()) {
             assertThatThrownBy(() -> admin.deleteShareGroups(List.of("g")).all().get())
                     .hasCauseInstanceOf(GroupNotEmptyException.class);

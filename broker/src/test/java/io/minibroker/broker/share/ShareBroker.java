@@ -135,7 +135,7 @@ final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachC
     }
 
     /** Polls until {@code count} records came, accepting each; their values in the order received. */
-    static List<String> acceptEach(KafkaShareConsumer<String, String> consumer, int count) {
+    List<String> acceptEach(KafkaShareConsumer<String, String> consumer, int count) throws Exception {
         return consume(consumer, count, value -> AcknowledgeType.ACCEPT);
     }
 
@@ -146,8 +146,8 @@ final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachC
      * to the consumer wait to ride on its next ShareFetch, which may go out after this returns, so the broker's
      * state (a start offset read next) would lag behind.
      */
-    static List<String> consume(KafkaShareConsumer<String, String> consumer, int count,
-                                Function<String, AcknowledgeType> decide) {
+    List<String> consume(KafkaShareConsumer<String, String> consumer, int count,
+                         Function<String, AcknowledgeType> decide) throws Exception {
         List<String> received = new ArrayList<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (received.size() < count) {
@@ -161,23 +161,36 @@ final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachC
                     consumer.acknowledge(record, type);
                 }
             }
-            consumer.commitSync();
+            pastParkedFetches(consumer::commitSync);
         }
         return received;
     }
 
     /**
-     * Closes a share consumer while moving this clock on: a ShareFetch parked on it until its MaxWaitMs would hold
-     * the consumer's connection, and its leave queued behind it, until the request timed out.
+     * Closes a share consumer, moving this clock past the ShareFetch it may have parked (see
+     * {@link #pastParkedFetches}).
      */
     void close(KafkaShareConsumer<?, ?> consumer) throws Exception {
-        CompletableFuture<Void> closed = CompletableFuture.runAsync(consumer::close);
+        pastParkedFetches(consumer::close);
+    }
+
+    /**
+     * Runs a share consumer's {@code call} (a commitSync, a close), moving this clock on while a ShareFetch is
+     * parked: the broker answers a connection's requests in order, so a fetch the consumer sent meanwhile, parked
+     * until its MaxWaitMs on this clock, would hold the acknowledgements or the leave queued behind it until the
+     * request timed out. The clock moves only while a fetch is parked, one consumer fetch.max.wait.ms at a time,
+     * so the records' 30 s locks are not reached.
+     */
+    private void pastParkedFetches(Runnable call) throws Exception {
+        CompletableFuture<Void> done = CompletableFuture.runAsync(call);
         while (true) {
             try {
-                closed.get(50, TimeUnit.MILLISECONDS);
+                done.get(50, TimeUnit.MILLISECONDS);
                 return;
-            } catch (TimeoutException stillClosing) {
-                clock.advance(500); // a share consumer's fetch.max.wait.ms
+            } catch (TimeoutException stillWaiting) {
+                if (parkedShareFetches() > 0) {
+                    clock.advance(500); // a share consumer's fetch.max.wait.ms
+                }
             }
         }
     }

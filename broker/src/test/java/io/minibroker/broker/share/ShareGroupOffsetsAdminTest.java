@@ -70,7 +70,7 @@ class ShareGroupOffsetsAdminTest {
             assertThat(offsets(admin, "fresh").get(PARTITION).startOffset()).isEqualTo(1);
         }
         try (KafkaShareConsumer<String, String> consumer = broker.shareConsumer("fresh")) {
-            assertThat(ShareBroker.acceptEach(consumer, 2)).containsExactly("v1", "v2");
+            assertThat(broker.acceptEach(consumer, 2)).containsExactly("v1", "v2");
         }
     }
 
@@ -81,7 +81,7 @@ class ShareGroupOffsetsAdminTest {
             KafkaShareConsumer<String, String> first = broker.shareConsumer("g");
             awaitSharePartition(admin, first);
             broker.produce(5);
-            assertThat(ShareBroker.consume(first, 5,
+            assertThat(broker.consume(first, 5,
                     v -> v.equals("v2") || v.equals("v4") ? null : AcknowledgeType.ACCEPT))
                     .containsExactly("v0", "v1", "v2", "v3", "v4");
             SharePartitionOffsetInfo listed = offsets(admin, "g").get(PARTITION);
@@ -94,7 +94,7 @@ class ShareGroupOffsetsAdminTest {
             admin.alterShareGroupOffsets("g", Map.of(PARTITION, 4L)).all().get();
             assertThat(offsets(admin, "g").get(PARTITION).startOffset()).isEqualTo(4);
             try (KafkaShareConsumer<String, String> second = broker.shareConsumer("g")) {
-                assertThat(ShareBroker.acceptEach(second, 1)).containsExactly("v4");
+                assertThat(broker.acceptEach(second, 1)).containsExactly("v4");
             }
             admin.deleteShareGroupOffsets("g", Set.of(ShareBroker.TOPIC)).all().get();
             assertThat(offsets(admin, "g")).doesNotContainKey(PARTITION);
@@ -112,7 +112,7 @@ class ShareGroupOffsetsAdminTest {
             try (KafkaShareConsumer<String, String> first = broker.shareConsumer("g")) {
                 awaitSharePartition(admin, first);
                 broker.produce(5);
-                ShareBroker.consume(first, 5, v -> v.equals("v0") || v.equals("v1") ? AcknowledgeType.ACCEPT : null);
+                broker.consume(first, 5, v -> v.equals("v0") || v.equals("v1") ? AcknowledgeType.ACCEPT : null);
             } // v2..v4 released: the stored state starts at offset 2
         }
         broker.restart();
@@ -126,7 +126,7 @@ class ShareGroupOffsetsAdminTest {
                 }
                 assertThat(loaded.startOffset()).isEqualTo(5); // the log end, not the deleted state's 2
                 broker.produce(5); // v0..v4 again, at offsets 5..9
-                assertThat(ShareBroker.acceptEach(second, 1).get(0)).isEqualTo("v0");
+                assertThat(broker.acceptEach(second, 1).get(0)).isEqualTo("v0");
             }
         }
     }

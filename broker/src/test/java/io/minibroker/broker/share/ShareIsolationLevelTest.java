@@ -156,7 +156,7 @@ class ShareIsolationLevelTest {
             broker.produce(1);
             transaction(true, "c2");
             KafkaShareConsumer<String, String> consumer = broker.shareConsumer("g");
-            List<String> received = ShareBroker.acceptEach(consumer, 4);
+            List<String> received = broker.acceptEach(consumer, 4);
             assertThat(received).containsExactly("c0", "c1", "v0", "c2");
             // Everything up to the last marker is done with: the aborted records were archived, not held back.
             assertThat(admin.listShareGroupOffsets(Map.of("g", new ListShareGroupOffsetsSpec()))
