@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClusterTransactionalCrashTest {
 
     private static final int INPUTS = 2_000;
-    private static final String TRANSACTIONAL_ID = "transformer";
+    private static final String TRANSACTIONAL_ID = TransformLoop.TRANSACTIONAL_ID;
     private static final Map<String, String> OVERRIDES = Map.of(
             // A failover in seconds (MultiProcessFailoverTest's timings), not the files' tens of seconds.
             "broker.heartbeat.interval.ms", "300",
@@ -55,6 +55,7 @@ class ClusterTransactionalCrashTest {
                         plain.send(new ProducerRecord<>("input", i % 3, "k" + i, "in-" + i));
                     }
                 }
+                TransformLoop.readyCoordinators(bootstrap);
                 TransformLoop before = new TransformLoop(bootstrap, 3, 0, TxClients.IMPATIENT);
                 AtomicInteger killed = new AtomicInteger(-1);
                 Thread killer = new Thread(() -> {

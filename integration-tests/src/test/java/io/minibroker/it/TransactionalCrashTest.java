@@ -47,6 +47,7 @@ class TransactionalCrashTest {
                     plain.send(new ProducerRecord<>("input", i % 3, "k" + i, "in-" + i));
                 }
             }
+            TransformLoop.readyCoordinators(first.bootstrap());
             TransformLoop before = new TransformLoop(first.bootstrap(), 3, 0, TxClients.IMPATIENT);
             Thread killer = new Thread(() -> {
                 Eventually.await(() -> before.committed.get() >= 5, "five committed transactions");

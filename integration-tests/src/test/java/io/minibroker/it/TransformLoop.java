@@ -5,6 +5,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TransformLoop {
 
     static final String GROUP = "transformers";
+    static final String TRANSACTIONAL_ID = "transformer";
 
     private final KafkaConsumer<String, String> consumer;
     private final KafkaProducer<String, String> producer;
@@ -43,7 +45,25 @@ final class TransformLoop {
         Map<String, Object> consumerSettings = new HashMap<>(clientSettings);
         consumerSettings.putAll(Map.of("group.id", GROUP, "max.poll.records", 50, "auto.offset.reset", "earliest"));
         consumer = TxClients.consumer(bootstrap, "read_committed", consumerSettings);
-        producer = TxClients.transactionalProducer(bootstrap, "transformer", clientSettings);
+        producer = TxClients.transactionalProducer(bootstrap, TRANSACTIONAL_ID, clientSettings);
+    }
+
+    /**
+     * Has the coordinators of the loop's transactional id and group ready, through clients with Kafka's default
+     * patience, for a loop whose clients are {@link TxClients#IMPATIENT}: the first InitProducerId creates
+     * {@code __transaction_state}, and the group's first offset fetch {@code __consumer_offsets}, topics of 50
+     * partitions each that a loaded machine takes longer to create and load than an impatient client's 5 s. Those
+     * clients are impatient about a dead broker, not about a cluster that is starting.
+     */
+    static void readyCoordinators(String bootstrap) {
+        try (KafkaProducer<String, String> producer = TxClients.transactionalProducer(bootstrap, TRANSACTIONAL_ID,
+                Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000))) {
+            producer.initTransactions();
+        }
+        try (KafkaConsumer<String, String> consumer = TxClients.consumer(bootstrap, "read_committed",
+                Map.of("group.id", GROUP))) {
+            consumer.committed(Set.of(new TopicPartition("input", 0)), Duration.ofSeconds(60));
+        }
     }
 
     /** Runs to the end of the input; the clients are closed at the end, or on the first error, which is thrown. */

@@ -108,27 +108,7 @@ class PurgatoryConcurrencyTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void aCompletionRacingTheWatchersPublicationOfItsSlotStillEmptiesTheSlot() throws Exception {
-        Purgatory<DelayedOperation> purgatory =
-                Purgatory.builder("Race").clock(new ManualClock()).purgeInterval(Integer.MAX_VALUE).build();
-        AtomicBoolean stop = new AtomicBoolean();
-        Thread checker = new Thread(() -> {
-            while (!stop.get()) {
-                purgatory.checkAndComplete("k");
-            }
-        }, "checker");
-        checker.start();
-        try {
-            for (int i = 0; i < 2_000_000; i++) {
-                SatisfiedOnSecondTry op = new SatisfiedOnSecondTry();
-                purgatory.tryCompleteElseWatch(op, List.of("k")); // completed by itself or by the checker
-                assertThat(op.isCompleted()).isTrue();
-            }
-        } finally {
-            stop.set(true);
-            checker.join();
-        }
-
-        assertThat(purgatory.watched()).as("no completed operation left in a slot").isZero();
+        raceCompletionsWithWatches("Race", List.of("k"), 2_000_000);
     }
 
     /**
@@ -139,18 +119,27 @@ class PurgatoryConcurrencyTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void aCompletionRacingThePublicationOfPlacesBeyondTheFirstFourEmptiesThemAll() throws Exception {
+        raceCompletionsWithWatches("Race6", List.of("k0", "k1", "k2", "k3", "k4", "k5"), 300_000);
+    }
+
+    /**
+     * Watches {@code operations} operations, each satisfied on its second try, on {@code keys} while a checker
+     * thread fires the keys in turn: every operation ends completed (by itself or by the checker) and no completed
+     * operation is left in a slot.
+     */
+    private static void raceCompletionsWithWatches(String name, List<String> keys, int operations)
+            throws InterruptedException {
         Purgatory<DelayedOperation> purgatory =
-                Purgatory.builder("Race6").clock(new ManualClock()).purgeInterval(Integer.MAX_VALUE).build();
-        List<String> keys = List.of("k0", "k1", "k2", "k3", "k4", "k5");
+                Purgatory.builder(name).clock(new ManualClock()).purgeInterval(Integer.MAX_VALUE).build();
         AtomicBoolean stop = new AtomicBoolean();
         Thread checker = new Thread(() -> {
-            for (int i = 0; !stop.get(); i++) {
-                purgatory.checkAndComplete(keys.get(i % keys.size()));
+            for (int i = 0; !stop.get(); i = (i + 1) % keys.size()) {
+                purgatory.checkAndComplete(keys.get(i));
             }
         }, "checker");
         checker.start();
         try {
-            for (int i = 0; i < 300_000; i++) {
+            for (int i = 0; i < operations; i++) {
                 SatisfiedOnSecondTry op = new SatisfiedOnSecondTry();
                 purgatory.tryCompleteElseWatch(op, keys);
                 assertThat(op.isCompleted()).isTrue();

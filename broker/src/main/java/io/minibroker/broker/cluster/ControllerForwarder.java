@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -75,7 +76,8 @@ public final class ControllerForwarder {
      * controller closed while it was idle (it restarted since the last request), which fails at the first use, as
      * Kafka's brokers resend what was in flight when their channel to the controller disconnects. A request the
      * controller did apply before the failure is applied twice, which these requests' answers tolerate (a topic or
-     * credential that exists, an ACL already there or already gone).
+     * credential that exists, an ACL already there or already gone). Not after a read that timed out: the
+     * controller got that request and is still at it, so a resend would only earn its repeat's answer.
      *
      * <p>Once, not Kafka's depth: Kafka's forwarding channel keeps requeueing a disconnected request, reconnecting
      * after a backoff, until 60 s have passed since it came (then REQUEST_TIMED_OUT). Here the one
@@ -85,6 +87,8 @@ public final class ControllerForwarder {
     private Struct sendResendingOnce(ApiKey api, short version, Struct body) throws IOException {
         try {
             return controller.send(api, version, body);
+        } catch (SocketTimeoutException unanswered) {
+            throw unanswered; // the controller has it and may have applied it: a resend would be answered as a repeat
         } catch (IOException first) {
             LOG.debug("Resending {} to the controller on a new connection after: {}", api, first.toString());
             return controller.send(api, version, body);

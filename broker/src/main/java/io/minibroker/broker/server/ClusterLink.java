@@ -100,7 +100,9 @@ final class ClusterLink {
                                Function<ApiHandler, ApiHandler> onDisk) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
-        forwardingChannel = controllerChannel("forwarding");
+        forwardingChannel = new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
+                "broker-" + config.get(BrokerConfig.NODE_ID) + "-forwarding", FORWARDING_TIMEOUT_MS,
+                controllerSecurity);
         ControllerForwarder controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
         TopicAutoCreation autoCreation = new ControllerTopicAutoCreation(controller, config);
         security.register(apis, controller, onDisk);
@@ -138,6 +140,15 @@ final class ClusterLink {
                 metadata, config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS));
         lifecycle.start();
     }
+
+    /**
+     * How long a forwarded request may wait for the controller's answer: Kafka's default
+     * {@code controller.socket.timeout.ms}, not the session timeout of {@link #controllerChannel}. The controller
+     * answers a CreateTopics only once the new topic's replicas have its image, which on a loaded machine takes
+     * longer than a short test session; a read that gave up then left the request applied and the client told
+     * REQUEST_TIMED_OUT (or, resent, TOPIC_ALREADY_EXISTS) for a topic that was created.
+     */
+    private static final int FORWARDING_TIMEOUT_MS = 30_000;
 
     /**
      * A connection to the controller for one purpose (each its own, so that a slow forwarded request never

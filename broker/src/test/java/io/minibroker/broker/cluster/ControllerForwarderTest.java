@@ -1,54 +1,106 @@
 package io.minibroker.broker.cluster;
 
+import io.minibroker.broker.control.RequestMatch;
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView;
+import io.minibroker.protocol.schema.Struct;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.util.Map;
+import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link ControllerForwarder}'s one resend: a request whose connection the controller closed while it was idle (as a
- * restarted controller has) is sent again on a new connection and answered, not failed. A single node stands in for
- * the controller: it answers CreateTopics itself, and its controls close its connections as a restart would.
+ * restarted controller has) is sent again on a new connection and answered, not failed; a request the controller
+ * got but did not answer in time is not sent again, since the controller may have applied it. A single node stands
+ * in for the controller: it answers CreateTopics itself, and its controls close its connections as a restart would,
+ * or hold its answers.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ControllerForwarderTest {
 
     private static final int SOCKET_TIMEOUT_MS = 30_000;
 
+    private final ExecutorService forwarding = Executors.newSingleThreadExecutor();
+    private EmbeddedBroker controller;
+    private NodeChannel noImage;
+
+    @BeforeEach
+    void start() throws Exception {
+        controller = EmbeddedBroker.start();
+        noImage = new NodeChannel("localhost", 1, "forwarder-test-metadata", SOCKET_TIMEOUT_MS);
+        noImage.abort(); // the image fetched after the answer is not this test's: its fetch fails at once
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        forwarding.shutdownNow();
+        noImage.close();
+        controller.close();
+    }
+
+    private ControllerForwarder forwarderOn(NodeChannel channel) {
+        return new ControllerForwarder(channel, new MetadataFetcher(noImage, noImage, 1, 0, "PLAINTEXT",
+                image -> { }, security -> { }), forwarding);
+    }
+
+    private NodeChannel channel(int timeoutMs) {
+        return new NodeChannel("localhost", controller.broker().boundPort("PLAINTEXT"), "forwarder-test", timeoutMs);
+    }
+
+    private static Struct createTopic(String name) {
+        CreateTopicsRequestView create = new CreateTopicsRequestView().timeoutMs(10_000);
+        create.addTopic().name(name).numPartitions(1).replicationFactor((short) 1);
+        return create.struct();
+    }
+
     @Test
     void aRequestOnAConnectionTheControllerClosedIsResentOnANewOne() throws Exception {
-        ExecutorService forwarding = Executors.newSingleThreadExecutor();
-        try (EmbeddedBroker controller = EmbeddedBroker.start();
-             NodeChannel channel = new NodeChannel("localhost", controller.broker().boundPort("PLAINTEXT"),
-                     "forwarder-test", SOCKET_TIMEOUT_MS);
-             NodeChannel noImage = new NodeChannel("localhost", 1, "forwarder-test-metadata", SOCKET_TIMEOUT_MS)) {
+        try (NodeChannel channel = channel(SOCKET_TIMEOUT_MS)) {
             channel.send(ApiKey.API_VERSIONS, new ApiVersionsRequestView().struct()); // the connection is open
             controller.controls().closeConnections(); // and now closed at the controller's end, unknown to the channel
-            noImage.abort(); // the image fetched after the answer is not this test's: its fetch fails at once
-            MetadataFetcher metadata = new MetadataFetcher(noImage, noImage, 1, 0, "PLAINTEXT", image -> { },
-                    security -> { });
-            ControllerForwarder forwarder = new ControllerForwarder(channel, metadata, forwarding);
-            CreateTopicsRequestView create = new CreateTopicsRequestView().timeoutMs(10_000);
-            create.addTopic().name("resent").numPartitions(1).replicationFactor((short) 1);
 
-            CreateTopicsResponseView answer = new CreateTopicsResponseView(
-                    forwarder.forward(ApiKey.CREATE_TOPICS, (short) 7, create.struct()).get(30, TimeUnit.SECONDS));
+            CreateTopicsResponseView answer = new CreateTopicsResponseView(forwarderOn(channel)
+                    .forward(ApiKey.CREATE_TOPICS, (short) 7, createTopic("resent")).get(30, TimeUnit.SECONDS));
 
             assertThat(answer.topics()).singleElement()
                     .satisfies(topic -> assertThat(topic.errorCode()).isEqualTo(Errors.NONE.code()));
-        } finally {
-            forwarding.shutdownNow();
         }
+    }
+
+    /**
+     * The controller creates the topic but its answer is held past the channel's read timeout: sent again, the
+     * request would be answered TOPIC_ALREADY_EXISTS for the topic it created itself (what a client setting up a
+     * test on a loaded machine was told). It fails instead, and the controller saw it once.
+     */
+    @Test
+    void aRequestWhoseAnswerDidNotComeInTimeIsNotResent() throws Exception {
+        controller.controls().requestLog().start();
+        controller.controls().hang(); // requests are still served; only their answers are held
+        try (NodeChannel channel = channel(200)) {
+            assertThatThrownBy(() -> forwarderOn(channel).forward(ApiKey.CREATE_TOPICS, (short) 7,
+                    createTopic("once")).get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(UncheckedIOException.class)
+                    .cause().isInstanceOf(SocketTimeoutException.class);
+        } finally {
+            controller.controls().resume();
+        }
+        assertThat(controller.controls().requestLog().find(RequestMatch.api(ApiKey.CREATE_TOPICS)))
+                .as("CreateTopics requests that reached the controller").hasSize(1);
     }
 }

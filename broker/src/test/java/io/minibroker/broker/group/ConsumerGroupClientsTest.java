@@ -5,6 +5,7 @@ import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -60,6 +61,8 @@ class ConsumerGroupClientsTest {
 
     private static final String TOPIC = "orders";
     private static final int PARTITIONS = 4;
+    private static final Map<String, String> CONFIG = Map.of("group.initial.rebalance.delay.ms", "0",
+            "group.min.session.timeout.ms", "500");
 
     @TempDir
     Path logDir;
@@ -68,8 +71,7 @@ class ConsumerGroupClientsTest {
 
     @BeforeEach
     void start() throws Exception {
-        broker = TestBrokers.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0",
-                "group.min.session.timeout.ms", "500"));
+        broker = TestBrokers.start(logDir, CONFIG);
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get();
         }
@@ -263,9 +265,18 @@ class ConsumerGroupClientsTest {
         }
     }
 
+    /**
+     * On a manual clock, which the broker is restarted onto: the silent member's 1 s session must not run out
+     * between its join and its sync however slow the machine, only when the test moves the clock past it.
+     */
     @Test
     void aMemberThatStopsHeartbeatingLosesItsPartitionsAfterItsSessionTimeout() throws Exception {
-        KafkaConsumer<String, String> survivor = consumer("crashers");
+        ManualClock clock = new ManualClock();
+        broker.close();
+        broker = TestBrokers.start(logDir, CONFIG, clock);
+        // Its fetches do not wait: one parked on this clock would hold the consumer's close for 30 s.
+        KafkaConsumer<String, String> survivor = consumer("crashers",
+                Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 0));
         pollAllUntil(() -> survivor.assignment().size() == PARTITIONS, survivor);
 
         // A second member joins by hand, takes its share, then falls silent as a crashed process would.
@@ -292,6 +303,7 @@ class ConsumerGroupClientsTest {
             assertThat(ConsumerProtocol.deserializeAssignment(ByteBuffer.wrap(assignment.get().getBytes("Assignment")))
                     .partitions()).hasSize(PARTITIONS / 2);
 
+            clock.advance(1_000); // the silent member's session is over: its partitions go back to the survivor
             pollAllUntil(() -> survivor.assignment().size() == PARTITIONS, survivor);
         }
     }

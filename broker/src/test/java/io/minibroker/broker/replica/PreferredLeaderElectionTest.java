@@ -2,8 +2,10 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.server.ReadFromStart;
+import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -34,6 +36,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code Admin.electLeaders} (what {@code kafka-leader-election} sends), and by the controller's automatic
  * rebalance. The old leader becomes a follower of the new one, and the records written on either side of the
  * move are all there, in order.
+ *
+ * <p>The cluster runs on a manual clock: no session, replica lag or rebalance round runs out on a slow machine
+ * unless the test advances it, so leadership moves only when the test means it to (node 1 stops cleanly, which
+ * fences it at once, and the test advances to the controller's next election round; the rebalance runs when the
+ * test moves the clock by one check interval). Each advance is shorter than the session, so no live node is fenced.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PreferredLeaderElectionTest {
@@ -41,6 +48,13 @@ class PreferredLeaderElectionTest {
     private static final String TOPIC = "preferred";
     private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
 
+    private static final long SESSION_MS = 1_500;
+    /** How often the controller acts on fenced brokers: a quarter of the session (see LeaderElections). */
+    private static final long ELECTION_ROUND_MS = SESSION_MS / 4;
+    /** leader.imbalance.check.interval.seconds, in ms: less than the session timeout and the replica lag. */
+    private static final long CHECK_INTERVAL_MS = 1_000;
+
+    private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
 
     @AfterEach
@@ -79,25 +93,29 @@ class PreferredLeaderElectionTest {
     void theControllerRebalancesLeadershipByItself() throws Exception {
         startWithLeaderMovedFromNode1("true");
         cluster.restart(1);
+        await(() -> partition().isr().size() == 3, "node 1 to catch up and rejoin the ISR");
+        assertThat(partition().leader()).as("no rebalance round has come yet").isEqualTo(2);
+        clock.advance(CHECK_INTERVAL_MS);
         await(() -> partition().leader() == 1, "the rebalance to give node 1 its partition back");
         assertThat(partition().isr()).containsExactly(0, 1, 2);
         produce(20, 40);
         assertThat(readAll(40)).isEqualTo(values(0, 40));
     }
 
-    /** Three nodes; the partition placed on nodes 1, 2, 0 and written to; then node 1 killed and node 2 leading. */
+    /** Three nodes; the partition placed on nodes 1, 2, 0 and written to; then node 1 stopped and node 2 leading. */
     private void startWithLeaderMovedFromNode1(String autoRebalance) throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
+                "broker.session.timeout.ms", String.valueOf(SESSION_MS), "replica.fetch.wait.max.ms", "100",
                 "replica.lag.time.max.ms", "3000", "auto.leader.rebalance.enable", autoRebalance,
-                "leader.imbalance.check.interval.seconds", "1"));
+                "leader.imbalance.check.interval.seconds", String.valueOf(CHECK_INTERVAL_MS / 1_000)), clock);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = partition().admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 0))))).all().get();
         }
         await(() -> partition().isr().size() == 3, "the ISR to be every replica");
         produce(0, 20);
-        cluster.kill(1);
+        cluster.stop(1); // fenced at once; the controller's next election round gives the partition a leader
+        clock.advance(ELECTION_ROUND_MS);
         await(() -> partition().leader() == 2, "node 2, next in the assignment, to lead");
     }
 
@@ -118,9 +136,14 @@ class PreferredLeaderElectionTest {
         }
     }
 
+    /**
+     * With fetch.max.wait.ms 0: a fetch parked at the leader would wait on the manual clock, holding the consumer's
+     * close for its 30 s timeout once the records are read.
+     */
     private List<String> readAll(int atLeast) {
-        return ReadFromStart.values("localhost:" + cluster.controller().boundPort("PLAINTEXT"), PARTITION, atLeast,
-                Duration.ofSeconds(20));
+        return ReadFromStart.values(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + cluster.controller().boundPort("PLAINTEXT"), ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 0),
+                PARTITION, atLeast, Duration.ofSeconds(20));
     }
 
     private static List<String> values(int from, int to) {

@@ -10,13 +10,10 @@ import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,20 +33,8 @@ class AlterShareGroupOffsetsUnknownGroupTest {
 
     private static final TopicPartition PARTITION = new TopicPartition(ShareBroker.TOPIC, 0);
 
-    @TempDir
-    Path logDir;
-
-    private ShareBroker broker;
-
-    @BeforeEach
-    void start() throws Exception {
-        broker = new ShareBroker(logDir);
-    }
-
-    @AfterEach
-    void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    final ShareBroker broker = ShareBroker.eachTest();
 
     private static ShareGroupDescription describe(Admin admin, String group) throws Exception {
         return admin.describeShareGroups(List.of(group)).all().get().get(group);
@@ -79,7 +64,7 @@ class AlterShareGroupOffsetsUnknownGroupTest {
             assertThat(ShareBroker.startOffset(admin, "fresh")).isEqualTo(3);
         }
         KafkaShareConsumer<String, String> consumer = broker.shareConsumer("fresh");
-        List<String> received = ShareBroker.acceptEach(consumer, 2);
+        List<String> received = broker.acceptEach(consumer, 2);
         broker.close(consumer); // it leaves the group, which can then be deleted
         assertThat(received).containsExactly("v3", "v4");
 

@@ -7,13 +7,10 @@ import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.UnknownServerException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,20 +30,8 @@ class AlterShareGroupOffsetsWriteFailureTest {
     private static final TopicPartition PARTITION = new TopicPartition(ShareBroker.TOPIC, 0);
     private static final String LONG_GROUP = "g".repeat(1500);
 
-    @TempDir
-    Path logDir;
-
-    private ShareBroker broker;
-
-    @BeforeEach
-    void start() throws Exception {
-        broker = new ShareBroker(logDir, Map.of("message.max.bytes", "1000"));
-    }
-
-    @AfterEach
-    void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    final ShareBroker broker = ShareBroker.eachTest(Map.of("message.max.bytes", "1000"));
 
     @Test
     void aFailedAlterOfAnUnknownGroupLeavesNoGroup() throws Exception {

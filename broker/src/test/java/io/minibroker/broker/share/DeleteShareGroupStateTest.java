@@ -7,13 +7,10 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,20 +30,8 @@ class DeleteShareGroupStateTest {
 
     private static final TopicPartition PARTITION = new TopicPartition(ShareBroker.TOPIC, 0);
 
-    @TempDir
-    Path logDir;
-
-    private ShareBroker broker;
-
-    @BeforeEach
-    void start() throws Exception {
-        broker = new ShareBroker(logDir);
-    }
-
-    @AfterEach
-    void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    final ShareBroker broker = ShareBroker.eachTest();
 
     @Test
     void aDeletedShareGroupMadeAgainStartsAtTheResetPosition() throws Exception {
@@ -55,7 +40,7 @@ class DeleteShareGroupStateTest {
             admin.alterShareGroupOffsets("g", Map.of(PARTITION, 3L)).all().get();
         }
         KafkaShareConsumer<String, String> first = broker.shareConsumer("g");
-        assertThat(ShareBroker.acceptEach(first, 2)).containsExactly("v3", "v4");
+        assertThat(broker.acceptEach(first, 2)).containsExactly("v3", "v4");
         try (Admin admin = broker.admin()) {
             assertThatThrownBy(() -> admin.deleteShareGroups(List.of("g")).all().get())
                     .hasCauseInstanceOf(GroupNotEmptyException.class);

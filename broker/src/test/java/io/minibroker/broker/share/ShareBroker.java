@@ -16,27 +16,38 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
-/** A broker on a manual clock with one single-partition topic, for the share tests; restartable on its directory. */
-final class ShareBroker implements AutoCloseable {
+/**
+ * A broker on a manual clock with one single-partition topic, for the share tests; restartable on its directory.
+ * Started on a test's directory by its constructor, or for each test of a class by {@link #eachTest}.
+ */
+final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachCallback {
 
     static final String TOPIC = "shared";
 
-    private final Path logDir;
     private final Map<String, String> overrides;
     final ManualClock clock = new ManualClock();
+    private Path logDir;
     private Broker broker;
     UUID topicId;
 
@@ -45,8 +56,47 @@ final class ShareBroker implements AutoCloseable {
     }
 
     ShareBroker(Path logDir, Map<String, String> overrides) throws Exception {
-        this.logDir = logDir;
+        this(overrides);
+        start(logDir);
+    }
+
+    /** Not started yet: see {@link #eachTest}. */
+    private ShareBroker(Map<String, String> overrides) {
         this.overrides = overrides;
+    }
+
+    /**
+     * A broker for a test class's {@code @RegisterExtension} field, which then needs no set-up of its own: started
+     * before each test (before the class's {@code @BeforeEach} methods) on a directory of its own, closed after it
+     * (after the class's {@code @AfterEach} methods), and the directory removed.
+     */
+    static ShareBroker eachTest() {
+        return eachTest(Map.of());
+    }
+
+    static ShareBroker eachTest(Map<String, String> overrides) {
+        return new ShareBroker(overrides);
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws Exception {
+        start(Files.createTempDirectory("share-broker-"));
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws IOException {
+        if (broker != null) {
+            close();
+        }
+        try (Stream<Path> files = Files.walk(logDir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+
+    private void start(Path directory) throws Exception {
+        logDir = directory;
         broker = TestBrokers.start(logDir, overrides, clock);
         topicId = createTopic(TOPIC);
     }
@@ -85,7 +135,19 @@ final class ShareBroker implements AutoCloseable {
     }
 
     /** Polls until {@code count} records came, accepting each; their values in the order received. */
-    static List<String> acceptEach(KafkaShareConsumer<String, String> consumer, int count) {
+    List<String> acceptEach(KafkaShareConsumer<String, String> consumer, int count) throws Exception {
+        return consume(consumer, count, value -> AcknowledgeType.ACCEPT);
+    }
+
+    /**
+     * Polls until {@code count} records came, acknowledging each as {@code decide} says (null: not at all); their
+     * values in the order received. Each poll's acknowledgements (with the gaps the consumer acknowledges itself)
+     * are committed before the next poll: a commitSync sends only the current poll's, while an earlier poll's left
+     * to the consumer wait to ride on its next ShareFetch, which may go out after this returns, so the broker's
+     * state (a start offset read next) would lag behind.
+     */
+    List<String> consume(KafkaShareConsumer<String, String> consumer, int count,
+                         Function<String, AcknowledgeType> decide) throws Exception {
         List<String> received = new ArrayList<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (received.size() < count) {
@@ -94,25 +156,41 @@ final class ShareBroker implements AutoCloseable {
             }
             for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
                 received.add(record.value());
-                consumer.acknowledge(record, AcknowledgeType.ACCEPT);
+                AcknowledgeType type = decide.apply(record.value());
+                if (type != null) {
+                    consumer.acknowledge(record, type);
+                }
             }
+            pastParkedFetches(consumer::commitSync);
         }
-        consumer.commitSync();
         return received;
     }
 
     /**
-     * Closes a share consumer while moving this clock on: a ShareFetch parked on it until its MaxWaitMs would hold
-     * the consumer's connection, and its leave queued behind it, until the request timed out.
+     * Closes a share consumer, moving this clock past the ShareFetch it may have parked (see
+     * {@link #pastParkedFetches}).
      */
     void close(KafkaShareConsumer<?, ?> consumer) throws Exception {
-        CompletableFuture<Void> closed = CompletableFuture.runAsync(consumer::close);
+        pastParkedFetches(consumer::close);
+    }
+
+    /**
+     * Runs a share consumer's {@code call} (a commitSync, a close), moving this clock on while a ShareFetch is
+     * parked: the broker answers a connection's requests in order, so a fetch the consumer sent meanwhile, parked
+     * until its MaxWaitMs on this clock, would hold the acknowledgements or the leave queued behind it until the
+     * request timed out. The clock moves only while a fetch is parked, one consumer fetch.max.wait.ms at a time,
+     * so the records' 30 s locks are not reached.
+     */
+    private void pastParkedFetches(Runnable call) throws Exception {
+        CompletableFuture<Void> done = CompletableFuture.runAsync(call);
         while (true) {
             try {
-                closed.get(50, TimeUnit.MILLISECONDS);
+                done.get(50, TimeUnit.MILLISECONDS);
                 return;
-            } catch (TimeoutException stillClosing) {
-                clock.advance(500); // a share consumer's fetch.max.wait.ms
+            } catch (TimeoutException stillWaiting) {
+                if (parkedShareFetches() > 0) {
+                    clock.advance(500); // a share consumer's fetch.max.wait.ms
+                }
             }
         }
     }

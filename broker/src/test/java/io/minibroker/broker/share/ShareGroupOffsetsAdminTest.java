@@ -4,20 +4,15 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,41 +31,12 @@ class ShareGroupOffsetsAdminTest {
     private static final TopicPartition PARTITION = new TopicPartition(ShareBroker.TOPIC, 0);
     private static final Duration POLL = Duration.ofMillis(100);
 
-    @TempDir
-    Path logDir;
-
-    private ShareBroker broker;
-
-    @BeforeEach
-    void start() throws Exception {
-        broker = new ShareBroker(logDir);
-    }
-
-    @AfterEach
-    void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    final ShareBroker broker = ShareBroker.eachTest();
 
     private static Map<TopicPartition, SharePartitionOffsetInfo> offsets(Admin admin, String group) throws Exception {
         return admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
                 .partitionsToOffsetInfo(group).get();
-    }
-
-    /** Polls until {@code count} records came, acknowledging each as {@code decide} says. */
-    private static List<String> consume(KafkaShareConsumer<String, String> consumer, int count,
-                                        java.util.function.Function<String, AcknowledgeType> decide) {
-        List<String> values = new ArrayList<>();
-        while (values.size() < count) {
-            for (ConsumerRecord<String, String> record : consumer.poll(POLL)) {
-                values.add(record.value());
-                AcknowledgeType type = decide.apply(record.value());
-                if (type != null) {
-                    consumer.acknowledge(record, type);
-                }
-            }
-        }
-        consumer.commitSync();
-        return values;
     }
 
     /** Polls until the consumer has joined and fetched once: the share partition exists, at the log end. */
@@ -104,7 +70,7 @@ class ShareGroupOffsetsAdminTest {
             assertThat(offsets(admin, "fresh").get(PARTITION).startOffset()).isEqualTo(1);
         }
         try (KafkaShareConsumer<String, String> consumer = broker.shareConsumer("fresh")) {
-            assertThat(consume(consumer, 2, v -> AcknowledgeType.ACCEPT)).containsExactly("v1", "v2");
+            assertThat(broker.acceptEach(consumer, 2)).containsExactly("v1", "v2");
         }
     }
 
@@ -115,7 +81,8 @@ class ShareGroupOffsetsAdminTest {
             KafkaShareConsumer<String, String> first = broker.shareConsumer("g");
             awaitSharePartition(admin, first);
             broker.produce(5);
-            assertThat(consume(first, 5, v -> v.equals("v2") || v.equals("v4") ? null : AcknowledgeType.ACCEPT))
+            assertThat(broker.consume(first, 5,
+                    v -> v.equals("v2") || v.equals("v4") ? null : AcknowledgeType.ACCEPT))
                     .containsExactly("v0", "v1", "v2", "v3", "v4");
             SharePartitionOffsetInfo listed = offsets(admin, "g").get(PARTITION);
             assertThat(listed.startOffset()).isEqualTo(2);
@@ -127,7 +94,7 @@ class ShareGroupOffsetsAdminTest {
             admin.alterShareGroupOffsets("g", Map.of(PARTITION, 4L)).all().get();
             assertThat(offsets(admin, "g").get(PARTITION).startOffset()).isEqualTo(4);
             try (KafkaShareConsumer<String, String> second = broker.shareConsumer("g")) {
-                assertThat(consume(second, 1, v -> AcknowledgeType.ACCEPT)).containsExactly("v4");
+                assertThat(broker.acceptEach(second, 1)).containsExactly("v4");
             }
             admin.deleteShareGroupOffsets("g", Set.of(ShareBroker.TOPIC)).all().get();
             assertThat(offsets(admin, "g")).doesNotContainKey(PARTITION);
@@ -145,7 +112,7 @@ class ShareGroupOffsetsAdminTest {
             try (KafkaShareConsumer<String, String> first = broker.shareConsumer("g")) {
                 awaitSharePartition(admin, first);
                 broker.produce(5);
-                consume(first, 5, v -> v.equals("v0") || v.equals("v1") ? AcknowledgeType.ACCEPT : null);
+                broker.consume(first, 5, v -> v.equals("v0") || v.equals("v1") ? AcknowledgeType.ACCEPT : null);
             } // v2..v4 released: the stored state starts at offset 2
         }
         broker.restart();

@@ -19,9 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,15 +42,12 @@ class ShareIsolationLevelTest {
 
     private static final TopicPartition PARTITION = new TopicPartition(ShareBroker.TOPIC, 0);
 
-    @TempDir
-    Path logDir;
-
-    private ShareBroker broker;
+    @RegisterExtension
+    final ShareBroker broker = ShareBroker.eachTest();
     private KafkaProducer<String, String> transactional;
 
     @BeforeEach
     void start() throws Exception {
-        broker = new ShareBroker(logDir);
         transactional = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.port(),
                 ProducerConfig.TRANSACTIONAL_ID_CONFIG, "tx"), new StringSerializer(), new StringSerializer());
@@ -61,7 +57,6 @@ class ShareIsolationLevelTest {
     @AfterEach
     void stop() {
         transactional.close(Duration.ofSeconds(5));
-        broker.close();
     }
 
     private void setGroupConfigs(Admin admin, String group, Map<String, String> configs) throws Exception {
@@ -161,7 +156,7 @@ class ShareIsolationLevelTest {
             broker.produce(1);
             transaction(true, "c2");
             KafkaShareConsumer<String, String> consumer = broker.shareConsumer("g");
-            List<String> received = ShareBroker.acceptEach(consumer, 4);
+            List<String> received = broker.acceptEach(consumer, 4);
             assertThat(received).containsExactly("c0", "c1", "v0", "c2");
             // Everything up to the last marker is done with: the aborted records were archived, not held back.
             assertThat(admin.listShareGroupOffsets(Map.of("g", new ListShareGroupOffsetsSpec()))

@@ -10,14 +10,11 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -45,27 +42,18 @@ class ShareSessionAclsWireTest {
     private static final AclBinding DENY_READ = new AclBinding(CLOSED_TOPIC,
             new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.READ, AclPermissionType.DENY));
 
-    @TempDir
-    Path logDir;
-
-    private ShareBroker broker;
+    @RegisterExtension
+    final ShareBroker broker = ShareBroker.eachTest(Map.of(
+            "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+            "allow.everyone.if.no.acl.found", "true"));
     private UUID closedId;
 
     @BeforeEach
     void start() throws Exception {
-        Map<String, String> overrides = new HashMap<>();
-        overrides.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
-        overrides.put("allow.everyone.if.no.acl.found", "true");
-        broker = new ShareBroker(logDir, overrides);
         closedId = broker.createTopic(CLOSED);
         try (Admin admin = broker.admin()) {
             admin.createAcls(List.of(ALLOW_ALL, DENY_READ)).all().get();
         }
-    }
-
-    @AfterEach
-    void stop() {
-        broker.close();
     }
 
     /** The error of partition 0 of {@code topicId} in a response, or null when the response leaves it out. */
