@@ -152,7 +152,9 @@ class ShareGroupClientsTest {
             Set<String> all = new HashSet<>(byFirst);
             all.addAll(bySecond);
             assertThat(all).hasSize(40);
-            assertThat(byFirst).doesNotContainAnyElementsOf(bySecond);
+            // 40 distinct among 40 received: no record went to both. One consumer may have taken them all, as a
+            // share group hands records to whoever fetches first.
+            assertThat(byFirst.size() + bySecond.size()).isEqualTo(40);
 
             Map<String, GroupListing> listed = new java.util.HashMap<>();
             admin.listGroups(new ListGroupsOptions().withTypes(Set.of(GroupType.SHARE))).all().get()
