@@ -229,9 +229,9 @@ final class LogSegment implements AutoCloseable {
         }
     }
 
-    /** Whether any index's entries have been read from its file yet (a lazy index's are at first use), for tests. */
+    /** Whether either index's entries have been read from its file yet (a lazy index's are at first use), for tests. */
     boolean indexesLoaded() {
-        return offsetIndex.isLoaded() || timeIndex.isLoaded() || txnIndex.isLoaded();
+        return offsetIndex.isLoaded() || timeIndex.isLoaded();
     }
 
     /** How many bytes of a torn tail opening the segment cut off its log file: 0 if none. */
