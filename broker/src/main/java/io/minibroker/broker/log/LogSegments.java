@@ -300,7 +300,7 @@ final class LogSegments {
             throw LogException.storageError(topicPartition, "cannot swap in the cleaned copy of segment "
                     + baseOffset, e);
         }
-        segments.put(baseOffset, LogSegment.openRolled(dir, baseOffset, config, now, old.nextOffset()));
+        segments.put(baseOffset, LogSegment.open(dir, baseOffset, config, now, true));
         old.close();
     }
 }
