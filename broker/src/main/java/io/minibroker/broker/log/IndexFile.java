@@ -18,18 +18,18 @@ import org.slf4j.LoggerFactory;
  * torn last entry after a crash as a size that is not a multiple of the entry size.
  *
  * <p>The file is held open only from its first change on: a broker with 10,000 partitions has 10,000 segments
- * whose indexes are read once (when they open, or at their first use) and mostly never written (an entry comes every
+ * whose indexes are read once when they open and mostly never written (an entry comes every
  * {@code index.interval.bytes} of log, and a rolled segment's indexes are final), so keeping both index files of
  * every segment open would triple the broker's descriptors per partition against Kafka's one (whose indexes are
  * memory maps) and exhaust a 20,000-descriptor limit at ~6,700 partitions.
  *
  * <p>A trusted segment's index (after a clean shutdown, or flushed before the recovery point) may be opened
  * lazily, as Kafka's {@code LazyIndex}: its file is read at the first use of its entries (a lookup, an append, a
- * truncation), not by the constructor. After a clean shutdown a start reads only the active segment's indexes (its
- * end state is restored from their last entries); a rolled segment's are read when a fetch, a search by time,
- * retention or a truncation first needs them ({@link LogSegment#open}). A file found torn or disordered when read is
- * emptied: lookups in its segment scan from the segment's start, which is slower but finds the same batches, until
- * the segment's recovery rebuilds it.
+ * truncation), not by the constructor. Opening a segment with batches uses them at once (its end state is restored
+ * from the last entries), so a start still reads both indexes of every non-empty segment; only an empty segment's
+ * stay unread until it is written to or searched. A file found torn or disordered when read is emptied: lookups in
+ * its segment scan from the segment's start, which is slower but finds the same batches, until the segment's
+ * recovery rebuilds it.
  */
 abstract class IndexFile implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IndexFile.class);

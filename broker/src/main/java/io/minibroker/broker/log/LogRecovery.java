@@ -20,8 +20,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Opens the segments of a partition directory, recovering what a crash may have left behind.
  *
- * <p>After a clean shutdown every segment is trusted, and only the active one's indexes are read: a rolled segment
- * ends where the next begins and its indexes are read at their first use (as Kafka's LogLoader opens them). Otherwise the segments from the one holding the
+ * <p>After a clean shutdown every segment is trusted. Otherwise the segments from the one holding the
  * recovery point (the offset up to which everything was fsynced) on are revalidated batch by batch; the
  * first torn or corrupt batch ends the log: its segment is truncated there and every later segment is
  * deleted, since offsets after a hole cannot be trusted. Segments before the recovery point were flushed
@@ -70,12 +69,7 @@ final class LogRecovery {
                 long baseOffset = baseOffsets.get(i);
                 boolean flushed = i + 1 < baseOffsets.size() && baseOffsets.get(i + 1) <= recoveryPoint;
                 boolean trust = cleanShutdown || flushed;
-                // After a clean shutdown a rolled segment is opened without reading its indexes, as Kafka's are. Not
-                // after a crash: a flushed one's last time index entry, written as it rolled, may never have been
-                // synced (a flush syncs only segments past the recovery point), so its end state is read from
-                // the index and the batches after its last entry, as the active segment's is.
-                long rolledEnd = cleanShutdown && i + 1 < baseOffsets.size() ? baseOffsets.get(i + 1) : -1;
-                LogSegment segment = LogSegment.open(dir, baseOffset, config, nowMs, trust, rolledEnd, names::contains);
+                LogSegment segment = LogSegment.open(dir, baseOffset, config, nowMs, trust, names::contains);
                 segments.put(baseOffset, segment);
                 if (segment.bytesCutOnOpen() > 0) {
                     deleteLaterSegments(dir, baseOffsets.subList(i + 1, baseOffsets.size()));

@@ -44,8 +44,6 @@ final class LogSegment implements AutoCloseable {
     static final String TIME_INDEX_SUFFIX = ".timeindex";
     /** Kafka's file names: the base offset in twenty digits, zero-padded, then the suffix. */
     private static final int FILE_NAME_DIGITS = 20;
-    /** A timestamp not read yet: a rolled segment's are read at their first use, not when it opens. */
-    private static final long UNREAD = Long.MIN_VALUE;
 
     private final Path logPath;
     private final long baseOffset;
@@ -69,14 +67,9 @@ final class LogSegment implements AutoCloseable {
 
     private volatile int size;
     private volatile long nextOffset;
-    /**
-     * The largest batch max timestamp and the offset it came with, -1 if none; {@link #UNREAD} in a segment opened
-     * rolled ({@link #open}) until the first use reads them from the time index ({@link #maxTimestamp()}).
-     */
     private volatile long maxTimestamp = -1;
     private volatile long offsetOfMaxTimestamp = -1;
-    /** The first batch's max timestamp, -1 if none; {@link #UNREAD} until first asked in a segment opened rolled. */
-    private volatile long firstBatchMaxTimestamp = -1;
+    private long firstBatchMaxTimestamp = -1;
     private int bytesSinceLastIndexEntry;
     /** How many bytes of a torn tail {@link #open} cut off the log file (0 if it was whole). */
     private long bytesCutOnOpen;
@@ -176,26 +169,21 @@ final class LogSegment implements AutoCloseable {
         return new LogSegment(dir, baseOffset, config, nowMs, fileSuffix, name -> false, false);
     }
 
-    /**
-     * {@link #open(Path, long, LogConfig, long, boolean, long, Predicate)}, asking the file system which files exist:
-     * a trusted segment that ends where {@code rolledEnd} says.
-     */
-    static LogSegment openRolled(Path dir, long baseOffset, LogConfig config, long nowMs, long rolledEnd)
+    /** {@link #open(Path, long, LogConfig, long, boolean, Predicate)}, asking the file system which files exist. */
+    static LogSegment open(Path dir, long baseOffset, LogConfig config, long nowMs, boolean trustContents)
             throws IOException {
-        return open(dir, baseOffset, config, nowMs, true, rolledEnd, name -> Files.exists(dir.resolve(name)));
+        return open(dir, baseOffset, config, nowMs, trustContents, name -> Files.exists(dir.resolve(name)));
     }
 
     /**
      * Opens an existing segment, {@code existing} saying which file names its directory holds. With
-     * {@code trustContents}, its indexes are read only at their first use (a lazy index, as Kafka's): a rolled
-     * segment ({@code rolledEnd}, the next segment's base offset, at least 0) ends where the next begins and its
-     * timestamps are read when first asked for, so that opening it reads neither index; the active one
-     * ({@code rolledEnd} -1) takes its end state from the last index entries and a scan of the batches after them, if
-     * it has any. Untrusted, or if an index is missing or corrupt, every batch is validated and the indexes rebuilt
-     * ({@link #recover()}).
+     * {@code trustContents}, its end state is taken from the last index entries and a scan of the batches after
+     * them, and its indexes are read only then, not at all if the segment is empty (a lazy index, as Kafka's: a
+     * lookup or an append reads them later); otherwise, or if an index is missing or corrupt, every batch is
+     * validated and the indexes rebuilt ({@link #recover()}).
      */
     static LogSegment open(Path dir, long baseOffset, LogConfig config, long nowMs, boolean trustContents,
-                           long rolledEnd, Predicate<String> existing) throws IOException {
+                           Predicate<String> existing) throws IOException {
         boolean indexesExisted = existing.test(fileName(baseOffset, INDEX_SUFFIX))
                 && existing.test(fileName(baseOffset, TIME_INDEX_SUFFIX));
         boolean lazy = trustContents && indexesExisted;
@@ -204,8 +192,6 @@ final class LogSegment implements AutoCloseable {
             if (!indexesExisted || (!lazy && (segment.offsetIndex.wasCorrupt() || segment.timeIndex.wasCorrupt()))) {
                 log.warn("Rebuilding the indexes of {}: {}", segment.logPath, indexesExisted ? "corrupt" : "missing");
                 segment.bytesCutOnOpen = segment.recover();
-            } else if (lazy && rolledEnd >= 0) {
-                segment.openedRolled(rolledEnd);
             } else if (!trustContents || !segment.loadTail()) {
                 segment.bytesCutOnOpen = segment.recover();
             }
@@ -216,22 +202,9 @@ final class LogSegment implements AutoCloseable {
         }
     }
 
-    /**
-     * A trusted segment that a newer one follows: its batches end where that one's begin (a roll starts the next
-     * segment at the end offset, and the cleaner keeps each segment's last batch), and its time index holds its
-     * largest timestamp (written as it rolled, or as it was cleaned or recovered), so nothing is read now.
-     */
-    private void openedRolled(long rolledEnd) {
-        if (size > 0) {
-            nextOffset = rolledEnd;
-            maxTimestamp = UNREAD;
-            firstBatchMaxTimestamp = UNREAD;
-        }
-    }
-
-    /** Whether any index's entries have been read from its file yet (a lazy index's are at first use), for tests. */
+    /** Whether either index's entries have been read from its file yet (a lazy index's are at first use), for tests. */
     boolean indexesLoaded() {
-        return offsetIndex.isLoaded() || timeIndex.isLoaded() || txnIndex.isLoaded();
+        return offsetIndex.isLoaded() || timeIndex.isLoaded();
     }
 
     /** How many bytes of a torn tail opening the segment cut off its log file: 0 if none. */
@@ -269,12 +242,7 @@ final class LogSegment implements AutoCloseable {
     }
 
     private void loadFirstBatchTimestamp() throws IOException {
-        firstBatchMaxTimestamp = readFirstBatchTimestamp(writerHeader);
-    }
-
-    private long readFirstBatchTimestamp(BatchHeader header) throws IOException {
-        int limit = size;
-        return limit > 0 && header.readAt(channel, 0, limit) ? header.maxTimestamp() : -1;
+        firstBatchMaxTimestamp = size > 0 && writerHeader.readAt(channel, 0, size) ? writerHeader.maxTimestamp() : -1;
     }
 
     /**
@@ -287,7 +255,8 @@ final class LogSegment implements AutoCloseable {
         offsetIndex.clear();
         timeIndex.clear();
         nextOffset = baseOffset;
-        forgetMaxTimestamp();
+        maxTimestamp = -1;
+        offsetOfMaxTimestamp = -1;
         bytesSinceLastIndexEntry = 0;
         long fileSize = channel.size();
         long position = 0;
@@ -361,7 +330,7 @@ final class LogSegment implements AutoCloseable {
     }
 
     private void noteBatch(long lastOffset, long batchMaxTimestamp) {
-        if (batchMaxTimestamp > maxTimestamp()) {
+        if (batchMaxTimestamp > maxTimestamp) {
             maxTimestamp = batchMaxTimestamp;
             offsetOfMaxTimestamp = lastOffset;
         }
@@ -378,8 +347,7 @@ final class LogSegment implements AutoCloseable {
         if (size == 0) {
             return false;
         }
-        long firstBatchTimestamp = firstBatchTimestamp();
-        long waited = firstBatchTimestamp >= 0 ? incomingMaxTimestamp - firstBatchTimestamp : nowMs - createdMs;
+        long waited = firstBatchMaxTimestamp >= 0 ? incomingMaxTimestamp - firstBatchMaxTimestamp : nowMs - createdMs;
         // A compacted log rolls by max.compaction.lag.ms too, as Kafka's, so that the cleaner may reach its records.
         long rollMs = config.compacted() ? Math.min(config.segmentMs(), config.maxCompactionLagMs()) : config.segmentMs();
         return size > config.segmentBytes() - bytes
@@ -391,7 +359,7 @@ final class LogSegment implements AutoCloseable {
 
     /** Called when a newer segment takes over: the time index gets the final max timestamp. */
     void onRolled() throws IOException {
-        timeIndex.maybeAppend(maxTimestamp(), offsetOfMaxTimestamp);
+        timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
     }
 
     /**
@@ -465,7 +433,7 @@ final class LogSegment implements AutoCloseable {
      * @return null if no record of this segment is that recent
      */
     TimestampAndOffset findOffsetByTimestamp(long timestamp, long startingOffset) throws IOException {
-        if (maxTimestamp() < timestamp) {
+        if (maxTimestamp < timestamp) {
             return null;
         }
         long olderUpTo = timeIndex.lastOffsetBefore(timestamp);
@@ -530,7 +498,8 @@ final class LogSegment implements AutoCloseable {
         txnIndex.truncateTo(writerHeader.baseOffset());
         size = position;
         nextOffset = baseOffset;
-        forgetMaxTimestamp();
+        maxTimestamp = -1;
+        offsetOfMaxTimestamp = -1;
         // The running max and the end offset are recomputed from what is left.
         if (!loadTail()) {
             recover();
@@ -563,23 +532,9 @@ final class LogSegment implements AutoCloseable {
         return Files.getLastModifiedTime(logPath).toMillis();
     }
 
-    /**
-     * The first batch's max timestamp, -1 if none: when its records became dirty, for max.compaction.lag.ms, and the
-     * start of segment.ms. Read at the first call in a segment opened rolled (a benign race: every reader reads the
-     * same batch, and the writer sets it only for a segment it has emptied).
-     */
+    /** The first batch's max timestamp, -1 if none: when its records became dirty, for max.compaction.lag.ms. */
     long firstBatchTimestamp() {
-        long known = firstBatchMaxTimestamp;
-        if (known != UNREAD) {
-            return known;
-        }
-        try {
-            known = readFirstBatchTimestamp(new BatchHeader());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the first batch of " + logPath, e);
-        }
-        firstBatchMaxTimestamp = known;
-        return known;
+        return firstBatchMaxTimestamp;
     }
 
     long baseOffset() {
@@ -595,49 +550,13 @@ final class LogSegment implements AutoCloseable {
         return size;
     }
 
-    /**
-     * The largest batch max timestamp, -1 if none. A segment opened rolled reads it from its time index's last entry
-     * at the first call (Kafka's maxTimestampSoFar), or from the batches' headers if that index was found torn.
-     */
     long maxTimestamp() {
-        long known = maxTimestamp;
-        return known != UNREAD ? known : readMaxTimestamp();
-    }
-
-    /**
-     * Under this segment's monitor, so that a reader that found it unread cannot overwrite what another (or the
-     * writer, after reading it first, or a truncation's {@link #forgetMaxTimestamp}) set since.
-     */
-    private synchronized long readMaxTimestamp() {
-        if (maxTimestamp == UNREAD) {
-            long[] found = {timeIndex.lastTimestamp(), timeIndex.lastTimestampOffset()};
-            if (timeIndex.wasCorrupt()) {
-                try {
-                    batches.forEachBatchHeader(size, (producerId, lastOffset, batchMaxTimestamp) -> {
-                        if (batchMaxTimestamp > found[0]) {
-                            found[0] = batchMaxTimestamp;
-                            found[1] = lastOffset;
-                        }
-                    });
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot read the batches of " + logPath, e);
-                }
-            }
-            offsetOfMaxTimestamp = found[1];
-            maxTimestamp = found[0];
-        }
         return maxTimestamp;
-    }
-
-    private synchronized void forgetMaxTimestamp() {
-        maxTimestamp = -1;
-        offsetOfMaxTimestamp = -1;
     }
 
     /** For time retention: the largest timestamp, or the file's modification time if no batch has one. */
     long largestTimestamp() throws IOException {
-        long largest = maxTimestamp();
-        return largest >= 0 ? largest : Files.getLastModifiedTime(logPath).toMillis();
+        return maxTimestamp >= 0 ? maxTimestamp : Files.getLastModifiedTime(logPath).toMillis();
     }
 
     Path logPath() {

@@ -255,7 +255,6 @@ final class LogSegments {
         long baseOffset = old.baseOffset();
         Path[] copy = LogSegment.files(dir, baseOffset, LogCleaner.CLEANED_SUFFIX);
         long lastModified = old.lastModifiedMs();
-        List<AbortedTxn> oldAborted = old.txnIndex().entries(); // read (if not yet) before the swap replaces the file
         Path[] swap = LogSegment.files(dir, baseOffset, LogCleaner.SWAP_SUFFIX);
         Path[] target = LogSegment.files(dir, baseOffset, "");
         try {
@@ -294,14 +293,14 @@ final class LogSegments {
             // this segment): written back from the old segment's entries, which cover either log file (the copy
             // keeps a subset of them, and the markers of all).
             try (TransactionIndex restored = TransactionIndex.open(LogSegment.txnIndexPath(dir, baseOffset, ""))) {
-                if (!oldAborted.isEmpty()) {
-                    restored.rewrite(oldAborted);
+                if (!old.txnIndex().entries().isEmpty()) {
+                    restored.rewrite(old.txnIndex().entries());
                 }
             }
             throw LogException.storageError(topicPartition, "cannot swap in the cleaned copy of segment "
                     + baseOffset, e);
         }
-        segments.put(baseOffset, LogSegment.openRolled(dir, baseOffset, config, now, old.nextOffset()));
+        segments.put(baseOffset, LogSegment.open(dir, baseOffset, config, now, true));
         old.close();
     }
 }

@@ -83,15 +83,6 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * {@link #open(Path, TopicPartition, LogConfig, Clock, long, long, boolean, long)} for a log on its own, whose
-     * producers never expire as their snapshot loads.
-     */
-    public static PartitionLog open(Path logDir, TopicPartition topicPartition, LogConfig config, Clock clock,
-                                    long recoveryPoint, long logStartOffset, boolean cleanShutdown) throws IOException {
-        return open(logDir, topicPartition, config, clock, recoveryPoint, logStartOffset, cleanShutdown, Long.MAX_VALUE);
-    }
-
-    /**
      * Opens (creating if need be) the log of {@code topicPartition} under {@code logDir}, recovering it
      * with {@link LogRecovery} unless it was shut down cleanly.
      *
@@ -357,11 +348,6 @@ public final class PartitionLog implements AutoCloseable {
      */
     public synchronized int removeExpiredProducers(long now, long expirationMs) {
         return transactions.removeExpiredProducers(now, expirationMs);
-    }
-
-    /** The base offsets of the segments whose offset or time index has been read from its file, for tests. */
-    synchronized List<Long> segmentsWithIndexesRead() {
-        return segments.all().stream().filter(LogSegment::indexesLoaded).map(LogSegment::baseOffset).toList();
     }
 
     /** Where opening (or the last truncation) started replaying batches: a snapshot's offset, else the log's start. */

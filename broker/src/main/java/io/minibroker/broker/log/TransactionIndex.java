@@ -1,11 +1,9 @@
 package io.minibroker.broker.log;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -19,10 +17,10 @@ import org.slf4j.LoggerFactory;
  * segment holds, in marker order. The file is created with its first entry, so a segment without aborted
  * transactions has none, as in Kafka. Entries are also kept in memory (a transaction index is small): fetches read
  * them without a lock, from an immutable list the single writer replaces. As {@link IndexFile}'s, the file is held
- * open only from its next change on: a rolled segment's index is read once, at its first use, and rarely written again,
+ * open only from its next change on: a rolled segment's index is read once when it opens and rarely written again,
  * and every segment with an aborted transaction holding a descriptor would multiply the broker's descriptors.
  *
- * <p>The first read keeps the whole entries of an existing file and cuts a torn or unreadable tail: the log's recovery
+ * <p>Opening keeps the whole entries of an existing file and cuts a torn or unreadable tail: the log's recovery
  * replays the markers and writes back any entry missing.
  */
 final class TransactionIndex implements AutoCloseable {
@@ -37,53 +35,24 @@ final class TransactionIndex implements AutoCloseable {
      * closer, which only flush or close what is open.
      */
     private volatile FileChannel channel;
-    /** Null until an existing file is first read ({@link #loaded}). */
     private volatile List<AbortedTxn> entries;
 
-    private TransactionIndex(Path path, boolean exists) {
+    private TransactionIndex(Path path, boolean exists, List<AbortedTxn> entries) {
         this.path = path;
         this.exists = exists;
-        this.entries = exists ? null : List.of();
+        this.entries = entries;
     }
 
     /** The index at {@code path}: its entries if the file exists, empty (and no file yet) otherwise. */
-    static TransactionIndex open(Path path) {
+    static TransactionIndex open(Path path) throws IOException {
         return open(path, Files.exists(path));
     }
 
-    /**
-     * {@link #open(Path)} where a directory listing already said whether the file exists. An existing file is read at
-     * the first use of its entries (a fetch's search, the producers' replay, a truncation, an append), not now: a
-     * rolled segment's may never be needed, as Kafka's transaction index is read only when searched.
-     */
-    static TransactionIndex open(Path path, boolean fileExists) {
-        return new TransactionIndex(path, fileExists);
-    }
-
-    /**
-     * The entries, read from the file the first time. Under this index's monitor, so that only one thread reads (and
-     * perhaps cuts) the file; the writer reads them before any change, so no reader's late read can undo one.
-     */
-    private List<AbortedTxn> loaded() {
-        List<AbortedTxn> known = entries;
-        return known != null ? known : load();
-    }
-
-    private synchronized List<AbortedTxn> load() {
-        if (entries == null) {
-            try {
-                entries = read();
-            } catch (NoSuchFileException e) {
-                entries = List.of(); // its segment was deleted (retention, truncation) before the first use
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the transaction index " + path, e);
-            }
+    /** {@link #open(Path)} where a directory listing already said whether the file exists. */
+    static TransactionIndex open(Path path, boolean fileExists) throws IOException {
+        if (!fileExists) {
+            return new TransactionIndex(path, false, List.of());
         }
-        return entries;
-    }
-
-    /** The file's whole entries; a torn or unreadable tail is cut. */
-    private List<AbortedTxn> read() throws IOException {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             List<AbortedTxn> read = new ArrayList<>();
             ByteBuffer buffer = ByteBuffer.allocate(AbortedTxn.BYTES);
@@ -110,7 +79,7 @@ final class TransactionIndex implements AutoCloseable {
                 log.warn("Cutting {} at {} bytes of {}: a torn or unreadable entry", path, position, size);
                 channel.truncate(position);
             }
-            return Collections.unmodifiableList(read);
+            return new TransactionIndex(path, true, Collections.unmodifiableList(read));
         }
     }
 
@@ -136,7 +105,7 @@ final class TransactionIndex implements AutoCloseable {
 
     /** Appends an entry; its marker must come after every indexed one (Kafka refuses the same). */
     void append(AbortedTxn entry) throws IOException {
-        List<AbortedTxn> current = loaded();
+        List<AbortedTxn> current = entries;
         if (!current.isEmpty() && entry.lastOffset() <= current.get(current.size() - 1).lastOffset()) {
             throw new IllegalArgumentException("aborted transaction ending at " + entry.lastOffset()
                     + " is not after the last one indexed in " + path);
@@ -160,7 +129,6 @@ final class TransactionIndex implements AutoCloseable {
      * replaces the segment's when it is swapped in.
      */
     void rewrite(List<AbortedTxn> written) throws IOException {
-        loaded(); // read before the file is emptied, so that no later first read finds it half written
         openForWrite().truncate(0);
         entries = List.of();
         for (AbortedTxn entry : written) {
@@ -180,12 +148,7 @@ final class TransactionIndex implements AutoCloseable {
 
     /** The entries, oldest marker first. */
     List<AbortedTxn> entries() {
-        return loaded();
-    }
-
-    /** Whether there is a file and its entries have been read (they are at their first use), for tests. */
-    boolean isLoaded() {
-        return exists && entries != null;
+        return entries;
     }
 
     /**
@@ -194,7 +157,7 @@ final class TransactionIndex implements AutoCloseable {
      * writes back only transactions with a batch before their marker.)
      */
     boolean endsBefore(long lastOffset) {
-        List<AbortedTxn> current = loaded();
+        List<AbortedTxn> current = entries;
         return current.isEmpty() || current.get(current.size() - 1).lastOffset() < lastOffset;
     }
 
@@ -204,7 +167,7 @@ final class TransactionIndex implements AutoCloseable {
      * later segment holds a transaction that starts below it.
      */
     boolean collect(long fetchOffset, long upperBoundOffset, List<AbortedTxn> into) {
-        for (AbortedTxn entry : loaded()) {
+        for (AbortedTxn entry : entries) {
             if (entry.lastOffset() >= fetchOffset && entry.firstOffset() < upperBoundOffset) {
                 into.add(entry);
             }
@@ -217,7 +180,7 @@ final class TransactionIndex implements AutoCloseable {
 
     /** Removes the entries of markers at or past {@code offset} (the log was cut there). */
     void truncateTo(long offset) throws IOException {
-        List<AbortedTxn> current = loaded();
+        List<AbortedTxn> current = entries;
         int keep = 0;
         while (keep < current.size() && current.get(keep).lastOffset() < offset) {
             keep++;

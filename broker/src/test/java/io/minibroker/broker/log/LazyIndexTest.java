@@ -24,8 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A trusted segment's indexes are read at their first use (Kafka's lazy index): an empty segment's not when it opens,
- * a non-empty active segment's as it opens (its end state comes from their last entries; a rolled one's in
- * {@link LazySegmentOpenTest}). What is appended, read, searched
+ * a non-empty segment's as it opens (its end state comes from their last entries). What is appended, read, searched
  * by time and truncated after such an opening is what it would be with indexes read at once.
  */
 class LazyIndexTest {
@@ -62,7 +61,7 @@ class LazyIndexTest {
 
     private LogSegment openTrusted() throws IOException {
         Set<String> names = LogRecovery.listNames(partitionDir());
-        return LogSegment.open(partitionDir(), 0, CONFIG, T0, true, -1, names::contains);
+        return LogSegment.open(partitionDir(), 0, CONFIG, T0, true, names::contains);
     }
 
     private static void appendBatch(LogSegment segment, long baseOffset, int records, long timestamp) {
@@ -153,7 +152,7 @@ class LazyIndexTest {
      */
     @Test
     void aLogRestartedCleanlyFromItsIndexesReadsSearchesAppendsAndTruncatesAsBefore() throws Exception {
-        PartitionLog log = PartitionLog.open(logDir, TP, CONFIG, clock, 0, 0, true);
+        PartitionLog log = TestLogs.open(logDir, TP, CONFIG, clock, 0, 0, true);
         for (int i = 0; i < 200; i++) {
             append(log, "a" + i, 1 + i % 3, T0 + i * 10);
         }
@@ -164,7 +163,7 @@ class LazyIndexTest {
         assertThat(early).isPresent();
         log.close();
 
-        log = PartitionLog.open(logDir, TP, CONFIG, clock, Long.MAX_VALUE, 0, true);
+        log = TestLogs.open(logDir, TP, CONFIG, clock, Long.MAX_VALUE, 0, true);
         assertThat(log.offsetForTimestamp(T0 + 305)).isEqualTo(byTime);
         assertThat(readAll(log)).isEqualTo(before);
         long end = log.logEndOffset();
@@ -180,7 +179,7 @@ class LazyIndexTest {
         log.close();
 
         // After a crash the indexes are rebuilt from the log: the same records, found by time alike.
-        log = PartitionLog.open(logDir, TP, CONFIG, clock, 0, 0, false);
+        log = TestLogs.open(logDir, TP, CONFIG, clock, 0, 0, false);
         try {
             assertThat(readAll(log)).isEqualTo(expected);
             assertThat(log.offsetForTimestamp(T0 + 105)).isEqualTo(early);

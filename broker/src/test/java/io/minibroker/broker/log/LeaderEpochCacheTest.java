@@ -86,7 +86,7 @@ class LeaderEpochCacheTest {
     }
 
     private static PartitionLog openLog(Path logDir) throws IOException {
-        return PartitionLog.open(logDir, TP, LogConfig.defaults(), new MutableClock(T0), 0, 0, true);
+        return TestLogs.open(logDir, TP, LogConfig.defaults(), new MutableClock(T0), 0, 0, true);
     }
 
     private static void append(PartitionLog log, int epoch, int records) {
@@ -186,7 +186,7 @@ class LeaderEpochCacheTest {
         Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
         assertThat(Files.readString(file)).isEqualTo("0\n1\n1 0\n");
 
-        try (PartitionLog recovered = PartitionLog.open(dir, TP, LogConfig.defaults(), new MutableClock(T0),
+        try (PartitionLog recovered = TestLogs.open(dir, TP, LogConfig.defaults(), new MutableClock(T0),
                 crashed.recoveryPoint(), 0, false)) {
             assertThat(recovered.leaderEpochs()).containsExactly(Map.entry(1, 0L), Map.entry(4, 2L));
             assertThat(Files.readString(file)).isEqualTo("0\n2\n1 0\n4 2\n");

@@ -280,7 +280,7 @@ class LogCleanerTest {
         PartitionLog leader = open(COMPACTED);
         putThreeKeys(leader, 0, 30);
         round();
-        PartitionLog follower = PartitionLog.open(logDir.resolve("follower"), TP, COMPACTED, clock, 0, 0, true);
+        PartitionLog follower = TestLogs.open(logDir.resolve("follower"), TP, COMPACTED, clock, 0, 0, true);
         try {
             while (follower.logEndOffset() < leader.logEndOffset()) {
                 LogReadResult fetched = leader.read(follower.logEndOffset(), 1 << 20, true, Long.MAX_VALUE);
@@ -294,6 +294,43 @@ class LogCleanerTest {
             assertThat(readAll(follower)).isEqualTo(readAll(leader));
         } finally {
             follower.close();
+        }
+    }
+
+    /**
+     * A follower rolls at the base offset its leader sent, which after the leader's cleaning can lie past the
+     * follower's log end: its segments need not abut. After a clean restart the segment before such a gap still ends
+     * at its last batch, so the cleaner cleans it and a truncation into the gap ends the log no later than asked.
+     */
+    @Test
+    void aFollowersSegmentEndingBeforeAGapIsCleanedAndTruncatedIntoAfterACleanRestart() throws Exception {
+        PartitionLog log = open(COMPACTED);
+        long[] fetchedBases = {0, 1, 2, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+        for (int i = 0; i < fetchedBases.length; i++) {
+            appendAsFollower(log, fetchedBases[i], "k" + i % 2, "v" + i);
+        }
+        assertThat(segmentBases(log)).as("the gap 3..9 is at a segment boundary").contains(10L);
+        List<Kv> written = readAll(log);
+        cleaner.close();
+        logs.close();
+        log = open(COMPACTED);
+
+        assertThat(round()).isPositive();
+        List<Kv> cleaned = readAll(log);
+        assertThat(cleaned).isNotEqualTo(written).containsAll(written.stream().filter(kv -> kv.offset() >= 19).toList());
+        log.truncateTo(5);
+
+        assertThat(log.logEndOffset()).isLessThanOrEqualTo(5);
+        assertThat(readAll(log)).isEqualTo(cleaned.stream().filter(kv -> kv.offset() < 5).toList());
+    }
+
+    private static void appendAsFollower(PartitionLog log, long baseOffset, String key, String value) {
+        ByteBuf batch = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, baseOffset, T0)
+                .append(T0, bytes(key), bytes(value), List.of()).build();
+        try {
+            log.appendAsFollower(batch);
+        } finally {
+            batch.release();
         }
     }
 

@@ -42,7 +42,7 @@ class LogRecoveryTest {
     }
 
     private PartitionLog fill(int run, int batches) throws IOException {
-        PartitionLog log = PartitionLog.open(logDir(run), TP, CONFIG, clock, 0, 0, true);
+        PartitionLog log = TestLogs.open(logDir(run), TP, CONFIG, clock, 0, 0, true);
         for (int i = 0; i < batches; i++) {
             append(log, "v" + i, 1 + i % 3, T0 + i);
         }
@@ -50,7 +50,7 @@ class LogRecoveryTest {
     }
 
     private PartitionLog reopenAfterCrash(int run) throws IOException {
-        return PartitionLog.open(logDir(run), TP, CONFIG, clock, 0, 0, false);
+        return TestLogs.open(logDir(run), TP, CONFIG, clock, 0, 0, false);
     }
 
     private List<StoredBatch> storedBatches(int run, long segment) throws IOException {
@@ -183,7 +183,7 @@ class LogRecoveryTest {
         List<StoredBatch> batches = storedBatches(0, active);
         truncateFile(0, active, batches.get(batches.size() - 1).position() + 5);
 
-        log = PartitionLog.open(logDir(0), TP, CONFIG, clock, bases.get(bases.size() - 2) + 1, 0, false);
+        log = TestLogs.open(logDir(0), TP, CONFIG, clock, bases.get(bases.size() - 2) + 1, 0, false);
         long end = batches.get(batches.size() - 1).baseOffset();
         assertThat(log.logEndOffset()).isEqualTo(end);
         assertThat(readAll(log)).isEqualTo(before.stream().filter(e -> e.offset() < end).toList());
@@ -203,7 +203,7 @@ class LogRecoveryTest {
         Files.delete(partitionDir(0).resolve(LogSegment.fileName(first, ".index")));
         Files.delete(partitionDir(0).resolve(LogSegment.fileName(first, ".timeindex")));
 
-        log = PartitionLog.open(logDir(0), TP, CONFIG, clock, Long.MAX_VALUE, 0, true);
+        log = TestLogs.open(logDir(0), TP, CONFIG, clock, Long.MAX_VALUE, 0, true);
         assertThat(file(0, first, ".index")).isEqualTo(offsetIndex);
         // A rolled segment's time index ends with its final max timestamp, which a rebuild adds only on roll.
         assertThat(timeIndex).startsWith(file(0, first, ".timeindex"));
@@ -229,7 +229,7 @@ class LogRecoveryTest {
         Files.write(indexFile, disordered);
         Files.write(timeIndexFile, new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
 
-        log = PartitionLog.open(logDir(0), TP, CONFIG, clock, Long.MAX_VALUE, 0, true);
+        log = TestLogs.open(logDir(0), TP, CONFIG, clock, Long.MAX_VALUE, 0, true);
         assertThat(Files.readAllBytes(indexFile)).isEqualTo(offsetIndex);
         assertThat(Files.size(timeIndexFile) % TimeIndex.ENTRY_BYTES).isZero();
         assertThat(readAll(log)).isEqualTo(before);
@@ -245,7 +245,7 @@ class LogRecoveryTest {
         ByteBuf bogus = Unpooled.buffer().writeBytes(offsetIndex).writeInt(100_000).writeInt(1 << 30);
         Files.write(partitionDir(0).resolve(LogSegment.fileName(active, ".index")), Arrays.copyOf(bogus.array(), bogus.writerIndex()));
 
-        log = PartitionLog.open(logDir(0), TP, CONFIG, clock, Long.MAX_VALUE, 0, true);
+        log = TestLogs.open(logDir(0), TP, CONFIG, clock, Long.MAX_VALUE, 0, true);
         assertThat(file(0, active, ".index")).isEqualTo(offsetIndex);
         log.close();
     }

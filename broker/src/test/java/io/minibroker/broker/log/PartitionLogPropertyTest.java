@@ -35,7 +35,7 @@ class PartitionLogPropertyTest {
     @Property(tries = 100)
     void theLogAgreesWithTheModel(@ForAll @Size(max = 60) List<@IntRange(min = 0, max = 9999) Integer> ops) throws IOException {
         Path logDir = Files.createTempDirectory("partition-log-property");
-        PartitionLog log = PartitionLog.open(logDir, TP, CONFIG, clock, 0, 0, true);
+        PartitionLog log = TestLogs.open(logDir, TP, CONFIG, clock, 0, 0, true);
         List<ModelBatch> model = new ArrayList<>();
         long logStart = 0;
         long logEnd = 0;
@@ -68,11 +68,11 @@ class PartitionLogPropertyTest {
                     }
                     case 5 -> {
                         log.close();
-                        log = PartitionLog.open(logDir, TP, CONFIG, clock, log.recoveryPoint(), logStart, true);
+                        log = TestLogs.open(logDir, TP, CONFIG, clock, log.recoveryPoint(), logStart, true);
                     }
                     case 6 -> {
                         log.close();
-                        log = PartitionLog.open(logDir, TP, CONFIG, clock, 0, logStart, false);
+                        log = TestLogs.open(logDir, TP, CONFIG, clock, 0, logStart, false);
                     }
                     case 7 -> {
                         // A crash that tore the last batch: it must be cut, everything before it kept.
@@ -83,7 +83,7 @@ class PartitionLogPropertyTest {
                             try (FileChannel channel = FileChannel.open(active, StandardOpenOption.WRITE)) {
                                 channel.truncate(channel.size() - 1 - value % last.size());
                             }
-                            log = PartitionLog.open(logDir, TP, CONFIG, clock, 0, logStart, false);
+                            log = TestLogs.open(logDir, TP, CONFIG, clock, 0, logStart, false);
                             model.remove(model.size() - 1);
                             logEnd = last.baseOffset();
                         }

@@ -51,7 +51,7 @@ class PartitionLogTest {
     }
 
     private PartitionLog open(LogConfig config) throws IOException {
-        log = PartitionLog.open(logDir, TP, config, clock, 0, 0, true);
+        log = TestLogs.open(logDir, TP, config, clock, 0, 0, true);
         return log;
     }
 

@@ -39,7 +39,7 @@ class PartitionLogTransactionsTest {
     }
 
     private PartitionLog open(LogConfig config, boolean clean) throws IOException {
-        log = PartitionLog.open(logDir, TP, config, clock, 0, 0, clean);
+        log = TestLogs.open(logDir, TP, config, clock, 0, 0, clean);
         return log;
     }
 

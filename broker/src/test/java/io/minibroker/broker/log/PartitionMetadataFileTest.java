@@ -33,7 +33,7 @@ class PartitionMetadataFileTest {
 
     /** Opens the partition's log (as a start does), writes the topic id through it, and closes it. */
     private void writeThroughLog(UUID topicId) throws IOException {
-        try (PartitionLog log = PartitionLog.open(logDir, TP, LogConfig.defaults(), CLOCK, 0, 0, true)) {
+        try (PartitionLog log = TestLogs.open(logDir, TP, LogConfig.defaults(), CLOCK, 0, 0, true)) {
             log.partitionMetadata().writeTopicId(TopicIds.toText(topicId));
         }
     }

@@ -42,7 +42,7 @@ class ProducerExpiryTest {
     }
 
     private PartitionLog open() throws IOException {
-        log = PartitionLog.open(logDir, TP, LogConfig.defaults(), clock, 0, 0, true);
+        log = TestLogs.open(logDir, TP, LogConfig.defaults(), clock, 0, 0, true);
         return log;
     }
 

@@ -54,7 +54,7 @@ class ProducerSnapshotTest {
     }
 
     private PartitionLog open(boolean clean, long recoveryPoint) throws IOException {
-        log = PartitionLog.open(logDir, TP, SMALL, clock, recoveryPoint, 0, clean);
+        log = TestLogs.open(logDir, TP, SMALL, clock, recoveryPoint, 0, clean);
         return log;
     }
 

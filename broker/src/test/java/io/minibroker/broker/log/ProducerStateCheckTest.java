@@ -45,7 +45,7 @@ class ProducerStateCheckTest {
 
     @BeforeEach
     void open() throws IOException {
-        log = PartitionLog.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(),
+        log = TestLogs.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(),
                 Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC), 0, 0, true);
     }
 

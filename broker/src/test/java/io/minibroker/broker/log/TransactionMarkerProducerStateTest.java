@@ -41,7 +41,7 @@ class TransactionMarkerProducerStateTest {
     }
 
     private void open() throws IOException {
-        log = PartitionLog.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(),
+        log = TestLogs.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(),
                 Clock.fixed(Instant.ofEpochMilli(1_700_000_000_000L), ZoneOffset.UTC), 0, 0, true);
     }
 

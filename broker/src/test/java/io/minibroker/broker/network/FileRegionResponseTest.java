@@ -5,6 +5,7 @@ import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.log.LogConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.SegmentFileRegion;
+import io.minibroker.broker.log.TestLogs;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.time.BrokerClock;
@@ -55,7 +56,7 @@ class FileRegionResponseTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        log = PartitionLog.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(), Clock.systemUTC(), 0, 0, true);
+        log = TestLogs.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(), Clock.systemUTC(), 0, 0, true);
         for (int i = 0; i < 3; i++) {
             ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, 1_000L)
                     .append(1_000L, null, ("v" + i).getBytes(), List.of()).build();
