@@ -34,7 +34,7 @@ class LogReadResultBatchesTest {
 
     @Test
     void walksTheWholeBatchesOfAReadAndSlicesThem() throws IOException {
-        log = PartitionLog.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(), new MutableClock(T0), 0, 0,
+        log = TestLogs.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(), new MutableClock(T0), 0, 0,
                 true);
         append(log, "a", 3, T0);
         append(log, "b", 2, T0);
