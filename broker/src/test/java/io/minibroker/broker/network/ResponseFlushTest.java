@@ -9,6 +9,7 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -55,7 +56,14 @@ class ResponseFlushTest {
                 new ConnectionLimits(new ConnectionQuotas(Integer.MAX_VALUE, l -> Integer.MAX_VALUE,
                         Integer.MAX_VALUE, Map.of(), Integer.MAX_VALUE, Integer.MAX_VALUE, () -> 0L),
                         new MemoryBudget(1 << 21), new MemoryBudget(1 << 21)), null);
-        channel = new EmbeddedChannel();
+        channel = new EmbeddedChannel() {
+            /** Without the tasks EmbeddedChannel runs on each flush: a flush only scheduled stays undone. */
+            @Override
+            public Channel flush() {
+                pipeline().flush();
+                return this;
+            }
+        };
         channel.pipeline().addLast("count-flushes", new ChannelOutboundHandlerAdapter() {
             @Override
             public void flush(ChannelHandlerContext ctx) {
