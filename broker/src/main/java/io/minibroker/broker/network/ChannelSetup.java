@@ -6,6 +6,7 @@ import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.security.SslEngineFactory;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslHandler;
@@ -15,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -73,20 +75,28 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         Authentication authentication = new Authentication(sasl);
         channel.closeFuture().addListener(closed -> limits.quotas().closed(listenerName, peer,
                 !authentication.counted));
+        addHandlers(channel.pipeline(), sasl, authentication::isAuthenticated);
+    }
+
+    /**
+     * The handlers of an admitted connection, in order; {@code authenticated} tells whether it is authenticated
+     * yet ({@code sasl} is null on a listener without SASL).
+     */
+    void addHandlers(ChannelPipeline pipeline, SaslSession sasl, BooleanSupplier authenticated) {
         ReadGate gate = new ReadGate();
-        FrameDecoder frames = new FrameDecoder(() -> authentication.isAuthenticated() ? maxFrameBytes
-                : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()), authentication::isAuthenticated,
+        FrameDecoder frames = new FrameDecoder(() -> authenticated.getAsBoolean() ? maxFrameBytes
+                : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()), authenticated,
                 limits.requestBytes(), limits.unauthenticatedRequestBytes(), gate);
-        channel.pipeline().addLast("read-gate", gate);
+        pipeline.addLast("read-gate", gate);
         if (tls != null) {
             SslHandler ssl = new SslHandler(tls.newServerEngine());
             ssl.setHandshakeTimeoutMillis(tlsHandshakeTimeoutMs);
-            channel.pipeline()
+            pipeline
                     .addLast("ssl", ssl)
                     .addLast("tls-handshake", new TlsHandshakeWatcher(tls))
                     .addLast("copy-file-regions", new FileRegionCopier());
         }
-        channel.pipeline()
+        pipeline
                 // Responses finished while a read is being handled (every acks=1 produce, every fetch with data
                 // at hand) leave with one flush, one write call, at the end of the read instead of one each
                 // (at most 256 held back); one finished later (a parked request, the disk thread's) is flushed

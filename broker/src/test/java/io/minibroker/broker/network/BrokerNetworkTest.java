@@ -155,26 +155,6 @@ class BrokerNetworkTest {
      * wake to the first).
      */
     @Test
-    void responsesToRequestsReadTogetherLeaveInOneWrite() throws Exception {
-        ByteArrayOutputStream burst = new ByteArrayOutputStream();
-        for (int i = 0; i < 10; i++) {
-            burst.write(apiVersions(i));
-        }
-        try (RawClient client = new RawClient(port)) {
-            client.send(burst.toByteArray()); // one write: the broker reads all ten at once
-
-            ByteBuffer received = ByteBuffer.wrap(client.receiveOnce(1 << 16));
-            int frames = 0;
-            while (received.remaining() >= 4 && received.remaining() >= 4 + received.getInt(received.position())) {
-                received.position(received.position() + 4 + received.getInt(received.position()));
-                frames++;
-            }
-            assertThat(frames).as("responses found by the first read").isEqualTo(10);
-            assertThat(received.remaining()).isZero();
-        }
-    }
-
-    @Test
     void metadataNamesThisBrokerAtItsRealPortAsController() throws Exception {
         try (RawClient client = new RawClient(port)) {
             client.send(metadata(1));

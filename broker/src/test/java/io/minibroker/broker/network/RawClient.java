@@ -14,7 +14,6 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /** A blocking socket that speaks raw Kafka frames, for tests that need bytes a real client would never send. */
 public final class RawClient implements AutoCloseable {
@@ -56,16 +55,6 @@ public final class RawClient implements AutoCloseable {
         byte[] body = new byte[in.readInt()];
         in.readFully(body);
         return body;
-    }
-
-    /**
-     * One read of the socket: the bytes it had received by then (waiting for the first), at most {@code max}. What
-     * the broker wrote in one write call on the loopback arrives whole.
-     */
-    byte[] receiveOnce(int max) throws IOException {
-        byte[] bytes = new byte[max];
-        int read = in.read(bytes);
-        return Arrays.copyOf(bytes, Math.max(read, 0));
     }
 
     /** True if the broker closed the connection (end of stream or reset) within the socket timeout. */

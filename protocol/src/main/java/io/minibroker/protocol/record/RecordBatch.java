@@ -254,9 +254,9 @@ public final class RecordBatch {
     }
 
     /**
-     * The records, decompressed if the batch is compressed: one buffer the caller releases, for the callers that
-     * both read the records and recompress them ({@link #records(ByteBuf)}, {@link #recompressed}), so the batch
-     * is decompressed once.
+     * The records, decompressed if the batch is compressed (an uncompressed batch's body, retained): one buffer the
+     * caller releases, so that a caller that both checks the records and recompresses them
+     * ({@link #skimmedRecords(ByteBuf)}, {@link #recompressed}) decompresses the batch once.
      */
     public ByteBuf plainRecords(ByteBufAllocator alloc, int maxDecompressedBytes) {
         return compression() == CompressionType.NONE ? body().retain() : decompressedBody(alloc, maxDecompressedBytes);
@@ -280,11 +280,6 @@ public final class RecordBatch {
      */
     public SkimmedRecords skimmedRecords(ByteBuf plainRecords) {
         return new SkimmedRecords(this, plainRecords);
-    }
-
-    /** Iterates records taken from {@link #plainRecords}; the caller keeps and releases them. */
-    public RecordIterator records(ByteBuf plainRecords) {
-        return new RecordIterator(this, plainRecords.duplicate(), false);
     }
 
     /**

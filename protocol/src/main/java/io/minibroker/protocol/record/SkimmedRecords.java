@@ -21,7 +21,7 @@ import java.util.NoSuchElementException;
  * are read the same way as one piece that is only looked at, never copied or released.
  *
  * <p>{@link #readNext} reads a record into this reader's fields and allocates nothing: the leader's validation
- * reads every record of every produced batch this way ({@link #next} gives the same record as a value).
+ * reads every record of every produced batch this way.
  */
 public final class SkimmedRecords implements AutoCloseable {
     /** Length, attributes, timestamp delta, offset delta, key length, value length, header count. */
@@ -76,11 +76,6 @@ public final class SkimmedRecords implements AutoCloseable {
             throw corrupt("bytes left after the last record");
         }
         return false;
-    }
-
-    public SkimmedRecord next() {
-        readNext();
-        return new SkimmedRecord(offset, timestamp, keyLength, valueLength);
     }
 
     /**

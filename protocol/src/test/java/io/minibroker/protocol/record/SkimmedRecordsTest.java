@@ -16,13 +16,16 @@ import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Skimming a compressed batch finds what reading it whole finds: the same records, or a refusal, for every codec;
- * and it holds one piece of the records at a time, however far they inflate. Plain records read in place (an
- * uncompressed batch's body, or a batch's records decompressed) agree with reading them whole too.
+ * Skimming a compressed batch finds what reading it whole finds (ours, and kafka-clients' parsing): the same
+ * records, or a refusal, for every codec; and it holds one piece of the records at a time, however far they
+ * inflate. Plain records read in place (an uncompressed batch's body, or a batch's records decompressed) agree with
+ * reading them whole too.
  */
 class SkimmedRecordsTest {
     private static final UnpooledByteBufAllocator ALLOC = new UnpooledByteBufAllocator(false);
@@ -41,46 +44,60 @@ class SkimmedRecordsTest {
         return RecordBatch.wrap(builder.build());
     }
 
-    private static List<SkimmedRecord> readWhole(RecordBatch batch) {
-        ByteBuf plain = batch.plainRecords(ALLOC, LIMIT);
-        List<SkimmedRecord> found = new ArrayList<>();
-        try (RecordIterator records = batch.records(plain)) {
+    /** What the validator looks at of one record; lengths are -1 for null. */
+    private record Seen(long offset, long timestamp, int keyLength, int valueLength) {
+    }
+
+    /** The records read whole, by our own {@link RecordIterator}. */
+    private static List<Seen> readWhole(RecordBatch batch) {
+        List<Seen> found = new ArrayList<>();
+        try (RecordIterator records = batch.records(ALLOC, LIMIT)) {
             while (records.hasNext()) {
                 Record r = records.next();
-                found.add(new SkimmedRecord(r.offset(), r.timestamp(), r.key() == null ? -1 : r.key().readableBytes(),
+                found.add(new Seen(r.offset(), r.timestamp(), r.key() == null ? -1 : r.key().readableBytes(),
                         r.value() == null ? -1 : r.value().readableBytes()));
             }
-        } finally {
-            plain.release();
         }
         return found;
     }
 
-    private static List<SkimmedRecord> skim(RecordBatch batch, int limit) {
-        List<SkimmedRecord> found = new ArrayList<>();
+    /** The records as kafka-clients parses them: an oracle that shares no code with ours. */
+    private static List<Seen> readByKafka(RecordBatch batch) {
+        List<Seen> found = new ArrayList<>();
+        for (MutableRecordBatch kafka : MemoryRecords.readableRecords(batch.slice().nioBuffer()).batches()) {
+            for (org.apache.kafka.common.record.internal.Record r : kafka) {
+                found.add(new Seen(r.offset(), r.timestamp(), r.keySize(), r.valueSize()));
+            }
+        }
+        return found;
+    }
+
+    /** Every record left, through the reader's fields ({@link SkimmedRecords#readNext}). */
+    private static List<Seen> readAll(SkimmedRecords records) {
+        List<Seen> found = new ArrayList<>();
+        while (records.hasNext()) {
+            records.readNext();
+            found.add(new Seen(records.offset(), records.timestamp(), records.keyLength(), records.valueLength()));
+        }
+        return found;
+    }
+
+    private static List<Seen> skim(RecordBatch batch, int limit) {
         try (SkimmedRecords records = batch.skimmedRecords(ALLOC, limit)) {
-            while (records.hasNext()) {
-                found.add(records.next());
-            }
+            return readAll(records);
         }
-        return found;
     }
 
-    /** The plain records read in place, through the reader's fields ({@link SkimmedRecords#readNext}). */
-    private static List<SkimmedRecord> skimPlain(RecordBatch batch) {
+    /** The plain records read in place. */
+    private static List<Seen> skimPlain(RecordBatch batch) {
         ByteBuf plain = batch.plainRecords(ALLOC, LIMIT);
-        List<SkimmedRecord> found = new ArrayList<>();
         try (SkimmedRecords records = batch.skimmedRecords(plain)) {
-            while (records.hasNext()) {
-                records.readNext();
-                found.add(new SkimmedRecord(records.offset(), records.timestamp(), records.keyLength(),
-                        records.valueLength()));
-            }
+            List<Seen> found = readAll(records);
             assertThat(plain.readerIndex()).as("the caller's buffer is not moved").isZero();
+            return found;
         } finally {
             plain.release();
         }
-        return found;
     }
 
     private static boolean compressed(CompressionType type) {
@@ -91,21 +108,21 @@ class SkimmedRecordsTest {
     @EnumSource(value = CompressionType.class, mode = EnumSource.Mode.EXCLUDE, names = "NONE")
     void skimmingFindsTheRecordsReadingWholeFinds(CompressionType type) {
         RecordBatch batch = sample(type, 300, 500);
-        List<SkimmedRecord> skimmed = skim(batch, LIMIT);
+        List<Seen> skimmed = skim(batch, LIMIT);
 
-        assertThat(skimmed).hasSize(300).isEqualTo(readWhole(batch));
-        assertThat(skimmed.get(0)).isEqualTo(new SkimmedRecord(40, 1_000, -1, 500));
-        assertThat(skimmed.get(2)).isEqualTo(new SkimmedRecord(42, 1_006, 2, 502));
+        assertThat(skimmed).hasSize(300).isEqualTo(readByKafka(batch)).isEqualTo(readWhole(batch));
+        assertThat(skimmed.get(0)).isEqualTo(new Seen(40, 1_000, -1, 500));
+        assertThat(skimmed.get(2)).isEqualTo(new Seen(42, 1_006, 2, 502));
     }
 
     @ParameterizedTest
     @EnumSource(CompressionType.class)
     void readingPlainRecordsInPlaceFindsTheRecordsReadingWholeFinds(CompressionType type) {
         RecordBatch batch = sample(type, 300, 500);
-        List<SkimmedRecord> skimmed = skimPlain(batch);
+        List<Seen> skimmed = skimPlain(batch);
 
-        assertThat(skimmed).hasSize(300).isEqualTo(readWhole(batch));
-        assertThat(skimmed.get(2)).isEqualTo(new SkimmedRecord(42, 1_006, 2, 502));
+        assertThat(skimmed).hasSize(300).isEqualTo(readByKafka(batch)).isEqualTo(readWhole(batch));
+        assertThat(skimmed.get(2)).isEqualTo(new Seen(42, 1_006, 2, 502));
     }
 
     @ParameterizedTest
@@ -123,11 +140,9 @@ class SkimmedRecordsTest {
         InflationBudget budget = new InflationBudget(5L << 20); // 5 MB for a batch that inflates to 30 MB
         RecordBatch batch = sample(type, 30, 1 << 20);
 
-        List<SkimmedRecord> skimmed = new ArrayList<>();
+        List<Seen> skimmed;
         try (SkimmedRecords records = batch.skimmedRecords(budget, LIMIT)) {
-            while (records.hasNext()) {
-                skimmed.add(records.next());
-            }
+            skimmed = readAll(records);
         }
 
         assertThat(skimmed).hasSize(30);
@@ -164,7 +179,7 @@ class SkimmedRecordsTest {
     }
 
     /** The records found, or the class of the refusal (the messages may differ). */
-    private static Object outcome(java.util.function.Supplier<List<SkimmedRecord>> read) {
+    private static Object outcome(java.util.function.Supplier<List<Seen>> read) {
         try {
             return read.get();
         } catch (ProtocolException e) {
