@@ -29,7 +29,6 @@ public interface Persister {
      * it has none) and how many offsets from there on are delivered for good (acknowledged or archived).
      */
     record Summary(long startOffset, long deliveryCompleteCount) {
-        public static final Summary NONE = new Summary(-1, -1);
     }
 
     /** The share partition's state; a leader reads it before serving the partition. */

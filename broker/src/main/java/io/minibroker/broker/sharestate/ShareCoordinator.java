@@ -32,8 +32,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -53,6 +56,8 @@ public final class ShareCoordinator implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShareCoordinator.class);
     public static final String NAME = InternalTopics.SHARE_GROUP_STATE;
+    /** How long the stop waits for the work already queued (its writes to be appended). */
+    private static final long STOP_TIMEOUT_S = 30;
 
     /** A read's answer: NONE and the state (null when the share partition has none), or the error. */
     public record ReadResult(Errors error, ShareStateSnapshot snapshot, int stateEpoch) {
@@ -119,6 +124,8 @@ public final class ShareCoordinator implements AutoCloseable {
     private final long pruneIntervalMs;
     /** When each partition of the topic was last pruned (or first written here); on {@link #thread} only. */
     private final Map<Integer, Long> lastPrunes = new HashMap<>();
+    /** The thread of {@link #thread}, once it has one. */
+    private volatile Thread ownThread;
     /** By partition of the topic; touched on {@link #thread} only. */
     private final Map<Integer, Loaded> loaded = new HashMap<>();
 
@@ -130,7 +137,11 @@ public final class ShareCoordinator implements AutoCloseable {
         this.leadership = leadership;
         this.appender = appender;
         this.clock = clock;
-        this.thread = Executors.newSingleThreadExecutor(task -> new Thread(task, threadName));
+        this.thread = Executors.newSingleThreadExecutor(task -> {
+            Thread made = new Thread(task, threadName);
+            ownThread = made;
+            return made;
+        });
     }
 
     /** Kafka's partition of a share partition in {@code __share_group_state}. */
@@ -270,17 +281,54 @@ public final class ShareCoordinator implements AutoCloseable {
 
     /**
      * Runs {@code work} on the coordinator's thread; a {@link LogException} it throws (NOT_COORDINATOR and the like)
-     * is its answer, turned into the result type by {@code failed}.
+     * is its answer, turned into the result type by {@code failed}. Work the stop keeps from running, or whose write
+     * it cuts short, is answered COORDINATOR_NOT_AVAILABLE (as Kafka's share coordinator answers once it is
+     * stopping), never left unanswered or thrown at the caller.
      */
     private <T> CompletableFuture<T> onThread(Function<Errors, T> failed,
                                               Supplier<CompletableFuture<T>> work) {
-        return CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        Runnable stopped = () -> answer.complete(failed.apply(Errors.COORDINATOR_NOT_AVAILABLE));
+        try {
+            thread.execute(new Task(() -> {
+                CompletableFuture<T> outcome;
+                try {
+                    outcome = work.get();
+                } catch (LogException e) {
+                    outcome = CompletableFuture.completedFuture(failed.apply(e.error()));
+                }
+                outcome.whenComplete((value, failure) -> {
+                    if (failure == null) {
+                        answer.complete(value);
+                    } else if (rejected(failure)) { // the write's continuation came after the stop
+                        stopped.run();
+                    } else {
+                        answer.completeExceptionally(failure);
+                    }
+                });
+            }, stopped, answer));
+        } catch (RejectedExecutionException e) {
+            stopped.run();
+        }
+        return answer;
+    }
+
+    private static boolean rejected(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return cause instanceof RejectedExecutionException;
+    }
+
+    /** Work for the coordinator's thread, with how it is answered if the stop drops it before it runs. */
+    private record Task(Runnable work, Runnable dropped, CompletableFuture<?> answer) implements Runnable {
+        @Override
+        public void run() {
             try {
-                return work.get();
-            } catch (LogException e) {
-                return CompletableFuture.completedFuture(failed.apply(e.error()));
+                work.run();
+            } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
             }
-        }, thread).thenCompose(Function.identity());
+        }
     }
 
     /** A share partition names a group, a topic id and a partition, as Kafka's share coordinator checks. */
@@ -351,7 +399,19 @@ public final class ShareCoordinator implements AutoCloseable {
             }
             maybePrune(partition, log);
             return Errors.NONE;
-        }, thread);
+        }, this::continueOnThread);
+    }
+
+    /**
+     * Runs an append's outcome on the coordinator's thread: at once when it is already there (a single node's append
+     * counts as it returns; so, also, the work the stop lets finish), else queued on it (refused once it stops).
+     */
+    private void continueOnThread(Runnable continuation) {
+        if (Thread.currentThread() == ownThread) {
+            continuation.run();
+        } else {
+            thread.execute(continuation);
+        }
     }
 
     /**
@@ -404,8 +464,25 @@ public final class ShareCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * Lets the work already queued run, waiting up to {@value #STOP_TIMEOUT_S} s, so that its writes reach the log
+     * (closed after this, see the broker's stop) and are answered; what later work is left is answered
+     * COORDINATOR_NOT_AVAILABLE, as is any asked for from now on.
+     */
     @Override
     public void close() {
-        thread.shutdownNow();
+        thread.shutdown();
+        try {
+            if (thread.awaitTermination(STOP_TIMEOUT_S, TimeUnit.SECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.warn("Share coordinator work still queued after {} s; answering it COORDINATOR_NOT_AVAILABLE",
+                STOP_TIMEOUT_S);
+        for (Runnable dropped : thread.shutdownNow()) {
+            ((Task) dropped).dropped().run();
+        }
     }
 }
