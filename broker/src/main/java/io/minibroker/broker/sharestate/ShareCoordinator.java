@@ -106,10 +106,13 @@ public final class ShareCoordinator implements AutoCloseable {
             stateEpochs.remove(key);
         }
 
-        /** {@code requested} is older than the greatest epoch seen in {@code epochs}; -1 (not given) never is. */
+        /**
+         * {@code requested} is older than the greatest epoch seen in {@code epochs}; -1 (not given:
+         * {@link Persister#NO_LEADER_EPOCH}, {@link Persister#NO_STATE_EPOCH}) never is.
+         */
         static boolean older(Map<SharePartitionKey, Integer> epochs, SharePartitionKey key, int requested) {
             Integer known = epochs.get(key);
-            return requested != Persister.NO_LEADER_EPOCH && known != null && known > requested;
+            return requested != -1 && known != null && known > requested;
         }
     }
 
@@ -145,7 +148,7 @@ public final class ShareCoordinator implements AutoCloseable {
     }
 
     /** Kafka's partition of a share partition in {@code __share_group_state}. */
-    public static int partitionFor(SharePartitionKey key, int partitions) {
+    private static int partitionFor(SharePartitionKey key, int partitions) {
         return InternalTopics.partitionFor(coordinatorKey(key), partitions);
     }
 
@@ -158,8 +161,9 @@ public final class ShareCoordinator implements AutoCloseable {
      * ReadShareGroupState, as Kafka's {@code readStateAndMaybeUpdateLeaderEpoch}: a leader older than the last seen
      * is FENCED_LEADER_EPOCH; a newer one (a new leader loading the share partition) has its epoch written in a
      * ShareSnapshot record before it is answered, so that the writes of earlier leaders stay fenced after the
-     * coordinator reloads the topic (a restart, another node leading the partition). Leader epoch -1 (an
-     * administrator's read) fences nothing and writes nothing.
+     * coordinator reloads the topic (a restart, another node leading the partition). Leader epoch -1 (not given)
+     * is neither fenced nor fences, and writes nothing, as in Kafka 4.3's ShareCoordinatorShard (whose read check,
+     * maybeGetReadStateError, skips the leader-epoch check for -1 as its write check does).
      */
     public CompletableFuture<ReadResult> read(SharePartitionKey key, int leaderEpoch) {
         return onThread(ReadResult::failed, () -> {
@@ -209,7 +213,7 @@ public final class ShareCoordinator implements AutoCloseable {
             Stored next = previous == null
                     ? new Stored(snapshot, 0, Math.max(stateEpoch, 0), leaderEpoch, now)
                     : new Stored(snapshot, previous.snapshotEpoch() + 1,
-                            stateEpoch == -1 ? previous.stateEpoch() : stateEpoch,
+                            stateEpoch == Persister.NO_STATE_EPOCH ? previous.stateEpoch() : stateEpoch,
                             leaderEpoch == Persister.NO_LEADER_EPOCH ? previous.leaderEpoch() : leaderEpoch,
                             previous.createTimestamp());
             return store(partition, log, key, next);

@@ -51,7 +51,7 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
     private final int nodeId;
     private final ShareCoordinator local;
     /** A cluster's leaders of the topic's partitions, with its channels to other nodes; both null on a single node. */
-    private final CoordinatorLocator.OffsetsTopicLeaders leaders;
+    private final ClusterOffsetsTopicLeaders leaders;
     private final NodeChannels channels;
     private final String listenerName;
     private volatile TopicAutoCreation creation = names -> { };
@@ -201,14 +201,19 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
     /**
      * Where the key's coordinator is, found as the other coordinators' are ({@link ClusterOffsetsTopicLeaders}): the
      * leader of its partition of the topic, or COORDINATOR_NOT_AVAILABLE while there is none (or no topic yet, which
-     * is then created).
+     * is then created). This node, when it leads it, whatever listeners it has: its own coordinator needs no address.
      */
     private Target locate(SharePartitionKey key) {
         if (leaders == null) {
             return Target.HERE; // a single node's coordinator creates the topic itself
         }
-        Optional<CoordinatorLocator.Coordinator> found = leaders.leaderFor(ShareCoordinator.coordinatorKey(key),
-                listenerName);
+        String coordinatorKey = ShareCoordinator.coordinatorKey(key);
+        Optional<Integer> leader = leaders.leaderId(coordinatorKey);
+        if (leader.isPresent() && leader.get() == nodeId) {
+            return Target.HERE;
+        }
+        Optional<CoordinatorLocator.Coordinator> found = leader.isEmpty() ? Optional.empty()
+                : leaders.leaderFor(coordinatorKey, listenerName);
         if (found.isEmpty()) {
             creation.create(Set.of(ShareCoordinator.NAME));
             return new Target(Errors.COORDINATOR_NOT_AVAILABLE, null);
@@ -217,7 +222,7 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
         if (coordinator.error() != Errors.NONE) {
             return new Target(coordinator.error(), null);
         }
-        return coordinator.nodeId() == nodeId ? Target.HERE : new Target(Errors.NONE,
+        return new Target(Errors.NONE,
                 new BrokerNode(coordinator.nodeId(), listenerName, coordinator.host(), coordinator.port()));
     }
 
