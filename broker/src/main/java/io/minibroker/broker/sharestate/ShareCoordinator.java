@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -127,6 +128,8 @@ public final class ShareCoordinator implements AutoCloseable {
     private final long pruneIntervalMs;
     /** When each partition of the topic was last pruned (or first written here); on {@link #thread} only. */
     private final Map<Integer, Long> lastPrunes = new HashMap<>();
+    /** How each request not answered yet is answered if the stop cuts it short. */
+    private final Map<CompletableFuture<?>, Runnable> unanswered = new ConcurrentHashMap<>();
     /** The thread of {@link #thread}, once it has one. */
     private volatile Thread ownThread;
     /** By partition of the topic; touched on {@link #thread} only. */
@@ -286,31 +289,33 @@ public final class ShareCoordinator implements AutoCloseable {
     /**
      * Runs {@code work} on the coordinator's thread; a {@link LogException} it throws (NOT_COORDINATOR and the like)
      * is its answer, turned into the result type by {@code failed}. Work the stop keeps from running, or whose write
-     * it cuts short, is answered COORDINATOR_NOT_AVAILABLE (as Kafka's share coordinator answers once it is
-     * stopping), never left unanswered or thrown at the caller.
+     * it cuts short, is answered COORDINATOR_NOT_AVAILABLE (what a share-partition leader answers its
+     * client for any coordinator error), never left unanswered or thrown at the caller.
      */
     private <T> CompletableFuture<T> onThread(Function<Errors, T> failed,
                                               Supplier<CompletableFuture<T>> work) {
         CompletableFuture<T> answer = new CompletableFuture<>();
         Runnable stopped = () -> answer.complete(failed.apply(Errors.COORDINATOR_NOT_AVAILABLE));
+        unanswered.put(answer, stopped);
+        answer.whenComplete((value, failure) -> unanswered.remove(answer));
         try {
-            thread.execute(new Task(() -> {
-                CompletableFuture<T> outcome;
+            thread.execute(() -> {
                 try {
-                    outcome = work.get();
+                    work.get().whenComplete((value, failure) -> {
+                        if (failure == null) {
+                            answer.complete(value);
+                        } else if (rejected(failure)) { // the write's outcome came after the stop
+                            stopped.run();
+                        } else {
+                            answer.completeExceptionally(failure);
+                        }
+                    });
                 } catch (LogException e) {
-                    outcome = CompletableFuture.completedFuture(failed.apply(e.error()));
+                    answer.complete(failed.apply(e.error()));
+                } catch (RuntimeException e) {
+                    answer.completeExceptionally(e);
                 }
-                outcome.whenComplete((value, failure) -> {
-                    if (failure == null) {
-                        answer.complete(value);
-                    } else if (rejected(failure)) { // the write's continuation came after the stop
-                        stopped.run();
-                    } else {
-                        answer.completeExceptionally(failure);
-                    }
-                });
-            }, stopped, answer));
+            });
         } catch (RejectedExecutionException e) {
             stopped.run();
         }
@@ -321,18 +326,6 @@ public final class ShareCoordinator implements AutoCloseable {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         return cause instanceof RejectedExecutionException;
-    }
-
-    /** Work for the coordinator's thread, with how it is answered if the stop drops it before it runs. */
-    private record Task(Runnable work, Runnable dropped, CompletableFuture<?> answer) implements Runnable {
-        @Override
-        public void run() {
-            try {
-                work.run();
-            } catch (RuntimeException e) {
-                answer.completeExceptionally(e);
-            }
-        }
     }
 
     /** A share partition names a group, a topic id and a partition, as Kafka's share coordinator checks. */
@@ -475,18 +468,22 @@ public final class ShareCoordinator implements AutoCloseable {
      */
     @Override
     public void close() {
+        close(STOP_TIMEOUT_S);
+    }
+
+    /** {@link #close()}, waiting up to {@code waitSeconds} for the queued work. */
+    void close(long waitSeconds) {
         thread.shutdown();
         try {
-            if (thread.awaitTermination(STOP_TIMEOUT_S, TimeUnit.SECONDS)) {
+            if (thread.awaitTermination(waitSeconds, TimeUnit.SECONDS)) {
                 return;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         LOG.warn("Share coordinator work still queued after {} s; answering it COORDINATOR_NOT_AVAILABLE",
-                STOP_TIMEOUT_S);
-        for (Runnable dropped : thread.shutdownNow()) {
-            ((Task) dropped).dropped().run();
-        }
+                waitSeconds);
+        thread.shutdownNow();
+        List.copyOf(unanswered.values()).forEach(Runnable::run);
     }
 }

@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The share coordinator's stop: the writes queued before it are appended and answered, one asked for after it and
- * one whose append completes after it are answered COORDINATOR_NOT_AVAILABLE; none is thrown at its caller or left
- * unanswered.
+ * one whose append completes after it, and those still queued when it stops waiting are answered
+ * COORDINATOR_NOT_AVAILABLE; none is thrown at its caller or left unanswered.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ShareCoordinatorStopTest {
@@ -92,6 +92,28 @@ class ShareCoordinatorStopTest {
         for (CompletableFuture<Errors> write : queued) {
             assertThat(write.get()).isEqualTo(Errors.NONE);
         }
+    }
+
+    @Test
+    void workTheStopDoesNotWaitForIsAnsweredCoordinatorNotAvailable() throws Exception {
+        assertThat(write(0).get()).isEqualTo(Errors.NONE);
+        CountDownLatch entered = new CountDownLatch(1);
+        appender = (log, batch) -> {
+            entered.countDown();
+            try {
+                new CountDownLatch(1).await(); // an append that never ends, until the stop interrupts it
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new CompletableFuture<>();
+        };
+        CompletableFuture<Errors> held = write(1);
+        entered.await();
+        CompletableFuture<Errors> queued = write(2);
+
+        coordinator.close(0);
+        assertThat(held).isCompletedWithValue(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(queued).isCompletedWithValue(Errors.COORDINATOR_NOT_AVAILABLE);
     }
 
     @Test
