@@ -4,15 +4,21 @@ import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.broker.security.SaslSession;
 
 import java.net.SocketAddress;
+import java.util.concurrent.Executor;
 
 /**
  * Where a request came from: the listener it arrived on (Metadata answers with that listener's addresses); on a
  * SASL listener, its connection's authentication (null elsewhere); on an SSL listener, the principal its client
  * certificate names (null elsewhere, or ANONYMOUS when the client sent none); what the principal may do with topics
- * the request does not name ({@link TopicRights}, everything unless the authorizer's checks set it).
+ * the request does not name ({@link TopicRights}, everything unless the authorizer's checks set it); its
+ * connection's event loop, where a handler goes on with work that must not stay on the thread that completed what it
+ * waited for (another component's single thread), running at once when already there.
  */
 public record RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
-                             KafkaPrincipal tlsPrincipal, TopicRights topicRights) {
+                             KafkaPrincipal tlsPrincipal, TopicRights topicRights, Executor eventLoop) {
+
+    /** Where a context made outside a connection (a handler's test) goes on: on the thread it is on. */
+    private static final Executor IN_PLACE = Runnable::run;
 
     /** A request on a listener without authentication. */
     public RequestContext(String listenerName, SocketAddress clientAddress) {
@@ -24,15 +30,15 @@ public record RequestContext(String listenerName, SocketAddress clientAddress, S
         this(listenerName, clientAddress, sasl, null);
     }
 
-    /** A request as it arrives, before any authorization: every right on every topic. */
+    /** A request made outside a connection, before any authorization: every right on every topic. */
     public RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
                           KafkaPrincipal tlsPrincipal) {
-        this(listenerName, clientAddress, sasl, tlsPrincipal, TopicRights.ALL);
+        this(listenerName, clientAddress, sasl, tlsPrincipal, TopicRights.ALL, IN_PLACE);
     }
 
     /** This context, with the rights the authorizer gives its principal. */
     public RequestContext withTopicRights(TopicRights rights) {
-        return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, rights);
+        return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, rights, eventLoop);
     }
 
     /**

@@ -39,10 +39,18 @@ public final class ClusterOffsetsTopicLeaders implements CoordinatorLocator.Offs
         return current.topic(topicName).map(topic -> leaderFor(key, listenerName, current, topic));
     }
 
+    /** The id of the leader of the key's partition (-1 while it has none), or empty while the topic does not exist. */
+    public Optional<Integer> leaderId(String key) {
+        return image.get().topic(topicName).map(topic -> partitionOf(key, topic).leader());
+    }
+
+    private static PartitionImage partitionOf(String key, TopicImage topic) {
+        return topic.partitions().get(InternalTopics.partitionFor(key, topic.partitions().size()));
+    }
+
     private static Coordinator leaderFor(String key, String listenerName, ClusterMetadata current,
                                          TopicImage topic) {
-        PartitionImage partition = topic.partitions()
-                .get(InternalTopics.partitionFor(key, topic.partitions().size()));
+        PartitionImage partition = partitionOf(key, topic);
         return current.brokers(listenerName).stream()
                 .filter(broker -> broker.id() == partition.leader())
                 .findFirst()

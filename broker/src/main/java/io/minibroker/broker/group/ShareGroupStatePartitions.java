@@ -21,8 +21,8 @@ import java.util.function.Predicate;
  * Here a topic goes straight to initialized, and leaves when its offsets are deleted: AlterShareGroupOffsets has the
  * delivery side initialize the partitions' state (InitializeShareGroupState, with the group's epoch as state epoch,
  * as Kafka), but a first subscription calls nothing, since a share partition's leader starts one with no state where
- * {@code share.auto.offset.reset} says, as Kafka's does with the state its initialization left (start offset -1). The initializing and deleting sets are kept as read, so that a record read back is
- * written again unchanged. Guarded by the group's monitor.
+ * {@code share.auto.offset.reset} says, as Kafka's does with the state its initialization left (start offset -1).
+ * The initializing and deleting sets are kept as read, so that a record read back is written again unchanged. Guarded by the group's monitor.
  */
 final class ShareGroupStatePartitions {
 

@@ -4,6 +4,7 @@ import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.control.BrokerControls;
 import io.minibroker.broker.control.InterceptedRequest;
 import io.minibroker.broker.metrics.NetworkMetrics;
@@ -25,12 +26,14 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
 import io.netty.handler.timeout.IdleStateEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -66,6 +69,8 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     /** A test's controls over this broker's clients (null on a controller's listener, which they leave alone). */
     private final BrokerControls controls;
     private final ResponseQueue responses = new ResponseQueue();
+    /** The connection's event loop for its requests' contexts; made at the first request, on that loop. */
+    private Executor eventLoop;
 
     public RequestHandler(SupportedApis apis, String listenerName, NetworkMetrics metrics, SaslSession sasl,
                           BrokerControls controls) {
@@ -138,7 +143,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         metrics.requestReceived(request.api(), frameBytes);
         Object place = responses.reserve();
         RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress(), sasl,
-                ctx.channel().attr(TlsHandshakeWatcher.PRINCIPAL).get());
+                ctx.channel().attr(TlsHandshakeWatcher.PRINCIPAL).get(), TopicRights.ALL, eventLoopOf(ctx));
         // One volatile read when no control is set; otherwise the controls may answer in the handler's place.
         InterceptedRequest intercepted = controls != null && controls.engaged()
                 ? controls.intercept(request, ctx.channel().remoteAddress()) : null;
@@ -168,6 +173,21 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                 releasePayloads(body);
             }
         });
+    }
+
+    /** Runs a task on the connection's event loop: at once when called there, else queued on it. */
+    private Executor eventLoopOf(ChannelHandlerContext ctx) {
+        if (eventLoop == null) {
+            EventLoop loop = ctx.channel().eventLoop();
+            eventLoop = task -> {
+                if (loop.inEventLoop()) {
+                    task.run();
+                } else {
+                    loop.execute(task);
+                }
+            };
+        }
+        return eventLoop;
     }
 
     /**

@@ -525,7 +525,7 @@ public final class Broker implements AutoCloseable {
         if (cluster != null) {
             cluster.stopForwarding(); // requests already forwarded still get their answers
         }
-        Closing.quietly(shareGroups); // parked share fetches answered, lock releases written before the disk stops
+        Closing.quietly(shareGroups); // parked share fetches answered, queued share-state writes finished
         finishDiskWork();
         Closing.quietly(producePurgatory);
         Closing.quietly(fetchPurgatory);

@@ -127,7 +127,10 @@ final class ShareGroupApis implements AutoCloseable {
                 .add(ApiKey.READ_SHARE_GROUP_STATE_SUMMARY, new ReadShareGroupStateSummaryHandler(stateCoordinator));
     }
 
-    /** Parked share fetches answered and lock releases written: before the disk thread stops. */
+    /**
+     * Parked share fetches answered (while the connections are open), releases from then on dropped, then the share
+     * coordinator's queued writes finished and answered: before the logs close.
+     */
     @Override
     public void close() throws InterruptedException {
         partitions.close();

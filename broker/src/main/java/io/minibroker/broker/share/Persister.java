@@ -15,10 +15,17 @@ import java.util.concurrent.CompletionStage;
 public interface Persister {
 
     /**
-     * An administrator's read or write, from no share partition's leader: never fenced, and a read fences no leader.
-     * As a state epoch: not checked, the stored one kept.
+     * A leader epoch not given (ReadShareGroupStateSummary's, an administrator's read; also a share partition's
+     * before it is loaded): as Kafka's share coordinator takes it in a read or write, never fenced, and a read with it
+     * fences no later leader.
      */
     int NO_LEADER_EPOCH = -1;
+
+    /**
+     * A state epoch not given (a share partition's before it is loaded, an outcome that initializes no state): in a
+     * write, not checked, the stored one kept.
+     */
+    int NO_STATE_EPOCH = -1;
 
     /** A share partition's state as read by its leader: the snapshot (null when it has none) and its state epoch. */
     record State(ShareStateSnapshot snapshot, int stateEpoch) {
@@ -29,7 +36,6 @@ public interface Persister {
      * it has none) and how many offsets from there on are delivered for good (acknowledged or archived).
      */
     record Summary(long startOffset, long deliveryCompleteCount) {
-        public static final Summary NONE = new Summary(-1, -1);
     }
 
     /** The share partition's state; a leader reads it before serving the partition. */

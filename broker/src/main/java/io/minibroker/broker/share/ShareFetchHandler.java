@@ -78,7 +78,9 @@ public final class ShareFetchHandler implements ApiHandler {
         int maxRecords = request.version() >= MAX_RECORDS_FROM_VERSION && body.maxRecords() > 0
                 ? body.maxRecords() : Integer.MAX_VALUE;
         boolean renewOnly = request.version() >= RENEW_FROM_VERSION && body.isRenewAck();
-        return ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks).thenCompose(ackErrors -> {
+        // On the connection's event loop, not on the thread that made the acknowledgements durable (on one node the
+        // share coordinator's, whose every other state write would wait behind this fetch's log reads).
+        return ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks).thenComposeAsync(ackErrors -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());
                 sessions.remove(session);
@@ -95,7 +97,7 @@ public final class ShareFetchHandler implements ApiHandler {
             manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(work.waitMs(loadWaitMs), work,
                     answer), work.watchKeys());
             return answer;
-        });
+        }, context.eventLoop());
     }
 
     /**

@@ -26,7 +26,7 @@ public interface ShareGroupMembership {
         public static final Outcome NONE = new Outcome(Errors.NONE, null);
 
         public Outcome(Errors error, String message) {
-            this(error, message, Persister.NO_LEADER_EPOCH);
+            this(error, message, Persister.NO_STATE_EPOCH);
         }
 
         public static Outcome altered(int stateEpoch) {

@@ -53,7 +53,7 @@ public final class SharePartition {
     /** The partition's leader epoch this node loaded the state under, which its writes of the state carry. */
     private int leaderEpoch = Persister.NO_LEADER_EPOCH;
     /** The state epoch of the state loaded, which its writes carry (fenced once the state is initialized again). */
-    private int stateEpoch = Persister.NO_LEADER_EPOCH;
+    private int stateEpoch = Persister.NO_STATE_EPOCH;
 
     private SharePartition(SharePartitionKey key, Clock clock, ShareGroupSettings settings, long startOffset) {
         this.key = key;

@@ -2,6 +2,7 @@ package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
@@ -269,27 +270,40 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
     /**
      * Resets a share partition's start offset (AlterShareGroupOffsets), as Kafka's group coordinator does through
      * its persister's initializeState: the state is initialized at {@code offset} with nothing in flight, under
-     * {@code stateEpoch}. A share partition loaded here goes on from there under the new state epoch. The caller
-     * has checked the group has no members.
+     * {@code stateEpoch}. A share partition loaded here goes on from there under the new state epoch once the share
+     * coordinator has that: a reset it refused changes nothing here either. The caller has checked the group has no
+     * members.
      */
     public CompletionStage<Void> reset(SharePartitionKey key, long offset, int stateEpoch) {
-        SharePartition partition = partitions.get(key);
-        if (partition == null) {
-            altered.add(key);
-            return persister.initialize(key, stateEpoch, offset);
+        if (closed) {
+            return stopped();
         }
-        synchronized (partition) {
-            partition.resetTo(offset);
-            partition.ledUnder(partition.leaderEpoch(), stateEpoch);
-            return persister.initialize(key, stateEpoch, offset);
-        }
+        return persister.initialize(key, stateEpoch, offset).thenRun(() -> {
+            SharePartition partition = partitions.get(key);
+            if (partition == null) {
+                altered.add(key);
+                return;
+            }
+            synchronized (partition) {
+                partition.resetTo(offset);
+                partition.ledUnder(partition.leaderEpoch(), stateEpoch);
+            }
+        });
     }
 
     /** Forgets a share partition's state (DeleteShareGroupOffsets), here and at its share coordinator. */
     public CompletionStage<Void> forget(SharePartitionKey key) {
+        if (closed) {
+            return stopped();
+        }
         partitions.remove(key);
         altered.remove(key);
         return persister.delete(key);
+    }
+
+    /** What a state change asked for once the stop has begun gets: the share coordinator is stopping. */
+    private static <T> CompletionStage<T> stopped() {
+        return CompletableFuture.failedFuture(new LogException(Errors.COORDINATOR_NOT_AVAILABLE, "stopping"));
     }
 
     /**

@@ -136,15 +136,14 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
     }
 
     /**
-     * Replaces every group's overrides with the image's: a mirror's only change.
+     * Replaces every group's overrides with the image's: a mirror's only change, made when the image changed them
+     * (the broker's {@code server/SnapshotChanges} compares).
      *
      * @param all unmodifiable, inner maps too, and held by no one who changes it (the image's, as
      *            {@code cluster/SecurityRecords.decode} reads it): kept as it is, not copied
      */
     public void install(Map<String, Map<String, String>> all) {
-        if (!all.equals(overrides)) {
-            overrides = all;
-        }
+        overrides = all;
     }
 
     /** The names Kafka lists for a group that this broker serves, in order. */

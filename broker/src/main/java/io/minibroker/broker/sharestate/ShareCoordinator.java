@@ -32,8 +32,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -53,6 +57,8 @@ public final class ShareCoordinator implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShareCoordinator.class);
     public static final String NAME = InternalTopics.SHARE_GROUP_STATE;
+    /** How long the stop waits for the work already queued (its writes to be appended). */
+    private static final long STOP_TIMEOUT_S = 30;
 
     /** A read's answer: NONE and the state (null when the share partition has none), or the error. */
     public record ReadResult(Errors error, ShareStateSnapshot snapshot, int stateEpoch) {
@@ -101,10 +107,13 @@ public final class ShareCoordinator implements AutoCloseable {
             stateEpochs.remove(key);
         }
 
-        /** {@code requested} is older than the greatest epoch seen in {@code epochs}; -1 (not given) never is. */
+        /**
+         * {@code requested} is older than the greatest epoch seen in {@code epochs}; -1 (not given:
+         * {@link Persister#NO_LEADER_EPOCH}, {@link Persister#NO_STATE_EPOCH}) never is.
+         */
         static boolean older(Map<SharePartitionKey, Integer> epochs, SharePartitionKey key, int requested) {
             Integer known = epochs.get(key);
-            return requested != Persister.NO_LEADER_EPOCH && known != null && known > requested;
+            return requested != -1 && known != null && known > requested;
         }
     }
 
@@ -119,6 +128,10 @@ public final class ShareCoordinator implements AutoCloseable {
     private final long pruneIntervalMs;
     /** When each partition of the topic was last pruned (or first written here); on {@link #thread} only. */
     private final Map<Integer, Long> lastPrunes = new HashMap<>();
+    /** How each request not answered yet is answered if the stop cuts it short. */
+    private final Map<CompletableFuture<?>, Runnable> unanswered = new ConcurrentHashMap<>();
+    /** The thread of {@link #thread}, once it has one. */
+    private volatile Thread ownThread;
     /** By partition of the topic; touched on {@link #thread} only. */
     private final Map<Integer, Loaded> loaded = new HashMap<>();
 
@@ -130,11 +143,15 @@ public final class ShareCoordinator implements AutoCloseable {
         this.leadership = leadership;
         this.appender = appender;
         this.clock = clock;
-        this.thread = Executors.newSingleThreadExecutor(task -> new Thread(task, threadName));
+        this.thread = Executors.newSingleThreadExecutor(task -> {
+            Thread made = new Thread(task, threadName);
+            ownThread = made;
+            return made;
+        });
     }
 
     /** Kafka's partition of a share partition in {@code __share_group_state}. */
-    public static int partitionFor(SharePartitionKey key, int partitions) {
+    private static int partitionFor(SharePartitionKey key, int partitions) {
         return InternalTopics.partitionFor(coordinatorKey(key), partitions);
     }
 
@@ -147,8 +164,9 @@ public final class ShareCoordinator implements AutoCloseable {
      * ReadShareGroupState, as Kafka's {@code readStateAndMaybeUpdateLeaderEpoch}: a leader older than the last seen
      * is FENCED_LEADER_EPOCH; a newer one (a new leader loading the share partition) has its epoch written in a
      * ShareSnapshot record before it is answered, so that the writes of earlier leaders stay fenced after the
-     * coordinator reloads the topic (a restart, another node leading the partition). Leader epoch -1 (an
-     * administrator's read) fences nothing and writes nothing.
+     * coordinator reloads the topic (a restart, another node leading the partition). Leader epoch -1 (not given)
+     * is neither fenced nor fences, and writes nothing, as in Kafka 4.3's ShareCoordinatorShard (whose read check,
+     * maybeGetReadStateError, skips the leader-epoch check for -1 as its write check does).
      */
     public CompletableFuture<ReadResult> read(SharePartitionKey key, int leaderEpoch) {
         return onThread(ReadResult::failed, () -> {
@@ -198,7 +216,7 @@ public final class ShareCoordinator implements AutoCloseable {
             Stored next = previous == null
                     ? new Stored(snapshot, 0, Math.max(stateEpoch, 0), leaderEpoch, now)
                     : new Stored(snapshot, previous.snapshotEpoch() + 1,
-                            stateEpoch == -1 ? previous.stateEpoch() : stateEpoch,
+                            stateEpoch == Persister.NO_STATE_EPOCH ? previous.stateEpoch() : stateEpoch,
                             leaderEpoch == Persister.NO_LEADER_EPOCH ? previous.leaderEpoch() : leaderEpoch,
                             previous.createTimestamp());
             return store(partition, log, key, next);
@@ -270,17 +288,44 @@ public final class ShareCoordinator implements AutoCloseable {
 
     /**
      * Runs {@code work} on the coordinator's thread; a {@link LogException} it throws (NOT_COORDINATOR and the like)
-     * is its answer, turned into the result type by {@code failed}.
+     * is its answer, turned into the result type by {@code failed}. Work the stop keeps from running, or whose write
+     * it cuts short, is answered COORDINATOR_NOT_AVAILABLE (what a share-partition leader answers its
+     * client for any coordinator error), never left unanswered or thrown at the caller.
      */
     private <T> CompletableFuture<T> onThread(Function<Errors, T> failed,
                                               Supplier<CompletableFuture<T>> work) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return work.get();
-            } catch (LogException e) {
-                return CompletableFuture.completedFuture(failed.apply(e.error()));
-            }
-        }, thread).thenCompose(Function.identity());
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        Runnable stopped = () -> answer.complete(failed.apply(Errors.COORDINATOR_NOT_AVAILABLE));
+        unanswered.put(answer, stopped);
+        answer.whenComplete((value, failure) -> unanswered.remove(answer));
+        try {
+            thread.execute(() -> {
+                try {
+                    work.get().whenComplete((value, failure) -> {
+                        if (failure == null) {
+                            answer.complete(value);
+                        } else if (rejected(failure)) { // the write's outcome came after the stop
+                            stopped.run();
+                        } else {
+                            answer.completeExceptionally(failure);
+                        }
+                    });
+                } catch (LogException e) {
+                    answer.complete(failed.apply(e.error()));
+                } catch (RuntimeException e) {
+                    answer.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            stopped.run();
+        }
+        return answer;
+    }
+
+    private static boolean rejected(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return cause instanceof RejectedExecutionException;
     }
 
     /** A share partition names a group, a topic id and a partition, as Kafka's share coordinator checks. */
@@ -351,7 +396,19 @@ public final class ShareCoordinator implements AutoCloseable {
             }
             maybePrune(partition, log);
             return Errors.NONE;
-        }, thread);
+        }, this::continueOnThread);
+    }
+
+    /**
+     * Runs an append's outcome on the coordinator's thread: at once when it is already there (a single node's append
+     * counts as it returns; so, also, the work the stop lets finish), else queued on it (refused once it stops).
+     */
+    private void continueOnThread(Runnable continuation) {
+        if (Thread.currentThread() == ownThread) {
+            continuation.run();
+        } else {
+            thread.execute(continuation);
+        }
     }
 
     /**
@@ -404,8 +461,29 @@ public final class ShareCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * Lets the work already queued run, waiting up to {@value #STOP_TIMEOUT_S} s, so that its writes reach the log
+     * (closed after this, see the broker's stop) and are answered; what later work is left is answered
+     * COORDINATOR_NOT_AVAILABLE, as is any asked for from now on.
+     */
     @Override
     public void close() {
+        close(STOP_TIMEOUT_S);
+    }
+
+    /** {@link #close()}, waiting up to {@code waitSeconds} for the queued work. */
+    void close(long waitSeconds) {
+        thread.shutdown();
+        try {
+            if (thread.awaitTermination(waitSeconds, TimeUnit.SECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.warn("Share coordinator work still queued after {} s; answering it COORDINATOR_NOT_AVAILABLE",
+                waitSeconds);
         thread.shutdownNow();
+        List.copyOf(unanswered.values()).forEach(Runnable::run);
     }
 }

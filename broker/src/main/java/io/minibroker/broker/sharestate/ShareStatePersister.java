@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -51,10 +52,13 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
     private final int nodeId;
     private final ShareCoordinator local;
     /** A cluster's leaders of the topic's partitions, with its channels to other nodes; both null on a single node. */
-    private final CoordinatorLocator.OffsetsTopicLeaders leaders;
+    private final ClusterOffsetsTopicLeaders leaders;
     private final NodeChannels channels;
     private final String listenerName;
     private volatile TopicAutoCreation creation = names -> { };
+    /** Requests to other nodes' coordinators not answered yet: answered COORDINATOR_NOT_AVAILABLE at the stop. */
+    private final Set<CompletableFuture<Struct>> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     /** Where a key's coordinator is: this node (remote null), another, or nowhere now (an error). */
     private record Target(Errors error, BrokerNode remote) {
@@ -201,14 +205,19 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
     /**
      * Where the key's coordinator is, found as the other coordinators' are ({@link ClusterOffsetsTopicLeaders}): the
      * leader of its partition of the topic, or COORDINATOR_NOT_AVAILABLE while there is none (or no topic yet, which
-     * is then created).
+     * is then created). This node, when it leads it, whatever listeners it has: its own coordinator needs no address.
      */
     private Target locate(SharePartitionKey key) {
         if (leaders == null) {
             return Target.HERE; // a single node's coordinator creates the topic itself
         }
-        Optional<CoordinatorLocator.Coordinator> found = leaders.leaderFor(ShareCoordinator.coordinatorKey(key),
-                listenerName);
+        String coordinatorKey = ShareCoordinator.coordinatorKey(key);
+        Optional<Integer> leader = leaders.leaderId(coordinatorKey);
+        if (leader.isPresent() && leader.get() == nodeId) {
+            return Target.HERE;
+        }
+        Optional<CoordinatorLocator.Coordinator> found = leader.isEmpty() ? Optional.empty()
+                : leaders.leaderFor(coordinatorKey, listenerName);
         if (found.isEmpty()) {
             creation.create(Set.of(ShareCoordinator.NAME));
             return new Target(Errors.COORDINATOR_NOT_AVAILABLE, null);
@@ -217,15 +226,28 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
         if (coordinator.error() != Errors.NONE) {
             return new Target(coordinator.error(), null);
         }
-        return coordinator.nodeId() == nodeId ? Target.HERE : new Target(Errors.NONE,
+        return new Target(Errors.NONE,
                 new BrokerNode(coordinator.nodeId(), listenerName, coordinator.host(), coordinator.port()));
     }
 
-    /** A request to another node's coordinator; a node that cannot be reached is COORDINATOR_NOT_AVAILABLE. */
+    /**
+     * A request to another node's coordinator; a node that cannot be reached is COORDINATOR_NOT_AVAILABLE, and so is
+     * a request the stop cuts short (its channel's queue is dropped then) or that comes after it.
+     */
     private CompletableFuture<Struct> send(BrokerNode node, ApiKey api, short version, Struct request) {
-        return channels.send(node, api, version, request).exceptionallyCompose(failure ->
+        if (closed) {
+            return CompletableFuture.failedFuture(stopping());
+        }
+        CompletableFuture<Struct> answer = channels.send(node, api, version, request).exceptionallyCompose(failure ->
                 CompletableFuture.failedFuture(new LogException(Errors.COORDINATOR_NOT_AVAILABLE,
                         "share coordinator " + node.id() + " unreachable: " + failure)));
+        inFlight.add(answer);
+        answer.whenComplete((response, failure) -> inFlight.remove(answer));
+        return answer;
+    }
+
+    private static LogException stopping() {
+        return new LogException(Errors.COORDINATOR_NOT_AVAILABLE, "the broker is stopping");
     }
 
     private static void check(Errors error) {
@@ -240,9 +262,11 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         if (channels != null) {
             channels.close();
         }
+        inFlight.forEach(answer -> answer.completeExceptionally(stopping()));
         local.close();
     }
 }

@@ -46,8 +46,8 @@ class SnapshotChangesTest {
 
         fetched(Map.of("workers", Map.of("share.record.lock.duration.ms", "20000")));
 
-        assertThat(acls).as("ACLs replaced").hasSize(1);
-        assertThat(credentials).as("credentials replaced").hasSize(1);
+        assertThat(acls).as("ACLs not replaced again").hasSize(1);
+        assertThat(credentials).as("credentials not replaced again").hasSize(1);
         assertThat(groupConfigs).hasSize(2);
         assertThat(groupConfigs.get(1)).isEqualTo(Map.of("workers", Map.of("share.record.lock.duration.ms", "20000")));
     }

@@ -1,5 +1,6 @@
 package io.minibroker.broker.share;
 
+import io.minibroker.broker.server.Eventually;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import io.netty.buffer.ByteBuf;
@@ -89,13 +90,7 @@ class ShareFetchReadsTest {
 
     /** Waits until {@code count} share fetches are parked. */
     private void awaitParked(int count) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (broker.parkedShareFetches() != count) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(broker.parkedShareFetches() + " share fetches parked, not " + count);
-            }
-            Thread.onSpinWait();
-        }
+        Eventually.await(() -> broker.parkedShareFetches() == count, count + " share fetches parked");
     }
 
     @Test

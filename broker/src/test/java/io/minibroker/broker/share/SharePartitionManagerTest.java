@@ -74,7 +74,7 @@ class SharePartitionManagerTest {
 
         @Override
         public CompletionStage<Summary> summary(SharePartitionKey key) {
-            return CompletableFuture.completedFuture(Summary.NONE);
+            return CompletableFuture.completedFuture(new Summary(-1, -1));
         }
 
         @Override
@@ -82,6 +82,35 @@ class SharePartitionManagerTest {
             return CompletableFuture.completedFuture(null);
         }
     };
+
+    /** {@link #noState}, but for what a test overrides. */
+    private class NoStateBut implements Persister {
+        @Override
+        public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
+            return noState.read(key, leaderEpoch);
+        }
+
+        @Override
+        public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
+                                           int stateEpoch) {
+            return noState.write(key, snapshot, leaderEpoch, stateEpoch);
+        }
+
+        @Override
+        public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
+            return noState.initialize(key, stateEpoch, startOffset);
+        }
+
+        @Override
+        public CompletionStage<Summary> summary(SharePartitionKey key) {
+            return noState.summary(key);
+        }
+
+        @Override
+        public CompletionStage<Void> delete(SharePartitionKey key) {
+            return noState.delete(key);
+        }
+    }
 
     @BeforeEach
     void start() throws Exception {
@@ -234,7 +263,7 @@ class SharePartitionManagerTest {
     @Test
     void aFencedWriteDropsTheSharePartitionSoThatTheNextFetchLoadsItAgain() throws Exception {
         AtomicInteger reads = new AtomicInteger();
-        Persister fencing = new Persister() {
+        Persister fencing = new NoStateBut() {
             @Override
             public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
                 return CompletableFuture.completedFuture(new State(null, reads.incrementAndGet()));
@@ -244,21 +273,6 @@ class SharePartitionManagerTest {
             public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
                                                int stateEpoch) {
                 return CompletableFuture.failedFuture(new LogException(Errors.FENCED_STATE_EPOCH, "fenced"));
-            }
-
-            @Override
-            public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
-                return noState.initialize(key, stateEpoch, startOffset);
-            }
-
-            @Override
-            public CompletionStage<Summary> summary(SharePartitionKey key) {
-                return noState.summary(key);
-            }
-
-            @Override
-            public CompletionStage<Void> delete(SharePartitionKey key) {
-                return noState.delete(key);
             }
         };
         append(1);
@@ -278,6 +292,55 @@ class SharePartitionManagerTest {
             assertThat(fenced.partition(key, log()).stateEpoch()).isEqualTo(2);
         } finally {
             fenced.close();
+        }
+    }
+
+    /**
+     * AlterShareGroupOffsets' reset of a loaded share partition that the share coordinator refuses (here fenced by a
+     * newer state epoch) changes nothing here: the partition serves on from where it was, under its state epoch, so
+     * that its next write cannot make the refused reset stick. One the coordinator takes moves it.
+     */
+    @Test
+    void aResetTheShareCoordinatorRefusesLeavesTheLoadedPartitionAsItWas() throws Exception {
+        AtomicInteger refusals = new AtomicInteger(1);
+        Persister refusingOnce = new NoStateBut() {
+            @Override
+            public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
+                return refusals.getAndDecrement() > 0
+                        ? CompletableFuture.failedFuture(new LogException(Errors.FENCED_STATE_EPOCH, "fenced"))
+                        : super.initialize(key, stateEpoch, startOffset);
+            }
+        };
+        append(10);
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
+        SharePartitionManager resetting = new SharePartitionManager(new ManualClock(), groupId -> earliest,
+                refusingOnce, tp -> 0, 1000);
+        try {
+            SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
+            assertThat(resetting.partition(key, log())).as("loading").isNull();
+            SharePartition loaded = resetting.partition(key, log());
+
+            assertThat(resetting.reset(key, 5, 3).toCompletableFuture()).failsWithin(10, TimeUnit.SECONDS);
+            assertThat(loaded.startOffset()).isZero();
+            assertThat(loaded.stateEpoch()).isZero();
+            assertThat(resetting.partition(key, log())).as("still loaded").isSameAs(loaded);
+
+            resetting.reset(key, 5, 3).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertThat(loaded.startOffset()).isEqualTo(5);
+            assertThat(loaded.stateEpoch()).isEqualTo(3);
+        } finally {
+            resetting.close();
+        }
+    }
+
+    @Test
+    void aResetOrForgetAfterTheStopIsAnsweredCoordinatorNotAvailable() throws Exception {
+        SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
+        manager.close();
+        for (CompletionStage<Void> change : List.of(manager.reset(key, 0, 1), manager.forget(key))) {
+            assertThat(change.toCompletableFuture()).failsWithin(0, TimeUnit.SECONDS)
+                    .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                    .withCauseInstanceOf(LogException.class);
         }
     }
 }
