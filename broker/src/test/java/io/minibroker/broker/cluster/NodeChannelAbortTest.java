@@ -4,13 +4,9 @@ import io.minibroker.protocol.message.ApiKey;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CountDownLatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,20 +22,8 @@ class NodeChannelAbortTest {
 
     @Test
     void abortFailsTheRequestUnderWayAndEveryLaterOne() throws Exception {
-        CountDownLatch requestArrived = new CountDownLatch(1);
-        try (ServerSocket silent = new ServerSocket(0)) {
-            CompletableFuture<Void> server = CompletableFuture.runAsync(() -> {
-                try (Socket connection = silent.accept(); InputStream in = connection.getInputStream()) {
-                    in.read(); // the request's first byte; never answered
-                    requestArrived.countDown();
-                    while (in.read() >= 0) {
-                        // drain until the client closes its end
-                    }
-                } catch (IOException e) {
-                    throw new CompletionException(e);
-                }
-            });
-            NodeChannel channel = new NodeChannel("localhost", silent.getLocalPort(), "abort-test", SOCKET_TIMEOUT_MS);
+        try (SilentNode silent = new SilentNode()) {
+            NodeChannel channel = new NodeChannel("localhost", silent.port(), "abort-test", SOCKET_TIMEOUT_MS);
             CompletableFuture<Void> send = CompletableFuture.runAsync(() -> {
                 try {
                     channel.send(ApiKey.METADATA, ApiKey.METADATA.request().newMessage().set("Topics", null));
@@ -47,13 +31,13 @@ class NodeChannelAbortTest {
                     throw new CompletionException(e);
                 }
             });
-            requestArrived.await();
+            silent.awaitRequest();
 
             channel.abort();
 
             assertThatThrownBy(send::join).hasCauseInstanceOf(IOException.class)
                     .satisfies(e -> assertThat(e.getCause()).isNotInstanceOf(SocketTimeoutException.class));
-            server.join(); // the server saw the connection closed
+            silent.awaitConnectionClosed();
             assertThatThrownBy(() -> channel.send(ApiKey.METADATA,
                     ApiKey.METADATA.request().newMessage().set("Topics", null))).isInstanceOf(IOException.class);
         }
