@@ -110,4 +110,10 @@ final class BatchHeader {
     long end() {
         return position + sizeInBytes();
     }
+
+    /** This batch as one of a read that starts at file position {@code readStart}. */
+    FileChannelRecordBatch inRead(long readStart) {
+        return new FileChannelRecordBatch((int) (position - readStart), sizeInBytes(), baseOffset(), lastOffset(),
+                producerId(), isTransactional(), isControl());
+    }
 }

@@ -19,12 +19,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class LogReadResult {
 
-    static final LogReadResult EMPTY = new LogReadResult(null, 0, 0, -1);
+    static final LogReadResult EMPTY = new LogReadResult(null, 0, 0, -1, null);
 
     private final SharedFileChannel file;
     private final long position;
     private final int length;
     private final long firstOffset;
+    /** The first batch as the read's own look-up found it, so {@link #batches()} does not read its header again. */
+    private final FileChannelRecordBatch first;
     private final AtomicBoolean consumed = new AtomicBoolean();
 
     /**
@@ -32,12 +34,15 @@ public final class LogReadResult {
      * @param position    the file position of the first batch
      * @param length      bytes from {@code position}; 0 when there is nothing to return
      * @param firstOffset the base offset of the first batch, -1 when empty
+     * @param first       the first batch, whole in the read, when the caller has its header; else null
      */
-    LogReadResult(SharedFileChannel file, long position, int length, long firstOffset) {
+    LogReadResult(SharedFileChannel file, long position, int length, long firstOffset,
+                  FileChannelRecordBatch first) {
         this.file = file;
         this.position = position;
         this.length = length;
         this.firstOffset = firstOffset;
+        this.first = first;
     }
 
     public boolean isEmpty() {
@@ -64,7 +69,8 @@ public final class LogReadResult {
     /**
      * The whole batches of the read, in order, each read from the file by its header alone (Kafka's
      * {@code FileRecords.batches()}, header-only): lazily, so a walk that stops early reads no further headers; a
-     * batch that {@code maxBytes} cut short is not among them. Walked before the result is consumed.
+     * batch that {@code maxBytes} cut short is not among them. The first one is the read's look-up's, its header
+     * not read again. Walked before the result is consumed.
      */
     public Iterable<FileChannelRecordBatch> batches() {
         if (file == null) {
@@ -72,25 +78,26 @@ public final class LogReadResult {
         }
         return () -> new Iterator<>() {
             private final BatchHeader header = new BatchHeader();
+            private FileChannelRecordBatch found = first;
             private long next = position;
-            private boolean read;
 
             @Override
             public boolean hasNext() {
                 if (consumed.get()) {
                     throw new IllegalStateException("the batches of a consumed read cannot be walked");
                 }
-                if (!read) {
+                if (found == null) {
                     try {
-                        read = header.readAt(file.channel(), next, position + length);
+                        if (header.readAt(file.channel(), next, position + length)) {
+                            found = header.inRead(position);
+                        } else {
+                            next = position + length; // the end of the read, or a batch it cut short: stop there
+                        }
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
-                    if (!read) {
-                        next = position + length; // the end of the read, or a batch it cut short: stop there
-                    }
                 }
-                return read;
+                return found != null;
             }
 
             @Override
@@ -98,11 +105,10 @@ public final class LogReadResult {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
-                read = false;
-                next = header.end();
-                return new FileChannelRecordBatch((int) (header.position() - position), header.sizeInBytes(),
-                        header.baseOffset(), header.lastOffset(), header.producerId(), header.isTransactional(),
-                        header.isControl());
+                FileChannelRecordBatch batch = found;
+                found = null;
+                next = position + batch.end();
+                return batch;
             }
         };
     }
@@ -117,7 +123,7 @@ public final class LogReadResult {
         }
         consume();
         return new LogReadResult(file, position + first.position(), last.end() - first.position(),
-                first.baseOffset());
+                first.baseOffset(), null);
     }
 
     /** The bytes, copied into a new buffer from {@code alloc} that the caller releases; this result is released. */

@@ -400,11 +400,13 @@ final class LogSegment implements AutoCloseable {
                 return null;
             }
             long start = header.position();
-            long firstOffset = header.baseOffset();
-            int firstBatchBytes = header.sizeInBytes();
             if (header.lastOffset() >= maxOffset) {
                 return LogReadResult.EMPTY;
             }
+            // Kept for the result's batches() (a share fetch walks them), which then need not read it again; the
+            // look-up of maxOffset below reuses the header.
+            FileChannelRecordBatch first = header.inRead(start);
+            int firstBatchBytes = first.sizeInBytes();
             long end = limit;
             if (maxOffset < nextOffset && findBatch(maxOffset, limit, header)) {
                 end = header.position();
@@ -418,7 +420,7 @@ final class LogSegment implements AutoCloseable {
                 return LogReadResult.EMPTY;
             }
             handedOver = true;
-            return new LogReadResult(file, start, length, firstOffset);
+            return new LogReadResult(file, start, length, first.baseOffset(), first);
         } finally {
             if (!handedOver) {
                 file.release();

@@ -6,9 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,5 +64,29 @@ class LogReadResultBatchesTest {
         assertThatThrownBy(() -> cut.slice(cutBatches.get(0), cutBatches.get(0))).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> cut.batches().iterator().hasNext()).isInstanceOf(IllegalStateException.class);
         assertThat(decode(slice)).extracting(TestBatches.Entry::value).containsExactly("b-0", "b-1");
+    }
+
+    /**
+     * The first batch comes from the read's own look-up, its header not read a second time: shown by spoiling that
+     * header on disk after the read, which a second read of it would find impossible and stop at.
+     */
+    @Test
+    void theFirstBatchIsTheLookUpsNotReadAgain() throws IOException {
+        log = TestLogs.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(), new MutableClock(T0), 0, 0,
+                true);
+        append(log, "a", 3, T0);
+        append(log, "b", 2, T0);
+        LogReadResult read = log.read(0, 1 << 20, true, Long.MAX_VALUE);
+        try (Stream<Path> files = Files.walk(logDir);
+             FileChannel segment = FileChannel.open(files.filter(f -> f.toString().endsWith(".log")).findFirst()
+                     .orElseThrow(), StandardOpenOption.WRITE)) {
+            segment.write(ByteBuffer.allocate(4), 8); // the first batch's length, at 8: zero is impossible
+        }
+
+        List<FileChannelRecordBatch> walked = batches(read);
+        read.release();
+
+        assertThat(walked).extracting(FileChannelRecordBatch::baseOffset).containsExactly(0L, 3L);
+        assertThat(walked.get(1).position()).isEqualTo(walked.get(0).end());
     }
 }
