@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,12 @@ class LogReadResultBatchesTest {
     @TempDir
     Path logDir;
     private PartitionLog log;
+
+    @BeforeEach
+    void openLog() throws IOException {
+        log = TestLogs.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(), new MutableClock(T0), 0, 0,
+                true);
+    }
 
     @AfterEach
     void closeLog() throws IOException {
@@ -39,8 +46,6 @@ class LogReadResultBatchesTest {
 
     @Test
     void walksTheWholeBatchesOfAReadAndSlicesThem() throws IOException {
-        log = TestLogs.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(), new MutableClock(T0), 0, 0,
-                true);
         append(log, "a", 3, T0);
         append(log, "b", 2, T0);
         append(log, "c", 4, T0);
@@ -72,8 +77,6 @@ class LogReadResultBatchesTest {
      */
     @Test
     void theFirstBatchIsTheLookUpsNotReadAgain() throws IOException {
-        log = TestLogs.open(logDir, new TopicPartition("t", 0), LogConfig.defaults(), new MutableClock(T0), 0, 0,
-                true);
         append(log, "a", 3, T0);
         append(log, "b", 2, T0);
         LogReadResult read = log.read(0, 1 << 20, true, Long.MAX_VALUE);
