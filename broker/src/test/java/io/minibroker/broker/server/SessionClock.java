@@ -5,6 +5,8 @@ import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.purgatory.time.ManualClock;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import static io.minibroker.broker.server.Eventually.await;
 
@@ -54,6 +56,20 @@ public final class SessionClock {
         for (long left = ms; left > 0; left -= step) {
             clock.advance(Math.min(step, left));
             awaitRunningNodesHeartbeat();
+        }
+    }
+
+    /**
+     * Waits for {@code condition}, advancing the clock by {@code stepMs} (shorter than the session) between looks:
+     * for what comes of periodic work on the clock, such as a checkpoint.
+     */
+    public void awaitAdvancing(long stepMs, BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what + " at " + clock.nowMs() + " ms");
+            }
+            advanceKeepingSessions(stepMs);
         }
     }
 
