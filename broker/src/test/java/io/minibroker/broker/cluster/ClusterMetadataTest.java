@@ -2,9 +2,11 @@ package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.network.RawClient;
+import io.minibroker.broker.server.SessionClock;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -29,15 +31,22 @@ import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Every broker of a three-node cluster answers Metadata from the controller's image, as kafka-clients sees it. */
+/**
+ * Every broker of a three-node cluster answers Metadata from the controller's image, as kafka-clients sees it. The
+ * cluster runs on a manual clock, so a session runs out only when the test moves the clock past it: a loaded machine
+ * does not fence a live node and change the brokers the answers name.
+ */
 class ClusterMetadataTest {
 
+    private static final long SESSION_MS = 1_500;
+
+    private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
 
     @BeforeEach
     void start() throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "1500"));
+                "broker.session.timeout.ms", String.valueOf(SESSION_MS)), clock);
         for (int node = 0; node < 3; node++) {
             int id = node;
             await(() -> brokerIdsSeenBy(id).equals(Set.of(0, 1, 2)), "node " + id + " sees three brokers");
@@ -160,6 +169,7 @@ class ClusterMetadataTest {
         }
 
         cluster.kill(1);
+        new SessionClock(cluster, clock, SESSION_MS).expireSilentSessions();
 
         await(() -> brokerIdsSeenBy(2).equals(Set.of(0, 2)), "node 2 sees node 1 gone");
         MetadataResponseView.MetadataResponsePartition partition =

@@ -2,8 +2,11 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.server.ReadFromStart;
+import io.minibroker.broker.server.SessionClock;
+import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -27,19 +30,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The leader killed under a steady acks=all stream: the controller elects another from the ISR when the
  * session expires, the producer goes on, nothing acknowledged is lost, and the old leader rejoins on restart.
+ *
+ * <p>The cluster runs on a manual clock: the dead leader's session runs out when the test moves the clock past it,
+ * with a record sent to it still unanswered, and the live nodes heartbeat through the steps, so that none of them
+ * is fenced on a loaded machine. The clock moves less than replica.lag.time.max.ms in all: the ISR shrinks only by
+ * the fencing.
  */
 class FailoverTest {
 
     private static final String TOPIC = "failover";
     private static final int RECORDS = 200;
+    private static final long SESSION_MS = 1_500;
 
+    private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
+    private SessionClock sessions;
 
     @BeforeEach
     void start() throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
-                "replica.lag.time.max.ms", "3000", "min.insync.replicas", "2"));
+                "broker.session.timeout.ms", String.valueOf(SESSION_MS), "replica.fetch.wait.max.ms", "100",
+                "replica.lag.time.max.ms", "3000", "min.insync.replicas", "2"), clock);
+        sessions = new SessionClock(cluster, clock, SESSION_MS);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = partition().admin()) {
             // Led by node 1, so that killing the leader leaves the controller's node up.
@@ -64,6 +76,9 @@ class FailoverTest {
                     cluster.kill(1);
                 }
                 Future<RecordMetadata> send = producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i));
+                if (i == RECORDS / 4) {
+                    sessions.expireSilentSessions(); // the record just sent waits for the new leader
+                }
                 send.get(); // a steady stream: one record after another, each acknowledged
                 acked.add("v" + i);
             }
@@ -91,6 +106,9 @@ class FailoverTest {
                     cluster.kill(1);
                 }
                 inFlight.add(producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i)));
+                if (i == RECORDS / 4 + 2) {
+                    sessions.expireSilentSessions(); // three records sent since the kill wait unanswered
+                }
                 if (inFlight.size() == 5) { // a steady stream with several batches in flight at the kill
                     for (Future<RecordMetadata> send : inFlight) {
                         send.get();
@@ -119,8 +137,13 @@ class FailoverTest {
         return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
     }
 
+    /**
+     * With fetch.max.wait.ms 0: a fetch parked at the leader would wait on the manual clock, holding the consumer's
+     * close for its 30 s timeout once the records are read.
+     */
     private List<String> readAll(int atLeast) {
-        return ReadFromStart.values("localhost:" + cluster.controller().boundPort("PLAINTEXT"),
+        return ReadFromStart.values(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + cluster.controller().boundPort("PLAINTEXT"), ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 0),
                 new TopicPartition(TOPIC, 0), atLeast, Duration.ofSeconds(20));
     }
 

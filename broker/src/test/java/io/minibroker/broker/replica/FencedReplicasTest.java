@@ -1,6 +1,8 @@
 package io.minibroker.broker.replica;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
+import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -21,16 +23,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The controller removes a fenced broker from the ISR itself, within the session timeout, however long
  * replica.lag.time.max.ms is; its leader takes the smaller ISR and acks=all goes on; a partition whose in-sync
  * replicas are all fenced has no leader but keeps one of them in its ISR.
+ *
+ * <p>The cluster runs on a manual clock: a killed node's session runs out when the test moves the clock past it,
+ * in steps that the live nodes' heartbeats keep up with, so no live node is fenced on a loaded machine.
  */
 class FencedReplicasTest {
 
+    private static final long SESSION_MS = 1_500;
+
+    private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
+    private SessionClock sessions;
 
     @BeforeEach
     void start() throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
-                "replica.lag.time.max.ms", "600000", "min.insync.replicas", "2"));
+                "broker.session.timeout.ms", String.valueOf(SESSION_MS), "replica.fetch.wait.max.ms", "100",
+                "replica.lag.time.max.ms", "600000", "min.insync.replicas", "2"), clock);
+        sessions = new SessionClock(cluster, clock, SESSION_MS);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
@@ -45,10 +55,12 @@ class FencedReplicasTest {
         produce("fenced");
 
         cluster.kill(2);
+        sessions.expireSilentSessions();
         await(() -> partition.isr().equals(List.of(0, 1)), "node 2 to leave the ISR, have " + partition.isr());
         produce("fenced"); // the leader took the smaller ISR: its high watermark moves without node 2
 
-        cluster.stop(1); // a controlled shutdown fences at once
+        cluster.stop(1); // a controlled shutdown fences at once; the controller's next round takes it out
+        sessions.nextControllerRound();
         await(() -> partition.isr().equals(List.of(0)), "node 1 to leave the ISR, have " + partition.isr());
 
         cluster.restart(1);
@@ -62,12 +74,16 @@ class FencedReplicasTest {
         FirstPartition partition = create("orphaned", List.of(1, 2));
 
         cluster.kill(2);
+        sessions.expireSilentSessions();
         await(() -> partition.isr().equals(List.of(1)), "node 2 to leave the ISR, have " + partition.isr());
         cluster.kill(1);
+        sessions.expireSilentSessions();
         await(() -> partition.leader() == -1, "the partition to lose its leader");
         assertThat(partition.isr()).as("the last in-sync replica stays").containsExactly(1);
 
         cluster.restart(1);
+        await(() -> cluster.controller().membership().isLive(1), "node 1 to be live again");
+        sessions.nextControllerRound();
         await(() -> partition.leader() == 1, "the last in-sync replica to lead again");
     }
 

@@ -1,12 +1,15 @@
 package io.minibroker.broker.replica;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
+import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.errors.NotEnoughReplicasAfterAppendException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
@@ -17,26 +20,34 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The ISR follows the followers: one stopped leaves it after replica.lag.time.max.ms and acks=all goes on with
- * min.insync.replicas=2; with both stopped acks=all is refused NOT_ENOUGH_REPLICAS; restarted, they rejoin.
+ * The ISR follows the followers: one stopped leaves it and acks=all goes on with min.insync.replicas=2; with both
+ * stopped acks=all is refused NOT_ENOUGH_REPLICAS; restarted, they rejoin.
+ *
+ * <p>The cluster runs on a manual clock: a stop fences the node at once and the test advances to the controller's
+ * next round, which takes it out of the ISR, so a loaded machine cannot fence a live node and shrink the ISR more.
  */
 class InSyncReplicasTest {
 
     private static final String TOPIC = "guarded";
+    private static final long SESSION_MS = 3_000;
 
+    private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
+    private SessionClock sessions;
 
     @BeforeEach
     void start() throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
-                "replica.lag.time.max.ms", "2000", "min.insync.replicas", "2"));
+                "broker.session.timeout.ms", String.valueOf(SESSION_MS), "replica.fetch.wait.max.ms", "100",
+                "replica.lag.time.max.ms", "2000", "min.insync.replicas", "2"), clock);
+        sessions = new SessionClock(cluster, clock, SESSION_MS);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = admin()) {
             // The first topic's only partition is led by node 0, the controller's node, which the test keeps up.
@@ -59,12 +70,14 @@ class InSyncReplicasTest {
         assertThat(gauge(1, "kafka.controller.kafkacontroller.activecontrollercount")).isZero();
 
         cluster.stop(2);
+        sessions.nextControllerRound();
         await(() -> isr().equals(List.of(0, 1)), "node 2 to leave the ISR, have " + isr());
         await(() -> gauge(0, "kafka.server.replicamanager.underreplicatedpartitions") == 1,
                 "the leader to count its partition under-replicated");
         produce(); // min.insync.replicas=2 is still met
 
         cluster.stop(1);
+        sessions.nextControllerRound();
         await(() -> isr().equals(List.of(0)), "node 1 to leave the ISR, have " + isr());
         assertThatThrownBy(this::produce).hasCauseInstanceOf(NotEnoughReplicasException.class);
 
@@ -92,9 +105,16 @@ class InSyncReplicasTest {
             cluster.stop(1);
             cluster.stop(2);
             // Appended while the ISR still counts three; parked until the ISR shrinks to the leader alone.
-            assertThatThrownBy(() -> producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get())
-                    .hasCauseInstanceOf(NotEnoughReplicasAfterAppendException.class);
+            Future<RecordMetadata> parked = producer.send(new ProducerRecord<>(TOPIC, "k", "v"));
+            await(() -> parkedProducesOnTheLeader() == 1, "the produce to be parked at the leader");
+            sessions.nextControllerRound();
+            assertThatThrownBy(parked::get).hasCauseInstanceOf(NotEnoughReplicasAfterAppendException.class);
         }
+    }
+
+    private double parkedProducesOnTheLeader() {
+        return cluster.node(0).meterRegistry().get("purgatory.delayed.operations").tag("delayedOperation", "Produce")
+                .gauge().value();
     }
 
     private void produce() throws Exception {

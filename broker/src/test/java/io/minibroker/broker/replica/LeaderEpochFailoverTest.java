@@ -2,6 +2,8 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.server.ReadFromStart;
+import io.minibroker.broker.server.SessionClock;
+import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -9,6 +11,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -21,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.minibroker.broker.server.Eventually.await;
@@ -29,19 +33,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Leader epochs across failovers: a consumer reading all along goes on past a leader change (it checks its position
  * with OffsetForLeaderEpoch at the new epoch), and an old leader's unreplicated tail is cut when it follows again.
+ *
+ * <p>The cluster runs on a manual clock: a killed node's session runs out only when the test moves the clock past
+ * it (in steps the live nodes' heartbeats keep up with), and the controller acts on a stop or a return at the round
+ * the test advances to, so a loaded machine neither fences a live node nor lets a session run out early.
  */
 class LeaderEpochFailoverTest {
 
     private static final String TOPIC = "epochs";
     private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
+    private static final long SESSION_MS = 1_500;
 
+    private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
+    private SessionClock sessions;
 
-    private void start(String sessionTimeoutMs, String replicaLagTimeMaxMs, List<Integer> replicas)
-            throws Exception {
+    private void start(String replicaLagTimeMaxMs, List<Integer> replicas) throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", sessionTimeoutMs, "replica.fetch.wait.max.ms", "100",
-                "replica.lag.time.max.ms", replicaLagTimeMaxMs));
+                "broker.session.timeout.ms", String.valueOf(SESSION_MS), "replica.fetch.wait.max.ms", "100",
+                "replica.lag.time.max.ms", replicaLagTimeMaxMs), clock);
+        sessions = new SessionClock(cluster, clock, SESSION_MS);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = partition().admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, replicas)))).all().get();
@@ -58,7 +69,7 @@ class LeaderEpochFailoverTest {
 
     @Test
     void aConsumerReadingAllAlongGetsEveryAcknowledgedRecordAcrossAFailover() throws Exception {
-        start("1500", "3000", List.of(1, 2, 0));
+        start("3000", List.of(1, 2, 0));
         List<String> read = new CopyOnWriteArrayList<>();
         AtomicBoolean reading = new AtomicBoolean(true);
         Thread consumerThread = new Thread(() -> {
@@ -78,7 +89,11 @@ class LeaderEpochFailoverTest {
                     await(() -> read.size() >= 30, "the consumer to read the records before the failover");
                     cluster.kill(1);
                 }
-                producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i)).get();
+                Future<RecordMetadata> send = producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i));
+                if (i == 30) {
+                    sessions.expireSilentSessions(); // the record just sent waits for the new leader
+                }
+                send.get();
                 acked.add("v" + i);
             }
             await(() -> read.size() >= acked.size(), "the consumer to read every acknowledged record, has "
@@ -96,7 +111,7 @@ class LeaderEpochFailoverTest {
         // Node 0 (the controller's) holds no replica. Node 2 is killed and node 1 stopped within the session
         // timeout: node 2 is still in the ISR, and live, when node 1's shutdown fences it, so node 2 is elected;
         // fenced in turn, it stays the partition's last in-sync replica and leads when it returns.
-        start("6000", "60000", List.of(1, 2));
+        start("60000", List.of(1, 2));
         List<String> expected = new ArrayList<>();
         try (KafkaProducer<String, String> producer = producer("all")) {
             for (int i = 0; i < 10; i++) {
@@ -111,7 +126,12 @@ class LeaderEpochFailoverTest {
             }
         }
         cluster.stop(1);
+        sessions.expireSilentSessions(); // the first round elects node 2, a later one fences it
+        await(() -> partition().leader() == -1, "the partition to have no live replica to lead");
+        assertThat(partition().isr()).as("the last in-sync replica stays").containsExactly(2);
         cluster.restart(2);
+        await(() -> cluster.controller().membership().isLive(2), "node 2 to be live again");
+        sessions.nextControllerRound();
         await(() -> partition().leader() == 2, "node 2 to lead");
         try (KafkaProducer<String, String> producer = producer("1")) {
             for (int i = 0; i < 8; i++) {
@@ -123,6 +143,7 @@ class LeaderEpochFailoverTest {
         await(() -> partition().isr().equals(List.of(1, 2)),
                 "the old leader to truncate, catch up and rejoin the ISR, have " + partition().isr());
         cluster.stop(2); // node 1 leads again: what it serves is its own log
+        sessions.nextControllerRound();
         await(() -> partition().leader() == 1, "node 1 to lead again");
         assertThat(readAll(expected.size() + 5)).isEqualTo(expected);
     }
@@ -140,13 +161,18 @@ class LeaderEpochFailoverTest {
 
     private KafkaConsumer<String, String> consumer() {
         return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 0),
+                new StringDeserializer(),
                 new StringDeserializer());
     }
 
-    /** Reads from the start for a few seconds, or until {@code atMost} records came. */
+    /**
+     * Reads from the start for a few seconds, or until {@code atMost} records came; with fetch.max.wait.ms 0, as a
+     * fetch parked at the leader would wait on the manual clock, holding the consumer's close for its 30 s timeout.
+     */
     private List<String> readAll(int atMost) {
-        return ReadFromStart.values(bootstrap(), PARTITION, atMost, Duration.ofSeconds(5));
+        return ReadFromStart.values(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 0), PARTITION, atMost, Duration.ofSeconds(5));
     }
 
     private String bootstrap() {

@@ -2,6 +2,8 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
+import io.minibroker.purgatory.time.ManualClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
@@ -11,6 +13,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,21 +22,28 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** OffsetForLeaderEpoch on a partition that changed leader once: the epochs' end offsets and the epoch checks. */
+/**
+ * OffsetForLeaderEpoch on a partition that changed leader once: the epochs' end offsets and the epoch checks. The
+ * cluster runs on a manual clock, so the leader changes exactly once: when the test moves the clock past the killed
+ * leader's session, the live nodes heartbeating through the steps, not because a loaded machine fenced a live one.
+ */
 class OffsetForLeaderEpochTest {
 
     private static final String TOPIC = "epoch-ends";
+    private static final long SESSION_MS = 1_500;
 
+    private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
 
     @BeforeEach
     void start() throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100"));
+                "broker.session.timeout.ms", String.valueOf(SESSION_MS), "replica.fetch.wait.max.ms", "100"), clock);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 0))))).all().get();
@@ -52,7 +62,10 @@ class OffsetForLeaderEpochTest {
                 producer.send(new ProducerRecord<>(TOPIC, 0, null, "before-" + i)).get();
             }
             cluster.kill(1);
-            for (int i = 0; i < 3; i++) {
+            Future<RecordMetadata> first = producer.send(new ProducerRecord<>(TOPIC, 0, null, "after-0"));
+            new SessionClock(cluster, clock, SESSION_MS).expireSilentSessions(); // "after-0" waits for node 2
+            first.get();
+            for (int i = 1; i < 3; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, 0, null, "after-" + i)).get();
             }
         }
