@@ -288,8 +288,7 @@ final class LogSegment implements AutoCloseable {
             channel.truncate(position);
         }
         size = (int) position;
-        // The time index ends with the largest timestamp, as after a roll: a later open may take it from there.
-        timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
+        onRolled(); // the time index ends with the largest timestamp, as after a roll: a later open may take it there
         txnIndex.truncateTo(nextOffset); // markers cut with the tail; the log's replay restores any entry missing
         loadFirstBatchTimestamp();
         return truncated;

@@ -11,9 +11,8 @@ import java.nio.file.Path;
 
 /**
  * Walks the batches of a segment's log file in order, for whoever reads a segment whole rather than at an offset:
- * the cleaner (each batch, or only its header), the replay of a log's producers and transactions, and a segment
- * finding its largest timestamp without a sound time index. Each walk stops at {@code limit} bytes, the part of the
- * file the caller reads up to (appends may run on past it).
+ * the cleaner (each batch, or only its header) and the replay of a log's producers and transactions. Each walk stops
+ * at {@code limit} bytes, the part of the file the caller reads up to (appends may run on past it).
  */
 final class SegmentBatches {
     private final FileChannel channel;
