@@ -31,7 +31,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -56,9 +55,6 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
     private final NodeChannels channels;
     private final String listenerName;
     private volatile TopicAutoCreation creation = names -> { };
-    /** Requests to other nodes' coordinators not answered yet: answered COORDINATOR_NOT_AVAILABLE at the stop. */
-    private final Set<CompletableFuture<Struct>> inFlight = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
 
     /** Where a key's coordinator is: this node (remote null), another, or nowhere now (an error). */
     private record Target(Errors error, BrokerNode remote) {
@@ -232,22 +228,12 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
 
     /**
      * A request to another node's coordinator; a node that cannot be reached is COORDINATOR_NOT_AVAILABLE, and so is
-     * a request the stop cuts short (its channel's queue is dropped then) or that comes after it.
+     * a request the stop cuts short or that comes after it: {@link NodeChannels} fails both with an IOException.
      */
     private CompletableFuture<Struct> send(BrokerNode node, ApiKey api, short version, Struct request) {
-        if (closed) {
-            return CompletableFuture.failedFuture(stopping());
-        }
-        CompletableFuture<Struct> answer = channels.send(node, api, version, request).exceptionallyCompose(failure ->
+        return channels.send(node, api, version, request).exceptionallyCompose(failure ->
                 CompletableFuture.failedFuture(new LogException(Errors.COORDINATOR_NOT_AVAILABLE,
                         "share coordinator " + node.id() + " unreachable: " + failure)));
-        inFlight.add(answer);
-        answer.whenComplete((response, failure) -> inFlight.remove(answer));
-        return answer;
-    }
-
-    private static LogException stopping() {
-        return new LogException(Errors.COORDINATOR_NOT_AVAILABLE, "the broker is stopping");
     }
 
     private static void check(Errors error) {
@@ -262,11 +248,9 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
         if (channels != null) {
             channels.close();
         }
-        inFlight.forEach(answer -> answer.completeExceptionally(stopping()));
         local.close();
     }
 }
