@@ -221,6 +221,11 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         return stats.purges.sum();
     }
 
+    /** Whether {@link #close()} has begun: set before the waiting operations are expired. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     /**
      * Stops the reaper at once and expires every operation still waiting, each exactly once; an operation
      * watched after this point expires as soon as it would have been added to the timer.

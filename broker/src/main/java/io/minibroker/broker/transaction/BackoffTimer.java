@@ -26,7 +26,6 @@ public final class BackoffTimer implements AutoCloseable {
     private static final List<Object> NO_EVENT = List.of(new Object());
 
     private final Purgatory<Backoff> purgatory;
-    private volatile boolean closed;
 
     public BackoffTimer(BrokerClock clock) {
         purgatory = Purgatory.builder("TransactionRetryBackoff").clock(clock.purgatoryClock()).build();
@@ -41,12 +40,12 @@ public final class BackoffTimer implements AutoCloseable {
 
     /** Whether the broker has closed it: no wait asked for from now on would pass any time. */
     boolean isClosed() {
-        return closed;
+        return purgatory.isClosed();
     }
 
     @Override
     public void close() throws InterruptedException {
-        closed = true; // before the waits end, so that a retry they run sees it
+        // The purgatory marks itself closed before it ends the waits, so a retry they run sees it closed.
         purgatory.close();
     }
 
