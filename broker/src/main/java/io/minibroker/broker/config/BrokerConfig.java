@@ -115,6 +115,8 @@ public final class BrokerConfig {
             "a list of listener names");
     public static final ConfigKey<Integer> BROKER_HEARTBEAT_INTERVAL_MS = intKey("broker.heartbeat.interval.ms", 2000, 1);
     public static final ConfigKey<Integer> BROKER_SESSION_TIMEOUT_MS = intKey("broker.session.timeout.ms", 9000, 1);
+    /** How long a request forwarded to the controller waits for its answer, Kafka's key and default. */
+    public static final ConfigKey<Integer> CONTROLLER_SOCKET_TIMEOUT_MS = intKey("controller.socket.timeout.ms", 30_000, 1);
     /** Only false, Kafka's default: a leader is only ever elected from the ISR, so nothing acknowledged is lost. */
     public static final ConfigKey<Boolean> UNCLEAN_LEADER_ELECTION_ENABLE = new ConfigKey<>(
             "unclean.leader.election.enable", ConfigKey::parseBoolean, false, enabled -> !enabled,
@@ -301,7 +303,7 @@ public final class BrokerConfig {
             MAX_CONNECTIONS_PER_IP_OVERRIDES, MAX_CONNECTION_CREATION_RATE, METRICS_PORT, METRICS_HOST, CONTROLS_PORT,
             CONTROLS_HOST, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
-            BROKER_SESSION_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
+            BROKER_SESSION_TIMEOUT_MS, CONTROLLER_SOCKET_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
             REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, LOG_DIR, LOG_DIRS,
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,

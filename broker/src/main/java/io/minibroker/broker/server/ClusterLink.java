@@ -100,9 +100,7 @@ final class ClusterLink {
                                Function<ApiHandler, ApiHandler> onDisk) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
-        forwardingChannel = new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
-                "broker-" + config.get(BrokerConfig.NODE_ID) + "-forwarding", FORWARDING_TIMEOUT_MS,
-                controllerSecurity);
+        forwardingChannel = controllerChannel("forwarding", config.get(BrokerConfig.CONTROLLER_SOCKET_TIMEOUT_MS));
         ControllerForwarder controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
         TopicAutoCreation autoCreation = new ControllerTopicAutoCreation(controller, config);
         security.register(apis, controller, onDisk);
@@ -142,23 +140,22 @@ final class ClusterLink {
     }
 
     /**
-     * How long a forwarded request may wait for the controller's answer: Kafka's default
-     * {@code controller.socket.timeout.ms}, not the session timeout of {@link #controllerChannel}. The controller
-     * answers a CreateTopics only once the new topic's replicas have its image, which on a loaded machine takes
-     * longer than a short test session; a read that gave up then left the request applied and the client told
-     * REQUEST_TIMED_OUT (or, resent, TOPIC_ALREADY_EXISTS) for a topic that was created.
-     */
-    private static final int FORWARDING_TIMEOUT_MS = 30_000;
-
-    /**
      * A connection to the controller for one purpose (each its own, so that a slow forwarded request never
      * delays a heartbeat); a request waits at most the session timeout, past which its answer is moot.
      */
     private NodeChannel controllerChannel(String purpose) {
+        return controllerChannel(purpose, config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS));
+    }
+
+    /**
+     * The same with its own read timeout. Forwarded requests wait {@code controller.socket.timeout.ms} (Kafka's
+     * key, 30 s), not the session: the controller answers a CreateTopics only once the new topic's replicas have
+     * its image, which on a loaded machine takes longer than a short test session, and a read that gave up then
+     * left the request applied and the client told REQUEST_TIMED_OUT (or, resent, TOPIC_ALREADY_EXISTS).
+     */
+    private NodeChannel controllerChannel(String purpose, int timeoutMs) {
         return new NodeChannel(config.controllerVoter().host(), config.controllerVoter().port(),
-                "broker-" + config.get(BrokerConfig.NODE_ID) + "-" + purpose,
-                config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
-                controllerSecurity);
+                "broker-" + config.get(BrokerConfig.NODE_ID) + "-" + purpose, timeoutMs, controllerSecurity);
     }
 
     /** This broker's epoch from its registration with the controller, -1 before it has one. */
