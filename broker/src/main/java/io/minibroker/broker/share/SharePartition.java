@@ -357,12 +357,13 @@ public final class SharePartition {
 
     /**
      * Resets the start offset (AlterShareGroupOffsets, only while no member holds records): the window is
-     * forgotten and delivery starts at {@code offset}.
+     * forgotten and delivery starts at {@code offset}, under the state epoch the share coordinator initialized.
      */
-    public synchronized void resetTo(long offset) {
+    public synchronized void resetTo(long offset, int initializedStateEpoch) {
         inFlight.clear();
         startOffset = offset;
         endOffset = offset;
+        stateEpoch = initializedStateEpoch;
     }
 
     private void release(InFlight record) {

@@ -176,10 +176,7 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
      * SharePartitionManager drops a fenced one: the next fetch here loads the state again.
      */
     private Errors writeError(SharePartition partition, Throwable failure) {
-        Errors error = Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR);
-        if (error == Errors.FENCED_LEADER_EPOCH || error == Errors.FENCED_STATE_EPOCH) {
-            partitions.remove(partition.key(), partition);
-        }
+        Errors error = dropIfFenced(partition, failure);
         return switch (error) {
             case NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS ->
                     Errors.COORDINATOR_NOT_AVAILABLE;
@@ -187,6 +184,15 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
             case FENCED_LEADER_EPOCH, FENCED_STATE_EPOCH -> Errors.NOT_LEADER_OR_FOLLOWER;
             default -> Errors.UNKNOWN_SERVER_ERROR;
         };
+    }
+
+    /** Drops the share partition if the write failed as fenced; the write's error. */
+    private Errors dropIfFenced(SharePartition partition, Throwable failure) {
+        Errors error = Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR);
+        if (error == Errors.FENCED_LEADER_EPOCH || error == Errors.FENCED_STATE_EPOCH) {
+            partitions.remove(partition.key(), partition);
+        }
+        return error;
     }
 
     /** A member's session ended: whatever it still holds in these partitions goes to the other members. */
@@ -284,10 +290,7 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
                 altered.add(key);
                 return;
             }
-            synchronized (partition) {
-                partition.resetTo(offset);
-                partition.ledUnder(partition.leaderEpoch(), stateEpoch);
-            }
+            partition.resetTo(offset, stateEpoch);
         });
     }
 
@@ -333,7 +336,7 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
                     partition.stateEpoch()).exceptionally(failure -> {
                 if (!closed) { // else the stop cut the write short: dropped, as a release made after it is
                     log.warn("Cannot persist the state of {}", partition.key(), failure);
-                    writeError(partition, failure);
+                    dropIfFenced(partition, failure);
                 }
                 return null;
             });
