@@ -142,8 +142,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         metrics.requestReceived(request.api(), frameBytes);
         Object place = responses.reserve();
+        Executor loop = eventLoopOf(ctx);
         RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress(), sasl,
-                ctx.channel().attr(TlsHandshakeWatcher.PRINCIPAL).get(), TopicRights.ALL, eventLoopOf(ctx));
+                ctx.channel().attr(TlsHandshakeWatcher.PRINCIPAL).get(), TopicRights.ALL, loop);
         // One volatile read when no control is set; otherwise the controls may answer in the handler's place.
         InterceptedRequest intercepted = controls != null && controls.engaged()
                 ? controls.intercept(request, ctx.channel().remoteAddress()) : null;
@@ -162,12 +163,8 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             if (intercepted != null && intercepted.holdsBack(send, ctx.executor())) {
                 return;
             }
-            if (ctx.executor().inEventLoop()) {
-                send.run();
-                return;
-            }
             try {
-                ctx.executor().execute(send);
+                loop.execute(send); // at once when completed on the loop
             } catch (RejectedExecutionException e) { // the broker is closing: nothing will be written
                 frame.release();
                 releasePayloads(body);
