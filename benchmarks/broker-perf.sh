@@ -3,7 +3,9 @@
 #   benchmarks/broker-perf.sh                         every case, full record counts
 #   benchmarks/broker-perf.sh --quick                 small record counts: checks the harness
 #   benchmarks/broker-perf.sh --cases produce,e2e     some cases only (produce, produce-rf3, consume, e2e, ceiling,
+#                                                     e2e = e2e-pingpong, e2e-rate;
 #                                                     scale = scale-connections, scale-fetches, scale-partitions)
+#   E2E_RATE=2000 benchmarks/broker-perf.sh --cases e2e-rate   the fixed-rate e2e case at another rate (default 1000/s)
 #   PERF_PORT_BASE=19300 benchmarks/broker-perf.sh    other ports (default 29190; uses base..base+9, base+100..+109)
 #   KAFKA_HEAP_OPTS=-Xmx256m KAFKA_JVM_PERFORMANCE_OPTS=-XX:+UseG1GC benchmarks/broker-perf.sh
 #                                                     minibroker and the null broker with other JVM options, as bin/minibroker takes
@@ -25,14 +27,14 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1; shift ;;
     --cases) cases="$2"; shift 2 ;;
-    *) echo "usage: $0 [--quick] [--cases produce,produce-rf3,consume,e2e,ceiling,scale,scale-connections,scale-fetches,scale-partitions]" >&2
+    *) echo "usage: $0 [--quick] [--cases produce,produce-rf3,consume,e2e,e2e-pingpong,e2e-rate,ceiling,scale,scale-connections,scale-fetches,scale-partitions]" >&2
        exit 2 ;;
   esac
 done
-if (( quick )); then small=50000; large=10000; consume_records=20000; e2e_records=500
+if (( quick )); then small=50000; large=10000; consume_records=20000; e2e_records=500; e2e_warmup_s=2; e2e_s=5
   connection_counts=(10 100 1000); fetch_counts=(10 1000 10000); idle_window=3
   partition_counts=(1 1000); partition_records=100000; metadata_requests=500
-else small=1000000; large=200000; consume_records=1000000; e2e_records=10000
+else small=1000000; large=200000; consume_records=1000000; e2e_records=10000; e2e_warmup_s=5; e2e_s=30
   connection_counts=(10 1000 10000); fetch_counts=(10 1000 10000); idle_window=10
   partition_counts=(1 100 1000 10000); partition_records=1000000; metadata_requests=2000; fi
 # PARTITION_COUNTS="1000 10000" (and FETCH_COUNTS, CONNECTION_COUNTS) replace a scale case's counts.
@@ -41,6 +43,8 @@ else small=1000000; large=200000; consume_records=1000000; e2e_records=10000
 [[ -n "${CONNECTION_COUNTS:-}" ]] && read -r -a connection_counts <<< "$CONNECTION_COUNTS"
 wanted() { [[ ",$cases," == *",$1,"* ]]; }
 wanted_scale() { wanted scale || wanted "scale-$1"; } # "scale" is all three scale cases
+wanted_e2e() { wanted e2e || wanted "e2e-$1"; } # "e2e" is both e2e cases
+e2e_rate="${E2E_RATE:-1000}"
 
 # Ports: PERF_PORT_BASE (default 29190) to +9 for minibroker (+9: the null broker), +100 to +109 for Kafka.
 base="${PERF_PORT_BASE:-29190}"
@@ -81,7 +85,7 @@ cd "$root"
 # shellcheck source=perf-lib.sh
 source "$here/perf-lib.sh"
 build_and_resolve
-if { wanted ceiling || wanted_scale connections || wanted_scale fetches || wanted_scale partitions; } && [[ -z "${SKIP_BUILD:-}" ]]; then # the null broker and the scale driver
+if { wanted ceiling || wanted_e2e rate || wanted_scale connections || wanted_scale fetches || wanted_scale partitions; } && [[ -z "${SKIP_BUILD:-}" ]]; then # the null broker and the scale driver
   mvn -q -B -pl benchmarks -am package -DskipTests >&2
 fi
 ticks="$(getconf CLK_TCK)"
@@ -253,6 +257,22 @@ e2e_case() {
     "$work/e2e.out" | sed -E 's/latency_([0-9.]+)th/latency_p\1/'
 }
 
+# Ours (benchmarks/src/.../e2e/FixedRateLatency.java): $e2e_rate records/s of 100 bytes, acks=all, linger.ms=0, on a
+# fixed schedule, to a consumer assigned partition 0 at its end (fetch.min.bytes 1, default fetch.max.wait.ms), for
+# $e2e_warmup_s s (dropped) then $e2e_s s; latencies in microseconds from each record's due time (late sends are not
+# skipped, coordinated omission is not left out) and, as send_latency, from its actual send() call.
+e2e_rate_case() {
+  local t; t=$(fresh_topic "$1" "$2" 1 1)
+  java -Xmx512m -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.e2e.FixedRateLatency "$2" "$t" \
+    --rate "$e2e_rate" --warmup-seconds "$e2e_warmup_s" --seconds "$e2e_s" 2>/dev/null | grep '^records=' > "$work/e2e-rate.out"
+  tr ' ' '\n' < "$work/e2e-rate.out" | awk -F= '
+    $1 == "records" { print "samples records higher", $2 }
+    $1 == "missing" { print "missing records lower", $2 }
+    $1 ~ /_us$/ { m = $1; sub(/_us$/, "", m); sub(/^p/, "latency_p", m); sub(/^max/, "latency_max", m)
+                  sub(/^send_p/, "send_latency_p", m); sub(/^send_max/, "send_latency_max", m); sub(/p999/, "p99.9", m)
+                  print m "_us us lower", $2 }'
+}
+
 # --- scale: how cost grows with partitions, connections and parked fetches ----------------------------------
 
 scale_driver() { # CLASS ARGS...: one of benchmarks/src/.../scale
@@ -360,14 +380,15 @@ scale_partitions() {
   line "scale-partitions-$n" produce_throughput records/s "${tput[minibroker]}" "${tput[kafka]}" higher
 }
 
-if wanted produce || wanted consume || wanted e2e || wanted_scale connections || wanted_scale fetches ||
+if wanted produce || wanted consume || wanted_e2e pingpong || wanted_e2e rate || wanted_scale connections || wanted_scale fetches ||
    wanted_scale partitions; then
   start_one_node_each
   wanted produce && run_produce produce 1 1
   # The consume cases' records are produced and consumed: CPU is counted over both.
   wanted consume && measure consume-log-1kb $(( 2 * consume_records )) consume_log_case
   wanted consume && measure consume-tail-1kb $(( 2 * consume_records )) consume_tail_case
-  wanted e2e && measure e2e-acksall-100b $(( 2 * e2e_records )) e2e_case ceiling
+  wanted_e2e pingpong && measure e2e-acksall-100b $(( 2 * e2e_records )) e2e_case ceiling
+  wanted_e2e rate && measure e2e-rate-acksall-100b $(( 2 * e2e_rate * (e2e_warmup_s + e2e_s) )) e2e_rate_case ceiling
   if wanted_scale connections; then for n in "${connection_counts[@]}"; do scale_connections "$n"; done; fi
   if wanted_scale fetches; then for n in "${fetch_counts[@]}"; do scale_fetches "$n"; done; fi
   # Last of the one-node cases: each partition count restarts both brokers on a fresh log.

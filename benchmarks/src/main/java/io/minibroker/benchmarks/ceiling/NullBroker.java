@@ -30,20 +30,25 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The ceiling of broker-perf.sh: a broker that does next to nothing. It answers ApiVersions, Metadata (every topic
  * asked for exists with one partition led by itself), InitProducerId and Produce at once on its one event loop,
  * and keeps only each partition's most recent batches ({@link RecentBatches}), so that Fetch and ListOffsets can
  * serve a consumer at the log end (EndToEndLatency's; CreateTopics is accepted and forgotten, as every topic
- * exists). A produce or end-to-end figure against it is what this machine and the client allow at all. Any other
- * request closes the connection (and is named on stderr); FindCoordinator names the null broker itself and
- * OffsetCommit is accepted and forgotten, for the consumer's close. Benchmark-only; not a broker: no fetch waits,
- * no sessions, no validation.
+ * exists). A fetch that finds nothing new is parked, as a broker parks it, until the next produce or its max wait:
+ * answered at once, a consumer at the log end would send fetch after fetch, and that spinning client would take
+ * the cores that the figures are about. A produce or end-to-end figure against it is what this machine and the
+ * client allow at all. Any other request closes the connection (and is named on stderr); FindCoordinator names
+ * the null broker itself and OffsetCommit is accepted and forgotten, for the consumer's close. Benchmark-only; not
+ * a broker: no fetch sessions, no min bytes beyond one, no validation.
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.minibroker.benchmarks.ceiling.NullBroker PORT}
  */
@@ -52,8 +57,11 @@ public final class NullBroker {
     private static final List<ApiKey> ANSWERED = List.of(ApiKey.API_VERSIONS, ApiKey.METADATA,
             ApiKey.INIT_PRODUCER_ID, ApiKey.PRODUCE, ApiKey.FETCH, ApiKey.LIST_OFFSETS, ApiKey.CREATE_TOPICS,
             ApiKey.FIND_COORDINATOR, ApiKey.OFFSET_COMMIT);
-    /** Batches kept per partition: enough for a consumer a few produce requests behind the log end. */
-    private static final int KEPT_BATCHES = 16;
+    /**
+     * Bytes of batches kept per partition: seconds of the e2e-rate case's small batches, so that a consumer
+     * that the scheduler holds back does not fall off the log start, and 64 of a producer's 16 KB batches.
+     */
+    private static final int KEPT_BYTES = 1 << 20;
     private static final short NONE = 0;
     private static final short OFFSET_OUT_OF_RANGE = 1;
     private static final long EARLIEST_TIMESTAMP = -2;
@@ -62,10 +70,16 @@ public final class NullBroker {
     private final int port;
     /** Touched on the single event loop only. */
     private final Map<PartitionKey, RecentBatches> partitions = new HashMap<>();
+    /** Fetches waiting for a produce, oldest first; touched on the single event loop only. */
+    private final List<ParkedFetch> parked = new ArrayList<>();
     private long nextProducerId;
 
     /** A partition by its topic's id, which the null broker derives from the name ({@link #topicId}). */
     private record PartitionKey(UUID topicId, int partition) { }
+
+    /** A fetch to answer later on its connection. */
+    private record ParkedFetch(Answerer connection, ChannelHandlerContext ctx, short version, int correlationId,
+                               FetchRequestView request) { }
 
     private NullBroker(int port) {
         this.port = port;
@@ -91,11 +105,15 @@ public final class NullBroker {
         }
     }
 
+    /** One connection's requests, answered in order, as a client expects. */
     private final class Answerer extends ByteToMessageDecoder {
+        /** While this connection's fetch is parked, its later requests wait in the decoder's buffer. */
+        private boolean waiting;
+
         @Override
         protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
             ByteBuf frame;
-            while ((frame = Frames.readFrame(in, Integer.MAX_VALUE)) != null) {
+            while (!waiting && (frame = Frames.readFrame(in, Integer.MAX_VALUE)) != null) {
                 try {
                     answer(ctx, frame);
                 } finally {
@@ -114,6 +132,11 @@ public final class NullBroker {
                 return;
             }
             Struct request = api.request().read(frame, version);
+            if (api == ApiKey.FETCH && parkIfNothingNew(this, ctx, version, header.correlationId(),
+                    new FetchRequestView(request))) {
+                waiting = true;
+                return;
+            }
             Struct response = switch (api) {
                 case API_VERSIONS -> apiVersions();
                 case METADATA -> metadata(new MetadataRequestView(request));
@@ -132,18 +155,82 @@ public final class NullBroker {
             if (response != null) {
                 send(ctx, api, version, header.correlationId(), response);
             }
+            if (api == ApiKey.PRODUCE) {
+                answerParked();
+            }
         }
 
-        private void send(ChannelHandlerContext ctx, ApiKey api, short version, int correlationId, Struct body) {
-            // ApiVersions responses always use header v0, whatever the request's version.
-            short headerVersion = ResponseHeader.headerVersion(api, version);
-            int size = ResponseHeader.sizeOf(headerVersion) + api.response().sizeOf(body, version);
-            ByteBuf out = ctx.alloc().buffer(Frames.SIZE_PREFIX_BYTES + size);
-            out.writeInt(size);
-            new ResponseHeader(correlationId).write(out, headerVersion);
-            api.response().write(out, body, version);
-            ctx.writeAndFlush(out);
+        /** Once the parked fetch is answered: the requests that came after it. */
+        private void resume(ChannelHandlerContext ctx) {
+            waiting = false;
+            decode(ctx, internalBuffer(), List.of());
         }
+    }
+
+    private static void send(ChannelHandlerContext ctx, ApiKey api, short version, int correlationId, Struct body) {
+        // ApiVersions responses always use header v0, whatever the request's version.
+        short headerVersion = ResponseHeader.headerVersion(api, version);
+        int size = ResponseHeader.sizeOf(headerVersion) + api.response().sizeOf(body, version);
+        ByteBuf out = ctx.alloc().buffer(Frames.SIZE_PREFIX_BYTES + size);
+        out.writeInt(size);
+        new ResponseHeader(correlationId).write(out, headerVersion);
+        api.response().write(out, body, version);
+        ctx.writeAndFlush(out);
+    }
+
+    /**
+     * Parks a fetch (allowed to wait, minimum one byte) that would find nothing past any of its offsets, until a
+     * produce brings something ({@link #answerParked}) or its max wait ends; returns whether it was parked.
+     */
+    private boolean parkIfNothingNew(Answerer connection, ChannelHandlerContext ctx, short version, int correlationId,
+                                     FetchRequestView request) {
+        if (request.maxWaitMs() <= 0 || request.minBytes() <= 0 || hasNews(request)) {
+            return false;
+        }
+        ParkedFetch fetch = new ParkedFetch(connection, ctx, version, correlationId, request);
+        parked.add(fetch);
+        ctx.executor().schedule(() -> {
+            if (parked.remove(fetch)) {
+                answer(fetch);
+            }
+        }, request.maxWaitMs(), TimeUnit.MILLISECONDS);
+        return true;
+    }
+
+    /** After a produce: answers every parked fetch that now finds something. */
+    private void answerParked() {
+        for (Iterator<ParkedFetch> it = parked.iterator(); it.hasNext(); ) {
+            ParkedFetch fetch = it.next();
+            if (hasNews(fetch.request())) {
+                it.remove();
+                answer(fetch);
+            }
+        }
+    }
+
+    private void answer(ParkedFetch fetch) {
+        send(fetch.ctx(), ApiKey.FETCH, fetch.version(), fetch.correlationId(), fetch(fetch.request()));
+        fetch.connection().resume(fetch.ctx());
+    }
+
+    /**
+     * Whether a fetch would get records or an error for any of its partitions; a fetch of no partition has nothing
+     * to wait for either (Kafka answers it at once).
+     */
+    private boolean hasNews(FetchRequestView request) {
+        if (request.topics().stream().allMatch(topic -> topic.partitions().isEmpty())) {
+            return true;
+        }
+        for (FetchRequestView.FetchTopic topic : request.topics()) {
+            UUID id = topicId(topic.topic(), topic.topicId());
+            for (FetchRequestView.FetchPartition asked : topic.partitions()) {
+                RecentBatches log = partition(id, asked.partition());
+                if (asked.fetchOffset() != log.logEnd()) { // records, or an offset out of range
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static Struct apiVersions() {
@@ -183,7 +270,7 @@ public final class NullBroker {
         return view.struct();
     }
 
-    /** Answers at once whatever is kept past each fetch offset: the null broker never parks a fetch. */
+    /** Answers whatever is kept past each fetch offset (an offset below the log start is out of range). */
     private Struct fetch(FetchRequestView request) {
         FetchResponseView view = new FetchResponseView().sessionId(0);
         for (FetchRequestView.FetchTopic topic : request.topics()) {
@@ -261,7 +348,7 @@ public final class NullBroker {
     }
 
     private RecentBatches partition(UUID topicId, int partition) {
-        return partitions.computeIfAbsent(new PartitionKey(topicId, partition), key -> new RecentBatches(KEPT_BATCHES));
+        return partitions.computeIfAbsent(new PartitionKey(topicId, partition), key -> new RecentBatches(KEPT_BYTES));
     }
 
     /** Requests name a topic by id from version 13 of Produce and Fetch on, by name before. */

@@ -10,22 +10,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The null broker's whole "log" of one partition: only its most recent record batches, in a small ring, so that a
- * consumer following the log end (EndToEndLatency's) can fetch what was just produced, at the cost of one copy of
- * each produced batch and nothing else. Older batches are dropped; the log start offset moves with them. Used on
- * the null broker's single event loop only, so it is not thread-safe.
+ * The null broker's whole "log" of one partition: only its most recent record batches, up to a byte budget, so
+ * that a consumer following the log end can fetch what was just produced, at the cost of one copy of each
+ * produced batch and nothing else. Older batches are dropped; the log start offset moves with them. The budget is
+ * in bytes, not batches: a consumer a few milliseconds behind a fixed-rate producer of one small record a batch
+ * (the e2e-rate case) is many batches behind, and one that falls off the log start loses records. Used on the
+ * null broker's single event loop only, so it is not thread-safe.
  */
 final class RecentBatches {
-    private final int capacity;
-    private final ArrayDeque<Batch> ring;
+    private final int capacityBytes;
+    private final ArrayDeque<Batch> ring = new ArrayDeque<>();
+    private int keptBytes;
     private long logEnd;
 
     /** Plain arrays: wrapped into a response without reference counts to keep. */
     private record Batch(long baseOffset, long nextOffset, byte[] bytes) { }
 
-    RecentBatches(int capacity) {
-        this.capacity = capacity;
-        this.ring = new ArrayDeque<>(capacity);
+    RecentBatches(int capacityBytes) {
+        this.capacityBytes = capacityBytes;
     }
 
     /**
@@ -42,10 +44,11 @@ final class RecentBatches {
                 RecordBatch kept = RecordBatch.wrap(Unpooled.wrappedBuffer(copy));
                 kept.setBaseOffset(logEnd);
                 long next = kept.lastOffset() + 1;
-                if (ring.size() == capacity) {
-                    ring.removeFirst();
-                }
                 ring.addLast(new Batch(logEnd, next, copy));
+                keptBytes += copy.length;
+                while (keptBytes > capacityBytes && ring.size() > 1) {
+                    keptBytes -= ring.removeFirst().bytes().length;
+                }
                 logEnd = next;
             }
         } catch (ProtocolException malformed) {
