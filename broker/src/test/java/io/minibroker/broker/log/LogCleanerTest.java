@@ -69,7 +69,7 @@ class LogCleanerTest {
     }
 
     private PartitionLog open(Function<String, LogConfig> configs) throws IOException {
-        logs = new LogManager(List.of(logDir), configs, clock);
+        logs = TestLogs.manager(List.of(logDir), configs, clock);
         logs.startup();
         cleaner = newCleaner(1 << 20);
         return logs.getOrCreateLog(TP);
