@@ -18,42 +18,30 @@ work="$(mktemp -d)"
 data="${DATA_DIR:-$work/data}"
 jar="${MINIBROKER_JAR:-server/target/minibroker.jar}"
 pid=""
-cleanup() {
-  [[ -z "$pid" ]] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
 cd "$root"
 # shellcheck source=perf-lib.sh
 source "$here/perf-lib.sh"
+trap minibroker_cleanup EXIT
 build_and_resolve
 [[ -n "${SKIP_BUILD:-}" ]] || mvn -q -B -pl benchmarks -am package -DskipTests >&2
 
-# bin/minibroker archives a jar's classes at its first start; done here, so that no timed start includes it.
-MINIBROKER_JAR="$jar" bin/minibroker --version > /dev/null
+archive_classes "$jar"
 overrides=()
 for kv in ${OVERRIDES:-}; do overrides+=(--override "$kv"); done
-start() {
-  MINIBROKER_JAR="$jar" bin/minibroker config/server.properties --override "log.dirs=$data" "${overrides[@]}" \
-    --override "listeners=PLAINTEXT://localhost:$port" --override "advertised.listeners=PLAINTEXT://localhost:$port" \
-    > "$work/broker.log" 2>&1 &
-  pid=$!
-}
-stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""; }
+start() { start_minibroker "$jar" "${overrides[@]}"; }
 
 if [[ ! -d "$data" ]]; then
   echo "# creating $n partitions in $data" >&2
   start; wait_for_port "$port"
   create_topic "localhost:$port" start-p "$n" 1
-  stop
+  stop_minibroker
 fi
 for run in $(seq 1 "$runs"); do
   launch=$(date +%s%3N)
   start
   ms=$(java -Xmx512m -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.scale.PartitionScale ready \
     localhost "$port" start-p "$n" "$launch")
-  stop
+  stop_minibroker
   # Log lines start "[2026-11-26 23:52:00,220]": milliseconds of the day, from the first Opened to Loaded.
   opened=$(awk -F'[][ :,]+' '/Opened .* with offsets/ && !first { first = (($3 * 60 + $4) * 60 + $5) * 1000 + $6 }
     /Loaded [0-9]+ partition logs/ { print (($3 * 60 + $4) * 60 + $5) * 1000 + $6 - first }' "$work/broker.log")

@@ -1,5 +1,6 @@
-# Shared by producer-perf.sh, cluster-perf.sh and broker-perf.sh (sourced, not run): builds minibroker, resolves
-# Apache Kafka 4.3.1's tools, starts Kafka KRaft nodes, creates topics and runs kafka-producer-perf-test.
+# Shared by producer-perf.sh, cluster-perf.sh, broker-perf.sh, segments-start.sh and partition-start.sh (sourced,
+# not run): builds minibroker, resolves Apache Kafka 4.3.1's tools, starts Kafka KRaft nodes, creates topics, runs
+# kafka-producer-perf-test, and starts and stops the one minibroker of the start-time scripts.
 # Expects $root (the repository) and $work (a temporary directory) to be set.
 
 build_and_resolve() {
@@ -80,4 +81,41 @@ restart_kafka() {
 
 new_kafka_cluster_id() {
   java -cp "$kafka_cp" kafka.tools.StorageTool random-uuid 2>/dev/null
+}
+
+# The start-time scripts' one minibroker (segments-start.sh, partition-start.sh), from $root: they set $data (its log
+# directory), $port (its one PLAINTEXT listener) and pid="" (then the broker started last), and trap
+# minibroker_cleanup on EXIT.
+
+# start_minibroker JAR [ARGS...]: bin/minibroker on config/server.properties with log.dirs=$data, then ARGS (more
+# --override key=value), listening on localhost:$port, in the background, logging to $work/broker.log; sets pid. Runs
+# under the command in the array minibroker_wrapper if one is set (segments-start.sh's strace).
+start_minibroker() {
+  local jar=$1; shift
+  MINIBROKER_JAR="$jar" ${minibroker_wrapper[@]+"${minibroker_wrapper[@]}"} bin/minibroker config/server.properties \
+    --override "log.dirs=$data" "$@" \
+    --override "listeners=PLAINTEXT://localhost:$port" --override "advertised.listeners=PLAINTEXT://localhost:$port" \
+    > "$work/broker.log" 2>&1 &
+  pid=$!
+}
+
+# The process id of the broker's JVM: $pid itself, or its java child under a wrapper.
+minibroker_jvm() {
+  pgrep -P "$pid" java || echo "$pid"
+}
+
+# Stops the broker cleanly: SIGTERM to its JVM itself, not to a wrapper.
+stop_minibroker() {
+  kill "$(minibroker_jvm)"; wait "$pid" 2>/dev/null || true; pid=""
+}
+
+# archive_classes JAR: bin/minibroker archives a jar's classes at its first start; done once beforehand, so that no
+# timed start includes it.
+archive_classes() {
+  MINIBROKER_JAR="$1" bin/minibroker --version > /dev/null
+}
+
+minibroker_cleanup() {
+  [[ -z "$pid" ]] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+  rm -rf "$work"
 }

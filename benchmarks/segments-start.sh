@@ -19,42 +19,24 @@ data="${DATA_DIR:-/tmp/segments-start-$n}"
 read -r -a jars <<< "${JARS:-server/target/minibroker.jar}"
 work="$(mktemp -d)"
 pid=""
-cleanup() {
-  [[ -z "$pid" ]] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
 cd "$root"
 # shellcheck source=perf-lib.sh
 source "$here/perf-lib.sh"
+trap minibroker_cleanup EXIT
 SKIP_BUILD=1 build_and_resolve
 for jar in "${jars[@]}"; do
-  MINIBROKER_JAR="$jar" bin/minibroker --version > /dev/null # archives the jar's classes outside the timed starts
+  archive_classes "$jar"
 done
+[[ -z "${STRACE:-}" ]] || minibroker_wrapper=(strace -f -qq -e trace=openat -o "$work/trace")
 
-start() { # JAR [extra overrides...]; under strace when STRACE=1
-  local jar=$1; shift
-  local trace=()
-  [[ -z "${STRACE:-}" ]] || trace=(strace -f -qq -e trace=openat -o "$work/trace")
-  MINIBROKER_JAR="$jar" "${trace[@]}" bin/minibroker config/server.properties --override "log.dirs=$data" "$@" \
-    --override "listeners=PLAINTEXT://localhost:$port" --override "advertised.listeners=PLAINTEXT://localhost:$port" \
-    > "$work/broker.log" 2>&1 &
-  pid=$!
-}
 await() { # PATTERN: waits for a line of the broker's log
   for _ in $(seq 1 2400); do grep -q "$1" "$work/broker.log" 2>/dev/null && return 0; sleep 0.05; done
   echo "the broker never logged '$1'" >&2; return 1
 }
-stop() { # the JVM itself (strace's child when traced), so that it shuts down cleanly
-  local jvm
-  jvm=$(pgrep -P "$pid" java || echo "$pid")
-  kill "$jvm"; wait "$pid" 2>/dev/null || true; pid=""
-}
 
 if [[ ! -d "$data" ]]; then
   echo "# creating $n partitions with $rounds rounds of data in $data" >&2
-  start "${jars[0]}" --override log.roll.ms=4000 --override log.roll.jitter.ms=0
+  start_minibroker "${jars[0]}" --override log.roll.ms=4000 --override log.roll.jitter.ms=0
   wait_for_port "$port"
   create_topic "localhost:$port" start-p "$n" 1
   for _ in $(seq 1 "$rounds"); do
@@ -63,15 +45,15 @@ if [[ ! -d "$data" ]]; then
       linger.ms=20 partitioner.class=org.apache.kafka.clients.producer.RoundRobinPartitioner > /dev/null
     sleep 5 # past log.roll.ms: the next round's first batch rolls each partition
   done
-  await "started (Broker)"; stop
+  await "started (Broker)"; stop_minibroker
   echo "# $(find "$data" -name '*.log' | wc -l) segments" >&2
 fi
 
 for run in $(seq 1 "$runs"); do
   for jar in "${jars[@]}"; do
-    start "$jar"
+    start_minibroker "$jar"
     await "Loaded [0-9]* partition logs"
-    jvm=$(pgrep -P "$pid" java || echo "$pid")
+    jvm=$(minibroker_jvm)
     figures=""
     if [[ -z "${STRACE:-}" ]]; then
       cpu=$(awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$jvm/stat")
@@ -80,7 +62,7 @@ for run in $(seq 1 "$runs"); do
       cp "$work/trace" "$work/trace.loaded"
     fi
     loaded=$(grep -o "partition logs from .* in [0-9]* ms after an* [a-z]*" "$work/broker.log" | sed 's/.* in //')
-    await "started (Broker)"; sleep 1; stop # stopped once started: a stop while starting may leave no clean-shutdown mark
+    await "started (Broker)"; sleep 1; stop_minibroker # stopped once started: a stop while starting may leave no clean-shutdown mark
     echo "jar=$jar run=$run $figures loaded=\"$loaded\" load=$(cut -d' ' -f1 /proc/loadavg)"
     if [[ -n "${STRACE:-}" ]]; then
       grep "$data" "$work/trace.loaded" | grep -v ENOENT | grep -o '\.[a-z]*"' | tr -d '"' | sort | uniq -c \

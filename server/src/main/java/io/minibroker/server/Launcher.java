@@ -110,76 +110,33 @@ public final class Launcher {
     }
 
     /**
-     * An argument file's options, as the java launcher of JDK 17 reads the file: white space separates them; a
-     * {@code #} outside quotes starts a comment to the end of its line, and drops the unquoted text of the option
-     * it interrupts; single or double quotes keep white space in an option and end, unclosed, at the end of their
-     * line; inside quotes a backslash escapes the next character ({@code \n}, {@code \t}, {@code \r}, {@code \f}
-     * stand for those characters) or, at the end of a line, continues the quote on the next one, without that line's
-     * leading white space. Outside quotes a backslash is itself. LauncherTest checks these rules against the JDK's
-     * own launcher.
+     * An argument file's options, as the java launcher reads a file of the kind config/ holds: options separated by
+     * white space, and comments. A {@code #} starts a comment to the end of its line and, where it interrupts an
+     * option, drops that option's text, as the launcher does. Quotes, which the launcher reads with escapes and
+     * line continuations, are refused rather than misread: the default files need none. LauncherTest checks this
+     * against the JDK's own launcher.
+     *
+     * @throws IllegalArgumentException if the text has a quote outside a comment
      */
     static List<String> argumentFileOptions(String text) {
         List<String> options = new ArrayList<>();
-        StringBuilder taken = new StringBuilder(); // the option so far, up to its last quote
-        StringBuilder unquoted = new StringBuilder(); // what followed that quote, which a comment drops
-        char quote = 0;
-        boolean comment = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (comment) {
-                comment = c != '\n' && c != '\r'; // the option interrupted goes on after the comment's line
-            } else if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                } else if (c == '\n' || c == '\r') {
-                    quote = 0;
-                    emit(options, taken, unquoted);
-                } else if (c == '\\' && i + 1 < text.length()) {
-                    char escaped = text.charAt(++i);
-                    if (escaped == '\n' || escaped == '\r') {
-                        if (escaped == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
-                            i++;
-                        }
-                        while (i + 1 < text.length() && (text.charAt(i + 1) == ' ' || text.charAt(i + 1) == '\t')) {
-                            i++;
-                        }
-                    } else {
-                        taken.append(switch (escaped) {
-                            case 'n' -> '\n';
-                            case 't' -> '\t';
-                            case 'r' -> '\r';
-                            case 'f' -> '\f';
-                            default -> escaped;
-                        });
-                    }
-                } else {
-                    taken.append(c);
+        for (String line : text.split("[\r\n]")) {
+            for (String option : line.split("[ \t\f]+")) {
+                int comment = option.indexOf('#');
+                String read = comment < 0 ? option : option.substring(0, comment);
+                if (read.contains("\"") || read.contains("'")) {
+                    throw new IllegalArgumentException("A quote in a JVM argument file, which this launcher does "
+                            + "not read: " + option);
                 }
-            } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
-                emit(options, taken, unquoted);
-            } else if (c == '#') {
-                unquoted.setLength(0);
-                comment = true;
-            } else if (c == '"' || c == '\'') {
-                taken.append(unquoted);
-                unquoted.setLength(0);
-                quote = c;
-            } else {
-                unquoted.append(c);
+                if (comment >= 0) {
+                    break; // the rest of the line is a comment, and the option it interrupts is dropped
+                }
+                if (!option.isEmpty()) {
+                    options.add(option);
+                }
             }
         }
-        emit(options, taken, unquoted);
         return options;
-    }
-
-    /** Adds the option that ends here, if it has any text (an empty one is no option), and starts the next. */
-    private static void emit(List<String> options, StringBuilder taken, StringBuilder unquoted) {
-        taken.append(unquoted);
-        if (!taken.isEmpty()) {
-            options.add(taken.toString());
-        }
-        taken.setLength(0);
-        unquoted.setLength(0);
     }
 
     /**

@@ -1,9 +1,10 @@
 package io.minibroker.broker.group;
 
-import java.util.ArrayList;
+import java.util.AbstractList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -39,46 +40,49 @@ final class ShareGroupStatePartitions {
     void initialize(UUID topicId, String name, Collection<Integer> partitions) {
         initializing.remove(topicId);
         Topic known = initialized.get(topicId);
-        if (known == null || !known.name.equals(name) || !known.partitions.containsAll(partitions)) {
+        if (known == null || !known.name.equals(name) || !holdsAll(known.partitions, partitions)) {
             add(topicId, name, known, partitions);
         }
     }
 
     /**
-     * The topic's partitions 0 to {@code count} - 1 have state now, besides those that had: what a share heartbeat
-     * asks of each subscribed topic. When nothing changes (the usual case: the topic's partitions, already all
-     * there), nothing is allocated.
+     * Whether {@code known} (distinct, never negative) holds every one of {@code partitions}; without a look-up each
+     * when it is exactly 0 to its size - 1, as a topic that only heartbeats initialized is.
      */
-    void initializeFirst(UUID topicId, String name, int count) {
-        initializing.remove(topicId);
-        Topic known = initialized.get(topicId);
-        if (known != null && known.name.equals(name) && holdsFirst(known.partitions, count)) {
-            return;
-        }
-        List<Integer> partitions = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            partitions.add(i);
-        }
-        add(topicId, name, known, partitions);
-    }
-
-    /** Whether {@code partitions} (distinct, never negative) include 0 to {@code count} - 1. */
-    private static boolean holdsFirst(SortedSet<Integer> partitions, int count) {
-        if (count == 0) {
-            return true;
-        }
-        if (partitions.size() < count) {
-            return false;
-        }
-        if (partitions.last() == partitions.size() - 1) {
-            return true; // exactly 0 to size - 1, which holds 0 to count - 1
-        }
-        for (int i = 0; i < count; i++) {
-            if (!partitions.contains(i)) {
+    private static boolean holdsAll(SortedSet<Integer> known, Collection<Integer> partitions) {
+        boolean firstOnes = known.isEmpty() || known.last() == known.size() - 1;
+        for (int partition : partitions) {
+            if (firstOnes ? partition < 0 || partition >= known.size() : !known.contains(partition)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * The topic's partitions 0 to {@code count} - 1 have state now, besides those that had: what a share heartbeat
+     * asks of each subscribed topic.
+     */
+    void initializeFirst(UUID topicId, String name, int count) {
+        initialize(topicId, name, firstPartitions(count));
+    }
+
+    /**
+     * 0 to {@code count} - 1, each made as it is read: a heartbeat's topic that has them all already (the usual
+     * case) copies nothing.
+     */
+    private static List<Integer> firstPartitions(int count) {
+        return new AbstractList<>() {
+            @Override
+            public Integer get(int index) {
+                return Objects.checkIndex(index, count);
+            }
+
+            @Override
+            public int size() {
+                return count;
+            }
+        };
     }
 
     private void add(UUID topicId, String name, Topic known, Collection<Integer> partitions) {

@@ -72,14 +72,6 @@ public final class LogManager implements AutoCloseable {
     };
 
     /**
-     * With Kafka's default number of threads opening each directory's logs, and producers that never expire as the
-     * logs load their snapshots.
-     */
-    public LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock) {
-        this(logDirs, topicConfigs, clock, DEFAULT_RECOVERY_THREADS_PER_DATA_DIR, Long.MAX_VALUE);
-    }
-
-    /**
      * @param topicConfigs the settings for a topic's partitions (defaults plus the topic's overrides)
      * @param recoveryThreadsPerDataDir {@code num.recovery.threads.per.data.dir}: threads opening each directory's logs
      * @param producerIdExpirationMs {@code producer.id.expiration.ms}: producers idle that long by {@code clock} are

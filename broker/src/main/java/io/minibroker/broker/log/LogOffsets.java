@@ -34,9 +34,13 @@ final class LogOffsets {
         return logEndOffset;
     }
 
-    /** The log end moved to where the active segment now ends (an append, even one that failed part way). */
+    /**
+     * The log end moved to where the active segment now ends (an append, even one that failed part way); never back,
+     * as a log that a truncation ended past its last batch (see {@link #truncatedTo}) still ends there if an append
+     * failed before its first batch.
+     */
     void appendedTo(long logEndOffset) {
-        this.logEndOffset = logEndOffset;
+        this.logEndOffset = Math.max(this.logEndOffset, logEndOffset);
     }
 
     /** Moves the log start up to {@code offset}, never back (retention, DeleteRecords); returns the start now. */
@@ -46,8 +50,8 @@ final class LogOffsets {
     }
 
     /**
-     * A truncation ended the log at {@code logEndOffset}. Cutting the whole batch holding the offset asked for can
-     * end the log before its start; nothing is then readable, and the next append starts both again.
+     * A truncation ended the log at {@code logEndOffset}, the offset it was asked for, as Kafka's does: the log's last
+     * batch may end before it (the truncation cut the whole batch holding it, or it lies in a gap of the log).
      */
     void truncatedTo(long logEndOffset) {
         this.logEndOffset = logEndOffset;

@@ -43,13 +43,14 @@ final class LogTruncation {
             return;
         }
         int removed = segments.truncateTo(offset);
-        long logEndOffset = segments.active().nextOffset();
-        epochCache.truncateFromEnd(logEndOffset);
-        offsets.truncatedTo(logEndOffset);
-        flushState.cutTo(logEndOffset);
-        transactions.replay(logEndOffset, logEndOffset, now); // transactions the cut reopens, or removes
-        log.info("Truncated {} to offset {} ({} bytes cut from the active segment); log end offset now {}",
-                topicPartition, offset, removed, logEndOffset);
+        // The log ends at the offset asked for, as Kafka's (LocalLog.truncateTo), though its last batch may end
+        // before: a follower cut into a gap (offsets its leader's cleaner removed) fetches on from there.
+        epochCache.truncateFromEnd(offset);
+        offsets.truncatedTo(offset);
+        flushState.cutTo(offset);
+        transactions.replay(offset, offset, now); // transactions the cut reopens, or removes
+        log.info("Truncated {} to offset {} ({} bytes cut from the active segment, whose last batch ends at {})",
+                topicPartition, offset, removed, segments.active().nextOffset());
     }
 
     /** See {@link PartitionLog#restartAt}. */

@@ -549,9 +549,10 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Removes every batch that reaches {@code offset} or beyond (a follower matching its leader). The
-     * batch holding {@code offset} goes entirely, so the log may end before {@code offset}. Truncating to
-     * the log start or before empties the log and restarts it at {@code offset}.
+     * Removes every batch that reaches {@code offset} or beyond (a follower matching its leader), and ends the log at
+     * {@code offset}, as Kafka's truncateTo: the next append, or the follower's next fetch, starts there. The batch
+     * holding {@code offset} goes entirely, and {@code offset} may lie in a gap, so the last batch left may end
+     * before it. Truncating to the log start or before empties the log and restarts it at {@code offset}.
      */
     public void truncateTo(long offset) {
         truncateToUnderLock(offset);

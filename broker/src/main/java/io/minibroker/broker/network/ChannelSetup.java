@@ -5,9 +5,9 @@ import io.minibroker.broker.control.BrokerControls;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.security.SslEngineFactory;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  * frames to requests and responses (on a SASL listener, after the connection authenticated); and write watermarks
  * that count fetched records sent from files.
  */
-public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
+public final class ChannelSetup extends ChannelInitializer<Channel> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChannelSetup.class);
 
@@ -62,10 +62,11 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     }
 
     @Override
-    protected void initChannel(SocketChannel channel) {
+    protected void initChannel(Channel channel) {
         channel.config().setMessageSizeEstimator(SendfileAwareSizeEstimator.INSTANCE);
         SaslSession sasl = saslSessions == null ? null : saslSessions.get();
-        InetAddress peer = channel.remoteAddress().getAddress();
+        // A connection of a TCP listener: typed as any channel so that a test can run the pipeline on an embedded one.
+        InetAddress peer = ((InetSocketAddress) channel.remoteAddress()).getAddress();
         String refusedBy = limits.quotas().tryAccept(listenerName, peer, sasl != null);
         if (refusedBy != null) {
             LOG.warn("Refusing connection from {} on {}: {} reached", channel.remoteAddress(), listenerName, refusedBy);
@@ -75,17 +76,14 @@ public final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         Authentication authentication = new Authentication(sasl);
         channel.closeFuture().addListener(closed -> limits.quotas().closed(listenerName, peer,
                 !authentication.counted));
-        addHandlers(channel.pipeline(), sasl, authentication::isAuthenticated);
+        addHandlers(channel.pipeline(), sasl, authentication);
     }
 
-    /**
-     * The handlers of an admitted connection, in order; {@code authenticated} tells whether it is authenticated
-     * yet ({@code sasl} is null on a listener without SASL).
-     */
-    void addHandlers(ChannelPipeline pipeline, SaslSession sasl, BooleanSupplier authenticated) {
+    /** The handlers of an admitted connection, in order ({@code sasl} is null on a listener without SASL). */
+    private void addHandlers(ChannelPipeline pipeline, SaslSession sasl, Authentication authentication) {
         ReadGate gate = new ReadGate();
-        FrameDecoder frames = new FrameDecoder(() -> authenticated.getAsBoolean() ? maxFrameBytes
-                : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()), authenticated,
+        FrameDecoder frames = new FrameDecoder(() -> authentication.isAuthenticated() ? maxFrameBytes
+                : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()), authentication::isAuthenticated,
                 limits.requestBytes(), limits.unauthenticatedRequestBytes(), gate);
         pipeline.addLast("read-gate", gate);
         if (tls != null) {

@@ -69,7 +69,7 @@ class LogCleanerTest {
     }
 
     private PartitionLog open(Function<String, LogConfig> configs) throws IOException {
-        logs = new LogManager(List.of(logDir), configs, clock);
+        logs = TestLogs.manager(List.of(logDir), configs, clock);
         logs.startup();
         cleaner = newCleaner(1 << 20);
         return logs.getOrCreateLog(TP);
@@ -300,7 +300,7 @@ class LogCleanerTest {
     /**
      * A follower rolls at the base offset its leader sent, which after the leader's cleaning can lie past the
      * follower's log end: its segments need not abut. After a clean restart the segment before such a gap still ends
-     * at its last batch, so the cleaner cleans it and a truncation into the gap ends the log no later than asked.
+     * at its last batch, so the cleaner cleans it; a truncation into the gap ends the log where asked, as Kafka's.
      */
     @Test
     void aFollowersSegmentEndingBeforeAGapIsCleanedAndTruncatedIntoAfterACleanRestart() throws Exception {
@@ -320,7 +320,7 @@ class LogCleanerTest {
         assertThat(cleaned).isNotEqualTo(written).containsAll(written.stream().filter(kv -> kv.offset() >= 19).toList());
         log.truncateTo(5);
 
-        assertThat(log.logEndOffset()).isLessThanOrEqualTo(5);
+        assertThat(log.logEndOffset()).isEqualTo(5);
         assertThat(readAll(log)).isEqualTo(cleaned.stream().filter(kv -> kv.offset() < 5).toList());
     }
 
@@ -502,12 +502,18 @@ class LogCleanerTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Every record, read batch after batch from the log start, stepping over the gaps as a consumer does. */
+    /**
+     * Every record, read batch after batch from the log start, stepping over the gaps as a consumer does, up to the
+     * last batch (which a truncation may leave before the log end).
+     */
     private static List<Kv> readAll(PartitionLog log) {
         List<Kv> all = new ArrayList<>();
         long offset = log.logStartOffset();
         while (offset < log.logEndOffset()) {
             LogReadResult result = log.read(offset, 1, true, Long.MAX_VALUE);
+            if (result.isEmpty()) {
+                break;
+            }
             ByteBuf bytes = result.readInto(TestBatches.ALLOC);
             try {
                 RecordBatch batch = RecordBatches.of(bytes).next();

@@ -51,7 +51,7 @@ class LogCleanerTransactionsTest {
     }
 
     private PartitionLog open() throws IOException {
-        logs = new LogManager(List.of(logDir), topic -> COMPACTED, clock);
+        logs = TestLogs.manager(List.of(logDir), topic -> COMPACTED, clock);
         logs.startup();
         cleaner = new LogCleaner(logs, clock, 60_000, 1 << 20, 86_400_000L);
         return logs.getOrCreateLog(TP);

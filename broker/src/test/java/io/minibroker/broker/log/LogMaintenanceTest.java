@@ -21,7 +21,7 @@ class LogMaintenanceTest {
     @Test
     void aRolledSegmentIsFlushedRightAfterTheRollNotAtTheNextCheckpoint() throws Exception {
         LogConfig config = LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(200);
-        LogManager manager = new LogManager(List.of(dir), topic -> config, new MutableClock(T0));
+        LogManager manager = TestLogs.manager(List.of(dir), topic -> config, new MutableClock(T0));
         manager.startup();
         try {
             PartitionLog log;

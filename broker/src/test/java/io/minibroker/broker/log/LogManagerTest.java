@@ -31,7 +31,7 @@ class LogManagerTest {
 
     private LogManager manager() {
         LogConfig config = LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(200);
-        return new LogManager(List.of(dirA, dirB), topic -> config, clock);
+        return TestLogs.manager(List.of(dirA, dirB), topic -> config, clock);
     }
 
     private Map<TopicPartition, List<TestBatches.Entry>> fill(LogManager manager) throws IOException {

@@ -21,7 +21,7 @@ class LogMetersTest {
     @Test
     void everyLogHasGaugesThatFollowItAndGoWhenItIsDeleted() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (LogManager logs = new LogManager(List.of(dir), topic -> LogConfig.defaults(), Clock.systemUTC())) {
+        try (LogManager logs = TestLogs.manager(List.of(dir), topic -> LogConfig.defaults(), Clock.systemUTC())) {
             logs.startup();
             TopicPartition before = new TopicPartition("before", 0);
             TestBatches.append(logs.getOrCreateLog(before), "b", 2, 1_000L);
@@ -48,7 +48,7 @@ class LogMetersTest {
     @Test
     void theLogsOpenAtTheStartGetTheirGaugesInTheRegisteringTaskUnlessDeletedMeanwhile() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (LogManager logs = new LogManager(List.of(dir), topic -> LogConfig.defaults(), Clock.systemUTC())) {
+        try (LogManager logs = TestLogs.manager(List.of(dir), topic -> LogConfig.defaults(), Clock.systemUTC())) {
             logs.startup();
             TopicPartition kept = new TopicPartition("kept", 0);
             TopicPartition gone = new TopicPartition("gone", 0);

@@ -954,6 +954,39 @@ class PartitionLogTest {
         assertThatThrownBy(() -> log.deleteRecordsBefore(1000)).isInstanceOf(LogException.class);
     }
 
+    /**
+     * A follower whose leader's cleaner removed offsets 3 to 9 has the same gap; truncated into it, its log ends where
+     * asked, as Kafka's, so that it fetches on from there and appends the leader's next batch.
+     */
+    @Test
+    void aTruncationIntoAGapEndsTheLogAtTheOffsetAsked() throws IOException {
+        open(LogConfig.defaults());
+        appendAsFollower(0, "before", 3);
+        appendAsFollower(10, "after", 3);
+
+        log.truncateTo(6);
+
+        assertThat(log.logEndOffset()).isEqualTo(6);
+        assertThat(log.highWatermark()).isEqualTo(6);
+        assertThat(readAll(log)).extracting(TestBatches.Entry::offset).containsExactly(0L, 1L, 2L);
+        assertThat(appendAsFollower(10, "again", 2).firstOffset()).isEqualTo(10);
+        assertThat(log.logEndOffset()).isEqualTo(12);
+        assertThat(readAll(log)).extracting(TestBatches.Entry::offset).containsExactly(0L, 1L, 2L, 10L, 11L);
+    }
+
+    private AppendResult appendAsFollower(long baseOffset, String prefix, int records) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, baseOffset, T0);
+        for (int i = 0; i < records; i++) {
+            builder.append(T0, null, (prefix + "-" + i).getBytes(StandardCharsets.UTF_8), List.of());
+        }
+        ByteBuf batch = builder.build();
+        try {
+            return log.appendAsFollower(batch);
+        } finally {
+            batch.release();
+        }
+    }
+
     @Test
     void truncateToRemovesTheBatchHoldingTheOffsetAndEverythingAfter() throws IOException {
         open(small());
@@ -961,10 +994,10 @@ class PartitionLogTest {
             append(log, "u" + i, 5, T0 + i);
         }
         log.truncateTo(57);
-        assertThat(log.logEndOffset()).isEqualTo(55);
+        assertThat(log.logEndOffset()).as("as Kafka's, though the batch 55..59 went whole").isEqualTo(57);
         assertThat(readAll(log)).hasSize(55).last().extracting(TestBatches.Entry::value).isEqualTo("u10-4");
         assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(T0 + 10, 50));
-        assertThat(append(log, "again", 2, T0 + 50).firstOffset()).isEqualTo(55);
+        assertThat(append(log, "again", 2, T0 + 50).firstOffset()).isEqualTo(57);
 
         log.truncateTo(0);
         assertThat(log.logEndOffset()).isZero();

@@ -45,14 +45,17 @@ final class TestBatches {
     record Entry(long offset, long timestamp, String value) {
     }
 
-    /** Every record from the log start to the end, fetching batch by batch as a consumer would. */
+    /**
+     * Every record from the log start to the end, fetching batch by batch as a consumer would. A read finds nothing
+     * only past the last batch, which a truncation may leave before the log end (the callers compare what was read).
+     */
     static List<Entry> readAll(PartitionLog log) {
         List<Entry> entries = new ArrayList<>();
         long offset = log.logStartOffset();
         while (offset < log.logEndOffset()) {
             LogReadResult result = log.read(offset, 1, true, Long.MAX_VALUE);
             if (result.isEmpty()) {
-                throw new AssertionError("empty read at " + offset + " before the end " + log.logEndOffset());
+                break;
             }
             List<Entry> read = decode(result);
             for (Entry entry : read) {

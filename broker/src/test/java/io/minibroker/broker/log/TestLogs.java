@@ -3,8 +3,10 @@ package io.minibroker.broker.log;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
+import java.util.function.Function;
 
-/** Opens a log for a test that does not exercise producer expiry. */
+/** Opens logs for a test that does not exercise producer expiry. */
 public final class TestLogs {
     private TestLogs() {
     }
@@ -13,6 +15,15 @@ public final class TestLogs {
     public static PartitionLog open(Path logDir, TopicPartition topicPartition, LogConfig config, Clock clock,
                                     long recoveryPoint, long logStartOffset, boolean cleanShutdown) throws IOException {
         return PartitionLog.open(logDir, topicPartition, config, clock, recoveryPoint, logStartOffset, cleanShutdown,
+                Long.MAX_VALUE);
+    }
+
+    /**
+     * A {@link LogManager} with Kafka's default number of recovery threads per directory, whose logs load their
+     * producer snapshots with producers that never expire.
+     */
+    public static LogManager manager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock) {
+        return new LogManager(logDirs, topicConfigs, clock, LogManager.DEFAULT_RECOVERY_THREADS_PER_DATA_DIR,
                 Long.MAX_VALUE);
     }
 }

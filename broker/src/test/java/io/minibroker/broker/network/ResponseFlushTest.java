@@ -17,6 +17,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +66,12 @@ class ResponseFlushTest {
                 pipeline().flush();
                 return this;
             }
+
+            /** A TCP peer's address, as the connection quotas count connections by address. */
+            @Override
+            protected SocketAddress remoteAddress0() {
+                return new InetSocketAddress(InetAddress.getLoopbackAddress(), 40_000);
+            }
         };
         channel.pipeline().addLast("count-flushes", new ChannelOutboundHandlerAdapter() {
             @Override
@@ -71,7 +80,7 @@ class ResponseFlushTest {
                 ctx.flush();
             }
         });
-        setup.addHandlers(channel.pipeline(), null, () -> true);
+        channel.pipeline().addLast("setup", setup); // runs its initChannel at once: the channel is registered
         return channel;
     }
 
