@@ -8,7 +8,10 @@
 # (default 2000) committing every 100 ms, LATENCY_RECORDS records (default 20000), read by a read_committed
 # consumer; p50/p99/p99.9 of send-to-receive, and of commit-to-receive per transaction (commitTransaction() called
 # to its first record read: the broker's share of the wait). JVMs: minibroker through bin/minibroker (its default
-# options), Kafka with a 1 GB heap; fresh log directories.
+# options), Kafka with a 1 GB heap; fresh log directories. The latency driver first sends, commits and reads
+# WARMUP_SECONDS (default 5) of records the same way without measuring them: each broker's first transactions after
+# its throughput run (its read_committed fetch path not yet run) and the driver's own cold clients are left out of
+# both brokers' figures alike.
 # IMPLS="minibroker" runs minibroker alone (default "minibroker kafka"); MINIBROKER_JAR another build of it (with
 # SKIP_BUILD=1: a before/after comparison); PORT and CONTROLLER_PORT the ports (default 29292, 29293).
 set -euo pipefail
@@ -18,6 +21,7 @@ records="${RECORDS:-1000000}"
 rounds="${ROUNDS:-1}"
 latency_records="${LATENCY_RECORDS:-20000}"
 latency_rate="${LATENCY_RATE:-2000}"
+warmup_seconds="${WARMUP_SECONDS:-5}"
 port="${PORT:-29292}"
 controller_port="${CONTROLLER_PORT:-29293}"
 impls="${IMPLS:-minibroker kafka}"
@@ -66,9 +70,9 @@ run() {
     --producer-props bootstrap.servers="localhost:$port" 2>/dev/null | tail -n 1 |
     sed -E 's/.*records sent, ([0-9.]+) records\/sec \(([0-9.]+) MB\/sec\).* ([0-9]+) ms 50th, [0-9]+ ms 95th, ([0-9]+) ms 99th.*/records_per_sec=\1 mb_per_sec=\2 p50_ms=\3 p99_ms=\4/')"
   echo "impl=$1 round=$2 throughput records=$records record_size=100 transaction_duration_ms=100 $tput"
-  echo "impl=$1 round=$2 read_committed_e2e rate=$latency_rate commit_ms=100 $(java -Xmx256m $log4j \
-    -cp "$kafka_cp" "$driver" "localhost:$port" "txn-latency-$2" "$latency_records" "$latency_rate" 100 100 \
-    2>/dev/null)"
+  echo "impl=$1 round=$2 read_committed_e2e rate=$latency_rate commit_ms=100 warmup_s=$warmup_seconds $(java \
+    -Xmx256m $log4j -cp "$kafka_cp" "$driver" "localhost:$port" "txn-latency-$2" "$latency_records" "$latency_rate" \
+    100 100 "$warmup_seconds" 2>/dev/null)"
 }
 
 echo "# load: $(uptime)"
@@ -77,4 +81,5 @@ for round in $(seq 1 "$rounds"); do
   if [[ " $impls " == *" kafka "* ]]; then start_kafka_single; run kafka-4.3.1 "$round"; stop_broker; fi
 done
 echo "# load: $(uptime)"
-echo "# reproduce: RECORDS=$records ROUNDS=$rounds LATENCY_RECORDS=$latency_records LATENCY_RATE=$latency_rate benchmarks/transactional-perf.sh"
+echo "# reproduce: RECORDS=$records ROUNDS=$rounds LATENCY_RECORDS=$latency_records LATENCY_RATE=$latency_rate" \
+  "WARMUP_SECONDS=$warmup_seconds benchmarks/transactional-perf.sh"

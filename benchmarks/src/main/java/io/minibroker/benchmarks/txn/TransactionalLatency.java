@@ -24,8 +24,13 @@ import java.util.concurrent.locks.LockSupport;
  * the commit call. So the broker's share is also measured apart, per transaction, as commit latency: from the
  * producer's commitTransaction() call to the consumer receiving the transaction's first record (EndTxn, the
  * markers, the last stable offset's move and the parked fetch's wake-up, all on the broker).
- * Prints one line: records, p50, p99, p99.9 in ms, then transactions and commit_p50/p99/p99.9 in ms. Run by
- * benchmarks/transactional-perf.sh (Kafka's EndToEndLatency tool has no transactional mode).
+ * The first {@code --warmup-seconds} (default 0) of records are sent, committed and read the same way but not
+ * measured, and a transaction ends where they end: the first transactions of a fresh JVM, this one's clients and
+ * the broker alike, run interpreted and link their call sites, and at some 490 transactions a run, p99 is the fifth
+ * slowest, so a few cold transactions would otherwise set it for either broker.
+ * Prints one line: records, p50, p99, p99.9 in ms, then transactions and commit_p50/p99/p99.9 in ms (measured
+ * records and transactions only). Run by benchmarks/transactional-perf.sh (Kafka's EndToEndLatency tool has no
+ * transactional mode).
  */
 public final class TransactionalLatency {
 
@@ -36,11 +41,14 @@ public final class TransactionalLatency {
         int rate = Integer.parseInt(args[3]);
         long commitNanos = Long.parseLong(args[4]) * 1_000_000L;
         int size = Integer.parseInt(args[5]);
+        int warmup = args.length > 6 ? Integer.parseInt(args[6]) * rate : 0; // records sent before measuring
+        int total = warmup + records;
         long[] latencies = new long[records];
-        // Per transaction: when its commit was asked for (this thread's only) and when its first record arrived
-        // (the reader's only; read here after joining it), 0 until then.
-        long[] commitCalled = new long[records + 1];
-        long[] firstSeen = new long[records + 1];
+        // Per transaction: when its commit was asked for (this thread's only) and when its first record arrived,
+        // and whether it is measured, as its records say (the reader's only; read here after joining it).
+        long[] commitCalled = new long[total + 2];
+        long[] firstSeen = new long[total + 2];
+        boolean[] measured = new boolean[total + 2];
         TopicPartition partition = new TopicPartition(topic, 0);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap,
                 "transactional.id", "txn-latency-" + topic, "linger.ms", "0"),
@@ -54,12 +62,18 @@ public final class TransactionalLatency {
             consumer.position(partition); // resolves the end now, before anything is sent
             Thread reader = new Thread(() -> {
                 int seen = 0;
-                while (seen < records) {
+                int sampled = 0;
+                while (seen < total) {
                     for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
                         long now = System.nanoTime();
+                        seen++;
                         ByteBuffer value = ByteBuffer.wrap(record.value());
-                        latencies[seen++] = now - value.getLong();
+                        long sent = value.getLong();
                         int transaction = value.getInt();
+                        measured[transaction] = value.get() == 1;
+                        if (measured[transaction]) {
+                            latencies[sampled++] = now - sent;
+                        }
                         if (firstSeen[transaction] == 0) {
                             firstSeen[transaction] = now;
                         }
@@ -72,7 +86,7 @@ public final class TransactionalLatency {
             long transactionStart = start;
             int transaction = 0;
             producer.beginTransaction();
-            for (int i = 0; i < records; i++) {
+            for (int i = 0; i < total; i++) {
                 long due = start + i * intervalNanos;
                 // Parked, not spinning: on a two-core machine a spinning sender takes a core from the broker and
                 // the consumer, and the latencies measured would be the scheduler's. The schedule is fixed
@@ -80,7 +94,7 @@ public final class TransactionalLatency {
                 for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
                     LockSupport.parkNanos(wait);
                 }
-                if (System.nanoTime() - transactionStart >= commitNanos) {
+                if (System.nanoTime() - transactionStart >= commitNanos || (i == warmup && i > 0)) {
                     commitCalled[transaction] = System.nanoTime();
                     producer.commitTransaction();
                     producer.beginTransaction();
@@ -88,7 +102,7 @@ public final class TransactionalLatency {
                     transaction++;
                 }
                 byte[] value = new byte[size];
-                ByteBuffer.wrap(value).putLong(System.nanoTime()).putInt(transaction);
+                ByteBuffer.wrap(value).putLong(System.nanoTime()).putInt(transaction).put((byte) (i >= warmup ? 1 : 0));
                 producer.send(new ProducerRecord<>(topic, 0, null, value));
             }
             commitCalled[transaction] = System.nanoTime();
@@ -98,7 +112,7 @@ public final class TransactionalLatency {
         long[] commits = new long[firstSeen.length];
         int transactions = 0;
         for (int t = 0; t < firstSeen.length; t++) {
-            if (firstSeen[t] > 0 && commitCalled[t] > 0) {
+            if (measured[t] && firstSeen[t] > 0 && commitCalled[t] > 0) {
                 commits[transactions++] = firstSeen[t] - commitCalled[t];
             }
         }

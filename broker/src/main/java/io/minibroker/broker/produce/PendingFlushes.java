@@ -26,26 +26,36 @@ final class PendingFlushes {
         }
     }
 
-    private final List<Unflushed> unflushed = new ArrayList<>();
+    /** Made at the first note: most produces have nothing to fsync and allocate no list. */
+    private List<Unflushed> unflushed = List.of();
 
     /** Notes a partition whose append up to {@code lastOffset} must be fsynced before {@code result} is sent. */
     void add(PartitionLog log, long lastOffset, PartitionProduceResponse result) {
-        unflushed.add(new Unflushed(log, lastOffset, result));
+        note(new Unflushed(log, lastOffset, result));
     }
 
     /** Notes a partition whose leader epoch checkpoint must be written before {@code result} is sent. */
     void addLeaderEpochCheckpoint(PartitionLog log, PartitionProduceResponse result) {
-        unflushed.add(new Unflushed(log, -1, result));
+        note(new Unflushed(log, -1, result));
+    }
+
+    private void note(Unflushed append) {
+        if (unflushed.isEmpty()) {
+            unflushed = new ArrayList<>(1);
+        }
+        unflushed.add(append);
+    }
+
+    /** Whether nothing was noted: the produce may be answered without waiting for the disk. */
+    boolean isEmpty() {
+        return unflushed.isEmpty();
     }
 
     /**
-     * Completes once every noted append is on disk, at once if there is none. A partition whose fsync fails has
-     * its result turned into the storage error.
+     * Completes once every noted append is on disk. A partition whose fsync fails has its result turned into the
+     * storage error.
      */
     CompletableFuture<Void> flushOn(Executor disk) {
-        if (unflushed.isEmpty()) {
-            return CompletableFuture.completedFuture(null);
-        }
         return CompletableFuture.runAsync(this::flushAll, disk);
     }
 

@@ -115,7 +115,7 @@ public final class ProduceHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         ProduceRequestView body = new ProduceRequestView(request.body());
         TransactionalBatches transactional = transactions == null || body.transactionalId() == null
-                ? null : transactionalBatches(request.version(), body);
+                ? null : transactionalBatches(request.version(), body, null);
         if (transactional == null) {
             return appendAll(request, body, Map.of());
         }
@@ -123,12 +123,14 @@ public final class ProduceHandler implements ApiHandler {
         if (transactional.allOngoing() && !lastAsking.containsKey(producerId)) {
             return appendAll(request, body, Map.of());
         }
+        Set<TopicPartition> partitions = new LinkedHashSet<>();
+        transactionalBatches(request.version(), body, partitions);
         // A producer's requests arrive in order on its one connection, so this chains them in that order.
         CompletableFuture<Void> appendedHere = new CompletableFuture<>();
         CompletableFuture<Void> before = lastAsking.put(producerId, appendedHere);
         return (before == null ? CompletableFuture.<Void>completedFuture(null) : before)
                 .thenCompose(previousDone -> transactions.beforeAppend(body.transactionalId(), producerId,
-                        transactional.producerEpoch(), transactional.partitions(), request.version()))
+                        transactional.producerEpoch(), partitions, request.version()))
                 .handle((refused, failure) -> {
                     try {
                         if (failure != null) {
@@ -145,16 +147,21 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /**
-     * The producer and partitions of a request's transactional batches (null if it has none), and whether each of
-     * those partitions has this producer's transaction open at its epoch already.
+     * The producer of a request's transactional batches, and whether each of their partitions has this producer's
+     * transaction open at its epoch already.
      */
-    private record TransactionalBatches(long producerId, short producerEpoch, Set<TopicPartition> partitions,
-                                        boolean allOngoing) {
+    private record TransactionalBatches(long producerId, short producerEpoch, boolean allOngoing) {
     }
 
-    private TransactionalBatches transactionalBatches(short version, ProduceRequestView body) {
+    /**
+     * The producer of a request's transactional batches (null if it has none); their partitions are added to
+     * {@code partitions} unless it is null. Only a request that asks the coordinator needs them, so the common one
+     * (every produce of a transaction after its first on each partition) makes no set.
+     */
+    private TransactionalBatches transactionalBatches(short version, ProduceRequestView body,
+                                                      Set<TopicPartition> partitions) {
         boolean byId = version >= TOPIC_IDS_FROM_VERSION;
-        Set<TopicPartition> partitions = new LinkedHashSet<>();
+        boolean any = false;
         long producerId = -1;
         short epoch = -1;
         boolean allOngoing = true;
@@ -169,20 +176,21 @@ public final class ProduceHandler implements ApiHandler {
                 try {
                     RecordBatch batch = RecordBatch.wrap(records);
                     if (batch.isTransactional()) {
+                        any = true;
                         producerId = batch.producerId();
                         epoch = batch.producerEpoch();
-                        partitions.add(new TopicPartition(topic.get().name(), partitionData.index()));
-                        long id = producerId;
-                        short batchEpoch = epoch;
-                        allOngoing &= topics.partitionLog(topic.get(), partitionData.index())
-                                .map(log -> log.hasOngoingTransaction(id, batchEpoch)).orElse(false);
+                        if (partitions != null) {
+                            partitions.add(new TopicPartition(topic.get().name(), partitionData.index()));
+                        }
+                        PartitionLog log = topics.partitionLog(topic.get(), partitionData.index()).orElse(null);
+                        allOngoing &= log != null && log.hasOngoingTransaction(producerId, epoch);
                     }
                 } catch (ProtocolException e) {
                     // a malformed batch is the append's to refuse
                 }
             }
         }
-        return partitions.isEmpty() ? null : new TransactionalBatches(producerId, epoch, partitions, allOngoing);
+        return any ? new TransactionalBatches(producerId, epoch, allOngoing) : null;
     }
 
     private CompletionStage<Struct> appendAll(Request request, ProduceRequestView body,
@@ -190,8 +198,7 @@ public final class ProduceHandler implements ApiHandler {
         short acks = body.acks();
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
         ProduceResponseView response = new ProduceResponseView();
-        List<DelayedProduce.PendingAppend> pending = new ArrayList<>();
-        List<TopicPartition> keys = new ArrayList<>();
+        List<DelayedProduce.PendingAppend> pending = acks == -1 ? new ArrayList<>(1) : List.of();
         PendingFlushes flushes = new PendingFlushes();
         boolean anyError = false;
         for (TopicProduceData topicData : body.topicData()) {
@@ -251,26 +258,33 @@ public final class ProduceHandler implements ApiHandler {
                 if (acks == -1) {
                     pending.add(new DelayedProduce.PendingAppend(log.get(), appended.lastOffset() + 1, minInsync,
                             result));
-                    keys.add(log.get().topicPartition());
                 }
             }
         }
-        CompletableFuture<Void> flushed = flushes.flushOn(disk);
-        if (acks == 0) {
-            return anyError
-                    ? CompletableFuture.failedFuture(new CloseConnection("an acks=0 produce failed on some partition"))
-                    : flushed.thenApply(nothing -> null);
+        if (acks == 0 && anyError) {
+            return CompletableFuture.failedFuture(new CloseConnection("an acks=0 produce failed on some partition"));
         }
-        if (pending.isEmpty()) {
-            return flushed.thenApply(nothing -> response.struct());
-        }
+        Struct answer = acks == 0 ? null : response.struct();
         int timeoutMs = body.timeoutMs();
-        return flushed.thenCompose(nothing -> {
-            CompletableFuture<Struct> answer = new CompletableFuture<>();
-            producePurgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs, pending, leadership,
-                    response.struct(), answer), keys);
-            return answer;
-        });
+        // Nothing to fsync (the common case) answers without a stage for the flush.
+        return flushes.isEmpty() ? awaitReplication(pending, timeoutMs, answer)
+                : flushes.flushOn(disk).thenCompose(nothing -> awaitReplication(pending, timeoutMs, answer));
+    }
+
+    /** The answer once every acks=all partition's records are replicated (at once if there is none). */
+    private CompletionStage<Struct> awaitReplication(List<DelayedProduce.PendingAppend> pending, int timeoutMs,
+                                                     Struct answer) {
+        if (pending.isEmpty()) {
+            return CompletableFuture.completedFuture(answer);
+        }
+        List<TopicPartition> keys = new ArrayList<>(pending.size());
+        for (DelayedProduce.PendingAppend append : pending) {
+            keys.add(append.log().topicPartition());
+        }
+        CompletableFuture<Struct> replicated = new CompletableFuture<>();
+        producePurgatory.tryCompleteElseWatch(new DelayedProduce(timeoutMs, pending, leadership, answer, replicated),
+                keys);
+        return replicated;
     }
 
     /**
