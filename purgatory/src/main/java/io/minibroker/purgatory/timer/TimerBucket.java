@@ -52,7 +52,7 @@ final class TimerBucket extends SpinLocked {
         boolean offer = false;
         lock();
         try {
-            if (!TimerTask.BUCKET.compareAndSet(task, from, this)) {
+            if (!takeOver(task, from)) {
                 return false;
             }
             task.next = null;
@@ -76,6 +76,24 @@ final class TimerBucket extends SpinLocked {
             // bucket before the entry lands, the entry is merely stale and will be skipped or flush early.
             queue.offer(expirationMs, this);
         }
+        return true;
+    }
+
+    /**
+     * Moves {@code task} from state {@code from} to this bucket; false if it left that state first. From MOVING it
+     * is a compare-and-set, since a cancel that moved it to CANCELLED returned true and the task must never run.
+     * From idle (a new add) it is a plain check and store, one atomic operation less per add: a cancel that slips
+     * in between returned false (the task was not scheduled yet, see {@link TimerTask}), so the add may overwrite
+     * it, and it would not have been refused by a cancel a moment earlier either, which the add clears.
+     */
+    private boolean takeOver(TimerTask task, TimerBucket from) {
+        if (from != null) {
+            return TimerTask.BUCKET.compareAndSet(task, from, this);
+        }
+        if (TimerTask.BUCKET.getOpaque(task) != null) {
+            return false;
+        }
+        TimerTask.BUCKET.setRelease(task, this);
         return true;
     }
 
