@@ -102,6 +102,9 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
      *
      * <p>It tries at most twice, whatever the number of keys: once before watching and once after watching on
      * all of them, which closes the gap in which an event could fire between the first try and the watch.
+     *
+     * <p>If a key's {@code hashCode} or {@code equals} throws, so does this call; the operation stays watched on the
+     * keys before that one and its timeout runs, so it still ends, by an event or by expiry.
      */
     public boolean tryCompleteElseWatch(T operation, List<?> keys) {
         return tryCompleteElseWatch(operation, keys, clock.nowMs());

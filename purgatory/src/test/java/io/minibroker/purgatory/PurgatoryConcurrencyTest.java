@@ -265,10 +265,12 @@ class PurgatoryConcurrencyTest {
         assertThatThrownBy(() -> purgatory.tryCompleteElseWatch(op, Arrays.asList("a", null)))
                 .isInstanceOf(NullPointerException.class);
         assertThat(purgatory.watched()).as("the slot taken on a, before the bad key").isEqualTo(1);
+        assertThat(purgatory.numDelayed()).as("its timeout runs: it ends one way or the other").isEqualTo(1);
         op.satisfy();
 
         assertThat(purgatory.checkAndComplete("a")).isEqualTo(1);
         assertThat(purgatory.watched()).isZero();
+        assertThat(purgatory.numDelayed()).isZero();
     }
 
     @Test
