@@ -16,10 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * held in a {@link HierarchicalTimer} until an event on a key lets it complete ({@link #checkAndComplete}) or
  * its delay runs out.
  *
- * <p>The life of an operation: {@link #tryCompleteElseWatch} tries it once; if it cannot complete, watches it on
- * every key, tries once more (an event may have slipped in between), and only then adds it to the timer. When it
- * completes, from whichever thread, it leaves the timer at once (O(1)) and clears its slot in every watcher list
- * (O(keys), no lock), so the purgatory holds no reference to it afterwards.
+ * <p>The life of an operation: {@link #tryCompleteElseWatch} tries it once; if it cannot complete, adds it to the
+ * timer, watches it on every key and tries once more (an event may have slipped in between). (Kafka adds it to the
+ * timer last; here the add comes first so that the watch's one fence also orders the timer's link, see the method.)
+ * When it completes, from whichever thread, it leaves the timer at once (O(1)) and clears its slot in every watcher
+ * list (O(keys), no lock), so the purgatory holds no reference to it afterwards.
  *
  * <p>Purges keep the seed design's trigger: E, an estimate of the operations in the purgatory, grows by one for
  * each operation watched; the reaper, after each advance of the timer, purges when E minus the pending (timer)
