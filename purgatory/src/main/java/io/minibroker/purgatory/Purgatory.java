@@ -6,19 +6,21 @@ import io.minibroker.purgatory.time.SystemClock;
 import io.minibroker.purgatory.timer.HierarchicalTimer;
 import io.minibroker.purgatory.timer.TimerTask;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Where operations of one request type wait (produce, fetch, join, heartbeat...): each is watched on keys and
  * held in a {@link HierarchicalTimer} until an event on a key lets it complete ({@link #checkAndComplete}) or
  * its delay runs out.
  *
- * <p>The life of an operation: {@link #tryCompleteElseWatch} tries it once; if it cannot complete, watches it on
- * every key, tries once more (an event may have slipped in between), and only then adds it to the timer. When it
- * completes, from whichever thread, it leaves the timer at once (O(1)) and clears its slot in every watcher list
- * (O(keys), no lock), so the purgatory holds no reference to it afterwards.
+ * <p>The life of an operation: {@link #tryCompleteElseWatch} tries it once; if it cannot complete, adds it to the
+ * timer, watches it on every key and tries once more (an event may have slipped in between). (Kafka adds it to the
+ * timer last; here the add comes first so that the watch's one fence also orders the timer's link, see the method.)
+ * When it completes, from whichever thread, it leaves the timer at once (O(1)) and clears its slot in every watcher
+ * list (O(keys), no lock), so the purgatory holds no reference to it afterwards.
  *
  * <p>Purges keep the seed design's trigger: E, an estimate of the operations in the purgatory, grows by one for
  * each operation watched; the reaper, after each advance of the timer, purges when E minus the pending (timer)
@@ -37,12 +39,29 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
     private static final long REAPER_MAX_WAIT_MS = 200;
 
     private static final System.Logger LOG = System.getLogger(Purgatory.class.getName());
+    private static final VarHandle ESTIMATED_OPERATIONS;
+
+    static {
+        try {
+            ESTIMATED_OPERATIONS = MethodHandles.lookup().findVarHandle(Purgatory.class, "estimatedOperations", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final String name;
     private final int purgeInterval;
+    private final Clock clock;
     private final HierarchicalTimer timer;
     private final ConcurrentHashMap<Object, WatcherList>[] shards;
-    private final AtomicLong estimatedOperations = new AtomicLong();
+    /**
+     * E of the class comment. Counted with an opaque read and write, not an atomic addition: it only decides when
+     * to purge, so an increment lost to a racing one (a purge a little later) or a reset overwritten by one (a
+     * purge a little sooner) costs nothing, while an atomic addition cost every watch a locked instruction on a
+     * line that every watching thread and the reaper share.
+     */
+    @SuppressWarnings("unused") // accessed through ESTIMATED_OPERATIONS
+    private long estimatedOperations;
     private final PurgatoryStats stats = new PurgatoryStats();
     private final Thread reaper;
     private final AutoCloseable manualSubscription;
@@ -51,6 +70,7 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
     private Purgatory(Builder builder) {
         this.name = builder.name;
         this.purgeInterval = builder.purgeInterval;
+        this.clock = builder.clock;
         this.timer = new HierarchicalTimer(builder.clock, builder.tickMs, builder.wheelSize);
         @SuppressWarnings("unchecked")
         ConcurrentHashMap<Object, WatcherList>[] maps = new ConcurrentHashMap[builder.shards];
@@ -83,8 +103,21 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
      *
      * <p>It tries at most twice, whatever the number of keys: once before watching and once after watching on
      * all of them, which closes the gap in which an event could fire between the first try and the watch.
+     *
+     * <p>If a key's {@code hashCode} or {@code equals} throws, so does this call; the operation stays watched on the
+     * keys before that one and its timeout runs, so it still ends, by an event or by expiry.
      */
     public boolean tryCompleteElseWatch(T operation, List<?> keys) {
+        return tryCompleteElseWatch(operation, keys, clock.nowMs());
+    }
+
+    /**
+     * {@link #tryCompleteElseWatch(DelayedOperation, List)} for a caller that has just read the purgatory's clock
+     * (the one given to its {@link Builder#clock builder}) itself, as a request handler often has: the timeout
+     * runs from {@code nowMs}, and the purgatory does not read the clock again (see
+     * {@link HierarchicalTimer#add(TimerTask, long)}). An older {@code nowMs} only brings the timeout forward.
+     */
+    public boolean tryCompleteElseWatch(T operation, List<?> keys, long nowMs) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("an operation must be watched on at least one key");
         }
@@ -95,6 +128,10 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         if (operation.tryComplete()) {
             return true;
         }
+        // Into the timer before the watch, so that the publication's full fence below also orders the timer's
+        // link (a plain store for a new add) before this thread's look at the operation's state: a completion
+        // racing the add either finds the operation linked and cancels it, or is seen here (see TimerTask).
+        timer.add(operation, nowMs); // a timeout already due expires it here, on this thread
         int n = keys.size();
         int watchedKeys = 0;
         try {
@@ -107,20 +144,20 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
                 // One publication for all keys; its full fence also orders the slot writes before the second
                 // try's reads of the event state (WatchChunk#append says why it is needed).
                 operation.publishPlaces();
+            } else {
+                VarHandle.fullFence(); // no place taken: completed already, and the timer's link needs ordering
             }
         }
-        // Counted even if it completed midway: its emptied slots need a purge or a sweep all the same.
-        estimatedOperations.incrementAndGet();
-        if (operation.isCompleted() || operation.tryComplete()) {
+        countWatched();
+        if (operation.isCompleted()) {
+            operation.cancel(); // its completer may have missed the timer's link; idempotent if it did not
             return true;
         }
-        if (!operation.isCompleted()) {
-            timer.add(operation);
-            if (operation.isCompleted()) {
-                operation.cancel(); // completed between the check and the add
-            } else if (closed) {
-                operation.run(); // close() may have emptied the timer before our add: expire it ourselves
-            }
+        if (operation.tryComplete()) {
+            return true;
+        }
+        if (closed) {
+            operation.run(); // close() may have emptied the timer before our add: expire it ourselves
         }
         return operation.isCompleted();
     }
@@ -269,6 +306,11 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         }
     }
 
+    /** Adds one to E, counted even for an operation that completed midway: its emptied slots need a purge too. */
+    private void countWatched() {
+        ESTIMATED_OPERATIONS.setOpaque(this, (long) ESTIMATED_OPERATIONS.getOpaque(this) + 1);
+    }
+
     private ConcurrentHashMap<Object, WatcherList> shardOf(Object key) {
         int h = key.hashCode();
         return shards[(h ^ (h >>> 16)) & (shards.length - 1)];
@@ -295,8 +337,8 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
 
     private void maybePurge() {
         long pending = timer.size();
-        if (estimatedOperations.get() - pending > purgeInterval) {
-            estimatedOperations.set(pending);
+        if ((long) ESTIMATED_OPERATIONS.getOpaque(this) - pending > purgeInterval) {
+            ESTIMATED_OPERATIONS.setOpaque(this, pending);
             for (ConcurrentHashMap<Object, WatcherList> shard : shards) {
                 for (WatcherList list : shard.values()) {
                     list.purge();

@@ -150,6 +150,46 @@ class PurgatoryConcurrencyTest {
         }
 
         assertThat(purgatory.watched()).as("no completed operation left in a slot").isZero();
+        assertThat(purgatory.numDelayed()).as("no completed operation left in the timer").isZero();
+    }
+
+    /**
+     * A completion racing the operation's entry into the timer: another thread force-completes each operation the
+     * moment it is handed to the purgatory, so its cancel lands before, during or after the timer's link (a plain
+     * store, not a compare-and-set). The watcher looks at the operation again past its fence and cancels it if
+     * need be; without that look, an operation completed before its link stays in the timer until its timeout
+     * (an hour here, on a manual clock that never moves), and the timer's count stays above zero.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aCompletionRacingTheTimersLinkNeverLeavesTheOperationInTheTimer() throws Exception {
+        int operations = 300_000;
+        Purgatory<TestOperation> purgatory =
+                Purgatory.<TestOperation>builder("TimerRace").clock(new ManualClock()).build();
+        TestOperation[] ops = new TestOperation[operations];
+        AtomicInteger handed = new AtomicInteger(-1);
+        Thread completer = new Thread(() -> {
+            for (int i = 0; i < operations; i++) {
+                while (handed.get() < i) {
+                    Thread.onSpinWait();
+                }
+                ops[i].forceComplete();
+            }
+        }, "completer");
+        completer.start();
+        for (int i = 0; i < operations; i++) {
+            ops[i] = new TestOperation(3_600_000);
+            handed.set(i);
+            purgatory.tryCompleteElseWatch(ops[i], List.of("k" + (i & 7)));
+        }
+        completer.join();
+
+        assertThat(purgatory.numDelayed()).as("completed operations left in the timer").isZero();
+        assertThat(purgatory.watched()).isZero();
+        for (TestOperation op : ops) {
+            assertThat(op.completions).hasValue(1);
+            assertThat(op.expirations).hasValue(0);
+        }
     }
 
     /**
@@ -225,10 +265,12 @@ class PurgatoryConcurrencyTest {
         assertThatThrownBy(() -> purgatory.tryCompleteElseWatch(op, Arrays.asList("a", null)))
                 .isInstanceOf(NullPointerException.class);
         assertThat(purgatory.watched()).as("the slot taken on a, before the bad key").isEqualTo(1);
+        assertThat(purgatory.numDelayed()).as("its timeout runs: it ends one way or the other").isEqualTo(1);
         op.satisfy();
 
         assertThat(purgatory.checkAndComplete("a")).isEqualTo(1);
         assertThat(purgatory.watched()).isZero();
+        assertThat(purgatory.numDelayed()).isZero();
     }
 
     @Test

@@ -45,7 +45,7 @@ public class TimerBenchmark {
     private static final long MAX_OUTSTANDING = 200_000;
     private static final int BATCH = 1024;
 
-    @Param({"minibroker", "kafka", "netty", "stpe"})
+    @Param({"minibroker", "minibroker-caller-time", "kafka", "netty", "stpe"})
     public String timer;
 
     private TimerUnderTest underTest;

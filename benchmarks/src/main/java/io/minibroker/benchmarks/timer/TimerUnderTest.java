@@ -20,7 +20,8 @@ interface TimerUnderTest {
 
     static TimerUnderTest create(String name) {
         return switch (name) {
-            case "minibroker" -> new MinibrokerTimer();
+            case "minibroker" -> new MinibrokerTimer(false);
+            case MinibrokerTimer.CALLER_TIME -> new MinibrokerTimer(true);
             case "kafka" -> new KafkaTimer();
             case "netty" -> new NettyTimer();
             case "stpe" -> new StpeTimer();

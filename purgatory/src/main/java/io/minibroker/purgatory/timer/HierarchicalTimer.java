@@ -65,6 +65,17 @@ public final class HierarchicalTimer {
      * added again; adding a task that is still scheduled is an error.
      */
     public void add(TimerTask task) {
+        add(task, clock.nowMs());
+    }
+
+    /**
+     * {@link #add(TimerTask)} for a caller that has just read this timer's clock itself: the task runs
+     * {@link TimerTask#delayMs()} after {@code nowMs}. Reading the clock ({@code System.nanoTime}) is about half of an
+     * add and cancel, so a caller that reads the time once per request anyway may pass it in. {@code nowMs} must be
+     * a value of this timer's clock taken before the call: an older one only brings the deadline forward (a
+     * deadline already passed runs the task at once), a value of another clock would misplace it.
+     */
+    public void add(TimerTask task, long nowMs) {
         TimerBucket state = task.bucket();
         if (state == TimerBucket.CANCELLED) {
             if (!TimerTask.BUCKET.compareAndSet(task, TimerBucket.CANCELLED, null)) {
@@ -73,7 +84,7 @@ public final class HierarchicalTimer {
         } else if (state != null) {
             throw new IllegalStateException("task is already scheduled: " + task);
         }
-        long deadlineMs = clock.nowMs() + Math.min(task.delayMs(), MAX_DELAY_MS);
+        long deadlineMs = nowMs + Math.min(task.delayMs(), MAX_DELAY_MS);
         // A 1 ms tick, the usual case, needs no rounding division.
         task.deadlineMs = tickMs == 1 ? deadlineMs : Math.floorDiv(deadlineMs + tickMs - 1, tickMs) * tickMs;
         if (task.deadlineMs > lowestWheel.currentTimeMs()) {

@@ -6,7 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One slot of a timing wheel: an intrusive doubly linked list of tasks that expire in the same tick of that
+ * One slot of a timing wheel: an intrusive circular doubly linked list of tasks that expire in the same tick of that
  * wheel, guarded by the bucket's own lock. There is no lock over the whole timer; adds to different buckets
  * never contend.
  *
@@ -39,8 +39,13 @@ final class TimerBucket extends SpinLocked {
 
     /** Linked tasks; written under the lock, read without it by {@link #count()}. */
     private int count;
+    /**
+     * The first task of a circular list (the last is {@code head.prev}). Why circular, with no tail field: under
+     * the G1 collector a store of a young task into an old object (a bucket lives as long as its wheel) takes the
+     * write barrier's slow path, a full fence and a card to refine; a tail field took one such store on every
+     * add, where a circular list stores into the bucket only when it was empty or loses its first task.
+     */
     private TimerTask head;
-    private TimerTask tail;
     private long queuedExpirationMs = NOT_QUEUED;
 
     /**
@@ -52,17 +57,21 @@ final class TimerBucket extends SpinLocked {
         boolean offer = false;
         lock();
         try {
-            if (!TimerTask.BUCKET.compareAndSet(task, from, this)) {
+            if (!takeOver(task, from)) {
                 return false;
             }
-            task.next = null;
-            task.prev = tail;
-            if (tail == null) {
+            TimerTask first = head;
+            if (first == null) {
+                task.prev = task;
+                task.next = task;
                 head = task;
             } else {
-                tail.next = task;
+                TimerTask last = first.prev;
+                task.prev = last;
+                task.next = first;
+                last.next = task;
+                first.prev = task;
             }
-            tail = task;
             COUNT.setOpaque(this, count + 1);
             if (expirationMs < queuedExpirationMs) {
                 queuedExpirationMs = expirationMs;
@@ -79,6 +88,24 @@ final class TimerBucket extends SpinLocked {
         return true;
     }
 
+    /**
+     * Moves {@code task} from state {@code from} to this bucket; false if it left that state first. From MOVING it
+     * is a compare-and-set, since a cancel that moved it to CANCELLED returned true and the task must never run.
+     * From idle (a new add) it is a plain check and store, one atomic operation less per add: a cancel that slips
+     * in between returned false (the task was not scheduled yet, see {@link TimerTask}), so the add may overwrite
+     * it, and it would not have been refused by a cancel a moment earlier either, which the add clears.
+     */
+    private boolean takeOver(TimerTask task, TimerBucket from) {
+        if (from != null) {
+            return TimerTask.BUCKET.compareAndSet(task, from, this);
+        }
+        if (TimerTask.BUCKET.getOpaque(task) != null) {
+            return false;
+        }
+        TimerTask.BUCKET.setRelease(task, this);
+        return true;
+    }
+
     /** Unlinks and cancels {@code task} if it is still linked here; false if the timer moved it meanwhile. */
     boolean remove(TimerTask task) {
         lock();
@@ -86,15 +113,15 @@ final class TimerBucket extends SpinLocked {
             if (TimerTask.BUCKET.getAcquire(task) != this) {
                 return false;
             }
-            if (task.prev == null) {
-                head = task.next;
+            TimerTask following = task.next;
+            if (following == task) {
+                head = null;
             } else {
-                task.prev.next = task.next;
-            }
-            if (task.next == null) {
-                tail = task.prev;
-            } else {
-                task.next.prev = task.prev;
+                task.prev.next = following;
+                following.prev = task.prev;
+                if (head == task) {
+                    head = following;
+                }
             }
             task.prev = null;
             task.next = null;
@@ -138,17 +165,19 @@ final class TimerBucket extends SpinLocked {
     }
 
     private void detachAll(TaskBatch batch, TimerBucket newState) {
-        TimerTask task = head;
-        while (task != null) {
-            TimerTask following = task.next;
-            task.prev = null;
-            task.next = null;
-            TimerTask.BUCKET.setRelease(task, newState); // linked tasks change state only under our lock
-            batch.add(task);
-            task = following;
+        TimerTask first = head;
+        TimerTask task = first;
+        if (task != null) {
+            do {
+                TimerTask following = task.next;
+                task.prev = null;
+                task.next = null;
+                TimerTask.BUCKET.setRelease(task, newState); // linked tasks change state only under our lock
+                batch.add(task);
+                task = following;
+            } while (task != first);
         }
         head = null;
-        tail = null;
         queuedExpirationMs = NOT_QUEUED;
         COUNT.setOpaque(this, 0);
     }

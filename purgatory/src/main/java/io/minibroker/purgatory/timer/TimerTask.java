@@ -18,6 +18,12 @@ import java.lang.invoke.VarHandle;
  * a cancel of a moving task is a compare-and-set to CANCELLED, so exactly one of them wins: a cancel is never
  * lost and a cancelled task never runs. Cancelling a linked task takes its bucket's lock and re-checks the
  * state there, one atomic operation in all.
+ *
+ * <p>A cancel of a task that is not scheduled yet returns false and promises nothing: the next add clears it, and
+ * an add already under way on another thread may link the task over it (a new add writes its bucket with a plain
+ * store under the bucket's lock, not a compare-and-set). A caller that cancels from one thread what another is
+ * adding, and must not leave it scheduled, has the adder look again after its add, past a full fence, as
+ * {@code Purgatory#tryCompleteElseWatch} does.
  */
 public abstract class TimerTask implements Runnable {
 
