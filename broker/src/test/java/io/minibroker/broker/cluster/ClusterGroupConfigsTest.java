@@ -2,6 +2,7 @@ package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.admin.ConfigResources;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
 import io.minibroker.broker.group.GroupCoordinator;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -45,6 +46,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Group configs (resource type GROUP) in a cluster of three, as Kafka's are ConfigRecords of the metadata log:
  * changed through one node, they are the controller's, another node describes them, and the group's coordinator and
  * its partition's leader on a third node apply them; the controller keeps them across restarts.
+ *
+ * <p>The cluster runs on a manual clock that moves on by itself ({@link SessionClock#startRunning}), never past a
+ * live node's last heartbeat: no live node's session runs out on a loaded machine, moving the group's coordinator.
  */
 @Timeout(180)
 class ClusterGroupConfigsTest {
@@ -58,18 +62,20 @@ class ClusterGroupConfigsTest {
     private static final int OFFSETS_PARTITIONS = 3;
 
     private MiniCluster cluster;
+    private SessionClock.Running running;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
                 "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
                 "offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS), "offsets.topic.replication.factor", "3"));
+        cluster = running.cluster();
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
     @AfterEach
     void close() {
-        cluster.close();
+        running.close();
     }
 
     @Test

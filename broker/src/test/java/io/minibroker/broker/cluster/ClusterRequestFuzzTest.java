@@ -22,8 +22,10 @@ class ClusterRequestFuzzTest {
 
     @Test
     void everyListenerAnswersRandomFieldsWithoutAHandlerFailing() throws Exception {
+        // The real clock, for the fuzzed requests' timeouts to run out; no node stops, so a long session, that a
+        // loaded machine cannot let run out for a live node meanwhile.
         try (MiniCluster cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
+                "broker.session.timeout.ms", "30000", "replica.fetch.wait.max.ms", "100",
                 "group.initial.rebalance.delay.ms", "0"));
              RequestFuzzer fuzzer = new RequestFuzzer()) {
             await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");

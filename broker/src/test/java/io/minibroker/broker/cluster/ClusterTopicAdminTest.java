@@ -1,6 +1,7 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.MetadataResponseView;
@@ -51,22 +52,30 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Topic admin in a cluster of three, each request sent to one node only: the controller makes the change and
  * every node applies it from the image. DeleteTopics removes the topic and its logs everywhere, answers the
- * produces and fetches parked on it, and the name can be created again; CreatePartitions adds replicated partitions that take produce and consume.
+ * produces and fetches parked on it, and the name can be created again; CreatePartitions adds replicated
+ * partitions that take produce and consume.
+ *
+ * <p>The cluster runs on a manual clock that moves on by itself ({@link SessionClock#startRunning}), never past a
+ * live node's last heartbeat, so that no live node's session runs out on a loaded machine. The tests of a produce
+ * or fetch parked on a topic that is deleted hold it still until the deletion has answered it: neither the killed
+ * followers' sessions (the ISR would shrink and the produce be answered first) nor the fetch's wait can run out.
  */
 class ClusterTopicAdminTest {
 
     private MiniCluster cluster;
+    private SessionClock.Running running;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
                 "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100"));
+        cluster = running.cluster();
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
     @AfterEach
     void close() {
-        cluster.close();
+        running.close();
     }
 
     @Test
@@ -109,15 +118,20 @@ class ClusterTopicAdminTest {
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false",
                 ProducerConfig.RETRIES_CONFIG, "0"), new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>("parked", "k", "v")).get(); // connected, metadata known
-            cluster.kill(1);
-            cluster.kill(2); // still in the ISR for replica.lag.time.max.ms: the next acks=all produce waits
-            Future<RecordMetadata> send = producer.send(new ProducerRecord<>("parked", "k", "v"));
-            await(() -> parked(0, "Produce") == 1, "the produce to be parked on the leader");
+            SessionClock.Held held = running.hold();
+            try {
+                cluster.kill(1);
+                cluster.kill(2); // still in the ISR while the clock is held: the next acks=all produce waits
+                Future<RecordMetadata> send = producer.send(new ProducerRecord<>("parked", "k", "v"));
+                await(() -> parked(0, "Produce") == 1, "the produce to be parked on the leader");
 
-            try (Admin admin = admin(0)) {
-                admin.deleteTopics(List.of("parked")).all().get();
+                try (Admin admin = admin(0)) {
+                    admin.deleteTopics(List.of("parked")).all().get();
+                }
+                assertThatThrownBy(send::get).hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
+            } finally {
+                held.close();
             }
-            assertThatThrownBy(send::get).hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
         }
     }
 
@@ -130,9 +144,11 @@ class ClusterTopicAdminTest {
         }
         cluster.kill(1);
         cluster.kill(2); // their fetches would park in the same purgatory
+        await(() -> parked(0, "Fetch") == 0, "the killed followers' last fetches to time out");
         Struct fetch = ApiKey.FETCH.request().newMessage().set("MaxWaitMs", 30_000).set("MinBytes", 1);
         fetch.addElement("Topics").set("TopicId", new UUID(id.getMostSignificantBits(), id.getLeastSignificantBits()))
                 .addElement("Partitions").set("Partition", 0).set("FetchOffset", 0L).set("PartitionMaxBytes", 1 << 20);
+        SessionClock.Held held = running.hold(); // the fetch's MaxWaitMs cannot run out before the deletion
         try (NodeChannel channel = new NodeChannel("localhost", cluster.node(0).boundPort("PLAINTEXT"),
                 "fetch-test", 60_000)) {
             CompletableFuture<Struct> answer = CompletableFuture.supplyAsync(() -> {
@@ -148,6 +164,8 @@ class ClusterTopicAdminTest {
             }
             Struct partition = answer.get().getStructs("Responses").get(0).getStructs("Partitions").get(0);
             assertThat(partition.getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        } finally {
+            held.close();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
@@ -30,23 +31,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Auto-creation in a cluster of three: a producer's Metadata request for an unknown topic has the controller create
  * it with num.partitions and default.replication.factor; with fewer live brokers than that factor it is not
  * created, and the producer, told UNKNOWN_TOPIC_OR_PARTITION, gives up at its max.block.ms, as with Kafka.
+ *
+ * <p>The cluster runs on a manual clock that moves on by itself ({@link SessionClock#startRunning}), never past a
+ * live node's last heartbeat: no live node's session runs out on a loaded machine, leaving too few brokers for a topic.
  */
 class ClusterTopicAutoCreationTest {
 
     private MiniCluster cluster;
+    private SessionClock.Running running;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
                 "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
                 "num.partitions", "2", "default.replication.factor", "3", "offsets.topic.num.partitions", "4",
                 "offsets.topic.replication.factor", "2"));
+        cluster = running.cluster();
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
     @AfterEach
     void close() {
-        cluster.close();
+        running.close();
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.admin.ConfigResources;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
@@ -36,18 +37,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Topic configs in a cluster of three: given at creation or changed through one node, they are the controller's,
  * every node describes them, and the partitions' leader enforces them (min.insync.replicas, max.message.bytes).
+ *
+ * <p>The cluster runs on a manual clock that moves on by itself ({@link SessionClock#startRunning}), never past a
+ * live node's last heartbeat: no live node's session runs out on a loaded machine, shrinking an ISR the test counts.
  */
 class ClusterTopicConfigsTest {
 
     private static final String TOPIC = "configured";
 
     private MiniCluster cluster;
+    private SessionClock.Running running;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
                 "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
                 "replica.lag.time.max.ms", "2000"));
+        cluster = running.cluster();
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = admin(0)) {
             // The first topic's only partition is led by node 0, the controller's node, which the tests keep up.
@@ -57,7 +63,7 @@ class ClusterTopicConfigsTest {
 
     @AfterEach
     void close() {
-        cluster.close();
+        running.close();
     }
 
     @Test

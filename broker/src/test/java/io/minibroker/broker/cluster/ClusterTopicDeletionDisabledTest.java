@@ -24,8 +24,9 @@ class ClusterTopicDeletionDisabledTest {
 
     @BeforeEach
     void start() throws Exception {
+        // No node stops here: a long session, so that a loaded machine cannot fence a live node meanwhile.
         cluster = MiniCluster.start(2, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "3000", "delete.topic.enable", "false"));
+                "broker.session.timeout.ms", "30000", "delete.topic.enable", "false"));
         await(() -> cluster.controller().membership().liveBrokers().size() == 2, "two live brokers");
     }
 

@@ -1,6 +1,7 @@
 package io.minibroker.broker.control;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import org.apache.kafka.clients.admin.Admin;
@@ -39,6 +40,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A MiniCluster's replication and node controls with kafka-clients 4.4.0: an ISR shrunk and grown on demand (seen in
  * Metadata and as NOT_ENOUGH_REPLICAS by acks=all producers), a follower made to lag, a transactional id's
  * coordinator moved, and nodes killed and restarted, in Java and over HTTP.
+ *
+ * <p>The cluster runs on a manual clock that moves on by itself ({@link SessionClock#startRunning}), never past a
+ * live node's last heartbeat: a killed node's session runs out, but no live node's on a loaded machine.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ClusterReplicationControlsTest {
@@ -50,11 +54,12 @@ class ClusterReplicationControlsTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     private MiniCluster cluster;
+    private SessionClock.Running running;
     private Admin admin;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.ofEntries(Map.entry("broker.heartbeat.interval.ms", "100"),
+        running = SessionClock.startRunning(3, Map.ofEntries(Map.entry("broker.heartbeat.interval.ms", "100"),
                 Map.entry("broker.session.timeout.ms", "1500"),
                 Map.entry("replica.fetch.wait.max.ms", "100"), Map.entry("replica.lag.time.max.ms", "1000"),
                 Map.entry("group.initial.rebalance.delay.ms", "0"), Map.entry("auto.leader.rebalance.enable", "false"),
@@ -62,6 +67,7 @@ class ClusterReplicationControlsTest {
                 Map.entry("transaction.state.log.replication.factor", "3"),
                 Map.entry("transaction.state.log.min.isr", "1"),
                 Map.entry("minibroker.controls.port", "0")));
+        cluster = running.cluster();
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
         admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3).configs(Map.of("min.insync.replicas", "2")),
@@ -72,7 +78,7 @@ class ClusterReplicationControlsTest {
     @AfterEach
     void stop() {
         admin.close();
-        cluster.close();
+        running.close();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
 import io.minibroker.broker.transaction.TransactionCoordinator;
 import io.minibroker.broker.transaction.TransactionStateTopic;
 import io.minibroker.protocol.error.Errors;
@@ -29,6 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with {@code transaction.state.log.*} (answered COORDINATOR_NOT_AVAILABLE meanwhile, and while too few brokers live
  * for its replication factor). That leader loads the partition and coordinates its ids (seen through
  * DescribeTransactions); the other nodes answer NOT_COORDINATOR, and the next leader takes the ids over.
+ *
+ * <p>The cluster runs on a manual clock that moves on by itself ({@link SessionClock#startRunning}), never past a
+ * live node's last heartbeat: no live node's session runs out on a loaded machine, moving a coordinator the test did
+ * not stop.
  */
 @Timeout(120)
 class FindTransactionCoordinatorClusterTest {
@@ -36,19 +41,21 @@ class FindTransactionCoordinatorClusterTest {
     private static final int STATE_PARTITIONS = 5;
 
     private MiniCluster cluster;
+    private SessionClock.Running running;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
                 "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
                 "transaction.state.log.num.partitions", Integer.toString(STATE_PARTITIONS),
                 "transaction.state.log.replication.factor", "3"));
+        cluster = running.cluster();
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
     @AfterEach
     void close() {
-        cluster.close();
+        running.close();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -53,6 +54,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * group's clients to the leader of the group's offsets partition, the others refuse its requests, and when that
  * leader stops or dies its commits and its groups' members are still there on the broker that takes the partition
  * over, so the members carry on without a rebalance.
+ *
+ * <p>The cluster runs on a manual clock that moves on by itself ({@link SessionClock#startRunning}), never past a
+ * live node's last heartbeat: a killed coordinator's session runs out, but no live node's on a loaded machine.
  */
 @Timeout(180)
 class GroupCoordinatorFailoverTest {
@@ -61,14 +65,16 @@ class GroupCoordinatorFailoverTest {
     private static final int OFFSETS_PARTITIONS = 6;
 
     private MiniCluster cluster;
+    private SessionClock.Running running;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
                 "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
                 "replica.lag.time.max.ms", "3000", "group.initial.rebalance.delay.ms", "0",
                 "offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS),
                 "offsets.topic.replication.factor", "3", "group.consumer.heartbeat.interval.ms", "500"));
+        cluster = running.cluster();
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = admin(0)) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 3))).all().get();
@@ -77,7 +83,7 @@ class GroupCoordinatorFailoverTest {
 
     @AfterEach
     void close() {
-        cluster.close();
+        running.close();
     }
 
     @Test

@@ -4,8 +4,11 @@ import io.minibroker.broker.controller.BrokerMembership;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.purgatory.time.ManualClock;
 
+import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 import static io.minibroker.broker.server.Eventually.await;
@@ -17,8 +20,19 @@ import static io.minibroker.broker.server.Eventually.await;
  * node's session at once, so the clock moves in steps of a quarter session (the controller's round for fencing and
  * elections, see LeaderElections), and after each step the test waits until every running node has heartbeat at
  * the new time: only a killed node, silent meanwhile, is fenced.
+ *
+ * <p>A test whose cluster waits on timers as it would on the real clock (a follower's fetch parked at its leader, a
+ * retry's backoff, the controller's next round after a stop) lets the clock run instead ({@link #startRunning}):
+ * the steps go on by themselves on a thread of their own, each once every running node has heartbeat at the last,
+ * so that a killed node's session runs out in due course but a live node's never does, however loaded the machine.
  */
 public final class SessionClock {
+
+    /**
+     * A running clock's step: short against the sessions, and as long as the replica.fetch.wait.max.ms the cluster
+     * tests set, so that a follower's parked fetch returns about as soon as on the real clock.
+     */
+    private static final long RUNNING_STEP_MS = 100;
 
     private final MiniCluster cluster;
     private final ManualClock clock;
@@ -73,18 +87,103 @@ public final class SessionClock {
         }
     }
 
-    private void awaitRunningNodesHeartbeat() {
-        long now = clock.nowMs();
-        for (int id = 0; id < cluster.size(); id++) {
-            if (cluster.isRunning(id)) {
-                int node = id;
-                await(() -> heartbeatAt(node, now), "node " + node + " to heartbeat at " + now + " ms");
+    /**
+     * Starts a cluster of {@code nodes} on a manual clock that moves on by itself ({@code overrides} name its
+     * broker.session.timeout.ms); closing the answer stops the clock, then the cluster.
+     */
+    public static Running startRunning(int nodes, Map<String, String> overrides)
+            throws IOException, InterruptedException {
+        ManualClock clock = new ManualClock();
+        MiniCluster cluster = MiniCluster.start(nodes, overrides, clock);
+        long sessionMs = Long.parseLong(overrides.get("broker.session.timeout.ms"));
+        return new SessionClock(cluster, clock, sessionMs).new Running();
+    }
+
+    /**
+     * A cluster whose clock moves on by {@link #RUNNING_STEP_MS} at a time on a thread of its own, each step once
+     * every running node has heartbeat at the last.
+     */
+    public final class Running implements AutoCloseable {
+        /** Held by each step, and by a test that holds the clock still; fair, so that a test gets it between steps. */
+        private final ReentrantLock steps = new ReentrantLock(true);
+        private final Thread thread;
+        private volatile boolean stopped;
+        private volatile Throwable failure;
+
+        private Running() {
+            thread = new Thread(() -> {
+                try {
+                    while (!stopped) {
+                        steps.lock();
+                        try {
+                            advanceKeepingSessions(RUNNING_STEP_MS);
+                        } finally {
+                            steps.unlock();
+                        }
+                    }
+                } catch (Throwable e) {
+                    failure = e;
+                }
+            }, "session-clock");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        public MiniCluster cluster() {
+            return cluster;
+        }
+
+        /**
+         * Holds the clock still, once its step under way has ended, until the answer is closed (on this thread):
+         * for a state the test must look at before a timer ends it, such as killed nodes still in an ISR.
+         */
+        public Held hold() {
+            steps.lock();
+            return steps::unlock;
+        }
+
+        /** Stops the clock, then the cluster; fails if a step did (a running node never heartbeat). */
+        @Override
+        public void close() {
+            stopped = true;
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                cluster.close();
+            }
+            if (failure != null) {
+                throw new AssertionError("the clock stopped moving at " + clock.nowMs() + " ms", failure);
             }
         }
     }
 
+    /** The clock held still by a test, until it lets go (on the thread that held it). */
+    public interface Held extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private void awaitRunningNodesHeartbeat() {
+        long now = clock.nowMs();
+        for (int id = 0; id < cluster.size(); id++) {
+            int node = id;
+            // A node killed or stopped meanwhile has no heartbeat to wait for, nor any node while no controller
+            // judges the sessions.
+            await(() -> !cluster.isRunning(node) || !cluster.isRunning(MiniCluster.CONTROLLER_ID)
+                    || heartbeatAt(node, now),
+                    "node " + node + " to heartbeat at " + now + " ms");
+        }
+    }
+
     private boolean heartbeatAt(int node, long now) {
-        List<BrokerMembership.RegisteredBroker> live = cluster.controller().membership().liveBrokers();
+        List<BrokerMembership.RegisteredBroker> live;
+        try {
+            live = cluster.controller().membership().liveBrokers();
+        } catch (IllegalStateException stoppedJustNow) {
+            return false; // looked at again: then no controller judges the sessions
+        }
         return live.stream().anyMatch(broker -> broker.id() == node && broker.lastHeartbeatMs() >= now);
     }
 }

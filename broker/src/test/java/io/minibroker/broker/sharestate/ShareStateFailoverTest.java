@@ -1,6 +1,7 @@
 package io.minibroker.broker.sharestate;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -33,6 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * some records and releases others, the partition's leader dies (or its leadership is moved), and the new leader,
  * having read the state from {@code __share_group_state}, delivers the released records again with their delivery
  * counts, never the accepted ones, then the records produced since.
+ *
+ * <p>The cluster runs on a manual clock that moves on by itself ({@link SessionClock#startRunning}), never past a
+ * live node's last heartbeat: the killed leader's session runs out, but no live node's on a loaded machine.
  */
 @Timeout(180)
 class ShareStateFailoverTest {
@@ -41,14 +45,16 @@ class ShareStateFailoverTest {
     private static final Duration POLL = Duration.ofMillis(100);
 
     private MiniCluster cluster;
+    private SessionClock.Running running;
     private KafkaProducer<String, String> producer;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
+        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
                 "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
                 "offsets.topic.num.partitions", "3", "offsets.topic.replication.factor", "3",
                 "share.coordinator.state.topic.num.partitions", "3"));
+        cluster = running.cluster();
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 cluster.bootstrapServers()))) {
@@ -62,7 +68,7 @@ class ShareStateFailoverTest {
     @AfterEach
     void close() {
         producer.close();
-        cluster.close();
+        running.close();
     }
 
     @Test

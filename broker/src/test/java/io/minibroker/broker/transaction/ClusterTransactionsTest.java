@@ -3,6 +3,7 @@ package io.minibroker.broker.transaction;
 import io.minibroker.broker.control.LoggedRequest;
 import io.minibroker.broker.control.RequestMatch;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
 import io.minibroker.protocol.message.ApiKey;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -44,6 +45,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * partition, its markers reach the partitions other nodes lead over WriteTxnMarkers, and a read_committed consumer
  * sees the committed records and none of the aborted. Under transaction version 2 (the default) the leaders of the
  * data partitions add them to the transaction at its coordinator, on another node for most of them.
+ *
+ * <p>The cluster runs on a manual clock that moves on by itself ({@link SessionClock#startRunning}), never past a
+ * live node's last heartbeat: a killed coordinator's session runs out, but no live node's on a loaded machine.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ClusterTransactionsTest {
@@ -53,6 +57,7 @@ class ClusterTransactionsTest {
     private static final String TRANSACTION_VERSION_1 = "transaction-version-1";
 
     private MiniCluster cluster;
+    private SessionClock.Running running;
 
     @BeforeEach
     void start(TestInfo test) throws Exception {
@@ -64,7 +69,8 @@ class ClusterTransactionsTest {
         if (test.getTags().contains(TRANSACTION_VERSION_1)) {
             overrides.put("minibroker.transaction.version", "1");
         }
-        cluster = MiniCluster.start(3, overrides);
+        running = SessionClock.startRunning(3, overrides);
+        cluster = running.cluster();
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = admin()) {
             // One partition led by each node, so that every commit needs markers on other nodes.
@@ -75,7 +81,7 @@ class ClusterTransactionsTest {
 
     @AfterEach
     void close() {
-        cluster.close();
+        running.close();
     }
 
     @Test
