@@ -59,7 +59,7 @@ class ShareCoordinatorStopTest {
 
     private CompletableFuture<Errors> write(int partition) {
         return coordinator.write(new SharePartitionKey("g", new UUID(1, 1), partition),
-                new ShareStateSnapshot(partition, List.of()), 0, 0);
+                new ShareStateSnapshot(partition, List.of()), 0, 0, -1);
     }
 
     @Test

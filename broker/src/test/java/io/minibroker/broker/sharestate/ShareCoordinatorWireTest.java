@@ -202,7 +202,10 @@ class ShareCoordinatorWireTest {
                 Errors.FENCED_LEADER_EPOCH.code());
     }
 
-    /** ReadShareGroupStateSummary: Kafka's answer with no state, then the state's offsets and epochs; never fenced. */
+    /**
+     * ReadShareGroupStateSummary: Kafka's answer with no state, then the state's offsets, epochs and the
+     * DeliveryCompleteCount its leader sent (WriteShareGroupState v1; -1 from v0, as Kafka stores it); never fenced.
+     */
     @Test
     void summariesAnswerTheStateAndFenceNothing() throws Exception {
         ReadShareGroupStateSummaryResponseView.PartitionResult none = summary(0);
@@ -212,18 +215,19 @@ class ShareCoordinatorWireTest {
 
         WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId("g");
         WriteShareGroupStateRequestView.PartitionData partition = request.addTopic().topicId(TOPIC).addPartition()
-                .partition(0).leaderEpoch(7).stateEpoch(2).startOffset(10);
+                .partition(0).leaderEpoch(7).stateEpoch(2).startOffset(10).deliveryCompleteCount(5);
         partition.addStateBatche().firstOffset(10).lastOffset(12).deliveryState((byte) 2).deliveryCount((short) 1);
         partition.addStateBatche().firstOffset(13).lastOffset(13).deliveryState((byte) 0).deliveryCount((short) 1);
         partition.addStateBatche().firstOffset(14).lastOffset(15).deliveryState((byte) 4).deliveryCount((short) 5);
-        assertThat(new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, request.struct()))
-                .results().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, (short) 1,
+                request.struct())).results().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
 
         ReadShareGroupStateSummaryResponseView.PartitionResult summary = summary(3);
         assertThat(List.of((int) summary.errorCode(), summary.startOffset(), (long) summary.leaderEpoch(),
                 (long) summary.stateEpoch(), (long) summary.deliveryCompleteCount()))
-                .as("acknowledged 10-12 and archived 14-15 are complete").containsExactly(0, 10L, 7L, 2L, 5L);
+                .as("acknowledged 10-12 and archived 14-15 are complete, as sent").containsExactly(0, 10L, 7L, 2L, 5L);
         assertThat(write(7, 2, 10)).as("the summary at leader epoch 3 fenced nothing").isEqualTo(Errors.NONE.code());
+        assertThat(summary(3).deliveryCompleteCount()).as("a v0 write sends none").isEqualTo(-1);
     }
 
     @Test
