@@ -174,6 +174,9 @@ public final class ShareCoordinator implements AutoCloseable {
             if (Loaded.older(partition.leaderEpochs(), key, leaderEpoch)) {
                 return CompletableFuture.completedFuture(ReadResult.failed(Errors.FENCED_LEADER_EPOCH));
             }
+            if (!dataPartitionExists(key)) {
+                return CompletableFuture.completedFuture(ReadResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION));
+            }
             Stored stored = partition.states().get(key);
             ReadResult answer = stored == null || stored.snapshot().startOffset() < 0
                     ? new ReadResult(Errors.NONE, null, stored == null ? 0 : stored.stateEpoch())
@@ -211,6 +214,9 @@ public final class ShareCoordinator implements AutoCloseable {
             if (Loaded.older(partition.stateEpochs(), key, stateEpoch)) {
                 return CompletableFuture.completedFuture(Errors.FENCED_STATE_EPOCH);
             }
+            if (!dataPartitionExists(key)) {
+                return CompletableFuture.completedFuture(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            }
             Stored previous = partition.states().get(key);
             long now = clock.wallClockMs();
             Stored next = previous == null
@@ -236,6 +242,9 @@ public final class ShareCoordinator implements AutoCloseable {
             if (Loaded.older(partition.stateEpochs(), key, stateEpoch)) {
                 return CompletableFuture.completedFuture(Errors.FENCED_STATE_EPOCH);
             }
+            if (!dataPartitionExists(key)) {
+                return CompletableFuture.completedFuture(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            }
             Stored previous = partition.states().get(key);
             long now = clock.wallClockMs();
             // As Kafka's: no offset is complete at a start offset set, and none is known without one.
@@ -252,7 +261,11 @@ public final class ShareCoordinator implements AutoCloseable {
      */
     public CompletableFuture<Summary> summary(SharePartitionKey key) {
         return onThread(Summary::failed, () -> {
-            Stored stored = load(leaderLog(valid(key))).states().get(key);
+            Loaded partition = load(leaderLog(valid(key)));
+            if (!dataPartitionExists(key)) {
+                return CompletableFuture.completedFuture(Summary.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION));
+            }
+            Stored stored = partition.states().get(key);
             if (stored == null) {
                 return CompletableFuture.completedFuture(Summary.NO_STATE);
             }
@@ -331,6 +344,16 @@ public final class ShareCoordinator implements AutoCloseable {
             throw new LogException(Errors.INVALID_REQUEST, "no share partition " + key);
         }
         return key;
+    }
+
+    /**
+     * Whether the share partition's data partition exists in this node's view of the cluster, Kafka's last check of
+     * a read, write, initialization or summary (its metadata image: else UNKNOWN_TOPIC_OR_PARTITION). Not for a
+     * deletion: the state of a deleted topic's share partitions must still be deletable here, where no topic
+     * deletion clears it as Kafka's share coordinator does (onTopicsDeleted).
+     */
+    private boolean dataPartitionExists(SharePartitionKey key) {
+        return topics.known(key.topicId()).filter(topic -> key.partition() < topic.partitions()).isPresent();
     }
 
     /** The log of the key's partition of the topic, if this node leads it (else NOT_COORDINATOR). */
