@@ -184,6 +184,9 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
             ShareGroup heartbeated = group;
             return write(group).handle((written, failure) -> {
                 if (failure != null) {
+                    // Nothing asked for: as Kafka's failed write leaves nothing initializing, the next heartbeat
+                    // asks again (the rest of the change stays in memory, written with the next one).
+                    notInitializing(heartbeated, initializing);
                     return ShareGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null);
                 }
                 // As Kafka's, the answer does not wait for the initialization: the partitions come with a later one.
@@ -242,13 +245,12 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                             LOG.warn("Cannot initialize the share state of group {}: {}", group.groupId,
                                     failure.toString());
                         }
-                        partitions.forEach((topicId, topic) -> {
-                            if (failure == null) {
-                                group.statePartitions.initialize(topicId, topic.name(), topic.partitions());
-                            } else {
-                                group.statePartitions.withoutInitializing(topicId, topic.partitions());
-                            }
-                        });
+                        if (failure == null) {
+                            partitions.forEach((topicId, topic) ->
+                                    group.statePartitions.initialize(topicId, topic.name(), topic.partitions()));
+                        } else {
+                            notInitializing(group, partitions);
+                        }
                         write(group).exceptionally(writeFailure -> {
                             LOG.warn("Cannot write the share state partitions of group {}", group.groupId,
                                     writeFailure);
@@ -256,6 +258,19 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                         });
                     }
                 }));
+    }
+
+    /** The partitions leave initializing (Kafka's uninitializeShareGroupState); takes the group's lock. */
+    private static void notInitializing(ShareGroup group, Map<UUID, ShareGroupStatePartitions.Topic> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        synchronized (group) {
+            if (group.statePartitions != null) {
+                partitions.forEach((topicId, topic) ->
+                        group.statePartitions.withoutInitializing(topicId, topic.partitions()));
+            }
+        }
     }
 
     /**
