@@ -130,7 +130,21 @@ class ShareConsumerTest {
     void twoConsumersSharingAPartitionGetDistinctRecords() throws Exception {
         KafkaShareConsumer<String, String> a = consumer("shared", false, 5);
         KafkaShareConsumer<String, String> b = consumer("shared", false, 5);
-        awaitSharePartition("shared", a);
+        // Each is assigned the partition at a heartbeat after its share state is initialized: until both are, the
+        // first one would take every record.
+        try (Admin admin = admin()) {
+            Eventually.await(() -> {
+                a.poll(POLL);
+                b.poll(POLL);
+                try {
+                    var members = admin.describeShareGroups(List.of("shared")).all().get().get("shared").members();
+                    return members.size() == 2
+                            && members.stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+                } catch (Exception notYet) {
+                    return false;
+                }
+            }, "both consumers assigned");
+        }
         produce(100);
         List<String> byA = new ArrayList<>();
         List<String> byB = new ArrayList<>();
