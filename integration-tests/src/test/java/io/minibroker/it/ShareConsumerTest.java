@@ -3,6 +3,8 @@ package io.minibroker.it;
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -12,6 +14,7 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -67,7 +70,9 @@ class ShareConsumerTest {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
     }
 
-    private KafkaShareConsumer<String, String> consumer(String group, boolean explicit, int maxPollRecords) {
+    private KafkaShareConsumer<String, String> consumer(String group, boolean explicit, int maxPollRecords)
+            throws Exception {
+        readFromTheStart(group);
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -81,8 +86,22 @@ class ShareConsumerTest {
     }
 
     /**
-     * Polls until the group's share partition exists: from then on records produced are delivered (the default
-     * {@code share.auto.offset.reset=latest} starts it at the high watermark, 0 here).
+     * The group's share partition starts at the log start ({@code share.auto.offset.reset=earliest}, a group config):
+     * as in Kafka, a member is assigned the partition only at a heartbeat after its share state is initialized, and
+     * the partition is listed by Admin.listShareGroupOffsets from that initialization on, before the member's first
+     * fetch; with {@code latest} records produced in between would be skipped.
+     */
+    private void readFromTheStart(String group) throws Exception {
+        try (Admin admin = admin()) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group), List.of(
+                    new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"),
+                            AlterConfigOp.OpType.SET)))).all().get();
+        }
+    }
+
+    /**
+     * Polls until the group's share partition is initialized (listed by Admin.listShareGroupOffsets): its members
+     * are assigned it at their next heartbeat.
      */
     private void awaitSharePartition(String group, KafkaShareConsumer<String, String> consumer) {
         try (Admin admin = admin()) {
@@ -111,7 +130,21 @@ class ShareConsumerTest {
     void twoConsumersSharingAPartitionGetDistinctRecords() throws Exception {
         KafkaShareConsumer<String, String> a = consumer("shared", false, 5);
         KafkaShareConsumer<String, String> b = consumer("shared", false, 5);
-        awaitSharePartition("shared", a);
+        // Each is assigned the partition at a heartbeat after its share state is initialized: until both are, the
+        // first one would take every record.
+        try (Admin admin = admin()) {
+            Eventually.await(() -> {
+                a.poll(POLL);
+                b.poll(POLL);
+                try {
+                    var members = admin.describeShareGroups(List.of("shared")).all().get().get("shared").members();
+                    return members.size() == 2
+                            && members.stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+                } catch (Exception notYet) {
+                    return false;
+                }
+            }, "both consumers assigned");
+        }
         produce(100);
         List<String> byA = new ArrayList<>();
         List<String> byB = new ArrayList<>();

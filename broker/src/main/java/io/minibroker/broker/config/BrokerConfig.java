@@ -282,6 +282,9 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> GROUP_SHARE_SESSION_TIMEOUT_MS =
             intKey("group.share.session.timeout.ms", 45_000, 1);
     public static final ConfigKey<Integer> GROUP_SHARE_MAX_SIZE = intKey("group.share.max.size", 200, 1);
+    /** Kafka's internal key: how long a share partition's initialization may run before a heartbeat asks again. */
+    public static final ConfigKey<Integer> GROUP_SHARE_INITIALIZE_RETRY_INTERVAL_MS =
+            intKey("group.share.initialize.retry.interval.ms", 30_000, 1);
     // The share coordinator's __share_group_state (Kafka's ShareCoordinatorConfig keys and defaults)
     public static final ConfigKey<Integer> SHARE_COORDINATOR_STATE_TOPIC_NUM_PARTITIONS =
             intKey("share.coordinator.state.topic.num.partitions", 50, 1);
@@ -332,7 +335,7 @@ public final class BrokerConfig {
             SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS, GROUP_SHARE_RECORD_LOCK_DURATION_MS,
             GROUP_SHARE_DELIVERY_COUNT_LIMIT, GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS, GROUP_SHARE_MAX_SHARE_SESSIONS,
             GROUP_SHARE_HEARTBEAT_INTERVAL_MS, GROUP_SHARE_SESSION_TIMEOUT_MS, GROUP_SHARE_MAX_SIZE,
-            SHARE_COORDINATOR_STATE_TOPIC_NUM_PARTITIONS, SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR,
+            GROUP_SHARE_INITIALIZE_RETRY_INTERVAL_MS, SHARE_COORDINATOR_STATE_TOPIC_NUM_PARTITIONS, SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR,
             SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR, SHARE_COORDINATOR_STATE_TOPIC_SEGMENT_BYTES,
             SHARE_COORDINATOR_WRITE_TIMEOUT_MS, SHARE_COORDINATOR_STATE_TOPIC_PRUNE_INTERVAL_MS);
 

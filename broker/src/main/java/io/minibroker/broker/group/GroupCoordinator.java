@@ -10,6 +10,7 @@ import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.broker.share.ShareStateDeletion;
+import io.minibroker.broker.share.ShareStateInitialization;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.InternalTopics;
@@ -206,6 +207,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     /** How DeleteGroups of a share group deletes its share-partition state (the delivery side's). */
     public void deleteShareStateWith(ShareStateDeletion deletion) {
         shares.deleteStateWith(deletion);
+    }
+
+    /** How a share group's heartbeat initializes its share partitions' state before assigning them. */
+    public void initializeShareStateWith(ShareStateInitialization initialization) {
+        shares.initializeStateWith(initialization);
     }
 
     /**

@@ -21,6 +21,10 @@ import java.util.UUID;
  * every member has work. Not sticky as Kafka's is: a change of members may move partitions, which costs a share
  * group nothing to reconcile (no revocation), only the records a member held being released when it loses a
  * partition's session.
+ *
+ * <p>As Kafka's group coordinator gives its assignor (withTopicAssignablePartitionsMap), only the partitions whose
+ * share state the group has initialized are assigned ({@link ShareGroupStatePartitions}): a member never fetches a
+ * share partition before the share coordinator holds its state.
  */
 final class ShareGroupAssignor {
 
@@ -43,7 +47,10 @@ final class ShareGroupAssignor {
         return partitions;
     }
 
-    /** Computes the group's target assignment at its group epoch; the caller holds its lock. */
+    /**
+     * Computes the group's target assignment at its group epoch, over the subscribed partitions whose state is
+     * initialized; the caller holds its lock.
+     */
     void computeTarget(ShareGroup group) {
         Map<String, Set<UUID>> subscriptions = new HashMap<>();
         for (ShareGroupMember member : group.members.values()) {
@@ -52,26 +59,47 @@ final class ShareGroupAssignor {
             subscriptions.put(member.memberId, ids);
         }
         group.targetAssignment.clear();
-        group.targetAssignment.putAll(assign(subscriptions, group.subscribedPartitions));
+        group.targetAssignment.putAll(assign(subscriptions, assignable(group)));
         group.assignmentEpoch = group.groupEpoch;
     }
 
     /**
-     * The assignment of {@code partitions} (count by topic id) to members subscribing to topic ids, as the class
-     * comment describes: every member listed, with nothing if it subscribes to nothing that exists.
+     * The subscribed topics' partitions that may be assigned, by topic id: those initialized, within the topic's
+     * partition count; the caller holds the group's lock.
+     */
+    static Map<UUID, List<Integer>> assignable(ShareGroup group) {
+        Map<UUID, List<Integer>> assignable = new TreeMap<>();
+        if (group.statePartitions == null) {
+            return assignable;
+        }
+        group.subscribedPartitions.forEach((topicId, count) -> {
+            List<Integer> partitions = group.statePartitions.initializedOf(topicId).stream()
+                    .filter(partition -> partition < count).sorted().toList();
+            if (!partitions.isEmpty()) {
+                assignable.put(topicId, partitions);
+            }
+        });
+        return assignable;
+    }
+
+    /**
+     * The assignment of {@code partitions} (the assignable ones, in order, by topic id) to members subscribing to
+     * topic ids, as the class comment describes: every member listed, with nothing if it subscribes to nothing
+     * assignable.
      */
     static Map<String, Map<UUID, Set<Integer>>> assign(Map<String, Set<UUID>> subscriptions,
-                                                       Map<UUID, Integer> partitions) {
+                                                       Map<UUID, List<Integer>> partitions) {
         Map<String, Map<UUID, Set<Integer>>> target = new HashMap<>();
         subscriptions.keySet().forEach(id -> target.put(id, new HashMap<>()));
         Map<UUID, List<String>> subscribers = new TreeMap<>();
         new TreeMap<>(subscriptions).forEach((memberId, topicIds) -> topicIds.forEach(topicId ->
                 subscribers.computeIfAbsent(topicId, key -> new ArrayList<>()).add(memberId)));
         subscribers.forEach((topicId, members) -> {
-            int count = partitions.getOrDefault(topicId, 0);
+            List<Integer> assignable = partitions.getOrDefault(topicId, List.of());
+            int count = assignable.size();
             for (int i = 0; count > 0 && i < Math.max(count, members.size()); i++) {
                 target.get(members.get(i % members.size())).computeIfAbsent(topicId, id -> new TreeSet<>())
-                        .add(i % count);
+                        .add(assignable.get(i % count));
             }
         });
         Map<String, Map<UUID, Set<Integer>>> result = new HashMap<>();

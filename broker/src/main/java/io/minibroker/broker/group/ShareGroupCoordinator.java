@@ -6,11 +6,14 @@ import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.broker.share.ShareStateDeletion;
+import io.minibroker.broker.share.ShareStateInitialization;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -18,6 +21,7 @@ import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -38,12 +42,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * names one group: an id held by a classic or consumer group is refused here (GROUP_ID_NOT_FOUND, "is not a share
  * group"), and those protocols refuse an id held by a share group.
  *
- * <p>It also answers the share-group offsets admin APIs' questions ({@link ShareGroupMembership}) and keeps which
- * share partitions each group has state for (record 15, {@link ShareGroupStatePartitions}): the subscribed topics'
- * partitions from a member's heartbeat on, and those AlterShareGroupOffsets sets, which makes the group if there is
- * none, as Kafka's GroupMetadataManager does.
+ * <p>As Kafka's, a share partition is assigned only once its state is initialized (record 15,
+ * {@link ShareGroupStatePartitions}): a heartbeat lists the subscribed partitions with no state yet as initializing
+ * (written with its other records), is answered, and then has the delivery side initialize them
+ * ({@link ShareStateInitialization}: InitializeShareGroupState, the group epoch as state epoch); once that counts they
+ * are written as initialized, and the next heartbeat, finding initialized partitions no member holds, bumps the group
+ * epoch and assigns them (Kafka's initializedAssignmentPending). A failed initialization takes them out of
+ * initializing, and a later heartbeat asks again.
+ *
+ * <p>It also answers the share-group offsets admin APIs' questions ({@link ShareGroupMembership}) and keeps the
+ * partitions AlterShareGroupOffsets sets in record 15, making the group if there is none, as Kafka's
+ * GroupMetadataManager does.
  */
 final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGroupMembership {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShareGroupCoordinator.class);
 
     private final Map<String, ShareGroup> groups = new ConcurrentHashMap<>();
     private final ClassicGroups classicGroups;
@@ -55,8 +68,15 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     private final ShareGroupSessions sessions;
     private final ShareGroupTimings timings;
     private final int maxSize;
+    private final BrokerClock clock;
+    /**
+     * group.share.initialize.retry.interval.ms, at least offsets.commit.timeout.ms as in Kafka's
+     * GroupCoordinatorConfig: how long a partition may stay initializing before a heartbeat asks for it again.
+     */
+    private final long initializeRetryMs;
     /** The delivery side's, known once the broker has made both; none for the membership side alone. */
     private volatile ShareStateDeletion stateDeletion = ShareStateDeletion.NONE;
+    private volatile ShareStateInitialization stateInitialization = ShareStateInitialization.NONE;
 
     ShareGroupCoordinator(BrokerConfig config, ClassicGroups classicGroups, ConsumerGroups consumerGroups,
                           OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock,
@@ -70,11 +90,19 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
         this.sessions = new ShareGroupSessions(clock, this);
         this.timings = timings;
         this.maxSize = config.get(BrokerConfig.GROUP_SHARE_MAX_SIZE);
+        this.clock = clock;
+        this.initializeRetryMs = Math.max(config.get(BrokerConfig.GROUP_SHARE_INITIALIZE_RETRY_INTERVAL_MS),
+                config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS));
     }
 
     /** How DeleteGroups deletes a share group's share-partition state first. */
     void deleteStateWith(ShareStateDeletion deletion) {
         this.stateDeletion = deletion;
+    }
+
+    /** How a heartbeat initializes the share partitions' state before they are assigned. */
+    void initializeStateWith(ShareStateInitialization initialization) {
+        this.stateInitialization = initialization;
     }
 
     /** The share group of that id, or null if there is none. */
@@ -145,15 +173,123 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
             if (group.isDead()) { // deleted or unloaded meanwhile: the client retries
                 return done(ShareGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
             }
-            ShareGroupHeartbeat.Response response = request.memberEpoch() == ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH
-                    ? leave(group, request) : heartbeat(group, request);
+            boolean leaving = request.memberEpoch() == ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH;
+            ShareGroupHeartbeat.Response response = leaving ? leave(group, request) : heartbeat(group, request);
             if (response.error() != Errors.NONE) {
                 forgetIfUnwritten(group); // a first join refused: no group was made
                 return done(response);
             }
-            return write(group).handle((written, failure) -> failure == null ? response
-                    : ShareGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null));
+            Map<UUID, ShareGroupStatePartitions.Topic> initializing = leaving ? Map.of() : startInitializing(group);
+            int stateEpoch = group.groupEpoch;
+            ShareGroup heartbeated = group;
+            return write(group).handle((written, failure) -> {
+                if (failure != null) {
+                    // Nothing asked for: as Kafka's failed write leaves nothing initializing, the next heartbeat
+                    // asks again (the rest of the change stays in memory, written with the next one).
+                    notInitializing(heartbeated, initializing);
+                    return ShareGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null);
+                }
+                // As Kafka's, the answer does not wait for the initialization: the partitions come with a later one.
+                initialize(heartbeated, initializing, stateEpoch);
+                return response;
+            });
         }
+    }
+
+    /**
+     * The subscribed partitions with no state, nor an initialization asked for within the retry interval, are
+     * listed as initializing (Kafka's maybeCreateInitializeShareGroupStateRequest, whose record goes last in the
+     * heartbeat's batch); topics deleted since are dropped from record 15. What is to be initialized, by topic id;
+     * the caller holds the group's lock.
+     */
+    private Map<UUID, ShareGroupStatePartitions.Topic> startInitializing(ShareGroup group) {
+        if (group.statePartitions != null) {
+            group.statePartitions.retainExisting(topicId -> topics.known(topicId).isPresent());
+        }
+        if (group.subscribedPartitions.isEmpty()) {
+            return Map.of();
+        }
+        Map<UUID, ShareGroupStatePartitions.Subscribed> subscribed = new LinkedHashMap<>();
+        group.subscribedPartitions.forEach((topicId, count) -> topics.known(topicId).ifPresent(topic ->
+                subscribed.put(topicId, new ShareGroupStatePartitions.Subscribed(topic.name(), count))));
+        long now = clock.monotonicMs();
+        // No record 15 is made before there is something to initialize, as in Kafka.
+        ShareGroupStatePartitions state = group.statePartitions != null ? group.statePartitions
+                : new ShareGroupStatePartitions();
+        Map<UUID, ShareGroupStatePartitions.Topic> needed = state.toInitialize(subscribed, now, initializeRetryMs);
+        if (!needed.isEmpty()) {
+            group.statePartitions = state;
+            needed.forEach((topicId, topic) -> state.startInitializing(topicId, topic.name(), topic.partitions(), now));
+        }
+        return needed;
+    }
+
+    /**
+     * Has the delivery side initialize the partitions' state (Kafka's persisterInitialize, after the heartbeat's
+     * records count), then, on the coordinator's thread, records them as initialized, or takes them out of
+     * initializing if that failed (Kafka's uninitializeShareGroupState), and writes record 15.
+     */
+    private void initialize(ShareGroup group, Map<UUID, ShareGroupStatePartitions.Topic> partitions, int stateEpoch) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        Map<UUID, Set<Integer>> asked = new LinkedHashMap<>();
+        partitions.forEach((topicId, topic) -> asked.put(topicId, topic.partitions()));
+        stateInitialization.initializeState(group.groupId, asked, stateEpoch).whenComplete((done, failure) ->
+                thread.run(() -> {
+                    synchronized (group) {
+                        if (group.isDead() || group.statePartitions == null) { // deleted or unloaded meanwhile
+                            return;
+                        }
+                        if (failure != null) {
+                            LOG.warn("Cannot initialize the share state of group {}: {}", group.groupId,
+                                    failure.toString());
+                        }
+                        if (failure == null) {
+                            partitions.forEach((topicId, topic) ->
+                                    group.statePartitions.initialize(topicId, topic.name(), topic.partitions()));
+                        } else {
+                            notInitializing(group, partitions);
+                        }
+                        write(group).exceptionally(writeFailure -> {
+                            LOG.warn("Cannot write the share state partitions of group {}", group.groupId,
+                                    writeFailure);
+                            return -1L;
+                        });
+                    }
+                }));
+    }
+
+    /** The partitions leave initializing (Kafka's uninitializeShareGroupState); takes the group's lock. */
+    private static void notInitializing(ShareGroup group, Map<UUID, ShareGroupStatePartitions.Topic> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        synchronized (group) {
+            if (group.statePartitions != null) {
+                partitions.forEach((topicId, topic) ->
+                        group.statePartitions.withoutInitializing(topicId, topic.partitions()));
+            }
+        }
+    }
+
+    /**
+     * Whether initialized partitions of the subscribed topics are missing from the target assignment (or it holds
+     * others): then the group epoch is bumped and the assignment computed again, as Kafka's
+     * initializedAssignmentPending has it, so that partitions initialized since the last heartbeat are assigned.
+     * The caller holds the group's lock.
+     */
+    private static boolean initializedAssignmentPending(ShareGroup group) {
+        if (group.members.isEmpty() || group.statePartitions == null || group.statePartitions.initialized.isEmpty()) {
+            return false;
+        }
+        Map<UUID, Set<Integer>> assigned = new TreeMap<>();
+        group.targetAssignment.values().forEach(target -> target.forEach((topicId, partitions) ->
+                assigned.computeIfAbsent(topicId, id -> new TreeSet<>()).addAll(partitions)));
+        Map<UUID, Set<Integer>> assignable = new TreeMap<>();
+        ShareGroupAssignor.assignable(group).forEach((topicId, partitions) ->
+                assignable.put(topicId, new TreeSet<>(partitions)));
+        return !assignable.equals(assigned);
     }
 
     /** A member joining (epoch 0) or heartbeating (its epoch); the caller holds the group's lock. */
@@ -195,10 +331,10 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
             group.subscribedPartitions = partitions;
             bump = true;
         }
+        bump |= initializedAssignmentPending(group);
         if (bump) {
             group.groupEpoch++;
         }
-        initializeSubscribed(group);
         if (group.groupEpoch > group.assignmentEpoch) {
             assignor.computeTarget(group);
         }
@@ -212,18 +348,6 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 || !member.assignedPartitions.equals(assignedBefore);
         return new ShareGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
                 timings.heartbeatIntervalMs(group.groupId), changed ? member.assignedPartitions : null);
-    }
-
-    /**
-     * The subscribed topics' partitions have share state from now on, as Kafka's heartbeat initializes them (its
-     * record 15 lists them); topics deleted since are dropped from the record. The caller holds the group's lock.
-     */
-    private void initializeSubscribed(ShareGroup group) {
-        if (group.statePartitions != null) {
-            group.statePartitions.retainExisting(topicId -> topics.known(topicId).isPresent());
-        }
-        group.subscribedPartitions.forEach((topicId, count) -> topics.known(topicId).ifPresent(topic ->
-                group.statePartitions().initializeFirst(topicId, topic.name(), count)));
     }
 
     private static Set<Integer> partitionsUpTo(int count) {
@@ -503,6 +627,9 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
         synchronized (group) {
             group.subscribedPartitions = assignor.subscribedPartitions(group);
             groups.put(group.groupId, group);
+            if (group.statePartitions != null) {
+                group.statePartitions.replayedAt(clock.monotonicMs());
+            }
             for (ShareGroupMember member : group.members.values()) {
                 sessions.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
             }

@@ -1,10 +1,9 @@
 package io.minibroker.broker.group;
 
-import java.util.AbstractList;
 import java.util.Collection;
-import java.util.List;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -16,14 +15,13 @@ import java.util.function.Predicate;
  * Which share partitions a share group has state for (Kafka's ShareGroupStatePartitionMetadata, the share group's
  * record type 15 in {@code __consumer_offsets} since Kafka 4.1): topics whose partitions' state is being
  * initialized, topics whose partitions' state is initialized, and topics whose state is being deleted, each by
- * topic id with its name. Kafka's group coordinator asks its share coordinator to initialize a partition's state
- * (InitializeShareGroupState) when a member first subscribes to its topic or AlterShareGroupOffsets sets its start
- * offset, and to delete it for DeleteShareGroupOffsets, moving the topic between these sets around each call.
- * Here a topic goes straight to initialized, and leaves when its offsets are deleted: AlterShareGroupOffsets has the
- * delivery side initialize the partitions' state (InitializeShareGroupState, with the group's epoch as state epoch,
- * as Kafka), but a first subscription calls nothing, since a share partition's leader starts one with no state where
- * {@code share.auto.offset.reset} says, as Kafka's does with the state its initialization left (start offset -1).
- * The initializing and deleting sets are kept as read, so that a record read back is written again unchanged. Guarded by the group's monitor.
+ * topic id with its name. As Kafka's group coordinator, a heartbeat lists the subscribed partitions not initialized
+ * yet as initializing, the share coordinator is asked to initialize them (InitializeShareGroupState), and they move
+ * to initialized when it answers, or leave initializing if it fails; only initialized partitions are assigned to
+ * members. A partition initializing for longer than {@code group.share.initialize.retry.interval.ms} is asked for
+ * again by the next heartbeat. AlterShareGroupOffsets sets partitions initialized itself, DeleteShareGroupOffsets
+ * removes topics. The deleting set is kept as read, so that a record read back is written again unchanged. Guarded
+ * by the group's monitor.
  */
 final class ShareGroupStatePartitions {
 
@@ -31,28 +29,62 @@ final class ShareGroupStatePartitions {
     record Topic(String name, SortedSet<Integer> partitions) {
     }
 
+    /** A subscribed topic as the heartbeat sees it: its name and partition count. */
+    record Subscribed(String name, int partitions) {
+    }
+
     final Map<UUID, Topic> initializing = new TreeMap<>();
     final Map<UUID, Topic> initialized = new TreeMap<>();
     /** The topics whose state is being deleted, by id: their names. */
     final Map<UUID, String> deleting = new TreeMap<>();
-
-    /** These partitions of the topic have state now, besides those that had (AlterShareGroupOffsets). */
-    void initialize(UUID topicId, String name, Collection<Integer> partitions) {
-        initializing.remove(topicId);
-        Topic known = initialized.get(topicId);
-        if (known == null || !known.name.equals(name) || !holdsAll(known.partitions, partitions)) {
-            add(topicId, name, known, partitions);
-        }
-    }
+    /**
+     * When each initializing topic was last asked for (broker clock, ms), as Kafka keeps it beside the record, not
+     * in it: a topic read back from the log counts from its replay.
+     */
+    private final Map<UUID, Long> initializingSince = new HashMap<>();
 
     /**
-     * Whether {@code known} (distinct, never negative) holds every one of {@code partitions}; without a look-up each
-     * when it is exactly 0 to its size - 1, as a topic that only heartbeats initialized is.
+     * The partitions of the subscribed topics (by id) that need initializing now, as Kafka's
+     * subscribedTopicsChangeMap finds them: those neither initialized nor initializing since less than
+     * {@code retryMs}; a topic whose partitions are all covered is left out. Nothing is allocated when nothing is
+     * needed (the usual heartbeat).
      */
-    private static boolean holdsAll(SortedSet<Integer> known, Collection<Integer> partitions) {
-        boolean firstOnes = known.isEmpty() || known.last() == known.size() - 1;
-        for (int partition : partitions) {
-            if (firstOnes ? partition < 0 || partition >= known.size() : !known.contains(partition)) {
+    Map<UUID, Topic> toInitialize(Map<UUID, Subscribed> subscribed, long nowMs, long retryMs) {
+        Map<UUID, Topic> needed = null;
+        for (Map.Entry<UUID, Subscribed> entry : subscribed.entrySet()) {
+            UUID topicId = entry.getKey();
+            int count = entry.getValue().partitions();
+            Topic done = initialized.get(topicId);
+            Topic pending = initializing.get(topicId);
+            boolean pendingFresh = pending != null
+                    && nowMs - initializingSince.getOrDefault(topicId, nowMs) < retryMs;
+            if (covered(done, pendingFresh ? pending : null, count)) {
+                continue;
+            }
+            SortedSet<Integer> missing = new TreeSet<>();
+            for (int partition = 0; partition < count; partition++) {
+                if ((done == null || !done.partitions.contains(partition))
+                        && (!pendingFresh || !pending.partitions.contains(partition))) {
+                    missing.add(partition);
+                }
+            }
+            if (needed == null) {
+                needed = new LinkedHashMap<>();
+            }
+            needed.put(topicId, new Topic(entry.getValue().name(), missing));
+        }
+        return needed == null ? Map.of() : needed;
+    }
+
+    /** Whether partitions 0 to {@code count} - 1 are all in {@code done} or {@code pending}. */
+    private static boolean covered(Topic done, Topic pending, int count) {
+        int held = (done == null ? 0 : done.partitions.size()) + (pending == null ? 0 : pending.partitions.size());
+        if (held < count) {
+            return false;
+        }
+        for (int partition = 0; partition < count; partition++) {
+            if ((done == null || !done.partitions.contains(partition))
+                    && (pending == null || !pending.partitions.contains(partition))) {
                 return false;
             }
         }
@@ -60,32 +92,31 @@ final class ShareGroupStatePartitions {
     }
 
     /**
-     * The topic's partitions 0 to {@code count} - 1 have state now, besides those that had: what a share heartbeat
-     * asks of each subscribed topic.
+     * These partitions are being initialized from now on (Kafka's addInitializingTopicsRecords); a topic being
+     * deleted is no longer.
      */
-    void initializeFirst(UUID topicId, String name, int count) {
-        initialize(topicId, name, firstPartitions(count));
+    void startInitializing(UUID topicId, String name, Collection<Integer> partitions, long nowMs) {
+        Topic known = initializing.get(topicId);
+        SortedSet<Integer> all = new TreeSet<>(partitions);
+        if (known != null) {
+            all.addAll(known.partitions);
+        }
+        initializing.put(topicId, new Topic(name, all));
+        initializingSince.put(topicId, nowMs);
+        deleting.remove(topicId);
     }
 
     /**
-     * 0 to {@code count} - 1, each made as it is read: a heartbeat's topic that has them all already (the usual
-     * case) copies nothing.
+     * These partitions of the topic have state now, besides those that had (the share coordinator's answer to a
+     * heartbeat's initialization, or AlterShareGroupOffsets): they leave initializing, as in Kafka's
+     * initializeShareGroupState.
      */
-    private static List<Integer> firstPartitions(int count) {
-        return new AbstractList<>() {
-            @Override
-            public Integer get(int index) {
-                return Objects.checkIndex(index, count);
-            }
-
-            @Override
-            public int size() {
-                return count;
-            }
-        };
-    }
-
-    private void add(UUID topicId, String name, Topic known, Collection<Integer> partitions) {
+    void initialize(UUID topicId, String name, Collection<Integer> partitions) {
+        withoutInitializing(topicId, partitions);
+        Topic known = initialized.get(topicId);
+        if (known != null && known.name.equals(name) && known.partitions.containsAll(partitions)) {
+            return;
+        }
         SortedSet<Integer> all = new TreeSet<>(partitions);
         if (known != null) {
             all.addAll(known.partitions);
@@ -93,9 +124,37 @@ final class ShareGroupStatePartitions {
         initialized.put(topicId, new Topic(name, all));
     }
 
+    /** Their initialization failed: the partitions leave initializing (Kafka's uninitializeShareGroupState). */
+    void withoutInitializing(UUID topicId, Collection<Integer> partitions) {
+        Topic pending = initializing.get(topicId);
+        if (pending == null) {
+            return;
+        }
+        SortedSet<Integer> left = new TreeSet<>(pending.partitions);
+        left.removeAll(partitions);
+        if (left.isEmpty()) {
+            initializing.remove(topicId);
+            initializingSince.remove(topicId);
+        } else {
+            initializing.put(topicId, new Topic(pending.name, left));
+        }
+    }
+
+    /** The initialized partitions of {@code topicId}: those a member may be assigned; empty if none. */
+    Set<Integer> initializedOf(UUID topicId) {
+        Topic topic = initialized.get(topicId);
+        return topic == null ? Set.of() : topic.partitions;
+    }
+
+    /** A topic read back from the log as initializing counts from now, as Kafka's replay stamps it. */
+    void replayedAt(long nowMs) {
+        initializing.keySet().forEach(topicId -> initializingSince.put(topicId, nowMs));
+    }
+
     /** The topics' state is gone (their offsets deleted). */
     void forget(Set<UUID> topicIds) {
         initializing.keySet().removeAll(topicIds);
+        initializingSince.keySet().removeAll(topicIds);
         initialized.keySet().removeAll(topicIds);
         deleting.keySet().removeAll(topicIds);
     }
@@ -103,6 +162,7 @@ final class ShareGroupStatePartitions {
     /** Forgets the topics that no longer exist (Kafka's maybeCleanupShareGroupState on a topic's deletion). */
     void retainExisting(Predicate<UUID> exists) {
         initializing.keySet().removeIf(exists.negate());
+        initializingSince.keySet().removeIf(exists.negate());
         initialized.keySet().removeIf(exists.negate());
         deleting.keySet().removeIf(exists.negate());
     }

@@ -241,6 +241,7 @@ public final class Broker implements AutoCloseable {
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions);
         groupCoordinator.deleteShareStateWith(shareGroups.stateDeletion());
+        groupCoordinator.initializeShareStateWith(shareGroups.stateInitialization());
         GroupCoordinatorApis.register(apis, groupCoordinator, cluster, node, topics, autoCreation, transactions,
                 registry);
         BiPredicate<String, Integer> partitionExists = cluster != null ? cluster::partitionExists

@@ -15,6 +15,7 @@ import io.minibroker.broker.share.ShareLogs;
 import io.minibroker.broker.share.SharePartitionManager;
 import io.minibroker.broker.share.ShareSessionCache;
 import io.minibroker.broker.share.ShareStateDeletion;
+import io.minibroker.broker.share.ShareStateInitialization;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.sharestate.DeleteShareGroupStateHandler;
 import io.minibroker.broker.sharestate.InitializeShareGroupStateHandler;
@@ -102,6 +103,11 @@ final class ShareGroupApis implements AutoCloseable {
 
     /** How DeleteGroups of a share group deletes its share partitions' state. */
     ShareStateDeletion stateDeletion() {
+        return partitions;
+    }
+
+    /** How a share group's coordinator initializes its share partitions' state before assigning them. */
+    ShareStateInitialization stateInitialization() {
         return partitions;
     }
 

@@ -27,6 +27,13 @@ public interface Persister {
      */
     int NO_STATE_EPOCH = -1;
 
+    /**
+     * An initialized state's start offset when none is set (Kafka's UNINITIALIZED_START_OFFSET): the group
+     * coordinator's initialization before a partition is assigned; its leader starts where
+     * {@code share.auto.offset.reset} says at its first fetch.
+     */
+    long NO_START_OFFSET = -1;
+
     /** A share partition's state as read by its leader: the snapshot (null when it has none) and its state epoch. */
     record State(ShareStateSnapshot snapshot, int stateEpoch) {
     }

@@ -30,7 +30,7 @@ import java.util.function.ToIntFunction;
  * available again (released, or their locks expired), and the "ShareLockExpiry" purgatory whose timeouts release
  * expired locks on the broker clock even when no request comes.
  */
-public final class SharePartitionManager implements ShareStateDeletion, AutoCloseable {
+public final class SharePartitionManager implements ShareStateDeletion, ShareStateInitialization, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SharePartitionManager.class);
 
@@ -292,6 +292,25 @@ public final class SharePartitionManager implements ShareStateDeletion, AutoClos
             }
             partition.resetTo(offset, stateEpoch);
         });
+    }
+
+    /**
+     * A heartbeat's initialization of share partitions, before any member is assigned them (Kafka's
+     * persisterInitialize): each state starts with no start offset (-1: its leader starts where
+     * {@code share.auto.offset.reset} says at its first fetch) under {@code stateEpoch}, the group's epoch. A share
+     * partition already loaded here (fetched outside the group) is fenced at its next write and loaded again.
+     */
+    @Override
+    public CompletionStage<Void> initializeState(String groupId, Map<UUID, Set<Integer>> statePartitions,
+                                                 int stateEpoch) {
+        if (closed) {
+            return stopped();
+        }
+        List<CompletableFuture<Void>> initialized = new ArrayList<>();
+        statePartitions.forEach((topicId, numbers) -> numbers.forEach(partition -> initialized.add(persister
+                .initialize(new SharePartitionKey(groupId, topicId, partition), stateEpoch, Persister.NO_START_OFFSET)
+                .toCompletableFuture())));
+        return CompletableFuture.allOf(initialized.toArray(CompletableFuture[]::new));
     }
 
     /** Forgets a share partition's state (DeleteShareGroupOffsets), here and at its share coordinator. */

@@ -8,7 +8,6 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.share.Persister;
-import io.minibroker.broker.share.RecordState;
 import io.minibroker.broker.share.SharePartitionKey;
 import io.minibroker.broker.share.ShareStateSnapshot;
 import io.minibroker.broker.sharestate.ShareStateRecords.Stored;
@@ -175,6 +174,9 @@ public final class ShareCoordinator implements AutoCloseable {
             if (Loaded.older(partition.leaderEpochs(), key, leaderEpoch)) {
                 return CompletableFuture.completedFuture(ReadResult.failed(Errors.FENCED_LEADER_EPOCH));
             }
+            if (!dataPartitionExists(key)) {
+                return CompletableFuture.completedFuture(ReadResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION));
+            }
             Stored stored = partition.states().get(key);
             ReadResult answer = stored == null || stored.snapshot().startOffset() < 0
                     ? new ReadResult(Errors.NONE, null, stored == null ? 0 : stored.stateEpoch())
@@ -186,9 +188,9 @@ public final class ShareCoordinator implements AutoCloseable {
             long now = clock.wallClockMs();
             // With no state yet, the record says only that this leader reads from now on (start offset -1: none).
             Stored raised = stored == null
-                    ? new Stored(new ShareStateSnapshot(-1, List.of()), 0, 0, leaderEpoch, now)
+                    ? new Stored(new ShareStateSnapshot(-1, List.of()), 0, 0, leaderEpoch, now, -1)
                     : new Stored(stored.snapshot(), stored.snapshotEpoch() + 1, stored.stateEpoch(), leaderEpoch,
-                            stored.createTimestamp());
+                            stored.createTimestamp(), stored.deliveryCompleteCount());
             return store(partition, log, key, raised)
                     .thenApply(error -> error == Errors.NONE ? answer : ReadResult.failed(error));
         });
@@ -198,10 +200,11 @@ public final class ShareCoordinator implements AutoCloseable {
      * WriteShareGroupState, checked as Kafka's coordinator checks it: a leader epoch older than the greatest seen is
      * FENCED_LEADER_EPOCH, then a state epoch older than the greatest seen (the state was initialized again since, by
      * AlterShareGroupOffsets or InitializeShareGroupState) is FENCED_STATE_EPOCH; -1 in either is not checked, and
-     * keeps the stored epoch.
+     * keeps the stored epoch. {@code deliveryCompleteCount} is stored as sent (WriteShareGroupState v1; -1 from v0),
+     * as Kafka's coordinator stores it, for ReadShareGroupStateSummary.
      */
     public CompletableFuture<Errors> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
-                                           int stateEpoch) {
+                                           int stateEpoch, int deliveryCompleteCount) {
         return onThread(Function.identity(), () -> {
             PartitionLog log = leaderLog(valid(key));
             Loaded partition = load(log);
@@ -211,14 +214,17 @@ public final class ShareCoordinator implements AutoCloseable {
             if (Loaded.older(partition.stateEpochs(), key, stateEpoch)) {
                 return CompletableFuture.completedFuture(Errors.FENCED_STATE_EPOCH);
             }
+            if (!dataPartitionExists(key)) {
+                return CompletableFuture.completedFuture(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            }
             Stored previous = partition.states().get(key);
             long now = clock.wallClockMs();
             Stored next = previous == null
-                    ? new Stored(snapshot, 0, Math.max(stateEpoch, 0), leaderEpoch, now)
+                    ? new Stored(snapshot, 0, Math.max(stateEpoch, 0), leaderEpoch, now, deliveryCompleteCount)
                     : new Stored(snapshot, previous.snapshotEpoch() + 1,
                             stateEpoch == Persister.NO_STATE_EPOCH ? previous.stateEpoch() : stateEpoch,
                             leaderEpoch == Persister.NO_LEADER_EPOCH ? previous.leaderEpoch() : leaderEpoch,
-                            previous.createTimestamp());
+                            previous.createTimestamp(), deliveryCompleteCount);
             return store(partition, log, key, next);
         });
     }
@@ -236,32 +242,35 @@ public final class ShareCoordinator implements AutoCloseable {
             if (Loaded.older(partition.stateEpochs(), key, stateEpoch)) {
                 return CompletableFuture.completedFuture(Errors.FENCED_STATE_EPOCH);
             }
+            if (!dataPartitionExists(key)) {
+                return CompletableFuture.completedFuture(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            }
             Stored previous = partition.states().get(key);
             long now = clock.wallClockMs();
+            // As Kafka's: no offset is complete at a start offset set, and none is known without one.
             Stored initialized = new Stored(new ShareStateSnapshot(startOffset, List.of()),
-                    previous == null ? 0 : previous.snapshotEpoch() + 1, stateEpoch, 0, now);
+                    previous == null ? 0 : previous.snapshotEpoch() + 1, stateEpoch, 0, now,
+                    startOffset == Persister.NO_START_OFFSET ? -1 : 0);
             return store(partition, log, key, initialized);
         });
     }
 
     /**
      * ReadShareGroupStateSummary (DescribeShareGroupOffsets' read), as Kafka's {@code readStateSummary}: the state's
-     * start offset and epochs, fencing no leader and writing nothing.
+     * start offset, epochs and stored DeliveryCompleteCount, fencing no leader and writing nothing.
      */
     public CompletableFuture<Summary> summary(SharePartitionKey key) {
         return onThread(Summary::failed, () -> {
-            Stored stored = load(leaderLog(valid(key))).states().get(key);
+            Loaded partition = load(leaderLog(valid(key)));
+            if (!dataPartitionExists(key)) {
+                return CompletableFuture.completedFuture(Summary.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION));
+            }
+            Stored stored = partition.states().get(key);
             if (stored == null) {
                 return CompletableFuture.completedFuture(Summary.NO_STATE);
             }
-            ShareStateSnapshot snapshot = stored.snapshot();
-            long start = snapshot.startOffset();
-            long complete = snapshot.batches().stream()
-                    .filter(batch -> batch.state() == RecordState.ACKNOWLEDGED || batch.state() == RecordState.ARCHIVED)
-                    .mapToLong(batch -> batch.lastOffset() - Math.max(batch.firstOffset(), start) + 1)
-                    .filter(count -> count > 0).sum();
-            return CompletableFuture.completedFuture(new Summary(Errors.NONE, start, stored.leaderEpoch(),
-                    stored.stateEpoch(), start < 0 ? -1 : (int) Math.min(complete, Integer.MAX_VALUE)));
+            return CompletableFuture.completedFuture(new Summary(Errors.NONE, stored.snapshot().startOffset(),
+                    stored.leaderEpoch(), stored.stateEpoch(), stored.deliveryCompleteCount()));
         });
     }
 
@@ -335,6 +344,16 @@ public final class ShareCoordinator implements AutoCloseable {
             throw new LogException(Errors.INVALID_REQUEST, "no share partition " + key);
         }
         return key;
+    }
+
+    /**
+     * Whether the share partition's data partition exists in this node's view of the cluster, Kafka's last check of
+     * a read, write, initialization or summary (its metadata image: else UNKNOWN_TOPIC_OR_PARTITION). Not for a
+     * deletion: the state of a deleted topic's share partitions must still be deletable here, where no topic
+     * deletion clears it as Kafka's share coordinator does (onTopicsDeleted).
+     */
+    private boolean dataPartitionExists(SharePartitionKey key) {
+        return topics.known(key.topicId()).filter(topic -> key.partition() < topic.partitions()).isPresent();
     }
 
     /** The log of the key's partition of the topic, if this node leads it (else NOT_COORDINATOR). */

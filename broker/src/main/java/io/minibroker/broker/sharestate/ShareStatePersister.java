@@ -44,8 +44,13 @@ import java.util.function.Supplier;
  */
 public final class ShareStatePersister implements Persister, AutoCloseable {
 
+    /**
+     * The versions Kafka 4.3.1's persister sends (the latest each API has there, which every node here serves):
+     * Read, Initialize and Delete v0; Write v1 and ReadShareGroupStateSummary v1, which carry the deliveries
+     * completed from the start offset on (KIP-1226's DeliveryCompleteCount).
+     */
     private static final short VERSION = 0;
-    /** ReadShareGroupStateSummary v1 answers the completed deliveries too (KIP-1226). */
+    private static final short WRITE_VERSION = 1;
     private static final short SUMMARY_VERSION = 1;
 
     private final int nodeId;
@@ -124,17 +129,18 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
             return failed(target.error());
         }
         if (target.remote() == null) {
-            return local.write(key, snapshot, leaderEpoch, stateEpoch).thenAccept(ShareStatePersister::check);
+            return local.write(key, snapshot, leaderEpoch, stateEpoch, snapshot.deliveryCompleteCount())
+                    .thenAccept(ShareStatePersister::check);
         }
         WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId(key.groupId());
         WriteShareGroupStateRequestView.PartitionData partition = request.addTopic().topicId(key.topicId())
                 .addPartition().partition(key.partition()).stateEpoch(stateEpoch).leaderEpoch(leaderEpoch)
-                .startOffset(snapshot.startOffset());
+                .startOffset(snapshot.startOffset()).deliveryCompleteCount(snapshot.deliveryCompleteCount());
         for (ShareStateSnapshot.StateBatch batch : snapshot.batches()) {
             partition.addStateBatche().firstOffset(batch.firstOffset()).lastOffset(batch.lastOffset())
                     .deliveryState(batch.state().id()).deliveryCount((short) batch.deliveryCount());
         }
-        return send(target.remote(), ApiKey.WRITE_SHARE_GROUP_STATE, VERSION, request.struct()).thenAccept(response ->
+        return send(target.remote(), ApiKey.WRITE_SHARE_GROUP_STATE, WRITE_VERSION, request.struct()).thenAccept(response ->
                 check(Errors.forCode(new WriteShareGroupStateResponseView(response).results().get(0).partitions()
                         .get(0).errorCode())));
     }

@@ -16,7 +16,7 @@ import java.util.List;
  * Share partitions' records in {@code __share_group_state}, in Kafka's layouts: the key is ShareSnapshotKey (type 0:
  * the group id, topic id and partition; a non-flexible coordinator key, the type as an int16 first), the value
  * version 0 of the flexible ShareSnapshotValue (snapshot, state and leader epochs, the start offset, the create and
- * write timestamps, and the state batches). Only snapshots are written: each write carries a share partition's whole
+ * write timestamps, the state batches, and the tagged DeliveryCompleteCount of Kafka 4.2+). Only snapshots are written: each write carries a share partition's whole
  * window, so Kafka's ShareUpdate records (type 1, deltas over a snapshot) are not needed; a replay meeting one skips it.
  */
 final class ShareStateRecords {
@@ -24,10 +24,16 @@ final class ShareStateRecords {
     static final short SNAPSHOT = 0;
     private static final short VALUE_VERSION = 0;
 
-    /** A share partition's stored state and the epochs it was written with. */
+    /**
+     * A share partition's stored state, the epochs it was written with, and the count of offsets whose delivery is
+     * complete as the leader last sent it (-1: not known; Kafka 4.2+'s tagged DeliveryCompleteCount).
+     */
     record Stored(ShareStateSnapshot snapshot, int snapshotEpoch, int stateEpoch, int leaderEpoch,
-                  long createTimestamp) {
+                  long createTimestamp, int deliveryCompleteCount) {
     }
+
+    /** ShareSnapshotValue's tag of DeliveryCompleteCount, written only when not its default (-1), as Kafka does. */
+    private static final int DELIVERY_COMPLETE_COUNT_TAG = 0;
 
     private ShareStateRecords() {
     }
@@ -72,7 +78,14 @@ final class ShareStateRecords {
             out.writeShort(batch.deliveryCount());
             Wire.writeUnsignedVarint(out, 0); // no tagged fields
         }
-        Wire.writeUnsignedVarint(out, 0); // DeliveryCompleteCount (tag 0) left at its default
+        if (stored.deliveryCompleteCount() == -1) {
+            Wire.writeUnsignedVarint(out, 0); // DeliveryCompleteCount left at its default
+        } else {
+            Wire.writeUnsignedVarint(out, 1);
+            Wire.writeUnsignedVarint(out, DELIVERY_COMPLETE_COUNT_TAG);
+            Wire.writeUnsignedVarint(out, Integer.BYTES);
+            out.writeInt(stored.deliveryCompleteCount());
+        }
         return ByteBufUtil.getBytes(out);
     }
 
@@ -97,9 +110,26 @@ final class ShareStateRecords {
             skipTaggedFields(in);
             batches.add(new ShareStateSnapshot.StateBatch(first, last, state, deliveryCount));
         }
-        skipTaggedFields(in);
+        int deliveryCompleteCount = readDeliveryCompleteCount(in);
         return new Stored(new ShareStateSnapshot(startOffset, batches), snapshotEpoch, stateEpoch, leaderEpoch,
-                createTimestamp);
+                createTimestamp, deliveryCompleteCount);
+    }
+
+    /** The value's tagged fields: its DeliveryCompleteCount (-1 when left out), others skipped. */
+    private static int readDeliveryCompleteCount(ByteBuf in) {
+        int deliveryCompleteCount = -1;
+        int fields = Wire.readUnsignedVarint(in);
+        for (int i = 0; i < fields; i++) {
+            int tag = Wire.readUnsignedVarint(in);
+            int size = Wire.readUnsignedVarint(in);
+            Wire.require(in, size, "a tagged field");
+            if (tag == DELIVERY_COMPLETE_COUNT_TAG && size == Integer.BYTES) {
+                deliveryCompleteCount = in.readInt();
+            } else {
+                in.skipBytes(size);
+            }
+        }
+        return deliveryCompleteCount;
     }
 
     private static void skipTaggedFields(ByteBuf in) {

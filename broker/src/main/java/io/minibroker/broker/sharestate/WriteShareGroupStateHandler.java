@@ -45,7 +45,7 @@ public final class WriteShareGroupStateHandler implements ApiHandler {
                     continue;
                 }
                 answers.add(coordinator.write(key, snapshotOf(partition), partition.leaderEpoch(),
-                                partition.stateEpoch())
+                                partition.stateEpoch(), partition.deliveryCompleteCount())
                         .thenAccept(error -> answer.errorCode(error.code())));
             }
         }

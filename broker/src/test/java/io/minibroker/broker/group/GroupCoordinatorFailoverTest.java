@@ -180,7 +180,15 @@ class GroupCoordinatorFailoverTest {
                 ApiKey.SHARE_GROUP_HEARTBEAT, 1, new ShareGroupHeartbeatRequestView().groupId(group).memberId("m1")
                         .memberEpoch(0).subscribedTopicNames(List.of(TOPIC)).struct()));
         assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
-        assertThat(joined.assignment().topicPartitions().get(0).partitions()).containsExactly(0, 1, 2);
+        // Assigned by a later heartbeat, once the partitions' share state is initialized (as Kafka's coordinator).
+        ShareGroupHeartbeatResponseView[] assigned = {joined};
+        await(() -> {
+            assigned[0] = new ShareGroupHeartbeatResponseView(call(coordinator, ApiKey.SHARE_GROUP_HEARTBEAT, 1,
+                    new ShareGroupHeartbeatRequestView().groupId(group).memberId("m1")
+                            .memberEpoch(assigned[0].memberEpoch()).struct()));
+            return assigned[0].assignment() != null && !assigned[0].assignment().topicPartitions().isEmpty();
+        }, "the partitions assigned once initialized");
+        assertThat(assigned[0].assignment().topicPartitions().get(0).partitions()).containsExactly(0, 1, 2);
 
         cluster.kill(coordinator);
         int[] successor = {-1};
@@ -191,10 +199,10 @@ class GroupCoordinatorFailoverTest {
 
         ShareGroupHeartbeatResponseView carriesOn = new ShareGroupHeartbeatResponseView(call(successor[0],
                 ApiKey.SHARE_GROUP_HEARTBEAT, 1, new ShareGroupHeartbeatRequestView().groupId(group).memberId("m1")
-                        .memberEpoch(joined.memberEpoch()).struct()));
+                        .memberEpoch(assigned[0].memberEpoch()).struct()));
         assertThat(carriesOn.errorCode()).as("the member's epoch, known to the new coordinator")
                 .isEqualTo(Errors.NONE.code());
-        assertThat(carriesOn.memberEpoch()).isEqualTo(joined.memberEpoch());
+        assertThat(carriesOn.memberEpoch()).isEqualTo(assigned[0].memberEpoch());
         ShareGroupDescribeResponseView.DescribedGroup described = new ShareGroupDescribeResponseView(call(
                 successor[0], ApiKey.SHARE_GROUP_DESCRIBE, 1,
                 new ShareGroupDescribeRequestView().groupIds(List.of(group)).struct())).groups().get(0);

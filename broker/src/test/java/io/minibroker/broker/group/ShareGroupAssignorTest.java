@@ -3,6 +3,7 @@ package io.minibroker.broker.group;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -27,7 +28,7 @@ class ShareGroupAssignorTest {
     @Test
     void fewerMembersThanPartitionsEachPartitionOnce() {
         Map<String, Map<UUID, Set<Integer>>> assignment = ShareGroupAssignor.assign(
-                Map.of("m1", Set.of(A), "m2", Set.of(A)), Map.of(A, 5));
+                Map.of("m1", Set.of(A), "m2", Set.of(A)), Map.of(A, List.of(0, 1, 2, 3, 4)));
         assertThat(holders(assignment, A)).hasSize(5).allSatisfy((p, members) -> assertThat(members).hasSize(1));
         assertThat(assignment.get("m1").get(A)).containsExactly(0, 2, 4);
         assertThat(assignment.get("m2").get(A)).containsExactly(1, 3);
@@ -36,7 +37,7 @@ class ShareGroupAssignorTest {
     @Test
     void moreMembersThanPartitionsShareThem() {
         Map<String, Map<UUID, Set<Integer>>> assignment = ShareGroupAssignor.assign(
-                Map.of("m1", Set.of(A), "m2", Set.of(A), "m3", Set.of(A)), Map.of(A, 2));
+                Map.of("m1", Set.of(A), "m2", Set.of(A), "m3", Set.of(A)), Map.of(A, List.of(0, 1)));
         assertThat(assignment.values()).allSatisfy(target -> assertThat(target.get(A)).hasSize(1));
         assertThat(holders(assignment, A)).containsOnlyKeys(0, 1);
         assertThat(holders(assignment, A).get(0)).containsExactly("m1", "m3");
@@ -45,12 +46,20 @@ class ShareGroupAssignorTest {
     @Test
     void eachTopicGoesToItsOwnSubscribers() {
         Map<String, Map<UUID, Set<Integer>>> assignment = ShareGroupAssignor.assign(
-                Map.of("m1", Set.of(A, B), "m2", Set.of(B), "m3", Set.of()), Map.of(A, 2, B, 2));
+                Map.of("m1", Set.of(A, B), "m2", Set.of(B), "m3", Set.of()), Map.of(A, List.of(0, 1), B, List.of(0, 1)));
         assertThat(assignment.get("m1").get(A)).containsExactly(0, 1);
         assertThat(assignment.get("m1").get(B)).containsExactly(0);
         assertThat(assignment.get("m2")).containsOnlyKeys(B);
         assertThat(assignment.get("m3")).isEmpty();
         assertThat(ShareGroupAssignor.assign(Map.of("m1", Set.of(A)), Map.of()).get("m1")).as("a topic gone")
                 .isEmpty();
+    }
+
+    @Test
+    void onlyTheAssignablePartitionsAreDealt() {
+        Map<String, Map<UUID, Set<Integer>>> assignment = ShareGroupAssignor.assign(
+                Map.of("m1", Set.of(A), "m2", Set.of(A)), Map.of(A, List.of(1, 3, 4)));
+        assertThat(assignment.get("m1").get(A)).containsExactly(1, 4);
+        assertThat(assignment.get("m2").get(A)).containsExactly(3);
     }
 }

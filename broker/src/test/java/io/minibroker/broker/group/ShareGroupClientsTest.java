@@ -182,7 +182,9 @@ class ShareGroupClientsTest {
         try (Admin admin = admin()) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             ShareGroupDescription description = null;
-            while (description == null || description.members().isEmpty()) {
+            // Assigned once the partition's share state is initialized, after the member's first heartbeat.
+            while (description == null || description.members().isEmpty()
+                    || description.members().iterator().next().assignment().topicPartitions().isEmpty()) {
                 assertThat(System.nanoTime()).isLessThan(deadline);
                 consumer.poll(Duration.ofMillis(100));
                 try {

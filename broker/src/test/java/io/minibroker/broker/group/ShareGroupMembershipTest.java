@@ -93,6 +93,21 @@ class ShareGroupMembershipTest {
                 .groups().get(0);
     }
 
+    /**
+     * Heartbeats as {@code memberId} at {@code epoch} until the answer assigns it partitions: as Kafka's, the
+     * coordinator assigns a partition only once the share coordinator has initialized its state, which a heartbeat
+     * asks for after it is answered; the next heartbeat after that moves the group epoch on and assigns it.
+     */
+    private ShareGroupHeartbeatResponseView untilAssigned(String memberId, int epoch) throws IOException {
+        while (true) {
+            ShareGroupHeartbeatResponseView response = heartbeat(beat(memberId, epoch));
+            assertThat(response.errorCode()).isEqualTo(Errors.NONE.code());
+            if (response.assignment() != null && !partitions(response).isEmpty()) {
+                return response;
+            }
+        }
+    }
+
     private static Set<Integer> partitions(ShareGroupHeartbeatResponseView response) {
         Set<Integer> partitions = new TreeSet<>();
         response.assignment().topicPartitions().forEach(tp -> partitions.addAll(tp.partitions()));
@@ -106,22 +121,25 @@ class ShareGroupMembershipTest {
         assertThat(first.memberId()).isEqualTo("m1");
         assertThat(first.memberEpoch()).isEqualTo(1);
         assertThat(first.heartbeatIntervalMs()).isEqualTo(5000);
-        assertThat(partitions(first)).containsExactly(0, 1);
+        assertThat(partitions(first)).as("nothing before the partitions' share state is initialized").isEmpty();
+        ShareGroupHeartbeatResponseView assigned = untilAssigned("m1", 1);
+        assertThat(assigned.memberEpoch()).as("the initialized partitions assigned at a new epoch").isEqualTo(2);
+        assertThat(partitions(assigned)).containsExactly(0, 1);
 
         ShareGroupHeartbeatResponseView second = heartbeat(join("m2"));
-        assertThat(second.memberEpoch()).isEqualTo(2);
-        ShareGroupHeartbeatResponseView moved = heartbeat(beat("m1", 1));
-        assertThat(moved.memberEpoch()).isEqualTo(2);
+        assertThat(second.memberEpoch()).isEqualTo(3);
+        ShareGroupHeartbeatResponseView moved = heartbeat(beat("m1", 2));
+        assertThat(moved.memberEpoch()).isEqualTo(3);
         assertThat(partitions(moved)).hasSize(1).doesNotContainAnyElementsOf(partitions(second));
-        assertThat(heartbeat(beat("m1", 2)).assignment()).as("unchanged: left out").isNull();
+        assertThat(heartbeat(beat("m1", 3)).assignment()).as("unchanged: left out").isNull();
 
         // A third member for two partitions: every member gets one, a partition is shared.
         ShareGroupHeartbeatResponseView third = heartbeat(join("m3"));
         assertThat(partitions(third)).hasSize(1);
         ShareGroupDescribeResponseView.DescribedGroup group = describe("g");
         assertThat(group.groupState()).isEqualTo("Stable");
-        assertThat(group.groupEpoch()).isEqualTo(3);
-        assertThat(group.assignmentEpoch()).isEqualTo(3);
+        assertThat(group.groupEpoch()).isEqualTo(4);
+        assertThat(group.assignmentEpoch()).isEqualTo(4);
         assertThat(group.assignorName()).isEqualTo("simple");
         assertThat(group.members()).extracting(ShareGroupDescribeResponseView.Member::memberId)
                 .containsExactly("m1", "m2", "m3");
@@ -133,22 +151,25 @@ class ShareGroupMembershipTest {
         assertThat(left.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(left.memberEpoch()).isEqualTo(-1);
         assertThat(describe("g").members()).hasSize(2);
-        assertThat(describe("g").groupEpoch()).isEqualTo(4);
-        assertThat(heartbeat(beat("m3", 3)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(describe("g").groupEpoch()).isEqualTo(5);
+        assertThat(heartbeat(beat("m3", 4)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
     }
 
     @Test
     void aSilentMemberIsRemovedWhenItsSessionRunsOut() throws Exception {
         heartbeat(join("m1"));
+        untilAssigned("m1", 1);
         heartbeat(join("m2"));
         clock.advance(SESSION_MS - 1000);
-        assertThat(heartbeat(beat("m1", 1)).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(heartbeat(beat("m1", 2)).errorCode()).isEqualTo(Errors.NONE.code());
         clock.advance(1000);
         waitUntilMembers(1);
-        ShareGroupHeartbeatResponseView alone = heartbeat(beat("m1", 2));
-        assertThat(alone.memberEpoch()).isEqualTo(3);
+        ShareGroupHeartbeatResponseView alone = heartbeat(beat("m1", 3));
+        // Epoch 4 at m2's removal; as Kafka's, the next heartbeat finds m2's initialized partition in no target
+        // assignment (initializedAssignmentPending) and bumps the epoch once more.
+        assertThat(alone.memberEpoch()).isEqualTo(5);
         assertThat(partitions(alone)).containsExactly(0, 1);
-        assertThat(heartbeat(beat("m2", 2)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(heartbeat(beat("m2", 3)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
 
         clock.advance(SESSION_MS);
         waitUntilMembers(0);
@@ -268,15 +289,16 @@ class ShareGroupMembershipTest {
     @Test
     void theGroupSurvivesARestart() throws Exception {
         heartbeat(join("m1").rackId("r1"));
+        untilAssigned("m1", 1);
         heartbeat(join("m2"));
         heartbeat(join("m3"));
         heartbeat(beat("m3", -1));
-        ShareGroupHeartbeatResponseView before = heartbeat(beat("m1", 1));
+        ShareGroupHeartbeatResponseView before = heartbeat(beat("m1", 2));
         ShareGroupDescribeResponseView.DescribedGroup described = describe("g");
 
         restart();
         ShareGroupDescribeResponseView.DescribedGroup after = describe("g");
-        assertThat(after.groupEpoch()).isEqualTo(described.groupEpoch()).isEqualTo(4);
+        assertThat(after.groupEpoch()).isEqualTo(described.groupEpoch()).isEqualTo(5);
         assertThat(after.assignmentEpoch()).isEqualTo(described.assignmentEpoch());
         assertThat(after.members()).extracting(ShareGroupDescribeResponseView.Member::memberId)
                 .containsExactly("m1", "m2");

@@ -152,26 +152,40 @@ class ShareGroupStatePartitionsRecordTest {
         assertThat(state.initialized.get(INITIALIZED).partitions()).containsExactly(0, 1, 2);
     }
 
-    /** A heartbeat's subscribed topic: partitions 0 to count - 1, left as they are when all there already. */
+    /**
+     * A heartbeat's subscribed topics: what has no state is to be initialized, and is initializing until the share
+     * coordinator answers (then initialized) or fails (then asked for again); an initialization that takes longer
+     * than the retry interval is asked for again, as Kafka's subscribedTopicsChangeMap has it.
+     */
     @Test
-    void aHeartbeatsTopicWithAllItsPartitionsInitializedIsLeftAsItIs() {
+    void subscribedPartitionsAreInitializingUntilAnsweredAndAskedForAgainAfterTheRetryInterval() {
         ShareGroupStatePartitions state = new ShareGroup("g").statePartitions();
-        state.initializeFirst(INITIALIZED, "orders", 3);
-        ShareGroupStatePartitions.Topic before = state.initialized.get(INITIALIZED);
-        assertThat(before.partitions()).containsExactly(0, 1, 2);
+        Map<UUID, ShareGroupStatePartitions.Subscribed> orders =
+                Map.of(INITIALIZED, new ShareGroupStatePartitions.Subscribed("orders", 3));
+        Map<UUID, ShareGroupStatePartitions.Topic> needed = state.toInitialize(orders, 0, 30_000);
+        assertThat(needed.get(INITIALIZED).partitions()).containsExactly(0, 1, 2);
+        state.startInitializing(INITIALIZED, "orders", needed.get(INITIALIZED).partitions(), 0);
+        assertThat(state.toInitialize(orders, 29_999, 30_000)).as("initializing since less than the interval")
+                .isEmpty();
+        assertThat(state.toInitialize(orders, 30_000, 30_000).get(INITIALIZED).partitions())
+                .as("asked for again").containsExactly(0, 1, 2);
 
-        state.initializeFirst(INITIALIZED, "orders", 3);
-        state.initializeFirst(INITIALIZED, "orders", 2);
-        assertThat(state.initialized.get(INITIALIZED)).as("nothing changed, nothing made").isSameAs(before);
+        state.initialize(INITIALIZED, "orders", List.of(0, 1));
+        assertThat(state.initializedOf(INITIALIZED)).containsExactly(0, 1);
+        assertThat(state.initializing.get(INITIALIZED).partitions()).containsExactly(2);
+        state.withoutInitializing(INITIALIZED, List.of(2)); // its initialization failed
+        assertThat(state.initializing).isEmpty();
+        assertThat(state.toInitialize(orders, 1, 30_000).get(INITIALIZED).partitions()).containsExactly(2);
 
-        state.initializeFirst(INITIALIZED, "orders", 4);
-        assertThat(state.initialized.get(INITIALIZED).partitions()).containsExactly(0, 1, 2, 3);
+        state.initialize(INITIALIZED, "orders", List.of(2));
+        assertThat(state.toInitialize(orders, 2, 30_000)).as("all there").isEmpty();
+        Map<UUID, ShareGroupStatePartitions.Subscribed> grown =
+                Map.of(INITIALIZED, new ShareGroupStatePartitions.Subscribed("orders", 4));
+        assertThat(state.toInitialize(grown, 3, 30_000).get(INITIALIZED).partitions()).as("a partition added")
+                .containsExactly(3);
 
-        state.initialize(INITIALIZING, "new", List.of(0, 7)); // by AlterShareGroupOffsets: not 0 to n - 1
-        ShareGroupStatePartitions.Topic altered = state.initialized.get(INITIALIZING);
-        state.initializeFirst(INITIALIZING, "new", 1);
-        assertThat(state.initialized.get(INITIALIZING)).isSameAs(altered);
-        state.initializeFirst(INITIALIZING, "new", 2);
-        assertThat(state.initialized.get(INITIALIZING).partitions()).containsExactly(0, 1, 7);
+        state.deleting.put(DELETING, "back");
+        state.startInitializing(DELETING, "back", List.of(0), 4);
+        assertThat(state.deleting).as("initializing again, no longer deleting").isEmpty();
     }
 }

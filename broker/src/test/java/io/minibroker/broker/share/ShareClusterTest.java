@@ -43,8 +43,10 @@ class ShareClusterTest {
     void start() throws Exception {
         // Kafka's broker session (9 s): no node is stopped here, so a shorter one could only fence a live node
         // whose heartbeats a loaded machine delayed, and move the partition's leadership under the consumers.
+        // Share consumers heartbeat every second: a partition is assigned at the heartbeat after its share state is
+        // initialized (the first initialization may wait for __share_group_state to be created), not 5 s later.
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "replica.fetch.wait.max.ms", "100",
+                "replica.fetch.wait.max.ms", "100", "group.share.heartbeat.interval.ms", "1000",
                 "offsets.topic.num.partitions", "3", "offsets.topic.replication.factor", "3"));
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -125,9 +127,26 @@ class ShareClusterTest {
     @Test
     void twoConsumersShareAReplicatedPartitionThroughItsLeader() throws Exception {
         try (KafkaShareConsumer<String, String> a = consumer(); KafkaShareConsumer<String, String> b = consumer();
-             KafkaProducer<String, String> producer = producer()) {
+             KafkaProducer<String, String> producer = producer();
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                     cluster.bootstrapServers()))) {
             List<String> byA = new ArrayList<>();
             List<String> byB = new ArrayList<>();
+            // Both are assigned the partition once its share state is initialized (as Kafka's coordinator assigns
+            // it), each at a heartbeat after that: until both are, one consumer alone would take every record.
+            await(() -> {
+                a.poll(POLL);
+                b.poll(POLL);
+                try {
+                    var members = admin.describeShareGroups(List.of("workers")).all().get().get("workers").members();
+                    return members.size() == 2
+                            && members.stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+                } catch (ExecutionException notYet) {
+                    return false;
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, "both consumers assigned");
             // Produce until the share partition (started at the high watermark by the first fetch) delivers.
             int[] produced = {0};
             await(() -> {

@@ -40,17 +40,16 @@ class ShareGroupOffsetsAdminTest {
                 .partitionsToOffsetInfo(group).get();
     }
 
-    /** Polls until the consumer has joined and fetched once: the share partition exists, at the log end. */
-    private static void awaitSharePartition(Admin admin, KafkaShareConsumer<String, String> consumer) {
-        boolean exists = false;
-        while (!exists) {
+    /**
+     * Polls until the consumer has joined, been assigned the partition (once its share state is initialized) and
+     * fetched: its fetch is parked, so the share partition is loaded, at the log end. The partition is listed by
+     * Admin.listShareGroupOffsets earlier, from its initialization on (start offset -1), which is not enough.
+     */
+    private void awaitSharePartition(Admin admin, KafkaShareConsumer<String, String> consumer) throws Exception {
+        while (broker.parkedShareFetches() == 0) {
             consumer.poll(POLL);
-            try {
-                exists = offsets(admin, "g").containsKey(PARTITION);
-            } catch (Exception groupNotThereYet) {
-                exists = false;
-            }
         }
+        assertThat(offsets(admin, "g")).containsKey(PARTITION);
     }
 
     /**

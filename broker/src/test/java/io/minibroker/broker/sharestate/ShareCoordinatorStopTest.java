@@ -42,10 +42,14 @@ class ShareCoordinatorStopTest {
     /** Appends as a single node does, unless a test holds it. */
     private volatile CoordinatorAppender appender = CoordinatorAppender.SINGLE_NODE;
     private ShareCoordinator coordinator;
+    private UUID data;
 
     @BeforeEach
     void start() throws Exception {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
+        // The share partitions' data topic: the coordinator answers UNKNOWN_TOPIC_OR_PARTITION for one it lacks.
+        topics.create("data", 10, 1, Map.of(), false);
+        data = topics.get("data").orElseThrow().id();
         coordinator = new ShareCoordinator(topics, PartitionLeadership.SINGLE_NODE,
                 (log, batch) -> appender.append(log, batch), BrokerClock.manual(new ManualClock()), true,
                 Long.MAX_VALUE, "share-coordinator-stop-test");
@@ -58,8 +62,8 @@ class ShareCoordinatorStopTest {
     }
 
     private CompletableFuture<Errors> write(int partition) {
-        return coordinator.write(new SharePartitionKey("g", new UUID(1, 1), partition),
-                new ShareStateSnapshot(partition, List.of()), 0, 0);
+        return coordinator.write(new SharePartitionKey("g", data, partition),
+                new ShareStateSnapshot(partition, List.of()), 0, 0, -1);
     }
 
     @Test
@@ -120,7 +124,7 @@ class ShareCoordinatorStopTest {
     void aWriteAskedForAfterTheStopIsAnsweredNotThrown() throws Exception {
         coordinator.close();
         assertThat(write(0)).isCompletedWithValue(Errors.COORDINATOR_NOT_AVAILABLE);
-        assertThat(coordinator.read(new SharePartitionKey("g", new UUID(1, 1), 0), 0).get().error())
+        assertThat(coordinator.read(new SharePartitionKey("g", data, 0), 0).get().error())
                 .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
     }
 

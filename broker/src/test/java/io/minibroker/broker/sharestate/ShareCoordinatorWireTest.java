@@ -16,6 +16,9 @@ import io.minibroker.protocol.message.view.ReadShareGroupStateSummaryResponseVie
 import io.minibroker.protocol.message.view.WriteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateResponseView;
 import io.minibroker.protocol.schema.Struct;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(60)
 class ShareCoordinatorWireTest {
 
-    private static final UUID TOPIC = new UUID(7, 9);
+    /** The share partitions' data topic (the coordinator answers UNKNOWN_TOPIC_OR_PARTITION for one it lacks). */
+    private UUID topic;
 
     @TempDir
     Path logDir;
@@ -50,6 +54,11 @@ class ShareCoordinatorWireTest {
     void start() throws Exception {
         broker = TestBrokers.start(logDir, Map.of("share.coordinator.state.topic.num.partitions", "2"));
         client = new RawClient(broker.boundPort("PLAINTEXT"));
+        try (Admin admin = TestBrokers.admin(broker)) {
+            admin.createTopics(List.of(new NewTopic("data", 3, (short) 1))).all().get();
+            Uuid id = admin.describeTopics(List.of("data")).allTopicNames().get().get("data").topicId();
+            topic = new UUID(id.getMostSignificantBits(), id.getLeastSignificantBits());
+        }
     }
 
     @AfterEach
@@ -80,7 +89,7 @@ class ShareCoordinatorWireTest {
 
     private short write(int leaderEpoch, int stateEpoch, long startOffset) throws Exception {
         WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId("g");
-        request.addTopic().topicId(TOPIC).addPartition().partition(0).leaderEpoch(leaderEpoch).stateEpoch(stateEpoch)
+        request.addTopic().topicId(topic).addPartition().partition(0).leaderEpoch(leaderEpoch).stateEpoch(stateEpoch)
                 .startOffset(startOffset).addStateBatche().firstOffset(startOffset).lastOffset(startOffset + 1).deliveryState((byte) 0)
                 .deliveryCount((short) 3);
         return new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, request.struct()))
@@ -89,7 +98,7 @@ class ShareCoordinatorWireTest {
 
     private ReadShareGroupStateResponseView.PartitionResult read(int leaderEpoch) throws Exception {
         ReadShareGroupStateRequestView request = new ReadShareGroupStateRequestView().groupId("g");
-        request.addTopic().topicId(TOPIC).addPartition().partition(0).leaderEpoch(leaderEpoch);
+        request.addTopic().topicId(topic).addPartition().partition(0).leaderEpoch(leaderEpoch);
         return new ReadShareGroupStateResponseView(call(ApiKey.READ_SHARE_GROUP_STATE, request.struct()))
                 .results().get(0).partitions().get(0);
     }
@@ -112,7 +121,7 @@ class ShareCoordinatorWireTest {
         assertThat(write(5, 50)).as("fenced by the read of leader 6").isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
 
         DeleteShareGroupStateRequestView delete = new DeleteShareGroupStateRequestView().groupId("g");
-        delete.addTopic().topicId(TOPIC).addPartition().partition(0);
+        delete.addTopic().topicId(topic).addPartition().partition(0);
         assertThat(new DeleteShareGroupStateResponseView(call(ApiKey.DELETE_SHARE_GROUP_STATE, delete.struct()))
                 .results().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(read(6).startOffset()).isEqualTo(-1);
@@ -120,14 +129,14 @@ class ShareCoordinatorWireTest {
 
     private short initialize(int stateEpoch, long startOffset) throws Exception {
         InitializeShareGroupStateRequestView request = new InitializeShareGroupStateRequestView().groupId("g");
-        request.addTopic().topicId(TOPIC).addPartition().partition(0).stateEpoch(stateEpoch).startOffset(startOffset);
+        request.addTopic().topicId(topic).addPartition().partition(0).stateEpoch(stateEpoch).startOffset(startOffset);
         return new InitializeShareGroupStateResponseView(call(ApiKey.INITIALIZE_SHARE_GROUP_STATE, request.struct()))
                 .results().get(0).partitions().get(0).errorCode();
     }
 
     private ReadShareGroupStateSummaryResponseView.PartitionResult summary(int leaderEpoch) throws Exception {
         ReadShareGroupStateSummaryRequestView request = new ReadShareGroupStateSummaryRequestView().groupId("g");
-        request.addTopic().topicId(TOPIC).addPartition().partition(0).leaderEpoch(leaderEpoch);
+        request.addTopic().topicId(topic).addPartition().partition(0).leaderEpoch(leaderEpoch);
         return new ReadShareGroupStateSummaryResponseView(call(ApiKey.READ_SHARE_GROUP_STATE_SUMMARY, (short) 1,
                 request.struct())).results().get(0).partitions().get(0);
     }
@@ -202,7 +211,10 @@ class ShareCoordinatorWireTest {
                 Errors.FENCED_LEADER_EPOCH.code());
     }
 
-    /** ReadShareGroupStateSummary: Kafka's answer with no state, then the state's offsets and epochs; never fenced. */
+    /**
+     * ReadShareGroupStateSummary: Kafka's answer with no state, then the state's offsets, epochs and the
+     * DeliveryCompleteCount its leader sent (WriteShareGroupState v1; -1 from v0, as Kafka stores it); never fenced.
+     */
     @Test
     void summariesAnswerTheStateAndFenceNothing() throws Exception {
         ReadShareGroupStateSummaryResponseView.PartitionResult none = summary(0);
@@ -211,34 +223,67 @@ class ShareCoordinatorWireTest {
                 .containsExactly(0, -1L, 0L, 0L, -1L);
 
         WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId("g");
-        WriteShareGroupStateRequestView.PartitionData partition = request.addTopic().topicId(TOPIC).addPartition()
-                .partition(0).leaderEpoch(7).stateEpoch(2).startOffset(10);
+        WriteShareGroupStateRequestView.PartitionData partition = request.addTopic().topicId(topic).addPartition()
+                .partition(0).leaderEpoch(7).stateEpoch(2).startOffset(10).deliveryCompleteCount(5);
         partition.addStateBatche().firstOffset(10).lastOffset(12).deliveryState((byte) 2).deliveryCount((short) 1);
         partition.addStateBatche().firstOffset(13).lastOffset(13).deliveryState((byte) 0).deliveryCount((short) 1);
         partition.addStateBatche().firstOffset(14).lastOffset(15).deliveryState((byte) 4).deliveryCount((short) 5);
-        assertThat(new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, request.struct()))
-                .results().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, (short) 1,
+                request.struct())).results().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
 
         ReadShareGroupStateSummaryResponseView.PartitionResult summary = summary(3);
         assertThat(List.of((int) summary.errorCode(), summary.startOffset(), (long) summary.leaderEpoch(),
                 (long) summary.stateEpoch(), (long) summary.deliveryCompleteCount()))
-                .as("acknowledged 10-12 and archived 14-15 are complete").containsExactly(0, 10L, 7L, 2L, 5L);
+                .as("acknowledged 10-12 and archived 14-15 are complete, as sent").containsExactly(0, 10L, 7L, 2L, 5L);
         assertThat(write(7, 2, 10)).as("the summary at leader epoch 3 fenced nothing").isEqualTo(Errors.NONE.code());
+        assertThat(summary(3).deliveryCompleteCount()).as("a v0 write sends none").isEqualTo(-1);
     }
 
     @Test
     void badStatesAreInvalidRequests() throws Exception {
         WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId("g");
-        WriteShareGroupStateRequestView.WriteStateData topic = request.addTopic().topicId(TOPIC);
-        topic.addPartition().partition(0).startOffset(5).addStateBatche().firstOffset(5).lastOffset(6)
+        WriteShareGroupStateRequestView.WriteStateData data = request.addTopic().topicId(topic);
+        data.addPartition().partition(0).startOffset(5).addStateBatche().firstOffset(5).lastOffset(6)
                 .deliveryState((byte) 1).deliveryCount((short) 1); // acquired: never stored
-        topic.addPartition().partition(1).startOffset(5).addStateBatche().firstOffset(6).lastOffset(5)
+        data.addPartition().partition(1).startOffset(5).addStateBatche().firstOffset(6).lastOffset(5)
                 .deliveryState((byte) 0).deliveryCount((short) 1);
-        topic.addPartition().partition(-1).startOffset(5);
-        topic.addPartition().partition(2).startOffset(5);
+        data.addPartition().partition(-1).startOffset(5);
+        data.addPartition().partition(2).startOffset(5);
         assertThat(new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, request.struct()))
                 .results().get(0).partitions()).extracting(p -> (int) p.errorCode())
                 .containsExactly((int) Errors.INVALID_REQUEST.code(), (int) Errors.INVALID_REQUEST.code(),
                         (int) Errors.INVALID_REQUEST.code(), (int) Errors.NONE.code());
+    }
+
+    /**
+     * As Kafka's share coordinator checks its metadata image: a share partition whose data topic or partition does
+     * not exist is UNKNOWN_TOPIC_OR_PARTITION for a read, a write, an initialization and a summary.
+     */
+    @Test
+    void aSharePartitionOfNoDataPartitionIsUnknown() throws Exception {
+        UUID known = topic;
+        for (UUID id : List.of(new UUID(7, 9), known)) {
+            int partition = id.equals(known) ? 3 : 0; // "data" has partitions 0 to 2
+            ReadShareGroupStateRequestView read = new ReadShareGroupStateRequestView().groupId("g");
+            read.addTopic().topicId(id).addPartition().partition(partition).leaderEpoch(0);
+            assertThat(new ReadShareGroupStateResponseView(call(ApiKey.READ_SHARE_GROUP_STATE, read.struct()))
+                    .results().get(0).partitions().get(0).errorCode())
+                    .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            WriteShareGroupStateRequestView write = new WriteShareGroupStateRequestView().groupId("g");
+            write.addTopic().topicId(id).addPartition().partition(partition).startOffset(0);
+            assertThat(new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, write.struct()))
+                    .results().get(0).partitions().get(0).errorCode())
+                    .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            InitializeShareGroupStateRequestView initialize = new InitializeShareGroupStateRequestView().groupId("g");
+            initialize.addTopic().topicId(id).addPartition().partition(partition).stateEpoch(1).startOffset(-1);
+            assertThat(new InitializeShareGroupStateResponseView(call(ApiKey.INITIALIZE_SHARE_GROUP_STATE,
+                    initialize.struct())).results().get(0).partitions().get(0).errorCode())
+                    .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            ReadShareGroupStateSummaryRequestView summary = new ReadShareGroupStateSummaryRequestView().groupId("g");
+            summary.addTopic().topicId(id).addPartition().partition(partition).leaderEpoch(0);
+            assertThat(new ReadShareGroupStateSummaryResponseView(call(ApiKey.READ_SHARE_GROUP_STATE_SUMMARY,
+                    (short) 1, summary.struct())).results().get(0).partitions().get(0).errorCode())
+                    .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        }
     }
 }

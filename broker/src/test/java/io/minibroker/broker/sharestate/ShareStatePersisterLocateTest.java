@@ -45,6 +45,7 @@ class ShareStatePersisterLocateTest {
     void start() throws Exception {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
         topics.create(ShareCoordinator.NAME, 1, 1, Map.of(), false);
+        topics.create("data", 1, 1, Map.of(), false); // the share partition's: else UNKNOWN_TOPIC_OR_PARTITION
         ShareCoordinator local = new ShareCoordinator(topics, PartitionLeadership.SINGLE_NODE,
                 CoordinatorAppender.SINGLE_NODE, BrokerClock.manual(new ManualClock()), false, Long.MAX_VALUE,
                 "share-coordinator-locate-test");
@@ -63,7 +64,7 @@ class ShareStatePersisterLocateTest {
 
     @Test
     void theLeaderKeepsTheStateItselfWithoutAnEndpointOnTheListener() throws Exception {
-        SharePartitionKey key = new SharePartitionKey("g", new UUID(1, 1), 0);
+        SharePartitionKey key = new SharePartitionKey("g", topics.get("data").orElseThrow().id(), 0);
         persister.write(key, new ShareStateSnapshot(7, List.of()), 0, 0).toCompletableFuture()
                 .get(10, TimeUnit.SECONDS);
         assertThat(persister.read(key, 0).toCompletableFuture().get(10, TimeUnit.SECONDS).snapshot().startOffset())

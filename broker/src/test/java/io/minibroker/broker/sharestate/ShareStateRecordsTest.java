@@ -38,7 +38,7 @@ class ShareStateRecordsTest {
         assertThat(key.hasRemaining()).isFalse();
 
         ByteBuffer value = ByteBuffer.wrap(ShareStateRecords.value(
-                new ShareStateRecords.Stored(SNAPSHOT, 4, 1, 7, 1000L), 2000L));
+                new ShareStateRecords.Stored(SNAPSHOT, 4, 1, 7, 1000L, -1), 2000L));
         assertThat(value.getShort()).as("value version").isZero();
         ShareSnapshotValue kafkaValue = new ShareSnapshotValue(new ByteBufferAccessor(value), (short) 0);
         assertThat(value.hasRemaining()).isFalse();
@@ -55,9 +55,20 @@ class ShareStateRecordsTest {
     }
 
     @Test
-    void aValueReadsBackWithKafkasTaggedDeliveryCompleteCountSkipped() {
-        byte[] ours = ShareStateRecords.value(new ShareStateRecords.Stored(SNAPSHOT, 4, 1, 7, 1000L), 2000L);
-        // Kafka 4.2+ may write DeliveryCompleteCount (tag 0) in the value's tagged fields: one field, 4 bytes.
+    void kafkaReadsOurDeliveryCompleteCount() {
+        ByteBuffer value = ByteBuffer.wrap(ShareStateRecords.value(
+                new ShareStateRecords.Stored(SNAPSHOT, 4, 1, 7, 1000L, 8), 2000L));
+        value.getShort();
+        ShareSnapshotValue kafkaValue = new ShareSnapshotValue(new ByteBufferAccessor(value), (short) 0);
+        assertThat(value.hasRemaining()).isFalse();
+        assertThat(kafkaValue.deliveryCompleteCount()).isEqualTo(8);
+        assertThat(kafkaValue.stateBatches()).hasSize(3);
+    }
+
+    @Test
+    void aValueReadsBackWithKafkasTaggedDeliveryCompleteCount() {
+        byte[] ours = ShareStateRecords.value(new ShareStateRecords.Stored(SNAPSHOT, 4, 1, 7, 1000L, -1), 2000L);
+        // Kafka 4.2+ writes DeliveryCompleteCount (tag 0) in the value's tagged fields when set: one field, 4 bytes.
         ByteBuffer tagged = ByteBuffer.allocate(ours.length + 6).put(ours, 0, ours.length - 1)
                 .put(new byte[] {1, 0, 4}).putInt(3);
         tagged.flip();
@@ -67,6 +78,7 @@ class ShareStateRecordsTest {
             assertThat(List.of(stored.snapshotEpoch(), stored.stateEpoch(), stored.leaderEpoch()))
                     .containsExactly(4, 1, 7);
             assertThat(stored.createTimestamp()).isEqualTo(1000L);
+            assertThat(stored.deliveryCompleteCount()).isEqualTo(value == tagged ? 3 : -1);
         }
         assertThat(ShareStateRecords.readKey(Unpooled.wrappedBuffer(ShareStateRecords.key(KEY)))).isEqualTo(KEY);
     }

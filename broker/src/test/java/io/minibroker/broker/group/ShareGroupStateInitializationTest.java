@@ -1,0 +1,131 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.purgatory.time.ManualClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A share group's partitions are assigned only once their share state is initialized, as Kafka's group coordinator
+ * has it: the heartbeat lists them as initializing (record 15) and is answered with nothing assigned, the delivery
+ * side is asked to initialize them (InitializeShareGroupState at the group epoch), and the heartbeat after its
+ * answer assigns them at a new epoch. A failed initialization is asked for again by the next heartbeat, one still
+ * unanswered after {@code group.share.initialize.retry.interval.ms} too. Time is a ManualClock's.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ShareGroupStateInitializationTest {
+
+    /** One initialization the coordinator asked for, answered by the test. */
+    private record Asked(Map<UUID, Set<Integer>> partitions, int stateEpoch, CompletableFuture<Void> answer) {
+    }
+
+    @TempDir
+    Path logDir;
+    private final ManualClock clock = new ManualClock();
+    private final List<Asked> asked = new CopyOnWriteArrayList<>();
+    private TopicRegistry topics;
+    private GroupCoordinator coordinator;
+    private UUID queue;
+
+    @BeforeEach
+    void start() throws Exception {
+        BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "offsets.topic.num.partitions", "1",
+                "offsets.topic.replication.factor", "1"));
+        topics = TopicRegistry.open(config, Clock.systemUTC());
+        topics.create("queue", 2, 1, Map.of(), false);
+        queue = topics.get("queue").orElseThrow().id();
+        coordinator = new GroupCoordinator(config, topics, BrokerClock.manual(clock));
+        coordinator.initializeShareStateWith((groupId, partitions, stateEpoch) -> {
+            Asked call = new Asked(partitions, stateEpoch, new CompletableFuture<>());
+            asked.add(call);
+            return call.answer();
+        });
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        coordinator.close();
+        topics.close();
+    }
+
+    private ShareGroupHeartbeat.Response heartbeat(int epoch, List<String> subscribed) throws Exception {
+        ShareGroupHeartbeat.Response response = coordinator.shareGroupHeartbeat(new ShareGroupHeartbeat.Request(
+                "g", "m", epoch, null, subscribed, "client", "/127.0.0.1")).get();
+        assertThat(response.error()).isEqualTo(Errors.NONE);
+        return response;
+    }
+
+    private ShareGroupStatePartitions state() {
+        ShareGroup group = coordinator.shareGroup("g");
+        synchronized (group) {
+            return group.statePartitions;
+        }
+    }
+
+    @Test
+    void aPartitionIsAssignedOnlyOnceItsStateIsInitialized() throws Exception {
+        ShareGroupHeartbeat.Response joined = heartbeat(0, List.of("queue"));
+        assertThat(joined.memberEpoch()).isEqualTo(1);
+        assertThat(joined.assignment()).as("nothing assigned before the state is initialized").isEmpty();
+        assertThat(asked).hasSize(1);
+        assertThat(asked.get(0).partitions()).isEqualTo(Map.of(queue, Set.of(0, 1)));
+        assertThat(asked.get(0).stateEpoch()).as("the group epoch").isEqualTo(1);
+        assertThat(state().initializing.get(queue).partitions()).containsExactly(0, 1);
+        assertThat(state().initialized).isEmpty();
+
+        ShareGroupHeartbeat.Response waiting = heartbeat(1, null);
+        assertThat(waiting.memberEpoch()).isEqualTo(1);
+        assertThat(waiting.assignment()).as("unchanged, left out").isNull();
+        assertThat(asked).as("initializing: not asked again").hasSize(1);
+
+        // Answered: the partitions move to initialized (on the coordinator's thread, before the next heartbeat).
+        asked.get(0).answer().complete(null);
+        ShareGroupHeartbeat.Response assigned = heartbeat(1, null);
+        assertThat(assigned.memberEpoch()).as("a new epoch assigns them").isEqualTo(2);
+        assertThat(assigned.assignment()).isEqualTo(Map.of(queue, Set.of(0, 1)));
+        assertThat(state().initializing).isEmpty();
+        assertThat(state().initialized.get(queue).partitions()).containsExactly(0, 1);
+        assertThat(heartbeat(2, null).assignment()).as("nothing more to do").isNull();
+        assertThat(asked).hasSize(1);
+    }
+
+    @Test
+    void aFailedOrOverdueInitializationIsAskedForAgain() throws Exception {
+        heartbeat(0, List.of("queue"));
+        asked.get(0).answer().completeExceptionally(new LogException(Errors.COORDINATOR_NOT_AVAILABLE, "none yet"));
+        assertThat(heartbeat(1, null).assignment()).isNull();
+        assertThat(asked).as("failed: no longer initializing, asked for again").hasSize(2);
+
+        clock.advance(29_999);
+        heartbeat(1, null);
+        assertThat(asked).as("initializing since less than the retry interval").hasSize(2);
+        clock.advance(1);
+        heartbeat(1, null);
+        assertThat(asked).as("overdue: asked for again").hasSize(3);
+
+        asked.get(2).answer().complete(null);
+        assertThat(heartbeat(1, null).assignment()).isEqualTo(Map.of(queue, Set.of(0, 1)));
+        asked.get(1).answer().complete(null); // a late answer changes nothing
+        assertThat(heartbeat(2, null).assignment()).isNull();
+        assertThat(asked).hasSize(3);
+    }
+}
