@@ -6,6 +6,9 @@
 #                                                     e2e = e2e-pingpong, e2e-rate;
 #                                                     scale = scale-connections, scale-fetches, scale-partitions)
 #   E2E_RATE=2000 benchmarks/broker-perf.sh --cases e2e-rate   the fixed-rate e2e case at another rate (default 1000/s)
+#   benchmarks/broker-perf.sh --warm                  each produce, consume and e2e case runs once untimed on each
+#                                                     broker before its timed pass: warm brokers, as long-running
+#                                                     ones are (default: cold, the first pass is the timed one)
 #   PERF_PORT_BASE=19300 benchmarks/broker-perf.sh    other ports (default 29190; uses base..base+9, base+100..+109)
 #   KAFKA_HEAP_OPTS=-Xmx256m KAFKA_JVM_PERFORMANCE_OPTS=-XX:+UseG1GC benchmarks/broker-perf.sh
 #                                                     minibroker and the null broker with other JVM options, as bin/minibroker takes
@@ -22,12 +25,14 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 
 quick=0
+warm=0
 cases="produce,consume,e2e,ceiling,scale,produce-rf3"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1; shift ;;
+    --warm) warm=1; shift ;;
     --cases) cases="$2"; shift 2 ;;
-    *) echo "usage: $0 [--quick] [--cases produce,produce-rf3,consume,e2e,e2e-pingpong,e2e-rate,ceiling,scale,scale-connections,scale-fetches,scale-partitions]" >&2
+    *) echo "usage: $0 [--quick] [--warm] [--cases produce,produce-rf3,consume,e2e,e2e-pingpong,e2e-rate,ceiling,scale,scale-connections,scale-fetches,scale-partitions]" >&2
        exit 2 ;;
   esac
 done
@@ -166,13 +171,16 @@ line() {
 # measure CASE RECORDS FUNCTION [ceiling]: runs "FUNCTION IMPL BOOTSTRAP" on minibroker, then on Kafka (then on
 # the null broker, if asked and running); the function prints "metric unit better value" lines. Prints those side
 # by side, then the brokers' CPU per million records (the records the case produced plus those it consumed) and
-# peak RSS.
+# peak RSS. With --warm, each broker first runs the case once untimed (its output dropped), so that the timed pass
+# finds the JIT's code compiled and the pools grown, as in a broker that has been serving for a while.
 measure() {
   local name="$1" records="$2" fn="$3" impl boot before impls=(minibroker kafka)
   [[ "${4:-}" == ceiling && -n "${pids[ceiling-0]:-}" ]] && impls+=(ceiling)
   declare -A out cpu rss
   for impl in "${impls[@]}"; do
-    boot="boot_$impl"; before=$(cpu_ticks "$impl")
+    boot="boot_$impl"
+    if (( warm )); then "$fn" "$impl" "${!boot}" > /dev/null; fi
+    before=$(cpu_ticks "$impl")
     out[$impl]="$("$fn" "$impl" "${!boot}")"
     cpu[$impl]=$(awk -v t=$(( $(cpu_ticks "$impl") - before )) -v hz="$ticks" -v n="$records" \
       'BEGIN { printf "%.2f", t / hz / n * 1000000 }')
