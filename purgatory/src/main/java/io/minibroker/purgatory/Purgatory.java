@@ -106,6 +106,10 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
      *
      * <p>If a key's {@code hashCode} or {@code equals} throws, so does this call; the operation stays watched on the
      * keys before that one and its timeout runs, so it still ends, by an event or by expiry.
+     *
+     * <p>An operation is passed here once, by one thread. A later call on an operation still watched is refused
+     * with an exception, but two calls racing on the same operation are not detected: both would add it to the
+     * timer, which may then link it twice and corrupt its lists (see {@link HierarchicalTimer#add(TimerTask, long)}).
      */
     public boolean tryCompleteElseWatch(T operation, List<?> keys) {
         return tryCompleteElseWatch(operation, keys, clock.nowMs());

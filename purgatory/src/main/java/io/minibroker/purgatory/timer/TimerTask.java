@@ -19,11 +19,16 @@ import java.lang.invoke.VarHandle;
  * lost and a cancelled task never runs. Cancelling a linked task takes its bucket's lock and re-checks the
  * state there, one atomic operation in all.
  *
- * <p>A cancel of a task that is not scheduled yet returns false and promises nothing: the next add clears it, and
- * an add already under way on another thread may link the task over it (a new add writes its bucket with a plain
- * store under the bucket's lock, not a compare-and-set). A caller that cancels from one thread what another is
- * adding, and must not leave it scheduled, has the adder look again after its add, past a full fence, as
- * {@code Purgatory#tryCompleteElseWatch} does.
+ * <p>A new add checks that the task is idle and then writes its bucket with a plain store under the bucket's lock,
+ * not a compare-and-set (one atomic operation less per add). Two consequences:
+ * <ul>
+ *   <li>A task is added by one thread at a time. Two adds of the same task racing into different buckets (each
+ *       under its own lock) may both see it idle and both link it, corrupting both lists; no check catches it.
+ *   <li>A cancel of a task that is not scheduled yet returns false and promises nothing: the next add clears it,
+ *       and an add already under way on another thread may link the task over it. A caller that cancels from one
+ *       thread what another is adding, and must not leave it scheduled, has the adder look again after its add,
+ *       past a full fence, as {@code Purgatory#tryCompleteElseWatch} does.
+ * </ul>
  */
 public abstract class TimerTask implements Runnable {
 
