@@ -18,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The life of an operation: {@link #tryCompleteElseWatch} tries it once; if it cannot complete, adds it to the
  * timer, watches it on every key and tries once more (an event may have slipped in between). (Kafka adds it to the
- * timer last; here the add comes first so that the watch's one fence also orders the timer's link, see the method.)
+ * timer last; here the add comes first so that the watch's one fence also orders the timer's link, see the method;
+ * an operation with a zero delay, which the add would expire at once, still goes last.)
  * When it completes, from whichever thread, it leaves the timer at once (O(1)) and clears its slot in every watcher
  * list (O(keys), no lock), so the purgatory holds no reference to it afterwards.
  *
@@ -132,10 +133,15 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         if (operation.tryComplete()) {
             return true;
         }
-        // Into the timer before the watch, so that the publication's full fence below also orders the timer's
-        // link (a plain store for a new add) before this thread's look at the operation's state: a completion
-        // racing the add either finds the operation linked and cancels it, or is seen here (see TimerTask).
-        timer.add(operation, nowMs); // a timeout already due expires it here, on this thread
+        // A zero delay would expire the operation inside the add, before the watch and the second try that
+        // Kafka gives it; so it goes into the timer last, as in Kafka (see below).
+        boolean timedAfterWatch = operation.delayMs() == 0;
+        if (!timedAfterWatch) {
+            // Into the timer before the watch, so that the publication's full fence below also orders the timer's
+            // link (a plain store for a new add) before this thread's look at the operation's state: a completion
+            // racing the add either finds the operation linked and cancels it, or is seen here (see TimerTask).
+            timer.add(operation, nowMs);
+        }
         int n = keys.size();
         int watchedKeys = 0;
         try {
@@ -151,6 +157,9 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             } else {
                 VarHandle.fullFence(); // no place taken: completed already, and the timer's link needs ordering
             }
+            if (timedAfterWatch && watchedKeys < n && !operation.isCompleted()) {
+                timer.add(operation, nowMs); // a key threw: the zero timeout must still end the operation
+            }
         }
         countWatched();
         if (operation.isCompleted()) {
@@ -159,6 +168,15 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         }
         if (operation.tryComplete()) {
             return true;
+        }
+        if (timedAfterWatch) {
+            // Due at once, so it normally expires right here. Only a wheel lagging the clock links it (to expire
+            // within a tick); a completer that misses that link leaves a completed operation there until then,
+            // which its run ignores, so this look needs no fence.
+            timer.add(operation, nowMs);
+            if (operation.isCompleted()) {
+                operation.cancel();
+            }
         }
         if (closed) {
             operation.run(); // close() may have emptied the timer before our add: expire it ourselves

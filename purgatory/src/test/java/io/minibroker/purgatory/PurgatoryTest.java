@@ -269,6 +269,26 @@ class PurgatoryTest {
     }
 
     @Test
+    void aZeroTimeoutStillGetsTheTryAfterTheWatchBeforeItExpires() {
+        TestOperation op = new TestOperation(0) {
+            @Override
+            public boolean tryComplete() {
+                boolean completed = super.tryComplete();
+                satisfy(); // the event lands between the first try and the watch
+                return completed;
+            }
+        };
+
+        assertThat(purgatory.tryCompleteElseWatch(op, List.of("a"))).isTrue();
+
+        assertThat(op.tryCompletes).hasValue(2);
+        assertThat(op.completions).hasValue(1);
+        assertThat(op.expirations).as("completed by the second try, not expired").hasValue(0);
+        assertThat(purgatory.numDelayed()).isZero();
+        assertThat(purgatory.watched()).isZero();
+    }
+
+    @Test
     void metersReportThePurgatorysFiguresUnderKafkasTag() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new PurgatoryMeters(purgatory).bindTo(registry);
