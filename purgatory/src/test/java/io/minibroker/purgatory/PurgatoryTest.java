@@ -139,6 +139,23 @@ class PurgatoryTest {
         assertThat(op.expirations).hasValue(0);
     }
 
+    /**
+     * The look after the watch's fence, made deterministic: an operation completed before it is added (as by a
+     * completer that ran between the first try and the timer's link, so its cancel found nothing to unlink) is
+     * linked by the add, and only that look takes it out again. PurgatoryConcurrencyTest races the same thing.
+     */
+    @Test
+    void anOperationCompletedBeforeItsTimerLinkIsTakenOutOfTheTimer() {
+        TestOperation op = new TestOperation(3_600_000);
+        op.forceComplete();
+
+        assertThat(purgatory.tryCompleteElseWatch(op, List.of("k"))).isTrue();
+
+        assertThat(purgatory.numDelayed()).as("completed operation left in the timer").isZero();
+        assertThat(purgatory.watched()).isZero();
+        assertThat(op.completions).hasValue(1);
+    }
+
     @Test
     void aCompletedOperationLeavesEveryWatcherListAtOnce() {
         TestOperation first = new TestOperation(100);
