@@ -117,12 +117,11 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
     }
 
     /**
-     * {@link #tryCompleteElseWatch(DelayedOperation, List)} for a caller that has just read the purgatory's clock
-     * (the one given to its {@link Builder#clock builder}) itself, as a request handler often has: the timeout
-     * runs from {@code nowMs}, and the purgatory does not read the clock again (see
-     * {@link HierarchicalTimer#add(TimerTask, long)}). An older {@code nowMs} only brings the timeout forward.
+     * The timeout runs from {@code nowMs}, a reading of this purgatory's clock (see
+     * {@link HierarchicalTimer#add(TimerTask, long)}). Private until a handler that has just read the clock itself
+     * needs it: such a caller could pass its reading and save the purgatory a clock read.
      */
-    public boolean tryCompleteElseWatch(T operation, List<?> keys, long nowMs) {
+    private boolean tryCompleteElseWatch(T operation, List<?> keys, long nowMs) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("an operation must be watched on at least one key");
         }
