@@ -156,16 +156,15 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             } else {
                 VarHandle.fullFence(); // no place taken: completed already, and the timer's link needs ordering
             }
-            if (timedAfterWatch && watchedKeys < n && !operation.isCompleted()) {
+            // Here, past the fence, even when a key threw: its completer may have missed the timer's link.
+            if (operation.isCompleted()) {
+                operation.cancel(); // idempotent if the completer did not miss it
+            } else if (timedAfterWatch && watchedKeys < n) {
                 timer.add(operation, nowMs); // a key threw: the zero timeout must still end the operation
             }
         }
         countWatched();
-        if (operation.isCompleted()) {
-            operation.cancel(); // its completer may have missed the timer's link; idempotent if it did not
-            return true;
-        }
-        if (operation.tryComplete()) {
+        if (operation.isCompleted() || operation.tryComplete()) {
             return true;
         }
         if (timedAfterWatch) {

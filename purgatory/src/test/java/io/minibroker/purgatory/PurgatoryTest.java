@@ -305,6 +305,38 @@ class PurgatoryTest {
         assertThat(purgatory.watched()).isZero();
     }
 
+    /** A key whose hashCode throws, as a broken caller's might: the call throws, the operation still ends. */
+    private static final class ThrowingKey {
+        @Override
+        public int hashCode() {
+            throw new IllegalStateException("broken key");
+        }
+    }
+
+    @Test
+    void anOperationWhoseKeyThrowsStillExpiresAtItsTimeout() {
+        TestOperation op = new TestOperation(100);
+
+        assertThatThrownBy(() -> purgatory.tryCompleteElseWatch(op, List.of("a", new ThrowingKey())))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(purgatory.numDelayed()).isEqualTo(1);
+        clock.advance(100);
+
+        assertThat(op.expirations).hasValue(1);
+        assertThat(purgatory.numDelayed()).isZero();
+    }
+
+    @Test
+    void anOperationWithAZeroTimeoutWhoseKeyThrowsExpiresAtOnce() {
+        TestOperation op = new TestOperation(0);
+
+        assertThatThrownBy(() -> purgatory.tryCompleteElseWatch(op, List.of("a", new ThrowingKey())))
+                .isInstanceOf(IllegalStateException.class);
+
+        assertThat(op.expirations).as("timed although not watched on every key").hasValue(1);
+        assertThat(purgatory.numDelayed()).isZero();
+    }
+
     @Test
     void metersReportThePurgatorysFiguresUnderKafkasTag() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
