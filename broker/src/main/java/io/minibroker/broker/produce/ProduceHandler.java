@@ -269,7 +269,7 @@ public final class ProduceHandler implements ApiHandler {
             return CompletableFuture.failedFuture(new CloseConnection("an acks=0 produce failed on some partition"));
         }
         Struct answer = acks == 0 ? null : response.struct();
-        int timeoutMs = body.timeoutMs();
+        int timeoutMs = Math.max(0, body.timeoutMs()); // a negative one has run out already, as in Kafka
         // Nothing to fsync (the common case) answers without a stage for the flush.
         return flushes.isEmpty() ? awaitReplication(pending, timeoutMs, answer)
                 : flushes.flushOn(disk).thenCompose(nothing -> awaitReplication(pending, timeoutMs, answer));
