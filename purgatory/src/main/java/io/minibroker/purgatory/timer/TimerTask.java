@@ -71,8 +71,12 @@ public abstract class TimerTask implements Runnable {
      * was not scheduled, was already cancelled, or has already started running.
      */
     public final boolean cancel() {
+        // The first read is volatile, not acquire: a completer that has just set its operation's state (a
+        // compare-and-set) and then cancels is one side of a Dekker handshake with the adder, which links and then
+        // reads that state past a full fence (see the class comment). Only volatile accesses take part in the total
+        // order that makes such a handshake hold under the memory model; on x86 the two reads are the same load.
+        TimerBucket state = (TimerBucket) BUCKET.getVolatile(this);
         while (true) {
-            TimerBucket state = (TimerBucket) BUCKET.getAcquire(this);
             if (state == TimerBucket.CANCELLED) {
                 return false;
             }
@@ -88,10 +92,16 @@ public abstract class TimerTask implements Runnable {
                 return true;
             }
             // The timer moved the task between our read and our action: look again.
+            state = (TimerBucket) BUCKET.getAcquire(this);
         }
     }
 
-    /** True once {@link #cancel()} has been called and the task was not re-added since. */
+    /**
+     * True if {@link #cancel()} was called since the task was last added, whatever it returned: a task that had
+     * already run, or was never scheduled, reads cancelled too once cancelled. It does not say whether the task
+     * ran (the result of {@code cancel()} does), and a cancel that raced an add on another thread may have been
+     * overwritten by that add (see the class comment).
+     */
     public final boolean isCancelled() {
         return BUCKET.getAcquire(this) == TimerBucket.CANCELLED;
     }
