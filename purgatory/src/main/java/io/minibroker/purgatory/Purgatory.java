@@ -168,9 +168,9 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             return true;
         }
         if (timedAfterWatch) {
-            // Due at once, so it normally expires right here. Only a wheel lagging the clock links it (to expire
-            // within a tick); a completer that misses that link leaves a completed operation there until then,
-            // which its run ignores, so this look needs no fence.
+            // Due at once, so it normally expires right here. Only a wheel behind the clock (a reaper not yet
+            // awake) links it, in a bucket already due that the woken reaper expires; a completer that misses that
+            // link leaves a completed operation there until then, which its run ignores: no fence needed here.
             timer.add(operation, nowMs);
             if (operation.isCompleted()) {
                 operation.cancel();
