@@ -18,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The life of an operation: {@link #tryCompleteElseWatch} tries it once; if it cannot complete, adds it to the
  * timer, watches it on every key and tries once more (an event may have slipped in between). (Kafka adds it to the
- * timer last; here the add comes first so that the watch's one fence also orders the timer's link, see the method.)
+ * timer last; here the add comes first so that the watch's one fence also orders the timer's link, see the method;
+ * an operation with a zero delay, which the add would expire at once, still goes last.)
  * When it completes, from whichever thread, it leaves the timer at once (O(1)) and clears its slot in every watcher
  * list (O(keys), no lock), so the purgatory holds no reference to it afterwards.
  *
@@ -106,18 +107,21 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
      *
      * <p>If a key's {@code hashCode} or {@code equals} throws, so does this call; the operation stays watched on the
      * keys before that one and its timeout runs, so it still ends, by an event or by expiry.
+     *
+     * <p>An operation is passed here once, by one thread. A later call on an operation still watched is refused
+     * with an exception, but two calls racing on the same operation are not detected: both would add it to the
+     * timer, which may then link it twice and corrupt its lists (see {@link HierarchicalTimer#add(TimerTask, long)}).
      */
     public boolean tryCompleteElseWatch(T operation, List<?> keys) {
         return tryCompleteElseWatch(operation, keys, clock.nowMs());
     }
 
     /**
-     * {@link #tryCompleteElseWatch(DelayedOperation, List)} for a caller that has just read the purgatory's clock
-     * (the one given to its {@link Builder#clock builder}) itself, as a request handler often has: the timeout
-     * runs from {@code nowMs}, and the purgatory does not read the clock again (see
-     * {@link HierarchicalTimer#add(TimerTask, long)}). An older {@code nowMs} only brings the timeout forward.
+     * The timeout runs from {@code nowMs}, a reading of this purgatory's clock (see
+     * {@link HierarchicalTimer#add(TimerTask, long)}). Private until a handler that has just read the clock itself
+     * needs it: such a caller could pass its reading and save the purgatory a clock read.
      */
-    public boolean tryCompleteElseWatch(T operation, List<?> keys, long nowMs) {
+    private boolean tryCompleteElseWatch(T operation, List<?> keys, long nowMs) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("an operation must be watched on at least one key");
         }
@@ -128,10 +132,15 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         if (operation.tryComplete()) {
             return true;
         }
-        // Into the timer before the watch, so that the publication's full fence below also orders the timer's
-        // link (a plain store for a new add) before this thread's look at the operation's state: a completion
-        // racing the add either finds the operation linked and cancels it, or is seen here (see TimerTask).
-        timer.add(operation, nowMs); // a timeout already due expires it here, on this thread
+        // A zero delay would expire the operation inside the add, before the watch and the second try that
+        // Kafka gives it; so it goes into the timer last, as in Kafka (see below).
+        boolean timedAfterWatch = operation.delayMs() == 0;
+        if (!timedAfterWatch) {
+            // Into the timer before the watch, so that the publication's full fence below also orders the timer's
+            // link (a plain store for a new add) before this thread's look at the operation's state: a completion
+            // racing the add either finds the operation linked and cancels it, or is seen here (see TimerTask).
+            timer.add(operation, nowMs);
+        }
         int n = keys.size();
         int watchedKeys = 0;
         try {
@@ -147,14 +156,25 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
             } else {
                 VarHandle.fullFence(); // no place taken: completed already, and the timer's link needs ordering
             }
+            // Here, past the fence, even when a key threw: its completer may have missed the timer's link.
+            if (operation.isCompleted()) {
+                operation.cancel(); // idempotent if the completer did not miss it
+            } else if (timedAfterWatch && watchedKeys < n) {
+                timer.add(operation, nowMs); // a key threw: the zero timeout must still end the operation
+            }
         }
         countWatched();
-        if (operation.isCompleted()) {
-            operation.cancel(); // its completer may have missed the timer's link; idempotent if it did not
+        if (operation.isCompleted() || operation.tryComplete()) {
             return true;
         }
-        if (operation.tryComplete()) {
-            return true;
+        if (timedAfterWatch) {
+            // Due at once, so it normally expires right here. Only a wheel behind the clock (a reaper not yet
+            // awake) links it, in a bucket already due that the woken reaper expires; a completer that misses that
+            // link leaves a completed operation there until then, which its run ignores: no fence needed here.
+            timer.add(operation, nowMs);
+            if (operation.isCompleted()) {
+                operation.cancel();
+            }
         }
         if (closed) {
             operation.run(); // close() may have emptied the timer before our add: expire it ourselves

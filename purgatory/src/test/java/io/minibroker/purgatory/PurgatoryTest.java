@@ -139,6 +139,23 @@ class PurgatoryTest {
         assertThat(op.expirations).hasValue(0);
     }
 
+    /**
+     * The look after the watch's fence, made deterministic: an operation completed before it is added (as by a
+     * completer that ran between the first try and the timer's link, so its cancel found nothing to unlink) is
+     * linked by the add, and only that look takes it out again. PurgatoryConcurrencyTest races the same thing.
+     */
+    @Test
+    void anOperationCompletedBeforeItsTimerLinkIsTakenOutOfTheTimer() {
+        TestOperation op = new TestOperation(3_600_000);
+        op.forceComplete();
+
+        assertThat(purgatory.tryCompleteElseWatch(op, List.of("k"))).isTrue();
+
+        assertThat(purgatory.numDelayed()).as("completed operation left in the timer").isZero();
+        assertThat(purgatory.watched()).isZero();
+        assertThat(op.completions).hasValue(1);
+    }
+
     @Test
     void aCompletedOperationLeavesEveryWatcherListAtOnce() {
         TestOperation first = new TestOperation(100);
@@ -266,6 +283,58 @@ class PurgatoryTest {
         assertThat(purgatory.tryCompleteElseWatch(op, List.of("a"))).isTrue();
 
         assertThat(op.expirations).hasValue(1);
+    }
+
+    @Test
+    void aZeroTimeoutStillGetsTheTryAfterTheWatchBeforeItExpires() {
+        TestOperation op = new TestOperation(0) {
+            @Override
+            public boolean tryComplete() {
+                boolean completed = super.tryComplete();
+                satisfy(); // the event lands between the first try and the watch
+                return completed;
+            }
+        };
+
+        assertThat(purgatory.tryCompleteElseWatch(op, List.of("a"))).isTrue();
+
+        assertThat(op.tryCompletes).hasValue(2);
+        assertThat(op.completions).hasValue(1);
+        assertThat(op.expirations).as("completed by the second try, not expired").hasValue(0);
+        assertThat(purgatory.numDelayed()).isZero();
+        assertThat(purgatory.watched()).isZero();
+    }
+
+    /** A key whose hashCode throws, as a broken caller's might: the call throws, the operation still ends. */
+    private static final class ThrowingKey {
+        @Override
+        public int hashCode() {
+            throw new IllegalStateException("broken key");
+        }
+    }
+
+    @Test
+    void anOperationWhoseKeyThrowsStillExpiresAtItsTimeout() {
+        TestOperation op = new TestOperation(100);
+
+        assertThatThrownBy(() -> purgatory.tryCompleteElseWatch(op, List.of("a", new ThrowingKey())))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(purgatory.numDelayed()).isEqualTo(1);
+        clock.advance(100);
+
+        assertThat(op.expirations).hasValue(1);
+        assertThat(purgatory.numDelayed()).isZero();
+    }
+
+    @Test
+    void anOperationWithAZeroTimeoutWhoseKeyThrowsExpiresAtOnce() {
+        TestOperation op = new TestOperation(0);
+
+        assertThatThrownBy(() -> purgatory.tryCompleteElseWatch(op, List.of("a", new ThrowingKey())))
+                .isInstanceOf(IllegalStateException.class);
+
+        assertThat(op.expirations).as("timed although not watched on every key").hasValue(1);
+        assertThat(purgatory.numDelayed()).isZero();
     }
 
     @Test

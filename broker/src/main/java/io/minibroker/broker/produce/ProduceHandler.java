@@ -156,7 +156,9 @@ public final class ProduceHandler implements ApiHandler {
     /**
      * The producer of a request's transactional batches (null if it has none); their partitions are added to
      * {@code partitions} unless it is null. Only a request that asks the coordinator needs them, so the common one
-     * (every produce of a transaction after its first on each partition) makes no set.
+     * (every produce of a transaction after its first on each partition) makes no set. A pass that collects them
+     * has decided to ask already, so it does not look at the partitions' transactions again (allOngoing is then
+     * false, meaningless).
      */
     private TransactionalBatches transactionalBatches(short version, ProduceRequestView body,
                                                       Set<TopicPartition> partitions) {
@@ -181,9 +183,11 @@ public final class ProduceHandler implements ApiHandler {
                         epoch = batch.producerEpoch();
                         if (partitions != null) {
                             partitions.add(new TopicPartition(topic.get().name(), partitionData.index()));
+                            allOngoing = false;
+                        } else if (allOngoing) {
+                            PartitionLog log = topics.partitionLog(topic.get(), partitionData.index()).orElse(null);
+                            allOngoing = log != null && log.hasOngoingTransaction(producerId, epoch);
                         }
-                        PartitionLog log = topics.partitionLog(topic.get(), partitionData.index()).orElse(null);
-                        allOngoing &= log != null && log.hasOngoingTransaction(producerId, epoch);
                     }
                 } catch (ProtocolException e) {
                     // a malformed batch is the append's to refuse
@@ -265,7 +269,7 @@ public final class ProduceHandler implements ApiHandler {
             return CompletableFuture.failedFuture(new CloseConnection("an acks=0 produce failed on some partition"));
         }
         Struct answer = acks == 0 ? null : response.struct();
-        int timeoutMs = body.timeoutMs();
+        int timeoutMs = Math.max(0, body.timeoutMs()); // a negative one has run out already, as in Kafka
         // Nothing to fsync (the common case) answers without a stage for the flush.
         return flushes.isEmpty() ? awaitReplication(pending, timeoutMs, answer)
                 : flushes.flushOn(disk).thenCompose(nothing -> awaitReplication(pending, timeoutMs, answer));

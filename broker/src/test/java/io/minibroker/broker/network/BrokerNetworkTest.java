@@ -207,7 +207,11 @@ class BrokerNetworkTest {
     }
 
     private static Struct produceBody(String topic, short acks) {
-        Struct body = ApiKey.PRODUCE.request().newMessage().set("Acks", acks).set("TimeoutMs", 5000);
+        return produceBody(topic, acks, 5000);
+    }
+
+    private static Struct produceBody(String topic, short acks, int timeoutMs) {
+        Struct body = ApiKey.PRODUCE.request().newMessage().set("Acks", acks).set("TimeoutMs", timeoutMs);
         ByteBuf built = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, 1L)
                 .append(1L, null, "v".getBytes(java.nio.charset.StandardCharsets.UTF_8), List.of()).build();
         ByteBuf batch = Unpooled.wrappedBuffer(ByteBufUtil.getBytes(built)); // the body outlives no buffer
@@ -239,6 +243,25 @@ class BrokerNetworkTest {
                     .getStructs("PartitionResponses").get(0);
 
             assertThat(partition.getInt16("ErrorCode")).isEqualTo(Errors.NOT_ENOUGH_REPLICAS.code());
+        }
+    }
+
+    /** Kafka takes a negative timeout as one already run out; it must not fail the request or the connection. */
+    @Test
+    void anAcksAllProduceWithANegativeTimeoutIsAnsweredAndKeepsTheConnection() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(metadataFor(1, "negative-timeout", true));
+            client.receive(ApiKey.METADATA, (short) 12);
+
+            client.send(RawClient.request(ApiKey.PRODUCE, (short) 9, 2,
+                    produceBody("negative-timeout", (short) -1, -1)));
+            Struct partition = client.receive(ApiKey.PRODUCE, (short) 9).body().getStructs("Responses").get(0)
+                    .getStructs("PartitionResponses").get(0);
+
+            assertThat(partition.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            client.send(apiVersions(3));
+            assertThat(client.receive(ApiKey.API_VERSIONS, API_VERSIONS_V3).body().getInt16("ErrorCode"))
+                    .as("the connection is still open").isEqualTo(Errors.NONE.code());
         }
     }
 

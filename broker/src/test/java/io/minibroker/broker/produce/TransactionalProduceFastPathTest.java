@@ -42,15 +42,17 @@ import java.util.concurrent.CompletionStage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A transactional Produce asks the coordinator (KIP-890's implicit add) only for partitions where the producer has no
- * transaction open at its epoch yet; one whose partitions all have it is appended at once, as Kafka's leader skips
- * the verification then, but never ahead of an earlier request of the producer still waiting for the coordinator;
- * requests that ask go one after the other per producer.
+ * A transactional Produce asks the coordinator (KIP-890's implicit add) when one of its partitions has no transaction
+ * of the producer open at its epoch yet, and then for all of the request's partitions; one whose partitions all have
+ * it is appended at once, as Kafka's leader skips the verification then, but never ahead of an earlier request of
+ * the producer still waiting for the coordinator; requests that ask go one after the other per producer.
  */
 class TransactionalProduceFastPathTest {
 
     private static final RequestContext CONTEXT = new RequestContext("PLAINTEXT", null);
     private static final long PRODUCER = 42;
+    private static final TopicPartition TXN_0 = new TopicPartition("txn", 0);
+    private static final TopicPartition TXN_1 = new TopicPartition("txn", 1);
 
     @TempDir
     Path logDir;
@@ -94,6 +96,7 @@ class TransactionalProduceFastPathTest {
     void onlyAPartitionNotYetInTheTransactionWaitsForTheCoordinator() throws Exception {
         CompletableFuture<Struct> first = send(0, (short) 0, 0);
         assertThat(asked).hasSize(1);
+        assertThat(askedFor.get(0)).containsExactly(TXN_0);
         assertThat(p0.logEndOffset()).as("waits for the coordinator's add").isZero();
         grant(0);
         assertThat(errors(first)).containsExactly(Errors.NONE);
@@ -105,6 +108,7 @@ class TransactionalProduceFastPathTest {
 
         CompletableFuture<Struct> bumped = send(0, (short) 1, 0);
         assertThat(asked).as("a new epoch is a new transaction: asked again").hasSize(2);
+        assertThat(askedFor.get(1)).containsExactly(TXN_0);
         grant(1);
         assertThat(errors(bumped)).containsExactly(Errors.NONE);
     }
@@ -115,12 +119,14 @@ class TransactionalProduceFastPathTest {
         Request both = request(Map.of(0, 1, 1, 0)); // p0 seq 1, p1 seq 0: p1 is new, so it waits
         CompletableFuture<Struct> waiting = produce.handle(CONTEXT, both).toCompletableFuture();
         assertThat(asked).hasSize(2);
+        assertThat(askedFor.get(1)).as("every partition of the request").containsExactlyInAnyOrder(TXN_0, TXN_1);
         CompletableFuture<Struct> later = send(0, (short) 0, 2); // p0 only, but must not go ahead of seq 1
         assertThat(asked).as("it asks only once the waiting request is appended").hasSize(2);
         assertThat(p0.logEndOffset()).isEqualTo(1);
 
         grant(1);
         assertThat(asked).as("now it asks, queued behind").hasSize(3);
+        assertThat(askedFor.get(2)).containsExactly(TXN_0);
         assertThat(later).isNotDone();
         grant(2);
         assertThat(errors(waiting)).containsOnly(Errors.NONE);

@@ -63,6 +63,10 @@ public final class HierarchicalTimer {
     /**
      * Schedules {@code task} to run {@link TimerTask#delayMs()} from now. A task that ran or was cancelled may be
      * added again; adding a task that is still scheduled is an error.
+     *
+     * <p>A task is added by one thread at a time. The error check is not atomic with the link (a new add checks
+     * the task's state and stores its bucket with plain accesses, see {@link TimerTask}), so two adds of the same
+     * task racing into different buckets may both link it and corrupt both buckets' lists.
      */
     public void add(TimerTask task) {
         add(task, clock.nowMs());

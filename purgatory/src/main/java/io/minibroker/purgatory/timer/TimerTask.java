@@ -19,11 +19,16 @@ import java.lang.invoke.VarHandle;
  * lost and a cancelled task never runs. Cancelling a linked task takes its bucket's lock and re-checks the
  * state there, one atomic operation in all.
  *
- * <p>A cancel of a task that is not scheduled yet returns false and promises nothing: the next add clears it, and
- * an add already under way on another thread may link the task over it (a new add writes its bucket with a plain
- * store under the bucket's lock, not a compare-and-set). A caller that cancels from one thread what another is
- * adding, and must not leave it scheduled, has the adder look again after its add, past a full fence, as
- * {@code Purgatory#tryCompleteElseWatch} does.
+ * <p>A new add checks that the task is idle and then writes its bucket with a plain store under the bucket's lock,
+ * not a compare-and-set (one atomic operation less per add). Two consequences:
+ * <ul>
+ *   <li>A task is added by one thread at a time. Two adds of the same task racing into different buckets (each
+ *       under its own lock) may both see it idle and both link it, corrupting both lists; no check catches it.
+ *   <li>A cancel of a task that is not scheduled yet returns false and promises nothing: the next add clears it,
+ *       and an add already under way on another thread may link the task over it. A caller that cancels from one
+ *       thread what another is adding, and must not leave it scheduled, has the adder look again after its add,
+ *       past a full fence, as {@code Purgatory#tryCompleteElseWatch} does.
+ * </ul>
  */
 public abstract class TimerTask implements Runnable {
 
@@ -66,8 +71,12 @@ public abstract class TimerTask implements Runnable {
      * was not scheduled, was already cancelled, or has already started running.
      */
     public final boolean cancel() {
+        // The first read is volatile, not acquire: a completer that has just set its operation's state (a
+        // compare-and-set) and then cancels is one side of a Dekker handshake with the adder, which links and then
+        // reads that state past a full fence (see the class comment). Only volatile accesses take part in the total
+        // order that makes such a handshake hold under the memory model; on x86 the two reads are the same load.
+        TimerBucket state = (TimerBucket) BUCKET.getVolatile(this);
         while (true) {
-            TimerBucket state = (TimerBucket) BUCKET.getAcquire(this);
             if (state == TimerBucket.CANCELLED) {
                 return false;
             }
@@ -83,10 +92,16 @@ public abstract class TimerTask implements Runnable {
                 return true;
             }
             // The timer moved the task between our read and our action: look again.
+            state = (TimerBucket) BUCKET.getAcquire(this);
         }
     }
 
-    /** True once {@link #cancel()} has been called and the task was not re-added since. */
+    /**
+     * True if {@link #cancel()} was called since the task was last added, whatever it returned: a task that had
+     * already run, or was never scheduled, reads cancelled too once cancelled. It does not say whether the task
+     * ran (the result of {@code cancel()} does), and a cancel that raced an add on another thread may have been
+     * overwritten by that add (see the class comment).
+     */
     public final boolean isCancelled() {
         return BUCKET.getAcquire(this) == TimerBucket.CANCELLED;
     }

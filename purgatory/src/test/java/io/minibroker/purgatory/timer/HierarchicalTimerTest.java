@@ -60,6 +60,23 @@ class HierarchicalTimerTest {
     }
 
     @Test
+    void anOlderNowBringsTheDeadlineForwardAndRunsADueTaskAtOnce() {
+        long staleNowMs = clock.nowMs();
+        clock.advance(10);
+        RecordingTask later = new RecordingTask(clock, 15);
+        RecordingTask due = new RecordingTask(clock, 5);
+
+        timer.add(later, staleNowMs);
+        timer.add(due, staleNowMs);
+
+        assertThat(due.runs()).as("deadline already passed").isEqualTo(1);
+        assertThat(due.runThread).isSameAs(Thread.currentThread());
+        assertThat(advanceUntilRun(later, 15)).as("15 ms after the stale now, not after the clock")
+                .isEqualTo(staleNowMs + 15);
+        assertThat(timer.size()).isZero();
+    }
+
+    @Test
     void tasksDueAtTheSameTickAllRunInOneAdvance() {
         RecordingTask a = schedule(5);
         RecordingTask b = schedule(5);
