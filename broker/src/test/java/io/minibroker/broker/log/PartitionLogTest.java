@@ -999,6 +999,27 @@ class PartitionLogTest {
         assertThat(readAll(log)).extracting(TestBatches.Entry::offset).containsExactly(10L, 11L);
     }
 
+    /**
+     * Led in epoch 5 from offset 3, then another leader was elected before this one appended: a truncation to its log
+     * end (or past it) cuts nothing, but the epoch 5 goes, as in Kafka's truncateTo.
+     */
+    @Test
+    void aTruncationAtTheLogEndDropsAnEpochAssignedThereWithoutAnAppend() throws IOException {
+        open(LogConfig.defaults());
+        appendAsFollower(0, "led", 3);
+        log.assignLeaderEpoch(5);
+        assertThat(log.leaderEpochs()).containsEntry(5, 3L);
+
+        log.truncateTo(3);
+
+        assertThat(log.leaderEpochs()).doesNotContainKey(5);
+        assertThat(log.logEndOffset()).isEqualTo(3);
+        log.assignLeaderEpoch(6);
+        log.truncateTo(4);
+        assertThat(log.leaderEpochs()).doesNotContainKey(6);
+        assertThat(log.logEndOffset()).isEqualTo(3);
+    }
+
     private AppendResult appendAsFollower(long baseOffset, String prefix, int records) {
         RecordBatchBuilder builder = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, baseOffset, T0);
         for (int i = 0; i < records; i++) {
