@@ -226,14 +226,6 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 group.statePartitions().initializeFirst(topicId, topic.name(), count)));
     }
 
-    private static Set<Integer> partitionsUpTo(int count) {
-        Set<Integer> partitions = new TreeSet<>();
-        for (int i = 0; i < count; i++) {
-            partitions.add(i);
-        }
-        return partitions;
-    }
-
     private static ShareGroupHeartbeat.Response unknownMember(ShareGroup group, ShareGroupHeartbeat.Request request) {
         return ShareGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId()
                 + " is not a member of group " + group.groupId + ".");
@@ -370,7 +362,8 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
         state.initialized.forEach((topicId, topic) -> partitions.computeIfAbsent(topicId, id -> new TreeSet<>())
                 .addAll(topic.partitions()));
         state.deleting.keySet().forEach(topicId -> topics.known(topicId).ifPresent(topic ->
-                partitions.computeIfAbsent(topicId, id -> new TreeSet<>()).addAll(partitionsUpTo(topic.partitions()))));
+                partitions.computeIfAbsent(topicId, id -> new TreeSet<>())
+                        .addAll(new ShareGroupStatePartitions.FirstPartitions(topic.partitions()))));
         return partitions;
     }
 

@@ -2,9 +2,9 @@ package io.minibroker.broker.group;
 
 import java.util.AbstractList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.RandomAccess;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -47,10 +47,14 @@ final class ShareGroupStatePartitions {
 
     /**
      * Whether {@code known} (distinct, never negative) holds every one of {@code partitions}; without a look-up each
-     * when it is exactly 0 to its size - 1, as a topic that only heartbeats initialized is.
+     * when it is exactly 0 to its size - 1, as a topic that only heartbeats initialized is, and in constant time when
+     * {@code partitions} are a heartbeat's {@link FirstPartitions} too.
      */
     private static boolean holdsAll(SortedSet<Integer> known, Collection<Integer> partitions) {
         boolean firstOnes = known.isEmpty() || known.last() == known.size() - 1;
+        if (firstOnes && partitions instanceof FirstPartitions first) {
+            return first.size() <= known.size();
+        }
         for (int partition : partitions) {
             if (firstOnes ? partition < 0 || partition >= known.size() : !known.contains(partition)) {
                 return false;
@@ -64,25 +68,29 @@ final class ShareGroupStatePartitions {
      * asks of each subscribed topic.
      */
     void initializeFirst(UUID topicId, String name, int count) {
-        initialize(topicId, name, firstPartitions(count));
+        initialize(topicId, name, new FirstPartitions(count));
     }
 
     /**
-     * 0 to {@code count} - 1, each made as it is read: a heartbeat's topic that has them all already (the usual
-     * case) copies nothing.
+     * Partitions 0 to {@code count} - 1, each made as it is read: a heartbeat's topic that has them all already (the
+     * usual case) copies nothing, and {@link #holdsAll} knows it from the sizes alone.
      */
-    private static List<Integer> firstPartitions(int count) {
-        return new AbstractList<>() {
-            @Override
-            public Integer get(int index) {
-                return Objects.checkIndex(index, count);
-            }
+    static final class FirstPartitions extends AbstractList<Integer> implements RandomAccess {
+        private final int count;
 
-            @Override
-            public int size() {
-                return count;
-            }
-        };
+        FirstPartitions(int count) {
+            this.count = count;
+        }
+
+        @Override
+        public Integer get(int index) {
+            return Objects.checkIndex(index, count);
+        }
+
+        @Override
+        public int size() {
+            return count;
+        }
     }
 
     private void add(UUID topicId, String name, Topic known, Collection<Integer> partitions) {
