@@ -28,7 +28,7 @@ build_and_resolve
 archive_classes "$jar"
 overrides=()
 for kv in ${OVERRIDES:-}; do overrides+=(--override "$kv"); done
-start() { start_minibroker "$jar" "${overrides[@]}"; }
+start() { start_one_minibroker "$jar" "${overrides[@]}"; }
 
 if [[ ! -d "$data" ]]; then
   echo "# creating $n partitions in $data" >&2

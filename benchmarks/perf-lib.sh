@@ -87,10 +87,10 @@ new_kafka_cluster_id() {
 # directory), $port (its one PLAINTEXT listener) and pid="" (then the broker started last), and trap
 # minibroker_cleanup on EXIT.
 
-# start_minibroker JAR [ARGS...]: bin/minibroker on config/server.properties with log.dirs=$data, then ARGS (more
+# start_one_minibroker JAR [ARGS...]: bin/minibroker on config/server.properties with log.dirs=$data, then ARGS (more
 # --override key=value), listening on localhost:$port, in the background, logging to $work/broker.log; sets pid. Runs
 # under the command in the array minibroker_wrapper if one is set (segments-start.sh's strace).
-start_minibroker() {
+start_one_minibroker() { # not start_minibroker: broker-perf.sh and transactional-perf.sh have their own
   local jar=$1; shift
   MINIBROKER_JAR="$jar" ${minibroker_wrapper[@]+"${minibroker_wrapper[@]}"} bin/minibroker config/server.properties \
     --override "log.dirs=$data" "$@" \

@@ -36,7 +36,7 @@ await() { # PATTERN: waits for a line of the broker's log
 
 if [[ ! -d "$data" ]]; then
   echo "# creating $n partitions with $rounds rounds of data in $data" >&2
-  start_minibroker "${jars[0]}" --override log.roll.ms=4000 --override log.roll.jitter.ms=0
+  start_one_minibroker "${jars[0]}" --override log.roll.ms=4000 --override log.roll.jitter.ms=0
   wait_for_port "$port"
   create_topic "localhost:$port" start-p "$n" 1
   for _ in $(seq 1 "$rounds"); do
@@ -51,7 +51,7 @@ fi
 
 for run in $(seq 1 "$runs"); do
   for jar in "${jars[@]}"; do
-    start_minibroker "$jar"
+    start_one_minibroker "$jar"
     await "Loaded [0-9]* partition logs"
     jvm=$(minibroker_jvm)
     figures=""

@@ -36,6 +36,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -77,9 +78,24 @@ public final class NullBroker {
     /** A partition by its topic's id, which the null broker derives from the name ({@link #topicId}). */
     private record PartitionKey(UUID topicId, int partition) { }
 
-    /** A fetch to answer later on its connection. */
-    private record ParkedFetch(Answerer connection, ChannelHandlerContext ctx, short version, int correlationId,
-                               FetchRequestView request) { }
+    /** A fetch to answer later on its connection, and its max wait's timer once set. */
+    private static final class ParkedFetch {
+        final Answerer connection;
+        final ChannelHandlerContext ctx;
+        final short version;
+        final int correlationId;
+        final FetchRequestView request;
+        ScheduledFuture<?> maxWait;
+
+        ParkedFetch(Answerer connection, ChannelHandlerContext ctx, short version, int correlationId,
+                    FetchRequestView request) {
+            this.connection = connection;
+            this.ctx = ctx;
+            this.version = version;
+            this.correlationId = correlationId;
+            this.request = request;
+        }
+    }
 
     private NullBroker(int port) {
         this.port = port;
@@ -152,11 +168,11 @@ public final class NullBroker {
                     yield produce.acks() == 0 ? null : produce(produce);
                 }
             };
+            if (api == ApiKey.PRODUCE) {
+                answerParked(); // before the produce's answer, as a broker wakes its parked fetches at the append
+            }
             if (response != null) {
                 send(ctx, api, version, header.correlationId(), response);
-            }
-            if (api == ApiKey.PRODUCE) {
-                answerParked();
             }
         }
 
@@ -189,7 +205,7 @@ public final class NullBroker {
         }
         ParkedFetch fetch = new ParkedFetch(connection, ctx, version, correlationId, request);
         parked.add(fetch);
-        ctx.executor().schedule(() -> {
+        fetch.maxWait = ctx.executor().schedule(() -> {
             if (parked.remove(fetch)) {
                 answer(fetch);
             }
@@ -201,16 +217,17 @@ public final class NullBroker {
     private void answerParked() {
         for (Iterator<ParkedFetch> it = parked.iterator(); it.hasNext(); ) {
             ParkedFetch fetch = it.next();
-            if (hasNews(fetch.request())) {
+            if (hasNews(fetch.request)) {
                 it.remove();
+                fetch.maxWait.cancel(false); // else each woken fetch leaves a timer in the loop's queue till it ends
                 answer(fetch);
             }
         }
     }
 
     private void answer(ParkedFetch fetch) {
-        send(fetch.ctx(), ApiKey.FETCH, fetch.version(), fetch.correlationId(), fetch(fetch.request()));
-        fetch.connection().resume(fetch.ctx());
+        send(fetch.ctx, ApiKey.FETCH, fetch.version, fetch.correlationId, fetch(fetch.request));
+        fetch.connection.resume(fetch.ctx);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -68,21 +69,32 @@ final class RecentBatches {
     /**
      * The kept batches from the one holding {@code offset} on, up to {@code maxBytes} but at least one, as one
      * buffer sharing their bytes (the encoder copies them); empty at the log end. The caller checks that the
-     * offset lies between {@link #logStart()} and {@link #logEnd()}.
+     * offset lies between {@link #logStart()} and {@link #logEnd()}. Found from the tail: a consumer follows the
+     * log end, a few batches behind, while the ring holds thousands.
      */
     ByteBuf read(long offset, int maxBytes) {
-        List<byte[]> found = new ArrayList<>(ring.size());
-        int bytes = 0;
-        for (Batch batch : ring) {
+        List<byte[]> newestFirst = new ArrayList<>();
+        for (Iterator<Batch> it = ring.descendingIterator(); it.hasNext(); ) {
+            Batch batch = it.next();
             if (batch.nextOffset() <= offset) {
-                continue;
-            }
-            if (!found.isEmpty() && bytes + batch.bytes().length > maxBytes) {
                 break;
             }
-            found.add(batch.bytes());
-            bytes += batch.bytes().length;
+            newestFirst.add(batch.bytes());
         }
-        return Unpooled.wrappedBuffer(found.toArray(new byte[0][]));
+        int count = 0;
+        int bytes = 0;
+        for (int i = newestFirst.size() - 1; i >= 0; i--) {
+            int size = newestFirst.get(i).length;
+            if (count > 0 && bytes + size > maxBytes) {
+                break;
+            }
+            bytes += size;
+            count++;
+        }
+        byte[][] found = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            found[i] = newestFirst.get(newestFirst.size() - 1 - i);
+        }
+        return Unpooled.wrappedBuffer(found);
     }
 }

@@ -6,6 +6,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -98,6 +99,12 @@ public final class FixedRateLatency {
             long lagMax = send(producer);
             producer.flush();
             reader.join(TimeUnit.NANOSECONDS.toMillis(DRAIN_NANOS) + 5_000);
+            if (reader.isAlive()) {
+                // Stuck in a poll: woken, it ends, so that the report reads its samples after it and the consumer
+                // is not closed from this thread while that one uses it.
+                consumer.wakeup();
+                reader.join();
+            }
             report(lagMax);
         }
     }
@@ -127,12 +134,20 @@ public final class FixedRateLatency {
         return lagMax;
     }
 
-    /** The reader thread: until every record has come or none has for {@link #DRAIN_NANOS}. */
+    /**
+     * The reader thread: until every record has come, none has for {@link #DRAIN_NANOS}, or {@link #run} woke the
+     * consumer because it outlived its wait.
+     */
     private void read(KafkaConsumer<byte[], byte[]> consumer) {
         int seen = 0;
         long lastProgress = System.nanoTime();
         while (seen < total && System.nanoTime() - lastProgress < DRAIN_NANOS) {
-            ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+            ConsumerRecords<byte[], byte[]> records;
+            try {
+                records = consumer.poll(Duration.ofMillis(100));
+            } catch (WakeupException e) {
+                return;
+            }
             long received = System.nanoTime(); // one time for the poll's records: when they reached the application
             for (ConsumerRecord<byte[], byte[]> record : records) {
                 ByteBuffer value = ByteBuffer.wrap(record.value());

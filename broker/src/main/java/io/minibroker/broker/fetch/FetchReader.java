@@ -127,7 +127,8 @@ final class FetchReader {
      * Whether the plan should be answered now: {@code MinBytes} of data it may read, or a partition
      * whose fetch offset left the log (Kafka answers that at once, so the consumer can reset). It runs on every
      * append to a watched partition, so it stops as soon as it knows, and with {@code MinBytes <= 1} (what
-     * consumers send by default) it compares offsets only and reads no index.
+     * consumers send by default) it compares offsets only and reads no index, unless the fetch offset lies past the
+     * last batch, in a gap a truncation left below the log end (Kafka's read there finds nothing, and the fetch waits).
      */
     static boolean canAnswer(FetchPlan plan) {
         int total = 0;
@@ -145,8 +146,8 @@ final class FetchReader {
                 if (fetchOffset >= readableEnd) {
                     continue;
                 }
-                if (plan.minBytes() <= 1) {
-                    return true;
+                if (plan.minBytes() <= 1 && fetchOffset < log.lastBatchEndOffset()) {
+                    return true; // data to read: an offset from the last batch's end on (a gap) has none
                 }
                 try {
                     LogReadResult read = log.read(fetchOffset, partition.maxBytes(), total == 0, readableEnd);

@@ -55,8 +55,8 @@ final class LogRecovery {
     }
 
     /**
-     * Loads the segments (an empty directory gets one at {@code logStartOffset}), the snapshots' offsets and the
-     * partition metadata.
+     * Loads the segments (an empty directory, or a log whose last batch ends before {@code logStartOffset}, gets one at
+     * {@code logStartOffset}), the snapshots' offsets and the partition metadata.
      */
     static Loaded load(Path dir, LogConfig config, long nowMs, long recoveryPoint, long logStartOffset,
                        boolean cleanShutdown) throws IOException {
@@ -75,6 +75,9 @@ final class LogRecovery {
                     deleteLaterSegments(dir, baseOffsets.subList(i + 1, baseOffsets.size()));
                     break;
                 }
+            }
+            if (!segments.isEmpty() && segments.lastEntry().getValue().nextOffset() < logStartOffset) {
+                deleteLogEndingBeforeItsStart(dir, segments, names, logStartOffset);
             }
         } catch (IOException | RuntimeException e) {
             for (LogSegment segment : segments.values()) {
@@ -182,6 +185,29 @@ final class LogRecovery {
                 names.remove(name);
             }
         }
+    }
+
+    /**
+     * The checkpointed log start lies past the last batch: a truncation into a gap ended the log there, past its last
+     * batch, and DeleteRecords (or a leader's log start) moved the start up to that end. As Kafka's LogLoader does, the
+     * log restarts empty at its checkpointed start rather than back at its last batch's end: every segment goes, and
+     * with them the leader epochs and the producer snapshots (first, so a crash part way leaves none of them for the
+     * next open to take for the empty log's).
+     */
+    private static void deleteLogEndingBeforeItsStart(Path dir, NavigableMap<Long, LogSegment> segments,
+                                                      Set<String> names, long logStartOffset) throws IOException {
+        log.warn("The log start offset {} of {} is past its last batch's end {}: deleting its segments, it restarts "
+                + "empty there", logStartOffset, dir, segments.lastEntry().getValue().nextOffset());
+        for (String name : List.copyOf(names)) {
+            if (name.equals(LeaderEpochCache.FILE_NAME) || name.endsWith(ProducerSnapshot.SUFFIX)) {
+                Files.deleteIfExists(dir.resolve(name));
+                names.remove(name);
+            }
+        }
+        for (LogSegment segment : segments.values()) {
+            segment.closeAndDelete();
+        }
+        segments.clear();
     }
 
     private static void deleteLaterSegments(Path dir, List<Long> baseOffsets) throws IOException {

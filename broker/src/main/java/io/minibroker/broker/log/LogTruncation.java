@@ -35,6 +35,9 @@ final class LogTruncation {
     /** See {@link PartitionLog#truncateTo}. */
     void truncateTo(long offset, LeaderEpochCache epochCache, LogConfig config, long now) throws IOException {
         if (offset >= offsets.logEndOffset()) {
+            // Nothing to cut, but an epoch this replica assigned at its log end as leader goes, if it appended
+            // nothing in it before another leader was elected: the new leader's take over there (Kafka's truncateTo).
+            epochCache.truncateFromEnd(offsets.logEndOffset());
             return;
         }
         flushState.truncating();

@@ -605,6 +605,16 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
+     * Where the log's last batch ends (the active segment's next offset): the log end, unless a truncation ended the
+     * log past it, in a gap ({@link #truncateTo}). A fetch from an offset between the two finds no records though it
+     * is below the log end, so a check of whether a parked fetch has data to read takes offsets for data only below
+     * this one.
+     */
+    public long lastBatchEndOffset() {
+        return segments.active().nextOffset();
+    }
+
+    /**
      * The offset below which records are replicated and so visible to consumers and acknowledged to acks=all
      * producers. With one replica that is the log end offset; with more, what replication last set, never past
      * this log's end.

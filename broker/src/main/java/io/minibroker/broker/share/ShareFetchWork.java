@@ -104,11 +104,12 @@ final class ShareFetchWork {
             if (!partition.canAcquire(readableEnd)) {
                 continue;
             }
-            if (minBytes <= 1) {
-                return true;
+            long fetchOffset = partition.nextFetchOffset();
+            if (minBytes <= 1 && fetchOffset < log.lastBatchEndOffset()) {
+                return true; // records to acquire; from the last batch's end on (a truncation's gap) there are none
             }
             try {
-                LogReadResult read = log.read(partition.nextFetchOffset(), maxBytes, bytes == 0, readableEnd);
+                LogReadResult read = log.read(fetchOffset, maxBytes, bytes == 0, readableEnd);
                 bytes += read.length();
                 read.release();
             } catch (LogException | UncheckedIOException e) {

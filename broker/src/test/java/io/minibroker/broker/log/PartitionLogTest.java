@@ -974,6 +974,52 @@ class PartitionLogTest {
         assertThat(readAll(log)).extracting(TestBatches.Entry::offset).containsExactly(0L, 1L, 2L, 10L, 11L);
     }
 
+    /**
+     * Truncated into a gap, then its start moved up to its end: reopened, it starts and ends there, empty, its epochs
+     * gone with its segments, as Kafka's LogLoader leaves a log whose checkpointed start is past its last batch,
+     * rather than starting back at that batch's end.
+     */
+    @Test
+    void aLogStartCheckpointedPastTheLastBatchIsWhereTheReopenedLogStartsAndEnds() throws IOException {
+        open(LogConfig.defaults());
+        appendAsFollower(0, "before", 3);
+        appendAsFollower(10, "after", 3);
+        log.truncateTo(6);
+        assertThat(log.deleteRecordsBefore(6)).isEqualTo(6);
+        log.close();
+
+        log = TestLogs.open(logDir, TP, LogConfig.defaults(), clock, 6, 6, true);
+
+        assertThat(log.logStartOffset()).isEqualTo(6);
+        assertThat(log.logEndOffset()).isEqualTo(6);
+        assertThat(log.segmentBaseOffsets()).toIterable().containsExactly(6L);
+        assertThat(log.leaderEpochs()).isEmpty();
+        assertThat(readAll(log)).isEmpty();
+        assertThat(appendAsFollower(10, "again", 2).firstOffset()).isEqualTo(10);
+        assertThat(readAll(log)).extracting(TestBatches.Entry::offset).containsExactly(10L, 11L);
+    }
+
+    /**
+     * Led in epoch 5 from offset 3, then another leader was elected before this one appended: a truncation to its log
+     * end (or past it) cuts nothing, but the epoch 5 goes, as in Kafka's truncateTo.
+     */
+    @Test
+    void aTruncationAtTheLogEndDropsAnEpochAssignedThereWithoutAnAppend() throws IOException {
+        open(LogConfig.defaults());
+        appendAsFollower(0, "led", 3);
+        log.assignLeaderEpoch(5);
+        assertThat(log.leaderEpochs()).containsEntry(5, 3L);
+
+        log.truncateTo(3);
+
+        assertThat(log.leaderEpochs()).doesNotContainKey(5);
+        assertThat(log.logEndOffset()).isEqualTo(3);
+        log.assignLeaderEpoch(6);
+        log.truncateTo(4);
+        assertThat(log.leaderEpochs()).doesNotContainKey(6);
+        assertThat(log.logEndOffset()).isEqualTo(3);
+    }
+
     private AppendResult appendAsFollower(long baseOffset, String prefix, int records) {
         RecordBatchBuilder builder = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, baseOffset, T0);
         for (int i = 0; i < records; i++) {

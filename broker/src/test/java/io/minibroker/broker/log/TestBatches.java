@@ -46,8 +46,8 @@ final class TestBatches {
     }
 
     /**
-     * Every record from the log start to the end, fetching batch by batch as a consumer would. A read finds nothing
-     * only past the last batch, which a truncation may leave before the log end (the callers compare what was read).
+     * Every record from the log start to the end, fetching batch by batch as a consumer would. A read may find nothing
+     * only from the last batch's end on, which a truncation may leave before the log end; anywhere else it fails.
      */
     static List<Entry> readAll(PartitionLog log) {
         List<Entry> entries = new ArrayList<>();
@@ -55,6 +55,10 @@ final class TestBatches {
         while (offset < log.logEndOffset()) {
             LogReadResult result = log.read(offset, 1, true, Long.MAX_VALUE);
             if (result.isEmpty()) {
+                if (offset < log.lastBatchEndOffset()) {
+                    throw new AssertionError("nothing read at offset " + offset + ", before the last batch's end "
+                            + log.lastBatchEndOffset() + " in " + log.topicPartition());
+                }
                 break;
             }
             List<Entry> read = decode(result);

@@ -47,6 +47,7 @@ class SharePartitionManagerTest {
 
     @TempDir
     Path logDir;
+    private final ManualClock clock = new ManualClock();
     private TopicRegistry topics;
     private SharePartitionManager manager;
 
@@ -117,7 +118,7 @@ class SharePartitionManagerTest {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
         topics.create("t", 1, 1, Map.of(), false);
         ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
-        manager = new SharePartitionManager(new ManualClock(), groupId -> earliest, noState, tp -> 0, 1000);
+        manager = new SharePartitionManager(clock, groupId -> earliest, noState, tp -> 0, 1000);
     }
 
     @AfterEach
@@ -132,15 +133,21 @@ class SharePartitionManagerTest {
 
     private void append(int batches) {
         for (int i = 0; i < batches; i++) {
-            RecordBatchBuilder builder = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE,
-                    0, 0);
-            ByteBuf batch = builder.append(0, null, ("value-" + i).getBytes(StandardCharsets.UTF_8), List.of())
-                    .build();
-            try {
-                log().append(batch, 0);
-            } finally {
-                batch.release();
-            }
+            appendBatchOf(1);
+        }
+    }
+
+    private void appendBatchOf(int records) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
+                0);
+        for (int i = 0; i < records; i++) {
+            builder.append(0, null, ("value-" + i).getBytes(StandardCharsets.UTF_8), List.of());
+        }
+        ByteBuf batch = builder.build();
+        try {
+            log().append(batch, 0);
+        } finally {
+            batch.release();
         }
     }
 
@@ -195,6 +202,29 @@ class SharePartitionManagerTest {
         assertThat(parked.answeredOn()).isDone();
         assertThat(parked.answeredOn().get()).isEqualTo(Thread.currentThread().getName());
         assertThat(acquired(parked.answer().get())).containsExactly(List.of(0L, 0L));
+    }
+
+    /**
+     * A truncation may end the log past its last batch: a share partition whose next offset lies between the two has
+     * nothing to acquire though it is below the high watermark, so its fetch waits for MaxWaitMs, as a Fetch from there
+     * does, rather than being answered at once with nothing (its consumer would fetch again and again).
+     */
+    @Test
+    void aFetchFromTheLastBatchsEndBelowTheHighWatermarkWaitsForMaxWait() throws Exception {
+        appendBatchOf(3); // offsets 0..2
+        ShareFetchWork work = work("g", 1);
+        work.canAnswer(); // loads the share partition
+        assertThat(acquired(park(work).answer().get())).containsExactly(List.of(0L, 2L));
+        appendBatchOf(3); // offsets 3..5
+        log().truncateTo(4); // the batch 3..5 goes whole; the log ends at 4, its high watermark too
+        assertThat(log().highWatermark()).isEqualTo(4);
+
+        Parked parked = park(work("g", 1));
+        assertThat(parked.answer()).as("nothing to acquire from 3, though the high watermark is 4").isNotDone();
+        clock.advance(10_000 - 1);
+        assertThat(parked.answer()).isNotDone();
+        clock.advance(1);
+        assertThat(acquired(parked.answer().get())).isEmpty();
     }
 
     @Test
