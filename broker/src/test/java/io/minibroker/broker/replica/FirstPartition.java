@@ -9,7 +9,11 @@ import org.apache.kafka.common.Node;
 import java.util.List;
 import java.util.Map;
 
-/** What the cluster's metadata says of a topic's partition 0, asked through the controller's node. */
+/**
+ * What the cluster's metadata says of a topic's partition 0, as a client's describeTopics answers it: the Admin is
+ * bootstrapped at the controller's node but asks whichever broker it picks, whose image may lag the controller's
+ * by a change or two (eventually the same everywhere). For what the controller decides on now, ask the controller.
+ */
 final class FirstPartition {
 
     private final MiniCluster cluster;
