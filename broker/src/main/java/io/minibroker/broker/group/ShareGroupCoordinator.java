@@ -384,8 +384,18 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     private void removeMember(ShareGroup group, ShareGroupMember member) {
         sessions.end(member);
         group.members.remove(member.memberId);
-        group.targetAssignment.remove(member.memberId);
+        Map<UUID, Set<Integer>> held = group.targetAssignment.remove(member.memberId);
+        // As Kafka's initializedAssignmentPending, partitions now in no target bump the epoch once more at the
+        // next heartbeat.
+        group.assignmentPending |= held != null && heldByNoOther(group, held);
         group.groupEpoch++;
+    }
+
+    /** Whether some of these partitions are in no member's target assignment; the caller holds the group's lock. */
+    private static boolean heldByNoOther(ShareGroup group, Map<UUID, Set<Integer>> held) {
+        return held.entrySet().stream().anyMatch(topic -> topic.getValue().stream().anyMatch(partition ->
+                group.targetAssignment.values().stream().noneMatch(target ->
+                        target.getOrDefault(topic.getKey(), Set.of()).contains(partition))));
     }
 
     @Override
