@@ -187,7 +187,9 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 if (failure != null) {
                     // Nothing asked for: as Kafka's failed write leaves nothing initializing, the next heartbeat
                     // asks again (the rest of the change stays in memory, written with the next one).
-                    thread.run(() -> notInitializing(heartbeated, initializing));
+                    if (!initializing.isEmpty()) {
+                        thread.run(() -> notInitializing(heartbeated, initializing));
+                    }
                     return ShareGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null);
                 }
                 // As Kafka's, the answer does not wait for the initialization: the partitions come with a later one.

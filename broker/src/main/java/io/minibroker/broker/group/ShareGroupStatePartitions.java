@@ -23,8 +23,8 @@ import java.util.function.Predicate;
  * to initialized when it answers, or leave initializing if it fails; only initialized partitions are assigned to
  * members. A partition initializing for longer than {@code group.share.initialize.retry.interval.ms} is asked for
  * again by the next heartbeat. AlterShareGroupOffsets lists its partitions as initializing too, initialized once
- * their resets count; DeleteShareGroupOffsets removes topics. The deleting set is kept as read, so that a record read back is written again unchanged. Guarded
- * by the group's monitor.
+ * their resets count; DeleteShareGroupOffsets removes topics. The deleting set is kept as read, so that a record read
+ * back is written again unchanged. Guarded by the group's monitor.
  */
 final class ShareGroupStatePartitions {
 
