@@ -38,6 +38,11 @@ final class ShareGroup {
      * record first when there is something to initialize.
      */
     ShareGroupStatePartitions statePartitions;
+    /**
+     * Whether partitions became initialized since the target assignment was computed (Kafka's
+     * initializedAssignmentPending): the next heartbeat bumps the group epoch to assign them.
+     */
+    boolean assignmentPending;
     /** The group's records as last written to {@code __consumer_offsets}, by key ({@link ShareGroupRecords}). */
     Map<ByteBuffer, byte[]> written = new LinkedHashMap<>();
     private boolean dead;

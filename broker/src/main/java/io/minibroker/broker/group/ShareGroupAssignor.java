@@ -61,20 +61,34 @@ final class ShareGroupAssignor {
         group.targetAssignment.clear();
         group.targetAssignment.putAll(assign(subscriptions, assignable(group)));
         group.assignmentEpoch = group.groupEpoch;
+        group.assignmentPending = false;
+    }
+
+    /**
+     * Whether the target assignment holds exactly the assignable partitions (a group read back from the log may have
+     * had partitions initialized after its target was written); the caller holds the group's lock.
+     */
+    static boolean targetIsCurrent(ShareGroup group) {
+        Map<UUID, Set<Integer>> assigned = new HashMap<>();
+        group.targetAssignment.values().forEach(target -> target.forEach((topicId, partitions) ->
+                assigned.computeIfAbsent(topicId, id -> new TreeSet<>()).addAll(partitions)));
+        Map<UUID, Set<Integer>> assignable = new HashMap<>();
+        assignable(group).forEach((topicId, partitions) -> assignable.put(topicId, new TreeSet<>(partitions)));
+        return group.members.isEmpty() || assignable.equals(assigned);
     }
 
     /**
      * The subscribed topics' partitions that may be assigned, by topic id: those initialized, within the topic's
-     * partition count; the caller holds the group's lock.
+     * partition count, in order; the caller holds the group's lock.
      */
     static Map<UUID, List<Integer>> assignable(ShareGroup group) {
-        Map<UUID, List<Integer>> assignable = new TreeMap<>();
+        Map<UUID, List<Integer>> assignable = new HashMap<>();
         if (group.statePartitions == null) {
             return assignable;
         }
         group.subscribedPartitions.forEach((topicId, count) -> {
             List<Integer> partitions = group.statePartitions.initializedOf(topicId).stream()
-                    .filter(partition -> partition < count).sorted().toList();
+                    .filter(partition -> partition < count).toList(); // a sorted set: in order
             if (!partitions.isEmpty()) {
                 assignable.put(topicId, partitions);
             }

@@ -9,6 +9,7 @@ import io.minibroker.broker.share.ShareStateDeletion;
 import io.minibroker.broker.share.ShareStateInitialization;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,12 +22,12 @@ import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 
 /**
  * The membership side of share groups (KIP-932), Kafka's GroupMetadataManager.shareGroupHeartbeat: members join,
@@ -52,7 +53,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>It also answers the share-group offsets admin APIs' questions ({@link ShareGroupMembership}) and keeps the
  * partitions AlterShareGroupOffsets sets in record 15, making the group if there is none, as Kafka's
- * GroupMetadataManager does.
+ * GroupMetadataManager does: initializing until their resets count, initialized then.
  */
 final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGroupMembership {
 
@@ -179,18 +180,23 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 forgetIfUnwritten(group); // a first join refused: no group was made
                 return done(response);
             }
-            Map<UUID, ShareGroupStatePartitions.Topic> initializing = leaving ? Map.of() : startInitializing(group);
+            Map<UUID, Set<Integer>> initializing = leaving ? Map.of() : startInitializing(group);
             int stateEpoch = group.groupEpoch;
             ShareGroup heartbeated = group;
             return write(group).handle((written, failure) -> {
                 if (failure != null) {
                     // Nothing asked for: as Kafka's failed write leaves nothing initializing, the next heartbeat
                     // asks again (the rest of the change stays in memory, written with the next one).
-                    notInitializing(heartbeated, initializing);
+                    if (!initializing.isEmpty()) {
+                        thread.run(() -> notInitializing(heartbeated, initializing));
+                    }
                     return ShareGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null);
                 }
                 // As Kafka's, the answer does not wait for the initialization: the partitions come with a later one.
-                initialize(heartbeated, initializing, stateEpoch);
+                if (!initializing.isEmpty()) {
+                    whenStateCounts(heartbeated, initializing, stateInitialization.initializeState(heartbeated.groupId,
+                            initializing, stateEpoch), true);
+                }
                 return response;
             });
         }
@@ -202,94 +208,78 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
      * heartbeat's batch); topics deleted since are dropped from record 15. What is to be initialized, by topic id;
      * the caller holds the group's lock.
      */
-    private Map<UUID, ShareGroupStatePartitions.Topic> startInitializing(ShareGroup group) {
+    private Map<UUID, Set<Integer>> startInitializing(ShareGroup group) {
         if (group.statePartitions != null) {
             group.statePartitions.retainExisting(topicId -> topics.known(topicId).isPresent());
         }
         if (group.subscribedPartitions.isEmpty()) {
             return Map.of();
         }
-        Map<UUID, ShareGroupStatePartitions.Subscribed> subscribed = new LinkedHashMap<>();
-        group.subscribedPartitions.forEach((topicId, count) -> topics.known(topicId).ifPresent(topic ->
-                subscribed.put(topicId, new ShareGroupStatePartitions.Subscribed(topic.name(), count))));
         long now = clock.monotonicMs();
         // No record 15 is made before there is something to initialize, as in Kafka.
         ShareGroupStatePartitions state = group.statePartitions != null ? group.statePartitions
                 : new ShareGroupStatePartitions();
-        Map<UUID, ShareGroupStatePartitions.Topic> needed = state.toInitialize(subscribed, now, initializeRetryMs);
-        if (!needed.isEmpty()) {
-            group.statePartitions = state;
-            needed.forEach((topicId, topic) -> state.startInitializing(topicId, topic.name(), topic.partitions(), now));
+        Map<UUID, ShareGroupStatePartitions.Topic> needed = state.toInitialize(group.subscribedPartitions,
+                topicId -> topics.known(topicId).map(TopicMetadata::name), now, initializeRetryMs);
+        if (needed.isEmpty()) {
+            return Map.of();
         }
-        return needed;
+        group.statePartitions = state;
+        Map<UUID, Set<Integer>> asked = new LinkedHashMap<>();
+        needed.forEach((topicId, topic) -> {
+            state.startInitializing(topicId, topic.name(), topic.partitions(), now);
+            asked.put(topicId, topic.partitions());
+        });
+        return asked;
     }
 
     /**
-     * Has the delivery side initialize the partitions' state (Kafka's persisterInitialize, after the heartbeat's
-     * records count), then, on the coordinator's thread, records them as initialized, or takes them out of
-     * initializing if that failed (Kafka's uninitializeShareGroupState), and writes record 15.
+     * Once the share coordinator holds the partitions' state ({@code state}: a heartbeat's InitializeShareGroupState,
+     * Kafka's persisterInitialize, or AlterShareGroupOffsets' resets), on the coordinator's thread, those still
+     * initializing are recorded as initialized (not a topic forgotten or deleted meanwhile) and record 15 written.
+     * If it failed they leave initializing when {@code uninitializeOnFailure} (Kafka's uninitializeShareGroupState),
+     * else stay there for a heartbeat to ask again after the retry interval. Completes, once record 15's write is
+     * done (its failure logged), or with the state's failure.
      */
-    private void initialize(ShareGroup group, Map<UUID, ShareGroupStatePartitions.Topic> partitions, int stateEpoch) {
-        if (partitions.isEmpty()) {
-            return;
-        }
-        Map<UUID, Set<Integer>> asked = new LinkedHashMap<>();
-        partitions.forEach((topicId, topic) -> asked.put(topicId, topic.partitions()));
-        stateInitialization.initializeState(group.groupId, asked, stateEpoch).whenComplete((done, failure) ->
-                thread.run(() -> {
-                    synchronized (group) {
-                        if (group.isDead() || group.statePartitions == null) { // deleted or unloaded meanwhile
-                            return;
-                        }
-                        if (failure != null) {
-                            LOG.warn("Cannot initialize the share state of group {}: {}", group.groupId,
-                                    failure.toString());
-                        }
-                        if (failure == null) {
-                            partitions.forEach((topicId, topic) ->
-                                    group.statePartitions.initialize(topicId, topic.name(), topic.partitions()));
-                        } else {
+    private CompletableFuture<Void> whenStateCounts(ShareGroup group, Map<UUID, Set<Integer>> partitions,
+                                                    CompletionStage<?> state, boolean uninitializeOnFailure) {
+        CompletableFuture<Void> recorded = new CompletableFuture<>();
+        state.whenComplete((done, failure) -> thread.run(() -> {
+            CompletableFuture<Long> written = CompletableFuture.completedFuture(-1L);
+            synchronized (group) {
+                if (!group.isDead() && group.statePartitions != null) { // else deleted or unloaded meanwhile
+                    if (failure == null) {
+                        group.assignmentPending |= group.statePartitions.initializeStillInitializing(partitions);
+                    } else {
+                        LOG.warn("Cannot initialize the share state of group {}", group.groupId, failure);
+                        if (uninitializeOnFailure) {
                             notInitializing(group, partitions);
                         }
-                        write(group).exceptionally(writeFailure -> {
-                            LOG.warn("Cannot write the share state partitions of group {}", group.groupId,
-                                    writeFailure);
-                            return -1L;
-                        });
                     }
-                }));
+                    written = write(group);
+                }
+            }
+            written.whenComplete((offset, writeFailure) -> {
+                if (writeFailure != null) {
+                    LOG.warn("Cannot write the share state partitions of group {}", group.groupId, writeFailure);
+                }
+                if (failure != null) {
+                    recorded.completeExceptionally(failure);
+                } else {
+                    recorded.complete(null);
+                }
+            });
+        }));
+        return recorded;
     }
 
     /** The partitions leave initializing (Kafka's uninitializeShareGroupState); takes the group's lock. */
-    private static void notInitializing(ShareGroup group, Map<UUID, ShareGroupStatePartitions.Topic> partitions) {
-        if (partitions.isEmpty()) {
-            return;
-        }
+    private static void notInitializing(ShareGroup group, Map<UUID, Set<Integer>> partitions) {
         synchronized (group) {
             if (group.statePartitions != null) {
-                partitions.forEach((topicId, topic) ->
-                        group.statePartitions.withoutInitializing(topicId, topic.partitions()));
+                partitions.forEach(group.statePartitions::withoutInitializing);
             }
         }
-    }
-
-    /**
-     * Whether initialized partitions of the subscribed topics are missing from the target assignment (or it holds
-     * others): then the group epoch is bumped and the assignment computed again, as Kafka's
-     * initializedAssignmentPending has it, so that partitions initialized since the last heartbeat are assigned.
-     * The caller holds the group's lock.
-     */
-    private static boolean initializedAssignmentPending(ShareGroup group) {
-        if (group.members.isEmpty() || group.statePartitions == null || group.statePartitions.initialized.isEmpty()) {
-            return false;
-        }
-        Map<UUID, Set<Integer>> assigned = new TreeMap<>();
-        group.targetAssignment.values().forEach(target -> target.forEach((topicId, partitions) ->
-                assigned.computeIfAbsent(topicId, id -> new TreeSet<>()).addAll(partitions)));
-        Map<UUID, Set<Integer>> assignable = new TreeMap<>();
-        ShareGroupAssignor.assignable(group).forEach((topicId, partitions) ->
-                assignable.put(topicId, new TreeSet<>(partitions)));
-        return !assignable.equals(assigned);
     }
 
     /** A member joining (epoch 0) or heartbeating (its epoch); the caller holds the group's lock. */
@@ -331,7 +321,8 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
             group.subscribedPartitions = partitions;
             bump = true;
         }
-        bump |= initializedAssignmentPending(group);
+        // Partitions initialized since the target was computed are assigned: Kafka's initializedAssignmentPending.
+        bump |= group.assignmentPending && !group.members.isEmpty();
         if (bump) {
             group.groupEpoch++;
         }
@@ -395,8 +386,18 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     private void removeMember(ShareGroup group, ShareGroupMember member) {
         sessions.end(member);
         group.members.remove(member.memberId);
-        group.targetAssignment.remove(member.memberId);
+        Map<UUID, Set<Integer>> held = group.targetAssignment.remove(member.memberId);
+        // As Kafka's initializedAssignmentPending, partitions now in no target bump the epoch once more at the
+        // next heartbeat.
+        group.assignmentPending |= held != null && heldByNoOther(group, held);
         group.groupEpoch++;
+    }
+
+    /** Whether some of these partitions are in no member's target assignment; the caller holds the group's lock. */
+    private static boolean heldByNoOther(ShareGroup group, Map<UUID, Set<Integer>> held) {
+        return held.entrySet().stream().anyMatch(topic -> topic.getValue().stream().anyMatch(partition ->
+                group.targetAssignment.values().stream().noneMatch(target ->
+                        target.getOrDefault(topic.getKey(), Set.of()).contains(partition))));
     }
 
     @Override
@@ -557,7 +558,8 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     }
 
     @Override
-    public CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions) {
+    public CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions,
+                                                 IntFunction<CompletionStage<Void>> reset) {
         return thread.compose(() -> {
             Errors notHere = classicGroups.coordinatorError(groupId);
             if (notHere != Errors.NONE) {
@@ -576,20 +578,27 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 if (!group.members.isEmpty()) {
                     return done(new Outcome(Errors.NON_EMPTY_GROUP, "The group is not empty.")); // Kafka's message
                 }
-                partitions.forEach((topicId, numbers) -> topics.known(topicId).ifPresent(topic ->
-                        group.statePartitions().initialize(topicId, topic.name(), numbers)));
+                // As Kafka's addInitializingTopicsRecords: assignable only once their reset counts.
+                long now = clock.monotonicMs();
+                Map<UUID, Set<Integer>> altered = new LinkedHashMap<>();
+                partitions.forEach((topicId, numbers) -> topics.known(topicId).ifPresent(topic -> {
+                    group.statePartitions().startInitializing(topicId, topic.name(), numbers, now);
+                    altered.put(topicId, numbers);
+                }));
                 // As Kafka, the altered partitions' state is initialized with the group's epoch as its state epoch.
                 int stateEpoch = group.groupEpoch;
                 // Kafka's failed write leaves no group behind either. The write completes on whichever thread
                 // finished it; like every change to the groups, forgetting one is made on the coordinator thread.
-                return written(group).thenApply(outcome -> outcome.error() == Errors.NONE
-                                ? Outcome.altered(stateEpoch) : outcome)
-                        .thenCompose(outcome -> made && outcome.error() != Errors.NONE
-                        ? thread.supply(() -> {
-                            forgetIfUnwritten(group);
-                            return outcome;
-                        })
-                        : done(outcome));
+                return written(group).thenCompose(outcome -> {
+                    if (outcome.error() == Errors.NONE) {
+                        return whenStateCounts(group, altered, reset.apply(stateEpoch), false)
+                                .thenApply(recorded -> Outcome.NONE);
+                    }
+                    return made ? thread.supply(() -> {
+                        forgetIfUnwritten(group);
+                        return outcome;
+                    }) : done(outcome);
+                });
             }
         });
     }
@@ -626,6 +635,8 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     void restore(ShareGroup group) {
         synchronized (group) {
             group.subscribedPartitions = assignor.subscribedPartitions(group);
+            // Partitions initialized after the target assignment last written are assigned by the next heartbeat.
+            group.assignmentPending = !ShareGroupAssignor.targetIsCurrent(group);
             groups.put(group.groupId, group);
             if (group.statePartitions != null) {
                 group.statePartitions.replayedAt(clock.monotonicMs());

@@ -1,14 +1,17 @@
 package io.minibroker.broker.group;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -19,18 +22,14 @@ import java.util.function.Predicate;
  * yet as initializing, the share coordinator is asked to initialize them (InitializeShareGroupState), and they move
  * to initialized when it answers, or leave initializing if it fails; only initialized partitions are assigned to
  * members. A partition initializing for longer than {@code group.share.initialize.retry.interval.ms} is asked for
- * again by the next heartbeat. AlterShareGroupOffsets sets partitions initialized itself, DeleteShareGroupOffsets
- * removes topics. The deleting set is kept as read, so that a record read back is written again unchanged. Guarded
- * by the group's monitor.
+ * again by the next heartbeat. AlterShareGroupOffsets lists its partitions as initializing too, initialized once
+ * their resets count; DeleteShareGroupOffsets removes topics. The deleting set is kept as read, so that a record read
+ * back is written again unchanged. Guarded by the group's monitor.
  */
 final class ShareGroupStatePartitions {
 
     /** A topic's name and the partitions of it concerned. */
     record Topic(String name, SortedSet<Integer> partitions) {
-    }
-
-    /** A subscribed topic as the heartbeat sees it: its name and partition count. */
-    record Subscribed(String name, int partitions) {
     }
 
     final Map<UUID, Topic> initializing = new TreeMap<>();
@@ -46,19 +45,24 @@ final class ShareGroupStatePartitions {
     /**
      * The partitions of the subscribed topics (by id) that need initializing now, as Kafka's
      * subscribedTopicsChangeMap finds them: those neither initialized nor initializing since less than
-     * {@code retryMs}; a topic whose partitions are all covered is left out. Nothing is allocated when nothing is
-     * needed (the usual heartbeat).
+     * {@code retryMs}; a topic whose partitions are all covered, or whose name {@code names} no longer knows, is left
+     * out. Nothing is allocated, nor any name looked up, when nothing is needed (the usual heartbeat).
      */
-    Map<UUID, Topic> toInitialize(Map<UUID, Subscribed> subscribed, long nowMs, long retryMs) {
+    Map<UUID, Topic> toInitialize(Map<UUID, Integer> subscribed, Function<UUID, Optional<String>> names, long nowMs,
+                                  long retryMs) {
         Map<UUID, Topic> needed = null;
-        for (Map.Entry<UUID, Subscribed> entry : subscribed.entrySet()) {
+        for (Map.Entry<UUID, Integer> entry : subscribed.entrySet()) {
             UUID topicId = entry.getKey();
-            int count = entry.getValue().partitions();
+            int count = entry.getValue();
             Topic done = initialized.get(topicId);
             Topic pending = initializing.get(topicId);
             boolean pendingFresh = pending != null
                     && nowMs - initializingSince.getOrDefault(topicId, nowMs) < retryMs;
             if (covered(done, pendingFresh ? pending : null, count)) {
+                continue;
+            }
+            Optional<String> name = names.apply(topicId);
+            if (name.isEmpty()) {
                 continue;
             }
             SortedSet<Integer> missing = new TreeSet<>();
@@ -71,7 +75,7 @@ final class ShareGroupStatePartitions {
             if (needed == null) {
                 needed = new LinkedHashMap<>();
             }
-            needed.put(topicId, new Topic(entry.getValue().name(), missing));
+            needed.put(topicId, new Topic(name.get(), missing));
         }
         return needed == null ? Map.of() : needed;
     }
@@ -124,6 +128,28 @@ final class ShareGroupStatePartitions {
         initialized.put(topicId, new Topic(name, all));
     }
 
+    /**
+     * The share coordinator holds these partitions' state now: those still initializing are initialized, not those
+     * whose topic was forgotten (DeleteShareGroupOffsets) or deleted, nor asked for by an initialization still under
+     * way, meanwhile. Whether any was.
+     */
+    boolean initializeStillInitializing(Map<UUID, Set<Integer>> partitions) {
+        boolean any = false;
+        for (Map.Entry<UUID, Set<Integer>> entry : partitions.entrySet()) {
+            Topic pending = initializing.get(entry.getKey());
+            if (pending == null) {
+                continue;
+            }
+            SortedSet<Integer> wanted = new TreeSet<>(entry.getValue());
+            wanted.retainAll(pending.partitions);
+            if (!wanted.isEmpty()) {
+                initialize(entry.getKey(), pending.name, wanted);
+                any = true;
+            }
+        }
+        return any;
+    }
+
     /** Their initialization failed: the partitions leave initializing (Kafka's uninitializeShareGroupState). */
     void withoutInitializing(UUID topicId, Collection<Integer> partitions) {
         Topic pending = initializing.get(topicId);
@@ -141,9 +167,9 @@ final class ShareGroupStatePartitions {
     }
 
     /** The initialized partitions of {@code topicId}: those a member may be assigned; empty if none. */
-    Set<Integer> initializedOf(UUID topicId) {
+    SortedSet<Integer> initializedOf(UUID topicId) {
         Topic topic = initialized.get(topicId);
-        return topic == null ? Set.of() : topic.partitions;
+        return topic == null ? Collections.emptySortedSet() : topic.partitions;
     }
 
     /** A topic read back from the log as initializing counts from now, as Kafka's replay stamps it. */

@@ -25,8 +25,9 @@ import java.util.concurrent.CompletionStage;
  * AlterShareGroupOffsets (Admin.alterShareGroupOffsets): sets share partitions' start offsets, forgetting their
  * in-flight records, only while the group has no members (NON_EMPTY_GROUP, as Kafka); an empty group id is
  * INVALID_GROUP_ID, an unknown topic or partition UNKNOWN_TOPIC_OR_PARTITION. The coordinator goes first
- * ({@link ShareGroupMembership#alterOffsets}): as Kafka's, it makes the share group if there is none. Answered once
- * the new states are durable.
+ * ({@link ShareGroupMembership#alterOffsets}): as Kafka's, it makes the share group if there is none and lists the
+ * partitions as initializing; then their states are reset, and they are initialized (assignable) once the new states
+ * are durable. Answered then.
  */
 public final class AlterShareGroupOffsetsHandler implements ApiHandler {
 
@@ -70,16 +71,17 @@ public final class AlterShareGroupOffsetsHandler implements ApiHandler {
         Map<UUID, Set<Integer>> partitions = new LinkedHashMap<>();
         resets.keySet().forEach(key -> partitions.computeIfAbsent(key.topicId(), id -> new TreeSet<>())
                 .add(key.partition()));
-        return membership.alterOffsets(groupId, partitions).thenCompose(outcome -> {
-            if (outcome.error() != Errors.NONE) { // the whole request is refused, as Kafka answers it
-                return CompletableFuture.completedFuture(new AlterShareGroupOffsetsResponseView()
-                        .errorCode(outcome.error().code()).errorMessage(outcome.message()).struct());
-            }
-            List<CompletableFuture<Void>> writes = new ArrayList<>();
-            resets.forEach((key, offset) -> writes.add(manager.reset(key, offset, outcome.stateEpoch())
-                    .toCompletableFuture()));
-            return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
-                    .thenApply(done -> response.struct());
-        });
+        return membership.alterOffsets(groupId, partitions, stateEpoch -> resetAll(resets, stateEpoch))
+                .thenApply(outcome -> outcome.error() == Errors.NONE ? response.struct()
+                        // the whole request is refused, as Kafka answers it
+                        : new AlterShareGroupOffsetsResponseView().errorCode(outcome.error().code())
+                                .errorMessage(outcome.message()).struct());
+    }
+
+    /** Resets every partition's state to its new start offset; completes once all count. */
+    private CompletionStage<Void> resetAll(Map<SharePartitionKey, Long> resets, int stateEpoch) {
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        resets.forEach((key, offset) -> writes.add(manager.reset(key, offset, stateEpoch).toCompletableFuture()));
+        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
     }
 }

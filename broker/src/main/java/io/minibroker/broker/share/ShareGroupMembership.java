@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -18,20 +19,9 @@ public interface ShareGroupMembership {
 
     enum Status { UNKNOWN, EMPTY, HAS_MEMBERS }
 
-    /**
-     * The coordinator's answer: NONE, or the error (with Kafka's message) the whole request gets; for
-     * AlterShareGroupOffsets, the state epoch the partitions' state is initialized with (Kafka's: the group's epoch).
-     */
-    record Outcome(Errors error, String message, int stateEpoch) {
+    /** The coordinator's answer: NONE, or the error (with Kafka's message) the whole request gets. */
+    record Outcome(Errors error, String message) {
         public static final Outcome NONE = new Outcome(Errors.NONE, null);
-
-        public Outcome(Errors error, String message) {
-            this(error, message, Persister.NO_STATE_EPOCH);
-        }
-
-        public static Outcome altered(int stateEpoch) {
-            return new Outcome(Errors.NONE, null, stateEpoch);
-        }
     }
 
     Status status(String groupId);
@@ -39,10 +29,13 @@ public interface ShareGroupMembership {
     /**
      * AlterShareGroupOffsets at the coordinator, before the data side resets the partitions (Kafka's
      * GroupMetadataManager.alterShareGroupOffsets): the share group is made if there is none, refused if it has
-     * members (NON_EMPTY_GROUP) or the id is another type's (GROUP_ID_NOT_FOUND), and has state for these partitions
-     * (by topic id) from now on; completes once that is written.
+     * members (NON_EMPTY_GROUP) or the id is another type's (GROUP_ID_NOT_FOUND), and lists these partitions (by
+     * topic id) as initializing; once that is written, {@code reset} resets their state with the state epoch given,
+     * and once that counts they are initialized (Kafka's completeAlterShareGroupOffsets, then persisterInitialize).
+     * Completes once they are recorded as initialized, or with the reset's failure (they stay initializing).
      */
-    CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions);
+    CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions,
+                                          IntFunction<CompletionStage<Void>> reset);
 
     /** DeleteShareGroupOffsets deleted the state of these topics' partitions: the group has none of them any more. */
     CompletionStage<Outcome> offsetsDeleted(String groupId, Set<UUID> topicIds);
@@ -62,8 +55,9 @@ public interface ShareGroupMembership {
             }
 
             @Override
-            public CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions) {
-                return membership.get().alterOffsets(groupId, partitions);
+            public CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions,
+                                                         IntFunction<CompletionStage<Void>> reset) {
+                return membership.get().alterOffsets(groupId, partitions, reset);
             }
 
             @Override

@@ -56,7 +56,8 @@ class ShareGroupDeletionTest {
     void aFailedStateDeletionKeepsTheGroupWithTheCoordinatorsError() throws Exception {
         UUID queue = topics.get("queue").orElseThrow().id();
         ShareGroupMembership membership = coordinator.shareGroupMembership();
-        assertThat(membership.alterOffsets("g", Map.of(queue, Set.of(0, 2))).toCompletableFuture().get().error())
+        assertThat(membership.alterOffsets("g", Map.of(queue, Set.of(0, 2)),
+                stateEpoch -> CompletableFuture.completedFuture(null)).toCompletableFuture().get().error())
                 .isEqualTo(Errors.NONE);
         List<Map<UUID, Set<Integer>>> asked = new ArrayList<>();
 

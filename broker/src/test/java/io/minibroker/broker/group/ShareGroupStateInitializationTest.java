@@ -4,6 +4,7 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.share.ShareGroupMembership;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.purgatory.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
@@ -19,17 +20,22 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A share group's partitions are assigned only once their share state is initialized, as Kafka's group coordinator
  * has it: the heartbeat lists them as initializing (record 15) and is answered with nothing assigned, the delivery
  * side is asked to initialize them (InitializeShareGroupState at the group epoch), and the heartbeat after its
  * answer assigns them at a new epoch. A failed initialization is asked for again by the next heartbeat, one still
- * unanswered after {@code group.share.initialize.retry.interval.ms} too. Time is a ManualClock's.
+ * unanswered after {@code group.share.initialize.retry.interval.ms} too, and so is one whose heartbeat's write
+ * failed. A late answer initializes only what is still initializing. AlterShareGroupOffsets' partitions are
+ * assignable only once their reset counts. Time is a ManualClock's.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ShareGroupStateInitializationTest {
@@ -49,7 +55,9 @@ class ShareGroupStateInitializationTest {
     @BeforeEach
     void start() throws Exception {
         BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "offsets.topic.num.partitions", "1",
-                "offsets.topic.replication.factor", "1"));
+                "offsets.topic.replication.factor", "1",
+                // so that a heartbeat with a long client id fails its write
+                "message.max.bytes", "1000"));
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("queue", 2, 1, Map.of(), false);
         queue = topics.get("queue").orElseThrow().id();
@@ -127,5 +135,76 @@ class ShareGroupStateInitializationTest {
         asked.get(1).answer().complete(null); // a late answer changes nothing
         assertThat(heartbeat(2, null).assignment()).isNull();
         assertThat(asked).hasSize(3);
+    }
+
+    @Test
+    void aFailedHeartbeatWriteLeavesNothingInitializingAndTheNextHeartbeatAsks() throws Exception {
+        ShareGroupHeartbeat.Response refused = coordinator.shareGroupHeartbeat(new ShareGroupHeartbeat.Request(
+                "g", "m", 0, null, List.of("queue"), "c".repeat(1500), "/127.0.0.1")).get();
+        assertThat(refused.error()).as("its batch over message.max.bytes").isEqualTo(Errors.UNKNOWN_SERVER_ERROR);
+        heartbeatToDrainTheCoordinatorThread(); // where the failed write's partitions leave initializing
+        assertThat(asked).as("nothing asked for").isEmpty();
+        assertThat(state() == null || state().initializing.isEmpty()).as("nothing left initializing").isTrue();
+
+        heartbeat(0, List.of("queue"));
+        assertThat(asked).as("asked for by the next heartbeat").hasSize(1);
+        assertThat(asked.get(0).partitions()).isEqualTo(Map.of(queue, Set.of(0, 1)));
+    }
+
+    @Test
+    void aLateAnswerDoesNotPutBackATopicWhoseOffsetsWereDeleted() throws Exception {
+        heartbeat(0, List.of("queue"));
+        heartbeat(ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH, null);
+        ShareGroupMembership membership = coordinator.shareGroupMembership();
+        assertThat(membership.offsetsDeleted("g", Set.of(queue)).toCompletableFuture().get().error())
+                .isEqualTo(Errors.NONE);
+
+        asked.get(0).answer().complete(null);
+        heartbeatToDrainTheCoordinatorThread();
+        assertThat(state().initialized).as("forgotten, not put back").isEmpty();
+        assertThat(membership.statePartitions("g")).isEmpty();
+    }
+
+    @Test
+    void alteredPartitionsAreAssignedOnlyOnceTheirResetCounts() throws Exception {
+        ShareGroupMembership membership = coordinator.shareGroupMembership();
+        CompletableFuture<Integer> resetAsked = new CompletableFuture<>();
+        CompletableFuture<Void> reset = new CompletableFuture<>();
+        CompletionStage<ShareGroupMembership.Outcome> altered = membership.alterOffsets("g",
+                Map.of(queue, Set.of(0)), stateEpoch -> {
+                    resetAsked.complete(stateEpoch);
+                    return reset;
+                });
+        assertThat(resetAsked.get()).as("the reset comes after the write, at the group epoch").isZero();
+        assertThat(state().initializing.get(queue).partitions()).containsExactly(0);
+        assertThat(state().initialized).isEmpty();
+
+        ShareGroupHeartbeat.Response joined = heartbeat(0, List.of("queue"));
+        assertThat(joined.assignment()).as("partition 0 not reset yet: not assigned").isEmpty();
+        assertThat(asked.get(0).partitions()).as("partition 0 is initializing already").isEqualTo(
+                Map.of(queue, Set.of(1)));
+
+        reset.complete(null);
+        assertThat(altered.toCompletableFuture().get().error()).isEqualTo(Errors.NONE);
+        ShareGroupHeartbeat.Response assigned = heartbeat(1, null);
+        assertThat(assigned.memberEpoch()).isEqualTo(2);
+        assertThat(assigned.assignment()).isEqualTo(Map.of(queue, Set.of(0)));
+    }
+
+    @Test
+    void aFailedResetLeavesTheAlteredPartitionsInitializing() throws Exception {
+        CompletionStage<ShareGroupMembership.Outcome> altered = coordinator.shareGroupMembership().alterOffsets("g",
+                Map.of(queue, Set.of(0)), stateEpoch ->
+                        CompletableFuture.failedFuture(new LogException(Errors.COORDINATOR_NOT_AVAILABLE, "none")));
+        assertThatThrownBy(() -> altered.toCompletableFuture().get()).isInstanceOf(ExecutionException.class)
+                .hasRootCauseInstanceOf(LogException.class);
+        assertThat(state().initializing.get(queue).partitions()).containsExactly(0);
+        assertThat(state().initialized).isEmpty();
+    }
+
+    /** A heartbeat refused for its unknown member, once the coordinator's thread has run what was queued before. */
+    private void heartbeatToDrainTheCoordinatorThread() throws Exception {
+        assertThat(coordinator.shareGroupHeartbeat(new ShareGroupHeartbeat.Request("g", "other", 1, null, null,
+                "client", "/127.0.0.1")).get().error()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 }

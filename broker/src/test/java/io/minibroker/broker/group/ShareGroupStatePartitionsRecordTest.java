@@ -9,9 +9,11 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,6 +26,8 @@ class ShareGroupStatePartitionsRecordTest {
     private static final UUID INITIALIZED = new UUID(1, 2);
     private static final UUID INITIALIZING = new UUID(3, 4);
     private static final UUID DELETING = new UUID(5, 6);
+    /** The name of every topic those tests subscribe to. */
+    private static final Function<UUID, Optional<String>> NAMES = topicId -> Optional.of("orders");
 
     /** A group no member joined, with state for partitions of three topics, one in each set. */
     private static ShareGroup group() {
@@ -160,14 +164,13 @@ class ShareGroupStatePartitionsRecordTest {
     @Test
     void subscribedPartitionsAreInitializingUntilAnsweredAndAskedForAgainAfterTheRetryInterval() {
         ShareGroupStatePartitions state = new ShareGroup("g").statePartitions();
-        Map<UUID, ShareGroupStatePartitions.Subscribed> orders =
-                Map.of(INITIALIZED, new ShareGroupStatePartitions.Subscribed("orders", 3));
-        Map<UUID, ShareGroupStatePartitions.Topic> needed = state.toInitialize(orders, 0, 30_000);
+        Map<UUID, Integer> orders = Map.of(INITIALIZED, 3);
+        Map<UUID, ShareGroupStatePartitions.Topic> needed = state.toInitialize(orders, NAMES, 0, 30_000);
         assertThat(needed.get(INITIALIZED).partitions()).containsExactly(0, 1, 2);
         state.startInitializing(INITIALIZED, "orders", needed.get(INITIALIZED).partitions(), 0);
-        assertThat(state.toInitialize(orders, 29_999, 30_000)).as("initializing since less than the interval")
+        assertThat(state.toInitialize(orders, NAMES, 29_999, 30_000)).as("initializing since less than the interval")
                 .isEmpty();
-        assertThat(state.toInitialize(orders, 30_000, 30_000).get(INITIALIZED).partitions())
+        assertThat(state.toInitialize(orders, NAMES, 30_000, 30_000).get(INITIALIZED).partitions())
                 .as("asked for again").containsExactly(0, 1, 2);
 
         state.initialize(INITIALIZED, "orders", List.of(0, 1));
@@ -175,13 +178,12 @@ class ShareGroupStatePartitionsRecordTest {
         assertThat(state.initializing.get(INITIALIZED).partitions()).containsExactly(2);
         state.withoutInitializing(INITIALIZED, List.of(2)); // its initialization failed
         assertThat(state.initializing).isEmpty();
-        assertThat(state.toInitialize(orders, 1, 30_000).get(INITIALIZED).partitions()).containsExactly(2);
+        assertThat(state.toInitialize(orders, NAMES, 1, 30_000).get(INITIALIZED).partitions()).containsExactly(2);
 
         state.initialize(INITIALIZED, "orders", List.of(2));
-        assertThat(state.toInitialize(orders, 2, 30_000)).as("all there").isEmpty();
-        Map<UUID, ShareGroupStatePartitions.Subscribed> grown =
-                Map.of(INITIALIZED, new ShareGroupStatePartitions.Subscribed("orders", 4));
-        assertThat(state.toInitialize(grown, 3, 30_000).get(INITIALIZED).partitions()).as("a partition added")
+        assertThat(state.toInitialize(orders, NAMES, 2, 30_000)).as("all there").isEmpty();
+        Map<UUID, Integer> grown = Map.of(INITIALIZED, 4);
+        assertThat(state.toInitialize(grown, NAMES, 3, 30_000).get(INITIALIZED).partitions()).as("a partition added")
                 .containsExactly(3);
 
         state.deleting.put(DELETING, "back");
