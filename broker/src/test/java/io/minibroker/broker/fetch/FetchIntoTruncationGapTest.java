@@ -5,6 +5,7 @@ import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TestLogs;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -13,21 +14,16 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
-import io.minibroker.protocol.record.CompressionType;
-import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.RecordsPayload;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.time.ManualClock;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -73,8 +69,8 @@ class FetchIntoTruncationGapTest {
 
     @Test
     void aFetchFromTheLastBatchsEndBelowTheHighWatermarkWaitsForMaxWait() {
-        append(3); // offsets 0..2
-        append(3); // offsets 3..5
+        TestLogs.appendBatchOf(log, 3); // offsets 0..2
+        TestLogs.appendBatchOf(log, 3); // offsets 3..5
         log.truncateTo(4); // the batch 3..5 goes whole; the log ends at 4
         assertThat(log.lastBatchEndOffset()).isEqualTo(3);
         assertThat(log.highWatermark()).isEqualTo(4);
@@ -94,8 +90,8 @@ class FetchIntoTruncationGapTest {
 
     @Test
     void aFetchBelowTheLastBatchsEndIsAnsweredAtOnce() {
-        append(3);
-        append(3);
+        TestLogs.appendBatchOf(log, 3);
+        TestLogs.appendBatchOf(log, 3);
         log.truncateTo(4);
 
         CompletableFuture<Struct> answer = fetch(2);
@@ -111,19 +107,5 @@ class FetchIntoTruncationGapTest {
         Request request = new Request(new RequestHeader(ApiKey.FETCH.id(), (short) 12, 1, "test"), ApiKey.FETCH,
                 body.struct());
         return handler.handle(new RequestContext("PLAINTEXT", null), request).toCompletableFuture();
-    }
-
-    private void append(int records) {
-        RecordBatchBuilder builder = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
-                0);
-        for (int i = 0; i < records; i++) {
-            builder.append(0, null, ("value-" + i).getBytes(StandardCharsets.UTF_8), List.of());
-        }
-        ByteBuf batch = builder.build();
-        try {
-            log.append(batch, 0);
-        } finally {
-            batch.release();
-        }
     }
 }

@@ -6,7 +6,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.function.Function;
 
-/** Opens logs for a test that does not exercise producer expiry. */
+/** Opens logs for a test that does not exercise producer expiry, and appends to them from other packages' tests. */
 public final class TestLogs {
     private TestLogs() {
     }
@@ -25,5 +25,10 @@ public final class TestLogs {
     public static LogManager manager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock) {
         return new LogManager(logDirs, topicConfigs, clock, LogManager.DEFAULT_RECOVERY_THREADS_PER_DATA_DIR,
                 Long.MAX_VALUE);
+    }
+
+    /** Appends one producer batch of records valued {@code value-0, value-1, ...} at timestamp 0, and releases it. */
+    public static AppendResult appendBatchOf(PartitionLog log, int records) {
+        return TestBatches.append(log, "value", records, 0);
     }
 }

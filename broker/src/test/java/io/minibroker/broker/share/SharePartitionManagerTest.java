@@ -5,16 +5,13 @@ import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TestLogs;
 import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
-import io.minibroker.protocol.record.CompressionType;
-import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +19,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -133,21 +129,7 @@ class SharePartitionManagerTest {
 
     private void append(int batches) {
         for (int i = 0; i < batches; i++) {
-            appendBatchOf(1);
-        }
-    }
-
-    private void appendBatchOf(int records) {
-        RecordBatchBuilder builder = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
-                0);
-        for (int i = 0; i < records; i++) {
-            builder.append(0, null, ("value-" + i).getBytes(StandardCharsets.UTF_8), List.of());
-        }
-        ByteBuf batch = builder.build();
-        try {
-            log().append(batch, 0);
-        } finally {
-            batch.release();
+            TestLogs.appendBatchOf(log(), 1);
         }
     }
 
@@ -211,11 +193,11 @@ class SharePartitionManagerTest {
      */
     @Test
     void aFetchFromTheLastBatchsEndBelowTheHighWatermarkWaitsForMaxWait() throws Exception {
-        appendBatchOf(3); // offsets 0..2
+        TestLogs.appendBatchOf(log(), 3); // offsets 0..2
         ShareFetchWork work = work("g", 1);
         work.canAnswer(); // loads the share partition
         assertThat(acquired(park(work).answer().get())).containsExactly(List.of(0L, 2L));
-        appendBatchOf(3); // offsets 3..5
+        TestLogs.appendBatchOf(log(), 3); // offsets 3..5
         log().truncateTo(4); // the batch 3..5 goes whole; the log ends at 4, its high watermark too
         assertThat(log().highWatermark()).isEqualTo(4);
 
