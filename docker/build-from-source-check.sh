@@ -69,13 +69,19 @@ step "built $IMAGE from source with BuildKit (base $BASE_IMAGE, builder ${BUILDE
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 container="$("$docker_cli" run -d -p "127.0.0.1:$port:9092" \
   -e "KAFKA_ADVERTISED_LISTENERS=PLAINTEXT://127.0.0.1:$port" "$IMAGE")"
+# The container's log, read whole into a file before it is searched: `docker logs | grep -q` fails under pipefail
+# whenever grep stops at its match while docker logs still writes the lines after it (SIGPIPE).
+container_log() {
+  "$docker_cli" logs "$container" > "$work/container.log" 2>&1 || true
+  cat "$work/container.log"
+}
+logged() { container_log > /dev/null; grep -q "$1" "$work/container.log"; }
 for _ in $(seq 1 120); do                        # up to ~60 s; the broker starts in about 2 s
-  if "$docker_cli" logs "$container" 2>&1 | grep -q 'minibroker node 1 of cluster .* started'; then break; fi
+  if logged 'minibroker node 1 of cluster .* started'; then break; fi
   [ "$("$docker_cli" inspect -f '{{.State.Running}}' "$container")" = true ] || break
   sleep 0.5
 done
-"$docker_cli" logs "$container" 2>&1 | grep -q 'started' \
-  || { "$docker_cli" logs "$container" >&2; fail "the broker did not start"; }
+logged 'started' || { container_log >&2; fail "the broker did not start"; }
 [ "$("$docker_cli" inspect -f '{{.Config.User}}' "$container")" = 10001:10001 ] || fail "the image does not run as 10001"
 step "started, running as uid 10001, on 127.0.0.1:$port"
 
@@ -89,7 +95,7 @@ read_back="$(timeout 30 kcat -C -b "127.0.0.1:$port" -t from-source-check -o beg
 step "produced and consumed a record with kcat; HealthCheck passes"
 
 "$docker_cli" stop -t 30 "$container" >/dev/null
-"$docker_cli" logs "$container" 2>&1 | grep -q 'cleanly' || fail "the broker did not close its logs cleanly on docker stop"
+logged 'cleanly' || { container_log >&2; fail "the broker did not close its logs cleanly on docker stop"; }
 step "stopped cleanly"
 if [ "${REMOVE_IMAGE:-0}" = 1 ]; then
   "$docker_cli" rm "$container" >/dev/null && container=""
