@@ -4,6 +4,8 @@ import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TestLogs;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
@@ -11,12 +13,8 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.ShareFetchRequestView;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
-import io.minibroker.protocol.record.CompressionType;
-import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,7 +22,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -56,31 +53,11 @@ class ShareFetchContinuationTest {
     /** The state write of the acknowledgements, completed by the test on the "coordinator" thread. */
     private final CompletableFuture<Void> written = new CompletableFuture<>();
 
-    private final Persister persister = new Persister() {
-        @Override
-        public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
-            return CompletableFuture.completedFuture(new State(null, 0));
-        }
-
+    private final Persister persister = new NoStatePersister() {
         @Override
         public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
                                            int stateEpoch) {
             return written;
-        }
-
-        @Override
-        public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletionStage<Summary> summary(SharePartitionKey key) {
-            return CompletableFuture.completedFuture(new Summary(-1, -1));
-        }
-
-        @Override
-        public CompletionStage<Void> delete(SharePartitionKey key) {
-            return CompletableFuture.completedFuture(null);
         }
     };
 
@@ -100,15 +77,11 @@ class ShareFetchContinuationTest {
         topics.close();
     }
 
-    private void append(int records) {
-        for (int i = 0; i < records; i++) {
-            ByteBuf batch = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE, 0, 0)
-                    .append(0, null, ("value-" + i).getBytes(StandardCharsets.UTF_8), List.of()).build();
-            try {
-                topics.partitionLog(topics.get("t").orElseThrow(), 0).orElseThrow().append(batch, 0);
-            } finally {
-                batch.release();
-            }
+    /** Appends {@code batches} batches of one record each. */
+    private void append(int batches) {
+        PartitionLog log = topics.partitionLog(topics.get("t").orElseThrow(), 0).orElseThrow();
+        for (int i = 0; i < batches; i++) {
+            TestLogs.appendBatchOf(log, 1);
         }
     }
 

@@ -47,67 +47,8 @@ class SharePartitionManagerTest {
     private TopicRegistry topics;
     private SharePartitionManager manager;
 
-    /** How many states were written to {@link #noState}. */
-    private final AtomicInteger writes = new AtomicInteger();
-
     /** A share coordinator with no state for anyone, that counts and forgets what it is told. */
-    private final Persister noState = new Persister() {
-        @Override
-        public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
-            return CompletableFuture.completedFuture(new State(null, 0));
-        }
-
-        @Override
-        public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
-                                           int stateEpoch) {
-            writes.incrementAndGet();
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletionStage<Summary> summary(SharePartitionKey key) {
-            return CompletableFuture.completedFuture(new Summary(-1, -1));
-        }
-
-        @Override
-        public CompletionStage<Void> delete(SharePartitionKey key) {
-            return CompletableFuture.completedFuture(null);
-        }
-    };
-
-    /** {@link #noState}, but for what a test overrides. */
-    private class NoStateBut implements Persister {
-        @Override
-        public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
-            return noState.read(key, leaderEpoch);
-        }
-
-        @Override
-        public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
-                                           int stateEpoch) {
-            return noState.write(key, snapshot, leaderEpoch, stateEpoch);
-        }
-
-        @Override
-        public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
-            return noState.initialize(key, stateEpoch, startOffset);
-        }
-
-        @Override
-        public CompletionStage<Summary> summary(SharePartitionKey key) {
-            return noState.summary(key);
-        }
-
-        @Override
-        public CompletionStage<Void> delete(SharePartitionKey key) {
-            return noState.delete(key);
-        }
-    }
+    private final NoStatePersister noState = new NoStatePersister();
 
     @BeforeEach
     void start() throws Exception {
@@ -237,14 +178,14 @@ class SharePartitionManagerTest {
         assertThat(acquired(park(work).answer().get())).containsExactly(List.of(0L, 1L));
         UUID topicId = topics.get("t").orElseThrow().id();
         SharePartition partition = manager.partition(new SharePartitionKey("g", topicId, 0), log());
-        int written = writes.get();
+        int written = noState.writes.get();
 
         manager.close(); // the share coordinator stops with it: a write now would be refused
         manager.releaseAll("g", "m", List.of(new TopicIdPartition(topicId, 0))); // as a connection closed by the stop
-        assertThat(writes).as("the release is dropped, not failed").hasValue(written);
+        assertThat(noState.writes).as("the release is dropped, not failed").hasValue(written);
         assertThat(manager.acknowledge(partition, "m", List.of(ShareWire.ack(0, 1, AcknowledgeType.ACCEPT)))
                 .toCompletableFuture().get()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
-        assertThat(writes).hasValue(written);
+        assertThat(noState.writes).hasValue(written);
     }
 
     @Test
@@ -275,7 +216,7 @@ class SharePartitionManagerTest {
     @Test
     void aFencedWriteDropsTheSharePartitionSoThatTheNextFetchLoadsItAgain() throws Exception {
         AtomicInteger reads = new AtomicInteger();
-        Persister fencing = new NoStateBut() {
+        Persister fencing = new NoStatePersister() {
             @Override
             public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
                 return CompletableFuture.completedFuture(new State(null, reads.incrementAndGet()));
@@ -315,7 +256,7 @@ class SharePartitionManagerTest {
     @Test
     void aResetTheShareCoordinatorRefusesLeavesTheLoadedPartitionAsItWas() throws Exception {
         AtomicInteger refusals = new AtomicInteger(1);
-        Persister refusingOnce = new NoStateBut() {
+        Persister refusingOnce = new NoStatePersister() {
             @Override
             public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
                 return refusals.getAndDecrement() > 0
