@@ -113,21 +113,13 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
      * timer, which may then link it twice and corrupt its lists (see {@link HierarchicalTimer#add(TimerTask, long)}).
      */
     public boolean tryCompleteElseWatch(T operation, List<?> keys) {
-        return tryCompleteElseWatch(operation, keys, clock.nowMs());
-    }
-
-    /**
-     * The timeout runs from {@code nowMs}, a reading of this purgatory's clock (see
-     * {@link HierarchicalTimer#add(TimerTask, long)}). Private until a handler that has just read the clock itself
-     * needs it: such a caller could pass its reading and save the purgatory a clock read.
-     */
-    private boolean tryCompleteElseWatch(T operation, List<?> keys, long nowMs) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("an operation must be watched on at least one key");
         }
         if (operation.places() > 0) {
             throw new IllegalStateException("an operation is watched once: " + operation);
         }
+        long nowMs = clock.nowMs(); // the timeout runs from this call
         operation.attachTo(stats);
         if (operation.tryComplete()) {
             return true;

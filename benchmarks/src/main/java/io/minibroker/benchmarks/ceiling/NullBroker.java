@@ -215,13 +215,18 @@ public final class NullBroker {
 
     /** After a produce: answers every parked fetch that now finds something. */
     private void answerParked() {
+        // Taken out of the list first: answering one resumes its connection, whose queued requests may park again.
+        List<ParkedFetch> woken = new ArrayList<>();
         for (Iterator<ParkedFetch> it = parked.iterator(); it.hasNext(); ) {
             ParkedFetch fetch = it.next();
             if (hasNews(fetch.request)) {
                 it.remove();
-                fetch.maxWait.cancel(false); // else each woken fetch leaves a timer in the loop's queue till it ends
-                answer(fetch);
+                woken.add(fetch);
             }
+        }
+        for (ParkedFetch fetch : woken) {
+            fetch.maxWait.cancel(false); // else each woken fetch leaves a timer in the loop's queue till it ends
+            answer(fetch);
         }
     }
 

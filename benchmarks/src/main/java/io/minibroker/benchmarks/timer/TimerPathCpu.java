@@ -12,7 +12,7 @@ import java.lang.management.ThreadMXBean;
  * <pre>
  *   java -cp benchmarks/target/benchmarks.jar io.minibroker.benchmarks.timer.TimerPathCpu [timer] [rounds]
  * </pre>
- * {@code timer} is one of {@link TimerBenchmark}'s (minibroker, kafka, netty, stpe). Prints one line per round
+ * {@code timer} is one of {@link TimerBenchmark}'s (minibroker, minibroker-caller-time, kafka, netty, stpe). Prints one line per round
  * of twenty million add+cancel pairs, after two unmeasured ones.
  */
 public final class TimerPathCpu {
