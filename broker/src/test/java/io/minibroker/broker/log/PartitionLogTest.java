@@ -983,9 +983,11 @@ class PartitionLogTest {
     void aLogStartCheckpointedPastTheLastBatchIsWhereTheReopenedLogStartsAndEnds() throws IOException {
         open(LogConfig.defaults());
         appendAsFollower(0, "before", 3);
+        log.assignLeaderEpoch(3);
         appendAsFollower(10, "after", 3);
         log.truncateTo(6);
         assertThat(log.deleteRecordsBefore(6)).isEqualTo(6);
+        assertThat(log.leaderEpochs()).as("an epoch to lose").containsKey(3);
         log.close();
 
         log = TestLogs.open(logDir, TP, LogConfig.defaults(), clock, 6, 6, true);
