@@ -129,8 +129,9 @@ public final class Purgatory<T extends DelayedOperation> implements AutoCloseabl
         boolean timedAfterWatch = operation.delayMs() == 0;
         if (!timedAfterWatch) {
             // Into the timer before the watch, so that the publication's full fence below also orders the timer's
-            // link (a plain store for a new add) before this thread's look at the operation's state: a completion
-            // racing the add either finds the operation linked and cancels it, or is seen here (see TimerTask).
+            // link (a release store, no compare-and-set, for a new add) before this thread's look at the operation's
+            // state: a completion racing the add either finds the operation linked and cancels it, or is seen here
+            // (see TimerTask).
             timer.add(operation, nowMs);
         }
         int n = keys.size();

@@ -19,7 +19,7 @@ import java.lang.invoke.VarHandle;
  * lost and a cancelled task never runs. Cancelling a linked task takes its bucket's lock and re-checks the
  * state there, one atomic operation in all.
  *
- * <p>A new add checks that the task is idle and then writes its bucket with a plain store under the bucket's lock,
+ * <p>A new add checks that the task is idle and then writes its bucket with a release store under the bucket's lock,
  * not a compare-and-set (one atomic operation less per add). Two consequences:
  * <ul>
  *   <li>A task is added by one thread at a time. Two adds of the same task racing into different buckets (each
