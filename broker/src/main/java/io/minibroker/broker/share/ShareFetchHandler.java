@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * ShareFetch (KIP-932): the member's share session is resolved by its epoch, the acknowledgements it carries are
@@ -78,9 +79,9 @@ public final class ShareFetchHandler implements ApiHandler {
         int maxRecords = request.version() >= MAX_RECORDS_FROM_VERSION && body.maxRecords() > 0
                 ? body.maxRecords() : Integer.MAX_VALUE;
         boolean renewOnly = request.version() >= RENEW_FROM_VERSION && body.isRenewAck();
-        // On the connection's event loop, not on the thread that made the acknowledgements durable (on one node the
-        // share coordinator's, whose every other state write would wait behind this fetch's log reads).
-        return ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks).thenComposeAsync(ackErrors -> {
+        CompletableFuture<Map<TopicIdPartition, Errors>> acked =
+                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks);
+        Function<Map<TopicIdPartition, Errors>, CompletionStage<Struct>> fetch = ackErrors -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());
                 sessions.remove(session);
@@ -97,7 +98,11 @@ public final class ShareFetchHandler implements ApiHandler {
             manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(work.waitMs(loadWaitMs), work,
                     answer), work.watchKeys());
             return answer;
-        }, context.eventLoop());
+        };
+        // Acknowledgements still being made durable: the fetch goes on on the connection's event loop, not on the
+        // thread that completes them (on one node the share coordinator's, whose every other state write would wait
+        // behind this fetch's log reads). None, or all answered already: here, with no task queued on the loop.
+        return acked.isDone() ? acked.thenCompose(fetch) : acked.thenComposeAsync(fetch, context.eventLoop());
     }
 
     /**
