@@ -30,6 +30,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -110,8 +111,10 @@ class ShareConsumerTest {
                 try {
                     return admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
                             .partitionsToOffsetInfo(group).get().containsKey(PARTITION);
-                } catch (Exception notYet) {
+                } catch (ExecutionException notYet) {
                     return false;
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
                 }
             }, "the share partition of " + group);
         }
@@ -140,8 +143,10 @@ class ShareConsumerTest {
                     var members = admin.describeShareGroups(List.of("shared")).all().get().get("shared").members();
                     return members.size() == 2
                             && members.stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
-                } catch (Exception notYet) {
+                } catch (ExecutionException notYet) {
                     return false;
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
                 }
             }, "both consumers assigned");
         }
