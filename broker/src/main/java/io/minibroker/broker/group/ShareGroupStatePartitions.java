@@ -56,21 +56,23 @@ final class ShareGroupStatePartitions {
             int count = entry.getValue();
             Topic done = initialized.get(topicId);
             Topic pending = initializing.get(topicId);
-            boolean pendingFresh = pending != null
-                    && nowMs - initializingSince.getOrDefault(topicId, nowMs) < retryMs;
-            if (covered(done, pendingFresh ? pending : null, count)) {
+            Topic askedRecently = pending != null && nowMs - initializingSince.getOrDefault(topicId, nowMs) < retryMs
+                    ? pending : null;
+            SortedSet<Integer> missing = null;
+            for (int partition = 0; partition < count; partition++) {
+                if (!holds(done, partition) && !holds(askedRecently, partition)) {
+                    if (missing == null) {
+                        missing = new TreeSet<>();
+                    }
+                    missing.add(partition);
+                }
+            }
+            if (missing == null) {
                 continue;
             }
             Optional<String> name = names.apply(topicId);
             if (name.isEmpty()) {
                 continue;
-            }
-            SortedSet<Integer> missing = new TreeSet<>();
-            for (int partition = 0; partition < count; partition++) {
-                if ((done == null || !done.partitions.contains(partition))
-                        && (!pendingFresh || !pending.partitions.contains(partition))) {
-                    missing.add(partition);
-                }
             }
             if (needed == null) {
                 needed = new LinkedHashMap<>();
@@ -80,19 +82,8 @@ final class ShareGroupStatePartitions {
         return needed == null ? Map.of() : needed;
     }
 
-    /** Whether partitions 0 to {@code count} - 1 are all in {@code done} or {@code pending}. */
-    private static boolean covered(Topic done, Topic pending, int count) {
-        int held = (done == null ? 0 : done.partitions.size()) + (pending == null ? 0 : pending.partitions.size());
-        if (held < count) {
-            return false;
-        }
-        for (int partition = 0; partition < count; partition++) {
-            if ((done == null || !done.partitions.contains(partition))
-                    && (pending == null || !pending.partitions.contains(partition))) {
-                return false;
-            }
-        }
-        return true;
+    private static boolean holds(Topic topic, int partition) {
+        return topic != null && topic.partitions.contains(partition);
     }
 
     /**
