@@ -152,6 +152,9 @@ class BrokerConfigTest {
             assertThat(config.isController()).isEqualTo(node == 0);
             assertThat(config.controllerVoter()).isEqualTo(new QuorumVoter(0, "localhost", 9093));
             assertThat(config.advertisedListeners()).extracting(Endpoint::listenerName).containsExactly("PLAINTEXT");
+            assertThat(config.get(BrokerConfig.NUM_PARTITIONS)).as("docs/cluster.md's auto-created demo topic")
+                    .isEqualTo(3);
+            assertThat(config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR)).isEqualTo(3);
         }
     }
 
