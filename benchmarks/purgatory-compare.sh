@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the seed purgatory benchmark on minibroker's purgatory and Kafka 4.4.0's, side by side, and prints the table.
 #   benchmarks/purgatory-compare.sh            full run: 1,000,000 requests a run, rates 100k..3.2M req/s
-#   benchmarks/purgatory-compare.sh --quick    100,000 requests, three rate steps: checks the harness in about a minute
+#   benchmarks/purgatory-compare.sh --quick    100,000 requests, four rate steps (100k..800k): checks the harness in about a minute
 # Any further arguments go to PurgatoryComparison (--requests N, --rates a,b,c, --cases low,high, --modes force,event).
 # Builds what it needs first: the benchmarks module and the modules it depends on, through the parent's reactor.
 set -euo pipefail
