@@ -5,6 +5,7 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
@@ -45,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ProduceFsyncTest {
 
-    private static final RequestContext CONTEXT = new RequestContext("PLAINTEXT", null);
+    private static final RequestContext CONTEXT = TestContexts.on("PLAINTEXT");
 
     @TempDir
     Path logDir;
