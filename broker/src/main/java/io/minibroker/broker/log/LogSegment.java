@@ -202,11 +202,6 @@ final class LogSegment implements AutoCloseable {
         }
     }
 
-    /** Whether either index's entries have been read from its file yet (a lazy index's are at first use), for tests. */
-    boolean indexesLoaded() {
-        return offsetIndex.isLoaded() || timeIndex.isLoaded();
-    }
-
     /** How many bytes of a torn tail opening the segment cut off its log file: 0 if none. */
     long bytesCutOnOpen() {
         return bytesCutOnOpen;
