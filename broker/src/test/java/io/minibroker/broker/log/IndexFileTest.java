@@ -83,22 +83,15 @@ class IndexFileTest {
     }
 
     @Test
-    void aLazyIndexIsReadAtItsFirstLookup() throws Exception {
+    void aLazyIndexIsReadAtItsFirstLookupAnEagerOneOnOpen() throws Exception {
         Path path = twoEntries();
-        try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000, true, true)) {
-            replace(path, offsetIndex("other.index", 1000, 2000)); // after the opening: found by the first lookup
-            assertThat(index.lookup(115)).isEqualTo(1000);
-            assertThat(index.lastPosition()).isEqualTo(2000);
-        }
-    }
-
-    @Test
-    void anIndexOpenedEagerlyIsReadOnOpen() throws Exception {
-        Path path = twoEntries();
-        try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000, true, false)) {
-            replace(path, offsetIndex("other.index", 1000, 2000)); // after the opening: not read
-            assertThat(index.lookup(115)).isEqualTo(4200);
-            assertThat(index.lastPosition()).isEqualTo(8500);
+        try (OffsetIndex lazy = OffsetIndex.open(path, 100, 10_000, true, true);
+             OffsetIndex eager = OffsetIndex.open(path, 100, 10_000, true, false)) {
+            replace(path, offsetIndex("other.index", 1000, 2000)); // after the openings
+            assertThat(lazy.lookup(115)).isEqualTo(1000);
+            assertThat(lazy.lastPosition()).isEqualTo(2000);
+            assertThat(eager.lookup(115)).isEqualTo(4200);
+            assertThat(eager.lastPosition()).isEqualTo(8500);
         }
     }
 
