@@ -1,6 +1,6 @@
-# Shared by producer-perf.sh, cluster-perf.sh, broker-perf.sh, segments-start.sh and partition-start.sh (sourced,
-# not run): builds minibroker, resolves Apache Kafka 4.3.1's tools, starts Kafka KRaft nodes, creates topics, runs
-# kafka-producer-perf-test, and starts and stops the one minibroker of the start-time scripts.
+# Shared by producer-perf.sh, cluster-perf.sh, broker-perf.sh, segments-start.sh, partition-start.sh and e2e-trace.sh
+# (sourced, not run): builds minibroker, resolves Apache Kafka 4.3.1's tools, starts Kafka KRaft nodes, creates topics,
+# runs kafka-producer-perf-test, and starts and stops the one minibroker of the start-time scripts and e2e-trace.sh.
 # Expects $root (the repository) and $work (a temporary directory) to be set.
 
 build_and_resolve() {
@@ -83,9 +83,9 @@ new_kafka_cluster_id() {
   java -cp "$kafka_cp" kafka.tools.StorageTool random-uuid 2>/dev/null
 }
 
-# The start-time scripts' one minibroker (segments-start.sh, partition-start.sh), from $root: they set $data (its log
-# directory), $port (its one PLAINTEXT listener) and pid="" (then the broker started last), and trap
-# minibroker_cleanup on EXIT.
+# The one minibroker of the start-time scripts (segments-start.sh, partition-start.sh) and e2e-trace.sh, from $root:
+# they set $data (its log directory), $port (its one PLAINTEXT listener) and pid="" (then the broker started last),
+# and trap minibroker_cleanup on EXIT.
 
 # start_one_minibroker JAR [ARGS...]: bin/minibroker on config/server.properties with log.dirs=$data, then ARGS (more
 # --override key=value), listening on localhost:$port, in the background, logging to $work/broker.log; sets pid. Runs
@@ -115,7 +115,9 @@ archive_classes() {
   MINIBROKER_JAR="$1" bin/minibroker --version > /dev/null
 }
 
+# Stops the broker started last (a Kafka node's pid too, if the script put it in $pid), and removes $work unless
+# KEEP_WORK is set.
 minibroker_cleanup() {
   [[ -z "$pid" ]] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
-  rm -rf "$work"
+  if [[ -n "${KEEP_WORK:-}" ]]; then echo "# kept $work" >&2; else rm -rf "$work"; fi
 }

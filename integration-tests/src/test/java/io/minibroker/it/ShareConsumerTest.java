@@ -1,6 +1,7 @@
 package io.minibroker.it;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.share.ShareConsumersAssigned;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -133,22 +134,8 @@ class ShareConsumerTest {
     void twoConsumersSharingAPartitionGetDistinctRecords() throws Exception {
         KafkaShareConsumer<String, String> a = consumer("shared", false, 5);
         KafkaShareConsumer<String, String> b = consumer("shared", false, 5);
-        // Each is assigned the partition at a heartbeat after its share state is initialized: until both are, the
-        // first one would take every record.
         try (Admin admin = admin()) {
-            Eventually.await(() -> {
-                a.poll(POLL);
-                b.poll(POLL);
-                try {
-                    var members = admin.describeShareGroups(List.of("shared")).all().get().get("shared").members();
-                    return members.size() == 2
-                            && members.stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
-                } catch (ExecutionException notYet) {
-                    return false;
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, "both consumers assigned");
+            ShareConsumersAssigned.await(admin, "shared", POLL, a, b);
         }
         produce(100);
         List<String> byA = new ArrayList<>();

@@ -17,25 +17,6 @@ import java.util.concurrent.Executor;
 public record RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
                              KafkaPrincipal tlsPrincipal, TopicRights topicRights, Executor eventLoop) {
 
-    /** Where a context made outside a connection (a handler's test) goes on: on the thread it is on. */
-    private static final Executor IN_PLACE = Runnable::run;
-
-    /** A request on a listener without authentication. */
-    public RequestContext(String listenerName, SocketAddress clientAddress) {
-        this(listenerName, clientAddress, null, null);
-    }
-
-    /** A request on a listener without TLS. */
-    public RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl) {
-        this(listenerName, clientAddress, sasl, null);
-    }
-
-    /** A request made outside a connection, before any authorization: every right on every topic. */
-    public RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
-                          KafkaPrincipal tlsPrincipal) {
-        this(listenerName, clientAddress, sasl, tlsPrincipal, TopicRights.ALL, IN_PLACE);
-    }
-
     /** This context, with the rights the authorizer gives its principal. */
     public RequestContext withTopicRights(TopicRights rights) {
         return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, rights, eventLoop);

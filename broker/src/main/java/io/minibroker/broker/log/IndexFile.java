@@ -122,11 +122,6 @@ abstract class IndexFile implements AutoCloseable {
         return corrupt;
     }
 
-    /** Whether the entries have been read from the file yet (they are at their first use), for tests. */
-    final boolean isLoaded() {
-        return loaded;
-    }
-
     /** The whole file; null if its size is torn. */
     private ByteBuffer readAll() throws IOException {
         try (FileChannel reader = FileChannel.open(path, StandardOpenOption.READ)) {

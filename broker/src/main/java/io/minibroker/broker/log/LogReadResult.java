@@ -19,30 +19,39 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class LogReadResult {
 
-    static final LogReadResult EMPTY = new LogReadResult(null, 0, 0, -1, null);
+    static final LogReadResult EMPTY = new LogReadResult(null, 0, 0, -1, -1, 0, -1, false, false);
 
     private final SharedFileChannel file;
     private final long position;
     private final int length;
+    // The header of the first batch, whole in the read, as the read's own look-up found it: batches() does not read it
+    // again, and a read whose batches are not walked (a fetch's) makes no object of it.
     private final long firstOffset;
-    /** The first batch as the read's own look-up found it, so {@link #batches()} does not read its header again. */
-    private final FileChannelRecordBatch first;
+    private final long firstLastOffset;
+    private final int firstSize;
+    private final long firstProducerId;
+    private final boolean firstTransactional;
+    private final boolean firstControl;
     private final AtomicBoolean consumed = new AtomicBoolean();
 
     /**
-     * @param file        the segment file, a reference to which this result takes over; null when empty
-     * @param position    the file position of the first batch
-     * @param length      bytes from {@code position}; 0 when there is nothing to return
-     * @param firstOffset the base offset of the first batch, -1 when empty
-     * @param first       the first batch, whole in the read, when the caller has its header; else null
+     * @param file     the segment file, a reference to which this result takes over; null when empty
+     * @param position the file position of the first batch
+     * @param length   bytes from {@code position}; 0 when there is nothing to return
+     * @param firstOffset and the rest: the header of the first batch, which is whole in the read ({@link
+     *                 FileChannelRecordBatch}'s fields); a base offset of -1 when empty
      */
-    LogReadResult(SharedFileChannel file, long position, int length, long firstOffset,
-                  FileChannelRecordBatch first) {
+    LogReadResult(SharedFileChannel file, long position, int length, long firstOffset, long firstLastOffset,
+                  int firstSize, long firstProducerId, boolean firstTransactional, boolean firstControl) {
         this.file = file;
         this.position = position;
         this.length = length;
         this.firstOffset = firstOffset;
-        this.first = first;
+        this.firstLastOffset = firstLastOffset;
+        this.firstSize = firstSize;
+        this.firstProducerId = firstProducerId;
+        this.firstTransactional = firstTransactional;
+        this.firstControl = firstControl;
     }
 
     public boolean isEmpty() {
@@ -78,7 +87,8 @@ public final class LogReadResult {
         }
         return () -> new Iterator<>() {
             private final BatchHeader header = new BatchHeader();
-            private FileChannelRecordBatch found = first;
+            private FileChannelRecordBatch found = new FileChannelRecordBatch(0, firstSize, firstOffset,
+                    firstLastOffset, firstProducerId, firstTransactional, firstControl);
             private long next = position;
 
             @Override
@@ -123,7 +133,8 @@ public final class LogReadResult {
         }
         consume();
         return new LogReadResult(file, position + first.position(), last.end() - first.position(),
-                first.baseOffset(), null);
+                first.baseOffset(), first.lastOffset(), first.sizeInBytes(), first.producerId(),
+                first.isTransactional(), first.isControl());
     }
 
     /** The bytes, copied into a new buffer from {@code alloc} that the caller releases; this result is released. */

@@ -202,11 +202,6 @@ final class LogSegment implements AutoCloseable {
         }
     }
 
-    /** Whether either index's entries have been read from its file yet (a lazy index's are at first use), for tests. */
-    boolean indexesLoaded() {
-        return offsetIndex.isLoaded() || timeIndex.isLoaded();
-    }
-
     /** How many bytes of a torn tail opening the segment cut off its log file: 0 if none. */
     long bytesCutOnOpen() {
         return bytesCutOnOpen;
@@ -404,8 +399,12 @@ final class LogSegment implements AutoCloseable {
             }
             // Kept for the result's batches() (a share fetch walks them), which then need not read it again; the
             // look-up of maxOffset below reuses the header.
-            FileChannelRecordBatch first = header.inRead(start);
-            int firstBatchBytes = first.sizeInBytes();
+            long firstOffset = header.baseOffset();
+            long firstLastOffset = header.lastOffset();
+            int firstBatchBytes = header.sizeInBytes();
+            long firstProducerId = header.producerId();
+            boolean firstTransactional = header.isTransactional();
+            boolean firstControl = header.isControl();
             long end = limit;
             if (maxOffset < nextOffset && findBatch(maxOffset, limit, header)) {
                 end = header.position();
@@ -419,7 +418,8 @@ final class LogSegment implements AutoCloseable {
                 return LogReadResult.EMPTY;
             }
             handedOver = true;
-            return new LogReadResult(file, start, length, first.baseOffset(), first);
+            return new LogReadResult(file, start, length, firstOffset, firstLastOffset, firstBatchBytes,
+                    firstProducerId, firstTransactional, firstControl);
         } finally {
             if (!handedOver) {
                 file.release();

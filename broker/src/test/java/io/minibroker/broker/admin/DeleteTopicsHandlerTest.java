@@ -1,6 +1,6 @@
 package io.minibroker.broker.admin;
 
-import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.topic.DeletableTopics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.frame.Frames;
@@ -92,7 +92,7 @@ class DeleteTopicsHandlerTest {
         ByteBuf encoded = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
                 new RequestHeader(ApiKey.DELETE_TOPICS.id(), (short) 6, 1, "test"), body);
         Request request = MessageCodec.decodeRequest(Frames.readFrame(encoded, Integer.MAX_VALUE));
-        return handler.handle(new RequestContext("PLAINTEXT", null), request).toCompletableFuture().join()
+        return handler.handle(TestContexts.on("PLAINTEXT"), request).toCompletableFuture().join()
                 .getStructs("Responses");
     }
 

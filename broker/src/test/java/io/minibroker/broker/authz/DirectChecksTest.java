@@ -3,6 +3,7 @@ package io.minibroker.broker.authz;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
@@ -89,7 +90,7 @@ class DirectChecksTest {
         ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer,
                 new TopicFacts(id -> Optional.empty(), name -> Optional.of(java.util.UUID.randomUUID()),
                 (name, partition) -> partition < 3, true));
-        RequestContext context = new RequestContext("SSL", new InetSocketAddress("127.0.0.1", 5555), null,
+        RequestContext context = TestContexts.withTlsPrincipal("SSL", new InetSocketAddress("127.0.0.1", 5555),
                 principal);
         return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))
                 .toCompletableFuture().join();

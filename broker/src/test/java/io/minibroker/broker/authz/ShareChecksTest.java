@@ -2,6 +2,7 @@ package io.minibroker.broker.authz;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
@@ -79,7 +80,7 @@ class ShareChecksTest {
                 new TopicFacts(id -> Optional.ofNullable(names.get(id)), name -> names.entrySet().stream()
                         .filter(e -> e.getValue().equals(name)).map(Map.Entry::getKey).findFirst(),
                         (name, partition) -> names.containsValue(name), false));
-        RequestContext context = new RequestContext("SSL", new InetSocketAddress("127.0.0.1", 5555), null, CLIENT);
+        RequestContext context = TestContexts.withTlsPrincipal("SSL", new InetSocketAddress("127.0.0.1", 5555), CLIENT);
         return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))
                 .toCompletableFuture().join();
     }

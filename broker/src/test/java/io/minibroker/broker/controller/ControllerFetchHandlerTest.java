@@ -1,6 +1,6 @@
 package io.minibroker.broker.controller;
 
-import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.authz.AclBinding;
 import io.minibroker.broker.authz.AclOperation;
 import io.minibroker.broker.authz.AclPermissionType;
@@ -113,7 +113,7 @@ class ControllerFetchHandlerTest {
 
     private CompletableFuture<FetchResponseView> send(FetchRequestView request) {
         short v = ApiKey.FETCH.highestVersion();
-        return handler.handle(new RequestContext("CONTROLLER", null),
+        return handler.handle(TestContexts.on("CONTROLLER"),
                 new Request(new RequestHeader(ApiKey.FETCH.id(), v, 1, "broker"), ApiKey.FETCH, request.struct()))
                 .toCompletableFuture().thenApply(FetchResponseView::new);
     }

@@ -2,7 +2,7 @@ package io.minibroker.broker.fetch;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.minibroker.broker.api.PartitionLeadership;
-import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TestLogs;
@@ -106,6 +106,6 @@ class FetchIntoTruncationGapTest {
         body.addTopic().topic("t").addPartition().partition(0).fetchOffset(offset).partitionMaxBytes(1 << 20);
         Request request = new Request(new RequestHeader(ApiKey.FETCH.id(), (short) 12, 1, "test"), ApiKey.FETCH,
                 body.struct());
-        return handler.handle(new RequestContext("PLAINTEXT", null), request).toCompletableFuture();
+        return handler.handle(TestContexts.on("PLAINTEXT"), request).toCompletableFuture();
     }
 }

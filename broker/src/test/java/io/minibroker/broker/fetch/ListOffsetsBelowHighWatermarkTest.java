@@ -1,7 +1,7 @@
 package io.minibroker.broker.fetch;
 
 import io.minibroker.broker.api.PartitionLeadership;
-import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -108,7 +108,7 @@ class ListOffsetsBelowHighWatermarkTest {
         ByteBuf encoded = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
                 new RequestHeader(ApiKey.LIST_OFFSETS.id(), (short) 7, 1, "test"), body);
         Request request = MessageCodec.decodeRequest(Frames.readFrame(encoded, Integer.MAX_VALUE));
-        Struct response = handler.handle(new RequestContext("PLAINTEXT", null), request).toCompletableFuture().join();
+        Struct response = handler.handle(TestContexts.on("PLAINTEXT"), request).toCompletableFuture().join();
         return response.getStructs("Topics").get(0).getStructs("Partitions").get(0);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,22 +64,34 @@ class IndexFileTest {
 
     /** Two entries at (109, 4200) and (119, 8500) in a file of a segment based at 100. */
     private Path twoEntries() throws Exception {
-        Path path = dir.resolve("00000000000000000100.index");
+        return offsetIndex("00000000000000000100.index", 4200, 8500);
+    }
+
+    /** An index of a segment based at 100 with entries at (109, {@code first}) and (119, {@code second}). */
+    private Path offsetIndex(String name, int first, int second) throws Exception {
+        Path path = dir.resolve(name);
         try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000, false, false)) {
-            index.append(109, 4200);
-            index.append(119, 8500);
+            index.append(109, first);
+            index.append(119, second);
         }
         return path;
     }
 
+    /** Gives {@code path} the entries of the file {@code with}, behind the back of an index opened on it. */
+    private static void replace(Path path, Path with) throws Exception {
+        Files.move(with, path, StandardCopyOption.REPLACE_EXISTING);
+    }
+
     @Test
-    void aLazyIndexIsReadAtItsFirstLookup() throws Exception {
+    void aLazyIndexIsReadAtItsFirstLookupAnEagerOneOnOpen() throws Exception {
         Path path = twoEntries();
-        try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000, true, true)) {
-            assertThat(index.isLoaded()).isFalse();
-            assertThat(index.lookup(115)).isEqualTo(4200);
-            assertThat(index.isLoaded()).isTrue();
-            assertThat(index.lastPosition()).isEqualTo(8500);
+        try (OffsetIndex lazy = OffsetIndex.open(path, 100, 10_000, true, true);
+             OffsetIndex eager = OffsetIndex.open(path, 100, 10_000, true, false)) {
+            replace(path, offsetIndex("other.index", 1000, 2000)); // after the openings
+            assertThat(lazy.lookup(115)).isEqualTo(1000);
+            assertThat(lazy.lastPosition()).isEqualTo(2000);
+            assertThat(eager.lookup(115)).isEqualTo(4200);
+            assertThat(eager.lastPosition()).isEqualTo(8500);
         }
     }
 
@@ -120,18 +133,25 @@ class IndexFileTest {
 
     @Test
     void aLazyTimeIndexIsReadAtItsFirstSearch() throws Exception {
-        Path path = dir.resolve("00000000000000000100.timeindex");
-        try (TimeIndex index = TimeIndex.open(path, 100, false, false)) {
-            index.maybeAppend(1000, 104);
-            index.maybeAppend(1500, 119);
-        }
+        Path path = timeIndex("00000000000000000100.timeindex", 1000, 104, 1500, 119);
         try (TimeIndex index = TimeIndex.open(path, 100, true, true)) {
-            assertThat(index.isLoaded()).isFalse();
-            assertThat(index.lastOffsetBefore(1200)).isEqualTo(104);
-            assertThat(index.lastTimestamp()).isEqualTo(1500);
+            replace(path, timeIndex("other.timeindex", 1100, 107, 1600, 119)); // after the opening: found when used
+            assertThat(index.lastOffsetBefore(1200)).isEqualTo(107);
+            assertThat(index.lastTimestamp()).isEqualTo(1600);
             index.truncateToOffset(119);
-            assertThat(index.lastTimestamp()).isEqualTo(1000);
+            assertThat(index.lastTimestamp()).isEqualTo(1100);
         }
         assertThat(Files.size(path)).isEqualTo(TimeIndex.ENTRY_BYTES);
+    }
+
+    /** A time index of a segment based at 100 with the two entries given. */
+    private Path timeIndex(String name, long firstTimestamp, long firstOffset, long secondTimestamp,
+                           long secondOffset) throws Exception {
+        Path path = dir.resolve(name);
+        try (TimeIndex index = TimeIndex.open(path, 100, false, false)) {
+            index.maybeAppend(firstTimestamp, firstOffset);
+            index.maybeAppend(secondTimestamp, secondOffset);
+        }
+        return path;
     }
 }

@@ -35,24 +35,41 @@ class LazyIndexTest {
     @TempDir
     Path logDir;
     private final MutableClock clock = new MutableClock(T0);
-    private final Logger segmentLog = (Logger) LoggerFactory.getLogger(LogSegment.class);
-    private final ListAppender<ILoggingEvent> segmentWarnings = new ListAppender<>();
+    private final List<Logger> watched = List.of((Logger) LoggerFactory.getLogger(LogSegment.class),
+            (Logger) LoggerFactory.getLogger(IndexFile.class));
+    private final ListAppender<ILoggingEvent> warnings = new ListAppender<>();
 
     @BeforeEach
-    void watchSegmentWarnings() {
-        segmentWarnings.start();
-        segmentLog.addAppender(segmentWarnings);
+    void watchWarnings() {
+        warnings.start();
+        watched.forEach(logger -> logger.addAppender(warnings));
     }
 
     @AfterEach
     void stopWatching() {
-        segmentLog.detachAppender(segmentWarnings);
+        watched.forEach(logger -> logger.detachAppender(warnings));
     }
 
     /** How many times a segment said it rebuilt its indexes (a recovery from an index found missing or corrupt). */
     private long rebuilds() {
-        return segmentWarnings.list.stream().filter(event -> event.getFormattedMessage().startsWith("Rebuilding"))
-                .count();
+        return warnings("Rebuilding");
+    }
+
+    /**
+     * How many times an index was found torn or disordered when its file was read, and emptied: what shows when a
+     * file is read, as one torn behind the back of an opened index is found so only if read after that.
+     */
+    private long emptied() {
+        return warnings("Emptied the index");
+    }
+
+    private long warnings(String startingWith) {
+        return warnings.list.stream().filter(event -> event.getFormattedMessage().startsWith(startingWith)).count();
+    }
+
+    /** Tears the segment's offset index file (a size that is no multiple of an entry's). */
+    private void tearOffsetIndex() throws IOException {
+        Files.write(partitionDir().resolve(LogSegment.fileName(0, LogSegment.INDEX_SUFFIX)), new byte[] {1, 2, 3});
     }
 
     private Path partitionDir() {
@@ -80,18 +97,22 @@ class LazyIndexTest {
         Files.createDirectories(partitionDir());
         LogSegment.create(partitionDir(), 0, CONFIG, T0).close();
         try (LogSegment segment = openTrusted()) {
-            assertThat(segment.indexesLoaded()).isFalse();
+            tearOffsetIndex(); // after the opening: found torn only if read after it
             for (int i = 0; i < 10; i++) {
                 appendBatch(segment, i * 3L, 3, T0 + i);
             }
-            assertThat(segment.indexesLoaded()).isTrue();
+            assertThat(emptied()).as("the index read when first used, by an append").isEqualTo(1);
             segment.flush();
         }
+        assertThat(Files.size(partitionDir().resolve(LogSegment.fileName(0, LogSegment.INDEX_SUFFIX))))
+                .isPositive();
         try (LogSegment reopened = openTrusted()) {
-            assertThat(reopened.indexesLoaded()).isTrue(); // a segment with batches reads them for its end state
+            tearOffsetIndex(); // after the opening: a segment with batches has read its indexes for its end state
             assertThat(reopened.nextOffset()).isEqualTo(30);
-            assertThat(Files.size(partitionDir().resolve(LogSegment.fileName(0, LogSegment.INDEX_SUFFIX))))
-                    .isPositive();
+            BatchHeader header = new BatchHeader();
+            assertThat(reopened.findBatch(25, reopened.size(), header)).isTrue();
+            assertThat(header.baseOffset()).isEqualTo(24);
+            assertThat(emptied()).as("the index not read again").isEqualTo(1);
         }
     }
 
@@ -103,14 +124,16 @@ class LazyIndexTest {
         Files.write(partitionDir().resolve(LogSegment.fileName(0, LogSegment.INDEX_SUFFIX)), new byte[] {
             0, 0, 0, 5, 0, 0, 1, 0});
         try (LogSegment segment = openTrusted()) {
+            assertThat(emptied()).as("not read on opening").isZero();
             for (int i = 0; i < 10; i++) {
                 appendBatch(segment, i * 3L, 3, T0 + i);
             }
+            assertThat(emptied()).as("read at its first use").isEqualTo(1);
             segment.flush();
         }
         // Reopened trusted, so that the index written after the emptying is read as it is, not rebuilt.
         try (LogSegment reopened = openTrusted()) {
-            assertThat(reopened.indexesLoaded()).isTrue();
+            assertThat(emptied()).as("the index read on opening and found sound").isEqualTo(1);
             assertThat(rebuilds()).as("the index found sound").isZero();
             assertThat(reopened.nextOffset()).isEqualTo(30);
             BatchHeader header = new BatchHeader();

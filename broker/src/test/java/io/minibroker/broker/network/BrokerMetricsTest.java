@@ -26,10 +26,7 @@ class BrokerMetricsTest {
         try (Broker broker = TestBrokers.start(logDir, Map.of("metrics.port", "0"))) {
             try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
                 for (int i = 0; i < 3; i++) {
-                    client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, i,
-                            ApiKey.API_VERSIONS.request().newMessage()
-                                    .set("ClientSoftwareName", "raw").set("ClientSoftwareVersion", "1")));
-                    client.receive(ApiKey.API_VERSIONS, (short) 3);
+                    client.askApiVersions((short) 3, i);
                 }
 
                 CreateTopicsRequestView create = new CreateTopicsRequestView().timeoutMs(5_000);

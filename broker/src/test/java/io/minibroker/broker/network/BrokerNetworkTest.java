@@ -55,9 +55,7 @@ class BrokerNetworkTest {
     }
 
     private static byte[] apiVersions(int correlationId) {
-        return RawClient.request(ApiKey.API_VERSIONS, API_VERSIONS_V3, correlationId,
-                ApiKey.API_VERSIONS.request().newMessage()
-                        .set("ClientSoftwareName", "raw").set("ClientSoftwareVersion", "1"));
+        return RawClient.apiVersions(API_VERSIONS_V3, correlationId);
     }
 
     private static byte[] metadata(int correlationId) {
@@ -119,9 +117,7 @@ class BrokerNetworkTest {
 
     @Test
     void apiVersionsV5NamingAnotherClusterGetsRebootstrapRequired() throws Exception {
-        Struct body = ApiKey.API_VERSIONS.request().newMessage()
-                .set("ClientSoftwareName", "raw").set("ClientSoftwareVersion", "1")
-                .set("ClusterId", "another-cluster").set("NodeId", 3);
+        Struct body = RawClient.apiVersionsBody().clusterId("another-cluster").nodeId(3).struct();
         try (RawClient client = new RawClient(port)) {
             client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 5, 1, body));
             Response response = client.receive(ApiKey.API_VERSIONS, (short) 5);

@@ -4,6 +4,8 @@ import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.Response;
+import io.minibroker.protocol.message.view.ApiVersionsRequestView;
+import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.Unpooled;
 
@@ -33,6 +35,25 @@ public final class RawClient implements AutoCloseable {
     public static byte[] request(ApiKey api, short version, int correlationId, Struct body) {
         return MessageCodec.encodeRequestToArray(new RequestHeader(api.id(), version, correlationId, "raw-client"),
                 body);
+    }
+
+    /**
+     * The ApiVersions body this client sends: it names itself, as clients do from v3 on (a version before leaves the
+     * names out). Tests add the fields of later versions to it.
+     */
+    public static ApiVersionsRequestView apiVersionsBody() {
+        return new ApiVersionsRequestView().clientSoftwareName("raw").clientSoftwareVersion("1");
+    }
+
+    /** An ApiVersions request with {@link #apiVersionsBody()}, encoded as {@link #request} does. */
+    public static byte[] apiVersions(short version, int correlationId) {
+        return request(ApiKey.API_VERSIONS, version, correlationId, apiVersionsBody().struct());
+    }
+
+    /** Sends an ApiVersions request at {@code version} and reads its answer, at that version too. */
+    public ApiVersionsResponseView askApiVersions(short version, int correlationId) throws IOException {
+        send(apiVersions(version, correlationId));
+        return new ApiVersionsResponseView(receive(ApiKey.API_VERSIONS, version).body());
     }
 
     /** Rewrites the API version of an encoded request, to send one our codec would not encode. */

@@ -6,6 +6,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Response;
+import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 import io.minibroker.protocol.schema.ArrayType;
 import io.minibroker.protocol.schema.Field;
 import io.minibroker.protocol.schema.FieldType;
@@ -53,11 +54,13 @@ public final class RequestFuzzer implements AutoCloseable {
     public void fuzz(int port) throws IOException {
         RawClient client = new RawClient(port);
         try {
-            for (Struct offered : apiVersions(client).getStructs("ApiKeys")) {
-                ApiKey api = ApiKey.forId(offered.getInt16("ApiKey"));
+            ApiVersionsResponseView versions = client.askApiVersions((short) 3, 0);
+            assertThat(versions.errorCode()).isZero();
+            for (ApiVersionsResponseView.ApiVersion offered : versions.apiKeys()) {
+                ApiKey api = ApiKey.forId(offered.apiKey());
                 // Produce's advertised minimum is 0, as Kafka 4 advertises it for old clients' sake; v0-v2 are gone.
-                short lowest = (short) Math.max(offered.getInt16("MinVersion"), api.lowestVersion());
-                for (short version = lowest; version <= offered.getInt16("MaxVersion"); version++) {
+                short lowest = (short) Math.max(offered.minVersion(), api.lowestVersion());
+                for (short version = lowest; version <= offered.maxVersion(); version++) {
                     for (int i = 0; i < TRIES_PER_VERSION; i++) {
                         Struct body = new Filler(random).fill(api.request().body(), version);
                         makeAnswerable(api, body);
@@ -104,9 +107,7 @@ public final class RequestFuzzer implements AutoCloseable {
     /** Whether the listener at {@code port} answers a plain ApiVersions. */
     public static boolean answers(int port) throws IOException {
         try (RawClient client = new RawClient(port)) {
-            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 0, 1,
-                    ApiKey.API_VERSIONS.request().newMessage()));
-            return client.receive(ApiKey.API_VERSIONS, (short) 0).body().getInt16("ErrorCode") == 0;
+            return client.askApiVersions((short) 0, 1).errorCode() == 0;
         }
     }
 
@@ -123,17 +124,6 @@ public final class RequestFuzzer implements AutoCloseable {
     private static String describe(ILoggingEvent event) {
         return event.getLevel() + " " + event.getFormattedMessage() + (event.getThrowableProxy() == null ? ""
                 : ": " + event.getThrowableProxy().getClassName() + ": " + event.getThrowableProxy().getMessage());
-    }
-
-    /** The APIs and versions the listener offers, as ApiVersions v3 lists them. */
-    private static Struct apiVersions(RawClient client) throws IOException {
-        short version = 3;
-        Struct request = ApiKey.API_VERSIONS.request().newMessage()
-                .set("ClientSoftwareName", "fuzz").set("ClientSoftwareVersion", "1");
-        client.send(RawClient.request(ApiKey.API_VERSIONS, version, 0, request));
-        Struct response = client.receive(ApiKey.API_VERSIONS, version).body();
-        assertThat(response.getInt16("ErrorCode")).isZero();
-        return response;
     }
 
     /**

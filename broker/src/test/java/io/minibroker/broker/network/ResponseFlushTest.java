@@ -94,9 +94,7 @@ class ResponseFlushTest {
     private static ByteBuf apiVersions(int firstCorrelationId, int count) {
         ByteArrayOutputStream requests = new ByteArrayOutputStream();
         for (int i = 0; i < count; i++) {
-            requests.writeBytes(RawClient.request(ApiKey.API_VERSIONS, API_VERSIONS_V3, firstCorrelationId + i,
-                    ApiKey.API_VERSIONS.request().newMessage()
-                            .set("ClientSoftwareName", "raw").set("ClientSoftwareVersion", "1")));
+            requests.writeBytes(RawClient.apiVersions(API_VERSIONS_V3, firstCorrelationId + i));
         }
         return Unpooled.wrappedBuffer(requests.toByteArray());
     }

@@ -7,6 +7,7 @@ import io.minibroker.broker.server.ReadFromStart;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -94,7 +95,7 @@ class SaslPlainListenerTest {
     void onlyApiVersionsAndTheSaslStepsAreServedBeforeAuthenticating() throws Exception {
         broker = startSasl();
         try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
-            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 1, apiVersions()));
+            client.send(RawClient.apiVersions((short) 3, 1));
             assertThat(client.receive(ApiKey.API_VERSIONS, (short) 3).correlationId()).isEqualTo(1);
             client.send(RawClient.request(ApiKey.METADATA, (short) 12, 2,
                     ApiKey.METADATA.request().newMessage()));
@@ -127,25 +128,23 @@ class SaslPlainListenerTest {
     void aTooNewApiVersionsMayBeRetriedButAnAnsweredOneMayNotBeRepeated() throws Exception {
         broker = startSasl();
         try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
-            client.send(RawClient.withVersion(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 1, apiVersions()),
-                    (short) 99));
-            assertThat(client.receive(ApiKey.API_VERSIONS, (short) 0).body().getInt16("ErrorCode"))
+            client.send(RawClient.withVersion(RawClient.apiVersions((short) 3, 1), (short) 99));
+            assertThat(new ApiVersionsResponseView(client.receive(ApiKey.API_VERSIONS, (short) 0).body()).errorCode())
                     .isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 2, apiVersions()));
-            assertThat(client.receive(ApiKey.API_VERSIONS, (short) 3).body().getInt16("ErrorCode"))
+            assertThat(client.askApiVersions((short) 3, 2).errorCode())
                     .as("the retry at a version both know").isEqualTo(Errors.NONE.code());
-            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 3, apiVersions()));
+            client.send(RawClient.apiVersions((short) 3, 3));
             assertThat(client.closedByBroker()).as("a second answered ApiVersions, as Kafka's authenticator").isTrue();
         }
         try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
-            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 1, apiVersions()));
+            client.send(RawClient.apiVersions((short) 3, 1));
             client.receive(ApiKey.API_VERSIONS, (short) 3);
             handshake(client);
             client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 5, ApiKey.SASL_AUTHENTICATE.request()
                     .newMessage().set("AuthBytes", plainToken("alice", "alice-secret"))));
             assertThat(client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body().getInt16("ErrorCode"))
                     .isEqualTo(Errors.NONE.code());
-            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 6, apiVersions()));
+            client.send(RawClient.apiVersions((short) 3, 6));
             assertThat(client.receive(ApiKey.API_VERSIONS, (short) 3).correlationId())
                     .as("once authenticated ApiVersions is served as on any connection").isEqualTo(6);
         }
@@ -302,11 +301,6 @@ class SaslPlainListenerTest {
                 ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
         assertThat(client.receive(ApiKey.SASL_HANDSHAKE, (short) 1).body().getInt16("ErrorCode"))
                 .isEqualTo(Errors.NONE.code());
-    }
-
-    private static Struct apiVersions() {
-        return ApiKey.API_VERSIONS.request().newMessage().set("ClientSoftwareName", "raw")
-                .set("ClientSoftwareVersion", "1");
     }
 
     private static byte[] plainToken(String user, String password) {

@@ -5,8 +5,6 @@ import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.ReadFromStart;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.broker.security.TestCertificates;
-import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -145,8 +143,7 @@ class TlsListenerTest {
     void aPlaintextKafkaClientOnTheTlsPortIsClosed() throws Exception {
         broker = startSsl(CERTIFICATES.brokerSettings("", "JKS"), Map.of());
         try (RawClient plaintext = new RawClient(broker.boundPort("SSL"))) {
-            plaintext.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 1, new ApiVersionsRequestView()
-                    .clientSoftwareName("raw").clientSoftwareVersion("1").struct()));
+            plaintext.send(RawClient.apiVersions((short) 3, 1));
             assertThat(plaintext.closedByBroker()).isTrue();
         }
     }

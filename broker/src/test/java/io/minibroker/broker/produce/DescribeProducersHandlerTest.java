@@ -1,6 +1,7 @@
 package io.minibroker.broker.produce;
 
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -32,7 +33,7 @@ import static org.assertj.core.api.Assertions.tuple;
  */
 class DescribeProducersHandlerTest {
 
-    private static final RequestContext CONTEXT = new RequestContext("PLAINTEXT", null);
+    private static final RequestContext CONTEXT = TestContexts.on("PLAINTEXT");
 
     @TempDir
     Path logDir;

@@ -6,11 +6,13 @@ import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
+import io.minibroker.broker.network.RawClient;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.frame.Frames;
@@ -45,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ProduceFsyncTest {
 
-    private static final RequestContext CONTEXT = new RequestContext("PLAINTEXT", null);
+    private static final RequestContext CONTEXT = TestContexts.on("PLAINTEXT");
 
     @TempDir
     Path logDir;
@@ -85,8 +87,7 @@ class ProduceFsyncTest {
             assertThat(log.recoveryPoint()).as("not yet synced").isEqualTo(offset);
             assertThat(ack).as("acks=%d waits for the fsync", acks).isNotDone();
             CompletableFuture<Struct> versions = handle(new ApiVersionsHandler(new SupportedApis(), "c", 1, (short) 2),
-                    request(ApiKey.API_VERSIONS, 3, ApiKey.API_VERSIONS.request().newMessage()
-                            .set("ClientSoftwareName", "test").set("ClientSoftwareVersion", "1")));
+                    request(ApiKey.API_VERSIONS, 3, RawClient.apiVersionsBody().struct()));
             assertThat(versions).as("the handling thread is free while the fsync waits").isDone();
 
             assertThat(disk.runHeld()).isEqualTo(1);

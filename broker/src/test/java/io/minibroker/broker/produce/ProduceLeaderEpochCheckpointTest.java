@@ -3,6 +3,7 @@ package io.minibroker.broker.produce;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
@@ -44,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ProduceLeaderEpochCheckpointTest {
 
-    private static final RequestContext CONTEXT = new RequestContext("PLAINTEXT", null);
+    private static final RequestContext CONTEXT = TestContexts.on("PLAINTEXT");
 
     @TempDir
     Path logDir;

@@ -3,6 +3,7 @@ package io.minibroker.broker.produce;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
@@ -49,7 +50,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TransactionalProduceFastPathTest {
 
-    private static final RequestContext CONTEXT = new RequestContext("PLAINTEXT", null);
+    private static final RequestContext CONTEXT = TestContexts.on("PLAINTEXT");
     private static final long PRODUCER = 42;
     private static final TopicPartition TXN_0 = new TopicPartition("txn", 0);
     private static final TopicPartition TXN_1 = new TopicPartition("txn", 1);

@@ -132,21 +132,7 @@ class ShareClusterTest {
                      cluster.bootstrapServers()))) {
             List<String> byA = new ArrayList<>();
             List<String> byB = new ArrayList<>();
-            // Both are assigned the partition once its share state is initialized (as Kafka's coordinator assigns
-            // it), each at a heartbeat after that: until both are, one consumer alone would take every record.
-            await(() -> {
-                a.poll(POLL);
-                b.poll(POLL);
-                try {
-                    var members = admin.describeShareGroups(List.of("workers")).all().get().get("workers").members();
-                    return members.size() == 2
-                            && members.stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
-                } catch (ExecutionException notYet) {
-                    return false;
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, "both consumers assigned");
+            ShareConsumersAssigned.await(admin, "workers", POLL, a, b);
             // Produce until the share partition (started at the high watermark by the first fetch) delivers.
             int[] produced = {0};
             await(() -> {

@@ -2,7 +2,7 @@ package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
-import io.minibroker.broker.api.TopicRights;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TestLogs;
@@ -104,8 +104,7 @@ class ShareFetchContinuationTest {
         UUID topicId = topics.get("t").orElseThrow().id();
         ShareFetchHandler handler = new ShareFetchHandler(manager, new ShareSessionCache(10),
                 new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), 1000);
-        RequestContext context = new RequestContext("PLAINTEXT", new InetSocketAddress("127.0.0.1", 1001), null, null,
-                TopicRights.ALL, eventLoop);
+        RequestContext context = TestContexts.onEventLoop(new InetSocketAddress("127.0.0.1", 1001), eventLoop);
         ShareFetchResponseView opened = new ShareFetchResponseView(
                 handler.handle(context, fetch(topicId, 0)).toCompletableFuture().get());
         assertThat(ShareWire.acquired(opened)).as("acquired as the session opened").isNotEmpty();

@@ -1,6 +1,6 @@
 package io.minibroker.broker.transaction;
 
-import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
@@ -52,7 +52,7 @@ class ListTransactionsHandlerTest {
     }
 
     private Struct list(Struct body, int version) throws Exception {
-        return handler.handle(new RequestContext("PLAINTEXT", null), new Request(new RequestHeader(
+        return handler.handle(TestContexts.on("PLAINTEXT"), new Request(new RequestHeader(
                 ApiKey.LIST_TRANSACTIONS.id(), (short) version, 1, "test"), ApiKey.LIST_TRANSACTIONS, body))
                 .toCompletableFuture().get();
     }
