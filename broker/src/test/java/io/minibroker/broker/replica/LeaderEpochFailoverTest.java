@@ -1,6 +1,5 @@
 package io.minibroker.broker.replica;
 
-import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.server.ReadFromStart;
 import io.minibroker.broker.server.SessionClock;
@@ -169,9 +168,9 @@ class LeaderEpochFailoverTest {
             }
         }
         Path checkpoint = cluster.logDir(2).resolve(TOPIC + "-0").resolve("leader-epoch-checkpoint");
-        int firstEpoch = controllersView().leaderEpoch();
+        int firstEpoch = partition().leaderEpoch();
         cluster.moveLeader(TOPIC, 0, 2);
-        int node2Epoch = controllersView().leaderEpoch();
+        int node2Epoch = partition().leaderEpoch();
         await(() -> epochs(checkpoint).containsKey(node2Epoch), "node 2 to lead, beginning its epoch");
         assertThat(epochs(checkpoint)).containsExactly(Map.entry(firstEpoch, 0L), Map.entry(node2Epoch, 10L));
 
@@ -193,11 +192,6 @@ class LeaderEpochFailoverTest {
             throw new UncheckedIOException(e);
         }
         return epochs;
-    }
-
-    /** Partition 0 as the controller has it now. */
-    private PartitionImage controllersView() {
-        return cluster.controller().topicAssignments().image().topic(TOPIC).orElseThrow().partitions().get(0);
     }
 
     private KafkaProducer<String, String> producer(String acks) {
