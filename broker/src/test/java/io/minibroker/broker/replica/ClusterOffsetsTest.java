@@ -52,11 +52,8 @@ class ClusterOffsetsTest {
 
     @BeforeEach
     void start() throws Exception {
-        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "30000", "replica.fetch.wait.max.ms", "100",
-                "replica.lag.time.max.ms", "600000"));
+        running = SessionClock.startRunning(3, 30_000, Map.of("replica.lag.time.max.ms", "600000"));
         cluster = running.cluster();
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 0))))).all().get();
         }
