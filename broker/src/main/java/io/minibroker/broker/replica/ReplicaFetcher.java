@@ -205,17 +205,21 @@ final class ReplicaFetcher implements AutoCloseable {
             truncateTo(log, ours.endOffset(), "the end of epoch " + ours.epoch() + ", before epochs leader "
                     + leader.id() + " never had");
             if (log.latestEpoch() >= epoch) {
-                return true; // nothing was left to cut (the epoch started at the log end)
+                return true; // the cut dropped no epoch: asking again would get the same answer
             }
         }
     }
 
+    /**
+     * Called whatever our log end, as Kafka's follower calls UnifiedLog.truncateTo: at or past the log end nothing
+     * is cut, but an epoch this replica assigned at its log end when it led, with no record in it, still goes.
+     */
     private void truncateTo(PartitionLog log, long offset, String where) {
         if (log.logEndOffset() > offset) {
             LOG.info("Truncating {} from {} to {}, {}, before following leader {}", log.topicPartition(),
                     log.logEndOffset(), offset, where, leader.id());
-            log.truncateTo(offset);
         }
+        log.truncateTo(offset);
     }
 
     private void fetchOnce(List<FollowedPartition> followed) throws IOException {

@@ -66,11 +66,10 @@ class ClusterGroupConfigsTest {
 
     @BeforeEach
     void start() throws Exception {
-        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
-                "offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS), "offsets.topic.replication.factor", "3"));
+        running = SessionClock.startRunning(3, 3_000, Map.of(
+                "offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS),
+                "offsets.topic.replication.factor", "3"));
         cluster = running.cluster();
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
     @AfterEach

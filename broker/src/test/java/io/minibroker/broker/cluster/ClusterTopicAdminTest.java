@@ -67,10 +67,8 @@ class ClusterTopicAdminTest {
 
     @BeforeEach
     void start() throws Exception {
-        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100"));
+        running = SessionClock.startRunning(3, 3_000, Map.of());
         cluster = running.cluster();
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
     @AfterEach

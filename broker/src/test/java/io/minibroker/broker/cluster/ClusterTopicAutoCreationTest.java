@@ -42,12 +42,9 @@ class ClusterTopicAutoCreationTest {
 
     @BeforeEach
     void start() throws Exception {
-        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
-                "num.partitions", "2", "default.replication.factor", "3", "offsets.topic.num.partitions", "4",
-                "offsets.topic.replication.factor", "2"));
+        running = SessionClock.startRunning(3, 3_000, Map.of("num.partitions", "2", "default.replication.factor", "3",
+                "offsets.topic.num.partitions", "4", "offsets.topic.replication.factor", "2"));
         cluster = running.cluster();
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
     @AfterEach

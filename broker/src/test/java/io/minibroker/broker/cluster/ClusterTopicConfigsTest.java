@@ -50,11 +50,8 @@ class ClusterTopicConfigsTest {
 
     @BeforeEach
     void start() throws Exception {
-        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "3000", "replica.fetch.wait.max.ms", "100",
-                "replica.lag.time.max.ms", "2000"));
+        running = SessionClock.startRunning(3, 3_000, Map.of("replica.lag.time.max.ms", "2000"));
         cluster = running.cluster();
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = admin(0)) {
             // The first topic's only partition is led by node 0, the controller's node, which the tests keep up.
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3))).all().get();

@@ -59,16 +59,11 @@ class ClusterReplicationControlsTest {
 
     @BeforeEach
     void start() throws Exception {
-        running = SessionClock.startRunning(3, Map.ofEntries(Map.entry("broker.heartbeat.interval.ms", "100"),
-                Map.entry("broker.session.timeout.ms", "1500"),
-                Map.entry("replica.fetch.wait.max.ms", "100"), Map.entry("replica.lag.time.max.ms", "1000"),
-                Map.entry("group.initial.rebalance.delay.ms", "0"), Map.entry("auto.leader.rebalance.enable", "false"),
-                Map.entry("transaction.state.log.num.partitions", "3"),
-                Map.entry("transaction.state.log.replication.factor", "3"),
-                Map.entry("transaction.state.log.min.isr", "1"),
-                Map.entry("minibroker.controls.port", "0")));
+        running = SessionClock.startRunning(3, 1_500, Map.of("replica.lag.time.max.ms", "1000",
+                "group.initial.rebalance.delay.ms", "0", "auto.leader.rebalance.enable", "false",
+                "transaction.state.log.num.partitions", "3", "transaction.state.log.replication.factor", "3",
+                "transaction.state.log.min.isr", "1", "minibroker.controls.port", "0"));
         cluster = running.cluster();
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
         admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3).configs(Map.of("min.insync.replicas", "2")),
                 new NewTopic(STRICT, 1, (short) 3).configs(Map.of("min.insync.replicas", "3")))).all().get();

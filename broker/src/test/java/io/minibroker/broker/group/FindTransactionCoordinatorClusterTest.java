@@ -45,12 +45,10 @@ class FindTransactionCoordinatorClusterTest {
 
     @BeforeEach
     void start() throws Exception {
-        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
+        running = SessionClock.startRunning(3, 1_500, Map.of(
                 "transaction.state.log.num.partitions", Integer.toString(STATE_PARTITIONS),
                 "transaction.state.log.replication.factor", "3"));
         cluster = running.cluster();
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
     @AfterEach

@@ -69,13 +69,11 @@ class GroupCoordinatorFailoverTest {
 
     @BeforeEach
     void start() throws Exception {
-        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
-                "replica.lag.time.max.ms", "3000", "group.initial.rebalance.delay.ms", "0",
+        running = SessionClock.startRunning(3, 1_500, Map.of("replica.lag.time.max.ms", "3000",
+                "group.initial.rebalance.delay.ms", "0", "group.consumer.heartbeat.interval.ms", "500",
                 "offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS),
-                "offsets.topic.replication.factor", "3", "group.consumer.heartbeat.interval.ms", "500"));
+                "offsets.topic.replication.factor", "3"));
         cluster = running.cluster();
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = admin(0)) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 3))).all().get();
         }

@@ -2,6 +2,7 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.SessionClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
@@ -34,6 +35,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * ListOffsets and DeleteRecords in a cluster: only the leader answers them, LATEST is the high watermark (not the
  * log end) for read_uncommitted and read_committed alike, and DeleteRecords is answered once the live followers
  * took the log start offset it moved on the leader.
+ *
+ * <p>The cluster runs on a manual clock that moves on by itself ({@link SessionClock#startRunning}), never past a
+ * live node's last heartbeat, so that no live follower is fenced on a loaded machine; the sessions are long (30 s of
+ * that clock), so that a killed follower stays in the ISR for the whole test.
  */
 class ClusterOffsetsTest {
 
@@ -43,14 +48,12 @@ class ClusterOffsetsTest {
     private static final int DEBUGGING_REPLICA_ID = -2;
 
     private MiniCluster cluster;
+    private SessionClock.Running running;
 
     @BeforeEach
     void start() throws Exception {
-        // A long session: a killed follower stays in the ISR for the whole test.
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "30000", "replica.fetch.wait.max.ms", "100",
-                "replica.lag.time.max.ms", "600000"));
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+        running = SessionClock.startRunning(3, 30_000, Map.of("replica.lag.time.max.ms", "600000"));
+        cluster = running.cluster();
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 0))))).all().get();
         }
@@ -59,7 +62,7 @@ class ClusterOffsetsTest {
 
     @AfterEach
     void close() {
-        cluster.close();
+        running.close();
     }
 
     @Test

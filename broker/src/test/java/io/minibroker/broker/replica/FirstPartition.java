@@ -1,18 +1,20 @@
 package io.minibroker.broker.replica;
 
+import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.embedded.MiniCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.Node;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * What the cluster's metadata says of a topic's partition 0, as a client's describeTopics answers it: the Admin is
- * bootstrapped at the controller's node but asks whichever broker it picks, whose image may lag the controller's
- * by a change or two (eventually the same everywhere). For what the controller decides on now, ask the controller.
+ * A topic's partition 0 as the controller has it now: the leader and ISR it decided on, which every broker's image
+ * reaches in turn. Not a client's describeTopics: the Admin sends that to whichever broker it picks, whose image may
+ * lag the controller's by a change or two, so that a wait for the ISR to be whole again could pass on an image from
+ * before it shrank (a restarted broker replaying the metadata log), or an election be asked for before the
+ * controller has the replica back in the ISR.
  */
 final class FirstPartition {
 
@@ -24,31 +26,24 @@ final class FirstPartition {
         this.topic = topic;
     }
 
-    /** The leader's id, or -1 when there is none or the metadata cannot be had. */
+    /** The leader's id, or -1 when there is none or the topic is not created yet. */
     int leader() {
-        try {
-            Node leader = describe().partitions().get(0).leader();
-            return leader == null ? -1 : leader.id();
-        } catch (RuntimeException e) {
-            return -1;
-        }
+        return image().map(PartitionImage::leader).orElse(-1);
     }
 
-    /** The ISR's ids in ascending order, empty when the metadata cannot be had. */
+    /** The ISR's ids in ascending order, empty while the topic is not created. */
     List<Integer> isr() {
-        try {
-            return describe().partitions().get(0).isr().stream().map(Node::id).sorted().toList();
-        } catch (RuntimeException e) {
-            return List.of();
-        }
+        return image().map(partition -> partition.isr().stream().sorted().toList()).orElse(List.of());
     }
 
-    private TopicDescription describe() {
-        try (Admin admin = admin()) {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+    /** The leader epoch, or -1 while the topic is not created. */
+    int leaderEpoch() {
+        return image().map(PartitionImage::leaderEpoch).orElse(-1);
+    }
+
+    private Optional<PartitionImage> image() {
+        return cluster.controller().topicAssignments().image().topic(topic)
+                .map(image -> image.partitions().get(0));
     }
 
     Admin admin() {

@@ -18,9 +18,14 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -146,6 +151,47 @@ class LeaderEpochFailoverTest {
         sessions.nextControllerRound();
         await(() -> partition().leader() == 1, "node 1 to lead again");
         assertThat(readAll(expected.size() + 5)).isEqualTo(expected);
+    }
+
+    /**
+     * Leadership moves to node 2 and back with no record written meanwhile: node 2 began its epoch at its log end
+     * and wrote nothing in it, so following node 1 it cuts nothing but drops that epoch, as Kafka's truncateTo does
+     * at the log end (the leader's answer puts the cut right there). Read from node 2's checkpoint, which a
+     * truncation writes.
+     */
+    @Test
+    void aFormerLeaderDropsTheEpochItWroteNothingInWhenItFollowsAgain() throws Exception {
+        start("60000", List.of(1, 2));
+        try (KafkaProducer<String, String> producer = producer("all")) {
+            for (int i = 0; i < 10; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i)).get();
+            }
+        }
+        Path checkpoint = cluster.logDir(2).resolve(TOPIC + "-0").resolve("leader-epoch-checkpoint");
+        int firstEpoch = partition().leaderEpoch();
+        cluster.moveLeader(TOPIC, 0, 2);
+        int node2Epoch = partition().leaderEpoch();
+        await(() -> epochs(checkpoint).containsKey(node2Epoch), "node 2 to lead, beginning its epoch");
+        assertThat(epochs(checkpoint)).containsExactly(Map.entry(firstEpoch, 0L), Map.entry(node2Epoch, 10L));
+
+        cluster.moveLeader(TOPIC, 0, 1);
+
+        await(() -> !epochs(checkpoint).containsKey(node2Epoch), "node 2, following, to drop its empty epoch");
+        assertThat(epochs(checkpoint)).containsExactly(Map.entry(firstEpoch, 0L));
+    }
+
+    /** A {@code leader-epoch-checkpoint}'s entries, epoch to start offset (its two header lines skipped). */
+    private static Map<Integer, Long> epochs(Path checkpoint) {
+        Map<Integer, Long> epochs = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(checkpoint).stream().skip(2).toList()) {
+                String[] fields = line.split(" ");
+                epochs.put(Integer.parseInt(fields[0]), Long.parseLong(fields[1]));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return epochs;
     }
 
     private KafkaProducer<String, String> producer(String acks) {

@@ -51,8 +51,8 @@ class ManualClockIsrTest {
 
     @Test
     void aFollowerThatStopsFetchingLeavesTheIsrWhenTheClockPassesTheLag() throws Exception {
-        await(() -> isr().equals(List.of(0, 1, 2)), "the ISR to be every replica");
-        assertThat(leader()).isZero();
+        await(() -> partition().isr().equals(List.of(0, 1, 2)), "the ISR to be every replica");
+        assertThat(partition().leader()).isZero();
 
         cluster.kill(2); // stops fetching at once; its session would end only 9 s of the clock later
         for (long now = CHECK_MS; now <= LAG_MS; now += CHECK_MS) {
@@ -62,7 +62,7 @@ class ManualClockIsrTest {
         advanceWhileNode1Fetches(); // 1.5 s: node 2 last fetched at 0, node 1 at 1 s
 
         assertThat(isrShrinks()).isEqualTo(1.0);
-        await(() -> isr().equals(List.of(0, 1)), "node 2 to leave the ISR, have " + isr());
+        await(() -> partition().isr().equals(List.of(0, 1)), "node 2 to leave the ISR, have " + partition().isr());
     }
 
     /**
@@ -83,20 +83,12 @@ class ManualClockIsrTest {
         return cluster.node(0).meterRegistry().get("kafka.server.replicamanager.isrshrinks").counter().count();
     }
 
-    private int leader() throws Exception {
-        try (Admin admin = admin()) {
-            return admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC).partitions().get(0).leader()
-                    .id();
-        }
-    }
-
-    private List<Integer> isr() {
-        try (Admin admin = admin()) {
-            return admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC).partitions().get(0).isr()
-                    .stream().map(node -> node.id()).toList();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+    /**
+     * As the controller has it: a describeTopics sent to a broker that has not taken the topic's image yet would
+     * fail (unknown topic), and one whose image lags would show the ISR from before a change.
+     */
+    private FirstPartition partition() {
+        return new FirstPartition(cluster, TOPIC);
     }
 
     private Admin admin() {

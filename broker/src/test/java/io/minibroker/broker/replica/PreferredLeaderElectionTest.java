@@ -1,6 +1,5 @@
 package io.minibroker.broker.replica;
 
-import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.server.ReadFromStart;
 import io.minibroker.broker.server.SessionClock;
@@ -84,7 +83,7 @@ class PreferredLeaderElectionTest {
 
             cluster.restart(1);
             awaitNode1InSync();
-            assertThat(controllersView().leader()).as("nothing moves it back by itself here").isEqualTo(2);
+            assertThat(partition().leader()).as("nothing moves it back by itself here").isEqualTo(2);
 
             assertThat(electPreferred(admin)).isEmpty();
             await(() -> partition().leader() == 1, "node 1 to lead");
@@ -105,10 +104,10 @@ class PreferredLeaderElectionTest {
         startWithLeaderMovedFromNode1("true");
         cluster.restart(1);
         awaitNode1InSync();
-        assertThat(controllersView().leader()).as("no rebalance round has come yet").isEqualTo(2);
+        assertThat(partition().leader()).as("no rebalance round has come yet").isEqualTo(2);
         clock.advance(CHECK_INTERVAL_MS);
         await(() -> partition().leader() == 1, "the rebalance to give node 1 its partition back");
-        assertThat(controllersView().isr()).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(partition().isr()).containsExactlyInAnyOrder(0, 1, 2);
         produce(20, 40);
         assertThat(readAll(40)).isEqualTo(values(0, 40));
     }
@@ -139,12 +138,7 @@ class PreferredLeaderElectionTest {
     private void awaitNode1InSync() {
         await(() -> cluster.controller().membership().isLive(1), "node 1 to register and heartbeat");
         new SessionClock(cluster, clock, SESSION_MS).awaitAdvancing(FETCH_WAIT_MS,
-                () -> controllersView().isr().contains(1), "node 1 to catch up and rejoin the ISR at the controller");
-    }
-
-    /** Partition 0 as the controller has it now. */
-    private PartitionImage controllersView() {
-        return cluster.controller().topicAssignments().image().topic(TOPIC).orElseThrow().partitions().get(0);
+                () -> partition().isr().contains(1), "node 1 to catch up and rejoin the ISR at the controller");
     }
 
     private Optional<Throwable> electPreferred(Admin admin) throws Exception {

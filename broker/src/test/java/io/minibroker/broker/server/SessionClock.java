@@ -5,6 +5,7 @@ import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.purgatory.time.ManualClock;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +34,11 @@ public final class SessionClock {
      * tests set, so that a follower's parked fetch returns about as soon as on the real clock.
      */
     private static final long RUNNING_STEP_MS = 100;
+    /**
+     * A running clock's nodes' broker.heartbeat.interval.ms: each step waits for every running node's next
+     * heartbeat, so this is about how long a step takes in real time.
+     */
+    private static final long HEARTBEAT_INTERVAL_MS = 100;
 
     private final MiniCluster cluster;
     private final ManualClock clock;
@@ -88,15 +94,32 @@ public final class SessionClock {
     }
 
     /**
-     * Starts a cluster of {@code nodes} on a manual clock that moves on by itself ({@code overrides} name its
-     * broker.session.timeout.ms); closing the answer stops the clock, then the cluster.
+     * Starts a cluster of {@code nodes} on a manual clock that moves on by itself, with sessions of
+     * {@code sessionMs} of that clock, and returns once every node is live; closing the answer stops the clock, then
+     * the cluster. The settings the running clock needs are made here ({@code overrides} add the test's own): a
+     * heartbeat every {@link #HEARTBEAT_INTERVAL_MS} (real time), which each step waits for, and followers' fetches
+     * parked at their leader for one step at most.
      */
-    public static Running startRunning(int nodes, Map<String, String> overrides)
+    public static Running startRunning(int nodes, long sessionMs, Map<String, String> overrides)
             throws IOException, InterruptedException {
+        Map<String, String> settings = new HashMap<>(overrides);
+        for (Map.Entry<String, String> setting : Map.of("broker.heartbeat.interval.ms",
+                String.valueOf(HEARTBEAT_INTERVAL_MS), "broker.session.timeout.ms", String.valueOf(sessionMs),
+                "replica.fetch.wait.max.ms", String.valueOf(RUNNING_STEP_MS)).entrySet()) {
+            if (settings.put(setting.getKey(), setting.getValue()) != null) {
+                throw new IllegalArgumentException(setting.getKey() + " is startRunning's to set");
+            }
+        }
         ManualClock clock = new ManualClock();
-        MiniCluster cluster = MiniCluster.start(nodes, overrides, clock);
-        long sessionMs = Long.parseLong(overrides.get("broker.session.timeout.ms"));
-        return new SessionClock(cluster, clock, sessionMs).new Running();
+        MiniCluster cluster = MiniCluster.start(nodes, settings, clock);
+        Running running = new SessionClock(cluster, clock, sessionMs).new Running();
+        try {
+            await(() -> cluster.controller().membership().liveBrokers().size() == nodes, nodes + " live brokers");
+        } catch (AssertionError e) {
+            running.close();
+            throw e;
+        }
+        return running;
     }
 
     /**

@@ -50,12 +50,9 @@ class ShareStateFailoverTest {
 
     @BeforeEach
     void start() throws Exception {
-        running = SessionClock.startRunning(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
-                "offsets.topic.num.partitions", "3", "offsets.topic.replication.factor", "3",
-                "share.coordinator.state.topic.num.partitions", "3"));
+        running = SessionClock.startRunning(3, 1_500, Map.of("offsets.topic.num.partitions", "3",
+                "offsets.topic.replication.factor", "3", "share.coordinator.state.topic.num.partitions", "3"));
         cluster = running.cluster();
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 cluster.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3))).all().get();

@@ -61,17 +61,15 @@ class ClusterTransactionsTest {
 
     @BeforeEach
     void start(TestInfo test) throws Exception {
-        Map<String, String> overrides = new HashMap<>(Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", "1500", "replica.fetch.wait.max.ms", "100",
-                "replica.lag.time.max.ms", "3000", "min.insync.replicas", "2",
+        Map<String, String> overrides = new HashMap<>(Map.of("replica.lag.time.max.ms", "3000",
+                "min.insync.replicas", "2",
                 "transaction.state.log.num.partitions", "3", "transaction.state.log.replication.factor", "3",
                 "offsets.topic.num.partitions", "3", "offsets.topic.replication.factor", "3"));
         if (test.getTags().contains(TRANSACTION_VERSION_1)) {
             overrides.put("minibroker.transaction.version", "1");
         }
-        running = SessionClock.startRunning(3, overrides);
+        running = SessionClock.startRunning(3, 1_500, overrides);
         cluster = running.cluster();
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = admin()) {
             // One partition led by each node, so that every commit needs markers on other nodes.
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(0, 1, 2), 1, List.of(1, 2, 0),
