@@ -208,23 +208,22 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
      * Where the key's coordinator is, found as the other coordinators' are ({@link ClusterOffsetsTopicLeaders}): the
      * leader of its partition of the topic, or COORDINATOR_NOT_AVAILABLE while there is none (or no topic yet, which
      * is then created). This node, when it leads it, whatever listeners it has: its own coordinator needs no address.
+     * The leader's id and endpoint come from one image, so that the two agree.
      */
     private Target locate(SharePartitionKey key) {
         if (leaders == null) {
             return Target.HERE; // a single node's coordinator creates the topic itself
         }
-        String coordinatorKey = ShareCoordinator.coordinatorKey(key);
-        Optional<Integer> leader = leaders.leaderId(coordinatorKey);
-        if (leader.isPresent() && leader.get() == nodeId) {
-            return Target.HERE;
-        }
-        Optional<CoordinatorLocator.Coordinator> found = leader.isEmpty() ? Optional.empty()
-                : leaders.leaderFor(coordinatorKey, listenerName);
-        if (found.isEmpty()) {
+        Optional<ClusterOffsetsTopicLeaders.Leader> leader =
+                leaders.leader(ShareCoordinator.coordinatorKey(key), listenerName);
+        if (leader.isEmpty()) {
             creation.create(Set.of(ShareCoordinator.NAME));
             return new Target(Errors.COORDINATOR_NOT_AVAILABLE, null);
         }
-        CoordinatorLocator.Coordinator coordinator = found.get();
+        if (leader.get().id() == nodeId) {
+            return Target.HERE;
+        }
+        CoordinatorLocator.Coordinator coordinator = leader.get().coordinator();
         if (coordinator.error() != Errors.NONE) {
             return new Target(coordinator.error(), null);
         }
