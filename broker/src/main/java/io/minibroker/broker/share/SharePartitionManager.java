@@ -21,6 +21,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.ToIntFunction;
 
 /**
@@ -73,10 +75,13 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
     /**
      * The share partition of {@code key} over {@code log}, or null while its state is being read from the share
      * coordinator: that starts at its first fetch under the partition's current leader epoch, as Kafka's
-     * SharePartition initializes, and parked fetches are woken when it is done. A share partition this node led under
-     * an earlier epoch is dropped first: another leader may have changed its state since.
+     * SharePartition initializes, and parked fetches are woken when it is done, on {@code eventLoop} (the event loop
+     * of the request that asked, {@code RequestContext.eventLoop()}): not on the thread that answered the read, on one
+     * node the share coordinator's, whose every other state read and write would wait behind the fetches' log reads
+     * and answers. A share partition this node led under an earlier epoch is dropped first: another leader may have
+     * changed its state since.
      */
-    public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog) {
+    public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog, Executor eventLoop) {
         ShareGroupSettings settings = configs.settings(key.groupId());
         int epoch = leaderEpochs.applyAsInt(partitionLog.topicPartition());
         SharePartition partition = partitions.get(key);
@@ -89,7 +94,7 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
                 if (partition != null) {
                     partitions.remove(key, partition);
                 }
-                load(key, partitionLog, settings, epoch);
+                load(key, partitionLog, settings, epoch, eventLoop);
                 return null;
             }
             loading.remove(key);
@@ -98,11 +103,12 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
         return partition;
     }
 
-    private void load(SharePartitionKey key, PartitionLog partitionLog, ShareGroupSettings settings, int epoch) {
+    private void load(SharePartitionKey key, PartitionLog partitionLog, ShareGroupSettings settings, int epoch,
+                      Executor eventLoop) {
         // With no state yet, the share partition starts where share.auto.offset.reset says at its first fetch.
         long resetStart = settings.autoOffsetResetEarliest() ? partitionLog.logStartOffset()
                 : partitionLog.highWatermark();
-        persister.read(key, epoch).whenComplete((state, failure) -> {
+        persister.read(key, epoch).whenCompleteAsync((state, failure) -> {
             if (failure != null) {
                 // Asked again at the next fetch; a parked one answers at its timeout.
                 log.warn("Cannot load the state of share partition {}: {}", key, failure.toString());
@@ -117,7 +123,21 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
             altered.remove(key);
             loading.remove(key);
             fetchPurgatory.checkAndComplete(key);
-        });
+        }, orHereOnceStopped(eventLoop));
+    }
+
+    /**
+     * {@code eventLoop}, or the calling thread once the loop refuses work (the broker stopping): a load's outcome
+     * must still end the loading, and the purgatory's close answers the fetches parked on it.
+     */
+    private static Executor orHereOnceStopped(Executor eventLoop) {
+        return task -> {
+            try {
+                eventLoop.execute(task);
+            } catch (RejectedExecutionException e) {
+                task.run();
+            }
+        };
     }
 
     /**
