@@ -99,6 +99,9 @@ final class ShareFetchWork {
             }
             anyReadable = true;
             SharePartition partition = manager.partition(keyOf(tp), log, eventLoop);
+            if (partition == null && manager.loadFailed(keyOf(tp))) {
+                return true; // its failure to answer
+            }
             if (partition == null) {
                 loading = true; // nothing to acquire until its state is loaded, which wakes this fetch
                 continue;
@@ -180,8 +183,11 @@ final class ShareFetchWork {
                     error = Errors.TOPIC_AUTHORIZATION_FAILED;
                 } else if (resolved.log() != null && remainingRecords > 0 && remainingBytes > 0) {
                     SharePartition partition = manager.partition(keyOf(tp), resolved.log(), eventLoop);
+                    if (partition == null) {
+                        error = manager.takeLoadFailure(keyOf(tp)); // NONE while it loads: nothing yet
+                    }
                     try {
-                        acquired = partition == null ? Acquired.NOTHING // still loading: nothing yet
+                        acquired = partition == null ? Acquired.NOTHING // loading, or its load failed
                                 : acquire(resolved.log(), partition, remainingBytes, remainingRecords);
                         remainingBytes -= acquired.sizeInBytes();
                         remainingRecords -= acquired.count();

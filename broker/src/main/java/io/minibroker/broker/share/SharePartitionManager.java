@@ -44,6 +44,12 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
     private final Map<SharePartitionKey, SharePartition> partitions = new ConcurrentHashMap<>();
     /** Share partitions whose state is being read from the share coordinator. */
     private final Set<SharePartitionKey> loading = ConcurrentHashMap.newKeySet();
+    /**
+     * Share partitions whose last load failed, with the error the next fetch answers for them (Kafka's SharePartition
+     * fails its initialization, and its SharePartitionManager answers the fetch with the error and drops it): the
+     * fetch after that loads them again.
+     */
+    private final Map<SharePartitionKey, Errors> loadFailures = new ConcurrentHashMap<>();
     /** Share partitions not loaded here whose state AlterShareGroupOffsets initialized here (listed by Describe). */
     private final Set<SharePartitionKey> altered = ConcurrentHashMap.newKeySet();
     private final Purgatory<DelayedShareFetch> fetchPurgatory;
@@ -82,6 +88,9 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      * changed its state since.
      */
     public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog, Executor eventLoop) {
+        if (loadFailures.containsKey(key)) {
+            return null; // its failure is answered first, then it loads again
+        }
         ShareGroupSettings settings = configs.settings(key.groupId());
         int epoch = leaderEpochs.applyAsInt(partitionLog.topicPartition());
         SharePartition partition = partitions.get(key);
@@ -110,9 +119,12 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
                 : partitionLog.highWatermark();
         persister.read(key, epoch).whenCompleteAsync((state, failure) -> {
             if (failure != null) {
-                // Asked again at the next fetch; a parked one answers at its timeout.
+                // Answered to the fetches waiting for it, as Kafka's SharePartition answers a failed initialization
+                // (INVALID_REQUEST, a share partition never initialized, is UNKNOWN_SERVER_ERROR); loaded again after.
                 log.warn("Cannot load the state of share partition {}: {}", key, failure.toString());
+                loadFailures.put(key, persisterError(Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR)));
                 loading.remove(key);
+                fetchPurgatory.checkAndComplete(key);
                 return;
             }
             SharePartition loaded = state.snapshot() != null
@@ -138,6 +150,17 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
                 task.run();
             }
         };
+    }
+
+    /** Whether the last load of {@code key} failed, its failure not yet answered. */
+    boolean loadFailed(SharePartitionKey key) {
+        return loadFailures.containsKey(key);
+    }
+
+    /** The error of the last load of {@code key}, answered once (NONE if it did not fail): the next fetch loads it. */
+    Errors takeLoadFailure(SharePartitionKey key) {
+        Errors failed = loadFailures.remove(key);
+        return failed == null ? Errors.NONE : failed;
     }
 
     /**
@@ -196,7 +219,11 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      * SharePartitionManager drops a fenced one: the next fetch here loads the state again.
      */
     private Errors writeError(SharePartition partition, Throwable failure) {
-        Errors error = dropIfFenced(partition, failure);
+        return persisterError(dropIfFenced(partition, failure));
+    }
+
+    /** A share coordinator's error as Kafka's SharePartition answers it to its client (its fetchPersisterError). */
+    private static Errors persisterError(Errors error) {
         return switch (error) {
             case NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS ->
                     Errors.COORDINATOR_NOT_AVAILABLE;

@@ -130,7 +130,7 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
         }
         if (target.remote() == null) {
             return local.write(key, snapshot, leaderEpoch, stateEpoch, snapshot.deliveryCompleteCount())
-                    .thenAccept(ShareStatePersister::check);
+                    .thenAccept(written -> check(written.error()));
         }
         WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId(key.groupId());
         WriteShareGroupStateRequestView.PartitionData partition = request.addTopic().topicId(key.topicId())

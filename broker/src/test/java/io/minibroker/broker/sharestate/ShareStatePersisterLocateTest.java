@@ -76,7 +76,8 @@ class ShareStatePersisterLocateTest {
      */
     @Test
     void theCoordinatorIsFoundInOneImage() throws Exception {
-        ClusterMetadata otherLeads = new ClusterMetadata(NODE, List.of(new BrokerNode(NODE, "INTERNAL", "localhost", 1)),
+        ClusterMetadata otherLeads = new ClusterMetadata(NODE,
+                List.of(new BrokerNode(NODE, "INTERNAL", "localhost", 1)),
                 Map.of(ShareCoordinator.NAME, new TopicImage(ShareCoordinator.NAME, new UUID(2, 2),
                         List.of(new PartitionImage(0, 2, 0, List.of(NODE, 2), List.of(NODE, 2), List.of())))));
         ClusterMetadata noTopic = new ClusterMetadata(NODE, List.of(), Map.of());
@@ -97,6 +98,7 @@ class ShareStatePersisterLocateTest {
     @Test
     void theLeaderKeepsTheStateItselfWithoutAnEndpointOnTheListener() throws Exception {
         SharePartitionKey key = new SharePartitionKey("g", topics.get("data").orElseThrow().id(), 0);
+        persister.initialize(key, 0, -1).toCompletableFuture().get(10, TimeUnit.SECONDS);
         persister.write(key, new ShareStateSnapshot(7, List.of()), 0, 0).toCompletableFuture()
                 .get(10, TimeUnit.SECONDS);
         assertThat(persister.read(key, 0).toCompletableFuture().get(10, TimeUnit.SECONDS).snapshot().startOffset())
