@@ -345,7 +345,8 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      * A heartbeat's initialization of share partitions, before any member is assigned them (Kafka's
      * persisterInitialize): each state starts with no start offset (-1: its leader starts where
      * {@code share.auto.offset.reset} says at its first fetch) under {@code stateEpoch}, the group's epoch. A share
-     * partition already loaded here (fetched outside the group) is fenced at its next write and loaded again.
+     * partition already loaded here (fetched outside the group) is fenced at its next write and loaded again. One
+     * request per share coordinator, as Kafka's persister sends.
      */
     @Override
     public CompletionStage<Void> initializeState(String groupId, Map<UUID, Set<Integer>> statePartitions,
@@ -353,11 +354,7 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
         if (closed) {
             return stopped();
         }
-        List<CompletableFuture<Void>> initialized = new ArrayList<>();
-        statePartitions.forEach((topicId, numbers) -> numbers.forEach(partition -> initialized.add(persister
-                .initialize(new SharePartitionKey(groupId, topicId, partition), stateEpoch, Persister.NO_START_OFFSET)
-                .toCompletableFuture())));
-        return CompletableFuture.allOf(initialized.toArray(CompletableFuture[]::new));
+        return persister.initialize(groupId, statePartitions, stateEpoch, Persister.NO_START_OFFSET);
     }
 
     /** Forgets a share partition's state (DeleteShareGroupOffsets), here and at its share coordinator. */
