@@ -33,15 +33,23 @@ public final class ClusterOffsetsTopicLeaders implements CoordinatorLocator.Offs
         this.topicName = topicName;
     }
 
-    @Override
-    public Optional<Coordinator> leaderFor(String key, String listenerName) {
-        ClusterMetadata current = image.get();
-        return current.topic(topicName).map(topic -> leaderFor(key, listenerName, current, topic));
+    /** A key's partition's leader: its id (-1 while it has none) and its endpoint on a listener, or an error. */
+    public record Leader(int id, Coordinator coordinator) {
     }
 
-    /** The id of the leader of the key's partition (-1 while it has none), or empty while the topic does not exist. */
-    public Optional<Integer> leaderId(String key) {
-        return image.get().topic(topicName).map(topic -> partitionOf(key, topic).leader());
+    @Override
+    public Optional<Coordinator> leaderFor(String key, String listenerName) {
+        return leader(key, listenerName).map(Leader::coordinator);
+    }
+
+    /**
+     * The leader of the key's partition, its id and its endpoint on {@code listenerName} taken from one image (so
+     * they agree though a newer image may come between two looks), or empty while the topic does not exist.
+     */
+    public Optional<Leader> leader(String key, String listenerName) {
+        ClusterMetadata current = image.get();
+        return current.topic(topicName).map(topic -> new Leader(partitionOf(key, topic).leader(),
+                leaderFor(key, listenerName, current, topic)));
     }
 
     private static PartitionImage partitionOf(String key, TopicImage topic) {

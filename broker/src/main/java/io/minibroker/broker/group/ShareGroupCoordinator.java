@@ -383,21 +383,20 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH, 0, null);
     }
 
+    /**
+     * A member leaves (or its session ends) in one bump of the group epoch, as Kafka's shareGroupFenceMember: its
+     * target goes, and the group's subscribed topics become those of the members left, in that same bump (Kafka
+     * writes the metadata hash without the member in its epoch record), so the next heartbeat does not count the
+     * change again. That heartbeat bumps once more only if initialized partitions the group subscribes to are now in
+     * no member's target (Kafka's initializedAssignmentPending): the leaver's, unless another member holds them too.
+     */
     private void removeMember(ShareGroup group, ShareGroupMember member) {
         sessions.end(member);
         group.members.remove(member.memberId);
-        Map<UUID, Set<Integer>> held = group.targetAssignment.remove(member.memberId);
-        // As Kafka's initializedAssignmentPending, partitions now in no target bump the epoch once more at the
-        // next heartbeat.
-        group.assignmentPending |= held != null && heldByNoOther(group, held);
+        group.targetAssignment.remove(member.memberId);
+        group.subscribedPartitions = assignor.subscribedPartitions(group);
+        group.assignmentPending = !ShareGroupAssignor.targetIsCurrent(group);
         group.groupEpoch++;
-    }
-
-    /** Whether some of these partitions are in no member's target assignment; the caller holds the group's lock. */
-    private static boolean heldByNoOther(ShareGroup group, Map<UUID, Set<Integer>> held) {
-        return held.entrySet().stream().anyMatch(topic -> topic.getValue().stream().anyMatch(partition ->
-                group.targetAssignment.values().stream().noneMatch(target ->
-                        target.getOrDefault(topic.getKey(), Set.of()).contains(partition))));
     }
 
     @Override

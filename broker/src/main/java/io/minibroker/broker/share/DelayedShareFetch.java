@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>As a parked Fetch ({@code fetch/DelayedFetch}), it is checked and completed on whichever thread tells the
  * purgatory (an append's or a follower fetch's event loop, an acknowledgement's, a lock expiry's or its own timeout's
- * purgatory timer, the purgatory's close), and reads the log there: page-cache reads, never the disk-io thread's
+ * purgatory timer, the purgatory's close, the event loop of the request whose share partition's load woke it), and
+ * reads the log there: page-cache reads, never the disk-io thread's
  * queue of fsyncs and admin work (docs/architecture.md, "Where log reads run").
  */
 public final class DelayedShareFetch extends DelayedOperation {

@@ -1,5 +1,8 @@
 package io.minibroker.broker.share;
 
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -55,7 +58,18 @@ public interface Persister {
      * Replaces the state of {@code key} with one starting at {@code startOffset} with nothing in flight, under a new
      * state epoch (InitializeShareGroupState; AlterShareGroupOffsets); completes once that counts.
      */
-    CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset);
+    default CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
+        return initialize(key.groupId(), Map.of(key.topicId(), Set.of(key.partition())), stateEpoch, startOffset);
+    }
+
+    /**
+     * {@link #initialize(SharePartitionKey, int, long)} for several share partitions of a group ({@code partitions}:
+     * the partition numbers by topic id), asking each share coordinator once for all of those it holds, as Kafka's
+     * persister batches a group's partitions per coordinator node; completes once every one counts, or fails with
+     * the error of one that did not.
+     */
+    CompletionStage<Void> initialize(String groupId, Map<UUID, Set<Integer>> partitions, int stateEpoch,
+                                     long startOffset);
 
     /** The state's start offset and completed deliveries, for an administrator (ReadShareGroupStateSummary). */
     CompletionStage<Summary> summary(SharePartitionKey key);

@@ -58,7 +58,9 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
             return error(resolution.error());
         }
         ShareSessionCache.ShareSession session = resolution.session();
-        return ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks).thenApply(errors -> {
+        CompletableFuture<Map<TopicIdPartition, Errors>> acked =
+                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, context.eventLoop());
+        return acked.thenApply(errors -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());
                 sessions.remove(session);

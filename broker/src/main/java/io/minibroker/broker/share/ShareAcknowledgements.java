@@ -7,10 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * Applies a request's acknowledgements (ShareFetch's or ShareAcknowledge's) partition by partition; the answer
- * comes once every changed partition's state is durable.
+ * comes once every changed partition's state is durable. A share partition not loaded yet starts loading, its
+ * outcome handled on the request's event loop.
  */
 final class ShareAcknowledgements {
 
@@ -19,7 +21,8 @@ final class ShareAcknowledgements {
 
     static CompletableFuture<Map<TopicIdPartition, Errors>> apply(SharePartitionManager manager, ShareLogs logs,
                                                                   String groupId, String memberId,
-                                                                  Map<TopicIdPartition, List<Acknowledgement>> acks) {
+                                                                  Map<TopicIdPartition, List<Acknowledgement>> acks,
+                                                                  Executor eventLoop) {
         Map<TopicIdPartition, CompletableFuture<Errors>> pending = new LinkedHashMap<>();
         acks.forEach((tp, batches) -> {
             ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
@@ -28,7 +31,7 @@ final class ShareAcknowledgements {
                 return;
             }
             SharePartition partition = manager.partition(
-                    new SharePartitionKey(groupId, tp.topicId(), tp.partition()), resolved.log());
+                    new SharePartitionKey(groupId, tp.topicId(), tp.partition()), resolved.log(), eventLoop);
             if (partition == null) { // its state is still loading (Kafka's SharePartition answers so while initializing)
                 pending.put(tp, CompletableFuture.completedFuture(Errors.LEADER_NOT_AVAILABLE));
                 return;

@@ -80,7 +80,7 @@ public final class ShareFetchHandler implements ApiHandler {
                 ? body.maxRecords() : Integer.MAX_VALUE;
         boolean renewOnly = request.version() >= RENEW_FROM_VERSION && body.isRenewAck();
         CompletableFuture<Map<TopicIdPartition, Errors>> acked =
-                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks);
+                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, context.eventLoop());
         Function<Map<TopicIdPartition, Errors>, CompletionStage<Struct>> fetch = ackErrors -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());
@@ -90,7 +90,8 @@ public final class ShareFetchHandler implements ApiHandler {
             List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
-                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), maxRecords, ackErrors);
+                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), maxRecords, ackErrors,
+                    context.eventLoop());
             if (fetched.isEmpty() || work.canAnswer()) {
                 return CompletableFuture.completedFuture(work.respond()); // read here, as Fetch reads
             }

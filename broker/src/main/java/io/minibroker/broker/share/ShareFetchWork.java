@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Executor;
 
 /**
  * The fetch part of one ShareFetch: the session's partitions, what its acknowledgements answered, and, when it is
@@ -51,10 +52,13 @@ final class ShareFetchWork {
     private final int maxBytes;
     private final int maxRecords;
     private final Map<TopicIdPartition, Errors> acknowledgeErrors;
+    /** The request's connection's event loop, where a share partition's load that this fetch starts ends. */
+    private final Executor eventLoop;
 
     ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
                    List<TopicIdPartition> partitions, TopicRights rights, int minBytes, int maxWaitMs, int maxBytes,
-                   int maxRecords, Map<TopicIdPartition, Errors> acknowledgeErrors) {
+                   int maxRecords, Map<TopicIdPartition, Errors> acknowledgeErrors, Executor eventLoop) {
+        this.eventLoop = eventLoop;
         this.rights = rights;
         this.minBytes = minBytes;
         this.maxWaitMs = maxWaitMs;
@@ -94,7 +98,10 @@ final class ShareFetchWork {
                 continue; // answered refused whenever the fetch is answered; it does not hurry the answer (Kafka)
             }
             anyReadable = true;
-            SharePartition partition = manager.partition(keyOf(tp), log);
+            SharePartition partition = manager.partition(keyOf(tp), log, eventLoop);
+            if (partition == null && manager.loadFailed(keyOf(tp))) {
+                return true; // its failure to answer
+            }
             if (partition == null) {
                 loading = true; // nothing to acquire until its state is loaded, which wakes this fetch
                 continue;
@@ -175,9 +182,12 @@ final class ShareFetchWork {
                     // A session partition whose READ was taken away since it joined: refused, nothing acquired.
                     error = Errors.TOPIC_AUTHORIZATION_FAILED;
                 } else if (resolved.log() != null && remainingRecords > 0 && remainingBytes > 0) {
-                    SharePartition partition = manager.partition(keyOf(tp), resolved.log());
+                    SharePartition partition = manager.partition(keyOf(tp), resolved.log(), eventLoop);
+                    if (partition == null) {
+                        error = manager.takeLoadFailure(keyOf(tp)); // NONE while it loads: nothing yet
+                    }
                     try {
-                        acquired = partition == null ? Acquired.NOTHING // still loading: nothing yet
+                        acquired = partition == null ? Acquired.NOTHING // loading, or its load failed
                                 : acquire(resolved.log(), partition, remainingBytes, remainingRecords);
                         remainingBytes -= acquired.sizeInBytes();
                         remainingRecords -= acquired.count();

@@ -21,6 +21,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.ToIntFunction;
 
 /**
@@ -42,6 +44,12 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
     private final Map<SharePartitionKey, SharePartition> partitions = new ConcurrentHashMap<>();
     /** Share partitions whose state is being read from the share coordinator. */
     private final Set<SharePartitionKey> loading = ConcurrentHashMap.newKeySet();
+    /**
+     * Share partitions whose last load failed, with the error the next fetch answers for them (Kafka's SharePartition
+     * fails its initialization, and its SharePartitionManager answers the fetch with the error and drops it): the
+     * fetch after that loads them again.
+     */
+    private final Map<SharePartitionKey, Errors> loadFailures = new ConcurrentHashMap<>();
     /** Share partitions not loaded here whose state AlterShareGroupOffsets initialized here (listed by Describe). */
     private final Set<SharePartitionKey> altered = ConcurrentHashMap.newKeySet();
     private final Purgatory<DelayedShareFetch> fetchPurgatory;
@@ -73,10 +81,16 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
     /**
      * The share partition of {@code key} over {@code log}, or null while its state is being read from the share
      * coordinator: that starts at its first fetch under the partition's current leader epoch, as Kafka's
-     * SharePartition initializes, and parked fetches are woken when it is done. A share partition this node led under
-     * an earlier epoch is dropped first: another leader may have changed its state since.
+     * SharePartition initializes, and parked fetches are woken when it is done, on {@code eventLoop} (the event loop
+     * of the request that asked, {@code RequestContext.eventLoop()}): not on the thread that answered the read, on one
+     * node the share coordinator's, whose every other state read and write would wait behind the fetches' log reads
+     * and answers. A share partition this node led under an earlier epoch is dropped first: another leader may have
+     * changed its state since.
      */
-    public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog) {
+    public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog, Executor eventLoop) {
+        if (loadFailures.containsKey(key)) {
+            return null; // its failure is answered first, then it loads again
+        }
         ShareGroupSettings settings = configs.settings(key.groupId());
         int epoch = leaderEpochs.applyAsInt(partitionLog.topicPartition());
         SharePartition partition = partitions.get(key);
@@ -89,7 +103,7 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
                 if (partition != null) {
                     partitions.remove(key, partition);
                 }
-                load(key, partitionLog, settings, epoch);
+                load(key, partitionLog, settings, epoch, eventLoop);
                 return null;
             }
             loading.remove(key);
@@ -98,15 +112,19 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
         return partition;
     }
 
-    private void load(SharePartitionKey key, PartitionLog partitionLog, ShareGroupSettings settings, int epoch) {
+    private void load(SharePartitionKey key, PartitionLog partitionLog, ShareGroupSettings settings, int epoch,
+                      Executor eventLoop) {
         // With no state yet, the share partition starts where share.auto.offset.reset says at its first fetch.
         long resetStart = settings.autoOffsetResetEarliest() ? partitionLog.logStartOffset()
                 : partitionLog.highWatermark();
-        persister.read(key, epoch).whenComplete((state, failure) -> {
+        persister.read(key, epoch).whenCompleteAsync((state, failure) -> {
             if (failure != null) {
-                // Asked again at the next fetch; a parked one answers at its timeout.
+                // Answered to the fetches waiting for it, as Kafka's SharePartition answers a failed initialization
+                // (INVALID_REQUEST, a share partition never initialized, is UNKNOWN_SERVER_ERROR); loaded again after.
                 log.warn("Cannot load the state of share partition {}: {}", key, failure.toString());
+                loadFailures.put(key, persisterError(Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR)));
                 loading.remove(key);
+                fetchPurgatory.checkAndComplete(key);
                 return;
             }
             SharePartition loaded = state.snapshot() != null
@@ -117,7 +135,32 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
             altered.remove(key);
             loading.remove(key);
             fetchPurgatory.checkAndComplete(key);
-        });
+        }, orHereOnceStopped(eventLoop));
+    }
+
+    /**
+     * {@code eventLoop}, or the calling thread once the loop refuses work (the broker stopping): a load's outcome
+     * must still end the loading, and the purgatory's close answers the fetches parked on it.
+     */
+    private static Executor orHereOnceStopped(Executor eventLoop) {
+        return task -> {
+            try {
+                eventLoop.execute(task);
+            } catch (RejectedExecutionException e) {
+                task.run();
+            }
+        };
+    }
+
+    /** Whether the last load of {@code key} failed, its failure not yet answered. */
+    boolean loadFailed(SharePartitionKey key) {
+        return loadFailures.containsKey(key);
+    }
+
+    /** The error of the last load of {@code key}, answered once (NONE if it did not fail): the next fetch loads it. */
+    Errors takeLoadFailure(SharePartitionKey key) {
+        Errors failed = loadFailures.remove(key);
+        return failed == null ? Errors.NONE : failed;
     }
 
     /**
@@ -176,7 +219,11 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      * SharePartitionManager drops a fenced one: the next fetch here loads the state again.
      */
     private Errors writeError(SharePartition partition, Throwable failure) {
-        Errors error = dropIfFenced(partition, failure);
+        return persisterError(dropIfFenced(partition, failure));
+    }
+
+    /** A share coordinator's error as Kafka's SharePartition answers it to its client (its fetchPersisterError). */
+    private static Errors persisterError(Errors error) {
         return switch (error) {
             case NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS ->
                     Errors.COORDINATOR_NOT_AVAILABLE;
@@ -298,7 +345,8 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      * A heartbeat's initialization of share partitions, before any member is assigned them (Kafka's
      * persisterInitialize): each state starts with no start offset (-1: its leader starts where
      * {@code share.auto.offset.reset} says at its first fetch) under {@code stateEpoch}, the group's epoch. A share
-     * partition already loaded here (fetched outside the group) is fenced at its next write and loaded again.
+     * partition already loaded here (fetched outside the group) is fenced at its next write and loaded again. One
+     * request per share coordinator, as Kafka's persister sends.
      */
     @Override
     public CompletionStage<Void> initializeState(String groupId, Map<UUID, Set<Integer>> statePartitions,
@@ -306,11 +354,7 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
         if (closed) {
             return stopped();
         }
-        List<CompletableFuture<Void>> initialized = new ArrayList<>();
-        statePartitions.forEach((topicId, numbers) -> numbers.forEach(partition -> initialized.add(persister
-                .initialize(new SharePartitionKey(groupId, topicId, partition), stateEpoch, Persister.NO_START_OFFSET)
-                .toCompletableFuture())));
-        return CompletableFuture.allOf(initialized.toArray(CompletableFuture[]::new));
+        return persister.initialize(groupId, statePartitions, stateEpoch, Persister.NO_START_OFFSET);
     }
 
     /** Forgets a share partition's state (DeleteShareGroupOffsets), here and at its share coordinator. */

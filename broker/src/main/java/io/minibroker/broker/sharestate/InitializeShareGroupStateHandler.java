@@ -14,8 +14,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * InitializeShareGroupState, from a group coordinator (AlterShareGroupOffsets): each partition's state replaced by
- * one at the start offset given, under the state epoch given, once it counts; or the coordinator's error
+ * InitializeShareGroupState, from a group coordinator (a heartbeat's initialization, AlterShareGroupOffsets: all of
+ * a group's partitions this node coordinates in one request, as Kafka's persister sends): each partition's state
+ * replaced by one at the start offset given, under the state epoch given, once it counts; or the coordinator's error
  * (NOT_COORDINATOR, FENCED_STATE_EPOCH for a state epoch older than the last one seen, INVALID_REQUEST).
  */
 public final class InitializeShareGroupStateHandler implements ApiHandler {

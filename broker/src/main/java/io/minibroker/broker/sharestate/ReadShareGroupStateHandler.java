@@ -4,6 +4,7 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.share.SharePartitionKey;
 import io.minibroker.broker.share.ShareStateSnapshot;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.ReadShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateResponseView;
@@ -16,8 +17,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * ReadShareGroupState, from a share-partition leader loading a share partition: its state from this node's share
- * coordinator, or the coordinator's error (NOT_COORDINATOR, FENCED_LEADER_EPOCH). A share partition with no state is
- * answered with start offset -1, as Kafka answers one not yet initialized.
+ * coordinator, or the coordinator's error (NOT_COORDINATOR, FENCED_LEADER_EPOCH; INVALID_REQUEST for a share
+ * partition never initialized, as Kafka's). A state initialized without a start offset is answered with -1.
  */
 public final class ReadShareGroupStateHandler implements ApiHandler {
 
@@ -45,7 +46,12 @@ public final class ReadShareGroupStateHandler implements ApiHandler {
     }
 
     private static void fill(ReadShareGroupStateResponseView.PartitionResult answer, ShareCoordinator.ReadResult read) {
-        answer.errorCode(read.error().code()).stateEpoch(read.stateEpoch());
+        answer.errorCode(read.error().code());
+        if (read.error() != Errors.NONE) { // the other fields left at their defaults, as Kafka's error answer has them
+            answer.errorMessage(read.message());
+            return;
+        }
+        answer.stateEpoch(read.stateEpoch());
         ShareStateSnapshot snapshot = read.snapshot();
         if (snapshot == null) {
             answer.startOffset(-1);

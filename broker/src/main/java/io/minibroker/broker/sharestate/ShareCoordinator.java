@@ -59,10 +59,28 @@ public final class ShareCoordinator implements AutoCloseable {
     /** How long the stop waits for the work already queued (its writes to be appended). */
     private static final long STOP_TIMEOUT_S = 30;
 
-    /** A read's answer: NONE and the state (null when the share partition has none), or the error. */
-    public record ReadResult(Errors error, ShareStateSnapshot snapshot, int stateEpoch) {
+    /** Kafka's ShareCoordinatorShard's messages for a read or write of a share partition never initialized. */
+    static final String READ_UNINITIALIZED = "Read operation on uninitialized share partition not allowed.";
+    static final String WRITE_UNINITIALIZED = "Write operation on uninitialized share partition not allowed.";
+
+    /**
+     * A read's answer: NONE and the state (its snapshot null when it has no start offset yet), or the error, with
+     * Kafka's message where it has one of its own (else null).
+     */
+    public record ReadResult(Errors error, String message, ShareStateSnapshot snapshot, int stateEpoch) {
         static ReadResult failed(Errors error) {
             return new ReadResult(error, null, -1);
+        }
+
+        ReadResult(Errors error, ShareStateSnapshot snapshot, int stateEpoch) {
+            this(error, null, snapshot, stateEpoch);
+        }
+    }
+
+    /** A write's answer: the error (NONE), with Kafka's message where it has one of its own (else null). */
+    public record WriteResult(Errors error, String message) {
+        static WriteResult of(Errors error) {
+            return new WriteResult(error, null);
         }
     }
 
@@ -160,8 +178,9 @@ public final class ShareCoordinator implements AutoCloseable {
     }
 
     /**
-     * ReadShareGroupState, as Kafka's {@code readStateAndMaybeUpdateLeaderEpoch}: a leader older than the last seen
-     * is FENCED_LEADER_EPOCH; a newer one (a new leader loading the share partition) has its epoch written in a
+     * ReadShareGroupState, as Kafka's {@code readStateAndMaybeUpdateLeaderEpoch}: a share partition never initialized
+     * (or deleted since) is INVALID_REQUEST, its state read by no one; a leader older than the last seen is
+     * FENCED_LEADER_EPOCH; a newer one (a new leader loading the share partition) has its epoch written in a
      * ShareSnapshot record before it is answered, so that the writes of earlier leaders stay fenced after the
      * coordinator reloads the topic (a restart, another node leading the partition). Leader epoch -1 (not given)
      * is neither fenced nor fences, and writes nothing, as in Kafka 4.3's ShareCoordinatorShard (whose read check,
@@ -171,61 +190,60 @@ public final class ShareCoordinator implements AutoCloseable {
         return onThread(ReadResult::failed, () -> {
             PartitionLog log = leaderLog(valid(key));
             Loaded partition = load(log);
+            Stored stored = partition.states().get(key);
+            if (stored == null) {
+                return CompletableFuture.completedFuture(
+                        new ReadResult(Errors.INVALID_REQUEST, READ_UNINITIALIZED, null, -1));
+            }
             if (Loaded.older(partition.leaderEpochs(), key, leaderEpoch)) {
                 return CompletableFuture.completedFuture(ReadResult.failed(Errors.FENCED_LEADER_EPOCH));
             }
             if (!dataPartitionExists(key)) {
                 return CompletableFuture.completedFuture(ReadResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION));
             }
-            Stored stored = partition.states().get(key);
-            ReadResult answer = stored == null || stored.snapshot().startOffset() < 0
-                    ? new ReadResult(Errors.NONE, null, stored == null ? 0 : stored.stateEpoch())
+            ReadResult answer = stored.snapshot().startOffset() < 0
+                    ? new ReadResult(Errors.NONE, null, stored.stateEpoch())
                     : new ReadResult(Errors.NONE, stored.snapshot(), stored.stateEpoch());
             Integer known = partition.leaderEpochs().get(key);
             if (leaderEpoch == Persister.NO_LEADER_EPOCH || (known != null && known == leaderEpoch)) {
                 return CompletableFuture.completedFuture(answer);
             }
-            long now = clock.wallClockMs();
-            // With no state yet, the record says only that this leader reads from now on (start offset -1: none).
-            Stored raised = stored == null
-                    ? new Stored(new ShareStateSnapshot(-1, List.of()), 0, 0, leaderEpoch, now, -1)
-                    : new Stored(stored.snapshot(), stored.snapshotEpoch() + 1, stored.stateEpoch(), leaderEpoch,
-                            stored.createTimestamp(), stored.deliveryCompleteCount());
+            Stored raised = new Stored(stored.snapshot(), stored.snapshotEpoch() + 1, stored.stateEpoch(), leaderEpoch,
+                    stored.createTimestamp(), stored.deliveryCompleteCount());
             return store(partition, log, key, raised)
                     .thenApply(error -> error == Errors.NONE ? answer : ReadResult.failed(error));
         });
     }
 
     /**
-     * WriteShareGroupState, checked as Kafka's coordinator checks it: a leader epoch older than the greatest seen is
-     * FENCED_LEADER_EPOCH, then a state epoch older than the greatest seen (the state was initialized again since, by
-     * AlterShareGroupOffsets or InitializeShareGroupState) is FENCED_STATE_EPOCH; -1 in either is not checked, and
-     * keeps the stored epoch. {@code deliveryCompleteCount} is stored as sent (WriteShareGroupState v1; -1 from v0),
-     * as Kafka's coordinator stores it, for ReadShareGroupStateSummary.
+     * WriteShareGroupState, checked as Kafka's coordinator checks it: a share partition never initialized is
+     * INVALID_REQUEST (a write makes no state: InitializeShareGroupState does); a leader epoch older than the greatest
+     * seen is FENCED_LEADER_EPOCH, then a state epoch older than the greatest seen (the state was initialized again
+     * since, by AlterShareGroupOffsets or InitializeShareGroupState) is FENCED_STATE_EPOCH; -1 in either is not
+     * checked, and keeps the stored epoch. {@code deliveryCompleteCount} is stored as sent (WriteShareGroupState v1; -1
+     * from v0), as Kafka's coordinator stores it, for ReadShareGroupStateSummary.
      */
-    public CompletableFuture<Errors> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
-                                           int stateEpoch, int deliveryCompleteCount) {
-        return onThread(Function.identity(), () -> {
+    public CompletableFuture<WriteResult> write(SharePartitionKey key, ShareStateSnapshot snapshot,
+                                                int leaderEpoch, int stateEpoch, int deliveryCompleteCount) {
+        return onThread(WriteResult::of, () -> {
             PartitionLog log = leaderLog(valid(key));
             Loaded partition = load(log);
-            if (Loaded.older(partition.leaderEpochs(), key, leaderEpoch)) {
-                return CompletableFuture.completedFuture(Errors.FENCED_LEADER_EPOCH);
-            }
-            if (Loaded.older(partition.stateEpochs(), key, stateEpoch)) {
-                return CompletableFuture.completedFuture(Errors.FENCED_STATE_EPOCH);
-            }
-            if (!dataPartitionExists(key)) {
-                return CompletableFuture.completedFuture(Errors.UNKNOWN_TOPIC_OR_PARTITION);
-            }
             Stored previous = partition.states().get(key);
-            long now = clock.wallClockMs();
-            Stored next = previous == null
-                    ? new Stored(snapshot, 0, Math.max(stateEpoch, 0), leaderEpoch, now, deliveryCompleteCount)
-                    : new Stored(snapshot, previous.snapshotEpoch() + 1,
-                            stateEpoch == Persister.NO_STATE_EPOCH ? previous.stateEpoch() : stateEpoch,
-                            leaderEpoch == Persister.NO_LEADER_EPOCH ? previous.leaderEpoch() : leaderEpoch,
-                            previous.createTimestamp(), deliveryCompleteCount);
-            return store(partition, log, key, next);
+            if (previous == null) {
+                return CompletableFuture.completedFuture(
+                        new WriteResult(Errors.INVALID_REQUEST, WRITE_UNINITIALIZED));
+            }
+            Errors refused = Loaded.older(partition.leaderEpochs(), key, leaderEpoch) ? Errors.FENCED_LEADER_EPOCH
+                    : Loaded.older(partition.stateEpochs(), key, stateEpoch) ? Errors.FENCED_STATE_EPOCH
+                    : !dataPartitionExists(key) ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NONE;
+            if (refused != Errors.NONE) {
+                return CompletableFuture.completedFuture(WriteResult.of(refused));
+            }
+            Stored next = new Stored(snapshot, previous.snapshotEpoch() + 1,
+                    stateEpoch == Persister.NO_STATE_EPOCH ? previous.stateEpoch() : stateEpoch,
+                    leaderEpoch == Persister.NO_LEADER_EPOCH ? previous.leaderEpoch() : leaderEpoch,
+                    previous.createTimestamp(), deliveryCompleteCount);
+            return store(partition, log, key, next).thenApply(WriteResult::of);
         });
     }
 

@@ -26,9 +26,13 @@ import io.minibroker.protocol.message.view.WriteShareGroupStateResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -130,7 +134,7 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
         }
         if (target.remote() == null) {
             return local.write(key, snapshot, leaderEpoch, stateEpoch, snapshot.deliveryCompleteCount())
-                    .thenAccept(ShareStatePersister::check);
+                    .thenAccept(written -> check(written.error()));
         }
         WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId(key.groupId());
         WriteShareGroupStateRequestView.PartitionData partition = request.addTopic().topicId(key.topicId())
@@ -145,22 +149,47 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
                         .get(0).errorCode())));
     }
 
+    /**
+     * One InitializeShareGroupState per share coordinator for all the partitions it holds (its own coordinator's,
+     * directly, partition by partition), as Kafka's persister batches a group's partitions per coordinator node;
+     * every partition's answer is checked: the first error fails the whole, as Kafka's group coordinator takes them.
+     */
     @Override
-    public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
-        Target target = locate(key);
+    public CompletionStage<Void> initialize(String groupId, Map<UUID, Set<Integer>> partitions, int stateEpoch,
+                                            long startOffset) {
+        Map<Target, Map<UUID, Set<Integer>>> byCoordinator = new LinkedHashMap<>();
+        partitions.forEach((topicId, numbers) -> numbers.forEach(partition ->
+                byCoordinator.computeIfAbsent(locate(new SharePartitionKey(groupId, topicId, partition)),
+                                target -> new LinkedHashMap<>())
+                        .computeIfAbsent(topicId, id -> new TreeSet<>()).add(partition)));
+        List<CompletableFuture<Void>> initialized = new ArrayList<>();
+        byCoordinator.forEach((target, held) -> initialized.add(
+                initialize(target, groupId, held, stateEpoch, startOffset).toCompletableFuture()));
+        return CompletableFuture.allOf(initialized.toArray(CompletableFuture[]::new));
+    }
+
+    private CompletionStage<Void> initialize(Target target, String groupId, Map<UUID, Set<Integer>> partitions,
+                                             int stateEpoch, long startOffset) {
         if (target.error() != Errors.NONE) {
             return failed(target.error());
         }
         if (target.remote() == null) {
-            return local.initialize(key, stateEpoch, startOffset).thenAccept(ShareStatePersister::check);
+            List<CompletableFuture<Void>> initialized = new ArrayList<>();
+            partitions.forEach((topicId, numbers) -> numbers.forEach(partition -> initialized.add(local
+                    .initialize(new SharePartitionKey(groupId, topicId, partition), stateEpoch, startOffset)
+                    .thenAccept(ShareStatePersister::check))));
+            return CompletableFuture.allOf(initialized.toArray(CompletableFuture[]::new));
         }
-        InitializeShareGroupStateRequestView request = new InitializeShareGroupStateRequestView()
-                .groupId(key.groupId());
-        request.addTopic().topicId(key.topicId()).addPartition().partition(key.partition()).stateEpoch(stateEpoch)
-                .startOffset(startOffset);
+        InitializeShareGroupStateRequestView request = new InitializeShareGroupStateRequestView().groupId(groupId);
+        partitions.forEach((topicId, numbers) -> {
+            InitializeShareGroupStateRequestView.InitializeStateData topic = request.addTopic().topicId(topicId);
+            numbers.forEach(partition -> topic.addPartition().partition(partition).stateEpoch(stateEpoch)
+                    .startOffset(startOffset));
+        });
         return send(target.remote(), ApiKey.INITIALIZE_SHARE_GROUP_STATE, VERSION, request.struct())
-                .thenAccept(response -> check(Errors.forCode(new InitializeShareGroupStateResponseView(response)
-                        .results().get(0).partitions().get(0).errorCode())));
+                .thenAccept(response -> new InitializeShareGroupStateResponseView(response).results()
+                        .forEach(topic -> topic.partitions()
+                                .forEach(partition -> check(Errors.forCode(partition.errorCode())))));
     }
 
     @Override
@@ -208,23 +237,22 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
      * Where the key's coordinator is, found as the other coordinators' are ({@link ClusterOffsetsTopicLeaders}): the
      * leader of its partition of the topic, or COORDINATOR_NOT_AVAILABLE while there is none (or no topic yet, which
      * is then created). This node, when it leads it, whatever listeners it has: its own coordinator needs no address.
+     * The leader's id and endpoint come from one image, so that the two agree.
      */
     private Target locate(SharePartitionKey key) {
         if (leaders == null) {
             return Target.HERE; // a single node's coordinator creates the topic itself
         }
-        String coordinatorKey = ShareCoordinator.coordinatorKey(key);
-        Optional<Integer> leader = leaders.leaderId(coordinatorKey);
-        if (leader.isPresent() && leader.get() == nodeId) {
-            return Target.HERE;
-        }
-        Optional<CoordinatorLocator.Coordinator> found = leader.isEmpty() ? Optional.empty()
-                : leaders.leaderFor(coordinatorKey, listenerName);
-        if (found.isEmpty()) {
+        Optional<ClusterOffsetsTopicLeaders.Leader> leader =
+                leaders.leader(ShareCoordinator.coordinatorKey(key), listenerName);
+        if (leader.isEmpty()) {
             creation.create(Set.of(ShareCoordinator.NAME));
             return new Target(Errors.COORDINATOR_NOT_AVAILABLE, null);
         }
-        CoordinatorLocator.Coordinator coordinator = found.get();
+        if (leader.get().id() == nodeId) {
+            return Target.HERE;
+        }
+        CoordinatorLocator.Coordinator coordinator = leader.get().coordinator();
         if (coordinator.error() != Errors.NONE) {
             return new Target(coordinator.error(), null);
         }

@@ -46,7 +46,8 @@ public final class WriteShareGroupStateHandler implements ApiHandler {
                 }
                 answers.add(coordinator.write(key, snapshotOf(partition), partition.leaderEpoch(),
                                 partition.stateEpoch(), partition.deliveryCompleteCount())
-                        .thenAccept(error -> answer.errorCode(error.code())));
+                        .thenAccept(written -> answer.errorCode(written.error().code())
+                                .errorMessage(written.message())));
             }
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(done -> response.struct());

@@ -1,5 +1,8 @@
 package io.minibroker.broker.share;
 
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,7 +29,8 @@ class NoStatePersister implements Persister {
     }
 
     @Override
-    public CompletionStage<Void> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
+    public CompletionStage<Void> initialize(String groupId, Map<UUID, Set<Integer>> partitions, int stateEpoch,
+                                            long startOffset) {
         return CompletableFuture.completedFuture(null);
     }
 

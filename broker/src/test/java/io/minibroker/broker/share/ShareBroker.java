@@ -1,7 +1,12 @@
 package io.minibroker.broker.share;
 
+import io.minibroker.broker.network.RawClient;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.InitializeShareGroupStateRequestView;
+import io.minibroker.protocol.message.view.InitializeShareGroupStateResponseView;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
@@ -28,8 +33,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +57,8 @@ final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachC
     private Path logDir;
     private Broker broker;
     UUID topicId;
+    /** The share partitions (group, topic id) whose state the tests initialized on this broker's directory. */
+    private final Set<String> initialized = new HashSet<>();
 
     ShareBroker(Path logDir) throws Exception {
         this(logDir, Map.of());
@@ -97,6 +106,7 @@ final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachC
 
     private void start(Path directory) throws Exception {
         logDir = directory;
+        initialized.clear();
         broker = TestBrokers.start(logDir, overrides, clock);
         topicId = createTopic(TOPIC);
     }
@@ -120,8 +130,32 @@ final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachC
         return TestBrokers.admin(broker);
     }
 
+    /** A member of {@code groupId} fetching {@link #TOPIC}, whose share partition is initialized first. */
     ShareWire member(String groupId, String memberId) throws Exception {
+        initialize(groupId, topicId);
         return new ShareWire(port(), groupId, memberId, topicId);
+    }
+
+    /**
+     * Initializes the state of partition 0 of {@code topic} for {@code groupId}, once (InitializeShareGroupState at
+     * state epoch 0, no start offset: its first fetch starts where {@code share.auto.offset.reset} says), as a
+     * group's heartbeat does before a member is assigned it: as Kafka's, the share coordinator reads and writes no
+     * state before, so a share partition never initialized is not served.
+     */
+    void initialize(String groupId, UUID topic) throws Exception {
+        if (!initialized.add(groupId + ":" + topic)) {
+            return;
+        }
+        try (RawClient client = new RawClient(port())) {
+            InitializeShareGroupStateRequestView request = new InitializeShareGroupStateRequestView().groupId(groupId);
+            request.addTopic().topicId(topic).addPartition().partition(0).stateEpoch(0).startOffset(-1);
+            client.send(RawClient.request(ApiKey.INITIALIZE_SHARE_GROUP_STATE, (short) 0, 1, request.struct()));
+            short error = new InitializeShareGroupStateResponseView(client.receive(ApiKey.INITIALIZE_SHARE_GROUP_STATE,
+                    (short) 0).body()).results().get(0).partitions().get(0).errorCode();
+            if (error != Errors.NONE.code()) {
+                throw new AssertionError("InitializeShareGroupState answered error " + error);
+            }
+        }
     }
 
     /** A kafka-clients share consumer of {@link #TOPIC} in {@code groupId}, acknowledging explicitly. */

@@ -192,6 +192,7 @@ class ShareFetchWireTest {
     @Test
     void eachFetchOfASessionStartsAtTheNextPartition() throws Exception {
         UUID other = broker.createTopic("other");
+        broker.initialize("g", other);
         try (ShareWire a = broker.member("g", "member-a")) {
             a.fetchOf(0, List.of(broker.topicId, other)); // opens the session: latest is the start of both
             broker.produce(10);
@@ -204,6 +205,28 @@ class ShareFetchWireTest {
             assertThat(second.responses()).extracting(ShareFetchResponseView.ShareFetchableTopicResponse::topicId)
                     .containsExactly(broker.topicId);
             assertThat(acquired(second)).containsExactly(List.of(0L, 4L, 1L));
+        }
+    }
+
+    /**
+     * A share partition no group initialized: its share coordinator refuses to read its state (INVALID_REQUEST, as
+     * Kafka's), and the fetch is answered at once with that failure as Kafka's SharePartition answers it
+     * (UNKNOWN_SERVER_ERROR), not parked for its MaxWaitMs; once initialized it is served.
+     */
+    @Test
+    void aSharePartitionNeverInitializedIsAnsweredWithAnErrorAtOnce() throws Exception {
+        broker.produce(2);
+        try (ShareWire a = new ShareWire(broker.port(), "uninitialized", "member-a", broker.topicId)) {
+            a.sendFetch(60_000, 10); // the manual clock never reaches the wait
+            ShareFetchResponseView refused = a.receiveFetch();
+            assertThat(refused.responses().get(0).partitions().get(0).errorCode())
+                    .isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+            assertThat(acquired(refused)).isEmpty();
+
+            broker.initialize("uninitialized", broker.topicId);
+            a.fetch(10); // loads it (latest: from the high watermark)
+            broker.produce(1);
+            assertThat(acquired(a.fetch(10))).containsExactly(List.of(2L, 2L, 1L));
         }
     }
 

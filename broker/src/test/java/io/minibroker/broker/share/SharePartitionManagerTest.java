@@ -26,6 +26,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -34,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The share partitions of a node, from inside: a parked ShareFetch is checked, and answered with its records, on the
  * thread that tells the purgatory of new records (an append's event loop, here the test's thread), as a parked Fetch
- * is, its MinBytes counted there from the log's batch headers; a stop answers a parked fetch, and one arriving after
+ * is, its MinBytes counted there from the log's batch headers, and, woken by its share partition's load, on the event
+ * loop of the request that started the load; a stop answers a parked fetch, and one arriving after
  * it, with what there is; and a group's share partitions are dropped from memory once it has no share session left
  * here (Kafka's onGroupEmpty).
  */
@@ -78,7 +81,7 @@ class SharePartitionManagerTest {
         UUID topicId = topics.get("t").orElseThrow().id();
         return new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), groupId, "m",
                 List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, minBytes, 10_000, 1 << 20,
-                Integer.MAX_VALUE, Map.of());
+                Integer.MAX_VALUE, Map.of(), Runnable::run);
     }
 
     /** The answer of a fetch parked from this thread, as a handler's event loop parks it, and the answering thread. */
@@ -150,6 +153,50 @@ class SharePartitionManagerTest {
         assertThat(acquired(parked.answer().get())).isEmpty();
     }
 
+    /**
+     * A fetch parked while its share partition loads is answered once the load is done: on the event loop of the
+     * request that started the load, not on the thread that answered the read (on one node the share coordinator's
+     * single thread, which every other share-state read and write waits behind).
+     */
+    @Test
+    void aFetchWokenByItsLoadIsAnsweredOnTheEventLoopOfTheRequestThatStartedIt() throws Exception {
+        CompletableFuture<Persister.State> state = new CompletableFuture<>();
+        Persister slow = new NoStatePersister() {
+            @Override
+            public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
+                return state;
+            }
+        };
+        ExecutorService eventLoop = Executors.newSingleThreadExecutor(task -> new Thread(task, "event-loop"));
+        ExecutorService coordinator = Executors.newSingleThreadExecutor(task -> new Thread(task, "share-coordinator"));
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
+        SharePartitionManager loading = new SharePartitionManager(clock, groupId -> earliest, slow, tp -> 0, 1000);
+        try {
+            append(1);
+            UUID topicId = topics.get("t").orElseThrow().id();
+            ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
+                    "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
+                    Integer.MAX_VALUE, Map.of(), eventLoop);
+            CompletableFuture<Struct> answer = new CompletableFuture<>();
+            CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
+            eventLoop.submit(() -> { // as the handler parks it, on its connection's event loop
+                if (!work.canAnswer()) {
+                    loading.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, work, answer),
+                            work.watchKeys());
+                }
+            }).get(10, TimeUnit.SECONDS);
+            assertThat(answer).as("its share partition loading").isNotDone();
+
+            coordinator.submit(() -> state.complete(new Persister.State(null, 0))); // the read answered there
+            assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo("event-loop");
+            assertThat(acquired(answer.get())).containsExactly(List.of(0L, 0L));
+        } finally {
+            loading.close();
+            eventLoop.shutdownNow();
+            coordinator.shutdownNow();
+        }
+    }
+
     @Test
     void aStopAnswersAParkedFetchAndOneArrivingAfterItWithWhatThereIs() throws Exception {
         ShareFetchWork work = work("g", 500);
@@ -177,7 +224,7 @@ class SharePartitionManagerTest {
         work.canAnswer(); // loads the share partition
         assertThat(acquired(park(work).answer().get())).containsExactly(List.of(0L, 1L));
         UUID topicId = topics.get("t").orElseThrow().id();
-        SharePartition partition = manager.partition(new SharePartitionKey("g", topicId, 0), log());
+        SharePartition partition = manager.partition(new SharePartitionKey("g", topicId, 0), log(), Runnable::run);
         int written = noState.writes.get();
 
         manager.close(); // the share coordinator stops with it: a write now would be refused
@@ -234,15 +281,15 @@ class SharePartitionManagerTest {
                 tp -> 0, 1000);
         try {
             SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
-            assertThat(fenced.partition(key, log())).as("loading").isNull();
-            SharePartition loaded = fenced.partition(key, log());
+            assertThat(fenced.partition(key, log(), Runnable::run)).as("loading").isNull();
+            SharePartition loaded = fenced.partition(key, log(), Runnable::run);
             assertThat(loaded.stateEpoch()).isEqualTo(1);
             assertThat(loaded.acquire("m", 10, List.<long[]>of(new long[] {0, 0}))).hasSize(1);
 
             assertThat(fenced.acknowledge(loaded, "m", List.of(new Acknowledgement(0, 0, List.of((byte) 1))))
                     .toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
-            assertThat(fenced.partition(key, log())).as("dropped: loading again").isNull();
-            assertThat(fenced.partition(key, log()).stateEpoch()).isEqualTo(2);
+            assertThat(fenced.partition(key, log(), Runnable::run)).as("dropped: loading again").isNull();
+            assertThat(fenced.partition(key, log(), Runnable::run).stateEpoch()).isEqualTo(2);
         } finally {
             fenced.close();
         }
@@ -270,13 +317,13 @@ class SharePartitionManagerTest {
                 refusingOnce, tp -> 0, 1000);
         try {
             SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
-            assertThat(resetting.partition(key, log())).as("loading").isNull();
-            SharePartition loaded = resetting.partition(key, log());
+            assertThat(resetting.partition(key, log(), Runnable::run)).as("loading").isNull();
+            SharePartition loaded = resetting.partition(key, log(), Runnable::run);
 
             assertThat(resetting.reset(key, 5, 3).toCompletableFuture()).failsWithin(10, TimeUnit.SECONDS);
             assertThat(loaded.startOffset()).isZero();
             assertThat(loaded.stateEpoch()).isZero();
-            assertThat(resetting.partition(key, log())).as("still loaded").isSameAs(loaded);
+            assertThat(resetting.partition(key, log(), Runnable::run)).as("still loaded").isSameAs(loaded);
 
             resetting.reset(key, 5, 3).toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertThat(loaded.startOffset()).isEqualTo(5);

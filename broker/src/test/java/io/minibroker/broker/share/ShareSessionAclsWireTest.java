@@ -51,6 +51,7 @@ class ShareSessionAclsWireTest {
     @BeforeEach
     void start() throws Exception {
         closedId = broker.createTopic(CLOSED);
+        broker.initialize("g", closedId);
         try (Admin admin = broker.admin()) {
             admin.createAcls(List.of(ALLOW_ALL, DENY_READ)).all().get();
         }

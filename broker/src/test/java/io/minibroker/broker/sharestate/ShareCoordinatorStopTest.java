@@ -53,6 +53,10 @@ class ShareCoordinatorStopTest {
         coordinator = new ShareCoordinator(topics, PartitionLeadership.SINGLE_NODE,
                 (log, batch) -> appender.append(log, batch), BrokerClock.manual(new ManualClock()), true,
                 Long.MAX_VALUE, "share-coordinator-stop-test");
+        for (int partition = 0; partition < 10; partition++) { // a state is written only once initialized, as Kafka's
+            assertThat(coordinator.initialize(new SharePartitionKey("g", data, partition), 0, -1).get())
+                    .isEqualTo(Errors.NONE);
+        }
     }
 
     @AfterEach
@@ -63,7 +67,7 @@ class ShareCoordinatorStopTest {
 
     private CompletableFuture<Errors> write(int partition) {
         return coordinator.write(new SharePartitionKey("g", data, partition),
-                new ShareStateSnapshot(partition, List.of()), 0, 0, -1);
+                new ShareStateSnapshot(partition, List.of()), 0, 0, -1).thenApply(ShareCoordinator.WriteResult::error);
     }
 
     @Test

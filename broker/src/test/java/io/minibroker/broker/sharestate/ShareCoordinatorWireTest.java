@@ -34,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The share coordinator's APIs on the wire, on a single node (which creates {@code __share_group_state} when first
- * asked): a write is read back, by the broker after a restart too; a share-partition leader older than the last one
- * heard from is fenced; an administrator's write (no leader epoch) is not; a deleted state reads as none.
+ * asked): a state is read and written only once initialized (else INVALID_REQUEST, as Kafka's); a write is read back,
+ * by the broker after a restart too; a share-partition leader older than the last one heard from is fenced; an
+ * administrator's write (no leader epoch) is not; a deleted state is uninitialized again.
  */
 @Timeout(60)
 class ShareCoordinatorWireTest {
@@ -103,9 +104,38 @@ class ShareCoordinatorWireTest {
                 .results().get(0).partitions().get(0);
     }
 
+    /**
+     * As Kafka's ShareCoordinatorShard: a read or write of a share partition never initialized is INVALID_REQUEST with
+     * its message (checked before the epochs and the data partition; the other fields at their defaults), a summary
+     * answers the state of one never seen (start offset -1, epochs 0) and a deletion has nothing to do.
+     */
+    @Test
+    void aSharePartitionNeverInitializedIsNeitherReadNorWritten() throws Exception {
+        ReadShareGroupStateResponseView.PartitionResult read = read(0);
+        assertThat(List.of((int) read.errorCode(), read.errorMessage(), read.startOffset(), read.stateEpoch()))
+                .containsExactly((int) Errors.INVALID_REQUEST.code(),
+                        "Read operation on uninitialized share partition not allowed.", 0L, 0);
+        WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId("g");
+        request.addTopic().topicId(topic).addPartition().partition(0).leaderEpoch(0).stateEpoch(0).startOffset(0);
+        WriteShareGroupStateResponseView.PartitionResult written = new WriteShareGroupStateResponseView(
+                call(ApiKey.WRITE_SHARE_GROUP_STATE, request.struct())).results().get(0).partitions().get(0);
+        assertThat(List.of((int) written.errorCode(), written.errorMessage())).containsExactly(
+                (int) Errors.INVALID_REQUEST.code(), "Write operation on uninitialized share partition not allowed.");
+        assertThat(summary(0).errorCode()).isEqualTo(Errors.NONE.code());
+        DeleteShareGroupStateRequestView delete = new DeleteShareGroupStateRequestView().groupId("g");
+        delete.addTopic().topicId(topic).addPartition().partition(0);
+        assertThat(new DeleteShareGroupStateResponseView(call(ApiKey.DELETE_SHARE_GROUP_STATE, delete.struct()))
+                .results().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+
+        assertThat(initialize(0, -1)).isEqualTo(Errors.NONE.code());
+        assertThat(read(0).errorCode()).as("initialized").isEqualTo(Errors.NONE.code());
+        assertThat(read(0).startOffset()).as("with no start offset").isEqualTo(-1);
+        assertThat(write(0, 10)).isEqualTo(Errors.NONE.code());
+    }
+
     @Test
     void statesAreWrittenReadFencedAndDeleted() throws Exception {
-        assertThat(read(0).startOffset()).as("no state yet").isEqualTo(-1);
+        assertThat(initialize(0, -1)).isEqualTo(Errors.NONE.code());
         assertThat(write(5, 10)).isEqualTo(Errors.NONE.code());
         assertThat(write(4, 20)).as("an older leader").isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
         assertThat(read(4).errorCode()).isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
@@ -124,12 +154,17 @@ class ShareCoordinatorWireTest {
         delete.addTopic().topicId(topic).addPartition().partition(0);
         assertThat(new DeleteShareGroupStateResponseView(call(ApiKey.DELETE_SHARE_GROUP_STATE, delete.struct()))
                 .results().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
-        assertThat(read(6).startOffset()).isEqualTo(-1);
+        assertThat(read(6).errorCode()).as("uninitialized again").isEqualTo(Errors.INVALID_REQUEST.code());
     }
 
     private short initialize(int stateEpoch, long startOffset) throws Exception {
+        return initialize(0, stateEpoch, startOffset);
+    }
+
+    private short initialize(int partition, int stateEpoch, long startOffset) throws Exception {
         InitializeShareGroupStateRequestView request = new InitializeShareGroupStateRequestView().groupId("g");
-        request.addTopic().topicId(topic).addPartition().partition(0).stateEpoch(stateEpoch).startOffset(startOffset);
+        request.addTopic().topicId(topic).addPartition().partition(partition).stateEpoch(stateEpoch)
+                .startOffset(startOffset);
         return new InitializeShareGroupStateResponseView(call(ApiKey.INITIALIZE_SHARE_GROUP_STATE, request.struct()))
                 .results().get(0).partitions().get(0).errorCode();
     }
@@ -147,6 +182,7 @@ class ShareCoordinatorWireTest {
      */
     @Test
     void aNewerLeadersReadFencesTheOlderOneAfterAReload() throws Exception {
+        assertThat(initialize(0, -1)).isEqualTo(Errors.NONE.code());
         assertThat(write(3, 10)).isEqualTo(Errors.NONE.code());
         assertThat(read(4).errorCode()).isEqualTo(Errors.NONE.code());
         restart();
@@ -164,9 +200,10 @@ class ShareCoordinatorWireTest {
         assertThat(read(2).errorCode()).isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
     }
 
-    /** A leader's first read of a share partition with no state records its epoch too. */
+    /** A leader's first read of a share partition initialized with no start offset records its epoch too. */
     @Test
-    void aReadWithNoStateFencesOlderLeadersAfterAReload() throws Exception {
+    void aReadWithNoStartOffsetFencesOlderLeadersAfterAReload() throws Exception {
+        assertThat(initialize(0, -1)).isEqualTo(Errors.NONE.code());
         ReadShareGroupStateResponseView.PartitionResult none = read(5);
         assertThat(none.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(none.startOffset()).isEqualTo(-1);
@@ -184,6 +221,7 @@ class ShareCoordinatorWireTest {
      */
     @Test
     void stateEpochsAreSetByInitializeAndFenceOlderWrites() throws Exception {
+        assertThat(initialize(0, -1)).isEqualTo(Errors.NONE.code());
         assertThat(write(1, 0, 5)).isEqualTo(Errors.NONE.code());
         assertThat(initialize(3, 100)).isEqualTo(Errors.NONE.code());
         ReadShareGroupStateResponseView.PartitionResult read = read(1);
@@ -222,6 +260,7 @@ class ShareCoordinatorWireTest {
                 (long) none.stateEpoch(), (long) none.deliveryCompleteCount()))
                 .containsExactly(0, -1L, 0L, 0L, -1L);
 
+        assertThat(initialize(0, -1)).isEqualTo(Errors.NONE.code());
         WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId("g");
         WriteShareGroupStateRequestView.PartitionData partition = request.addTopic().topicId(topic).addPartition()
                 .partition(0).leaderEpoch(7).stateEpoch(2).startOffset(10).deliveryCompleteCount(5);
@@ -241,6 +280,7 @@ class ShareCoordinatorWireTest {
 
     @Test
     void badStatesAreInvalidRequests() throws Exception {
+        assertThat(initialize(2, 0, -1)).isEqualTo(Errors.NONE.code());
         WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId("g");
         WriteShareGroupStateRequestView.WriteStateData data = request.addTopic().topicId(topic);
         data.addPartition().partition(0).startOffset(5).addStateBatche().firstOffset(5).lastOffset(6)
@@ -257,7 +297,8 @@ class ShareCoordinatorWireTest {
 
     /**
      * As Kafka's share coordinator checks its metadata image: a share partition whose data topic or partition does
-     * not exist is UNKNOWN_TOPIC_OR_PARTITION for a read, a write, an initialization and a summary.
+     * not exist is UNKNOWN_TOPIC_OR_PARTITION for an initialization and a summary; a read and a write of it find it
+     * uninitialized first (INVALID_REQUEST), as Kafka's do.
      */
     @Test
     void aSharePartitionOfNoDataPartitionIsUnknown() throws Exception {
@@ -268,12 +309,12 @@ class ShareCoordinatorWireTest {
             read.addTopic().topicId(id).addPartition().partition(partition).leaderEpoch(0);
             assertThat(new ReadShareGroupStateResponseView(call(ApiKey.READ_SHARE_GROUP_STATE, read.struct()))
                     .results().get(0).partitions().get(0).errorCode())
-                    .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                    .isEqualTo(Errors.INVALID_REQUEST.code());
             WriteShareGroupStateRequestView write = new WriteShareGroupStateRequestView().groupId("g");
             write.addTopic().topicId(id).addPartition().partition(partition).startOffset(0);
             assertThat(new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, write.struct()))
                     .results().get(0).partitions().get(0).errorCode())
-                    .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                    .isEqualTo(Errors.INVALID_REQUEST.code());
             InitializeShareGroupStateRequestView initialize = new InitializeShareGroupStateRequestView().groupId("g");
             initialize.addTopic().topicId(id).addPartition().partition(partition).stateEpoch(1).startOffset(-1);
             assertThat(new InitializeShareGroupStateResponseView(call(ApiKey.INITIALIZE_SHARE_GROUP_STATE,
