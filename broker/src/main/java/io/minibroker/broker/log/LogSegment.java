@@ -356,9 +356,14 @@ final class LogSegment implements AutoCloseable {
                 || lastOffset - baseOffset > Integer.MAX_VALUE;
     }
 
-    /** Called when a newer segment takes over: the time index gets the final max timestamp. */
+    /**
+     * Called when a newer segment takes over: the time index gets the final max timestamp, and both indexes' files
+     * the entries still held in memory, as they are final now.
+     */
     void onRolled() throws IOException {
         timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
+        offsetIndex.writeTail();
+        timeIndex.writeTail();
     }
 
     /**
