@@ -179,12 +179,16 @@ abstract class IndexFile implements AutoCloseable {
         int count = entries + 1;
         entries = count;
         if ((count - written) * entryBytes >= PAGE_BYTES) {
-            writeTail();
+            try {
+                writeTail();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write index " + path, e);
+            }
         }
     }
 
     /** Writes the entries the file does not hold yet at its end, in one positioned write. */
-    final synchronized void writeTail() {
+    final synchronized void writeTail() throws IOException {
         int count = entries;
         int from = written;
         if (count <= from) {
@@ -196,13 +200,9 @@ abstract class IndexFile implements AutoCloseable {
         }
         tail.flip();
         long at = (long) from * entryBytes;
-        try {
-            FileChannel open = openForWrite();
-            while (tail.hasRemaining()) {
-                at += open.write(tail, at);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write index " + path, e);
+        FileChannel open = openForWrite();
+        while (tail.hasRemaining()) {
+            at += open.write(tail, at);
         }
         written = count;
     }
@@ -278,8 +278,12 @@ abstract class IndexFile implements AutoCloseable {
         return channel != null;
     }
 
-    /** Deletes the file; the entries not written yet go with it. */
-    void closeAndDelete() throws IOException {
+    /**
+     * Deletes the file; the entries not written yet go with it, so that a flush already under way (retention or
+     * truncation deleting the segment beside it) finds nothing to write rather than reopening a deleted path.
+     */
+    synchronized void closeAndDelete() throws IOException {
+        written = entries;
         closeChannel();
         Files.deleteIfExists(path);
     }
