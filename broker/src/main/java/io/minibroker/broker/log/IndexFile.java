@@ -24,13 +24,14 @@ import org.slf4j.LoggerFactory;
  * memory maps) and exhaust a 20,000-descriptor limit at ~6,700 partitions.
  *
  * <p>New entries are written to the file in runs, not one by one: the entries not yet in the file stay in the
- * subclass's arrays (where every lookup reads them anyway) until a page's worth has gathered ({@link #PAGE_BYTES}), the
- * segment rolls, or the index is flushed, truncated or closed; then one positioned write puts them all at the file's end.
- * Kafka's indexes are memory maps, where an entry costs no system call either; an entry per {@code
- * index.interval.bytes} of log written with a call each made one more write per produced batch than the segment's own.
- * The file is thus a prefix of the entries until one of those events, and a sound index however short: after an
- * unclean shutdown the segments from the recovery point on are recovered and their indexes rebuilt from the log, as
- * Kafka's are ({@link LogRecovery}); the segments before it were flushed, which writes the entries out first.
+ * subclass's arrays (where every lookup reads them anyway) until a page's worth has gathered ({@link #PAGE_BYTES}),
+ * the segment rolls, or the index is flushed, truncated or closed; then one positioned write puts them all at the
+ * file's end. Kafka's indexes are memory maps, where an entry costs no system call either; entries written with a
+ * call each made one or two more writes per produced batch (an offset entry, and a time entry if the max timestamp
+ * grew) than the segment's own, batches being larger than {@code index.interval.bytes}. The file is thus a prefix
+ * of the entries until one of those events, and a sound index however short: after an unclean shutdown the segments
+ * from the recovery point on are recovered and their indexes rebuilt from the log, as Kafka's are
+ * ({@link LogRecovery}); the segments before it were flushed, which writes the entries out first.
  *
  * <p>A trusted segment's index (after a clean shutdown, or flushed before the recovery point) may be opened
  * lazily, as Kafka's {@code LazyIndex}: its file is read at the first use of its entries (a lookup, an append, a
@@ -273,7 +274,7 @@ abstract class IndexFile implements AutoCloseable {
         }
     }
 
-    /** Whether the file is held open (it is from its first write or truncation on), for tests of the descriptors kept. */
+    /** Whether the file is held open (from its first write or truncation on), for tests of the descriptors kept. */
     boolean isOpen() {
         return channel != null;
     }
