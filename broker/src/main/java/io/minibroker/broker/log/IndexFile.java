@@ -23,6 +23,16 @@ import org.slf4j.LoggerFactory;
  * every segment open would triple the broker's descriptors per partition against Kafka's one (whose indexes are
  * memory maps) and exhaust a 20,000-descriptor limit at ~6,700 partitions.
  *
+ * <p>New entries are written to the file in runs, not one by one: the entries not yet in the file stay in the
+ * subclass's arrays (where every lookup reads them anyway) until a page's worth has gathered ({@link #PAGE_BYTES}),
+ * the segment rolls, or the index is flushed, truncated or closed; then one positioned write puts them all at the
+ * file's end. Kafka's indexes are memory maps, where an entry costs no system call either; entries written with a
+ * call each made one or two more writes per produced batch (an offset entry, and a time entry if the max timestamp
+ * grew) than the segment's own, batches being larger than {@code index.interval.bytes}. The file is thus a prefix
+ * of the entries until one of those events, and a sound index however short: after an unclean shutdown the segments
+ * from the recovery point on are recovered and their indexes rebuilt from the log, as Kafka's are
+ * ({@link LogRecovery}); the segments before it were flushed, which writes the entries out first.
+ *
  * <p>A trusted segment's index (after a clean shutdown, or flushed before the recovery point) may be opened
  * lazily, as Kafka's {@code LazyIndex}: its file is read at the first use of its entries (a lookup, an append, a
  * truncation), not by the constructor. Opening a segment with batches uses them at once (its end state is restored
@@ -33,21 +43,27 @@ import org.slf4j.LoggerFactory;
  */
 abstract class IndexFile implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IndexFile.class);
+    /** How many bytes of new entries gather in memory before they are written: a page of the file. */
+    static final int PAGE_BYTES = 4096;
 
     private final Path path;
     /**
-     * Null until the first write or truncation. Opened and used by the partition's single writer; volatile for
-     * the flusher and closer, which only flush or close what is open.
+     * Null until the first write or truncation. Opened under this object's monitor, by the partition's writer or by
+     * the flusher writing the tail; volatile for the closer, which closes what is open.
      */
     private volatile FileChannel channel;
     private final int entryBytes;
-    /** Reused for every entry written; the single writer of a partition owns it. */
-    private final ByteBuffer entryBuffer;
     /**
      * Volatile because readers search the subclasses' arrays alongside the writer: an entry's array slots
      * are filled before this count moves, so a reader that reads the count first sees them.
      */
     private volatile int entries;
+    /**
+     * How many of the entries the file holds; the rest are only in the arrays. Changed under this object's monitor
+     * (the writer's appends and truncations, and the flusher's write of the tail, which runs beside them); volatile
+     * for the writer's unlocked check whether a page's worth is waiting.
+     */
+    private volatile int written;
     /**
      * Whether the file's entries have been read (and checked) into the subclass's arrays: written once, under this
      * object's monitor, after the arrays and {@link #entries}, so a thread that reads it true sees them.
@@ -63,7 +79,6 @@ abstract class IndexFile implements AutoCloseable {
     IndexFile(Path path, int entryBytes, boolean fileExists) throws IOException {
         this.path = path;
         this.entryBytes = entryBytes;
-        this.entryBuffer = ByteBuffer.allocate(entryBytes);
         if (!fileExists) {
             Files.createFile(path);
             loaded = true; // nothing to read
@@ -86,6 +101,9 @@ abstract class IndexFile implements AutoCloseable {
      */
     abstract boolean parse(ByteBuffer all, int count);
 
+    /** Puts the entry in {@code slot} of the subclass's arrays into {@code to}, as the file holds it. */
+    abstract void putEntry(ByteBuffer to, int slot);
+
     private synchronized void loadNow() throws IOException {
         if (loaded) {
             return;
@@ -99,6 +117,7 @@ abstract class IndexFile implements AutoCloseable {
             openForWrite().truncate(0); // emptied: the caller rebuilds it, or lookups scan from the segment's start
             entries = 0;
         }
+        written = entries;
         loaded = true;
     }
 
@@ -148,23 +167,40 @@ abstract class IndexFile implements AutoCloseable {
         return open;
     }
 
-    /** The buffer to fill with the next entry, then pass to {@link #writeEntry()}. */
-    final ByteBuffer entryBuffer() {
-        return entryBuffer.clear();
+    /**
+     * Counts the entry the subclass has just put in its arrays' next slot; it reaches the file with the next run of
+     * entries written ({@link #writeTail()}), at once if a page's worth is now waiting.
+     */
+    final void entryAdded() {
+        int count = entries + 1;
+        entries = count;
+        if ((count - written) * entryBytes >= PAGE_BYTES) {
+            try {
+                writeTail();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write index " + path, e);
+            }
+        }
     }
 
-    final void writeEntry() {
-        entryBuffer.flip();
-        long at = (long) entries * entryBytes;
-        try {
-            FileChannel open = openForWrite();
-            while (entryBuffer.hasRemaining()) {
-                at += open.write(entryBuffer, at);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write index " + path, e);
+    /** Writes the entries the file does not hold yet at its end, in one positioned write. */
+    final synchronized void writeTail() throws IOException {
+        int count = entries;
+        int from = written;
+        if (count <= from) {
+            return;
         }
-        entries++;
+        ByteBuffer tail = ByteBuffer.allocate((count - from) * entryBytes);
+        for (int slot = from; slot < count; slot++) {
+            putEntry(tail, slot);
+        }
+        tail.flip();
+        long at = (long) from * entryBytes;
+        FileChannel open = openForWrite();
+        while (tail.hasRemaining()) {
+            at += open.write(tail, at);
+        }
+        written = count;
     }
 
     /** How many entries there are: the subclasses' arrays are read up to it, so this loads a lazy index. */
@@ -174,18 +210,22 @@ abstract class IndexFile implements AutoCloseable {
     }
 
     /**
-     * Keeps the first {@code count} entries. Keeping them all changes nothing (the file holds exactly the entries
-     * once read): the file is not opened for it, so recovering 10,000 empty segments holds no index descriptors.
+     * Keeps the first {@code count} entries. The file is cut only if it holds more than that (dropping entries not
+     * written yet needs no call), and not opened otherwise: recovering 10,000 empty segments holds no index
+     * descriptors.
      */
-    final void truncateEntries(int count) {
+    final synchronized void truncateEntries(int count) {
         ensureLoaded();
         if (count == entries) {
             return;
         }
-        try {
-            openForWrite().truncate((long) count * entryBytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot truncate index " + path, e);
+        if (count < written) {
+            try {
+                openForWrite().truncate((long) count * entryBytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot truncate index " + path, e);
+            }
+            written = count;
         }
         entries = count;
     }
@@ -203,29 +243,44 @@ abstract class IndexFile implements AutoCloseable {
         return path;
     }
 
-    /** Nothing to force while the file has not been opened for a change. */
+    /** Writes the entries not in the file yet and forces it; nothing to force while it has not been opened. */
     void flush() throws IOException {
+        writeTail();
         FileChannel open = channel;
         if (open != null) {
             open.force(true);
         }
     }
 
+    /** Writes the entries not in the file yet, then closes it. */
     @Override
     public void close() throws IOException {
+        try {
+            writeTail();
+        } finally {
+            closeChannel();
+        }
+    }
+
+    private void closeChannel() throws IOException {
         FileChannel open = channel;
         if (open != null) {
             open.close();
         }
     }
 
-    /** Whether the file is held open (it is from its first change on), for tests of the descriptors kept. */
+    /** Whether the file is held open (from its first write or truncation on), for tests of the descriptors kept. */
     boolean isOpen() {
         return channel != null;
     }
 
-    void closeAndDelete() throws IOException {
-        close();
+    /**
+     * Deletes the file; the entries not written yet go with it, so that a flush already under way (retention or
+     * truncation deleting the segment beside it) finds nothing to write rather than reopening a deleted path.
+     */
+    synchronized void closeAndDelete() throws IOException {
+        written = entries;
+        closeChannel();
         Files.deleteIfExists(path);
     }
 }

@@ -9,7 +9,6 @@ import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -296,12 +295,13 @@ final class LogSegment implements AutoCloseable {
     void append(RecordBatch batch) {
         int position = size;
         ByteBuf bytes = batch.slice();
+        int length = bytes.readableBytes();
         try {
-            long at = position;
-            for (ByteBuffer part : bytes.nioBuffers()) {
-                while (part.hasRemaining()) {
-                    at += channel.write(part, at);
-                }
+            // Through the buffer's own positioned write: a pooled buffer lends one view of its memory for it, where
+            // nioBuffers() makes an array, a duplicate and a slice per batch.
+            int done = 0;
+            while (done < length) {
+                done += bytes.getBytes(bytes.readerIndex() + done, channel, (long) position + done, length - done);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot append to " + logPath, e);
@@ -310,8 +310,8 @@ final class LogSegment implements AutoCloseable {
             firstBatchMaxTimestamp = batch.maxTimestamp();
         }
         indexBatch(position, batch.lastOffset(), batch.maxTimestamp());
-        bytesSinceLastIndexEntry += bytes.readableBytes();
-        size = position + bytes.readableBytes();
+        bytesSinceLastIndexEntry += length;
+        size = position + length;
     }
 
     private void indexBatch(int position, long lastOffset, long batchMaxTimestamp) {
@@ -351,9 +351,14 @@ final class LogSegment implements AutoCloseable {
                 || lastOffset - baseOffset > Integer.MAX_VALUE;
     }
 
-    /** Called when a newer segment takes over: the time index gets the final max timestamp. */
+    /**
+     * Called when a newer segment takes over: the time index gets the final max timestamp, and both indexes' files
+     * the entries still held in memory, as they are final now.
+     */
     void onRolled() throws IOException {
         timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
+        offsetIndex.writeTail();
+        timeIndex.writeTail();
     }
 
     /**

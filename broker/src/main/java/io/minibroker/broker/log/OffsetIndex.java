@@ -65,8 +65,16 @@ final class OffsetIndex extends IndexFile {
         return true;
     }
 
-    /** Records that the batch ending at {@code lastOffset} starts at {@code position}. */
-    void append(long lastOffset, int position) {
+    @Override
+    void putEntry(ByteBuffer to, int slot) {
+        to.putInt(relativeOffsets[slot]).putInt(positions[slot]);
+    }
+
+    /**
+     * Records that the batch ending at {@code lastOffset} starts at {@code position}. Under the monitor that the
+     * flusher's write of the unwritten entries takes, so that it reads the slots (and a grown array) whole.
+     */
+    synchronized void append(long lastOffset, int position) {
         int count = entries();
         int relative = Math.toIntExact(lastOffset - baseOffset);
         if (count > 0 && (relative <= relativeOffsets[count - 1] || position <= positions[count - 1])) {
@@ -79,8 +87,7 @@ final class OffsetIndex extends IndexFile {
         }
         relativeOffsets[count] = relative;
         positions[count] = position;
-        entryBuffer().putInt(relative).putInt(position);
-        writeEntry();
+        entryAdded();
     }
 
     /** The position of the last indexed batch whose last offset is at most {@code offset}; 0 if none. */

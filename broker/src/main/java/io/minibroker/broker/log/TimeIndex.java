@@ -62,8 +62,16 @@ final class TimeIndex extends IndexFile {
         return true;
     }
 
-    /** Adds an entry if {@code maxTimestamp} is above the last one; the segment calls it on every index point. */
-    void maybeAppend(long maxTimestamp, long offset) {
+    @Override
+    void putEntry(ByteBuffer to, int slot) {
+        to.putLong(timestamps[slot]).putInt(relativeOffsets[slot]);
+    }
+
+    /**
+     * Adds an entry if {@code maxTimestamp} is above the last one; the segment calls it on every index point. Under
+     * the monitor that the flusher's write of the unwritten entries takes, as {@link OffsetIndex#append}.
+     */
+    synchronized void maybeAppend(long maxTimestamp, long offset) {
         int count = entries();
         if (maxTimestamp < 0 || (count > 0 && maxTimestamp <= timestamps[count - 1])) {
             return;
@@ -78,8 +86,7 @@ final class TimeIndex extends IndexFile {
         }
         timestamps[count] = maxTimestamp;
         relativeOffsets[count] = relative;
-        entryBuffer().putLong(maxTimestamp).putInt(relative);
-        writeEntry();
+        entryAdded();
     }
 
     /**

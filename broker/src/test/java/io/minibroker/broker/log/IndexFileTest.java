@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An index file is created at once but held open only from its first change (a descriptor per written index); a
- * lazily opened one is read at the first use of its entries.
+ * lazily opened one is read at the first use of its entries. New entries reach the file a page at a time, or at a
+ * flush, roll or close.
  */
 class IndexFileTest {
     @TempDir
@@ -27,11 +28,13 @@ class IndexFileTest {
     }
 
     @Test
-    void theFirstEntryOpensTheFileAndEntriesSurviveAReopen() throws Exception {
+    void theFirstWriteOpensTheFileAndEntriesSurviveAReopen() throws Exception {
         Path path = dir.resolve("00000000000000000100.index");
         try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000, false, false)) {
             index.append(109, 4200);
             index.append(119, 8500);
+            assertThat(index.isOpen()).isFalse(); // the entries wait in memory
+            index.flush();
             assertThat(index.isOpen()).isTrue();
         }
         assertThat(Files.size(path)).isEqualTo(2L * OffsetIndex.ENTRY_BYTES);
@@ -142,6 +145,59 @@ class IndexFileTest {
             assertThat(index.lastTimestamp()).isEqualTo(1100);
         }
         assertThat(Files.size(path)).isEqualTo(TimeIndex.ENTRY_BYTES);
+    }
+
+    @Test
+    void newEntriesReachTheFileAPageAtATime() throws Exception {
+        Path path = dir.resolve("00000000000000000000.index");
+        int perPage = IndexFile.PAGE_BYTES / OffsetIndex.ENTRY_BYTES;
+        try (OffsetIndex index = OffsetIndex.open(path, 0, Integer.MAX_VALUE, false, false)) {
+            for (int i = 1; i < perPage; i++) {
+                index.append(i, i * 100);
+            }
+            assertThat(Files.size(path)).isZero();
+            assertThat(index.lookup(perPage - 1)).isEqualTo((perPage - 1) * 100); // read from memory
+            index.append(perPage, perPage * 100);
+            assertThat(Files.size(path)).isEqualTo(IndexFile.PAGE_BYTES);
+            index.append(perPage + 1, (perPage + 1) * 100);
+            assertThat(Files.size(path)).isEqualTo(IndexFile.PAGE_BYTES);
+            index.flush();
+            assertThat(Files.size(path)).isEqualTo(IndexFile.PAGE_BYTES + OffsetIndex.ENTRY_BYTES);
+        }
+        try (OffsetIndex reopened = OffsetIndex.open(path, 0, Integer.MAX_VALUE, true, false)) {
+            assertThat(reopened.entries()).isEqualTo(perPage + 1);
+            assertThat(reopened.lookup(perPage + 5)).isEqualTo((perPage + 1) * 100);
+        }
+    }
+
+    @Test
+    void truncatingEntriesNotWrittenYetLeavesTheFileAlone() throws Exception {
+        Path path = twoEntries();
+        try (OffsetIndex index = OffsetIndex.open(path, 100, 10_000, true, false)) {
+            index.append(129, 9000);
+            index.append(139, 9500);
+            index.truncateToPosition(9500); // drops (139, 9500), which only memory holds
+            assertThat(index.isOpen()).isFalse();
+            index.truncateToPosition(8500); // drops (129, 9000) and (119, 8500), which the file holds
+            assertThat(Files.size(path)).isEqualTo(OffsetIndex.ENTRY_BYTES);
+            index.append(149, 9900);
+        }
+        try (OffsetIndex reopened = OffsetIndex.open(path, 100, 10_000, true, false)) {
+            assertThat(reopened.entries()).isEqualTo(2);
+            assertThat(reopened.lookup(140)).isEqualTo(4200);
+            assertThat(reopened.lookup(149)).isEqualTo(9900);
+        }
+    }
+
+    @Test
+    void aDeletedIndexDoesNotWriteItsTail() throws Exception {
+        Path path = dir.resolve("00000000000000000000.timeindex");
+        TimeIndex index = TimeIndex.open(path, 0, false, false);
+        index.maybeAppend(1000, 4);
+        index.closeAndDelete();
+        assertThat(path).doesNotExist();
+        index.flush(); // a flush that took the segment before retention deleted it: nothing to write
+        assertThat(path).doesNotExist();
     }
 
     /** A time index of a segment based at 100 with the two entries given. */

@@ -249,4 +249,59 @@ class LogRecoveryTest {
         assertThat(file(0, active, ".index")).isEqualTo(offsetIndex);
         log.close();
     }
+
+    /** The files of a log as a crash would leave them: what has been written so far, with the log still open. */
+    private void copyAsCrashed(int fromRun, int toRun) throws IOException {
+        Files.createDirectories(partitionDir(toRun));
+        try (var files = Files.list(partitionDir(fromRun))) {
+            for (Path file : files.toList()) {
+                Files.copy(file, partitionDir(toRun).resolve(file.getFileName()));
+            }
+        }
+    }
+
+    @Test
+    void indexEntriesHeldInMemoryAtACrashAreRebuiltFromTheLog() throws IOException {
+        LogConfig oneSegment = CONFIG.withSegmentBytes(1 << 20);
+        PartitionLog log = TestLogs.open(logDir(0), TP, oneSegment, clock, 0, 0, true);
+        for (int i = 0; i < 1500; i++) { // more than a page of offset index entries: one page written, the rest not
+            append(log, "v" + i, 1 + i % 3, T0 + i);
+        }
+        List<TestBatches.Entry> before = readAll(log);
+        copyAsCrashed(0, 1);
+        log.close(); // writes the entries out: the index a crash lost the end of
+        byte[] offsetIndex = file(0, 0, ".index");
+        byte[] timeIndex = file(0, 0, ".timeindex");
+        byte[] crashedIndex = file(1, 0, ".index");
+        assertThat(crashedIndex).hasSize(IndexFile.PAGE_BYTES);
+        assertThat(offsetIndex.length).isGreaterThan(crashedIndex.length);
+        assertThat(offsetIndex).startsWith(crashedIndex);
+
+        PartitionLog recovered = TestLogs.open(logDir(1), TP, oneSegment, clock, 0, 0, false);
+        assertThat(readAll(recovered)).isEqualTo(before);
+        assertThat(recovered.offsetForTimestamp(T0 + 1250)).contains(new TimestampAndOffset(T0 + 1250, before.stream()
+                .filter(e -> e.timestamp() == T0 + 1250).findFirst().orElseThrow().offset()));
+        recovered.close();
+        assertThat(file(1, 0, ".index")).isEqualTo(offsetIndex);
+        // Recovery ends the time index with the segment's largest timestamp, as a roll does.
+        assertThat(file(1, 0, ".timeindex")).startsWith(timeIndex);
+    }
+
+    @Test
+    void theSegmentsAFlushMakesTrustedHaveTheirIndexesWholeOnDisk() throws IOException {
+        PartitionLog log = fill(0, 120);
+        List<Long> bases = segments(log);
+        List<TestBatches.Entry> before = readAll(log);
+        log.flush();
+        copyAsCrashed(0, 1);
+        log.close();
+        long lastRolled = bases.get(bases.size() - 2);
+        for (long base : bases.subList(0, bases.size() - 1)) {
+            assertThat(file(1, base, ".index")).as("segment %d", base).isEqualTo(file(0, base, ".index"));
+            assertThat(file(1, base, ".timeindex")).as("segment %d", base).isEqualTo(file(0, base, ".timeindex"));
+        }
+        PartitionLog recovered = TestLogs.open(logDir(1), TP, CONFIG, clock, lastRolled + 1, 0, false);
+        assertThat(readAll(recovered)).isEqualTo(before);
+        recovered.close();
+    }
 }

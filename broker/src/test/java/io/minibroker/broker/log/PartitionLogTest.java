@@ -754,6 +754,7 @@ class PartitionLogTest {
         for (int i = 0; i < batches; i++) {
             append(log, "m" + i, 1 + i % 4, T0 + i);
         }
+        log.flush(); // the active segment's entries reach its index files
         long indexBytes = Files.size(log.dir().resolve(LogSegment.fileName(0, ".index")));
         assertThat(indexBytes).isPositive().isLessThan(OffsetIndex.ENTRY_BYTES * (long) batches / 2);
         assertThat(Files.size(log.dir().resolve(LogSegment.fileName(0, ".timeindex")))).isPositive();
