@@ -99,7 +99,7 @@ final class ShareFetchWork {
             }
             anyReadable = true;
             SharePartition partition = manager.partition(keyOf(tp), log, eventLoop);
-            if (partition == null && manager.loadFailed(keyOf(tp))) {
+            if (partition == null && manager.loadFailure(keyOf(tp)) != Errors.NONE) {
                 return true; // its failure to answer
             }
             if (partition == null) {
@@ -184,7 +184,7 @@ final class ShareFetchWork {
                 } else if (resolved.log() != null && remainingRecords > 0 && remainingBytes > 0) {
                     SharePartition partition = manager.partition(keyOf(tp), resolved.log(), eventLoop);
                     if (partition == null) {
-                        error = manager.takeLoadFailure(keyOf(tp)); // NONE while it loads: nothing yet
+                        error = manager.loadFailure(keyOf(tp)); // NONE while it loads: nothing yet
                     }
                     try {
                         acquired = partition == null ? Acquired.NOTHING // loading, or its load failed

@@ -45,9 +45,9 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
     /** Share partitions whose state is being read from the share coordinator. */
     private final Set<SharePartitionKey> loading = ConcurrentHashMap.newKeySet();
     /**
-     * Share partitions whose last load failed, with the error the next fetch answers for them (Kafka's SharePartition
-     * fails its initialization, and its SharePartitionManager answers the fetch with the error and drops it): the
-     * fetch after that loads them again.
+     * Share partitions whose load just failed, with its error, only while the fetches waiting for it are answered
+     * with it (Kafka's SharePartition fails its initialization, and its SharePartitionManager fails the fetches
+     * pending then and drops it): none is kept for a later fetch, which loads it again.
      */
     private final Map<SharePartitionKey, Errors> loadFailures = new ConcurrentHashMap<>();
     /** Share partitions not loaded here whose state AlterShareGroupOffsets initialized here (listed by Describe). */
@@ -89,7 +89,7 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      */
     public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog, Executor eventLoop) {
         if (loadFailures.containsKey(key)) {
-            return null; // its failure is answered first, then it loads again
+            return null; // its failed load's waiting fetches being answered
         }
         ShareGroupSettings settings = configs.settings(key.groupId());
         int epoch = leaderEpochs.applyAsInt(partitionLog.topicPartition());
@@ -120,11 +120,14 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
         persister.read(key, epoch).whenCompleteAsync((state, failure) -> {
             if (failure != null) {
                 // Answered to the fetches waiting for it, as Kafka's SharePartition answers a failed initialization
-                // (INVALID_REQUEST, a share partition never initialized, is UNKNOWN_SERVER_ERROR); loaded again after.
+                // (INVALID_REQUEST, a share partition never initialized, is UNKNOWN_SERVER_ERROR): each woken is
+                // answered inside checkAndComplete (DelayedShareFetch responds on the thread that completes it), so
+                // the error goes with it, and a fetch after that finds none and loads it again.
                 log.warn("Cannot load the state of share partition {}: {}", key, failure.toString());
                 loadFailures.put(key, persisterError(Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR)));
                 loading.remove(key);
                 fetchPurgatory.checkAndComplete(key);
+                loadFailures.remove(key);
                 return;
             }
             SharePartition loaded = state.snapshot() != null
@@ -152,15 +155,9 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
         };
     }
 
-    /** Whether the last load of {@code key} failed, its failure not yet answered. */
-    boolean loadFailed(SharePartitionKey key) {
-        return loadFailures.containsKey(key);
-    }
-
-    /** The error of the last load of {@code key}, answered once (NONE if it did not fail): the next fetch loads it. */
-    Errors takeLoadFailure(SharePartitionKey key) {
-        Errors failed = loadFailures.remove(key);
-        return failed == null ? Errors.NONE : failed;
+    /** The error of {@code key}'s load failing at this moment, for the fetches it wakes; NONE otherwise. */
+    Errors loadFailure(SharePartitionKey key) {
+        return loadFailures.getOrDefault(key, Errors.NONE);
     }
 
     /**

@@ -333,6 +333,49 @@ class SharePartitionManagerTest {
         }
     }
 
+    /**
+     * A failed load answers the fetches waiting for it then and nothing later (Kafka's SharePartitionManager fails
+     * the pending fetches and drops the share partition): a fetch arriving after it, however much later, loads the
+     * state again and is served, not answered the old error.
+     */
+    @Test
+    void aFetchAfterAFailedLoadThatNoFetchWaitedForLoadsAgain() throws Exception {
+        AtomicInteger reads = new AtomicInteger();
+        Persister failingOnce = new NoStatePersister() {
+            @Override
+            public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
+                return reads.incrementAndGet() == 1
+                        ? CompletableFuture.failedFuture(new LogException(Errors.COORDINATOR_LOAD_IN_PROGRESS, "busy"))
+                        : super.read(key, leaderEpoch);
+            }
+        };
+        append(1);
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
+        SharePartitionManager failing = new SharePartitionManager(clock, groupId -> earliest, failingOnce, tp -> 0,
+                1000);
+        try {
+            SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
+            assertThat(failing.partition(key, log(), Runnable::run)).as("its load failed at once").isNull();
+            assertThat(reads).hasValue(1);
+
+            UUID topicId = topics.get("t").orElseThrow().id();
+            ShareFetchWork later = new ShareFetchWork(failing, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
+                    "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
+                    Integer.MAX_VALUE, Map.of(), Runnable::run);
+            CompletableFuture<Struct> answer = new CompletableFuture<>();
+            failing.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, later, answer),
+                    later.watchKeys());
+            assertThat(reads).as("loaded again").hasValue(2);
+            assertThat(answer).isDone();
+            ShareFetchResponseView.PartitionData data = new ShareFetchResponseView(answer.get()).responses().get(0)
+                    .partitions().get(0);
+            assertThat(data.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(acquired(answer.get())).containsExactly(List.of(0L, 0L));
+        } finally {
+            failing.close();
+        }
+    }
+
     @Test
     void aResetOrForgetAfterTheStopIsAnsweredCoordinatorNotAvailable() throws Exception {
         SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
