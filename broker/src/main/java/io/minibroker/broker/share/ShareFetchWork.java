@@ -98,8 +98,9 @@ final class ShareFetchWork {
                 continue; // answered refused whenever the fetch is answered; it does not hurry the answer (Kafka)
             }
             anyReadable = true;
-            SharePartition partition = manager.partition(keyOf(tp), log, eventLoop);
-            if (partition == null && manager.loadFailure(keyOf(tp)) != Errors.NONE) {
+            SharePartitionKey key = keyOf(tp);
+            SharePartition partition = manager.partition(key, log, eventLoop);
+            if (partition == null && manager.loadFailure(key) != Errors.NONE) {
                 return true; // its failure to answer
             }
             if (partition == null) {
@@ -182,9 +183,10 @@ final class ShareFetchWork {
                     // A session partition whose READ was taken away since it joined: refused, nothing acquired.
                     error = Errors.TOPIC_AUTHORIZATION_FAILED;
                 } else if (resolved.log() != null && remainingRecords > 0 && remainingBytes > 0) {
-                    SharePartition partition = manager.partition(keyOf(tp), resolved.log(), eventLoop);
+                    SharePartitionKey key = keyOf(tp);
+                    SharePartition partition = manager.partition(key, resolved.log(), eventLoop);
                     if (partition == null) {
-                        error = manager.loadFailure(keyOf(tp)); // NONE while it loads: nothing yet
+                        error = manager.loadFailure(key); // NONE while it loads: nothing yet
                     }
                     try {
                         acquired = partition == null ? Acquired.NOTHING // loading, or its load failed

@@ -88,15 +88,12 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      * changed its state since.
      */
     public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog, Executor eventLoop) {
-        if (loadFailures.containsKey(key)) {
-            return null; // its failed load's waiting fetches being answered
-        }
         ShareGroupSettings settings = configs.settings(key.groupId());
         int epoch = leaderEpochs.applyAsInt(partitionLog.topicPartition());
         SharePartition partition = partitions.get(key);
         if (partition == null || partition.leaderEpoch() != epoch) {
-            if (!loading.add(key)) {
-                return null;
+            if (loadFailures.containsKey(key) || !loading.add(key)) {
+                return null; // its failed load's waiting fetches being answered, or loading
             }
             partition = partitions.get(key); // a load may have ended between the two looks
             if (partition == null || partition.leaderEpoch() != epoch) {
