@@ -394,9 +394,18 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
         sessions.end(member);
         group.members.remove(member.memberId);
         group.targetAssignment.remove(member.memberId);
+        recomputeSubscription(group);
+        group.groupEpoch++;
+    }
+
+    /**
+     * Recomputes what the group's members now subscribe to (a member left, or the group was replayed from the
+     * offsets topic), and whether initialized partitions it subscribes to are in no member's target assignment
+     * (Kafka's initializedAssignmentPending): those the next heartbeat assigns, bumping the group epoch for them.
+     */
+    private void recomputeSubscription(ShareGroup group) {
         group.subscribedPartitions = assignor.subscribedPartitions(group);
         group.assignmentPending = !ShareGroupAssignor.targetIsCurrent(group);
-        group.groupEpoch++;
     }
 
     @Override
@@ -633,9 +642,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     /** A group replayed from the offsets topic: listed again, its members' sessions started afresh. */
     void restore(ShareGroup group) {
         synchronized (group) {
-            group.subscribedPartitions = assignor.subscribedPartitions(group);
-            // Partitions initialized after the target assignment last written are assigned by the next heartbeat.
-            group.assignmentPending = !ShareGroupAssignor.targetIsCurrent(group);
+            recomputeSubscription(group);
             groups.put(group.groupId, group);
             if (group.statePartitions != null) {
                 group.statePartitions.replayedAt(clock.monotonicMs());
