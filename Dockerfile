@@ -4,9 +4,8 @@
 # Broker configuration as the apache/kafka image takes it: KAFKA_* environment variables (-e KAFKA_NUM_PARTITIONS=3:
 # KAFKA_ and the key upper-cased, '.' as '_', '_' as '__', '-' as '___'), or, after the image name,
 # --override key=value (which wins). The JVM's heap: -e KAFKA_HEAP_OPTS=-Xmx1g (default -Xms32m -Xmx256m,
-# config/jvm-heap.options); its collector, Netty's buffer pool and C1's thresholds: KAFKA_JVM_PERFORMANCE_OPTS (default
-# -XX:+UseSerialGC -Dio.netty.allocator.maxOrder=8 -XX:Tier3...Threshold=..., config/jvm-performance.options); other JVM
-# options: KAFKA_OPTS.
+# config/jvm-heap.options); its collector and Netty's buffer pool: KAFKA_JVM_PERFORMANCE_OPTS (default
+# -XX:+UseSerialGC -Dio.netty.allocator.maxOrder=8, config/jvm-performance.options); other JVM options: KAFKA_OPTS.
 #
 # Build arguments:
 #   BASE_IMAGE     the runtime: any image with a Java 17+ runtime on PATH (default eclipse-temurin:17-jre). CI builds
