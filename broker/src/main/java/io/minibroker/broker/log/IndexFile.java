@@ -53,6 +53,8 @@ abstract class IndexFile implements AutoCloseable {
      */
     private volatile FileChannel channel;
     private final int entryBytes;
+    /** How many entries make a page's worth ({@link #PAGE_BYTES} or just over): a run written at once. */
+    private final int entriesPerPage;
     /**
      * Volatile because readers search the subclasses' arrays alongside the writer: an entry's array slots
      * are filled before this count moves, so a reader that reads the count first sees them.
@@ -79,6 +81,7 @@ abstract class IndexFile implements AutoCloseable {
     IndexFile(Path path, int entryBytes, boolean fileExists) throws IOException {
         this.path = path;
         this.entryBytes = entryBytes;
+        this.entriesPerPage = (PAGE_BYTES + entryBytes - 1) / entryBytes;
         if (!fileExists) {
             Files.createFile(path);
             loaded = true; // nothing to read
@@ -170,15 +173,21 @@ abstract class IndexFile implements AutoCloseable {
     /**
      * Counts the entry the subclass has just put in its arrays' next slot; it reaches the file with the next run of
      * entries written ({@link #writeTail()}), at once if a page's worth is now waiting.
+     *
+     * <p>A page that cannot be written stays waiting in the arrays, where lookups read it, and is tried again with
+     * the next page, a roll, a flush (which reports the failure as a storage error) or a close. Throwing would fail
+     * an append whose batch is already in the log file but not counted in the segment's size: the next batch would
+     * be written over it, and its index entry, at the same position, refused as out of order until a restart.
      */
     final void entryAdded() {
         int count = entries + 1;
         entries = count;
-        if ((count - written) * entryBytes >= PAGE_BYTES) {
+        if ((count - written) % entriesPerPage == 0) {
             try {
                 writeTail();
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot write index " + path, e);
+                log.warn("Could not write {} index entries to {}; they wait for the next write", count - written,
+                        path, e);
             }
         }
     }

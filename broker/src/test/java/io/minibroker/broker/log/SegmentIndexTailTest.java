@@ -1,9 +1,11 @@
 package io.minibroker.broker.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.minibroker.protocol.record.RecordBatch;
 import io.netty.buffer.ByteBuf;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -11,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A segment's index entries wait in memory until a page's worth has gathered: deleting the segment drops them
- * unwritten.
+ * unwritten, and a page that cannot be written leaves them waiting without stopping the segment's appends.
  */
 class SegmentIndexTailTest {
     private static final long T0 = 1_700_000_000_000L;
@@ -36,6 +38,22 @@ class SegmentIndexTailTest {
         assertThat(indexPath(LogSegment.INDEX_SUFFIX)).doesNotExist();
         assertThat(Files.size(offsets)).isZero();
         assertThat(Files.size(times)).isZero();
+    }
+
+    @Test
+    void aPageOfIndexEntriesThatCannotBeWrittenLeavesTheSegmentAppending() throws Exception {
+        LogSegment segment = LogSegment.create(dir, 0, EVERY_BATCH, T0);
+        Files.delete(indexPath(LogSegment.INDEX_SUFFIX)); // not opened yet: its first write finds no file
+        int batches = 2 * IndexFile.PAGE_BYTES / OffsetIndex.ENTRY_BYTES + 1;
+        for (int i = 0; i < batches; i++) {
+            appendBatch(segment, i, T0 + i);
+        }
+
+        assertThat(segment.nextOffset()).isEqualTo(batches);
+        LogReadResult last = segment.read(batches - 1, Integer.MAX_VALUE, true, Long.MAX_VALUE);
+        assertThat(TestBatches.baseOffsets(last)).containsExactly((long) batches - 1);
+        assertThatThrownBy(segment::flush).isInstanceOf(IOException.class); // the flush reports it
+        segment.closeAndDelete();
     }
 
     private Path indexPath(String suffix) {
