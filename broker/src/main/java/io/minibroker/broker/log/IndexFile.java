@@ -61,11 +61,10 @@ abstract class IndexFile implements AutoCloseable {
      */
     private volatile int entries;
     /**
-     * How many of the entries the file holds; the rest are only in the arrays. Changed under this object's monitor
-     * (the writer's appends and truncations, and the flusher's write of the tail, which runs beside them); volatile
-     * for the writer's unlocked check whether a page's worth is waiting.
+     * How many of the entries the file holds; the rest are only in the arrays. Guarded by this object's monitor: the
+     * writer's appends and truncations, and the flusher's write of the tail, which runs beside them, all take it.
      */
-    private volatile int written;
+    private int written;
     /**
      * Whether the file's entries have been read (and checked) into the subclass's arrays: written once, under this
      * object's monitor, after the arrays and {@link #entries}, so a thread that reads it true sees them.
@@ -106,6 +105,13 @@ abstract class IndexFile implements AutoCloseable {
 
     /** Puts the entry in {@code slot} of the subclass's arrays into {@code to}, as the file holds it. */
     abstract void putEntry(ByteBuffer to, int slot);
+
+    /**
+     * Puts the entry ({@code key}, {@code value}) into {@code slot}, the arrays' next, growing them if they are full;
+     * false if the subclass keeps no entry for it. Throws if the entry does not follow the last one. Called under this
+     * object's monitor, by {@link #add}.
+     */
+    abstract boolean fillSlot(int slot, long key, long value);
 
     private synchronized void loadNow() throws IOException {
         if (loaded) {
@@ -171,16 +177,21 @@ abstract class IndexFile implements AutoCloseable {
     }
 
     /**
-     * Counts the entry the subclass has just put in its arrays' next slot; it reaches the file with the next run of
-     * entries written ({@link #writeTail()}), at once if a page's worth is now waiting.
+     * Adds an entry after the last ({@link #fillSlot}) under this object's monitor, which the flusher's write of the
+     * waiting entries takes too, so that it reads the slots (and arrays grown for them) whole. The entry reaches the
+     * file with the next run of entries written ({@link #writeTail()}), at once if a page's worth is now waiting.
      *
      * <p>A page that cannot be written stays waiting in the arrays, where lookups read it, and is tried again with
      * the next page, a roll, a flush (which reports the failure as a storage error) or a close. Throwing would fail
      * an append whose batch is already in the log file but not counted in the segment's size: the next batch would
      * be written over it, and its index entry, at the same position, refused as out of order until a restart.
      */
-    final void entryAdded() {
-        int count = entries + 1;
+    final synchronized void add(long key, long value) {
+        int slot = entries();
+        if (!fillSlot(slot, key, value)) {
+            return;
+        }
+        int count = slot + 1;
         entries = count;
         if ((count - written) % entriesPerPage == 0) {
             try {
