@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * file is only written, never searched, and an exact size needs no trimming on roll or close and shows a
  * torn last entry after a crash as a size that is not a multiple of the entry size.
  *
- * <p>The file is held open only from its first change on: a broker with 10,000 partitions has 10,000 segments
+ * <p>The file is opened only when it is changed, and then stays open until the index is closed: when a run of
+ * entries is written to it (a page's worth gathered, or a flush, roll or close writing those waiting) or it is cut
+ * (a truncation into the entries it holds, a torn file emptied). A broker with 10,000 partitions has 10,000 segments
  * whose indexes are read once when they open and mostly never written (an entry comes every
  * {@code index.interval.bytes} of log, and a rolled segment's indexes are final), so keeping both index files of
  * every segment open would triple the broker's descriptors per partition against Kafka's one (whose indexes are
