@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * file is only written, never searched, and an exact size needs no trimming on roll or close and shows a
  * torn last entry after a crash as a size that is not a multiple of the entry size.
  *
- * <p>The file is held open only from its first change on: a broker with 10,000 partitions has 10,000 segments
+ * <p>The file is opened only when it is changed, and then stays open until the index is closed: when a run of
+ * entries is written to it (a page's worth gathered, or a flush, roll or close writing those waiting) or it is cut
+ * (a truncation into the entries it holds, a torn file emptied). A broker with 10,000 partitions has 10,000 segments
  * whose indexes are read once when they open and mostly never written (an entry comes every
  * {@code index.interval.bytes} of log, and a rolled segment's indexes are final), so keeping both index files of
  * every segment open would triple the broker's descriptors per partition against Kafka's one (whose indexes are
@@ -53,17 +55,18 @@ abstract class IndexFile implements AutoCloseable {
      */
     private volatile FileChannel channel;
     private final int entryBytes;
+    /** How many entries make a page's worth ({@link #PAGE_BYTES} or just over): a run written at once. */
+    private final int entriesPerPage;
     /**
      * Volatile because readers search the subclasses' arrays alongside the writer: an entry's array slots
      * are filled before this count moves, so a reader that reads the count first sees them.
      */
     private volatile int entries;
     /**
-     * How many of the entries the file holds; the rest are only in the arrays. Changed under this object's monitor
-     * (the writer's appends and truncations, and the flusher's write of the tail, which runs beside them); volatile
-     * for the writer's unlocked check whether a page's worth is waiting.
+     * How many of the entries the file holds; the rest are only in the arrays. Guarded by this object's monitor: the
+     * writer's appends and truncations, and the flusher's write of the tail, which runs beside them, all take it.
      */
-    private volatile int written;
+    private int written;
     /**
      * Whether the file's entries have been read (and checked) into the subclass's arrays: written once, under this
      * object's monitor, after the arrays and {@link #entries}, so a thread that reads it true sees them.
@@ -79,6 +82,7 @@ abstract class IndexFile implements AutoCloseable {
     IndexFile(Path path, int entryBytes, boolean fileExists) throws IOException {
         this.path = path;
         this.entryBytes = entryBytes;
+        this.entriesPerPage = (PAGE_BYTES + entryBytes - 1) / entryBytes;
         if (!fileExists) {
             Files.createFile(path);
             loaded = true; // nothing to read
@@ -103,6 +107,13 @@ abstract class IndexFile implements AutoCloseable {
 
     /** Puts the entry in {@code slot} of the subclass's arrays into {@code to}, as the file holds it. */
     abstract void putEntry(ByteBuffer to, int slot);
+
+    /**
+     * Puts the entry ({@code key}, {@code value}) into {@code slot}, the arrays' next, growing them if they are full;
+     * false if the subclass keeps no entry for it. Throws if the entry does not follow the last one. Called under this
+     * object's monitor, by {@link #add}.
+     */
+    abstract boolean fillSlot(int slot, long key, long value);
 
     private synchronized void loadNow() throws IOException {
         if (loaded) {
@@ -168,17 +179,28 @@ abstract class IndexFile implements AutoCloseable {
     }
 
     /**
-     * Counts the entry the subclass has just put in its arrays' next slot; it reaches the file with the next run of
-     * entries written ({@link #writeTail()}), at once if a page's worth is now waiting.
+     * Adds an entry after the last ({@link #fillSlot}) under this object's monitor, which the flusher's write of the
+     * waiting entries takes too, so that it reads the slots (and arrays grown for them) whole. The entry reaches the
+     * file with the next run of entries written ({@link #writeTail()}), at once if a page's worth is now waiting.
+     *
+     * <p>A page that cannot be written stays waiting in the arrays, where lookups read it, and is tried again with
+     * the next page, a roll, a flush (which reports the failure as a storage error) or a close. Throwing would fail
+     * an append whose batch is already in the log file but not counted in the segment's size: the next batch would
+     * be written over it, and its index entry, at the same position, refused as out of order until a restart.
      */
-    final void entryAdded() {
-        int count = entries + 1;
+    final synchronized void add(long key, long value) {
+        int slot = entries();
+        if (!fillSlot(slot, key, value)) {
+            return;
+        }
+        int count = slot + 1;
         entries = count;
-        if ((count - written) * entryBytes >= PAGE_BYTES) {
+        if ((count - written) % entriesPerPage == 0) {
             try {
                 writeTail();
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot write index " + path, e);
+                log.warn("Could not write {} index entries to {}; they wait for the next write", count - written,
+                        path, e);
             }
         }
     }

@@ -378,8 +378,18 @@ public final class LogCleaner implements AutoCloseable {
             copy.onRolled(); // its time index ends with its largest timestamp, which opening it rolled reads
             copy.flush();
         } catch (IOException | RuntimeException e) {
-            copy.close();
-            log.discardCleanedCopy(segment.baseOffset());
+            // Deleted, not closed: closing would write the copy's waiting index entries, and a disk that failed the
+            // cleaning would fail that too, hiding the cleaning's error and leaving the copy's files behind.
+            try {
+                copy.closeAndDelete();
+            } catch (IOException deleteFailed) {
+                e.addSuppressed(deleteFailed);
+            }
+            try {
+                log.discardCleanedCopy(segment.baseOffset()); // and the log's directory, if the log went meanwhile
+            } catch (IOException discardFailed) {
+                e.addSuppressed(discardFailed);
+            }
             throw e;
         }
         copy.close();

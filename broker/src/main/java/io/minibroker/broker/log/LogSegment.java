@@ -586,10 +586,11 @@ final class LogSegment implements AutoCloseable {
 
     /**
      * Deletes the files now. A read still holding the log file keeps it open, so its bytes can still be sent
-     * whole: the name goes at once, the file itself when that read lets go.
+     * whole: the name goes at once, the file itself when that read lets go. The index entries not written yet go
+     * unwritten, where {@link #close()} would write them into files about to go.
      */
     void closeAndDelete() throws IOException {
-        close();
+        file.release();
         Files.deleteIfExists(logPath);
         offsetIndex.closeAndDelete();
         timeIndex.closeAndDelete();

@@ -70,24 +70,25 @@ final class OffsetIndex extends IndexFile {
         to.putInt(relativeOffsets[slot]).putInt(positions[slot]);
     }
 
-    /**
-     * Records that the batch ending at {@code lastOffset} starts at {@code position}. Under the monitor that the
-     * flusher's write of the unwritten entries takes, so that it reads the slots (and a grown array) whole.
-     */
-    synchronized void append(long lastOffset, int position) {
-        int count = entries();
+    /** Records that the batch ending at {@code lastOffset} starts at {@code position}. */
+    void append(long lastOffset, int position) {
+        add(lastOffset, position);
+    }
+
+    @Override
+    boolean fillSlot(int slot, long lastOffset, long position) {
         int relative = Math.toIntExact(lastOffset - baseOffset);
-        if (count > 0 && (relative <= relativeOffsets[count - 1] || position <= positions[count - 1])) {
+        if (slot > 0 && (relative <= relativeOffsets[slot - 1] || position <= positions[slot - 1])) {
             throw new IllegalStateException("offset index entry (" + lastOffset + ", " + position
-                    + ") does not follow (" + (baseOffset + relativeOffsets[count - 1]) + ", " + positions[count - 1] + ")");
+                    + ") does not follow (" + (baseOffset + relativeOffsets[slot - 1]) + ", " + positions[slot - 1] + ")");
         }
-        if (count == relativeOffsets.length) {
-            relativeOffsets = Arrays.copyOf(relativeOffsets, count * 2);
-            positions = Arrays.copyOf(positions, count * 2);
+        if (slot == relativeOffsets.length) {
+            relativeOffsets = Arrays.copyOf(relativeOffsets, slot * 2);
+            positions = Arrays.copyOf(positions, slot * 2);
         }
-        relativeOffsets[count] = relative;
-        positions[count] = position;
-        entryAdded();
+        relativeOffsets[slot] = relative;
+        positions[slot] = (int) position;
+        return true;
     }
 
     /** The position of the last indexed batch whose last offset is at most {@code offset}; 0 if none. */

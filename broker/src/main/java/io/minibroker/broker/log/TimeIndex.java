@@ -67,26 +67,27 @@ final class TimeIndex extends IndexFile {
         to.putLong(timestamps[slot]).putInt(relativeOffsets[slot]);
     }
 
-    /**
-     * Adds an entry if {@code maxTimestamp} is above the last one; the segment calls it on every index point. Under
-     * the monitor that the flusher's write of the unwritten entries takes, as {@link OffsetIndex#append}.
-     */
-    synchronized void maybeAppend(long maxTimestamp, long offset) {
-        int count = entries();
-        if (maxTimestamp < 0 || (count > 0 && maxTimestamp <= timestamps[count - 1])) {
-            return;
+    /** Adds an entry if {@code maxTimestamp} is above the last one; the segment calls it on every index point. */
+    void maybeAppend(long maxTimestamp, long offset) {
+        add(maxTimestamp, offset);
+    }
+
+    @Override
+    boolean fillSlot(int slot, long maxTimestamp, long offset) {
+        if (maxTimestamp < 0 || (slot > 0 && maxTimestamp <= timestamps[slot - 1])) {
+            return false;
         }
         int relative = Math.toIntExact(offset - baseOffset);
-        if (count > 0 && relative < relativeOffsets[count - 1]) {
+        if (slot > 0 && relative < relativeOffsets[slot - 1]) {
             throw new IllegalStateException("time index offset " + offset + " goes backwards");
         }
-        if (count == timestamps.length) {
-            timestamps = Arrays.copyOf(timestamps, count * 2);
-            relativeOffsets = Arrays.copyOf(relativeOffsets, count * 2);
+        if (slot == timestamps.length) {
+            timestamps = Arrays.copyOf(timestamps, slot * 2);
+            relativeOffsets = Arrays.copyOf(relativeOffsets, slot * 2);
         }
-        timestamps[count] = maxTimestamp;
-        relativeOffsets[count] = relative;
-        entryAdded();
+        timestamps[slot] = maxTimestamp;
+        relativeOffsets[slot] = relative;
+        return true;
     }
 
     /**
