@@ -32,10 +32,13 @@ final class SingleNodeApis {
     private SingleNodeApis() {
     }
 
-    /** Returns how topics are created on a client's account: here, on the disk thread. */
+    /**
+     * Returns how topics are created on a client's account: here, on {@code topicCreation}, off the disk thread
+     * that answers produces.
+     */
     static TopicAutoCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
                                       GroupConfigs groupConfigs, SecurityApis security, Executor disk,
-                                      Function<ApiHandler, ApiHandler> onDisk) {
+                                      Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         security.register(apis, null, onDisk);
         apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
@@ -51,7 +54,7 @@ final class SingleNodeApis {
                         ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
                         groupConfigs));
-        return new LocalTopicAutoCreation(topics, disk);
+        return new LocalTopicAutoCreation(topics, topicCreation);
     }
 
     /** Whether a partition is one of this node's (what AddPartitionsToTxn may add). */
