@@ -110,8 +110,8 @@ public final class Broker implements AutoCloseable {
     private final ExecutorService disk = Executors.newSingleThreadExecutor(task -> new Thread(task, "disk-io"));
     /**
      * Where a single node creates the topics clients have created on their account ({@code __consumer_offsets} on
-     * a group's first FindCoordinator: 50 logs), so that a produce answered from the disk thread does not wait
-     * behind them; topic changes still apply one at a time under the topic registry's lock.
+     * a group's first FindCoordinator: 50 logs; a topic a Metadata names), so that a produce answered from the disk
+     * thread does not wait behind them; topic changes still apply one at a time under the topic registry's lock.
      */
     private final ExecutorService topicCreation = Executors.newSingleThreadExecutor(
             task -> new Thread(task, "topic-creation"));
@@ -243,7 +243,7 @@ public final class Broker implements AutoCloseable {
         shareGroups.register(apis);
         // Topics created on a client's account: by the controller in a cluster.
         TopicAutoCreation autoCreation = cluster != null ? cluster.register(apis, node, security, groupConfigs, onDisk)
-                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, security, disk, onDisk,
+                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, security, onDisk,
                         topicCreation);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,

@@ -33,15 +33,15 @@ final class SingleNodeApis {
     }
 
     /**
-     * Returns how topics are created on a client's account: here, on {@code topicCreation}, off the disk thread
-     * that answers produces.
+     * Returns how topics are created on a client's account: here, on {@code topicCreation} (as Metadata creates
+     * them), off the disk thread that answers produces.
      */
     static TopicAutoCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
-                                      GroupConfigs groupConfigs, SecurityApis security, Executor disk,
+                                      GroupConfigs groupConfigs, SecurityApis security,
                                       Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         security.register(apis, null, onDisk);
-        apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
+        apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics,
