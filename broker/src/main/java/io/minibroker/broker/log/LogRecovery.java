@@ -97,7 +97,7 @@ final class LogRecovery {
      * a crash, the epochs of the batches above the recovery point are added from the batches themselves (a leader's
      * append leaves its new epoch's checkpoint to the produce's disk work, which a crash may have cut short). Rebuilt
      * wholly from the batches' leader epochs when the checkpoint is missing or unreadable (as Kafka's recovery does).
-     * Flushed before it is returned.
+     * Flushed before it is returned; an empty log's missing checkpoint is only created, empty.
      */
     static LeaderEpochCache loadEpochCache(PartitionLog partitionLog, boolean cleanShutdown) throws IOException {
         Path dir = partitionLog.dir();
@@ -120,7 +120,11 @@ final class LogRecovery {
         }
         epochCache = LeaderEpochCache.empty(dir);
         assignEpochsOfBatches(partitionLog, epochCache, logStartOffset);
-        epochCache.flush();
+        if (partitionLog.logEndOffset() == logStartOffset) {
+            epochCache.createEmpty(); // a new log: no fsync, as Kafka creates its checkpoint
+        } else {
+            epochCache.flush();
+        }
         return epochCache;
     }
 

@@ -26,8 +26,9 @@ import java.util.concurrent.Executor;
  * <p>A named topic that does not exist is created ({@link TopicRegistry#autoCreate}: the broker's defaults, or the
  * offsets topic's own settings) when the request allows it and {@code auto.create.topics.enable} is on, as Kafka
  * does; creation is synchronous here, so the client gets the topic's partitions in this same response instead of
- * LEADER_NOT_AVAILABLE and a retry. Such a request is answered on the disk executor, as creating writes and fsyncs
- * files; every other one on the event loop.
+ * LEADER_NOT_AVAILABLE and a retry. Such a request is answered on the topic-creation executor, as creating writes
+ * files (not the disk executor, from which produces are answered: they must not wait behind it); every other one on
+ * the event loop.
  */
 public final class MetadataHandler implements ApiHandler {
 
@@ -38,14 +39,14 @@ public final class MetadataHandler implements ApiHandler {
     private final LocalNode node;
     private final TopicRegistry topics;
     private final boolean autoCreate;
-    private final Executor disk;
+    private final Executor creation;
 
-    /** @param disk where a request that creates a topic is answered, since creating writes and fsyncs files */
-    public MetadataHandler(LocalNode node, TopicRegistry topics, BrokerConfig config, Executor disk) {
+    /** @param creation where a request that creates a topic is answered, since creating writes files */
+    public MetadataHandler(LocalNode node, TopicRegistry topics, BrokerConfig config, Executor creation) {
         this.node = node;
         this.topics = topics;
         this.autoCreate = config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE);
-        this.disk = disk;
+        this.creation = creation;
     }
 
     @Override
@@ -56,7 +57,7 @@ public final class MetadataHandler implements ApiHandler {
             return CompletableFuture.completedFuture(errorResponse(metadataRequest.topics(), invalid));
         }
         if (autoCreate && metadataRequest.allowAutoTopicCreation() && namesAnUnknownTopic(metadataRequest)) {
-            return CompletableFuture.supplyAsync(() -> answer(context, request, metadataRequest), disk);
+            return CompletableFuture.supplyAsync(() -> answer(context, request, metadataRequest), creation);
         }
         return CompletableFuture.completedFuture(answer(context, request, metadataRequest));
     }

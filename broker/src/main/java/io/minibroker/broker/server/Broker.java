@@ -108,6 +108,13 @@ public final class Broker implements AutoCloseable {
      * and the fsyncs of one partition coalesce, each skipping what an earlier one synced.
      */
     private final ExecutorService disk = Executors.newSingleThreadExecutor(task -> new Thread(task, "disk-io"));
+    /**
+     * Where a single node creates the topics clients have created on their account ({@code __consumer_offsets} on
+     * a group's first FindCoordinator: 50 logs; a topic a Metadata names), so that a produce answered from the disk
+     * thread does not wait behind them; topic changes still apply one at a time under the topic registry's lock.
+     */
+    private final ExecutorService topicCreation = Executors.newSingleThreadExecutor(
+            task -> new Thread(task, "topic-creation"));
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(registry);
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -236,7 +243,8 @@ public final class Broker implements AutoCloseable {
         shareGroups.register(apis);
         // Topics created on a client's account: by the controller in a cluster.
         TopicAutoCreation autoCreation = cluster != null ? cluster.register(apis, node, security, groupConfigs, onDisk)
-                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, security, disk, onDisk);
+                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, security, onDisk,
+                        topicCreation);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions);
@@ -552,12 +560,20 @@ public final class Broker implements AutoCloseable {
         LOG.info("minibroker node {} stopped", config.get(BrokerConfig.NODE_ID));
     }
 
-    /** Lets the disk work of the requests already read finish, so that they are answered too. */
+    /**
+     * Lets the disk work of the requests already read finish, so that they are answered too, and the topics being
+     * created finish before their logs are closed.
+     */
     private void finishDiskWork() {
-        disk.shutdown(); // not shutdownNow: an interrupt closes the FileChannel an fsync is running on
+        // not shutdownNow: an interrupt closes the FileChannel an fsync is running on
+        disk.shutdown();
+        topicCreation.shutdown();
         try {
-            if (!disk.awaitTermination(DISK_WORK_TIMEOUT_S, TimeUnit.SECONDS)) {
-                LOG.warn("Disk work still running after {} s; stopping without waiting for it", DISK_WORK_TIMEOUT_S);
+            for (ExecutorService executor : List.of(disk, topicCreation)) {
+                if (!executor.awaitTermination(DISK_WORK_TIMEOUT_S, TimeUnit.SECONDS)) {
+                    LOG.warn("Disk work still running after {} s; stopping without waiting for it",
+                            DISK_WORK_TIMEOUT_S);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

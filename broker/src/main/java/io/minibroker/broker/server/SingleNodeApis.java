@@ -32,13 +32,16 @@ final class SingleNodeApis {
     private SingleNodeApis() {
     }
 
-    /** Returns how topics are created on a client's account: here, on the disk thread. */
+    /**
+     * Returns how topics are created on a client's account: here, on {@code topicCreation} (as Metadata creates
+     * them), off the disk thread that answers produces.
+     */
     static TopicAutoCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
-                                      GroupConfigs groupConfigs, SecurityApis security, Executor disk,
-                                      Function<ApiHandler, ApiHandler> onDisk) {
+                                      GroupConfigs groupConfigs, SecurityApis security,
+                                      Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         security.register(apis, null, onDisk);
-        apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, disk))
+        apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics,
@@ -51,7 +54,7 @@ final class SingleNodeApis {
                         ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
                         groupConfigs));
-        return new LocalTopicAutoCreation(topics, disk);
+        return new LocalTopicAutoCreation(topics, topicCreation);
     }
 
     /** Whether a partition is one of this node's (what AddPartitionsToTxn may add). */

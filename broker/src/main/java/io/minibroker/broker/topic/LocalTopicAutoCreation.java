@@ -11,21 +11,24 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * A single node's {@link TopicAutoCreation}: each topic is created here ({@link TopicRegistry#autoCreate}) on the
- * disk executor, since creating writes and fsyncs files, while the request that asked is answered at once, as
- * Kafka's broker answers while its controller creates the topic.
+ * A single node's {@link TopicAutoCreation}: each topic is created here ({@link TopicRegistry#autoCreate}) on an
+ * executor of its own, since creating writes files (50 logs for {@code __consumer_offsets}), while the request that
+ * asked is answered at once, as Kafka's broker answers while its controller creates the topic. Not on the disk
+ * executor: a produce whose append started a leader epoch, or that {@code flush.messages} has fsynced, is answered
+ * from there, and would wait behind the whole creation, where Kafka's produce to another topic does not wait.
  */
 public final class LocalTopicAutoCreation implements TopicAutoCreation {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalTopicAutoCreation.class);
 
     private final TopicRegistry topics;
-    private final Executor disk;
+    private final Executor creation;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
-    public LocalTopicAutoCreation(TopicRegistry topics, Executor disk) {
+    /** @param creation where topics are created: not the disk executor, which answers produces */
+    public LocalTopicAutoCreation(TopicRegistry topics, Executor creation) {
         this.topics = topics;
-        this.disk = disk;
+        this.creation = creation;
     }
 
     @Override
@@ -33,7 +36,7 @@ public final class LocalTopicAutoCreation implements TopicAutoCreation {
         for (String name : names) {
             if (inFlight.add(name)) {
                 try {
-                    disk.execute(() -> createNow(name));
+                    creation.execute(() -> createNow(name));
                 } catch (RejectedExecutionException e) { // the broker is stopping: nobody will ask again
                     inFlight.remove(name);
                 }

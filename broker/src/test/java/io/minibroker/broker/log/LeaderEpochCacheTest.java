@@ -133,6 +133,22 @@ class LeaderEpochCacheTest {
     }
 
     @Test
+    void aNewLogsCheckpointIsCreatedEmptyAsKafkasAndReadsAsNoEpochs() throws IOException {
+        Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
+        try (PartitionLog log = openLog(dir)) {
+            // Created, not written whole: no temporary file fsynced and renamed, no directory fsync.
+            assertThat(Files.readString(file)).isEmpty();
+            assertThat(log.leaderEpochCheckpointPending()).as("nothing to write for no epoch").isFalse();
+        }
+        assertThat(LeaderEpochCache.read(dir.resolve(TP.dirName())).entries()).isEmpty();
+        try (PartitionLog log = openLog(dir)) {
+            assertThat(log.leaderEpochs()).isEmpty();
+            append(log, 2, 1);
+        }
+        assertThat(Files.readString(file)).isEqualTo("0\n1\n2 0\n");
+    }
+
+    @Test
     void aMissingOrCorruptCheckpointIsRebuiltFromTheLog() throws IOException {
         try (PartitionLog log = openLog(dir)) {
             append(log, 1, 2);
@@ -163,7 +179,7 @@ class LeaderEpochCacheTest {
                 batch.release();
             }
             assertThat(log.leaderEpochCheckpointPending()).isTrue();
-            assertThat(Files.readString(file)).isEqualTo("0\n0\n");
+            assertThat(Files.readString(file)).as("as the log was created").isEmpty();
 
             log.flush();
             assertThat(Files.readString(file)).isEqualTo("0\n1\n3 0\n");
