@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * partitions and is hung (its answers held) while its parked fetch from node 1 completes with a record of partition
  * 0; leadership of partition 0 then moves to node 1, and only then is the answer released. Node 1 still follows
  * partition 1 from node 0, so the same fetcher thread gets the answer. On a manual clock, which never moves: the
- * parked fetch completes only on data, and nothing times out.
+ * parked fetch completes only on data, and nothing times out. Before the fix node 1 appended the held record to the
+ * log it led (log end 2).
  */
 class FetcherRaceTest {
 
@@ -85,6 +86,9 @@ class FetcherRaceTest {
             await(() -> fetchPurgatory(0, "purgatory.completions") > served,
                     "node 1's fetch to be served with the record, its answer held");
 
+            // Node 0, following node 1 once it leads, would cut the record whose file the held answer reads: kept
+            // from reaching node 1, it cannot ask where to cut.
+            cluster.controls(1).refuseConnections(true);
             int firstEpoch = image(0).leaderEpoch();
             cluster.moveLeader(TOPIC, 0, 1);
             int newEpoch = image(0).leaderEpoch();
@@ -103,6 +107,7 @@ class FetcherRaceTest {
             assertThat(logEndOffset(1, 0)).isEqualTo(1);
         } finally {
             leader.resume();
+            cluster.controls(1).refuseConnections(false);
             producer.close(Duration.ZERO); // not waiting for answers a failure may have left held
         }
     }
