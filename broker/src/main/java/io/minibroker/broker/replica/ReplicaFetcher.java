@@ -5,6 +5,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.log.LeaderEpochCache;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.protocol.error.Errors;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 
@@ -41,8 +43,8 @@ import java.util.function.LongSupplier;
  * <p>Answers arrive while the broker's images move on: a partition may be led here, or followed at a newer epoch, by
  * the time its fetch or OffsetForLeaderEpoch answer comes back. As Kafka's fetcher under its partitionMapLock, each
  * cut and each append holds this object's monitor and first checks that the partition is still followed as it was
- * when asked (the same epoch, past its truncation); {@link #setPartitions} and {@link #close} take the same
- * monitor, so once they return no answer touches a partition they took away. Otherwise the answer is dropped.
+ * when asked (the same epoch, past its truncation); {@link #setPartitions}, {@link #unfollow} and {@link #close}
+ * take the same monitor, so once they return no answer touches a partition they took away: the answer is dropped.
  */
 final class ReplicaFetcher implements AutoCloseable {
 
@@ -118,6 +120,12 @@ final class ReplicaFetcher implements AutoCloseable {
         synchronized (wakeUp) {
             wakeUp.notifyAll(); // an idle fetcher (a new one too) waits up to replica.fetch.wait.max.ms otherwise
         }
+    }
+
+    /** Stops following these partitions (see {@link ReplicaFetchers#unfollow}). */
+    synchronized void unfollow(Set<TopicPartition> led) {
+        toTruncate.removeIf(partition -> led.contains(partition.log().topicPartition()));
+        partitions = partitions.stream().filter(partition -> !led.contains(partition.log().topicPartition())).toList();
     }
 
     private synchronized List<FollowedPartition> pendingTruncations() {

@@ -39,6 +39,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 
 /**
  * The partitions this broker hosts in a cluster and its role in each, from the controller's image: it leads the
@@ -252,11 +253,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 next.put(topicPartition, new HostedPartition(topic, partition, log.get(), leader));
             }
         }
-        Map<Integer, BrokerNode> brokers = new HashMap<>();
-        image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
-        // As Kafka's brokers take the fetchers off partitions before making them leaders: once follow returns, no
+        // As Kafka's brokers take the fetchers off partitions before making them leaders: once unfollow returns, no
         // fetcher cuts or appends to a partition this image makes ours to lead, so its epoch starts on a log at rest.
-        fetchers.follow(followedByLeader, brokers);
+        fetchers.unfollow(leadershipStarts.stream().map(LeadershipStart::partition).collect(Collectors.toSet()));
         leadershipStarts.forEach(this::startLeading);
         Map<TopicPartition, HostedPartition> previous = hosted;
         hosted = Map.copyOf(next);
@@ -265,6 +264,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
         boolean liveBrokersChanged = !liveBrokers.equals(this.liveBrokers);
         this.liveBrokers = Set.copyOf(liveBrokers);
+        Map<Integer, BrokerNode> brokers = new HashMap<>();
+        image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
+        fetchers.follow(followedByLeader, brokers); // after hosted: a partition led no more takes no produce now
         deleteTopicsNotIn(image);
         previous.forEach((partition, before) -> {
             HostedPartition now = next.get(partition);
