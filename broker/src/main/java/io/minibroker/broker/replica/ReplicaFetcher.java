@@ -5,6 +5,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.log.LeaderEpochCache;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.protocol.error.Errors;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 
@@ -37,6 +39,12 @@ import java.util.function.LongSupplier;
  * appended as it is (the leader's offsets and batches), the leader's high watermark becomes ours, and its log
  * start offset too when it moved past ours (a follower behind the leader's log start restarts there). The next
  * fetch's offsets tell the leader how far we got.
+ *
+ * <p>Answers arrive while the broker's images move on: a partition may be led here, or followed at a newer epoch, by
+ * the time its fetch or OffsetForLeaderEpoch answer comes back. As Kafka's fetcher under its partitionMapLock, each
+ * cut and each append holds this object's monitor and first checks that the partition is still followed as it was
+ * when asked (the same epoch, past its truncation); {@link #setPartitions}, {@link #unfollow} and {@link #close}
+ * take the same monitor, so once they return no answer touches a partition they took away: the answer is dropped.
  */
 final class ReplicaFetcher implements AutoCloseable {
 
@@ -63,7 +71,7 @@ final class ReplicaFetcher implements AutoCloseable {
     private volatile List<FollowedPartition> partitions = List.of();
     private final List<FollowedPartition> toTruncate = new ArrayList<>();
     private volatile boolean running = true;
-    /** What {@link #pause} waits on and {@link #close} notifies. */
+    /** What {@link #pause} waits on and {@link #close} and {@link #setPartitions} notify. */
     private final Object wakeUp = new Object();
 
     private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
@@ -109,6 +117,15 @@ final class ReplicaFetcher implements AutoCloseable {
             }
         }
         partitions = List.copyOf(followed);
+        synchronized (wakeUp) {
+            wakeUp.notifyAll(); // an idle fetcher (a new one too) waits up to replica.fetch.wait.max.ms otherwise
+        }
+    }
+
+    /** Stops following these partitions (see {@link ReplicaFetchers#unfollow}). */
+    synchronized void unfollow(Set<TopicPartition> led) {
+        toTruncate.removeIf(partition -> led.contains(partition.log().topicPartition()));
+        partitions = partitions.stream().filter(partition -> !led.contains(partition.log().topicPartition())).toList();
     }
 
     private synchronized List<FollowedPartition> pendingTruncations() {
@@ -160,14 +177,15 @@ final class ReplicaFetcher implements AutoCloseable {
      * matches its up to there: we cut at the lesser of that and our end. If it answers an older epoch (ours never
      * reached it), we cut at the end of that epoch in our log when we have it too; when we do not, we cut at the end
      * of our greatest epoch below it and ask again with that one. Without epochs (or if the leader knows none of
-     * ours), the high watermark is the safe point. Returns false when the leader cannot answer yet (retried).
+     * ours), the high watermark is the safe point. Returns false when the leader cannot answer yet (retried); true
+     * also when the partition was taken away (or followed at another epoch) meanwhile, its answer dropped.
      */
     private boolean truncate(FollowedPartition partition) throws IOException {
         PartitionLog log = partition.log();
         while (true) {
             int epoch = log.latestEpoch();
             if (epoch == LeaderEpochCache.UNDEFINED_EPOCH) {
-                truncateTo(log, log.highWatermark(), "its high watermark");
+                cut(partition, log.highWatermark(), "its high watermark");
                 return true;
             }
             OffsetForLeaderEpochRequestView request = new OffsetForLeaderEpochRequestView().replicaId(nodeId);
@@ -188,26 +206,42 @@ final class ReplicaFetcher implements AutoCloseable {
             int leaderEpoch = answer.leaderEpoch();
             long leaderEnd = answer.endOffset();
             if (leaderEnd == LeaderEpochCache.UNDEFINED_OFFSET || leaderEpoch == LeaderEpochCache.UNDEFINED_EPOCH) {
-                truncateTo(log, log.highWatermark(), "its high watermark (the leader knows no epoch of ours)");
+                cut(partition, log.highWatermark(), "its high watermark (the leader knows no epoch of ours)");
                 return true;
             }
             LeaderEpochCache.EpochEnd ours = log.endOffsetForEpoch(leaderEpoch);
             if (ours.epoch() == leaderEpoch) {
-                truncateTo(log, Math.min(leaderEnd, ours.endOffset()),
+                cut(partition, Math.min(leaderEnd, ours.endOffset()),
                         "the end of epoch " + leaderEpoch + " at leader " + leader.id());
                 return true;
             }
             if (ours.epoch() == LeaderEpochCache.UNDEFINED_EPOCH || ours.epoch() >= epoch) {
-                truncateTo(log, log.highWatermark(), "its high watermark");
+                cut(partition, log.highWatermark(), "its high watermark");
                 return true;
             }
             // The leader never had our epochs after its answer's: drop them and ask about our older one.
-            truncateTo(log, ours.endOffset(), "the end of epoch " + ours.epoch() + ", before epochs leader "
-                    + leader.id() + " never had");
+            if (!cut(partition, ours.endOffset(), "the end of epoch " + ours.epoch() + ", before epochs leader "
+                    + leader.id() + " never had")) {
+                return true; // no longer ours to cut: nothing left to do for it
+            }
             if (log.latestEpoch() >= epoch) {
                 return true; // the cut dropped no epoch: asking again would get the same answer
             }
         }
+    }
+
+    /**
+     * Cuts the log of a partition that still waits for its truncation, as it was asked about (same epoch): not one
+     * taken away meanwhile, which this broker may lead now. False, cutting nothing, when it no longer waits.
+     */
+    private synchronized boolean cut(FollowedPartition partition, long offset, String where) {
+        if (!toTruncate.contains(partition)) {
+            LOG.debug("Dropping leader {}'s epoch answer for {}: no longer followed at epoch {}", leader.id(),
+                    partition.log().topicPartition(), partition.leaderEpoch());
+            return false;
+        }
+        truncateTo(partition.log(), offset, where);
+        return true;
     }
 
     /**
@@ -229,7 +263,7 @@ final class ReplicaFetcher implements AutoCloseable {
                 .maxBytes(RESPONSE_MAX_BYTES);
         request.replicaState().replicaId(nodeId).replicaEpoch(brokerEpoch.getAsLong());
         Map<UUID, FetchTopic> topics = new LinkedHashMap<>();
-        Map<String, PartitionLog> logs = new LinkedHashMap<>();
+        Map<String, FollowedPartition> requested = new LinkedHashMap<>();
         for (FollowedPartition partition : followed) {
             PartitionLog log = partition.log();
             FetchTopic topic = topics.computeIfAbsent(partition.topicId(), id -> request.addTopic().topicId(id));
@@ -238,7 +272,7 @@ final class ReplicaFetcher implements AutoCloseable {
                     .fetchOffset(log.logEndOffset())
                     .logStartOffset(log.logStartOffset())
                     .partitionMaxBytes(PARTITION_MAX_BYTES);
-            logs.put(partition.topicId() + "-" + log.topicPartition().partition(), log);
+            requested.put(partition.topicId() + "-" + log.topicPartition().partition(), partition);
         }
         FetchResponseView response = new FetchResponseView(channel.send(ApiKey.FETCH, request.struct()));
         if (!running) {
@@ -251,37 +285,9 @@ final class ReplicaFetcher implements AutoCloseable {
         boolean anyRefused = false;
         for (FetchableTopicResponse topic : response.responses()) {
             for (PartitionData partition : topic.partitions()) {
-                PartitionLog log = logs.get(topic.topicId() + "-" + partition.partitionIndex());
-                Errors error = Errors.forCode(partition.errorCode());
-                if (log == null) {
-                    continue;
-                }
-                long leaderLogStart = partition.logStartOffset();
-                if (error == Errors.OFFSET_OUT_OF_RANGE && leaderLogStart > log.logEndOffset()) {
-                    LOG.info("{} ends at {}, before leader {}'s log start {}: restarting it there",
-                            log.topicPartition(), log.logEndOffset(), leader.id(), leaderLogStart);
-                    log.restartAt(leaderLogStart);
-                    continue;
-                }
-                if (error != Errors.NONE) {
-                    // Typically the leader has not taken the image that makes it leader yet: try again shortly.
-                    LOG.debug("Leader {} refused {}: {}", leader.id(), log.topicPartition(), error);
+                FollowedPartition asked = requested.get(topic.topicId() + "-" + partition.partitionIndex());
+                if (asked != null && !take(asked, partition)) {
                     anyRefused = true;
-                    continue;
-                }
-                ByteBuf records = partition.records();
-                if (records != null && records.isReadable()) {
-                    int bytes = records.readableBytes();
-                    boolean flushDue = log.appendAsFollower(records).flushDue();
-                    metrics.replicatedIn(bytes); // once appended, as Kafka counts them: not a refused append's
-                    if (flushDue) {
-                        log.flush(); // our own thread: it may wait on the disk
-                    }
-                }
-                log.setReplicatedHighWatermark(partition.highWatermark());
-                if (leaderLogStart > log.logStartOffset()) {
-                    // The leader deleted records (DeleteRecords, retention): so does the follower, as in Kafka.
-                    log.deleteRecordsBefore(Math.min(leaderLogStart, log.logEndOffset()));
                 }
             }
         }
@@ -291,9 +297,51 @@ final class ReplicaFetcher implements AutoCloseable {
     }
 
     /**
-     * Waits up to {@code ms}, or until {@link #close()}. Not by sleeping until interrupted: an interrupt that
-     * lands while the thread is in a socket read stays pending, and the next write to a segment's file channel
-     * would then close that channel for good (ClosedByInterruptException), breaking the log.
+     * Takes one partition's part of a fetch answer, unless the partition is no longer followed as it was fetched (led
+     * here now, followed at another epoch, or taken back to truncation): then the part is dropped. False when the
+     * leader refused the partition (tried again shortly).
+     */
+    private synchronized boolean take(FollowedPartition followed, PartitionData partition) {
+        if (!partitions.contains(followed) || toTruncate.contains(followed)) {
+            LOG.debug("Dropping leader {}'s fetch answer for {}: no longer followed at epoch {}", leader.id(),
+                    followed.log().topicPartition(), followed.leaderEpoch());
+            return true;
+        }
+        PartitionLog log = followed.log();
+        Errors error = Errors.forCode(partition.errorCode());
+        long leaderLogStart = partition.logStartOffset();
+        if (error == Errors.OFFSET_OUT_OF_RANGE && leaderLogStart > log.logEndOffset()) {
+            LOG.info("{} ends at {}, before leader {}'s log start {}: restarting it there",
+                    log.topicPartition(), log.logEndOffset(), leader.id(), leaderLogStart);
+            log.restartAt(leaderLogStart);
+            return true;
+        }
+        if (error != Errors.NONE) {
+            // Typically the leader has not taken the image that makes it leader yet: try again shortly.
+            LOG.debug("Leader {} refused {}: {}", leader.id(), log.topicPartition(), error);
+            return false;
+        }
+        ByteBuf records = partition.records();
+        if (records != null && records.isReadable()) {
+            int bytes = records.readableBytes();
+            boolean flushDue = log.appendAsFollower(records).flushDue();
+            metrics.replicatedIn(bytes); // once appended, as Kafka counts them: not a refused append's
+            if (flushDue) {
+                log.flush(); // our own thread: it may wait on the disk
+            }
+        }
+        log.setReplicatedHighWatermark(partition.highWatermark());
+        if (leaderLogStart > log.logStartOffset()) {
+            // The leader deleted records (DeleteRecords, retention): so does the follower, as in Kafka.
+            log.deleteRecordsBefore(Math.min(leaderLogStart, log.logEndOffset()));
+        }
+        return true;
+    }
+
+    /**
+     * Waits up to {@code ms}, or until {@link #close()} or {@link #setPartitions}. Not by sleeping until
+     * interrupted: an interrupt that lands while the thread is in a socket read stays pending, and the next write to
+     * a segment's file channel would then close that channel for good (ClosedByInterruptException), breaking the log.
      */
     private void pause(long ms) {
         synchronized (wakeUp) {
@@ -312,6 +360,10 @@ final class ReplicaFetcher implements AutoCloseable {
         synchronized (wakeUp) {
             running = false;
             wakeUp.notifyAll();
+        }
+        synchronized (this) { // waits for a cut or an append under way; none after this
+            partitions = List.of();
+            toTruncate.clear();
         }
         // Not close(), which would wait for a fetch parked at the leader (up to replica.fetch.wait.max.ms) while the
         // image that stopped this fetcher waits to be applied; the join still waits for an append under way.

@@ -3,10 +3,12 @@ package io.minibroker.broker.replica;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
+import io.minibroker.broker.log.TopicPartition;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -56,6 +58,14 @@ public final class ReplicaFetchers implements AutoCloseable {
             byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, fetchWaitMaxMs,
                     fetchMinBytes, security, pauses, metrics)).setPartitions(partitions);
         });
+    }
+
+    /**
+     * Stops fetching these partitions, which this broker is about to lead: once this returns, no fetcher cuts or
+     * appends to them (a fetcher left with nothing to follow is closed by the next {@link #follow}).
+     */
+    synchronized void unfollow(Set<TopicPartition> partitions) {
+        byLeader.values().forEach(fetcher -> fetcher.unfollow(partitions));
     }
 
     /**

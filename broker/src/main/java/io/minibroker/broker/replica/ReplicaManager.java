@@ -39,6 +39,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 
 /**
  * The partitions this broker hosts in a cluster and its role in each, from the controller's image: it leads the
@@ -196,6 +197,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 .toList());
         Map<TopicPartition, HostedPartition> next = new HashMap<>();
         Map<Integer, List<FollowedPartition>> followedByLeader = new HashMap<>();
+        List<LeadershipStart> leadershipStarts = new ArrayList<>();
         Set<Integer> liveBrokers = new HashSet<>();
         image.brokers().forEach(broker -> liveBrokers.add(broker.id()));
         List<TopicPartition> shrunkByController = new ArrayList<>();
@@ -227,8 +229,12 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 if (partition.leader() == nodeId) {
                     boolean sameTerm = before != null && before.leader() != null
                             && before.image().leaderEpoch() == partition.leaderEpoch();
-                    leader = sameTerm ? before.leader() : becomeLeader(topicPartition, partition, log.get(),
-                            before != null);
+                    if (sameTerm) {
+                        leader = before.leader();
+                    } else {
+                        leader = new LeaderState(nodeId, partition.replicas(), partition.isr(), clock.monotonicMs());
+                        leadershipStarts.add(new LeadershipStart(topicPartition, partition, log.get(), before != null));
+                    }
                     if (sameTerm && leader.takeFencingShrink(partition.isr(), liveBrokers, clock.monotonicMs(),
                             imageMaxAgeMs)) {
                         LOG.info("ISR of {} is now {}: the controller removed fenced brokers", topicPartition,
@@ -247,6 +253,10 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 next.put(topicPartition, new HostedPartition(topic, partition, log.get(), leader));
             }
         }
+        // As Kafka's brokers take the fetchers off partitions before making them leaders: once unfollow returns, no
+        // fetcher cuts or appends to a partition this image makes ours to lead, so its epoch starts on a log at rest.
+        fetchers.unfollow(leadershipStarts.stream().map(LeadershipStart::partition).collect(Collectors.toSet()));
+        leadershipStarts.forEach(this::startLeading);
         Map<TopicPartition, HostedPartition> previous = hosted;
         hosted = Map.copyOf(next);
         synchronized (imageApplied) {
@@ -256,7 +266,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         this.liveBrokers = Set.copyOf(liveBrokers);
         Map<Integer, BrokerNode> brokers = new HashMap<>();
         image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
-        fetchers.follow(followedByLeader, brokers);
+        fetchers.follow(followedByLeader, brokers); // after hosted: a partition led no more takes no produce now
         deleteTopicsNotIn(image);
         previous.forEach((partition, before) -> {
             HostedPartition now = next.get(partition);
@@ -326,19 +336,23 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
     }
 
+    /** A partition an image makes this broker lead in a new term: its log, and whether it was hosted before. */
+    private record LeadershipStart(TopicPartition partition, PartitionImage image, PartitionLog log,
+                                   boolean wasHosted) {
+    }
+
     /**
      * Leading a replicated partition starts from the high watermark it had as a follower, or, just started, from
      * its checkpoint; what lies above it is committed once the ISR's fetches prove it.
      */
-    private LeaderState becomeLeader(TopicPartition partition, PartitionImage image, PartitionLog log,
-                                     boolean wasHosted) {
-        if (image.replicas().size() > 1 && !wasHosted) {
-            restoreHighWatermark(log);
+    private void startLeading(LeadershipStart start) {
+        PartitionImage image = start.image();
+        if (image.replicas().size() > 1 && !start.wasHosted()) {
+            restoreHighWatermark(start.log());
         }
-        log.assignLeaderEpoch(image.leaderEpoch()); // the previous epoch ends at our log end
-        LOG.info("Leading {} at epoch {} with replicas {}, ISR {}", partition, image.leaderEpoch(),
+        start.log().assignLeaderEpoch(image.leaderEpoch()); // the previous epoch ends at our log end
+        LOG.info("Leading {} at epoch {} with replicas {}, ISR {}", start.partition(), image.leaderEpoch(),
                 image.replicas(), image.isr());
-        return new LeaderState(nodeId, image.replicas(), image.isr(), clock.monotonicMs());
     }
 
     @Override

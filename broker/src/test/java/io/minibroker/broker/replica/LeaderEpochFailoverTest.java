@@ -181,7 +181,7 @@ class LeaderEpochFailoverTest {
     }
 
     /** A {@code leader-epoch-checkpoint}'s entries, epoch to start offset (its two header lines skipped). */
-    private static Map<Integer, Long> epochs(Path checkpoint) {
+    static Map<Integer, Long> epochs(Path checkpoint) {
         Map<Integer, Long> epochs = new LinkedHashMap<>();
         try {
             for (String line : Files.readAllLines(checkpoint).stream().skip(2).toList()) {
