@@ -193,6 +193,12 @@ class ClusterTopicConfigsTest {
         }
     }
 
+    /**
+     * The ISR as a node describes it, and not the controller's (see FirstPartition) on purpose: once nodes 1 and 2
+     * are stopped only node 0, the leader, answers, and the leader refuses a produce by its own ISR, which takes a
+     * shrink after the controller has it (from its image, or the answer to its AlterPartition). Before the stop, any
+     * node answers: the ISR is whole from the topic's creation, so no image can show it whole too early.
+     */
     private List<Integer> isr() {
         try (Admin admin = admin(0)) {
             return admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC).partitions().get(0).isr()

@@ -2,6 +2,7 @@ package io.minibroker.broker.replica;
 
 import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.FirstPartition;
 import io.minibroker.broker.server.SessionClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;

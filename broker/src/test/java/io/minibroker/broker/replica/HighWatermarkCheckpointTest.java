@@ -1,6 +1,7 @@
 package io.minibroker.broker.replica;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.FirstPartition;
 import io.minibroker.broker.server.ReadFromStart;
 import io.minibroker.broker.server.SessionClock;
 import io.minibroker.purgatory.time.ManualClock;

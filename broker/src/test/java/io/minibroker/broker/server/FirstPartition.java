@@ -1,4 +1,4 @@
-package io.minibroker.broker.replica;
+package io.minibroker.broker.server;
 
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.embedded.MiniCluster;
@@ -16,28 +16,28 @@ import java.util.Optional;
  * before it shrank (a restarted broker replaying the metadata log), or an election be asked for before the
  * controller has the replica back in the ISR.
  */
-final class FirstPartition {
+public final class FirstPartition {
 
     private final MiniCluster cluster;
     private final String topic;
 
-    FirstPartition(MiniCluster cluster, String topic) {
+    public FirstPartition(MiniCluster cluster, String topic) {
         this.cluster = cluster;
         this.topic = topic;
     }
 
     /** The leader's id, or -1 when there is none or the topic is not created yet. */
-    int leader() {
+    public int leader() {
         return image().map(PartitionImage::leader).orElse(-1);
     }
 
     /** The ISR's ids in ascending order, empty while the topic is not created. */
-    List<Integer> isr() {
+    public List<Integer> isr() {
         return image().map(partition -> partition.isr().stream().sorted().toList()).orElse(List.of());
     }
 
     /** The leader epoch, or -1 while the topic is not created. */
-    int leaderEpoch() {
+    public int leaderEpoch() {
         return image().map(PartitionImage::leaderEpoch).orElse(-1);
     }
 
@@ -46,7 +46,7 @@ final class FirstPartition {
                 .map(image -> image.partitions().get(0));
     }
 
-    Admin admin() {
+    public Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 "localhost:" + cluster.controller().boundPort("PLAINTEXT")));
     }
