@@ -158,7 +158,7 @@ final class ReplicaFetcher implements AutoCloseable {
                     pause(Math.min(BACKOFF_MS, fetchWaitMaxMs)); // the leader cannot answer yet, or a test paused us
                     continue;
                 }
-                fetchOnce(ready);
+                fetchOnce(ready, followed);
                 reportedFailure = false;
             } catch (IOException | LogException e) {
                 if (running && !reportedFailure) {
@@ -256,7 +256,8 @@ final class ReplicaFetcher implements AutoCloseable {
         log.truncateTo(offset);
     }
 
-    private void fetchOnce(List<FollowedPartition> followed) throws IOException {
+    /** Fetches {@code followed}, taken from {@code asOf}, the list of followed partitions when the fetch was built. */
+    private void fetchOnce(List<FollowedPartition> followed, List<FollowedPartition> asOf) throws IOException {
         FetchRequestView request = new FetchRequestView()
                 .maxWaitMs(fetchWaitMaxMs)
                 .minBytes(fetchMinBytes)
@@ -286,7 +287,7 @@ final class ReplicaFetcher implements AutoCloseable {
         for (FetchableTopicResponse topic : response.responses()) {
             for (PartitionData partition : topic.partitions()) {
                 FollowedPartition asked = requested.get(topic.topicId() + "-" + partition.partitionIndex());
-                if (asked != null && !take(asked, partition)) {
+                if (asked != null && !take(asked, partition, asOf)) {
                     anyRefused = true;
                 }
             }
@@ -299,10 +300,13 @@ final class ReplicaFetcher implements AutoCloseable {
     /**
      * Takes one partition's part of a fetch answer, unless the partition is no longer followed as it was fetched (led
      * here now, followed at another epoch, or taken back to truncation): then the part is dropped. False when the
-     * leader refused the partition (tried again shortly).
+     * leader refused the partition (tried again shortly). While {@link #partitions} is still the list {@code asOf}
+     * the fetch was built from, nothing was taken away (each change replaces the list, and a partition waiting for its
+     * truncation was left out of the fetch), so the per-partition searches run only after a change.
      */
-    private synchronized boolean take(FollowedPartition followed, PartitionData partition) {
-        if (!partitions.contains(followed) || toTruncate.contains(followed)) {
+    private synchronized boolean take(FollowedPartition followed, PartitionData partition,
+                                      List<FollowedPartition> asOf) {
+        if (partitions != asOf && (!partitions.contains(followed) || toTruncate.contains(followed))) {
             LOG.debug("Dropping leader {}'s fetch answer for {}: no longer followed at epoch {}", leader.id(),
                     followed.log().topicPartition(), followed.leaderEpoch());
             return true;
