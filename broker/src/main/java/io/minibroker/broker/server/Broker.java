@@ -269,7 +269,7 @@ public final class Broker implements AutoCloseable {
             apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topicFacts));
         }
         if (config.isController()) {
-            controller = ControllerNode.start(config, node, disk, clock, registry);
+            controller = ControllerNode.start(config, node, clock, registry);
         } else {
             // A single node is its own controller, with no partition ever offline; a cluster's other brokers are not.
             ControllerMeters.bindTo(registry, !config.inCluster(), null);
@@ -562,14 +562,17 @@ public final class Broker implements AutoCloseable {
 
     /**
      * Lets the disk work of the requests already read finish, so that they are answered too, and the topics being
-     * created finish before their logs are closed.
+     * created finish before their logs are closed; the controller's too, on its node.
      */
     private void finishDiskWork() {
+        List<ExecutorService> executors = new ArrayList<>(List.of(disk, topicCreation));
+        if (controller != null) {
+            executors.add(controller.io());
+        }
         // not shutdownNow: an interrupt closes the FileChannel an fsync is running on
-        disk.shutdown();
-        topicCreation.shutdown();
+        executors.forEach(ExecutorService::shutdown);
         try {
-            for (ExecutorService executor : List.of(disk, topicCreation)) {
+            for (ExecutorService executor : executors) {
                 if (!executor.awaitTermination(DISK_WORK_TIMEOUT_S, TimeUnit.SECONDS)) {
                     LOG.warn("Disk work still running after {} s; stopping without waiting for it",
                             DISK_WORK_TIMEOUT_S);

@@ -21,7 +21,8 @@ import io.minibroker.purgatory.PurgatoryMeters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,17 +30,23 @@ import java.util.concurrent.TimeUnit;
  * (kept in {@code .minibroker-controller} of its first log directory, with the cluster's ACLs, SCRAM users and group
  * configs), the image's version where brokers' metadata fetches wait for a change, who elects new leaders, and the
  * table of APIs its controller listener serves.
+ *
+ * <p>Its requests that read or write its files run on its own {@code controller-io} thread, as Kafka's controller
+ * has its own event queue and I/O thread: on a node that is a broker too, a metadata change never waits behind the
+ * broker's fsyncs and admin writes on {@code disk-io}, nor these behind it. One thread: changes apply one at a time.
  */
 final class ControllerNode {
 
+    private final ExecutorService io;
     private final BrokerMembership membership;
     private final TopicAssignments assignments;
     private final ImageVersion imageVersion;
     private final LeaderElections elections;
     private final SupportedApis apis;
 
-    private ControllerNode(BrokerMembership membership, TopicAssignments assignments, ImageVersion imageVersion,
-                           LeaderElections elections, SupportedApis apis) {
+    private ControllerNode(ExecutorService io, BrokerMembership membership, TopicAssignments assignments,
+                           ImageVersion imageVersion, LeaderElections elections, SupportedApis apis) {
+        this.io = io;
         this.membership = membership;
         this.assignments = assignments;
         this.imageVersion = imageVersion;
@@ -47,8 +54,9 @@ final class ControllerNode {
         this.apis = apis;
     }
 
-    static ControllerNode start(BrokerConfig config, LocalNode node, Executor disk, BrokerClock clock,
-                                MeterRegistry registry) throws IOException {
+    static ControllerNode start(BrokerConfig config, LocalNode node, BrokerClock clock, MeterRegistry registry)
+            throws IOException {
+        ExecutorService io = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-io"));
         ImageVersion imageVersion = new ImageVersion(clock.purgatoryClock());
         new PurgatoryMeters(imageVersion.purgatory()).bindTo(registry);
         try {
@@ -57,7 +65,7 @@ final class ControllerNode {
             TopicAssignments assignments = TopicAssignments.open(config.get(BrokerConfig.NODE_ID), membership,
                     config.logDirs().get(0), imageVersion::changed);
             Path controllerDir = Files.createDirectories(config.logDirs().get(0).resolve(AssignmentStore.DIR));
-            SupportedApis apis = ControllerApis.create(config, node, membership, assignments, imageVersion, disk,
+            SupportedApis apis = ControllerApis.create(config, node, membership, assignments, imageVersion, io,
                     config.authorizerEnabled() ? StandardAuthorizer.open(controllerDir,
                             config.get(SecurityKeys.SUPER_USERS),
                             config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
@@ -70,11 +78,20 @@ final class ControllerNode {
                             ? TimeUnit.SECONDS.toMillis(
                                     config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS))
                             : 0, clock);
-            return new ControllerNode(membership, assignments, imageVersion, elections, apis);
+            return new ControllerNode(io, membership, assignments, imageVersion, elections, apis);
         } catch (IOException | RuntimeException e) {
+            io.shutdown();
             Closing.quietly(imageVersion); // a failed start closes what it opened
             throw e;
         }
+    }
+
+    /**
+     * Where the controller's file work runs; the broker's stop drains it with its own disk work, once no request is
+     * read any more.
+     */
+    ExecutorService io() {
+        return io;
     }
 
     /** What the controller listeners serve. */
