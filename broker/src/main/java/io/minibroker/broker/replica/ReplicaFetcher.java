@@ -45,6 +45,8 @@ import java.util.function.LongSupplier;
  * cut and each append holds this object's monitor and first checks that the partition is still followed as it was
  * when asked (the same epoch, past its truncation); {@link #setPartitions}, {@link #unfollow} and {@link #close}
  * take the same monitor, so once they return no answer touches a partition they took away: the answer is dropped.
+ * The fsync that {@code flush.messages} asks for after an append runs outside it (see {@link #flush}): a leadership
+ * change does not wait on this follower's disk.
  */
 final class ReplicaFetcher implements AutoCloseable {
 
@@ -66,6 +68,8 @@ final class ReplicaFetcher implements AutoCloseable {
     private final NodeChannel channel;
     /** The partitions a test paused: not fetched while paused. */
     private final FetchPauses pauses;
+    /** A test's hold on this follower's fsyncs. */
+    private final FlushHolds flushHolds;
     private final BrokerTopicMetrics metrics;
     private final Thread thread;
     private volatile List<FollowedPartition> partitions = List.of();
@@ -75,10 +79,11 @@ final class ReplicaFetcher implements AutoCloseable {
     private final Object wakeUp = new Object();
 
     private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                           int fetchMinBytes, ClientSecurity security, FetchPauses pauses,
+                           int fetchMinBytes, ClientSecurity security, FetchPauses pauses, FlushHolds flushHolds,
                            BrokerTopicMetrics metrics) {
         this.nodeId = nodeId;
         this.pauses = pauses;
+        this.flushHolds = flushHolds;
         this.metrics = metrics;
         this.brokerEpoch = brokerEpoch;
         this.leader = leader;
@@ -92,9 +97,9 @@ final class ReplicaFetcher implements AutoCloseable {
 
     static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
                                 int fetchMinBytes, ClientSecurity security, FetchPauses pauses,
-                                BrokerTopicMetrics metrics) {
+                                FlushHolds flushHolds, BrokerTopicMetrics metrics) {
         ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes,
-                security, pauses, metrics);
+                security, pauses, flushHolds, metrics);
         fetcher.thread.start();
         return fetcher;
     }
@@ -287,8 +292,14 @@ final class ReplicaFetcher implements AutoCloseable {
         for (FetchableTopicResponse topic : response.responses()) {
             for (PartitionData partition : topic.partitions()) {
                 FollowedPartition asked = requested.get(topic.topicId() + "-" + partition.partitionIndex());
-                if (asked != null && !take(asked, partition, asOf)) {
-                    anyRefused = true;
+                if (asked == null) {
+                    continue;
+                }
+                switch (take(asked, partition, asOf)) {
+                    case REFUSED -> anyRefused = true;
+                    case FLUSH_DUE -> flush(asked.log());
+                    case TAKEN -> {
+                    }
                 }
             }
         }
@@ -297,19 +308,30 @@ final class ReplicaFetcher implements AutoCloseable {
         }
     }
 
+    /** What became of one partition's part of a fetch answer. */
+    private enum Taken {
+        /** Appended (or dropped, or nothing to append): done. */
+        TAKEN,
+        /** Appended, and {@code flush.messages} asks for an fsync now. */
+        FLUSH_DUE,
+        /** The leader refused the partition: tried again shortly. */
+        REFUSED
+    }
+
     /**
      * Takes one partition's part of a fetch answer, unless the partition is no longer followed as it was fetched (led
-     * here now, followed at another epoch, or taken back to truncation): then the part is dropped. False when the
-     * leader refused the partition (tried again shortly). While {@link #partitions} is still the list {@code asOf}
-     * the fetch was built from, nothing was taken away (each change replaces the list, and a partition waiting for its
-     * truncation was left out of the fetch), so the per-partition searches run only after a change.
+     * here now, followed at another epoch, or taken back to truncation): then the part is dropped. While
+     * {@link #partitions} is still the list {@code asOf} the fetch was built from, nothing was taken away (each change
+     * replaces the list, and a partition waiting for its truncation was left out of the fetch), so the per-partition
+     * searches run only after a change. The fsync an append makes due is the caller's, after this returns: see
+     * {@link #flush}.
      */
-    private synchronized boolean take(FollowedPartition followed, PartitionData partition,
-                                      List<FollowedPartition> asOf) {
+    private synchronized Taken take(FollowedPartition followed, PartitionData partition,
+                                    List<FollowedPartition> asOf) {
         if (partitions != asOf && (!partitions.contains(followed) || toTruncate.contains(followed))) {
             LOG.debug("Dropping leader {}'s fetch answer for {}: no longer followed at epoch {}", leader.id(),
                     followed.log().topicPartition(), followed.leaderEpoch());
-            return true;
+            return Taken.TAKEN;
         }
         PartitionLog log = followed.log();
         Errors error = Errors.forCode(partition.errorCode());
@@ -318,28 +340,38 @@ final class ReplicaFetcher implements AutoCloseable {
             LOG.info("{} ends at {}, before leader {}'s log start {}: restarting it there",
                     log.topicPartition(), log.logEndOffset(), leader.id(), leaderLogStart);
             log.restartAt(leaderLogStart);
-            return true;
+            return Taken.TAKEN;
         }
         if (error != Errors.NONE) {
             // Typically the leader has not taken the image that makes it leader yet: try again shortly.
             LOG.debug("Leader {} refused {}: {}", leader.id(), log.topicPartition(), error);
-            return false;
+            return Taken.REFUSED;
         }
         ByteBuf records = partition.records();
+        boolean flushDue = false;
         if (records != null && records.isReadable()) {
             int bytes = records.readableBytes();
-            boolean flushDue = log.appendAsFollower(records).flushDue();
+            flushDue = log.appendAsFollower(records).flushDue();
             metrics.replicatedIn(bytes); // once appended, as Kafka counts them: not a refused append's
-            if (flushDue) {
-                log.flush(); // our own thread: it may wait on the disk
-            }
         }
         log.setReplicatedHighWatermark(partition.highWatermark());
         if (leaderLogStart > log.logStartOffset()) {
             // The leader deleted records (DeleteRecords, retention): so does the follower, as in Kafka.
             log.deleteRecordsBefore(Math.min(leaderLogStart, log.logEndOffset()));
         }
-        return true;
+        return flushDue ? Taken.FLUSH_DUE : Taken.TAKEN;
+    }
+
+    /**
+     * The fsync {@code flush.messages} asks for after an append, on this thread (it may wait on the disk) and outside
+     * this object's monitor, so that a leadership change's {@link #unfollow} or {@link #setPartitions} does not wait
+     * for the disk. It changes no record: if the partition was taken away meanwhile (led here now, or deleted), it
+     * syncs what this fetcher appended before, as any flush of the log may run beside its appends. The next fetch,
+     * which tells the leader how far we got, is sent only after it.
+     */
+    private void flush(PartitionLog log) {
+        flushHolds.awaitRelease();
+        log.flush();
     }
 
     /**

@@ -28,6 +28,7 @@ public final class ReplicaFetchers implements AutoCloseable {
     private final BrokerTopicMetrics metrics;
     private final Map<Integer, ReplicaFetcher> byLeader = new HashMap<>();
     private final FetchPauses pauses = new FetchPauses();
+    private final FlushHolds flushHolds = new FlushHolds();
 
     /** @param brokerEpoch this broker's epoch from its registration (-1 before it has one) */
     public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, int fetchWaitMaxMs, int fetchMinBytes,
@@ -56,7 +57,7 @@ public final class ReplicaFetchers implements AutoCloseable {
                 return;
             }
             byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, fetchWaitMaxMs,
-                    fetchMinBytes, security, pauses, metrics)).setPartitions(partitions);
+                    fetchMinBytes, security, pauses, flushHolds, metrics)).setPartitions(partitions);
         });
     }
 
@@ -81,8 +82,31 @@ public final class ReplicaFetchers implements AutoCloseable {
         pauses.resume(topic, partition);
     }
 
+    /**
+     * A test's control: every follower's fsync of what it appended ({@code flush.messages}) waits from now on until
+     * {@link #releaseFlushes}, as on a disk that takes that long to sync; {@link #flushesHeld} counts those waiting.
+     */
+    public void holdFlushes() {
+        flushHolds.hold();
+    }
+
+    /** Ends {@link #holdFlushes}: the fsyncs held run. */
+    public void releaseFlushes() {
+        flushHolds.release();
+    }
+
+    /** The fetchers waiting to fsync under {@link #holdFlushes}. */
+    public int flushesHeld() {
+        return flushHolds.waiting();
+    }
+
     @Override
-    public synchronized void close() {
+    public void close() {
+        flushHolds.close(); // before the fetchers' threads are joined: a held one must reach its end
+        closeFetchers();
+    }
+
+    private synchronized void closeFetchers() {
         byLeader.values().forEach(ReplicaFetcher::close);
         byLeader.clear();
     }

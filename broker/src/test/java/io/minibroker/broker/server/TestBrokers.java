@@ -1,6 +1,7 @@
 package io.minibroker.broker.server;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -55,5 +56,12 @@ public final class TestBrokers {
         });
         taken.await();
         return release::countDown;
+    }
+
+    /** A cluster node's replicas (read as {@link #occupyDiskThread} reads the disk thread), for a test's controls. */
+    public static ReplicaManager replicas(Broker broker) throws ReflectiveOperationException {
+        Field field = Broker.class.getDeclaredField("cluster");
+        field.setAccessible(true);
+        return ((ClusterLink) field.get(broker)).replicas();
     }
 }
