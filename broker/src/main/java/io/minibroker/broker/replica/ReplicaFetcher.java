@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,8 +74,10 @@ final class ReplicaFetcher implements AutoCloseable {
     private final FlushHolds flushHolds;
     private final BrokerTopicMetrics metrics;
     private final Thread thread;
-    private volatile List<FollowedPartition> partitions = List.of();
-    private final List<FollowedPartition> toTruncate = new ArrayList<>();
+    /** The partitions followed, in the order given; replaced whole by each change (see {@link #take}). */
+    private volatile Set<FollowedPartition> partitions = Set.of();
+    /** Those of {@link #partitions} still to truncate before their first fetch, in the order they came. */
+    private final Set<FollowedPartition> toTruncate = new LinkedHashSet<>();
     private volatile boolean running = true;
     /** What {@link #pause} waits on and {@link #close} and {@link #setPartitions} notify. */
     private final Object wakeUp = new Object();
@@ -115,13 +119,14 @@ final class ReplicaFetcher implements AutoCloseable {
      * lies past that may differ from the leader's log (a former leader's unreplicated tail).
      */
     synchronized void setPartitions(List<FollowedPartition> followed) {
-        toTruncate.retainAll(followed);
-        for (FollowedPartition partition : followed) {
-            if (!partitions.contains(partition) && !toTruncate.contains(partition)) {
+        Set<FollowedPartition> next = Collections.unmodifiableSet(new LinkedHashSet<>(followed));
+        toTruncate.retainAll(next);
+        for (FollowedPartition partition : next) {
+            if (!partitions.contains(partition)) {
                 toTruncate.add(partition);
             }
         }
-        partitions = List.copyOf(followed);
+        partitions = next;
         synchronized (wakeUp) {
             wakeUp.notifyAll(); // an idle fetcher (a new one too) waits up to replica.fetch.wait.max.ms otherwise
         }
@@ -130,11 +135,13 @@ final class ReplicaFetcher implements AutoCloseable {
     /** Stops following these partitions (see {@link ReplicaFetchers#unfollow}). */
     synchronized void unfollow(Set<TopicPartition> led) {
         toTruncate.removeIf(partition -> led.contains(partition.log().topicPartition()));
-        partitions = partitions.stream().filter(partition -> !led.contains(partition.log().topicPartition())).toList();
+        Set<FollowedPartition> still = new LinkedHashSet<>(partitions);
+        still.removeIf(partition -> led.contains(partition.log().topicPartition()));
+        partitions = Collections.unmodifiableSet(still);
     }
 
-    private synchronized List<FollowedPartition> pendingTruncations() {
-        return List.copyOf(toTruncate);
+    private synchronized Set<FollowedPartition> pendingTruncations() {
+        return new LinkedHashSet<>(toTruncate);
     }
 
     private synchronized void truncated(FollowedPartition partition) {
@@ -144,14 +151,13 @@ final class ReplicaFetcher implements AutoCloseable {
     private void run() {
         boolean reportedFailure = false;
         while (running) {
-            List<FollowedPartition> followed = partitions;
+            Set<FollowedPartition> followed = partitions;
             try {
                 if (followed.isEmpty()) {
                     pause(fetchWaitMaxMs);
                     continue;
                 }
-                List<FollowedPartition> pending = pendingTruncations();
-                for (FollowedPartition partition : pending) {
+                for (FollowedPartition partition : pendingTruncations()) {
                     if (truncate(partition)) {
                         truncated(partition);
                     }
@@ -261,8 +267,8 @@ final class ReplicaFetcher implements AutoCloseable {
         log.truncateTo(offset);
     }
 
-    /** Fetches {@code followed}, taken from {@code asOf}, the list of followed partitions when the fetch was built. */
-    private void fetchOnce(List<FollowedPartition> followed, List<FollowedPartition> asOf) throws IOException {
+    /** Fetches {@code followed}, taken from {@code asOf}, the set of followed partitions when the fetch was built. */
+    private void fetchOnce(List<FollowedPartition> followed, Set<FollowedPartition> asOf) throws IOException {
         FetchRequestView request = new FetchRequestView()
                 .maxWaitMs(fetchWaitMaxMs)
                 .minBytes(fetchMinBytes)
@@ -321,13 +327,12 @@ final class ReplicaFetcher implements AutoCloseable {
     /**
      * Takes one partition's part of a fetch answer, unless the partition is no longer followed as it was fetched (led
      * here now, followed at another epoch, or taken back to truncation): then the part is dropped. While
-     * {@link #partitions} is still the list {@code asOf} the fetch was built from, nothing was taken away (each change
-     * replaces the list, and a partition waiting for its truncation was left out of the fetch), so the per-partition
-     * searches run only after a change. The fsync an append makes due is the caller's, after this returns: see
-     * {@link #flush}.
+     * {@link #partitions} is still the set {@code asOf} the fetch was built from, nothing was taken away (each change
+     * replaces the set, and a partition waiting for its truncation was left out of the fetch), so the look-ups run
+     * only after a change. The fsync an append makes due is the caller's, after this returns: see {@link #flush}.
      */
     private synchronized Taken take(FollowedPartition followed, PartitionData partition,
-                                    List<FollowedPartition> asOf) {
+                                    Set<FollowedPartition> asOf) {
         if (partitions != asOf && (!partitions.contains(followed) || toTruncate.contains(followed))) {
             LOG.debug("Dropping leader {}'s fetch answer for {}: no longer followed at epoch {}", leader.id(),
                     followed.log().topicPartition(), followed.leaderEpoch());
@@ -398,7 +403,7 @@ final class ReplicaFetcher implements AutoCloseable {
             wakeUp.notifyAll();
         }
         synchronized (this) { // waits for a cut or an append under way; none after this
-            partitions = List.of();
+            partitions = Set.of();
             toTruncate.clear();
         }
         // Not close(), which would wait for a fetch parked at the leader (up to replica.fetch.wait.max.ms) while the
