@@ -7,7 +7,8 @@ package io.minibroker.broker.replica;
  */
 final class FlushHolds {
 
-    private boolean held;
+    /** Volatile: a fetcher reads it without the lock, so that unheld (always, outside tests) costs no lock. */
+    private volatile boolean held;
     private boolean closed;
     private int waiting;
 
@@ -31,7 +32,13 @@ final class FlushHolds {
     }
 
     /** Returns once not held (at once, the usual case). */
-    synchronized void awaitRelease() {
+    void awaitRelease() {
+        if (held) {
+            awaitReleaseHeld();
+        }
+    }
+
+    private synchronized void awaitReleaseHeld() {
         waiting++;
         try {
             while (held) {
