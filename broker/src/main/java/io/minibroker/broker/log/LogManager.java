@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *     .kafka_cleanshutdown                    present only between a clean close and the next open
  *     recovery-point-offset-checkpoint        per partition: offset up to which it was fsynced
  *     log-start-offset-checkpoint             per partition: first offset still readable
- *     replication-offset-checkpoint           per replicated partition: its high watermark (written by replication)
+ *     replication-offset-checkpoint           per partition: its high watermark (replica/HighWatermarkCheckpointer)
  *     cleaner-offset-checkpoint               per compacted partition: its first dirty offset (written by the cleaner)
  *     orders-0/  orders-1/  my-topic-3/       one directory per partition ({@link PartitionLog})
  * </pre>
@@ -307,6 +307,13 @@ public final class LogManager implements AutoCloseable {
         }
         writePerDirectory(OffsetCheckpointFile.RECOVERY_POINT, recoveryPoints);
         writePerDirectory(OffsetCheckpointFile.LOG_START_OFFSET, startOffsets);
+    }
+
+    /** Every log's high watermark (a single node's: each log's end, as no partition is replicated). */
+    public Map<TopicPartition, Long> highWatermarks() {
+        Map<TopicPartition, Long> highWatermarks = new HashMap<>();
+        logs.forEach((partition, log) -> highWatermarks.put(partition, log.highWatermark()));
+        return highWatermarks;
     }
 
     /**
