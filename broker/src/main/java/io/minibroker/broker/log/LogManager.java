@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * /var/minibroker/data/                       one entry of log.dirs
  *     .kafka_cleanshutdown                    present only between a clean close and the next open
  *     recovery-point-offset-checkpoint        per partition: offset up to which it was fsynced
- *     log-start-offset-checkpoint             per partition: first offset still readable
+ *     log-start-offset-checkpoint             first offset still readable, where past the first segment
  *     replication-offset-checkpoint           per partition: its high watermark (replica/HighWatermarkCheckpointer)
  *     cleaner-offset-checkpoint               per compacted partition: its first dirty offset (written by the cleaner)
  *     orders-0/  orders-1/  my-topic-3/       one directory per partition ({@link PartitionLog})
@@ -297,13 +297,20 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
-    /** Writes both checkpoint files of every directory (also periodically, so recovery starts late). */
+    /**
+     * Writes both checkpoint files of every directory (also periodically, so recovery starts late). A log start is
+     * written only past the log's first segment, as Kafka writes the file: elsewhere the log starts at that
+     * segment's base offset, where an open without an entry puts it.
+     */
     public synchronized void checkpoint() throws IOException {
         Map<TopicPartition, Long> recoveryPoints = new HashMap<>();
         Map<TopicPartition, Long> startOffsets = new HashMap<>();
         for (PartitionLog partitionLog : logs.values()) {
             recoveryPoints.put(partitionLog.topicPartition(), partitionLog.recoveryPoint());
-            startOffsets.put(partitionLog.topicPartition(), partitionLog.logStartOffset());
+            long logStartOffset = partitionLog.logStartOffset();
+            if (logStartOffset > partitionLog.segmentBaseOffsets().next()) {
+                startOffsets.put(partitionLog.topicPartition(), logStartOffset);
+            }
         }
         writePerDirectory(OffsetCheckpointFile.RECOVERY_POINT, recoveryPoints);
         writePerDirectory(OffsetCheckpointFile.LOG_START_OFFSET, startOffsets);
