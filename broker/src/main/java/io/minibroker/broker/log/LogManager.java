@@ -2,6 +2,7 @@ package io.minibroker.broker.log;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +33,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * /var/minibroker/data/                       one entry of log.dirs
- *     .kafka_cleanshutdown                    present only between a clean close and the next open
+ *     .kafka_cleanshutdown                    present only between a clean close and the next open; the broker epoch
  *     recovery-point-offset-checkpoint        per partition: offset up to which it was fsynced
  *     log-start-offset-checkpoint             first offset still readable, where past the first segment
  *     replication-offset-checkpoint           per partition: its high watermark (replica/HighWatermarkCheckpointer)
@@ -51,6 +53,8 @@ public final class LogManager implements AutoCloseable {
 
     private final List<Path> logDirs;
     private final Function<String, LogConfig> topicConfigs;
+    /** The broker epoch a clean close names in its marker, as Kafka's: -1 where there is none (a single node). */
+    private volatile LongSupplier brokerEpoch = () -> -1;
     private final Clock clock;
     private final int recoveryThreadsPerDataDir;
     /** {@code producer.id.expiration.ms}, which each log applies as it loads its producer snapshot. */
@@ -87,6 +91,11 @@ public final class LogManager implements AutoCloseable {
         this.clock = clock;
         this.recoveryThreadsPerDataDir = recoveryThreadsPerDataDir;
         this.producerIdExpirationMs = producerIdExpirationMs;
+    }
+
+    /** Where a cluster's broker epoch comes from, for the clean-shutdown marker. */
+    public void brokerEpochFrom(LongSupplier epoch) {
+        brokerEpoch = epoch;
     }
 
     /** Opens the logs of every directory. */
@@ -408,8 +417,11 @@ public final class LogManager implements AutoCloseable {
             return;
         }
         checkpoint();
+        // Kafka's format; a Kafka broker given the directory reads its previous broker epoch here.
+        byte[] marker = ("{\"version\":0,\"brokerEpoch\":" + brokerEpoch.getAsLong() + "}")
+                .getBytes(StandardCharsets.UTF_8);
         for (Path logDir : logDirs) {
-            Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
+            Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE), marker);
             DurableFiles.fsyncDirectory(logDir);
         }
         logs.clear();

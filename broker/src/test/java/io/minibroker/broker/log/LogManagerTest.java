@@ -54,7 +54,9 @@ class LogManagerTest {
         manager.getOrCreateLog(PARTITIONS.get(0)).deleteRecordsBefore(7);
         manager.close();
 
-        assertThat(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
+        // Kafka's content: the broker epoch, -1 where the broker has none (a single node).
+        assertThat(Files.readString(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE)))
+                .isEqualTo("{\"version\":0,\"brokerEpoch\":-1}");
         assertThat(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
         // New partitions were spread over both directories.
         assertThat(dirA.resolve("orders-0")).isDirectory();
@@ -183,6 +185,16 @@ class LogManagerTest {
             awaitNoRecoveryThreads();
             reopened.close();
         }
+    }
+
+    @Test
+    void theCleanShutdownMarkerNamesTheBrokerEpochOfACluster() throws IOException {
+        LogManager manager = manager();
+        manager.brokerEpochFrom(() -> 12);
+        manager.startup();
+        manager.close();
+        assertThat(Files.readString(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE)))
+                .isEqualTo("{\"version\":0,\"brokerEpoch\":12}");
     }
 
     @Test
