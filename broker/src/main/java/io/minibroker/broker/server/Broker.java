@@ -187,6 +187,8 @@ public final class Broker implements AutoCloseable {
     public static Broker start(BrokerConfig config, BrokerClock clock) throws InterruptedException, IOException {
         Broker broker = new Broker(config, clock);
         try {
+            MetaProperties.ensure(config.logDirs(), config.get(BrokerConfig.CLUSTER_ID),
+                    config.get(BrokerConfig.NODE_ID));
             broker.topics = TopicRegistry.open(config, clock.wallClock());
             broker.maintenance = new LogMaintenance(broker.topics.logs(), clock,
                     config.get(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS),
