@@ -33,6 +33,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * /var/minibroker/data/                       one entry of log.dirs
+ *     .lock                                   locked while the logs are open, deleted at the close
  *     .kafka_cleanshutdown                    present only between a clean close and the next open; the broker epoch
  *     recovery-point-offset-checkpoint        per partition: offset up to which it was fsynced
  *     log-start-offset-checkpoint             first offset still readable, where past the first segment
@@ -55,6 +56,8 @@ public final class LogManager implements AutoCloseable {
     private final Function<String, LogConfig> topicConfigs;
     /** The broker epoch a clean close names in its marker, as Kafka's: -1 where there is none (a single node). */
     private volatile LongSupplier brokerEpoch = () -> -1;
+    /** The directories' locks, from {@link #startup()} to {@link #close()}; null before. */
+    private LogDirLocks locks;
     private final Clock clock;
     private final int recoveryThreadsPerDataDir;
     /** {@code producer.id.expiration.ms}, which each log applies as it loads its producer snapshot. */
@@ -98,8 +101,9 @@ public final class LogManager implements AutoCloseable {
         brokerEpoch = epoch;
     }
 
-    /** Opens the logs of every directory. */
+    /** Locks every directory ({@code .lock}, as Kafka), then opens the logs of every directory. */
     public synchronized void startup() throws IOException {
+        locks = LogDirLocks.acquire(logDirs);
         for (Path logDir : logDirs) {
             long startMs = clock.millis();
             Files.createDirectories(logDir);
@@ -405,6 +409,17 @@ public final class LogManager implements AutoCloseable {
      */
     @Override
     public synchronized void close() throws IOException {
+        try {
+            closeLogs();
+        } finally { // whatever failed, as Kafka's: the directories are free for the next start
+            if (locks != null) {
+                locks.close();
+                locks = null;
+            }
+        }
+    }
+
+    private void closeLogs() throws IOException {
         onThreads("log-close", recoveryThreadsPerDataDir * logDirs.size(), List.copyOf(logs.values()),
                 partitionLog -> {
                     partitionLog.close();

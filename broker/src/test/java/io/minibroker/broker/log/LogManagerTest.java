@@ -188,6 +188,24 @@ class LogManagerTest {
     }
 
     @Test
+    void aSecondManagerOnADirectoryInUseIsRefusedUntilTheFirstCloses() throws IOException {
+        LogManager first = manager();
+        first.startup();
+        assertThat(dirB.resolve(".lock")).as("Kafka's lock file, held while open").exists();
+
+        LogManager second = manager();
+        assertThatThrownBy(second::startup).isInstanceOf(IOException.class).hasMessageContaining(".lock");
+        second.close();
+        assertThat(dirA.resolve(".lock")).as("still the first manager's").exists();
+
+        first.close();
+        assertThat(dirA.resolve(".lock")).as("deleted at the close, as Kafka's").doesNotExist();
+        LogManager third = manager();
+        third.startup();
+        third.close();
+    }
+
+    @Test
     void theCleanShutdownMarkerNamesTheBrokerEpochOfACluster() throws IOException {
         LogManager manager = manager();
         manager.brokerEpochFrom(() -> 12);
