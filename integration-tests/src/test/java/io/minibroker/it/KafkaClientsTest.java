@@ -121,7 +121,7 @@ class KafkaClientsTest {
             assertThat(orders.topicId()).isEqualTo(created.topicId("orders").get()).isNotEqualTo(Uuid.ZERO_UUID);
             assertThat(logDir.resolve("orders-2")).isDirectory();
             assertThat(Files.readString(logDir.resolve("orders-2/partition.metadata")))
-                    .isEqualTo("version: 0\ntopic_id: " + orders.topicId() + "\n");
+                    .isEqualTo("version: 0\ntopic_id: " + orders.topicId());
 
             admin.deleteTopics(List.of("orders")).all().get();
 

@@ -2,6 +2,7 @@ package io.minibroker.broker.log;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,10 +33,11 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * /var/minibroker/data/                       one entry of log.dirs
- *     .kafka_cleanshutdown                    present only between a clean close and the next open
+ *     .lock                                   locked while the logs are open, deleted at the close
+ *     .kafka_cleanshutdown                    present only between a clean close and the next open; the broker epoch
  *     recovery-point-offset-checkpoint        per partition: offset up to which it was fsynced
- *     log-start-offset-checkpoint             per partition: first offset still readable
- *     replication-offset-checkpoint           per replicated partition: its high watermark (written by replication)
+ *     log-start-offset-checkpoint             first offset still readable, where past the first segment
+ *     replication-offset-checkpoint           per partition: its high watermark (replica/HighWatermarkCheckpointer)
  *     cleaner-offset-checkpoint               per compacted partition: its first dirty offset (written by the cleaner)
  *     orders-0/  orders-1/  my-topic-3/       one directory per partition ({@link PartitionLog})
  * </pre>
@@ -51,6 +54,10 @@ public final class LogManager implements AutoCloseable {
 
     private final List<Path> logDirs;
     private final Function<String, LogConfig> topicConfigs;
+    /** The broker epoch a clean close names in its marker, as Kafka's: -1 where there is none (a single node). */
+    private volatile LongSupplier brokerEpoch = () -> -1;
+    /** The directories' locks, from {@link #startup()} to {@link #close()}; null before. */
+    private LogDirLocks locks;
     private final Clock clock;
     private final int recoveryThreadsPerDataDir;
     /** {@code producer.id.expiration.ms}, which each log applies as it loads its producer snapshot. */
@@ -89,8 +96,14 @@ public final class LogManager implements AutoCloseable {
         this.producerIdExpirationMs = producerIdExpirationMs;
     }
 
-    /** Opens the logs of every directory. */
+    /** Where a cluster's broker epoch comes from, for the clean-shutdown marker. */
+    public void brokerEpochFrom(LongSupplier epoch) {
+        brokerEpoch = epoch;
+    }
+
+    /** Locks every directory ({@code .lock}, as Kafka), then opens the logs of every directory. */
     public synchronized void startup() throws IOException {
+        locks = LogDirLocks.acquire(logDirs);
         for (Path logDir : logDirs) {
             long startMs = clock.millis();
             Files.createDirectories(logDir);
@@ -297,16 +310,30 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
-    /** Writes both checkpoint files of every directory (also periodically, so recovery starts late). */
+    /**
+     * Writes both checkpoint files of every directory (also periodically, so recovery starts late). A log start is
+     * written only past the log's first segment, as Kafka writes the file: elsewhere the log starts at that
+     * segment's base offset, where an open without an entry puts it.
+     */
     public synchronized void checkpoint() throws IOException {
         Map<TopicPartition, Long> recoveryPoints = new HashMap<>();
         Map<TopicPartition, Long> startOffsets = new HashMap<>();
         for (PartitionLog partitionLog : logs.values()) {
             recoveryPoints.put(partitionLog.topicPartition(), partitionLog.recoveryPoint());
-            startOffsets.put(partitionLog.topicPartition(), partitionLog.logStartOffset());
+            long logStartOffset = partitionLog.logStartOffset();
+            if (logStartOffset > partitionLog.segmentBaseOffsets().next()) {
+                startOffsets.put(partitionLog.topicPartition(), logStartOffset);
+            }
         }
         writePerDirectory(OffsetCheckpointFile.RECOVERY_POINT, recoveryPoints);
         writePerDirectory(OffsetCheckpointFile.LOG_START_OFFSET, startOffsets);
+    }
+
+    /** Every log's high watermark (a single node's: each log's end, as no partition is replicated). */
+    public Map<TopicPartition, Long> highWatermarks() {
+        Map<TopicPartition, Long> highWatermarks = new HashMap<>();
+        logs.forEach((partition, log) -> highWatermarks.put(partition, log.highWatermark()));
+        return highWatermarks;
     }
 
     /**
@@ -382,6 +409,17 @@ public final class LogManager implements AutoCloseable {
      */
     @Override
     public synchronized void close() throws IOException {
+        try {
+            closeLogs();
+        } finally { // whatever failed, as Kafka's: the directories are free for the next start
+            if (locks != null) {
+                locks.close();
+                locks = null;
+            }
+        }
+    }
+
+    private void closeLogs() throws IOException {
         onThreads("log-close", recoveryThreadsPerDataDir * logDirs.size(), List.copyOf(logs.values()),
                 partitionLog -> {
                     partitionLog.close();
@@ -394,8 +432,11 @@ public final class LogManager implements AutoCloseable {
             return;
         }
         checkpoint();
+        // Kafka's format; a Kafka broker given the directory reads its previous broker epoch here.
+        byte[] marker = ("{\"version\":0,\"brokerEpoch\":" + brokerEpoch.getAsLong() + "}")
+                .getBytes(StandardCharsets.UTF_8);
         for (Path logDir : logDirs) {
-            Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
+            Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE), marker);
             DurableFiles.fsyncDirectory(logDir);
         }
         logs.clear();

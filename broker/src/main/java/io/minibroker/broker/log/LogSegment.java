@@ -576,9 +576,17 @@ final class LogSegment implements AutoCloseable {
         txnIndex.flush();
     }
 
-    /** Closes the indexes and lets go of the log file, which closes once no read holds it any more. */
+    /**
+     * Closes the indexes and lets go of the log file, which closes once no read holds it any more. The time index
+     * gets the largest timestamp first, as at a roll and as Kafka's segment close adds it: the active segment's
+     * file then ends as Kafka's does, and the next open finds the largest timestamp there. A segment without a
+     * timestamp adds nothing (and leaves a lazy index unread).
+     */
     @Override
     public void close() throws IOException {
+        if (maxTimestamp >= 0) {
+            timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
+        }
         try (offsetIndex; timeIndex; txnIndex) {
             file.release();
         }

@@ -7,10 +7,12 @@ import java.nio.file.Path;
 
 /**
  * Kafka's {@code partition.metadata} in a partition directory, naming the topic id the log belongs to
- * ({@code version: 0\ntopic_id: <id>\n}; the topic registry gives the id). It is read when the log opens, on the
- * threads opening the logs, as Kafka's log loading reads it, and written only when it is missing or says something
- * else: every start of a single node passes each partition's topic id here, and with 10,000 partitions reading (let
- * alone rewriting) each file afterwards on the starting thread was a start-up cost of its own.
+ * ({@code version: 0\ntopic_id: <id>}, no line end after the id, byte for byte as Kafka writes it; the topic
+ * registry gives the id; a file with a line end there, as older builds wrote it, is rewritten once). It is read
+ * when the log opens, on the threads opening the logs, as Kafka's log loading reads it, and written only when it is
+ * missing or says something else: every start of a single node passes each partition's topic id here, and with
+ * 10,000 partitions reading (let alone rewriting) each file afterwards on the starting thread was a start-up cost
+ * of its own.
  */
 public final class PartitionMetadataFile {
     public static final String FILE_NAME = "partition.metadata";
@@ -39,7 +41,7 @@ public final class PartitionMetadataFile {
      * that.
      */
     public synchronized void writeTopicId(String topicId) throws IOException {
-        String text = "version: " + VERSION + "\ntopic_id: " + topicId + "\n";
+        String text = "version: " + VERSION + "\ntopic_id: " + topicId;
         if (text.equals(content)) {
             return;
         }

@@ -20,11 +20,13 @@ import java.util.function.Supplier;
  * may wait for. A restarted broker starts each partition's high watermark there instead of at 0 (committed
  * records hidden until the followers fetch) or at the log end (records nobody else has would be served).
  *
- * <p>It starts only once the first image is applied, as Kafka starts its checkpoint thread after the first
- * metadata: before, no partition is hosted, and a write would replace the checkpoint the restart needs with
- * nothing.
+ * <p>In a cluster it starts only once the first image is applied, as Kafka starts its checkpoint thread after the
+ * first metadata: before, no partition is hosted, and a write would replace the checkpoint the restart needs with
+ * nothing. A single node starts it with its logs, which are all its partitions from the start: it never reads the
+ * file back (a partition alone in its ISR has its log end as high watermark), but Kafka writes it for partitions
+ * that are not replicated too, and tools and a Kafka broker given the directory expect it.
  */
-final class HighWatermarkCheckpointer implements AutoCloseable {
+public final class HighWatermarkCheckpointer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HighWatermarkCheckpointer.class);
 
@@ -40,8 +42,8 @@ final class HighWatermarkCheckpointer implements AutoCloseable {
 
     private final BrokerClock clock;
 
-    HighWatermarkCheckpointer(LogManager logs, Supplier<Map<TopicPartition, Long>> highWatermarks, long intervalMs,
-                              BrokerClock clock) {
+    public HighWatermarkCheckpointer(LogManager logs, Supplier<Map<TopicPartition, Long>> highWatermarks,
+                                     long intervalMs, BrokerClock clock) {
         this.logs = logs;
         this.highWatermarks = highWatermarks;
         this.intervalMs = intervalMs;
@@ -49,7 +51,7 @@ final class HighWatermarkCheckpointer implements AutoCloseable {
     }
 
     /** Starts the periodic writes; again does nothing. */
-    synchronized void start() {
+    public synchronized void start() {
         if (!started && !thread.isShutdown()) {
             started = true;
             clock.scheduleWithFixedDelay(thread, "High watermark checkpoint", intervalMs, this::checkpoint);

@@ -43,6 +43,7 @@ import io.minibroker.broker.produce.DescribeProducersHandler;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.produce.ProducerIdAllocator;
 import io.minibroker.broker.produce.ProducerIdExpiration;
+import io.minibroker.broker.replica.HighWatermarkCheckpointer;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
@@ -125,6 +126,8 @@ public final class Broker implements AutoCloseable {
     private JvmMeters jvmMeters;
     private TopicRegistry topics;
     private LogMaintenance maintenance;
+    /** A single node's {@code replication-offset-checkpoint} writer; a cluster's replica manager has its own. */
+    private HighWatermarkCheckpointer highWatermarks;
     /** Compacts the logs of compacted topics; null when {@code log.cleaner.enable} is false. */
     private LogCleaner cleaner;
     private Purgatory<DelayedProduce> producePurgatory;
@@ -184,12 +187,20 @@ public final class Broker implements AutoCloseable {
     public static Broker start(BrokerConfig config, BrokerClock clock) throws InterruptedException, IOException {
         Broker broker = new Broker(config, clock);
         try {
+            MetaProperties.ensure(config.logDirs(), config.get(BrokerConfig.CLUSTER_ID),
+                    config.get(BrokerConfig.NODE_ID));
             broker.topics = TopicRegistry.open(config, clock.wallClock());
             broker.maintenance = new LogMaintenance(broker.topics.logs(), clock,
                     config.get(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS));
             broker.topics.logs().addListener(broker.maintenance); // rolled segments flushed right after
+            if (!config.inCluster()) {
+                broker.highWatermarks = new HighWatermarkCheckpointer(broker.topics.logs(),
+                        broker.topics.logs()::highWatermarks,
+                        config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), clock);
+                broker.highWatermarks.start();
+            }
             if (config.get(BrokerConfig.LOG_CLEANER_ENABLE)) {
                 broker.cleaner = new LogCleaner(broker.topics.logs(), clock.wallClock(),
                         config.get(BrokerConfig.LOG_CLEANER_BACKOFF_MS),
@@ -547,6 +558,7 @@ public final class Broker implements AutoCloseable {
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         Closing.quietly(cleaner);
         Closing.quietly(maintenance);
+        Closing.quietly(highWatermarks); // after the event loops: no append moves a high watermark past this write
         if (cluster != null) {
             cluster.closeForwardingChannel();
         }

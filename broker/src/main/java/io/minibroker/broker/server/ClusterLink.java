@@ -71,6 +71,7 @@ final class ClusterLink {
                       SecurityApis security, GroupConfigs groupConfigs,
                       BrokerClock clock, BrokerTopicMetrics topicMetrics) {
         int nodeId = config.get(BrokerConfig.NODE_ID);
+        topics.logs().brokerEpochFrom(this::brokerEpoch);
         replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
                 new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
                         config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES),

@@ -67,11 +67,22 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             registry.byName.put(topic.name(), topic);
             registry.byId.put(topic.id(), topic);
         }
-        registry.logs.startup();
-        if (!config.inCluster()) { // in a cluster the controller's image says which partitions this node keeps
-            for (TopicMetadata topic : registry.byName.values()) {
-                registry.createLogs(topic, partition -> true);
+        try {
+            registry.logs.startup();
+            if (!config.inCluster()) { // in a cluster the controller's image says which partitions this node keeps
+                for (TopicMetadata topic : registry.byName.values()) {
+                    registry.createLogs(topic, partition -> true);
+                }
             }
+        } catch (IOException | RuntimeException e) {
+            // The logs opened so far close (unmarked: the next start recovers them) and the directories' locks go,
+            // so that a start in this JVM can try again.
+            try {
+                registry.logs.close();
+            } catch (IOException | RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
         }
         LOG.info("Loaded {} topics", registry.byName.size());
         return registry;

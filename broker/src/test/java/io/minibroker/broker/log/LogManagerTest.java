@@ -54,7 +54,9 @@ class LogManagerTest {
         manager.getOrCreateLog(PARTITIONS.get(0)).deleteRecordsBefore(7);
         manager.close();
 
-        assertThat(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
+        // Kafka's content: the broker epoch, -1 where the broker has none (a single node).
+        assertThat(Files.readString(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE)))
+                .isEqualTo("{\"version\":0,\"brokerEpoch\":-1}");
         assertThat(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
         // New partitions were spread over both directories.
         assertThat(dirA.resolve("orders-0")).isDirectory();
@@ -63,8 +65,11 @@ class LogManagerTest {
         recoveryPoints.putAll(new OffsetCheckpointFile(dirA.resolve(OffsetCheckpointFile.RECOVERY_POINT)).read());
         recoveryPoints.putAll(new OffsetCheckpointFile(dirB.resolve(OffsetCheckpointFile.RECOVERY_POINT)).read());
         assertThat(recoveryPoints).containsOnlyKeys(PARTITIONS).containsValue(60L);
-        assertThat(new OffsetCheckpointFile(dirA.resolve(OffsetCheckpointFile.LOG_START_OFFSET)).read())
-                .containsEntry(PARTITIONS.get(0), 7L);
+        // As Kafka writes it: only a log start past the log's first segment; the other logs start at that segment.
+        Map<TopicPartition, Long> startOffsets = new HashMap<>();
+        startOffsets.putAll(new OffsetCheckpointFile(dirA.resolve(OffsetCheckpointFile.LOG_START_OFFSET)).read());
+        startOffsets.putAll(new OffsetCheckpointFile(dirB.resolve(OffsetCheckpointFile.LOG_START_OFFSET)).read());
+        assertThat(startOffsets).containsExactly(Map.entry(PARTITIONS.get(0), 7L));
 
         LogManager reopened = manager();
         reopened.startup();
@@ -183,10 +188,39 @@ class LogManagerTest {
     }
 
     @Test
+    void aSecondManagerOnADirectoryInUseIsRefusedUntilTheFirstCloses() throws IOException {
+        LogManager first = manager();
+        first.startup();
+        assertThat(dirB.resolve(".lock")).as("Kafka's lock file, held while open").exists();
+
+        LogManager second = manager();
+        assertThatThrownBy(second::startup).isInstanceOf(IOException.class).hasMessageContaining(".lock");
+        second.close();
+        assertThat(dirA.resolve(".lock")).as("still the first manager's").exists();
+
+        first.close();
+        assertThat(dirA.resolve(".lock")).as("deleted at the close, as Kafka's").doesNotExist();
+        LogManager third = manager();
+        third.startup();
+        third.close();
+    }
+
+    @Test
+    void theCleanShutdownMarkerNamesTheBrokerEpochOfACluster() throws IOException {
+        LogManager manager = manager();
+        manager.brokerEpochFrom(() -> 12);
+        manager.startup();
+        manager.close();
+        assertThat(Files.readString(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE)))
+                .isEqualTo("{\"version\":0,\"brokerEpoch\":12}");
+    }
+
+    @Test
     void aLogThatCannotBeOpenedFailsTheStartAndNamesItsFile() throws IOException {
         LogManager manager = manager();
         manager.startup();
         fill(manager);
+        manager.getOrCreateLog(new TopicPartition("my-topic", 3)).deleteRecordsBefore(5); // a start to checkpoint
         manager.close();
         // A segment's log file that cannot be opened: a directory where the file should be.
         Path broken = (Files.exists(dirA.resolve("my-topic-3")) ? dirA : dirB).resolve("my-topic-3");
@@ -208,7 +242,7 @@ class LogManagerTest {
         Map<TopicPartition, Long> startOffsets = new HashMap<>();
         startOffsets.putAll(new OffsetCheckpointFile(dirA.resolve(OffsetCheckpointFile.LOG_START_OFFSET)).read());
         startOffsets.putAll(new OffsetCheckpointFile(dirB.resolve(OffsetCheckpointFile.LOG_START_OFFSET)).read());
-        assertThat(startOffsets).containsKey(new TopicPartition("my-topic", 3));
+        assertThat(startOffsets).containsEntry(new TopicPartition("my-topic", 3), 5L);
     }
 
     @Test

@@ -19,6 +19,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.FileRegion;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -745,6 +746,22 @@ class PartitionLogTest {
             append(log, "i" + i, 1, T0 + i);
         }
         assertThat(log.segmentBaseOffsets()).toIterable().containsExactly(0L, 3L);
+    }
+
+    @Test
+    void closingWritesTheActiveSegmentsLargestTimestampToItsTimeIndex() throws IOException {
+        open(LogConfig.defaults()); // index.interval.bytes 4096: these appends add no index entry of their own
+        append(log, "a", 2, T0 + 5); // offsets 0-1
+        append(log, "b", 3, T0 + 9); // offsets 2-4, the largest timestamp
+        append(log, "c", 1, T0 + 7); // offset 5
+        log.close();
+        log = null;
+        // As Kafka's LogSegment.close: one entry, the largest timestamp and the last offset of its batch.
+        ByteBuffer entry = ByteBuffer.wrap(Files.readAllBytes(logDir.resolve(TP.dirName())
+                .resolve(LogSegment.fileName(0, ".timeindex"))));
+        assertThat(entry.remaining()).isEqualTo(TimeIndex.ENTRY_BYTES);
+        assertThat(entry.getLong()).isEqualTo(T0 + 9);
+        assertThat(entry.getInt()).as("relative offset").isEqualTo(4);
     }
 
     @Test

@@ -42,7 +42,17 @@ class PartitionMetadataFileTest {
     void writesTheTopicIdInKafkasFormat() throws Exception {
         UUID id = UUID.randomUUID();
         writeThroughLog(id);
-        assertThat(file()).hasContent("version: 0\ntopic_id: " + TopicIds.toText(id));
+        assertThat(Files.readString(file())).as("byte for byte: no line end after the id, as Kafka writes it")
+                .isEqualTo("version: 0\ntopic_id: " + TopicIds.toText(id));
+    }
+
+    @Test
+    void rewritesTheFileOfAnOlderBuildWithALineEndAfterTheId() throws Exception {
+        UUID id = UUID.randomUUID();
+        Files.createDirectories(file().getParent());
+        Files.writeString(file(), "version: 0\ntopic_id: " + TopicIds.toText(id) + "\n");
+        writeThroughLog(id);
+        assertThat(Files.readString(file())).isEqualTo("version: 0\ntopic_id: " + TopicIds.toText(id));
     }
 
     @Test
