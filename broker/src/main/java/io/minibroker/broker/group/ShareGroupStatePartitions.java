@@ -168,6 +168,20 @@ final class ShareGroupStatePartitions {
         initializing.keySet().forEach(topicId -> initializingSince.put(topicId, nowMs));
     }
 
+    /**
+     * DeleteGroups is deleting the group's state (Kafka's shareGroupBuildPartitionDeleteRequest): its initializing and
+     * initialized topics move to deleting, beside those already there; a deleting topic {@code names} no longer knows
+     * leaves the record, as Kafka's drops one its metadata image lacks.
+     */
+    void startDeletingAll(Function<UUID, Optional<String>> names) {
+        deleting.keySet().removeIf(topicId -> names.apply(topicId).isEmpty());
+        initializing.forEach((topicId, topic) -> deleting.put(topicId, topic.name));
+        initialized.forEach((topicId, topic) -> deleting.put(topicId, topic.name));
+        initializing.clear();
+        initializingSince.clear();
+        initialized.clear();
+    }
+
     /** The topics' state is gone (their offsets deleted). */
     void forget(Set<UUID> topicIds) {
         initializing.keySet().removeAll(topicIds);
