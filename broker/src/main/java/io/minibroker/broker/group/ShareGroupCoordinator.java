@@ -624,6 +624,28 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     }
 
     @Override
+    public CompletionStage<OffsetsDeletion> startOffsetsDeletion(String groupId, Set<UUID> topicIds) {
+        return thread.compose(() -> {
+            ShareGroup group = groups.get(groupId);
+            if (group == null) {
+                return done(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
+            }
+            synchronized (group) {
+                if (group.isDead()) {
+                    return done(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
+                }
+                if (group.statePartitions == null) {
+                    return done(new OffsetsDeletion(Outcome.NONE, Map.of()));
+                }
+                Map<UUID, Set<Integer>> eligible = group.statePartitions.startDeleting(topicIds,
+                        topicId -> topics.known(topicId).map(TopicMetadata::partitions));
+                return written(group).thenApply(outcome -> new OffsetsDeletion(outcome,
+                        outcome.error() == Errors.NONE ? eligible : Map.of()));
+            }
+        });
+    }
+
+    @Override
     public CompletionStage<Outcome> offsetsDeleted(String groupId, Set<UUID> topicIds) {
         return thread.compose(() -> {
             ShareGroup group = groups.get(groupId);
@@ -637,7 +659,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 if (group.statePartitions == null) {
                     return done(Outcome.NONE);
                 }
-                group.statePartitions.forget(topicIds);
+                group.statePartitions.deleted(topicIds);
                 return written(group);
             }
         });
