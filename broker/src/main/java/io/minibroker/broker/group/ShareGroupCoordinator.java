@@ -446,10 +446,13 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
 
     /**
      * DeleteGroups of a share group, as Kafka's GroupCoordinatorService: NON_EMPTY_GROUP while it has members; else
-     * the state of its share partitions is deleted first (its record 15's partitions and those the delivery side
-     * holds), and only once that counts are its records tombstoned and the group forgotten, answered once that write
-     * counts. A failed state deletion keeps the group and answers the error the share coordinator gave (Kafka's
-     * per-partition error of DeleteShareGroupState), UNKNOWN_SERVER_ERROR for any other failure.
+     * its record 15's topics move to deleting (Kafka's shareGroupBuildPartitionDeleteRequest), written before the
+     * share coordinators are asked to delete the state of their partitions (and of those the delivery side holds), and
+     * only once that counts are its records tombstoned and the group forgotten, answered once that write counts. A
+     * failed write of record 15 is answered as the group's other writes; a failed state deletion keeps the group,
+     * its topics deleting (so the next DeleteGroups asks for every partition of them, as Kafka's does), and answers
+     * the error the share coordinator gave (Kafka's per-partition error of DeleteShareGroupState),
+     * UNKNOWN_SERVER_ERROR for any other failure.
      */
     CompletableFuture<Errors> delete(String groupId) {
         return thread.compose(() -> {
@@ -458,11 +461,20 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 return done(deletableError(groupId));
             }
             Map<UUID, Set<Integer>> partitions;
+            CompletableFuture<Long> deleting;
             synchronized (group) {
                 partitions = withState(group);
+                if (group.statePartitions != null) {
+                    group.statePartitions.startDeletingAll(topicId -> topics.known(topicId).map(TopicMetadata::name));
+                }
+                deleting = write(group);
             }
-            return stateDeletion.deleteState(groupId, partitions).toCompletableFuture().handle((ok, failure) ->
-                    failure == null ? Errors.NONE : Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR))
+            return deleting.handle((offset, failure) -> failure == null ? Errors.NONE
+                            : CoordinatorWriteErrors.answerFor(failure))
+                    .thenCompose(written -> written != Errors.NONE ? done(written)
+                            : stateDeletion.deleteState(groupId, partitions).toCompletableFuture().handle((ok, failure) ->
+                                    failure == null ? Errors.NONE
+                                            : Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR)))
                     .thenCompose(error -> error != Errors.NONE ? done(error)
                             : thread.compose(() -> deleteRecords(groupId)));
         });
@@ -612,6 +624,28 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     }
 
     @Override
+    public CompletionStage<OffsetsDeletion> startOffsetsDeletion(String groupId, Set<UUID> topicIds) {
+        return thread.compose(() -> {
+            ShareGroup group = groups.get(groupId);
+            if (group == null) {
+                return done(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
+            }
+            synchronized (group) {
+                if (group.isDead()) {
+                    return done(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
+                }
+                if (group.statePartitions == null) {
+                    return done(new OffsetsDeletion(Outcome.NONE, Map.of()));
+                }
+                Map<UUID, Set<Integer>> eligible = group.statePartitions.startDeleting(topicIds,
+                        topicId -> topics.known(topicId).map(TopicMetadata::partitions));
+                return written(group).thenApply(outcome -> new OffsetsDeletion(outcome,
+                        outcome.error() == Errors.NONE ? eligible : Map.of()));
+            }
+        });
+    }
+
+    @Override
     public CompletionStage<Outcome> offsetsDeleted(String groupId, Set<UUID> topicIds) {
         return thread.compose(() -> {
             ShareGroup group = groups.get(groupId);
@@ -625,7 +659,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 if (group.statePartitions == null) {
                     return done(Outcome.NONE);
                 }
-                group.statePartitions.forget(topicIds);
+                group.statePartitions.deleted(topicIds);
                 return written(group);
             }
         });

@@ -168,11 +168,48 @@ final class ShareGroupStatePartitions {
         initializing.keySet().forEach(topicId -> initializingSince.put(topicId, nowMs));
     }
 
-    /** The topics' state is gone (their offsets deleted). */
-    void forget(Set<UUID> topicIds) {
-        initializing.keySet().removeAll(topicIds);
-        initializingSince.keySet().removeAll(topicIds);
-        initialized.keySet().removeAll(topicIds);
+    /**
+     * DeleteGroups is deleting the group's state (Kafka's shareGroupBuildPartitionDeleteRequest): its initializing and
+     * initialized topics move to deleting, beside those already there; a deleting topic {@code names} no longer knows
+     * leaves the record, as Kafka's drops one its metadata image lacks.
+     */
+    void startDeletingAll(Function<UUID, Optional<String>> names) {
+        deleting.keySet().removeIf(topicId -> names.apply(topicId).isEmpty());
+        initializing.forEach((topicId, topic) -> deleting.put(topicId, topic.name));
+        initialized.forEach((topicId, topic) -> deleting.put(topicId, topic.name));
+        initializing.clear();
+        initializingSince.clear();
+        initialized.clear();
+    }
+
+    /**
+     * DeleteShareGroupOffsets is deleting these topics' state (Kafka's sharePartitionsEligibleForOffsetDeletion): an
+     * initialized topic moves to deleting, its initialized partitions to be deleted; a topic already deleting, every
+     * partition of it ({@code partitionCounts}); a topic only initializing, or unknown here, has no offset information
+     * to delete and is left as it is. The partitions to delete, by topic id.
+     */
+    Map<UUID, Set<Integer>> startDeleting(Set<UUID> topicIds, Function<UUID, Optional<Integer>> partitionCounts) {
+        Map<UUID, Set<Integer>> eligible = new LinkedHashMap<>();
+        for (UUID topicId : topicIds) {
+            Topic done = initialized.remove(topicId);
+            if (done != null) {
+                eligible.put(topicId, done.partitions);
+                deleting.put(topicId, done.name);
+            } else if (deleting.containsKey(topicId)) {
+                partitionCounts.apply(topicId).ifPresent(count -> {
+                    SortedSet<Integer> all = new TreeSet<>();
+                    for (int partition = 0; partition < count; partition++) {
+                        all.add(partition);
+                    }
+                    eligible.put(topicId, all);
+                });
+            }
+        }
+        return eligible;
+    }
+
+    /** The deleting topics' state is gone (Kafka's completeDeleteShareGroupOffsets). */
+    void deleted(Set<UUID> topicIds) {
         deleting.keySet().removeAll(topicIds);
     }
 

@@ -1,6 +1,7 @@
 package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -12,6 +13,7 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,12 +25,21 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * DeleteShareGroupOffsets (Admin.deleteShareGroupOffsets): forgets a group's state of whole topics, so that its next
- * fetch starts where {@code share.auto.offset.reset} says; only while the group has no members. Kafka's errors:
- * INVALID_GROUP_ID, GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP for the request, UNKNOWN_TOPIC_OR_PARTITION for a topic.
- * Once the states are gone the coordinator drops the topics from the group's record of them
- * ({@link ShareGroupMembership#offsetsDeleted}).
+ * fetch starts where {@code share.auto.offset.reset} says; only while the group has no members. As Kafka's group
+ * coordinator: the request's errors are INVALID_GROUP_ID, GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP; a topic the cluster
+ * does not know is UNKNOWN_TOPIC_OR_PARTITION, and so is one the group has no initialized (or deleting) state of,
+ * "There is no offset information to delete."; the others move to deleting in the group's record of them
+ * ({@link ShareGroupMembership#startOffsetsDeletion}), their state is deleted (at the share coordinators, and from
+ * this node's memory), and those whose deletion succeeded leave the record
+ * ({@link ShareGroupMembership#offsetsDeleted}); a topic whose deletion failed is answered the share coordinator's
+ * error and stays deleting, so a later request deletes every partition of it.
  */
 public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
+
+    /** Kafka's message for a topic of the request the group has no state of. */
+    static final String NO_OFFSETS = "There is no offset information to delete.";
+    /** Kafka's default message of UNKNOWN_TOPIC_OR_PARTITION, which its answer for an unknown topic carries. */
+    static final String UNKNOWN_TOPIC = "This server does not host this topic-partition.";
 
     private final SharePartitionManager manager;
     private final ShareGroupMembership membership;
@@ -55,30 +66,61 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
         if (refused != Errors.NONE) {
             return CompletableFuture.completedFuture(response.errorCode(refused.code()).struct());
         }
-        List<CompletableFuture<Void>> writes = new ArrayList<>();
-        Set<UUID> deleted = new HashSet<>();
-        // Not only the share partitions this node has loaded: the share coordinator also holds the state of those
-        // the group's ShareGroupStatePartitionMetadata lists (led elsewhere, or not fetched since a restart).
-        Map<UUID, Set<Integer>> withState = membership.statePartitions(groupId);
+        Map<UUID, DeleteShareGroupOffsetsResponseView.DeleteShareGroupOffsetsResponseTopic> known =
+                new LinkedHashMap<>();
         for (DeleteShareGroupOffsetsRequestView.DeleteShareGroupOffsetsRequestTopic topic : body.topics()) {
             Optional<TopicMetadata> metadata = topics.get(topic.topicName());
             var out = response.addResponse().topicName(topic.topicName())
                     .topicId(metadata.map(TopicMetadata::id).orElse(new UUID(0, 0)));
             if (metadata.isEmpty()) {
-                out.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
-                continue;
+                out.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).errorMessage(UNKNOWN_TOPIC);
+            } else {
+                known.put(metadata.get().id(), out);
             }
-            UUID topicId = metadata.get().id();
-            Set<Integer> partitions = new TreeSet<>(withState.getOrDefault(topicId, Set.of()));
-            manager.keysOf(groupId).stream().filter(key -> key.topicId().equals(topicId))
-                    .forEach(key -> partitions.add(key.partition()));
-            partitions.forEach(partition -> writes.add(manager.forget(new SharePartitionKey(groupId, topicId, partition))
-                    .toCompletableFuture()));
-            deleted.add(topicId);
         }
-        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
-                .thenCompose(done -> membership.offsetsDeleted(groupId, deleted))
-                .thenApply(outcome -> response.errorCode(outcome.error().code()).errorMessage(outcome.message())
-                        .struct());
+        return membership.startOffsetsDeletion(groupId, known.keySet()).thenCompose(start -> {
+            if (start.outcome().error() != Errors.NONE) {
+                return CompletableFuture.completedFuture(response.errorCode(start.outcome().error().code())
+                        .errorMessage(start.outcome().message()).struct());
+            }
+            Map<UUID, CompletableFuture<Errors>> deletions = new LinkedHashMap<>();
+            start.partitions().forEach((topicId, partitions) -> deletions.put(topicId, forget(groupId, topicId,
+                    partitions)));
+            return CompletableFuture.allOf(deletions.values().toArray(CompletableFuture[]::new)).thenCompose(done -> {
+                Set<UUID> deleted = new HashSet<>();
+                deletions.forEach((topicId, deletion) -> {
+                    if (deletion.join() == Errors.NONE) {
+                        deleted.add(topicId);
+                    }
+                });
+                return membership.offsetsDeleted(groupId, deleted).thenApply(outcome -> {
+                    known.forEach((topicId, out) -> {
+                        CompletableFuture<Errors> deletion = deletions.get(topicId);
+                        if (deletion == null) {
+                            out.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).errorMessage(NO_OFFSETS);
+                        } else {
+                            out.errorCode(deletion.join().code());
+                        }
+                    });
+                    return response.errorCode(outcome.error().code()).errorMessage(outcome.message()).struct();
+                });
+            });
+        });
+    }
+
+    /**
+     * Deletes the state of a topic's partitions, and of those of it this node has loaded, here and at the share
+     * coordinators: NONE, or the first failure's error.
+     */
+    private CompletableFuture<Errors> forget(String groupId, UUID topicId, Set<Integer> partitions) {
+        Set<Integer> all = new TreeSet<>(partitions);
+        manager.keysOf(groupId).stream().filter(key -> key.topicId().equals(topicId))
+                .forEach(key -> all.add(key.partition()));
+        List<CompletableFuture<Errors>> writes = new ArrayList<>();
+        all.forEach(partition -> writes.add(manager.forget(new SharePartitionKey(groupId, topicId, partition))
+                .toCompletableFuture().handle((ok, failure) -> failure == null ? Errors.NONE
+                        : Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR))));
+        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).thenApply(done -> writes.stream()
+                .map(CompletableFuture::join).filter(error -> error != Errors.NONE).findFirst().orElse(Errors.NONE));
     }
 }

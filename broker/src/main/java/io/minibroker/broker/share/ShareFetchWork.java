@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
@@ -54,6 +55,12 @@ final class ShareFetchWork {
     private final Map<TopicIdPartition, Errors> acknowledgeErrors;
     /** The request's connection's event loop, where a share partition's load that this fetch starts ends. */
     private final Executor eventLoop;
+    /**
+     * The share partitions whose load this fetch waited for and saw fail, with the error it answers for them: the
+     * fetch's own, as Kafka's ShareFetch keeps its erroneous partitions, so whichever thread answers it, and however
+     * late, answers the error rather than nothing (and does not start another load for it).
+     */
+    private final Map<TopicIdPartition, Errors> loadErrors = new ConcurrentHashMap<>();
 
     ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
                    List<TopicIdPartition> partitions, TopicRights rights, int minBytes, int maxWaitMs, int maxBytes,
@@ -74,6 +81,11 @@ final class ShareFetchWork {
 
     private SharePartitionKey keyOf(TopicIdPartition tp) {
         return new SharePartitionKey(groupId, tp.topicId(), tp.partition());
+    }
+
+    /** The share partition of {@code tp}, or null while it loads; a failed load leaves its error in loadErrors. */
+    private SharePartition partitionOf(TopicIdPartition tp, PartitionLog log) {
+        return manager.partition(keyOf(tp), log, eventLoop, error -> loadErrors.put(tp, error));
     }
 
     /**
@@ -98,9 +110,8 @@ final class ShareFetchWork {
                 continue; // answered refused whenever the fetch is answered; it does not hurry the answer (Kafka)
             }
             anyReadable = true;
-            SharePartitionKey key = keyOf(tp);
-            SharePartition partition = manager.partition(key, log, eventLoop);
-            if (partition == null && manager.loadFailure(key) != Errors.NONE) {
+            SharePartition partition = loadErrors.containsKey(tp) ? null : partitionOf(tp, log);
+            if (loadErrors.containsKey(tp)) {
                 return true; // its failure to answer
             }
             if (partition == null) {
@@ -183,10 +194,9 @@ final class ShareFetchWork {
                     // A session partition whose READ was taken away since it joined: refused, nothing acquired.
                     error = Errors.TOPIC_AUTHORIZATION_FAILED;
                 } else if (resolved.log() != null && remainingRecords > 0 && remainingBytes > 0) {
-                    SharePartitionKey key = keyOf(tp);
-                    SharePartition partition = manager.partition(key, resolved.log(), eventLoop);
+                    SharePartition partition = loadErrors.containsKey(tp) ? null : partitionOf(tp, resolved.log());
                     if (partition == null) {
-                        error = manager.loadFailure(key); // NONE while it loads: nothing yet
+                        error = loadErrors.getOrDefault(tp, Errors.NONE); // NONE while it loads: nothing yet
                     }
                     try {
                         acquired = partition == null ? Acquired.NOTHING // loading, or its load failed

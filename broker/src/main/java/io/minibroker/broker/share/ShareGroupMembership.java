@@ -37,7 +37,25 @@ public interface ShareGroupMembership {
     CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions,
                                           IntFunction<CompletionStage<Void>> reset);
 
-    /** DeleteShareGroupOffsets deleted the state of these topics' partitions: the group has none of them any more. */
+    /**
+     * The coordinator's answer to a DeleteShareGroupOffsets about to delete state: NONE with the partitions (by topic
+     * id) whose state is to be deleted, or the error the whole request gets.
+     */
+    record OffsetsDeletion(Outcome outcome, Map<UUID, Set<Integer>> partitions) {
+    }
+
+    /**
+     * DeleteShareGroupOffsets at the coordinator, before the state is deleted (Kafka's
+     * sharePartitionsEligibleForOffsetDeletion): of these topics (by id), those initialized (their initialized
+     * partitions) and those already deleting (every partition) move to deleting, written before this completes; the
+     * others have no offset information to delete and are not among the partitions answered.
+     */
+    CompletionStage<OffsetsDeletion> startOffsetsDeletion(String groupId, Set<UUID> topicIds);
+
+    /**
+     * DeleteShareGroupOffsets deleted the state of these deleting topics' partitions: they leave the group's record
+     * (Kafka's completeDeleteShareGroupOffsets).
+     */
     CompletionStage<Outcome> offsetsDeleted(String groupId, Set<UUID> topicIds);
 
     /**
@@ -58,6 +76,11 @@ public interface ShareGroupMembership {
             public CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions,
                                                          IntFunction<CompletionStage<Void>> reset) {
                 return membership.get().alterOffsets(groupId, partitions, reset);
+            }
+
+            @Override
+            public CompletionStage<OffsetsDeletion> startOffsetsDeletion(String groupId, Set<UUID> topicIds) {
+                return membership.get().startOffsetsDeletion(groupId, topicIds);
             }
 
             @Override

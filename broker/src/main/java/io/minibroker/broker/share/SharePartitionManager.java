@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
 /**
@@ -42,14 +43,14 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
     /** The leader epoch of each partition this node leads: a share partition's state is loaded under one. */
     private final ToIntFunction<TopicPartition> leaderEpochs;
     private final Map<SharePartitionKey, SharePartition> partitions = new ConcurrentHashMap<>();
-    /** Share partitions whose state is being read from the share coordinator. */
-    private final Set<SharePartitionKey> loading = ConcurrentHashMap.newKeySet();
     /**
-     * Share partitions whose load just failed, with its error, only while the fetches waiting for it are answered
-     * with it (Kafka's SharePartition fails its initialization, and its SharePartitionManager fails the fetches
-     * pending then and drops it): none is kept for a later fetch, which loads it again.
+     * Share partitions whose state is being read from the share coordinator, each with its load's outcome: NONE, or
+     * the error a failed load answers to the fetches that waited for it. Those are told through their own callbacks
+     * before they are woken, and keep the error (Kafka's ShareFetch.addErroneous), so a fetch that saw the load fail
+     * answers with it on whatever thread and however late it is answered; the share partition is dropped, as Kafka's
+     * SharePartitionManager drops it, and a fetch after that loads it again.
      */
-    private final Map<SharePartitionKey, Errors> loadFailures = new ConcurrentHashMap<>();
+    private final Map<SharePartitionKey, CompletableFuture<Errors>> loads = new ConcurrentHashMap<>();
     /** Share partitions not loaded here whose state AlterShareGroupOffsets initialized here (listed by Describe). */
     private final Set<SharePartitionKey> altered = ConcurrentHashMap.newKeySet();
     private final Purgatory<DelayedShareFetch> fetchPurgatory;
@@ -79,52 +80,73 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
     }
 
     /**
+     * {@link #partition(SharePartitionKey, PartitionLog, Executor, Consumer)} for a caller that does not wait for the
+     * load (an acknowledgement answers LEADER_NOT_AVAILABLE meanwhile).
+     */
+    public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog, Executor eventLoop) {
+        return partition(key, partitionLog, eventLoop, error -> { });
+    }
+
+    /**
      * The share partition of {@code key} over {@code log}, or null while its state is being read from the share
      * coordinator: that starts at its first fetch under the partition's current leader epoch, as Kafka's
      * SharePartition initializes, and parked fetches are woken when it is done, on {@code eventLoop} (the event loop
      * of the request that asked, {@code RequestContext.eventLoop()}): not on the thread that answered the read, on one
      * node the share coordinator's, whose every other state read and write would wait behind the fetches' log reads
-     * and answers. A share partition this node led under an earlier epoch is dropped first: another leader may have
-     * changed its state since.
+     * and answers. If the load fails, {@code onLoadFailure} is told its error before any fetch is woken (at once when
+     * it has just failed). A share partition this node led under an earlier epoch is dropped first: another leader
+     * may have changed its state since.
      */
-    public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog, Executor eventLoop) {
+    public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog, Executor eventLoop,
+                                    Consumer<Errors> onLoadFailure) {
         ShareGroupSettings settings = configs.settings(key.groupId());
         int epoch = leaderEpochs.applyAsInt(partitionLog.topicPartition());
         SharePartition partition = partitions.get(key);
         if (partition == null || partition.leaderEpoch() != epoch) {
-            if (loadFailures.containsKey(key) || !loading.add(key)) {
-                return null; // its failed load's waiting fetches being answered, or loading
+            CompletableFuture<Errors> load = new CompletableFuture<>();
+            CompletableFuture<Errors> inFlight = loads.putIfAbsent(key, load);
+            if (inFlight != null) {
+                tellFailure(inFlight, onLoadFailure);
+                return null;
             }
             partition = partitions.get(key); // a load may have ended between the two looks
             if (partition == null || partition.leaderEpoch() != epoch) {
                 if (partition != null) {
                     partitions.remove(key, partition);
                 }
-                load(key, partitionLog, settings, epoch, eventLoop);
+                tellFailure(load, onLoadFailure);
+                load(key, partitionLog, settings, epoch, eventLoop, load);
                 return null;
             }
-            loading.remove(key);
+            loads.remove(key, load);
+            load.complete(Errors.NONE);
         }
         partition.updateSettings(settings);
         return partition;
     }
 
+    private static void tellFailure(CompletableFuture<Errors> load, Consumer<Errors> onLoadFailure) {
+        load.thenAccept(error -> {
+            if (error != Errors.NONE) {
+                onLoadFailure.accept(error);
+            }
+        });
+    }
+
     private void load(SharePartitionKey key, PartitionLog partitionLog, ShareGroupSettings settings, int epoch,
-                      Executor eventLoop) {
+                      Executor eventLoop, CompletableFuture<Errors> load) {
         // With no state yet, the share partition starts where share.auto.offset.reset says at its first fetch.
         long resetStart = settings.autoOffsetResetEarliest() ? partitionLog.logStartOffset()
                 : partitionLog.highWatermark();
         persister.read(key, epoch).whenCompleteAsync((state, failure) -> {
             if (failure != null) {
-                // Answered to the fetches waiting for it, as Kafka's SharePartition answers a failed initialization
-                // (INVALID_REQUEST, a share partition never initialized, is UNKNOWN_SERVER_ERROR): each woken is
-                // answered inside checkAndComplete (DelayedShareFetch responds on the thread that completes it), so
-                // the error goes with it, and a fetch after that finds none and loads it again.
+                // As Kafka's SharePartition fails its initialization (INVALID_REQUEST, a share partition never
+                // initialized, is UNKNOWN_SERVER_ERROR): the fetches that waited for it keep the error and are woken
+                // to answer it; a fetch from now on loads it again.
                 log.warn("Cannot load the state of share partition {}: {}", key, failure.toString());
-                loadFailures.put(key, persisterError(Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR)));
-                loading.remove(key);
+                loads.remove(key, load);
+                load.complete(persisterError(Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR)));
                 fetchPurgatory.checkAndComplete(key);
-                loadFailures.remove(key);
                 return;
             }
             SharePartition loaded = state.snapshot() != null
@@ -133,7 +155,8 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
             loaded.ledUnder(epoch, state.stateEpoch());
             partitions.put(key, loaded);
             altered.remove(key);
-            loading.remove(key);
+            loads.remove(key, load);
+            load.complete(Errors.NONE);
             fetchPurgatory.checkAndComplete(key);
         }, orHereOnceStopped(eventLoop));
     }
@@ -150,11 +173,6 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
                 task.run();
             }
         };
-    }
-
-    /** The error of {@code key}'s load failing at this moment, for the fetches it wakes; NONE otherwise. */
-    Errors loadFailure(SharePartitionKey key) {
-        return loadFailures.getOrDefault(key, Errors.NONE);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.minibroker.broker.sharestate;
 
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
 import io.minibroker.broker.log.LogException;
@@ -37,7 +38,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -59,17 +60,18 @@ public final class ShareCoordinator implements AutoCloseable {
     /** How long the stop waits for the work already queued (its writes to be appended). */
     private static final long STOP_TIMEOUT_S = 30;
 
-    /** Kafka's ShareCoordinatorShard's messages for a read or write of a share partition never initialized. */
-    static final String READ_UNINITIALIZED = "Read operation on uninitialized share partition not allowed.";
-    static final String WRITE_UNINITIALIZED = "Write operation on uninitialized share partition not allowed.";
-
     /**
-     * A read's answer: NONE and the state (its snapshot null when it has no start offset yet), or the error, with
-     * Kafka's message where it has one of its own (else null).
+     * A read's answer: NONE and the state (its snapshot null when it has no start offset yet), or the error with
+     * Kafka's message for it ({@link ShareStateMessages}).
      */
     public record ReadResult(Errors error, String message, ShareStateSnapshot snapshot, int stateEpoch) {
-        static ReadResult failed(Errors error) {
-            return new ReadResult(error, null, -1);
+        static ReadResult failed(Errors error, String message) {
+            return new ReadResult(error, message, null, -1);
+        }
+
+        /** Refused by the coordinator's checks, with the error's own message, as Kafka's shard refuses. */
+        static ReadResult refused(Errors error) {
+            return failed(error, ShareStateMessages.defaultMessage(error));
         }
 
         ReadResult(Errors error, ShareStateSnapshot snapshot, int stateEpoch) {
@@ -77,11 +79,21 @@ public final class ShareCoordinator implements AutoCloseable {
         }
     }
 
-    /** A write's answer: the error (NONE), with Kafka's message where it has one of its own (else null). */
+    /** A write's answer: NONE, or the error with Kafka's message for it ({@link ShareStateMessages}). */
     public record WriteResult(Errors error, String message) {
-        static WriteResult of(Errors error) {
-            return new WriteResult(error, null);
+        static final WriteResult DONE = new WriteResult(Errors.NONE, null);
+
+        static WriteResult refused(Errors error) {
+            return new WriteResult(error, ShareStateMessages.defaultMessage(error));
         }
+    }
+
+    /**
+     * An append's outcome: NONE, or the error answered (mapped as the other coordinators map a failed write) and the
+     * one the append failed with, whose message Kafka's answer carries.
+     */
+    private record Appended(Errors error, Errors cause) {
+        static final Appended DONE = new Appended(Errors.NONE, Errors.NONE);
     }
 
     /**
@@ -187,19 +199,19 @@ public final class ShareCoordinator implements AutoCloseable {
      * maybeGetReadStateError, skips the leader-epoch check for -1 as its write check does).
      */
     public CompletableFuture<ReadResult> read(SharePartitionKey key, int leaderEpoch) {
-        return onThread(ReadResult::failed, () -> {
+        return onThread("read", ReadResult::failed, () -> {
             PartitionLog log = leaderLog(valid(key));
             Loaded partition = load(log);
             Stored stored = partition.states().get(key);
             if (stored == null) {
                 return CompletableFuture.completedFuture(
-                        new ReadResult(Errors.INVALID_REQUEST, READ_UNINITIALIZED, null, -1));
+                        ReadResult.failed(Errors.INVALID_REQUEST, ShareStateMessages.READ_UNINITIALIZED));
             }
             if (Loaded.older(partition.leaderEpochs(), key, leaderEpoch)) {
-                return CompletableFuture.completedFuture(ReadResult.failed(Errors.FENCED_LEADER_EPOCH));
+                return CompletableFuture.completedFuture(ReadResult.refused(Errors.FENCED_LEADER_EPOCH));
             }
             if (!dataPartitionExists(key)) {
-                return CompletableFuture.completedFuture(ReadResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION));
+                return CompletableFuture.completedFuture(ReadResult.refused(Errors.UNKNOWN_TOPIC_OR_PARTITION));
             }
             ReadResult answer = stored.snapshot().startOffset() < 0
                     ? new ReadResult(Errors.NONE, null, stored.stateEpoch())
@@ -210,8 +222,8 @@ public final class ShareCoordinator implements AutoCloseable {
             }
             Stored raised = new Stored(stored.snapshot(), stored.snapshotEpoch() + 1, stored.stateEpoch(), leaderEpoch,
                     stored.createTimestamp(), stored.deliveryCompleteCount());
-            return store(partition, log, key, raised)
-                    .thenApply(error -> error == Errors.NONE ? answer : ReadResult.failed(error));
+            return store(partition, log, key, raised).thenApply(appended -> appended.error() == Errors.NONE ? answer
+                    : ReadResult.failed(appended.error(), ShareStateMessages.unable("read", appended.cause())));
         });
     }
 
@@ -225,25 +237,27 @@ public final class ShareCoordinator implements AutoCloseable {
      */
     public CompletableFuture<WriteResult> write(SharePartitionKey key, ShareStateSnapshot snapshot,
                                                 int leaderEpoch, int stateEpoch, int deliveryCompleteCount) {
-        return onThread(WriteResult::of, () -> {
+        return onThread("write", WriteResult::new, () -> {
             PartitionLog log = leaderLog(valid(key));
             Loaded partition = load(log);
             Stored previous = partition.states().get(key);
             if (previous == null) {
                 return CompletableFuture.completedFuture(
-                        new WriteResult(Errors.INVALID_REQUEST, WRITE_UNINITIALIZED));
+                        new WriteResult(Errors.INVALID_REQUEST, ShareStateMessages.WRITE_UNINITIALIZED));
             }
             Errors refused = Loaded.older(partition.leaderEpochs(), key, leaderEpoch) ? Errors.FENCED_LEADER_EPOCH
                     : Loaded.older(partition.stateEpochs(), key, stateEpoch) ? Errors.FENCED_STATE_EPOCH
                     : !dataPartitionExists(key) ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NONE;
             if (refused != Errors.NONE) {
-                return CompletableFuture.completedFuture(WriteResult.of(refused));
+                return CompletableFuture.completedFuture(WriteResult.refused(refused));
             }
             Stored next = new Stored(snapshot, previous.snapshotEpoch() + 1,
                     stateEpoch == Persister.NO_STATE_EPOCH ? previous.stateEpoch() : stateEpoch,
                     leaderEpoch == Persister.NO_LEADER_EPOCH ? previous.leaderEpoch() : leaderEpoch,
                     previous.createTimestamp(), deliveryCompleteCount);
-            return store(partition, log, key, next).thenApply(WriteResult::of);
+            return store(partition, log, key, next).thenApply(appended -> appended.error() == Errors.NONE
+                    ? WriteResult.DONE
+                    : new WriteResult(appended.error(), ShareStateMessages.unable("write", appended.cause())));
         });
     }
 
@@ -254,7 +268,7 @@ public final class ShareCoordinator implements AutoCloseable {
      * new state epoch and leader epoch 0 (the greatest leader epoch seen still fences).
      */
     public CompletableFuture<Errors> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
-        return onThread(Function.identity(), () -> {
+        return onThread("initialize", (error, message) -> error, () -> {
             PartitionLog log = leaderLog(valid(key));
             Loaded partition = load(log);
             if (Loaded.older(partition.stateEpochs(), key, stateEpoch)) {
@@ -269,7 +283,7 @@ public final class ShareCoordinator implements AutoCloseable {
             Stored initialized = new Stored(new ShareStateSnapshot(startOffset, List.of()),
                     previous == null ? 0 : previous.snapshotEpoch() + 1, stateEpoch, 0, now,
                     startOffset == Persister.NO_START_OFFSET ? -1 : 0);
-            return store(partition, log, key, initialized);
+            return store(partition, log, key, initialized).thenApply(Appended::error);
         });
     }
 
@@ -278,7 +292,7 @@ public final class ShareCoordinator implements AutoCloseable {
      * start offset, epochs and stored DeliveryCompleteCount, fencing no leader and writing nothing.
      */
     public CompletableFuture<Summary> summary(SharePartitionKey key) {
-        return onThread(Summary::failed, () -> {
+        return onThread("summarize", (error, message) -> Summary.failed(error), () -> {
             Loaded partition = load(leaderLog(valid(key)));
             if (!dataPartitionExists(key)) {
                 return CompletableFuture.completedFuture(Summary.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION));
@@ -293,8 +307,9 @@ public final class ShareCoordinator implements AutoCloseable {
     }
 
     /** Writes {@code next} as the share partition's state: in memory now, counting once the log says so. */
-    private CompletableFuture<Errors> store(Loaded partition, PartitionLog log, SharePartitionKey key, Stored next) {
-        CompletableFuture<Errors> written = append(partition, log, key, ShareStateRecords.key(key),
+    private CompletableFuture<Appended> store(Loaded partition, PartitionLog log, SharePartitionKey key,
+                                              Stored next) {
+        CompletableFuture<Appended> written = append(partition, log, key, ShareStateRecords.key(key),
                 ShareStateRecords.value(next, clock.wallClockMs()));
         partition.apply(key, next);
         return written;
@@ -302,27 +317,30 @@ public final class ShareCoordinator implements AutoCloseable {
 
     /** Forgets a share partition's state (DeleteShareGroupState): a tombstone. */
     public CompletableFuture<Errors> delete(SharePartitionKey key) {
-        return onThread(Function.identity(), () -> {
+        return onThread("delete", (error, message) -> error, () -> {
             PartitionLog log = leaderLog(valid(key));
             Loaded partition = load(log);
             if (!partition.states().containsKey(key)) {
                 return CompletableFuture.completedFuture(Errors.NONE);
             }
             partition.forget(key);
-            return append(partition, log, key, ShareStateRecords.key(key), null);
+            return append(partition, log, key, ShareStateRecords.key(key), null).thenApply(Appended::error);
         });
     }
 
     /**
-     * Runs {@code work} on the coordinator's thread; a {@link LogException} it throws (NOT_COORDINATOR and the like)
-     * is its answer, turned into the result type by {@code failed}. Work the stop keeps from running, or whose write
-     * it cuts short, is answered COORDINATOR_NOT_AVAILABLE (what a share-partition leader answers its
-     * client for any coordinator error), never left unanswered or thrown at the caller.
+     * Runs {@code work} on the coordinator's thread; a {@link LogException} it throws is its answer, turned into the
+     * result type by {@code failed} with Kafka's message: a malformed key (INVALID_REQUEST) with the message the check
+     * gave, an operation that could not run (NOT_COORDINATOR and the like) "Unable to {@code operation} share group
+     * state: …". Work the stop keeps from running, or whose write it cuts short, is answered COORDINATOR_NOT_AVAILABLE
+     * (what a share-partition leader answers its client for any coordinator error), "Share coordinator is not
+     * available." as Kafka's inactive coordinator, never left unanswered or thrown at the caller.
      */
-    private <T> CompletableFuture<T> onThread(Function<Errors, T> failed,
+    private <T> CompletableFuture<T> onThread(String operation, BiFunction<Errors, String, T> failed,
                                               Supplier<CompletableFuture<T>> work) {
         CompletableFuture<T> answer = new CompletableFuture<>();
-        Runnable stopped = () -> answer.complete(failed.apply(Errors.COORDINATOR_NOT_AVAILABLE));
+        Runnable stopped = () -> answer.complete(
+                failed.apply(Errors.COORDINATOR_NOT_AVAILABLE, ShareStateMessages.STOPPED));
         unanswered.put(answer, stopped);
         answer.whenComplete((value, failure) -> unanswered.remove(answer));
         try {
@@ -337,8 +355,10 @@ public final class ShareCoordinator implements AutoCloseable {
                             answer.completeExceptionally(failure);
                         }
                     });
+                } catch (InvalidKey e) {
+                    answer.complete(failed.apply(Errors.INVALID_REQUEST, e.getMessage()));
                 } catch (LogException e) {
-                    answer.complete(failed.apply(e.error()));
+                    answer.complete(failed.apply(e.error(), ShareStateMessages.unable(operation, e.error())));
                 } catch (RuntimeException e) {
                     answer.completeExceptionally(e);
                 }
@@ -355,13 +375,28 @@ public final class ShareCoordinator implements AutoCloseable {
         return cause instanceof RejectedExecutionException;
     }
 
-    /** A share partition names a group, a topic id and a partition, as Kafka's share coordinator checks. */
+    /**
+     * A share partition names a group, a topic id and a partition, as Kafka's share coordinator checks (with its
+     * messages for the last two).
+     */
     private static SharePartitionKey valid(SharePartitionKey key) {
-        if (key.groupId() == null || key.groupId().isEmpty() || key.topicId().equals(new UUID(0, 0))
-                || key.partition() < 0) {
-            throw new LogException(Errors.INVALID_REQUEST, "no share partition " + key);
+        if (key.groupId() == null || key.groupId().isEmpty()) {
+            throw new InvalidKey(null); // Kafka answers no partition at all for it; here INVALID_REQUEST
+        }
+        if (key.topicId().equals(new UUID(0, 0))) {
+            throw new InvalidKey(ShareStateMessages.NULL_TOPIC_ID);
+        }
+        if (key.partition() < 0) {
+            throw new InvalidKey(ShareStateMessages.NEGATIVE_PARTITION_ID);
         }
         return key;
+    }
+
+    /** A request naming no share partition: INVALID_REQUEST, with what is wrong with it. */
+    private static final class InvalidKey extends RuntimeException {
+        InvalidKey(String message) {
+            super(message, null, false, false);
+        }
     }
 
     /**
@@ -406,7 +441,7 @@ public final class ShareCoordinator implements AutoCloseable {
     }
 
     /** Appends one record to {@code log}, the partition's, found led by this node as the request began. */
-    private CompletableFuture<Errors> append(Loaded partition, PartitionLog log, SharePartitionKey key,
+    private CompletableFuture<Appended> append(Loaded partition, PartitionLog log, SharePartitionKey key,
                                              byte[] recordKey, byte[] value) {
         long now = clock.wallClockMs();
         ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now)
@@ -424,7 +459,8 @@ public final class ShareCoordinator implements AutoCloseable {
             if (failure != null) {
                 // What is in memory may now be ahead of the log: read the log again at the next request.
                 loaded.remove(index);
-                return CoordinatorWriteErrors.answerFor(failure);
+                return new Appended(CoordinatorWriteErrors.answerFor(failure),
+                        Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR));
             }
             if (value == null) {
                 partition.latestOffsets().remove(key);
@@ -432,7 +468,7 @@ public final class ShareCoordinator implements AutoCloseable {
                 partition.latestOffsets().merge(key, offset, Math::max);
             }
             maybePrune(partition, log);
-            return Errors.NONE;
+            return Appended.DONE;
         }, this::continueOnThread);
     }
 

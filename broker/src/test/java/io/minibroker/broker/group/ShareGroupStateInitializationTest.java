@@ -151,18 +151,48 @@ class ShareGroupStateInitializationTest {
         assertThat(asked.get(0).partitions()).isEqualTo(Map.of(queue, Set.of(0, 1)));
     }
 
+    /**
+     * DeleteShareGroupOffsets of a topic still initializing finds no offset information to delete and leaves it as it
+     * is, as Kafka's sharePartitionsEligibleForOffsetDeletion does: a late answer initializes it.
+     */
     @Test
-    void aLateAnswerDoesNotPutBackATopicWhoseOffsetsWereDeleted() throws Exception {
+    void deletingTheOffsetsOfATopicStillInitializingLeavesIt() throws Exception {
         heartbeat(0, List.of("queue"));
         heartbeat(ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH, null);
         ShareGroupMembership membership = coordinator.shareGroupMembership();
-        assertThat(membership.offsetsDeleted("g", Set.of(queue)).toCompletableFuture().get().error())
-                .isEqualTo(Errors.NONE);
+        ShareGroupMembership.OffsetsDeletion start = membership.startOffsetsDeletion("g", Set.of(queue))
+                .toCompletableFuture().get();
+        assertThat(start.outcome().error()).isEqualTo(Errors.NONE);
+        assertThat(start.partitions()).as("nothing to delete").isEmpty();
+        assertThat(state().deleting).isEmpty();
 
         asked.get(0).answer().complete(null);
         heartbeatToDrainTheCoordinatorThread();
-        assertThat(state().initialized).as("forgotten, not put back").isEmpty();
-        assertThat(membership.statePartitions("g")).isEmpty();
+        assertThat(membership.statePartitions("g")).isEqualTo(Map.of(queue, Set.of(0, 1)));
+    }
+
+    /**
+     * DeleteShareGroupOffsets of an initialized topic, as Kafka's: it moves to deleting (written before the state is
+     * deleted), its initialized partitions to be deleted; asked again while it is still deleting (its deletion
+     * failed), every partition of it; once deleted, it leaves the record.
+     */
+    @Test
+    void deletingOffsetsMovesTheTopicToDeletingUntilItsStateIsGone() throws Exception {
+        heartbeat(0, List.of("queue"));
+        asked.get(0).answer().complete(null);
+        heartbeat(ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH, null);
+        ShareGroupMembership membership = coordinator.shareGroupMembership();
+        ShareGroupMembership.OffsetsDeletion start = membership.startOffsetsDeletion("g", Set.of(queue))
+                .toCompletableFuture().get();
+        assertThat(start.partitions()).isEqualTo(Map.of(queue, Set.of(0, 1)));
+        assertThat(state().initialized).isEmpty();
+        assertThat(state().deleting).containsOnlyKeys(queue);
+
+        assertThat(membership.startOffsetsDeletion("g", Set.of(queue)).toCompletableFuture().get().partitions())
+                .as("still deleting: every partition").isEqualTo(Map.of(queue, Set.of(0, 1)));
+        assertThat(membership.offsetsDeleted("g", Set.of(queue)).toCompletableFuture().get().error())
+                .isEqualTo(Errors.NONE);
+        assertThat(state().deleting).isEmpty();
     }
 
     @Test

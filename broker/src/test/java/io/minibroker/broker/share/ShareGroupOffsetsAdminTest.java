@@ -98,6 +98,10 @@ class ShareGroupOffsetsAdminTest {
             }
             admin.deleteShareGroupOffsets("g", Set.of(ShareBroker.TOPIC)).all().get();
             assertThat(offsets(admin, "g")).doesNotContainKey(PARTITION);
+            // Nothing left to delete: Kafka's per-topic error and message.
+            assertThatThrownBy(() -> admin.deleteShareGroupOffsets("g", Set.of(ShareBroker.TOPIC)).all().get())
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.UnknownTopicOrPartitionException.class)
+                    .hasMessageContaining("There is no offset information to delete.");
         }
     }
 

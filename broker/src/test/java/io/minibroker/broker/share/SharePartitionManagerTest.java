@@ -376,6 +376,53 @@ class SharePartitionManagerTest {
         }
     }
 
+    /**
+     * A fetch that started a load which fails before the fetch is parked answers the error (Kafka's ShareFetch keeps
+     * the partitions whose initialization failed as erroneous), not nothing after its MaxWaitMs: the failure is the
+     * fetch's own, not the manager's only while the purgatory is checked at the failure (when this fetch was not
+     * watched yet), after which the fetch would start another load and wait for it.
+     */
+    @Test
+    void aFetchWhoseLoadFailsBeforeItIsParkedAnswersTheError() throws Exception {
+        List<CompletableFuture<Persister.State>> reads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Persister slow = new NoStatePersister() {
+            @Override
+            public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
+                CompletableFuture<State> read = new CompletableFuture<>();
+                reads.add(read);
+                return read;
+            }
+        };
+        append(1);
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
+        SharePartitionManager loading = new SharePartitionManager(clock, groupId -> earliest, slow, tp -> 0, 1000);
+        try {
+            UUID topicId = topics.get("t").orElseThrow().id();
+            ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
+                    "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
+                    Integer.MAX_VALUE, Map.of(), Runnable::run);
+            assertThat(work.canAnswer()).as("its share partition loading").isFalse();
+            assertThat(reads).hasSize(1);
+
+            // The load fails between the handler's first look and its parking of the fetch.
+            reads.get(0).completeExceptionally(new LogException(Errors.COORDINATOR_LOAD_IN_PROGRESS, "loading"));
+            CompletableFuture<Struct> answer = new CompletableFuture<>();
+            loading.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, work, answer),
+                    work.watchKeys());
+            clock.advance(10_000); // its MaxWaitMs, had it waited
+
+            assertThat(answer).as("answered").isDone();
+            assertThat(new ShareFetchResponseView(answer.get()).responses()).as("not an empty answer").hasSize(1);
+            ShareFetchResponseView.PartitionData data = new ShareFetchResponseView(answer.get()).responses().get(0)
+                    .partitions().get(0);
+            assertThat(data.errorCode()).as("the coordinator's error as Kafka's SharePartition maps it")
+                    .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
+            assertThat(reads).as("no other load started for it").hasSize(1);
+        } finally {
+            loading.close();
+        }
+    }
+
     @Test
     void aResetOrForgetAfterTheStopIsAnsweredCoordinatorNotAvailable() throws Exception {
         SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);

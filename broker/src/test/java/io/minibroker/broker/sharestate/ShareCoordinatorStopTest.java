@@ -2,6 +2,7 @@ package io.minibroker.broker.sharestate;
 
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.server.Eventually;
 import io.minibroker.broker.share.SharePartitionKey;
@@ -128,8 +129,24 @@ class ShareCoordinatorStopTest {
     void aWriteAskedForAfterTheStopIsAnsweredNotThrown() throws Exception {
         coordinator.close();
         assertThat(write(0)).isCompletedWithValue(Errors.COORDINATOR_NOT_AVAILABLE);
-        assertThat(coordinator.read(new SharePartitionKey("g", data, 0), 0).get().error())
-                .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        ShareCoordinator.ReadResult read = coordinator.read(new SharePartitionKey("g", data, 0), 0).get();
+        assertThat(List.of(read.error(), read.message())).as("as Kafka's inactive share coordinator answers")
+                .containsExactly(Errors.COORDINATOR_NOT_AVAILABLE, "Share coordinator is not available.");
+    }
+
+    /**
+     * A write whose append fails is answered as Kafka's share coordinator answers a failed operation: the error
+     * mapped as for the other coordinators' writes, "Unable to write share group state: " and the failure's message.
+     */
+    @Test
+    void aFailedAppendIsAnsweredWithKafkasMessage() throws Exception {
+        appender = (log, batch) -> CompletableFuture.failedFuture(
+                new LogException(Errors.NOT_ENOUGH_REPLICAS, "1 in sync, 2 wanted"));
+        ShareCoordinator.WriteResult written = coordinator.write(new SharePartitionKey("g", data, 0),
+                new ShareStateSnapshot(0, List.of()), 0, 0, -1).get();
+        assertThat(List.of(written.error(), written.message())).containsExactly(Errors.COORDINATOR_NOT_AVAILABLE,
+                "Unable to write share group state: Messages are rejected since there are fewer in-sync replicas"
+                        + " than required.");
     }
 
     @Test

@@ -157,6 +157,43 @@ class ShareCoordinatorWireTest {
         assertThat(read(6).errorCode()).as("uninitialized again").isEqualTo(Errors.INVALID_REQUEST.code());
     }
 
+    /**
+     * The error answers carry Kafka's messages, as its share coordinator sets them: a fenced leader or state epoch
+     * the error's own message, a negative partition its key check's.
+     */
+    @Test
+    void errorAnswersCarryKafkasMessages() throws Exception {
+        assertThat(initialize(2, -1)).isEqualTo(Errors.NONE.code());
+        assertThat(write(5, 2, 10)).isEqualTo(Errors.NONE.code());
+        ReadShareGroupStateResponseView.PartitionResult read = read(4);
+        assertThat(List.of((int) read.errorCode(), read.errorMessage())).containsExactly(
+                (int) Errors.FENCED_LEADER_EPOCH.code(),
+                "The leader epoch in the request is older than the epoch on the broker.");
+        assertThat(writeAnswer(4, 2, 20).errorMessage())
+                .isEqualTo("The leader epoch in the request is older than the epoch on the broker.");
+        WriteShareGroupStateResponseView.PartitionResult fencedState = writeAnswer(5, 1, 20);
+        assertThat(List.of((int) fencedState.errorCode(), fencedState.errorMessage())).containsExactly(
+                (int) Errors.FENCED_STATE_EPOCH.code(),
+                "The share coordinator rejected the request because the share-group state epoch did not match.");
+        assertThat(writeAnswer(5, 2, 30).errorMessage()).as("no error, no message").isNull();
+
+        ReadShareGroupStateRequestView negative = new ReadShareGroupStateRequestView().groupId("g");
+        negative.addTopic().topicId(topic).addPartition().partition(-1).leaderEpoch(0);
+        ReadShareGroupStateResponseView.PartitionResult refused = new ReadShareGroupStateResponseView(
+                call(ApiKey.READ_SHARE_GROUP_STATE, negative.struct())).results().get(0).partitions().get(0);
+        assertThat(List.of((int) refused.errorCode(), refused.errorMessage())).containsExactly(
+                (int) Errors.INVALID_REQUEST.code(), "The partition id cannot be a negative number.");
+    }
+
+    private WriteShareGroupStateResponseView.PartitionResult writeAnswer(int leaderEpoch, int stateEpoch,
+                                                                         long startOffset) throws Exception {
+        WriteShareGroupStateRequestView request = new WriteShareGroupStateRequestView().groupId("g");
+        request.addTopic().topicId(topic).addPartition().partition(0).leaderEpoch(leaderEpoch).stateEpoch(stateEpoch)
+                .startOffset(startOffset);
+        return new WriteShareGroupStateResponseView(call(ApiKey.WRITE_SHARE_GROUP_STATE, request.struct()))
+                .results().get(0).partitions().get(0);
+    }
+
     private short initialize(int stateEpoch, long startOffset) throws Exception {
         return initialize(0, stateEpoch, startOffset);
     }
