@@ -163,6 +163,35 @@ class TransactionCoordinatorTest {
                 .isEqualTo(Map.of(P0, Errors.PRODUCER_FENCED));
     }
 
+    @Test
+    void verifyOnlyDoesNotWaitForAPendingAdd() {
+        init(-1, (short) -1);
+        add(1000, (short) 0, P0);
+        log.holdWrites = true;
+        CompletableFuture<Errors> second = coordinator.addPartitions(ID, 1000, (short) 0, List.of(P1), (short) 0);
+        await(() -> log.heldWrites() == 1);
+        // Kafka answers from the state that counted: P0 is in the transaction, P1 not yet.
+        assertThat(get(coordinator.verifyPartitions(ID, 1000, (short) 0, List.of(P0, P1),
+                Errors.TRANSACTION_ABORTABLE))).isEqualTo(Map.of(P0, Errors.NONE, P1, Errors.TRANSACTION_ABORTABLE));
+        log.releaseWrites();
+        assertThat(get(second)).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void underTv2AnAddWithTheNewIdWhileTheMarkersOfARotatingEndAreWrittenIsAskedToRetry() {
+        short last = restartWithProducer7CompletedUnderTv2OnItsLastEpoch();
+        add(7, last, P0);
+        markers.hold = true;
+        assertThat(end(7, last, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 0));
+        // The new id counts only once the transaction completes; the pending write is checked first, as Kafka does.
+        assertThat(get(coordinator.addPartitions(ID, 1000, (short) 0, List.of(P1), (short) 2)))
+                .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        assertThat(add(7, (short) 3, P1)).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        markers.release(Map.of());
+        awaitState(COMPLETE_COMMIT);
+        assertThat(get(coordinator.addPartitions(ID, 1000, (short) 0, List.of(P1), (short) 2))).isEqualTo(Errors.NONE);
+    }
+
     // ------------------------------------------------------------------------------------------------- EndTxn
 
     @Test
@@ -245,6 +274,23 @@ class TransactionCoordinatorTest {
         assertThat(markers.calls()).hasSize(1);
         assertThat(end(1000, (short) 2, TransactionResult.COMMIT, true).error()).isEqualTo(Errors.INVALID_TXN_STATE);
         assertThat(describe().clientTransactionVersion()).isEqualTo((short) 2);
+    }
+
+    @Test
+    void underTv2ARetriedEndWhileTheMarkersAreWrittenIsAskedToRetryThenAnsweredAlike() {
+        init(-1, (short) -1);
+        add(1000, (short) 0, P0);
+        markers.hold = true;
+        assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 1));
+        // The answer was lost: the retry names the epoch before the bump, which the prepared state carries already.
+        assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true).error())
+                .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        assertThat(end(1000, (short) 0, TransactionResult.ABORT, true).error())
+                .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        markers.release(Map.of());
+        awaitState(COMPLETE_COMMIT);
+        assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 1));
+        assertThat(end(1000, (short) 0, TransactionResult.ABORT, true).error()).isEqualTo(Errors.INVALID_TXN_STATE);
     }
 
     @Test
