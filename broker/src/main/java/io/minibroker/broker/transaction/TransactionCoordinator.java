@@ -232,7 +232,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                 // and its retry bumps the epoch once more.
                 short fenced = (short) (current.producerEpoch() + 1);
                 TransactionMetadata aborting = current.transitionTo(
-                        TransactionState.PREPARE_ABORT, current.producerId(), fenced, current.producerEpoch(),
+                        TransactionState.PREPARE_ABORT, current.producerId(), fenced, current.lastEpochWhenFenced(),
                         current.partitions(), current.startTimestamp(), now);
                 return prepareEnd(entry, aborting).thenApply(error -> ProducerIdAndEpoch.failed(
                         error == Errors.NONE ? Errors.CONCURRENT_TRANSACTIONS : error));

@@ -357,6 +357,17 @@ class TransactionCoordinatorTest {
     }
 
     @Test
+    void underTv1TheProducerWhoseTransactionTimedOutStaysFencedThroughInitProducerId() {
+        init(-1, (short) -1);
+        add(1000, (short) 0, P0);
+        clock.advance(TIMEOUT_MS + 10_000);
+        awaitState(COMPLETE_ABORT);
+        // Its KIP-360 bump names epoch 0, the one fenced: not a retry of a bump it asked for.
+        assertThat(init(1000, (short) 0).error()).isEqualTo(Errors.PRODUCER_FENCED);
+        assertThat(init(-1, (short) -1)).isEqualTo(ok(1000, 2));
+    }
+
+    @Test
     void anIdIdlePastTheExpirationIsRemoved() {
         init(-1, (short) -1);
         clock.advance(CONFIG.idExpirationMs() - 3_600_000);
