@@ -568,6 +568,10 @@ public final class TransactionCoordinator implements AutoCloseable {
             partitions.adoptNew();
             List<Description> answers = new ArrayList<>();
             for (String id : transactionalIds) {
+                if (id.isEmpty()) {
+                    answers.add(new Description(Errors.INVALID_REQUEST, null)); // as Kafka, before its partition
+                    continue;
+                }
                 Errors coordinator = partitions.error(id);
                 Entry entry = transactions.get(id);
                 if (coordinator != Errors.NONE) {
@@ -585,6 +589,10 @@ public final class TransactionCoordinator implements AutoCloseable {
     public CompletableFuture<Listing> list(ListFilter filter) {
         return onThread(() -> {
             partitions.adoptNew();
+            if (partitions.anyLoading()) {
+                // As Kafka: while a partition loads, the listing would be partial, so none is given.
+                return done(new Listing(Errors.COORDINATOR_LOAD_IN_PROGRESS, List.of()));
+            }
             long now = clock.wallClockMs();
             List<TransactionMetadata> found = new ArrayList<>();
             for (Entry entry : transactions.values()) {
@@ -599,8 +607,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                 }
                 found.add(metadata);
             }
-            Errors error = partitions.anyLoading() ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.NONE;
-            return done(new Listing(error, found));
+            return done(new Listing(Errors.NONE, found));
         });
     }
 

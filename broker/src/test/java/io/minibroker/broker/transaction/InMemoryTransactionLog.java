@@ -7,10 +7,12 @@ import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntConsumer;
 
 /**
  * A {@code __transaction_state} in memory for the coordinator's tests: the records it was given in Kafka's bytes,
- * replayed through the real codec; a write can be made to fail, or held until the test releases it.
+ * replayed through the real codec; a write can be made to fail, or held until the test releases it, and a replay
+ * can run a step of the test first.
  */
 final class InMemoryTransactionLog implements TransactionStateLog {
 
@@ -21,6 +23,8 @@ final class InMemoryTransactionLog implements TransactionStateLog {
     private final int partitions;
     volatile Errors failWrites = Errors.NONE;
     volatile boolean holdWrites;
+    /** Run at the start of each replay, with its partition, on the replaying thread. */
+    volatile IntConsumer onReplay;
     private final List<CompletableFuture<Void>> held = new ArrayList<>();
 
     InMemoryTransactionLog(int partitions) {
@@ -63,6 +67,10 @@ final class InMemoryTransactionLog implements TransactionStateLog {
 
     @Override
     public synchronized void replay(int partition, ReplaySink sink) {
+        IntConsumer first = onReplay;
+        if (first != null) {
+            first.accept(partition);
+        }
         for (Written record : records) {
             if (record.partition() != partition) {
                 continue;
