@@ -2,6 +2,7 @@ package io.minibroker.broker.authz;
 
 import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.metadata.MetadataHandler;
+import io.minibroker.broker.produce.TransactionalRecords;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DeleteRecordsRequestView;
@@ -52,8 +53,9 @@ final class TopicApiChecks {
         ProduceRequestView body = new ProduceRequestView(request.body());
         boolean byId = request.version() >= PRODUCE_TOPIC_IDS_FROM_VERSION;
         String transactionalId = body.transactionalId();
-        boolean transactionAllowed = transactionalId == null
-                || access.allowed(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId);
+        // As Kafka, only transactional batches need WRITE on the id (without an id they are refused).
+        boolean transactionAllowed = !TransactionalRecords.in(body) || (transactionalId != null
+                && access.allowed(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId));
         Function<ProduceRequestView.TopicProduceData, Errors> refusal = topic -> !transactionAllowed
                 ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
                 : access.topicRefusal(AclOperation.WRITE,

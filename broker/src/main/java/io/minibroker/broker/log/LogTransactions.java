@@ -182,9 +182,18 @@ final class LogTransactions {
         return base.offset() != logEnd || expiredSinceBase;
     }
 
-    /** A leader's check of a client's producer batch: see {@link LogProducers#checkBatch}. */
+    /**
+     * A leader's check of a client's producer batch: see {@link LogProducers#checkBatch}. And, as Kafka's
+     * ProducerAppendInfo, a non-transactional batch of a producer with a transaction open here is INVALID_TXN_STATE:
+     * written, it would sit inside the transaction and be committed or aborted with it.
+     */
     LogProducers.BatchMetadata checkBatch(RecordBatch batch) {
-        return producers.checkBatch(batch);
+        LogProducers.BatchMetadata duplicate = producers.checkBatch(batch);
+        if (duplicate == null && !batch.isTransactional() && ongoing.isOpen(batch.producerId())) {
+            throw new LogException(Errors.INVALID_TXN_STATE, "expected a transactional batch from producer "
+                    + batch.producerId() + ", which has a transaction open in this partition");
+        }
+        return duplicate;
     }
 
     /** A leader's check of a transaction marker: see {@link LogProducers#checkMarker}. */

@@ -239,8 +239,8 @@ public final class PartitionLog implements AutoCloseable {
      * retries cannot both append (Kafka's ProducerAppendInfo for a client's batch): a repeat of one of the
      * producer's last five batches is not written again but answered with the offsets it got then.
      *
-     * @throws LogException INVALID_PRODUCER_EPOCH or OUT_OF_ORDER_SEQUENCE_NUMBER if the producer's state refuses
-     *     it, or the log's error
+     * @throws LogException INVALID_PRODUCER_EPOCH, OUT_OF_ORDER_SEQUENCE_NUMBER or INVALID_TXN_STATE if the
+     *     producer's state refuses it, or the log's error
      */
     public AppendResult appendIdempotentUnflushed(CheckedAppend checked, RecordBatch batch, int leaderEpoch) {
         synchronized (this) {

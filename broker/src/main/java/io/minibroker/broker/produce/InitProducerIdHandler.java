@@ -21,6 +21,8 @@ import java.util.function.Function;
  */
 public final class InitProducerIdHandler implements ApiHandler {
 
+    private static final short PRODUCER_ID_AND_EPOCH_FROM = 3;
+
     /** InitProducerId without a transactional id, on the disk thread: a new block of ids is fsynced first. */
     private final ApiHandler idempotent;
     /** InitProducerId with a transactional id: the transaction coordinator's, on its own thread. */
@@ -40,7 +42,14 @@ public final class InitProducerIdHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        boolean hasTransactionalId = new InitProducerIdRequestView(request.body()).transactionalId() != null;
-        return (hasTransactionalId ? transactional : idempotent).handle(context, request);
+        InitProducerIdRequestView body = new InitProducerIdRequestView(request.body());
+        // As Kafka, for either path: a producer id without an epoch, or an epoch without one, names no producer.
+        // (Below v3 both fields are absent and read -1.)
+        if (request.version() >= PRODUCER_ID_AND_EPOCH_FROM
+                && (body.producerId() == -1) != (body.producerEpoch() == -1)) {
+            return CompletableFuture.completedFuture(new InitProducerIdResponseView()
+                    .errorCode(Errors.INVALID_REQUEST.code()).producerId(-1).producerEpoch((short) -1).struct());
+        }
+        return (body.transactionalId() != null ? transactional : idempotent).handle(context, request);
     }
 }

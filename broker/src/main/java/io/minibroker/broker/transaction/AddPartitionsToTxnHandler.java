@@ -3,6 +3,7 @@ package io.minibroker.broker.transaction;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AddPartitionsToTxnRequestView;
@@ -26,8 +27,9 @@ import java.util.function.BiPredicate;
 /**
  * AddPartitionsToTxn. v0-3 are a client's (TV1): one transaction's partitions added. v4+ are a partition leader's
  * (KIP-890), a batch of transactions, each either verified ({@code VerifyOnly}: is the partition in the
- * transaction?) or added (v5, transaction version 2's implicit add). As Kafka: partitions that do not exist get
- * UNKNOWN_TOPIC_OR_PARTITION and the others of that transaction OPERATION_NOT_ATTEMPTED; an error of the
+ * transaction?) or added (v5, transaction version 2's implicit add). As Kafka: partitions of internal topics asked by
+ * a client (v0-3) get TOPIC_AUTHORIZATION_FAILED, partitions that do not exist UNKNOWN_TOPIC_OR_PARTITION, and the
+ * others of that transaction OPERATION_NOT_ATTEMPTED; an error of the
  * transaction as a whole is every partition's.
  */
 public final class AddPartitionsToTxnHandler implements ApiHandler {
@@ -74,13 +76,27 @@ public final class AddPartitionsToTxnHandler implements ApiHandler {
         }
     }
 
+    /**
+     * Why a requested partition cannot be added, NONE if it can: as Kafka, a client (v0-3) may never add an internal
+     * topic's partition (TOPIC_AUTHORIZATION_FAILED, with or without an authorizer), and one that does not exist is
+     * UNKNOWN_TOPIC_OR_PARTITION.
+     */
+    private Errors refusal(Requested partition, short version) {
+        if (version < BATCHED_FROM && InternalTopics.isInternal(partition.topic())) {
+            return Errors.TOPIC_AUTHORIZATION_FAILED;
+        }
+        return partition.exists(partitionExists) ? Errors.NONE : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+    }
+
     private CompletableFuture<Map<Requested, Errors>> addOrVerify(String transactionalId, long producerId,
                                                                   short epoch, Set<Requested> requested,
                                                                   boolean verifyOnly, short version) {
-        if (!requested.stream().allMatch(partition -> partition.exists(partitionExists))) {
+        if (!requested.stream().allMatch(partition -> refusal(partition, version) == Errors.NONE)) {
             Map<Requested, Errors> results = new LinkedHashMap<>();
-            requested.forEach(partition -> results.put(partition, partition.exists(partitionExists)
-                    ? Errors.OPERATION_NOT_ATTEMPTED : Errors.UNKNOWN_TOPIC_OR_PARTITION));
+            requested.forEach(partition -> {
+                Errors refused = refusal(partition, version);
+                results.put(partition, refused == Errors.NONE ? Errors.OPERATION_NOT_ATTEMPTED : refused);
+            });
             return CompletableFuture.completedFuture(results);
         }
         Set<TopicPartition> partitions = new LinkedHashSet<>();

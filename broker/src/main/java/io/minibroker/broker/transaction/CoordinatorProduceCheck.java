@@ -15,10 +15,11 @@ import java.util.function.Supplier;
  * {@link TransactionalProduceCheck} on a node that coordinates the transaction itself (a single node, or a cluster's
  * node leading the id's {@code __transaction_state} partition, through {@link ClusterProduceCheck}): the
  * coordinator is asked directly, as a leader would ask it with AddPartitionsToTxn v5 (add) or v4 (verify only).
- * Errors the producer should retry on (the coordinator busy, moving, loading) become NOT_ENOUGH_REPLICAS, and
- * the others of a transaction gone wrong are the producer's to abort: TRANSACTION_ABORTABLE from Produce v11
- * (INVALID_TXN_STATE before), as Kafka's ReplicaManager maps them; a fenced producer is told INVALID_PRODUCER_EPOCH,
- * as Kafka's AddPartitionsToTxnManager tells it (PRODUCER_FENCED comes with its EndTxn). An implicit
+ * Errors the producer should retry on (the coordinator busy, moving, loading) become NOT_ENOUGH_REPLICAS, which
+ * every client retries, as Kafka's ReplicaManager maps them; CONCURRENT_TRANSACTIONS stays itself for a TV2 client
+ * (Produce v12+), which retries it. A fenced producer is told INVALID_PRODUCER_EPOCH, and TRANSACTION_ABORTABLE is
+ * INVALID_TXN_STATE below Produce v11, as Kafka's AddPartitionsToTxnManager tells them (PRODUCER_FENCED comes with
+ * the producer's EndTxn); any other error is passed on as it is, as Kafka does. An implicit
  * add that finds the last transaction still completing is asked again first, as Kafka's leader does
  * ({@code add.partitions.to.txn.retry.backoff.ms}, {@code add.partitions.to.txn.retry.backoff.max.ms}, waited on
  * the broker's clock), whichever node coordinates the transaction: {@link ClusterProduceCheck} retries through
@@ -118,9 +119,13 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
             // INVALID_PRODUCER_EPOCH (abortable); its EndTxn then meets PRODUCER_FENCED, which is fatal.
             case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
             case TRANSACTION_ABORTABLE -> produceVersion >= ABORTABLE_FROM ? error : Errors.INVALID_TXN_STATE;
-            case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR,
+            // Kafka: "less confusing" for a TV2 client, for which it is common while the last transaction completes.
+            case CONCURRENT_TRANSACTIONS -> addsImplicitly(produceVersion) ? error : Errors.NOT_ENOUGH_REPLICAS;
+            case COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, NETWORK_EXCEPTION,
                  REQUEST_TIMED_OUT, UNKNOWN_TOPIC_OR_PARTITION, OPERATION_NOT_ATTEMPTED -> Errors.NOT_ENOUGH_REPLICAS;
-            default -> produceVersion >= ABORTABLE_FROM ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;
+            // A leader not allowed to ask the coordinator did not verify: Kafka's AddPartitionsToTxnManager says so.
+            case CLUSTER_AUTHORIZATION_FAILED -> Errors.INVALID_TXN_STATE;
+            default -> error;
         };
     }
 }

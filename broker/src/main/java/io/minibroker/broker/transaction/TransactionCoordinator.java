@@ -232,7 +232,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                 // and its retry bumps the epoch once more.
                 short fenced = (short) (current.producerEpoch() + 1);
                 TransactionMetadata aborting = current.transitionTo(
-                        TransactionState.PREPARE_ABORT, current.producerId(), fenced, current.producerEpoch(),
+                        TransactionState.PREPARE_ABORT, current.producerId(), fenced, current.lastEpochWhenFenced(),
                         current.partitions(), current.startTimestamp(), now);
                 return prepareEnd(entry, aborting).thenApply(error -> ProducerIdAndEpoch.failed(
                         error == Errors.NONE ? Errors.CONCURRENT_TRANSACTIONS : error));
@@ -292,13 +292,22 @@ public final class TransactionCoordinator implements AutoCloseable {
                                                    Collection<TopicPartition> partitions,
                                                    short clientTransactionVersion) {
         return onThread(() -> {
-            Errors checked = checkProducer(transactionalId, producerId, producerEpoch);
+            Errors located = locate(transactionalId);
+            if (located != Errors.NONE) {
+                return done(located);
+            }
+            Entry entry = transactions.get(transactionalId);
+            // Kafka's order: a pending write first, for under TV2 it may be moving the producer to the new id this
+            // request already names.
+            if (entry.pending) {
+                return done(Errors.CONCURRENT_TRANSACTIONS);
+            }
+            Errors checked = checkProducer(entry, producerId, producerEpoch);
             if (checked != Errors.NONE) {
                 return done(checked);
             }
-            Entry entry = transactions.get(transactionalId);
             TransactionMetadata current = entry.metadata;
-            if (entry.pending || current.state().isPrepare()) {
+            if (current.state().isPrepare()) {
                 return done(Errors.CONCURRENT_TRANSACTIONS);
             }
             if (current.state() == TransactionState.ONGOING && current.partitions().containsAll(partitions)) {
@@ -331,9 +340,13 @@ public final class TransactionCoordinator implements AutoCloseable {
                                                                            Errors notInTransaction) {
         return onThread(() -> {
             Map<TopicPartition, Errors> result = new HashMap<>();
-            Errors checked = checkProducer(transactionalId, producerId, producerEpoch);
+            Errors checked = locate(transactionalId);
             Entry entry = transactions.get(transactionalId);
-            if (checked == Errors.NONE && (entry.pending || entry.metadata.state().isPrepare())) {
+            if (checked == Errors.NONE) {
+                checked = checkProducer(entry, producerId, producerEpoch);
+            }
+            // A pending write is not waited for, as in Kafka: the partitions answered are those whose add counted.
+            if (checked == Errors.NONE && entry.metadata.state().isPrepare()) {
                 checked = Errors.CONCURRENT_TRANSACTIONS;
             }
             for (TopicPartition partition : partitions) {
@@ -348,8 +361,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         });
     }
 
-    /** The checks every request of a producer in a transaction passes first, as Kafka's, in its order. */
-    private Errors checkProducer(String transactionalId, long producerId, short producerEpoch) {
+    /** Whether this coordinator holds the id: an error as Kafka's, else NONE and the id has an entry. */
+    private Errors locate(String transactionalId) {
         if (transactionalId.isEmpty()) {
             return Errors.INVALID_REQUEST;
         }
@@ -357,8 +370,12 @@ public final class TransactionCoordinator implements AutoCloseable {
         if (coordinator != Errors.NONE) {
             return coordinator;
         }
-        Entry entry = transactions.get(transactionalId);
-        if (entry == null || entry.metadata.producerId() != producerId) {
+        return transactions.containsKey(transactionalId) ? Errors.NONE : Errors.INVALID_PRODUCER_ID_MAPPING;
+    }
+
+    /** Whether the request names the id's current producer id and epoch, as Kafka checks them. */
+    private static Errors checkProducer(Entry entry, long producerId, short producerEpoch) {
+        if (entry.metadata.producerId() != producerId) {
             return Errors.INVALID_PRODUCER_ID_MAPPING;
         }
         if (entry.metadata.producerEpoch() != producerEpoch) {
@@ -389,18 +406,18 @@ public final class TransactionCoordinator implements AutoCloseable {
                 return done(ProducerIdAndEpoch.failed(Errors.INVALID_PRODUCER_ID_MAPPING));
             }
             TransactionMetadata current = entry.metadata;
-            // Under TV2 the epoch moved on at the last EndTxn: a retry of it comes with the one before, or, where
+            // Under TV2 the epoch moves on at each EndTxn: a retry of it comes with the one before, or, where
             // that EndTxn moved the producer to a new id (its epoch was exhausted), with the old id and its last
             // epoch (named, not read from the state: the log does not keep the last epoch across a load).
-            boolean retryAfterRotation = transactionVersion2 && current.state().isComplete()
+            boolean retryAfterRotation = transactionVersion2
                     && producerId == current.previousProducerId() && producerEpoch == Short.MAX_VALUE - 1
                     && current.producerEpoch() == 0;
             if (current.producerId() != producerId && !retryAfterRotation) {
                 return done(ProducerIdAndEpoch.failed(Errors.INVALID_PRODUCER_ID_MAPPING));
             }
-            boolean retryAfterBump = retryAfterRotation || (transactionVersion2
-                    && producerEpoch == current.producerEpoch() - 1 && current.state().isComplete());
-            if (producerEpoch != current.producerEpoch() && !retryAfterBump) {
+            boolean retryAfterBump = transactionVersion2 && producerEpoch == current.producerEpoch() - 1;
+            boolean retry = retryAfterRotation || retryAfterBump;
+            if (!validEndEpoch(current, producerEpoch, transactionVersion2, retryAfterBump, retry)) {
                 return done(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
             }
             if (entry.pending) {
@@ -414,10 +431,10 @@ public final class TransactionCoordinator implements AutoCloseable {
                     return endOngoing(entry, preparing, transactionVersion2);
                 }
                 case COMPLETE_COMMIT, COMPLETE_ABORT -> {
-                    if (current.state() == ended && (!transactionVersion2 || retryAfterBump)) {
+                    if (current.state() == ended && (!transactionVersion2 || retry)) {
                         return done(answer(current)); // a retry of the EndTxn that ended it
                     }
-                    if (transactionVersion2 && !commit && !retryAfterBump) {
+                    if (transactionVersion2 && !commit && !retry) {
                         return endOngoing(entry, preparing, true); // KIP-890: aborting when unsure is allowed
                     }
                     return done(ProducerIdAndEpoch.failed(Errors.INVALID_TXN_STATE));
@@ -437,6 +454,24 @@ public final class TransactionCoordinator implements AutoCloseable {
                 }
             }
         });
+    }
+
+    /**
+     * Kafka's epoch check of an EndTxn. Under TV2 a prepared transaction already carries the bumped epoch, so only a
+     * retry with the one before is the producer's (it waits for the markers); a completed one takes a retry or the
+     * producer's next EndTxn.
+     */
+    private static boolean validEndEpoch(TransactionMetadata current, short producerEpoch, boolean transactionVersion2,
+                                         boolean retryAfterBump, boolean retry) {
+        boolean same = producerEpoch == current.producerEpoch();
+        if (!transactionVersion2) {
+            return same;
+        }
+        return switch (current.state()) {
+            case PREPARE_COMMIT, PREPARE_ABORT -> retryAfterBump;
+            case COMPLETE_COMMIT, COMPLETE_ABORT -> retry || same;
+            default -> same;
+        };
     }
 
     private CompletableFuture<ProducerIdAndEpoch> endOngoing(Entry entry, TransactionState preparing,
@@ -533,6 +568,10 @@ public final class TransactionCoordinator implements AutoCloseable {
             partitions.adoptNew();
             List<Description> answers = new ArrayList<>();
             for (String id : transactionalIds) {
+                if (id.isEmpty()) {
+                    answers.add(new Description(Errors.INVALID_REQUEST, null)); // as Kafka, before its partition
+                    continue;
+                }
                 Errors coordinator = partitions.error(id);
                 Entry entry = transactions.get(id);
                 if (coordinator != Errors.NONE) {
@@ -550,6 +589,10 @@ public final class TransactionCoordinator implements AutoCloseable {
     public CompletableFuture<Listing> list(ListFilter filter) {
         return onThread(() -> {
             partitions.adoptNew();
+            if (partitions.anyLoading()) {
+                // As Kafka: while a partition loads, the listing would be partial, so none is given.
+                return done(new Listing(Errors.COORDINATOR_LOAD_IN_PROGRESS, List.of()));
+            }
             long now = clock.wallClockMs();
             List<TransactionMetadata> found = new ArrayList<>();
             for (Entry entry : transactions.values()) {
@@ -564,8 +607,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                 }
                 found.add(metadata);
             }
-            Errors error = partitions.anyLoading() ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.NONE;
-            return done(new Listing(error, found));
+            return done(new Listing(Errors.NONE, found));
         });
     }
 

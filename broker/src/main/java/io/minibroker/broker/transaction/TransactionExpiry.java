@@ -62,9 +62,9 @@ final class TransactionExpiry {
             // else its EndTxn retried after this abort would go on from Short.MAX_VALUE.
             short epoch = current.producerEpoch();
             boolean bump = epoch < Short.MAX_VALUE;
+            short last = bump ? current.lastEpochWhenFenced() : current.lastProducerEpoch();
             TransactionMetadata prepared = current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
-                    bump ? (short) (epoch + 1) : epoch, bump ? epoch : current.lastProducerEpoch(),
-                    current.partitions(), current.startTimestamp(), now);
+                    bump ? (short) (epoch + 1) : epoch, last, current.partitions(), current.startTimestamp(), now);
             if (current.clientTransactionVersion() >= 2 && TransactionMetadata.isEpochExhausted(epoch)) {
                 prepared = prepared.withNextProducerId(producerIds.getAsLong());
             }

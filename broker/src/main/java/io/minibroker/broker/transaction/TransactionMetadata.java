@@ -32,6 +32,16 @@ public record TransactionMetadata(String transactionalId, long producerId, long 
         return epoch >= Short.MAX_VALUE - 1;
     }
 
+    /**
+     * The last epoch to record when the coordinator fences this id's open transaction (its timeout, or another
+     * instance's InitProducerId). Under TV1 none, as Kafka's endTransactionWithTV1 records for an epoch fence: the
+     * fenced producer's KIP-360 InitProducerId naming its epoch is then PRODUCER_FENCED, not taken for a retried
+     * bump. Under TV2 the fenced epoch, the one a TV2 producer's retried EndTxn names.
+     */
+    public short lastEpochWhenFenced() {
+        return clientTransactionVersion >= 2 ? producerEpoch : NO_EPOCH;
+    }
+
     /** This state moved to {@code next}, with the other values given; throws on a move Kafka does not allow. */
     public TransactionMetadata transitionTo(TransactionState next, long producerId, short producerEpoch,
                                             short lastProducerEpoch, Set<TopicPartition> partitions,

@@ -8,7 +8,6 @@ import io.minibroker.protocol.message.view.InitProducerIdRequestView;
 import io.minibroker.protocol.message.view.InitProducerIdResponseView;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -33,11 +32,8 @@ public final class TransactionalInitProducerIdHandler implements ApiHandler {
         long producerId = -1;
         short epoch = -1;
         if (request.version() >= PRODUCER_ID_AND_EPOCH_FROM) {
-            producerId = body.producerId();
+            producerId = body.producerId(); // a pair with one of them only is refused before (InitProducerIdHandler)
             epoch = body.producerEpoch();
-            if ((producerId == -1) != (epoch == -1)) {
-                return CompletableFuture.completedFuture(answer(Errors.INVALID_REQUEST, -1, (short) -1));
-            }
         }
         return coordinator.initProducerId(body.transactionalId(), body.transactionTimeoutMs(), producerId, epoch)
                 .thenApply(result -> answer(TransactionErrors.forVersion(result.error(), request.version(),

@@ -35,7 +35,11 @@ import io.minibroker.protocol.message.view.WriteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.WriteTxnMarkersRequestView;
 import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -301,11 +305,20 @@ class DirectChecksTest {
     }
 
     private static Struct produce(String transactionalId, short acks) {
+        return produce(transactionalId, acks, Unpooled.EMPTY_BUFFER);
+    }
+
+    private static Struct produce(String transactionalId, short acks, ByteBuf records) {
         ProduceRequestView request = new ProduceRequestView().transactionalId(transactionalId).acks(acks)
                 .timeoutMs(1000);
-        request.addTopicData().name("open").addPartitionData().index(0).records(Unpooled.EMPTY_BUFFER);
-        request.addTopicData().name("closed").addPartitionData().index(1).records(Unpooled.EMPTY_BUFFER);
+        request.addTopicData().name("open").addPartitionData().index(0).records(records);
+        request.addTopicData().name("closed").addPartitionData().index(1).records(records);
         return request.struct();
+    }
+
+    private static ByteBuf transactionalBatch() {
+        return new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, 0).producer(5, (short) 0, 0)
+                .transactional(true).append(0, null, new byte[1], List.of()).build();
     }
 
     @Test
@@ -325,7 +338,7 @@ class DirectChecksTest {
                 .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
 
         ProduceResponseView transactional = new ProduceResponseView(call(CLIENT, ApiKey.PRODUCE, (short) 9,
-                produce("tx", (short) -1), () -> new ProduceResponseView().struct()));
+                produce("tx", (short) -1, transactionalBatch()), () -> new ProduceResponseView().struct()));
         assertThat(served).as("no WRITE on the transactional id: nothing served").hasSize(1);
         assertThat(transactional.responses()).flatExtracting(t -> t.partitionResponses())
                 .extracting(p -> p.errorCode()).containsOnly(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
@@ -335,5 +348,9 @@ class DirectChecksTest {
                 .hasRootCauseInstanceOf(CloseConnection.class);
         assertThat(new ProduceRequestView(served.get(1).body()).topicData()).extracting(t -> t.name())
                 .containsExactly("open");
+
+        // As Kafka, the id is only checked for transactional batches.
+        call(CLIENT, ApiKey.PRODUCE, (short) 9, produce("tx", (short) -1), () -> new ProduceResponseView().struct());
+        assertThat(served).as("no transactional batch: the id is not checked").hasSize(3);
     }
 }

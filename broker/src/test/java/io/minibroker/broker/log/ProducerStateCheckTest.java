@@ -86,6 +86,17 @@ class ProducerStateCheckTest {
         }
     }
 
+    @Test
+    void aNonTransactionalBatchOfAProducerWithATransactionOpenIsRefused() {
+        assertThat(produce(TRANSACTIONAL, 0, T0, true)).isEqualTo(Errors.NONE);
+
+        assertThat(produce(TRANSACTIONAL, 1, T0, false)).isEqualTo(Errors.INVALID_TXN_STATE);
+        assertThat(produce(TRANSACTIONAL, 1, T0, true)).as("the refused batch left the sequence alone")
+                .isEqualTo(Errors.NONE);
+        commit(TRANSACTIONAL, T0);
+        assertThat(produce(TRANSACTIONAL, 2, T0, false)).as("no transaction open any more").isEqualTo(Errors.NONE);
+    }
+
     /** Expires in the log at {@code now}, as the broker's round does. */
     private void expireAt(long now) {
         log.removeExpiredProducers(now, EXPIRATION_MS);

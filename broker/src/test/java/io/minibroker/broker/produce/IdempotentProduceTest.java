@@ -156,6 +156,19 @@ class IdempotentProduceTest {
     }
 
     @Test
+    void anIdempotentInitProducerIdNamingOnlyAProducerIdOrOnlyAnEpochIsInvalid() throws Exception {
+        try (Broker broker = start(); Wire wire = new Wire(broker)) {
+            for (long[] pair : new long[][] {{5, -1}, {-1, 3}}) {
+                Struct body = ApiKey.INIT_PRODUCER_ID.request().newMessage().set("TransactionalId", null)
+                        .set("TransactionTimeoutMs", 60_000).set("ProducerId", pair[0])
+                        .set("ProducerEpoch", (short) pair[1]);
+                assertThat(wire.call(ApiKey.INIT_PRODUCER_ID, (short) 4, body).getInt16("ErrorCode"))
+                        .isEqualTo(Errors.INVALID_REQUEST.code());
+            }
+        }
+    }
+
+    @Test
     void recordsAreValidatedBeforeTheProducersStateAsKafkaDoes() throws Exception {
         try (Broker broker = start(); Wire wire = new Wire(broker)) {
             long producerId = wire.initProducerId();

@@ -122,7 +122,23 @@ class CoordinatorProduceCheckRetryTest {
                 .isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
         assertThat(CoordinatorProduceCheck.forProduce(Errors.PRODUCER_FENCED, VERIFY_ONLY))
                 .isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+    }
+
+    /**
+     * As Kafka's ReplicaManager: a TV2 client retries CONCURRENT_TRANSACTIONS itself; an older one is told a
+     * retriable NOT_ENOUGH_REPLICAS. Errors Kafka does not map reach the client as they are.
+     */
+    @Test
+    void concurrentTransactionsReachesATv2ClientAndOtherErrorsPassUnmapped() {
         assertThat(CoordinatorProduceCheck.forProduce(Errors.CONCURRENT_TRANSACTIONS, IMPLICIT_ADD))
+                .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        assertThat(CoordinatorProduceCheck.forProduce(Errors.CONCURRENT_TRANSACTIONS, VERIFY_ONLY))
                 .isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
+        assertThat(CoordinatorProduceCheck.forProduce(Errors.INVALID_PRODUCER_ID_MAPPING, IMPLICIT_ADD))
+                .isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING);
+        assertThat(CoordinatorProduceCheck.forProduce(Errors.INVALID_REQUEST, (short) 9))
+                .isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(CoordinatorProduceCheck.forProduce(Errors.TRANSACTION_ABORTABLE, (short) 9))
+                .isEqualTo(Errors.INVALID_TXN_STATE);
     }
 }

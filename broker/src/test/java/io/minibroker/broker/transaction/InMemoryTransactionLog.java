@@ -7,10 +7,12 @@ import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntConsumer;
 
 /**
  * A {@code __transaction_state} in memory for the coordinator's tests: the records it was given in Kafka's bytes,
- * replayed through the real codec; a write can be made to fail.
+ * replayed through the real codec; a write can be made to fail, or held until the test releases it, and a replay
+ * can run a step of the test first.
  */
 final class InMemoryTransactionLog implements TransactionStateLog {
 
@@ -20,6 +22,10 @@ final class InMemoryTransactionLog implements TransactionStateLog {
     final List<Written> records = new ArrayList<>();
     private final int partitions;
     volatile Errors failWrites = Errors.NONE;
+    volatile boolean holdWrites;
+    /** Run at the start of each replay, with its partition, on the replaying thread. */
+    volatile IntConsumer onReplay;
+    private final List<CompletableFuture<Void>> held = new ArrayList<>();
 
     InMemoryTransactionLog(int partitions) {
         this.partitions = partitions;
@@ -36,11 +42,35 @@ final class InMemoryTransactionLog implements TransactionStateLog {
             return CompletableFuture.failedFuture(new LogException(failWrites, "refused by the test"));
         }
         records.add(new Written(partition, key, value));
+        if (holdWrites) {
+            CompletableFuture<Void> answer = new CompletableFuture<>();
+            held.add(answer);
+            return answer;
+        }
         return CompletableFuture.completedFuture(null);
+    }
+
+    /** Lets the writes held so far count, and stops holding. */
+    void releaseWrites() {
+        List<CompletableFuture<Void>> released;
+        synchronized (this) {
+            holdWrites = false;
+            released = List.copyOf(held);
+            held.clear();
+        }
+        released.forEach(answer -> answer.complete(null));
+    }
+
+    synchronized int heldWrites() {
+        return held.size();
     }
 
     @Override
     public synchronized void replay(int partition, ReplaySink sink) {
+        IntConsumer first = onReplay;
+        if (first != null) {
+            first.accept(partition);
+        }
         for (Written record : records) {
             if (record.partition() != partition) {
                 continue;

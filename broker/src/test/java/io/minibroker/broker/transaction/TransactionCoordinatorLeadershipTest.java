@@ -10,7 +10,10 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -89,6 +92,37 @@ class TransactionCoordinatorLeadershipTest {
                 .isEqualTo(new TransactionMarker(producer.producerId(), producer.producerEpoch(), 6,
                         TransactionResult.COMMIT, (short) 0));
         assertThat(markers.calls().get(1).partitions()).containsExactly(DATA);
+    }
+
+    @Test
+    void aListingWhileAPartitionLoadsIsRefusedWithNothingListed() {
+        coordinator.onLeading(PARTITION, 1);
+        awaitLoaded(ID, PARTITION);
+        init();
+        int other = (PARTITION + 1) % PARTITIONS;
+        int third = (PARTITION + 2) % PARTITIONS;
+        AtomicReference<CompletableFuture<TransactionCoordinator.Listing>> listed = new AtomicReference<>();
+        log.onReplay = partition -> {
+            if (partition == other) {
+                // Both queued on the coordinator's thread behind this replay: the third partition starts loading,
+                // then the listing runs, before the third's replay, queued after it.
+                coordinator.onLeading(third, 1);
+                listed.set(coordinator.list(new TransactionCoordinator.ListFilter(Set.of(), Set.of(), -1, null)));
+            }
+        };
+        coordinator.onLeading(other, 1);
+        await(() -> listed.get() != null, "the listing to be asked");
+
+        TransactionCoordinator.Listing listing = listed.get().join();
+        assertThat(listing.error()).isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS);
+        assertThat(listing.transactions()).isEmpty();
+    }
+
+    @Test
+    void anEmptyIdIsDescribedAsAnInvalidRequest() {
+        coordinator.onLeading(PARTITION, 1);
+        awaitLoaded(ID, PARTITION);
+        assertThat(describeError("")).isEqualTo(Errors.INVALID_REQUEST);
     }
 
     private TransactionCoordinator.ProducerIdAndEpoch init() {

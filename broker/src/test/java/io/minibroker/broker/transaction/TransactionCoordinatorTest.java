@@ -163,6 +163,35 @@ class TransactionCoordinatorTest {
                 .isEqualTo(Map.of(P0, Errors.PRODUCER_FENCED));
     }
 
+    @Test
+    void verifyOnlyDoesNotWaitForAPendingAdd() {
+        init(-1, (short) -1);
+        add(1000, (short) 0, P0);
+        log.holdWrites = true;
+        CompletableFuture<Errors> second = coordinator.addPartitions(ID, 1000, (short) 0, List.of(P1), (short) 0);
+        await(() -> log.heldWrites() == 1);
+        // Kafka answers from the state that counted: P0 is in the transaction, P1 not yet.
+        assertThat(get(coordinator.verifyPartitions(ID, 1000, (short) 0, List.of(P0, P1),
+                Errors.TRANSACTION_ABORTABLE))).isEqualTo(Map.of(P0, Errors.NONE, P1, Errors.TRANSACTION_ABORTABLE));
+        log.releaseWrites();
+        assertThat(get(second)).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void underTv2AnAddWithTheNewIdWhileTheMarkersOfARotatingEndAreWrittenIsAskedToRetry() {
+        short last = restartWithProducer7CompletedUnderTv2OnItsLastEpoch();
+        add(7, last, P0);
+        markers.hold = true;
+        assertThat(end(7, last, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 0));
+        // The new id counts only once the transaction completes; the pending write is checked first, as Kafka does.
+        assertThat(get(coordinator.addPartitions(ID, 1000, (short) 0, List.of(P1), (short) 2)))
+                .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        assertThat(add(7, (short) 3, P1)).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        markers.release(Map.of());
+        awaitState(COMPLETE_COMMIT);
+        assertThat(get(coordinator.addPartitions(ID, 1000, (short) 0, List.of(P1), (short) 2))).isEqualTo(Errors.NONE);
+    }
+
     // ------------------------------------------------------------------------------------------------- EndTxn
 
     @Test
@@ -248,6 +277,23 @@ class TransactionCoordinatorTest {
     }
 
     @Test
+    void underTv2ARetriedEndWhileTheMarkersAreWrittenIsAskedToRetryThenAnsweredAlike() {
+        init(-1, (short) -1);
+        add(1000, (short) 0, P0);
+        markers.hold = true;
+        assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 1));
+        // The answer was lost: the retry names the epoch before the bump, which the prepared state carries already.
+        assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true).error())
+                .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        assertThat(end(1000, (short) 0, TransactionResult.ABORT, true).error())
+                .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        markers.release(Map.of());
+        awaitState(COMPLETE_COMMIT);
+        assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true)).isEqualTo(ok(1000, 1));
+        assertThat(end(1000, (short) 0, TransactionResult.ABORT, true).error()).isEqualTo(Errors.INVALID_TXN_STATE);
+    }
+
+    @Test
     void underTv2AnEndOnTheLastEpochMovesTheProducerToANewIdAtEpoch0() {
         short last = restartWithProducer7CompletedUnderTv2OnItsLastEpoch();
         markers.hold = true;
@@ -308,6 +354,17 @@ class TransactionCoordinatorTest {
         assertThat(markers.calls()).singleElement().satisfies(call -> assertThat(call.marker())
                 .isEqualTo(new TransactionMarker(1000, (short) 1, 0, TransactionResult.ABORT, (short) 0)));
         assertThat(add(1000, (short) 0, P0)).isEqualTo(Errors.PRODUCER_FENCED);
+    }
+
+    @Test
+    void underTv1TheProducerWhoseTransactionTimedOutStaysFencedThroughInitProducerId() {
+        init(-1, (short) -1);
+        add(1000, (short) 0, P0);
+        clock.advance(TIMEOUT_MS + 10_000);
+        awaitState(COMPLETE_ABORT);
+        // Its KIP-360 bump names epoch 0, the one fenced: not a retry of a bump it asked for.
+        assertThat(init(1000, (short) 0).error()).isEqualTo(Errors.PRODUCER_FENCED);
+        assertThat(init(-1, (short) -1)).isEqualTo(ok(1000, 2));
     }
 
     @Test
