@@ -191,8 +191,8 @@ final class ClassicGroupCoordinator {
     /**
      * A join naming a {@code group.instance.id} (KIP-345). A known instance that comes back without its member id
      * (a restarted process) takes over the old member's place and assignment under a new member id; while the
-     * group is Stable and nothing it asked for changed, that needs no rebalance. A join with the old member id
-     * of a replaced instance is fenced.
+     * group is Stable and the protocol the group would choose stays the same, that needs no rebalance. A join with
+     * the old member id of a replaced instance is fenced.
      */
     private void joinStatic(ClassicGroup group, JoinRequest request, CompletableFuture<Struct> response) {
         String knownMemberId = group.staticMembers.get(request.groupInstanceId());
@@ -209,21 +209,24 @@ final class ClassicGroupCoordinator {
         }
     }
 
+    /**
+     * As Kafka: in a Stable group only a change of the protocol the group would select calls for a rebalance. New
+     * subscription bytes alone do not (kafka-clients put owned partitions and the generation in them, so they
+     * differ on nearly every restart), nor does the replaced member having led the group: the assignment stands.
+     */
     private void replaceStaticMember(ClassicGroup group, GroupMember old, JoinRequest request,
                                      CompletableFuture<Struct> response) {
         GroupMember replacement = newMember(request.clientId() + "-" + UUID.randomUUID(), request);
         replacement.assignment = old.assignment;
-        boolean wasLeader = old.memberId.equals(group.leaderId);
-        boolean sameProtocols = sameProtocols(old.protocols, request.protocols());
+        String replacedLeader = group.leaderId;
         fence(old);
         group.replace(old, replacement);
         replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
-        if (group.state() == GroupState.STABLE && sameProtocols && !wasLeader) {
+        if (group.state() == GroupState.STABLE && group.selectProtocol().equals(group.protocolName)) {
             sessions.markAlive(group, replacement);
-            storeStaticReplacement(group, old, replacement, replacement.awaitingJoin);
+            storeStaticReplacement(group, old, replacement, replacedLeader, replacement.awaitingJoin);
             return;
         }
-        // The leader must compute a new assignment (it may know nothing of the old one), or a rebalance is due.
         rebalancer.rebalanceOrCheck(group);
     }
 
@@ -235,13 +238,14 @@ final class ClassicGroupCoordinator {
      * Kafka maps the failure to.
      */
     private void storeStaticReplacement(ClassicGroup group, GroupMember old, GroupMember replacement,
-                                        GroupMember.PendingJoin join) {
+                                        String replacedLeader, GroupMember.PendingJoin join) {
         metadata.store(group, group::currentAssignments,
                 () -> replacement.awaitingJoin == join && group.state() == GroupState.STABLE,
                 () -> replacement.awaitingJoin == join,
                 () -> {
                     replacement.awaitingJoin = null;
-                    join.response().complete(joinResponse(group, replacement, join.version()));
+                    join.response().complete(GroupResponses.staticReplacementJoinResponse(group, replacement,
+                            replacedLeader, join.version()));
                 },
                 error -> restoreReplacedMember(group, old, replacement, error));
     }
@@ -251,9 +255,7 @@ final class ClassicGroupCoordinator {
         GroupMember.PendingJoin join = replacement.awaitingJoin;
         replacement.awaitingJoin = null;
         sessions.end(replacement);
-        group.members.remove(replacement.memberId);
-        group.members.put(old.memberId, old);
-        group.staticMembers.put(old.groupInstanceId, old.memberId);
+        group.replace(replacement, old); // the leadership too, now that a leader is replaced without a rebalance
         sessions.markAlive(group, old);
         join.response().complete(joinError(error, ""));
     }
