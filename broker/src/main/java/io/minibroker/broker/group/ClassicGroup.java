@@ -187,6 +187,25 @@ final class ClassicGroup {
         return generationId != this.generationId ? Errors.ILLEGAL_GENERATION : Errors.NONE;
     }
 
+    /**
+     * Kafka's maybeElectNewJoinedLeader: at the end of a join phase the leader must be a member that rejoined, so
+     * one that did takes over from a leader that did not (a static member kept without rejoining). False if no
+     * member rejoined.
+     */
+    boolean electRejoinedLeader() {
+        GroupMember leader = leaderId == null ? null : members.get(leaderId);
+        if (leader != null && leader.awaitingJoin != null) {
+            return true;
+        }
+        for (GroupMember member : members.values()) {
+            if (member.awaitingJoin != null) {
+                leaderId = member.memberId;
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Each member's assignment in the current generation. */
     Map<String, byte[]> currentAssignments() {
         Map<String, byte[]> assignments = new HashMap<>();

@@ -103,16 +103,26 @@ final class GroupRebalancer {
         completeJoin(group);
     }
 
-    /** Ends the join phase: drops members that did not rejoin, starts the next generation, answers the joins. */
+    /**
+     * Ends the join phase: drops the dynamic members that did not rejoin, starts the next generation, answers the
+     * joins. Static members that did not rejoin stay, as in Kafka (KIP-345: a restart must not cost the instance its
+     * place; its session timeout decides), and are listed to the leader. If no member rejoined at all, not even one
+     * to lead, the join phase waits another rebalance timeout for the sessions to remove the silent ones.
+     */
     void completeJoin(ClassicGroup group) {
         synchronized (group) {
             if (group.state() != GroupState.PREPARING_REBALANCE) {
                 return; // deleted meanwhile
             }
             for (GroupMember member : List.copyOf(group.members.values())) {
-                if (member.awaitingJoin == null) {
+                if (member.awaitingJoin == null && member.groupInstanceId == null) {
                     removeMember(group, member);
                 }
+            }
+            if (!group.members.isEmpty() && !group.electRejoinedLeader()) {
+                purgatory.tryCompleteElseWatch(new DelayedJoin(this, group, group.rebalanceTimeoutMs()),
+                        List.of(group));
+                return;
             }
             group.generationId++;
             if (group.members.isEmpty()) {
@@ -123,16 +133,15 @@ final class GroupRebalancer {
                 metadata.storeEmpty(group, group.toStored(Map.of(), group.emptySinceMs));
                 return;
             }
-            if (!group.members.containsKey(group.leaderId)) {
-                group.leaderId = group.members.keySet().iterator().next();
-            }
             group.protocolName = group.selectProtocol();
             group.transitionTo(GroupState.COMPLETING_REBALANCE);
             for (GroupMember member : group.members.values()) {
                 GroupMember.PendingJoin pending = member.awaitingJoin;
                 member.awaitingJoin = null;
                 member.assignment = new byte[0];
-                pending.response().complete(joinResponse(group, member, pending.version()));
+                if (pending != null) {
+                    pending.response().complete(joinResponse(group, member, pending.version()));
+                }
                 sessions.markAlive(group, member);
             }
         }

@@ -108,6 +108,28 @@ class StaticMembershipTest {
         assertThat(observer.describedState("old-client")).isEqualTo("Stable");
     }
 
+    @Test
+    void aStaticMemberThatMissesTheJoinPhaseKeepsItsPlaceAndTheRejoinedMemberLeads() throws Exception {
+        GroupWireClient staticClient = client();
+        Struct a = staticClient.call(ApiKey.JOIN_GROUP, 9, staticJoin("kept", "", "instance-a", new byte[]{1}));
+        String aId = a.getString("MemberId");
+        sync(staticClient, "kept", 1, aId, "instance-a", aId);
+        GroupWireClient dynamicClient = client();
+        String bId = dynamicClient.call(ApiKey.JOIN_GROUP, 9, dynamicJoin("kept", "")).getString("MemberId");
+        CompletableFuture<Struct> bJoin = async(dynamicClient, dynamicJoin("kept", bId));
+        Eventually.await(() -> observer.stateIs("kept", "PreparingRebalance"), "B's join to start a rebalance");
+
+        // A stopped heartbeating without leaving: its 30 s session outlasts the 5 s join phase.
+        clock.advance(REBALANCE_MS);
+        Struct joined = bJoin.get(30, TimeUnit.SECONDS);
+
+        assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(joined.getInt32("GenerationId")).isEqualTo(2);
+        assertThat(joined.getString("Leader")).as("A did not rejoin: B leads").isEqualTo(bId);
+        assertThat(joined.getStructs("Members")).extracting(m -> m.getString("MemberId"))
+                .containsExactlyInAnyOrder(aId, bId);
+    }
+
     /**
      * Static A (instance-a, the leader) and static B (instance-b) in generation 2 of a Stable group, A assigned
      * {1} and B {2}, each speaking on its own connection.
