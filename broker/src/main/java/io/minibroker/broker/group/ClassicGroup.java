@@ -36,6 +36,11 @@ final class ClassicGroup {
      * middle of a rebalance lands in the generation being formed.
      */
     final Map<String, GroupMember> pendingMembers = new HashMap<>();
+    /**
+     * Members answered at the end of this generation's join phase that have not sent their SyncGroup yet (Kafka's
+     * pendingSyncMembers): those still here when the rebalance timeout runs out are removed ({@link DelayedSync}).
+     */
+    final Set<String> pendingSyncMembers = new HashSet<>();
     /** A member joined during the first generation's join phase: an initial delay running out waits another. */
     boolean newMemberAdded;
     /**
@@ -151,6 +156,7 @@ final class ClassicGroup {
         if (member.memberId.equals(leaderId)) {
             leaderId = members.isEmpty() ? null : members.keySet().iterator().next();
         }
+        pendingSyncMembers.remove(member.memberId);
     }
 
     /** A static member's new id takes its old one's place (KIP-345), and its leadership if it led. */
@@ -164,13 +170,19 @@ final class ClassicGroup {
         }
     }
 
-    /** FENCED_INSTANCE_ID if the request names a static instance that now belongs to another member id. */
-    Errors checkFenced(String groupInstanceId, String memberId) {
+    /**
+     * The instance-id half of Kafka's validateMember, for a request naming a static instance: UNKNOWN_MEMBER_ID if
+     * the group has no such instance, FENCED_INSTANCE_ID if it now belongs to another member id.
+     */
+    Errors checkInstance(String groupInstanceId, String memberId) {
         if (groupInstanceId == null) {
             return Errors.NONE;
         }
         String current = staticMembers.get(groupInstanceId);
-        return current != null && !current.equals(memberId) ? Errors.FENCED_INSTANCE_ID : Errors.NONE;
+        if (current == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return current.equals(memberId) ? Errors.NONE : Errors.FENCED_INSTANCE_ID;
     }
 
     /**
@@ -178,8 +190,9 @@ final class ClassicGroup {
      * UNKNOWN_MEMBER_ID (also while the group is Empty or Dead) or ILLEGAL_GENERATION if not.
      */
     Errors checkMember(int generationId, String memberId, String groupInstanceId) {
-        if (checkFenced(groupInstanceId, memberId) != Errors.NONE) {
-            return Errors.FENCED_INSTANCE_ID;
+        Errors instance = checkInstance(groupInstanceId, memberId);
+        if (instance != Errors.NONE) {
+            return instance;
         }
         if (!members.containsKey(memberId) || state == GroupState.DEAD || state == GroupState.EMPTY) {
             return Errors.UNKNOWN_MEMBER_ID;
@@ -211,6 +224,12 @@ final class ClassicGroup {
         Map<String, byte[]> assignments = new HashMap<>();
         members.values().forEach(member -> assignments.put(member.memberId, member.assignment));
         return assignments;
+    }
+
+    /** Whether generation {@code generation} is still being synced and some member has not sent its SyncGroup. */
+    boolean awaitsSyncs(int generation) {
+        return generationId == generation && !pendingSyncMembers.isEmpty()
+                && (state == GroupState.COMPLETING_REBALANCE || state == GroupState.STABLE);
     }
 
     boolean allMembersRejoined() {

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 
 import static io.minibroker.broker.group.GroupResponses.joinError;
 import static io.minibroker.broker.group.GroupResponses.joinResponse;
+import static io.minibroker.broker.group.GroupResponses.syncError;
 import static io.minibroker.broker.group.GroupResponses.syncResponse;
 
 /**
@@ -160,7 +161,11 @@ final class ClassicGroupCoordinator {
                 return completed(joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
             }
             String instanceId = request.groupInstanceId();
-            if (instanceId != null && (newMember || group.staticMembers.containsKey(instanceId))) {
+            if (instanceId != null && !newMember && !group.staticMembers.containsKey(instanceId)) {
+                // Kafka's validateMember: a known member id naming an instance the group does not know of
+                return completed(joinError(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
+            }
+            if (instanceId != null) {
                 joinStatic(group, request, response);
             } else if (newMember) {
                 String memberId = request.clientId() + "-" + UUID.randomUUID();
@@ -325,38 +330,47 @@ final class ClassicGroupCoordinator {
 
     // ---------------------------------------------------------------------------------------------- SyncGroup
 
-    CompletableFuture<Struct> sync(String groupId, int generationId, String memberId, String groupInstanceId,
-                                   Map<String, byte[]> assignments) {
+    /**
+     * As Kafka's validateSyncGroup: after the member and generation checks, a protocol type or name (v5+) other
+     * than the group's is INCONSISTENT_GROUP_PROTOCOL; a successful answer carries the group's.
+     */
+    CompletableFuture<Struct> sync(SyncRequest request) {
         CompletableFuture<Struct> response = new CompletableFuture<>();
-        Errors notHere = groups.coordinatorError(groupId);
+        Errors notHere = groups.coordinatorError(request.groupId());
         if (notHere != Errors.NONE) {
             // While loading, the rebalance under way is lost: as Kafka, REBALANCE_IN_PROGRESS sends the member back
             // to JoinGroup at this coordinator (older clients do not know COORDINATOR_LOAD_IN_PROGRESS here).
-            return completed(syncResponse(notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS
-                    ? Errors.REBALANCE_IN_PROGRESS : notHere, new byte[0]));
+            return completed(syncError(notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS
+                    ? Errors.REBALANCE_IN_PROGRESS : notHere));
         }
-        ClassicGroup group = groups.get(groupId);
+        ClassicGroup group = groups.get(request.groupId());
         if (group == null) {
-            return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
+            return completed(syncError(Errors.UNKNOWN_MEMBER_ID));
         }
+        String memberId = request.memberId();
         synchronized (group) {
-            Errors refused = group.checkMember(generationId, memberId, groupInstanceId);
+            Errors refused = group.checkMember(request.generationId(), memberId, request.groupInstanceId());
+            if (refused == Errors.NONE && request.inconsistentWith(group.protocolType, group.protocolName)) {
+                refused = Errors.INCONSISTENT_GROUP_PROTOCOL;
+            }
             if (refused != Errors.NONE) {
-                return completed(syncResponse(refused, new byte[0]));
+                return completed(syncError(refused));
             }
             GroupMember member = group.members.get(memberId);
             switch (group.state()) {
-                case PREPARING_REBALANCE -> response.complete(syncResponse(Errors.REBALANCE_IN_PROGRESS, new byte[0]));
+                case PREPARING_REBALANCE -> response.complete(syncError(Errors.REBALANCE_IN_PROGRESS));
                 case STABLE -> {
                     sessions.markAlive(group, member);
-                    response.complete(syncResponse(Errors.NONE, member.assignment));
+                    rebalancer.synced(group, memberId);
+                    response.complete(syncResponse(group.protocolType, group.protocolName, member.assignment));
                 }
                 default -> {
                     member.failSync(Errors.REBALANCE_IN_PROGRESS); // a retried sync replaces the earlier one
                     member.awaitingSync = response;
                     sessions.markAlive(group, member);
+                    rebalancer.synced(group, memberId);
                     if (memberId.equals(group.leaderId)) {
-                        rebalancer.storeAssignment(group, group.generationId, assignments);
+                        rebalancer.storeAssignment(group, group.generationId, request.assignments());
                     }
                 }
             }
@@ -401,8 +415,8 @@ final class ClassicGroupCoordinator {
                 return Errors.NONE;
             }
             if (groupInstanceId != null && !memberId.isEmpty()
-                    && group.checkFenced(groupInstanceId, memberId) != Errors.NONE) {
-                return Errors.FENCED_INSTANCE_ID;
+                    && group.checkInstance(groupInstanceId, memberId) != Errors.NONE) {
+                return group.checkInstance(groupInstanceId, memberId);
             }
             GroupMember member = group.members.get(groupInstanceId != null && memberId.isEmpty()
                     ? group.staticMembers.getOrDefault(groupInstanceId, "") : memberId);

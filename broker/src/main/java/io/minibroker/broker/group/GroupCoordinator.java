@@ -299,14 +299,12 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return membership.join(request);
     }
 
-    CompletableFuture<Struct> sync(String groupId, int generationId, String memberId, String groupInstanceId,
-                                   Map<String, byte[]> assignments) {
-        ConsumerGroup group = consumerGroups.get(groupId);
+    CompletableFuture<Struct> sync(SyncRequest request) {
+        ConsumerGroup group = consumerGroups.get(request.groupId());
         if (group != null) {
-            return CompletableFuture.completedFuture(classicMembers.sync(group, generationId, memberId,
-                    groupInstanceId));
+            return CompletableFuture.completedFuture(classicMembers.sync(group, request));
         }
-        return membership.sync(groupId, generationId, memberId, groupInstanceId, assignments);
+        return membership.sync(request);
     }
 
     Errors heartbeat(String groupId, int generationId, String memberId, String groupInstanceId) {

@@ -77,6 +77,7 @@ final class GroupRebalancer {
                 member.failSync(Errors.REBALANCE_IN_PROGRESS);
             }
         }
+        group.pendingSyncMembers.clear(); // the generation being synced will not be
         boolean firstRebalance = group.state() == GroupState.EMPTY;
         group.transitionTo(GroupState.PREPARING_REBALANCE);
         DelayedOperation join = firstRebalance && initialRebalanceDelayMs > 0
@@ -143,11 +144,42 @@ final class GroupRebalancer {
                     pending.response().complete(joinResponse(group, member, pending.version()));
                 }
                 sessions.markAlive(group, member);
+                group.pendingSyncMembers.add(member.memberId);
             }
+            purgatory.tryCompleteElseWatch(new DelayedSync(this, group, group.generationId,
+                    group.rebalanceTimeoutMs()), List.of(group));
         }
     }
 
     // ------------------------------------------------------------------------------------------- Sync phase
+
+    /** The member sent its SyncGroup; once every member has, the sync phase's timeout is over. */
+    void synced(ClassicGroup group, String memberId) {
+        if (group.pendingSyncMembers.remove(memberId) && group.pendingSyncMembers.isEmpty()) {
+            purgatory.checkAndComplete(group);
+        }
+    }
+
+    /**
+     * Kafka's expirePendingSync: the rebalance timeout ran out with members of this generation that never sent
+     * their SyncGroup (after their JoinGroup answer, a client that stalls or dies): they are removed and the group
+     * rebalances without them, instead of waiting for their session timeouts while the others cannot sync.
+     */
+    void expirePendingSync(ClassicGroup group, int generation) {
+        synchronized (group) {
+            if (!group.awaitsSyncs(generation)) {
+                return;
+            }
+            for (String memberId : List.copyOf(group.pendingSyncMembers)) {
+                GroupMember member = group.members.get(memberId);
+                if (member != null) {
+                    removeMember(group, member);
+                }
+            }
+            group.pendingSyncMembers.clear();
+            prepareRebalance(group);
+        }
+    }
 
     /**
      * Kafka's storeGroup: writes the group with the leader's assignment, and only once the write counts makes the
@@ -172,7 +204,7 @@ final class GroupRebalancer {
         }
         group.transitionTo(GroupState.STABLE);
         for (GroupMember each : group.members.values()) {
-            each.answerSync(Errors.NONE, each.assignment);
+            each.answerSync(GroupResponses.syncResponse(group.protocolType, group.protocolName, each.assignment));
         }
     }
 

@@ -63,9 +63,20 @@ final class GroupResponses {
                 .struct();
     }
 
-    static Struct syncResponse(Errors error, byte[] assignment) {
+    /** A failed sync: no assignment, and (v5+) null protocol type and name, as Kafka answers errors. */
+    static Struct syncError(Errors error) {
         return new SyncGroupResponseView()
                 .errorCode(error.code())
+                .assignment(new byte[0])
+                .struct();
+    }
+
+    /** A sync that hands the member its assignment, with (v5+) the protocol type and name it is for. */
+    static Struct syncResponse(String protocolType, String protocolName, byte[] assignment) {
+        return new SyncGroupResponseView()
+                .errorCode(Errors.NONE.code())
+                .protocolType(protocolType)
+                .protocolName(protocolName)
                 .assignment(assignment)
                 .struct();
     }

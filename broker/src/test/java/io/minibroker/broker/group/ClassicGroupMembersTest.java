@@ -47,9 +47,11 @@ class ClassicGroupMembersTest {
         assertThat(group.members).containsOnlyKeys("new");
         assertThat(group.leaderId).isEqualTo("new");
         assertThat(group.staticMembers).containsEntry("instance", "new");
-        assertThat(group.checkFenced("instance", "old")).isEqualTo(Errors.FENCED_INSTANCE_ID);
-        assertThat(group.checkFenced("instance", "new")).isEqualTo(Errors.NONE);
-        assertThat(group.checkFenced(null, "old")).isEqualTo(Errors.NONE);
+        assertThat(group.checkInstance("instance", "old")).isEqualTo(Errors.FENCED_INSTANCE_ID);
+        assertThat(group.checkInstance("instance", "new")).isEqualTo(Errors.NONE);
+        assertThat(group.checkInstance(null, "old")).isEqualTo(Errors.NONE);
+        assertThat(group.checkInstance("unknown", "new")).as("Kafka's validateMember")
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
     @Test

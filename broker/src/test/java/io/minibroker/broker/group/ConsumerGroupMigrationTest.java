@@ -181,6 +181,22 @@ class ConsumerGroupMigrationTest {
     }
 
     @Test
+    void aClassicMemberSyncNamingAnotherProtocolTypeOrNameIsInconsistent() throws Exception {
+        String classic = upgradedAndReconciled();
+        SyncGroupRequestView otherType = new SyncGroupRequestView().groupId("g").generationId(2).memberId(classic)
+                .protocolType("connect").protocolName("range");
+        SyncGroupRequestView otherName = new SyncGroupRequestView().groupId("g").generationId(2).memberId(classic)
+                .protocolType("consumer").protocolName("roundrobin");
+
+        for (SyncGroupRequestView sync : List.of(otherType, otherName)) {
+            assertThat(new SyncGroupResponseView(client.call(ApiKey.SYNC_GROUP, 5, sync.struct())).errorCode())
+                    .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
+        }
+        assertThat(classicSync(classic, 2, null).protocolName()).as("a success echoes the request's")
+                .isEqualTo("range");
+    }
+
+    @Test
     void aNewClassicMemberJoinsTheMixedGroup() throws Exception {
         upgradedAndReconciled();
         JoinGroupResponseView required = classicJoin("");
