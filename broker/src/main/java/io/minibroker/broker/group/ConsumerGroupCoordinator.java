@@ -167,8 +167,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         }
         if (group == null) {
             return CompletableFuture.completedFuture(ConsumerGroupHeartbeat.Response.error(
-                    Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
-                            + request.groupId() + "."));
+                    Errors.GROUP_ID_NOT_FOUND, notAConsumerGroup(request)));
         }
         synchronized (group) {
             if (group.isDead()) { // deleted or unloaded meanwhile: the client retries
@@ -183,6 +182,19 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                     ? response
                     : ConsumerGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null));
         }
+    }
+
+    /**
+     * Why a heartbeat or leave (epoch other than 0) finds no consumer group, in Kafka's words (consumerGroup for a
+     * leave, getOrMaybeCreateConsumerGroup for a heartbeat): such a member cannot be in the group, and the client
+     * learns the group is gone (or of another type) rather than that it was removed from it.
+     */
+    private String notAConsumerGroup(ConsumerGroupHeartbeat.Request request) {
+        if (classicGroups.get(request.groupId()) != null) {
+            return "Group " + request.groupId() + " is not a consumer group";
+        }
+        return request.memberEpoch() < 0 ? "Group " + request.groupId() + " not found."
+                : "Consumer group " + request.groupId() + " not found.";
     }
 
     /**
@@ -221,15 +233,18 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             member = joined.member();
             bump = joined.isNew();
         } else {
-            member = group.members.get(request.memberId());
+            if (request.instanceId() != null) {
+                member = group.staticMember(request.instanceId());
+                ConsumerGroupHeartbeat.Response refused = checkStaticMember(member, request);
+                if (refused != null) {
+                    return refused;
+                }
+            } else {
+                member = group.members.get(request.memberId());
+            }
             if (member == null || member.leftTemporarily()) {
                 return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member "
                         + request.memberId() + " is not a member of group " + group.groupId + ".");
-            }
-            if (request.instanceId() != null && !Objects.equals(member.instanceId, request.instanceId())) {
-                return ConsumerGroupHeartbeat.Response.error(Errors.FENCED_INSTANCE_ID, "Static member "
-                        + request.memberId() + " with instance id " + request.instanceId()
-                        + " is not the member of that instance id.");
             }
             Errors fenced = checkEpoch(member, request);
             if (fenced != Errors.NONE) {
@@ -296,24 +311,28 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     /**
      * A member joining with epoch 0: a new member (a v0 client gets its id from here), one rejoining under its id,
      * or a static member coming back under its instance id (it takes over the member that left with epoch -2, its
-     * epoch and its partitions, without a rebalance).
+     * epoch and its partitions, without a rebalance). As Kafka, a consumer-protocol instance that has not left is
+     * not released, whatever member id the join names; a classic-protocol one (a member moving to the consumer
+     * protocol with its group.instance.id, which cannot leave with epoch -2) is taken over at once.
      */
     private JoinOutcome join(ConsumerGroup group, ConsumerGroupHeartbeat.Request request) {
         String memberId = request.memberId().isEmpty() ? UUID.randomUUID().toString() : request.memberId();
         ConsumerGroupMember existing = group.members.get(memberId);
         if (request.instanceId() != null) {
             ConsumerGroupMember previous = group.staticMember(request.instanceId());
+            if (previous != null && !previous.usesClassicProtocol() && !previous.leftTemporarily()) {
+                return new JoinOutcome(null, false, ConsumerGroupHeartbeat.Response.error(
+                        Errors.UNRELEASED_INSTANCE_ID, "Static member " + memberId + " with instance id "
+                                + request.instanceId() + " cannot join the group because the instance id is"
+                                + " owned by " + previous.memberId + " member."));
+            }
             if (previous != null && !previous.memberId.equals(memberId)) {
-                if (!previous.leftTemporarily()) {
-                    return new JoinOutcome(null, false, ConsumerGroupHeartbeat.Response.error(
-                            Errors.UNRELEASED_INSTANCE_ID, "Static member " + memberId + " with instance id "
-                                    + request.instanceId() + " cannot join the group because the instance id is"
-                                    + " owned by " + previous.memberId + " member."));
-                }
                 ConsumerGroupMember replacement = new ConsumerGroupMember(memberId);
                 replacement.instanceId = previous.instanceId;
-                replacement.memberEpoch = previous.previousMemberEpoch;
-                replacement.previousMemberEpoch = previous.previousMemberEpoch;
+                // The epoch it held: before leaving with -2, or a classic-protocol member's current one.
+                int epoch = previous.leftTemporarily() ? previous.previousMemberEpoch : previous.memberEpoch;
+                replacement.memberEpoch = epoch;
+                replacement.previousMemberEpoch = epoch;
                 replacement.state = previous.state;
                 replacement.assignedPartitions = previous.assignedPartitions;
                 replacement.partitionsPendingRevocation = previous.partitionsPendingRevocation;
@@ -393,16 +412,19 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * -2: a static member leaves for now, keeping its partitions for its instance id until its session runs out.
      */
     private ConsumerGroupHeartbeat.Response leave(ConsumerGroup group, ConsumerGroupHeartbeat.Request request) {
-        ConsumerGroupMember member = request.instanceId() != null
-                ? group.staticMember(request.instanceId()) : group.members.get(request.memberId());
-        if (member == null) {
-            return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId()
-                    + " is not a member of group " + group.groupId + ".");
-        }
-        if (!member.memberId.equals(request.memberId())) {
-            return ConsumerGroupHeartbeat.Response.error(Errors.FENCED_INSTANCE_ID, "Static member "
-                    + request.memberId() + " with instance id " + request.instanceId()
-                    + " is not the member of that instance id.");
+        ConsumerGroupMember member;
+        if (request.instanceId() != null) {
+            member = group.staticMember(request.instanceId());
+            ConsumerGroupHeartbeat.Response refused = checkStaticMember(member, request);
+            if (refused != null) {
+                return refused;
+            }
+        } else {
+            member = group.members.get(request.memberId());
+            if (member == null) {
+                return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member "
+                        + request.memberId() + " is not a member of group " + group.groupId + ".");
+            }
         }
         if (request.memberEpoch() == ConsumerGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
             if (!member.leftTemporarily()) {
@@ -421,6 +443,25 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         }
         return new ConsumerGroupHeartbeat.Response(Errors.NONE, null, request.memberId(), request.memberEpoch(), 0,
                 null);
+    }
+
+    /**
+     * A heartbeat or leave naming an instance id: as Kafka, the member is the one that holds the instance id, so an
+     * unknown instance is UNKNOWN_MEMBER_ID and one held by another member id (a newer process took it over) is
+     * FENCED_INSTANCE_ID. Null if the request comes from the instance's member.
+     */
+    private static ConsumerGroupHeartbeat.Response checkStaticMember(ConsumerGroupMember member,
+                                                                     ConsumerGroupHeartbeat.Request request) {
+        if (member == null) {
+            return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID,
+                    "Instance id " + request.instanceId() + " is unknown.");
+        }
+        if (!member.memberId.equals(request.memberId())) {
+            return ConsumerGroupHeartbeat.Response.error(Errors.FENCED_INSTANCE_ID, "Static member "
+                    + request.memberId() + " with instance id " + request.instanceId() + " was fenced by member "
+                    + member.memberId + ".");
+        }
+        return null;
     }
 
     /** Removes a member; the group epoch moves on, so the others get its partitions. */
