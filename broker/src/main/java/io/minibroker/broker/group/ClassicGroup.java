@@ -187,14 +187,19 @@ final class ClassicGroup {
 
     /**
      * Whether a SyncGroup or Heartbeat comes from a member of the current generation: FENCED_INSTANCE_ID,
-     * UNKNOWN_MEMBER_ID (also while the group is Empty or Dead) or ILLEGAL_GENERATION if not.
+     * UNKNOWN_MEMBER_ID (also while the group is Empty) or ILLEGAL_GENERATION if not. A Dead group (deleted or
+     * unloaded since the request found it) is COORDINATOR_NOT_AVAILABLE, as Kafka: the client finds the coordinator
+     * again and rejoins.
      */
     Errors checkMember(int generationId, String memberId, String groupInstanceId) {
+        if (state == GroupState.DEAD) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
         Errors instance = checkInstance(groupInstanceId, memberId);
         if (instance != Errors.NONE) {
             return instance;
         }
-        if (!members.containsKey(memberId) || state == GroupState.DEAD || state == GroupState.EMPTY) {
+        if (!members.containsKey(memberId) || state == GroupState.EMPTY) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         return generationId != this.generationId ? Errors.ILLEGAL_GENERATION : Errors.NONE;

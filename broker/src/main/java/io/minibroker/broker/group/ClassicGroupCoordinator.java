@@ -338,10 +338,9 @@ final class ClassicGroupCoordinator {
         CompletableFuture<Struct> response = new CompletableFuture<>();
         Errors notHere = groups.coordinatorError(request.groupId());
         if (notHere != Errors.NONE) {
-            // While loading, the rebalance under way is lost: as Kafka, REBALANCE_IN_PROGRESS sends the member back
-            // to JoinGroup at this coordinator (older clients do not know COORDINATOR_LOAD_IN_PROGRESS here).
-            return completed(syncError(notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS
-                    ? Errors.REBALANCE_IN_PROGRESS : notHere));
+            // COORDINATOR_LOAD_IN_PROGRESS too, as Kafka 4.x's coordinator runtime answers any write while loading
+            // (the old coordinator's REBALANCE_IN_PROGRESS is gone); the client retries the sync.
+            return completed(syncError(notHere));
         }
         ClassicGroup group = groups.get(request.groupId());
         if (group == null) {

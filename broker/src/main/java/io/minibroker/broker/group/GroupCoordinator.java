@@ -300,6 +300,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     CompletableFuture<Struct> sync(SyncRequest request) {
+        if (request.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(GroupResponses.syncError(Errors.INVALID_GROUP_ID));
+        }
         ConsumerGroup group = consumerGroups.get(request.groupId());
         if (group != null) {
             return CompletableFuture.completedFuture(classicMembers.sync(group, request));
@@ -307,7 +310,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return membership.sync(request);
     }
 
+    /** As Kafka's GroupCoordinatorService, an empty group id is INVALID_GROUP_ID (the JoinGroup's check too). */
     Errors heartbeat(String groupId, int generationId, String memberId, String groupInstanceId) {
+        if (groupId.isEmpty()) {
+            return Errors.INVALID_GROUP_ID;
+        }
         ConsumerGroup group = consumerGroups.get(groupId);
         if (group != null) {
             return classicMembers.heartbeat(group, generationId, memberId, groupInstanceId);

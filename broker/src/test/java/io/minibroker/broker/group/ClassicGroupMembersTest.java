@@ -66,6 +66,10 @@ class ClassicGroupMembersTest {
         assertThat(group.checkMember(1, "a", null)).isEqualTo(Errors.NONE);
         assertThat(group.checkMember(0, "a", null)).isEqualTo(Errors.ILLEGAL_GENERATION);
         assertThat(group.checkMember(1, "stranger", null)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+
+        group.transitionTo(GroupState.DEAD);
+        assertThat(group.checkMember(1, "a", null)).as("deleted meanwhile: find the coordinator again")
+                .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
     }
 
     private static GroupMember member(String memberId, String groupInstanceId) {

@@ -184,6 +184,18 @@ class GroupProtocolErrorsTest {
     }
 
     @Test
+    void anEmptyGroupIdIsInvalidForSyncHeartbeatAndLeave() throws IOException {
+        assertThat(client.call(ApiKey.SYNC_GROUP, SYNC_V5, ApiKey.SYNC_GROUP.request().newMessage()
+                .set("GroupId", "").set("GenerationId", 1).set("MemberId", "m")).getInt16("ErrorCode"))
+                .isEqualTo(Errors.INVALID_GROUP_ID.code());
+        assertThat(heartbeat("", 1, "m").getInt16("ErrorCode")).isEqualTo(Errors.INVALID_GROUP_ID.code());
+        Struct leave = ApiKey.LEAVE_GROUP.request().newMessage().set("GroupId", "");
+        leave.addElement("Members").set("MemberId", "m");
+        assertThat(client.call(ApiKey.LEAVE_GROUP, 5, leave).getInt16("ErrorCode"))
+                .isEqualTo(Errors.INVALID_GROUP_ID.code());
+    }
+
+    @Test
     void aSyncForAnOldGenerationIsIllegal() throws IOException {
         Struct member = joinAndSyncAlone("syncs", 10_000);
         Struct sync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", "syncs")
