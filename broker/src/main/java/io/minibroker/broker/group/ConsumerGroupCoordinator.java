@@ -126,7 +126,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             } else if (request.ownedTopicPartitions() == null || !request.ownedTopicPartitions().isEmpty()) {
                 problem = "TopicPartitions must be empty when (re-)joining.";
             } else if (request.subscribedTopicNames() == null && request.subscribedTopicRegex() == null) {
-                problem = "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.";
+                problem = "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.";
             }
         } else if (request.memberEpoch() == ConsumerGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
             if (request.instanceId() == null) {
@@ -233,23 +233,19 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             member = joined.member();
             bump = joined.isNew();
         } else {
-            if (request.instanceId() != null) {
-                member = group.staticMember(request.instanceId());
-                ConsumerGroupHeartbeat.Response refused = checkStaticMember(member, request);
-                if (refused != null) {
-                    return refused;
-                }
-            } else {
-                member = group.members.get(request.memberId());
+            Sender sender = sender(group, request);
+            if (sender.refusal() != null) {
+                return sender.refusal();
             }
-            if (member == null || member.leftTemporarily()) {
-                return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member "
-                        + request.memberId() + " is not a member of group " + group.groupId + ".");
+            member = sender.member();
+            if (member.leftTemporarily()) {
+                return unknownMember(group, request);
             }
             Errors fenced = checkEpoch(member, request);
             if (fenced != Errors.NONE) {
-                return ConsumerGroupHeartbeat.Response.error(fenced, "The consumer group member has a smaller member"
-                        + " epoch (" + request.memberEpoch() + ") than the one known by the group coordinator ("
+                return ConsumerGroupHeartbeat.Response.error(fenced, "The consumer group member has a "
+                        + (request.memberEpoch() > member.memberEpoch ? "greater" : "smaller") + " member epoch ("
+                        + request.memberEpoch() + ") than the one known by the group coordinator ("
                         + member.memberEpoch + "). The member must abandon all its partitions and rejoin.");
             }
         }
@@ -412,20 +408,11 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * -2: a static member leaves for now, keeping its partitions for its instance id until its session runs out.
      */
     private ConsumerGroupHeartbeat.Response leave(ConsumerGroup group, ConsumerGroupHeartbeat.Request request) {
-        ConsumerGroupMember member;
-        if (request.instanceId() != null) {
-            member = group.staticMember(request.instanceId());
-            ConsumerGroupHeartbeat.Response refused = checkStaticMember(member, request);
-            if (refused != null) {
-                return refused;
-            }
-        } else {
-            member = group.members.get(request.memberId());
-            if (member == null) {
-                return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member "
-                        + request.memberId() + " is not a member of group " + group.groupId + ".");
-            }
+        Sender sender = sender(group, request);
+        if (sender.refusal() != null) {
+            return sender.refusal();
         }
+        ConsumerGroupMember member = sender.member();
         if (request.memberEpoch() == ConsumerGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
             if (!member.leftTemporarily()) {
                 member.previousMemberEpoch = member.memberEpoch;
@@ -445,23 +432,37 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                 null);
     }
 
+    /** The member a heartbeat or leave (epoch other than 0) comes from, or why there is none. */
+    private record Sender(ConsumerGroupMember member, ConsumerGroupHeartbeat.Response refusal) {
+    }
+
     /**
-     * A heartbeat or leave naming an instance id: as Kafka, the member is the one that holds the instance id, so an
-     * unknown instance is UNKNOWN_MEMBER_ID and one held by another member id (a newer process took it over) is
-     * FENCED_INSTANCE_ID. Null if the request comes from the instance's member.
+     * As Kafka, a request naming an instance id comes from the member that holds the instance id: an unknown
+     * instance is UNKNOWN_MEMBER_ID, one held by another member id (a newer process took it over)
+     * FENCED_INSTANCE_ID. Without an instance id, the member of that id.
      */
-    private static ConsumerGroupHeartbeat.Response checkStaticMember(ConsumerGroupMember member,
-                                                                     ConsumerGroupHeartbeat.Request request) {
+    private static Sender sender(ConsumerGroup group, ConsumerGroupHeartbeat.Request request) {
+        if (request.instanceId() == null) {
+            ConsumerGroupMember member = group.members.get(request.memberId());
+            return new Sender(member, member == null ? unknownMember(group, request) : null);
+        }
+        ConsumerGroupMember member = group.staticMember(request.instanceId());
         if (member == null) {
-            return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID,
-                    "Instance id " + request.instanceId() + " is unknown.");
+            return new Sender(null, ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID,
+                    "Instance id " + request.instanceId() + " is unknown."));
         }
         if (!member.memberId.equals(request.memberId())) {
-            return ConsumerGroupHeartbeat.Response.error(Errors.FENCED_INSTANCE_ID, "Static member "
+            return new Sender(null, ConsumerGroupHeartbeat.Response.error(Errors.FENCED_INSTANCE_ID, "Static member "
                     + request.memberId() + " with instance id " + request.instanceId() + " was fenced by member "
-                    + member.memberId + ".");
+                    + member.memberId + "."));
         }
-        return null;
+        return new Sender(member, null);
+    }
+
+    private static ConsumerGroupHeartbeat.Response unknownMember(ConsumerGroup group,
+                                                                 ConsumerGroupHeartbeat.Request request) {
+        return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId()
+                + " is not a member of group " + group.groupId + ".");
     }
 
     /** Removes a member; the group epoch moves on, so the others get its partitions. */

@@ -81,6 +81,21 @@ class ConsumerGroupStaticMembersTest {
     }
 
     @Test
+    void kafkasMessagesForAJoinWithoutTopicsAndAnEpochAheadOfTheGroups() throws IOException {
+        ConsumerGroupHeartbeatResponseView noTopics = new ConsumerGroupHeartbeatResponseView(client.call(
+                ApiKey.CONSUMER_GROUP_HEARTBEAT, 1, new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("a")
+                        .memberEpoch(0).rebalanceTimeoutMs(30_000).topicPartitions(List.of()).struct()));
+        assertThat(noTopics.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(noTopics.errorMessage())
+                .isEqualTo("Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.");
+
+        int epoch = heartbeat("g", "a", 0, null).memberEpoch();
+        ConsumerGroupHeartbeatResponseView ahead = heartbeat("g", "a", epoch + 5, null);
+        assertThat(ahead.errorCode()).isEqualTo(Errors.FENCED_MEMBER_EPOCH.code());
+        assertThat(ahead.errorMessage()).startsWith("The consumer group member has a greater member epoch (");
+    }
+
+    @Test
     void aHeartbeatOrLeaveToAGroupThatIsNotAConsumerGroupIsGroupIdNotFound() throws IOException {
         ConsumerGroupHeartbeatResponseView missing = heartbeat("nowhere", "a", 5, null);
         assertThat(missing.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
