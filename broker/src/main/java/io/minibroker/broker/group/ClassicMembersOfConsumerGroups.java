@@ -125,24 +125,28 @@ final class ClassicMembersOfConsumerGroups {
     /**
      * The member the join is for: the classic-protocol member of that id; else a new one, under the id it was given
      * with MEMBER_ID_REQUIRED (or a fresh one), a static member's own if its instance id is known (it takes its
-     * place); null if the id names a consumer-protocol member or the group is full.
+     * place; a consumer-protocol member holding the instance id is replaced, as Kafka, keeping its epoch and
+     * partitions); null if the id names a consumer-protocol member or the group is full.
      */
     private ConsumerGroupMember memberFor(ConsumerGroup group, JoinRequest request) {
         ConsumerGroupMember existing = group.members.get(request.memberId());
         if (existing != null) {
             return existing.usesClassicProtocol() ? existing : null;
         }
+        String memberId = request.memberId().isEmpty() ? UUID.randomUUID().toString() : request.memberId();
         if (request.groupInstanceId() != null) {
             ConsumerGroupMember previous = group.staticMember(request.groupInstanceId());
             if (previous != null && previous.usesClassicProtocol()) {
                 return previous;
             }
+            if (previous != null) { // as Kafka: a consumer-protocol instance restarted as classic is taken over
+                return consumers.replaceStaticMember(group, previous, memberId);
+            }
         }
         if (group.members.size() >= consumers.maxSize()) {
             return null;
         }
-        ConsumerGroupMember member = new ConsumerGroupMember(request.memberId().isEmpty()
-                ? UUID.randomUUID().toString() : request.memberId());
+        ConsumerGroupMember member = new ConsumerGroupMember(memberId);
         member.instanceId = request.groupInstanceId();
         return member;
     }

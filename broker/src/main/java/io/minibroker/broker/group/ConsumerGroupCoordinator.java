@@ -323,25 +323,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                                 + " owned by " + previous.memberId + " member."));
             }
             if (previous != null && !previous.memberId.equals(memberId)) {
-                ConsumerGroupMember replacement = new ConsumerGroupMember(memberId);
-                replacement.instanceId = previous.instanceId;
-                // The epoch it held: before leaving with -2, or a classic-protocol member's current one.
-                int epoch = previous.leftTemporarily() ? previous.previousMemberEpoch : previous.memberEpoch;
-                replacement.memberEpoch = epoch;
-                replacement.previousMemberEpoch = epoch;
-                replacement.state = previous.state;
-                replacement.assignedPartitions = previous.assignedPartitions;
-                replacement.partitionsPendingRevocation = previous.partitionsPendingRevocation;
-                replacement.subscribedTopicNames = previous.subscribedTopicNames;
-                replacement.subscribedTopicRegex = previous.subscribedTopicRegex;
-                replacement.serverAssignor = previous.serverAssignor;
-                replacement.rackId = previous.rackId;
-                timeouts.end(previous);
-                Map<UUID, Set<Integer>> target = group.targetOf(previous.memberId);
-                group.remove(previous.memberId);
-                group.add(replacement);
-                group.targetAssignment.put(memberId, target);
-                return new JoinOutcome(replacement, false, null);
+                return new JoinOutcome(replaceStaticMember(group, previous, memberId), false, null);
             }
         }
         if (existing != null) {
@@ -430,6 +412,33 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         }
         return new ConsumerGroupHeartbeat.Response(Errors.NONE, null, request.memberId(), request.memberEpoch(), 0,
                 null);
+    }
+
+    /**
+     * A static member's new member id takes the place of the member that held its instance id (whichever protocol
+     * either speaks): its epoch, its subscription and its partitions, so no rebalance is needed. The caller holds
+     * the group's lock.
+     */
+    ConsumerGroupMember replaceStaticMember(ConsumerGroup group, ConsumerGroupMember previous, String memberId) {
+        ConsumerGroupMember replacement = new ConsumerGroupMember(memberId);
+        replacement.instanceId = previous.instanceId;
+        // The epoch it held: before leaving with -2, or a classic-protocol member's current one.
+        int epoch = previous.leftTemporarily() ? previous.previousMemberEpoch : previous.memberEpoch;
+        replacement.memberEpoch = epoch;
+        replacement.previousMemberEpoch = epoch;
+        replacement.state = previous.state;
+        replacement.assignedPartitions = previous.assignedPartitions;
+        replacement.partitionsPendingRevocation = previous.partitionsPendingRevocation;
+        replacement.subscribedTopicNames = previous.subscribedTopicNames;
+        replacement.subscribedTopicRegex = previous.subscribedTopicRegex;
+        replacement.serverAssignor = previous.serverAssignor;
+        replacement.rackId = previous.rackId;
+        timeouts.end(previous);
+        Map<UUID, Set<Integer>> target = group.targetOf(previous.memberId);
+        group.remove(previous.memberId);
+        group.add(replacement);
+        group.targetAssignment.put(memberId, target);
+        return replacement;
     }
 
     /** The member a heartbeat or leave (epoch other than 0) comes from, or why there is none. */

@@ -225,6 +225,29 @@ class ConsumerGroupMigrationTest {
     }
 
     @Test
+    void aStaticConsumerProtocolMemberRestartedWithTheClassicProtocolTakesItsInstanceOver() throws Exception {
+        start(Map.of());
+        createTopic();
+        ConsumerGroupHeartbeatResponseView joined = new ConsumerGroupHeartbeatResponseView(client.call(
+                ApiKey.CONSUMER_GROUP_HEARTBEAT, 1, new ConsumerGroupHeartbeatRequestView().groupId("g")
+                        .memberId("m1").memberEpoch(0).instanceId("host-1").rebalanceTimeoutMs(30_000)
+                        .subscribedTopicNames(List.of("t")).topicPartitions(List.of()).struct()));
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+
+        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
+                .rebalanceTimeoutMs(30_000).memberId("").groupInstanceId("host-1").protocolType("consumer");
+        join.addProtocol().name("range").metadata(subscription(List.of()));
+        JoinGroupResponseView restarted = new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9,
+                join.struct()));
+
+        assertThat(restarted.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(describe().members()).singleElement().satisfies(member -> {
+            assertThat(member.memberId()).isEqualTo(restarted.memberId()).isNotEqualTo("m1");
+            assertThat(member.instanceId()).isEqualTo("host-1");
+        });
+    }
+
+    @Test
     void aNewClassicMemberJoinsTheMixedGroup() throws Exception {
         upgradedAndReconciled();
         JoinGroupResponseView required = classicJoin("");
