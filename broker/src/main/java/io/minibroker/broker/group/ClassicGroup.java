@@ -36,6 +36,11 @@ final class ClassicGroup {
      * middle of a rebalance lands in the generation being formed.
      */
     final Map<String, GroupMember> pendingMembers = new HashMap<>();
+    /**
+     * Members answered at the end of this generation's join phase that have not sent their SyncGroup yet (Kafka's
+     * pendingSyncMembers): those still here when the rebalance timeout runs out are removed ({@link DelayedSync}).
+     */
+    final Set<String> pendingSyncMembers = new HashSet<>();
     /** A member joined during the first generation's join phase: an initial delay running out waits another. */
     boolean newMemberAdded;
     /**
@@ -151,6 +156,7 @@ final class ClassicGroup {
         if (member.memberId.equals(leaderId)) {
             leaderId = members.isEmpty() ? null : members.keySet().iterator().next();
         }
+        pendingSyncMembers.remove(member.memberId);
     }
 
     /** A static member's new id takes its old one's place (KIP-345), and its leadership if it led. */
@@ -164,27 +170,58 @@ final class ClassicGroup {
         }
     }
 
-    /** FENCED_INSTANCE_ID if the request names a static instance that now belongs to another member id. */
-    Errors checkFenced(String groupInstanceId, String memberId) {
+    /**
+     * The instance-id half of Kafka's validateMember, for a request naming a static instance: UNKNOWN_MEMBER_ID if
+     * the group has no such instance, FENCED_INSTANCE_ID if it now belongs to another member id.
+     */
+    Errors checkInstance(String groupInstanceId, String memberId) {
         if (groupInstanceId == null) {
             return Errors.NONE;
         }
         String current = staticMembers.get(groupInstanceId);
-        return current != null && !current.equals(memberId) ? Errors.FENCED_INSTANCE_ID : Errors.NONE;
+        if (current == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return current.equals(memberId) ? Errors.NONE : Errors.FENCED_INSTANCE_ID;
     }
 
     /**
      * Whether a SyncGroup or Heartbeat comes from a member of the current generation: FENCED_INSTANCE_ID,
-     * UNKNOWN_MEMBER_ID (also while the group is Empty or Dead) or ILLEGAL_GENERATION if not.
+     * UNKNOWN_MEMBER_ID (also while the group is Empty) or ILLEGAL_GENERATION if not. A Dead group (deleted or
+     * unloaded since the request found it) is COORDINATOR_NOT_AVAILABLE, as Kafka: the client finds the coordinator
+     * again and rejoins.
      */
     Errors checkMember(int generationId, String memberId, String groupInstanceId) {
-        if (checkFenced(groupInstanceId, memberId) != Errors.NONE) {
-            return Errors.FENCED_INSTANCE_ID;
+        if (state == GroupState.DEAD) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
         }
-        if (!members.containsKey(memberId) || state == GroupState.DEAD || state == GroupState.EMPTY) {
+        Errors instance = checkInstance(groupInstanceId, memberId);
+        if (instance != Errors.NONE) {
+            return instance;
+        }
+        if (!members.containsKey(memberId) || state == GroupState.EMPTY) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         return generationId != this.generationId ? Errors.ILLEGAL_GENERATION : Errors.NONE;
+    }
+
+    /**
+     * Kafka's maybeElectNewJoinedLeader: at the end of a join phase the leader must be a member that rejoined, so
+     * one that did takes over from a leader that did not (a static member kept without rejoining). False if no
+     * member rejoined.
+     */
+    boolean electRejoinedLeader() {
+        GroupMember leader = leaderId == null ? null : members.get(leaderId);
+        if (leader != null && leader.awaitingJoin != null) {
+            return true;
+        }
+        for (GroupMember member : members.values()) {
+            if (member.awaitingJoin != null) {
+                leaderId = member.memberId;
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Each member's assignment in the current generation. */
@@ -192,6 +229,12 @@ final class ClassicGroup {
         Map<String, byte[]> assignments = new HashMap<>();
         members.values().forEach(member -> assignments.put(member.memberId, member.assignment));
         return assignments;
+    }
+
+    /** Whether generation {@code generation} is still being synced and some member has not sent its SyncGroup. */
+    boolean awaitsSyncs(int generation) {
+        return generationId == generation && !pendingSyncMembers.isEmpty()
+                && (state == GroupState.COMPLETING_REBALANCE || state == GroupState.STABLE);
     }
 
     boolean allMembersRejoined() {

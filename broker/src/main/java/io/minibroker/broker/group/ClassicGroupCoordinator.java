@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 
 import static io.minibroker.broker.group.GroupResponses.joinError;
 import static io.minibroker.broker.group.GroupResponses.joinResponse;
+import static io.minibroker.broker.group.GroupResponses.syncError;
 import static io.minibroker.broker.group.GroupResponses.syncResponse;
 
 /**
@@ -160,7 +161,11 @@ final class ClassicGroupCoordinator {
                 return completed(joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
             }
             String instanceId = request.groupInstanceId();
-            if (instanceId != null && (newMember || group.staticMembers.containsKey(instanceId))) {
+            if (instanceId != null && !newMember && !group.staticMembers.containsKey(instanceId)) {
+                // Kafka's validateMember: a known member id naming an instance the group does not know of
+                return completed(joinError(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
+            }
+            if (instanceId != null) {
                 joinStatic(group, request, response);
             } else if (newMember) {
                 String memberId = request.clientId() + "-" + UUID.randomUUID();
@@ -191,8 +196,8 @@ final class ClassicGroupCoordinator {
     /**
      * A join naming a {@code group.instance.id} (KIP-345). A known instance that comes back without its member id
      * (a restarted process) takes over the old member's place and assignment under a new member id; while the
-     * group is Stable and nothing it asked for changed, that needs no rebalance. A join with the old member id
-     * of a replaced instance is fenced.
+     * group is Stable and the protocol the group would choose stays the same, that needs no rebalance. A join with
+     * the old member id of a replaced instance is fenced.
      */
     private void joinStatic(ClassicGroup group, JoinRequest request, CompletableFuture<Struct> response) {
         String knownMemberId = group.staticMembers.get(request.groupInstanceId());
@@ -209,21 +214,24 @@ final class ClassicGroupCoordinator {
         }
     }
 
+    /**
+     * As Kafka: in a Stable group only a change of the protocol the group would select calls for a rebalance. New
+     * subscription bytes alone do not (kafka-clients put owned partitions and the generation in them, so they
+     * differ on nearly every restart), nor does the replaced member having led the group: the assignment stands.
+     */
     private void replaceStaticMember(ClassicGroup group, GroupMember old, JoinRequest request,
                                      CompletableFuture<Struct> response) {
         GroupMember replacement = newMember(request.clientId() + "-" + UUID.randomUUID(), request);
         replacement.assignment = old.assignment;
-        boolean wasLeader = old.memberId.equals(group.leaderId);
-        boolean sameProtocols = sameProtocols(old.protocols, request.protocols());
+        String replacedLeader = group.leaderId;
         fence(old);
         group.replace(old, replacement);
         replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
-        if (group.state() == GroupState.STABLE && sameProtocols && !wasLeader) {
+        if (group.state() == GroupState.STABLE && group.selectProtocol().equals(group.protocolName)) {
             sessions.markAlive(group, replacement);
-            storeStaticReplacement(group, old, replacement, replacement.awaitingJoin);
+            storeStaticReplacement(group, old, replacement, replacedLeader, replacement.awaitingJoin);
             return;
         }
-        // The leader must compute a new assignment (it may know nothing of the old one), or a rebalance is due.
         rebalancer.rebalanceOrCheck(group);
     }
 
@@ -235,13 +243,14 @@ final class ClassicGroupCoordinator {
      * Kafka maps the failure to.
      */
     private void storeStaticReplacement(ClassicGroup group, GroupMember old, GroupMember replacement,
-                                        GroupMember.PendingJoin join) {
+                                        String replacedLeader, GroupMember.PendingJoin join) {
         metadata.store(group, group::currentAssignments,
                 () -> replacement.awaitingJoin == join && group.state() == GroupState.STABLE,
                 () -> replacement.awaitingJoin == join,
                 () -> {
                     replacement.awaitingJoin = null;
-                    join.response().complete(joinResponse(group, replacement, join.version()));
+                    join.response().complete(GroupResponses.staticReplacementJoinResponse(group, replacement,
+                            replacedLeader, join.version()));
                 },
                 error -> restoreReplacedMember(group, old, replacement, error));
     }
@@ -251,9 +260,7 @@ final class ClassicGroupCoordinator {
         GroupMember.PendingJoin join = replacement.awaitingJoin;
         replacement.awaitingJoin = null;
         sessions.end(replacement);
-        group.members.remove(replacement.memberId);
-        group.members.put(old.memberId, old);
-        group.staticMembers.put(old.groupInstanceId, old.memberId);
+        group.replace(replacement, old); // the leadership too, now that a leader is replaced without a rebalance
         sessions.markAlive(group, old);
         join.response().complete(joinError(error, ""));
     }
@@ -323,38 +330,46 @@ final class ClassicGroupCoordinator {
 
     // ---------------------------------------------------------------------------------------------- SyncGroup
 
-    CompletableFuture<Struct> sync(String groupId, int generationId, String memberId, String groupInstanceId,
-                                   Map<String, byte[]> assignments) {
+    /**
+     * As Kafka's validateSyncGroup: after the member and generation checks, a protocol type or name (v5+) other
+     * than the group's is INCONSISTENT_GROUP_PROTOCOL; a successful answer carries the group's.
+     */
+    CompletableFuture<Struct> sync(SyncRequest request) {
         CompletableFuture<Struct> response = new CompletableFuture<>();
-        Errors notHere = groups.coordinatorError(groupId);
+        Errors notHere = groups.coordinatorError(request.groupId());
         if (notHere != Errors.NONE) {
-            // While loading, the rebalance under way is lost: as Kafka, REBALANCE_IN_PROGRESS sends the member back
-            // to JoinGroup at this coordinator (older clients do not know COORDINATOR_LOAD_IN_PROGRESS here).
-            return completed(syncResponse(notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS
-                    ? Errors.REBALANCE_IN_PROGRESS : notHere, new byte[0]));
+            // COORDINATOR_LOAD_IN_PROGRESS too, as Kafka 4.x's coordinator runtime answers any write while loading
+            // (the old coordinator's REBALANCE_IN_PROGRESS is gone); the client retries the sync.
+            return completed(syncError(notHere));
         }
-        ClassicGroup group = groups.get(groupId);
+        ClassicGroup group = groups.get(request.groupId());
         if (group == null) {
-            return completed(syncResponse(Errors.UNKNOWN_MEMBER_ID, new byte[0]));
+            return completed(syncError(Errors.UNKNOWN_MEMBER_ID));
         }
+        String memberId = request.memberId();
         synchronized (group) {
-            Errors refused = group.checkMember(generationId, memberId, groupInstanceId);
+            Errors refused = group.checkMember(request.generationId(), memberId, request.groupInstanceId());
+            if (refused == Errors.NONE && request.inconsistentWith(group.protocolType, group.protocolName)) {
+                refused = Errors.INCONSISTENT_GROUP_PROTOCOL;
+            }
             if (refused != Errors.NONE) {
-                return completed(syncResponse(refused, new byte[0]));
+                return completed(syncError(refused));
             }
             GroupMember member = group.members.get(memberId);
             switch (group.state()) {
-                case PREPARING_REBALANCE -> response.complete(syncResponse(Errors.REBALANCE_IN_PROGRESS, new byte[0]));
+                case PREPARING_REBALANCE -> response.complete(syncError(Errors.REBALANCE_IN_PROGRESS));
                 case STABLE -> {
                     sessions.markAlive(group, member);
-                    response.complete(syncResponse(Errors.NONE, member.assignment));
+                    rebalancer.synced(group, memberId);
+                    response.complete(syncResponse(group.protocolType, group.protocolName, member.assignment));
                 }
                 default -> {
                     member.failSync(Errors.REBALANCE_IN_PROGRESS); // a retried sync replaces the earlier one
                     member.awaitingSync = response;
                     sessions.markAlive(group, member);
+                    rebalancer.synced(group, memberId);
                     if (memberId.equals(group.leaderId)) {
-                        rebalancer.storeAssignment(group, group.generationId, assignments);
+                        rebalancer.storeAssignment(group, group.generationId, request.assignments());
                     }
                 }
             }
@@ -399,8 +414,8 @@ final class ClassicGroupCoordinator {
                 return Errors.NONE;
             }
             if (groupInstanceId != null && !memberId.isEmpty()
-                    && group.checkFenced(groupInstanceId, memberId) != Errors.NONE) {
-                return Errors.FENCED_INSTANCE_ID;
+                    && group.checkInstance(groupInstanceId, memberId) != Errors.NONE) {
+                return group.checkInstance(groupInstanceId, memberId);
             }
             GroupMember member = group.members.get(groupInstanceId != null && memberId.isEmpty()
                     ? group.staticMembers.getOrDefault(groupInstanceId, "") : memberId);

@@ -125,24 +125,28 @@ final class ClassicMembersOfConsumerGroups {
     /**
      * The member the join is for: the classic-protocol member of that id; else a new one, under the id it was given
      * with MEMBER_ID_REQUIRED (or a fresh one), a static member's own if its instance id is known (it takes its
-     * place); null if the id names a consumer-protocol member or the group is full.
+     * place; a consumer-protocol member holding the instance id is replaced, as Kafka, keeping its epoch and
+     * partitions); null if the id names a consumer-protocol member or the group is full.
      */
     private ConsumerGroupMember memberFor(ConsumerGroup group, JoinRequest request) {
         ConsumerGroupMember existing = group.members.get(request.memberId());
         if (existing != null) {
             return existing.usesClassicProtocol() ? existing : null;
         }
+        String memberId = request.memberId().isEmpty() ? UUID.randomUUID().toString() : request.memberId();
         if (request.groupInstanceId() != null) {
             ConsumerGroupMember previous = group.staticMember(request.groupInstanceId());
             if (previous != null && previous.usesClassicProtocol()) {
                 return previous;
             }
+            if (previous != null) { // as Kafka: a consumer-protocol instance restarted as classic is taken over
+                return consumers.replaceStaticMember(group, previous, memberId);
+            }
         }
         if (group.members.size() >= consumers.maxSize()) {
             return null;
         }
-        ConsumerGroupMember member = new ConsumerGroupMember(request.memberId().isEmpty()
-                ? UUID.randomUUID().toString() : request.memberId());
+        ConsumerGroupMember member = new ConsumerGroupMember(memberId);
         member.instanceId = request.groupInstanceId();
         return member;
     }
@@ -153,24 +157,29 @@ final class ClassicMembersOfConsumerGroups {
 
     /**
      * A SyncGroup: the member's assigned partitions, at its epoch; REBALANCE_IN_PROGRESS if the group epoch moved
-     * on meanwhile (unless the member is still revoking: it rejoins once it has). The protocol type and name the
-     * request carries are not checked against the join's (the classic path does not check them either).
+     * on meanwhile (unless the member is still revoking: it rejoins once it has). As Kafka's
+     * throwIfClassicProtocolUnmatched, a protocol type other than "consumer", or a protocol name other than the one
+     * the join answered (the member's first), is INCONSISTENT_GROUP_PROTOCOL; the answer echoes the request's.
      */
-    Struct sync(ConsumerGroup group, int generationId, String memberId, String groupInstanceId) {
+    Struct sync(ConsumerGroup group, SyncRequest request) {
         synchronized (group) {
-            ConsumerGroupMember member = group.isDead() ? null : group.members.get(memberId);
-            Errors refused = check(group, member, generationId, groupInstanceId);
+            ConsumerGroupMember member = group.isDead() ? null : group.members.get(request.memberId());
+            Errors refused = check(group, member, request.generationId(), request.groupInstanceId());
+            if (refused == Errors.NONE && request.inconsistentWith(ConsumerSubscription.PROTOCOL_TYPE,
+                    member.classic.protocols().keySet().iterator().next())) {
+                refused = Errors.INCONSISTENT_GROUP_PROTOCOL;
+            }
             if (refused != Errors.NONE) {
-                return GroupResponses.syncResponse(refused, new byte[0]);
+                return GroupResponses.syncError(refused);
             }
             consumers.sessionAlive(group, member);
             if (group.groupEpoch > member.memberEpoch && member.state != MemberState.UNREVOKED_PARTITIONS) {
                 // Kafka's throwIfRebalanceInProgress: a newer epoch to catch up with, unless still revoking
                 consumers.classicMustRejoin(group, member);
-                return GroupResponses.syncResponse(Errors.REBALANCE_IN_PROGRESS, new byte[0]);
+                return GroupResponses.syncError(Errors.REBALANCE_IN_PROGRESS);
             }
             consumers.classicSynced(member);
-            return GroupResponses.syncResponse(Errors.NONE,
+            return GroupResponses.syncResponse(request.protocolType(), request.protocolName(),
                     ConsumerProtocol.assignmentBytes(consumers.migration().byName(member.assignedPartitions)));
         }
     }

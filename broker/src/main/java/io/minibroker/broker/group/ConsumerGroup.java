@@ -178,18 +178,22 @@ final class ConsumerGroup {
     }
 
     /**
-     * Kafka's ConsumerGroup.validateOffsetFetch: an OffsetFetch naming a member epoch (v9+) must come from a member
-     * at that epoch; epoch -1 (an admin client) may always fetch.
+     * Kafka's ConsumerGroup.validateOffsetFetch: an OffsetFetch naming neither a member id nor an epoch (v9+: an
+     * admin client, or a client outside the group) may always fetch; one naming a member must come from it at its
+     * epoch, ILLEGAL_GENERATION for a classic-protocol member as for its commits, STALE_MEMBER_EPOCH otherwise.
      */
     Errors validateOffsetFetch(String memberId, int memberEpoch) {
-        if (memberEpoch == -1) {
+        if (memberId == null && memberEpoch < 0) {
             return Errors.NONE;
         }
-        ConsumerGroupMember member = members.get(memberId);
-        if (member == null || member.leftTemporarily()) {
+        ConsumerGroupMember member = memberId == null ? null : members.get(memberId);
+        if (member == null) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
-        return memberEpoch == member.memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
+        if (memberEpoch == member.memberEpoch) {
+            return Errors.NONE;
+        }
+        return member.usesClassicProtocol() ? Errors.ILLEGAL_GENERATION : Errors.STALE_MEMBER_EPOCH;
     }
 
     Collection<ConsumerGroupMember> allMembers() {

@@ -126,7 +126,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             } else if (request.ownedTopicPartitions() == null || !request.ownedTopicPartitions().isEmpty()) {
                 problem = "TopicPartitions must be empty when (re-)joining.";
             } else if (request.subscribedTopicNames() == null && request.subscribedTopicRegex() == null) {
-                problem = "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.";
+                problem = "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.";
             }
         } else if (request.memberEpoch() == ConsumerGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
             if (request.instanceId() == null) {
@@ -167,8 +167,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         }
         if (group == null) {
             return CompletableFuture.completedFuture(ConsumerGroupHeartbeat.Response.error(
-                    Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
-                            + request.groupId() + "."));
+                    Errors.GROUP_ID_NOT_FOUND, notAConsumerGroup(request)));
         }
         synchronized (group) {
             if (group.isDead()) { // deleted or unloaded meanwhile: the client retries
@@ -183,6 +182,19 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
                     ? response
                     : ConsumerGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null));
         }
+    }
+
+    /**
+     * Why a heartbeat or leave (epoch other than 0) finds no consumer group, in Kafka's words (consumerGroup for a
+     * leave, getOrMaybeCreateConsumerGroup for a heartbeat): such a member cannot be in the group, and the client
+     * learns the group is gone (or of another type) rather than that it was removed from it.
+     */
+    private String notAConsumerGroup(ConsumerGroupHeartbeat.Request request) {
+        if (classicGroups.get(request.groupId()) != null) {
+            return "Group " + request.groupId() + " is not a consumer group";
+        }
+        return request.memberEpoch() < 0 ? "Group " + request.groupId() + " not found."
+                : "Consumer group " + request.groupId() + " not found.";
     }
 
     /**
@@ -221,20 +233,19 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             member = joined.member();
             bump = joined.isNew();
         } else {
-            member = group.members.get(request.memberId());
-            if (member == null || member.leftTemporarily()) {
-                return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member "
-                        + request.memberId() + " is not a member of group " + group.groupId + ".");
+            Sender sender = sender(group, request);
+            if (sender.refusal() != null) {
+                return sender.refusal();
             }
-            if (request.instanceId() != null && !Objects.equals(member.instanceId, request.instanceId())) {
-                return ConsumerGroupHeartbeat.Response.error(Errors.FENCED_INSTANCE_ID, "Static member "
-                        + request.memberId() + " with instance id " + request.instanceId()
-                        + " is not the member of that instance id.");
+            member = sender.member();
+            if (member.leftTemporarily()) {
+                return unknownMember(group, request);
             }
             Errors fenced = checkEpoch(member, request);
             if (fenced != Errors.NONE) {
-                return ConsumerGroupHeartbeat.Response.error(fenced, "The consumer group member has a smaller member"
-                        + " epoch (" + request.memberEpoch() + ") than the one known by the group coordinator ("
+                return ConsumerGroupHeartbeat.Response.error(fenced, "The consumer group member has a "
+                        + (request.memberEpoch() > member.memberEpoch ? "greater" : "smaller") + " member epoch ("
+                        + request.memberEpoch() + ") than the one known by the group coordinator ("
                         + member.memberEpoch + "). The member must abandon all its partitions and rejoin.");
             }
         }
@@ -296,37 +307,23 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     /**
      * A member joining with epoch 0: a new member (a v0 client gets its id from here), one rejoining under its id,
      * or a static member coming back under its instance id (it takes over the member that left with epoch -2, its
-     * epoch and its partitions, without a rebalance).
+     * epoch and its partitions, without a rebalance). As Kafka, a consumer-protocol instance that has not left is
+     * not released, whatever member id the join names; a classic-protocol one (a member moving to the consumer
+     * protocol with its group.instance.id, which cannot leave with epoch -2) is taken over at once.
      */
     private JoinOutcome join(ConsumerGroup group, ConsumerGroupHeartbeat.Request request) {
         String memberId = request.memberId().isEmpty() ? UUID.randomUUID().toString() : request.memberId();
         ConsumerGroupMember existing = group.members.get(memberId);
         if (request.instanceId() != null) {
             ConsumerGroupMember previous = group.staticMember(request.instanceId());
+            if (previous != null && !previous.usesClassicProtocol() && !previous.leftTemporarily()) {
+                return new JoinOutcome(null, false, ConsumerGroupHeartbeat.Response.error(
+                        Errors.UNRELEASED_INSTANCE_ID, "Static member " + memberId + " with instance id "
+                                + request.instanceId() + " cannot join the group because the instance id is"
+                                + " owned by " + previous.memberId + " member."));
+            }
             if (previous != null && !previous.memberId.equals(memberId)) {
-                if (!previous.leftTemporarily()) {
-                    return new JoinOutcome(null, false, ConsumerGroupHeartbeat.Response.error(
-                            Errors.UNRELEASED_INSTANCE_ID, "Static member " + memberId + " with instance id "
-                                    + request.instanceId() + " cannot join the group because the instance id is"
-                                    + " owned by " + previous.memberId + " member."));
-                }
-                ConsumerGroupMember replacement = new ConsumerGroupMember(memberId);
-                replacement.instanceId = previous.instanceId;
-                replacement.memberEpoch = previous.previousMemberEpoch;
-                replacement.previousMemberEpoch = previous.previousMemberEpoch;
-                replacement.state = previous.state;
-                replacement.assignedPartitions = previous.assignedPartitions;
-                replacement.partitionsPendingRevocation = previous.partitionsPendingRevocation;
-                replacement.subscribedTopicNames = previous.subscribedTopicNames;
-                replacement.subscribedTopicRegex = previous.subscribedTopicRegex;
-                replacement.serverAssignor = previous.serverAssignor;
-                replacement.rackId = previous.rackId;
-                timeouts.end(previous);
-                Map<UUID, Set<Integer>> target = group.targetOf(previous.memberId);
-                group.remove(previous.memberId);
-                group.add(replacement);
-                group.targetAssignment.put(memberId, target);
-                return new JoinOutcome(replacement, false, null);
+                return new JoinOutcome(replaceStaticMember(group, previous, memberId), false, null);
             }
         }
         if (existing != null) {
@@ -393,17 +390,11 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * -2: a static member leaves for now, keeping its partitions for its instance id until its session runs out.
      */
     private ConsumerGroupHeartbeat.Response leave(ConsumerGroup group, ConsumerGroupHeartbeat.Request request) {
-        ConsumerGroupMember member = request.instanceId() != null
-                ? group.staticMember(request.instanceId()) : group.members.get(request.memberId());
-        if (member == null) {
-            return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId()
-                    + " is not a member of group " + group.groupId + ".");
+        Sender sender = sender(group, request);
+        if (sender.refusal() != null) {
+            return sender.refusal();
         }
-        if (!member.memberId.equals(request.memberId())) {
-            return ConsumerGroupHeartbeat.Response.error(Errors.FENCED_INSTANCE_ID, "Static member "
-                    + request.memberId() + " with instance id " + request.instanceId()
-                    + " is not the member of that instance id.");
-        }
+        ConsumerGroupMember member = sender.member();
         if (request.memberEpoch() == ConsumerGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
             if (!member.leftTemporarily()) {
                 member.previousMemberEpoch = member.memberEpoch;
@@ -421,6 +412,66 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         }
         return new ConsumerGroupHeartbeat.Response(Errors.NONE, null, request.memberId(), request.memberEpoch(), 0,
                 null);
+    }
+
+    /**
+     * A static member's new member id takes the place of the member that held its instance id (whichever protocol
+     * either speaks): its epoch, its subscription and its partitions, so no rebalance is needed. The caller holds
+     * the group's lock.
+     */
+    ConsumerGroupMember replaceStaticMember(ConsumerGroup group, ConsumerGroupMember previous, String memberId) {
+        ConsumerGroupMember replacement = new ConsumerGroupMember(memberId);
+        replacement.instanceId = previous.instanceId;
+        // The epoch it held: before leaving with -2, or a classic-protocol member's current one.
+        int epoch = previous.leftTemporarily() ? previous.previousMemberEpoch : previous.memberEpoch;
+        replacement.memberEpoch = epoch;
+        replacement.previousMemberEpoch = epoch;
+        replacement.state = previous.state;
+        replacement.assignedPartitions = previous.assignedPartitions;
+        replacement.partitionsPendingRevocation = previous.partitionsPendingRevocation;
+        replacement.subscribedTopicNames = previous.subscribedTopicNames;
+        replacement.subscribedTopicRegex = previous.subscribedTopicRegex;
+        replacement.serverAssignor = previous.serverAssignor;
+        replacement.rackId = previous.rackId;
+        timeouts.end(previous);
+        Map<UUID, Set<Integer>> target = group.targetOf(previous.memberId);
+        group.remove(previous.memberId);
+        group.add(replacement);
+        group.targetAssignment.put(memberId, target);
+        return replacement;
+    }
+
+    /** The member a heartbeat or leave (epoch other than 0) comes from, or why there is none. */
+    private record Sender(ConsumerGroupMember member, ConsumerGroupHeartbeat.Response refusal) {
+    }
+
+    /**
+     * As Kafka, a request naming an instance id comes from the member that holds the instance id: an unknown
+     * instance is UNKNOWN_MEMBER_ID, one held by another member id (a newer process took it over)
+     * FENCED_INSTANCE_ID. Without an instance id, the member of that id.
+     */
+    private static Sender sender(ConsumerGroup group, ConsumerGroupHeartbeat.Request request) {
+        if (request.instanceId() == null) {
+            ConsumerGroupMember member = group.members.get(request.memberId());
+            return new Sender(member, member == null ? unknownMember(group, request) : null);
+        }
+        ConsumerGroupMember member = group.staticMember(request.instanceId());
+        if (member == null) {
+            return new Sender(null, ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID,
+                    "Instance id " + request.instanceId() + " is unknown."));
+        }
+        if (!member.memberId.equals(request.memberId())) {
+            return new Sender(null, ConsumerGroupHeartbeat.Response.error(Errors.FENCED_INSTANCE_ID, "Static member "
+                    + request.memberId() + " with instance id " + request.instanceId() + " was fenced by member "
+                    + member.memberId + "."));
+        }
+        return new Sender(member, null);
+    }
+
+    private static ConsumerGroupHeartbeat.Response unknownMember(ConsumerGroup group,
+                                                                 ConsumerGroupHeartbeat.Request request) {
+        return ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId()
+                + " is not a member of group " + group.groupId + ".");
     }
 
     /** Removes a member; the group epoch moves on, so the others get its partitions. */

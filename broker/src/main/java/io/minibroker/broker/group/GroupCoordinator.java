@@ -299,17 +299,22 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return membership.join(request);
     }
 
-    CompletableFuture<Struct> sync(String groupId, int generationId, String memberId, String groupInstanceId,
-                                   Map<String, byte[]> assignments) {
-        ConsumerGroup group = consumerGroups.get(groupId);
-        if (group != null) {
-            return CompletableFuture.completedFuture(classicMembers.sync(group, generationId, memberId,
-                    groupInstanceId));
+    CompletableFuture<Struct> sync(SyncRequest request) {
+        if (request.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(GroupResponses.syncError(Errors.INVALID_GROUP_ID));
         }
-        return membership.sync(groupId, generationId, memberId, groupInstanceId, assignments);
+        ConsumerGroup group = consumerGroups.get(request.groupId());
+        if (group != null) {
+            return CompletableFuture.completedFuture(classicMembers.sync(group, request));
+        }
+        return membership.sync(request);
     }
 
+    /** As Kafka's GroupCoordinatorService, an empty group id is INVALID_GROUP_ID (the JoinGroup's check too). */
     Errors heartbeat(String groupId, int generationId, String memberId, String groupInstanceId) {
+        if (groupId.isEmpty()) {
+            return Errors.INVALID_GROUP_ID;
+        }
         ConsumerGroup group = consumerGroups.get(groupId);
         if (group != null) {
             return classicMembers.heartbeat(group, generationId, memberId, groupInstanceId);

@@ -47,13 +47,13 @@ final class GroupMember {
 
     /** Answers the member's parked SyncGroup, if any, with {@code error}. */
     void failSync(Errors error) {
-        answerSync(error, new byte[0]);
+        answerSync(GroupResponses.syncError(error));
     }
 
     /** Answers the member's parked SyncGroup, if any. */
-    void answerSync(Errors error, byte[] assignment) {
+    void answerSync(Struct response) {
         if (awaitingSync != null) {
-            awaitingSync.complete(GroupResponses.syncResponse(error, assignment));
+            awaitingSync.complete(response);
             awaitingSync = null;
         }
     }

@@ -77,6 +77,7 @@ final class GroupRebalancer {
                 member.failSync(Errors.REBALANCE_IN_PROGRESS);
             }
         }
+        group.pendingSyncMembers.clear(); // the generation being synced will not be
         boolean firstRebalance = group.state() == GroupState.EMPTY;
         group.transitionTo(GroupState.PREPARING_REBALANCE);
         DelayedOperation join = firstRebalance && initialRebalanceDelayMs > 0
@@ -103,16 +104,26 @@ final class GroupRebalancer {
         completeJoin(group);
     }
 
-    /** Ends the join phase: drops members that did not rejoin, starts the next generation, answers the joins. */
+    /**
+     * Ends the join phase: drops the dynamic members that did not rejoin, starts the next generation, answers the
+     * joins. Static members that did not rejoin stay, as in Kafka (KIP-345: a restart must not cost the instance its
+     * place; its session timeout decides), and are listed to the leader. If no member rejoined at all, not even one
+     * to lead, the join phase waits another rebalance timeout for the sessions to remove the silent ones.
+     */
     void completeJoin(ClassicGroup group) {
         synchronized (group) {
             if (group.state() != GroupState.PREPARING_REBALANCE) {
                 return; // deleted meanwhile
             }
             for (GroupMember member : List.copyOf(group.members.values())) {
-                if (member.awaitingJoin == null) {
+                if (member.awaitingJoin == null && member.groupInstanceId == null) {
                     removeMember(group, member);
                 }
+            }
+            if (!group.members.isEmpty() && !group.electRejoinedLeader()) {
+                purgatory.tryCompleteElseWatch(new DelayedJoin(this, group, group.rebalanceTimeoutMs()),
+                        List.of(group));
+                return;
             }
             group.generationId++;
             if (group.members.isEmpty()) {
@@ -123,22 +134,52 @@ final class GroupRebalancer {
                 metadata.storeEmpty(group, group.toStored(Map.of(), group.emptySinceMs));
                 return;
             }
-            if (!group.members.containsKey(group.leaderId)) {
-                group.leaderId = group.members.keySet().iterator().next();
-            }
             group.protocolName = group.selectProtocol();
             group.transitionTo(GroupState.COMPLETING_REBALANCE);
             for (GroupMember member : group.members.values()) {
                 GroupMember.PendingJoin pending = member.awaitingJoin;
                 member.awaitingJoin = null;
                 member.assignment = new byte[0];
-                pending.response().complete(joinResponse(group, member, pending.version()));
+                if (pending != null) {
+                    pending.response().complete(joinResponse(group, member, pending.version()));
+                }
                 sessions.markAlive(group, member);
+                group.pendingSyncMembers.add(member.memberId);
             }
+            purgatory.tryCompleteElseWatch(new DelayedSync(this, group, group.generationId,
+                    group.rebalanceTimeoutMs()), List.of(group));
         }
     }
 
     // ------------------------------------------------------------------------------------------- Sync phase
+
+    /** The member sent its SyncGroup; once every member has, the sync phase's timeout is over. */
+    void synced(ClassicGroup group, String memberId) {
+        if (group.pendingSyncMembers.remove(memberId) && group.pendingSyncMembers.isEmpty()) {
+            purgatory.checkAndComplete(group);
+        }
+    }
+
+    /**
+     * Kafka's expirePendingSync: the rebalance timeout ran out with members of this generation that never sent
+     * their SyncGroup (after their JoinGroup answer, a client that stalls or dies): they are removed and the group
+     * rebalances without them, instead of waiting for their session timeouts while the others cannot sync.
+     */
+    void expirePendingSync(ClassicGroup group, int generation) {
+        synchronized (group) {
+            if (!group.awaitsSyncs(generation)) {
+                return;
+            }
+            for (String memberId : List.copyOf(group.pendingSyncMembers)) {
+                GroupMember member = group.members.get(memberId);
+                if (member != null) {
+                    removeMember(group, member);
+                }
+            }
+            group.pendingSyncMembers.clear();
+            prepareRebalance(group);
+        }
+    }
 
     /**
      * Kafka's storeGroup: writes the group with the leader's assignment, and only once the write counts makes the
@@ -163,7 +204,7 @@ final class GroupRebalancer {
         }
         group.transitionTo(GroupState.STABLE);
         for (GroupMember each : group.members.values()) {
-            each.answerSync(Errors.NONE, each.assignment);
+            each.answerSync(GroupResponses.syncResponse(group.protocolType, group.protocolName, each.assignment));
         }
     }
 

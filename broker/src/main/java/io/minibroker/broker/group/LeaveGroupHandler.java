@@ -35,7 +35,7 @@ public final class LeaveGroupHandler implements ApiHandler {
         LeaveGroupRequestView body = new LeaveGroupRequestView(request.body());
         String groupId = body.groupId();
         LeaveGroupResponseView response = new LeaveGroupResponseView();
-        Errors notHere = coordinator.coordinatorError(groupId);
+        Errors notHere = groupId.isEmpty() ? Errors.INVALID_GROUP_ID : coordinator.coordinatorError(groupId);
         if (notHere != Errors.NONE) {
             return CompletableFuture.completedFuture(response.errorCode(notHere.code()).struct());
         }

@@ -225,11 +225,9 @@ final class OffsetMetadataManager {
         if (commit.generationId() < 0 && commit.memberId().isEmpty() && commit.groupInstanceId() == null) {
             return commit.transactional() ? Errors.NONE : Errors.UNKNOWN_MEMBER_ID;
         }
-        if (commit.groupInstanceId() != null && !group.staticMembers.containsKey(commit.groupInstanceId())) {
-            return Errors.UNKNOWN_MEMBER_ID;
-        }
-        if (group.checkFenced(commit.groupInstanceId(), commit.memberId()) != Errors.NONE) {
-            return Errors.FENCED_INSTANCE_ID;
+        Errors instance = group.checkInstance(commit.groupInstanceId(), commit.memberId());
+        if (instance != Errors.NONE) {
+            return instance;
         }
         GroupMember member = group.members.get(commit.memberId());
         if (member == null) {

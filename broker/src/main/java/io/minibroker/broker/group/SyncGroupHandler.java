@@ -5,7 +5,6 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.SyncGroupRequestView;
 import io.minibroker.protocol.message.view.SyncGroupRequestView.SyncGroupRequestAssignment;
-import io.minibroker.protocol.message.view.SyncGroupResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.HashMap;
@@ -14,7 +13,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * SyncGroup: the leader brings the assignment, followers wait for it (parked until the leader syncs or a
- * rebalance starts). v5 responses echo the group's protocol type and name.
+ * rebalance starts). From v5 the protocol type and name it names must be the group's (INCONSISTENT_GROUP_PROTOCOL
+ * if not), and a successful answer carries them.
  */
 public final class SyncGroupHandler implements ApiHandler {
 
@@ -31,12 +31,9 @@ public final class SyncGroupHandler implements ApiHandler {
         for (SyncGroupRequestAssignment assignment : body.assignments()) {
             assignments.put(assignment.memberId(), assignment.assignment());
         }
-        String groupId = body.groupId();
-        return coordinator.sync(groupId, body.generationId(), body.memberId(),
-                        request.version() >= 3 ? body.groupInstanceId() : null, assignments)
-                .thenApply(response -> request.version() >= 5
-                        ? new SyncGroupResponseView(response).protocolType(body.protocolType())
-                                .protocolName(body.protocolName()).struct()
-                        : response);
+        boolean v5 = request.version() >= 5;
+        return coordinator.sync(new SyncRequest(body.groupId(), body.generationId(), body.memberId(),
+                request.version() >= 3 ? body.groupInstanceId() : null, v5 ? body.protocolType() : null,
+                v5 ? body.protocolName() : null, assignments));
     }
 }

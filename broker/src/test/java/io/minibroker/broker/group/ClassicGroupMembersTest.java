@@ -47,9 +47,11 @@ class ClassicGroupMembersTest {
         assertThat(group.members).containsOnlyKeys("new");
         assertThat(group.leaderId).isEqualTo("new");
         assertThat(group.staticMembers).containsEntry("instance", "new");
-        assertThat(group.checkFenced("instance", "old")).isEqualTo(Errors.FENCED_INSTANCE_ID);
-        assertThat(group.checkFenced("instance", "new")).isEqualTo(Errors.NONE);
-        assertThat(group.checkFenced(null, "old")).isEqualTo(Errors.NONE);
+        assertThat(group.checkInstance("instance", "old")).isEqualTo(Errors.FENCED_INSTANCE_ID);
+        assertThat(group.checkInstance("instance", "new")).isEqualTo(Errors.NONE);
+        assertThat(group.checkInstance(null, "old")).isEqualTo(Errors.NONE);
+        assertThat(group.checkInstance("unknown", "new")).as("Kafka's validateMember")
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
     @Test
@@ -64,6 +66,10 @@ class ClassicGroupMembersTest {
         assertThat(group.checkMember(1, "a", null)).isEqualTo(Errors.NONE);
         assertThat(group.checkMember(0, "a", null)).isEqualTo(Errors.ILLEGAL_GENERATION);
         assertThat(group.checkMember(1, "stranger", null)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+
+        group.transitionTo(GroupState.DEAD);
+        assertThat(group.checkMember(1, "a", null)).as("deleted meanwhile: find the coordinator again")
+                .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
     }
 
     private static GroupMember member(String memberId, String groupInstanceId) {

@@ -181,6 +181,73 @@ class ConsumerGroupMigrationTest {
     }
 
     @Test
+    void aClassicMemberSyncNamingAnotherProtocolTypeOrNameIsInconsistent() throws Exception {
+        String classic = upgradedAndReconciled();
+        SyncGroupRequestView otherType = new SyncGroupRequestView().groupId("g").generationId(2).memberId(classic)
+                .protocolType("connect").protocolName("range");
+        SyncGroupRequestView otherName = new SyncGroupRequestView().groupId("g").generationId(2).memberId(classic)
+                .protocolType("consumer").protocolName("roundrobin");
+
+        for (SyncGroupRequestView sync : List.of(otherType, otherName)) {
+            assertThat(new SyncGroupResponseView(client.call(ApiKey.SYNC_GROUP, 5, sync.struct())).errorCode())
+                    .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
+        }
+        assertThat(classicSync(classic, 2, null).protocolName()).as("a success echoes the request's")
+                .isEqualTo("range");
+    }
+
+    @Test
+    void aStaticClassicMemberRestartedWithTheConsumerProtocolTakesItsInstanceOver() throws Exception {
+        start(Map.of());
+        createTopic();
+        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
+                .rebalanceTimeoutMs(30_000).memberId("").groupInstanceId("host-1").protocolType("consumer");
+        join.addProtocol().name("range").metadata(subscription(List.of()));
+        JoinGroupResponseView joined = new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9, join.struct()));
+        byte[] all = ConsumerProtocol.assignmentBytes(Map.of("t", java.util.Set.of(0, 1, 2, 3)));
+        SyncGroupRequestView sync = new SyncGroupRequestView().groupId("g").generationId(joined.generationId())
+                .memberId(joined.memberId()).groupInstanceId("host-1");
+        sync.addAssignment().memberId(joined.memberId()).assignment(all);
+        assertThat(new SyncGroupResponseView(client.call(ApiKey.SYNC_GROUP, 5, sync.struct())).errorCode())
+                .isEqualTo(Errors.NONE.code());
+
+        // The same process restarts with group.protocol=consumer: a classic member never leaves with epoch -2.
+        ConsumerGroupHeartbeatResponseView restarted = new ConsumerGroupHeartbeatResponseView(client.call(
+                ApiKey.CONSUMER_GROUP_HEARTBEAT, 1, new ConsumerGroupHeartbeatRequestView().groupId("g")
+                        .memberId("m2").memberEpoch(0).instanceId("host-1").rebalanceTimeoutMs(30_000)
+                        .subscribedTopicNames(List.of("t")).topicPartitions(List.of()).struct()));
+
+        assertThat(restarted.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(describe().members()).singleElement().satisfies(member -> {
+            assertThat(member.memberId()).isEqualTo("m2");
+            assertThat(member.instanceId()).isEqualTo("host-1");
+        });
+    }
+
+    @Test
+    void aStaticConsumerProtocolMemberRestartedWithTheClassicProtocolTakesItsInstanceOver() throws Exception {
+        start(Map.of());
+        createTopic();
+        ConsumerGroupHeartbeatResponseView joined = new ConsumerGroupHeartbeatResponseView(client.call(
+                ApiKey.CONSUMER_GROUP_HEARTBEAT, 1, new ConsumerGroupHeartbeatRequestView().groupId("g")
+                        .memberId("m1").memberEpoch(0).instanceId("host-1").rebalanceTimeoutMs(30_000)
+                        .subscribedTopicNames(List.of("t")).topicPartitions(List.of()).struct()));
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+
+        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
+                .rebalanceTimeoutMs(30_000).memberId("").groupInstanceId("host-1").protocolType("consumer");
+        join.addProtocol().name("range").metadata(subscription(List.of()));
+        JoinGroupResponseView restarted = new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9,
+                join.struct()));
+
+        assertThat(restarted.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(describe().members()).singleElement().satisfies(member -> {
+            assertThat(member.memberId()).isEqualTo(restarted.memberId()).isNotEqualTo("m1");
+            assertThat(member.instanceId()).isEqualTo("host-1");
+        });
+    }
+
+    @Test
     void aNewClassicMemberJoinsTheMixedGroup() throws Exception {
         upgradedAndReconciled();
         JoinGroupResponseView required = classicJoin("");

@@ -163,6 +163,39 @@ class GroupProtocolErrorsTest {
     }
 
     @Test
+    void aKnownMemberNamingAnInstanceIdTheGroupDoesNotKnowIsAnUnknownMember() throws IOException {
+        Struct member = joinAndSyncAlone("instances", 10_000);
+        String memberId = member.getString("MemberId");
+        int generation = member.getInt32("GenerationId");
+
+        assertThat(client.call(ApiKey.HEARTBEAT, HEARTBEAT_V4, ApiKey.HEARTBEAT.request().newMessage()
+                .set("GroupId", "instances").set("GenerationId", generation).set("MemberId", memberId)
+                .set("GroupInstanceId", "x")).getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(client.call(ApiKey.SYNC_GROUP, SYNC_V5, ApiKey.SYNC_GROUP.request().newMessage()
+                .set("GroupId", "instances").set("GenerationId", generation).set("MemberId", memberId)
+                .set("GroupInstanceId", "x")).getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(client.call(ApiKey.JOIN_GROUP, JOIN_V9, joinRequest("instances", memberId, 10_000, new byte[0])
+                .set("GroupInstanceId", "x")).getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        Struct leave = ApiKey.LEAVE_GROUP.request().newMessage().set("GroupId", "instances");
+        leave.addElement("Members").set("MemberId", memberId).set("GroupInstanceId", "x");
+        assertThat(client.call(ApiKey.LEAVE_GROUP, 5, leave).getStructs("Members").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(describedState("instances")).as("the member is still there").isEqualTo("Stable");
+    }
+
+    @Test
+    void anEmptyGroupIdIsInvalidForSyncHeartbeatAndLeave() throws IOException {
+        assertThat(client.call(ApiKey.SYNC_GROUP, SYNC_V5, ApiKey.SYNC_GROUP.request().newMessage()
+                .set("GroupId", "").set("GenerationId", 1).set("MemberId", "m")).getInt16("ErrorCode"))
+                .isEqualTo(Errors.INVALID_GROUP_ID.code());
+        assertThat(heartbeat("", 1, "m").getInt16("ErrorCode")).isEqualTo(Errors.INVALID_GROUP_ID.code());
+        Struct leave = ApiKey.LEAVE_GROUP.request().newMessage().set("GroupId", "");
+        leave.addElement("Members").set("MemberId", "m");
+        assertThat(client.call(ApiKey.LEAVE_GROUP, 5, leave).getInt16("ErrorCode"))
+                .isEqualTo(Errors.INVALID_GROUP_ID.code());
+    }
+
+    @Test
     void aSyncForAnOldGenerationIsIllegal() throws IOException {
         Struct member = joinAndSyncAlone("syncs", 10_000);
         Struct sync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", "syncs")
@@ -170,6 +203,76 @@ class GroupProtocolErrorsTest {
 
         assertThat(client.call(ApiKey.SYNC_GROUP, SYNC_V5, sync).getInt16("ErrorCode"))
                 .isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    }
+
+    @Test
+    void aSyncNamingAnotherProtocolTypeOrNameIsInconsistentAndASuccessCarriesTheGroups() throws IOException {
+        Struct member = joinAndSyncAlone("protocols", 10_000);
+        java.util.function.BiFunction<String, String, Struct> sync = (type, name) -> {
+            try {
+                return client.call(ApiKey.SYNC_GROUP, SYNC_V5, ApiKey.SYNC_GROUP.request().newMessage()
+                        .set("GroupId", "protocols").set("GenerationId", member.getInt32("GenerationId"))
+                        .set("MemberId", member.getString("MemberId")).set("ProtocolType", type)
+                        .set("ProtocolName", name));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+
+        Struct otherType = sync.apply("connect", "range");
+        assertThat(otherType.getInt16("ErrorCode")).isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
+        assertThat(otherType.getString("ProtocolType")).as("an error carries none").isNull();
+        assertThat(sync.apply("consumer", "roundrobin").getInt16("ErrorCode"))
+                .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
+        Struct unnamed = sync.apply(null, null);
+        assertThat(unnamed.getInt16("ErrorCode")).as("nothing named, nothing to check").isEqualTo(Errors.NONE.code());
+        assertThat(unnamed.getString("ProtocolType")).isEqualTo("consumer");
+        assertThat(unnamed.getString("ProtocolName")).isEqualTo("range");
+    }
+
+    @Test
+    void aMemberThatNeverSyncsIsRemovedWhenTheRebalanceTimeoutRunsOut() throws Exception {
+        // A 30 s session outlasts the 5 s rebalance timeout: only the pending-sync timeout can remove the follower.
+        Struct leader = joinAndSyncAlone("unsynced", 30_000);
+        String leaderId = leader.getString("MemberId");
+        try (GroupWireClient follower = new GroupWireClient(broker.boundPort("PLAINTEXT"))) {
+            String followerId = follower.call(ApiKey.JOIN_GROUP, JOIN_V9, joinRequest("unsynced", "", 30_000,
+                    new byte[0])).getString("MemberId");
+            CompletableFuture<Struct> followerJoin = callAsync(follower, ApiKey.JOIN_GROUP, JOIN_V9,
+                    joinRequest("unsynced", followerId, 30_000, new byte[0]).set("RebalanceTimeoutMs", 5_000));
+            Eventually.await(() -> client.stateIs("unsynced", "PreparingRebalance"), "the follower's join");
+            Struct rejoined = client.call(ApiKey.JOIN_GROUP, JOIN_V9,
+                    joinRequest("unsynced", leaderId, 30_000, new byte[0]).set("RebalanceTimeoutMs", 5_000));
+            assertThat(rejoined.getInt32("GenerationId")).isEqualTo(2);
+            assertThat(followerJoin.get(30, TimeUnit.SECONDS).getInt32("GenerationId")).isEqualTo(2);
+            Struct leaderSync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", "unsynced")
+                    .set("GenerationId", 2).set("MemberId", leaderId);
+            assertThat(client.call(ApiKey.SYNC_GROUP, SYNC_V5, leaderSync).getInt16("ErrorCode"))
+                    .isEqualTo(Errors.NONE.code());
+            clock.advance(4_999);
+            assertThat(heartbeat("unsynced", 2, followerId).getInt16("ErrorCode")).as("alive, but never syncs")
+                    .isEqualTo(Errors.NONE.code());
+            assertThat(describedState("unsynced")).isEqualTo("Stable");
+
+            clock.advance(1);
+
+            assertThat(heartbeat("unsynced", 2, followerId).getInt16("ErrorCode"))
+                    .isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+            assertThat(heartbeat("unsynced", 2, leaderId).getInt16("ErrorCode"))
+                    .isEqualTo(Errors.REBALANCE_IN_PROGRESS.code());
+            assertThat(client.describedMemberCount("unsynced")).isEqualTo(1);
+        }
+    }
+
+    private static CompletableFuture<Struct> callAsync(GroupWireClient client, ApiKey api, int version,
+                                                       Struct body) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return client.call(api, version, body);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 
     @Test

@@ -204,8 +204,8 @@ class OffsetExpiryTest {
         Struct joined = join(groupId, topic).get();
         assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
         String memberId = joined.getString("MemberId");
-        Struct synced = coordinator.sync(groupId, joined.getInt32("GenerationId"), memberId, null,
-                Map.of(memberId, new byte[0])).get();
+        Struct synced = coordinator.sync(new SyncRequest(groupId, joined.getInt32("GenerationId"), memberId, null,
+                null, null, Map.of(memberId, new byte[0]))).get();
         assertThat(synced.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
         return memberId;
     }

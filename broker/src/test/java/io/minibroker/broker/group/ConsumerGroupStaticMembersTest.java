@@ -1,0 +1,112 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatResponseView;
+import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.time.ManualClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static io.minibroker.broker.group.GroupProtocolErrorsTest.joinRequest;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * ConsumerGroupHeartbeat (KIP-848) from static members and to groups that are not consumer groups, spoken by hand:
+ * the member of an instance id is the one that holds it, as in Kafka's coordinator.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ConsumerGroupStaticMembersTest {
+
+    @TempDir
+    Path logDir;
+    private Broker broker;
+    private GroupWireClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        broker = TestBrokers.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"), new ManualClock());
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        client.close();
+        broker.close();
+    }
+
+    private ConsumerGroupHeartbeatResponseView heartbeat(String groupId, String memberId, int epoch,
+                                                         String instanceId) throws IOException {
+        ConsumerGroupHeartbeatRequestView request = new ConsumerGroupHeartbeatRequestView().groupId(groupId)
+                .memberId(memberId).memberEpoch(epoch).instanceId(instanceId);
+        if (epoch == 0) {
+            request.rebalanceTimeoutMs(30_000).subscribedTopicNames(List.of("t")).topicPartitions(List.of());
+        }
+        return new ConsumerGroupHeartbeatResponseView(client.call(ApiKey.CONSUMER_GROUP_HEARTBEAT, 1,
+                request.struct()));
+    }
+
+    @Test
+    void aReplacedStaticMembersHeartbeatIsFencedAndAnUnknownInstanceIsAnUnknownMember() throws IOException {
+        int epoch = heartbeat("g", "a", 0, "instance").memberEpoch();
+        assertThat(heartbeat("g", "a", -2, "instance").errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(heartbeat("g", "b", 0, "instance").errorCode()).as("b takes the released instance over")
+                .isEqualTo(Errors.NONE.code());
+
+        ConsumerGroupHeartbeatResponseView stale = heartbeat("g", "a", epoch, "instance");
+        assertThat(stale.errorCode()).isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+        assertThat(stale.errorMessage()).isEqualTo("Static member a with instance id instance was fenced by member b.");
+        ConsumerGroupHeartbeatResponseView unknown = heartbeat("g", "b", epoch, "other-instance");
+        assertThat(unknown.errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(unknown.errorMessage()).isEqualTo("Instance id other-instance is unknown.");
+    }
+
+    @Test
+    void aStaticMemberRejoiningUnderItsOwnIdWithoutHavingLeftIsUnreleased() throws IOException {
+        assertThat(heartbeat("g", "a", 0, "instance").errorCode()).isEqualTo(Errors.NONE.code());
+
+        assertThat(heartbeat("g", "a", 0, "instance").errorCode()).isEqualTo(Errors.UNRELEASED_INSTANCE_ID.code());
+    }
+
+    @Test
+    void kafkasMessagesForAJoinWithoutTopicsAndAnEpochAheadOfTheGroups() throws IOException {
+        ConsumerGroupHeartbeatResponseView noTopics = new ConsumerGroupHeartbeatResponseView(client.call(
+                ApiKey.CONSUMER_GROUP_HEARTBEAT, 1, new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("a")
+                        .memberEpoch(0).rebalanceTimeoutMs(30_000).topicPartitions(List.of()).struct()));
+        assertThat(noTopics.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(noTopics.errorMessage())
+                .isEqualTo("Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.");
+
+        int epoch = heartbeat("g", "a", 0, null).memberEpoch();
+        ConsumerGroupHeartbeatResponseView ahead = heartbeat("g", "a", epoch + 5, null);
+        assertThat(ahead.errorCode()).isEqualTo(Errors.FENCED_MEMBER_EPOCH.code());
+        assertThat(ahead.errorMessage()).startsWith("The consumer group member has a greater member epoch (");
+    }
+
+    @Test
+    void aHeartbeatOrLeaveToAGroupThatIsNotAConsumerGroupIsGroupIdNotFound() throws IOException {
+        ConsumerGroupHeartbeatResponseView missing = heartbeat("nowhere", "a", 5, null);
+        assertThat(missing.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(missing.errorMessage()).isEqualTo("Consumer group nowhere not found.");
+        assertThat(heartbeat("nowhere", "a", -1, null).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+
+        Struct classicJoin = joinRequest("classic", "", 10_000, new byte[0]).set("GroupInstanceId", "i");
+        assertThat(client.call(ApiKey.JOIN_GROUP, 9, classicJoin).getInt16("ErrorCode"))
+                .isEqualTo(Errors.NONE.code());
+        ConsumerGroupHeartbeatResponseView classic = heartbeat("classic", "a", 5, null);
+        assertThat(classic.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(classic.errorMessage()).isEqualTo("Group classic is not a consumer group");
+    }
+}
