@@ -93,8 +93,7 @@ class FailoverTest {
         assertThat(read.stream().distinct().toList()).as("in the order acknowledged").isEqualTo(acked);
 
         cluster.restart(1);
-        // Moving the clock a fetch wait at a time: the leader takes node 1 back only at a fetch of node 1's after
-        // its image has node 1 live, and on a still clock node 1's fetch at the log end stays parked at the leader.
+        // on a still clock a caught-up follower's fetch stays parked: see SessionClock#awaitAdvancing
         sessions.awaitAdvancing(FETCH_WAIT_MS, () -> partition().isr().size() == 3,
                 "the old leader to truncate, catch up and rejoin the ISR");
     }
