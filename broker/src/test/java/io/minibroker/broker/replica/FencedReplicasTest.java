@@ -31,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FencedReplicasTest {
 
     private static final long SESSION_MS = 1_500;
+    private static final long FETCH_WAIT_MS = 100;
 
     private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
@@ -39,7 +40,8 @@ class FencedReplicasTest {
     @BeforeEach
     void start() throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", String.valueOf(SESSION_MS), "replica.fetch.wait.max.ms", "100",
+                "broker.session.timeout.ms", String.valueOf(SESSION_MS),
+                "replica.fetch.wait.max.ms", String.valueOf(FETCH_WAIT_MS),
                 "replica.lag.time.max.ms", "600000", "min.insync.replicas", "2"), clock);
         sessions = new SessionClock(cluster, clock, SESSION_MS);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
@@ -66,7 +68,9 @@ class FencedReplicasTest {
 
         cluster.restart(1);
         cluster.restart(2);
-        await(() -> partition.isr().equals(List.of(0, 1, 2)), "both to rejoin the ISR, have " + partition.isr());
+        // on a still clock a caught-up follower's fetch stays parked: see SessionClock#awaitAdvancing
+        sessions.awaitAdvancing(FETCH_WAIT_MS, () -> partition.isr().equals(List.of(0, 1, 2)),
+                "both to rejoin the ISR");
         produce("fenced");
     }
 

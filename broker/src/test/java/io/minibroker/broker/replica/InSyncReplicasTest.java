@@ -37,6 +37,7 @@ class InSyncReplicasTest {
 
     private static final String TOPIC = "guarded";
     private static final long SESSION_MS = 3_000;
+    private static final long FETCH_WAIT_MS = 100;
 
     private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
@@ -45,7 +46,8 @@ class InSyncReplicasTest {
     @BeforeEach
     void start() throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", String.valueOf(SESSION_MS), "replica.fetch.wait.max.ms", "100",
+                "broker.session.timeout.ms", String.valueOf(SESSION_MS),
+                "replica.fetch.wait.max.ms", String.valueOf(FETCH_WAIT_MS),
                 "replica.lag.time.max.ms", "2000", "min.insync.replicas", "2"), clock);
         sessions = new SessionClock(cluster, clock, SESSION_MS);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
@@ -83,7 +85,8 @@ class InSyncReplicasTest {
 
         cluster.restart(1);
         cluster.restart(2);
-        await(() -> isr().size() == 3, "both to rejoin the ISR, have " + isr());
+        // on a still clock a caught-up follower's fetch stays parked: see SessionClock#awaitAdvancing
+        sessions.awaitAdvancing(FETCH_WAIT_MS, () -> isr().size() == 3, "both to rejoin the ISR");
         produce();
         await(() -> gauge(0, "kafka.server.replicamanager.underreplicatedpartitions") == 0,
                 "the leader to count its partition in sync again");

@@ -49,6 +49,7 @@ class LeaderEpochFailoverTest {
     private static final String TOPIC = "epochs";
     private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
     private static final long SESSION_MS = 1_500;
+    private static final long FETCH_WAIT_MS = 100;
 
     private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
@@ -56,7 +57,8 @@ class LeaderEpochFailoverTest {
 
     private void start(String replicaLagTimeMaxMs, List<Integer> replicas) throws Exception {
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", String.valueOf(SESSION_MS), "replica.fetch.wait.max.ms", "100",
+                "broker.session.timeout.ms", String.valueOf(SESSION_MS),
+                "replica.fetch.wait.max.ms", String.valueOf(FETCH_WAIT_MS),
                 "replica.lag.time.max.ms", replicaLagTimeMaxMs), clock);
         sessions = new SessionClock(cluster, clock, SESSION_MS);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
@@ -146,8 +148,9 @@ class LeaderEpochFailoverTest {
             }
         }
         cluster.restart(1);
-        await(() -> partition().isr().equals(List.of(1, 2)),
-                "the old leader to truncate, catch up and rejoin the ISR, have " + partition().isr());
+        // on a still clock a caught-up follower's fetch stays parked: see SessionClock#awaitAdvancing
+        sessions.awaitAdvancing(FETCH_WAIT_MS, () -> partition().isr().equals(List.of(1, 2)),
+                "the old leader to truncate, catch up and rejoin the ISR");
         cluster.stop(2); // node 1 leads again: what it serves is its own log
         sessions.nextControllerRound();
         await(() -> partition().leader() == 1, "node 1 to lead again");

@@ -81,7 +81,11 @@ public final class SessionClock {
 
     /**
      * Waits for {@code condition}, advancing the clock by {@code stepMs} (shorter than the session) between looks:
-     * for what comes of periodic work on the clock, such as a checkpoint.
+     * for what comes of periodic work on the clock, such as a checkpoint, or of a follower's fetches, such as a
+     * restarted follower's return to the ISR. The leader takes it back only at a fetch of its own once the leader's
+     * image has it live (KIP-841); its first caught-up fetch may come before that image, and on a still clock its
+     * next one stays parked at the leader (as does the leader's periodic ISR check), so a step of
+     * replica.fetch.wait.max.ms answers it.
      */
     public void awaitAdvancing(long stepMs, BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
