@@ -307,16 +307,19 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     /**
      * A member joining with epoch 0: a new member (a v0 client gets its id from here), one rejoining under its id,
      * or a static member coming back under its instance id (it takes over the member that left with epoch -2, its
-     * epoch and its partitions, without a rebalance). As Kafka, a consumer-protocol instance that has not left is
-     * not released, whatever member id the join names; a classic-protocol one (a member moving to the consumer
-     * protocol with its group.instance.id, which cannot leave with epoch -2) is taken over at once.
+     * epoch and its partitions, without a rebalance). A consumer-protocol instance that has not left is not
+     * released to another member id; a classic-protocol one (a member moving to the consumer protocol with its
+     * group.instance.id, which cannot leave with epoch -2) is taken over at once. The holder itself rejoining under
+     * its own id (a Java client does after FENCED_MEMBER_EPOCH or a lost answer) is the existing member: Kafka 4.3
+     * answers it UNRELEASED_INSTANCE_ID, which the client treats as fatal (fixed by apache/kafka#23542).
      */
     private JoinOutcome join(ConsumerGroup group, ConsumerGroupHeartbeat.Request request) {
         String memberId = request.memberId().isEmpty() ? UUID.randomUUID().toString() : request.memberId();
         ConsumerGroupMember existing = group.members.get(memberId);
         if (request.instanceId() != null) {
             ConsumerGroupMember previous = group.staticMember(request.instanceId());
-            if (previous != null && !previous.usesClassicProtocol() && !previous.leftTemporarily()) {
+            if (previous != null && !previous.memberId.equals(memberId) && !previous.usesClassicProtocol()
+                    && !previous.leftTemporarily()) {
                 return new JoinOutcome(null, false, ConsumerGroupHeartbeat.Response.error(
                         Errors.UNRELEASED_INSTANCE_ID, "Static member " + memberId + " with instance id "
                                 + request.instanceId() + " cannot join the group because the instance id is"

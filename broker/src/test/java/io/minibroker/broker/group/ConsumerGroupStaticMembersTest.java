@@ -74,10 +74,24 @@ class ConsumerGroupStaticMembersTest {
     }
 
     @Test
-    void aStaticMemberRejoiningUnderItsOwnIdWithoutHavingLeftIsUnreleased() throws IOException {
-        assertThat(heartbeat("g", "a", 0, "instance").errorCode()).isEqualTo(Errors.NONE.code());
+    void aStaticMemberRejoiningUnderItsOwnIdIsTheSameMemberAndAnotherIdIsUnreleased() throws IOException {
+        int epoch = heartbeat("g", "a", 0, "instance").memberEpoch();
 
-        assertThat(heartbeat("g", "a", 0, "instance").errorCode()).isEqualTo(Errors.UNRELEASED_INSTANCE_ID.code());
+        ConsumerGroupHeartbeatResponseView again = heartbeat("g", "a", 0, "instance");
+        assertThat(again.errorCode()).as("a lost answer: the member joins again").isEqualTo(Errors.NONE.code());
+        assertThat(again.memberId()).isEqualTo("a");
+        assertThat(again.memberEpoch()).isEqualTo(epoch);
+
+        assertThat(heartbeat("g", "a", epoch + 5, "instance").errorCode())
+                .isEqualTo(Errors.FENCED_MEMBER_EPOCH.code());
+        ConsumerGroupHeartbeatResponseView afterFenced = heartbeat("g", "a", 0, "instance");
+        assertThat(afterFenced.errorCode()).as("rejoin after FENCED_MEMBER_EPOCH").isEqualTo(Errors.NONE.code());
+        assertThat(afterFenced.memberId()).isEqualTo("a");
+
+        ConsumerGroupHeartbeatResponseView other = heartbeat("g", "b", 0, "instance");
+        assertThat(other.errorCode()).isEqualTo(Errors.UNRELEASED_INSTANCE_ID.code());
+        assertThat(other.errorMessage()).isEqualTo("Static member b with instance id instance cannot join the group"
+                + " because the instance id is owned by a member.");
     }
 
     @Test
