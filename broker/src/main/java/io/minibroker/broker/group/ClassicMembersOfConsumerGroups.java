@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -79,6 +78,13 @@ final class ClassicMembersOfConsumerGroups {
                     && request.version() >= KNOWN_MEMBER_ID_VERSION) {
                 return refuse(Errors.MEMBER_ID_REQUIRED, UUID.randomUUID().toString());
             }
+            if (request.groupInstanceId() != null && !request.memberId().isEmpty()) {
+                // As Kafka: only a join without a member id may take an instance over; a known one must hold it
+                Errors notHolder = instanceHolderCheck(group, request.memberId(), request.groupInstanceId());
+                if (notHolder != Errors.NONE) {
+                    return refuse(notHolder, request.memberId());
+                }
+            }
             ConsumerGroupMember member = memberFor(group, request);
             if (member == null) {
                 return refuse(group.members.containsKey(request.memberId()) ? Errors.UNKNOWN_MEMBER_ID
@@ -124,9 +130,9 @@ final class ClassicMembersOfConsumerGroups {
 
     /**
      * The member the join is for: the classic-protocol member of that id; else a new one, under the id it was given
-     * with MEMBER_ID_REQUIRED (or a fresh one), a static member's own if its instance id is known (it takes its
-     * place; a consumer-protocol member holding the instance id is replaced, as Kafka, keeping its epoch and
-     * partitions); null if the id names a consumer-protocol member or the group is full.
+     * with MEMBER_ID_REQUIRED (or a fresh one), or, for a static member joining without a member id, the holder of
+     * its instance id (a consumer-protocol holder is replaced, as Kafka, keeping its epoch and partitions); null if
+     * the id names a consumer-protocol member or the group is full.
      */
     private ConsumerGroupMember memberFor(ConsumerGroup group, JoinRequest request) {
         ConsumerGroupMember existing = group.members.get(request.memberId());
@@ -264,12 +270,27 @@ final class ClassicMembersOfConsumerGroups {
         if (group.isDead()) {
             return Errors.REBALANCE_IN_PROGRESS; // downgraded meanwhile: rejoining finds the classic group
         }
+        if (groupInstanceId != null) {
+            Errors notHolder = instanceHolderCheck(group, member == null ? null : member.memberId, groupInstanceId);
+            if (notHolder != Errors.NONE) {
+                return notHolder;
+            }
+        }
         if (member == null || !member.usesClassicProtocol()) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
-        if (groupInstanceId != null && !Objects.equals(groupInstanceId, member.instanceId)) {
-            return Errors.FENCED_INSTANCE_ID;
-        }
         return generationId == member.memberEpoch ? Errors.NONE : Errors.ILLEGAL_GENERATION;
+    }
+
+    /**
+     * Kafka's check of a static member by its instance id (validateConsumerGroupMember): UNKNOWN_MEMBER_ID if no
+     * member holds the instance, FENCED_INSTANCE_ID if one under another member id does (the request's is a zombie).
+     */
+    private static Errors instanceHolderCheck(ConsumerGroup group, String memberId, String groupInstanceId) {
+        ConsumerGroupMember holder = group.staticMember(groupInstanceId);
+        if (holder == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return holder.memberId.equals(memberId) ? Errors.NONE : Errors.FENCED_INSTANCE_ID;
     }
 }

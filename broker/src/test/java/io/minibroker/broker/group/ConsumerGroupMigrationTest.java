@@ -196,14 +196,22 @@ class ConsumerGroupMigrationTest {
                 .isEqualTo("range");
     }
 
-    @Test
-    void aStaticClassicMemberRestartedWithTheConsumerProtocolTakesItsInstanceOver() throws Exception {
+    private static JoinGroupRequestView staticClassicJoin(String memberId, String instanceId) {
+        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
+                .rebalanceTimeoutMs(30_000).memberId(memberId).groupInstanceId(instanceId).protocolType("consumer");
+        join.addProtocol().name("range").metadata(subscription(List.of()));
+        return join;
+    }
+
+    /**
+     * A classic group of one static member (instance host-1) owning all four partitions, whose process restarts
+     * with group.protocol=consumer as m2: a classic member never leaves with epoch -2. Returns the classic join.
+     */
+    private JoinGroupResponseView staticClassicMemberRestartedWithTheConsumerProtocol() throws Exception {
         start(Map.of());
         createTopic();
-        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
-                .rebalanceTimeoutMs(30_000).memberId("").groupInstanceId("host-1").protocolType("consumer");
-        join.addProtocol().name("range").metadata(subscription(List.of()));
-        JoinGroupResponseView joined = new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9, join.struct()));
+        JoinGroupResponseView joined = new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9,
+                staticClassicJoin("", "host-1").struct()));
         byte[] all = ConsumerProtocol.assignmentBytes(Map.of("t", java.util.Set.of(0, 1, 2, 3)));
         SyncGroupRequestView sync = new SyncGroupRequestView().groupId("g").generationId(joined.generationId())
                 .memberId(joined.memberId()).groupInstanceId("host-1");
@@ -211,17 +219,41 @@ class ConsumerGroupMigrationTest {
         assertThat(new SyncGroupResponseView(client.call(ApiKey.SYNC_GROUP, 5, sync.struct())).errorCode())
                 .isEqualTo(Errors.NONE.code());
 
-        // The same process restarts with group.protocol=consumer: a classic member never leaves with epoch -2.
         ConsumerGroupHeartbeatResponseView restarted = new ConsumerGroupHeartbeatResponseView(client.call(
                 ApiKey.CONSUMER_GROUP_HEARTBEAT, 1, new ConsumerGroupHeartbeatRequestView().groupId("g")
                         .memberId("m2").memberEpoch(0).instanceId("host-1").rebalanceTimeoutMs(30_000)
                         .subscribedTopicNames(List.of("t")).topicPartitions(List.of()).struct()));
-
         assertThat(restarted.errorCode()).isEqualTo(Errors.NONE.code());
+        return joined;
+    }
+
+    @Test
+    void aStaticClassicMemberRestartedWithTheConsumerProtocolTakesItsInstanceOver() throws Exception {
+        staticClassicMemberRestartedWithTheConsumerProtocol();
+
         assertThat(describe().members()).singleElement().satisfies(member -> {
             assertThat(member.memberId()).isEqualTo("m2");
             assertThat(member.instanceId()).isEqualTo("host-1");
         });
+    }
+
+    @Test
+    void aClassicMemberWhoseInstanceWasTakenOverIsFencedAndCannotTakeItBack() throws Exception {
+        JoinGroupResponseView classic = staticClassicMemberRestartedWithTheConsumerProtocol();
+
+        assertThat(new HeartbeatResponseView(client.call(ApiKey.HEARTBEAT, 4, new HeartbeatRequestView()
+                .groupId("g").generationId(classic.generationId()).memberId(classic.memberId())
+                .groupInstanceId("host-1").struct())).errorCode()).isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+        assertThat(new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9,
+                staticClassicJoin(classic.memberId(), "host-1").struct())).errorCode())
+                .isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+        assertThat(describe().members()).singleElement().satisfies(member -> {
+            assertThat(member.memberId()).isEqualTo("m2");
+            assertThat(member.instanceId()).isEqualTo("host-1");
+        });
+        assertThat(new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9,
+                staticClassicJoin(classic.memberId(), "host-2").struct())).errorCode())
+                .as("an unknown instance under a member id").isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
     }
 
     @Test
@@ -234,11 +266,8 @@ class ConsumerGroupMigrationTest {
                         .subscribedTopicNames(List.of("t")).topicPartitions(List.of()).struct()));
         assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
 
-        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
-                .rebalanceTimeoutMs(30_000).memberId("").groupInstanceId("host-1").protocolType("consumer");
-        join.addProtocol().name("range").metadata(subscription(List.of()));
         JoinGroupResponseView restarted = new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9,
-                join.struct()));
+                staticClassicJoin("", "host-1").struct()));
 
         assertThat(restarted.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(describe().members()).singleElement().satisfies(member -> {
