@@ -338,9 +338,11 @@ final class ClassicGroupCoordinator {
         CompletableFuture<Struct> response = new CompletableFuture<>();
         Errors notHere = groups.coordinatorError(request.groupId());
         if (notHere != Errors.NONE) {
-            // COORDINATOR_LOAD_IN_PROGRESS too, as Kafka 4.x's coordinator runtime answers any write while loading
-            // (the old coordinator's REBALANCE_IN_PROGRESS is gone); the client retries the sync.
-            return completed(syncError(notHere));
+            // While loading, the rebalance under way is lost: REBALANCE_IN_PROGRESS sends the member back to
+            // JoinGroup here, as the old Scala coordinator answered. Kafka 4.x answers COORDINATOR_LOAD_IN_PROGRESS,
+            // which every kafka-clients SyncGroupResponseHandler fails as an unexpected error (docs/compatibility.md).
+            return completed(syncError(notHere == Errors.COORDINATOR_LOAD_IN_PROGRESS
+                    ? Errors.REBALANCE_IN_PROGRESS : notHere));
         }
         ClassicGroup group = groups.get(request.groupId());
         if (group == null) {

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClassicGroupLoadingTest {
 
     @Test
-    void aSyncWhileThePartitionLoadsIsAnsweredLoadInProgressAsKafka4Answers() throws Exception {
+    void aSyncWhileThePartitionLoadsIsSentBackToJoinAsTheClientsExpect() throws Exception {
         CoordinatedPartitions partitions = CoordinatedPartitions.cluster();
         partitions.loading(0, 1);
         ClassicGroupCoordinator coordinator = new ClassicGroupCoordinator(BrokerConfig.of(Map.of()),
@@ -23,7 +23,8 @@ class ClassicGroupLoadingTest {
             short error = coordinator.sync(new SyncRequest("g", 1, "m", null, null, null, Map.of())).get()
                     .getInt16("ErrorCode");
 
-            assertThat(error).isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
+            assertThat(error).as("kafka-clients fail the consumer on COORDINATOR_LOAD_IN_PROGRESS here")
+                    .isEqualTo(Errors.REBALANCE_IN_PROGRESS.code());
             assertThat(coordinator.heartbeat("g", 1, "m", null)).as("a heartbeat is answered blindly")
                     .isEqualTo(Errors.NONE);
         } finally {
