@@ -4,7 +4,7 @@
 # past the 5 s checkpoint intervals and a cleaner round) and a clean stop (SIGTERM). Prints the files only one of
 # them has (the partitions of __consumer_offsets and __transaction_state folded), the files both have whose sizes
 # differ, and kafka-dump-log (DumpLogSegments) on our t3-0 segment, indexes and producer snapshot. The directories
-# stay in $work (printed) for a closer look. docs/configuration.md ("The data directory") has what was found.
+# stay in $work (printed) for a closer look. docs/data-directory.md has what was found.
 #   benchmarks/disk-layout.sh   (SKIP_BUILD=1 reuses server/target/minibroker.jar; JAR=path runs that jar instead)
 # Ports: PERF_PORT_BASE (default 29300) for Kafka, +1 its controller, +2 the minibroker.
 set -euo pipefail
