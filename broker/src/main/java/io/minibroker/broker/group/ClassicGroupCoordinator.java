@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 
 import static io.minibroker.broker.group.GroupResponses.joinError;
 import static io.minibroker.broker.group.GroupResponses.joinResponse;
+import static io.minibroker.broker.group.GroupResponses.replacedStaticMemberJoinResponse;
 import static io.minibroker.broker.group.GroupResponses.syncResponse;
 
 /**
@@ -213,17 +214,17 @@ final class ClassicGroupCoordinator {
                                      CompletableFuture<Struct> response) {
         GroupMember replacement = newMember(request.clientId() + "-" + UUID.randomUUID(), request);
         replacement.assignment = old.assignment;
-        boolean wasLeader = old.memberId.equals(group.leaderId);
+        String previousLeaderId = group.leaderId;
         boolean sameProtocols = sameProtocols(old.protocols, request.protocols());
         fence(old);
         group.replace(old, replacement);
         replacement.awaitingJoin = new GroupMember.PendingJoin(response, request.version());
-        if (group.state() == GroupState.STABLE && sameProtocols && !wasLeader) {
+        if (group.state() == GroupState.STABLE && sameProtocols) {
+            // A leader too: the others keep their partitions, as on Kafka (its answer tells it not to assign).
             sessions.markAlive(group, replacement);
-            storeStaticReplacement(group, old, replacement, replacement.awaitingJoin);
+            storeStaticReplacement(group, old, replacement, replacement.awaitingJoin, previousLeaderId);
             return;
         }
-        // The leader must compute a new assignment (it may know nothing of the old one), or a rebalance is due.
         rebalancer.rebalanceOrCheck(group);
     }
 
@@ -235,13 +236,14 @@ final class ClassicGroupCoordinator {
      * Kafka maps the failure to.
      */
     private void storeStaticReplacement(ClassicGroup group, GroupMember old, GroupMember replacement,
-                                        GroupMember.PendingJoin join) {
+                                        GroupMember.PendingJoin join, String previousLeaderId) {
         metadata.store(group, group::currentAssignments,
                 () -> replacement.awaitingJoin == join && group.state() == GroupState.STABLE,
                 () -> replacement.awaitingJoin == join,
                 () -> {
                     replacement.awaitingJoin = null;
-                    join.response().complete(joinResponse(group, replacement, join.version()));
+                    join.response().complete(
+                            replacedStaticMemberJoinResponse(group, replacement, previousLeaderId, join.version()));
                 },
                 error -> restoreReplacedMember(group, old, replacement, error));
     }
