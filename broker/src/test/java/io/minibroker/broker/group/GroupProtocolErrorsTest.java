@@ -413,16 +413,7 @@ class GroupProtocolErrorsTest {
 
     @Test
     void aRestartedStaticLeaderTakesItsPlaceBackAndItsOldIdIsFenced() throws IOException {
-        Struct leaderJoin = joinRequest("statics", "", 10_000, new byte[0]).set("GroupInstanceId", "leader-host");
-        Struct leader = client.call(ApiKey.JOIN_GROUP, JOIN_V9, leaderJoin);
-        assertThat(leader.getInt16("ErrorCode")).as("static members skip MEMBER_ID_REQUIRED")
-                .isEqualTo(Errors.NONE.code());
-        String leaderId = leader.getString("MemberId");
-        Struct sync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", "statics")
-                .set("GenerationId", leader.getInt32("GenerationId")).set("MemberId", leaderId)
-                .set("GroupInstanceId", "leader-host");
-        sync.addElement("Assignments").set("MemberId", leaderId).set("Assignment", new byte[]{1});
-        assertThat(client.call(ApiKey.SYNC_GROUP, SYNC_V5, sync).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        String leaderId = joinAndSyncStatic("statics", "leader-host").getString("MemberId");
 
         // The leader's process restarts and comes back without its member id: it takes its own place back.
         Struct restarted = client.call(ApiKey.JOIN_GROUP, JOIN_V9,
@@ -440,6 +431,50 @@ class GroupProtocolErrorsTest {
         assertThat(client.call(ApiKey.JOIN_GROUP, JOIN_V9, joinRequest("statics", leaderId, 10_000, new byte[0])
                 .set("GroupInstanceId", "leader-host")).getInt16("ErrorCode"))
                 .isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+    }
+
+    @Test
+    void aRestartedStaticLeaderOfAStableGroupKeepsItsGenerationAndSkipsTheAssignment() throws IOException {
+        // librdkafka's 0102_static_group_rebalance: a static member's restart must not rebalance the others.
+        Struct leader = joinAndSyncStatic("kept", "leader-host");
+        int generation = leader.getInt32("GenerationId");
+
+        Struct restarted = client.call(ApiKey.JOIN_GROUP, JOIN_V9,
+                joinRequest("kept", "", 10_000, new byte[0]).set("GroupInstanceId", "leader-host"));
+
+        assertThat(restarted.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(restarted.getInt32("GenerationId")).as("no rebalance").isEqualTo(generation);
+        assertThat(restarted.getString("Leader")).isEqualTo(restarted.getString("MemberId"));
+        assertThat(restarted.getBool("SkipAssignment")).isTrue();
+        assertThat(restarted.getStructs("Members")).hasSize(1);
+    }
+
+    @Test
+    void beforeV9ARestartedStaticLeaderIsToldThePreviousLeaderSoThatItDoesNotAssign() throws IOException {
+        Struct leader = joinAndSyncStatic("kept-v5", "leader-host");
+
+        Struct restarted = client.call(ApiKey.JOIN_GROUP, 5,
+                joinRequest("kept-v5", "", 10_000, new byte[0]).set("GroupInstanceId", "leader-host"));
+
+        assertThat(restarted.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(restarted.getInt32("GenerationId")).isEqualTo(leader.getInt32("GenerationId"));
+        assertThat(restarted.getString("Leader")).isEqualTo(leader.getString("MemberId"));
+        assertThat(restarted.getStructs("Members")).isEmpty();
+    }
+
+    /** Joins alone as a static member and syncs an assignment: the leader of a Stable group; answers the join. */
+    private Struct joinAndSyncStatic(String groupId, String instanceId) throws IOException {
+        Struct joined = client.call(ApiKey.JOIN_GROUP, JOIN_V9,
+                joinRequest(groupId, "", 10_000, new byte[0]).set("GroupInstanceId", instanceId));
+        assertThat(joined.getInt16("ErrorCode")).as("static members skip MEMBER_ID_REQUIRED")
+                .isEqualTo(Errors.NONE.code());
+        String memberId = joined.getString("MemberId");
+        Struct sync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", groupId)
+                .set("GenerationId", joined.getInt32("GenerationId")).set("MemberId", memberId)
+                .set("GroupInstanceId", instanceId);
+        sync.addElement("Assignments").set("MemberId", memberId).set("Assignment", new byte[]{1});
+        assertThat(client.call(ApiKey.SYNC_GROUP, SYNC_V5, sync).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        return joined;
     }
 
     @Test
