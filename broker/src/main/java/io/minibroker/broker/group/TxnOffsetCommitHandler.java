@@ -31,7 +31,7 @@ import java.util.concurrent.CompletionStage;
  * <p>Before writing, the transaction coordinator is asked ({@link TransactionalOffsetsCheck}) to add this group's
  * partition of {@code __consumer_offsets} to the transaction, which v5+ clients (transaction version 2) leave to the
  * broker instead of sending AddOffsetsToTxn: without it no marker would reach that partition and the offsets would
- * stay pending for ever. With no check (a cluster node, where the coordinator may be elsewhere) nothing is asked.
+ * stay pending for ever. Below v5 it verifies that the client's AddOffsetsToTxn added it. With no check (a cluster node, where the coordinator may be elsewhere) nothing is asked.
  */
 public final class TxnOffsetCommitHandler implements ApiHandler {
 

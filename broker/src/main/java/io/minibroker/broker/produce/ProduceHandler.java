@@ -114,7 +114,11 @@ public final class ProduceHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         ProduceRequestView body = new ProduceRequestView(request.body());
-        TransactionalBatches transactional = transactions == null || body.transactionalId() == null
+        if (body.transactionalId() == null) {
+            return TransactionalRecords.in(body) ? refuseTransactionalWithoutId(request, body)
+                    : appendAll(request, body, Map.of());
+        }
+        TransactionalBatches transactional = transactions == null
                 ? null : transactionalBatches(request.version(), body, null);
         if (transactional == null) {
             return appendAll(request, body, Map.of());
@@ -144,6 +148,33 @@ public final class ProduceHandler implements ApiHandler {
                     }
                 })
                 .thenCompose(appended -> appended);
+    }
+
+    /**
+     * Transactional batches with no transactional id would open a transaction no coordinator knows of, whose end
+     * never comes: Kafka refuses the whole request, every partition TRANSACTIONAL_ID_AUTHORIZATION_FAILED, with an
+     * authorizer or without. An acks=0 producer reads no answer, so it learns of it by the connection closing.
+     */
+    private static CompletionStage<Struct> refuseTransactionalWithoutId(Request request, ProduceRequestView body) {
+        if (body.acks() == 0) {
+            return CompletableFuture.failedFuture(
+                    new CloseConnection("an acks=0 produce of transactional batches has no transactional id"));
+        }
+        boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
+        ProduceResponseView response = new ProduceResponseView();
+        for (TopicProduceData topicData : body.topicData()) {
+            TopicProduceResponse topicResponse = response.addResponse();
+            if (byId) {
+                topicResponse.topicId(topicData.topicId());
+            } else {
+                topicResponse.name(topicData.name());
+            }
+            for (PartitionProduceData partitionData : topicData.partitionData()) {
+                topicResponse.addPartitionResponse().index(partitionData.index()).baseOffset(-1L)
+                        .errorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+            }
+        }
+        return CompletableFuture.completedFuture(response.struct());
     }
 
     /**

@@ -222,8 +222,9 @@ class ConsumerGroupAdminTest {
     @Test
     void aTransactionalCommitWithoutMemberFieldsIsTaken() throws Exception {
         join();
+        TransactionalProducer producer = TransactionalProducer.begin(client, "tx", "g");
         TxnOffsetCommitRequestView commit = new TxnOffsetCommitRequestView().transactionalId("tx").groupId("g")
-                .producerId(1L).producerEpoch((short) 0).generationIdOrMemberEpoch(-1).memberId("")
+                .producerId(producer.id()).producerEpoch(producer.epoch()).generationIdOrMemberEpoch(-1).memberId("")
                 .groupInstanceId(null);
         commit.addTopic().name("t").addPartition().partitionIndex(0).committedOffset(5).committedLeaderEpoch(-1)
                 .committedMetadata("");

@@ -47,7 +47,8 @@ class ReadCommittedOffsetsClientTest {
     private static final Map<String, String> ONE_OFFSETS_PARTITION = Map.of("offsets.topic.num.partitions", "1");
     private static final org.apache.kafka.common.TopicPartition ORDERS_0 =
             new org.apache.kafka.common.TopicPartition("orders", 0);
-    private static final long PRODUCER_ID = 77L;
+    /** Its transaction has the group's offsets partition; the test writes its commit marker. */
+    private TransactionalProducer producer;
 
     @TempDir
     Path logDir;
@@ -86,10 +87,12 @@ class ReadCommittedOffsetsClientTest {
 
     private void txnCommit(long offset) throws Exception {
         TxnOffsetCommitRequestView request = new TxnOffsetCommitRequestView().transactionalId("tx").groupId("g")
-                .producerId(PRODUCER_ID).producerEpoch((short) 0).generationIdOrMemberEpoch(-1).memberId("");
+                .generationIdOrMemberEpoch(-1).memberId("");
         request.addTopic().name("orders").addPartition().partitionIndex(0).committedOffset(offset)
                 .committedLeaderEpoch(-1).committedMetadata("");
         try (GroupWireClient client = new GroupWireClient(broker.broker().boundPort("PLAINTEXT"))) {
+            producer = TransactionalProducer.begin(client, "tx", "g");
+            request.producerId(producer.id()).producerEpoch(producer.epoch());
             TxnOffsetCommitResponseView response = new TxnOffsetCommitResponseView(
                     client.call(ApiKey.TXN_OFFSET_COMMIT, 4, request.struct()));
             assertThat(response.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
@@ -138,7 +141,7 @@ class ReadCommittedOffsetsClientTest {
                 Clock.systemUTC());
         try {
             new FakeMarkerAppender(topics, List.of()).append(
-                    new TransactionMarker(PRODUCER_ID, (short) 0, 0, TransactionResult.COMMIT, (short) 0),
+                    new TransactionMarker(producer.id(), producer.epoch(), 0, TransactionResult.COMMIT, (short) 0),
                     List.of(new TopicPartition(OffsetsTopic.NAME, 0))).toCompletableFuture().get();
         } finally {
             topics.close();

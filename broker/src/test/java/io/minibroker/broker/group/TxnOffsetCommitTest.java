@@ -41,19 +41,21 @@ class TxnOffsetCommitTest {
 
     private static final int JOIN_V9 = 9;
     private static final int TXN_V3 = 3;
-    /**
-     * v4, the newest version below transaction version 2: from v5 the broker asks the transaction coordinator to add
-     * the group's offsets partition first, which these producers (whose markers the tests write themselves) never
-     * began a transaction with.
-     */
+    /** v4, the newest version below transaction version 2: the client adds the offsets partition itself. */
     private static final int TXN_V4 = 4;
-    private static final long PRODUCER_ID = 4000L;
+    private static final String TRANSACTIONAL_ID = "tx";
     private static final TopicPartition OFFSETS_0 = new TopicPartition(OffsetsTopic.NAME, 0);
 
     @TempDir
     Path logDir;
     private Broker broker;
     private GroupWireClient client;
+    /**
+     * The producer of "tx" as InitProducerId (twice, so that an older epoch exists) made it, with a transaction the
+     * coordinator has the offsets partition in (AddOffsetsToTxn), which it never ends: the tests write the markers.
+     */
+    private long producerId;
+    private short epoch;
 
     @BeforeEach
     void start() throws Exception {
@@ -63,6 +65,10 @@ class TxnOffsetCommitTest {
             admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1))).all().get();
         }
         client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+        TransactionalProducer.init(client, TRANSACTIONAL_ID);
+        TransactionalProducer producer = TransactionalProducer.begin(client, TRANSACTIONAL_ID, "g");
+        producerId = producer.id();
+        epoch = producer.epoch(); // one producer, one offsets partition: every group's
     }
 
     @AfterEach
@@ -72,11 +78,11 @@ class TxnOffsetCommitTest {
     }
 
     /** A TxnOffsetCommit of one partition of "orders" (or of {@code topic}), with the group fields from v3. */
-    private static TxnOffsetCommitRequestView request(String groupId, short epoch, int version, int generation,
+    private TxnOffsetCommitRequestView request(String groupId, short epoch, int version, int generation,
                                                       String memberId, String instanceId, String topic,
                                                       long offset, String metadata) {
-        TxnOffsetCommitRequestView request = new TxnOffsetCommitRequestView().transactionalId("tx")
-                .groupId(groupId).producerId(PRODUCER_ID).producerEpoch(epoch);
+        TxnOffsetCommitRequestView request = new TxnOffsetCommitRequestView().transactionalId(TRANSACTIONAL_ID)
+                .groupId(groupId).producerId(producerId).producerEpoch(epoch);
         if (version >= TXN_V3) {
             request.generationIdOrMemberEpoch(generation).memberId(memberId).groupInstanceId(instanceId);
         }
@@ -93,12 +99,12 @@ class TxnOffsetCommitTest {
 
     /** The producer's marker on the group's offsets partition, as its transaction coordinator has it written. */
     private void writeMarker(TransactionResult result) throws Exception {
-        assertThat(broker.transactionMarkers().append(new TransactionMarker(PRODUCER_ID, (short) 0, 0, result, (short) 0),
+        assertThat(broker.transactionMarkers().append(new TransactionMarker(producerId, epoch, 0, result, (short) 0),
                 List.of(OFFSETS_0)).toCompletableFuture().get()).containsEntry(OFFSETS_0, Errors.NONE);
     }
 
     private Errors simpleTxnCommit(String groupId, long offset) throws IOException {
-        return txnCommit(request(groupId, (short) 0, TXN_V4, -1, "", null, "orders", offset, ""), TXN_V4);
+        return txnCommit(request(groupId, epoch, TXN_V4, -1, "", null, "orders", offset, ""), TXN_V4);
     }
 
     private void plainCommit(String groupId, long offset) throws IOException {
@@ -159,6 +165,20 @@ class TxnOffsetCommitTest {
     }
 
     @Test
+    void withoutAddOffsetsToTxnV4IsTransactionAbortableAndV0To3InvalidTxnState() throws Exception {
+        TransactionalProducer other = TransactionalProducer.init(client, "other"); // no offsets partition
+        producerId = other.id();
+        short otherEpoch = other.epoch();
+        for (int version = 0; version <= TXN_V4; version++) {
+            TxnOffsetCommitRequestView request = request("g", otherEpoch, version, -1, "", null, "orders", 1, "")
+                    .transactionalId("other");
+            assertThat(txnCommit(request, version)).as("v%d", version).isEqualTo(version == TXN_V4
+                    ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE);
+        }
+        assertThat(fetchV7("g", true)).as("nothing written").containsExactly(Errors.NONE, -1L, Errors.NONE, -1L);
+    }
+
+    @Test
     void anAbortMarkerLeavesTheCommittedOffsetStable() throws Exception {
         plainCommit("g", 5);
         simpleTxnCommit("g", 10);
@@ -170,14 +190,14 @@ class TxnOffsetCommitTest {
 
     @Test
     void unknownTopicsAndPartitionsAndTopicIds() throws Exception {
-        assertThat(txnCommit(request("g", (short) 0, TXN_V4, -1, "", null, "nope", 1, ""), TXN_V4))
+        assertThat(txnCommit(request("g", epoch, TXN_V4, -1, "", null, "nope", 1, ""), TXN_V4))
                 .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
-        TxnOffsetCommitRequestView pastTheEnd = request("g", (short) 0, TXN_V4, -1, "", null, "orders", 1, "");
+        TxnOffsetCommitRequestView pastTheEnd = request("g", epoch, TXN_V4, -1, "", null, "orders", 1, "");
         pastTheEnd.topics().get(0).partitions().get(0).partitionIndex(7);
         assertThat(txnCommit(pastTheEnd, TXN_V4)).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
 
-        TxnOffsetCommitRequestView byId = new TxnOffsetCommitRequestView().transactionalId("tx").groupId("g")
-                .producerId(PRODUCER_ID).producerEpoch((short) 0).generationIdOrMemberEpoch(-1).memberId("");
+        TxnOffsetCommitRequestView byId = new TxnOffsetCommitRequestView().transactionalId(TRANSACTIONAL_ID)
+                .groupId("g").producerId(producerId).producerEpoch(epoch).generationIdOrMemberEpoch(-1).memberId("");
         byId.addTopic().topicId(UUID.randomUUID()).addPartition().partitionIndex(0).committedOffset(1)
                 .committedLeaderEpoch(-1).committedMetadata("");
         assertThat(txnCommit(byId, 6)).isEqualTo(Errors.UNKNOWN_TOPIC_ID);
@@ -192,32 +212,33 @@ class TxnOffsetCommitTest {
         TxnOffsetCommitResponseView.TxnOffsetCommitResponseTopic topic =
                 new TxnOffsetCommitResponseView(response).topics().get(0);
         assertThat(topic.topicId()).isEqualTo(known);
-        // Known by its id; v6 asks the transaction coordinator, which has no transaction of this producer.
-        assertThat(topic.partitions().get(0).errorCode()).isNotEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
+        // Known by its id: written in the transaction.
+        assertThat(topic.partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
         // A partition the topic known by its id does not have: UNKNOWN_TOPIC_OR_PARTITION, as Kafka's KafkaApis.
         byId.topics().get(0).partitions().get(0).partitionIndex(7);
         assertThat(txnCommit(byId, 6)).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
-        assertThat(fetchV7("g", true)).as("nothing written").containsExactly(Errors.NONE, -1L, Errors.NONE, -1L);
+        assertThat(fetchV7("g", true)).as("only the known one written, pending")
+                .containsExactly(Errors.UNSTABLE_OFFSET_COMMIT, -1L, Errors.NONE, -1L);
     }
 
     @Test
     void anEmptyGroupIdMetadataTooLongAndAFencedEpoch() throws Exception {
-        assertThat(txnCommit(request("", (short) 0, TXN_V4, -1, "", null, "orders", 1, ""), TXN_V4))
+        assertThat(txnCommit(request("", epoch, TXN_V4, -1, "", null, "orders", 1, ""), TXN_V4))
                 .isEqualTo(Errors.INVALID_GROUP_ID);
-        assertThat(txnCommit(request("g", (short) 0, TXN_V4, -1, "", null, "orders", 1, "m".repeat(4097)), TXN_V4))
+        assertThat(txnCommit(request("g", epoch, TXN_V4, -1, "", null, "orders", 1, "m".repeat(4097)), TXN_V4))
                 .isEqualTo(Errors.OFFSET_METADATA_TOO_LARGE);
 
-        assertThat(txnCommit(request("g", (short) 3, TXN_V4, -1, "", null, "orders", 1, ""), TXN_V4))
+        assertThat(txnCommit(request("g", epoch, TXN_V4, -1, "", null, "orders", 1, ""), TXN_V4))
                 .isEqualTo(Errors.NONE);
-        assertThat(txnCommit(request("g", (short) 2, TXN_V4, -1, "", null, "orders", 2, ""), TXN_V4))
+        assertThat(txnCommit(request("g", (short) (epoch - 1), TXN_V4, -1, "", null, "orders", 2, ""), TXN_V4))
                 .as("an older epoch of the producer").isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
-        assertThat(txnCommit(request("g", (short) 3, TXN_V4, -1, "", null, "orders", 2, ""), TXN_V4))
+        assertThat(txnCommit(request("g", epoch, TXN_V4, -1, "", null, "orders", 2, ""), TXN_V4))
                 .isEqualTo(Errors.NONE);
     }
 
     @Test
     void theGroupFieldsAreCheckedAsOffsetCommitChecksThemButNotTheGroupsState() throws Exception {
-        assertThat(txnCommit(request("nobody", (short) 0, TXN_V3, 1, "m", null, "orders", 1, ""), TXN_V3))
+        assertThat(txnCommit(request("nobody", epoch, TXN_V3, 1, "m", null, "orders", 1, ""), TXN_V3))
                 .as("a generation of a group that does not exist").isEqualTo(Errors.ILLEGAL_GENERATION);
 
         // A static member alone: its join completes the rebalance, and the group waits for its SyncGroup.
@@ -228,19 +249,19 @@ class TxnOffsetCommitTest {
         int generation = joined.getInt32("GenerationId");
         assertThat(client.describedState("members")).isEqualTo("CompletingRebalance");
 
-        assertThat(txnCommit(request("members", (short) 0, TXN_V3, generation, memberId, "i1", "orders", 1, ""),
+        assertThat(txnCommit(request("members", epoch, TXN_V3, generation, memberId, "i1", "orders", 1, ""),
                 TXN_V3)).as("no REBALANCE_IN_PROGRESS for a transactional commit").isEqualTo(Errors.NONE);
-        assertThat(txnCommit(request("members", (short) 0, TXN_V3, generation + 1, memberId, "i1", "orders", 1, ""),
+        assertThat(txnCommit(request("members", epoch, TXN_V3, generation + 1, memberId, "i1", "orders", 1, ""),
                 TXN_V3)).isEqualTo(Errors.ILLEGAL_GENERATION);
-        assertThat(txnCommit(request("members", (short) 0, TXN_V3, generation, "stranger", null, "orders", 1, ""),
+        assertThat(txnCommit(request("members", epoch, TXN_V3, generation, "stranger", null, "orders", 1, ""),
                 TXN_V3)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
-        assertThat(txnCommit(request("members", (short) 0, TXN_V3, generation, "stranger", "i1", "orders", 1, ""),
+        assertThat(txnCommit(request("members", epoch, TXN_V3, generation, "stranger", "i1", "orders", 1, ""),
                 TXN_V3)).isEqualTo(Errors.FENCED_INSTANCE_ID);
-        assertThat(txnCommit(request("members", (short) 0, TXN_V3, -1, "", null, "orders", 1, ""), TXN_V3))
+        assertThat(txnCommit(request("members", epoch, TXN_V3, -1, "", null, "orders", 1, ""), TXN_V3))
                 .as("no generation and no member: accepted whatever the group's members").isEqualTo(Errors.NONE);
-        assertThat(txnCommit(request("members", (short) 0, 2, -1, "", null, "orders", 1, ""), 2))
+        assertThat(txnCommit(request("members", epoch, 2, -1, "", null, "orders", 1, ""), 2))
                 .as("v2 has no group fields").isEqualTo(Errors.NONE);
-        assertThat(txnCommit(request("members", (short) 0, 0, -1, "", null, "orders", 1, ""), 0))
+        assertThat(txnCommit(request("members", epoch, 0, -1, "", null, "orders", 1, ""), 0))
                 .isEqualTo(Errors.NONE);
     }
 }

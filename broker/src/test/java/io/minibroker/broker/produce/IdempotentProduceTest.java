@@ -71,8 +71,14 @@ class IdempotentProduceTest {
 
         /** {@link #produce(long, short, int, int)} with every record stamped {@code timestamp}. */
         Struct produce(long producerId, short epoch, int baseSequence, int records, long timestamp) throws IOException {
+            return produce(producerId, epoch, baseSequence, records, timestamp, false);
+        }
+
+        /** {@link #produce(long, short, int, int, long)}, the batch marked transactional or not. */
+        Struct produce(long producerId, short epoch, int baseSequence, int records, long timestamp,
+                       boolean transactional) throws IOException {
             RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
-                    timestamp).producer(producerId, epoch, baseSequence);
+                    timestamp).producer(producerId, epoch, baseSequence).transactional(transactional);
             for (int i = 0; i < records; i++) {
                 builder.append(timestamp, null, ("r" + (baseSequence + i)).getBytes(StandardCharsets.UTF_8), List.of());
             }
@@ -152,6 +158,19 @@ class IdempotentProduceTest {
             assertThat(wire.produce(producerId, (short) 2, 7, 1).getInt16("ErrorCode"))
                     .as("a new epoch starts at sequence 0").isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code());
             assertThat(wire.produce(producerId, (short) 2, 0, 1).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        }
+    }
+
+    @Test
+    void transactionalBatchesWithoutATransactionalIdAreRefusedAndNotWritten() throws Exception {
+        try (Broker broker = start(); Wire wire = new Wire(broker)) {
+            long producerId = wire.initProducerId();
+
+            Struct refused = wire.produce(producerId, (short) 0, 0, 2, System.currentTimeMillis(), true);
+
+            assertThat(refused.getInt16("ErrorCode")).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+            assertThat(wire.produce(producerId, (short) 0, 0, 1).getInt64("BaseOffset"))
+                    .as("nothing was written").isZero();
         }
     }
 

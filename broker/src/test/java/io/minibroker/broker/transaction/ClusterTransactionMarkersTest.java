@@ -33,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClusterTransactionMarkersTest {
 
     private static final String TOPIC = "txn-replicated";
-    private static final long ABORTER = 7000;
-    private static final long OPEN = 8000;
+    private static final String ABORTER = "aborter";
+    private static final String OPEN = "open";
 
     private static final long SESSION_MS = 1_500;
 
@@ -69,6 +69,20 @@ class ClusterTransactionMarkersTest {
         return new TxnWire(cluster.node(node).boundPort("PLAINTEXT"));
     }
 
+    /** A transaction opened on the transactional id's coordinator, on partition 0 of the topic. */
+    private TxnWire.Producer beginTransaction(String transactionalId) throws IOException {
+        int[] coordinator = {-1};
+        try (TxnWire any = wireTo(0)) {
+            await(() -> {
+                coordinator[0] = any.findTransactionCoordinator(transactionalId);
+                return coordinator[0] >= 0;
+            }, "a coordinator for " + transactionalId);
+        }
+        try (TxnWire wire = wireTo(coordinator[0])) {
+            return wire.beginTransaction(transactionalId, TOPIC);
+        }
+    }
+
     private static short errorOf(WriteTxnMarkersResponseView response) {
         return response.markers().get(0).topics().get(0).partitions().get(0).errorCode();
     }
@@ -86,19 +100,21 @@ class ClusterTransactionMarkersTest {
 
     @Test
     void theLeaderWritesTheMarkerAndANewLeaderKeepsTheLastStableOffset() throws Exception {
+        TxnWire.Producer aborter = beginTransaction(ABORTER);
+        TxnWire.Producer open = beginTransaction(OPEN);
         try (TxnWire leader = wireTo(1); TxnWire follower = wireTo(0)) {
-            assertThat(leader.produce(TOPIC, ABORTER, (short) 0, 0, true, "a0", "a1").errorCode()).isZero(); // 0..1
-            assertThat(leader.produce(TOPIC, OPEN, (short) 0, 0, true, "o0").baseOffset()).isEqualTo(2);
+            assertThat(leader.produce(TOPIC, aborter, 0, "a0", "a1").errorCode()).isZero(); // 0..1
+            assertThat(leader.produce(TOPIC, open, 0, "o0").baseOffset()).isEqualTo(2);
 
-            assertThat(errorOf(follower.writeMarker(ABORTER, (short) 0, 0, false, TOPIC)))
+            assertThat(errorOf(follower.writeMarker(aborter.id(), aborter.epoch(), 0, false, TOPIC)))
                     .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER.code());
             // Answered once replicated (min.insync.replicas 2, acks=all's rule): at offset 3.
-            assertThat(errorOf(leader.writeMarker(ABORTER, (short) 0, 0, false, TOPIC))).isZero();
+            assertThat(errorOf(leader.writeMarker(aborter.id(), aborter.epoch(), 0, false, TOPIC))).isZero();
             PartitionData fetched = leader.fetch(TOPIC, 0, READ_COMMITTED);
             assertThat(fetched.highWatermark()).isEqualTo(4);
             assertThat(fetched.lastStableOffset()).isEqualTo(2); // the open transaction holds it
             assertThat(fetched.abortedTransactions()).extracting(AbortedTransaction::producerId)
-                    .containsExactly(ABORTER);
+                    .containsExactly(aborter.id());
         }
 
         cluster.kill(1);
@@ -111,14 +127,14 @@ class ClusterTransactionMarkersTest {
         int newLeader = elected[0];
         try (TxnWire wire = wireTo(newLeader); TxnWire consumer = wireTo(newLeader)) {
             // The follower's log tracked the open transaction and indexed the abort as it replicated them.
-            await(() -> stableAt(wire, 2, ABORTER), "the new leader to answer LSO 2 with the aborted transaction");
+            await(() -> stableAt(wire, 2, aborter.id()), "the new leader to answer LSO 2 with the aborted transaction");
             // Parked at the LSO for longer than the test may run: only the commit's replication can answer it.
             consumer.sendFetch(TOPIC, 2, READ_COMMITTED, 600_000);
-            assertThat(errorOf(wire.writeMarker(OPEN, (short) 0, 1, true, TOPIC))).isZero(); // offset 4
+            assertThat(errorOf(wire.writeMarker(open.id(), open.epoch(), 1, true, TOPIC))).isZero(); // offset 4
             PartitionData woken = consumer.receiveFetch();
             assertThat(woken.lastStableOffset()).isEqualTo(5);
             assertThat(TxnWire.batches(woken)).extracting(TxnWire.FetchedBatch::baseOffset).containsExactly(2L, 3L, 4L);
-            assertThat(stableAt(wire, 5, ABORTER)).isTrue();
+            assertThat(stableAt(wire, 5, aborter.id())).isTrue();
         }
     }
 }

@@ -33,7 +33,8 @@ import static io.minibroker.broker.transaction.TxnWire.READ_UNCOMMITTED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Transactions at the wire on one node: transactional produces, WriteTxnMarkers as a coordinator sends them, then
+ * Transactions at the wire on one node: transactional produces (of transactions the coordinator opened, which it
+ * never ends: the test writes their markers), WriteTxnMarkers as a coordinator sends them, then
  * what read_committed and read_uncommitted fetches and ListOffsets answer; a parked read_committed fetch woken by
  * a marker; the last stable offset and the aborted index after a restart.
  */
@@ -41,8 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TransactionMarkersWireTest {
 
     private static final String TOPIC = "txn";
-    private static final long COMMITTER = 1000;
-    private static final long ABORTER = 2000;
+    private static final String COMMITTER = "committer";
+    private static final String ABORTER = "aborter";
 
     @TempDir
     Path logDir;
@@ -55,11 +56,17 @@ class TransactionMarkersWireTest {
         return partition.abortedTransactions().stream().map(AbortedTransaction::producerId).toList();
     }
 
-    /** Offsets 0..2 by the committer, 3..4 by the aborter, 5 plain. */
-    private static void produceTwoTransactions(TxnWire wire) throws Exception {
-        assertThat(wire.produce(TOPIC, COMMITTER, (short) 0, 0, true, "c0", "c1", "c2").errorCode()).isZero();
-        assertThat(wire.produce(TOPIC, ABORTER, (short) 0, 0, true, "a0", "a1").baseOffset()).isEqualTo(3);
-        assertThat(wire.produce(TOPIC, -1, (short) -1, -1, false, "plain").baseOffset()).isEqualTo(5);
+    /** Offsets 0..2 by the committer's transaction, 3..4 by the aborter's, 5 plain. */
+    private static Producers produceTwoTransactions(TxnWire wire) throws Exception {
+        Producers producers = new Producers(wire.beginTransaction(COMMITTER, TOPIC),
+                wire.beginTransaction(ABORTER, TOPIC));
+        assertThat(wire.produce(TOPIC, producers.committer(), 0, "c0", "c1", "c2").errorCode()).isZero();
+        assertThat(wire.produce(TOPIC, producers.aborter(), 0, "a0", "a1").baseOffset()).isEqualTo(3);
+        assertThat(wire.producePlain(TOPIC, "plain").baseOffset()).isEqualTo(5);
+        return producers;
+    }
+
+    private record Producers(TxnWire.Producer committer, TxnWire.Producer aborter) {
     }
 
     @Test
@@ -67,7 +74,9 @@ class TransactionMarkersWireTest {
         try (Broker broker = TestBrokers.start(logDir, Map.of());
              TxnWire wire = new TxnWire(broker.boundPort("PLAINTEXT"))) {
             wire.createTopic(TOPIC);
-            produceTwoTransactions(wire);
+            Producers producers = produceTwoTransactions(wire);
+            long committer = producers.committer().id();
+            long aborter = producers.aborter().id();
 
             PartitionData committed = wire.fetch(TOPIC, 0, READ_COMMITTED);
             assertThat(committed.errorCode()).isZero();
@@ -83,10 +92,10 @@ class TransactionMarkersWireTest {
 
             // Both markers in one request, as a coordinator batches them.
             WriteTxnMarkersRequestView markers = new WriteTxnMarkersRequestView();
-            TxnWire.addMarker(markers, COMMITTER, (short) 0, 0, true, TOPIC);
-            TxnWire.addMarker(markers, ABORTER, (short) 0, 0, false, TOPIC);
+            TxnWire.addMarker(markers, committer, (short) 0, 0, true, TOPIC);
+            TxnWire.addMarker(markers, aborter, (short) 0, 0, false, TOPIC);
             WriteTxnMarkersResponseView written = wire.writeMarkers(markers);
-            assertThat(written.markers()).extracting(m -> m.producerId()).containsExactly(COMMITTER, ABORTER);
+            assertThat(written.markers()).extracting(m -> m.producerId()).containsExactly(committer, aborter);
             assertThat(errorOf(written, 0, 0)).isEqualTo(Errors.NONE.code());
             assertThat(errorOf(written, 1, 0)).isEqualTo(Errors.NONE.code());
 
@@ -96,10 +105,10 @@ class TransactionMarkersWireTest {
             assertThat(TxnWire.batches(committed)).extracting(TxnWire.FetchedBatch::control)
                     .containsExactly(false, false, false, true, true); // the consumer filters by the markers
             assertThat(committed.abortedTransactions()).hasSize(1);
-            assertThat(committed.abortedTransactions().get(0).producerId()).isEqualTo(ABORTER);
+            assertThat(committed.abortedTransactions().get(0).producerId()).isEqualTo(aborter);
             assertThat(committed.abortedTransactions().get(0).firstOffset()).isEqualTo(3);
             assertThat(wire.fetch(TOPIC, 6, READ_COMMITTED).abortedTransactions()).extracting(a -> a.producerId())
-                    .containsExactly(ABORTER); // the fetch starts before its marker
+                    .containsExactly(aborter); // the fetch starts before its marker
             assertThat(wire.fetch(TOPIC, 8, READ_COMMITTED).abortedTransactions()).isEmpty();
             assertThat(wire.latest(TOPIC, READ_COMMITTED).offset()).isEqualTo(8);
             assertThat(wire.fetch(TOPIC, 0, READ_UNCOMMITTED).lastStableOffset()).isEqualTo(8);
@@ -111,10 +120,11 @@ class TransactionMarkersWireTest {
         try (Broker broker = TestBrokers.start(logDir, Map.of());
              TxnWire wire = new TxnWire(broker.boundPort("PLAINTEXT"))) {
             wire.createTopic(TOPIC);
-            produceTwoTransactions(wire);
-            wire.writeMarker(COMMITTER, (short) 0, 0, true, TOPIC);
-            wire.writeMarker(ABORTER, (short) 0, 0, false, TOPIC);
-            assertThat(wire.produce(TOPIC, ABORTER, (short) 0, 2, true, "a2").baseOffset()).isEqualTo(8); // open
+            Producers producers = produceTwoTransactions(wire);
+            wire.writeMarker(producers.committer().id(), producers.committer().epoch(), 0, true, TOPIC);
+            wire.writeMarker(producers.aborter().id(), producers.aborter().epoch(), 0, false, TOPIC);
+            // Still in the aborter's transaction for the coordinator, which never ended it: verified, and open.
+            assertThat(wire.produce(TOPIC, producers.aborter(), 2, "a2").baseOffset()).isEqualTo(8);
 
             assertThat(consume(broker, "read_committed", 4)).containsExactly("c0", "c1", "c2", "plain");
             assertThat(consume(broker, "read_uncommitted", 7))
@@ -151,13 +161,14 @@ class TransactionMarkersWireTest {
         try (Broker broker = TestBrokers.start(logDir, Map.of());
              TxnWire wire = new TxnWire(broker.boundPort("PLAINTEXT"))) {
             wire.createTopic(TOPIC);
-            wire.produce(TOPIC, -1, (short) -1, -1, false, "plain"); // 0
-            wire.produce(TOPIC, COMMITTER, (short) 0, 0, true, "c0"); // 1
+            TxnWire.Producer committer = wire.beginTransaction(COMMITTER, TOPIC);
+            wire.producePlain(TOPIC, "plain"); // 0
+            wire.produce(TOPIC, committer, 0, "c0"); // 1
             ProducerState open = describeProducer(wire);
             assertThat(open.currentTxnStartOffset()).isEqualTo(1);
             assertThat(open.coordinatorEpoch()).isEqualTo(-1);
 
-            wire.writeMarker(COMMITTER, (short) 0, 9, true, TOPIC);
+            wire.writeMarker(committer.id(), (short) 0, 9, true, TOPIC);
             ProducerState ended = describeProducer(wire);
             assertThat(ended.currentTxnStartOffset()).isEqualTo(-1);
             assertThat(ended.coordinatorEpoch()).isEqualTo(9);
@@ -179,10 +190,14 @@ class TransactionMarkersWireTest {
         try (Broker broker = TestBrokers.start(logDir, Map.of());
              TxnWire wire = new TxnWire(broker.boundPort("PLAINTEXT"))) {
             wire.createTopic(TOPIC);
-            assertThat(wire.produce(TOPIC, COMMITTER, (short) 4, 0, true, "x").errorCode()).isZero();
+            wire.initProducer(COMMITTER);
+            TxnWire.Producer committer = wire.beginTransaction(COMMITTER, TOPIC); // epoch 1, so one below exists
+            long producerId = committer.id();
+            short epoch = committer.epoch();
+            assertThat(wire.produce(TOPIC, committer, 0, "x").errorCode()).isZero();
 
             WriteTxnMarkersRequestView request = new WriteTxnMarkersRequestView();
-            TxnWire.addMarker(request, COMMITTER, (short) 3, 0, true, TOPIC, "no-such-topic");
+            TxnWire.addMarker(request, producerId, (short) (epoch - 1), 0, true, TOPIC, "no-such-topic");
             request.markers().get(0).addTopic().name(TOPIC).partitionIndexes(List.of(7));
             WriteTxnMarkersResponseView refused = wire.writeMarkers(request);
             assertThat(errorOf(refused, 0, 0)).isEqualTo(Errors.INVALID_PRODUCER_EPOCH.code());
@@ -191,8 +206,8 @@ class TransactionMarkersWireTest {
             assertThat(errorOf(refused, 0, 2)).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
             assertThat(wire.fetch(TOPIC, 0, READ_COMMITTED).lastStableOffset()).isZero(); // still open
 
-            assertThat(errorOf(wire.writeMarker(COMMITTER, (short) 4, 2, true, TOPIC), 0, 0)).isZero();
-            assertThat(errorOf(wire.writeMarker(COMMITTER, (short) 4, 1, false, TOPIC), 0, 0))
+            assertThat(errorOf(wire.writeMarker(producerId, epoch, 2, true, TOPIC), 0, 0)).isZero();
+            assertThat(errorOf(wire.writeMarker(producerId, epoch, 1, false, TOPIC), 0, 0))
                     .isEqualTo(Errors.TRANSACTION_COORDINATOR_FENCED.code());
             assertThat(wire.fetch(TOPIC, 0, READ_COMMITTED).lastStableOffset()).isEqualTo(2);
         }
@@ -203,21 +218,25 @@ class TransactionMarkersWireTest {
         try (Broker broker = TestBrokers.start(logDir, Map.of());
              TxnWire wire = new TxnWire(broker.boundPort("PLAINTEXT"))) {
             wire.createTopic(TOPIC);
-            assertThat(wire.produce(TOPIC, COMMITTER, (short) 4, 0, true, "x").errorCode()).isZero();
+            TxnWire.Producer committer = wire.beginTransaction(COMMITTER, TOPIC);
+            long producerId = committer.id();
+            short epoch = committer.epoch();
+            assertThat(wire.produce(TOPIC, committer, 0, "x").errorCode()).isZero();
 
             // KIP-1228: a TV2 coordinator bumps the epoch for the marker; one at the transaction's epoch is stale.
-            assertThat(errorOf(wire.writeMarkerV2(COMMITTER, (short) 4, true, (byte) 2, TOPIC), 0, 0))
+            assertThat(errorOf(wire.writeMarkerV2(producerId, epoch, true, (byte) 2, TOPIC), 0, 0))
                     .isEqualTo(Errors.INVALID_PRODUCER_EPOCH.code());
             assertThat(wire.fetch(TOPIC, 0, READ_COMMITTED).lastStableOffset()).isZero(); // still open
             // Legacy markers (TransactionVersion 0, or WriteTxnMarkers v1) carry the transaction's own epoch.
-            assertThat(errorOf(wire.writeMarkerV2(COMMITTER, (short) 4, false, (byte) 0, TOPIC), 0, 0)).isZero();
+            assertThat(errorOf(wire.writeMarkerV2(producerId, epoch, false, (byte) 0, TOPIC), 0, 0)).isZero();
             assertThat(wire.fetch(TOPIC, 0, READ_COMMITTED).lastStableOffset()).isEqualTo(2);
 
-            assertThat(wire.produce(TOPIC, COMMITTER, (short) 4, 1, true, "y").errorCode()).isZero();
-            assertThat(errorOf(wire.writeMarkerV2(COMMITTER, (short) 5, true, (byte) 2, TOPIC), 0, 0)).isZero();
+            assertThat(wire.produce(TOPIC, committer, 1, "y").errorCode()).isZero();
+            short bumped = (short) (epoch + 1);
+            assertThat(errorOf(wire.writeMarkerV2(producerId, bumped, true, (byte) 2, TOPIC), 0, 0)).isZero();
             assertThat(wire.fetch(TOPIC, 0, READ_COMMITTED).lastStableOffset()).isEqualTo(4);
             // The same marker again with no transaction open is a retry of one written (KAFKA-19999): accepted.
-            assertThat(errorOf(wire.writeMarkerV2(COMMITTER, (short) 5, true, (byte) 2, TOPIC), 0, 0)).isZero();
+            assertThat(errorOf(wire.writeMarkerV2(producerId, bumped, true, (byte) 2, TOPIC), 0, 0)).isZero();
             assertThat(wire.fetch(TOPIC, 0, READ_COMMITTED).lastStableOffset()).isEqualTo(5);
         }
     }
@@ -229,11 +248,12 @@ class TransactionMarkersWireTest {
              TxnWire wire = new TxnWire(broker.boundPort("PLAINTEXT"));
              TxnWire consumer = new TxnWire(broker.boundPort("PLAINTEXT"))) {
             wire.createTopic(TOPIC);
-            assertThat(wire.produce(TOPIC, COMMITTER, (short) 0, 0, true, "c0", "c1").errorCode()).isZero();
+            TxnWire.Producer committer = wire.beginTransaction(COMMITTER, TOPIC);
+            assertThat(wire.produce(TOPIC, committer, 0, "c0", "c1").errorCode()).isZero();
 
             consumer.sendFetch(TOPIC, 0, READ_COMMITTED, 60_000);
             // A read_uncommitted fetch on the same connection would be answered only after the parked one.
-            assertThat(errorOf(wire.writeMarker(COMMITTER, (short) 0, 0, true, TOPIC), 0, 0)).isZero();
+            assertThat(errorOf(wire.writeMarker(committer.id(), (short) 0, 0, true, TOPIC), 0, 0)).isZero();
 
             PartitionData answered = consumer.receiveFetch();
             assertThat(answered.lastStableOffset()).isEqualTo(3);
@@ -243,22 +263,26 @@ class TransactionMarkersWireTest {
 
     @Test
     void theLastStableOffsetAndTheAbortedIndexSurviveARestart() throws Exception {
+        TxnWire.Producer aborter;
+        TxnWire.Producer committer;
         try (Broker broker = TestBrokers.start(logDir, Map.of());
              TxnWire wire = new TxnWire(broker.boundPort("PLAINTEXT"))) {
             wire.createTopic(TOPIC);
-            assertThat(wire.produce(TOPIC, ABORTER, (short) 0, 0, true, "a0").errorCode()).isZero(); // 0
-            assertThat(errorOf(wire.writeMarker(ABORTER, (short) 0, 0, false, TOPIC), 0, 0)).isZero(); // 1
-            assertThat(wire.produce(TOPIC, COMMITTER, (short) 0, 0, true, "c0").baseOffset()).isEqualTo(2);
+            aborter = wire.beginTransaction(ABORTER, TOPIC);
+            committer = wire.beginTransaction(COMMITTER, TOPIC);
+            assertThat(wire.produce(TOPIC, aborter, 0, "a0").errorCode()).isZero(); // 0
+            assertThat(errorOf(wire.writeMarker(aborter.id(), (short) 0, 0, false, TOPIC), 0, 0)).isZero(); // 1
+            assertThat(wire.produce(TOPIC, committer, 0, "c0").baseOffset()).isEqualTo(2);
         }
         try (Broker broker = TestBrokers.start(logDir, Map.of());
              TxnWire wire = new TxnWire(broker.boundPort("PLAINTEXT"))) {
             PartitionData committed = wire.fetch(TOPIC, 0, READ_COMMITTED);
             assertThat(committed.lastStableOffset()).isEqualTo(2);
-            assertThat(abortedProducers(committed)).containsExactly(ABORTER);
+            assertThat(abortedProducers(committed)).containsExactly(aborter.id());
             assertThat(wire.latest(TOPIC, READ_COMMITTED).offset()).isEqualTo(2);
             // The producer's state came back from the log too: its sequence goes on, its marker lands.
-            assertThat(wire.produce(TOPIC, COMMITTER, (short) 0, 1, true, "c1").baseOffset()).isEqualTo(3);
-            assertThat(errorOf(wire.writeMarker(COMMITTER, (short) 0, 0, true, TOPIC), 0, 0)).isZero();
+            assertThat(wire.produce(TOPIC, committer, 1, "c1").baseOffset()).isEqualTo(3);
+            assertThat(errorOf(wire.writeMarker(committer.id(), (short) 0, 0, true, TOPIC), 0, 0)).isZero();
             assertThat(wire.fetch(TOPIC, 0, READ_COMMITTED).lastStableOffset()).isEqualTo(5);
         }
     }

@@ -1,10 +1,15 @@
 package io.minibroker.broker.transaction;
 
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
+import io.minibroker.protocol.message.view.AddPartitionsToTxnRequestView;
+import io.minibroker.protocol.message.view.AddPartitionsToTxnResponseView;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
+import io.minibroker.protocol.message.view.InitProducerIdRequestView;
+import io.minibroker.protocol.message.view.InitProducerIdResponseView;
 import io.minibroker.protocol.message.view.ListOffsetsRequestView;
 import io.minibroker.protocol.message.view.ListOffsetsResponseView;
 import io.minibroker.protocol.message.view.MetadataRequestView;
@@ -23,14 +28,17 @@ import io.netty.buffer.Unpooled;
 
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.minibroker.broker.server.Eventually.await;
+
 /**
- * A one-connection raw client for the transaction tests: produce transactional batches, write markers as a
- * coordinator would, fetch and list offsets at either isolation level. Requests may be sent and their answers read
+ * A one-connection raw client for the transaction tests: open a transaction on the coordinator and produce its
+ * batches, write markers as a coordinator would, fetch and list offsets at either isolation level. Requests may be sent and their answers read
  * apart, so a test can park a fetch and complete it from another connection.
  */
 final class TxnWire implements AutoCloseable {
@@ -41,6 +49,17 @@ final class TxnWire implements AutoCloseable {
     private static final short FETCH_VERSION = 12;
     private static final short LIST_OFFSETS_VERSION = 7;
     private static final short MARKERS_VERSION = 1;
+    private static final short INIT_PRODUCER_ID_VERSION = 3;
+    private static final short ADD_PARTITIONS_VERSION = 3;
+    /** Longer than any test runs (within transaction.max.timeout.ms): the coordinator never aborts one on its own. */
+    private static final int TRANSACTION_TIMEOUT_MS = 600_000;
+
+    /**
+     * A transactional producer as InitProducerId made it. Its produces name its transactional id, as Kafka requires of
+     * transactional batches, so the broker verifies them with the coordinator.
+     */
+    record Producer(String transactionalId, long id, short epoch) {
+    }
 
     private final Socket socket;
     private final DataInputStream in;
@@ -78,9 +97,82 @@ final class TxnWire implements AutoCloseable {
         call(ApiKey.METADATA, (short) 12, metadata.struct());
     }
 
-    /** Produces one batch (transactional when asked) with acks=all; the partition's error and base offset. */
-    ProduceResponseView.PartitionProduceResponse produce(String topic, long producerId, short epoch, int sequence,
-                                                         boolean transactional, String... values) throws IOException {
+    /**
+     * InitProducerId on this connection's node, which must be the transactional id's coordinator; as a client, it
+     * asks FindCoordinator first (which creates the transaction state topic) and retries while the coordinator is
+     * still loading. Again for the same id, it bumps the epoch.
+     */
+    Producer initProducer(String transactionalId) {
+        await(() -> findTransactionCoordinator(transactionalId) >= 0, "a coordinator for " + transactionalId);
+        InitProducerIdResponseView[] answer = new InitProducerIdResponseView[1];
+        await(() -> {
+            InitProducerIdRequestView request = new InitProducerIdRequestView().transactionalId(transactionalId)
+                    .transactionTimeoutMs(TRANSACTION_TIMEOUT_MS).producerId(-1).producerEpoch((short) -1);
+            try {
+                answer[0] = new InitProducerIdResponseView(
+                        call(ApiKey.INIT_PRODUCER_ID, INIT_PRODUCER_ID_VERSION, request.struct()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            Errors error = Errors.forCode(answer[0].errorCode());
+            if (error != Errors.NONE && error != Errors.COORDINATOR_LOAD_IN_PROGRESS
+                    && error != Errors.COORDINATOR_NOT_AVAILABLE && error != Errors.NOT_COORDINATOR
+                    && error != Errors.CONCURRENT_TRANSACTIONS) {
+                throw new AssertionError("InitProducerId for " + transactionalId + ": " + error);
+            }
+            return error == Errors.NONE;
+        }, "InitProducerId for " + transactionalId);
+        return new Producer(transactionalId, answer[0].producerId(), answer[0].producerEpoch());
+    }
+
+    /** AddPartitionsToTxn of partition 0 of {@code topic} on the coordinator: the producer's transaction has it. */
+    void addPartition(Producer producer, String topic) throws IOException {
+        AddPartitionsToTxnRequestView request = new AddPartitionsToTxnRequestView()
+                .v3AndBelowTransactionalId(producer.transactionalId()).v3AndBelowProducerId(producer.id())
+                .v3AndBelowProducerEpoch(producer.epoch());
+        request.addV3AndBelowTopic().name(topic).partitions(List.of(0));
+        short error = new AddPartitionsToTxnResponseView(
+                call(ApiKey.ADD_PARTITIONS_TO_TXN, ADD_PARTITIONS_VERSION, request.struct()))
+                .resultsByTopicV3AndBelow().get(0).resultsByPartition().get(0).partitionErrorCode();
+        if (error != 0) {
+            throw new AssertionError("AddPartitionsToTxn of " + topic + ": " + Errors.forCode(error));
+        }
+    }
+
+    /** FindCoordinator for a transactional id: the coordinator's node id, or -1 while there is none yet. */
+    int findTransactionCoordinator(String transactionalId) {
+        Struct request = ApiKey.FIND_COORDINATOR.request().newMessage().set("KeyType", (byte) 1)
+                .set("CoordinatorKeys", List.of(transactionalId));
+        Struct answer;
+        try {
+            answer = call(ApiKey.FIND_COORDINATOR, (short) 4, request).getStructs("Coordinators").get(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return answer.getInt16("ErrorCode") == 0 ? answer.getInt32("NodeId") : -1;
+    }
+
+    /** {@link #initProducer} then {@link #addPartition}: a transaction open on the coordinator, to produce into. */
+    Producer beginTransaction(String transactionalId, String topic) throws IOException {
+        Producer producer = initProducer(transactionalId);
+        addPartition(producer, topic);
+        return producer;
+    }
+
+    /** Produces one transactional batch of the producer with acks=all; the partition's error and base offset. */
+    ProduceResponseView.PartitionProduceResponse produce(String topic, Producer producer, int sequence,
+                                                         String... values) throws IOException {
+        return produce(topic, producer.transactionalId(), producer.id(), producer.epoch(), sequence, true, values);
+    }
+
+    /** Produces one plain batch, of no producer, with acks=all; the partition's error and base offset. */
+    ProduceResponseView.PartitionProduceResponse producePlain(String topic, String... values) throws IOException {
+        return produce(topic, null, -1, (short) -1, -1, false, values);
+    }
+
+    private ProduceResponseView.PartitionProduceResponse produce(String topic, String transactionalId, long producerId,
+                                                                 short epoch, int sequence, boolean transactional,
+                                                                 String... values) throws IOException {
         RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
                 System.currentTimeMillis()).producer(producerId, epoch, sequence).transactional(transactional);
         for (String value : values) {
@@ -88,7 +180,8 @@ final class TxnWire implements AutoCloseable {
         }
         ByteBuf batch = builder.build();
         try {
-            ProduceRequestView produce = new ProduceRequestView().acks((short) -1).timeoutMs(10_000);
+            ProduceRequestView produce = new ProduceRequestView().transactionalId(transactionalId).acks((short) -1)
+                    .timeoutMs(10_000);
             produce.addTopicData().name(topic).addPartitionData().index(0).records(batch);
             return new ProduceResponseView(call(ApiKey.PRODUCE, PRODUCE_VERSION, produce.struct()))
                     .responses().get(0).partitionResponses().get(0);
