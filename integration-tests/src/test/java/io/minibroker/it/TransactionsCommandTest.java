@@ -38,7 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * kafka-transactions.sh (kafka-tools 4.3.1's TransactionsCommand, in a child JVM as the script runs it) against one
  * broker: list and describe a coordinator's open transaction, describe-producers, and a hanging transaction: a
  * transactional batch whose producer id the coordinator never issued (as Kafka's own hanging-transaction tests make
- * one), an hour old, which find-hanging lists and abort ends with WriteTxnMarkers from the admin client.
+ * one), an hour old, which find-hanging lists and abort ends with WriteTxnMarkers from the admin client. The batch
+ * names a transactional id the coordinator does not know, appended because the broker runs with
+ * {@code transaction.partition.verification.enable=false} (Kafka's way to such a transaction: with verification on,
+ * the leader asks the coordinator first, and a batch with no transactional id is refused).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class TransactionsCommandTest {
@@ -47,7 +50,8 @@ class TransactionsCommandTest {
 
     @Test
     void listDescribeFindHangingAndAbort() throws Exception {
-        try (EmbeddedBroker broker = EmbeddedBroker.start(Map.of());
+        try (EmbeddedBroker broker = EmbeddedBroker.start(
+                Map.of("transaction.partition.verification.enable", "false"));
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                      broker.bootstrapServers()))) {
             String bootstrap = broker.bootstrapServers();
@@ -133,7 +137,8 @@ class TransactionsCommandTest {
                 .producer(HANGING_PRODUCER_ID, (short) 0, 0).transactional(true)
                 .append(timestamp, null, "hanging".getBytes(StandardCharsets.UTF_8), List.of())
                 .build();
-        ProduceRequestView produce = new ProduceRequestView().acks((short) -1).timeoutMs(10_000);
+        ProduceRequestView produce = new ProduceRequestView().transactionalId("hanging").acks((short) -1)
+                .timeoutMs(10_000);
         produce.addTopicData().name(topic).addPartitionData().index(0).records(batch);
         ByteBuf request = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
                 new RequestHeader(ApiKey.PRODUCE.id(), (short) 9, 1, "hanging"), produce.struct());

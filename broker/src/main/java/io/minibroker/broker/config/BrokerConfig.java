@@ -256,6 +256,13 @@ public final class BrokerConfig {
             intKey("add.partitions.to.txn.retry.backoff.ms", 20, 1);
     public static final ConfigKey<Integer> ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS =
             intKey("add.partitions.to.txn.retry.backoff.max.ms", 100, 0);
+    /**
+     * Kafka's switch for KIP-890 part 1: off, a leader appends a transaction version 1 client's transactional
+     * batches (Produce below v12, TxnOffsetCommit below v5) without asking the coordinator whether the partition is in
+     * the transaction; version 2's implicit add still asks.
+     */
+    public static final ConfigKey<Boolean> TRANSACTION_PARTITION_VERIFICATION_ENABLE =
+            booleanKey("transaction.partition.verification.enable", true);
 
     // Purgatories
     public static final ConfigKey<Integer> FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS =
@@ -330,7 +337,7 @@ public final class BrokerConfig {
             TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,
             TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS, TRANSACTION_VERSION,
             ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS, ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS,
-            FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
+            TRANSACTION_PARTITION_VERIFICATION_ENABLE, FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
             PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS,
             SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS, GROUP_SHARE_RECORD_LOCK_DURATION_MS,
             GROUP_SHARE_DELIVERY_COUNT_LIMIT, GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS, GROUP_SHARE_MAX_SHARE_SESSIONS,

@@ -103,15 +103,18 @@ final class TransactionApis implements AutoCloseable {
         localProduceCheck = new CoordinatorProduceCheck(coordinator,
                 config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS),
                 config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS), backoffs);
+        TransactionalProduceCheck asked;
         if (config.inCluster()) {
             clusterProduceCheck = new ClusterProduceCheck(nodeId, metadata::current, localProduceCheck,
                     config.interBrokerListenerName(), interBroker,
                     (int) TRANSACTION_REPLICATION_TIMEOUT_MS);
-            produceCheck = clusterProduceCheck;
+            asked = clusterProduceCheck;
         } else {
             clusterProduceCheck = null;
-            produceCheck = localProduceCheck;
+            asked = localProduceCheck;
         }
+        produceCheck = config.get(BrokerConfig.TRANSACTION_PARTITION_VERIFICATION_ENABLE)
+                ? asked : CoordinatorProduceCheck.addingOnly(asked);
     }
 
     private static TransactionConfig transactionConfig(BrokerConfig config) {

@@ -59,6 +59,18 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
                 produceVersion), produceVersion).thenApply(errors -> forProduce(errors, produceVersion));
     }
 
+    /**
+     * {@code check} with verification off ({@code transaction.partition.verification.enable=false}), as Kafka's
+     * leader: a transaction version 2 produce still adds its partitions through it; an older one's partitions are
+     * appended unasked.
+     */
+    public static TransactionalProduceCheck addingOnly(TransactionalProduceCheck check) {
+        return (transactionalId, producerId, producerEpoch, partitions, produceVersion) ->
+                addsImplicitly(produceVersion)
+                        ? check.beforeAppend(transactionalId, producerId, producerEpoch, partitions, produceVersion)
+                        : CompletableFuture.completedFuture(PartitionErrors.every(partitions, Errors.NONE));
+    }
+
     /** This node's coordinator's own answer for each partition, asked once. */
     CompletionStage<Map<TopicPartition, Errors>> ask(String transactionalId, long producerId, short producerEpoch,
                                                      Collection<TopicPartition> partitions, short produceVersion) {
