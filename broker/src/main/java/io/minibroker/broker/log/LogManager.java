@@ -409,12 +409,24 @@ public final class LogManager implements AutoCloseable {
      */
     @Override
     public synchronized void close() throws IOException {
+        Throwable failure = null;
         try {
             closeLogs();
+        } catch (Throwable e) {
+            failure = e;
+            throw e;
         } finally { // whatever failed, as Kafka's: the directories are free for the next start
             if (locks != null) {
-                locks.close();
-                locks = null;
+                try {
+                    locks.close();
+                } catch (IOException e) {
+                    if (failure == null) {
+                        throw e;
+                    }
+                    failure.addSuppressed(e); // the logs' failure is the one to report
+                } finally {
+                    locks = null;
+                }
             }
         }
     }
