@@ -321,7 +321,7 @@ public final class LogManager implements AutoCloseable {
         for (PartitionLog partitionLog : logs.values()) {
             recoveryPoints.put(partitionLog.topicPartition(), partitionLog.recoveryPoint());
             long logStartOffset = partitionLog.logStartOffset();
-            if (logStartOffset > partitionLog.segmentBaseOffsets().next()) {
+            if (logStartOffset > partitionLog.firstSegmentBaseOffset()) {
                 startOffsets.put(partitionLog.topicPartition(), logStartOffset);
             }
         }
