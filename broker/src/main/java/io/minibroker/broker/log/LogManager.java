@@ -2,7 +2,6 @@ package io.minibroker.broker.log;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -445,11 +444,11 @@ public final class LogManager implements AutoCloseable {
         }
         checkpoint();
         // Kafka's format; a Kafka broker given the directory reads its previous broker epoch here.
-        byte[] marker = ("{\"version\":0,\"brokerEpoch\":" + brokerEpoch.getAsLong() + "}")
-                .getBytes(StandardCharsets.UTF_8);
+        // Its contents forced too, as Kafka's CleanShutdownFileHandler syncs them: after a power loss a marker present
+        // but empty would be read as an unclean shutdown.
+        String marker = "{\"version\":0,\"brokerEpoch\":" + brokerEpoch.getAsLong() + "}";
         for (Path logDir : logDirs) {
-            Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE), marker);
-            DurableFiles.fsyncDirectory(logDir);
+            DurableFiles.writeAtomically(logDir.resolve(CLEAN_SHUTDOWN_FILE), marker);
         }
         logs.clear();
         log.info("Closed the logs of {} cleanly", logDirs);
