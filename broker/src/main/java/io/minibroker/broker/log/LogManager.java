@@ -102,7 +102,17 @@ public final class LogManager implements AutoCloseable {
 
     /** Locks every directory ({@code .lock}, as Kafka), then opens the logs of every directory. */
     public synchronized void startup() throws IOException {
+        startup(dirs -> { });
+    }
+
+    /**
+     * {@link #startup()}, running {@code lockedCheck} on the directories once their locks are held and before any
+     * log is read: what checks or writes a directory's own files (meta.properties) does so only in a directory no
+     * other broker is using.
+     */
+    public synchronized void startup(LogDirsCheck lockedCheck) throws IOException {
         locks = LogDirLocks.acquire(logDirs);
+        lockedCheck.check(logDirs);
         for (Path logDir : logDirs) {
             long startMs = clock.millis();
             Files.createDirectories(logDir);
