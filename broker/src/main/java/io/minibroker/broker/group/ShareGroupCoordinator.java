@@ -634,6 +634,10 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 if (group.isDead()) {
                     return done(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
                 }
+                // Here, not before: checked and written in one operation, a member cannot join in between.
+                if (group.state() != ShareGroup.State.EMPTY) {
+                    return done(new OffsetsDeletion(new Outcome(Errors.NON_EMPTY_GROUP, null), Map.of()));
+                }
                 if (group.statePartitions == null) {
                     return done(new OffsetsDeletion(Outcome.NONE, Map.of()));
                 }

@@ -30,7 +30,11 @@ final class LogDirLocks implements AutoCloseable {
                 locks.lock(logDir);
             }
         } catch (IOException | RuntimeException e) {
-            locks.close();
+            try {
+                locks.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
         return locks;
@@ -54,14 +58,44 @@ final class LogDirLocks implements AutoCloseable {
         files.add(file);
     }
 
-    /** Releases the locks (closing a channel releases its lock) and deletes the files; again does nothing. */
+    /**
+     * Releases the locks (closing a channel releases its lock) and deletes the files; again does nothing. Every
+     * directory is released whatever fails for another, so that none stays locked for the JVM's life: the first
+     * failure is thrown, the others suppressed in it.
+     */
     @Override
     public void close() throws IOException {
-        for (int i = 0; i < channels.size(); i++) {
-            channels.get(i).close();
-            Files.deleteIfExists(files.get(i));
+        IOException failure = null;
+        try {
+            for (int i = 0; i < channels.size(); i++) {
+                Path file = files.get(i);
+                failure = attempt(channels.get(i)::close, failure);
+                failure = attempt(() -> Files.deleteIfExists(file), failure);
+            }
+        } finally {
+            channels.clear();
+            files.clear();
         }
-        channels.clear();
-        files.clear();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private interface Step {
+        void run() throws IOException;
+    }
+
+    /** Runs a step of the close: its failure is the first one, or suppressed in the first. */
+    private static IOException attempt(Step step, IOException failure) {
+        try {
+            step.run();
+            return failure;
+        } catch (IOException e) {
+            if (failure == null) {
+                return e;
+            }
+            failure.addSuppressed(e);
+            return failure;
+        }
     }
 }

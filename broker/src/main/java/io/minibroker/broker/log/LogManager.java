@@ -2,7 +2,6 @@ package io.minibroker.broker.log;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,7 +102,17 @@ public final class LogManager implements AutoCloseable {
 
     /** Locks every directory ({@code .lock}, as Kafka), then opens the logs of every directory. */
     public synchronized void startup() throws IOException {
+        startup(dirs -> { });
+    }
+
+    /**
+     * {@link #startup()}, running {@code lockedCheck} on the directories once their locks are held and before any
+     * log is read: what checks or writes a directory's own files (meta.properties) does so only in a directory no
+     * other broker is using.
+     */
+    public synchronized void startup(LogDirsCheck lockedCheck) throws IOException {
         locks = LogDirLocks.acquire(logDirs);
+        lockedCheck.check(logDirs);
         for (Path logDir : logDirs) {
             long startMs = clock.millis();
             Files.createDirectories(logDir);
@@ -321,7 +330,7 @@ public final class LogManager implements AutoCloseable {
         for (PartitionLog partitionLog : logs.values()) {
             recoveryPoints.put(partitionLog.topicPartition(), partitionLog.recoveryPoint());
             long logStartOffset = partitionLog.logStartOffset();
-            if (logStartOffset > partitionLog.segmentBaseOffsets().next()) {
+            if (logStartOffset > partitionLog.firstSegmentBaseOffset()) {
                 startOffsets.put(partitionLog.topicPartition(), logStartOffset);
             }
         }
@@ -409,12 +418,24 @@ public final class LogManager implements AutoCloseable {
      */
     @Override
     public synchronized void close() throws IOException {
+        Throwable failure = null;
         try {
             closeLogs();
+        } catch (Throwable e) {
+            failure = e;
+            throw e;
         } finally { // whatever failed, as Kafka's: the directories are free for the next start
             if (locks != null) {
-                locks.close();
-                locks = null;
+                try {
+                    locks.close();
+                } catch (IOException e) {
+                    if (failure == null) {
+                        throw e;
+                    }
+                    failure.addSuppressed(e); // the logs' failure is the one to report
+                } finally {
+                    locks = null;
+                }
             }
         }
     }
@@ -433,11 +454,11 @@ public final class LogManager implements AutoCloseable {
         }
         checkpoint();
         // Kafka's format; a Kafka broker given the directory reads its previous broker epoch here.
-        byte[] marker = ("{\"version\":0,\"brokerEpoch\":" + brokerEpoch.getAsLong() + "}")
-                .getBytes(StandardCharsets.UTF_8);
+        // Its contents forced too, as Kafka's CleanShutdownFileHandler syncs them: after a power loss a marker present
+        // but empty would be read as an unclean shutdown.
+        String marker = "{\"version\":0,\"brokerEpoch\":" + brokerEpoch.getAsLong() + "}";
         for (Path logDir : logDirs) {
-            Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE), marker);
-            DurableFiles.fsyncDirectory(logDir);
+            DurableFiles.writeAtomically(logDir.resolve(CLEAN_SHUTDOWN_FILE), marker);
         }
         logs.clear();
         log.info("Closed the logs of {} cleanly", logDirs);

@@ -649,6 +649,14 @@ public final class PartitionLog implements AutoCloseable {
         return segments.count();
     }
 
+    /**
+     * The first segment's base offset, read under the log's monitor: {@link #restartAt} empties the segments before
+     * it puts the new one, which a read without the monitor could find empty.
+     */
+    public synchronized long firstSegmentBaseOffset() {
+        return segments.firstBaseOffset();
+    }
+
     /** The base offsets of the segments, oldest first. */
     public Iterator<Long> segmentBaseOffsets() {
         return segments.baseOffsets();

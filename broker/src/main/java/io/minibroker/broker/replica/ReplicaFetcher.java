@@ -398,6 +398,15 @@ final class ReplicaFetcher implements AutoCloseable {
 
     @Override
     public void close() {
+        stop();
+        join();
+    }
+
+    /**
+     * Stops this fetcher without waiting for its thread, which may be in a follower's fsync: once this returns it
+     * neither cuts nor appends, and its thread ends after that fsync; {@link #join} waits for that end.
+     */
+    void stop() {
         synchronized (wakeUp) {
             running = false;
             wakeUp.notifyAll();
@@ -407,12 +416,21 @@ final class ReplicaFetcher implements AutoCloseable {
             toTruncate.clear();
         }
         // Not close(), which would wait for a fetch parked at the leader (up to replica.fetch.wait.max.ms) while the
-        // image that stopped this fetcher waits to be applied; the join still waits for an append under way.
+        // image that stopped this fetcher waits to be applied.
         channel.abort();
+    }
+
+    /** Waits for the thread of a {@link #stop stopped} fetcher to end. */
+    void join() {
         try {
             thread.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Whether the thread of a {@link #stop stopped} fetcher has ended. */
+    boolean ended() {
+        return !thread.isAlive();
     }
 }

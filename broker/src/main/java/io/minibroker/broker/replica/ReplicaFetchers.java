@@ -5,6 +5,7 @@ import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.log.TopicPartition;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,11 @@ public final class ReplicaFetchers implements AutoCloseable {
     /** Where the followers count the bytes they append (ReplicationBytesIn). */
     private final BrokerTopicMetrics metrics;
     private final Map<Integer, ReplicaFetcher> byLeader = new HashMap<>();
+    /**
+     * Fetchers {@link #follow} stopped whose threads may not have ended (one in a follower's fsync): joined at
+     * {@link #close}, not by the image that stopped them, which would wait on that disk.
+     */
+    private final List<ReplicaFetcher> stopped = new ArrayList<>();
     private final FetchPauses pauses = new FetchPauses();
     private final FlushHolds flushHolds = new FlushHolds();
 
@@ -47,10 +53,12 @@ public final class ReplicaFetchers implements AutoCloseable {
         for (Map.Entry<Integer, ReplicaFetcher> entry : Map.copyOf(byLeader).entrySet()) {
             BrokerNode leader = brokers.get(entry.getKey());
             if (!partitionsByLeader.containsKey(entry.getKey()) || !entry.getValue().fetchesFrom(leader)) {
-                entry.getValue().close();
+                entry.getValue().stop();
+                stopped.add(entry.getValue());
                 byLeader.remove(entry.getKey());
             }
         }
+        stopped.removeIf(ReplicaFetcher::ended);
         partitionsByLeader.forEach((leaderId, partitions) -> {
             BrokerNode leader = brokers.get(leaderId);
             if (leader == null) {
@@ -63,7 +71,7 @@ public final class ReplicaFetchers implements AutoCloseable {
 
     /**
      * Stops fetching these partitions, which this broker is about to lead: once this returns, no fetcher cuts or
-     * appends to them (a fetcher left with nothing to follow is closed by the next {@link #follow}).
+     * appends to them (a fetcher left with nothing to follow is stopped by the next {@link #follow}).
      */
     synchronized void unfollow(Set<TopicPartition> partitions) {
         byLeader.values().forEach(fetcher -> fetcher.unfollow(partitions));
@@ -109,5 +117,7 @@ public final class ReplicaFetchers implements AutoCloseable {
     private synchronized void closeFetchers() {
         byLeader.values().forEach(ReplicaFetcher::close);
         byLeader.clear();
+        stopped.forEach(ReplicaFetcher::join);
+        stopped.clear();
     }
 }

@@ -187,9 +187,9 @@ public final class Broker implements AutoCloseable {
     public static Broker start(BrokerConfig config, BrokerClock clock) throws InterruptedException, IOException {
         Broker broker = new Broker(config, clock);
         try {
-            MetaProperties.ensure(config.logDirs(), config.get(BrokerConfig.CLUSTER_ID),
-                    config.get(BrokerConfig.NODE_ID));
-            broker.topics = TopicRegistry.open(config, clock.wallClock());
+            // Once the directories are locked: a broker already using one keeps its meta.properties as it is.
+            broker.topics = TopicRegistry.open(config, clock.wallClock(), dirs -> MetaProperties.ensure(dirs,
+                    config.get(BrokerConfig.CLUSTER_ID), config.get(BrokerConfig.NODE_ID)));
             broker.maintenance = new LogMaintenance(broker.topics.logs(), clock,
                     config.get(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS),

@@ -57,14 +57,8 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
         DeleteShareGroupOffsetsRequestView body = new DeleteShareGroupOffsetsRequestView(request.body());
         DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView();
         String groupId = body.groupId();
-        Errors refused = groupId == null || groupId.isEmpty() ? Errors.INVALID_GROUP_ID
-                : switch (membership.status(groupId)) {
-                    case UNKNOWN -> Errors.GROUP_ID_NOT_FOUND;
-                    case HAS_MEMBERS -> Errors.NON_EMPTY_GROUP;
-                    case EMPTY -> Errors.NONE;
-                };
-        if (refused != Errors.NONE) {
-            return CompletableFuture.completedFuture(response.errorCode(refused.code()).struct());
+        if (groupId == null || groupId.isEmpty()) {
+            return CompletableFuture.completedFuture(response.errorCode(Errors.INVALID_GROUP_ID.code()).struct());
         }
         Map<UUID, DeleteShareGroupOffsetsResponseView.DeleteShareGroupOffsetsResponseTopic> known =
                 new LinkedHashMap<>();
@@ -79,9 +73,9 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
             }
         }
         return membership.startOffsetsDeletion(groupId, known.keySet()).thenCompose(start -> {
-            if (start.outcome().error() != Errors.NONE) {
-                return CompletableFuture.completedFuture(response.errorCode(start.outcome().error().code())
-                        .errorMessage(start.outcome().message()).struct());
+            if (start.outcome().error() != Errors.NONE) { // the group's error alone, no topics, as Kafka answers
+                return CompletableFuture.completedFuture(new DeleteShareGroupOffsetsResponseView()
+                        .errorCode(start.outcome().error().code()).errorMessage(start.outcome().message()).struct());
             }
             Map<UUID, CompletableFuture<Errors>> deletions = new LinkedHashMap<>();
             start.partitions().forEach((topicId, partitions) -> deletions.put(topicId, forget(groupId, topicId,

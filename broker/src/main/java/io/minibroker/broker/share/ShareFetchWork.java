@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.concurrent.Executor;
 
 /**
@@ -61,6 +62,8 @@ final class ShareFetchWork {
      * late, answers the error rather than nothing (and does not start another load for it).
      */
     private final Map<TopicIdPartition, Errors> loadErrors = new ConcurrentHashMap<>();
+    /** What {@link #partitionOf} gives the manager to be told of a partition's failed load. */
+    private final Map<TopicIdPartition, Consumer<Errors>> onLoadFailure = new ConcurrentHashMap<>();
 
     ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
                    List<TopicIdPartition> partitions, TopicRights rights, int minBytes, int maxWaitMs, int maxBytes,
@@ -85,7 +88,9 @@ final class ShareFetchWork {
 
     /** The share partition of {@code tp}, or null while it loads; a failed load leaves its error in loadErrors. */
     private SharePartition partitionOf(TopicIdPartition tp, PartitionLog log) {
-        return manager.partition(keyOf(tp), log, eventLoop, error -> loadErrors.put(tp, error));
+        // One callback per partition, the same at every check, so that the manager registers it once per load.
+        return manager.partition(keyOf(tp), log, eventLoop,
+                onLoadFailure.computeIfAbsent(tp, p -> error -> loadErrors.put(p, error)));
     }
 
     /**

@@ -50,7 +50,14 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      * answers with it on whatever thread and however late it is answered; the share partition is dropped, as Kafka's
      * SharePartitionManager drops it, and a fetch after that loads it again.
      */
-    private final Map<SharePartitionKey, CompletableFuture<Errors>> loads = new ConcurrentHashMap<>();
+    private final Map<SharePartitionKey, Load> loads = new ConcurrentHashMap<>();
+
+    /** A load's outcome (NONE, or its error), and who is told of its failure (by identity). */
+    private static final class Load extends CompletableFuture<Errors> {
+        final Set<Consumer<Errors>> told = ConcurrentHashMap.newKeySet();
+    }
+
+    private static final Consumer<Errors> NO_ONE_TO_TELL = error -> { };
     /** Share partitions not loaded here whose state AlterShareGroupOffsets initialized here (listed by Describe). */
     private final Set<SharePartitionKey> altered = ConcurrentHashMap.newKeySet();
     private final Purgatory<DelayedShareFetch> fetchPurgatory;
@@ -84,7 +91,7 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      * load (an acknowledgement answers LEADER_NOT_AVAILABLE meanwhile).
      */
     public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog, Executor eventLoop) {
-        return partition(key, partitionLog, eventLoop, error -> { });
+        return partition(key, partitionLog, eventLoop, NO_ONE_TO_TELL);
     }
 
     /**
@@ -103,8 +110,8 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
         int epoch = leaderEpochs.applyAsInt(partitionLog.topicPartition());
         SharePartition partition = partitions.get(key);
         if (partition == null || partition.leaderEpoch() != epoch) {
-            CompletableFuture<Errors> load = new CompletableFuture<>();
-            CompletableFuture<Errors> inFlight = loads.putIfAbsent(key, load);
+            Load load = new Load();
+            Load inFlight = loads.putIfAbsent(key, load);
             if (inFlight != null) {
                 tellFailure(inFlight, onLoadFailure);
                 return null;
@@ -125,7 +132,14 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
         return partition;
     }
 
-    private static void tellFailure(CompletableFuture<Errors> load, Consumer<Errors> onLoadFailure) {
+    /**
+     * Tells {@code onLoadFailure} of the load's failure, once however often it asks: a parked fetch asks at each of its
+     * checks, and a callback each time would keep it (and its request) reachable until the load ends.
+     */
+    private static void tellFailure(Load load, Consumer<Errors> onLoadFailure) {
+        if (!load.told.add(onLoadFailure)) {
+            return;
+        }
         load.thenAccept(error -> {
             if (error != Errors.NONE) {
                 onLoadFailure.accept(error);

@@ -2,6 +2,7 @@ package io.minibroker.broker.topic;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogConfig;
+import io.minibroker.broker.log.LogDirsCheck;
 import io.minibroker.broker.log.LogManager;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
@@ -62,13 +63,18 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
 
     /** Loads the stored topics, then opens (and if needed recovers) their logs. */
     public static TopicRegistry open(BrokerConfig config, Clock clock) throws IOException {
+        return open(config, clock, dirs -> { });
+    }
+
+    /** {@link #open(BrokerConfig, Clock)}, with a check of the log directories run once they are locked. */
+    public static TopicRegistry open(BrokerConfig config, Clock clock, LogDirsCheck lockedCheck) throws IOException {
         TopicRegistry registry = new TopicRegistry(config, new TopicStore(config.logDirs().get(0)), clock);
         for (TopicMetadata topic : registry.store.loadAll()) {
             registry.byName.put(topic.name(), topic);
             registry.byId.put(topic.id(), topic);
         }
         try {
-            registry.logs.startup();
+            registry.logs.startup(lockedCheck);
             if (!config.inCluster()) { // in a cluster the controller's image says which partitions this node keeps
                 for (TopicMetadata topic : registry.byName.values()) {
                     registry.createLogs(topic, partition -> true);

@@ -195,6 +195,24 @@ class ShareGroupStateInitializationTest {
         assertThat(state().deleting).isEmpty();
     }
 
+    /**
+     * DeleteShareGroupOffsets of a group with a member is refused inside the operation that would write record 15, as
+     * Kafka's validateDeleteGroup in initiateDeleteShareGroupOffsets: a member joining after the handler's own look
+     * at the group still keeps its state.
+     */
+    @Test
+    void deletingTheOffsetsOfAGroupWithMembersIsRefusedAndChangesNothing() throws Exception {
+        heartbeat(0, List.of("queue"));
+        asked.get(0).answer().complete(null);
+        heartbeat(1, null);
+        ShareGroupMembership.OffsetsDeletion start = coordinator.shareGroupMembership()
+                .startOffsetsDeletion("g", Set.of(queue)).toCompletableFuture().get();
+        assertThat(start.outcome().error()).isEqualTo(Errors.NON_EMPTY_GROUP);
+        assertThat(start.partitions()).isEmpty();
+        assertThat(state().initialized).containsOnlyKeys(queue);
+        assertThat(state().deleting).isEmpty();
+    }
+
     @Test
     void alteredPartitionsAreAssignedOnlyOnceTheirResetCounts() throws Exception {
         ShareGroupMembership membership = coordinator.shareGroupMembership();

@@ -215,6 +215,32 @@ class LogManagerTest {
                 .isEqualTo("{\"version\":0,\"brokerEpoch\":12}");
     }
 
+    /**
+     * The checkpoint reads a log's first segment under the log's monitor, which {@link PartitionLog#restartAt} holds
+     * while the segments are empty: it waits for a change under way instead of finding no segment.
+     */
+    @Test
+    void theCheckpointReadsTheFirstSegmentUnderTheLogsMonitor() throws Exception {
+        LogManager manager = manager();
+        manager.startup();
+        PartitionLog log = manager.getOrCreateLog(PARTITIONS.get(0));
+        Thread checkpointer = new Thread(() -> {
+            try {
+                manager.checkpoint();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        synchronized (log) { // as a restartAt under way
+            checkpointer.start();
+            Eventually.await(() -> checkpointer.getState() == Thread.State.BLOCKED || !checkpointer.isAlive(),
+                    "the checkpoint to wait for the log or end");
+            assertThat(checkpointer.isAlive()).as("waiting for the log's monitor").isTrue();
+        }
+        checkpointer.join();
+        manager.close();
+    }
+
     @Test
     void aLogThatCannotBeOpenedFailsTheStartAndNamesItsFile() throws IOException {
         LogManager manager = manager();

@@ -55,6 +55,22 @@ class MetaPropertiesTest {
         assertThat(read(logDir)).containsEntry("node.id", "3").containsEntry("cluster.id", "a-cluster");
     }
 
+    /**
+     * meta.properties is checked (and written) only once the directory's .lock is held, as Kafka's storage checks
+     * run after its LogManager locks: a second broker on a directory in use stops at the lock, whatever its node id,
+     * and never writes the file of a directory another broker holds.
+     */
+    @Test
+    void aSecondBrokerOnADirectoryInUseStopsAtTheLock() throws Exception {
+        Path logDir = root.resolve("broker");
+        try (Broker first = TestBrokers.start(logDir, Map.of("node.id", "3", "cluster.id", "a-cluster"))) {
+            String written = Files.readString(logDir.resolve("meta.properties"));
+            assertThatThrownBy(() -> TestBrokers.start(logDir, Map.of("node.id", "4", "cluster.id", "a-cluster")))
+                    .isInstanceOf(IOException.class).hasMessageContaining("another broker is using");
+            assertThat(Files.readString(logDir.resolve("meta.properties"))).isEqualTo(written);
+        }
+    }
+
     @Test
     void laterStartsKeepTheFile() throws IOException {
         MetaProperties.ensure(dirs(), "the-cluster", 7);

@@ -25,12 +25,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A follower's fsync ({@code flush.messages}) does not hold up a leadership change: node 1, whose fsync of a record
  * it copied is held (a slow disk), still takes the partition's leadership when the controller moves it there. Before,
  * the fetcher fsynced under the monitor that taking partitions off it waits for, so the image that made node 1 the
- * leader waited for the fsync. The record copied stays in the log.
+ * leader waited for the fsync. Nor does the fetcher the move leaves with nothing to follow: it is stopped, not
+ * joined, so node 1 goes on applying images. The record copied stays in the log.
  */
 class ReplicaFetcherFlushTest {
 
     private static final String TOPIC = "flushed";
     private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
+    private static final String LATER_TOPIC = "later";
 
     private MiniCluster cluster;
 
@@ -75,6 +77,13 @@ class ReplicaFetcherFlushTest {
         cluster.moveLeader(TOPIC, 0, 1);
         ReplicaManager replicas = TestBrokers.replicas(cluster.node(1));
         await(() -> replicas.isLeader(PARTITION), "node 1 to lead while its fsync is held");
+        // The move left node 1 nothing to follow from node 0, so that fetcher was stopped: a later image must still
+        // be applied while its thread waits on the fsync, the stop not joining it.
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(LATER_TOPIC, Map.of(0, List.of(1))))).all().get();
+        }
+        await(() -> replicas.isLeader(new TopicPartition(LATER_TOPIC, 0)), "node 1 to apply a later image");
         assertThat(follower.flushesHeld()).as("the fsync still held").isEqualTo(1);
     }
 

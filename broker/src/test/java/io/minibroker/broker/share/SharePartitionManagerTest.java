@@ -21,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -98,6 +100,34 @@ class SharePartitionManagerTest {
     /** The acquired runs of the only partition of an answer, as {first, last}. */
     private static List<List<Long>> acquired(Struct answer) {
         return ShareWire.acquired(new ShareFetchResponseView(answer)).stream().map(run -> run.subList(0, 2)).toList();
+    }
+
+    /**
+     * A fetch that asks for a share partition at each of its checks while its state loads is told of the load's
+     * failure once: one callback per load, not one per check kept until the load ends.
+     */
+    @Test
+    void aLoadsFailureIsToldOnceHoweverOftenTheSameFetchAsks() throws Exception {
+        CompletableFuture<Persister.State> read = new CompletableFuture<>();
+        SharePartitionManager slow = new SharePartitionManager(clock,
+                groupId -> new ShareGroupSettings(30_000, 5, 2000, true, false), new NoStatePersister() {
+                    @Override
+                    public CompletionStage<Persister.State> read(SharePartitionKey key, int leaderEpoch) {
+                        return read;
+                    }
+                }, tp -> 0, 1000);
+        try {
+            SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
+            List<Errors> told = new CopyOnWriteArrayList<>();
+            Consumer<Errors> onLoadFailure = told::add;
+            for (int i = 0; i < 5; i++) {
+                assertThat(slow.partition(key, log(), Runnable::run, onLoadFailure)).as("loading").isNull();
+            }
+            read.completeExceptionally(new IllegalStateException("the share coordinator failed"));
+            assertThat(told).hasSize(1);
+        } finally {
+            slow.close();
+        }
     }
 
     @Test
