@@ -1,6 +1,5 @@
 package io.minibroker.broker.produce;
 
-import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.message.view.ProduceRequestView;
 import io.minibroker.protocol.message.view.ProduceRequestView.PartitionProduceData;
 import io.minibroker.protocol.message.view.ProduceRequestView.TopicProduceData;
@@ -20,12 +19,8 @@ public final class TransactionalRecords {
         for (TopicProduceData topicData : body.topicData()) {
             for (PartitionProduceData partitionData : topicData.partitionData()) {
                 ByteBuf records = partitionData.records();
-                try {
-                    if (records != null && RecordBatch.wrap(records).isTransactional()) {
-                        return true;
-                    }
-                } catch (ProtocolException e) {
-                    // a malformed batch is the append's to refuse
+                if (records != null && RecordBatch.isTransactional(records)) {
+                    return true;
                 }
             }
         }

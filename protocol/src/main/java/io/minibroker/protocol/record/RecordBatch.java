@@ -138,6 +138,17 @@ public final class RecordBatch {
         return (attributes() & TRANSACTIONAL_FLAG) != 0;
     }
 
+    /**
+     * Whether the first batch in {@code records} is a well-formed magic 2 batch marked transactional, read in place
+     * without wrapping it: for a check every produce makes (Kafka's hasTransactionalRecords). A batch too short or of
+     * another magic is not, and is left to the append to refuse.
+     */
+    public static boolean isTransactional(ByteBuf records) {
+        int at = records.readerIndex();
+        return records.readableBytes() >= ATTRIBUTES + 2 && records.getByte(at + MAGIC_OFFSET) == MAGIC
+                && (records.getShort(at + ATTRIBUTES) & TRANSACTIONAL_FLAG) != 0;
+    }
+
     public boolean isControl() {
         return (attributes() & CONTROL_FLAG) != 0;
     }
