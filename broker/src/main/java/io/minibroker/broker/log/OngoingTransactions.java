@@ -90,7 +90,8 @@ final class OngoingTransactions {
 
     /** Whether {@code producerId} has a transaction open; under the log's monitor. */
     boolean isOpen(long producerId) {
-        return ongoing.containsKey(producerId);
+        // Asked for every batch a leader appends: a log with no transaction open (the common one) boxes no id.
+        return !ongoing.isEmpty() && ongoing.containsKey(producerId);
     }
 
     /** Each producer with an open transaction and where it starts. */
