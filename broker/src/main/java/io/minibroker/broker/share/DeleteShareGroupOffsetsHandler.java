@@ -5,6 +5,7 @@ import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DeleteShareGroupOffsetsRequestView;
@@ -38,8 +39,6 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
 
     /** Kafka's message for a topic of the request the group has no state of. */
     static final String NO_OFFSETS = "There is no offset information to delete.";
-    /** Kafka's default message of UNKNOWN_TOPIC_OR_PARTITION, which its answer for an unknown topic carries. */
-    static final String UNKNOWN_TOPIC = "This server does not host this topic-partition.";
 
     private final SharePartitionManager manager;
     private final ShareGroupMembership membership;
@@ -67,7 +66,7 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
             var out = response.addResponse().topicName(topic.topicName())
                     .topicId(metadata.map(TopicMetadata::id).orElse(new UUID(0, 0)));
             if (metadata.isEmpty()) {
-                out.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).errorMessage(UNKNOWN_TOPIC);
+                out.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).errorMessage(DefaultMessages.of(Errors.UNKNOWN_TOPIC_OR_PARTITION));
             } else {
                 known.put(metadata.get().id(), out);
             }

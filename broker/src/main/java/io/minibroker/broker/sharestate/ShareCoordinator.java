@@ -17,6 +17,7 @@ import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.Record;
@@ -71,7 +72,7 @@ public final class ShareCoordinator implements AutoCloseable {
 
         /** Refused by the coordinator's checks, with the error's own message, as Kafka's shard refuses. */
         static ReadResult refused(Errors error) {
-            return failed(error, ShareStateMessages.defaultMessage(error));
+            return failed(error, DefaultMessages.of(error));
         }
 
         ReadResult(Errors error, ShareStateSnapshot snapshot, int stateEpoch) {
@@ -84,7 +85,7 @@ public final class ShareCoordinator implements AutoCloseable {
         static final WriteResult DONE = new WriteResult(Errors.NONE, null);
 
         static WriteResult refused(Errors error) {
-            return new WriteResult(error, ShareStateMessages.defaultMessage(error));
+            return new WriteResult(error, DefaultMessages.of(error));
         }
     }
 

@@ -1,0 +1,38 @@
+package io.minibroker.protocol.error;
+
+/**
+ * Kafka's default messages of its errors (the text its {@code Errors} carries for each code), for answers whose
+ * message field Kafka fills with it. Only the errors an answer of ours carries that way are here; any other gets
+ * Kafka's UNKNOWN_SERVER_ERROR text.
+ */
+public final class DefaultMessages {
+
+    private DefaultMessages() {
+    }
+
+    /** Kafka's default message of {@code error}. */
+    public static String of(Errors error) {
+        return switch (error) {
+            case NOT_COORDINATOR -> "This is not the correct coordinator.";
+            case COORDINATOR_NOT_AVAILABLE -> "The coordinator is not available.";
+            case COORDINATOR_LOAD_IN_PROGRESS -> "The coordinator is loading and hence can't process requests.";
+            case UNKNOWN_TOPIC_OR_PARTITION -> "This server does not host this topic-partition.";
+            case NOT_LEADER_OR_FOLLOWER -> "For requests intended only for the leader, this error indicates that the"
+                    + " broker is not the current leader. For requests intended for any replica, this error indicates"
+                    + " that the broker is not a replica of the topic partition.";
+            case REQUEST_TIMED_OUT -> "The request timed out.";
+            case NOT_ENOUGH_REPLICAS -> "Messages are rejected since there are fewer in-sync replicas than required.";
+            case NOT_ENOUGH_REPLICAS_AFTER_APPEND ->
+                    "Messages are written to the log, but to fewer in-sync replicas than required.";
+            case KAFKA_STORAGE_ERROR -> "Disk error when trying to access log file on the disk.";
+            case MESSAGE_TOO_LARGE ->
+                    "The request included a message larger than the max message size the server will accept.";
+            case RECORD_LIST_TOO_LARGE ->
+                    "The request included message batch larger than the configured segment size on the server.";
+            case FENCED_LEADER_EPOCH -> "The leader epoch in the request is older than the epoch on the broker.";
+            case FENCED_STATE_EPOCH ->
+                    "The share coordinator rejected the request because the share-group state epoch did not match.";
+            default -> "The server experienced an unexpected error when processing the request.";
+        };
+    }
+}
