@@ -80,7 +80,7 @@ final class ClassicMembersOfConsumerGroups {
             }
             if (request.groupInstanceId() != null && !request.memberId().isEmpty()) {
                 // As Kafka: only a join without a member id may take an instance over; a known one must hold it
-                Errors notHolder = instanceHolderCheck(group, request.memberId(), request.groupInstanceId());
+                Errors notHolder = group.instanceHolderCheck(request.memberId(), request.groupInstanceId());
                 if (notHolder != Errors.NONE) {
                     return refuse(notHolder, request.memberId());
                 }
@@ -271,7 +271,7 @@ final class ClassicMembersOfConsumerGroups {
             return Errors.REBALANCE_IN_PROGRESS; // downgraded meanwhile: rejoining finds the classic group
         }
         if (groupInstanceId != null) {
-            Errors notHolder = instanceHolderCheck(group, member == null ? null : member.memberId, groupInstanceId);
+            Errors notHolder = group.instanceHolderCheck(member == null ? null : member.memberId, groupInstanceId);
             if (notHolder != Errors.NONE) {
                 return notHolder;
             }
@@ -280,17 +280,5 @@ final class ClassicMembersOfConsumerGroups {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         return generationId == member.memberEpoch ? Errors.NONE : Errors.ILLEGAL_GENERATION;
-    }
-
-    /**
-     * Kafka's check of a static member by its instance id (validateConsumerGroupMember): UNKNOWN_MEMBER_ID if no
-     * member holds the instance, FENCED_INSTANCE_ID if one under another member id does (the request's is a zombie).
-     */
-    private static Errors instanceHolderCheck(ConsumerGroup group, String memberId, String groupInstanceId) {
-        ConsumerGroupMember holder = group.staticMember(groupInstanceId);
-        if (holder == null) {
-            return Errors.UNKNOWN_MEMBER_ID;
-        }
-        return holder.memberId.equals(memberId) ? Errors.NONE : Errors.FENCED_INSTANCE_ID;
     }
 }

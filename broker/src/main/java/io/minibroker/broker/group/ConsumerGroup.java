@@ -115,6 +115,19 @@ final class ConsumerGroup {
         return memberId == null ? null : members.get(memberId);
     }
 
+    /**
+     * Kafka's check of a request naming a static member (validateConsumerGroupMember, throwIfInstanceIdIsFenced):
+     * UNKNOWN_MEMBER_ID if no member holds {@code instanceId}, FENCED_INSTANCE_ID if one under another member id
+     * does (the request's is a zombie of a process that was replaced), NONE if {@code memberId} holds it.
+     */
+    Errors instanceHolderCheck(String memberId, String instanceId) {
+        ConsumerGroupMember holder = staticMember(instanceId);
+        if (holder == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return holder.memberId.equals(memberId) ? Errors.NONE : Errors.FENCED_INSTANCE_ID;
+    }
+
     Map<UUID, Set<Integer>> targetOf(String memberId) {
         return targetAssignment.getOrDefault(memberId, TopicAssignment.EMPTY);
     }

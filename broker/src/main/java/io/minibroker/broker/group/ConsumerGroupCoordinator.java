@@ -459,16 +459,14 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             return new Sender(member, member == null ? unknownMember(group, request) : null);
         }
         ConsumerGroupMember member = group.staticMember(request.instanceId());
-        if (member == null) {
-            return new Sender(null, ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID,
+        return switch (group.instanceHolderCheck(request.memberId(), request.instanceId())) {
+            case UNKNOWN_MEMBER_ID -> new Sender(null, ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID,
                     "Instance id " + request.instanceId() + " is unknown."));
-        }
-        if (!member.memberId.equals(request.memberId())) {
-            return new Sender(null, ConsumerGroupHeartbeat.Response.error(Errors.FENCED_INSTANCE_ID, "Static member "
-                    + request.memberId() + " with instance id " + request.instanceId() + " was fenced by member "
-                    + member.memberId + "."));
-        }
-        return new Sender(member, null);
+            case FENCED_INSTANCE_ID -> new Sender(null, ConsumerGroupHeartbeat.Response.error(
+                    Errors.FENCED_INSTANCE_ID, "Static member " + request.memberId() + " with instance id "
+                            + request.instanceId() + " was fenced by member " + member.memberId + "."));
+            default -> new Sender(member, null);
+        };
     }
 
     private static ConsumerGroupHeartbeat.Response unknownMember(ConsumerGroup group,
