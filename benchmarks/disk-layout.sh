@@ -5,7 +5,7 @@
 # them has (the partitions of __consumer_offsets and __transaction_state folded), the files both have whose sizes
 # differ, and kafka-dump-log (DumpLogSegments) on our t3-0 segment, indexes and producer snapshot. The directories
 # stay in $work (printed) for a closer look. docs/data-directory.md has what was found.
-#   benchmarks/disk-layout.sh   (SKIP_BUILD=1 reuses server/target/minibroker.jar; JAR=path runs that jar instead)
+#   benchmarks/disk-layout.sh   (SKIP_BUILD=1 reuses server/target/minibroker.jar; MINIBROKER_JAR=path runs that jar instead, as the other benchmarks take it)
 # Ports: PERF_PORT_BASE (default 29300) for Kafka, +1 its controller, +2 the minibroker.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -34,7 +34,7 @@ traffic "$base"
 kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 
 data="$work/minibroker"; port=$((base + 2))
-start_one_minibroker "${JAR:-server/target/minibroker.jar}" --override group.initial.rebalance.delay.ms=0
+start_one_minibroker "${MINIBROKER_JAR:-server/target/minibroker.jar}" --override group.initial.rebalance.delay.ms=0
 wait_for_port "$port"
 traffic "$port"
 stop_minibroker
