@@ -5,6 +5,7 @@ import static io.minibroker.broker.log.TestBatches.decode;
 import static io.minibroker.broker.log.TestBatches.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.minibroker.broker.server.Eventually;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.purgatory.time.ManualClock;
 import java.io.IOException;
@@ -123,6 +124,23 @@ class DelayedFileDeletionTest {
         assertGone(log, bases[1]);
         assertThat(readAll(log)).isNotEmpty().allSatisfy(entry -> assertThat(entry.offset()).isGreaterThanOrEqualTo(
                 bases[2]));
+    }
+
+    @Test
+    void onTheSystemClockTheMaintenanceThreadDeletesTheRenamedFiles() throws Exception {
+        stop();
+        manager = new LogManager(List.of(logDir), topic -> config.withFileDeleteDelayMs(0),
+                BrokerClock.system().wallClock(), 1, Long.MAX_VALUE, LOG_DELETE_DELAY_MS);
+        manager.startup();
+        maintenance = new LogMaintenance(manager, BrokerClock.system(), NEVER, NEVER, NEVER);
+        manager.deleteFilesOn(maintenance);
+        PartitionLog log = logWithSegments(2);
+
+        log.deleteRecordsBefore(log.logEndOffset()); // the first segment is wholly below it: it goes
+
+        Path renamed = segmentFile(log, 0, LogSegment.LOG_SUFFIX + FileDeletions.DELETED_SUFFIX);
+        Eventually.await(() -> !Files.exists(renamed), "the renamed log file deleted by log-maintenance");
+        assertGone(log, 0);
     }
 
     @Test
