@@ -40,7 +40,6 @@ public final class PartitionLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
 
     private final TopicPartition topicPartition;
-    private final Path dir;
     private final Clock clock;
     /** The segments and the active one: changed under this object's monitor, read without a lock. */
     private final LogSegments segments;
@@ -66,12 +65,11 @@ public final class PartitionLog implements AutoCloseable {
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
                          LogRecovery.Loaded loaded, long logStartOffset, long recoveryPoint,
-                         long producerIdExpirationMs) {
+                         long producerIdExpirationMs, FileDeletions deletions) {
         this.topicPartition = topicPartition;
-        this.dir = dir;
         this.config = config;
         this.clock = clock;
-        this.segments = new LogSegments(topicPartition, dir, loaded.segments());
+        this.segments = new LogSegments(topicPartition, dir, loaded.segments(), deletions);
         this.offsets = new LogOffsets(logStartOffset, this.segments.firstBaseOffset(),
                 this.segments.active().nextOffset());
         this.reader = new LogReader(this, this.segments);
@@ -90,15 +88,17 @@ public final class PartitionLog implements AutoCloseable {
      * @param logStartOffset         the checkpointed log start offset (0 if unknown)
      * @param producerIdExpirationMs {@code producer.id.expiration.ms}: the producers of a snapshot idle that long by
      *                               {@code clock} are left out as it loads (here and after a truncation), as Kafka's are
+     * @param deletions              deletes the files of the segments this log drops, and its directory once deleted,
+     *                               after their delay and off its lock (they are renamed under it)
      */
     public static PartitionLog open(Path logDir, TopicPartition topicPartition, LogConfig config, Clock clock,
                                     long recoveryPoint, long logStartOffset, boolean cleanShutdown,
-                                    long producerIdExpirationMs) throws IOException {
+                                    long producerIdExpirationMs, FileDeletions deletions) throws IOException {
         Path dir = logDir.resolve(topicPartition.dirName());
         LogRecovery.Loaded loaded = LogRecovery.load(dir, config, clock.millis(), recoveryPoint, logStartOffset,
                 cleanShutdown);
         PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, loaded, logStartOffset,
-                cleanShutdown ? Long.MAX_VALUE : recoveryPoint, producerIdExpirationMs);
+                cleanShutdown ? Long.MAX_VALUE : recoveryPoint, producerIdExpirationMs, deletions);
         partitionLog.loadEpochCache(cleanShutdown);
         partitionLog.replayTransactions(partitionLog.recoveryPoint());
         if (!cleanShutdown) {
@@ -591,8 +591,9 @@ public final class PartitionLog implements AutoCloseable {
         return partitionMetadata;
     }
 
+    /** The partition directory; once the log is deleted, its new name until it goes ({@link #delete}). */
     public Path dir() {
-        return dir;
+        return segments.dir();
     }
 
     public long logStartOffset() {
@@ -688,11 +689,14 @@ public final class PartitionLog implements AutoCloseable {
         segments.closeAll();
     }
 
-    /** Closes the log and deletes its directory. */
-    synchronized void delete() throws IOException {
+    /**
+     * Closes the log and deletes its directory: renamed now, deleted {@code delayMs} later off this lock
+     * ({@link LogSegments#renameDirectoryForDeletion}), as Kafka's asynchronous deletion of a partition.
+     */
+    synchronized void delete(long delayMs) throws IOException {
         deleted = true;
         flushState.deleted();
-        segments.deleteDirectory();
+        segments.renameDirectoryForDeletion(delayMs);
     }
 
     /** Whether this log was deleted with its topic (a request that still holds it must not read or write it). */
