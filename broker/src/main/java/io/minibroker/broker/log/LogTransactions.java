@@ -193,7 +193,8 @@ final class LogTransactions {
      * written, it would sit inside the transaction and be committed or aborted with it. A transactional batch that
      * would open a transaction here must present the guard of the verification its leader started before asking the
      * coordinator (Kafka's batchMissingRequiredVerification), else it is INVALID_TXN_STATE too: its transaction may
-     * have ended since the coordinator answered.
+     * have ended since the coordinator answered. While a verification of the producer is held, a batch above its
+     * lowest sequence is OUT_OF_ORDER_SEQUENCE_NUMBER (see {@link TransactionVerifications}).
      *
      * @param guard what the append presents; null when verification is off
      *              ({@code transaction.partition.verification.enable=false}), then any transactional batch goes in
@@ -204,6 +205,12 @@ final class LogTransactions {
             return duplicate;
         }
         long producerId = batch.producerId();
+        int lowestVerified = verifications.lowestSequence(producerId);
+        if (lowestVerified >= 0 && batch.baseSequence() > lowestVerified) {
+            throw new LogException(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, "batch of producer " + producerId
+                    + " from sequence " + batch.baseSequence() + " is ahead of sequence " + lowestVerified
+                    + ", still being verified");
+        }
         if (!batch.isTransactional() && ongoing.isOpen(producerId)) {
             throw new LogException(Errors.INVALID_TXN_STATE, "expected a transactional batch from producer "
                     + producerId + ", which has a transaction open in this partition");
@@ -224,14 +231,15 @@ final class LogTransactions {
      * @param supportsEpochBump the producer uses transaction version 2 (its coordinator bumps the epoch at each end)
      * @throws LogException INVALID_PRODUCER_EPOCH for an epoch older than the producer's here
      */
-    VerificationGuard startVerification(long producerId, short epoch, boolean supportsEpochBump, long now) {
+    VerificationGuard startVerification(long producerId, short epoch, int sequence, boolean supportsEpochBump,
+                                        long now) {
         int known = producers.epoch(producerId);
         if (known >= 0 && epoch < known) {
             throw new LogException(Errors.INVALID_PRODUCER_EPOCH, "epoch " + epoch + " of producer " + producerId
                     + " is older than its last seen epoch " + known);
         }
         return hasOngoingTransaction(producerId, epoch) ? VerificationGuard.SENTINEL
-                : verifications.start(producerId, epoch, supportsEpochBump, now);
+                : verifications.start(producerId, epoch, sequence, supportsEpochBump, now);
     }
 
     /** A leader's check of a transaction marker: see {@link LogProducers#checkMarker}. */

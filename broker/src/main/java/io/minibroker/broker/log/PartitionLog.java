@@ -261,14 +261,16 @@ public final class PartitionLog implements AutoCloseable {
      * Starts a verification of a transactional producer's batch as this log's leader, before the coordinator is asked
      * whether this partition is in the producer's transaction (Kafka's maybeStartTransactionVerification): the guard
      * to present with the append, {@link VerificationGuard#SENTINEL} if the producer has its transaction open here at
-     * {@code epoch} already. A producer's verifications not yet followed by an append share one guard.
+     * {@code epoch} already. A producer's verifications not yet followed by an append share one guard, and hold its
+     * batches above the lowest sequence verified back (OUT_OF_ORDER_SEQUENCE_NUMBER) until that one is in.
      *
+     * @param sequence          the base sequence of the batch to verify
      * @param supportsEpochBump the producer uses transaction version 2 (Produce v12+)
      * @throws LogException INVALID_PRODUCER_EPOCH for an epoch older than the producer's in this log
      */
-    public synchronized VerificationGuard startTransactionVerification(long producerId, short epoch,
+    public synchronized VerificationGuard startTransactionVerification(long producerId, short epoch, int sequence,
                                                                        boolean supportsEpochBump) {
-        return transactions.startVerification(producerId, epoch, supportsEpochBump, clock.millis());
+        return transactions.startVerification(producerId, epoch, sequence, supportsEpochBump, clock.millis());
     }
 
     /**

@@ -5,8 +5,10 @@ import java.util.Map;
 
 /**
  * The verifications a leader has started for producers with no transaction open on its partition yet (Kafka's
- * ProducerStateManager verificationStates): per producer its {@link VerificationGuard}, the epoch it was started at
- * and when. Each transactional batch or marker of the producer written to the log ends it ({@link #onWritten}): a data
+ * ProducerStateManager verificationStates): per producer its {@link VerificationGuard}, the epoch it was started at,
+ * the lowest sequence verified at that epoch, and when. While one is held, a batch of the producer with a higher
+ * sequence than that lowest one is out of order (Kafka's VerificationStateEntry): an earlier batch that failed its
+ * verification with an error the producer retries must go in first, else it could never follow. Each transactional batch or marker of the producer written to the log ends it ({@link #onWritten}): a data
  * batch has opened the transaction (from then on the open transaction is the check), a marker has ended the one the
  * coordinator answered about. Except, as Kafka, a marker at the very epoch of a verification a transaction version 2
  * producer started: that is the previous transaction's late marker (its coordinator bumped the epoch the producer now
@@ -17,25 +19,35 @@ import java.util.Map;
  */
 final class TransactionVerifications {
 
-    private record Entry(VerificationGuard guard, short epoch, boolean supportsEpochBump, long timestamp) {
+    private record Entry(VerificationGuard guard, short epoch, int lowestSequence, boolean supportsEpochBump,
+                         long timestamp) {
     }
 
     private final Map<Long, Entry> entries = new HashMap<>();
 
     /**
-     * The producer's guard, started now if it has none (or one of an older epoch, which its new epoch replaces: the
-     * guard stays the same object, as Kafka's entry keeps its guard and takes the higher epoch).
+     * The producer's guard for a batch from {@code sequence}, started now if it has none. One held already keeps its
+     * guard, as Kafka's entry does, and takes a lower sequence at its epoch, or a higher epoch with its sequence.
      */
-    VerificationGuard start(long producerId, short epoch, boolean supportsEpochBump, long now) {
+    VerificationGuard start(long producerId, short epoch, int sequence, boolean supportsEpochBump, long now) {
         Entry entry = entries.get(producerId);
         if (entry == null) {
-            entry = new Entry(new VerificationGuard(), epoch, supportsEpochBump, now);
+            entry = new Entry(new VerificationGuard(), epoch, sequence, supportsEpochBump, now);
             entries.put(producerId, entry);
-        } else if (epoch > entry.epoch()) {
-            entry = new Entry(entry.guard(), epoch, supportsEpochBump, entry.timestamp());
+        } else if (epoch > entry.epoch() || (epoch == entry.epoch() && sequence < entry.lowestSequence())) {
+            entry = new Entry(entry.guard(), epoch, sequence, supportsEpochBump, entry.timestamp());
             entries.put(producerId, entry);
         }
         return entry.guard();
+    }
+
+    /**
+     * The lowest sequence of the producer's verification, which no batch of it above may go ahead of; -1 if none is
+     * held.
+     */
+    int lowestSequence(long producerId) {
+        Entry entry = entries.get(producerId);
+        return entry == null ? -1 : entry.lowestSequence();
     }
 
     /** Whether {@code presented} is the producer's guard (never for {@link VerificationGuard#SENTINEL}). */

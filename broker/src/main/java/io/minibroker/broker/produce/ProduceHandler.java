@@ -139,7 +139,7 @@ public final class ProduceHandler implements ApiHandler {
         if (transactional.allOngoing() && !lastAsking.containsKey(producerId)) {
             return appendAll(request, body, Verified.NOTHING);
         }
-        Map<TopicPartition, PartitionLog> partitions = new LinkedHashMap<>();
+        Map<TopicPartition, ToVerify> partitions = new LinkedHashMap<>();
         transactionalBatches(request.version(), body, partitions);
         // A producer's requests arrive in order on its one connection, so this chains them in that order.
         CompletableFuture<Void> appendedHere = new CompletableFuture<>();
@@ -170,22 +170,26 @@ public final class ProduceHandler implements ApiHandler {
         static final Verified NOTHING = new Verified(Map.of(), Map.of());
     }
 
+    /** A partition of a request that asks the coordinator: its log (null if none here) and its batch's sequence. */
+    private record ToVerify(PartitionLog log, int baseSequence) {
+    }
+
     /**
      * Starts a verification on each partition's log (Kafka's maybeStartTransactionVerification), then asks the
      * coordinator. A log that refuses to start one (the batch's epoch is older than its producer's there) gives no
      * guard: its append refuses the batch for the same reason.
      */
     private CompletionStage<Verified> verify(String transactionalId, TransactionalBatches producer,
-                                             Map<TopicPartition, PartitionLog> partitions, short version) {
+                                             Map<TopicPartition, ToVerify> partitions, short version) {
         Map<TopicPartition, VerificationGuard> guards = new HashMap<>();
         boolean supportsEpochBump = TransactionalProduceCheck.usesTransactionVersion2(version);
-        partitions.forEach((partition, log) -> {
-            if (log == null) {
+        partitions.forEach((partition, toVerify) -> {
+            if (toVerify.log() == null) {
                 return; // answered by the append's own checks
             }
             try {
-                guards.put(partition, log.startTransactionVerification(producer.producerId(),
-                        producer.producerEpoch(), supportsEpochBump));
+                guards.put(partition, toVerify.log().startTransactionVerification(producer.producerId(),
+                        producer.producerEpoch(), toVerify.baseSequence(), supportsEpochBump));
             } catch (LogException e) {
                 // refused again, with this error, when appended
             }
@@ -230,13 +234,14 @@ public final class ProduceHandler implements ApiHandler {
 
     /**
      * The producer of a request's transactional batches (null if it has none); their partitions are put in
-     * {@code partitions} with their logs (null for a partition this broker has no log of) unless it is null. Only a request that asks the coordinator needs them, so the common one
+     * {@code partitions} with their logs (null for a partition this broker has no log of) and their batches' base
+     * sequences unless it is null. Only a request that asks the coordinator needs them, so the common one
      * (every produce of a transaction after its first on each partition) makes no set. A pass that collects them
      * has decided to ask already, so it does not look at the partitions' transactions again (allOngoing is then
      * false, meaningless).
      */
     private TransactionalBatches transactionalBatches(short version, ProduceRequestView body,
-                                                      Map<TopicPartition, PartitionLog> partitions) {
+                                                      Map<TopicPartition, ToVerify> partitions) {
         boolean byId = version >= TOPIC_IDS_FROM_VERSION;
         boolean any = false;
         long producerId = -1;
@@ -258,7 +263,8 @@ public final class ProduceHandler implements ApiHandler {
                         epoch = batch.producerEpoch();
                         if (partitions != null) {
                             partitions.put(new TopicPartition(topic.get().name(), partitionData.index()),
-                                    topics.partitionLog(topic.get(), partitionData.index()).orElse(null));
+                                    new ToVerify(topics.partitionLog(topic.get(), partitionData.index()).orElse(null),
+                                            batch.baseSequence()));
                             allOngoing = false;
                         } else if (allOngoing) {
                             PartitionLog log = topics.partitionLog(topic.get(), partitionData.index()).orElse(null);

@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * KIP-890's verification guards on a leader's log, as Kafka's UnifiedLog keeps them: a transactional batch that would
  * open its producer's transaction goes in only with the guard its verification got, while the log still holds it; a
  * marker written in between (the transaction ended while the coordinator answered) drops it, so the late batch cannot
- * open a transaction no coordinator knows of (a hanging transaction).
+ * open a transaction no coordinator knows of (a hanging transaction). While one is held, the producer's batches go in
+ * in sequence order from the lowest one verified.
  */
 class TransactionVerificationTest {
 
@@ -49,7 +50,7 @@ class TransactionVerificationTest {
 
     @Test
     void anAbortMarkerWrittenAfterTheVerificationRefusesTheLateBatch() {
-        VerificationGuard guard = log.startTransactionVerification(PRODUCER, (short) 0, false);
+        VerificationGuard guard = log.startTransactionVerification(PRODUCER, (short) 0, 0, false);
         marker((short) 0, (short) 0); // the coordinator aborted the transaction it had just verified
 
         assertThatThrownBy(() -> append((short) 0, 0, guard))
@@ -57,7 +58,7 @@ class TransactionVerificationTest {
         assertThat(log.ongoingTransactions()).as("no transaction left open").isEmpty();
         assertThat(log.logEndOffset()).as("the marker only").isEqualTo(1);
 
-        VerificationGuard again = log.startTransactionVerification(PRODUCER, (short) 0, false);
+        VerificationGuard again = log.startTransactionVerification(PRODUCER, (short) 0, 0, false);
         assertThat(again).as("a new verification, a new guard").isNotSameAs(guard);
         append((short) 0, 0, again);
         assertThat(log.ongoingTransactions()).containsKey(PRODUCER);
@@ -65,11 +66,11 @@ class TransactionVerificationTest {
 
     @Test
     void theVerifiedBatchOpensTheTransactionAfterWhichNoGuardIsNeeded() {
-        VerificationGuard guard = log.startTransactionVerification(PRODUCER, (short) 0, false);
-        assertThat(log.startTransactionVerification(PRODUCER, (short) 0, false))
+        VerificationGuard guard = log.startTransactionVerification(PRODUCER, (short) 0, 0, false);
+        assertThat(log.startTransactionVerification(PRODUCER, (short) 0, 0, false))
                 .as("a second verification before the append shares the guard").isSameAs(guard);
         append((short) 0, 0, guard);
-        assertThat(log.startTransactionVerification(PRODUCER, (short) 0, false))
+        assertThat(log.startTransactionVerification(PRODUCER, (short) 0, 0, false))
                 .as("the transaction is open: nothing to verify").isSameAs(VerificationGuard.SENTINEL);
         append((short) 0, 1, VerificationGuard.SENTINEL);
 
@@ -88,25 +89,39 @@ class TransactionVerificationTest {
     @Test
     void aTransactionVersion2MarkerAtTheVerifiedEpochEndsThePreviousTransactionNotTheVerification() {
         // The coordinator bumped the epoch to 1 as it ended the last transaction; that end's marker comes late.
-        VerificationGuard guard = log.startTransactionVerification(PRODUCER, (short) 1, true);
+        VerificationGuard guard = log.startTransactionVerification(PRODUCER, (short) 1, 0, true);
         marker((short) 1, (short) 2);
         append((short) 1, 0, guard);
         assertThat(log.ongoingTransactions()).containsKey(PRODUCER);
     }
 
     @Test
+    void whileAVerificationIsHeldNoLaterSequenceGoesAheadOfTheLowestVerified() {
+        // Sequence 0's verification met an error the producer retries; sequence 1's then got the coordinator's yes.
+        log.startTransactionVerification(PRODUCER, (short) 0, 0, false);
+        VerificationGuard guard = log.startTransactionVerification(PRODUCER, (short) 0, 1, false);
+        assertThatThrownBy(() -> append((short) 0, 1, guard))
+                .as("a new producer may start at any sequence, but not ahead of one still being verified")
+                .isInstanceOfSatisfying(LogException.class,
+                        e -> assertThat(e.error()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER));
+        append((short) 0, 0, guard); // sequence 0's retry
+        append((short) 0, 1, VerificationGuard.SENTINEL);
+        assertThat(log.logEndOffset()).isEqualTo(2);
+    }
+
+    @Test
     void aVerificationOfAnEpochOlderThanTheProducersIsRefused() {
         append((short) 1, 0, null);
-        assertThatThrownBy(() -> log.startTransactionVerification(PRODUCER, (short) 0, false))
+        assertThatThrownBy(() -> log.startTransactionVerification(PRODUCER, (short) 0, 0, false))
                 .isInstanceOfSatisfying(LogException.class,
                         e -> assertThat(e.error()).isEqualTo(Errors.INVALID_PRODUCER_EPOCH));
     }
 
     @Test
     void aVerificationNoAppendFollowsExpiresWithTheProducerIdExpiration() {
-        VerificationGuard guard = log.startTransactionVerification(PRODUCER, (short) 0, false);
+        VerificationGuard guard = log.startTransactionVerification(PRODUCER, (short) 0, 0, false);
         log.removeExpiredProducers(T0 + EXPIRATION_MS - 1, EXPIRATION_MS);
-        assertThat(log.startTransactionVerification(PRODUCER, (short) 0, false)).isSameAs(guard);
+        assertThat(log.startTransactionVerification(PRODUCER, (short) 0, 0, false)).isSameAs(guard);
         log.removeExpiredProducers(T0 + EXPIRATION_MS, EXPIRATION_MS);
         assertThatThrownBy(() -> append((short) 0, 0, guard))
                 .isInstanceOfSatisfying(LogException.class, e -> assertThat(e.error()).isEqualTo(Errors.INVALID_TXN_STATE));
