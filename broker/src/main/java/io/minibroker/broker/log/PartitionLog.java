@@ -237,19 +237,40 @@ public final class PartitionLog implements AutoCloseable {
      * {@link #appendUnflushed(CheckedAppend, int)} of an idempotent producer's batch ({@code batch}, the client's, whose
      * records {@code checked} holds), checked against the producer's state under the lock of the write, so two
      * retries cannot both append (Kafka's ProducerAppendInfo for a client's batch): a repeat of one of the
-     * producer's last five batches is not written again but answered with the offsets it got then.
+     * producer's last five batches is not written again but answered with the offsets it got then. A transactional
+     * batch that would open the producer's transaction here must present the guard of its verification
+     * ({@link #startTransactionVerification}), still held: see {@link VerificationGuard}.
      *
+     * @param guard the verification's guard, {@link VerificationGuard#SENTINEL} if the append did not verify, or
+     *              null when transaction verification is off ({@code transaction.partition.verification.enable})
      * @throws LogException INVALID_PRODUCER_EPOCH, OUT_OF_ORDER_SEQUENCE_NUMBER or INVALID_TXN_STATE if the
      *     producer's state refuses it, or the log's error
      */
-    public AppendResult appendIdempotentUnflushed(CheckedAppend checked, RecordBatch batch, int leaderEpoch) {
+    public AppendResult appendIdempotentUnflushed(CheckedAppend checked, RecordBatch batch, int leaderEpoch,
+                                                  VerificationGuard guard) {
         synchronized (this) {
-            LogProducers.BatchMetadata duplicate = transactions.checkBatch(batch);
+            LogProducers.BatchMetadata duplicate = transactions.checkBatch(batch, guard);
             if (duplicate != null) {
                 return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), -1, -1, -1, flushDue());
             }
             return appendUnflushed(checked, leaderEpoch);
         }
+    }
+
+    /**
+     * Starts a verification of a transactional producer's batch as this log's leader, before the coordinator is asked
+     * whether this partition is in the producer's transaction (Kafka's maybeStartTransactionVerification): the guard
+     * to present with the append, {@link VerificationGuard#SENTINEL} if the producer has its transaction open here at
+     * {@code epoch} already. A producer's verifications not yet followed by an append share one guard, and hold its
+     * batches above the lowest sequence verified back (OUT_OF_ORDER_SEQUENCE_NUMBER) until that one is in.
+     *
+     * @param sequence          the base sequence of the batch to verify
+     * @param supportsEpochBump the producer uses transaction version 2 (Produce v12+)
+     * @throws LogException INVALID_PRODUCER_EPOCH for an epoch older than the producer's in this log
+     */
+    public synchronized VerificationGuard startTransactionVerification(long producerId, short epoch, int sequence,
+                                                                       boolean supportsEpochBump) {
+        return transactions.startVerification(producerId, epoch, sequence, supportsEpochBump, clock.millis());
     }
 
     /**
@@ -344,7 +365,8 @@ public final class PartitionLog implements AutoCloseable {
      * Drops the producers whose last batch or marker is stamped {@code expirationMs}
      * ({@code producer.id.expiration.ms}) or more before {@code now}, unless they have a transaction open, as Kafka's
      * removeExpiredProducers: the log's producer state stays bounded however many producers came and went. In memory:
-     * the next snapshot (a roll, the close) leaves them out. Returns how many went.
+     * the next snapshot (a roll, the close) leaves them out. Verifications started as long ago and never followed by
+     * an append go too. Returns how many producers went.
      */
     public synchronized int removeExpiredProducers(long now, long expirationMs) {
         return transactions.removeExpiredProducers(now, expirationMs);
