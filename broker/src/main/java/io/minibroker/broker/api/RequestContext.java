@@ -3,6 +3,7 @@ package io.minibroker.broker.api;
 import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.broker.security.SaslSession;
 
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.Executor;
 
@@ -31,5 +32,17 @@ public record RequestContext(String listenerName, SocketAddress clientAddress, S
             return KafkaPrincipal.user(sasl.principal());
         }
         return tlsPrincipal != null ? tlsPrincipal : KafkaPrincipal.ANONYMOUS;
+    }
+
+    /**
+     * The client's host as a group member records it, Kafka's {@code clientHost}: the address without the port
+     * ("/127.0.0.1", Kafka's InetAddress.toString()), so that a member reconnecting from another port is the same
+     * host; empty when the address is unknown.
+     */
+    public String clientHost() {
+        if (clientAddress instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            return inet.getAddress().toString();
+        }
+        return clientAddress == null ? "" : clientAddress.toString();
     }
 }

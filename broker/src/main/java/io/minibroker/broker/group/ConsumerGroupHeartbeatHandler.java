@@ -36,7 +36,7 @@ public final class ConsumerGroupHeartbeatHandler implements ApiHandler {
             owned = TopicAssignment.copyOf(owned);
         }
         String clientId = request.header().clientId() == null ? "" : request.header().clientId();
-        String clientHost = context.clientAddress() == null ? "" : context.clientAddress().toString();
+        String clientHost = context.clientHost();
         ConsumerGroupHeartbeat.Request heartbeat = new ConsumerGroupHeartbeat.Request(body.groupId(),
                 body.memberId(), body.memberEpoch(), body.instanceId(), body.rackId(), body.rebalanceTimeoutMs(),
                 body.subscribedTopicNames(), request.version() >= 1 ? body.subscribedTopicRegex() : null,

@@ -32,7 +32,7 @@ public final class JoinGroupHandler implements ApiHandler {
         int sessionTimeoutMs = body.sessionTimeoutMs();
         int rebalanceTimeoutMs = request.version() >= 1 ? body.rebalanceTimeoutMs() : sessionTimeoutMs;
         String clientId = request.header().clientId() == null ? "" : request.header().clientId();
-        String clientHost = context.clientAddress() == null ? "" : context.clientAddress().toString();
+        String clientHost = context.clientHost();
         JoinRequest join = new JoinRequest(body.groupId(),
                 body.memberId(), request.version() >= 5 ? body.groupInstanceId() : null,
                 clientId, clientHost, sessionTimeoutMs, rebalanceTimeoutMs, body.protocolType(),

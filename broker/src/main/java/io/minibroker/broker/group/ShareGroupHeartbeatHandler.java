@@ -23,7 +23,7 @@ public final class ShareGroupHeartbeatHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         ShareGroupHeartbeatRequestView body = new ShareGroupHeartbeatRequestView(request.body());
         String clientId = request.header().clientId() == null ? "" : request.header().clientId();
-        String clientHost = context.clientAddress() == null ? "" : context.clientAddress().toString();
+        String clientHost = context.clientHost();
         ShareGroupHeartbeat.Request heartbeat = new ShareGroupHeartbeat.Request(body.groupId(), body.memberId(),
                 body.memberEpoch(), body.rackId(), body.subscribedTopicNames(), clientId, clientHost);
         return coordinator.shareGroupHeartbeat(heartbeat).thenApply(ShareGroupHeartbeatHandler::response);

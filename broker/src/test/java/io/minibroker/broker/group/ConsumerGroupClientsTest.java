@@ -224,8 +224,10 @@ class ConsumerGroupClientsTest {
             ConsumerGroupDescription description =
                     admin.describeConsumerGroups(List.of("audited")).describedGroups().get("audited").get();
             assertThat(description.groupState()).isEqualTo(GroupState.STABLE);
-            assertThat(description.members()).singleElement().satisfies(member ->
-                    assertThat(member.assignment().topicPartitions()).hasSize(PARTITIONS));
+            assertThat(description.members()).singleElement().satisfies(member -> {
+                assertThat(member.assignment().topicPartitions()).hasSize(PARTITIONS);
+                assertThat(member.host()).as("Kafka's clientHost: the address, no port").isEqualTo("/127.0.0.1");
+            });
 
             assertThatThrownBy(() -> admin.deleteConsumerGroups(List.of("audited")).all().get())
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(GroupNotEmptyException.class);
