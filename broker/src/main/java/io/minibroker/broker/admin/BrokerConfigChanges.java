@@ -90,6 +90,11 @@ public final class BrokerConfigChanges {
      */
     public Change preprocess(byte type, String name, List<Op> ops, boolean incremental, boolean validateOnly) {
         try {
+            String nullValues = ops.stream().filter(op -> op.value() == null && op.operation() != DELETE)
+                    .map(Op::name).collect(Collectors.joining(", "));
+            if (!nullValues.isEmpty()) { // Kafka's first check of every resource
+                throw new Refused(Errors.INVALID_REQUEST, "Null value not supported for : " + nullValues);
+            }
             if (type == ConfigResources.BROKER_LOGGER) {
                 if (!incremental) { // the legacy AlterConfigs never served loggers
                     throw new Refused(Errors.INVALID_REQUEST, "Unknown resource type " + type);

@@ -85,12 +85,17 @@ class ClusterBrokerConfigsTest {
         resource = request.addElement("Resources").set("ResourceType", ConfigResources.TOPIC)
                 .set("ResourceName", "missing");
         resource.addElement("Configs").set("Name", "retention.ms").set("ConfigOperation", (byte) 0).set("Value", "1");
+        resource = request.addElement("Resources").set("ResourceType", ConfigResources.BROKER).set("ResourceName", "");
+        resource.addElement("Configs").set("Name", "log.retention.ms").set("ConfigOperation", (byte) 0)
+                .set("Value", null);
         List<Struct> answers = call(ALTERED_ON, ApiKey.INCREMENTAL_ALTER_CONFIGS, 1, request).getStructs("Responses");
         assertThat(answers).as("preprocessed here, and the controller's answer, in the request's order")
                 .map(answer -> answer.getString("ResourceName") + ":" + answer.getInt16("ErrorCode")).containsExactly(
-                        "2:" + Errors.INVALID_REQUEST.code(), "missing:" + Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                        "2:" + Errors.INVALID_REQUEST.code(), "missing:" + Errors.UNKNOWN_TOPIC_OR_PARTITION.code(),
+                        ":" + Errors.INVALID_REQUEST.code());
         assertThat(answers.get(0).getString("ErrorMessage"))
                 .isEqualTo("Unexpected broker id, expected 1, but received 2");
+        assertThat(answers.get(2).getString("ErrorMessage")).isEqualTo("Null value not supported for : log.retention.ms");
     }
 
     private Admin admin(int node) {
