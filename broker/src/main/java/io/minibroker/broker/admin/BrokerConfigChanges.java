@@ -177,8 +177,9 @@ public final class BrokerConfigChanges {
             throw new Refused(Errors.INVALID_CONFIG, "Unknown config name: " + op.name());
         }
         if (!(key.defaultValue() instanceof List<?> defaults)) {
-            throw new Refused(Errors.INVALID_CONFIG, "Config value " + (op.operation() == APPEND ? "append" : "subtract")
-                    + " is not allowed for config key: " + op.name());
+            String operation = op.operation() == APPEND ? "append" : "subtract";
+            throw new Refused(Errors.INVALID_CONFIG,
+                    "Config value " + operation + " is not allowed for config key: " + op.name());
         }
         String text = current != null ? current
                 : defaults.stream().map(Object::toString).collect(Collectors.joining(","));

@@ -61,7 +61,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
         this(topicOverrides, config, node, groups, BrokerConfigOverrides.mirror(() -> { }), RuntimeLoggers.NONE);
     }
 
-    /** As above, with the dynamic broker configs {@code dynamic} holds and the loggers (BROKER_LOGGER) of {@code loggers}. */
+    /** As above, with the dynamic broker configs {@code dynamic} holds and the loggers (BROKER_LOGGER) it lists. */
     public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
                                   BrokerConfig config, LocalNode node, GroupConfigs groups,
                                   BrokerConfigOverrides dynamic, RuntimeLoggers loggers) {
@@ -186,8 +186,8 @@ public final class DescribeConfigsHandler implements ApiHandler {
         for (Map<String, String> level : List.of(clusterDefault, own)) {
             level.forEach((name, value) -> {
                 if (!BrokerConfig.knownKeys().containsKey(name)) {
-                    entries.put(name, new Entry(name, null, brokerSynonyms(List.of(TopicConfig.BrokerSynonym
-                            .unread(name, null)), name), true, !DynamicBrokerConfig.isDynamic(name)));
+                    entries.put(name, new Entry(name, null, brokerSynonyms(family(name), name), true,
+                            !DynamicBrokerConfig.isDynamic(name)));
                 }
             });
         }
@@ -205,16 +205,19 @@ public final class DescribeConfigsHandler implements ApiHandler {
             if (keys != null && !keys.contains(name)) {
                 return;
             }
-            ConfigKey<?> key = BrokerConfig.knownKeys().get(name);
-            List<TopicConfig.BrokerSynonym> family = key != null ? TopicConfig.brokerFamily(key)
-                    : List.of(TopicConfig.BrokerSynonym.unread(name, null));
-            boolean sensitive = key == null;
-            List<Synonym> synonyms = brokerSynonyms(family, name).stream()
+            boolean sensitive = !BrokerConfig.knownKeys().containsKey(name);
+            List<Synonym> synonyms = brokerSynonyms(family(name), name).stream()
                     .filter(synonym -> synonym.source() == ConfigResources.DYNAMIC_DEFAULT_BROKER_CONFIG).toList();
             addConfig(result, new Entry(name, sensitive ? null : value, synonyms, sensitive,
                     !DynamicBrokerConfig.isDynamic(name)), includeSynonyms);
         });
         result.errorCode(Errors.NONE.code());
+    }
+
+    /** A broker config's synonyms: Kafka's family of a key this broker reads, the name alone for any other. */
+    private static List<TopicConfig.BrokerSynonym> family(String name) {
+        ConfigKey<?> key = BrokerConfig.knownKeys().get(name);
+        return key != null ? TopicConfig.brokerFamily(key) : List.of(TopicConfig.BrokerSynonym.unread(name, null));
     }
 
     /** Kafka's BROKER_LOGGER description: this broker's loggers and their levels, by name. */

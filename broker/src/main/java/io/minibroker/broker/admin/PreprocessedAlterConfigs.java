@@ -108,7 +108,7 @@ public final class PreprocessedAlterConfigs implements ApiHandler {
         return answers;
     }
 
-    /** Every resource in the request's order: its answer here, else the controller's, else Kafka's UNKNOWN_SERVER_ERROR. */
+    /** Every resource in the request's order: its answer here, else the controller's, else UNKNOWN_SERVER_ERROR. */
     private Struct answer(List<Resource> resources, Map<String, Change> controllerAnswers) {
         IncrementalAlterConfigsResponseView incremental = new IncrementalAlterConfigsResponseView();
         AlterConfigsResponseView legacy = new AlterConfigsResponseView();
