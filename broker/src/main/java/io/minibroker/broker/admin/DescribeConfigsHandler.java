@@ -173,15 +173,18 @@ public final class DescribeConfigsHandler implements ApiHandler {
     }
 
     /**
-     * This broker's configs: every key it reads, at its value in force, and any other dynamic config stored for it
-     * or the cluster; read-only unless Kafka lets it change at runtime. A stored config this broker does not parse is
-     * sensitive, as Kafka takes a config it has no type for: its value is not sent.
+     * This broker's configs: every key it reads, at its dynamic value if one is stored (as Kafka would answer it;
+     * docs/configuration.md says which of them this broker acts on), else its value from the file or default, and
+     * any other dynamic config stored for it or the cluster; read-only unless Kafka lets it change at runtime. A
+     * stored config this broker does not parse is sensitive, as Kafka takes a config it has no type for: its value
+     * is not sent.
      */
     private void describeBroker(List<String> keys, DescribeConfigsResult result, boolean includeSynonyms) {
         Map<String, String> own = dynamic.of(Integer.toString(node.nodeId()));
         Map<String, String> clusterDefault = dynamic.of("");
         Map<String, Entry> entries = new TreeMap<>();
-        BrokerConfig.knownKeys().forEach((name, key) -> entries.put(name, new Entry(name, text(config.get(key)),
+        BrokerConfig.knownKeys().forEach((name, key) -> entries.put(name, new Entry(name,
+                own.getOrDefault(name, clusterDefault.getOrDefault(name, text(config.get(key)))),
                 brokerSynonyms(TopicConfig.brokerFamily(key), name), false, !DynamicBrokerConfig.isDynamic(name))));
         for (Map<String, String> level : List.of(clusterDefault, own)) {
             level.forEach((name, value) -> {

@@ -441,21 +441,31 @@ public final class BrokerConfig {
     }
 
     /**
-     * Makes these dynamic configs the ones {@link #get} answers first: this broker's own over the cluster default.
-     * Only the keys Kafka makes dynamic and this broker parses are taken; the others are kept by whoever stores
-     * them, and change nothing here. A value that does not parse (stored before a check it now fails) is skipped
-     * with a warning, so that the file's value stays in force.
-     *
-     * <p>Who reads a key again after this sees its new value: the topic defaults (each log is given its settings
-     * again by the caller), and {@code min.insync.replicas} at every produce. Whatever was built once from a key
-     * at the start keeps the value it was built with (see docs/configuration.md).
+     * The dynamic configs this broker puts in force at once: the topic defaults, read only where a topic's config is
+     * worked out (the caller gives every log its settings again). Kafka makes more keys dynamic; this broker reads
+     * those once at its start (listeners, connection limits, the cleaner's pace), so they are kept and described but
+     * left out here: a value {@link #get} answered would be one nothing acts on (a new {@code listeners} would be
+     * advertised unbound).
+     */
+    private static final Set<ConfigKey<?>> IN_FORCE_WHEN_DYNAMIC = Set.of(LOG_SEGMENT_BYTES, LOG_ROLL_MS,
+            LOG_RETENTION_MS, LOG_RETENTION_BYTES, LOG_INDEX_INTERVAL_BYTES, LOG_INDEX_SIZE_MAX_BYTES,
+            LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE,
+            LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
+            LOG_CLEANUP_POLICY, MIN_INSYNC_REPLICAS, LOG_CLEANER_DELETE_RETENTION_MS, LOG_CLEANER_MIN_COMPACTION_LAG_MS,
+            LOG_CLEANER_MAX_COMPACTION_LAG_MS, LOG_CLEANER_MIN_CLEANABLE_RATIO, UNCLEAN_LEADER_ELECTION_ENABLE);
+
+    /**
+     * Makes these dynamic configs the ones {@link #get} answers first, this broker's own over the cluster default,
+     * for the keys {@link #IN_FORCE_WHEN_DYNAMIC}; the others are kept by whoever stores them, and change nothing
+     * here. A value that does not parse (stored before a check it now fails) is skipped with a warning, so that the
+     * file's value stays in force.
      */
     public void applyDynamic(Map<String, String> clusterDefault, Map<String, String> perBroker) {
         Map<ConfigKey<?>, Object> parsed = new HashMap<>();
         for (Map<String, String> level : List.of(clusterDefault, perBroker)) {
             level.forEach((name, text) -> {
                 ConfigKey<?> key = KEYS.get(name);
-                if (key != null && DynamicBrokerConfig.isDynamic(name)) {
+                if (key != null && IN_FORCE_WHEN_DYNAMIC.contains(key)) {
                     try {
                         parsed.put(key, key.parse(text));
                     } catch (ConfigException e) {

@@ -76,6 +76,12 @@ class DynamicBrokerConfigsTest {
             assertThat(config.get("node.id").isReadOnly()).as("not one of Kafka's dynamic configs").isTrue();
             assertThat(config.get("log.retention.hours").isReadOnly()).isTrue();
 
+            // Kafka rebinds its listeners; this broker reads them at its start only: kept and described, not advertised.
+            set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "listeners", "PLAINTEXT://localhost:1");
+            assertThat(describe(admin, THIS_BROKER).get("listeners").value()).isEqualTo("PLAINTEXT://localhost:1");
+            assertThat(broker.advertisedListeners()).singleElement()
+                    .satisfies(endpoint -> assertThat(endpoint.port()).isEqualTo(broker.boundPort("PLAINTEXT")));
+
             set(admin, THIS_BROKER, AlterConfigOp.OpType.DELETE, "log.cleaner.backoff.ms", null);
             assertEntry(describe(admin, THIS_BROKER).get("log.cleaner.backoff.ms"), ConfigSource.DEFAULT_CONFIG,
                     "DEFAULT_CONFIG:log.cleaner.backoff.ms=15000");
