@@ -27,7 +27,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * Changes topic configs, in either of Kafka's two request shapes: AlterConfigs replaces a topic's overrides
  * with the ones given; IncrementalAlterConfigs applies SET, DELETE, and (for list configs, here
- * {@code cleanup.policy}) APPEND and SUBTRACT to the current ones. Dynamic broker configs are not supported.
+ * {@code cleanup.policy}) APPEND and SUBTRACT to the current ones. Dynamic broker configs and loggers go to
+ * {@link BrokerConfigChanges}.
  * Serves a single node's topics and, on the controller, the cluster's, where every broker forwards these requests.
  */
 public final class AlterTopicConfigsHandler implements ApiHandler {
@@ -45,6 +46,7 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
     private final ConfigurableTopics topics;
     private final ApiKey api;
     private final GroupConfigs groups;
+    private final BrokerConfigChanges.Step brokers;
 
     /** {@code api} is ALTER_CONFIGS or INCREMENTAL_ALTER_CONFIGS; topic configs only. */
     public AlterTopicConfigsHandler(ConfigurableTopics topics, ApiKey api) {
@@ -53,9 +55,19 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
 
     /** As above, and group configs (resource type GROUP) into {@code groups}, a single node's. */
     public AlterTopicConfigsHandler(ConfigurableTopics topics, ApiKey api, GroupConfigs groups) {
+        this(topics, api, groups, null);
+    }
+
+    /**
+     * As above, and the BROKER and BROKER_LOGGER resources through {@code brokers}: a single node's
+     * {@link BrokerConfigChanges#alter}, a controller's {@link BrokerConfigChanges#persist}.
+     */
+    public AlterTopicConfigsHandler(ConfigurableTopics topics, ApiKey api, GroupConfigs groups,
+                                    BrokerConfigChanges.Step brokers) {
         this.topics = topics;
         this.api = api;
         this.groups = groups;
+        this.brokers = brokers;
     }
 
     /** One config of a resource, from either request shape; AlterConfigs' have no operation and read as SET. */
@@ -98,6 +110,11 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         }
         if (type == ConfigResources.GROUP && groups != null) {
             return alterGroup(name, configs, validateOnly);
+        }
+        if ((type == ConfigResources.BROKER || type == ConfigResources.BROKER_LOGGER) && brokers != null) {
+            return brokers.apply(type, name, configs.stream()
+                    .map(config -> new BrokerConfigChanges.Op(config.name(), config.value(), config.operation()))
+                    .toList(), api == ApiKey.INCREMENTAL_ALTER_CONFIGS, validateOnly);
         }
         if (type != ConfigResources.TOPIC) {
             return new ConfigurableTopics.Change(Errors.INVALID_REQUEST,

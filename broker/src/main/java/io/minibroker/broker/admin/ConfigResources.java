@@ -12,8 +12,14 @@ public final class ConfigResources {
     public static final byte GROUP = 32;
 
     public static final byte DYNAMIC_TOPIC_CONFIG = 1;
+    /** A dynamic config set for this broker (resource name its id). */
+    public static final byte DYNAMIC_BROKER_CONFIG = 2;
+    /** A dynamic config set for every broker (resource name ""). */
+    public static final byte DYNAMIC_DEFAULT_BROKER_CONFIG = 3;
     public static final byte STATIC_BROKER_CONFIG = 4;
     public static final byte DEFAULT_CONFIG = 5;
+    /** A logger's level (BROKER_LOGGER). */
+    public static final byte DYNAMIC_BROKER_LOGGER_CONFIG = 6;
     /** Kafka's ConfigSource DYNAMIC_GROUP_CONFIG: a group's own config. */
     public static final byte DYNAMIC_GROUP_CONFIG = 8;
 

@@ -3,7 +3,9 @@ package io.minibroker.broker.admin;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.ConfigKey;
+import io.minibroker.broker.config.DynamicBrokerConfig;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.topic.TopicConfig;
@@ -27,12 +29,15 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * DescribeConfigs for topics (each topic config with its effective value) and for this broker (resource name =
- * node id; an empty name asks for the cluster's dynamic defaults, of which there are none), each config's source and, when asked (v1+), its synonyms as Kafka's ConfigHelper lists them: a topic
- * override (DYNAMIC_TOPIC_CONFIG), then the broker configs it falls back to ({@link TopicConfig#brokerSynonyms})
- * as set in the file (STATIC_BROKER_CONFIG), then their defaults (DEFAULT_CONFIG); the source is the first
- * synonym's. Documentation and config types are not listed. A topic's overrides come from this node's topics on a
- * single node, from the cluster's image on a broker in a cluster.
+ * DescribeConfigs for topics (each topic config with its effective value), for this broker (resource name = node
+ * id: every key it reads, read-only unless Kafka's DynamicBrokerConfig lets it change), for the cluster's dynamic
+ * defaults (resource name "": those set), for this broker's loggers (BROKER_LOGGER) and for groups; each config's
+ * source and, when asked (v1+), its synonyms as Kafka's ConfigHelper lists them: a topic override
+ * (DYNAMIC_TOPIC_CONFIG), then the broker configs it falls back to ({@link TopicConfig#brokerSynonyms}) as set for
+ * this broker at runtime (DYNAMIC_BROKER_CONFIG), for every broker at runtime (DYNAMIC_DEFAULT_BROKER_CONFIG), in the
+ * file (STATIC_BROKER_CONFIG), then their defaults (DEFAULT_CONFIG); the source is the first synonym's.
+ * Documentation and config types are not listed. A topic's overrides come from this node's topics on a single node,
+ * from the cluster's image on a broker in a cluster.
  */
 public final class DescribeConfigsHandler implements ApiHandler {
 
@@ -40,6 +45,9 @@ public final class DescribeConfigsHandler implements ApiHandler {
     private final BrokerConfig config;
     private final LocalNode node;
     private final GroupConfigs groups;
+    /** The dynamic broker configs: this broker's own and the cluster default. */
+    private final BrokerConfigOverrides dynamic;
+    private final RuntimeLoggers loggers;
 
     /** @param topicOverrides a topic's config overrides, empty if there is no such topic */
     public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
@@ -50,14 +58,27 @@ public final class DescribeConfigsHandler implements ApiHandler {
     /** As above, and group configs (resource type GROUP) from {@code groups}, a single node's. */
     public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
                                   BrokerConfig config, LocalNode node, GroupConfigs groups) {
+        this(topicOverrides, config, node, groups, BrokerConfigOverrides.mirror(() -> { }), RuntimeLoggers.NONE);
+    }
+
+    /** As above, with the dynamic broker configs {@code dynamic} holds and the loggers (BROKER_LOGGER) it lists. */
+    public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
+                                  BrokerConfig config, LocalNode node, GroupConfigs groups,
+                                  BrokerConfigOverrides dynamic, RuntimeLoggers loggers) {
         this.topicOverrides = topicOverrides;
         this.config = config;
         this.node = node;
         this.groups = groups;
+        this.dynamic = dynamic;
+        this.loggers = loggers;
     }
 
     /** One synonym of a config: where a value comes from, and the name it has there. */
     private record Synonym(String name, String value, byte source) {
+    }
+
+    /** One config listed: its value, whether it is sensitive (then its value is never sent) and read-only. */
+    private record Entry(String name, String value, List<Synonym> synonyms, boolean sensitive, boolean readOnly) {
     }
 
     @Override
@@ -73,8 +94,9 @@ public final class DescribeConfigsHandler implements ApiHandler {
             if (type == ConfigResources.TOPIC) {
                 describeTopic(name, keys, result, includeSynonyms);
             } else if (type == ConfigResources.BROKER && name.isEmpty()) {
-                // The cluster's dynamic broker defaults (kafka-configs --entity-default): there are none to list.
-                result.errorCode(Errors.NONE.code());
+                describeClusterDefault(keys, result, includeSynonyms);
+            } else if (type == ConfigResources.BROKER_LOGGER) {
+                describeLoggers(name, keys, result);
             } else if (type == ConfigResources.BROKER && name.equals(Integer.toString(node.nodeId()))) {
                 describeBroker(keys, result, includeSynonyms);
             } else if (type == ConfigResources.GROUP && groups != null) {
@@ -150,23 +172,103 @@ public final class DescribeConfigsHandler implements ApiHandler {
         result.errorCode(Errors.NONE.code());
     }
 
+    /**
+     * This broker's configs: every key it reads, at its dynamic value if one is stored (as Kafka would answer it;
+     * docs/configuration.md says which of them this broker acts on), else its value from the file or default, and
+     * any other dynamic config stored for it or the cluster; read-only unless Kafka lets it change at runtime. A
+     * stored config this broker does not parse is sensitive, as Kafka takes a config it has no type for: its value
+     * is not sent.
+     */
     private void describeBroker(List<String> keys, DescribeConfigsResult result, boolean includeSynonyms) {
-        for (Map.Entry<String, ConfigKey<?>> entry : new TreeMap<>(BrokerConfig.knownKeys()).entrySet()) {
-            if (keys == null || keys.contains(entry.getKey())) {
-                addConfig(result, entry.getKey(), text(config.get(entry.getValue())),
-                        brokerSynonyms(TopicConfig.brokerFamily(entry.getValue()), entry.getKey()), includeSynonyms);
-            }
+        Map<String, String> own = dynamic.of(Integer.toString(node.nodeId()));
+        Map<String, String> clusterDefault = dynamic.of("");
+        Map<String, Entry> entries = new TreeMap<>();
+        BrokerConfig.knownKeys().forEach((name, key) -> entries.put(name, new Entry(name,
+                own.getOrDefault(name, clusterDefault.getOrDefault(name, text(config.get(key)))),
+                brokerSynonyms(TopicConfig.brokerFamily(key), name), false, !DynamicBrokerConfig.isDynamic(name))));
+        for (Map<String, String> level : List.of(clusterDefault, own)) {
+            level.forEach((name, value) -> {
+                if (!BrokerConfig.knownKeys().containsKey(name)) {
+                    entries.put(name, new Entry(name, null, brokerSynonyms(family(name), name), true,
+                            !DynamicBrokerConfig.isDynamic(name)));
+                }
+            });
         }
+        entries.values().stream().filter(entry -> keys == null || keys.contains(entry.name()))
+                .forEach(entry -> addConfig(result, entry, includeSynonyms));
         result.errorCode(Errors.NONE.code());
     }
 
     /**
-     * Where these broker configs have values: each set in the file, then each default that is not null, as
-     * Kafka's ConfigHelper lists them. As there, what comes before {@code ownName}'s own entries is dropped, so a
-     * config whose first synonym is neither set nor defaulted lists none (segment.ms: log.roll.ms has no default).
+     * The cluster default (resource name ""): only the dynamic configs stored for every broker, each with its
+     * synonyms at that level alone, as Kafka lists them.
+     */
+    private void describeClusterDefault(List<String> keys, DescribeConfigsResult result, boolean includeSynonyms) {
+        new TreeMap<>(dynamic.of("")).forEach((name, value) -> {
+            if (keys != null && !keys.contains(name)) {
+                return;
+            }
+            boolean sensitive = !BrokerConfig.knownKeys().containsKey(name);
+            List<Synonym> synonyms = brokerSynonyms(family(name), name).stream()
+                    .filter(synonym -> synonym.source() == ConfigResources.DYNAMIC_DEFAULT_BROKER_CONFIG).toList();
+            addConfig(result, new Entry(name, sensitive ? null : value, synonyms, sensitive,
+                    !DynamicBrokerConfig.isDynamic(name)), includeSynonyms);
+        });
+        result.errorCode(Errors.NONE.code());
+    }
+
+    /** A broker config's synonyms: Kafka's family of a key this broker reads, the name alone for any other. */
+    private static List<TopicConfig.BrokerSynonym> family(String name) {
+        ConfigKey<?> key = BrokerConfig.knownKeys().get(name);
+        return key != null ? TopicConfig.brokerFamily(key) : List.of(TopicConfig.BrokerSynonym.unread(name, null));
+    }
+
+    /** Kafka's BROKER_LOGGER description: this broker's loggers and their levels, by name. */
+    private void describeLoggers(String name, List<String> keys, DescribeConfigsResult result) {
+        if (name.isEmpty()) {
+            result.errorCode(Errors.INVALID_REQUEST.code()).errorMessage("Broker id must not be empty");
+            return;
+        }
+        if (!isInteger(name)) {
+            result.errorCode(Errors.INVALID_REQUEST.code())
+                    .errorMessage("Broker id must be an integer, but it is: " + name);
+            return;
+        }
+        if (Integer.parseInt(name) != node.nodeId()) {
+            result.errorCode(Errors.INVALID_REQUEST.code())
+                    .errorMessage("Unexpected broker id, expected " + node.nodeId() + " but received " + name);
+            return;
+        }
+        new TreeMap<>(loggers.loggers()).forEach((logger, level) -> {
+            if (keys == null || keys.contains(logger)) {
+                result.addConfig().name(logger).value(level)
+                        .configSource(ConfigResources.DYNAMIC_BROKER_LOGGER_CONFIG).readOnly(false).isSensitive(false);
+            }
+        });
+        result.errorCode(Errors.NONE.code());
+    }
+
+    /**
+     * Where these broker configs have values: each set for this broker dynamically, then each set for the cluster
+     * dynamically, each set in the file, then each default that is not null, as Kafka's ConfigHelper lists them. As
+     * there, what comes before {@code ownName}'s own entries is dropped, so a config whose first synonym is neither
+     * set nor defaulted lists none (segment.ms: log.roll.ms has no default).
      */
     private List<Synonym> brokerSynonyms(List<TopicConfig.BrokerSynonym> synonyms, String ownName) {
         List<Synonym> found = new ArrayList<>();
+        Map<String, String> own = dynamic.of(Integer.toString(node.nodeId()));
+        Map<String, String> clusterDefault = dynamic.of("");
+        for (TopicConfig.BrokerSynonym synonym : synonyms) {
+            if (own.containsKey(synonym.name())) {
+                found.add(new Synonym(synonym.name(), own.get(synonym.name()), ConfigResources.DYNAMIC_BROKER_CONFIG));
+            }
+        }
+        for (TopicConfig.BrokerSynonym synonym : synonyms) {
+            if (clusterDefault.containsKey(synonym.name())) {
+                found.add(new Synonym(synonym.name(), clusterDefault.get(synonym.name()),
+                        ConfigResources.DYNAMIC_DEFAULT_BROKER_CONFIG));
+            }
+        }
         for (TopicConfig.BrokerSynonym synonym : synonyms) {
             if (synonym.key() != null && config.isSet(synonym.key())) {
                 found.add(new Synonym(synonym.name(), text(config.get(synonym.key())),
@@ -194,17 +296,24 @@ public final class DescribeConfigsHandler implements ApiHandler {
         return value == null ? null : value.toString();
     }
 
+    /** A topic's or group's config: never read-only, never sensitive here. */
     private static void addConfig(DescribeConfigsResult result, String name, String value, List<Synonym> synonyms,
                                   boolean includeSynonyms) {
+        addConfig(result, new Entry(name, value, synonyms, false, false), includeSynonyms);
+    }
+
+    private static void addConfig(DescribeConfigsResult result, Entry config, boolean includeSynonyms) {
+        List<Synonym> synonyms = config.synonyms();
         DescribeConfigsResourceResult entry = result.addConfig()
-                .name(name)
-                .value(value)
-                .readOnly(false)
+                .name(config.name())
+                .value(config.sensitive() ? null : config.value())
+                .readOnly(config.readOnly())
                 .configSource(synonyms.isEmpty() ? ConfigResources.DEFAULT_CONFIG : synonyms.get(0).source())
-                .isSensitive(false);
+                .isSensitive(config.sensitive());
         if (includeSynonyms) {
             for (Synonym synonym : synonyms) {
-                entry.addSynonym().name(synonym.name()).value(synonym.value()).source(synonym.source());
+                entry.addSynonym().name(synonym.name()).value(config.sensitive() ? null : synonym.value())
+                        .source(synonym.source());
             }
         }
     }

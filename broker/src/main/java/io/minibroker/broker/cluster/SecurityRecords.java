@@ -31,14 +31,14 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * The cluster's ACLs, SCRAM credentials and group configs as records of Kafka's metadata log, which the controller
- * hands brokers in the answer to a Fetch of {@code __cluster_metadata}: one record batch holding the whole of them,
- * an AccessControlEntryRecord (metadata api key 18) per ACL, a UserScramCredentialRecord (api key 11) per user and
- * mechanism and a ConfigRecord (api key 4, resource type GROUP) per group config, each framed as Kafka's
- * MetadataRecordSerde frames a record value (frame version 1, api key, record version, then the record in the
- * flexible encoding). A broker that fetches it replaces its ACLs, credentials and group configs with what it holds:
- * the batch is a snapshot of them, so a removal is the record's absence and the Remove* records (and the
- * ConfigRecords with a null value) Kafka's log also carries are never needed.
+ * The cluster's ACLs, SCRAM credentials, group configs and dynamic broker configs as records of Kafka's metadata
+ * log, which the controller hands brokers in the answer to a Fetch of {@code __cluster_metadata}: one record batch
+ * holding the whole of them, an AccessControlEntryRecord (metadata api key 18) per ACL, a UserScramCredentialRecord
+ * (api key 11) per user and mechanism and a ConfigRecord (api key 4, resource type GROUP or BROKER) per group or
+ * broker config, each framed as Kafka's MetadataRecordSerde frames a record value (frame version 1, api key, record
+ * version, then the record in the flexible encoding). A broker that fetches it replaces its ACLs, credentials, group
+ * and broker configs with what it holds: the batch is a snapshot of them, so a removal is the record's absence and
+ * the Remove* records (and the ConfigRecords with a null value) Kafka's log also carries are never needed.
  */
 public final class SecurityRecords {
 
@@ -49,16 +49,23 @@ public final class SecurityRecords {
     private static final int RECORD_VERSION = 0;
 
     /**
-     * The ACLs, credentials and group configs one snapshot holds; credentials by user, then by mechanism; group
-     * configs by group id, then by name.
+     * The ACLs, credentials, group configs and dynamic broker configs one snapshot holds; credentials by user, then
+     * by mechanism; group configs by group id, broker configs by broker id ("" for the cluster default), then by name.
      */
     public record Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
-                           Map<String, Map<String, String>> groupConfigs) {
+                           Map<String, Map<String, String>> groupConfigs,
+                           Map<String, Map<String, String>> brokerConfigs) {
         public static final Snapshot EMPTY = new Snapshot(List.of(), Map.of());
 
-        /** A snapshot without group configs. */
+        /** A snapshot without group or broker configs. */
         public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials) {
             this(acls, credentials, Map.of());
+        }
+
+        /** A snapshot without broker configs. */
+        public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
+                        Map<String, Map<String, String>> groupConfigs) {
+            this(acls, credentials, groupConfigs, Map.of());
         }
     }
 
@@ -67,7 +74,8 @@ public final class SecurityRecords {
 
     /** One record batch holding the snapshot; an empty buffer when it holds nothing. */
     public static ByteBuf encode(Snapshot snapshot) {
-        if (snapshot.acls().isEmpty() && snapshot.credentials().isEmpty() && snapshot.groupConfigs().isEmpty()) {
+        if (snapshot.acls().isEmpty() && snapshot.credentials().isEmpty() && snapshot.groupConfigs().isEmpty()
+                && snapshot.brokerConfigs().isEmpty()) {
             return Unpooled.EMPTY_BUFFER;
         }
         RecordBatchBuilder batch = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
@@ -77,8 +85,10 @@ public final class SecurityRecords {
         }
         snapshot.credentials().forEach((user, byMechanism) -> byMechanism.forEach((mechanism, credential) ->
                 batch.append(RecordBatch.NO_TIMESTAMP, null, scramRecord(user, mechanism, credential), List.of())));
-        snapshot.groupConfigs().forEach((groupId, configs) -> configs.forEach((name, value) ->
-                batch.append(RecordBatch.NO_TIMESTAMP, null, groupConfigRecord(groupId, name, value), List.of())));
+        snapshot.groupConfigs().forEach((groupId, configs) -> configs.forEach((name, value) -> batch.append(
+                RecordBatch.NO_TIMESTAMP, null, configRecord(ConfigResources.GROUP, groupId, name, value), List.of())));
+        snapshot.brokerConfigs().forEach((brokerId, configs) -> configs.forEach((name, value) -> batch.append(
+                RecordBatch.NO_TIMESTAMP, null, configRecord(ConfigResources.BROKER, brokerId, name, value), List.of())));
         ByteBuf built = batch.build();
         try { // on the heap, so that a response that never releases its records leaks nothing
             return Unpooled.wrappedBuffer(ByteBufUtil.getBytes(built));
@@ -97,21 +107,23 @@ public final class SecurityRecords {
         List<AclBinding> acls = new ArrayList<>();
         Map<String, Map<ScramMechanism, ScramCredential>> credentials = new TreeMap<>();
         Map<String, Map<String, String>> groupConfigs = new TreeMap<>();
+        Map<String, Map<String, String>> brokerConfigs = new TreeMap<>();
         RecordBatches batches = RecordBatches.of(records);
         while (batches.hasNext()) {
             try (RecordIterator iterator = batches.next().records(ByteBufAllocator.DEFAULT)) {
                 while (iterator.hasNext()) {
                     Record record = iterator.next();
                     if (record.value() != null) {
-                        read(record.value().duplicate(), acls, credentials, groupConfigs);
+                        read(record.value().duplicate(), acls, credentials, groupConfigs, brokerConfigs);
                     }
                 }
             }
         }
         credentials.replaceAll((user, byMechanism) -> Collections.unmodifiableMap(byMechanism));
         groupConfigs.replaceAll((groupId, configs) -> Collections.unmodifiableMap(configs));
+        brokerConfigs.replaceAll((brokerId, configs) -> Collections.unmodifiableMap(configs));
         return new Snapshot(List.copyOf(acls), Collections.unmodifiableMap(credentials),
-                Collections.unmodifiableMap(groupConfigs));
+                Collections.unmodifiableMap(groupConfigs), Collections.unmodifiableMap(brokerConfigs));
     }
 
     private static byte[] aclRecord(AclBinding acl) {
@@ -144,10 +156,10 @@ public final class SecurityRecords {
     }
 
     /** Kafka's ConfigRecord v0: resource type, resource name, config name, value (null for a removal). */
-    private static byte[] groupConfigRecord(String groupId, String name, String value) {
+    private static byte[] configRecord(byte resourceType, String resourceName, String name, String value) {
         ByteBuf out = header(CONFIG_RECORD);
-        out.writeByte(ConfigResources.GROUP);
-        writeString(out, groupId);
+        out.writeByte(resourceType);
+        writeString(out, resourceName);
         writeString(out, name);
         writeString(out, value);
         Wire.writeUnsignedVarint(out, 0);
@@ -164,7 +176,8 @@ public final class SecurityRecords {
 
     private static void read(ByteBuf in, List<AclBinding> acls,
                              Map<String, Map<ScramMechanism, ScramCredential>> credentials,
-                             Map<String, Map<String, String>> groupConfigs) {
+                             Map<String, Map<String, String>> groupConfigs,
+                             Map<String, Map<String, String>> brokerConfigs) {
         if (Wire.readUnsignedVarint(in) != FRAME_VERSION) {
             throw new IllegalArgumentException("unknown metadata record frame version");
         }
@@ -190,12 +203,15 @@ public final class SecurityRecords {
             byte[] serverKey = readBytes(in);
             credentials.computeIfAbsent(user, u -> new EnumMap<>(ScramMechanism.class))
                     .put(mechanism, new ScramCredential(salt, storedKey, serverKey, in.readInt()));
-        } else if (apiKey == CONFIG_RECORD && in.readByte() == ConfigResources.GROUP) {
-            String groupId = readString(in);
+        } else if (apiKey == CONFIG_RECORD) {
+            byte type = in.readByte();
+            Map<String, Map<String, String>> configs = type == ConfigResources.GROUP ? groupConfigs
+                    : type == ConfigResources.BROKER ? brokerConfigs : null;
+            String resourceName = readString(in);
             String name = readString(in);
             byte[] value = readNullableBytes(in);
-            if (value != null) { // a null value removes the config: a snapshot never carries one
-                groupConfigs.computeIfAbsent(groupId, g -> new TreeMap<>())
+            if (configs != null && value != null) { // a null value removes the config: a snapshot never carries one
+                configs.computeIfAbsent(resourceName, r -> new TreeMap<>())
                         .put(name, new String(value, StandardCharsets.UTF_8));
             }
         }

@@ -183,6 +183,10 @@ public final class BrokerConfig {
             intKey("producer.id.expiration.check.interval.ms", 600_000, 1);
     public static final ConfigKey<Double> LOG_CLEANER_MIN_CLEANABLE_RATIO = new ConfigKey<>(
             "log.cleaner.min.cleanable.ratio", Double::valueOf, 0.5, v -> v >= 0 && v <= 1, "a number in [0, 1]");
+    /** A list of compact and delete; empty (Kafka 4.3 takes it) neither deletes nor compacts. */
+    public static final ConfigKey<List<String>> LOG_CLEANUP_POLICY = new ConfigKey<>("log.cleanup.policy",
+            ConfigKey::parseNames, List.of("delete"), policies -> List.of("compact", "delete").containsAll(policies),
+            "a list of compact, delete");
     public static final ConfigKey<String> COMPRESSION_TYPE = oneOf("compression.type",
             BrokerCompressionType.PRODUCER.configName(), BrokerCompressionType.configNames());
 
@@ -324,7 +328,7 @@ public final class BrokerConfig {
             LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, LOG_SEGMENT_DELETE_DELAY_MS,
             NUM_RECOVERY_THREADS_PER_DATA_DIR,
             LOG_MESSAGE_TIMESTAMP_TYPE,
-            LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
+            LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, LOG_CLEANUP_POLICY, COMPRESSION_TYPE,
             LOG_CLEANER_ENABLE, LOG_CLEANER_BACKOFF_MS, LOG_CLEANER_DEDUPE_BUFFER_SIZE, LOG_CLEANER_DELETE_RETENTION_MS,
             LOG_CLEANER_MIN_COMPACTION_LAG_MS, LOG_CLEANER_MAX_COMPACTION_LAG_MS, LOG_CLEANER_MIN_CLEANABLE_RATIO,
             PRODUCER_ID_EXPIRATION_MS, PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS,
@@ -360,6 +364,11 @@ public final class BrokerConfig {
     private final Map<String, String> sslEntries;
     /** The {@link #LISTENER_MAX_CONNECTIONS_KEY} values, by listener name in upper case. */
     private final Map<String, Integer> listenerMaxConnections;
+    /**
+     * The dynamic values ({@link DynamicBrokerConfig}) of the keys this broker parses, which win over
+     * {@link #values}: immutable, replaced whole by {@link #applyDynamic}.
+     */
+    private volatile Map<ConfigKey<?>, Object> dynamicValues = Map.of();
 
     private BrokerConfig(Map<ConfigKey<?>, Object> values, Set<String> unknownKeys,
                          Map<String, String> plainJaasConfigs, Map<String, String> sslEntries,
@@ -427,7 +436,48 @@ public final class BrokerConfig {
 
     @SuppressWarnings("unchecked")
     public <T> T get(ConfigKey<T> key) {
+        Map<ConfigKey<?>, Object> dynamic = dynamicValues;
+        if (!dynamic.isEmpty() && dynamic.containsKey(key)) {
+            return (T) dynamic.get(key);
+        }
         return values.containsKey(key) ? (T) values.get(key) : key.defaultValue();
+    }
+
+    /**
+     * The dynamic configs this broker puts in force at once: the topic defaults, read only where a topic's config is
+     * worked out (the caller gives every log its settings again). Kafka makes more keys dynamic; this broker reads
+     * those once at its start (listeners, connection limits, the cleaner's pace), so they are kept and described but
+     * left out here: a value {@link #get} answered would be one nothing acts on (a new {@code listeners} would be
+     * advertised unbound).
+     */
+    private static final Set<ConfigKey<?>> IN_FORCE_WHEN_DYNAMIC = Set.of(LOG_SEGMENT_BYTES, LOG_ROLL_MS,
+            LOG_RETENTION_MS, LOG_RETENTION_BYTES, LOG_INDEX_INTERVAL_BYTES, LOG_INDEX_SIZE_MAX_BYTES,
+            LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE,
+            LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
+            LOG_CLEANUP_POLICY, MIN_INSYNC_REPLICAS, LOG_CLEANER_DELETE_RETENTION_MS, LOG_CLEANER_MIN_COMPACTION_LAG_MS,
+            LOG_CLEANER_MAX_COMPACTION_LAG_MS, LOG_CLEANER_MIN_CLEANABLE_RATIO, UNCLEAN_LEADER_ELECTION_ENABLE);
+
+    /**
+     * Makes these dynamic configs the ones {@link #get} answers first, this broker's own over the cluster default,
+     * for the keys {@link #IN_FORCE_WHEN_DYNAMIC}; the others are kept by whoever stores them, and change nothing
+     * here. A value that does not parse (stored before a check it now fails) is skipped with a warning, so that the
+     * file's value stays in force.
+     */
+    public void applyDynamic(Map<String, String> clusterDefault, Map<String, String> perBroker) {
+        Map<ConfigKey<?>, Object> parsed = new HashMap<>();
+        for (Map<String, String> level : List.of(clusterDefault, perBroker)) {
+            level.forEach((name, text) -> {
+                ConfigKey<?> key = KEYS.get(name);
+                if (key != null && IN_FORCE_WHEN_DYNAMIC.contains(key)) {
+                    try {
+                        parsed.put(key, key.parse(text));
+                    } catch (ConfigException e) {
+                        LOG.warn("Ignoring the dynamic config {}: {}", name, e.getMessage());
+                    }
+                }
+            });
+        }
+        dynamicValues = Map.copyOf(parsed);
     }
 
     /** Every key this broker knows, by name. */

@@ -1,8 +1,10 @@
 package io.minibroker.broker.controller;
 
 import io.minibroker.broker.admin.AlterTopicConfigsHandler;
+import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.admin.DeleteTopicsHandler;
 import io.minibroker.broker.admin.DescribeConfigsHandler;
+import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.admin.ElectLeadersHandler;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
@@ -13,6 +15,7 @@ import io.minibroker.broker.authz.AuthorizingHandler;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
@@ -47,11 +50,14 @@ public final class ControllerApis {
      * @param credentials the cluster's SCRAM credentials, which brokers forward AlterUserScramCredentials to
      * @param groupConfigs the cluster's group configs (resource type GROUP), which brokers forward AlterConfigs and
      *                     IncrementalAlterConfigs of a group to; each change moves the image version on itself
+     * @param brokerConfigs the cluster's dynamic broker configs (resource type BROKER), which brokers forward once
+     *                      they preprocessed them; each change moves the image version on itself
      */
     public static SupportedApis create(BrokerConfig config, LocalNode node, BrokerMembership membership,
                                        TopicAssignments assignments, ImageVersion version, Executor disk,
                                        StandardAuthorizer acls, ScramCredentials credentials,
-                                       GroupConfigs groupConfigs) {
+                                       GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs) {
+        BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs)::persist;
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         SupportedApis apis = new SupportedApis();
@@ -64,7 +70,8 @@ public final class ControllerApis {
                 .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership))
                 .add(ApiKey.METADATA, onDisk.apply(new ControllerMetadataHandler(clusterId, assignments)))
                 .add(ApiKey.FETCH, new ControllerFetchHandler(version, () -> new SecurityRecords.Snapshot(
-                        acls == null ? List.of() : acls.bindings(), credentials.all(), groupConfigs.all())))
+                        acls == null ? List.of() : acls.bindings(), credentials.all(), groupConfigs.all(),
+                        brokerConfigs.all())))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, version,
                         membership, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
@@ -72,11 +79,11 @@ public final class ControllerApis {
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new ControllerCreatePartitionsHandler(assignments)))
                 .add(ApiKey.ELECT_LEADERS, onDisk.apply(new ElectLeadersHandler(assignments)))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
-                        ApiKey.ALTER_CONFIGS, groupConfigs)))
+                        ApiKey.ALTER_CONFIGS, groupConfigs, brokerChanges)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
-                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs)))
+                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges)))
                 .add(ApiKey.DESCRIBE_CONFIGS, onDisk.apply(new DescribeConfigsHandler(assignments::overrides, config,
-                        node, groupConfigs)))
+                        node, groupConfigs, brokerConfigs, RuntimeLoggers.NONE)))
                 .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)));
         // The security changes brokers forward: saved on the disk thread, then the image's version moves on, so
         // that every broker fetches them.

@@ -88,12 +88,12 @@ public final class ControllerFetchHandler implements ApiHandler {
                 .addPartition().partitionIndex(0).errorCode(Errors.NONE.code()).logStartOffset(0);
     }
 
-    /** The current snapshot's records, encoded again only when the ACLs, credentials or group configs were replaced. */
+    /** The current snapshot's records, encoded again only when any of the maps it holds was replaced. */
     private EncodedSecurity encodedSecurity() {
         SecurityRecords.Snapshot now = security.get();
         EncodedSecurity last = encoded;
         if (last == null || last.acls() != now.acls() || last.credentials() != now.credentials()
-                || last.groupConfigs() != now.groupConfigs()) {
+                || last.groupConfigs() != now.groupConfigs() || last.brokerConfigs() != now.brokerConfigs()) {
             last = EncodedSecurity.of(now); // two event loops may both encode one change: the same bytes
             encoded = last;
         }
@@ -101,7 +101,8 @@ public final class ControllerFetchHandler implements ApiHandler {
     }
 
     /** A snapshot's records, and their digest: 63 bits of SHA-256, never the -1 of a broker that holds nothing. */
-    private record EncodedSecurity(Object acls, Object credentials, Object groupConfigs, byte[] bytes, long digest) {
+    private record EncodedSecurity(Object acls, Object credentials, Object groupConfigs, Object brokerConfigs,
+                                   byte[] bytes, long digest) {
 
         static EncodedSecurity of(SecurityRecords.Snapshot snapshot) {
             ByteBuf records = SecurityRecords.encode(snapshot);
@@ -109,8 +110,8 @@ public final class ControllerFetchHandler implements ApiHandler {
             records.release();
             try {
                 long digest = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(bytes)).getLong();
-                return new EncodedSecurity(snapshot.acls(), snapshot.credentials(), snapshot.groupConfigs(), bytes,
-                        digest & Long.MAX_VALUE);
+                return new EncodedSecurity(snapshot.acls(), snapshot.credentials(), snapshot.groupConfigs(),
+                        snapshot.brokerConfigs(), bytes, digest & Long.MAX_VALUE);
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("every JVM has SHA-256", e);
             }

@@ -6,6 +6,7 @@ import io.minibroker.broker.admin.DelayedDeleteRecords;
 import io.minibroker.broker.admin.DeleteRecordsHandler;
 import io.minibroker.broker.admin.DescribeClientQuotasHandler;
 import io.minibroker.broker.admin.DescribeLogDirsHandler;
+import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
@@ -15,6 +16,7 @@ import io.minibroker.broker.authz.AuthorizingHandler;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.authz.TopicFacts;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.control.BrokerControls;
@@ -125,6 +127,8 @@ public final class Broker implements AutoCloseable {
     private ControlsEndpoint controlsEndpoint;
     private JvmMeters jvmMeters;
     private TopicRegistry topics;
+    /** The dynamic broker configs: a single node's own, kept in its log dir; a cluster broker's mirror of the image. */
+    private BrokerConfigOverrides dynamicConfigs;
     private LogMaintenance maintenance;
     /** A single node's {@code replication-offset-checkpoint} writer; a cluster's replica manager has its own. */
     private HighWatermarkCheckpointer highWatermarks;
@@ -190,6 +194,9 @@ public final class Broker implements AutoCloseable {
             // Once the directories are locked: a broker already using one keeps its meta.properties as it is.
             broker.topics = TopicRegistry.open(config, clock.wallClock(), dirs -> MetaProperties.ensure(dirs,
                     config.get(BrokerConfig.CLUSTER_ID), config.get(BrokerConfig.NODE_ID)));
+            broker.dynamicConfigs = config.inCluster() ? BrokerConfigOverrides.mirror(broker::applyDynamicConfigs)
+                    : BrokerConfigOverrides.open(config.logDirs().get(0), broker::applyDynamicConfigs);
+            broker.applyDynamicConfigs();
             broker.maintenance = new LogMaintenance(broker.topics.logs(), clock,
                     config.get(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS),
@@ -218,6 +225,15 @@ public final class Broker implements AutoCloseable {
     }
 
     /**
+     * Puts the dynamic broker configs in force: this broker's config answers them first, and every log takes its
+     * topic's settings again, so that a topic without an override follows a new default at once, as in Kafka.
+     */
+    private void applyDynamicConfigs() {
+        config.applyDynamic(dynamicConfigs.of(""), dynamicConfigs.of(Integer.toString(config.get(BrokerConfig.NODE_ID))));
+        topics.reapplyLogConfigs();
+    }
+
+    /**
      * Builds the API table once, for the node's mode: the APIs both modes serve alike, then each mode's own
      * (SupportedApis refuses an API added twice), then the groups' and the transactions'; then binds the listeners.
      */
@@ -238,7 +254,7 @@ public final class Broker implements AutoCloseable {
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (cluster != null) {
             cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, security,
-                    groupConfigs, clock, topicMetrics);
+                    groupConfigs, dynamicConfigs, clock, topicMetrics);
             leadership = cluster.replicas();
         }
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, producePurgatory,
@@ -254,8 +270,11 @@ public final class Broker implements AutoCloseable {
         registerDataApis(apis, leadership, onDisk);
         shareGroups.register(apis);
         // Topics created on a client's account: by the controller in a cluster.
-        TopicAutoCreation autoCreation = cluster != null ? cluster.register(apis, node, security, groupConfigs, onDisk)
-                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, security, onDisk,
+        RuntimeLoggers loggers = RuntimeLoggers.find();
+        TopicAutoCreation autoCreation = cluster != null
+                ? cluster.register(apis, node, security, groupConfigs, dynamicConfigs, loggers, onDisk)
+                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, dynamicConfigs, loggers, security,
+                        onDisk,
                         topicCreation);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,

@@ -1,7 +1,10 @@
 package io.minibroker.broker.server;
 
+import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.admin.DelayedDeleteRecords;
 import io.minibroker.broker.admin.DescribeConfigsHandler;
+import io.minibroker.broker.admin.PreprocessedAlterConfigs;
+import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.cluster.BrokerLifecycle;
@@ -13,6 +16,7 @@ import io.minibroker.broker.cluster.ControllerUnreachable;
 import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.metadata.DescribeClusterHandler;
@@ -68,7 +72,7 @@ final class ClusterLink {
      */
     void openReplicas(TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                       Purgatory<DelayedFetch> fetchPurgatory, Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory,
-                      SecurityApis security, GroupConfigs groupConfigs,
+                      SecurityApis security, GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
                       BrokerClock clock, BrokerTopicMetrics topicMetrics) {
         int nodeId = config.get(BrokerConfig.NODE_ID);
         topics.logs().brokerEpochFrom(this::brokerEpoch);
@@ -81,7 +85,8 @@ final class ClusterLink {
                 config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                 nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply,
-                new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install));
+                new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install,
+                        brokerConfigs::install));
     }
 
     ReplicaManager replicas() {
@@ -98,6 +103,7 @@ final class ClusterLink {
      * created on a client's account: by the controller too.
      */
     TopicAutoCreation register(SupportedApis apis, LocalNode node, SecurityApis security, GroupConfigs groupConfigs,
+                               BrokerConfigOverrides brokerConfigs, RuntimeLoggers loggers,
                                Function<ApiHandler, ApiHandler> onDisk) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
@@ -105,6 +111,8 @@ final class ClusterLink {
         ControllerForwarder controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
         TopicAutoCreation autoCreation = new ControllerTopicAutoCreation(controller, config);
         security.register(apis, controller, onDisk);
+        // Kafka's brokers preprocess the broker and logger resources themselves and forward the rest.
+        BrokerConfigChanges brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), brokerConfigs, loggers);
         apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata,
                         config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE) ? autoCreation : null))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))
@@ -116,13 +124,14 @@ final class ClusterLink {
                         ControllerUnreachable::createPartitions))
                 .add(ApiKey.ELECT_LEADERS, controller.handlerFor(ApiKey.ELECT_LEADERS,
                         ControllerUnreachable::electLeaders))
-                .add(ApiKey.ALTER_CONFIGS, controller.handlerFor(ApiKey.ALTER_CONFIGS,
-                        ControllerUnreachable::alterConfigs))
-                .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, controller.handlerFor(ApiKey.INCREMENTAL_ALTER_CONFIGS,
-                        ControllerUnreachable::incrementalAlterConfigs))
+                .add(ApiKey.ALTER_CONFIGS, new PreprocessedAlterConfigs(ApiKey.ALTER_CONFIGS, brokerChanges,
+                        controller.handlerFor(ApiKey.ALTER_CONFIGS, ControllerUnreachable::alterConfigs)))
+                .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, new PreprocessedAlterConfigs(ApiKey.INCREMENTAL_ALTER_CONFIGS,
+                        brokerChanges, controller.handlerFor(ApiKey.INCREMENTAL_ALTER_CONFIGS,
+                                ControllerUnreachable::incrementalAlterConfigs)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(
                         topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config,
-                        node, groupConfigs));
+                        node, groupConfigs, brokerConfigs, loggers));
         return autoCreation;
     }
 

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.controller.AssignmentStore;
 import io.minibroker.broker.controller.BrokerMembership;
@@ -70,7 +71,8 @@ final class ControllerNode {
                             config.get(SecurityKeys.SUPER_USERS),
                             config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
                     ScramCredentials.open(controllerDir),
-                    GroupConfigs.open(config, controllerDir, imageVersion::changed));
+                    GroupConfigs.open(config, controllerDir, imageVersion::changed),
+                    BrokerConfigOverrides.open(controllerDir, imageVersion::changed));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),

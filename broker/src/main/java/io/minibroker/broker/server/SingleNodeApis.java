@@ -1,14 +1,17 @@
 package io.minibroker.broker.server;
 
 import io.minibroker.broker.admin.AlterTopicConfigsHandler;
+import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.admin.CreatePartitionsHandler;
 import io.minibroker.broker.admin.CreateTopicsHandler;
 import io.minibroker.broker.admin.DeleteTopicsHandler;
 import io.minibroker.broker.admin.DescribeConfigsHandler;
 import io.minibroker.broker.admin.ElectLeadersHandler;
+import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.metadata.DescribeClusterHandler;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.metadata.MetadataHandler;
@@ -37,9 +40,12 @@ final class SingleNodeApis {
      * them), off the disk thread that answers produces.
      */
     static TopicAutoCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
-                                      GroupConfigs groupConfigs, SecurityApis security,
+                                      GroupConfigs groupConfigs, BrokerConfigOverrides dynamicConfigs,
+                                      RuntimeLoggers loggers, SecurityApis security,
                                       Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
+        BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), dynamicConfigs,
+                loggers)::alter;
         security.register(apis, null, onDisk);
         apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
@@ -49,11 +55,11 @@ final class SingleNodeApis {
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
                 .add(ApiKey.ELECT_LEADERS, new ElectLeadersHandler(new SingleNodeElections(topics)))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS,
-                        groupConfigs)))
+                        groupConfigs, brokerChanges)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics,
-                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs)))
+                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
-                        groupConfigs));
+                        groupConfigs, dynamicConfigs, loggers));
         return new LocalTopicAutoCreation(topics, topicCreation);
     }
 

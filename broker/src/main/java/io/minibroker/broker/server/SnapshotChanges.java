@@ -11,8 +11,8 @@ import java.util.function.Consumer;
 
 /**
  * A cluster broker's copies of what the image carries beside its topics (the ACLs, the SCRAM credentials, the group
- * configs), each replaced only when a fetched snapshot changed it. The metadata fetcher hands on a whole snapshot
- * whenever any part of it moved; replacing every copy each time would rebuild the authorizer's index and the
+ * configs, the dynamic broker configs), each replaced only when a fetched snapshot changed it. The metadata fetcher
+ * hands on a whole snapshot whenever any part of it moved; replacing every copy each time would rebuild the authorizer's index and the
  * credentials for a group config set, and the other way round.
  *
  * <p>Called on the metadata fetcher's thread only, in order, which alone reads and writes {@code applied}.
@@ -22,15 +22,18 @@ final class SnapshotChanges implements Consumer<Snapshot> {
     private final Consumer<List<AclBinding>> acls;
     private final Consumer<Map<String, Map<ScramMechanism, ScramCredential>>> credentials;
     private final Consumer<Map<String, Map<String, String>>> groupConfigs;
+    private final Consumer<Map<String, Map<String, String>>> brokerConfigs;
     /** What the copies hold: nothing before the first snapshot, as each copy starts empty. */
     private Snapshot applied = Snapshot.EMPTY;
 
     SnapshotChanges(Consumer<List<AclBinding>> acls,
                     Consumer<Map<String, Map<ScramMechanism, ScramCredential>>> credentials,
-                    Consumer<Map<String, Map<String, String>>> groupConfigs) {
+                    Consumer<Map<String, Map<String, String>>> groupConfigs,
+                    Consumer<Map<String, Map<String, String>>> brokerConfigs) {
         this.acls = acls;
         this.credentials = credentials;
         this.groupConfigs = groupConfigs;
+        this.brokerConfigs = brokerConfigs;
     }
 
     @Override
@@ -43,6 +46,9 @@ final class SnapshotChanges implements Consumer<Snapshot> {
         }
         if (!next.groupConfigs().equals(applied.groupConfigs())) {
             groupConfigs.accept(next.groupConfigs());
+        }
+        if (!next.brokerConfigs().equals(applied.brokerConfigs())) {
+            brokerConfigs.accept(next.brokerConfigs());
         }
         applied = next;
     }

@@ -2,16 +2,11 @@ package io.minibroker.broker.sharegroup;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.ConfigKey;
-import io.minibroker.broker.log.DurableFiles;
+import io.minibroker.broker.config.ResourceConfigsFile;
 import io.minibroker.broker.share.ShareGroupConfigs;
 import io.minibroker.broker.share.ShareGroupSettings;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -32,8 +27,8 @@ import java.util.TreeMap;
  * {@code group/ConsumerGroupTimings}.
  *
  * <p>Kafka keeps them in the cluster metadata log, as ConfigRecords every broker applies. Here a single node keeps
- * them in one file ({@code <first log.dir>/.minibroker-group-configs}, a line per group: the URL-encoded group id,
- * then {@code name=value} pairs URL-encoded), replaced whole through {@link DurableFiles} by the disk thread that
+ * them in one file ({@code <first log.dir>/.minibroker-group-configs}, a {@link ResourceConfigsFile} by group id),
+ * replaced whole by the disk thread that
  * IncrementalAlterConfigs runs on; so does a cluster's controller (under its {@code .minibroker-controller}), where
  * brokers forward the changes, and each broker holds a {@linkplain #mirror mirror} that every image it fetches
  * replaces ({@link #install}). Reads take the in-memory copy, a map replaced whole on each change.
@@ -102,23 +97,7 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
     /** As {@link #open(BrokerConfig, Path)}, telling {@code onChange} of each change made. */
     public static GroupConfigs open(BrokerConfig broker, Path logDir, Runnable onChange) {
         GroupConfigs configs = new GroupConfigs(broker, logDir.resolve(FILE), onChange);
-        if (Files.exists(configs.file)) {
-            Map<String, Map<String, String>> read = new TreeMap<>();
-            try {
-                for (String line : Files.readAllLines(configs.file, StandardCharsets.UTF_8)) {
-                    String[] fields = line.split(" ");
-                    Map<String, String> group = new LinkedHashMap<>();
-                    for (int i = 1; i < fields.length; i++) {
-                        String[] pair = fields[i].split("=", 2);
-                        group.put(decode(pair[0]), decode(pair[1]));
-                    }
-                    read.put(decode(fields[0]), Map.copyOf(group));
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + configs.file, e);
-            }
-            configs.overrides = Collections.unmodifiableMap(read);
-        }
+        configs.overrides = ResourceConfigsFile.read(configs.file);
         return configs;
     }
 
@@ -210,7 +189,7 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
             next.put(groupId, trimmed);
         }
         try {
-            DurableFiles.writeAtomically(file, text(next));
+            ResourceConfigsFile.write(file, next);
         } catch (IOException e) {
             return new Change(false, "cannot write " + file + ": " + e.getMessage());
         }
@@ -252,16 +231,6 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
         }
     }
 
-    private static String text(Map<String, Map<String, String>> all) {
-        StringBuilder text = new StringBuilder();
-        all.forEach((groupId, configs) -> {
-            text.append(encode(groupId));
-            configs.forEach((name, value) -> text.append(' ').append(encode(name)).append('=').append(encode(value)));
-            text.append('\n');
-        });
-        return text.toString();
-    }
-
     /** {@code consumer.heartbeat.interval.ms}, else {@code group.consumer.heartbeat.interval.ms}. */
     public int consumerHeartbeatIntervalMs(String groupId) {
         return intValue(overrides.get(groupId), CONSUMER_HEARTBEAT_INTERVAL_MS);
@@ -296,13 +265,5 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
     private int intValue(Map<String, String> group, String name) {
         String override = group == null ? null : group.get(name);
         return override != null ? Integer.parseInt(override) : broker.get(INT_CONFIGS.get(name));
-    }
-
-    private static String encode(String text) {
-        return URLEncoder.encode(text, StandardCharsets.UTF_8);
-    }
-
-    private static String decode(String text) {
-        return URLDecoder.decode(text, StandardCharsets.UTF_8);
     }
 }

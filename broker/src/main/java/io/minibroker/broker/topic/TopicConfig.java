@@ -110,7 +110,7 @@ public final class TopicConfig {
             return new BrokerSynonym(key.name(), key, null);
         }
 
-        static BrokerSynonym unread(String name, String kafkaDefault) {
+        public static BrokerSynonym unread(String name, String kafkaDefault) {
             return new BrokerSynonym(name, null, kafkaDefault);
         }
     }
@@ -139,7 +139,7 @@ public final class TopicConfig {
             Map.entry(MAX_COMPACTION_LAG_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_CLEANER_MAX_COMPACTION_LAG_MS))),
             Map.entry(FILE_DELETE_DELAY_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS))),
             Map.entry(MIN_CLEANABLE_DIRTY_RATIO, List.of(BrokerSynonym.of(BrokerConfig.LOG_CLEANER_MIN_CLEANABLE_RATIO))),
-            Map.entry(CLEANUP_POLICY, List.of(BrokerSynonym.unread("log.cleanup.policy", "delete"))),
+            Map.entry(CLEANUP_POLICY, List.of(BrokerSynonym.of(BrokerConfig.LOG_CLEANUP_POLICY))),
             Map.entry(UNCLEAN_LEADER_ELECTION_ENABLE, List.of(BrokerSynonym.of(BrokerConfig.UNCLEAN_LEADER_ELECTION_ENABLE))),
             Map.entry(MIN_INSYNC_REPLICAS, List.of(BrokerSynonym.of(BrokerConfig.MIN_INSYNC_REPLICAS))),
             Map.entry(COMPRESSION_TYPE, List.of(BrokerSynonym.of(BrokerConfig.COMPRESSION_TYPE))),
@@ -180,7 +180,7 @@ public final class TopicConfig {
     /** Every topic config with its effective value for a topic with these overrides, in a stable order. */
     public static Map<String, String> effective(BrokerConfig broker, Map<String, String> overrides) {
         Map<String, String> values = new LinkedHashMap<>();
-        values.put(CLEANUP_POLICY, "delete");
+        values.put(CLEANUP_POLICY, String.join(",", broker.get(BrokerConfig.LOG_CLEANUP_POLICY)));
         values.put(RETENTION_MS, Long.toString(broker.logRetentionMs()));
         values.put(RETENTION_BYTES, Long.toString(broker.get(BrokerConfig.LOG_RETENTION_BYTES)));
         values.put(SEGMENT_BYTES, Integer.toString(broker.get(BrokerConfig.LOG_SEGMENT_BYTES)));

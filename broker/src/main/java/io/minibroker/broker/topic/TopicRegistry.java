@@ -280,6 +280,11 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         return new Outcome(Errors.NONE, null, changed);
     }
 
+    /** Gives every log its topic's config again: after the broker's defaults changed (dynamic broker configs). */
+    public synchronized void reapplyLogConfigs() {
+        byName.values().forEach(this::applyLogConfig);
+    }
+
     /** Gives every partition's log the topic's current config (its overrides over the broker's defaults). */
     private void applyLogConfig(TopicMetadata topic) {
         LogConfig logConfig = logConfigFor(topic.name());

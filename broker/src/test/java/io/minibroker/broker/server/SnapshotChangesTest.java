@@ -29,7 +29,9 @@ class SnapshotChangesTest {
     private final List<Object> acls = new ArrayList<>();
     private final List<Object> credentials = new ArrayList<>();
     private final List<Object> groupConfigs = new ArrayList<>();
-    private final SnapshotChanges changes = new SnapshotChanges(acls::add, credentials::add, groupConfigs::add);
+    private final List<Object> brokerConfigs = new ArrayList<>();
+    private final SnapshotChanges changes = new SnapshotChanges(acls::add, credentials::add, groupConfigs::add,
+            brokerConfigs::add);
 
     /** The snapshot as a broker receives it: encoded by the controller, decoded anew at each fetch. */
     private void fetched(Map<String, Map<String, String>> configs) {
@@ -50,6 +52,19 @@ class SnapshotChangesTest {
         assertThat(credentials).as("credentials not replaced again").hasSize(1);
         assertThat(groupConfigs).hasSize(2);
         assertThat(groupConfigs.get(1)).isEqualTo(Map.of("workers", Map.of("share.record.lock.duration.ms", "20000")));
+    }
+
+    @Test
+    void aDynamicBrokerConfigChangeReplacesTheBrokerConfigsAloneAsTheImageCarriesThem() {
+        Map<String, Map<String, String>> groups = Map.of("workers", Map.of("share.record.lock.duration.ms", "15000"));
+        fetched(groups);
+        Map<String, Map<String, String>> brokers = Map.of("", Map.of("log.retention.ms", "5000"),
+                "2", Map.of("log.cleaner.backoff.ms", "20000"));
+        changes.accept(SecurityRecords.decode(SecurityRecords.encode(new Snapshot(List.of(ACL), CREDENTIALS, groups,
+                brokers))));
+
+        assertThat(groupConfigs).as("group configs not replaced again").hasSize(1);
+        assertThat(brokerConfigs).containsExactly(brokers);
     }
 
     @Test

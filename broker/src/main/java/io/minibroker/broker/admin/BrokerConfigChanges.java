@@ -1,0 +1,248 @@
+package io.minibroker.broker.admin;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.config.ConfigKey;
+import io.minibroker.broker.config.DynamicBrokerConfig;
+import io.minibroker.broker.topic.ConfigurableTopics.Change;
+import io.minibroker.protocol.error.Errors;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * AlterConfigs and IncrementalAlterConfigs of the BROKER and BROKER_LOGGER resources, in Kafka's two steps. The
+ * broker that gets the request preprocesses it ({@link #preprocess}, Kafka's ConfigAdminManager): a logger's level is
+ * set there and then; a broker config change must name this broker or the cluster default and pass
+ * {@link DynamicBrokerConfig}'s checks. What passes is stored ({@link #persist}) where the topic configs live: by the
+ * same node on a single node, by the controller in a cluster, whose checks (ControllerConfigurationValidator) are only
+ * of the name. {@link #alter} does both, for a node that is its own controller.
+ */
+public final class BrokerConfigChanges {
+
+    private static final byte SET = 0;
+    private static final byte DELETE = 1;
+    private static final byte APPEND = 2;
+    private static final byte SUBTRACT = 3;
+    /** Kafka's LogLevelConfig.VALID_LOG_LEVELS, in the order its message lists them. */
+    private static final List<String> LOG_LEVELS = List.of("DEBUG", "ERROR", "FATAL", "INFO", "TRACE", "WARN");
+
+    /** One config of a resource, from either request shape; AlterConfigs' read as SET. */
+    public record Op(String name, String value, byte operation) {
+    }
+
+    /** What a request handler does with a BROKER or BROKER_LOGGER resource: {@link #alter} or {@link #persist}. */
+    @FunctionalInterface
+    public interface Step {
+        Change apply(byte type, String name, List<Op> ops, boolean incremental, boolean validateOnly);
+    }
+
+    /** A change refused, with Kafka's error and message. */
+    private static final class Refused extends Exception {
+        private final Errors error;
+
+        Refused(Errors error, String message) {
+            super(message, null, false, false);
+            this.error = error;
+        }
+
+        Change change() {
+            return new Change(error, getMessage());
+        }
+    }
+
+    /** This node's id; -1 at a controller, which preprocesses nothing. */
+    private final int nodeId;
+    private final BrokerConfigOverrides stored;
+    private final RuntimeLoggers loggers;
+
+    private BrokerConfigChanges(int nodeId, BrokerConfigOverrides stored, RuntimeLoggers loggers) {
+        this.nodeId = nodeId;
+        this.stored = stored;
+        this.loggers = loggers;
+    }
+
+    /** A broker's: it preprocesses against {@code stored} (its own, or its mirror of the controller's). */
+    public static BrokerConfigChanges ofBroker(int nodeId, BrokerConfigOverrides stored, RuntimeLoggers loggers) {
+        return new BrokerConfigChanges(nodeId, stored, loggers);
+    }
+
+    /** A controller's: it stores what brokers preprocessed, into the cluster's {@code stored}. */
+    public static BrokerConfigChanges atController(BrokerConfigOverrides stored) {
+        return new BrokerConfigChanges(-1, stored, RuntimeLoggers.NONE);
+    }
+
+    /** Preprocesses, then stores what passed: a single node's whole change. */
+    public Change alter(byte type, String name, List<Op> ops, boolean incremental, boolean validateOnly) {
+        Change preprocessed = preprocess(type, name, ops, incremental, validateOnly);
+        return preprocessed != null ? preprocessed : persist(type, name, ops, incremental, validateOnly);
+    }
+
+    /**
+     * Kafka's ConfigAdminManager.preprocess of a BROKER or BROKER_LOGGER resource: the answer for a logger change
+     * (made here unless {@code validateOnly}) or a refused broker change; null for a broker change to store.
+     */
+    public Change preprocess(byte type, String name, List<Op> ops, boolean incremental, boolean validateOnly) {
+        try {
+            String nullValues = ops.stream().filter(op -> op.value() == null && op.operation() != DELETE)
+                    .map(Op::name).collect(Collectors.joining(", "));
+            if (!nullValues.isEmpty()) { // Kafka's first check of every resource
+                throw new Refused(Errors.INVALID_REQUEST, "Null value not supported for : " + nullValues);
+            }
+            if (type == ConfigResources.BROKER_LOGGER) {
+                if (!incremental) { // the legacy AlterConfigs never served loggers
+                    throw new Refused(Errors.INVALID_REQUEST, "Unknown resource type " + type);
+                }
+                alterLoggers(name, ops, validateOnly);
+                return new Change(Errors.NONE, null);
+            }
+            boolean perBroker = !name.isEmpty();
+            if (perBroker) {
+                requireThisNode(name, "Node id must be an integer, but it is: " + name,
+                        "Unexpected broker id, expected " + nodeId + ", but received " + name);
+            }
+            String invalid = DynamicBrokerConfig.invalidReason(after(name, ops, incremental), perBroker);
+            if (invalid != null) {
+                // Kafka's INVALID_REQUEST for a value that is well formed but cannot be applied (KAFKA-13609).
+                throw new Refused(Errors.INVALID_REQUEST, invalid);
+            }
+            return null;
+        } catch (Refused refused) {
+            return refused.change();
+        }
+    }
+
+    /** The controller's part: the name checked as Kafka's ControllerConfigurationValidator does, then stored. */
+    public Change persist(byte type, String name, List<Op> ops, boolean incremental, boolean validateOnly) {
+        try {
+            if (type != ConfigResources.BROKER) {
+                throw new Refused(Errors.INVALID_REQUEST, "Unknown resource type " + type);
+            }
+            if (!name.isEmpty()) {
+                int id;
+                try {
+                    id = Integer.parseInt(name);
+                } catch (NumberFormatException e) {
+                    throw new Refused(Errors.INVALID_REQUEST, "Unable to parse broker name as a base 10 number.");
+                }
+                if (id < 0) {
+                    throw new Refused(Errors.INVALID_REQUEST, "Invalid negative broker ID.");
+                }
+            }
+            Map<String, String> configs = after(name, ops, incremental);
+            if (!validateOnly) {
+                stored.replace(name, configs);
+            }
+            return new Change(Errors.NONE, null);
+        } catch (Refused refused) {
+            return refused.change();
+        } catch (IOException e) {
+            return new Change(Errors.KAFKA_STORAGE_ERROR, "Could not store the broker configs: " + e.getMessage());
+        }
+    }
+
+    /** The resource's configs once {@code ops} apply: on top of the stored ones, or replacing them (AlterConfigs). */
+    private Map<String, String> after(String name, List<Op> ops, boolean incremental) throws Refused {
+        Map<String, String> configs = new LinkedHashMap<>(incremental ? stored.of(name) : Map.of());
+        for (Op op : ops) {
+            switch (op.operation()) {
+                case SET -> configs.put(op.name(), op.value());
+                case DELETE -> configs.remove(op.name());
+                case APPEND, SUBTRACT -> {
+                    List<String> items = new ArrayList<>(listItems(op, configs.get(op.name())));
+                    List<String> given = Arrays.asList(op.value().split(","));
+                    if (op.operation() == APPEND) {
+                        given.stream().filter(item -> !items.contains(item)).forEach(items::add);
+                    } else {
+                        given.forEach(items::remove);
+                    }
+                    configs.put(op.name(), String.join(",", items));
+                }
+                default -> throw new Refused(Errors.INVALID_REQUEST, "Unknown operations type " + op.operation());
+            }
+        }
+        return configs;
+    }
+
+    /** A list config's items before an APPEND or SUBTRACT: its stored value, else its default, as Kafka takes them. */
+    private static List<String> listItems(Op op, String current) throws Refused {
+        ConfigKey<?> key = BrokerConfig.knownKeys().get(op.name());
+        if (key == null) {
+            throw new Refused(Errors.INVALID_CONFIG, "Unknown config name: " + op.name());
+        }
+        if (!(key.defaultValue() instanceof List<?> defaults)) {
+            String operation = op.operation() == APPEND ? "append" : "subtract";
+            throw new Refused(Errors.INVALID_CONFIG,
+                    "Config value " + operation + " is not allowed for config key: " + op.name());
+        }
+        String text = current != null ? current
+                : defaults.stream().map(Object::toString).collect(Collectors.joining(","));
+        return text.isEmpty() ? List.of() : Arrays.asList(text.split(","));
+    }
+
+    /** Kafka's RuntimeLoggerManager: every operation checked, then (unless validate only) applied in order. */
+    private void alterLoggers(String name, List<Op> ops, boolean validateOnly) throws Refused {
+        // Kafka's message names its own id twice, whatever was asked for; kept, as clients may match it.
+        requireThisNode(name, "Node id must be an integer, but it is: " + name,
+                "Unexpected node id. Expected " + nodeId + ", but received " + nodeId);
+        Set<String> existing = loggers.loggers().keySet();
+        for (Op op : ops) {
+            switch (op.operation()) {
+                case SET -> {
+                    requireLogger(existing, op.name());
+                    if (!LOG_LEVELS.contains(op.value())) {
+                        throw new Refused(Errors.INVALID_CONFIG, "Cannot set the log level of " + op.name() + " to "
+                                + op.value() + " as it is not a supported log level. Valid log levels are "
+                                + String.join(", ", LOG_LEVELS));
+                    }
+                }
+                case DELETE -> {
+                    requireLogger(existing, op.name());
+                    if (op.name().equals(RuntimeLoggers.ROOT)) {
+                        throw new Refused(Errors.INVALID_REQUEST,
+                                "Removing the log level of the root logger is not allowed");
+                    }
+                }
+                case APPEND -> throw new Refused(Errors.INVALID_REQUEST,
+                        "APPEND operation is not allowed for the BROKER_LOGGER resource");
+                case SUBTRACT -> throw new Refused(Errors.INVALID_REQUEST,
+                        "SUBTRACT operation is not allowed for the BROKER_LOGGER resource");
+                default -> throw new Refused(Errors.INVALID_REQUEST, "Unknown operation type " + op.operation()
+                        + " is not allowed for the BROKER_LOGGER resource");
+            }
+        }
+        if (!validateOnly) {
+            for (Op op : ops) {
+                if (op.operation() == SET) {
+                    loggers.setLevel(op.name(), op.value());
+                } else {
+                    loggers.unsetLevel(op.name());
+                }
+            }
+        }
+    }
+
+    private static void requireLogger(Set<String> existing, String logger) throws Refused {
+        if (!existing.contains(logger)) {
+            throw new Refused(Errors.INVALID_CONFIG, "Logger " + logger + " does not exist!");
+        }
+    }
+
+    private void requireThisNode(String name, String notInteger, String otherNode) throws Refused {
+        int id;
+        try {
+            id = Integer.parseInt(name);
+        } catch (NumberFormatException e) {
+            throw new Refused(Errors.INVALID_REQUEST, notInteger);
+        }
+        if (id != nodeId) {
+            throw new Refused(Errors.INVALID_REQUEST, otherNode);
+        }
+    }
+}
