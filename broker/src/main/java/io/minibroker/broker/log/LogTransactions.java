@@ -215,12 +215,43 @@ final class LogTransactions {
             throw new LogException(Errors.INVALID_TXN_STATE, "expected a transactional batch from producer "
                     + producerId + ", which has a transaction open in this partition");
         }
+        checkVerified(batch, guard);
+        return null;
+    }
+
+    /**
+     * A leader's check of a batch of a producer that a coordinator wrote (Kafka's append with origin COORDINATOR: a
+     * TxnOffsetCommit's offsets on {@code __consumer_offsets}): its epoch must not be older than the producer's here
+     * (INVALID_PRODUCER_EPOCH), and, as for a client's batch, one that would open the producer's transaction here must
+     * present the guard of its verification (INVALID_TXN_STATE). No sequence is checked: a coordinator's batches
+     * carry none, and Kafka checks only a client's.
+     */
+    void checkCoordinatorBatch(RecordBatch batch, VerificationGuard guard) {
+        checkEpoch(batch.producerId(), batch.producerEpoch());
+        checkVerified(batch, guard);
+    }
+
+    /**
+     * A transactional batch with no transaction of its producer open here at its epoch must present the guard the
+     * log holds for the producer (Kafka's batchMissingRequiredVerification); none is needed with a null one
+     * (verification off).
+     */
+    private void checkVerified(RecordBatch batch, VerificationGuard guard) {
+        long producerId = batch.producerId();
         if (batch.isTransactional() && guard != null && !hasOngoingTransaction(producerId, batch.producerEpoch())
                 && !verifications.verifies(producerId, guard)) {
             throw new LogException(Errors.INVALID_TXN_STATE, "batch of producer " + producerId + " at epoch "
                     + batch.producerEpoch() + " was not part of an ongoing transaction");
         }
-        return null;
+    }
+
+    /** INVALID_PRODUCER_EPOCH for an epoch older than the producer's in this log. */
+    private void checkEpoch(long producerId, short epoch) {
+        int known = producers.epoch(producerId);
+        if (known >= 0 && epoch < known) {
+            throw new LogException(Errors.INVALID_PRODUCER_EPOCH, "epoch " + epoch + " of producer " + producerId
+                    + " is older than its last seen epoch " + known);
+        }
     }
 
     /**
@@ -233,11 +264,7 @@ final class LogTransactions {
      */
     VerificationGuard startVerification(long producerId, short epoch, int sequence, boolean supportsEpochBump,
                                         long now) {
-        int known = producers.epoch(producerId);
-        if (known >= 0 && epoch < known) {
-            throw new LogException(Errors.INVALID_PRODUCER_EPOCH, "epoch " + epoch + " of producer " + producerId
-                    + " is older than its last seen epoch " + known);
-        }
+        checkEpoch(producerId, epoch);
         return hasOngoingTransaction(producerId, epoch) ? VerificationGuard.SENTINEL
                 : verifications.start(producerId, epoch, sequence, supportsEpochBump, now);
     }

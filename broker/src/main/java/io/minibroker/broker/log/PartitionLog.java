@@ -190,7 +190,40 @@ public final class PartitionLog implements AutoCloseable {
      * wait on the disk.
      */
     public AppendResult append(ByteBuf records, int leaderEpoch) {
-        AppendResult appended = appendUnflushed(records, leaderEpoch);
+        return flushedAsDue(appendUnflushed(records, leaderEpoch));
+    }
+
+    /**
+     * Appends one batch a coordinator wrote to its topic as this log's leader (Kafka's append with origin
+     * COORDINATOR), as {@link #append}. A batch of a producer (a TxnOffsetCommit's transactional offsets) is checked
+     * against the producer's state under the lock of the write: an epoch older than the producer's here is
+     * INVALID_PRODUCER_EPOCH, and one that would open the producer's transaction here must present the guard of the
+     * verification started before its transaction coordinator was asked ({@link #startTransactionVerification}),
+     * still held, else INVALID_TXN_STATE: the transaction ended meanwhile, and the batch would open one no
+     * coordinator knows of. Sequences are not checked (a coordinator's batches carry none), nor are duplicates.
+     *
+     * @param guard the verification's guard, {@link VerificationGuard#SENTINEL} if none was started, or null when
+     *              transaction verification is off ({@code transaction.partition.verification.enable}); unused for
+     *              a batch of no producer
+     * @throws LogException INVALID_PRODUCER_EPOCH or INVALID_TXN_STATE if the producer's state refuses it, or the
+     *     log's error
+     */
+    public AppendResult appendAsCoordinator(ByteBuf batch, int leaderEpoch, VerificationGuard guard) {
+        RecordBatch header = RecordBatch.wrap(batch);
+        AppendResult appended;
+        try (CheckedAppend checked = checkForAppend(batch)) {
+            synchronized (this) {
+                if (header.producerId() >= 0) {
+                    transactions.checkCoordinatorBatch(header, guard);
+                }
+                appended = appendUnflushed(checked, leaderEpoch);
+            }
+        }
+        return flushedAsDue(appended);
+    }
+
+    /** Fsyncs on this thread if {@code flush.messages} is reached, and writes a new leader epoch's checkpoint. */
+    private AppendResult flushedAsDue(AppendResult appended) {
         if (appended.flushDue()) {
             flush();
         }

@@ -6,6 +6,7 @@ import io.minibroker.broker.log.AppendResult;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.log.VerificationGuard;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.purgatory.Purgatory;
 import io.netty.buffer.ByteBuf;
@@ -25,13 +26,21 @@ import java.util.function.ToIntFunction;
 public interface CoordinatorAppender {
 
     /**
-     * Appends a batch (the caller keeps and releases it). Throws LogException if the log refuses it at once; the
-     * future completes with the batch's first offset once the write counts, or exceptionally with a LogException.
+     * Appends a batch (the caller keeps and releases it) with {@link PartitionLog#appendAsCoordinator}'s checks: a
+     * producer's transactional batch presents {@code guard}, the verification its transaction coordinator was asked
+     * under. Throws LogException if the log refuses it at once; the future completes with the batch's first offset
+     * once the write counts, or exceptionally with a LogException.
      */
-    CompletableFuture<Long> append(PartitionLog log, ByteBuf batch);
+    CompletableFuture<Long> append(PartitionLog log, ByteBuf batch, VerificationGuard guard);
+
+    /** {@link #append(PartitionLog, ByteBuf, VerificationGuard)} of a batch of no producer, which needs no guard. */
+    default CompletableFuture<Long> append(PartitionLog log, ByteBuf batch) {
+        return append(log, batch, null);
+    }
 
     /** A single node's: appended and flushed before it answers. */
-    CoordinatorAppender SINGLE_NODE = (log, batch) -> CompletableFuture.completedFuture(log.append(batch, 0).firstOffset());
+    CoordinatorAppender SINGLE_NODE = (log, batch, guard) ->
+            CompletableFuture.completedFuture(log.appendAsCoordinator(batch, 0, guard).firstOffset());
 
     /**
      * A cluster's: only the partition's leader appends, with the topic's {@code min.insync.replicas} in sync (else
@@ -43,7 +52,7 @@ public interface CoordinatorAppender {
     static CoordinatorAppender replicated(PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
                                       Purgatory<DelayedFetch> fetchPurgatory, ToIntFunction<String> minInsync,
                                       long timeoutMs, Executor completions) {
-        return (log, batch) -> {
+        return (log, batch, guard) -> {
             TopicPartition partition = log.topicPartition();
             int minInsyncReplicas = minInsync.applyAsInt(partition.topic());
             LogException refused = leadership.appendRefusal(partition, minInsyncReplicas);
@@ -51,7 +60,7 @@ public interface CoordinatorAppender {
                 throw refused;
             }
             // On the coordinator's thread, never an event loop: the append may fsync (flush.messages, a new epoch).
-            AppendResult appended = log.append(batch, leadership.leaderEpoch(partition));
+            AppendResult appended = log.appendAsCoordinator(batch, leadership.leaderEpoch(partition), guard);
             leadership.onLeaderAppend(partition); // a leader alone in its ISR commits it at once
             fetchPurgatory.checkAndComplete(partition); // the followers' parked fetches take it now
             return DelayedProduce.awaitReplication(producePurgatory, leadership, log, appended.lastOffset() + 1,

@@ -38,8 +38,8 @@ class OffsetStoreDeletionTest {
     @BeforeEach
     void open() throws Exception {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
-        CoordinatorAppender appendNowSettleLater = (log, batch) -> {
-            long offset = log.append(batch, 0).firstOffset();
+        CoordinatorAppender appendNowSettleLater = (log, batch, guard) -> {
+            long offset = log.appendAsCoordinator(batch, 0, guard).firstOffset();
             CompletableFuture<Long> settled = new CompletableFuture<>();
             unsettled.add(() -> settled.complete(offset));
             return settled;

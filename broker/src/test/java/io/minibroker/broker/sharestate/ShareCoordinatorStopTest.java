@@ -52,7 +52,7 @@ class ShareCoordinatorStopTest {
         topics.create("data", 10, 1, Map.of(), false);
         data = topics.get("data").orElseThrow().id();
         coordinator = new ShareCoordinator(topics, PartitionLeadership.SINGLE_NODE,
-                (log, batch) -> appender.append(log, batch), BrokerClock.manual(new ManualClock()), true,
+                (log, batch, guard) -> appender.append(log, batch, guard), BrokerClock.manual(new ManualClock()), true,
                 Long.MAX_VALUE, "share-coordinator-stop-test");
         for (int partition = 0; partition < 10; partition++) { // a state is written only once initialized, as Kafka's
             assertThat(coordinator.initialize(new SharePartitionKey("g", data, partition), 0, -1).get())
@@ -76,7 +76,7 @@ class ShareCoordinatorStopTest {
         assertThat(write(0).get()).as("the topic made, the partition loaded").isEqualTo(Errors.NONE);
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        appender = (log, batch) -> {
+        appender = (log, batch, guard) -> {
             entered.countDown();
             try {
                 release.await();
@@ -107,7 +107,7 @@ class ShareCoordinatorStopTest {
     void workTheStopDoesNotWaitForIsAnsweredCoordinatorNotAvailable() throws Exception {
         assertThat(write(0).get()).isEqualTo(Errors.NONE);
         CountDownLatch entered = new CountDownLatch(1);
-        appender = (log, batch) -> {
+        appender = (log, batch, guard) -> {
             entered.countDown();
             try {
                 new CountDownLatch(1).await(); // an append that never ends, until the stop interrupts it
@@ -140,7 +140,7 @@ class ShareCoordinatorStopTest {
      */
     @Test
     void aFailedAppendIsAnsweredWithKafkasMessage() throws Exception {
-        appender = (log, batch) -> CompletableFuture.failedFuture(
+        appender = (log, batch, guard) -> CompletableFuture.failedFuture(
                 new LogException(Errors.NOT_ENOUGH_REPLICAS, "1 in sync, 2 wanted"));
         ShareCoordinator.WriteResult written = coordinator.write(new SharePartitionKey("g", data, 0),
                 new ShareStateSnapshot(0, List.of()), 0, 0, -1).get();
@@ -154,7 +154,7 @@ class ShareCoordinatorStopTest {
         assertThat(write(0).get()).isEqualTo(Errors.NONE);
         CompletableFuture<Long> replicated = new CompletableFuture<>();
         CompletableFuture<Boolean> appended = new CompletableFuture<>();
-        appender = (log, batch) -> {
+        appender = (log, batch, guard) -> {
             CoordinatorAppender.SINGLE_NODE.append(log, batch);
             appended.complete(true);
             return replicated; // as a cluster's append, counting once followers have it
