@@ -5,7 +5,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
+import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.log.VerificationGuard;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.share.ShareGroupMembership;
@@ -72,6 +74,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final ShareGroupDeletion shareDeletion;
     private final ShareGroupOffsetsAdmin shareOffsets;
     private final ClassicMembersOfConsumerGroups classicMembers;
+    /** {@code transaction.partition.verification.enable}: a TxnOffsetCommit's write presents its verification's guard. */
+    private final boolean transactionVerification;
 
     /**
      * A single node's coordinator: replays the offsets topic; each group comes back as its last metadata record
@@ -134,6 +138,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                              ConsumerGroupTimings consumerTimings) {
         OffsetsTopic log = offsetsTopic.apply(thread); // in a cluster, its writes complete on the thread
         this.thread = thread;
+        this.transactionVerification = config.get(BrokerConfig.TRANSACTION_PARTITION_VERIFICATION_ENABLE);
         this.offsets = new OffsetStore(log);
         this.groups = new ClassicGroups(coordinated, offsets::partitionFor);
         this.membership = new ClassicGroupCoordinator(config, groups,
@@ -349,6 +354,36 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     CompletableFuture<Map<TopicPartition, Errors>> commitOffsets(OffsetCommit commit) {
         return offsetManager.commitOffsets(commit);
+    }
+
+    /**
+     * Starts a verification of a TxnOffsetCommit's producer on the group's partition of {@code __consumer_offsets},
+     * before its transaction coordinator is asked whether that partition is in the transaction (Kafka's
+     * CoordinatorRuntime.scheduleTransactionalWriteOperation starts it so): the guard the commit's write presents
+     * ({@link OffsetCommit.Transaction}), so that a transaction ended between the coordinator's answer and the write
+     * refuses the write instead of leaving a transaction open on the partition that no coordinator knows of (its last
+     * stable offset stuck, the group's offsets pending for ever). {@link VerificationGuard#SENTINEL} if the producer's
+     * transaction is open on the partition at this epoch already: nothing needs asking. Null with
+     * {@code transaction.partition.verification.enable=false}: the write is not checked then, as Kafka's log does
+     * not check it. On the coordinator's thread, as a single node's first write there may create the topic.
+     *
+     * @param supportsEpochBump the producer uses transaction version 2 (TxnOffsetCommit v5+)
+     * @return the guard; failed with a LogException: the group's coordinator error (NOT_COORDINATOR,
+     *     COORDINATOR_LOAD_IN_PROGRESS) if this broker does not coordinate it now, INVALID_PRODUCER_EPOCH for an epoch
+     *     older than the producer's on the partition, or the partition's error
+     */
+    CompletableFuture<VerificationGuard> startTransactionVerification(String groupId, long producerId,
+                                                                      short producerEpoch, boolean supportsEpochBump) {
+        if (!transactionVerification) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return thread.supply(() -> {
+            Errors notHere = groups.coordinatorError(groupId);
+            if (notHere != Errors.NONE) {
+                throw new LogException(notHere, "group " + groupId + " is not coordinated here now");
+            }
+            return offsets.startTransactionVerification(groupId, producerId, producerEpoch, supportsEpochBump);
+        });
     }
 
     /** A TxnOffsetCommit: validated and written as an OffsetCommit is, its offsets pending until the marker. */

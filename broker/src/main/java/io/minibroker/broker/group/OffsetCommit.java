@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.log.VerificationGuard;
 
 import java.util.Map;
 
@@ -11,8 +12,11 @@ import java.util.Map;
 record OffsetCommit(String groupId, int generationId, String memberId, String groupInstanceId,
                     Map<TopicPartition, OffsetStore.CommittedOffset> offsets, short version, Transaction transaction) {
 
-    /** The producer whose transaction a TxnOffsetCommit's offsets are part of. */
-    record Transaction(long producerId, short producerEpoch) {
+    /**
+     * The producer whose transaction a TxnOffsetCommit's offsets are part of, and the guard of the verification its
+     * write presents ({@link GroupCoordinator#startTransactionVerification}; null when verification is off).
+     */
+    record Transaction(long producerId, short producerEpoch, VerificationGuard guard) {
     }
 
     /** An OffsetCommit's: outside any transaction. */

@@ -151,16 +151,11 @@ final class OffsetMetadataManager {
         }
         long commitTimestamp = clock.wallClockMs();
         OffsetCommit.Transaction transaction = commit.transaction();
-        if (transaction != null
-                && offsets.producerFenced(commit.groupId(), transaction.producerId(), transaction.producerEpoch())) {
-            // Kafka's log refuses the append: the whole request gets it, as any failed write.
-            return CompletableFuture.completedFuture(everyPartition(commit, Errors.INVALID_PRODUCER_EPOCH));
-        }
         CompletableFuture<Long> written;
         PendingTransactionalOffsets.Write transactionalWrite;
         try {
             transactionalWrite = transaction == null ? null : offsets.writeTransactional(commit.groupId(),
-                    transaction.producerId(), transaction.producerEpoch(), accepted, commitTimestamp);
+                    transaction, accepted, commitTimestamp);
             written = transaction == null ? offsets.write(commit.groupId(), accepted, commitTimestamp)
                     : transactionalWrite.written();
         } catch (LogException e) {

@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.log.VerificationGuard;
 import io.minibroker.broker.transaction.TransactionResult;
 
 import java.nio.ByteBuffer;
@@ -55,7 +56,6 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
 
     /** Offsets committed in transactions still open: not shown until their producer's COMMIT marker. */
     private final PendingTransactionalOffsets transactional;
-    private final ProducerEpochs producerEpochs = new ProducerEpochs();
 
     OffsetStore(OffsetsTopic log) {
         this.log = log;
@@ -81,7 +81,6 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         overtaken.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
         legacyKeyed.keySet().removeIf(groupId -> unloaded.test(log.partitionFor(groupId)));
         transactional.unload(unloaded);
-        producerEpochs.unload(unloaded);
     }
 
     int partitionFor(String groupId) {
@@ -128,14 +127,10 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         completeTransaction(index, producerId, result);
     }
 
-    @Override
-    public void producerEpoch(int index, long producerId, short epoch) {
-        producerEpochs.observe(index, producerId, epoch);
-    }
-
-    /** Whether a later epoch of the producer has written to the group's partition of the topic (it is fenced). */
-    boolean producerFenced(String groupId, long producerId, short epoch) {
-        return producerEpochs.fenced(log.partitionFor(groupId), producerId, epoch);
+    /** See {@link OffsetsTopic#startTransactionVerification}. */
+    VerificationGuard startTransactionVerification(String groupId, long producerId, short producerEpoch,
+                                                   boolean supportsEpochBump) {
+        return log.startTransactionVerification(groupId, producerId, producerEpoch, supportsEpochBump);
     }
 
     /**
@@ -175,12 +170,14 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     }
 
     /**
-     * Writes a request's commits made in the producer's transaction, as {@link #write}; the caller settles them
-     * with {@link #applyTransactional} (pending until the transaction ends) or {@link #abandon}.
+     * Writes a request's commits made in the producer's transaction, as {@link #write}, presenting the transaction's
+     * verification guard ({@link #startTransactionVerification}); the caller settles them with
+     * {@link #applyTransactional} (pending until the transaction ends) or {@link #abandon}.
      */
-    PendingTransactionalOffsets.Write writeTransactional(String groupId, long producerId, short producerEpoch,
+    PendingTransactionalOffsets.Write writeTransactional(String groupId, OffsetCommit.Transaction transaction,
                                                          Map<TopicPartition, CommittedOffset> offsets,
                                                          long commitTimestamp) {
+        long producerId = transaction.producerId();
         // Registered before the append: a marker of its producer that lands after the batch, even one told before
         // this method returns, must find the write in flight (a marker that lands before the batch and is told
         // after ends it too, which only the aborting coordinator of a transaction the write belongs to can cause).
@@ -188,7 +185,8 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         PendingTransactionalOffsets.Write write = transactional.appending(producerId, groupId, written);
         CompletableFuture<Long> appended;
         try {
-            appended = log.writeTransactionalCommits(groupId, producerId, producerEpoch, offsets, commitTimestamp);
+            appended = log.writeTransactionalCommits(groupId, producerId, transaction.producerEpoch(),
+                    transaction.guard(), offsets, commitTimestamp);
         } catch (RuntimeException e) {
             transactional.settled(write);
             throw e;
@@ -200,7 +198,6 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
                 written.complete(offset);
             }
         });
-        producerEpochs.observe(log.partitionFor(groupId), producerId, producerEpoch);
         return write;
     }
 

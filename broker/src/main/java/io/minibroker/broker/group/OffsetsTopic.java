@@ -5,6 +5,7 @@ import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReplay;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.log.VerificationGuard;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.time.BrokerClock;
@@ -13,7 +14,6 @@ import io.minibroker.broker.transaction.TransactionResult;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.Record;
-import io.minibroker.protocol.record.RecordBatch;
 import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -66,6 +66,8 @@ final class OffsetsTopic {
     static final long NO_PRODUCER_ID = -1L;
     /** The base sequence of a coordinator's transactional batch, Kafka's (its log does not check it). */
     private static final int COORDINATOR_SEQUENCE = 0;
+    /** Kafka's RecordBatch.NO_SEQUENCE: what its coordinator verifies a TxnOffsetCommit's producer with. */
+    private static final int NO_SEQUENCE = -1;
 
     /**
      * What replaying the topic finds, in log order, each with the offset of its record, and whether its key is in
@@ -80,9 +82,6 @@ final class OffsetsTopic {
 
         /** A transaction marker (control batch) of the producer, on partition {@code index} of the topic. */
         void transactionEnded(int index, long producerId, TransactionResult result);
-
-        /** A transactional batch (commits or a marker) of the producer's epoch, before its records. */
-        void producerEpoch(int index, long producerId, short epoch);
     }
 
     /** What replaying the topic finds of groups' metadata, in log order: the group, or null for its tombstone. */
@@ -102,8 +101,11 @@ final class OffsetsTopic {
     private record Entry(byte[] key, byte[] value) {
     }
 
-    /** The producer a transactional batch is written for (TxnOffsetCommit's producer id and epoch). */
-    private record Producer(long id, short epoch) {
+    /**
+     * The producer a transactional batch is written for (TxnOffsetCommit's producer id and epoch), and the guard of
+     * the verification its write presents ({@link #startTransactionVerification}).
+     */
+    private record Producer(long id, short epoch, VerificationGuard guard) {
     }
 
     private final TopicRegistry topics;
@@ -150,14 +152,36 @@ final class OffsetsTopic {
     }
 
     /**
+     * Starts a verification of a TxnOffsetCommit's producer on the group's partition of the topic, before its
+     * transaction coordinator is asked (Kafka's group coordinator starts it through its partition writer): the guard
+     * {@link #writeTransactionalCommits} presents, or {@link VerificationGuard#SENTINEL} if the producer has its
+     * transaction open there at {@code producerEpoch} already, which needs neither a guard nor the coordinator. A
+     * coordinator's batch has no sequence to hold others back by.
+     *
+     * @param supportsEpochBump the producer uses transaction version 2 (TxnOffsetCommit v5+)
+     * @throws LogException INVALID_PRODUCER_EPOCH for an epoch older than the producer's there, or the partition's
+     *     error (its log is not here)
+     */
+    VerificationGuard startTransactionVerification(String groupId, long producerId, short producerEpoch,
+                                                   boolean supportsEpochBump) {
+        return logFor(groupId).startTransactionVerification(producerId, producerEpoch, NO_SEQUENCE,
+                supportsEpochBump);
+    }
+
+    /**
      * Writes a group's commits made in a transaction (TxnOffsetCommit) as one transactional batch of the producer,
      * as Kafka's coordinator writes them, so that the marker ending the transaction decides whether they count;
-     * otherwise as {@link #writeCommits}.
+     * otherwise as {@link #writeCommits}. The log refuses it INVALID_TXN_STATE if it would open the producer's
+     * transaction on the partition without {@code guard} still held there (the transaction ended since it was
+     * verified), INVALID_PRODUCER_EPOCH for an epoch older than the producer's there.
+     *
+     * @param guard from {@link #startTransactionVerification}; null when transaction verification is off
      */
     CompletableFuture<Long> writeTransactionalCommits(String groupId, long producerId, short producerEpoch,
+                                                      VerificationGuard guard,
                                                       Map<TopicPartition, OffsetStore.CommittedOffset> offsets,
                                                       long commitTimestamp) {
-        return append(groupId, new Producer(producerId, producerEpoch), () -> commitEntries(groupId, offsets,
+        return append(groupId, new Producer(producerId, producerEpoch, guard), () -> commitEntries(groupId, offsets,
                 commitTimestamp));
     }
 
@@ -252,7 +276,7 @@ final class OffsetsTopic {
         }
         ByteBuf batch = builder.build();
         try {
-            return appender.append(logFor(groupId), batch);
+            return appender.append(logFor(groupId), batch, producer == null ? null : producer.guard());
         } finally {
             batch.release();
         }
@@ -278,22 +302,12 @@ final class OffsetsTopic {
     }
 
     private static void replay(int index, PartitionLog log, ReplaySink sink, GroupSink groups) {
-        LogReplay.replay(log, new LogReplay.RecordVisitor() {
-            @Override
-            public void batch(RecordBatch batch) {
-                if (batch.isTransactional()) {
-                    sink.producerEpoch(index, batch.producerId(), batch.producerEpoch());
-                }
-            }
-
-            @Override
-            public void record(RecordBatch batch, Record record) {
-                long producerId = batch.isTransactional() ? batch.producerId() : NO_PRODUCER_ID;
-                if (batch.isControl()) {
-                    applyMarker(index, producerId, record, sink);
-                } else {
-                    applyReadable(log, record, producerId, sink, groups);
-                }
+        LogReplay.replay(log, (batch, record) -> {
+            long producerId = batch.isTransactional() ? batch.producerId() : NO_PRODUCER_ID;
+            if (batch.isControl()) {
+                applyMarker(index, producerId, record, sink);
+            } else {
+                applyReadable(log, record, producerId, sink, groups);
             }
         });
     }

@@ -22,10 +22,6 @@ public final class LogReplay {
     /** What a replay hands each record to, with the batch that holds it. */
     @FunctionalInterface
     public interface RecordVisitor {
-        /** Each batch before its records, even one with none left (a compacted transactional batch keeps its producer). */
-        default void batch(RecordBatch batch) {
-        }
-
         void record(RecordBatch batch, Record record);
     }
 
@@ -35,7 +31,6 @@ public final class LogReplay {
     /** Visits every record of {@code log} below the log end offset it has when the replay starts. */
     public static void replay(PartitionLog log, RecordVisitor visitor) {
         replayBatches(log, log.logStartOffset(), batch -> {
-            visitor.batch(batch);
             try (RecordIterator records = batch.records(ByteBufAllocator.DEFAULT)) {
                 while (records.hasNext()) {
                     visitor.record(batch, records.next());

@@ -1,11 +1,13 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.TestLeadership;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.log.VerificationGuard;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.produce.ProduceHandler;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
@@ -42,6 +44,7 @@ import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * A cluster broker's coordinator seen from inside, its leadership of the one offsets partition played by the test:
@@ -188,7 +191,11 @@ class ClusterGroupCoordinatorTest {
 
     @Test
     void aTransactionalCommitIsPendingUntilItsMarkerAndStillPendingAtTheNextLeader() throws Exception {
-        assertThat(txnCommit(10).get().values()).as("not led here").containsOnly(Errors.NOT_COORDINATOR);
+        assertThat(Failures.logError(catchThrowable(() ->
+                coordinator.startTransactionVerification(GROUP, PRODUCER_ID, (short) 0, false).join()), Errors.NONE))
+                .as("not led here").isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(txnCommit(10, VerificationGuard.SENTINEL).get().values()).as("not led here")
+                .containsOnly(Errors.NOT_COORDINATOR);
         lead(0);
         CompletableFuture<Map<TopicPartition, Errors>> committed = txnCommit(11);
         await(() -> offsetsLog().logEndOffset() == 1, "the commit to be appended");
@@ -233,10 +240,16 @@ class ClusterGroupCoordinatorTest {
         assertThat(coordinator.offsets().hasPendingTransactionalOffset(GROUP, ORDERS_0)).isFalse();
     }
 
-    private CompletableFuture<Map<TopicPartition, Errors>> txnCommit(long offset) {
+    /** A TxnOffsetCommit's write, under a verification of its producer started now, as its handler starts one. */
+    private CompletableFuture<Map<TopicPartition, Errors>> txnCommit(long offset) throws Exception {
+        return txnCommit(offset, coordinator.startTransactionVerification(GROUP, PRODUCER_ID, (short) 0, false).get());
+    }
+
+    /** A TxnOffsetCommit's write, presenting {@code guard}. */
+    private CompletableFuture<Map<TopicPartition, Errors>> txnCommit(long offset, VerificationGuard guard) {
         return coordinator.commitTransactionalOffsets(new OffsetCommit(GROUP, -1, "", null,
                 Map.of(ORDERS_0, new OffsetStore.CommittedOffset(offset, -1, "")), (short) 4,
-                new OffsetCommit.Transaction(PRODUCER_ID, (short) 0)));
+                new OffsetCommit.Transaction(PRODUCER_ID, (short) 0, guard)));
     }
 
     /** The producer's marker appended to the offsets partition, and told to the coordinator. */

@@ -138,11 +138,6 @@ class OffsetsTopicReplayTest {
             public void transactionEnded(int index, long producerId, TransactionResult result) {
                 offsets.transactionEnded(index, producerId, result);
             }
-
-            @Override
-            public void producerEpoch(int index, long producerId, short epoch) {
-                offsets.producerEpoch(index, producerId, epoch);
-            }
         }, (groupId, group) -> { });
 
         assertThat(offsets.all("old")).containsExactly(Map.entry(ORDERS_0, new OffsetStore.CommittedOffset(17, 2, "meta")));

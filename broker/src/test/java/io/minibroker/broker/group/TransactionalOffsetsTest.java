@@ -74,7 +74,8 @@ class TransactionalOffsetsTest {
     private void txnCommit(String groupId, long producerId, TopicPartition partition, long offset) throws Exception {
         OffsetCommit commit = new OffsetCommit(groupId, -1, "", null,
                 Map.of(partition, new OffsetStore.CommittedOffset(offset, -1, "")), (short) 4,
-                new OffsetCommit.Transaction(producerId, (short) 0));
+                new OffsetCommit.Transaction(producerId, (short) 0,
+                        coordinator.startTransactionVerification(groupId, producerId, (short) 0, false).get()));
         assertThat(coordinator.commitTransactionalOffsets(commit).get()).containsEntry(partition, Errors.NONE);
     }
 
