@@ -23,6 +23,11 @@ public interface PartitionLeadership {
         }
 
         @Override
+        public int replicaCount(TopicPartition partition) {
+            return 1;
+        }
+
+        @Override
         public int leaderEpoch(TopicPartition partition) {
             return 0; // leadership never moves
         }
@@ -53,6 +58,23 @@ public interface PartitionLeadership {
     /** How many replicas of a partition this broker leads are in sync, itself included (min.insync.replicas). */
     int inSyncReplicas(TopicPartition partition);
 
+    /** How many replicas a partition this broker leads has, itself included: its replication factor. */
+    int replicaCount(TopicPartition partition);
+
+    /**
+     * The ISR size acks=all needs: {@code minInsync} ({@code min.insync.replicas}), but never more than the replicas
+     * there are, as Kafka's Partition.effectiveMinIsr (KAFKA-15583): a topic of one replica with min.insync.replicas
+     * 2 takes acks=all produces, its high watermark moving with its log end.
+     */
+    default int effectiveMinIsr(TopicPartition partition, int minInsync) {
+        return Math.min(minInsync, replicaCount(partition));
+    }
+
+    /** Whether fewer replicas are in sync than {@link #effectiveMinIsr} asks: the high watermark then stays put. */
+    default boolean isUnderMinIsr(TopicPartition partition, int minInsync) {
+        return inSyncReplicas(partition) < effectiveMinIsr(partition, minInsync);
+    }
+
     /**
      * A follower fetched this partition from {@code fetchOffset}: its log ends there. {@code replicaEpoch} is the
      * broker epoch it sent (-1 when unknown), which the leader names it by when it asks for it in the ISR;
@@ -73,16 +95,18 @@ public interface PartitionLeadership {
     /**
      * Why a leader append to {@code partition} is refused now, as Kafka's appendRecordsToLeader refuses it, or null
      * if it may go ahead: NOT_LEADER_OR_FOLLOWER on a node that does not lead it, NOT_ENOUGH_REPLICAS when fewer
-     * than {@code minInsync} replicas are in sync (0 for acks 0 and 1, which skip the check).
+     * than {@link #effectiveMinIsr} of {@code minInsync} replicas are in sync (0 for acks 0 and 1, which skip the
+     * check).
      */
     default LogException appendRefusal(TopicPartition partition, int minInsync) {
         if (!isLeader(partition)) {
             return new LogException(Errors.NOT_LEADER_OR_FOLLOWER, "this broker does not lead " + partition);
         }
-        int inSync = minInsync > 0 ? inSyncReplicas(partition) : 0;
-        if (inSync < minInsync) {
-            return new LogException(Errors.NOT_ENOUGH_REPLICAS, "min.insync.replicas is " + minInsync + " but only "
-                    + inSync + (inSync == 1 ? " replica is" : " replicas are") + " in sync");
+        if (minInsync > 0 && isUnderMinIsr(partition, minInsync)) {
+            int inSync = inSyncReplicas(partition);
+            return new LogException(Errors.NOT_ENOUGH_REPLICAS, "min.insync.replicas is "
+                    + effectiveMinIsr(partition, minInsync) + " but only " + inSync
+                    + (inSync == 1 ? " replica is" : " replicas are") + " in sync");
         }
         return null;
     }

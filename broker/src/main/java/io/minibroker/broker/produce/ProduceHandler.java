@@ -52,8 +52,9 @@ import java.util.concurrent.Executor;
  * the produce purgatory keyed by partition, so that replication plugs in without a second path.
  *
  * <p>An acks=0 produce that fails on any partition closes the connection, as Kafka does: the client reads no
- * response, so the disconnect is how it learns to refresh its metadata. An acks=all produce to a topic whose
- * {@code min.insync.replicas} exceeds the one replica there is gets NOT_ENOUGH_REPLICAS before any append.
+ * response, so the disconnect is how it learns to refresh its metadata. An acks=all produce to a partition with
+ * fewer replicas in sync than min.insync.replicas (capped at its replica count, as Kafka's effectiveMinIsr) gets
+ * NOT_ENOUGH_REPLICAS before any append.
  *
  * <p>Appends run on the connection's event loop: they write to the page cache only, so they never wait on the
  * disk, and a partition's appends keep the order their requests arrived in. When {@code flush.messages} asks for

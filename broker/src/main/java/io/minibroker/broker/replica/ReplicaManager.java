@@ -282,7 +282,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         next.forEach((partition, now) -> {
             HostedPartition before = previous.get(partition);
             if (now.leader() != null && (before == null || before.leader() != now.leader())) {
-                maybeAdvanceHighWatermark(partition, now); // a leader alone in its ISR commits its log at once
+                // a leader alone in its ISR commits its log at once, unless that is under min.insync.replicas
+                maybeAdvanceHighWatermark(partition, now);
                 leadershipListener.onLeading(partition, now.image().leaderEpoch());
             }
         });
@@ -374,6 +375,12 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     }
 
     @Override
+    public int replicaCount(TopicPartition partition) {
+        HostedPartition state = hosted.get(partition);
+        return state == null ? 0 : state.image().replicas().size();
+    }
+
+    @Override
     public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
                                 long logStartOffset) {
         HostedPartition state = hosted.get(partition);
@@ -416,9 +423,15 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
     }
 
-    /** High watermark = the least log end over the ISR; a follower not heard from yet counts as empty. */
+    /**
+     * High watermark = the least log end over the ISR; a follower not heard from yet counts as empty. It stays put
+     * while the ISR is under the effective min.insync.replicas, as Kafka's maybeIncrementLeaderHW (KAFKA-15583):
+     * records an acks=1 producer wrote then are not committed, nor served to consumers, until enough replicas have
+     * them, so a leader alone in its ISR cannot commit what an unclean election would lose.
+     */
     private void maybeAdvanceHighWatermark(TopicPartition partition, HostedPartition state) {
         if (state.image().replicas().size() > 1
+                && !isUnderMinIsr(partition, topics.minInsyncReplicas(partition.topic()))
                 && state.log().advanceReplicatedHighWatermark(state.leader().leastIsrLogEnd(state.log().logEndOffset()))) {
             producePurgatory.checkAndComplete(partition);
             fetchPurgatory.checkAndComplete(partition);

@@ -327,6 +327,11 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
             }
 
             @Override
+            public int replicaCount(TopicPartition partition) {
+                return leadership.replicaCount(partition);
+            }
+
+            @Override
             public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
                                         long logStartOffset) {
                 leadership.onFollowerFetch(partition, replicaId, replicaEpoch, fetchOffset, logStartOffset);
