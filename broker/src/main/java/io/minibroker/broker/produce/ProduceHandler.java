@@ -13,6 +13,7 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.RecordValidationException;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -54,7 +55,8 @@ import java.util.concurrent.Executor;
  * <p>An acks=0 produce that fails on any partition closes the connection, as Kafka does: the client reads no
  * response, so the disconnect is how it learns to refresh its metadata. An acks=all produce to a partition with
  * fewer replicas in sync than min.insync.replicas (capped at its replica count, as Kafka's effectiveMinIsr) gets
- * NOT_ENOUGH_REPLICAS before any append.
+ * NOT_ENOUGH_REPLICAS before any append. Internal topics take produces only from the client id
+ * {@code __admin_client}, as Kafka's ReplicaManager has it; others get INVALID_TOPIC_EXCEPTION.
  *
  * <p>Appends run on the connection's event loop: they write to the page cache only, so they never wait on the
  * disk, and a partition's appends keep the order their requests arrived in. When {@code flush.messages} asks for
@@ -65,6 +67,8 @@ import java.util.concurrent.Executor;
 public final class ProduceHandler implements ApiHandler {
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
+    /** The client id Kafka lets produce to internal topics (its AdminUtils' name). */
+    private static final String ADMIN_CLIENT_ID = "__admin_client";
 
     private final TopicRegistry topics;
     private final BrokerConfig brokerConfig;
@@ -232,6 +236,7 @@ public final class ProduceHandler implements ApiHandler {
     private CompletionStage<Struct> appendAll(Request request, ProduceRequestView body,
                                               Map<TopicPartition, Errors> coordinatorErrors) {
         short acks = body.acks();
+        boolean validAcks = acks == 0 || acks == 1 || acks == -1;
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
         ProduceResponseView response = new ProduceResponseView();
         List<DelayedProduce.PendingAppend> pending = acks == -1 ? new ArrayList<>(1) : List.of();
@@ -250,14 +255,17 @@ public final class ProduceHandler implements ApiHandler {
             for (PartitionProduceData partitionData : topicData.partitionData()) {
                 int index = partitionData.index();
                 PartitionProduceResponse result = topicResponse.addPartitionResponse().index(index).baseOffset(-1L);
-                if (acks != 0 && acks != 1 && acks != -1) {
-                    result.errorCode(Errors.INVALID_REQUIRED_ACKS.code());
+                Optional<PartitionLog> log = topic.flatMap(t -> topics.partitionLog(t, index));
+                if (log.isEmpty()) {
+                    Errors notHere = topics.partitionNotHere(byId, name, id, index);
+                    // A partition the cluster has is ReplicaManager's to answer, which checks the acks first.
+                    result.errorCode((!validAcks && notHere == Errors.NOT_LEADER_OR_FOLLOWER
+                            ? Errors.INVALID_REQUIRED_ACKS : notHere).code());
                     anyError = true;
                     continue;
                 }
-                Optional<PartitionLog> log = topic.flatMap(t -> topics.partitionLog(t, index));
-                if (log.isEmpty()) {
-                    result.errorCode(topics.partitionNotHere(byId, name, id, index).code());
+                if (!validAcks) {
+                    result.errorCode(invalidAcksError(request.version(), partitionData.records()).code());
                     anyError = true;
                     continue;
                 }
@@ -269,11 +277,19 @@ public final class ProduceHandler implements ApiHandler {
                 }
                 BrokerTopicMetrics.TopicMeters meters = topicMetrics.topic(log.get().topicPartition().topic());
                 meters.totalProduceRequests().increment();
+                if (InternalTopics.isInternal(log.get().topicPartition().topic())
+                        && !ADMIN_CLIENT_ID.equals(request.header().clientId())) {
+                    // Kafka's appendToLocalLog: not counted as a failed produce, no log start offset
+                    result.errorCode(Errors.INVALID_TOPIC_EXCEPTION.code());
+                    anyError = true;
+                    continue;
+                }
                 int minInsync = acks == -1 ? minInsyncReplicas(topic.get()) : 0;
                 LogException refused = leadership.appendRefusal(log.get().topicPartition(), minInsync);
                 AppendResult appended = null;
                 if (refused != null) {
-                    result.errorCode(refused.error().code()).errorMessage(refused.getMessage());
+                    result.errorCode(refused.error().code());
+                    withLogStartOffsetIfFailed(result, log.get());
                 } else {
                     appended = append(request.version(), log.get(), partitionData.records(), result, meters);
                 }
@@ -307,6 +323,32 @@ public final class ProduceHandler implements ApiHandler {
                 : flushes.flushOn(disk).thenCompose(nothing -> awaitReplication(pending, timeoutMs, answer));
     }
 
+    /**
+     * A partition's error in a request with invalid acks, as Kafka's: KafkaApis answers records its
+     * ProduceRequest.validateRecords refuses with that refusal, and ReplicaManager the rest INVALID_REQUIRED_ACKS.
+     */
+    private static Errors invalidAcksError(short version, ByteBuf records) {
+        if (records == null) {
+            return Errors.CORRUPT_MESSAGE;
+        }
+        try {
+            ProduceRecords.validate(version, records);
+            return Errors.INVALID_REQUIRED_ACKS;
+        } catch (ProtocolException e) {
+            return e.error();
+        }
+    }
+
+    /**
+     * Kafka answers the log start offset with a refusal it counts as a failed produce (processFailedRecord: the
+     * producer-state, validation and min.insync.replicas errors), -1 with the others.
+     */
+    private static void withLogStartOffsetIfFailed(PartitionProduceResponse result, PartitionLog log) {
+        if (BrokerTopicMetrics.failsProduce(Errors.forCode(result.errorCode()))) {
+            result.logStartOffset(log.logStartOffset());
+        }
+    }
+
     /** The answer once every acks=all partition's records are replicated (at once if there is none). */
     private CompletionStage<Struct> awaitReplication(List<DelayedProduce.PendingAppend> pending, int timeoutMs,
                                                      Struct answer) {
@@ -337,9 +379,7 @@ public final class ProduceHandler implements ApiHandler {
             RecordBatch batch = ProduceRecords.validate(version, records);
             records = batch.slice(); // the one batch, without any trailing bytes (Kafka ignores them too)
             if (batch.sizeInBytes() > log.config().maxMessageBytes()) {
-                result.errorCode(Errors.MESSAGE_TOO_LARGE.code()).errorMessage(
-                        "batch of " + batch.sizeInBytes() + " bytes exceeds max.message.bytes "
-                                + log.config().maxMessageBytes());
+                result.errorCode(Errors.MESSAGE_TOO_LARGE.code());
                 return null;
             }
             AppendResult appended;
@@ -354,8 +394,8 @@ public final class ProduceHandler implements ApiHandler {
                     .logStartOffset(log.logStartOffset());
             meters.produced(appended.lastOffset() - appended.firstOffset() + 1, batch.sizeInBytes());
             return appended;
-        } catch (ProtocolException e) {
-            result.errorCode(e.error().code()).errorMessage(e.getMessage());
+        } catch (ProtocolException e) { // refused before the log, as KafkaApis' validateRecords: no log start offset
+            result.errorCode(e.error().code());
         } catch (RecordValidationException e) {
             // As Kafka: the bad records by index, so a client fails those with their reason and the rest apart.
             result.errorCode(e.error().code()).errorMessage(e.getMessage())
@@ -365,9 +405,10 @@ public final class ProduceHandler implements ApiHandler {
                         .batchIndexErrorMessage(error.message());
             }
         } catch (LogException e) {
-            result.errorCode(e.error().code()).errorMessage(e.getMessage());
+            result.errorCode(e.error().code());
+            withLogStartOffsetIfFailed(result, log);
         } catch (UncheckedIOException e) { // a full disk, or a log closed by a topic deletion under us
-            result.errorCode(Errors.KAFKA_STORAGE_ERROR.code()).errorMessage(e.getMessage());
+            result.errorCode(Errors.KAFKA_STORAGE_ERROR.code());
         }
         return null;
     }
