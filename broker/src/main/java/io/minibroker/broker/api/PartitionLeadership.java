@@ -49,6 +49,28 @@ public interface PartitionLeadership {
         }
     };
 
+    /**
+     * Who leads a partition as this broker's metadata has it, and that leader's endpoint on one listener: Kafka's
+     * getCurrentLeader, which a refused produce (v10+) or fetch (v16+) answers with (KIP-951) so the client need not
+     * ask Metadata first. Leader and epoch -1, no endpoint, when unknown.
+     */
+    record CurrentLeader(int leaderId, int leaderEpoch, String host, int port) {
+        public static final CurrentLeader UNKNOWN = new CurrentLeader(-1, -1, null, -1);
+
+        /** Whether the leader's endpoint is known (a node to name in the answer's NodeEndpoints). */
+        public boolean hasEndpoint() {
+            return host != null;
+        }
+    }
+
+    /**
+     * The {@link CurrentLeader} of a partition, its endpoint on {@code listener}. A single node has no other leader
+     * to name: a partition it has not is UNKNOWN.
+     */
+    default CurrentLeader currentLeader(TopicPartition partition, String listener) {
+        return CurrentLeader.UNKNOWN;
+    }
+
     /** Whether produces and consumers' fetches for this partition belong here. */
     boolean isLeader(TopicPartition partition);
 

@@ -2,6 +2,7 @@ package io.minibroker.broker.produce;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.CloseConnection;
+import io.minibroker.broker.api.LeaderHints;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
@@ -67,6 +68,8 @@ import java.util.concurrent.Executor;
 public final class ProduceHandler implements ApiHandler {
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
+    /** KIP-951: CurrentLeader and NodeEndpoints from v10. */
+    private static final int CURRENT_LEADER_FROM_VERSION = 10;
     /** The client id Kafka lets produce to internal topics (its AdminUtils' name). */
     private static final String ADMIN_CLIENT_ID = "__admin_client";
 
@@ -118,6 +121,39 @@ public final class ProduceHandler implements ApiHandler {
      */
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        CompletionStage<Struct> answer = produce(request);
+        return request.version() < CURRENT_LEADER_FROM_VERSION ? answer
+                : answer.thenApply(response -> withLeaderHints(response, context.listenerName()));
+    }
+
+    /**
+     * KIP-951, as Kafka's KafkaApis: a partition answered NOT_LEADER_OR_FOLLOWER names its current leader, and the
+     * answer those leaders' endpoints. Null (an acks=0 produce's no answer) stays null.
+     */
+    private Struct withLeaderHints(Struct answer, String listener) {
+        if (answer == null) {
+            return null;
+        }
+        ProduceResponseView response = new ProduceResponseView(answer);
+        LeaderHints hints = new LeaderHints(leadership, listener);
+        for (TopicProduceResponse topic : response.responses()) {
+            String name = topic.name() != null ? topic.name()
+                    : topics.known(topic.topicId()).map(TopicMetadata::name).orElse(null);
+            for (PartitionProduceResponse partition : topic.partitionResponses()) {
+                if (name != null && partition.errorCode() == Errors.NOT_LEADER_OR_FOLLOWER.code()) {
+                    PartitionLeadership.CurrentLeader leader = hints.leaderOf(new TopicPartition(name,
+                            partition.index()));
+                    partition.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch());
+                }
+            }
+        }
+        for (PartitionLeadership.CurrentLeader leader : hints.endpoints()) {
+            response.addNodeEndpoint().nodeId(leader.leaderId()).host(leader.host()).port(leader.port());
+        }
+        return answer;
+    }
+
+    private CompletionStage<Struct> produce(Request request) {
         ProduceRequestView body = new ProduceRequestView(request.body());
         if (body.transactionalId() == null) {
             return TransactionalRecords.in(body) ? refuseTransactionalWithoutId(request, body)

@@ -93,6 +93,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
+    /** The latest image, for the leaders of partitions not hosted here too ({@link #currentLeader}). */
+    private volatile ClusterMetadata image = ClusterMetadata.empty(NO_LEADER);
     /** Followers a test holds out of a partition's ISR while this broker leads it, whatever their fetches say. */
     private final Map<TopicPartition, Set<Integer>> heldOutOfIsr = new ConcurrentHashMap<>();
     /** Notified when an image's roles are taken: a test's ISR control may wait for a leadership it just moved here. */
@@ -192,6 +194,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
      * controller's order, on threads that may wait on the disk (never an event loop).
      */
     public synchronized void apply(ClusterMetadata image) {
+        this.image = image;
         topics.knowClusterTopics(image.topics().values().stream()
                 .map(topic -> new TopicMetadata(topic.name(), topic.id(), topic.partitions().size(), topic.configs()))
                 .toList());
@@ -372,6 +375,20 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     public int inSyncReplicas(TopicPartition partition) {
         HostedPartition state = hosted.get(partition);
         return state == null || state.leader() == null ? 0 : state.leader().isr().size();
+    }
+
+    @Override
+    public CurrentLeader currentLeader(TopicPartition partition, String listener) {
+        ClusterMetadata latest = image;
+        Optional<PartitionImage> found = latest.topic(partition.topic()).flatMap(topic -> topic.partitions().stream()
+                .filter(p -> p.index() == partition.partition()).findFirst());
+        if (found.isEmpty()) {
+            return CurrentLeader.UNKNOWN;
+        }
+        PartitionImage leading = found.get();
+        return latest.brokers(listener).stream().filter(broker -> broker.id() == leading.leader()).findFirst()
+                .map(broker -> new CurrentLeader(leading.leader(), leading.leaderEpoch(), broker.host(), broker.port()))
+                .orElse(new CurrentLeader(leading.leader(), leading.leaderEpoch(), null, -1));
     }
 
     @Override

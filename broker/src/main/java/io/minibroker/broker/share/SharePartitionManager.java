@@ -332,6 +332,11 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
             }
 
             @Override
+            public CurrentLeader currentLeader(TopicPartition partition, String listener) {
+                return leadership.currentLeader(partition, listener);
+            }
+
+            @Override
             public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
                                         long logStartOffset) {
                 leadership.onFollowerFetch(partition, replicaId, replicaEpoch, fetchOffset, logStartOffset);
