@@ -205,7 +205,7 @@ final class TopicApiChecks {
 
     private CompletionStage<Struct> metadataServed(Access access) {
         MetadataRequestView body = new MetadataRequestView(access.request().body());
-        if (body.topics() == null) {
+        if (MetadataHandler.asksForAllTopics(access.request().version(), body.topics())) {
             return access.serveFiltered(answer -> {
                 MetadataResponseView response = new MetadataResponseView(answer);
                 response.topics(response.topics().stream().filter(t -> t.name() == null

@@ -70,7 +70,7 @@ public final class ClusterMetadataHandler implements ApiHandler {
         ClusterMetadata image = metadata.current();
         MetadataResponseView response = new MetadataResponseView().clusterId(clusterId);
         image.describeCluster(response, context.listenerName());
-        if (requested == null || (requested.isEmpty() && request.version() == 0)) { // v0: empty means all
+        if (MetadataHandler.asksForAllTopics(request.version(), requested)) {
             image.topics().values().forEach(topic -> ClusterMetadata.describe(topic, response.addTopic()));
             return response.struct();
         }

@@ -160,6 +160,8 @@ public final class BrokerConfig {
     public static final ConfigKey<Long> LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS =
             longKey("log.message.timestamp.after.max.ms", 3_600_000L, 0);
     public static final ConfigKey<Integer> MESSAGE_MAX_BYTES = intKey("message.max.bytes", 1_048_588, 0);
+    /** How long a deleted segment's files, and a deleted topic's partition directories, wait before they go. */
+    public static final ConfigKey<Long> LOG_SEGMENT_DELETE_DELAY_MS = longKey("log.segment.delete.delay.ms", 60_000L, 0);
     public static final ConfigKey<Integer> NUM_RECOVERY_THREADS_PER_DATA_DIR = intKey(
             "num.recovery.threads.per.data.dir", LogManager.DEFAULT_RECOVERY_THREADS_PER_DATA_DIR, 1);
 
@@ -319,7 +321,8 @@ public final class BrokerConfig {
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
             LOG_INDEX_SIZE_MAX_BYTES, LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS,
-            LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, NUM_RECOVERY_THREADS_PER_DATA_DIR,
+            LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, LOG_SEGMENT_DELETE_DELAY_MS,
+            NUM_RECOVERY_THREADS_PER_DATA_DIR,
             LOG_MESSAGE_TIMESTAMP_TYPE,
             LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
             LOG_CLEANER_ENABLE, LOG_CLEANER_BACKOFF_MS, LOG_CLEANER_DEDUPE_BUFFER_SIZE, LOG_CLEANER_DELETE_RETENTION_MS,

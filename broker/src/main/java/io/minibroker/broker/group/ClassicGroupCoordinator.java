@@ -5,6 +5,8 @@ import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.schema.Struct;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
 import java.util.List;
@@ -31,6 +33,8 @@ import static io.minibroker.broker.group.GroupResponses.syncResponse;
  * response future under a group lock only enqueues the response onto its channel's event loop.
  */
 final class ClassicGroupCoordinator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClassicGroupCoordinator.class);
 
     private final ClassicGroups groups;
     private final GroupMetadataWriter metadata;
@@ -453,6 +457,10 @@ final class ClassicGroupCoordinator {
                 // A member waiting on the coordinator cannot heartbeat; the rebalance timeout bounds that wait.
                 sessions.markAlive(group, member);
                 return;
+            }
+            if (group.state() != GroupState.DEAD) { // a Dead group's sessions end so at the broker's close
+                // Logged, as Kafka logs it: the member's client learns of it only when told to rejoin.
+                LOG.info("Group {}: member {} removed, its session timed out", group.groupId, member.memberId);
             }
             rebalancer.removeMemberAndRebalance(group, member);
         }

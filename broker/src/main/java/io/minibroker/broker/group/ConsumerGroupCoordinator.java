@@ -493,19 +493,20 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
 
     @Override
     public void sessionExpired(ConsumerGroup group, ConsumerGroupMember member, long token) {
-        fenceIf(group, member, () -> member.sessionToken == token);
+        fenceIf(group, member, "its session timed out", () -> member.sessionToken == token);
     }
 
     @Override
     public void rebalanceExpired(ConsumerGroup group, ConsumerGroupMember member, long token) {
-        fenceIf(group, member, () -> member.revocationToken == token
-                && member.state == MemberState.UNREVOKED_PARTITIONS);
+        fenceIf(group, member, "it did not revoke its partitions within its rebalance timeout",
+                () -> member.revocationToken == token && member.state == MemberState.UNREVOKED_PARTITIONS);
     }
 
     @Override
     public void classicRebalanceExpired(ConsumerGroup group, ConsumerGroupMember member,
                                         LongSupplier current, long token) {
-        fenceIf(group, member, () -> current.getAsLong() == token);
+        fenceIf(group, member, "it did not rejoin or sync within its rebalance timeout",
+                () -> current.getAsLong() == token);
     }
 
     /** A classic-protocol member's join was written: Kafka's sync timeout replaces its join timeout. */
@@ -523,13 +524,19 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         timeouts.mustRejoin(group, member);
     }
 
-    /** Fences a member whose timeout ran out, on the coordinator's thread, if nothing superseded it meanwhile. */
-    private void fenceIf(ConsumerGroup group, ConsumerGroupMember member, java.util.function.BooleanSupplier still) {
+    /**
+     * Fences a member whose timeout ran out, on the coordinator's thread, if nothing superseded it meanwhile. Logged,
+     * as Kafka logs its fences: the member's client learns of it only from the error its next request gets.
+     */
+    private void fenceIf(ConsumerGroup group, ConsumerGroupMember member, String why,
+                         java.util.function.BooleanSupplier still) {
         thread.run(() -> {
             synchronized (group) {
                 if (group.isDead() || group.members.get(member.memberId) != member || !still.getAsBoolean()) {
                     return;
                 }
+                LOG.info("Group {}: member {} (epoch {}) fenced, {}", group.groupId, member.memberId,
+                        member.memberEpoch, why);
                 if (!migration.downgradeWithout(group, member)) {
                     removeMember(group, member);
                     write(group);

@@ -33,7 +33,9 @@ import java.util.function.Function;
  * The group coordinator, as the handlers see it (Kafka's GroupCoordinatorService): it wires its parts and hands
  * each request to the one whose job it is. {@link ConsumerGroupCoordinator} runs KIP-848 consumer groups
  * (ConsumerGroupHeartbeat, {@link ConsumerGroups}), {@link ShareGroupCoordinator} KIP-932 share groups' membership
- * (ShareGroupHeartbeat). {@link ClassicGroupCoordinator} runs the classic groups'
+ * (ShareGroupHeartbeat, {@link ShareGroups}) with {@link ShareGroupStateInitializer} (their share partitions' state
+ * initialized before they are assigned), {@link ShareGroupDeletion} their DeleteGroups and
+ * {@link ShareGroupOffsetsAdmin} their part of the share-group offsets admin APIs. {@link ClassicGroupCoordinator} runs the classic groups'
  * membership and rebalances (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, session expiry, the "Rebalance" and
  * "Heartbeat" purgatories), writing groups' metadata through {@link GroupMetadataWriter}; {@link OffsetMetadataManager} their
  * offsets (OffsetCommit, TxnOffsetCommit, DeleteGroups, OffsetDelete, expiry; a transaction's marker on an offsets
@@ -64,7 +66,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final GroupLoader loader;
     private final ConsumerGroups consumerGroups;
     private final ConsumerGroupCoordinator consumers;
+    private final ShareGroups shareGroups;
+    private final ShareGroupStateInitializer shareStates;
     private final ShareGroupCoordinator shares;
+    private final ShareGroupDeletion shareDeletion;
+    private final ShareGroupOffsetsAdmin shareOffsets;
     private final ClassicMembersOfConsumerGroups classicMembers;
 
     /**
@@ -138,9 +144,13 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock,
                 membership, consumerTimings);
         this.classicMembers = new ClassicMembersOfConsumerGroups(consumers);
-        this.shares = new ShareGroupCoordinator(config, groups, consumerGroups, log, thread, topics, clock,
-                shareTimings);
-        this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shares);
+        this.shareGroups = new ShareGroups(groups, consumerGroups, log);
+        this.shareStates = new ShareGroupStateInitializer(config, shareGroups, thread, topics, clock);
+        this.shares = new ShareGroupCoordinator(config, shareGroups, thread, topics, clock, shareTimings, shareStates);
+        this.shareDeletion = new ShareGroupDeletion(shareGroups, thread, topics);
+        this.shareOffsets = new ShareGroupOffsetsAdmin(shareGroups, thread, topics, shareStates);
+        this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shareGroups,
+                shares);
     }
 
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
@@ -153,7 +163,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     // ------------------------------------------------------------------------- Consumer groups (KIP-848)
 
     CompletableFuture<ConsumerGroupHeartbeat.Response> consumerGroupHeartbeat(ConsumerGroupHeartbeat.Request request) {
-        if (shares.get(request.groupId()) != null) {
+        if (shareGroups.get(request.groupId()) != null) {
             return CompletableFuture.completedFuture(ConsumerGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
                     "Group " + request.groupId() + " is not a consumer group."));
         }
@@ -168,11 +178,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     /** The share group of that id, or null if there is none. */
     ShareGroup shareGroup(String groupId) {
-        return shares.get(groupId);
+        return shareGroups.get(groupId);
     }
 
     List<ShareGroup> allShareGroups() {
-        return shares.all();
+        return shareGroups.all();
     }
 
     /**
@@ -180,7 +190,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * members, and the coordinator's part of altering and deleting its offsets (the share-group offsets admin APIs).
      */
     public ShareGroupMembership shareGroupMembership() {
-        return shares;
+        return shareOffsets;
     }
 
     /** The consumer-protocol group of that id, or null if there is none. */
@@ -206,12 +216,12 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     /** How DeleteGroups of a share group deletes its share-partition state (the delivery side's). */
     public void deleteShareStateWith(ShareStateDeletion deletion) {
-        shares.deleteStateWith(deletion);
+        shareDeletion.deleteStateWith(deletion);
     }
 
     /** How a share group's heartbeat initializes its share partitions' state before assigning them. */
     public void initializeShareStateWith(ShareStateInitialization initialization) {
-        shares.initializeStateWith(initialization);
+        shareStates.initializeStateWith(initialization);
     }
 
     /**
@@ -219,8 +229,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * group by the offset manager.
      */
     CompletableFuture<Errors> delete(String groupId) {
-        if (shares.get(groupId) != null) {
-            return shares.delete(groupId);
+        if (shareGroups.get(groupId) != null) {
+            return shareDeletion.delete(groupId);
         }
         return consumerGroups.get(groupId) != null ? consumers.delete(groupId, offsets)
                 : offsetManager.delete(groupId);
@@ -288,7 +298,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * ({@link ClassicMembersOfConsumerGroups}). SyncGroup, Heartbeat and LeaveGroup of such a member go there too.
      */
     CompletableFuture<Struct> join(JoinRequest request) {
-        if (shares.get(request.groupId()) != null) { // Kafka: a share group is not one classic members may join
+        if (shareGroups.get(request.groupId()) != null) { // Kafka: a share group is not one classic members may join
             return CompletableFuture.completedFuture(
                     GroupResponses.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
         }

@@ -33,11 +33,13 @@ final class GroupLoader {
     private final CoordinatorThread thread;
     private final ConsumerGroups consumerGroups;
     private final ConsumerGroupCoordinator consumers;
+    private final ShareGroups shareGroups;
     private final ShareGroupCoordinator shares;
 
     GroupLoader(ClassicGroups groups, OffsetStore offsets, ClassicGroupCoordinator membership,
                 CoordinatorThread thread, ConsumerGroups consumerGroups, ConsumerGroupCoordinator consumers,
-                ShareGroupCoordinator shares) {
+                ShareGroups shareGroups, ShareGroupCoordinator shares) {
+        this.shareGroups = shareGroups;
         this.shares = shares;
         this.consumerGroups = consumerGroups;
         this.consumers = consumers;
@@ -57,7 +59,7 @@ final class GroupLoader {
         replay.groups().values().forEach(consumers::restore);
         shareReplay.groups().values().forEach(shares::restore);
         for (String groupId : offsets.groupIds()) {
-            if (consumerGroups.get(groupId) == null && shares.get(groupId) == null) {
+            if (consumerGroups.get(groupId) == null && shareGroups.get(groupId) == null) {
                 groups.getOrCreate(groupId);
             }
         }
@@ -97,7 +99,7 @@ final class GroupLoader {
             shareReplay.groups().values().forEach(shares::restore);
             for (String groupId : offsets.groupIds()) {
                 if (groups.partitionFor(groupId) == partition && consumerGroups.get(groupId) == null
-                        && shares.get(groupId) == null) {
+                        && shareGroups.get(groupId) == null) {
                     groups.getOrCreate(groupId);
                 }
             }
@@ -164,7 +166,7 @@ final class GroupLoader {
                 consumers.unload(group);
             }
         }
-        for (ShareGroup group : shares.all()) {
+        for (ShareGroup group : shareGroups.all()) {
             if (groups.partitionFor(group.groupId) == partition) {
                 shares.unload(group);
             }

@@ -1,33 +1,18 @@
 package io.minibroker.broker.group;
 
-import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
-import io.minibroker.broker.log.LogException;
-import io.minibroker.broker.share.ShareGroupMembership;
-import io.minibroker.broker.share.ShareStateDeletion;
-import io.minibroker.broker.share.ShareStateInitialization;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
-import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntFunction;
 
 /**
  * The membership side of share groups (KIP-932), Kafka's GroupMetadataManager.shareGroupHeartbeat: members join,
@@ -38,81 +23,36 @@ import java.util.function.IntFunction;
  * heartbeat. Members silent for their group's session timeout ({@link ShareGroupTimings}) are removed
  * ({@link ShareGroupSessions}).
  *
- * <p>As for consumer groups, every change is written to {@code __consumer_offsets} ({@link ShareGroupRecords}) on
+ * <p>As for consumer groups, every change is written to {@code __consumer_offsets} ({@link ShareGroups#write}) on
  * the coordinator's thread under the group's lock, and the heartbeat answered once the write counts. A group id
  * names one group: an id held by a classic or consumer group is refused here (GROUP_ID_NOT_FOUND, "is not a share
  * group"), and those protocols refuse an id held by a share group.
  *
- * <p>As Kafka's, a share partition is assigned only once its state is initialized (record 15,
- * {@link ShareGroupStatePartitions}): a heartbeat lists the subscribed partitions with no state yet as initializing
- * (written with its other records), is answered, and then has the delivery side initialize them
- * ({@link ShareStateInitialization}: InitializeShareGroupState, the group epoch as state epoch); once that counts they
- * are written as initialized, and the next heartbeat, finding initialized partitions no member holds, bumps the group
- * epoch and assigns them (Kafka's initializedAssignmentPending). A failed initialization takes them out of
- * initializing, and a later heartbeat asks again.
- *
- * <p>It also answers the share-group offsets admin APIs' questions ({@link ShareGroupMembership}) and keeps the
- * partitions AlterShareGroupOffsets sets in record 15, making the group if there is none, as Kafka's
- * GroupMetadataManager does: initializing until their resets count, initialized then.
+ * <p>As Kafka's, a share partition is assigned only once its state is initialized ({@link ShareGroupStateInitializer}):
+ * a heartbeat lists the subscribed partitions with no state yet as initializing, is answered, and then has them
+ * initialized; the next heartbeat after that, finding initialized partitions no member holds, bumps the group epoch
+ * and assigns them (Kafka's initializedAssignmentPending). DeleteGroups of a share group is
+ * {@link ShareGroupDeletion}'s, the offsets admin APIs' part {@link ShareGroupOffsetsAdmin}'s.
  */
-final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGroupMembership {
+final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ShareGroupCoordinator.class);
-
-    private final Map<String, ShareGroup> groups = new ConcurrentHashMap<>();
-    private final ClassicGroups classicGroups;
-    private final ConsumerGroups consumerGroups;
-    private final OffsetsTopic log;
+    private final ShareGroups groups;
     private final CoordinatorThread thread;
     private final ShareGroupAssignor assignor;
-    private final TopicRegistry topics;
     private final ShareGroupSessions sessions;
     private final ShareGroupTimings timings;
+    private final ShareGroupStateInitializer states;
     private final int maxSize;
-    private final BrokerClock clock;
-    /**
-     * group.share.initialize.retry.interval.ms, at least offsets.commit.timeout.ms as in Kafka's
-     * GroupCoordinatorConfig: how long a partition may stay initializing before a heartbeat asks for it again.
-     */
-    private final long initializeRetryMs;
-    /** The delivery side's, known once the broker has made both; none for the membership side alone. */
-    private volatile ShareStateDeletion stateDeletion = ShareStateDeletion.NONE;
-    private volatile ShareStateInitialization stateInitialization = ShareStateInitialization.NONE;
 
-    ShareGroupCoordinator(BrokerConfig config, ClassicGroups classicGroups, ConsumerGroups consumerGroups,
-                          OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock,
-                          ShareGroupTimings timings) {
-        this.classicGroups = classicGroups;
-        this.consumerGroups = consumerGroups;
-        this.log = log;
+    ShareGroupCoordinator(BrokerConfig config, ShareGroups groups, CoordinatorThread thread, TopicRegistry topics,
+                          BrokerClock clock, ShareGroupTimings timings, ShareGroupStateInitializer states) {
+        this.groups = groups;
         this.thread = thread;
         this.assignor = new ShareGroupAssignor(topics);
-        this.topics = topics;
         this.sessions = new ShareGroupSessions(clock, this);
         this.timings = timings;
+        this.states = states;
         this.maxSize = config.get(BrokerConfig.GROUP_SHARE_MAX_SIZE);
-        this.clock = clock;
-        this.initializeRetryMs = Math.max(config.get(BrokerConfig.GROUP_SHARE_INITIALIZE_RETRY_INTERVAL_MS),
-                config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS));
-    }
-
-    /** How DeleteGroups deletes a share group's share-partition state first. */
-    void deleteStateWith(ShareStateDeletion deletion) {
-        this.stateDeletion = deletion;
-    }
-
-    /** How a heartbeat initializes the share partitions' state before they are assigned. */
-    void initializeStateWith(ShareStateInitialization initialization) {
-        this.stateInitialization = initialization;
-    }
-
-    /** The share group of that id, or null if there is none. */
-    ShareGroup get(String groupId) {
-        return groups.get(groupId);
-    }
-
-    List<ShareGroup> all() {
-        return new ArrayList<>(groups.values());
     }
 
     // ----------------------------------------------------------------------------------------------- Heartbeat
@@ -123,7 +63,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
         if (problem != null) {
             return done(ShareGroupHeartbeat.Response.error(Errors.INVALID_REQUEST, problem));
         }
-        Errors notHere = classicGroups.coordinatorError(request.groupId());
+        Errors notHere = groups.coordinatorError(request.groupId());
         if (notHere != Errors.NONE) {
             return done(ShareGroupHeartbeat.Response.error(notHere, null));
         }
@@ -154,21 +94,21 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     private CompletableFuture<ShareGroupHeartbeat.Response> heartbeatOnCoordinatorThread(
             ShareGroupHeartbeat.Request request) {
         String groupId = request.groupId();
-        Errors notHere = classicGroups.coordinatorError(groupId); // it may have moved while queued
+        Errors notHere = groups.coordinatorError(groupId); // it may have moved while queued
         if (notHere != Errors.NONE) {
             return done(ShareGroupHeartbeat.Response.error(notHere, null));
         }
         ShareGroup group = groups.get(groupId);
         if (group == null) {
-            if (classicGroups.get(groupId) != null || consumerGroups.get(groupId) != null) {
-                return done(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
-                        "Group " + groupId + " is not a share group."));
+            String anotherType = groups.notAShareGroup(groupId);
+            if (anotherType != null) {
+                return done(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
             }
             if (request.memberEpoch() != 0) {
                 return done(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
                         "Share group " + groupId + " not found."));
             }
-            group = groups.computeIfAbsent(groupId, ShareGroup::new);
+            group = groups.getOrCreate(groupId);
         }
         synchronized (group) {
             if (group.isDead()) { // deleted or unloaded meanwhile: the client retries
@@ -177,108 +117,27 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
             boolean leaving = request.memberEpoch() == ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH;
             ShareGroupHeartbeat.Response response = leaving ? leave(group, request) : heartbeat(group, request);
             if (response.error() != Errors.NONE) {
-                forgetIfUnwritten(group); // a first join refused: no group was made
+                groups.forgetIfUnwritten(group); // a first join refused: no group was made
                 return done(response);
             }
-            Map<UUID, Set<Integer>> initializing = leaving ? Map.of() : startInitializing(group);
+            Map<UUID, Set<Integer>> initializing = leaving ? Map.of() : states.startInitializing(group);
             int stateEpoch = group.groupEpoch;
             ShareGroup heartbeated = group;
-            return write(group).handle((written, failure) -> {
+            return groups.write(group).handle((written, failure) -> {
                 if (failure != null) {
                     // Nothing asked for: as Kafka's failed write leaves nothing initializing, the next heartbeat
                     // asks again (the rest of the change stays in memory, written with the next one).
                     if (!initializing.isEmpty()) {
-                        thread.run(() -> notInitializing(heartbeated, initializing));
+                        thread.run(() -> states.notInitializing(heartbeated, initializing));
                     }
                     return ShareGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null);
                 }
                 // As Kafka's, the answer does not wait for the initialization: the partitions come with a later one.
                 if (!initializing.isEmpty()) {
-                    whenStateCounts(heartbeated, initializing, stateInitialization.initializeState(heartbeated.groupId,
-                            initializing, stateEpoch), true);
+                    states.initialize(heartbeated, initializing, stateEpoch);
                 }
                 return response;
             });
-        }
-    }
-
-    /**
-     * The subscribed partitions with no state, nor an initialization asked for within the retry interval, are
-     * listed as initializing (Kafka's maybeCreateInitializeShareGroupStateRequest, whose record goes last in the
-     * heartbeat's batch); topics deleted since are dropped from record 15. What is to be initialized, by topic id;
-     * the caller holds the group's lock.
-     */
-    private Map<UUID, Set<Integer>> startInitializing(ShareGroup group) {
-        if (group.statePartitions != null) {
-            group.statePartitions.retainExisting(topicId -> topics.known(topicId).isPresent());
-        }
-        if (group.subscribedPartitions.isEmpty()) {
-            return Map.of();
-        }
-        long now = clock.monotonicMs();
-        // No record 15 is made before there is something to initialize, as in Kafka.
-        ShareGroupStatePartitions state = group.statePartitions != null ? group.statePartitions
-                : new ShareGroupStatePartitions();
-        Map<UUID, ShareGroupStatePartitions.Topic> needed = state.toInitialize(group.subscribedPartitions,
-                topicId -> topics.known(topicId).map(TopicMetadata::name), now, initializeRetryMs);
-        if (needed.isEmpty()) {
-            return Map.of();
-        }
-        group.statePartitions = state;
-        Map<UUID, Set<Integer>> asked = new LinkedHashMap<>();
-        needed.forEach((topicId, topic) -> {
-            state.startInitializing(topicId, topic.name(), topic.partitions(), now);
-            asked.put(topicId, topic.partitions());
-        });
-        return asked;
-    }
-
-    /**
-     * Once the share coordinator holds the partitions' state ({@code state}: a heartbeat's InitializeShareGroupState,
-     * Kafka's persisterInitialize, or AlterShareGroupOffsets' resets), on the coordinator's thread, those still
-     * initializing are recorded as initialized (not a topic forgotten or deleted meanwhile) and record 15 written.
-     * If it failed they leave initializing when {@code uninitializeOnFailure} (Kafka's uninitializeShareGroupState),
-     * else stay there for a heartbeat to ask again after the retry interval. Completes, once record 15's write is
-     * done (its failure logged), or with the state's failure.
-     */
-    private CompletableFuture<Void> whenStateCounts(ShareGroup group, Map<UUID, Set<Integer>> partitions,
-                                                    CompletionStage<?> state, boolean uninitializeOnFailure) {
-        CompletableFuture<Void> recorded = new CompletableFuture<>();
-        state.whenComplete((done, failure) -> thread.run(() -> {
-            CompletableFuture<Long> written = CompletableFuture.completedFuture(-1L);
-            synchronized (group) {
-                if (!group.isDead() && group.statePartitions != null) { // else deleted or unloaded meanwhile
-                    if (failure == null) {
-                        group.assignmentPending |= group.statePartitions.initializeStillInitializing(partitions);
-                    } else {
-                        LOG.warn("Cannot initialize the share state of group {}", group.groupId, failure);
-                        if (uninitializeOnFailure) {
-                            notInitializing(group, partitions);
-                        }
-                    }
-                    written = write(group);
-                }
-            }
-            written.whenComplete((offset, writeFailure) -> {
-                if (writeFailure != null) {
-                    LOG.warn("Cannot write the share state partitions of group {}", group.groupId, writeFailure);
-                }
-                if (failure != null) {
-                    recorded.completeExceptionally(failure);
-                } else {
-                    recorded.complete(null);
-                }
-            });
-        }));
-        return recorded;
-    }
-
-    /** The partitions leave initializing (Kafka's uninitializeShareGroupState); takes the group's lock. */
-    private static void notInitializing(ShareGroup group, Map<UUID, Set<Integer>> partitions) {
-        synchronized (group) {
-            if (group.statePartitions != null) {
-                partitions.forEach(group.statePartitions::withoutInitializing);
-            }
         }
     }
 
@@ -339,14 +198,6 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                 || !member.assignedPartitions.equals(assignedBefore);
         return new ShareGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
                 timings.heartbeatIntervalMs(group.groupId), changed ? member.assignedPartitions : null);
-    }
-
-    private static Set<Integer> partitionsUpTo(int count) {
-        Set<Integer> partitions = new TreeSet<>();
-        for (int i = 0; i < count; i++) {
-            partitions.add(i);
-        }
-        return partitions;
     }
 
     private static ShareGroupHeartbeat.Response unknownMember(ShareGroup group, ShareGroupHeartbeat.Request request) {
@@ -416,263 +267,9 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
                     return;
                 }
                 removeMember(group, member);
-                write(group);
+                groups.write(group);
             }
         });
-    }
-
-    // -------------------------------------------------------------------------------------------- Persistence
-
-    /** Writes what changed since the group's last write, as one batch; the caller holds its lock. */
-    private CompletableFuture<Long> write(ShareGroup group) {
-        Map<ByteBuffer, byte[]> now = ShareGroupRecords.snapshot(group);
-        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.diff(group.written, now);
-        if (changes.isEmpty()) {
-            return CompletableFuture.completedFuture(-1L);
-        }
-        CompletableFuture<Long> written;
-        try {
-            written = log.writeRecords(group.groupId, changes);
-        } catch (LogException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return written.thenApply(offset -> {
-            synchronized (group) {
-                group.written = now;
-            }
-            return offset;
-        });
-    }
-
-    /**
-     * DeleteGroups of a share group, as Kafka's GroupCoordinatorService: NON_EMPTY_GROUP while it has members; else
-     * its record 15's topics move to deleting (Kafka's shareGroupBuildPartitionDeleteRequest), written before the
-     * share coordinators are asked to delete the state of their partitions (and of those the delivery side holds), and
-     * only once that counts are its records tombstoned and the group forgotten, answered once that write counts. A
-     * failed write of record 15 is answered as the group's other writes; a failed state deletion keeps the group,
-     * its topics deleting (so the next DeleteGroups asks for every partition of them, as Kafka's does), and answers
-     * the error the share coordinator gave (Kafka's per-partition error of DeleteShareGroupState),
-     * UNKNOWN_SERVER_ERROR for any other failure.
-     */
-    CompletableFuture<Errors> delete(String groupId) {
-        return thread.compose(() -> {
-            ShareGroup group = deletable(groupId);
-            if (group == null) {
-                return done(deletableError(groupId));
-            }
-            Map<UUID, Set<Integer>> partitions;
-            CompletableFuture<Long> deleting;
-            synchronized (group) {
-                partitions = withState(group);
-                if (group.statePartitions != null) {
-                    group.statePartitions.startDeletingAll(topicId -> topics.known(topicId).map(TopicMetadata::name));
-                }
-                deleting = write(group);
-            }
-            return deleting.handle((offset, failure) -> failure == null ? Errors.NONE
-                            : CoordinatorWriteErrors.answerFor(failure))
-                    .thenCompose(written -> written != Errors.NONE ? done(written)
-                            : stateDeletion.deleteState(groupId, partitions).toCompletableFuture().handle((ok, failure) ->
-                                    failure == null ? Errors.NONE
-                                            : Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR)))
-                    .thenCompose(error -> error != Errors.NONE ? done(error)
-                            : thread.compose(() -> deleteRecords(groupId)));
-        });
-    }
-
-    /** The share group DeleteGroups may delete now (on the coordinator's thread), or null. */
-    private ShareGroup deletable(String groupId) {
-        return deletableError(groupId) == Errors.NONE ? groups.get(groupId) : null;
-    }
-
-    private Errors deletableError(String groupId) {
-        Errors notHere = classicGroups.coordinatorError(groupId);
-        if (notHere != Errors.NONE) {
-            return notHere;
-        }
-        ShareGroup group = groups.get(groupId);
-        if (group == null) {
-            return Errors.GROUP_ID_NOT_FOUND;
-        }
-        synchronized (group) {
-            return group.isDead() ? Errors.GROUP_ID_NOT_FOUND
-                    : group.members.isEmpty() ? Errors.NONE : Errors.NON_EMPTY_GROUP;
-        }
-    }
-
-    /**
-     * The share partitions the group has state for, as Kafka's shareGroupBuildPartitionDeleteRequest lists them:
-     * its initializing and initialized topics' partitions, and every partition of a topic being deleted.
-     */
-    private Map<UUID, Set<Integer>> withState(ShareGroup group) {
-        Map<UUID, Set<Integer>> partitions = new LinkedHashMap<>();
-        ShareGroupStatePartitions state = group.statePartitions;
-        if (state == null) {
-            return partitions;
-        }
-        state.initializing.forEach((topicId, topic) -> partitions.computeIfAbsent(topicId, id -> new TreeSet<>())
-                .addAll(topic.partitions()));
-        state.initialized.forEach((topicId, topic) -> partitions.computeIfAbsent(topicId, id -> new TreeSet<>())
-                .addAll(topic.partitions()));
-        state.deleting.keySet().forEach(topicId -> topics.known(topicId).ifPresent(topic ->
-                partitions.computeIfAbsent(topicId, id -> new TreeSet<>()).addAll(partitionsUpTo(topic.partitions()))));
-        return partitions;
-    }
-
-    /**
-     * The group's state is gone: tombstones for its records, and it is forgotten. Checked again, as Kafka's
-     * deleteGroups validates the group once more: a member may have joined while the state was being deleted.
-     */
-    private CompletableFuture<Errors> deleteRecords(String groupId) {
-        ShareGroup group = deletable(groupId);
-        if (group == null) {
-            return done(deletableError(groupId));
-        }
-        CompletableFuture<Long> written;
-        synchronized (group) {
-            Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
-            try {
-                written = tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
-                        : log.writeRecords(groupId, tombstones);
-            } catch (LogException e) {
-                return done(CoordinatorWriteErrors.answerFor(e));
-            }
-            forget(group);
-        }
-        return written.handle((offset, failure) -> failure == null ? Errors.NONE
-                : CoordinatorWriteErrors.answerFor(failure));
-    }
-
-    // ------------------------------------------------------------------------------- The offsets admin APIs
-
-    @Override
-    public Status status(String groupId) {
-        ShareGroup group = groups.get(groupId);
-        if (group == null) {
-            return Status.UNKNOWN;
-        }
-        synchronized (group) {
-            return switch (group.state()) {
-                case DEAD -> Status.UNKNOWN;
-                case EMPTY -> Status.EMPTY;
-                case STABLE -> Status.HAS_MEMBERS;
-            };
-        }
-    }
-
-    @Override
-    public Map<UUID, Set<Integer>> statePartitions(String groupId) {
-        ShareGroup group = groups.get(groupId);
-        if (group == null) {
-            return Map.of();
-        }
-        synchronized (group) {
-            if (group.statePartitions == null) {
-                return Map.of();
-            }
-            Map<UUID, Set<Integer>> partitions = new LinkedHashMap<>();
-            group.statePartitions.initialized.forEach((topicId, topic) ->
-                    partitions.put(topicId, Set.copyOf(topic.partitions())));
-            return partitions;
-        }
-    }
-
-    @Override
-    public CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions,
-                                                 IntFunction<CompletionStage<Void>> reset) {
-        return thread.compose(() -> {
-            Errors notHere = classicGroups.coordinatorError(groupId);
-            if (notHere != Errors.NONE) {
-                return done(new Outcome(notHere, null));
-            }
-            if (groups.get(groupId) == null
-                    && (classicGroups.get(groupId) != null || consumerGroups.get(groupId) != null)) {
-                return done(new Outcome(Errors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a share group."));
-            }
-            boolean made = groups.get(groupId) == null;
-            ShareGroup group = groups.computeIfAbsent(groupId, ShareGroup::new); // if none, an empty one, as Kafka
-            synchronized (group) {
-                if (group.isDead()) { // deleted or unloaded meanwhile: the client retries
-                    return done(new Outcome(Errors.COORDINATOR_NOT_AVAILABLE, null));
-                }
-                if (!group.members.isEmpty()) {
-                    return done(new Outcome(Errors.NON_EMPTY_GROUP, "The group is not empty.")); // Kafka's message
-                }
-                // As Kafka's addInitializingTopicsRecords: assignable only once their reset counts.
-                long now = clock.monotonicMs();
-                Map<UUID, Set<Integer>> altered = new LinkedHashMap<>();
-                partitions.forEach((topicId, numbers) -> topics.known(topicId).ifPresent(topic -> {
-                    group.statePartitions().startInitializing(topicId, topic.name(), numbers, now);
-                    altered.put(topicId, numbers);
-                }));
-                // As Kafka, the altered partitions' state is initialized with the group's epoch as its state epoch.
-                int stateEpoch = group.groupEpoch;
-                // Kafka's failed write leaves no group behind either. The write completes on whichever thread
-                // finished it; like every change to the groups, forgetting one is made on the coordinator thread.
-                return written(group).thenCompose(outcome -> {
-                    if (outcome.error() == Errors.NONE) {
-                        return whenStateCounts(group, altered, reset.apply(stateEpoch), false)
-                                .thenApply(recorded -> Outcome.NONE);
-                    }
-                    return made ? thread.supply(() -> {
-                        forgetIfUnwritten(group);
-                        return outcome;
-                    }) : done(outcome);
-                });
-            }
-        });
-    }
-
-    @Override
-    public CompletionStage<OffsetsDeletion> startOffsetsDeletion(String groupId, Set<UUID> topicIds) {
-        return thread.compose(() -> {
-            ShareGroup group = groups.get(groupId);
-            if (group == null) {
-                return done(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
-            }
-            synchronized (group) {
-                if (group.isDead()) {
-                    return done(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
-                }
-                // Here, not before: checked and written in one operation, a member cannot join in between.
-                if (group.state() != ShareGroup.State.EMPTY) {
-                    return done(new OffsetsDeletion(new Outcome(Errors.NON_EMPTY_GROUP, null), Map.of()));
-                }
-                if (group.statePartitions == null) {
-                    return done(new OffsetsDeletion(Outcome.NONE, Map.of()));
-                }
-                Map<UUID, Set<Integer>> eligible = group.statePartitions.startDeleting(topicIds,
-                        topicId -> topics.known(topicId).map(TopicMetadata::partitions));
-                return written(group).thenApply(outcome -> new OffsetsDeletion(outcome,
-                        outcome.error() == Errors.NONE ? eligible : Map.of()));
-            }
-        });
-    }
-
-    @Override
-    public CompletionStage<Outcome> offsetsDeleted(String groupId, Set<UUID> topicIds) {
-        return thread.compose(() -> {
-            ShareGroup group = groups.get(groupId);
-            if (group == null) {
-                return done(new Outcome(Errors.GROUP_ID_NOT_FOUND, null));
-            }
-            synchronized (group) {
-                if (group.isDead()) { // deleted meanwhile: writing its record 15 would make it again on replay
-                    return done(new Outcome(Errors.GROUP_ID_NOT_FOUND, null));
-                }
-                if (group.statePartitions == null) {
-                    return done(Outcome.NONE);
-                }
-                group.statePartitions.deleted(topicIds);
-                return written(group);
-            }
-        });
-    }
-
-    /** Writes the group's changes, answering the admin API once they count; the caller holds its lock. */
-    private CompletableFuture<Outcome> written(ShareGroup group) {
-        return write(group).handle((offset, failure) -> failure == null ? Outcome.NONE
-                : new Outcome(CoordinatorWriteErrors.answerFor(failure), null));
     }
 
     // ---------------------------------------------------------------------------------------- Loads, unloads
@@ -681,10 +278,8 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     void restore(ShareGroup group) {
         synchronized (group) {
             recomputeSubscription(group);
-            groups.put(group.groupId, group);
-            if (group.statePartitions != null) {
-                group.statePartitions.replayedAt(clock.monotonicMs());
-            }
+            groups.restored(group);
+            states.replayed(group);
             for (ShareGroupMember member : group.members.values()) {
                 sessions.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
             }
@@ -695,23 +290,8 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry, ShareGro
     void unload(ShareGroup group) {
         synchronized (group) {
             group.members.values().forEach(sessions::end);
-            forget(group);
+            groups.forget(group);
         }
-    }
-
-    /** Forgets a group that has no members and nothing written: one made by a request that failed. */
-    private void forgetIfUnwritten(ShareGroup group) {
-        synchronized (group) {
-            if (!group.isDead() && group.members.isEmpty() && group.written.isEmpty()) {
-                forget(group);
-            }
-        }
-    }
-
-    /** Marks the group dead and forgets it; the caller holds its lock. */
-    private void forget(ShareGroup group) {
-        group.markDead();
-        groups.remove(group.groupId, group);
     }
 
     private static <T> CompletableFuture<T> done(T value) {

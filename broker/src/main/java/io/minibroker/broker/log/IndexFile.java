@@ -48,7 +48,8 @@ abstract class IndexFile implements AutoCloseable {
     /** How many bytes of new entries gather in memory before they are written: a page of the file. */
     static final int PAGE_BYTES = 4096;
 
-    private final Path path;
+    /** Changed once, when its segment is deleted ({@link #renameForDeletion}), under this object's monitor. */
+    private volatile Path path;
     /**
      * Null until the first write or truncation. Opened under this object's monitor, by the partition's writer or by
      * the flusher writing the tail; volatile for the closer, which closes what is open.
@@ -297,12 +298,22 @@ abstract class IndexFile implements AutoCloseable {
     }
 
     /**
-     * Deletes the file; the entries not written yet go with it, so that a flush already under way (retention or
-     * truncation deleting the segment beside it) finds nothing to write rather than reopening a deleted path.
+     * Closes the file for good: the entries not written yet stay unwritten, so that a flush already under way (beside
+     * a retention, truncation or deletion of the segment) finds nothing to write rather than reopening the file.
      */
-    synchronized void closeAndDelete() throws IOException {
+    synchronized void closeForDeletion() throws IOException {
         written = entries;
         closeChannel();
+    }
+
+    /** {@link #closeForDeletion()}, then renames the file for its deletion ({@link FileDeletions#renameForDeletion}). */
+    synchronized void renameForDeletion() throws IOException {
+        closeForDeletion();
+        path = FileDeletions.renameForDeletion(path);
+    }
+
+    /** Deletes the file, renamed or not. */
+    void deleteIfExists() throws IOException {
         Files.deleteIfExists(path);
     }
 }

@@ -38,6 +38,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *                               cleaned whatever its dirty ratio
  * @param minCleanableDirtyRatio {@code min.cleanable.dirty.ratio}: the share of the cleanable bytes not yet cleaned
  *                               at which the cleaner takes a compacted log up
+ * @param fileDeleteDelayMs      {@code file.delete.delay.ms}: how long the files of a deleted segment, renamed
+ *                               {@code .deleted} at once, wait before they are deleted
  */
 public record LogConfig(
         int segmentBytes,
@@ -58,7 +60,8 @@ public record LogConfig(
         long deleteRetentionMs,
         long minCompactionLagMs,
         long maxCompactionLagMs,
-        double minCleanableDirtyRatio) {
+        double minCleanableDirtyRatio,
+        long fileDeleteDelayMs) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1024 * 1024 * 1024;
     public static final long DEFAULT_SEGMENT_MS = 7L * 24 * 60 * 60 * 1000;
@@ -73,6 +76,7 @@ public record LogConfig(
     public static final long DEFAULT_TIMESTAMP_AFTER_MAX_MS = 3_600_000L;
     public static final long DEFAULT_DELETE_RETENTION_MS = 86_400_000L;
     public static final double DEFAULT_MIN_CLEANABLE_DIRTY_RATIO = 0.5;
+    public static final long DEFAULT_FILE_DELETE_DELAY_MS = 60_000L;
 
     public LogConfig {
         Objects.requireNonNull(compressionType, "compressionType");
@@ -82,7 +86,7 @@ public record LogConfig(
         if (segmentMs <= 0 || indexIntervalBytes < 0 || segmentIndexBytes < TimeIndex.ENTRY_BYTES
                 || maxMessageBytes <= 0 || flushIntervalMessages <= 0 || flushIntervalMs <= 0
                 || timestampBeforeMaxMs < 0 || timestampAfterMaxMs < 0 || segmentJitterMs < 0 || deleteRetentionMs < 0
-                || minCompactionLagMs < 0 || maxCompactionLagMs < 1
+                || minCompactionLagMs < 0 || maxCompactionLagMs < 1 || fileDeleteDelayMs < 0
                 || !(minCleanableDirtyRatio >= 0 && minCleanableDirtyRatio <= 1)) {
             throw new IllegalArgumentException("invalid log config " + "segment.ms=" + segmentMs
                     + " index.interval.bytes=" + indexIntervalBytes + " segment.index.bytes=" + segmentIndexBytes
@@ -90,7 +94,8 @@ public record LogConfig(
                     + " flush.ms=" + flushIntervalMs + " message.timestamp.before.max.ms=" + timestampBeforeMaxMs
                     + " message.timestamp.after.max.ms=" + timestampAfterMaxMs + " delete.retention.ms="
                     + deleteRetentionMs + " min.compaction.lag.ms=" + minCompactionLagMs + " max.compaction.lag.ms="
-                    + maxCompactionLagMs + " min.cleanable.dirty.ratio=" + minCleanableDirtyRatio);
+                    + maxCompactionLagMs + " min.cleanable.dirty.ratio=" + minCleanableDirtyRatio
+                    + " file.delete.delay.ms=" + fileDeleteDelayMs);
         }
     }
 
@@ -152,6 +157,10 @@ public record LogConfig(
                 .minCleanableDirtyRatio(minCleanableDirtyRatio).build();
     }
 
+    public LogConfig withFileDeleteDelayMs(long ms) {
+        return toBuilder().fileDeleteDelayMs(ms).build();
+    }
+
     /** A segment's roll jitter, drawn when it is made: at random below segment.jitter.ms and segment.ms, as Kafka's. */
     long randomSegmentJitterMs() {
         return segmentJitterMs == 0 ? 0 : ThreadLocalRandom.current().nextLong(Math.min(segmentJitterMs, segmentMs));
@@ -178,6 +187,7 @@ public record LogConfig(
         private long minCompactionLagMs;
         private long maxCompactionLagMs = Long.MAX_VALUE;
         private double minCleanableDirtyRatio = DEFAULT_MIN_CLEANABLE_DIRTY_RATIO;
+        private long fileDeleteDelayMs = DEFAULT_FILE_DELETE_DELAY_MS;
 
         public Builder() {
         }
@@ -202,6 +212,7 @@ public record LogConfig(
             minCompactionLagMs = config.minCompactionLagMs;
             maxCompactionLagMs = config.maxCompactionLagMs;
             minCleanableDirtyRatio = config.minCleanableDirtyRatio;
+            fileDeleteDelayMs = config.fileDeleteDelayMs;
         }
 
         public Builder segmentBytes(int value) {
@@ -299,11 +310,16 @@ public record LogConfig(
             return this;
         }
 
+        public Builder fileDeleteDelayMs(long value) {
+            fileDeleteDelayMs = value;
+            return this;
+        }
+
         public LogConfig build() {
             return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, logAppendTime, maxMessageBytes,
                     indexIntervalBytes, segmentIndexBytes, flushIntervalMessages, flushIntervalMs, compressionType,
                     timestampBeforeMaxMs, timestampAfterMaxMs, compacted, segmentJitterMs, deleteRetentionMs,
-                    minCompactionLagMs, maxCompactionLagMs, minCleanableDirtyRatio);
+                    minCompactionLagMs, maxCompactionLagMs, minCleanableDirtyRatio, fileDeleteDelayMs);
         }
     }
 }

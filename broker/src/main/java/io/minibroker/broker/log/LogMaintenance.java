@@ -7,9 +7,8 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,15 +19,17 @@ import java.util.concurrent.TimeUnit;
  * flushed here right after, as Kafka schedules a flush at each roll (an append that rolls runs on an event loop
  * and leaves that fsync to this thread), so the recovery point, where recovery after a crash starts, follows the
  * finished segments; the checkpoint round flushes any roll that was missed too. The broker adds the producer ids'
- * expiry ({@link #scheduleEvery}).
+ * expiry ({@link #scheduleEvery}). The files the logs renamed for deletion are deleted here too, each after its delay
+ * ({@link FileDeletions}: {@code file.delete.delay.ms}, {@code log.segment.delete.delay.ms}), as Kafka's scheduler
+ * runs its "delete-file" tasks; those still waiting at the close are left to the next start, which deletes them.
  */
-public final class LogMaintenance implements LogListener, AutoCloseable {
+public final class LogMaintenance implements LogListener, FileDeletions, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LogMaintenance.class);
 
     /** Logs whose flush after a roll is queued and has not started yet. */
     private final Set<PartitionLog> flushQueued = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, runnable -> {
         Thread thread = new Thread(runnable, "log-maintenance");
         thread.setDaemon(true);
         return thread;
@@ -43,6 +44,8 @@ public final class LogMaintenance implements LogListener, AutoCloseable {
     public LogMaintenance(LogManager logs, BrokerClock clock, long retentionCheckIntervalMs, long flushCheckIntervalMs,
                           long checkpointIntervalMs) {
         this.clock = clock;
+        // A deletion still waiting at the close is dropped, not waited for: the next start deletes its files.
+        scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         scheduleEvery(retentionCheckIntervalMs, "retention", () -> {
             int deleted = logs.deleteOldSegments();
             if (deleted > 0) {
@@ -95,6 +98,16 @@ public final class LogMaintenance implements LogListener, AutoCloseable {
             return; // Kafka's "never"
         }
         clock.scheduleWithFixedDelay(scheduler, "Log " + what, intervalMs, task);
+    }
+
+    /** Deletes what a log renamed for deletion {@code delayMs} from now, on this thread, on the broker's clock. */
+    @Override
+    public void deleteLater(String what, long delayMs, Deletion deletion) {
+        try {
+            clock.scheduleOnce(scheduler, "Deleting " + what, delayMs, () -> FileDeletions.run(what, deletion));
+        } catch (RejectedExecutionException e) {
+            LOG.info("Not deleting {}: shutting down, and the next start deletes them", what);
+        }
     }
 
     /** Stops the schedule and waits for a round in progress, so the logs can close under nobody's feet. */

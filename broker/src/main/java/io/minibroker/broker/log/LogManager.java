@@ -39,9 +39,11 @@ import org.slf4j.LoggerFactory;
  *     replication-offset-checkpoint           per partition: its high watermark (replica/HighWatermarkCheckpointer)
  *     cleaner-offset-checkpoint               per compacted partition: its first dirty offset (written by the cleaner)
  *     orders-0/  orders-1/  my-topic-3/       one directory per partition ({@link PartitionLog})
+ *     old-0.3f2a...-delete/                   a deleted partition's, until log.segment.delete.delay.ms has passed
  * </pre>
  * {@link #startup()} opens every partition directory it finds, recovering the logs of a directory that
- * has no clean-shutdown marker, and deletes the marker so a crash from then on is noticed. {@link #close()}
+ * has no clean-shutdown marker, and deletes the marker so a crash from then on is noticed; a deleted partition's
+ * directory left by a stop before its delayed deletion is deleted then. {@link #close()}
  * flushes and closes every log, writes both checkpoints and then the marker. New partitions go to the
  * directory with the fewest, as Kafka places them.
  */
@@ -61,6 +63,15 @@ public final class LogManager implements AutoCloseable {
     private final int recoveryThreadsPerDataDir;
     /** {@code producer.id.expiration.ms}, which each log applies as it loads its producer snapshot. */
     private final long producerIdExpirationMs;
+    /** {@code log.segment.delete.delay.ms}: how long a deleted log's renamed directory waits before it goes. */
+    private final long logDeleteDelayMs;
+    /**
+     * Where the logs' renamed files go to be deleted: at once until the broker's scheduler takes them
+     * ({@link #deleteFilesOn}); the logs reach it through {@link #deleteLater}, so they follow that change.
+     */
+    private volatile FileDeletions deletions = FileDeletions.AT_ONCE;
+    private final FileDeletions deleteLater = (what, delayMs, deletion) -> deletions.deleteLater(what, delayMs,
+            deletion);
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     /**
      * Whether {@link #startup()} opened every directory: a start that failed part way leaves logs unopened (and
@@ -82,9 +93,11 @@ public final class LogManager implements AutoCloseable {
      * @param recoveryThreadsPerDataDir {@code num.recovery.threads.per.data.dir}: threads opening each directory's logs
      * @param producerIdExpirationMs {@code producer.id.expiration.ms}: producers idle that long by {@code clock} are
      *                               left out as each log loads its producer snapshot ({@link PartitionLog#open})
+     * @param logDeleteDelayMs       {@code log.segment.delete.delay.ms}: a deleted log's directory is renamed at once
+     *                               and deleted this much later, as Kafka's (which takes the broker's value for it)
      */
     public LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock,
-                      int recoveryThreadsPerDataDir, long producerIdExpirationMs) {
+                      int recoveryThreadsPerDataDir, long producerIdExpirationMs, long logDeleteDelayMs) {
         if (logDirs.isEmpty()) {
             throw new IllegalArgumentException("log.dirs is empty");
         }
@@ -93,6 +106,15 @@ public final class LogManager implements AutoCloseable {
         this.clock = clock;
         this.recoveryThreadsPerDataDir = recoveryThreadsPerDataDir;
         this.producerIdExpirationMs = producerIdExpirationMs;
+        this.logDeleteDelayMs = logDeleteDelayMs;
+    }
+
+    /**
+     * Has the files the logs rename for deletion deleted by {@code scheduler} from now on (the broker's, after their
+     * delay), where they were deleted at once before.
+     */
+    public void deleteFilesOn(FileDeletions scheduler) {
+        deletions = scheduler;
     }
 
     /** Where a cluster's broker epoch comes from, for the clean-shutdown marker. */
@@ -129,6 +151,13 @@ public final class LogManager implements AutoCloseable {
             List<TopicPartition> partitions = new ArrayList<>();
             Set<TopicPartition> found = new HashSet<>(); // a list's contains would make this quadratic
             for (Path partitionDir : partitionDirs) {
+                if (partitionDir.getFileName().toString().endsWith(LogSegments.DELETE_DIR_SUFFIX)) {
+                    // A deleted log's directory whose delayed deletion a stop cut short.
+                    log.info("Deleting {}, the directory of a deleted log", partitionDir);
+                    FileDeletions.deleteContents(partitionDir);
+                    Files.deleteIfExists(partitionDir);
+                    continue;
+                }
                 Optional<TopicPartition> parsed = TopicPartition.parseDirName(partitionDir.getFileName().toString());
                 if (parsed.isEmpty()) {
                     log.warn("Ignoring {}: not a <topic>-<partition> directory", partitionDir);
@@ -144,10 +173,10 @@ public final class LogManager implements AutoCloseable {
             // From here on a crash must be noticed at the next start.
             Files.deleteIfExists(marker);
             DurableFiles.fsyncDirectory(logDir);
-            if (partitionDirs.isEmpty()) {
+            if (partitions.isEmpty()) {
                 log.info("No partition logs in {} yet", logDir);
             } else {
-                log.info("Loaded {} partition logs from {} in {} ms after {} shutdown", partitionDirs.size(), logDir,
+                log.info("Loaded {} partition logs from {} in {} ms after {} shutdown", partitions.size(), logDir,
                         clock.millis() - startMs, clean ? "a clean" : "an unclean");
             }
         }
@@ -167,7 +196,7 @@ public final class LogManager implements AutoCloseable {
         onThreads("log-recovery-" + logDir.getFileName(), recoveryThreadsPerDataDir, partitions,
                 tp -> PartitionLog.open(logDir, tp, configs.get(tp.topic()), clock,
                         recoveryPoints.getOrDefault(tp, 0L), startOffsets.getOrDefault(tp, 0L), clean,
-                        producerIdExpirationMs),
+                        producerIdExpirationMs, deleteLater),
                 opened -> {
                     opened.onRoll(rolls);
                     logs.put(opened.topicPartition(), opened);
@@ -261,7 +290,8 @@ public final class LogManager implements AutoCloseable {
             return existing;
         }
         Path logDir = leastLoadedDir();
-        PartitionLog created = PartitionLog.open(logDir, tp, config, clock, 0, 0, true, producerIdExpirationMs);
+        PartitionLog created = PartitionLog.open(logDir, tp, config, clock, 0, 0, true, producerIdExpirationMs,
+                deleteLater);
         created.onRoll(rolls);
         logs.put(tp, created);
         listeners.forEach(listener -> listener.logOpened(created));
@@ -269,15 +299,18 @@ public final class LogManager implements AutoCloseable {
         return created;
     }
 
-    /** Deletes the partition's log and its directory; false if it had none. */
+    /**
+     * Deletes the partition's log: its directory is renamed at once and deleted {@code log.segment.delete.delay.ms}
+     * later ({@link PartitionLog#delete}); false if it had none.
+     */
     public synchronized boolean deleteLog(TopicPartition tp) throws IOException {
         PartitionLog removed = logs.remove(tp);
         if (removed == null) {
             return false;
         }
         listeners.forEach(listener -> listener.logDeleted(tp));
-        removed.delete();
-        log.info("Deleted log for {}", tp);
+        removed.delete(logDeleteDelayMs);
+        log.info("Log for {} renamed to {} and scheduled for deletion", tp, removed.dir());
         return true;
     }
 

@@ -61,6 +61,7 @@ final class LogRecovery {
     static Loaded load(Path dir, LogConfig config, long nowMs, long recoveryPoint, long logStartOffset,
                        boolean cleanShutdown) throws IOException {
         Set<String> names = listNames(dir);
+        deleteFilesRenamedForDeletion(dir, names);
         finishCleanerSwaps(dir, names);
         List<Long> baseOffsets = scanBaseOffsets(dir, names);
         NavigableMap<Long, LogSegment> segments = new TreeMap<>();
@@ -151,6 +152,20 @@ final class LogRecovery {
             Files.createDirectories(dir); // a new log
         }
         return names;
+    }
+
+    /**
+     * Deletes the files of segments deleted before the stop whose delayed deletion it cut short ({@code .deleted},
+     * {@link FileDeletions}), as Kafka's LogLoader does, after a clean stop too. {@code names} follows.
+     */
+    private static void deleteFilesRenamedForDeletion(Path dir, Set<String> names) throws IOException {
+        for (String name : List.copyOf(names)) {
+            if (name.endsWith(FileDeletions.DELETED_SUFFIX)) {
+                log.info("Deleting {}, a file of a deleted segment", dir.resolve(name));
+                Files.deleteIfExists(dir.resolve(name));
+                names.remove(name);
+            }
+        }
     }
 
     /**

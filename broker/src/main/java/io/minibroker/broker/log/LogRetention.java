@@ -1,6 +1,7 @@
 package io.minibroker.broker.log;
 
 import java.io.IOException;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,7 +13,9 @@ import org.slf4j.LoggerFactory;
  * start offset to the first remaining segment ({@link PartitionLog#advanceLogStartOffset}).
  *
  * <p>Threading: called with its log's monitor held (one writer at a time), from the broker's maintenance thread or
- * a DeleteRecords request; readers that lose a segment to it see the segment closed and the log start moved.
+ * a DeleteRecords request; readers that lose a segment to it see the segment closed and the log start moved. Its
+ * files are only renamed {@code .deleted} under the monitor, and deleted {@code file.delete.delay.ms} later
+ * ({@link LogSegments#deleteLater}).
  */
 final class LogRetention {
     private static final Logger log = LoggerFactory.getLogger(LogRetention.class);
@@ -64,6 +67,6 @@ final class LogRetention {
         partitionLog.advanceLogStartOffset(segments.firstBaseOffset());
         log.info("Deleting segment {} of {} ({} bytes, offsets {}..{}): {}", segment.logPath().getFileName(),
                 partitionLog.topicPartition(), segment.size(), segment.baseOffset(), segment.nextOffset() - 1, reason);
-        segment.closeAndDelete();
+        segments.deleteLater(List.of(segment), partitionLog.config().fileDeleteDelayMs());
     }
 }

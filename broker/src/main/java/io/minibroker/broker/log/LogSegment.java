@@ -44,7 +44,8 @@ final class LogSegment implements AutoCloseable {
     /** Kafka's file names: the base offset in twenty digits, zero-padded, then the suffix. */
     private static final int FILE_NAME_DIGITS = 20;
 
-    private final Path logPath;
+    /** Changed once, by {@link #renameForDeletion}, under the log's lock. */
+    private volatile Path logPath;
     private final long baseOffset;
     private final FileChannel channel;
     /** The same channel as reads hold it: closing the segment closes it only once no read holds it. */
@@ -593,16 +594,41 @@ final class LogSegment implements AutoCloseable {
     }
 
     /**
-     * Deletes the files now. A read still holding the log file keeps it open, so its bytes can still be sent
-     * whole: the name goes at once, the file itself when that read lets go. The index entries not written yet go
-     * unwritten, where {@link #close()} would write them into files about to go.
+     * Kafka's change of a deleted segment's file suffixes to {@code .deleted}, under the log's lock: lets go of the
+     * log file (a read still holding it reads on, whole; it closes with the last), closes the indexes for good and
+     * renames the files, which {@link #deleteFiles()} deletes later, off the lock ({@link FileDeletions}).
      */
-    void closeAndDelete() throws IOException {
+    void renameForDeletion() throws IOException {
         file.release();
+        logPath = FileDeletions.renameForDeletion(logPath);
+        offsetIndex.renameForDeletion();
+        timeIndex.renameForDeletion();
+        txnIndex.renameForDeletion();
+    }
+
+    /** Deletes the segment's files, as renamed for deletion or not: a deletion's last step. */
+    void deleteFiles() throws IOException {
         Files.deleteIfExists(logPath);
-        offsetIndex.closeAndDelete();
-        timeIndex.closeAndDelete();
-        txnIndex.closeAndDelete();
+        offsetIndex.deleteIfExists();
+        timeIndex.deleteIfExists();
+        txnIndex.deleteIfExists();
+    }
+
+    /**
+     * Lets go of the log file (a read holding it reads on, whole) and closes the indexes for good, without writing
+     * the index entries waiting, as {@link #close()} would: for a segment whose files go next.
+     */
+    void closeForDeletion() throws IOException {
+        file.release();
+        offsetIndex.closeForDeletion();
+        timeIndex.closeForDeletion();
+        txnIndex.close();
+    }
+
+    /** Deletes the files now ({@link #closeForDeletion()} first): for what was never shared (recovery, a copy). */
+    void closeAndDelete() throws IOException {
+        closeForDeletion();
+        deleteFiles();
     }
 
     @Override

@@ -10,13 +10,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,20 +27,29 @@ import org.slf4j.LoggerFactory;
  * {@link LogReader} reads across the segments, {@link LogRetention} picks which go from the start.
  *
  * <p>Threading: the changes are made under the log's monitor only (one writer at a time), as are the listings for
- * a flush and for the cleaner; {@link #sync} runs without it, so an append never waits for an fsync. Lookups take
- * no lock: they walk a concurrent map, so a read finds its segment while the writer rolls, deletes or swaps.
+ * a flush and for the cleaner; {@link #sync} runs without it, so an append never waits for an fsync, and so do the
+ * deletions of dropped segments' files and of a deleted log's directory, which the monitor only renames
+ * ({@link FileDeletions}). Lookups take no lock: they walk a concurrent map, so a read finds its segment while the
+ * writer rolls, deletes or swaps.
  */
 final class LogSegments {
     private static final Logger log = LoggerFactory.getLogger(LogSegments.class);
+    /** Kafka's suffix of a deleted partition's directory, renamed so until it is deleted. */
+    static final String DELETE_DIR_SUFFIX = "-delete";
 
     private final TopicPartition topicPartition;
-    private final Path dir;
+    /** The partition directory; renamed once, when the log is deleted ({@link #renameDirectoryForDeletion}). */
+    private volatile Path dir;
     private final ConcurrentSkipListMap<Long, LogSegment> segments;
     private volatile LogSegment active;
+    /** Deletes the files of the segments dropped, and of the directory, after their delay, off the log's lock. */
+    private final FileDeletions deletions;
 
-    LogSegments(TopicPartition topicPartition, Path dir, NavigableMap<Long, LogSegment> loaded) {
+    LogSegments(TopicPartition topicPartition, Path dir, NavigableMap<Long, LogSegment> loaded,
+                FileDeletions deletions) {
         this.topicPartition = topicPartition;
         this.dir = dir;
+        this.deletions = deletions;
         this.segments = new ConcurrentSkipListMap<>(loaded);
         this.active = segments.lastEntry().getValue();
     }
@@ -141,53 +149,80 @@ final class LogSegments {
         active = next;
     }
 
-    /** Takes the first segment out of the map (the caller deletes it). */
+    /** Takes the first segment out of the map (the caller deletes it: {@link #deleteLater}). */
     LogSegment removeFirst() {
         return segments.pollFirstEntry().getValue();
     }
 
     /**
-     * Deletes the segments at or past {@code offset} and truncates the one before, which becomes the active segment,
-     * at the batch holding {@code offset}; returns the bytes cut from it. A segment must start below {@code offset}.
+     * Deletes segments taken out of the map as Kafka does (deleteSegmentFiles, asynchronously): their files are renamed
+     * {@code .deleted} now, under the log's lock, and deleted {@code delayMs} ({@code file.delete.delay.ms}) later by
+     * {@link FileDeletions}, so that no append or read of the partition waits for the unlinks of large files.
      */
-    int truncateTo(long offset) throws IOException {
-        while (segments.lastKey() >= offset) {
-            segments.pollLastEntry().getValue().closeAndDelete();
+    void deleteLater(List<LogSegment> removed, long delayMs) throws IOException {
+        for (LogSegment segment : removed) {
+            segment.renameForDeletion();
         }
+        deletions.deleteLater("segments " + removed.stream().map(LogSegment::baseOffset)
+                .toList() + " of " + topicPartition, delayMs, () -> {
+                    for (LogSegment segment : removed) {
+                        segment.deleteFiles();
+                    }
+                });
+    }
+
+    /**
+     * Deletes the segments at or past {@code offset} ({@link #deleteLater}) and truncates the one before, which becomes
+     * the active segment, at the batch holding {@code offset}; returns the bytes cut from it. A segment must start
+     * below {@code offset}.
+     */
+    int truncateTo(long offset, long deleteDelayMs) throws IOException {
+        List<LogSegment> removed = new ArrayList<>();
+        while (segments.lastKey() >= offset) {
+            removed.add(segments.pollLastEntry().getValue());
+        }
+        deleteLater(removed, deleteDelayMs);
         active = segments.lastEntry().getValue();
         return active.truncateTo(offset);
     }
 
-    /** Deletes every segment and starts an empty active one at {@code offset}. */
+    /** Deletes every segment ({@link #deleteLater}) and starts an empty active one at {@code offset}. */
     void restartAt(long offset, LogConfig config, long now) throws IOException {
-        deleteAll();
+        List<LogSegment> removed = List.copyOf(segments.values());
+        segments.clear();
+        deleteLater(removed, config.fileDeleteDelayMs());
         LogSegment fresh = LogSegment.create(dir, offset, config, now);
         segments.put(offset, fresh);
         active = fresh;
     }
 
-    /** Closes and deletes every segment's files; the map is left empty. */
-    void deleteAll() throws IOException {
+    /**
+     * Closes every segment and renames the directory as Kafka's deletion of a topic's partition does, to
+     * {@code <topic>-<partition>.<id>-delete} (the topic name cut so the name stays within 255 characters), which
+     * {@link FileDeletions} deletes {@code delayMs} ({@code log.segment.delete.delay.ms}) later with all it holds,
+     * off the log's lock ({@link #deleteDirectoryIfEmpty} last). The directory's name is free at once for a topic
+     * of the same name.
+     */
+    void renameDirectoryForDeletion(long delayMs) throws IOException {
         for (LogSegment segment : segments.values()) {
-            segment.closeAndDelete();
+            segment.closeForDeletion();
         }
         segments.clear();
+        String suffix = "-" + topicPartition.partition() + "."
+                + UUID.randomUUID().toString().replace("-", "") + DELETE_DIR_SUFFIX;
+        String topic = topicPartition.topic();
+        Path renamed = dir.resolveSibling(topic.substring(0, Math.min(topic.length(), 255 - suffix.length())) + suffix);
+        Files.move(dir, renamed, StandardCopyOption.ATOMIC_MOVE);
+        dir = renamed;
+        deletions.deleteLater("the deleted log directory " + renamed, delayMs, () -> {
+            FileDeletions.deleteContents(renamed);
+            deleteDirectoryIfEmpty();
+        });
     }
 
-    /**
-     * Deletes every segment and whatever else the directory holds, then the directory unless the cleaner is writing
-     * a copy into it ({@link #deleteDirectoryIfEmpty}).
-     */
-    void deleteDirectory() throws IOException {
-        deleteAll();
-        try (Stream<Path> leftovers = Files.walk(dir)) {
-            for (Path path : leftovers.sorted(Comparator.reverseOrder()).toList()) {
-                if (!path.equals(dir)) {
-                    Files.deleteIfExists(path);
-                }
-            }
-        }
-        deleteDirectoryIfEmpty();
+    /** The partition directory: renamed for deletion once the log is deleted. */
+    Path dir() {
+        return dir;
     }
 
     /**

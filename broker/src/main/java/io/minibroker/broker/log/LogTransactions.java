@@ -44,6 +44,7 @@ final class LogTransactions {
     private final NavigableSet<Long> snapshotOffsets;
     private final OngoingTransactions ongoing = new OngoingTransactions();
     private final LogProducers producers = new LogProducers();
+    private final TransactionVerifications verifications = new TransactionVerifications();
     /** The newest snapshot written or loaded. */
     private ProducerSnapshot base;
     /** Where the last replay started reading batches (tests: that a snapshot spared the rest). */
@@ -129,6 +130,9 @@ final class LogTransactions {
      * transactional one opens or continues a transaction, or ends one.
      */
     void written(RecordBatch batch, LogSegment active, long highWatermark) throws IOException {
+        if (batch.isTransactional()) {
+            verifications.onWritten(batch.producerId(), batch.producerEpoch(), batch.isControl());
+        }
         if (!batch.isControl()) {
             producers.onDataBatch(batch.producerId(), batch.producerEpoch(), batch.baseSequence(),
                     batch.lastOffsetDelta(), batch.baseOffset(), batch.maxTimestamp());
@@ -167,6 +171,7 @@ final class LogTransactions {
      * {@link LogProducers#removeExpired}); the next snapshot leaves them out. Returns how many went.
      */
     int removeExpiredProducers(long now, long expirationMs) {
+        verifications.removeExpired(now, expirationMs);
         int removed = producers.removeExpired(now, expirationMs, ongoing.ongoing());
         if (removed > 0) {
             expiredSinceBase = true;
@@ -185,15 +190,56 @@ final class LogTransactions {
     /**
      * A leader's check of a client's producer batch: see {@link LogProducers#checkBatch}. And, as Kafka's
      * ProducerAppendInfo, a non-transactional batch of a producer with a transaction open here is INVALID_TXN_STATE:
-     * written, it would sit inside the transaction and be committed or aborted with it.
+     * written, it would sit inside the transaction and be committed or aborted with it. A transactional batch that
+     * would open a transaction here must present the guard of the verification its leader started before asking the
+     * coordinator (Kafka's batchMissingRequiredVerification), else it is INVALID_TXN_STATE too: its transaction may
+     * have ended since the coordinator answered. While a verification of the producer is held, a batch above its
+     * lowest sequence is OUT_OF_ORDER_SEQUENCE_NUMBER (see {@link TransactionVerifications}).
+     *
+     * @param guard what the append presents; null when verification is off
+     *              ({@code transaction.partition.verification.enable=false}), then any transactional batch goes in
      */
-    LogProducers.BatchMetadata checkBatch(RecordBatch batch) {
+    LogProducers.BatchMetadata checkBatch(RecordBatch batch, VerificationGuard guard) {
         LogProducers.BatchMetadata duplicate = producers.checkBatch(batch);
-        if (duplicate == null && !batch.isTransactional() && ongoing.isOpen(batch.producerId())) {
-            throw new LogException(Errors.INVALID_TXN_STATE, "expected a transactional batch from producer "
-                    + batch.producerId() + ", which has a transaction open in this partition");
+        if (duplicate != null) {
+            return duplicate;
         }
-        return duplicate;
+        long producerId = batch.producerId();
+        int lowestVerified = verifications.lowestSequence(producerId);
+        if (lowestVerified >= 0 && batch.baseSequence() > lowestVerified) {
+            throw new LogException(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, "batch of producer " + producerId
+                    + " from sequence " + batch.baseSequence() + " is ahead of sequence " + lowestVerified
+                    + ", still being verified");
+        }
+        if (!batch.isTransactional() && ongoing.isOpen(producerId)) {
+            throw new LogException(Errors.INVALID_TXN_STATE, "expected a transactional batch from producer "
+                    + producerId + ", which has a transaction open in this partition");
+        }
+        if (batch.isTransactional() && guard != null && !hasOngoingTransaction(producerId, batch.producerEpoch())
+                && !verifications.verifies(producerId, guard)) {
+            throw new LogException(Errors.INVALID_TXN_STATE, "batch of producer " + producerId + " at epoch "
+                    + batch.producerEpoch() + " was not part of an ongoing transaction");
+        }
+        return null;
+    }
+
+    /**
+     * Starts (or joins) a verification of the producer before its leader asks the coordinator about its transaction
+     * (Kafka's maybeStartTransactionVerification): its guard, or {@link VerificationGuard#SENTINEL} if it has a
+     * transaction open here at {@code epoch} already, which needs none.
+     *
+     * @param supportsEpochBump the producer uses transaction version 2 (its coordinator bumps the epoch at each end)
+     * @throws LogException INVALID_PRODUCER_EPOCH for an epoch older than the producer's here
+     */
+    VerificationGuard startVerification(long producerId, short epoch, int sequence, boolean supportsEpochBump,
+                                        long now) {
+        int known = producers.epoch(producerId);
+        if (known >= 0 && epoch < known) {
+            throw new LogException(Errors.INVALID_PRODUCER_EPOCH, "epoch " + epoch + " of producer " + producerId
+                    + " is older than its last seen epoch " + known);
+        }
+        return hasOngoingTransaction(producerId, epoch) ? VerificationGuard.SENTINEL
+                : verifications.start(producerId, epoch, sequence, supportsEpochBump, now);
     }
 
     /** A leader's check of a transaction marker: see {@link LogProducers#checkMarker}. */

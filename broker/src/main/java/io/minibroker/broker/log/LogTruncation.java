@@ -45,7 +45,7 @@ final class LogTruncation {
             truncateFullyAndStartAt(offset, epochCache, config, now);
             return;
         }
-        int removed = segments.truncateTo(offset);
+        int removed = segments.truncateTo(offset, config.fileDeleteDelayMs());
         // The log ends at the offset asked for, as Kafka's (LocalLog.truncateTo), though its last batch may end
         // before: a follower cut into a gap (offsets its leader's cleaner removed) fetches on from there.
         epochCache.truncateFromEnd(offset);

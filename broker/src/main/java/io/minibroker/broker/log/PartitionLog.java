@@ -40,7 +40,6 @@ public final class PartitionLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
 
     private final TopicPartition topicPartition;
-    private final Path dir;
     private final Clock clock;
     /** The segments and the active one: changed under this object's monitor, read without a lock. */
     private final LogSegments segments;
@@ -66,12 +65,11 @@ public final class PartitionLog implements AutoCloseable {
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Clock clock,
                          LogRecovery.Loaded loaded, long logStartOffset, long recoveryPoint,
-                         long producerIdExpirationMs) {
+                         long producerIdExpirationMs, FileDeletions deletions) {
         this.topicPartition = topicPartition;
-        this.dir = dir;
         this.config = config;
         this.clock = clock;
-        this.segments = new LogSegments(topicPartition, dir, loaded.segments());
+        this.segments = new LogSegments(topicPartition, dir, loaded.segments(), deletions);
         this.offsets = new LogOffsets(logStartOffset, this.segments.firstBaseOffset(),
                 this.segments.active().nextOffset());
         this.reader = new LogReader(this, this.segments);
@@ -90,15 +88,17 @@ public final class PartitionLog implements AutoCloseable {
      * @param logStartOffset         the checkpointed log start offset (0 if unknown)
      * @param producerIdExpirationMs {@code producer.id.expiration.ms}: the producers of a snapshot idle that long by
      *                               {@code clock} are left out as it loads (here and after a truncation), as Kafka's are
+     * @param deletions              deletes the files of the segments this log drops, and its directory once deleted,
+     *                               after their delay and off its lock (they are renamed under it)
      */
     public static PartitionLog open(Path logDir, TopicPartition topicPartition, LogConfig config, Clock clock,
                                     long recoveryPoint, long logStartOffset, boolean cleanShutdown,
-                                    long producerIdExpirationMs) throws IOException {
+                                    long producerIdExpirationMs, FileDeletions deletions) throws IOException {
         Path dir = logDir.resolve(topicPartition.dirName());
         LogRecovery.Loaded loaded = LogRecovery.load(dir, config, clock.millis(), recoveryPoint, logStartOffset,
                 cleanShutdown);
         PartitionLog partitionLog = new PartitionLog(topicPartition, dir, config, clock, loaded, logStartOffset,
-                cleanShutdown ? Long.MAX_VALUE : recoveryPoint, producerIdExpirationMs);
+                cleanShutdown ? Long.MAX_VALUE : recoveryPoint, producerIdExpirationMs, deletions);
         partitionLog.loadEpochCache(cleanShutdown);
         partitionLog.replayTransactions(partitionLog.recoveryPoint());
         if (!cleanShutdown) {
@@ -237,14 +237,19 @@ public final class PartitionLog implements AutoCloseable {
      * {@link #appendUnflushed(CheckedAppend, int)} of an idempotent producer's batch ({@code batch}, the client's, whose
      * records {@code checked} holds), checked against the producer's state under the lock of the write, so two
      * retries cannot both append (Kafka's ProducerAppendInfo for a client's batch): a repeat of one of the
-     * producer's last five batches is not written again but answered with the offsets it got then.
+     * producer's last five batches is not written again but answered with the offsets it got then. A transactional
+     * batch that would open the producer's transaction here must present the guard of its verification
+     * ({@link #startTransactionVerification}), still held: see {@link VerificationGuard}.
      *
+     * @param guard the verification's guard, {@link VerificationGuard#SENTINEL} if the append did not verify, or
+     *              null when transaction verification is off ({@code transaction.partition.verification.enable})
      * @throws LogException INVALID_PRODUCER_EPOCH, OUT_OF_ORDER_SEQUENCE_NUMBER or INVALID_TXN_STATE if the
      *     producer's state refuses it, or the log's error
      */
-    public AppendResult appendIdempotentUnflushed(CheckedAppend checked, RecordBatch batch, int leaderEpoch) {
+    public AppendResult appendIdempotentUnflushed(CheckedAppend checked, RecordBatch batch, int leaderEpoch,
+                                                  VerificationGuard guard) {
         synchronized (this) {
-            LogProducers.BatchMetadata duplicate = transactions.checkBatch(batch);
+            LogProducers.BatchMetadata duplicate = transactions.checkBatch(batch, guard);
             if (duplicate != null) {
                 // Kafka answers a repeat with the stored batch's timestamp as its LogAppendTime, whatever the type
                 return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), duplicate.timestamp(), -1, -1,
@@ -252,6 +257,22 @@ public final class PartitionLog implements AutoCloseable {
             }
             return appendUnflushed(checked, leaderEpoch);
         }
+    }
+
+    /**
+     * Starts a verification of a transactional producer's batch as this log's leader, before the coordinator is asked
+     * whether this partition is in the producer's transaction (Kafka's maybeStartTransactionVerification): the guard
+     * to present with the append, {@link VerificationGuard#SENTINEL} if the producer has its transaction open here at
+     * {@code epoch} already. A producer's verifications not yet followed by an append share one guard, and hold its
+     * batches above the lowest sequence verified back (OUT_OF_ORDER_SEQUENCE_NUMBER) until that one is in.
+     *
+     * @param sequence          the base sequence of the batch to verify
+     * @param supportsEpochBump the producer uses transaction version 2 (Produce v12+)
+     * @throws LogException INVALID_PRODUCER_EPOCH for an epoch older than the producer's in this log
+     */
+    public synchronized VerificationGuard startTransactionVerification(long producerId, short epoch, int sequence,
+                                                                       boolean supportsEpochBump) {
+        return transactions.startVerification(producerId, epoch, sequence, supportsEpochBump, clock.millis());
     }
 
     /**
@@ -346,7 +367,8 @@ public final class PartitionLog implements AutoCloseable {
      * Drops the producers whose last batch or marker is stamped {@code expirationMs}
      * ({@code producer.id.expiration.ms}) or more before {@code now}, unless they have a transaction open, as Kafka's
      * removeExpiredProducers: the log's producer state stays bounded however many producers came and went. In memory:
-     * the next snapshot (a roll, the close) leaves them out. Returns how many went.
+     * the next snapshot (a roll, the close) leaves them out. Verifications started as long ago and never followed by
+     * an append go too. Returns how many producers went.
      */
     public synchronized int removeExpiredProducers(long now, long expirationMs) {
         return transactions.removeExpiredProducers(now, expirationMs);
@@ -593,8 +615,9 @@ public final class PartitionLog implements AutoCloseable {
         return partitionMetadata;
     }
 
+    /** The partition directory; once the log is deleted, its new name until it goes ({@link #delete}). */
     public Path dir() {
-        return dir;
+        return segments.dir();
     }
 
     public long logStartOffset() {
@@ -690,11 +713,14 @@ public final class PartitionLog implements AutoCloseable {
         segments.closeAll();
     }
 
-    /** Closes the log and deletes its directory. */
-    synchronized void delete() throws IOException {
+    /**
+     * Closes the log and deletes its directory: renamed now, deleted {@code delayMs} later off this lock
+     * ({@link LogSegments#renameDirectoryForDeletion}), as Kafka's asynchronous deletion of a partition.
+     */
+    synchronized void delete(long delayMs) throws IOException {
         deleted = true;
         flushState.deleted();
-        segments.deleteDirectory();
+        segments.renameDirectoryForDeletion(delayMs);
     }
 
     /** Whether this log was deleted with its topic (a request that still holds it must not read or write it). */

@@ -27,7 +27,8 @@ final class TransactionIndex implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TransactionIndex.class);
     static final String SUFFIX = ".txnindex";
 
-    private final Path path;
+    /** Changed once, when its segment is deleted ({@link #renameForDeletion}), by the log's writer. */
+    private volatile Path path;
     /** Whether the file exists: from its first entry on, or it did when the index was opened. */
     private volatile boolean exists;
     /**
@@ -209,8 +210,17 @@ final class TransactionIndex implements AutoCloseable {
         }
     }
 
-    void closeAndDelete() throws IOException {
+    /**
+     * Closes the file and renames it for its deletion ({@link FileDeletions#renameForDeletion}); named so even if it
+     * does not exist, so that the deletion never takes a file a new segment of the same base offset made.
+     */
+    void renameForDeletion() throws IOException {
         close();
+        path = FileDeletions.renameForDeletion(path);
+    }
+
+    /** Deletes the file, renamed or not. */
+    void deleteIfExists() throws IOException {
         Files.deleteIfExists(path);
     }
 }

@@ -11,6 +11,8 @@
  *         00000000000000000000.index             8-byte entries: relative offset, file position
  *         00000000000000000000.timeindex         12-byte entries: timestamp, relative offset
  *         00000000000000001234.log ...           next segment, base offset 1234 (active)
+ *         00000000000000000000.log.deleted ...   a deleted segment's files, until file.delete.delay.ms has passed
+ *     gone-0.3f2a...-delete/                     a deleted topic's partition, until log.segment.delete.delay.ms
  * </pre>
  *
  * <p>{@link io.minibroker.broker.log.LogManager} opens every partition directory of {@code log.dirs};
@@ -21,7 +23,8 @@
  * {@code LogTruncation}, {@code LogFlushState} (the recovery point and flush bookkeeping) and {@code LogTransactions}
  * (producers and open transactions, {@code ProducerSnapshot} files, the last stable offset); {@code LogSegment} holds
  * one segment's files, {@code OffsetIndex} and {@code TimeIndex} its sparse indexes, {@code TransactionIndex} its
- * aborted transactions, {@code SharedFileChannel} keeps a segment's log file open while reads hold it, even after deletion, {@code LogRecovery} revalidates
+ * aborted transactions, {@code SharedFileChannel} keeps a segment's log file open while reads hold it, even after deletion,
+ * {@code FileDeletions} deletes what a log renamed for deletion after its delay, off its lock, {@code LogRecovery} revalidates
  * what a crash may have torn, and {@code OffsetCheckpointFile} reads and writes the checkpoints.
  */
 package io.minibroker.broker.log;

@@ -78,6 +78,15 @@ public final class MetadataHandler implements ApiHandler {
     }
 
     /**
+     * Whether a Metadata request asks for every topic: a null list, or (v0, which has no null) an empty one, as
+     * Kafka's KafkaApis.handleTopicMetadataRequest reads it. The authorizer and the handlers share this rule so that
+     * the topics answered are the topics filtered.
+     */
+    public static boolean asksForAllTopics(short version, List<MetadataRequestView.MetadataRequestTopic> requested) {
+        return requested == null || (requested.isEmpty() && version == 0);
+    }
+
+    /**
      * Whether the topics asked for are the ones named by id alone: as Kafka's KafkaApis, once any topic has a non-zero
      * id, the others (a zero id) are not answered.
      */
@@ -123,7 +132,7 @@ public final class MetadataHandler implements ApiHandler {
         node.endpointFor(context.listenerName()).ifPresent(endpoint ->
                 response.addBroker().nodeId(node.nodeId()).host(endpoint.host()).port(endpoint.port()));
         List<MetadataRequestView.MetadataRequestTopic> requested = metadataRequest.topics();
-        if (requested == null || (requested.isEmpty() && request.version() == 0)) { // v0: empty means all
+        if (asksForAllTopics(request.version(), requested)) {
             topics.all().forEach(topic -> describe(topic, response.addTopic()));
         } else {
             boolean mayCreate = autoCreate && metadataRequest.allowAutoTopicCreation();

@@ -13,6 +13,7 @@ import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.RecordValidationException;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.log.VerificationGuard;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicConfig;
@@ -36,11 +37,11 @@ import io.netty.buffer.ByteBuf;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -83,6 +84,12 @@ public final class ProduceHandler implements ApiHandler {
     /** Asked before a transactional producer's batches are appended; null where no coordinator is asked. */
     private final TransactionalProduceCheck transactions;
     /**
+     * Whether a transactional batch that opens its producer's transaction on a partition must present the guard of
+     * a verification started before the coordinator was asked ({@code transaction.partition.verification.enable},
+     * as Kafka's log checks it): off, or with no coordinator to ask, any is appended.
+     */
+    private final boolean verificationRequired;
+    /**
      * Per producer id, the append of its last request that asked the coordinator, done or not: a later request of the
      * producer asks (or appends) only after it, so that its batches keep their order however long an answer takes.
      */
@@ -97,6 +104,8 @@ public final class ProduceHandler implements ApiHandler {
                           Purgatory<DelayedFetch> fetchPurgatory, Executor disk, PartitionLeadership leadership,
                           BrokerTopicMetrics topicMetrics, TransactionalProduceCheck transactions) {
         this.transactions = transactions;
+        this.verificationRequired = transactions != null
+                && brokerConfig.get(BrokerConfig.TRANSACTION_PARTITION_VERIFICATION_ENABLE);
         this.topicMetrics = topicMetrics;
         this.topics = topics;
         this.brokerConfig = brokerConfig;
@@ -117,7 +126,10 @@ public final class ProduceHandler implements ApiHandler {
      * one of its partitions already has this producer's transaction open at this epoch (Kafka's
      * hasOngoingTransaction, under which its leader asks no coordinator either): then it is appended at once, but only
      * while none of the producer's earlier requests still waits for the coordinator. Requests that ask go one after
-     * the other per producer, so that its batches keep their order.
+     * the other per producer, so that its batches keep their order. Each partition's log hands out a
+     * {@link VerificationGuard} before the coordinator is asked, which the append presents: a transaction ended
+     * between the coordinator's answer and the append (its marker written meanwhile) refuses the batch
+     * INVALID_TXN_STATE, as Kafka's does, instead of letting it open a transaction no coordinator knows of.
      */
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
@@ -157,38 +169,74 @@ public final class ProduceHandler implements ApiHandler {
         ProduceRequestView body = new ProduceRequestView(request.body());
         if (body.transactionalId() == null) {
             return TransactionalRecords.in(body) ? refuseTransactionalWithoutId(request, body)
-                    : appendAll(request, body, Map.of());
+                    : appendAll(request, body, Verified.NOTHING);
         }
         TransactionalBatches transactional = transactions == null
                 ? null : transactionalBatches(request.version(), body, null);
         if (transactional == null) {
-            return appendAll(request, body, Map.of());
+            return appendAll(request, body, Verified.NOTHING);
         }
         long producerId = transactional.producerId();
         if (transactional.allOngoing() && !lastAsking.containsKey(producerId)) {
-            return appendAll(request, body, Map.of());
+            return appendAll(request, body, Verified.NOTHING);
         }
-        Set<TopicPartition> partitions = new LinkedHashSet<>();
+        Map<TopicPartition, ToVerify> partitions = new LinkedHashMap<>();
         transactionalBatches(request.version(), body, partitions);
         // A producer's requests arrive in order on its one connection, so this chains them in that order.
         CompletableFuture<Void> appendedHere = new CompletableFuture<>();
         CompletableFuture<Void> before = lastAsking.put(producerId, appendedHere);
         return (before == null ? CompletableFuture.<Void>completedFuture(null) : before)
-                .thenCompose(previousDone -> transactions.beforeAppend(body.transactionalId(), producerId,
-                        transactional.producerEpoch(), partitions, request.version()))
-                .handle((refused, failure) -> {
+                .thenCompose(previousDone -> verify(body.transactionalId(), transactional, partitions,
+                        request.version()))
+                .handle((verified, failure) -> {
                     try {
                         if (failure != null) {
                             throw failure instanceof CompletionException completion ? completion
                                     : new CompletionException(failure);
                         }
-                        return appendAll(request, body, refused);
+                        return appendAll(request, body, verified);
                     } finally { // appended (or failed): the producer's next request may go on
                         appendedHere.complete(null);
                         lastAsking.remove(producerId, appendedHere);
                     }
                 })
                 .thenCompose(appended -> appended);
+    }
+
+    /**
+     * What the coordinator said of a request's partitions (each one's error, none for those it accepted), and the
+     * guards of the verifications its logs started before it was asked.
+     */
+    private record Verified(Map<TopicPartition, Errors> refused, Map<TopicPartition, VerificationGuard> guards) {
+        static final Verified NOTHING = new Verified(Map.of(), Map.of());
+    }
+
+    /** A partition of a request that asks the coordinator: its log (null if none here) and its batch's sequence. */
+    private record ToVerify(PartitionLog log, int baseSequence) {
+    }
+
+    /**
+     * Starts a verification on each partition's log (Kafka's maybeStartTransactionVerification), then asks the
+     * coordinator. A log that refuses to start one (the batch's epoch is older than its producer's there) gives no
+     * guard: its append refuses the batch for the same reason.
+     */
+    private CompletionStage<Verified> verify(String transactionalId, TransactionalBatches producer,
+                                             Map<TopicPartition, ToVerify> partitions, short version) {
+        Map<TopicPartition, VerificationGuard> guards = new HashMap<>();
+        boolean supportsEpochBump = TransactionalProduceCheck.usesTransactionVersion2(version);
+        partitions.forEach((partition, toVerify) -> {
+            if (toVerify.log() == null) {
+                return; // answered by the append's own checks
+            }
+            try {
+                guards.put(partition, toVerify.log().startTransactionVerification(producer.producerId(),
+                        producer.producerEpoch(), toVerify.baseSequence(), supportsEpochBump));
+            } catch (LogException e) {
+                // refused again, with this error, when appended
+            }
+        });
+        return transactions.beforeAppend(transactionalId, producer.producerId(), producer.producerEpoch(),
+                partitions.keySet(), version).thenApply(refused -> new Verified(refused, guards));
     }
 
     /**
@@ -226,14 +274,15 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /**
-     * The producer of a request's transactional batches (null if it has none); their partitions are added to
-     * {@code partitions} unless it is null. Only a request that asks the coordinator needs them, so the common one
+     * The producer of a request's transactional batches (null if it has none); their partitions are put in
+     * {@code partitions} with their logs (null for a partition this broker has no log of) and their batches' base
+     * sequences unless it is null. Only a request that asks the coordinator needs them, so the common one
      * (every produce of a transaction after its first on each partition) makes no set. A pass that collects them
      * has decided to ask already, so it does not look at the partitions' transactions again (allOngoing is then
      * false, meaningless).
      */
     private TransactionalBatches transactionalBatches(short version, ProduceRequestView body,
-                                                      Set<TopicPartition> partitions) {
+                                                      Map<TopicPartition, ToVerify> partitions) {
         boolean byId = version >= TOPIC_IDS_FROM_VERSION;
         boolean any = false;
         long producerId = -1;
@@ -254,7 +303,9 @@ public final class ProduceHandler implements ApiHandler {
                         producerId = batch.producerId();
                         epoch = batch.producerEpoch();
                         if (partitions != null) {
-                            partitions.add(new TopicPartition(topic.get().name(), partitionData.index()));
+                            partitions.put(new TopicPartition(topic.get().name(), partitionData.index()),
+                                    new ToVerify(topics.partitionLog(topic.get(), partitionData.index()).orElse(null),
+                                            batch.baseSequence()));
                             allOngoing = false;
                         } else if (allOngoing) {
                             PartitionLog log = topics.partitionLog(topic.get(), partitionData.index()).orElse(null);
@@ -269,8 +320,7 @@ public final class ProduceHandler implements ApiHandler {
         return any ? new TransactionalBatches(producerId, epoch, allOngoing) : null;
     }
 
-    private CompletionStage<Struct> appendAll(Request request, ProduceRequestView body,
-                                              Map<TopicPartition, Errors> coordinatorErrors) {
+    private CompletionStage<Struct> appendAll(Request request, ProduceRequestView body, Verified verified) {
         short acks = body.acks();
         boolean validAcks = acks == 0 || acks == 1 || acks == -1;
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
@@ -305,7 +355,7 @@ public final class ProduceHandler implements ApiHandler {
                     anyError = true;
                     continue;
                 }
-                Errors byCoordinator = coordinatorErrors.getOrDefault(log.get().topicPartition(), Errors.NONE);
+                Errors byCoordinator = verified.refused().getOrDefault(log.get().topicPartition(), Errors.NONE);
                 if (byCoordinator != Errors.NONE) {
                     result.errorCode(byCoordinator.code());
                     anyError = true;
@@ -327,7 +377,10 @@ public final class ProduceHandler implements ApiHandler {
                     result.errorCode(refused.error().code());
                     withLogStartOffsetIfFailed(result, log.get());
                 } else {
-                    appended = append(request.version(), log.get(), partitionData.records(), result, meters);
+                    VerificationGuard guard = verificationRequired
+                            ? verified.guards().getOrDefault(log.get().topicPartition(), VerificationGuard.SENTINEL)
+                            : null;
+                    appended = append(request.version(), log.get(), partitionData.records(), guard, result, meters);
                 }
                 if (appended == null) {
                     if (BrokerTopicMetrics.failsProduce(Errors.forCode(result.errorCode()))) {
@@ -405,8 +458,10 @@ public final class ProduceHandler implements ApiHandler {
      * Appends one partition's records and fills its response; null (with the error set) if refused. A retried
      * batch of an idempotent producer is not written again: it is answered with the offsets it got the first
      * time, as Kafka does.
+     *
+     * @param guard what a transactional batch presents to its log: see {@link PartitionLog#appendIdempotentUnflushed}
      */
-    private AppendResult append(short version, PartitionLog log, ByteBuf records,
+    private AppendResult append(short version, PartitionLog log, ByteBuf records, VerificationGuard guard,
                                 PartitionProduceResponse result, BrokerTopicMetrics.TopicMeters meters) {
         try {
             if (records == null) {
@@ -423,7 +478,7 @@ public final class ProduceHandler implements ApiHandler {
                 int leaderEpoch = leadership.leaderEpoch(log.topicPartition());
                 // An idempotent producer's batch is checked against its state in the log, under the write's lock.
                 appended = batch.producerId() < 0 ? log.appendUnflushed(checked, leaderEpoch)
-                        : log.appendIdempotentUnflushed(checked, batch, leaderEpoch);
+                        : log.appendIdempotentUnflushed(checked, batch, leaderEpoch, guard);
             }
             result.baseOffset(appended.firstOffset())
                     .logAppendTimeMs(appended.logAppendTime())

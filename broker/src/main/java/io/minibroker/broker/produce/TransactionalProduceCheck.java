@@ -16,6 +16,14 @@ import java.util.concurrent.CompletionStage;
 @FunctionalInterface
 public interface TransactionalProduceCheck {
 
+    /** From this Produce version the client uses transaction version 2 (KIP-890): it sends no AddPartitionsToTxn. */
+    short TRANSACTION_VERSION_2_PRODUCE_FROM = 12;
+
+    /** Whether a Produce of {@code produceVersion} comes from a transaction version 2 client. */
+    static boolean usesTransactionVersion2(short produceVersion) {
+        return produceVersion >= TRANSACTION_VERSION_2_PRODUCE_FROM;
+    }
+
     CompletionStage<Map<TopicPartition, Errors>> beforeAppend(String transactionalId, long producerId,
                                                                 short producerEpoch,
                                                                 Collection<TopicPartition> partitions,

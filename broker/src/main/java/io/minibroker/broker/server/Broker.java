@@ -195,6 +195,7 @@ public final class Broker implements AutoCloseable {
                     config.get(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS));
             broker.topics.logs().addListener(broker.maintenance); // rolled segments flushed right after
+            broker.topics.logs().deleteFilesOn(broker.maintenance); // deleted files after file.delete.delay.ms
             if (!config.inCluster()) {
                 broker.highWatermarks = new HighWatermarkCheckpointer(broker.topics.logs(),
                         broker.topics.logs()::highWatermarks,

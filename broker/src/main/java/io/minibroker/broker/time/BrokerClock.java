@@ -15,6 +15,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * The broker's one clock: every class of the broker that needs the time asks this, never the system, so that a
@@ -34,9 +35,10 @@ import java.util.concurrent.TimeoutException;
  * <p>Periodic work (retention rounds, offsets' expiry, checkpoints, ISR checks) is scheduled through
  * {@link #scheduleWithFixedDelay}: on the system clock by its executor's own timer; on a manual clock by
  * {@link ManualClock#advance}, which runs each round that became due on its executor and waits for it, so that
- * when {@code advance} returns, the rounds it made due have run. Network timeouts (a client's socket, Netty's idle
- * close, a blocking request to another node, a cluster's heartbeats) stay on real time: they measure a peer, not
- * the broker.
+ * when {@code advance} returns, the rounds it made due have run; so is a task run once after a delay
+ * ({@link #scheduleOnce}: a deleted segment's files, {@code file.delete.delay.ms} later). Network timeouts (a
+ * client's socket, Netty's idle close, a blocking request to another node, a cluster's heartbeats) stay on real time:
+ * they measure a peer, not the broker.
  *
  * <p>One {@code advance} is one jump: whatever fires during it sees the time after the jump, so work that a due
  * operation schedules (a group's initial delay extended by another delay, say) counts from there. A test that
@@ -118,17 +120,101 @@ public final class BrokerClock {
      * at its next turn, as a round that failed must not cancel the schedule.
      */
     public void scheduleWithFixedDelay(ScheduledExecutorService executor, String what, long periodMs, Runnable task) {
-        Runnable guarded = () -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                LOG.error("{} failed; it runs again in {} ms", what, periodMs, e);
-            }
-        };
+        Runnable guarded = logFailures(task, e -> LOG.error("{} failed; it runs again in {} ms", what, periodMs, e));
         if (monotonic instanceof ManualClock manualClock) {
             new ManualRounds(manualClock, executor, what, periodMs, guarded).subscribe();
         } else {
             executor.scheduleWithFixedDelay(guarded, periodMs, periodMs, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Runs {@code task} once on {@code executor}, {@code delayMs} from now: on the system clock by the executor's own
+     * timer; on a manual clock at the first {@link ManualClock#advance} that reaches it, which waits for it (as for
+     * {@link #scheduleWithFixedDelay}), or at once, unwaited, if it is due already (the caller may be that executor's
+     * own thread). A task that throws is logged.
+     *
+     * @throws RejectedExecutionException if the executor is shut down
+     */
+    public void scheduleOnce(ScheduledExecutorService executor, String what, long delayMs, Runnable task) {
+        Runnable guarded = logFailures(task, e -> LOG.error("{} failed", what, e));
+        if (monotonic instanceof ManualClock manualClock && delayMs > 0) {
+            new ManualOnce(manualClock, executor, what, manualClock.nowMs() + delayMs, guarded).subscribe();
+        } else {
+            executor.schedule(guarded, Math.max(0, delayMs), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** {@code task}, its failure handed to {@code log} rather than thrown into the executor, which would drop it. */
+    private static Runnable logFailures(Runnable task, Consumer<RuntimeException> log) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                log.accept(e);
+            }
+        };
+    }
+
+    /**
+     * Runs {@code task} on {@code executor} and waits for it, for a manual clock's advance; false if the executor is
+     * shut down.
+     */
+    private static boolean runAndWait(ScheduledExecutorService executor, String what, Runnable task) {
+        Future<?> run;
+        try {
+            run = executor.submit(task);
+        } catch (RejectedExecutionException stopped) {
+            return false;
+        }
+        try {
+            run.get(ROUND_WAIT_S, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("{}: a task made due by the manual clock did not finish", what, e);
+        }
+        return true;
+    }
+
+    private static void unsubscribe(AutoCloseable subscription, String what) {
+        try {
+            subscription.close();
+        } catch (Exception e) {
+            LOG.debug("could not unsubscribe {} from the manual clock", what, e);
+        }
+    }
+
+    /** One task on a manual clock, run by the advance that makes it due. */
+    private static final class ManualOnce implements Runnable {
+        private final ManualClock clock;
+        private final ScheduledExecutorService executor;
+        private final String what;
+        private final long dueMs;
+        private final Runnable task;
+        private AutoCloseable subscription;
+        private boolean done;
+
+        ManualOnce(ManualClock clock, ScheduledExecutorService executor, String what, long dueMs, Runnable task) {
+            this.clock = clock;
+            this.executor = executor;
+            this.what = what;
+            this.dueMs = dueMs;
+            this.task = task;
+        }
+
+        synchronized void subscribe() {
+            subscription = clock.onAdvance(this);
+        }
+
+        @Override
+        public synchronized void run() {
+            if (done || clock.nowMs() < dueMs) {
+                return;
+            }
+            done = true;
+            unsubscribe(subscription, what);
+            runAndWait(executor, what, task);
         }
     }
 
@@ -161,30 +247,12 @@ public final class BrokerClock {
             if (clock.nowMs() < dueMs) {
                 return;
             }
-            Future<?> round;
-            try {
-                round = executor.submit(task);
-            } catch (RejectedExecutionException stopped) {
-                unsubscribe();
+            if (!runAndWait(executor, what, task)) {
+                unsubscribe(subscription, what);
                 return;
-            }
-            try {
-                round.get(ROUND_WAIT_S, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                LOG.warn("{}: a round made due by the manual clock did not finish", what, e);
             }
             // Fixed delay: the next round is a period after this one, however far the clock jumped.
             dueMs = clock.nowMs() + periodMs;
-        }
-
-        private void unsubscribe() {
-            try {
-                subscription.close();
-            } catch (Exception e) {
-                LOG.debug("could not unsubscribe {} from the manual clock", what, e);
-            }
         }
     }
 

@@ -43,15 +43,14 @@ public final class TopicConfig {
     public static final String MAX_COMPACTION_LAG_MS = "max.compaction.lag.ms";
     public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
     public static final String SEGMENT_JITTER_MS = "segment.jitter.ms";
+    public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
     // Kafka's topic configs that are validated, kept and described but change nothing here yet: codec levels
-    // (recompression uses each codec's default level), replication throttles, the delay before deleting files (a
-    // deleted segment closes after its last read instead) and preallocation.
+    // (recompression uses each codec's default level), replication throttles and preallocation.
     public static final String COMPRESSION_GZIP_LEVEL = "compression.gzip.level";
     public static final String COMPRESSION_LZ4_LEVEL = "compression.lz4.level";
     public static final String COMPRESSION_ZSTD_LEVEL = "compression.zstd.level";
     public static final String LEADER_REPLICATION_THROTTLED_REPLICAS = "leader.replication.throttled.replicas";
     public static final String FOLLOWER_REPLICATION_THROTTLED_REPLICAS = "follower.replication.throttled.replicas";
-    public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
     public static final String PREALLOCATE = "preallocate";
     // Tiered storage, which minibroker does not offer: only the values that leave it off are accepted.
     public static final String REMOTE_STORAGE_ENABLE = "remote.storage.enable";
@@ -138,7 +137,7 @@ public final class TopicConfig {
             Map.entry(DELETE_RETENTION_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS))),
             Map.entry(MIN_COMPACTION_LAG_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS))),
             Map.entry(MAX_COMPACTION_LAG_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_CLEANER_MAX_COMPACTION_LAG_MS))),
-            Map.entry(FILE_DELETE_DELAY_MS, List.of(BrokerSynonym.unread("log.segment.delete.delay.ms", "60000"))),
+            Map.entry(FILE_DELETE_DELAY_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS))),
             Map.entry(MIN_CLEANABLE_DIRTY_RATIO, List.of(BrokerSynonym.of(BrokerConfig.LOG_CLEANER_MIN_CLEANABLE_RATIO))),
             Map.entry(CLEANUP_POLICY, List.of(BrokerSynonym.unread("log.cleanup.policy", "delete"))),
             Map.entry(UNCLEAN_LEADER_ELECTION_ENABLE, List.of(BrokerSynonym.of(BrokerConfig.UNCLEAN_LEADER_ELECTION_ENABLE))),
@@ -202,13 +201,13 @@ public final class TopicConfig {
         values.put(MIN_COMPACTION_LAG_MS, Long.toString(broker.get(BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS)));
         values.put(MAX_COMPACTION_LAG_MS, Long.toString(broker.get(BrokerConfig.LOG_CLEANER_MAX_COMPACTION_LAG_MS)));
         values.put(MIN_CLEANABLE_DIRTY_RATIO, Double.toString(broker.get(BrokerConfig.LOG_CLEANER_MIN_CLEANABLE_RATIO)));
+        values.put(FILE_DELETE_DELAY_MS, Long.toString(broker.get(BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS)));
         // Kafka's defaults for the keys kept without effect (see above).
         values.put(COMPRESSION_GZIP_LEVEL, "-1");
         values.put(COMPRESSION_LZ4_LEVEL, "9");
         values.put(COMPRESSION_ZSTD_LEVEL, "3");
         values.put(LEADER_REPLICATION_THROTTLED_REPLICAS, "");
         values.put(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, "");
-        values.put(FILE_DELETE_DELAY_MS, "60000");
         values.put(SEGMENT_JITTER_MS, "0");
         values.put(PREALLOCATE, "false");
         values.put(REMOTE_STORAGE_ENABLE, "false");
@@ -351,6 +350,7 @@ public final class TopicConfig {
                 .minCompactionLagMs(Long.parseLong(values.get(MIN_COMPACTION_LAG_MS)))
                 .maxCompactionLagMs(Long.parseLong(values.get(MAX_COMPACTION_LAG_MS)))
                 .minCleanableDirtyRatio(Double.parseDouble(values.get(MIN_CLEANABLE_DIRTY_RATIO)))
+                .fileDeleteDelayMs(Long.parseLong(values.get(FILE_DELETE_DELAY_MS)))
                 .build();
     }
 

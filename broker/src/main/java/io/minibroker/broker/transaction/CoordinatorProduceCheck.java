@@ -27,8 +27,6 @@ import java.util.function.Supplier;
  */
 public final class CoordinatorProduceCheck implements TransactionalProduceCheck {
 
-    /** Produce v12+: the client uses transaction version 2. */
-    private static final short IMPLICIT_ADD_FROM = 12;
     /** Produce v11+: the client knows TRANSACTION_ABORTABLE. */
     private static final short ABORTABLE_FROM = 11;
 
@@ -109,7 +107,7 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
 
     /** Produce v12+ adds the partitions to the transaction; below, they are only verified. */
     static boolean addsImplicitly(short produceVersion) {
-        return produceVersion >= IMPLICIT_ADD_FROM;
+        return TransactionalProduceCheck.usesTransactionVersion2(produceVersion);
     }
 
     /** Each partition's coordinator answer as the produce answers it. */

@@ -100,7 +100,7 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.markers = new TransactionMarkers(appender, thread, backoffs);
         this.writer = new TransactionStateWriter(stateLog, partitions, config.transactionVersion(), thread);
         TransactionExpiry expiry = new TransactionExpiry(transactions, writer, this::prepareEnd,
-                config.idExpirationMs(), producerIds, clock);
+                config.idExpirationMs(), config.transactionVersion(), producerIds, clock);
         clock.scheduleWithFixedDelay(thread, "aborting timed out transactions", config.abortTimedOutIntervalMs(),
                 expiry::abortTimedOutTransactions);
         clock.scheduleWithFixedDelay(thread, "removing expired transactional ids", config.removeExpiredIntervalMs(),
@@ -232,7 +232,8 @@ public final class TransactionCoordinator implements AutoCloseable {
                 // and its retry bumps the epoch once more.
                 short fenced = (short) (current.producerEpoch() + 1);
                 TransactionMetadata aborting = current.transitionTo(
-                        TransactionState.PREPARE_ABORT, current.producerId(), fenced, current.lastEpochWhenFenced(),
+                        TransactionState.PREPARE_ABORT, current.producerId(), fenced,
+                        current.lastEpochWhenFenced(config.transactionVersion()),
                         current.partitions(), current.startTimestamp(), now);
                 return prepareEnd(entry, aborting).thenApply(error -> ProducerIdAndEpoch.failed(
                         error == Errors.NONE ? Errors.CONCURRENT_TRANSACTIONS : error));

@@ -30,17 +30,20 @@ final class TransactionExpiry {
     /** The coordinator's way to end a transaction: writes the PrepareAbort, then the markers and the Complete. */
     private final BiConsumer<TransactionCoordinator.Entry, TransactionMetadata> prepareEnd;
     private final long idExpirationMs;
+    /** The finalized {@code transaction.version}: see {@link TransactionMetadata#lastEpochWhenFenced}. */
+    private final short transactionVersion;
     /** New producer ids, for a producer moved off its id's last epoch. */
     private final LongSupplier producerIds;
     private final BrokerClock clock;
 
     TransactionExpiry(Map<String, TransactionCoordinator.Entry> transactions, TransactionStateWriter writer,
                       BiConsumer<TransactionCoordinator.Entry, TransactionMetadata> prepareEnd, long idExpirationMs,
-                      LongSupplier producerIds, BrokerClock clock) {
+                      short transactionVersion, LongSupplier producerIds, BrokerClock clock) {
         this.transactions = transactions;
         this.writer = writer;
         this.prepareEnd = prepareEnd;
         this.idExpirationMs = idExpirationMs;
+        this.transactionVersion = transactionVersion;
         this.producerIds = producerIds;
         this.clock = clock;
     }
@@ -62,7 +65,7 @@ final class TransactionExpiry {
             // else its EndTxn retried after this abort would go on from Short.MAX_VALUE.
             short epoch = current.producerEpoch();
             boolean bump = epoch < Short.MAX_VALUE;
-            short last = bump ? current.lastEpochWhenFenced() : current.lastProducerEpoch();
+            short last = bump ? current.lastEpochWhenFenced(transactionVersion) : current.lastProducerEpoch();
             TransactionMetadata prepared = current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
                     bump ? (short) (epoch + 1) : epoch, last, current.partitions(), current.startTimestamp(), now);
             if (current.clientTransactionVersion() >= 2 && TransactionMetadata.isEpochExhausted(epoch)) {

@@ -34,12 +34,16 @@ public record TransactionMetadata(String transactionalId, long producerId, long 
 
     /**
      * The last epoch to record when the coordinator fences this id's open transaction (its timeout, or another
-     * instance's InitProducerId). Under TV1 none, as Kafka's endTransactionWithTV1 records for an epoch fence: the
-     * fenced producer's KIP-360 InitProducerId naming its epoch is then PRODUCER_FENCED, not taken for a retried
-     * bump. Under TV2 the fenced epoch, the one a TV2 producer's retried EndTxn names.
+     * instance's InitProducerId). Kafka's coordinator ends a fenced transaction by the finalized transaction version,
+     * whatever the client's: at version 2 the fenced epoch, so that a retried EndTxn (TV2) or a KIP-360
+     * InitProducerId naming it (any client) is taken for a retry and answered with the bumped epoch; at version 1 none,
+     * as its endTransactionWithTV1 records, so that InitProducerId is PRODUCER_FENCED. Checked against Kafka 4.3.1 with
+     * transaction.version 2 and 1 finalized.
+     *
+     * @param finalizedTransactionVersion the coordinator's {@code transaction.version} feature level
      */
-    public short lastEpochWhenFenced() {
-        return clientTransactionVersion >= 2 ? producerEpoch : NO_EPOCH;
+    public short lastEpochWhenFenced(short finalizedTransactionVersion) {
+        return finalizedTransactionVersion >= 2 ? producerEpoch : NO_EPOCH;
     }
 
     /** This state moved to {@code next}, with the other values given; throws on a move Kafka does not allow. */

@@ -186,6 +186,24 @@ class DirectChecksTest {
         assertThat(served).as("served: the id names no topic this broker knows, which its handler answers").hasSize(1);
     }
 
+    /**
+     * A Metadata v0 request with no topics asks for all of them (as a null list does from v1): the answer keeps only
+     * the topics the principal may describe.
+     */
+    @Test
+    void metadataV0WithNoTopicsAnswersOnlyTheDescribableTopics() {
+        MetadataRequestView request = new MetadataRequestView();
+        request.topics(new ArrayList<>());
+        MetadataResponseView response = new MetadataResponseView(call(CLIENT, ApiKey.METADATA, (short) 0,
+                request.struct(), () -> {
+                    MetadataResponseView all = new MetadataResponseView();
+                    all.addTopic().name("open");
+                    all.addTopic().name("secret");
+                    return all.struct();
+                }));
+        assertThat(response.topics()).extracting(t -> t.name()).containsExactly("open");
+    }
+
     private static Struct leaderEpochRequest() {
         OffsetForLeaderEpochRequestView request = new OffsetForLeaderEpochRequestView().replicaId(2);
         request.addTopic().topic("closed").addPartition().partition(0);

@@ -16,6 +16,7 @@ import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -43,7 +44,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
 import static io.minibroker.broker.server.Eventually.await;
@@ -227,9 +227,14 @@ class GroupCoordinatorFailoverTest {
 
     /**
      * A consumer reads and commits half the records, its coordinator is taken down, it reads and commits the rest;
-     * it is assigned its partitions once only (the new coordinator knew the group: no rebalance), never gets a
-     * record below what it had committed, and gets every record. Every remaining node's admin then lists the final
-     * commits, and a new consumer of the group starts after them.
+     * it is assigned its partitions once only and keeps its member id and generation (member epoch): the new
+     * coordinator knew the group, so there was no rebalance. It never gets a record below what it had committed,
+     * and gets every record. Every remaining node's admin then lists the final commits, and a new consumer of the
+     * group starts after them.
+     *
+     * <p>The listener's calls are kept in order, so that a failure tells how the consumer was rebalanced: a member
+     * fenced by its coordinator loses its partitions and is assigned them again when it rejoins; a new target
+     * assignment revokes some; a first assignment whose topic the client cannot name yet is an empty one.
      */
     private void consumeThroughCoordinatorLoss(IntConsumer takeDown, boolean consumerProtocol) throws Exception {
         String group = groupNotCoordinatedByTheController();
@@ -237,24 +242,35 @@ class GroupCoordinatorFailoverTest {
         produce(0, 50);
         Map<TopicPartition, Long> committed = new HashMap<>();
         Set<String> seen = new HashSet<>();
-        AtomicInteger assignments = new AtomicInteger();
+        List<String> rebalances = new ArrayList<>(); // called on this thread, in poll
         try (KafkaConsumer<String, String> consumer = consumer(group, consumerProtocol)) {
             consumer.subscribe(List.of(TOPIC), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                    rebalances.add("revoked " + numbers(partitions));
                 }
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                    assignments.incrementAndGet();
+                    rebalances.add("assigned " + numbers(partitions));
+                }
+
+                @Override
+                public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                    rebalances.add("lost " + numbers(partitions));
                 }
             });
             consumeAndCommit(consumer, 50, seen, committed);
+            ConsumerGroupMetadata before = consumer.groupMetadata();
             takeDown.accept(coordinator);
             produce(50, 100);
             consumeAndCommit(consumer, 100, seen, committed);
+            ConsumerGroupMetadata after = consumer.groupMetadata();
+            assertThat(rebalances).as("the rebalance listener's calls").containsExactly("assigned [0, 1, 2]");
+            assertThat(List.of(after.memberId(), after.generationId()))
+                    .as("member id and generation after the coordinator's loss, calls %s", rebalances)
+                    .isEqualTo(List.of(before.memberId(), before.generationId()));
         }
-        assertThat(assignments).as("rebalances the consumer went through").hasValue(1);
         assertThat(seen).as("every record").hasSize(100);
         assertThat(committed.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(100);
         assertThat(awaitCoordinator(0, group)).as("a new coordinator").isNotEqualTo(coordinator);
@@ -398,6 +414,11 @@ class GroupCoordinatorFailoverTest {
             values.add("v" + i);
         }
         return values;
+    }
+
+    /** The partition numbers, in order (the consumers pass them in orders of their own). */
+    private static List<Integer> numbers(Collection<TopicPartition> partitions) {
+        return partitions.stream().map(TopicPartition::partition).sorted().toList();
     }
 
     /** A consumer of the group that bootstraps from the controller's node, which stays up. */

@@ -250,6 +250,62 @@ class ShareGroupStateInitializationTest {
         assertThat(state().initialized).isEmpty();
     }
 
+    /**
+     * A topic that leaves every member's subscription keeps its share state, as in Kafka 4.3.1, whose group coordinator
+     * deletes share-group state only for DeleteGroups and DeleteShareGroupOffsets (and forgets a deleted topic's), never
+     * for a heartbeat: record 15 keeps it initialized, nothing is deleted, and a member subscribing to it again is
+     * assigned its partitions at that heartbeat, with no new initialization (which would reset its state).
+     */
+    @Test
+    void aTopicNoLongerSubscribedKeepsItsState() throws Exception {
+        List<Map<UUID, Set<Integer>>> deleted = new CopyOnWriteArrayList<>();
+        coordinator.deleteShareStateWith((groupId, partitions) -> {
+            deleted.add(partitions);
+            return CompletableFuture.completedFuture(null);
+        });
+        topics.create("other", 1, 1, Map.of(), false);
+        UUID other = topics.get("other").orElseThrow().id();
+        heartbeat(0, List.of("queue", "other"));
+        asked.get(0).answer().complete(null);
+        assertThat(heartbeat(1, null).assignment()).isEqualTo(Map.of(queue, Set.of(0, 1), other, Set.of(0)));
+
+        ShareGroupHeartbeat.Response unsubscribed = heartbeat(2, List.of("other"));
+        assertThat(unsubscribed.memberEpoch()).isEqualTo(3);
+        assertThat(unsubscribed.assignment()).isEqualTo(Map.of(other, Set.of(0)));
+        heartbeat(3, null);
+        assertThat(state().initialized).containsOnlyKeys(queue, other);
+        assertThat(state().initializing).isEmpty();
+        assertThat(state().deleting).as("nothing moves to deleting").isEmpty();
+        assertThat(deleted).as("no DeleteShareGroupState").isEmpty();
+
+        ShareGroupHeartbeat.Response again = heartbeat(3, List.of("queue", "other"));
+        assertThat(again.memberEpoch()).isEqualTo(4);
+        assertThat(again.assignment()).as("initialized still: assigned at once")
+                .isEqualTo(Map.of(queue, Set.of(0, 1), other, Set.of(0)));
+        assertThat(asked).as("not initialized again").hasSize(1);
+        assertThat(deleted).isEmpty();
+    }
+
+    /**
+     * A heartbeat that initializes a subscribed topic still deleting (its DeleteShareGroupOffsets not finished) takes
+     * it out of deleting, as Kafka's addInitializingTopicsRecords does (with a warning there).
+     */
+    @Test
+    void initializingATopicStillDeletingTakesItOutOfDeleting() throws Exception {
+        heartbeat(0, List.of("queue"));
+        asked.get(0).answer().complete(null);
+        heartbeat(ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH, null);
+        assertThat(coordinator.shareGroupMembership().startOffsetsDeletion("g", Set.of(queue)).toCompletableFuture()
+                .get().partitions()).isEqualTo(Map.of(queue, Set.of(0, 1)));
+        assertThat(state().deleting).containsOnlyKeys(queue);
+
+        assertThat(heartbeat(0, List.of("queue")).assignment()).isEmpty();
+        assertThat(asked).hasSize(2);
+        assertThat(asked.get(1).partitions()).isEqualTo(Map.of(queue, Set.of(0, 1)));
+        assertThat(state().initializing.get(queue).partitions()).containsExactly(0, 1);
+        assertThat(state().deleting).isEmpty();
+    }
+
     /** A heartbeat refused for its unknown member, once the coordinator's thread has run what was queued before. */
     private void heartbeatToDrainTheCoordinatorThread() throws Exception {
         assertThat(coordinator.shareGroupHeartbeat(new ShareGroupHeartbeat.Request("g", "other", 1, null, null,

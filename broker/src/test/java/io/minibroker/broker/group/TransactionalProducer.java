@@ -1,14 +1,12 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.transaction.TransactionalProducerInit;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.List;
 
-import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -23,29 +21,12 @@ record TransactionalProducer(String transactionalId, long id, short epoch) {
 
     /**
      * InitProducerId for the transactional id, once FindCoordinator has the transaction state topic made and its
-     * coordinator up. Again for the same id, it bumps the epoch.
+     * coordinator up ({@link TransactionalProducerInit}). Again for the same id, it bumps the epoch.
      */
     static TransactionalProducer init(GroupWireClient client, String transactionalId) {
-        TransactionalProducer[] initialized = new TransactionalProducer[1];
-        await(() -> {
-            try {
-                Struct found = client.call(ApiKey.FIND_COORDINATOR, 4, ApiKey.FIND_COORDINATOR.request().newMessage()
-                        .set("KeyType", (byte) 1).set("CoordinatorKeys", List.of(transactionalId)));
-                if (found.getStructs("Coordinators").get(0).getInt16("ErrorCode") != 0) {
-                    return false;
-                }
-                Struct answer = client.call(ApiKey.INIT_PRODUCER_ID, 3, ApiKey.INIT_PRODUCER_ID.request()
-                        .newMessage().set("TransactionalId", transactionalId)
-                        .set("TransactionTimeoutMs", TRANSACTION_TIMEOUT_MS).set("ProducerId", -1L)
-                        .set("ProducerEpoch", (short) -1));
-                initialized[0] = new TransactionalProducer(transactionalId, answer.getInt64("ProducerId"),
-                        answer.getInt16("ProducerEpoch"));
-                return answer.getInt16("ErrorCode") == 0;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, "InitProducerId for " + transactionalId);
-        return initialized[0];
+        TransactionalProducerInit.Initialized initialized =
+                TransactionalProducerInit.init(client::call, transactionalId, TRANSACTION_TIMEOUT_MS);
+        return new TransactionalProducer(transactionalId, initialized.producerId(), initialized.epoch());
     }
 
     /** {@link #init} then AddOffsetsToTxn of the group: ready for its TxnOffsetCommits. */

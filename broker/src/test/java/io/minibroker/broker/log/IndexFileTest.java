@@ -190,14 +190,19 @@ class IndexFileTest {
     }
 
     @Test
-    void aDeletedIndexDoesNotWriteItsTail() throws Exception {
+    void anIndexRenamedForDeletionDoesNotWriteItsTail() throws Exception {
         Path path = dir.resolve("00000000000000000000.timeindex");
+        Path renamed = dir.resolve("00000000000000000000.timeindex.deleted");
         TimeIndex index = TimeIndex.open(path, 0, false, false);
         index.maybeAppend(1000, 4);
-        index.closeAndDelete();
+        index.renameForDeletion();
         assertThat(path).doesNotExist();
+        assertThat(renamed).isEmptyFile();
         index.flush(); // a flush that took the segment before retention deleted it: nothing to write
         assertThat(path).doesNotExist();
+        assertThat(renamed).isEmptyFile();
+        index.deleteIfExists();
+        assertThat(renamed).doesNotExist();
     }
 
     /** A time index of a segment based at 100 with the two entries given. */

@@ -516,7 +516,7 @@ class PartitionLogTest {
         LogReadResult read = log.read(0, 1 << 20, true, Long.MAX_VALUE);
         List<TestBatches.Entry> expected = decode(log.read(0, 1 << 20, true, Long.MAX_VALUE));
 
-        log.delete();
+        log.delete(0);
         log = null;
         assertThat(decode(read)).isEqualTo(expected).isNotEmpty();
     }
@@ -530,7 +530,7 @@ class PartitionLogTest {
         log.assignLeaderEpoch(3); // an epoch checkpoint is pending too
         Path dir = log.dir();
 
-        log.delete();
+        log.delete(0);
         PartitionLog deleted = log;
         log = null;
 

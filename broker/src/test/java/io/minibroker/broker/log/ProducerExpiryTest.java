@@ -132,7 +132,8 @@ class ProducerExpiryTest {
         ManualClock manual = new ManualClock();
         java.time.Clock wall = BrokerClock.manual(manual).wallClock();
         long t = wall.millis();
-        log = PartitionLog.open(logDir, TP, LogConfig.defaults(), wall, 0, 0, true, EXPIRATION_MS);
+        log = PartitionLog.open(logDir, TP, LogConfig.defaults(), wall, 0, 0, true, EXPIRATION_MS,
+                FileDeletions.AT_ONCE);
         batch(1, 0, t, false);
         batch(2, 0, t + 30_000, false);
         batch(3, 0, t, true); // its transaction stays open
@@ -140,7 +141,8 @@ class ProducerExpiryTest {
         log.close(); // a snapshot at the log end with all three
 
         manual.advance(EXPIRATION_MS + 10_000);
-        log = PartitionLog.open(logDir, TP, LogConfig.defaults(), wall, 0, 0, true, EXPIRATION_MS);
+        log = PartitionLog.open(logDir, TP, LogConfig.defaults(), wall, 0, 0, true, EXPIRATION_MS,
+                FileDeletions.AT_ONCE);
 
         assertThat(producerIds()).as("1 idle for longer than the expiration, no round run").containsExactly(2L, 3L);
         log.close(); // the snapshot at the same offset holds producer 1: written again without it

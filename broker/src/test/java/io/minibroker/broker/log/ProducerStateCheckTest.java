@@ -54,10 +54,10 @@ class ProducerStateCheckTest {
         log.close();
     }
 
-    /** Appends a producer's batch checked against its state, as a leader's produce does. */
+    /** Appends a producer's batch checked against its state, as a leader's produce does with verification off. */
     static AppendResult appendChecked(PartitionLog log, ByteBuf batch) {
         try (CheckedAppend checked = log.checkForAppend(batch)) {
-            return log.appendIdempotentUnflushed(checked, RecordBatch.wrap(batch), 0);
+            return log.appendIdempotentUnflushed(checked, RecordBatch.wrap(batch), 0, null);
         }
     }
 

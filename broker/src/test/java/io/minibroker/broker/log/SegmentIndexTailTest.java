@@ -33,9 +33,11 @@ class SegmentIndexTailTest {
         Path offsets = Files.createLink(dir.resolve("offsets.link"), indexPath(LogSegment.INDEX_SUFFIX));
         Path times = Files.createLink(dir.resolve("times.link"), indexPath(LogSegment.TIME_INDEX_SUFFIX));
 
-        segment.closeAndDelete();
+        segment.renameForDeletion();
+        segment.deleteFiles();
 
         assertThat(indexPath(LogSegment.INDEX_SUFFIX)).doesNotExist();
+        assertThat(indexPath(LogSegment.INDEX_SUFFIX + FileDeletions.DELETED_SUFFIX)).doesNotExist();
         assertThat(Files.size(offsets)).isZero();
         assertThat(Files.size(times)).isZero();
     }

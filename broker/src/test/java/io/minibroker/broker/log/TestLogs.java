@@ -11,11 +11,14 @@ public final class TestLogs {
     private TestLogs() {
     }
 
-    /** {@link PartitionLog#open} with producers that never expire as their snapshot loads. */
+    /**
+     * {@link PartitionLog#open} with producers that never expire as their snapshot loads, whose dropped files are
+     * deleted at once.
+     */
     public static PartitionLog open(Path logDir, TopicPartition topicPartition, LogConfig config, Clock clock,
                                     long recoveryPoint, long logStartOffset, boolean cleanShutdown) throws IOException {
         return PartitionLog.open(logDir, topicPartition, config, clock, recoveryPoint, logStartOffset, cleanShutdown,
-                Long.MAX_VALUE);
+                Long.MAX_VALUE, FileDeletions.AT_ONCE);
     }
 
     /**
@@ -24,7 +27,7 @@ public final class TestLogs {
      */
     public static LogManager manager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock) {
         return new LogManager(logDirs, topicConfigs, clock, LogManager.DEFAULT_RECOVERY_THREADS_PER_DATA_DIR,
-                Long.MAX_VALUE);
+                Long.MAX_VALUE, LogConfig.DEFAULT_FILE_DELETE_DELAY_MS);
     }
 
     /** Appends one producer batch of records valued {@code value-0, value-1, ...} at timestamp 0, and releases it. */

@@ -399,6 +399,27 @@ class BrokerNetworkTest {
         }
     }
 
+    /**
+     * InitProducerId v6 (KIP-939's Enable2Pc and KeepPreparedTxn) is unstable in Kafka 4.3.1 and 4.4.0: a 4.3.1 broker
+     * advertises 0-5 and closes the connection of a v6 request (with {@code unstable.api.versions.enable} it would
+     * answer Enable2Pc TRANSACTIONAL_ID_AUTHORIZATION_FAILED while {@code transaction.two.phase.commit.enable} is
+     * false, KeepPreparedTxn UNSUPPORTED_VERSION). So does this broker, which has no unstable versions.
+     */
+    @Test
+    void initProducerIdV6IsNeitherAdvertisedNorAcceptedAsByKafka431() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(apiVersions(1));
+            ApiVersionsResponseView view = new ApiVersionsResponseView(
+                    client.receive(ApiKey.API_VERSIONS, API_VERSIONS_V3).body());
+            assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.INIT_PRODUCER_ID.id()).singleElement()
+                    .satisfies(init -> assertThat(init.maxVersion()).isEqualTo((short) 5));
+            client.send(RawClient.request(ApiKey.INIT_PRODUCER_ID, (short) 6, 2, ApiKey.INIT_PRODUCER_ID.request()
+                    .newMessage().set("TransactionalId", "two-phase").set("TransactionTimeoutMs", 60_000)
+                    .set("Enable2Pc", true)));
+            assertThat(client.closedByBroker()).isTrue();
+        }
+    }
+
     @Test
     void produceVersionsBelowThreeAreAdvertisedButRefused() throws Exception {
         try (RawClient client = new RawClient(port)) {

@@ -18,6 +18,7 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.EndTransactionMarker;
 import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
@@ -46,7 +47,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A transactional Produce asks the coordinator (KIP-890's implicit add) when one of its partitions has no transaction
  * of the producer open at its epoch yet, and then for all of the request's partitions; one whose partitions all have
  * it is appended at once, as Kafka's leader skips the verification then, but never ahead of an earlier request of
- * the producer still waiting for the coordinator; requests that ask go one after the other per producer.
+ * the producer still waiting for the coordinator; requests that ask go one after the other per producer. A transaction
+ * that ends between the coordinator's answer and the append (KIP-890's verification guard) takes the late batch with
+ * it: refused, it opens no transaction the coordinator does not know of.
  */
 class TransactionalProduceFastPathTest {
 
@@ -138,6 +141,27 @@ class TransactionalProduceFastPathTest {
         assertThat(asked).as("nothing waits any more: straight in again").hasSize(3);
     }
 
+    @Test
+    void aBatchVerifiedJustBeforeItsTransactionWasAbortedIsRefusedNotLeftHanging() throws Exception {
+        // A transaction version 1 client (Produce v11): the leader only verifies that the partition is in the
+        // transaction, and the coordinator's abort marker (its timeout) carries the transaction's own epoch.
+        CompletableFuture<Struct> late = produce.handle(CONTEXT, request(Map.of(0, 0), (short) 0, (short) 11))
+                .toCompletableFuture();
+        assertThat(asked).hasSize(1);
+        ByteBuf marker = new EndTransactionMarker(EndTransactionMarker.ABORT, 0)
+                .toBatch(ByteBufAllocator.DEFAULT, PRODUCER, (short) 0, 1L);
+        try {
+            p0.appendMarkerUnflushed(marker, PRODUCER, (short) 0, 0, (short) 1, 0);
+        } finally {
+            marker.release();
+        }
+        grant(0); // the coordinator's yes, from before its abort
+
+        assertThat(errors(late)).containsExactly(Errors.INVALID_TXN_STATE);
+        assertThat(p0.ongoingTransactions()).as("no hanging transaction").isEmpty();
+        assertThat(p0.logEndOffset()).as("the marker only").isEqualTo(1);
+    }
+
     private void grantNextAndSend(int partition, int sequence) throws Exception {
         CompletableFuture<Struct> sent = send(partition, (short) 0, sequence);
         grant(asked.size() - 1);
@@ -160,6 +184,11 @@ class TransactionalProduceFastPathTest {
 
     /** Produce v12 (transaction version 2) of one transactional batch per partition, at its sequence. */
     private static Request request(Map<Integer, Integer> sequences, short epoch) {
+        return request(sequences, epoch, (short) 12);
+    }
+
+    /** A Produce of {@code version} of one transactional batch per partition, at its sequence. */
+    private static Request request(Map<Integer, Integer> sequences, short epoch, short version) {
         Struct body = ApiKey.PRODUCE.request().newMessage().set("Acks", (short) 1).set("TimeoutMs", 5000)
                 .set("TransactionalId", "fast");
         Struct topic = body.addElement("TopicData").set("Name", "txn");
@@ -171,7 +200,7 @@ class TransactionalProduceFastPathTest {
             topic.addElement("PartitionData").set("Index", partition).set("Records", records);
         });
         ByteBuf encoded = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
-                new RequestHeader(ApiKey.PRODUCE.id(), (short) 12, 1, "test"), body);
+                new RequestHeader(ApiKey.PRODUCE.id(), version, 1, "test"), body);
         return MessageCodec.decodeRequest(Frames.readFrame(encoded, Integer.MAX_VALUE));
     }
 

@@ -55,8 +55,12 @@ class TransactionCoordinatorTest {
     }
 
     private TransactionCoordinator newCoordinator() {
+        return newCoordinator(CONFIG);
+    }
+
+    private TransactionCoordinator newCoordinator(TransactionConfig config) {
         TransactionCoordinator started = new TransactionCoordinator(log, markers, producerIds::getAndIncrement,
-                CONFIG, BrokerClock.manual(clock), backoffs);
+                config, BrokerClock.manual(clock), backoffs);
         started.loadAll();
         // Its partitions answer COORDINATOR_LOAD_IN_PROGRESS until replayed.
         await(() -> get(started.describe(List.of(ID))).get(0).error() != Errors.COORDINATOR_LOAD_IN_PROGRESS);
@@ -356,13 +360,60 @@ class TransactionCoordinatorTest {
         assertThat(add(1000, (short) 0, P0)).isEqualTo(Errors.PRODUCER_FENCED);
     }
 
+    /**
+     * What a transaction version 2 producer whose transaction timed out meets next, as Kafka 4.3.1 answers it (the
+     * same requests sent to a real one): the abort's markers and the id's state carry the epoch bumped once; a commit
+     * at its old epoch is INVALID_TXN_STATE, an abort at it a retry of the abort (the bumped epoch to go on with), and
+     * so is its KIP-360 InitProducerId naming it.
+     */
     @Test
-    void underTv1TheProducerWhoseTransactionTimedOutStaysFencedThroughInitProducerId() {
+    void underTv2AProducerWhoseTransactionTimedOutMeetsTheEpochsKafkaGivesIt() {
+        init(-1, (short) -1);
+        assertThat(get(coordinator.addPartitions(ID, 1000, (short) 0, List.of(P0), (short) 2)))
+                .isEqualTo(Errors.NONE);
+        clock.advance(TIMEOUT_MS + 10_000);
+        awaitState(COMPLETE_ABORT);
+        assertThat(markers.calls()).singleElement().satisfies(call -> assertThat(call.marker())
+                .isEqualTo(new TransactionMarker(1000, (short) 1, 0, TransactionResult.ABORT, (short) 2)));
+        assertThat(describe().producerEpoch()).isEqualTo((short) 1);
+
+        // Its next send to another partition: the implicit add is fenced (its produce answers INVALID_PRODUCER_EPOCH).
+        assertThat(get(coordinator.addPartitions(ID, 1000, (short) 0, List.of(P1), (short) 2)))
+                .isEqualTo(Errors.PRODUCER_FENCED);
+        assertThat(end(1000, (short) 0, TransactionResult.COMMIT, true).error()).isEqualTo(Errors.INVALID_TXN_STATE);
+        assertThat(end(1000, (short) 0, TransactionResult.ABORT, true)).isEqualTo(ok(1000, 1));
+        assertThat(init(1000, (short) 0)).isEqualTo(ok(1000, 1));
+        assertThat(init(1000, (short) 1)).isEqualTo(ok(1000, 2));
+        assertThat(init(-1, (short) -1)).isEqualTo(ok(1000, 3));
+    }
+
+    /**
+     * A transaction version 1 producer's timed-out transaction is ended by the finalized transaction version, as
+     * Kafka 4.3.1 ends it: at version 2 its KIP-360 InitProducerId naming the fenced epoch is a retry of the bump
+     * (answered with it), its EndTxn at that epoch PRODUCER_FENCED.
+     */
+    @Test
+    void underTv2FinalizedATv1ProducerWhoseTransactionTimedOutGetsTheBumpedEpochFromInitProducerId() {
         init(-1, (short) -1);
         add(1000, (short) 0, P0);
         clock.advance(TIMEOUT_MS + 10_000);
         awaitState(COMPLETE_ABORT);
-        // Its KIP-360 bump names epoch 0, the one fenced: not a retry of a bump it asked for.
+        assertThat(end(1000, (short) 0, TransactionResult.ABORT, false).error()).isEqualTo(Errors.PRODUCER_FENCED);
+        assertThat(init(1000, (short) 0)).isEqualTo(ok(1000, 1));
+        assertThat(init(-1, (short) -1)).isEqualTo(ok(1000, 2));
+    }
+
+    @Test
+    void underTv1FinalizedTheProducerWhoseTransactionTimedOutStaysFencedThroughInitProducerId() {
+        coordinator.close();
+        coordinator = newCoordinator(new TransactionConfig(CONFIG.maxTimeoutMs(), CONFIG.idExpirationMs(),
+                CONFIG.abortTimedOutIntervalMs(), CONFIG.removeExpiredIntervalMs(), (short) 1));
+        init(-1, (short) -1);
+        add(1000, (short) 0, P0);
+        clock.advance(TIMEOUT_MS + 10_000);
+        awaitState(COMPLETE_ABORT);
+        // Its KIP-360 bump names epoch 0, the one fenced: not a retry of a bump it asked for (Kafka 4.3.1 with
+        // transaction.version 1 finalized answers so).
         assertThat(init(1000, (short) 0).error()).isEqualTo(Errors.PRODUCER_FENCED);
         assertThat(init(-1, (short) -1)).isEqualTo(ok(1000, 2));
     }

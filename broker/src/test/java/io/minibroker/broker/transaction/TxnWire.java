@@ -8,8 +8,6 @@ import io.minibroker.protocol.message.view.AddPartitionsToTxnRequestView;
 import io.minibroker.protocol.message.view.AddPartitionsToTxnResponseView;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
-import io.minibroker.protocol.message.view.InitProducerIdRequestView;
-import io.minibroker.protocol.message.view.InitProducerIdResponseView;
 import io.minibroker.protocol.message.view.ListOffsetsRequestView;
 import io.minibroker.protocol.message.view.ListOffsetsResponseView;
 import io.minibroker.protocol.message.view.MetadataRequestView;
@@ -28,13 +26,10 @@ import io.netty.buffer.Unpooled;
 
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
-import static io.minibroker.broker.server.Eventually.await;
 
 /**
  * A one-connection raw client for the transaction tests: open a transaction on the coordinator and produce its
@@ -49,7 +44,6 @@ final class TxnWire implements AutoCloseable {
     private static final short FETCH_VERSION = 12;
     private static final short LIST_OFFSETS_VERSION = 7;
     private static final short MARKERS_VERSION = 1;
-    private static final short INIT_PRODUCER_ID_VERSION = 3;
     private static final short ADD_PARTITIONS_VERSION = 3;
     /** Longer than any test runs (within transaction.max.timeout.ms): the coordinator never aborts one on its own. */
     private static final int TRANSACTION_TIMEOUT_MS = 600_000;
@@ -98,31 +92,13 @@ final class TxnWire implements AutoCloseable {
     }
 
     /**
-     * InitProducerId on this connection's node, which must be the transactional id's coordinator; as a client, it
-     * asks FindCoordinator first (which creates the transaction state topic) and retries while the coordinator is
-     * still loading. Again for the same id, it bumps the epoch.
+     * InitProducerId on this connection's node, which must be the transactional id's coordinator, as a client starts
+     * ({@link TransactionalProducerInit}). Again for the same id, it bumps the epoch.
      */
     Producer initProducer(String transactionalId) {
-        await(() -> findTransactionCoordinator(transactionalId) >= 0, "a coordinator for " + transactionalId);
-        InitProducerIdResponseView[] answer = new InitProducerIdResponseView[1];
-        await(() -> {
-            InitProducerIdRequestView request = new InitProducerIdRequestView().transactionalId(transactionalId)
-                    .transactionTimeoutMs(TRANSACTION_TIMEOUT_MS).producerId(-1).producerEpoch((short) -1);
-            try {
-                answer[0] = new InitProducerIdResponseView(
-                        call(ApiKey.INIT_PRODUCER_ID, INIT_PRODUCER_ID_VERSION, request.struct()));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            Errors error = Errors.forCode(answer[0].errorCode());
-            if (error != Errors.NONE && error != Errors.COORDINATOR_LOAD_IN_PROGRESS
-                    && error != Errors.COORDINATOR_NOT_AVAILABLE && error != Errors.NOT_COORDINATOR
-                    && error != Errors.CONCURRENT_TRANSACTIONS) {
-                throw new AssertionError("InitProducerId for " + transactionalId + ": " + error);
-            }
-            return error == Errors.NONE;
-        }, "InitProducerId for " + transactionalId);
-        return new Producer(transactionalId, answer[0].producerId(), answer[0].producerEpoch());
+        TransactionalProducerInit.Initialized initialized =
+                TransactionalProducerInit.init(this::call, transactionalId, TRANSACTION_TIMEOUT_MS);
+        return new Producer(transactionalId, initialized.producerId(), initialized.epoch());
     }
 
     /** AddPartitionsToTxn of partition 0 of {@code topic} on the coordinator: the producer's transaction has it. */
@@ -141,15 +117,7 @@ final class TxnWire implements AutoCloseable {
 
     /** FindCoordinator for a transactional id: the coordinator's node id, or -1 while there is none yet. */
     int findTransactionCoordinator(String transactionalId) {
-        Struct request = ApiKey.FIND_COORDINATOR.request().newMessage().set("KeyType", (byte) 1)
-                .set("CoordinatorKeys", List.of(transactionalId));
-        Struct answer;
-        try {
-            answer = call(ApiKey.FIND_COORDINATOR, (short) 4, request).getStructs("Coordinators").get(0);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return answer.getInt16("ErrorCode") == 0 ? answer.getInt32("NodeId") : -1;
+        return TransactionalProducerInit.findCoordinator(this::call, transactionalId);
     }
 
     /** {@link #initProducer} then {@link #addPartition}: a transaction open on the coordinator, to produce into. */

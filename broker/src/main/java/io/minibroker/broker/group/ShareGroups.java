@@ -1,0 +1,125 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.log.LogException;
+import io.minibroker.protocol.error.Errors;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The share groups this broker coordinates, by id, and their writes to {@code __consumer_offsets}
+ * ({@link ShareGroupRecords}): what the membership ({@link ShareGroupCoordinator}), the state initialization
+ * ({@link ShareGroupStateInitializer}), DeleteGroups ({@link ShareGroupDeletion}) and the offsets admin APIs
+ * ({@link ShareGroupOffsetsAdmin}) share. A group id names one group: an id a classic or consumer group holds is not
+ * a share group's. Concurrent, read without a group's lock; a group is forgotten by marking it dead under its lock and
+ * then removing it, as the other groups are.
+ */
+final class ShareGroups {
+
+    private final Map<String, ShareGroup> groups = new ConcurrentHashMap<>();
+    private final ClassicGroups classicGroups;
+    private final ConsumerGroups consumerGroups;
+    private final OffsetsTopic log;
+
+    ShareGroups(ClassicGroups classicGroups, ConsumerGroups consumerGroups, OffsetsTopic log) {
+        this.classicGroups = classicGroups;
+        this.consumerGroups = consumerGroups;
+        this.log = log;
+    }
+
+    /** The share group of that id, or null if there is none. */
+    ShareGroup get(String groupId) {
+        return groups.get(groupId);
+    }
+
+    /** The share group of that id, an empty one made now if there is none. */
+    ShareGroup getOrCreate(String groupId) {
+        return groups.computeIfAbsent(groupId, ShareGroup::new);
+    }
+
+    List<ShareGroup> all() {
+        return new ArrayList<>(groups.values());
+    }
+
+    /** Lists a group replayed from the offsets topic in place of any earlier one of that id. */
+    void restored(ShareGroup group) {
+        groups.put(group.groupId, group);
+    }
+
+    /**
+     * NONE if this broker coordinates the group now, else NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS: share
+     * groups live in the offsets topic's partitions as the classic groups do.
+     */
+    Errors coordinatorError(String groupId) {
+        return classicGroups.coordinatorError(groupId);
+    }
+
+    /**
+     * Kafka's message for an id no share group has and a classic or consumer group holds (GROUP_ID_NOT_FOUND); null
+     * if the id is free or a share group's.
+     */
+    String notAShareGroup(String groupId) {
+        if (groups.get(groupId) == null
+                && (classicGroups.get(groupId) != null || consumerGroups.get(groupId) != null)) {
+            return "Group " + groupId + " is not a share group.";
+        }
+        return null;
+    }
+
+    /** Writes what changed since the group's last write, as one batch; the caller holds its lock. */
+    CompletableFuture<Long> write(ShareGroup group) {
+        Map<ByteBuffer, byte[]> now = ShareGroupRecords.snapshot(group);
+        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.diff(group.written, now);
+        if (changes.isEmpty()) {
+            return CompletableFuture.completedFuture(-1L);
+        }
+        CompletableFuture<Long> written;
+        try {
+            written = log.writeRecords(group.groupId, changes);
+        } catch (LogException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return written.thenApply(offset -> {
+            synchronized (group) {
+                group.written = now;
+            }
+            return offset;
+        });
+    }
+
+    /**
+     * Writes tombstones for every record of the group and forgets it (DeleteGroups' last step); the caller holds its
+     * lock. A write refused at once leaves the group as it is.
+     */
+    CompletableFuture<Long> tombstone(ShareGroup group) {
+        Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
+        CompletableFuture<Long> written;
+        try {
+            written = tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
+                    : log.writeRecords(group.groupId, tombstones);
+        } catch (LogException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        forget(group);
+        return written;
+    }
+
+    /** Forgets a group that has no members and nothing written: one made by a request that failed. */
+    void forgetIfUnwritten(ShareGroup group) {
+        synchronized (group) {
+            if (!group.isDead() && group.members.isEmpty() && group.written.isEmpty()) {
+                forget(group);
+            }
+        }
+    }
+
+    /** Marks the group dead and forgets it; the caller holds its lock. */
+    void forget(ShareGroup group) {
+        group.markDead();
+        groups.remove(group.groupId, group);
+    }
+}
