@@ -327,6 +327,16 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
             }
 
             @Override
+            public int replicaCount(TopicPartition partition) {
+                return leadership.replicaCount(partition);
+            }
+
+            @Override
+            public CurrentLeader currentLeader(TopicPartition partition, String listener) {
+                return leadership.currentLeader(partition, listener);
+            }
+
+            @Override
             public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
                                         long logStartOffset) {
                 leadership.onFollowerFetch(partition, replicaId, replicaEpoch, fetchOffset, logStartOffset);

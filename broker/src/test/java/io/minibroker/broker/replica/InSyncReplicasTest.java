@@ -7,12 +7,14 @@ import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.errors.NotEnoughReplicasAfterAppendException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,6 +40,7 @@ class InSyncReplicasTest {
     private static final String TOPIC = "guarded";
     private static final long SESSION_MS = 3_000;
     private static final long FETCH_WAIT_MS = 100;
+    private static final long PRODUCE_TIMEOUT_MS = 20_000;
 
     private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
@@ -99,8 +102,12 @@ class InSyncReplicasTest {
         return cluster.node(node).meterRegistry().get(name).gauge().value();
     }
 
+    /**
+     * As Kafka's (KAFKA-15583): a leader whose ISR is under min.insync.replicas holds its high watermark, so a parked
+     * acks=all produce is not answered when the ISR shrinks under it but times out, REQUEST_TIMED_OUT.
+     */
     @Test
-    void aProduceWaitingWhileTheIsrShrinksBelowTheMinimumIsNotEnoughReplicasAfterAppend() throws Exception {
+    void aProduceWaitingWhileTheIsrShrinksBelowTheMinimumTimesOut() throws Exception {
         await(() -> isr().equals(List.of(0, 1, 2)), "the ISR to be every replica");
         try (KafkaProducer<String, String> producer = producer()) {
             producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get(); // connected, metadata known
@@ -111,7 +118,32 @@ class InSyncReplicasTest {
             Future<RecordMetadata> parked = producer.send(new ProducerRecord<>(TOPIC, "k", "v"));
             await(() -> parkedProducesOnTheLeader() == 1, "the produce to be parked at the leader");
             sessions.nextControllerRound();
-            assertThatThrownBy(parked::get).hasCauseInstanceOf(NotEnoughReplicasAfterAppendException.class);
+            await(() -> isr().equals(List.of(0)), "nodes 1 and 2 to leave the ISR, have " + isr());
+            sessions.advanceKeepingSessions(PRODUCE_TIMEOUT_MS);
+            assertThatThrownBy(parked::get).cause().isInstanceOf(TimeoutException.class)
+                    .hasMessage("The request timed out."); // REQUEST_TIMED_OUT's, not the client's own expiry
+        }
+    }
+
+    /**
+     * Records an acks=1 producer writes to a leader alone in its ISR, under min.insync.replicas, are not committed:
+     * the high watermark (ListOffsets latest) stays where the ISR left it until the followers are back.
+     */
+    @Test
+    void theHighWatermarkStaysWhileTheIsrIsUnderTheMinimum() throws Exception {
+        await(() -> isr().equals(List.of(0, 1, 2)), "the ISR to be every replica");
+        produce();
+        cluster.stop(1);
+        cluster.stop(2);
+        sessions.nextControllerRound();
+        await(() -> isr().equals(List.of(0)), "nodes 1 and 2 to leave the ISR, have " + isr());
+        try (KafkaProducer<String, String> producer = producer("1")) {
+            assertThat(producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get().offset()).isEqualTo(1);
+        }
+        try (Admin admin = admin()) {
+            TopicPartition partition = new TopicPartition(TOPIC, 0);
+            assertThat(admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition).get()
+                    .offset()).as("the high watermark").isEqualTo(1);
         }
     }
 
@@ -128,12 +160,22 @@ class InSyncReplicasTest {
 
     /** acks=all without retries, so the first error is the one the test sees. */
     private KafkaProducer<String, String> producer() {
+        return producer("all");
+    }
+
+    /**
+     * Without retries; its request timeout, which is also the produce's, is real time on the client and the manual
+     * clock's on the broker, so only the broker's runs out while the test advances the clock.
+     */
+    private KafkaProducer<String, String> producer(String acks) {
         return new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapOnController(),
-                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ACKS_CONFIG, acks,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false",
                 ProducerConfig.RETRIES_CONFIG, "0",
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000"), new StringSerializer(), new StringSerializer());
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(PRODUCE_TIMEOUT_MS),
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(4 * PRODUCE_TIMEOUT_MS)),
+                new StringSerializer(), new StringSerializer());
     }
 
     /** As the controller has it: a restarted broker's image may still show the ISR from before it shrank. */
