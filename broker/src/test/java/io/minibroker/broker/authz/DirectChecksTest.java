@@ -79,7 +79,7 @@ class DirectChecksTest {
     void grants() throws Exception {
         authorizer = StandardAuthorizer.open(dir, null, false);
         authorizer.create(List.of(
-                new AclBinding(ResourceType.CLUSTER, AclApisHandler.CLUSTER_NAME, PatternType.LITERAL, "User:broker",
+                new AclBinding(ResourceType.CLUSTER, AclBinding.CLUSTER_NAME, PatternType.LITERAL, "User:broker",
                         "*", AclOperation.CLUSTER_ACTION, AclPermissionType.ALLOW),
                 new AclBinding(ResourceType.TOPIC, "open", PatternType.LITERAL, "User:client", "*",
                         AclOperation.READ, AclPermissionType.ALLOW)));
