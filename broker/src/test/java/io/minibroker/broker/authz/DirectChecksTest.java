@@ -204,6 +204,27 @@ class DirectChecksTest {
         assertThat(response.topics()).extracting(t -> t.name()).containsExactly("open");
     }
 
+    /**
+     * Metadata's authorized operations (v8+) go to every topic looked up, whatever its error, not to the refused
+     * ones.
+     */
+    @Test
+    void metadataTellsTheAuthorizedOperationsOfTopicsAnsweredWithAnError() {
+        MetadataRequestView request = new MetadataRequestView().includeTopicAuthorizedOperations(true);
+        request.addTopic().name("open");
+        request.addTopic().name("closed");
+        MetadataResponseView response = new MetadataResponseView(call(CLIENT, ApiKey.METADATA, (short) 12,
+                request.struct(), () -> {
+                    MetadataResponseView served = new MetadataResponseView();
+                    served.addTopic().name("open").errorCode(Errors.LEADER_NOT_AVAILABLE.code());
+                    return served.struct();
+                }));
+        int readAndDescribe = (1 << AclOperation.READ.code()) | (1 << AclOperation.DESCRIBE.code());
+        assertThat(response.topics()).extracting(t -> t.name()).containsExactly("open", "closed");
+        assertThat(response.topics()).extracting(t -> t.topicAuthorizedOperations())
+                .containsExactly(readAndDescribe, Integer.MIN_VALUE);
+    }
+
     private static Struct leaderEpochRequest() {
         OffsetForLeaderEpochRequestView request = new OffsetForLeaderEpochRequestView().replicaId(2);
         request.addTopic().topic("closed").addPartition().partition(0);
