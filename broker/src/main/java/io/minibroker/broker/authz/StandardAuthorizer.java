@@ -41,7 +41,10 @@ public final class StandardAuthorizer {
         replace(bindings);
     }
 
-    /** Loads the ACLs kept in {@code logDir}; {@code superUsers} is {@code super.users}, semicolon-separated. */
+    /**
+     * Loads the ACLs kept in {@code logDir}; {@code superUsers} is {@code super.users}, semicolon-separated
+     * {@code Type:name} principals (BrokerConfig refuses an entry without the colon).
+     */
     public static StandardAuthorizer open(Path logDir, String superUsers, boolean allowEveryoneIfNoAclFound)
             throws IOException {
         AclFile file = new AclFile(logDir);
@@ -61,8 +64,7 @@ public final class StandardAuthorizer {
             return Set.of();
         }
         return Arrays.stream(value.split(";")).map(String::trim).filter(s -> !s.isEmpty())
-                .map(s -> s.indexOf(':') < 0 ? new KafkaPrincipal(s, "") : new KafkaPrincipal(
-                        s.substring(0, s.indexOf(':')), s.substring(s.indexOf(':') + 1)))
+                .map(s -> new KafkaPrincipal(s.substring(0, s.indexOf(':')), s.substring(s.indexOf(':') + 1)))
                 .collect(Collectors.toUnmodifiableSet());
     }
 
