@@ -88,7 +88,7 @@ public final class SaslSession {
     /**
      * Whether a request of this API may come now. Before authenticating only the next step may, as Kafka's
      * authenticator takes them: ApiVersions or SaslHandshake, then SaslAuthenticate. An ApiVersions answered with
-     * UNSUPPORTED_VERSION may be retried at a version both sides know; one answered with the table may not.
+     * an error (UNSUPPORTED_VERSION, INVALID_REQUEST) may be retried; one answered with the table may not.
      */
     public boolean admits(short apiKey) {
         return switch (state) {
@@ -100,7 +100,7 @@ public final class SaslSession {
         };
     }
 
-    /** Called when an ApiVersions before authenticating is answered with the table. */
+    /** Called when an ApiVersions before authenticating is answered with the table, without an error. */
     public void apiVersionsAnswered() {
         apiVersionsAnswered = true;
     }
