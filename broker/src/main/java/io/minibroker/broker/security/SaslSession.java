@@ -154,12 +154,21 @@ public final class SaslSession {
     }
 
     private Step plain(byte[] token) {
-        // Kafka's PLAIN server: a malformed token or an empty name or password is an error of the exchange, which
-        // its authenticator answers with one generic message; wrong credentials and a foreign authorization id
-        // have messages of their own, the credentials checked first.
-        String[] parts = new String(token, StandardCharsets.UTF_8).split("\u0000", 3);
-        if (parts.length != 3 || parts[1].isEmpty() || parts[2].isEmpty()) {
-            return fail(Errors.SASL_AUTHENTICATION_FAILED, genericFailure());
+        // Kafka 4.3's PLAIN server: exactly three NUL-separated tokens (it counts at most four), a name and a
+        // password; its authenticator sends these messages to the client as they are. Wrong credentials come
+        // before a foreign authorization id.
+        String text = new String(token, StandardCharsets.UTF_8);
+        long nuls = text.chars().filter(c -> c == 0).count();
+        if (nuls != 2) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED,
+                    "Invalid SASL/PLAIN response: expected 3 tokens, got " + Math.min(nuls + 1, 4));
+        }
+        String[] parts = text.split("\u0000", -1);
+        if (parts[1].isEmpty()) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: username not specified");
+        }
+        if (parts[2].isEmpty()) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: password not specified");
         }
         String authorizationId = parts[0];
         String user = parts[1];
