@@ -84,8 +84,8 @@ final class GroupApiChecks {
             if (access.allowed(AclOperation.DESCRIBE, type, body.key())) {
                 return access.serve();
             }
-            return Access.answer(new FindCoordinatorResponseView().errorCode(refusal.code()).nodeId(-1).host("")
-                    .port(-1).struct());
+            return Access.answer(new FindCoordinatorResponseView().errorCode(refusal.code())
+                    .errorMessage(Access.message(refusal)).nodeId(-1).host("").port(-1).struct());
         }
         return access.serveAllowed(body.coordinatorKeys(), key -> access.allowed(AclOperation.DESCRIBE, type, key)
                 ? null : refusal, body::coordinatorKeys, (answer, refused) -> new FindCoordinatorResponseView(answer)
@@ -216,9 +216,11 @@ final class GroupApiChecks {
                                         m.targetAssignment())).flatMap(a -> a.topicPartitions().stream())
                                         .anyMatch(tp -> !access.allowed(AclOperation.DESCRIBE, ResourceType.TOPIC,
                                                 tp.topicName()))) {
+                                    // Kafka answers a new DescribedGroup: every other field at its default.
                                     group.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
                                             .errorMessage(UNAUTHORIZED_ASSIGNMENT).groupState("").groupEpoch(0)
-                                            .assignmentEpoch(0).assignorName("").members(new ArrayList<>());
+                                            .assignmentEpoch(0).assignorName("").members(new ArrayList<>())
+                                            .authorizedOperations(Integer.MIN_VALUE);
                                 }
                             });
                             return answer;

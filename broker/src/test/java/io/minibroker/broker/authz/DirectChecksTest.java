@@ -13,6 +13,14 @@ import io.minibroker.protocol.message.view.AddPartitionsToTxnRequestView;
 import io.minibroker.protocol.message.view.AddPartitionsToTxnResponseView;
 import io.minibroker.protocol.message.view.AlterPartitionResponseView;
 import io.minibroker.protocol.message.view.BrokerHeartbeatResponseView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
+import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
+import io.minibroker.protocol.message.view.DescribeUserScramCredentialsRequestView;
+import io.minibroker.protocol.message.view.DescribeUserScramCredentialsResponseView;
+import io.minibroker.protocol.message.view.FindCoordinatorRequestView;
+import io.minibroker.protocol.message.view.FindCoordinatorResponseView;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.FetchRequestView;
@@ -56,6 +64,7 @@ import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The checks no kafka-clients user reaches on its own, driven through {@link AuthorizingHandler} with a recording
@@ -223,6 +232,62 @@ class DirectChecksTest {
         assertThat(response.topics()).extracting(t -> t.name()).containsExactly("open", "closed");
         assertThat(response.topics()).extracting(t -> t.topicAuthorizedOperations())
                 .containsExactly(readAndDescribe, Integer.MIN_VALUE);
+    }
+
+    /** A FindCoordinator v1-3 refusal carries the error's message, as Kafka's prepareOldResponse. */
+    @Test
+    void anOldFindCoordinatorRefusalCarriesKafkasMessage() {
+        FindCoordinatorResponseView coordinator = new FindCoordinatorResponseView(call(CLIENT,
+                ApiKey.FIND_COORDINATOR, (short) 3, new FindCoordinatorRequestView().key("g").struct(),
+                () -> new FindCoordinatorResponseView().struct()));
+        assertThat(coordinator.errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code());
+        assertThat(coordinator.errorMessage()).isEqualTo("Group authorization failed.");
+    }
+
+    /** A DeleteTopics v5 refusal by name carries the error's message (the field exists from v5). */
+    @Test
+    void aDeleteTopicsV5RefusalCarriesKafkasMessage() {
+        DeleteTopicsResponseView deleted = new DeleteTopicsResponseView(call(CLIENT, ApiKey.DELETE_TOPICS,
+                (short) 5, new DeleteTopicsRequestView().topicNames(List.of("closed")).struct(),
+                () -> new DeleteTopicsResponseView().struct()));
+        assertThat(deleted.responses().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(deleted.responses().get(0).errorMessage()).isEqualTo("Topic authorization failed.");
+    }
+
+    /**
+     * A DescribeUserScramCredentials refusal is Kafka's error response: the top-level error, and a result for each
+     * named user with the error (its name left empty).
+     */
+    @Test
+    void aDescribeUserScramCredentialsRefusalAnswersEachNamedUser() {
+        DescribeUserScramCredentialsRequestView users = new DescribeUserScramCredentialsRequestView();
+        users.addUser().name("alice");
+        users.addUser().name("bob");
+        DescribeUserScramCredentialsResponseView scram = new DescribeUserScramCredentialsResponseView(call(CLIENT,
+                ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, (short) 0, users.struct(),
+                () -> new DescribeUserScramCredentialsResponseView().struct()));
+        assertThat(served).as("nothing served").isEmpty();
+        assertThat(scram.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        assertThat(scram.results()).extracting(r -> r.user(), r -> r.errorCode()).containsExactly(
+                tuple("", Errors.CLUSTER_AUTHORIZATION_FAILED.code()),
+                tuple("", Errors.CLUSTER_AUTHORIZATION_FAILED.code()));
+    }
+
+    /** A described group refused for its assignment's topics is a fresh group: no authorized operations either. */
+    @Test
+    void aConsumerGroupRefusedForItsTopicsTellsNoAuthorizedOperations() throws Exception {
+        authorizer.create(List.of(new AclBinding(ResourceType.GROUP, "g", PatternType.LITERAL, "User:client", "*",
+                AclOperation.DESCRIBE, AclPermissionType.ALLOW)));
+        ConsumerGroupDescribeResponseView described = new ConsumerGroupDescribeResponseView(call(CLIENT,
+                ApiKey.CONSUMER_GROUP_DESCRIBE, (short) 0, new ConsumerGroupDescribeRequestView()
+                        .groupIds(List.of("g")).includeAuthorizedOperations(true).struct(), () -> {
+                    ConsumerGroupDescribeResponseView group = new ConsumerGroupDescribeResponseView();
+                    group.addGroup().groupId("g").addMember().memberId("m").assignment().addTopicPartition()
+                            .topicName("closed");
+                    return group.struct();
+                }));
+        assertThat(described.groups().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(described.groups().get(0).authorizedOperations()).isEqualTo(Integer.MIN_VALUE);
     }
 
     private static Struct leaderEpochRequest() {
