@@ -244,6 +244,20 @@ class DirectChecksTest {
         assertThat(coordinator.errorMessage()).isEqualTo("Group authorization failed.");
     }
 
+    /** Share-state keys (FindCoordinator v6, key type 2) need CLUSTER_ACTION, as Kafka's getCoordinator checks. */
+    @Test
+    void findingAShareCoordinatorNeedsClusterAction() {
+        Struct request = new FindCoordinatorRequestView().keyType((byte) 2)
+                .coordinatorKeys(List.of("g:" + UUID.randomUUID() + ":0")).struct();
+        FindCoordinatorResponseView refused = new FindCoordinatorResponseView(call(CLIENT, ApiKey.FIND_COORDINATOR,
+                (short) 6, request, () -> new FindCoordinatorResponseView().struct()));
+        assertThat(served).isEmpty();
+        assertThat(refused.coordinators()).extracting(c -> c.errorCode())
+                .containsExactly(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        call(BROKER, ApiKey.FIND_COORDINATOR, (short) 6, request, () -> new FindCoordinatorResponseView().struct());
+        assertThat(served).hasSize(1);
+    }
+
     /** A DeleteTopics v5 refusal by name carries the error's message (the field exists from v5). */
     @Test
     void aDeleteTopicsV5RefusalCarriesKafkasMessage() {
