@@ -28,7 +28,8 @@ import java.util.function.Function;
 public final class ShareFetchHandler implements ApiHandler {
 
     private static final int MAX_RECORDS_FROM_VERSION = 1;
-    private static final int RENEW_FROM_VERSION = 2;
+    /** ShareAcquireMode (KIP-1206) and IsRenewAck (KIP-1222). */
+    private static final int ACQUIRE_MODE_FROM_VERSION = 2;
 
     private final SharePartitionManager manager;
     private final ShareSessionCache sessions;
@@ -67,6 +68,11 @@ public final class ShareFetchHandler implements ApiHandler {
         for (ShareFetchRequestView.ForgottenTopic topic : body.forgottenTopicsData()) {
             topic.partitions().forEach(p -> forgotten.add(new TopicIdPartition(topic.topicId(), p)));
         }
+        ShareAcquireMode mode = request.version() >= ACQUIRE_MODE_FROM_VERSION
+                ? ShareAcquireMode.forId(body.shareAcquireMode()) : ShareAcquireMode.BATCH_OPTIMIZED;
+        if (mode == null) {
+            return error(Errors.INVALID_REQUEST); // Kafka fails such a request (UNKNOWN_SERVER_ERROR, its exception)
+        }
         if (epoch == ShareSessionCache.INITIAL_EPOCH && !acks.isEmpty()) {
             return error(Errors.INVALID_REQUEST); // nothing can be acquired before a session opens
         }
@@ -76,9 +82,10 @@ public final class ShareFetchHandler implements ApiHandler {
             return error(resolution.error());
         }
         ShareSessionCache.ShareSession session = resolution.session();
-        int maxRecords = request.version() >= MAX_RECORDS_FROM_VERSION && body.maxRecords() > 0
-                ? body.maxRecords() : Integer.MAX_VALUE;
-        boolean renewOnly = request.version() >= RENEW_FROM_VERSION && body.isRenewAck();
+        ShareFetchWork.RecordLimit recordLimit = request.version() >= MAX_RECORDS_FROM_VERSION && body.maxRecords() > 0
+                ? new ShareFetchWork.RecordLimit(mode, body.maxRecords(), body.batchSize())
+                : ShareFetchWork.RecordLimit.NONE;
+        boolean renewOnly = request.version() >= ACQUIRE_MODE_FROM_VERSION && body.isRenewAck();
         CompletableFuture<Map<TopicIdPartition, Errors>> acked =
                 ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, context.eventLoop());
         Function<Map<TopicIdPartition, Errors>, CompletionStage<Struct>> fetch = ackErrors -> {
@@ -90,7 +97,7 @@ public final class ShareFetchHandler implements ApiHandler {
             List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
-                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), maxRecords, ackErrors,
+                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, ackErrors,
                     context.eventLoop());
             if (fetched.isEmpty() || work.canAnswer()) {
                 return CompletableFuture.completedFuture(work.respond()); // read here, as Fetch reads

@@ -52,7 +52,7 @@ final class ShareFetchWork {
     /** MaxWaitMs: with none, the fetch is answered at once, but for share partitions whose state is loading. */
     private final int maxWaitMs;
     private final int maxBytes;
-    private final int maxRecords;
+    private final RecordLimit recordLimit;
     private final Map<TopicIdPartition, Errors> acknowledgeErrors;
     /** The request's connection's event loop, where a share partition's load that this fetch starts ends. */
     private final Executor eventLoop;
@@ -67,7 +67,7 @@ final class ShareFetchWork {
 
     ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
                    List<TopicIdPartition> partitions, TopicRights rights, int minBytes, int maxWaitMs, int maxBytes,
-                   int maxRecords, Map<TopicIdPartition, Errors> acknowledgeErrors, Executor eventLoop) {
+                   RecordLimit recordLimit, Map<TopicIdPartition, Errors> acknowledgeErrors, Executor eventLoop) {
         this.eventLoop = eventLoop;
         this.rights = rights;
         this.minBytes = minBytes;
@@ -78,8 +78,16 @@ final class ShareFetchWork {
         this.memberId = memberId;
         this.partitions = partitions;
         this.maxBytes = maxBytes;
-        this.maxRecords = maxRecords;
+        this.recordLimit = recordLimit;
         this.acknowledgeErrors = acknowledgeErrors;
+    }
+
+    /**
+     * How many records a fetch acquires (ShareFetch's MaxRecords, BatchSize and ShareAcquireMode): {@link #NONE}
+     * for a v0 request, which has no MaxRecords.
+     */
+    record RecordLimit(ShareAcquireMode mode, int maxRecords, int batchSize) {
+        static final RecordLimit NONE = new RecordLimit(ShareAcquireMode.BATCH_OPTIMIZED, Integer.MAX_VALUE, 0);
     }
 
     private SharePartitionKey keyOf(TopicIdPartition tp) {
@@ -183,7 +191,7 @@ final class ShareFetchWork {
     private void addPartitions(ShareFetchResponseView response) {
         Map<UUID, ShareFetchResponseView.ShareFetchableTopicResponse> topics = new LinkedHashMap<>();
         int remainingBytes = maxBytes;
-        int remainingRecords = maxRecords;
+        int remainingRecords = recordLimit.maxRecords();
         // The fetched partitions, then those only acknowledged; sets, as a session may hold thousands of partitions.
         Set<TopicIdPartition> fetched = new HashSet<>(partitions);
         Set<TopicIdPartition> answered = new LinkedHashSet<>(partitions);
@@ -279,7 +287,8 @@ final class ShareFetchWork {
                     ? abortedBatches(batches, log.abortedTransactions(fetchOffset, readableEnd)) : List.of();
             List<AcquiredRecords> acquired;
             synchronized (partition) { // no other request sees the aborted records acquired
-                acquired = partition.archiveAborted(partition.acquire(memberId, records, offsets), aborted);
+                acquired = partition.archiveAborted(partition.acquire(memberId, recordLimit.mode(),
+                        recordLimit.batchSize(), records, offsets), aborted);
             }
             if (acquired.isEmpty()) {
                 return Acquired.NOTHING;

@@ -161,27 +161,51 @@ public final class SharePartition {
     }
 
     /**
-     * Acquires for {@code memberId} up to {@code maxRecords} records of the given log batches (each the inclusive
-     * offsets of one batch, in order, as read from the log at {@link #nextFetchOffset()}): records available again
-     * inside the window, then records never delivered, while the window has room. Returns the acquired runs.
+     * Acquires for {@code memberId} records of the given log batches (each the inclusive offsets of one batch, in
+     * order, as read from the log at {@link #nextFetchOffset()}): records available again inside the window, then
+     * records never delivered. Returns the acquired runs.
+     *
+     * <p>As Kafka's SharePartition, {@code maxRecords} is first cut to the room left in the window
+     * ({@code share.partition.max.record.locks} less the records in flight); with none left only records already in
+     * the window can be acquired again. In {@link ShareAcquireMode#BATCH_OPTIMIZED} mode the limit is checked between
+     * log batches only, so the last batch is acquired whole (the window may then hold more than its limit, as
+     * Kafka's does) and a run of records never delivered is split at a batch boundary once it holds
+     * {@code batchSize} records (0: never, a v0 request sends none); in {@link ShareAcquireMode#RECORD_LIMIT} mode
+     * acquisition stops at exactly the limit.
      */
-    public synchronized List<AcquiredRecords> acquire(String memberId, int maxRecords, List<long[]> batches) {
+    public synchronized List<AcquiredRecords> acquire(String memberId, ShareAcquireMode mode, int batchSize,
+                                                      int maxRecords, List<long[]> batches) {
         expireLocks();
         List<AcquiredRecords> acquired = new ArrayList<>();
+        if (batches.isEmpty()) {
+            return acquired;
+        }
+        long limit = Math.min(maxRecords, settings.partitionMaxRecordLocks() - (endOffset - startOffset));
+        long lastOffset = Long.MAX_VALUE;
+        if (limit <= 0) { // the window is full: only records it already holds, available again, are acquired
+            limit = maxRecords;
+            lastOffset = endOffset - 1;
+        }
+        boolean wholeBatches = mode == ShareAcquireMode.BATCH_OPTIMIZED;
         long deadline = clock.nowMs() + settings.recordLockDurationMs();
-        int count = 0;
+        long count = 0;
         for (long[] batch : batches) {
-            for (long offset = Math.max(batch[0], startOffset); offset <= batch[1] && count < maxRecords; offset++) {
+            if (count >= limit) {
+                break;
+            }
+            long last = Math.min(batch[1], lastOffset);
+            for (long offset = Math.max(batch[0], startOffset); offset <= last; offset++) {
+                if (!wholeBatches && count >= limit) {
+                    break;
+                }
                 InFlight record;
-                if (offset < endOffset) {
+                boolean fresh = offset >= endOffset;
+                if (!fresh) {
                     record = inFlight.get(offset);
                     if (record.state != RecordState.AVAILABLE) {
                         continue;
                     }
                 } else {
-                    if (offset - startOffset >= settings.partitionMaxRecordLocks()) {
-                        return acquired; // the window is full until the start offset moves
-                    }
                     for (long gap = endOffset; gap < offset; gap++) { // offsets no batch holds (compacted away)
                         inFlight.put(gap, new InFlight(RecordState.ARCHIVED, 0));
                     }
@@ -195,7 +219,10 @@ public final class SharePartition {
                 record.lockDeadlineMs = deadline;
                 nextLockDeadlineMs = Math.min(nextLockDeadlineMs, deadline);
                 count++;
-                add(acquired, offset, record.deliveryCount);
+                // Kafka splits what it acquires from the log into in-flight batches of about BatchSize records.
+                boolean startsRun = wholeBatches && fresh && offset == batch[0] && batchSize > 0
+                        && !acquired.isEmpty() && offset - acquired.get(acquired.size() - 1).firstOffset() >= batchSize;
+                add(acquired, offset, record.deliveryCount, startsRun);
             }
         }
         advanceStart();
@@ -216,6 +243,7 @@ public final class SharePartition {
         List<AcquiredRecords> left = new ArrayList<>();
         int next = 0; // both lists are in offset order: one pass over each
         for (AcquiredRecords run : acquired) {
+            boolean startsRun = true; // the runs acquired keep their bounds
             for (long offset = run.firstOffset(); offset <= run.lastOffset(); offset++) {
                 while (next < abortedBatches.size() && abortedBatches.get(next)[1] < offset) {
                     next++;
@@ -223,7 +251,8 @@ public final class SharePartition {
                 if (next < abortedBatches.size() && abortedBatches.get(next)[0] <= offset) {
                     finish(inFlight.get(offset), RecordState.ARCHIVED);
                 } else {
-                    add(left, offset, run.deliveryCount());
+                    add(left, offset, run.deliveryCount(), startsRun);
+                    startsRun = false;
                 }
             }
         }
@@ -231,9 +260,10 @@ public final class SharePartition {
         return left;
     }
 
-    private static void add(List<AcquiredRecords> runs, long offset, int deliveryCount) {
+    /** Adds {@code offset} to the last run when it follows it with the same count, unless it {@code startsRun}. */
+    private static void add(List<AcquiredRecords> runs, long offset, int deliveryCount, boolean startsRun) {
         AcquiredRecords last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
-        if (last != null && last.lastOffset() == offset - 1 && last.deliveryCount() == deliveryCount) {
+        if (!startsRun && last != null && last.lastOffset() == offset - 1 && last.deliveryCount() == deliveryCount) {
             runs.set(runs.size() - 1, new AcquiredRecords(last.firstOffset(), offset, deliveryCount));
         } else {
             runs.add(new AcquiredRecords(offset, offset, deliveryCount));

@@ -75,6 +75,22 @@ class ShareFetchWireTest {
     }
 
     @Test
+    void batchOptimizedFetchesTakeWholeBatchesAndRecordLimitFetchesStopAtMaxRecords() throws Exception {
+        try (ShareWire a = broker.member("g", "member-a");
+             ShareWire b = broker.member("g", "member-b")) {
+            a.fetch(5);
+            b.fetch(5);
+            broker.produceOneBatch(10);
+            // MaxRecords "can be exceeded for alignment of batch boundaries": the default mode keeps the batch whole
+            assertThat(acquired(a.fetch(5))).containsExactly(List.of(0L, 9L, 1L));
+            broker.produceOneBatch(10);
+            b.acquireMode = ShareAcquireMode.RECORD_LIMIT;
+            assertThat(acquired(b.fetch(5))).containsExactly(List.of(10L, 14L, 1L));
+            assertThat(acquired(b.fetch(5))).containsExactly(List.of(15L, 19L, 1L));
+        }
+    }
+
+    @Test
     void sessionEpochsAreCheckedAsKafkaChecksThem() throws Exception {
         try (ShareWire a = broker.member("g", "member-a")) {
             a.epoch = 3;

@@ -26,6 +26,12 @@ class SharePartitionTest {
         return java.util.stream.LongStream.rangeClosed(from, to).mapToObj(o -> new long[] {o, o}).toList();
     }
 
+    /** Acquires as a kafka-clients 4.3 consumer asks by default: whole batches, BatchSize = MaxRecords. */
+    private static List<AcquiredRecords> acquire(SharePartition partition, String member, int maxRecords,
+                                                 List<long[]> log) {
+        return partition.acquire(member, ShareAcquireMode.BATCH_OPTIMIZED, maxRecords, maxRecords, log);
+    }
+
     private static Acknowledgement ack(long first, long last, AcknowledgeType type) {
         return new Acknowledgement(first, last, List.of(type.id()));
     }
@@ -34,9 +40,9 @@ class SharePartitionTest {
     void twoMembersAcquireDistinctRecords() {
         SharePartition partition = partition(SETTINGS);
         List<long[]> log = records(0, 9);
-        assertThat(partition.acquire("a", 4, log)).containsExactly(new AcquiredRecords(0, 3, 1));
-        assertThat(partition.acquire("b", 100, log)).containsExactly(new AcquiredRecords(4, 9, 1));
-        assertThat(partition.acquire("c", 100, log)).isEmpty();
+        assertThat(acquire(partition, "a", 4, log)).containsExactly(new AcquiredRecords(0, 3, 1));
+        assertThat(acquire(partition, "b", 100, log)).containsExactly(new AcquiredRecords(4, 9, 1));
+        assertThat(acquire(partition, "c", 100, log)).isEmpty();
         assertThat(partition.acquiredCount()).isEqualTo(10);
         assertThat(partition.endOffset()).isEqualTo(10);
     }
@@ -44,14 +50,14 @@ class SharePartitionTest {
     @Test
     void anExpiredLockMakesTheRecordsAvailableAgainWithTheirCountRaised() {
         SharePartition partition = partition(SETTINGS);
-        partition.acquire("a", 100, records(0, 4));
+        acquire(partition, "a", 100, records(0, 4));
         clock.advance(29_999);
         assertThat(partition.expireLocks()).isFalse();
-        assertThat(partition.acquire("b", 100, records(0, 4))).isEmpty();
+        assertThat(acquire(partition, "b", 100, records(0, 4))).isEmpty();
         clock.advance(1);
         assertThat(partition.nextFetchOffset()).isZero();
         assertThat(partition.stateOf(0)).isEqualTo(RecordState.AVAILABLE);
-        assertThat(partition.acquire("b", 100, records(0, 4))).containsExactly(new AcquiredRecords(0, 4, 2));
+        assertThat(acquire(partition, "b", 100, records(0, 4))).containsExactly(new AcquiredRecords(0, 4, 2));
         assertThat(partition.acknowledge("a", List.of(ack(0, 4, AcknowledgeType.ACCEPT))))
                 .isEqualTo(Errors.INVALID_RECORD_STATE); // its locks went: the records are b's now
     }
@@ -60,7 +66,7 @@ class SharePartitionTest {
     void aRecordDeliveredUpToTheLimitIsArchivedAndTheStartOffsetPassesIt() {
         SharePartition partition = partition(SETTINGS);
         for (int delivery = 1; delivery <= 3; delivery++) {
-            assertThat(partition.acquire("a", 100, records(0, 1)))
+            assertThat(acquire(partition, "a", 100, records(0, 1)))
                     .containsExactly(new AcquiredRecords(0, 1, delivery));
             if (delivery < 3) {
                 assertThat(partition.acknowledge("a", List.of(ack(0, 1, AcknowledgeType.RELEASE))))
@@ -72,13 +78,13 @@ class SharePartitionTest {
         assertThat(partition.nextFetchOffset()).isEqualTo(2);
         assertThat(partition.stateOf(0)).isEqualTo(RecordState.ARCHIVED);
         assertThat(partition.startOffset()).isEqualTo(2);
-        assertThat(partition.acquire("a", 100, records(0, 1))).isEmpty();
+        assertThat(acquire(partition, "a", 100, records(0, 1))).isEmpty();
     }
 
     @Test
     void acceptRejectAndReleaseMoveTheStartOffsetOnlyOverFinishedRecords() {
         SharePartition partition = partition(SETTINGS);
-        partition.acquire("a", 100, records(0, 5));
+        acquire(partition, "a", 100, records(0, 5));
         Acknowledgement mixed = new Acknowledgement(0, 5, List.of(AcknowledgeType.ACCEPT.id(),
                 AcknowledgeType.REJECT.id(), AcknowledgeType.RELEASE.id(), AcknowledgeType.ACCEPT.id(),
                 AcknowledgeType.GAP.id(), AcknowledgeType.ACCEPT.id()));
@@ -87,7 +93,7 @@ class SharePartitionTest {
         assertThat(partition.stateOf(1)).isEqualTo(RecordState.ARCHIVED);
         assertThat(partition.stateOf(3)).isEqualTo(RecordState.ACKNOWLEDGED);
         assertThat(partition.stateOf(4)).isEqualTo(RecordState.ARCHIVED);
-        assertThat(partition.acquire("b", 100, records(2, 7))).containsExactly(new AcquiredRecords(2, 2, 2),
+        assertThat(acquire(partition, "b", 100, records(2, 7))).containsExactly(new AcquiredRecords(2, 2, 2),
                 new AcquiredRecords(6, 7, 1));
         assertThat(partition.acknowledge("b", List.of(ack(2, 2, AcknowledgeType.ACCEPT),
                 ack(6, 7, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.NONE);
@@ -98,8 +104,8 @@ class SharePartitionTest {
     @Test
     void acknowledgementsAreAllOrNothingAndOnlyForTheHoldersRecords() {
         SharePartition partition = partition(SETTINGS);
-        partition.acquire("a", 2, records(0, 3));
-        partition.acquire("b", 2, records(0, 3));
+        acquire(partition, "a", 2, records(0, 3));
+        acquire(partition, "b", 2, records(0, 3));
         assertThat(partition.acknowledge("a", List.of(ack(0, 1, AcknowledgeType.ACCEPT),
                 ack(2, 2, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.INVALID_RECORD_STATE);
         assertThat(partition.stateOf(0)).isEqualTo(RecordState.ACQUIRED); // nothing applied
@@ -115,17 +121,51 @@ class SharePartitionTest {
     @Test
     void theWindowStopsAtTheRecordLockLimitUntilTheStartOffsetMoves() {
         SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 100, false, false));
-        assertThat(partition.acquire("a", 1000, records(0, 199))).containsExactly(new AcquiredRecords(0, 99, 1));
+        assertThat(acquire(partition, "a", 1000, records(0, 199))).containsExactly(new AcquiredRecords(0, 99, 1));
         assertThat(partition.canAcquire(200)).isFalse();
         assertThat(partition.acknowledge("a", List.of(ack(0, 9, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.NONE);
         assertThat(partition.canAcquire(200)).isTrue();
-        assertThat(partition.acquire("b", 1000, records(100, 199))).containsExactly(new AcquiredRecords(100, 109, 1));
+        assertThat(acquire(partition, "b", 1000, records(100, 199))).containsExactly(new AcquiredRecords(100, 109, 1));
+    }
+
+    @Test
+    void batchOptimizedAcquisitionKeepsTheLastBatchWholeAndRecordLimitCutsIt() {
+        SharePartition partition = partition(SETTINGS);
+        List<long[]> oneBatch = List.<long[]>of(new long[] {0, 9});
+        assertThat(partition.acquire("a", ShareAcquireMode.BATCH_OPTIMIZED, 5, 5, oneBatch))
+                .containsExactly(new AcquiredRecords(0, 9, 1));
+        assertThat(partition.acknowledge("a", List.of(ack(0, 9, AcknowledgeType.RELEASE)))).isEqualTo(Errors.NONE);
+        assertThat(partition.acquire("b", ShareAcquireMode.RECORD_LIMIT, 5, 5, oneBatch))
+                .containsExactly(new AcquiredRecords(0, 4, 2));
+        assertThat(partition.acquire("c", ShareAcquireMode.RECORD_LIMIT, 5, 5, oneBatch))
+                .containsExactly(new AcquiredRecords(5, 9, 2));
+    }
+
+    @Test
+    void recordsNeverDeliveredAreSplitIntoRunsOfAboutBatchSizeAtBatchBoundaries() {
+        SharePartition partition = partition(SETTINGS);
+        List<long[]> log = List.of(new long[] {0, 3}, new long[] {4, 7}, new long[] {8, 11});
+        // as Kafka's createBatches: a new run at the first batch starting BatchSize or more past the run's start
+        assertThat(partition.acquire("a", ShareAcquireMode.BATCH_OPTIMIZED, 5, 12, log))
+                .containsExactly(new AcquiredRecords(0, 7, 1), new AcquiredRecords(8, 11, 1));
+    }
+
+    @Test
+    void aBatchAcquiredWholeMayTakeTheWindowPastItsLimitAfterWhichOnlyReleasedRecordsAreAcquired() {
+        SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 10, false, false));
+        List<long[]> log = List.of(new long[] {0, 7}, new long[] {8, 15}, new long[] {16, 23});
+        assertThat(partition.acquire("a", ShareAcquireMode.BATCH_OPTIMIZED, 100, 100, log))
+                .containsExactly(new AcquiredRecords(0, 15, 1));
+        assertThat(partition.canAcquire(24)).isFalse();
+        assertThat(partition.acknowledge("a", List.of(ack(2, 3, AcknowledgeType.RELEASE)))).isEqualTo(Errors.NONE);
+        assertThat(partition.acquire("b", ShareAcquireMode.BATCH_OPTIMIZED, 100, 100, log))
+                .containsExactly(new AcquiredRecords(2, 3, 2));
     }
 
     @Test
     void renewKeepsTheLockForAnotherDuration() {
         SharePartition partition = partition(SETTINGS);
-        partition.acquire("a", 10, records(0, 0));
+        acquire(partition, "a", 10, records(0, 0));
         clock.advance(20_000);
         assertThat(partition.acknowledge("a", List.of(ack(0, 0, AcknowledgeType.RENEW)))).isEqualTo(Errors.NONE);
         clock.advance(20_000);
@@ -138,7 +178,7 @@ class SharePartitionTest {
     @Test
     void aLockRenewedAfterTheLockDurationShrankExpiresAtItsNewDeadline() {
         SharePartition partition = partition(SETTINGS);
-        partition.acquire("a", 10, records(0, 0)); // locked until 30 000
+        acquire(partition, "a", 10, records(0, 0)); // locked until 30 000
         partition.updateSettings(new ShareGroupSettings(5_000, 3, 100, false, false));
         clock.advance(1_000);
         assertThat(partition.acknowledge("a", List.of(ack(0, 0, AcknowledgeType.RENEW)))).isEqualTo(Errors.NONE);
@@ -152,18 +192,18 @@ class SharePartitionTest {
     @Test
     void aMemberLeavingReleasesOnlyItsRecords() {
         SharePartition partition = partition(SETTINGS);
-        partition.acquire("a", 2, records(0, 3));
-        partition.acquire("b", 2, records(0, 3));
+        acquire(partition, "a", 2, records(0, 3));
+        acquire(partition, "b", 2, records(0, 3));
         assertThat(partition.releaseAll("a")).isTrue();
         assertThat(partition.stateOf(0)).isEqualTo(RecordState.AVAILABLE);
         assertThat(partition.stateOf(2)).isEqualTo(RecordState.ACQUIRED);
-        assertThat(partition.acquire("b", 10, records(0, 3))).containsExactly(new AcquiredRecords(0, 1, 2));
+        assertThat(acquire(partition, "b", 10, records(0, 3))).containsExactly(new AcquiredRecords(0, 1, 2));
     }
 
     @Test
     void compactedOffsetsBetweenBatchesAreArchivedAndTheLogStartMovesTheStart() {
         SharePartition partition = partition(SETTINGS);
-        assertThat(partition.acquire("a", 10, List.of(new long[] {0, 1}, new long[] {5, 6})))
+        assertThat(acquire(partition, "a", 10, List.of(new long[] {0, 1}, new long[] {5, 6})))
                 .containsExactly(new AcquiredRecords(0, 1, 1), new AcquiredRecords(5, 6, 1));
         assertThat(partition.stateOf(3)).isEqualTo(RecordState.ARCHIVED);
         assertThat(partition.moveStartTo(6)).isTrue();
@@ -175,7 +215,7 @@ class SharePartitionTest {
     @Test
     void aSnapshotRestoresStatesAndCountsWithLocksDropped() {
         SharePartition partition = partition(SETTINGS);
-        partition.acquire("a", 10, records(0, 4));
+        acquire(partition, "a", 10, records(0, 4));
         partition.acknowledge("a", List.of(ack(0, 0, AcknowledgeType.ACCEPT), ack(2, 2, AcknowledgeType.REJECT)));
         ShareStateSnapshot snapshot = partition.snapshot();
         SharePartition restored = SharePartition.restored(KEY, clock, SETTINGS, snapshot);
@@ -183,7 +223,7 @@ class SharePartitionTest {
         assertThat(restored.endOffset()).isEqualTo(5);
         assertThat(restored.stateOf(1)).isEqualTo(RecordState.AVAILABLE);
         assertThat(restored.stateOf(2)).isEqualTo(RecordState.ARCHIVED);
-        assertThat(restored.acquire("b", 10, records(0, 6))).containsExactly(new AcquiredRecords(1, 1, 2),
+        assertThat(acquire(restored, "b", 10, records(0, 6))).containsExactly(new AcquiredRecords(1, 1, 2),
                 new AcquiredRecords(3, 4, 2), new AcquiredRecords(5, 6, 1));
     }
 }

@@ -25,6 +25,8 @@ final class ShareWire implements AutoCloseable {
     int epoch;
     /** The MaxBytes of the member's fetches; a share consumer sends its fetch.max.bytes (50 MiB by default). */
     int maxBytes = 1 << 20;
+    /** The ShareAcquireMode of the member's fetches (batch_optimized, a share consumer's default). */
+    ShareAcquireMode acquireMode = ShareAcquireMode.BATCH_OPTIMIZED;
 
     ShareWire(int port, String groupId, String memberId, UUID topicId) throws IOException {
         this.client = new RawClient(port);
@@ -42,7 +44,7 @@ final class ShareWire implements AutoCloseable {
     void sendFetch(int maxWaitMs, int minBytes, int maxRecords, Acknowledgement... acks) throws IOException {
         ShareFetchRequestView request = new ShareFetchRequestView().groupId(groupId).memberId(memberId)
                 .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(minBytes).maxBytes(maxBytes)
-                .maxRecords(maxRecords).batchSize(maxRecords);
+                .maxRecords(maxRecords).batchSize(maxRecords).shareAcquireMode(acquireMode.id());
         ShareFetchRequestView.FetchPartition partition = request.addTopic().topicId(topicId).addPartition()
                 .partitionIndex(0);
         for (Acknowledgement ack : acks) {
@@ -70,7 +72,7 @@ final class ShareWire implements AutoCloseable {
     ShareFetchResponseView fetchOf(int maxWaitMs, int maxRecords, List<UUID> topicIds) throws IOException {
         ShareFetchRequestView request = new ShareFetchRequestView().groupId(groupId).memberId(memberId)
                 .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(1).maxBytes(maxBytes).maxRecords(maxRecords)
-                .batchSize(maxRecords);
+                .batchSize(maxRecords).shareAcquireMode(acquireMode.id());
         topicIds.forEach(id -> request.addTopic().topicId(id).addPartition().partitionIndex(0));
         client.send(RawClient.request(ApiKey.SHARE_FETCH, VERSION, ++correlationId, request.struct()));
         return receiveFetch();
