@@ -271,26 +271,47 @@ public final class SharePartition {
     }
 
     /**
-     * Applies one partition's acknowledgements from {@code memberId}, all or none: every offset named must be
-     * acquired by that member (INVALID_RECORD_STATE otherwise, as Kafka), and every batch well formed
-     * (INVALID_REQUEST). Returns NONE when applied.
+     * Applies one partition's acknowledgements from {@code memberId}, all or none, as Kafka 4.3.1 checks them: every
+     * batch well formed and after the one before it (touching at one offset is allowed), else INVALID_REQUEST, as
+     * its KafkaApis.validateAcknowledgementBatches; then batch by batch, as its SharePartition: offsets below the
+     * start offset are skipped (done with already: the log start moved past them, or they were archived), a batch
+     * reaching past the end offset is INVALID_REQUEST ("past acquired records"), one naming an offset not acquired
+     * by that member, or sent when nothing is in flight, INVALID_RECORD_STATE. Returns NONE when applied.
      */
     public synchronized Errors acknowledge(String memberId, List<Acknowledgement> acknowledgements) {
         expireLocks();
+        long previousLast = -1;
         for (Acknowledgement ack : acknowledgements) {
-            if (!ack.isValid()) {
+            if (!ack.isValid() || ack.firstOffset() < previousLast) {
                 return Errors.INVALID_REQUEST;
             }
-            for (long offset = ack.firstOffset(); offset <= ack.lastOffset(); offset++) {
+            previousLast = ack.lastOffset();
+        }
+        // A batch may start at the offset the one before it ended at, which that one acknowledged: then no longer
+        // acquired, as Kafka's SharePartition finds it, unless it only renewed the lock.
+        long acknowledgedAlready = -1;
+        for (Acknowledgement ack : acknowledgements) {
+            if (ack.lastOffset() < startOffset) {
+                continue;
+            }
+            if (inFlight.isEmpty()) {
+                return Errors.INVALID_RECORD_STATE;
+            }
+            if (ack.lastOffset() >= endOffset) {
+                return Errors.INVALID_REQUEST;
+            }
+            for (long offset = Math.max(ack.firstOffset(), startOffset); offset <= ack.lastOffset(); offset++) {
                 InFlight record = inFlight.get(offset);
-                if (record == null || record.state != RecordState.ACQUIRED || !memberId.equals(record.owner)) {
+                if (record.state != RecordState.ACQUIRED || !memberId.equals(record.owner)
+                        || offset == acknowledgedAlready) {
                     return Errors.INVALID_RECORD_STATE;
                 }
             }
+            acknowledgedAlready = ack.typeOf(ack.lastOffset()) == AcknowledgeType.RENEW ? -1 : ack.lastOffset();
         }
         long renewedDeadline = clock.nowMs() + settings.recordLockDurationMs();
         for (Acknowledgement ack : acknowledgements) {
-            for (long offset = ack.firstOffset(); offset <= ack.lastOffset(); offset++) {
+            for (long offset = Math.max(ack.firstOffset(), startOffset); offset <= ack.lastOffset(); offset++) {
                 InFlight record = inFlight.get(offset);
                 switch (ack.typeOf(offset)) {
                     case ACCEPT -> finish(record, RecordState.ACKNOWLEDGED);

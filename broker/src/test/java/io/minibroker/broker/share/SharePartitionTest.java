@@ -109,13 +109,48 @@ class SharePartitionTest {
         assertThat(partition.acknowledge("a", List.of(ack(0, 1, AcknowledgeType.ACCEPT),
                 ack(2, 2, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.INVALID_RECORD_STATE);
         assertThat(partition.stateOf(0)).isEqualTo(RecordState.ACQUIRED); // nothing applied
+        assertThat(partition.acknowledge("a", List.of(ack(3, 5, AcknowledgeType.ACCEPT))))
+                .isEqualTo(Errors.INVALID_REQUEST); // past every record acquired, as Kafka's "Batch record not found"
         assertThat(partition.acknowledge("a", List.of(ack(5, 5, AcknowledgeType.ACCEPT))))
-                .isEqualTo(Errors.INVALID_RECORD_STATE); // never delivered
+                .isEqualTo(Errors.INVALID_REQUEST);
         assertThat(partition.acknowledge("a", List.of(new Acknowledgement(0, 1, List.of((byte) 9)))))
                 .isEqualTo(Errors.INVALID_REQUEST);
         assertThat(partition.acknowledge("a", List.of(new Acknowledgement(1, 0, List.of((byte) 1)))))
                 .isEqualTo(Errors.INVALID_REQUEST);
         assertThat(partition.acknowledge("a", List.of(ack(0, 1, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void acknowledgementsBelowTheStartOffsetAreSkippedAndAStraddlingOneAppliesFromTheStart() {
+        SharePartition partition = partition(SETTINGS);
+        acquire(partition, "a", 10, records(0, 9));
+        assertThat(partition.moveStartTo(5)).isTrue(); // DeleteRecords: the log starts at 5
+        assertThat(partition.acknowledge("a", List.of(ack(0, 2, AcknowledgeType.ACCEPT),
+                ack(3, 9, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.NONE);
+        assertThat(partition.stateOf(9)).isEqualTo(RecordState.ARCHIVED); // below the start now: done with
+        assertThat(partition.startOffset()).isEqualTo(10);
+        assertThat(partition.acknowledge("a", List.of(ack(0, 9, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.NONE);
+        assertThat(partition.acknowledge("a", List.of(ack(0, 10, AcknowledgeType.ACCEPT))))
+                .isEqualTo(Errors.INVALID_RECORD_STATE); // nothing in flight
+    }
+
+    @Test
+    void overlappingOrOutOfOrderBatchesAreInvalidRequestsAndTouchingOnesFindTheSharedOffsetAcknowledged() {
+        SharePartition partition = partition(SETTINGS);
+        acquire(partition, "a", 10, records(0, 9));
+        assertThat(partition.acknowledge("a", List.of(ack(0, 4, AcknowledgeType.ACCEPT),
+                ack(3, 6, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(partition.acknowledge("a", List.of(ack(5, 6, AcknowledgeType.ACCEPT),
+                ack(0, 1, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(partition.stateOf(0)).isEqualTo(RecordState.ACQUIRED);
+        // Kafka's request check is firstOffset < the previous batch's lastOffset, so a shared offset passes it; its
+        // share partition then finds that offset acknowledged by the first batch, no longer acquired
+        assertThat(partition.acknowledge("a", List.of(ack(0, 4, AcknowledgeType.ACCEPT),
+                ack(4, 9, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.INVALID_RECORD_STATE);
+        assertThat(partition.acknowledge("a", List.of(ack(0, 4, AcknowledgeType.RENEW),
+                ack(4, 9, AcknowledgeType.ACCEPT)))).isEqualTo(Errors.NONE); // a renewed lock is still acquired
+        assertThat(partition.stateOf(4)).isEqualTo(RecordState.ACKNOWLEDGED);
+        assertThat(partition.stateOf(0)).isEqualTo(RecordState.ACQUIRED);
     }
 
     @Test
