@@ -59,7 +59,7 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
         }
         ShareSessionCache.ShareSession session = resolution.session();
         CompletableFuture<Map<TopicIdPartition, Errors>> acked =
-                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, context.eventLoop());
+                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks);
         return acked.thenApply(errors -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());

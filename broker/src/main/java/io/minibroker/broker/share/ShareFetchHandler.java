@@ -87,7 +87,7 @@ public final class ShareFetchHandler implements ApiHandler {
                 : ShareFetchWork.RecordLimit.NONE;
         boolean renewOnly = request.version() >= ACQUIRE_MODE_FROM_VERSION && body.isRenewAck();
         CompletableFuture<Map<TopicIdPartition, Errors>> acked =
-                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, context.eventLoop());
+                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks);
         Function<Map<TopicIdPartition, Errors>, CompletionStage<Struct>> fetch = ackErrors -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());

@@ -91,6 +91,21 @@ class ShareFetchWireTest {
     }
 
     @Test
+    void anAcknowledgementOfASharePartitionNotInMemoryIsUnknownAndLoadsNothing() throws Exception {
+        UUID other = broker.createTopic("other");
+        broker.initialize("g", other);
+        try (ShareWire a = broker.member("g", "member-a")) {
+            a.fetchOf(0, List.of(other)); // a session without the shared topic: its share partition is not loaded
+            // adds the shared topic's partition, acknowledging records of it: Kafka 4.3.1's SharePartitionManager
+            // finds no share partition in its cache, and answers so
+            ShareFetchResponseView response = a.fetch(10, ack(0, 0, AcknowledgeType.ACCEPT));
+            assertThat(response.responses()).extracting(ShareFetchResponseView.ShareFetchableTopicResponse::topicId)
+                    .containsExactly(broker.topicId);
+            assertThat(acknowledgeError(response)).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        }
+    }
+
+    @Test
     void sessionEpochsAreCheckedAsKafkaChecksThem() throws Exception {
         try (ShareWire a = broker.member("g", "member-a")) {
             a.epoch = 3;
