@@ -187,14 +187,24 @@ public final class SharePartition {
             lastOffset = endOffset - 1;
         }
         boolean wholeBatches = mode == ShareAcquireMode.BATCH_OPTIMIZED;
+        int maxDeliveries = settings.deliveryCountLimit();
+        int throttleFrom = throttleFrom(maxDeliveries);
         long deadline = clock.nowMs() + settings.recordLockDurationMs();
         long count = 0;
+        batches:
         for (long[] batch : batches) {
             if (count >= limit) {
                 break;
             }
+            long first = Math.max(batch[0], startOffset);
             long last = Math.min(batch[1], lastOffset);
-            for (long offset = Math.max(batch[0], startOffset); offset <= last; offset++) {
+            boolean throttled = isThrottled(first, last, throttleFrom);
+            if (throttled && count > 0) {
+                break; // records delivered often go in a fetch of their own
+            }
+            long fromBatch = 0;
+            long throttledCap = -1;
+            for (long offset = first; offset <= last; offset++) {
                 if (!wholeBatches && count >= limit) {
                     break;
                 }
@@ -204,6 +214,14 @@ public final class SharePartition {
                     record = inFlight.get(offset);
                     if (record.state != RecordState.AVAILABLE) {
                         continue;
+                    }
+                    if (maxDeliveries > 2 && record.deliveryCount == maxDeliveries - 1 && fromBatch > 0) {
+                        break batches; // a record's last delivery goes alone
+                    }
+                    if (record.deliveryCount >= throttleFrom && throttledCap < 0) {
+                        // Kafka halves the records taken from the batch with each further delivery
+                        long batchRecords = batch[1] - batch[0] + 1;
+                        throttledCap = Math.max(1, batchRecords >> (record.deliveryCount - throttleFrom + 1));
                     }
                 } else {
                     for (long gap = endOffset; gap < offset; gap++) { // offsets no batch holds (compacted away)
@@ -219,14 +237,41 @@ public final class SharePartition {
                 record.lockDeadlineMs = deadline;
                 nextLockDeadlineMs = Math.min(nextLockDeadlineMs, deadline);
                 count++;
+                fromBatch++;
                 // Kafka splits what it acquires from the log into in-flight batches of about BatchSize records.
                 boolean startsRun = wholeBatches && fresh && offset == batch[0] && batchSize > 0
                         && !acquired.isEmpty() && offset - acquired.get(acquired.size() - 1).firstOffset() >= batchSize;
                 add(acquired, offset, record.deliveryCount, startsRun);
+                if ((maxDeliveries > 2 && record.deliveryCount == maxDeliveries) || fromBatch == throttledCap) {
+                    break;
+                }
+            }
+            if (throttled && fromBatch > 0) {
+                break;
             }
         }
         advanceStart();
         return acquired;
+    }
+
+    /**
+     * From this delivery count on, records are delivered in smaller fetches (Kafka 4.3.1's throttling of records
+     * delivered often: half the count limit, at least 2), so that a poison record among them is found with fewer
+     * good ones redelivered alongside it.
+     */
+    private static int throttleFrom(int maxDeliveries) {
+        return Math.max(2, (maxDeliveries + 1) / 2);
+    }
+
+    /** Whether a record in [first, last] is available again with a count at which deliveries are throttled. */
+    private boolean isThrottled(long first, long last, int throttleFrom) {
+        for (long offset = first; offset <= last && offset < endOffset; offset++) {
+            InFlight record = inFlight.get(offset);
+            if (record.state == RecordState.AVAILABLE && record.deliveryCount >= throttleFrom) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -65,16 +65,16 @@ class SharePartitionTest {
     @Test
     void aRecordDeliveredUpToTheLimitIsArchivedAndTheStartOffsetPassesIt() {
         SharePartition partition = partition(SETTINGS);
-        for (int delivery = 1; delivery <= 3; delivery++) {
+        for (int delivery = 1; delivery <= 2; delivery++) {
             assertThat(acquire(partition, "a", 100, records(0, 1)))
                     .containsExactly(new AcquiredRecords(0, 1, delivery));
-            if (delivery < 3) {
-                assertThat(partition.acknowledge("a", List.of(ack(0, 1, AcknowledgeType.RELEASE))))
-                        .isEqualTo(Errors.NONE);
-            } else {
-                clock.advance(30_000); // the last one by lock expiry: the same limit applies
-            }
+            assertThat(partition.acknowledge("a", List.of(ack(0, 1, AcknowledgeType.RELEASE))))
+                    .isEqualTo(Errors.NONE);
         }
+        // each record's last delivery comes alone
+        assertThat(acquire(partition, "a", 100, records(0, 1))).containsExactly(new AcquiredRecords(0, 0, 3));
+        assertThat(acquire(partition, "a", 100, records(0, 1))).containsExactly(new AcquiredRecords(1, 1, 3));
+        clock.advance(30_000); // the last ones end by lock expiry: the same limit applies
         assertThat(partition.nextFetchOffset()).isEqualTo(2);
         assertThat(partition.stateOf(0)).isEqualTo(RecordState.ARCHIVED);
         assertThat(partition.startOffset()).isEqualTo(2);
@@ -195,6 +195,35 @@ class SharePartitionTest {
         assertThat(partition.acknowledge("a", List.of(ack(2, 3, AcknowledgeType.RELEASE)))).isEqualTo(Errors.NONE);
         assertThat(partition.acquire("b", ShareAcquireMode.BATCH_OPTIMIZED, 100, 100, log))
                 .containsExactly(new AcquiredRecords(2, 3, 2));
+    }
+
+    @Test
+    void recordsDeliveredOftenComeInSmallerFetchesAndALastDeliveryComesAlone() {
+        SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 100, false, false));
+        List<long[]> oneBatch = List.<long[]>of(new long[] {0, 7});
+        for (int delivery = 1; delivery <= 3; delivery++) {
+            assertThat(acquire(partition, "a", 100, oneBatch)).containsExactly(new AcquiredRecords(0, 7, delivery));
+            assertThat(partition.acknowledge("a", List.of(ack(0, 7, AcknowledgeType.RELEASE))))
+                    .isEqualTo(Errors.NONE);
+        }
+        // from the third delivery (half the limit of 5), as Kafka 4.3.1: half the batch's 8, then a quarter, ...
+        assertThat(acquire(partition, "a", 100, oneBatch)).containsExactly(new AcquiredRecords(0, 3, 4));
+        assertThat(acquire(partition, "b", 100, oneBatch)).containsExactly(new AcquiredRecords(4, 7, 4));
+        assertThat(partition.acknowledge("a", List.of(ack(0, 3, AcknowledgeType.RELEASE)))).isEqualTo(Errors.NONE);
+        assertThat(acquire(partition, "a", 100, oneBatch)).containsExactly(new AcquiredRecords(0, 0, 5));
+    }
+
+    @Test
+    void aRecordOnItsLastDeliveryIsNotAcquiredAfterOthers() {
+        SharePartition partition = partition(SETTINGS); // a limit of 3: the third delivery is the last
+        List<long[]> log = List.of(new long[] {0, 3}, new long[] {4, 7});
+        assertThat(acquire(partition, "a", 100, log)).containsExactly(new AcquiredRecords(0, 7, 1));
+        assertThat(partition.acknowledge("a", List.of(ack(0, 7, AcknowledgeType.RELEASE)))).isEqualTo(Errors.NONE);
+        assertThat(acquire(partition, "a", 100, log)).containsExactly(new AcquiredRecords(0, 7, 2));
+        assertThat(partition.acknowledge("a", List.of(ack(0, 7, AcknowledgeType.RELEASE)))).isEqualTo(Errors.NONE);
+        // throttled to half of its batch (2 of 4), but offset 0's is its last delivery: it goes alone
+        assertThat(acquire(partition, "a", 100, log)).containsExactly(new AcquiredRecords(0, 0, 3));
+        assertThat(acquire(partition, "b", 100, log)).containsExactly(new AcquiredRecords(1, 1, 3));
     }
 
     @Test
