@@ -11,7 +11,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Applies a request's acknowledgements (ShareFetch's or ShareAcknowledge's) partition by partition; the answer
  * comes once every changed partition's state is durable. Only share partitions in memory are acknowledged: one a
- * fetch has not loaded is not loaded for an acknowledgement.
+ * fetch has not loaded is not loaded for an acknowledgement. RENEW (4) is taken only from a v2 request that says
+ * IsRenewAck, as Kafka 4.3.1's validateAcknowledgementBatches: at v1 it is past the last type, and in a v2 request
+ * without the flag it makes the partition's acknowledgements INVALID_REQUEST.
  */
 final class ShareAcknowledgements {
 
@@ -20,9 +22,14 @@ final class ShareAcknowledgements {
 
     static CompletableFuture<Map<TopicIdPartition, Errors>> apply(SharePartitionManager manager, ShareLogs logs,
                                                                   String groupId, String memberId,
-                                                                  Map<TopicIdPartition, List<Acknowledgement>> acks) {
+                                                                  Map<TopicIdPartition, List<Acknowledgement>> acks,
+                                                                  boolean renewAllowed) {
         Map<TopicIdPartition, CompletableFuture<Errors>> pending = new LinkedHashMap<>();
         acks.forEach((tp, batches) -> {
+            if (!renewAllowed && batches.stream().anyMatch(Acknowledgement::renewsAny)) {
+                pending.put(tp, CompletableFuture.completedFuture(Errors.INVALID_REQUEST));
+                return;
+            }
             ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
             if (resolved.log() == null) {
                 pending.put(tp, CompletableFuture.completedFuture(resolved.error()));

@@ -54,6 +54,11 @@ public final class ShareFetchHandler implements ApiHandler {
         if (!ShareRequests.namesMember(groupId, memberId)) {
             return error(Errors.INVALID_REQUEST);
         }
+        boolean renewOnly = request.version() >= ACQUIRE_MODE_FROM_VERSION && body.isRenewAck();
+        if (renewOnly && (body.maxBytes() != 0 || body.minBytes() != 0 || body.maxRecords() != 0
+                || body.maxWaitMs() != 0)) {
+            return error(Errors.INVALID_REQUEST); // Kafka: a renewing request fetches nothing, and must say so
+        }
         List<TopicIdPartition> added = new ArrayList<>();
         Map<TopicIdPartition, List<Acknowledgement>> acks = ShareRequests.newAcknowledgements();
         for (ShareFetchRequestView.FetchTopic topic : body.topics()) {
@@ -85,9 +90,8 @@ public final class ShareFetchHandler implements ApiHandler {
         ShareFetchWork.RecordLimit recordLimit = request.version() >= MAX_RECORDS_FROM_VERSION && body.maxRecords() > 0
                 ? new ShareFetchWork.RecordLimit(mode, body.maxRecords(), body.batchSize())
                 : ShareFetchWork.RecordLimit.NONE;
-        boolean renewOnly = request.version() >= ACQUIRE_MODE_FROM_VERSION && body.isRenewAck();
         CompletableFuture<Map<TopicIdPartition, Errors>> acked =
-                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks);
+                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, renewOnly);
         Function<Map<TopicIdPartition, Errors>, CompletionStage<Struct>> fetch = ackErrors -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());

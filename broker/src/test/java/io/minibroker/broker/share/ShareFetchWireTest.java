@@ -106,6 +106,27 @@ class ShareFetchWireTest {
     }
 
     @Test
+    void renewAcknowledgementsNeedIsRenewAckAndARenewingFetchAsksForNothing() throws Exception {
+        try (ShareWire a = broker.member("g", "member-a")) {
+            a.fetch(10);
+            broker.produce(1);
+            assertThat(acquired(a.fetch(10))).containsExactly(List.of(0L, 0L, 1L));
+            ShareAcknowledgeResponseView unflagged = a.acknowledge(ack(0, 0, AcknowledgeType.RENEW));
+            assertThat(unflagged.responses().get(0).partitions().get(0).errorCode())
+                    .isEqualTo(Errors.INVALID_REQUEST.code());
+            a.renewAck = true;
+            ShareAcknowledgeResponseView renewed = a.acknowledge(ack(0, 0, AcknowledgeType.RENEW));
+            assertThat(renewed.responses().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+            // Kafka 4.3.1: a ShareFetch with IsRenewAck must send MaxBytes, MinBytes, MaxRecords and MaxWaitMs of 0
+            assertThat(a.fetch(10, ack(0, 0, AcknowledgeType.RENEW)).errorCode())
+                    .isEqualTo(Errors.INVALID_REQUEST.code());
+        }
+        try (ShareWire longId = broker.member("g", "m".repeat(37))) { // Kafka takes member ids of up to 36
+            assertThat(longId.fetch(10).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        }
+    }
+
+    @Test
     void sessionEpochsAreCheckedAsKafkaChecksThem() throws Exception {
         try (ShareWire a = broker.member("g", "member-a")) {
             a.epoch = 3;

@@ -27,6 +27,8 @@ final class ShareWire implements AutoCloseable {
     int maxBytes = 1 << 20;
     /** The ShareAcquireMode of the member's fetches (batch_optimized, a share consumer's default). */
     ShareAcquireMode acquireMode = ShareAcquireMode.BATCH_OPTIMIZED;
+    /** The IsRenewAck flag of the member's requests. */
+    boolean renewAck;
 
     ShareWire(int port, String groupId, String memberId, UUID topicId) throws IOException {
         this.client = new RawClient(port);
@@ -44,7 +46,7 @@ final class ShareWire implements AutoCloseable {
     void sendFetch(int maxWaitMs, int minBytes, int maxRecords, Acknowledgement... acks) throws IOException {
         ShareFetchRequestView request = new ShareFetchRequestView().groupId(groupId).memberId(memberId)
                 .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(minBytes).maxBytes(maxBytes)
-                .maxRecords(maxRecords).batchSize(maxRecords).shareAcquireMode(acquireMode.id());
+                .maxRecords(maxRecords).batchSize(maxRecords).shareAcquireMode(acquireMode.id()).isRenewAck(renewAck);
         ShareFetchRequestView.FetchPartition partition = request.addTopic().topicId(topicId).addPartition()
                 .partitionIndex(0);
         for (Acknowledgement ack : acks) {
@@ -85,7 +87,7 @@ final class ShareWire implements AutoCloseable {
 
     ShareAcknowledgeResponseView acknowledge(Acknowledgement... acks) throws IOException {
         ShareAcknowledgeRequestView request = new ShareAcknowledgeRequestView().groupId(groupId).memberId(memberId)
-                .shareSessionEpoch(epoch);
+                .shareSessionEpoch(epoch).isRenewAck(renewAck);
         ShareAcknowledgeRequestView.AcknowledgePartition partition = request.addTopic().topicId(topicId)
                 .addPartition().partitionIndex(0);
         for (Acknowledgement ack : acks) {
