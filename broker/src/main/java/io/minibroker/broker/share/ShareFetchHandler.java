@@ -20,7 +20,8 @@ import java.util.function.Function;
 
 /**
  * ShareFetch (KIP-932): the member's share session is resolved by its epoch, the acknowledgements it carries are
- * applied and made durable, then records are acquired for the member from the session's partitions, at once when
+ * applied and made durable, then records are acquired for the member from the session's partitions (not those its
+ * acknowledgements released), at once when
  * there are {@code MinBytes} of them (or no wait is allowed), otherwise after parking in the "ShareFetch" purgatory
  * until there are or {@code MaxWaitMs} passes. A final-epoch request only acknowledges: the session closes and
  * whatever the member still holds is released to the others.
@@ -101,7 +102,7 @@ public final class ShareFetchHandler implements ApiHandler {
             List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
-                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, ackErrors,
+                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, acks, ackErrors,
                     context.eventLoop());
             if (fetched.isEmpty() || work.canAnswer()) {
                 return CompletableFuture.completedFuture(work.respond()); // read here, as Fetch reads

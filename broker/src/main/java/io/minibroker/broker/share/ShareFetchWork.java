@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import java.util.concurrent.Executor;
 
 /**
@@ -54,6 +55,8 @@ final class ShareFetchWork {
     private final int maxBytes;
     private final RecordLimit recordLimit;
     private final Map<TopicIdPartition, Errors> acknowledgeErrors;
+    /** The acknowledgements this request carried: the records they released are not acquired in its answer. */
+    private final Map<TopicIdPartition, List<Acknowledgement>> acknowledged;
     /** The request's connection's event loop, where a share partition's load that this fetch starts ends. */
     private final Executor eventLoop;
     /**
@@ -67,7 +70,8 @@ final class ShareFetchWork {
 
     ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
                    List<TopicIdPartition> partitions, TopicRights rights, int minBytes, int maxWaitMs, int maxBytes,
-                   RecordLimit recordLimit, Map<TopicIdPartition, Errors> acknowledgeErrors, Executor eventLoop) {
+                   RecordLimit recordLimit, Map<TopicIdPartition, List<Acknowledgement>> acknowledged,
+                   Map<TopicIdPartition, Errors> acknowledgeErrors, Executor eventLoop) {
         this.eventLoop = eventLoop;
         this.rights = rights;
         this.minBytes = minBytes;
@@ -80,6 +84,7 @@ final class ShareFetchWork {
         this.maxBytes = maxBytes;
         this.recordLimit = recordLimit;
         this.acknowledgeErrors = acknowledgeErrors;
+        this.acknowledged = acknowledged;
     }
 
     /**
@@ -213,7 +218,8 @@ final class ShareFetchWork {
                     }
                     try {
                         acquired = partition == null ? Acquired.NOTHING // loading, or its load failed
-                                : acquire(resolved.log(), partition, remainingBytes, remainingRecords);
+                                : acquire(resolved.log(), partition, remainingBytes, remainingRecords,
+                                        releasedHere(tp));
                         remainingBytes -= acquired.sizeInBytes();
                         remainingRecords -= acquired.count();
                     } catch (LogException e) {
@@ -267,7 +273,22 @@ final class ShareFetchWork {
      * answers with a slice of the segment file holding the batches of the acquired records, sent as Fetch sends
      * records: a backlog is never copied into memory.
      */
-    private Acquired acquire(PartitionLog log, SharePartition partition, int bytes, int records) {
+    /**
+     * The offsets of {@code tp} this request's acknowledgements released. Kafka runs a ShareFetch's acknowledgements
+     * and its fetch together, and a record released is not acquired again until its new state is written: so the
+     * answer never hands a member back what it has just released. Here the fetch runs once they are written, and
+     * leaves them out itself.
+     */
+    private LongPredicate releasedHere(TopicIdPartition tp) {
+        List<Acknowledgement> batches = acknowledged.get(tp);
+        if (batches == null || acknowledgeErrors.get(tp) != Errors.NONE) {
+            return offset -> false;
+        }
+        return offset -> batches.stream().anyMatch(batch -> batch.releases(offset));
+    }
+
+    private Acquired acquire(PartitionLog log, SharePartition partition, int bytes, int records,
+                             LongPredicate inTransition) {
         partition.moveStartTo(log.logStartOffset());
         long fetchOffset = partition.nextFetchOffset();
         boolean readCommitted = partition.settings().readCommitted();
@@ -288,7 +309,7 @@ final class ShareFetchWork {
             List<AcquiredRecords> acquired;
             synchronized (partition) { // no other request sees the aborted records acquired
                 acquired = partition.archiveAborted(partition.acquire(memberId, recordLimit.mode(),
-                        recordLimit.batchSize(), records, offsets), aborted);
+                        recordLimit.batchSize(), records, offsets, inTransition), aborted);
             }
             if (acquired.isEmpty()) {
                 return Acquired.NOTHING;

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.LongPredicate;
 
 /**
  * One share group's delivery state of one topic partition (Kafka's SharePartition). Every offset from the share
@@ -171,10 +172,12 @@ public final class SharePartition {
      * log batches only, so the last batch is acquired whole (the window may then hold more than its limit, as
      * Kafka's does) and a run of records never delivered is split at a batch boundary once it holds
      * {@code batchSize} records (0: never, a v0 request sends none); in {@link ShareAcquireMode#RECORD_LIMIT} mode
-     * acquisition stops at exactly the limit.
+     * acquisition stops at exactly the limit. Offsets {@code inTransition} (released by the acknowledgements of the
+     * same ShareFetch) are not acquired, as Kafka's SharePartition does not acquire a record whose state change is
+     * still being written.
      */
     public synchronized List<AcquiredRecords> acquire(String memberId, ShareAcquireMode mode, int batchSize,
-                                                      int maxRecords, List<long[]> batches) {
+                                                      int maxRecords, List<long[]> batches, LongPredicate inTransition) {
         expireLocks();
         List<AcquiredRecords> acquired = new ArrayList<>();
         if (batches.isEmpty()) {
@@ -198,7 +201,7 @@ public final class SharePartition {
             }
             long first = Math.max(batch[0], startOffset);
             long last = Math.min(batch[1], lastOffset);
-            boolean throttled = isThrottled(first, last, throttleFrom);
+            boolean throttled = isThrottled(first, last, throttleFrom, inTransition);
             if (throttled && count > 0) {
                 break; // records delivered often go in a fetch of their own
             }
@@ -212,7 +215,7 @@ public final class SharePartition {
                 boolean fresh = offset >= endOffset;
                 if (!fresh) {
                     record = inFlight.get(offset);
-                    if (record.state != RecordState.AVAILABLE) {
+                    if (record.state != RecordState.AVAILABLE || inTransition.test(offset)) {
                         continue;
                     }
                     if (maxDeliveries > 2 && record.deliveryCount == maxDeliveries - 1 && fromBatch > 0) {
@@ -264,10 +267,11 @@ public final class SharePartition {
     }
 
     /** Whether a record in [first, last] is available again with a count at which deliveries are throttled. */
-    private boolean isThrottled(long first, long last, int throttleFrom) {
+    private boolean isThrottled(long first, long last, int throttleFrom, LongPredicate inTransition) {
         for (long offset = first; offset <= last && offset < endOffset; offset++) {
             InFlight record = inFlight.get(offset);
-            if (record.state == RecordState.AVAILABLE && record.deliveryCount >= throttleFrom) {
+            if (record.state == RecordState.AVAILABLE && record.deliveryCount >= throttleFrom
+                    && !inTransition.test(offset)) {
                 return true;
             }
         }

@@ -127,6 +127,22 @@ class ShareFetchWireTest {
     }
 
     @Test
+    void recordsAShareFetchReleasesAreNotAcquiredInItsOwnAnswer() throws Exception {
+        try (ShareWire a = broker.member("g", "member-a");
+             ShareWire b = broker.member("g", "member-b")) {
+            a.fetch(10);
+            b.fetch(10);
+            broker.produce(3);
+            assertThat(acquired(a.fetch(10))).containsExactly(List.of(0L, 2L, 1L));
+            // Kafka runs the acknowledgements and the fetch together: a release still being written is not acquired
+            ShareFetchResponseView released = a.fetch(10, ack(0, 1, AcknowledgeType.RELEASE));
+            assertThat(acknowledgeError(released)).isEqualTo(Errors.NONE.code());
+            assertThat(acquired(released)).isEmpty();
+            assertThat(acquired(b.fetch(10))).containsExactly(List.of(0L, 1L, 2L));
+        }
+    }
+
+    @Test
     void sessionEpochsAreCheckedAsKafkaChecksThem() throws Exception {
         try (ShareWire a = broker.member("g", "member-a")) {
             a.epoch = 3;

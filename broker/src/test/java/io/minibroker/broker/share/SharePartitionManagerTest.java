@@ -83,7 +83,7 @@ class SharePartitionManagerTest {
         UUID topicId = topics.get("t").orElseThrow().id();
         return new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), groupId, "m",
                 List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, minBytes, 10_000, 1 << 20,
-                ShareFetchWork.RecordLimit.NONE, Map.of(), Runnable::run);
+                ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
     }
 
     /** The answer of a fetch parked from this thread, as a handler's event loop parks it, and the answering thread. */
@@ -206,7 +206,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    ShareFetchWork.RecordLimit.NONE, Map.of(), eventLoop);
+                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), eventLoop);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
             eventLoop.submit(() -> { // as the handler parks it, on its connection's event loop
@@ -315,7 +315,7 @@ class SharePartitionManagerTest {
             SharePartition loaded = fenced.partition(key, log(), Runnable::run, error -> { });
             assertThat(loaded.stateEpoch()).isEqualTo(1);
             assertThat(loaded.acquire("m", ShareAcquireMode.BATCH_OPTIMIZED, 10, 10,
-                    List.<long[]>of(new long[] {0, 0}))).hasSize(1);
+                    List.<long[]>of(new long[] {0, 0}), offset -> false)).hasSize(1);
 
             assertThat(fenced.acknowledge(loaded, "m", List.of(new Acknowledgement(0, 0, List.of((byte) 1))))
                     .toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
@@ -392,7 +392,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork later = new ShareFetchWork(failing, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    ShareFetchWork.RecordLimit.NONE, Map.of(), Runnable::run);
+                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             failing.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, later, answer),
                     later.watchKeys());
@@ -431,7 +431,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    ShareFetchWork.RecordLimit.NONE, Map.of(), Runnable::run);
+                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
             assertThat(work.canAnswer()).as("its share partition loading").isFalse();
             assertThat(reads).hasSize(1);
 

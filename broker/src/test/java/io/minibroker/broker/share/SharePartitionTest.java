@@ -29,7 +29,8 @@ class SharePartitionTest {
     /** Acquires as a kafka-clients 4.3 consumer asks by default: whole batches, BatchSize = MaxRecords. */
     private static List<AcquiredRecords> acquire(SharePartition partition, String member, int maxRecords,
                                                  List<long[]> log) {
-        return partition.acquire(member, ShareAcquireMode.BATCH_OPTIMIZED, maxRecords, maxRecords, log);
+        return partition.acquire(member, ShareAcquireMode.BATCH_OPTIMIZED, maxRecords, maxRecords, log,
+                offset -> false);
     }
 
     private static Acknowledgement ack(long first, long last, AcknowledgeType type) {
@@ -167,12 +168,12 @@ class SharePartitionTest {
     void batchOptimizedAcquisitionKeepsTheLastBatchWholeAndRecordLimitCutsIt() {
         SharePartition partition = partition(SETTINGS);
         List<long[]> oneBatch = List.<long[]>of(new long[] {0, 9});
-        assertThat(partition.acquire("a", ShareAcquireMode.BATCH_OPTIMIZED, 5, 5, oneBatch))
+        assertThat(partition.acquire("a", ShareAcquireMode.BATCH_OPTIMIZED, 5, 5, oneBatch, offset -> false))
                 .containsExactly(new AcquiredRecords(0, 9, 1));
         assertThat(partition.acknowledge("a", List.of(ack(0, 9, AcknowledgeType.RELEASE)))).isEqualTo(Errors.NONE);
-        assertThat(partition.acquire("b", ShareAcquireMode.RECORD_LIMIT, 5, 5, oneBatch))
+        assertThat(partition.acquire("b", ShareAcquireMode.RECORD_LIMIT, 5, 5, oneBatch, offset -> false))
                 .containsExactly(new AcquiredRecords(0, 4, 2));
-        assertThat(partition.acquire("c", ShareAcquireMode.RECORD_LIMIT, 5, 5, oneBatch))
+        assertThat(partition.acquire("c", ShareAcquireMode.RECORD_LIMIT, 5, 5, oneBatch, offset -> false))
                 .containsExactly(new AcquiredRecords(5, 9, 2));
     }
 
@@ -181,7 +182,7 @@ class SharePartitionTest {
         SharePartition partition = partition(SETTINGS);
         List<long[]> log = List.of(new long[] {0, 3}, new long[] {4, 7}, new long[] {8, 11});
         // as Kafka's createBatches: a new run at the first batch starting BatchSize or more past the run's start
-        assertThat(partition.acquire("a", ShareAcquireMode.BATCH_OPTIMIZED, 5, 12, log))
+        assertThat(partition.acquire("a", ShareAcquireMode.BATCH_OPTIMIZED, 5, 12, log, offset -> false))
                 .containsExactly(new AcquiredRecords(0, 7, 1), new AcquiredRecords(8, 11, 1));
     }
 
@@ -189,11 +190,11 @@ class SharePartitionTest {
     void aBatchAcquiredWholeMayTakeTheWindowPastItsLimitAfterWhichOnlyReleasedRecordsAreAcquired() {
         SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 10, false, false));
         List<long[]> log = List.of(new long[] {0, 7}, new long[] {8, 15}, new long[] {16, 23});
-        assertThat(partition.acquire("a", ShareAcquireMode.BATCH_OPTIMIZED, 100, 100, log))
+        assertThat(partition.acquire("a", ShareAcquireMode.BATCH_OPTIMIZED, 100, 100, log, offset -> false))
                 .containsExactly(new AcquiredRecords(0, 15, 1));
         assertThat(partition.canAcquire(24)).isFalse();
         assertThat(partition.acknowledge("a", List.of(ack(2, 3, AcknowledgeType.RELEASE)))).isEqualTo(Errors.NONE);
-        assertThat(partition.acquire("b", ShareAcquireMode.BATCH_OPTIMIZED, 100, 100, log))
+        assertThat(partition.acquire("b", ShareAcquireMode.BATCH_OPTIMIZED, 100, 100, log, offset -> false))
                 .containsExactly(new AcquiredRecords(2, 3, 2));
     }
 
