@@ -1,8 +1,12 @@
 package io.minibroker.broker.replica;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.network.RawClient;
 import io.minibroker.broker.server.FirstPartition;
 import io.minibroker.broker.server.SessionClock;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -41,6 +45,8 @@ class InSyncReplicasTest {
     private static final long SESSION_MS = 3_000;
     private static final long FETCH_WAIT_MS = 100;
     private static final long PRODUCE_TIMEOUT_MS = 20_000;
+    /** A consumer's Fetch, naming its topic by name. */
+    private static final short FETCH_VERSION = 12;
 
     private final ManualClock clock = new ManualClock();
     private MiniCluster cluster;
@@ -127,24 +133,64 @@ class InSyncReplicasTest {
 
     /**
      * Records an acks=1 producer writes to a leader alone in its ISR, under min.insync.replicas, are not committed:
-     * the high watermark (ListOffsets latest) stays where the ISR left it until the followers are back.
+     * the high watermark (ListOffsets latest) stays where the ISR left it, and a consumer's fetch from there and an
+     * acks=all produce appended before the ISR shrank stay parked, until a follower is back in the ISR: then the high
+     * watermark moves to the log end and both are answered.
      */
     @Test
     void theHighWatermarkStaysWhileTheIsrIsUnderTheMinimum() throws Exception {
         await(() -> isr().equals(List.of(0, 1, 2)), "the ISR to be every replica");
-        produce();
-        cluster.stop(1);
-        cluster.stop(2);
-        sessions.nextControllerRound();
-        await(() -> isr().equals(List.of(0)), "nodes 1 and 2 to leave the ISR, have " + isr());
-        try (KafkaProducer<String, String> producer = producer("1")) {
-            assertThat(producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get().offset()).isEqualTo(1);
+        try (KafkaProducer<String, String> acksAll = producer(); KafkaProducer<String, String> acksOne = producer("1");
+             RawClient consumer = new RawClient(cluster.node(0).boundPort("PLAINTEXT"))) {
+            acksAll.send(new ProducerRecord<>(TOPIC, "k", "v")).get(); // offset 0, committed
+            cluster.stop(1);
+            cluster.stop(2);
+            // Appended while the ISR still counts three, at offset 1.
+            Future<RecordMetadata> parked = acksAll.send(new ProducerRecord<>(TOPIC, "k", "v"));
+            await(() -> parkedProducesOnTheLeader() == 1, "the produce to be parked at the leader");
+            sessions.nextControllerRound();
+            await(() -> isr().equals(List.of(0)), "nodes 1 and 2 to leave the ISR, have " + isr());
+            assertThat(acksOne.send(new ProducerRecord<>(TOPIC, "k", "v")).get().offset()).isEqualTo(2);
+            assertThat(highWatermark()).isEqualTo(1);
+
+            consumer.send(RawClient.request(ApiKey.FETCH, FETCH_VERSION, 1, consumerFetch(1)));
+            await(() -> parkedFetchesOnTheLeader() == 1, "the consumer's fetch to be parked at the leader");
+            assertThat(parked).as("the acks=all produce, under the minimum").isNotDone();
+
+            cluster.restart(1);
+            sessions.awaitAdvancing(FETCH_WAIT_MS, parked::isDone, "node 1 to rejoin the ISR, the produce answered");
+            assertThat(isr()).containsExactly(0, 1);
+            assertThat(parked.get().offset()).isEqualTo(1);
+            assertThat(highWatermark()).isEqualTo(3);
+            Struct answered = consumer.receive(ApiKey.FETCH, FETCH_VERSION).body()
+                    .getStructs("Responses").get(0).getStructs("Partitions").get(0);
+            assertThat(answered.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            assertThat(answered.getInt64("HighWatermark")).isEqualTo(3);
+            assertThat(answered.getRecords("Records").readableBytes()).as("records 1 and 2").isPositive();
         }
+    }
+
+    /** The partition's high watermark, as the leader answers ListOffsets latest. */
+    private long highWatermark() throws Exception {
+        TopicPartition partition = new TopicPartition(TOPIC, 0);
         try (Admin admin = admin()) {
-            TopicPartition partition = new TopicPartition(TOPIC, 0);
-            assertThat(admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition).get()
-                    .offset()).as("the high watermark").isEqualTo(1);
+            return admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition).get()
+                    .offset();
         }
+    }
+
+    /** A consumer's fetch of partition 0 from {@code offset}, waiting longer than the test for a byte. */
+    private static Struct consumerFetch(long offset) {
+        Struct fetch = ApiKey.FETCH.request().newMessage().set("ReplicaId", -1).set("MaxWaitMs", 600_000)
+                .set("MinBytes", 1).set("MaxBytes", 1 << 20).set("SessionId", 0).set("SessionEpoch", -1);
+        fetch.addElement("Topics").set("Topic", TOPIC).addElement("Partitions").set("Partition", 0)
+                .set("CurrentLeaderEpoch", -1).set("FetchOffset", offset).set("PartitionMaxBytes", 1 << 20);
+        return fetch;
+    }
+
+    private double parkedFetchesOnTheLeader() {
+        return cluster.node(0).meterRegistry().get("purgatory.delayed.operations").tag("delayedOperation", "Fetch")
+                .gauge().value();
     }
 
     private double parkedProducesOnTheLeader() {
