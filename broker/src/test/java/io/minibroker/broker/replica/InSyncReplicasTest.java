@@ -8,14 +8,18 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
+import io.micrometer.core.instrument.Gauge;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DeletedRecords;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -34,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The ISR follows the followers: one stopped leaves it and acks=all goes on with min.insync.replicas=2; with both
- * stopped acks=all is refused NOT_ENOUGH_REPLICAS; restarted, they rejoin.
+ * stopped acks=all is refused NOT_ENOUGH_REPLICAS; restarted, they rejoin, one whose log ends before the leader's
+ * log start by restarting its log there.
  *
  * <p>The cluster runs on a manual clock: a stop fences the node at once and the test advances to the controller's
  * next round, which takes it out of the ISR, so a loaded machine cannot fence a live node and shrink the ISR more.
@@ -168,6 +173,44 @@ class InSyncReplicasTest {
             assertThat(answered.getInt64("HighWatermark")).isEqualTo(3);
             assertThat(answered.getRecords("Records").readableBytes()).as("records 1 and 2").isPositive();
         }
+    }
+
+    /**
+     * A follower down while the leader's log start passed its log end (DeleteRecords here, retention alike) finds
+     * its fetch offset out of range when it is back, asks the leader where its log starts (ListOffsets), restarts
+     * its log there, catches up and rejoins the ISR, as Kafka's follower does.
+     */
+    @Test
+    void aFollowerWhoseLogEndsBeforeTheLeadersStartRestartsThereAndRejoins() throws Exception {
+        await(() -> isr().equals(List.of(0, 1, 2)), "the ISR to be every replica");
+        produce(); // offset 0, on every replica
+        cluster.stop(2);
+        sessions.nextControllerRound();
+        await(() -> isr().equals(List.of(0, 1)), "node 2 to leave the ISR, have " + isr());
+        for (int i = 0; i < 3; i++) {
+            produce(); // offsets 1 to 3, on nodes 0 and 1
+        }
+        TopicPartition partition = new TopicPartition(TOPIC, 0);
+        try (Admin admin = admin()) {
+            KafkaFuture<DeletedRecords> deleted = admin.deleteRecords(Map.of(partition,
+                    RecordsToDelete.beforeOffset(3))).lowWatermarks().get(partition);
+            // answered once node 1 has the new log start, which its fetch parked at the leader brings back
+            sessions.awaitAdvancing(FETCH_WAIT_MS, deleted::isDone, "the deletion to be answered");
+            assertThat(deleted.get().lowWatermark()).isEqualTo(3);
+        }
+
+        cluster.restart(2); // its log ends at 1, before the leader's start
+        sessions.awaitAdvancing(FETCH_WAIT_MS, () -> isr().size() == 3, "node 2 to rejoin the ISR");
+        assertThat(logOffset(2, "logstartoffset")).isEqualTo(3);
+        assertThat(logOffset(2, "logendoffset")).isEqualTo(4);
+        produce(); // acks=all through node 2 too
+    }
+
+    /** One of a node's kafka.log.log gauges of the topic's partition 0 (-1 before the node has the partition). */
+    private long logOffset(int node, String gauge) {
+        Gauge found = cluster.node(node).meterRegistry().find("kafka.log.log." + gauge).tag("topic", TOPIC)
+                .tag("partition", "0").gauge();
+        return found == null ? -1 : (long) found.value();
     }
 
     /** The partition's high watermark, as the leader answers ListOffsets latest. */
