@@ -111,7 +111,10 @@ public interface PartitionLeadership {
      */
     long lowWatermark(PartitionLog log);
 
-    /** Records were appended to a partition led here (a leader alone in its ISR commits them at once). */
+    /**
+     * Records were appended to a partition led here: a leader alone in its ISR commits them at once, unless that ISR
+     * is under min.insync.replicas, which holds the high watermark.
+     */
     void onLeaderAppend(TopicPartition partition);
 
     /**
