@@ -123,13 +123,7 @@ class InSyncReplicasTest {
         try (KafkaProducer<String, String> producer = producer()) {
             producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get(); // connected, metadata known
 
-            cluster.stop(1);
-            cluster.stop(2);
-            // Appended while the ISR still counts three; parked until the ISR shrinks to the leader alone.
-            Future<RecordMetadata> parked = producer.send(new ProducerRecord<>(TOPIC, "k", "v"));
-            await(() -> parkedProducesOnTheLeader() == 1, "the produce to be parked at the leader");
-            sessions.nextControllerRound();
-            await(() -> isr().equals(List.of(0)), "nodes 1 and 2 to leave the ISR, have " + isr());
+            Future<RecordMetadata> parked = parkAProduceAndShrinkTheIsrToTheLeader(producer);
             sessions.advanceKeepingSessions(PRODUCE_TIMEOUT_MS);
             assertThatThrownBy(parked::get).cause().isInstanceOf(TimeoutException.class)
                     .hasMessage("The request timed out."); // REQUEST_TIMED_OUT's, not the client's own expiry
@@ -148,13 +142,7 @@ class InSyncReplicasTest {
         try (KafkaProducer<String, String> acksAll = producer(); KafkaProducer<String, String> acksOne = producer("1");
              RawClient consumer = new RawClient(cluster.node(0).boundPort("PLAINTEXT"))) {
             acksAll.send(new ProducerRecord<>(TOPIC, "k", "v")).get(); // offset 0, committed
-            cluster.stop(1);
-            cluster.stop(2);
-            // Appended while the ISR still counts three, at offset 1.
-            Future<RecordMetadata> parked = acksAll.send(new ProducerRecord<>(TOPIC, "k", "v"));
-            await(() -> parkedProducesOnTheLeader() == 1, "the produce to be parked at the leader");
-            sessions.nextControllerRound();
-            await(() -> isr().equals(List.of(0)), "nodes 1 and 2 to leave the ISR, have " + isr());
+            Future<RecordMetadata> parked = parkAProduceAndShrinkTheIsrToTheLeader(acksAll); // offset 1
             assertThat(acksOne.send(new ProducerRecord<>(TOPIC, "k", "v")).get().offset()).isEqualTo(2);
             assertThat(highWatermark()).isEqualTo(1);
 
@@ -204,6 +192,21 @@ class InSyncReplicasTest {
         assertThat(logOffset(2, "logstartoffset")).isEqualTo(3);
         assertThat(logOffset(2, "logendoffset")).isEqualTo(4);
         produce(); // acks=all through node 2 too
+    }
+
+    /**
+     * Stops both followers and sends an acks=all produce through {@code producer} (connected, its metadata known),
+     * which the leader appends while its ISR still counts three and parks; then the controller's round takes the ISR
+     * down to the leader alone, under min.insync.replicas. The produce stays parked.
+     */
+    private Future<RecordMetadata> parkAProduceAndShrinkTheIsrToTheLeader(KafkaProducer<String, String> producer) {
+        cluster.stop(1);
+        cluster.stop(2);
+        Future<RecordMetadata> parked = producer.send(new ProducerRecord<>(TOPIC, "k", "v"));
+        await(() -> parkedProducesOnTheLeader() == 1, "the produce to be parked at the leader");
+        sessions.nextControllerRound();
+        await(() -> isr().equals(List.of(0)), "nodes 1 and 2 to leave the ISR, have " + isr());
+        return parked;
     }
 
     /** One of a node's kafka.log.log gauges of the topic's partition 0 (-1 before the node has the partition). */
