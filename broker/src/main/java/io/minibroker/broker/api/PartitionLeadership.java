@@ -111,7 +111,10 @@ public interface PartitionLeadership {
      */
     long lowWatermark(PartitionLog log);
 
-    /** Records were appended to a partition led here (a leader alone in its ISR commits them at once). */
+    /**
+     * Records were appended to a partition led here: a leader alone in its ISR commits them at once, unless that ISR
+     * is under min.insync.replicas, which holds the high watermark.
+     */
     void onLeaderAppend(TopicPartition partition);
 
     /**
@@ -139,13 +142,21 @@ public interface PartitionLeadership {
      * UNKNOWN_LEADER_EPOCH, then, when {@code requireLeader}, NOT_LEADER_OR_FOLLOWER if this node does not lead.
      */
     default Errors checkLeaderEpoch(TopicPartition partition, int currentEpoch, boolean requireLeader) {
-        int ours = leaderEpoch(partition);
+        return checkLeaderEpoch(leaderEpoch(partition), isLeader(partition), currentEpoch, requireLeader);
+    }
+
+    /**
+     * {@link #checkLeaderEpoch(TopicPartition, int, boolean)} against one partition's epoch here ({@code ours}) and
+     * whether this node leads it, which an implementation whose leadership changes under it reads together, from
+     * one state: read apart, a new term's leadership could be served to a request naming the old term's epoch.
+     */
+    static Errors checkLeaderEpoch(int ours, boolean leads, int currentEpoch, boolean requireLeader) {
         if (currentEpoch != -1 && currentEpoch < ours) {
             return Errors.FENCED_LEADER_EPOCH;
         }
         if (currentEpoch != -1 && currentEpoch > ours) {
             return Errors.UNKNOWN_LEADER_EPOCH;
         }
-        return requireLeader && !isLeader(partition) ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.NONE;
+        return requireLeader && !leads ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.NONE;
     }
 }

@@ -371,6 +371,14 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         return state == null ? -1 : state.image().leaderEpoch();
     }
 
+    /** Epoch and leadership read from one hosted state: an image applied between two reads would mix them. */
+    @Override
+    public Errors checkLeaderEpoch(TopicPartition partition, int currentEpoch, boolean requireLeader) {
+        HostedPartition state = hosted.get(partition);
+        return PartitionLeadership.checkLeaderEpoch(state == null ? -1 : state.image().leaderEpoch(),
+                state != null && state.leader() != null, currentEpoch, requireLeader);
+    }
+
     @Override
     public int inSyncReplicas(TopicPartition partition) {
         HostedPartition state = hosted.get(partition);

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -53,6 +54,11 @@ class FetchPartitionErrorsTest {
     @AfterEach
     void stop() {
         broker.close();
+    }
+
+    private double parkedFetches() {
+        return broker.meterRegistry().get("purgatory.delayed.operations").tag("delayedOperation", "Fetch").gauge()
+                .value();
     }
 
     /** A consumer's fetch of partition 0 of each topic from offset {@code fetchOffset}. */
@@ -128,7 +134,8 @@ class FetchPartitionErrorsTest {
 
     /**
      * Kafka's KafkaApis answers a topic it does not know apart and parks the fetch on the partitions it has: the
-     * answer waits for the record produced after it was asked.
+     * answer waits for the record produced once the fetch is parked (a record there before it would be answered at
+     * once, parked or not).
      */
     @Test
     void aFetchNamingAnUnknownTopicStillWaitsForDataOnTheOthers() throws Exception {
@@ -137,6 +144,7 @@ class FetchPartitionErrorsTest {
                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + port),
                      new StringSerializer(), new StringSerializer())) {
             client.send(RawClient.request(ApiKey.FETCH, FETCH_V12, 1, fetch(30_000, -1, 0, "no-such-topic", TOPIC)));
+            await(() -> parkedFetches() == 1, "the fetch to be parked");
             producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get();
 
             Struct response = client.receive(ApiKey.FETCH, FETCH_V12).body();
