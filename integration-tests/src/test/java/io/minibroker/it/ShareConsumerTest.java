@@ -122,9 +122,17 @@ class ShareConsumerTest {
     }
 
     private void produce(int count) throws Exception {
+        produce(count, count);
+    }
+
+    /** {@code count} records, flushed every {@code perFlush}: batches of at most that many. */
+    private void produce(int count, int perFlush) throws Exception {
         try (KafkaProducer<String, String> producer = Clients.producer(kafka.bootstrapServers())) {
             for (int i = 0; i < count; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, "v" + i));
+                if ((i + 1) % perFlush == 0) {
+                    producer.flush();
+                }
             }
             producer.flush();
         }
@@ -137,7 +145,9 @@ class ShareConsumerTest {
         try (Admin admin = admin()) {
             ShareConsumersAssigned.await(admin, "shared", POLL, a, b);
         }
-        produce(100);
+        // Small batches: a fetch acquires whole batches (batch_optimized, the consumer's default), as Kafka does, so
+        // one batch of 100 would go to whichever consumer fetched first.
+        produce(100, 5);
         List<String> byA = new ArrayList<>();
         List<String> byB = new ArrayList<>();
         Eventually.await(() -> {

@@ -6,6 +6,7 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -33,6 +34,9 @@ import java.util.concurrent.CompletionStage;
  * which each fetch response carries. Each partition is answered with its low watermark once it reached the
  * requested offset on every live replica, as Kafka answers: at once on a single node or when the followers are
  * there already, else through the DeleteRecords purgatory ({@link DelayedDeleteRecords}) until {@code TimeoutMs}.
+ * As in Kafka, an internal topic's records are not deleted (INVALID_TOPIC_EXCEPTION, ReplicaManager's
+ * deleteRecordsOnLocalLog) and neither are those of a topic whose {@code cleanup.policy} lacks {@code delete}
+ * (POLICY_VIOLATION, Partition.deleteRecordsOnLeader).
  */
 public final class DeleteRecordsHandler implements ApiHandler {
 
@@ -68,8 +72,16 @@ public final class DeleteRecordsHandler implements ApiHandler {
                     result.errorCode(topics.partitionNotHere(false, name, null, index).code());
                     continue;
                 }
+                if (InternalTopics.isInternal(name)) {
+                    result.errorCode(Errors.INVALID_TOPIC_EXCEPTION.code());
+                    continue;
+                }
                 if (!leadership.isLeader(log.get().topicPartition())) {
                     result.errorCode(Errors.NOT_LEADER_OR_FOLLOWER.code());
+                    continue;
+                }
+                if (!topics.deletesRecords(name)) {
+                    result.errorCode(Errors.POLICY_VIOLATION.code());
                     continue;
                 }
                 long highWatermark = log.get().highWatermark();

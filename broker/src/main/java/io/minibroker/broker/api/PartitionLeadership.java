@@ -23,6 +23,11 @@ public interface PartitionLeadership {
         }
 
         @Override
+        public int replicaCount(TopicPartition partition) {
+            return 1;
+        }
+
+        @Override
         public int leaderEpoch(TopicPartition partition) {
             return 0; // leadership never moves
         }
@@ -44,6 +49,28 @@ public interface PartitionLeadership {
         }
     };
 
+    /**
+     * Who leads a partition as this broker's metadata has it, and that leader's endpoint on one listener: Kafka's
+     * getCurrentLeader, which a refused produce (v10+) or fetch (v16+) answers with (KIP-951) so the client need not
+     * ask Metadata first. Leader and epoch -1, no endpoint, when unknown.
+     */
+    record CurrentLeader(int leaderId, int leaderEpoch, String host, int port) {
+        public static final CurrentLeader UNKNOWN = new CurrentLeader(-1, -1, null, -1);
+
+        /** Whether the leader's endpoint is known (a node to name in the answer's NodeEndpoints). */
+        public boolean hasEndpoint() {
+            return host != null;
+        }
+    }
+
+    /**
+     * The {@link CurrentLeader} of a partition, its endpoint on {@code listener}. A single node has no other leader
+     * to name: a partition it has not is UNKNOWN.
+     */
+    default CurrentLeader currentLeader(TopicPartition partition, String listener) {
+        return CurrentLeader.UNKNOWN;
+    }
+
     /** Whether produces and consumers' fetches for this partition belong here. */
     boolean isLeader(TopicPartition partition);
 
@@ -52,6 +79,23 @@ public interface PartitionLeadership {
 
     /** How many replicas of a partition this broker leads are in sync, itself included (min.insync.replicas). */
     int inSyncReplicas(TopicPartition partition);
+
+    /** How many replicas a partition this broker leads has, itself included: its replication factor. */
+    int replicaCount(TopicPartition partition);
+
+    /**
+     * The ISR size acks=all needs: {@code minInsync} ({@code min.insync.replicas}), but never more than the replicas
+     * there are, as Kafka's Partition.effectiveMinIsr (KAFKA-15583): a topic of one replica with min.insync.replicas
+     * 2 takes acks=all produces, its high watermark moving with its log end.
+     */
+    default int effectiveMinIsr(TopicPartition partition, int minInsync) {
+        return Math.min(minInsync, replicaCount(partition));
+    }
+
+    /** Whether fewer replicas are in sync than {@link #effectiveMinIsr} asks: the high watermark then stays put. */
+    default boolean isUnderMinIsr(TopicPartition partition, int minInsync) {
+        return inSyncReplicas(partition) < effectiveMinIsr(partition, minInsync);
+    }
 
     /**
      * A follower fetched this partition from {@code fetchOffset}: its log ends there. {@code replicaEpoch} is the
@@ -67,22 +111,27 @@ public interface PartitionLeadership {
      */
     long lowWatermark(PartitionLog log);
 
-    /** Records were appended to a partition led here (a leader alone in its ISR commits them at once). */
+    /**
+     * Records were appended to a partition led here: a leader alone in its ISR commits them at once, unless that ISR
+     * is under min.insync.replicas, which holds the high watermark.
+     */
     void onLeaderAppend(TopicPartition partition);
 
     /**
      * Why a leader append to {@code partition} is refused now, as Kafka's appendRecordsToLeader refuses it, or null
      * if it may go ahead: NOT_LEADER_OR_FOLLOWER on a node that does not lead it, NOT_ENOUGH_REPLICAS when fewer
-     * than {@code minInsync} replicas are in sync (0 for acks 0 and 1, which skip the check).
+     * than {@link #effectiveMinIsr} of {@code minInsync} replicas are in sync (0 for acks 0 and 1, which skip the
+     * check).
      */
     default LogException appendRefusal(TopicPartition partition, int minInsync) {
         if (!isLeader(partition)) {
             return new LogException(Errors.NOT_LEADER_OR_FOLLOWER, "this broker does not lead " + partition);
         }
-        int inSync = minInsync > 0 ? inSyncReplicas(partition) : 0;
-        if (inSync < minInsync) {
-            return new LogException(Errors.NOT_ENOUGH_REPLICAS, "min.insync.replicas is " + minInsync + " but only "
-                    + inSync + (inSync == 1 ? " replica is" : " replicas are") + " in sync");
+        if (minInsync > 0 && isUnderMinIsr(partition, minInsync)) {
+            int inSync = inSyncReplicas(partition);
+            return new LogException(Errors.NOT_ENOUGH_REPLICAS, "min.insync.replicas is "
+                    + effectiveMinIsr(partition, minInsync) + " but only " + inSync
+                    + (inSync == 1 ? " replica is" : " replicas are") + " in sync");
         }
         return null;
     }
@@ -93,13 +142,21 @@ public interface PartitionLeadership {
      * UNKNOWN_LEADER_EPOCH, then, when {@code requireLeader}, NOT_LEADER_OR_FOLLOWER if this node does not lead.
      */
     default Errors checkLeaderEpoch(TopicPartition partition, int currentEpoch, boolean requireLeader) {
-        int ours = leaderEpoch(partition);
+        return checkLeaderEpoch(leaderEpoch(partition), isLeader(partition), currentEpoch, requireLeader);
+    }
+
+    /**
+     * {@link #checkLeaderEpoch(TopicPartition, int, boolean)} against one partition's epoch here ({@code ours}) and
+     * whether this node leads it, which an implementation whose leadership changes under it reads together, from
+     * one state: read apart, a new term's leadership could be served to a request naming the old term's epoch.
+     */
+    static Errors checkLeaderEpoch(int ours, boolean leads, int currentEpoch, boolean requireLeader) {
         if (currentEpoch != -1 && currentEpoch < ours) {
             return Errors.FENCED_LEADER_EPOCH;
         }
         if (currentEpoch != -1 && currentEpoch > ours) {
             return Errors.UNKNOWN_LEADER_EPOCH;
         }
-        return requireLeader && !isLeader(partition) ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.NONE;
+        return requireLeader && !leads ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.NONE;
     }
 }

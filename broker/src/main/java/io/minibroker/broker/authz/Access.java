@@ -59,7 +59,7 @@ final class Access {
     }
 
     boolean allowedOnCluster(AclOperation operation) {
-        return allowed(operation, ResourceType.CLUSTER, AclApisHandler.CLUSTER_NAME);
+        return allowed(operation, ResourceType.CLUSTER, AclBinding.CLUSTER_NAME);
     }
 
     /** Kafka's authorizeByResourceType: the operation is allowed on some resource of the type. */
@@ -85,7 +85,7 @@ final class Access {
     /** The cluster's authorized operations where DESCRIBE on it is allowed, else none (0), as Kafka answers. */
     int clusterAuthorizedOperations() {
         return allowedOnCluster(AclOperation.DESCRIBE)
-                ? authorizedOperations(ResourceType.CLUSTER, AclApisHandler.CLUSTER_NAME) : 0;
+                ? authorizedOperations(ResourceType.CLUSTER, AclBinding.CLUSTER_NAME) : 0;
     }
 
     /** The operations Kafka's AclEntry.supportedOperations names per resource type. */

@@ -1,6 +1,7 @@
 package io.minibroker.broker.authz;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -25,10 +26,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * DescribeAcls, CreateAcls and DeleteAcls against the {@link StandardAuthorizer}, as Kafka answers them: DESCRIBE
- * on the cluster to list, ALTER on the cluster to change (else CLUSTER_AUTHORIZATION_FAILED), an invalid binding
- * or filter answered INVALID_REQUEST for itself while the others proceed. Creating and deleting rewrite the ACL
- * file, so they belong on the disk thread; describing reads only the authorizer's immutable index.
+ * DescribeAcls, CreateAcls and DeleteAcls against the {@link StandardAuthorizer}, as Kafka 4.3 answers them. A
+ * request with an element whose code is UNKNOWN's (0) closes the connection unanswered: Kafka's request classes
+ * refuse it while parsing, before any authorization. Then DESCRIBE on the cluster to list, ALTER on the cluster to
+ * change (else CLUSTER_AUTHORIZATION_FAILED); a creation naming ANY or MATCH where a binding needs a definite value
+ * fails the whole request (Kafka's AclBinding cannot be made: UNKNOWN_SERVER_ERROR for every creation); any other
+ * invalid binding, or a deletion filter with a code Kafka does not know, is answered INVALID_REQUEST for itself
+ * while the others proceed; a listing filter with such a code matches nothing. Creating and deleting rewrite the
+ * ACL file, so they belong on the disk thread; describing reads only the authorizer's immutable index.
  *
  * <p>In a cluster the controller keeps the ACLs: a broker answers DescribeAcls from its copy of the controller's
  * image and forwards CreateAcls and DeleteAcls once it has checked ALTER on the cluster ({@link #forwarding}); the
@@ -36,8 +41,6 @@ import java.util.concurrent.CompletionStage;
  * Kafka's brokers must be), so that a client reaching the controller's listener directly changes nothing.
  */
 public final class AclApisHandler implements ApiHandler {
-
-    static final String CLUSTER_NAME = "kafka-cluster";
 
     private final StandardAuthorizer authorizer;
 
@@ -52,8 +55,11 @@ public final class AclApisHandler implements ApiHandler {
      */
     public static ApiHandler forwarding(StandardAuthorizer image, ApiHandler controller) {
         AclApisHandler local = new AclApisHandler(image);
-        return (context, request) -> request.api() == ApiKey.DESCRIBE_ACLS || !local.allowed(context, request)
-                ? local.handle(context, request) : controller.handle(context, request);
+        return (context, request) -> {
+            closeOnUnknownElements(request);
+            return request.api() == ApiKey.DESCRIBE_ACLS || !local.allowed(context, request)
+                    ? local.handle(context, request) : controller.handle(context, request);
+        };
     }
 
     /** The host ACLs name: the client's IP address as text. */
@@ -64,12 +70,14 @@ public final class AclApisHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        boolean allowed = allowed(context, request);
+        closeOnUnknownElements(request);
+        String refusal = allowed(context, request) ? null : "Request " + request.api() + " from "
+                + context.principal() + " is not authorized.";
         try {
             return CompletableFuture.completedFuture(switch (request.api()) {
-                case DESCRIBE_ACLS -> describe(new DescribeAclsRequestView(request.body()), allowed);
-                case CREATE_ACLS -> create(new CreateAclsRequestView(request.body()), allowed);
-                case DELETE_ACLS -> delete(new DeleteAclsRequestView(request.body()), allowed);
+                case DESCRIBE_ACLS -> describe(new DescribeAclsRequestView(request.body()), refusal);
+                case CREATE_ACLS -> create(new CreateAclsRequestView(request.body()), refusal);
+                case DELETE_ACLS -> delete(new DeleteAclsRequestView(request.body()), refusal);
                 default -> throw new IllegalArgumentException(request.api() + " is not an ACL API");
             });
         } catch (IOException e) {
@@ -77,26 +85,51 @@ public final class AclApisHandler implements ApiHandler {
         }
     }
 
+    /**
+     * Closes the connection (Kafka's socket server does, failing to parse the request) when a binding or filter has
+     * a resource type, pattern type, operation or permission whose code is UNKNOWN's: Kafka's CreateAclsRequest,
+     * DescribeAclsRequest and DeleteAclsRequest compare the codes as sent, so a code Kafka does not know (other than
+     * 0) passes here and is judged as UNKNOWN later.
+     */
+    private static void closeOnUnknownElements(Request request) {
+        byte unknown = AclOperation.UNKNOWN.code();
+        boolean anyUnknown = switch (request.api()) {
+            case CREATE_ACLS -> new CreateAclsRequestView(request.body()).creations().stream().anyMatch(c ->
+                    c.resourceType() == unknown || c.resourcePatternType() == unknown || c.operation() == unknown
+                            || c.permissionType() == unknown);
+            case DESCRIBE_ACLS -> {
+                DescribeAclsRequestView f = new DescribeAclsRequestView(request.body());
+                yield f.resourceTypeFilter() == unknown || f.patternTypeFilter() == unknown
+                        || f.operation() == unknown || f.permissionType() == unknown;
+            }
+            case DELETE_ACLS -> new DeleteAclsRequestView(request.body()).filters().stream().anyMatch(f ->
+                    f.resourceTypeFilter() == unknown || f.patternTypeFilter() == unknown || f.operation() == unknown
+                            || f.permissionType() == unknown);
+            default -> false;
+        };
+        if (anyUnknown) {
+            throw new CloseConnection(request.api() + " names an UNKNOWN resource type, pattern type, operation or"
+                    + " permission");
+        }
+    }
+
     /** DESCRIBE on the cluster to list, ALTER to change. */
     private boolean allowed(RequestContext context, Request request) {
         AclOperation needed = request.api() == ApiKey.DESCRIBE_ACLS ? AclOperation.DESCRIBE : AclOperation.ALTER;
         return authorizer.authorize(context.principal(), host(context.clientAddress()), needed,
-                ResourceType.CLUSTER, CLUSTER_NAME);
+                ResourceType.CLUSTER, AclBinding.CLUSTER_NAME);
     }
 
-    private Struct describe(DescribeAclsRequestView request, boolean allowed) {
+    private Struct describe(DescribeAclsRequestView request, String refusal) {
         DescribeAclsResponseView response = new DescribeAclsResponseView();
-        if (!allowed) {
-            return response.errorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code()).struct();
+        if (refusal != null) {
+            return response.errorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code()).errorMessage(refusal).struct();
         }
+        // A code Kafka does not know reads as UNKNOWN, which matches no binding: an empty answer, as Kafka's.
         AclBindingFilter filter = new AclBindingFilter(ResourceType.fromCode(request.resourceTypeFilter()),
                 request.resourceNameFilter(), PatternType.fromCode(request.patternTypeFilter()),
                 request.principalFilter(), request.hostFilter(), AclOperation.fromCode(request.operation()),
                 AclPermissionType.fromCode(request.permissionType()));
-        String invalid = filter.invalidReason();
-        if (invalid != null) {
-            return response.errorCode(Errors.INVALID_REQUEST.code()).errorMessage(invalid).struct();
-        }
         // Grouped by resource pattern, as Kafka's response lists them.
         Map<List<Object>, List<AclBinding>> byResource = new LinkedHashMap<>();
         for (AclBinding binding : authorizer.describe(filter)) {
@@ -114,19 +147,23 @@ public final class AclApisHandler implements ApiHandler {
         return response.struct();
     }
 
-    private Struct create(CreateAclsRequestView request, boolean allowed) throws IOException {
+    private Struct create(CreateAclsRequestView request, String refusal) throws IOException {
         CreateAclsResponseView response = new CreateAclsResponseView();
+        List<AclBinding> bindings = request.creations().stream().map(creation -> new AclBinding(
+                ResourceType.fromCode(creation.resourceType()), creation.resourceName(),
+                PatternType.fromCode(creation.resourcePatternType()), creation.principal(), creation.host(),
+                AclOperation.fromCode(creation.operation()), AclPermissionType.fromCode(creation.permissionType())))
+                .toList();
+        if (refusal != null || bindings.stream().anyMatch(AclBinding::namesAFilterValue)) {
+            // Kafka's answer to a refused request, or to one whose bindings it cannot make: every creation fails,
+            // the latter with no message (Kafka sends none with UNKNOWN_SERVER_ERROR).
+            Errors error = refusal != null ? Errors.CLUSTER_AUTHORIZATION_FAILED : Errors.UNKNOWN_SERVER_ERROR;
+            bindings.forEach(b -> response.addResult().errorCode(error.code()).errorMessage(refusal));
+            return response.struct();
+        }
         List<AclBinding> valid = new ArrayList<>();
-        for (CreateAclsRequestView.AclCreation creation : request.creations()) {
+        for (AclBinding binding : bindings) {
             CreateAclsResponseView.AclCreationResult result = response.addResult();
-            if (!allowed) {
-                result.errorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
-                continue;
-            }
-            AclBinding binding = new AclBinding(ResourceType.fromCode(creation.resourceType()),
-                    creation.resourceName(), PatternType.fromCode(creation.resourcePatternType()),
-                    creation.principal(), creation.host(), AclOperation.fromCode(creation.operation()),
-                    AclPermissionType.fromCode(creation.permissionType()));
             String invalid = binding.invalidReason();
             if (invalid != null) {
                 result.errorCode(Errors.INVALID_REQUEST.code()).errorMessage(invalid);
@@ -140,14 +177,14 @@ public final class AclApisHandler implements ApiHandler {
         return response.struct();
     }
 
-    private Struct delete(DeleteAclsRequestView request, boolean allowed) throws IOException {
+    private Struct delete(DeleteAclsRequestView request, String refusal) throws IOException {
         DeleteAclsResponseView response = new DeleteAclsResponseView();
         List<AclBindingFilter> filters = new ArrayList<>();
         List<DeleteAclsResponseView.DeleteAclsFilterResult> results = new ArrayList<>();
         for (DeleteAclsRequestView.DeleteAclsFilter f : request.filters()) {
             DeleteAclsResponseView.DeleteAclsFilterResult result = response.addFilterResult();
-            if (!allowed) {
-                result.errorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+            if (refusal != null) {
+                result.errorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code()).errorMessage(refusal);
                 continue;
             }
             AclBindingFilter filter = new AclBindingFilter(ResourceType.fromCode(f.resourceTypeFilter()),

@@ -10,20 +10,36 @@ public record AclBinding(ResourceType resourceType, String resourceName, Pattern
 
     public static final String WILDCARD = "*";
     public static final String WILDCARD_PRINCIPAL = "User:*";
+    /** The one name of the cluster resource, as Kafka's. */
+    public static final String CLUSTER_NAME = "kafka-cluster";
 
     /**
-     * Why Kafka's controller would refuse to create this binding (it answers INVALID_REQUEST with the reason), or
-     * null if it is a valid binding.
+     * Whether the binding names ANY or MATCH where a binding needs a definite value (resource type, pattern type,
+     * operation or permission): Kafka's ResourcePattern and AccessControlEntry cannot be made then, which fails the
+     * whole CreateAcls request.
+     */
+    public boolean namesAFilterValue() {
+        return resourceType == ResourceType.ANY || patternType == PatternType.ANY || patternType == PatternType.MATCH
+                || operation == AclOperation.ANY || permission == AclPermissionType.ANY;
+    }
+
+    /**
+     * Why Kafka would refuse to create this binding (it answers INVALID_REQUEST with the reason), or null if it is
+     * a valid binding: first its AclApis's checks of the name, then its controller's (AclControlManager.validateNewAcl)
+     * in their order. A type Kafka does not know reads as UNKNOWN.
      */
     public String invalidReason() {
+        if (resourceType == ResourceType.CLUSTER && !CLUSTER_NAME.equals(resourceName)) {
+            return "The only valid name for the CLUSTER resource is " + CLUSTER_NAME;
+        }
+        if (resourceName == null || resourceName.isEmpty()) {
+            return "Invalid empty resource name";
+        }
         if (resourceType == ResourceType.UNKNOWN || resourceType == ResourceType.ANY) {
             return "Invalid resourceType " + resourceType;
         }
         if (patternType != PatternType.LITERAL && patternType != PatternType.PREFIXED) {
             return "Invalid patternType " + patternType;
-        }
-        if (resourceName == null || resourceName.isEmpty()) {
-            return "Resource name should not be empty";
         }
         if (operation == AclOperation.UNKNOWN || operation == AclOperation.ANY) {
             return "Invalid operation " + operation;

@@ -8,19 +8,16 @@ package io.minibroker.broker.authz;
 public record AclBindingFilter(ResourceType resourceType, String resourceName, PatternType patternType,
                                String principal, String host, AclOperation operation, AclPermissionType permission) {
 
-    /** Why Kafka refuses this filter (INVALID_REQUEST), or null if it is valid. */
+    /**
+     * Why Kafka's controller refuses to delete with this filter (INVALID_REQUEST), or null: a resource type or pattern
+     * type it does not know, then an operation or permission it does not know (AclControlManager.validateFilter).
+     */
     public String invalidReason() {
-        if (resourceType == ResourceType.UNKNOWN) {
-            return "Resource type is UNKNOWN";
+        if (resourceType == ResourceType.UNKNOWN || patternType == PatternType.UNKNOWN) {
+            return "Unknown patternFilter.";
         }
-        if (patternType == PatternType.UNKNOWN) {
-            return "Pattern type is UNKNOWN";
-        }
-        if (operation == AclOperation.UNKNOWN) {
-            return "Operation is UNKNOWN";
-        }
-        if (permission == AclPermissionType.UNKNOWN) {
-            return "Permission type is UNKNOWN";
+        if (operation == AclOperation.UNKNOWN || permission == AclPermissionType.UNKNOWN) {
+            return "Unknown entryFilter.";
         }
         return null;
     }

@@ -18,6 +18,8 @@ import io.minibroker.protocol.message.view.DescribeClusterResponseView;
 import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
 import io.minibroker.protocol.message.view.DescribeConfigsResponseView;
 import io.minibroker.protocol.message.view.DescribeLogDirsResponseView;
+import io.minibroker.protocol.message.view.DescribeUserScramCredentialsRequestView;
+import io.minibroker.protocol.message.view.DescribeUserScramCredentialsResponseView;
 import io.minibroker.protocol.message.view.ElectLeadersRequestView;
 import io.minibroker.protocol.message.view.ElectLeadersResponseView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
@@ -25,6 +27,7 @@ import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -104,7 +107,7 @@ final class AdminApiChecks {
         if (request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION) {
             return access.serveAllowed(body.topicNames(), byName, body::topicNames, (answer, refused) ->
                     new DeleteTopicsResponseView(answer).addResponse().name(refused.item())
-                            .errorCode(refused.error().code()));
+                            .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
         }
         return access.serveAllowed(body.topics(), topic -> {
             if (topic.name() != null) {
@@ -231,6 +234,25 @@ final class AdminApiChecks {
     }
 
     /** An API answered with a top-level error code that needs {@code operation} on the cluster. */
+    /**
+     * DESCRIBE on the cluster, else Kafka's error response: the error at the top and once for each user named (the
+     * user left empty), without a message (Kafka's ApiError drops the error's default one).
+     */
+    static CompletionStage<Struct> describeUserScramCredentials(Access access) {
+        if (access.allowedOnCluster(AclOperation.DESCRIBE)) {
+            return access.serve();
+        }
+        short error = Errors.CLUSTER_AUTHORIZATION_FAILED.code();
+        DescribeUserScramCredentialsResponseView response = new DescribeUserScramCredentialsResponseView()
+                .errorCode(error);
+        List<DescribeUserScramCredentialsRequestView.UserName> users =
+                new DescribeUserScramCredentialsRequestView(access.request().body()).users();
+        if (users != null) {
+            users.forEach(user -> response.addResult().errorCode(error));
+        }
+        return Access.answer(response.struct());
+    }
+
     static CompletionStage<Struct> onCluster(Access access, AclOperation operation) {
         return access.allowedOnCluster(operation) ? access.serve()
                 : access.refuse(Errors.CLUSTER_AUTHORIZATION_FAILED);

@@ -120,7 +120,7 @@ public final class AuthorizingHandler implements ApiHandler {
             case DESCRIBE_LOG_DIRS -> admin::describeLogDirs;
             case ELECT_LEADERS -> admin::electLeaders;
             case ALTER_USER_SCRAM_CREDENTIALS -> admin::alterUserScramCredentials;
-            case DESCRIBE_USER_SCRAM_CREDENTIALS -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE);
+            case DESCRIBE_USER_SCRAM_CREDENTIALS -> AdminApiChecks::describeUserScramCredentials;
             case DESCRIBE_CLUSTER -> admin::describeCluster;
             case DESCRIBE_CLIENT_QUOTAS -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE_CONFIGS);
             case ALTER_PARTITION, BROKER_REGISTRATION, BROKER_HEARTBEAT ->

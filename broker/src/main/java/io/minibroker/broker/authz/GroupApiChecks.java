@@ -39,6 +39,9 @@ import java.util.stream.Stream;
 final class GroupApiChecks {
 
     private static final byte TRANSACTION_KEY_TYPE = 1;
+    private static final byte SHARE_KEY_TYPE = 2;
+    /** The first FindCoordinator version with share keys; before it Kafka answers them INVALID_REQUEST. */
+    private static final short SHARE_KEYS_FROM_VERSION = 6;
     private static final short BATCHED_FIND_COORDINATOR_VERSION = 4;
     private static final short OFFSET_COMMIT_TOPIC_IDS_FROM_VERSION = 10;
     private static final short DESCRIBE_GROUPS_OPERATIONS_FROM_VERSION = 3;
@@ -71,11 +74,23 @@ final class GroupApiChecks {
 
     /**
      * FindCoordinator needs DESCRIBE on the group, or on the transactional id: a refused key is answered
-     * GROUP_AUTHORIZATION_FAILED (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), the others as usual.
+     * GROUP_AUTHORIZATION_FAILED (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), the others as usual. Share-state keys
+     * (v6+, what brokers ask) need CLUSTER_ACTION on the cluster, else every key of the request is answered
+     * CLUSTER_AUTHORIZATION_FAILED: Kafka's check throws, failing the whole request.
      */
     CompletionStage<Struct> findCoordinator(Access access) {
         Request request = access.request();
         FindCoordinatorRequestView body = new FindCoordinatorRequestView(request.body());
+        if (body.keyType() == SHARE_KEY_TYPE && request.version() >= SHARE_KEYS_FROM_VERSION) {
+            if (access.allowedOnCluster(AclOperation.CLUSTER_ACTION)) {
+                return access.serve();
+            }
+            Errors refused = Errors.CLUSTER_AUTHORIZATION_FAILED;
+            FindCoordinatorResponseView response = new FindCoordinatorResponseView();
+            body.coordinatorKeys().forEach(key -> response.addCoordinator().key(key).nodeId(-1).host("").port(-1)
+                    .errorCode(refused.code()).errorMessage(Access.message(refused)));
+            return Access.answer(response.struct());
+        }
         boolean transactional = body.keyType() == TRANSACTION_KEY_TYPE;
         ResourceType type = transactional ? ResourceType.TRANSACTIONAL_ID : ResourceType.GROUP;
         Errors refusal = transactional ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
@@ -84,8 +99,8 @@ final class GroupApiChecks {
             if (access.allowed(AclOperation.DESCRIBE, type, body.key())) {
                 return access.serve();
             }
-            return Access.answer(new FindCoordinatorResponseView().errorCode(refusal.code()).nodeId(-1).host("")
-                    .port(-1).struct());
+            return Access.answer(new FindCoordinatorResponseView().errorCode(refusal.code())
+                    .errorMessage(Access.message(refusal)).nodeId(-1).host("").port(-1).struct());
         }
         return access.serveAllowed(body.coordinatorKeys(), key -> access.allowed(AclOperation.DESCRIBE, type, key)
                 ? null : refusal, body::coordinatorKeys, (answer, refused) -> new FindCoordinatorResponseView(answer)
@@ -216,9 +231,11 @@ final class GroupApiChecks {
                                         m.targetAssignment())).flatMap(a -> a.topicPartitions().stream())
                                         .anyMatch(tp -> !access.allowed(AclOperation.DESCRIBE, ResourceType.TOPIC,
                                                 tp.topicName()))) {
+                                    // Kafka answers a new DescribedGroup: every other field at its default.
                                     group.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
                                             .errorMessage(UNAUTHORIZED_ASSIGNMENT).groupState("").groupEpoch(0)
-                                            .assignmentEpoch(0).assignorName("").members(new ArrayList<>());
+                                            .assignmentEpoch(0).assignorName("").members(new ArrayList<>())
+                                            .authorizedOperations(Integer.MIN_VALUE);
                                 }
                             });
                             return answer;

@@ -41,7 +41,10 @@ public final class StandardAuthorizer {
         replace(bindings);
     }
 
-    /** Loads the ACLs kept in {@code logDir}; {@code superUsers} is {@code super.users}, semicolon-separated. */
+    /**
+     * Loads the ACLs kept in {@code logDir}; {@code superUsers} is {@code super.users}, semicolon-separated
+     * {@code Type:name} principals (BrokerConfig refuses an entry without the colon).
+     */
     public static StandardAuthorizer open(Path logDir, String superUsers, boolean allowEveryoneIfNoAclFound)
             throws IOException {
         AclFile file = new AclFile(logDir);
@@ -61,8 +64,7 @@ public final class StandardAuthorizer {
             return Set.of();
         }
         return Arrays.stream(value.split(";")).map(String::trim).filter(s -> !s.isEmpty())
-                .map(s -> s.indexOf(':') < 0 ? new KafkaPrincipal(s, "") : new KafkaPrincipal(
-                        s.substring(0, s.indexOf(':')), s.substring(s.indexOf(':') + 1)))
+                .map(s -> new KafkaPrincipal(s.substring(0, s.indexOf(':')), s.substring(s.indexOf(':') + 1)))
                 .collect(Collectors.toUnmodifiableSet());
     }
 
@@ -96,8 +98,8 @@ public final class StandardAuthorizer {
      * authorizeByResourceType answers (an idempotent producer needs WRITE on any topic). As Kafka's, it first asks
      * about a resource named {@value #ANY_RESOURCE_NAME}, which a super user may always act on, and anyone with
      * {@code allow.everyone.if.no.acl.found} when no binding covers that name. Then only the bindings of exactly the
-     * operation (or ALL) count, without implications: a DENY of the literal {@code *} refuses; an ALLOW of the name
-     * {@code *} allows; otherwise some other ALLOW must name a resource no DENY covers (a literal DENY of the same
+     * operation (or ALL) count, without implications: a DENY of the literal {@code *} refuses; an ALLOW of the
+     * literal {@code *} allows; otherwise some other ALLOW must name a resource no DENY covers (a literal DENY of the same
      * name, or a prefixed DENY of a prefix of it).
      */
     public boolean allowsAny(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type) {
@@ -123,7 +125,9 @@ public final class StandardAuthorizer {
                 (literal ? deniedLiterals : deniedPrefixes).add(b.resourceName());
             }
         }
-        if (allows.stream().anyMatch(b -> b.resourceName().equals(AclBinding.WILDCARD))) {
+        // Only the literal * means every resource; a prefixed * is a prefix like any other, which a DENY can cover.
+        if (allows.stream().anyMatch(b -> b.patternType() == PatternType.LITERAL
+                && b.resourceName().equals(AclBinding.WILDCARD))) {
             return true;
         }
         return allows.stream().anyMatch(b -> !(b.patternType() == PatternType.LITERAL

@@ -183,8 +183,8 @@ final class TopicApiChecks {
     }
 
     /**
-     * The authorized operations a Metadata request asks for (v8+): each answered topic's, and the cluster's (v8 to
-     * v10).
+     * The authorized operations a Metadata request asks for (v8+): each topic's that was looked up, and the
+     * cluster's (v8 to v10).
      */
     private static void addAuthorizedOperations(Access access, Struct answer) {
         Request request = access.request();
@@ -197,7 +197,11 @@ final class TopicApiChecks {
             response.clusterAuthorizedOperations(access.clusterAuthorizedOperations());
         }
         if (body.includeTopicAuthorizedOperations()) {
-            response.topics().stream().filter(t -> t.errorCode() == Errors.NONE.code() && t.name() != null)
+            // Kafka's KafkaApis fills in every topic it looked up, whatever its error (LEADER_NOT_AVAILABLE,
+            // UNKNOWN_TOPIC_OR_PARTITION, INVALID_TOPIC_EXCEPTION), but not the refused ones or the unknown ids.
+            response.topics().stream().filter(t -> t.name() != null
+                            && t.errorCode() != Errors.TOPIC_AUTHORIZATION_FAILED.code()
+                            && t.errorCode() != Errors.UNKNOWN_TOPIC_ID.code())
                     .forEach(t -> t.topicAuthorizedOperations(access.authorizedOperations(ResourceType.TOPIC,
                             t.name())));
         }

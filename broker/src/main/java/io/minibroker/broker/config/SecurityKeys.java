@@ -144,6 +144,13 @@ public final class SecurityKeys {
                     + BrokerConfig.STANDARD_AUTHORIZER + " (Kafka 4 removed AclAuthorizer); another would run less"
                     + " secure than configured, so the broker does not start");
         }
+        // As Kafka's StandardAuthorizer, which parses each entry as a principal and fails to start on one it cannot.
+        for (String entry : config.get(SUPER_USERS).split(";")) {
+            if (!entry.isBlank() && entry.indexOf(':') < 0) {
+                throw new ConfigException(SUPER_USERS.name(), config.get(SUPER_USERS),
+                        "expected a string in format principalType:principalName but got " + entry.trim());
+            }
+        }
     }
 
     private static void requirePlain(BrokerConfig config, ConfigKey<String> mechanismKey, List<String> enabled,

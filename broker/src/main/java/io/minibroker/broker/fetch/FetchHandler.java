@@ -1,10 +1,13 @@
 package io.minibroker.broker.fetch;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.LeaderHints;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
+import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
@@ -15,6 +18,7 @@ import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.time.Clock;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -32,6 +36,8 @@ import java.util.concurrent.CompletionStage;
 public final class FetchHandler implements ApiHandler {
 
     private static final int SESSIONS_FROM_VERSION = 7;
+    /** KIP-951: CurrentLeader and NodeEndpoints from v16 (topics named by id). */
+    private static final int CURRENT_LEADER_FROM_VERSION = 16;
     private static final int INITIAL_EPOCH = 0;
     private static final int FINAL_EPOCH = -1;
 
@@ -87,11 +93,40 @@ public final class FetchHandler implements ApiHandler {
         int maxWaitMs = body.maxWaitMs();
         List<PartitionLog> logs = plan.logs();
         if (maxWaitMs <= 0 || logs.isEmpty() || plan.hasErrors() || FetchReader.canAnswer(plan)) {
-            return CompletableFuture.completedFuture(FetchReader.read(plan, metrics));
+            return CompletableFuture.completedFuture(withLeaderHints(request, FetchReader.read(plan, metrics),
+                    context.listenerName()));
         }
         CompletableFuture<Struct> answer = new CompletableFuture<>();
         purgatory.tryCompleteElseWatch(new DelayedFetch(maxWaitMs, plan, answer, metrics),
                 logs.stream().map(PartitionLog::topicPartition).toList());
+        return answer.thenApply(response -> withLeaderHints(request, response, context.listenerName()));
+    }
+
+    /**
+     * KIP-951 from v16, as Kafka's KafkaApis: a partition answered NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH
+     * names its current leader, and the answer those leaders' endpoints.
+     */
+    private Struct withLeaderHints(Request request, Struct answer, String listener) {
+        if (request.version() < CURRENT_LEADER_FROM_VERSION) {
+            return answer;
+        }
+        FetchResponseView response = new FetchResponseView(answer);
+        LeaderHints hints = new LeaderHints(leadership, listener);
+        for (FetchResponseView.FetchableTopicResponse topic : response.responses()) {
+            Optional<String> name = topics.known(topic.topicId()).map(TopicMetadata::name);
+            for (FetchResponseView.PartitionData partition : topic.partitions()) {
+                Errors error = Errors.forCode(partition.errorCode());
+                if (name.isPresent() && (error == Errors.NOT_LEADER_OR_FOLLOWER
+                        || error == Errors.FENCED_LEADER_EPOCH)) {
+                    PartitionLeadership.CurrentLeader leader = hints.leaderOf(
+                            new TopicPartition(name.get(), partition.partitionIndex()));
+                    partition.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch());
+                }
+            }
+        }
+        for (PartitionLeadership.CurrentLeader leader : hints.endpoints()) {
+            response.addNodeEndpoint().nodeId(leader.leaderId()).host(leader.host()).port(leader.port());
+        }
         return answer;
     }
 }

@@ -30,6 +30,9 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
     private static final int LOG_START_OFFSET_FROM_VERSION = 5;
+    /** CurrentLeaderEpoch came with v9 (KIP-320); -1 asks for no check. */
+    private static final int CURRENT_LEADER_EPOCH_FROM_VERSION = 9;
+    private static final int NO_EPOCH = -1;
     /**
      * From v15 a follower names itself in ReplicaState with its broker epoch (KIP-903), before in ReplicaId only;
      * consumers send -1.
@@ -46,7 +49,9 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
 
     /**
      * Resolves the request; a partition this broker does not lead is NOT_LEADER_OR_FOLLOWER, to consumers and
-     * followers alike.
+     * followers alike. From v9 the CurrentLeaderEpoch a fetcher names is checked first, as Kafka's
+     * localLogWithEpochOrThrow does: older than ours FENCED_LEADER_EPOCH (the fetcher's metadata is stale), newer
+     * UNKNOWN_LEADER_EPOCH (ours is), -1 no check.
      */
     static FetchPlan of(Request request, TopicRegistry registry, PartitionLeadership leadership) {
         FetchRequestView body = new FetchRequestView(request.body());
@@ -59,10 +64,15 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
             List<PartitionPlan> partitions = new ArrayList<>();
             for (FetchPartition partition : topic.partitions()) {
                 int index = partition.partition();
-                Optional<PartitionLog> log = metadata.flatMap(t -> registry.partitionLog(t, index))
-                        .filter(l -> leadership.isLeader(l.topicPartition()));
-                Errors error = log.isPresent() ? Errors.NONE
-                        : registry.partitionNotHere(byId, name, id, index); // here but not leading, or elsewhere
+                Optional<PartitionLog> log = metadata.flatMap(t -> registry.partitionLog(t, index));
+                int currentLeaderEpoch = request.version() >= CURRENT_LEADER_EPOCH_FROM_VERSION
+                        ? partition.currentLeaderEpoch() : NO_EPOCH;
+                Errors error = log.isPresent()
+                        ? leadership.checkLeaderEpoch(log.get().topicPartition(), currentLeaderEpoch, true)
+                        : registry.partitionNotHere(byId, name, id, index); // elsewhere, or nowhere
+                if (error != Errors.NONE) {
+                    log = Optional.empty();
+                }
                 partitions.add(new PartitionPlan(index, partition.fetchOffset(),
                         request.version() >= LOG_START_OFFSET_FROM_VERSION ? partition.logStartOffset() : -1,
                         partition.partitionMaxBytes(), log.orElse(null), error));
@@ -94,9 +104,15 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
         return replicaId >= 0;
     }
 
-    /** Whether some partition cannot be read at all (unknown topic or partition): Kafka answers such a fetch now. */
+    /**
+     * Whether a partition the cluster has cannot be read here (not led here, or a leader epoch that does not match):
+     * Kafka answers such a fetch now, as its ReplicaManager does on a read error. A topic or partition the cluster
+     * does not know is not one: Kafka's KafkaApis answers those apart and parks the fetch on the others.
+     */
     boolean hasErrors() {
-        return topics.stream().flatMap(t -> t.partitions().stream()).anyMatch(p -> p.error() != Errors.NONE);
+        return topics.stream().flatMap(t -> t.partitions().stream())
+                .anyMatch(p -> p.error() != Errors.NONE && p.error() != Errors.UNKNOWN_TOPIC_OR_PARTITION
+                        && p.error() != Errors.UNKNOWN_TOPIC_ID);
     }
 
     /** Every partition that has a log: the keys a parked fetch is watched on. */

@@ -1,6 +1,7 @@
 package io.minibroker.broker.fetch;
 
 import io.minibroker.broker.log.AbortedTxn;
+import io.minibroker.broker.log.BrokerCompressionType;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
@@ -27,6 +28,10 @@ import java.util.ArrayList;
  * response owns the regions until then.
  */
 final class FetchReader {
+
+    private static final int LAST_VERSION_WITHOUT_STORAGE_ERROR = 5;
+    /** Fetch v10 came with zstd (KIP-110): an older fetch of a topic whose compression.type is zstd is refused. */
+    private static final int ZSTD_FROM_VERSION = 10;
 
     private FetchReader() {
     }
@@ -79,6 +84,12 @@ final class FetchReader {
                 if (log != null && !plan.stillLeads(log)) {
                     result.highWatermark(-1L);
                     error = log.isDeleted() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
+                } else if (log != null && plan.version() < ZSTD_FROM_VERSION
+                        && log.config().compressionType() == BrokerCompressionType.ZSTD) {
+                    // As Kafka's maybeConvertFetchedData: a client this old may not read zstd, which the topic
+                    // keeps its batches in
+                    result.highWatermark(-1L);
+                    error = Errors.UNSUPPORTED_COMPRESSION_TYPE;
                 } else if (log != null) {
                     long highWatermark = log.highWatermark();
                     long readableEnd = readableEnd(plan, log);
@@ -108,10 +119,15 @@ final class FetchReader {
                     } catch (UncheckedIOException e) { // the segment went away under the read (retention, delete)
                         error = Errors.KAFKA_STORAGE_ERROR;
                     }
+                    if (error != Errors.NONE) {
+                        // As Kafka's createLogReadResult for a failed read (OFFSET_OUT_OF_RANGE among them): the
+                        // offsets are unknown, -1, not the log's
+                        result.highWatermark(-1L).lastStableOffset(-1L).logStartOffset(-1L);
+                    }
                 } else {
                     result.highWatermark(-1L);
                 }
-                result.errorCode(error.code());
+                result.errorCode(storageErrorFor(plan.version(), error).code());
             }
             if (topicBytes > 0) {
                 if (plan.fromFollower()) {
@@ -121,6 +137,15 @@ final class FetchReader {
                 }
             }
         }
+    }
+
+    /**
+     * KAFKA_STORAGE_ERROR came with Fetch v6: an older client would take it for a fatal unknown error, so Kafka's
+     * KafkaApis answers it NOT_LEADER_OR_FOLLOWER, which makes the client refresh its metadata and retry.
+     */
+    static Errors storageErrorFor(short version, Errors error) {
+        return error == Errors.KAFKA_STORAGE_ERROR && version <= LAST_VERSION_WITHOUT_STORAGE_ERROR
+                ? Errors.NOT_LEADER_OR_FOLLOWER : error;
     }
 
     /**

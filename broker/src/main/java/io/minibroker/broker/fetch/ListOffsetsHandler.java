@@ -18,14 +18,18 @@ import io.minibroker.protocol.message.view.ListOffsetsResponseView.ListOffsetsPa
 import io.minibroker.protocol.message.view.ListOffsetsResponseView.ListOffsetsTopicResponse;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * ListOffsets: the earliest (-2) and latest (-1) offsets, the record with the largest timestamp (-3, v7+), the
- * earliest local offset (-4, v8+: the log start, as nothing is tiered), or the first record at or after a
- * timestamp. With nothing that late, the answer is offset -1 and timestamp -1, as Kafka gives it. Each offset
+ * earliest local offset (-4, v8+: the log start, as nothing is tiered), the latest tiered (-5, v9+) and earliest
+ * pending upload (-6, v11+) offsets (-1: nothing is tiered), or the first record at or after a timestamp. Any other
+ * negative timestamp, or a special one at a version older than it, is UNSUPPORTED_VERSION; a partition named twice
+ * is INVALID_REQUEST each time, as Kafka answers them. With nothing that late, the answer is offset -1 and timestamp -1, as Kafka gives it. Each offset
  * comes with the leader epoch of its batch (of the latest epoch, for LATEST), -1 when none is known.
  *
  * <p>Only a partition's leader answers, as in Kafka (NOT_LEADER_OR_FOLLOWER elsewhere, unless the debugging
@@ -48,6 +52,9 @@ public final class ListOffsetsHandler implements ApiHandler {
     private static final long MAX_TIMESTAMP = -3;
     private static final long EARLIEST_LOCAL = -4;
     private static final long LATEST_TIERED = -5;
+    private static final long EARLIEST_PENDING_UPLOAD = -6;
+    /** Before v5 a client does not know OFFSET_NOT_AVAILABLE: Kafka answers it LEADER_NOT_AVAILABLE. */
+    private static final int OFFSET_NOT_AVAILABLE_FROM_VERSION = 5;
     /** Kafka's DEBUGGING_REPLICA_ID: may read offsets from any replica. */
     private static final int DEBUGGING_REPLICA_ID = -2;
     private static final int CURRENT_LEADER_EPOCH_FROM_VERSION = 4;
@@ -74,6 +81,7 @@ public final class ListOffsetsHandler implements ApiHandler {
         boolean committedOnly = replicaId == CONSUMER_REPLICA_ID;
         boolean readCommitted = request.version() >= ISOLATION_LEVEL_FROM_VERSION
                 && body.isolationLevel() == READ_COMMITTED;
+        Set<String> duplicates = duplicatePartitions(body);
         for (ListOffsetsTopic topic : body.topics()) {
             String name = topic.name();
             ListOffsetsTopicResponse topicResponse = response.addTopic().name(name);
@@ -82,6 +90,14 @@ public final class ListOffsetsHandler implements ApiHandler {
                 int index = partition.partitionIndex();
                 ListOffsetsPartitionResponse result = topicResponse.addPartition().partitionIndex(index)
                         .timestamp(-1L).offset(-1L).leaderEpoch(NO_EPOCH);
+                if (duplicates.contains(name + '-' + index)) {
+                    result.errorCode(Errors.INVALID_REQUEST.code());
+                    continue;
+                }
+                if (timestampUnsupported(partition.timestamp(), request.version())) {
+                    result.errorCode(Errors.UNSUPPORTED_VERSION.code());
+                    continue;
+                }
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
                     result.errorCode(topics.partitionNotHere(false, name, null, index).code());
@@ -100,9 +116,45 @@ public final class ListOffsetsHandler implements ApiHandler {
                 } catch (LogException e) {
                     result.errorCode(e.error().code());
                 }
+                if (result.errorCode() == Errors.OFFSET_NOT_AVAILABLE.code()
+                        && request.version() < OFFSET_NOT_AVAILABLE_FROM_VERSION) {
+                    result.errorCode(Errors.LEADER_NOT_AVAILABLE.code()); // an older client retries on this one
+                }
             }
         }
         return CompletableFuture.completedFuture(response.struct());
+    }
+
+    /** Kafka's duplicatePartitions of a request: each named more than once, as "topic-partition". */
+    private static Set<String> duplicatePartitions(ListOffsetsRequestView body) {
+        Set<String> seen = new HashSet<>();
+        Set<String> duplicates = new HashSet<>();
+        for (ListOffsetsTopic topic : body.topics()) {
+            for (ListOffsetsPartition partition : topic.partitions()) {
+                String key = topic.name() + '-' + partition.partitionIndex();
+                if (!seen.add(key)) {
+                    duplicates.add(key);
+                }
+            }
+        }
+        return duplicates;
+    }
+
+    /**
+     * Kafka's isListOffsetsTimestampUnsupported: a negative timestamp other than the special ones, or a special one
+     * older than the version that brought it.
+     */
+    private static boolean timestampUnsupported(long timestamp, short version) {
+        if (timestamp >= 0) {
+            return false;
+        }
+        int since = timestamp == LATEST || timestamp == EARLIEST ? 0
+                : timestamp == MAX_TIMESTAMP ? 7
+                : timestamp == EARLIEST_LOCAL ? 8
+                : timestamp == LATEST_TIERED ? 9
+                : timestamp == EARLIEST_PENDING_UPLOAD ? 11
+                : Integer.MAX_VALUE;
+        return version < since;
     }
 
     private static void lookUp(PartitionLog log, long timestamp, boolean committedOnly, boolean readCommitted,
@@ -118,8 +170,8 @@ public final class ListOffsetsHandler implements ApiHandler {
         } else if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
             long start = log.logStartOffset();
             result.offset(start).leaderEpoch(log.epochForOffset(start));
-        } else if (timestamp == LATEST_TIERED) {
-            result.offset(-1L); // nothing is tiered
+        } else if (timestamp == LATEST_TIERED || timestamp == EARLIEST_PENDING_UPLOAD) {
+            result.offset(-1L); // nothing is tiered, or waits to be
         } else {
             Optional<TimestampAndOffset> found = timestamp == MAX_TIMESTAMP
                     ? log.maxTimestampAndOffset() : log.offsetForTimestamp(timestamp);

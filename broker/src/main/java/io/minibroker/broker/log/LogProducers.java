@@ -31,8 +31,11 @@ final class LogProducers {
     /** The transaction version from which a marker carries an epoch bumped past its transaction's (KIP-890). */
     private static final short BUMPED_MARKER_EPOCH_FROM_VERSION = 2;
 
-    /** One batch of a producer's: its sequences and where the log holds it. */
-    record BatchMetadata(int firstSequence, int lastSequence, long firstOffset, long lastOffset) {
+    /**
+     * One batch of a producer's: its sequences, where the log holds it, and its max timestamp as stored (the append
+     * time on a LogAppendTime topic), which a retry of it is answered with, as Kafka's BatchMetadata.
+     */
+    record BatchMetadata(int firstSequence, int lastSequence, long firstOffset, long lastOffset, long timestamp) {
     }
 
     private static final class Producer {
@@ -53,7 +56,7 @@ final class LogProducers {
             producer.batches.pollFirst();
         }
         producer.batches.addLast(new BatchMetadata(baseSequence, lastSequence(baseSequence, lastOffsetDelta),
-                baseOffset, baseOffset + lastOffsetDelta));
+                baseOffset, baseOffset + lastOffsetDelta, maxTimestamp));
         producer.timestamp = maxTimestamp;
     }
 
@@ -192,7 +195,7 @@ final class LogProducers {
                 int delta = entry.offsetDelta();
                 int first = last >= delta ? last - delta : Integer.MAX_VALUE - (delta - last) + 1; // wrapped
                 producer.batches.addLast(new BatchMetadata(first, last, entry.lastOffset() - delta,
-                        entry.lastOffset()));
+                        entry.lastOffset(), entry.timestamp()));
             }
             producer.timestamp = entry.timestamp();
             producer.coordinatorEpoch = entry.coordinatorEpoch();

@@ -27,7 +27,8 @@ import java.util.List;
  *
  * <p>What is refused, with Kafka's errors:
  * <ul>
- *   <li>INVALID_RECORD: a record count that is not positive or disagrees with the offset range, a control batch,
+ *   <li>INVALID_RECORD: a leader's batch whose base offset is not 0 or whose last offset delta is negative, a
+ *       record count that is not positive or disagrees with the offset range, a control batch,
  *       a producer id without a sequence, malformed records under a sound CRC, a record without a key in a
  *       compacted topic. Stricter than Kafka: records whose offsets do not run from the batch's base offset one
  *       by one (Kafka rebuilds such a compressed batch and does not look at an uncompressed one; the Java client,
@@ -96,13 +97,19 @@ public final class LogValidator {
             RecordBatches batches = RecordBatches.of(records);
             while (batches.hasNext()) {
                 RecordBatch batch = batches.next();
+                if (asLeader && batch.baseOffset() != 0) { // Kafka's analyzeAndValidateRecords, for a client's
+                    throw new LogException(Errors.INVALID_RECORD, "The baseOffset of the record batch in the append to "
+                            + topicPartition + " should be 0, but it is " + batch.baseOffset());
+                }
                 if (batch.sizeInBytes() > config.maxMessageBytes()) {
                     throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + batch.sizeInBytes()
                             + " bytes exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
                 }
                 batch.ensureValid();
-                if (batch.lastOffsetDelta() < 0) {
-                    throw new LogException(Errors.CORRUPT_MESSAGE, "negative last offset delta in " + batch);
+                if (batch.lastOffsetDelta() < 0) { // a client's is Kafka's LogValidator.validateBatch's refusal
+                    throw new LogException(asLeader ? Errors.INVALID_RECORD : Errors.CORRUPT_MESSAGE,
+                            "Batch has an invalid offset range: [" + batch.baseOffset() + ", " + batch.lastOffset()
+                                    + "] in topic partition " + topicPartition + ".");
                 }
                 if (!asLeader && batch.baseOffset() <= lastOffset) {
                     throw new LogException(Errors.CORRUPT_MESSAGE, "fetched batches of " + topicPartition

@@ -284,7 +284,9 @@ public final class PartitionLog implements AutoCloseable {
         synchronized (this) {
             LogProducers.BatchMetadata duplicate = transactions.checkBatch(batch, guard);
             if (duplicate != null) {
-                return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), -1, -1, -1, flushDue());
+                // Kafka answers a repeat with the stored batch's timestamp as its LogAppendTime, whatever the type
+                return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), duplicate.timestamp(), -1, -1,
+                        flushDue());
             }
             return appendUnflushed(checked, leaderEpoch);
         }

@@ -137,9 +137,6 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                     "API " + header.apiKey() + " version " + header.apiVersion() + " is not supported");
         }
         Request request = MessageCodec.decodeRequest(frame);
-        if (sasl != null && request.api() == ApiKey.API_VERSIONS && !sasl.isAuthenticated()) {
-            sasl.apiVersionsAnswered(); // answered with the table: as Kafka's authenticator, a second one closes
-        }
         metrics.requestReceived(request.api(), frameBytes);
         Object place = responses.reserve();
         Executor loop = eventLoopOf(ctx);
@@ -249,6 +246,12 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             LOG.error("Handler for {} v{} failed; closing the connection", request.api(), request.version(), cause);
             ctx.close();
             return;
+        }
+        if (sasl != null && request.api() == ApiKey.API_VERSIONS && !sasl.isAuthenticated() && body != null
+                && new ApiVersionsResponseView(body).errorCode() == Errors.NONE.code()) {
+            // Answered with the table: as Kafka's authenticator, a second one closes. One answered with an error
+            // (INVALID_REQUEST for a bad client software name) leaves the client free to ask again.
+            sasl.apiVersionsAnswered();
         }
         try {
             if (body != null) {

@@ -61,7 +61,7 @@ public interface CoordinatorAppender {
             }
             // On the coordinator's thread, never an event loop: the append may fsync (flush.messages, a new epoch).
             AppendResult appended = log.appendAsCoordinator(batch, leadership.leaderEpoch(partition), guard);
-            leadership.onLeaderAppend(partition); // a leader alone in its ISR commits it at once
+            leadership.onLeaderAppend(partition); // a leader alone in an ISR that min.insync.replicas allows commits
             fetchPurgatory.checkAndComplete(partition); // the followers' parked fetches take it now
             return DelayedProduce.awaitReplication(producePurgatory, leadership, log, appended.lastOffset() + 1,
                     minInsyncReplicas, timeoutMs).thenApplyAsync(error -> {

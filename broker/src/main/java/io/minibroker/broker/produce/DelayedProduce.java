@@ -16,8 +16,9 @@ import java.util.concurrent.CompletableFuture;
  * An acks=all produce waiting until every partition it wrote has a high watermark past its records. On one node
  * the high watermark is the log end offset ({@link PartitionLog#highWatermark()}), so it completes on its first
  * try; in a cluster followers' fetches move it, and the leader's checkAndComplete on the partition tries again.
- * A partition whose ISR shrank below min.insync.replicas while it waited is answered
- * NOT_ENOUGH_REPLICAS_AFTER_APPEND, as Kafka does; one never replicated in time, REQUEST_TIMED_OUT.
+ * One never replicated in time is answered REQUEST_TIMED_OUT, which is what an ISR shrinking under
+ * min.insync.replicas leads to (the high watermark then stays put); one replicated while the ISR is too small at its
+ * completion, NOT_ENOUGH_REPLICAS_AFTER_APPEND, as Kafka's checkEnoughReplicasReachOffset.
  */
 public final class DelayedProduce extends DelayedOperation {
 
@@ -86,7 +87,7 @@ public final class DelayedProduce extends DelayedOperation {
                 append.result().errorCode(Errors.NOT_LEADER_OR_FOLLOWER.code());
             } else if (!append.replicated()) {
                 append.result().errorCode(Errors.REQUEST_TIMED_OUT.code());
-            } else if (leadership.inSyncReplicas(append.log().topicPartition()) < append.minInsyncReplicas()) {
+            } else if (leadership.isUnderMinIsr(append.log().topicPartition(), append.minInsyncReplicas())) {
                 append.result().errorCode(Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND.code());
             }
         }

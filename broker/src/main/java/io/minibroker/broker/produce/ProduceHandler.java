@@ -2,6 +2,7 @@ package io.minibroker.broker.produce;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.CloseConnection;
+import io.minibroker.broker.api.LeaderHints;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
@@ -14,6 +15,7 @@ import io.minibroker.broker.log.RecordValidationException;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.log.VerificationGuard;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -53,8 +55,10 @@ import java.util.concurrent.Executor;
  * the produce purgatory keyed by partition, so that replication plugs in without a second path.
  *
  * <p>An acks=0 produce that fails on any partition closes the connection, as Kafka does: the client reads no
- * response, so the disconnect is how it learns to refresh its metadata. An acks=all produce to a topic whose
- * {@code min.insync.replicas} exceeds the one replica there is gets NOT_ENOUGH_REPLICAS before any append.
+ * response, so the disconnect is how it learns to refresh its metadata. An acks=all produce to a partition with
+ * fewer replicas in sync than min.insync.replicas (capped at its replica count, as Kafka's effectiveMinIsr) gets
+ * NOT_ENOUGH_REPLICAS before any append. Internal topics take produces only from the client id
+ * {@code __admin_client}, as Kafka's ReplicaManager has it; others get INVALID_TOPIC_EXCEPTION.
  *
  * <p>Appends run on the connection's event loop: they write to the page cache only, so they never wait on the
  * disk, and a partition's appends keep the order their requests arrived in. When {@code flush.messages} asks for
@@ -65,6 +69,10 @@ import java.util.concurrent.Executor;
 public final class ProduceHandler implements ApiHandler {
 
     private static final int TOPIC_IDS_FROM_VERSION = 13;
+    /** KIP-951: CurrentLeader and NodeEndpoints from v10. */
+    private static final int CURRENT_LEADER_FROM_VERSION = 10;
+    /** The client id Kafka lets produce to internal topics (its AdminUtils' name). */
+    private static final String ADMIN_CLIENT_ID = "__admin_client";
 
     private final TopicRegistry topics;
     private final BrokerConfig brokerConfig;
@@ -125,6 +133,39 @@ public final class ProduceHandler implements ApiHandler {
      */
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        CompletionStage<Struct> answer = produce(request);
+        return request.version() < CURRENT_LEADER_FROM_VERSION ? answer
+                : answer.thenApply(response -> withLeaderHints(response, context.listenerName()));
+    }
+
+    /**
+     * KIP-951, as Kafka's KafkaApis: a partition answered NOT_LEADER_OR_FOLLOWER names its current leader, and the
+     * answer those leaders' endpoints. Null (an acks=0 produce's no answer) stays null.
+     */
+    private Struct withLeaderHints(Struct answer, String listener) {
+        if (answer == null) {
+            return null;
+        }
+        ProduceResponseView response = new ProduceResponseView(answer);
+        LeaderHints hints = new LeaderHints(leadership, listener);
+        for (TopicProduceResponse topic : response.responses()) {
+            String name = topic.name() != null ? topic.name()
+                    : topics.known(topic.topicId()).map(TopicMetadata::name).orElse(null);
+            for (PartitionProduceResponse partition : topic.partitionResponses()) {
+                if (name != null && partition.errorCode() == Errors.NOT_LEADER_OR_FOLLOWER.code()) {
+                    PartitionLeadership.CurrentLeader leader = hints.leaderOf(new TopicPartition(name,
+                            partition.index()));
+                    partition.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch());
+                }
+            }
+        }
+        for (PartitionLeadership.CurrentLeader leader : hints.endpoints()) {
+            response.addNodeEndpoint().nodeId(leader.leaderId()).host(leader.host()).port(leader.port());
+        }
+        return answer;
+    }
+
+    private CompletionStage<Struct> produce(Request request) {
         ProduceRequestView body = new ProduceRequestView(request.body());
         if (body.transactionalId() == null) {
             return TransactionalRecords.in(body) ? refuseTransactionalWithoutId(request, body)
@@ -281,6 +322,7 @@ public final class ProduceHandler implements ApiHandler {
 
     private CompletionStage<Struct> appendAll(Request request, ProduceRequestView body, Verified verified) {
         short acks = body.acks();
+        boolean validAcks = acks == 0 || acks == 1 || acks == -1;
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
         ProduceResponseView response = new ProduceResponseView();
         List<DelayedProduce.PendingAppend> pending = acks == -1 ? new ArrayList<>(1) : List.of();
@@ -299,14 +341,17 @@ public final class ProduceHandler implements ApiHandler {
             for (PartitionProduceData partitionData : topicData.partitionData()) {
                 int index = partitionData.index();
                 PartitionProduceResponse result = topicResponse.addPartitionResponse().index(index).baseOffset(-1L);
-                if (acks != 0 && acks != 1 && acks != -1) {
-                    result.errorCode(Errors.INVALID_REQUIRED_ACKS.code());
+                Optional<PartitionLog> log = topic.flatMap(t -> topics.partitionLog(t, index));
+                if (log.isEmpty()) {
+                    Errors notHere = topics.partitionNotHere(byId, name, id, index);
+                    // A partition the cluster has is ReplicaManager's to answer, which checks the acks first.
+                    result.errorCode((!validAcks && notHere == Errors.NOT_LEADER_OR_FOLLOWER
+                            ? Errors.INVALID_REQUIRED_ACKS : notHere).code());
                     anyError = true;
                     continue;
                 }
-                Optional<PartitionLog> log = topic.flatMap(t -> topics.partitionLog(t, index));
-                if (log.isEmpty()) {
-                    result.errorCode(topics.partitionNotHere(byId, name, id, index).code());
+                if (!validAcks) {
+                    result.errorCode(invalidAcksError(request.version(), partitionData.records()).code());
                     anyError = true;
                     continue;
                 }
@@ -318,11 +363,19 @@ public final class ProduceHandler implements ApiHandler {
                 }
                 BrokerTopicMetrics.TopicMeters meters = topicMetrics.topic(log.get().topicPartition().topic());
                 meters.totalProduceRequests().increment();
+                if (InternalTopics.isInternal(log.get().topicPartition().topic())
+                        && !ADMIN_CLIENT_ID.equals(request.header().clientId())) {
+                    // Kafka's appendToLocalLog: not counted as a failed produce, no log start offset
+                    result.errorCode(Errors.INVALID_TOPIC_EXCEPTION.code());
+                    anyError = true;
+                    continue;
+                }
                 int minInsync = acks == -1 ? minInsyncReplicas(topic.get()) : 0;
                 LogException refused = leadership.appendRefusal(log.get().topicPartition(), minInsync);
                 AppendResult appended = null;
                 if (refused != null) {
-                    result.errorCode(refused.error().code()).errorMessage(refused.getMessage());
+                    result.errorCode(refused.error().code());
+                    withLogStartOffsetIfFailed(result, log.get());
                 } else {
                     VerificationGuard guard = verificationRequired
                             ? verified.guards().getOrDefault(log.get().topicPartition(), VerificationGuard.SENTINEL)
@@ -359,6 +412,32 @@ public final class ProduceHandler implements ApiHandler {
                 : flushes.flushOn(disk).thenCompose(nothing -> awaitReplication(pending, timeoutMs, answer));
     }
 
+    /**
+     * A partition's error in a request with invalid acks, as Kafka's: KafkaApis answers records its
+     * ProduceRequest.validateRecords refuses with that refusal, and ReplicaManager the rest INVALID_REQUIRED_ACKS.
+     */
+    private static Errors invalidAcksError(short version, ByteBuf records) {
+        if (records == null) {
+            return Errors.CORRUPT_MESSAGE;
+        }
+        try {
+            ProduceRecords.validate(version, records);
+            return Errors.INVALID_REQUIRED_ACKS;
+        } catch (ProtocolException e) {
+            return e.error();
+        }
+    }
+
+    /**
+     * Kafka answers the log start offset with a refusal it counts as a failed produce (processFailedRecord: the
+     * producer-state, validation and min.insync.replicas errors), -1 with the others.
+     */
+    private static void withLogStartOffsetIfFailed(PartitionProduceResponse result, PartitionLog log) {
+        if (BrokerTopicMetrics.failsProduce(Errors.forCode(result.errorCode()))) {
+            result.logStartOffset(log.logStartOffset());
+        }
+    }
+
     /** The answer once every acks=all partition's records are replicated (at once if there is none). */
     private CompletionStage<Struct> awaitReplication(List<DelayedProduce.PendingAppend> pending, int timeoutMs,
                                                      Struct answer) {
@@ -391,9 +470,7 @@ public final class ProduceHandler implements ApiHandler {
             RecordBatch batch = ProduceRecords.validate(version, records);
             records = batch.slice(); // the one batch, without any trailing bytes (Kafka ignores them too)
             if (batch.sizeInBytes() > log.config().maxMessageBytes()) {
-                result.errorCode(Errors.MESSAGE_TOO_LARGE.code()).errorMessage(
-                        "batch of " + batch.sizeInBytes() + " bytes exceeds max.message.bytes "
-                                + log.config().maxMessageBytes());
+                result.errorCode(Errors.MESSAGE_TOO_LARGE.code());
                 return null;
             }
             AppendResult appended;
@@ -408,8 +485,8 @@ public final class ProduceHandler implements ApiHandler {
                     .logStartOffset(log.logStartOffset());
             meters.produced(appended.lastOffset() - appended.firstOffset() + 1, batch.sizeInBytes());
             return appended;
-        } catch (ProtocolException e) {
-            result.errorCode(e.error().code()).errorMessage(e.getMessage());
+        } catch (ProtocolException e) { // refused before the log, as KafkaApis' validateRecords: no log start offset
+            result.errorCode(e.error().code());
         } catch (RecordValidationException e) {
             // As Kafka: the bad records by index, so a client fails those with their reason and the rest apart.
             result.errorCode(e.error().code()).errorMessage(e.getMessage())
@@ -419,9 +496,10 @@ public final class ProduceHandler implements ApiHandler {
                         .batchIndexErrorMessage(error.message());
             }
         } catch (LogException e) {
-            result.errorCode(e.error().code()).errorMessage(e.getMessage());
+            result.errorCode(e.error().code());
+            withLogStartOffsetIfFailed(result, log);
         } catch (UncheckedIOException e) { // a full disk, or a log closed by a topic deletion under us
-            result.errorCode(Errors.KAFKA_STORAGE_ERROR.code()).errorMessage(e.getMessage());
+            result.errorCode(Errors.KAFKA_STORAGE_ERROR.code());
         }
         return null;
     }

@@ -15,6 +15,9 @@ import io.minibroker.protocol.message.view.FetchRequestView.FetchTopic;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.FetchResponseView.FetchableTopicResponse;
 import io.minibroker.protocol.message.view.FetchResponseView.PartitionData;
+import io.minibroker.protocol.message.view.ListOffsetsRequestView;
+import io.minibroker.protocol.message.view.ListOffsetsResponseView;
+import io.minibroker.protocol.message.view.ListOffsetsResponseView.ListOffsetsPartitionResponse;
 import io.minibroker.protocol.message.view.OffsetForLeaderEpochRequestView;
 import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView;
 import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView.EpochEndOffset;
@@ -39,8 +42,9 @@ import java.util.function.LongSupplier;
  * epoch (ReplicaState), from each log's end, that parks at the leader up to {@code replica.fetch.wait.max.ms} until
  * {@code replica.fetch.min.bytes} are there, so an idle follower waits instead of polling. What comes back is
  * appended as it is (the leader's offsets and batches), the leader's high watermark becomes ours, and its log
- * start offset too when it moved past ours (a follower behind the leader's log start restarts there). The next
- * fetch's offsets tell the leader how far we got.
+ * start offset too when it moved past ours. A fetch offset the leader finds out of range is settled by asking the
+ * leader where its log ends and starts (see {@link #resetOutOfRange}). The next fetch's offsets tell the leader how
+ * far we got.
  *
  * <p>Answers arrive while the broker's images move on: a partition may be led here, or followed at a newer epoch, by
  * the time its fetch or OffsetForLeaderEpoch answer comes back. As Kafka's fetcher under its partitionMapLock, each
@@ -60,6 +64,9 @@ final class ReplicaFetcher implements AutoCloseable {
     private static final long BACKOFF_MS = 1_000;
     /** How much longer than the fetch's own wait a response may take before the connection is given up. */
     private static final int RESPONSE_GRACE_MS = 30_000;
+    /** ListOffsets' special timestamps: the log end (for a replica's id) and the log start. */
+    private static final long LATEST_TIMESTAMP = -1;
+    private static final long EARLIEST_TIMESTAMP = -2;
 
     private final int nodeId;
     /** This broker's epoch, sent in each fetch so that the leader names it by its epoch in the ISR (KIP-903). */
@@ -295,6 +302,7 @@ final class ReplicaFetcher implements AutoCloseable {
             throw new IOException("leader " + leader.id() + " refused the fetch: " + topLevel);
         }
         boolean anyRefused = false;
+        List<FollowedPartition> outOfRange = new ArrayList<>();
         for (FetchableTopicResponse topic : response.responses()) {
             for (PartitionData partition : topic.partitions()) {
                 FollowedPartition asked = requested.get(topic.topicId() + "-" + partition.partitionIndex());
@@ -303,10 +311,16 @@ final class ReplicaFetcher implements AutoCloseable {
                 }
                 switch (take(asked, partition, asOf)) {
                     case REFUSED -> anyRefused = true;
+                    case OUT_OF_RANGE -> outOfRange.add(asked);
                     case FLUSH_DUE -> flush(asked.log());
                     case TAKEN -> {
                     }
                 }
+            }
+        }
+        for (FollowedPartition partition : outOfRange) {
+            if (!resetOutOfRange(partition)) {
+                anyRefused = true;
             }
         }
         if (anyRefused) {
@@ -321,7 +335,9 @@ final class ReplicaFetcher implements AutoCloseable {
         /** Appended, and {@code flush.messages} asks for an fsync now. */
         FLUSH_DUE,
         /** The leader refused the partition: tried again shortly. */
-        REFUSED
+        REFUSED,
+        /** The leader found the fetch offset out of range: see {@link #resetOutOfRange}, outside the monitor. */
+        OUT_OF_RANGE
     }
 
     /**
@@ -340,12 +356,8 @@ final class ReplicaFetcher implements AutoCloseable {
         }
         PartitionLog log = followed.log();
         Errors error = Errors.forCode(partition.errorCode());
-        long leaderLogStart = partition.logStartOffset();
-        if (error == Errors.OFFSET_OUT_OF_RANGE && leaderLogStart > log.logEndOffset()) {
-            LOG.info("{} ends at {}, before leader {}'s log start {}: restarting it there",
-                    log.topicPartition(), log.logEndOffset(), leader.id(), leaderLogStart);
-            log.restartAt(leaderLogStart);
-            return Taken.TAKEN;
+        if (error == Errors.OFFSET_OUT_OF_RANGE) {
+            return Taken.OUT_OF_RANGE; // its offsets are -1, as Kafka's leader answers it: asked for them apart
         }
         if (error != Errors.NONE) {
             // Typically the leader has not taken the image that makes it leader yet: try again shortly.
@@ -360,11 +372,83 @@ final class ReplicaFetcher implements AutoCloseable {
             metrics.replicatedIn(bytes); // once appended, as Kafka counts them: not a refused append's
         }
         log.setReplicatedHighWatermark(partition.highWatermark());
+        long leaderLogStart = partition.logStartOffset();
         if (leaderLogStart > log.logStartOffset()) {
             // The leader deleted records (DeleteRecords, retention): so does the follower, as in Kafka.
             log.deleteRecordsBefore(Math.min(leaderLogStart, log.logEndOffset()));
         }
         return flushDue ? Taken.FLUSH_DUE : Taken.TAKEN;
+    }
+
+    /**
+     * Settles a fetch offset (our log end) the leader found out of range, as Kafka's follower does
+     * (fetchOffsetAndTruncate): asks the leader where its log ends (ListOffsets LATEST, for this replica's id its log
+     * end, not its high watermark). Ours past it (a former leader's tail the new leader never had) is cut there.
+     * Otherwise asks where its log starts (EARLIEST): ours ending before it (we were down while retention or
+     * DeleteRecords moved it on) restarts empty there; else the leader's log grew to our end meanwhile and the fetch
+     * goes on from it. Runs on this thread without the monitor, as {@link #truncate} does: a leadership change does
+     * not wait for the leader's answers. Our log end read here cannot move meanwhile, as only this thread appends to
+     * a followed log, and {@link #reset} drops the change if the partition is no longer followed as fetched. False
+     * when the leader cannot answer yet (tried again after a pause).
+     */
+    private boolean resetOutOfRange(FollowedPartition partition) throws IOException {
+        PartitionLog log = partition.log();
+        ListOffsetsPartitionResponse end = leaderOffset(partition, LATEST_TIMESTAMP);
+        if (end == null) {
+            return false;
+        }
+        if (end.offset() < log.logEndOffset()) {
+            reset(partition, () -> truncateTo(log, end.offset(), "the leader's log end (ours was out of its range)"));
+            return true;
+        }
+        ListOffsetsPartitionResponse start = leaderOffset(partition, EARLIEST_TIMESTAMP);
+        if (start == null) {
+            return false;
+        }
+        if (start.offset() > log.logEndOffset()) {
+            reset(partition, () -> {
+                LOG.info("{} ends at {}, before leader {}'s log start {}: restarting it there",
+                        log.topicPartition(), log.logEndOffset(), leader.id(), start.offset());
+                log.restartAt(start.offset());
+            });
+        }
+        return true;
+    }
+
+    /**
+     * The leader's answer to ListOffsets for one special timestamp of a followed partition, asked as this replica
+     * at its leader epoch (an older one is FENCED_LEADER_EPOCH there); null when the leader refuses it.
+     */
+    private ListOffsetsPartitionResponse leaderOffset(FollowedPartition partition, long timestamp)
+            throws IOException {
+        PartitionLog log = partition.log();
+        ListOffsetsRequestView request = new ListOffsetsRequestView().replicaId(nodeId);
+        request.addTopic().name(log.topicPartition().topic()).addPartition()
+                .partitionIndex(log.topicPartition().partition())
+                .currentLeaderEpoch(partition.leaderEpoch())
+                .timestamp(timestamp);
+        ListOffsetsPartitionResponse answer = new ListOffsetsResponseView(
+                channel.send(ApiKey.LIST_OFFSETS, request.struct())).topics().get(0).partitions().get(0);
+        Errors error = Errors.forCode(answer.errorCode());
+        if (error != Errors.NONE) {
+            LOG.debug("Leader {} cannot tell where its log of {} {} yet: {}", leader.id(), log.topicPartition(),
+                    timestamp == LATEST_TIMESTAMP ? "ends" : "starts", error);
+            return null;
+        }
+        return answer;
+    }
+
+    /**
+     * Makes a change an out-of-range answer called for, unless the partition is no longer followed as it was
+     * fetched (taken away, followed at another epoch, or back to truncation): then nothing is changed.
+     */
+    private synchronized void reset(FollowedPartition partition, Runnable change) {
+        if (!partitions.contains(partition) || toTruncate.contains(partition)) {
+            LOG.debug("Dropping leader {}'s offsets for {}: no longer followed at epoch {}", leader.id(),
+                    partition.log().topicPartition(), partition.leaderEpoch());
+            return;
+        }
+        change.run();
     }
 
     /**

@@ -93,6 +93,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
+    /** The latest image, for the leaders of partitions not hosted here too ({@link #currentLeader}). */
+    private volatile ClusterMetadata image = ClusterMetadata.empty(NO_LEADER);
     /** Followers a test holds out of a partition's ISR while this broker leads it, whatever their fetches say. */
     private final Map<TopicPartition, Set<Integer>> heldOutOfIsr = new ConcurrentHashMap<>();
     /** Notified when an image's roles are taken: a test's ISR control may wait for a leadership it just moved here. */
@@ -192,6 +194,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
      * controller's order, on threads that may wait on the disk (never an event loop).
      */
     public synchronized void apply(ClusterMetadata image) {
+        this.image = image;
         topics.knowClusterTopics(image.topics().values().stream()
                 .map(topic -> new TopicMetadata(topic.name(), topic.id(), topic.partitions().size(), topic.configs()))
                 .toList());
@@ -282,7 +285,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         next.forEach((partition, now) -> {
             HostedPartition before = previous.get(partition);
             if (now.leader() != null && (before == null || before.leader() != now.leader())) {
-                maybeAdvanceHighWatermark(partition, now); // a leader alone in its ISR commits its log at once
+                // a leader alone in its ISR commits its log at once, unless that is under min.insync.replicas
+                maybeAdvanceHighWatermark(partition, now);
                 leadershipListener.onLeading(partition, now.image().leaderEpoch());
             }
         });
@@ -367,10 +371,38 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         return state == null ? -1 : state.image().leaderEpoch();
     }
 
+    /** Epoch and leadership read from one hosted state: an image applied between two reads would mix them. */
+    @Override
+    public Errors checkLeaderEpoch(TopicPartition partition, int currentEpoch, boolean requireLeader) {
+        HostedPartition state = hosted.get(partition);
+        return PartitionLeadership.checkLeaderEpoch(state == null ? -1 : state.image().leaderEpoch(),
+                state != null && state.leader() != null, currentEpoch, requireLeader);
+    }
+
     @Override
     public int inSyncReplicas(TopicPartition partition) {
         HostedPartition state = hosted.get(partition);
         return state == null || state.leader() == null ? 0 : state.leader().isr().size();
+    }
+
+    @Override
+    public CurrentLeader currentLeader(TopicPartition partition, String listener) {
+        ClusterMetadata latest = image;
+        Optional<PartitionImage> found = latest.topic(partition.topic()).flatMap(topic -> topic.partitions().stream()
+                .filter(p -> p.index() == partition.partition()).findFirst());
+        if (found.isEmpty()) {
+            return CurrentLeader.UNKNOWN;
+        }
+        PartitionImage leading = found.get();
+        return latest.brokers(listener).stream().filter(broker -> broker.id() == leading.leader()).findFirst()
+                .map(broker -> new CurrentLeader(leading.leader(), leading.leaderEpoch(), broker.host(), broker.port()))
+                .orElse(new CurrentLeader(leading.leader(), leading.leaderEpoch(), null, -1));
+    }
+
+    @Override
+    public int replicaCount(TopicPartition partition) {
+        HostedPartition state = hosted.get(partition);
+        return state == null ? 0 : state.image().replicas().size();
     }
 
     @Override
@@ -416,9 +448,15 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
     }
 
-    /** High watermark = the least log end over the ISR; a follower not heard from yet counts as empty. */
+    /**
+     * High watermark = the least log end over the ISR; a follower not heard from yet counts as empty. It stays put
+     * while the ISR is under the effective min.insync.replicas, as Kafka's maybeIncrementLeaderHW (KAFKA-15583):
+     * records an acks=1 producer wrote then are not committed, nor served to consumers, until enough replicas have
+     * them, so a leader alone in its ISR cannot commit what an unclean election would lose.
+     */
     private void maybeAdvanceHighWatermark(TopicPartition partition, HostedPartition state) {
         if (state.image().replicas().size() > 1
+                && !isUnderMinIsr(partition, topics.minInsyncReplicas(partition.topic()))
                 && state.log().advanceReplicatedHighWatermark(state.leader().leastIsrLogEnd(state.log().logEndOffset()))) {
             producePurgatory.checkAndComplete(partition);
             fetchPurgatory.checkAndComplete(partition);

@@ -24,9 +24,9 @@ import java.util.concurrent.CompletionStage;
  * AlterUserScramCredentials ({@code kafka-configs --alter --entity-type users --add-config 'SCRAM-SHA-256=[...]'},
  * {@code Admin.alterUserScramCredentials}): upserts take the client's salt, salted password and iteration count
  * (the password itself never reaches the broker), deletions remove one mechanism's credential. Checked as Kafka's
- * controller checks them, one result per user: a user named twice in one request is DUPLICATE_RESOURCE, an empty
- * name or an iteration count outside 4096-16384 UNACCEPTABLE_CREDENTIAL, an unknown mechanism
- * UNSUPPORTED_SASL_MECHANISM, a deletion of a credential that does not exist RESOURCE_NOT_FOUND, a credential that
+ * controller checks them, one result per user: a user's first refused alteration gives its result, a second
+ * alteration of a user whose first passed is DUPLICATE_RESOURCE; an empty name or an iteration count outside
+ * 4096-16384 is UNACCEPTABLE_CREDENTIAL, an unknown mechanism UNSUPPORTED_SASL_MECHANISM, a deletion of a credential that does not exist RESOURCE_NOT_FOUND, a credential that
  * cannot be made (an empty salted password) UNKNOWN_SERVER_ERROR. The changes that pass are saved together (fsync)
  * before the answer; runs on the disk thread.
  */
@@ -46,18 +46,13 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler {
     }
 
     /**
-     * Why a user's alterations are refused, in the order Kafka's KRaft controller checks them, or null: a user
-     * named more than once in a request (whatever the mechanisms: Kafka 4.3.1 refuses kafka-configs adding
-     * SCRAM-SHA-256 and SCRAM-SHA-512 at once, too), then the one alteration's own checks.
+     * Why one alteration is refused, in the order Kafka's KRaft controller checks it (ScramControlManager's
+     * validateDeletion and validateUpsertion), or null.
      */
-    private Result refusal(String user, List<Alteration> ofUser) {
-        if (ofUser.size() > 1) {
-            return new Result(Errors.DUPLICATE_RESOURCE, "A user credential cannot be altered twice in the same request");
-        }
-        Alteration alteration = ofUser.get(0);
+    private Result refusal(Alteration alteration) {
         ScramMechanism mechanism = ScramMechanism.byType(alteration.type());
         boolean upsert = alteration.salt() != null;
-        if (user.isEmpty()) {
+        if (alteration.user().isEmpty()) {
             return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Username must not be empty");
         } else if (mechanism == null) {
             return new Result(Errors.UNSUPPORTED_SASL_MECHANISM, "Unknown SCRAM mechanism");
@@ -65,7 +60,7 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler {
             return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Too few iterations");
         } else if (upsert && alteration.iterations() > ScramMechanism.MAX_ITERATIONS) {
             return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Too many iterations");
-        } else if (!upsert && !credentials.has(user, mechanism)) {
+        } else if (!upsert && !credentials.has(alteration.user(), mechanism)) {
             return new Result(Errors.RESOURCE_NOT_FOUND, "Attempt to delete a user credential that does not exist");
         }
         return null;
@@ -82,17 +77,27 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler {
             alterations.add(new Alteration(upsertion.name(), upsertion.mechanism(),
                     upsertion.iterations(), upsertion.salt(), upsertion.saltedPassword()));
         }
-        Map<String, List<Alteration>> byUser = new LinkedHashMap<>();
-        alterations.forEach(a -> byUser.computeIfAbsent(a.user(), u -> new ArrayList<>()).add(a));
+        // As Kafka's controller, deletions then upsertions, each user's first refusal final: a user's later
+        // alterations are not looked at once one is refused, and a second alteration of a user whose first passed
+        // is DUPLICATE_RESOURCE for that user (whatever the mechanisms: Kafka 4.3.1 refuses kafka-configs adding
+        // SCRAM-SHA-256 and SCRAM-SHA-512 at once, too).
+        Map<String, Alteration> passed = new LinkedHashMap<>();
         Map<String, Result> results = new LinkedHashMap<>();
-        List<ScramCredentials.Change> changes = new ArrayList<>();
-        byUser.forEach((user, ofUser) -> {
-            Result refused = refusal(user, ofUser);
+        for (Alteration alteration : alterations) {
+            String user = alteration.user();
+            if (results.containsKey(user)) {
+                continue;
+            }
+            Result refused = passed.remove(user) != null ? new Result(Errors.DUPLICATE_RESOURCE,
+                    "A user credential cannot be altered twice in the same request") : refusal(alteration);
             if (refused != null) {
                 results.put(user, refused);
-                return;
+            } else {
+                passed.put(user, alteration);
             }
-            Alteration alteration = ofUser.get(0);
+        }
+        List<ScramCredentials.Change> changes = new ArrayList<>();
+        passed.forEach((user, alteration) -> {
             ScramMechanism mechanism = ScramMechanism.byType(alteration.type());
             try {
                 changes.add(new ScramCredentials.Change(user, mechanism, alteration.salt() == null ? null

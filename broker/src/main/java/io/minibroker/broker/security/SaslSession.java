@@ -88,7 +88,7 @@ public final class SaslSession {
     /**
      * Whether a request of this API may come now. Before authenticating only the next step may, as Kafka's
      * authenticator takes them: ApiVersions or SaslHandshake, then SaslAuthenticate. An ApiVersions answered with
-     * UNSUPPORTED_VERSION may be retried at a version both sides know; one answered with the table may not.
+     * an error (UNSUPPORTED_VERSION, INVALID_REQUEST) may be retried; one answered with the table may not.
      */
     public boolean admits(short apiKey) {
         return switch (state) {
@@ -100,7 +100,7 @@ public final class SaslSession {
         };
     }
 
-    /** Called when an ApiVersions before authenticating is answered with the table. */
+    /** Called when an ApiVersions before authenticating is answered with the table, without an error. */
     public void apiVersionsAnswered() {
         apiVersionsAnswered = true;
     }
@@ -154,12 +154,21 @@ public final class SaslSession {
     }
 
     private Step plain(byte[] token) {
-        // Kafka's PLAIN server: a malformed token or an empty name or password is an error of the exchange, which
-        // its authenticator answers with one generic message; wrong credentials and a foreign authorization id
-        // have messages of their own, the credentials checked first.
-        String[] parts = new String(token, StandardCharsets.UTF_8).split("\u0000", 3);
-        if (parts.length != 3 || parts[1].isEmpty() || parts[2].isEmpty()) {
-            return fail(Errors.SASL_AUTHENTICATION_FAILED, genericFailure());
+        // Kafka 4.3's PLAIN server: exactly three NUL-separated tokens (it counts at most four), a name and a
+        // password; its authenticator sends these messages to the client as they are. Wrong credentials come
+        // before a foreign authorization id.
+        String text = new String(token, StandardCharsets.UTF_8);
+        long nuls = text.chars().filter(c -> c == 0).count();
+        if (nuls != 2) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED,
+                    "Invalid SASL/PLAIN response: expected 3 tokens, got " + Math.min(nuls + 1, 4));
+        }
+        String[] parts = text.split("\u0000", -1);
+        if (parts[1].isEmpty()) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: username not specified");
+        }
+        if (parts[2].isEmpty()) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: password not specified");
         }
         String authorizationId = parts[0];
         String user = parts[1];

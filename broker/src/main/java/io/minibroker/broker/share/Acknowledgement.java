@@ -13,6 +13,11 @@ public record Acknowledgement(long firstOffset, long lastOffset, List<Byte> type
         return AcknowledgeType.forId(id);
     }
 
+    /** Whether the batch releases {@code offset}. */
+    boolean releases(long offset) {
+        return offset >= firstOffset && offset <= lastOffset && typeOf(offset) == AcknowledgeType.RELEASE;
+    }
+
     /** Whether the batch renews a lock, which then needs a new expiry. */
     boolean renewsAny() {
         return types.contains(AcknowledgeType.RENEW.id());

@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionStage;
  */
 public final class ShareAcknowledgeHandler implements ApiHandler {
 
+    /** AcquisitionLockTimeoutMs and IsRenewAck (KIP-1222). */
     private static final int LOCK_TIMEOUT_FROM_VERSION = 2;
 
     private final SharePartitionManager manager;
@@ -59,7 +60,8 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
         }
         ShareSessionCache.ShareSession session = resolution.session();
         CompletableFuture<Map<TopicIdPartition, Errors>> acked =
-                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, context.eventLoop());
+                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks,
+                        request.version() >= LOCK_TIMEOUT_FROM_VERSION && body.isRenewAck());
         return acked.thenApply(errors -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());

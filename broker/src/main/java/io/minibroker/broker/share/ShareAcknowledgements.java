@@ -7,12 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 
 /**
  * Applies a request's acknowledgements (ShareFetch's or ShareAcknowledge's) partition by partition; the answer
- * comes once every changed partition's state is durable. A share partition not loaded yet starts loading, its
- * outcome handled on the request's event loop.
+ * comes once every changed partition's state is durable. Only share partitions in memory are acknowledged: one a
+ * fetch has not loaded is not loaded for an acknowledgement. RENEW (4) is taken only from a v2 request that says
+ * IsRenewAck, as Kafka 4.3.1's validateAcknowledgementBatches: at v1 it is past the last type, and in a v2 request
+ * without the flag it makes the partition's acknowledgements INVALID_REQUEST.
  */
 final class ShareAcknowledgements {
 
@@ -22,18 +23,25 @@ final class ShareAcknowledgements {
     static CompletableFuture<Map<TopicIdPartition, Errors>> apply(SharePartitionManager manager, ShareLogs logs,
                                                                   String groupId, String memberId,
                                                                   Map<TopicIdPartition, List<Acknowledgement>> acks,
-                                                                  Executor eventLoop) {
+                                                                  boolean renewAllowed) {
         Map<TopicIdPartition, CompletableFuture<Errors>> pending = new LinkedHashMap<>();
         acks.forEach((tp, batches) -> {
+            if (!renewAllowed && batches.stream().anyMatch(Acknowledgement::renewsAny)) {
+                pending.put(tp, CompletableFuture.completedFuture(Errors.INVALID_REQUEST));
+                return;
+            }
             ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
             if (resolved.log() == null) {
                 pending.put(tp, CompletableFuture.completedFuture(resolved.error()));
                 return;
             }
-            SharePartition partition = manager.partition(
-                    new SharePartitionKey(groupId, tp.topicId(), tp.partition()), resolved.log(), eventLoop);
-            if (partition == null) { // its state is still loading (Kafka's SharePartition answers so while initializing)
-                pending.put(tp, CompletableFuture.completedFuture(Errors.LEADER_NOT_AVAILABLE));
+            SharePartitionKey key = new SharePartitionKey(groupId, tp.topicId(), tp.partition());
+            SharePartition partition = manager.loaded(key, resolved.log());
+            if (partition == null) {
+                // As Kafka 4.3.1: a share partition not in memory is UNKNOWN_TOPIC_OR_PARTITION, and no load starts
+                // for it; one still loading holds no records yet (Kafka's, initializing, has none in its cache).
+                pending.put(tp, CompletableFuture.completedFuture(manager.isLoading(key)
+                        ? Errors.INVALID_RECORD_STATE : Errors.UNKNOWN_TOPIC_OR_PARTITION));
                 return;
             }
             pending.put(tp, manager.acknowledge(partition, memberId, batches).toCompletableFuture());

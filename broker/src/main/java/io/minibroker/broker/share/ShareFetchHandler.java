@@ -20,7 +20,8 @@ import java.util.function.Function;
 
 /**
  * ShareFetch (KIP-932): the member's share session is resolved by its epoch, the acknowledgements it carries are
- * applied and made durable, then records are acquired for the member from the session's partitions, at once when
+ * applied and made durable, then records are acquired for the member from the session's partitions (not those its
+ * acknowledgements released), at once when
  * there are {@code MinBytes} of them (or no wait is allowed), otherwise after parking in the "ShareFetch" purgatory
  * until there are or {@code MaxWaitMs} passes. A final-epoch request only acknowledges: the session closes and
  * whatever the member still holds is released to the others.
@@ -28,7 +29,8 @@ import java.util.function.Function;
 public final class ShareFetchHandler implements ApiHandler {
 
     private static final int MAX_RECORDS_FROM_VERSION = 1;
-    private static final int RENEW_FROM_VERSION = 2;
+    /** ShareAcquireMode (KIP-1206) and IsRenewAck (KIP-1222). */
+    private static final int ACQUIRE_MODE_FROM_VERSION = 2;
 
     private final SharePartitionManager manager;
     private final ShareSessionCache sessions;
@@ -53,6 +55,11 @@ public final class ShareFetchHandler implements ApiHandler {
         if (!ShareRequests.namesMember(groupId, memberId)) {
             return error(Errors.INVALID_REQUEST);
         }
+        boolean renewOnly = request.version() >= ACQUIRE_MODE_FROM_VERSION && body.isRenewAck();
+        if (renewOnly && (body.maxBytes() != 0 || body.minBytes() != 0 || body.maxRecords() != 0
+                || body.maxWaitMs() != 0)) {
+            return error(Errors.INVALID_REQUEST); // Kafka: a renewing request fetches nothing, and must say so
+        }
         List<TopicIdPartition> added = new ArrayList<>();
         Map<TopicIdPartition, List<Acknowledgement>> acks = ShareRequests.newAcknowledgements();
         for (ShareFetchRequestView.FetchTopic topic : body.topics()) {
@@ -67,6 +74,11 @@ public final class ShareFetchHandler implements ApiHandler {
         for (ShareFetchRequestView.ForgottenTopic topic : body.forgottenTopicsData()) {
             topic.partitions().forEach(p -> forgotten.add(new TopicIdPartition(topic.topicId(), p)));
         }
+        ShareAcquireMode mode = request.version() >= ACQUIRE_MODE_FROM_VERSION
+                ? ShareAcquireMode.forId(body.shareAcquireMode()) : ShareAcquireMode.BATCH_OPTIMIZED;
+        if (mode == null) {
+            return error(Errors.INVALID_REQUEST); // Kafka fails such a request (UNKNOWN_SERVER_ERROR, its exception)
+        }
         if (epoch == ShareSessionCache.INITIAL_EPOCH && !acks.isEmpty()) {
             return error(Errors.INVALID_REQUEST); // nothing can be acquired before a session opens
         }
@@ -76,11 +88,11 @@ public final class ShareFetchHandler implements ApiHandler {
             return error(resolution.error());
         }
         ShareSessionCache.ShareSession session = resolution.session();
-        int maxRecords = request.version() >= MAX_RECORDS_FROM_VERSION && body.maxRecords() > 0
-                ? body.maxRecords() : Integer.MAX_VALUE;
-        boolean renewOnly = request.version() >= RENEW_FROM_VERSION && body.isRenewAck();
+        ShareFetchWork.RecordLimit recordLimit = request.version() >= MAX_RECORDS_FROM_VERSION && body.maxRecords() > 0
+                ? new ShareFetchWork.RecordLimit(mode, body.maxRecords(), body.batchSize())
+                : ShareFetchWork.RecordLimit.NONE;
         CompletableFuture<Map<TopicIdPartition, Errors>> acked =
-                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, context.eventLoop());
+                ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, renewOnly);
         Function<Map<TopicIdPartition, Errors>, CompletionStage<Struct>> fetch = ackErrors -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());
@@ -90,7 +102,7 @@ public final class ShareFetchHandler implements ApiHandler {
             List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
-                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), maxRecords, ackErrors,
+                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, acks, ackErrors,
                     context.eventLoop());
             if (fetched.isEmpty() || work.canAnswer()) {
                 return CompletableFuture.completedFuture(work.respond()); // read here, as Fetch reads

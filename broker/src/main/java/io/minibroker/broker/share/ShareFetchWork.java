@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import java.util.concurrent.Executor;
 
 /**
@@ -52,8 +53,10 @@ final class ShareFetchWork {
     /** MaxWaitMs: with none, the fetch is answered at once, but for share partitions whose state is loading. */
     private final int maxWaitMs;
     private final int maxBytes;
-    private final int maxRecords;
+    private final RecordLimit recordLimit;
     private final Map<TopicIdPartition, Errors> acknowledgeErrors;
+    /** The acknowledgements this request carried: the records they released are not acquired in its answer. */
+    private final Map<TopicIdPartition, List<Acknowledgement>> acknowledged;
     /** The request's connection's event loop, where a share partition's load that this fetch starts ends. */
     private final Executor eventLoop;
     /**
@@ -67,7 +70,8 @@ final class ShareFetchWork {
 
     ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
                    List<TopicIdPartition> partitions, TopicRights rights, int minBytes, int maxWaitMs, int maxBytes,
-                   int maxRecords, Map<TopicIdPartition, Errors> acknowledgeErrors, Executor eventLoop) {
+                   RecordLimit recordLimit, Map<TopicIdPartition, List<Acknowledgement>> acknowledged,
+                   Map<TopicIdPartition, Errors> acknowledgeErrors, Executor eventLoop) {
         this.eventLoop = eventLoop;
         this.rights = rights;
         this.minBytes = minBytes;
@@ -78,8 +82,17 @@ final class ShareFetchWork {
         this.memberId = memberId;
         this.partitions = partitions;
         this.maxBytes = maxBytes;
-        this.maxRecords = maxRecords;
+        this.recordLimit = recordLimit;
         this.acknowledgeErrors = acknowledgeErrors;
+        this.acknowledged = acknowledged;
+    }
+
+    /**
+     * How many records a fetch acquires (ShareFetch's MaxRecords, BatchSize and ShareAcquireMode): {@link #NONE}
+     * for a v0 request, which has no MaxRecords.
+     */
+    record RecordLimit(ShareAcquireMode mode, int maxRecords, int batchSize) {
+        static final RecordLimit NONE = new RecordLimit(ShareAcquireMode.BATCH_OPTIMIZED, Integer.MAX_VALUE, 0);
     }
 
     private SharePartitionKey keyOf(TopicIdPartition tp) {
@@ -183,7 +196,7 @@ final class ShareFetchWork {
     private void addPartitions(ShareFetchResponseView response) {
         Map<UUID, ShareFetchResponseView.ShareFetchableTopicResponse> topics = new LinkedHashMap<>();
         int remainingBytes = maxBytes;
-        int remainingRecords = maxRecords;
+        int remainingRecords = recordLimit.maxRecords();
         // The fetched partitions, then those only acknowledged; sets, as a session may hold thousands of partitions.
         Set<TopicIdPartition> fetched = new HashSet<>(partitions);
         Set<TopicIdPartition> answered = new LinkedHashSet<>(partitions);
@@ -205,7 +218,8 @@ final class ShareFetchWork {
                     }
                     try {
                         acquired = partition == null ? Acquired.NOTHING // loading, or its load failed
-                                : acquire(resolved.log(), partition, remainingBytes, remainingRecords);
+                                : acquire(resolved.log(), partition, remainingBytes, remainingRecords,
+                                        releasedHere(tp));
                         remainingBytes -= acquired.sizeInBytes();
                         remainingRecords -= acquired.count();
                     } catch (LogException e) {
@@ -259,7 +273,22 @@ final class ShareFetchWork {
      * answers with a slice of the segment file holding the batches of the acquired records, sent as Fetch sends
      * records: a backlog is never copied into memory.
      */
-    private Acquired acquire(PartitionLog log, SharePartition partition, int bytes, int records) {
+    /**
+     * The offsets of {@code tp} this request's acknowledgements released. Kafka runs a ShareFetch's acknowledgements
+     * and its fetch together, and a record released is not acquired again until its new state is written: so the
+     * answer never hands a member back what it has just released. Here the fetch runs once they are written, and
+     * leaves them out itself.
+     */
+    private LongPredicate releasedHere(TopicIdPartition tp) {
+        List<Acknowledgement> batches = acknowledged.get(tp);
+        if (batches == null || acknowledgeErrors.get(tp) != Errors.NONE) {
+            return offset -> false;
+        }
+        return offset -> batches.stream().anyMatch(batch -> batch.releases(offset));
+    }
+
+    private Acquired acquire(PartitionLog log, SharePartition partition, int bytes, int records,
+                             LongPredicate inTransition) {
         partition.moveStartTo(log.logStartOffset());
         long fetchOffset = partition.nextFetchOffset();
         boolean readCommitted = partition.settings().readCommitted();
@@ -279,7 +308,8 @@ final class ShareFetchWork {
                     ? abortedBatches(batches, log.abortedTransactions(fetchOffset, readableEnd)) : List.of();
             List<AcquiredRecords> acquired;
             synchronized (partition) { // no other request sees the aborted records acquired
-                acquired = partition.archiveAborted(partition.acquire(memberId, records, offsets), aborted);
+                acquired = partition.archiveAborted(partition.acquire(memberId, recordLimit.mode(),
+                        recordLimit.batchSize(), records, offsets, inTransition), aborted);
             }
             if (acquired.isEmpty()) {
                 return Acquired.NOTHING;

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.LongPredicate;
 
 /**
  * One share group's delivery state of one topic partition (Kafka's SharePartition). Every offset from the share
@@ -161,27 +162,71 @@ public final class SharePartition {
     }
 
     /**
-     * Acquires for {@code memberId} up to {@code maxRecords} records of the given log batches (each the inclusive
-     * offsets of one batch, in order, as read from the log at {@link #nextFetchOffset()}): records available again
-     * inside the window, then records never delivered, while the window has room. Returns the acquired runs.
+     * Acquires for {@code memberId} records of the given log batches (each the inclusive offsets of one batch, in
+     * order, as read from the log at {@link #nextFetchOffset()}): records available again inside the window, then
+     * records never delivered. Returns the acquired runs.
+     *
+     * <p>As Kafka's SharePartition, {@code maxRecords} is first cut to the room left in the window
+     * ({@code share.partition.max.record.locks} less the records in flight); with none left only records already in
+     * the window can be acquired again. In {@link ShareAcquireMode#BATCH_OPTIMIZED} mode the limit is checked between
+     * log batches only, so the last batch is acquired whole (the window may then hold more than its limit, as
+     * Kafka's does) and a run of records never delivered is split at a batch boundary once it holds
+     * {@code batchSize} records (0: never, a v0 request sends none); in {@link ShareAcquireMode#RECORD_LIMIT} mode
+     * acquisition stops at exactly the limit. Offsets {@code inTransition} (released by the acknowledgements of the
+     * same ShareFetch) are not acquired, as Kafka's SharePartition does not acquire a record whose state change is
+     * still being written.
      */
-    public synchronized List<AcquiredRecords> acquire(String memberId, int maxRecords, List<long[]> batches) {
+    public synchronized List<AcquiredRecords> acquire(String memberId, ShareAcquireMode mode, int batchSize,
+                                                      int maxRecords, List<long[]> batches, LongPredicate inTransition) {
         expireLocks();
         List<AcquiredRecords> acquired = new ArrayList<>();
+        if (batches.isEmpty()) {
+            return acquired;
+        }
+        long limit = Math.min(maxRecords, settings.partitionMaxRecordLocks() - (endOffset - startOffset));
+        long lastOffset = Long.MAX_VALUE;
+        if (limit <= 0) { // the window is full: only records it already holds, available again, are acquired
+            limit = maxRecords;
+            lastOffset = endOffset - 1;
+        }
+        boolean wholeBatches = mode == ShareAcquireMode.BATCH_OPTIMIZED;
+        int maxDeliveries = settings.deliveryCountLimit();
+        int throttleFrom = throttleFrom(maxDeliveries);
         long deadline = clock.nowMs() + settings.recordLockDurationMs();
-        int count = 0;
+        long count = 0;
+        batches:
         for (long[] batch : batches) {
-            for (long offset = Math.max(batch[0], startOffset); offset <= batch[1] && count < maxRecords; offset++) {
+            if (count >= limit) {
+                break;
+            }
+            long first = Math.max(batch[0], startOffset);
+            long last = Math.min(batch[1], lastOffset);
+            boolean throttled = isThrottled(first, last, throttleFrom, inTransition);
+            if (throttled && count > 0) {
+                break; // records delivered often go in a fetch of their own
+            }
+            long fromBatch = 0;
+            long throttledCap = -1;
+            for (long offset = first; offset <= last; offset++) {
+                if (!wholeBatches && count >= limit) {
+                    break;
+                }
                 InFlight record;
-                if (offset < endOffset) {
+                boolean fresh = offset >= endOffset;
+                if (!fresh) {
                     record = inFlight.get(offset);
-                    if (record.state != RecordState.AVAILABLE) {
+                    if (record.state != RecordState.AVAILABLE || inTransition.test(offset)) {
                         continue;
                     }
-                } else {
-                    if (offset - startOffset >= settings.partitionMaxRecordLocks()) {
-                        return acquired; // the window is full until the start offset moves
+                    if (maxDeliveries > 2 && record.deliveryCount == maxDeliveries - 1 && fromBatch > 0) {
+                        break batches; // a record's last delivery goes alone
                     }
+                    if (record.deliveryCount >= throttleFrom && throttledCap < 0) {
+                        // Kafka halves the records taken from the batch with each further delivery
+                        long batchRecords = batch[1] - batch[0] + 1;
+                        throttledCap = Math.max(1, batchRecords >> (record.deliveryCount - throttleFrom + 1));
+                    }
+                } else {
                     for (long gap = endOffset; gap < offset; gap++) { // offsets no batch holds (compacted away)
                         inFlight.put(gap, new InFlight(RecordState.ARCHIVED, 0));
                     }
@@ -195,11 +240,42 @@ public final class SharePartition {
                 record.lockDeadlineMs = deadline;
                 nextLockDeadlineMs = Math.min(nextLockDeadlineMs, deadline);
                 count++;
-                add(acquired, offset, record.deliveryCount);
+                fromBatch++;
+                // Kafka splits what it acquires from the log into in-flight batches of about BatchSize records.
+                boolean startsRun = wholeBatches && fresh && offset == batch[0] && batchSize > 0
+                        && !acquired.isEmpty() && offset - acquired.get(acquired.size() - 1).firstOffset() >= batchSize;
+                add(acquired, offset, record.deliveryCount, startsRun);
+                if ((maxDeliveries > 2 && record.deliveryCount == maxDeliveries) || fromBatch == throttledCap) {
+                    break;
+                }
+            }
+            if (throttled && fromBatch > 0) {
+                break;
             }
         }
         advanceStart();
         return acquired;
+    }
+
+    /**
+     * From this delivery count on, records are delivered in smaller fetches (Kafka 4.3.1's throttling of records
+     * delivered often: half the count limit, at least 2), so that a poison record among them is found with fewer
+     * good ones redelivered alongside it.
+     */
+    private static int throttleFrom(int maxDeliveries) {
+        return Math.max(2, (maxDeliveries + 1) / 2);
+    }
+
+    /** Whether a record in [first, last] is available again with a count at which deliveries are throttled. */
+    private boolean isThrottled(long first, long last, int throttleFrom, LongPredicate inTransition) {
+        for (long offset = first; offset <= last && offset < endOffset; offset++) {
+            InFlight record = inFlight.get(offset);
+            if (record.state == RecordState.AVAILABLE && record.deliveryCount >= throttleFrom
+                    && !inTransition.test(offset)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -216,6 +292,7 @@ public final class SharePartition {
         List<AcquiredRecords> left = new ArrayList<>();
         int next = 0; // both lists are in offset order: one pass over each
         for (AcquiredRecords run : acquired) {
+            boolean startsRun = true; // the runs acquired keep their bounds
             for (long offset = run.firstOffset(); offset <= run.lastOffset(); offset++) {
                 while (next < abortedBatches.size() && abortedBatches.get(next)[1] < offset) {
                     next++;
@@ -223,7 +300,8 @@ public final class SharePartition {
                 if (next < abortedBatches.size() && abortedBatches.get(next)[0] <= offset) {
                     finish(inFlight.get(offset), RecordState.ARCHIVED);
                 } else {
-                    add(left, offset, run.deliveryCount());
+                    add(left, offset, run.deliveryCount(), startsRun);
+                    startsRun = false;
                 }
             }
         }
@@ -231,9 +309,10 @@ public final class SharePartition {
         return left;
     }
 
-    private static void add(List<AcquiredRecords> runs, long offset, int deliveryCount) {
+    /** Adds {@code offset} to the last run when it follows it with the same count, unless it {@code startsRun}. */
+    private static void add(List<AcquiredRecords> runs, long offset, int deliveryCount, boolean startsRun) {
         AcquiredRecords last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
-        if (last != null && last.lastOffset() == offset - 1 && last.deliveryCount() == deliveryCount) {
+        if (!startsRun && last != null && last.lastOffset() == offset - 1 && last.deliveryCount() == deliveryCount) {
             runs.set(runs.size() - 1, new AcquiredRecords(last.firstOffset(), offset, deliveryCount));
         } else {
             runs.add(new AcquiredRecords(offset, offset, deliveryCount));
@@ -241,26 +320,47 @@ public final class SharePartition {
     }
 
     /**
-     * Applies one partition's acknowledgements from {@code memberId}, all or none: every offset named must be
-     * acquired by that member (INVALID_RECORD_STATE otherwise, as Kafka), and every batch well formed
-     * (INVALID_REQUEST). Returns NONE when applied.
+     * Applies one partition's acknowledgements from {@code memberId}, all or none, as Kafka 4.3.1 checks them: every
+     * batch well formed and after the one before it (touching at one offset is allowed), else INVALID_REQUEST, as
+     * its KafkaApis.validateAcknowledgementBatches; then batch by batch, as its SharePartition: offsets below the
+     * start offset are skipped (done with already: the log start moved past them, or they were archived), a batch
+     * reaching past the end offset is INVALID_REQUEST ("past acquired records"), one naming an offset not acquired
+     * by that member, or sent when nothing is in flight, INVALID_RECORD_STATE. Returns NONE when applied.
      */
     public synchronized Errors acknowledge(String memberId, List<Acknowledgement> acknowledgements) {
         expireLocks();
+        long previousLast = -1;
         for (Acknowledgement ack : acknowledgements) {
-            if (!ack.isValid()) {
+            if (!ack.isValid() || ack.firstOffset() < previousLast) {
                 return Errors.INVALID_REQUEST;
             }
-            for (long offset = ack.firstOffset(); offset <= ack.lastOffset(); offset++) {
+            previousLast = ack.lastOffset();
+        }
+        // A batch may start at the offset the one before it ended at, which that one acknowledged: then no longer
+        // acquired, as Kafka's SharePartition finds it, unless it only renewed the lock.
+        long acknowledgedAlready = -1;
+        for (Acknowledgement ack : acknowledgements) {
+            if (ack.lastOffset() < startOffset) {
+                continue;
+            }
+            if (inFlight.isEmpty()) {
+                return Errors.INVALID_RECORD_STATE;
+            }
+            if (ack.lastOffset() >= endOffset) {
+                return Errors.INVALID_REQUEST;
+            }
+            for (long offset = Math.max(ack.firstOffset(), startOffset); offset <= ack.lastOffset(); offset++) {
                 InFlight record = inFlight.get(offset);
-                if (record == null || record.state != RecordState.ACQUIRED || !memberId.equals(record.owner)) {
+                if (record.state != RecordState.ACQUIRED || !memberId.equals(record.owner)
+                        || offset == acknowledgedAlready) {
                     return Errors.INVALID_RECORD_STATE;
                 }
             }
+            acknowledgedAlready = ack.typeOf(ack.lastOffset()) == AcknowledgeType.RENEW ? -1 : ack.lastOffset();
         }
         long renewedDeadline = clock.nowMs() + settings.recordLockDurationMs();
         for (Acknowledgement ack : acknowledgements) {
-            for (long offset = ack.firstOffset(); offset <= ack.lastOffset(); offset++) {
+            for (long offset = Math.max(ack.firstOffset(), startOffset); offset <= ack.lastOffset(); offset++) {
                 InFlight record = inFlight.get(offset);
                 switch (ack.typeOf(offset)) {
                     case ACCEPT -> finish(record, RecordState.ACKNOWLEDGED);

@@ -57,7 +57,6 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
         final Set<Consumer<Errors>> told = ConcurrentHashMap.newKeySet();
     }
 
-    private static final Consumer<Errors> NO_ONE_TO_TELL = error -> { };
     /** Share partitions not loaded here whose state AlterShareGroupOffsets initialized here (listed by Describe). */
     private final Set<SharePartitionKey> altered = ConcurrentHashMap.newKeySet();
     private final Purgatory<DelayedShareFetch> fetchPurgatory;
@@ -87,11 +86,22 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
     }
 
     /**
-     * {@link #partition(SharePartitionKey, PartitionLog, Executor, Consumer)} for a caller that does not wait for the
-     * load (an acknowledgement answers LEADER_NOT_AVAILABLE meanwhile).
+     * The share partition of {@code key} if it is in memory, loaded under the partition's current leader epoch, else
+     * null: nothing is loaded for the caller (an acknowledgement, which Kafka's SharePartitionManager applies only to
+     * a share partition in its cache).
      */
-    public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog, Executor eventLoop) {
-        return partition(key, partitionLog, eventLoop, NO_ONE_TO_TELL);
+    public SharePartition loaded(SharePartitionKey key, PartitionLog partitionLog) {
+        SharePartition partition = partitions.get(key);
+        if (partition == null || partition.leaderEpoch() != leaderEpochs.applyAsInt(partitionLog.topicPartition())) {
+            return null;
+        }
+        partition.updateSettings(configs.settings(key.groupId()));
+        return partition;
+    }
+
+    /** Whether the state of {@code key} is being read from the share coordinator. */
+    public boolean isLoading(SharePartitionKey key) {
+        return loads.containsKey(key);
     }
 
     /**
@@ -324,6 +334,16 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
             @Override
             public int inSyncReplicas(TopicPartition partition) {
                 return leadership.inSyncReplicas(partition);
+            }
+
+            @Override
+            public int replicaCount(TopicPartition partition) {
+                return leadership.replicaCount(partition);
+            }
+
+            @Override
+            public CurrentLeader currentLeader(TopicPartition partition, String listener) {
+                return leadership.currentLeader(partition, listener);
             }
 
             @Override

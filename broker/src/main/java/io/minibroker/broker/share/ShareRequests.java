@@ -14,9 +14,13 @@ final class ShareRequests {
     private ShareRequests() {
     }
 
-    /** Kafka refuses a request without a group id or member id as INVALID_REQUEST. */
+    /** The longest member id Kafka's KafkaApis takes (a UUID's text); longer is INVALID_REQUEST. */
+    private static final int MAX_MEMBER_ID_LENGTH = 36;
+
+    /** Kafka refuses a request without a group id or a valid member id as INVALID_REQUEST. */
     static boolean namesMember(String groupId, String memberId) {
-        return groupId != null && !groupId.isEmpty() && memberId != null && !memberId.isEmpty();
+        return groupId != null && !groupId.isEmpty() && memberId != null && !memberId.isEmpty()
+                && memberId.length() <= MAX_MEMBER_ID_LENGTH;
     }
 
     /** Adds one partition's acknowledgement batches, read through the request's own view types. */

@@ -313,10 +313,22 @@ public final class TopicConfig {
                 + MAX_COMPACTION_LAG_MS + " (" + max + ")" : null;
     }
 
+    /**
+     * Whether a topic with these overrides has {@code delete} in its {@code cleanup.policy}: retention runs, and
+     * DeleteRecords may move its log start (Kafka's LogConfig.delete).
+     */
+    public static boolean deletes(BrokerConfig broker, Map<String, String> overrides) {
+        return deletes(effective(broker, overrides));
+    }
+
+    private static boolean deletes(Map<String, String> values) {
+        return values.get(CLEANUP_POLICY).contains("delete");
+    }
+
     /** The log settings of a topic with these overrides. */
     public static LogConfig logConfig(BrokerConfig broker, Map<String, String> overrides) {
         Map<String, String> values = effective(broker, overrides);
-        boolean deletes = values.get(CLEANUP_POLICY).contains("delete");
+        boolean deletes = deletes(values);
         boolean compacts = values.get(CLEANUP_POLICY).contains("compact");
         return new LogConfig.Builder()
                 .segmentBytes(Integer.parseInt(values.get(SEGMENT_BYTES)))

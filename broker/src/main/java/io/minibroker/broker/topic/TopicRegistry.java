@@ -316,6 +316,11 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         return TopicConfig.minInsyncReplicas(config, overrides(topic).orElse(Map.of()));
     }
 
+    /** Whether the topic's {@code cleanup.policy} has {@code delete} ({@link TopicConfig#deletes}). */
+    public boolean deletesRecords(String topic) {
+        return TopicConfig.deletes(config, overrides(topic).orElse(Map.of()));
+    }
+
     @Override
     public Change replaceOverrides(String topic, Map<String, String> overrides, boolean validateOnly) {
         Outcome outcome = updateConfigs(topic, overrides, validateOnly);

@@ -35,6 +35,11 @@ public final class TestLeadership implements PartitionLeadership {
     }
 
     @Override
+    public int replicaCount(TopicPartition partition) {
+        return inSync; // every replica in sync
+    }
+
+    @Override
     public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
                                 long logStartOffset) {
     }

@@ -13,6 +13,14 @@ import io.minibroker.protocol.message.view.AddPartitionsToTxnRequestView;
 import io.minibroker.protocol.message.view.AddPartitionsToTxnResponseView;
 import io.minibroker.protocol.message.view.AlterPartitionResponseView;
 import io.minibroker.protocol.message.view.BrokerHeartbeatResponseView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
+import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
+import io.minibroker.protocol.message.view.DescribeUserScramCredentialsRequestView;
+import io.minibroker.protocol.message.view.DescribeUserScramCredentialsResponseView;
+import io.minibroker.protocol.message.view.FindCoordinatorRequestView;
+import io.minibroker.protocol.message.view.FindCoordinatorResponseView;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.FetchRequestView;
@@ -56,6 +64,7 @@ import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The checks no kafka-clients user reaches on its own, driven through {@link AuthorizingHandler} with a recording
@@ -79,7 +88,7 @@ class DirectChecksTest {
     void grants() throws Exception {
         authorizer = StandardAuthorizer.open(dir, null, false);
         authorizer.create(List.of(
-                new AclBinding(ResourceType.CLUSTER, AclApisHandler.CLUSTER_NAME, PatternType.LITERAL, "User:broker",
+                new AclBinding(ResourceType.CLUSTER, AclBinding.CLUSTER_NAME, PatternType.LITERAL, "User:broker",
                         "*", AclOperation.CLUSTER_ACTION, AclPermissionType.ALLOW),
                 new AclBinding(ResourceType.TOPIC, "open", PatternType.LITERAL, "User:client", "*",
                         AclOperation.READ, AclPermissionType.ALLOW)));
@@ -202,6 +211,97 @@ class DirectChecksTest {
                     return all.struct();
                 }));
         assertThat(response.topics()).extracting(t -> t.name()).containsExactly("open");
+    }
+
+    /**
+     * Metadata's authorized operations (v8+) go to every topic looked up, whatever its error, not to the refused
+     * ones.
+     */
+    @Test
+    void metadataTellsTheAuthorizedOperationsOfTopicsAnsweredWithAnError() {
+        MetadataRequestView request = new MetadataRequestView().includeTopicAuthorizedOperations(true);
+        request.addTopic().name("open");
+        request.addTopic().name("closed");
+        MetadataResponseView response = new MetadataResponseView(call(CLIENT, ApiKey.METADATA, (short) 12,
+                request.struct(), () -> {
+                    MetadataResponseView served = new MetadataResponseView();
+                    served.addTopic().name("open").errorCode(Errors.LEADER_NOT_AVAILABLE.code());
+                    return served.struct();
+                }));
+        int readAndDescribe = (1 << AclOperation.READ.code()) | (1 << AclOperation.DESCRIBE.code());
+        assertThat(response.topics()).extracting(t -> t.name()).containsExactly("open", "closed");
+        assertThat(response.topics()).extracting(t -> t.topicAuthorizedOperations())
+                .containsExactly(readAndDescribe, Integer.MIN_VALUE);
+    }
+
+    /** A FindCoordinator v1-3 refusal carries the error's message, as Kafka's prepareOldResponse. */
+    @Test
+    void anOldFindCoordinatorRefusalCarriesKafkasMessage() {
+        FindCoordinatorResponseView coordinator = new FindCoordinatorResponseView(call(CLIENT,
+                ApiKey.FIND_COORDINATOR, (short) 3, new FindCoordinatorRequestView().key("g").struct(),
+                () -> new FindCoordinatorResponseView().struct()));
+        assertThat(coordinator.errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code());
+        assertThat(coordinator.errorMessage()).isEqualTo("Group authorization failed.");
+    }
+
+    /** Share-state keys (FindCoordinator v6, key type 2) need CLUSTER_ACTION, as Kafka's getCoordinator checks. */
+    @Test
+    void findingAShareCoordinatorNeedsClusterAction() {
+        Struct request = new FindCoordinatorRequestView().keyType((byte) 2)
+                .coordinatorKeys(List.of("g:" + UUID.randomUUID() + ":0")).struct();
+        FindCoordinatorResponseView refused = new FindCoordinatorResponseView(call(CLIENT, ApiKey.FIND_COORDINATOR,
+                (short) 6, request, () -> new FindCoordinatorResponseView().struct()));
+        assertThat(served).isEmpty();
+        assertThat(refused.coordinators()).extracting(c -> c.errorCode())
+                .containsExactly(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        call(BROKER, ApiKey.FIND_COORDINATOR, (short) 6, request, () -> new FindCoordinatorResponseView().struct());
+        assertThat(served).hasSize(1);
+    }
+
+    /** A DeleteTopics v5 refusal by name carries the error's message (the field exists from v5). */
+    @Test
+    void aDeleteTopicsV5RefusalCarriesKafkasMessage() {
+        DeleteTopicsResponseView deleted = new DeleteTopicsResponseView(call(CLIENT, ApiKey.DELETE_TOPICS,
+                (short) 5, new DeleteTopicsRequestView().topicNames(List.of("closed")).struct(),
+                () -> new DeleteTopicsResponseView().struct()));
+        assertThat(deleted.responses().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(deleted.responses().get(0).errorMessage()).isEqualTo("Topic authorization failed.");
+    }
+
+    /**
+     * A DescribeUserScramCredentials refusal is Kafka's error response: the top-level error, and a result for each
+     * named user with the error (its name left empty).
+     */
+    @Test
+    void aDescribeUserScramCredentialsRefusalAnswersEachNamedUser() {
+        DescribeUserScramCredentialsRequestView users = new DescribeUserScramCredentialsRequestView();
+        users.addUser().name("alice");
+        users.addUser().name("bob");
+        DescribeUserScramCredentialsResponseView scram = new DescribeUserScramCredentialsResponseView(call(CLIENT,
+                ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, (short) 0, users.struct(),
+                () -> new DescribeUserScramCredentialsResponseView().struct()));
+        assertThat(served).as("nothing served").isEmpty();
+        assertThat(scram.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        assertThat(scram.results()).extracting(r -> r.user(), r -> r.errorCode()).containsExactly(
+                tuple("", Errors.CLUSTER_AUTHORIZATION_FAILED.code()),
+                tuple("", Errors.CLUSTER_AUTHORIZATION_FAILED.code()));
+    }
+
+    /** A described group refused for its assignment's topics is a fresh group: no authorized operations either. */
+    @Test
+    void aConsumerGroupRefusedForItsTopicsTellsNoAuthorizedOperations() throws Exception {
+        authorizer.create(List.of(new AclBinding(ResourceType.GROUP, "g", PatternType.LITERAL, "User:client", "*",
+                AclOperation.DESCRIBE, AclPermissionType.ALLOW)));
+        ConsumerGroupDescribeResponseView described = new ConsumerGroupDescribeResponseView(call(CLIENT,
+                ApiKey.CONSUMER_GROUP_DESCRIBE, (short) 0, new ConsumerGroupDescribeRequestView()
+                        .groupIds(List.of("g")).includeAuthorizedOperations(true).struct(), () -> {
+                    ConsumerGroupDescribeResponseView group = new ConsumerGroupDescribeResponseView();
+                    group.addGroup().groupId("g").addMember().memberId("m").assignment().addTopicPartition()
+                            .topicName("closed");
+                    return group.struct();
+                }));
+        assertThat(described.groups().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(described.groups().get(0).authorizedOperations()).isEqualTo(Integer.MIN_VALUE);
     }
 
     private static Struct leaderEpochRequest() {

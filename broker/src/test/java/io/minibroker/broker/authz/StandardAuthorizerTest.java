@@ -94,6 +94,14 @@ class StandardAuthorizerTest {
     }
 
     @Test
+    void aPrefixedStarIsAPrefixNotEveryResource() throws IOException {
+        StandardAuthorizer authorizer = StandardAuthorizer.open(dir, null, false);
+        authorizer.create(List.of(acl("*", PREFIXED, "User:alice", WRITE, ALLOW),
+                acl("*", PREFIXED, "User:alice", WRITE, DENY)));
+        assertFalse(authorizer.allowsAny(ALICE, "h", WRITE, TOPIC), "the prefixed DENY covers the prefixed ALLOW");
+    }
+
+    @Test
     void someResourceOfTheTypeIsAllowedToSuperUsersAndWhereNoAclCoversKafkasProbe() throws IOException {
         StandardAuthorizer authorizer = StandardAuthorizer.open(dir, "User:admin", true);
         authorizer.create(List.of(acl("t", LITERAL, "User:bob", READ, ALLOW)));

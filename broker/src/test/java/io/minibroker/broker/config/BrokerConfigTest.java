@@ -196,6 +196,10 @@ class BrokerConfigTest {
                 .isInstanceOf(ConfigException.class).hasMessageContaining("authorizer.class.name");
         assertThat(BrokerConfig.of(Map.of("authorizer.class.name", BrokerConfig.STANDARD_AUTHORIZER,
                 "super.users", "User:admin")).authorizerEnabled()).isTrue();
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("authorizer.class.name", BrokerConfig.STANDARD_AUTHORIZER,
+                "super.users", "User:admin; admin")))
+                .as("as Kafka's StandardAuthorizer, an entry that is no principal stops the start")
+                .isInstanceOf(ConfigException.class).hasMessageContaining("super.users");
     }
 
     @Test

@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A replicated leader's records above the high watermark may still be cut by a failover: a timestamp lookup and
  * MAX_TIMESTAMP never answer one of them to a client (Kafka's lastFetchableOffset), while the debugging replica id
- * reads the whole log.
+ * reads the whole log. With them, the request checks Kafka makes before any lookup (versions, duplicates).
  */
 class ListOffsetsBelowHighWatermarkTest {
 
@@ -90,25 +90,64 @@ class ListOffsetsBelowHighWatermarkTest {
         assertThat(errorFor(T0 + 15)).as("nothing below the high watermark").isEqualTo(Errors.OFFSET_NOT_AVAILABLE);
         assertThat(errorFor(T0 + 5)).as("offset 1 is committed whoever leads").isEqualTo(Errors.NONE);
         assertThat(offsetFor(LATEST, DEBUGGING_REPLICA)).isEqualTo(4);
+        assertThat(errorFor(LATEST, (short) 4)).as("before v5, Kafka's LEADER_NOT_AVAILABLE")
+                .isEqualTo(Errors.LEADER_NOT_AVAILABLE);
+        assertThat(errorFor(LATEST, (short) 5)).isEqualTo(Errors.OFFSET_NOT_AVAILABLE);
+    }
+
+    /** Kafka's isListOffsetsTimestampUnsupported: each special timestamp from its version on, no other negative. */
+    @Test
+    void aSpecialTimestampOlderThanTheVersionIsUnsupportedVersion() {
+        assertThat(errorFor(MAX_TIMESTAMP, (short) 6)).isEqualTo(Errors.UNSUPPORTED_VERSION);
+        assertThat(errorFor(MAX_TIMESTAMP, (short) 7)).isEqualTo(Errors.NONE);
+        assertThat(errorFor(-4, (short) 7)).isEqualTo(Errors.UNSUPPORTED_VERSION);
+        assertThat(errorFor(-4, (short) 8)).isEqualTo(Errors.NONE);
+        assertThat(errorFor(-5, (short) 8)).isEqualTo(Errors.UNSUPPORTED_VERSION);
+        assertThat(errorFor(-6, (short) 10)).isEqualTo(Errors.UNSUPPORTED_VERSION);
+        assertThat(errorFor(-7, (short) 11)).as("no such timestamp").isEqualTo(Errors.UNSUPPORTED_VERSION);
+        Struct pendingUpload = partitionResult(-6, CONSUMER, (short) 11, 1);
+        assertThat(List.of(pendingUpload.getInt16("ErrorCode"), pendingUpload.getInt64("Offset"),
+                pendingUpload.getInt32("LeaderEpoch"))).as("nothing waits to be tiered")
+                .containsExactly(Errors.NONE.code(), -1L, -1);
+    }
+
+    /** Kafka answers each entry of a partition a request names twice INVALID_REQUEST. */
+    @Test
+    void aPartitionNamedTwiceIsInvalidRequestBothTimes() {
+        assertThat(request(LATEST, CONSUMER, (short) 7, 2).getStructs("Topics").get(0).getStructs("Partitions"))
+                .extracting(partition -> Errors.forCode(partition.getInt16("ErrorCode")))
+                .containsExactly(Errors.INVALID_REQUEST, Errors.INVALID_REQUEST);
     }
 
     private Errors errorFor(long timestamp) {
-        return Errors.forCode(partitionResult(timestamp, CONSUMER).getInt16("ErrorCode"));
+        return errorFor(timestamp, (short) 7);
+    }
+
+    private Errors errorFor(long timestamp, short version) {
+        return Errors.forCode(partitionResult(timestamp, CONSUMER, version, 1).getInt16("ErrorCode"));
     }
 
     private long offsetFor(long timestamp, int replicaId) {
-        return partitionResult(timestamp, replicaId).getInt64("Offset");
+        return partitionResult(timestamp, replicaId, (short) 7, 1).getInt64("Offset");
     }
 
-    private Struct partitionResult(long timestamp, int replicaId) {
+    private Struct partitionResult(long timestamp, int replicaId, short version, int times) {
+        return request(timestamp, replicaId, version, times).getStructs("Topics").get(0).getStructs("Partitions")
+                .get(0);
+    }
+
+    /** The answer to a ListOffsets of partition 0, named {@code times} times. */
+    private Struct request(long timestamp, int replicaId, short version, int times) {
         Struct body = ApiKey.LIST_OFFSETS.request().newMessage().set("ReplicaId", replicaId)
                 .set("IsolationLevel", (byte) 0);
-        body.addElement("Topics").set("Name", "t").addElement("Partitions").set("PartitionIndex", 0)
-                .set("CurrentLeaderEpoch", -1).set("Timestamp", timestamp);
+        Struct topic = body.addElement("Topics").set("Name", "t");
+        for (int i = 0; i < times; i++) {
+            topic.addElement("Partitions").set("PartitionIndex", 0).set("CurrentLeaderEpoch", -1)
+                    .set("Timestamp", timestamp);
+        }
         ByteBuf encoded = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
-                new RequestHeader(ApiKey.LIST_OFFSETS.id(), (short) 7, 1, "test"), body);
+                new RequestHeader(ApiKey.LIST_OFFSETS.id(), version, 1, "test"), body);
         Request request = MessageCodec.decodeRequest(Frames.readFrame(encoded, Integer.MAX_VALUE));
-        Struct response = handler.handle(TestContexts.on("PLAINTEXT"), request).toCompletableFuture().join();
-        return response.getStructs("Topics").get(0).getStructs("Partitions").get(0);
+        return handler.handle(TestContexts.on("PLAINTEXT"), request).toCompletableFuture().join();
     }
 }

@@ -342,6 +342,13 @@ class PartitionLogTest {
                 .append(T0, new byte[1], new byte[1], List.of()).build())).isEqualTo(Errors.INVALID_RECORD);
         assertThat(refusal(new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0).producer(7, (short) 0, -1)
                 .append(T0, null, new byte[1], List.of()).build())).isEqualTo(Errors.INVALID_RECORD);
+        ByteBuf notAtZero = batch("b", 1, T0);
+        notAtZero.setLong(0, 5); // a client's base offset must be 0 (outside the CRC)
+        assertThat(refusal(notAtZero)).as("base offset 5").isEqualTo(Errors.INVALID_RECORD);
+        ByteBuf negativeDelta = batch("d", 1, T0);
+        negativeDelta.setInt(23, -1); // the last offset delta
+        resealCrc(negativeDelta);
+        assertThat(refusal(negativeDelta)).as("last offset delta -1").isEqualTo(Errors.INVALID_RECORD);
 
         assertThat(log.logEndOffset()).isZero();
     }

@@ -10,8 +10,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -42,23 +42,24 @@ class RequestCountMetricsTest {
                      ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false,
                      ProducerConfig.RETRIES_CONFIG, 0), new StringSerializer(), new StringSerializer())) {
             admin.createTopics(List.of(new NewTopic("orders", 3, (short) 1),
-                    new NewTopic("strict", 1, (short) 1).configs(Map.of("min.insync.replicas", "2")),
+                    new NewTopic("compacted", 1, (short) 1).configs(Map.of("cleanup.policy", "compact")),
                     new NewTopic("small", 1, (short) 1).configs(Map.of("max.message.bytes", "200"))))
                     .all().get();
             for (int partition = 0; partition < 3; partition++) {
                 producer.send(new ProducerRecord<>("orders", partition, "k", "v")).get(); // one partition each
             }
-            // NOT_ENOUGH_REPLICAS is a failure to Kafka; MESSAGE_TOO_LARGE is the client's doing, not counted
-            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("strict", "k", "v")).get())
-                    .hasCauseInstanceOf(NotEnoughReplicasException.class);
+            // INVALID_RECORD (no key on a compacted topic) is a failure to Kafka; MESSAGE_TOO_LARGE is the client's
+            // doing, not counted
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("compacted", null, "v")).get())
+                    .hasCauseInstanceOf(InvalidRecordException.class);
             assertThatThrownBy(() -> producer.send(new ProducerRecord<>("small", "k", "x".repeat(1000))).get())
                     .hasCauseInstanceOf(RecordTooLargeException.class);
 
             MeterRegistry meters = kafka.broker().meterRegistry();
             assertThat(count(meters, "totalproducerequests", "orders")).isEqualTo(3);
             assertThat(count(meters, "failedproducerequests", "orders")).isZero();
-            assertThat(count(meters, "totalproducerequests", "strict")).isEqualTo(1);
-            assertThat(count(meters, "failedproducerequests", "strict")).isEqualTo(1);
+            assertThat(count(meters, "totalproducerequests", "compacted")).isEqualTo(1);
+            assertThat(count(meters, "failedproducerequests", "compacted")).isEqualTo(1);
             assertThat(count(meters, "totalproducerequests", "small")).isEqualTo(1);
             assertThat(count(meters, "failedproducerequests", "small")).isZero();
             assertThat(count(meters, "messagesin", "orders")).isEqualTo(3);

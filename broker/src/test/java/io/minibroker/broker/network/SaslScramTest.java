@@ -102,6 +102,19 @@ class SaslScramTest {
                             "frank-secret"))).all().get())
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(DuplicateResourceException.class);
             assertThat(produce("SCRAM-SHA-256", "frank", "frank-secret")).as("nothing of frank's was set").isFalse();
+            // Unless the user's first alteration is refused: then its refusal is the user's answer (Kafka's
+            // controller looks no further), a deletion's before an upsertion's.
+            assertThatThrownBy(() -> admin.alterUserScramCredentials(List.of(
+                    new UserScramCredentialUpsertion("gina", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096),
+                            "gina-secret"),
+                    new UserScramCredentialDeletion("gina", ScramMechanism.SCRAM_SHA_512))).all().get())
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(ResourceNotFoundException.class);
+            assertThatThrownBy(() -> admin.alterUserScramCredentials(List.of(
+                    new UserScramCredentialUpsertion("gina", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 1000),
+                            "gina-secret"),
+                    new UserScramCredentialUpsertion("gina", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096),
+                            "gina-secret"))).all().get())
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(UnacceptableCredentialException.class);
 
             admin.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("carol",
                     ScramMechanism.SCRAM_SHA_256))).all().get();

@@ -133,13 +133,16 @@ class IdempotentProduceTest {
     void aRetriedBatchIsAnsweredWithItsOriginalOffsetAndWrittenOnce() throws Exception {
         try (Broker broker = start(); Wire wire = new Wire(broker)) {
             long producerId = wire.initProducerId();
-            assertThat(wire.produce(producerId, (short) 0, 0, 3).getInt64("BaseOffset")).isZero();
+            long stamped = 1_700_000_000_000L;
+            assertThat(wire.produce(producerId, (short) 0, 0, 3, stamped).getInt64("BaseOffset")).isZero();
             assertThat(wire.produce(producerId, (short) 0, 3, 2).getInt64("BaseOffset")).isEqualTo(3);
 
-            Struct retry = wire.produce(producerId, (short) 0, 0, 3);
+            Struct retry = wire.produce(producerId, (short) 0, 0, 3, stamped);
 
             assertThat(retry.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
             assertThat(retry.getInt64("BaseOffset")).isZero();
+            assertThat(retry.getInt64("LogAppendTimeMs")).as("Kafka's: the stored batch's timestamp")
+                    .isEqualTo(stamped);
             assertThat(wire.produce(producerId, (short) 0, 5, 1).getInt64("BaseOffset"))
                     .as("nothing was written twice").isEqualTo(5);
         }
@@ -151,10 +154,15 @@ class IdempotentProduceTest {
             long producerId = wire.initProducerId();
             wire.produce(producerId, (short) 1, 0, 2);
 
-            assertThat(wire.produce(producerId, (short) 1, 5, 1).getInt16("ErrorCode"))
-                    .isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code());
-            assertThat(wire.produce(producerId, (short) 0, 2, 1).getInt16("ErrorCode"))
-                    .isEqualTo(Errors.INVALID_PRODUCER_EPOCH.code());
+            Struct gap = wire.produce(producerId, (short) 1, 5, 1);
+            assertThat(gap.getInt16("ErrorCode")).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code());
+            // Kafka's processFailedRecord: the log start offset, and no message but a record validation's
+            assertThat(gap.getInt64("LogStartOffset")).isZero();
+            assertThat(gap.getString("ErrorMessage")).isNull();
+            Struct fenced = wire.produce(producerId, (short) 0, 2, 1);
+            assertThat(fenced.getInt16("ErrorCode")).isEqualTo(Errors.INVALID_PRODUCER_EPOCH.code());
+            assertThat(fenced.getInt64("LogStartOffset")).isZero();
+            assertThat(fenced.getString("ErrorMessage")).isNull();
             assertThat(wire.produce(producerId, (short) 2, 7, 1).getInt16("ErrorCode"))
                     .as("a new epoch starts at sequence 0").isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code());
             assertThat(wire.produce(producerId, (short) 2, 0, 1).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());

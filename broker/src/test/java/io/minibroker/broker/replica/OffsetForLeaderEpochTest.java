@@ -28,9 +28,10 @@ import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * OffsetForLeaderEpoch on a partition that changed leader once: the epochs' end offsets and the epoch checks. The
- * cluster runs on a manual clock, so the leader changes exactly once: when the test moves the clock past the killed
- * leader's session, the live nodes heartbeating through the steps, not because a loaded machine fenced a live one.
+ * OffsetForLeaderEpoch on a partition that changed leader once: the epochs' end offsets and the epoch checks, which
+ * Fetch makes too. The cluster runs on a manual clock, so the leader changes exactly once: when the test moves the
+ * clock past the killed leader's session, the live nodes heartbeating through the steps, not because a loaded machine
+ * fenced a live one.
  */
 class OffsetForLeaderEpochTest {
 
@@ -84,6 +85,12 @@ class OffsetForLeaderEpochTest {
                     .isEqualTo((int) Errors.UNKNOWN_LEADER_EPOCH.code());
             assertThat(answer(ask(leader, -1, 0, epoch - 1))).first()
                     .isEqualTo((int) Errors.FENCED_LEADER_EPOCH.code());
+            // Fetch v9+ names the epoch too, checked the same way (Kafka's localLogWithEpochOrThrow).
+            assertThat(fetchError(leader, epoch - 1)).as("a fetch naming an older epoch")
+                    .isEqualTo(Errors.FENCED_LEADER_EPOCH);
+            assertThat(fetchError(leader, epoch + 1)).as("a fetch naming a newer epoch")
+                    .isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
+            assertThat(fetchError(leader, epoch)).as("a fetch naming the leader's epoch").isEqualTo(Errors.NONE);
             int epochSeen = epoch;
             // Until it takes the new epoch the follower answers UNKNOWN_LEADER_EPOCH; then, not leading, it refuses.
             await(() -> ask(follower, 0, 0, epochSeen).getInt16("ErrorCode") == Errors.NOT_LEADER_OR_FOLLOWER.code(),
@@ -112,6 +119,16 @@ class OffsetForLeaderEpochTest {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A consumer's Fetch v12 (topics by name) of partition 0 from offset 0, naming {@code currentLeaderEpoch}. */
+    private static Errors fetchError(NodeChannel channel, int currentLeaderEpoch) throws IOException {
+        Struct fetch = ApiKey.FETCH.request().newMessage().set("ReplicaId", -1).set("MaxWaitMs", 0)
+                .set("MinBytes", 0).set("MaxBytes", 1 << 20).set("SessionId", 0).set("SessionEpoch", -1);
+        fetch.addElement("Topics").set("Topic", TOPIC).addElement("Partitions").set("Partition", 0)
+                .set("CurrentLeaderEpoch", currentLeaderEpoch).set("FetchOffset", 0L).set("PartitionMaxBytes", 1024);
+        return Errors.forCode(channel.send(ApiKey.FETCH, (short) 12, fetch).getStructs("Responses").get(0)
+                .getStructs("Partitions").get(0).getInt16("ErrorCode"));
     }
 
     private NodeChannel channel(int node) {

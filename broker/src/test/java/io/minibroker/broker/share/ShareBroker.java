@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -39,6 +40,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -259,6 +261,24 @@ final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachC
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
             for (int i = 0; i < count; i++) {
                 producer.send(new ProducerRecord<>(topic, "v" + i)).get();
+            }
+        }
+    }
+
+    /** {@code count} records to {@link #TOPIC} in one batch: held by the producer until its flush. */
+    void produceOneBatch(int count) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + port(),
+                ProducerConfig.LINGER_MS_CONFIG, "600000",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                sent.add(producer.send(new ProducerRecord<>(TOPIC, "v" + i)));
+            }
+            producer.flush();
+            for (Future<RecordMetadata> future : sent) {
+                future.get();
             }
         }
     }

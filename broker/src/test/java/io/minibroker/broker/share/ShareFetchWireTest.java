@@ -75,6 +75,74 @@ class ShareFetchWireTest {
     }
 
     @Test
+    void batchOptimizedFetchesTakeWholeBatchesAndRecordLimitFetchesStopAtMaxRecords() throws Exception {
+        try (ShareWire a = broker.member("g", "member-a");
+             ShareWire b = broker.member("g", "member-b")) {
+            a.fetch(5);
+            b.fetch(5);
+            broker.produceOneBatch(10);
+            // MaxRecords "can be exceeded for alignment of batch boundaries": the default mode keeps the batch whole
+            assertThat(acquired(a.fetch(5))).containsExactly(List.of(0L, 9L, 1L));
+            broker.produceOneBatch(10);
+            b.acquireMode = ShareAcquireMode.RECORD_LIMIT;
+            assertThat(acquired(b.fetch(5))).containsExactly(List.of(10L, 14L, 1L));
+            assertThat(acquired(b.fetch(5))).containsExactly(List.of(15L, 19L, 1L));
+        }
+    }
+
+    @Test
+    void anAcknowledgementOfASharePartitionNotInMemoryIsUnknownAndLoadsNothing() throws Exception {
+        UUID other = broker.createTopic("other");
+        broker.initialize("g", other);
+        try (ShareWire a = broker.member("g", "member-a")) {
+            a.fetchOf(0, List.of(other)); // a session without the shared topic: its share partition is not loaded
+            // adds the shared topic's partition, acknowledging records of it: Kafka 4.3.1's SharePartitionManager
+            // finds no share partition in its cache, and answers so
+            ShareFetchResponseView response = a.fetch(10, ack(0, 0, AcknowledgeType.ACCEPT));
+            assertThat(response.responses()).extracting(ShareFetchResponseView.ShareFetchableTopicResponse::topicId)
+                    .containsExactly(broker.topicId);
+            assertThat(acknowledgeError(response)).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        }
+    }
+
+    @Test
+    void renewAcknowledgementsNeedIsRenewAckAndARenewingFetchAsksForNothing() throws Exception {
+        try (ShareWire a = broker.member("g", "member-a")) {
+            a.fetch(10);
+            broker.produce(1);
+            assertThat(acquired(a.fetch(10))).containsExactly(List.of(0L, 0L, 1L));
+            ShareAcknowledgeResponseView unflagged = a.acknowledge(ack(0, 0, AcknowledgeType.RENEW));
+            assertThat(unflagged.responses().get(0).partitions().get(0).errorCode())
+                    .isEqualTo(Errors.INVALID_REQUEST.code());
+            a.renewAck = true;
+            ShareAcknowledgeResponseView renewed = a.acknowledge(ack(0, 0, AcknowledgeType.RENEW));
+            assertThat(renewed.responses().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+            // Kafka 4.3.1: a ShareFetch with IsRenewAck must send MaxBytes, MinBytes, MaxRecords and MaxWaitMs of 0
+            assertThat(a.fetch(10, ack(0, 0, AcknowledgeType.RENEW)).errorCode())
+                    .isEqualTo(Errors.INVALID_REQUEST.code());
+        }
+        try (ShareWire longId = broker.member("g", "m".repeat(37))) { // Kafka takes member ids of up to 36
+            assertThat(longId.fetch(10).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        }
+    }
+
+    @Test
+    void recordsAShareFetchReleasesAreNotAcquiredInItsOwnAnswer() throws Exception {
+        try (ShareWire a = broker.member("g", "member-a");
+             ShareWire b = broker.member("g", "member-b")) {
+            a.fetch(10);
+            b.fetch(10);
+            broker.produce(3);
+            assertThat(acquired(a.fetch(10))).containsExactly(List.of(0L, 2L, 1L));
+            // Kafka runs the acknowledgements and the fetch together: a release still being written is not acquired
+            ShareFetchResponseView released = a.fetch(10, ack(0, 1, AcknowledgeType.RELEASE));
+            assertThat(acknowledgeError(released)).isEqualTo(Errors.NONE.code());
+            assertThat(acquired(released)).isEmpty();
+            assertThat(acquired(b.fetch(10))).containsExactly(List.of(0L, 1L, 2L));
+        }
+    }
+
+    @Test
     void sessionEpochsAreCheckedAsKafkaChecksThem() throws Exception {
         try (ShareWire a = broker.member("g", "member-a")) {
             a.epoch = 3;

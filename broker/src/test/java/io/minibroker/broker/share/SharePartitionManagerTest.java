@@ -83,7 +83,7 @@ class SharePartitionManagerTest {
         UUID topicId = topics.get("t").orElseThrow().id();
         return new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), groupId, "m",
                 List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, minBytes, 10_000, 1 << 20,
-                Integer.MAX_VALUE, Map.of(), Runnable::run);
+                ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
     }
 
     /** The answer of a fetch parked from this thread, as a handler's event loop parks it, and the answering thread. */
@@ -206,7 +206,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    Integer.MAX_VALUE, Map.of(), eventLoop);
+                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), eventLoop);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
             eventLoop.submit(() -> { // as the handler parks it, on its connection's event loop
@@ -254,7 +254,7 @@ class SharePartitionManagerTest {
         work.canAnswer(); // loads the share partition
         assertThat(acquired(park(work).answer().get())).containsExactly(List.of(0L, 1L));
         UUID topicId = topics.get("t").orElseThrow().id();
-        SharePartition partition = manager.partition(new SharePartitionKey("g", topicId, 0), log(), Runnable::run);
+        SharePartition partition = manager.partition(new SharePartitionKey("g", topicId, 0), log(), Runnable::run, error -> { });
         int written = noState.writes.get();
 
         manager.close(); // the share coordinator stops with it: a write now would be refused
@@ -311,15 +311,16 @@ class SharePartitionManagerTest {
                 tp -> 0, 1000);
         try {
             SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
-            assertThat(fenced.partition(key, log(), Runnable::run)).as("loading").isNull();
-            SharePartition loaded = fenced.partition(key, log(), Runnable::run);
+            assertThat(fenced.partition(key, log(), Runnable::run, error -> { })).as("loading").isNull();
+            SharePartition loaded = fenced.partition(key, log(), Runnable::run, error -> { });
             assertThat(loaded.stateEpoch()).isEqualTo(1);
-            assertThat(loaded.acquire("m", 10, List.<long[]>of(new long[] {0, 0}))).hasSize(1);
+            assertThat(loaded.acquire("m", ShareAcquireMode.BATCH_OPTIMIZED, 10, 10,
+                    List.<long[]>of(new long[] {0, 0}), offset -> false)).hasSize(1);
 
             assertThat(fenced.acknowledge(loaded, "m", List.of(new Acknowledgement(0, 0, List.of((byte) 1))))
                     .toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
-            assertThat(fenced.partition(key, log(), Runnable::run)).as("dropped: loading again").isNull();
-            assertThat(fenced.partition(key, log(), Runnable::run).stateEpoch()).isEqualTo(2);
+            assertThat(fenced.partition(key, log(), Runnable::run, error -> { })).as("dropped: loading again").isNull();
+            assertThat(fenced.partition(key, log(), Runnable::run, error -> { }).stateEpoch()).isEqualTo(2);
         } finally {
             fenced.close();
         }
@@ -347,13 +348,13 @@ class SharePartitionManagerTest {
                 refusingOnce, tp -> 0, 1000);
         try {
             SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
-            assertThat(resetting.partition(key, log(), Runnable::run)).as("loading").isNull();
-            SharePartition loaded = resetting.partition(key, log(), Runnable::run);
+            assertThat(resetting.partition(key, log(), Runnable::run, error -> { })).as("loading").isNull();
+            SharePartition loaded = resetting.partition(key, log(), Runnable::run, error -> { });
 
             assertThat(resetting.reset(key, 5, 3).toCompletableFuture()).failsWithin(10, TimeUnit.SECONDS);
             assertThat(loaded.startOffset()).isZero();
             assertThat(loaded.stateEpoch()).isZero();
-            assertThat(resetting.partition(key, log(), Runnable::run)).as("still loaded").isSameAs(loaded);
+            assertThat(resetting.partition(key, log(), Runnable::run, error -> { })).as("still loaded").isSameAs(loaded);
 
             resetting.reset(key, 5, 3).toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertThat(loaded.startOffset()).isEqualTo(5);
@@ -385,13 +386,13 @@ class SharePartitionManagerTest {
                 1000);
         try {
             SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
-            assertThat(failing.partition(key, log(), Runnable::run)).as("its load failed at once").isNull();
+            assertThat(failing.partition(key, log(), Runnable::run, error -> { })).as("its load failed at once").isNull();
             assertThat(reads).hasValue(1);
 
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork later = new ShareFetchWork(failing, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    Integer.MAX_VALUE, Map.of(), Runnable::run);
+                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             failing.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, later, answer),
                     later.watchKeys());
@@ -430,7 +431,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    Integer.MAX_VALUE, Map.of(), Runnable::run);
+                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
             assertThat(work.canAnswer()).as("its share partition loading").isFalse();
             assertThat(reads).hasSize(1);
 

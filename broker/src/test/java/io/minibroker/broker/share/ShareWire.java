@@ -25,6 +25,10 @@ final class ShareWire implements AutoCloseable {
     int epoch;
     /** The MaxBytes of the member's fetches; a share consumer sends its fetch.max.bytes (50 MiB by default). */
     int maxBytes = 1 << 20;
+    /** The ShareAcquireMode of the member's fetches (batch_optimized, a share consumer's default). */
+    ShareAcquireMode acquireMode = ShareAcquireMode.BATCH_OPTIMIZED;
+    /** The IsRenewAck flag of the member's requests. */
+    boolean renewAck;
 
     ShareWire(int port, String groupId, String memberId, UUID topicId) throws IOException {
         this.client = new RawClient(port);
@@ -42,7 +46,7 @@ final class ShareWire implements AutoCloseable {
     void sendFetch(int maxWaitMs, int minBytes, int maxRecords, Acknowledgement... acks) throws IOException {
         ShareFetchRequestView request = new ShareFetchRequestView().groupId(groupId).memberId(memberId)
                 .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(minBytes).maxBytes(maxBytes)
-                .maxRecords(maxRecords).batchSize(maxRecords);
+                .maxRecords(maxRecords).batchSize(maxRecords).shareAcquireMode(acquireMode.id()).isRenewAck(renewAck);
         ShareFetchRequestView.FetchPartition partition = request.addTopic().topicId(topicId).addPartition()
                 .partitionIndex(0);
         for (Acknowledgement ack : acks) {
@@ -70,7 +74,7 @@ final class ShareWire implements AutoCloseable {
     ShareFetchResponseView fetchOf(int maxWaitMs, int maxRecords, List<UUID> topicIds) throws IOException {
         ShareFetchRequestView request = new ShareFetchRequestView().groupId(groupId).memberId(memberId)
                 .shareSessionEpoch(epoch).maxWaitMs(maxWaitMs).minBytes(1).maxBytes(maxBytes).maxRecords(maxRecords)
-                .batchSize(maxRecords);
+                .batchSize(maxRecords).shareAcquireMode(acquireMode.id());
         topicIds.forEach(id -> request.addTopic().topicId(id).addPartition().partitionIndex(0));
         client.send(RawClient.request(ApiKey.SHARE_FETCH, VERSION, ++correlationId, request.struct()));
         return receiveFetch();
@@ -83,7 +87,7 @@ final class ShareWire implements AutoCloseable {
 
     ShareAcknowledgeResponseView acknowledge(Acknowledgement... acks) throws IOException {
         ShareAcknowledgeRequestView request = new ShareAcknowledgeRequestView().groupId(groupId).memberId(memberId)
-                .shareSessionEpoch(epoch);
+                .shareSessionEpoch(epoch).isRenewAck(renewAck);
         ShareAcknowledgeRequestView.AcknowledgePartition partition = request.addTopic().topicId(topicId)
                 .addPartition().partitionIndex(0);
         for (Acknowledgement ack : acks) {
