@@ -162,6 +162,28 @@ class TransactionalProduceFastPathTest {
         assertThat(p0.logEndOffset()).as("the marker only").isEqualTo(1);
     }
 
+    @Test
+    void withVerificationOffARefusedProduceLeavesNoHoldOnTheProducersSequences() throws Exception {
+        produce = new ProduceHandler(topics, BrokerConfig.of(Map.of("log.dirs", logDir.toString(),
+                "transaction.partition.verification.enable", "false")), producePurgatory, fetchPurgatory,
+                Runnable::run, PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()),
+                (id, producerId, epoch, partitions, version) -> {
+                    CompletableFuture<Map<TopicPartition, Errors>> answer = new CompletableFuture<>();
+                    asked.add(answer);
+                    askedFor.add(List.copyOf(partitions));
+                    return answer;
+                });
+        CompletableFuture<Struct> refused = send(0, (short) 0, 0);
+        asked.get(0).complete(Map.of(TXN_0, Errors.CONCURRENT_TRANSACTIONS));
+        assertThat(errors(refused)).containsExactly(Errors.CONCURRENT_TRANSACTIONS);
+
+        // Verification on, the log would hold the producer to sequence 0 from its verification (Kafka's
+        // VerificationStateEntry) until producer.id.expiration.ms; off, none was started.
+        CompletableFuture<Struct> next = send(0, (short) 0, 1);
+        grant(1);
+        assertThat(errors(next)).containsExactly(Errors.NONE);
+    }
+
     private void grantNextAndSend(int partition, int sequence) throws Exception {
         CompletableFuture<Struct> sent = send(partition, (short) 0, sequence);
         grant(asked.size() - 1);
