@@ -184,9 +184,13 @@ public final class BrokerConfig {
     public static final ConfigKey<Double> LOG_CLEANER_MIN_CLEANABLE_RATIO = new ConfigKey<>(
             "log.cleaner.min.cleanable.ratio", Double::valueOf, 0.5, v -> v >= 0 && v <= 1, "a number in [0, 1]");
     /** A list of compact and delete; empty (Kafka 4.3 takes it) neither deletes nor compacts. */
+    /**
+     * Empty (or blank) is taken, as by Kafka 4.3: every topic without its own policy then neither deletes nor
+     * compacts (Kafka's "infinite retention"); a policy named twice counts once, as Kafka 4.3 parses this key.
+     */
     public static final ConfigKey<List<String>> LOG_CLEANUP_POLICY = new ConfigKey<>("log.cleanup.policy",
-            ConfigKey::parseNames, List.of("delete"), policies -> List.of("compact", "delete").containsAll(policies),
-            "a list of compact, delete");
+            text -> ConfigKey.parseNames(text).stream().distinct().toList(), List.of("delete"),
+            policies -> List.of("compact", "delete").containsAll(policies), "a list of compact, delete");
     public static final ConfigKey<String> COMPRESSION_TYPE = oneOf("compression.type",
             BrokerCompressionType.PRODUCER.configName(), BrokerCompressionType.configNames());
 
