@@ -46,7 +46,7 @@ class DelayedFileDeletionTest {
         manager = new LogManager(List.of(logDir), topic -> config, clock.wallClock(), 1, Long.MAX_VALUE,
                 () -> LOG_DELETE_DELAY_MS);
         manager.startup();
-        maintenance = new LogMaintenance(manager, clock, NEVER, NEVER, NEVER);
+        maintenance = new LogMaintenance(manager, clock, NEVER, NEVER, NEVER, () -> true);
         manager.deleteFilesOn(maintenance);
     }
 
@@ -132,7 +132,7 @@ class DelayedFileDeletionTest {
         manager = new LogManager(List.of(logDir), topic -> config.withFileDeleteDelayMs(0),
                 BrokerClock.system().wallClock(), 1, Long.MAX_VALUE, () -> LOG_DELETE_DELAY_MS);
         manager.startup();
-        maintenance = new LogMaintenance(manager, BrokerClock.system(), NEVER, NEVER, NEVER);
+        maintenance = new LogMaintenance(manager, BrokerClock.system(), NEVER, NEVER, NEVER, () -> true);
         manager.deleteFilesOn(maintenance);
         PartitionLog log = logWithSegments(2);
 
