@@ -78,13 +78,18 @@ class TransactionalProduceFastPathTest {
         topics.create("txn", 2, 1, Map.of(), false);
         p0 = topics.partitionLog(topics.get("txn").orElseThrow(), 0).orElseThrow();
         p1 = topics.partitionLog(topics.get("txn").orElseThrow(), 1).orElseThrow();
+        produce = handler(config);
+    }
+
+    /** A handler whose coordinator holds its answers until the test gives them. */
+    private ProduceHandler handler(BrokerConfig config) {
         TransactionalProduceCheck coordinator = (id, producerId, epoch, partitions, version) -> {
             CompletableFuture<Map<TopicPartition, Errors>> answer = new CompletableFuture<>();
             asked.add(answer);
             askedFor.add(List.copyOf(partitions));
             return answer;
         };
-        produce = new ProduceHandler(topics, config, producePurgatory, fetchPurgatory,
+        return new ProduceHandler(topics, config, producePurgatory, fetchPurgatory,
                 Runnable::run, PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()),
                 coordinator);
     }
@@ -164,15 +169,8 @@ class TransactionalProduceFastPathTest {
 
     @Test
     void withVerificationOffARefusedProduceLeavesNoHoldOnTheProducersSequences() throws Exception {
-        produce = new ProduceHandler(topics, BrokerConfig.of(Map.of("log.dirs", logDir.toString(),
-                "transaction.partition.verification.enable", "false")), producePurgatory, fetchPurgatory,
-                Runnable::run, PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()),
-                (id, producerId, epoch, partitions, version) -> {
-                    CompletableFuture<Map<TopicPartition, Errors>> answer = new CompletableFuture<>();
-                    asked.add(answer);
-                    askedFor.add(List.copyOf(partitions));
-                    return answer;
-                });
+        produce = handler(BrokerConfig.of(Map.of("log.dirs", logDir.toString(),
+                "transaction.partition.verification.enable", "false")));
         CompletableFuture<Struct> refused = send(0, (short) 0, 0);
         asked.get(0).complete(Map.of(TXN_0, Errors.CONCURRENT_TRANSACTIONS));
         assertThat(errors(refused)).containsExactly(Errors.CONCURRENT_TRANSACTIONS);
