@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -139,7 +140,10 @@ public final class DescribeConfigsHandler implements ApiHandler {
                 }
                 List<TopicConfig.BrokerSynonym> fallbacks = TopicConfig.brokerSynonyms(key);
                 if (!fallbacks.isEmpty()) {
-                    synonyms.addAll(brokerSynonyms(fallbacks, fallbacks.get(0).name()));
+                    // A stored broker value this broker does not act on is not the topic's: listing it would name a
+                    // dynamic source for a value that stays the file's or Kafka's default (log.preallocate, say).
+                    synonyms.addAll(brokerSynonyms(fallbacks, fallbacks.get(0).name(),
+                            BrokerConfig::inForceWhenDynamic));
                 }
                 addConfig(result, key, value, synonyms, includeSynonyms);
             }
@@ -255,16 +259,22 @@ public final class DescribeConfigsHandler implements ApiHandler {
      * set nor defaulted lists none (segment.ms: log.roll.ms has no default).
      */
     private List<Synonym> brokerSynonyms(List<TopicConfig.BrokerSynonym> synonyms, String ownName) {
+        return brokerSynonyms(synonyms, ownName, name -> true);
+    }
+
+    /** {@link #brokerSynonyms(List, String)}, listing dynamic values only for the names {@code dynamicListed} takes. */
+    private List<Synonym> brokerSynonyms(List<TopicConfig.BrokerSynonym> synonyms, String ownName,
+                                         Predicate<String> dynamicListed) {
         List<Synonym> found = new ArrayList<>();
         Map<String, String> own = dynamic.of(Integer.toString(node.nodeId()));
         Map<String, String> clusterDefault = dynamic.of("");
         for (TopicConfig.BrokerSynonym synonym : synonyms) {
-            if (own.containsKey(synonym.name())) {
+            if (own.containsKey(synonym.name()) && dynamicListed.test(synonym.name())) {
                 found.add(new Synonym(synonym.name(), own.get(synonym.name()), ConfigResources.DYNAMIC_BROKER_CONFIG));
             }
         }
         for (TopicConfig.BrokerSynonym synonym : synonyms) {
-            if (clusterDefault.containsKey(synonym.name())) {
+            if (clusterDefault.containsKey(synonym.name()) && dynamicListed.test(synonym.name())) {
                 found.add(new Synonym(synonym.name(), clusterDefault.get(synonym.name()),
                         ConfigResources.DYNAMIC_DEFAULT_BROKER_CONFIG));
             }

@@ -64,6 +64,8 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
     private final Object wakeUp = new Object();
     private volatile boolean running = true;
     private volatile ClusterMetadata current;
+    /** Whether a whole image (topics, their configs, and what {@code onSecurity} takes) has been handed on. */
+    private volatile boolean loaded;
     /**
      * The digest of the ACLs, credentials and group configs last handed to {@code onSecurity}; written under this
      * object's lock.
@@ -177,6 +179,15 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
         onImage.accept(image.forListener(interBrokerListener)); // hosts the image's partitions before clients are told of them
         current = image;
         refreshSecurity();
+        loaded = true;
+    }
+
+    /**
+     * Whether the first image has been applied with the configs it carries (the topics' overrides, the dynamic
+     * broker configs): before, this broker's logs run on its file's settings only.
+     */
+    public boolean loaded() {
+        return loaded;
     }
 
     /**

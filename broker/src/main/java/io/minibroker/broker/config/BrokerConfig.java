@@ -184,9 +184,13 @@ public final class BrokerConfig {
     public static final ConfigKey<Double> LOG_CLEANER_MIN_CLEANABLE_RATIO = new ConfigKey<>(
             "log.cleaner.min.cleanable.ratio", Double::valueOf, 0.5, v -> v >= 0 && v <= 1, "a number in [0, 1]");
     /** A list of compact and delete; empty (Kafka 4.3 takes it) neither deletes nor compacts. */
+    /**
+     * Empty (or blank) is taken, as by Kafka 4.3: every topic without its own policy then neither deletes nor
+     * compacts (Kafka's "infinite retention"); a policy named twice counts once, as Kafka 4.3 parses this key.
+     */
     public static final ConfigKey<List<String>> LOG_CLEANUP_POLICY = new ConfigKey<>("log.cleanup.policy",
-            ConfigKey::parseNames, List.of("delete"), policies -> List.of("compact", "delete").containsAll(policies),
-            "a list of compact, delete");
+            text -> ConfigKey.parseNames(text).stream().distinct().toList(), List.of("delete"),
+            policies -> List.of("compact", "delete").containsAll(policies), "a list of compact, delete");
     public static final ConfigKey<String> COMPRESSION_TYPE = oneOf("compression.type",
             BrokerCompressionType.PRODUCER.configName(), BrokerCompressionType.configNames());
 
@@ -445,7 +449,8 @@ public final class BrokerConfig {
 
     /**
      * The dynamic configs this broker puts in force at once: the topic defaults, read only where a topic's config is
-     * worked out (the caller gives every log its settings again). Kafka makes more keys dynamic; this broker reads
+     * worked out (the caller gives every log its settings again), and {@code log.segment.delete.delay.ms}, read at
+     * each deletion of a log. Kafka makes more keys dynamic; this broker reads
      * those once at its start (listeners, connection limits, the cleaner's pace), so they are kept and described but
      * left out here: a value {@link #get} answered would be one nothing acts on (a new {@code listeners} would be
      * advertised unbound).
@@ -455,7 +460,14 @@ public final class BrokerConfig {
             LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE,
             LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
             LOG_CLEANUP_POLICY, MIN_INSYNC_REPLICAS, LOG_CLEANER_DELETE_RETENTION_MS, LOG_CLEANER_MIN_COMPACTION_LAG_MS,
-            LOG_CLEANER_MAX_COMPACTION_LAG_MS, LOG_CLEANER_MIN_CLEANABLE_RATIO, UNCLEAN_LEADER_ELECTION_ENABLE);
+            LOG_CLEANER_MAX_COMPACTION_LAG_MS, LOG_CLEANER_MIN_CLEANABLE_RATIO, UNCLEAN_LEADER_ELECTION_ENABLE,
+            LOG_SEGMENT_DELETE_DELAY_MS);
+
+    /** Whether a dynamic value of this config (a name this broker may not read) is the one in force here. */
+    public static boolean inForceWhenDynamic(String name) {
+        ConfigKey<?> key = KEYS.get(name);
+        return key != null && IN_FORCE_WHEN_DYNAMIC.contains(key);
+    }
 
     /**
      * Makes these dynamic configs the ones {@link #get} answers first, this broker's own over the cluster default,

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -24,26 +25,39 @@ public final class ResourceConfigsFile {
     private ResourceConfigsFile() {
     }
 
-    /** The file's overrides, unmodifiable (inner maps too), by resource name; none if there is no file. */
+    /**
+     * The file's overrides, unmodifiable (inner maps too), by resource name; none if there is no file. A line that
+     * is not of this form (a file edited by hand, say) stops the read with an error naming the file and the line,
+     * not the line's text, which may hold a password.
+     */
     public static Map<String, Map<String, String>> read(Path file) {
         if (!Files.exists(file)) {
             return Map.of();
         }
         Map<String, Map<String, String>> read = new TreeMap<>();
+        List<String> lines;
         try {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                String[] fields = line.split(" ");
-                Map<String, String> resource = new LinkedHashMap<>();
-                for (int i = 1; i < fields.length; i++) {
-                    String[] pair = fields[i].split("=", 2);
-                    resource.put(decode(pair[0]), decode(pair[1]));
-                }
-                read.put(decode(fields[0]), Map.copyOf(resource));
-            }
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
+        for (int number = 1; number <= lines.size(); number++) {
+            String[] fields = lines.get(number - 1).split(" ");
+            Map<String, String> resource = new LinkedHashMap<>();
+            for (int i = 1; i < fields.length; i++) {
+                String[] pair = fields[i].split("=", 2);
+                if (pair.length < 2) {
+                    throw malformed(file, number, "config " + i + " has no '='");
+                }
+                resource.put(decode(pair[0], file, number), decode(pair[1], file, number));
+            }
+            read.put(decode(fields[0], file, number), Map.copyOf(resource));
+        }
         return Collections.unmodifiableMap(read);
+    }
+
+    private static IllegalStateException malformed(Path file, int line, String why) {
+        return new IllegalStateException("cannot read " + file + ", line " + line + ": " + why);
     }
 
     /** Replaces the file with these overrides. */
@@ -61,7 +75,11 @@ public final class ResourceConfigsFile {
         return URLEncoder.encode(text, StandardCharsets.UTF_8);
     }
 
-    private static String decode(String text) {
-        return URLDecoder.decode(text, StandardCharsets.UTF_8);
+    private static String decode(String text, Path file, int line) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw malformed(file, line, "not URL-encoded (" + e.getMessage() + ")");
+        }
     }
 }

@@ -332,7 +332,10 @@ public final class LogCleaner implements AutoCloseable {
                                  CleanedTransactions transactions, Set<Long> keptEmpty, long now)
             throws IOException {
         LogSegment segment = cleanable.segment();
-        LogSegment copy = LogSegment.create(log.dir(), segment.baseOffset(), log.config(), now, CLEANED_SUFFIX);
+        LogSegment copy = log.createCleanedCopy(segment.baseOffset(), now);
+        if (copy == null) {
+            return false; // deleted meanwhile
+        }
         boolean[] changed = {false};
         long horizon = now + log.config().deleteRetentionMs();
         try {

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The background work on logs, on one thread of its own so that no event loop ever waits on a disk: retention
@@ -40,13 +41,20 @@ public final class LogMaintenance implements LogListener, FileDeletions, AutoClo
     /**
      * Starts the schedule, on the broker's clock; the caller registers it with the log manager to have rolled
      * segments flushed.
+     *
+     * @param retentionReady whether the logs' configs are the ones to delete by: retention skips its rounds until
+     *                       then (a cluster broker's, until its first metadata image gives the topics' overrides and
+     *                       the dynamic defaults: Kafka starts its LogManager only after the initial metadata)
      */
     public LogMaintenance(LogManager logs, BrokerClock clock, long retentionCheckIntervalMs, long flushCheckIntervalMs,
-                          long checkpointIntervalMs) {
+                          long checkpointIntervalMs, BooleanSupplier retentionReady) {
         this.clock = clock;
         // A deletion still waiting at the close is dropped, not waited for: the next start deletes its files.
         scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         scheduleEvery(retentionCheckIntervalMs, "retention", () -> {
+            if (!retentionReady.getAsBoolean()) {
+                return;
+            }
             int deleted = logs.deleteOldSegments();
             if (deleted > 0) {
                 LOG.info("Retention deleted {} segments", deleted);

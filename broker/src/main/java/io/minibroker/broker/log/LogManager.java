@@ -64,7 +64,7 @@ public final class LogManager implements AutoCloseable {
     /** {@code producer.id.expiration.ms}, which each log applies as it loads its producer snapshot. */
     private final long producerIdExpirationMs;
     /** {@code log.segment.delete.delay.ms}: how long a deleted log's renamed directory waits before it goes. */
-    private final long logDeleteDelayMs;
+    private final LongSupplier logDeleteDelayMs;
     /**
      * Where the logs' renamed files go to be deleted: at once until the broker's scheduler takes them
      * ({@link #deleteFilesOn}); the logs reach it through {@link #deleteLater}, so they follow that change.
@@ -94,10 +94,11 @@ public final class LogManager implements AutoCloseable {
      * @param producerIdExpirationMs {@code producer.id.expiration.ms}: producers idle that long by {@code clock} are
      *                               left out as each log loads its producer snapshot ({@link PartitionLog#open})
      * @param logDeleteDelayMs       {@code log.segment.delete.delay.ms}: a deleted log's directory is renamed at once
-     *                               and deleted this much later, as Kafka's (which takes the broker's value for it)
+     *                               and deleted this much later, as Kafka's (which takes the broker's value for it);
+     *                               asked at each deletion, as the value may change at runtime
      */
     public LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock,
-                      int recoveryThreadsPerDataDir, long producerIdExpirationMs, long logDeleteDelayMs) {
+                      int recoveryThreadsPerDataDir, long producerIdExpirationMs, LongSupplier logDeleteDelayMs) {
         if (logDirs.isEmpty()) {
             throw new IllegalArgumentException("log.dirs is empty");
         }
@@ -309,7 +310,7 @@ public final class LogManager implements AutoCloseable {
             return false;
         }
         listeners.forEach(listener -> listener.logDeleted(tp));
-        removed.delete(logDeleteDelayMs);
+        removed.delete(logDeleteDelayMs.getAsLong());
         log.info("Log for {} renamed to {} and scheduled for deletion", tp, removed.dir());
         return true;
     }

@@ -546,6 +546,16 @@ public final class PartitionLog implements AutoCloseable {
         return true;
     }
 
+    /**
+     * A new, empty segment at {@code baseOffset} for the cleaner's copy ({@code .cleaned} files), made in the log's
+     * directory under the log's lock; null if the log was deleted. A deletion renames the directory under this lock,
+     * so the copy is made in the log's own directory and moves with it: a directory name read before the lock could
+     * be that of a new log of the same topic, created after a deletion, which would keep the copy's files.
+     */
+    synchronized LogSegment createCleanedCopy(long baseOffset, long nowMs) throws IOException {
+        return deleted ? null : LogSegment.create(segments.dir(), baseOffset, config, nowMs, LogCleaner.CLEANED_SUFFIX);
+    }
+
     /** Deletes a cleaned copy that will not be swapped in, and the log's directory if the log was deleted meanwhile. */
     synchronized void discardCleanedCopy(long baseOffset) throws IOException {
         segments.deleteCleanedCopy(baseOffset);

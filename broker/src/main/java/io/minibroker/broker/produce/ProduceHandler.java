@@ -225,8 +225,10 @@ public final class ProduceHandler implements ApiHandler {
         Map<TopicPartition, VerificationGuard> guards = new HashMap<>();
         boolean supportsEpochBump = TransactionalProduceCheck.usesTransactionVersion2(version);
         partitions.forEach((partition, toVerify) -> {
-            if (toVerify.log() == null) {
-                return; // answered by the append's own checks
+            // Off, the append asks for no guard; a verification started anyway would hold the producer to its
+            // sequence (the lowest one verified) until producer.id.expiration.ms if the append then failed.
+            if (toVerify.log() == null || !verificationRequired) {
+                return; // no log: answered by the append's own checks
             }
             try {
                 guards.put(partition, toVerify.log().startTransactionVerification(producer.producerId(),

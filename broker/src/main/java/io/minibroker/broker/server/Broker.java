@@ -200,7 +200,7 @@ public final class Broker implements AutoCloseable {
             broker.maintenance = new LogMaintenance(broker.topics.logs(), clock,
                     config.get(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS),
-                    config.get(BrokerConfig.LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS));
+                    config.get(BrokerConfig.LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS), broker::logConfigsKnown);
             broker.topics.logs().addListener(broker.maintenance); // rolled segments flushed right after
             broker.topics.logs().deleteFilesOn(broker.maintenance); // deleted files after file.delete.delay.ms
             if (!config.inCluster()) {
@@ -222,6 +222,15 @@ public final class Broker implements AutoCloseable {
             throw e;
         }
         return broker;
+    }
+
+    /**
+     * Whether the logs run on the configs the cluster gave them: at once on a single node (its own files); in a
+     * cluster once the first image is applied, before which retention would delete by the file's settings what a
+     * topic's override or a dynamic default keeps.
+     */
+    private boolean logConfigsKnown() {
+        return cluster == null || cluster.metadataLoaded();
     }
 
     /**

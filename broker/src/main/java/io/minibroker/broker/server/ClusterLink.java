@@ -50,8 +50,8 @@ final class ClusterLink {
     private final BrokerConfig config;
     /** How this broker connects to the controller's listener; built first, as its checks stop a bad start early. */
     private final ClientSecurity controllerSecurity;
-    /** This broker's copy of the cluster's metadata. */
-    private MetadataFetcher metadata;
+    /** This broker's copy of the cluster's metadata; set at the start, read by the log maintenance thread too. */
+    private volatile MetadataFetcher metadata;
     /** The partitions this broker hosts, led or followed. */
     private ReplicaManager replicas;
     /** Where the admin requests forwarded to the controller (and auto-creations) wait for its answer. */
@@ -95,6 +95,12 @@ final class ClusterLink {
 
     MetadataFetcher metadata() {
         return metadata;
+    }
+
+    /** Whether the first metadata image is applied (false before the replicas and their fetcher exist). */
+    boolean metadataLoaded() {
+        MetadataFetcher fetcher = metadata;
+        return fetcher != null && fetcher.loaded();
     }
 
     /**

@@ -58,7 +58,8 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         this.store = store;
         this.logs = new LogManager(config.logDirs(), this::logConfigFor, clock,
                 config.get(BrokerConfig.NUM_RECOVERY_THREADS_PER_DATA_DIR),
-                config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS), config.get(BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS));
+                config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS),
+                () -> config.get(BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS));
     }
 
     /** Loads the stored topics, then opens (and if needed recovers) their logs. */

@@ -169,6 +169,24 @@ class DynamicBrokerConfigsTest {
     }
 
     @Test
+    void aStoredDefaultThisBrokerDoesNotActOnIsNotATopicsValueNorItsSource() throws Exception {
+        try (Admin admin = TestBrokers.admin(broker)) {
+            admin.createTopics(List.of(new NewTopic("plain", 1, (short) 1))).all().get();
+            set(admin, CLUSTER_DEFAULT, AlterConfigOp.OpType.SET, "log.preallocate", "true");
+            set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "log.roll.jitter.ms", "1000");
+
+            Config topic = describe(admin, new ConfigResource(ConfigResource.Type.TOPIC, "plain"));
+            assertThat(topic.get("preallocate").value()).isEqualTo("false");
+            assertEntry(topic.get("preallocate"), ConfigSource.DEFAULT_CONFIG, "DEFAULT_CONFIG:log.preallocate=false");
+            assertThat(topic.get("segment.jitter.ms").value()).isEqualTo("0");
+            assertEntry(topic.get("segment.jitter.ms"), ConfigSource.DEFAULT_CONFIG);
+            // The broker's own description keeps them, as stored.
+            assertThat(describe(admin, CLUSTER_DEFAULT).get("log.preallocate").source())
+                    .isEqualTo(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+        }
+    }
+
+    @Test
     void theLegacyAlterConfigsReplacesTheResourcesDynamicConfigs() throws Exception {
         try (Admin admin = TestBrokers.admin(broker)) {
             set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "log.cleaner.backoff.ms", "20000");

@@ -1,5 +1,7 @@
 package io.minibroker.broker.config;
 
+import io.minibroker.broker.log.LogConfig;
+import io.minibroker.broker.topic.TopicConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +33,21 @@ class BrokerConfigTest {
         assertThat(config.get(BrokerConfig.FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS)).isEqualTo(1000);
         assertThat(config.get(BrokerConfig.PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS)).isEqualTo(1000);
         assertThat(config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS)).isEqualTo(1);
+    }
+
+    @Test
+    void anEmptyLogCleanupPolicyIsTakenAsKafkasInfiniteRetentionAndADuplicateCountsOnce() {
+        BrokerConfig empty = BrokerConfig.of(Map.of("log.cleanup.policy", ""));
+        assertThat(empty.get(BrokerConfig.LOG_CLEANUP_POLICY)).isEmpty();
+        assertThat(TopicConfig.effective(empty, Map.of())).containsEntry("cleanup.policy", "");
+        LogConfig log = TopicConfig.logConfig(empty, Map.of());
+        assertThat(log.retentionMs()).isEqualTo(-1);
+        assertThat(log.retentionBytes()).isEqualTo(-1);
+        assertThat(log.compacted()).isFalse();
+
+        BrokerConfig twice = BrokerConfig.of(Map.of("log.cleanup.policy", "delete, delete"));
+        assertThat(twice.get(BrokerConfig.LOG_CLEANUP_POLICY)).containsExactly("delete");
+        assertThat(TopicConfig.effective(twice, Map.of())).containsEntry("cleanup.policy", "delete");
     }
 
     @Test

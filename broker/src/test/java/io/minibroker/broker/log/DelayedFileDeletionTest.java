@@ -44,9 +44,9 @@ class DelayedFileDeletionTest {
     @BeforeEach
     void start() throws IOException {
         manager = new LogManager(List.of(logDir), topic -> config, clock.wallClock(), 1, Long.MAX_VALUE,
-                LOG_DELETE_DELAY_MS);
+                () -> LOG_DELETE_DELAY_MS);
         manager.startup();
-        maintenance = new LogMaintenance(manager, clock, NEVER, NEVER, NEVER);
+        maintenance = new LogMaintenance(manager, clock, NEVER, NEVER, NEVER, () -> true);
         manager.deleteFilesOn(maintenance);
     }
 
@@ -130,9 +130,9 @@ class DelayedFileDeletionTest {
     void onTheSystemClockTheMaintenanceThreadDeletesTheRenamedFiles() throws Exception {
         stop();
         manager = new LogManager(List.of(logDir), topic -> config.withFileDeleteDelayMs(0),
-                BrokerClock.system().wallClock(), 1, Long.MAX_VALUE, LOG_DELETE_DELAY_MS);
+                BrokerClock.system().wallClock(), 1, Long.MAX_VALUE, () -> LOG_DELETE_DELAY_MS);
         manager.startup();
-        maintenance = new LogMaintenance(manager, BrokerClock.system(), NEVER, NEVER, NEVER);
+        maintenance = new LogMaintenance(manager, BrokerClock.system(), NEVER, NEVER, NEVER, () -> true);
         manager.deleteFilesOn(maintenance);
         PartitionLog log = logWithSegments(2);
 

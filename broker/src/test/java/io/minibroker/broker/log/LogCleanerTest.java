@@ -101,6 +101,25 @@ class LogCleanerTest {
     }
 
     @Test
+    void aDeletedLogGetsNoCleanedCopyAndANewLogOfTheSameNameNoneOfItsFiles() throws Exception {
+        PartitionLog old = open(COMPACTED);
+        putThreeKeys(old, 0, 30);
+        logs.deleteLog(TP);
+        PartitionLog recreated = logs.getOrCreateLog(TP);
+        assertThat(recreated.dir()).as("the same directory name").isEqualTo(logDir.resolve(TP.topic() + "-0"));
+
+        assertThat(old.createCleanedCopy(0, clock.millis())).as("deleted: no copy").isNull();
+        try (var files = Files.list(recreated.dir())) {
+            assertThat(files.map(path -> path.getFileName().toString()))
+                    .noneMatch(name -> name.endsWith(LogCleaner.CLEANED_SUFFIX));
+        }
+        LogSegment copy = recreated.createCleanedCopy(0, clock.millis());
+        assertThat(copy).as("a live log's copy, in its own directory").isNotNull();
+        assertThat(recreated.dir().resolve("00000000000000000000.log" + LogCleaner.CLEANED_SUFFIX)).exists();
+        copy.closeAndDelete();
+    }
+
+    @Test
     void aRoundCleansOnlyOnceTheDirtyShareReachesTheRatioAndRemembersWhereItStopped() throws Exception {
         PartitionLog log = open(COMPACTED.toBuilder().minCleanableDirtyRatio(0.9).build());
         putThreeKeys(log, 0, 30);

@@ -151,7 +151,7 @@ class LogManagerTest {
     void opensManyPartitionsOnItsRecoveryThreadsWithTheirOffsets() throws IOException {
         LogConfig config = LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(200);
         LogManager manager = new LogManager(List.of(dirA, dirB), topic -> config, clock, 3, Long.MAX_VALUE,
-                    LogConfig.DEFAULT_FILE_DELETE_DELAY_MS);
+                    () -> LogConfig.DEFAULT_FILE_DELETE_DELAY_MS);
         manager.startup();
         Map<TopicPartition, Long> ends = new HashMap<>();
         Map<TopicPartition, Long> starts = new HashMap<>();
@@ -175,7 +175,7 @@ class LogManagerTest {
                 Files.delete(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
             }
             LogManager reopened = new LogManager(List.of(dirA, dirB), topic -> config, clock, 3, Long.MAX_VALUE,
-                    LogConfig.DEFAULT_FILE_DELETE_DELAY_MS);
+                    () -> LogConfig.DEFAULT_FILE_DELETE_DELAY_MS);
             reopened.startup();
             assertThat(reopened.allLogs()).hasSize(300);
             for (PartitionLog log : reopened.allLogs()) {

@@ -27,7 +27,7 @@ public final class TestLogs {
      */
     public static LogManager manager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, Clock clock) {
         return new LogManager(logDirs, topicConfigs, clock, LogManager.DEFAULT_RECOVERY_THREADS_PER_DATA_DIR,
-                Long.MAX_VALUE, LogConfig.DEFAULT_FILE_DELETE_DELAY_MS);
+                Long.MAX_VALUE, () -> LogConfig.DEFAULT_FILE_DELETE_DELAY_MS);
     }
 
     /** Appends one producer batch of records valued {@code value-0, value-1, ...} at timestamp 0, and releases it. */

@@ -78,13 +78,18 @@ class TransactionalProduceFastPathTest {
         topics.create("txn", 2, 1, Map.of(), false);
         p0 = topics.partitionLog(topics.get("txn").orElseThrow(), 0).orElseThrow();
         p1 = topics.partitionLog(topics.get("txn").orElseThrow(), 1).orElseThrow();
+        produce = handler(config);
+    }
+
+    /** A handler whose coordinator holds its answers until the test gives them. */
+    private ProduceHandler handler(BrokerConfig config) {
         TransactionalProduceCheck coordinator = (id, producerId, epoch, partitions, version) -> {
             CompletableFuture<Map<TopicPartition, Errors>> answer = new CompletableFuture<>();
             asked.add(answer);
             askedFor.add(List.copyOf(partitions));
             return answer;
         };
-        produce = new ProduceHandler(topics, config, producePurgatory, fetchPurgatory,
+        return new ProduceHandler(topics, config, producePurgatory, fetchPurgatory,
                 Runnable::run, PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()),
                 coordinator);
     }
@@ -160,6 +165,21 @@ class TransactionalProduceFastPathTest {
         assertThat(errors(late)).containsExactly(Errors.INVALID_TXN_STATE);
         assertThat(p0.ongoingTransactions()).as("no hanging transaction").isEmpty();
         assertThat(p0.logEndOffset()).as("the marker only").isEqualTo(1);
+    }
+
+    @Test
+    void withVerificationOffARefusedProduceLeavesNoHoldOnTheProducersSequences() throws Exception {
+        produce = handler(BrokerConfig.of(Map.of("log.dirs", logDir.toString(),
+                "transaction.partition.verification.enable", "false")));
+        CompletableFuture<Struct> refused = send(0, (short) 0, 0);
+        asked.get(0).complete(Map.of(TXN_0, Errors.CONCURRENT_TRANSACTIONS));
+        assertThat(errors(refused)).containsExactly(Errors.CONCURRENT_TRANSACTIONS);
+
+        // Verification on, the log would hold the producer to sequence 0 from its verification (Kafka's
+        // VerificationStateEntry) until producer.id.expiration.ms; off, none was started.
+        CompletableFuture<Struct> next = send(0, (short) 0, 1);
+        grant(1);
+        assertThat(errors(next)).containsExactly(Errors.NONE);
     }
 
     private void grantNextAndSend(int partition, int sequence) throws Exception {

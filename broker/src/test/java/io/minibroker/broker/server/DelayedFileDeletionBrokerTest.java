@@ -2,12 +2,15 @@ package io.minibroker.broker.server;
 
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -74,6 +77,31 @@ class DelayedFileDeletionBrokerTest {
             List<String> renamed = names(logDir).stream().filter(name -> name.endsWith("-delete")).toList();
             assertThat(renamed).singleElement().asString().matches(TOPIC + "-0\\.[0-9a-f]{32}-delete");
             clock.advance(LOG_DELETE_DELAY_MS - 1);
+            assertThat(logDir.resolve(renamed.get(0))).exists();
+            clock.advance(1);
+            assertThat(logDir.resolve(renamed.get(0))).doesNotExist();
+        }
+    }
+
+    @Test
+    void aDynamicLogSegmentDeleteDelayIsTheOneADeletedTopicsDirectoriesWaitAndTheTopicsDefault() throws Exception {
+        broker = TestBrokers.start(logDir, Map.of("log.segment.delete.delay.ms", Long.toString(LOG_DELETE_DELAY_MS)),
+                clock);
+        try (Admin admin = TestBrokers.admin(broker)) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.BROKER, ""),
+                    List.of(new AlterConfigOp(new ConfigEntry("log.segment.delete.delay.ms", "1000"),
+                            AlterConfigOp.OpType.SET)))).all().get();
+            ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
+            ConfigEntry delay = admin.describeConfigs(List.of(topic)).all().get().get(topic)
+                    .get("file.delete.delay.ms");
+            assertThat(delay.value()).isEqualTo("1000");
+            assertThat(delay.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+
+            admin.deleteTopics(List.of(TOPIC)).all().get();
+            List<String> renamed = names(logDir).stream().filter(name -> name.endsWith("-delete")).toList();
+            assertThat(renamed).hasSize(1);
+            clock.advance(999);
             assertThat(logDir.resolve(renamed.get(0))).exists();
             clock.advance(1);
             assertThat(logDir.resolve(renamed.get(0))).doesNotExist();
