@@ -39,8 +39,6 @@ final class TopicApiChecks {
     private static final short PRODUCE_TOPIC_IDS_FROM_VERSION = 13;
     private static final short FETCH_TOPIC_IDS_FROM_VERSION = 13;
     private static final short FETCH_REPLICA_STATE_FROM_VERSION = 15;
-    private static final short METADATA_AUTHORIZED_OPERATIONS_FROM_VERSION = 8;
-    private static final short METADATA_CLUSTER_OPERATIONS_UNTIL_VERSION = 10;
 
     private final TopicFacts topics;
 
@@ -177,30 +175,9 @@ final class TopicApiChecks {
      */
     CompletionStage<Struct> metadata(Access access) {
         return metadataServed(access).thenApply(answer -> {
-            addAuthorizedOperations(access, answer);
+            access.fillAuthorizedOperations(answer);
             return answer;
         });
-    }
-
-    /**
-     * The authorized operations a Metadata request asks for (v8+): each answered topic's, and the cluster's (v8 to
-     * v10).
-     */
-    private static void addAuthorizedOperations(Access access, Struct answer) {
-        Request request = access.request();
-        MetadataRequestView body = new MetadataRequestView(request.body());
-        if (request.version() < METADATA_AUTHORIZED_OPERATIONS_FROM_VERSION) {
-            return;
-        }
-        MetadataResponseView response = new MetadataResponseView(answer);
-        if (request.version() <= METADATA_CLUSTER_OPERATIONS_UNTIL_VERSION && body.includeClusterAuthorizedOperations()) {
-            response.clusterAuthorizedOperations(access.clusterAuthorizedOperations());
-        }
-        if (body.includeTopicAuthorizedOperations()) {
-            response.topics().stream().filter(t -> t.errorCode() == Errors.NONE.code() && t.name() != null)
-                    .forEach(t -> t.topicAuthorizedOperations(access.authorizedOperations(ResourceType.TOPIC,
-                            t.name())));
-        }
     }
 
     private CompletionStage<Struct> metadataServed(Access access) {
