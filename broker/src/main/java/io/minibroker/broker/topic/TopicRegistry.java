@@ -229,15 +229,20 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         return Errors.NONE;
     }
 
-    /** Raises a topic's partition count to {@code count}, creating the new partitions' logs. */
-    public synchronized Outcome addPartitions(String name, int count, boolean validateOnly) {
+    /**
+     * Raises a topic's partition count to {@code count}, creating the new partitions' logs; manual
+     * {@code assignments} (null if none) may name only this node, {@code nodeId}, as the topic's one replica.
+     */
+    public synchronized Outcome addPartitions(String name, int count, List<List<Integer>> assignments, int nodeId,
+                                              boolean validateOnly) {
         TopicMetadata topic = byName.get(name);
         if (topic == null) {
             return Outcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
         }
-        if (count <= topic.partitions()) {
-            return Outcome.failed(Errors.INVALID_PARTITIONS, "Topic currently has " + topic.partitions()
-                    + " partitions, which is higher than the requested " + count + ".");
+        PartitionRules.Refusal refused = PartitionRules.increase(name, topic.partitions(), count, assignments, 1,
+                List.of(nodeId));
+        if (refused != null) {
+            return Outcome.failed(refused.error(), refused.message());
         }
         TopicMetadata grown = new TopicMetadata(name, topic.id(), count, topic.configOverrides());
         if (validateOnly) {
