@@ -225,8 +225,8 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
                 case APPEND, SUBTRACT -> {
                     String listDefault = LIST_DEFAULTS.get(name);
                     if (listDefault == null) {
-                        throw new IllegalArgumentException("Config " + name + " is not a list; it cannot be "
-                                + (operation == APPEND ? "appended to" : "subtracted from"));
+                        throw new IllegalArgumentException("Can't " + (operation == APPEND ? "APPEND" : "SUBTRACT")
+                                + " to key " + name + " because its type is not LIST.");
                     }
                     Set<String> items = listItems(overrides.getOrDefault(name, listDefault));
                     if (operation == APPEND) {
