@@ -93,12 +93,11 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     }
 
     /**
-     * Creates a topic of {@code partitions} partitions of {@code replicationFactor} replicas each, or with these
-     * replica lists (one per partition) when {@code assignments} is not empty, and these config overrides; checks
+     * Creates a topic as CreateTopics asks ({@code request}: its counts or replica lists) with these config
+     * overrides, checked in the order of Kafka's controller: name, existence, configs, then counts and lists; checks
      * only, if {@code validateOnly}.
      */
-    public synchronized Outcome create(String name, int partitions, int replicationFactor,
-                                       List<List<Integer>> assignments, Map<String, String> configs,
+    public synchronized Outcome create(String name, PartitionRules.NewTopic request, Map<String, String> configs,
                                        boolean validateOnly) {
         String invalidName = TopicRegistry.invalidName(name);
         if (invalidName != null) {
@@ -107,32 +106,26 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         if (topics.containsKey(name)) {
             return Outcome.failed(Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
         }
+        String invalidConfig = TopicConfig.invalidReason(configs);
+        if (invalidConfig != null) {
+            return Outcome.failed(Errors.INVALID_CONFIG, invalidConfig);
+        }
         List<Integer> live = membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
+        PartitionRules.Refusal refused = request.refusal(live);
+        if (refused != null) {
+            return Outcome.failed(refused.error(), refused.message());
+        }
         List<List<Integer>> replicas;
-        if (assignments.isEmpty()) {
-            if (partitions < 1) {
-                return Outcome.failed(Errors.INVALID_PARTITIONS, "Number of partitions must be larger than 0.");
-            }
-            if (replicationFactor < 1) {
-                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR,
-                        "Replication factor must be larger than 0.");
-            }
+        if (request.assignments().isEmpty()) {
+            int replicationFactor = request.replicas();
             if (replicationFactor > live.size()) {
                 return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
                         + replicationFactor + " time(s): The target replication factor of " + replicationFactor
                         + " cannot be reached because only " + live.size() + " broker(s) are registered.");
             }
-            replicas = roundRobin(live, 0, partitions, replicationFactor);
+            replicas = roundRobin(live, 0, request.partitions(), replicationFactor);
         } else {
-            String invalid = PartitionRules.invalidAssignments(assignments, live);
-            if (invalid != null) {
-                return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, invalid);
-            }
-            replicas = assignments;
-        }
-        String invalidConfig = TopicConfig.invalidReason(configs);
-        if (invalidConfig != null) {
-            return Outcome.failed(Errors.INVALID_CONFIG, invalidConfig);
+            replicas = request.replicaLists();
         }
         List<PartitionImage> partitionImages = new ArrayList<>();
         for (int partition = 0; partition < replicas.size(); partition++) {
