@@ -22,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
@@ -120,15 +121,27 @@ public final class CreateTopicsHandler implements ApiHandler {
         return overrides;
     }
 
-    /** Lists a created topic's configs in its result (v5+), as Kafka does: each with its value and source. */
+    /**
+     * Lists a created topic's configs in its result (v5+), as Kafka's KafkaConfigSchema.resolveEffectiveTopicConfigs
+     * does, by name: each with its value and where it comes from — the topic's own override, else the first broker
+     * synonym set in the broker's file (this broker has no dynamic broker configs), else the default.
+     */
     public static void listConfigs(CreatableTopicResult result, BrokerConfig brokerConfig, Map<String, String> overrides) {
-        TopicConfig.effective(brokerConfig, overrides).forEach((key, value) -> result.addConfig()
+        new TreeMap<>(TopicConfig.effective(brokerConfig, overrides)).forEach((key, value) -> result.addConfig()
                 .name(key)
                 .value(value)
                 .readOnly(false)
-                .configSource(overrides.containsKey(key)
-                        ? ConfigResources.DYNAMIC_TOPIC_CONFIG : ConfigResources.DEFAULT_CONFIG)
+                .configSource(source(key, overrides, brokerConfig))
                 .isSensitive(false));
+    }
+
+    private static byte source(String key, Map<String, String> overrides, BrokerConfig brokerConfig) {
+        if (overrides.containsKey(key)) {
+            return ConfigResources.DYNAMIC_TOPIC_CONFIG;
+        }
+        boolean setInFile = TopicConfig.brokerSynonyms(key).stream()
+                .anyMatch(synonym -> synonym.key() != null && brokerConfig.isSet(synonym.key()));
+        return setInFile ? ConfigResources.STATIC_BROKER_CONFIG : ConfigResources.DEFAULT_CONFIG;
     }
 
     public static void fail(CreatableTopicResult result, Errors error, String message) {

@@ -11,6 +11,7 @@ import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopic;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView;
+import io.minibroker.protocol.message.view.CreateTopicsResponseView.CreatableTopicConfigs;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,7 +41,7 @@ class CreateTopicsChecksTest {
 
     @BeforeEach
     void open() throws IOException {
-        BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString()));
+        BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "log.retention.hours", "2"));
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("orders", 1, 1, Map.of(), false);
         handler = new CreateTopicsHandler(topics, new LocalNode(1, "cluster", List::of), config);
@@ -97,6 +98,21 @@ class CreateTopicsChecksTest {
                 "Invalid value 0 for configuration segment.ms: Value must be at least 1"));
     }
 
+    /** v5+ lists the new topic's configs by name, each with Kafka's source: the topic's, the broker file's, default. */
+    @Test
+    void createdConfigsAreListedByNameWithWhereTheyComeFrom() {
+        CreateTopicsRequestView body = new CreateTopicsRequestView().timeoutMs(1_000);
+        body.addTopic().name("t").numPartitions(1).replicationFactor((short) 1).addConfig().name("segment.ms")
+                .value("100000");
+        List<CreatableTopicConfigs> configs = answer(body).topics().get(0).configs();
+        assertThat(configs).extracting(CreatableTopicConfigs::name).isSorted();
+        assertThat(configs).filteredOn(c -> List.of("segment.ms", "retention.ms", "max.message.bytes")
+                .contains(c.name())).extracting(c -> tuple(c.name(), c.value(), c.configSource())).containsExactly(
+                tuple("max.message.bytes", "1048588", (byte) 5),
+                tuple("retention.ms", "7200000", (byte) 4),
+                tuple("segment.ms", "100000", (byte) 1));
+    }
+
     @SafeVarargs
     private static Consumer<CreateTopicsRequestView> topic(String name, int partitions, int replicationFactor,
                                                            List<Integer>... replicaLists) {
@@ -115,10 +131,13 @@ class CreateTopicsChecksTest {
         for (Consumer<CreateTopicsRequestView> topic : named) {
             topic.accept(body);
         }
+        return answer(body).topics().stream().map(r -> tuple(r.name(), r.errorCode(), r.errorMessage())).toList();
+    }
+
+    private CreateTopicsResponseView answer(CreateTopicsRequestView body) {
         Request request = new Request(new RequestHeader(ApiKey.CREATE_TOPICS.id(), (short) 7, 1, "test"),
                 ApiKey.CREATE_TOPICS, body.struct());
         return new CreateTopicsResponseView(handler.handle(TestContexts.on("PLAINTEXT"), request)
-                .toCompletableFuture().join()).topics().stream()
-                .map(r -> tuple(r.name(), r.errorCode(), r.errorMessage())).toList();
+                .toCompletableFuture().join());
     }
 }
