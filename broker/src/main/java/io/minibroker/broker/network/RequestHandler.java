@@ -18,7 +18,6 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.ApiVersionsFallback;
 import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.Request;
-import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 import io.minibroker.protocol.schema.RecordsPayload;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
@@ -123,7 +122,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         if (ApiVersionsFallback.applies(header.apiKey(), header.apiVersion())) {
             frame.release();
             metrics.requestReceived(ApiKey.API_VERSIONS, frameBytes);
-            Struct body = apis.fillApiVersions(new ApiVersionsResponseView(), Errors.UNSUPPORTED_VERSION).struct();
+            Struct body = apis.unsupportedApiVersions().struct();
             OutboundFrame response = MessageCodec.encodeResponse(ctx.alloc(), ApiKey.API_VERSIONS, (short) 0,
                     header.correlationId(), body);
             metrics.responseErrors(ApiKey.API_VERSIONS, (short) 0, body);
