@@ -31,7 +31,7 @@ import java.util.function.ToIntFunction;
  */
 public final class CreatePartitionsHandler implements ApiHandler {
 
-    /** Kafka's message for a topic that a CreatePartitions or CreateTopics request names twice. */
+    /** Kafka's message for a topic that a CreatePartitions, CreateTopics or DeleteTopics request names twice. */
     public static final String DUPLICATE_TOPIC = "Duplicate topic name.";
 
     private final TopicRegistry topics;
