@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -318,26 +319,23 @@ public final class TopicConfig {
     }
 
     private static long parseLong(String key, String value) {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw invalid(key, value, "Not a number of type LONG");
-        }
+        return parse(key, value, Long::parseLong, "LONG");
     }
 
     private static int parseInt(String key, String value) {
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw invalid(key, value, "Not a number of type INT");
-        }
+        return parse(key, value, Integer::parseInt, "INT");
     }
 
     private static double parseDouble(String key, String value) {
+        return parse(key, value, Double::parseDouble, "DOUBLE");
+    }
+
+    /** A number, or ConfigDef's refusal naming the type ({@code type}) it is not. */
+    private static <T> T parse(String key, String value, Function<String, T> parser, String type) {
         try {
-            return Double.parseDouble(value);
+            return parser.apply(value);
         } catch (NumberFormatException e) {
-            throw invalid(key, value, "Not a number of type DOUBLE");
+            throw invalid(key, value, "Not a number of type " + type);
         }
     }
 
