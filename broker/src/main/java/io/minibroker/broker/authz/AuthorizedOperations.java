@@ -90,8 +90,10 @@ public final class AuthorizedOperations {
         switch (request.api()) {
             case METADATA -> metadata(request, answer, operations, cluster);
             case DESCRIBE_CLUSTER -> {
-                if (new DescribeClusterRequestView(request.body()).includeClusterAuthorizedOperations()) {
-                    new DescribeClusterResponseView(answer).clusterAuthorizedOperations(cluster.getAsInt());
+                DescribeClusterResponseView response = new DescribeClusterResponseView(answer);
+                if (new DescribeClusterRequestView(request.body()).includeClusterAuthorizedOperations()
+                        && response.errorCode() == Errors.NONE.code()) {
+                    response.clusterAuthorizedOperations(cluster.getAsInt());
                 }
             }
             case DESCRIBE_GROUPS -> {

@@ -383,6 +383,20 @@ class BrokerNetworkTest {
         }
     }
 
+    /** Kafka's AuthHelper.computeDescribeClusterResponse: a type it does not know is its own error, with its text. */
+    @Test
+    void describeClusterRefusesAnUnknownEndpointTypeAsKafka() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(RawClient.request(ApiKey.DESCRIBE_CLUSTER, (short) 1, 1,
+                    ApiKey.DESCRIBE_CLUSTER.request().newMessage().set("EndpointType", (byte) 7)));
+            Struct answer = client.receive(ApiKey.DESCRIBE_CLUSTER, (short) 1).body();
+
+            assertThat(answer.getInt16("ErrorCode")).isEqualTo(Errors.UNSUPPORTED_ENDPOINT_TYPE.code());
+            assertThat(answer.getString("ErrorMessage")).isEqualTo("Unsupported endpoint type 7");
+            assertThat(answer.getInt32("ControllerId")).as("left at its default").isEqualTo(-1);
+        }
+    }
+
     @Test
     void anOversizedFrameClosesThatConnectionOnlyAndBeforeItsBodyArrives() throws Exception {
         try (RawClient bad = new RawClient(port); RawClient good = new RawClient(port)) {
