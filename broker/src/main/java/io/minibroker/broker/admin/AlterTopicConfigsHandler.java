@@ -5,6 +5,7 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.topic.ConfigurableTopics;
 import io.minibroker.broker.topic.TopicConfig;
+import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
@@ -15,6 +16,8 @@ import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -74,40 +77,86 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
     private record Config(String name, String value, byte operation) {
     }
 
+    /** One resource of either request shape. */
+    private record Resource(byte type, String name, List<Config> configs) {
+    }
+
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         if (api == ApiKey.INCREMENTAL_ALTER_CONFIGS) {
             IncrementalAlterConfigsRequestView alter = new IncrementalAlterConfigsRequestView(request.body());
+            List<Resource> resources = alter.resources().stream().map(resource -> new Resource(
+                    resource.resourceType(), resource.resourceName(), resource.configs().stream().map(config ->
+                            new Config(config.name(), config.value(), config.configOperation())).toList())).toList();
+            List<ConfigurableTopics.Change> changes = alterEach(resources, alter.validateOnly());
             IncrementalAlterConfigsResponseView response = new IncrementalAlterConfigsResponseView();
-            for (IncrementalAlterConfigsRequestView.AlterConfigsResource resource : alter.resources()) {
-                List<Config> configs = resource.configs().stream()
-                        .map(config -> new Config(config.name(), config.value(), config.configOperation())).toList();
-                ConfigurableTopics.Change change = alter(resource.resourceType(), resource.resourceName(), configs,
-                        alter.validateOnly());
-                response.addResponse().resourceType(resource.resourceType()).resourceName(resource.resourceName())
-                        .errorCode(change.error().code()).errorMessage(change.message());
+            for (int i = 0; i < resources.size(); i++) {
+                response.addResponse().resourceType(resources.get(i).type()).resourceName(resources.get(i).name())
+                        .errorCode(changes.get(i).error().code()).errorMessage(changes.get(i).message());
             }
             return CompletableFuture.completedFuture(response.struct());
         }
         AlterConfigsRequestView alter = new AlterConfigsRequestView(request.body());
+        List<Resource> resources = alter.resources().stream().map(resource -> new Resource(resource.resourceType(),
+                resource.resourceName(), resource.configs().stream()
+                        .map(config -> new Config(config.name(), config.value(), SET)).toList())).toList();
+        List<ConfigurableTopics.Change> changes = alterEach(resources, alter.validateOnly());
         AlterConfigsResponseView response = new AlterConfigsResponseView();
-        for (AlterConfigsRequestView.AlterConfigsResource resource : alter.resources()) {
-            List<Config> configs = resource.configs().stream()
-                    .map(config -> new Config(config.name(), config.value(), SET)).toList();
-            ConfigurableTopics.Change change = alter(resource.resourceType(), resource.resourceName(), configs,
-                    alter.validateOnly());
-            response.addResponse().resourceType(resource.resourceType()).resourceName(resource.resourceName())
-                    .errorCode(change.error().code()).errorMessage(change.message());
+        for (int i = 0; i < resources.size(); i++) {
+            response.addResponse().resourceType(resources.get(i).type()).resourceName(resources.get(i).name())
+                    .errorCode(changes.get(i).error().code()).errorMessage(changes.get(i).message());
         }
         return CompletableFuture.completedFuture(response.struct());
     }
 
+    /** Each resource's change, or why not, in the request's order. */
+    private List<ConfigurableTopics.Change> alterEach(List<Resource> resources, boolean validateOnly) {
+        List<ConfigurableTopics.Change> changes = requestRefusals(resources);
+        for (int i = 0; i < resources.size(); i++) {
+            if (changes.get(i) == null) {
+                Resource resource = resources.get(i);
+                changes.set(i, alter(resource.type(), resource.name(), resource.configs(), validateOnly));
+            }
+        }
+        return changes;
+    }
+
+    /**
+     * What Kafka's ConfigAdminManager.preprocess refuses before looking at any resource's type or configs, by index
+     * (null where nothing): a resource named twice (both answered), a config named twice in one resource, a null
+     * value other than an IncrementalAlterConfigs DELETE's.
+     */
+    private static List<ConfigurableTopics.Change> requestRefusals(List<Resource> resources) {
+        List<ConfigurableTopics.Change> refused = new ArrayList<>(Collections.nCopies(resources.size(), null));
+        Map<Map.Entry<Byte, String>, Integer> firstIndex = new HashMap<>();
+        for (int i = 0; i < resources.size(); i++) {
+            Integer first = firstIndex.putIfAbsent(Map.entry(resources.get(i).type(), resources.get(i).name()), i);
+            if (first != null) {
+                ConfigurableTopics.Change twice = new ConfigurableTopics.Change(Errors.INVALID_REQUEST,
+                        "Each resource must appear at most once.");
+                refused.set(first, twice);
+                refused.set(i, twice);
+            }
+        }
+        for (int i = 0; i < resources.size(); i++) {
+            List<Config> configs = resources.get(i).configs();
+            if (refused.get(i) != null) {
+                continue;
+            }
+            String nullValues = nullValuesOutsideDelete(configs);
+            if (configs.stream().map(Config::name).distinct().count() != configs.size()) {
+                refused.set(i, new ConfigurableTopics.Change(Errors.INVALID_REQUEST,
+                        "Error due to duplicate config keys"));
+            } else if (nullValues != null) {
+                refused.set(i, new ConfigurableTopics.Change(Errors.INVALID_REQUEST,
+                        "Null value not supported for : " + nullValues));
+            }
+        }
+        return refused;
+    }
+
     /** Changes one resource's configs, or says why not: the error and message to answer it with. */
     private ConfigurableTopics.Change alter(byte type, String name, List<Config> configs, boolean validateOnly) {
-        String nullValues = api == ApiKey.INCREMENTAL_ALTER_CONFIGS ? nullValuesOutsideDelete(configs) : null;
-        if (nullValues != null) { // Kafka's ConfigAdminManager refuses these before looking at anything else
-            return new ConfigurableTopics.Change(Errors.INVALID_REQUEST, "Null value not supported for : " + nullValues);
-        }
         if (type == ConfigResources.GROUP && groups != null) {
             return alterGroup(name, configs, validateOnly);
         }
@@ -120,23 +169,46 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
             return new ConfigurableTopics.Change(Errors.INVALID_REQUEST,
                     "only topic configs can be changed on this broker");
         }
-        Optional<Map<String, String>> current = topics.overrides(name);
-        if (current.isEmpty()) {
-            return new ConfigurableTopics.Change(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + name + " does not exist");
+        return alterTopic(name, configs, validateOnly);
+    }
+
+    /**
+     * A topic's configs, checked in the order of Kafka's controller (ControllerConfigurationValidator, then the
+     * existence check): its name, the configs it would have, then whether it exists.
+     */
+    private ConfigurableTopics.Change alterTopic(String name, List<Config> configs, boolean validateOnly) {
+        if (name.isEmpty()) {
+            return new ConfigurableTopics.Change(Errors.INVALID_REQUEST, "Default topic resources are not allowed.");
         }
+        String invalidName = TopicRegistry.invalidName(name);
+        if (invalidName != null) {
+            return new ConfigurableTopics.Change(Errors.INVALID_TOPIC_EXCEPTION, invalidName);
+        }
+        Optional<Map<String, String>> current = topics.overrides(name);
         Map<String, String> overrides;
         try {
             overrides = api == ApiKey.INCREMENTAL_ALTER_CONFIGS
-                    ? applyIncrementally(current.get(), configs)
+                    ? applyIncrementally(current.orElse(Map.of()), configs)
                     : replacement(configs);
         } catch (IllegalArgumentException e) {
             return new ConfigurableTopics.Change(Errors.INVALID_CONFIG, e.getMessage());
+        }
+        String invalidConfig = TopicConfig.invalidReason(overrides);
+        if (invalidConfig != null) {
+            return new ConfigurableTopics.Change(Errors.INVALID_CONFIG, invalidConfig);
+        }
+        if (current.isEmpty()) {
+            return new ConfigurableTopics.Change(Errors.UNKNOWN_TOPIC_OR_PARTITION,
+                    "The topic '" + name + "' does not exist.");
         }
         return topics.replaceOverrides(name, overrides, validateOnly);
     }
 
     /** A group's configs: Kafka's INVALID_CONFIG for an unknown name, a bad value, or APPEND/SUBTRACT. */
     private ConfigurableTopics.Change alterGroup(String groupId, List<Config> configs, boolean validateOnly) {
+        if (groupId.isEmpty()) {
+            return new ConfigurableTopics.Change(Errors.INVALID_REQUEST, "Default group resources are not allowed.");
+        }
         Map<String, String> overrides;
         try {
             overrides = api == ApiKey.INCREMENTAL_ALTER_CONFIGS
@@ -170,8 +242,8 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
                 case APPEND, SUBTRACT -> {
                     String listDefault = LIST_DEFAULTS.get(name);
                     if (listDefault == null) {
-                        throw new IllegalArgumentException("Config " + name + " is not a list; it cannot be "
-                                + (operation == APPEND ? "appended to" : "subtracted from"));
+                        throw new IllegalArgumentException("Can't " + (operation == APPEND ? "APPEND" : "SUBTRACT")
+                                + " to key " + name + " because its type is not LIST.");
                     }
                     Set<String> items = listItems(overrides.getOrDefault(name, listDefault));
                     if (operation == APPEND) {

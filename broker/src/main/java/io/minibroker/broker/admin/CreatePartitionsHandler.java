@@ -3,6 +3,7 @@ package io.minibroker.broker.admin;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.topic.PartitionRules;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -14,15 +15,24 @@ import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
 import io.minibroker.protocol.message.view.CreatePartitionsResponseView.CreatePartitionsTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
+import java.util.function.ToIntFunction;
 
 /**
  * CreatePartitions: raises a topic's partition count (never lowers it), with {@code ValidateOnly}; manual
- * assignments may only name this node.
+ * assignments may only name this node. Checked by Kafka's rules ({@link PartitionRules}), as a cluster's controller
+ * checks them.
  */
 public final class CreatePartitionsHandler implements ApiHandler {
+
+    /** Kafka's message for a topic that a CreatePartitions, CreateTopics or DeleteTopics request names twice. */
+    public static final String DUPLICATE_TOPIC = "Duplicate topic name.";
 
     private final TopicRegistry topics;
     private final LocalNode node;
@@ -35,34 +45,51 @@ public final class CreatePartitionsHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         CreatePartitionsRequestView create = new CreatePartitionsRequestView(request.body());
-        CreatePartitionsResponseView response = new CreatePartitionsResponseView();
-        if (PartitionsPerRequest.tooManyToAdd(create,
-                name -> topics.get(name).map(TopicMetadata::partitions).orElse(-1))) {
-            return CompletableFuture.completedFuture(refuseAll(create, response).struct());
-        }
-        for (CreatePartitionsTopic topic : create.topics()) {
-            String name = topic.name();
-            CreatePartitionsTopicResult result = response.addResult().name(name);
-            List<CreatePartitionsAssignment> assignments = topic.assignments();
-            boolean foreignBroker = assignments != null && assignments.stream()
-                    .flatMap(a -> a.brokerIds().stream()).anyMatch(id -> id != node.nodeId());
-            TopicRegistry.Outcome outcome = foreignBroker
-                    ? new TopicRegistry.Outcome(Errors.INVALID_REPLICA_ASSIGNMENT,
-                            "Assignments may only name broker " + node.nodeId(), null)
-                    : topics.addPartitions(name, topic.count(), create.validateOnly());
-            result.errorCode(outcome.error().code()).errorMessage(outcome.message());
-        }
-        return CompletableFuture.completedFuture(response.struct());
+        return CompletableFuture.completedFuture(eachDistinctTopic(create,
+                name -> topics.get(name).map(TopicMetadata::partitions).orElse(-1), (topic, result) -> {
+                    TopicRegistry.Outcome outcome = topics.addPartitions(topic.name(), topic.count(),
+                            replicaLists(topic), node.nodeId(), create.validateOnly());
+                    result.errorCode(outcome.error().code()).errorMessage(outcome.message());
+                }).struct());
     }
 
-    /** Answers every topic POLICY_VIOLATION: the request adds more partitions than Kafka allows in one. */
-    public static CreatePartitionsResponseView refuseAll(CreatePartitionsRequestView request,
-                                                         CreatePartitionsResponseView response) {
+    /**
+     * A CreatePartitions response as Kafka's controller answers: a topic named more than once is answered
+     * INVALID_REQUEST once, first, and left alone; if the others add more partitions in all than Kafka allows
+     * ({@link PartitionsPerRequest}; {@code currentCount} gives a topic's count, -1 for none) each is answered
+     * POLICY_VIOLATION, else {@code add} fills each one's result.
+     */
+    public static CreatePartitionsResponseView eachDistinctTopic(
+            CreatePartitionsRequestView request, ToIntFunction<String> currentCount,
+            BiConsumer<CreatePartitionsTopic, CreatePartitionsTopicResult> add) {
+        CreatePartitionsResponseView response = new CreatePartitionsResponseView();
+        Set<String> seen = new HashSet<>();
+        Set<String> duplicated = new LinkedHashSet<>();
         for (CreatePartitionsTopic topic : request.topics()) {
-            response.addResult().name(topic.name())
-                    .errorCode(Errors.POLICY_VIOLATION.code())
-                    .errorMessage(PartitionsPerRequest.TOO_MANY_FOR_CREATE_PARTITIONS);
+            if (!seen.add(topic.name())) {
+                duplicated.add(topic.name());
+            }
+        }
+        duplicated.forEach(name -> response.addResult().name(name).errorCode(Errors.INVALID_REQUEST.code())
+                .errorMessage(DUPLICATE_TOPIC));
+        List<CreatePartitionsTopic> distinct = request.topics().stream()
+                .filter(topic -> !duplicated.contains(topic.name())).toList();
+        boolean tooMany = PartitionsPerRequest.tooManyToAdd(distinct, currentCount);
+        for (CreatePartitionsTopic topic : distinct) {
+            CreatePartitionsTopicResult result = response.addResult().name(topic.name());
+            if (tooMany) {
+                result.errorCode(Errors.POLICY_VIOLATION.code())
+                        .errorMessage(PartitionsPerRequest.TOO_MANY_FOR_CREATE_PARTITIONS);
+            } else {
+                add.accept(topic, result);
+            }
         }
         return response;
+    }
+
+    /** A topic's manual assignments as one replica list per new partition, or null when the broker places them. */
+    public static List<List<Integer>> replicaLists(CreatePartitionsTopic topic) {
+        List<CreatePartitionsAssignment> given = topic.assignments();
+        return given == null ? null : given.stream().map(CreatePartitionsAssignment::brokerIds).toList();
     }
 }

@@ -4,12 +4,12 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.topic.PartitionRules;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
-import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableReplicaAssignment;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopic;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopicConfig;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView;
@@ -18,6 +18,7 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,10 +29,13 @@ import java.util.function.BiConsumer;
 
 /**
  * CreateTopics, including {@code validateOnly} and manual replica assignments (which on one node may only name
- * this node). Creation writes and fsyncs a few small files, so the broker runs this handler on its disk-io
+ * this node), checked by Kafka's rules ({@link PartitionRules}). Creation writes and fsyncs a few small files, so the broker runs this handler on its disk-io
  * thread ({@link DiskBoundHandler}), never on an event loop.
  */
 public final class CreateTopicsHandler implements ApiHandler {
+
+    /** Kafka's metadata log, which no client may create as a topic. */
+    private static final String CLUSTER_METADATA = "__cluster_metadata";
 
     private final TopicRegistry topics;
     private final LocalNode node;
@@ -51,65 +55,45 @@ public final class CreateTopicsHandler implements ApiHandler {
     }
 
     /**
-     * A CreateTopics response with an entry per requested topic, filled by {@code create} for each name asked
-     * once; a name that appears twice is created in none of its copies and answered INVALID_REQUEST, as Kafka does.
-     * If the others ask for more partitions in all than Kafka allows ({@link PartitionsPerRequest}), none is
-     * created and each is answered POLICY_VIOLATION.
+     * A CreateTopics response as Kafka's controller answers (ControllerApis.createTopics): {@code create} fills the
+     * result of each name asked once, in the request's order; then a name asked more than once is answered once,
+     * INVALID_REQUEST, and {@code __cluster_metadata} INVALID_REQUEST, neither created. If the others ask for more
+     * partitions in all than Kafka allows ({@link PartitionsPerRequest}), none is created and each is answered
+     * POLICY_VIOLATION.
      */
     public static CreateTopicsResponseView eachDistinctTopic(CreateTopicsRequestView request, int defaultPartitions,
                                                              BiConsumer<CreatableTopic, CreatableTopicResult> create) {
         CreateTopicsResponseView response = new CreateTopicsResponseView();
         Set<String> seen = new HashSet<>();
-        Set<String> duplicated = new HashSet<>();
+        Set<String> duplicated = new LinkedHashSet<>();
         for (CreatableTopic topic : request.topics()) {
             if (!seen.add(topic.name())) {
                 duplicated.add(topic.name());
             }
         }
-        List<CreatableTopic> distinct = request.topics().stream()
-                .filter(topic -> !duplicated.contains(topic.name())).toList();
+        List<CreatableTopic> distinct = request.topics().stream().filter(topic -> !duplicated.contains(topic.name())
+                && !topic.name().equals(CLUSTER_METADATA)).toList();
         boolean tooMany = PartitionsPerRequest.tooManyToCreate(distinct, defaultPartitions);
-        for (CreatableTopic topic : request.topics()) {
-            String name = topic.name();
-            CreatableTopicResult result = response.addTopic().name(name);
-            if (duplicated.contains(name)) {
-                fail(result, Errors.INVALID_REQUEST, "Create topics request from client contains a duplicate topic");
-            } else if (tooMany) {
+        for (CreatableTopic topic : distinct) {
+            CreatableTopicResult result = response.addTopic().name(topic.name());
+            if (tooMany) {
                 fail(result, Errors.POLICY_VIOLATION, PartitionsPerRequest.TOO_MANY_FOR_CREATE_TOPICS);
             } else {
                 create.accept(topic, result);
             }
         }
+        duplicated.forEach(name -> fail(response.addTopic().name(name), Errors.INVALID_REQUEST,
+                CreatePartitionsHandler.DUPLICATE_TOPIC));
+        if (seen.contains(CLUSTER_METADATA) && !duplicated.contains(CLUSTER_METADATA)) {
+            fail(response.addTopic().name(CLUSTER_METADATA), Errors.INVALID_REQUEST,
+                    "Creation of internal topic " + CLUSTER_METADATA + " is prohibited.");
+        }
         return response;
     }
 
     private void create(CreatableTopic topic, CreatableTopicResult result, boolean validateOnly) {
-        int partitions = topic.numPartitions();
-        int replicationFactor = topic.replicationFactor();
-        if (!topic.assignments().isEmpty()) {
-            if (countsAlongsideAssignments(topic, result)) {
-                return;
-            }
-            List<List<Integer>> replicas = replicasByPartition(topic, result);
-            if (replicas == null) {
-                return;
-            }
-            for (List<Integer> brokers : replicas) {
-                if (brokers.isEmpty() || brokers.stream().anyMatch(id -> id != node.nodeId())) {
-                    fail(result, Errors.INVALID_REPLICA_ASSIGNMENT,
-                            "Replica assignment " + brokers + " names brokers other than " + node.nodeId());
-                    return;
-                }
-            }
-            partitions = replicas.size();
-            replicationFactor = replicas.get(0).size();
-        }
-        Map<String, String> overrides = new LinkedHashMap<>();
-        for (CreatableTopicConfig config : topic.configs()) {
-            overrides.put(config.name(), config.value());
-        }
-        TopicRegistry.Outcome outcome = topics.create(topic.name(), partitions, replicationFactor,
-                overrides, validateOnly);
+        TopicRegistry.Outcome outcome = topics.create(topic.name(), newTopic(topic, brokerConfig),
+                overrides(topic), validateOnly);
         if (outcome.error() != Errors.NONE) {
             fail(result, outcome.error(), outcome.message());
             return;
@@ -120,52 +104,44 @@ public final class CreateTopicsHandler implements ApiHandler {
         listConfigs(result, brokerConfig, outcome.topic().configOverrides());
     }
 
-    /** Lists a created topic's configs in its result (v5+), as Kafka does: each with its value and source. */
-    public static void listConfigs(CreatableTopicResult result, BrokerConfig brokerConfig, Map<String, String> overrides) {
-        TopicConfig.effective(brokerConfig, overrides).forEach((key, value) -> result.addConfig()
-                .name(key)
-                .value(value)
-                .readOnly(false)
-                .configSource(overrides.containsKey(key)
-                        ? ConfigResources.DYNAMIC_TOPIC_CONFIG : ConfigResources.DEFAULT_CONFIG)
-                .isSensitive(false));
+    /** A topic's counts and manual assignments as asked, with the broker's defaults for a -1. */
+    public static PartitionRules.NewTopic newTopic(CreatableTopic topic, BrokerConfig brokerConfig) {
+        return new PartitionRules.NewTopic(topic.numPartitions(), topic.replicationFactor(),
+                topic.assignments().stream().map(a -> new PartitionRules.ManualAssignment(a.partitionIndex(),
+                        a.brokerIds())).toList(),
+                brokerConfig.get(BrokerConfig.NUM_PARTITIONS), brokerConfig.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR));
     }
 
-    /** Answers INVALID_REQUEST, and true, if a topic has both counts and replica assignments, as Kafka refuses. */
-    public static boolean countsAlongsideAssignments(CreatableTopic topic, CreatableTopicResult result) {
-        boolean both = !topic.assignments().isEmpty()
-                && (topic.numPartitions() != -1 || topic.replicationFactor() != -1);
-        if (both) {
-            fail(result, Errors.INVALID_REQUEST,
-                    "Both numPartitions or replicationFactor and replicasAssignments were set.");
+    /** A topic's config overrides as asked. */
+    public static Map<String, String> overrides(CreatableTopic topic) {
+        Map<String, String> overrides = new LinkedHashMap<>();
+        for (CreatableTopicConfig config : topic.configs()) {
+            overrides.put(config.name(), config.value());
         }
-        return both;
+        return overrides;
     }
 
     /**
-     * A topic's manual replica assignments as one replica list per partition, partition 0's first: each names its
-     * partition (PartitionIndex), in whatever order the request lists them (kafka-clients lists a map's entries).
-     * Answers INVALID_REPLICA_ASSIGNMENT, and null, when a partition is named twice or the partitions are not
-     * 0, 1, 2, ..., with Kafka's messages.
+     * Lists a created topic's configs in its result (v5+), as Kafka's KafkaConfigSchema.resolveEffectiveTopicConfigs
+     * does, by name: each with its value and where it comes from — the topic's own override, else the first broker
+     * synonym set in the broker's file (this broker has no dynamic broker configs), else the default.
      */
-    public static List<List<Integer>> replicasByPartition(CreatableTopic topic, CreatableTopicResult result) {
-        Map<Integer, List<Integer>> byPartition = new TreeMap<>();
-        for (CreatableReplicaAssignment assignment : topic.assignments()) {
-            int partition = assignment.partitionIndex();
-            if (byPartition.put(partition, assignment.brokerIds()) != null) {
-                fail(result, Errors.INVALID_REPLICA_ASSIGNMENT,
-                        "Found multiple manual partition assignments for partition " + partition);
-                return null;
-            }
+    public static void listConfigs(CreatableTopicResult result, BrokerConfig brokerConfig, Map<String, String> overrides) {
+        new TreeMap<>(TopicConfig.effective(brokerConfig, overrides)).forEach((key, value) -> result.addConfig()
+                .name(key)
+                .value(value)
+                .readOnly(false)
+                .configSource(source(key, overrides, brokerConfig))
+                .isSensitive(false));
+    }
+
+    private static byte source(String key, Map<String, String> overrides, BrokerConfig brokerConfig) {
+        if (overrides.containsKey(key)) {
+            return ConfigResources.DYNAMIC_TOPIC_CONFIG;
         }
-        for (int partition = 0; partition < byPartition.size(); partition++) {
-            if (!byPartition.containsKey(partition)) {
-                fail(result, Errors.INVALID_REPLICA_ASSIGNMENT,
-                        "partitions should be a consecutive 0-based integer sequence");
-                return null;
-            }
-        }
-        return List.copyOf(byPartition.values());
+        boolean setInFile = TopicConfig.brokerSynonyms(key).stream()
+                .anyMatch(synonym -> synonym.key() != null && brokerConfig.isSet(synonym.key()));
+        return setInFile ? ConfigResources.STATIC_BROKER_CONFIG : ConfigResources.DEFAULT_CONFIG;
     }
 
     public static void fail(CreatableTopicResult result, Errors error, String message) {

@@ -36,6 +36,7 @@ import java.util.function.Function;
 public final class DeleteTopicsHandler implements ApiHandler {
 
     private static final int DELETION_DISABLED_ERROR_FROM_VERSION = 3;
+    private static final int ERROR_MESSAGE_FROM_VERSION = 5;
     private static final int TOPIC_IDS_FROM_VERSION = 6;
 
     private final DeletableTopics topics;
@@ -50,8 +51,18 @@ public final class DeleteTopicsHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         DeleteTopicsRequestView delete = new DeleteTopicsRequestView(request.body());
         DeleteTopicsResponseView response = new DeleteTopicsResponseView();
-        Errors disabled = deleteEnabled ? null : request.version() < DELETION_DISABLED_ERROR_FROM_VERSION
-                ? Errors.INVALID_REQUEST : Errors.TOPIC_DELETION_DISABLED;
+        if (!deleteEnabled) {
+            // Kafka refuses the request whole (DeleteTopicsRequest.getErrorResponse): every entry, repeats included.
+            Errors disabled = request.version() < DELETION_DISABLED_ERROR_FROM_VERSION
+                    ? Errors.INVALID_REQUEST : Errors.TOPIC_DELETION_DISABLED;
+            if (request.version() < TOPIC_IDS_FROM_VERSION) {
+                delete.topicNames().forEach(name -> response.addResponse().name(name).errorCode(disabled.code()));
+            } else {
+                delete.topics().forEach(state -> response.addResponse().name(state.name())
+                        .topicId(state.topicId()).errorCode(disabled.code()));
+            }
+            return CompletableFuture.completedFuture(response.struct());
+        }
         if (request.version() < TOPIC_IDS_FROM_VERSION) {
             Set<String> duplicated = duplicates(delete.topicNames(), name -> name);
             Set<String> answered = new HashSet<>();
@@ -59,9 +70,14 @@ public final class DeleteTopicsHandler implements ApiHandler {
                 if (!answered.add(name)) {
                     continue;
                 }
-                Errors error = disabled != null ? disabled
-                        : duplicated.contains(name) ? Errors.INVALID_REQUEST : topics.delete(name);
-                response.addResponse().name(name).errorCode(error.code());
+                DeletableTopicResult result = response.addResponse().name(name);
+                if (!duplicated.contains(name)) {
+                    result.errorCode(topics.delete(name).code());
+                } else if (request.version() >= ERROR_MESSAGE_FROM_VERSION) {
+                    refuse(result, CreatePartitionsHandler.DUPLICATE_TOPIC);
+                } else {
+                    result.errorCode(Errors.INVALID_REQUEST.code());
+                }
             }
             return CompletableFuture.completedFuture(response.struct());
         }
@@ -72,19 +88,17 @@ public final class DeleteTopicsHandler implements ApiHandler {
         for (DeleteTopicState state : requested) {
             String name = state.name();
             UUID id = state.topicId();
-            if (!answered.add(key(state)) || (disabled == null && name == null && alsoNamed.contains(id)
+            if (!answered.add(key(state)) || (name == null && alsoNamed.contains(id)
                     && !duplicated.contains(key(state)))) {
                 continue;
             }
             DeletableTopicResult result = response.addResponse().name(name).topicId(id);
-            if (disabled != null) {
-                result.errorCode(disabled.code());
-            } else if (name == null && id.equals(TopicIds.ZERO)) {
+            if (name == null && id.equals(TopicIds.ZERO)) {
                 refuse(result, "Neither topic name nor id were specified.");
             } else if (name != null && !id.equals(TopicIds.ZERO)) {
                 refuse(result, "You may not specify both topic name and topic id.");
             } else if (duplicated.contains(key(state))) {
-                refuse(result, name != null ? "Duplicate topic name." : "Duplicate topic id.");
+                refuse(result, name != null ? CreatePartitionsHandler.DUPLICATE_TOPIC : "Duplicate topic id.");
             } else if (name != null && topics.idOf(name).filter(alsoNamed::contains).isPresent()) {
                 result.topicId(topics.idOf(name).get()); // Kafka names the id it maps to
                 refuse(result, "The provided topic name maps to an ID that was already supplied.");

@@ -9,6 +9,7 @@ import io.minibroker.broker.config.DynamicBrokerConfig;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.topic.TopicConfig;
+import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
@@ -114,6 +115,11 @@ public final class DescribeConfigsHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response.struct());
     }
 
+    /** Whether a config is among the keys asked for: null or none asked means every one, as Kafka's ConfigHelper. */
+    private static boolean asked(List<String> keys, String name) {
+        return keys == null || keys.isEmpty() || keys.contains(name);
+    }
+
     /** As Kafka reads a broker resource name (Scala's toInt). */
     private static boolean isInteger(String name) {
         try {
@@ -125,15 +131,20 @@ public final class DescribeConfigsHandler implements ApiHandler {
     }
 
     private void describeTopic(String name, List<String> keys, DescribeConfigsResult result, boolean includeSynonyms) {
+        String invalidName = TopicRegistry.invalidName(name);
+        if (invalidName != null) {
+            result.errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()).errorMessage(invalidName);
+            return;
+        }
         Optional<Map<String, String>> found = topicOverrides.apply(name);
         if (found.isEmpty()) {
-            result.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
-                    .errorMessage("Topic " + name + " does not exist");
+            // Kafka's ConfigHelper answers the code alone.
+            result.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).errorMessage(null);
             return;
         }
         Map<String, String> overrides = found.get();
         TopicConfig.effective(config, overrides).forEach((key, value) -> {
-            if (keys == null || keys.contains(key)) {
+            if (asked(keys, key)) {
                 List<Synonym> synonyms = new ArrayList<>();
                 if (overrides.containsKey(key)) {
                     synonyms.add(new Synonym(key, value, ConfigResources.DYNAMIC_TOPIC_CONFIG));
@@ -157,9 +168,13 @@ public final class DescribeConfigsHandler implements ApiHandler {
      */
     private void describeGroup(String groupId, List<String> keys, DescribeConfigsResult result,
                                boolean includeSynonyms) {
+        if (groupId.isEmpty()) {
+            result.errorCode(Errors.INVALID_REQUEST.code()).errorMessage("Group name must not be empty");
+            return;
+        }
         Map<String, String> overrides = groups.overrides(groupId);
         groups.effective(groupId).forEach((name, value) -> {
-            if (keys != null && !keys.contains(name)) {
+            if (!asked(keys, name)) {
                 return;
             }
             List<Synonym> synonyms = new ArrayList<>();

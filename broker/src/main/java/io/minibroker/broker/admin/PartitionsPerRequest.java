@@ -1,10 +1,10 @@
 package io.minibroker.broker.admin;
 
-import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView.CreatePartitionsTopic;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopic;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.function.ToIntFunction;
 
 /**
@@ -48,9 +48,9 @@ public final class PartitionsPerRequest {
      * Whether CreatePartitions' topics add more than {@link #MAX} partitions in all to the topics that exist;
      * {@code currentCount} gives a topic's partition count, or -1 if there is no such topic.
      */
-    public static boolean tooManyToAdd(CreatePartitionsRequestView request, ToIntFunction<String> currentCount) {
+    public static boolean tooManyToAdd(List<CreatePartitionsTopic> topics, ToIntFunction<String> currentCount) {
         long total = 0;
-        for (CreatePartitionsTopic topic : request.topics()) {
+        for (CreatePartitionsTopic topic : topics) {
             int current = currentCount.applyAsInt(topic.name());
             if (current >= 0) {
                 total += Math.max(0L, (long) topic.count() - current);

@@ -8,6 +8,7 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.regex.Pattern;
 
 /**
  * ApiVersions: the advertised table, and (v3+) the features: {@code share.version} at 1 (share groups on), and
@@ -29,6 +30,10 @@ public final class ApiVersionsHandler implements ApiHandler {
     public static final String SHARE_VERSION = "share.version";
     private static final short SHARE_VERSION_LEVEL = 1;
 
+    /** KIP-511's form of a client software name or version: starts and ends with a letter or digit. */
+    private static final Pattern SOFTWARE_NAME_OR_VERSION =
+            Pattern.compile("[a-zA-Z0-9](?:[a-zA-Z0-9\\-.]*[a-zA-Z0-9])?");
+
     private final SupportedApis apis;
     private final String clusterId;
     private final int nodeId;
@@ -43,6 +48,11 @@ public final class ApiVersionsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        if (!namesSoftwareValidly(request)) {
+            // Kafka's ApiVersionsRequest.isValid failing: INVALID_REQUEST, and nothing advertised.
+            return CompletableFuture.completedFuture(
+                    new ApiVersionsResponseView().errorCode(Errors.INVALID_REQUEST.code()).struct());
+        }
         ApiVersionsResponseView body = apis.fillApiVersions(new ApiVersionsResponseView(),
                 expectsAnotherBroker(request) ? Errors.REBOOTSTRAP_REQUIRED : Errors.NONE);
         body.addSupportedFeature().name(TRANSACTION_VERSION).minVersion((short) 0).maxVersion(MAX_TRANSACTION_VERSION);
@@ -57,6 +67,16 @@ public final class ApiVersionsHandler implements ApiHandler {
         body.addFinalizedFeature().name(SHARE_VERSION).minVersionLevel(SHARE_VERSION_LEVEL)
                 .maxVersionLevel(SHARE_VERSION_LEVEL);
         return CompletableFuture.completedFuture(body.struct());
+    }
+
+    /** From v3 (KIP-511) the client's software name and version must each be letters, digits, '-' and '.'. */
+    private static boolean namesSoftwareValidly(Request request) {
+        if (request.version() < 3) {
+            return true;
+        }
+        ApiVersionsRequestView asked = new ApiVersionsRequestView(request.body());
+        return SOFTWARE_NAME_OR_VERSION.matcher(asked.clientSoftwareName()).matches()
+                && SOFTWARE_NAME_OR_VERSION.matcher(asked.clientSoftwareVersion()).matches();
     }
 
     private boolean expectsAnotherBroker(Request request) {

@@ -77,6 +77,18 @@ public final class SupportedApis {
     }
 
     /**
+     * The answer to an ApiVersions of a version this broker does not know (KIP-511, as Kafka's
+     * ApiVersionsRequest.getErrorResponse): UNSUPPORTED_VERSION with the ApiVersions range only, for the client to
+     * retry at a version both know.
+     */
+    public ApiVersionsResponseView unsupportedApiVersions() {
+        ApiVersionsResponseView body = new ApiVersionsResponseView().errorCode(Errors.UNSUPPORTED_VERSION.code());
+        Entry entry = entries.get(ApiKey.API_VERSIONS);
+        body.addApiKey().apiKey(entry.api().id()).minVersion(entry.minVersion()).maxVersion(maxVersion(entry));
+        return body;
+    }
+
+    /**
      * Advertises and accepts {@code api} only up to {@code maxVersion} from now on, as an older broker would (a
      * request above it is refused as an unadvertised version is); a cap above the table's maximum changes nothing.
      */

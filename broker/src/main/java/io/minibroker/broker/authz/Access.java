@@ -11,7 +11,6 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
@@ -74,7 +73,7 @@ final class Access {
      */
     int authorizedOperations(ResourceType type, String name) {
         int bits = 0;
-        for (AclOperation operation : SUPPORTED.get(type)) {
+        for (AclOperation operation : AuthorizedOperations.SUPPORTED.get(type)) {
             if (allowed(operation, type, name)) {
                 bits |= 1 << operation.code();
             }
@@ -88,16 +87,10 @@ final class Access {
                 ? authorizedOperations(ResourceType.CLUSTER, AclBinding.CLUSTER_NAME) : 0;
     }
 
-    /** The operations Kafka's AclEntry.supportedOperations names per resource type. */
-    private static final Map<ResourceType, List<AclOperation>> SUPPORTED = Map.of(
-            ResourceType.TOPIC, List.of(AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE,
-                    AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE_CONFIGS,
-                    AclOperation.ALTER_CONFIGS),
-            ResourceType.GROUP, List.of(AclOperation.READ, AclOperation.DESCRIBE, AclOperation.DELETE,
-                    AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS),
-            ResourceType.CLUSTER, List.of(AclOperation.CREATE, AclOperation.CLUSTER_ACTION,
-                    AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE,
-                    AclOperation.ALTER, AclOperation.DESCRIBE));
+    /** The authorized-operations fields the request asks for, filled in its answer with this principal's. */
+    void fillAuthorizedOperations(Struct answer) {
+        AuthorizedOperations.fill(request, answer, this::authorizedOperations, this::clusterAuthorizedOperations);
+    }
 
     /** Serves the request as it stands. */
     CompletionStage<Struct> serve() {

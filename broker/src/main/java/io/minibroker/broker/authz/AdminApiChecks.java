@@ -14,7 +14,6 @@ import io.minibroker.protocol.message.view.CreateTopicsResponseView;
 import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
 import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
 import io.minibroker.protocol.message.view.DescribeClusterRequestView;
-import io.minibroker.protocol.message.view.DescribeClusterResponseView;
 import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
 import io.minibroker.protocol.message.view.DescribeConfigsResponseView;
 import io.minibroker.protocol.message.view.DescribeLogDirsResponseView;
@@ -229,8 +228,7 @@ final class AdminApiChecks {
         if (!new DescribeClusterRequestView(access.request().body()).includeClusterAuthorizedOperations()) {
             return access.serve();
         }
-        return access.serveFiltered(answer -> new DescribeClusterResponseView(answer)
-                .clusterAuthorizedOperations(access.clusterAuthorizedOperations()));
+        return access.serveFiltered(access::fillAuthorizedOperations);
     }
 
     /** An API answered with a top-level error code that needs {@code operation} on the cluster. */

@@ -44,7 +44,6 @@ final class GroupApiChecks {
     private static final short SHARE_KEYS_FROM_VERSION = 6;
     private static final short BATCHED_FIND_COORDINATOR_VERSION = 4;
     private static final short OFFSET_COMMIT_TOPIC_IDS_FROM_VERSION = 10;
-    private static final short DESCRIBE_GROUPS_OPERATIONS_FROM_VERSION = 3;
     /** Kafka's message for a described group whose assignments name a topic the principal may not describe. */
     static final String UNAUTHORIZED_ASSIGNMENT =
             "The group has described topic(s) that the client is not authorized to describe.";
@@ -154,18 +153,11 @@ final class GroupApiChecks {
     /** DESCRIBE on each group; the authorized operations of each described group when asked for (v3+). */
     CompletionStage<Struct> describeGroups(Access access) {
         DescribeGroupsRequestView body = new DescribeGroupsRequestView(access.request().body());
-        boolean operations = access.request().version() >= DESCRIBE_GROUPS_OPERATIONS_FROM_VERSION
-                && body.includeAuthorizedOperations();
         return access.serveAllowed(body.groups(), group -> groupAllowed(access, AclOperation.DESCRIBE, group) ? null
                 : Errors.GROUP_AUTHORIZATION_FAILED, body::groups, (answer, refused) -> new DescribeGroupsResponseView(
                 answer).addGroup().groupId(refused.item()).errorCode(refused.error().code()).groupState("")
                 .protocolType("").protocolData("")).thenApply(answer -> {
-                    if (operations) {
-                        new DescribeGroupsResponseView(answer).groups().stream()
-                                .filter(g -> g.errorCode() == Errors.NONE.code())
-                                .forEach(g -> g.authorizedOperations(access.authorizedOperations(ResourceType.GROUP,
-                                        g.groupId())));
-                    }
+                    access.fillAuthorizedOperations(answer);
                     return answer;
                 });
     }
@@ -222,11 +214,8 @@ final class GroupApiChecks {
                 ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groupIds, (answer, refused) ->
                 new ConsumerGroupDescribeResponseView(answer).addGroup().groupId(refused.item())
                         .errorCode(refused.error().code())).thenApply(answer -> {
+                            access.fillAuthorizedOperations(answer);
                             new ConsumerGroupDescribeResponseView(answer).groups().forEach(group -> {
-                                if (body.includeAuthorizedOperations() && group.errorCode() == Errors.NONE.code()) {
-                                    group.authorizedOperations(access.authorizedOperations(ResourceType.GROUP,
-                                            group.groupId()));
-                                }
                                 if (group.members().stream().flatMap(m -> Stream.of(m.assignment(),
                                         m.targetAssignment())).flatMap(a -> a.topicPartitions().stream())
                                         .anyMatch(tp -> !access.allowed(AclOperation.DESCRIBE, ResourceType.TOPIC,

@@ -70,11 +70,8 @@ final class ShareGroupApiChecks {
                 ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groupIds, (answer, refused) ->
                 new ShareGroupDescribeResponseView(answer).addGroup().groupId(refused.item())
                         .errorCode(refused.error().code())).thenApply(answer -> {
+                            access.fillAuthorizedOperations(answer);
                             new ShareGroupDescribeResponseView(answer).groups().forEach(group -> {
-                                if (body.includeAuthorizedOperations() && group.errorCode() == Errors.NONE.code()) {
-                                    group.authorizedOperations(access.authorizedOperations(ResourceType.GROUP,
-                                            group.groupId()));
-                                }
                                 if (group.members().stream().flatMap(m -> m.assignment().topicPartitions().stream())
                                         .anyMatch(tp -> !topicAllowed(access, AclOperation.DESCRIBE,
                                                 tp.topicName()))) {

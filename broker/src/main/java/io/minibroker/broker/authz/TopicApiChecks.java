@@ -39,8 +39,6 @@ final class TopicApiChecks {
     private static final short PRODUCE_TOPIC_IDS_FROM_VERSION = 13;
     private static final short FETCH_TOPIC_IDS_FROM_VERSION = 13;
     private static final short FETCH_REPLICA_STATE_FROM_VERSION = 15;
-    private static final short METADATA_AUTHORIZED_OPERATIONS_FROM_VERSION = 8;
-    private static final short METADATA_CLUSTER_OPERATIONS_UNTIL_VERSION = 10;
 
     private final TopicFacts topics;
 
@@ -177,34 +175,9 @@ final class TopicApiChecks {
      */
     CompletionStage<Struct> metadata(Access access) {
         return metadataServed(access).thenApply(answer -> {
-            addAuthorizedOperations(access, answer);
+            access.fillAuthorizedOperations(answer);
             return answer;
         });
-    }
-
-    /**
-     * The authorized operations a Metadata request asks for (v8+): each topic's that was looked up, and the
-     * cluster's (v8 to v10).
-     */
-    private static void addAuthorizedOperations(Access access, Struct answer) {
-        Request request = access.request();
-        MetadataRequestView body = new MetadataRequestView(request.body());
-        if (request.version() < METADATA_AUTHORIZED_OPERATIONS_FROM_VERSION) {
-            return;
-        }
-        MetadataResponseView response = new MetadataResponseView(answer);
-        if (request.version() <= METADATA_CLUSTER_OPERATIONS_UNTIL_VERSION && body.includeClusterAuthorizedOperations()) {
-            response.clusterAuthorizedOperations(access.clusterAuthorizedOperations());
-        }
-        if (body.includeTopicAuthorizedOperations()) {
-            // Kafka's KafkaApis fills in every topic it looked up, whatever its error (LEADER_NOT_AVAILABLE,
-            // UNKNOWN_TOPIC_OR_PARTITION, INVALID_TOPIC_EXCEPTION), but not the refused ones or the unknown ids.
-            response.topics().stream().filter(t -> t.name() != null
-                            && t.errorCode() != Errors.TOPIC_AUTHORIZATION_FAILED.code()
-                            && t.errorCode() != Errors.UNKNOWN_TOPIC_ID.code())
-                    .forEach(t -> t.topicAuthorizedOperations(access.authorizedOperations(ResourceType.TOPIC,
-                            t.name())));
-        }
     }
 
     private CompletionStage<Struct> metadataServed(Access access) {

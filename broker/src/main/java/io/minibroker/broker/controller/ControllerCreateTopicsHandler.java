@@ -9,13 +9,9 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopic;
-import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopicConfig;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView.CreatableTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -37,7 +33,6 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
     private final BrokerMembership membership;
     private final BrokerConfig config;
     private final int defaultPartitions;
-    private final int defaultReplicationFactor;
 
     public ControllerCreateTopicsHandler(TopicAssignments assignments, ImageVersion version,
                                          BrokerMembership membership, BrokerConfig config) {
@@ -46,7 +41,6 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
         this.membership = membership;
         this.config = config;
         this.defaultPartitions = config.get(BrokerConfig.NUM_PARTITIONS);
-        this.defaultReplicationFactor = config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR);
     }
 
     @Override
@@ -64,23 +58,8 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
 
     /** Creates one topic, filling its result; adds the replicas of a topic it created to {@code created}. */
     private void create(CreatableTopic topic, CreatableTopicResult result, boolean validateOnly, Set<Integer> created) {
-        if (CreateTopicsHandler.countsAlongsideAssignments(topic, result)) {
-            return;
-        }
-        int partitions = topic.numPartitions();
-        int replicationFactor = topic.replicationFactor();
-        List<List<Integer>> replicas = CreateTopicsHandler.replicasByPartition(topic, result);
-        if (replicas == null) {
-            return;
-        }
-        Map<String, String> configs = new LinkedHashMap<>();
-        for (CreatableTopicConfig config : topic.configs()) {
-            configs.put(config.name(), config.value());
-        }
-        TopicAssignments.Outcome outcome = assignments.create(topic.name(),
-                partitions == -1 ? defaultPartitions : partitions,
-                replicationFactor == -1 ? defaultReplicationFactor : replicationFactor, replicas, configs,
-                validateOnly);
+        TopicAssignments.Outcome outcome = assignments.create(topic.name(), CreateTopicsHandler.newTopic(topic, config),
+                CreateTopicsHandler.overrides(topic), validateOnly);
         if (outcome.error() != Errors.NONE) {
             CreateTopicsHandler.fail(result, outcome.error(), outcome.message());
             return;

@@ -10,6 +10,7 @@ import io.minibroker.broker.topic.ConfigurableTopics;
 import io.minibroker.broker.topic.DeletableTopics;
 import io.minibroker.broker.topic.ElectableTopics;
 import io.minibroker.broker.topic.ElectableTopics.ElectionResult;
+import io.minibroker.broker.topic.PartitionRules;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -92,12 +93,11 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     }
 
     /**
-     * Creates a topic of {@code partitions} partitions of {@code replicationFactor} replicas each, or with these
-     * replica lists (one per partition) when {@code assignments} is not empty, and these config overrides; checks
+     * Creates a topic as CreateTopics asks ({@code request}: its counts or replica lists) with these config
+     * overrides, checked in the order of Kafka's controller: name, existence, configs, then counts and lists; checks
      * only, if {@code validateOnly}.
      */
-    public synchronized Outcome create(String name, int partitions, int replicationFactor,
-                                       List<List<Integer>> assignments, Map<String, String> configs,
+    public synchronized Outcome create(String name, PartitionRules.NewTopic request, Map<String, String> configs,
                                        boolean validateOnly) {
         String invalidName = TopicRegistry.invalidName(name);
         if (invalidName != null) {
@@ -106,32 +106,26 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         if (topics.containsKey(name)) {
             return Outcome.failed(Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
         }
+        String invalidConfig = TopicConfig.invalidReason(configs);
+        if (invalidConfig != null) {
+            return Outcome.failed(Errors.INVALID_CONFIG, invalidConfig);
+        }
         List<Integer> live = membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
+        PartitionRules.Refusal refused = request.refusal(live);
+        if (refused != null) {
+            return Outcome.failed(refused.error(), refused.message());
+        }
         List<List<Integer>> replicas;
-        if (assignments.isEmpty()) {
-            if (partitions < 1) {
-                return Outcome.failed(Errors.INVALID_PARTITIONS, "Number of partitions must be larger than 0.");
-            }
-            if (replicationFactor < 1) {
-                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR,
-                        "Replication factor must be larger than 0.");
-            }
+        if (request.assignments().isEmpty()) {
+            int replicationFactor = request.replicas();
             if (replicationFactor > live.size()) {
                 return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
                         + replicationFactor + " time(s): The target replication factor of " + replicationFactor
                         + " cannot be reached because only " + live.size() + " broker(s) are registered.");
             }
-            replicas = roundRobin(live, 0, partitions, replicationFactor);
+            replicas = roundRobin(live, 0, request.partitions(), replicationFactor);
         } else {
-            String invalid = invalidAssignments(assignments, assignments.get(0).size(), live);
-            if (invalid != null) {
-                return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, invalid);
-            }
-            replicas = assignments;
-        }
-        String invalidConfig = TopicConfig.invalidReason(configs);
-        if (invalidConfig != null) {
-            return Outcome.failed(Errors.INVALID_CONFIG, invalidConfig);
+            replicas = request.replicaLists();
         }
         List<PartitionImage> partitionImages = new ArrayList<>();
         for (int partition = 0; partition < replicas.size(); partition++) {
@@ -140,23 +134,6 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         TopicImage topic = new TopicImage(name, TopicIds.random(), partitionImages, configs);
         return validateOnly ? new Outcome(Errors.NONE, null, topic)
                 : saveAndInstall(topic, new int[partitionImages.size()]);
-    }
-
-    /** Why manual replica lists are refused (each must have {@code replicationFactor} distinct live brokers), or null. */
-    private static String invalidAssignments(List<List<Integer>> assignments, int replicationFactor,
-                                             List<Integer> live) {
-        for (List<Integer> assignment : assignments) {
-            if (assignment.size() != replicationFactor) {
-                return "All partitions should have the same number of replicas: " + assignment + " has "
-                        + assignment.size() + ", not " + replicationFactor + ".";
-            }
-            if (assignment.isEmpty() || assignment.stream().distinct().count() != assignment.size()
-                    || !live.containsAll(assignment)) {
-                return "Replica assignment " + assignment
-                        + " is empty, repeats a broker or names a broker that is not live (live: " + live + ")";
-            }
-        }
-        return null;
     }
 
     /** Replica lists for partitions {@code first} to {@code end - 1}, round-robin from where the next topic starts. */
@@ -185,15 +162,13 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
             return Outcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
         }
         int current = topic.partitions().size();
-        if (count < current) {
-            return Outcome.failed(Errors.INVALID_PARTITIONS, "The topic " + name + " currently has " + current
-                    + " partition(s); " + count + " would not be an increase.");
-        }
-        if (count == current) {
-            return Outcome.failed(Errors.INVALID_PARTITIONS, "Topic already has " + current + " partition(s).");
-        }
         int replicationFactor = topic.partitions().get(0).replicas().size();
         List<Integer> live = membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
+        PartitionRules.Refusal refused = PartitionRules.increase(name, current, count, assignments,
+                replicationFactor, live);
+        if (refused != null) {
+            return Outcome.failed(refused.error(), refused.message());
+        }
         List<List<Integer>> replicas;
         if (assignments == null) {
             if (replicationFactor > live.size()) {
@@ -203,14 +178,6 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
             }
             replicas = roundRobin(live, current, count, replicationFactor);
         } else {
-            if (assignments.size() != count - current) {
-                return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + (count - current)
-                        + " additional partition(s), but only " + assignments.size() + " assignment(s) were specified.");
-            }
-            String invalid = invalidAssignments(assignments, replicationFactor, live);
-            if (invalid != null) {
-                return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, invalid);
-            }
             replicas = assignments;
         }
         List<PartitionImage> partitions = new ArrayList<>(topic.partitions());

@@ -13,12 +13,13 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * DescribeCluster: the same picture as Metadata without topics. This node answers on broker listeners, so a
- * request for controller endpoints (endpoint type 2, v1+) gets MISMATCHED_ENDPOINT_TYPE, as a Kafka broker
- * listener answers it.
+ * request for controller endpoints (endpoint type 2, v1+) gets MISMATCHED_ENDPOINT_TYPE and one for a type Kafka does
+ * not know UNSUPPORTED_ENDPOINT_TYPE, as a Kafka broker listener answers them.
  */
 public final class DescribeClusterHandler implements ApiHandler {
 
     private static final byte BROKER_ENDPOINTS = 1;
+    private static final byte CONTROLLER_ENDPOINTS = 2;
 
     private final String clusterId;
     private final BrokerDirectory brokers;
@@ -30,20 +31,25 @@ public final class DescribeClusterHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        byte endpointType = new DescribeClusterRequestView(request.body()).endpointType();
+        if (endpointType != BROKER_ENDPOINTS) {
+            // As Kafka's AuthHelper.computeDescribeClusterResponse: INVALID_REQUEST at v0, and nothing else told.
+            boolean known = endpointType == CONTROLLER_ENDPOINTS;
+            Errors error = request.version() == 0 ? Errors.INVALID_REQUEST
+                    : known ? Errors.MISMATCHED_ENDPOINT_TYPE : Errors.UNSUPPORTED_ENDPOINT_TYPE;
+            return CompletableFuture.completedFuture(new DescribeClusterResponseView().errorCode(error.code())
+                    .errorMessage(known ? "The request was sent to an endpoint of type BROKER, but we wanted an"
+                            + " endpoint of type CONTROLLER" : "Unsupported endpoint type " + endpointType)
+                    .struct());
+        }
         DescribeClusterResponseView response = new DescribeClusterResponseView()
                 .clusterId(clusterId)
                 .controllerId(brokers.controllerId());
-        byte endpointType = new DescribeClusterRequestView(request.body()).endpointType();
-        if (endpointType != BROKER_ENDPOINTS) {
-            response.errorCode(Errors.MISMATCHED_ENDPOINT_TYPE.code())
-                    .errorMessage("this listener serves broker endpoints");
-        } else {
-            for (BrokerDirectory.ListedBroker broker : brokers.brokers(context.listenerName())) {
-                response.addBroker()
-                        .brokerId(broker.id())
-                        .host(broker.host())
-                        .port(broker.port());
-            }
+        for (BrokerDirectory.ListedBroker broker : brokers.brokers(context.listenerName())) {
+            response.addBroker()
+                    .brokerId(broker.id())
+                    .host(broker.host())
+                    .port(broker.port());
         }
         return CompletableFuture.completedFuture(response.struct());
     }

@@ -12,8 +12,13 @@ import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -32,6 +37,7 @@ import java.util.concurrent.Executor;
  */
 public final class MetadataHandler implements ApiHandler {
 
+    private static final Logger LOG = LoggerFactory.getLogger(MetadataHandler.class);
     private static final int LEADER_EPOCH = 0;
     /** From this version a topic may be asked for by id (Kafka's KafkaApis refuses ids and null names before). */
     private static final int TOPIC_IDS_VERSION = 12;
@@ -137,8 +143,10 @@ public final class MetadataHandler implements ApiHandler {
         } else {
             boolean mayCreate = autoCreate && metadataRequest.allowAutoTopicCreation();
             boolean idsOnly = answersByIdOnly(requested);
+            // Kafka answers the set of topics asked for: a topic asked twice is answered once.
+            Set<Object> answered = new HashSet<>();
             for (MetadataRequestView.MetadataRequestTopic wanted : requested) {
-                if (!idsOnly || byId(wanted)) {
+                if ((!idsOnly || byId(wanted)) && answered.add(byId(wanted) ? wanted.topicId() : wanted.name())) {
                     answer(wanted, mayCreate, response.addTopic());
                 }
             }
@@ -159,10 +167,12 @@ public final class MetadataHandler implements ApiHandler {
         }
         Optional<TopicMetadata> topic = topics.get(wanted.name());
         if (topic.isEmpty() && mayCreate) {
+            // A creation that fails leaves the topic unknown, as Kafka's brokers answer while their controller
+            // refuses it (default.replication.factor above the brokers, a name colliding over '.' and '_'); an
+            // illegal name is answered INVALID_TOPIC_EXCEPTION below.
             TopicRegistry.Outcome created = topics.autoCreate(wanted.name());
             if (created.error() != Errors.NONE && created.error() != Errors.TOPIC_ALREADY_EXISTS) {
-                result.name(wanted.name()).errorCode(created.error().code());
-                return;
+                LOG.info("Could not auto-create topic {}: {} {}", wanted.name(), created.error(), created.message());
             }
             topic = topics.get(wanted.name());
         }

@@ -123,7 +123,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         if (ApiVersionsFallback.applies(header.apiKey(), header.apiVersion())) {
             frame.release();
             metrics.requestReceived(ApiKey.API_VERSIONS, frameBytes);
-            Struct body = apis.fillApiVersions(new ApiVersionsResponseView(), Errors.UNSUPPORTED_VERSION).struct();
+            Struct body = apis.unsupportedApiVersions().struct();
             OutboundFrame response = MessageCodec.encodeResponse(ctx.alloc(), ApiKey.API_VERSIONS, (short) 0,
                     header.correlationId(), body);
             metrics.responseErrors(ApiKey.API_VERSIONS, (short) 0, body);

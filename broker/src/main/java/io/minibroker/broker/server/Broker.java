@@ -12,6 +12,7 @@ import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.DiskBoundHandler;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.authz.AuthorizedOperations;
 import io.minibroker.broker.authz.AuthorizingHandler;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.authz.TopicFacts;
@@ -307,6 +308,8 @@ public final class Broker implements AutoCloseable {
                     name -> topics.known(name).map(TopicMetadata::id), partitionExists,
                     config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE));
             apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topicFacts));
+        } else {
+            apis.wrapHandlers(AuthorizedOperations::withoutAuthorizer);
         }
         if (config.isController()) {
             controller = ControllerNode.start(config, node, clock, registry);

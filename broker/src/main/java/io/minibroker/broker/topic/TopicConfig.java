@@ -5,10 +5,11 @@ import io.minibroker.broker.config.ConfigKey;
 import io.minibroker.broker.log.BrokerCompressionType;
 import io.minibroker.broker.log.LogConfig;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -66,7 +67,9 @@ public final class TopicConfig {
     /** Kafka 4's minimum segment.bytes (KIP-1030), 1 MiB. */
     private static final int MIN_SEGMENT_BYTES = 1_048_576;
 
-    private static final Set<String> CLEANUP_POLICIES = Set.of("delete", "compact", "compact,delete", "delete,compact");
+    /** The values of a list of cleanup.policy and of message.timestamp.type, in Kafka's order. */
+    private static final List<String> CLEANUP_POLICIES = List.of("compact", "delete");
+    private static final List<String> TIMESTAMP_TYPES = List.of("CreateTime", "LogAppendTime");
 
     private TopicConfig() {
     }
@@ -225,80 +228,144 @@ public final class TopicConfig {
         return override != null ? Integer.parseInt(override) : broker.get(BrokerConfig.MIN_INSYNC_REPLICAS);
     }
 
-    /** Checks overrides as CreateTopics and AlterConfigs must; returns null if valid, else the reason. */
+    /**
+     * Checks overrides as CreateTopics and AlterConfigs must; returns null if valid, else the reason, in the words of
+     * Kafka's LogConfig.validate (ConfigDef's "Invalid value V for configuration K: ...").
+     */
     public static String invalidReason(Map<String, String> overrides) {
+        List<String> nullValues = overrides.entrySet().stream().filter(e -> e.getValue() == null)
+                .map(Map.Entry::getKey).toList();
+        if (!nullValues.isEmpty()) {
+            return "Null value not supported for topic configs: " + String.join(",", nullValues);
+        }
         for (Map.Entry<String, String> entry : overrides.entrySet()) {
             String key = entry.getKey();
             String value = entry.getValue();
-            if (value == null) {
-                return "config " + key + " has no value";
-            }
             try {
                 switch (key) {
                     case CLEANUP_POLICY -> {
-                        if (!CLEANUP_POLICIES.contains(value.replace(" ", ""))) {
-                            return "invalid cleanup.policy " + value;
+                        for (String policy : listItems(value)) {
+                            requireOneOf(key, value, policy, CLEANUP_POLICIES);
                         }
                     }
-                    case MESSAGE_TIMESTAMP_TYPE -> {
-                        if (!value.equals("CreateTime") && !value.equals("LogAppendTime")) {
-                            return "invalid message.timestamp.type " + value;
-                        }
-                    }
-                    case RETENTION_MS, RETENTION_BYTES -> requireAtLeast(key, Long.parseLong(value), -1);
-                    case SEGMENT_MS, FLUSH_MESSAGES, FLUSH_MS -> requireAtLeast(key, Long.parseLong(value), 1);
-                    case SEGMENT_BYTES -> requireAtLeast(key, Integer.parseInt(value), MIN_SEGMENT_BYTES);
-                    case MAX_MESSAGE_BYTES, INDEX_INTERVAL_BYTES -> requireAtLeast(key, Integer.parseInt(value), 0);
-                    case MIN_INSYNC_REPLICAS -> requireAtLeast(key, Integer.parseInt(value), 1);
-                    case SEGMENT_INDEX_BYTES -> requireAtLeast(key, Integer.parseInt(value), 4);
-                    case MESSAGE_TIMESTAMP_BEFORE_MAX_MS, MESSAGE_TIMESTAMP_AFTER_MAX_MS, DELETE_RETENTION_MS,
+                    case MESSAGE_TIMESTAMP_TYPE -> requireOneOf(key, value, value, TIMESTAMP_TYPES);
+                    case RETENTION_BYTES -> parseLong(key, value);
+                    case RETENTION_MS -> requireAtLeast(key, parseLong(key, value), -1);
+                    case SEGMENT_MS, FLUSH_MESSAGES, MAX_COMPACTION_LAG_MS ->
+                            requireAtLeast(key, parseLong(key, value), 1);
+                    case SEGMENT_BYTES -> requireAtLeast(key, parseInt(key, value), MIN_SEGMENT_BYTES);
+                    case MAX_MESSAGE_BYTES, INDEX_INTERVAL_BYTES -> requireAtLeast(key, parseInt(key, value), 0);
+                    case MIN_INSYNC_REPLICAS -> requireAtLeast(key, parseInt(key, value), 1);
+                    case SEGMENT_INDEX_BYTES -> requireAtLeast(key, parseInt(key, value), 4);
+                    case FLUSH_MS, MESSAGE_TIMESTAMP_BEFORE_MAX_MS, MESSAGE_TIMESTAMP_AFTER_MAX_MS, DELETE_RETENTION_MS,
                          MIN_COMPACTION_LAG_MS, FILE_DELETE_DELAY_MS, SEGMENT_JITTER_MS ->
-                            requireAtLeast(key, Long.parseLong(value), 0);
-                    case MAX_COMPACTION_LAG_MS -> requireAtLeast(key, Long.parseLong(value), 1);
-                    case LOCAL_RETENTION_MS, LOCAL_RETENTION_BYTES -> requireAtLeast(key, Long.parseLong(value), -2);
-                    case MIN_CLEANABLE_DIRTY_RATIO -> {
-                        double ratio = Double.parseDouble(value);
-                        if (!(ratio >= 0 && ratio <= 1)) {
-                            return "min.cleanable.dirty.ratio must be between 0 and 1: " + value;
+                            requireAtLeast(key, parseLong(key, value), 0);
+                    case LOCAL_RETENTION_MS, LOCAL_RETENTION_BYTES -> requireAtLeast(key, parseLong(key, value), -2);
+                    case MIN_CLEANABLE_DIRTY_RATIO -> requireBetween(key, value, parseDouble(key, value), 0, 1);
+                    case COMPRESSION_GZIP_LEVEL -> {
+                        int level = parseInt(key, value);
+                        if (level != -1 && (level < 1 || level > 9)) {
+                            throw invalid(key, value, "Value must be between 1 and 9 or equal to -1");
                         }
                     }
-                    case COMPRESSION_GZIP_LEVEL -> requireLevel(key, Integer.parseInt(value), 1, 9, -1);
-                    case COMPRESSION_LZ4_LEVEL -> requireLevel(key, Integer.parseInt(value), 1, 17, 9);
-                    case COMPRESSION_ZSTD_LEVEL -> requireLevel(key, Integer.parseInt(value), -131072, 22, 3);
+                    case COMPRESSION_LZ4_LEVEL -> requireBetween(key, value, parseInt(key, value), 1, 17);
+                    case COMPRESSION_ZSTD_LEVEL -> requireBetween(key, value, parseInt(key, value), -131072, 22);
                     case LEADER_REPLICATION_THROTTLED_REPLICAS, FOLLOWER_REPLICATION_THROTTLED_REPLICAS -> {
                         if (!THROTTLED_REPLICAS.matcher(value.replace(" ", "")).matches()) {
-                            return key + " must be \"*\" or a list of partition:broker pairs: " + value;
+                            throw invalid(key, "[" + String.join(", ", listItems(value)) + "]", key
+                                    + " must be the literal '*' or a list of replicas in the following format:"
+                                    + " [partitionId]:[brokerId],[partitionId]:[brokerId],...");
                         }
                     }
-                    case PREALLOCATE, REMOTE_LOG_COPY_DISABLE, REMOTE_LOG_DELETE_ON_DISABLE -> requireBoolean(key, value);
+                    case PREALLOCATE, REMOTE_LOG_COPY_DISABLE, REMOTE_LOG_DELETE_ON_DISABLE -> parseBoolean(key, value);
                     case REMOTE_STORAGE_ENABLE -> {
-                        if (requireBoolean(key, value)) {
+                        if (parseBoolean(key, value)) {
                             return "Tiered Storage functionality is disabled in the broker. "
                                     + "Topic cannot be configured with remote log storage.";
                         }
                     }
                     case UNCLEAN_LEADER_ELECTION_ENABLE -> {
-                        if (requireBoolean(key, value)) {
+                        if (parseBoolean(key, value)) {
                             return "unclean.leader.election.enable=true is not offered: a leader is only ever "
                                     + "elected from the in-sync replicas";
                         }
                     }
                     case COMPRESSION_TYPE -> {
                         if (BrokerCompressionType.forConfigName(value).isEmpty()) {
-                            return "invalid compression.type " + value;
+                            throw invalid(key, value, "String must be one of: uncompressed, zstd, lz4, snappy, gzip,"
+                                    + " producer");
                         }
                     }
                     default -> {
-                        return "unknown topic config " + key;
+                        return "Unknown topic config name: " + key;
                     }
                 }
-            } catch (NumberFormatException e) {
-                return "invalid value " + value + " for " + key;
             } catch (IllegalArgumentException e) {
                 return e.getMessage();
             }
         }
         return conflictingCompactionLags(overrides);
+    }
+
+    /** A list config's items, as Kafka's LIST type reads them: comma-separated, trimmed, none for an empty value. */
+    private static List<String> listItems(String value) {
+        return value.isBlank() ? List.of() : Arrays.stream(value.split(",")).map(String::trim).toList();
+    }
+
+    /** ConfigDef's refusal of a value, in its words. */
+    private static IllegalArgumentException invalid(String key, String value, String why) {
+        return new IllegalArgumentException("Invalid value " + value + " for configuration " + key + ": " + why);
+    }
+
+    private static long parseLong(String key, String value) {
+        return parse(key, value, Long::parseLong, "LONG");
+    }
+
+    private static int parseInt(String key, String value) {
+        return parse(key, value, Integer::parseInt, "INT");
+    }
+
+    private static double parseDouble(String key, String value) {
+        return parse(key, value, Double::parseDouble, "DOUBLE");
+    }
+
+    /** A number, or ConfigDef's refusal naming the type ({@code type}) it is not. */
+    private static <T> T parse(String key, String value, Function<String, T> parser, String type) {
+        try {
+            return parser.apply(value);
+        } catch (NumberFormatException e) {
+            throw invalid(key, value, "Not a number of type " + type);
+        }
+    }
+
+    /** The value of a boolean key; anything but true or false (in any case) is refused, as Kafka refuses it. */
+    private static boolean parseBoolean(String key, String value) {
+        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+            throw invalid(key, value, "Expected value to be either true or false");
+        }
+        return Boolean.parseBoolean(value);
+    }
+
+    private static void requireAtLeast(String key, long value, long min) {
+        if (value < min) {
+            throw invalid(key, Long.toString(value), "Value must be at least " + min);
+        }
+    }
+
+    private static void requireBetween(String key, String value, double parsed, long min, long max) {
+        if (parsed < min) {
+            throw invalid(key, value, "Value must be no less than " + min);
+        }
+        if (!(parsed <= max)) {
+            throw invalid(key, value, "Value must be no more than " + max);
+        }
+    }
+
+    /** {@code item} of {@code value} among {@code allowed}, listed in Kafka's order in the refusal. */
+    private static void requireOneOf(String key, String value, String item, List<String> allowed) {
+        if (!allowed.contains(item)) {
+            throw invalid(key, value, "String must be one of: " + String.join(", ", allowed));
+        }
     }
 
     /**
@@ -352,26 +419,5 @@ public final class TopicConfig {
                 .minCleanableDirtyRatio(Double.parseDouble(values.get(MIN_CLEANABLE_DIRTY_RATIO)))
                 .fileDeleteDelayMs(Long.parseLong(values.get(FILE_DELETE_DELAY_MS)))
                 .build();
-    }
-
-    /** A codec level: within [min, max], or the codec's default (gzip's -1 lies outside its range). */
-    private static void requireLevel(String key, int value, int min, int max, int defaultLevel) {
-        if (value != defaultLevel && (value < min || value > max)) {
-            throw new IllegalArgumentException(key + " must be between " + min + " and " + max + ": " + value);
-        }
-    }
-
-    /** The value of a boolean key; anything but true or false (in any case) is refused, as Kafka refuses it. */
-    private static boolean requireBoolean(String key, String value) {
-        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
-            throw new IllegalArgumentException(key + " must be true or false: " + value);
-        }
-        return Boolean.parseBoolean(value);
-    }
-
-    private static void requireAtLeast(String key, long value, long min) {
-        if (value < min) {
-            throw new IllegalArgumentException(key + " must be at least " + min + ": " + value);
-        }
     }
 }

@@ -131,8 +131,19 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
      * Creates a topic. {@code partitions} and {@code replicationFactor} of -1 take the broker's defaults
      * ({@code num.partitions}, {@code default.replication.factor}).
      */
-    public synchronized Outcome create(String name, int partitions, int replicationFactor,
-                                       Map<String, String> overrides, boolean validateOnly) {
+    public Outcome create(String name, int partitions, int replicationFactor, Map<String, String> overrides,
+                          boolean validateOnly) {
+        return create(name, new PartitionRules.NewTopic(partitions, replicationFactor, List.of(),
+                config.get(BrokerConfig.NUM_PARTITIONS), config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR)),
+                overrides, validateOnly);
+    }
+
+    /**
+     * Creates a topic as CreateTopics asks ({@code request}: its counts, or replica lists that may name only this
+     * node), checked in the order of Kafka's controller: name, existence, configs, then counts and lists.
+     */
+    public synchronized Outcome create(String name, PartitionRules.NewTopic request, Map<String, String> overrides,
+                                       boolean validateOnly) {
         String invalidName = invalidName(name);
         if (invalidName != null) {
             return Outcome.failed(Errors.INVALID_TOPIC_EXCEPTION, invalidName);
@@ -145,23 +156,21 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
             return Outcome.failed(Errors.INVALID_TOPIC_EXCEPTION,
                     "Topic '" + name + "' collides with existing topic: " + collision);
         }
-        int partitionCount = partitions == -1 ? config.get(BrokerConfig.NUM_PARTITIONS) : partitions;
-        if (partitionCount <= 0) {
-            return Outcome.failed(Errors.INVALID_PARTITIONS, "Number of partitions must be larger than 0.");
+        String invalidConfig = TopicConfig.invalidReason(overrides);
+        if (invalidConfig != null) {
+            return Outcome.failed(Errors.INVALID_CONFIG, invalidConfig);
         }
-        int replicas = replicationFactor == -1 ? config.get(BrokerConfig.DEFAULT_REPLICATION_FACTOR) : replicationFactor;
-        if (replicas <= 0) {
-            return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0.");
+        PartitionRules.Refusal refused = request.refusal(List.of(config.get(BrokerConfig.NODE_ID)));
+        if (refused != null) {
+            return Outcome.failed(refused.error(), refused.message());
         }
+        int replicas = request.replicas();
         if (replicas > 1) {
             return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition " + replicas
                     + " time(s): The target replication factor of " + replicas
                     + " cannot be reached because only 1 broker(s) are registered.");
         }
-        String invalidConfig = TopicConfig.invalidReason(overrides);
-        if (invalidConfig != null) {
-            return Outcome.failed(Errors.INVALID_CONFIG, invalidConfig);
-        }
+        int partitionCount = request.partitions();
         TopicMetadata topic = new TopicMetadata(name, TopicIds.random(), partitionCount, overrides);
         if (validateOnly) {
             return new Outcome(Errors.NONE, null, topic);
@@ -230,15 +239,20 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         return Errors.NONE;
     }
 
-    /** Raises a topic's partition count to {@code count}, creating the new partitions' logs. */
-    public synchronized Outcome addPartitions(String name, int count, boolean validateOnly) {
+    /**
+     * Raises a topic's partition count to {@code count}, creating the new partitions' logs; manual
+     * {@code assignments} (null if none) may name only this node, {@code nodeId}, as the topic's one replica.
+     */
+    public synchronized Outcome addPartitions(String name, int count, List<List<Integer>> assignments, int nodeId,
+                                              boolean validateOnly) {
         TopicMetadata topic = byName.get(name);
         if (topic == null) {
             return Outcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
         }
-        if (count <= topic.partitions()) {
-            return Outcome.failed(Errors.INVALID_PARTITIONS, "Topic currently has " + topic.partitions()
-                    + " partitions, which is higher than the requested " + count + ".");
+        PartitionRules.Refusal refused = PartitionRules.increase(name, topic.partitions(), count, assignments, 1,
+                List.of(nodeId));
+        if (refused != null) {
+            return Outcome.failed(refused.error(), refused.message());
         }
         TopicMetadata grown = new TopicMetadata(name, topic.id(), count, topic.configOverrides());
         if (validateOnly) {

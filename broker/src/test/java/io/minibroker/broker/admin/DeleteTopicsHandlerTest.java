@@ -21,6 +21,7 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** DeleteTopics v6's edges, where one request names a topic both by its name and by its id. */
 class DeleteTopicsHandlerTest {
@@ -76,6 +77,46 @@ class DeleteTopicsHandlerTest {
         assertThat(results).extracting(result -> Errors.forCode(result.getInt16("ErrorCode")))
                 .containsExactly(Errors.INVALID_REQUEST, Errors.NONE);
         assertThat(topics.names).doesNotContainKey("orders");
+    }
+
+    @Test
+    void beforeV6ANameGivenTwiceIsRefusedOnceWithKafkasMessageFromV5() {
+        for (short version : new short[] {4, 5}) {
+            Struct body = ApiKey.DELETE_TOPICS.request().newMessage().set("TimeoutMs", 1_000)
+                    .set("TopicNames", List.of("orders", "orders"));
+            List<Struct> results = send(handler, body, version);
+            assertThat(results).as("v" + version).singleElement().satisfies(result -> {
+                assertThat(result.getInt16("ErrorCode")).isEqualTo(Errors.INVALID_REQUEST.code());
+                if (version >= 5) {
+                    assertThat(result.getString("ErrorMessage")).isEqualTo("Duplicate topic name.");
+                }
+            });
+        }
+        assertThat(topics.names).containsKey("orders");
+    }
+
+    @Test
+    void withDeletionDisabledEveryEntryIsAnsweredRepeatsIncluded() {
+        DeleteTopicsHandler disabled = new DeleteTopicsHandler(topics, false);
+        Struct names = ApiKey.DELETE_TOPICS.request().newMessage().set("TimeoutMs", 1_000)
+                .set("TopicNames", List.of("orders", "orders", "clicks"));
+        assertThat(send(disabled, names, (short) 5)).extracting(r -> r.getString("Name"), r -> r.getInt16("ErrorCode"))
+                .containsExactly(tuple("orders", Errors.TOPIC_DELETION_DISABLED.code()),
+                        tuple("orders", Errors.TOPIC_DELETION_DISABLED.code()),
+                        tuple("clicks", Errors.TOPIC_DELETION_DISABLED.code()));
+        Struct states = ApiKey.DELETE_TOPICS.request().newMessage().set("TimeoutMs", 1_000);
+        byName(states, "orders");
+        byName(states, "orders");
+        assertThat(send(disabled, states, (short) 6)).hasSize(2);
+        assertThat(topics.names).containsKeys("orders", "clicks");
+    }
+
+    private static List<Struct> send(DeleteTopicsHandler handler, Struct body, short version) {
+        ByteBuf encoded = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
+                new RequestHeader(ApiKey.DELETE_TOPICS.id(), version, 1, "test"), body);
+        Request request = MessageCodec.decodeRequest(Frames.readFrame(encoded, Integer.MAX_VALUE));
+        return handler.handle(TestContexts.on("PLAINTEXT"), request).toCompletableFuture().join()
+                .getStructs("Responses");
     }
 
     private static void byName(Struct request, String name) {

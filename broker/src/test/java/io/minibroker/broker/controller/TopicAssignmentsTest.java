@@ -4,6 +4,7 @@ import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.topic.ElectableTopics;
 import io.minibroker.broker.topic.ElectableTopics.ElectionResult;
+import io.minibroker.broker.topic.PartitionRules;
 import io.minibroker.protocol.error.Errors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +48,7 @@ class TopicAssignmentsTest {
             brokerEpochs.put(id, epoch);
         }
         assignments = TopicAssignments.open(0, membership, dir, () -> { });
-        assertThat(assignments.create("t", 0, 0, List.of(List.of(0, 1, 2)), Map.of(), false).error()).isEqualTo(Errors.NONE);
+        assertThat(assignments.create("t", manual(List.of(List.of(0, 1, 2))), Map.of(), false).error()).isEqualTo(Errors.NONE);
     }
 
     @Test
@@ -145,7 +147,7 @@ class TopicAssignmentsTest {
 
     @Test
     void electingEveryPartitionListsEveryTopicButOnlyThePartitionsThatNeededOne() {
-        assertThat(assignments.create("u", 0, 0, List.of(List.of(1, 0), List.of(2, 0)), Map.of(), false).error())
+        assertThat(assignments.create("u", manual(List.of(List.of(1, 0), List.of(2, 0))), Map.of(), false).error())
                 .isEqualTo(Errors.NONE);
         shutDown(1);
         assignments.electLeaders(); // u-0 moves to node 0; t-0 and u-1 keep theirs
@@ -158,7 +160,7 @@ class TopicAssignmentsTest {
 
     @Test
     void theRebalanceGivesEachPartitionBackToItsFirstReplicaOnceItIsInSync() {
-        assertThat(assignments.create("u", 0, 0, List.of(List.of(1, 0), List.of(2, 0)), Map.of(), false).error())
+        assertThat(assignments.create("u", manual(List.of(List.of(1, 0), List.of(2, 0))), Map.of(), false).error())
                 .isEqualTo(Errors.NONE);
         UUID topicId = assignments.image().topic("u").orElseThrow().id();
         shutDown(1);
@@ -178,7 +180,7 @@ class TopicAssignmentsTest {
 
     @Test
     void aRebalanceWhoseSaveFailsMovesNoLeaderAndSaysSo() throws Exception {
-        assertThat(assignments.create("u", 0, 0, List.of(List.of(1, 0)), Map.of(), false).error())
+        assertThat(assignments.create("u", manual(List.of(List.of(1, 0))), Map.of(), false).error())
                 .isEqualTo(Errors.NONE);
         UUID topicId = assignments.image().topic("u").orElseThrow().id();
         shutDown(1);
@@ -202,7 +204,7 @@ class TopicAssignmentsTest {
         for (int i = 0; i < 50; i++) {
             placement.add(List.of(2, 0)); // preferring node 2, which comes back
         }
-        assertThat(assignments.create("v", 0, 0, placement, Map.of(), false).error()).isEqualTo(Errors.NONE);
+        assertThat(assignments.create("v", manual(placement), Map.of(), false).error()).isEqualTo(Errors.NONE);
         UUID topicId = assignments.image().topic("v").orElseThrow().id();
         shutDown(1);
         shutDown(2);
@@ -260,5 +262,14 @@ class TopicAssignmentsTest {
 
     private PartitionImage partition() {
         return assignments.image().topic("t").orElseThrow().partitions().get(0);
+    }
+
+    /** A CreateTopics topic of these replica lists, partition 0's first. */
+    private static PartitionRules.NewTopic manual(List<List<Integer>> replicaLists) {
+        List<PartitionRules.ManualAssignment> assignments = new ArrayList<>();
+        for (int partition = 0; partition < replicaLists.size(); partition++) {
+            assignments.add(new PartitionRules.ManualAssignment(partition, replicaLists.get(partition)));
+        }
+        return new PartitionRules.NewTopic(-1, -1, assignments, 1, 1);
     }
 }

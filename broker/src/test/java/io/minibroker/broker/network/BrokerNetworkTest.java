@@ -102,8 +102,9 @@ class BrokerNetworkTest {
         }
     }
 
+    /** As Kafka's ApiVersionsRequest.getErrorResponse (KIP-511): the ApiVersions range only, to retry within. */
     @Test
-    void aTooNewApiVersionsRequestGetsTheV0AnswerWithTheSupportedRanges() throws Exception {
+    void aTooNewApiVersionsRequestGetsTheV0AnswerWithTheApiVersionsRange() throws Exception {
         try (RawClient client = new RawClient(port)) {
             client.send(RawClient.withVersion(apiVersions(9), (short) 99));
             Response response = client.receive(ApiKey.API_VERSIONS, (short) 0);
@@ -111,7 +112,35 @@ class BrokerNetworkTest {
             ApiVersionsResponseView view = new ApiVersionsResponseView(response.body());
             assertThat(response.correlationId()).isEqualTo(9);
             assertThat(view.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            assertThat(view.apiKeys()).hasSize(58);
+            assertThat(view.apiKeys()).singleElement().satisfies(range -> {
+                assertThat(range.apiKey()).isEqualTo(ApiKey.API_VERSIONS.id());
+                assertThat(range.minVersion()).isZero();
+                assertThat(range.maxVersion()).isEqualTo(ApiKey.API_VERSIONS.highestStableVersion());
+            });
+        }
+    }
+
+    /** From v3 Kafka refuses a client software name or version outside KIP-511's form, advertising nothing. */
+    @Test
+    void apiVersionsWithAMalformedSoftwareNameIsAnInvalidRequest() throws Exception {
+        for (String[] software : new String[][] {{"my client", "1"}, {"", "1"}, {"-x", "1"}, {"a_b", "1"},
+                {"kcat", "1.7 beta"}}) {
+            Struct body = RawClient.apiVersionsBody().clientSoftwareName(software[0])
+                    .clientSoftwareVersion(software[1]).struct();
+            try (RawClient client = new RawClient(port)) {
+                client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 1, body));
+                ApiVersionsResponseView view = new ApiVersionsResponseView(
+                        client.receive(ApiKey.API_VERSIONS, (short) 3).body());
+                assertThat(view.errorCode()).as(String.join("/", software)).isEqualTo(Errors.INVALID_REQUEST.code());
+                assertThat(view.apiKeys()).isEmpty();
+            }
+        }
+        Struct valid = RawClient.apiVersionsBody().clientSoftwareName("confluent-kafka-python")
+                .clientSoftwareVersion("2.16.1-rdkafka-2.12.0").struct();
+        try (RawClient client = new RawClient(port)) {
+            client.send(RawClient.request(ApiKey.API_VERSIONS, (short) 3, 1, valid));
+            assertThat(new ApiVersionsResponseView(client.receive(ApiKey.API_VERSIONS, (short) 3).body())
+                    .errorCode()).isEqualTo(Errors.NONE.code());
         }
     }
 
@@ -285,7 +314,7 @@ class BrokerNetworkTest {
     }
 
     @Test
-    void aTopicNamedTwiceInOneCreateTopicsIsCreatedNeverAndRefusedBothTimes() throws Exception {
+    void aTopicNamedTwiceInOneCreateTopicsIsCreatedNeverAndRefusedOnce() throws Exception {
         try (RawClient client = new RawClient(port)) {
             Struct create = ApiKey.CREATE_TOPICS.request().newMessage().set("timeoutMs", 5000);
             for (int i = 0; i < 2; i++) {
@@ -294,7 +323,8 @@ class BrokerNetworkTest {
             client.send(RawClient.request(ApiKey.CREATE_TOPICS, (short) 7, 1, create));
             List<Struct> results = client.receive(ApiKey.CREATE_TOPICS, (short) 7).body().getStructs("Topics");
 
-            assertThat(results).hasSize(2).allSatisfy(r ->
+            // As Kafka's ControllerApis.createTopics: one result for the name, not one per copy.
+            assertThat(results).singleElement().satisfies(r ->
                     assertThat(r.getInt16("ErrorCode")).isEqualTo(Errors.INVALID_REQUEST.code()));
             client.send(metadataFor(2, "twice", false));
             assertThat(client.receive(ApiKey.METADATA, (short) 12).body().getStructs("Topics").get(0)
@@ -355,6 +385,20 @@ class BrokerNetworkTest {
             assertThat(brokers.getStructs("Brokers")).singleElement()
                     .satisfies(b -> assertThat(b.getInt32("Port")).isEqualTo(port));
             assertThat(controllers.getInt16("ErrorCode")).isEqualTo(Errors.MISMATCHED_ENDPOINT_TYPE.code());
+        }
+    }
+
+    /** Kafka's AuthHelper.computeDescribeClusterResponse: a type it does not know is its own error, with its text. */
+    @Test
+    void describeClusterRefusesAnUnknownEndpointTypeAsKafka() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(RawClient.request(ApiKey.DESCRIBE_CLUSTER, (short) 1, 1,
+                    ApiKey.DESCRIBE_CLUSTER.request().newMessage().set("EndpointType", (byte) 7)));
+            Struct answer = client.receive(ApiKey.DESCRIBE_CLUSTER, (short) 1).body();
+
+            assertThat(answer.getInt16("ErrorCode")).isEqualTo(Errors.UNSUPPORTED_ENDPOINT_TYPE.code());
+            assertThat(answer.getString("ErrorMessage")).isEqualTo("Unsupported endpoint type 7");
+            assertThat(answer.getInt32("ControllerId")).as("left at its default").isEqualTo(-1);
         }
     }
 

@@ -4,6 +4,7 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogConfig;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,5 +52,59 @@ class TopicConfigTest {
         assertThat(TopicConfig.invalidReason(Map.of("message.timestamp.type", "Now"))).contains("message.timestamp.type");
         assertThat(TopicConfig.invalidReason(Map.of("cleanup.policy", "shred"))).contains("cleanup.policy");
         assertThat(TopicConfig.invalidReason(Map.of("no.such.config", "1"))).contains("no.such.config");
+    }
+
+    /**
+     * What Kafka 4.3.1's LogConfig.validate answered for the same single override (run against its jars): null where
+     * it accepted it, else its message word for word.
+     */
+    @Test
+    void boundsAndMessagesAreKafkas() {
+        String[][] cases = {
+                {"flush.ms", "0", null},
+                {"flush.ms", "-1", "Invalid value -1 for configuration flush.ms: Value must be at least 0"},
+                {"flush.messages", "0", "Invalid value 0 for configuration flush.messages: Value must be at least 1"},
+                {"cleanup.policy", "", null},
+                {"cleanup.policy", "compact, delete", null},
+                {"cleanup.policy", "delete,delete", null},
+                {"cleanup.policy", "foo",
+                        "Invalid value foo for configuration cleanup.policy: String must be one of: compact, delete"},
+                {"retention.ms", "-2", "Invalid value -2 for configuration retention.ms: Value must be at least -1"},
+                {"retention.bytes", "-2", null},
+                {"retention.bytes", "-200", null},
+                {"retention.ms", "abc", "Invalid value abc for configuration retention.ms: Not a number of type LONG"},
+                {"segment.bytes", "abc", "Invalid value abc for configuration segment.bytes: Not a number of type INT"},
+                {"segment.ms", "0", "Invalid value 0 for configuration segment.ms: Value must be at least 1"},
+                {"min.cleanable.dirty.ratio", "1.5",
+                        "Invalid value 1.5 for configuration min.cleanable.dirty.ratio: Value must be no more than 1"},
+                {"min.cleanable.dirty.ratio", "x",
+                        "Invalid value x for configuration min.cleanable.dirty.ratio: Not a number of type DOUBLE"},
+                {"compression.type", "bogus", "Invalid value bogus for configuration compression.type: String must be"
+                        + " one of: uncompressed, zstd, lz4, snappy, gzip, producer"},
+                {"message.timestamp.type", "createtime", "Invalid value createtime for configuration"
+                        + " message.timestamp.type: String must be one of: CreateTime, LogAppendTime"},
+                {"foo.bar", "1", "Unknown topic config name: foo.bar"},
+                {"preallocate", "yes",
+                        "Invalid value yes for configuration preallocate: Expected value to be either true or false"},
+                {"leader.replication.throttled.replicas", "0:1,bad", "Invalid value [0:1, bad] for configuration"
+                        + " leader.replication.throttled.replicas: leader.replication.throttled.replicas must be the"
+                        + " literal '*' or a list of replicas in the following format:"
+                        + " [partitionId]:[brokerId],[partitionId]:[brokerId],..."},
+                {"compression.gzip.level", "0", "Invalid value 0 for configuration compression.gzip.level:"
+                        + " Value must be between 1 and 9 or equal to -1"},
+                {"compression.lz4.level", "18",
+                        "Invalid value 18 for configuration compression.lz4.level: Value must be no more than 17"},
+                {"compression.zstd.level", "23",
+                        "Invalid value 23 for configuration compression.zstd.level: Value must be no more than 22"},
+                {"min.compaction.lag.ms", "-1",
+                        "Invalid value -1 for configuration min.compaction.lag.ms: Value must be at least 0"},
+        };
+        for (String[] c : cases) {
+            assertThat(TopicConfig.invalidReason(Map.of(c[0], c[1]))).as(c[0] + "=" + c[1]).isEqualTo(c[2]);
+        }
+        Map<String, String> nullValue = new HashMap<>();
+        nullValue.put("retention.ms", null);
+        assertThat(TopicConfig.invalidReason(nullValue))
+                .isEqualTo("Null value not supported for topic configs: retention.ms");
     }
 }

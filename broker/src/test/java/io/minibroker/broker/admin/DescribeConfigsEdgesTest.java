@@ -1,0 +1,64 @@
+package io.minibroker.broker.admin;
+
+import io.minibroker.broker.api.TestContexts;
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.sharegroup.GroupConfigs;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
+import io.minibroker.protocol.message.view.DescribeConfigsResponseView;
+import io.minibroker.protocol.message.view.DescribeConfigsResponseView.DescribeConfigsResult;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** DescribeConfigs at the edges Kafka's ConfigHelper.describeConfigs draws for topics and groups. */
+class DescribeConfigsEdgesTest {
+
+    private static final byte TOPIC = 2;
+    private static final byte GROUP = 32;
+
+    private final BrokerConfig config = BrokerConfig.of(Map.of());
+    private final DescribeConfigsHandler handler = new DescribeConfigsHandler(
+            name -> name.equals("orders") ? Optional.of(Map.of()) : Optional.empty(), config,
+            new LocalNode(1, "cluster", List::of), GroupConfigs.mirror(config));
+
+    @Test
+    void noKeysAskedForMeansEveryKey() {
+        assertThat(describe(TOPIC, "orders", List.of()).configs()).hasSizeGreaterThan(10)
+                .hasSameSizeAs(describe(TOPIC, "orders", null).configs());
+        assertThat(describe(GROUP, "g", List.of()).configs()).isNotEmpty()
+                .hasSameSizeAs(describe(GROUP, "g", null).configs());
+        assertThat(describe(TOPIC, "orders", List.of("retention.ms")).configs()).hasSize(1);
+    }
+
+    @Test
+    void badNamesGetKafkasErrors() {
+        DescribeConfigsResult illegal = describe(TOPIC, "bad name", null);
+        assertThat(illegal.errorCode()).isEqualTo(Errors.INVALID_TOPIC_EXCEPTION.code());
+        assertThat(illegal.errorMessage()).isEqualTo("Topic name \"bad name\" is illegal, it contains a character"
+                + " other than ASCII alphanumerics, '.', '_' and '-'");
+        DescribeConfigsResult unknown = describe(TOPIC, "absent", null);
+        assertThat(unknown.errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        assertThat(unknown.errorMessage()).isNull();
+        DescribeConfigsResult group = describe(GROUP, "", null);
+        assertThat(group.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(group.errorMessage()).isEqualTo("Group name must not be empty");
+    }
+
+    private DescribeConfigsResult describe(byte type, String name, List<String> keys) {
+        DescribeConfigsRequestView body = new DescribeConfigsRequestView();
+        body.addResource().resourceType(type).resourceName(name).configurationKeys(keys);
+        Request request = new Request(new RequestHeader(ApiKey.DESCRIBE_CONFIGS.id(), (short) 4, 1, "test"),
+                ApiKey.DESCRIBE_CONFIGS, body.struct());
+        return new DescribeConfigsResponseView(handler.handle(TestContexts.on("PLAINTEXT"), request)
+                .toCompletableFuture().join()).results().get(0);
+    }
+}
