@@ -32,8 +32,12 @@ final class LeaderState {
     private final Map<Integer, Follower> followers = new HashMap<>();
     private List<Integer> isr;
     private int partitionEpoch = -1;
-    /** An ISR change is on its way to the controller: no other is sent until it is answered. */
-    private boolean changePending;
+    /**
+     * The ISR change on its way to the controller, null if none: no other is sent until it is answered. Until then
+     * the high watermark waits for the members of both (Kafka's maximal ISR): a joiner the controller may already
+     * have taken in could be elected with only what it has, and a member leaving is still in the committed ISR.
+     */
+    private List<Integer> pendingIsr;
 
     LeaderState(int leaderId, List<Integer> replicas, List<Integer> isr, long nowMs) {
         this.leaderId = leaderId;
@@ -86,10 +90,17 @@ final class LeaderState {
         return logStartMoved ? FetchSeen.LOG_START_MOVED : FetchSeen.RECORDED;
     }
 
-    /** The least log end over the ISR, the leader's own being {@code leaderLogEnd}. */
+    /**
+     * The least log end over the maximal ISR (the committed one and, while a change is pending, the members it asks
+     * for), the leader's own being {@code leaderLogEnd}.
+     */
     synchronized long leastIsrLogEnd(long leaderLogEnd) {
         long least = leaderLogEnd;
-        for (int replica : isr) {
+        Set<Integer> maximalIsr = new HashSet<>(isr);
+        if (pendingIsr != null) {
+            maximalIsr.addAll(pendingIsr);
+        }
+        for (int replica : maximalIsr) {
             if (replica != leaderId) {
                 least = Math.min(least, followers.get(replica).logEnd);
             }
@@ -105,7 +116,7 @@ final class LeaderState {
      */
     synchronized List<Integer> wantedIsr(long nowMs, long lagMs, long highWatermark, Set<Integer> liveBrokers,
                                          Set<Integer> heldOut) {
-        if (changePending) {
+        if (pendingIsr != null) {
             return null;
         }
         List<Integer> wanted = new ArrayList<>();
@@ -123,7 +134,7 @@ final class LeaderState {
         if (new HashSet<>(wanted).equals(new HashSet<>(isr))) {
             return null;
         }
-        changePending = true;
+        pendingIsr = List.copyOf(wanted);
         return wanted;
     }
 
@@ -137,7 +148,7 @@ final class LeaderState {
      */
     synchronized boolean takeFencingShrink(List<Integer> imageIsr, Set<Integer> liveBrokers, long nowMs,
                                            long imageMaxAgeMs) {
-        if (changePending || !imageIsr.contains(leaderId) || !isr.containsAll(imageIsr)
+        if (pendingIsr != null || !imageIsr.contains(leaderId) || !isr.containsAll(imageIsr)
                 || imageIsr.size() == isr.size()) {
             return false;
         }
@@ -179,7 +190,7 @@ final class LeaderState {
 
     /** The controller's answer to the pending change: the ISR and partition epoch it now has, or null (refused). */
     synchronized void changeAnswered(List<Integer> newIsr, int newPartitionEpoch, long nowMs) {
-        changePending = false;
+        pendingIsr = null;
         if (newIsr != null) {
             for (int member : newIsr) {
                 if (!isr.contains(member) && followers.containsKey(member)) {

@@ -66,4 +66,29 @@ class LeaderStateTest {
         assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of(2))).as("stays out").isNull();
         assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
     }
+
+    @Test
+    void holdsTheHighWatermarkForAJoinerWhileItsExpansionIsPending() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
+        leader.onFetch(1, 7, 10, 0, 10, 0);
+        leader.onFetch(2, 7, 5, 0, 10, 0); // at the high watermark, behind the leader's log end
+        assertThat(leader.leastIsrLogEnd(10)).isEqualTo(10);
+
+        assertThat(leader.wantedIsr(0, 30_000, 5, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(leader.leastIsrLogEnd(10)).as("the controller may already have taken node 2 in").isEqualTo(5);
+        leader.changeAnswered(null, -1, 0);
+        assertThat(leader.leastIsrLogEnd(10)).as("refused: the committed ISR again").isEqualTo(10);
+    }
+
+    @Test
+    void holdsTheHighWatermarkForALeaverUntilItsShrinkIsCommitted() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1, 2), 0);
+        leader.onFetch(1, 7, 10, 0, 10, 60_000);
+        leader.onFetch(2, 7, 5, 0, 10, 0);
+
+        assertThat(leader.wantedIsr(60_000, 30_000, 5, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1);
+        assertThat(leader.leastIsrLogEnd(10)).as("node 2 is in the ISR until the controller says").isEqualTo(5);
+        leader.changeAnswered(List.of(0, 1), 1, 60_000);
+        assertThat(leader.leastIsrLogEnd(10)).isEqualTo(10);
+    }
 }
