@@ -110,24 +110,27 @@ final class LeaderState {
 
     /**
      * The ISR to ask the controller for, or null if it should stay: without the followers not caught up for
-     * {@code lagMs}, with the ones outside it that reached {@code highWatermark} and are among
-     * {@code liveBrokers} (KIP-841: a fenced broker is not taken back on the strength of its last fetch; the
-     * controller would refuse it), and without those a test holds {@code heldOut}. Marks a change pending.
+     * {@code lagMs}, with the ones outside it whose log end reached both {@code highWatermark} and
+     * {@code leaderEpochStartOffset} (Kafka's isFollowerInSync: a follower that has not reached this term's start
+     * may still hold a tail of the previous leader's) and that are among {@code liveBrokers} (KIP-841: a fenced
+     * broker is not taken back on the strength of its last fetch; the controller would refuse it), and without
+     * those a test holds {@code heldOut}. Marks a change pending.
      */
-    synchronized List<Integer> wantedIsr(long nowMs, long lagMs, long highWatermark, Set<Integer> liveBrokers,
-                                         Set<Integer> heldOut) {
+    synchronized List<Integer> wantedIsr(long nowMs, long lagMs, long highWatermark, long leaderEpochStartOffset,
+                                         Set<Integer> liveBrokers, Set<Integer> heldOut) {
         if (pendingIsr != null) {
             return null;
         }
         List<Integer> wanted = new ArrayList<>();
         wanted.add(leaderId);
         followers.forEach((id, follower) -> {
-            boolean inIsr = isr.contains(id);
-            boolean lagging = nowMs - follower.lastCaughtUpMs > lagMs;
             if (heldOut.contains(id)) {
                 return;
             }
-            if (inIsr ? !lagging : follower.logEnd >= highWatermark && !lagging && liveBrokers.contains(id)) {
+            boolean inSync = isr.contains(id) ? nowMs - follower.lastCaughtUpMs <= lagMs
+                    : follower.logEnd >= highWatermark && follower.logEnd >= leaderEpochStartOffset
+                            && liveBrokers.contains(id);
+            if (inSync) {
                 wanted.add(id);
             }
         });

@@ -466,8 +466,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     /** Asks the controller for the ISR the followers' lag calls for, if it differs; on {@code isr-changes}. */
     private void changeIsr(TopicPartition partition, HostedPartition state) {
         LeaderState leader = state.leader();
-        List<Integer> wanted = leader.wantedIsr(clock.monotonicMs(), replicaLagTimeMaxMs,
-                state.log().highWatermark(), liveBrokers, heldOutOfIsr.getOrDefault(partition, Set.of()));
+        List<Integer> wanted = leader.wantedIsr(clock.monotonicMs(), replicaLagTimeMaxMs, state.log().highWatermark(),
+                state.log().latestEpochStartOffset(), liveBrokers, heldOutOfIsr.getOrDefault(partition, Set.of()));
         if (wanted == null) {
             return;
         }
