@@ -71,7 +71,8 @@ public final class ClusterMetadataHandler implements ApiHandler {
         MetadataResponseView response = new MetadataResponseView().clusterId(clusterId);
         image.describeCluster(response, context.listenerName());
         if (MetadataHandler.asksForAllTopics(request.version(), requested)) {
-            image.topics().values().forEach(topic -> image.describe(topic, response.addTopic(), context.listenerName()));
+            image.topics().values()
+                    .forEach(topic -> image.describe(topic, response.addTopic(), context.listenerName()));
             return response.struct();
         }
         boolean idsOnly = MetadataHandler.answersByIdOnly(requested);
