@@ -70,8 +70,8 @@ public final class BrokerMembership {
 
     /**
      * A heartbeat from a registered broker: keeps its session, unfences it unless it asks to be fenced, and
-     * fences it at once when it is shutting down (it answers ShouldShutDown, since it leads nothing yet that
-     * would have to move first).
+     * fences it at once when it is shutting down (ShouldShutDown: {@link BrokerHeartbeatHandler} moves its leaders
+     * before it answers).
      */
     public synchronized Heartbeat heartbeat(int id, long epoch, boolean wantFence, boolean wantShutDown) {
         RegisteredBroker existing = brokers.get(id);
