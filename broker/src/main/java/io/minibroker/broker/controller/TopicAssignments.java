@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -330,13 +331,16 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     }
 
     /**
-     * A leader's request to change a partition's ISR (AlterPartition), checked as Kafka's controller checks it:
-     * the sender must be the leader at that leader epoch (FENCED_LEADER_EPOCH for an older one), at the current
-     * partition epoch when it names one (INVALID_UPDATE_VERSION; -1, a leader that has not changed the ISR since
-     * it took the partition, is not checked: the image brokers get carries no partition epoch), and the new ISR
-     * must hold the leader and only live replicas, each by its current registration when the leader names its
-     * broker epoch (INELIGIBLE_REPLICA, KIP-903: a follower that caught up and then restarted is not the broker
-     * that comes back, which has to catch up again). The change is saved, then the partition epoch bumped.
+     * A leader's request to change a partition's ISR (AlterPartition), checked as Kafka's ReplicationControlManager
+     * checks it: a leader epoch above the partition's is NOT_CONTROLLER (the sender knows a newer controller), one
+     * below FENCED_LEADER_EPOCH; a sender that is not the leader INVALID_REQUEST; a partition epoch other than the
+     * current one INVALID_UPDATE_VERSION (NOT_CONTROLLER if above; -1, a leader that has not changed the ISR since
+     * it took the partition, is not checked: the image brokers get carries no partition epoch); an ISR with a
+     * broker that is not a replica, a broker twice, or without the leader INVALID_REQUEST; an ISR member, the
+     * leader included, that is not live or not at its current registration when the leader names its broker
+     * epoch INELIGIBLE_REPLICA (KIP-903: a follower that caught up and then restarted is not the broker that comes
+     * back, which has to catch up again). An ISR equal to the current one changes nothing (no new partition epoch,
+     * as Kafka's PartitionChangeBuilder writes no record); another is saved, then the partition epoch bumped.
      */
     public synchronized IsrChange alterIsr(int brokerId, UUID topicId, int index, int leaderEpoch,
                                            int partitionEpoch, List<IsrMember> newMembers) {
@@ -350,24 +354,31 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         }
         PartitionImage current = topic.partitions().get(index);
         int[] epochs = partitionEpochs.get(topic.name());
+        if (leaderEpoch > current.leaderEpoch() || partitionEpoch > epochs[index]) {
+            return IsrChange.failed(Errors.NOT_CONTROLLER);
+        }
         if (leaderEpoch < current.leaderEpoch()) {
             return IsrChange.failed(Errors.FENCED_LEADER_EPOCH);
         }
-        if (current.leader() != brokerId || leaderEpoch > current.leaderEpoch()) {
-            return IsrChange.failed(Errors.NOT_LEADER_OR_FOLLOWER);
+        if (current.leader() != brokerId) {
+            return IsrChange.failed(Errors.INVALID_REQUEST);
         }
         if (partitionEpoch >= 0 && partitionEpoch != epochs[index]) {
             return IsrChange.failed(Errors.INVALID_UPDATE_VERSION);
         }
-        if (!newIsr.contains(brokerId)) {
+        if (!current.replicas().containsAll(newIsr) || new HashSet<>(newIsr).size() != newIsr.size()
+                || !newIsr.contains(brokerId)) {
             return IsrChange.failed(Errors.INVALID_REQUEST);
         }
         for (IsrMember member : newMembers) {
             int replica = member.brokerId();
-            if (!current.replicas().contains(replica) || (replica != brokerId && !membership.isLive(replica))
+            if (!membership.isLive(replica)
                     || (member.brokerEpoch() != -1 && member.brokerEpoch() != membership.epoch(replica))) {
                 return IsrChange.failed(Errors.INELIGIBLE_REPLICA);
             }
+        }
+        if (new HashSet<>(newIsr).equals(new HashSet<>(current.isr()))) {
+            return new IsrChange(Errors.NONE, current, epochs[index]);
         }
         PartitionImage changed = new PartitionImage(index, current.leader(), current.leaderEpoch(),
                 current.replicas(), List.copyOf(newIsr), List.of());

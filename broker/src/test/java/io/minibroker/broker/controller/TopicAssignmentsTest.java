@@ -238,6 +238,37 @@ class TopicAssignmentsTest {
         assertThat(partition().leader()).isEqualTo(TopicAssignments.NO_LEADER);
     }
 
+    @Test
+    void refusesAlterPartitionWithKafkasCodes() {
+        UUID topicId = assignments.image().topic("t").orElseThrow().id();
+        List<TopicAssignments.IsrMember> isr = List.of(member(0), member(1));
+
+        assertThat(assignments.alterIsr(0, topicId, 0, 1, 0, isr).error()).as("a newer leader epoch")
+                .isEqualTo(Errors.NOT_CONTROLLER);
+        assertThat(assignments.alterIsr(0, topicId, 0, 0, 1, isr).error()).as("a newer partition epoch")
+                .isEqualTo(Errors.NOT_CONTROLLER);
+        assertThat(assignments.alterIsr(1, topicId, 0, 0, 0, List.of(member(0), member(1))).error())
+                .as("not the leader").isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(alterIsr(topicId, 0, List.of(member(0), member(0), member(1)))).as("a broker twice")
+                .isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(alterIsr(topicId, 0, List.of(member(0), new TopicAssignments.IsrMember(7, -1))))
+                .as("not a replica").isEqualTo(Errors.INVALID_REQUEST);
+        shutDown(0);
+        assertThat(alterIsr(topicId, 0, isr)).as("the leader is fenced").isEqualTo(Errors.INELIGIBLE_REPLICA);
+        assertThat(partition().isr()).containsExactly(0, 1, 2);
+    }
+
+    @Test
+    void anAlterPartitionThatChangesNothingKeepsThePartitionEpoch() {
+        UUID topicId = assignments.image().topic("t").orElseThrow().id();
+
+        TopicAssignments.IsrChange change = assignments.alterIsr(0, topicId, 0, 0, 0,
+                List.of(member(0), member(1), member(2)));
+        assertThat(change.error()).isEqualTo(Errors.NONE);
+        assertThat(change.partitionEpoch()).isZero();
+        assertThat(alterIsr(topicId, 0, List.of(member(0), member(1)))).as("still at epoch 0").isEqualTo(Errors.NONE);
+    }
+
     private ElectionResult elect(ElectableTopics.Type type, int partition) {
         return assignments.elect(type, "t", List.of(partition)).get(0);
     }
