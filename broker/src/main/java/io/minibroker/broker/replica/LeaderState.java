@@ -38,6 +38,13 @@ final class LeaderState {
      * have taken in could be elected with only what it has, and a member leaving is still in the committed ISR.
      */
     private List<Integer> pendingIsr;
+    /**
+     * The controller refused the pending change in a way a resend would not mend (Kafka's
+     * handleAlterPartitionError answers no retry): it stays pending until new metadata for the partition arrives.
+     */
+    private boolean awaitingMetadata;
+    /** The refusal said our partition epoch is not the controller's: it is unknown (-1) once metadata arrives. */
+    private boolean partitionEpochStale;
 
     LeaderState(int leaderId, List<Integer> replicas, List<Integer> isr, long nowMs) {
         this.leaderId = leaderId;
@@ -189,6 +196,27 @@ final class LeaderState {
     synchronized long brokerEpoch(int replicaId) {
         Follower follower = followers.get(replicaId);
         return follower == null ? -1 : follower.brokerEpoch;
+    }
+
+    /**
+     * The controller refused the pending change for a reason only newer metadata can mend: no other change is
+     * asked for, and the high watermark keeps waiting for the maximal ISR, until {@link #metadataArrived}.
+     */
+    synchronized void awaitMetadata(boolean partitionEpochStale) {
+        awaitingMetadata = pendingIsr != null;
+        this.partitionEpochStale = partitionEpochStale;
+    }
+
+    /** An image of this leader's term arrived: a change refused for want of metadata is dropped, to be asked anew. */
+    synchronized void metadataArrived() {
+        if (!awaitingMetadata) {
+            return;
+        }
+        awaitingMetadata = false;
+        pendingIsr = null;
+        if (partitionEpochStale) {
+            partitionEpoch = -1;
+        }
     }
 
     /** The controller's answer to the pending change: the ISR and partition epoch it now has, or null (refused). */

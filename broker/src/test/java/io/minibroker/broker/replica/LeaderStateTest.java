@@ -105,4 +105,32 @@ class LeaderStateTest {
         assertThat(leader.wantedIsr(60_000, 30_000, 8, 10, Set.of(0, 1, 2), Set.of()))
                 .as("as Kafka's isFollowerInSync: no lag condition to join").containsExactlyInAnyOrder(0, 1, 2);
     }
+
+    @Test
+    void asksNothingMoreAfterARefusalOnlyMetadataMendsUntilMetadataArrives() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
+        leader.onFetch(1, 7, 10, 0, 10, 0);
+        leader.onFetch(2, 7, 5, 0, 10, 0);
+        assertThat(leader.wantedIsr(0, 30_000, 5, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+        leader.changeAnswered(List.of(0, 1), 3, 0); // committed at partition epoch 3
+        assertThat(leader.wantedIsr(0, 30_000, 5, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+
+        leader.awaitMetadata(true); // INVALID_UPDATE_VERSION
+        assertThat(leader.wantedIsr(0, 30_000, 5, 0, Set.of(0, 1, 2), Set.of())).as("no resend").isNull();
+        assertThat(leader.leastIsrLogEnd(10)).as("still the maximal ISR").isEqualTo(5);
+
+        leader.metadataArrived();
+        assertThat(leader.partitionEpoch()).as("ours was not the controller's").isEqualTo(-1);
+        assertThat(leader.wantedIsr(0, 30_000, 5, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
+    void metadataDropsNoChangeThatWasNotRefused() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
+        leader.onFetch(2, 7, 0, 0, 0, 0);
+        assertThat(leader.wantedIsr(0, 30_000, 0, 0, Set.of(0, 1, 2), Set.of())).isNotNull();
+
+        leader.metadataArrived();
+        assertThat(leader.wantedIsr(0, 30_000, 0, 0, Set.of(0, 1, 2), Set.of())).as("still in flight").isNull();
+    }
 }
