@@ -112,6 +112,11 @@ public final class BrokerMembership {
         }
     }
 
+    /** Every registered broker's id, fenced or not, ascending. */
+    public synchronized List<Integer> registeredIds() {
+        return List.copyOf(brokers.keySet());
+    }
+
     /** The brokers that are unfenced and heartbeat within the session timeout, by id. */
     public synchronized List<RegisteredBroker> liveBrokers() {
         long now = clockMs.getAsLong();

@@ -33,11 +33,12 @@ import java.util.function.Function;
 
 /**
  * The controller's topics: each partition's replicas, leader, leader epoch and ISR. A new topic's replicas are
- * placed round-robin over the live brokers, each partition starting one broker further, so that leaders (the
- * first replica) spread evenly, as Kafka's rack-unaware placement does; its ISR is every replica and its leader
- * epoch 0. Partitions added later (CreatePartitions) are placed the same way. A topic also carries its config
- * overrides. Each change is saved ({@link AssignmentStore}) before it is in the image, so a topic any broker has
- * seen outlives a restart of the controller, and a deleted one stays deleted. Thread-safe: every method holds
+ * placed round-robin over the registered brokers, fenced ones too (only the leader must be live, as with Kafka's
+ * StripedReplicaPlacer), each partition starting one live broker further, so that leaders (the first replica)
+ * spread evenly; its ISR is its live replicas and its leader epoch 0. Partitions added later (CreatePartitions)
+ * are placed the same way. A topic also carries its config overrides. Each change is saved
+ * ({@link AssignmentStore}) before it is in the image, so a topic any broker has seen outlives a restart of the
+ * controller, and a deleted one stays deleted. Thread-safe: every method holds
  * this object's lock, so images are taken between changes, never during one.
  */
 public final class TopicAssignments implements DeletableTopics, ConfigurableTopics, ElectableTopics, LeaderMoves {
@@ -86,10 +87,11 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         return assignments;
     }
 
-    /** A new partition: led by its first replica at epoch 0, every replica in sync. */
-    private static PartitionImage newPartition(int index, List<Integer> replicas) {
+    /** A new partition at epoch 0: its live replicas in sync, led by the first of them. */
+    private PartitionImage newPartition(int index, List<Integer> replicas) {
         List<Integer> replicaList = List.copyOf(replicas);
-        return new PartitionImage(index, replicaList.get(0), 0, replicaList, replicaList, List.of());
+        List<Integer> isr = replicaList.stream().filter(membership::isLive).toList();
+        return new PartitionImage(index, isr.get(0), 0, replicaList, isr, List.of());
     }
 
     /**
@@ -107,7 +109,6 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         if (topics.containsKey(name)) {
             return Outcome.failed(Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
         }
-        List<Integer> live = membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
         List<List<Integer>> replicas;
         if (assignments.isEmpty()) {
             if (partitions < 1) {
@@ -117,14 +118,13 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
                 return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR,
                         "Replication factor must be larger than 0.");
             }
-            if (replicationFactor > live.size()) {
-                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
-                        + replicationFactor + " time(s): The target replication factor of " + replicationFactor
-                        + " cannot be reached because only " + live.size() + " broker(s) are registered.");
+            String unplaceable = unplaceable(replicationFactor);
+            if (unplaceable != null) {
+                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, unplaceable);
             }
-            replicas = roundRobin(live, 0, partitions, replicationFactor);
+            replicas = place(0, partitions, replicationFactor);
         } else {
-            String invalid = invalidAssignments(assignments, assignments.get(0).size(), live);
+            String invalid = invalidAssignments(assignments, assignments.get(0).size());
             if (invalid != null) {
                 return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, invalid);
             }
@@ -143,30 +143,64 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
                 : saveAndInstall(topic, new int[partitionImages.size()]);
     }
 
-    /** Why manual replica lists are refused (each must have {@code replicationFactor} distinct live brokers), or null. */
-    private static String invalidAssignments(List<List<Integer>> assignments, int replicationFactor,
-                                             List<Integer> live) {
+    /**
+     * Why manual replica lists are refused, or null: each must have {@code replicationFactor} distinct registered
+     * brokers, at least one of them live to lead (Kafka's ReplicationControlManager: a fenced broker may be a
+     * replica, out of the ISR until it catches up).
+     */
+    private String invalidAssignments(List<List<Integer>> assignments, int replicationFactor) {
+        List<Integer> registered = membership.registeredIds();
         for (List<Integer> assignment : assignments) {
             if (assignment.size() != replicationFactor) {
                 return "All partitions should have the same number of replicas: " + assignment + " has "
                         + assignment.size() + ", not " + replicationFactor + ".";
             }
             if (assignment.isEmpty() || assignment.stream().distinct().count() != assignment.size()
-                    || !live.containsAll(assignment)) {
+                    || !registered.containsAll(assignment)) {
                 return "Replica assignment " + assignment
-                        + " is empty, repeats a broker or names a broker that is not live (live: " + live + ")";
+                        + " is empty, repeats a broker or names a broker that is not registered (registered: "
+                        + registered + ")";
+            }
+            if (assignment.stream().noneMatch(membership::isLive)) {
+                return "All brokers specified in the manual partition assignment " + assignment
+                        + " are fenced or in controlled shutdown.";
             }
         }
         return null;
     }
 
-    /** Replica lists for partitions {@code first} to {@code end - 1}, round-robin from where the next topic starts. */
-    private List<List<Integer>> roundRobin(List<Integer> brokers, int first, int end, int replicationFactor) {
+    /**
+     * Why {@code replicationFactor} replicas cannot be placed, or null: as Kafka's StripedReplicaPlacer, they are
+     * placed over every registered broker, fenced ones too, and only the leader must be live.
+     */
+    private String unplaceable(int replicationFactor) {
+        int registered = membership.registeredIds().size();
+        if (membership.liveBrokers().isEmpty()) {
+            return "All brokers are currently fenced.";
+        }
+        if (replicationFactor > registered) {
+            return "Unable to replicate the partition " + replicationFactor + " time(s): The target replication "
+                    + "factor of " + replicationFactor + " cannot be reached because only " + registered
+                    + " broker(s) are registered.";
+        }
+        return null;
+    }
+
+    /**
+     * Replica lists for partitions {@code first} to {@code end - 1}, round-robin from where the next topic starts:
+     * each led by the next live broker, followed by the registered brokers after it, fenced ones included (with
+     * every broker live, plain round-robin over them).
+     */
+    private List<List<Integer>> place(int first, int end, int replicationFactor) {
+        List<Integer> registered = membership.registeredIds();
+        List<Integer> live = membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
         List<List<Integer>> replicas = new ArrayList<>();
         for (int partition = first; partition < end; partition++) {
+            int leader = live.get((nextStart + partition) % live.size());
+            int at = registered.indexOf(leader);
             List<Integer> replicaList = new ArrayList<>();
             for (int replica = 0; replica < replicationFactor; replica++) {
-                replicaList.add(brokers.get((nextStart + partition + replica) % brokers.size()));
+                replicaList.add(registered.get((at + replica) % registered.size()));
             }
             replicas.add(replicaList);
         }
@@ -175,9 +209,10 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
 
     /**
      * Adds partitions to a topic, up to {@code count} in all, each with as many replicas as the topic's first
-     * partition: placed round-robin over the live brokers, or on these replica lists (one per new partition) when
+     * partition: placed as a new topic's, or on these replica lists (one per new partition) when
      * {@code assignments} is not null. Kafka's errors: UNKNOWN_TOPIC_OR_PARTITION, INVALID_PARTITIONS for a count
-     * that is no increase, INVALID_REPLICA_ASSIGNMENT, INVALID_REPLICATION_FACTOR when too few brokers are live.
+     * that is no increase, INVALID_REPLICA_ASSIGNMENT, INVALID_REPLICATION_FACTOR when too few brokers are
+     * registered or none is live.
      */
     public synchronized Outcome addPartitions(String name, int count, List<List<Integer>> assignments,
                                               boolean validateOnly) {
@@ -194,21 +229,19 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
             return Outcome.failed(Errors.INVALID_PARTITIONS, "Topic already has " + current + " partition(s).");
         }
         int replicationFactor = topic.partitions().get(0).replicas().size();
-        List<Integer> live = membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
         List<List<Integer>> replicas;
         if (assignments == null) {
-            if (replicationFactor > live.size()) {
-                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
-                        + replicationFactor + " time(s): The target replication factor of " + replicationFactor
-                        + " cannot be reached because only " + live.size() + " broker(s) are registered.");
+            String unplaceable = unplaceable(replicationFactor);
+            if (unplaceable != null) {
+                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, unplaceable);
             }
-            replicas = roundRobin(live, current, count, replicationFactor);
+            replicas = place(current, count, replicationFactor);
         } else {
             if (assignments.size() != count - current) {
                 return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + (count - current)
                         + " additional partition(s), but only " + assignments.size() + " assignment(s) were specified.");
             }
-            String invalid = invalidAssignments(assignments, replicationFactor, live);
+            String invalid = invalidAssignments(assignments, replicationFactor);
             if (invalid != null) {
                 return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, invalid);
             }

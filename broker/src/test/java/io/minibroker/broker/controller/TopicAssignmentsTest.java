@@ -269,6 +269,28 @@ class TopicAssignmentsTest {
         assertThat(alterIsr(topicId, 0, List.of(member(0), member(1)))).as("still at epoch 0").isEqualTo(Errors.NONE);
     }
 
+    @Test
+    void placesReplicasOnFencedBrokersTooButLetsOnlyLiveOnesLeadOrBeInSync() {
+        shutDown(2);
+
+        assertThat(assignments.create("auto", 3, 3, List.of(), Map.of(), false).error())
+                .as("three registered brokers, one fenced").isEqualTo(Errors.NONE);
+        for (PartitionImage partition : assignments.image().topic("auto").orElseThrow().partitions()) {
+            assertThat(partition.replicas()).containsExactlyInAnyOrder(0, 1, 2);
+            assertThat(partition.leader()).isIn(0, 1);
+            assertThat(partition.isr()).containsExactlyInAnyOrder(0, 1);
+        }
+        assertThat(assignments.create("manual", 0, 0, List.of(List.of(2, 1)), Map.of(), false).error())
+                .isEqualTo(Errors.NONE);
+        PartitionImage manual = assignments.image().topic("manual").orElseThrow().partitions().get(0);
+        assertThat(manual.leader()).isEqualTo(1);
+        assertThat(manual.isr()).containsExactly(1);
+        assertThat(assignments.create("fenced", 0, 0, List.of(List.of(2)), Map.of(), false).error())
+                .as("no live replica to lead").isEqualTo(Errors.INVALID_REPLICA_ASSIGNMENT);
+        assertThat(assignments.create("four", 1, 4, List.of(), Map.of(), false).error())
+                .isEqualTo(Errors.INVALID_REPLICATION_FACTOR);
+    }
+
     private ElectionResult elect(ElectableTopics.Type type, int partition) {
         return assignments.elect(type, "t", List.of(partition)).get(0);
     }
