@@ -122,7 +122,7 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
             if (unplaceable != null) {
                 return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, unplaceable);
             }
-            replicas = place(0, partitions, replicationFactor);
+            replicas = place(nextStart, partitions, replicationFactor);
         } else {
             String invalid = invalidAssignments(assignments, assignments.get(0).size());
             if (invalid != null) {
@@ -187,16 +187,16 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     }
 
     /**
-     * Replica lists for partitions {@code first} to {@code end - 1}, round-robin from where the next topic starts:
-     * each led by the next live broker, followed by the registered brokers after it, fenced ones included (with
-     * every broker live, plain round-robin over them).
+     * Replica lists for {@code count} partitions, round-robin from the {@code firstLeader}-th live broker (modulo
+     * their number): each led by the next live broker, followed by the registered brokers after it, fenced ones
+     * included (with every broker live, plain round-robin over them).
      */
-    private List<List<Integer>> place(int first, int end, int replicationFactor) {
+    private List<List<Integer>> place(int firstLeader, int count, int replicationFactor) {
         List<Integer> registered = membership.registeredIds();
-        List<Integer> live = membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
+        List<Integer> live = liveIds();
         List<List<Integer>> replicas = new ArrayList<>();
-        for (int partition = first; partition < end; partition++) {
-            int leader = live.get((nextStart + partition) % live.size());
+        for (int partition = 0; partition < count; partition++) {
+            int leader = live.get((firstLeader + partition) % live.size());
             int at = registered.indexOf(leader);
             List<Integer> replicaList = new ArrayList<>();
             for (int replica = 0; replica < replicationFactor; replica++) {
@@ -207,9 +207,29 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         return replicas;
     }
 
+    private List<Integer> liveIds() {
+        return membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
+    }
+
+    /**
+     * Where added partitions' leaders start among the live brokers: after the first replica of the topic's last
+     * partition, so that they go on with its stripe, as Kafka's StripedReplicaPlacer goes on from the topic's last
+     * leader.
+     */
+    private int afterLastLeader(TopicImage topic) {
+        int last = topic.partitions().get(topic.partitions().size() - 1).replicas().get(0);
+        List<Integer> live = liveIds();
+        for (int i = 0; i < live.size(); i++) {
+            if (live.get(i) > last) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
     /**
      * Adds partitions to a topic, up to {@code count} in all, each with as many replicas as the topic's first
-     * partition: placed as a new topic's, or on these replica lists (one per new partition) when
+     * partition: placed as a new topic's, going on from the last partition's first replica, or on these replica lists (one per new partition) when
      * {@code assignments} is not null. Kafka's errors: UNKNOWN_TOPIC_OR_PARTITION, INVALID_PARTITIONS for a count
      * that is no increase, INVALID_REPLICA_ASSIGNMENT, INVALID_REPLICATION_FACTOR when too few brokers are
      * registered or none is live.
@@ -235,7 +255,7 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
             if (unplaceable != null) {
                 return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, unplaceable);
             }
-            replicas = place(current, count, replicationFactor);
+            replicas = place(afterLastLeader(topic), count - current, replicationFactor);
         } else {
             if (assignments.size() != count - current) {
                 return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + (count - current)

@@ -291,6 +291,18 @@ class TopicAssignmentsTest {
                 .isEqualTo(Errors.INVALID_REPLICATION_FACTOR);
     }
 
+    @Test
+    void addedPartitionsGoOnWithTheTopicsStripe() {
+        assertThat(assignments.create("grow", 2, 1, List.of(), Map.of(), false).error()).isEqualTo(Errors.NONE);
+        List<PartitionImage> before = assignments.image().topic("grow").orElseThrow().partitions();
+        int lastLeader = before.get(1).replicas().get(0);
+
+        assertThat(assignments.addPartitions("grow", 4, null, false).error()).isEqualTo(Errors.NONE);
+        List<PartitionImage> after = assignments.image().topic("grow").orElseThrow().partitions();
+        assertThat(after.get(2).replicas()).containsExactly((lastLeader + 1) % 3);
+        assertThat(after.get(3).replicas()).containsExactly((lastLeader + 2) % 3);
+    }
+
     private ElectionResult elect(ElectableTopics.Type type, int partition) {
         return assignments.elect(type, "t", List.of(partition)).get(0);
     }
