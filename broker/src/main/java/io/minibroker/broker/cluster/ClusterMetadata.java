@@ -4,11 +4,14 @@ import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.IntPredicate;
 
 /**
  * One immutable image of the cluster's metadata, as the controller publishes it and every broker answers
@@ -17,6 +20,8 @@ import java.util.UUID;
  * Metadata response, so it reads itself from one and writes itself into one.
  */
 public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<String, TopicImage> topics) {
+
+    private static final int NO_LEADER = -1;
 
     /** Kafka's internal topics: clients leave them out of topic listings and subscriptions by pattern. */
 
@@ -128,19 +133,36 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
         }
     }
 
-    /** Writes a topic and its partitions into a Metadata response's topic entry. */
+    /** Writes a topic and its partitions, as the image has them, into a Metadata response's topic entry. */
     public static void describe(TopicImage topic, MetadataResponseView.MetadataResponseTopic result) {
+        describe(topic, result, leader -> true);
+    }
+
+    /**
+     * Writes a topic into a client's answer: a partition whose leader has no live endpoint on {@code listener} (a
+     * fenced broker the controller has not replaced yet) has no leader, LEADER_NOT_AVAILABLE, as Kafka's
+     * KRaftMetadataCache answers it, so that clients wait for the new leader instead of sending to a dead one.
+     */
+    public void describe(TopicImage topic, MetadataResponseView.MetadataResponseTopic result, String listener) {
+        Set<Integer> reachable = new HashSet<>();
+        brokers(listener).forEach(broker -> reachable.add(broker.id()));
+        describe(topic, result, reachable::contains);
+    }
+
+    private static void describe(TopicImage topic, MetadataResponseView.MetadataResponseTopic result,
+                                 IntPredicate leaderReachable) {
         result.name(topic.name()).topicId(topic.id()).errorCode(Errors.NONE.code())
                 .isInternal(InternalTopics.isInternal(topic.name()));
         for (PartitionImage partition : topic.partitions()) {
+            boolean led = partition.leader() >= 0 && leaderReachable.test(partition.leader());
             result.addPartition()
                     .partitionIndex(partition.index())
-                    .leaderId(partition.leader())
+                    .leaderId(led ? partition.leader() : NO_LEADER)
                     .leaderEpoch(partition.leaderEpoch())
                     .replicaNodes(partition.replicas())
                     .isrNodes(partition.isr())
                     .offlineReplicas(partition.offlineReplicas())
-                    .errorCode(partition.leader() < 0 ? Errors.LEADER_NOT_AVAILABLE.code() : Errors.NONE.code());
+                    .errorCode(led ? Errors.NONE.code() : Errors.LEADER_NOT_AVAILABLE.code());
         }
     }
 }

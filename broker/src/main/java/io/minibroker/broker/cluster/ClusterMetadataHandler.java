@@ -71,7 +71,8 @@ public final class ClusterMetadataHandler implements ApiHandler {
         MetadataResponseView response = new MetadataResponseView().clusterId(clusterId);
         image.describeCluster(response, context.listenerName());
         if (MetadataHandler.asksForAllTopics(request.version(), requested)) {
-            image.topics().values().forEach(topic -> ClusterMetadata.describe(topic, response.addTopic()));
+            image.topics().values()
+                    .forEach(topic -> image.describe(topic, response.addTopic(), context.listenerName()));
             return response.struct();
         }
         boolean idsOnly = MetadataHandler.answersByIdOnly(requested);
@@ -84,7 +85,7 @@ public final class ClusterMetadataHandler implements ApiHandler {
             Optional<ClusterMetadata.TopicImage> topic = byId
                     ? image.topic(wanted.topicId()) : image.topic(wanted.name());
             if (topic.isPresent()) {
-                ClusterMetadata.describe(topic.get(), result);
+                image.describe(topic.get(), result, context.listenerName());
             } else if (byId) {
                 result.topicId(wanted.topicId()).errorCode(Errors.UNKNOWN_TOPIC_ID.code());
             } else if (TopicRegistry.invalidName(wanted.name()) != null) {

@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * DefaultAutoTopicCreationManager does: one CreateTopics request, forwarded, for the topics asked for at once (a
  * Metadata request's unknown topics with {@code auto.create.topics.enable}, or {@code __consumer_offsets} for a
  * FindCoordinator), each with what {@link AutoCreatedTopic} gives it. What the controller answers is only logged:
- * a topic it could not create (too few live brokers for the replication factor) is asked for again by the client's
+ * a topic it could not create (too few registered brokers for the replication factor) is asked for again by the client's
  * next request. A topic already being created is not asked for again, so a client retrying it adds nothing to the
  * controller's queue.
  */

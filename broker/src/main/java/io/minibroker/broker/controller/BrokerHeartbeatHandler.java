@@ -9,17 +9,27 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * BrokerHeartbeat, on the controller's listener: keeps a broker's session. IsCaughtUp is always true: the
  * controller keeps no metadata log that a broker could lag behind on.
+ *
+ * <p>A broker asking to shut down (KIP-841) is fenced, and in the same step its partitions get new leaders and it
+ * leaves every ISR ({@link TopicAssignments#electLeaders}), as Kafka's ReplicationControlManager
+ * handleBrokerInControlledShutdown does, before ShouldShutDown is answered: its leaders do not wait for the next
+ * fencing check, a quarter of the session later. That step fsyncs, so it runs on {@code disk}.
  */
 public final class BrokerHeartbeatHandler implements ApiHandler {
 
     private final BrokerMembership membership;
+    private final TopicAssignments assignments;
+    private final Executor disk;
 
-    public BrokerHeartbeatHandler(BrokerMembership membership) {
+    public BrokerHeartbeatHandler(BrokerMembership membership, TopicAssignments assignments, Executor disk) {
         this.membership = membership;
+        this.assignments = assignments;
+        this.disk = disk;
     }
 
     @Override
@@ -27,11 +37,21 @@ public final class BrokerHeartbeatHandler implements ApiHandler {
         BrokerHeartbeatRequestView heartbeat = new BrokerHeartbeatRequestView(request.body());
         BrokerMembership.Heartbeat outcome = membership.heartbeat(heartbeat.brokerId(), heartbeat.brokerEpoch(),
                 heartbeat.wantFence(), heartbeat.wantShutDown());
-        return CompletableFuture.completedFuture(new BrokerHeartbeatResponseView()
+        if (!outcome.shouldShutDown()) {
+            return CompletableFuture.completedFuture(answer(outcome));
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            assignments.electLeaders();
+            return answer(outcome);
+        }, disk);
+    }
+
+    private static Struct answer(BrokerMembership.Heartbeat outcome) {
+        return new BrokerHeartbeatResponseView()
                 .errorCode(outcome.error().code())
                 .isCaughtUp(true)
                 .isFenced(outcome.fenced())
                 .shouldShutDown(outcome.shouldShutDown())
-                .struct());
+                .struct();
     }
 }

@@ -70,8 +70,8 @@ public final class BrokerMembership {
 
     /**
      * A heartbeat from a registered broker: keeps its session, unfences it unless it asks to be fenced, and
-     * fences it at once when it is shutting down (it answers ShouldShutDown, since it leads nothing yet that
-     * would have to move first).
+     * fences it at once when it is shutting down (ShouldShutDown: {@link BrokerHeartbeatHandler} moves its leaders
+     * before it answers).
      */
     public synchronized Heartbeat heartbeat(int id, long epoch, boolean wantFence, boolean wantShutDown) {
         RegisteredBroker existing = brokers.get(id);
@@ -110,6 +110,11 @@ public final class BrokerMembership {
         if (changed) {
             onLivenessChange.run();
         }
+    }
+
+    /** Every registered broker's id, fenced or not, ascending. */
+    public synchronized List<Integer> registeredIds() {
+        return List.copyOf(brokers.keySet());
     }
 
     /** The brokers that are unfenced and heartbeat within the session timeout, by id. */

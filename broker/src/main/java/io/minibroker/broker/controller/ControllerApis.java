@@ -67,7 +67,7 @@ public final class ControllerApis {
                 .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())
                 .add(ApiKey.SASL_AUTHENTICATE, new SaslAuthenticateHandler())
                 .add(ApiKey.BROKER_REGISTRATION, new BrokerRegistrationHandler(clusterId, membership))
-                .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership))
+                .add(ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatHandler(membership, assignments, disk))
                 .add(ApiKey.METADATA, onDisk.apply(new ControllerMetadataHandler(clusterId, assignments)))
                 .add(ApiKey.FETCH, new ControllerFetchHandler(version, () -> new SecurityRecords.Snapshot(
                         acls == null ? List.of() : acls.bindings(), credentials.all(), groupConfigs.all(),

@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,11 +34,12 @@ import java.util.function.Function;
 
 /**
  * The controller's topics: each partition's replicas, leader, leader epoch and ISR. A new topic's replicas are
- * placed round-robin over the live brokers, each partition starting one broker further, so that leaders (the
- * first replica) spread evenly, as Kafka's rack-unaware placement does; its ISR is every replica and its leader
- * epoch 0. Partitions added later (CreatePartitions) are placed the same way. A topic also carries its config
- * overrides. Each change is saved ({@link AssignmentStore}) before it is in the image, so a topic any broker has
- * seen outlives a restart of the controller, and a deleted one stays deleted. Thread-safe: every method holds
+ * placed round-robin over the registered brokers, fenced ones too (only the leader must be live, as with Kafka's
+ * StripedReplicaPlacer), each partition starting one live broker further, so that leaders (the first replica)
+ * spread evenly; its ISR is its live replicas and its leader epoch 0. Partitions added later (CreatePartitions)
+ * are placed the same way. A topic also carries its config overrides. Each change is saved
+ * ({@link AssignmentStore}) before it is in the image, so a topic any broker has seen outlives a restart of the
+ * controller, and a deleted one stays deleted. Thread-safe: every method holds
  * this object's lock, so images are taken between changes, never during one.
  */
 public final class TopicAssignments implements DeletableTopics, ConfigurableTopics, ElectableTopics, LeaderMoves {
@@ -86,10 +88,11 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         return assignments;
     }
 
-    /** A new partition: led by its first replica at epoch 0, every replica in sync. */
-    private static PartitionImage newPartition(int index, List<Integer> replicas) {
+    /** A new partition at epoch 0: its live replicas in sync, led by the first of them. */
+    private PartitionImage newPartition(int index, List<Integer> replicas) {
         List<Integer> replicaList = List.copyOf(replicas);
-        return new PartitionImage(index, replicaList.get(0), 0, replicaList, replicaList, List.of());
+        List<Integer> isr = replicaList.stream().filter(membership::isLive).toList();
+        return new PartitionImage(index, isr.get(0), 0, replicaList, isr, List.of());
     }
 
     /**
@@ -110,22 +113,23 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         if (invalidConfig != null) {
             return Outcome.failed(Errors.INVALID_CONFIG, invalidConfig);
         }
-        List<Integer> live = membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
-        PartitionRules.Refusal refused = request.refusal(live);
+        PartitionRules.Refusal refused = request.refusal(membership.registeredIds());
         if (refused != null) {
             return Outcome.failed(refused.error(), refused.message());
         }
         List<List<Integer>> replicas;
         if (request.assignments().isEmpty()) {
-            int replicationFactor = request.replicas();
-            if (replicationFactor > live.size()) {
-                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
-                        + replicationFactor + " time(s): The target replication factor of " + replicationFactor
-                        + " cannot be reached because only " + live.size() + " broker(s) are registered.");
+            String unplaceable = unplaceable(request.replicas());
+            if (unplaceable != null) {
+                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, unplaceable);
             }
-            replicas = roundRobin(live, 0, request.partitions(), replicationFactor);
+            replicas = place(nextStart, request.partitions(), request.replicas());
         } else {
             replicas = request.replicaLists();
+            String fenced = allFenced(replicas);
+            if (fenced != null) {
+                return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, fenced);
+            }
         }
         List<PartitionImage> partitionImages = new ArrayList<>();
         for (int partition = 0; partition < replicas.size(); partition++) {
@@ -136,24 +140,85 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
                 : saveAndInstall(topic, new int[partitionImages.size()]);
     }
 
-    /** Replica lists for partitions {@code first} to {@code end - 1}, round-robin from where the next topic starts. */
-    private List<List<Integer>> roundRobin(List<Integer> brokers, int first, int end, int replicationFactor) {
+    /**
+     * Why manual replica lists are refused once {@link PartitionRules} passed them, or null: a list of fenced brokers
+     * only, as Kafka's ReplicationControlManager refuses it (a fenced broker may be a replica, out of the ISR until it
+     * catches up, but one of them must be live to lead).
+     */
+    private String allFenced(List<List<Integer>> assignments) {
+        for (List<Integer> assignment : assignments) {
+            if (assignment.stream().noneMatch(membership::isLive)) {
+                return "All brokers specified in the manual partition assignment " + assignment
+                        + " are fenced or in controlled shutdown.";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Why {@code replicationFactor} replicas cannot be placed, or null: as Kafka's StripedReplicaPlacer, they are
+     * placed over every registered broker, fenced ones too, and only the leader must be live.
+     */
+    private String unplaceable(int replicationFactor) {
+        int registered = membership.registeredIds().size();
+        if (membership.liveBrokers().isEmpty()) {
+            return "All brokers are currently fenced.";
+        }
+        if (replicationFactor > registered) {
+            return "Unable to replicate the partition " + replicationFactor + " time(s): The target replication "
+                    + "factor of " + replicationFactor + " cannot be reached because only " + registered
+                    + " broker(s) are registered.";
+        }
+        return null;
+    }
+
+    /**
+     * Replica lists for {@code count} partitions, round-robin from the {@code firstLeader}-th live broker (modulo
+     * their number): each led by the next live broker, followed by the registered brokers after it, fenced ones
+     * included (with every broker live, plain round-robin over them).
+     */
+    private List<List<Integer>> place(int firstLeader, int count, int replicationFactor) {
+        List<Integer> registered = membership.registeredIds();
+        List<Integer> live = liveIds();
         List<List<Integer>> replicas = new ArrayList<>();
-        for (int partition = first; partition < end; partition++) {
+        for (int partition = 0; partition < count; partition++) {
+            int leader = live.get((firstLeader + partition) % live.size());
+            int at = registered.indexOf(leader);
             List<Integer> replicaList = new ArrayList<>();
             for (int replica = 0; replica < replicationFactor; replica++) {
-                replicaList.add(brokers.get((nextStart + partition + replica) % brokers.size()));
+                replicaList.add(registered.get((at + replica) % registered.size()));
             }
             replicas.add(replicaList);
         }
         return replicas;
     }
 
+    private List<Integer> liveIds() {
+        return membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
+    }
+
+    /**
+     * Where added partitions' leaders start among the live brokers: after the first replica of the topic's last
+     * partition, so that they go on with its stripe, as Kafka's StripedReplicaPlacer goes on from the topic's last
+     * leader.
+     */
+    private int afterLastLeader(TopicImage topic) {
+        int last = topic.partitions().get(topic.partitions().size() - 1).replicas().get(0);
+        List<Integer> live = liveIds();
+        for (int i = 0; i < live.size(); i++) {
+            if (live.get(i) > last) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
     /**
      * Adds partitions to a topic, up to {@code count} in all, each with as many replicas as the topic's first
-     * partition: placed round-robin over the live brokers, or on these replica lists (one per new partition) when
+     * partition: placed as a new topic's, going on from the last partition's first replica, or on these replica lists (one per new partition) when
      * {@code assignments} is not null. Kafka's errors: UNKNOWN_TOPIC_OR_PARTITION, INVALID_PARTITIONS for a count
-     * that is no increase, INVALID_REPLICA_ASSIGNMENT, INVALID_REPLICATION_FACTOR when too few brokers are live.
+     * that is no increase, INVALID_REPLICA_ASSIGNMENT, INVALID_REPLICATION_FACTOR when too few brokers are
+     * registered or none is live.
      */
     public synchronized Outcome addPartitions(String name, int count, List<List<Integer>> assignments,
                                               boolean validateOnly) {
@@ -163,21 +228,23 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         }
         int current = topic.partitions().size();
         int replicationFactor = topic.partitions().get(0).replicas().size();
-        List<Integer> live = membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
         PartitionRules.Refusal refused = PartitionRules.increase(name, current, count, assignments,
-                replicationFactor, live);
+                replicationFactor, membership.registeredIds());
         if (refused != null) {
             return Outcome.failed(refused.error(), refused.message());
         }
         List<List<Integer>> replicas;
         if (assignments == null) {
-            if (replicationFactor > live.size()) {
-                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
-                        + replicationFactor + " time(s): The target replication factor of " + replicationFactor
-                        + " cannot be reached because only " + live.size() + " broker(s) are registered.");
+            String unplaceable = unplaceable(replicationFactor);
+            if (unplaceable != null) {
+                return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, unplaceable);
             }
-            replicas = roundRobin(live, current, count, replicationFactor);
+            replicas = place(afterLastLeader(topic), count - current, replicationFactor);
         } else {
+            String fenced = allFenced(assignments);
+            if (fenced != null) {
+                return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, fenced);
+            }
             replicas = assignments;
         }
         List<PartitionImage> partitions = new ArrayList<>(topic.partitions());
@@ -297,13 +364,16 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     }
 
     /**
-     * A leader's request to change a partition's ISR (AlterPartition), checked as Kafka's controller checks it:
-     * the sender must be the leader at that leader epoch (FENCED_LEADER_EPOCH for an older one), at the current
-     * partition epoch when it names one (INVALID_UPDATE_VERSION; -1, a leader that has not changed the ISR since
-     * it took the partition, is not checked: the image brokers get carries no partition epoch), and the new ISR
-     * must hold the leader and only live replicas, each by its current registration when the leader names its
-     * broker epoch (INELIGIBLE_REPLICA, KIP-903: a follower that caught up and then restarted is not the broker
-     * that comes back, which has to catch up again). The change is saved, then the partition epoch bumped.
+     * A leader's request to change a partition's ISR (AlterPartition), checked as Kafka's ReplicationControlManager
+     * checks it: a leader epoch above the partition's is NOT_CONTROLLER (the sender knows a newer controller), one
+     * below FENCED_LEADER_EPOCH; a sender that is not the leader INVALID_REQUEST; a partition epoch other than the
+     * current one INVALID_UPDATE_VERSION (NOT_CONTROLLER if above; -1, a leader that has not changed the ISR since
+     * it took the partition, is not checked: the image brokers get carries no partition epoch); an ISR with a
+     * broker that is not a replica, a broker twice, or without the leader INVALID_REQUEST; an ISR member, the
+     * leader included, that is not live or not at its current registration when the leader names its broker
+     * epoch INELIGIBLE_REPLICA (KIP-903: a follower that caught up and then restarted is not the broker that comes
+     * back, which has to catch up again). An ISR equal to the current one changes nothing (no new partition epoch,
+     * as Kafka's PartitionChangeBuilder writes no record); another is saved, then the partition epoch bumped.
      */
     public synchronized IsrChange alterIsr(int brokerId, UUID topicId, int index, int leaderEpoch,
                                            int partitionEpoch, List<IsrMember> newMembers) {
@@ -317,24 +387,31 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         }
         PartitionImage current = topic.partitions().get(index);
         int[] epochs = partitionEpochs.get(topic.name());
+        if (leaderEpoch > current.leaderEpoch() || partitionEpoch > epochs[index]) {
+            return IsrChange.failed(Errors.NOT_CONTROLLER);
+        }
         if (leaderEpoch < current.leaderEpoch()) {
             return IsrChange.failed(Errors.FENCED_LEADER_EPOCH);
         }
-        if (current.leader() != brokerId || leaderEpoch > current.leaderEpoch()) {
-            return IsrChange.failed(Errors.NOT_LEADER_OR_FOLLOWER);
+        if (current.leader() != brokerId) {
+            return IsrChange.failed(Errors.INVALID_REQUEST);
         }
         if (partitionEpoch >= 0 && partitionEpoch != epochs[index]) {
             return IsrChange.failed(Errors.INVALID_UPDATE_VERSION);
         }
-        if (!newIsr.contains(brokerId)) {
+        if (!current.replicas().containsAll(newIsr) || new HashSet<>(newIsr).size() != newIsr.size()
+                || !newIsr.contains(brokerId)) {
             return IsrChange.failed(Errors.INVALID_REQUEST);
         }
         for (IsrMember member : newMembers) {
             int replica = member.brokerId();
-            if (!current.replicas().contains(replica) || (replica != brokerId && !membership.isLive(replica))
+            if (!membership.isLive(replica)
                     || (member.brokerEpoch() != -1 && member.brokerEpoch() != membership.epoch(replica))) {
                 return IsrChange.failed(Errors.INELIGIBLE_REPLICA);
             }
+        }
+        if (new HashSet<>(newIsr).equals(new HashSet<>(current.isr()))) {
+            return new IsrChange(Errors.NONE, current, epochs[index]);
         }
         PartitionImage changed = new PartitionImage(index, current.leader(), current.leaderEpoch(),
                 current.replicas(), List.copyOf(newIsr), List.of());

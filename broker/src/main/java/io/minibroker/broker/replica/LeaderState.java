@@ -32,8 +32,19 @@ final class LeaderState {
     private final Map<Integer, Follower> followers = new HashMap<>();
     private List<Integer> isr;
     private int partitionEpoch = -1;
-    /** An ISR change is on its way to the controller: no other is sent until it is answered. */
-    private boolean changePending;
+    /**
+     * The ISR change on its way to the controller, null if none: no other is sent until it is answered. Until then
+     * the high watermark waits for the members of both (Kafka's maximal ISR): a joiner the controller may already
+     * have taken in could be elected with only what it has, and a member leaving is still in the committed ISR.
+     */
+    private List<Integer> pendingIsr;
+    /**
+     * The controller refused the pending change in a way a resend would not mend (Kafka's
+     * handleAlterPartitionError answers no retry): it stays pending until new metadata for the partition arrives.
+     */
+    private boolean awaitingMetadata;
+    /** The refusal said our partition epoch is not the controller's: it is unknown (-1) once metadata arrives. */
+    private boolean partitionEpochStale;
 
     LeaderState(int leaderId, List<Integer> replicas, List<Integer> isr, long nowMs) {
         this.leaderId = leaderId;
@@ -86,10 +97,17 @@ final class LeaderState {
         return logStartMoved ? FetchSeen.LOG_START_MOVED : FetchSeen.RECORDED;
     }
 
-    /** The least log end over the ISR, the leader's own being {@code leaderLogEnd}. */
+    /**
+     * The least log end over the maximal ISR (the committed one and, while a change is pending, the members it asks
+     * for), the leader's own being {@code leaderLogEnd}.
+     */
     synchronized long leastIsrLogEnd(long leaderLogEnd) {
         long least = leaderLogEnd;
-        for (int replica : isr) {
+        Set<Integer> maximalIsr = new HashSet<>(isr);
+        if (pendingIsr != null) {
+            maximalIsr.addAll(pendingIsr);
+        }
+        for (int replica : maximalIsr) {
             if (replica != leaderId) {
                 least = Math.min(least, followers.get(replica).logEnd);
             }
@@ -99,31 +117,34 @@ final class LeaderState {
 
     /**
      * The ISR to ask the controller for, or null if it should stay: without the followers not caught up for
-     * {@code lagMs}, with the ones outside it that reached {@code highWatermark} and are among
-     * {@code liveBrokers} (KIP-841: a fenced broker is not taken back on the strength of its last fetch; the
-     * controller would refuse it), and without those a test holds {@code heldOut}. Marks a change pending.
+     * {@code lagMs}, with the ones outside it whose log end reached both {@code highWatermark} and
+     * {@code leaderEpochStartOffset} (Kafka's isFollowerInSync: a follower that has not reached this term's start
+     * may still hold a tail of the previous leader's) and that are among {@code liveBrokers} (KIP-841: a fenced
+     * broker is not taken back on the strength of its last fetch; the controller would refuse it), and without
+     * those a test holds {@code heldOut}. Marks a change pending.
      */
-    synchronized List<Integer> wantedIsr(long nowMs, long lagMs, long highWatermark, Set<Integer> liveBrokers,
-                                         Set<Integer> heldOut) {
-        if (changePending) {
+    synchronized List<Integer> wantedIsr(long nowMs, long lagMs, long highWatermark, long leaderEpochStartOffset,
+                                         Set<Integer> liveBrokers, Set<Integer> heldOut) {
+        if (pendingIsr != null) {
             return null;
         }
         List<Integer> wanted = new ArrayList<>();
         wanted.add(leaderId);
         followers.forEach((id, follower) -> {
-            boolean inIsr = isr.contains(id);
-            boolean lagging = nowMs - follower.lastCaughtUpMs > lagMs;
             if (heldOut.contains(id)) {
                 return;
             }
-            if (inIsr ? !lagging : follower.logEnd >= highWatermark && !lagging && liveBrokers.contains(id)) {
+            boolean inSync = isr.contains(id) ? nowMs - follower.lastCaughtUpMs <= lagMs
+                    : follower.logEnd >= highWatermark && follower.logEnd >= leaderEpochStartOffset
+                            && liveBrokers.contains(id);
+            if (inSync) {
                 wanted.add(id);
             }
         });
         if (new HashSet<>(wanted).equals(new HashSet<>(isr))) {
             return null;
         }
-        changePending = true;
+        pendingIsr = List.copyOf(wanted);
         return wanted;
     }
 
@@ -137,7 +158,7 @@ final class LeaderState {
      */
     synchronized boolean takeFencingShrink(List<Integer> imageIsr, Set<Integer> liveBrokers, long nowMs,
                                            long imageMaxAgeMs) {
-        if (changePending || !imageIsr.contains(leaderId) || !isr.containsAll(imageIsr)
+        if (pendingIsr != null || !imageIsr.contains(leaderId) || !isr.containsAll(imageIsr)
                 || imageIsr.size() == isr.size()) {
             return false;
         }
@@ -177,9 +198,30 @@ final class LeaderState {
         return follower == null ? -1 : follower.brokerEpoch;
     }
 
+    /**
+     * The controller refused the pending change for a reason only newer metadata can mend: no other change is
+     * asked for, and the high watermark keeps waiting for the maximal ISR, until {@link #metadataArrived}.
+     */
+    synchronized void awaitMetadata(boolean partitionEpochStale) {
+        awaitingMetadata = pendingIsr != null;
+        this.partitionEpochStale = partitionEpochStale;
+    }
+
+    /** An image of this leader's term arrived: a change refused for want of metadata is dropped, to be asked anew. */
+    synchronized void metadataArrived() {
+        if (!awaitingMetadata) {
+            return;
+        }
+        awaitingMetadata = false;
+        pendingIsr = null;
+        if (partitionEpochStale) {
+            partitionEpoch = -1;
+        }
+    }
+
     /** The controller's answer to the pending change: the ISR and partition epoch it now has, or null (refused). */
     synchronized void changeAnswered(List<Integer> newIsr, int newPartitionEpoch, long nowMs) {
-        changePending = false;
+        pendingIsr = null;
         if (newIsr != null) {
             for (int member : newIsr) {
                 if (!isr.contains(member) && followers.containsKey(member)) {

@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -67,6 +68,14 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private static final short ALTER_PARTITION_VERSION = 3;
     /** The leader id of a partition whose in-sync replicas are all gone. */
     private static final int NO_LEADER = -1;
+    /**
+     * AlterPartition refusals Kafka's Partition.handleAlterPartitionError does not retry: the leader waits for
+     * metadata that tells it what changed. OPERATION_NOT_ATTEMPTED and INELIGIBLE_REPLICA drop the change at once
+     * (back to the committed ISR); any other is asked again at the next ISR check.
+     */
+    private static final Set<Errors> AWAIT_METADATA_AFTER = EnumSet.of(Errors.UNKNOWN_TOPIC_OR_PARTITION,
+            Errors.UNKNOWN_TOPIC_ID, Errors.FENCED_LEADER_EPOCH, Errors.INVALID_UPDATE_VERSION, Errors.INVALID_REQUEST,
+            Errors.NEW_LEADER_ELECTED);
 
     /** A hosted partition as the image has it, its log here, and (when led here) what the leader knows. */
     private record HostedPartition(TopicImage topic, PartitionImage image, PartitionLog log, LeaderState leader) {
@@ -234,6 +243,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                             && before.image().leaderEpoch() == partition.leaderEpoch();
                     if (sameTerm) {
                         leader = before.leader();
+                        leader.metadataArrived();
                     } else {
                         leader = new LeaderState(nodeId, partition.replicas(), partition.isr(), clock.monotonicMs());
                         leadershipStarts.add(new LeadershipStart(topicPartition, partition, log.get(), before != null));
@@ -474,8 +484,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     /** Asks the controller for the ISR the followers' lag calls for, if it differs; on {@code isr-changes}. */
     private void changeIsr(TopicPartition partition, HostedPartition state) {
         LeaderState leader = state.leader();
-        List<Integer> wanted = leader.wantedIsr(clock.monotonicMs(), replicaLagTimeMaxMs,
-                state.log().highWatermark(), liveBrokers, heldOutOfIsr.getOrDefault(partition, Set.of()));
+        List<Integer> wanted = leader.wantedIsr(clock.monotonicMs(), replicaLagTimeMaxMs, state.log().highWatermark(),
+                state.log().latestEpochStartOffset(), liveBrokers, heldOutOfIsr.getOrDefault(partition, Set.of()));
         if (wanted == null) {
             return;
         }
@@ -498,7 +508,11 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             Errors error = topLevel != Errors.NONE ? topLevel : Errors.forCode(result.errorCode());
             if (error != Errors.NONE) {
                 LOG.warn("The controller refused ISR {} for {}: {}", wanted, partition, error);
-                leader.changeAnswered(null, -1, clock.monotonicMs());
+                if (AWAIT_METADATA_AFTER.contains(error)) {
+                    leader.awaitMetadata(error == Errors.INVALID_UPDATE_VERSION);
+                } else {
+                    leader.changeAnswered(null, -1, clock.monotonicMs());
+                }
                 return;
             }
             List<Integer> isr = result.isr();

@@ -114,7 +114,8 @@ class ClusterMetadataTest {
         await(() -> metadataOrNone(2).contains("kept"), "node 2 learns of the topic");
         List<String> topicsBefore = topicsSeenBy(2);
 
-        cluster.stop(MiniCluster.CONTROLLER_ID);
+        // A crash: a clean stop would move node 0's leaders to others first (a controlled shutdown).
+        cluster.kill(MiniCluster.CONTROLLER_ID);
         cluster.restart(MiniCluster.CONTROLLER_ID);
 
         // The restarted node listens on a new client port: node 2 knows it only from the new controller's image.

@@ -11,9 +11,9 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,12 +25,12 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Auto-creation in a cluster of three: a producer's Metadata request for an unknown topic has the controller create
- * it with num.partitions and default.replication.factor; with fewer live brokers than that factor it is not
- * created, and the producer, told UNKNOWN_TOPIC_OR_PARTITION, gives up at its max.block.ms, as with Kafka.
+ * it with num.partitions and default.replication.factor, placed over the registered brokers, a fenced one too (out
+ * of the ISR), as with Kafka; with fewer registered brokers than that factor it is not created, and the producer,
+ * told UNKNOWN_TOPIC_OR_PARTITION, gives up at its max.block.ms.
  *
  * <p>The cluster runs on a manual clock that moves on by itself ({@link SessionClock#startRunning}), never past a
  * live node's last heartbeat: no live node's session runs out on a loaded machine, leaving too few brokers for a topic.
@@ -117,13 +117,17 @@ class ClusterTopicAutoCreationTest {
     }
 
     @Test
-    void tooFewLiveBrokersForTheDefaultReplicationFactorCreateNothing() throws Exception {
+    void aFencedBrokerIsGivenReplicasOutOfTheIsr() throws Exception {
         cluster.stop(2);
         await(() -> cluster.controller().membership().liveBrokers().size() == 2, "two live brokers");
 
-        assertThatThrownBy(() -> produce(1, "unplaceable", 2_000)).hasCauseInstanceOf(TimeoutException.class);
+        produce(1, "placed", 30_000);
         try (Admin admin = admin(0)) {
-            assertThat(admin.listTopics().names().get()).doesNotContain("unplaceable");
+            for (TopicPartitionInfo partition : admin.describeTopics(List.of("placed")).allTopicNames().get()
+                    .get("placed").partitions()) {
+                assertThat(partition.replicas()).hasSize(3);
+                assertThat(partition.isr().stream().map(Node::id).toList()).containsExactlyInAnyOrder(0, 1);
+            }
         }
     }
 

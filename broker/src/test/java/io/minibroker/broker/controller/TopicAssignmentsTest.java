@@ -240,6 +240,71 @@ class TopicAssignmentsTest {
         assertThat(partition().leader()).isEqualTo(TopicAssignments.NO_LEADER);
     }
 
+    @Test
+    void refusesAlterPartitionWithKafkasCodes() {
+        UUID topicId = assignments.image().topic("t").orElseThrow().id();
+        List<TopicAssignments.IsrMember> isr = List.of(member(0), member(1));
+
+        assertThat(assignments.alterIsr(0, topicId, 0, 1, 0, isr).error()).as("a newer leader epoch")
+                .isEqualTo(Errors.NOT_CONTROLLER);
+        assertThat(assignments.alterIsr(0, topicId, 0, 0, 1, isr).error()).as("a newer partition epoch")
+                .isEqualTo(Errors.NOT_CONTROLLER);
+        assertThat(assignments.alterIsr(1, topicId, 0, 0, 0, List.of(member(0), member(1))).error())
+                .as("not the leader").isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(alterIsr(topicId, 0, List.of(member(0), member(0), member(1)))).as("a broker twice")
+                .isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(alterIsr(topicId, 0, List.of(member(0), new TopicAssignments.IsrMember(7, -1))))
+                .as("not a replica").isEqualTo(Errors.INVALID_REQUEST);
+        shutDown(0);
+        assertThat(alterIsr(topicId, 0, isr)).as("the leader is fenced").isEqualTo(Errors.INELIGIBLE_REPLICA);
+        assertThat(partition().isr()).containsExactly(0, 1, 2);
+    }
+
+    @Test
+    void anAlterPartitionThatChangesNothingKeepsThePartitionEpoch() {
+        UUID topicId = assignments.image().topic("t").orElseThrow().id();
+
+        TopicAssignments.IsrChange change = assignments.alterIsr(0, topicId, 0, 0, 0,
+                List.of(member(0), member(1), member(2)));
+        assertThat(change.error()).isEqualTo(Errors.NONE);
+        assertThat(change.partitionEpoch()).isZero();
+        assertThat(alterIsr(topicId, 0, List.of(member(0), member(1)))).as("still at epoch 0").isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void placesReplicasOnFencedBrokersTooButLetsOnlyLiveOnesLeadOrBeInSync() {
+        shutDown(2);
+
+        assertThat(assignments.create("auto", counts(3, 3), Map.of(), false).error())
+                .as("three registered brokers, one fenced").isEqualTo(Errors.NONE);
+        for (PartitionImage partition : assignments.image().topic("auto").orElseThrow().partitions()) {
+            assertThat(partition.replicas()).containsExactlyInAnyOrder(0, 1, 2);
+            assertThat(partition.leader()).isIn(0, 1);
+            assertThat(partition.isr()).containsExactlyInAnyOrder(0, 1);
+        }
+        assertThat(assignments.create("manual", manual(List.of(List.of(2, 1))), Map.of(), false).error())
+                .isEqualTo(Errors.NONE);
+        PartitionImage manual = assignments.image().topic("manual").orElseThrow().partitions().get(0);
+        assertThat(manual.leader()).isEqualTo(1);
+        assertThat(manual.isr()).containsExactly(1);
+        assertThat(assignments.create("fenced", manual(List.of(List.of(2))), Map.of(), false).error())
+                .as("no live replica to lead").isEqualTo(Errors.INVALID_REPLICA_ASSIGNMENT);
+        assertThat(assignments.create("four", counts(1, 4), Map.of(), false).error())
+                .isEqualTo(Errors.INVALID_REPLICATION_FACTOR);
+    }
+
+    @Test
+    void addedPartitionsGoOnWithTheTopicsStripe() {
+        assertThat(assignments.create("grow", counts(2, 1), Map.of(), false).error()).isEqualTo(Errors.NONE);
+        List<PartitionImage> before = assignments.image().topic("grow").orElseThrow().partitions();
+        int lastLeader = before.get(1).replicas().get(0);
+
+        assertThat(assignments.addPartitions("grow", 4, null, false).error()).isEqualTo(Errors.NONE);
+        List<PartitionImage> after = assignments.image().topic("grow").orElseThrow().partitions();
+        assertThat(after.get(2).replicas()).containsExactly((lastLeader + 1) % 3);
+        assertThat(after.get(3).replicas()).containsExactly((lastLeader + 2) % 3);
+    }
+
     private ElectionResult elect(ElectableTopics.Type type, int partition) {
         return assignments.elect(type, "t", List.of(partition)).get(0);
     }
@@ -262,6 +327,11 @@ class TopicAssignmentsTest {
 
     private PartitionImage partition() {
         return assignments.image().topic("t").orElseThrow().partitions().get(0);
+    }
+
+    /** A CreateTopics topic of this many partitions of this many replicas, placed by the controller. */
+    private static PartitionRules.NewTopic counts(int partitions, int replicationFactor) {
+        return new PartitionRules.NewTopic(partitions, replicationFactor, List.of(), 1, 1);
     }
 
     /** A CreateTopics topic of these replica lists, partition 0's first. */

@@ -12,7 +12,6 @@ import io.minibroker.protocol.message.view.ShareGroupHeartbeatResponseView;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -108,22 +107,15 @@ class GroupCoordinatorFailoverTest {
     }
 
     @Test
-    void noCoordinatorUntilEnoughBrokersLiveForTheOffsetsTopicsReplicationFactor() throws Exception {
-        cluster.stop(2);
+    void aStoppedBrokerStillCountsForTheOffsetsTopicsReplicationFactor() throws Exception {
+        cluster.stop(2); // fenced but registered: as with Kafka's StripedReplicaPlacer, it is given replicas
         await(() -> cluster.controller().membership().liveBrokers().size() == 2, "two live brokers");
-        for (int attempt = 0; attempt < 5; attempt++) {
-            Struct answer = call(0, ApiKey.FIND_COORDINATOR, 3, ApiKey.FIND_COORDINATOR.request().newMessage()
-                    .set("Key", "early").set("KeyType", (byte) 0));
-            assertThat(Errors.forCode(answer.getInt16("ErrorCode"))).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
-        }
-        try (Admin admin = admin(0)) {
-            assertThat(admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get())
-                    .as("no offsets topic of 3 replicas on 2 brokers").doesNotContain(OffsetsTopic.NAME);
-        }
 
-        cluster.restart(2);
-        assertThat(awaitCoordinator(0, "early")).isBetween(0, 2);
-        assertThat(offsetsTopic().partitions()).allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
+        assertThat(awaitCoordinator(0, "early")).as("a live leader").isBetween(0, 1);
+        assertThat(offsetsTopic().partitions()).allSatisfy(p -> {
+            assertThat(p.replicas()).hasSize(3);
+            assertThat(p.isr()).extracting(Node::id).doesNotContain(2);
+        });
     }
 
     @Test

@@ -62,8 +62,7 @@ class FencedReplicasTest {
         await(() -> partition.isr().equals(List.of(0, 1)), "node 2 to leave the ISR, have " + partition.isr());
         produce("fenced"); // the leader took the smaller ISR: its high watermark moves without node 2
 
-        cluster.stop(1); // a controlled shutdown fences at once; the controller's next round takes it out
-        sessions.nextControllerRound();
+        cluster.stop(1); // a controlled shutdown takes it out in the step that tells it to shut down: no round
         await(() -> partition.isr().equals(List.of(0)), "node 1 to leave the ISR, have " + partition.isr());
 
         cluster.restart(1);

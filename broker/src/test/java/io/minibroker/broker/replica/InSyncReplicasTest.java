@@ -200,11 +200,13 @@ class InSyncReplicasTest {
      * down to the leader alone, under min.insync.replicas. The produce stays parked.
      */
     private Future<RecordMetadata> parkAProduceAndShrinkTheIsrToTheLeader(KafkaProducer<String, String> producer) {
-        cluster.stop(1);
-        cluster.stop(2);
+        // Crashed, they stay in the ISR until their sessions end (a clean stop takes them out at once).
+        cluster.kill(1);
+        cluster.kill(2);
+        // Appended while the ISR still counts three; parked until the ISR shrinks to the leader alone.
         Future<RecordMetadata> parked = producer.send(new ProducerRecord<>(TOPIC, "k", "v"));
         await(() -> parkedProducesOnTheLeader() == 1, "the produce to be parked at the leader");
-        sessions.nextControllerRound();
+        sessions.advanceKeepingSessions(SESSION_MS + SESSION_MS / 4);
         await(() -> isr().equals(List.of(0)), "nodes 1 and 2 to leave the ISR, have " + isr());
         return parked;
     }

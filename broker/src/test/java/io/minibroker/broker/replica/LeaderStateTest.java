@@ -30,7 +30,7 @@ class LeaderStateTest {
     void keepsAMemberItTookInUntilAnImageNewerThanThatConfirmsItsRemoval() {
         LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
         leader.onFetch(2, 7, 0, 0, 0, 0); // caught up
-        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(leader.wantedIsr(0, 30_000, 0, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
         leader.changeAnswered(List.of(0, 1, 2), 4, 5_000);
 
         assertThat(leader.takeFencingShrink(List.of(0, 1), Set.of(0, 1), 5_500, IMAGE_MAX_AGE_MS))
@@ -43,7 +43,8 @@ class LeaderStateTest {
     @Test
     void takesNothingWhileAChangeOfItsOwnIsPending() {
         LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1, 2), 0);
-        assertThat(leader.wantedIsr(60_000, 1_000, 0, Set.of(0, 1, 2), Set.of())).containsExactly(0); // both followers lag
+        // both followers lag
+        assertThat(leader.wantedIsr(60_000, 1_000, 0, 0, Set.of(0, 1, 2), Set.of())).containsExactly(0);
         assertThat(leader.takeFencingShrink(List.of(0, 1), Set.of(0, 1), 60_000, IMAGE_MAX_AGE_MS)).isFalse();
     }
 
@@ -52,8 +53,8 @@ class LeaderStateTest {
         LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
         leader.onFetch(2, 7, 0, 0, 0, 0); // caught up, then fenced
 
-        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1), Set.of())).as("node 2 is fenced").isNull();
-        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(leader.wantedIsr(0, 30_000, 0, 0, Set.of(0, 1), Set.of())).as("node 2 is fenced").isNull();
+        assertThat(leader.wantedIsr(0, 30_000, 0, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
     }
 
     @Test
@@ -61,9 +62,75 @@ class LeaderStateTest {
         LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1, 2), 0);
         leader.onFetch(1, 7, 0, 0, 0, 0);
         leader.onFetch(2, 7, 0, 0, 0, 0);
-        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of(2))).containsExactlyInAnyOrder(0, 1);
+        assertThat(leader.wantedIsr(0, 30_000, 0, 0, Set.of(0, 1, 2), Set.of(2))).containsExactlyInAnyOrder(0, 1);
         leader.changeAnswered(List.of(0, 1), 1, 0);
-        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of(2))).as("stays out").isNull();
-        assertThat(leader.wantedIsr(0, 30_000, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(leader.wantedIsr(0, 30_000, 0, 0, Set.of(0, 1, 2), Set.of(2))).as("stays out").isNull();
+        assertThat(leader.wantedIsr(0, 30_000, 0, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
+    void holdsTheHighWatermarkForAJoinerWhileItsExpansionIsPending() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
+        leader.onFetch(1, 7, 10, 0, 10, 0);
+        leader.onFetch(2, 7, 5, 0, 10, 0); // at the high watermark, behind the leader's log end
+        assertThat(leader.leastIsrLogEnd(10)).isEqualTo(10);
+
+        assertThat(leader.wantedIsr(0, 30_000, 5, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(leader.leastIsrLogEnd(10)).as("the controller may already have taken node 2 in").isEqualTo(5);
+        leader.changeAnswered(null, -1, 0);
+        assertThat(leader.leastIsrLogEnd(10)).as("refused: the committed ISR again").isEqualTo(10);
+    }
+
+    @Test
+    void holdsTheHighWatermarkForALeaverUntilItsShrinkIsCommitted() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1, 2), 0);
+        leader.onFetch(1, 7, 10, 0, 10, 60_000);
+        leader.onFetch(2, 7, 5, 0, 10, 0);
+
+        assertThat(leader.wantedIsr(60_000, 30_000, 5, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1);
+        assertThat(leader.leastIsrLogEnd(10)).as("node 2 is in the ISR until the controller says").isEqualTo(5);
+        leader.changeAnswered(List.of(0, 1), 1, 60_000);
+        assertThat(leader.leastIsrLogEnd(10)).isEqualTo(10);
+    }
+
+    @Test
+    void takesInAFollowerThatReachedTheHighWatermarkAndThisTermsStartHoweverLongItLagged() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
+        leader.onFetch(1, 7, 20, 0, 20, 60_000);
+        leader.onFetch(2, 7, 8, 0, 20, 60_000); // behind the log end since the start, past the high watermark
+
+        assertThat(leader.wantedIsr(60_000, 30_000, 8, 10, Set.of(0, 1, 2), Set.of()))
+                .as("node 2 has not reached where this leader's epoch starts").isNull();
+        leader.onFetch(2, 7, 12, 0, 20, 60_000);
+        assertThat(leader.wantedIsr(60_000, 30_000, 8, 10, Set.of(0, 1, 2), Set.of()))
+                .as("as Kafka's isFollowerInSync: no lag condition to join").containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
+    void asksNothingMoreAfterARefusalOnlyMetadataMendsUntilMetadataArrives() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
+        leader.onFetch(1, 7, 10, 0, 10, 0);
+        leader.onFetch(2, 7, 5, 0, 10, 0);
+        assertThat(leader.wantedIsr(0, 30_000, 5, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+        leader.changeAnswered(List.of(0, 1), 3, 0); // committed at partition epoch 3
+        assertThat(leader.wantedIsr(0, 30_000, 5, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+
+        leader.awaitMetadata(true); // INVALID_UPDATE_VERSION
+        assertThat(leader.wantedIsr(0, 30_000, 5, 0, Set.of(0, 1, 2), Set.of())).as("no resend").isNull();
+        assertThat(leader.leastIsrLogEnd(10)).as("still the maximal ISR").isEqualTo(5);
+
+        leader.metadataArrived();
+        assertThat(leader.partitionEpoch()).as("ours was not the controller's").isEqualTo(-1);
+        assertThat(leader.wantedIsr(0, 30_000, 5, 0, Set.of(0, 1, 2), Set.of())).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
+    void metadataDropsNoChangeThatWasNotRefused() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1), 0);
+        leader.onFetch(2, 7, 0, 0, 0, 0);
+        assertThat(leader.wantedIsr(0, 30_000, 0, 0, Set.of(0, 1, 2), Set.of())).isNotNull();
+
+        leader.metadataArrived();
+        assertThat(leader.wantedIsr(0, 30_000, 0, 0, Set.of(0, 1, 2), Set.of())).as("still in flight").isNull();
     }
 }

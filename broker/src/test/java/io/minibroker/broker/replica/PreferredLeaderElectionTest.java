@@ -125,7 +125,7 @@ class PreferredLeaderElectionTest {
         }
         await(() -> partition().isr().size() == 3, "the ISR to be every replica");
         produce(0, 20);
-        cluster.stop(1); // fenced at once; the controller's next election round gives the partition a leader
+        cluster.stop(1); // the controller gives the partition a new leader as it tells node 1 to shut down
         clock.advance(ELECTION_ROUND_MS);
         await(() -> partition().leader() == 2, "node 2, next in the assignment, to lead");
     }
