@@ -3,9 +3,9 @@ package io.minibroker.broker.api;
 import io.minibroker.broker.api.PartitionLeadership.CurrentLeader;
 import io.minibroker.broker.log.TopicPartition;
 
-import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * KIP-951's hints in one Produce (v10+) or Fetch (v16+) answer: each partition refused because another node leads
@@ -23,7 +23,7 @@ public final class LeaderHints {
         this.listener = listener;
     }
 
-    /** The partition's current leader; its endpoint, if known, joins {@link #endpoints()}. */
+    /** The partition's current leader; its endpoint, if known, joins {@link #writeEndpoints}. */
     public CurrentLeader leaderOf(TopicPartition partition) {
         CurrentLeader leader = leadership.currentLeader(partition, listener);
         if (leader.hasEndpoint()) {
@@ -32,8 +32,8 @@ public final class LeaderHints {
         return leader;
     }
 
-    /** The leaders named so far that have an endpoint, by node id. */
-    public Collection<CurrentLeader> endpoints() {
-        return endpoints.values();
+    /** Writes each leader named so far that has an endpoint, by node id, into the answer's NodeEndpoints. */
+    public void writeEndpoints(Consumer<CurrentLeader> nodeEndpoint) {
+        endpoints.values().forEach(nodeEndpoint);
     }
 }

@@ -111,21 +111,25 @@ public final class FetchHandler implements ApiHandler {
             return answer;
         }
         FetchResponseView response = new FetchResponseView(answer);
-        LeaderHints hints = new LeaderHints(leadership, listener);
+        LeaderHints hints = null; // made only for an answer with a partition to name a leader for: most have none
         for (FetchResponseView.FetchableTopicResponse topic : response.responses()) {
-            Optional<String> name = topics.known(topic.topicId()).map(TopicMetadata::name);
             for (FetchResponseView.PartitionData partition : topic.partitions()) {
                 Errors error = Errors.forCode(partition.errorCode());
-                if (name.isPresent() && (error == Errors.NOT_LEADER_OR_FOLLOWER
-                        || error == Errors.FENCED_LEADER_EPOCH)) {
+                if (error != Errors.NOT_LEADER_OR_FOLLOWER && error != Errors.FENCED_LEADER_EPOCH) {
+                    continue;
+                }
+                Optional<String> name = topics.known(topic.topicId()).map(TopicMetadata::name);
+                if (name.isPresent()) {
+                    hints = hints != null ? hints : new LeaderHints(leadership, listener);
                     PartitionLeadership.CurrentLeader leader = hints.leaderOf(
                             new TopicPartition(name.get(), partition.partitionIndex()));
                     partition.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch());
                 }
             }
         }
-        for (PartitionLeadership.CurrentLeader leader : hints.endpoints()) {
-            response.addNodeEndpoint().nodeId(leader.leaderId()).host(leader.host()).port(leader.port());
+        if (hints != null) {
+            hints.writeEndpoints(endpoint -> response.addNodeEndpoint().nodeId(endpoint.leaderId())
+                    .host(endpoint.host()).port(endpoint.port()));
         }
         return answer;
     }

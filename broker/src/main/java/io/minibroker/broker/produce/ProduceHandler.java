@@ -147,20 +147,25 @@ public final class ProduceHandler implements ApiHandler {
             return null;
         }
         ProduceResponseView response = new ProduceResponseView(answer);
-        LeaderHints hints = new LeaderHints(leadership, listener);
+        LeaderHints hints = null; // made only for an answer with a partition to name a leader for: most have none
         for (TopicProduceResponse topic : response.responses()) {
-            String name = topic.name() != null ? topic.name()
-                    : topics.known(topic.topicId()).map(TopicMetadata::name).orElse(null);
             for (PartitionProduceResponse partition : topic.partitionResponses()) {
-                if (name != null && partition.errorCode() == Errors.NOT_LEADER_OR_FOLLOWER.code()) {
+                if (partition.errorCode() != Errors.NOT_LEADER_OR_FOLLOWER.code()) {
+                    continue;
+                }
+                String name = topic.name() != null ? topic.name()
+                        : topics.known(topic.topicId()).map(TopicMetadata::name).orElse(null);
+                if (name != null) {
+                    hints = hints != null ? hints : new LeaderHints(leadership, listener);
                     PartitionLeadership.CurrentLeader leader = hints.leaderOf(new TopicPartition(name,
                             partition.index()));
                     partition.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch());
                 }
             }
         }
-        for (PartitionLeadership.CurrentLeader leader : hints.endpoints()) {
-            response.addNodeEndpoint().nodeId(leader.leaderId()).host(leader.host()).port(leader.port());
+        if (hints != null) {
+            hints.writeEndpoints(endpoint -> response.addNodeEndpoint().nodeId(endpoint.leaderId())
+                    .host(endpoint.host()).port(endpoint.port()));
         }
         return answer;
     }
